@@ -1,0 +1,278 @@
+//! The command line: `estoc` (play the default level), `estoc play`, `check`, `sheet`, `run`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::data::{Content, Diagnostics, level::check_level, load_level};
+use crate::scenario::{load_scenario, run_scenario};
+
+/// The level played when none is named.
+pub const DEFAULT_LEVEL: &str = "levels/crossroads.ron";
+
+/// Estoc: d20 tactical combat on a square grid.
+#[derive(Parser, Debug)]
+#[command(name = "estoc", version, about)]
+pub struct Cli {
+    /// What to do; plays the default level when absent.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play a level in a window.
+    Play {
+        /// The level file (default: levels/crossroads.ron).
+        level: Option<PathBuf>,
+        /// Seed of the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Save a screenshot of the window to this PNG after the first frames, then exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Frames to wait before the screenshot.
+        #[arg(long, default_value_t = 30)]
+        frames: u32,
+    },
+    /// Validate levels, templates and scenarios; print every error; fail on any.
+    Check {
+        /// Level or scenario files (levels/*.ron, tests/scenarios/*.ron); the assets are always checked.
+        files: Vec<PathBuf>,
+    },
+    /// Print a creature's derived sheet: a template by name, or a creature of a level with --level.
+    Sheet {
+        /// Template name (file stem under assets/creatures/) or, with --level, a creature id.
+        name: String,
+        /// A level whose creature to show.
+        #[arg(long)]
+        level: Option<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a scenario headless and print the event log as JSON lines.
+    Run {
+        /// The scenario file.
+        scenario: PathBuf,
+        /// Override the scenario's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Also check the scenario's expected facts; fail if one is missing.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+/// Runs the command line.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Play { level: None, seed: 1, screenshot: None, frames: 30 }) {
+        Command::Play { level, seed, screenshot, frames } => {
+            let level = level.unwrap_or_else(|| crate::data::root().join(DEFAULT_LEVEL));
+            let capture = screenshot.map(|path| crate::game::CaptureRequest { path, after_frames: frames });
+            crate::game::run(level, seed, capture)
+        }
+        Command::Check { files } => check(&files),
+        Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
+        Command::Run { scenario, seed, check } => run(&scenario, seed, check),
+    }
+}
+
+fn load_content() -> Result<Content, ExitCode> {
+    Content::load(&crate::data::assets_dir()).map_err(|problems| {
+        eprintln!("{problems}");
+        ExitCode::FAILURE
+    })
+}
+
+fn report(problems: &Diagnostics) {
+    eprintln!("{problems}");
+}
+
+fn check(files: &[PathBuf]) -> ExitCode {
+    let content = match Content::load(&crate::data::assets_dir()) {
+        Ok(content) => {
+            println!("ok: assets ({} templates, {} weapons)", content.templates.len(), content.weapons.len());
+            content
+        }
+        Err(problems) => {
+            report(&problems);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut failed = 0;
+    for file in files {
+        match check_file(file, &content) {
+            Ok(summary) => println!("ok: {} ({summary})", file.display()),
+            Err(problems) => {
+                failed += 1;
+                report(&problems);
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} of {} files have errors", files.len());
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Checks a level or a scenario file (a scenario also checks its level).
+pub fn check_file(file: &Path, content: &Content) -> Result<String, Diagnostics> {
+    let text = crate::data::diagnostics::read_file(file).map_err(|d| Diagnostics(vec![d]))?;
+    if text.contains("steps:") {
+        let scenario = load_scenario(file)?;
+        let level = crate::scenario::level_path(file, &scenario.level);
+        let encounter = load_level(&level, content)?;
+        Ok(format!("scenario of {} steps on {:?}", scenario.steps.len(), encounter.name))
+    } else {
+        let encounter = check_level(file, &text, content)?;
+        Ok(format!(
+            "{:?}, {}x{} squares, {} creatures",
+            encounter.name,
+            encounter.battlefield.width(),
+            encounter.battlefield.height(),
+            encounter.creatures.len()
+        ))
+    }
+}
+
+fn sheet(name: &str, level: Option<&Path>, json: bool) -> ExitCode {
+    let content = match load_content() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let stats = match level {
+        Some(level) => match load_level(level, &content) {
+            Ok(encounter) => match encounter.creatures.iter().find(|c| c.id.0 == name) {
+                Some(c) => c.stats.clone(),
+                None => {
+                    let ids: Vec<&str> = encounter.creatures.iter().map(|c| c.id.0.as_str()).collect();
+                    eprintln!("{}: no creature {name:?} (creatures: {})", level.display(), ids.join(", "));
+                    return ExitCode::FAILURE;
+                }
+            },
+            Err(problems) => {
+                report(&problems);
+                return ExitCode::FAILURE;
+            }
+        },
+        None => match content.templates.get(name) {
+            Some((_, template)) => match content.stats(template, &Default::default()) {
+                Ok(stats) => stats,
+                Err(problems) => {
+                    for (_, message) in problems {
+                        eprintln!("{name}: {message}");
+                    }
+                    return ExitCode::FAILURE;
+                }
+            },
+            None => {
+                let names: Vec<&str> = content.templates.keys().map(String::as_str).collect();
+                eprintln!("no template {name:?} (templates: {})", names.join(", "));
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let sheet = stats.sheet();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&sheet).expect("sheets serialise"));
+    } else {
+        print!("{}", format_sheet(&stats.name, &sheet));
+    }
+    ExitCode::SUCCESS
+}
+
+/// A sheet as text, for a designer's eyes.
+pub fn format_sheet(name: &str, sheet: &crate::rules::creature::Sheet) -> String {
+    use std::fmt::Write;
+    let signed = |v: i32| if v >= 0 { format!("+{v}") } else { v.to_string() };
+    let parts = |parts: &[crate::rules::creature::Modifier]| {
+        parts.iter().map(|m| format!("{} {}", signed(m.value), m.source)).collect::<Vec<_>>().join(", ")
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "{name}");
+    let _ = writeln!(
+        out,
+        "  size {:?} ({}), space {} x {} squares, reach {} m",
+        sheet.size,
+        sheet.size.french(),
+        sheet.space_squares,
+        sheet.space_squares,
+        sheet.reach_m
+    );
+    let hp = sheet.hit_points;
+    let _ = writeln!(out, "  hit points {}/{}", hp.current, hp.max);
+    let _ = writeln!(out, "  initiative {}", signed(sheet.initiative));
+    for line in &sheet.speeds {
+        let _ = writeln!(out, "  {:<12} {:>3} squares  {:>5} m", line.action, line.squares, line.metres);
+    }
+    let ac = &sheet.armor_class;
+    let _ =
+        writeln!(out, "  AC {} (touch {}, flat-footed {}): {}", ac.normal, ac.touch, ac.flat_footed, parts(&ac.parts));
+    let _ = writeln!(
+        out,
+        "  saves Fort {} Ref {} Will {}",
+        signed(sheet.saves[0]),
+        signed(sheet.saves[1]),
+        signed(sheet.saves[2])
+    );
+    for attack in &sheet.attacks {
+        let damage_bonus: i32 = attack.damage_parts.iter().map(|m| m.value).sum();
+        let _ = writeln!(
+            out,
+            "  {} {} ({}), damage {}{} ({}), critical {}, {}",
+            attack.weapon,
+            signed(attack.bonus),
+            parts(&attack.bonus_parts),
+            attack.damage,
+            if damage_bonus != 0 { signed(damage_bonus) } else { String::new() },
+            if attack.damage_parts.is_empty() { "no Str".to_string() } else { parts(&attack.damage_parts) },
+            attack.critical,
+            attack.reach_or_range
+        );
+    }
+    if !sheet.feats.is_empty() {
+        let _ = writeln!(out, "  feats {:?}", sheet.feats);
+    }
+    out
+}
+
+fn run(path: &Path, seed: Option<u64>, check: bool) -> ExitCode {
+    let content = match load_content() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let scenario = match load_scenario(path) {
+        Ok(s) => s,
+        Err(problems) => {
+            report(&problems);
+            return ExitCode::FAILURE;
+        }
+    };
+    match run_scenario(path, &scenario, &content, seed) {
+        Ok(output) => {
+            for line in &output.lines {
+                println!("{line}");
+            }
+            if check {
+                let unmet = output.unmet(&scenario.expect);
+                if !unmet.is_empty() {
+                    for line in unmet {
+                        eprintln!("{}: expected fact not found: {line}", path.display());
+                    }
+                    return ExitCode::FAILURE;
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(problems) => {
+            report(&problems);
+            ExitCode::FAILURE
+        }
+    }
+}

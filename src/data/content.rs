@@ -1,0 +1,520 @@
+//! Creature templates and the weapon catalogue under `assets/`: raw RON definitions, validated into the
+//! values the rules use. Speeds are written in metres, as the texts give them, and checked to fall on
+//! whole squares.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
+use crate::rules::creature::*;
+use crate::rules::dice::DiceExpr;
+use crate::rules::geometry::SQUARE_METRES;
+use crate::rules::size::{BodyShape, Size};
+
+/// A weapon as written in `assets/weapons.ron` or inline in a template.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    /// Damage dice for a Medium wielder, or for the creature itself for natural weapons.
+    pub damage: DiceExpr,
+    /// Threat range as its lowest roll (19 for "19-20").
+    #[serde(default = "twenty")]
+    pub threat: u32,
+    /// Critical multiplier.
+    #[serde(default = "two")]
+    pub multiplier: u32,
+    /// Reach weapon.
+    #[serde(default)]
+    pub reach: bool,
+    /// Light, one-handed or two-handed.
+    #[serde(default)]
+    pub handling: Handling,
+    /// Melee, thrown or projectile.
+    #[serde(default)]
+    pub delivery: Delivery,
+    /// How Strength adds to damage.
+    #[serde(default)]
+    pub strength: StrengthToDamage,
+    /// Natural weapon.
+    #[serde(default)]
+    pub natural: bool,
+    /// Unarmed strike.
+    #[serde(default)]
+    pub unarmed: bool,
+}
+
+fn twenty() -> u32 {
+    20
+}
+
+fn two() -> u32 {
+    2
+}
+
+impl WeaponDef {
+    fn to_weapon(&self, name: &str, off_hand: bool) -> Weapon {
+        Weapon {
+            name: name.to_string(),
+            damage: self.damage,
+            threat: self.threat,
+            multiplier: self.multiplier,
+            reach: self.reach,
+            handling: self.handling,
+            delivery: self.delivery,
+            strength: self.strength,
+            natural: self.natural,
+            unarmed: self.unarmed,
+            off_hand,
+        }
+    }
+
+    fn check(&self, name: &str) -> Option<String> {
+        if !(2..=20).contains(&self.threat) {
+            return Some(format!("weapon {name:?}: threat {} must be between 2 and 20", self.threat));
+        }
+        if !(2..=6).contains(&self.multiplier) {
+            return Some(format!("weapon {name:?}: multiplier x{} must be between x2 and x6", self.multiplier));
+        }
+        match self.delivery {
+            Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m } if increment_m <= 0.0 => {
+                Some(format!("weapon {name:?}: a range increment must be positive"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A weapon a template carries: a catalogue name, or a catalogue name held in the off hand.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum WeaponRef {
+    /// A weapon of the catalogue by name.
+    Named(String),
+    /// A weapon of the catalogue with how it is held.
+    Held {
+        /// Catalogue name.
+        weapon: String,
+        /// Held in the off hand.
+        #[serde(default)]
+        off_hand: bool,
+    },
+}
+
+/// Speeds in metres.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedDef {
+    /// Land speed in metres (9.0 for a human).
+    pub land: f32,
+    /// Fly speed and manoeuvrability.
+    #[serde(default)]
+    pub fly: Option<FlyDef>,
+    /// Swim speed in metres.
+    #[serde(default)]
+    pub swim: Option<f32>,
+    /// Climb speed in metres.
+    #[serde(default)]
+    pub climb: Option<f32>,
+}
+
+/// A fly speed in metres.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlyDef {
+    /// Metres per move action.
+    pub metres: f32,
+    /// Manoeuvrability.
+    pub maneuverability: Maneuverability,
+}
+
+/// Armour worn.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmorDef {
+    /// Category, which slows and limits running.
+    #[serde(default)]
+    pub category: ArmorCategory,
+    /// Armour bonus.
+    #[serde(default)]
+    pub bonus: i32,
+    /// Maximum Dex bonus.
+    #[serde(default)]
+    pub max_dex: Option<i32>,
+}
+
+/// A speed modifier in metres.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedModifierDef {
+    /// Where it comes from.
+    pub source: String,
+    /// Bonus type, if typed.
+    #[serde(default)]
+    pub bonus_type: Option<String>,
+    /// Metres (+3.0 for a barbarian).
+    pub metres: f32,
+    /// Lost in armour of this category or heavier.
+    #[serde(default)]
+    pub lost_in: Option<ArmorCategory>,
+}
+
+/// A creature template, one file under `assets/creatures/`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateDef {
+    /// Display name.
+    pub name: String,
+    /// Icon file stem under `assets/icons/`.
+    #[serde(default)]
+    pub icon: Option<String>,
+    /// Size.
+    pub size: Size,
+    /// Tall or long.
+    #[serde(default)]
+    pub shape: BodyShape,
+    /// Natural reach in metres when it differs from the size table.
+    #[serde(default)]
+    pub reach_m: Option<f32>,
+    /// Speeds.
+    pub speed: SpeedDef,
+    /// Speed modifiers.
+    #[serde(default)]
+    pub speed_modifiers: Vec<SpeedModifierDef>,
+    /// Maximum hit points.
+    pub hit_points: i32,
+    /// Ability scores.
+    pub abilities: Abilities,
+    /// Base attack bonus.
+    pub base_attack: i32,
+    /// Base saves.
+    #[serde(default)]
+    pub saves: Saves,
+    /// Armour.
+    #[serde(default)]
+    pub armor: ArmorDef,
+    /// Shield bonus.
+    #[serde(default)]
+    pub shield: i32,
+    /// Natural armour bonus.
+    #[serde(default)]
+    pub natural_armor: i32,
+    /// Deflection bonus.
+    #[serde(default)]
+    pub deflection: i32,
+    /// Dodge bonus.
+    #[serde(default)]
+    pub dodge: i32,
+    /// Load carried.
+    #[serde(default)]
+    pub load: Load,
+    /// Weapons from the catalogue.
+    #[serde(default)]
+    pub weapons: Vec<WeaponRef>,
+    /// Natural weapons defined here.
+    #[serde(default)]
+    pub natural_weapons: BTreeMap<String, WeaponDef>,
+    /// Feats.
+    #[serde(default)]
+    pub feats: Vec<Feat>,
+    /// Skills.
+    #[serde(default)]
+    pub skills: Skills,
+    /// Traits.
+    #[serde(default)]
+    pub traits: Traits,
+}
+
+/// The checked values of a creature, ready to spawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stats {
+    /// Display name.
+    pub name: String,
+    /// Icon stem.
+    pub icon: String,
+    /// Size.
+    pub size: Size,
+    /// Reach.
+    pub reach: Reach,
+    /// Speeds in squares.
+    pub speed: Speed,
+    /// Speed modifiers.
+    pub speed_modifiers: SpeedModifiers,
+    /// Hit points.
+    pub hit_points: HitPoints,
+    /// Abilities.
+    pub abilities: Abilities,
+    /// BAB.
+    pub base_attack: BaseAttack,
+    /// Saves.
+    pub saves: Saves,
+    /// AC parts.
+    pub defense: Defense,
+    /// Armour and load.
+    pub encumbrance: Encumbrance,
+    /// Weapons.
+    pub armament: Armament,
+    /// Feats.
+    pub feats: Feats,
+    /// Skills.
+    pub skills: Skills,
+    /// Traits.
+    pub traits: Traits,
+}
+
+impl Stats {
+    /// The sheet these stats give.
+    pub fn sheet(&self) -> Sheet {
+        derive_sheet(SheetInput {
+            size: self.size,
+            reach: self.reach,
+            speed: &self.speed,
+            speed_modifiers: &self.speed_modifiers,
+            encumbrance: self.encumbrance,
+            traits: &self.traits,
+            hit_points: self.hit_points,
+            abilities: &self.abilities,
+            base_attack: self.base_attack,
+            saves: self.saves,
+            defense: &self.defense,
+            armament: &self.armament,
+            feats: &self.feats,
+        })
+    }
+}
+
+/// Converts metres to whole squares, or says why not.
+pub fn metres_to_squares(metres: f32, what: &str) -> Result<u32, String> {
+    let squares = metres / SQUARE_METRES;
+    if metres < 0.0 || (squares - squares.round()).abs() > 1e-3 {
+        Err(format!("{what} of {metres} m is not a whole number of 1.5 m squares"))
+    } else {
+        Ok(squares.round() as u32)
+    }
+}
+
+/// Everything under `assets/` the rules need: weapons and creature templates.
+#[derive(Clone, Debug, Default)]
+pub struct Content {
+    /// Weapons by name.
+    pub weapons: BTreeMap<String, WeaponDef>,
+    /// Templates by file stem, with the file they came from.
+    pub templates: BTreeMap<String, (PathBuf, TemplateDef)>,
+}
+
+impl Content {
+    /// Reads `weapons.ron` and every `creatures/*.ron` under `assets`, listing every problem.
+    pub fn load(assets: &Path) -> Result<Content, Diagnostics> {
+        let mut problems = Vec::new();
+        let mut content = Content::default();
+        let weapons_path = assets.join("weapons.ron");
+        match read_file(&weapons_path) {
+            Ok(text) => {
+                let source = Source { path: &weapons_path, text: &text };
+                match source.parse::<BTreeMap<String, WeaponDef>>() {
+                    Ok(weapons) => {
+                        for (name, weapon) in &weapons {
+                            if let Some(message) = weapon.check(name) {
+                                problems.push(source.error(source.locate(&format!("\"{name}\""), None), message));
+                            }
+                        }
+                        content.weapons = weapons;
+                    }
+                    Err(e) => problems.push(e),
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+        let dir = assets.join("creatures");
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect(),
+            Err(e) => {
+                problems.push(Diagnostic {
+                    file: dir.clone(),
+                    line: 0,
+                    column: 0,
+                    message: format!("cannot list templates: {e}"),
+                });
+                Vec::new()
+            }
+        };
+        files.sort();
+        for path in files {
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            match read_file(&path).and_then(|text| Source { path: &path, text: &text }.parse::<TemplateDef>()) {
+                Ok(template) => {
+                    content.templates.insert(stem, (path, template));
+                }
+                Err(e) => problems.push(e),
+            }
+        }
+        // Check every template against the catalogue now, so `estoc check` catches a bad one.
+        for (stem, (path, template)) in &content.templates {
+            if let Err(messages) = content.stats(template, &TemplateOverrides::default()) {
+                let text = std::fs::read_to_string(path).unwrap_or_default();
+                let source = Source { path, text: &text };
+                for (key, message) in messages {
+                    problems.push(source.error(source.locate(&key, None), format!("template {stem:?}: {message}")));
+                }
+            }
+        }
+        Diagnostics(problems).into_result(content)
+    }
+
+    /// Builds a creature's stats from a template and per-instance overrides; every problem is returned
+    /// with a text to look for in the file (`"longsowrd"`, `land:`) to place it.
+    pub fn stats(&self, template: &TemplateDef, overrides: &TemplateOverrides) -> Result<Stats, Vec<(String, String)>> {
+        let mut problems = Vec::new();
+        let mut squares = |metres: f32, what: &str, key: &str| match metres_to_squares(metres, what) {
+            Ok(s) => s,
+            Err(message) => {
+                problems.push((key.to_string(), message));
+                0
+            }
+        };
+        let speed_def = overrides.speed.as_ref().unwrap_or(&template.speed);
+        let speed = Speed {
+            land: squares(speed_def.land, "land speed", "land:"),
+            fly: speed_def.fly.as_ref().map(|f| FlySpeed {
+                squares: squares(f.metres, "fly speed", "fly:"),
+                maneuverability: f.maneuverability,
+            }),
+            swim: speed_def.swim.map(|m| squares(m, "swim speed", "swim:")),
+            climb: speed_def.climb.map(|m| squares(m, "climb speed", "climb:")),
+        };
+        let speed_modifiers = SpeedModifiers(
+            template
+                .speed_modifiers
+                .iter()
+                .map(|m| SpeedModifier {
+                    source: m.source.clone(),
+                    bonus_type: m.bonus_type.clone(),
+                    squares: if m.metres < 0.0 {
+                        -(squares(-m.metres, "speed modifier", "metres:") as i32)
+                    } else {
+                        squares(m.metres, "speed modifier", "metres:") as i32
+                    },
+                    lost_in: m.lost_in,
+                })
+                .collect(),
+        );
+        let size = overrides.size.unwrap_or(template.size);
+        let reach = match template.reach_m {
+            Some(m) => Reach(squares(m, "reach", "reach_m:")),
+            None => Reach(size.natural_reach(template.shape)),
+        };
+        let mut weapons = Vec::new();
+        let refs = overrides.weapons.as_ref().unwrap_or(&template.weapons);
+        for weapon_ref in refs {
+            let (name, off_hand) = match weapon_ref {
+                WeaponRef::Named(name) => (name, false),
+                WeaponRef::Held { weapon, off_hand } => (weapon, *off_hand),
+            };
+            match self.weapons.get(name) {
+                Some(def) => weapons.push(def.to_weapon(name, off_hand)),
+                None => problems
+                    .push((format!("\"{name}\""), format!("unknown weapon {name:?} (not in assets/weapons.ron)"))),
+            }
+        }
+        for (name, def) in &template.natural_weapons {
+            if let Some(message) = def.check(name) {
+                problems.push((format!("\"{name}\""), message));
+            }
+            weapons.push(def.to_weapon(name, false));
+        }
+        let hit_points = overrides.hit_points.unwrap_or(template.hit_points);
+        if hit_points < 1 {
+            problems.push(("hit_points".into(), format!("hit points must be at least 1, not {hit_points}")));
+        }
+        let abilities = overrides.abilities.unwrap_or(template.abilities);
+        for (score, what) in [
+            (abilities.str, "str"),
+            (abilities.dex, "dex"),
+            (abilities.con, "con"),
+            (abilities.int, "int"),
+            (abilities.wis, "wis"),
+            (abilities.cha, "cha"),
+        ] {
+            if !(0..=60).contains(&score) {
+                problems.push((format!("{what}:"), format!("ability {what} {score} is outside 0..=60")));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(Stats {
+            name: overrides.name.clone().unwrap_or_else(|| template.name.clone()),
+            icon: template.icon.clone().unwrap_or_else(|| "generic".into()),
+            size,
+            reach,
+            speed,
+            speed_modifiers,
+            hit_points: HitPoints::full(hit_points),
+            abilities,
+            base_attack: BaseAttack(overrides.base_attack.unwrap_or(template.base_attack)),
+            saves: template.saves,
+            defense: Defense {
+                armor: template.armor.bonus,
+                shield: template.shield,
+                natural: template.natural_armor,
+                deflection: template.deflection,
+                dodge: template.dodge,
+                max_dex: template.armor.max_dex,
+            },
+            encumbrance: Encumbrance { armor: template.armor.category, load: overrides.load.unwrap_or(template.load) },
+            armament: Armament(weapons),
+            feats: Feats(overrides.feats.as_ref().unwrap_or(&template.feats).iter().copied().collect()),
+            skills: template.skills.clone(),
+            traits: template.traits.clone(),
+        })
+    }
+}
+
+/// What a level may change of a template for one creature.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TemplateOverrides {
+    /// Another display name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Another size.
+    #[serde(default)]
+    pub size: Option<Size>,
+    /// Other maximum hit points.
+    #[serde(default)]
+    pub hit_points: Option<i32>,
+    /// Other abilities.
+    #[serde(default)]
+    pub abilities: Option<Abilities>,
+    /// Another base attack bonus.
+    #[serde(default)]
+    pub base_attack: Option<i32>,
+    /// Other speeds.
+    #[serde(default)]
+    pub speed: Option<SpeedDef>,
+    /// Other weapons.
+    #[serde(default)]
+    pub weapons: Option<Vec<WeaponRef>>,
+    /// Other feats.
+    #[serde(default)]
+    pub feats: Option<Vec<Feat>>,
+    /// Another load.
+    #[serde(default)]
+    pub load: Option<Load>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speeds_fall_on_whole_squares() {
+        assert_eq!(metres_to_squares(9.0, "speed"), Ok(6));
+        assert_eq!(metres_to_squares(4.5, "speed"), Ok(3));
+        assert!(metres_to_squares(10.0, "speed").is_err());
+    }
+}

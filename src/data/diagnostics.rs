@@ -1,0 +1,153 @@
+//! Located problems in data files: every error says which file, which line and column, and what is
+//! wrong, so a designer can go straight to it.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem in one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The file.
+    pub file: PathBuf,
+    /// Line from 1 (0 when the problem concerns the whole file).
+    pub line: usize,
+    /// Column from 1.
+    pub column: usize,
+    /// What is wrong, in plain words.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: error: {}", self.file.display(), self.message)
+        } else {
+            write!(f, "{}:{}:{}: error: {}", self.file.display(), self.line, self.column, self.message)
+        }
+    }
+}
+
+/// All the problems found in one check.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+impl Diagnostics {
+    /// Whether nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `Ok(value)` if nothing was found, else the problems.
+    pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
+        if self.is_empty() { Ok(value) } else { Err(self) }
+    }
+}
+
+/// The text of a data file, to put line and column on problems found after parsing.
+pub struct Source<'a> {
+    /// The file's path.
+    pub path: &'a Path,
+    /// Its text.
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    /// Line and column (from 1) of a byte offset.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let before = &self.text[..offset.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rfind('\n').map_or(before.chars().count(), |nl| before[nl + 1..].chars().count()) + 1;
+        (line, column)
+    }
+
+    /// The byte offset of the first `needle` at or after `from`.
+    pub fn find_from(&self, from: usize, needle: &str) -> Option<usize> {
+        self.text.get(from..)?.find(needle).map(|i| i + from)
+    }
+
+    /// Where `key` (such as `template:`) stands inside the entry that carries `anchor` (such as
+    /// `"goblin-2"`): the first `key` after the anchor, or the anchor itself. Falls back on the file.
+    pub fn locate(&self, anchor: &str, key: Option<&str>) -> (usize, usize) {
+        let Some(at) = self.find_from(0, anchor) else { return (0, 0) };
+        let at = key.and_then(|k| self.find_from(at, k)).unwrap_or(at);
+        self.position(at)
+    }
+
+    /// A problem at a byte offset.
+    pub fn error_at(&self, offset: usize, message: impl Into<String>) -> Diagnostic {
+        let (line, column) = self.position(offset);
+        Diagnostic { file: self.path.to_path_buf(), line, column, message: message.into() }
+    }
+
+    /// A problem at a located place.
+    pub fn error(&self, (line, column): (usize, usize), message: impl Into<String>) -> Diagnostic {
+        Diagnostic { file: self.path.to_path_buf(), line, column, message: message.into() }
+    }
+
+    /// Parses the text as RON, with `Some` implicit, turning a syntax or shape error into a located
+    /// problem.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, Diagnostic> {
+        let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        options.from_str(self.text).map_err(|e| Diagnostic {
+            file: self.path.to_path_buf(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+    }
+}
+
+/// Data files larger than this are refused before they are read into memory.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a data file, refusing a missing, unreadable or oversized one with a located problem.
+pub fn read_file(path: &Path) -> Result<String, Diagnostic> {
+    let whole = |message: String| Diagnostic { file: path.to_path_buf(), line: 0, column: 0, message };
+    let meta = std::fs::metadata(path).map_err(|e| whole(format!("cannot read: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(whole(format!("the file is {} bytes; data files are limited to {MAX_FILE_BYTES}", meta.len())));
+    }
+    std::fs::read_to_string(path).map_err(|e| whole(format!("cannot read: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_columns_from_one() {
+        let source = Source { path: Path::new("x.ron"), text: "ab\ncde\n  f" };
+        assert_eq!(source.position(0), (1, 1));
+        assert_eq!(source.position(4), (2, 2));
+        assert_eq!(source.position(9), (3, 3));
+        assert_eq!(source.locate("cde", Some("e")), (2, 3));
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let source = Source { path: Path::new("bad.ron"), text: "(\n  a: 1,\n  b: ]\n)" };
+        #[derive(serde::Deserialize, Debug)]
+        #[expect(dead_code, reason = "only parsed")]
+        struct T {
+            a: i32,
+            b: i32,
+        }
+        let err = source.parse::<T>().unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.to_string().starts_with("bad.ron:3:"), "{err}");
+    }
+}

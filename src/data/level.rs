@@ -1,0 +1,394 @@
+//! Levels: a RON file under `levels/` parsed into a raw [`LevelDef`], validated into a checked
+//! [`Encounter`] with every problem located (file, line, column, meaning), then spawned. Start,
+//! restart, hot reload and the editor all take this one path.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::content::{Content, Stats, TemplateOverrides};
+use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
+use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
+use crate::rules::creature::{CreatureId, footprint};
+use crate::rules::geometry::{Direction, Edge, Square};
+
+/// The largest map side accepted, in squares: a larger map is refused before anything is allocated.
+pub const MAX_MAP_SIDE: i32 = 256;
+
+/// Who plays a faction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Control {
+    /// A person at the computer (hot-seat when several factions are human).
+    #[default]
+    Human,
+    /// The computer.
+    Ai,
+}
+
+/// A faction as written in a level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactionDef {
+    /// Name, as creatures refer to it.
+    pub name: String,
+    /// Who plays it.
+    #[serde(default)]
+    pub control: Control,
+    /// Token colour as `[r, g, b]` from 0 to 255.
+    #[serde(default)]
+    pub colour: Option<[u8; 3]>,
+}
+
+/// Map dimensions in squares.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapSize {
+    /// Squares from west to east.
+    pub width: i32,
+    /// Squares from north to south.
+    pub height: i32,
+}
+
+/// A feature on the edge of a square.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeDef {
+    /// The square.
+    pub at: Square,
+    /// Which of its sides: North, East, South or West.
+    pub side: Direction,
+    /// What stands there.
+    pub feature: EdgeFeature,
+}
+
+/// A creature placed in a level.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacementDef {
+    /// Unique id ("goblin-2").
+    pub id: String,
+    /// Template file stem under `assets/creatures/`.
+    pub template: String,
+    /// Faction name.
+    pub faction: String,
+    /// North-west square of its footprint.
+    pub at: Square,
+    /// Facing.
+    #[serde(default)]
+    pub heading: Option<Direction>,
+    /// Altitude in metres (fliers), a multiple of 1.5.
+    #[serde(default)]
+    pub altitude_m: f32,
+    /// The creatures it knows of at the start; absent: all of them (004:58-60).
+    #[serde(default)]
+    pub aware_of: Option<Vec<String>>,
+    /// Changes to the template for this creature.
+    #[serde(default)]
+    pub overrides: TemplateOverrides,
+}
+
+/// A level as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelDef {
+    /// Title.
+    pub name: String,
+    /// A line or two for the level menu.
+    #[serde(default)]
+    pub description: String,
+    /// Dimensions.
+    pub size: MapSize,
+    /// One string per row, one character per square (see docs/levels.md).
+    pub terrain: Vec<String>,
+    /// Optional darkness rows, same size: `*` dark, anything else lit.
+    #[serde(default)]
+    pub darkness: Vec<String>,
+    /// Walls and obstacles on edges.
+    #[serde(default)]
+    pub edges: Vec<EdgeDef>,
+    /// Factions.
+    pub factions: Vec<FactionDef>,
+    /// Creatures.
+    pub creatures: Vec<PlacementDef>,
+}
+
+/// The terrain a level character stands for, and the look the view gives it.
+pub fn terrain_of(c: char) -> Option<Terrain> {
+    Some(match c {
+        '.' | ',' => Terrain::Floor,
+        ':' | 'T' => Terrain::Difficult,
+        '%' => Terrain::Obstacle,
+        '=' => Terrain::LowWall,
+        '#' => Terrain::Wall,
+        'O' => Terrain::Pit,
+        '~' => Terrain::Water,
+        _ => return None,
+    })
+}
+
+/// A creature checked and ready to spawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CreatureSpec {
+    /// Id.
+    pub id: CreatureId,
+    /// Template stem.
+    pub template: String,
+    /// Faction.
+    pub faction: String,
+    /// Where it stands.
+    pub at: Square,
+    /// Facing.
+    pub heading: Direction,
+    /// Altitude in 1.5 m steps.
+    pub altitude: i32,
+    /// Who it knows of at the start.
+    pub aware_of: Option<BTreeSet<CreatureId>>,
+    /// Its numbers.
+    pub stats: Stats,
+}
+
+/// A checked level: a legal starting position for a fight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encounter {
+    /// The file it came from.
+    pub source: PathBuf,
+    /// Title.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// The map.
+    pub battlefield: Battlefield,
+    /// The level character of each square, row by row (the view picks art by it).
+    pub looks: Vec<char>,
+    /// Factions in the order written.
+    pub factions: Vec<FactionDef>,
+    /// Creatures in the order written.
+    pub creatures: Vec<CreatureSpec>,
+}
+
+/// Reads, parses and validates a level file against the content.
+pub fn load_level(path: &Path, content: &Content) -> Result<Encounter, Diagnostics> {
+    let text = read_file(path).map_err(|d| Diagnostics(vec![d]))?;
+    check_level(path, &text, content)
+}
+
+/// Parses and validates level text; every problem found is listed, each located.
+pub fn check_level(path: &Path, text: &str, content: &Content) -> Result<Encounter, Diagnostics> {
+    let source = Source { path, text };
+    let def: LevelDef = source.parse().map_err(|d| Diagnostics(vec![d]))?;
+    validate(&source, def, content)
+}
+
+fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Encounter, Diagnostics> {
+    let mut problems: Vec<Diagnostic> = Vec::new();
+    let size_at = source.locate("size:", None);
+    let MapSize { width, height } = def.size;
+    if width < 1 || height < 1 || width > MAX_MAP_SIDE || height > MAX_MAP_SIDE {
+        return Err(Diagnostics(vec![source.error(
+            size_at,
+            format!("map size {width}x{height} is refused: each side must be between 1 and {MAX_MAP_SIDE} squares"),
+        )]));
+    }
+    let mut field = Battlefield::open(width, height);
+    let mut looks = vec!['.'; (width * height) as usize];
+    // Rows: the k-th quoted string after `terrain:` is row k.
+    let rows_start = source.find_from(0, "terrain:").unwrap_or(0);
+    let row_offsets = quoted_offsets(source.text, rows_start, def.terrain.len());
+    if def.terrain.len() != height as usize {
+        problems.push(
+            source.error_at(rows_start, format!("terrain has {} rows but the map is {height} high", def.terrain.len())),
+        );
+    }
+    for (y, row) in def.terrain.iter().enumerate().take(height as usize) {
+        let row_at = row_offsets.get(y).copied().unwrap_or(rows_start);
+        if row.chars().count() != width as usize {
+            problems.push(
+                source.error_at(
+                    row_at,
+                    format!("row {y} has {} squares but the map is {width} wide", row.chars().count()),
+                ),
+            );
+        }
+        for (x, c) in row.chars().enumerate().take(width as usize) {
+            let square = Square::new(x as i32, y as i32);
+            match terrain_of(c) {
+                Some(terrain) => {
+                    field.set_terrain(square, terrain);
+                    looks[y * width as usize + x] = c;
+                }
+                None => problems.push(source.error_at(
+                    row_at + 1 + row.char_indices().nth(x).map_or(0, |(i, _)| i),
+                    format!("unknown terrain {c:?} at {square} (see docs/levels.md for the legend)"),
+                )),
+            }
+        }
+    }
+    if !def.darkness.is_empty() {
+        let dark_start = source.find_from(0, "darkness:").unwrap_or(0);
+        if def.darkness.len() != height as usize {
+            problems.push(source.error_at(
+                dark_start,
+                format!("darkness has {} rows but the map is {height} high", def.darkness.len()),
+            ));
+        }
+        for (y, row) in def.darkness.iter().enumerate().take(height as usize) {
+            for (x, c) in row.chars().enumerate().take(width as usize) {
+                field.set_dark(Square::new(x as i32, y as i32), c == '*');
+            }
+        }
+    }
+    for edge in &def.edges {
+        let at = source.locate(&format!("({}, {})", edge.at.x, edge.at.y), Some("side:"));
+        if !field.contains(edge.at) {
+            problems.push(source.error(at, format!("edge at {} is outside the {width}x{height} map", edge.at)));
+            continue;
+        }
+        match Edge::of_side(edge.at, edge.side) {
+            Some(e) => field.set_edge(e, edge.feature),
+            None => {
+                problems.push(source.error(at, format!("edge side {:?} must be North, East, South or West", edge.side)))
+            }
+        }
+    }
+    let mut faction_names = BTreeSet::new();
+    for faction in &def.factions {
+        if !faction_names.insert(faction.name.as_str()) {
+            problems.push(source.error(
+                source.locate(&format!("\"{}\"", faction.name), None),
+                format!("faction {:?} is defined twice", faction.name),
+            ));
+        }
+    }
+    if def.factions.is_empty() {
+        problems.push(source.error(source.locate("factions:", None), "a level needs at least one faction"));
+    }
+    let ids: BTreeSet<&str> = def.creatures.iter().map(|c| c.id.as_str()).collect();
+    let mut seen = BTreeSet::new();
+    let mut creatures = Vec::new();
+    for placement in &def.creatures {
+        let anchor = format!("\"{}\"", placement.id);
+        let at = |key: &str| source.locate(&anchor, Some(key));
+        let who = &placement.id;
+        if !seen.insert(placement.id.as_str()) {
+            problems.push(source.error(at("id:"), format!("creature id {who:?} is used twice")));
+        }
+        if !faction_names.contains(placement.faction.as_str()) {
+            problems.push(
+                source.error(at("faction:"), format!("creature {who:?}: unknown faction {:?}", placement.faction)),
+            );
+        }
+        for other in placement.aware_of.iter().flatten() {
+            if !ids.contains(other.as_str()) {
+                problems.push(source.error(
+                    at("aware_of:"),
+                    format!("creature {who:?} is aware of {other:?}, which is not in the level"),
+                ));
+            }
+        }
+        let altitude = match super::content::metres_to_squares(placement.altitude_m, "altitude") {
+            Ok(steps) => steps as i32,
+            Err(message) => {
+                problems.push(source.error(at("altitude_m:"), format!("creature {who:?}: {message}")));
+                0
+            }
+        };
+        let Some((_, template)) = content.templates.get(&placement.template) else {
+            let known: Vec<&str> = content.templates.keys().map(String::as_str).collect();
+            problems.push(source.error(
+                at("template:"),
+                format!("creature {who:?}: unknown template {:?} (known: {})", placement.template, known.join(", ")),
+            ));
+            continue;
+        };
+        let stats = match content.stats(template, &placement.overrides) {
+            Ok(stats) => stats,
+            Err(messages) => {
+                for (key, message) in messages {
+                    problems.push(source.error(at(&key), format!("creature {who:?}: {message}")));
+                }
+                continue;
+            }
+        };
+        let space = footprint(placement.at, stats.size);
+        if space.squares().any(|s| !field.contains(s)) {
+            problems.push(source.error(
+                at("at:"),
+                format!(
+                    "creature {who:?} at {} does not fit on the {width}x{height} map ({}x{} squares)",
+                    placement.at, space.width, space.height
+                ),
+            ));
+            continue;
+        }
+        if let Some(bad) = space.squares().find(|s| {
+            matches!(field.terrain(*s), Terrain::Wall | Terrain::Pit)
+                && !stats.traits.incorporeal
+                && !(stats.speed.fly.is_some() && field.terrain(*s) == Terrain::Pit)
+        }) {
+            problems.push(
+                source.error(at("at:"), format!("creature {who:?} stands in a {:?} at {bad}", field.terrain(bad))),
+            );
+        }
+        creatures.push(CreatureSpec {
+            id: CreatureId(placement.id.clone()),
+            template: placement.template.clone(),
+            faction: placement.faction.clone(),
+            at: placement.at,
+            heading: placement.heading.unwrap_or(Direction::North),
+            altitude,
+            aware_of: placement.aware_of.as_ref().map(|ids| ids.iter().map(|i| CreatureId(i.clone())).collect()),
+            stats,
+        });
+    }
+    // Two creatures may share squares only when both are smaller than a square (000:148-151).
+    let mut per_square: BTreeMap<Square, Vec<&CreatureSpec>> = BTreeMap::new();
+    for c in &creatures {
+        for s in footprint(c.at, c.stats.size).squares() {
+            per_square.entry(s).or_default().push(c);
+        }
+    }
+    let mut reported = BTreeSet::new();
+    for (square, here) in &per_square {
+        if here.len() < 2 {
+            continue;
+        }
+        let all_small = here.iter().all(|c| c.stats.size.is_smaller_than_a_square());
+        let capacity = here.iter().map(|c| c.stats.size.per_square()).min().unwrap_or(1) as usize;
+        if !all_small || here.len() > capacity {
+            let names: Vec<&str> = here.iter().map(|c| c.id.0.as_str()).collect();
+            if reported.insert(names.join(",")) {
+                problems.push(source.error(
+                    source.locate(&format!("\"{}\"", here[1].id.0), Some("at:")),
+                    format!(
+                        "creatures {} overlap at {square}",
+                        names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" and ")
+                    ),
+                ));
+            }
+        }
+    }
+    Diagnostics(problems).into_result(Encounter {
+        source: source.path.to_path_buf(),
+        name: def.name,
+        description: def.description,
+        battlefield: field,
+        looks,
+        factions: def.factions,
+        creatures,
+    })
+}
+
+/// Byte offsets of the first `count` quoted strings after `from`.
+fn quoted_offsets(text: &str, from: usize, count: usize) -> Vec<usize> {
+    let mut out = Vec::with_capacity(count);
+    let mut at = from;
+    while out.len() < count {
+        let Some(open) = text.get(at..).and_then(|t| t.find('"')) else { break };
+        let open = at + open;
+        out.push(open);
+        let Some(close) = text.get(open + 1..).and_then(|t| t.find('"')) else { break };
+        at = open + 1 + close + 1;
+    }
+    out
+}

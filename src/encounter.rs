@@ -1,0 +1,150 @@
+//! Spawning a checked encounter into the world, and the app that runs the rules without a window.
+//! Start, restart, hot reload and the headless runner all come through [`spawn_encounter`].
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+
+use crate::data::Encounter;
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::dice::Dice;
+use crate::rules::facts::EventLog;
+use crate::rules::turns::{BeginEncounterIntent, TurnOrder};
+
+/// Creatures of the fight by id.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Roster(pub BTreeMap<CreatureId, Entity>);
+
+impl Roster {
+    /// The entity of a creature id.
+    pub fn get(&self, id: &str) -> Option<Entity> {
+        self.0.get(&CreatureId(id.to_string())).copied()
+    }
+}
+
+/// The encounter being played, kept for restarts and for the view.
+#[derive(Resource, Clone, Debug)]
+pub struct ActiveEncounter(pub Encounter);
+
+/// The template and display data of a creature, which the rules do not read.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Portrait {
+    /// Template file stem.
+    pub template: String,
+    /// Icon stem under `assets/icons/`.
+    pub icon: String,
+}
+
+/// Replaces whatever fight the world holds by `encounter`: despawns the old creatures, sets the map,
+/// spawns every creature whole, and resets the turn order and the event log. The dice are reseeded with
+/// `seed` and `forced` dice.
+pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forced: &[u32]) {
+    let old: Vec<Entity> = world.query_filtered::<Entity, With<Creature>>().iter(world).collect();
+    for entity in old {
+        world.despawn(entity);
+    }
+    world.insert_resource(encounter.battlefield.clone());
+    world.insert_resource(Dice::with_forced(seed, forced.iter().copied()));
+    world.insert_resource(TurnOrder::default());
+    world.insert_resource(EventLog::default());
+    let mut roster = Roster::default();
+    for spec in &encounter.creatures {
+        let s = &spec.stats;
+        let entity = world
+            .spawn((
+                Creature,
+                Name::new(s.name.clone()),
+                spec.id.clone(),
+                Faction(spec.faction.clone()),
+                s.size,
+                s.reach,
+                Position(spec.at),
+                s.speed,
+                s.speed_modifiers.clone(),
+                s.hit_points,
+                s.abilities,
+                s.base_attack,
+                s.saves,
+            ))
+            .insert((
+                s.defense,
+                s.encumbrance,
+                s.armament.clone(),
+                s.feats.clone(),
+                s.skills.clone(),
+                s.traits.clone(),
+                Altitude(spec.altitude),
+                Heading(spec.heading),
+                Awareness(spec.aware_of.clone()),
+                Portrait { template: spec.template.clone(), icon: s.icon.clone() },
+            ))
+            .id();
+        roster.0.insert(spec.id.clone(), entity);
+    }
+    world.insert_resource(roster);
+    world.insert_resource(ActiveEncounter(encounter.clone()));
+}
+
+/// Asks the rules to roll initiative and begin.
+pub fn begin(world: &mut World, level: &str, seed: u64) {
+    world.write_message(BeginEncounterIntent { level: level.to_string(), seed });
+}
+
+/// An app with the rules and nothing else: no window, no renderer. What `estoc run`, the simulator and
+/// the tests use.
+pub fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(crate::rules::plugin);
+    app.insert_resource(Battlefield::default()).insert_resource(Dice::seeded(0));
+    app
+}
+
+/// Reads a creature's sheet from the world.
+pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
+    let mut query = world.query::<(
+        &Size,
+        &Reach,
+        &Speed,
+        &SpeedModifiers,
+        &Encumbrance,
+        &Traits,
+        &HitPoints,
+        &Abilities,
+        &BaseAttack,
+        &Saves,
+        &Defense,
+        &Armament,
+        &Feats,
+    )>();
+    let (
+        size,
+        reach,
+        speed,
+        speed_modifiers,
+        encumbrance,
+        traits,
+        hit_points,
+        abilities,
+        base_attack,
+        saves,
+        defense,
+        armament,
+        feats,
+    ) = query.get(world, entity).ok()?;
+    Some(derive_sheet(SheetInput {
+        size: *size,
+        reach: *reach,
+        speed,
+        speed_modifiers,
+        encumbrance: *encumbrance,
+        traits,
+        hit_points: *hit_points,
+        abilities,
+        base_attack: *base_attack,
+        saves: *saves,
+        defense,
+        armament,
+        feats,
+    }))
+}

@@ -1,0 +1,152 @@
+//! The board: terrain tiles from `assets/tiles/terrain.png`, darkness, edge walls, a subtle grid, and the
+//! camera fitted to the map.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+
+use super::{TILE_PX, ViewSystems, square_centre};
+use crate::encounter::ActiveEncounter;
+use crate::rules::battlefield::EdgeFeature;
+use crate::rules::geometry::Square;
+
+/// Everything drawn for the current map, despawned when the encounter changes.
+#[derive(Component)]
+pub struct BoardPart;
+
+/// Index of a level character's tile in the terrain atlas (see tools/art/README.md).
+pub fn tile_index(look: char) -> u32 {
+    match look {
+        ':' => 1,
+        '%' => 2,
+        '#' => 3,
+        '=' => 4,
+        'O' => 5,
+        '~' => 6,
+        ',' => 8,
+        'T' => 9,
+        _ => 0,
+    }
+}
+
+const TILE_COUNT: u32 = 10;
+const DARKNESS: Color = Color::srgba(0.02, 0.0, 0.08, 0.55);
+const GRID: Color = Color::srgba(0.0, 0.0, 0.0, 0.25);
+const WALL_EDGE: Color = Color::srgb(0.16, 0.15, 0.15);
+const LOW_EDGE: Color = Color::srgb(0.55, 0.5, 0.42);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_camera);
+    app.add_systems(Update, (draw_board, fit_camera).chain().in_set(ViewSystems::Spawn));
+    app.add_systems(Update, draw_grid.in_set(ViewSystems::Sync));
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn(Camera2d);
+}
+
+/// Builds the tilemap and the edge walls when the encounter changes.
+fn draw_board(
+    mut commands: Commands,
+    encounter: Option<Res<ActiveEncounter>>,
+    old: Query<Entity, With<BoardPart>>,
+    asset_server: Res<AssetServer>,
+) {
+    let Some(encounter) = encounter else { return };
+    if !encounter.is_changed() {
+        return;
+    }
+    for entity in &old {
+        commands.entity(entity).despawn();
+    }
+    let field = &encounter.0.battlefield;
+    let (width, height) = (field.width(), field.height());
+    let texture: Handle<Image> = asset_server.load("tiles/terrain.png");
+    let map_size = TilemapSize { x: width as u32, y: height as u32 };
+    let tilemap = commands.spawn(BoardPart).id();
+    let mut storage = TileStorage::empty(map_size);
+    for y in 0..height {
+        for x in 0..width {
+            let look = encounter.0.looks[(y * width + x) as usize];
+            let position = TilePos { x: x as u32, y: (height - 1 - y) as u32 };
+            let tile = commands
+                .spawn(TileBundle {
+                    position,
+                    tilemap_id: TilemapId(tilemap),
+                    texture_index: TileTextureIndex(tile_index(look).min(TILE_COUNT - 1)),
+                    ..default()
+                })
+                .id();
+            storage.set(&position, tile);
+            if field.is_dark(Square::new(x, y)) {
+                commands.spawn((
+                    BoardPart,
+                    Sprite::from_color(DARKNESS, Vec2::splat(TILE_PX)),
+                    Transform::from_translation(square_centre(Square::new(x, y), height).extend(1.0)),
+                ));
+            }
+        }
+    }
+    let tile_size = TilemapTileSize { x: TILE_PX, y: TILE_PX };
+    commands.entity(tilemap).insert(TilemapBundle {
+        grid_size: tile_size.into(),
+        map_type: TilemapType::Square,
+        size: map_size,
+        storage,
+        texture: TilemapTexture::Single(texture),
+        tile_size,
+        anchor: TilemapAnchor::None,
+        ..default()
+    });
+    for (edge, feature) in field.edges() {
+        let (a, _) = edge.squares();
+        let centre = square_centre(a, height);
+        let (offset, size) = if edge.east {
+            (Vec2::new(TILE_PX / 2.0, 0.0), Vec2::new(TILE_PX * 0.12, TILE_PX * 1.04))
+        } else {
+            (Vec2::new(0.0, -TILE_PX / 2.0), Vec2::new(TILE_PX * 1.04, TILE_PX * 0.12))
+        };
+        let colour = if feature == EdgeFeature::Wall { WALL_EDGE } else { LOW_EDGE };
+        commands.spawn((
+            BoardPart,
+            Sprite::from_color(colour, size),
+            Transform::from_translation((centre + offset).extend(2.0)),
+        ));
+    }
+}
+
+/// Centres the camera on the map and zooms so the whole map fits the window.
+fn fit_camera(
+    encounter: Option<Res<ActiveEncounter>>,
+    window: Single<&Window>,
+    camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let Some(encounter) = encounter else { return };
+    if !encounter.is_changed() {
+        return;
+    }
+    let field = &encounter.0.battlefield;
+    let (w, h) = (field.width() as f32 * TILE_PX, field.height() as f32 * TILE_PX);
+    let (mut transform, mut projection) = camera.into_inner();
+    transform.translation = Vec3::new((w - TILE_PX) / 2.0, (h - TILE_PX) / 2.0, transform.translation.z);
+    if let Projection::Orthographic(ortho) = &mut *projection {
+        let margin = 1.08;
+        ortho.scale = (w / window.width()).max(h / window.height()) * margin;
+    }
+}
+
+/// A subtle grid over the map.
+fn draw_grid(encounter: Option<Res<ActiveEncounter>>, mut gizmos: Gizmos) {
+    let Some(encounter) = encounter else { return };
+    let field = &encounter.0.battlefield;
+    let (w, h) = (field.width(), field.height());
+    let left = -TILE_PX / 2.0;
+    let bottom = -TILE_PX / 2.0;
+    for x in 0..=w {
+        let px = left + x as f32 * TILE_PX;
+        gizmos.line_2d(Vec2::new(px, bottom), Vec2::new(px, bottom + h as f32 * TILE_PX), GRID);
+    }
+    for y in 0..=h {
+        let py = bottom + y as f32 * TILE_PX;
+        gizmos.line_2d(Vec2::new(left, py), Vec2::new(left + w as f32 * TILE_PX, py), GRID);
+    }
+}

@@ -1,0 +1,152 @@
+//! Creature tokens: a disc of the faction's colour sized to the creature's space, its icon, its name and
+//! a health bar; they follow the rules' positions and hit points.
+
+use bevy::prelude::*;
+
+use super::{TILE_PX, ViewSystems, square_centre};
+use crate::encounter::{ActiveEncounter, Portrait};
+use crate::rules::creature::*;
+use crate::rules::geometry::Square;
+
+/// The token drawn for a creature.
+#[derive(Component)]
+pub struct Token {
+    /// The creature shown.
+    pub creature: Entity,
+}
+
+/// The green part of a token's health bar.
+#[derive(Component)]
+pub struct HealthFill;
+
+const BAR_HEIGHT: f32 = 6.0;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, spawn_tokens.in_set(ViewSystems::Spawn));
+    app.add_systems(Update, (place_tokens, show_health, remove_orphan_tokens).in_set(ViewSystems::Sync));
+}
+
+fn faction_colour(encounter: &ActiveEncounter, faction: &str) -> Color {
+    let [r, g, b] =
+        encounter.0.factions.iter().find(|f| f.name == faction).and_then(|f| f.colour).unwrap_or([150, 150, 150]);
+    Color::srgb_u8(r, g, b)
+}
+
+/// The side in pixels of a creature's token: its space, a quarter square for the smallest.
+fn token_side(size: Size) -> f32 {
+    if size.is_smaller_than_a_square() { TILE_PX * 0.5 } else { size.side_squares() as f32 * TILE_PX }
+}
+
+/// The centre of a creature's footprint on screen.
+fn footprint_centre(at: Square, size: Size, map_height: i32) -> Vec2 {
+    let side = size.side_squares() as f32;
+    square_centre(at, map_height) + Vec2::new((side - 1.0) * TILE_PX / 2.0, -(side - 1.0) * TILE_PX / 2.0)
+}
+
+/// Creatures spawned since the last frame.
+type NewCreatures<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, &'static Name, &'static Faction, &'static Size, &'static Position, &'static Portrait),
+    Added<Creature>,
+>;
+
+fn spawn_tokens(
+    mut commands: Commands,
+    encounter: Option<Res<ActiveEncounter>>,
+    creatures: NewCreatures,
+    asset_server: Res<AssetServer>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let Some(encounter) = encounter else { return };
+    let height = encounter.0.battlefield.height();
+    for (entity, name, faction, size, position, portrait) in &creatures {
+        let side = token_side(*size);
+        let colour = faction_colour(&encounter, &faction.0);
+        let centre = footprint_centre(position.0, *size, height);
+        commands
+            .spawn((
+                Token { creature: entity },
+                Transform::from_translation(centre.extend(10.0)),
+                Visibility::default(),
+            ))
+            .with_children(|token| {
+                token.spawn((
+                    Mesh2d(meshes.add(Circle::new(side * 0.46))),
+                    MeshMaterial2d(materials.add(Color::srgb(0.05, 0.05, 0.05))),
+                    Transform::from_xyz(0.0, 0.0, 0.0),
+                ));
+                token.spawn((
+                    Mesh2d(meshes.add(Circle::new(side * 0.42))),
+                    MeshMaterial2d(materials.add(colour)),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+                token.spawn((
+                    Sprite {
+                        image: asset_server.load(format!("icons/{}.png", portrait.icon)),
+                        custom_size: Some(Vec2::splat(side * 0.62)),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, 0.0, 0.2),
+                ));
+                let bar_width = side * 0.8;
+                token.spawn((
+                    Sprite::from_color(Color::srgb(0.3, 0.0, 0.0), Vec2::new(bar_width, BAR_HEIGHT)),
+                    Transform::from_xyz(0.0, -side * 0.46, 0.3),
+                ));
+                token.spawn((
+                    HealthFill,
+                    Sprite::from_color(Color::srgb(0.2, 0.85, 0.25), Vec2::new(bar_width, BAR_HEIGHT)),
+                    bevy::sprite::Anchor::CENTER_LEFT,
+                    Transform::from_xyz(-bar_width / 2.0, -side * 0.46, 0.4),
+                ));
+                token.spawn((
+                    Text2d::new(name.as_str()),
+                    TextFont { font_size: FontSize::Px(13.0), ..default() },
+                    TextColor(Color::WHITE),
+                    Transform::from_xyz(0.0, side * 0.5 + 2.0, 0.5),
+                ));
+            });
+    }
+}
+
+fn place_tokens(
+    encounter: Option<Res<ActiveEncounter>>,
+    creatures: Query<(&Position, &Size)>,
+    mut tokens: Query<(&Token, &mut Transform)>,
+) {
+    let Some(encounter) = encounter else { return };
+    let height = encounter.0.battlefield.height();
+    for (token, mut transform) in &mut tokens {
+        if let Ok((position, size)) = creatures.get(token.creature) {
+            let centre = footprint_centre(position.0, *size, height);
+            transform.translation.x = centre.x;
+            transform.translation.y = centre.y;
+        }
+    }
+}
+
+fn show_health(
+    creatures: Query<&HitPoints>,
+    tokens: Query<(&Token, &Children)>,
+    mut fills: Query<&mut Transform, With<HealthFill>>,
+) {
+    for (token, children) in &tokens {
+        let Ok(hp) = creatures.get(token.creature) else { continue };
+        let fraction = (hp.current.max(0) as f32 / hp.max.max(1) as f32).clamp(0.0, 1.0);
+        for child in children.iter() {
+            if let Ok(mut transform) = fills.get_mut(child) {
+                transform.scale.x = fraction;
+            }
+        }
+    }
+}
+
+fn remove_orphan_tokens(mut commands: Commands, creatures: Query<(), With<Creature>>, tokens: Query<(Entity, &Token)>) {
+    for (entity, token) in &tokens {
+        if creatures.get(token.creature).is_err() {
+            commands.entity(entity).despawn();
+        }
+    }
+}

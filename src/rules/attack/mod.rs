@@ -1,0 +1,253 @@
+//! Attacks and damage (004:1-43, 004:164-189): a single attack as a standard action, melee or ranged,
+//! every modifier named, criticals confirmed, damage handed to the health chapter.
+
+pub mod roll;
+
+use bevy::prelude::*;
+
+pub use roll::*;
+
+use super::RulesSystems;
+use crate::rules::creature::*;
+use crate::rules::dice::Dice;
+use crate::rules::facts::Fact;
+use crate::rules::health::Damage;
+use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+
+/// Asks for a single attack (a standard action) against a target.
+#[derive(Message, Clone, Debug)]
+pub struct AttackIntent {
+    /// The attacker.
+    pub attacker: Entity,
+    /// The target.
+    pub target: Entity,
+    /// The weapon by name; `None` uses the first.
+    pub weapon: Option<String>,
+}
+
+/// Point Blank Shot works within 9 m.
+pub const POINT_BLANK_M: f32 = 9.0;
+
+/// Attacks and damage.
+pub fn plugin(app: &mut App) {
+    app.add_message::<AttackIntent>();
+    app.add_systems(Update, resolve_attack.in_set(RulesSystems::Act).after(crate::rules::movement::MovementSystems));
+}
+
+/// What an attack needs to know of one creature.
+#[derive(bevy::ecs::query::QueryData)]
+pub struct Combatant {
+    /// The entity.
+    pub entity: Entity,
+    /// Id.
+    pub id: &'static CreatureId,
+    /// Side.
+    pub faction: &'static Faction,
+    /// Size.
+    pub size: &'static Size,
+    /// Reach.
+    pub reach: &'static Reach,
+    /// Position.
+    pub position: &'static Position,
+    /// Abilities.
+    pub abilities: &'static Abilities,
+    /// BAB.
+    pub base_attack: &'static BaseAttack,
+    /// AC parts.
+    pub defense: &'static Defense,
+    /// Weapons.
+    pub armament: &'static Armament,
+    /// Feats.
+    pub feats: &'static Feats,
+    /// Traits.
+    pub traits: &'static Traits,
+    /// Conditions.
+    pub conditions: &'static Conditions,
+}
+
+/// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackPlan {
+    /// The weapon.
+    pub weapon: Weapon,
+    /// Attack modifiers with sources.
+    pub modifiers: Vec<Modifier>,
+    /// The AC aimed at.
+    pub armor_class: i32,
+    /// Its parts.
+    pub armor_class_parts: Vec<Modifier>,
+    /// Damage modifiers.
+    pub damage_modifiers: Vec<Modifier>,
+}
+
+/// Prepares an attack of `attacker` on `target`, or says which rule forbids it. `allies_near_target` says
+/// whether one of the attacker's allies stands within 3 m of the target (shooting into melee, 004:171).
+pub fn plan_attack(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon_name: Option<&str>,
+    allies_near_target: bool,
+) -> Result<AttackPlan, Refusal> {
+    let weapon = match weapon_name {
+        Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
+        None => attacker.armament.0.first(),
+    }
+    .cloned()
+    .ok_or_else(|| {
+        Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data")
+    })?;
+    if target.conditions.has(Condition::Dead) {
+        return Err(Refusal::new(format!("{} is dead", target.id), "004:34"));
+    }
+    if target.entity == attacker.entity {
+        return Err(Refusal::new("a creature does not attack itself", "004:3"));
+    }
+    let own = footprint(attacker.position.0, *attacker.size);
+    let theirs = footprint(target.position.0, *target.size);
+    let mut modifiers =
+        attack_bonus(*attacker.base_attack, attacker.abilities, *attacker.size, attacker.feats, &weapon);
+    let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    if is_ranged(&weapon) {
+        let distance = range_m(own, theirs);
+        if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
+            modifiers.push(Modifier::new(1, "Point Blank Shot"));
+            damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
+        }
+        let penalty = range_penalty(&weapon, distance).ok_or_else(|| {
+            Refusal::new(
+                format!("{} is {distance} m away, beyond the {}'s maximum range", target.id, weapon.name),
+                "004:167",
+            )
+        })?;
+        if penalty != 0 {
+            modifiers.push(Modifier::new(penalty, format!("range {distance} m")));
+        }
+        if allies_near_target && !attacker.feats.has(Feat::PreciseShot) {
+            modifiers.push(Modifier::new(-4, "shooting into melee"));
+        }
+    } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
+        let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
+        return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
+    }
+    if attacker.conditions.has(Condition::Squeezed) {
+        modifiers.push(Modifier::new(-4, "squeezing (000:113)"));
+    }
+    if attacker.conditions.has(Condition::FightingDefensively) {
+        modifiers.push(Modifier::new(-4, "fighting defensively"));
+    }
+    let ac = armor_class(target.defense, target.abilities, *target.size);
+    let loses_dex = target.conditions.has(Condition::FlatFooted) && !target.traits.uncanny_dodge
+        || target.conditions.has(Condition::Running) && !target.feats.has(Feat::Run);
+    let (armor_class, mut armor_class_parts) = if loses_dex {
+        let mut parts: Vec<Modifier> =
+            ac.parts.iter().filter(|m| !(m.source == "Dex" && m.value > 0) && m.source != "dodge").cloned().collect();
+        let why = if target.conditions.has(Condition::FlatFooted) {
+            "flat-footed: no Dex (004:55)"
+        } else {
+            "running: no Dex (004:248)"
+        };
+        parts.push(Modifier::new(0, why));
+        (ac.flat_footed, parts)
+    } else {
+        (ac.normal, ac.parts.clone())
+    };
+    let mut armor_class = armor_class;
+    if target.conditions.has(Condition::Squeezed) {
+        armor_class -= 4;
+        armor_class_parts.push(Modifier::new(-4, "squeezing (000:113)"));
+    }
+    Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers })
+}
+
+/// Carries out attack intents: checks the turn and the standard action, plans the attack, rolls it, confirms
+/// criticals, rolls damage and hands it to the health chapter.
+fn resolve_attack(
+    mut intents: MessageReader<AttackIntent>,
+    order: Res<TurnOrder>,
+    mut dice: ResMut<Dice>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+) {
+    for intent in intents.read() {
+        let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+            continue;
+        };
+        let refuse = |refusal: Refusal| Fact::ActionRefused {
+            creature: attacker.id.clone(),
+            action: "attack".into(),
+            reason: refusal.reason,
+            rule: refusal.rule,
+        };
+        let theirs = footprint(target.position.0, *target.size);
+        let allies_near_target = creatures.iter().any(|c| {
+            c.entity != attacker.entity
+                && c.faction == attacker.faction
+                && c.conditions.can_act()
+                && footprint(c.position.0, *c.size).distance_to(theirs) <= 1
+        });
+        let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
+        let planned = order
+            .check_turn(intent.attacker)
+            .and_then(|()| {
+                if attacker.conditions.can_act() {
+                    Ok(())
+                } else {
+                    Err(Refusal::new("a helpless creature cannot attack", "004:423"))
+                }
+            })
+            .and_then(|()| budget.check(ActionKind::Standard))
+            .and_then(|()| plan_attack(&attacker, &target, intent.weapon.as_deref(), allies_near_target));
+        let plan = match planned {
+            Ok(plan) => plan,
+            Err(refusal) => {
+                facts.write(refuse(refusal));
+                continue;
+            }
+        };
+        let _ = budget.spend(ActionKind::Standard);
+        let rolled = roll_attack(&mut dice, &plan.modifiers, plan.armor_class, plan.weapon.threat);
+        facts.write(Fact::AttackRolled {
+            attacker: attacker.id.clone(),
+            target: target.id.clone(),
+            weapon: plan.weapon.name.clone(),
+            roll: rolled.roll,
+            modifiers: plan.modifiers.clone(),
+            total: rolled.total,
+            armor_class: plan.armor_class,
+            armor_class_parts: plan.armor_class_parts.clone(),
+            hit: rolled.hit,
+            threat: rolled.threat,
+        });
+        if !rolled.hit {
+            continue;
+        }
+        let mut multiplier = 1;
+        if rolled.threat && !target.traits.immune_to_criticals {
+            let confirm = roll_attack(&mut dice, &plan.modifiers, plan.armor_class, 21);
+            facts.write(Fact::CriticalConfirmationRolled {
+                attacker: attacker.id.clone(),
+                roll: confirm.roll,
+                total: confirm.total,
+                confirmed: confirm.hit,
+            });
+            if confirm.hit {
+                multiplier = plan.weapon.multiplier;
+            }
+        }
+        let bonus = total(&plan.damage_modifiers);
+        let rolled_damage = roll_damage(&mut dice, &plan.weapon, bonus, multiplier, &[]);
+        let nonlethal = plan.weapon.unarmed;
+        facts.write(Fact::DamageDealt {
+            attacker: attacker.id.clone(),
+            target: target.id.clone(),
+            dice: rolled_damage.throws.clone(),
+            modifiers: plan.damage_modifiers.clone(),
+            multiplier,
+            total: rolled_damage.total,
+            nonlethal,
+        });
+        damage.write(Damage { target: intent.target, amount: rolled_damage.total, nonlethal });
+    }
+}

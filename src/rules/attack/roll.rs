@@ -1,0 +1,262 @@
+//! The attack roll and the damage roll as pure functions (004:1-43, 004:164-189): natural 1 misses,
+//! natural 20 hits and threatens, confirmation, multipliers that add rather than compound, extra dice not
+//! multiplied, damage at least 1; reach and range.
+
+use serde::Serialize;
+
+use crate::rules::creature::{Delivery, Modifier, Weapon, total};
+use crate::rules::dice::{Dice, Thrown};
+use crate::rules::geometry::{Footprint, distance_squares, squares_to_metres};
+
+/// The outcome of an attack roll against an Armor Class.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AttackRoll {
+    /// The natural d20.
+    pub roll: u32,
+    /// Roll plus modifiers.
+    pub total: i32,
+    /// Whether it hits: a natural 1 always misses, a natural 20 always hits (004:4).
+    pub hit: bool,
+    /// Whether it threatens a critical hit: a hit whose natural roll is in the weapon's threat range.
+    pub threat: bool,
+}
+
+/// Rolls an attack with `modifiers` against `armor_class`.
+pub fn roll_attack(dice: &mut Dice, modifiers: &[Modifier], armor_class: i32, threat_from: u32) -> AttackRoll {
+    let roll = dice.d20();
+    judge_attack(roll, total(modifiers), armor_class, threat_from)
+}
+
+/// Judges a natural roll: 1 misses, 20 hits, otherwise total against AC; a hit in the threat range threatens.
+pub fn judge_attack(roll: u32, bonus: i32, armor_class: i32, threat_from: u32) -> AttackRoll {
+    let total = roll as i32 + bonus;
+    let hit = match roll {
+        1 => false,
+        20 => true,
+        _ => total >= armor_class,
+    };
+    AttackRoll { roll, total, hit, threat: hit && roll >= threat_from.min(20) }
+}
+
+/// Damage of one hit: the weapon's dice and bonuses thrown once, or `multiplier` times on a critical; the
+/// multiplier applies to base damage only, extra dice are thrown once (004:17); at least 1 (004:12).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DamageRoll {
+    /// Each throw of the weapon's dice.
+    pub throws: Vec<Thrown>,
+    /// Extra dice thrown once (sneak attack and the like).
+    pub extra: Vec<Thrown>,
+    /// Damage dealt.
+    pub total: i32,
+}
+
+/// Rolls damage: `multiplier` throws of the weapon's dice each with `bonus`, plus `extra` dice once.
+pub fn roll_damage(
+    dice: &mut Dice,
+    weapon: &Weapon,
+    bonus: i32,
+    multiplier: u32,
+    extra: &[crate::rules::dice::DiceExpr],
+) -> DamageRoll {
+    let throws: Vec<Thrown> = (0..multiplier.max(1)).map(|_| dice.throw(weapon.damage)).collect();
+    let extra: Vec<Thrown> = extra.iter().map(|e| dice.throw(*e)).collect();
+    let sum = throws.iter().map(|t| t.total + bonus).sum::<i32>() + extra.iter().map(|t| t.total).sum::<i32>();
+    DamageRoll { throws, extra, total: sum.max(1) }
+}
+
+/// Whether a target at a gap of (`dx`, `dy`) squares between the nearest squares (0 = adjacent) lies
+/// within `reach` squares: the 1-2-1-2 count, except that a 3 m reach also reaches two diagonals away
+/// (RULES-INDEX ruling).
+pub fn within(dx: u32, dy: u32, reach: u32) -> bool {
+    let d = distance_squares(dx as i32, dy as i32);
+    d <= reach || (reach == 2 && dx == 2 && dy == 2)
+}
+
+/// The steps between two footprints, per axis: 1 when adjacent.
+pub fn gaps(a: Footprint, b: Footprint) -> (u32, u32) {
+    let gap = |a0: i32, a_len: i32, b0: i32, b_len: i32| -> u32 {
+        if b0 >= a0 + a_len {
+            (b0 - (a0 + a_len - 1)) as u32
+        } else if a0 >= b0 + b_len {
+            (a0 - (b0 + b_len - 1)) as u32
+        } else {
+            0
+        }
+    };
+    (gap(a.origin.x, a.width, b.origin.x, b.width), gap(a.origin.y, a.height, b.origin.y, b.height))
+}
+
+/// Whether a melee weapon reaches a target: natural reach for ordinary weapons (a creature with reach 0
+/// must share the target's square, 000:152-156); a reach weapon strikes at twice the natural reach but not
+/// within it (004:63, 000:169-172).
+pub fn melee_reaches(natural_reach: u32, reach_weapon: bool, attacker: Footprint, target: Footprint) -> bool {
+    let (dx, dy) = gaps(attacker, target);
+    if natural_reach == 0 {
+        return attacker.overlaps(target);
+    }
+    if reach_weapon {
+        within(dx, dy, natural_reach * 2) && !within(dx, dy, natural_reach)
+    } else {
+        within(dx, dy, natural_reach)
+    }
+}
+
+/// The range penalty of a ranged attack at `distance_m`: -2 per full increment beyond the first (our
+/// ruling), or `None` past the maximum range (5 increments thrown, 10 fired, 004:167).
+pub fn range_penalty(weapon: &Weapon, distance_m: f32) -> Option<i32> {
+    let (increment, max) = match weapon.delivery {
+        Delivery::Melee => return Some(0),
+        Delivery::Thrown { increment_m } => (increment_m, 5.0),
+        Delivery::Projectile { increment_m } => (increment_m, 10.0),
+    };
+    if distance_m > increment * max {
+        return None;
+    }
+    let full_increments = ((distance_m - 0.001).max(0.0) / increment).floor() as i32;
+    Some(-2 * full_increments)
+}
+
+/// Distance in metres between two footprints for range, with the diagonal count.
+pub fn range_m(a: Footprint, b: Footprint) -> f32 {
+    let (dx, dy) = gaps(a, b);
+    squares_to_metres(distance_squares(dx as i32, dy as i32))
+}
+
+/// Whether a creature threatens with a weapon: melee only; an unarmed strike only when "armed" (a monk, or
+/// Improved Unarmed Strike), natural weapons always (004:62).
+pub fn threatens_with(weapon: &crate::rules::creature::Weapon, armed_unarmed: bool) -> bool {
+    matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed)
+}
+
+/// The weapons a creature threatens with: the first manufactured melee weapon it carries (the one in
+/// hand) and all its natural weapons.
+pub fn threatening_weapons(
+    weapons: &[crate::rules::creature::Weapon],
+    armed_unarmed: bool,
+) -> Vec<&crate::rules::creature::Weapon> {
+    let wielded = weapons.iter().find(|w| !w.natural && matches!(w.delivery, Delivery::Melee));
+    weapons
+        .iter()
+        .filter(|w| w.natural || wielded.is_some_and(|h| std::ptr::eq(*w, h)))
+        .filter(|w| threatens_with(w, armed_unarmed))
+        .collect()
+}
+
+/// The squares a creature threatens from `own`: every square within reach of a weapon it threatens with
+/// (reach 0 threatens nothing, 000:156-158), inside `width` x `height`.
+pub fn threatened_squares(
+    own: Footprint,
+    natural_reach: u32,
+    weapons: &[crate::rules::creature::Weapon],
+    armed_unarmed: bool,
+    width: i32,
+    height: i32,
+) -> Vec<crate::rules::geometry::Square> {
+    use crate::rules::geometry::Square;
+    let usable = threatening_weapons(weapons, armed_unarmed);
+    if natural_reach == 0 || usable.is_empty() {
+        return Vec::new();
+    }
+    let far = (natural_reach * 2) as i32 + 1;
+    let mut out = Vec::new();
+    for y in (own.origin.y - far).max(0)..(own.origin.y + own.height + far).min(height) {
+        for x in (own.origin.x - far).max(0)..(own.origin.x + own.width + far).min(width) {
+            let square = Square::new(x, y);
+            if own.contains(square) {
+                continue;
+            }
+            let target = Footprint::new(square, 1);
+            if usable.iter().any(|w| melee_reaches(natural_reach, w.reach, own, target)) {
+                out.push(square);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::creature::{Handling, StrengthToDamage};
+    use crate::rules::geometry::Square;
+
+    fn sword() -> Weapon {
+        Weapon {
+            name: "longsword".into(),
+            damage: "1d8".parse().unwrap(),
+            threat: 19,
+            multiplier: 2,
+            reach: false,
+            handling: Handling::OneHanded,
+            delivery: Delivery::Melee,
+            strength: StrengthToDamage::Full,
+            natural: false,
+            unarmed: false,
+            off_hand: false,
+        }
+    }
+
+    #[test]
+    fn natural_one_misses_natural_twenty_hits() {
+        assert!(!judge_attack(1, 30, 10, 20).hit);
+        assert!(judge_attack(20, -10, 40, 20).hit);
+        assert!(judge_attack(20, -10, 40, 20).threat);
+        assert!(judge_attack(12, 3, 15, 20).hit);
+        assert!(!judge_attack(11, 3, 15, 20).hit);
+        assert!(judge_attack(19, 0, 15, 19).threat);
+        assert!(!judge_attack(19, -10, 15, 19).threat, "a miss threatens nothing");
+    }
+
+    #[test]
+    fn critical_damage_throws_the_dice_again_not_the_extra_dice() {
+        let mut dice = Dice::with_forced(1, [8, 3, 6]);
+        let roll = roll_damage(&mut dice, &sword(), 2, 2, &["1d6".parse().unwrap()]);
+        assert_eq!(roll.throws.len(), 2);
+        assert_eq!(roll.total, (8 + 2) + (3 + 2) + 6);
+    }
+
+    #[test]
+    fn damage_is_at_least_one() {
+        let mut dice = Dice::with_forced(1, [1]);
+        assert_eq!(roll_damage(&mut dice, &sword(), -4, 1, &[]).total, 1);
+    }
+
+    #[test]
+    fn reach_and_reach_weapons() {
+        let at = |x, y| Footprint::new(Square::new(x, y), 1);
+        let me = at(5, 5);
+        assert!(melee_reaches(1, false, me, at(6, 6)));
+        assert!(!melee_reaches(1, false, me, at(7, 5)));
+        // A Medium creature's reach weapon: 2 squares, not adjacent, and the corner two diagonals away.
+        assert!(melee_reaches(1, true, me, at(7, 5)));
+        assert!(melee_reaches(1, true, me, at(7, 7)));
+        assert!(!melee_reaches(1, true, me, at(6, 5)));
+        let ring = (-3..=3)
+            .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| melee_reaches(1, true, me, at(5 + dx, 5 + dy)))
+            .count();
+        assert_eq!(ring, 16, "the 5x5 ring minus the inner 3x3");
+        // A Large ogre (natural reach 2) hits adjacent and 2 away.
+        let ogre = Footprint::new(Square::new(0, 0), 2);
+        assert!(melee_reaches(2, false, ogre, at(2, 0)));
+        assert!(melee_reaches(2, false, ogre, at(3, 0)));
+        assert!(!melee_reaches(2, false, ogre, at(4, 0)));
+        // With a reach weapon of its size: 4 squares but not within 2.
+        assert!(!melee_reaches(2, true, ogre, at(3, 0)));
+        assert!(melee_reaches(2, true, ogre, at(5, 0)));
+        // Reach 0: only in the same square.
+        assert!(!melee_reaches(0, false, me, at(6, 5)));
+        assert!(melee_reaches(0, false, me, at(5, 5)));
+    }
+
+    #[test]
+    fn range_increments() {
+        let bow = Weapon { delivery: Delivery::Projectile { increment_m: 30.0 }, ..sword() };
+        assert_eq!(range_penalty(&bow, 30.0), Some(0));
+        assert_eq!(range_penalty(&bow, 31.5), Some(-2));
+        assert_eq!(range_penalty(&bow, 300.0), Some(-18));
+        assert_eq!(range_penalty(&bow, 301.5), None);
+        let axe = Weapon { delivery: Delivery::Thrown { increment_m: 3.0 }, ..sword() };
+        assert_eq!(range_penalty(&axe, 16.5), None, "thrown: 5 increments at most");
+    }
+}

@@ -1,0 +1,177 @@
+//! The battlefield: terrain of every square, darkness, and the walls and obstacles that stand on the
+//! edges between squares (000:91-123; 001 allows obstacles on edges).
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::geometry::{Corner, Direction, Edge, Square};
+
+/// What covers the ground of a square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Terrain {
+    /// Open ground.
+    #[default]
+    Floor,
+    /// Terrain difficile: each square costs double; no running, charging or 5-foot step (000:92-98).
+    Difficult,
+    /// An obstacle that hampers without stopping (a bed of branches): crossed at double cost on top of
+    /// the free square beyond, never stopped on (000:99-105).
+    Obstacle,
+    /// A low wall ("muret"): an obstacle like the above that also gives cover (004:400).
+    LowWall,
+    /// A wall from floor to ceiling: blocks movement, sight and attacks (000:106-107).
+    Wall,
+    /// A pit: no path enters or crosses it (002:58); fliers pass over.
+    Pit,
+    /// Shallow water: hampers walkers like difficult terrain (our ruling); swimmers and fliers move freely.
+    Water,
+}
+
+impl Terrain {
+    /// Whether it stops every movement but incorporeal creatures.
+    pub const fn blocks(self) -> bool {
+        matches!(self, Terrain::Wall)
+    }
+
+    /// Whether it is an obstacle that must be crossed, not stopped on.
+    pub const fn is_obstacle(self) -> bool {
+        matches!(self, Terrain::Obstacle | Terrain::LowWall)
+    }
+}
+
+/// What stands on the edge between two squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EdgeFeature {
+    /// A wall: nothing crosses, nor cuts its ends diagonally.
+    Wall,
+    /// A low wall on the edge: crossing costs 2 more squares (RULES-INDEX) and it gives cover.
+    LowWall,
+    /// A hindering obstacle on the edge: crossing costs 2 more squares.
+    Obstacle,
+}
+
+/// The map of the fight, in squares. `(0,0)` is the north-west square.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Battlefield {
+    width: i32,
+    height: i32,
+    terrain: Vec<Terrain>,
+    dark: Vec<bool>,
+    edges: BTreeMap<Edge, EdgeFeature>,
+}
+
+impl Battlefield {
+    /// An open floor of `width` x `height` squares.
+    pub fn open(width: i32, height: i32) -> Self {
+        let n = (width.max(0) * height.max(0)) as usize;
+        Battlefield { width, height, terrain: vec![Terrain::Floor; n], dark: vec![false; n], edges: BTreeMap::new() }
+    }
+
+    /// Squares from west to east.
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+
+    /// Squares from north to south.
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+
+    /// Whether `square` is on the map.
+    pub fn contains(&self, square: Square) -> bool {
+        square.x >= 0 && square.y >= 0 && square.x < self.width && square.y < self.height
+    }
+
+    fn index(&self, square: Square) -> Option<usize> {
+        self.contains(square).then(|| (square.y * self.width + square.x) as usize)
+    }
+
+    /// The terrain of a square; outside the map counts as wall.
+    pub fn terrain(&self, square: Square) -> Terrain {
+        self.index(square).map_or(Terrain::Wall, |i| self.terrain[i])
+    }
+
+    /// Sets the terrain of a square on the map.
+    pub fn set_terrain(&mut self, square: Square, terrain: Terrain) {
+        if let Some(i) = self.index(square) {
+            self.terrain[i] = terrain;
+        }
+    }
+
+    /// Whether a square lies in darkness or poor visibility (hampering x2, no 5-foot step, 004:261).
+    pub fn is_dark(&self, square: Square) -> bool {
+        self.index(square).is_some_and(|i| self.dark[i])
+    }
+
+    /// Darkens or lights a square.
+    pub fn set_dark(&mut self, square: Square, dark: bool) {
+        if let Some(i) = self.index(square) {
+            self.dark[i] = dark;
+        }
+    }
+
+    /// What stands on an edge.
+    pub fn edge(&self, edge: Edge) -> Option<EdgeFeature> {
+        self.edges.get(&edge).copied()
+    }
+
+    /// Puts a feature on an edge.
+    pub fn set_edge(&mut self, edge: Edge, feature: EdgeFeature) {
+        self.edges.insert(edge, feature);
+    }
+
+    /// Every edge feature.
+    pub fn edges(&self) -> impl Iterator<Item = (Edge, EdgeFeature)> + '_ {
+        self.edges.iter().map(|(e, f)| (*e, *f))
+    }
+
+    /// The feature on the edge crossed by an orthogonal step.
+    pub fn edge_crossed(&self, from: Square, direction: Direction) -> Option<EdgeFeature> {
+        Edge::crossed(from, direction).and_then(|e| self.edge(e))
+    }
+
+    /// Whether a wall edge ends at or passes through `corner`: a diagonal step through that corner
+    /// would cut the wall (000:61, 002:56).
+    pub fn wall_touches_corner(&self, corner: Corner) -> bool {
+        let (x, y) = (corner.x, corner.y);
+        let around = [
+            Edge { square: Square::new(x - 1, y - 1), east: true },
+            Edge { square: Square::new(x - 1, y), east: true },
+            Edge { square: Square::new(x - 1, y - 1), east: false },
+            Edge { square: Square::new(x, y - 1), east: false },
+        ];
+        around.iter().any(|e| self.edge(*e) == Some(EdgeFeature::Wall))
+    }
+
+    /// Every square of the map, row by row.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Square::new(x, y)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outside_the_map_is_wall() {
+        let field = Battlefield::open(3, 2);
+        assert_eq!(field.terrain(Square::new(2, 1)), Terrain::Floor);
+        assert_eq!(field.terrain(Square::new(3, 1)), Terrain::Wall);
+        assert_eq!(field.terrain(Square::new(-1, 0)), Terrain::Wall);
+    }
+
+    #[test]
+    fn wall_edges_touch_their_end_corners() {
+        let mut field = Battlefield::open(4, 4);
+        // A wall on the east edge of (1,1): from corner (2,1) to corner (2,2).
+        field.set_edge(Edge { square: Square::new(1, 1), east: true }, EdgeFeature::Wall);
+        assert!(field.wall_touches_corner(Corner { x: 2, y: 1 }));
+        assert!(field.wall_touches_corner(Corner { x: 2, y: 2 }));
+        assert!(!field.wall_touches_corner(Corner { x: 1, y: 1 }));
+        assert_eq!(field.edge_crossed(Square::new(2, 1), Direction::West), Some(EdgeFeature::Wall));
+        assert_eq!(field.edge_crossed(Square::new(2, 1), Direction::North), None);
+    }
+}

@@ -1,0 +1,532 @@
+//! The creature data model: the components every rules chapter reads. A creature is spawned whole
+//! from a checked encounter (`crate::data`), never half-made: [`Creature`] requires the rest.
+
+mod sheet;
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+pub use sheet::*;
+
+use crate::rules::dice::DiceExpr;
+use crate::rules::geometry::{Direction, Footprint, Square};
+pub use crate::rules::size::{BodyShape, Size};
+
+/// Marks a combatant. Requiring the components below means a creature always has a full sheet.
+#[derive(Component, Debug, Default)]
+#[require(
+    CreatureId,
+    Faction,
+    Size,
+    Reach,
+    Position,
+    Speed,
+    SpeedModifiers,
+    HitPoints,
+    Abilities,
+    BaseAttack,
+    Saves,
+    Defense,
+    Encumbrance,
+    Armament,
+    Feats,
+    Skills,
+    Traits,
+    Conditions,
+    Altitude,
+    Heading,
+    Awareness,
+    crate::rules::turns::ActionBudget
+)]
+pub struct Creature;
+
+/// The id a level gives a creature ("goblin-2"): what scenarios, logs and errors name it by.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CreatureId(pub String);
+
+impl std::fmt::Display for CreatureId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The side a creature fights for. Creatures of one faction are allies, of different ones foes.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Faction(pub String);
+
+/// Natural reach in squares ("allonge", 004:357-371): 0 for Tiny and smaller, who threaten nothing.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reach(pub u32);
+
+impl Default for Reach {
+    fn default() -> Self {
+        Reach(1)
+    }
+}
+
+/// The north-west square of the creature's footprint.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position(pub Square);
+
+/// The squares a creature of `size` covers when standing at `position`.
+pub fn footprint(position: Square, size: Size) -> Footprint {
+    Footprint::new(position, size.side_squares())
+}
+
+/// How well a flier turns ("manœuvrabilité", 004:716-732).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Maneuverability {
+    /// Parfaite.
+    Perfect,
+    /// Bonne.
+    Good,
+    /// Moyenne.
+    Average,
+    /// Médiocre.
+    Poor,
+    /// Déplorable.
+    Clumsy,
+}
+
+/// A fly speed and how well the creature manoeuvres.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlySpeed {
+    /// Squares per move action.
+    pub squares: u32,
+    /// Manoeuvrability class.
+    pub maneuverability: Maneuverability,
+}
+
+/// Base speeds in squares per move action, before armour and load ("vitesse de déplacement de base",
+/// 000:8-10). A creature moves only with the modes it has a speed for (004:262).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Speed {
+    /// Land speed.
+    pub land: u32,
+    /// Fly speed, if it flies.
+    pub fly: Option<FlySpeed>,
+    /// Swim speed, if it swims.
+    pub swim: Option<u32>,
+    /// Climb speed, if it climbs.
+    pub climb: Option<u32>,
+}
+
+impl Default for Speed {
+    fn default() -> Self {
+        Speed { land: 6, fly: None, swim: None, climb: None }
+    }
+}
+
+/// Armour worn, by category: it slows (000:30-57) and caps Dex (004:26).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ArmorCategory {
+    /// No armour.
+    #[default]
+    None,
+    /// Armure légère.
+    Light,
+    /// Armure intermédiaire.
+    Medium,
+    /// Armure lourde.
+    Heavy,
+}
+
+/// Load carried ("charge portée", 000:11-12): medium and heavy loads slow like medium and heavy armour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Load {
+    /// Charge légère.
+    #[default]
+    Light,
+    /// Charge intermédiaire.
+    Medium,
+    /// Charge lourde.
+    Heavy,
+}
+
+/// What the creature wears and carries.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Encumbrance {
+    /// Armour category.
+    pub armor: ArmorCategory,
+    /// Load.
+    pub load: Load,
+}
+
+impl Encumbrance {
+    /// The heavier of armour and load, as both slow alike (000:11-12, 000:19-20).
+    pub fn hampering(self) -> ArmorCategory {
+        let from_load = match self.load {
+            Load::Light => ArmorCategory::None,
+            Load::Medium => ArmorCategory::Medium,
+            Load::Heavy => ArmorCategory::Heavy,
+        };
+        self.armor.max(from_load)
+    }
+}
+
+/// A bonus or penalty to speed, applied before armour and load; modifiers of one type do not stack
+/// (000:23-29).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpeedModifier {
+    /// Where it comes from ("barbarian fast movement", "haste").
+    pub source: String,
+    /// Bonus type: of two modifiers of the same type only the larger bonus (or worse penalty) counts.
+    /// Untyped modifiers (`None`) always add.
+    pub bonus_type: Option<String>,
+    /// Change in squares (a barbarian's +3 m is +2).
+    pub squares: i32,
+    /// The modifier is lost in armour of this category or heavier (barbarian: heavy, 000:23-24).
+    pub lost_in: Option<ArmorCategory>,
+}
+
+/// The speed modifiers a creature has.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpeedModifiers(pub Vec<SpeedModifier>);
+
+/// Hit points: current, maximum, nonlethal damage taken and temporary points (004:263-308).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HitPoints {
+    /// Current hit points (may go below zero).
+    pub current: i32,
+    /// Maximum hit points.
+    pub max: i32,
+    /// Nonlethal damage taken.
+    pub nonlethal: i32,
+    /// Temporary hit points, lost first.
+    pub temporary: i32,
+}
+
+impl Default for HitPoints {
+    fn default() -> Self {
+        HitPoints::full(1)
+    }
+}
+
+impl HitPoints {
+    /// Unhurt with `max` points.
+    pub const fn full(max: i32) -> Self {
+        HitPoints { current: max, max, nonlethal: 0, temporary: 0 }
+    }
+}
+
+/// The six ability scores.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Abilities {
+    /// Force.
+    pub str: i32,
+    /// Dextérité.
+    pub dex: i32,
+    /// Constitution.
+    pub con: i32,
+    /// Intelligence.
+    pub int: i32,
+    /// Sagesse.
+    pub wis: i32,
+    /// Charisme.
+    pub cha: i32,
+}
+
+impl Default for Abilities {
+    fn default() -> Self {
+        Abilities { str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10 }
+    }
+}
+
+/// The modifier of an ability score: (score - 10) / 2 rounded down.
+pub const fn ability_modifier(score: i32) -> i32 {
+    (score - 10).div_euclid(2)
+}
+
+/// Base attack bonus.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaseAttack(pub i32);
+
+/// Base saving throws, before ability modifiers (004:44-50).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Saves {
+    /// Vigueur (Con).
+    pub fortitude: i32,
+    /// Réflexes (Dex).
+    pub reflex: i32,
+    /// Volonté (Wis).
+    pub will: i32,
+}
+
+/// The parts of Armor Class other than Dex and size (004:24-33).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Defense {
+    /// Armour bonus (with its enhancement).
+    pub armor: i32,
+    /// Shield bonus (with its enhancement).
+    pub shield: i32,
+    /// Natural armour.
+    pub natural: i32,
+    /// Deflection bonus.
+    pub deflection: i32,
+    /// Dodge bonuses, which stack and vanish with Dex.
+    pub dodge: i32,
+    /// The most Dex the armour lets count, if it caps it.
+    pub max_dex: Option<i32>,
+}
+
+/// How a weapon is held (004:14-16).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Handling {
+    /// Light: no x1.5 Strength when held in two hands.
+    Light,
+    /// One-handed.
+    #[default]
+    OneHanded,
+    /// Two-handed: x1.5 Strength to damage.
+    TwoHanded,
+}
+
+/// How a weapon reaches its target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum Delivery {
+    /// Melee.
+    #[default]
+    Melee,
+    /// Thrown, with a range increment in metres (at most 5 increments).
+    Thrown {
+        /// Range increment in metres.
+        increment_m: f32,
+    },
+    /// Fired, with a range increment in metres (at most 10 increments).
+    Projectile {
+        /// Range increment in metres.
+        increment_m: f32,
+    },
+}
+
+/// How Strength adds to a weapon's damage (004:13).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StrengthToDamage {
+    /// Melee and thrown weapons, slings: the modifier (x1.5 two-handed, x0.5 off-hand).
+    #[default]
+    Full,
+    /// An ordinary bow: a Strength penalty applies, a bonus does not.
+    PenaltyOnly,
+    /// A composite bow or crossbow: Strength does not apply.
+    None,
+}
+
+/// One weapon or natural attack a creature can use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weapon {
+    /// Name, as actions refer to it.
+    pub name: String,
+    /// Damage dice for the wielder's size.
+    pub damage: DiceExpr,
+    /// Lowest natural roll that threatens a critical (20 for "20", 19 for "19-20").
+    pub threat: u32,
+    /// Critical multiplier (x2, x3, x4).
+    pub multiplier: u32,
+    /// A reach weapon: hits at twice the natural reach but not within it (004:63, 000:169-172).
+    pub reach: bool,
+    /// Light, one-handed or two-handed.
+    pub handling: Handling,
+    /// Melee, thrown or projectile.
+    pub delivery: Delivery,
+    /// How Strength adds to damage.
+    pub strength: StrengthToDamage,
+    /// A natural weapon (claw, bite): counts as armed.
+    pub natural: bool,
+    /// An unarmed strike: nonlethal, provokes, threatens nothing unless the creature is "armed".
+    pub unarmed: bool,
+    /// Held in the off hand: x0.5 Strength to damage.
+    pub off_hand: bool,
+}
+
+/// The weapons and natural attacks a creature can use, the first being its usual one.
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Armament(pub Vec<Weapon>);
+
+/// Feats the rules know of. Unknown names in data are refused, so a typo never passes silently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Feat {
+    /// Science de l'initiative: +4 initiative.
+    ImprovedInitiative,
+    /// Attaques réflexes: 1 + Dex attacks of opportunity a round (004:71).
+    CombatReflexes,
+    /// Course: keeps Dex to AC while running (004:248).
+    Run,
+    /// Tir de précision: no -4 for shooting into melee (004:171).
+    PreciseShot,
+    /// Tir à bout portant: +1 attack and damage within 9 m.
+    PointBlankShot,
+    /// Attaque en vol (004, aerial combat).
+    FlybyAttack,
+    /// Vol stationnaire (004, aerial combat).
+    Hover,
+    /// Esquive: +1 dodge to AC.
+    Dodge,
+    /// Souplesse du serpent.
+    Mobility,
+    /// Science du combat à mains nues: an unarmed strike counts as armed.
+    ImprovedUnarmedStrike,
+    /// Attaque en finesse.
+    WeaponFinesse,
+    /// Attaque en puissance.
+    PowerAttack,
+    /// Combat à deux armes.
+    TwoWeaponFighting,
+    /// Vigilance.
+    Alertness,
+    /// Enchaînement.
+    Cleave,
+    /// Arme de prédilection.
+    WeaponFocus,
+}
+
+/// The feats a creature has.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Feats(pub BTreeSet<Feat>);
+
+impl Feats {
+    /// Whether the creature has `feat`.
+    pub fn has(&self, feat: Feat) -> bool {
+        self.0.contains(&feat)
+    }
+}
+
+/// Skill bonuses the combat rules call on (Escape Artist to squeeze, Jump to take off, Ride, Hide,
+/// Bluff, Sense Motive, Tumble), as total modifiers.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Skills {
+    /// Évasion.
+    pub escape_artist: Option<i32>,
+    /// Saut.
+    pub jump: Option<i32>,
+    /// Équitation.
+    pub ride: Option<i32>,
+    /// Discrétion.
+    pub hide: Option<i32>,
+    /// Bluff.
+    pub bluff: Option<i32>,
+    /// Psychologie.
+    pub sense_motive: Option<i32>,
+    /// Acrobaties.
+    pub tumble: Option<i32>,
+}
+
+/// Properties that change how rules apply to a creature.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Traits {
+    /// Incorporeal: ignores terrain and obstacles (000:108).
+    pub incorporeal: bool,
+    /// Fills its space: nobody passes through it (000:89-90).
+    pub fills_space: bool,
+    /// Still an obstacle when helpless: its squares cost double to cross (000:72-73).
+    pub obstructs_when_helpless: bool,
+    /// Immune to critical hits (and so to coup de grâce, 004:427).
+    pub immune_to_criticals: bool,
+    /// Sees all around: no blind spot when flying.
+    pub all_round_vision: bool,
+    /// Darkvision range in metres (0: none).
+    pub darkvision_m: u32,
+    /// Uncanny dodge: keeps Dex to AC when flat-footed.
+    pub uncanny_dodge: bool,
+    /// Speed not reduced by armour or load (the dwarf's line of 000:46-50).
+    pub unhindered_by_armor: bool,
+    /// Unarmed strikes count as armed (monk).
+    pub armed_unarmed: bool,
+}
+
+/// States and conditions that change what a creature can do or how it is hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// No Dex to AC, no attacks of opportunity, until its first turn (004:55-57).
+    FlatFooted,
+    /// À terre.
+    Prone,
+    /// Sans défense.
+    Helpless,
+    /// Squeezing into a narrow space: -4 attack and AC (000:110-114).
+    Squeezed,
+    /// Hors de combat at 0 HP (004:263-308).
+    Disabled,
+    /// Mourant, -1 to -9 HP.
+    Dying,
+    /// Stabilised while dying.
+    Stable,
+    /// Mort.
+    Dead,
+    /// Inconscient.
+    Unconscious,
+    /// Chancelant: nonlethal damage equals current HP.
+    Staggered,
+    /// Aveuglé.
+    Blinded,
+    /// Running this round: no Dex to AC without the Run feat.
+    Running,
+    /// Total defence this round: +4 AC, no attacks of opportunity.
+    TotalDefense,
+    /// Fighting defensively this round: -4 attack, +2 dodge.
+    FightingDefensively,
+}
+
+/// Asks that a condition be gained or lost; the health chapter applies it and writes the fact.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConditionChange {
+    /// Whose.
+    pub creature: Entity,
+    /// Which.
+    pub condition: Condition,
+    /// Gained (`true`) or lost.
+    pub gained: bool,
+}
+
+/// The conditions on a creature now.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conditions(pub BTreeSet<Condition>);
+
+impl Conditions {
+    /// Whether `condition` holds.
+    pub fn has(&self, condition: Condition) -> bool {
+        self.0.contains(&condition)
+    }
+
+    /// Whether the creature is helpless: bound, asleep, paralysed, unconscious or dead (004:423).
+    pub fn is_helpless(&self) -> bool {
+        [Condition::Helpless, Condition::Unconscious, Condition::Dying, Condition::Dead].iter().any(|c| self.has(*c))
+    }
+
+    /// Whether the creature can still act at all.
+    pub fn can_act(&self) -> bool {
+        !self.is_helpless()
+    }
+}
+
+/// Height above the ground in steps of 1.5 m (fliers, 004:646-851). Zero for creatures on the ground.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Altitude(pub i32);
+
+/// Where a creature faces, one of the eight 45° headings; fliers turn only by manoeuvres.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heading(pub Direction);
+
+impl Default for Heading {
+    fn default() -> Self {
+        Heading(Direction::North)
+    }
+}
+
+/// Which creatures this one noticed before the fight: those it does not know of can catch it in a
+/// surprise round (004:58-60). `None` means it is aware of everyone.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Awareness(pub Option<BTreeSet<CreatureId>>);
+
+impl Awareness {
+    /// Whether this creature knows of `other` at the start.
+    pub fn knows(&self, other: &CreatureId) -> bool {
+        self.0.as_ref().is_none_or(|known| known.contains(other))
+    }
+}

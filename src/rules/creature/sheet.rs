@@ -1,0 +1,453 @@
+//! A creature's derived numbers: speeds after armour and load, Armor Class, attack bonuses and damage,
+//! each with its named parts. Pure functions over component values; what `estoc sheet` prints and what
+//! every roll starts from.
+
+use serde::Serialize;
+
+use super::*;
+use crate::rules::geometry::squares_to_metres;
+
+/// One named term of a total: "+2 Str", "-1 size", "+4 cover: low wall at (5,3)".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Modifier {
+    /// The amount.
+    pub value: i32,
+    /// Where it comes from, as a player would read it.
+    pub source: String,
+}
+
+impl Modifier {
+    /// A modifier of `value` from `source`.
+    pub fn new(value: i32, source: impl Into<String>) -> Self {
+        Modifier { value, source: source.into() }
+    }
+}
+
+/// Sum of a list of modifiers.
+pub fn total(modifiers: &[Modifier]) -> i32 {
+    modifiers.iter().map(|m| m.value).sum()
+}
+
+/// Land speed in squares after modifiers, then armour and load (000:23-57).
+///
+/// Modifiers apply first; of several of one type only the best bonus and the worst penalty count
+/// (000:27-29). A modifier lost in heavy armour (the barbarian's, 000:23-24) is dropped first. Then
+/// medium or heavy armour, or a medium or heavy load, slow the creature as the tactical speed table
+/// does: 6 squares become 4 and 4 become 3 (000:30-57); other speeds lose a third, rounded down (our
+/// ruling, docs/rulings.md), and creatures unhindered by armour (dwarves) keep theirs.
+pub fn land_speed(speed: &Speed, modifiers: &SpeedModifiers, encumbrance: Encumbrance, traits: &Traits) -> u32 {
+    let hampering = encumbrance.hampering();
+    let mut typed: std::collections::BTreeMap<&str, (i32, i32)> = Default::default();
+    let mut untyped = 0;
+    for m in &modifiers.0 {
+        if m.lost_in.is_some_and(|lost| hampering >= lost) {
+            continue;
+        }
+        match &m.bonus_type {
+            None => untyped += m.squares,
+            Some(kind) => {
+                let entry = typed.entry(kind.as_str()).or_insert((0, 0));
+                entry.0 = entry.0.max(m.squares);
+                entry.1 = entry.1.min(m.squares);
+            }
+        }
+    }
+    let modified = speed.land as i32 + untyped + typed.values().map(|(bonus, penalty)| bonus + penalty).sum::<i32>();
+    let modified = modified.max(0) as u32;
+    if hampering >= ArmorCategory::Medium && !traits.unhindered_by_armor { reduced_speed(modified) } else { modified }
+}
+
+/// The speed in medium or heavy armour for a base speed in squares: 6 → 4, 4 → 3 (000:30-57), and in
+/// general a third lost, rounded down.
+pub const fn reduced_speed(squares: u32) -> u32 {
+    squares - squares / 3
+}
+
+/// Running multiplies speed by 4, by 3 in heavy armour or with a heavy load (004:248, RULES-INDEX).
+pub fn run_multiplier(encumbrance: Encumbrance) -> u32 {
+    if encumbrance.hampering() >= ArmorCategory::Heavy { 3 } else { 4 }
+}
+
+/// Armor Class and its parts (004:24-33).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArmorClass {
+    /// Normal AC.
+    pub normal: i32,
+    /// Touch AC: no armour, shield or natural armour (004:33).
+    pub touch: i32,
+    /// Flat-footed AC: no Dex bonus nor dodge (004:55-57).
+    pub flat_footed: i32,
+    /// Every term of the normal AC.
+    pub parts: Vec<Modifier>,
+}
+
+/// The Dex bonus that counts toward AC: capped by armour (004:25-26).
+pub fn dex_to_ac(abilities: &Abilities, defense: &Defense) -> i32 {
+    let dex = ability_modifier(abilities.dex);
+    match defense.max_dex {
+        Some(cap) => dex.min(cap),
+        None => dex,
+    }
+}
+
+/// AC = 10 + armour + shield + Dex (capped) + size + natural + deflection + dodge (004:24-33). The
+/// flat-footed AC drops a Dex bonus and dodge bonuses (a Dex penalty stays); touch AC drops armour,
+/// shield and natural armour.
+pub fn armor_class(defense: &Defense, abilities: &Abilities, size: Size) -> ArmorClass {
+    let dex = dex_to_ac(abilities, defense);
+    let mut parts = vec![Modifier::new(10, "base")];
+    let mut push = |value: i32, source: &str| {
+        if value != 0 {
+            parts.push(Modifier::new(value, source));
+        }
+    };
+    push(defense.armor, "armour");
+    push(defense.shield, "shield");
+    push(dex, "Dex");
+    push(size.modifier(), "size");
+    push(defense.natural, "natural armour");
+    push(defense.deflection, "deflection");
+    push(defense.dodge, "dodge");
+    let normal = total(&parts);
+    let touch = normal - defense.armor - defense.shield - defense.natural;
+    let flat_footed = normal - dex.max(0) - defense.dodge;
+    ArmorClass { normal, touch, flat_footed, parts }
+}
+
+/// Whether the weapon is used at range.
+pub fn is_ranged(weapon: &Weapon) -> bool {
+    !matches!(weapon.delivery, Delivery::Melee)
+}
+
+/// The attack bonus of a weapon before the situation: BAB + Str (melee) or Dex (ranged) + size
+/// (004:5-8). Weapon Finesse lets a light weapon or natural attack use Dex in melee.
+pub fn attack_bonus(
+    base_attack: BaseAttack,
+    abilities: &Abilities,
+    size: Size,
+    feats: &Feats,
+    weapon: &Weapon,
+) -> Vec<Modifier> {
+    let mut parts = vec![Modifier::new(base_attack.0, "base attack")];
+    let str_mod = ability_modifier(abilities.str);
+    let dex_mod = ability_modifier(abilities.dex);
+    let finesse =
+        feats.has(Feat::WeaponFinesse) && (weapon.handling == Handling::Light || weapon.natural) && dex_mod > str_mod;
+    if is_ranged(weapon) {
+        parts.push(Modifier::new(dex_mod, "Dex"));
+    } else if finesse {
+        parts.push(Modifier::new(dex_mod, "Dex (Weapon Finesse)"));
+    } else {
+        parts.push(Modifier::new(str_mod, "Str"));
+    }
+    if size.modifier() != 0 {
+        parts.push(Modifier::new(size.modifier(), "size"));
+    }
+    if feats.has(Feat::WeaponFocus) {
+        parts.push(Modifier::new(1, "Weapon Focus"));
+    }
+    parts.retain(|m| m.value != 0 || m.source == "base attack");
+    parts
+}
+
+/// The Strength term of a weapon's damage (004:13-16): x1.5 two-handed (not light weapons), x0.5 in
+/// the off hand, rounded down; only a penalty for ordinary bows; nothing for composite bows and
+/// crossbows.
+pub fn strength_to_damage(abilities: &Abilities, weapon: &Weapon) -> Option<Modifier> {
+    let str_mod = ability_modifier(abilities.str);
+    let value = match weapon.strength {
+        StrengthToDamage::None => 0,
+        StrengthToDamage::PenaltyOnly => str_mod.min(0),
+        StrengthToDamage::Full if str_mod > 0 && weapon.off_hand => str_mod / 2,
+        StrengthToDamage::Full if str_mod > 0 && weapon.handling == Handling::TwoHanded => str_mod * 3 / 2,
+        StrengthToDamage::Full => str_mod,
+    };
+    let source = match weapon.strength {
+        StrengthToDamage::Full if weapon.off_hand && str_mod > 0 => "Str x0.5 (off hand)",
+        StrengthToDamage::Full if weapon.handling == Handling::TwoHanded && str_mod > 0 => "Str x1.5 (two hands)",
+        _ => "Str",
+    };
+    (value != 0).then(|| Modifier::new(value, source))
+}
+
+/// The maximum range of a ranged weapon in metres: 5 increments thrown, 10 fired (004:167).
+pub fn max_range_m(weapon: &Weapon) -> Option<f32> {
+    match weapon.delivery {
+        Delivery::Melee => None,
+        Delivery::Thrown { increment_m } => Some(increment_m * 5.0),
+        Delivery::Projectile { increment_m } => Some(increment_m * 10.0),
+    }
+}
+
+/// Initiative modifier: Dex + 4 with Improved Initiative (004:51-54).
+pub fn initiative_modifier(abilities: &Abilities, feats: &Feats) -> Vec<Modifier> {
+    let mut parts = vec![Modifier::new(ability_modifier(abilities.dex), "Dex")];
+    if feats.has(Feat::ImprovedInitiative) {
+        parts.push(Modifier::new(4, "Improved Initiative"));
+    }
+    parts
+}
+
+/// Distances a creature covers with each movement action, in squares and metres.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpeedLine {
+    /// The action ("move", "double move", "run", "fly", …).
+    pub action: String,
+    /// Squares.
+    pub squares: u32,
+    /// Metres.
+    pub metres: f32,
+}
+
+/// One weapon's line on the sheet.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttackLine {
+    /// The weapon.
+    pub weapon: String,
+    /// Total attack bonus.
+    pub bonus: i32,
+    /// Its parts.
+    pub bonus_parts: Vec<Modifier>,
+    /// Damage dice.
+    pub damage: String,
+    /// Damage bonus parts.
+    pub damage_parts: Vec<Modifier>,
+    /// Threat range and multiplier, "19-20/x2".
+    pub critical: String,
+    /// Reach in squares for melee, range increment in metres for ranged weapons.
+    pub reach_or_range: String,
+}
+
+/// A creature's derived sheet: what a designer checks after editing a template.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sheet {
+    /// Size.
+    pub size: Size,
+    /// Space in squares (side).
+    pub space_squares: i32,
+    /// Natural reach in squares and metres.
+    pub reach_squares: u32,
+    /// Natural reach in metres.
+    pub reach_m: f32,
+    /// Hit points.
+    pub hit_points: HitPoints,
+    /// Speeds by movement action.
+    pub speeds: Vec<SpeedLine>,
+    /// Armor Class.
+    pub armor_class: ArmorClass,
+    /// Initiative modifier.
+    pub initiative: i32,
+    /// Saves: Fortitude, Reflex, Will totals.
+    pub saves: [i32; 3],
+    /// Weapons.
+    pub attacks: Vec<AttackLine>,
+    /// Feats.
+    pub feats: Vec<Feat>,
+}
+
+/// The components a sheet is derived from.
+#[derive(Clone, Copy)]
+pub struct SheetInput<'a> {
+    /// Size.
+    pub size: Size,
+    /// Reach.
+    pub reach: Reach,
+    /// Base speeds.
+    pub speed: &'a Speed,
+    /// Speed modifiers.
+    pub speed_modifiers: &'a SpeedModifiers,
+    /// Armour and load.
+    pub encumbrance: Encumbrance,
+    /// Traits.
+    pub traits: &'a Traits,
+    /// Hit points.
+    pub hit_points: HitPoints,
+    /// Abilities.
+    pub abilities: &'a Abilities,
+    /// Base attack.
+    pub base_attack: BaseAttack,
+    /// Base saves.
+    pub saves: Saves,
+    /// AC parts.
+    pub defense: &'a Defense,
+    /// Weapons.
+    pub armament: &'a Armament,
+    /// Feats.
+    pub feats: &'a Feats,
+}
+
+/// Derives the sheet.
+pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
+    let land = land_speed(c.speed, c.speed_modifiers, c.encumbrance, c.traits);
+    let line =
+        |action: &str, squares: u32| SpeedLine { action: action.into(), squares, metres: squares_to_metres(squares) };
+    let mut speeds =
+        vec![line("move", land), line("double move", land * 2), line("run", land * run_multiplier(c.encumbrance))];
+    if let Some(fly) = c.speed.fly {
+        speeds.push(line(&format!("fly ({:?})", fly.maneuverability).to_lowercase(), fly.squares));
+    }
+    if let Some(swim) = c.speed.swim {
+        speeds.push(line("swim", swim));
+    }
+    if let Some(climb) = c.speed.climb {
+        speeds.push(line("climb", climb));
+    }
+    let attacks = c
+        .armament
+        .0
+        .iter()
+        .map(|weapon| {
+            let bonus_parts = attack_bonus(c.base_attack, c.abilities, c.size, c.feats, weapon);
+            let damage_parts: Vec<Modifier> = strength_to_damage(c.abilities, weapon).into_iter().collect();
+            let threat = if weapon.threat >= 20 { "20".to_string() } else { format!("{}-20", weapon.threat) };
+            let reach_or_range = match weapon.delivery {
+                Delivery::Melee if weapon.reach => format!(
+                    "reach weapon: {} m, not within {} m",
+                    squares_to_metres(c.reach.0 * 2),
+                    squares_to_metres(c.reach.0)
+                ),
+                Delivery::Melee => format!("reach {} m", squares_to_metres(c.reach.0)),
+                Delivery::Thrown { increment_m } => format!("thrown, increment {increment_m} m"),
+                Delivery::Projectile { increment_m } => format!("fired, increment {increment_m} m"),
+            };
+            AttackLine {
+                weapon: weapon.name.clone(),
+                bonus: total(&bonus_parts),
+                bonus_parts,
+                damage: weapon.damage.to_string(),
+                damage_parts,
+                critical: format!("{threat}/x{}", weapon.multiplier),
+                reach_or_range,
+            }
+        })
+        .collect();
+    let con = ability_modifier(c.abilities.con);
+    let dex = ability_modifier(c.abilities.dex);
+    let wis = ability_modifier(c.abilities.wis);
+    Sheet {
+        size: c.size,
+        space_squares: c.size.side_squares(),
+        reach_squares: c.reach.0,
+        reach_m: squares_to_metres(c.reach.0),
+        hit_points: c.hit_points,
+        speeds,
+        armor_class: armor_class(c.defense, c.abilities, c.size),
+        initiative: total(&initiative_modifier(c.abilities, c.feats)),
+        saves: [c.saves.fortitude + con, c.saves.reflex + dex, c.saves.will + wis],
+        attacks,
+        feats: c.feats.0.iter().copied().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human() -> (Speed, SpeedModifiers, Traits) {
+        (Speed { land: 6, ..Speed::default() }, SpeedModifiers::default(), Traits::default())
+    }
+
+    #[test]
+    fn tactical_speed_table_000_30() {
+        let (speed, mods, traits) = human();
+        let armoured = |armor| Encumbrance { armor, load: Load::Light };
+        assert_eq!(land_speed(&speed, &mods, armoured(ArmorCategory::Light), &traits), 6, "human, light: 9 m");
+        assert_eq!(land_speed(&speed, &mods, armoured(ArmorCategory::Medium), &traits), 4, "human, medium: 6 m");
+        assert_eq!(land_speed(&speed, &mods, armoured(ArmorCategory::Heavy), &traits), 4, "human, heavy: 6 m");
+        let small = Speed { land: 4, ..speed };
+        assert_eq!(land_speed(&small, &mods, armoured(ArmorCategory::Heavy), &traits), 3, "halfling, heavy: 4.5 m");
+        let dwarf = Traits { unhindered_by_armor: true, ..Traits::default() };
+        assert_eq!(land_speed(&small, &mods, armoured(ArmorCategory::Heavy), &dwarf), 4, "dwarf, heavy: 6 m");
+        let loaded = Encumbrance { armor: ArmorCategory::None, load: Load::Medium };
+        assert_eq!(land_speed(&speed, &mods, loaded, &traits), 4, "a medium load slows like medium armour");
+    }
+
+    #[test]
+    fn barbarian_bonus_applies_before_armour_and_is_lost_in_heavy_armour() {
+        let (speed, _, traits) = human();
+        let mods = SpeedModifiers(vec![SpeedModifier {
+            source: "fast movement".into(),
+            bonus_type: None,
+            squares: 2,
+            lost_in: Some(ArmorCategory::Heavy),
+        }]);
+        let enc = |armor| Encumbrance { armor, load: Load::Light };
+        assert_eq!(land_speed(&speed, &mods, enc(ArmorCategory::None), &traits), 8, "9 + 3 m = 12 m");
+        assert_eq!(
+            land_speed(&speed, &mods, enc(ArmorCategory::Medium), &traits),
+            6,
+            "12 m slowed by medium armour: 9 m"
+        );
+        assert_eq!(land_speed(&speed, &mods, enc(ArmorCategory::Heavy), &traits), 4, "lost in heavy armour");
+    }
+
+    #[test]
+    fn same_type_speed_bonuses_do_not_stack() {
+        let (speed, _, traits) = human();
+        let bonus = |squares, kind: &str| SpeedModifier {
+            source: kind.into(),
+            bonus_type: Some("enhancement".into()),
+            squares,
+            lost_in: None,
+        };
+        let mods = SpeedModifiers(vec![bonus(2, "boots"), bonus(4, "spell"), bonus(-2, "slow")]);
+        assert_eq!(land_speed(&speed, &mods, Encumbrance::default(), &traits), 8, "+4 best bonus, -2 worst penalty");
+    }
+
+    #[test]
+    fn running_is_x4_or_x3_heavy() {
+        assert_eq!(run_multiplier(Encumbrance::default()), 4);
+        assert_eq!(run_multiplier(Encumbrance { armor: ArmorCategory::Heavy, load: Load::Light }), 3);
+        assert_eq!(run_multiplier(Encumbrance { armor: ArmorCategory::Light, load: Load::Heavy }), 3);
+    }
+
+    #[test]
+    fn armor_class_parts() {
+        let defense = Defense { armor: 5, shield: 2, natural: 1, deflection: 1, dodge: 1, max_dex: Some(2) };
+        let abilities = Abilities { dex: 16, ..Abilities::default() };
+        let ac = armor_class(&defense, &abilities, Size::Large);
+        // 10 + 5 + 2 + 2 (Dex 3 capped at 2) - 1 + 1 + 1 + 1 = 21
+        assert_eq!(ac.normal, 21);
+        assert_eq!(ac.touch, 21 - 5 - 2 - 1);
+        assert_eq!(ac.flat_footed, 21 - 2 - 1);
+        let clumsy = Abilities { dex: 8, ..Abilities::default() };
+        let ac = armor_class(&Defense::default(), &clumsy, Size::Medium);
+        assert_eq!(ac.flat_footed, 9, "a Dex penalty stays when flat-footed");
+    }
+
+    #[test]
+    fn strength_to_damage_by_grip() {
+        let abilities = Abilities { str: 15, ..Abilities::default() };
+        let sword = Weapon {
+            name: "greatsword".into(),
+            damage: "2d6".parse().unwrap(),
+            threat: 19,
+            multiplier: 2,
+            reach: false,
+            handling: Handling::TwoHanded,
+            delivery: Delivery::Melee,
+            strength: StrengthToDamage::Full,
+            natural: false,
+            unarmed: false,
+            off_hand: false,
+        };
+        assert_eq!(strength_to_damage(&abilities, &sword).unwrap().value, 3, "+2 becomes +3 (004:15)");
+        let off = Weapon { off_hand: true, handling: Handling::Light, ..sword.clone() };
+        assert_eq!(strength_to_damage(&abilities, &off).unwrap().value, 1);
+        let weak = Abilities { str: 8, ..Abilities::default() };
+        let bow = Weapon { strength: StrengthToDamage::PenaltyOnly, ..sword.clone() };
+        assert_eq!(strength_to_damage(&weak, &bow).unwrap().value, -1, "a bow takes a Str penalty");
+        assert_eq!(strength_to_damage(&abilities, &bow), None, "but not a bonus");
+        let composite = Weapon { strength: StrengthToDamage::None, ..sword };
+        assert_eq!(strength_to_damage(&weak, &composite), None);
+    }
+
+    #[test]
+    fn ability_modifiers_round_down() {
+        assert_eq!(ability_modifier(10), 0);
+        assert_eq!(ability_modifier(11), 0);
+        assert_eq!(ability_modifier(9), -1);
+        assert_eq!(ability_modifier(18), 4);
+        assert_eq!(ability_modifier(3), -4);
+    }
+}

@@ -1,0 +1,218 @@
+//! Facts: what happened, in the past tense, in the order it happened. Every rules system writes
+//! [`Fact`] messages; [`record_facts`] appends them to the [`EventLog`] that the combat log, the
+//! headless runner and the tests read. One JSON object per fact, tagged by `fact`.
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::rules::creature::{Condition, CreatureId, Modifier};
+use crate::rules::dice::Thrown;
+use crate::rules::geometry::Square;
+
+/// One thing that happened in the fight.
+#[derive(Message, Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "fact", rename_all = "snake_case")]
+pub enum Fact {
+    /// The encounter was set up.
+    EncounterStarted {
+        /// The level's name.
+        level: String,
+        /// The dice seed.
+        seed: u64,
+    },
+    /// A creature rolled initiative (004:51-54).
+    InitiativeRolled {
+        /// Who.
+        creature: CreatureId,
+        /// The d20.
+        roll: u32,
+        /// Named modifiers.
+        modifiers: Vec<Modifier>,
+        /// Roll plus modifiers.
+        total: i32,
+    },
+    /// The order of play was settled: ties go to the higher modifier, then a die (004:53).
+    InitiativeOrdered {
+        /// Creatures from first to last.
+        order: Vec<CreatureId>,
+    },
+    /// A new round began.
+    RoundStarted {
+        /// Round number from 1.
+        round: u32,
+    },
+    /// A creature's turn began.
+    TurnStarted {
+        /// The round.
+        round: u32,
+        /// Whose turn.
+        creature: CreatureId,
+    },
+    /// A creature's turn ended.
+    TurnEnded {
+        /// Whose turn.
+        creature: CreatureId,
+    },
+    /// A move began.
+    MoveStarted {
+        /// Who moves.
+        creature: CreatureId,
+        /// The movement action ("move", "double_move", "run", …).
+        action: String,
+        /// Starting square.
+        from: Square,
+        /// Squares of movement the action allows.
+        allowance: u32,
+    },
+    /// One square entered during a move, with what it cost.
+    SquareEntered {
+        /// Who moves.
+        creature: CreatureId,
+        /// The square (north-west square of the footprint).
+        square: Square,
+        /// Squares of movement this step cost.
+        cost: u32,
+        /// Squares spent so far in this move.
+        spent: u32,
+        /// Metres spent so far.
+        spent_m: f32,
+        /// Whether the step was hampered.
+        hampered: bool,
+    },
+    /// A move ended.
+    CreatureMoved {
+        /// Who moved.
+        creature: CreatureId,
+        /// From where.
+        from: Square,
+        /// To where.
+        to: Square,
+        /// Squares spent.
+        cost: u32,
+    },
+    /// An action was refused; nothing changed.
+    ActionRefused {
+        /// Who tried.
+        creature: CreatureId,
+        /// What was tried.
+        action: String,
+        /// Why not.
+        reason: String,
+        /// The rule that forbids it, `file:line`.
+        rule: String,
+    },
+    /// An attack roll (004:3-8).
+    AttackRolled {
+        /// The attacker.
+        attacker: CreatureId,
+        /// The target.
+        target: CreatureId,
+        /// The weapon.
+        weapon: String,
+        /// The natural d20.
+        roll: u32,
+        /// Every modifier with its source.
+        modifiers: Vec<Modifier>,
+        /// Roll plus modifiers.
+        total: i32,
+        /// The Armor Class aimed at.
+        armor_class: i32,
+        /// How the AC was made up.
+        armor_class_parts: Vec<Modifier>,
+        /// Whether it hit.
+        hit: bool,
+        /// Whether the roll threatens a critical.
+        threat: bool,
+    },
+    /// The roll to confirm a critical threat (004:186-189).
+    CriticalConfirmationRolled {
+        /// The attacker.
+        attacker: CreatureId,
+        /// The natural d20.
+        roll: u32,
+        /// Roll plus the same modifiers.
+        total: i32,
+        /// Whether the critical is confirmed.
+        confirmed: bool,
+    },
+    /// Damage rolled and dealt.
+    DamageDealt {
+        /// Who dealt it.
+        attacker: CreatureId,
+        /// Who took it.
+        target: CreatureId,
+        /// The dice, each die shown (several throws on a critical).
+        dice: Vec<Thrown>,
+        /// Modifiers added to each throw.
+        modifiers: Vec<Modifier>,
+        /// The critical multiplier applied (1 without a critical).
+        multiplier: u32,
+        /// Damage dealt (at least 1, 004:12).
+        total: i32,
+        /// Whether it was nonlethal.
+        nonlethal: bool,
+    },
+    /// A saving throw (004:44-50).
+    SaveRolled {
+        /// Who saves.
+        creature: CreatureId,
+        /// Fortitude, reflex or will.
+        save: String,
+        /// Against what, with the rule.
+        reason: String,
+        /// The natural d20.
+        roll: u32,
+        /// Roll plus bonus.
+        total: i32,
+        /// The difficulty.
+        dc: i32,
+        /// Whether it succeeded (a natural 1 always fails, a 20 always succeeds).
+        success: bool,
+    },
+    /// Hit points changed.
+    HitPointsChanged {
+        /// Whose.
+        creature: CreatureId,
+        /// Before.
+        before: i32,
+        /// After.
+        after: i32,
+        /// Nonlethal damage now.
+        nonlethal: i32,
+    },
+    /// A condition began.
+    ConditionGained {
+        /// Who.
+        creature: CreatureId,
+        /// Which.
+        condition: Condition,
+    },
+    /// A condition ended.
+    ConditionLost {
+        /// Who.
+        creature: CreatureId,
+        /// Which.
+        condition: Condition,
+    },
+    /// The fight is over: one faction alone can still act.
+    EncounterEnded {
+        /// The winning faction, if any is left.
+        winner: Option<String>,
+    },
+}
+
+/// Every fact of the fight so far, in order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct EventLog(pub Vec<Fact>);
+
+impl EventLog {
+    /// The log as JSON lines.
+    pub fn to_json_lines(&self) -> String {
+        self.0.iter().map(|fact| serde_json::to_string(fact).expect("facts serialise") + "\n").collect()
+    }
+}
+
+/// Appends this update's facts to the log.
+pub fn record_facts(mut facts: MessageReader<Fact>, mut log: ResMut<EventLog>) {
+    log.0.extend(facts.read().cloned());
+}

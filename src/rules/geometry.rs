@@ -1,0 +1,430 @@
+//! Grid geometry: squares of 1.5 m, the eight directions, distances with the 1-2-1-2 diagonal count,
+//! footprints of creatures that fill several squares, and lines between square corners.
+//!
+//! Coordinates: `x` grows to the east, `y` grows to the south (the order in which a level file's rows
+//! are written). Squares are signed so that geometry outside the map is still well defined.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Side of a square in metres: "des zones carrées de 1,50 mètre de coté" (000:5).
+pub const SQUARE_METRES: f32 = 1.5;
+
+/// Converts a number of squares to metres.
+pub fn squares_to_metres(squares: u32) -> f32 {
+    squares as f32 * SQUARE_METRES
+}
+
+/// One square of the grid. Written `(x, y)` in levels and scenarios, `[x, y]` in the event log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(from = "(i32, i32)", into = "(i32, i32)")]
+pub struct Square {
+    /// Column, growing to the east.
+    pub x: i32,
+    /// Row, growing to the south.
+    pub y: i32,
+}
+
+impl Square {
+    /// The square at column `x`, row `y`.
+    pub const fn new(x: i32, y: i32) -> Self {
+        Self { x, y }
+    }
+
+    /// The neighbour in `direction`.
+    pub fn step(self, direction: Direction) -> Self {
+        let (dx, dy) = direction.delta();
+        Self::new(self.x + dx, self.y + dy)
+    }
+
+    /// Offsets this square by `dx`, `dy`.
+    pub fn offset(self, dx: i32, dy: i32) -> Self {
+        Self::new(self.x + dx, self.y + dy)
+    }
+
+    /// The direction of a single step from `self` to `to`, if they are neighbours.
+    pub fn direction_to(self, to: Square) -> Option<Direction> {
+        Direction::from_delta(to.x - self.x, to.y - self.y)
+    }
+}
+
+impl From<(i32, i32)> for Square {
+    fn from((x, y): (i32, i32)) -> Self {
+        Square { x, y }
+    }
+}
+
+impl From<Square> for (i32, i32) {
+    fn from(square: Square) -> Self {
+        (square.x, square.y)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.x, self.y)
+    }
+}
+
+/// The eight directions of movement and heading, clockwise from north.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Direction {
+    /// Towards smaller `y`.
+    North,
+    /// North-east.
+    NorthEast,
+    /// Towards larger `x`.
+    East,
+    /// South-east.
+    SouthEast,
+    /// Towards larger `y`.
+    South,
+    /// South-west.
+    SouthWest,
+    /// Towards smaller `x`.
+    West,
+    /// North-west.
+    NorthWest,
+}
+
+impl Direction {
+    /// All eight, clockwise from north.
+    pub const ALL: [Direction; 8] = [
+        Direction::North,
+        Direction::NorthEast,
+        Direction::East,
+        Direction::SouthEast,
+        Direction::South,
+        Direction::SouthWest,
+        Direction::West,
+        Direction::NorthWest,
+    ];
+
+    /// The change of `x` and `y` of one step.
+    pub const fn delta(self) -> (i32, i32) {
+        match self {
+            Direction::North => (0, -1),
+            Direction::NorthEast => (1, -1),
+            Direction::East => (1, 0),
+            Direction::SouthEast => (1, 1),
+            Direction::South => (0, 1),
+            Direction::SouthWest => (-1, 1),
+            Direction::West => (-1, 0),
+            Direction::NorthWest => (-1, -1),
+        }
+    }
+
+    /// The direction of a single step `dx`, `dy` (each -1, 0 or 1, not both 0).
+    pub fn from_delta(dx: i32, dy: i32) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.delta() == (dx, dy))
+    }
+
+    /// Whether a step this way is diagonal.
+    pub const fn is_diagonal(self) -> bool {
+        let (dx, dy) = self.delta();
+        dx != 0 && dy != 0
+    }
+
+    /// Index 0..8 clockwise from north.
+    pub fn index(self) -> usize {
+        Self::ALL.iter().position(|&d| d == self).unwrap_or(0)
+    }
+
+    /// Turned clockwise by `eighths` of a full turn (45° each); negative turns anticlockwise.
+    pub fn turned(self, eighths: i32) -> Self {
+        Self::ALL[(self.index() as i32 + eighths).rem_euclid(8) as usize]
+    }
+
+    /// The smallest number of 45° turns between two headings (0..=4).
+    pub fn turns_between(self, other: Direction) -> u32 {
+        let d = (other.index() as i32 - self.index() as i32).rem_euclid(8);
+        d.min(8 - d) as u32
+    }
+}
+
+/// Squares counted from one square to another with the 1-2-1-2 diagonal rule: "la première diagonale
+/// compte pour une case, la seconde compte pour deux cases" (000:59-60).
+pub fn distance_squares(dx: i32, dy: i32) -> u32 {
+    let (a, b) = (dx.unsigned_abs(), dy.unsigned_abs());
+    let (long, short) = (a.max(b), a.min(b));
+    long + short / 2
+}
+
+/// Squares between two single squares.
+pub fn square_distance(a: Square, b: Square) -> u32 {
+    distance_squares(b.x - a.x, b.y - a.y)
+}
+
+/// The squares a creature covers: a `width` x `height` block whose north-west square is `origin`.
+/// Creatures smaller than a square still sit in one square, sharing it (000:148-151); a squeezing
+/// creature covers a narrower block (000:115-118).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Footprint {
+    /// North-west square.
+    pub origin: Square,
+    /// Squares from west to east.
+    pub width: i32,
+    /// Squares from north to south.
+    pub height: i32,
+}
+
+impl Footprint {
+    /// A square block of `side` squares from `origin`.
+    pub const fn new(origin: Square, side: i32) -> Self {
+        Self { origin, width: side, height: side }
+    }
+
+    /// A block of `width` x `height` squares from `origin`.
+    pub const fn rect(origin: Square, width: i32, height: i32) -> Self {
+        Self { origin, width, height }
+    }
+
+    /// Every square covered, row by row.
+    pub fn squares(self) -> impl Iterator<Item = Square> {
+        let Footprint { origin, width, height } = self;
+        (0..height).flat_map(move |dy| (0..width).map(move |dx| origin.offset(dx, dy)))
+    }
+
+    /// Whether `square` is covered.
+    pub fn contains(self, square: Square) -> bool {
+        square.x >= self.origin.x
+            && square.y >= self.origin.y
+            && square.x < self.origin.x + self.width
+            && square.y < self.origin.y + self.height
+    }
+
+    /// Whether two footprints share a square.
+    pub fn overlaps(self, other: Footprint) -> bool {
+        self.origin.x < other.origin.x + other.width
+            && other.origin.x < self.origin.x + self.width
+            && self.origin.y < other.origin.y + other.height
+            && other.origin.y < self.origin.y + self.height
+    }
+
+    /// The same footprint moved to a new origin.
+    pub fn at(self, origin: Square) -> Self {
+        Self { origin, ..self }
+    }
+
+    /// Squares between the nearest squares of two footprints, with the diagonal rule: what "distance
+    /// between two creatures" and reach measure.
+    pub fn distance_to(self, other: Footprint) -> u32 {
+        let gap = |a0: i32, a_len: i32, b0: i32, b_len: i32| {
+            if b0 >= a0 + a_len {
+                b0 - (a0 + a_len - 1)
+            } else if a0 >= b0 + b_len {
+                a0 - (b0 + b_len - 1)
+            } else {
+                0
+            }
+        };
+        distance_squares(
+            gap(self.origin.x, self.width, other.origin.x, other.width),
+            gap(self.origin.y, self.height, other.origin.y, other.height),
+        )
+    }
+
+    /// Squares from this footprint to one square.
+    pub fn distance_to_square(self, square: Square) -> u32 {
+        self.distance_to(Footprint::new(square, 1))
+    }
+}
+
+/// A corner of a square: the point at the north-west of square (`x`, `y`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Corner {
+    /// Grid line counted from the west.
+    pub x: i32,
+    /// Grid line counted from the north.
+    pub y: i32,
+}
+
+impl Corner {
+    /// The four corners of a square.
+    pub fn of(square: Square) -> [Corner; 4] {
+        let (x, y) = (square.x, square.y);
+        [Corner { x, y }, Corner { x: x + 1, y }, Corner { x, y: y + 1 }, Corner { x: x + 1, y: y + 1 }]
+    }
+}
+
+/// An edge between two orthogonally adjacent squares, stored from the square on its north or west.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Edge {
+    /// The square north or west of the edge.
+    pub square: Square,
+    /// `true`: the edge on the east of `square`; `false`: on its south.
+    pub east: bool,
+}
+
+impl Edge {
+    /// The edge crossed by an orthogonal step from `from` in `direction`; `None` for a diagonal.
+    pub fn crossed(from: Square, direction: Direction) -> Option<Edge> {
+        match direction {
+            Direction::East => Some(Edge { square: from, east: true }),
+            Direction::West => Some(Edge { square: from.step(Direction::West), east: true }),
+            Direction::South => Some(Edge { square: from, east: false }),
+            Direction::North => Some(Edge { square: from.step(Direction::North), east: false }),
+            _ => None,
+        }
+    }
+
+    /// The edge on `side` of `square` (any of the four orthogonal directions).
+    pub fn of_side(square: Square, side: Direction) -> Option<Edge> {
+        Self::crossed(square, side)
+    }
+
+    /// The two squares this edge separates.
+    pub fn squares(self) -> (Square, Square) {
+        let other = if self.east { self.square.step(Direction::East) } else { self.square.step(Direction::South) };
+        (self.square, other)
+    }
+
+    /// The two corners at the ends of this edge.
+    pub fn ends(self) -> (Corner, Corner) {
+        let Square { x, y } = self.square;
+        if self.east {
+            (Corner { x: x + 1, y }, Corner { x: x + 1, y: y + 1 })
+        } else {
+            (Corner { x, y: y + 1 }, Corner { x: x + 1, y: y + 1 })
+        }
+    }
+}
+
+/// What a straight line between two corners passes through: the squares whose inside it crosses and
+/// the edges it runs along or crosses. Cover and charge lanes are judged on these (004:398-416).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineTrace {
+    /// Squares whose interior the line crosses, from start to end.
+    pub squares: Vec<Square>,
+    /// Edges crossed through their middle, from start to end.
+    pub crossed_edges: Vec<Edge>,
+    /// Edges the line runs along (it touches them without entering either square).
+    pub along_edges: Vec<Edge>,
+}
+
+/// Traces the segment between two corners. Exact: corners are integer points, so every crossing is a
+/// rational parameter computed without rounding.
+pub fn trace_line(from: Corner, to: Corner) -> LineTrace {
+    let (dx, dy) = ((to.x - from.x) as i64, (to.y - from.y) as i64);
+    let mut trace = LineTrace::default();
+    if dx == 0 && dy == 0 {
+        return trace;
+    }
+    // Parameters t = k / n (n = the common denominator) where the segment meets a grid line.
+    let n = (dx.abs().max(1)) * (dy.abs().max(1));
+    let mut cuts: Vec<i64> = vec![0, n];
+    for k in 1..dx.abs() {
+        cuts.push(k * n / dx.abs());
+    }
+    for k in 1..dy.abs() {
+        cuts.push(k * n / dy.abs());
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    // Each piece between two cuts lies in one square or along one edge; look at its midpoint, scaled by 2n
+    // so that it is an integer point.
+    for pair in cuts.windows(2) {
+        let mid = pair[0] + pair[1];
+        let px = 2 * n * from.x as i64 + dx * mid;
+        let py = 2 * n * from.y as i64 + dy * mid;
+        let scale = 2 * n;
+        let on_vertical = px.rem_euclid(scale) == 0;
+        let on_horizontal = py.rem_euclid(scale) == 0;
+        let cx = px.div_euclid(scale) as i32;
+        let cy = py.div_euclid(scale) as i32;
+        match (on_vertical, on_horizontal) {
+            (false, false) => {
+                let square = Square::new(cx, cy);
+                if let Some(&last) = trace.squares.last()
+                    && let Some(direction) = last.direction_to(square)
+                    && let Some(edge) = Edge::crossed(last, direction)
+                {
+                    trace.crossed_edges.push(edge);
+                }
+                if trace.squares.last() != Some(&square) {
+                    trace.squares.push(square);
+                }
+            }
+            (true, false) => trace.along_edges.push(Edge { square: Square::new(cx - 1, cy), east: true }),
+            (false, true) => trace.along_edges.push(Edge { square: Square::new(cx, cy - 1), east: false }),
+            (true, true) => {}
+        }
+    }
+    trace
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagonals_count_one_two_one_two() {
+        assert_eq!(distance_squares(1, 1), 1);
+        assert_eq!(distance_squares(2, 2), 3);
+        assert_eq!(distance_squares(3, 3), 4);
+        assert_eq!(distance_squares(4, 4), 6);
+        assert_eq!(distance_squares(5, 2), 6);
+        assert_eq!(distance_squares(-6, 0), 6);
+        assert_eq!(squares_to_metres(distance_squares(2, 2)), 4.5);
+    }
+
+    #[test]
+    fn directions_turn_and_step() {
+        assert_eq!(Direction::North.turned(1), Direction::NorthEast);
+        assert_eq!(Direction::North.turned(-1), Direction::NorthWest);
+        assert_eq!(Direction::East.turned(4), Direction::West);
+        assert_eq!(Direction::North.turns_between(Direction::SouthWest), 3);
+        assert_eq!(Square::new(2, 2).step(Direction::SouthWest), Square::new(1, 3));
+        assert!(Direction::NorthWest.is_diagonal());
+        assert!(!Direction::West.is_diagonal());
+    }
+
+    #[test]
+    fn footprints_measure_between_nearest_squares() {
+        let ogre = Footprint::new(Square::new(0, 0), 2);
+        let man = Footprint::new(Square::new(3, 0), 1);
+        assert_eq!(ogre.distance_to(man), 2);
+        assert_eq!(ogre.distance_to(Footprint::new(Square::new(2, 2), 1)), 1, "diagonally adjacent");
+        assert_eq!(ogre.distance_to(Footprint::new(Square::new(1, 1), 1)), 0);
+        assert!(ogre.contains(Square::new(1, 1)));
+        assert!(!ogre.contains(Square::new(2, 1)));
+        assert_eq!(ogre.squares().count(), 4);
+        assert!(ogre.overlaps(Footprint::new(Square::new(1, 1), 2)));
+        assert!(!ogre.overlaps(Footprint::new(Square::new(2, 0), 2)));
+    }
+
+    #[test]
+    fn edges_between_squares() {
+        let e = Edge::crossed(Square::new(3, 3), Direction::West).unwrap();
+        assert_eq!(e, Edge { square: Square::new(2, 3), east: true });
+        assert_eq!(e.squares(), (Square::new(2, 3), Square::new(3, 3)));
+        assert_eq!(Edge::crossed(Square::new(3, 3), Direction::NorthEast), None);
+    }
+
+    #[test]
+    fn a_straight_line_along_a_row_crosses_each_square() {
+        // From the centre line? No: corners. Corner (0,0) to (3,0) runs along the top edges.
+        let t = trace_line(Corner { x: 0, y: 0 }, Corner { x: 3, y: 0 });
+        assert!(t.squares.is_empty());
+        assert_eq!(t.along_edges.len(), 3);
+        // Corner (0,0) to (3,1): a shallow line through three squares of row 0.
+        let t = trace_line(Corner { x: 0, y: 0 }, Corner { x: 3, y: 1 });
+        assert_eq!(t.squares, vec![Square::new(0, 0), Square::new(1, 0), Square::new(2, 0)]);
+        assert_eq!(t.crossed_edges.len(), 2);
+    }
+
+    #[test]
+    fn a_diagonal_line_passes_through_corners_only() {
+        let t = trace_line(Corner { x: 0, y: 0 }, Corner { x: 3, y: 3 });
+        assert_eq!(t.squares, vec![Square::new(0, 0), Square::new(1, 1), Square::new(2, 2)]);
+        assert!(t.crossed_edges.is_empty(), "it goes corner to corner, through no edge's middle");
+    }
+
+    #[test]
+    fn a_steep_line_crosses_rows() {
+        let t = trace_line(Corner { x: 0, y: 0 }, Corner { x: 1, y: 2 });
+        assert_eq!(t.squares, vec![Square::new(0, 0), Square::new(0, 1)]);
+        assert_eq!(t.crossed_edges, vec![Edge { square: Square::new(0, 0), east: false }]);
+    }
+}

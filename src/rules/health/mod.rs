@@ -1,0 +1,165 @@
+//! Hit points and the states they bring: disabled at 0, dying from -1 to -9, dead at -10, massive damage,
+//! nonlethal damage and staggering (004:263-308).
+
+use bevy::prelude::*;
+
+use super::RulesSystems;
+use crate::rules::creature::{
+    Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Saves, ability_modifier,
+};
+use crate::rules::dice::Dice;
+use crate::rules::facts::Fact;
+
+/// Damage to apply to a creature, already rolled.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// Who takes it.
+    pub target: Entity,
+    /// How much.
+    pub amount: i32,
+    /// Nonlethal damage (004:300-308).
+    pub nonlethal: bool,
+}
+
+/// Damage from one attack that calls for a Fortitude save or death (004:282): 50 points or more.
+pub const MASSIVE_DAMAGE: i32 = 50;
+
+/// The states hit points alone bring: disabled at exactly 0, dying from -1 to -9, dead at -10 or below
+/// (004:34, 004:263-281).
+pub fn states_for(current: i32) -> &'static [Condition] {
+    match current {
+        i32::MIN..=-10 => &[Condition::Dead],
+        -9..=-1 => &[Condition::Dying, Condition::Unconscious],
+        0 => &[Condition::Disabled],
+        _ => &[],
+    }
+}
+
+/// The state nonlethal damage brings: staggered when it equals current hit points, unconscious above
+/// (004:300-308).
+pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
+    if nonlethal <= 0 || current <= 0 {
+        None
+    } else if nonlethal == current {
+        Some(Condition::Staggered)
+    } else if nonlethal > current {
+        Some(Condition::Unconscious)
+    } else {
+        None
+    }
+}
+
+/// Takes damage off temporary hit points first, then off current hit points (004:294-299).
+pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
+    let from_temporary = hp.temporary.min(amount.max(0));
+    HitPoints { temporary: hp.temporary - from_temporary, current: hp.current - (amount - from_temporary), ..hp }
+}
+
+/// Hit points and health states.
+pub fn plugin(app: &mut App) {
+    app.add_message::<Damage>().add_message::<ConditionChange>();
+    app.add_systems(Update, (apply_damage, apply_condition_changes).chain().in_set(RulesSystems::Consequences));
+}
+
+const HP_STATES: [Condition; 5] =
+    [Condition::Disabled, Condition::Dying, Condition::Dead, Condition::Unconscious, Condition::Staggered];
+
+/// Applies damage, then sets the states the new hit points bring; 50 or more from one blow calls for a
+/// Fortitude save DC 15 or death (004:282).
+fn apply_damage(
+    mut damage: MessageReader<Damage>,
+    mut dice: ResMut<Dice>,
+    mut creatures: Query<(&CreatureId, &mut HitPoints, &mut Conditions, &Abilities, &Saves), With<Creature>>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for hit in damage.read() {
+        let Ok((id, mut hp, mut conditions, abilities, saves)) = creatures.get_mut(hit.target) else { continue };
+        let before = hp.current;
+        if hit.nonlethal {
+            hp.nonlethal += hit.amount;
+        } else {
+            *hp = absorb(*hp, hit.amount);
+        }
+        facts.write(Fact::HitPointsChanged {
+            creature: id.clone(),
+            before,
+            after: hp.current,
+            nonlethal: hp.nonlethal,
+        });
+        let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
+        if !hit.nonlethal && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
+            let roll = dice.d20();
+            let total = roll as i32 + saves.fortitude + ability_modifier(abilities.con);
+            let saved = roll != 1 && (roll == 20 || total >= 15);
+            facts.write(Fact::SaveRolled {
+                creature: id.clone(),
+                save: "fortitude".into(),
+                reason: "massive damage (004:282)".into(),
+                roll,
+                total,
+                dc: 15,
+                success: saved,
+            });
+            if !saved {
+                hp.current = -10;
+                wanted = vec![Condition::Dead];
+            }
+        }
+        if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
+            wanted.push(state);
+        }
+        for condition in HP_STATES {
+            let want = wanted.contains(&condition);
+            if want && conditions.0.insert(condition) {
+                facts.write(Fact::ConditionGained { creature: id.clone(), condition });
+            } else if !want && conditions.0.remove(&condition) {
+                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+            }
+        }
+    }
+}
+
+/// Applies requested condition changes, writing a fact for each real change.
+fn apply_condition_changes(
+    mut changes: MessageReader<ConditionChange>,
+    mut creatures: Query<(&CreatureId, &mut Conditions), With<Creature>>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for change in changes.read() {
+        let Ok((id, mut conditions)) = creatures.get_mut(change.creature) else { continue };
+        if change.gained && conditions.0.insert(change.condition) {
+            facts.write(Fact::ConditionGained { creature: id.clone(), condition: change.condition });
+        } else if !change.gained && conditions.0.remove(&change.condition) {
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition: change.condition });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_004_34() {
+        assert_eq!(states_for(1), &[] as &[Condition]);
+        assert_eq!(states_for(0), &[Condition::Disabled]);
+        assert_eq!(states_for(-1), &[Condition::Dying, Condition::Unconscious]);
+        assert_eq!(states_for(-9), &[Condition::Dying, Condition::Unconscious]);
+        assert_eq!(states_for(-10), &[Condition::Dead]);
+    }
+
+    #[test]
+    fn nonlethal_staggers_then_knocks_out() {
+        assert_eq!(nonlethal_state(8, 8), Some(Condition::Staggered));
+        assert_eq!(nonlethal_state(8, 9), Some(Condition::Unconscious));
+        assert_eq!(nonlethal_state(8, 3), None);
+    }
+
+    #[test]
+    fn temporary_hit_points_go_first() {
+        let hp = HitPoints { current: 10, max: 10, nonlethal: 0, temporary: 4 };
+        let after = absorb(hp, 6);
+        assert_eq!((after.temporary, after.current), (0, 8));
+        assert_eq!(absorb(hp, 3).current, 10);
+    }
+}

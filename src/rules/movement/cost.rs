@@ -1,0 +1,503 @@
+//! The cost and legality of single steps: terrain, obstacles, walls, corners and other creatures
+//! (000:58-144, 002:51-130, RULES-INDEX rulings). Pure: plain values in, plain values out.
+
+use serde::Serialize;
+
+use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
+use crate::rules::geometry::{Corner, Direction, Footprint, Square};
+use crate::rules::size::Size;
+
+/// How a creature moves this time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Medium {
+    /// On foot.
+    #[default]
+    Land,
+    /// Flying: ignores difficult terrain and hindering obstacles, not blocking ones (000:98, 000:108-109).
+    Fly,
+    /// Swimming.
+    Swim,
+}
+
+/// The moving creature, as the step rules see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mover {
+    /// Its size.
+    pub size: Size,
+    /// How it moves.
+    pub medium: Medium,
+    /// Incorporeal: ignores terrain and obstacles, walls included (000:108).
+    pub incorporeal: bool,
+    /// Sees in the dark: darkness does not hamper it (our ruling).
+    pub darkvision: bool,
+    /// Charging: may not pass through allies (000:67-68).
+    pub charging: bool,
+}
+
+impl Mover {
+    /// A Medium walker with no special ability.
+    pub const fn walker(size: Size) -> Self {
+        Mover { size, medium: Medium::Land, incorporeal: false, darkvision: false, charging: false }
+    }
+
+    /// Side of its footprint in squares.
+    pub const fn side(&self) -> i32 {
+        self.size.side_squares()
+    }
+}
+
+/// Another creature on the map, as the mover sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occupant {
+    /// Squares it covers.
+    pub footprint: Footprint,
+    /// Its size.
+    pub size: Size,
+    /// On the mover's side.
+    pub ally: bool,
+    /// Helpless: foes may pass and stop (000:70-75).
+    pub helpless: bool,
+    /// Still an obstacle when helpless: crossing costs double (000:72-73).
+    pub obstructs_when_helpless: bool,
+    /// Fills its space: nothing passes (000:89-90).
+    pub fills_space: bool,
+}
+
+/// Why a step or a stop is not allowed, with the rule that forbids it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Blocked {
+    /// Off the map.
+    OffMap {
+        /// The square.
+        square: Square,
+    },
+    /// A wall square or wall edge.
+    Wall {
+        /// Where.
+        square: Square,
+    },
+    /// A pit: no path enters or crosses it.
+    Pit {
+        /// Where.
+        square: Square,
+    },
+    /// A diagonal step cutting a wall corner (000:61).
+    CutsCorner {
+        /// The square left.
+        from: Square,
+        /// The square aimed at.
+        to: Square,
+    },
+    /// A foe's space (000:70-71).
+    Foe {
+        /// The square.
+        square: Square,
+    },
+    /// An ally's space while charging (000:67-68).
+    AllyWhileCharging {
+        /// The square.
+        square: Square,
+    },
+    /// A creature that fills its space (000:89-90).
+    FillsSpace {
+        /// The square.
+        square: Square,
+    },
+    /// Ending in an occupied space (000:74-75), or on an obstacle that must be crossed (000:101-105).
+    CannotStop {
+        /// The square.
+        square: Square,
+        /// What is there.
+        what: String,
+    },
+}
+
+impl Blocked {
+    /// The rule text behind the refusal, `file:line`.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Blocked::OffMap { .. } => "level bounds",
+            Blocked::Wall { .. } => "000:106-107",
+            Blocked::Pit { .. } => "002:58",
+            Blocked::CutsCorner { .. } => "000:61",
+            Blocked::Foe { .. } => "000:70-71",
+            Blocked::AllyWhileCharging { .. } => "000:67-68",
+            Blocked::FillsSpace { .. } => "000:89-90",
+            Blocked::CannotStop { .. } => "000:74-75, 000:101-105",
+        }
+    }
+}
+
+impl std::fmt::Display for Blocked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Blocked::OffMap { square } => write!(f, "{square} is off the map"),
+            Blocked::Wall { square } => write!(f, "a wall blocks {square}"),
+            Blocked::Pit { square } => write!(f, "{square} is a pit"),
+            Blocked::CutsCorner { from, to } => write!(f, "the step {from} to {to} would cut a wall corner"),
+            Blocked::Foe { square } => write!(f, "a foe who is not helpless stands in {square}"),
+            Blocked::AllyWhileCharging { square } => {
+                write!(f, "an ally stands in {square} and a charge cannot pass allies")
+            }
+            Blocked::FillsSpace { square } => write!(f, "a creature that fills its space is in {square}"),
+            Blocked::CannotStop { square, what } => write!(f, "cannot end the move in {square}: {what}"),
+        }
+    }
+}
+
+/// The terms of one step's cost, before the diagonal count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Hampering {
+    /// How many times the cost doubles: difficult terrain, obstacles, darkness, a helpless creature in
+    /// the way, squeezing (000:130-138: x2, x4, x8).
+    pub doublings: u32,
+    /// Squares added for crossing an obstacle on an edge (RULES-INDEX: 2).
+    pub edge_extra: u32,
+}
+
+/// Squares added to cross a hindering obstacle or low wall standing on an edge (RULES-INDEX, from 001).
+pub const EDGE_OBSTACLE_COST: u32 = 2;
+
+/// The cost of one step in squares. Orthogonal: 1, doubled per hampering (2, 4, 8). Diagonal: 1 or 2
+/// by the alternation when unhampered; 3, 6, 12 when hampered, leaving the alternation as it was
+/// (000:130-138 and the RULES-INDEX ruling). Returns the cost and the alternation after the step.
+pub fn step_cost(diagonal: bool, hampering: Hampering, odd_diagonal_taken: bool) -> (u32, bool) {
+    let base = match (diagonal, hampering.doublings) {
+        (false, d) => 1 << d,
+        (true, 0) => {
+            return (if odd_diagonal_taken { 2 } else { 1 } + hampering.edge_extra, !odd_diagonal_taken);
+        }
+        (true, d) => 3 << (d - 1),
+    };
+    (base + hampering.edge_extra, odd_diagonal_taken)
+}
+
+/// The world a step is judged in.
+#[derive(Clone, Copy)]
+pub struct StepWorld<'a> {
+    /// The map.
+    pub field: &'a Battlefield,
+    /// Every other creature.
+    pub occupants: &'a [Occupant],
+}
+
+/// What entering a footprint does to the mover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Cost terms.
+    pub hampering: Hampering,
+    /// Whether the mover may end its move there.
+    pub can_stop: bool,
+}
+
+impl StepWorld<'_> {
+    /// Whether the mover is hampered by the terrain of `square` and how many times.
+    fn terrain_doublings(&self, mover: &Mover, square: Square) -> u32 {
+        if mover.incorporeal {
+            return 0;
+        }
+        let terrain = self.field.terrain(square);
+        let ground = match (mover.medium, terrain) {
+            (Medium::Fly, _) => 0,
+            (Medium::Swim, Terrain::Water) => 0,
+            (_, Terrain::Difficult | Terrain::Water | Terrain::Obstacle | Terrain::LowWall) => 1,
+            _ => 0,
+        };
+        let dark = u32::from(self.field.is_dark(square) && !mover.darkvision);
+        ground + dark
+    }
+
+    /// Checks that a footprint can be entered at all, and what entering costs and allows.
+    pub fn enter(&self, mover: &Mover, to: Footprint, own: Footprint) -> Result<Entry, Blocked> {
+        let mut doublings = 0;
+        let mut can_stop = true;
+        for square in to.squares() {
+            if !self.field.contains(square) {
+                return Err(Blocked::OffMap { square });
+            }
+            let terrain = self.field.terrain(square);
+            if terrain.blocks() && !mover.incorporeal {
+                return Err(Blocked::Wall { square });
+            }
+            if terrain == Terrain::Pit && mover.medium != Medium::Fly && !mover.incorporeal {
+                return Err(Blocked::Pit { square });
+            }
+            if terrain.is_obstacle() && mover.medium != Medium::Fly && !mover.incorporeal {
+                can_stop = false;
+            }
+            doublings = doublings.max(self.terrain_doublings(mover, square));
+        }
+        // Walls on edges inside the new footprint split it.
+        if to.width > 1 || to.height > 1 {
+            for square in to.squares() {
+                for dir in [Direction::East, Direction::South] {
+                    let next = square.step(dir);
+                    if to.contains(next)
+                        && self.field.edge_crossed(square, dir) == Some(EdgeFeature::Wall)
+                        && !mover.incorporeal
+                    {
+                        return Err(Blocked::Wall { square: next });
+                    }
+                }
+            }
+        }
+        let mut small_sharers = 0u32;
+        for other in self.occupants {
+            if other.footprint == own || !other.footprint.overlaps(to) {
+                continue;
+            }
+            let square = other.footprint.squares().find(|s| to.contains(*s)).unwrap_or(to.origin);
+            if other.fills_space {
+                return Err(Blocked::FillsSpace { square });
+            }
+            let tiny_mover = mover.size.is_smaller_than_a_square();
+            let far_apart = mover.size.steps_to(other.size).abs() >= 3;
+            if other.ally {
+                if mover.charging {
+                    return Err(Blocked::AllyWhileCharging { square });
+                }
+            } else if other.helpless {
+                if other.obstructs_when_helpless {
+                    doublings += 1;
+                }
+            } else if !tiny_mover && !far_apart && !mover.incorporeal {
+                return Err(Blocked::Foe { square });
+            }
+            // Only over a helpless creature, or as a creature smaller than a square, may one stop in an
+            // occupied space (000:74-75, 000:80-82, 000:152-156).
+            if !(other.helpless || tiny_mover) {
+                can_stop = false;
+            }
+            if tiny_mover && other.size.is_smaller_than_a_square() {
+                small_sharers += 1;
+                if small_sharers >= mover.size.per_square() {
+                    can_stop = false;
+                }
+            }
+        }
+        Ok(Entry { hampering: Hampering { doublings, edge_extra: 0 }, can_stop })
+    }
+
+    /// Judges one step of a footprint in `direction`: legality, the cost terms, and whether the mover may
+    /// stop where it arrives.
+    pub fn step(
+        &self,
+        mover: &Mover,
+        from: Footprint,
+        direction: Direction,
+        own: Footprint,
+    ) -> Result<(Footprint, Entry), Blocked> {
+        let to = from.at(from.origin.step(direction));
+        let mut edge_extra = 0;
+        if !mover.incorporeal {
+            for square in from.squares() {
+                let next = square.step(direction);
+                if from.contains(next) {
+                    continue;
+                }
+                if direction.is_diagonal() {
+                    let (dx, dy) = direction.delta();
+                    let corner = Corner { x: square.x + i32::from(dx > 0), y: square.y + i32::from(dy > 0) };
+                    let side_a = square.offset(dx, 0);
+                    let side_b = square.offset(0, dy);
+                    let walled = |s: Square| self.field.terrain(s).blocks() && !from.contains(s);
+                    if self.field.wall_touches_corner(corner) || walled(side_a) || walled(side_b) {
+                        return Err(Blocked::CutsCorner { from: square, to: next });
+                    }
+                    if mover.medium != Medium::Fly && self.obstacle_edge_touches(corner) {
+                        edge_extra = EDGE_OBSTACLE_COST;
+                    }
+                } else {
+                    match self.field.edge_crossed(square, direction) {
+                        Some(EdgeFeature::Wall) => return Err(Blocked::Wall { square: next }),
+                        Some(EdgeFeature::LowWall | EdgeFeature::Obstacle) if mover.medium != Medium::Fly => {
+                            edge_extra = EDGE_OBSTACLE_COST;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let mut entry = self.enter(mover, to, own)?;
+        entry.hampering.edge_extra = edge_extra;
+        Ok((to, entry))
+    }
+
+    fn obstacle_edge_touches(&self, corner: Corner) -> bool {
+        let (x, y) = (corner.x, corner.y);
+        use crate::rules::geometry::Edge;
+        [
+            Edge { square: Square::new(x - 1, y - 1), east: true },
+            Edge { square: Square::new(x - 1, y), east: true },
+            Edge { square: Square::new(x - 1, y - 1), east: false },
+            Edge { square: Square::new(x, y - 1), east: false },
+        ]
+        .iter()
+        .any(|e| matches!(self.field.edge(*e), Some(EdgeFeature::LowWall | EdgeFeature::Obstacle)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Edge;
+
+    const PLAIN: Hampering = Hampering { doublings: 0, edge_extra: 0 };
+    const DIFFICULT: Hampering = Hampering { doublings: 1, edge_extra: 0 };
+
+    #[test]
+    fn doubling_multiplies_000_130() {
+        let h = |doublings| Hampering { doublings, edge_extra: 0 };
+        assert_eq!(step_cost(false, h(1), false).0, 2);
+        assert_eq!(step_cost(false, h(2), false).0, 4);
+        assert_eq!(step_cost(false, h(3), false).0, 8);
+        assert_eq!(step_cost(true, h(1), false).0, 3);
+        assert_eq!(step_cost(true, h(2), true).0, 6);
+        assert_eq!(step_cost(true, h(3), false).0, 12);
+    }
+
+    #[test]
+    fn the_fighter_of_002_46() {
+        // 1.5 + 1.5 + 3 + 3 = 9 m, then 4.5 m on a difficult diagonal.
+        let mut odd = false;
+        let mut spent = Vec::new();
+        for (diagonal, hampering) in
+            [(false, PLAIN), (true, PLAIN), (true, PLAIN), (false, DIFFICULT), (true, DIFFICULT)]
+        {
+            let (cost, next) = step_cost(diagonal, hampering, odd);
+            odd = next;
+            spent.push(cost);
+        }
+        assert_eq!(spent, vec![1, 1, 2, 2, 3]);
+        assert_eq!(spent[..4].iter().sum::<u32>(), 6, "9 m: one move action");
+    }
+
+    #[test]
+    fn a_hampered_diagonal_leaves_the_alternation() {
+        let (_, odd) = step_cost(true, PLAIN, false);
+        assert!(odd);
+        let (cost, still_odd) = step_cost(true, DIFFICULT, odd);
+        assert_eq!(cost, 3);
+        assert!(still_odd, "it counts as two diagonals");
+        assert_eq!(step_cost(true, PLAIN, still_odd).0, 2);
+    }
+
+    fn world(field: &Battlefield) -> StepWorld<'_> {
+        StepWorld { field, occupants: &[] }
+    }
+
+    #[test]
+    fn no_cutting_wall_corners_000_61() {
+        let mut field = Battlefield::open(4, 4);
+        field.set_terrain(Square::new(1, 1), Terrain::Wall);
+        let man = Mover::walker(Size::Medium);
+        let at = Footprint::new(Square::new(0, 1), 1);
+        let w = world(&field);
+        assert!(matches!(w.step(&man, at, Direction::NorthEast, at), Err(Blocked::CutsCorner { .. })));
+        assert!(w.step(&man, at, Direction::North, at).is_ok());
+        // A wall edge ending at the corner also blocks the diagonal.
+        let mut field = Battlefield::open(4, 4);
+        field.set_edge(Edge { square: Square::new(0, 0), east: true }, EdgeFeature::Wall);
+        let w = world(&field);
+        assert!(matches!(w.step(&man, at, Direction::NorthEast, at), Err(Blocked::CutsCorner { .. })));
+        let corner = Footprint::new(Square::new(0, 0), 1);
+        assert!(matches!(w.step(&man, corner, Direction::East, corner), Err(Blocked::Wall { .. })));
+        assert!(w.step(&man, at, Direction::East, at).is_ok(), "the wall edge is north of this step");
+    }
+
+    #[test]
+    fn pits_are_passed_by_diagonally_but_never_entered() {
+        let mut field = Battlefield::open(4, 4);
+        field.set_terrain(Square::new(1, 1), Terrain::Pit);
+        let man = Mover::walker(Size::Medium);
+        let at = Footprint::new(Square::new(0, 1), 1);
+        let w = world(&field);
+        assert!(w.step(&man, at, Direction::NorthEast, at).is_ok(), "diagonally past the pit (001)");
+        assert!(matches!(w.step(&man, at, Direction::East, at), Err(Blocked::Pit { .. })));
+        let bird = Mover { medium: Medium::Fly, ..man };
+        assert!(w.step(&bird, at, Direction::East, at).is_ok());
+    }
+
+    #[test]
+    fn obstacles_are_crossed_not_stopped_on() {
+        let mut field = Battlefield::open(4, 1);
+        field.set_terrain(Square::new(1, 0), Terrain::LowWall);
+        let man = Mover::walker(Size::Medium);
+        let at = Footprint::new(Square::new(0, 0), 1);
+        let (on, entry) = world(&field).step(&man, at, Direction::East, at).unwrap();
+        assert_eq!(entry.hampering.doublings, 1);
+        assert!(!entry.can_stop);
+        let (_, beyond) = world(&field).step(&man, on, Direction::East, at).unwrap();
+        assert!(beyond.can_stop);
+        // On an edge: 2 more on top of the square beyond.
+        let mut field = Battlefield::open(4, 1);
+        field.set_edge(Edge { square: Square::new(0, 0), east: true }, EdgeFeature::LowWall);
+        let (_, entry) = world(&field).step(&man, at, Direction::East, at).unwrap();
+        assert_eq!(step_cost(false, entry.hampering, false).0, 3);
+    }
+
+    #[test]
+    fn creatures_in_the_way() {
+        let field = Battlefield::open(5, 5);
+        let man = Mover::walker(Size::Medium);
+        let at = Footprint::new(Square::new(0, 0), 1);
+        let other = |ally, helpless, size: Size| Occupant {
+            footprint: Footprint::new(Square::new(1, 0), size.side_squares()),
+            size,
+            ally,
+            helpless,
+            obstructs_when_helpless: false,
+            fills_space: false,
+        };
+        let judge = |occupant: Occupant, mover: Mover| {
+            let occupants = [occupant];
+            StepWorld { field: &field, occupants: &occupants }.step(&mover, at, Direction::East, at).map(|(_, e)| e)
+        };
+        let ally = judge(other(true, false, Size::Medium), man).unwrap();
+        assert!(!ally.can_stop, "through an ally, not into its space");
+        assert!(matches!(
+            judge(other(true, false, Size::Medium), Mover { charging: true, ..man }),
+            Err(Blocked::AllyWhileCharging { .. })
+        ));
+        assert!(matches!(judge(other(false, false, Size::Medium), man), Err(Blocked::Foe { .. })));
+        assert!(judge(other(false, true, Size::Medium), man).unwrap().can_stop, "a helpless foe can be stood over");
+        let giant = judge(other(false, false, Size::Gargantuan), man).unwrap();
+        assert!(!giant.can_stop, "three sizes larger: passed through, not stopped in");
+        let rat = judge(other(false, false, Size::Medium), Mover::walker(Size::Tiny)).unwrap();
+        assert!(rat.can_stop, "a Tiny creature enters a foe's square to attack it");
+        let mut dragon = other(false, true, Size::Medium);
+        dragon.obstructs_when_helpless = true;
+        assert_eq!(judge(dragon, man).unwrap().hampering.doublings, 1);
+        let mut ooze = other(false, false, Size::Gargantuan);
+        ooze.fills_space = true;
+        assert!(matches!(judge(ooze, man), Err(Blocked::FillsSpace { .. })));
+    }
+
+    #[test]
+    fn fliers_ignore_difficult_terrain_incorporeal_ignore_walls() {
+        let mut field = Battlefield::open(3, 1);
+        field.set_terrain(Square::new(1, 0), Terrain::Difficult);
+        let at = Footprint::new(Square::new(0, 0), 1);
+        let bird = Mover { medium: Medium::Fly, ..Mover::walker(Size::Small) };
+        assert_eq!(world(&field).step(&bird, at, Direction::East, at).unwrap().1.hampering.doublings, 0);
+        field.set_terrain(Square::new(1, 0), Terrain::Wall);
+        assert!(world(&field).step(&bird, at, Direction::East, at).is_err());
+        let ghost = Mover { incorporeal: true, ..Mover::walker(Size::Medium) };
+        assert!(world(&field).step(&ghost, at, Direction::East, at).is_ok());
+    }
+
+    #[test]
+    fn darkness_hampers_and_multiplies_with_difficult_terrain() {
+        let mut field = Battlefield::open(3, 1);
+        field.set_terrain(Square::new(1, 0), Terrain::Difficult);
+        field.set_dark(Square::new(1, 0), true);
+        let at = Footprint::new(Square::new(0, 0), 1);
+        let man = Mover::walker(Size::Medium);
+        let entry = world(&field).step(&man, at, Direction::East, at).unwrap().1;
+        assert_eq!(step_cost(false, entry.hampering, false).0, 4);
+        let elf = Mover { darkvision: true, ..man };
+        assert_eq!(world(&field).step(&elf, at, Direction::East, at).unwrap().1.hampering.doublings, 1);
+    }
+}

@@ -1,0 +1,213 @@
+//! Straight lines on the grid: the path of a run (004:246-251) and the lane of a charge (004:451-459),
+//! each square a single step from the one before.
+
+use serde::Serialize;
+
+use super::cost::{Blocked, Mover, StepWorld};
+use super::paths::{Destination, Route, SearchRules, walk_path};
+use crate::rules::geometry::{Footprint, Square, distance_squares};
+
+/// `a / b` rounded to the nearest whole number, halves away from zero (`b` > 0).
+fn div_round(a: i32, b: i32) -> i32 {
+    if a >= 0 { (2 * a + b) / (2 * b) } else { -((-2 * a + b) / (2 * b)) }
+}
+
+/// The squares of the straight line from `from` to `to`, `from` excluded: the line between square centres,
+/// one step at a time along the longer axis, the other axis rounded to the nearest square (halves away
+/// from the start's axis), so every square follows the previous one by a single step.
+pub fn straight_line(from: Square, to: Square) -> Vec<Square> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let n = dx.abs().max(dy.abs());
+    (1..=n).map(|i| Square::new(from.x + div_round(i * dx, n), from.y + div_round(i * dy, n))).collect()
+}
+
+/// Every square a straight move of at most `budget` squares can end on, with its route: the run's
+/// reachable squares. Each line must be walkable step by step under `rules` and end where one may stop.
+pub fn straight_reachable(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    budget: u32,
+    rules: SearchRules,
+) -> Vec<(Destination, Route)> {
+    let r = budget as i32;
+    let mut out = Vec::new();
+    for y in (start.origin.y - r).max(0)..=(start.origin.y + r).min(world.field.height() - 1) {
+        for x in (start.origin.x - r).max(0)..=(start.origin.x + r).min(world.field.width() - 1) {
+            let to = Square::new(x, y);
+            if to == start.origin || distance_squares(x - start.origin.x, y - start.origin.y) > budget {
+                continue;
+            }
+            let line = straight_line(start.origin, to);
+            if let Ok(route) = walk_path(world, mover, start, &line, rules)
+                && route.cost <= budget
+            {
+                out.push((Destination { square: to, cost: route.cost, hampered: route.hampered }, route));
+            }
+        }
+    }
+    out
+}
+
+/// Why a charge is not possible from here, with the rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum NoCharge {
+    /// The charger can already attack from where it stands: a charge moves at least 2 squares.
+    AlreadyInReach,
+    /// No square from which to attack the target lies within twice the speed.
+    TooFar,
+    /// The nearest squares from which to attack are all too close (under 2 squares away).
+    TooClose,
+    /// Every nearest square's lane is blocked; the first reason found is kept.
+    LaneBlocked {
+        /// The nearest attack square looked at.
+        to: Square,
+        /// What blocks it.
+        blocked: Blocked,
+    },
+}
+
+impl NoCharge {
+    /// The rule behind the refusal.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            NoCharge::AlreadyInReach | NoCharge::TooClose => "004:452",
+            NoCharge::TooFar => "004:451",
+            NoCharge::LaneBlocked { .. } => "004:452-453",
+        }
+    }
+}
+
+/// A legal charge lane: the route to a nearest square from which the target can be attacked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChargeLane {
+    /// The square the charge ends on.
+    pub to: Square,
+    /// The route.
+    pub route: Route,
+}
+
+/// The charge lanes of `mover` (with `charging` set, so allies block) from `start` toward the squares
+/// `attack_from` would let it attack, with `speed` squares: the nearest attack squares only, reached by a
+/// straight line of at least 2 and at most 2 x speed squares, through no hampered square, no creature
+/// (helpless ones excepted) and nothing that blocks (004:451-453, 000:67-68, 000:94-95).
+pub fn charge_lanes(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    speed: u32,
+    attack_from: impl Fn(Square) -> bool,
+) -> Result<Vec<ChargeLane>, NoCharge> {
+    if attack_from(start.origin) {
+        return Err(NoCharge::AlreadyInReach);
+    }
+    let budget = speed * 2;
+    let r = budget as i32;
+    let mut candidates: Vec<(u32, Square)> = Vec::new();
+    for y in (start.origin.y - r).max(0)..=(start.origin.y + r).min(world.field.height() - 1) {
+        for x in (start.origin.x - r).max(0)..=(start.origin.x + r).min(world.field.width() - 1) {
+            let square = Square::new(x, y);
+            let d = distance_squares(x - start.origin.x, y - start.origin.y);
+            if d <= budget && attack_from(square) {
+                candidates.push((d, square));
+            }
+        }
+    }
+    let Some(nearest) = candidates.iter().map(|(d, _)| *d).min() else { return Err(NoCharge::TooFar) };
+    if nearest < 2 {
+        return Err(NoCharge::TooClose);
+    }
+    let rules = SearchRules { no_hampered: true };
+    let mut lanes = Vec::new();
+    let mut first_block = None;
+    for (_, to) in candidates.into_iter().filter(|(d, _)| *d == nearest) {
+        match walk_path(world, mover, start, &straight_line(start.origin, to), rules) {
+            Ok(route) if route.cost <= budget => lanes.push(ChargeLane { to, route }),
+            Ok(_) => {}
+            Err(refused) => {
+                first_block.get_or_insert(NoCharge::LaneBlocked { to, blocked: refused.blocked });
+            }
+        }
+    }
+    if lanes.is_empty() { Err(first_block.unwrap_or(NoCharge::TooFar)) } else { Ok(lanes) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::battlefield::{Battlefield, Terrain};
+    use crate::rules::movement::cost::Occupant;
+    use crate::rules::size::Size;
+
+    #[test]
+    fn straight_lines_step_one_square_at_a_time() {
+        assert_eq!(
+            straight_line(Square::new(0, 0), Square::new(3, 0)),
+            vec![Square::new(1, 0), Square::new(2, 0), Square::new(3, 0)]
+        );
+        assert_eq!(straight_line(Square::new(0, 0), Square::new(2, 2)), vec![Square::new(1, 1), Square::new(2, 2)]);
+        let line = straight_line(Square::new(0, 0), Square::new(5, 2));
+        assert_eq!(line.len(), 5);
+        assert_eq!(line.last(), Some(&Square::new(5, 2)));
+        let mut previous = Square::new(0, 0);
+        for square in line {
+            assert!(previous.direction_to(square).is_some());
+            previous = square;
+        }
+        assert_eq!(straight_line(Square::new(4, 4), Square::new(1, 2)).last(), Some(&Square::new(1, 2)));
+    }
+
+    #[test]
+    fn a_run_goes_straight_and_avoids_nothing() {
+        let mut field = Battlefield::open(30, 5);
+        field.set_terrain(Square::new(5, 2), Terrain::Difficult);
+        let world = StepWorld { field: &field, occupants: &[] };
+        let man = Mover::walker(Size::Medium);
+        let start = Footprint::new(Square::new(1, 2), 1);
+        let run = straight_reachable(&world, &man, start, 24, SearchRules { no_hampered: true });
+        let ends: Vec<Square> = run.iter().map(|(d, _)| d.square).collect();
+        assert!(ends.contains(&Square::new(4, 2)));
+        assert!(!ends.contains(&Square::new(6, 2)), "the rubble is in the straight line and cannot be run through");
+        assert!(ends.contains(&Square::new(6, 1)), "a line beside the rubble");
+    }
+
+    #[test]
+    fn a_charge_takes_the_nearest_square_by_a_clear_lane() {
+        let field = Battlefield::open(12, 7);
+        let man = Mover { charging: true, ..Mover::walker(Size::Medium) };
+        let start = Footprint::new(Square::new(1, 3), 1);
+        let target = Footprint::new(Square::new(7, 3), 1);
+        let reach = |square: Square| Footprint::new(square, 1).distance_to(target) == 1;
+        let world = StepWorld { field: &field, occupants: &[] };
+        let lanes = charge_lanes(&world, &man, start, 6, reach).unwrap();
+        let ends: Vec<Square> = lanes.iter().map(|l| l.to).collect();
+        assert_eq!(
+            ends,
+            vec![Square::new(6, 2), Square::new(6, 3), Square::new(6, 4)],
+            "three squares equally near (5 squares each)"
+        );
+        assert!(lanes.iter().all(|l| l.route.cost == 5));
+        // Allies across the lanes block a charge (000:67-68).
+        let ally = |y| Occupant {
+            footprint: Footprint::new(Square::new(4, y), 1),
+            size: Size::Medium,
+            ally: true,
+            helpless: false,
+            obstructs_when_helpless: false,
+            fills_space: false,
+        };
+        let allies = [ally(2), ally(3), ally(4)];
+        let world = StepWorld { field: &field, occupants: &allies };
+        assert!(matches!(charge_lanes(&world, &man, start, 6, reach), Err(NoCharge::LaneBlocked { .. })));
+        // Too close, too far.
+        let world = StepWorld { field: &field, occupants: &[] };
+        let near = Footprint::new(Square::new(5, 3), 1);
+        assert_eq!(charge_lanes(&world, &man, near, 6, reach), Err(NoCharge::TooClose));
+        assert_eq!(charge_lanes(&world, &man, start, 2, reach), Err(NoCharge::TooFar));
+        assert_eq!(
+            charge_lanes(&world, &man, Footprint::new(Square::new(6, 3), 1), 6, reach),
+            Err(NoCharge::AlreadyInReach)
+        );
+    }
+}

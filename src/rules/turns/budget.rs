@@ -1,0 +1,203 @@
+//! What a creature may still do this turn: a standard and a move action, two moves, or one full-round
+//! action, plus free actions; a move may replace the standard; one 5-foot step only in a round with no
+//! other movement (004:72-86, 004:253-262). Pure.
+
+use serde::Serialize;
+
+/// The kinds of action of 004:72-86.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Action simple.
+    Standard,
+    /// Action de mouvement.
+    Move,
+    /// Action complexe.
+    FullRound,
+    /// Action libre.
+    Free,
+}
+
+/// Movement already made this round, which rules out what may follow (004:259).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovementMade {
+    /// None yet.
+    #[default]
+    None,
+    /// A 5-foot step: no other movement this round.
+    FiveFootStep,
+    /// Some other movement: no 5-foot step this round.
+    Moved,
+}
+
+/// Why an action cannot be taken now, with the rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// Plain words.
+    pub reason: String,
+    /// The text that says so, `file:line`.
+    pub rule: String,
+}
+
+impl Refusal {
+    /// A refusal for `reason` under `rule`.
+    pub fn new(reason: impl Into<String>, rule: impl Into<String>) -> Self {
+        Refusal { reason: reason.into(), rule: rule.into() }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.reason, self.rule)
+    }
+}
+
+/// The actions left to a creature in its turn.
+#[derive(bevy::prelude::Component, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ActionBudget {
+    /// The standard action is unused.
+    pub standard: bool,
+    /// The move action is unused.
+    pub move_action: bool,
+    /// Restricted to one standard or one move action (surprise round, disabled, staggered: 004:75).
+    pub restricted: bool,
+    /// Movement made so far.
+    pub movement: MovementMade,
+}
+
+impl Default for ActionBudget {
+    fn default() -> Self {
+        ActionBudget { standard: false, move_action: false, restricted: false, movement: MovementMade::None }
+    }
+}
+
+impl ActionBudget {
+    /// A full turn: a standard and a move action.
+    pub const fn fresh() -> Self {
+        ActionBudget { standard: true, move_action: true, restricted: false, movement: MovementMade::None }
+    }
+
+    /// A restricted turn: one standard or one move action (004:75, 004:86).
+    pub const fn restricted() -> Self {
+        ActionBudget { restricted: true, ..Self::fresh() }
+    }
+
+    /// Whether an action of `kind` can be taken now.
+    pub fn check(&self, kind: ActionKind) -> Result<(), Refusal> {
+        match kind {
+            ActionKind::Free => Ok(()),
+            ActionKind::Standard if self.standard => Ok(()),
+            ActionKind::Standard => Err(Refusal::new("the standard action of this turn is spent", "004:73")),
+            ActionKind::Move if self.move_action || self.standard => Ok(()),
+            ActionKind::Move => {
+                Err(Refusal::new("no move action left this turn (a move can replace the standard action)", "004:73"))
+            }
+            ActionKind::FullRound if self.restricted => {
+                Err(Refusal::new("a creature restricted to one action cannot take a full-round action", "004:86"))
+            }
+            ActionKind::FullRound if self.standard && self.move_action => Ok(()),
+            ActionKind::FullRound => {
+                Err(Refusal::new("a full-round action takes the whole turn, and part of it is spent", "004:79"))
+            }
+        }
+    }
+
+    /// Spends an action of `kind` (checked first). A move uses the move action, or else the standard one.
+    pub fn spend(&mut self, kind: ActionKind) -> Result<(), Refusal> {
+        self.check(kind)?;
+        match kind {
+            ActionKind::Free => {}
+            ActionKind::Standard => self.standard = false,
+            ActionKind::Move if self.move_action => self.move_action = false,
+            ActionKind::Move => self.standard = false,
+            ActionKind::FullRound => {
+                self.standard = false;
+                self.move_action = false;
+            }
+        }
+        if self.restricted && kind != ActionKind::Free {
+            self.standard = false;
+            self.move_action = false;
+        }
+        Ok(())
+    }
+
+    /// Whether two move actions are still available (a double move).
+    pub fn check_double_move(&self) -> Result<(), Refusal> {
+        if self.restricted {
+            return Err(Refusal::new("a creature restricted to one action has a single move action", "004:75"));
+        }
+        if self.standard && self.move_action {
+            Ok(())
+        } else {
+            Err(Refusal::new("a double move needs both actions of the turn", "000:17-18"))
+        }
+    }
+
+    /// Whether a 5-foot step is still possible: one per round, and only in a round with no other
+    /// movement (004:259).
+    pub fn check_five_foot_step(&self) -> Result<(), Refusal> {
+        match self.movement {
+            MovementMade::None => Ok(()),
+            MovementMade::FiveFootStep => Err(Refusal::new("only one 5-foot step a round", "004:259")),
+            MovementMade::Moved => Err(Refusal::new("no 5-foot step in a round with other movement", "004:259")),
+        }
+    }
+
+    /// Whether other movement is still possible (not after a 5-foot step, 004:259).
+    pub fn check_movement(&self) -> Result<(), Refusal> {
+        if self.movement == MovementMade::FiveFootStep {
+            Err(Refusal::new("no other movement in a round with a 5-foot step", "004:259"))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_and_move_or_two_moves_or_one_full_round() {
+        let mut b = ActionBudget::fresh();
+        b.spend(ActionKind::Standard).unwrap();
+        b.spend(ActionKind::Move).unwrap();
+        assert!(b.check(ActionKind::Move).is_err());
+
+        let mut b = ActionBudget::fresh();
+        b.spend(ActionKind::Move).unwrap();
+        b.spend(ActionKind::Move).unwrap();
+        assert!(b.check(ActionKind::Standard).is_err(), "the second move used the standard action");
+
+        let mut b = ActionBudget::fresh();
+        b.spend(ActionKind::FullRound).unwrap();
+        assert!(b.check(ActionKind::Move).is_err());
+        assert!(b.check(ActionKind::Free).is_ok());
+
+        let mut b = ActionBudget::fresh();
+        b.spend(ActionKind::Move).unwrap();
+        assert!(b.check(ActionKind::FullRound).is_err());
+    }
+
+    #[test]
+    fn restricted_creatures_get_one_action() {
+        let mut b = ActionBudget::restricted();
+        assert!(b.check(ActionKind::FullRound).is_err());
+        assert!(b.check_double_move().is_err());
+        b.spend(ActionKind::Move).unwrap();
+        assert!(b.check(ActionKind::Standard).is_err());
+    }
+
+    #[test]
+    fn five_foot_step_excludes_other_movement() {
+        let mut b = ActionBudget::fresh();
+        b.movement = MovementMade::FiveFootStep;
+        assert!(b.check_movement().is_err());
+        assert!(b.check_five_foot_step().is_err());
+        b.movement = MovementMade::Moved;
+        assert!(b.check_five_foot_step().is_err());
+        assert!(b.check_movement().is_ok());
+    }
+}

@@ -1,0 +1,415 @@
+//! Scenarios: a level, a seed, optional forced dice, and a list of steps (actions by creature id and
+//! queries), run headless. The output is the event log as JSON lines, with query answers in place; a
+//! scenario may list the facts it expects, which `estoc run --check` and the tests verify.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::data::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
+use crate::data::{Content, load_level};
+use crate::encounter::{Roster, begin, headless_app, sheet_of, spawn_encounter};
+use crate::rules::attack::{AttackIntent, threatened_squares};
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::facts::EventLog;
+use crate::rules::geometry::{Square, squares_to_metres};
+use crate::rules::movement::{MoveIntent, MovementAction, bodies, move_query, walk_path};
+use crate::rules::turns::EndTurnIntent;
+
+fn default_move() -> MovementAction {
+    MovementAction::Move
+}
+
+/// One step of a scenario: an action by a creature, or a question about the state.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Step {
+    /// Move a creature with a movement action, along `path` or the cheapest path.
+    Move {
+        /// Creature id.
+        creature: String,
+        /// Destination.
+        to: Square,
+        /// Movement action (default `move`).
+        #[serde(default = "default_move")]
+        action: MovementAction,
+        /// Squares to pass, the destination last.
+        #[serde(default)]
+        path: Option<Vec<Square>>,
+    },
+    /// A single attack.
+    Attack {
+        /// Attacker id.
+        creature: String,
+        /// Target id.
+        target: String,
+        /// Weapon name; the first if absent.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+    /// End the creature's turn.
+    EndTurn {
+        /// Creature id.
+        creature: String,
+    },
+    /// Queue more forced dice.
+    ForceDice {
+        /// The values, in order.
+        dice: Vec<u32>,
+    },
+    /// Which squares can the creature end a move on with this action, at what cost?
+    Reachable {
+        /// Creature id.
+        creature: String,
+        /// Movement action (default `move`).
+        #[serde(default = "default_move")]
+        action: MovementAction,
+    },
+    /// What does this path cost, step by step, and is it legal?
+    PathCost {
+        /// Creature id.
+        creature: String,
+        /// Squares to pass, from the one after the start.
+        path: Vec<Square>,
+    },
+    /// Which squares does the creature threaten?
+    Threatened {
+        /// Creature id.
+        creature: String,
+    },
+    /// How far apart are two creatures?
+    Distance {
+        /// One creature.
+        from: String,
+        /// The other.
+        to: String,
+    },
+    /// The creature's derived sheet.
+    Sheet {
+        /// Creature id.
+        creature: String,
+    },
+}
+
+/// A scenario file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioDef {
+    /// The level, relative to the scenario file or to the repository root.
+    pub level: PathBuf,
+    /// Seed of the dice.
+    pub seed: u64,
+    /// Dice results forced at the start, in order.
+    #[serde(default)]
+    pub dice: Vec<u32>,
+    /// Steps in order.
+    pub steps: Vec<Step>,
+    /// Facts or answers expected, in order, as JSON objects matched on the keys they give.
+    #[serde(default)]
+    pub expect: Vec<String>,
+}
+
+/// One reachable square in an answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReachableSquare {
+    /// The square.
+    pub square: Square,
+    /// Squares of movement.
+    pub cost: u32,
+    /// Metres.
+    pub metres: f32,
+}
+
+/// The answer to a query, written to the log in place.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
+pub enum Answer {
+    /// Reachable squares.
+    Reachable {
+        /// Creature id.
+        creature: String,
+        /// The action.
+        action: MovementAction,
+        /// Squares of movement allowed.
+        allowance: u32,
+        /// Every square where the move may end.
+        squares: Vec<ReachableSquare>,
+    },
+    /// A path's cost.
+    PathCost {
+        /// Creature id.
+        creature: String,
+        /// Whether the path can be walked.
+        legal: bool,
+        /// Steps and costs, if legal.
+        steps: Vec<crate::rules::movement::PathStep>,
+        /// Total squares.
+        cost: u32,
+        /// Total metres.
+        metres: f32,
+        /// Why not, if illegal.
+        refusal: Option<String>,
+    },
+    /// Threatened squares.
+    Threatened {
+        /// Creature id.
+        creature: String,
+        /// The squares, row by row.
+        squares: Vec<Square>,
+    },
+    /// Distance between two creatures.
+    Distance {
+        /// One.
+        from: String,
+        /// The other.
+        to: String,
+        /// Squares.
+        squares: u32,
+        /// Metres.
+        metres: f32,
+    },
+    /// A derived sheet.
+    Sheet {
+        /// Creature id.
+        creature: String,
+        /// The sheet.
+        sheet: Sheet,
+    },
+    /// A step named a creature the level does not have.
+    UnknownCreature {
+        /// The id given.
+        creature: String,
+    },
+}
+
+/// Reads and parses a scenario file.
+pub fn load_scenario(path: &Path) -> Result<ScenarioDef, Diagnostics> {
+    let text = read_file(path).map_err(|d| Diagnostics(vec![d]))?;
+    Source { path, text: &text }.parse().map_err(|d: Diagnostic| Diagnostics(vec![d]))
+}
+
+/// Where a scenario's level file is.
+pub fn level_path(scenario_path: &Path, level: &Path) -> PathBuf {
+    if level.is_absolute() {
+        return level.to_path_buf();
+    }
+    let beside = scenario_path.parent().map(|p| p.join(level));
+    match beside {
+        Some(p) if p.exists() => p,
+        _ => crate::data::root().join(level),
+    }
+}
+
+/// The output of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOutput {
+    /// Facts and answers, one JSON object per line, in order.
+    pub lines: Vec<String>,
+}
+
+impl RunOutput {
+    /// The expectations not met, in order: each is matched against the lines after the previous match.
+    pub fn unmet(&self, expect: &[String]) -> Vec<String> {
+        let parsed: Vec<serde_json::Value> = self.lines.iter().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let mut at = 0;
+        let mut unmet = Vec::new();
+        for wanted in expect {
+            let Ok(want) = serde_json::from_str::<serde_json::Value>(wanted) else {
+                unmet.push(format!("not a JSON object: {wanted}"));
+                continue;
+            };
+            match parsed[at..].iter().position(|line| json_contains(line, &want)) {
+                Some(found) => at += found + 1,
+                None => unmet.push(wanted.clone()),
+            }
+        }
+        unmet
+    }
+}
+
+/// Whether `have` holds everything `want` gives: objects by key, arrays element by element.
+pub fn json_contains(have: &serde_json::Value, want: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (have, want) {
+        (Value::Object(h), Value::Object(w)) => {
+            w.iter().all(|(k, wv)| h.get(k).is_some_and(|hv| json_contains(hv, wv)))
+        }
+        (Value::Array(h), Value::Array(w)) => h.len() == w.len() && h.iter().zip(w).all(|(a, b)| json_contains(a, b)),
+        (Value::Number(h), Value::Number(w)) => h.as_f64() == w.as_f64(),
+        _ => have == want,
+    }
+}
+
+/// Runs a scenario with its own seed or `seed_override`.
+pub fn run_scenario(
+    path: &Path,
+    scenario: &ScenarioDef,
+    content: &Content,
+    seed_override: Option<u64>,
+) -> Result<RunOutput, Diagnostics> {
+    let level_file = level_path(path, &scenario.level);
+    let encounter = load_level(&level_file, content)?;
+    let seed = seed_override.unwrap_or(scenario.seed);
+    let mut app = headless_app();
+    spawn_encounter(app.world_mut(), &encounter, seed, &scenario.dice);
+    begin(app.world_mut(), &encounter.name, seed);
+    app.update();
+    let mut output = RunOutput::default();
+    let mut logged = 0;
+    let mut flush = |app: &mut App, output: &mut RunOutput| {
+        let log = app.world().resource::<EventLog>();
+        for fact in &log.0[logged..] {
+            output.lines.push(serde_json::to_string(fact).expect("facts serialise"));
+        }
+        logged = log.0.len();
+    };
+    flush(&mut app, &mut output);
+    for step in &scenario.steps {
+        let roster = app.world().resource::<Roster>().clone();
+        let entity = |id: &str| roster.get(id);
+        let world = app.world_mut();
+        let mut answer = None;
+        match step {
+            Step::Move { creature, to, action, path } => match entity(creature) {
+                Some(e) => {
+                    world.write_message(MoveIntent { creature: e, action: *action, to: *to, path: path.clone() });
+                }
+                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            },
+            Step::Attack { creature, target, weapon } => match (entity(creature), entity(target)) {
+                (Some(a), Some(t)) => {
+                    world.write_message(AttackIntent { attacker: a, target: t, weapon: weapon.clone() });
+                }
+                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+                (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
+            },
+            Step::EndTurn { creature } => match entity(creature) {
+                Some(e) => {
+                    world.write_message(EndTurnIntent { creature: e });
+                }
+                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            },
+            Step::ForceDice { dice } => world.resource_mut::<crate::rules::dice::Dice>().force(dice.iter().copied()),
+            Step::Reachable { creature, action } => {
+                answer = Some(answer_reachable(world, entity(creature), creature, *action))
+            }
+            Step::PathCost { creature, path } => answer = Some(answer_path(world, entity(creature), creature, path)),
+            Step::Threatened { creature } => answer = Some(answer_threatened(world, entity(creature), creature)),
+            Step::Distance { from, to } => answer = Some(answer_distance(world, entity(from), entity(to), from, to)),
+            Step::Sheet { creature } => {
+                answer = Some(match entity(creature).and_then(|e| sheet_of(world, e)) {
+                    Some(sheet) => Answer::Sheet { creature: creature.clone(), sheet },
+                    None => Answer::UnknownCreature { creature: creature.clone() },
+                })
+            }
+        }
+        match answer {
+            Some(answer) => output.lines.push(serde_json::to_string(&answer).expect("answers serialise")),
+            None => {
+                app.update();
+                flush(&mut app, &mut output);
+            }
+        }
+    }
+    Ok(output)
+}
+
+type MoverRow<'a> = (
+    Entity,
+    &'a CreatureId,
+    &'a Faction,
+    &'a Size,
+    &'a Speed,
+    &'a SpeedModifiers,
+    &'a Encumbrance,
+    &'a Traits,
+    &'a Conditions,
+    &'a Position,
+);
+
+fn with_move_query<T>(
+    world: &mut World,
+    entity: Entity,
+    f: impl FnOnce(&crate::rules::movement::MoveQuery<'_>) -> T,
+) -> Option<T> {
+    let mut q = world.query::<MoverRow>();
+    let all = bodies(q.iter(world).map(|r| (r.0, r.2, r.3, r.9, r.8, r.7)));
+    let row = q.get(world, entity).ok()?;
+    let field = world.resource::<Battlefield>();
+    let query = move_query(field, &all, (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8), row.9.0);
+    Some(f(&query))
+}
+
+fn answer_reachable(world: &mut World, entity: Option<Entity>, id: &str, action: MovementAction) -> Answer {
+    let unknown = Answer::UnknownCreature { creature: id.to_string() };
+    let Some(entity) = entity else { return unknown };
+    with_move_query(world, entity, |q| {
+        let map = q.reachable(action);
+        let mut squares: Vec<ReachableSquare> = map
+            .destinations()
+            .into_iter()
+            .filter(|d| match action {
+                MovementAction::FiveFootStep | MovementAction::MinimumMovement => {
+                    q.start.origin.direction_to(d.square).is_some()
+                }
+                _ => true,
+            })
+            .map(|d| ReachableSquare { square: d.square, cost: d.cost, metres: squares_to_metres(d.cost) })
+            .collect();
+        squares.sort_by_key(|s| (s.square.y, s.square.x));
+        Answer::Reachable { creature: id.to_string(), action, allowance: map.budget(), squares }
+    })
+    .unwrap_or(unknown)
+}
+
+fn answer_path(world: &mut World, entity: Option<Entity>, id: &str, path: &[Square]) -> Answer {
+    let unknown = Answer::UnknownCreature { creature: id.to_string() };
+    let Some(entity) = entity else { return unknown };
+    with_move_query(world, entity, |q| match walk_path(&q.world(), &q.mover, q.start, path, Default::default()) {
+        Ok(route) => Answer::PathCost {
+            creature: id.to_string(),
+            legal: true,
+            cost: route.cost,
+            metres: squares_to_metres(route.cost),
+            steps: route.steps,
+            refusal: None,
+        },
+        Err(r) => Answer::PathCost {
+            creature: id.to_string(),
+            legal: false,
+            steps: Vec::new(),
+            cost: 0,
+            metres: 0.0,
+            refusal: Some(format!("step {} to {}: {} ({})", r.step + 1, r.square, r.blocked, r.blocked.rule())),
+        },
+    })
+    .unwrap_or(unknown)
+}
+
+fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Answer {
+    let unknown = Answer::UnknownCreature { creature: id.to_string() };
+    let Some(entity) = entity else { return unknown };
+    let (width, height) = {
+        let field = world.resource::<Battlefield>();
+        (field.width(), field.height())
+    };
+    let mut q = world.query::<(&Position, &Size, &Reach, &Armament, &Traits, &Feats)>();
+    let Ok((position, size, reach, armament, traits, feats)) = q.get(world, entity) else { return unknown };
+    let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+    let squares = threatened_squares(footprint(position.0, *size), reach.0, &armament.0, armed, width, height);
+    Answer::Threatened { creature: id.to_string(), squares }
+}
+
+fn answer_distance(world: &mut World, a: Option<Entity>, b: Option<Entity>, from: &str, to: &str) -> Answer {
+    let mut q = world.query::<(&Position, &Size)>();
+    let (Some(a), Some(b)) = (a, b) else {
+        return Answer::UnknownCreature { creature: if a.is_none() { from.to_string() } else { to.to_string() } };
+    };
+    let (Ok(pa), Ok(pb)) = (q.get(world, a), q.get(world, b)) else {
+        return Answer::UnknownCreature { creature: from.to_string() };
+    };
+    let squares = footprint(pa.0.0, *pa.1).distance_to(footprint(pb.0.0, *pb.1));
+    Answer::Distance { from: from.to_string(), to: to.to_string(), squares, metres: squares_to_metres(squares) }
+}

@@ -1,0 +1,100 @@
+//! Every level and data file in the repository parses and validates; broken levels give located
+//! errors that name the file, line, column and problem.
+
+use std::path::{Path, PathBuf};
+
+use estoc::data::{Content, level::check_level, load_level};
+
+fn content() -> Content {
+    Content::load(&estoc::data::assets_dir()).unwrap_or_else(|e| panic!("assets do not validate:\n{e}"))
+}
+
+fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_template_and_weapon_validates() {
+    let content = content();
+    for name in
+        ["human_fighter", "elf_archer", "dwarf_defender", "goblin", "orc", "ogre", "wolf", "griffon", "young_dragon"]
+    {
+        assert!(content.templates.contains_key(name), "template {name} is missing");
+    }
+    for (name, (_, template)) in &content.templates {
+        content.stats(template, &Default::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    }
+}
+
+#[test]
+fn every_level_validates() {
+    let content = content();
+    let levels = ron_files(&estoc::data::levels_dir());
+    assert!(levels.len() >= 2, "at least two levels ship");
+    for level in levels {
+        let encounter = load_level(&level, &content).unwrap_or_else(|e| panic!("{}:\n{e}", level.display()));
+        assert!(!encounter.creatures.is_empty(), "{} has no creature", level.display());
+    }
+}
+
+#[test]
+fn every_scenario_parses_and_names_a_valid_level() {
+    let content = content();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    for file in ron_files(&dir) {
+        estoc::cli::check_file(&file, &content).unwrap_or_else(|e| panic!("{}:\n{e}", file.display()));
+    }
+}
+
+fn fixture(name: &str) -> (PathBuf, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    (path, text)
+}
+
+#[test]
+fn a_broken_level_lists_every_problem_with_its_place() {
+    let (path, text) = fixture("bad_level.ron");
+    let problems = check_level(&path, &text, &content()).expect_err("the level is broken");
+    let lines: Vec<String> = problems.0.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
+    let has = |line: usize, fragment: &str| {
+        assert!(
+            problems.0.iter().any(|d| d.line == line && d.message.contains(fragment)),
+            "expected a problem on line {line} containing {fragment:?}, got:\n{}",
+            lines.join("\n")
+        )
+    };
+    has(7, "unknown terrain 'x' at (3,1)");
+    has(16, "unknown template \"no_such_template\"");
+    has(17, "does not fit on the 6x4 map");
+    has(18, "unknown faction \"villains\"");
+    has(19, "overlap at (1,1)");
+    assert_eq!(problems.0.len(), 5, "{}", lines.join("\n"));
+    // The terrain error points at the character itself.
+    let terrain = problems.0.iter().find(|d| d.message.contains("unknown terrain")).unwrap();
+    assert_eq!(terrain.column, 13);
+    assert!(problems.to_string().contains("bad_level.ron:7:13: error: unknown terrain"));
+}
+
+#[test]
+fn an_oversized_map_is_refused_before_allocation() {
+    let (path, text) = fixture("huge_level.ron");
+    let problems = check_level(&path, &text, &content()).expect_err("too big");
+    assert_eq!(problems.0.len(), 1);
+    assert_eq!(problems.0[0].line, 3);
+    assert!(problems.0[0].message.contains("100000x100000 is refused"), "{}", problems);
+}
+
+#[test]
+fn a_syntax_error_is_located() {
+    let (path, text) = fixture("syntax_error.ron");
+    let problems = check_level(&path, &text, &content()).expect_err("does not parse");
+    assert_eq!(problems.0.len(), 1);
+    assert!(problems.0[0].line >= 6, "{problems}");
+}

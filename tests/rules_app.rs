@@ -1,0 +1,105 @@
+//! The rules chapters in a headless app (MinimalPlugins and the rules, never the renderer): intents in,
+//! components and facts out. Ambiguity detection is an error, so two rules systems touching the same
+//! data without an order fail here.
+
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
+use bevy::prelude::*;
+
+use estoc::data::{Content, load_level};
+use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
+use estoc::rules::creature::{Condition, Conditions, HitPoints, Position};
+use estoc::rules::facts::{EventLog, Fact};
+use estoc::rules::geometry::Square;
+use estoc::rules::movement::{MoveIntent, MovementAction};
+use estoc::rules::turns::{EndTurnIntent, TurnOrder};
+
+fn app_on(level: &str, dice: &[u32]) -> App {
+    let content = Content::load(&estoc::data::assets_dir()).unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(level);
+    let encounter = load_level(&path, &content).unwrap();
+    let mut app = headless_app();
+    app.edit_schedule(Update, |schedule| {
+        schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+    });
+    spawn_encounter(app.world_mut(), &encounter, 5, dice);
+    begin(app.world_mut(), &encounter.name, 5);
+    app.update();
+    app
+}
+
+fn entity(app: &App, id: &str) -> Entity {
+    app.world().resource::<Roster>().get(id).unwrap()
+}
+
+fn facts(app: &App) -> Vec<Fact> {
+    app.world().resource::<EventLog>().0.clone()
+}
+
+#[test]
+fn initiative_starts_the_first_turn_and_everyone_is_flat_footed_until_theirs() {
+    let app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    let order = app.world().resource::<TurnOrder>();
+    let fighter = entity(&app, "fighter");
+    assert_eq!(order.current_entity(), Some(fighter));
+    assert_eq!(order.round, 1);
+    let archer = entity(&app, "archer");
+    assert!(app.world().get::<Conditions>(archer).unwrap().has(Condition::FlatFooted));
+    assert!(!app.world().get::<Conditions>(fighter).unwrap().has(Condition::FlatFooted));
+}
+
+#[test]
+fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
+    let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    let fighter = entity(&app, "fighter");
+    let goblin = entity(&app, "goblin");
+    app.world_mut().write_message(MoveIntent {
+        creature: goblin,
+        action: MovementAction::Move,
+        to: Square::new(5, 2),
+        path: None,
+    });
+    app.update();
+    assert_eq!(app.world().get::<Position>(goblin).unwrap().0, Square::new(3, 2), "not its turn: nothing moved");
+    app.world_mut().write_message(MoveIntent {
+        creature: fighter,
+        action: MovementAction::Move,
+        to: Square::new(2, 5),
+        path: None,
+    });
+    app.update();
+    assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 5));
+    let entered = facts(&app).iter().filter(|f| matches!(f, Fact::SquareEntered { .. })).count();
+    assert_eq!(entered, 3);
+    // A second move action, then nothing is left for a third.
+    app.world_mut().write_message(MoveIntent {
+        creature: fighter,
+        action: MovementAction::Move,
+        to: Square::new(2, 6),
+        path: None,
+    });
+    app.world_mut().write_message(MoveIntent {
+        creature: fighter,
+        action: MovementAction::Move,
+        to: Square::new(3, 6),
+        path: None,
+    });
+    app.update();
+    assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 6));
+    assert!(matches!(facts(&app).last(), Some(Fact::ActionRefused { rule, .. }) if rule == "004:73"));
+}
+
+#[test]
+fn turns_go_round_in_initiative_order() {
+    let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    for id in ["fighter", "archer", "goblin"] {
+        let e = entity(&app, id);
+        assert_eq!(app.world().resource::<TurnOrder>().current_entity(), Some(e), "{id}'s turn");
+        app.world_mut().write_message(EndTurnIntent { creature: e });
+        app.update();
+    }
+    let order = app.world().resource::<TurnOrder>();
+    assert_eq!(order.round, 2);
+    assert_eq!(order.current_entity(), Some(entity(&app, "fighter")));
+    let hp = app.world().get::<HitPoints>(entity(&app, "goblin")).unwrap();
+    assert_eq!(hp.current, hp.max);
+}

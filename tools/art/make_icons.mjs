@@ -1,0 +1,167 @@
+// Regenerates Estoc's creature icons and condition badges from the
+// game-icons set (npm: @iconify-json/game-icons, CC BY 3.0), rasterised
+// with @resvg/resvg-js, and writes assets/CREDITS.md.
+//
+// Usage (from tools/art/):  npm ci && node make_icons.mjs
+//
+// Output is white on transparent, the glyph's own bounding box centred in a
+// square with a small margin, so every icon fills its frame the same way.
+
+import { Resvg } from '@resvg/resvg-js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..');
+const assets = join(repo, 'assets');
+const require = createRequire(import.meta.url);
+
+const setPkg = require('@iconify-json/game-icons/package.json');
+const resvgPkg = require('@resvg/resvg-js/package.json');
+const set = require('@iconify-json/game-icons/icons.json');
+const info = require('@iconify-json/game-icons/info.json');
+
+// The npm package records only the set's author ("GameIcons"); the author
+// of each icon is taken from the upstream game-icons/icons repository,
+// where every SVG lives in a folder named after its author.
+const ICONS = [
+  // file name        game-icons name      author        rotate
+  ['fighter',       'visored-helm',      'Lorc'],
+  ['archer',        'archer',            'Delapouite'],
+  ['dwarf',         'dwarf-face',        'Delapouite'],
+  ['goblin',        'goblin-head',       'Delapouite'],
+  ['orc',           'orc-head',          'Delapouite'],
+  ['ogre',          'ogre',              'Delapouite'],
+  ['wolf',          'wolf-head',         'Lorc'],
+  ['griffon',       'griffin-symbol',    'Delapouite'],
+  ['dragon',        'dragon-head',       'Lorc'],
+  ['wizard',        'wizard-face',       'Delapouite'],
+  ['skeleton',      'skeleton',          'Lorc'],
+  ['generic',       'meeple',            'Delapouite'],
+];
+
+const BADGES = [
+  ['prone',         'falling',           'Sbed'],
+  ['flat_footed',   'surprised',         'Lorc'],
+  ['disabled',      'arm-bandage',       'Delapouite'],
+  ['dying',         'heart-drop',        'Lorc'],
+  ['dead',          'death-skull',       'Lorc'],
+  ['staggered',     'knocked-out-stars', 'Delapouite'],
+  ['squeezed',      'contract',          'Delapouite'],
+  ['stable',        'heart-beats',       'Delapouite'],
+  ['unconscious',   'night-sleep',       'Delapouite'],
+  ['helpless',      'handcuffed',        'Delapouite'],
+  ['flying',        'feathered-wing',    'Lorc'],
+  // plain-arrow points down in the set: turned 180 degrees to point north.
+  ['heading',       'plain-arrow',       'Delapouite', 180],
+];
+
+function iconBody(name) {
+  const icon = set.icons[name];
+  if (!icon) throw new Error(`game-icons has no icon named ${name}`);
+  const w = icon.width ?? set.width ?? 512;
+  const h = icon.height ?? set.height ?? 512;
+  return { body: icon.body.replaceAll('currentColor', '#ffffff'), w, h };
+}
+
+function render(name, size, margin, rotate = 0) {
+  const { body, w, h } = iconBody(name);
+  const g = rotate
+    ? `<g fill="#ffffff" transform="rotate(${rotate} ${w / 2} ${h / 2})">${body}</g>`
+    : `<g fill="#ffffff">${body}</g>`;
+  // First pass: find the glyph's bounding box in icon units.
+  const probe = new Resvg(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}">${g}</svg>`,
+  );
+  const bb = probe.getBBox();
+  if (!bb) throw new Error(`${name}: empty drawing`);
+  // Second pass: a square viewBox around the box, with `margin` pixels of
+  // the output image left free on every side.
+  const side = Math.max(bb.width, bb.height);
+  const unitsPerPx = side / (size - 2 * margin);
+  const full = size * unitsPerPx;
+  const cx = bb.x + bb.width / 2;
+  const cy = bb.y + bb.height / 2;
+  const vb = [cx - full / 2, cy - full / 2, full, full].map((v) => v.toFixed(3)).join(' ');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${vb}" width="${size}" height="${size}">${g}</svg>`;
+  return new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng();
+}
+
+function emit(list, dir, size, margin) {
+  mkdirSync(dir, { recursive: true });
+  const rows = [];
+  for (const [file, name, author, rotate] of list) {
+    const out = join(dir, `${file}.png`);
+    writeFileSync(out, render(name, size, margin, rotate));
+    rows.push({ path: relative(assets, out), name, author, rotate });
+    console.log(`${relative(repo, out)}  <-  game-icons:${name} (${author})`);
+  }
+  return rows;
+}
+
+const icons = emit(ICONS, join(assets, 'icons'), 128, 6);
+const badges = emit(BADGES, join(assets, 'icons', 'badges'), 32, 1);
+
+// ---------------------------------------------------------------- credits
+const licence = info.license; // { title, spdx, url }
+const ccUrl = 'https://creativecommons.org/licenses/by/3.0/';
+const authorUrl = {
+  Lorc: 'https://lorcblog.blogspot.com',
+  Delapouite: 'https://delapouite.com',
+  Sbed: 'https://opengameart.org/content/95-game-icons',
+};
+const row = (r) => {
+  const mod = r.rotate ? `, rotated ${r.rotate}°` : '';
+  return `| \`${r.path}\` | \`${r.name}\` (https://game-icons.net)${mod} | ${r.author} | ${licence.title} |`;
+};
+const authors = [...new Set([...icons, ...badges].map((r) => r.author))].sort();
+
+const tiles = [
+  'floor', 'difficult terrain (rubble)', 'hindering obstacle (crates and a barrel)',
+  'blocking wall', 'low wall', 'pit', 'water', 'darkness', 'grass', 'trees / undergrowth',
+];
+
+const md = `# Credits
+
+Every file under \`assets/\`, where it came from, and its licence.
+This file is written by \`tools/art/make_icons.mjs\`; edit that script, not this file.
+
+## Terrain tiles
+
+| file | source | licence |
+| --- | --- | --- |
+| \`tiles/terrain.png\` | Made for Estoc with \`tools/art/make_tiles.py\` (Python + Pillow, seeded noise, no outside images). One row of 64x64 tiles: ${tiles.map((t, i) => `${i} ${t}`).join(', ')}. | CC0 1.0 (https://creativecommons.org/publicdomain/zero/1.0/), or at your choice the same licence as the game |
+
+## Creature icons and condition badges
+
+All icons come from the **Game Icons** set (https://game-icons.net, ${info.author.url}),
+taken from the npm package \`${setPkg.name}\` version ${setPkg.version}
+(which records the set's author as "${info.author.name}" and its licence as ${licence.title}, ${licence.url}),
+and rasterised to PNG (white on transparent, recentred, rescaled${badges.some((b) => b.rotate) ? ', one rotated as noted' : ''})
+with \`${resvgPkg.name}\` ${resvgPkg.version} by \`tools/art/make_icons.mjs\`.
+Those changes are ours; the drawings are the authors'.
+
+Licence: **Creative Commons Attribution 3.0 Unported (CC BY 3.0)**, ${ccUrl}
+
+Attribution: icons by ${authors.map((a) => `${a} (${authorUrl[a] ?? 'https://game-icons.net'})`).join(', ')},
+from https://game-icons.net, under CC BY 3.0 (${ccUrl}).
+
+The author of each icon is the folder that holds it in the upstream
+repository https://github.com/game-icons/icons (the npm package itself names only "${info.author.name}").
+
+### Creature icons (128x128)
+
+| file | game-icons icon | author | licence |
+| --- | --- | --- | --- |
+${icons.map(row).join('\n')}
+
+### Condition badges (32x32)
+
+| file | game-icons icon | author | licence |
+| --- | --- | --- | --- |
+${badges.map(row).join('\n')}
+`;
+writeFileSync(join(assets, 'CREDITS.md'), md);
+console.log('assets/CREDITS.md');
