@@ -54,6 +54,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
     let goblin = entity(&app, "goblin");
     app.world_mut().write_message(MoveIntent {
         creature: goblin,
+        target: None,
         action: MovementAction::Move,
         to: Square::new(5, 2),
         path: None,
@@ -62,6 +63,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
     assert_eq!(app.world().get::<Position>(goblin).unwrap().0, Square::new(3, 2), "not its turn: nothing moved");
     app.world_mut().write_message(MoveIntent {
         creature: fighter,
+        target: None,
         action: MovementAction::Move,
         to: Square::new(2, 5),
         path: None,
@@ -73,12 +75,14 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
     // A second move action, then nothing is left for a third.
     app.world_mut().write_message(MoveIntent {
         creature: fighter,
+        target: None,
         action: MovementAction::Move,
         to: Square::new(2, 6),
         path: None,
     });
     app.world_mut().write_message(MoveIntent {
         creature: fighter,
+        target: None,
         action: MovementAction::Move,
         to: Square::new(3, 6),
         path: None,

@@ -151,9 +151,63 @@ impl Battlefield {
     }
 }
 
+impl Battlefield {
+    /// Whether a straight line from some corner of a square of `from` to some corner of a square of `to`
+    /// passes through no wall square and crosses no wall edge: line of sight for a charge (004:454) and
+    /// cover later (004:398-416).
+    pub fn line_of_sight(
+        &self,
+        from: crate::rules::geometry::Footprint,
+        to: crate::rules::geometry::Footprint,
+    ) -> bool {
+        use crate::rules::geometry::trace_line;
+        let corners = |f: crate::rules::geometry::Footprint| f.squares().flat_map(Corner::of).collect::<Vec<_>>();
+        let (ours, theirs) = (corners(from), corners(to));
+        ours.iter().any(|a| {
+            theirs.iter().any(|b| {
+                let trace = trace_line(*a, *b);
+                let wall = |s: &Square| self.terrain(*s).blocks();
+                let between_walls = |e: &crate::rules::geometry::Edge| {
+                    let (p, q) = e.squares();
+                    self.edge(*e) == Some(EdgeFeature::Wall) || (wall(&p) && wall(&q))
+                };
+                !trace.squares.iter().any(wall)
+                    && !trace.crossed_edges.iter().any(|e| self.edge(*e) == Some(EdgeFeature::Wall))
+                    && !trace.along_edges.iter().any(between_walls)
+                    && !trace.corners_passed.iter().any(|(c, [p, q])| (wall(p) && wall(q)) || self.wall_touches_corner(*c))
+            })
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn walls_block_the_line_of_sight() {
+        use crate::rules::geometry::Footprint;
+        let mut field = Battlefield::open(7, 3);
+        let a = Footprint::new(Square::new(0, 1), 1);
+        let b = Footprint::new(Square::new(6, 1), 1);
+        assert!(field.line_of_sight(a, b));
+        for y in 0..3 {
+            field.set_terrain(Square::new(3, y), Terrain::Wall);
+        }
+        assert!(!field.line_of_sight(a, b));
+        let mut field = Battlefield::open(7, 3);
+        field.set_terrain(Square::new(3, 1), Terrain::Wall);
+        assert!(field.line_of_sight(a, b), "around a single pillar");
+        // A diagonal line of wall squares leaves no gap to see through at the corners where they touch.
+        let mut field = Battlefield::open(4, 4);
+        for i in 0..4 {
+            field.set_terrain(Square::new(i, i), Terrain::Wall);
+        }
+        let (below, above) = (Footprint::new(Square::new(0, 3), 1), Footprint::new(Square::new(3, 0), 1));
+        assert!(!field.line_of_sight(below, above));
+        field.set_terrain(Square::new(2, 2), Terrain::Floor);
+        assert!(field.line_of_sight(below, above), "through the gap");
+    }
 
     #[test]
     fn outside_the_map_is_wall() {

@@ -78,6 +78,8 @@ pub enum Fact {
         spent_m: f32,
         /// Whether the step was hampered.
         hampered: bool,
+        /// The space taken, `[width, height]`: narrower than the size's while squeezing.
+        space: (i32, i32),
     },
     /// A move ended.
     CreatureMoved {

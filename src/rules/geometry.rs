@@ -301,6 +301,9 @@ pub struct LineTrace {
     pub crossed_edges: Vec<Edge>,
     /// Edges the line runs along (it touches them without entering either square).
     pub along_edges: Vec<Edge>,
+    /// Square corners the line passes through between its ends, with the two squares it slips between
+    /// there (the pair of squares touching the corner that the line does not enter).
+    pub corners_passed: Vec<(Corner, [Square; 2])>,
 }
 
 /// Traces the segment between two corners. Exact: corners are integer points, so every crossing is a
@@ -322,6 +325,19 @@ pub fn trace_line(from: Corner, to: Corner) -> LineTrace {
     }
     cuts.sort_unstable();
     cuts.dedup();
+    for &t in &cuts[1..cuts.len() - 1] {
+        let (px, py) = (n * from.x as i64 + dx * t, n * from.y as i64 + dy * t);
+        if px % n == 0 && py % n == 0 && dx != 0 && dy != 0 {
+            let corner = Corner { x: (px / n) as i32, y: (py / n) as i32 };
+            let (x, y) = (corner.x, corner.y);
+            let sides = if (dx > 0) == (dy > 0) {
+                [Square::new(x, y - 1), Square::new(x - 1, y)]
+            } else {
+                [Square::new(x - 1, y - 1), Square::new(x, y)]
+            };
+            trace.corners_passed.push((corner, sides));
+        }
+    }
     // Each piece between two cuts lies in one square or along one edge; look at its midpoint, scaled by 2n
     // so that it is an integer point.
     for pair in cuts.windows(2) {

@@ -12,10 +12,11 @@ use crate::data::{Content, load_level};
 use crate::encounter::{Roster, begin, headless_app, sheet_of, spawn_encounter};
 use crate::rules::attack::{AttackIntent, threatened_squares};
 use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::is_ranged;
 use crate::rules::creature::*;
 use crate::rules::facts::EventLog;
 use crate::rules::geometry::{Square, squares_to_metres};
-use crate::rules::movement::{MoveIntent, MovementAction, bodies, move_query, walk_path};
+use crate::rules::movement::{MoveIntent, MovementAction, MoverView, bodies, move_query, walk_path};
 use crate::rules::turns::EndTurnIntent;
 
 fn default_move() -> MovementAction {
@@ -49,6 +50,16 @@ pub enum Step {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Charge a target (004:451-459): along the lane ending at `to`, or the first legal lane.
+    Charge {
+        /// Charger id.
+        creature: String,
+        /// Target id.
+        target: String,
+        /// The square the lane ends on.
+        #[serde(default)]
+        to: Option<Square>,
+    },
     /// End the creature's turn.
     EndTurn {
         /// Creature id.
@@ -73,6 +84,23 @@ pub enum Step {
         creature: String,
         /// Squares to pass, from the one after the start.
         path: Vec<Square>,
+    },
+    /// Where can the creature charge the target from here, or why not?
+    ChargeLanes {
+        /// Charger id.
+        creature: String,
+        /// Target id.
+        target: String,
+    },
+    /// Why can the creature not end a move of this action on that square (or what would it cost)?
+    WhyNot {
+        /// Creature id.
+        creature: String,
+        /// Movement action.
+        #[serde(default = "default_move")]
+        action: MovementAction,
+        /// The square asked about.
+        square: Square,
     },
     /// Which squares does the creature threaten?
     Threatened {
@@ -116,6 +144,8 @@ pub struct ScenarioDef {
 pub struct ReachableSquare {
     /// The square.
     pub square: Square,
+    /// The space taken there (narrower while squeezing).
+    pub space: (i32, i32),
     /// Squares of movement.
     pub cost: u32,
     /// Metres.
@@ -151,6 +181,32 @@ pub enum Answer {
         metres: f32,
         /// Why not, if illegal.
         refusal: Option<String>,
+    },
+    /// Charge lanes.
+    ChargeLanes {
+        /// Charger id.
+        creature: String,
+        /// Target id.
+        target: String,
+        /// The lanes, or empty.
+        lanes: Vec<crate::rules::movement::ChargeLane>,
+        /// Why there is none.
+        refusal: Option<String>,
+    },
+    /// Whether a square can be reached, and if not why.
+    WhyNot {
+        /// Creature id.
+        creature: String,
+        /// The action.
+        action: MovementAction,
+        /// The square.
+        square: Square,
+        /// Whether the move may end there.
+        reachable: bool,
+        /// Its cost if it may.
+        cost: Option<u32>,
+        /// The reason if not, with the rule.
+        reason: Option<String>,
     },
     /// Threatened squares.
     Threatened {
@@ -274,17 +330,67 @@ pub fn run_scenario(
         match step {
             Step::Move { creature, to, action, path } => match entity(creature) {
                 Some(e) => {
-                    world.write_message(MoveIntent { creature: e, action: *action, to: *to, path: path.clone() });
+                    world.write_message(MoveIntent {
+                        creature: e,
+                        target: None,
+                        action: *action,
+                        to: *to,
+                        path: path.clone(),
+                    });
                 }
                 None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
             },
             Step::Attack { creature, target, weapon } => match (entity(creature), entity(target)) {
                 (Some(a), Some(t)) => {
-                    world.write_message(AttackIntent { attacker: a, target: t, weapon: weapon.clone() });
+                    world.write_message(AttackIntent { attacker: a, target: t, weapon: weapon.clone(), charge: false });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
                 (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
             },
+            Step::Charge { creature, target, to } => match (entity(creature), entity(target)) {
+                (Some(c), Some(t)) => {
+                    let lane_end = to.or_else(|| {
+                        with_charge_lanes(world, c, t)
+                            .and_then(|lanes| lanes.ok())
+                            .and_then(|l| l.first().map(|l| l.to))
+                    });
+                    // Without a lane the rules refuse the intent and say why.
+                    let to = lane_end.unwrap_or_default();
+                    world.write_message(MoveIntent {
+                        creature: c,
+                        target: Some(t),
+                        action: MovementAction::Charge,
+                        to,
+                        path: None,
+                    });
+                }
+                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+                (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
+            },
+            Step::ChargeLanes { creature, target } => {
+                answer = Some(match (entity(creature), entity(target)) {
+                    (Some(c), Some(t)) => match with_charge_lanes(world, c, t) {
+                        Some(Ok(lanes)) => Answer::ChargeLanes {
+                            creature: creature.clone(),
+                            target: target.clone(),
+                            lanes,
+                            refusal: None,
+                        },
+                        Some(Err(r)) => Answer::ChargeLanes {
+                            creature: creature.clone(),
+                            target: target.clone(),
+                            lanes: Vec::new(),
+                            refusal: Some(r.to_string()),
+                        },
+                        None => Answer::UnknownCreature { creature: creature.clone() },
+                    },
+                    (None, _) => Answer::UnknownCreature { creature: creature.clone() },
+                    (_, None) => Answer::UnknownCreature { creature: target.clone() },
+                })
+            }
+            Step::WhyNot { creature, action, square } => {
+                answer = Some(answer_why_not(world, entity(creature), creature, *action, *square))
+            }
             Step::EndTurn { creature } => match entity(creature) {
                 Some(e) => {
                     world.write_message(EndTurnIntent { creature: e });
@@ -316,50 +422,81 @@ pub fn run_scenario(
     Ok(output)
 }
 
-type MoverRow<'a> = (
-    Entity,
-    &'a CreatureId,
-    &'a Faction,
-    &'a Size,
-    &'a Speed,
-    &'a SpeedModifiers,
-    &'a Encumbrance,
-    &'a Traits,
-    &'a Conditions,
-    &'a Position,
-);
-
 fn with_move_query<T>(
     world: &mut World,
     entity: Entity,
     f: impl FnOnce(&crate::rules::movement::MoveQuery<'_>) -> T,
 ) -> Option<T> {
-    let mut q = world.query::<MoverRow>();
-    let all = bodies(q.iter(world).map(|r| (r.0, r.2, r.3, r.9, r.8, r.7)));
-    let row = q.get(world, entity).ok()?;
+    let mut q = world.query::<MoverView>();
+    let all = bodies(q.iter(world));
+    let me = q.get(world, entity).ok()?;
     let field = world.resource::<Battlefield>();
-    let query = move_query(field, &all, (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8), row.9.0);
+    let query = move_query(field, &all, &me);
     Some(f(&query))
+}
+
+fn with_charge_lanes(
+    world: &mut World,
+    charger: Entity,
+    target: Entity,
+) -> Option<Result<Vec<crate::rules::movement::ChargeLane>, crate::rules::turns::Refusal>> {
+    let mut q = world.query::<MoverView>();
+    let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
+    let (reach, reach_weapon) = {
+        let me = q.get(world, charger).ok()?;
+        (me.reach.0, me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach))
+    };
+    with_move_query(world, charger, |q| q.charge_lanes(aim, reach, reach_weapon))
+}
+
+fn answer_why_not(
+    world: &mut World,
+    entity: Option<Entity>,
+    id: &str,
+    action: MovementAction,
+    square: Square,
+) -> Answer {
+    let unknown = Answer::UnknownCreature { creature: id.to_string() };
+    let Some(entity) = entity else { return unknown };
+    with_move_query(world, entity, |q| {
+        let answer = |reachable, cost, reason| Answer::WhyNot { creature: id.to_string(), action, square, reachable, cost, reason };
+        if let Some(d) = q.destinations(action).into_iter().find(|d| d.square == square) {
+            return answer(true, Some(d.cost), None);
+        }
+        match q.route(action, square, None) {
+            Ok(route) => answer(true, Some(route.cost), None),
+            Err(refusal) => {
+                // Say what stands in the way when the square itself cannot hold the creature.
+                let reason = match q.world().enter(&q.mover, q.start.at(square), q.start) {
+                    Err(blocked) => format!("{blocked} ({})", blocked.rule()),
+                    Ok(entry) if !entry.can_stop => {
+                        format!("cannot end the move in {square}: occupied, or an obstacle to cross (000:74-75, 000:101-105)")
+                    }
+                    Ok(_) => refusal.to_string(),
+                };
+                answer(false, None, Some(reason))
+            }
+        }
+    })
+    .unwrap_or(unknown)
 }
 
 fn answer_reachable(world: &mut World, entity: Option<Entity>, id: &str, action: MovementAction) -> Answer {
     let unknown = Answer::UnknownCreature { creature: id.to_string() };
     let Some(entity) = entity else { return unknown };
     with_move_query(world, entity, |q| {
-        let map = q.reachable(action);
-        let mut squares: Vec<ReachableSquare> = map
-            .destinations()
+        let mut squares: Vec<ReachableSquare> = q
+            .destinations(action)
             .into_iter()
-            .filter(|d| match action {
-                MovementAction::FiveFootStep | MovementAction::MinimumMovement => {
-                    q.start.origin.direction_to(d.square).is_some()
-                }
-                _ => true,
+            .map(|d| ReachableSquare {
+                square: d.square,
+                space: d.space,
+                cost: d.cost,
+                metres: squares_to_metres(d.cost),
             })
-            .map(|d| ReachableSquare { square: d.square, cost: d.cost, metres: squares_to_metres(d.cost) })
             .collect();
         squares.sort_by_key(|s| (s.square.y, s.square.x));
-        Answer::Reachable { creature: id.to_string(), action, allowance: map.budget(), squares }
+        Answer::Reachable { creature: id.to_string(), action, allowance: q.allowance(action), squares }
     })
     .unwrap_or(unknown)
 }
@@ -395,21 +532,21 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
         let field = world.resource::<Battlefield>();
         (field.width(), field.height())
     };
-    let mut q = world.query::<(&Position, &Size, &Reach, &Armament, &Traits, &Feats)>();
-    let Ok((position, size, reach, armament, traits, feats)) = q.get(world, entity) else { return unknown };
+    let mut q = world.query::<(&Position, &Space, &Reach, &Armament, &Traits, &Feats)>();
+    let Ok((position, space, reach, armament, traits, feats)) = q.get(world, entity) else { return unknown };
     let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
-    let squares = threatened_squares(footprint(position.0, *size), reach.0, &armament.0, armed, width, height);
+    let squares = threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height);
     Answer::Threatened { creature: id.to_string(), squares }
 }
 
 fn answer_distance(world: &mut World, a: Option<Entity>, b: Option<Entity>, from: &str, to: &str) -> Answer {
-    let mut q = world.query::<(&Position, &Size)>();
+    let mut q = world.query::<(&Position, &Space)>();
     let (Some(a), Some(b)) = (a, b) else {
         return Answer::UnknownCreature { creature: if a.is_none() { from.to_string() } else { to.to_string() } };
     };
     let (Ok(pa), Ok(pb)) = (q.get(world, a), q.get(world, b)) else {
         return Answer::UnknownCreature { creature: from.to_string() };
     };
-    let squares = footprint(pa.0.0, *pa.1).distance_to(footprint(pb.0.0, *pb.1));
+    let squares = pa.1.at(pa.0.0).distance_to(pb.1.at(pb.0.0));
     Answer::Distance { from: from.to_string(), to: to.to_string(), squares, metres: squares_to_metres(squares) }
 }

@@ -21,8 +21,10 @@ pub struct AttackIntent {
     pub attacker: Entity,
     /// The target.
     pub target: Entity,
-    /// The weapon by name; `None` uses the first.
+    /// The weapon by name; `None` uses the first (the first melee weapon for a charge).
     pub weapon: Option<String>,
+    /// The attack that ends a charge: its full-round action is already spent; +2 to hit (004:457).
+    pub charge: bool,
 }
 
 /// Point Blank Shot works within 9 m.
@@ -49,6 +51,8 @@ pub struct Combatant {
     pub reach: &'static Reach,
     /// Position.
     pub position: &'static Position,
+    /// Space taken.
+    pub space: &'static Space,
     /// Abilities.
     pub abilities: &'static Abilities,
     /// BAB.
@@ -87,9 +91,11 @@ pub fn plan_attack(
     target: &CombatantItem,
     weapon_name: Option<&str>,
     allies_near_target: bool,
+    charge: bool,
 ) -> Result<AttackPlan, Refusal> {
     let weapon = match weapon_name {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
+        None if charge => attacker.armament.0.iter().find(|w| !is_ranged(w)),
         None => attacker.armament.0.first(),
     }
     .cloned()
@@ -102,8 +108,8 @@ pub fn plan_attack(
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
     }
-    let own = footprint(attacker.position.0, *attacker.size);
-    let theirs = footprint(target.position.0, *target.size);
+    let own = attacker.space.at(attacker.position.0);
+    let theirs = target.space.at(target.position.0);
     let mut modifiers =
         attack_bonus(*attacker.base_attack, attacker.abilities, *attacker.size, attacker.feats, &weapon);
     let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
@@ -128,6 +134,12 @@ pub fn plan_attack(
     } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
+    }
+    if charge {
+        if is_ranged(&weapon) {
+            return Err(Refusal::new("a charge ends in a melee attack", "004:457"));
+        }
+        modifiers.push(Modifier::new(2, "charge (004:457)"));
     }
     if attacker.conditions.has(Condition::Squeezed) {
         modifiers.push(Modifier::new(-4, "squeezing (000:113)"));
@@ -156,6 +168,10 @@ pub fn plan_attack(
         armor_class -= 4;
         armor_class_parts.push(Modifier::new(-4, "squeezing (000:113)"));
     }
+    if target.conditions.has(Condition::Charging) {
+        armor_class -= 2;
+        armor_class_parts.push(Modifier::new(-2, "charging (004:457)"));
+    }
     Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers })
 }
 
@@ -180,12 +196,12 @@ fn resolve_attack(
             reason: refusal.reason,
             rule: refusal.rule,
         };
-        let theirs = footprint(target.position.0, *target.size);
+        let theirs = target.space.at(target.position.0);
         let allies_near_target = creatures.iter().any(|c| {
             c.entity != attacker.entity
                 && c.faction == attacker.faction
                 && c.conditions.can_act()
-                && footprint(c.position.0, *c.size).distance_to(theirs) <= 1
+                && c.space.at(c.position.0).distance_to(theirs) <= 1
         });
         let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
         let planned = order
@@ -197,8 +213,10 @@ fn resolve_attack(
                     Err(Refusal::new("a helpless creature cannot attack", "004:423"))
                 }
             })
-            .and_then(|()| budget.check(ActionKind::Standard))
-            .and_then(|()| plan_attack(&attacker, &target, intent.weapon.as_deref(), allies_near_target));
+            .and_then(|()| if intent.charge { Ok(()) } else { budget.check(ActionKind::Standard) })
+            .and_then(|()| {
+                plan_attack(&attacker, &target, intent.weapon.as_deref(), allies_near_target, intent.charge)
+            });
         let plan = match planned {
             Ok(plan) => plan,
             Err(refusal) => {
@@ -206,7 +224,9 @@ fn resolve_attack(
                 continue;
             }
         };
-        let _ = budget.spend(ActionKind::Standard);
+        if !intent.charge {
+            let _ = budget.spend(ActionKind::Standard);
+        }
         let rolled = roll_attack(&mut dice, &plan.modifiers, plan.armor_class, plan.weapon.threat);
         facts.write(Fact::AttackRolled {
             attacker: attacker.id.clone(),

@@ -22,6 +22,7 @@ pub use crate::rules::size::{BodyShape, Size};
     Size,
     Reach,
     Position,
+    Space,
     Speed,
     SpeedModifiers,
     HitPoints,
@@ -73,6 +74,45 @@ pub struct Position(pub Square);
 /// The squares a creature of `size` covers when standing at `position`.
 pub fn footprint(position: Square, size: Size) -> Footprint {
     Footprint::new(position, size.side_squares())
+}
+
+/// The space a creature takes on the grid now ("espace occupé"): its size's square block, or a narrower
+/// block while it squeezes (000:110-123).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Space {
+    /// Squares from west to east.
+    pub width: i32,
+    /// Squares from north to south.
+    pub height: i32,
+}
+
+impl Default for Space {
+    fn default() -> Self {
+        Space { width: 1, height: 1 }
+    }
+}
+
+impl Space {
+    /// The full space of a size.
+    pub const fn full(size: Size) -> Self {
+        let side = size.side_squares();
+        Space { width: side, height: side }
+    }
+
+    /// The footprint at `origin`.
+    pub const fn at(self, origin: Square) -> Footprint {
+        Footprint::rect(origin, self.width, self.height)
+    }
+
+    /// The space of a footprint.
+    pub const fn of(footprint: Footprint) -> Self {
+        Space { width: footprint.width, height: footprint.height }
+    }
+
+    /// Whether this space is narrower than the size's: the creature squeezes.
+    pub fn is_squeezed(self, size: Size) -> bool {
+        self != Space::full(size)
+    }
 }
 
 /// How well a flier turns ("manœuvrabilité", 004:716-732).
@@ -471,6 +511,8 @@ pub enum Condition {
     TotalDefense,
     /// Fighting defensively this round: -4 attack, +2 dodge.
     FightingDefensively,
+    /// Charged this round: -2 AC until its next turn (004:457).
+    Charging,
 }
 
 /// Asks that a condition be gained or lost; the health chapter applies it and writes the fact.

@@ -33,18 +33,50 @@ pub struct Mover {
     pub darkvision: bool,
     /// Charging: may not pass through allies (000:67-68).
     pub charging: bool,
+    /// The width in squares it can squeeze to (000:110-123): half its space, rounded up, or one less
+    /// with Escape Artist; 0 when it cannot squeeze on the grid (one square or less).
+    pub squeeze: i32,
 }
 
 impl Mover {
     /// A Medium walker with no special ability.
     pub const fn walker(size: Size) -> Self {
-        Mover { size, medium: Medium::Land, incorporeal: false, darkvision: false, charging: false }
+        Mover {
+            size,
+            medium: Medium::Land,
+            incorporeal: false,
+            darkvision: false,
+            charging: false,
+            squeeze: squeeze_width(size, false),
+        }
+    }
+
+    /// The spaces it may take, full first: its size's block, then squeezed across x and across y.
+    pub fn shapes(&self) -> Vec<(i32, i32)> {
+        let side = self.side();
+        let mut shapes = vec![(side, side)];
+        if self.squeeze > 0 && self.squeeze < side {
+            shapes.push((self.squeeze, side));
+            shapes.push((side, self.squeeze));
+        }
+        shapes
     }
 
     /// Side of its footprint in squares.
     pub const fn side(&self) -> i32 {
         self.size.side_squares()
     }
+}
+
+/// The width a creature of `size` squeezes to: at least half its space (000:111-112), rounded up to
+/// whole squares; narrower by one with Escape Artist (000:121-123); 0 for creatures of one square or less.
+pub const fn squeeze_width(size: Size, escape_artist: bool) -> i32 {
+    let side = size.side_squares();
+    if side < 2 {
+        return 0;
+    }
+    let half = (side + 1) / 2;
+    if escape_artist && half > 1 { half - 1 } else { half }
 }
 
 /// Another creature on the map, as the mover sees it.
@@ -105,6 +137,12 @@ pub enum Blocked {
         /// The square.
         square: Square,
     },
+    /// A hampered square where running, charging and the 5-foot step may not go (000:94-95, 004:250,
+    /// 004:261).
+    Hampered {
+        /// The square.
+        square: Square,
+    },
     /// Ending in an occupied space (000:74-75), or on an obstacle that must be crossed (000:101-105).
     CannotStop {
         /// The square.
@@ -125,6 +163,7 @@ impl Blocked {
             Blocked::Foe { .. } => "000:70-71",
             Blocked::AllyWhileCharging { .. } => "000:67-68",
             Blocked::FillsSpace { .. } => "000:89-90",
+            Blocked::Hampered { .. } => "000:94-95, 004:250, 004:261",
             Blocked::CannotStop { .. } => "000:74-75, 000:101-105",
         }
     }
@@ -142,6 +181,12 @@ impl std::fmt::Display for Blocked {
                 write!(f, "an ally stands in {square} and a charge cannot pass allies")
             }
             Blocked::FillsSpace { square } => write!(f, "a creature that fills its space is in {square}"),
+            Blocked::Hampered { square } => {
+                write!(
+                    f,
+                    "{square} is hampered (difficult, obstructed, dark or squeezed): no running, charging or 5-foot step there"
+                )
+            }
             Blocked::CannotStop { square, what } => write!(f, "cannot end the move in {square}: {what}"),
         }
     }
@@ -228,6 +273,10 @@ impl StepWorld<'_> {
                 can_stop = false;
             }
             doublings = doublings.max(self.terrain_doublings(mover, square));
+        }
+        // Squeezing doubles the cost of every square (000:112).
+        if to.width < mover.side() || to.height < mover.side() {
+            doublings += 1;
         }
         // Walls on edges inside the new footprint split it.
         if to.width > 1 || to.height > 1 {

@@ -42,7 +42,15 @@ pub fn straight_reachable(
             if let Ok(route) = walk_path(world, mover, start, &line, rules)
                 && route.cost <= budget
             {
-                out.push((Destination { square: to, cost: route.cost, hampered: route.hampered }, route));
+                out.push((
+                    Destination {
+                        square: to,
+                        space: (start.width, start.height),
+                        cost: route.cost,
+                        hampered: route.hampered,
+                    },
+                    route,
+                ));
             }
         }
     }
@@ -66,6 +74,21 @@ pub enum NoCharge {
         /// What blocks it.
         blocked: Blocked,
     },
+}
+
+impl std::fmt::Display for NoCharge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoCharge::AlreadyInReach => {
+                write!(f, "the target is already within reach: a charge moves at least 2 squares")
+            }
+            NoCharge::TooFar => write!(f, "no square from which to attack the target lies within twice the speed"),
+            NoCharge::TooClose => write!(f, "the nearest square from which to attack is less than 2 squares away"),
+            NoCharge::LaneBlocked { to, blocked } => {
+                write!(f, "the lane to {to}, the nearest square of attack, is not clear: {blocked}")
+            }
+        }
+    }
 }
 
 impl NoCharge {

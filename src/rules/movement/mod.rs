@@ -8,10 +8,12 @@ pub mod paths;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld};
+pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width};
+pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
 pub use paths::{Destination, PathStep, Route, SearchRules, reachable, walk_path};
 
 use super::RulesSystems;
+use crate::rules::attack::AttackIntent;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::facts::Fact;
@@ -36,17 +38,21 @@ pub enum MovementAction {
     /// Minimum movement: one square whatever the hampering, a full-round action that provokes (000:139-144,
     /// 004:252).
     MinimumMovement,
+    /// Charge, a full-round action: a straight clear lane of 2 squares to twice the speed to the nearest
+    /// square from which to attack the target, then one attack at +2 (004:451-459).
+    Charge,
 }
 
 impl MovementAction {
     /// All of them, in the order a player reads them.
-    pub const ALL: [MovementAction; 6] = [
+    pub const ALL: [MovementAction; 7] = [
         MovementAction::FiveFootStep,
         MovementAction::Move,
         MovementAction::DoubleMove,
         MovementAction::Run,
         MovementAction::Withdraw,
         MovementAction::MinimumMovement,
+        MovementAction::Charge,
     ];
 
     /// The name used in facts and scenarios.
@@ -58,12 +64,15 @@ impl MovementAction {
             MovementAction::Withdraw => "withdraw",
             MovementAction::FiveFootStep => "five_foot_step",
             MovementAction::MinimumMovement => "minimum_movement",
+            MovementAction::Charge => "charge",
         }
     }
 
     /// Search limits: no hampered square when running (000:94-95) or for a 5-foot step (004:261).
     pub fn search_rules(self) -> SearchRules {
-        SearchRules { no_hampered: matches!(self, MovementAction::Run | MovementAction::FiveFootStep) }
+        SearchRules {
+            no_hampered: matches!(self, MovementAction::Run | MovementAction::FiveFootStep | MovementAction::Charge),
+        }
     }
 }
 
@@ -71,7 +80,7 @@ impl MovementAction {
 pub fn allowance(action: MovementAction, speed: u32, run_multiplier: u32) -> u32 {
     match action {
         MovementAction::Move => speed,
-        MovementAction::DoubleMove | MovementAction::Withdraw => speed * 2,
+        MovementAction::DoubleMove | MovementAction::Withdraw | MovementAction::Charge => speed * 2,
         MovementAction::Run => speed * run_multiplier,
         MovementAction::FiveFootStep | MovementAction::MinimumMovement => 1,
     }
@@ -100,9 +109,16 @@ pub fn check_action(
             if conditions.has(Condition::Blinded) {
                 return Err(Refusal::new("a blinded creature cannot withdraw", "004:239"));
             }
-            budget.check(ActionKind::FullRound).and(budget.check_movement())
+            // A restricted creature withdraws with its standard action, at its speed only (004:245).
+            let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
+            budget.check(kind).and(budget.check_movement())
         }
         MovementAction::MinimumMovement => budget.check(ActionKind::FullRound).and(budget.check_movement()),
+        MovementAction::Charge => {
+            // A restricted creature charges with its one action, at its speed only (004:456).
+            let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
+            budget.check(kind).and(budget.check_movement())
+        }
         MovementAction::FiveFootStep => {
             if speed <= 1 {
                 return Err(Refusal::new("a creature of speed 1.5 m or less cannot take a 5-foot step", "004:261"));
@@ -117,7 +133,10 @@ fn spend(action: MovementAction, budget: &mut ActionBudget) {
     let kinds: &[ActionKind] = match action {
         MovementAction::Move => &[ActionKind::Move],
         MovementAction::DoubleMove => &[ActionKind::Move, ActionKind::Move],
+        MovementAction::Withdraw if budget.restricted => &[ActionKind::Standard],
         MovementAction::Run | MovementAction::Withdraw | MovementAction::MinimumMovement => &[ActionKind::FullRound],
+        MovementAction::Charge if budget.restricted => &[ActionKind::Standard],
+        MovementAction::Charge => &[ActionKind::FullRound],
         MovementAction::FiveFootStep => &[],
     };
     for kind in kinds {
@@ -132,6 +151,8 @@ fn spend(action: MovementAction, budget: &mut ActionBudget) {
 pub struct MoveIntent {
     /// Who moves.
     pub creature: Entity,
+    /// The creature charged, for a charge.
+    pub target: Option<Entity>,
     /// With which action.
     pub action: MovementAction,
     /// Where to (the north-west square of the footprint at the end).
@@ -175,9 +196,16 @@ pub fn occupants_for(bodies: &[Body], mover: Entity, faction: &Faction) -> Vec<O
 }
 
 /// The step rules' view of a creature.
-pub fn mover_of(size: Size, speed: &Speed, traits: &Traits) -> Mover {
+pub fn mover_of(size: Size, speed: &Speed, traits: &Traits, skills: &Skills) -> Mover {
     let medium = if speed.land == 0 && speed.fly.is_some() { Medium::Fly } else { Medium::Land };
-    Mover { size, medium, incorporeal: traits.incorporeal, darkvision: traits.darkvision_m > 0, charging: false }
+    Mover {
+        size,
+        medium,
+        incorporeal: traits.incorporeal,
+        darkvision: traits.darkvision_m > 0,
+        charging: false,
+        squeeze: squeeze_width(size, skills.escape_artist.is_some()),
+    }
 }
 
 /// Everything a movement query or action needs about one creature and the field.
@@ -194,6 +222,8 @@ pub struct MoveQuery<'a> {
     pub speed: u32,
     /// Its run multiplier.
     pub run_multiplier: u32,
+    /// Restricted to one action this turn: withdraw and charge cover one speed only (004:245, 004:456).
+    pub restricted: bool,
 }
 
 impl MoveQuery<'_> {
@@ -202,22 +232,106 @@ impl MoveQuery<'_> {
         StepWorld { field: self.field, occupants: &self.occupants }
     }
 
-    /// Every square reachable with `action`, with its cost.
-    pub fn reachable(&self, action: MovementAction) -> paths::ReachMap {
-        let budget = allowance(action, self.speed, self.run_multiplier);
-        reachable(&self.world(), &self.mover, self.start, budget, action.search_rules())
+    /// Squares of movement `action` allows this creature.
+    pub fn allowance(&self, action: MovementAction) -> u32 {
+        match action {
+            MovementAction::Withdraw | MovementAction::Charge if self.restricted => self.speed,
+            _ => allowance(action, self.speed, self.run_multiplier),
+        }
     }
 
-    /// The route for an intent: the given path checked, or the cheapest one found; refused if too dear.
+    /// The legal charge lanes toward `target`, for a creature of natural reach `reach` wielding a melee
+    /// weapon that is a reach weapon or not (004:451-459).
+    pub fn charge_lanes(&self, target: Footprint, reach: u32, reach_weapon: bool) -> Result<Vec<ChargeLane>, Refusal> {
+        if !self.field.line_of_sight(self.start, target) {
+            return Err(Refusal::new("no line of sight to the target at the start of the turn", "004:454"));
+        }
+        let charger = Mover { charging: true, ..self.mover };
+        let shape = self.start;
+        let attack_from =
+            |square: Square| crate::rules::attack::melee_reaches(reach, reach_weapon, shape.at(square), target);
+        let world = self.world();
+        charge_lanes(&world, &charger, self.start, self.allowance(MovementAction::Charge) / 2, attack_from)
+            .map_err(|no| Refusal::new(no.to_string(), no.rule()))
+    }
+
+    /// The search of every square reachable with a budgeted action (move, double move, withdraw).
+    pub fn reachable(&self, action: MovementAction) -> paths::ReachMap {
+        reachable(&self.world(), &self.mover, self.start, self.allowance(action), action.search_rules())
+    }
+
+    /// The single steps that are legal whatever their cost: the minimum movement (000:139-144).
+    fn single_steps(&self) -> Vec<Route> {
+        crate::rules::geometry::Direction::ALL
+            .into_iter()
+            .filter_map(|d| {
+                let to = self.start.origin.step(d);
+                walk_path(&self.world(), &self.mover, self.start, &[to], SearchRules::default()).ok()
+            })
+            .collect()
+    }
+
+    /// Every square where `action` may end, with its cost: a budgeted search for moves, straight lines
+    /// for a run, single steps for the 5-foot step and the minimum movement.
+    pub fn destinations(&self, action: MovementAction) -> Vec<Destination> {
+        let of_route = |r: &Route| {
+            let last = r.steps.last().expect("a route of one step at least");
+            Destination { square: last.square, space: last.space, cost: r.cost, hampered: r.hampered }
+        };
+        match action {
+            MovementAction::Run => straight_reachable(
+                &self.world(),
+                &self.mover,
+                self.start,
+                self.allowance(action),
+                action.search_rules(),
+            )
+            .into_iter()
+            .map(|(d, _)| d)
+            .collect(),
+            MovementAction::MinimumMovement => self.single_steps().iter().map(of_route).collect(),
+            MovementAction::FiveFootStep => {
+                self.single_steps().iter().filter(|r| r.hampered == 0 && r.cost == 1).map(of_route).collect()
+            }
+            _ => self.reachable(action).destinations(),
+        }
+    }
+
+    /// The route for an intent: the given path checked, or the cheapest one found (a straight line for a
+    /// run); refused with the rule if it is illegal or too dear.
     pub fn route(&self, action: MovementAction, to: Square, path: Option<&[Square]>) -> Result<Route, Refusal> {
-        let budget = allowance(action, self.speed, self.run_multiplier);
+        let budget = self.allowance(action);
+        let refuse_path = |r: paths::PathRefused| {
+            Refusal::new(format!("step {} to {}: {}", r.step + 1, r.square, r.blocked), r.blocked.rule())
+        };
+        let line;
+        let path = match (action, path) {
+            (MovementAction::Run, Some(path)) if path != straight_line(self.start.origin, to).as_slice() => {
+                return Err(Refusal::new("a run goes in a straight line", "004:248"));
+            }
+            (MovementAction::Run, None) => {
+                line = straight_line(self.start.origin, to);
+                Some(line.as_slice())
+            }
+            (_, path) => path,
+        };
         let route = match path {
             Some(path) => {
                 if path.last() != Some(&to) {
                     return Err(Refusal::new(format!("the path does not end at {to}"), "scenario"));
                 }
-                walk_path(&self.world(), &self.mover, self.start, path, action.search_rules()).map_err(|r| {
-                    Refusal::new(format!("step {} to {}: {}", r.step + 1, r.square, r.blocked), r.blocked.rule())
+                let rules = if action == MovementAction::MinimumMovement {
+                    SearchRules::default()
+                } else {
+                    action.search_rules()
+                };
+                walk_path(&self.world(), &self.mover, self.start, path, rules).map_err(refuse_path)?
+            }
+            None if matches!(action, MovementAction::MinimumMovement | MovementAction::FiveFootStep) => {
+                let steps = self.single_steps();
+                let found = steps.into_iter().find(|r| r.end() == Some(to));
+                found.ok_or_else(|| {
+                    Refusal::new(format!("{to} is not a legal square one step away"), "000:139-144, 004:259")
                 })?
             }
             None => self.reachable(action).route_to(to).ok_or_else(|| {
@@ -227,12 +341,14 @@ impl MoveQuery<'_> {
                 )
             })?,
         };
-        let cost_ok = match action {
-            MovementAction::MinimumMovement => route.steps.len() == 1,
-            MovementAction::FiveFootStep => route.steps.len() == 1 && route.hampered == 0,
-            _ => route.cost <= budget,
+        let (ok, rule) = match action {
+            MovementAction::MinimumMovement => (route.steps.len() == 1, "000:139-144"),
+            MovementAction::FiveFootStep => {
+                (route.steps.len() == 1 && route.hampered == 0 && route.cost == 1, "004:259-261")
+            }
+            _ => (route.cost <= budget, "000:15-22"),
         };
-        if !cost_ok {
+        if !ok {
             return Err(Refusal::new(
                 format!(
                     "the path costs {} squares ({} m) and a {} allows {}",
@@ -241,11 +357,7 @@ impl MoveQuery<'_> {
                     action.name(),
                     budget
                 ),
-                match action {
-                    MovementAction::FiveFootStep => "004:259-261",
-                    MovementAction::MinimumMovement => "000:139-144",
-                    _ => "000:15-22",
-                },
+                rule,
             ));
         }
         Ok(route)
@@ -262,46 +374,77 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
 }
 
-type MoverData<'a> = (
-    Entity,
-    &'a CreatureId,
-    &'a Faction,
-    &'a Size,
-    &'a Speed,
-    &'a SpeedModifiers,
-    &'a Encumbrance,
-    &'a Traits,
-    &'a Conditions,
-);
+/// What movement reads of a creature.
+#[derive(bevy::ecs::query::QueryData)]
+pub struct MoverView {
+    /// The entity.
+    pub entity: Entity,
+    /// Its id.
+    pub id: &'static CreatureId,
+    /// Its side.
+    pub faction: &'static Faction,
+    /// Its size.
+    pub size: &'static Size,
+    /// The space it takes now.
+    pub space: &'static Space,
+    /// Where it stands.
+    pub position: &'static Position,
+    /// Base speeds.
+    pub speed: &'static Speed,
+    /// Speed modifiers.
+    pub speed_modifiers: &'static SpeedModifiers,
+    /// Armour and load.
+    pub encumbrance: &'static Encumbrance,
+    /// Traits.
+    pub traits: &'static Traits,
+    /// Skills (Escape Artist to squeeze).
+    pub skills: &'static Skills,
+    /// Conditions.
+    pub conditions: &'static Conditions,
+    /// What is left of its turn.
+    pub budget: &'static ActionBudget,
+    /// Natural reach (for a charge).
+    pub reach: &'static Reach,
+    /// Weapons (for a charge).
+    pub armament: &'static Armament,
+}
 
 /// Collects every creature's body.
-pub fn bodies<'a>(
-    creatures: impl Iterator<Item = (Entity, &'a Faction, &'a Size, &'a Position, &'a Conditions, &'a Traits)>,
-) -> Vec<Body> {
+pub fn bodies<'a>(creatures: impl Iterator<Item = MoverViewItem<'a, 'a>>) -> Vec<Body> {
     creatures
-        .map(|(entity, faction, size, position, conditions, traits)| Body {
-            entity,
-            faction: faction.clone(),
-            footprint: footprint(position.0, *size),
-            size: *size,
-            helpless: conditions.is_helpless(),
-            traits: traits.clone(),
+        .map(|c| Body {
+            entity: c.entity,
+            faction: c.faction.clone(),
+            footprint: c.space.at(c.position.0),
+            size: *c.size,
+            helpless: c.conditions.is_helpless(),
+            traits: c.traits.clone(),
         })
         .collect()
 }
 
 /// Builds the movement view of one creature.
-pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], data: MoverData<'_>, position: Square) -> MoveQuery<'a> {
-    let (entity, _, faction, size, speed, modifiers, encumbrance, traits, _) = data;
+pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_, '_>) -> MoveQuery<'a> {
     MoveQuery {
         field,
-        occupants: occupants_for(all, entity, faction),
-        mover: mover_of(*size, speed, traits),
-        start: footprint(position, *size),
-        speed: land_speed(speed, modifiers, *encumbrance, traits),
-        run_multiplier: run_multiplier(*encumbrance),
+        occupants: occupants_for(all, c.entity, c.faction),
+        mover: mover_of(*c.size, c.speed, c.traits, c.skills),
+        start: c.space.at(c.position.0),
+        speed: land_speed(c.speed, c.speed_modifiers, *c.encumbrance, c.traits),
+        run_multiplier: run_multiplier(*c.encumbrance),
+        restricted: c.budget.restricted,
     }
 }
+
+/// The movers read, then written.
+type MoverQueries<'w, 's> = ParamSet<
+    'w,
+    's,
+    (
+        Query<'static, 'static, MoverView, With<Creature>>,
+        Query<'static, 'static, (&'static mut Position, &'static mut Space, &'static mut ActionBudget)>,
+    ),
+>;
 
 /// Carries out move intents: checks the turn, the action and the path, then moves the creature square by
 /// square, writing a fact for each square entered.
@@ -309,40 +452,56 @@ fn resolve_movement(
     mut intents: MessageReader<MoveIntent>,
     field: Res<Battlefield>,
     order: Res<TurnOrder>,
-    mut creatures: Query<(MoverData, &mut Position, &mut ActionBudget), With<Creature>>,
+    mut creatures: MoverQueries<'_, '_>,
     mut facts: MessageWriter<Fact>,
     mut conditions: MessageWriter<ConditionChange>,
+    mut attacks: MessageWriter<AttackIntent>,
 ) {
     for intent in intents.read() {
-        let all = bodies(creatures.iter().map(|(d, position, _)| (d.0, d.2, d.3, position, d.8, d.7)));
-        let Ok((data, position, budget)) = creatures.get(intent.creature) else { continue };
-        let id = data.1.clone();
-        let refuse = |refusal: Refusal| Fact::ActionRefused {
-            creature: id.clone(),
-            action: intent.action.name().into(),
-            reason: refusal.reason,
-            rule: refusal.rule,
-        };
-        let query = move_query(&field, &all, data, position.0);
+        let views = creatures.p0();
+        let all = bodies(views.iter());
+        let Ok(me) = views.get(intent.creature) else { continue };
+        let id = me.id.clone();
+        let query = move_query(&field, &all, &me);
+        let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| check_action(intent.action, budget, query.speed, data.8))
-            .and_then(|()| query.route(intent.action, intent.to, intent.path.as_deref()));
+            .and_then(|()| check_action(intent.action, me.budget, query.speed, me.conditions))
+            .and_then(|()| match (intent.action, target) {
+                (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
+                (MovementAction::Charge, Some(target)) => {
+                    let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+                    let lanes = query.charge_lanes(target, me.reach.0, reach_weapon)?;
+                    lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
+                        Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
+                    })
+                }
+                _ => query.route(intent.action, intent.to, intent.path.as_deref()),
+            });
         let route = match checked {
             Ok(route) => route,
             Err(refusal) => {
-                facts.write(refuse(refusal));
+                facts.write(Fact::ActionRefused {
+                    creature: id,
+                    action: intent.action.name().into(),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
                 continue;
             }
         };
-        let from = position.0;
-        let allowance = allowance(intent.action, query.speed, query.run_multiplier);
-        let running = intent.action == MovementAction::Run && !data.8.has(Condition::Running);
-        let Ok((_, mut position, mut budget)) = creatures.get_mut(intent.creature) else { continue };
+        let from = me.position.0;
+        let size = *me.size;
+        let allowance = query.allowance(intent.action);
+        let was_squeezed = me.conditions.has(Condition::Squeezed);
+        let running = intent.action == MovementAction::Run && !me.conditions.has(Condition::Running);
+        let mut movers = creatures.p1();
+        let Ok((mut position, mut space, mut budget)) = movers.get_mut(intent.creature) else { continue };
         spend(intent.action, &mut budget);
         facts.write(Fact::MoveStarted { creature: id.clone(), action: intent.action.name().into(), from, allowance });
         for step in &route.steps {
             position.0 = step.square;
+            *space = Space { width: step.space.0, height: step.space.1 };
             facts.write(Fact::SquareEntered {
                 creature: id.clone(),
                 square: step.square,
@@ -350,15 +509,32 @@ fn resolve_movement(
                 spent: step.spent,
                 spent_m: squares_to_metres(step.spent),
                 hampered: step.hampered,
+                space: step.space,
             });
         }
         facts.write(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost: route.cost });
+        let squeezed = space.is_squeezed(size);
+        if squeezed != was_squeezed {
+            conditions.write(ConditionChange {
+                creature: intent.creature,
+                condition: Condition::Squeezed,
+                gained: squeezed,
+            });
+        }
         if running {
             conditions.write(ConditionChange {
                 creature: intent.creature,
                 condition: Condition::Running,
                 gained: true,
             });
+        }
+        if let (MovementAction::Charge, Some(target)) = (intent.action, intent.target) {
+            conditions.write(ConditionChange {
+                creature: intent.creature,
+                condition: Condition::Charging,
+                gained: true,
+            });
+            attacks.write(AttackIntent { attacker: intent.creature, target, weapon: None, charge: true });
         }
     }
 }

@@ -28,6 +28,9 @@ pub struct PathStep {
     pub spent: u32,
     /// Whether the step was hampered (difficult terrain, obstacle, darkness, squeezing…).
     pub hampered: bool,
+    /// The space taken after the step, `[width, height]`: narrower than the creature's size while it
+    /// squeezes.
+    pub space: (i32, i32),
 }
 
 /// A whole path.
@@ -51,6 +54,11 @@ impl Route {
     pub fn end(&self) -> Option<Square> {
         self.steps.last().map(|s| s.square)
     }
+
+    /// The footprint at the end, if the route moves at all.
+    pub fn end_footprint(&self) -> Option<Footprint> {
+        self.steps.last().map(|s| Footprint::rect(s.square, s.space.0, s.space.1))
+    }
 }
 
 /// The result of a search from one start: for each square, the cheapest way to reach it.
@@ -61,7 +69,9 @@ pub struct ReachMap {
     height: i32,
     start: Square,
     budget: u32,
-    /// Per (square, alternation): best (cost, hampered), the previous node, whether one may stop there.
+    /// The spaces the mover may take, full first.
+    shapes: Vec<(i32, i32)>,
+    /// Per (square, shape, alternation): best (cost, hampered), the previous node, whether one may stop.
     nodes: Vec<Node>,
 }
 
@@ -87,6 +97,8 @@ impl Node {
 pub struct Destination {
     /// North-west square of the footprint there.
     pub square: Square,
+    /// The space taken there, `[width, height]` (narrower while squeezing).
+    pub space: (i32, i32),
     /// Squares of movement spent.
     pub cost: u32,
     /// Hampered steps on the cheapest path.
@@ -94,15 +106,22 @@ pub struct Destination {
 }
 
 impl ReachMap {
-    fn index(&self, square: Square, odd: bool) -> Option<usize> {
-        let (x, y) = (square.x - self.origin.x, square.y - self.origin.y);
-        (x >= 0 && y >= 0 && x < self.width && y < self.height)
-            .then(|| ((y * self.width + x) as usize) * 2 + usize::from(odd))
+    fn shape_count(&self) -> usize {
+        self.shapes.len()
     }
 
-    fn square_of(&self, index: usize) -> (Square, bool) {
-        let cell = (index / 2) as i32;
-        (Square::new(self.origin.x + cell % self.width, self.origin.y + cell / self.width), index % 2 == 1)
+    fn index(&self, square: Square, shape: usize, odd: bool) -> Option<usize> {
+        let (x, y) = (square.x - self.origin.x, square.y - self.origin.y);
+        (x >= 0 && y >= 0 && x < self.width && y < self.height)
+            .then(|| (((y * self.width + x) as usize) * self.shape_count() + shape) * 2 + usize::from(odd))
+    }
+
+    fn node_of(&self, index: usize) -> (Square, usize, bool) {
+        let odd = index % 2 == 1;
+        let rest = index / 2;
+        let shape = rest % self.shape_count();
+        let cell = (rest / self.shape_count()) as i32;
+        (Square::new(self.origin.x + cell % self.width, self.origin.y + cell / self.width), shape, odd)
     }
 
     /// The budget searched with.
@@ -110,13 +129,15 @@ impl ReachMap {
         self.budget
     }
 
-    /// The best node for a square over both alternation states: (index, node).
+    /// The best stoppable node for a square over every shape and alternation: full space first among
+    /// equals, then the cheapest.
     fn best(&self, square: Square) -> Option<(usize, Node)> {
-        [false, true]
-            .into_iter()
-            .filter_map(|odd| self.index(square, odd).map(|i| (i, self.nodes[i])))
-            .filter(|(_, n)| n.cost != UNSEEN && n.can_stop)
-            .min_by_key(|(_, n)| (n.cost, n.hampered))
+        (0..self.shape_count())
+            .flat_map(|shape| [false, true].map(|odd| (shape, odd)))
+            .filter_map(|(shape, odd)| self.index(square, shape, odd).map(|i| (i, shape, self.nodes[i])))
+            .filter(|(_, _, n)| n.cost != UNSEEN && n.can_stop)
+            .min_by_key(|(_, shape, n)| (n.cost, n.hampered, *shape))
+            .map(|(i, _, n)| (i, n))
     }
 
     /// Every square where the move may end, with its cost, the start excluded.
@@ -125,11 +146,12 @@ impl ReachMap {
         for y in 0..self.height {
             for x in 0..self.width {
                 let square = Square::new(self.origin.x + x, self.origin.y + y);
-                if square == self.start {
-                    continue;
-                }
-                if let Some((_, n)) = self.best(square) {
-                    out.push(Destination { square, cost: n.cost, hampered: n.hampered });
+                if let Some((i, n)) = self.best(square) {
+                    let (_, shape, _) = self.node_of(i);
+                    if square == self.start && shape == 0 {
+                        continue;
+                    }
+                    out.push(Destination { square, space: self.shapes[shape], cost: n.cost, hampered: n.hampered });
                 }
             }
         }
@@ -150,8 +172,14 @@ impl ReachMap {
             if node.previous == UNSEEN {
                 break;
             }
-            let (sq, _) = self.square_of(index);
-            steps.push(PathStep { square: sq, cost: node.step_cost, spent: node.cost, hampered: node.step_hampered });
+            let (sq, shape, _) = self.node_of(index);
+            steps.push(PathStep {
+                square: sq,
+                cost: node.step_cost,
+                spent: node.cost,
+                hampered: node.step_hampered,
+                space: self.shapes[shape],
+            });
             index = node.previous as usize;
         }
         steps.reverse();
@@ -161,26 +189,56 @@ impl ReachMap {
     }
 }
 
+/// Whether the mover's full space fits somewhere around a narrower footprint: then it need not squeeze
+/// there.
+fn fits_full_around(world: &StepWorld<'_>, mover: &Mover, narrow: Footprint, own: Footprint) -> bool {
+    let side = mover.side();
+    ((narrow.origin.y + narrow.height - side)..=narrow.origin.y).any(|y| {
+        ((narrow.origin.x + narrow.width - side)..=narrow.origin.x)
+            .any(|x| world.enter(mover, Footprint::new(Square::new(x, y), side), own).is_ok())
+    })
+}
+
+/// Keeps `candidate` for node `index` if it is better than what is there, and queues it.
+fn relax(map: &mut ReachMap, queue: &mut BinaryHeap<Reverse<(u32, u32, usize)>>, index: usize, candidate: Node) {
+    let old = map.nodes[index];
+    if old.cost == UNSEEN || (candidate.cost, candidate.hampered) < (old.cost, old.hampered) {
+        map.nodes[index] = candidate;
+        queue.push(Reverse((candidate.cost, candidate.hampered, index)));
+    }
+}
+
+/// Squares added when a squeezing creature spreads into squares it did not hold: like a step (our
+/// ruling, docs/rulings.md); drawing in to squeeze is free.
+pub const SPREAD_COST: u32 = 1;
+
 /// Searches every square `mover` can reach from `start` spending at most `budget` squares, with the
-/// diagonal alternation counted along the whole path (RULES-INDEX ruling). Dijkstra over (square,
-/// alternation), ordered by cost then hampered steps.
+/// diagonal alternation counted along the whole path (RULES-INDEX ruling). Dijkstra over (square, space,
+/// alternation), ordered by cost then hampered steps. A creature of several squares may squeeze where
+/// its full space does not fit (000:110-123).
 pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget: u32, rules: SearchRules) -> ReachMap {
-    let reach = budget.min(4096) as i32 + 1;
+    let reach = budget.min(4096) as i32 + mover.side();
     let origin = Square::new((start.origin.x - reach).max(-1), (start.origin.y - reach).max(-1));
     let far = Square::new(
         (start.origin.x + reach).min(world.field.width()),
         (start.origin.y + reach).min(world.field.height()),
     );
+    let mut shapes = mover.shapes();
+    let start_shape = shapes.iter().position(|&s| s == (start.width, start.height)).unwrap_or_else(|| {
+        shapes.push((start.width, start.height));
+        shapes.len() - 1
+    });
     let mut map = ReachMap {
         origin,
         width: far.x - origin.x + 1,
         height: far.y - origin.y + 1,
         start: start.origin,
         budget,
+        shapes,
         nodes: Vec::new(),
     };
-    map.nodes = vec![Node::EMPTY; (map.width * map.height * 2) as usize];
-    let Some(first) = map.index(start.origin, false) else { return map };
+    map.nodes = vec![Node::EMPTY; (map.width * map.height) as usize * map.shape_count() * 2];
+    let Some(first) = map.index(start.origin, start_shape, false) else { return map };
     map.nodes[first] = Node { cost: 0, can_stop: true, ..Node::EMPTY };
     let mut queue = BinaryHeap::new();
     queue.push(Reverse((0u32, 0u32, first)));
@@ -189,8 +247,9 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
         if (node.cost, node.hampered) < (cost, hampered) {
             continue;
         }
-        let (square, odd) = map.square_of(index);
-        let here = start.at(square);
+        let (square, shape, odd) = map.node_of(index);
+        let (w, h) = map.shapes[shape];
+        let here = Footprint::rect(square, w, h);
         for direction in Direction::ALL {
             let Ok((to, entry)) = world.step(mover, here, direction, start) else { continue };
             let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
@@ -202,19 +261,56 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
             if total > budget {
                 continue;
             }
-            let Some(next) = map.index(to.origin, next_odd) else { continue };
+            let Some(next) = map.index(to.origin, shape, next_odd) else { continue };
             let key = (total, hampered + u32::from(step_hampered));
-            let old = map.nodes[next];
-            if old.cost == UNSEEN || key < (old.cost, old.hampered) {
-                map.nodes[next] = Node {
-                    cost: total,
-                    hampered: key.1,
-                    step_cost: step,
-                    step_hampered,
-                    previous: index as u32,
-                    can_stop: entry.can_stop,
-                };
-                queue.push(Reverse((key.0, key.1, next)));
+            let can_stop = entry.can_stop && (shape == 0 || !fits_full_around(world, mover, to, start));
+            let candidate =
+                Node { cost: key.0, hampered: key.1, step_cost: step, step_hampered, previous: index as u32, can_stop };
+            relax(&mut map, &mut queue, next, candidate);
+        }
+        // Squeezing in or spreading out in place: to another space that holds or is held by this one, or
+        // that overlaps it (turning a corner while squeezed).
+        if rules.no_hampered {
+            continue;
+        }
+        for other in 0..map.shape_count() {
+            let (ow, oh) = map.shapes[other];
+            if other == shape {
+                continue;
+            }
+            for oy in (square.y - oh + 1)..=(square.y + h - 1) {
+                for ox in (square.x - ow + 1)..=(square.x + w - 1) {
+                    let there = Footprint::rect(Square::new(ox, oy), ow, oh);
+                    let inside = here.squares().all(|s| there.contains(s)) || there.squares().all(|s| here.contains(s));
+                    let drawing_in = there.squares().all(|s| here.contains(s));
+                    if !there.overlaps(here) || (!inside && (ow == mover.side() && oh == mover.side())) {
+                        continue;
+                    }
+                    let Ok(entry) = world.enter(mover, there, start) else { continue };
+                    // One squeezes only where one must: not where the full space fits around (000:110).
+                    let needed = other == 0 || !fits_full_around(world, mover, there, start);
+                    // Spreading into new squares costs like a step, doubled while still squeezed (000:112).
+                    let step = match (drawing_in, other) {
+                        (true, _) => 0,
+                        (false, 0) => SPREAD_COST,
+                        (false, _) => SPREAD_COST * 2,
+                    };
+                    let total = cost + step;
+                    if total > budget {
+                        continue;
+                    }
+                    let Some(next) = map.index(there.origin, other, odd) else { continue };
+                    let squeezing_on = !drawing_in && other != 0;
+                    let candidate = Node {
+                        cost: total,
+                        hampered: hampered + u32::from(squeezing_on),
+                        step_cost: step,
+                        step_hampered: squeezing_on,
+                        previous: index as u32,
+                        can_stop: entry.can_stop && needed,
+                    };
+                    relax(&mut map, &mut queue, next, candidate);
+                }
             }
         }
     }
@@ -254,16 +350,13 @@ pub fn walk_path(
         let (to, entry) = world.step(mover, here, direction, start).map_err(refuse)?;
         let hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
         if rules.no_hampered && hampered {
-            return Err(refuse(Blocked::CannotStop {
-                square,
-                what: "hampered square (no running, charging or 5-foot step there)".into(),
-            }));
+            return Err(refuse(Blocked::Hampered { square }));
         }
         let (cost, next_odd) = step_cost(direction.is_diagonal(), entry.hampering, odd);
         odd = next_odd;
         route.cost += cost;
         route.hampered += u32::from(hampered);
-        route.steps.push(PathStep { square, cost, spent: route.cost, hampered });
+        route.steps.push(PathStep { square, cost, spent: route.cost, hampered, space: (to.width, to.height) });
         here = to;
         last_can_stop = entry.can_stop;
     }
@@ -339,6 +432,65 @@ mod tests {
         let route = map.route_to(Square::new(4, 0)).unwrap();
         assert_eq!(route.cost, 4, "around the corner: east, east, then north twice, not a cut diagonal");
         assert!(route.steps.iter().all(|s| !field.terrain(s.square).blocks()));
+    }
+
+    fn corridor_north_of_a_room() -> Battlefield {
+        // #######
+        // ###.###
+        // ###.###
+        // #.....#
+        // #.....#
+        // #.....#
+        // #######
+        let mut field = Battlefield::open(7, 7);
+        for square in field.clone().squares() {
+            let room = (1..=5).contains(&square.x) && (3..=5).contains(&square.y);
+            let corridor = square.x == 3 && (1..=2).contains(&square.y);
+            if !room && !corridor {
+                field.set_terrain(square, Terrain::Wall);
+            }
+        }
+        field
+    }
+
+    #[test]
+    fn a_large_creature_squeezes_into_a_corridor_000_115() {
+        let field = corridor_north_of_a_room();
+        let ogre = Mover::walker(Size::Large);
+        let start = Footprint::new(Square::new(2, 3), 2);
+        let map = reachable(&open_world(&field), &ogre, start, 8, SearchRules::default());
+        let up = map.destinations().into_iter().find(|d| d.square == Square::new(3, 1)).expect("the corridor's end");
+        assert_eq!(up.space, (1, 2), "two squares of the corridor, one wide");
+        assert_eq!(up.cost, 4, "draw in (free), then two squeezed steps at double cost");
+        let route = map.route_to(Square::new(3, 1)).unwrap();
+        assert!(route.steps.iter().filter(|s| s.cost > 0).all(|s| s.cost == 2 && s.hampered));
+        // In the open room it never squeezes and never moves for free.
+        assert_eq!(map.cost_to(Square::new(3, 3)), Some(1));
+        assert!(map.destinations().iter().filter(|d| d.square.y >= 3).all(|d| d.space == (2, 2)));
+        // A Medium creature goes up the corridor at the plain cost.
+        let man = Mover::walker(Size::Medium);
+        let map = reachable(&open_world(&field), &man, Footprint::new(Square::new(3, 3), 1), 8, SearchRules::default());
+        assert_eq!(map.cost_to(Square::new(3, 1)), Some(2));
+    }
+
+    #[test]
+    fn a_running_creature_does_not_squeeze() {
+        let field = corridor_north_of_a_room();
+        let ogre = Mover::walker(Size::Large);
+        let start = Footprint::new(Square::new(2, 3), 2);
+        let map = reachable(&open_world(&field), &ogre, start, 16, SearchRules { no_hampered: true });
+        assert_eq!(map.cost_to(Square::new(3, 1)), None);
+    }
+
+    #[test]
+    fn squeeze_widths() {
+        use crate::rules::movement::cost::squeeze_width;
+        assert_eq!(squeeze_width(Size::Medium, false), 0);
+        assert_eq!(squeeze_width(Size::Large, false), 1);
+        assert_eq!(squeeze_width(Size::Large, true), 1);
+        assert_eq!(squeeze_width(Size::Huge, false), 2, "half of 4.5 m is 2.25 m: two squares");
+        assert_eq!(squeeze_width(Size::Huge, true), 1, "narrower than half only with Escape Artist");
+        assert_eq!(squeeze_width(Size::Colossal, false), 3);
     }
 
     #[test]

@@ -186,9 +186,13 @@ fn start_turn(
     if let Ok::<TurnCreature, _>((_, id, _, _, mut conditions, mut budget)) = creatures.get_mut(entity) {
         facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
         // Flat-footed ends at one's first turn (004:55); this round's stances end at one's next turn.
-        for condition in
-            [Condition::FlatFooted, Condition::Running, Condition::TotalDefense, Condition::FightingDefensively]
-        {
+        for condition in [
+            Condition::FlatFooted,
+            Condition::Running,
+            Condition::TotalDefense,
+            Condition::FightingDefensively,
+            Condition::Charging,
+        ] {
             if conditions.0.remove(&condition) {
                 facts.write(Fact::ConditionLost { creature: id.clone(), condition });
             }
