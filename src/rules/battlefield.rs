@@ -174,7 +174,10 @@ impl Battlefield {
                 !trace.squares.iter().any(wall)
                     && !trace.crossed_edges.iter().any(|e| self.edge(*e) == Some(EdgeFeature::Wall))
                     && !trace.along_edges.iter().any(between_walls)
-                    && !trace.corners_passed.iter().any(|(c, [p, q])| (wall(p) && wall(q)) || self.wall_touches_corner(*c))
+                    && !trace
+                        .corners_passed
+                        .iter()
+                        .any(|(c, [p, q])| (wall(p) && wall(q)) || self.wall_touches_corner(*c))
             })
         })
     }
