@@ -53,6 +53,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Overland travel (003): how far, how long and at what cost a party goes.
+    Travel {
+        /// Land speed in metres of each walker of the party (e.g. --walker 9 --walker 6).
+        #[arg(long = "walker")]
+        walkers: Vec<f64>,
+        /// Mounts or vehicles of the party (light-horse, heavy-horse-loaded, pony, cart-or-wagon, …).
+        #[arg(long = "mount")]
+        mounts: Vec<String>,
+        /// walk, hustle or run.
+        #[arg(long, default_value = "walk")]
+        pace: String,
+        /// plains, hills, forest, jungle, swamp, mountains, sandy-desert, brush, frozen-tundra.
+        #[arg(long, default_value = "plains")]
+        terrain: String,
+        /// highway, road, trail or trackless.
+        #[arg(long, default_value = "road")]
+        way: String,
+        /// Distance to cover, in kilometres.
+        #[arg(long, conflicts_with = "hours")]
+        km: Option<f64>,
+        /// Hours to travel (one stretch without sleep).
+        #[arg(long)]
+        hours: Option<u32>,
+        /// Hours of travel a day for a distance.
+        #[arg(long, default_value_t = 8)]
+        hours_per_day: u32,
+    },
     /// Run a scenario headless and print the event log as JSON lines.
     Run {
         /// The scenario file.
@@ -78,6 +105,9 @@ pub fn main() -> ExitCode {
         Command::Check { files } => check(&files),
         Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
         Command::Run { scenario, seed, check } => run(&scenario, seed, check),
+        Command::Travel { walkers, mounts, pace, terrain, way, km, hours, hours_per_day } => {
+            travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
+        }
     }
 }
 
@@ -275,4 +305,96 @@ fn run(path: &Path, seed: Option<u64>, check: bool) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Finds the value of `all` whose name, written in kebab-case, is `text`.
+fn by_name<T: Copy + std::fmt::Debug>(all: &[T], text: &str, what: &str) -> Result<T, String> {
+    let wanted = text.to_lowercase().replace(['-', '_', ' '], "");
+    all.iter().copied().find(|v| format!("{v:?}").to_lowercase() == wanted).ok_or_else(|| {
+        let kebab = |v: &T| {
+            let name = format!("{v:?}");
+            let mut out = String::new();
+            for (i, c) in name.chars().enumerate() {
+                if c.is_uppercase() && i > 0 {
+                    out.push('-');
+                }
+                out.push(c.to_ascii_lowercase());
+            }
+            out
+        };
+        format!("unknown {what} {text:?}; one of: {}", all.iter().map(kebab).collect::<Vec<_>>().join(", "))
+    })
+}
+
+#[expect(clippy::too_many_arguments, reason = "one argument per command-line option")]
+fn travel(
+    walkers: &[f64],
+    mounts: &[String],
+    pace: &str,
+    terrain: &str,
+    way: &str,
+    km: Option<f64>,
+    hours: Option<u32>,
+    hours_per_day: u32,
+) -> ExitCode {
+    use crate::rules::overland::travel::*;
+    let parsed = (|| -> Result<_, String> {
+        let pace = by_name(&Pace::ALL, pace, "pace")?;
+        let terrain = by_name(&Terrain::ALL, terrain, "terrain")?;
+        let way = by_name(&Way::ALL, way, "way")?;
+        let mut party: Vec<Traveller> = walkers.iter().map(|&speed_m| Traveller::OnFoot { speed_m }).collect();
+        for mount in mounts {
+            party.push(Traveller::Mounted(by_name(&Conveyance::ALL, mount, "mount or vehicle")?));
+        }
+        if party.is_empty() {
+            party.push(Traveller::OnFoot { speed_m: 9.0 });
+        }
+        let goal = match (km, hours) {
+            (Some(km), _) => Goal::Distance { metres: km * 1000.0, hours_per_day },
+            (None, Some(h)) => Goal::Hours(h),
+            (None, None) => Goal::Hours(hours_per_day),
+        };
+        plan_journey(&party, pace, terrain, way, goal).map_err(|e| e.to_string())
+    })();
+    let journey = match parsed {
+        Ok(journey) => journey,
+        Err(message) => {
+            eprintln!("estoc travel: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("pace {:?}, terrain and way {}", journey.pace, journey.multiplier);
+    println!("  {:.2} km an hour", journey.per_hour_m / 1000.0);
+    println!(
+        "  {:.2} km in {:.2} hours ({} day(s) of {} hours)",
+        journey.distance_m / 1000.0,
+        journey.hours,
+        journey.days,
+        journey.hours_per_day
+    );
+    for hour in &journey.daily_strain {
+        for (who, strain) in [("walkers", hour.on_foot), ("ridden mounts", hour.ridden_mounts)] {
+            let Some(strain) = strain else { continue };
+            if strain.is_free() {
+                continue;
+            }
+            let mut costs = Vec::new();
+            if strain.hustle_damage > 0 {
+                costs.push(format!("{} {:?} damage for hustling", strain.hustle_damage, strain.damage_kind));
+            }
+            if let Some(check) = strain.forced_march {
+                let roll = if check.automatic_failure {
+                    "fails automatically".to_string()
+                } else {
+                    format!("Con DC {}", check.dc)
+                };
+                costs.push(format!(
+                    "forced march: {roll}, {}d{} {:?} damage on a failure",
+                    check.damage_on_failure.count, check.damage_on_failure.sides, strain.damage_kind
+                ));
+            }
+            println!("  hour {}: {who}: {}; fatigue {:?}", hour.hour, costs.join("; "), strain.fatigue);
+        }
+    }
+    ExitCode::SUCCESS
 }

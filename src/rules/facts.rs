@@ -171,6 +171,23 @@ pub enum Fact {
         /// Whether it succeeded (a natural 1 always fails, a 20 always succeeds).
         success: bool,
     },
+    /// An ability or skill check.
+    CheckRolled {
+        /// Who checks.
+        creature: CreatureId,
+        /// The ability or skill.
+        check: String,
+        /// Why, with the rule.
+        reason: String,
+        /// The natural d20.
+        roll: u32,
+        /// Roll plus bonus.
+        total: i32,
+        /// The difficulty.
+        dc: i32,
+        /// Whether it succeeded.
+        success: bool,
+    },
     /// Hit points changed.
     HitPointsChanged {
         /// Whose.

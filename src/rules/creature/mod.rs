@@ -39,7 +39,8 @@ pub use crate::rules::size::{BodyShape, Size};
     Altitude,
     Heading,
     Awareness,
-    crate::rules::turns::ActionBudget
+    crate::rules::turns::ActionBudget,
+    crate::rules::movement::Exertion
 )]
 pub struct Creature;
 

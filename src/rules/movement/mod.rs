@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width};
 pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
-pub use paths::{Destination, PathStep, Route, SearchRules, reachable, walk_path};
+pub use paths::{Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
 
 use super::RulesSystems;
 use crate::rules::attack::AttackIntent;
@@ -145,6 +145,65 @@ fn spend(action: MovementAction, budget: &mut ActionBudget) {
     budget.movement =
         if action == MovementAction::FiveFootStep { MovementMade::FiveFootStep } else { MovementMade::Moved };
 }
+
+/// How long a creature has kept running, and whether it must rest (004:249).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exertion {
+    /// Rounds run in a row so far.
+    pub rounds_run: u32,
+    /// The last round it ran.
+    pub last_run_round: Option<u32>,
+    /// It may not move faster than one move action before this round (a minute of rest, 004:249).
+    pub resting_until: Option<u32>,
+}
+
+/// What running in `round` asks of a creature of Constitution `con` (004:249): nothing during the first
+/// `con` rounds in a row, then a Constitution check of DC 10, 11, 12…; refused while it rests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunDemand {
+    /// It runs freely.
+    Free,
+    /// A Constitution check of this DC; on a failure it stops and rests 10 rounds.
+    Check(u32),
+    /// It is resting until that round.
+    Resting(u32),
+}
+
+impl Exertion {
+    /// The rounds run in a row if it runs in `round`.
+    pub fn streak(&self, round: u32) -> u32 {
+        if self.last_run_round == Some(round.saturating_sub(1)) && round > 1 { self.rounds_run + 1 } else { 1 }
+    }
+
+    /// What running in `round` demands.
+    pub fn demand(&self, round: u32, con: i32) -> RunDemand {
+        if let Some(until) = self.resting_until.filter(|&until| round < until) {
+            return RunDemand::Resting(until);
+        }
+        match crate::rules::overland::travel::run_check_dc(con.max(0) as u32, self.streak(round)) {
+            None => RunDemand::Free,
+            Some(dc) => RunDemand::Check(dc),
+        }
+    }
+
+    /// Whether a resting creature may take `action`: no faster than one move action (004:249).
+    pub fn check_rest(&self, round: u32, action: MovementAction) -> Result<(), Refusal> {
+        let fast = matches!(
+            action,
+            MovementAction::DoubleMove | MovementAction::Run | MovementAction::Withdraw | MovementAction::Charge
+        );
+        match self.resting_until {
+            Some(until) if round < until && fast => Err(Refusal::new(
+                format!("after running it must rest until round {until}, moving no faster than one move action"),
+                "004:249",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Rounds of rest after a failed Constitution check to keep running: one minute (004:249).
+pub const RUN_REST_ROUNDS: u32 = 10;
 
 /// Asks to move a creature.
 #[derive(Message, Clone, Debug)]
@@ -407,6 +466,10 @@ pub struct MoverView {
     pub reach: &'static Reach,
     /// Weapons (for a charge).
     pub armament: &'static Armament,
+    /// Abilities (Con to keep running).
+    pub abilities: &'static Abilities,
+    /// How long it has run.
+    pub exertion: &'static Exertion,
 }
 
 /// Collects every creature's body.
@@ -442,17 +505,23 @@ type MoverQueries<'w, 's> = ParamSet<
     's,
     (
         Query<'static, 'static, MoverView, With<Creature>>,
-        Query<'static, 'static, (&'static mut Position, &'static mut Space, &'static mut ActionBudget)>,
+        Query<
+            'static,
+            'static,
+            (&'static mut Position, &'static mut Space, &'static mut ActionBudget, &'static mut Exertion),
+        >,
     ),
 >;
 
 /// Carries out move intents: checks the turn, the action and the path, then moves the creature square by
 /// square, writing a fact for each square entered.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn resolve_movement(
     mut intents: MessageReader<MoveIntent>,
     field: Res<Battlefield>,
     order: Res<TurnOrder>,
     mut creatures: MoverQueries<'_, '_>,
+    mut dice: ResMut<crate::rules::dice::Dice>,
     mut facts: MessageWriter<Fact>,
     mut conditions: MessageWriter<ConditionChange>,
     mut attacks: MessageWriter<AttackIntent>,
@@ -467,6 +536,7 @@ fn resolve_movement(
         let checked = order
             .check_turn(intent.creature)
             .and_then(|()| check_action(intent.action, me.budget, query.speed, me.conditions))
+            .and_then(|()| me.exertion.check_rest(order.round, intent.action))
             .and_then(|()| match (intent.action, target) {
                 (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
                 (MovementAction::Charge, Some(target)) => {
@@ -492,11 +562,48 @@ fn resolve_movement(
         };
         let from = me.position.0;
         let size = *me.size;
+        let round = order.round;
+        let mut exertion = *me.exertion;
+        if intent.action == MovementAction::Run {
+            if let RunDemand::Check(dc) = exertion.demand(round, me.abilities.con) {
+                let roll = dice.d20();
+                let total = roll as i32 + ability_modifier(me.abilities.con);
+                let success = total >= dc as i32;
+                facts.write(Fact::CheckRolled {
+                    creature: id.clone(),
+                    check: "constitution".into(),
+                    reason: format!("running for round {} in a row (004:249)", exertion.streak(round)),
+                    roll,
+                    total,
+                    dc: dc as i32,
+                    success,
+                });
+                if !success {
+                    exertion =
+                        Exertion { rounds_run: 0, last_run_round: None, resting_until: Some(round + RUN_REST_ROUNDS) };
+                    facts.write(Fact::ActionRefused {
+                        creature: id.clone(),
+                        action: intent.action.name().into(),
+                        reason: format!("too winded to run on: it must rest until round {}", round + RUN_REST_ROUNDS),
+                        rule: "004:249".into(),
+                    });
+                    if let Ok((_, _, _, mut stored)) = creatures.p1().get_mut(intent.creature) {
+                        *stored = exertion;
+                    }
+                    continue;
+                }
+            }
+            exertion.rounds_run = exertion.streak(round);
+            exertion.last_run_round = Some(round);
+        }
         let allowance = query.allowance(intent.action);
         let was_squeezed = me.conditions.has(Condition::Squeezed);
         let running = intent.action == MovementAction::Run && !me.conditions.has(Condition::Running);
         let mut movers = creatures.p1();
-        let Ok((mut position, mut space, mut budget)) = movers.get_mut(intent.creature) else { continue };
+        let Ok((mut position, mut space, mut budget, mut stored_exertion)) = movers.get_mut(intent.creature) else {
+            continue;
+        };
+        *stored_exertion = exertion;
         spend(intent.action, &mut budget);
         facts.write(Fact::MoveStarted { creature: id.clone(), action: intent.action.name().into(), from, allowance });
         for step in &route.steps {
@@ -536,5 +643,30 @@ fn resolve_movement(
             });
             attacks.write(AttackIntent { attacker: intent.creature, target, weapon: None, charge: true });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_costs_a_con_check_after_con_rounds_004_249() {
+        let mut e = Exertion::default();
+        for round in 1..=3 {
+            assert_eq!(e.demand(round, 3), RunDemand::Free, "round {round}");
+            e.rounds_run = e.streak(round);
+            e.last_run_round = Some(round);
+        }
+        assert_eq!(e.demand(4, 3), RunDemand::Check(10));
+        e.rounds_run = e.streak(4);
+        e.last_run_round = Some(4);
+        assert_eq!(e.demand(5, 3), RunDemand::Check(11), "one more each round");
+        assert_eq!(e.demand(7, 3), RunDemand::Free, "a round without running starts afresh");
+        let resting = Exertion { resting_until: Some(15), ..Exertion::default() };
+        assert_eq!(resting.demand(6, 3), RunDemand::Resting(15));
+        assert!(resting.check_rest(6, MovementAction::DoubleMove).is_err());
+        assert!(resting.check_rest(6, MovementAction::Move).is_ok());
+        assert!(resting.check_rest(15, MovementAction::Run).is_ok());
     }
 }

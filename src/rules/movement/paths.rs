@@ -31,6 +31,8 @@ pub struct PathStep {
     /// The space taken after the step, `[width, height]`: narrower than the creature's size while it
     /// squeezes.
     pub space: (i32, i32),
+    /// Whether the move may end here (not on an ally, a foe's square or an obstacle to cross).
+    pub can_stop: bool,
 }
 
 /// A whole path.
@@ -179,6 +181,7 @@ impl ReachMap {
                 spent: node.cost,
                 hampered: node.step_hampered,
                 space: self.shapes[shape],
+                can_stop: node.can_stop,
             });
             index = node.previous as usize;
         }
@@ -317,6 +320,25 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
     map
 }
 
+/// Where a creature stands when its move ends early, after `steps_taken` steps of `route` from `start`:
+/// there if it may stop there, else back on the last square of the route where it could, else where it
+/// started ("s'arrêter accidentellement dans un espace illégal", 000:126-129).
+pub fn settle(start: Footprint, route: &Route, steps_taken: usize) -> Footprint {
+    route.steps[..steps_taken.min(route.steps.len())]
+        .iter()
+        .rev()
+        .find(|s| s.can_stop)
+        .map_or(start, |s| Footprint::rect(s.square, s.space.0, s.space.1))
+}
+
+/// The nearest of `candidates` to `from` by the 1-2-1-2 count; a tie is broken by a die (000:63-65,
+/// RULES-INDEX): a die with as many faces as tied candidates picks one, in the order given.
+pub fn nearest(from: Footprint, candidates: &[Footprint], dice: &mut crate::rules::dice::Dice) -> Option<usize> {
+    let best = candidates.iter().map(|c| from.distance_to(*c)).min()?;
+    let tied: Vec<usize> = (0..candidates.len()).filter(|&i| from.distance_to(candidates[i]) == best).collect();
+    if tied.len() == 1 { Some(tied[0]) } else { Some(tied[dice.roll(tied.len() as u32) as usize - 1]) }
+}
+
 /// Why a given path cannot be walked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PathRefused {
@@ -356,7 +378,14 @@ pub fn walk_path(
         odd = next_odd;
         route.cost += cost;
         route.hampered += u32::from(hampered);
-        route.steps.push(PathStep { square, cost, spent: route.cost, hampered, space: (to.width, to.height) });
+        route.steps.push(PathStep {
+            square,
+            cost,
+            spent: route.cost,
+            hampered,
+            space: (to.width, to.height),
+            can_stop: entry.can_stop,
+        });
         here = to;
         last_can_stop = entry.can_stop;
     }
@@ -480,6 +509,41 @@ mod tests {
         let start = Footprint::new(Square::new(2, 3), 2);
         let map = reachable(&open_world(&field), &ogre, start, 16, SearchRules { no_hampered: true });
         assert_eq!(map.cost_to(Square::new(3, 1)), None);
+    }
+
+    #[test]
+    fn an_interrupted_move_settles_on_the_last_legal_square_000_126() {
+        let field = Battlefield::open(6, 1);
+        let ally = [crate::rules::movement::cost::Occupant {
+            footprint: Footprint::new(Square::new(2, 0), 1),
+            size: Size::Medium,
+            ally: true,
+            helpless: false,
+            obstructs_when_helpless: false,
+            fills_space: false,
+        }];
+        let world = StepWorld { field: &field, occupants: &ally };
+        let man = Mover::walker(Size::Medium);
+        let start = Footprint::new(Square::new(0, 0), 1);
+        let path = [Square::new(1, 0), Square::new(2, 0), Square::new(3, 0)];
+        let route = walk_path(&world, &man, start, &path, SearchRules::default()).unwrap();
+        assert_eq!(settle(start, &route, 2).origin, Square::new(1, 0), "stopped on the ally: back one square");
+        assert_eq!(settle(start, &route, 3).origin, Square::new(3, 0));
+        assert_eq!(settle(start, &route, 0).origin, Square::new(0, 0));
+    }
+
+    #[test]
+    fn the_nearest_square_with_ties_broken_by_a_die_000_63() {
+        let from = Footprint::new(Square::new(0, 0), 1);
+        let far = Footprint::new(Square::new(5, 0), 1);
+        let a = Footprint::new(Square::new(2, 0), 1);
+        let b = Footprint::new(Square::new(0, 2), 1);
+        let mut dice = crate::rules::dice::Dice::with_forced(1, [2, 1]);
+        assert_eq!(nearest(from, &[far, a], &mut dice), Some(1));
+        assert_eq!(dice.forced_left(), 2, "no die without a tie");
+        assert_eq!(nearest(from, &[a, far, b], &mut dice), Some(2), "the die said 2: the second of the tied");
+        assert_eq!(nearest(from, &[a, far, b], &mut dice), Some(0));
+        assert_eq!(nearest(from, &[], &mut dice), None);
     }
 
     #[test]
