@@ -102,6 +102,16 @@ pub enum Step {
         /// The square asked about.
         square: Square,
     },
+    /// The cheapest legal path for this action to that square (shortest, then fewest hampered squares).
+    Path {
+        /// Creature id.
+        creature: String,
+        /// Movement action.
+        #[serde(default = "default_move")]
+        action: MovementAction,
+        /// Destination.
+        to: Square,
+    },
     /// Which squares does the creature threaten?
     Threatened {
         /// Creature id.
@@ -207,6 +217,19 @@ pub enum Answer {
         cost: Option<u32>,
         /// The reason if not, with the rule.
         reason: Option<String>,
+    },
+    /// The cheapest legal path.
+    Path {
+        /// Creature id.
+        creature: String,
+        /// The action.
+        action: MovementAction,
+        /// The destination.
+        to: Square,
+        /// The route, if there is one.
+        route: Option<crate::rules::movement::Route>,
+        /// Why not, if there is none.
+        refusal: Option<String>,
     },
     /// Threatened squares.
     Threatened {
@@ -386,6 +409,29 @@ pub fn run_scenario(
                     },
                     (None, _) => Answer::UnknownCreature { creature: creature.clone() },
                     (_, None) => Answer::UnknownCreature { creature: target.clone() },
+                })
+            }
+            Step::Path { creature, action, to } => {
+                let id = creature.clone();
+                answer = Some(match entity(creature) {
+                    Some(e) => with_move_query(world, e, |q| match q.route(*action, *to, None) {
+                        Ok(route) => Answer::Path {
+                            creature: id.clone(),
+                            action: *action,
+                            to: *to,
+                            route: Some(route),
+                            refusal: None,
+                        },
+                        Err(r) => Answer::Path {
+                            creature: id.clone(),
+                            action: *action,
+                            to: *to,
+                            route: None,
+                            refusal: Some(r.to_string()),
+                        },
+                    })
+                    .unwrap_or(Answer::UnknownCreature { creature: id.clone() }),
+                    None => Answer::UnknownCreature { creature: id },
                 })
             }
             Step::WhyNot { creature, action, square } => {

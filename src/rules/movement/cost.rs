@@ -33,6 +33,9 @@ pub struct Mover {
     pub darkvision: bool,
     /// Charging: may not pass through allies (000:67-68).
     pub charging: bool,
+    /// May move through foes' squares without stopping: the hook that tumbling and overrun (special
+    /// attacks) set for the path they allow (000:76-79).
+    pub passes_foes: bool,
     /// The width in squares it can squeeze to (000:110-123): half its space, rounded up, or one less
     /// with Escape Artist; 0 when it cannot squeeze on the grid (one square or less).
     pub squeeze: i32,
@@ -47,6 +50,7 @@ impl Mover {
             incorporeal: false,
             darkvision: false,
             charging: false,
+            passes_foes: false,
             squeeze: squeeze_width(size, false),
         }
     }
@@ -311,7 +315,7 @@ impl StepWorld<'_> {
                 if other.obstructs_when_helpless {
                     doublings += 1;
                 }
-            } else if !tiny_mover && !far_apart && !mover.incorporeal {
+            } else if !tiny_mover && !far_apart && !mover.incorporeal && !mover.passes_foes {
                 return Err(Blocked::Foe { square });
             }
             // Only over a helpless creature, or as a creature smaller than a square, may one stop in an

@@ -263,6 +263,7 @@ pub fn mover_of(size: Size, speed: &Speed, traits: &Traits, skills: &Skills) -> 
         incorporeal: traits.incorporeal,
         darkvision: traits.darkvision_m > 0,
         charging: false,
+        passes_foes: false,
         squeeze: squeeze_width(size, skills.escape_artist.is_some()),
     }
 }
@@ -349,6 +350,16 @@ impl MoveQuery<'_> {
             .map(|(d, _)| d)
             .collect(),
             MovementAction::MinimumMovement => self.single_steps().iter().map(of_route).collect(),
+            // Where a charge could end if a target stood beyond: straight clear lanes of 2 squares or more
+            // (the lanes toward a given target come from `charge_lanes`).
+            MovementAction::Charge => {
+                let charger = Mover { charging: true, ..self.mover };
+                straight_reachable(&self.world(), &charger, self.start, self.allowance(action), action.search_rules())
+                    .into_iter()
+                    .map(|(d, _)| d)
+                    .filter(|d| d.cost >= 2)
+                    .collect()
+            }
             MovementAction::FiveFootStep => {
                 self.single_steps().iter().filter(|r| r.hampered == 0 && r.cost == 1).map(of_route).collect()
             }
