@@ -29,15 +29,15 @@ pub fn tile_index(look: char) -> u32 {
 }
 
 const TILE_COUNT: u32 = 10;
-const DARKNESS: Color = Color::srgba(0.02, 0.0, 0.08, 0.55);
-const GRID: Color = Color::srgba(0.0, 0.0, 0.0, 0.25);
-const WALL_EDGE: Color = Color::srgb(0.16, 0.15, 0.15);
-const LOW_EDGE: Color = Color::srgb(0.55, 0.5, 0.42);
+const DARKNESS: Color = Color::srgba(0.02, 0.0, 0.08, 0.92);
+const GRID: Color = Color::srgba(0.1, 0.08, 0.06, 0.6);
+const GRID_WIDTH: f32 = 2.0;
+const WALL_EDGE: Color = Color::srgb(0.12, 0.11, 0.12);
+const LOW_EDGE: Color = Color::srgb(0.42, 0.36, 0.28);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
     app.add_systems(Update, (draw_board, fit_camera).chain().in_set(ViewSystems::Spawn));
-    app.add_systems(Update, draw_grid.in_set(ViewSystems::Sync));
 }
 
 fn spawn_camera(mut commands: Commands) {
@@ -97,13 +97,32 @@ fn draw_board(
         anchor: TilemapAnchor::None,
         ..default()
     });
+    // A subtle grid: one thin line per row and column, over the tiles and under the tokens.
+    let (w, h) = (width as f32 * TILE_PX, height as f32 * TILE_PX);
+    let corner = Vec2::splat(-TILE_PX / 2.0);
+    for x in 0..=width {
+        let at = corner + Vec2::new(x as f32 * TILE_PX, h / 2.0);
+        commands.spawn((
+            BoardPart,
+            Sprite::from_color(GRID, Vec2::new(GRID_WIDTH, h)),
+            Transform::from_translation(at.extend(1.5)),
+        ));
+    }
+    for y in 0..=height {
+        let at = corner + Vec2::new(w / 2.0, y as f32 * TILE_PX);
+        commands.spawn((
+            BoardPart,
+            Sprite::from_color(GRID, Vec2::new(w, GRID_WIDTH)),
+            Transform::from_translation(at.extend(1.5)),
+        ));
+    }
     for (edge, feature) in field.edges() {
         let (a, _) = edge.squares();
         let centre = square_centre(a, height);
         let (offset, size) = if edge.east {
-            (Vec2::new(TILE_PX / 2.0, 0.0), Vec2::new(TILE_PX * 0.12, TILE_PX * 1.04))
+            (Vec2::new(TILE_PX / 2.0, 0.0), Vec2::new(TILE_PX * 0.16, TILE_PX * 1.08))
         } else {
-            (Vec2::new(0.0, -TILE_PX / 2.0), Vec2::new(TILE_PX * 1.04, TILE_PX * 0.12))
+            (Vec2::new(0.0, -TILE_PX / 2.0), Vec2::new(TILE_PX * 1.08, TILE_PX * 0.16))
         };
         let colour = if feature == EdgeFeature::Wall { WALL_EDGE } else { LOW_EDGE };
         commands.spawn((
@@ -131,22 +150,5 @@ fn fit_camera(
     if let Projection::Orthographic(ortho) = &mut *projection {
         let margin = 1.08;
         ortho.scale = (w / window.width()).max(h / window.height()) * margin;
-    }
-}
-
-/// A subtle grid over the map.
-fn draw_grid(encounter: Option<Res<ActiveEncounter>>, mut gizmos: Gizmos) {
-    let Some(encounter) = encounter else { return };
-    let field = &encounter.0.battlefield;
-    let (w, h) = (field.width(), field.height());
-    let left = -TILE_PX / 2.0;
-    let bottom = -TILE_PX / 2.0;
-    for x in 0..=w {
-        let px = left + x as f32 * TILE_PX;
-        gizmos.line_2d(Vec2::new(px, bottom), Vec2::new(px, bottom + h as f32 * TILE_PX), GRID);
-    }
-    for y in 0..=h {
-        let py = bottom + y as f32 * TILE_PX;
-        gizmos.line_2d(Vec2::new(left, py), Vec2::new(left + w as f32 * TILE_PX, py), GRID);
     }
 }
