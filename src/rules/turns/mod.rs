@@ -233,7 +233,8 @@ fn end_turn(
     }
 }
 
-/// Ends the fight when the creatures still able to act all belong to one faction.
+/// Ends the fight when the creatures still able to act (disabled ones can, 004:263-272) all belong to one
+/// faction.
 fn declare_victory(
     mut order: ResMut<TurnOrder>,
     creatures: Query<(&Faction, &Conditions), With<Creature>>,
@@ -244,7 +245,7 @@ fn declare_victory(
     }
     let mut standing: Vec<&str> = creatures
         .iter()
-        .filter(|(_, c)| c.can_act() && !c.has(Condition::Disabled))
+        .filter(|(_, c)| c.can_act())
         .map(|(f, _)| f.0.as_str())
         .collect();
     standing.sort_unstable();
