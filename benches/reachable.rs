@@ -42,8 +42,22 @@ fn bench(c: &mut Criterion) {
     let cases: [(&str, &Battlefield, Mover, Footprint, u32, SearchRules); 6] = [
         ("open 64x64, Medium, move (6)", &open, medium, centre, 6, SearchRules::default()),
         ("open 64x64, Medium, double move (12)", &open, medium, centre, 12, SearchRules::default()),
-        ("open 64x64, Medium, run (24)", &open, medium, centre, 24, SearchRules { no_hampered: true }),
-        ("maze 64x64, Medium, run (24)", &maze, medium, in_room, 24, SearchRules { no_hampered: true }),
+        (
+            "open 64x64, Medium, run (24)",
+            &open,
+            medium,
+            centre,
+            24,
+            SearchRules { no_hampered: true, odd_diagonal: false },
+        ),
+        (
+            "maze 64x64, Medium, run (24)",
+            &maze,
+            medium,
+            in_room,
+            24,
+            SearchRules { no_hampered: true, odd_diagonal: false },
+        ),
         ("maze 64x64, Medium, double move (12)", &maze, medium, in_room, 12, SearchRules::default()),
         (
             "open 64x64, Large, run (32)",
@@ -51,7 +65,7 @@ fn bench(c: &mut Criterion) {
             large,
             Footprint::new(Square::new(31, 31), 2),
             32,
-            SearchRules { no_hampered: true },
+            SearchRules { no_hampered: true, odd_diagonal: false },
         ),
     ];
     for (name, field, mover, start, budget, rules) in cases {

@@ -89,7 +89,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 6));
-    assert!(matches!(facts(&app).last(), Some(Fact::ActionRefused { rule, .. }) if rule == "004:73"));
+    assert!(matches!(facts(&app).last(), Some(Fact::ActionRefused { rule, .. }) if rule == "004:76"));
 }
 
 #[test]

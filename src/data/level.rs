@@ -322,7 +322,7 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             continue;
         }
         if let Some(bad) = space.squares().find(|s| {
-            matches!(field.terrain(*s), Terrain::Wall | Terrain::Pit)
+            matches!(field.terrain(*s), Terrain::Wall | Terrain::Pit | Terrain::Obstacle | Terrain::LowWall)
                 && !stats.traits.incorporeal
                 && !(stats.speed.fly.is_some() && field.terrain(*s) == Terrain::Pit)
         }) {

@@ -31,7 +31,7 @@ pub enum Fact {
         /// Roll plus modifiers.
         total: i32,
     },
-    /// The order of play was settled: ties go to the higher modifier, then a die (004:53).
+    /// The order of play was settled: ties go to the higher modifier, then a die (004:52).
     InitiativeOrdered {
         /// Creatures from first to last.
         order: Vec<CreatureId>,
@@ -149,7 +149,7 @@ pub enum Fact {
         modifiers: Vec<Modifier>,
         /// The critical multiplier applied (1 without a critical).
         multiplier: u32,
-        /// Damage dealt (at least 1, 004:12).
+        /// Damage dealt (at least 1, 004:23).
         total: i32,
         /// Whether it was nonlethal.
         nonlethal: bool,
@@ -187,6 +187,15 @@ pub enum Fact {
         dc: i32,
         /// Whether it succeeded.
         success: bool,
+    },
+    /// Hit points lost to something other than an attack.
+    HitPointsLost {
+        /// Whose.
+        creature: CreatureId,
+        /// How many.
+        amount: i32,
+        /// Why, with the rule.
+        reason: String,
     },
     /// Hit points changed.
     HitPointsChanged {

@@ -11,7 +11,7 @@ use super::RulesSystems;
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
-use crate::rules::health::Damage;
+use crate::rules::health::{Damage, Strain};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
 /// Asks for a single attack (a standard action) against a target.
@@ -85,7 +85,7 @@ pub struct AttackPlan {
 }
 
 /// Prepares an attack of `attacker` on `target`, or says which rule forbids it. `allies_near_target` says
-/// whether one of the attacker's allies stands within 3 m of the target (shooting into melee, 004:171).
+/// whether one of the attacker's allies stands within 3 m of the target (shooting into melee, 004:180-182).
 pub fn plan_attack(
     attacker: &CombatantItem,
     target: &CombatantItem,
@@ -103,7 +103,7 @@ pub fn plan_attack(
         Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data")
     })?;
     if target.conditions.has(Condition::Dead) {
-        return Err(Refusal::new(format!("{} is dead", target.id), "004:34"));
+        return Err(Refusal::new(format!("{} is dead", target.id), "004:38, 004:271"));
     }
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
@@ -122,7 +122,7 @@ pub fn plan_attack(
         let penalty = range_penalty(&weapon, distance).ok_or_else(|| {
             Refusal::new(
                 format!("{} is {distance} m away, beyond the {}'s maximum range", target.id, weapon.name),
-                "004:167",
+                "004:174",
             )
         })?;
         if penalty != 0 {
@@ -134,6 +134,9 @@ pub fn plan_attack(
     } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
+    }
+    if attacker.conditions.has(Condition::SqueezedTight) {
+        return Err(Refusal::new("no attack while squeezing narrower than half its space", "000:121-123"));
     }
     if charge {
         if is_ranged(&weapon) {
@@ -149,12 +152,15 @@ pub fn plan_attack(
     }
     let ac = armor_class(target.defense, target.abilities, *target.size);
     let loses_dex = target.conditions.has(Condition::FlatFooted) && !target.traits.uncanny_dodge
-        || target.conditions.has(Condition::Running) && !target.feats.has(Feat::Run);
+        || target.conditions.has(Condition::Running) && !target.feats.has(Feat::Run)
+        || target.conditions.has(Condition::SqueezedTight);
     let (armor_class, mut armor_class_parts) = if loses_dex {
         let mut parts: Vec<Modifier> =
             ac.parts.iter().filter(|m| !(m.source == "Dex" && m.value > 0) && m.source != "dodge").cloned().collect();
-        let why = if target.conditions.has(Condition::FlatFooted) {
-            "flat-footed: no Dex (004:55)"
+        let why = if target.conditions.has(Condition::SqueezedTight) {
+            "squeezing with Escape Artist: no Dex (000:121-123)"
+        } else if target.conditions.has(Condition::FlatFooted) {
+            "flat-footed: no Dex (004:53)"
         } else {
             "running: no Dex (004:248)"
         };
@@ -164,9 +170,35 @@ pub fn plan_attack(
         (ac.normal, ac.parts.clone())
     };
     let mut armor_class = armor_class;
-    if target.conditions.has(Condition::Squeezed) {
+    if target.conditions.has(Condition::Squeezed) || target.conditions.has(Condition::SqueezedTight) {
         armor_class -= 4;
         armor_class_parts.push(Modifier::new(-4, "squeezing (000:113)"));
+    }
+    // The defender table (004:383-397): helpless -4 against melee and Dex 0 (004:423); prone -4 against
+    // melee, +4 against ranged attacks.
+    if target.conditions.is_helpless() {
+        let dex = dex_to_ac(target.abilities, target.defense);
+        let counted = if loses_dex { dex.min(0) } else { dex };
+        let to_zero = -5 - counted;
+        if to_zero != 0 {
+            armor_class += to_zero;
+            armor_class_parts.push(Modifier::new(to_zero, "helpless: Dex 0 (004:423)"));
+        }
+        if !is_ranged(&weapon) {
+            armor_class -= 4;
+            armor_class_parts.push(Modifier::new(-4, "helpless, against melee (004:423)"));
+        }
+    } else if target.conditions.has(Condition::Prone) {
+        let (value, source) = if is_ranged(&weapon) {
+            (4, "prone, against ranged (004:395)")
+        } else {
+            (-4, "prone, against melee (004:395)")
+        };
+        armor_class += value;
+        armor_class_parts.push(Modifier::new(value, source));
+    }
+    if attacker.conditions.has(Condition::Prone) && !is_ranged(&weapon) {
+        modifiers.push(Modifier::new(-4, "prone attacker, melee (004:375)"));
     }
     if target.conditions.has(Condition::Charging) {
         armor_class -= 2;
@@ -177,6 +209,7 @@ pub fn plan_attack(
 
 /// Carries out attack intents: checks the turn and the standard action, plans the attack, rolls it, confirms
 /// criticals, rolls damage and hands it to the health chapter.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn resolve_attack(
     mut intents: MessageReader<AttackIntent>,
     order: Res<TurnOrder>,
@@ -185,6 +218,7 @@ fn resolve_attack(
     mut budgets: Query<&mut ActionBudget>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
+    mut strain: MessageWriter<Strain>,
 ) {
     for intent in intents.read() {
         let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
@@ -210,7 +244,7 @@ fn resolve_attack(
                 if attacker.conditions.can_act() {
                     Ok(())
                 } else {
-                    Err(Refusal::new("a helpless creature cannot attack", "004:423"))
+                    Err(Refusal::new("a helpless creature cannot attack", "004:278"))
                 }
             })
             .and_then(|()| if intent.charge { Ok(()) } else { budget.check(ActionKind::Standard) })
@@ -226,6 +260,12 @@ fn resolve_attack(
         };
         if !intent.charge {
             let _ = budget.spend(ActionKind::Standard);
+        }
+        if attacker.conditions.has(Condition::Disabled) {
+            strain.write(Strain {
+                creature: intent.attacker,
+                reason: "a standard action while disabled (004:274)".into(),
+            });
         }
         let rolled = roll_attack(&mut dice, &plan.modifiers, plan.armor_class, plan.weapon.threat);
         facts.write(Fact::AttackRolled {

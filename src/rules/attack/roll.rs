@@ -39,7 +39,7 @@ pub fn judge_attack(roll: u32, bonus: i32, armor_class: i32, threat_from: u32) -
 }
 
 /// Damage of one hit: the weapon's dice and bonuses thrown once, or `multiplier` times on a critical; the
-/// multiplier applies to base damage only, extra dice are thrown once (004:17); at least 1 (004:12).
+/// multiplier applies to base damage only, extra dice are thrown once (004:27, 004:186); at least 1 (004:23).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DamageRoll {
     /// Each throw of the weapon's dice.
@@ -102,7 +102,7 @@ pub fn melee_reaches(natural_reach: u32, reach_weapon: bool, attacker: Footprint
 }
 
 /// The range penalty of a ranged attack at `distance_m`: -2 per full increment beyond the first (our
-/// ruling), or `None` past the maximum range (5 increments thrown, 10 fired, 004:167).
+/// ruling), or `None` past the maximum range (5 increments thrown, 10 fired, 004:174).
 pub fn range_penalty(weapon: &Weapon, distance_m: f32) -> Option<i32> {
     let (increment, max) = match weapon.delivery {
         Delivery::Melee => return Some(0),

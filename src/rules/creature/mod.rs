@@ -160,7 +160,7 @@ impl Default for Speed {
     }
 }
 
-/// Armour worn, by category: it slows (000:30-57) and caps Dex (004:26).
+/// Armour worn, by category: it slows (000:30-57) and caps Dex (004:30).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ArmorCategory {
     /// No armour.
@@ -297,7 +297,7 @@ pub struct Saves {
     pub will: i32,
 }
 
-/// The parts of Armor Class other than Dex and size (004:24-33).
+/// The parts of Armor Class other than Dex and size (004:29-37).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Defense {
     /// Armour bonus (with its enhancement).
@@ -314,7 +314,7 @@ pub struct Defense {
     pub max_dex: Option<i32>,
 }
 
-/// How a weapon is held (004:14-16).
+/// How a weapon is held (004:24-26).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Handling {
     /// Light: no x1.5 Strength when held in two hands.
@@ -344,7 +344,7 @@ pub enum Delivery {
     },
 }
 
-/// How Strength adds to a weapon's damage (004:13).
+/// How Strength adds to a weapon's damage (004:24).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum StrengthToDamage {
     /// Melee and thrown weapons, slings: the modifier (x1.5 two-handed, x0.5 off-hand).
@@ -396,7 +396,7 @@ pub enum Feat {
     CombatReflexes,
     /// Course: keeps Dex to AC while running (004:248).
     Run,
-    /// Tir de précision: no -4 for shooting into melee (004:171).
+    /// Tir de précision: no -4 for shooting into melee (004:182).
     PreciseShot,
     /// Tir à bout portant: +1 attack and damage within 9 m.
     PointBlankShot,
@@ -484,7 +484,7 @@ pub struct Traits {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
-    /// No Dex to AC, no attacks of opportunity, until its first turn (004:55-57).
+    /// No Dex to AC, no attacks of opportunity, until its first turn (004:53).
     FlatFooted,
     /// À terre.
     Prone,
@@ -492,6 +492,9 @@ pub enum Condition {
     Helpless,
     /// Squeezing into a narrow space: -4 attack and AC (000:110-114).
     Squeezed,
+    /// Squeezing narrower than half its space with Escape Artist: no attacks, -4 AC, no Dex to AC
+    /// (000:121-123).
+    SqueezedTight,
     /// Hors de combat at 0 HP (004:263-308).
     Disabled,
     /// Mourant, -1 to -9 HP.

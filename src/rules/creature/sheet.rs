@@ -68,20 +68,20 @@ pub fn run_multiplier(encumbrance: Encumbrance) -> u32 {
     if encumbrance.hampering() >= ArmorCategory::Heavy { 3 } else { 4 }
 }
 
-/// Armor Class and its parts (004:24-33).
+/// Armor Class and its parts (004:29-37).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ArmorClass {
     /// Normal AC.
     pub normal: i32,
-    /// Touch AC: no armour, shield or natural armour (004:33).
+    /// Touch AC: no armour, shield or natural armour (004:37).
     pub touch: i32,
-    /// Flat-footed AC: no Dex bonus nor dodge (004:55-57).
+    /// Flat-footed AC: no Dex bonus nor dodge (004:53).
     pub flat_footed: i32,
     /// Every term of the normal AC.
     pub parts: Vec<Modifier>,
 }
 
-/// The Dex bonus that counts toward AC: capped by armour (004:25-26).
+/// The Dex bonus that counts toward AC: capped by armour (004:30).
 pub fn dex_to_ac(abilities: &Abilities, defense: &Defense) -> i32 {
     let dex = ability_modifier(abilities.dex);
     match defense.max_dex {
@@ -90,7 +90,7 @@ pub fn dex_to_ac(abilities: &Abilities, defense: &Defense) -> i32 {
     }
 }
 
-/// AC = 10 + armour + shield + Dex (capped) + size + natural + deflection + dodge (004:24-33). The
+/// AC = 10 + armour + shield + Dex (capped) + size + natural + deflection + dodge (004:29-37). The
 /// flat-footed AC drops a Dex bonus and dodge bonuses (a Dex penalty stays); touch AC drops armour,
 /// shield and natural armour.
 pub fn armor_class(defense: &Defense, abilities: &Abilities, size: Size) -> ArmorClass {
@@ -150,7 +150,7 @@ pub fn attack_bonus(
     parts
 }
 
-/// The Strength term of a weapon's damage (004:13-16): x1.5 two-handed (not light weapons), x0.5 in
+/// The Strength term of a weapon's damage (004:24-26): x1.5 two-handed (not light weapons), x0.5 in
 /// the off hand, rounded down; only a penalty for ordinary bows; nothing for composite bows and
 /// crossbows.
 pub fn strength_to_damage(abilities: &Abilities, weapon: &Weapon) -> Option<Modifier> {
@@ -170,7 +170,7 @@ pub fn strength_to_damage(abilities: &Abilities, weapon: &Weapon) -> Option<Modi
     (value != 0).then(|| Modifier::new(value, source))
 }
 
-/// The maximum range of a ranged weapon in metres: 5 increments thrown, 10 fired (004:167).
+/// The maximum range of a ranged weapon in metres: 5 increments thrown, 10 fired (004:174).
 pub fn max_range_m(weapon: &Weapon) -> Option<f32> {
     match weapon.delivery {
         Delivery::Melee => None,
@@ -431,7 +431,7 @@ mod tests {
             unarmed: false,
             off_hand: false,
         };
-        assert_eq!(strength_to_damage(&abilities, &sword).unwrap().value, 3, "+2 becomes +3 (004:15)");
+        assert_eq!(strength_to_damage(&abilities, &sword).unwrap().value, 3, "+2 becomes +3 (004:26)");
         let off = Weapon { off_hand: true, handling: Handling::Light, ..sword.clone() };
         assert_eq!(strength_to_damage(&abilities, &off).unwrap().value, 1);
         let weak = Abilities { str: 8, ..Abilities::default() };

@@ -17,15 +17,24 @@ pub struct Damage {
     pub target: Entity,
     /// How much.
     pub amount: i32,
-    /// Nonlethal damage (004:300-308).
+    /// Nonlethal damage (004:301-308).
     pub nonlethal: bool,
 }
 
-/// Damage from one attack that calls for a Fortitude save or death (004:282): 50 points or more.
+/// A strenuous action that costs a disabled creature 1 hit point (004:274).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Strain {
+    /// Who strains.
+    pub creature: Entity,
+    /// What it did, with the rule.
+    pub reason: String,
+}
+
+/// Damage from one attack that calls for a Fortitude save or death (004:272): 50 points or more.
 pub const MASSIVE_DAMAGE: i32 = 50;
 
 /// The states hit points alone bring: disabled at exactly 0, dying from -1 to -9, dead at -10 or below
-/// (004:34, 004:263-281).
+/// (004:38, 004:269-278).
 pub fn states_for(current: i32) -> &'static [Condition] {
     match current {
         i32::MIN..=-10 => &[Condition::Dead],
@@ -36,7 +45,7 @@ pub fn states_for(current: i32) -> &'static [Condition] {
 }
 
 /// The state nonlethal damage brings: staggered when it equals current hit points, unconscious above
-/// (004:300-308).
+/// (004:301-308).
 pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
     if nonlethal <= 0 || current <= 0 {
         None
@@ -49,7 +58,7 @@ pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
     }
 }
 
-/// Takes damage off temporary hit points first, then off current hit points (004:294-299).
+/// Takes damage off temporary hit points first, then off current hit points (004:298-299).
 pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
     let from_temporary = hp.temporary.min(amount.max(0));
     HitPoints { temporary: hp.temporary - from_temporary, current: hp.current - (amount - from_temporary), ..hp }
@@ -57,15 +66,18 @@ pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
 
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
-    app.add_message::<Damage>().add_message::<ConditionChange>();
-    app.add_systems(Update, (apply_damage, apply_condition_changes).chain().in_set(RulesSystems::Consequences));
+    app.add_message::<Damage>().add_message::<ConditionChange>().add_message::<Strain>();
+    app.add_systems(
+        Update,
+        (apply_strain, apply_damage, apply_condition_changes).chain().in_set(RulesSystems::Consequences),
+    );
 }
 
 const HP_STATES: [Condition; 5] =
     [Condition::Disabled, Condition::Dying, Condition::Dead, Condition::Unconscious, Condition::Staggered];
 
 /// Applies damage, then sets the states the new hit points bring; 50 or more from one blow calls for a
-/// Fortitude save DC 15 or death (004:282).
+/// Fortitude save DC 15 or death (004:272).
 fn apply_damage(
     mut damage: MessageReader<Damage>,
     mut dice: ResMut<Dice>,
@@ -94,7 +106,7 @@ fn apply_damage(
             facts.write(Fact::SaveRolled {
                 creature: id.clone(),
                 save: "fortitude".into(),
-                reason: "massive damage (004:282)".into(),
+                reason: "massive damage (004:272)".into(),
                 roll,
                 total,
                 dc: 15,
@@ -116,6 +128,20 @@ fn apply_damage(
                 facts.write(Fact::ConditionLost { creature: id.clone(), condition });
             }
         }
+    }
+}
+
+/// Turns strain into 1 point of damage, with a fact saying why (004:274).
+fn apply_strain(
+    mut strain: MessageReader<Strain>,
+    ids: Query<&CreatureId>,
+    mut damage: MessageWriter<Damage>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for s in strain.read() {
+        let Ok(id) = ids.get(s.creature) else { continue };
+        facts.write(Fact::HitPointsLost { creature: id.clone(), amount: 1, reason: s.reason.clone() });
+        damage.write(Damage { target: s.creature, amount: 1, nonlethal: false });
     }
 }
 

@@ -165,7 +165,7 @@ impl Blocked {
             Blocked::Pit { .. } => "002:58",
             Blocked::CutsCorner { .. } => "000:61",
             Blocked::Foe { .. } => "000:70-71",
-            Blocked::AllyWhileCharging { .. } => "000:67-68",
+            Blocked::AllyWhileCharging { .. } => "000:67-68, 004:453",
             Blocked::FillsSpace { .. } => "000:89-90",
             Blocked::Hampered { .. } => "000:94-95, 004:250, 004:261",
             Blocked::CannotStop { .. } => "000:74-75, 000:101-105",
@@ -307,15 +307,15 @@ impl StepWorld<'_> {
             }
             let tiny_mover = mover.size.is_smaller_than_a_square();
             let far_apart = mover.size.steps_to(other.size).abs() >= 3;
-            if other.ally {
-                if mover.charging {
-                    return Err(Blocked::AllyWhileCharging { square });
-                }
-            } else if other.helpless {
+            // A charge passes no creature, not even an ally; helpless ones do not stop it (004:453).
+            if mover.charging && !other.helpless {
+                return Err(if other.ally { Blocked::AllyWhileCharging { square } } else { Blocked::Foe { square } });
+            }
+            if other.helpless {
                 if other.obstructs_when_helpless {
                     doublings += 1;
                 }
-            } else if !tiny_mover && !far_apart && !mover.incorporeal && !mover.passes_foes {
+            } else if !other.ally && !tiny_mover && !far_apart && !mover.incorporeal && !mover.passes_foes {
                 return Err(Blocked::Foe { square });
             }
             // Only over a helpless creature, or as a creature smaller than a square, may one stop in an

@@ -1,4 +1,4 @@
-//! Straight lines on the grid: the path of a run (004:246-251) and the lane of a charge (004:451-459),
+//! Straight lines on the grid: the path of a run (004:248-251) and the lane of a charge (004:451-459),
 //! each square a single step from the one before.
 
 use serde::Serialize;
@@ -111,28 +111,33 @@ pub struct ChargeLane {
     pub route: Route,
 }
 
-/// The charge lanes of `mover` (with `charging` set, so allies block) from `start` toward the squares
-/// `attack_from` would let it attack, with `speed` squares: the nearest attack squares only, reached by a
-/// straight line of at least 2 and at most 2 x speed squares, through no hampered square, no creature
+/// The charge lanes of `mover` (with `charging` set, so creatures in the way block) from `start` toward the
+/// squares `attack_from` would let it attack, with `budget` squares (twice the speed, or the speed for a
+/// restricted creature): the nearest attack squares where it could stand, reached by a straight line of at
+/// least 2 and at most `budget` squares, through no hampered square, no creature
 /// (helpless ones excepted) and nothing that blocks (004:451-453, 000:67-68, 000:94-95).
 pub fn charge_lanes(
     world: &StepWorld<'_>,
     mover: &Mover,
     start: Footprint,
-    speed: u32,
+    budget: u32,
     attack_from: impl Fn(Square) -> bool,
 ) -> Result<Vec<ChargeLane>, NoCharge> {
     if attack_from(start.origin) {
         return Err(NoCharge::AlreadyInReach);
     }
-    let budget = speed * 2;
     let r = budget as i32;
     let mut candidates: Vec<(u32, Square)> = Vec::new();
     for y in (start.origin.y - r).max(0)..=(start.origin.y + r).min(world.field.height() - 1) {
         for x in (start.origin.x - r).max(0)..=(start.origin.x + r).min(world.field.width() - 1) {
             let square = Square::new(x, y);
             let d = distance_squares(x - start.origin.x, y - start.origin.y);
-            if d <= budget && attack_from(square) {
+            // A square of wall or pit is no place to attack from; an occupied one is, and blocks the charge.
+            let standable = !matches!(
+                world.enter(mover, start.at(square), start),
+                Err(Blocked::Wall { .. } | Blocked::Pit { .. } | Blocked::OffMap { .. })
+            );
+            if d <= budget && standable && attack_from(square) {
                 candidates.push((d, square));
             }
         }
@@ -141,7 +146,7 @@ pub fn charge_lanes(
     if nearest < 2 {
         return Err(NoCharge::TooClose);
     }
-    let rules = SearchRules { no_hampered: true };
+    let rules = SearchRules { no_hampered: true, odd_diagonal: false };
     let mut lanes = Vec::new();
     let mut first_block = None;
     for (_, to) in candidates.into_iter().filter(|(d, _)| *d == nearest) {
@@ -188,7 +193,7 @@ mod tests {
         let world = StepWorld { field: &field, occupants: &[] };
         let man = Mover::walker(Size::Medium);
         let start = Footprint::new(Square::new(1, 2), 1);
-        let run = straight_reachable(&world, &man, start, 24, SearchRules { no_hampered: true });
+        let run = straight_reachable(&world, &man, start, 24, SearchRules { no_hampered: true, odd_diagonal: false });
         let ends: Vec<Square> = run.iter().map(|(d, _)| d.square).collect();
         assert!(ends.contains(&Square::new(4, 2)));
         assert!(!ends.contains(&Square::new(6, 2)), "the rubble is in the straight line and cannot be run through");
@@ -203,7 +208,7 @@ mod tests {
         let target = Footprint::new(Square::new(7, 3), 1);
         let reach = |square: Square| Footprint::new(square, 1).distance_to(target) == 1;
         let world = StepWorld { field: &field, occupants: &[] };
-        let lanes = charge_lanes(&world, &man, start, 6, reach).unwrap();
+        let lanes = charge_lanes(&world, &man, start, 12, reach).unwrap();
         let ends: Vec<Square> = lanes.iter().map(|l| l.to).collect();
         assert_eq!(
             ends,
@@ -222,15 +227,29 @@ mod tests {
         };
         let allies = [ally(2), ally(3), ally(4)];
         let world = StepWorld { field: &field, occupants: &allies };
-        assert!(matches!(charge_lanes(&world, &man, start, 6, reach), Err(NoCharge::LaneBlocked { .. })));
+        assert!(matches!(charge_lanes(&world, &man, start, 12, reach), Err(NoCharge::LaneBlocked { .. })));
         // Too close, too far.
         let world = StepWorld { field: &field, occupants: &[] };
         let near = Footprint::new(Square::new(5, 3), 1);
-        assert_eq!(charge_lanes(&world, &man, near, 6, reach), Err(NoCharge::TooClose));
-        assert_eq!(charge_lanes(&world, &man, start, 2, reach), Err(NoCharge::TooFar));
+        assert_eq!(charge_lanes(&world, &man, near, 12, reach), Err(NoCharge::TooClose));
+        assert_eq!(charge_lanes(&world, &man, start, 4, reach), Err(NoCharge::TooFar));
         assert_eq!(
-            charge_lanes(&world, &man, Footprint::new(Square::new(6, 3), 1), 6, reach),
+            charge_lanes(&world, &man, Footprint::new(Square::new(6, 3), 1), 12, reach),
             Err(NoCharge::AlreadyInReach)
         );
+        // A wall square beside the target is no square to charge to: the nearest standable ones are.
+        let mut walled = Battlefield::open(12, 7);
+        walled.set_terrain(Square::new(6, 3), Terrain::Wall);
+        let world = StepWorld { field: &walled, occupants: &[] };
+        let ends: Vec<Square> = charge_lanes(&world, &man, start, 12, reach).unwrap().iter().map(|l| l.to).collect();
+        assert_eq!(ends, vec![Square::new(6, 2), Square::new(6, 4)]);
+        // A creature in the lane blocks, even a foe three sizes smaller; a helpless ally does not.
+        let tiny_foe = [Occupant { ally: false, size: Size::Tiny, ..ally(3) }];
+        let world = StepWorld { field: &field, occupants: &tiny_foe };
+        let ends: Vec<Square> = charge_lanes(&world, &man, start, 12, reach).unwrap().iter().map(|l| l.to).collect();
+        assert_eq!(ends, vec![Square::new(6, 2), Square::new(6, 4)], "not through the rat at (4,3)");
+        let sleeping = [Occupant { helpless: true, ..ally(3) }];
+        let world = StepWorld { field: &field, occupants: &sleeping };
+        assert_eq!(charge_lanes(&world, &man, start, 12, reach).unwrap().len(), 3);
     }
 }

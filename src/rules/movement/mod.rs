@@ -18,6 +18,7 @@ use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::{Footprint, Square, squares_to_metres};
+use crate::rules::health::Strain;
 use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Refusal, TurnOrder};
 
 /// The ways to move in a turn.
@@ -28,10 +29,10 @@ pub enum MovementAction {
     Move,
     /// Two move actions: up to twice the speed, one path (000:17-18).
     DoubleMove,
-    /// Run, a full-round action: x4 speed (x3 heavy), no hampered square, loses Dex to AC (004:246-251).
+    /// Run, a full-round action: x4 speed (x3 heavy), no hampered square, loses Dex to AC (004:248-251).
     Run,
     /// Withdraw, a full-round action: twice the speed, the first square does not provoke from visible foes
-    /// (004:239-245).
+    /// (004:243-247).
     Withdraw,
     /// The 5-foot step: one square, never provokes (004:259-262).
     FiveFootStep,
@@ -72,6 +73,7 @@ impl MovementAction {
     pub fn search_rules(self) -> SearchRules {
         SearchRules {
             no_hampered: matches!(self, MovementAction::Run | MovementAction::FiveFootStep | MovementAction::Charge),
+            odd_diagonal: false,
         }
     }
 }
@@ -94,7 +96,7 @@ pub fn check_action(
     conditions: &Conditions,
 ) -> Result<(), Refusal> {
     if !conditions.can_act() {
-        return Err(Refusal::new("a helpless creature cannot move", "004:423"));
+        return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
     }
     match action {
         MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),
@@ -107,9 +109,9 @@ pub fn check_action(
         }
         MovementAction::Withdraw => {
             if conditions.has(Condition::Blinded) {
-                return Err(Refusal::new("a blinded creature cannot withdraw", "004:239"));
+                return Err(Refusal::new("a blinded creature cannot withdraw", "004:243"));
             }
-            // A restricted creature withdraws with its standard action, at its speed only (004:245).
+            // A restricted creature withdraws with its standard action, at its speed only (004:247).
             let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
             budget.check(kind).and(budget.check_movement())
         }
@@ -282,14 +284,21 @@ pub struct MoveQuery<'a> {
     pub speed: u32,
     /// Its run multiplier.
     pub run_multiplier: u32,
-    /// Restricted to one action this turn: withdraw and charge cover one speed only (004:245, 004:456).
+    /// Restricted to one action this turn: withdraw and charge cover one speed only (004:247, 004:456).
     pub restricted: bool,
+    /// An odd number of plain diagonals already taken this turn.
+    pub odd_diagonal: bool,
 }
 
 impl MoveQuery<'_> {
     /// The step world.
     pub fn world(&self) -> StepWorld<'_> {
         StepWorld { field: self.field, occupants: &self.occupants }
+    }
+
+    /// The search limits of `action` for this creature now.
+    pub fn rules(&self, action: MovementAction) -> SearchRules {
+        SearchRules { odd_diagonal: self.odd_diagonal, ..action.search_rules() }
     }
 
     /// Squares of movement `action` allows this creature.
@@ -311,13 +320,22 @@ impl MoveQuery<'_> {
         let attack_from =
             |square: Square| crate::rules::attack::melee_reaches(reach, reach_weapon, shape.at(square), target);
         let world = self.world();
-        charge_lanes(&world, &charger, self.start, self.allowance(MovementAction::Charge) / 2, attack_from)
+        charge_lanes(&world, &charger, self.start, self.allowance(MovementAction::Charge), attack_from)
             .map_err(|no| Refusal::new(no.to_string(), no.rule()))
     }
 
     /// The search of every square reachable with a budgeted action (move, double move, withdraw).
     pub fn reachable(&self, action: MovementAction) -> paths::ReachMap {
-        reachable(&self.world(), &self.mover, self.start, self.allowance(action), action.search_rules())
+        reachable(&self.world(), &self.mover, self.start, self.allowance(action), self.rules(action))
+    }
+
+    /// Whether a route is a legal 5-foot step: one unhampered square of cost 1, not into darkness even for a
+    /// creature that sees in the dark (004:261).
+    fn five_foot_step_ok(&self, route: &Route) -> bool {
+        route.steps.len() == 1
+            && route.hampered == 0
+            && route.cost == 1
+            && route.end_footprint().is_some_and(|f| f.squares().all(|s| !self.field.is_dark(s)))
     }
 
     /// The single steps that are legal whatever their cost: the minimum movement (000:139-144).
@@ -361,7 +379,7 @@ impl MoveQuery<'_> {
                     .collect()
             }
             MovementAction::FiveFootStep => {
-                self.single_steps().iter().filter(|r| r.hampered == 0 && r.cost == 1).map(of_route).collect()
+                self.single_steps().iter().filter(|r| self.five_foot_step_ok(r)).map(of_route).collect()
             }
             _ => self.reachable(action).destinations(),
         }
@@ -390,11 +408,8 @@ impl MoveQuery<'_> {
                 if path.last() != Some(&to) {
                     return Err(Refusal::new(format!("the path does not end at {to}"), "scenario"));
                 }
-                let rules = if action == MovementAction::MinimumMovement {
-                    SearchRules::default()
-                } else {
-                    action.search_rules()
-                };
+                let rules =
+                    if action == MovementAction::MinimumMovement { SearchRules::default() } else { self.rules(action) };
                 walk_path(&self.world(), &self.mover, self.start, path, rules).map_err(refuse_path)?
             }
             None if matches!(action, MovementAction::MinimumMovement | MovementAction::FiveFootStep) => {
@@ -413,9 +428,7 @@ impl MoveQuery<'_> {
         };
         let (ok, rule) = match action {
             MovementAction::MinimumMovement => (route.steps.len() == 1, "000:139-144"),
-            MovementAction::FiveFootStep => {
-                (route.steps.len() == 1 && route.hampered == 0 && route.cost == 1, "004:259-261")
-            }
+            MovementAction::FiveFootStep => (self.five_foot_step_ok(&route), "004:259-261"),
             _ => (route.cost <= budget, "000:15-22"),
         };
         if !ok {
@@ -504,9 +517,13 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         occupants: occupants_for(all, c.entity, c.faction),
         mover: mover_of(*c.size, c.speed, c.traits, c.skills),
         start: c.space.at(c.position.0),
-        speed: land_speed(c.speed, c.speed_modifiers, *c.encumbrance, c.traits),
+        speed: match (mover_of(*c.size, c.speed, c.traits, c.skills).medium, c.speed.fly) {
+            (Medium::Fly, Some(fly)) => fly.squares,
+            _ => land_speed(c.speed, c.speed_modifiers, *c.encumbrance, c.traits),
+        },
         run_multiplier: run_multiplier(*c.encumbrance),
         restricted: c.budget.restricted,
+        odd_diagonal: c.budget.odd_diagonal,
     }
 }
 
@@ -536,6 +553,7 @@ fn resolve_movement(
     mut facts: MessageWriter<Fact>,
     mut conditions: MessageWriter<ConditionChange>,
     mut attacks: MessageWriter<AttackIntent>,
+    mut strain: MessageWriter<Strain>,
 ) {
     for intent in intents.read() {
         let views = creatures.p0();
@@ -609,6 +627,8 @@ fn resolve_movement(
         }
         let allowance = query.allowance(intent.action);
         let was_squeezed = me.conditions.has(Condition::Squeezed);
+        let was_tight = me.conditions.has(Condition::SqueezedTight);
+        let disabled = me.conditions.has(Condition::Disabled);
         let running = intent.action == MovementAction::Run && !me.conditions.has(Condition::Running);
         let mut movers = creatures.p1();
         let Ok((mut position, mut space, mut budget, mut stored_exertion)) = movers.get_mut(intent.creature) else {
@@ -616,6 +636,7 @@ fn resolve_movement(
         };
         *stored_exertion = exertion;
         spend(intent.action, &mut budget);
+        budget.odd_diagonal = route.odd_diagonal_after;
         facts.write(Fact::MoveStarted { creature: id.clone(), action: intent.action.name().into(), from, allowance });
         for step in &route.steps {
             position.0 = step.square;
@@ -631,12 +652,28 @@ fn resolve_movement(
             });
         }
         facts.write(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost: route.cost });
-        let squeezed = space.is_squeezed(size);
+        let tight = space.width.min(space.height) < squeeze_width(size, false);
+        let squeezed = space.is_squeezed(size) && !tight;
         if squeezed != was_squeezed {
             conditions.write(ConditionChange {
                 creature: intent.creature,
                 condition: Condition::Squeezed,
                 gained: squeezed,
+            });
+        }
+        if tight != was_tight {
+            conditions.write(ConditionChange {
+                creature: intent.creature,
+                condition: Condition::SqueezedTight,
+                gained: tight,
+            });
+        }
+        // A disabled creature that takes a standard action loses 1 hit point (004:274): its restricted
+        // withdraw is one (the restricted charge pays it with its attack).
+        if disabled && intent.action == MovementAction::Withdraw {
+            strain.write(Strain {
+                creature: intent.creature,
+                reason: "a standard action while disabled (004:274)".into(),
             });
         }
         if running {

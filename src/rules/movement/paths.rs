@@ -15,6 +15,9 @@ use crate::rules::geometry::{Direction, Footprint, Square};
 pub struct SearchRules {
     /// No hampered square may be entered (running and charging, 000:94-95; the 5-foot step, 004:261).
     pub no_hampered: bool,
+    /// An odd number of plain diagonals was already taken this turn: the next one costs 2 (the
+    /// alternation runs along the whole movement of a turn, RULES-INDEX).
+    pub odd_diagonal: bool,
 }
 
 /// One square entered along a path.
@@ -44,6 +47,8 @@ pub struct Route {
     pub cost: u32,
     /// How many steps were hampered.
     pub hampered: u32,
+    /// Whether an odd number of plain diagonals has been taken at the end (for the turn's next move).
+    pub odd_diagonal_after: bool,
 }
 
 impl Route {
@@ -168,6 +173,7 @@ impl ReachMap {
     /// The cheapest path to `square` (fewest hampered squares among the cheapest).
     pub fn route_to(&self, square: Square) -> Option<Route> {
         let (mut index, _) = self.best(square)?;
+        let (_, _, odd_diagonal_after) = self.node_of(index);
         let mut steps = Vec::new();
         loop {
             let node = self.nodes[index];
@@ -188,7 +194,7 @@ impl ReachMap {
         steps.reverse();
         let cost = steps.last().map_or(0, |s| s.spent);
         let hampered = steps.iter().filter(|s| s.hampered).count() as u32;
-        Some(Route { steps, cost, hampered })
+        Some(Route { steps, cost, hampered, odd_diagonal_after })
     }
 }
 
@@ -241,7 +247,7 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
         nodes: Vec::new(),
     };
     map.nodes = vec![Node::EMPTY; (map.width * map.height) as usize * map.shape_count() * 2];
-    let Some(first) = map.index(start.origin, start_shape, false) else { return map };
+    let Some(first) = map.index(start.origin, start_shape, rules.odd_diagonal) else { return map };
     map.nodes[first] = Node { cost: 0, can_stop: true, ..Node::EMPTY };
     let mut queue = BinaryHeap::new();
     queue.push(Reverse((0u32, 0u32, first)));
@@ -361,7 +367,7 @@ pub fn walk_path(
     rules: SearchRules,
 ) -> Result<Route, PathRefused> {
     let mut here = start;
-    let mut odd = false;
+    let mut odd = rules.odd_diagonal;
     let mut route = Route::default();
     let mut last_can_stop = true;
     for (i, &square) in path.iter().enumerate() {
@@ -397,6 +403,7 @@ pub fn walk_path(
             blocked: Blocked::CannotStop { square, what: "occupied, or an obstacle that must be crossed".into() },
         });
     }
+    route.odd_diagonal_after = odd;
     Ok(route)
 }
 
@@ -507,7 +514,8 @@ mod tests {
         let field = corridor_north_of_a_room();
         let ogre = Mover::walker(Size::Large);
         let start = Footprint::new(Square::new(2, 3), 2);
-        let map = reachable(&open_world(&field), &ogre, start, 16, SearchRules { no_hampered: true });
+        let map =
+            reachable(&open_world(&field), &ogre, start, 16, SearchRules { no_hampered: true, odd_diagonal: false });
         assert_eq!(map.cost_to(Square::new(3, 1)), None);
     }
 
@@ -547,6 +555,23 @@ mod tests {
     }
 
     #[test]
+    fn the_alternation_carries_over_to_the_second_move_action() {
+        let field = Battlefield::open(6, 6);
+        let man = Mover::walker(Size::Medium);
+        let start = Footprint::new(Square::new(0, 0), 1);
+        let first = walk_path(&open_world(&field), &man, start, &[Square::new(1, 1)], SearchRules::default()).unwrap();
+        assert!(first.odd_diagonal_after);
+        let rules = SearchRules { odd_diagonal: first.odd_diagonal_after, ..SearchRules::default() };
+        let second =
+            walk_path(&open_world(&field), &man, Footprint::new(Square::new(1, 1), 1), &[Square::new(2, 2)], rules)
+                .unwrap();
+        assert_eq!(second.cost, 2, "the second diagonal of the turn");
+        let map = reachable(&open_world(&field), &man, Footprint::new(Square::new(1, 1), 1), 6, rules);
+        assert_eq!(map.cost_to(Square::new(2, 2)), Some(2));
+        assert!(!map.route_to(Square::new(2, 2)).unwrap().odd_diagonal_after);
+    }
+
+    #[test]
     fn squeeze_widths() {
         use crate::rules::movement::cost::squeeze_width;
         assert_eq!(squeeze_width(Size::Medium, false), 0);
@@ -578,7 +603,7 @@ mod tests {
             &man,
             Footprint::new(Square::new(3, 2), 1),
             &[Square::new(4, 3), Square::new(4, 4)],
-            SearchRules { no_hampered: true },
+            SearchRules { no_hampered: true, odd_diagonal: false },
         );
         assert!(running.is_err());
     }

@@ -60,25 +60,39 @@ pub struct ActionBudget {
     pub standard: bool,
     /// The move action is unused.
     pub move_action: bool,
-    /// Restricted to one standard or one move action (surprise round, disabled, staggered: 004:75).
+    /// Restricted to one standard or one move action (surprise round, disabled, staggered: 004:77).
     pub restricted: bool,
     /// Movement made so far.
     pub movement: MovementMade,
+    /// An odd number of plain diagonals taken so far this turn (RULES-INDEX: one alternation a turn).
+    pub odd_diagonal: bool,
 }
 
 impl Default for ActionBudget {
     fn default() -> Self {
-        ActionBudget { standard: false, move_action: false, restricted: false, movement: MovementMade::None }
+        ActionBudget {
+            standard: false,
+            move_action: false,
+            restricted: false,
+            movement: MovementMade::None,
+            odd_diagonal: false,
+        }
     }
 }
 
 impl ActionBudget {
     /// A full turn: a standard and a move action.
     pub const fn fresh() -> Self {
-        ActionBudget { standard: true, move_action: true, restricted: false, movement: MovementMade::None }
+        ActionBudget {
+            standard: true,
+            move_action: true,
+            restricted: false,
+            movement: MovementMade::None,
+            odd_diagonal: false,
+        }
     }
 
-    /// A restricted turn: one standard or one move action (004:75, 004:86).
+    /// A restricted turn: one standard or one move action (004:77, 004:86).
     pub const fn restricted() -> Self {
         ActionBudget { restricted: true, ..Self::fresh() }
     }
@@ -88,17 +102,17 @@ impl ActionBudget {
         match kind {
             ActionKind::Free => Ok(()),
             ActionKind::Standard if self.standard => Ok(()),
-            ActionKind::Standard => Err(Refusal::new("the standard action of this turn is spent", "004:73")),
+            ActionKind::Standard => Err(Refusal::new("the standard action of this turn is spent", "004:76")),
             ActionKind::Move if self.move_action || self.standard => Ok(()),
             ActionKind::Move => {
-                Err(Refusal::new("no move action left this turn (a move can replace the standard action)", "004:73"))
+                Err(Refusal::new("no move action left this turn (a move can replace the standard action)", "004:76"))
             }
             ActionKind::FullRound if self.restricted => {
                 Err(Refusal::new("a creature restricted to one action cannot take a full-round action", "004:86"))
             }
             ActionKind::FullRound if self.standard && self.move_action => Ok(()),
             ActionKind::FullRound => {
-                Err(Refusal::new("a full-round action takes the whole turn, and part of it is spent", "004:79"))
+                Err(Refusal::new("a full-round action takes the whole turn, and part of it is spent", "004:81"))
             }
         }
     }
@@ -126,7 +140,7 @@ impl ActionBudget {
     /// Whether two move actions are still available (a double move).
     pub fn check_double_move(&self) -> Result<(), Refusal> {
         if self.restricted {
-            return Err(Refusal::new("a creature restricted to one action has a single move action", "004:75"));
+            return Err(Refusal::new("a creature restricted to one action has a single move action", "004:77"));
         }
         if self.standard && self.move_action {
             Ok(())

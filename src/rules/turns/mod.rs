@@ -38,7 +38,7 @@ pub struct InitiativeEntry {
     pub id: CreatureId,
     /// d20 + modifiers.
     pub total: i32,
-    /// The modifier, which breaks ties first (004:53).
+    /// The modifier, which breaks ties first (004:52).
     pub modifier: i32,
 }
 
@@ -90,7 +90,7 @@ pub fn order_initiative(entries: &mut [(InitiativeEntry, u32)]) {
 
 /// Rolls initiative for every creature, in the order of their ids so the dice fall the same way every
 /// time; ties are broken by the modifier, then by a die (004:51-54). Everyone is flat-footed until its
-/// first turn (004:55-57).
+/// first turn (004:53).
 fn roll_initiative(
     mut begin: MessageReader<BeginEncounterIntent>,
     mut order: ResMut<TurnOrder>,
@@ -185,7 +185,7 @@ fn start_turn(
     let entity = order.entries[index].entity;
     if let Ok::<TurnCreature, _>((_, id, _, _, mut conditions, mut budget)) = creatures.get_mut(entity) {
         facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
-        // Flat-footed ends at one's first turn (004:55); this round's stances end at one's next turn.
+        // Flat-footed ends at one's first turn (004:53); this round's stances end at one's next turn.
         for condition in [
             Condition::FlatFooted,
             Condition::Running,
@@ -233,7 +233,7 @@ fn end_turn(
     }
 }
 
-/// Ends the fight when the creatures still able to act (disabled ones can, 004:263-272) all belong to one
+/// Ends the fight when the creatures still able to act (disabled ones can, 004:274) all belong to one
 /// faction.
 fn declare_victory(
     mut order: ResMut<TurnOrder>,
@@ -243,11 +243,7 @@ fn declare_victory(
     if order.ended || order.entries.is_empty() {
         return;
     }
-    let mut standing: Vec<&str> = creatures
-        .iter()
-        .filter(|(_, c)| c.can_act())
-        .map(|(f, _)| f.0.as_str())
-        .collect();
+    let mut standing: Vec<&str> = creatures.iter().filter(|(_, c)| c.can_act()).map(|(f, _)| f.0.as_str()).collect();
     standing.sort_unstable();
     standing.dedup();
     if standing.len() <= 1 {
