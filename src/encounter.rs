@@ -79,6 +79,7 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 Heading(spec.heading),
                 Awareness(spec.aware_of.clone()),
                 Portrait { template: spec.template.clone(), icon: s.icon.clone() },
+                Conditions(spec.conditions.iter().copied().collect()),
             ))
             .id();
         roster.0.insert(spec.id.clone(), entity);

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::content::{Content, Stats, TemplateOverrides};
 use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
 use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::creature::{CreatureId, footprint};
+use crate::rules::creature::{Condition, CreatureId, footprint};
 use crate::rules::geometry::{Direction, Edge, Square};
 
 /// The largest map side accepted, in squares: a larger map is refused before anything is allocated.
@@ -86,6 +86,9 @@ pub struct PlacementDef {
     /// Changes to the template for this creature.
     #[serde(default)]
     pub overrides: TemplateOverrides,
+    /// Conditions it starts with (`prone`, `helpless` for a sleeping guard, …).
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
 }
 
 /// A level as written.
@@ -146,6 +149,8 @@ pub struct CreatureSpec {
     pub aware_of: Option<BTreeSet<CreatureId>>,
     /// Its numbers.
     pub stats: Stats,
+    /// Conditions at the start.
+    pub conditions: Vec<Condition>,
 }
 
 /// A checked level: a legal starting position for a fight.
@@ -339,6 +344,7 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             altitude,
             aware_of: placement.aware_of.as_ref().map(|ids| ids.iter().map(|i| CreatureId(i.clone())).collect()),
             stats,
+            conditions: placement.conditions.clone(),
         });
     }
     // Two creatures may share squares only when both are smaller than a square (000:148-151).
