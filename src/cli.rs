@@ -291,10 +291,14 @@ fn run(path: &Path, seed: Option<u64>, check: bool) -> ExitCode {
             }
             if check {
                 let unmet = output.unmet(&scenario.expect);
-                if !unmet.is_empty() {
-                    for line in unmet {
-                        eprintln!("{}: expected fact not found: {line}", path.display());
-                    }
+                let present = output.present(&scenario.forbid);
+                for line in &unmet {
+                    eprintln!("{}: expected fact not found: {line}", path.display());
+                }
+                for line in &present {
+                    eprintln!("{}: forbidden fact found: {line}", path.display());
+                }
+                if !unmet.is_empty() || !present.is_empty() {
                     return ExitCode::FAILURE;
                 }
             }

@@ -28,11 +28,13 @@ fn every_scenario_shows_its_expected_facts() {
         assert!(!scenario.expect.is_empty(), "{} expects nothing", file.display());
         let output = run_scenario(&file, &scenario, &content, None).unwrap_or_else(|e| panic!("{e}"));
         let unmet = output.unmet(&scenario.expect);
-        if !unmet.is_empty() {
+        let present = output.present(&scenario.forbid);
+        if !unmet.is_empty() || !present.is_empty() {
             failures.push(format!(
-                "{}:\n  missing: {}\n  log:\n    {}",
+                "{}:\n  missing: {}\n  forbidden: {}\n  log:\n    {}",
                 file.display(),
                 unmet.join("\n  missing: "),
+                present.join("\n  forbidden: "),
                 output.lines.join("\n    ")
             ));
         }

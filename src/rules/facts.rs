@@ -92,6 +92,35 @@ pub enum Fact {
         /// Squares spent.
         cost: u32,
     },
+    /// A creature's action gave a foe an attack of opportunity (004:61-71).
+    OpportunityProvoked {
+        /// Who provoked.
+        creature: CreatureId,
+        /// Who strikes.
+        by: CreatureId,
+        /// Where the provoker stands (north-west square).
+        square: Square,
+        /// What provoked, with the rule.
+        reason: String,
+    },
+    /// A move or an action stopped before its end.
+    MoveInterrupted {
+        /// Who.
+        creature: CreatureId,
+        /// Where it stays.
+        at: Square,
+        /// Why, with the rule.
+        reason: String,
+    },
+    /// An action stopped before it was carried out (its action is spent).
+    ActionInterrupted {
+        /// Who.
+        creature: CreatureId,
+        /// What it was doing.
+        action: String,
+        /// Why, with the rule.
+        reason: String,
+    },
     /// An action was refused; nothing changed.
     ActionRefused {
         /// Who tried.

@@ -10,6 +10,7 @@ pub mod facts;
 pub mod geometry;
 pub mod health;
 pub mod movement;
+pub mod opportunity;
 pub mod overland;
 pub mod size;
 pub mod turns;
@@ -42,5 +43,5 @@ pub fn plugin(app: &mut App) {
     );
     app.add_message::<Fact>().init_resource::<EventLog>();
     app.add_systems(Update, facts::record_facts.in_set(RulesSystems::Record));
-    app.add_plugins((turns::plugin, movement::plugin, attack::plugin, health::plugin));
+    app.add_plugins((turns::plugin, movement::plugin, attack::plugin, health::plugin, opportunity::plugin));
 }

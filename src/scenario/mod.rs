@@ -147,6 +147,9 @@ pub struct ScenarioDef {
     /// Facts or answers expected, in order, as JSON objects matched on the keys they give.
     #[serde(default)]
     pub expect: Vec<String>,
+    /// Facts that must not appear anywhere, as JSON objects matched the same way.
+    #[serde(default)]
+    pub forbid: Vec<String>,
 }
 
 /// One reachable square in an answer.
@@ -305,6 +308,24 @@ impl RunOutput {
             }
         }
         unmet
+    }
+}
+
+impl RunOutput {
+    /// The forbidden facts that appear, each with the first line that matched it.
+    pub fn present(&self, forbid: &[String]) -> Vec<String> {
+        forbid
+            .iter()
+            .filter_map(|unwanted| {
+                let Ok(want) = serde_json::from_str::<serde_json::Value>(unwanted) else {
+                    return Some(format!("not a JSON object: {unwanted}"));
+                };
+                self.lines
+                    .iter()
+                    .find(|line| serde_json::from_str(line).is_ok_and(|v| json_contains(&v, &want)))
+                    .map(|line| format!("{unwanted} matched {line}"))
+            })
+            .collect()
     }
 }
 

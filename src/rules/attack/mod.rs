@@ -11,7 +11,9 @@ use super::RulesSystems;
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
+use crate::rules::geometry::Footprint;
 use crate::rules::health::{Damage, Strain};
+use crate::rules::opportunity::{Opportunity, Reactions, threats_to};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
 /// Asks for a single attack (a standard action) against a target.
@@ -67,6 +69,8 @@ pub struct Combatant {
     pub traits: &'static Traits,
     /// Conditions.
     pub conditions: &'static Conditions,
+    /// Hit points.
+    pub hit_points: &'static HitPoints,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -84,18 +88,33 @@ pub struct AttackPlan {
     pub damage_modifiers: Vec<Modifier>,
 }
 
-/// Prepares an attack of `attacker` on `target`, or says which rule forbids it. `allies_near_target` says
-/// whether one of the attacker's allies stands within 3 m of the target (shooting into melee, 004:180-182).
+/// Where and how an attack is made.
+#[derive(Clone, Copy, Debug)]
+pub struct AttackSituation<'a> {
+    /// The weapon by name; the first (the first melee one for a charge or an attack of opportunity).
+    pub weapon: Option<&'a str>,
+    /// The attacker's squares.
+    pub own: Footprint,
+    /// The target's squares at that moment (a mover's squares mid-move).
+    pub theirs: Footprint,
+    /// One of the attacker's allies stands within 1.5 m of the target (shooting into melee, 004:180-182).
+    pub allies_near_target: bool,
+    /// The attack ending a charge: +2 (004:457).
+    pub charge: bool,
+    /// An attack of opportunity: melee only (004:69).
+    pub opportunity: bool,
+}
+
+/// Prepares an attack of `attacker` on `target`, or says which rule forbids it.
 pub fn plan_attack(
     attacker: &CombatantItem,
     target: &CombatantItem,
-    weapon_name: Option<&str>,
-    allies_near_target: bool,
-    charge: bool,
+    situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
+    let AttackSituation { weapon: weapon_name, own, theirs, allies_near_target, charge, opportunity } = situation;
     let weapon = match weapon_name {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
-        None if charge => attacker.armament.0.iter().find(|w| !is_ranged(w)),
+        None if charge || opportunity => attacker.armament.0.iter().find(|w| !is_ranged(w)),
         None => attacker.armament.0.first(),
     }
     .cloned()
@@ -108,8 +127,6 @@ pub fn plan_attack(
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
     }
-    let own = attacker.space.at(attacker.position.0);
-    let theirs = target.space.at(target.position.0);
     let mut modifiers =
         attack_bonus(*attacker.base_attack, attacker.abilities, *attacker.size, attacker.feats, &weapon);
     let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
@@ -207,6 +224,69 @@ pub fn plan_attack(
     Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers })
 }
 
+/// Damage an attack dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Points of damage.
+    pub amount: i32,
+    /// Nonlethal.
+    pub nonlethal: bool,
+}
+
+/// Rolls a planned attack: the d20 against the AC, the confirmation of a threat (not against creatures
+/// immune to critical hits), the damage; writes every fact. Returns the damage if it hit.
+pub fn roll_planned_attack(
+    plan: &AttackPlan,
+    attacker: &CreatureId,
+    target: &CreatureId,
+    target_traits: &Traits,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) -> Option<Hit> {
+    let rolled = roll_attack(dice, &plan.modifiers, plan.armor_class, plan.weapon.threat);
+    facts.write(Fact::AttackRolled {
+        attacker: attacker.clone(),
+        target: target.clone(),
+        weapon: plan.weapon.name.clone(),
+        roll: rolled.roll,
+        modifiers: plan.modifiers.clone(),
+        total: rolled.total,
+        armor_class: plan.armor_class,
+        armor_class_parts: plan.armor_class_parts.clone(),
+        hit: rolled.hit,
+        threat: rolled.threat,
+    });
+    if !rolled.hit {
+        return None;
+    }
+    let mut multiplier = 1;
+    if rolled.threat && !target_traits.immune_to_criticals {
+        let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, 21);
+        facts.write(Fact::CriticalConfirmationRolled {
+            attacker: attacker.clone(),
+            roll: confirm.roll,
+            total: confirm.total,
+            confirmed: confirm.hit,
+        });
+        if confirm.hit {
+            multiplier = plan.weapon.multiplier;
+        }
+    }
+    let bonus = total(&plan.damage_modifiers);
+    let rolled_damage = roll_damage(dice, &plan.weapon, bonus, multiplier, &[]);
+    let nonlethal = plan.weapon.unarmed;
+    facts.write(Fact::DamageDealt {
+        attacker: attacker.clone(),
+        target: target.clone(),
+        dice: rolled_damage.throws.clone(),
+        modifiers: plan.damage_modifiers.clone(),
+        multiplier,
+        total: rolled_damage.total,
+        nonlethal,
+    });
+    Some(Hit { amount: rolled_damage.total, nonlethal })
+}
+
 /// Carries out attack intents: checks the turn and the standard action, plans the attack, rolls it, confirms
 /// criticals, rolls damage and hands it to the health chapter.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
@@ -219,6 +299,7 @@ fn resolve_attack(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut strain: MessageWriter<Strain>,
+    mut reactions: Query<&mut Reactions>,
 ) {
     for intent in intents.read() {
         let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
@@ -249,7 +330,15 @@ fn resolve_attack(
             })
             .and_then(|()| if intent.charge { Ok(()) } else { budget.check(ActionKind::Standard) })
             .and_then(|()| {
-                plan_attack(&attacker, &target, intent.weapon.as_deref(), allies_near_target, intent.charge)
+                let situation = AttackSituation {
+                    weapon: intent.weapon.as_deref(),
+                    own: attacker.space.at(attacker.position.0),
+                    theirs,
+                    allies_near_target,
+                    charge: intent.charge,
+                    opportunity: false,
+                };
+                plan_attack(&attacker, &target, situation)
             });
         let plan = match planned {
             Ok(plan) => plan,
@@ -261,53 +350,51 @@ fn resolve_attack(
         if !intent.charge {
             let _ = budget.spend(ActionKind::Standard);
         }
+        // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes
+        // strike first, and an archer who drops does not shoot.
+        if is_ranged(&plan.weapon) {
+            let own = attacker.space.at(attacker.position.0);
+            let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+            let threats: Vec<Entity> =
+                threats_to(&attacker, creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), &initiative)
+                    .into_iter()
+                    .filter(|t| own.squares().any(|s| t.threatens(s)))
+                    .map(|t| t.entity)
+                    .collect();
+            if !threats.is_empty() {
+                let mut hp = *attacker.hit_points;
+                let mut strike =
+                    Opportunity { creatures: &creatures, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+                let struck = strike.strike(
+                    intent.attacker,
+                    own,
+                    &threats,
+                    "a ranged attack in a threatened square (004:90)",
+                    &mut hp,
+                    |foe| {
+                        if let Ok(mut r) = reactions.get_mut(foe) {
+                            r.used += 1;
+                        }
+                    },
+                );
+                if struck.dropped {
+                    facts.write(Fact::ActionInterrupted {
+                        creature: attacker.id.clone(),
+                        action: "attack".into(),
+                        reason: "dropped by an attack of opportunity (004:70)".into(),
+                    });
+                    continue;
+                }
+            }
+        }
         if attacker.conditions.has(Condition::Disabled) {
             strain.write(Strain {
                 creature: intent.attacker,
                 reason: "a standard action while disabled (004:274)".into(),
             });
         }
-        let rolled = roll_attack(&mut dice, &plan.modifiers, plan.armor_class, plan.weapon.threat);
-        facts.write(Fact::AttackRolled {
-            attacker: attacker.id.clone(),
-            target: target.id.clone(),
-            weapon: plan.weapon.name.clone(),
-            roll: rolled.roll,
-            modifiers: plan.modifiers.clone(),
-            total: rolled.total,
-            armor_class: plan.armor_class,
-            armor_class_parts: plan.armor_class_parts.clone(),
-            hit: rolled.hit,
-            threat: rolled.threat,
-        });
-        if !rolled.hit {
-            continue;
+        if let Some(hit) = roll_planned_attack(&plan, attacker.id, target.id, target.traits, &mut dice, &mut facts) {
+            damage.write(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal });
         }
-        let mut multiplier = 1;
-        if rolled.threat && !target.traits.immune_to_criticals {
-            let confirm = roll_attack(&mut dice, &plan.modifiers, plan.armor_class, 21);
-            facts.write(Fact::CriticalConfirmationRolled {
-                attacker: attacker.id.clone(),
-                roll: confirm.roll,
-                total: confirm.total,
-                confirmed: confirm.hit,
-            });
-            if confirm.hit {
-                multiplier = plan.weapon.multiplier;
-            }
-        }
-        let bonus = total(&plan.damage_modifiers);
-        let rolled_damage = roll_damage(&mut dice, &plan.weapon, bonus, multiplier, &[]);
-        let nonlethal = plan.weapon.unarmed;
-        facts.write(Fact::DamageDealt {
-            attacker: attacker.id.clone(),
-            target: target.id.clone(),
-            dice: rolled_damage.throws.clone(),
-            modifiers: plan.damage_modifiers.clone(),
-            multiplier,
-            total: rolled_damage.total,
-            nonlethal,
-        });
-        damage.write(Damage { target: intent.target, amount: rolled_damage.total, nonlethal });
     }
 }

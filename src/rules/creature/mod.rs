@@ -40,7 +40,8 @@ pub use crate::rules::size::{BodyShape, Size};
     Heading,
     Awareness,
     crate::rules::turns::ActionBudget,
-    crate::rules::movement::Exertion
+    crate::rules::movement::Exertion,
+    crate::rules::opportunity::Reactions
 )]
 pub struct Creature;
 

@@ -14,11 +14,13 @@ pub use paths::{Destination, PathStep, Route, SearchRules, nearest, reachable, s
 
 use super::RulesSystems;
 use crate::rules::attack::AttackIntent;
+use crate::rules::attack::Combatant;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::{Footprint, Square, squares_to_metres};
-use crate::rules::health::Strain;
+use crate::rules::health::{Damage, Strain};
+use crate::rules::opportunity::{Opportunity, Reactions, provocations, threats_to};
 use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Refusal, TurnOrder};
 
 /// The ways to move in a turn.
@@ -538,6 +540,7 @@ type MoverQueries<'w, 's> = ParamSet<
             'static,
             (&'static mut Position, &'static mut Space, &'static mut ActionBudget, &'static mut Exertion),
         >,
+        Query<'static, 'static, Combatant, With<Creature>>,
     ),
 >;
 
@@ -554,6 +557,8 @@ fn resolve_movement(
     mut conditions: MessageWriter<ConditionChange>,
     mut attacks: MessageWriter<AttackIntent>,
     mut strain: MessageWriter<Strain>,
+    mut reactions: Query<&mut Reactions>,
+    mut damage: MessageWriter<Damage>,
 ) {
     for intent in intents.read() {
         let views = creatures.p0();
@@ -630,15 +635,61 @@ fn resolve_movement(
         let was_tight = me.conditions.has(Condition::SqueezedTight);
         let disabled = me.conditions.has(Condition::Disabled);
         let running = intent.action == MovementAction::Run && !me.conditions.has(Condition::Running);
-        let mut movers = creatures.p1();
-        let Ok((mut position, mut space, mut budget, mut stored_exertion)) = movers.get_mut(intent.creature) else {
-            continue;
+        let tiny = size.is_smaller_than_a_square();
+        let start = query.start;
+        // Attacks of opportunity along the way (004:64-65): none for a 5-foot step (004:259).
+        let provoked = {
+            let combatants = creatures.p2();
+            match combatants.get(intent.creature) {
+                Ok(me) if intent.action != MovementAction::FiveFootStep => {
+                    let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+                    let threats = threats_to(
+                        &me,
+                        combatants.iter(),
+                        |e| reactions.get(e).copied().unwrap_or_default(),
+                        &initiative,
+                    );
+                    provocations(start, &route, &threats, tiny, intent.action == MovementAction::Withdraw)
+                }
+                _ => Vec::new(),
+            }
         };
-        *stored_exertion = exertion;
-        spend(intent.action, &mut budget);
-        budget.odd_diagonal = route.odd_diagonal_after;
+        let mut hit_points = creatures.p2().get(intent.creature).map(|c| *c.hit_points).unwrap_or_default();
+        {
+            let mut movers = creatures.p1();
+            let Ok((_, _, mut budget, mut stored_exertion)) = movers.get_mut(intent.creature) else { continue };
+            *stored_exertion = exertion;
+            spend(intent.action, &mut budget);
+            budget.odd_diagonal = route.odd_diagonal_after;
+        }
         facts.write(Fact::MoveStarted { creature: id.clone(), action: intent.action.name().into(), from, allowance });
-        for step in &route.steps {
+        let mut taken = 0;
+        let mut dropped = false;
+        for i in 0..=route.steps.len() {
+            if let Some(provocation) = provoked.iter().find(|p| p.after_steps == i) {
+                let at = if i == 0 { start } else { route.steps[i - 1].footprint() };
+                let why = if tiny && i > 0 && at.origin == route.steps[i - 1].square && provocation.square == at.origin
+                {
+                    "moving through a threatened square (004:64-65, 000:80-82)"
+                } else {
+                    "leaving a threatened square (004:64-65)"
+                };
+                let combatants = creatures.p2();
+                let mut strike =
+                    Opportunity { creatures: &combatants, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+                let struck = strike.strike(intent.creature, at, &provocation.from, why, &mut hit_points, |foe| {
+                    if let Ok(mut r) = reactions.get_mut(foe) {
+                        r.used += 1;
+                    }
+                });
+                if struck.dropped {
+                    dropped = true;
+                    break;
+                }
+            }
+            let Some(step) = route.steps.get(i) else { break };
+            let mut movers = creatures.p1();
+            let Ok((mut position, mut space, _, _)) = movers.get_mut(intent.creature) else { break };
             position.0 = step.square;
             *space = Space { width: step.space.0, height: step.space.1 };
             facts.write(Fact::SquareEntered {
@@ -650,8 +701,23 @@ fn resolve_movement(
                 hampered: step.hampered,
                 space: step.space,
             });
+            taken = i + 1;
         }
-        facts.write(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost: route.cost });
+        let mut movers = creatures.p1();
+        let Ok((mut position, mut space, _, _)) = movers.get_mut(intent.creature) else { continue };
+        if dropped {
+            // It stops where it dropped, or on the last square of its path where it may lie (000:126-129).
+            let rest = settle(start, &route, taken);
+            position.0 = rest.origin;
+            *space = Space::of(rest);
+            facts.write(Fact::MoveInterrupted {
+                creature: id.clone(),
+                at: rest.origin,
+                reason: "dropped by an attack of opportunity (004:70)".into(),
+            });
+        }
+        let cost = if taken == 0 { 0 } else { route.steps[taken - 1].spent };
+        facts.write(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost });
         let tight = space.width.min(space.height) < squeeze_width(size, false);
         let squeezed = space.is_squeezed(size) && !tight;
         if squeezed != was_squeezed {
@@ -683,7 +749,7 @@ fn resolve_movement(
                 gained: true,
             });
         }
-        if let (MovementAction::Charge, Some(target)) = (intent.action, intent.target) {
+        if let (MovementAction::Charge, Some(target), false) = (intent.action, intent.target, dropped) {
             conditions.write(ConditionChange {
                 creature: intent.creature,
                 condition: Condition::Charging,

@@ -38,6 +38,13 @@ pub struct PathStep {
     pub can_stop: bool,
 }
 
+impl PathStep {
+    /// The footprint after the step.
+    pub fn footprint(&self) -> Footprint {
+        Footprint::rect(self.square, self.space.0, self.space.1)
+    }
+}
+
 /// A whole path.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Route {

@@ -74,11 +74,15 @@ impl TurnOrder {
     }
 }
 
+/// The systems that end turns and start the next ones.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TurnSystems;
+
 /// Initiative, turns and the action budget.
 pub fn plugin(app: &mut App) {
     app.add_message::<BeginEncounterIntent>().add_message::<EndTurnIntent>().init_resource::<TurnOrder>();
     app.add_systems(Update, roll_initiative.in_set(RulesSystems::Setup));
-    app.add_systems(Update, (end_turn, declare_victory).chain().in_set(RulesSystems::Turns));
+    app.add_systems(Update, (end_turn, declare_victory).chain().in_set(RulesSystems::Turns).in_set(TurnSystems));
 }
 
 /// Sorts creatures by initiative: total, then modifier, then the tie-break die (004:51-54).

@@ -1,0 +1,317 @@
+//! Attacks of opportunity (004:61-71): the squares a creature threatens, what provokes (leaving a
+//! threatened square, entering a foe's square as a Tiny creature, a ranged attack in a threatened
+//! square), how many a creature may make in a round, and their resolution in the middle of the action
+//! that provoked them: a mover who drops stops where it dropped.
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use super::RulesSystems;
+use crate::rules::attack::{
+    AttackSituation, CombatantItem, melee_reaches, plan_attack, roll_planned_attack, threatening_weapons,
+};
+use crate::rules::creature::*;
+use crate::rules::dice::Dice;
+use crate::rules::facts::Fact;
+use crate::rules::geometry::{Footprint, Square};
+use crate::rules::health::Damage;
+use crate::rules::movement::Route;
+
+/// Attacks of opportunity made since the creature's last turn began ("une seule par round", 004:69).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Reactions {
+    /// How many were made.
+    pub used: u32,
+}
+
+/// How many attacks of opportunity a creature may make in a round: one, or 1 + Dex with Combat
+/// Reflexes (004:71).
+pub fn reactions_per_round(abilities: &Abilities, feats: &Feats) -> u32 {
+    if feats.has(Feat::CombatReflexes) { (1 + ability_modifier(abilities.dex)).max(1) as u32 } else { 1 }
+}
+
+/// A creature that could strike at a mover, as the provocation rules see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// The creature.
+    pub entity: Entity,
+    /// Its squares.
+    pub footprint: Footprint,
+    /// Its natural reach.
+    pub reach: u32,
+    /// Whether its threatening weapons are reach weapons (one entry per weapon it threatens with).
+    pub weapon_reach: Vec<bool>,
+}
+
+impl Threat {
+    /// Whether it threatens `square` (004:62-63): within reach of a weapon it threatens with.
+    pub fn threatens(&self, square: Square) -> bool {
+        self.weapon_reach
+            .iter()
+            .any(|&reach_weapon| melee_reaches(self.reach, reach_weapon, self.footprint, Footprint::new(square, 1)))
+    }
+}
+
+/// One moment of a move that provokes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provocation {
+    /// Steps taken before the attacks fall (0: before the first step). A mover who drops stays where it is
+    /// after that many steps.
+    pub after_steps: usize,
+    /// The square (north-west of the footprint) where the mover is when struck.
+    pub square: Square,
+    /// Who may strike, in the order given.
+    pub from: Vec<Entity>,
+}
+
+/// The attacks of opportunity a route provokes (004:64-65, 004:71): leaving a square a foe threatens
+/// provokes it, once per foe for the whole move; a creature smaller than a square that enters a foe's
+/// space provokes it (000:80-82). With `first_square_free` (a withdraw, 004:243) leaving the starting
+/// squares provokes nobody the mover sees.
+pub fn provocations(
+    start: Footprint,
+    route: &Route,
+    threats: &[Threat],
+    tiny: bool,
+    first_square_free: bool,
+) -> Vec<Provocation> {
+    let mut struck = vec![false; threats.len()];
+    let mut out: Vec<Provocation> = Vec::new();
+    let mut here = start;
+    for (i, step) in route.steps.iter().enumerate() {
+        let next = Footprint::rect(step.square, step.space.0, step.space.1);
+        let left: Vec<Square> = here.squares().filter(|s| !next.contains(*s)).collect();
+        let mut from = Vec::new();
+        for (t, threat) in threats.iter().enumerate() {
+            if struck[t] || (first_square_free && i == 0) {
+                continue;
+            }
+            if left.iter().any(|s| threat.threatens(*s)) {
+                struck[t] = true;
+                from.push(threat.entity);
+            }
+        }
+        if !from.is_empty() {
+            out.push(Provocation { after_steps: i, square: here.origin, from });
+        }
+        let mut entering = Vec::new();
+        for (t, threat) in threats.iter().enumerate() {
+            if tiny && !struck[t] && threat.footprint.overlaps(next) && !threat.footprint.overlaps(here) {
+                struck[t] = true;
+                entering.push(threat.entity);
+            }
+        }
+        if !entering.is_empty() {
+            out.push(Provocation { after_steps: i + 1, square: next.origin, from: entering });
+        }
+        here = next;
+    }
+    out
+}
+
+/// Whether a creature can make an attack of opportunity now: able to act, not flat-footed (004:53), not in
+/// total defence, with one left this round, reach and a weapon it threatens with.
+pub fn can_react(c: &CombatantItem, reactions: &Reactions) -> bool {
+    c.conditions.can_act()
+        && !c.conditions.has(Condition::FlatFooted)
+        && !c.conditions.has(Condition::TotalDefense)
+        && reactions.used < reactions_per_round(c.abilities, c.feats)
+        && c.reach.0 > 0
+        && !threatening_weapons(&c.armament.0, c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike))
+            .is_empty()
+}
+
+/// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
+pub fn threats_to<'a>(
+    mover: &CombatantItem,
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+    reactions: impl Fn(Entity) -> Reactions,
+    order: &[Entity],
+) -> Vec<Threat> {
+    let mut found: Vec<(usize, Threat)> = creatures
+        .filter(|c| c.entity != mover.entity && c.faction != mover.faction && can_react(c, &reactions(c.entity)))
+        .map(|c| {
+            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+            let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
+            let rank = order.iter().position(|e| *e == c.entity).unwrap_or(usize::MAX);
+            (rank, Threat { entity: c.entity, footprint: c.space.at(c.position.0), reach: c.reach.0, weapon_reach })
+        })
+        .collect();
+    found.sort_by_key(|(rank, t)| (*rank, t.entity));
+    found.into_iter().map(|(_, t)| t).collect()
+}
+
+/// What the foes' attacks of opportunity did to a creature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Struck {
+    /// Hit points it has left.
+    pub hit_points: i32,
+    /// Whether it dropped (below 0, or knocked out by nonlethal damage): its action stops.
+    pub dropped: bool,
+}
+
+/// Everything an attack of opportunity needs to be rolled and recorded.
+pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw> {
+    /// Every creature.
+    pub creatures: &'a Query<'qw, 'qs, crate::rules::attack::Combatant, With<Creature>>,
+    /// The dice.
+    pub dice: &'a mut Dice,
+    /// Facts.
+    pub facts: &'a mut MessageWriter<'fw, Fact>,
+    /// Damage for the health chapter.
+    pub damage: &'a mut MessageWriter<'dw, Damage>,
+}
+
+impl Opportunity<'_, '_, '_, '_, '_> {
+    /// Resolves the attacks of opportunity of `from` against `mover` standing on `at`, at once and in order;
+    /// stops when the mover drops. `hit_points` is what it had before; `used` counts each strike.
+    pub fn strike(
+        &mut self,
+        mover: Entity,
+        at: Footprint,
+        from: &[Entity],
+        why: &str,
+        hit_points: &mut HitPoints,
+        mut used: impl FnMut(Entity),
+    ) -> Struck {
+        let hp = hit_points;
+        let Ok(target) = self.creatures.get(mover) else { return Struck { hit_points: hp.current, dropped: false } };
+        for &foe in from {
+            let Ok(attacker) = self.creatures.get(foe) else { continue };
+            let situation = AttackSituation {
+                weapon: None,
+                own: attacker.space.at(attacker.position.0),
+                theirs: at,
+                allies_near_target: false,
+                charge: false,
+                opportunity: true,
+            };
+            let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
+            self.facts.write(Fact::OpportunityProvoked {
+                creature: target.id.clone(),
+                by: attacker.id.clone(),
+                square: at.origin,
+                reason: why.to_string(),
+            });
+            used(foe);
+            if let Some(hit) = roll_planned_attack(&plan, attacker.id, target.id, target.traits, self.dice, self.facts)
+            {
+                self.damage.write(Damage { target: mover, amount: hit.amount, nonlethal: hit.nonlethal });
+                if hit.nonlethal {
+                    hp.nonlethal += hit.amount;
+                } else {
+                    *hp = crate::rules::health::absorb(*hp, hit.amount);
+                }
+            }
+            if hp.current < 0 || hp.nonlethal > hp.current {
+                return Struck { hit_points: hp.current, dropped: true };
+            }
+        }
+        Struck { hit_points: hp.current, dropped: false }
+    }
+}
+
+/// Attacks of opportunity.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::turns::TurnSystems));
+}
+
+/// A creature's attacks of opportunity come back when its turn begins.
+fn refresh_reactions(mut facts: MessageReader<Fact>, mut creatures: Query<(&CreatureId, &mut Reactions)>) {
+    for fact in facts.read() {
+        if let Fact::TurnStarted { creature, .. } = fact {
+            for (id, mut reactions) in &mut creatures {
+                if id == creature {
+                    reactions.used = 0;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movement::PathStep;
+
+    fn route(squares: &[(i32, i32)]) -> Route {
+        let steps = squares
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| PathStep {
+                square: Square::new(x, y),
+                cost: 1,
+                spent: i as u32 + 1,
+                hampered: false,
+                space: (1, 1),
+                can_stop: true,
+            })
+            .collect();
+        Route { steps, cost: squares.len() as u32, hampered: 0, odd_diagonal_after: false }
+    }
+
+    fn goblin_at(x: i32, y: i32, entity: u32) -> Threat {
+        Threat {
+            entity: Entity::from_raw_u32(entity).unwrap(),
+            footprint: Footprint::new(Square::new(x, y), 1),
+            reach: 1,
+            weapon_reach: vec![false],
+        }
+    }
+
+    #[test]
+    fn leaving_a_threatened_square_provokes_once_per_foe() {
+        // The mover walks east past a goblin at (2,1): it leaves (1,0), (2,0) and (3,0), all threatened.
+        let start = Footprint::new(Square::new(0, 0), 1);
+        let path = route(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]);
+        let goblin = goblin_at(2, 1, 7);
+        let provoked = provocations(start, &path, std::slice::from_ref(&goblin), false, false);
+        assert_eq!(provoked.len(), 1, "one opportunity for the whole move (004:71)");
+        assert_eq!(provoked[0].after_steps, 1, "struck when leaving (1,0), the first threatened square");
+        assert_eq!(provoked[0].square, Square::new(1, 0));
+        // Entering a threatened square provokes nothing (004:65): stopping beside the goblin is safe.
+        let approach = route(&[(1, 0)]);
+        assert!(provocations(start, &approach, std::slice::from_ref(&goblin), false, false).is_empty());
+    }
+
+    #[test]
+    fn a_withdraw_does_not_provoke_for_its_first_square() {
+        let start = Footprint::new(Square::new(1, 0), 1);
+        let goblin = goblin_at(2, 1, 7);
+        let path = route(&[(0, 0), (0, 1)]);
+        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), false, false).len(), 1);
+        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, true).is_empty(), "004:243");
+        // But a second threatened square on the way does.
+        let along = route(&[(1, 1), (1, 2)]);
+        let provoked = provocations(start, &along, std::slice::from_ref(&goblin), false, true);
+        assert_eq!(provoked.len(), 1);
+        assert_eq!(provoked[0].square, Square::new(1, 1));
+    }
+
+    #[test]
+    fn reach_weapons_threaten_the_ring_not_adjacent_squares() {
+        let pikeman = Threat { weapon_reach: vec![true], ..goblin_at(5, 5, 3) };
+        assert!(!pikeman.threatens(Square::new(6, 5)));
+        assert!(pikeman.threatens(Square::new(7, 5)));
+        assert!(pikeman.threatens(Square::new(7, 7)));
+    }
+
+    #[test]
+    fn a_tiny_creature_entering_a_foes_square_provokes_it() {
+        // A pikeman does not threaten the squares beside it, but a rat that enters its space provokes it.
+        let start = Footprint::new(Square::new(0, 0), 1);
+        let goblin = Threat { weapon_reach: vec![true], ..goblin_at(1, 0, 9) };
+        let provoked = provocations(start, &route(&[(1, 0)]), std::slice::from_ref(&goblin), true, false);
+        assert_eq!(provoked.len(), 1);
+        assert_eq!(provoked[0].after_steps, 1);
+    }
+
+    #[test]
+    fn combat_reflexes_gives_one_plus_dex() {
+        let dex16 = Abilities { dex: 16, ..Abilities::default() };
+        let reflexes = Feats([Feat::CombatReflexes].into_iter().collect());
+        assert_eq!(reactions_per_round(&dex16, &Feats::default()), 1);
+        assert_eq!(reactions_per_round(&dex16, &reflexes), 4);
+        assert_eq!(reactions_per_round(&Abilities { dex: 6, ..Abilities::default() }, &reflexes), 1);
+    }
+}
