@@ -6,7 +6,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use estoc::rules::battlefield::{Battlefield, Terrain};
 use estoc::rules::geometry::{Footprint, Square};
-use estoc::rules::movement::{Mover, SearchRules, StepWorld, reachable};
+use estoc::rules::movement::{Mover, SearchRules, StepWorld, reachable, straight_reachable};
 use estoc::rules::size::Size;
 
 const SIDE: i32 = 64;
@@ -72,6 +72,18 @@ fn bench(c: &mut Criterion) {
         let world = StepWorld { field, occupants: &[] };
         c.bench_function(name, |b| {
             b.iter(|| black_box(reachable(&world, &mover, start, black_box(budget), rules)).destinations().len())
+        });
+    }
+    // The run the game offers: every straight line of x4 speed (004:248).
+    let run_rules = SearchRules { no_hampered: true, odd_diagonal: false };
+    for (name, field, mover, start, budget) in [
+        ("open 64x64, Medium, run lines (24)", &open, medium, centre, 24),
+        ("maze 64x64, Medium, run lines (24)", &maze, medium, in_room, 24),
+        ("open 64x64, Large, run lines (32)", &open, large, Footprint::new(Square::new(31, 31), 2), 32),
+    ] {
+        let world = StepWorld { field, occupants: &[] };
+        c.bench_function(name, |b| {
+            b.iter(|| black_box(straight_reachable(&world, &mover, start, black_box(budget), run_rules)).len())
         });
     }
 }

@@ -1,8 +1,6 @@
 //! The battlefield: terrain of every square, darkness, and the walls and obstacles that stand on the
 //! edges between squares (000:91-123; 001 allows obstacles on edges).
 
-use std::collections::BTreeMap;
-
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -59,14 +57,16 @@ pub struct Battlefield {
     height: i32,
     terrain: Vec<Terrain>,
     dark: Vec<bool>,
-    edges: BTreeMap<Edge, EdgeFeature>,
+    /// Per square: the feature on its east edge, then on its south edge. Edges of squares off the map are
+    /// not kept: outside the map is wall already.
+    edges: Vec<[Option<EdgeFeature>; 2]>,
 }
 
 impl Battlefield {
     /// An open floor of `width` x `height` squares.
     pub fn open(width: i32, height: i32) -> Self {
         let n = (width.max(0) * height.max(0)) as usize;
-        Battlefield { width, height, terrain: vec![Terrain::Floor; n], dark: vec![false; n], edges: BTreeMap::new() }
+        Battlefield { width, height, terrain: vec![Terrain::Floor; n], dark: vec![false; n], edges: vec![[None; 2]; n] }
     }
 
     /// Squares from west to east.
@@ -114,17 +114,24 @@ impl Battlefield {
 
     /// What stands on an edge.
     pub fn edge(&self, edge: Edge) -> Option<EdgeFeature> {
-        self.edges.get(&edge).copied()
+        self.index(edge.square).and_then(|i| self.edges[i][usize::from(!edge.east)])
     }
 
-    /// Puts a feature on an edge.
+    /// Puts a feature on an edge (of a square on the map; the map's outer edges are walls already).
     pub fn set_edge(&mut self, edge: Edge, feature: EdgeFeature) {
-        self.edges.insert(edge, feature);
+        if let Some(i) = self.index(edge.square) {
+            self.edges[i][usize::from(!edge.east)] = Some(feature);
+        }
     }
 
-    /// Every edge feature.
+    /// Every edge feature, row by row.
     pub fn edges(&self) -> impl Iterator<Item = (Edge, EdgeFeature)> + '_ {
-        self.edges.iter().map(|(e, f)| (*e, *f))
+        self.squares().flat_map(move |square| {
+            let i = (square.y * self.width + square.x) as usize;
+            [true, false]
+                .into_iter()
+                .filter_map(move |east| self.edges[i][usize::from(!east)].map(|f| (Edge { square, east }, f)))
+        })
     }
 
     /// The feature on the edge crossed by an orthogonal step.

@@ -21,15 +21,50 @@ pub fn straight_line(from: Square, to: Square) -> Vec<Square> {
     (1..=n).map(|i| Square::new(from.x + div_round(i * dx, n), from.y + div_round(i * dy, n))).collect()
 }
 
-/// Every square a straight move of at most `budget` squares can end on, with its route: the run's
-/// reachable squares. Each line must be walkable step by step under `rules` and end where one may stop.
+/// The cost of the straight line from `start` to `to` walked step by step under `rules`, without building
+/// the route: `None` if a step is illegal, the cost passes `budget`, or the move may not end there.
+fn line_cost(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    to: Square,
+    budget: u32,
+    rules: SearchRules,
+) -> Option<(u32, u32)> {
+    let (dx, dy) = (to.x - start.origin.x, to.y - start.origin.y);
+    let n = dx.abs().max(dy.abs());
+    let (mut here, mut odd, mut cost, mut hampered, mut can_stop) = (start, rules.odd_diagonal, 0, 0, true);
+    for i in 1..=n {
+        let next = Square::new(start.origin.x + div_round(i * dx, n), start.origin.y + div_round(i * dy, n));
+        let direction = here.origin.direction_to(next)?;
+        let (footprint, entry) = world.step(mover, here, direction, start).ok()?;
+        let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
+        if rules.no_hampered && step_hampered {
+            return None;
+        }
+        let (step, next_odd) = super::cost::step_cost(direction.is_diagonal(), entry.hampering, odd);
+        cost += step;
+        if cost > budget {
+            return None;
+        }
+        odd = next_odd;
+        hampered += u32::from(step_hampered);
+        can_stop = entry.can_stop;
+        here = footprint;
+    }
+    can_stop.then_some((cost, hampered))
+}
+
+/// Every square a straight move of at most `budget` squares can end on, with its cost: the run's
+/// reachable squares (004:248). Each line must be walkable step by step under `rules` and end where one
+/// may stop; the route to a chosen square is `walk_path` along `straight_line`.
 pub fn straight_reachable(
     world: &StepWorld<'_>,
     mover: &Mover,
     start: Footprint,
     budget: u32,
     rules: SearchRules,
-) -> Vec<(Destination, Route)> {
+) -> Vec<Destination> {
     let r = budget as i32;
     let mut out = Vec::new();
     for y in (start.origin.y - r).max(0)..=(start.origin.y + r).min(world.field.height() - 1) {
@@ -38,19 +73,8 @@ pub fn straight_reachable(
             if to == start.origin || distance_squares(x - start.origin.x, y - start.origin.y) > budget {
                 continue;
             }
-            let line = straight_line(start.origin, to);
-            if let Ok(route) = walk_path(world, mover, start, &line, rules)
-                && route.cost <= budget
-            {
-                out.push((
-                    Destination {
-                        square: to,
-                        space: (start.width, start.height),
-                        cost: route.cost,
-                        hampered: route.hampered,
-                    },
-                    route,
-                ));
+            if let Some((cost, hampered)) = line_cost(world, mover, start, to, budget, rules) {
+                out.push(Destination { square: to, space: (start.width, start.height), cost, hampered });
             }
         }
     }
@@ -194,7 +218,7 @@ mod tests {
         let man = Mover::walker(Size::Medium);
         let start = Footprint::new(Square::new(1, 2), 1);
         let run = straight_reachable(&world, &man, start, 24, SearchRules { no_hampered: true, odd_diagonal: false });
-        let ends: Vec<Square> = run.iter().map(|(d, _)| d.square).collect();
+        let ends: Vec<Square> = run.iter().map(|d| d.square).collect();
         assert!(ends.contains(&Square::new(4, 2)));
         assert!(!ends.contains(&Square::new(6, 2)), "the rubble is in the straight line and cannot be run through");
         assert!(ends.contains(&Square::new(6, 1)), "a line beside the rubble");

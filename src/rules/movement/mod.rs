@@ -367,7 +367,6 @@ impl MoveQuery<'_> {
                 action.search_rules(),
             )
             .into_iter()
-            .map(|(d, _)| d)
             .collect(),
             MovementAction::MinimumMovement => self.single_steps().iter().map(of_route).collect(),
             // Where a charge could end if a target stood beyond: straight clear lanes of 2 squares or more
@@ -376,7 +375,6 @@ impl MoveQuery<'_> {
                 let charger = Mover { charging: true, ..self.mover };
                 straight_reachable(&self.world(), &charger, self.start, self.allowance(action), action.search_rules())
                     .into_iter()
-                    .map(|(d, _)| d)
                     .filter(|d| d.cost >= 2)
                     .collect()
             }

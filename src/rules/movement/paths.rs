@@ -266,8 +266,12 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
         let (square, shape, odd) = map.node_of(index);
         let (w, h) = map.shapes[shape];
         let here = Footprint::rect(square, w, h);
+        let mut blocked_nearby = false;
         for direction in Direction::ALL {
-            let Ok((to, entry)) = world.step(mover, here, direction, start) else { continue };
+            let Ok((to, entry)) = world.step(mover, here, direction, start) else {
+                blocked_nearby = true;
+                continue;
+            };
             let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
             if rules.no_hampered && step_hampered {
                 continue;
@@ -285,8 +289,9 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
             relax(&mut map, &mut queue, next, candidate);
         }
         // Squeezing in or spreading out in place: to another space that holds or is held by this one, or
-        // that overlaps it (turning a corner while squeezed).
-        if rules.no_hampered {
+        // that overlaps it (turning a corner while squeezed). Only where something stopped a full step:
+        // in the open a creature never squeezes, and the search stays fast.
+        if rules.no_hampered || map.shape_count() == 1 || (shape == 0 && !blocked_nearby) {
             continue;
         }
         for other in 0..map.shape_count() {
