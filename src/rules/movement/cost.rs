@@ -296,6 +296,8 @@ impl StepWorld<'_> {
                 }
             }
         }
+        // A squeezing creature may squeeze past a foe, never stopping in its space (000:119-120).
+        let squeezing = to.width < mover.side() || to.height < mover.side();
         let mut small_sharers = 0u32;
         for other in self.occupants {
             if other.footprint == own || !other.footprint.overlaps(to) {
@@ -315,7 +317,8 @@ impl StepWorld<'_> {
                 if other.obstructs_when_helpless {
                     doublings += 1;
                 }
-            } else if !other.ally && !tiny_mover && !far_apart && !mover.incorporeal && !mover.passes_foes {
+            } else if !other.ally && !squeezing && !tiny_mover && !far_apart && !mover.incorporeal && !mover.passes_foes
+            {
                 return Err(Blocked::Foe { square });
             }
             // Only over a helpless creature, or as a creature smaller than a square, may one stop in an

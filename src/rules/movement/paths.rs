@@ -522,6 +522,40 @@ mod tests {
     }
 
     #[test]
+    fn a_squeezing_creature_squeezes_past_a_foe_000_119() {
+        // A corridor of four squares at x = 3 north of a room; a goblin stands in it at (3,2).
+        let mut field = Battlefield::open(7, 8);
+        for square in field.clone().squares() {
+            let room = (1..=5).contains(&square.x) && (4..=6).contains(&square.y);
+            if !room && !(square.x == 3 && square.y <= 3) {
+                field.set_terrain(square, Terrain::Wall);
+            }
+        }
+        let goblin = [crate::rules::movement::cost::Occupant {
+            footprint: Footprint::new(Square::new(3, 2), 1),
+            size: Size::Small,
+            ally: false,
+            helpless: false,
+            obstructs_when_helpless: false,
+            fills_space: false,
+        }];
+        let world = StepWorld { field: &field, occupants: &goblin };
+        let ogre = Mover::walker(Size::Large);
+        let map = reachable(&world, &ogre, Footprint::new(Square::new(2, 4), 2), 8, SearchRules::default());
+        let ends = map.destinations();
+        let far_end = ends.iter().find(|d| d.square == Square::new(3, 0)).expect("past the goblin");
+        assert_eq!((far_end.space, far_end.cost), ((1, 2), 8), "four squeezed steps, two of them through the goblin");
+        assert!(
+            ends.iter().all(|d| !Footprint::rect(d.square, d.space.0, d.space.1).contains(Square::new(3, 2))),
+            "never ending on the goblin"
+        );
+        // A Medium creature does not squeeze on the grid: the goblin blocks it.
+        let man = Mover::walker(Size::Medium);
+        let map = reachable(&world, &man, Footprint::new(Square::new(3, 4), 1), 8, SearchRules::default());
+        assert_eq!(map.cost_to(Square::new(3, 1)), None);
+    }
+
+    #[test]
     fn a_running_creature_does_not_squeeze() {
         let field = corridor_north_of_a_room();
         let ogre = Mover::walker(Size::Large);
