@@ -1,4 +1,5 @@
-"""Fails unless a PNG screenshot exists and is not blank: it must have many distinct colours.
+"""Fails unless a PNG screenshot exists and shows the board: many distinct colours (the textured tiles),
+and no single colour (an empty background) covering half of it.
 
 Reads the PNG with the standard library only (zlib), so CI needs no imaging package.
 """
@@ -47,13 +48,17 @@ def pixels(path):
 
 def main(path):
     width, height, channels, rows = pixels(path)
-    colours = set()
+    counts = {}
     for row in rows[:: max(1, height // 100)]:
         for x in range(0, width * channels, channels * max(1, width // 100)):
-            colours.add(row[x:x + 3])
-    print(f"{path}: {width}x{height}, {len(colours)} distinct colours in a 100x100 sample")
-    if len(colours) < 50:
-        sys.exit(f"{path} looks blank")
+            colour = row[x:x + 3]
+            counts[colour] = counts.get(colour, 0) + 1
+    samples = sum(counts.values())
+    commonest = max(counts.values()) / samples
+    print(f"{path}: {width}x{height}, {len(counts)} distinct colours in a 100x100 sample, "
+          f"the commonest covering {commonest:.0%}")
+    if len(counts) < 300 or commonest > 0.5:
+        sys.exit(f"{path} does not show the board: the tiles are missing or the window is blank")
 
 
 if __name__ == "__main__":

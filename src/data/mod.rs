@@ -14,7 +14,9 @@ pub use level::{Encounter, load_level};
 /// The folder holding `assets/` and `levels/`: the current directory if it has them, else the crate's
 /// own folder (so `cargo run` and the tests work from anywhere in the repository).
 pub fn root() -> PathBuf {
-    let here = PathBuf::from(".");
+    // Absolute, so that the asset server (which reads relative paths from the executable's folder) finds
+    // the same files as the level loader.
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     if here.join("assets").is_dir() && here.join("levels").is_dir() {
         here
     } else {
