@@ -13,7 +13,7 @@ use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::Footprint;
 use crate::rules::health::{Damage, Strain};
-use crate::rules::opportunity::{Opportunity, Reactions, threats_to};
+use crate::rules::opportunity::{Exposure, Opportunity, Reactions, threats_to};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
 /// Asks for a single attack (a standard action) against a target.
@@ -101,8 +101,33 @@ pub struct AttackSituation<'a> {
     pub allies_near_target: bool,
     /// The attack ending a charge: +2 (004:457).
     pub charge: bool,
-    /// An attack of opportunity: melee only (004:69).
+    /// An attack of opportunity: melee only, with a weapon it threatens with (004:62, 004:69).
     pub opportunity: bool,
+    /// What the target is doing at that moment that its conditions do not show yet (a mover struck in the
+    /// middle of its move); `None` reads its conditions.
+    pub mid_action: Option<MidAction>,
+}
+
+/// A creature's state in the middle of its action, which its conditions may not show yet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MidAction {
+    /// Running: no Dex to AC without the Run feat (004:248).
+    pub running: bool,
+    /// Squeezed: -4 AC (000:113-114).
+    pub squeezed: bool,
+    /// Squeezed narrower than half with Escape Artist: -4 AC, no Dex (000:121-123).
+    pub tight: bool,
+}
+
+impl MidAction {
+    /// The state its conditions show.
+    pub fn of(conditions: &Conditions) -> Self {
+        MidAction {
+            running: conditions.has(Condition::Running),
+            squeezed: conditions.has(Condition::Squeezed),
+            tight: conditions.has(Condition::SqueezedTight),
+        }
+    }
 }
 
 /// Prepares an attack of `attacker` on `target`, or says which rule forbids it.
@@ -111,10 +136,15 @@ pub fn plan_attack(
     target: &CombatantItem,
     situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
-    let AttackSituation { weapon: weapon_name, own, theirs, allies_near_target, charge, opportunity } = situation;
+    let AttackSituation { weapon: weapon_name, own, theirs, allies_near_target, charge, opportunity, mid_action } =
+        situation;
+    let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon = match weapon_name {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
-        None if charge || opportunity => attacker.armament.0.iter().find(|w| !is_ranged(w)),
+        None if opportunity => threatening_weapons(&attacker.armament.0, armed)
+            .into_iter()
+            .find(|w| melee_reaches(attacker.reach.0, w.reach, own, theirs)),
+        None if charge => attacker.armament.0.iter().find(|w| !is_ranged(w)),
         None => attacker.armament.0.first(),
     }
     .cloned()
@@ -168,13 +198,14 @@ pub fn plan_attack(
         modifiers.push(Modifier::new(-4, "fighting defensively"));
     }
     let ac = armor_class(target.defense, target.abilities, *target.size);
+    let now = mid_action.unwrap_or(MidAction::of(target.conditions));
     let loses_dex = target.conditions.has(Condition::FlatFooted) && !target.traits.uncanny_dodge
-        || target.conditions.has(Condition::Running) && !target.feats.has(Feat::Run)
-        || target.conditions.has(Condition::SqueezedTight);
+        || now.running && !target.feats.has(Feat::Run)
+        || now.tight;
     let (armor_class, mut armor_class_parts) = if loses_dex {
         let mut parts: Vec<Modifier> =
             ac.parts.iter().filter(|m| !(m.source == "Dex" && m.value > 0) && m.source != "dodge").cloned().collect();
-        let why = if target.conditions.has(Condition::SqueezedTight) {
+        let why = if now.tight {
             "squeezing with Escape Artist: no Dex (000:121-123)"
         } else if target.conditions.has(Condition::FlatFooted) {
             "flat-footed: no Dex (004:53)"
@@ -187,7 +218,7 @@ pub fn plan_attack(
         (ac.normal, ac.parts.clone())
     };
     let mut armor_class = armor_class;
-    if target.conditions.has(Condition::Squeezed) || target.conditions.has(Condition::SqueezedTight) {
+    if now.squeezed || now.tight {
         armor_class -= 4;
         armor_class_parts.push(Modifier::new(-4, "squeezing (000:113)"));
     }
@@ -337,6 +368,7 @@ fn resolve_attack(
                     allies_near_target,
                     charge: intent.charge,
                     opportunity: false,
+                    mid_action: None,
                 };
                 plan_attack(&attacker, &target, situation)
             });
@@ -352,24 +384,33 @@ fn resolve_attack(
         }
         // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes
         // strike first, and an archer who drops does not shoot.
-        if is_ranged(&plan.weapon) {
+        // An unarmed attack by a creature that is not "armed" provokes from its armed target only, before it
+        // lands (004:168).
+        let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
+        let unarmed = plan.weapon.unarmed && !armed;
+        if is_ranged(&plan.weapon) || unarmed {
             let own = attacker.space.at(attacker.position.0);
             let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
             let threats: Vec<Entity> =
                 threats_to(&attacker, creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), &initiative)
                     .into_iter()
                     .filter(|t| own.squares().any(|s| t.threatens(s)))
+                    .filter(|t| !unarmed || t.entity == intent.target)
                     .map(|t| t.entity)
                     .collect();
             if !threats.is_empty() {
                 let mut hp = *attacker.hit_points;
                 let mut strike =
                     Opportunity { creatures: &creatures, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+                let why = if unarmed {
+                    "an unarmed attack on an armed foe (004:168)"
+                } else {
+                    "a ranged attack in a threatened square (004:90)"
+                };
                 let struck = strike.strike(
                     intent.attacker,
-                    own,
+                    Exposure { at: own, why, mid_action: MidAction::of(attacker.conditions) },
                     &threats,
-                    "a ranged attack in a threatened square (004:90)",
                     &mut hp,
                     |foe| {
                         if let Ok(mut r) = reactions.get_mut(foe) {

@@ -41,7 +41,8 @@ pub use crate::rules::size::{BodyShape, Size};
     Awareness,
     crate::rules::turns::ActionBudget,
     crate::rules::movement::Exertion,
-    crate::rules::opportunity::Reactions
+    crate::rules::opportunity::Reactions,
+    crate::rules::opportunity::Provoked
 )]
 pub struct Creature;
 

@@ -15,12 +15,13 @@ pub use paths::{Destination, PathStep, Route, SearchRules, nearest, reachable, s
 use super::RulesSystems;
 use crate::rules::attack::AttackIntent;
 use crate::rules::attack::Combatant;
+use crate::rules::attack::MidAction;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::health::{Damage, Strain};
-use crate::rules::opportunity::{Opportunity, Reactions, provocations, threats_to};
+use crate::rules::opportunity::{Exposure, Opportunity, Provoked, Reactions, provocations, threats_to};
 use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Refusal, TurnOrder};
 
 /// The ways to move in a turn.
@@ -557,6 +558,7 @@ fn resolve_movement(
     mut strain: MessageWriter<Strain>,
     mut reactions: Query<&mut Reactions>,
     mut damage: MessageWriter<Damage>,
+    mut provoked_before: Query<&mut Provoked>,
 ) {
     for intent in intents.read() {
         let views = creatures.p0();
@@ -632,7 +634,8 @@ fn resolve_movement(
         let was_squeezed = me.conditions.has(Condition::Squeezed);
         let was_tight = me.conditions.has(Condition::SqueezedTight);
         let disabled = me.conditions.has(Condition::Disabled);
-        let running = intent.action == MovementAction::Run && !me.conditions.has(Condition::Running);
+        let was_running = me.conditions.has(Condition::Running);
+        let running = intent.action == MovementAction::Run && !was_running;
         let tiny = size.is_smaller_than_a_square();
         let start = query.start;
         // Attacks of opportunity along the way (004:64-65): none for a 5-foot step (004:259).
@@ -647,7 +650,8 @@ fn resolve_movement(
                         |e| reactions.get(e).copied().unwrap_or_default(),
                         &initiative,
                     );
-                    provocations(start, &route, &threats, tiny, intent.action == MovementAction::Withdraw)
+                    let already = provoked_before.get(intent.creature).map(|p| p.0.clone()).unwrap_or_default();
+                    provocations(start, &route, &threats, tiny, intent.action == MovementAction::Withdraw, &already)
                 }
                 _ => Vec::new(),
             }
@@ -664,26 +668,39 @@ fn resolve_movement(
         let mut taken = 0;
         let mut dropped = false;
         for i in 0..=route.steps.len() {
-            if let Some(provocation) = provoked.iter().find(|p| p.after_steps == i) {
+            for provocation in provoked.iter().filter(|p| p.after_steps == i) {
                 let at = if i == 0 { start } else { route.steps[i - 1].footprint() };
-                let why = if tiny && i > 0 && at.origin == route.steps[i - 1].square && provocation.square == at.origin
-                {
-                    "moving through a threatened square (004:64-65, 000:80-82)"
-                } else {
-                    "leaving a threatened square (004:64-65)"
+                // The mover as it is at that moment: running, squeezed or not (004:248, 000:113-123).
+                let tight = at.width.min(at.height) < squeeze_width(size, false);
+                let mid = MidAction {
+                    running: intent.action == MovementAction::Run || was_running,
+                    squeezed: Space::of(at).is_squeezed(size) && !tight,
+                    tight,
                 };
+                if let Ok(mut provoked) = provoked_before.get_mut(intent.creature) {
+                    provoked.0.extend(provocation.from.iter().copied());
+                }
                 let combatants = creatures.p2();
                 let mut strike =
                     Opportunity { creatures: &combatants, dice: &mut dice, facts: &mut facts, damage: &mut damage };
-                let struck = strike.strike(intent.creature, at, &provocation.from, why, &mut hit_points, |foe| {
-                    if let Ok(mut r) = reactions.get_mut(foe) {
-                        r.used += 1;
-                    }
-                });
+                let struck = strike.strike(
+                    intent.creature,
+                    Exposure { at, why: provocation.reason, mid_action: mid },
+                    &provocation.from,
+                    &mut hit_points,
+                    |foe| {
+                        if let Ok(mut r) = reactions.get_mut(foe) {
+                            r.used += 1;
+                        }
+                    },
+                );
                 if struck.dropped {
                     dropped = true;
                     break;
                 }
+            }
+            if dropped {
+                break;
             }
             let Some(step) = route.steps.get(i) else { break };
             let mut movers = creatures.p1();
@@ -734,7 +751,7 @@ fn resolve_movement(
         }
         // A disabled creature that takes a standard action loses 1 hit point (004:274): its restricted
         // withdraw is one (the restricted charge pays it with its attack).
-        if disabled && intent.action == MovementAction::Withdraw {
+        if disabled && intent.action == MovementAction::Withdraw && !dropped {
             strain.write(Strain {
                 creature: intent.creature,
                 reason: "a standard action while disabled (004:274)".into(),

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::RulesSystems;
 use crate::rules::attack::{
-    AttackSituation, CombatantItem, melee_reaches, plan_attack, roll_planned_attack, threatening_weapons,
+    AttackSituation, CombatantItem, MidAction, melee_reaches, plan_attack, roll_planned_attack, threatening_weapons,
 };
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
@@ -23,6 +23,11 @@ pub struct Reactions {
     /// How many were made.
     pub used: u32,
 }
+
+/// The foes that already struck at this creature for leaving their squares this turn: leaving several
+/// squares a foe threatens is one opportunity, over the two move actions of a turn too (004:71).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provoked(pub Vec<Entity>);
 
 /// How many attacks of opportunity a creature may make in a round: one, or 1 + Dex with Combat
 /// Reflexes (004:71).
@@ -62,28 +67,41 @@ pub struct Provocation {
     pub square: Square,
     /// Who may strike, in the order given.
     pub from: Vec<Entity>,
+    /// What provokes, with the rule.
+    pub reason: &'static str,
 }
 
+/// Why leaving a square provokes.
+pub const LEAVING: &str = "leaving a threatened square (004:64-65)";
+/// Why a Tiny creature entering a foe's space provokes.
+pub const ENTERING: &str = "entering a foe's space as a creature smaller than a square (000:80-82)";
+
 /// The attacks of opportunity a route provokes (004:64-65, 004:71): leaving a square a foe threatens
-/// provokes it, once per foe for the whole move; a creature smaller than a square that enters a foe's
-/// space provokes it (000:80-82). With `first_square_free` (a withdraw, 004:243) leaving the starting
-/// squares provokes nobody the mover sees.
+/// provokes it, once per foe for the whole movement of the turn (`already` struck earlier this turn); a
+/// creature smaller than a square that enters a foe's space provokes it (000:80-82). With
+/// `first_square_free` (a withdraw, 004:243) the squares it started on are not threatened by the foes it
+/// sees, however many steps it takes to leave them.
 pub fn provocations(
     start: Footprint,
     route: &Route,
     threats: &[Threat],
     tiny: bool,
     first_square_free: bool,
+    already: &[Entity],
 ) -> Vec<Provocation> {
-    let mut struck = vec![false; threats.len()];
+    let mut struck: Vec<bool> = threats.iter().map(|t| already.contains(&t.entity)).collect();
     let mut out: Vec<Provocation> = Vec::new();
     let mut here = start;
     for (i, step) in route.steps.iter().enumerate() {
         let next = Footprint::rect(step.square, step.space.0, step.space.1);
-        let left: Vec<Square> = here.squares().filter(|s| !next.contains(*s)).collect();
+        let left: Vec<Square> = here
+            .squares()
+            .filter(|s| !next.contains(*s))
+            .filter(|s| !first_square_free || !start.contains(*s))
+            .collect();
         let mut from = Vec::new();
         for (t, threat) in threats.iter().enumerate() {
-            if struck[t] || (first_square_free && i == 0) {
+            if struck[t] {
                 continue;
             }
             if left.iter().any(|s| threat.threatens(*s)) {
@@ -92,7 +110,7 @@ pub fn provocations(
             }
         }
         if !from.is_empty() {
-            out.push(Provocation { after_steps: i, square: here.origin, from });
+            out.push(Provocation { after_steps: i, square: here.origin, from, reason: LEAVING });
         }
         let mut entering = Vec::new();
         for (t, threat) in threats.iter().enumerate() {
@@ -102,7 +120,7 @@ pub fn provocations(
             }
         }
         if !entering.is_empty() {
-            out.push(Provocation { after_steps: i + 1, square: next.origin, from: entering });
+            out.push(Provocation { after_steps: i + 1, square: next.origin, from: entering, reason: ENTERING });
         }
         here = next;
     }
@@ -150,6 +168,17 @@ pub struct Struck {
     pub dropped: bool,
 }
 
+/// How a creature stands exposed when it provokes.
+#[derive(Clone, Copy, Debug)]
+pub struct Exposure<'a> {
+    /// Its squares at that moment.
+    pub at: Footprint,
+    /// What provoked, with the rule.
+    pub why: &'a str,
+    /// What it is doing at that moment (running, squeezing).
+    pub mid_action: MidAction,
+}
+
 /// Everything an attack of opportunity needs to be rolled and recorded.
 pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw> {
     /// Every creature.
@@ -168,12 +197,12 @@ impl Opportunity<'_, '_, '_, '_, '_> {
     pub fn strike(
         &mut self,
         mover: Entity,
-        at: Footprint,
+        exposure: Exposure<'_>,
         from: &[Entity],
-        why: &str,
         hit_points: &mut HitPoints,
         mut used: impl FnMut(Entity),
     ) -> Struck {
+        let Exposure { at, why, mid_action } = exposure;
         let hp = hit_points;
         let Ok(target) = self.creatures.get(mover) else { return Struck { hit_points: hp.current, dropped: false } };
         for &foe in from {
@@ -185,6 +214,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 allies_near_target: false,
                 charge: false,
                 opportunity: true,
+                mid_action: Some(mid_action),
             };
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
             self.facts.write(Fact::OpportunityProvoked {
@@ -216,13 +246,18 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::turns::TurnSystems));
 }
 
-/// A creature's attacks of opportunity come back when its turn begins.
-fn refresh_reactions(mut facts: MessageReader<Fact>, mut creatures: Query<(&CreatureId, &mut Reactions)>) {
+/// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving
+/// may strike again in its new turn.
+fn refresh_reactions(
+    mut facts: MessageReader<Fact>,
+    mut creatures: Query<(&CreatureId, &mut Reactions, &mut Provoked)>,
+) {
     for fact in facts.read() {
         if let Fact::TurnStarted { creature, .. } = fact {
-            for (id, mut reactions) in &mut creatures {
+            for (id, mut reactions, mut provoked) in &mut creatures {
                 if id == creature {
                     reactions.used = 0;
+                    provoked.0.clear();
                 }
             }
         }
@@ -265,13 +300,13 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 1);
         let path = route(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]);
         let goblin = goblin_at(2, 1, 7);
-        let provoked = provocations(start, &path, std::slice::from_ref(&goblin), false, false);
+        let provoked = provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[]);
         assert_eq!(provoked.len(), 1, "one opportunity for the whole move (004:71)");
         assert_eq!(provoked[0].after_steps, 1, "struck when leaving (1,0), the first threatened square");
         assert_eq!(provoked[0].square, Square::new(1, 0));
         // Entering a threatened square provokes nothing (004:65): stopping beside the goblin is safe.
         let approach = route(&[(1, 0)]);
-        assert!(provocations(start, &approach, std::slice::from_ref(&goblin), false, false).is_empty());
+        assert!(provocations(start, &approach, std::slice::from_ref(&goblin), false, false, &[]).is_empty());
     }
 
     #[test]
@@ -279,13 +314,44 @@ mod tests {
         let start = Footprint::new(Square::new(1, 0), 1);
         let goblin = goblin_at(2, 1, 7);
         let path = route(&[(0, 0), (0, 1)]);
-        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), false, false).len(), 1);
-        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, true).is_empty(), "004:243");
+        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[]).len(), 1);
+        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, true, &[]).is_empty(), "004:243");
         // But a second threatened square on the way does.
         let along = route(&[(1, 1), (1, 2)]);
-        let provoked = provocations(start, &along, std::slice::from_ref(&goblin), false, true);
+        let provoked = provocations(start, &along, std::slice::from_ref(&goblin), false, true, &[]);
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].square, Square::new(1, 1));
+    }
+
+    #[test]
+    fn a_foe_struck_earlier_in_the_turn_does_not_strike_again() {
+        let start = Footprint::new(Square::new(0, 0), 1);
+        let path = route(&[(1, 0), (2, 0), (3, 0)]);
+        let goblin = goblin_at(2, 1, 7);
+        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[goblin.entity]).is_empty());
+    }
+
+    #[test]
+    fn a_large_withdrawer_leaves_all_its_starting_squares_freely() {
+        // The ogre (2x2 at (0,0)) withdraws west in two steps; a goblin at (2,0) threatens (1,0) and (1,1),
+        // which it leaves on the second step: still its starting squares (004:243).
+        let start = Footprint::new(Square::new(0, 0), 2);
+        let steps = [(-1, 0), (-2, 0)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| PathStep {
+                square: Square::new(x, y),
+                cost: 1,
+                spent: i as u32 + 1,
+                hampered: false,
+                space: (2, 2),
+                can_stop: true,
+            })
+            .collect();
+        let path = Route { steps, cost: 2, hampered: 0, odd_diagonal_after: false };
+        let goblin = goblin_at(2, 0, 7);
+        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, true, &[]).is_empty());
+        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[]).len(), 1);
     }
 
     #[test]
@@ -301,7 +367,7 @@ mod tests {
         // A pikeman does not threaten the squares beside it, but a rat that enters its space provokes it.
         let start = Footprint::new(Square::new(0, 0), 1);
         let goblin = Threat { weapon_reach: vec![true], ..goblin_at(1, 0, 9) };
-        let provoked = provocations(start, &route(&[(1, 0)]), std::slice::from_ref(&goblin), true, false);
+        let provoked = provocations(start, &route(&[(1, 0)]), std::slice::from_ref(&goblin), true, false, &[]);
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].after_steps, 1);
     }
