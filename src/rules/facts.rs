@@ -217,6 +217,15 @@ pub enum Fact {
         /// Whether it succeeded.
         success: bool,
     },
+    /// A dying creature's roll to become stable: 10 or less on 1d100 (004:281).
+    StabilisationRolled {
+        /// Who.
+        creature: CreatureId,
+        /// The d100.
+        roll: u32,
+        /// Whether it became stable.
+        stable: bool,
+    },
     /// Hit points lost to something other than an attack.
     HitPointsLost {
         /// Whose.

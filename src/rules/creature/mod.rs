@@ -42,7 +42,8 @@ pub use crate::rules::size::{BodyShape, Size};
     crate::rules::turns::ActionBudget,
     crate::rules::movement::Exertion,
     crate::rules::opportunity::Reactions,
-    crate::rules::opportunity::Provoked
+    crate::rules::opportunity::Provoked,
+    crate::rules::turns::Fall
 )]
 pub struct Creature;
 

@@ -9,6 +9,7 @@ use crate::rules::creature::{
 };
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
+use crate::rules::turns::{Fall, TurnOrder};
 
 /// Damage to apply to a creature, already rolled.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -76,16 +77,34 @@ pub fn plugin(app: &mut App) {
 const HP_STATES: [Condition; 5] =
     [Condition::Disabled, Condition::Dying, Condition::Dead, Condition::Unconscious, Condition::Staggered];
 
+/// The creatures as damage sees them.
+type Wounded<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static CreatureId,
+        &'static mut HitPoints,
+        &'static mut Conditions,
+        &'static Abilities,
+        &'static Saves,
+        &'static mut Fall,
+    ),
+    With<Creature>,
+>;
+
 /// Applies damage, then sets the states the new hit points bring; 50 or more from one blow calls for a
 /// Fortitude save DC 15 or death (004:272).
 fn apply_damage(
     mut damage: MessageReader<Damage>,
     mut dice: ResMut<Dice>,
-    mut creatures: Query<(&CreatureId, &mut HitPoints, &mut Conditions, &Abilities, &Saves), With<Creature>>,
+    order: Res<TurnOrder>,
+    mut creatures: Wounded<'_, '_>,
     mut facts: MessageWriter<Fact>,
 ) {
     for hit in damage.read() {
-        let Ok((id, mut hp, mut conditions, abilities, saves)) = creatures.get_mut(hit.target) else { continue };
+        let Ok((id, mut hp, mut conditions, abilities, saves, mut fall)) = creatures.get_mut(hit.target) else {
+            continue;
+        };
         let before = hp.current;
         if hit.nonlethal {
             hp.nonlethal += hit.amount;
@@ -119,6 +138,15 @@ fn apply_damage(
         }
         if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
             wanted.push(state);
+        }
+        // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round.
+        if wanted.contains(&Condition::Dying) && !hit.nonlethal {
+            if !conditions.has(Condition::Dying) {
+                fall.0 = Some(order.round);
+            }
+            if conditions.0.remove(&Condition::Stable) {
+                facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
+            }
         }
         for condition in HP_STATES {
             let want = wanted.contains(&condition);

@@ -8,7 +8,7 @@ pub use budget::*;
 
 use super::RulesSystems;
 use crate::rules::creature::{
-    Abilities, Condition, Conditions, Creature, CreatureId, Faction, Feats, initiative_modifier, total,
+    Abilities, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints, initiative_modifier, total,
 };
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
@@ -107,7 +107,7 @@ fn roll_initiative(
     let mut sorted: Vec<_> = creatures.iter_mut().collect();
     sorted.sort_by(|a, b| a.1.cmp(b.1));
     let mut rolled = Vec::new();
-    for (entity, id, abilities, feats, mut conditions, mut budget) in sorted {
+    for (entity, id, abilities, feats, mut conditions, mut budget, _, _) in sorted {
         let modifiers = initiative_modifier(abilities, feats);
         let modifier = total(&modifiers);
         let roll = dice.d20();
@@ -135,23 +135,7 @@ fn roll_initiative(
     order.ended = false;
     facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
     facts.write(Fact::RoundStarted { round: 1 });
-    let conditions_of = |entity| creatures.get(entity).map(|c| c.4.clone()).unwrap_or_default();
-    let first = next_able(&order, None, conditions_of);
-    start_turn(&mut order, first, &mut creatures, &mut facts);
-}
-
-/// The next creature after `after` that can act, wrapping to a new round; with the round change flag.
-fn next_able(
-    order: &TurnOrder,
-    after: Option<usize>,
-    conditions_of: impl Fn(Entity) -> Conditions,
-) -> Option<(usize, bool)> {
-    let n = order.entries.len();
-    let start = after.map_or(0, |i| i + 1);
-    (0..n).map(|k| start + k).find_map(|k| {
-        let index = k % n;
-        conditions_of(order.entries[index].entity).can_act().then_some((index, k >= n))
-    })
+    advance(&mut order, None, &mut creatures, &mut dice, &mut facts);
 }
 
 /// The creatures as the turn systems see them.
@@ -165,48 +149,109 @@ type TurnCreatures<'w, 's> = Query<
         &'static Feats,
         &'static mut Conditions,
         &'static mut ActionBudget,
+        &'static mut HitPoints,
+        &'static Fall,
     ),
     With<Creature>,
 >;
 
-type TurnCreature<'a> = (Entity, &'a CreatureId, &'a Abilities, &'a Feats, Mut<'a, Conditions>, Mut<'a, ActionBudget>);
+/// The round in which a creature fell dying, if it is dying: its first roll to stabilise comes the round
+/// after (004:281).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fall(pub Option<u32>);
 
-fn start_turn(
+/// Whether a creature rolls to stabilise on its turn in `round`: dying, not stable, and fallen in an earlier
+/// round (004:281).
+pub fn rolls_to_stabilise(conditions: &Conditions, fall: Fall, round: u32) -> bool {
+    conditions.has(Condition::Dying)
+        && !conditions.has(Condition::Stable)
+        && !conditions.has(Condition::Dead)
+        && fall.0.is_some_and(|fell| fell < round)
+}
+
+/// Chance in a hundred that a dying creature becomes stable on its turn (004:281).
+pub const STABILISE_CHANCE: u32 = 10;
+
+/// Moves the turn on from `after` (the start of the order when `None`): a creature that can act begins its
+/// turn; a dying creature keeps its place (004:55) and on its turn rolls 1d100, becoming stable on 10 or
+/// less and losing 1 hit point otherwise, from the round after its fall (004:281); the others are passed.
+fn advance(
     order: &mut TurnOrder,
-    next: Option<(usize, bool)>,
+    after: Option<usize>,
     creatures: &mut TurnCreatures<'_, '_>,
+    dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
 ) {
-    let Some((index, new_round)) = next else {
-        order.current = None;
-        return;
-    };
-    if new_round {
-        order.round += 1;
-        facts.write(Fact::RoundStarted { round: order.round });
-    }
-    order.current = Some(index);
-    let entity = order.entries[index].entity;
-    if let Ok::<TurnCreature, _>((_, id, _, _, mut conditions, mut budget)) = creatures.get_mut(entity) {
-        facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
-        // Flat-footed ends at one's first turn (004:53); this round's stances end at one's next turn.
-        for condition in [
-            Condition::FlatFooted,
-            Condition::Running,
-            Condition::TotalDefense,
-            Condition::FightingDefensively,
-            Condition::Charging,
-        ] {
-            if conditions.0.remove(&condition) {
-                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+    let n = order.entries.len();
+    let mut pos = after.map_or(0, |i| i + 1);
+    for _ in 0..=2 * n {
+        if pos >= n {
+            pos = 0;
+            order.round += 1;
+            facts.write(Fact::RoundStarted { round: order.round });
+        }
+        let entity = order.entries[pos].entity;
+        let Ok((_, id, _, _, mut conditions, mut budget, mut hp, fall)) = creatures.get_mut(entity) else {
+            pos += 1;
+            continue;
+        };
+        if conditions.can_act() {
+            order.current = Some(pos);
+            facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
+            // Flat-footed ends at one's first turn (004:53); this round's stances end at one's next turn.
+            for condition in [
+                Condition::FlatFooted,
+                Condition::Running,
+                Condition::TotalDefense,
+                Condition::FightingDefensively,
+                Condition::Charging,
+            ] {
+                if conditions.0.remove(&condition) {
+                    facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+                }
+            }
+            *budget = if conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
+                ActionBudget::restricted()
+            } else {
+                ActionBudget::fresh()
+            };
+            return;
+        }
+        if rolls_to_stabilise(&conditions, *fall, order.round) {
+            let roll = dice.d100();
+            let stable = roll <= STABILISE_CHANCE;
+            facts.write(Fact::StabilisationRolled { creature: id.clone(), roll, stable });
+            if stable {
+                conditions.0.insert(Condition::Stable);
+                facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Stable });
+            } else {
+                let before = hp.current;
+                hp.current -= 1;
+                facts.write(Fact::HitPointsLost {
+                    creature: id.clone(),
+                    amount: 1,
+                    reason: "dying (004:279-281)".into(),
+                });
+                facts.write(Fact::HitPointsChanged {
+                    creature: id.clone(),
+                    before,
+                    after: hp.current,
+                    nonlethal: hp.nonlethal,
+                });
+                if hp.current <= -10 {
+                    for condition in [Condition::Dying, Condition::Unconscious] {
+                        if conditions.0.remove(&condition) {
+                            facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+                        }
+                    }
+                    conditions.0.insert(Condition::Dead);
+                    facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Dead });
+                }
             }
         }
-        *budget = if conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
-            ActionBudget::restricted()
-        } else {
-            ActionBudget::fresh()
-        };
+        pos += 1;
     }
+    order.current = None;
 }
 
 /// Ends the current creature's turn and starts the next able creature's.
@@ -214,6 +259,7 @@ fn end_turn(
     mut intents: MessageReader<EndTurnIntent>,
     mut order: ResMut<TurnOrder>,
     mut creatures: TurnCreatures<'_, '_>,
+    mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
@@ -231,9 +277,8 @@ fn end_turn(
         if let Ok(mut c) = creatures.get_mut(intent.creature) {
             *c.5 = ActionBudget::default();
         }
-        let conditions_of = |entity| creatures.get(entity).map(|c| c.4.clone()).unwrap_or_default();
-        let next = next_able(&order, order.current, conditions_of);
-        start_turn(&mut order, next, &mut creatures, &mut facts);
+        let current = order.current;
+        advance(&mut order, current, &mut creatures, &mut dice, &mut facts);
     }
 }
 
@@ -262,6 +307,16 @@ mod tests {
 
     fn entry(id: &str, total: i32, modifier: i32) -> InitiativeEntry {
         InitiativeEntry { entity: Entity::PLACEHOLDER, id: CreatureId(id.into()), total, modifier }
+    }
+
+    #[test]
+    fn a_dying_creature_rolls_from_the_round_after_its_fall() {
+        let dying = Conditions([Condition::Dying, Condition::Unconscious].into_iter().collect());
+        assert!(!rolls_to_stabilise(&dying, Fall(Some(3)), 3));
+        assert!(rolls_to_stabilise(&dying, Fall(Some(3)), 4));
+        let stable = Conditions([Condition::Dying, Condition::Stable].into_iter().collect());
+        assert!(!rolls_to_stabilise(&stable, Fall(Some(3)), 5));
+        assert!(!rolls_to_stabilise(&Conditions::default(), Fall(None), 5));
     }
 
     #[test]
