@@ -40,7 +40,7 @@ pub enum Step {
         #[serde(default)]
         path: Option<Vec<Square>>,
     },
-    /// A single attack.
+    /// A single attack (a standard action), or with `full: true` a full attack.
     Attack {
         /// Attacker id.
         creature: String,
@@ -49,6 +49,17 @@ pub enum Step {
         /// Weapon name; the first if absent.
         #[serde(default)]
         weapon: Option<String>,
+        /// Fighting defensively (004:183).
+        #[serde(default)]
+        defensively: bool,
+        /// A full attack (004:229-231).
+        #[serde(default)]
+        full: bool,
+    },
+    /// Total defence (004:211).
+    TotalDefense {
+        /// Creature id.
+        creature: String,
     },
     /// Charge a target (004:451-459): along the lane ending at `to`, or the first legal lane.
     Charge {
@@ -384,9 +395,16 @@ pub fn run_scenario(
                 }
                 None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
             },
-            Step::Attack { creature, target, weapon } => match (entity(creature), entity(target)) {
+            Step::Attack { creature, target, weapon, defensively, full } => match (entity(creature), entity(target)) {
                 (Some(a), Some(t)) => {
-                    world.write_message(AttackIntent { attacker: a, target: t, weapon: weapon.clone(), charge: false });
+                    world.write_message(AttackIntent {
+                        attacker: a,
+                        target: t,
+                        weapon: weapon.clone(),
+                        charge: false,
+                        defensively: *defensively,
+                        full: *full,
+                    });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
                 (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
@@ -458,6 +476,12 @@ pub fn run_scenario(
             Step::WhyNot { creature, action, square } => {
                 answer = Some(answer_why_not(world, entity(creature), creature, *action, *square))
             }
+            Step::TotalDefense { creature } => match entity(creature) {
+                Some(e) => {
+                    world.write_message(crate::rules::attack::TotalDefenseIntent { creature: e });
+                }
+                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            },
             Step::EndTurn { creature } => match entity(creature) {
                 Some(e) => {
                     world.write_message(EndTurnIntent { creature: e });

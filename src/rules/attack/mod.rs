@@ -27,6 +27,31 @@ pub struct AttackIntent {
     pub weapon: Option<String>,
     /// The attack that ends a charge: its full-round action is already spent; +2 to hit (004:457).
     pub charge: bool,
+    /// Fighting defensively: -4 to its attacks this round, +2 dodge to AC until its next turn (004:183).
+    pub defensively: bool,
+    /// A full attack, a full-round action: every attack its base attack bonus gives, from the best (+6/+1,
+    /// +11/+6/+1, …), against the same target (004:229-231, RULES-INDEX).
+    pub full: bool,
+}
+
+/// Takes the total defence: a standard action, +4 to AC until the next turn, no attacks of opportunity
+/// (004:211).
+#[derive(Message, Clone, Debug)]
+pub struct TotalDefenseIntent {
+    /// Who defends.
+    pub creature: Entity,
+}
+
+/// The attack bonuses of a full attack: the base attack bonus, then 5 less for each further attack while
+/// it stays above 0 (RULES-INDEX: +6/+1, +11/+6/+1).
+pub fn iterative_bonuses(base_attack: i32) -> Vec<i32> {
+    let mut out = vec![base_attack];
+    let mut next = base_attack - 5;
+    while next > 0 {
+        out.push(next);
+        next -= 5;
+    }
+    out
 }
 
 /// Point Blank Shot works within 9 m.
@@ -34,7 +59,11 @@ pub const POINT_BLANK_M: f32 = 9.0;
 
 /// Attacks and damage.
 pub fn plugin(app: &mut App) {
-    app.add_message::<AttackIntent>();
+    app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>();
+    app.add_systems(
+        Update,
+        take_total_defense.in_set(RulesSystems::Act).before(crate::rules::movement::MovementSystems),
+    );
     app.add_systems(Update, resolve_attack.in_set(RulesSystems::Act).after(crate::rules::movement::MovementSystems));
 }
 
@@ -195,7 +224,7 @@ pub fn plan_attack(
         modifiers.push(Modifier::new(-4, "squeezing (000:113)"));
     }
     if attacker.conditions.has(Condition::FightingDefensively) {
-        modifiers.push(Modifier::new(-4, "fighting defensively"));
+        modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
     }
     let ac = armor_class(target.defense, target.abilities, *target.size);
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
@@ -247,6 +276,14 @@ pub fn plan_attack(
     }
     if attacker.conditions.has(Condition::Prone) && !is_ranged(&weapon) {
         modifiers.push(Modifier::new(-4, "prone attacker, melee (004:375)"));
+    }
+    if !loses_dex && target.conditions.has(Condition::TotalDefense) {
+        armor_class += 4;
+        armor_class_parts.push(Modifier::new(4, "total defence (004:211)"));
+    }
+    if !loses_dex && target.conditions.has(Condition::FightingDefensively) {
+        armor_class += 2;
+        armor_class_parts.push(Modifier::new(2, "dodge, fighting defensively (004:183)"));
     }
     if target.conditions.has(Condition::Charging) {
         armor_class -= 2;
@@ -331,6 +368,7 @@ fn resolve_attack(
     mut damage: MessageWriter<Damage>,
     mut strain: MessageWriter<Strain>,
     mut reactions: Query<&mut Reactions>,
+    mut conditions: MessageWriter<ConditionChange>,
 ) {
     for intent in intents.read() {
         let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
@@ -359,7 +397,11 @@ fn resolve_attack(
                     Err(Refusal::new("a helpless creature cannot attack", "004:278"))
                 }
             })
-            .and_then(|()| if intent.charge { Ok(()) } else { budget.check(ActionKind::Standard) })
+            .and_then(|()| match (intent.charge, intent.full) {
+                (true, _) => Ok(()),
+                (false, true) => budget.check(ActionKind::FullRound),
+                (false, false) => budget.check(ActionKind::Standard),
+            })
             .and_then(|()| {
                 let situation = AttackSituation {
                     weapon: intent.weapon.as_deref(),
@@ -380,7 +422,14 @@ fn resolve_attack(
             }
         };
         if !intent.charge {
-            let _ = budget.spend(ActionKind::Standard);
+            let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
+        }
+        if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
+            conditions.write(ConditionChange {
+                creature: intent.attacker,
+                condition: Condition::FightingDefensively,
+                gained: true,
+            });
         }
         // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes
         // strike first, and an archer who drops does not shoot.
@@ -434,8 +483,71 @@ fn resolve_attack(
                 reason: "a standard action while disabled (004:274)".into(),
             });
         }
-        if let Some(hit) = roll_planned_attack(&plan, attacker.id, target.id, target.traits, &mut dice, &mut facts) {
-            damage.write(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal });
+        // Fighting defensively applies to this very attack (004:183); the condition lasts the round.
+        let mut plan = plan;
+        if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
+            plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
+        }
+        let bonuses =
+            if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
+        let mut target_hp = *target.hit_points;
+        for (i, bonus) in bonuses.iter().enumerate() {
+            let mut this = plan.clone();
+            if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
+                base.value = *bonus;
+                if i > 0 {
+                    base.source = format!("base attack, attack {} of the full attack", i + 1);
+                }
+            }
+            if let Some(hit) = roll_planned_attack(&this, attacker.id, target.id, target.traits, &mut dice, &mut facts)
+            {
+                damage.write(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal });
+                if !hit.nonlethal {
+                    target_hp = crate::rules::health::absorb(target_hp, hit.amount);
+                }
+            }
+            // No further blows at a creature already down.
+            if target_hp.current < 0 {
+                break;
+            }
+        }
+    }
+}
+
+/// Takes total defence: checks the turn and the standard action, then sets the condition until the next
+/// turn (004:211).
+fn take_total_defense(
+    mut intents: MessageReader<TotalDefenseIntent>,
+    order: Res<TurnOrder>,
+    mut creatures: Query<(&CreatureId, &mut ActionBudget, &Conditions)>,
+    mut facts: MessageWriter<Fact>,
+    mut conditions: MessageWriter<ConditionChange>,
+) {
+    for intent in intents.read() {
+        let Ok((id, mut budget, state)) = creatures.get_mut(intent.creature) else { continue };
+        let checked = order.check_turn(intent.creature).and_then(|()| {
+            if state.can_act() {
+                budget.spend(ActionKind::Standard)
+            } else {
+                Err(Refusal::new("a helpless creature cannot act", "004:278"))
+            }
+        });
+        match checked {
+            Ok(()) => {
+                conditions.write(ConditionChange {
+                    creature: intent.creature,
+                    condition: Condition::TotalDefense,
+                    gained: true,
+                });
+            }
+            Err(refusal) => {
+                facts.write(Fact::ActionRefused {
+                    creature: id.clone(),
+                    action: "total_defense".into(),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+            }
         }
     }
 }

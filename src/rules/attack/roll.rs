@@ -197,6 +197,16 @@ mod tests {
     }
 
     #[test]
+    fn iterative_attacks_every_five_points() {
+        use crate::rules::attack::iterative_bonuses;
+        assert_eq!(iterative_bonuses(5), vec![5]);
+        assert_eq!(iterative_bonuses(6), vec![6, 1]);
+        assert_eq!(iterative_bonuses(11), vec![11, 6, 1]);
+        assert_eq!(iterative_bonuses(16), vec![16, 11, 6, 1]);
+        assert_eq!(iterative_bonuses(0), vec![0]);
+    }
+
+    #[test]
     fn natural_one_misses_natural_twenty_hits() {
         assert!(!judge_attack(1, 30, 10, 20).hit);
         assert!(judge_attack(20, -10, 40, 20).hit);

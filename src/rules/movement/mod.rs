@@ -770,7 +770,14 @@ fn resolve_movement(
                 condition: Condition::Charging,
                 gained: true,
             });
-            attacks.write(AttackIntent { attacker: intent.creature, target, weapon: None, charge: true });
+            attacks.write(AttackIntent {
+                attacker: intent.creature,
+                target,
+                weapon: None,
+                charge: true,
+                defensively: false,
+                full: false,
+            });
         }
     }
 }
