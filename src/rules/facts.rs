@@ -36,6 +36,11 @@ pub enum Fact {
         /// Creatures from first to last.
         order: Vec<CreatureId>,
     },
+    /// The surprise round began: only the creatures aware of their foes act, one action each (004:59).
+    SurpriseRoundStarted {
+        /// Those caught unaware, who do not act in it and stay flat-footed.
+        surprised: Vec<CreatureId>,
+    },
     /// A new round began.
     RoundStarted {
         /// Round number from 1.

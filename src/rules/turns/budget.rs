@@ -99,6 +99,12 @@ impl ActionBudget {
 
     /// Whether an action of `kind` can be taken now.
     pub fn check(&self, kind: ActionKind) -> Result<(), Refusal> {
+        if self.restricted && kind != ActionKind::Free && !self.standard && !self.move_action {
+            return Err(Refusal::new(
+                "restricted to one standard or one move action this turn, already taken",
+                "004:77",
+            ));
+        }
         match kind {
             ActionKind::Free => Ok(()),
             ActionKind::Standard if self.standard => Ok(()),

@@ -8,7 +8,8 @@ pub use budget::*;
 
 use super::RulesSystems;
 use crate::rules::creature::{
-    Abilities, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints, initiative_modifier, total,
+    Abilities, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints, initiative_modifier,
+    total,
 };
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
@@ -40,6 +41,8 @@ pub struct InitiativeEntry {
     pub total: i32,
     /// The modifier, which breaks ties first (004:52).
     pub modifier: i32,
+    /// Unaware of every foe at the start: it does not act in the surprise round (004:56-60).
+    pub surprised: bool,
 }
 
 /// The order of play, which holds for the whole fight (004:73), and whose turn it is.
@@ -49,7 +52,7 @@ pub struct TurnOrder {
     pub entries: Vec<InitiativeEntry>,
     /// Index of the creature whose turn it is.
     pub current: Option<usize>,
-    /// The round, from 1.
+    /// The round, from 1; 0 is the surprise round (004:59).
     pub round: u32,
     /// The fight is over.
     pub ended: bool,
@@ -100,6 +103,7 @@ fn roll_initiative(
     mut order: ResMut<TurnOrder>,
     mut dice: ResMut<Dice>,
     mut creatures: TurnCreatures<'_, '_>,
+    sides: Query<(&CreatureId, &Faction, &Awareness)>,
     mut facts: MessageWriter<Fact>,
 ) {
     let Some(intent) = begin.read().last() else { return };
@@ -113,7 +117,8 @@ fn roll_initiative(
         let roll = dice.d20();
         let sum = roll as i32 + modifier;
         facts.write(Fact::InitiativeRolled { creature: id.clone(), roll, modifiers, total: sum });
-        rolled.push((InitiativeEntry { entity, id: id.clone(), total: sum, modifier }, 0));
+        let surprised = is_surprised(id, &sides);
+        rolled.push((InitiativeEntry { entity, id: id.clone(), total: sum, modifier, surprised }, 0));
         if !conditions.has(Condition::Dead) && conditions.0.insert(Condition::FlatFooted) {
             facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::FlatFooted });
         }
@@ -130,11 +135,21 @@ fn roll_initiative(
     }
     order_initiative(&mut rolled);
     order.entries = rolled.into_iter().map(|(entry, _)| entry).collect();
-    order.round = 1;
     order.current = None;
     order.ended = false;
     facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
-    facts.write(Fact::RoundStarted { round: 1 });
+    // A surprise round when some, but not all, are aware of their foes (004:59).
+    let surprised: Vec<CreatureId> = order.entries.iter().filter(|e| e.surprised).map(|e| e.id.clone()).collect();
+    if !surprised.is_empty() && surprised.len() < order.entries.len() {
+        order.round = 0;
+        facts.write(Fact::SurpriseRoundStarted { surprised });
+    } else {
+        for entry in &mut order.entries {
+            entry.surprised = false;
+        }
+        order.round = 1;
+        facts.write(Fact::RoundStarted { round: 1 });
+    }
     advance(&mut order, None, &mut creatures, &mut dice, &mut facts);
 }
 
@@ -159,6 +174,14 @@ type TurnCreatures<'w, 's> = Query<
 /// after (004:281).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Fall(pub Option<u32>);
+
+/// Whether a creature is surprised: it knows of none of its foes at the start (004:56). A creature with no
+/// foe in the fight is not surprised.
+fn is_surprised(id: &CreatureId, sides: &Query<(&CreatureId, &Faction, &Awareness)>) -> bool {
+    let Some((_, faction, awareness)) = sides.iter().find(|(other, _, _)| *other == id) else { return false };
+    let mut foes = sides.iter().filter(|(_, f, _)| *f != faction).peekable();
+    foes.peek().is_some() && !foes.any(|(foe, _, _)| awareness.knows(foe))
+}
 
 /// Whether a creature rolls to stabilise on its turn in `round`: dying, not stable, and fallen in an earlier
 /// round (004:281).
@@ -195,7 +218,8 @@ fn advance(
             pos += 1;
             continue;
         };
-        if conditions.can_act() {
+        let sits_out = order.round == 0 && order.entries[pos].surprised;
+        if conditions.can_act() && !sits_out {
             order.current = Some(pos);
             facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
             // Flat-footed ends at one's first turn (004:53); this round's stances end at one's next turn.
@@ -210,7 +234,10 @@ fn advance(
                     facts.write(Fact::ConditionLost { creature: id.clone(), condition });
                 }
             }
-            *budget = if conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
+            // In the surprise round the aware act with one action (004:59); disabled and staggered
+            // creatures always do (004:77, 004:274).
+            *budget = if order.round == 0 || conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered)
+            {
                 ActionBudget::restricted()
             } else {
                 ActionBudget::fresh()
@@ -306,7 +333,7 @@ mod tests {
     use super::*;
 
     fn entry(id: &str, total: i32, modifier: i32) -> InitiativeEntry {
-        InitiativeEntry { entity: Entity::PLACEHOLDER, id: CreatureId(id.into()), total, modifier }
+        InitiativeEntry { entity: Entity::PLACEHOLDER, id: CreatureId(id.into()), total, modifier, surprised: false }
     }
 
     #[test]
