@@ -22,6 +22,33 @@ pub struct Damage {
     pub nonlethal: bool,
 }
 
+/// The three saving throws (004:45-48).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Save {
+    /// Vigueur: Constitution.
+    Fortitude,
+    /// Réflexes: Dextérité.
+    Reflex,
+    /// Volonté: Sagesse.
+    Will,
+}
+
+/// A saving throw's bonus: the base save plus the ability modifier it goes with (004:46-48).
+pub fn save_bonus(save: Save, saves: &Saves, abilities: &Abilities) -> i32 {
+    match save {
+        Save::Fortitude => saves.fortitude + ability_modifier(abilities.con),
+        Save::Reflex => saves.reflex + ability_modifier(abilities.dex),
+        Save::Will => saves.will + ability_modifier(abilities.wis),
+    }
+}
+
+/// Whether a saving throw succeeds: a natural 1 always fails, a natural 20 always succeeds, otherwise the
+/// total against the DC (004:49-50).
+pub const fn save_succeeds(roll: u32, total: i32, dc: i32) -> bool {
+    roll != 1 && (roll == 20 || total >= dc)
+}
+
 /// A strenuous action that costs a disabled creature 1 hit point (004:274).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct Strain {
@@ -33,6 +60,9 @@ pub struct Strain {
 
 /// Damage from one attack that calls for a Fortitude save or death (004:272): 50 points or more.
 pub const MASSIVE_DAMAGE: i32 = 50;
+
+/// The Fortitude DC against massive damage (004:272).
+pub const MASSIVE_DAMAGE_DC: i32 = 15;
 
 /// The states hit points alone bring: disabled at exactly 0, dying from -1 to -9, dead at -10 or below
 /// (004:38, 004:269-278).
@@ -120,15 +150,15 @@ fn apply_damage(
         let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
         if !hit.nonlethal && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
             let roll = dice.d20();
-            let total = roll as i32 + saves.fortitude + ability_modifier(abilities.con);
-            let saved = roll != 1 && (roll == 20 || total >= 15);
+            let total = roll as i32 + save_bonus(Save::Fortitude, saves, abilities);
+            let saved = save_succeeds(roll, total, MASSIVE_DAMAGE_DC);
             facts.write(Fact::SaveRolled {
                 creature: id.clone(),
                 save: "fortitude".into(),
                 reason: "massive damage (004:272)".into(),
                 roll,
                 total,
-                dc: 15,
+                dc: MASSIVE_DAMAGE_DC,
                 success: saved,
             });
             if !saved {
@@ -200,6 +230,19 @@ mod tests {
         assert_eq!(states_for(-1), &[Condition::Dying, Condition::Unconscious]);
         assert_eq!(states_for(-9), &[Condition::Dying, Condition::Unconscious]);
         assert_eq!(states_for(-10), &[Condition::Dead]);
+    }
+
+    #[test]
+    fn saving_throws_004_49() {
+        assert!(!save_succeeds(1, 40, 10), "a natural 1 always fails");
+        assert!(save_succeeds(20, 5, 30), "a natural 20 always succeeds");
+        assert!(save_succeeds(12, 15, 15));
+        assert!(!save_succeeds(12, 14, 15));
+        let saves = Saves { fortitude: 3, reflex: 1, will: 0 };
+        let abilities = Abilities { con: 14, dex: 8, wis: 13, ..Abilities::default() };
+        assert_eq!(save_bonus(Save::Fortitude, &saves, &abilities), 5);
+        assert_eq!(save_bonus(Save::Reflex, &saves, &abilities), 0);
+        assert_eq!(save_bonus(Save::Will, &saves, &abilities), 1);
     }
 
     #[test]
