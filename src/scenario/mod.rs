@@ -242,6 +242,8 @@ pub enum Answer {
         to: Square,
         /// The route, if there is one.
         route: Option<crate::rules::movement::Route>,
+        /// The attacks of opportunity it would provoke, and where.
+        provokes: Vec<ProvocationAnswer>,
         /// Why not, if there is none.
         refusal: Option<String>,
     },
@@ -275,6 +277,55 @@ pub enum Answer {
         /// The id given.
         creature: String,
     },
+}
+
+/// One point of a path where foes would strike.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProvocationAnswer {
+    /// Steps taken before they strike.
+    pub after_steps: usize,
+    /// Where the mover stands then.
+    pub square: Square,
+    /// Who strikes, in order.
+    pub from: Vec<String>,
+    /// Why, with the rule.
+    pub reason: String,
+}
+
+/// Which foes a route would provoke, and where (004:64-71): what the move preview marks on each step.
+fn provocations_along(
+    world: &mut World,
+    mover: Entity,
+    start: crate::rules::geometry::Footprint,
+    route: &crate::rules::movement::Route,
+    action: MovementAction,
+) -> Vec<ProvocationAnswer> {
+    use crate::rules::attack::Combatant;
+    use crate::rules::opportunity::{Provoked, Reactions, provocations, threats_to};
+    if action == MovementAction::FiveFootStep {
+        return Vec::new();
+    }
+    let order: Vec<Entity> =
+        world.resource::<crate::rules::turns::TurnOrder>().entries.iter().map(|e| e.entity).collect();
+    let reactions: std::collections::HashMap<Entity, Reactions> =
+        world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
+    let already = world.get::<Provoked>(mover).map(|p| p.0.clone()).unwrap_or_default();
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let combatants = state.query(world);
+    let Ok(me) = combatants.get(mover) else { return Vec::new() };
+    let tiny = me.size.is_smaller_than_a_square();
+    let threats = threats_to(&me, combatants.iter(), |e| reactions.get(&e).copied().unwrap_or_default(), &order);
+    let ids: std::collections::HashMap<Entity, String> =
+        combatants.iter().map(|c| (c.entity, c.id.0.clone())).collect();
+    provocations(start, route, &threats, tiny, action == MovementAction::Withdraw, &already)
+        .into_iter()
+        .map(|p| ProvocationAnswer {
+            after_steps: p.after_steps,
+            square: p.square,
+            from: p.from.iter().filter_map(|e| ids.get(e).cloned()).collect(),
+            reason: p.reason.to_string(),
+        })
+        .collect()
 }
 
 /// Reads and parses a scenario file.
@@ -452,26 +503,32 @@ pub fn run_scenario(
             }
             Step::Path { creature, action, to } => {
                 let id = creature.clone();
-                answer = Some(match entity(creature) {
-                    Some(e) => with_move_query(world, e, |q| match q.route(*action, *to, None) {
-                        Ok(route) => Answer::Path {
-                            creature: id.clone(),
-                            action: *action,
-                            to: *to,
-                            route: Some(route),
-                            refusal: None,
-                        },
-                        Err(r) => Answer::Path {
-                            creature: id.clone(),
+                answer = Some(
+                    match entity(creature).and_then(|e| {
+                        with_move_query(world, e, |q| (q.route(*action, *to, None), q.start)).map(|r| (e, r))
+                    }) {
+                        Some((e, (Ok(route), start))) => {
+                            let provokes = provocations_along(world, e, start, &route, *action);
+                            Answer::Path {
+                                creature: id,
+                                action: *action,
+                                to: *to,
+                                route: Some(route),
+                                provokes,
+                                refusal: None,
+                            }
+                        }
+                        Some((_, (Err(r), _))) => Answer::Path {
+                            creature: id,
                             action: *action,
                             to: *to,
                             route: None,
+                            provokes: Vec::new(),
                             refusal: Some(r.to_string()),
                         },
-                    })
-                    .unwrap_or(Answer::UnknownCreature { creature: id.clone() }),
-                    None => Answer::UnknownCreature { creature: id },
-                })
+                        None => Answer::UnknownCreature { creature: id },
+                    },
+                )
             }
             Step::WhyNot { creature, action, square } => {
                 answer = Some(answer_why_not(world, entity(creature), creature, *action, *square))
