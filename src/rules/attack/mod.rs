@@ -135,6 +135,35 @@ pub struct AttackSituation<'a> {
     /// What the target is doing at that moment that its conditions do not show yet (a mover struck in the
     /// middle of its move); `None` reads its conditions.
     pub mid_action: Option<MidAction>,
+    /// The ally with whom the attacker flanks the target, if any (004:417-421).
+    pub flanking_with: Option<&'a str>,
+}
+
+/// The first ally (by id) with whom `attacker` flanks `target` in melee: an ally that can act, has reach and
+/// threatens the target's space, on the opposite border (004:417-421). Creatures of reach 0 never flank.
+pub fn flanking_ally<'a>(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+) -> Option<String> {
+    if attacker.reach.0 == 0 {
+        return None;
+    }
+    let own = attacker.space.at(attacker.position.0);
+    let theirs = target.space.at(target.position.0);
+    let mut allies: Vec<CombatantItem> = creatures
+        .filter(|c| {
+            c.entity != attacker.entity && c.faction == attacker.faction && c.conditions.can_act() && c.reach.0 > 0
+        })
+        .filter(|c| {
+            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+            let fp = c.space.at(c.position.0);
+            threatening_weapons(&c.armament.0, armed).iter().any(|w| melee_reaches(c.reach.0, w.reach, fp, theirs))
+        })
+        .filter(|c| flanks(own, c.space.at(c.position.0), theirs))
+        .collect();
+    allies.sort_by(|a, b| a.id.cmp(b.id));
+    allies.first().map(|c| c.id.0.clone())
 }
 
 /// A creature's state in the middle of its action, which its conditions may not show yet.
@@ -165,8 +194,16 @@ pub fn plan_attack(
     target: &CombatantItem,
     situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
-    let AttackSituation { weapon: weapon_name, own, theirs, allies_near_target, charge, opportunity, mid_action } =
-        situation;
+    let AttackSituation {
+        weapon: weapon_name,
+        own,
+        theirs,
+        allies_near_target,
+        charge,
+        opportunity,
+        mid_action,
+        flanking_with,
+    } = situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon = match weapon_name {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
@@ -210,6 +247,11 @@ pub fn plan_attack(
     } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
+    }
+    if let Some(ally) = flanking_with
+        && !is_ranged(&weapon)
+    {
+        modifiers.push(Modifier::new(2, format!("flanking with {ally} (004:417)")));
     }
     if attacker.conditions.has(Condition::SqueezedTight) {
         return Err(Refusal::new("no attack while squeezing narrower than half its space", "000:121-123"));
@@ -387,6 +429,7 @@ fn resolve_attack(
                 && c.conditions.can_act()
                 && c.space.at(c.position.0).distance_to(theirs) <= 1
         });
+        let flanking = flanking_ally(&attacker, &target, creatures.iter());
         let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
         let planned = order
             .check_turn(intent.attacker)
@@ -411,6 +454,7 @@ fn resolve_attack(
                     charge: intent.charge,
                     opportunity: false,
                     mid_action: None,
+                    flanking_with: flanking.as_deref(),
                 };
                 plan_attack(&attacker, &target, situation)
             });

@@ -174,6 +174,48 @@ pub fn threatened_squares(
     out
 }
 
+/// Whether two allies flank a target (004:417-421): the line between the centres of a square of each
+/// crosses two opposite borders of the target's space, corners included. Exact: centres are integer
+/// points at twice the scale.
+pub fn flanks(attacker: Footprint, ally: Footprint, target: Footprint) -> bool {
+    attacker.squares().any(|a| ally.squares().any(|b| line_crosses_opposite_borders(a, b, target)))
+}
+
+/// Whether the segment between the centres of `a` and `b` crosses opposite borders of `target`.
+fn line_crosses_opposite_borders(
+    a: crate::rules::geometry::Square,
+    b: crate::rules::geometry::Square,
+    target: Footprint,
+) -> bool {
+    // Twice the scale: a centre is (2x + 1, 2y + 1), the target spans [2x0, 2(x0 + w)].
+    let (x0, y0, x1, y1) = ((2 * a.x + 1) as i64, (2 * a.y + 1) as i64, (2 * b.x + 1) as i64, (2 * b.y + 1) as i64);
+    let (left, right) = (2 * target.origin.x as i64, 2 * (target.origin.x + target.width) as i64);
+    let (top, bottom) = (2 * target.origin.y as i64, 2 * (target.origin.y + target.height) as i64);
+    // Per axis, the parameters (as fractions num/den with den > 0) where the segment enters and leaves the slab.
+    let slab = |p0: i64, p1: i64, lo: i64, hi: i64| -> Option<((i64, i64), (i64, i64))> {
+        let d = p1 - p0;
+        if d == 0 {
+            return (lo <= p0 && p0 <= hi).then_some(((-1, 1), (2, 1)));
+        }
+        let (t_lo, t_hi) = ((lo - p0, d), (hi - p0, d));
+        let norm = |(n, d): (i64, i64)| if d < 0 { (-n, -d) } else { (n, d) };
+        let (t_lo, t_hi) = (norm(t_lo), norm(t_hi));
+        Some(if d > 0 { (t_lo, t_hi) } else { (t_hi, t_lo) })
+    };
+    let (Some((x_in, x_out)), Some((y_in, y_out))) = (slab(x0, x1, left, right), slab(y0, y1, top, bottom)) else {
+        return false;
+    };
+    let cmp = |(a, b): (i64, i64), (c, d): (i64, i64)| (a * d).cmp(&(c * b));
+    let enter = if cmp(x_in, y_in).is_ge() { x_in } else { y_in };
+    let exit = if cmp(x_out, y_out).is_le() { x_out } else { y_out };
+    if cmp(enter, exit).is_gt() || cmp(enter, (0, 1)).is_lt() || cmp(exit, (1, 1)).is_gt() {
+        return false;
+    }
+    let through_x = cmp(x_in, enter).is_eq() && cmp(x_out, exit).is_eq();
+    let through_y = cmp(y_in, enter).is_eq() && cmp(y_out, exit).is_eq();
+    through_x || through_y
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +299,26 @@ mod tests {
         // Reach 0: only in the same square.
         assert!(!melee_reaches(0, false, me, at(6, 5)));
         assert!(melee_reaches(0, false, me, at(5, 5)));
+    }
+
+    #[test]
+    fn flanking_004_417() {
+        let at = |x, y| Footprint::new(Square::new(x, y), 1);
+        let goblin = at(5, 5);
+        assert!(flanks(at(4, 5), at(6, 5), goblin), "opposite sides");
+        assert!(flanks(at(4, 4), at(6, 6), goblin), "opposite corners");
+        assert!(flanks(at(5, 4), at(5, 6), goblin));
+        assert!(
+            !flanks(at(4, 4), at(6, 5), goblin),
+            "a corner and a side next to it: the line leaves by an adjacent border"
+        );
+        assert!(!flanks(at(4, 5), at(5, 4), goblin), "side by side");
+        // An ogre (2x2) flanked by two Medium allies on opposite sides, not across its middle only.
+        let ogre = Footprint::new(Square::new(5, 5), 2);
+        assert!(flanks(at(4, 5), at(7, 6), ogre));
+        assert!(!flanks(at(4, 5), at(5, 7), ogre), "west and south: adjacent borders");
+        // A Large ally picks whichever of its squares flanks.
+        assert!(flanks(at(4, 5), Footprint::new(Square::new(6, 4), 2), goblin));
     }
 
     #[test]

@@ -215,6 +215,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 charge: false,
                 opportunity: true,
                 mid_action: Some(mid_action),
+                flanking_with: None,
             };
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
             self.facts.write(Fact::OpportunityProvoked {
