@@ -160,6 +160,15 @@ pub enum Fact {
         /// Whether the roll threatens a critical.
         threat: bool,
     },
+    /// A coup de grâce was delivered: it hits and is a critical (004:424).
+    CoupDeGraceDelivered {
+        /// Who struck.
+        attacker: CreatureId,
+        /// The helpless foe.
+        target: CreatureId,
+        /// The weapon.
+        weapon: String,
+    },
     /// The roll to confirm a critical threat (004:186-189).
     CriticalConfirmationRolled {
         /// The attacker.

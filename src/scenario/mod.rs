@@ -56,6 +56,16 @@ pub enum Step {
         #[serde(default)]
         full: bool,
     },
+    /// A coup de grâce on a helpless foe (004:424-427).
+    CoupDeGrace {
+        /// Attacker id.
+        creature: String,
+        /// Target id.
+        target: String,
+        /// Weapon name; the first if absent.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
     /// Total defence (004:211).
     TotalDefense {
         /// Creature id.
@@ -533,6 +543,17 @@ pub fn run_scenario(
             Step::WhyNot { creature, action, square } => {
                 answer = Some(answer_why_not(world, entity(creature), creature, *action, *square))
             }
+            Step::CoupDeGrace { creature, target, weapon } => match (entity(creature), entity(target)) {
+                (Some(a), Some(t)) => {
+                    world.write_message(crate::rules::attack::CoupDeGraceIntent {
+                        attacker: a,
+                        target: t,
+                        weapon: weapon.clone(),
+                    });
+                }
+                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+                (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
+            },
             Step::TotalDefense { creature } => match entity(creature) {
                 Some(e) => {
                     world.write_message(crate::rules::attack::TotalDefenseIntent { creature: e });

@@ -12,7 +12,7 @@ use crate::rules::creature::*;
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::Footprint;
-use crate::rules::health::{Damage, Strain};
+use crate::rules::health::{Damage, Save, Slay, Strain, save_bonus, save_succeeds};
 use crate::rules::opportunity::{Exposure, Opportunity, Reactions, threats_to};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
@@ -32,6 +32,19 @@ pub struct AttackIntent {
     /// A full attack, a full-round action: every attack its base attack bonus gives, from the best (+6/+1,
     /// +11/+6/+1, …), against the same target (004:229-231, RULES-INDEX).
     pub full: bool,
+}
+
+/// Delivers a coup de grâce: a full-round action against a helpless foe, with a melee weapon or a bow or
+/// crossbow from an adjacent square; it hits and is a critical; the foe then saves (Fortitude, DC 10 + the
+/// damage) or dies (004:424-427).
+#[derive(Message, Clone, Debug)]
+pub struct CoupDeGraceIntent {
+    /// Who strikes.
+    pub attacker: Entity,
+    /// The helpless foe.
+    pub target: Entity,
+    /// The weapon by name; the first if absent.
+    pub weapon: Option<String>,
 }
 
 /// Takes the total defence: a standard action, +4 to AC until the next turn, no attacks of opportunity
@@ -59,7 +72,8 @@ pub const POINT_BLANK_M: f32 = 9.0;
 
 /// Attacks and damage.
 pub fn plugin(app: &mut App) {
-    app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>();
+    app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>().add_message::<CoupDeGraceIntent>();
+    app.add_systems(Update, deliver_coup_de_grace.in_set(RulesSystems::Act).after(resolve_attack));
     app.add_systems(
         Update,
         take_total_defense.in_set(RulesSystems::Act).before(crate::rules::movement::MovementSystems),
@@ -100,6 +114,8 @@ pub struct Combatant {
     pub conditions: &'static Conditions,
     /// Hit points.
     pub hit_points: &'static HitPoints,
+    /// Base saves.
+    pub saves: &'static Saves,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -592,6 +608,133 @@ fn take_total_defense(
                     rule: refusal.rule,
                 });
             }
+        }
+    }
+}
+
+/// Why a coup de grâce cannot be delivered, if it cannot (004:424-427).
+pub fn check_coup_de_grace(attacker: &CombatantItem, target: &CombatantItem, weapon: &Weapon) -> Result<(), Refusal> {
+    if !target.conditions.is_helpless() || target.conditions.has(Condition::Dead) {
+        return Err(Refusal::new(format!("{} is not helpless", target.id), "004:424"));
+    }
+    if target.traits.immune_to_criticals {
+        return Err(Refusal::new(format!("{} is immune to critical hits", target.id), "004:427"));
+    }
+    let own = attacker.space.at(attacker.position.0);
+    let theirs = target.space.at(target.position.0);
+    let reaches = match weapon.delivery {
+        Delivery::Melee => melee_reaches(attacker.reach.0, weapon.reach, own, theirs),
+        Delivery::Projectile { .. } => own.distance_to(theirs) <= 1,
+        Delivery::Thrown { .. } => false,
+    };
+    if reaches {
+        Ok(())
+    } else {
+        Err(Refusal::new("a coup de grâce is struck in melee, or with a bow from an adjacent square", "004:424"))
+    }
+}
+
+/// Carries out coups de grâce: the full-round action, the attacks of opportunity it provokes (004:426), the
+/// automatic critical, then the Fortitude save against death.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn deliver_coup_de_grace(
+    mut intents: MessageReader<CoupDeGraceIntent>,
+    order: Res<TurnOrder>,
+    mut dice: ResMut<Dice>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut reactions: Query<&mut Reactions>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    mut slay: MessageWriter<Slay>,
+) {
+    for intent in intents.read() {
+        let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+            continue;
+        };
+        let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
+        let weapon = match &intent.weapon {
+            Some(name) => attacker.armament.0.iter().find(|w| &w.name == name),
+            None => attacker.armament.0.first(),
+        };
+        let checked = order
+            .check_turn(intent.attacker)
+            .and_then(|()| budget.check(ActionKind::FullRound))
+            .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
+            .and_then(|w| check_coup_de_grace(&attacker, &target, w).map(|()| w.clone()));
+        let weapon = match checked {
+            Ok(weapon) => weapon,
+            Err(refusal) => {
+                facts.write(Fact::ActionRefused {
+                    creature: attacker.id.clone(),
+                    action: "coup_de_grace".into(),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                continue;
+            }
+        };
+        let _ = budget.spend(ActionKind::FullRound);
+        let own = attacker.space.at(attacker.position.0);
+        let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+        let threats: Vec<Entity> =
+            threats_to(&attacker, creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), &initiative)
+                .into_iter()
+                .filter(|t| own.squares().any(|s| t.threatens(s)))
+                .map(|t| t.entity)
+                .collect();
+        if !threats.is_empty() {
+            let mut hp = *attacker.hit_points;
+            let mut strike =
+                Opportunity { creatures: &creatures, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+            let exposure =
+                Exposure { at: own, why: "a coup de grâce (004:426)", mid_action: MidAction::of(attacker.conditions) };
+            let struck = strike.strike(intent.attacker, exposure, &threats, &mut hp, |foe| {
+                if let Ok(mut r) = reactions.get_mut(foe) {
+                    r.used += 1;
+                }
+            });
+            if struck.dropped {
+                facts.write(Fact::ActionInterrupted {
+                    creature: attacker.id.clone(),
+                    action: "coup_de_grace".into(),
+                    reason: "dropped by an attack of opportunity (004:70)".into(),
+                });
+                continue;
+            }
+        }
+        let modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+        let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &[]);
+        facts.write(Fact::CoupDeGraceDelivered {
+            attacker: attacker.id.clone(),
+            target: target.id.clone(),
+            weapon: weapon.name.clone(),
+        });
+        facts.write(Fact::DamageDealt {
+            attacker: attacker.id.clone(),
+            target: target.id.clone(),
+            dice: rolled.throws.clone(),
+            modifiers,
+            multiplier: weapon.multiplier,
+            total: rolled.total,
+            nonlethal: weapon.unarmed,
+        });
+        damage.write(Damage { target: intent.target, amount: rolled.total, nonlethal: weapon.unarmed });
+        let dc = 10 + rolled.total;
+        let roll = dice.d20();
+        let total_save = roll as i32 + save_bonus(Save::Fortitude, target.saves, target.abilities);
+        let saved = save_succeeds(roll, total_save, dc);
+        facts.write(Fact::SaveRolled {
+            creature: target.id.clone(),
+            save: "fortitude".into(),
+            reason: "coup de grâce (004:424)".into(),
+            roll,
+            total: total_save,
+            dc,
+            success: saved,
+        });
+        if !saved {
+            slay.write(Slay { target: intent.target });
         }
     }
 }

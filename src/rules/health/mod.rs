@@ -49,6 +49,13 @@ pub const fn save_succeeds(roll: u32, total: i32, dc: i32) -> bool {
     roll != 1 && (roll == 20 || total >= dc)
 }
 
+/// Kills a creature outright: a failed save against a coup de grâce (004:424) or massive damage.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Slay {
+    /// Who dies.
+    pub target: Entity,
+}
+
 /// A strenuous action that costs a disabled creature 1 hit point (004:274).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct Strain {
@@ -97,10 +104,10 @@ pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
 
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
-    app.add_message::<Damage>().add_message::<ConditionChange>().add_message::<Strain>();
+    app.add_message::<Damage>().add_message::<ConditionChange>().add_message::<Strain>().add_message::<Slay>();
     app.add_systems(
         Update,
-        (apply_strain, apply_damage, apply_condition_changes).chain().in_set(RulesSystems::Consequences),
+        (apply_strain, apply_damage, apply_slay, apply_condition_changes).chain().in_set(RulesSystems::Consequences),
     );
 }
 
@@ -186,6 +193,32 @@ fn apply_damage(
                 facts.write(Fact::ConditionLost { creature: id.clone(), condition });
             }
         }
+    }
+}
+
+/// Kills the creatures a rule slays: hit points to -10 at most, dead (004:271).
+fn apply_slay(mut slay: MessageReader<Slay>, mut creatures: Wounded<'_, '_>, mut facts: MessageWriter<Fact>) {
+    for kill in slay.read() {
+        let Ok((id, mut hp, mut conditions, _, _, _)) = creatures.get_mut(kill.target) else { continue };
+        if conditions.has(Condition::Dead) {
+            continue;
+        }
+        let before = hp.current;
+        hp.current = hp.current.min(-10);
+        facts.write(Fact::HitPointsChanged {
+            creature: id.clone(),
+            before,
+            after: hp.current,
+            nonlethal: hp.nonlethal,
+        });
+        for condition in HP_STATES {
+            if conditions.0.remove(&condition) {
+                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+            }
+        }
+        conditions.0.remove(&Condition::Stable);
+        conditions.0.insert(Condition::Dead);
+        facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Dead });
     }
 }
 
