@@ -1,13 +1,16 @@
 //! Attacks and damage (004:1-43, 004:164-189): a single attack as a standard action, melee or ranged,
 //! every modifier named, criticals confirmed, damage handed to the health chapter.
 
+pub mod cover;
 pub mod roll;
 
 use bevy::prelude::*;
 
+pub use cover::{Bystander, Cover, melee_cover, ranged_cover};
 pub use roll::*;
 
 use super::RulesSystems;
+use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
@@ -153,6 +156,28 @@ pub struct AttackSituation<'a> {
     pub mid_action: Option<MidAction>,
     /// The ally with whom the attacker flanks the target, if any (004:417-421).
     pub flanking_with: Option<&'a str>,
+    /// The cover the target has from the attacker (004:398-406).
+    pub cover: &'a Cover,
+}
+
+/// The cover `target` has from `attacker` with `weapon`: the melee rule against an adjacent target, the
+/// ranged rule otherwise, creatures giving soft cover against ranged attacks only (004:398-404).
+pub fn cover_against(
+    field: &Battlefield,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon_ranged: bool,
+    bystanders: &[Bystander],
+) -> Cover {
+    let own = attacker.space.at(attacker.position.0);
+    let theirs = target.space.at(target.position.0);
+    if !weapon_ranged && own.distance_to(theirs) <= 1 {
+        melee_cover(field, own, theirs)
+    } else if weapon_ranged {
+        ranged_cover(field, own, theirs, bystanders)
+    } else {
+        ranged_cover(field, own, theirs, &[])
+    }
 }
 
 /// The first ally (by id) with whom `attacker` flanks `target` in melee: an ally that can act, has reach and
@@ -219,6 +244,7 @@ pub fn plan_attack(
         opportunity,
         mid_action,
         flanking_with,
+        cover,
     } = situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon = match weapon_name {
@@ -343,6 +369,18 @@ pub fn plan_attack(
         armor_class += 2;
         armor_class_parts.push(Modifier::new(2, "dodge, fighting defensively (004:183)"));
     }
+    match cover {
+        Cover::Total => return Err(Refusal::new(format!("{} has total cover", target.id), "004:405")),
+        Cover::Hard { what } => {
+            armor_class += 4;
+            armor_class_parts.push(Modifier::new(4, format!("cover: {what} (004:398)")));
+        }
+        Cover::Soft { creature } => {
+            armor_class += 4;
+            armor_class_parts.push(Modifier::new(4, format!("soft cover: {creature} (004:404)")));
+        }
+        Cover::None => {}
+    }
     if target.conditions.has(Condition::Charging) {
         armor_class -= 2;
         armor_class_parts.push(Modifier::new(-2, "charging (004:457)"));
@@ -427,6 +465,7 @@ fn resolve_attack(
     mut strain: MessageWriter<Strain>,
     mut reactions: Query<&mut Reactions>,
     mut conditions: MessageWriter<ConditionChange>,
+    field: Res<Battlefield>,
 ) {
     for intent in intents.read() {
         let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
@@ -446,6 +485,17 @@ fn resolve_attack(
                 && c.space.at(c.position.0).distance_to(theirs) <= 1
         });
         let flanking = flanking_ally(&attacker, &target, creatures.iter());
+        let bystanders: Vec<Bystander> = creatures
+            .iter()
+            .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
+            .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
+            .collect();
+        let ranged = match &intent.weapon {
+            Some(name) => attacker.armament.0.iter().find(|w| &w.name == name).is_some_and(is_ranged),
+            None if intent.charge => false,
+            None => attacker.armament.0.first().is_some_and(is_ranged),
+        };
+        let cover = cover_against(&field, &attacker, &target, ranged, &bystanders);
         let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
         let planned = order
             .check_turn(intent.attacker)
@@ -471,6 +521,7 @@ fn resolve_attack(
                     opportunity: false,
                     mid_action: None,
                     flanking_with: flanking.as_deref(),
+                    cover: &cover,
                 };
                 plan_attack(&attacker, &target, situation)
             });
@@ -509,8 +560,13 @@ fn resolve_attack(
                     .collect();
             if !threats.is_empty() {
                 let mut hp = *attacker.hit_points;
-                let mut strike =
-                    Opportunity { creatures: &creatures, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+                let mut strike = Opportunity {
+                    field: &field,
+                    creatures: &creatures,
+                    dice: &mut dice,
+                    facts: &mut facts,
+                    damage: &mut damage,
+                };
                 let why = if unarmed {
                     "an unarmed attack on an armed foe (004:168)"
                 } else {
@@ -647,6 +703,7 @@ fn deliver_coup_de_grace(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut slay: MessageWriter<Slay>,
+    field: Res<Battlefield>,
 ) {
     for intent in intents.read() {
         let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
@@ -685,8 +742,13 @@ fn deliver_coup_de_grace(
                 .collect();
         if !threats.is_empty() {
             let mut hp = *attacker.hit_points;
-            let mut strike =
-                Opportunity { creatures: &creatures, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+            let mut strike = Opportunity {
+                field: &field,
+                creatures: &creatures,
+                dice: &mut dice,
+                facts: &mut facts,
+                damage: &mut damage,
+            };
             let exposure =
                 Exposure { at: own, why: "a coup de grâce (004:426)", mid_action: MidAction::of(attacker.conditions) };
             let struck = strike.strike(intent.attacker, exposure, &threats, &mut hp, |foe| {

@@ -681,8 +681,13 @@ fn resolve_movement(
                     provoked.0.extend(provocation.from.iter().copied());
                 }
                 let combatants = creatures.p2();
-                let mut strike =
-                    Opportunity { creatures: &combatants, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+                let mut strike = Opportunity {
+                    field: &field,
+                    creatures: &combatants,
+                    dice: &mut dice,
+                    facts: &mut facts,
+                    damage: &mut damage,
+                };
                 let struck = strike.strike(
                     intent.creature,
                     Exposure { at, why: provocation.reason, mid_action: mid },

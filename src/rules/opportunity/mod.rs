@@ -8,7 +8,8 @@ use serde::Serialize;
 
 use super::RulesSystems;
 use crate::rules::attack::{
-    AttackSituation, CombatantItem, MidAction, melee_reaches, plan_attack, roll_planned_attack, threatening_weapons,
+    AttackSituation, CombatantItem, Cover, MidAction, melee_reaches, plan_attack, roll_planned_attack,
+    threatening_weapons,
 };
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
@@ -181,6 +182,8 @@ pub struct Exposure<'a> {
 
 /// Everything an attack of opportunity needs to be rolled and recorded.
 pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw> {
+    /// The map, for cover.
+    pub field: &'a crate::rules::battlefield::Battlefield,
     /// Every creature.
     pub creatures: &'a Query<'qw, 'qs, crate::rules::attack::Combatant, With<Creature>>,
     /// The dice.
@@ -216,7 +219,13 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 opportunity: true,
                 mid_action: Some(mid_action),
                 flanking_with: None,
+                cover: &Cover::None,
             };
+            // A defender with cover from this foe gives it no attack of opportunity (004:401).
+            if crate::rules::attack::melee_cover(self.field, attacker.space.at(attacker.position.0), at) != Cover::None
+            {
+                continue;
+            }
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
             self.facts.write(Fact::OpportunityProvoked {
                 creature: target.id.clone(),

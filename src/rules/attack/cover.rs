@@ -1,0 +1,254 @@
+//! Cover (004:398-406): lines from a corner of the attacker's square to the corners of the target's square,
+//! through walls, low walls and creatures. Pure.
+
+use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
+use crate::rules::geometry::{Corner, Edge, Footprint, LineTrace, Square, distance_squares, trace_line};
+
+/// Squares within which a low obstacle gives cover (004:400): 9 m.
+pub const LOW_OBSTACLE_RANGE: u32 = 6;
+
+/// What a target is covered by, from the attacker's best point of view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cover {
+    /// Nothing in the way.
+    None,
+    /// A creature in the way of a ranged attack: +4 to AC (004:404).
+    Soft {
+        /// Which creature.
+        creature: String,
+    },
+    /// A wall, a low wall or an obstacle in the way: +4 to AC (004:398-400).
+    Hard {
+        /// What and where, for the log ("low wall at (5,3)").
+        what: String,
+    },
+    /// No line reaches: the target cannot be attacked (004:405).
+    Total,
+}
+
+impl Cover {
+    fn rank(&self) -> u8 {
+        match self {
+            Cover::None => 0,
+            Cover::Soft { .. } => 1,
+            Cover::Hard { .. } => 2,
+            Cover::Total => 3,
+        }
+    }
+
+    /// The AC bonus it gives.
+    pub fn bonus(&self) -> i32 {
+        match self {
+            Cover::None | Cover::Total => 0,
+            Cover::Soft { .. } | Cover::Hard { .. } => 4,
+        }
+    }
+}
+
+/// A creature in the field, as cover sees it.
+#[derive(Clone, Debug)]
+pub struct Bystander {
+    /// Its id.
+    pub id: String,
+    /// Its squares.
+    pub footprint: Footprint,
+}
+
+/// What one line meets.
+#[derive(Default)]
+struct LineMeets {
+    blocked: bool,
+    hard: Option<String>,
+    soft: Option<String>,
+}
+
+fn meets(
+    field: &Battlefield,
+    trace: &LineTrace,
+    target: Footprint,
+    attacker: Footprint,
+    bystanders: &[Bystander],
+) -> LineMeets {
+    let mut out = LineMeets::default();
+    let wall = |s: Square| field.terrain(s).blocks();
+    // A low obstacle covers a target within 9 m of it, unless the attacker is nearer to it than the target.
+    let low_covers = |at: Square| {
+        let to_target = target.distance_to_square(at);
+        to_target <= LOW_OBSTACLE_RANGE && attacker.distance_to_square(at) >= to_target
+    };
+    for &square in &trace.squares {
+        if target.contains(square) || attacker.contains(square) {
+            continue;
+        }
+        match field.terrain(square) {
+            Terrain::Wall => out.blocked = true,
+            Terrain::LowWall | Terrain::Obstacle if low_covers(square) => {
+                out.hard.get_or_insert(format!(
+                    "{} at {square}",
+                    if field.terrain(square) == Terrain::LowWall { "low wall" } else { "obstacle" }
+                ));
+            }
+            _ => {}
+        }
+        if let Some(b) = bystanders.iter().find(|b| b.footprint.contains(square)) {
+            out.soft.get_or_insert(b.id.clone());
+        }
+    }
+    for &edge in &trace.crossed_edges {
+        match field.edge(edge) {
+            Some(EdgeFeature::Wall) => out.blocked = true,
+            Some(EdgeFeature::LowWall | EdgeFeature::Obstacle)
+                if low_covers(edge.square) || low_covers(edge.squares().1) =>
+            {
+                out.hard.get_or_insert(format!("low wall on the edge at {}", edge.square));
+            }
+            _ => {}
+        }
+    }
+    let between_walls = |e: &Edge| {
+        let (p, q) = e.squares();
+        field.edge(*e) == Some(EdgeFeature::Wall) || (wall(p) && wall(q))
+    };
+    if trace.along_edges.iter().any(between_walls)
+        || trace.corners_passed.iter().any(|(c, [p, q])| (wall(*p) && wall(*q)) || field.wall_touches_corner(*c))
+    {
+        out.blocked = true;
+    }
+    out
+}
+
+/// The cover a target has against a ranged attack, or a melee attack from beyond the adjacent squares: the
+/// attacker picks the corner (and, for creatures of several squares, the squares) that see best; from
+/// that corner a line to each corner of the target's square is drawn; if all are blocked the cover is
+/// total, if one is blocked or passes a low obstacle the cover is hard, if one passes a creature it is
+/// soft (004:398-404, 004:400).
+pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint, bystanders: &[Bystander]) -> Cover {
+    let mut best = Cover::Total;
+    for a in attacker.squares() {
+        for t in target.squares() {
+            for corner in Corner::of(a) {
+                let lines: Vec<LineMeets> = Corner::of(t)
+                    .iter()
+                    .map(|&tc| meets(field, &trace_line(corner, tc), target, attacker, bystanders))
+                    .collect();
+                let cover = if lines.iter().all(|l| l.blocked) {
+                    Cover::Total
+                } else if let Some(l) = lines.iter().find(|l| l.blocked || l.hard.is_some()) {
+                    Cover::Hard { what: l.hard.clone().unwrap_or_else(|| "a wall".into()) }
+                } else if let Some(l) = lines.iter().find(|l| l.soft.is_some()) {
+                    Cover::Soft { creature: l.soft.clone().unwrap_or_default() }
+                } else {
+                    Cover::None
+                };
+                if cover.rank() < best.rank() {
+                    best = cover;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The cover an adjacent target has against a melee attack: a wall or low wall crossed by a line between
+/// the two squares (004:399). Creatures give none.
+pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) -> Cover {
+    let mut best = Cover::Total;
+    for a in attacker.squares() {
+        for t in target.squares() {
+            if distance_squares(t.x - a.x, t.y - a.y) > 1 {
+                continue;
+            }
+            let crossed =
+                Corner::of(a).iter().flat_map(|&ac| Corner::of(t).map(|tc| trace_line(ac, tc))).find_map(|trace| {
+                    trace.crossed_edges.iter().chain(trace.along_edges.iter()).find_map(|e| match field.edge(*e) {
+                        Some(EdgeFeature::Wall) => Some("a wall".to_string()),
+                        Some(EdgeFeature::LowWall) => Some(format!("low wall on the edge at {}", e.square)),
+                        _ => None,
+                    })
+                });
+            let cover = match crossed {
+                Some(what) => Cover::Hard { what },
+                None => Cover::None,
+            };
+            if cover.rank() < best.rank() {
+                best = cover;
+            }
+        }
+    }
+    if best == Cover::Total { ranged_cover(field, attacker, target, &[]) } else { best }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(x: i32, y: i32) -> Footprint {
+        Footprint::new(Square::new(x, y), 1)
+    }
+
+    #[test]
+    fn an_open_line_gives_no_cover() {
+        let field = Battlefield::open(10, 10);
+        assert_eq!(ranged_cover(&field, at(0, 0), at(6, 3), &[]), Cover::None);
+    }
+
+    #[test]
+    fn a_low_wall_covers_a_target_near_it_004_400() {
+        let mut field = Battlefield::open(12, 5);
+        for y in 0..5 {
+            field.set_terrain(Square::new(8, y), Terrain::LowWall);
+        }
+        let target = at(9, 2);
+        assert!(matches!(ranged_cover(&field, at(1, 2), target, &[]), Cover::Hard { .. }));
+        assert_eq!(ranged_cover(&field, at(1, 2), target, &[]).bonus(), 4);
+        // An attacker nearer to the wall than the target ignores it.
+        let wall_at = |x: i32| {
+            let mut f = Battlefield::open(20, 5);
+            for y in 0..5 {
+                f.set_terrain(Square::new(x, y), Terrain::LowWall);
+            }
+            f
+        };
+        assert!(
+            matches!(ranged_cover(&wall_at(5), at(0, 2), at(9, 2), &[]), Cover::Hard { .. }),
+            "the target is nearer"
+        );
+        assert_eq!(ranged_cover(&wall_at(5), at(4, 2), at(9, 2), &[]), Cover::None, "the archer stands at the wall");
+        // A target more than 9 m from the wall gets nothing from it, even with the attacker farther still.
+        assert_eq!(ranged_cover(&wall_at(10), at(0, 2), at(17, 2), &[]), Cover::None);
+        assert!(
+            matches!(ranged_cover(&wall_at(10), at(0, 2), at(16, 2), &[]), Cover::Hard { .. }),
+            "6 squares: still covered"
+        );
+    }
+
+    #[test]
+    fn a_creature_gives_soft_cover_to_ranged_attacks() {
+        let field = Battlefield::open(10, 3);
+        let ogre = Bystander { id: "goblin-2".into(), footprint: at(4, 1) };
+        assert_eq!(ranged_cover(&field, at(1, 1), at(7, 1), &[ogre]), Cover::Soft { creature: "goblin-2".into() });
+    }
+
+    #[test]
+    fn a_wall_between_gives_total_cover_and_a_corner_gives_cover() {
+        let mut field = Battlefield::open(10, 5);
+        for y in 0..5 {
+            field.set_terrain(Square::new(4, y), Terrain::Wall);
+        }
+        assert_eq!(ranged_cover(&field, at(1, 2), at(7, 2), &[]), Cover::Total);
+        // Around the end of a wall: some lines pass, some are blocked.
+        let mut field = Battlefield::open(10, 6);
+        for y in 0..3 {
+            field.set_terrain(Square::new(4, y), Terrain::Wall);
+        }
+        assert!(matches!(ranged_cover(&field, at(1, 3), at(7, 2), &[]), Cover::Hard { .. }));
+    }
+
+    #[test]
+    fn melee_over_a_low_wall_edge_004_399() {
+        let mut field = Battlefield::open(5, 5);
+        field.set_edge(Edge { square: Square::new(1, 1), east: true }, EdgeFeature::LowWall);
+        assert!(matches!(melee_cover(&field, at(1, 1), at(2, 1)), Cover::Hard { .. }));
+        assert_eq!(melee_cover(&field, at(1, 2), at(2, 2)), Cover::None);
+    }
+}
