@@ -169,6 +169,19 @@ pub enum Fact {
         /// The weapon.
         weapon: String,
     },
+    /// The miss chance of concealment, rolled after a hit (004:410).
+    ConcealmentRolled {
+        /// Who attacked.
+        attacker: CreatureId,
+        /// The concealed target.
+        target: CreatureId,
+        /// The miss chance in percent (20 or 50).
+        chance: u32,
+        /// The d100.
+        roll: u32,
+        /// Whether the hit became a miss.
+        missed: bool,
+    },
     /// The roll to confirm a critical threat (004:186-189).
     CriticalConfirmationRolled {
         /// The attacker.

@@ -178,6 +178,43 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
     if best == Cover::Total { ranged_cover(field, attacker, target, &[]) } else { best }
 }
 
+/// Miss chance of total concealment: the target's own squares in darkness (004:408-413).
+pub const TOTAL_CONCEALMENT: u32 = 50;
+/// Miss chance of concealment: darkness between (004:407-410).
+pub const CONCEALMENT: u32 = 20;
+
+/// The miss chance concealment gives a target, in percent: 50 when all its squares lie in darkness, 20 when
+/// a line from the attacker's best corner to its corners (ranged or reach attacks) crosses darkness; none
+/// against an attacker with darkvision (004:415). Only the highest applies (004:410).
+pub fn concealment(
+    field: &Battlefield,
+    attacker: Footprint,
+    target: Footprint,
+    darkvision: bool,
+    adjacent_melee: bool,
+) -> u32 {
+    if darkvision {
+        return 0;
+    }
+    if target.squares().all(|s| field.is_dark(s)) {
+        return TOTAL_CONCEALMENT;
+    }
+    if adjacent_melee {
+        return 0;
+    }
+    let clear_corner = attacker.squares().flat_map(Corner::of).any(|corner| {
+        target.squares().all(|t| {
+            Corner::of(t).iter().all(|&tc| {
+                trace_line(corner, tc)
+                    .squares
+                    .iter()
+                    .all(|s| attacker.contains(*s) || target.contains(*s) || !field.is_dark(*s))
+            })
+        })
+    });
+    if clear_corner { 0 } else { CONCEALMENT }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,6 +279,20 @@ mod tests {
             field.set_terrain(Square::new(4, y), Terrain::Wall);
         }
         assert!(matches!(ranged_cover(&field, at(1, 3), at(7, 2), &[]), Cover::Hard { .. }));
+    }
+
+    #[test]
+    fn darkness_conceals_from_those_without_darkvision_004_407() {
+        let mut field = Battlefield::open(10, 3);
+        field.set_dark(Square::new(7, 1), true);
+        assert_eq!(concealment(&field, at(1, 1), at(7, 1), false, false), TOTAL_CONCEALMENT);
+        assert_eq!(concealment(&field, at(1, 1), at(7, 1), true, false), 0, "darkvision sees through");
+        let mut field = Battlefield::open(10, 3);
+        for y in 0..3 {
+            field.set_dark(Square::new(4, y), true);
+        }
+        assert_eq!(concealment(&field, at(1, 1), at(7, 1), false, false), CONCEALMENT, "shooting across a dark band");
+        assert_eq!(concealment(&field, at(6, 1), at(7, 1), false, true), 0, "melee beside a lit target");
     }
 
     #[test]

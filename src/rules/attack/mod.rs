@@ -6,7 +6,7 @@ pub mod roll;
 
 use bevy::prelude::*;
 
-pub use cover::{Bystander, Cover, melee_cover, ranged_cover};
+pub use cover::{Bystander, Cover, concealment, melee_cover, ranged_cover};
 pub use roll::*;
 
 use super::RulesSystems;
@@ -134,6 +134,8 @@ pub struct AttackPlan {
     pub armor_class_parts: Vec<Modifier>,
     /// Damage modifiers.
     pub damage_modifiers: Vec<Modifier>,
+    /// Miss chance from concealment, in percent (004:407-413).
+    pub miss_chance: u32,
 }
 
 /// Where and how an attack is made.
@@ -158,6 +160,8 @@ pub struct AttackSituation<'a> {
     pub flanking_with: Option<&'a str>,
     /// The cover the target has from the attacker (004:398-406).
     pub cover: &'a Cover,
+    /// The concealment miss chance, in percent (004:407-413).
+    pub miss_chance: u32,
 }
 
 /// The cover `target` has from `attacker` with `weapon`: the melee rule against an adjacent target, the
@@ -245,6 +249,7 @@ pub fn plan_attack(
         mid_action,
         flanking_with,
         cover,
+        miss_chance,
     } = situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon = match weapon_name {
@@ -385,7 +390,7 @@ pub fn plan_attack(
         armor_class -= 2;
         armor_class_parts.push(Modifier::new(-2, "charging (004:457)"));
     }
-    Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers })
+    Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers, miss_chance })
 }
 
 /// Damage an attack dealt.
@@ -422,6 +427,20 @@ pub fn roll_planned_attack(
     });
     if !rolled.hit {
         return None;
+    }
+    if plan.miss_chance > 0 {
+        let roll = dice.d100();
+        let missed = roll <= plan.miss_chance;
+        facts.write(Fact::ConcealmentRolled {
+            attacker: attacker.clone(),
+            target: target.clone(),
+            chance: plan.miss_chance,
+            roll,
+            missed,
+        });
+        if missed {
+            return None;
+        }
     }
     let mut multiplier = 1;
     if rolled.threat && !target_traits.immune_to_criticals {
@@ -496,6 +515,14 @@ fn resolve_attack(
             None => attacker.armament.0.first().is_some_and(is_ranged),
         };
         let cover = cover_against(&field, &attacker, &target, ranged, &bystanders);
+        let (own, theirs_now) = (attacker.space.at(attacker.position.0), target.space.at(target.position.0));
+        let miss_chance = concealment(
+            &field,
+            own,
+            theirs_now,
+            attacker.traits.darkvision_m > 0,
+            !ranged && own.distance_to(theirs_now) <= 1,
+        );
         let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
         let planned = order
             .check_turn(intent.attacker)
@@ -522,6 +549,7 @@ fn resolve_attack(
                     mid_action: None,
                     flanking_with: flanking.as_deref(),
                     cover: &cover,
+                    miss_chance,
                 };
                 plan_attack(&attacker, &target, situation)
             });

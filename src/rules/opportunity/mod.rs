@@ -210,6 +210,24 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         let Ok(target) = self.creatures.get(mover) else { return Struck { hit_points: hp.current, dropped: false } };
         for &foe in from {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
+            // No attack of opportunity against a creature with total concealment (004:414); concealment's
+            // miss chance otherwise.
+            let sees_in_dark = attacker.traits.darkvision_m > 0;
+            let miss_chance = crate::rules::attack::concealment(
+                self.field,
+                attacker.space.at(attacker.position.0),
+                at,
+                sees_in_dark,
+                true,
+            );
+            if miss_chance >= crate::rules::attack::cover::TOTAL_CONCEALMENT {
+                continue;
+            }
+            // A defender with cover from this foe gives it no attack of opportunity (004:401).
+            if crate::rules::attack::melee_cover(self.field, attacker.space.at(attacker.position.0), at) != Cover::None
+            {
+                continue;
+            }
             let situation = AttackSituation {
                 weapon: None,
                 own: attacker.space.at(attacker.position.0),
@@ -220,12 +238,8 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 mid_action: Some(mid_action),
                 flanking_with: None,
                 cover: &Cover::None,
+                miss_chance,
             };
-            // A defender with cover from this foe gives it no attack of opportunity (004:401).
-            if crate::rules::attack::melee_cover(self.field, attacker.space.at(attacker.position.0), at) != Cover::None
-            {
-                continue;
-            }
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
             self.facts.write(Fact::OpportunityProvoked {
                 creature: target.id.clone(),
