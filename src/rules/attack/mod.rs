@@ -16,7 +16,7 @@ use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::Footprint;
 use crate::rules::health::{Damage, Save, Slay, Strain, save_bonus, save_succeeds};
-use crate::rules::opportunity::{Exposure, Opportunity, Reactions, threats_to};
+use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
 /// Asks for a single attack (a standard action) against a target.
@@ -577,48 +577,22 @@ fn resolve_attack(
         let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
         let unarmed = plan.weapon.unarmed && !armed;
         if is_ranged(&plan.weapon) || unarmed {
-            let own = attacker.space.at(attacker.position.0);
+            let why = if unarmed {
+                "an unarmed attack on an armed foe (004:168)"
+            } else {
+                "a ranged attack in a threatened square (004:90)"
+            };
             let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
-            let threats: Vec<Entity> =
-                threats_to(&attacker, creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), &initiative)
-                    .into_iter()
-                    .filter(|t| own.squares().any(|s| t.threatens(s)))
-                    .filter(|t| !unarmed || t.entity == intent.target)
-                    .map(|t| t.entity)
-                    .collect();
-            if !threats.is_empty() {
-                let mut hp = *attacker.hit_points;
-                let mut strike = Opportunity {
-                    field: &field,
-                    creatures: &creatures,
-                    dice: &mut dice,
-                    facts: &mut facts,
-                    damage: &mut damage,
-                };
-                let why = if unarmed {
-                    "an unarmed attack on an armed foe (004:168)"
-                } else {
-                    "a ranged attack in a threatened square (004:90)"
-                };
-                let struck = strike.strike(
-                    intent.attacker,
-                    Exposure { at: own, why, mid_action: MidAction::of(attacker.conditions) },
-                    &threats,
-                    &mut hp,
-                    |foe| {
-                        if let Ok(mut r) = reactions.get_mut(foe) {
-                            r.used += 1;
-                        }
-                    },
-                );
-                if struck.dropped {
-                    facts.write(Fact::ActionInterrupted {
-                        creature: attacker.id.clone(),
-                        action: "attack".into(),
-                        reason: "dropped by an attack of opportunity (004:70)".into(),
-                    });
-                    continue;
-                }
+            let mut strike = Opportunity {
+                field: &field,
+                creatures: &creatures,
+                dice: &mut dice,
+                facts: &mut facts,
+                damage: &mut damage,
+            };
+            let only = unarmed.then_some(intent.target);
+            if strike.provoke_in_place(&attacker, &initiative, &mut reactions, only, "attack", why) {
+                continue;
             }
         }
         if attacker.conditions.has(Condition::Disabled) {
@@ -760,38 +734,23 @@ fn deliver_coup_de_grace(
             }
         };
         let _ = budget.spend(ActionKind::FullRound);
-        let own = attacker.space.at(attacker.position.0);
         let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
-        let threats: Vec<Entity> =
-            threats_to(&attacker, creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), &initiative)
-                .into_iter()
-                .filter(|t| own.squares().any(|s| t.threatens(s)))
-                .map(|t| t.entity)
-                .collect();
-        if !threats.is_empty() {
-            let mut hp = *attacker.hit_points;
-            let mut strike = Opportunity {
-                field: &field,
-                creatures: &creatures,
-                dice: &mut dice,
-                facts: &mut facts,
-                damage: &mut damage,
-            };
-            let exposure =
-                Exposure { at: own, why: "a coup de grâce (004:426)", mid_action: MidAction::of(attacker.conditions) };
-            let struck = strike.strike(intent.attacker, exposure, &threats, &mut hp, |foe| {
-                if let Ok(mut r) = reactions.get_mut(foe) {
-                    r.used += 1;
-                }
-            });
-            if struck.dropped {
-                facts.write(Fact::ActionInterrupted {
-                    creature: attacker.id.clone(),
-                    action: "coup_de_grace".into(),
-                    reason: "dropped by an attack of opportunity (004:70)".into(),
-                });
-                continue;
-            }
+        let mut strike = Opportunity {
+            field: &field,
+            creatures: &creatures,
+            dice: &mut dice,
+            facts: &mut facts,
+            damage: &mut damage,
+        };
+        if strike.provoke_in_place(
+            &attacker,
+            &initiative,
+            &mut reactions,
+            None,
+            "coup_de_grace",
+            "a coup de grâce (004:426)",
+        ) {
+            continue;
         }
         let modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
         let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &[]);

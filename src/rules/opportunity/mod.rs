@@ -265,6 +265,47 @@ impl Opportunity<'_, '_, '_, '_, '_> {
     }
 }
 
+impl Opportunity<'_, '_, '_, '_, '_> {
+    /// Lets the foes that threaten `who` where it stands strike at it for an action that provokes there
+    /// (004:66): a ranged or unarmed attack, a coup de grâce. `only` limits the strikers (an unarmed attack
+    /// provokes its target alone, 004:168). Writes `action_interrupted` and returns `true` if it dropped.
+    pub fn provoke_in_place(
+        &mut self,
+        who: &CombatantItem,
+        initiative: &[Entity],
+        reactions: &mut Query<&mut Reactions>,
+        only: Option<Entity>,
+        action: &str,
+        why: &str,
+    ) -> bool {
+        let own = who.space.at(who.position.0);
+        let threats: Vec<Entity> =
+            threats_to(who, self.creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), initiative)
+                .into_iter()
+                .filter(|t| own.squares().any(|s| t.threatens(s)) && only.is_none_or(|o| o == t.entity))
+                .map(|t| t.entity)
+                .collect();
+        if threats.is_empty() {
+            return false;
+        }
+        let mut hp = *who.hit_points;
+        let exposure = Exposure { at: own, why, mid_action: MidAction::of(who.conditions) };
+        let struck = self.strike(who.entity, exposure, &threats, &mut hp, |foe| {
+            if let Ok(mut r) = reactions.get_mut(foe) {
+                r.used += 1;
+            }
+        });
+        if struck.dropped {
+            self.facts.write(Fact::ActionInterrupted {
+                creature: who.id.clone(),
+                action: action.into(),
+                reason: "dropped by an attack of opportunity (004:70)".into(),
+            });
+        }
+        struck.dropped
+    }
+}
+
 /// Attacks of opportunity.
 pub fn plugin(app: &mut App) {
     app.add_systems(Update, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::turns::TurnSystems));
@@ -294,6 +335,10 @@ mod tests {
     use crate::rules::movement::PathStep;
 
     fn route(squares: &[(i32, i32)]) -> Route {
+        route_of(squares, (1, 1))
+    }
+
+    fn route_of(squares: &[(i32, i32)], space: (i32, i32)) -> Route {
         let steps = squares
             .iter()
             .enumerate()
@@ -302,7 +347,7 @@ mod tests {
                 cost: 1,
                 spent: i as u32 + 1,
                 hampered: false,
-                space: (1, 1),
+                space,
                 can_stop: true,
             })
             .collect();
@@ -360,19 +405,7 @@ mod tests {
         // The ogre (2x2 at (0,0)) withdraws west in two steps; a goblin at (2,0) threatens (1,0) and (1,1),
         // which it leaves on the second step: still its starting squares (004:243).
         let start = Footprint::new(Square::new(0, 0), 2);
-        let steps = [(-1, 0), (-2, 0)]
-            .iter()
-            .enumerate()
-            .map(|(i, &(x, y))| PathStep {
-                square: Square::new(x, y),
-                cost: 1,
-                spent: i as u32 + 1,
-                hampered: false,
-                space: (2, 2),
-                can_stop: true,
-            })
-            .collect();
-        let path = Route { steps, cost: 2, hampered: 0, odd_diagonal_after: false };
+        let path = route_of(&[(-1, 0), (-2, 0)], (2, 2));
         let goblin = goblin_at(2, 0, 7);
         assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, true, &[]).is_empty());
         assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[]).len(), 1);
