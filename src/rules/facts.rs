@@ -53,6 +53,16 @@ pub enum Fact {
         /// Whose turn.
         creature: CreatureId,
     },
+    /// A creature delayed its action (004:629).
+    TurnDelayed {
+        /// Who.
+        creature: CreatureId,
+    },
+    /// A delaying creature's place came round again: the delayed action is lost (004:631).
+    DelayLapsed {
+        /// Who.
+        creature: CreatureId,
+    },
     /// A creature's turn ended.
     TurnEnded {
         /// Whose turn.

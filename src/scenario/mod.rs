@@ -81,6 +81,16 @@ pub enum Step {
         #[serde(default)]
         to: Option<Square>,
     },
+    /// Delay: the creature whose turn it is acts later (004:629).
+    Delay {
+        /// Creature id.
+        creature: String,
+    },
+    /// A delaying creature acts when the current turn ends (004:631).
+    Resume {
+        /// Creature id.
+        creature: String,
+    },
     /// End the creature's turn.
     EndTurn {
         /// Creature id.
@@ -557,6 +567,18 @@ pub fn run_scenario(
             Step::TotalDefense { creature } => match entity(creature) {
                 Some(e) => {
                     world.write_message(crate::rules::attack::TotalDefenseIntent { creature: e });
+                }
+                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            },
+            Step::Delay { creature } => match entity(creature) {
+                Some(e) => {
+                    world.write_message(crate::rules::turns::DelayIntent { creature: e });
+                }
+                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            },
+            Step::Resume { creature } => match entity(creature) {
+                Some(e) => {
+                    world.write_message(crate::rules::turns::ResumeIntent { creature: e });
                 }
                 None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
             },

@@ -43,6 +43,23 @@ pub struct InitiativeEntry {
     pub modifier: i32,
     /// Unaware of every foe at the start: it does not act in the surprise round (004:56-60).
     pub surprised: bool,
+    /// Delaying its action (004:629-631): it acts later when it chooses, or loses the action when its place
+    /// in the order comes round again.
+    pub delaying: bool,
+}
+
+/// The creature whose turn it is delays its action: it does nothing now and may act later (004:629).
+#[derive(Message, Clone, Debug)]
+pub struct DelayIntent {
+    /// Who delays.
+    pub creature: Entity,
+}
+
+/// A delaying creature acts as soon as the current turn ends, and keeps that place in the order (004:631).
+#[derive(Message, Clone, Debug)]
+pub struct ResumeIntent {
+    /// Who resumes.
+    pub creature: Entity,
 }
 
 /// The order of play, which holds for the whole fight (004:73), and whose turn it is.
@@ -56,6 +73,8 @@ pub struct TurnOrder {
     pub round: u32,
     /// The fight is over.
     pub ended: bool,
+    /// A delaying creature that asked to act when the current turn ends.
+    pub resuming: Option<Entity>,
 }
 
 impl TurnOrder {
@@ -83,9 +102,16 @@ pub struct TurnSystems;
 
 /// Initiative, turns and the action budget.
 pub fn plugin(app: &mut App) {
-    app.add_message::<BeginEncounterIntent>().add_message::<EndTurnIntent>().init_resource::<TurnOrder>();
+    app.add_message::<BeginEncounterIntent>()
+        .add_message::<EndTurnIntent>()
+        .add_message::<DelayIntent>()
+        .add_message::<ResumeIntent>()
+        .init_resource::<TurnOrder>();
     app.add_systems(Update, roll_initiative.in_set(RulesSystems::Setup));
-    app.add_systems(Update, (end_turn, declare_victory).chain().in_set(RulesSystems::Turns).in_set(TurnSystems));
+    app.add_systems(
+        Update,
+        (ask_to_resume, delay_turn, end_turn, declare_victory).chain().in_set(RulesSystems::Turns).in_set(TurnSystems),
+    );
 }
 
 /// Sorts creatures by initiative: total, then modifier, then the tie-break die (004:51-54).
@@ -118,7 +144,7 @@ fn roll_initiative(
         let sum = roll as i32 + modifier;
         facts.write(Fact::InitiativeRolled { creature: id.clone(), roll, modifiers, total: sum });
         let surprised = is_surprised(id, &sides);
-        rolled.push((InitiativeEntry { entity, id: id.clone(), total: sum, modifier, surprised }, 0));
+        rolled.push((InitiativeEntry { entity, id: id.clone(), total: sum, modifier, surprised, delaying: false }, 0));
         if !conditions.has(Condition::Dead) && conditions.0.insert(Condition::FlatFooted) {
             facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::FlatFooted });
         }
@@ -206,6 +232,41 @@ fn advance(
     facts: &mut MessageWriter<Fact>,
 ) {
     let n = order.entries.len();
+    // A delaying creature that asked to act takes its turn now, and this place from now on (004:631).
+    if let Some(resumer) = order.resuming.take()
+        && let Some(from) = order.entries.iter().position(|e| e.entity == resumer && e.delaying)
+    {
+        let mut entry = order.entries.remove(from);
+        entry.delaying = false;
+        let at = match after {
+            Some(current) if from <= current => current,
+            Some(current) => current + 1,
+            None => 0,
+        };
+        order.entries.insert(at.min(order.entries.len()), entry);
+        facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
+        if let Ok((_, id, _, _, mut conditions, mut budget, _, _)) = creatures.get_mut(resumer) {
+            order.current = Some(at);
+            facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
+            for condition in [
+                Condition::FlatFooted,
+                Condition::Running,
+                Condition::TotalDefense,
+                Condition::FightingDefensively,
+                Condition::Charging,
+            ] {
+                if conditions.0.remove(&condition) {
+                    facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+                }
+            }
+            *budget = if conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
+                ActionBudget::restricted()
+            } else {
+                ActionBudget::fresh()
+            };
+            return;
+        }
+    }
     let mut pos = after.map_or(0, |i| i + 1);
     for _ in 0..=2 * n {
         if pos >= n {
@@ -218,6 +279,11 @@ fn advance(
             pos += 1;
             continue;
         };
+        // A creature still delaying when its place comes round again has lost that action (004:631).
+        if order.entries[pos].delaying {
+            order.entries[pos].delaying = false;
+            facts.write(Fact::DelayLapsed { creature: id.clone() });
+        }
         let sits_out = order.round == 0 && order.entries[pos].surprised;
         if conditions.can_act() && !sits_out {
             order.current = Some(pos);
@@ -281,6 +347,62 @@ fn advance(
     order.current = None;
 }
 
+/// Marks a delaying creature to act when the current turn ends.
+fn ask_to_resume(
+    mut intents: MessageReader<ResumeIntent>,
+    mut order: ResMut<TurnOrder>,
+    ids: Query<&CreatureId>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let id = ids.get(intent.creature).cloned().unwrap_or_default();
+        if order.entries.iter().any(|e| e.entity == intent.creature && e.delaying) {
+            order.resuming = Some(intent.creature);
+        } else {
+            facts.write(Fact::ActionRefused {
+                creature: id,
+                action: "resume".into(),
+                reason: "only a creature that delayed its action may act later".into(),
+                rule: "004:629".into(),
+            });
+        }
+    }
+}
+
+/// The creature whose turn it is delays: it must not have acted yet; its turn passes (004:629-631).
+fn delay_turn(
+    mut intents: MessageReader<DelayIntent>,
+    mut order: ResMut<TurnOrder>,
+    mut creatures: TurnCreatures<'_, '_>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let Ok((_, id, _, _, _, mut budget, _, _)) = creatures.get_mut(intent.creature) else { continue };
+        let id = id.clone();
+        let fresh = budget.standard && budget.move_action && budget.movement == MovementMade::None;
+        let checked = order.check_turn(intent.creature).and_then(|()| {
+            if fresh { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
+        });
+        if let Err(refusal) = checked {
+            facts.write(Fact::ActionRefused {
+                creature: id,
+                action: "delay".into(),
+                reason: refusal.reason,
+                rule: refusal.rule,
+            });
+            continue;
+        }
+        *budget = ActionBudget::default();
+        let current = order.current;
+        if let Some(i) = current {
+            order.entries[i].delaying = true;
+        }
+        facts.write(Fact::TurnDelayed { creature: id });
+        advance(&mut order, current, &mut creatures, &mut dice, &mut facts);
+    }
+}
+
 /// Ends the current creature's turn and starts the next able creature's.
 fn end_turn(
     mut intents: MessageReader<EndTurnIntent>,
@@ -333,7 +455,14 @@ mod tests {
     use super::*;
 
     fn entry(id: &str, total: i32, modifier: i32) -> InitiativeEntry {
-        InitiativeEntry { entity: Entity::PLACEHOLDER, id: CreatureId(id.into()), total, modifier, surprised: false }
+        InitiativeEntry {
+            entity: Entity::PLACEHOLDER,
+            id: CreatureId(id.into()),
+            total,
+            modifier,
+            surprised: false,
+            delaying: false,
+        }
     }
 
     #[test]
