@@ -209,6 +209,35 @@ fn is_surprised(id: &CreatureId, sides: &Query<(&CreatureId, &Faction, &Awarenes
     foes.peek().is_some() && !foes.any(|(foe, _, _)| awareness.knows(foe))
 }
 
+/// Begins a creature's turn: flat-footed ends at its first turn (004:53) and this round's stances at its
+/// next; it gets its actions: one in the surprise round (004:59) or when disabled or staggered (004:77,
+/// 004:274), else a standard and a move action.
+fn begin_turn(
+    round: u32,
+    id: &CreatureId,
+    conditions: &mut Conditions,
+    budget: &mut ActionBudget,
+    facts: &mut MessageWriter<Fact>,
+) {
+    facts.write(Fact::TurnStarted { round, creature: id.clone() });
+    for condition in [
+        Condition::FlatFooted,
+        Condition::Running,
+        Condition::TotalDefense,
+        Condition::FightingDefensively,
+        Condition::Charging,
+    ] {
+        if conditions.0.remove(&condition) {
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+        }
+    }
+    *budget = if round == 0 || conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
+        ActionBudget::restricted()
+    } else {
+        ActionBudget::fresh()
+    };
+}
+
 /// Whether a creature rolls to stabilise on its turn in `round`: dying, not stable, and fallen in an earlier
 /// round (004:281).
 pub fn rolls_to_stabilise(conditions: &Conditions, fall: Fall, round: u32) -> bool {
@@ -247,23 +276,7 @@ fn advance(
         facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
         if let Ok((_, id, _, _, mut conditions, mut budget, _, _)) = creatures.get_mut(resumer) {
             order.current = Some(at);
-            facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
-            for condition in [
-                Condition::FlatFooted,
-                Condition::Running,
-                Condition::TotalDefense,
-                Condition::FightingDefensively,
-                Condition::Charging,
-            ] {
-                if conditions.0.remove(&condition) {
-                    facts.write(Fact::ConditionLost { creature: id.clone(), condition });
-                }
-            }
-            *budget = if conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
-                ActionBudget::restricted()
-            } else {
-                ActionBudget::fresh()
-            };
+            begin_turn(order.round, id, &mut conditions, &mut budget, facts);
             return;
         }
     }
@@ -287,27 +300,7 @@ fn advance(
         let sits_out = order.round == 0 && order.entries[pos].surprised;
         if conditions.can_act() && !sits_out {
             order.current = Some(pos);
-            facts.write(Fact::TurnStarted { round: order.round, creature: id.clone() });
-            // Flat-footed ends at one's first turn (004:53); this round's stances end at one's next turn.
-            for condition in [
-                Condition::FlatFooted,
-                Condition::Running,
-                Condition::TotalDefense,
-                Condition::FightingDefensively,
-                Condition::Charging,
-            ] {
-                if conditions.0.remove(&condition) {
-                    facts.write(Fact::ConditionLost { creature: id.clone(), condition });
-                }
-            }
-            // In the surprise round the aware act with one action (004:59); disabled and staggered
-            // creatures always do (004:77, 004:274).
-            *budget = if order.round == 0 || conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered)
-            {
-                ActionBudget::restricted()
-            } else {
-                ActionBudget::fresh()
-            };
+            begin_turn(order.round, id, &mut conditions, &mut budget, facts);
             return;
         }
         if rolls_to_stabilise(&conditions, *fall, order.round) {
