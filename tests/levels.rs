@@ -98,3 +98,17 @@ fn a_syntax_error_is_located() {
     assert_eq!(problems.0.len(), 1);
     assert!(problems.0[0].line >= 6, "{problems}");
 }
+
+#[test]
+fn the_action_table_is_complete() {
+    use estoc::rules::turns::actions::{Provokes, TableKind, find};
+    let content = content();
+    assert_eq!(content.actions.len(), 65, "every row of 004:89-163");
+    let ranged = find(&content.actions, "Ranged attack").expect("a ranged attack row");
+    assert_eq!((ranged.line, ranged.kind, ranged.provokes), (90, TableKind::Standard, Provokes::Yes));
+    let melee = find(&content.actions, "Melee attack").unwrap();
+    assert_eq!(melee.provokes, Provokes::No);
+    let stand = content.actions.iter().find(|r| r.line == 130).unwrap();
+    assert_eq!(stand.provokes, Provokes::Yes, "standing up provokes (RULES-INDEX)");
+    assert!(content.actions.iter().all(|r| (89..=163).contains(&r.line)));
+}

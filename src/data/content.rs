@@ -301,6 +301,8 @@ pub struct Content {
     pub weapons: BTreeMap<String, WeaponDef>,
     /// Templates by file stem, with the file they came from.
     pub templates: BTreeMap<String, (PathBuf, TemplateDef)>,
+    /// The table of actions in combat (004:87-163).
+    pub actions: Vec<crate::rules::turns::actions::ActionRow>,
 }
 
 impl Content {
@@ -324,6 +326,14 @@ impl Content {
                     Err(e) => problems.push(e),
                 }
             }
+            Err(e) => problems.push(e),
+        }
+        let actions_path = assets.join("actions.ron");
+        match read_file(&actions_path) {
+            Ok(text) => match (Source { path: &actions_path, text: &text }).parse() {
+                Ok(actions) => content.actions = actions,
+                Err(e) => problems.push(e),
+            },
             Err(e) => problems.push(e),
         }
         let dir = assets.join("creatures");

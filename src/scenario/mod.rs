@@ -66,6 +66,16 @@ pub enum Step {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Stand up from prone (004:225).
+    StandUp {
+        /// Creature id.
+        creature: String,
+    },
+    /// Drop prone (004:255).
+    DropProne {
+        /// Creature id.
+        creature: String,
+    },
     /// Total defence (004:211).
     TotalDefense {
         /// Creature id.
@@ -563,6 +573,13 @@ pub fn run_scenario(
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
                 (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
+            },
+            Step::StandUp { creature } | Step::DropProne { creature } => match entity(creature) {
+                Some(e) => {
+                    let stand_up = matches!(step, Step::StandUp { .. });
+                    world.write_message(crate::rules::attack::StanceIntent { creature: e, stand_up });
+                }
+                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
             },
             Step::TotalDefense { creature } => match entity(creature) {
                 Some(e) => {

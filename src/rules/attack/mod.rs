@@ -50,6 +50,15 @@ pub struct CoupDeGraceIntent {
     pub weapon: Option<String>,
 }
 
+/// Stands up from prone (a move action that provokes, 004:225) or drops prone (a free action, 004:255).
+#[derive(Message, Clone, Debug)]
+pub struct StanceIntent {
+    /// Who.
+    pub creature: Entity,
+    /// `true` to stand up, `false` to drop prone.
+    pub stand_up: bool,
+}
+
 /// Takes the total defence: a standard action, +4 to AC until the next turn, no attacks of opportunity
 /// (004:211).
 #[derive(Message, Clone, Debug)]
@@ -76,7 +85,9 @@ pub const POINT_BLANK_M: f32 = 9.0;
 /// Attacks and damage.
 pub fn plugin(app: &mut App) {
     app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>().add_message::<CoupDeGraceIntent>();
+    app.add_message::<StanceIntent>();
     app.add_systems(Update, deliver_coup_de_grace.in_set(RulesSystems::Act).after(resolve_attack));
+    app.add_systems(Update, change_stance.in_set(RulesSystems::Act).after(deliver_coup_de_grace));
     app.add_systems(
         Update,
         take_total_defense.in_set(RulesSystems::Act).before(crate::rules::movement::MovementSystems),
@@ -785,5 +796,78 @@ fn deliver_coup_de_grace(
         if !saved {
             slay.write(Slay { target: intent.target });
         }
+    }
+}
+
+/// Stands creatures up or drops them prone: standing up is a move action that provokes, the foes striking
+/// while it is still prone (004:225, RULES-INDEX); dropping prone is a free action (004:255).
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn change_stance(
+    mut intents: MessageReader<StanceIntent>,
+    order: Res<TurnOrder>,
+    mut dice: ResMut<Dice>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut reactions: Query<&mut Reactions>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    mut conditions: MessageWriter<ConditionChange>,
+    field: Res<Battlefield>,
+) {
+    for intent in intents.read() {
+        let Ok(who) = creatures.get(intent.creature) else { continue };
+        let Ok(mut budget) = budgets.get_mut(intent.creature) else { continue };
+        let prone = who.conditions.has(Condition::Prone);
+        let (action, kind) =
+            if intent.stand_up { ("stand_up", ActionKind::Move) } else { ("drop_prone", ActionKind::Free) };
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| {
+                if who.conditions.can_act() {
+                    Ok(())
+                } else {
+                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
+                }
+            })
+            .and_then(|()| match (intent.stand_up, prone) {
+                (true, false) => Err(Refusal::new("it is not prone", "004:225")),
+                (false, true) => Err(Refusal::new("it is already prone", "004:255")),
+                _ => Ok(()),
+            })
+            .and_then(|()| budget.spend(kind));
+        if let Err(refusal) = checked {
+            facts.write(Fact::ActionRefused {
+                creature: who.id.clone(),
+                action: action.into(),
+                reason: refusal.reason,
+                rule: refusal.rule,
+            });
+            continue;
+        }
+        if intent.stand_up {
+            let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+            let mut strike = Opportunity {
+                field: &field,
+                creatures: &creatures,
+                dice: &mut dice,
+                facts: &mut facts,
+                damage: &mut damage,
+            };
+            if strike.provoke_in_place(
+                &who,
+                &initiative,
+                &mut reactions,
+                None,
+                action,
+                "standing up from prone (004:225)",
+            ) {
+                continue;
+            }
+        }
+        conditions.write(ConditionChange {
+            creature: intent.creature,
+            condition: Condition::Prone,
+            gained: !intent.stand_up,
+        });
     }
 }

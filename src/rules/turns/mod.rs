@@ -1,5 +1,6 @@
 //! Initiative and the round: who acts when, and what each may still do in its turn (004:51-86).
 
+pub mod actions;
 mod budget;
 
 use bevy::prelude::*;
