@@ -425,6 +425,12 @@ impl Content {
                 WeaponRef::Held { weapon, off_hand } => (weapon, *off_hand),
             };
             match self.weapons.get(name) {
+                Some(def) if def.unarmed => {
+                    // Unarmed damage goes by the striker's size (004:172).
+                    let mut strike = def.to_weapon(name, off_hand);
+                    strike.damage = unarmed_damage(size);
+                    weapons.push(strike);
+                }
                 Some(def) => weapons.push(def.to_weapon(name, off_hand)),
                 None => problems
                     .push((format!("\"{name}\""), format!("unknown weapon {name:?} (not in assets/weapons.ron)"))),

@@ -55,6 +55,9 @@ pub enum Step {
         /// A full attack (004:229-231).
         #[serde(default)]
         full: bool,
+        /// An unarmed strike dealing lethal damage, at -4.
+        #[serde(default)]
+        lethal: bool,
     },
     /// A coup de grâce on a helpless foe (004:424-427).
     CoupDeGrace {
@@ -476,20 +479,23 @@ pub fn run_scenario(
                 }
                 None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
             },
-            Step::Attack { creature, target, weapon, defensively, full } => match (entity(creature), entity(target)) {
-                (Some(a), Some(t)) => {
-                    world.write_message(AttackIntent {
-                        attacker: a,
-                        target: t,
-                        weapon: weapon.clone(),
-                        charge: false,
-                        defensively: *defensively,
-                        full: *full,
-                    });
+            Step::Attack { creature, target, weapon, defensively, full, lethal } => {
+                match (entity(creature), entity(target)) {
+                    (Some(a), Some(t)) => {
+                        world.write_message(AttackIntent {
+                            attacker: a,
+                            target: t,
+                            weapon: weapon.clone(),
+                            charge: false,
+                            defensively: *defensively,
+                            full: *full,
+                            lethal: *lethal,
+                        });
+                    }
+                    (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+                    (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
                 }
-                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-                (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
-            },
+            }
             Step::Charge { creature, target, to } => match (entity(creature), entity(target)) {
                 (Some(c), Some(t)) => {
                     let lane_end = to.or_else(|| {

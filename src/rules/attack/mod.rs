@@ -35,6 +35,9 @@ pub struct AttackIntent {
     /// A full attack, a full-round action: every attack its base attack bonus gives, from the best (+6/+1,
     /// +11/+6/+1, …), against the same target (004:229-231, RULES-INDEX).
     pub full: bool,
+    /// An unarmed strike meant to deal lethal damage: -4 to hit (our ruling, after the d20 rule; 004:172 has
+    /// unarmed damage nonlethal).
+    pub lethal: bool,
 }
 
 /// Delivers a coup de grâce: a full-round action against a helpless foe, with a melee weapon or a bow or
@@ -147,6 +150,8 @@ pub struct AttackPlan {
     pub damage_modifiers: Vec<Modifier>,
     /// Miss chance from concealment, in percent (004:407-413).
     pub miss_chance: u32,
+    /// An unarmed strike dealing lethal damage.
+    pub lethal: bool,
 }
 
 /// Where and how an attack is made.
@@ -401,7 +406,7 @@ pub fn plan_attack(
         armor_class -= 2;
         armor_class_parts.push(Modifier::new(-2, "charging (004:457)"));
     }
-    Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers, miss_chance })
+    Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers, miss_chance, lethal: false })
 }
 
 /// Damage an attack dealt.
@@ -468,7 +473,7 @@ pub fn roll_planned_attack(
     }
     let bonus = total(&plan.damage_modifiers);
     let rolled_damage = roll_damage(dice, &plan.weapon, bonus, multiplier, &[]);
-    let nonlethal = plan.weapon.unarmed;
+    let nonlethal = plan.weapon.unarmed && !plan.lethal;
     facts.write(Fact::DamageDealt {
         attacker: attacker.clone(),
         target: target.clone(),
@@ -616,6 +621,10 @@ fn resolve_attack(
         let mut plan = plan;
         if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
             plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
+        }
+        if intent.lethal && plan.weapon.unarmed {
+            plan.modifiers.push(Modifier::new(-4, "lethal unarmed strike"));
+            plan.lethal = true;
         }
         let bonuses =
             if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };

@@ -114,6 +114,21 @@ pub fn armor_class(defense: &Defense, abilities: &Abilities, size: Size) -> Armo
     ArmorClass { normal, touch, flat_footed, parts }
 }
 
+/// The damage of an unarmed strike by size: 1d3 Medium, 1d2 Small, 1d4 Large (004:172); the other sizes
+/// follow the usual step (our ruling: 1 Tiny and smaller, 1d6 Huge, 1d8 Gargantuan, 2d6 Colossal).
+pub fn unarmed_damage(size: Size) -> crate::rules::dice::DiceExpr {
+    use crate::rules::dice::DiceExpr;
+    match size {
+        Size::Fine | Size::Diminutive | Size::Tiny => DiceExpr { count: 0, sides: 0, bonus: 1 },
+        Size::Small => DiceExpr::new(1, 2),
+        Size::Medium => DiceExpr::new(1, 3),
+        Size::Large => DiceExpr::new(1, 4),
+        Size::Huge => DiceExpr::new(1, 6),
+        Size::Gargantuan => DiceExpr::new(1, 8),
+        Size::Colossal => DiceExpr::new(2, 6),
+    }
+}
+
 /// Whether the weapon is used at range.
 pub fn is_ranged(weapon: &Weapon) -> bool {
     !matches!(weapon.delivery, Delivery::Melee)
@@ -440,6 +455,14 @@ mod tests {
         assert_eq!(strength_to_damage(&abilities, &bow), None, "but not a bonus");
         let composite = Weapon { strength: StrengthToDamage::None, ..sword };
         assert_eq!(strength_to_damage(&weak, &composite), None);
+    }
+
+    #[test]
+    fn unarmed_damage_by_size_004_172() {
+        assert_eq!(unarmed_damage(Size::Medium).to_string(), "1d3");
+        assert_eq!(unarmed_damage(Size::Small).to_string(), "1d2");
+        assert_eq!(unarmed_damage(Size::Large).to_string(), "1d4");
+        assert_eq!(unarmed_damage(Size::Tiny).max(), 1);
     }
 
     #[test]

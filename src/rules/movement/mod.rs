@@ -782,6 +782,7 @@ fn resolve_movement(
                 charge: true,
                 defensively: false,
                 full: false,
+                lethal: false,
             });
         }
     }
