@@ -338,8 +338,7 @@ fn provocations_along(
     if action == MovementAction::FiveFootStep {
         return Vec::new();
     }
-    let order: Vec<Entity> =
-        world.resource::<crate::rules::turns::TurnOrder>().entries.iter().map(|e| e.entity).collect();
+    let order = world.resource::<crate::rules::turns::TurnOrder>().initiative();
     let reactions: std::collections::HashMap<Entity, Reactions> =
         world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
     let already = world.get::<Provoked>(mover).map(|p| p.0.clone()).unwrap_or_default();

@@ -598,7 +598,7 @@ fn resolve_attack(
             } else {
                 "a ranged attack in a threatened square (004:90)"
             };
-            let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+            let initiative = order.initiative();
             let mut strike = Opportunity {
                 field: &field,
                 creatures: &creatures,
@@ -754,7 +754,7 @@ fn deliver_coup_de_grace(
             }
         };
         let _ = budget.spend(ActionKind::FullRound);
-        let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+        let initiative = order.initiative();
         let mut strike = Opportunity {
             field: &field,
             creatures: &creatures,
@@ -854,7 +854,7 @@ fn change_stance(
             continue;
         }
         if intent.stand_up {
-            let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+            let initiative = order.initiative();
             let mut strike = Opportunity {
                 field: &field,
                 creatures: &creatures,

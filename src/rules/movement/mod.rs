@@ -643,7 +643,7 @@ fn resolve_movement(
             let combatants = creatures.p2();
             match combatants.get(intent.creature) {
                 Ok(me) if intent.action != MovementAction::FiveFootStep => {
-                    let initiative: Vec<Entity> = order.entries.iter().map(|e| e.entity).collect();
+                    let initiative = order.initiative();
                     let threats = threats_to(
                         &me,
                         combatants.iter(),

@@ -84,6 +84,11 @@ impl TurnOrder {
         self.current.and_then(|i| self.entries.get(i)).map(|e| e.entity)
     }
 
+    /// The creatures in the order of play, first to last: the order attacks of opportunity fall in.
+    pub fn initiative(&self) -> Vec<Entity> {
+        self.entries.iter().map(|e| e.entity).collect()
+    }
+
     /// Whether it is `entity`'s turn and the fight goes on; a refusal otherwise.
     pub fn check_turn(&self, entity: Entity) -> Result<(), Refusal> {
         if self.ended {
