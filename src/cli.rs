@@ -36,6 +36,30 @@ pub enum Command {
         /// Frames to wait before the screenshot.
         #[arg(long, default_value_t = 30)]
         frames: u32,
+        /// Drive the window with a script of mouse moves, clicks, keys, waits and screenshots (see
+        /// docs/scripts.md), then write the final state as JSON and exit.
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Where the script writes the final state (standard output by default).
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// Restart the battle when the level or a template changes (always on with the `dev` feature).
+        #[arg(long)]
+        watch: bool,
+    },
+    /// Play whole battles headless, the AI on every side, and print who won.
+    Simulate {
+        /// The level file.
+        level: PathBuf,
+        /// How many battles, with seeds from --seed upward.
+        #[arg(long, default_value_t = 100)]
+        battles: u64,
+        /// The first seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print each battle's event log as JSON lines instead of the tally.
+        #[arg(long)]
+        log: bool,
     },
     /// Validate levels, templates and scenarios; print every error; fail on any.
     Check {
@@ -96,12 +120,21 @@ pub enum Command {
 /// Runs the command line.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Play { level: None, seed: 1, screenshot: None, frames: 30 }) {
-        Command::Play { level, seed, screenshot, frames } => {
-            let level = level.unwrap_or_else(|| crate::data::root().join(DEFAULT_LEVEL));
+    let default_play =
+        Command::Play { level: None, seed: 1, screenshot: None, frames: 30, script: None, state: None, watch: false };
+    match cli.command.unwrap_or(default_play) {
+        Command::Play { level, seed, screenshot, frames, script, state, watch } => {
             let capture = screenshot.map(|path| crate::game::CaptureRequest { path, after_frames: frames });
-            crate::game::run(level, seed, capture)
+            let script = match script.map(|path| crate::game::script::load_script(&path)).transpose() {
+                Ok(script) => script.map(|def| (def, state)),
+                Err(problem) => {
+                    eprintln!("{problem}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            crate::game::run(crate::game::Launch { level, seed, capture, script, watch })
         }
+        Command::Simulate { level, battles, seed, log } => simulate(&level, battles, seed, log),
         Command::Check { files } => check(&files),
         Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
         Command::Run { scenario, seed, check } => run(&scenario, seed, check),
@@ -109,6 +142,35 @@ pub fn main() -> ExitCode {
             travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
         }
     }
+}
+
+fn simulate(level: &Path, battles: u64, seed: u64, log: bool) -> ExitCode {
+    let Ok(content) = load_content() else { return ExitCode::FAILURE };
+    let encounter = match crate::data::load_level(level, &content) {
+        Ok(encounter) => encounter,
+        Err(problems) => {
+            report(&problems);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut wins: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    let mut rounds = 0u64;
+    for s in seed..seed + battles {
+        let outcome = crate::simulate::battle(&encounter, s);
+        if log {
+            print!("{}", outcome.log.to_json_lines());
+        }
+        *wins.entry(outcome.winner.unwrap_or_else(|| "nobody (round limit)".into())).or_default() += 1;
+        rounds += u64::from(outcome.rounds);
+    }
+    if !log {
+        println!("{battles} battles of {} (seeds {seed}..{}):", encounter.name, seed + battles - 1);
+        for (winner, count) in &wins {
+            println!("  {winner}: {count}");
+        }
+        println!("  mean length: {:.1} rounds", rounds as f64 / battles.max(1) as f64);
+    }
+    ExitCode::SUCCESS
 }
 
 fn load_content() -> Result<Content, ExitCode> {

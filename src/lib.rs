@@ -4,12 +4,17 @@
 //! - [`data`]: templates, weapons and levels, parsed and validated with located errors.
 //! - [`encounter`]: spawning a checked level and the headless app.
 //! - [`scenario`]: scripted headless fights and queries, printing the event log.
-//! - [`game`]: the window, the map and the tokens.
+//! - [`preview`]: what a creature could do before it acts: moves, paths, provocations, attacks and odds.
+//! - [`ai`]: the opponents' tactics, for the game and the headless simulator.
+//! - [`game`]: the window, the map, the tokens, the mouse and the panels.
 //! - [`cli`]: the `estoc` command line.
 
+pub mod ai;
 pub mod cli;
 pub mod data;
 pub mod encounter;
 pub mod game;
+pub mod preview;
 pub mod rules;
 pub mod scenario;
+pub mod simulate;

@@ -146,9 +146,15 @@ fn fit_camera(
     let field = &encounter.0.battlefield;
     let (w, h) = (field.width() as f32 * TILE_PX, field.height() as f32 * TILE_PX);
     let (mut transform, mut projection) = camera.into_inner();
-    transform.translation = Vec3::new((w - TILE_PX) / 2.0, (h - TILE_PX) / 2.0, transform.translation.z);
+    // The board fills what the panels leave: the right panel, the tracker above, the action bar below.
+    let (right, top, bottom) = (super::hud::RIGHT_PANEL, 64.0, 60.0);
+    let (free_w, free_h) = ((window.width() - right).max(100.0), (window.height() - top - bottom).max(100.0));
+    let margin = 1.04;
+    let scale = (w / free_w).max(h / free_h) * margin;
+    let centre =
+        Vec2::new((w - TILE_PX) / 2.0 + right / 2.0 * scale, (h - TILE_PX) / 2.0 + (top - bottom) / 2.0 * scale);
+    transform.translation = centre.extend(transform.translation.z);
     if let Projection::Orthographic(ortho) = &mut *projection {
-        let margin = 1.08;
-        ortho.scale = (w / window.width()).max(h / window.height()) * margin;
+        ortho.scale = scale;
     }
 }

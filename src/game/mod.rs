@@ -3,9 +3,16 @@
 
 mod board;
 mod capture;
+pub mod hud;
+pub mod input;
+mod overlay;
+pub mod play;
+mod reload;
+pub mod save;
+pub mod script;
 mod tokens;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bevy::prelude::*;
@@ -13,9 +20,10 @@ use bevy::window::WindowResolution;
 use bevy_ecs_tilemap::TilemapPlugin;
 
 use crate::data::{Content, load_level};
-use crate::encounter::{begin, spawn_encounter};
+use crate::encounter::ActiveEncounter;
 
 pub use capture::CaptureRequest;
+use play::{Controllers, Restart, Seed};
 
 /// Pixels of one square on screen at zoom 1.
 pub const TILE_PX: f32 = 64.0;
@@ -27,6 +35,23 @@ pub struct LaunchOptions {
     pub level: PathBuf,
     /// Dice seed.
     pub seed: u64,
+    /// Watch the level and templates and restart the battle when they change.
+    pub watch: bool,
+}
+
+/// How the game is started.
+#[derive(Clone, Debug, Default)]
+pub struct Launch {
+    /// The level; the menu opens on the default level when absent.
+    pub level: Option<PathBuf>,
+    /// Dice seed.
+    pub seed: u64,
+    /// Take a screenshot after some frames and exit.
+    pub capture: Option<CaptureRequest>,
+    /// Play a script, writing the final state there (standard output if `None`).
+    pub script: Option<(script::ScriptDef, Option<PathBuf>)>,
+    /// Hot reload.
+    pub watch: bool,
 }
 
 /// The game's systems, in order each frame.
@@ -38,16 +63,15 @@ pub enum ViewSystems {
     Sync,
 }
 
-/// Opens the game window on `level`; `capture` takes a screenshot after a few frames and exits.
-pub fn run(level: PathBuf, seed: u64, capture: Option<CaptureRequest>) -> ExitCode {
-    let content = match Content::load(&crate::data::assets_dir()) {
-        Ok(content) => content,
-        Err(problems) => {
-            eprintln!("{problems}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let encounter = match load_level(&level, &content) {
+/// The level the game opens when none is named.
+pub fn default_level() -> PathBuf {
+    crate::data::root().join("levels").join("crossroads.ron")
+}
+
+/// Opens the game window.
+pub fn run(launch: Launch) -> ExitCode {
+    let level = launch.level.clone().unwrap_or_else(default_level);
+    let encounter = match Content::load(&crate::data::assets_dir()).and_then(|content| load_level(&level, &content)) {
         Ok(encounter) => encounter,
         Err(problems) => {
             eprintln!("{problems}");
@@ -59,28 +83,65 @@ pub fn run(level: PathBuf, seed: u64, capture: Option<CaptureRequest>) -> ExitCo
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    title: format!("Estoc — {}", encounter.name),
-                    resolution: WindowResolution::new(1280, 800),
+                    title: "Estoc".into(),
+                    resolution: WindowResolution::new(1440, 900),
                     ..default()
                 }),
                 ..default()
             })
-            .set(AssetPlugin { file_path: crate::data::assets_dir().to_string_lossy().into_owned(), ..default() })
+            .set(AssetPlugin {
+                file_path: crate::data::assets_dir().to_string_lossy().into_owned(),
+                watch_for_changes_override: Some(cfg!(feature = "dev")),
+                ..default()
+            })
             .set(ImagePlugin::default_nearest()),
     );
+    app.add_plugins(bevy_egui::EguiPlugin::default());
     app.add_plugins(TilemapPlugin).add_plugins(crate::rules::plugin).add_plugins(plugin);
-    app.insert_resource(LaunchOptions { level, seed });
+    app.insert_resource(LaunchOptions { level, seed: launch.seed, watch: launch.watch || cfg!(feature = "dev") });
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.08, 0.1)));
-    if let Some(capture) = capture {
+    app.insert_resource(Seed(launch.seed));
+    if let Some(capture) = launch.capture {
         app.insert_resource(capture);
     }
-    let world = app.world_mut();
-    spawn_encounter(world, &encounter, seed, &[]);
-    begin(world, &encounter.name, seed);
+    if let Some((def, out)) = launch.script {
+        app.insert_resource(script::Script::new(def, out));
+    }
+    if launch.level.is_none() {
+        app.insert_resource(hud::MenuOpen(true));
+    }
+    start(app.world_mut(), encounter);
     app.run();
-    match app.world().get_resource::<capture::CaptureFailed>() {
-        Some(_) => ExitCode::FAILURE,
-        None => ExitCode::SUCCESS,
+    let world = app.world();
+    if world.contains_resource::<capture::CaptureFailed>() || world.contains_resource::<script::ScriptFailed>() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Puts `encounter` in play: who plays each faction as the level says, then a fresh start.
+fn start(world: &mut World, encounter: crate::data::Encounter) {
+    let controllers = Controllers(encounter.factions.iter().map(|f| (f.name.clone(), f.control)).collect());
+    world.insert_resource(controllers);
+    world.insert_resource(ActiveEncounter(encounter));
+    world.insert_resource(Restart { replay: Vec::new() });
+}
+
+/// Loads another level and starts it, or says why it cannot; the battle on screen stays on error.
+pub fn switch_level_checked(world: &mut World, path: &Path) -> Result<(), String> {
+    let encounter = Content::load(&crate::data::assets_dir())
+        .and_then(|content| load_level(path, &content))
+        .map_err(|problems| problems.to_string())?;
+    world.resource_mut::<LaunchOptions>().level = path.to_path_buf();
+    start(world, encounter);
+    Ok(())
+}
+
+/// Loads another level from the menu, showing the error if it does not load.
+pub fn switch_level(world: &mut World, path: &Path) {
+    if let Err(problems) = switch_level_checked(world, path) {
+        world.insert_resource(hud::Notice(Some((true, problems))));
     }
 }
 
@@ -90,7 +151,24 @@ pub fn plugin(app: &mut App) {
         Update,
         (ViewSystems::Spawn, ViewSystems::Sync).chain().after(crate::rules::RulesSystems::Record),
     );
-    app.add_plugins((board::plugin, tokens::plugin, capture::plugin));
+    app.add_plugins((
+        board::plugin,
+        tokens::plugin,
+        capture::plugin,
+        input::plugin,
+        play::plugin,
+        overlay::plugin,
+        hud::plugin,
+        script::plugin,
+        reload::plugin,
+    ));
+}
+
+/// The square whose centre is nearest a world position (the inverse of [`square_centre`]).
+pub fn square_of(world: Vec2, map_height: i32) -> crate::rules::geometry::Square {
+    let x = (world.x / TILE_PX).round() as i32;
+    let row = (world.y / TILE_PX).round() as i32;
+    crate::rules::geometry::Square::new(x, map_height - 1 - row)
 }
 
 /// The world position of the centre of a square: x to the east, rows growing south drawn downward.

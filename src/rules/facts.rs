@@ -319,3 +319,121 @@ impl EventLog {
 pub fn record_facts(mut facts: MessageReader<Fact>, mut log: ResMut<EventLog>) {
     log.0.extend(facts.read().cloned());
 }
+
+/// Modifiers as a player reads them: "+5 base attack, +3 Str, -1 size".
+pub fn describe_modifiers(modifiers: &[Modifier]) -> String {
+    let parts: Vec<String> = modifiers
+        .iter()
+        .filter(|m| m.value != 0 || !m.source.is_empty())
+        .map(|m| if m.value == 0 { m.source.clone() } else { format!("{:+} {}", m.value, m.source) })
+        .collect();
+    parts.join(", ")
+}
+
+impl Fact {
+    /// The line the combat log shows, with every die and modifier; `None` for facts too fine to show
+    /// (each square entered).
+    pub fn describe(&self) -> Option<String> {
+        Some(match self {
+            Fact::EncounterStarted { level, seed } => format!("{level} begins (seed {seed})"),
+            Fact::InitiativeRolled { creature, roll, modifiers, total } => {
+                format!("{creature} initiative: d20 {roll} ({}) = {total}", describe_modifiers(modifiers))
+            }
+            Fact::InitiativeOrdered { order } => {
+                format!("order: {}", order.iter().map(|c| c.0.as_str()).collect::<Vec<_>>().join(", "))
+            }
+            Fact::SurpriseRoundStarted { surprised } => format!(
+                "surprise round; surprised: {}",
+                surprised.iter().map(|c| c.0.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            Fact::RoundStarted { round } => format!("— round {round} —"),
+            Fact::TurnStarted { creature, .. } => format!("{creature}'s turn"),
+            Fact::TurnDelayed { creature } => format!("{creature} delays"),
+            Fact::DelayLapsed { creature } => format!("{creature} delayed too long and loses the action (004:631)"),
+            Fact::TurnEnded { creature } => format!("{creature} ends its turn"),
+            Fact::MoveStarted { creature, action, from, allowance } => {
+                format!("{creature}: {} from {from} (up to {allowance} squares)", action.replace('_', " "))
+            }
+            Fact::SquareEntered { .. } => return None,
+            Fact::CreatureMoved { creature, from, to, cost } => {
+                format!("{creature} moved {from} to {to}, {cost} squares ({} m)", *cost as f32 * 1.5)
+            }
+            Fact::OpportunityProvoked { creature, by, square, reason } => {
+                format!("{creature} provokes {by} at {square}: {reason}")
+            }
+            Fact::MoveInterrupted { creature, at, reason } => format!("{creature} stops at {at}: {reason}"),
+            Fact::ActionInterrupted { creature, action, reason } => {
+                format!("{creature}'s {action} interrupted: {reason}")
+            }
+            Fact::ActionRefused { creature, action, reason, rule } => {
+                format!("{creature} cannot {}: {reason} ({rule})", action.replace('_', " "))
+            }
+            Fact::AttackRolled {
+                attacker,
+                target,
+                weapon,
+                roll,
+                modifiers,
+                total,
+                armor_class,
+                armor_class_parts,
+                hit,
+                threat,
+            } => format!(
+                "{attacker} attacks {target} ({weapon}): d20 {roll} ({}) = {total} vs AC {armor_class} ({}){}: {}",
+                describe_modifiers(modifiers),
+                describe_modifiers(armor_class_parts),
+                if *threat { ", threat" } else { "" },
+                if *hit { "hit" } else { "miss" }
+            ),
+            Fact::CoupDeGraceDelivered { attacker, target, weapon } => {
+                format!("{attacker} delivers a coup de grâce to {target} with the {weapon}")
+            }
+            Fact::ConcealmentRolled { target, chance, roll, missed, .. } => {
+                format!(
+                    "concealment of {target} {chance}%: d100 {roll}: {}",
+                    if *missed { "missed" } else { "through" }
+                )
+            }
+            Fact::CriticalConfirmationRolled { attacker, roll, total, confirmed } => format!(
+                "{attacker} confirms the critical: d20 {roll} = {total}: {}",
+                if *confirmed { "confirmed" } else { "not confirmed" }
+            ),
+            Fact::DamageDealt { target, dice, modifiers, multiplier, total, nonlethal, .. } => {
+                let thrown: Vec<String> = dice.iter().map(|t| format!("{} {:?}", t.expr, t.faces)).collect();
+                format!(
+                    "{target} takes {total}{} damage: {}{}{}",
+                    if *nonlethal { " nonlethal" } else { "" },
+                    thrown.join(" + "),
+                    if modifiers.is_empty() { String::new() } else { format!(" ({})", describe_modifiers(modifiers)) },
+                    if *multiplier > 1 { format!(" ×{multiplier}") } else { String::new() }
+                )
+            }
+            Fact::SaveRolled { creature, save, reason, roll, total, dc, success } => format!(
+                "{creature} {save} save ({reason}): d20 {roll} = {total} vs DC {dc}: {}",
+                if *success { "success" } else { "failure" }
+            ),
+            Fact::CheckRolled { creature, check, reason, roll, total, dc, success } => format!(
+                "{creature} {check} check ({reason}): d20 {roll} = {total} vs DC {dc}: {}",
+                if *success { "success" } else { "failure" }
+            ),
+            Fact::StabilisationRolled { creature, roll, stable } => {
+                format!("{creature} stabilisation: d100 {roll}: {}", if *stable { "stable" } else { "still dying" })
+            }
+            Fact::HitPointsLost { creature, amount, reason } => format!("{creature} loses {amount} HP: {reason}"),
+            Fact::HitPointsChanged { creature, before, after, nonlethal } => {
+                if *nonlethal > 0 {
+                    format!("{creature}: {before} to {after} HP ({nonlethal} nonlethal)")
+                } else {
+                    format!("{creature}: {before} to {after} HP")
+                }
+            }
+            Fact::ConditionGained { creature, condition } => format!("{creature} is now {condition:?}"),
+            Fact::ConditionLost { creature, condition } => format!("{creature} is no longer {condition:?}"),
+            Fact::EncounterEnded { winner } => match winner {
+                Some(w) => format!("the fight is over: {w} win"),
+                None => "the fight is over: no one stands".into(),
+            },
+        })
+    }
+}

@@ -24,7 +24,7 @@ fn default_move() -> MovementAction {
 }
 
 /// One step of a scenario: an action by a creature, or a question about the state.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum Step {
     /// Move a creature with a movement action, along `path` or the cheapest path.
@@ -176,7 +176,7 @@ pub enum Step {
 }
 
 /// A scenario file.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioDef {
     /// The level, relative to the scenario file or to the repository root.
@@ -461,169 +461,7 @@ pub fn run_scenario(
     };
     flush(&mut app, &mut output);
     for step in &scenario.steps {
-        let roster = app.world().resource::<Roster>().clone();
-        let entity = |id: &str| roster.get(id);
-        let world = app.world_mut();
-        let mut answer = None;
-        match step {
-            Step::Move { creature, to, action, path } => match entity(creature) {
-                Some(e) => {
-                    world.write_message(MoveIntent {
-                        creature: e,
-                        target: None,
-                        action: *action,
-                        to: *to,
-                        path: path.clone(),
-                    });
-                }
-                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-            },
-            Step::Attack { creature, target, weapon, defensively, full, lethal } => {
-                match (entity(creature), entity(target)) {
-                    (Some(a), Some(t)) => {
-                        world.write_message(AttackIntent {
-                            attacker: a,
-                            target: t,
-                            weapon: weapon.clone(),
-                            charge: false,
-                            defensively: *defensively,
-                            full: *full,
-                            lethal: *lethal,
-                        });
-                    }
-                    (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-                    (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
-                }
-            }
-            Step::Charge { creature, target, to } => match (entity(creature), entity(target)) {
-                (Some(c), Some(t)) => {
-                    let lane_end = to.or_else(|| {
-                        with_charge_lanes(world, c, t)
-                            .and_then(|lanes| lanes.ok())
-                            .and_then(|l| l.first().map(|l| l.to))
-                    });
-                    // Without a lane the rules refuse the intent and say why.
-                    let to = lane_end.unwrap_or_default();
-                    world.write_message(MoveIntent {
-                        creature: c,
-                        target: Some(t),
-                        action: MovementAction::Charge,
-                        to,
-                        path: None,
-                    });
-                }
-                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-                (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
-            },
-            Step::ChargeLanes { creature, target } => {
-                answer = Some(match (entity(creature), entity(target)) {
-                    (Some(c), Some(t)) => match with_charge_lanes(world, c, t) {
-                        Some(Ok(lanes)) => Answer::ChargeLanes {
-                            creature: creature.clone(),
-                            target: target.clone(),
-                            lanes,
-                            refusal: None,
-                        },
-                        Some(Err(r)) => Answer::ChargeLanes {
-                            creature: creature.clone(),
-                            target: target.clone(),
-                            lanes: Vec::new(),
-                            refusal: Some(r.to_string()),
-                        },
-                        None => Answer::UnknownCreature { creature: creature.clone() },
-                    },
-                    (None, _) => Answer::UnknownCreature { creature: creature.clone() },
-                    (_, None) => Answer::UnknownCreature { creature: target.clone() },
-                })
-            }
-            Step::Path { creature, action, to } => {
-                let id = creature.clone();
-                answer = Some(
-                    match entity(creature).and_then(|e| {
-                        with_move_query(world, e, |q| (q.route(*action, *to, None), q.start)).map(|r| (e, r))
-                    }) {
-                        Some((e, (Ok(route), start))) => {
-                            let provokes = provocations_along(world, e, start, &route, *action);
-                            Answer::Path {
-                                creature: id,
-                                action: *action,
-                                to: *to,
-                                route: Some(route),
-                                provokes,
-                                refusal: None,
-                            }
-                        }
-                        Some((_, (Err(r), _))) => Answer::Path {
-                            creature: id,
-                            action: *action,
-                            to: *to,
-                            route: None,
-                            provokes: Vec::new(),
-                            refusal: Some(r.to_string()),
-                        },
-                        None => Answer::UnknownCreature { creature: id },
-                    },
-                )
-            }
-            Step::WhyNot { creature, action, square } => {
-                answer = Some(answer_why_not(world, entity(creature), creature, *action, *square))
-            }
-            Step::CoupDeGrace { creature, target, weapon } => match (entity(creature), entity(target)) {
-                (Some(a), Some(t)) => {
-                    world.write_message(crate::rules::attack::CoupDeGraceIntent {
-                        attacker: a,
-                        target: t,
-                        weapon: weapon.clone(),
-                    });
-                }
-                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-                (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
-            },
-            Step::StandUp { creature } | Step::DropProne { creature } => match entity(creature) {
-                Some(e) => {
-                    let stand_up = matches!(step, Step::StandUp { .. });
-                    world.write_message(crate::rules::attack::StanceIntent { creature: e, stand_up });
-                }
-                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-            },
-            Step::TotalDefense { creature } => match entity(creature) {
-                Some(e) => {
-                    world.write_message(crate::rules::attack::TotalDefenseIntent { creature: e });
-                }
-                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-            },
-            Step::Delay { creature } => match entity(creature) {
-                Some(e) => {
-                    world.write_message(crate::rules::turns::DelayIntent { creature: e });
-                }
-                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-            },
-            Step::Resume { creature } => match entity(creature) {
-                Some(e) => {
-                    world.write_message(crate::rules::turns::ResumeIntent { creature: e });
-                }
-                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-            },
-            Step::EndTurn { creature } => match entity(creature) {
-                Some(e) => {
-                    world.write_message(EndTurnIntent { creature: e });
-                }
-                None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-            },
-            Step::ForceDice { dice } => world.resource_mut::<crate::rules::dice::Dice>().force(dice.iter().copied()),
-            Step::Reachable { creature, action } => {
-                answer = Some(answer_reachable(world, entity(creature), creature, *action))
-            }
-            Step::PathCost { creature, path } => answer = Some(answer_path(world, entity(creature), creature, path)),
-            Step::Threatened { creature } => answer = Some(answer_threatened(world, entity(creature), creature)),
-            Step::Distance { from, to } => answer = Some(answer_distance(world, entity(from), entity(to), from, to)),
-            Step::Sheet { creature } => {
-                answer = Some(match entity(creature).and_then(|e| sheet_of(world, e)) {
-                    Some(sheet) => Answer::Sheet { creature: creature.clone(), sheet },
-                    None => Answer::UnknownCreature { creature: creature.clone() },
-                })
-            }
-        }
+        let answer = apply_step(app.world_mut(), step);
         match answer {
             Some(answer) => output.lines.push(serde_json::to_string(&answer).expect("answers serialise")),
             None => {
@@ -633,6 +471,170 @@ pub fn run_scenario(
         }
     }
     Ok(output)
+}
+
+/// Carries out one step on the world: an action is written as the rules' intent (the caller runs the
+/// schedule to resolve it); a query is answered at once. The game, the AI and saved battles go through here
+/// too, so what a player does is exactly what a scenario can replay.
+pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
+    let roster = world.resource::<Roster>().clone();
+    let entity = |id: &str| roster.get(id);
+    let mut answer = None;
+    match step {
+        Step::Move { creature, to, action, path } => match entity(creature) {
+            Some(e) => {
+                world.write_message(MoveIntent {
+                    creature: e,
+                    target: None,
+                    action: *action,
+                    to: *to,
+                    path: path.clone(),
+                });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::Attack { creature, target, weapon, defensively, full, lethal } => {
+            match (entity(creature), entity(target)) {
+                (Some(a), Some(t)) => {
+                    world.write_message(AttackIntent {
+                        attacker: a,
+                        target: t,
+                        weapon: weapon.clone(),
+                        charge: false,
+                        defensively: *defensively,
+                        full: *full,
+                        lethal: *lethal,
+                    });
+                }
+                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+                (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
+            }
+        }
+        Step::Charge { creature, target, to } => match (entity(creature), entity(target)) {
+            (Some(c), Some(t)) => {
+                let lane_end = to.or_else(|| {
+                    with_charge_lanes(world, c, t).and_then(|lanes| lanes.ok()).and_then(|l| l.first().map(|l| l.to))
+                });
+                // Without a lane the rules refuse the intent and say why.
+                let to = lane_end.unwrap_or_default();
+                world.write_message(MoveIntent {
+                    creature: c,
+                    target: Some(t),
+                    action: MovementAction::Charge,
+                    to,
+                    path: None,
+                });
+            }
+            (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
+        },
+        Step::ChargeLanes { creature, target } => {
+            answer = Some(match (entity(creature), entity(target)) {
+                (Some(c), Some(t)) => match with_charge_lanes(world, c, t) {
+                    Some(Ok(lanes)) => {
+                        Answer::ChargeLanes { creature: creature.clone(), target: target.clone(), lanes, refusal: None }
+                    }
+                    Some(Err(r)) => Answer::ChargeLanes {
+                        creature: creature.clone(),
+                        target: target.clone(),
+                        lanes: Vec::new(),
+                        refusal: Some(r.to_string()),
+                    },
+                    None => Answer::UnknownCreature { creature: creature.clone() },
+                },
+                (None, _) => Answer::UnknownCreature { creature: creature.clone() },
+                (_, None) => Answer::UnknownCreature { creature: target.clone() },
+            })
+        }
+        Step::Path { creature, action, to } => {
+            let id = creature.clone();
+            answer = Some(
+                match entity(creature)
+                    .and_then(|e| with_move_query(world, e, |q| (q.route(*action, *to, None), q.start)).map(|r| (e, r)))
+                {
+                    Some((e, (Ok(route), start))) => {
+                        let provokes = provocations_along(world, e, start, &route, *action);
+                        Answer::Path {
+                            creature: id,
+                            action: *action,
+                            to: *to,
+                            route: Some(route),
+                            provokes,
+                            refusal: None,
+                        }
+                    }
+                    Some((_, (Err(r), _))) => Answer::Path {
+                        creature: id,
+                        action: *action,
+                        to: *to,
+                        route: None,
+                        provokes: Vec::new(),
+                        refusal: Some(r.to_string()),
+                    },
+                    None => Answer::UnknownCreature { creature: id },
+                },
+            )
+        }
+        Step::WhyNot { creature, action, square } => {
+            answer = Some(answer_why_not(world, entity(creature), creature, *action, *square))
+        }
+        Step::CoupDeGrace { creature, target, weapon } => match (entity(creature), entity(target)) {
+            (Some(a), Some(t)) => {
+                world.write_message(crate::rules::attack::CoupDeGraceIntent {
+                    attacker: a,
+                    target: t,
+                    weapon: weapon.clone(),
+                });
+            }
+            (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            (_, None) => answer = Some(Answer::UnknownCreature { creature: target.clone() }),
+        },
+        Step::StandUp { creature } | Step::DropProne { creature } => match entity(creature) {
+            Some(e) => {
+                let stand_up = matches!(step, Step::StandUp { .. });
+                world.write_message(crate::rules::attack::StanceIntent { creature: e, stand_up });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::TotalDefense { creature } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::attack::TotalDefenseIntent { creature: e });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::Delay { creature } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::turns::DelayIntent { creature: e });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::Resume { creature } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::turns::ResumeIntent { creature: e });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::EndTurn { creature } => match entity(creature) {
+            Some(e) => {
+                world.write_message(EndTurnIntent { creature: e });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::ForceDice { dice } => world.resource_mut::<crate::rules::dice::Dice>().force(dice.iter().copied()),
+        Step::Reachable { creature, action } => {
+            answer = Some(answer_reachable(world, entity(creature), creature, *action))
+        }
+        Step::PathCost { creature, path } => answer = Some(answer_path(world, entity(creature), creature, path)),
+        Step::Threatened { creature } => answer = Some(answer_threatened(world, entity(creature), creature)),
+        Step::Distance { from, to } => answer = Some(answer_distance(world, entity(from), entity(to), from, to)),
+        Step::Sheet { creature } => {
+            answer = Some(match entity(creature).and_then(|e| sheet_of(world, e)) {
+                Some(sheet) => Answer::Sheet { creature: creature.clone(), sheet },
+                None => Answer::UnknownCreature { creature: creature.clone() },
+            })
+        }
+    }
+    answer
 }
 
 fn with_move_query<T>(

@@ -486,6 +486,94 @@ pub fn roll_planned_attack(
     Some(Hit { amount: rolled_damage.total, nonlethal })
 }
 
+/// What kind of attack is asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AttackRequest<'a> {
+    /// The weapon by name; the first (the first melee one for a charge) if `None`.
+    pub weapon: Option<&'a str>,
+    /// The attack ending a charge (its action already spent).
+    pub charge: bool,
+    /// A full attack.
+    pub full: bool,
+    /// Fighting defensively (004:183): the -4 applies to this very attack.
+    pub defensively: bool,
+    /// An unarmed strike dealing lethal damage, at -4.
+    pub lethal: bool,
+}
+
+/// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
+/// attack with everything the field gives: flanking, cover, concealment, shooting into melee. The attack
+/// resolution and the game's attack preview both come through here.
+pub fn prepare_attack(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    request: AttackRequest<'_>,
+    budget: &ActionBudget,
+) -> Result<AttackPlan, Refusal> {
+    let theirs = target.space.at(target.position.0);
+    let allies_near_target = creatures.iter().any(|c| {
+        c.entity != attacker.entity
+            && c.faction == attacker.faction
+            && c.conditions.can_act()
+            && c.space.at(c.position.0).distance_to(theirs) <= 1
+    });
+    let flanking = flanking_ally(attacker, target, creatures.iter());
+    let bystanders: Vec<Bystander> = creatures
+        .iter()
+        .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
+        .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
+        .collect();
+    let ranged = match request.weapon {
+        Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),
+        None if request.charge => false,
+        None => attacker.armament.0.first().is_some_and(is_ranged),
+    };
+    let cover = cover_against(field, attacker, target, ranged, &bystanders);
+    let own = attacker.space.at(attacker.position.0);
+    let miss_chance =
+        concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.distance_to(theirs) <= 1);
+    order.check_turn(attacker.entity)?;
+    if !attacker.conditions.can_act() {
+        return Err(Refusal::new("a helpless creature cannot attack", "004:278"));
+    }
+    match (request.charge, request.full) {
+        (true, _) => {}
+        (false, true) => budget.check(ActionKind::FullRound)?,
+        (false, false) => budget.check(ActionKind::Standard)?,
+    }
+    let situation = AttackSituation {
+        weapon: request.weapon,
+        own,
+        theirs,
+        allies_near_target,
+        charge: request.charge,
+        opportunity: false,
+        mid_action: None,
+        flanking_with: flanking.as_deref(),
+        cover: &cover,
+        miss_chance,
+    };
+    let mut plan = plan_attack(attacker, target, situation)?;
+    if request.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
+        plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
+    }
+    if request.lethal && plan.weapon.unarmed {
+        plan.modifiers.push(Modifier::new(-4, "lethal unarmed strike"));
+        plan.lethal = true;
+    }
+    Ok(plan)
+}
+
+/// The chance, from 0 to 1, that one attack of `plan` with `bonus` in all hits: a natural 20 always hits,
+/// a natural 1 always misses (004:18-19), then the concealment miss chance.
+pub fn chance_to_hit(bonus: i32, armor_class: i32, miss_chance: u32) -> f32 {
+    let hits = (1..=20).filter(|&roll| roll == 20 || (roll != 1 && roll + bonus >= armor_class)).count();
+    hits as f32 / 20.0 * (100 - miss_chance.min(100)) as f32 / 100.0
+}
+
 /// Carries out attack intents: checks the turn and the standard action, plans the attack, rolls it, confirms
 /// criticals, rolls damage and hands it to the health chapter.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
@@ -512,63 +600,15 @@ fn resolve_attack(
             reason: refusal.reason,
             rule: refusal.rule,
         };
-        let theirs = target.space.at(target.position.0);
-        let allies_near_target = creatures.iter().any(|c| {
-            c.entity != attacker.entity
-                && c.faction == attacker.faction
-                && c.conditions.can_act()
-                && c.space.at(c.position.0).distance_to(theirs) <= 1
-        });
-        let flanking = flanking_ally(&attacker, &target, creatures.iter());
-        let bystanders: Vec<Bystander> = creatures
-            .iter()
-            .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
-            .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
-            .collect();
-        let ranged = match &intent.weapon {
-            Some(name) => attacker.armament.0.iter().find(|w| &w.name == name).is_some_and(is_ranged),
-            None if intent.charge => false,
-            None => attacker.armament.0.first().is_some_and(is_ranged),
-        };
-        let cover = cover_against(&field, &attacker, &target, ranged, &bystanders);
-        let (own, theirs_now) = (attacker.space.at(attacker.position.0), target.space.at(target.position.0));
-        let miss_chance = concealment(
-            &field,
-            own,
-            theirs_now,
-            attacker.traits.darkvision_m > 0,
-            !ranged && own.distance_to(theirs_now) <= 1,
-        );
         let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
-        let planned = order
-            .check_turn(intent.attacker)
-            .and_then(|()| {
-                if attacker.conditions.can_act() {
-                    Ok(())
-                } else {
-                    Err(Refusal::new("a helpless creature cannot attack", "004:278"))
-                }
-            })
-            .and_then(|()| match (intent.charge, intent.full) {
-                (true, _) => Ok(()),
-                (false, true) => budget.check(ActionKind::FullRound),
-                (false, false) => budget.check(ActionKind::Standard),
-            })
-            .and_then(|()| {
-                let situation = AttackSituation {
-                    weapon: intent.weapon.as_deref(),
-                    own: attacker.space.at(attacker.position.0),
-                    theirs,
-                    allies_near_target,
-                    charge: intent.charge,
-                    opportunity: false,
-                    mid_action: None,
-                    flanking_with: flanking.as_deref(),
-                    cover: &cover,
-                    miss_chance,
-                };
-                plan_attack(&attacker, &target, situation)
-            });
+        let request = AttackRequest {
+            weapon: intent.weapon.as_deref(),
+            charge: intent.charge,
+            full: intent.full,
+            defensively: false,
+            lethal: false,
+        };
+        let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
         let plan = match planned {
             Ok(plan) => plan,
             Err(refusal) => {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width};
 pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
-pub use paths::{Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
+pub use paths::{Danger, Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
 
 use super::RulesSystems;
 use crate::rules::attack::AttackIntent;
@@ -21,7 +21,7 @@ use crate::rules::creature::*;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::health::{Damage, Strain};
-use crate::rules::opportunity::{Exposure, Opportunity, Provoked, Reactions, provocations, threats_to};
+use crate::rules::opportunity::{Exposure, Opportunity, Provoked, Reactions, danger_of, provocations, threats_to};
 use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Refusal, TurnOrder};
 
 /// The ways to move in a turn.
@@ -291,6 +291,9 @@ pub struct MoveQuery<'a> {
     pub restricted: bool,
     /// An odd number of plain diagonals already taken this turn.
     pub odd_diagonal: bool,
+    /// The squares the foes who could strike threaten: among the cheapest paths, the search prefers the
+    /// one that provokes least (004:64-71).
+    pub danger: Option<paths::Danger>,
 }
 
 impl MoveQuery<'_> {
@@ -329,7 +332,14 @@ impl MoveQuery<'_> {
 
     /// The search of every square reachable with a budgeted action (move, double move, withdraw).
     pub fn reachable(&self, action: MovementAction) -> paths::ReachMap {
-        reachable(&self.world(), &self.mover, self.start, self.allowance(action), self.rules(action))
+        paths::reachable_avoiding(
+            &self.world(),
+            &self.mover,
+            self.start,
+            self.allowance(action),
+            self.rules(action),
+            self.danger.as_ref(),
+        )
     }
 
     /// Whether a route is a legal 5-foot step: one unhampered square of cost 1, not into darkness even for a
@@ -525,6 +535,7 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         run_multiplier: run_multiplier(*c.encumbrance),
         restricted: c.budget.restricted,
         odd_diagonal: c.budget.odd_diagonal,
+        danger: None,
     }
 }
 
@@ -561,11 +572,29 @@ fn resolve_movement(
     mut provoked_before: Query<&mut Provoked>,
 ) {
     for intent in intents.read() {
+        // Among the cheapest paths the rules take the one that provokes least (004:64-71).
+        let danger = {
+            let combatants = creatures.p2();
+            match combatants.get(intent.creature) {
+                Ok(me) if intent.action != MovementAction::FiveFootStep => {
+                    let threats = threats_to(
+                        &me,
+                        combatants.iter(),
+                        |e| reactions.get(e).copied().unwrap_or_default(),
+                        &order.initiative(),
+                    );
+                    let already = provoked_before.get(intent.creature).map(|p| p.0.clone()).unwrap_or_default();
+                    Some(danger_of(&threats, &already, field.width(), field.height()))
+                }
+                _ => None,
+            }
+        };
         let views = creatures.p0();
         let all = bodies(views.iter());
         let Ok(me) = views.get(intent.creature) else { continue };
         let id = me.id.clone();
-        let query = move_query(&field, &all, &me);
+        let mut query = move_query(&field, &all, &me);
+        query.danger = danger;
         let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
         let checked = order
             .check_turn(intent.creature)

@@ -85,13 +85,46 @@ pub struct ReachMap {
     budget: u32,
     /// The spaces the mover may take, full first.
     shapes: Vec<(i32, i32)>,
-    /// Per (square, shape, alternation): best (cost, hampered), the previous node, whether one may stop.
+    /// Per (square, shape, alternation): best (cost, danger, hampered), the previous node, whether one may
+    /// stop.
     nodes: Vec<Node>,
+}
+
+/// The squares foes threaten, for the search to prefer, among the cheapest paths, the one that leaves
+/// threatened squares least often: the path that provokes least (004:64-71).
+#[derive(Clone, Debug, Default)]
+pub struct Danger {
+    width: i32,
+    threatened: Vec<bool>,
+}
+
+impl Danger {
+    /// A map `width` × `height` with `squares` threatened.
+    pub fn new(width: i32, height: i32, squares: impl IntoIterator<Item = Square>) -> Self {
+        let mut threatened = vec![false; (width.max(0) * height.max(0)) as usize];
+        for s in squares {
+            if s.x >= 0 && s.y >= 0 && s.x < width && s.y < height {
+                threatened[(s.y * width + s.x) as usize] = true;
+            }
+        }
+        Danger { width, threatened }
+    }
+
+    /// Whether leaving `footprint` leaves a threatened square.
+    pub fn leaving(&self, footprint: Footprint) -> bool {
+        footprint.squares().any(|s| {
+            s.x >= 0
+                && s.y >= 0
+                && s.x < self.width
+                && self.threatened.get((s.y * self.width + s.x) as usize).copied().unwrap_or(false)
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
     cost: u32,
+    danger: u32,
     hampered: u32,
     step_cost: u32,
     step_hampered: bool,
@@ -102,8 +135,15 @@ struct Node {
 const UNSEEN: u32 = u32::MAX;
 
 impl Node {
-    const EMPTY: Node =
-        Node { cost: UNSEEN, hampered: 0, step_cost: 0, step_hampered: false, previous: UNSEEN, can_stop: false };
+    const EMPTY: Node = Node {
+        cost: UNSEEN,
+        danger: 0,
+        hampered: 0,
+        step_cost: 0,
+        step_hampered: false,
+        previous: UNSEEN,
+        can_stop: false,
+    };
 }
 
 /// Where one may end a move, and at what cost.
@@ -150,7 +190,7 @@ impl ReachMap {
             .flat_map(|shape| [false, true].map(|odd| (shape, odd)))
             .filter_map(|(shape, odd)| self.index(square, shape, odd).map(|i| (i, shape, self.nodes[i])))
             .filter(|(_, _, n)| n.cost != UNSEEN && n.can_stop)
-            .min_by_key(|(_, shape, n)| (n.cost, n.hampered, *shape))
+            .min_by_key(|(_, shape, n)| (n.cost, n.danger, n.hampered, *shape))
             .map(|(i, _, n)| (i, n))
     }
 
@@ -177,7 +217,8 @@ impl ReachMap {
         self.best(square).map(|(_, n)| n.cost)
     }
 
-    /// The cheapest path to `square` (fewest hampered squares among the cheapest).
+    /// The cheapest path to `square` (among the cheapest, the one leaving threatened squares least often
+    /// when the search knew the danger, then the fewest hampered squares).
     pub fn route_to(&self, square: Square) -> Option<Route> {
         let (mut index, _) = self.best(square)?;
         let (_, _, odd_diagonal_after) = self.node_of(index);
@@ -216,11 +257,12 @@ fn fits_full_around(world: &StepWorld<'_>, mover: &Mover, narrow: Footprint, own
 }
 
 /// Keeps `candidate` for node `index` if it is better than what is there, and queues it.
-fn relax(map: &mut ReachMap, queue: &mut BinaryHeap<Reverse<(u32, u32, usize)>>, index: usize, candidate: Node) {
+fn relax(map: &mut ReachMap, queue: &mut BinaryHeap<Reverse<(u32, u32, u32, usize)>>, index: usize, candidate: Node) {
     let old = map.nodes[index];
-    if old.cost == UNSEEN || (candidate.cost, candidate.hampered) < (old.cost, old.hampered) {
+    let key = |n: &Node| (n.cost, n.danger, n.hampered);
+    if old.cost == UNSEEN || key(&candidate) < key(&old) {
         map.nodes[index] = candidate;
-        queue.push(Reverse((candidate.cost, candidate.hampered, index)));
+        queue.push(Reverse((candidate.cost, candidate.danger, candidate.hampered, index)));
     }
 }
 
@@ -233,6 +275,18 @@ pub const SPREAD_COST: u32 = 1;
 /// alternation), ordered by cost then hampered steps. A creature of several squares may squeeze where
 /// its full space does not fit (000:110-123).
 pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget: u32, rules: SearchRules) -> ReachMap {
+    reachable_avoiding(world, mover, start, budget, rules, None)
+}
+
+/// [`reachable`], preferring among paths of equal cost those that leave `danger`'s squares least often.
+pub fn reachable_avoiding(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    budget: u32,
+    rules: SearchRules,
+    danger: Option<&Danger>,
+) -> ReachMap {
     let reach = budget.min(4096) as i32 + mover.side();
     let origin = Square::new((start.origin.x - reach).max(-1), (start.origin.y - reach).max(-1));
     let far = Square::new(
@@ -257,15 +311,16 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
     let Some(first) = map.index(start.origin, start_shape, rules.odd_diagonal) else { return map };
     map.nodes[first] = Node { cost: 0, can_stop: true, ..Node::EMPTY };
     let mut queue = BinaryHeap::new();
-    queue.push(Reverse((0u32, 0u32, first)));
-    while let Some(Reverse((cost, hampered, index))) = queue.pop() {
+    queue.push(Reverse((0u32, 0u32, 0u32, first)));
+    while let Some(Reverse((cost, risk, hampered, index))) = queue.pop() {
         let node = map.nodes[index];
-        if (node.cost, node.hampered) < (cost, hampered) {
+        if (node.cost, node.danger, node.hampered) < (cost, risk, hampered) {
             continue;
         }
         let (square, shape, odd) = map.node_of(index);
         let (w, h) = map.shapes[shape];
         let here = Footprint::rect(square, w, h);
+        let step_risk = risk + u32::from(danger.is_some_and(|d| d.leaving(here)));
         let mut blocked_nearby = false;
         for direction in Direction::ALL {
             let Ok((to, entry)) = world.step(mover, here, direction, start) else {
@@ -284,8 +339,15 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
             let Some(next) = map.index(to.origin, shape, next_odd) else { continue };
             let key = (total, hampered + u32::from(step_hampered));
             let can_stop = entry.can_stop && (shape == 0 || !fits_full_around(world, mover, to, start));
-            let candidate =
-                Node { cost: key.0, hampered: key.1, step_cost: step, step_hampered, previous: index as u32, can_stop };
+            let candidate = Node {
+                cost: key.0,
+                danger: step_risk,
+                hampered: key.1,
+                step_cost: step,
+                step_hampered,
+                previous: index as u32,
+                can_stop,
+            };
             relax(&mut map, &mut queue, next, candidate);
         }
         // Squeezing in or spreading out in place: to another space that holds or is held by this one, or
@@ -324,6 +386,7 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
                     let squeezing_on = !drawing_in && other != 0;
                     let candidate = Node {
                         cost: total,
+                        danger: risk,
                         hampered: hampered + u32::from(squeezing_on),
                         step_cost: step,
                         step_hampered: squeezing_on,

@@ -160,6 +160,25 @@ pub fn threats_to<'a>(
     found.into_iter().map(|(_, t)| t).collect()
 }
 
+/// The squares the `threats` not yet struck this turn threaten, on a map `width` × `height`: what the
+/// path search avoids to offer the path that provokes least among the cheapest.
+pub fn danger_of(threats: &[Threat], already: &[Entity], width: i32, height: i32) -> crate::rules::movement::Danger {
+    let mut squares = Vec::new();
+    for threat in threats.iter().filter(|t| !already.contains(&t.entity)) {
+        let far = threat.reach as i32 * 2 + 1;
+        let f = threat.footprint;
+        for y in (f.origin.y - far).max(0)..(f.origin.y + f.height + far).min(height) {
+            for x in (f.origin.x - far).max(0)..(f.origin.x + f.width + far).min(width) {
+                let square = Square::new(x, y);
+                if threat.threatens(square) {
+                    squares.push(square);
+                }
+            }
+        }
+    }
+    crate::rules::movement::Danger::new(width, height, squares)
+}
+
 /// What the foes' attacks of opportunity did to a creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Struck {

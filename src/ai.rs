@@ -1,0 +1,245 @@
+//! The opponents' tactics: one step at a time, read from the same previews the player sees. A creature
+//! strikes what it can (a full attack when it has not moved), otherwise closes in on the square that lets
+//! it strike, preferring a flank and the path that provokes least; it charges when the charge is the only
+//! way to strike this turn; an archer in melee steps back before it shoots; a badly hurt creature
+//! withdraws. Deterministic: ties go to the lower square and the first creature by id.
+
+use bevy::prelude::*;
+
+use crate::preview::{attack_preview, charge_lanes, move_options, path_preview};
+use crate::rules::attack::{AttackRequest, flanks, melee_reaches, range_m};
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::geometry::{Footprint, Square};
+use crate::rules::movement::MovementAction;
+use crate::rules::turns::{ActionBudget, ActionKind};
+use crate::scenario::Step;
+
+/// What the AI knows of one creature.
+#[derive(Clone, Debug)]
+struct Seen {
+    entity: Entity,
+    id: String,
+    faction: String,
+    footprint: Footprint,
+    up: bool,
+    hit_points: i32,
+}
+
+fn census(world: &mut World) -> Vec<Seen> {
+    let mut q = world
+        .query_filtered::<(Entity, &CreatureId, &Faction, &Position, &Space, &Conditions, &HitPoints), With<Creature>>(
+        );
+    let mut all: Vec<Seen> = q
+        .iter(world)
+        .map(|(entity, id, faction, position, space, conditions, hp)| Seen {
+            entity,
+            id: id.0.clone(),
+            faction: faction.0.clone(),
+            footprint: space.at(position.0),
+            up: conditions.can_act(),
+            hit_points: hp.current,
+        })
+        .collect();
+    all.sort_by(|a, b| a.id.cmp(&b.id));
+    all
+}
+
+/// The best attack `me` can make now on a standing foe: the highest expected number of hits, then the
+/// weakest foe. `full` asks for a full attack.
+fn best_attack(
+    world: &mut World,
+    me: Entity,
+    foes: &[Seen],
+    full: bool,
+    ranged: bool,
+) -> Option<(String, Option<String>, f32)> {
+    let weapons: Vec<String> =
+        world.get::<Armament>(me)?.0.iter().filter(|w| is_ranged(w) == ranged).map(|w| w.name.clone()).collect();
+    let mut best: Option<(String, Option<String>, f32, i32)> = None;
+    for foe in foes.iter().filter(|f| f.up) {
+        for weapon in &weapons {
+            let request = AttackRequest { weapon: Some(weapon), full, ..default() };
+            let Ok(preview) = attack_preview(world, me, foe.entity, request) else { continue };
+            let expected: f32 = preview.chances.iter().sum();
+            let better = match &best {
+                None => true,
+                Some((_, _, e, hp)) => expected > *e + 0.01 || ((expected - *e).abs() <= 0.01 && foe.hit_points < *hp),
+            };
+            if better && expected > 0.0 {
+                best = Some((foe.id.clone(), Some(weapon.clone()), expected, foe.hit_points));
+            }
+        }
+    }
+    best.map(|(id, w, e, _)| (id, w, e))
+}
+
+/// Whether from `at` the creature could strike `foe` with one of its weapons, ranged ones or melee ones.
+fn could_strike(
+    field: &Battlefield,
+    armament: &Armament,
+    reach: u32,
+    at: Footprint,
+    foe: Footprint,
+    ranged: bool,
+) -> bool {
+    armament.0.iter().filter(|w| is_ranged(w) == ranged).any(|w| match max_range_m(w) {
+        None => melee_reaches(reach, w.reach, at, foe),
+        Some(range) => range_m(at, foe) <= range && field.line_of_sight(at, foe),
+    })
+}
+
+/// The next step of `creature`'s turn.
+pub fn next_step(world: &mut World, creature: Entity) -> Step {
+    let all = census(world);
+    let Some(me) = all.iter().find(|s| s.entity == creature).cloned() else {
+        return Step::EndTurn { creature: String::new() };
+    };
+    let end = Step::EndTurn { creature: me.id.clone() };
+    let foes: Vec<Seen> = all.iter().filter(|s| s.faction != me.faction && s.up).cloned().collect();
+    let allies: Vec<Seen> =
+        all.iter().filter(|s| s.faction == me.faction && s.up && s.entity != creature).cloned().collect();
+    if foes.is_empty() || !me.up {
+        return end;
+    }
+    let Some(budget) = world.get::<ActionBudget>(creature).copied() else { return end };
+    let armament = world.get::<Armament>(creature).cloned().unwrap_or_default();
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+    let hp = world.get::<HitPoints>(creature).copied().unwrap_or_default();
+    let archer = armament.0.first().is_some_and(is_ranged);
+    let fresh = budget.check(ActionKind::FullRound).is_ok();
+    let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
+
+    // Badly hurt and in melee: withdraw as far from the foes as it can (004:243-247).
+    if fresh && adjacent_foe && hp.current * 4 <= hp.max && hp.max > 0 {
+        let options = move_options(world, creature);
+        let withdraw_open = options.open.iter().any(|(a, r)| *a == MovementAction::Withdraw && r.is_ok());
+        if withdraw_open {
+            let mut squares: Vec<(Square, u32)> = options
+                .squares
+                .iter()
+                .filter(|(_, (a, _))| matches!(a, MovementAction::Move | MovementAction::DoubleMove))
+                .map(|(s, _)| (*s, nearest_foe(&foes, Footprint::new(*s, me.footprint.width))))
+                .collect();
+            squares.sort_by_key(|(s, d)| (std::cmp::Reverse(*d), s.y, s.x));
+            if let Some((to, _)) = squares.first() {
+                return Step::Move { creature: me.id.clone(), to: *to, action: MovementAction::Withdraw, path: None };
+            }
+        }
+    }
+    // An archer in melee steps back before it shoots (a ranged attack there provokes, 004:90).
+    if archer && adjacent_foe && budget.movement == crate::rules::turns::MovementMade::None {
+        let options = move_options(world, creature);
+        let step = options
+            .squares
+            .iter()
+            .filter(|(_, (a, _))| *a == MovementAction::FiveFootStep)
+            .map(|(s, _)| *s)
+            .filter(|s| nearest_foe(&foes, Footprint::new(*s, me.footprint.width)) > 1)
+            .min_by_key(|s| (s.y, s.x));
+        if let Some(to) = step {
+            return Step::Move { creature: me.id.clone(), to, action: MovementAction::FiveFootStep, path: None };
+        }
+    }
+    // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
+    let attack = |target, weapon, full| Step::Attack {
+        creature: me.id.clone(),
+        target,
+        weapon,
+        defensively: false,
+        full,
+        lethal: false,
+    };
+    if fresh && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer) {
+        return attack(target, weapon, true);
+    }
+    if budget.check(ActionKind::Standard).is_ok()
+        && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, archer)
+    {
+        return attack(target, weapon, false);
+    }
+    if budget.check(ActionKind::Move).is_err() && budget.check(ActionKind::Standard).is_err() {
+        return end;
+    }
+    // Close in: the square within one move from which it could strike, flanking if it can, provoking least.
+    let field = world.resource::<Battlefield>().clone();
+    let options = move_options(world, creature);
+    let side = me.footprint.width;
+    let mut candidates: Vec<(i32, Square, MovementAction)> = Vec::new();
+    for (square, (action, cost)) in &options.squares {
+        if !matches!(action, MovementAction::FiveFootStep | MovementAction::Move) {
+            continue;
+        }
+        let at = Footprint::new(*square, side);
+        let Some(foe) = foes.iter().find(|f| could_strike(&field, &armament, reach, at, f.footprint, archer)) else {
+            continue;
+        };
+        let mut score = 100 - *cost as i32;
+        if allies.iter().any(|a| flanks(at, a.footprint, foe.footprint)) {
+            score += 20;
+        }
+        if archer {
+            score += 3 * nearest_foe(&foes, at).min(6) as i32;
+        }
+        candidates.push((score, *square, *action));
+    }
+    candidates.sort_by_key(|(score, s, _)| (std::cmp::Reverse(*score), s.y, s.x));
+    let mut best: Option<(i32, Square, MovementAction)> = None;
+    for (score, square, action) in candidates.into_iter().take(8) {
+        let Ok(path) = path_preview(world, creature, action, square, &[]) else { continue };
+        let score = score - 30 * path.provocations.iter().map(|p| p.from.len() as i32).sum::<i32>();
+        if best.is_none_or(|(b, _, _)| score > b) {
+            best = Some((score, square, action));
+        }
+    }
+    if let Some((score, to, action)) = best
+        && score > 40
+        && budget.check(ActionKind::Move).is_ok()
+    {
+        return Step::Move { creature: me.id.clone(), to, action, path: None };
+    }
+    // Charge when it cannot strike otherwise this turn.
+    if fresh && !archer {
+        for foe in &foes {
+            if let Ok(lanes) = charge_lanes(world, creature, foe.entity)
+                && let Some(lane) = lanes.first()
+            {
+                return Step::Charge { creature: me.id.clone(), target: foe.id.clone(), to: Some(lane.to) };
+            }
+        }
+    }
+    // A thrown or shot weapon when nothing can be reached in melee this turn.
+    if !archer
+        && budget.check(ActionKind::Standard).is_ok()
+        && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, true)
+    {
+        return attack(target, weapon, false);
+    }
+    // Otherwise walk toward the nearest foe, as far as the turn allows, provoking least.
+    let walk = if fresh { MovementAction::DoubleMove } else { MovementAction::Move };
+    if budget.check(ActionKind::Move).is_ok() {
+        let here = nearest_foe(&foes, me.footprint);
+        let mut squares: Vec<(u32, u32, Square)> = options
+            .squares
+            .iter()
+            .filter(|(_, (a, _))| {
+                matches!(a, MovementAction::FiveFootStep | MovementAction::Move)
+                    || (walk == MovementAction::DoubleMove && *a == MovementAction::DoubleMove)
+            })
+            .map(|(s, (_, cost))| (nearest_foe(&foes, Footprint::new(*s, side)), *cost, *s))
+            .filter(|(d, _, _)| *d < here)
+            .collect();
+        squares.sort_by_key(|(d, cost, s)| (*d, *cost, s.y, s.x));
+        if let Some((_, _, to)) = squares.first() {
+            let action = options.at(*to).map(|(a, _)| a).unwrap_or(walk);
+            let action = if action == MovementAction::FiveFootStep { MovementAction::Move } else { action };
+            return Step::Move { creature: me.id.clone(), to: *to, action, path: None };
+        }
+    }
+    end
+}
+
+/// Squares to the nearest standing foe.
+fn nearest_foe(foes: &[Seen], at: Footprint) -> u32 {
+    foes.iter().map(|f| f.footprint.distance_to(at)).min().unwrap_or(u32::MAX)
+}

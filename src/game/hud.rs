@@ -1,0 +1,566 @@
+//! The panels, drawn with egui: the turn banner and initiative tracker on top, what is under the cursor
+//! and the combat log on the right, the action bar at the bottom, the menu (levels, who plays each
+//! faction, save, load, restart), the end of the fight and any error.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::play::{BAR, BarKind, Choice, Controllers, History, Hover, Previews, Restart, Selected, bar_state, use_bar};
+use super::save;
+use crate::data::level::Control;
+use crate::encounter::ActiveEncounter;
+use crate::rules::battlefield::{Battlefield, Terrain};
+use crate::rules::creature::*;
+use crate::rules::facts::{EventLog, Fact, describe_modifiers};
+use crate::rules::geometry::squares_to_metres;
+use crate::rules::turns::{Refusal, TurnOrder};
+
+/// Width of the right panel in logical pixels.
+pub const RIGHT_PANEL: f32 = 400.0;
+
+/// Everything the panels show, gathered from the world once a frame.
+#[derive(Resource, Default, Clone)]
+pub struct HudView {
+    turn: String,
+    tracker: Vec<TrackerRow>,
+    bar: Vec<(usize, Result<(), Refusal>, bool)>,
+    inspect: Vec<(String, egui::Color32)>,
+    ended: Option<String>,
+    levels: Vec<PathBuf>,
+    factions: Vec<(String, Control)>,
+    level_name: String,
+    steps: usize,
+}
+
+#[derive(Clone)]
+struct TrackerRow {
+    id: String,
+    faction_colour: egui::Color32,
+    initiative: i32,
+    hp: String,
+    current: bool,
+    down: bool,
+    delaying: bool,
+}
+
+/// The combat log as text, kept in step with the event log.
+#[derive(Resource, Default)]
+pub struct LogView {
+    lines: Vec<(String, egui::Color32)>,
+    seen: usize,
+}
+
+/// What the player clicked in the panels, carried out in the next update.
+#[derive(Resource, Default)]
+pub struct HudClicks(pub Vec<HudClick>);
+
+/// A click in the panels.
+#[derive(Clone, Debug)]
+pub enum HudClick {
+    /// An action-bar entry.
+    Bar(BarKind),
+    /// Start the battle again.
+    Restart,
+    /// Play another level.
+    Level(PathBuf),
+    /// Who plays a faction.
+    Control(String, Control),
+    /// Save the battle.
+    Save,
+    /// Load the saved battle.
+    Load,
+    /// Dismiss the message.
+    Dismiss,
+}
+
+/// A message for the player: an error (a level that does not load, a damaged save) or a notice.
+#[derive(Resource, Default, Clone)]
+pub struct Notice(pub Option<(bool, String)>);
+
+/// Whether the menu is open.
+#[derive(Resource, Default)]
+pub struct MenuOpen(pub bool);
+
+/// A banner announcing the turn, shown for a moment.
+#[derive(Resource, Default)]
+struct Banner {
+    text: String,
+    shown_at: f32,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<HudView>()
+        .init_resource::<LogView>()
+        .init_resource::<HudClicks>()
+        .init_resource::<Notice>()
+        .init_resource::<MenuOpen>()
+        .init_resource::<Banner>();
+    app.add_systems(Update, apply_clicks.in_set(super::input::InputSystems).before(super::play::PlaySystems));
+    app.add_systems(Update, (gather, follow_log).in_set(super::ViewSystems::Sync));
+    app.add_systems(EguiPrimaryContextPass, draw);
+}
+
+fn colour_of(encounter: &ActiveEncounter, faction: &str) -> egui::Color32 {
+    let [r, g, b] =
+        encounter.0.factions.iter().find(|f| f.name == faction).and_then(|f| f.colour).unwrap_or([150, 150, 150]);
+    egui::Color32::from_rgb(r, g, b)
+}
+
+fn terrain_words(terrain: Terrain) -> &'static str {
+    match terrain {
+        Terrain::Floor => "open ground",
+        Terrain::Difficult => "difficult terrain: each square costs double (000:92)",
+        Terrain::Obstacle => "obstacle: crossed at double cost, not stopped on (000:99-105)",
+        Terrain::LowWall => "low wall: crossed at double cost, cover within 9 m (004:400)",
+        Terrain::Wall => "wall: blocks movement and sight (000:106)",
+        Terrain::Pit => "pit: no path enters it (002:58)",
+        Terrain::Water => "shallow water: hampers walkers (ruling)",
+    }
+}
+
+const GREY: egui::Color32 = egui::Color32::from_rgb(190, 190, 190);
+const GOOD: egui::Color32 = egui::Color32::from_rgb(120, 230, 140);
+const BAD: egui::Color32 = egui::Color32::from_rgb(255, 120, 110);
+const WARN: egui::Color32 = egui::Color32::from_rgb(255, 200, 90);
+
+fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Color32)>) {
+    let (Some(name), Some(id), Some(hp), Some(conditions)) = (
+        world.get::<Name>(entity),
+        world.get::<CreatureId>(entity),
+        world.get::<HitPoints>(entity),
+        world.get::<Conditions>(entity),
+    ) else {
+        return;
+    };
+    let faction = world.get::<Faction>(entity).map(|f| f.0.clone()).unwrap_or_default();
+    out.push((format!("{name} ({id}, {faction})"), egui::Color32::WHITE));
+    let nonlethal = if hp.nonlethal > 0 { format!(", {} nonlethal", hp.nonlethal) } else { String::new() };
+    out.push((format!("HP {}/{}{nonlethal}", hp.current, hp.max), GREY));
+    if let (Some(defense), Some(abilities), Some(size)) =
+        (world.get::<Defense>(entity), world.get::<Abilities>(entity), world.get::<Size>(entity))
+    {
+        let ac = armor_class(defense, abilities, *size);
+        out.push((format!("AC {} (touch {}, flat-footed {})", ac.normal, ac.touch, ac.flat_footed), GREY));
+    }
+    if let Some(armament) = world.get::<Armament>(entity) {
+        let names: Vec<&str> = armament.0.iter().map(|w| w.name.as_str()).collect();
+        out.push((format!("weapons: {}", names.join(", ")), GREY));
+    }
+    if !conditions.0.is_empty() {
+        let list: Vec<String> = conditions.0.iter().map(|c| format!("{c:?}")).collect();
+        out.push((format!("conditions: {}", list.join(", ")), WARN));
+    }
+    if let (Some(speed), Some(altitude)) = (world.get::<Speed>(entity), world.get::<Altitude>(entity))
+        && (speed.fly.is_some() || altitude.0 > 0)
+    {
+        let heading = world.get::<Heading>(entity).map(|h| format!("{:?}", h.0)).unwrap_or_default();
+        out.push((format!("altitude {} m, heading {heading}", squares_to_metres(altitude.0.max(0) as u32)), GREY));
+    }
+}
+
+/// Gathers what the panels show.
+fn gather(world: &mut World) {
+    let Some(encounter) = world.get_resource::<ActiveEncounter>().cloned() else { return };
+    let order = world.resource::<TurnOrder>().clone();
+    let mut view =
+        HudView { level_name: encounter.0.name.clone(), steps: world.resource::<History>().0.len(), ..default() };
+    let controllers = world.resource::<Controllers>().clone();
+    view.factions = encounter
+        .0
+        .factions
+        .iter()
+        .map(|f| (f.name.clone(), controllers.0.get(&f.name).copied().unwrap_or_default()))
+        .collect();
+    for (i, entry) in order.entries.iter().enumerate() {
+        let (Some(hp), Some(conditions), Some(faction)) = (
+            world.get::<HitPoints>(entry.entity),
+            world.get::<Conditions>(entry.entity),
+            world.get::<Faction>(entry.entity),
+        ) else {
+            continue;
+        };
+        view.tracker.push(TrackerRow {
+            id: entry.id.0.clone(),
+            faction_colour: colour_of(&encounter, &faction.0),
+            initiative: entry.total,
+            hp: format!("{}/{}", hp.current, hp.max),
+            current: order.current == Some(i),
+            down: !conditions.can_act(),
+            delaying: entry.delaying,
+        });
+    }
+    if let Some(current) = order.current_entity() {
+        let id = world.get::<CreatureId>(current).map(|c| c.0.clone()).unwrap_or_default();
+        let faction = world.get::<Faction>(current).map(|f| f.0.clone()).unwrap_or_default();
+        let who = match controllers.0.get(&faction).copied().unwrap_or_default() {
+            Control::Human => "you play",
+            Control::Ai => "the computer plays",
+        };
+        view.turn = format!("Round {} — {id}'s turn ({faction}, {who})", order.round);
+    }
+    if order.ended {
+        let winner = world.resource::<EventLog>().0.iter().rev().find_map(|f| match f {
+            Fact::EncounterEnded { winner } => Some(winner.clone()),
+            _ => None,
+        });
+        let humans: Vec<&String> = view.factions.iter().filter(|(_, c)| *c == Control::Human).map(|(n, _)| n).collect();
+        view.ended = Some(match winner.flatten() {
+            Some(w) if humans.len() == 1 && humans[0] == &w => format!("Victory: the {w} hold the field."),
+            Some(w) if humans.len() == 1 => format!("Defeat: the {w} win."),
+            Some(w) => format!("The {w} win."),
+            None => "No one is left standing.".into(),
+        });
+    }
+    for (i, entry) in BAR.iter().enumerate() {
+        let on = {
+            let choice = world.resource::<Choice>();
+            match entry.kind {
+                BarKind::Mode(mode) => choice.mode == mode,
+                BarKind::Defensively => choice.defensively,
+                BarKind::Threats => choice.show_threats,
+                _ => false,
+            }
+        };
+        view.bar.push((i, bar_state(world, entry.kind), on));
+    }
+    view.inspect = inspect(world);
+    view.levels = list_levels();
+    world.insert_resource(view);
+}
+
+/// The level files in `levels/`.
+pub fn list_levels() -> Vec<PathBuf> {
+    let dir = crate::data::root().join("levels");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// What the right panel says about the square under the cursor, the path to it, or the attack on it.
+fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
+    let mut out = Vec::new();
+    let selected = world.resource::<Selected>().0;
+    let Some(square) = world.resource::<Hover>().square else {
+        if let Some(entity) = selected {
+            out.push(("Selected".into(), WARN));
+            creature_lines(world, entity, &mut out);
+        }
+        return out;
+    };
+    let field = world.resource::<Battlefield>();
+    let dark = if field.is_dark(square) { ", in darkness" } else { "" };
+    out.push((format!("Square {square}: {}{dark}", terrain_words(field.terrain(square))), egui::Color32::WHITE));
+    let previews = world.resource::<Previews>();
+    if let Some((action, cost)) = previews.options.at(square) {
+        out.push((
+            format!(
+                "reachable: {} for {cost} squares ({} m)",
+                action.name().replace('_', " "),
+                squares_to_metres(cost)
+            ),
+            GREY,
+        ));
+    }
+    let hovered = previews.hovered;
+    let path = previews.path.clone();
+    let attack = previews.attack.clone();
+    let lanes = previews.lanes.clone();
+    if let Some(path) = path {
+        match path {
+            Ok(p) => {
+                out.push((
+                    format!(
+                        "path: {} of {} steps, {} squares ({} m)",
+                        p.action.name().replace('_', " "),
+                        p.route.steps.len(),
+                        p.route.cost,
+                        squares_to_metres(p.route.cost)
+                    ),
+                    GOOD,
+                ));
+                if p.provocations.is_empty() {
+                    out.push(("no attack of opportunity on the way".into(), GOOD));
+                }
+                for provocation in &p.provocations {
+                    let names: Vec<String> = provocation
+                        .from
+                        .iter()
+                        .filter_map(|e| world.get::<CreatureId>(*e).map(|c| c.0.clone()))
+                        .collect();
+                    out.push((
+                        format!(
+                            "step {} at {}: {} would strike — {}",
+                            provocation.after_steps,
+                            provocation.square,
+                            names.join(", "),
+                            provocation.reason
+                        ),
+                        BAD,
+                    ));
+                }
+            }
+            Err(refusal) => out.push((format!("cannot go there: {} ({})", refusal.reason, refusal.rule), BAD)),
+        }
+    }
+    if let Some(entity) = hovered.or(selected) {
+        if hovered.is_none() {
+            out.push(("Selected".into(), WARN));
+        }
+        creature_lines(world, entity, &mut out);
+    }
+    if let Some(attack) = attack {
+        match attack {
+            Ok(a) => {
+                let bonuses: Vec<String> = a.bonuses.iter().map(|b| format!("{b:+}")).collect();
+                let chances: Vec<String> = a.chances.iter().map(|c| format!("{:.0}%", c * 100.0)).collect();
+                out.push((
+                    format!(
+                        "attack with the {}: {} vs AC {} — {} to hit",
+                        a.plan.weapon.name,
+                        bonuses.join("/"),
+                        a.plan.armor_class,
+                        chances.join("/")
+                    ),
+                    GOOD,
+                ));
+                out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
+                out.push((format!("AC: {}", describe_modifiers(&a.plan.armor_class_parts)), GREY));
+                if a.plan.miss_chance > 0 {
+                    out.push((format!("concealment: {}% miss chance (004:407)", a.plan.miss_chance), WARN));
+                }
+                out.push(("click to attack".into(), GOOD));
+            }
+            Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
+        }
+    }
+    if let Some(lanes) = lanes {
+        match lanes {
+            Ok(l) => out.push((format!("{} charge lanes; click to charge along the first", l.len()), GOOD)),
+            Err(refusal) => out.push((format!("no charge: {} ({})", refusal.reason, refusal.rule), BAD)),
+        }
+    }
+    out
+}
+
+fn fact_colour(fact: &Fact) -> egui::Color32 {
+    match fact {
+        Fact::ActionRefused { .. } | Fact::OpportunityProvoked { .. } => BAD,
+        Fact::AttackRolled { hit: true, .. } | Fact::DamageDealt { .. } => WARN,
+        Fact::RoundStarted { .. } | Fact::TurnStarted { .. } | Fact::EncounterEnded { .. } => egui::Color32::WHITE,
+        _ => GREY,
+    }
+}
+
+/// Keeps the combat log text in step with the event log, and raises the turn banner.
+fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<Banner>, time: Res<Time>) {
+    if log.0.len() < view.seen {
+        *view = LogView::default();
+    }
+    for fact in &log.0[view.seen..] {
+        if let Some(text) = fact.describe() {
+            view.lines.push((text, fact_colour(fact)));
+        }
+        if let Fact::TurnStarted { creature, round } = fact {
+            *banner = Banner { text: format!("Round {round}: {creature}"), shown_at: time.elapsed_secs() };
+        }
+    }
+    view.seen = log.0.len();
+}
+
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
+fn draw(
+    mut contexts: EguiContexts,
+    view: Res<HudView>,
+    log: Res<LogView>,
+    notice: Res<Notice>,
+    banner: Res<Banner>,
+    mut menu: ResMut<MenuOpen>,
+    mut clicks: ResMut<HudClicks>,
+    time: Res<Time>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "hud".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    egui::Panel::top("turn").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("Menu").clicked() {
+                menu.0 = !menu.0;
+            }
+            ui.label(egui::RichText::new(&view.level_name).strong());
+            ui.separator();
+            ui.label(egui::RichText::new(&view.turn).strong().color(egui::Color32::WHITE));
+        });
+        ui.horizontal_wrapped(|ui| {
+            for row in &view.tracker {
+                let mut text = egui::RichText::new(format!("{} {} · {}", row.initiative, row.id, row.hp))
+                    .color(row.faction_colour);
+                if row.current {
+                    text = text.strong().background_color(egui::Color32::from_rgb(70, 60, 20));
+                }
+                if row.down {
+                    text = text.strikethrough();
+                }
+                if row.delaying {
+                    text = text.italics();
+                }
+                ui.label(text);
+                ui.separator();
+            }
+        });
+    });
+    egui::Panel::bottom("actions").show(&mut root, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            for (i, state, on) in &view.bar {
+                let entry = &BAR[*i];
+                let button = egui::Button::new(entry.label).selected(*on);
+                let response = ui.add_enabled(state.is_ok(), button);
+                let response = match state {
+                    Err(refusal) => response.on_disabled_hover_text(format!("{} ({})", refusal.reason, refusal.rule)),
+                    Ok(()) => response,
+                };
+                if response.clicked() {
+                    clicks.0.push(HudClick::Bar(entry.kind));
+                }
+            }
+        });
+        ui.label(
+            egui::RichText::new(
+                "Left click: move or attack · right click: waypoint · Backspace: drop a waypoint · Esc: back to auto · arrows / middle drag: pan · wheel: zoom",
+            )
+            .small()
+            .color(GREY),
+        );
+    });
+    egui::Panel::right("info").exact_size(RIGHT_PANEL).show(&mut root, |ui| {
+        ui.heading("Under the cursor");
+        for (line, colour) in &view.inspect {
+            ui.label(egui::RichText::new(line).color(*colour));
+        }
+        ui.separator();
+        ui.heading("Combat log");
+        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+            for (line, colour) in &log.lines {
+                ui.label(egui::RichText::new(line).color(*colour).small());
+            }
+        });
+    });
+    if time.elapsed_secs() - banner.shown_at < 1.5 && !banner.text.is_empty() {
+        egui::Area::new("banner".into()).anchor(egui::Align2::CENTER_TOP, [-(RIGHT_PANEL / 2.0), 90.0]).show(
+            ctx,
+            |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(egui::RichText::new(&banner.text).size(26.0).strong().color(egui::Color32::WHITE));
+                });
+            },
+        );
+    }
+    if let Some(ended) = &view.ended {
+        egui::Window::new("The fight is over").collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
+            ctx,
+            |ui| {
+                ui.label(egui::RichText::new(ended).size(22.0));
+                ui.horizontal(|ui| {
+                    if ui.button("Restart").clicked() {
+                        clicks.0.push(HudClick::Restart);
+                    }
+                    if ui.button("Levels").clicked() {
+                        menu.0 = true;
+                    }
+                });
+            },
+        );
+    }
+    if menu.0 {
+        egui::Window::new("Menu").collapsible(false).default_pos([40.0, 90.0]).show(ctx, |ui| {
+            ui.heading("Levels");
+            for level in &view.levels {
+                let name = level.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                if ui.button(name).clicked() {
+                    clicks.0.push(HudClick::Level(level.clone()));
+                    menu.0 = false;
+                }
+            }
+            ui.separator();
+            ui.heading("Who plays");
+            for (faction, control) in &view.factions {
+                ui.horizontal(|ui| {
+                    ui.label(faction);
+                    for (option, label) in [(Control::Human, "a person"), (Control::Ai, "the computer")] {
+                        if ui.selectable_label(*control == option, label).clicked() {
+                            clicks.0.push(HudClick::Control(faction.clone(), option));
+                        }
+                    }
+                });
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    clicks.0.push(HudClick::Save);
+                }
+                if ui.button("Load").clicked() {
+                    clicks.0.push(HudClick::Load);
+                }
+                if ui.button("Restart").clicked() {
+                    clicks.0.push(HudClick::Restart);
+                }
+                if ui.button("Close").clicked() {
+                    menu.0 = false;
+                }
+            });
+            ui.label(egui::RichText::new(format!("{} actions taken", view.steps)).small().color(GREY));
+        });
+    }
+    if let Some((error, text)) = &notice.0 {
+        let title = if *error { "Error" } else { "Notice" };
+        egui::Window::new(title).collapsible(false).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -90.0]).show(ctx, |ui| {
+            ui.label(egui::RichText::new(text).color(if *error { BAD } else { GOOD }).monospace());
+            if ui.button("OK").clicked() {
+                clicks.0.push(HudClick::Dismiss);
+            }
+        });
+    }
+    Ok(())
+}
+
+/// Carries out the clicks made in the panels.
+fn apply_clicks(world: &mut World) {
+    let clicks = std::mem::take(&mut world.resource_mut::<HudClicks>().0);
+    for click in clicks {
+        match click {
+            HudClick::Bar(kind) => {
+                if bar_state(world, kind).is_ok() {
+                    use_bar(world, kind);
+                }
+            }
+            HudClick::Restart => {
+                world.insert_resource(Restart { replay: Vec::new() });
+            }
+            HudClick::Level(path) => super::switch_level(world, &path),
+            HudClick::Control(faction, control) => {
+                world.resource_mut::<Controllers>().0.insert(faction, control);
+            }
+            HudClick::Save => {
+                let notice = match save::save(world) {
+                    Ok(path) => (false, format!("saved to {}", path.display())),
+                    Err(e) => (true, e),
+                };
+                world.insert_resource(Notice(Some(notice)));
+            }
+            HudClick::Load => {
+                if let Err(e) = save::load(world) {
+                    world.insert_resource(Notice(Some((true, e))));
+                }
+            }
+            HudClick::Dismiss => world.insert_resource(Notice(None)),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! What the previews draw on the board: the squares the active creature can reach shaded by the action
+//! they need, the path to the square under the cursor with its running cost, a marker on each step that
+//! provokes naming who would strike, the waypoints, the charge lanes, the foes' threatened squares, the
+//! outline of the hovered square and of the active creature.
+
+use bevy::prelude::*;
+
+use super::play::{Choice, Previews};
+use super::{TILE_PX, ViewSystems, square_centre};
+use crate::encounter::ActiveEncounter;
+use crate::rules::creature::{CreatureId, Position, Space};
+use crate::rules::geometry::{Footprint, Square, squares_to_metres};
+use crate::rules::movement::MovementAction;
+
+/// A sprite drawn by the previews, redrawn whenever they change.
+#[derive(Component)]
+pub struct Overlay;
+
+const Z_SHADE: f32 = 3.0;
+const Z_PATH: f32 = 30.0;
+const Z_TEXT: f32 = 40.0;
+
+/// The colour a square is shaded with for the action that reaches it.
+pub fn action_colour(action: MovementAction) -> Color {
+    match action {
+        MovementAction::FiveFootStep => Color::srgba(0.45, 0.95, 0.75, 0.34),
+        MovementAction::Move => Color::srgba(0.25, 0.65, 1.0, 0.28),
+        MovementAction::DoubleMove => Color::srgba(0.95, 0.85, 0.25, 0.22),
+        MovementAction::Run => Color::srgba(1.0, 0.55, 0.15, 0.22),
+        MovementAction::Withdraw => Color::srgba(0.6, 0.5, 1.0, 0.32),
+        MovementAction::Charge => Color::srgba(1.0, 0.35, 0.1, 0.40),
+        MovementAction::MinimumMovement => Color::srgba(0.8, 0.8, 0.8, 0.32),
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, redraw.in_set(ViewSystems::Sync));
+}
+
+fn outline(commands: &mut Commands, footprint: Footprint, height: i32, colour: Color, width: f32, z: f32) {
+    let nw = square_centre(footprint.origin, height) + Vec2::new(-TILE_PX / 2.0, TILE_PX / 2.0);
+    let (w, h) = (footprint.width as f32 * TILE_PX, footprint.height as f32 * TILE_PX);
+    let sides = [
+        (nw + Vec2::new(w / 2.0, 0.0), Vec2::new(w, width)),
+        (nw + Vec2::new(w / 2.0, -h), Vec2::new(w, width)),
+        (nw + Vec2::new(0.0, -h / 2.0), Vec2::new(width, h)),
+        (nw + Vec2::new(w, -h / 2.0), Vec2::new(width, h)),
+    ];
+    for (at, size) in sides {
+        commands.spawn((Overlay, Sprite::from_color(colour, size), Transform::from_translation(at.extend(z))));
+    }
+}
+
+fn shade(commands: &mut Commands, square: Square, height: i32, colour: Color, inset: f32, z: f32) {
+    commands.spawn((
+        Overlay,
+        Sprite::from_color(colour, Vec2::splat(TILE_PX - inset)),
+        Transform::from_translation(square_centre(square, height).extend(z)),
+    ));
+}
+
+fn label(commands: &mut Commands, text: String, at: Vec2, colour: Color, size: f32) {
+    commands.spawn((
+        Overlay,
+        Text2d::new(text),
+        TextFont { font_size: FontSize::Px(size), ..default() },
+        TextColor(colour),
+        Transform::from_translation(at.extend(Z_TEXT)),
+    ));
+}
+
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
+fn redraw(
+    mut commands: Commands,
+    previews: Res<Previews>,
+    choice: Res<Choice>,
+    hover: Res<super::play::Hover>,
+    selected: Res<super::play::Selected>,
+    encounter: Option<Res<ActiveEncounter>>,
+    old: Query<Entity, With<Overlay>>,
+    creatures: Query<(&Position, &Space, &CreatureId)>,
+    mut drawn: Local<u64>,
+) {
+    let Some(encounter) = encounter else { return };
+    if *drawn == previews.generation && !encounter.is_changed() && !selected.is_changed() {
+        return;
+    }
+    *drawn = previews.generation;
+    for entity in &old {
+        commands.entity(entity).despawn();
+    }
+    let height = encounter.0.battlefield.height();
+    for square in &previews.threatened {
+        shade(&mut commands, *square, height, Color::srgba(0.9, 0.1, 0.1, 0.22), 0.0, Z_SHADE + 0.5);
+    }
+    if let Some(me) = previews.active {
+        for (square, (action, _)) in &previews.options.squares {
+            shade(&mut commands, *square, height, action_colour(*action), 6.0, Z_SHADE);
+        }
+        if let Ok((position, space, _)) = creatures.get(me) {
+            outline(&mut commands, space.at(position.0), height, Color::srgb(1.0, 0.85, 0.2), 4.0, Z_PATH);
+        }
+    }
+    for (i, waypoint) in choice.waypoints.iter().enumerate() {
+        let at = square_centre(*waypoint, height);
+        commands.spawn((
+            Overlay,
+            Sprite::from_color(Color::srgb(0.3, 0.5, 1.0), Vec2::splat(18.0)),
+            Transform::from_translation(at.extend(Z_PATH)).with_rotation(Quat::from_rotation_z(0.785)),
+        ));
+        label(&mut commands, format!("{}", i + 1), at, Color::WHITE, 13.0);
+    }
+    if let Some(Ok(path)) = &previews.path {
+        let colour = action_colour(path.action).with_alpha(0.95);
+        for step in &path.route.steps {
+            let at = square_centre(step.square, height);
+            commands.spawn((
+                Overlay,
+                Sprite::from_color(colour, Vec2::splat(12.0)),
+                Transform::from_translation(at.extend(Z_PATH)),
+            ));
+        }
+        if let Some(last) = path.route.steps.last() {
+            let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
+            let text = format!(
+                "{}: {} sq, {} m",
+                path.action.name().replace('_', " "),
+                path.route.cost,
+                squares_to_metres(path.route.cost)
+            );
+            label(&mut commands, text, at, Color::WHITE, 15.0);
+        }
+        for provocation in &path.provocations {
+            let at = square_centre(provocation.square, height);
+            commands.spawn((
+                Overlay,
+                Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), Vec2::splat(22.0)),
+                Transform::from_translation(at.extend(Z_PATH + 1.0)),
+            ));
+            label(&mut commands, "!".into(), at, Color::WHITE, 18.0);
+            let names: Vec<String> =
+                provocation.from.iter().filter_map(|e| creatures.get(*e).ok()).map(|(_, _, id)| id.0.clone()).collect();
+            label(
+                &mut commands,
+                format!("AoO: {}", names.join(", ")),
+                at + Vec2::new(0.0, -TILE_PX * 0.32),
+                Color::srgb(1.0, 0.75, 0.7),
+                13.0,
+            );
+        }
+    }
+    if let Some(Ok(lanes)) = &previews.lanes {
+        for lane in lanes {
+            for square in lane.route.squares() {
+                shade(&mut commands, square, height, action_colour(MovementAction::Charge), 18.0, Z_SHADE + 1.0);
+            }
+        }
+    }
+    if let (Some(target), Some(attack)) = (previews.hovered, &previews.attack)
+        && let Ok((position, space, _)) = creatures.get(target)
+    {
+        let colour = if attack.is_ok() { Color::srgb(0.2, 1.0, 0.3) } else { Color::srgb(1.0, 0.2, 0.2) };
+        outline(&mut commands, space.at(position.0), height, colour, 4.0, Z_PATH + 2.0);
+    }
+    if let Some(selected) = selected.0
+        && Some(selected) != previews.active
+        && let Ok((position, space, _)) = creatures.get(selected)
+    {
+        outline(&mut commands, space.at(position.0), height, Color::srgb(0.3, 0.9, 1.0), 3.0, Z_PATH);
+    }
+    if let Some(square) = hover.square {
+        outline(&mut commands, Footprint::new(square, 1), height, Color::srgba(1.0, 1.0, 1.0, 0.8), 2.0, Z_PATH + 3.0);
+    }
+}

@@ -1,0 +1,585 @@
+//! Playing with the mouse: the square under the cursor, the mode chosen in the action bar, the previews
+//! of the active creature, clicks and keys turned into steps, the AI's turns, restarts. Every action goes
+//! through [`crate::scenario::apply_step`], as a scenario's would, and is kept in [`History`] (what a saved
+//! battle replays).
+
+use std::collections::{HashMap, VecDeque};
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::EguiWantsInput;
+
+use super::square_of;
+use crate::data::level::Control;
+use crate::encounter::{ActiveEncounter, begin, spawn_encounter};
+use crate::preview::{
+    AttackPreview, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
+};
+use crate::rules::RulesSystems;
+use crate::rules::attack::{AttackRequest, threatened_squares};
+use crate::rules::creature::*;
+use crate::rules::facts::EventLog;
+use crate::rules::geometry::Square;
+use crate::rules::movement::{ChargeLane, MovementAction};
+use crate::rules::turns::{Refusal, TurnOrder};
+use crate::scenario::{Step, apply_step};
+
+/// Frames between two steps of an AI turn, so a player can follow it.
+pub const AI_PACE_FRAMES: u32 = 6;
+
+/// The square under the cursor, if the cursor is over the board and not over a panel.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct Hover {
+    /// The square.
+    pub square: Option<Square>,
+}
+
+/// Starting again and carrying out the pending step: after the input, before the rules.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PlaySystems;
+
+/// What a click on the board does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Move to an empty square with the least action that reaches it; attack a foe.
+    #[default]
+    Auto,
+    /// Move with this action.
+    Move(MovementAction),
+    /// One attack (a standard action).
+    Attack,
+    /// A full attack.
+    FullAttack,
+    /// Charge the foe clicked.
+    Charge,
+}
+
+/// The player's choices for the active creature.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// What a click does.
+    pub mode: Mode,
+    /// Fight defensively with the next attack (004:183).
+    pub defensively: bool,
+    /// Show the squares the foes threaten.
+    pub show_threats: bool,
+    /// Squares the path must pass, in order.
+    pub waypoints: Vec<Square>,
+    /// The weapon chosen; the first if `None`.
+    pub weapon: Option<String>,
+}
+
+/// The creature last clicked on: its sheet stays in the panel.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct Selected(pub Option<Entity>);
+
+/// Steps waiting to be carried out, one per frame.
+#[derive(Resource, Default, Debug)]
+pub struct Pending(pub VecDeque<Step>);
+
+/// Every action taken since the battle began, in order: a saved battle replays them.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct History(pub Vec<Step>);
+
+/// Who plays each faction.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct Controllers(pub HashMap<String, Control>);
+
+/// Asks for the battle to start again from `encounter`.
+#[derive(Resource, Debug, Clone)]
+pub struct Restart {
+    /// Replay these steps after the start (loading a saved battle).
+    pub replay: Vec<Step>,
+}
+
+/// The dice seed of the battle.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct Seed(pub u64);
+
+/// What the previews show now.
+#[derive(Resource, Default)]
+pub struct Previews {
+    key: Option<PreviewKey>,
+    /// Bumped whenever the previews change, for the overlays.
+    pub generation: u64,
+    /// The creature whose turn it is, when a person plays it.
+    pub active: Option<Entity>,
+    /// Where it can go.
+    pub options: MoveOptions,
+    /// The path to the hovered square.
+    pub path: Option<Result<PathPreview, Refusal>>,
+    /// The creature under the cursor.
+    pub hovered: Option<Entity>,
+    /// The attack on the hovered foe.
+    pub attack: Option<Result<AttackPreview, Refusal>>,
+    /// The charge lanes toward the hovered foe, in charge mode.
+    pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
+    /// Squares the foes of the active creature threaten, when asked.
+    pub threatened: Vec<Square>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct PreviewKey {
+    active: Option<Entity>,
+    facts: usize,
+    hover: Option<Square>,
+    choice: Choice,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Hover>()
+        .init_resource::<Choice>()
+        .init_resource::<Pending>()
+        .init_resource::<History>()
+        .init_resource::<Selected>()
+        .init_resource::<Previews>();
+    app.configure_sets(Update, PlaySystems.after(super::input::InputSystems).before(RulesSystems::Setup));
+    app.add_systems(Update, (restart, apply_pending).chain().in_set(PlaySystems));
+    app.add_systems(
+        Update,
+        (play_ai, update_previews).chain().after(RulesSystems::Record).before(super::ViewSystems::Spawn),
+    );
+    app.add_systems(Update, (keys, clicks).chain().in_set(super::input::InputSystems));
+}
+
+/// The creature whose turn it is, if a person plays it.
+pub fn human_turn(world: &World) -> Option<Entity> {
+    let order = world.resource::<TurnOrder>();
+    if order.ended {
+        return None;
+    }
+    let current = order.current_entity()?;
+    let faction = world.get::<Faction>(current)?;
+    let controllers = world.get_resource::<Controllers>()?;
+    (controllers.0.get(&faction.0).copied().unwrap_or_default() == Control::Human).then_some(current)
+}
+
+/// The creature standing on `square`, if any.
+pub fn creature_at(world: &mut World, square: Square) -> Option<Entity> {
+    let mut q = world.query_filtered::<(Entity, &Position, &Space, &Conditions), With<Creature>>();
+    let mut found: Vec<(bool, Entity)> = q
+        .iter(world)
+        .filter(|(_, p, s, _)| s.at(p.0).contains(square))
+        .map(|(e, _, _, c)| (c.has(Condition::Dead), e))
+        .collect();
+    // The living over the dead.
+    found.sort();
+    found.first().map(|(_, e)| *e)
+}
+
+fn id_of(world: &World, entity: Entity) -> String {
+    world.get::<CreatureId>(entity).map(|c| c.0.clone()).unwrap_or_default()
+}
+
+/// The action a click in auto mode moves with: a move or a double move, or a run beyond; a 5-foot step
+/// when it is all that is left or when it avoids an attack of opportunity the move would provoke.
+fn auto_action(
+    world: &mut World,
+    creature: Entity,
+    options: &MoveOptions,
+    to: Square,
+    waypoints: &[Square],
+) -> Option<MovementAction> {
+    let (least, _) = options.at(to)?;
+    if least != MovementAction::FiveFootStep {
+        return Some(least);
+    }
+    let move_open = options.open.iter().any(|(a, r)| *a == MovementAction::Move && r.is_ok());
+    if !move_open || !waypoints.is_empty() {
+        return Some(if move_open { MovementAction::Move } else { least });
+    }
+    match path_preview(world, creature, MovementAction::Move, to, waypoints) {
+        Ok(p) if p.provocations.is_empty() => Some(MovementAction::Move),
+        _ => Some(MovementAction::FiveFootStep),
+    }
+}
+
+/// The path a click on `to` would take now.
+fn path_for(
+    world: &mut World,
+    creature: Entity,
+    choice: &Choice,
+    options: &MoveOptions,
+    to: Square,
+) -> Option<Result<PathPreview, Refusal>> {
+    let action = match choice.mode {
+        Mode::Move(action) => action,
+        Mode::Auto => auto_action(world, creature, options, to, &choice.waypoints)?,
+        _ => return None,
+    };
+    Some(path_preview(world, creature, action, to, &choice.waypoints))
+}
+
+fn request(choice: &Choice) -> AttackRequest<'_> {
+    AttackRequest {
+        weapon: choice.weapon.as_deref(),
+        full: choice.mode == Mode::FullAttack,
+        defensively: choice.defensively,
+        ..default()
+    }
+}
+
+/// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
+fn update_previews(world: &mut World) {
+    let active = human_turn(world);
+    let key = PreviewKey {
+        active,
+        facts: world.resource::<EventLog>().0.len(),
+        hover: world.resource::<Hover>().square,
+        choice: world.resource::<Choice>().clone(),
+    };
+    if world.resource::<Previews>().key.as_ref() == Some(&key) {
+        return;
+    }
+    let turn_changed = world.resource::<Previews>().key.as_ref().is_none_or(|k| k.active != active);
+    if turn_changed && active.is_some() {
+        world.insert_resource(Selected(active));
+    }
+    let mut previews = Previews { generation: world.resource::<Previews>().generation + 1, active, ..default() };
+    previews.hovered = key.hover.and_then(|s| creature_at(world, s));
+    if let Some(me) = active {
+        previews.options = move_options(world, me);
+        let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
+        match (hovered_foe, key.hover) {
+            (Some(foe), _) => {
+                if key.choice.mode == Mode::Charge {
+                    previews.lanes = Some(charge_lanes(world, me, foe));
+                } else {
+                    previews.attack = Some(attack_preview(world, me, foe, request(&key.choice)));
+                }
+            }
+            (None, Some(square)) if previews.hovered.is_none() => {
+                previews.path = path_for(world, me, &key.choice, &previews.options, square);
+            }
+            _ => {}
+        }
+        if key.choice.show_threats {
+            previews.threatened = foes_threatened(world, me);
+        }
+    }
+    previews.key = Some(key);
+    world.insert_resource(previews);
+}
+
+/// Every square a foe of `me` threatens.
+pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
+    let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
+    let (width, height) = {
+        let field = world.resource::<crate::rules::battlefield::Battlefield>();
+        (field.width(), field.height())
+    };
+    let mut q = world.query::<(&Faction, &Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions)>();
+    let mut squares: Vec<Square> = q
+        .iter(world)
+        .filter(|(f, .., c)| **f != mine && c.can_act())
+        .flat_map(|(_, position, space, reach, armament, traits, feats, _)| {
+            let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+            threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height)
+        })
+        .collect();
+    squares.sort_by_key(|s| (s.y, s.x));
+    squares.dedup();
+    squares
+}
+
+/// The step a left click on `square` asks for, if any.
+fn click_step(world: &mut World, square: Square) -> Option<Step> {
+    let me = human_turn(world)?;
+    let choice = world.resource::<Choice>().clone();
+    let my_id = id_of(world, me);
+    if let Some(there) = creature_at(world, square) {
+        if there == me || world.get::<Faction>(there) == world.get::<Faction>(me) {
+            return None;
+        }
+        let target = id_of(world, there);
+        return Some(match choice.mode {
+            Mode::Charge => {
+                let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
+                Step::Charge { creature: my_id, target, to }
+            }
+            mode => Step::Attack {
+                creature: my_id,
+                target,
+                weapon: choice.weapon.clone(),
+                defensively: choice.defensively,
+                full: mode == Mode::FullAttack,
+                lethal: false,
+            },
+        });
+    }
+    let options = move_options(world, me);
+    match path_for(world, me, &choice, &options, square)? {
+        Ok(path) => Some(Step::Move { creature: my_id, to: square, action: path.action, path: Some(path.squares) }),
+        // Refused moves are still sent: the rules refuse them in the log, naming the rule.
+        Err(_) => {
+            let action = match choice.mode {
+                Mode::Move(a) => a,
+                _ => MovementAction::Move,
+            };
+            Some(Step::Move { creature: my_id, to: square, action, path: None })
+        }
+    }
+}
+
+/// Left click: act on the square; right click: add or remove a waypoint.
+fn clicks(world: &mut World) {
+    let (left, right) = {
+        let buttons = world.resource::<ButtonInput<MouseButton>>();
+        (buttons.just_pressed(MouseButton::Left), buttons.just_pressed(MouseButton::Right))
+    };
+    if !(left || right) {
+        return;
+    }
+    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_pointer_input()) {
+        return;
+    }
+    let Some(square) = world.resource::<Hover>().square else { return };
+    if right {
+        let mut choice = world.resource_mut::<Choice>();
+        if let Some(i) = choice.waypoints.iter().position(|w| *w == square) {
+            choice.waypoints.remove(i);
+        } else {
+            choice.waypoints.push(square);
+        }
+        return;
+    }
+    if let Some(step) = click_step(world, square) {
+        world.resource_mut::<Pending>().0.push_back(step);
+        let mut choice = world.resource_mut::<Choice>();
+        choice.waypoints.clear();
+        choice.mode = Mode::Auto;
+    } else if let Some(creature) = creature_at(world, square) {
+        world.insert_resource(Selected(Some(creature)));
+    }
+}
+
+/// One entry of the action bar.
+#[derive(Clone, Debug)]
+pub struct BarAction {
+    /// The key.
+    pub key: KeyCode,
+    /// The label with its key.
+    pub label: &'static str,
+    /// What it does.
+    pub kind: BarKind,
+}
+
+/// What an action-bar entry does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// Choose a click mode.
+    Mode(Mode),
+    /// Toggle fighting defensively.
+    Defensively,
+    /// Total defence now.
+    TotalDefense,
+    /// Stand up.
+    StandUp,
+    /// Ready an action.
+    Ready,
+    /// Delay.
+    Delay,
+    /// End the turn.
+    EndTurn,
+    /// Show the foes' threatened squares.
+    Threats,
+}
+
+/// The action bar, in order.
+pub const BAR: &[BarAction] = &[
+    BarAction { key: KeyCode::KeyM, label: "Move [M]", kind: BarKind::Mode(Mode::Move(MovementAction::Move)) },
+    BarAction { key: KeyCode::KeyA, label: "Attack [A]", kind: BarKind::Mode(Mode::Attack) },
+    BarAction { key: KeyCode::KeyF, label: "Full attack [F]", kind: BarKind::Mode(Mode::FullAttack) },
+    BarAction { key: KeyCode::KeyC, label: "Charge [C]", kind: BarKind::Mode(Mode::Charge) },
+    BarAction { key: KeyCode::KeyR, label: "Run [R]", kind: BarKind::Mode(Mode::Move(MovementAction::Run)) },
+    BarAction { key: KeyCode::KeyW, label: "Withdraw [W]", kind: BarKind::Mode(Mode::Move(MovementAction::Withdraw)) },
+    BarAction {
+        key: KeyCode::KeyS,
+        label: "5-foot step [S]",
+        kind: BarKind::Mode(Mode::Move(MovementAction::FiveFootStep)),
+    },
+    BarAction { key: KeyCode::KeyD, label: "Total defence [D]", kind: BarKind::TotalDefense },
+    BarAction { key: KeyCode::KeyG, label: "Defensively [G]", kind: BarKind::Defensively },
+    BarAction { key: KeyCode::KeyU, label: "Stand up [U]", kind: BarKind::StandUp },
+    BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Ready },
+    BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
+    BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
+    BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
+];
+
+/// Whether an action-bar entry can be used now, or the rule that forbids it.
+pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
+    use crate::rules::turns::{ActionBudget, ActionKind};
+    if kind == BarKind::Threats {
+        return Ok(());
+    }
+    let Some(me) = human_turn(world) else {
+        return Err(Refusal::new("not the turn of a creature you play", "004:73"));
+    };
+    let budget = world.get::<ActionBudget>(me).copied().unwrap_or_default();
+    let conditions = world.get::<Conditions>(me).cloned().unwrap_or_default();
+    let previews = world.resource::<Previews>();
+    let open = |action: MovementAction| {
+        previews.options.open.iter().find(|(a, _)| *a == action).map_or(Ok(()), |(_, r)| r.clone().map(|_| ()))
+    };
+    match kind {
+        BarKind::Mode(Mode::Move(action)) => open(action),
+        BarKind::Mode(Mode::Charge) => open(MovementAction::Charge),
+        BarKind::Mode(Mode::Attack) | BarKind::TotalDefense | BarKind::Defensively => {
+            budget.check(ActionKind::Standard)
+        }
+        BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
+        BarKind::Mode(Mode::Auto) | BarKind::EndTurn | BarKind::Delay => Ok(()),
+        BarKind::StandUp => {
+            if conditions.has(Condition::Prone) {
+                budget.check(ActionKind::Move)
+            } else {
+                Err(Refusal::new("standing already", "004:225"))
+            }
+        }
+        BarKind::Ready => Err(Refusal::new(
+            "readying an action is not playable yet: its triggers are still to be built (004:620-628)",
+            "004:620",
+        )),
+        BarKind::Threats => Ok(()),
+    }
+}
+
+/// Carries out an action-bar entry for the active creature.
+pub fn use_bar(world: &mut World, kind: BarKind) {
+    if kind == BarKind::Threats {
+        let mut choice = world.resource_mut::<Choice>();
+        choice.show_threats = !choice.show_threats;
+        return;
+    }
+    let Some(me) = human_turn(world) else { return };
+    let creature = id_of(world, me);
+    let step = match kind {
+        BarKind::Mode(mode) => {
+            let mut choice = world.resource_mut::<Choice>();
+            choice.mode = if choice.mode == mode { Mode::Auto } else { mode };
+            return;
+        }
+        BarKind::Defensively => {
+            let mut choice = world.resource_mut::<Choice>();
+            choice.defensively = !choice.defensively;
+            return;
+        }
+        BarKind::TotalDefense => Step::TotalDefense { creature },
+        BarKind::StandUp => Step::StandUp { creature },
+        BarKind::Delay => Step::Delay { creature },
+        BarKind::EndTurn => Step::EndTurn { creature },
+        BarKind::Ready | BarKind::Threats => return,
+    };
+    world.resource_mut::<Pending>().0.push_back(step);
+    *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
+}
+
+/// Keyboard shortcuts of the action bar; Escape clears the mode and waypoints, Backspace the last waypoint.
+fn keys(world: &mut World) {
+    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input()) {
+        return;
+    }
+    let pressed: Vec<KeyCode> = world.resource::<ButtonInput<KeyCode>>().get_just_pressed().copied().collect();
+    for key in pressed {
+        if let Some(entry) = BAR.iter().find(|b| b.key == key) {
+            if bar_state(world, entry.kind).is_ok() {
+                use_bar(world, entry.kind);
+            }
+            continue;
+        }
+        match key {
+            KeyCode::Backspace => {
+                world.resource_mut::<Choice>().waypoints.pop();
+            }
+            KeyCode::Escape => {
+                let mut choice = world.resource_mut::<Choice>();
+                choice.waypoints.clear();
+                choice.mode = Mode::Auto;
+            }
+            KeyCode::Enter => {
+                if let Some(me) = human_turn(world) {
+                    let creature = id_of(world, me);
+                    world.resource_mut::<Pending>().0.push_back(Step::EndTurn { creature });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Carries out the next pending step, keeping it in the history.
+fn apply_pending(world: &mut World) {
+    let Some(step) = world.resource_mut::<Pending>().0.pop_front() else { return };
+    apply_step(world, &step);
+    world.resource_mut::<History>().0.push(step);
+}
+
+/// The AI plays the creature whose turn it is when its faction is the computer's.
+fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Option<(u32, Entity)>, u32)>) {
+    if !world.resource::<Pending>().0.is_empty() || world.contains_resource::<Restart>() {
+        return;
+    }
+    let order = world.resource::<TurnOrder>();
+    if order.ended {
+        return;
+    }
+    let Some(current) = order.current_entity() else { return };
+    let turn = (order.round, current);
+    if human_turn(world).is_some() {
+        return;
+    }
+    *waited += 1;
+    if *waited < AI_PACE_FRAMES {
+        return;
+    }
+    *waited = 0;
+    if steps.0 != Some(turn) {
+        *steps = (Some(turn), 0);
+    }
+    steps.1 += 1;
+    // A turn never takes more than a handful of steps; past that the AI ends it.
+    let step = if steps.1 > 8 {
+        Step::EndTurn { creature: id_of(world, current) }
+    } else {
+        crate::ai::next_step(world, current)
+    };
+    world.resource_mut::<Pending>().0.push_back(step);
+}
+
+/// Starts the battle again (restart, a new level, a loaded save), then queues the steps to replay.
+fn restart(world: &mut World) {
+    let Some(Restart { replay }) = world.remove_resource::<Restart>() else { return };
+    let Some(ActiveEncounter(encounter)) = world.get_resource::<ActiveEncounter>().cloned() else { return };
+    let seed = world.get_resource::<Seed>().map_or(0, |s| s.0);
+    spawn_encounter(world, &encounter, seed, &[]);
+    begin(world, &encounter.name, seed);
+    world.insert_resource(History::default());
+    world.insert_resource(Pending(replay.into()));
+    world.insert_resource(Choice::default());
+}
+
+/// The square under the cursor, from the window's cursor through the camera.
+pub fn cursor_square(window: &Window, camera: &Camera, transform: &GlobalTransform, map_height: i32) -> Option<Square> {
+    let cursor = window.cursor_position()?;
+    let world = camera.viewport_to_world_2d(transform, cursor).ok()?;
+    Some(square_of(world, map_height))
+}
+
+/// Tracks the hovered square.
+pub(super) fn track_hover(
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    encounter: Option<Res<ActiveEncounter>>,
+    wants: Option<Res<EguiWantsInput>>,
+    mut hover: ResMut<Hover>,
+) {
+    let Some(encounter) = encounter else { return };
+    let field = &encounter.0.battlefield;
+    let over_ui = wants.is_some_and(|w| w.is_pointer_over_area());
+    let square = if over_ui { None } else { cursor_square(&window, camera.0, camera.1, field.height()) }
+        .filter(|s| s.x >= 0 && s.y >= 0 && s.x < field.width() && s.y < field.height());
+    if hover.square != square {
+        hover.square = square;
+    }
+}

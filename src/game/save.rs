@@ -1,0 +1,75 @@
+//! Saving and loading a battle in progress. A save holds the level, the seed and every action taken;
+//! loading starts the level again with that seed and replays the actions, which gives back the same
+//! battle to the last die (the rules are deterministic). Saves are written atomically (a temporary file
+//! renamed over the old one); a damaged save is refused with its file, line and column, and the battle
+//! on screen is kept.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::LaunchOptions;
+use super::play::{History, Restart, Seed};
+use crate::data::diagnostics::{Diagnostic, Source, read_file};
+use crate::scenario::Step;
+
+/// A saved battle: also a valid scenario for `estoc run` once given an `expect` list.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedBattle {
+    /// The level file.
+    pub level: PathBuf,
+    /// The dice seed.
+    pub seed: u64,
+    /// Every action taken, in order.
+    pub steps: Vec<Step>,
+}
+
+/// Where the battle is saved: `saves/battle.ron` in the game's folder.
+pub fn save_path() -> PathBuf {
+    crate::data::root().join("saves").join("battle.ron")
+}
+
+/// Writes `text` to `path` atomically: a temporary file beside it, flushed, then renamed over it.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let temporary = path.with_extension("ron.tmp");
+    let mut file = std::fs::File::create(&temporary)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(&temporary, path)
+}
+
+/// Saves the battle in progress.
+pub fn save(world: &World) -> Result<PathBuf, String> {
+    let battle = SavedBattle {
+        level: world.resource::<LaunchOptions>().level.clone(),
+        seed: world.resource::<Seed>().0,
+        steps: world.resource::<History>().0.clone(),
+    };
+    let text = ron::ser::to_string_pretty(&battle, ron::ser::PrettyConfig::default())
+        .map_err(|e| format!("cannot write the save: {e}"))?;
+    let path = save_path();
+    write_atomically(&path, &text).map_err(|e| format!("{}: cannot write the save: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Reads a save, or says where it is damaged.
+pub fn read_save(path: &Path) -> Result<SavedBattle, String> {
+    let text = read_file(path).map_err(|d| d.to_string())?;
+    Source { path, text: &text }.parse().map_err(|d: Diagnostic| d.to_string())
+}
+
+/// Loads the saved battle: the level again, then the actions replayed. On any error the battle on
+/// screen stays as it is.
+pub fn load(world: &mut World) -> Result<(), String> {
+    let battle = read_save(&save_path())?;
+    super::switch_level_checked(world, &battle.level)?;
+    world.insert_resource(Seed(battle.seed));
+    world.insert_resource(Restart { replay: battle.steps });
+    Ok(())
+}

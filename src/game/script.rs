@@ -1,0 +1,348 @@
+//! `estoc play LEVEL --script FILE`: drives the real window as a person would. Each step moves the
+//! cursor to a square (through the game's camera, so the game's own hit test finds the square), clicks,
+//! presses a key, waits, or takes a screenshot; at the end the state of the battle is written as JSON and
+//! the game exits. The input goes in as the window's cursor position and as the input messages the
+//! operating system's events become, so egui and the game read it exactly as they read a mouse.
+
+use std::path::{Path, PathBuf};
+
+use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
+use serde::{Deserialize, Serialize};
+
+use super::play::{Pending, human_turn};
+use super::square_centre;
+use crate::data::diagnostics::{Diagnostic, Source, read_file};
+use crate::rules::creature::*;
+use crate::rules::facts::{EventLog, Fact};
+use crate::rules::geometry::Square;
+use crate::rules::turns::TurnOrder;
+
+/// One step of a script.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ScriptStep {
+    /// Move the cursor over a square.
+    Hover(Square),
+    /// Move the cursor over a square and click the left button.
+    Click(Square),
+    /// Move the cursor over a square and click the right button (a waypoint).
+    RightClick(Square),
+    /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft"…
+    Key(String),
+    /// Let frames pass.
+    Wait(u32),
+    /// Wait until the computer has played and a person's creature has the turn (or the fight is over),
+    /// for at most that many frames.
+    WaitForPlayer(u32),
+    /// Save a screenshot of the window.
+    Screenshot(PathBuf),
+}
+
+/// A script file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptDef {
+    /// The steps in order.
+    pub steps: Vec<ScriptStep>,
+}
+
+/// Reads a script file.
+pub fn load_script(path: &Path) -> Result<ScriptDef, String> {
+    let text = read_file(path).map_err(|d| d.to_string())?;
+    Source { path, text: &text }.parse().map_err(|d: Diagnostic| d.to_string())
+}
+
+/// A script being played.
+#[derive(Resource, Debug)]
+pub struct Script {
+    steps: Vec<ScriptStep>,
+    at: usize,
+    phase: u32,
+    /// Where to write the final state; standard output if `None`.
+    pub state_out: Option<PathBuf>,
+    /// Frames to let pass before the first step, for the window and the art to come up.
+    pub warm_up: u32,
+    /// Set when a step could not be done.
+    pub failure: Option<String>,
+}
+
+impl Script {
+    /// A script ready to run.
+    pub fn new(def: ScriptDef, state_out: Option<PathBuf>) -> Self {
+        Script { steps: def.steps, at: 0, phase: 0, state_out, warm_up: 20, failure: None }
+    }
+}
+
+/// Set when the script failed: the process exits with an error.
+#[derive(Resource)]
+pub struct ScriptFailed;
+
+/// The battle at the end of a script.
+#[derive(Clone, Debug, Serialize)]
+pub struct FinalState {
+    /// The round.
+    pub round: u32,
+    /// Whose turn it is.
+    pub turn: Option<String>,
+    /// The fight is over.
+    pub ended: bool,
+    /// The winning faction.
+    pub winner: Option<String>,
+    /// Every creature.
+    pub creatures: Vec<CreatureState>,
+    /// Actions taken.
+    pub actions: usize,
+    /// Facts in the event log.
+    pub facts: usize,
+    /// Attacks rolled.
+    pub attacks: usize,
+    /// Actions refused, with their reasons.
+    pub refused: Vec<String>,
+}
+
+/// One creature at the end of a script.
+#[derive(Clone, Debug, Serialize)]
+pub struct CreatureState {
+    /// Id.
+    pub id: String,
+    /// Where it stands.
+    pub at: Square,
+    /// Hit points.
+    pub hit_points: i32,
+    /// Conditions.
+    pub conditions: Vec<Condition>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(First, run_script.run_if(resource_exists::<Script>));
+}
+
+/// The state of the battle, as the script writes it.
+pub fn final_state(world: &mut World) -> FinalState {
+    let order = world.resource::<TurnOrder>().clone();
+    let log = world.resource::<EventLog>();
+    let winner = log.0.iter().rev().find_map(|f| match f {
+        Fact::EncounterEnded { winner } => winner.clone(),
+        _ => None,
+    });
+    let attacks = log.0.iter().filter(|f| matches!(f, Fact::AttackRolled { .. })).count();
+    let refused = log
+        .0
+        .iter()
+        .filter_map(|f| match f {
+            Fact::ActionRefused { .. } => f.describe(),
+            _ => None,
+        })
+        .collect();
+    let facts = log.0.len();
+    let mut q = world.query::<(&CreatureId, &Position, &HitPoints, &Conditions)>();
+    let mut creatures: Vec<CreatureState> = q
+        .iter(world)
+        .map(|(id, p, hp, c)| CreatureState {
+            id: id.0.clone(),
+            at: p.0,
+            hit_points: hp.current,
+            conditions: c.0.iter().copied().collect(),
+        })
+        .collect();
+    creatures.sort_by(|a, b| a.id.cmp(&b.id));
+    FinalState {
+        round: order.round,
+        turn: order.current_entity().and_then(|e| world.get::<CreatureId>(e)).map(|c| c.0.clone()),
+        ended: order.ended,
+        winner,
+        creatures,
+        actions: world.resource::<super::play::History>().0.len(),
+        facts,
+        attacks,
+        refused,
+    }
+}
+
+/// The key code of a key name.
+pub fn key_code(name: &str) -> Option<KeyCode> {
+    let letter = |c: char| -> Option<KeyCode> {
+        use KeyCode::*;
+        const LETTERS: [KeyCode; 26] = [
+            KeyA, KeyB, KeyC, KeyD, KeyE, KeyF, KeyG, KeyH, KeyI, KeyJ, KeyK, KeyL, KeyM, KeyN, KeyO, KeyP, KeyQ, KeyR,
+            KeyS, KeyT, KeyU, KeyV, KeyW, KeyX, KeyY, KeyZ,
+        ];
+        c.is_ascii_alphabetic().then(|| LETTERS[(c.to_ascii_uppercase() as u8 - b'A') as usize])
+    };
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return letter(c);
+    }
+    Some(match name {
+        "Enter" => KeyCode::Enter,
+        "Escape" => KeyCode::Escape,
+        "Backspace" => KeyCode::Backspace,
+        "Space" => KeyCode::Space,
+        "ArrowLeft" => KeyCode::ArrowLeft,
+        "ArrowRight" => KeyCode::ArrowRight,
+        "ArrowUp" => KeyCode::ArrowUp,
+        "ArrowDown" => KeyCode::ArrowDown,
+        _ => return None,
+    })
+}
+
+/// Puts the cursor over `square`: the window's cursor position and the cursor-moved messages.
+fn point_at(world: &mut World, square: Square) -> Result<(), String> {
+    let height = world.resource::<crate::rules::battlefield::Battlefield>().height();
+    let target = square_centre(square, height).extend(0.0);
+    let mut cameras = world.query::<(&Camera, &GlobalTransform)>();
+    let (camera, transform) = cameras.iter(world).next().ok_or("no camera")?;
+    let at = camera.world_to_viewport(transform, target).map_err(|e| format!("{square} is off screen: {e:?}"))?;
+    let mut windows = world.query_filtered::<(Entity, &mut Window), With<PrimaryWindow>>();
+    let (window, mut w) = windows.single_mut(world).map_err(|e| format!("no window: {e}"))?;
+    let scale = w.scale_factor() as f64;
+    w.set_physical_cursor_position(Some(bevy::math::DVec2::new(at.x as f64 * scale, at.y as f64 * scale)));
+    let moved = CursorMoved { window, position: at, delta: None };
+    world.write_message(moved.clone());
+    world.write_message(WindowEvent::CursorMoved(moved));
+    Ok(())
+}
+
+fn press_button(world: &mut World, button: MouseButton, state: ButtonState) {
+    let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+    let Ok(window) = windows.single(world) else { return };
+    let message = MouseButtonInput { button, state, window };
+    world.write_message(message);
+    world.write_message(WindowEvent::MouseButtonInput(message));
+}
+
+fn press_key(world: &mut World, key_code: KeyCode, state: ButtonState) {
+    let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+    let Ok(window) = windows.single(world) else { return };
+    let message = KeyboardInput {
+        key_code,
+        logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+        state,
+        text: None,
+        repeat: false,
+        window,
+    };
+    world.write_message(message.clone());
+    world.write_message(WindowEvent::KeyboardInput(message));
+}
+
+/// Plays the script one phase per frame.
+fn run_script(world: &mut World) {
+    let (step, phase) = {
+        let mut script = world.resource_mut::<Script>();
+        if script.warm_up > 0 {
+            script.warm_up -= 1;
+            return;
+        }
+        script.phase += 1;
+        (script.steps.get(script.at).cloned(), script.phase)
+    };
+    let Some(step) = step else {
+        finish(world);
+        return;
+    };
+    let done = match step {
+        ScriptStep::Hover(square) => match point_at(world, square) {
+            Ok(()) => phase >= 3,
+            Err(e) => return fail(world, e),
+        },
+        ScriptStep::Click(square) | ScriptStep::RightClick(square) => {
+            let button = if matches!(step, ScriptStep::Click(_)) { MouseButton::Left } else { MouseButton::Right };
+            match phase {
+                1 => {
+                    if let Err(e) = point_at(world, square) {
+                        return fail(world, e);
+                    }
+                    false
+                }
+                // Two frames for the hovered square and the previews to follow the cursor.
+                2 | 3 => false,
+                4 => {
+                    press_button(world, button, ButtonState::Pressed);
+                    false
+                }
+                5 => {
+                    press_button(world, button, ButtonState::Released);
+                    false
+                }
+                // Let the step the click made be carried out and resolved.
+                _ => phase >= 8,
+            }
+        }
+        ScriptStep::Key(name) => {
+            let Some(code) = key_code(&name) else { return fail(world, format!("unknown key {name:?}")) };
+            match phase {
+                1 => {
+                    press_key(world, code, ButtonState::Pressed);
+                    false
+                }
+                2 => {
+                    press_key(world, code, ButtonState::Released);
+                    false
+                }
+                _ => phase >= 5,
+            }
+        }
+        ScriptStep::Wait(frames) => phase >= frames,
+        ScriptStep::WaitForPlayer(frames) => {
+            let idle = world.resource::<Pending>().0.is_empty()
+                && (human_turn(world).is_some() || world.resource::<TurnOrder>().ended);
+            if phase > 2 && idle {
+                true
+            } else if phase >= frames {
+                return fail(world, format!("no player's turn came within {frames} frames"));
+            } else {
+                false
+            }
+        }
+        ScriptStep::Screenshot(path) => {
+            let path = crate::data::root().join(path);
+            if phase == 1 {
+                let _ = std::fs::remove_file(&path);
+                if let Some(dir) = path.parent() {
+                    let _ = std::fs::create_dir_all(dir);
+                }
+                world.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+                false
+            } else if phase >= 300 {
+                return fail(world, format!("the screenshot {} was not written", path.display()));
+            } else {
+                // A few frames more once the file is there, for the writer to finish it.
+                path.exists() && phase >= 12
+            }
+        }
+    };
+    if done {
+        let mut script = world.resource_mut::<Script>();
+        script.at += 1;
+        script.phase = 0;
+    }
+}
+
+fn fail(world: &mut World, why: String) {
+    let at = world.resource::<Script>().at;
+    eprintln!("script step {}: {why}", at + 1);
+    world.insert_resource(ScriptFailed);
+    finish(world);
+}
+
+fn finish(world: &mut World) {
+    let state = final_state(world);
+    let json = serde_json::to_string_pretty(&state).expect("the state serialises");
+    match world.resource::<Script>().state_out.clone() {
+        Some(path) => {
+            if let Err(e) = super::save::write_atomically(&path, &json) {
+                eprintln!("{}: {e}", path.display());
+                world.insert_resource(ScriptFailed);
+            }
+        }
+        None => println!("{json}"),
+    }
+    world.remove_resource::<Script>();
+    world.write_message(AppExit::Success);
+}

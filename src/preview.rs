@@ -1,0 +1,256 @@
+//! What a creature could do, asked before it acts: where it can go this turn and with which action, the
+//! path to a square (through waypoints) with the attacks of opportunity on the way, and the attack it
+//! could make on a foe with its chance to hit. The move preview, the attack preview and the AI read these;
+//! they go through the very functions the rules resolve with, so the preview never disagrees with the
+//! result.
+
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+
+use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, chance_to_hit, iterative_bonuses, prepare_attack};
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::geometry::{Footprint, Square};
+use crate::rules::movement::{
+    ChargeLane, Danger, MoveQuery, MovementAction, MoverView, Route, bodies, check_action, move_query, reachable,
+};
+use crate::rules::opportunity::{Provoked, Reactions, danger_of, provocations, threats_to};
+use crate::rules::turns::{ActionBudget, Refusal, TurnOrder};
+
+/// The movement actions the move preview shades, cheapest first.
+pub const SHADED: [MovementAction; 4] =
+    [MovementAction::FiveFootStep, MovementAction::Move, MovementAction::DoubleMove, MovementAction::Run];
+
+/// Where a creature can end a move this turn, each square with the cheapest action that reaches it.
+#[derive(Clone, Debug, Default)]
+pub struct MoveOptions {
+    /// Square → (the least action that reaches it, its cost in squares).
+    pub squares: HashMap<Square, (MovementAction, u32)>,
+    /// The movement actions open now, or why each is not.
+    pub open: Vec<(MovementAction, Result<u32, Refusal>)>,
+}
+
+impl MoveOptions {
+    /// The action and cost that reach `square`, if any.
+    pub fn at(&self, square: Square) -> Option<(MovementAction, u32)> {
+        self.squares.get(&square).copied()
+    }
+}
+
+/// A path to a square, checked as the rules will check it, with the attacks of opportunity it provokes.
+#[derive(Clone, Debug)]
+pub struct PathPreview {
+    /// The action it takes.
+    pub action: MovementAction,
+    /// The squares, step by step (what the move intent carries).
+    pub squares: Vec<Square>,
+    /// The route with the cost of each step.
+    pub route: Route,
+    /// Where foes would strike, who and why.
+    pub provocations: Vec<Provoking>,
+}
+
+/// One step of a path where foes would strike.
+#[derive(Clone, Debug)]
+pub struct Provoking {
+    /// Steps taken before they strike.
+    pub after_steps: usize,
+    /// Where the mover stands then.
+    pub square: Square,
+    /// Who strikes, in order.
+    pub from: Vec<Entity>,
+    /// Why, with the rule.
+    pub reason: &'static str,
+}
+
+/// An attack that could be made now, with its odds.
+#[derive(Clone, Debug)]
+pub struct AttackPreview {
+    /// The plan: modifiers, AC and its parts, miss chance.
+    pub plan: AttackPlan,
+    /// The attack bonus of each blow (one, or the iterative attacks of a full attack).
+    pub bonuses: Vec<i32>,
+    /// The chance that each blow hits.
+    pub chances: Vec<f32>,
+}
+
+/// The movement view of `creature` now, with the squares its foes threaten when `avoid` is set.
+pub fn with_move_query<T>(
+    world: &mut World,
+    creature: Entity,
+    avoid: bool,
+    f: impl FnOnce(&MoveQuery<'_>, &MoverViewItemRef) -> T,
+) -> Option<T> {
+    let danger = if avoid { danger_for(world, creature) } else { None };
+    let mut q = world.query::<MoverView>();
+    let world: &World = world;
+    let all = bodies(q.iter(world));
+    let me = q.get(world, creature).ok()?;
+    let field = world.resource::<Battlefield>();
+    let mut query = move_query(field, &all, &me);
+    query.danger = danger;
+    let facts = MoverViewItemRef { budget: *me.budget, conditions: me.conditions.clone(), reach: me.reach.0 };
+    Some(f(&query, &facts))
+}
+
+/// What the previews read of the mover besides its movement view.
+#[derive(Clone, Debug)]
+pub struct MoverViewItemRef {
+    /// Its action budget.
+    pub budget: ActionBudget,
+    /// Its conditions.
+    pub conditions: Conditions,
+    /// Its natural reach.
+    pub reach: u32,
+}
+
+/// The squares the foes who could still strike `creature` this turn threaten.
+pub fn danger_for(world: &mut World, creature: Entity) -> Option<Danger> {
+    let order = world.resource::<TurnOrder>().initiative();
+    let reactions: HashMap<Entity, Reactions> =
+        world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
+    let already = world.get::<Provoked>(creature).map(|p| p.0.clone()).unwrap_or_default();
+    let (width, height) = {
+        let field = world.resource::<Battlefield>();
+        (field.width(), field.height())
+    };
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let combatants = state.query(world);
+    let me = combatants.get(creature).ok()?;
+    let threats = threats_to(&me, combatants.iter(), |e| reactions.get(&e).copied().unwrap_or_default(), &order);
+    Some(danger_of(&threats, &already, width, height))
+}
+
+/// Every square `creature` can end a move on this turn, shaded by the least action that reaches it.
+pub fn move_options(world: &mut World, creature: Entity) -> MoveOptions {
+    with_move_query(world, creature, false, |query, me| {
+        let mut options = MoveOptions::default();
+        for action in SHADED.into_iter().chain([MovementAction::Withdraw, MovementAction::Charge]) {
+            let open = check_action(action, &me.budget, query.speed, &me.conditions).map(|()| query.allowance(action));
+            options.open.push((action, open.clone()));
+            if open.is_err() || !SHADED.contains(&action) {
+                continue;
+            }
+            for d in query.destinations(action) {
+                options.squares.entry(d.square).or_insert((action, d.cost));
+            }
+        }
+        options
+    })
+    .unwrap_or_default()
+}
+
+/// The path `creature` would take with `action` to `to`, through `waypoints` in order: the cheapest legs,
+/// each the safest among the cheapest, then the whole checked as the rules will check it.
+pub fn path_preview(
+    world: &mut World,
+    creature: Entity,
+    action: MovementAction,
+    to: Square,
+    waypoints: &[Square],
+) -> Result<PathPreview, Refusal> {
+    let found = with_move_query(world, creature, true, |query, _| {
+        if waypoints.is_empty() {
+            return query.route(action, to, None);
+        }
+        let mut squares: Vec<Square> = Vec::new();
+        let mut from = query.start;
+        for &leg_end in waypoints.iter().chain(std::iter::once(&to)) {
+            let leg = reachable(
+                &query.world(),
+                &query.mover,
+                from,
+                query.allowance(action),
+                crate::rules::movement::SearchRules { odd_diagonal: false, ..action.search_rules() },
+            )
+            .route_to(leg_end)
+            .ok_or_else(|| Refusal::new(format!("{leg_end} cannot be reached from {}", from.origin), "000:8-22"))?;
+            squares.extend(leg.squares());
+            from = leg.end_footprint().map(|f| Footprint::new(f.origin, query.start.width)).unwrap_or(from);
+        }
+        query.route(action, to, Some(&squares))
+    })
+    .ok_or_else(|| Refusal::new("no such creature", "data"))?;
+    let route = found?;
+    let start = with_move_query(world, creature, false, |q, _| q.start).expect("the creature exists");
+    let squares: Vec<Square> = route.squares().collect();
+    let provocations = provocations_along(world, creature, start, &route, action);
+    Ok(PathPreview { action, squares, route, provocations })
+}
+
+/// Which foes a route would provoke, and where (004:64-71).
+pub fn provocations_along(
+    world: &mut World,
+    mover: Entity,
+    start: Footprint,
+    route: &Route,
+    action: MovementAction,
+) -> Vec<Provoking> {
+    if action == MovementAction::FiveFootStep {
+        return Vec::new();
+    }
+    let order = world.resource::<TurnOrder>().initiative();
+    let reactions: HashMap<Entity, Reactions> =
+        world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
+    let already = world.get::<Provoked>(mover).map(|p| p.0.clone()).unwrap_or_default();
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let combatants = state.query(world);
+    let Ok(me) = combatants.get(mover) else { return Vec::new() };
+    let tiny = me.size.is_smaller_than_a_square();
+    let threats = threats_to(&me, combatants.iter(), |e| reactions.get(&e).copied().unwrap_or_default(), &order);
+    provocations(start, route, &threats, tiny, action == MovementAction::Withdraw, &already)
+        .into_iter()
+        .map(|p| Provoking { after_steps: p.after_steps, square: p.square, from: p.from, reason: p.reason })
+        .collect()
+}
+
+/// The charge lanes from `charger` toward `target`, or why there is none (004:451-459).
+pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Result<Vec<ChargeLane>, Refusal> {
+    let mut q = world.query::<MoverView>();
+    let aim = q
+        .get(world, target)
+        .ok()
+        .map(|t| t.space.at(t.position.0))
+        .ok_or_else(|| Refusal::new("no such target", "data"))?;
+    let reach_weapon = q
+        .get(world, charger)
+        .ok()
+        .and_then(|me| me.armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.reach))
+        .ok_or_else(|| Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"))?;
+    with_move_query(world, charger, false, |query, me| {
+        check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions)?;
+        query.charge_lanes(aim, me.reach, reach_weapon)
+    })
+    .unwrap_or_else(|| Err(Refusal::new("no such creature", "data")))
+}
+
+/// The attack `attacker` could make on `target` now with `request`, and its odds, or the rule that
+/// forbids it.
+pub fn attack_preview(
+    world: &mut World,
+    attacker: Entity,
+    target: Entity,
+    request: AttackRequest<'_>,
+) -> Result<AttackPreview, Refusal> {
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    if a.faction == t.faction {
+        return Err(Refusal::new(format!("{} is an ally", t.id), "our ruling: no attacks on allies from the map"));
+    }
+    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
+
+    let field = world.resource::<Battlefield>();
+    let order = world.resource::<TurnOrder>();
+    let plan = prepare_attack(field, order, &creatures, &a, &t, request, &budget)?;
+    let base = a.base_attack.0;
+    let rest = total(&plan.modifiers) - base;
+    let bonuses: Vec<i32> =
+        if request.full { iterative_bonuses(base).into_iter().map(|b| b + rest).collect() } else { vec![base + rest] };
+    let chances = bonuses.iter().map(|&b| chance_to_hit(b, plan.armor_class, plan.miss_chance)).collect();
+    Ok(AttackPreview { plan, bonuses, chances })
+}
