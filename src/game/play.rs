@@ -204,10 +204,20 @@ fn path_for(
 ) -> Option<Result<PathPreview, Refusal>> {
     let action = match choice.mode {
         Mode::Move(action) => action,
-        Mode::Auto => auto_action(world, creature, options, to, &choice.waypoints)?,
+        // Out of reach: ask for the farthest move anyway, for the refusal that says why.
+        Mode::Auto => auto_action(world, creature, options, to, &choice.waypoints).unwrap_or(MovementAction::DoubleMove),
         _ => return None,
     };
-    Some(path_preview(world, creature, action, to, &choice.waypoints))
+    let first = path_preview(world, creature, action, to, &choice.waypoints);
+    // A path bent through waypoints may need the double move where the straight one needed a move.
+    let double_open = options.open.iter().any(|(a, r)| *a == MovementAction::DoubleMove && r.is_ok());
+    if first.is_err() && choice.mode == Mode::Auto && action == MovementAction::Move && double_open {
+        let second = path_preview(world, creature, MovementAction::DoubleMove, to, &choice.waypoints);
+        if second.is_ok() {
+            return Some(second);
+        }
+    }
+    Some(first)
 }
 
 fn request(choice: &Choice) -> AttackRequest<'_> {

@@ -512,6 +512,27 @@ mod tests {
     }
 
     #[test]
+    fn among_the_cheapest_routes_the_one_that_leaves_threatened_squares_least() {
+        // From (0,0) to (3,1): one diagonal and two straight steps, 3 squares whichever comes first. A foe
+        // threatens (1,0) and (2,0): the route along row 1 leaves none of them.
+        let field = Battlefield::open(6, 4);
+        let man = Mover::walker(Size::Medium);
+        let start = Footprint::new(Square::new(0, 0), 1);
+        let danger = Danger::new(6, 4, [Square::new(1, 0), Square::new(2, 0)]);
+        let world = open_world(&field);
+        let safe = reachable_avoiding(&world, &man, start, 6, SearchRules::default(), Some(&danger));
+        let route = safe.route_to(Square::new(3, 1)).unwrap();
+        assert_eq!(route.cost, 3);
+        let squares: Vec<Square> = route.squares().collect();
+        assert_eq!(squares, [Square::new(1, 1), Square::new(2, 1), Square::new(3, 1)]);
+        assert!(squares.iter().all(|s| !danger.leaving(Footprint::new(*s, 1))));
+        // The danger never makes a route dearer: to (3,0) the only 3-square route goes through it.
+        let through = safe.route_to(Square::new(3, 0)).unwrap();
+        assert_eq!(through.cost, 3);
+        assert!(through.squares().any(|s| danger.leaving(Footprint::new(s, 1))));
+    }
+
+    #[test]
     fn the_route_prefers_fewer_hampered_squares_among_the_cheapest() {
         let mut field = Battlefield::open(5, 3);
         field.set_terrain(Square::new(2, 1), Terrain::Difficult);
