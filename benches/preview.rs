@@ -85,7 +85,8 @@ fn bench(c: &mut Criterion) {
     c.bench_function("64x64, 30 creatures: one AI decision", |b| {
         b.iter(|| black_box(estoc::ai::next_step(world, foe)))
     });
-    let skirmish = load_level(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron"), &content).unwrap();
+    let skirmish =
+        load_level(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron"), &content).unwrap();
     c.bench_function("a whole AI battle, skirmish (4 creatures)", |b| {
         let mut seed = 0;
         b.iter(|| {

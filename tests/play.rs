@@ -90,7 +90,9 @@ fn the_move_preview_agrees_with_the_rules() {
     let before = app.world().resource::<EventLog>().0.len();
     apply_step(app.world_mut(), &Step::Move { creature: id, to: far, action: MovementAction::Move, path: None });
     app.update();
-    assert!(facts_since(&app, before).iter().any(|f| matches!(f, Fact::ActionRefused { rule, .. } if !rule.is_empty())));
+    assert!(
+        facts_since(&app, before).iter().any(|f| matches!(f, Fact::ActionRefused { rule, .. } if !rule.is_empty()))
+    );
 }
 
 /// Waypoints bend the path: it passes them in order and costs what the rules say.
@@ -100,7 +102,8 @@ fn waypoints_bend_the_path() {
     let mut app = started(&encounter, 3);
     let fighter = entity(&app, "fighter");
     let straight = path_preview(app.world_mut(), fighter, MovementAction::DoubleMove, Square::new(6, 4), &[]);
-    let bent = path_preview(app.world_mut(), fighter, MovementAction::DoubleMove, Square::new(6, 4), &[Square::new(3, 7)]);
+    let bent =
+        path_preview(app.world_mut(), fighter, MovementAction::DoubleMove, Square::new(6, 4), &[Square::new(3, 7)]);
     let (straight, bent) = (straight.unwrap(), bent.unwrap());
     assert!(bent.squares.contains(&Square::new(3, 7)));
     assert!(!straight.squares.contains(&Square::new(3, 7)));
@@ -146,10 +149,16 @@ fn the_attack_preview_agrees_with_the_rules() {
                 Ok(p) => {
                     assert_eq!(refused, None, "{id} on {target_id} with the {weapon}: {facts:?}");
                     let rolled = facts.iter().find_map(|f| match f {
-                        Fact::AttackRolled { total, roll, armor_class, .. } => Some((*total - *roll as i32, *armor_class)),
+                        Fact::AttackRolled { total, roll, armor_class, .. } => {
+                            Some((*total - *roll as i32, *armor_class))
+                        }
                         _ => None,
                     });
-                    assert_eq!(rolled, Some((p.bonuses[0], p.plan.armor_class)), "{id} on {target_id} with the {weapon}");
+                    assert_eq!(
+                        rolled,
+                        Some((p.bonuses[0], p.plan.armor_class)),
+                        "{id} on {target_id} with the {weapon}"
+                    );
                 }
             }
         }
@@ -162,9 +171,13 @@ fn the_ai_plays_whole_battles_without_a_refused_action() {
         let encounter = level(name);
         for seed in 1..=6 {
             let outcome = estoc::simulate::battle(&encounter, seed);
-            let refused: Vec<&Fact> = outcome.log.0.iter().filter(|f| matches!(f, Fact::ActionRefused { .. })).collect();
+            let refused: Vec<&Fact> =
+                outcome.log.0.iter().filter(|f| matches!(f, Fact::ActionRefused { .. })).collect();
             assert!(refused.is_empty(), "{name} seed {seed}: {refused:?}");
-            assert!(outcome.log.0.iter().any(|f| matches!(f, Fact::AttackRolled { .. })), "{name} seed {seed}: no fight");
+            assert!(
+                outcome.log.0.iter().any(|f| matches!(f, Fact::AttackRolled { .. })),
+                "{name} seed {seed}: no fight"
+            );
             assert!(
                 outcome.winner.is_some() || outcome.rounds > estoc::simulate::ROUND_LIMIT,
                 "{name} seed {seed}: stopped without a winner in round {}",

@@ -205,7 +205,9 @@ fn path_for(
     let action = match choice.mode {
         Mode::Move(action) => action,
         // Out of reach: ask for the farthest move anyway, for the refusal that says why.
-        Mode::Auto => auto_action(world, creature, options, to, &choice.waypoints).unwrap_or(MovementAction::DoubleMove),
+        Mode::Auto => {
+            auto_action(world, creature, options, to, &choice.waypoints).unwrap_or(MovementAction::DoubleMove)
+        }
         _ => return None,
     };
     let first = path_preview(world, creature, action, to, &choice.waypoints);

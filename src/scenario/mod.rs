@@ -549,9 +549,10 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
         Step::Path { creature, action, to } => {
             let id = creature.clone();
             answer = Some(
-                match entity(creature)
-                    .and_then(|e| with_move_query(world, e, |q| (q.route(*action, *to, None), q.start)).map(|r| (e, r)))
-                {
+                match entity(creature).and_then(|e| {
+                    crate::preview::with_move_query(world, e, true, |q, _| (q.route(*action, *to, None), q.start))
+                        .map(|r| (e, r))
+                }) {
                     Some((e, (Ok(route), start))) => {
                         let provokes = provocations_along(world, e, start, &route, *action);
                         Answer::Path {
