@@ -32,6 +32,7 @@ pub struct HudView {
     factions: Vec<(String, Control)>,
     level_name: String,
     steps: usize,
+    fps: Option<f64>,
 }
 
 #[derive(Clone)]
@@ -226,8 +227,21 @@ fn gather(world: &mut World) {
         view.bar.push((i, bar_state(world, entry.kind), on));
     }
     view.inspect = inspect(world);
-    view.levels = list_levels();
+    view.fps = frames_per_second(world);
+    // The folder is read when the menu is open only.
+    view.levels = if world.resource::<MenuOpen>().0 {
+        let cached = world.resource::<HudView>().levels.clone();
+        if cached.is_empty() { list_levels() } else { cached }
+    } else {
+        Vec::new()
+    };
     world.insert_resource(view);
+}
+
+/// Frames per second, smoothed, when the diagnostics run.
+pub fn frames_per_second(world: &World) -> Option<f64> {
+    use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+    world.get_resource::<DiagnosticsStore>()?.get(&FrameTimeDiagnosticsPlugin::FPS)?.smoothed()
 }
 
 /// The level files in `levels/`.
@@ -357,6 +371,26 @@ fn fact_colour(fact: &Fact) -> egui::Color32 {
     }
 }
 
+/// Characters per row of the combat log in the right panel.
+const LOG_COLUMNS: usize = 66;
+
+/// Splits `text` into rows of at most `width` characters at spaces (a longer word gets a row of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut rows = vec![String::new()];
+    for word in text.split(' ') {
+        let row = rows.last_mut().expect("one row at least");
+        if !row.is_empty() && row.chars().count() + 1 + word.chars().count() > width {
+            rows.push(word.to_string());
+        } else {
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            row.push_str(word);
+        }
+    }
+    rows
+}
+
 /// Keeps the combat log text in step with the event log, and raises the turn banner.
 fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<Banner>, time: Res<Time>) {
     if log.0.len() < view.seen {
@@ -364,7 +398,10 @@ fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<
     }
     for fact in &log.0[view.seen..] {
         if let Some(text) = fact.describe() {
-            view.lines.push((text, fact_colour(fact)));
+            for (i, row) in wrap(&text, LOG_COLUMNS).into_iter().enumerate() {
+                let row = if i == 0 { row } else { format!("    {row}") };
+                view.lines.push((row, fact_colour(fact)));
+            }
         }
         if let Fact::TurnStarted { creature, round } = fact {
             *banner = Banner { text: format!("Round {round}: {creature}"), shown_at: time.elapsed_secs() };
@@ -398,6 +435,11 @@ fn draw(
             ui.label(egui::RichText::new(&view.level_name).strong());
             ui.separator();
             ui.label(egui::RichText::new(&view.turn).strong().color(egui::Color32::WHITE));
+            if let Some(fps) = view.fps {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(egui::RichText::new(format!("{fps:.0} fps")).small().color(GREY));
+                });
+            }
         });
         ui.horizontal_wrapped(|ui| {
             for row in &view.tracker {
@@ -447,11 +489,18 @@ fn draw(
         }
         ui.separator();
         ui.heading("Combat log");
-        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
-            for (line, colour) in &log.lines {
-                ui.label(egui::RichText::new(line).color(*colour).small());
-            }
-        });
+        // Only the rows in sight are laid out: the log of a long battle costs nothing per frame.
+        let row_height = ui.text_style_height(&egui::TextStyle::Small) + ui.spacing().item_spacing.y;
+        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show_rows(
+            ui,
+            row_height,
+            log.lines.len(),
+            |ui, rows| {
+                for (line, colour) in &log.lines[rows] {
+                    ui.add(egui::Label::new(egui::RichText::new(line).color(*colour).small()).truncate());
+                }
+            },
+        );
     });
     if time.elapsed_secs() - banner.shown_at < 1.5 && !banner.text.is_empty() {
         egui::Area::new("banner".into()).anchor(egui::Align2::CENTER_TOP, [-(RIGHT_PANEL / 2.0), 90.0]).show(

@@ -97,6 +97,7 @@ pub fn run(launch: Launch) -> ExitCode {
             .set(ImagePlugin::default_nearest()),
     );
     app.add_plugins(bevy_egui::EguiPlugin::default());
+    app.add_plugins(bevy::diagnostic::FrameTimeDiagnosticsPlugin::default());
     app.add_plugins(TilemapPlugin).add_plugins(crate::rules::plugin).add_plugins(plugin);
     app.insert_resource(LaunchOptions { level, seed: launch.seed, watch: launch.watch || cfg!(feature = "dev") });
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.08, 0.1)));

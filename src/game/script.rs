@@ -103,6 +103,8 @@ pub struct FinalState {
     pub attacks: usize,
     /// Actions refused, with their reasons.
     pub refused: Vec<String>,
+    /// Frames per second at the end, smoothed (software rendering under Xvfb is far slower than a desktop).
+    pub frames_per_second: Option<f64>,
 }
 
 /// One creature at the end of a script.
@@ -161,6 +163,7 @@ pub fn final_state(world: &mut World) -> FinalState {
         facts,
         attacks,
         refused,
+        frames_per_second: super::hud::frames_per_second(world),
     }
 }
 

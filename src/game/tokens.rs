@@ -21,9 +21,117 @@ pub struct HealthFill;
 
 const BAR_HEIGHT: f32 = 6.0;
 
+/// A condition badge, an altitude label or a heading arrow drawn on a token.
+#[derive(Component)]
+pub struct Badge;
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, spawn_tokens.in_set(ViewSystems::Spawn));
-    app.add_systems(Update, (place_tokens, show_health, remove_orphan_tokens).in_set(ViewSystems::Sync));
+    app.add_systems(Update, (place_tokens, show_health, show_badges, remove_orphan_tokens).in_set(ViewSystems::Sync));
+}
+
+/// The badge image of a condition the token shows, if it shows it.
+fn badge_of(condition: Condition) -> Option<&'static str> {
+    Some(match condition {
+        Condition::Prone => "prone",
+        Condition::FlatFooted => "flat_footed",
+        Condition::Disabled => "disabled",
+        Condition::Dying => "dying",
+        Condition::Stable => "stable",
+        Condition::Dead => "dead",
+        Condition::Unconscious => "unconscious",
+        Condition::Staggered => "staggered",
+        Condition::Helpless => "helpless",
+        Condition::Squeezed | Condition::SqueezedTight => "squeezed",
+        _ => return None,
+    })
+}
+
+/// The clockwise angle of a heading from north, in radians, for the heading arrow.
+fn heading_angle(direction: crate::rules::geometry::Direction) -> f32 {
+    use crate::rules::geometry::Direction::*;
+    let eighths = match direction {
+        North => 0.0,
+        NorthEast => 1.0,
+        East => 2.0,
+        SouthEast => 3.0,
+        South => 4.0,
+        SouthWest => 5.0,
+        West => 6.0,
+        NorthWest => 7.0,
+    };
+    -eighths * std::f32::consts::FRAC_PI_4
+}
+
+/// The badges of a creature whose conditions, altitude or heading changed: one small icon per condition
+/// shown, in a row over the token's top edge; for fliers the flying badge, the altitude in metres and an
+/// arrow along the heading.
+#[expect(clippy::type_complexity, reason = "a Bevy query of the parts that change a token's badges")]
+fn show_badges(
+    mut commands: Commands,
+    asset_server: Res<AssetServer>,
+    creatures: Query<(Ref<Conditions>, Ref<Altitude>, Ref<Heading>, &Speed, &Size)>,
+    tokens: Query<(Entity, &Token, Option<&Children>)>,
+    badges: Query<(), With<Badge>>,
+) {
+    for (token_entity, token, children) in &tokens {
+        let Ok((conditions, altitude, heading, speed, size)) = creatures.get(token.creature) else { continue };
+        let fresh = children.is_none_or(|c| !c.iter().any(|e| badges.contains(e)));
+        if !fresh && !conditions.is_changed() && !altitude.is_changed() && !heading.is_changed() {
+            continue;
+        }
+        if let Some(children) = children {
+            for child in children.iter().filter(|e| badges.contains(*e)) {
+                commands.entity(child).despawn();
+            }
+        }
+        let side = token_side(*size);
+        let badge = (side * 0.3).clamp(14.0, 24.0);
+        let mut names: Vec<&str> = conditions.0.iter().filter_map(|c| badge_of(*c)).collect();
+        names.dedup();
+        let flier = speed.fly.is_some() || altitude.0 > 0;
+        if flier {
+            names.insert(0, "flying");
+        }
+        let mut placed = 0;
+        commands.entity(token_entity).with_children(|token| {
+            for name in &names {
+                let x = -side * 0.42 + badge / 2.0 + placed as f32 * (badge + 2.0);
+                token.spawn((
+                    Badge,
+                    Sprite {
+                        image: asset_server.load(format!("icons/badges/{name}.png")),
+                        custom_size: Some(Vec2::splat(badge)),
+                        color: Color::srgb(1.0, 0.9, 0.5),
+                        ..default()
+                    },
+                    Transform::from_xyz(x, side * 0.3, 0.6),
+                ));
+                placed += 1;
+            }
+            // A placeholder keeps a creature with nothing to show from being rebuilt every frame.
+            token.spawn((Badge, Transform::default(), Visibility::Hidden));
+            if flier {
+                token.spawn((
+                    Badge,
+                    Sprite {
+                        image: asset_server.load("icons/badges/heading.png"),
+                        custom_size: Some(Vec2::splat(badge)),
+                        ..default()
+                    },
+                    Transform::from_xyz(side * 0.36, -side * 0.2, 0.6)
+                        .with_rotation(Quat::from_rotation_z(heading_angle(heading.0))),
+                ));
+                token.spawn((
+                    Badge,
+                    Text2d::new(format!("{} m", crate::rules::geometry::squares_to_metres(altitude.0.max(0) as u32))),
+                    TextFont { font_size: FontSize::Px(12.0), ..default() },
+                    TextColor(Color::srgb(0.7, 0.9, 1.0)),
+                    Transform::from_xyz(side * 0.36, -side * 0.36, 0.6),
+                ));
+            }
+        });
+    }
 }
 
 fn faction_colour(encounter: &ActiveEncounter, faction: &str) -> Color {
