@@ -13,6 +13,8 @@ creatures = {c["id"]: c for c in state["creatures"]}
 problems = []
 if creatures["fighter"]["at"] != [3, 4]:
     problems.append(f"the fighter is at {creatures['fighter']['at']}, not (3,4)")
+if creatures["archer"]["at"] != [1, 6]:
+    problems.append(f"the archer is at {creatures['archer']['at']}: loading the save did not bring it back to (1,6)")
 if state["attacks"] < 2:
     problems.append(f"{state['attacks']} attacks rolled: goblin-1's and the fighter's were expected")
 if state["refused"]:

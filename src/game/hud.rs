@@ -282,9 +282,21 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         ));
     }
     let hovered = previews.hovered;
+    let active = previews.active;
     let path = previews.path.clone();
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
+    // What cover the square gives: standing there, against the ranged attacks of each foe of the active
+    // creature (004:398-406).
+    if let Some(me) = active
+        && hovered.is_none()
+        && field_allows_standing(world, square)
+    {
+        let covers = cover_from_foes(world, me, square);
+        if !covers.is_empty() {
+            out.push((format!("standing here, cover against: {}", covers.join("; ")), WARN));
+        }
+    }
     if let Some(path) = path {
         match path {
             Ok(p) => {
@@ -360,6 +372,42 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
     }
     out
+}
+
+fn field_allows_standing(world: &World, square: crate::rules::geometry::Square) -> bool {
+    let terrain = world.resource::<Battlefield>().terrain(square);
+    !terrain.blocks() && !terrain.is_obstacle() && terrain != Terrain::Pit
+}
+
+/// The foes of `me` against whose ranged attacks `me` would have cover standing on `square`.
+fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::geometry::Square) -> Vec<String> {
+    use crate::rules::attack::{Bystander, Cover, ranged_cover};
+    use crate::rules::geometry::Footprint;
+    let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
+    let side = world.get::<Space>(me).map_or(1, |s| s.width.max(1));
+    let mut q = world.query::<(Entity, &CreatureId, &Faction, &Position, &Space, &Conditions)>();
+    let all: Vec<(Entity, String, bool, Footprint, bool)> = q
+        .iter(world)
+        .map(|(e, id, f, p, s, c)| (e, id.0.clone(), *f != mine, s.at(p.0), c.can_act()))
+        .collect();
+    let field = world.resource::<Battlefield>();
+    let here = Footprint::new(square, side);
+    let mut found = Vec::new();
+    for (foe, id, hostile, at, up) in all.iter().filter(|(e, _, hostile, _, up)| *hostile && *up && *e != me) {
+        let _ = (hostile, up);
+        let bystanders: Vec<Bystander> = all
+            .iter()
+            .filter(|(e, ..)| *e != me && e != foe)
+            .map(|(_, id, _, fp, _)| Bystander { id: id.clone(), footprint: *fp })
+            .collect();
+        match ranged_cover(field, *at, here, &bystanders) {
+            Cover::None => {}
+            Cover::Total => found.push(format!("{id} (total: no line of effect)")),
+            Cover::Hard { what } => found.push(format!("{id} (+4, {what})")),
+            Cover::Soft { creature } => found.push(format!("{id} (+4 soft, {creature})")),
+        }
+    }
+    found
 }
 
 fn fact_colour(fact: &Fact) -> egui::Color32 {

@@ -509,6 +509,18 @@ fn keys(world: &mut World) {
                 choice.waypoints.clear();
                 choice.mode = Mode::Auto;
             }
+            KeyCode::F5 => {
+                let notice = match super::save::save(world) {
+                    Ok(path) => (false, format!("saved to {}", path.display())),
+                    Err(e) => (true, e),
+                };
+                world.insert_resource(super::hud::Notice(Some(notice)));
+            }
+            KeyCode::F9 => {
+                if let Err(e) = super::save::load(world) {
+                    world.insert_resource(super::hud::Notice(Some((true, e))));
+                }
+            }
             KeyCode::Enter => {
                 if let Some(me) = human_turn(world) {
                     let creature = id_of(world, me);

@@ -186,6 +186,8 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Escape" => KeyCode::Escape,
         "Backspace" => KeyCode::Backspace,
         "Space" => KeyCode::Space,
+        "F5" => KeyCode::F5,
+        "F9" => KeyCode::F9,
         "ArrowLeft" => KeyCode::ArrowLeft,
         "ArrowRight" => KeyCode::ArrowRight,
         "ArrowUp" => KeyCode::ArrowUp,
