@@ -133,6 +133,8 @@ pub struct Combatant {
     pub hit_points: &'static HitPoints,
     /// Base saves.
     pub saves: &'static Saves,
+    /// Height above the ground (higher ground, 004:377).
+    pub altitude: &'static Altitude,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -207,11 +209,19 @@ pub fn flanking_ally<'a>(
     target: &CombatantItem,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
+    flanking_ally_at(attacker, target.space.at(target.position.0), creatures.filter(|c| c.entity != target.entity))
+}
+
+/// [`flanking_ally`] against a target standing on `theirs` (a mover struck in the middle of its move).
+pub fn flanking_ally_at<'a>(
+    attacker: &CombatantItem,
+    theirs: Footprint,
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+) -> Option<String> {
     if attacker.reach.0 == 0 {
         return None;
     }
     let own = attacker.space.at(attacker.position.0);
-    let theirs = target.space.at(target.position.0);
     let mut allies: Vec<CombatantItem> = creatures
         .filter(|c| {
             c.entity != attacker.entity && c.faction == attacker.faction && c.conditions.can_act() && c.reach.0 > 0
@@ -286,8 +296,41 @@ pub fn plan_attack(
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
     }
+    // Entangled: Dex -4 (004:378), for the attacker's ranged bonus and the defender's AC.
+    let entangled = |c: &CombatantItem| {
+        let mut abilities = *c.abilities;
+        if c.conditions.has(Condition::Entangled) {
+            abilities.dex -= 4;
+        }
+        abilities
+    };
+    let (attacker_abilities, target_abilities) = (entangled(attacker), entangled(target));
     let mut modifiers =
-        attack_bonus(*attacker.base_attack, attacker.abilities, *attacker.size, attacker.feats, &weapon);
+        attack_bonus(*attacker.base_attack, &attacker_abilities, *attacker.size, attacker.feats, &weapon);
+    // The attacker table (004:372-382).
+    for (condition, value, source) in [
+        (Condition::Dazzled, -1, "dazzled (004:376)"),
+        (Condition::Entangled, -2, "entangled (004:378)"),
+        (Condition::Invisible, 2, "invisible attacker (004:379)"),
+        (Condition::Shaken, -2, "shaken (004:380)"),
+        (Condition::Frightened, -2, "frightened (004:380)"),
+    ] {
+        if attacker.conditions.has(condition) {
+            modifiers.push(Modifier::new(value, source));
+        }
+    }
+    if !is_ranged(&weapon) && attacker.altitude.0 > target.altitude.0 {
+        modifiers.push(Modifier::new(1, "higher ground (004:377)"));
+    }
+    if is_ranged(&weapon)
+        && attacker.conditions.has(Condition::Prone)
+        && !(weapon.name.contains("crossbow") || weapon.name.contains("shuriken"))
+    {
+        return Err(Refusal::new(
+            format!("a prone creature cannot shoot the {}: only a crossbow or shuriken", weapon.name),
+            "004:375",
+        ));
+    }
     let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
     if is_ranged(&weapon) {
         let distance = range_m(own, theirs);
@@ -331,16 +374,31 @@ pub fn plan_attack(
     if attacker.conditions.has(Condition::FightingDefensively) {
         modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
     }
-    let ac = armor_class(target.defense, target.abilities, *target.size);
+    let ac = armor_class(target.defense, &target_abilities, *target.size);
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
+    // The defender rows that take away the Dex bonus (004:386-397), with the reason the log gives.
+    let dex_lost_to = [
+        (Condition::Blinded, "blinded: no Dex (004:386)"),
+        (Condition::Cowering, "cowering: no Dex (004:388)"),
+        (Condition::Stunned, "stunned: no Dex (004:397)"),
+        (Condition::Grappling, "grappling: no Dex (004:391)"),
+    ]
+    .into_iter()
+    .find(|(c, _)| target.conditions.has(*c))
+    .map(|(_, why)| why)
+    .or((attacker.conditions.has(Condition::Invisible) && !target.traits.uncanny_dodge)
+        .then_some("against an invisible attacker: no Dex (004:379)"));
     let loses_dex = target.conditions.has(Condition::FlatFooted) && !target.traits.uncanny_dodge
         || now.running && !target.feats.has(Feat::Run)
-        || now.tight;
+        || now.tight
+        || dex_lost_to.is_some();
     let (armor_class, mut armor_class_parts) = if loses_dex {
         let mut parts: Vec<Modifier> =
             ac.parts.iter().filter(|m| !(m.source == "Dex" && m.value > 0) && m.source != "dodge").cloned().collect();
         let why = if now.tight {
             "squeezing with Escape Artist: no Dex (000:121-123)"
+        } else if let Some(why) = dex_lost_to {
+            why
         } else if target.conditions.has(Condition::FlatFooted) {
             "flat-footed: no Dex (004:53)"
         } else {
@@ -359,7 +417,7 @@ pub fn plan_attack(
     // The defender table (004:383-397): helpless -4 against melee and Dex 0 (004:423); prone -4 against
     // melee, +4 against ranged attacks.
     if target.conditions.is_helpless() {
-        let dex = dex_to_ac(target.abilities, target.defense);
+        let dex = dex_to_ac(&target_abilities, target.defense);
         let counted = if loses_dex { dex.min(0) } else { dex };
         let to_zero = -5 - counted;
         if to_zero != 0 {
@@ -381,6 +439,35 @@ pub fn plan_attack(
     }
     if attacker.conditions.has(Condition::Prone) && !is_ranged(&weapon) {
         modifiers.push(Modifier::new(-4, "prone attacker, melee (004:375)"));
+    }
+    // The other defender rows (004:386-397).
+    let ranged = is_ranged(&weapon);
+    let mut defender_row = |value: i32, source: &str| {
+        if value != 0 {
+            armor_class += value;
+            armor_class_parts.push(Modifier::new(value, source));
+        }
+    };
+    if target.conditions.has(Condition::Blinded) {
+        defender_row(-2, "blinded (004:386)");
+    }
+    if target.conditions.has(Condition::Cowering) {
+        defender_row(-2, "cowering (004:388)");
+    }
+    if target.conditions.has(Condition::Stunned) {
+        defender_row(-2, "stunned (004:397)");
+    }
+    if target.conditions.has(Condition::Kneeling) && !target.conditions.has(Condition::Prone) {
+        defender_row(if ranged { 2 } else { -2 }, if ranged { "kneeling, against ranged (004:393)" } else { "kneeling, against melee (004:393)" });
+    }
+    if target.conditions.has(Condition::Pinned) && !target.conditions.is_helpless() {
+        // Dex counted as 0 (004:394, footnote 4); -4 against melee.
+        let dex = dex_to_ac(&target_abilities, target.defense);
+        let counted = if loses_dex { dex.min(0) } else { dex };
+        defender_row(-5 - counted, "pinned: Dex 0 (004:394)");
+        if !ranged {
+            defender_row(-4, "pinned, against melee (004:394)");
+        }
     }
     if !loses_dex && target.conditions.has(Condition::TotalDefense) {
         armor_class += 4;
@@ -534,7 +621,8 @@ pub fn prepare_attack(
     let cover = cover_against(field, attacker, target, ranged, &bystanders);
     let own = attacker.space.at(attacker.position.0);
     let miss_chance =
-        concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.distance_to(theirs) <= 1);
+        concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.distance_to(theirs) <= 1)
+            .max(condition_miss_chance(attacker, target));
     order.check_turn(attacker.entity)?;
     if !attacker.conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot attack", "004:278"));
@@ -565,6 +653,16 @@ pub fn prepare_attack(
         plan.lethal = true;
     }
     Ok(plan)
+}
+
+/// The miss chance conditions give: an invisible target or a blinded attacker, total concealment, 50%
+/// (004:413-415; a blinded creature sees no one, our ruling after 004:386).
+pub fn condition_miss_chance(attacker: &CombatantItem, target: &CombatantItem) -> u32 {
+    if target.conditions.has(Condition::Invisible) || attacker.conditions.has(Condition::Blinded) {
+        cover::TOTAL_CONCEALMENT
+    } else {
+        0
+    }
 }
 
 /// The chance, from 0 to 1, that one attack of `plan` with `bonus` in all hits: a natural 20 always hits,

@@ -520,6 +520,27 @@ pub enum Condition {
     FightingDefensively,
     /// Charged this round: -2 AC until its next turn (004:457).
     Charging,
+    /// Dazzled: -1 to attacks (004:376).
+    Dazzled,
+    /// Entangled: -2 to attacks and Dex -4 (004:378, 004:389).
+    Entangled,
+    /// Invisible: +2 to its attacks, and the defender loses its Dex bonus (004:379); total concealment
+    /// against others (004:413-415).
+    Invisible,
+    /// Shaken: -2 to attacks (004:380).
+    Shaken,
+    /// Frightened: -2 to attacks (004:380).
+    Frightened,
+    /// Cowering: -2 AC and no Dex bonus (004:388).
+    Cowering,
+    /// Grappling: no Dex bonus against those outside the grapple (004:391, 004:590).
+    Grappling,
+    /// Pinned: -4 AC against melee, Dex counted as 0 (004:394).
+    Pinned,
+    /// Stunned: -2 AC and no Dex bonus (004:397).
+    Stunned,
+    /// Kneeling or sitting: -2 AC against melee, +2 against ranged (004:393).
+    Kneeling,
 }
 
 /// Asks that a condition be gained or lost; the health chapter applies it and writes the fact.

@@ -238,7 +238,8 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 at,
                 sees_in_dark,
                 true,
-            );
+            )
+            .max(crate::rules::attack::condition_miss_chance(&attacker, &target));
             if miss_chance >= crate::rules::attack::cover::TOTAL_CONCEALMENT {
                 continue;
             }
@@ -247,6 +248,12 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             {
                 continue;
             }
+            // Flanking counts for attacks of opportunity too, against the mover where it stands (004:417).
+            let flanking = crate::rules::attack::flanking_ally_at(
+                &attacker,
+                at,
+                self.creatures.iter().filter(|c| c.entity != mover),
+            );
             let situation = AttackSituation {
                 weapon: None,
                 own: attacker.space.at(attacker.position.0),
@@ -255,7 +262,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 charge: false,
                 opportunity: true,
                 mid_action: Some(mid_action),
-                flanking_with: None,
+                flanking_with: flanking.as_deref(),
                 cover: &Cover::None,
                 miss_chance,
             };
