@@ -55,6 +55,10 @@ pub fn battle(encounter: &Encounter, seed: u64) -> Outcome {
         };
         apply_step(app.world_mut(), &step);
         app.update();
+        while let Some(put_off) = crate::scenario::take_deferred(app.world_mut()) {
+            apply_step(app.world_mut(), &put_off);
+            app.update();
+        }
         steps.push(step);
     }
     let world = app.world_mut();

@@ -58,6 +58,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         action: MovementAction::Move,
         to: Square::new(5, 2),
         path: None,
+        readied: false,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(goblin).unwrap().0, Square::new(3, 2), "not its turn: nothing moved");
@@ -67,6 +68,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         action: MovementAction::Move,
         to: Square::new(2, 5),
         path: None,
+        readied: false,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 5));
@@ -79,6 +81,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         action: MovementAction::Move,
         to: Square::new(2, 6),
         path: None,
+        readied: false,
     });
     app.world_mut().write_message(MoveIntent {
         creature: fighter,
@@ -86,6 +89,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         action: MovementAction::Move,
         to: Square::new(3, 6),
         path: None,
+        readied: false,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 6));

@@ -386,10 +386,8 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::geometry
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let side = world.get::<Space>(me).map_or(1, |s| s.width.max(1));
     let mut q = world.query::<(Entity, &CreatureId, &Faction, &Position, &Space, &Conditions)>();
-    let all: Vec<(Entity, String, bool, Footprint, bool)> = q
-        .iter(world)
-        .map(|(e, id, f, p, s, c)| (e, id.0.clone(), *f != mine, s.at(p.0), c.can_act()))
-        .collect();
+    let all: Vec<(Entity, String, bool, Footprint, bool)> =
+        q.iter(world).map(|(e, id, f, p, s, c)| (e, id.0.clone(), *f != mine, s.at(p.0), c.can_act())).collect();
     let field = world.resource::<Battlefield>();
     let here = Footprint::new(square, side);
     let mut found = Vec::new();

@@ -21,6 +21,7 @@ use crate::rules::creature::*;
 use crate::rules::facts::EventLog;
 use crate::rules::geometry::Square;
 use crate::rules::movement::{ChargeLane, MovementAction};
+use crate::rules::turns::ready::{ReadiedAction, Trigger};
 use crate::rules::turns::{Refusal, TurnOrder};
 use crate::scenario::{Step, apply_step};
 
@@ -52,6 +53,9 @@ pub enum Mode {
     FullAttack,
     /// Charge the foe clicked.
     Charge,
+    /// Ready an attack: on the foe clicked, for when it acts; on any other square, for the first foe that
+    /// steps into reach (004:620-622).
+    Ready,
 }
 
 /// The player's choices for the active creature.
@@ -305,6 +309,11 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
         }
         let target = id_of(world, there);
         return Some(match choice.mode {
+            Mode::Ready => Step::Ready {
+                creature: my_id,
+                action: ReadiedAction::Attack { target: Some(target.clone()), weapon: choice.weapon.clone() },
+                trigger: Trigger::Acts(target),
+            },
             Mode::Charge => {
                 let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
                 Step::Charge { creature: my_id, target, to }
@@ -317,6 +326,13 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
                 full: mode == Mode::FullAttack,
                 lethal: false,
             },
+        });
+    }
+    if choice.mode == Mode::Ready {
+        return Some(Step::Ready {
+            creature: my_id,
+            action: ReadiedAction::Attack { target: None, weapon: choice.weapon.clone() },
+            trigger: Trigger::EntersThreatened,
         });
     }
     let options = move_options(world, me);
@@ -387,8 +403,6 @@ pub enum BarKind {
     TotalDefense,
     /// Stand up.
     StandUp,
-    /// Ready an action.
-    Ready,
     /// Delay.
     Delay,
     /// End the turn.
@@ -413,7 +427,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyD, label: "Total defence [D]", kind: BarKind::TotalDefense },
     BarAction { key: KeyCode::KeyG, label: "Defensively [G]", kind: BarKind::Defensively },
     BarAction { key: KeyCode::KeyU, label: "Stand up [U]", kind: BarKind::StandUp },
-    BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Ready },
+    BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
@@ -437,7 +451,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     match kind {
         BarKind::Mode(Mode::Move(action)) => open(action),
         BarKind::Mode(Mode::Charge) => open(MovementAction::Charge),
-        BarKind::Mode(Mode::Attack) | BarKind::TotalDefense | BarKind::Defensively => {
+        BarKind::Mode(Mode::Attack | Mode::Ready) | BarKind::TotalDefense | BarKind::Defensively => {
             budget.check(ActionKind::Standard)
         }
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
@@ -449,10 +463,6 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 Err(Refusal::new("standing already", "004:225"))
             }
         }
-        BarKind::Ready => Err(Refusal::new(
-            "readying an action is not playable yet: its triggers are still to be built (004:620-628)",
-            "004:620",
-        )),
         BarKind::Threats => Ok(()),
     }
 }
@@ -481,7 +491,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         BarKind::StandUp => Step::StandUp { creature },
         BarKind::Delay => Step::Delay { creature },
         BarKind::EndTurn => Step::EndTurn { creature },
-        BarKind::Ready | BarKind::Threats => return,
+        BarKind::Threats => return,
     };
     world.resource_mut::<Pending>().0.push_back(step);
     *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
@@ -534,6 +544,11 @@ fn keys(world: &mut World) {
 
 /// Carries out the next pending step, keeping it in the history.
 fn apply_pending(world: &mut World) {
+    // A step put off by a readied action comes first, without being kept twice in the history.
+    if let Some(put_off) = crate::scenario::take_deferred(world) {
+        apply_step(world, &put_off);
+        return;
+    }
     let Some(step) = world.resource_mut::<Pending>().0.pop_front() else { return };
     apply_step(world, &step);
     world.resource_mut::<History>().0.push(step);

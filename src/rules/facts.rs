@@ -302,6 +302,29 @@ pub enum Fact {
         /// The winning faction, if any is left.
         winner: Option<String>,
     },
+    /// A creature readied an action (004:620-621).
+    ActionReadied {
+        /// Who.
+        creature: CreatureId,
+        /// The action set aside.
+        action: String,
+        /// What sets it off.
+        trigger: String,
+    },
+    /// A readied action was set off and is taken now, just before its trigger (004:621-622).
+    ReadiedActionTriggered {
+        /// The readier.
+        creature: CreatureId,
+        /// The creature that set it off.
+        by: CreatureId,
+        /// The action.
+        action: String,
+    },
+    /// A readied action was not set off before the readier's next turn and is lost (004:624).
+    ReadyLapsed {
+        /// The readier.
+        creature: CreatureId,
+    },
 }
 
 /// Every fact of the fight so far, in order.
@@ -430,6 +453,13 @@ impl Fact {
             }
             Fact::ConditionGained { creature, condition } => format!("{creature} is now {condition:?}"),
             Fact::ConditionLost { creature, condition } => format!("{creature} is no longer {condition:?}"),
+            Fact::ActionReadied { creature, action, trigger } => {
+                format!("{creature} readies: {action}, when {trigger} (004:620)")
+            }
+            Fact::ReadiedActionTriggered { creature, by, action } => {
+                format!("{by} sets off {creature}'s readied action: {action} (004:621)")
+            }
+            Fact::ReadyLapsed { creature } => format!("{creature}'s readied action lapses (004:624)"),
             Fact::EncounterEnded { winner } => match winner {
                 Some(w) => format!("the fight is over: {w} win"),
                 None => "the fight is over: no one stands".into(),

@@ -94,6 +94,15 @@ pub enum Step {
         #[serde(default)]
         to: Option<Square>,
     },
+    /// Ready an action for a trigger (004:620-628).
+    Ready {
+        /// Creature id.
+        creature: String,
+        /// The action set aside.
+        action: crate::rules::turns::ready::ReadiedAction,
+        /// What sets it off.
+        trigger: crate::rules::turns::ready::Trigger,
+    },
     /// Delay: the creature whose turn it is acts later (004:629).
     Delay {
         /// Creature id.
@@ -467,6 +476,12 @@ pub fn run_scenario(
             None => {
                 app.update();
                 flush(&mut app, &mut output);
+                // A step put off by a readied action comes after it (004:621).
+                while let Some(put_off) = take_deferred(app.world_mut()) {
+                    apply_step(app.world_mut(), &put_off);
+                    app.update();
+                    flush(&mut app, &mut output);
+                }
             }
         }
     }
@@ -480,7 +495,20 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
     let roster = world.resource::<Roster>().clone();
     let entity = |id: &str| roster.get(id);
     let mut answer = None;
+    if set_off_readied(world, step) {
+        return None;
+    }
     match step {
+        Step::Ready { creature, action, trigger } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::turns::ready::ReadyIntent {
+                    creature: e,
+                    action: action.clone(),
+                    trigger: trigger.clone(),
+                });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
         Step::Move { creature, to, action, path } => match entity(creature) {
             Some(e) => {
                 world.write_message(MoveIntent {
@@ -489,6 +517,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                     action: *action,
                     to: *to,
                     path: path.clone(),
+                    readied: false,
                 });
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -504,6 +533,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         defensively: *defensively,
                         full: *full,
                         lethal: *lethal,
+                        readied: false,
                     });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -523,6 +553,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                     action: MovementAction::Charge,
                     to,
                     path: None,
+                    readied: false,
                 });
             }
             (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -636,6 +667,88 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
         }
     }
     answer
+}
+
+/// The steps waiting for a readied action to be taken first (004:621): the caller carries them out after
+/// the next update, with [`take_deferred`].
+#[derive(Resource, Default, Debug)]
+pub struct Deferred(pub Vec<Step>);
+
+/// The step put off by a readied action, if any.
+pub fn take_deferred(world: &mut World) -> Option<Step> {
+    world.get_resource_mut::<Deferred>().and_then(|mut d| (!d.0.is_empty()).then(|| d.0.remove(0)))
+}
+
+/// The creature that acts in a step, if the step is an action.
+fn actor(step: &Step) -> Option<&str> {
+    match step {
+        Step::Move { creature, .. }
+        | Step::Attack { creature, .. }
+        | Step::CoupDeGrace { creature, .. }
+        | Step::StandUp { creature }
+        | Step::DropProne { creature }
+        | Step::TotalDefense { creature }
+        | Step::Charge { creature, .. }
+        | Step::Ready { creature, .. } => Some(creature),
+        _ => None,
+    }
+}
+
+/// If `step` is the action of a creature another readied against, takes the readied action first: the
+/// readier moves to just before it in the order (004:622), its action is asked for, and the step waits in
+/// [`Deferred`]. Returns whether it did.
+fn set_off_readied(world: &mut World, step: &Step) -> bool {
+    use crate::rules::turns::ready::{Readied, ReadiedAction, move_before, waits_for};
+    let Some(actor_id) = actor(step) else { return false };
+    let Some(actor) = world.resource::<Roster>().get(actor_id) else { return false };
+    if world.resource::<crate::rules::turns::TurnOrder>().check_turn(actor).is_err() {
+        return false;
+    }
+    let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
+    let mut readiers = world.query::<(Entity, &CreatureId, &Readied, &Conditions)>();
+    let found = readiers
+        .iter(world)
+        .filter(|(e, _, r, c)| *e != actor && waits_for(r, &actor_id) && c.can_act())
+        .map(|(e, id, r, _)| (e, id.clone(), r.clone()))
+        .min_by(|a, b| a.1.cmp(&b.1));
+    let Some((readier, readier_id, readied)) = found else { return false };
+    world.entity_mut(readier).remove::<Readied>();
+    move_before(&mut world.resource_mut::<crate::rules::turns::TurnOrder>(), readier, actor);
+    let order: Vec<CreatureId> =
+        world.resource::<crate::rules::turns::TurnOrder>().entries.iter().map(|e| e.id.clone()).collect();
+    world.write_message(crate::rules::facts::Fact::ReadiedActionTriggered {
+        creature: readier_id,
+        by: actor_id,
+        action: readied.action.to_string(),
+    });
+    world.write_message(crate::rules::facts::Fact::InitiativeOrdered { order });
+    match &readied.action {
+        ReadiedAction::Attack { target, weapon } => {
+            let target = target.as_deref().and_then(|t| world.resource::<Roster>().get(t)).unwrap_or(actor);
+            world.write_message(AttackIntent {
+                attacker: readier,
+                target,
+                weapon: weapon.clone(),
+                charge: false,
+                defensively: false,
+                full: false,
+                lethal: false,
+                readied: true,
+            });
+        }
+        ReadiedAction::Move { to } => {
+            world.write_message(MoveIntent {
+                creature: readier,
+                target: None,
+                action: MovementAction::Move,
+                to: *to,
+                path: None,
+                readied: true,
+            });
+        }
+    }
+    world.get_resource_or_insert_with(Deferred::default).0.push(step.clone());
+    true
 }
 
 fn with_move_query<T>(

@@ -38,6 +38,9 @@ pub struct AttackIntent {
     /// An unarmed strike meant to deal lethal damage: -4 to hit (our ruling, after the d20 rule; 004:172 has
     /// unarmed damage nonlethal).
     pub lethal: bool,
+    /// A readied attack set off by its trigger: taken out of turn, its standard action already spent
+    /// (004:620-622).
+    pub readied: bool,
 }
 
 /// Delivers a coup de grâce: a full-round action against a helpless foe, with a melee weapon or a bow or
@@ -93,7 +96,10 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, change_stance.in_set(RulesSystems::Act).after(deliver_coup_de_grace));
     app.add_systems(
         Update,
-        take_total_defense.in_set(RulesSystems::Act).before(crate::rules::movement::MovementSystems),
+        take_total_defense
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::turns::ready::ReadySystems)
+            .before(crate::rules::movement::MovementSystems),
     );
     app.add_systems(Update, resolve_attack.in_set(RulesSystems::Act).after(crate::rules::movement::MovementSystems));
 }
@@ -458,7 +464,10 @@ pub fn plan_attack(
         defender_row(-2, "stunned (004:397)");
     }
     if target.conditions.has(Condition::Kneeling) && !target.conditions.has(Condition::Prone) {
-        defender_row(if ranged { 2 } else { -2 }, if ranged { "kneeling, against ranged (004:393)" } else { "kneeling, against melee (004:393)" });
+        defender_row(
+            if ranged { 2 } else { -2 },
+            if ranged { "kneeling, against ranged (004:393)" } else { "kneeling, against melee (004:393)" },
+        );
     }
     if target.conditions.has(Condition::Pinned) && !target.conditions.is_helpless() {
         // Dex counted as 0 (004:394, footnote 4); -4 against melee.
@@ -586,6 +595,8 @@ pub struct AttackRequest<'a> {
     pub defensively: bool,
     /// An unarmed strike dealing lethal damage, at -4.
     pub lethal: bool,
+    /// A readied attack: out of turn, already paid for (004:620-622).
+    pub readied: bool,
 }
 
 /// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
@@ -623,11 +634,13 @@ pub fn prepare_attack(
     let miss_chance =
         concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.distance_to(theirs) <= 1)
             .max(condition_miss_chance(attacker, target));
-    order.check_turn(attacker.entity)?;
+    if !request.readied {
+        order.check_turn(attacker.entity)?;
+    }
     if !attacker.conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot attack", "004:278"));
     }
-    match (request.charge, request.full) {
+    match (request.charge || request.readied, request.full) {
         (true, _) => {}
         (false, true) => budget.check(ActionKind::FullRound)?,
         (false, false) => budget.check(ActionKind::Standard)?,
@@ -705,6 +718,7 @@ fn resolve_attack(
             full: intent.full,
             defensively: false,
             lethal: false,
+            readied: intent.readied,
         };
         let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
         let plan = match planned {
@@ -714,7 +728,7 @@ fn resolve_attack(
                 continue;
             }
         };
-        if !intent.charge {
+        if !intent.charge && !intent.readied {
             let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
         }
         if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {

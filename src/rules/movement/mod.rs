@@ -21,7 +21,10 @@ use crate::rules::creature::*;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::health::{Damage, Strain};
-use crate::rules::opportunity::{Exposure, Opportunity, Provoked, Reactions, danger_of, provocations, threats_to};
+use crate::rules::opportunity::{
+    Exposure, Opportunity, Provoked, Reactions, danger_of, provocations, threat_of, threats_to,
+};
+use crate::rules::turns::ready::{self, Readied, ReadiedAction, Trigger};
 use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Refusal, TurnOrder};
 
 /// The ways to move in a turn.
@@ -224,6 +227,8 @@ pub struct MoveIntent {
     /// The squares to pass through, step by step; `None` takes the cheapest path (fewest hampered squares
     /// among the cheapest).
     pub path: Option<Vec<Square>>,
+    /// A readied move set off by its trigger: out of turn, its action already spent (004:620-622).
+    pub readied: bool,
 }
 
 /// A creature's body as others' movement sees it.
@@ -558,9 +563,11 @@ type MoverQueries<'w, 's> = ParamSet<
 /// square, writing a fact for each square entered.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn resolve_movement(
+    mut commands: Commands,
     mut intents: MessageReader<MoveIntent>,
     field: Res<Battlefield>,
-    order: Res<TurnOrder>,
+    mut order: ResMut<TurnOrder>,
+    readiers: Query<(Entity, &Readied)>,
     mut creatures: MoverQueries<'_, '_>,
     mut dice: ResMut<crate::rules::dice::Dice>,
     mut facts: MessageWriter<Fact>,
@@ -596,9 +603,10 @@ fn resolve_movement(
         let mut query = move_query(&field, &all, &me);
         query.danger = danger;
         let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
-        let checked = order
-            .check_turn(intent.creature)
-            .and_then(|()| check_action(intent.action, me.budget, query.speed, me.conditions))
+        let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
+        let budget = if intent.readied { ActionBudget::fresh() } else { *me.budget };
+        let checked = turn
+            .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
             .and_then(|()| me.exertion.check_rest(order.round, intent.action))
             .and_then(|()| match (intent.action, target) {
                 (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
@@ -690,12 +698,15 @@ fn resolve_movement(
             let mut movers = creatures.p1();
             let Ok((_, _, mut budget, mut stored_exertion)) = movers.get_mut(intent.creature) else { continue };
             *stored_exertion = exertion;
-            spend(intent.action, &mut budget);
-            budget.odd_diagonal = route.odd_diagonal_after;
+            if !intent.readied {
+                spend(intent.action, &mut budget);
+                budget.odd_diagonal = route.odd_diagonal_after;
+            }
         }
         facts.write(Fact::MoveStarted { creature: id.clone(), action: intent.action.name().into(), from, allowance });
         let mut taken = 0;
         let mut dropped = false;
+        let mut fired: Vec<Entity> = Vec::new();
         for i in 0..=route.steps.len() {
             for provocation in provoked.iter().filter(|p| p.after_steps == i) {
                 let at = if i == 0 { start } else { route.steps[i - 1].footprint() };
@@ -751,6 +762,57 @@ fn resolve_movement(
                 space: step.space,
             });
             taken = i + 1;
+            // A foe who readied an attack for a creature stepping into its reach strikes now (004:621).
+            let here = step.footprint();
+            let before = if i == 0 { start } else { route.steps[i - 1].footprint() };
+            let combatants = creatures.p2();
+            let Ok(mover) = combatants.get(intent.creature) else { break };
+            let setting_off: Vec<(Entity, Option<String>)> = readiers
+                .iter()
+                .filter(|(e, r)| r.trigger == Trigger::EntersThreatened && !fired.contains(e) && *e != intent.creature)
+                .filter_map(|(e, r)| combatants.get(e).ok().map(|c| (c, r)))
+                .filter(|(c, _)| c.faction != mover.faction && c.conditions.can_act())
+                .filter(|(c, _)| {
+                    let threat = threat_of(c);
+                    here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| threat.threatens(s))
+                })
+                .map(|(c, r)| {
+                    let weapon = match &r.action {
+                        ReadiedAction::Attack { weapon, .. } => weapon.clone(),
+                        ReadiedAction::Move { .. } => None,
+                    };
+                    (c.entity, weapon)
+                })
+                .collect();
+            for (readier, weapon) in setting_off {
+                fired.push(readier);
+                commands.entity(readier).remove::<Readied>();
+                ready::move_before(&mut order, readier, intent.creature);
+                let tight = here.width.min(here.height) < squeeze_width(size, false);
+                let mid = MidAction {
+                    running: intent.action == MovementAction::Run || was_running,
+                    squeezed: Space::of(here).is_squeezed(size) && !tight,
+                    tight,
+                };
+                let combatants = creatures.p2();
+                let mut strike = Opportunity {
+                    field: &field,
+                    creatures: &combatants,
+                    dice: &mut dice,
+                    facts: &mut facts,
+                    damage: &mut damage,
+                };
+                let down =
+                    strike.strike_readied(readier, intent.creature, here, mid, weapon.as_deref(), &mut hit_points);
+                facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
+                if down {
+                    dropped = true;
+                    break;
+                }
+            }
+            if dropped {
+                break;
+            }
         }
         let mut movers = creatures.p1();
         let Ok((mut position, mut space, _, _)) = movers.get_mut(intent.creature) else { continue };
@@ -762,7 +824,7 @@ fn resolve_movement(
             facts.write(Fact::MoveInterrupted {
                 creature: id.clone(),
                 at: rest.origin,
-                reason: "dropped by an attack of opportunity (004:70)".into(),
+                reason: "dropped by an attack in the middle of its move (004:70, 004:621)".into(),
             });
         }
         let cost = if taken == 0 { 0 } else { route.steps[taken - 1].spent };
@@ -812,6 +874,7 @@ fn resolve_movement(
                 defensively: false,
                 full: false,
                 lethal: false,
+                readied: false,
             });
         }
     }

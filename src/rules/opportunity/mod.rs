@@ -140,6 +140,13 @@ pub fn can_react(c: &CombatantItem, reactions: &Reactions) -> bool {
             .is_empty()
 }
 
+/// A creature's threat: its squares, reach and the weapons it threatens with.
+pub fn threat_of(c: &CombatantItem) -> Threat {
+    let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+    let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
+    Threat { entity: c.entity, footprint: c.space.at(c.position.0), reach: c.reach.0, weapon_reach }
+}
+
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
 pub fn threats_to<'a>(
     mover: &CombatantItem,
@@ -292,6 +299,68 @@ impl Opportunity<'_, '_, '_, '_, '_> {
 }
 
 impl Opportunity<'_, '_, '_, '_, '_> {
+    /// A readied attack of `readier` on `mover` standing on `at`, set off as it steps in (004:621): one
+    /// attack, not an attack of opportunity. Returns `true` if the mover dropped.
+    pub fn strike_readied(
+        &mut self,
+        readier: Entity,
+        mover: Entity,
+        at: Footprint,
+        mid_action: MidAction,
+        weapon: Option<&str>,
+        hit_points: &mut HitPoints,
+    ) -> bool {
+        let (Ok(attacker), Ok(target)) = (self.creatures.get(readier), self.creatures.get(mover)) else {
+            return false;
+        };
+        let own = attacker.space.at(attacker.position.0);
+        let miss_chance =
+            crate::rules::attack::concealment(self.field, own, at, attacker.traits.darkvision_m > 0, true)
+                .max(crate::rules::attack::condition_miss_chance(&attacker, &target));
+        let cover = crate::rules::attack::melee_cover(self.field, own, at);
+        let flanking =
+            crate::rules::attack::flanking_ally_at(&attacker, at, self.creatures.iter().filter(|c| c.entity != mover));
+        let situation = AttackSituation {
+            weapon,
+            own,
+            theirs: at,
+            allies_near_target: false,
+            charge: false,
+            opportunity: weapon.is_none(),
+            mid_action: Some(mid_action),
+            flanking_with: flanking.as_deref(),
+            cover: &cover,
+            miss_chance,
+        };
+        self.facts.write(Fact::ReadiedActionTriggered {
+            creature: attacker.id.clone(),
+            by: target.id.clone(),
+            action: format!("attack {}", target.id),
+        });
+        let plan = match plan_attack(&attacker, &target, situation) {
+            Ok(plan) => plan,
+            Err(refusal) => {
+                self.facts.write(Fact::ActionRefused {
+                    creature: attacker.id.clone(),
+                    action: "readied attack".into(),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                return false;
+            }
+        };
+        let hp = hit_points;
+        if let Some(hit) = roll_planned_attack(&plan, attacker.id, target.id, target.traits, self.dice, self.facts) {
+            self.damage.write(Damage { target: mover, amount: hit.amount, nonlethal: hit.nonlethal });
+            if hit.nonlethal {
+                hp.nonlethal += hit.amount;
+            } else {
+                *hp = crate::rules::health::absorb(*hp, hit.amount);
+            }
+        }
+        hp.current < 0 || hp.nonlethal > hp.current
+    }
+
     /// Lets the foes that threaten `who` where it stands strike at it for an action that provokes there
     /// (004:66): a ranged or unarmed attack, a coup de grâce. `only` limits the strikers (an unarmed attack
     /// provokes its target alone, 004:168). Writes `action_interrupted` and returns `true` if it dropped.
@@ -334,7 +403,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
 
 /// Attacks of opportunity.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::turns::TurnSystems));
+    app.add_systems(Update, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::turns::ready::lapse));
 }
 
 /// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving

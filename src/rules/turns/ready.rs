@@ -1,0 +1,188 @@
+//! Readying an action (004:620-628): a standard action that sets aside an attack or a move, to be taken
+//! just before a trigger; the readier's initiative then moves to just before the creature that set it
+//! off, for the rest of the fight (004:622). If the trigger does not come before its next turn, the readied
+//! action is lost (004:624).
+//!
+//! Two triggers are playable: a foe entering a square the readier threatens (the attack falls as the foe
+//! steps in, in the middle of its move), and a named creature acting or moving (the readied action is
+//! taken before that creature's action). Spells are not in the game yet, so "a foe starts casting" is not
+//! offered.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{ActionBudget, ActionKind, Refusal, TurnOrder};
+use crate::rules::RulesSystems;
+use crate::rules::creature::*;
+use crate::rules::facts::Fact;
+use crate::rules::geometry::Square;
+
+/// The action set aside.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadiedAction {
+    /// One attack, on `target` or (if `None`) on the creature that sets the trigger off.
+    Attack {
+        /// The creature to attack by id; the trigger's creature if absent.
+        #[serde(default)]
+        target: Option<String>,
+        /// The weapon; the first melee one if absent.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+    /// A move (a move action) to a square.
+    Move {
+        /// Where to.
+        to: Square,
+    },
+}
+
+/// What sets a readied action off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// A foe enters a square the readier threatens.
+    EntersThreatened,
+    /// This creature (by id) acts or moves.
+    Acts(String),
+}
+
+impl std::fmt::Display for ReadiedAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadiedAction::Attack { target: Some(t), .. } => write!(f, "attack {t}"),
+            ReadiedAction::Attack { target: None, .. } => write!(f, "attack"),
+            ReadiedAction::Move { to } => write!(f, "move to {to}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Trigger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Trigger::EntersThreatened => write!(f, "a foe enters a square it threatens"),
+            Trigger::Acts(id) => write!(f, "{id} acts or moves"),
+        }
+    }
+}
+
+/// An action readied and waiting for its trigger.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Readied {
+    /// The action.
+    pub action: ReadiedAction,
+    /// Its trigger.
+    pub trigger: Trigger,
+    /// The round it was readied in: it lapses at the readier's next turn (004:624).
+    pub round: u32,
+}
+
+/// Asks to ready an action.
+#[derive(Message, Clone, Debug)]
+pub struct ReadyIntent {
+    /// Who readies.
+    pub creature: Entity,
+    /// The action.
+    pub action: ReadiedAction,
+    /// The trigger.
+    pub trigger: Trigger,
+}
+
+/// Moves `readier` to just before `trigger` in the order, for the rest of the fight (004:622); the creature
+/// whose turn it is keeps it.
+pub fn move_before(order: &mut TurnOrder, readier: Entity, trigger: Entity) {
+    let Some(from) = order.entries.iter().position(|e| e.entity == readier) else { return };
+    let current = order.current_entity();
+    let entry = order.entries.remove(from);
+    let to = order.entries.iter().position(|e| e.entity == trigger).unwrap_or(order.entries.len());
+    order.entries.insert(to, entry);
+    order.current = current.and_then(|c| order.entries.iter().position(|e| e.entity == c));
+}
+
+/// Whether `readier`'s trigger is `actor` acting now.
+pub fn waits_for(readied: &Readied, actor: &CreatureId) -> bool {
+    matches!(&readied.trigger, Trigger::Acts(id) if *id == actor.0)
+}
+
+/// Readying, first of the actions each frame.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ReadySystems;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<ReadyIntent>();
+    app.configure_sets(Update, ReadySystems.in_set(RulesSystems::Act).before(crate::rules::movement::MovementSystems));
+    app.add_systems(Update, ready.in_set(ReadySystems));
+    app.add_systems(Update, lapse.in_set(RulesSystems::Turns).after(super::TurnSystems));
+}
+
+/// Readies: the creature's turn, able to act, its standard action left (004:620).
+fn ready(
+    mut commands: Commands,
+    mut intents: MessageReader<ReadyIntent>,
+    order: Res<TurnOrder>,
+    mut creatures: Query<(&CreatureId, &Conditions, &mut ActionBudget)>,
+    ids: Query<(Entity, &CreatureId)>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let Ok((id, conditions, mut budget)) = creatures.get_mut(intent.creature) else { continue };
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| {
+                if conditions.can_act() {
+                    Ok(())
+                } else {
+                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
+                }
+            })
+            .and_then(|()| match (&intent.trigger, &intent.action) {
+                (Trigger::EntersThreatened, ReadiedAction::Move { .. }) => Err(Refusal::new(
+                    "a move readied against a foe stepping in is not playable yet; ready an attack",
+                    "004:621",
+                )),
+                (Trigger::Acts(who), _) if !ids.iter().any(|(_, i)| i.0 == *who) => {
+                    Err(Refusal::new(format!("there is no creature {who:?}"), "004:621"))
+                }
+                _ => Ok(()),
+            })
+            .and_then(|()| budget.spend(ActionKind::Standard));
+        match checked {
+            Ok(()) => {
+                facts.write(Fact::ActionReadied {
+                    creature: id.clone(),
+                    action: intent.action.to_string(),
+                    trigger: intent.trigger.to_string(),
+                });
+                commands.entity(intent.creature).insert(Readied {
+                    action: intent.action.clone(),
+                    trigger: intent.trigger.clone(),
+                    round: order.round,
+                });
+            }
+            Err(refusal) => {
+                facts.write(Fact::ActionRefused {
+                    creature: id.clone(),
+                    action: "ready".into(),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+            }
+        }
+    }
+}
+
+/// A readied action not set off by the readier's next turn is lost (004:624).
+pub fn lapse(
+    mut commands: Commands,
+    order: Res<TurnOrder>,
+    readied: Query<(&CreatureId, &Readied)>,
+    mut facts: MessageWriter<Fact>,
+) {
+    let Some(current) = order.current_entity() else { return };
+    if let Ok((id, r)) = readied.get(current)
+        && r.round < order.round
+    {
+        facts.write(Fact::ReadyLapsed { creature: id.clone() });
+        commands.entity(current).remove::<Readied>();
+    }
+}
