@@ -127,6 +127,14 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
             }
         }
     }
+    // Badly hurt, out of reach of the foes: drink a healing potion (004:96).
+    if hp.current * 3 <= hp.max
+        && !adjacent_foe
+        && budget.check(ActionKind::Standard).is_ok()
+        && let Some(potion) = world.get::<Items>(creature).and_then(|i| i.0.iter().find(|i| i.heal.is_some()))
+    {
+        return Step::UseItem { creature: me.id.clone(), item: potion.name.clone() };
+    }
     // An archer in melee steps back before it shoots (a ranged attack there provokes, 004:90).
     if archer && adjacent_foe && budget.movement == crate::rules::turns::MovementMade::None {
         let options = move_options(world, creature);

@@ -75,6 +75,7 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 s.feats.clone(),
                 s.skills.clone(),
                 s.traits.clone(),
+                s.items.clone(),
                 Altitude(spec.altitude),
                 Heading(spec.heading),
                 Awareness(spec.aware_of.clone()),

@@ -238,3 +238,28 @@ fn a_script_with_an_unknown_step_is_refused_with_its_place() {
     assert_eq!(key_code("Enter"), Some(KeyCode::Enter));
     assert_eq!(key_code("Hyper"), None);
 }
+
+/// Magical healing stabilises a dying creature still below 0, and brings it back up above 0 (004:284-285);
+/// never above the maximum (004:292).
+#[test]
+fn healing_stabilises_then_wakes_a_dying_creature() {
+    use estoc::rules::creature::{Condition, Conditions, HitPoints};
+    use estoc::rules::health::{Damage, Healing};
+    let encounter = level("skirmish.ron");
+    let mut app = started(&encounter, 3);
+    let goblin = entity(&app, "goblin-1");
+    let state = |app: &App| {
+        let hp = *app.world().get::<HitPoints>(goblin).unwrap();
+        let c = app.world().get::<Conditions>(goblin).unwrap().clone();
+        (hp.current, c.has(Condition::Dying), c.has(Condition::Stable), c.has(Condition::Unconscious))
+    };
+    app.world_mut().write_message(Damage { target: goblin, amount: 8, nonlethal: false });
+    app.update();
+    assert_eq!(state(&app), (-3, true, false, true));
+    app.world_mut().write_message(Healing { target: goblin, amount: 2 });
+    app.update();
+    assert_eq!(state(&app), (-1, false, true, true), "stable and unconscious below 0");
+    app.world_mut().write_message(Healing { target: goblin, amount: 50 });
+    app.update();
+    assert_eq!(state(&app), (5, false, false, false), "up to its maximum, awake");
+}

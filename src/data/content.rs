@@ -224,6 +224,20 @@ pub struct TemplateDef {
     /// Traits.
     #[serde(default)]
     pub traits: Traits,
+    /// Items carried, by name from `assets/items.ron`.
+    #[serde(default)]
+    pub items: Vec<String>,
+}
+
+/// An item of the catalogue `assets/items.ron`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemDef {
+    /// The line of its use in the table of actions (004:87-163).
+    pub action: u32,
+    /// Healing it gives.
+    #[serde(default)]
+    pub heal: Option<crate::rules::dice::DiceExpr>,
 }
 
 /// The checked values of a creature, ready to spawn.
@@ -261,6 +275,8 @@ pub struct Stats {
     pub skills: Skills,
     /// Traits.
     pub traits: Traits,
+    /// Items carried.
+    pub items: Items,
 }
 
 impl Stats {
@@ -303,6 +319,8 @@ pub struct Content {
     pub templates: BTreeMap<String, (PathBuf, TemplateDef)>,
     /// The table of actions in combat (004:87-163).
     pub actions: Vec<crate::rules::turns::actions::ActionRow>,
+    /// Items by name.
+    pub items: BTreeMap<String, ItemDef>,
 }
 
 impl Content {
@@ -334,6 +352,30 @@ impl Content {
                 Ok(actions) => content.actions = actions,
                 Err(e) => problems.push(e),
             },
+            Err(e) => problems.push(e),
+        }
+        let items_path = assets.join("items.ron");
+        match read_file(&items_path) {
+            Ok(text) => {
+                let source = Source { path: &items_path, text: &text };
+                match source.parse::<BTreeMap<String, ItemDef>>() {
+                    Ok(items) => {
+                        for (name, item) in &items {
+                            if !content.actions.iter().any(|row| row.line == item.action) {
+                                problems.push(source.error(
+                                    source.locate(&format!("\"{name}\""), None),
+                                    format!(
+                                        "item {name:?}: no action on line {} of the table (004:87-163)",
+                                        item.action
+                                    ),
+                                ));
+                            }
+                        }
+                        content.items = items;
+                    }
+                    Err(e) => problems.push(e),
+                }
+            }
             Err(e) => problems.push(e),
         }
         let dir = assets.join("creatures");
@@ -442,6 +484,25 @@ impl Content {
             }
             weapons.push(def.to_weapon(name, false));
         }
+        let mut items = Vec::new();
+        for name in overrides.items.as_ref().unwrap_or(&template.items) {
+            let row = self
+                .items
+                .get(name)
+                .and_then(|def| self.actions.iter().find(|r| r.line == def.action).map(|r| (def, r)));
+            match row {
+                Some((def, row)) => items.push(Item {
+                    name: name.clone(),
+                    action_line: def.action,
+                    action_kind: row.kind,
+                    provokes: row.provokes,
+                    heal: def.heal,
+                }),
+                None => {
+                    problems.push((format!("\"{name}\""), format!("unknown item {name:?} (not in assets/items.ron)")))
+                }
+            }
+        }
         let hit_points = overrides.hit_points.unwrap_or(template.hit_points);
         if hit_points < 1 {
             problems.push(("hit_points".into(), format!("hit points must be at least 1, not {hit_points}")));
@@ -486,6 +547,7 @@ impl Content {
             feats: Feats(overrides.feats.as_ref().unwrap_or(&template.feats).iter().copied().collect()),
             skills: template.skills.clone(),
             traits: template.traits.clone(),
+            items: Items(items),
         })
     }
 }
@@ -521,6 +583,9 @@ pub struct TemplateOverrides {
     /// Another load.
     #[serde(default)]
     pub load: Option<Load>,
+    /// Other items.
+    #[serde(default)]
+    pub items: Option<Vec<String>>,
 }
 
 #[cfg(test)]

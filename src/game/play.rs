@@ -403,6 +403,8 @@ pub enum BarKind {
     TotalDefense,
     /// Stand up.
     StandUp,
+    /// Drink a healing potion.
+    Potion,
     /// Delay.
     Delay,
     /// End the turn.
@@ -427,6 +429,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyD, label: "Total defence [D]", kind: BarKind::TotalDefense },
     BarAction { key: KeyCode::KeyG, label: "Defensively [G]", kind: BarKind::Defensively },
     BarAction { key: KeyCode::KeyU, label: "Stand up [U]", kind: BarKind::StandUp },
+    BarAction { key: KeyCode::KeyP, label: "Potion [P]", kind: BarKind::Potion },
     BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
@@ -463,8 +466,17 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 Err(Refusal::new("standing already", "004:225"))
             }
         }
+        BarKind::Potion => match first_potion(world, me) {
+            Some(_) => budget.check(ActionKind::Standard),
+            None => Err(Refusal::new("carries no healing potion", "004:96")),
+        },
         BarKind::Threats => Ok(()),
     }
+}
+
+/// The first healing item a creature carries.
+pub fn first_potion(world: &World, creature: Entity) -> Option<String> {
+    world.get::<Items>(creature)?.0.iter().find(|i| i.heal.is_some()).map(|i| i.name.clone())
 }
 
 /// Carries out an action-bar entry for the active creature.
@@ -489,6 +501,10 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         }
         BarKind::TotalDefense => Step::TotalDefense { creature },
         BarKind::StandUp => Step::StandUp { creature },
+        BarKind::Potion => match first_potion(world, me) {
+            Some(item) => Step::UseItem { creature, item },
+            None => return,
+        },
         BarKind::Delay => Step::Delay { creature },
         BarKind::EndTurn => Step::EndTurn { creature },
         BarKind::Threats => return,

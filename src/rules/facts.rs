@@ -325,6 +325,26 @@ pub enum Fact {
         /// The readier.
         creature: CreatureId,
     },
+    /// A creature used an item (the action on that line of the table of actions).
+    ItemUsed {
+        /// Who.
+        creature: CreatureId,
+        /// The item.
+        item: String,
+        /// The line of the table of actions (004:87-163).
+        action_line: u32,
+    },
+    /// Hit points given back (004:284-296).
+    Healed {
+        /// Who.
+        creature: CreatureId,
+        /// What healed it.
+        source: String,
+        /// The dice.
+        dice: Thrown,
+        /// Hit points.
+        amount: i32,
+    },
 }
 
 /// Every fact of the fight so far, in order.
@@ -458,6 +478,10 @@ impl Fact {
             }
             Fact::ReadiedActionTriggered { creature, by, action } => {
                 format!("{by} sets off {creature}'s readied action: {action} (004:621)")
+            }
+            Fact::ItemUsed { creature, item, action_line } => format!("{creature} uses the {item} (004:{action_line})"),
+            Fact::Healed { creature, source, dice, amount } => {
+                format!("{creature} heals {amount} HP from the {source}: {} {:?}", dice.expr, dice.faces)
             }
             Fact::ReadyLapsed { creature } => format!("{creature}'s readied action lapses (004:624)"),
             Fact::EncounterEnded { winner } => match winner {

@@ -103,6 +103,13 @@ pub enum Step {
         /// What sets it off.
         trigger: crate::rules::turns::ready::Trigger,
     },
+    /// Use a carried item: drink a potion (004:96).
+    UseItem {
+        /// Creature id.
+        creature: String,
+        /// The item's name.
+        item: String,
+    },
     /// Delay: the creature whose turn it is acts later (004:629).
     Delay {
         /// Creature id.
@@ -499,6 +506,12 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
         return None;
     }
     match step {
+        Step::UseItem { creature, item } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::health::UseItemIntent { creature: e, item: item.clone() });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
         Step::Ready { creature, action, trigger } => match entity(creature) {
             Some(e) => {
                 world.write_message(crate::rules::turns::ready::ReadyIntent {
@@ -689,7 +702,8 @@ fn actor(step: &Step) -> Option<&str> {
         | Step::DropProne { creature }
         | Step::TotalDefense { creature }
         | Step::Charge { creature, .. }
-        | Step::Ready { creature, .. } => Some(creature),
+        | Step::Ready { creature, .. }
+        | Step::UseItem { creature, .. } => Some(creature),
         _ => None,
     }
 }

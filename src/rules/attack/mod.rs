@@ -806,7 +806,7 @@ fn resolve_attack(
 
 /// Takes total defence: checks the turn and the standard action, then sets the condition until the next
 /// turn (004:211).
-fn take_total_defense(
+pub fn take_total_defense(
     mut intents: MessageReader<TotalDefenseIntent>,
     order: Res<TurnOrder>,
     mut creatures: Query<(&CreatureId, &mut ActionBudget, &Conditions)>,

@@ -386,6 +386,25 @@ pub struct Weapon {
     pub off_hand: bool,
 }
 
+/// An item carried for use in combat: a potion, for now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Its name.
+    pub name: String,
+    /// The line of its use in the table of actions (004:87-163).
+    pub action_line: u32,
+    /// The kind of action its use is, from that line of the table.
+    pub action_kind: crate::rules::turns::actions::TableKind,
+    /// Whether its use provokes, from that line of the table.
+    pub provokes: crate::rules::turns::actions::Provokes,
+    /// The hit points it heals.
+    pub heal: Option<crate::rules::dice::DiceExpr>,
+}
+
+/// The items a creature carries; each is used up when used.
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Items(pub Vec<Item>);
+
 /// The weapons and natural attacks a creature can use, the first being its usual one.
 #[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Armament(pub Vec<Weapon>);

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use super::RulesSystems;
 use crate::rules::creature::{
-    Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Saves, ability_modifier,
+    Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Saves, ability_modifier,
 };
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
@@ -105,10 +105,183 @@ pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
     app.add_message::<Damage>().add_message::<ConditionChange>().add_message::<Strain>().add_message::<Slay>();
+    app.add_message::<Healing>().add_message::<UseItemIntent>();
     app.add_systems(
         Update,
-        (apply_strain, apply_damage, apply_slay, apply_condition_changes).chain().in_set(RulesSystems::Consequences),
+        (apply_strain, apply_damage, apply_slay, apply_healing, apply_condition_changes)
+            .chain()
+            .in_set(RulesSystems::Consequences),
     );
+    app.add_systems(
+        Update,
+        use_item
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::turns::ready::ReadySystems)
+            .before(crate::rules::attack::take_total_defense),
+    );
+}
+
+/// Hit points given back (004:284-296): never above the maximum; as much nonlethal damage goes too
+/// (004:308); any magical healing stabilises a dying creature (004:284).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Healing {
+    /// Who is healed.
+    pub target: Entity,
+    /// Hit points.
+    pub amount: i32,
+}
+
+/// Asks to use a carried item (drink a potion): the kind of action and whether it provokes come from the
+/// table of actions (004:87-163).
+#[derive(Message, Clone, Debug)]
+pub struct UseItemIntent {
+    /// Who uses it.
+    pub creature: Entity,
+    /// The item by name.
+    pub item: String,
+}
+
+/// The hit points and states after healing `amount` (004:284-296, 004:308): current hit points up to the
+/// maximum, nonlethal damage down by as much, and a dying creature that is still below 0 stable.
+pub fn heal(hp: HitPoints, amount: i32) -> HitPoints {
+    HitPoints {
+        current: (hp.current + amount.max(0)).min(hp.max),
+        nonlethal: (hp.nonlethal - amount.max(0)).max(0),
+        ..hp
+    }
+}
+
+/// Heals, then sets the states the new hit points bring.
+fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_, '_>, mut facts: MessageWriter<Fact>) {
+    for cure in healing.read() {
+        let Ok((id, mut hp, mut conditions, _, _, _)) = creatures.get_mut(cure.target) else { continue };
+        if conditions.has(Condition::Dead) {
+            continue;
+        }
+        let before = hp.current;
+        *hp = heal(*hp, cure.amount);
+        facts.write(Fact::HitPointsChanged {
+            creature: id.clone(),
+            before,
+            after: hp.current,
+            nonlethal: hp.nonlethal,
+        });
+        let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
+        // Magical healing stabilises a dying creature (004:284): still below 0, it is stable and unconscious.
+        let still_down = wanted.contains(&Condition::Dying);
+        if still_down {
+            wanted.retain(|c| *c != Condition::Dying);
+            if conditions.0.insert(Condition::Stable) {
+                facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Stable });
+            }
+        } else if conditions.0.remove(&Condition::Stable) {
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
+        }
+        if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
+            wanted.push(state);
+        }
+        for condition in HP_STATES {
+            let want = wanted.contains(&condition);
+            if want && conditions.0.insert(condition) {
+                facts.write(Fact::ConditionGained { creature: id.clone(), condition });
+            } else if !want && conditions.0.remove(&condition) {
+                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+            }
+        }
+    }
+}
+
+/// The kind of action a row of the table is, as the action budget counts it.
+fn budget_kind(kind: crate::rules::turns::actions::TableKind) -> crate::rules::turns::ActionKind {
+    use crate::rules::turns::ActionKind;
+    use crate::rules::turns::actions::TableKind;
+    match kind {
+        TableKind::Standard | TableKind::Restricted | TableKind::Variable => ActionKind::Standard,
+        TableKind::Move => ActionKind::Move,
+        TableKind::FullRound => ActionKind::FullRound,
+        TableKind::Free | TableKind::NoAction => ActionKind::Free,
+    }
+}
+
+/// Uses an item: the creature's turn, able to act, the action the table gives left; if the table says it
+/// provokes, the foes that threaten the creature strike first (004:66) and a creature dropped does not
+/// drink; then the item is used up and heals.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn use_item(
+    mut intents: MessageReader<UseItemIntent>,
+    order: Res<TurnOrder>,
+    field: Res<crate::rules::battlefield::Battlefield>,
+    creatures: Query<crate::rules::attack::Combatant, With<Creature>>,
+    mut carried: Query<(&mut Items, &mut crate::rules::turns::ActionBudget)>,
+    mut reactions: Query<&mut crate::rules::opportunity::Reactions>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    mut healing: MessageWriter<Healing>,
+) {
+    use crate::rules::turns::Refusal;
+    use crate::rules::turns::actions::Provokes;
+    for intent in intents.read() {
+        let Ok(user) = creatures.get(intent.creature) else { continue };
+        let Ok((mut items, mut budget)) = carried.get_mut(intent.creature) else { continue };
+        let found = items.0.iter().position(|i| i.name == intent.item);
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| {
+                if user.conditions.can_act() {
+                    Ok(())
+                } else {
+                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
+                }
+            })
+            .and_then(|()| found.ok_or_else(|| Refusal::new(format!("{} carries no {}", user.id, intent.item), "data")))
+            .and_then(|i| {
+                let item = &items.0[i];
+                budget.spend(budget_kind(item.action_kind)).map(|()| i)
+            });
+        let index = match checked {
+            Ok(i) => i,
+            Err(refusal) => {
+                facts.write(Fact::ActionRefused {
+                    creature: user.id.clone(),
+                    action: format!("use {}", intent.item),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                continue;
+            }
+        };
+        let item = items.0.remove(index);
+        facts.write(Fact::ItemUsed {
+            creature: user.id.clone(),
+            item: item.name.clone(),
+            action_line: item.action_line,
+        });
+        if matches!(item.provokes, Provokes::Yes | Provokes::YesNote { .. }) {
+            let why = format!("using the {} (004:{})", item.name, item.action_line);
+            let initiative = order.initiative();
+            let mut strike = crate::rules::opportunity::Opportunity {
+                field: &field,
+                creatures: &creatures,
+                dice: &mut dice,
+                facts: &mut facts,
+                damage: &mut damage,
+            };
+            if strike.provoke_in_place(&user, &initiative, &mut reactions, None, "use_item", &why) {
+                continue;
+            }
+        }
+        if let Some(expr) = item.heal {
+            let thrown = dice.throw(expr);
+            facts.write(Fact::Healed {
+                creature: user.id.clone(),
+                source: item.name.clone(),
+                dice: thrown.clone(),
+                amount: thrown.total.max(1),
+            });
+            healing.write(Healing { target: intent.creature, amount: thrown.total.max(1) });
+        }
+    }
 }
 
 const HP_STATES: [Condition; 5] =
@@ -283,6 +456,14 @@ mod tests {
         assert_eq!(nonlethal_state(8, 8), Some(Condition::Staggered));
         assert_eq!(nonlethal_state(8, 9), Some(Condition::Unconscious));
         assert_eq!(nonlethal_state(8, 3), None);
+    }
+
+    #[test]
+    fn healing_stops_at_the_maximum_and_takes_nonlethal_damage_too_004_292_308() {
+        let hp = HitPoints { current: 3, max: 10, temporary: 0, nonlethal: 4 };
+        assert_eq!(heal(hp, 5), HitPoints { current: 8, max: 10, temporary: 0, nonlethal: 0 });
+        assert_eq!(heal(hp, 20).current, 10);
+        assert_eq!(heal(hp, 2).nonlethal, 2);
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The table of actions in combat (004:87-163) as data: each action's kind and whether it provokes an
 //! attack of opportunity. Read from `assets/actions.ron`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The section of the table an action is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TableKind {
     /// Action simple.
     Standard,
@@ -23,7 +23,7 @@ pub enum TableKind {
 }
 
 /// Whether an action provokes an attack of opportunity, as the table says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Provokes {
     /// Oui.
     Yes,
