@@ -150,6 +150,7 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
         }
     }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
+    let two_hands = crate::rules::attack::holds_off_hand(&armament) && !archer;
     let attack = |target, weapon, full| Step::Attack {
         creature: me.id.clone(),
         target,
@@ -157,6 +158,7 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
         defensively: false,
         full,
         lethal: false,
+        two_weapons: full && two_hands,
     };
     if fresh && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer) {
         return attack(target, weapon, true);

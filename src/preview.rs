@@ -246,11 +246,22 @@ pub fn attack_preview(
 
     let field = world.resource::<Battlefield>();
     let order = world.resource::<TurnOrder>();
-    let plan = prepare_attack(field, order, &creatures, &a, &t, request, &budget)?;
+    let mut plan = prepare_attack(field, order, &creatures, &a, &t, request, &budget)?;
+    // A full attack with a weapon in the off hand adds its blow, both at the two-weapon penalties.
+    let off_hand = if request.full && crate::rules::attack::holds_off_hand(a.armament) {
+        Some(crate::rules::attack::plan_off_hand(field, order, &creatures, &a, &t, &mut plan, &budget)?)
+    } else {
+        None
+    };
     let base = a.base_attack.0;
     let rest = total(&plan.modifiers) - base;
-    let bonuses: Vec<i32> =
+    let mut bonuses: Vec<i32> =
         if request.full { iterative_bonuses(base).into_iter().map(|b| b + rest).collect() } else { vec![base + rest] };
-    let chances = bonuses.iter().map(|&b| chance_to_hit(b, plan.armor_class, plan.miss_chance)).collect();
+    let mut chances: Vec<f32> = bonuses.iter().map(|&b| chance_to_hit(b, plan.armor_class, plan.miss_chance)).collect();
+    if let Some(off) = off_hand {
+        let bonus = total(&off.modifiers);
+        bonuses.push(bonus);
+        chances.push(chance_to_hit(bonus, off.armor_class, off.miss_chance));
+    }
     Ok(AttackPreview { plan, bonuses, chances })
 }

@@ -134,6 +134,7 @@ fn the_attack_preview_agrees_with_the_rules() {
                     defensively: false,
                     full: false,
                     lethal: false,
+                    two_weapons: false,
                 },
             );
             trial.update();

@@ -325,6 +325,9 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
                 defensively: choice.defensively,
                 full: mode == Mode::FullAttack,
                 lethal: false,
+                // A full attack uses the off-hand weapon too when the creature holds one (004:462).
+                two_weapons: mode == Mode::FullAttack
+                    && world.get::<Armament>(me).is_some_and(crate::rules::attack::holds_off_hand),
             },
         });
     }

@@ -58,6 +58,9 @@ pub enum Step {
         /// An unarmed strike dealing lethal damage, at -4.
         #[serde(default)]
         lethal: bool,
+        /// With `full: true`, also one attack with the weapon held in the off hand (004:462-472).
+        #[serde(default)]
+        two_weapons: bool,
     },
     /// A coup de grâce on a helpless foe (004:424-427).
     CoupDeGrace {
@@ -535,7 +538,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::Attack { creature, target, weapon, defensively, full, lethal } => {
+        Step::Attack { creature, target, weapon, defensively, full, lethal, two_weapons } => {
             match (entity(creature), entity(target)) {
                 (Some(a), Some(t)) => {
                     world.write_message(AttackIntent {
@@ -547,6 +550,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         full: *full,
                         lethal: *lethal,
                         readied: false,
+                        two_weapons: *two_weapons,
                     });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -748,6 +752,7 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
                 full: false,
                 lethal: false,
                 readied: true,
+                two_weapons: false,
             });
         }
         ReadiedAction::Move { to } => {

@@ -41,6 +41,51 @@ pub struct AttackIntent {
     /// A readied attack set off by its trigger: taken out of turn, its standard action already spent
     /// (004:620-622).
     pub readied: bool,
+    /// A full attack with two weapons: the main hand's iterative attacks and one attack with the weapon
+    /// held in the off hand, each at the penalty of the two-weapon table (004:462-472).
+    pub two_weapons: bool,
+}
+
+/// Prepares the off-hand blow of a full attack with two weapons and puts the main hand's penalty on
+/// `main` (004:462-472).
+pub fn plan_off_hand(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    main: &mut AttackPlan,
+    budget: &ActionBudget,
+) -> Result<AttackPlan, Refusal> {
+    let off = attacker
+        .armament
+        .0
+        .iter()
+        .find(|w| w.off_hand && !is_ranged(w) && w.name != main.weapon.name)
+        .ok_or_else(|| Refusal::new(format!("{} holds no weapon in its off hand", attacker.id), "004:462"))?;
+    let request = AttackRequest { weapon: Some(off.name.as_str()), full: true, paid: true, ..default() };
+    let mut off_plan = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    let light = off_plan.weapon.handling == Handling::Light || off_plan.weapon.unarmed;
+    let (main_penalty, off_penalty) = two_weapon_penalties(light, attacker.feats.has(Feat::TwoWeaponFighting));
+    main.modifiers.push(Modifier::new(main_penalty, "two weapons, main hand (004:467-470)"));
+    off_plan.modifiers.push(Modifier::new(off_penalty, "two weapons, off hand (004:467-470)"));
+    Ok(off_plan)
+}
+
+/// Whether a creature holds a melee weapon in its off hand, for a full attack with two weapons.
+pub fn holds_off_hand(armament: &Armament) -> bool {
+    armament.0.iter().any(|w| w.off_hand && !is_ranged(w))
+}
+
+/// The penalties of fighting with two weapons, main hand then off hand (004:467-470): -6/-10, a light
+/// off-hand weapon -4/-8, with Two-Weapon Fighting -4/-4, both -2/-2.
+pub fn two_weapon_penalties(off_hand_light: bool, feat: bool) -> (i32, i32) {
+    match (off_hand_light, feat) {
+        (false, false) => (-6, -10),
+        (true, false) => (-4, -8),
+        (false, true) => (-4, -4),
+        (true, true) => (-2, -2),
+    }
 }
 
 /// Delivers a coup de grâce: a full-round action against a helpless foe, with a melee weapon or a bow or
@@ -597,6 +642,8 @@ pub struct AttackRequest<'a> {
     pub lethal: bool,
     /// A readied attack: out of turn, already paid for (004:620-622).
     pub readied: bool,
+    /// Its action already paid for (the off-hand blow of a full attack).
+    pub paid: bool,
 }
 
 /// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
@@ -640,7 +687,7 @@ pub fn prepare_attack(
     if !attacker.conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot attack", "004:278"));
     }
-    match (request.charge || request.readied, request.full) {
+    match (request.charge || request.readied || request.paid, request.full) {
         (true, _) => {}
         (false, true) => budget.check(ActionKind::FullRound)?,
         (false, false) => budget.check(ActionKind::Standard)?,
@@ -719,6 +766,7 @@ fn resolve_attack(
             defensively: false,
             lethal: false,
             readied: intent.readied,
+            paid: false,
         };
         let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
         let plan = match planned {
@@ -728,6 +776,23 @@ fn resolve_attack(
                 continue;
             }
         };
+        // Two weapons (004:462-472): the off-hand weapon's plan, and the penalties on both hands.
+        let mut plan = plan;
+        let mut off_hand_plan = None;
+        if intent.two_weapons {
+            let planned = if intent.full {
+                plan_off_hand(&field, &order, &creatures, &attacker, &target, &mut plan, &budget)
+            } else {
+                Err(Refusal::new("the off-hand attack comes with a full attack only", "004:462"))
+            };
+            match planned {
+                Ok(off_plan) => off_hand_plan = Some(off_plan),
+                Err(refusal) => {
+                    facts.write(refuse(refusal));
+                    continue;
+                }
+            }
+        }
         if !intent.charge && !intent.readied {
             let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
         }
@@ -770,7 +835,6 @@ fn resolve_attack(
             });
         }
         // Fighting defensively applies to this very attack (004:183); the condition lasts the round.
-        let mut plan = plan;
         if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
             plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
         }
@@ -781,11 +845,14 @@ fn resolve_attack(
         let bonuses =
             if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
         let mut target_hp = *target.hit_points;
-        for (i, bonus) in bonuses.iter().enumerate() {
+        let blows = bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p)));
+        for (i, (bonus, plan)) in blows.enumerate() {
             let mut this = plan.clone();
             if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
-                base.value = *bonus;
-                if i > 0 {
+                base.value = bonus;
+                if i >= bonuses.len() {
+                    base.source = "base attack, off hand".into();
+                } else if i > 0 {
                     base.source = format!("base attack, attack {} of the full attack", i + 1);
                 }
             }
@@ -1030,5 +1097,24 @@ fn change_stance(
             condition: Condition::Prone,
             gained: !intent.stand_up,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_two_weapon_table_004_467_470() {
+        assert_eq!(two_weapon_penalties(false, false), (-6, -10));
+        assert_eq!(two_weapon_penalties(true, false), (-4, -8));
+        assert_eq!(two_weapon_penalties(false, true), (-4, -4));
+        assert_eq!(two_weapon_penalties(true, true), (-2, -2));
+    }
+
+    #[test]
+    fn the_chance_to_hit_rounds_nothing_away() {
+        assert_eq!(chance_to_hit(0, 11, 0), 0.5);
+        assert_eq!(chance_to_hit(0, 11, 20), 0.4);
     }
 }

@@ -875,6 +875,7 @@ fn resolve_movement(
                 full: false,
                 lethal: false,
                 readied: false,
+                two_weapons: false,
             });
         }
     }
