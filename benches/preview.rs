@@ -38,8 +38,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("64x64, 30 creatures: foes' threatened squares", |b| {
         b.iter(|| black_box(estoc::game::play::foes_threatened(world, hero)))
     });
+    // The AI deciding the first step of the turn for the creature whose turn it is.
     c.bench_function("64x64, 30 creatures: one AI decision", |b| {
-        b.iter(|| black_box(estoc::ai::next_step(world, foe)))
+        b.iter(|| black_box(estoc::ai::next_step(world, hero)))
     });
     let skirmish =
         load_level(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron"), &content).unwrap();

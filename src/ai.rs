@@ -159,6 +159,7 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
         full,
         lethal: false,
         two_weapons: full && two_hands,
+        blows: None,
     };
     if fresh && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer) {
         return attack(target, weapon, true);

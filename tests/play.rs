@@ -135,6 +135,7 @@ fn the_attack_preview_agrees_with_the_rules() {
                     full: false,
                     lethal: false,
                     two_weapons: false,
+                    blows: None,
                 },
             );
             trial.update();
@@ -263,4 +264,17 @@ fn healing_stabilises_then_wakes_a_dying_creature() {
     app.world_mut().write_message(Healing { target: goblin, amount: 50 });
     app.update();
     assert_eq!(state(&app), (5, false, false, false), "up to its maximum, awake");
+}
+
+/// The full attack given up after its first blow strikes no more (tests/scenarios/attack_full_given_up.ron):
+/// one dagger blow in all, the one of the second round's finished full attack.
+#[test]
+fn a_full_attack_given_up_strikes_no_more() {
+    let content = Content::load(&estoc::data::assets_dir()).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/attack_full_given_up.ron");
+    let scenario = estoc::scenario::load_scenario(&path).unwrap();
+    let output = estoc::scenario::run_scenario(&path, &scenario, &content, None).unwrap();
+    let daggers = output.lines.iter().filter(|l| l.contains("\"attack_rolled\"") && l.contains("\"dagger\"")).count();
+    assert_eq!(daggers, 1, "{}", output.lines.join("\n"));
+    assert!(output.unmet(&scenario.expect).is_empty(), "{:?}", output.unmet(&scenario.expect));
 }

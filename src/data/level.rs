@@ -107,6 +107,9 @@ pub struct LevelDef {
     /// Optional darkness rows, same size: `*` dark, anything else lit.
     #[serde(default)]
     pub darkness: Vec<String>,
+    /// Optional fog rows, same size: `*` fog, smoke or foliage (concealment 20%), anything else clear.
+    #[serde(default)]
+    pub fog: Vec<String>,
     /// Walls and obstacles on edges.
     #[serde(default)]
     pub edges: Vec<EdgeDef>,
@@ -240,6 +243,19 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         for (y, row) in def.darkness.iter().enumerate().take(height as usize) {
             for (x, c) in row.chars().enumerate().take(width as usize) {
                 field.set_dark(Square::new(x as i32, y as i32), c == '*');
+            }
+        }
+    }
+    if !def.fog.is_empty() {
+        let fog_start = source.find_from(0, "fog:").unwrap_or(0);
+        if def.fog.len() != height as usize {
+            problems.push(
+                source.error_at(fog_start, format!("fog has {} rows but the map is {height} high", def.fog.len())),
+            );
+        }
+        for (y, row) in def.fog.iter().enumerate().take(height as usize) {
+            for (x, c) in row.chars().enumerate().take(width as usize) {
+                field.set_fog(Square::new(x as i32, y as i32), c == '*');
             }
         }
     }

@@ -30,6 +30,7 @@ pub fn tile_index(look: char) -> u32 {
 
 const TILE_COUNT: u32 = 10;
 const DARKNESS: Color = Color::srgba(0.02, 0.0, 0.08, 0.92);
+const FOG: Color = Color::srgba(0.85, 0.88, 0.9, 0.45);
 const GRID: Color = Color::srgba(0.1, 0.08, 0.06, 0.6);
 const GRID_WIDTH: f32 = 2.0;
 const WALL_EDGE: Color = Color::srgb(0.12, 0.11, 0.12);
@@ -77,6 +78,13 @@ fn draw_board(
                 })
                 .id();
             storage.set(&position, tile);
+            if field.is_foggy(Square::new(x, y)) {
+                commands.spawn((
+                    BoardPart,
+                    Sprite::from_color(FOG, Vec2::splat(TILE_PX)),
+                    Transform::from_translation(square_centre(Square::new(x, y), height).extend(1.2)),
+                ));
+            }
             if field.is_dark(Square::new(x, y)) {
                 commands.spawn((
                     BoardPart,

@@ -268,8 +268,9 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         return out;
     };
     let field = world.resource::<Battlefield>();
-    let dark = if field.is_dark(square) { ", in darkness" } else { "" };
-    out.push((format!("Square {square}: {}{dark}", terrain_words(field.terrain(square))), egui::Color32::WHITE));
+    let dark = if field.is_dark(square) { ", in darkness (50% concealment without darkvision, 004:415)" } else { "" };
+    let fog = if field.is_foggy(square) { ", in fog (20% concealment, 004:408)" } else { "" };
+    out.push((format!("Square {square}: {}{dark}{fog}", terrain_words(field.terrain(square))), egui::Color32::WHITE));
     let previews = world.resource::<Previews>();
     if let Some((action, cost)) = previews.options.at(square) {
         out.push((

@@ -16,7 +16,7 @@ use crate::preview::{
     AttackPreview, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
 };
 use crate::rules::RulesSystems;
-use crate::rules::attack::{AttackRequest, threatened_squares};
+use crate::rules::attack::{AttackRequest, FullAttackUnderway, threatened_squares};
 use crate::rules::creature::*;
 use crate::rules::facts::EventLog;
 use crate::rules::geometry::Square;
@@ -208,6 +208,8 @@ fn path_for(
 ) -> Option<Result<PathPreview, Refusal>> {
     let action = match choice.mode {
         Mode::Move(action) => action,
+        // A click on a square in the middle of a full attack gives up the rest for a move (004:232).
+        Mode::FullAttack if world.get::<FullAttackUnderway>(creature).is_some() => MovementAction::Move,
         // Out of reach: ask for the farthest move anyway, for the refusal that says why.
         Mode::Auto => {
             auto_action(world, creature, options, to, &choice.waypoints).unwrap_or(MovementAction::DoubleMove)
@@ -226,11 +228,12 @@ fn path_for(
     Some(first)
 }
 
-fn request(choice: &Choice) -> AttackRequest<'_> {
+fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
     AttackRequest {
         weapon: choice.weapon.as_deref(),
         full: choice.mode == Mode::FullAttack,
         defensively: choice.defensively,
+        paid: underway && choice.mode == Mode::FullAttack,
         ..default()
     }
 }
@@ -261,7 +264,8 @@ fn update_previews(world: &mut World) {
                 if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));
                 } else {
-                    previews.attack = Some(attack_preview(world, me, foe, request(&key.choice)));
+                    let underway = world.get::<FullAttackUnderway>(me).is_some();
+                    previews.attack = Some(attack_preview(world, me, foe, request(&key.choice, underway)));
                 }
             }
             (None, Some(square)) if previews.hovered.is_none() => {
@@ -328,6 +332,8 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
                 // A full attack uses the off-hand weapon too when the creature holds one (004:462).
                 two_weapons: mode == Mode::FullAttack
                     && world.get::<Armament>(me).is_some_and(crate::rules::attack::holds_off_hand),
+                // One blow a click: after the first the player may give up the rest to move (004:232).
+                blows: (mode == Mode::FullAttack).then_some(1),
             },
         });
     }
@@ -375,10 +381,14 @@ fn clicks(world: &mut World) {
         return;
     }
     if let Some(step) = click_step(world, square) {
+        // A full attack goes on blow by blow: the mode stays until the player changes it.
+        let keep = matches!(step, Step::Attack { full: true, .. });
         world.resource_mut::<Pending>().0.push_back(step);
         let mut choice = world.resource_mut::<Choice>();
         choice.waypoints.clear();
-        choice.mode = Mode::Auto;
+        if !keep {
+            choice.mode = Mode::Auto;
+        }
     } else if let Some(creature) = creature_at(world, square) {
         world.insert_resource(Selected(Some(creature)));
     }
@@ -460,6 +470,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Attack | Mode::Ready) | BarKind::TotalDefense | BarKind::Defensively => {
             budget.check(ActionKind::Standard)
         }
+        BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
         BarKind::Mode(Mode::Auto) | BarKind::EndTurn | BarKind::Delay => Ok(()),
         BarKind::StandUp => {

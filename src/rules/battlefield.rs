@@ -57,6 +57,8 @@ pub struct Battlefield {
     height: i32,
     terrain: Vec<Terrain>,
     dark: Vec<bool>,
+    /// Fog, smoke or foliage: concealment, 20% (004:408-416).
+    fog: Vec<bool>,
     /// Per square: the feature on its east edge, then on its south edge. Edges of squares off the map are
     /// not kept: outside the map is wall already.
     edges: Vec<[Option<EdgeFeature>; 2]>,
@@ -66,7 +68,14 @@ impl Battlefield {
     /// An open floor of `width` x `height` squares.
     pub fn open(width: i32, height: i32) -> Self {
         let n = (width.max(0) * height.max(0)) as usize;
-        Battlefield { width, height, terrain: vec![Terrain::Floor; n], dark: vec![false; n], edges: vec![[None; 2]; n] }
+        Battlefield {
+            width,
+            height,
+            terrain: vec![Terrain::Floor; n],
+            dark: vec![false; n],
+            fog: vec![false; n],
+            edges: vec![[None; 2]; n],
+        }
     }
 
     /// Squares from west to east.
@@ -103,6 +112,18 @@ impl Battlefield {
     /// Whether a square lies in darkness or poor visibility (hampering x2, no 5-foot step, 004:261).
     pub fn is_dark(&self, square: Square) -> bool {
         self.index(square).is_some_and(|i| self.dark[i])
+    }
+
+    /// Whether fog, smoke or foliage conceals a square (20%, 004:408-416).
+    pub fn is_foggy(&self, square: Square) -> bool {
+        self.index(square).is_some_and(|i| self.fog.get(i).copied().unwrap_or(false))
+    }
+
+    /// Puts fog on a square or takes it off.
+    pub fn set_fog(&mut self, square: Square, fog: bool) {
+        if let Some(i) = self.index(square) {
+            self.fog[i] = fog;
+        }
     }
 
     /// Darkens or lights a square.

@@ -325,6 +325,11 @@ pub enum Fact {
         /// The readier.
         creature: CreatureId,
     },
+    /// The rest of a full attack given up for a move action (004:232).
+    FullAttackGivenUp {
+        /// Who.
+        creature: CreatureId,
+    },
     /// A creature used an item (the action on that line of the table of actions).
     ItemUsed {
         /// Who.
@@ -478,6 +483,9 @@ impl Fact {
             }
             Fact::ReadiedActionTriggered { creature, by, action } => {
                 format!("{by} sets off {creature}'s readied action: {action} (004:621)")
+            }
+            Fact::FullAttackGivenUp { creature } => {
+                format!("{creature} gives up the rest of its full attack to move (004:232)")
             }
             Fact::ItemUsed { creature, item, action_line } => format!("{creature} uses the {item} (004:{action_line})"),
             Fact::Healed { creature, source, dice, amount } => {

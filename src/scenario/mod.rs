@@ -61,6 +61,10 @@ pub enum Step {
         /// With `full: true`, also one attack with the weapon held in the off hand (004:462-472).
         #[serde(default)]
         two_weapons: bool,
+        /// With `full: true`, at most this many blows now; the next `full: true` attack goes on with the
+        /// rest, or a `Move` gives them up (004:232). Every blow at once if absent.
+        #[serde(default)]
+        blows: Option<u32>,
     },
     /// A coup de grâce on a helpless foe (004:424-427).
     CoupDeGrace {
@@ -538,7 +542,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::Attack { creature, target, weapon, defensively, full, lethal, two_weapons } => {
+        Step::Attack { creature, target, weapon, defensively, full, lethal, two_weapons, blows } => {
             match (entity(creature), entity(target)) {
                 (Some(a), Some(t)) => {
                     world.write_message(AttackIntent {
@@ -551,6 +555,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         lethal: *lethal,
                         readied: false,
                         two_weapons: *two_weapons,
+                        blows: *blows,
                     });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -753,6 +758,7 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
                 lethal: false,
                 readied: true,
                 two_weapons: false,
+                blows: None,
             });
         }
         ReadiedAction::Move { to } => {

@@ -183,9 +183,13 @@ pub const TOTAL_CONCEALMENT: u32 = 50;
 /// Miss chance of concealment: darkness between (004:407-410).
 pub const CONCEALMENT: u32 = 20;
 
-/// The miss chance concealment gives a target, in percent: 50 when all its squares lie in darkness, 20 when
-/// a line from the attacker's best corner to its corners (ranged or reach attacks) crosses darkness; none
-/// against an attacker with darkvision (004:415). Only the highest applies (004:410).
+/// The miss chance concealment gives a target, in percent, the highest of (004:411):
+/// - darkness: 50 when all its squares lie in darkness, 20 when a line from the attacker's best corner to
+///   its corners (ranged or reach attacks) crosses darkness; none against darkvision (004:415);
+/// - fog (smoke, foliage): 20 when all its squares are in it or, for ranged and reach attacks, when the
+///   lines from the attacker's best corner cross it (004:408-409); darkvision does not see through it.
+///
+/// Against an adjacent melee attack only the target's own squares count (004:409).
 pub fn concealment(
     field: &Battlefield,
     attacker: Footprint,
@@ -193,11 +197,27 @@ pub fn concealment(
     darkvision: bool,
     adjacent_melee: bool,
 ) -> u32 {
-    if darkvision {
-        return 0;
-    }
-    if target.squares().all(|s| field.is_dark(s)) {
-        return TOTAL_CONCEALMENT;
+    let dark = if darkvision {
+        0
+    } else {
+        through(field, attacker, target, adjacent_melee, Battlefield::is_dark, TOTAL_CONCEALMENT)
+    };
+    let fog = through(field, attacker, target, adjacent_melee, Battlefield::is_foggy, CONCEALMENT);
+    dark.max(fog)
+}
+
+/// The miss chance of one kind of concealing square: `inside` when all the target's squares are of it,
+/// `CONCEALMENT` when every line from the attacker's best corner crosses one (not for adjacent melee).
+fn through(
+    field: &Battlefield,
+    attacker: Footprint,
+    target: Footprint,
+    adjacent_melee: bool,
+    conceals: fn(&Battlefield, Square) -> bool,
+    inside: u32,
+) -> u32 {
+    if target.squares().all(|s| conceals(field, s)) {
+        return inside;
     }
     if adjacent_melee {
         return 0;
@@ -208,7 +228,7 @@ pub fn concealment(
                 trace_line(corner, tc)
                     .squares
                     .iter()
-                    .all(|s| attacker.contains(*s) || target.contains(*s) || !field.is_dark(*s))
+                    .all(|s| attacker.contains(*s) || target.contains(*s) || !conceals(field, *s))
             })
         })
     });
@@ -221,6 +241,23 @@ mod tests {
 
     fn at(x: i32, y: i32) -> Footprint {
         Footprint::new(Square::new(x, y), 1)
+    }
+
+    #[test]
+    fn fog_conceals_20_percent_and_darkvision_does_not_see_through_it() {
+        let mut field = Battlefield::open(10, 5);
+        for y in 0..5 {
+            field.set_fog(Square::new(4, y), true);
+        }
+        // A shot across the fog bank: 20%, darkvision or not.
+        assert_eq!(concealment(&field, at(1, 2), at(7, 2), false, false), CONCEALMENT);
+        assert_eq!(concealment(&field, at(1, 2), at(7, 2), true, false), CONCEALMENT);
+        // Standing in it: 20% even to an adjacent sword; beside it, nothing for the sword.
+        assert_eq!(concealment(&field, at(3, 2), at(4, 2), false, true), CONCEALMENT);
+        assert_eq!(concealment(&field, at(4, 2), at(5, 2), false, true), 0);
+        // Darkness and fog together: the highest applies (004:411).
+        field.set_dark(Square::new(7, 2), true);
+        assert_eq!(concealment(&field, at(1, 2), at(7, 2), false, false), TOTAL_CONCEALMENT);
     }
 
     #[test]

@@ -44,6 +44,20 @@ pub struct AttackIntent {
     /// A full attack with two weapons: the main hand's iterative attacks and one attack with the weapon
     /// held in the off hand, each at the penalty of the two-weapon table (004:462-472).
     pub two_weapons: bool,
+    /// For a full attack, at most this many blows now; the rest stay underway, to be taken by the next
+    /// full-attack intent or given up for a move action (004:232). `None`: every blow at once.
+    pub blows: Option<u32>,
+}
+
+/// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct FullAttackUnderway {
+    /// The foe of every blow.
+    pub target: Entity,
+    /// Blows already struck.
+    pub struck: usize,
+    /// With two weapons.
+    pub two_weapons: bool,
 }
 
 /// Prepares the off-hand blow of a full attack with two weapons and puts the main hand's penalty on
@@ -147,6 +161,16 @@ pub fn plugin(app: &mut App) {
             .before(crate::rules::movement::MovementSystems),
     );
     app.add_systems(Update, resolve_attack.in_set(RulesSystems::Act).after(crate::rules::movement::MovementSystems));
+    app.add_systems(Update, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::TurnSystems));
+}
+
+/// A full attack not finished by the end of the turn is over (004:229-232).
+fn end_full_attacks(mut commands: Commands, order: Res<TurnOrder>, underway: Query<Entity, With<FullAttackUnderway>>) {
+    for entity in &underway {
+        if order.current_entity() != Some(entity) {
+            commands.entity(entity).remove::<FullAttackUnderway>();
+        }
+    }
 }
 
 /// What an attack needs to know of one creature.
@@ -736,6 +760,8 @@ pub fn chance_to_hit(bonus: i32, armor_class: i32, miss_chance: u32) -> f32 {
 /// criticals, rolls damage and hands it to the health chapter.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn resolve_attack(
+    mut commands: Commands,
+    underway: Query<&FullAttackUnderway>,
     mut intents: MessageReader<AttackIntent>,
     order: Res<TurnOrder>,
     mut dice: ResMut<Dice>,
@@ -759,6 +785,17 @@ fn resolve_attack(
             rule: refusal.rule,
         };
         let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
+        // The next blows of a full attack already begun: paid for, against the same foe (004:229-231).
+        let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
+        if let Some(begun) = &underway
+            && begun.target != intent.target
+        {
+            facts.write(refuse(Refusal::new(
+                "the rest of a full attack goes at the foe it began on (RULES-INDEX ruling)",
+                "004:229-231",
+            )));
+            continue;
+        }
         let request = AttackRequest {
             weapon: intent.weapon.as_deref(),
             charge: intent.charge,
@@ -766,7 +803,7 @@ fn resolve_attack(
             defensively: false,
             lethal: false,
             readied: intent.readied,
-            paid: false,
+            paid: underway.is_some(),
         };
         let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
         let plan = match planned {
@@ -779,7 +816,8 @@ fn resolve_attack(
         // Two weapons (004:462-472): the off-hand weapon's plan, and the penalties on both hands.
         let mut plan = plan;
         let mut off_hand_plan = None;
-        if intent.two_weapons {
+        let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
+        if two_weapons {
             let planned = if intent.full {
                 plan_off_hand(&field, &order, &creatures, &attacker, &target, &mut plan, &budget)
             } else {
@@ -793,7 +831,7 @@ fn resolve_attack(
                 }
             }
         }
-        if !intent.charge && !intent.readied {
+        if !intent.charge && !intent.readied && underway.is_none() {
             let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
         }
         if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
@@ -845,8 +883,23 @@ fn resolve_attack(
         let bonuses =
             if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
         let mut target_hp = *target.hit_points;
-        let blows = bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p)));
-        for (i, (bonus, plan)) in blows.enumerate() {
+        let all: Vec<(i32, &AttackPlan)> =
+            bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
+        let first = underway.as_ref().map_or(0, |u| u.struck);
+        let last = match intent.blows {
+            Some(n) if intent.full => (first + n.max(1) as usize).min(all.len()),
+            _ => all.len(),
+        };
+        if last < all.len() {
+            commands.entity(intent.attacker).insert(FullAttackUnderway {
+                target: intent.target,
+                struck: last,
+                two_weapons,
+            });
+        } else if underway.is_some() {
+            commands.entity(intent.attacker).remove::<FullAttackUnderway>();
+        }
+        for (i, (bonus, plan)) in all.into_iter().enumerate().take(last).skip(first) {
             let mut this = plan.clone();
             if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
                 base.value = bonus;

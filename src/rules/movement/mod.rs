@@ -568,6 +568,7 @@ fn resolve_movement(
     field: Res<Battlefield>,
     mut order: ResMut<TurnOrder>,
     readiers: Query<(Entity, &Readied)>,
+    underway: Query<&crate::rules::attack::FullAttackUnderway>,
     mut creatures: MoverQueries<'_, '_>,
     mut dice: ResMut<crate::rules::dice::Dice>,
     mut facts: MessageWriter<Fact>,
@@ -604,7 +605,27 @@ fn resolve_movement(
         query.danger = danger;
         let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
         let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
-        let budget = if intent.readied { ActionBudget::fresh() } else { *me.budget };
+        // After the first blow of a full attack, the rest may be given up for a move action; after a 5-foot
+        // step that move action cannot be movement (004:232).
+        let giving_up = underway.contains(intent.creature) && intent.action == MovementAction::Move;
+        let budget = match (intent.readied, giving_up) {
+            (true, _) => ActionBudget::fresh(),
+            (false, true) if me.budget.movement == MovementMade::FiveFootStep => {
+                let refusal = Refusal::new(
+                    "after a 5-foot step, the move action that replaces the rest of a full attack cannot be movement",
+                    "004:232",
+                );
+                facts.write(Fact::ActionRefused {
+                    creature: id.clone(),
+                    action: intent.action.name().into(),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                continue;
+            }
+            (false, true) => ActionBudget { standard: false, move_action: true, ..*me.budget },
+            (false, false) => *me.budget,
+        };
         let checked = turn
             .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
             .and_then(|()| me.exertion.check_rest(order.round, intent.action))
@@ -701,6 +722,10 @@ fn resolve_movement(
             if !intent.readied {
                 spend(intent.action, &mut budget);
                 budget.odd_diagonal = route.odd_diagonal_after;
+            }
+            if giving_up {
+                facts.write(Fact::FullAttackGivenUp { creature: id.clone() });
+                commands.entity(intent.creature).remove::<crate::rules::attack::FullAttackUnderway>();
             }
         }
         facts.write(Fact::MoveStarted { creature: id.clone(), action: intent.action.name().into(), from, allowance });
@@ -876,6 +901,7 @@ fn resolve_movement(
                 lethal: false,
                 readied: false,
                 two_weapons: false,
+                blows: None,
             });
         }
     }
