@@ -278,3 +278,35 @@ fn a_full_attack_given_up_strikes_no_more() {
     assert_eq!(daggers, 1, "{}", output.lines.join("\n"));
     assert!(output.unmet(&scenario.expect).is_empty(), "{:?}", output.unmet(&scenario.expect));
 }
+
+/// Hot reload: a level edited into something that no longer loads keeps the battle as it was and shows the
+/// error with its file, line and column; edited back, the battle starts again from the new file.
+#[test]
+fn a_broken_level_on_reload_keeps_the_last_good_one() {
+    use estoc::encounter::ActiveEncounter;
+    use estoc::game::LaunchOptions;
+    use estoc::game::hud::Notice;
+    use estoc::game::play::Restart;
+    use estoc::game::reload::reload;
+    let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron")).unwrap();
+    let path = scratch("reloaded-level.ron");
+    std::fs::write(&path, &original).unwrap();
+    let encounter = level("skirmish.ron");
+    let mut app = started(&encounter, 1);
+    let world = app.world_mut();
+    world.insert_resource(LaunchOptions { level: path.clone(), seed: 1, watch: true });
+    world.insert_resource(Notice::default());
+    // Broken: a terrain character that does not exist, line 10, column 18.
+    std::fs::write(&path, original.replacen("\"#...::.....#\"", "\"#...::..?..#\"", 1)).unwrap();
+    assert!(!reload(world));
+    let notice = world.resource::<Notice>().0.clone().expect("the error is shown");
+    assert!(notice.0, "shown as an error");
+    assert!(notice.1.contains("reloaded-level.ron:10:18: error: unknown terrain"), "{}", notice.1);
+    assert_eq!(world.resource::<ActiveEncounter>().0.name, "Skirmish at the ford", "the last good level stays");
+    assert!(!world.contains_resource::<Restart>(), "the battle is not restarted");
+    // Fixed and renamed: the battle starts again from the new file.
+    std::fs::write(&path, original.replace("Skirmish at the ford", "Skirmish at the mill")).unwrap();
+    assert!(reload(world));
+    assert_eq!(world.resource::<ActiveEncounter>().0.name, "Skirmish at the mill");
+    assert!(world.contains_resource::<Restart>());
+}

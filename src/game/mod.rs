@@ -7,7 +7,7 @@ pub mod hud;
 pub mod input;
 mod overlay;
 pub mod play;
-mod reload;
+pub mod reload;
 pub mod save;
 pub mod script;
 mod tokens;

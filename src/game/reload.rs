@@ -72,6 +72,14 @@ fn poll(world: &mut World) {
         return;
     }
     watched.stamps = now;
+    reload(world);
+}
+
+/// Loads the level named in [`LaunchOptions`] and the assets again. If they load, the battle starts again
+/// from them; if not, the battle stays as it is and [`Notice`] holds the error with its file, line and
+/// column. Returns whether it reloaded.
+pub fn reload(world: &mut World) -> bool {
+    let level = world.resource::<LaunchOptions>().level.clone();
     let loaded = Content::load(&crate::data::assets_dir())
         .map_err(|problems| problems.to_string())
         .and_then(|content| load_level(&level, &content).map_err(|problems| problems.to_string()));
@@ -81,12 +89,14 @@ fn poll(world: &mut World) {
             world.insert_resource(ActiveEncounter(encounter));
             world.insert_resource(Restart { replay: Vec::new() });
             world.insert_resource(Notice(Some((false, format!("reloaded: {name} starts again from the new files")))));
+            true
         }
         Err(problems) => {
             world.insert_resource(Notice(Some((
                 true,
                 format!("the files changed but do not load; the battle goes on as it was:\n{problems}"),
             ))));
+            false
         }
     }
 }
