@@ -119,6 +119,8 @@ fn redraw(
                 Sprite::from_color(colour, Vec2::splat(12.0)),
                 Transform::from_translation(at.extend(Z_PATH)),
             ));
+            // The running cost: squares spent so far, this step included.
+            label(&mut commands, step.spent.to_string(), at + Vec2::new(14.0, -14.0), Color::WHITE, 12.0);
         }
         if let Some(last) = path.route.steps.last() {
             let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
