@@ -310,3 +310,39 @@ fn a_broken_level_on_reload_keeps_the_last_good_one() {
     assert_eq!(world.resource::<ActiveEncounter>().0.name, "Skirmish at the mill");
     assert!(world.contains_resource::<Restart>());
 }
+
+/// The overlays follow the previews without a window: the active creature's reachable squares are shaded,
+/// the hovered path drawn with a marker per step, and the hovered foe outlined; nothing is redrawn while
+/// nothing changes.
+#[test]
+fn the_overlays_follow_the_cursor() {
+    use estoc::game::overlay::Overlay;
+    use estoc::game::play::{Hover, Previews};
+    let encounter = level("skirmish.ron");
+    let mut app = started(&encounter, 1);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    // Seed 1: goblin-1 (played by the computer) has the turn; no preview for it.
+    app.update();
+    assert!(app.world().resource::<Previews>().active.is_none());
+    let goblin = entity(&app, "goblin-1");
+    let id = "goblin-1".to_string();
+    apply_step(app.world_mut(), &Step::EndTurn { creature: id });
+    app.update();
+    app.update();
+    let fighter = entity(&app, "fighter");
+    assert_eq!(app.world().resource::<Previews>().active, Some(fighter));
+    let count = |app: &mut App| app.world_mut().query_filtered::<(), With<Overlay>>().iter(app.world()).count();
+    let shaded = count(&mut app);
+    assert!(shaded > 30, "the reachable squares are shaded: {shaded} overlays");
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(5, 4));
+    app.update();
+    let with_path = count(&mut app);
+    assert!(with_path > shaded, "the path adds markers: {with_path} against {shaded}");
+    let generation = app.world().resource::<Previews>().generation;
+    app.update();
+    assert_eq!(app.world().resource::<Previews>().generation, generation, "nothing changed, nothing redone");
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(7, 4));
+    app.update();
+    assert!(app.world().resource::<Previews>().attack.as_ref().is_some_and(|a| a.is_err()), "out of reach");
+    assert_eq!(app.world().resource::<Previews>().hovered, Some(goblin));
+}

@@ -133,6 +133,19 @@ pub fn terrain_of(c: char) -> Option<Terrain> {
     })
 }
 
+/// A terrain as an error message names it.
+fn terrain_name(terrain: Terrain) -> &'static str {
+    match terrain {
+        Terrain::Floor => "open ground",
+        Terrain::Difficult => "difficult terrain",
+        Terrain::Obstacle => "an obstacle",
+        Terrain::LowWall => "a low wall",
+        Terrain::Wall => "a wall",
+        Terrain::Pit => "a pit",
+        Terrain::Water => "water",
+    }
+}
+
 /// A creature checked and ready to spawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreatureSpec {
@@ -348,7 +361,10 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
                 && !(stats.speed.fly.is_some() && field.terrain(*s) == Terrain::Pit)
         }) {
             problems.push(
-                source.error(at("at:"), format!("creature {who:?} stands in a {:?} at {bad}", field.terrain(bad))),
+                source.error(
+                    at("at:"),
+                    format!("creature {who:?} stands in {} at {bad}", terrain_name(field.terrain(bad))),
+                ),
             );
         }
         creatures.push(CreatureSpec {

@@ -5,7 +5,7 @@ mod board;
 mod capture;
 pub mod hud;
 pub mod input;
-mod overlay;
+pub mod overlay;
 pub mod play;
 pub mod reload;
 pub mod save;
@@ -163,6 +163,18 @@ pub fn plugin(app: &mut App) {
         script::plugin,
         reload::plugin,
     ));
+}
+
+/// The previews and the board overlays without a window: what the game does when the cursor enters another
+/// square or the state changes, for the benchmarks. Set [`play::Hover`] and update.
+pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
+    app.insert_resource(Controllers(encounter.factions.iter().map(|f| (f.name.clone(), f.control)).collect()));
+    app.insert_resource(ActiveEncounter(encounter.clone()));
+    app.init_resource::<play::Hover>()
+        .init_resource::<play::Choice>()
+        .init_resource::<play::Selected>()
+        .init_resource::<play::Previews>();
+    app.add_systems(Update, (play::update_previews, overlay::redraw).chain().after(crate::rules::RulesSystems::Record));
 }
 
 /// The square whose centre is nearest a world position (the inverse of [`square_centre`]).

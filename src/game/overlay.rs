@@ -70,7 +70,7 @@ fn label(commands: &mut Commands, text: String, at: Vec2, colour: Color, size: f
 }
 
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
-fn redraw(
+pub fn redraw(
     mut commands: Commands,
     previews: Res<Previews>,
     choice: Res<Choice>,

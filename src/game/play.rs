@@ -239,7 +239,7 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
 }
 
 /// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
-fn update_previews(world: &mut World) {
+pub fn update_previews(world: &mut World) {
     let active = human_turn(world);
     let key = PreviewKey {
         active,
