@@ -42,8 +42,24 @@ fn bench(c: &mut Criterion) {
     c.bench_function("64x64, 30 creatures: one AI decision", |b| {
         b.iter(|| black_box(estoc::ai::next_step(world, hero)))
     });
-    let skirmish =
-        load_level(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron"), &content).unwrap();
+    // What a frame costs when the cursor enters another square: the previews recomputed, the overlays
+    // (shaded squares, path, labels, outlines) despawned and spawned again; and when nothing changed.
+    let mut board = headless_app();
+    spawn_encounter(board.world_mut(), &encounter, 1, &[]);
+    begin(board.world_mut(), &encounter.name, 1);
+    estoc::game::overlays_headless(&mut board, &encounter);
+    board.update();
+    let squares = [Square::new(30, 20), Square::new(28, 22)];
+    let mut flip = 0;
+    c.bench_function("64x64, 30 creatures: a frame when the cursor enters another square", |b| {
+        b.iter(|| {
+            flip = 1 - flip;
+            board.world_mut().resource_mut::<estoc::game::play::Hover>().square = Some(squares[flip]);
+            board.update();
+        })
+    });
+    c.bench_function("64x64, 30 creatures: a frame when nothing changed", |b| b.iter(|| board.update()));
+    let skirmish = load_level(&root.join("levels/skirmish.ron"), &content).unwrap();
     c.bench_function("a whole AI battle, skirmish (4 creatures)", |b| {
         let mut seed = 0;
         b.iter(|| {

@@ -257,7 +257,12 @@ pub fn update_previews(world: &mut World) {
     let mut previews = Previews { generation: world.resource::<Previews>().generation + 1, active, ..default() };
     previews.hovered = key.hover.and_then(|s| creature_at(world, s));
     if let Some(me) = active {
-        previews.options = move_options(world, me);
+        // Where the creature can go changes with the state and the choices, not with the cursor.
+        let old = world.resource::<Previews>();
+        let same_state = old.key.as_ref().is_some_and(|k| {
+            k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode
+        });
+        previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
         let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
         match (hovered_foe, key.hover) {
             (Some(foe), _) => {
