@@ -259,9 +259,10 @@ pub fn update_previews(world: &mut World) {
     if let Some(me) = active {
         // Where the creature can go changes with the state and the choices, not with the cursor.
         let old = world.resource::<Previews>();
-        let same_state = old.key.as_ref().is_some_and(|k| {
-            k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode
-        });
+        let same_state = old
+            .key
+            .as_ref()
+            .is_some_and(|k| k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode);
         previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
         let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
         match (hovered_foe, key.hover) {
