@@ -115,6 +115,12 @@ impl Direction {
         }
     }
 
+    /// The heading straight behind.
+    pub fn opposite(self) -> Self {
+        let (dx, dy) = self.delta();
+        Direction::from_delta(-dx, -dy).expect("every heading has an opposite")
+    }
+
     /// The direction of a single step `dx`, `dy` (each -1, 0 or 1, not both 0).
     pub fn from_delta(dx: i32, dy: i32) -> Option<Self> {
         Self::ALL.into_iter().find(|d| d.delta() == (dx, dy))

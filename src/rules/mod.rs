@@ -2,6 +2,7 @@
 //! here names rendering, windows, input or wall-clock time: the game, the AI, the headless runner and
 //! the tests all drive the rules by writing the same `*Intent` messages and reading the same [`Fact`]s.
 
+pub mod aerial;
 pub mod attack;
 pub mod battlefield;
 pub mod creature;

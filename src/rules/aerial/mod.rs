@@ -1,0 +1,591 @@
+//! Aerial combat (004:646-852): the pure rules, each with the text's numbers. Scales, take-off, the blind
+//! spot, the declared speed and the status it gives, the manoeuvre table, fly checks and the advanced
+//! manoeuvres' DCs, 3-D distance, the chase scale's altitude bands, collisions and falling damage. The
+//! movement and the game do not fly creatures by these rules yet: this is the chapter's arithmetic, tested
+//! against the text's worked examples. Readings of the damaged text are in `docs/rulings.md`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::creature::Maneuverability;
+use crate::rules::dice::DiceExpr;
+use crate::rules::geometry::{Direction, Footprint, Square};
+use crate::rules::size::Size;
+use crate::rules::turns::Refusal;
+
+/// The two scales of aerial combat (004:647-652).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Scale {
+    /// 1.5 m squares, no two creatures in a square outside a grapple (004:647-649).
+    Normal,
+    /// 9 m squares, several creatures to a square except a Colossal one (004:650-652).
+    Chase,
+}
+
+/// Metres of one chase-scale square (004:650).
+pub const CHASE_SQUARE_M: f32 = 9.0;
+
+/// Fliers sharing a chase-scale square are this far apart for ranged attacks (004:652).
+pub const CHASE_SHARED_SQUARE_M: f32 = 3.0;
+
+/// A speed in chase-scale squares: the speed divided by 9 m, rounded down (004:712).
+pub fn chase_squares(speed_m: f32) -> u32 {
+    (speed_m / CHASE_SQUARE_M + 1e-4).floor().max(0.0) as u32
+}
+
+/// The Jump DC to take off to `extra_m` metres above the creature's space (004:661-668): 20 for its space,
+/// then 30, 40, 60, 80, 100, 120 for each 1.5 m more, up to 9 m; `None` higher.
+pub fn takeoff_jump_dc(extra_m: f32) -> Option<u32> {
+    const TABLE: [u32; 7] = [20, 30, 40, 60, 80, 100, 120];
+    let steps = (extra_m / 1.5 + 1e-4).floor();
+    (steps >= 0.0).then(|| TABLE.get(steps as usize).copied()).flatten()
+}
+
+/// The Jump bonus for speed on a take-off, with the fly or land speed, whichever is better (004:659): +4
+/// for every full 3 m above 9 m (the giant eagle's 24 m gives +20).
+pub fn takeoff_speed_bonus(land_m: f32, fly_m: f32) -> i32 {
+    let best = land_m.max(fly_m);
+    (((best - 9.0) / 3.0 + 1e-4).floor().max(0.0) as i32) * 4
+}
+
+/// How a take-off is paid for (004:657-658): a move action, a free action with perfect manoeuvrability.
+pub fn takeoff_is_free(maneuverability: Maneuverability) -> bool {
+    maneuverability == Maneuverability::Perfect
+}
+
+/// Whether a flier at `altitude_m` can land as a free action at the start or end of its turn: at most its
+/// space above the ground (004:669).
+pub fn can_land_freely(altitude_m: f32, space_m: f32) -> bool {
+    altitude_m <= space_m + 1e-4
+}
+
+/// The status a flier's declared speed gives it for the turn (004:681-710).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpeedStatus {
+    /// 1.5 m or less: it drops 180 m this round (004:690, 004:696).
+    FreeFall,
+    /// Under half its speed: one move and one standard action; 45 m down at the end of the turn (004:691,
+    /// 004:700-701).
+    Stall,
+    /// Half to its full speed: one move and one standard action (004:692, 004:704).
+    Slow,
+    /// More than its speed, up to twice: two moves, or a dive attack or a charge (004:693, 004:706).
+    Fast,
+    /// More than twice: a run, nothing else (004:694, 004:707).
+    TopSpeed,
+    /// A quarter of its speed at most, 9 m at most: perfect or good manoeuvrability or the Hover feat
+    /// (004:695, 004:708-709).
+    Hover,
+}
+
+/// Metres a flier in free fall drops in a round (004:696); 3 altitude bands at chase scale (004:699).
+pub const FREE_FALL_M: f32 = 180.0;
+
+/// Metres a stalled flier drops at the end of its turn (004:701); 1 band at chase scale (004:703).
+pub const STALL_DROP_M: f32 = 45.0;
+
+/// The status for a declared speed `declared_m` of a flier of fly speed `speed_m` (004:681-702). `hover`
+/// asks to hover; `hover_feat` is the Hover feat. Perfect and good fliers never stall unless they choose to:
+/// under half their speed they are slow (004:702). At exactly its speed a flier is slow, at exactly twice
+/// fast (our ruling: the table's bands overlap at their ends).
+pub fn speed_status(
+    declared_m: f32,
+    speed_m: f32,
+    maneuverability: Maneuverability,
+    hover: bool,
+    hover_feat: bool,
+) -> Result<SpeedStatus, Refusal> {
+    let nimble = matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good);
+    if hover {
+        if !(nimble || hover_feat) {
+            return Err(Refusal::new("only perfect or good fliers, or the Hover feat, can hover", "004:708"));
+        }
+        let most = (speed_m / 4.0).min(9.0);
+        if declared_m > most + 1e-4 {
+            return Err(Refusal::new(format!("a hover covers {most} m at most"), "004:709"));
+        }
+        return Ok(SpeedStatus::Hover);
+    }
+    Ok(if declared_m <= 1.5 + 1e-4 {
+        SpeedStatus::FreeFall
+    } else if declared_m < speed_m / 2.0 - 1e-4 {
+        if nimble { SpeedStatus::Slow } else { SpeedStatus::Stall }
+    } else if declared_m <= speed_m + 1e-4 {
+        SpeedStatus::Slow
+    } else if declared_m <= 2.0 * speed_m + 1e-4 {
+        SpeedStatus::Fast
+    } else {
+        SpeedStatus::TopSpeed
+    })
+}
+
+/// What a status leaves a flier for its turn (004:689-695).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusActions {
+    /// Move actions of flight.
+    pub moves: u32,
+    /// A standard action besides.
+    pub standard: bool,
+    /// A full-round action joining movement and attack (a charge, a dive attack).
+    pub charge_or_dive: bool,
+    /// A run: up to 4 times its speed (004:707).
+    pub run: bool,
+    /// Any action, as it falls (004:690, 004:696).
+    pub any: bool,
+}
+
+/// The actions a status allows (004:689-695).
+pub fn status_actions(status: SpeedStatus) -> StatusActions {
+    let none = StatusActions { moves: 0, standard: false, charge_or_dive: false, run: false, any: false };
+    match status {
+        SpeedStatus::FreeFall => StatusActions { any: true, ..none },
+        SpeedStatus::Stall | SpeedStatus::Slow | SpeedStatus::Hover => {
+            StatusActions { moves: 1, standard: true, ..none }
+        }
+        SpeedStatus::Fast => StatusActions { moves: 2, charge_or_dive: true, ..none },
+        SpeedStatus::TopSpeed => StatusActions { run: true, ..none },
+    }
+}
+
+/// How many manoeuvres a flier may make in a round and how far it must fly between two (004:716-732).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Maneuvers {
+    /// As many as it likes.
+    Unlimited,
+    /// None ("Aucune").
+    None,
+    /// `per_round` manoeuvres, `factor` (metres at normal scale, squares at chase scale) flown between two;
+    /// `None` when the table gives a count alone (RULES-INDEX).
+    Limited {
+        /// Manoeuvres a round.
+        per_round: u32,
+        /// The manoeuvre factor.
+        factor: Option<f32>,
+    },
+}
+
+/// The manoeuvre table (004:716-732) for a status, a manoeuvrability and a scale; free fall has no row: no
+/// manoeuvre but the recovery (004:697, 004:763).
+pub fn maneuvers(status: SpeedStatus, maneuverability: Maneuverability, scale: Scale) -> Maneuvers {
+    use Maneuverability::*;
+    use SpeedStatus::*;
+    let lim = |per_round: u32, factor: f32| Maneuvers::Limited { per_round, factor: Some(factor) };
+    let one = Maneuvers::Limited { per_round: 1, factor: None };
+    match (status, maneuverability, scale) {
+        (Hover, ..) => Maneuvers::Unlimited,
+        (FreeFall, ..) => Maneuvers::None,
+        (TopSpeed, Perfect, Scale::Chase) => lim(2, 2.0),
+        (TopSpeed, Perfect, Scale::Normal) => lim(2, 1.5),
+        (_, Perfect, _) => Maneuvers::Unlimited,
+        (TopSpeed, Good | Average, _) => one,
+        (TopSpeed, Poor | Clumsy, _) => Maneuvers::None,
+        (Stall, Clumsy, _) => one,
+        // Chase scale, in squares (004:719-724).
+        (Stall, Good, Scale::Chase) => lim(4, 2.0),
+        (Stall, Average | Poor, Scale::Chase) => lim(2, 2.0),
+        (Slow, Good, Scale::Chase) => lim(8, 1.0),
+        (Slow, Average | Poor, Scale::Chase) => lim(6, 1.0),
+        (Slow, Clumsy, Scale::Chase) => lim(4, 1.0),
+        (Fast, Good, Scale::Chase) => lim(4, 1.0),
+        (Fast, Average, Scale::Chase) => lim(3, 1.0),
+        (Fast, Poor, Scale::Chase) => lim(3, 2.0),
+        (Fast, Clumsy, Scale::Chase) => lim(2, 2.0),
+        // Normal scale, in metres (004:727-732).
+        (Stall, Good, Scale::Normal) => lim(4, 3.0),
+        (Stall, Average | Poor, Scale::Normal) => lim(2, 3.0),
+        (Slow, Good, Scale::Normal) => lim(8, 1.5),
+        (Slow, Average, Scale::Normal) => lim(6, 1.5),
+        (Slow, Poor, Scale::Normal) => lim(6, 3.0),
+        (Slow, Clumsy, Scale::Normal) => lim(4, 3.0),
+        (Fast, Good, Scale::Normal) => lim(4, 3.0),
+        (Fast, Average, Scale::Normal) => lim(3, 3.0),
+        (Fast, Poor, Scale::Normal) => lim(3, 6.0),
+        (Fast, Clumsy, Scale::Normal) => lim(2, 6.0),
+    }
+}
+
+/// The fly check's modifiers besides Dex (004:734-743): manoeuvrability (perfect +4, good +2, average 0,
+/// poor -2, clumsy -4) and status (fast -2, top speed -4, stall -4, the others 0).
+pub fn fly_check_modifier(maneuverability: Maneuverability, status: SpeedStatus) -> i32 {
+    let class = match maneuverability {
+        Maneuverability::Perfect => 4,
+        Maneuverability::Good => 2,
+        Maneuverability::Average => 0,
+        Maneuverability::Poor => -2,
+        Maneuverability::Clumsy => -4,
+    };
+    let speed = match status {
+        SpeedStatus::Fast => -2,
+        SpeedStatus::TopSpeed | SpeedStatus::Stall => -4,
+        SpeedStatus::FreeFall | SpeedStatus::Slow | SpeedStatus::Hover => 0,
+    };
+    class + speed
+}
+
+/// The advanced manoeuvres (004:750-780): each uses two of the round's manoeuvres and a fly check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdvancedManeuver {
+    /// Dive attack and flyby together: double claw damage (004:751).
+    Swoop,
+    /// Up to twice its speed, 6 m down toward the foe, a claw for double damage (004:753).
+    DiveAttack,
+    /// A standard action in the middle of the move (004:755); automatic with the feat (004:756).
+    FlybyAttack,
+    /// Entering a flier's square at chase scale (004:758).
+    Collision,
+    /// Under half its speed and still slow (004:760).
+    Deceleration,
+    /// Out of free fall or a stall, at the start of the turn (004:763).
+    Recovery,
+    /// A turn with a smaller manoeuvre factor, in steps 1 to 3 (004:765-767).
+    TightTurn(u8),
+    /// A 90° turn instead of 45° (004:770-771).
+    HardTurn,
+    /// 90°, 135° or 180°, losing 6 m (004:774-780).
+    Wingover(u16),
+}
+
+impl AdvancedManeuver {
+    /// The fly check's DC, or why the manoeuvre does not exist.
+    pub fn dc(self) -> Result<i32, Refusal> {
+        Ok(match self {
+            AdvancedManeuver::Swoop => 20,
+            AdvancedManeuver::DiveAttack => 10,
+            AdvancedManeuver::FlybyAttack => 20,
+            AdvancedManeuver::Collision => 15,
+            AdvancedManeuver::Deceleration => 15,
+            AdvancedManeuver::Recovery => 5,
+            AdvancedManeuver::TightTurn(step @ 1..=3) => 10 * step as i32,
+            AdvancedManeuver::TightTurn(_) => return Err(Refusal::new("a tight turn has three steps", "004:765")),
+            AdvancedManeuver::HardTurn => 15,
+            AdvancedManeuver::Wingover(90) => 10,
+            AdvancedManeuver::Wingover(135) => 15,
+            AdvancedManeuver::Wingover(180) => 20,
+            AdvancedManeuver::Wingover(_) => {
+                return Err(Refusal::new("a wingover turns 90°, 135° or 180°", "004:778-780"));
+            }
+        })
+    }
+}
+
+/// Manoeuvres an advanced manoeuvre uses from the round's count (004:715).
+pub const ADVANCED_MANEUVER_COST: u32 = 2;
+
+/// A tight turn at normal scale (004:765): at step 1 to 3 (DC 10, 20, 30) the manoeuvre factor shrinks by
+/// 1.5 m a step, never below 0, and the turn costs 1 square more a step. Returns the factor in metres and
+/// the squares the 45° turn costs after advancing one square (2 without the manoeuvre).
+pub fn tight_turn(factor_m: f32, step: u8) -> (f32, u32) {
+    let step = step.min(3);
+    ((factor_m - 1.5 * step as f32).max(0.0), 2 + u32::from(step))
+}
+
+/// The distance between two fliers (004:783): the longer of the horizontal and vertical distances plus half
+/// the shorter.
+pub fn distance_3d_m(horizontal_m: f32, vertical_m: f32) -> f32 {
+    let (long, short) =
+        if horizontal_m >= vertical_m { (horizontal_m, vertical_m) } else { (vertical_m, horizontal_m) };
+    long + short / 2.0
+}
+
+/// The chase scale's altitude bands, 0 (the ground) to 6 (very high) (004:788-797).
+pub const HIGHEST_BAND: u8 = 6;
+
+/// What can be used from altitude band `band` against targets on the ground (004:788-797).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BandReach {
+    /// Melee attacks.
+    pub melee: bool,
+    /// Thrown weapons.
+    pub thrown: bool,
+    /// Projectile weapons.
+    pub projectile: bool,
+    /// Close-range spells.
+    pub close_spells: bool,
+    /// Medium-range spells.
+    pub medium_spells: bool,
+    /// Long-range spells.
+    pub long_spells: bool,
+    /// Cone breath weapons.
+    pub cone_breath: bool,
+    /// Line breath weapons.
+    pub line_breath: bool,
+}
+
+/// What band `band` reaches on the ground (004:790-797); a band above 6 reaches nothing.
+pub fn band_reach(band: u8) -> BandReach {
+    let all = BandReach {
+        melee: true,
+        thrown: true,
+        projectile: true,
+        close_spells: true,
+        medium_spells: true,
+        long_spells: true,
+        cone_breath: true,
+        line_breath: true,
+    };
+    let nothing = BandReach {
+        melee: false,
+        thrown: false,
+        projectile: false,
+        close_spells: false,
+        medium_spells: false,
+        long_spells: false,
+        cone_breath: false,
+        line_breath: false,
+    };
+    match band {
+        0 | 1 => all,
+        2 => BandReach {
+            projectile: true,
+            medium_spells: true,
+            long_spells: true,
+            cone_breath: true,
+            line_breath: true,
+            ..nothing
+        },
+        3 => BandReach { projectile: true, medium_spells: true, long_spells: true, line_breath: true, ..nothing },
+        4 => BandReach { projectile: true, long_spells: true, ..nothing },
+        5 => BandReach { long_spells: true, ..nothing },
+        _ => nothing,
+    }
+}
+
+/// Metres added to the horizontal distance between creatures `difference` bands apart (004:800-804): none
+/// for 0 or 1, then 30, 60, 120, 240 m; 480 m for 6 (our ruling: the table stops at 5 and doubles).
+pub fn band_distance_m(difference: u8) -> f32 {
+    match difference {
+        0 | 1 => 0.0,
+        2 => 30.0,
+        3 => 60.0,
+        4 => 120.0,
+        5 => 240.0,
+        _ => 480.0,
+    }
+}
+
+/// How a collision strikes the creature hit (004:845-850).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Impact {
+    /// A standing object or creature: x1.
+    Stationary,
+    /// A flier hit head-on or at 45° in front: x2.
+    HeadOn,
+    /// A flier hit at 90°: x1.
+    Side,
+    /// A flier hit from behind or at 45° behind: x1/2.
+    Behind,
+}
+
+impl Impact {
+    /// The multiplier in halves: 2 (x1), 4 (x2), 1 (x1/2).
+    pub fn halves(self) -> u32 {
+        match self {
+            Impact::Stationary | Impact::Side => 2,
+            Impact::HeadOn => 4,
+            Impact::Behind => 1,
+        }
+    }
+}
+
+/// The Reflex DC to take half a collision's damage (004:825, 004:852).
+pub const COLLISION_REFLEX_DC: i32 = 15;
+
+/// The dice of a collision (004:826-844): the die by the higher of the two speeds (metres flown that round:
+/// up to 18 m d2, to 36 m d4, to 72 m d8, more d12; each band's top belongs to it, and beyond 144 m stays
+/// d12, our rulings), the number by the smaller of the two sizes (Colossal 20 … Tiny 1, smaller none).
+/// `None` when the smaller is smaller than Tiny.
+pub fn collision_dice(speed_a_m: f32, speed_b_m: f32, size_a: Size, size_b: Size) -> Option<DiceExpr> {
+    let speed = speed_a_m.max(speed_b_m);
+    let sides = if speed <= 18.0 {
+        2
+    } else if speed <= 36.0 {
+        4
+    } else if speed <= 72.0 {
+        8
+    } else {
+        12
+    };
+    let count = match size_a.min(size_b) {
+        Size::Colossal => 20,
+        Size::Gargantuan => 16,
+        Size::Huge => 12,
+        Size::Large => 8,
+        Size::Medium => 4,
+        Size::Small => 2,
+        Size::Tiny => 1,
+        _ => return None,
+    };
+    Some(DiceExpr { count, sides, bonus: 0 })
+}
+
+/// Falling damage (RULES-INDEX ruling after 004:696): 1d6 for every full 3 m fallen, at most 20d6; `None`
+/// under 3 m.
+pub fn falling_damage(fallen_m: f32) -> Option<DiceExpr> {
+    let dice = ((fallen_m / 3.0 + 1e-4).floor() as u32).min(20);
+    (dice > 0).then_some(DiceExpr { count: dice, sides: 6, bonus: 0 })
+}
+
+/// The blind spot of a flier at normal scale (004:675-680): squares of its own space right behind it. None
+/// for perfect or good manoeuvrability or all-round vision.
+pub fn blind_spot(
+    footprint: Footprint,
+    heading: Direction,
+    maneuverability: Maneuverability,
+    all_round_vision: bool,
+) -> Vec<Square> {
+    if all_round_vision || matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good) {
+        return Vec::new();
+    }
+    let (dx, dy) = heading.opposite().delta();
+    let shifted = Footprint::rect(
+        footprint.origin.offset(dx * footprint.width, dy * footprint.height),
+        footprint.width,
+        footprint.height,
+    );
+    shifted.squares().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_distance_between_two_fliers_004_784() {
+        // 12 m apart on the map, at 6 m and 24 m: 18 m up and half of 12, 24 m.
+        assert_eq!(distance_3d_m(12.0, 24.0 - 6.0), 24.0);
+        assert_eq!(distance_3d_m(18.0, 12.0), 24.0);
+        assert_eq!(distance_3d_m(9.0, 0.0), 9.0);
+    }
+
+    #[test]
+    fn the_white_dragon_hits_the_brass_dragon_for_8d8_004_827() {
+        let dice = collision_dice(45.0, 0.0, Size::Large, Size::Huge).unwrap();
+        assert_eq!((dice.count, dice.sides), (8, 8));
+        assert_eq!(collision_dice(18.0, 10.0, Size::Medium, Size::Huge).map(|d| (d.count, d.sides)), Some((4, 2)));
+        assert_eq!(collision_dice(150.0, 0.0, Size::Colossal, Size::Colossal).map(|d| d.sides), Some(12));
+        assert_eq!(collision_dice(60.0, 0.0, Size::Diminutive, Size::Huge), None);
+        assert_eq!(Impact::HeadOn.halves(), 4);
+        assert_eq!(Impact::Behind.halves(), 1);
+    }
+
+    #[test]
+    fn the_tight_turn_of_a_poor_flier_at_fast_speed_004_765() {
+        // Poor and fast at normal scale: a factor of 6 m; a 45° turn after a square costs 2.
+        assert_eq!(
+            maneuvers(SpeedStatus::Fast, Maneuverability::Poor, Scale::Normal),
+            Maneuvers::Limited { per_round: 3, factor: Some(6.0) }
+        );
+        assert_eq!(tight_turn(6.0, 0), (6.0, 2));
+        // DC 10: a factor of 4.5 m, the turn costs 3 squares.
+        assert_eq!(AdvancedManeuver::TightTurn(1).dc().unwrap(), 10);
+        assert_eq!(tight_turn(6.0, 1), (4.5, 3));
+        assert_eq!(tight_turn(6.0, 3), (1.5, 5));
+        assert_eq!(tight_turn(3.0, 3), (0.0, 5));
+        assert!(AdvancedManeuver::TightTurn(4).dc().is_err());
+    }
+
+    #[test]
+    fn the_take_off_table_004_657_668() {
+        assert_eq!(takeoff_jump_dc(0.0), Some(20));
+        assert_eq!(takeoff_jump_dc(1.5), Some(30));
+        assert_eq!(takeoff_jump_dc(4.5), Some(60));
+        assert_eq!(takeoff_jump_dc(9.0), Some(120));
+        assert_eq!(takeoff_jump_dc(10.5), None);
+        // The giant eagle: 3 m on land, 24 m flying: +20.
+        assert_eq!(takeoff_speed_bonus(3.0, 24.0), 20);
+        assert_eq!(takeoff_speed_bonus(9.0, 0.0), 0);
+        assert!(takeoff_is_free(Maneuverability::Perfect));
+        assert!(!takeoff_is_free(Maneuverability::Good));
+        assert!(can_land_freely(3.0, 3.0));
+        assert!(!can_land_freely(4.5, 3.0));
+    }
+
+    #[test]
+    fn the_declared_speed_gives_the_status_004_689_702() {
+        let avg = Maneuverability::Average;
+        let status = |declared: f32, m: Maneuverability| speed_status(declared, 24.0, m, false, false).unwrap();
+        assert_eq!(status(1.5, avg), SpeedStatus::FreeFall);
+        assert_eq!(status(9.0, avg), SpeedStatus::Stall);
+        assert_eq!(status(9.0, Maneuverability::Good), SpeedStatus::Slow, "good fliers do not stall (004:702)");
+        assert_eq!(status(12.0, avg), SpeedStatus::Slow);
+        assert_eq!(status(24.0, avg), SpeedStatus::Slow);
+        assert_eq!(status(30.0, avg), SpeedStatus::Fast);
+        assert_eq!(status(48.0, avg), SpeedStatus::Fast);
+        assert_eq!(status(60.0, avg), SpeedStatus::TopSpeed);
+        assert_eq!(speed_status(6.0, 24.0, Maneuverability::Good, true, false), Ok(SpeedStatus::Hover));
+        assert!(speed_status(6.0, 24.0, avg, true, false).is_err(), "an average flier cannot hover");
+        assert_eq!(speed_status(6.0, 24.0, avg, true, true), Ok(SpeedStatus::Hover), "unless it has the feat");
+        assert!(speed_status(7.5, 24.0, Maneuverability::Perfect, true, false).is_err(), "a quarter of 24 m is 6 m");
+        assert_eq!(status_actions(SpeedStatus::Fast).moves, 2);
+        assert!(status_actions(SpeedStatus::TopSpeed).run);
+        assert!(!status_actions(SpeedStatus::TopSpeed).standard);
+    }
+
+    #[test]
+    fn the_manoeuvre_tables_at_both_scales_004_719_732() {
+        use Maneuverability::*;
+        assert_eq!(maneuvers(SpeedStatus::Slow, Perfect, Scale::Normal), Maneuvers::Unlimited);
+        assert_eq!(
+            maneuvers(SpeedStatus::TopSpeed, Perfect, Scale::Normal),
+            Maneuvers::Limited { per_round: 2, factor: Some(1.5) }
+        );
+        assert_eq!(
+            maneuvers(SpeedStatus::Slow, Poor, Scale::Chase),
+            Maneuvers::Limited { per_round: 6, factor: Some(1.0) }
+        );
+        assert_eq!(
+            maneuvers(SpeedStatus::Slow, Poor, Scale::Normal),
+            Maneuvers::Limited { per_round: 6, factor: Some(3.0) }
+        );
+        assert_eq!(
+            maneuvers(SpeedStatus::Stall, Clumsy, Scale::Normal),
+            Maneuvers::Limited { per_round: 1, factor: None }
+        );
+        assert_eq!(maneuvers(SpeedStatus::TopSpeed, Poor, Scale::Chase), Maneuvers::None);
+        assert_eq!(maneuvers(SpeedStatus::Hover, Clumsy, Scale::Chase), Maneuvers::Unlimited);
+        assert_eq!(maneuvers(SpeedStatus::FreeFall, Good, Scale::Normal), Maneuvers::None);
+    }
+
+    #[test]
+    fn fly_checks_and_advanced_manoeuvres_004_734_780() {
+        assert_eq!(fly_check_modifier(Maneuverability::Perfect, SpeedStatus::Slow), 4);
+        assert_eq!(fly_check_modifier(Maneuverability::Clumsy, SpeedStatus::TopSpeed), -8);
+        assert_eq!(fly_check_modifier(Maneuverability::Good, SpeedStatus::Fast), 0);
+        assert_eq!(AdvancedManeuver::Recovery.dc().unwrap(), 5);
+        assert_eq!(AdvancedManeuver::Swoop.dc().unwrap(), 20);
+        assert_eq!(AdvancedManeuver::Wingover(135).dc().unwrap(), 15);
+        assert!(AdvancedManeuver::Wingover(45).dc().is_err());
+    }
+
+    #[test]
+    fn chase_scale_speeds_and_bands_004_712_804() {
+        assert_eq!(chase_squares(18.0), 2);
+        assert_eq!(chase_squares(30.0), 3);
+        assert_eq!(chase_squares(27.0), 3);
+        assert_eq!(chase_squares(13.5), 1);
+        assert_eq!(band_distance_m(1), 0.0);
+        assert_eq!(band_distance_m(3), 60.0);
+        assert_eq!(band_distance_m(5), 240.0);
+        assert!(band_reach(1).melee);
+        assert!(!band_reach(2).melee && band_reach(2).projectile && band_reach(2).cone_breath);
+        assert!(band_reach(3).line_breath && !band_reach(3).cone_breath);
+        assert!(!band_reach(4).medium_spells && band_reach(4).long_spells);
+        assert_eq!(band_reach(6), band_reach(7));
+        assert!(!band_reach(6).long_spells);
+    }
+
+    #[test]
+    fn falling_and_the_blind_spot() {
+        assert_eq!(falling_damage(2.9), None);
+        assert_eq!(falling_damage(10.0).map(|d| d.count), Some(3));
+        assert_eq!(falling_damage(180.0).map(|d| d.count), Some(20));
+        // A Large flier heading east: its blind spot is the 2x2 squares west of it.
+        let dragon = Footprint::new(Square::new(10, 10), 2);
+        let spot = blind_spot(dragon, Direction::East, Maneuverability::Poor, false);
+        assert_eq!(spot, vec![Square::new(8, 10), Square::new(9, 10), Square::new(8, 11), Square::new(9, 11)]);
+        assert!(blind_spot(dragon, Direction::East, Maneuverability::Good, false).is_empty());
+        assert!(blind_spot(dragon, Direction::East, Maneuverability::Poor, true).is_empty());
+    }
+}
