@@ -325,6 +325,18 @@ pub enum Fact {
         /// The readier.
         creature: CreatureId,
     },
+    /// A condition imposed for some rounds: it ends just before this initiative count in `ends_round`
+    /// (004:74).
+    EffectBegun {
+        /// On whom.
+        creature: CreatureId,
+        /// The condition.
+        condition: Condition,
+        /// For how many rounds.
+        rounds: u32,
+        /// The round it ends in.
+        ends_round: u32,
+    },
     /// The rest of a full attack given up for a move action (004:232).
     FullAttackGivenUp {
         /// Who.
@@ -483,6 +495,11 @@ impl Fact {
             }
             Fact::ReadiedActionTriggered { creature, by, action } => {
                 format!("{by} sets off {creature}'s readied action: {action} (004:621)")
+            }
+            Fact::EffectBegun { creature, condition, rounds, ends_round } => {
+                format!(
+                    "{creature} is {condition:?} for {rounds} rounds, until this count in round {ends_round} (004:74)"
+                )
             }
             Fact::FullAttackGivenUp { creature } => {
                 format!("{creature} gives up the rest of its full attack to move (004:232)")

@@ -110,6 +110,16 @@ pub enum Step {
         /// What sets it off.
         trigger: crate::rules::turns::ready::Trigger,
     },
+    /// Impose a condition for some rounds from the current initiative count, as a spell or a poison would
+    /// (004:74): the game master's hand.
+    Impose {
+        /// On whom.
+        creature: String,
+        /// The condition.
+        condition: Condition,
+        /// For how many rounds.
+        rounds: u32,
+    },
     /// Use a carried item: drink a potion (004:96).
     UseItem {
         /// Creature id.
@@ -513,6 +523,16 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
         return None;
     }
     match step {
+        Step::Impose { creature, condition, rounds } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::turns::lasting::ImposeIntent {
+                    creature: e,
+                    condition: *condition,
+                    rounds: *rounds,
+                });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
         Step::UseItem { creature, item } => match entity(creature) {
             Some(e) => {
                 world.write_message(crate::rules::health::UseItemIntent { creature: e, item: item.clone() });

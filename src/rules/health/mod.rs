@@ -207,7 +207,7 @@ fn budget_kind(kind: crate::rules::turns::actions::TableKind) -> crate::rules::t
 /// provokes, the foes that threaten the creature strike first (004:66) and a creature dropped does not
 /// drink; then the item is used up and heals.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
-fn use_item(
+pub fn use_item(
     mut intents: MessageReader<UseItemIntent>,
     order: Res<TurnOrder>,
     field: Res<crate::rules::battlefield::Battlefield>,

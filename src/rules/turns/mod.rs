@@ -2,6 +2,7 @@
 
 pub mod actions;
 mod budget;
+pub mod lasting;
 pub mod ready;
 
 use bevy::prelude::*;
@@ -114,7 +115,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<DelayIntent>()
         .add_message::<ResumeIntent>()
         .init_resource::<TurnOrder>();
-    app.add_plugins(ready::plugin);
+    app.add_plugins((ready::plugin, lasting::plugin));
     app.add_systems(Update, roll_initiative.in_set(RulesSystems::Setup));
     app.add_systems(
         Update,
