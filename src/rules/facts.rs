@@ -325,6 +325,13 @@ pub enum Fact {
         /// The readier.
         creature: CreatureId,
     },
+    /// A full-round action begun with a standard action, to be finished next round (004:86, 004:212).
+    FullRoundActionBegun {
+        /// Who.
+        creature: CreatureId,
+        /// The action.
+        action: String,
+    },
     /// A condition imposed for some rounds: it ends just before this initiative count in `ends_round`
     /// (004:74).
     EffectBegun {
@@ -495,6 +502,9 @@ impl Fact {
             }
             Fact::ReadiedActionTriggered { creature, by, action } => {
                 format!("{by} sets off {creature}'s readied action: {action} (004:621)")
+            }
+            Fact::FullRoundActionBegun { creature, action } => {
+                format!("{creature} begins a {} to finish next round (004:212)", action.replace('_', " "))
             }
             Fact::EffectBegun { creature, condition, rounds, ends_round } => {
                 format!(

@@ -49,6 +49,16 @@ pub struct AttackIntent {
     pub blows: Option<u32>,
 }
 
+/// A coup de grâce begun with a standard action by a restricted creature, to be finished with another
+/// the next round (004:86, 004:212); lost if not finished then.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct FullRoundBegun {
+    /// The helpless foe.
+    pub target: Entity,
+    /// The round it was begun in.
+    pub round: u32,
+}
+
 /// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232).
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct FullAttackUnderway {
@@ -164,11 +174,27 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::TurnSystems));
 }
 
-/// A full attack not finished by the end of the turn is over (004:229-232).
-fn end_full_attacks(mut commands: Commands, order: Res<TurnOrder>, underway: Query<Entity, With<FullAttackUnderway>>) {
+/// A full attack not finished by the end of the turn is over (004:229-232); a full-round action begun and
+/// not finished in the next round is lost (004:212).
+fn end_full_attacks(
+    mut commands: Commands,
+    order: Res<TurnOrder>,
+    underway: Query<Entity, With<FullAttackUnderway>>,
+    begun: Query<(Entity, &FullRoundBegun)>,
+) {
     for entity in &underway {
         if order.current_entity() != Some(entity) {
             commands.entity(entity).remove::<FullAttackUnderway>();
+        }
+    }
+    for (entity, b) in &begun {
+        let past = order.round > b.round + 1
+            || (order.round == b.round + 1 && order.current_entity() != Some(entity) && {
+                let at = order.entries.iter().position(|e| e.entity == entity);
+                at.is_some_and(|at| order.current.is_some_and(|now| now > at))
+            });
+        if past {
+            commands.entity(entity).remove::<FullRoundBegun>();
         }
     }
 }
@@ -988,6 +1014,8 @@ pub fn check_coup_de_grace(attacker: &CombatantItem, target: &CombatantItem, wea
 /// automatic critical, then the Fortitude save against death.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn deliver_coup_de_grace(
+    mut commands: Commands,
+    begun: Query<&FullRoundBegun>,
     mut intents: MessageReader<CoupDeGraceIntent>,
     order: Res<TurnOrder>,
     mut dice: ResMut<Dice>,
@@ -1008,9 +1036,15 @@ fn deliver_coup_de_grace(
             Some(name) => attacker.armament.0.iter().find(|w| &w.name == name),
             None => attacker.armament.0.first(),
         };
+        // A restricted creature begins a full-round action with one standard action and finishes it with
+        // another the next round (004:86, 004:212).
+        let finishing = begun.get(intent.attacker).is_ok_and(|b| {
+            b.target == intent.target && b.round + 1 == order.round && budget.check(ActionKind::Standard).is_ok()
+        });
+        let beginning = !finishing && budget.restricted && budget.check(ActionKind::Standard).is_ok();
         let checked = order
             .check_turn(intent.attacker)
-            .and_then(|()| budget.check(ActionKind::FullRound))
+            .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
             .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
             .and_then(|w| check_coup_de_grace(&attacker, &target, w).map(|()| w.clone()));
         let weapon = match checked {
@@ -1025,7 +1059,18 @@ fn deliver_coup_de_grace(
                 continue;
             }
         };
-        let _ = budget.spend(ActionKind::FullRound);
+        if beginning {
+            let _ = budget.spend(ActionKind::Standard);
+            facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: "coup_de_grace".into() });
+            commands.entity(intent.attacker).insert(FullRoundBegun { target: intent.target, round: order.round });
+            continue;
+        }
+        if finishing {
+            let _ = budget.spend(ActionKind::Standard);
+            commands.entity(intent.attacker).remove::<FullRoundBegun>();
+        } else {
+            let _ = budget.spend(ActionKind::FullRound);
+        }
         let initiative = order.initiative();
         let mut strike = Opportunity {
             field: &field,
