@@ -27,6 +27,13 @@ impl Roster {
 #[derive(Resource, Clone, Debug)]
 pub struct ActiveEncounter(pub Encounter);
 
+impl ActiveEncounter {
+    /// The colour of a faction as the level gives it, grey if it gives none.
+    pub fn faction_rgb(&self, faction: &str) -> [u8; 3] {
+        self.0.factions.iter().find(|f| f.name == faction).and_then(|f| f.colour).unwrap_or([150, 150, 150])
+    }
+}
+
 /// The template and display data of a creature, which the rules do not read.
 #[derive(Component, Clone, Debug, Default)]
 pub struct Portrait {

@@ -15,7 +15,7 @@ use crate::rules::geometry::{Footprint, Square};
 use crate::rules::movement::{
     ChargeLane, Danger, MoveQuery, MovementAction, MoverView, Route, bodies, check_action, move_query, reachable,
 };
-use crate::rules::opportunity::{Provoked, Reactions, danger_of, provocations, threats_to};
+use crate::rules::opportunity::{Provoked, Reactions, Threat, danger_of, provocations, threats_to};
 use crate::rules::turns::{ActionBudget, Refusal, TurnOrder};
 
 /// The movement actions the move preview shades, cheapest first.
@@ -105,21 +105,25 @@ pub struct MoverViewItemRef {
     pub reach: u32,
 }
 
-/// The squares the foes who could still strike `creature` this turn threaten.
-pub fn danger_for(world: &mut World, creature: Entity) -> Option<Danger> {
+/// The foes who could strike `creature` now, in initiative order, those it already provoked this turn, and
+/// whether it is smaller than a square.
+fn threats_against(world: &mut World, creature: Entity) -> Option<(Vec<Threat>, Vec<Entity>, bool)> {
     let order = world.resource::<TurnOrder>().initiative();
     let reactions: HashMap<Entity, Reactions> =
         world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
     let already = world.get::<Provoked>(creature).map(|p| p.0.clone()).unwrap_or_default();
-    let (width, height) = {
-        let field = world.resource::<Battlefield>();
-        (field.width(), field.height())
-    };
     let mut state = world.query_filtered::<Combatant, With<Creature>>();
     let combatants = state.query(world);
     let me = combatants.get(creature).ok()?;
     let threats = threats_to(&me, combatants.iter(), |e| reactions.get(&e).copied().unwrap_or_default(), &order);
-    Some(danger_of(&threats, &already, width, height))
+    Some((threats, already, me.size.is_smaller_than_a_square()))
+}
+
+/// The squares the foes who could still strike `creature` this turn threaten.
+pub fn danger_for(world: &mut World, creature: Entity) -> Option<Danger> {
+    let (threats, already, _) = threats_against(world, creature)?;
+    let field = world.resource::<Battlefield>();
+    Some(danger_of(&threats, &already, field.width(), field.height()))
 }
 
 /// Every square `creature` can end a move on this turn, shaded by the least action that reaches it.
@@ -190,15 +194,7 @@ pub fn provocations_along(
     if action == MovementAction::FiveFootStep {
         return Vec::new();
     }
-    let order = world.resource::<TurnOrder>().initiative();
-    let reactions: HashMap<Entity, Reactions> =
-        world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
-    let already = world.get::<Provoked>(mover).map(|p| p.0.clone()).unwrap_or_default();
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
-    let combatants = state.query(world);
-    let Ok(me) = combatants.get(mover) else { return Vec::new() };
-    let tiny = me.size.is_smaller_than_a_square();
-    let threats = threats_to(&me, combatants.iter(), |e| reactions.get(&e).copied().unwrap_or_default(), &order);
+    let Some((threats, already, tiny)) = threats_against(world, mover) else { return Vec::new() };
     provocations(start, route, &threats, tiny, action == MovementAction::Withdraw, &already)
         .into_iter()
         .map(|p| Provoking { after_steps: p.after_steps, square: p.square, from: p.from, reason: p.reason })

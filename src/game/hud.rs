@@ -33,6 +33,8 @@ pub struct HudView {
     level_name: String,
     steps: usize,
     fps: Option<f64>,
+    /// The previews' generation and the selection `inspect` was last worked out for.
+    inspected: Option<(u64, Option<Entity>)>,
 }
 
 #[derive(Clone)]
@@ -104,8 +106,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn colour_of(encounter: &ActiveEncounter, faction: &str) -> egui::Color32 {
-    let [r, g, b] =
-        encounter.0.factions.iter().find(|f| f.name == faction).and_then(|f| f.colour).unwrap_or([150, 150, 150]);
+    let [r, g, b] = encounter.faction_rgb(faction);
     egui::Color32::from_rgb(r, g, b)
 }
 
@@ -226,7 +227,15 @@ fn gather(world: &mut World) {
         };
         view.bar.push((i, bar_state(world, entry.kind), on));
     }
-    view.inspect = inspect(world);
+    // What the cursor is over changes only with the previews or the selection: not worked out every frame.
+    let now = (world.resource::<Previews>().generation, world.resource::<Selected>().0);
+    let last = world.resource::<HudView>();
+    if last.inspected == Some(now) {
+        view.inspect = last.inspect.clone();
+    } else {
+        view.inspect = inspect(world);
+    }
+    view.inspected = Some(now);
     view.fps = frames_per_second(world);
     // The folder is read when the menu is open only.
     view.levels = if world.resource::<MenuOpen>().0 {
@@ -644,18 +653,8 @@ fn apply_clicks(world: &mut World) {
             HudClick::Control(faction, control) => {
                 world.resource_mut::<Controllers>().0.insert(faction, control);
             }
-            HudClick::Save => {
-                let notice = match save::save(world) {
-                    Ok(path) => (false, format!("saved to {}", path.display())),
-                    Err(e) => (true, e),
-                };
-                world.insert_resource(Notice(Some(notice)));
-            }
-            HudClick::Load => {
-                if let Err(e) = save::load(world) {
-                    world.insert_resource(Notice(Some((true, e))));
-                }
-            }
+            HudClick::Save => save::save_and_tell(world),
+            HudClick::Load => save::load_or_tell(world),
             HudClick::Dismiss => world.insert_resource(Notice(None)),
         }
     }

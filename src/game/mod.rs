@@ -123,8 +123,7 @@ pub fn run(launch: Launch) -> ExitCode {
 
 /// Puts `encounter` in play: who plays each faction as the level says, then a fresh start.
 fn start(world: &mut World, encounter: crate::data::Encounter) {
-    let controllers = Controllers(encounter.factions.iter().map(|f| (f.name.clone(), f.control)).collect());
-    world.insert_resource(controllers);
+    world.insert_resource(Controllers::of(&encounter));
     world.insert_resource(ActiveEncounter(encounter));
     world.insert_resource(Restart { replay: Vec::new() });
 }
@@ -168,7 +167,7 @@ pub fn plugin(app: &mut App) {
 /// The previews and the board overlays without a window: what the game does when the cursor enters another
 /// square or the state changes, for the benchmarks. Set [`play::Hover`] and update.
 pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
-    app.insert_resource(Controllers(encounter.factions.iter().map(|f| (f.name.clone(), f.control)).collect()));
+    app.insert_resource(Controllers::of(encounter));
     app.insert_resource(ActiveEncounter(encounter.clone()));
     app.init_resource::<play::Hover>()
         .init_resource::<play::Choice>()

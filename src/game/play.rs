@@ -89,6 +89,13 @@ pub struct History(pub Vec<Step>);
 #[derive(Resource, Default, Debug, Clone)]
 pub struct Controllers(pub HashMap<String, Control>);
 
+impl Controllers {
+    /// Who plays each faction as the level says.
+    pub fn of(encounter: &crate::data::Encounter) -> Self {
+        Controllers(encounter.factions.iter().map(|f| (f.name.clone(), f.control)).collect())
+    }
+}
+
 /// Asks for the battle to start again from `encounter`.
 #[derive(Resource, Debug, Clone)]
 pub struct Restart {
@@ -555,18 +562,8 @@ fn keys(world: &mut World) {
                 choice.waypoints.clear();
                 choice.mode = Mode::Auto;
             }
-            KeyCode::F5 => {
-                let notice = match super::save::save(world) {
-                    Ok(path) => (false, format!("saved to {}", path.display())),
-                    Err(e) => (true, e),
-                };
-                world.insert_resource(super::hud::Notice(Some(notice)));
-            }
-            KeyCode::F9 => {
-                if let Err(e) = super::save::load(world) {
-                    world.insert_resource(super::hud::Notice(Some((true, e))));
-                }
-            }
+            KeyCode::F5 => super::save::save_and_tell(world),
+            KeyCode::F9 => super::save::load_or_tell(world),
             KeyCode::Enter => {
                 if let Some(me) = human_turn(world) {
                     let creature = id_of(world, me);

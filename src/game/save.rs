@@ -73,3 +73,19 @@ pub fn load(world: &mut World) -> Result<(), String> {
     world.insert_resource(Restart { replay: battle.steps });
     Ok(())
 }
+
+/// Saves the battle and tells the player where, or what went wrong.
+pub fn save_and_tell(world: &mut World) {
+    let notice = match save(world) {
+        Ok(path) => (false, format!("saved to {}", path.display())),
+        Err(e) => (true, e),
+    };
+    world.insert_resource(super::hud::Notice(Some(notice)));
+}
+
+/// Loads the saved battle, or tells the player why not (the battle on screen stays).
+pub fn load_or_tell(world: &mut World) {
+    if let Err(e) = load(world) {
+        world.insert_resource(super::hud::Notice(Some((true, e))));
+    }
+}

@@ -135,8 +135,7 @@ fn show_badges(
 }
 
 fn faction_colour(encounter: &ActiveEncounter, faction: &str) -> Color {
-    let [r, g, b] =
-        encounter.0.factions.iter().find(|f| f.name == faction).and_then(|f| f.colour).unwrap_or([150, 150, 150]);
+    let [r, g, b] = encounter.faction_rgb(faction);
     Color::srgb_u8(r, g, b)
 }
 

@@ -16,7 +16,7 @@ use crate::rules::creature::is_ranged;
 use crate::rules::creature::*;
 use crate::rules::facts::EventLog;
 use crate::rules::geometry::{Square, squares_to_metres};
-use crate::rules::movement::{MoveIntent, MovementAction, MoverView, bodies, move_query, walk_path};
+use crate::rules::movement::{MoveIntent, MovementAction, MoverView, walk_path};
 use crate::rules::turns::EndTurnIntent;
 
 fn default_move() -> MovementAction {
@@ -358,7 +358,7 @@ pub struct ProvocationAnswer {
     pub reason: String,
 }
 
-/// Which foes a route would provoke, and where (004:64-71): what the move preview marks on each step.
+/// Which foes a route would provoke, and where (004:64-71), as the move preview marks them, by id.
 fn provocations_along(
     world: &mut World,
     mover: Entity,
@@ -366,28 +366,13 @@ fn provocations_along(
     route: &crate::rules::movement::Route,
     action: MovementAction,
 ) -> Vec<ProvocationAnswer> {
-    use crate::rules::attack::Combatant;
-    use crate::rules::opportunity::{Provoked, Reactions, provocations, threats_to};
-    if action == MovementAction::FiveFootStep {
-        return Vec::new();
-    }
-    let order = world.resource::<crate::rules::turns::TurnOrder>().initiative();
-    let reactions: std::collections::HashMap<Entity, Reactions> =
-        world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
-    let already = world.get::<Provoked>(mover).map(|p| p.0.clone()).unwrap_or_default();
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
-    let combatants = state.query(world);
-    let Ok(me) = combatants.get(mover) else { return Vec::new() };
-    let tiny = me.size.is_smaller_than_a_square();
-    let threats = threats_to(&me, combatants.iter(), |e| reactions.get(&e).copied().unwrap_or_default(), &order);
-    let ids: std::collections::HashMap<Entity, String> =
-        combatants.iter().map(|c| (c.entity, c.id.0.clone())).collect();
-    provocations(start, route, &threats, tiny, action == MovementAction::Withdraw, &already)
+    let found = crate::preview::provocations_along(world, mover, start, route, action);
+    found
         .into_iter()
         .map(|p| ProvocationAnswer {
             after_steps: p.after_steps,
             square: p.square,
-            from: p.from.iter().filter_map(|e| ids.get(e).cloned()).collect(),
+            from: p.from.iter().filter_map(|e| world.get::<CreatureId>(*e).map(|c| c.0.clone())).collect(),
             reason: p.reason.to_string(),
         })
         .collect()
@@ -801,12 +786,7 @@ fn with_move_query<T>(
     entity: Entity,
     f: impl FnOnce(&crate::rules::movement::MoveQuery<'_>) -> T,
 ) -> Option<T> {
-    let mut q = world.query::<MoverView>();
-    let all = bodies(q.iter(world));
-    let me = q.get(world, entity).ok()?;
-    let field = world.resource::<Battlefield>();
-    let query = move_query(field, &all, &me);
-    Some(f(&query))
+    crate::preview::with_move_query(world, entity, false, |query, _| f(query))
 }
 
 fn with_charge_lanes(

@@ -180,14 +180,7 @@ fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_,
         if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
             wanted.push(state);
         }
-        for condition in HP_STATES {
-            let want = wanted.contains(&condition);
-            if want && conditions.0.insert(condition) {
-                facts.write(Fact::ConditionGained { creature: id.clone(), condition });
-            } else if !want && conditions.0.remove(&condition) {
-                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
-            }
-        }
+        set_hp_states(id, &mut conditions, &wanted, &mut facts);
     }
 }
 
@@ -287,6 +280,18 @@ pub fn use_item(
 const HP_STATES: [Condition; 5] =
     [Condition::Disabled, Condition::Dying, Condition::Dead, Condition::Unconscious, Condition::Staggered];
 
+/// Gives a creature exactly the hit-point states in `wanted`, writing each change.
+fn set_hp_states(id: &CreatureId, conditions: &mut Conditions, wanted: &[Condition], facts: &mut MessageWriter<Fact>) {
+    for condition in HP_STATES {
+        let want = wanted.contains(&condition);
+        if want && conditions.0.insert(condition) {
+            facts.write(Fact::ConditionGained { creature: id.clone(), condition });
+        } else if !want && conditions.0.remove(&condition) {
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+        }
+    }
+}
+
 /// The creatures as damage sees them.
 type Wounded<'w, 's> = Query<
     'w,
@@ -358,14 +363,7 @@ fn apply_damage(
                 facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
             }
         }
-        for condition in HP_STATES {
-            let want = wanted.contains(&condition);
-            if want && conditions.0.insert(condition) {
-                facts.write(Fact::ConditionGained { creature: id.clone(), condition });
-            } else if !want && conditions.0.remove(&condition) {
-                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
-            }
-        }
+        set_hp_states(id, &mut conditions, &wanted, &mut facts);
     }
 }
 

@@ -732,16 +732,16 @@ fn resolve_movement(
         let mut taken = 0;
         let mut dropped = false;
         let mut fired: Vec<Entity> = Vec::new();
+        // The mover as it is at a moment of its move: running, squeezed or not (004:248, 000:113-123).
+        let running_now = intent.action == MovementAction::Run || was_running;
+        let mid_action_at = |at: Footprint| {
+            let tight = at.width.min(at.height) < squeeze_width(size, false);
+            MidAction { running: running_now, squeezed: Space::of(at).is_squeezed(size) && !tight, tight }
+        };
         for i in 0..=route.steps.len() {
             for provocation in provoked.iter().filter(|p| p.after_steps == i) {
                 let at = if i == 0 { start } else { route.steps[i - 1].footprint() };
-                // The mover as it is at that moment: running, squeezed or not (004:248, 000:113-123).
-                let tight = at.width.min(at.height) < squeeze_width(size, false);
-                let mid = MidAction {
-                    running: intent.action == MovementAction::Run || was_running,
-                    squeezed: Space::of(at).is_squeezed(size) && !tight,
-                    tight,
-                };
+                let mid = mid_action_at(at);
                 if let Ok(mut provoked) = provoked_before.get_mut(intent.creature) {
                     provoked.0.extend(provocation.from.iter().copied());
                 }
@@ -813,12 +813,7 @@ fn resolve_movement(
                 fired.push(readier);
                 commands.entity(readier).remove::<Readied>();
                 ready::move_before(&mut order, readier, intent.creature);
-                let tight = here.width.min(here.height) < squeeze_width(size, false);
-                let mid = MidAction {
-                    running: intent.action == MovementAction::Run || was_running,
-                    squeezed: Space::of(here).is_squeezed(size) && !tight,
-                    tight,
-                };
+                let mid = mid_action_at(here);
                 let combatants = creatures.p2();
                 let mut strike = Opportunity {
                     field: &field,

@@ -281,16 +281,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 reason: why.to_string(),
             });
             used(foe);
-            if let Some(hit) = roll_planned_attack(&plan, attacker.id, target.id, target.traits, self.dice, self.facts)
-            {
-                self.damage.write(Damage { target: mover, amount: hit.amount, nonlethal: hit.nonlethal });
-                if hit.nonlethal {
-                    hp.nonlethal += hit.amount;
-                } else {
-                    *hp = crate::rules::health::absorb(*hp, hit.amount);
-                }
-            }
-            if hp.current < 0 || hp.nonlethal > hp.current {
+            if self.land(&plan, &attacker, &target, hp) {
                 return Struck { hit_points: hp.current, dropped: true };
             }
         }
@@ -350,8 +341,20 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             }
         };
         let hp = hit_points;
-        if let Some(hit) = roll_planned_attack(&plan, attacker.id, target.id, target.traits, self.dice, self.facts) {
-            self.damage.write(Damage { target: mover, amount: hit.amount, nonlethal: hit.nonlethal });
+        self.land(&plan, &attacker, &target, hp)
+    }
+
+    /// Rolls a planned attack on the creature struck in the middle of its action, sends the damage and
+    /// keeps `hp` in step; returns whether it dropped.
+    fn land(
+        &mut self,
+        plan: &crate::rules::attack::AttackPlan,
+        attacker: &CombatantItem,
+        target: &CombatantItem,
+        hp: &mut HitPoints,
+    ) -> bool {
+        if let Some(hit) = roll_planned_attack(plan, attacker.id, target.id, target.traits, self.dice, self.facts) {
+            self.damage.write(Damage { target: target.entity, amount: hit.amount, nonlethal: hit.nonlethal });
             if hit.nonlethal {
                 hp.nonlethal += hit.amount;
             } else {
