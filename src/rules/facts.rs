@@ -179,7 +179,7 @@ pub enum Fact {
         /// The weapon.
         weapon: String,
     },
-    /// The miss chance of concealment, rolled after a hit (004:410).
+    /// The miss chance of concealment, rolled after a hit (004:411).
     ConcealmentRolled {
         /// Who attacked.
         attacker: CreatureId,

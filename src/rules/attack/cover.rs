@@ -22,7 +22,7 @@ pub enum Cover {
         /// What and where, for the log ("low wall at (5,3)").
         what: String,
     },
-    /// No line reaches: the target cannot be attacked (004:405).
+    /// No line reaches: the target cannot be attacked (004:406).
     Total,
 }
 

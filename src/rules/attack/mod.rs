@@ -582,7 +582,7 @@ pub fn plan_attack(
         armor_class_parts.push(Modifier::new(2, "dodge, fighting defensively (004:183)"));
     }
     match cover {
-        Cover::Total => return Err(Refusal::new(format!("{} has total cover", target.id), "004:405")),
+        Cover::Total => return Err(Refusal::new(format!("{} has total cover", target.id), "004:406")),
         Cover::Hard { what } => {
             armor_class += 4;
             armor_class_parts.push(Modifier::new(4, format!("cover: {what} (004:398)")));
