@@ -69,12 +69,25 @@ pub struct Script {
     pub warm_up: u32,
     /// Set when a step could not be done.
     pub failure: Option<String>,
+    /// How long each frame took, from the first step on (wall-clock time between updates).
+    frame_times: Vec<f64>,
+    /// How long the main world's update took in those frames (the game's systems, not the drawing).
+    update_times: Vec<f64>,
 }
 
 impl Script {
     /// A script ready to run.
     pub fn new(def: ScriptDef, state_out: Option<PathBuf>) -> Self {
-        Script { steps: def.steps, at: 0, phase: 0, state_out, warm_up: 20, failure: None }
+        Script {
+            steps: def.steps,
+            at: 0,
+            phase: 0,
+            state_out,
+            warm_up: 20,
+            failure: None,
+            frame_times: Vec::new(),
+            update_times: Vec::new(),
+        }
     }
 }
 
@@ -105,6 +118,45 @@ pub struct FinalState {
     pub refused: Vec<String>,
     /// Frames per second at the end, smoothed (software rendering under Xvfb is far slower than a desktop).
     pub frames_per_second: Option<f64>,
+    /// How long the frames took while the script played.
+    pub frame_times: Option<FrameTimes>,
+    /// How long the main world's update took in those frames: the game and its rules, without the drawing,
+    /// which runs alongside on the render thread.
+    pub update_times: Option<FrameTimes>,
+}
+
+/// The wall-clock time of the frames a script played, in milliseconds.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FrameTimes {
+    /// Frames measured.
+    pub frames: usize,
+    /// The mean.
+    pub mean_ms: f64,
+    /// Half the frames took at most this.
+    pub median_ms: f64,
+    /// 95 frames in 100 took at most this.
+    pub p95_ms: f64,
+    /// The slowest frame.
+    pub worst_ms: f64,
+}
+
+impl FrameTimes {
+    /// The statistics of frame times given in seconds; `None` when there are none.
+    pub fn of(seconds: &[f64]) -> Option<FrameTimes> {
+        if seconds.is_empty() {
+            return None;
+        }
+        let mut ms: Vec<f64> = seconds.iter().map(|s| s * 1000.0).collect();
+        ms.sort_by(f64::total_cmp);
+        let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+        Some(FrameTimes {
+            frames: ms.len(),
+            mean_ms: ms.iter().sum::<f64>() / ms.len() as f64,
+            median_ms: at(0.5),
+            p95_ms: at(0.95),
+            worst_ms: ms[ms.len() - 1],
+        })
+    }
 }
 
 /// One creature at the end of a script.
@@ -121,7 +173,25 @@ pub struct CreatureState {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(First, run_script.run_if(resource_exists::<Script>));
+    app.add_systems(First, (update_begins, run_script).chain().run_if(resource_exists::<Script>));
+    app.add_systems(Last, update_ends.run_if(resource_exists::<Script>));
+}
+
+/// When the main world's update began this frame.
+#[derive(Resource)]
+struct UpdateBegan(std::time::Instant);
+
+fn update_begins(mut commands: Commands) {
+    commands.insert_resource(UpdateBegan(std::time::Instant::now()));
+}
+
+/// The main world's share of the frame: every game and rules system, without the drawing.
+fn update_ends(began: Option<Res<UpdateBegan>>, mut script: ResMut<Script>) {
+    if let Some(began) = began
+        && script.warm_up == 0
+    {
+        script.update_times.push(began.0.elapsed().as_secs_f64());
+    }
 }
 
 /// The state of the battle, as the script writes it.
@@ -164,6 +234,8 @@ pub fn final_state(world: &mut World) -> FinalState {
         attacks,
         refused,
         frames_per_second: super::hud::frames_per_second(world),
+        frame_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.frame_times)),
+        update_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.update_times)),
     }
 }
 
@@ -238,12 +310,14 @@ fn press_key(world: &mut World, key_code: KeyCode, state: ButtonState) {
 
 /// Plays the script one phase per frame.
 fn run_script(world: &mut World) {
+    let frame = world.resource::<Time<Real>>().delta_secs_f64();
     let (step, phase) = {
         let mut script = world.resource_mut::<Script>();
         if script.warm_up > 0 {
             script.warm_up -= 1;
             return;
         }
+        script.frame_times.push(frame);
         script.phase += 1;
         (script.steps.get(script.at).cloned(), script.phase)
     };
@@ -350,4 +424,21 @@ fn finish(world: &mut World) {
     }
     world.remove_resource::<Script>();
     world.write_message(AppExit::Success);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FrameTimes;
+
+    #[test]
+    fn frame_times_give_the_median_the_95th_percentile_and_the_worst() {
+        assert_eq!(FrameTimes::of(&[]), None);
+        let seconds: Vec<f64> = (1..=100).map(|i| i as f64 / 1000.0).collect();
+        let t = FrameTimes::of(&seconds).unwrap();
+        assert_eq!(t.frames, 100);
+        assert!((t.mean_ms - 50.5).abs() < 1e-9);
+        assert!((t.median_ms - 51.0).abs() < 1e-9 || (t.median_ms - 50.0).abs() < 1e-9);
+        assert!((t.p95_ms - 95.0).abs() < 1e-9);
+        assert!((t.worst_ms - 100.0).abs() < 1e-9);
+    }
 }
