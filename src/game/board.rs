@@ -35,6 +35,7 @@ const GRID: Color = Color::srgba(0.1, 0.08, 0.06, 0.6);
 const GRID_WIDTH: f32 = 2.0;
 const WALL_EDGE: Color = Color::srgb(0.12, 0.11, 0.12);
 const LOW_EDGE: Color = Color::srgb(0.42, 0.36, 0.28);
+const SLIT: Color = Color::srgb(0.93, 0.86, 0.62);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
@@ -134,12 +135,25 @@ fn draw_board(
         } else {
             (Vec2::new(0.0, -TILE_PX / 2.0), Vec2::new(TILE_PX * 1.08, TILE_PX * 0.16))
         };
-        let colour = if feature == EdgeFeature::Wall { WALL_EDGE } else { LOW_EDGE };
+        let colour = if feature.is_wall() { WALL_EDGE } else { LOW_EDGE };
         commands.spawn((
             BoardPart,
             Sprite::from_color(colour, size),
             Transform::from_translation((centre + offset).extend(2.0)),
         ));
+        if feature == EdgeFeature::ArrowSlit {
+            // The slit: a narrow light gap across the middle of the wall.
+            let gap = if edge.east {
+                Vec2::new(size.x * 1.1, TILE_PX * 0.22)
+            } else {
+                Vec2::new(TILE_PX * 0.22, size.y * 1.1)
+            };
+            commands.spawn((
+                BoardPart,
+                Sprite::from_color(SLIT, gap),
+                Transform::from_translation((centre + offset).extend(2.1)),
+            ));
+        }
     }
 }
 

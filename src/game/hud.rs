@@ -413,6 +413,7 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::geometry
             Cover::Total => found.push(format!("{id} (total: no line of effect)")),
             Cover::Hard { what } => found.push(format!("{id} (+4, {what})")),
             Cover::Soft { creature } => found.push(format!("{id} (+4 soft, {creature})")),
+            Cover::Improved { what } => found.push(format!("{id} (+8 improved, {what})")),
         }
     }
     found

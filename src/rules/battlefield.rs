@@ -48,6 +48,16 @@ pub enum EdgeFeature {
     LowWall,
     /// A hindering obstacle on the edge: crossing costs 2 more squares.
     Obstacle,
+    /// A wall pierced by an arrow slit: nothing crosses it, but a creature standing at it sees and shoots
+    /// through it, and has improved cover against attacks through it (004:407, ruled in docs/rulings.md).
+    ArrowSlit,
+}
+
+impl EdgeFeature {
+    /// Whether it stops movement and cuts the corners at its ends like a wall.
+    pub fn is_wall(self) -> bool {
+        matches!(self, EdgeFeature::Wall | EdgeFeature::ArrowSlit)
+    }
 }
 
 /// The map of the fight, in squares. `(0,0)` is the north-west square.
@@ -170,7 +180,7 @@ impl Battlefield {
             Edge { square: Square::new(x - 1, y - 1), east: false },
             Edge { square: Square::new(x, y - 1), east: false },
         ];
-        around.iter().any(|e| self.edge(*e) == Some(EdgeFeature::Wall))
+        around.iter().any(|e| self.edge(*e).is_some_and(EdgeFeature::is_wall))
     }
 
     /// Every square of the map, row by row.
@@ -197,15 +207,16 @@ impl Battlefield {
                 let wall = |s: &Square| self.terrain(*s).blocks();
                 let between_walls = |e: &crate::rules::geometry::Edge| {
                     let (p, q) = e.squares();
-                    self.edge(*e) == Some(EdgeFeature::Wall) || (wall(&p) && wall(&q))
+                    self.edge(*e).is_some_and(EdgeFeature::is_wall) || (wall(&p) && wall(&q))
                 };
                 !trace.squares.iter().any(wall)
-                    && !trace.crossed_edges.iter().any(|e| self.edge(*e) == Some(EdgeFeature::Wall))
+                    && !trace.crossed_edges.iter().any(|e| self.edge(*e).is_some_and(EdgeFeature::is_wall))
                     && !trace.along_edges.iter().any(between_walls)
                     && !trace
                         .corners_passed
                         .iter()
                         .any(|(c, [p, q])| (wall(p) && wall(q)) || self.wall_touches_corner(*c))
+                    && !trace.corners_along.iter().any(|c| self.wall_touches_corner(*c))
             })
         })
     }

@@ -310,6 +310,9 @@ pub struct LineTrace {
     /// Square corners the line passes through between its ends, with the two squares it slips between
     /// there (the pair of squares touching the corner that the line does not enter).
     pub corners_passed: Vec<(Corner, [Square; 2])>,
+    /// Square corners a line along a grid line passes through between its ends: a wall edge touching one
+    /// of them stands across the line or ends on it.
+    pub corners_along: Vec<Corner>,
 }
 
 /// Traces the segment between two corners. Exact: corners are integer points, so every crossing is a
@@ -342,6 +345,8 @@ pub fn trace_line(from: Corner, to: Corner) -> LineTrace {
                 [Square::new(x - 1, y - 1), Square::new(x, y)]
             };
             trace.corners_passed.push((corner, sides));
+        } else if px % n == 0 && py % n == 0 {
+            trace.corners_along.push(Corner { x: (px / n) as i32, y: (py / n) as i32 });
         }
     }
     // Each piece between two cuts lies in one square or along one edge; look at its midpoint, scaled by 2n

@@ -22,6 +22,12 @@ pub enum Cover {
         /// What and where, for the log ("low wall at (5,3)").
         what: String,
     },
+    /// Improved cover: the target stands at an arrow slit the attack goes through; +8 to AC, doubled
+    /// (004:407).
+    Improved {
+        /// What and where, for the log ("arrow slit at (5,3)").
+        what: String,
+    },
     /// No line reaches: the target cannot be attacked (004:406).
     Total,
 }
@@ -32,7 +38,8 @@ impl Cover {
             Cover::None => 0,
             Cover::Soft { .. } => 1,
             Cover::Hard { .. } => 2,
-            Cover::Total => 3,
+            Cover::Improved { .. } => 3,
+            Cover::Total => 4,
         }
     }
 
@@ -41,6 +48,7 @@ impl Cover {
         match self {
             Cover::None | Cover::Total => 0,
             Cover::Soft { .. } | Cover::Hard { .. } => 4,
+            Cover::Improved { .. } => 8,
         }
     }
 }
@@ -59,6 +67,7 @@ pub struct Bystander {
 struct LineMeets {
     blocked: bool,
     hard: Option<String>,
+    improved: Option<String>,
     soft: Option<String>,
 }
 
@@ -97,6 +106,17 @@ fn meets(
     for &edge in &trace.crossed_edges {
         match field.edge(edge) {
             Some(EdgeFeature::Wall) => out.blocked = true,
+            // An arrow slit lets a line through only for a creature standing at it: the target there has
+            // improved cover; an attacker there shoots out freely; between two others it is a wall.
+            Some(EdgeFeature::ArrowSlit) => {
+                let (p, q) = edge.squares();
+                let at = |f: Footprint| f.contains(p) || f.contains(q);
+                if at(target) {
+                    out.improved.get_or_insert(format!("arrow slit at {}", edge.square));
+                } else if !at(attacker) {
+                    out.blocked = true;
+                }
+            }
             Some(EdgeFeature::LowWall | EdgeFeature::Obstacle)
                 if low_covers(edge.square) || low_covers(edge.squares().1) =>
             {
@@ -107,10 +127,11 @@ fn meets(
     }
     let between_walls = |e: &Edge| {
         let (p, q) = e.squares();
-        field.edge(*e) == Some(EdgeFeature::Wall) || (wall(p) && wall(q))
+        field.edge(*e).is_some_and(EdgeFeature::is_wall) || (wall(p) && wall(q))
     };
     if trace.along_edges.iter().any(between_walls)
         || trace.corners_passed.iter().any(|(c, [p, q])| (wall(*p) && wall(*q)) || field.wall_touches_corner(*c))
+        || trace.corners_along.iter().any(|c| field.wall_touches_corner(*c))
     {
         out.blocked = true;
     }
@@ -133,6 +154,8 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
                     .collect();
                 let cover = if lines.iter().all(|l| l.blocked) {
                     Cover::Total
+                } else if let Some(l) = lines.iter().find(|l| l.improved.is_some()) {
+                    Cover::Improved { what: l.improved.clone().unwrap_or_default() }
                 } else if let Some(l) = lines.iter().find(|l| l.blocked || l.hard.is_some()) {
                     Cover::Hard { what: l.hard.clone().unwrap_or_else(|| "a wall".into()) }
                 } else if let Some(l) = lines.iter().find(|l| l.soft.is_some()) {
@@ -158,18 +181,20 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
             if distance_squares(t.x - a.x, t.y - a.y) > 1 {
                 continue;
             }
-            let crossed =
+            let cover =
                 Corner::of(a).iter().flat_map(|&ac| Corner::of(t).map(|tc| trace_line(ac, tc))).find_map(|trace| {
                     trace.crossed_edges.iter().chain(trace.along_edges.iter()).find_map(|e| match field.edge(*e) {
-                        Some(EdgeFeature::Wall) => Some("a wall".to_string()),
-                        Some(EdgeFeature::LowWall) => Some(format!("low wall on the edge at {}", e.square)),
+                        Some(EdgeFeature::Wall) => Some(Cover::Hard { what: "a wall".into() }),
+                        Some(EdgeFeature::LowWall) => {
+                            Some(Cover::Hard { what: format!("low wall on the edge at {}", e.square) })
+                        }
+                        Some(EdgeFeature::ArrowSlit) => {
+                            Some(Cover::Improved { what: format!("arrow slit at {}", e.square) })
+                        }
                         _ => None,
                     })
                 });
-            let cover = match crossed {
-                Some(what) => Cover::Hard { what },
-                None => Cover::None,
-            };
+            let cover = cover.unwrap_or(Cover::None);
             if cover.rank() < best.rank() {
                 best = cover;
             }
@@ -330,6 +355,28 @@ mod tests {
         }
         assert_eq!(concealment(&field, at(1, 1), at(7, 1), false, false), CONCEALMENT, "shooting across a dark band");
         assert_eq!(concealment(&field, at(6, 1), at(7, 1), false, true), 0, "melee beside a lit target");
+    }
+
+    #[test]
+    fn an_arrow_slit_gives_improved_cover_to_the_creature_at_it_004_407() {
+        // A wall along x = 4|5 with a slit on the east edge of (4,2).
+        let mut field = Battlefield::open(10, 5);
+        for y in 0..5 {
+            let feature = if y == 2 { EdgeFeature::ArrowSlit } else { EdgeFeature::Wall };
+            field.set_edge(Edge { square: Square::new(4, y), east: true }, feature);
+        }
+        let archer_at_slit = at(4, 2);
+        let cover = ranged_cover(&field, at(8, 2), archer_at_slit, &[]);
+        assert!(matches!(cover, Cover::Improved { .. }), "{cover:?}");
+        assert_eq!(cover.bonus(), 8);
+        // The archer at the slit shoots out freely.
+        assert_eq!(ranged_cover(&field, archer_at_slit, at(8, 2), &[]), Cover::None);
+        assert_eq!(ranged_cover(&field, archer_at_slit, at(8, 0), &[]), Cover::None);
+        // Nobody at the slit: it is a wall.
+        assert_eq!(ranged_cover(&field, at(2, 2), at(8, 2), &[]), Cover::Total);
+        // A sword through the slit: improved cover for the one behind it.
+        assert!(matches!(melee_cover(&field, at(5, 2), archer_at_slit), Cover::Improved { .. }));
+        assert!(!field.line_of_sight(at(2, 2), at(8, 2)));
     }
 
     #[test]

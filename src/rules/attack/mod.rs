@@ -591,6 +591,10 @@ pub fn plan_attack(
             armor_class += 4;
             armor_class_parts.push(Modifier::new(4, format!("soft cover: {creature} (004:404)")));
         }
+        Cover::Improved { what } => {
+            armor_class += 8;
+            armor_class_parts.push(Modifier::new(8, format!("improved cover: {what} (004:407)")));
+        }
         Cover::None => {}
     }
     if target.conditions.has(Condition::Charging) {

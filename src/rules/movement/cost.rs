@@ -288,7 +288,7 @@ impl StepWorld<'_> {
                 for dir in [Direction::East, Direction::South] {
                     let next = square.step(dir);
                     if to.contains(next)
-                        && self.field.edge_crossed(square, dir) == Some(EdgeFeature::Wall)
+                        && self.field.edge_crossed(square, dir).is_some_and(EdgeFeature::is_wall)
                         && !mover.incorporeal
                     {
                         return Err(Blocked::Wall { square: next });
@@ -367,7 +367,7 @@ impl StepWorld<'_> {
                     }
                 } else {
                     match self.field.edge_crossed(square, direction) {
-                        Some(EdgeFeature::Wall) => return Err(Blocked::Wall { square: next }),
+                        Some(EdgeFeature::Wall | EdgeFeature::ArrowSlit) => return Err(Blocked::Wall { square: next }),
                         Some(EdgeFeature::LowWall | EdgeFeature::Obstacle) if mover.medium != Medium::Fly => {
                             edge_extra = EDGE_OBSTACLE_COST;
                         }
@@ -461,6 +461,12 @@ mod tests {
         let corner = Footprint::new(Square::new(0, 0), 1);
         assert!(matches!(w.step(&man, corner, Direction::East, corner), Err(Blocked::Wall { .. })));
         assert!(w.step(&man, at, Direction::East, at).is_ok(), "the wall edge is north of this step");
+        // An arrow slit is a wall to those who move.
+        let mut field = Battlefield::open(4, 4);
+        field.set_edge(Edge { square: Square::new(0, 0), east: true }, EdgeFeature::ArrowSlit);
+        let w = world(&field);
+        assert!(matches!(w.step(&man, corner, Direction::East, corner), Err(Blocked::Wall { .. })));
+        assert!(matches!(w.step(&man, at, Direction::NorthEast, at), Err(Blocked::CutsCorner { .. })));
     }
 
     #[test]
