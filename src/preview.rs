@@ -245,7 +245,7 @@ pub fn attack_preview(
     let mut plan = prepare_attack(field, order, &creatures, &a, &t, request, &budget)?;
     // A full attack with a weapon in the off hand adds its blow, both at the two-weapon penalties.
     let off_hand = if request.full && crate::rules::attack::holds_off_hand(a.armament) {
-        Some(crate::rules::attack::plan_off_hand(field, order, &creatures, &a, &t, &mut plan, &budget)?)
+        Some(crate::rules::attack::plan_off_hand(field, order, &creatures, &a, &t, &mut plan, &budget, request)?)
     } else {
         None
     };

@@ -71,7 +71,9 @@ pub struct FullAttackUnderway {
 }
 
 /// Prepares the off-hand blow of a full attack with two weapons and puts the main hand's penalty on
-/// `main` (004:462-472).
+/// `main` (004:462-472). `like` is the main hand's request: fighting defensively or striking to kill
+/// unarmed applies to both hands.
+#[expect(clippy::too_many_arguments, reason = "prepare_attack's inputs, plus the main hand's plan and request")]
 pub fn plan_off_hand(
     field: &Battlefield,
     order: &TurnOrder,
@@ -80,6 +82,7 @@ pub fn plan_off_hand(
     target: &CombatantItem,
     main: &mut AttackPlan,
     budget: &ActionBudget,
+    like: AttackRequest<'_>,
 ) -> Result<AttackPlan, Refusal> {
     let off = attacker
         .armament
@@ -87,7 +90,14 @@ pub fn plan_off_hand(
         .iter()
         .find(|w| w.off_hand && !is_ranged(w) && w.name != main.weapon.name)
         .ok_or_else(|| Refusal::new(format!("{} holds no weapon in its off hand", attacker.id), "004:462"))?;
-    let request = AttackRequest { weapon: Some(off.name.as_str()), full: true, paid: true, ..default() };
+    let request = AttackRequest {
+        weapon: Some(off.name.as_str()),
+        full: true,
+        paid: true,
+        defensively: like.defensively,
+        lethal: like.lethal,
+        ..default()
+    };
     let mut off_plan = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
     let light = off_plan.weapon.handling == Handling::Light || off_plan.weapon.unarmed;
     let (main_penalty, off_penalty) = two_weapon_penalties(light, attacker.feats.has(Feat::TwoWeaponFighting));
@@ -830,8 +840,8 @@ fn resolve_attack(
             weapon: intent.weapon.as_deref(),
             charge: intent.charge,
             full: intent.full,
-            defensively: false,
-            lethal: false,
+            defensively: intent.defensively,
+            lethal: intent.lethal,
             readied: intent.readied,
             paid: underway.is_some(),
         };
@@ -849,7 +859,7 @@ fn resolve_attack(
         let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
         if two_weapons {
             let planned = if intent.full {
-                plan_off_hand(&field, &order, &creatures, &attacker, &target, &mut plan, &budget)
+                plan_off_hand(&field, &order, &creatures, &attacker, &target, &mut plan, &budget, request)
             } else {
                 Err(Refusal::new("the off-hand attack comes with a full attack only", "004:462"))
             };
@@ -901,14 +911,6 @@ fn resolve_attack(
                 creature: intent.attacker,
                 reason: "a standard action while disabled (004:274)".into(),
             });
-        }
-        // Fighting defensively applies to this very attack (004:183); the condition lasts the round.
-        if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
-            plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
-        }
-        if intent.lethal && plan.weapon.unarmed {
-            plan.modifiers.push(Modifier::new(-4, "lethal unarmed strike"));
-            plan.lethal = true;
         }
         let bonuses =
             if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
