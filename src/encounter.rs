@@ -90,6 +90,9 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 Conditions(spec.conditions.iter().copied().collect()),
             ))
             .id();
+        if let Some(magic) = &s.spellcasting {
+            world.entity_mut(entity).insert(magic.clone());
+        }
         roster.0.insert(spec.id.clone(), entity);
     }
     world.insert_resource(roster);

@@ -227,6 +227,32 @@ pub struct TemplateDef {
     /// Items carried, by name from `assets/items.ron`.
     #[serde(default)]
     pub items: Vec<String>,
+    /// Spells, for a caster.
+    #[serde(default)]
+    pub spellcasting: Option<SpellcastingDef>,
+}
+
+/// A caster's magic in a template: `(caster_level: 3, ability: Int, spells: {"magic missile": 3})`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpellcastingDef {
+    /// Caster level.
+    pub caster_level: u32,
+    /// The ability its spells' saving throws go by.
+    pub ability: CastingAbility,
+    /// Spells from `assets/spells.ron`, with the castings a day.
+    pub spells: BTreeMap<String, u32>,
+}
+
+/// The ability a caster's spells go by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum CastingAbility {
+    /// Intelligence (wizards).
+    Int,
+    /// Wisdom (clerics, druids).
+    Wis,
+    /// Charisma (sorcerers, bards).
+    Cha,
 }
 
 /// An item of the catalogue `assets/items.ron`.
@@ -277,6 +303,8 @@ pub struct Stats {
     pub traits: Traits,
     /// Items carried.
     pub items: Items,
+    /// Spells, for a caster.
+    pub spellcasting: Option<crate::rules::magic::Spellcasting>,
 }
 
 impl Stats {
@@ -321,6 +349,8 @@ pub struct Content {
     pub actions: Vec<crate::rules::turns::actions::ActionRow>,
     /// Items by name.
     pub items: BTreeMap<String, ItemDef>,
+    /// Spells by name.
+    pub spells: BTreeMap<String, crate::rules::magic::SpellDef>,
 }
 
 impl Content {
@@ -376,6 +406,11 @@ impl Content {
                     Err(e) => problems.push(e),
                 }
             }
+            Err(e) => problems.push(e),
+        }
+        let spells_path = assets.join("spells.ron");
+        match read_file(&spells_path).and_then(|text| Source { path: &spells_path, text: &text }.parse()) {
+            Ok(spells) => content.spells = spells,
             Err(e) => problems.push(e),
         }
         let dir = assets.join("creatures");
@@ -503,6 +538,30 @@ impl Content {
                 }
             }
         }
+        let spellcasting = template.spellcasting.as_ref().map(|def| {
+            let score = match def.ability {
+                CastingAbility::Int => abilities_for_casting(overrides, template).int,
+                CastingAbility::Wis => abilities_for_casting(overrides, template).wis,
+                CastingAbility::Cha => abilities_for_casting(overrides, template).cha,
+            };
+            let mut spells = Vec::new();
+            for (name, uses) in &def.spells {
+                match self.spells.get(name) {
+                    Some(spell) => spells.push(crate::rules::magic::KnownSpell {
+                        name: name.clone(),
+                        def: spell.clone(),
+                        uses: *uses,
+                    }),
+                    None => problems
+                        .push((format!("\"{name}\""), format!("unknown spell {name:?} (not in assets/spells.ron)"))),
+                }
+            }
+            crate::rules::magic::Spellcasting {
+                caster_level: def.caster_level,
+                ability_modifier: crate::rules::creature::ability_modifier(score),
+                spells,
+            }
+        });
         let hit_points = overrides.hit_points.unwrap_or(template.hit_points);
         if hit_points < 1 {
             problems.push(("hit_points".into(), format!("hit points must be at least 1, not {hit_points}")));
@@ -548,8 +607,13 @@ impl Content {
             skills: template.skills.clone(),
             traits: template.traits.clone(),
             items: Items(items),
+            spellcasting,
         })
     }
+}
+
+fn abilities_for_casting(overrides: &TemplateOverrides, template: &TemplateDef) -> Abilities {
+    overrides.abilities.unwrap_or(template.abilities)
 }
 
 /// What a level may change of a template for one creature.

@@ -304,7 +304,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
     let mut q = world.query::<(&Faction, &Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions)>();
     let mut squares: Vec<Square> = q
         .iter(world)
-        .filter(|(f, .., c)| **f != mine && c.can_act())
+        .filter(|(f, .., c)| **f != mine && c.can_act() && !c.threatens_nothing())
         .flat_map(|(_, position, space, reach, armament, traits, feats, _)| {
             let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
             threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height)

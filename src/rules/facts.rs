@@ -369,6 +369,42 @@ pub enum Fact {
         /// Hit points.
         amount: i32,
     },
+    /// A creature began casting a spell (004:190-197): the moment a readied "starts casting" waits for.
+    CastingBegun {
+        /// Who casts.
+        caster: CreatureId,
+        /// The spell.
+        spell: String,
+        /// At whom.
+        target: CreatureId,
+        /// Cast defensively (004:197).
+        defensively: bool,
+    },
+    /// A spell of several rounds takes the caster's whole turn again (004:236).
+    CastingContinues {
+        /// Who casts.
+        caster: CreatureId,
+        /// The spell.
+        spell: String,
+    },
+    /// A spell takes effect.
+    SpellTakesEffect {
+        /// Who cast it.
+        caster: CreatureId,
+        /// The spell.
+        spell: String,
+        /// On whom.
+        target: CreatureId,
+    },
+    /// A spell lost before it took effect (004:193, 004:237).
+    SpellLost {
+        /// Who cast it.
+        caster: CreatureId,
+        /// The spell.
+        spell: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// Every fact of the fight so far, in order.
@@ -518,6 +554,13 @@ impl Fact {
             Fact::Healed { creature, source, dice, amount } => {
                 format!("{creature} heals {amount} HP from the {source}: {} {:?}", dice.expr, dice.faces)
             }
+            Fact::CastingBegun { caster, spell, target, defensively } => format!(
+                "{caster} begins casting {spell} at {target}{}",
+                if *defensively { ", defensively" } else { "" }
+            ),
+            Fact::CastingContinues { caster, spell } => format!("{caster} goes on casting {spell} (004:236)"),
+            Fact::SpellTakesEffect { caster, spell, target } => format!("{caster}'s {spell} takes effect on {target}"),
+            Fact::SpellLost { caster, spell, reason } => format!("{caster} loses {spell}: {reason}"),
             Fact::ReadyLapsed { creature } => format!("{creature}'s readied action lapses (004:624)"),
             Fact::EncounterEnded { winner } => match winner {
                 Some(w) => format!("the fight is over: {w} win"),

@@ -10,6 +10,7 @@ pub mod dice;
 pub mod facts;
 pub mod geometry;
 pub mod health;
+pub mod magic;
 pub mod movement;
 pub mod opportunity;
 pub mod overland;
@@ -44,5 +45,12 @@ pub fn plugin(app: &mut App) {
     );
     app.add_message::<Fact>().init_resource::<EventLog>();
     app.add_systems(Update, facts::record_facts.in_set(RulesSystems::Record));
-    app.add_plugins((turns::plugin, movement::plugin, attack::plugin, health::plugin, opportunity::plugin));
+    app.add_plugins((
+        turns::plugin,
+        movement::plugin,
+        attack::plugin,
+        health::plugin,
+        opportunity::plugin,
+        magic::plugin,
+    ));
 }

@@ -127,6 +127,19 @@ pub enum Step {
         /// The item's name.
         item: String,
     },
+    /// Cast a spell at a creature (or at itself) (004:190-200, 004:235-238).
+    Cast {
+        /// Creature id.
+        creature: String,
+        /// The spell's name.
+        spell: String,
+        /// The target's id; the caster itself if absent.
+        #[serde(default)]
+        target: Option<String>,
+        /// Cast defensively: no attack of opportunity, a Concentration check (004:197).
+        #[serde(default)]
+        defensively: bool,
+    },
     /// Delay: the creature whose turn it is acts later (004:629).
     Delay {
         /// Creature id.
@@ -524,6 +537,21 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
+        Step::Cast { creature, spell, target, defensively } => {
+            let target_id = target.as_deref().unwrap_or(creature);
+            match (entity(creature), entity(target_id)) {
+                (Some(caster), Some(target)) => {
+                    world.write_message(crate::rules::magic::CastIntent {
+                        caster,
+                        spell: spell.clone(),
+                        target,
+                        defensively: *defensively,
+                    });
+                }
+                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+                (_, None) => answer = Some(Answer::UnknownCreature { creature: target_id.to_string() }),
+            }
+        }
         Step::Ready { creature, action, trigger } => match entity(creature) {
             Some(e) => {
                 world.write_message(crate::rules::turns::ready::ReadyIntent {
@@ -717,7 +745,8 @@ fn actor(step: &Step) -> Option<&str> {
         | Step::TotalDefense { creature }
         | Step::Charge { creature, .. }
         | Step::Ready { creature, .. }
-        | Step::UseItem { creature, .. } => Some(creature),
+        | Step::UseItem { creature, .. }
+        | Step::Cast { creature, .. } => Some(creature),
         _ => None,
     }
 }
@@ -733,11 +762,15 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
         return false;
     }
     let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
-    let mut readiers = world.query::<(Entity, &CreatureId, &Readied, &Conditions)>();
+    let Some(actor_faction) = world.get::<Faction>(actor).cloned() else { return false };
+    let casting = matches!(step, Step::Cast { .. });
+    let mut readiers = world.query::<(Entity, &CreatureId, &Readied, &Conditions, &Faction)>();
     let found = readiers
         .iter(world)
-        .filter(|(e, _, r, c)| *e != actor && waits_for(r, &actor_id) && c.can_act())
-        .map(|(e, id, r, _)| (e, id.clone(), r.clone()))
+        .filter(|(e, _, r, c, f)| {
+            *e != actor && c.can_act() && waits_for(r, &actor_id, casting && **f != actor_faction)
+        })
+        .map(|(e, id, r, ..)| (e, id.clone(), r.clone()))
         .min_by(|a, b| a.1.cmp(&b.1));
     let Some((readier, readier_id, readied)) = found else { return false };
     world.entity_mut(readier).remove::<Readied>();
@@ -776,6 +809,10 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
                 readied: true,
             });
         }
+    }
+    if casting && let Some(hp) = world.get::<HitPoints>(actor).map(|hp| hp.current) {
+        // The readied action strikes before the spell: a wound calls for a Concentration check (004:196).
+        world.entity_mut(actor).insert(crate::rules::magic::AwaitingCast { hit_points: hp });
     }
     world.get_resource_or_insert_with(Deferred::default).0.push(step.clone());
     true
@@ -886,10 +923,17 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
         let field = world.resource::<Battlefield>();
         (field.width(), field.height())
     };
-    let mut q = world.query::<(&Position, &Space, &Reach, &Armament, &Traits, &Feats)>();
-    let Ok((position, space, reach, armament, traits, feats)) = q.get(world, entity) else { return unknown };
+    let mut q = world.query::<(&Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions)>();
+    let Ok((position, space, reach, armament, traits, feats, conditions)) = q.get(world, entity) else {
+        return unknown;
+    };
     let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
-    let squares = threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height);
+    // A grappler or a caster in a spell of a round or more threatens nothing (004:238, 004:589).
+    let squares = if conditions.threatens_nothing() {
+        Vec::new()
+    } else {
+        threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height)
+    };
     Answer::Threatened { creature: id.to_string(), squares }
 }
 

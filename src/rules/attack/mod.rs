@@ -335,7 +335,11 @@ pub fn flanking_ally_at<'a>(
     let own = attacker.space.at(attacker.position.0);
     let mut allies: Vec<CombatantItem> = creatures
         .filter(|c| {
-            c.entity != attacker.entity && c.faction == attacker.faction && c.conditions.can_act() && c.reach.0 > 0
+            c.entity != attacker.entity
+                && c.faction == attacker.faction
+                && c.conditions.can_act()
+                && !c.conditions.threatens_nothing()
+                && c.reach.0 > 0
         })
         .filter(|c| {
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);

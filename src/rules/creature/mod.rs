@@ -476,6 +476,8 @@ pub struct Skills {
     pub sense_motive: Option<i32>,
     /// Acrobaties.
     pub tumble: Option<i32>,
+    /// Concentration: keeping a spell when hurt or casting defensively (004:193-197).
+    pub concentration: Option<i32>,
 }
 
 /// Properties that change how rules apply to a creature.
@@ -560,6 +562,8 @@ pub enum Condition {
     Stunned,
     /// Kneeling or sitting: -2 AC against melee, +2 against ranged (004:393).
     Kneeling,
+    /// Casting a spell of a round or more: threatens no square (004:238).
+    Casting,
 }
 
 /// Asks that a condition be gained or lost; the health chapter applies it and writes the fact.
@@ -586,6 +590,12 @@ impl Conditions {
     /// Whether the creature is helpless: bound, asleep, paralysed, unconscious or dead (004:423).
     pub fn is_helpless(&self) -> bool {
         [Condition::Helpless, Condition::Unconscious, Condition::Dying, Condition::Dead].iter().any(|c| self.has(*c))
+    }
+
+    /// Whether the creature threatens no square whatever it holds: casting a spell of a round or more
+    /// (004:238) or grappling (004:589).
+    pub fn threatens_nothing(&self) -> bool {
+        self.has(Condition::Casting) || self.has(Condition::Grappling)
     }
 
     /// Whether the creature can still act at all.

@@ -23,7 +23,7 @@ pub struct Damage {
 }
 
 /// The three saving throws (004:45-48).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Save {
     /// Vigueur: Constitution.
@@ -102,6 +102,10 @@ pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
     HitPoints { temporary: hp.temporary - from_temporary, current: hp.current - (amount - from_temporary), ..hp }
 }
 
+/// The systems that apply damage, healing and condition changes.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct HealthSystems;
+
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
     app.add_message::<Damage>().add_message::<ConditionChange>().add_message::<Strain>().add_message::<Slay>();
@@ -110,6 +114,7 @@ pub fn plugin(app: &mut App) {
         Update,
         (apply_strain, apply_damage, apply_slay, apply_healing, apply_condition_changes)
             .chain()
+            .in_set(HealthSystems)
             .in_set(RulesSystems::Consequences),
     );
     app.add_systems(

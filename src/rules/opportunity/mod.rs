@@ -134,6 +134,7 @@ pub fn can_react(c: &CombatantItem, reactions: &Reactions) -> bool {
     c.conditions.can_act()
         && !c.conditions.has(Condition::FlatFooted)
         && !c.conditions.has(Condition::TotalDefense)
+        && !c.conditions.threatens_nothing()
         && reactions.used < reactions_per_round(c.abilities, c.feats)
         && c.reach.0 > 0
         && !threatening_weapons(&c.armament.0, c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike))
@@ -376,6 +377,20 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         action: &str,
         why: &str,
     ) -> bool {
+        self.provoke_in_place_struck(who, initiative, reactions, only, action, why).dropped
+    }
+
+    /// [`Self::provoke_in_place`], telling the hit points left as well: a caster's wound calls for a
+    /// Concentration check (004:196).
+    pub fn provoke_in_place_struck(
+        &mut self,
+        who: &CombatantItem,
+        initiative: &[Entity],
+        reactions: &mut Query<&mut Reactions>,
+        only: Option<Entity>,
+        action: &str,
+        why: &str,
+    ) -> Struck {
         let own = who.space.at(who.position.0);
         let threats: Vec<Entity> =
             threats_to(who, self.creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), initiative)
@@ -384,7 +399,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 .map(|t| t.entity)
                 .collect();
         if threats.is_empty() {
-            return false;
+            return Struck { hit_points: who.hit_points.current, dropped: false };
         }
         let mut hp = *who.hit_points;
         let exposure = Exposure { at: own, why, mid_action: MidAction::of(who.conditions) };
@@ -400,7 +415,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 reason: "dropped by an attack of opportunity (004:70)".into(),
             });
         }
-        struck.dropped
+        struck
     }
 }
 

@@ -3,10 +3,10 @@
 //! off, for the rest of the fight (004:622). If the trigger does not come before its next turn, the readied
 //! action is lost (004:624).
 //!
-//! Two triggers are playable: a foe entering a square the readier threatens (the attack falls as the foe
+//! Three triggers are playable: a foe entering a square the readier threatens (the attack falls as the foe
 //! steps in, in the middle of its move), and a named creature acting or moving (the readied action is
-//! taken before that creature's action). Spells are not in the game yet, so "a foe starts casting" is not
-//! offered.
+//! taken before that creature's action), and a foe starting to cast a spell (the readied action comes
+//! before the spell).
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -45,6 +45,9 @@ pub enum Trigger {
     EntersThreatened,
     /// This creature (by id) acts or moves.
     Acts(String),
+    /// A foe starts casting a spell (004:621): the readied action comes before the spell, and a wound it
+    /// deals calls for the caster's Concentration check (004:196).
+    StartsCasting,
 }
 
 impl std::fmt::Display for ReadiedAction {
@@ -62,6 +65,7 @@ impl std::fmt::Display for Trigger {
         match self {
             Trigger::EntersThreatened => write!(f, "a foe enters a square it threatens"),
             Trigger::Acts(id) => write!(f, "{id} acts or moves"),
+            Trigger::StartsCasting => write!(f, "a foe starts casting"),
         }
     }
 }
@@ -99,9 +103,13 @@ pub fn move_before(order: &mut TurnOrder, readier: Entity, trigger: Entity) {
     order.current = current.and_then(|c| order.entries.iter().position(|e| e.entity == c));
 }
 
-/// Whether `readier`'s trigger is `actor` acting now.
-pub fn waits_for(readied: &Readied, actor: &CreatureId) -> bool {
-    matches!(&readied.trigger, Trigger::Acts(id) if *id == actor.0)
+/// Whether `readied`'s trigger is `actor` acting now; `foe_casting` when the action is a foe's spell.
+pub fn waits_for(readied: &Readied, actor: &CreatureId, foe_casting: bool) -> bool {
+    match &readied.trigger {
+        Trigger::Acts(id) => *id == actor.0,
+        Trigger::StartsCasting => foe_casting,
+        Trigger::EntersThreatened => false,
+    }
 }
 
 /// Readying, first of the actions each frame.

@@ -1,0 +1,595 @@
+//! Casting spells in combat (004:190-200, 004:235-238): the action it takes, the attacks of opportunity
+//! it provokes, casting defensively, the Concentration checks that keep a spell when the caster is hurt,
+//! and spells that take a round or more to cast, during which the caster threatens nothing.
+//!
+//! The texts give the rules of casting, not the spells: the few spells the game knows are data, in
+//! `assets/spells.ron`, with three kinds of effect (unerring missiles, a blast with a saving throw for
+//! half, healing by touch).
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::RulesSystems;
+use crate::rules::attack::Combatant;
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::dice::{Dice, DiceExpr};
+use crate::rules::facts::Fact;
+use crate::rules::health::{Damage, Healing, Save, save_bonus, save_succeeds};
+use crate::rules::opportunity::{Opportunity, Reactions};
+use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+
+/// How long a spell takes to cast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CastingTime {
+    /// One standard action: the spell takes effect at once (004:190, 004:195).
+    Standard,
+    /// A number of full rounds: a full-round action each round, and the spell takes effect just before the
+    /// caster's turn that many rounds later (004:235-236).
+    Rounds(u32),
+}
+
+/// How far a spell reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SpellRange {
+    /// The caster or a creature it touches (004:198): itself or within its reach.
+    Touch,
+    /// Up to this many metres, with a line of effect.
+    Metres(f32),
+}
+
+/// What a spell does to its target.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SpellEffect {
+    /// Missiles that never miss: one at caster level 1 and one more for every two levels above, at most
+    /// `max`, each dealing `dice`.
+    Missiles {
+        /// Damage of each missile.
+        dice: DiceExpr,
+        /// The most missiles.
+        max: u32,
+    },
+    /// Damage, halved by a successful saving throw against 10 + spell level + the caster's ability modifier.
+    Blast {
+        /// Damage.
+        dice: DiceExpr,
+        /// The save.
+        save: Save,
+    },
+    /// Healing: `dice` plus the caster level, the level counting for at most `max_level_bonus`.
+    Heal {
+        /// Healing dice.
+        dice: DiceExpr,
+        /// The cap on the caster-level bonus.
+        max_level_bonus: u32,
+    },
+}
+
+/// A spell of the catalogue `assets/spells.ron`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpellDef {
+    /// Spell level (0 to 9).
+    pub level: u32,
+    /// Casting time.
+    pub casting: CastingTime,
+    /// Range.
+    pub range: SpellRange,
+    /// Effect.
+    pub effect: SpellEffect,
+}
+
+/// A spell a creature can cast, with the castings it has left.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KnownSpell {
+    /// Its name.
+    pub name: String,
+    /// Its definition.
+    pub def: SpellDef,
+    /// Castings left today.
+    pub uses: u32,
+}
+
+/// A caster's magic: its level, the modifier of its casting ability, and its spells.
+#[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spellcasting {
+    /// Caster level.
+    pub caster_level: u32,
+    /// The modifier of the ability its spells' saving throws go by.
+    pub ability_modifier: i32,
+    /// The spells it knows.
+    pub spells: Vec<KnownSpell>,
+}
+
+/// A spell being cast over one round or more (004:235-238): the caster threatens nothing meanwhile.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct CastingUnderway {
+    /// The spell.
+    pub spell: KnownSpell,
+    /// At whom.
+    pub target: Entity,
+    /// The round at the start of whose turn it takes effect.
+    pub completes: u32,
+}
+
+/// Set on a caster whose casting waits for a readied action set off by it (004:621): its hit points
+/// then, so that the wound the readied action deals calls for a Concentration check.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AwaitingCast {
+    /// Hit points before the readied action.
+    pub hit_points: i32,
+}
+
+/// Asks to cast a spell.
+#[derive(Message, Clone, Debug)]
+pub struct CastIntent {
+    /// Who casts.
+    pub caster: Entity,
+    /// The spell, by name.
+    pub spell: String,
+    /// At whom (the caster itself for a spell on oneself).
+    pub target: Entity,
+    /// Cast defensively: no attack of opportunity, a Concentration check DC 15 + level (004:197).
+    pub defensively: bool,
+}
+
+/// The Concentration DC to keep a spell after a wound: 10 + damage + spell level (004:196).
+pub const fn wound_dc(damage: i32, level: u32) -> i32 {
+    10 + damage + level as i32
+}
+
+/// The Concentration DC to cast defensively: 15 + spell level (004:197).
+pub const fn defensive_dc(level: u32) -> i32 {
+    15 + level as i32
+}
+
+/// The DC of a saving throw against a spell: 10 + spell level + the caster's ability modifier.
+pub const fn save_dc(level: u32, ability_modifier: i32) -> i32 {
+    10 + level as i32 + ability_modifier
+}
+
+/// Missiles at `caster_level`: one, and one more for every two levels above the first, at most `max`.
+pub fn missiles(caster_level: u32, max: u32) -> u32 {
+    (1 + caster_level.saturating_sub(1) / 2).min(max).max(1)
+}
+
+/// A creature's Concentration bonus: its skill total, or its Constitution modifier if it has no ranks.
+pub fn concentration_bonus(skills: &Skills, abilities: &Abilities) -> i32 {
+    skills.concentration.unwrap_or_else(|| ability_modifier(abilities.con))
+}
+
+/// Casting, among the actions: after the potions, before total defence.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CastSystems;
+
+/// Spells in combat.
+pub fn plugin(app: &mut App) {
+    app.add_message::<CastIntent>();
+    app.configure_sets(
+        Update,
+        CastSystems
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::health::use_item)
+            .before(crate::rules::attack::take_total_defense),
+    );
+    app.add_systems(Update, (complete_casting, cast).chain().in_set(CastSystems));
+    app.add_systems(
+        Update,
+        keep_concentration.in_set(RulesSystems::Consequences).before(crate::rules::health::HealthSystems),
+    );
+}
+
+/// What the casting systems write.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct CastOutput<'w> {
+    facts: MessageWriter<'w, Fact>,
+    damage: MessageWriter<'w, Damage>,
+    healing: MessageWriter<'w, Healing>,
+    conditions: MessageWriter<'w, ConditionChange>,
+}
+
+/// Casts: the turn, the action, the spell and its range; then the attacks of opportunity or the defensive
+/// Concentration check; then the effect, at once or in a later round.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn cast(
+    mut commands: Commands,
+    mut intents: MessageReader<CastIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut casters: Query<(&mut Spellcasting, &mut ActionBudget, &Skills, Option<&AwaitingCast>)>,
+    mut reactions: Query<&mut Reactions>,
+    mut dice: ResMut<Dice>,
+    mut out: CastOutput,
+) {
+    for intent in intents.read() {
+        let (Ok(caster), Ok(target)) = (creatures.get(intent.caster), creatures.get(intent.target)) else { continue };
+        let Ok((mut magic, mut budget, skills, awaiting)) = casters.get_mut(intent.caster) else {
+            out.facts.write(refused(
+                caster.id,
+                &intent.spell,
+                Refusal::new(format!("{} casts no spells", caster.id), "data"),
+            ));
+            continue;
+        };
+        let awaiting = awaiting.copied();
+        if awaiting.is_some() {
+            commands.entity(intent.caster).remove::<AwaitingCast>();
+        }
+        let checked = check_cast(&order, &field, &caster, &target, &magic, &budget, &intent.spell);
+        let index = match checked {
+            Ok(i) => i,
+            Err(refusal) => {
+                out.facts.write(refused(caster.id, &intent.spell, refusal));
+                continue;
+            }
+        };
+        let kind = match magic.spells[index].def.casting {
+            CastingTime::Standard => ActionKind::Standard,
+            CastingTime::Rounds(_) => ActionKind::FullRound,
+        };
+        let _ = budget.spend(kind);
+        magic.spells[index].uses -= 1;
+        let spell = magic.spells[index].clone();
+        out.facts.write(Fact::CastingBegun {
+            caster: caster.id.clone(),
+            spell: spell.name.clone(),
+            target: target.id.clone(),
+            defensively: intent.defensively,
+        });
+        let bonus = concentration_bonus(skills, caster.abilities);
+        let keeps = |dc: i32, reason: String, dice: &mut Dice, facts: &mut MessageWriter<Fact>| {
+            let roll = dice.d20();
+            let total = roll as i32 + bonus;
+            let success = total >= dc;
+            facts.write(Fact::CheckRolled {
+                creature: caster.id.clone(),
+                check: "concentration".into(),
+                reason,
+                roll,
+                total,
+                dc,
+                success,
+            });
+            success
+        };
+        // A readied action set off by this casting struck first (004:621): its wound distracts.
+        let wounded_before = awaiting.map_or(0, |a| (a.hit_points - caster.hit_points.current).max(0));
+        if wounded_before > 0
+            && !keeps(
+                wound_dc(wounded_before, spell.def.level),
+                format!("wounded for {wounded_before} while casting (004:196)"),
+                &mut dice,
+                &mut out.facts,
+            )
+        {
+            out.facts.write(lost(caster.id, &spell.name, "the wound broke the caster's concentration (004:193)"));
+            continue;
+        }
+        if intent.defensively {
+            if !keeps(defensive_dc(spell.def.level), "casting defensively (004:197)".into(), &mut dice, &mut out.facts)
+            {
+                out.facts.write(lost(
+                    caster.id,
+                    &spell.name,
+                    "a failed Concentration check casting defensively (004:197)",
+                ));
+                continue;
+            }
+        } else {
+            // Casting provokes from every foe that threatens the caster (004:196), at the start only (004:238).
+            let initiative = order.initiative();
+            let mut strike = Opportunity {
+                field: &field,
+                creatures: &creatures,
+                dice: &mut dice,
+                facts: &mut out.facts,
+                damage: &mut out.damage,
+            };
+            let struck = strike.provoke_in_place_struck(
+                &caster,
+                &initiative,
+                &mut reactions,
+                None,
+                "cast",
+                "casting a spell (004:103, 004:196)",
+            );
+            if struck.dropped {
+                out.facts.write(lost(caster.id, &spell.name, "the caster dropped (004:70)"));
+                continue;
+            }
+            let wound = caster.hit_points.current - struck.hit_points;
+            if wound > 0
+                && !keeps(
+                    wound_dc(wound, spell.def.level),
+                    format!("wounded for {wound} by attacks of opportunity (004:196)"),
+                    &mut dice,
+                    &mut out.facts,
+                )
+            {
+                out.facts.write(lost(caster.id, &spell.name, "the wound broke the caster's concentration (004:196)"));
+                continue;
+            }
+        }
+        match spell.def.casting {
+            CastingTime::Standard => take_effect(&spell, &caster, &target, &magic, &mut dice, &mut out),
+            CastingTime::Rounds(rounds) => {
+                commands.entity(intent.caster).insert(CastingUnderway {
+                    spell,
+                    target: intent.target,
+                    completes: order.round + rounds.max(1),
+                });
+                out.conditions.write(ConditionChange {
+                    creature: intent.caster,
+                    condition: Condition::Casting,
+                    gained: true,
+                });
+            }
+        }
+    }
+}
+
+/// Whether `caster` may cast `spell` at `target` now; the spell's index in its list.
+fn check_cast(
+    order: &TurnOrder,
+    field: &Battlefield,
+    caster: &crate::rules::attack::CombatantItem,
+    target: &crate::rules::attack::CombatantItem,
+    magic: &Spellcasting,
+    budget: &ActionBudget,
+    spell: &str,
+) -> Result<usize, Refusal> {
+    order.check_turn(caster.entity)?;
+    if !caster.conditions.can_act() {
+        return Err(Refusal::new("a helpless creature cannot act", "004:278"));
+    }
+    if caster.conditions.has(Condition::Casting) {
+        return Err(Refusal::new("it is already casting a spell", "004:237"));
+    }
+    let index = magic
+        .spells
+        .iter()
+        .position(|s| s.name == spell)
+        .ok_or_else(|| Refusal::new(format!("{} does not know {spell:?}", caster.id), "data"))?;
+    let known = &magic.spells[index];
+    if known.uses == 0 {
+        return Err(Refusal::new(format!("no casting of {spell} left today"), "data"));
+    }
+    match known.def.casting {
+        CastingTime::Standard => budget.check(ActionKind::Standard)?,
+        CastingTime::Rounds(_) => budget.check(ActionKind::FullRound).map_err(|r| {
+            Refusal::new(format!("a spell of a round or more takes a full-round action: {}", r.reason), "004:235")
+        })?,
+    }
+    let own = caster.space.at(caster.position.0);
+    let theirs = target.space.at(target.position.0);
+    match known.def.range {
+        SpellRange::Touch => {
+            if caster.entity != target.entity
+                && !crate::rules::attack::melee_reaches(caster.reach.0, false, own, theirs)
+            {
+                return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
+            }
+        }
+        SpellRange::Metres(range) => {
+            let metres = crate::rules::geometry::squares_to_metres(own.distance_to(theirs));
+            if metres > range {
+                return Err(Refusal::new(
+                    format!("{} is {metres} m away, beyond the spell's {range} m", target.id),
+                    "data",
+                ));
+            }
+        }
+    }
+    if caster.entity != target.entity && !field.line_of_sight(own, theirs) {
+        return Err(Refusal::new(format!("no line of effect to {}", target.id), "004:406"));
+    }
+    Ok(index)
+}
+
+fn refused(caster: &CreatureId, spell: &str, refusal: Refusal) -> Fact {
+    Fact::ActionRefused {
+        creature: caster.clone(),
+        action: format!("cast {spell}"),
+        reason: refusal.reason,
+        rule: refusal.rule,
+    }
+}
+
+fn lost(caster: &CreatureId, spell: &str, reason: &str) -> Fact {
+    Fact::SpellLost { caster: caster.clone(), spell: spell.into(), reason: reason.into() }
+}
+
+/// The spell's effect on its target.
+fn take_effect(
+    spell: &KnownSpell,
+    caster: &crate::rules::attack::CombatantItem,
+    target: &crate::rules::attack::CombatantItem,
+    magic: &Spellcasting,
+    dice: &mut Dice,
+    out: &mut CastOutput,
+) {
+    out.facts.write(Fact::SpellTakesEffect {
+        caster: caster.id.clone(),
+        spell: spell.name.clone(),
+        target: target.id.clone(),
+    });
+    match spell.def.effect {
+        SpellEffect::Missiles { dice: each, max } => {
+            let thrown: Vec<_> = (0..missiles(magic.caster_level, max)).map(|_| dice.throw(each)).collect();
+            let total = thrown.iter().map(|t| t.total).sum::<i32>().max(1);
+            out.facts.write(Fact::DamageDealt {
+                attacker: caster.id.clone(),
+                target: target.id.clone(),
+                dice: thrown,
+                modifiers: Vec::new(),
+                multiplier: 1,
+                total,
+                nonlethal: false,
+            });
+            out.damage.write(Damage { target: target.entity, amount: total, nonlethal: false });
+        }
+        SpellEffect::Blast { dice: expr, save } => {
+            let thrown = dice.throw(expr);
+            let dc = save_dc(spell.def.level, magic.ability_modifier);
+            let roll = dice.d20();
+            let total = roll as i32 + save_bonus(save, target.saves, target.abilities);
+            let success = save_succeeds(roll, total, dc);
+            out.facts.write(Fact::SaveRolled {
+                creature: target.id.clone(),
+                save: format!("{save:?}").to_lowercase(),
+                reason: format!("{} for half", spell.name),
+                roll,
+                total,
+                dc,
+                success,
+            });
+            let full = thrown.total.max(1);
+            let amount = if success { (full / 2).max(1) } else { full };
+            let modifiers =
+                if success { vec![Modifier::new(-(full - amount), "halved by the save")] } else { Vec::new() };
+            out.facts.write(Fact::DamageDealt {
+                attacker: caster.id.clone(),
+                target: target.id.clone(),
+                dice: vec![thrown],
+                modifiers,
+                multiplier: 1,
+                total: amount,
+                nonlethal: false,
+            });
+            out.damage.write(Damage { target: target.entity, amount, nonlethal: false });
+        }
+        SpellEffect::Heal { dice: expr, max_level_bonus } => {
+            let thrown = dice.throw(expr);
+            let amount = (thrown.total + magic.caster_level.min(max_level_bonus) as i32).max(1);
+            out.facts.write(Fact::Healed {
+                creature: target.id.clone(),
+                source: spell.name.clone(),
+                dice: thrown,
+                amount,
+            });
+            out.healing.write(Healing { target: target.entity, amount });
+        }
+    }
+}
+
+/// A spell of a round or more takes effect just before the caster's turn in the round it completes
+/// (004:235); before that, each of the caster's turns goes to the casting (004:236).
+fn complete_casting(
+    mut commands: Commands,
+    mut facts: ParamSet<(MessageReader<Fact>, CastOutput)>,
+    order: Res<TurnOrder>,
+    creatures: Query<Combatant, With<Creature>>,
+    underway: Query<(Entity, &CastingUnderway, &Spellcasting)>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut dice: ResMut<Dice>,
+) {
+    let started: Vec<CreatureId> = facts
+        .p0()
+        .read()
+        .filter_map(|f| match f {
+            Fact::TurnStarted { creature, .. } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut out = facts.p1();
+    for id in started {
+        let Some((entity, casting, magic)) =
+            underway.iter().find(|(e, ..)| creatures.get(*e).is_ok_and(|c| *c.id == id))
+        else {
+            continue;
+        };
+        let Ok(caster) = creatures.get(entity) else { continue };
+        if order.round < casting.completes {
+            // Another full round of casting (004:236).
+            if let Ok(mut budget) = budgets.get_mut(entity) {
+                let _ = budget.spend(ActionKind::FullRound);
+            }
+            out.facts.write(Fact::CastingContinues { caster: caster.id.clone(), spell: casting.spell.name.clone() });
+            continue;
+        }
+        commands.entity(entity).remove::<CastingUnderway>();
+        out.conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
+        match creatures.get(casting.target) {
+            Ok(target) if caster.conditions.can_act() => {
+                take_effect(&casting.spell, &caster, &target, magic, &mut dice, &mut out);
+            }
+            Ok(_) => {
+                out.facts.write(lost(caster.id, &casting.spell.name, "the caster can no longer act (004:237)"));
+            }
+            Err(_) => {
+                out.facts.write(lost(caster.id, &casting.spell.name, "its target is gone"));
+            }
+        }
+    }
+}
+
+/// A caster wounded in the middle of a spell of a round or more must make a Concentration check, DC 10 +
+/// damage + spell level, or lose the spell (004:193, 004:196, 004:237).
+fn keep_concentration(
+    mut commands: Commands,
+    mut all_facts: ParamSet<(MessageReader<Fact>, MessageWriter<Fact>)>,
+    casters: Query<(Entity, &CreatureId, &CastingUnderway, &Skills, &Abilities)>,
+    mut dice: ResMut<Dice>,
+    mut conditions: MessageWriter<ConditionChange>,
+) {
+    // The wounds of the attacks of opportunity a casting provokes are checked by the casting itself.
+    let mut begun: Vec<CreatureId> = Vec::new();
+    let mut wounds: Vec<(CreatureId, i32)> = Vec::new();
+    for fact in all_facts.p0().read() {
+        match fact {
+            Fact::CastingBegun { caster, .. } => begun.push(caster.clone()),
+            Fact::DamageDealt { target, total, .. } if !begun.contains(target) => wounds.push((target.clone(), *total)),
+            _ => {}
+        }
+    }
+    let mut broken = Vec::new();
+    let mut facts = all_facts.p1();
+    for (id, amount) in wounds {
+        let Some((entity, id, casting, skills, abilities)) =
+            casters.iter().find(|(e, i, ..)| **i == id && !broken.contains(e))
+        else {
+            continue;
+        };
+        let dc = wound_dc(amount, casting.spell.def.level);
+        let roll = dice.d20();
+        let total = roll as i32 + concentration_bonus(skills, abilities);
+        let success = total >= dc;
+        facts.write(Fact::CheckRolled {
+            creature: id.clone(),
+            check: "concentration".into(),
+            reason: format!("wounded for {amount} in the middle of casting (004:237)"),
+            roll,
+            total,
+            dc,
+            success,
+        });
+        if !success {
+            broken.push(entity);
+            facts.write(lost(id, &casting.spell.name, "the wound broke the caster's concentration (004:237)"));
+            commands.entity(entity).remove::<CastingUnderway>();
+            conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concentration_dcs_004_196_197() {
+        assert_eq!(wound_dc(7, 1), 18);
+        assert_eq!(defensive_dc(3), 18);
+        assert_eq!(save_dc(3, 3), 16);
+    }
+
+    #[test]
+    fn missiles_grow_every_two_levels() {
+        assert_eq!(missiles(1, 5), 1);
+        assert_eq!(missiles(2, 5), 1);
+        assert_eq!(missiles(3, 5), 2);
+        assert_eq!(missiles(9, 5), 5);
+        assert_eq!(missiles(20, 5), 5);
+    }
+}
