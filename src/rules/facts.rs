@@ -396,6 +396,13 @@ pub enum Fact {
         /// On whom.
         target: CreatureId,
     },
+    /// A full-round action begun over two rounds and not finished the next round is lost (004:212).
+    FullRoundActionLost {
+        /// Who.
+        creature: CreatureId,
+        /// Which action.
+        action: String,
+    },
     /// A spell lost before it took effect (004:193, 004:237).
     SpellLost {
         /// Who cast it.
@@ -561,6 +568,9 @@ impl Fact {
             Fact::CastingContinues { caster, spell } => format!("{caster} goes on casting {spell} (004:236)"),
             Fact::SpellTakesEffect { caster, spell, target } => format!("{caster}'s {spell} takes effect on {target}"),
             Fact::SpellLost { caster, spell, reason } => format!("{caster} loses {spell}: {reason}"),
+            Fact::FullRoundActionLost { creature, action } => {
+                format!("{creature}'s {action} begun last round is lost, not finished in time (004:212)")
+            }
             Fact::ReadyLapsed { creature } => format!("{creature}'s readied action lapses (004:624)"),
             Fact::EncounterEnded { winner } => match winner {
                 Some(w) => format!("the fight is over: {w} win"),

@@ -49,14 +49,40 @@ pub struct AttackIntent {
     pub blows: Option<u32>,
 }
 
-/// A coup de grâce begun with a standard action by a restricted creature, to be finished with another
+/// A full-round action begun with a standard action by a restricted creature, to be finished with another
 /// the next round (004:86, 004:212); lost if not finished then.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct FullRoundBegun {
-    /// The helpless foe.
-    pub target: Entity,
+    /// Which action.
+    pub action: BegunAction,
     /// The round it was begun in.
     pub round: u32,
+}
+
+/// The full-round actions a restricted creature may take over two rounds (not a full attack, a charge, a
+/// run or a withdrawal, 004:212).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BegunAction {
+    /// A coup de grâce on this helpless foe (004:424).
+    CoupDeGrace {
+        /// The foe.
+        target: Entity,
+    },
+    /// The minimum movement to this square (000:139-144).
+    MinimumMovement {
+        /// Where to.
+        to: crate::rules::geometry::Square,
+    },
+}
+
+impl BegunAction {
+    /// Its name in the log.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BegunAction::CoupDeGrace { .. } => "coup_de_grace",
+            BegunAction::MinimumMovement { .. } => "minimum_movement",
+        }
+    }
 }
 
 /// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232).
@@ -190,14 +216,15 @@ fn end_full_attacks(
     mut commands: Commands,
     order: Res<TurnOrder>,
     underway: Query<Entity, With<FullAttackUnderway>>,
-    begun: Query<(Entity, &FullRoundBegun)>,
+    begun: Query<(Entity, &CreatureId, &FullRoundBegun)>,
+    mut facts: MessageWriter<Fact>,
 ) {
     for entity in &underway {
         if order.current_entity() != Some(entity) {
             commands.entity(entity).remove::<FullAttackUnderway>();
         }
     }
-    for (entity, b) in &begun {
+    for (entity, id, b) in &begun {
         let past = order.round > b.round + 1
             || (order.round == b.round + 1 && order.current_entity() != Some(entity) && {
                 let at = order.entries.iter().position(|e| e.entity == entity);
@@ -205,6 +232,7 @@ fn end_full_attacks(
             });
         if past {
             commands.entity(entity).remove::<FullRoundBegun>();
+            facts.write(Fact::FullRoundActionLost { creature: id.clone(), action: b.action.name().into() });
         }
     }
 }
@@ -1049,7 +1077,9 @@ fn deliver_coup_de_grace(
         // A restricted creature begins a full-round action with one standard action and finishes it with
         // another the next round (004:86, 004:212).
         let finishing = begun.get(intent.attacker).is_ok_and(|b| {
-            b.target == intent.target && b.round + 1 == order.round && budget.check(ActionKind::Standard).is_ok()
+            b.action == BegunAction::CoupDeGrace { target: intent.target }
+                && b.round + 1 == order.round
+                && budget.check(ActionKind::Standard).is_ok()
         });
         let beginning = !finishing && budget.restricted && budget.check(ActionKind::Standard).is_ok();
         let checked = order
@@ -1072,7 +1102,10 @@ fn deliver_coup_de_grace(
         if beginning {
             let _ = budget.spend(ActionKind::Standard);
             facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: "coup_de_grace".into() });
-            commands.entity(intent.attacker).insert(FullRoundBegun { target: intent.target, round: order.round });
+            commands.entity(intent.attacker).insert(FullRoundBegun {
+                action: BegunAction::CoupDeGrace { target: intent.target },
+                round: order.round,
+            });
             continue;
         }
         if finishing {

@@ -141,7 +141,7 @@ fn spend(action: MovementAction, budget: &mut ActionBudget) {
     let kinds: &[ActionKind] = match action {
         MovementAction::Move => &[ActionKind::Move],
         MovementAction::DoubleMove => &[ActionKind::Move, ActionKind::Move],
-        MovementAction::Withdraw if budget.restricted => &[ActionKind::Standard],
+        MovementAction::Withdraw | MovementAction::MinimumMovement if budget.restricted => &[ActionKind::Standard],
         MovementAction::Run | MovementAction::Withdraw | MovementAction::MinimumMovement => &[ActionKind::FullRound],
         MovementAction::Charge if budget.restricted => &[ActionKind::Standard],
         MovementAction::Charge => &[ActionKind::FullRound],
@@ -568,7 +568,7 @@ fn resolve_movement(
     field: Res<Battlefield>,
     mut order: ResMut<TurnOrder>,
     readiers: Query<(Entity, &Readied)>,
-    underway: Query<&crate::rules::attack::FullAttackUnderway>,
+    pending: Query<(Has<crate::rules::attack::FullAttackUnderway>, Option<&crate::rules::attack::FullRoundBegun>)>,
     mut creatures: MoverQueries<'_, '_>,
     mut dice: ResMut<crate::rules::dice::Dice>,
     mut facts: MessageWriter<Fact>,
@@ -607,7 +607,20 @@ fn resolve_movement(
         let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
         // After the first blow of a full attack, the rest may be given up for a move action; after a 5-foot
         // step that move action cannot be movement (004:232).
-        let giving_up = underway.contains(intent.creature) && intent.action == MovementAction::Move;
+        let (attack_underway, begun) = pending.get(intent.creature).map_or((false, None), |(u, b)| (u, b.cloned()));
+        let giving_up = attack_underway && intent.action == MovementAction::Move;
+        // A restricted creature takes the minimum movement over two rounds, a standard action each
+        // (004:86, 004:212): `Some(false)` begins it, `Some(true)` finishes the one begun last round.
+        let over_two_rounds = (intent.action == MovementAction::MinimumMovement
+            && me.budget.restricted
+            && !intent.readied
+            && me.budget.check(ActionKind::Standard).is_ok())
+        .then(|| {
+            begun.as_ref().is_some_and(|b| {
+                b.action == crate::rules::attack::BegunAction::MinimumMovement { to: intent.to }
+                    && b.round + 1 == order.round
+            })
+        });
         let budget = match (intent.readied, giving_up) {
             (true, _) => ActionBudget::fresh(),
             (false, true) if me.budget.movement == MovementMade::FiveFootStep => {
@@ -624,6 +637,8 @@ fn resolve_movement(
                 continue;
             }
             (false, true) => ActionBudget { standard: false, move_action: true, ..*me.budget },
+            // Checked as the full-round action it is, paid with the standard action.
+            (false, false) if over_two_rounds.is_some() => ActionBudget { restricted: false, ..*me.budget },
             (false, false) => *me.budget,
         };
         let checked = turn
@@ -652,6 +667,20 @@ fn resolve_movement(
                 continue;
             }
         };
+        if over_two_rounds == Some(false) {
+            if let Ok((_, _, mut budget, _)) = creatures.p1().get_mut(intent.creature) {
+                let _ = budget.spend(ActionKind::Standard);
+            }
+            facts.write(Fact::FullRoundActionBegun { creature: id, action: intent.action.name().into() });
+            commands.entity(intent.creature).insert(crate::rules::attack::FullRoundBegun {
+                action: crate::rules::attack::BegunAction::MinimumMovement { to: intent.to },
+                round: order.round,
+            });
+            continue;
+        }
+        if over_two_rounds == Some(true) {
+            commands.entity(intent.creature).remove::<crate::rules::attack::FullRoundBegun>();
+        }
         let from = me.position.0;
         let size = *me.size;
         let round = order.round;
