@@ -207,12 +207,12 @@ pub fn plugin(app: &mut App) {
             .before(crate::rules::movement::MovementSystems),
     );
     app.add_systems(Update, resolve_attack.in_set(RulesSystems::Act).after(crate::rules::movement::MovementSystems));
-    app.add_systems(Update, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::TurnSystems));
+    app.add_systems(Update, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::ready::lapse));
 }
 
 /// A full attack not finished by the end of the turn is over (004:229-232); a full-round action begun and
 /// not finished in the next round is lost (004:212).
-fn end_full_attacks(
+pub fn end_full_attacks(
     mut commands: Commands,
     order: Res<TurnOrder>,
     underway: Query<Entity, With<FullAttackUnderway>>,

@@ -421,7 +421,10 @@ impl Opportunity<'_, '_, '_, '_, '_> {
 
 /// Attacks of opportunity.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::turns::ready::lapse));
+    app.add_systems(
+        Update,
+        refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::attack::end_full_attacks),
+    );
 }
 
 /// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving
