@@ -83,11 +83,12 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 s.skills.clone(),
                 s.traits.clone(),
                 s.items.clone(),
+                s.level,
                 Altitude(spec.altitude),
                 Heading(spec.heading),
                 Awareness(spec.aware_of.clone()),
                 Portrait { template: spec.template.clone(), icon: s.icon.clone() },
-                Conditions(spec.conditions.iter().copied().collect()),
+                Conditions(starting_conditions(spec)),
             ))
             .id();
         if let Some(magic) = &s.spellcasting {
@@ -97,6 +98,19 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
     }
     world.insert_resource(roster);
     world.insert_resource(ActiveEncounter(encounter.clone()));
+}
+
+/// The conditions a creature starts with: the level's, and those its hit points bring (004:263-308).
+fn starting_conditions(spec: &crate::data::level::CreatureSpec) -> std::collections::BTreeSet<Condition> {
+    use crate::rules::health::{nonlethal_state, states_for};
+    let hp = spec.stats.hit_points;
+    let mut conditions: std::collections::BTreeSet<Condition> = spec.conditions.iter().copied().collect();
+    conditions.extend(states_for(hp.current).iter().copied());
+    if conditions.contains(&Condition::Stable) {
+        conditions.remove(&Condition::Dying);
+    }
+    conditions.extend(nonlethal_state(hp.current, hp.nonlethal));
+    conditions
 }
 
 /// Asks the rules to roll initiative and begin.

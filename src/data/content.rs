@@ -184,6 +184,9 @@ pub struct TemplateDef {
     pub speed_modifiers: Vec<SpeedModifierDef>,
     /// Maximum hit points.
     pub hit_points: i32,
+    /// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:308).
+    #[serde(default = "one")]
+    pub level: u32,
     /// Ability scores.
     pub abilities: Abilities,
     /// Base attack bonus.
@@ -230,6 +233,10 @@ pub struct TemplateDef {
     /// Spells, for a caster.
     #[serde(default)]
     pub spellcasting: Option<SpellcastingDef>,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// A caster's magic in a template: `(caster_level: 3, ability: Int, spells: {"magic missile": 3})`.
@@ -283,6 +290,8 @@ pub struct Stats {
     pub speed_modifiers: SpeedModifiers,
     /// Hit points.
     pub hit_points: HitPoints,
+    /// Character level or Hit Dice.
+    pub level: Level,
     /// Abilities.
     pub abilities: Abilities,
     /// BAB.
@@ -590,6 +599,7 @@ impl Content {
             speed,
             speed_modifiers,
             hit_points: HitPoints::full(hit_points),
+            level: Level(template.level.max(1)),
             abilities,
             base_attack: BaseAttack(overrides.base_attack.unwrap_or(template.base_attack)),
             saves: template.saves,

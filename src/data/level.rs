@@ -89,6 +89,12 @@ pub struct PlacementDef {
     /// Conditions it starts with (`prone`, `helpless` for a sleeping guard, …).
     #[serde(default)]
     pub conditions: Vec<Condition>,
+    /// Damage it has already taken: it starts with that many hit points fewer (and dying below 0).
+    #[serde(default)]
+    pub damage: i32,
+    /// Nonlethal damage it has already taken.
+    #[serde(default)]
+    pub nonlethal: i32,
 }
 
 /// A level as written.
@@ -367,6 +373,12 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
                 ),
             );
         }
+        let mut stats = stats;
+        if placement.damage < 0 || placement.nonlethal < 0 {
+            problems.push(source.error(at("damage:"), format!("creature {who:?}: damage cannot be negative")));
+        }
+        stats.hit_points.current -= placement.damage.max(0);
+        stats.hit_points.nonlethal = placement.nonlethal.max(0);
         creatures.push(CreatureSpec {
             id: CreatureId(placement.id.clone()),
             template: placement.template.clone(),

@@ -396,6 +396,39 @@ pub enum Fact {
         /// On whom.
         target: CreatureId,
     },
+    /// Everyone rested once the fight was over (004:284-296).
+    Rested {
+        /// How long.
+        hours: u32,
+        /// In bed all day.
+        bed_rest: bool,
+    },
+    /// A stabilised creature's roll to come to, each hour, or to begin recovering, each day (004:287-291).
+    RecoveryRolled {
+        /// Who.
+        creature: CreatureId,
+        /// The hour of rest.
+        hour: u32,
+        /// "wake" or "recover".
+        check: String,
+        /// The d100 (10 or less succeeds).
+        roll: u32,
+        /// Whether it did.
+        success: bool,
+    },
+    /// Hit points or nonlethal damage healed by rest (004:293-294, 004:308).
+    RestHealed {
+        /// Who.
+        creature: CreatureId,
+        /// The hour of rest.
+        hour: u32,
+        /// How much.
+        amount: i32,
+        /// Nonlethal damage faded rather than hit points regained.
+        nonlethal: bool,
+        /// How, with the rule.
+        reason: String,
+    },
     /// A full-round action begun over two rounds and not finished the next round is lost (004:212).
     FullRoundActionLost {
         /// Who.
@@ -568,6 +601,16 @@ impl Fact {
             Fact::CastingContinues { caster, spell } => format!("{caster} goes on casting {spell} (004:236)"),
             Fact::SpellTakesEffect { caster, spell, target } => format!("{caster}'s {spell} takes effect on {target}"),
             Fact::SpellLost { caster, spell, reason } => format!("{caster} loses {spell}: {reason}"),
+            Fact::Rested { hours, bed_rest } => {
+                format!("everyone rests {hours} h{}", if *bed_rest { " in bed" } else { "" })
+            }
+            Fact::RecoveryRolled { creature, hour, check, roll, success } => {
+                format!("{creature}, hour {hour}: d100 {roll} to {check}: {}", if *success { "yes" } else { "no" })
+            }
+            Fact::RestHealed { creature, hour, amount, nonlethal, reason } => format!(
+                "{creature}, hour {hour}: {amount} {} ({reason})",
+                if *nonlethal { "nonlethal damage fades" } else { "HP regained" }
+            ),
             Fact::FullRoundActionLost { creature, action } => {
                 format!("{creature}'s {action} begun last round is lost, not finished in time (004:212)")
             }

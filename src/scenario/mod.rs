@@ -127,6 +127,14 @@ pub enum Step {
         /// The item's name.
         item: String,
     },
+    /// Everyone rests, once the fight is over: natural healing (004:284-296, 004:308).
+    Rest {
+        /// Hours of rest.
+        hours: u32,
+        /// In bed all day (twice the healing of a night).
+        #[serde(default)]
+        bed_rest: bool,
+    },
     /// Cast a spell at a creature (or at itself) (004:190-200, 004:235-238).
     Cast {
         /// Creature id.
@@ -537,6 +545,9 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
+        Step::Rest { hours, bed_rest } => {
+            world.write_message(crate::rules::health::rest::RestIntent { hours: *hours, bed_rest: *bed_rest });
+        }
         Step::Cast { creature, spell, target, defensively } => {
             let target_id = target.as_deref().unwrap_or(creature);
             match (entity(creature), entity(target_id)) {

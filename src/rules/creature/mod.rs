@@ -604,6 +604,16 @@ impl Conditions {
     }
 }
 
+/// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:308).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Level(pub u32);
+
+impl Default for Level {
+    fn default() -> Self {
+        Level(1)
+    }
+}
+
 /// Height above the ground in steps of 1.5 m (fliers, 004:646-851). Zero for creatures on the ground.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Altitude(pub i32);

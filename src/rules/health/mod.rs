@@ -102,6 +102,8 @@ pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
     HitPoints { temporary: hp.temporary - from_temporary, current: hp.current - (amount - from_temporary), ..hp }
 }
 
+pub mod rest;
+
 /// The systems that apply damage, healing and condition changes.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HealthSystems;
@@ -109,7 +111,8 @@ pub struct HealthSystems;
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
     app.add_message::<Damage>().add_message::<ConditionChange>().add_message::<Strain>().add_message::<Slay>();
-    app.add_message::<Healing>().add_message::<UseItemIntent>();
+    app.add_message::<Healing>().add_message::<UseItemIntent>().add_message::<rest::RestIntent>();
+    app.add_systems(Update, rest::take_rest.in_set(RulesSystems::Consequences).after(HealthSystems));
     app.add_systems(
         Update,
         (apply_strain, apply_damage, apply_slay, apply_healing, apply_condition_changes)

@@ -1,0 +1,372 @@
+//! Natural healing after the fight (004:284-296, 004:308): a night's rest, a day in bed, nonlethal damage
+//! fading by the hour, and the slow fate of the stabilised: waking, recovering, or slipping away when no
+//! one tends them.
+
+use bevy::prelude::*;
+
+use super::{HP_STATES, set_hp_states, states_for};
+use crate::rules::creature::{Condition, Conditions, Creature, CreatureId, Faction, HitPoints, Level};
+use crate::rules::dice::Dice;
+use crate::rules::facts::Fact;
+use crate::rules::turns::TurnOrder;
+
+/// The chance, in percent, of each hourly or daily roll of the stabilised (004:287-291).
+pub const RECOVERY_CHANCE: u32 = 10;
+
+/// Hours of sleep that make a night's rest (004:293).
+pub const NIGHT_HOURS: u32 = 8;
+
+/// A creature as natural healing sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Convalescent {
+    /// Hit points now and at most, and nonlethal damage.
+    pub hit_points: HitPoints,
+    /// Level or Hit Dice.
+    pub level: u32,
+    /// Below 0 and stabilised.
+    pub stable: bool,
+    /// Awake: a stabilised creature that came to (004:287), or anyone at 0 or more.
+    pub conscious: bool,
+    /// Someone able to act watches over it (an ally standing, our ruling after 004:286).
+    pub tended: bool,
+    /// Alone and awake, it has begun to recover hit points (004:290-291).
+    pub recovering: bool,
+}
+
+/// What happened while resting, hour by hour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestEvent {
+    /// A round's roll to stabilise, before the rest can begin (004:280-283).
+    Stabilisation {
+        /// The d100.
+        roll: u32,
+        /// Whether it became stable.
+        stable: bool,
+    },
+    /// The hourly roll to come to (004:287, 004:289).
+    Waking {
+        /// The hour.
+        hour: u32,
+        /// The d100.
+        roll: u32,
+        /// Whether it woke.
+        woke: bool,
+    },
+    /// The daily roll to begin recovering, alone and awake (004:290).
+    Recovering {
+        /// The hour.
+        hour: u32,
+        /// The d100.
+        roll: u32,
+        /// Whether it began.
+        began: bool,
+    },
+    /// Hit points lost: bleeding or a relapse.
+    Lost {
+        /// The hour (0 for the rounds before the rest).
+        hour: u32,
+        /// Why, with the rule.
+        reason: &'static str,
+    },
+    /// Hit points regained by rest.
+    Healed {
+        /// The hour.
+        hour: u32,
+        /// How many.
+        amount: i32,
+        /// How, with the rule.
+        reason: &'static str,
+    },
+    /// Nonlethal damage that faded.
+    NonlethalFaded {
+        /// The hour.
+        hour: u32,
+        /// How much.
+        amount: i32,
+    },
+}
+
+/// Rests `hours` hours; `bed_rest` keeps the creature in bed all day. `d100` throws the percentile die.
+/// Returns what happened, in order. Pure but for the die.
+pub fn rest(who: &mut Convalescent, hours: u32, bed_rest: bool, mut d100: impl FnMut() -> u32) -> Vec<RestEvent> {
+    let mut events = Vec::new();
+    let dead = |w: &Convalescent| w.hit_points.current <= -10;
+    // A dying creature still bleeds round by round until it is stable or dead (004:280-283).
+    while who.hit_points.current < 0 && !who.stable && !dead(who) {
+        let roll = d100();
+        let stable = roll <= RECOVERY_CHANCE;
+        events.push(RestEvent::Stabilisation { roll, stable });
+        if stable {
+            who.stable = true;
+        } else {
+            who.hit_points.current -= 1;
+            events.push(RestEvent::Lost { hour: 0, reason: "dying, not yet stable (004:281)" });
+        }
+    }
+    let mut awake_hours = 0;
+    for hour in 1..=hours {
+        if dead(who) {
+            break;
+        }
+        if who.hit_points.current < 0 {
+            if !who.conscious {
+                let roll = d100();
+                let woke = roll <= RECOVERY_CHANCE;
+                events.push(RestEvent::Waking { hour, roll, woke });
+                if woke {
+                    who.conscious = true;
+                } else if !who.tended {
+                    who.hit_points.current -= 1;
+                    events.push(RestEvent::Lost { hour, reason: "stabilised alone, still out (004:289)" });
+                    continue;
+                }
+            } else if !who.tended && !who.recovering {
+                // Every day from the first, alone and awake: 10% to begin recovering, or relapse (004:290).
+                if awake_hours % 24 == 0 {
+                    let roll = d100();
+                    let began = roll <= RECOVERY_CHANCE;
+                    events.push(RestEvent::Recovering { hour, roll, began });
+                    if began {
+                        who.recovering = true;
+                    } else {
+                        who.hit_points.current -= 1;
+                        events.push(RestEvent::Lost { hour, reason: "alone, a relapse (004:290)" });
+                    }
+                }
+                awake_hours += 1;
+            }
+        }
+        if who.hit_points.nonlethal > 0 {
+            let amount = (who.level as i32).min(who.hit_points.nonlethal);
+            who.hit_points.nonlethal -= amount;
+            events.push(RestEvent::NonlethalFaded { hour, amount });
+        }
+        // Stabilised and unconscious alone: no natural healing (004:289); otherwise a night heals the level,
+        // a whole day in bed twice the level (004:293-294).
+        let heals = who.hit_points.current >= 0 || who.tended || who.recovering;
+        let (due, amount, reason) = if bed_rest {
+            (hour % 24 == 0, 2 * who.level as i32, "a whole day of bed rest (004:294)")
+        } else {
+            (hour % 24 == NIGHT_HOURS, who.level as i32, "a night's rest (004:293)")
+        };
+        if heals && due && who.hit_points.current < who.hit_points.max {
+            let amount = amount.min(who.hit_points.max - who.hit_points.current);
+            who.hit_points.current += amount;
+            events.push(RestEvent::Healed { hour, amount, reason });
+        }
+        if who.hit_points.current >= 0 {
+            who.stable = false;
+            who.conscious = true;
+        }
+    }
+    events
+}
+
+/// Asks everyone to rest, once the fight is over.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RestIntent {
+    /// How long.
+    pub hours: u32,
+    /// In bed all day rather than a night's sleep.
+    pub bed_rest: bool,
+}
+
+/// A creature that began recovering on its own after waking (004:290-291): it no longer relapses.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recovering;
+
+/// The creatures as rest sees them.
+type Resting<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, &'static CreatureId, &'static Faction, &'static mut HitPoints, &'static mut Conditions, &'static Level),
+    With<Creature>,
+>;
+
+/// Everyone rests: the fight must be over (our ruling: rest is not an action in combat).
+pub fn take_rest(
+    mut commands: Commands,
+    mut intents: MessageReader<RestIntent>,
+    order: Res<TurnOrder>,
+    mut creatures: Resting<'_, '_>,
+    recovering: Query<(), With<Recovering>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        if !order.ended {
+            facts.write(Fact::ActionRefused {
+                creature: CreatureId("everyone".into()),
+                action: "rest".into(),
+                reason: "one rests once the fight is over".into(),
+                rule: "004:293".into(),
+            });
+            continue;
+        }
+        facts.write(Fact::Rested { hours: intent.hours, bed_rest: intent.bed_rest });
+        // Who can watch over the fallen: the factions with someone standing.
+        let standing: Vec<Faction> = creatures
+            .iter()
+            .filter(|(.., hp, c, _)| c.can_act() && hp.current >= 0)
+            .map(|(_, _, f, ..)| f.clone())
+            .collect();
+        let mut everyone: Vec<_> = creatures.iter_mut().collect();
+        everyone.sort_by(|a, b| a.1.cmp(b.1));
+        for (entity, id, faction, mut hp, mut conditions, level) in everyone {
+            if conditions.has(Condition::Dead) {
+                continue;
+            }
+            let mut who = Convalescent {
+                hit_points: *hp,
+                level: level.0,
+                stable: conditions.has(Condition::Stable),
+                conscious: !conditions.has(Condition::Unconscious) || hp.current >= 0,
+                tended: standing.iter().filter(|f| *f == faction).count()
+                    > usize::from(hp.current >= 0 && conditions.can_act()),
+                recovering: recovering.contains(entity),
+            };
+            let before = *hp;
+            for event in rest(&mut who, intent.hours, intent.bed_rest, || dice.d100()) {
+                facts.write(fact_of(id, event));
+            }
+            *hp = who.hit_points;
+            if who.recovering && !recovering.contains(entity) {
+                commands.entity(entity).insert(Recovering);
+            }
+            if hp.current >= 0 {
+                commands.entity(entity).remove::<Recovering>();
+            }
+            if *hp != before {
+                facts.write(Fact::HitPointsChanged {
+                    creature: id.clone(),
+                    before: before.current,
+                    after: hp.current,
+                    nonlethal: hp.nonlethal,
+                });
+            }
+            // The states the new hit points bring; below 0 and awake, it is disabled as at 0 (004:287).
+            let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
+            if hp.current < 0 && hp.current > -10 {
+                wanted.retain(|c| *c != Condition::Dying);
+                if who.conscious {
+                    wanted.retain(|c| *c != Condition::Unconscious);
+                    wanted.push(Condition::Disabled);
+                }
+            }
+            if let Some(state) = super::nonlethal_state(hp.current, hp.nonlethal) {
+                wanted.push(state);
+            }
+            wanted.retain(|c| HP_STATES.contains(c));
+            set_hp_states(id, &mut conditions, &wanted, &mut facts);
+            let stable = hp.current < 0 && hp.current > -10;
+            if stable && conditions.0.insert(Condition::Stable) {
+                facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Stable });
+            } else if !stable && conditions.0.remove(&Condition::Stable) {
+                facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
+            }
+        }
+    }
+}
+
+fn fact_of(id: &CreatureId, event: RestEvent) -> Fact {
+    let creature = id.clone();
+    match event {
+        RestEvent::Stabilisation { roll, stable } => Fact::StabilisationRolled { creature, roll, stable },
+        RestEvent::Waking { hour, roll, woke } => {
+            Fact::RecoveryRolled { creature, hour, check: "wake".into(), roll, success: woke }
+        }
+        RestEvent::Recovering { hour, roll, began } => {
+            Fact::RecoveryRolled { creature, hour, check: "recover".into(), roll, success: began }
+        }
+        RestEvent::Lost { hour, reason } => {
+            Fact::HitPointsLost { creature, amount: 1, reason: format!("hour {hour}: {reason}") }
+        }
+        RestEvent::Healed { hour, amount, reason } => {
+            Fact::RestHealed { creature, hour, amount, nonlethal: false, reason: reason.into() }
+        }
+        RestEvent::NonlethalFaded { hour, amount } => Fact::RestHealed {
+            creature,
+            hour,
+            amount,
+            nonlethal: true,
+            reason: "nonlethal damage fades, 1 an hour per level (004:308)".into(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hurt(current: i32, max: i32, level: u32) -> Convalescent {
+        Convalescent {
+            hit_points: HitPoints { current, max, nonlethal: 0, temporary: 0 },
+            level,
+            stable: current < 0,
+            conscious: current >= 0,
+            tended: false,
+            recovering: false,
+        }
+    }
+
+    #[test]
+    fn a_night_heals_the_level_and_a_day_in_bed_twice_it_004_293_294() {
+        let mut fighter = hurt(5, 20, 2);
+        let events = rest(&mut fighter, 8, false, || 100);
+        assert_eq!(fighter.hit_points.current, 7);
+        assert_eq!(events, vec![RestEvent::Healed { hour: 8, amount: 2, reason: "a night's rest (004:293)" }]);
+        let mut fighter = hurt(5, 20, 2);
+        rest(&mut fighter, 7, false, || 100);
+        assert_eq!(fighter.hit_points.current, 5, "seven hours are not a night");
+        let mut fighter = hurt(5, 20, 2);
+        rest(&mut fighter, 48, true, || 100);
+        assert_eq!(fighter.hit_points.current, 13, "two days in bed: 4 each");
+        let mut fighter = hurt(19, 20, 4);
+        rest(&mut fighter, 8, false, || 100);
+        assert_eq!(fighter.hit_points.current, 20, "never above the maximum (004:292)");
+    }
+
+    #[test]
+    fn nonlethal_damage_fades_by_the_hour_004_308() {
+        let mut brawler = hurt(10, 10, 3);
+        brawler.hit_points.nonlethal = 7;
+        rest(&mut brawler, 2, false, || 100);
+        assert_eq!(brawler.hit_points.nonlethal, 1);
+    }
+
+    #[test]
+    fn stabilised_alone_it_bleeds_until_it_wakes_004_289() {
+        // Out for two hours (rolls 50, 40: 1 HP each), wakes on the third (5).
+        let mut rolls = [50, 40, 5].into_iter();
+        let mut alone = hurt(-3, 20, 2);
+        rest(&mut alone, 3, false, || rolls.next().unwrap_or(100));
+        assert_eq!(alone.hit_points.current, -5);
+        assert!(alone.conscious);
+        // Tended, it loses nothing while out, and heals at night even unconscious (004:287).
+        let mut tended = Convalescent { tended: true, ..hurt(-3, 20, 2) };
+        rest(&mut tended, 8, false, || 100);
+        assert_eq!(tended.hit_points.current, -1);
+        assert!(!tended.conscious);
+    }
+
+    #[test]
+    fn awake_and_alone_it_rolls_each_day_to_recover_004_290() {
+        // Awake at -2: the first day's roll fails (1 HP), the second day's succeeds.
+        let mut rolls = [60, 3].into_iter();
+        let mut alone = Convalescent { conscious: true, ..hurt(-2, 20, 2) };
+        let events = rest(&mut alone, 48, false, || rolls.next().unwrap_or(100));
+        assert!(alone.recovering);
+        // -2, -3 after the first day's relapse, then -1 after the first night once recovering (hour 32).
+        assert_eq!(alone.hit_points.current, -1);
+        assert!(events.contains(&RestEvent::Recovering { hour: 25, roll: 3, began: true }));
+    }
+
+    #[test]
+    fn a_dying_creature_first_bleeds_until_stable() {
+        let mut rolls = [80, 9].into_iter();
+        let mut dying = Convalescent { stable: false, tended: true, ..hurt(-8, 20, 2) };
+        rest(&mut dying, 1, false, || rolls.next().unwrap_or(100));
+        assert_eq!(dying.hit_points.current, -9);
+        assert!(dying.stable);
+    }
+}
