@@ -690,7 +690,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
         Step::StandUp { creature } | Step::DropProne { creature } => match entity(creature) {
             Some(e) => {
                 let stand_up = matches!(step, Step::StandUp { .. });
-                world.write_message(crate::rules::attack::StanceIntent { creature: e, stand_up });
+                world.write_message(crate::rules::attack::StanceIntent { creature: e, stand_up, readied: false });
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
@@ -808,6 +808,13 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
                 readied: true,
                 two_weapons: false,
                 blows: None,
+            });
+        }
+        ReadiedAction::DropProne => {
+            world.write_message(crate::rules::attack::StanceIntent {
+                creature: readier,
+                stand_up: false,
+                readied: true,
             });
         }
         ReadiedAction::Move { to } => {

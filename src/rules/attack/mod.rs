@@ -168,6 +168,8 @@ pub struct StanceIntent {
     pub creature: Entity,
     /// `true` to stand up, `false` to drop prone.
     pub stand_up: bool,
+    /// Taken as a readied action, outside its turn (004:621).
+    pub readied: bool,
 }
 
 /// Takes the total defence: a standard action, +4 to AC until the next turn, no attacks of opportunity
@@ -1189,8 +1191,8 @@ fn change_stance(
         let prone = who.conditions.has(Condition::Prone);
         let (action, kind) =
             if intent.stand_up { ("stand_up", ActionKind::Move) } else { ("drop_prone", ActionKind::Free) };
-        let checked = order
-            .check_turn(intent.creature)
+        let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
+        let checked = turn
             .and_then(|()| {
                 if who.conditions.can_act() {
                     Ok(())
@@ -1203,7 +1205,7 @@ fn change_stance(
                 (false, true) => Err(Refusal::new("it is already prone", "004:255")),
                 _ => Ok(()),
             })
-            .and_then(|()| budget.spend(kind));
+            .and_then(|()| if intent.readied { Ok(()) } else { budget.spend(kind) });
         if let Err(refusal) = checked {
             facts.write(Fact::ActionRefused {
                 creature: who.id.clone(),

@@ -833,7 +833,7 @@ fn resolve_movement(
                 .map(|(c, r)| {
                     let weapon = match &r.action {
                         ReadiedAction::Attack { weapon, .. } => weapon.clone(),
-                        ReadiedAction::Move { .. } => None,
+                        ReadiedAction::Move { .. } | ReadiedAction::DropProne => None,
                     };
                     (c.entity, weapon)
                 })

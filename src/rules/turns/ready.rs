@@ -35,6 +35,8 @@ pub enum ReadiedAction {
         /// Where to.
         to: Square,
     },
+    /// Dropping prone, a free action (004:255): against arrows, say.
+    DropProne,
 }
 
 /// What sets a readied action off.
@@ -56,6 +58,7 @@ impl std::fmt::Display for ReadiedAction {
             ReadiedAction::Attack { target: Some(t), .. } => write!(f, "attack {t}"),
             ReadiedAction::Attack { target: None, .. } => write!(f, "attack"),
             ReadiedAction::Move { to } => write!(f, "move to {to}"),
+            ReadiedAction::DropProne => write!(f, "drop prone"),
         }
     }
 }
@@ -144,10 +147,9 @@ fn ready(
                 }
             })
             .and_then(|()| match (&intent.trigger, &intent.action) {
-                (Trigger::EntersThreatened, ReadiedAction::Move { .. }) => Err(Refusal::new(
-                    "a move readied against a foe stepping in is not playable yet; ready an attack",
-                    "004:621",
-                )),
+                (Trigger::EntersThreatened, ReadiedAction::Move { .. } | ReadiedAction::DropProne) => {
+                    Err(Refusal::new("only an attack can be readied against a foe stepping in", "004:621"))
+                }
                 (Trigger::Acts(who), _) if !ids.iter().any(|(_, i)| i.0 == *who) => {
                     Err(Refusal::new(format!("there is no creature {who:?}"), "004:621"))
                 }
