@@ -135,6 +135,17 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
     {
         return Step::UseItem { creature: me.id.clone(), item: potion.name.clone() };
     }
+    // A caster casts: healing on a badly hurt ally in reach (or itself), else its spells at a foe.
+    if let Some(step) = cast_something(world, creature, &me, &foes, &allies, adjacent_foe) {
+        return step;
+    }
+    // A caster that has cast stays back rather than walk up to the foes.
+    let attack_spells = world
+        .get::<crate::rules::magic::Spellcasting>(creature)
+        .is_some_and(|m| m.castable().any(|s| !matches!(s.def.effect, crate::rules::magic::SpellEffect::Heal { .. })));
+    if attack_spells && !adjacent_foe && budget.check(ActionKind::Standard).is_err() {
+        return end;
+    }
     // An archer in melee steps back before it shoots (a ranged attack there provokes, 004:90).
     if archer && adjacent_foe && budget.movement == crate::rules::turns::MovementMade::None {
         let options = move_options(world, creature);
@@ -248,6 +259,58 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
         }
     }
     end
+}
+
+/// The spell a caster casts now, if any: healing on the most hurt of itself and its allies at half their
+/// hit points or less; else an attack spell on the weakest foe it can reach with one. Beside a foe it casts
+/// defensively when the Concentration check is more likely than not, and begins no spell of a round there
+/// (it would threaten nothing and be struck).
+fn cast_something(
+    world: &mut World,
+    creature: Entity,
+    me: &Seen,
+    foes: &[Seen],
+    allies: &[Seen],
+    adjacent_foe: bool,
+) -> Option<Step> {
+    use crate::preview::{CastPreview, cast_preview};
+    use crate::rules::magic::{CastingTime, SpellEffect, Spellcasting};
+    let spells: Vec<(String, SpellEffect, CastingTime)> = world
+        .get::<Spellcasting>(creature)?
+        .castable()
+        .map(|s| (s.name.clone(), s.def.effect, s.def.casting))
+        .collect();
+    let cast = |target: &Seen, spell: &str, defensively: bool| Step::Cast {
+        creature: me.id.clone(),
+        spell: spell.to_string(),
+        target: Some(target.id.clone()),
+        defensively,
+    };
+    let hurt = |s: &Seen, world: &World| {
+        world.get::<HitPoints>(s.entity).is_some_and(|hp| hp.current * 2 <= hp.max && hp.current < hp.max)
+    };
+    for (spell, effect, casting) in &spells {
+        if adjacent_foe && matches!(casting, CastingTime::Rounds(_)) {
+            continue;
+        }
+        let healing = matches!(effect, SpellEffect::Heal { .. });
+        let mut targets: Vec<&Seen> = if healing {
+            std::iter::once(me).chain(allies.iter()).filter(|s| hurt(s, world)).collect()
+        } else {
+            foes.iter().collect()
+        };
+        targets.sort_by_key(|s| (s.hit_points, s.id.clone()));
+        for target in targets {
+            let Ok(preview) = cast_preview(world, creature, target.entity, spell) else { continue };
+            if preview.provokes_from.is_empty() {
+                return Some(cast(target, spell, false));
+            }
+            if CastPreview::chance(preview.concentration, preview.defensive_dc) >= 0.5 {
+                return Some(cast(target, spell, true));
+            }
+        }
+    }
+    None
 }
 
 /// Squares to the nearest standing foe.

@@ -261,3 +261,56 @@ pub fn attack_preview(
     }
     Ok(AttackPreview { plan, bonuses, chances })
 }
+
+/// A spell `caster` could cast at `target` now: who would strike as it casts, and the Concentration it
+/// would need to cast defensively instead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastPreview {
+    /// The spell.
+    pub spell: crate::rules::magic::KnownSpell,
+    /// The foes whose attacks of opportunity the casting provokes (none when cast defensively).
+    pub provokes_from: Vec<String>,
+    /// Concentration DC to cast defensively (004:197).
+    pub defensive_dc: i32,
+    /// The caster's Concentration bonus.
+    pub concentration: i32,
+}
+
+impl CastPreview {
+    /// The chance, 0 to 1, of a Concentration check of this bonus against `dc` (a d20, no automatic results).
+    pub fn chance(bonus: i32, dc: i32) -> f32 {
+        (1..=20).filter(|&roll| roll + bonus >= dc).count() as f32 / 20.0
+    }
+}
+
+/// The spell `caster` could cast at `target` now, or the rule that forbids it (004:190-200).
+pub fn cast_preview(world: &mut World, caster: Entity, target: Entity, spell: &str) -> Result<CastPreview, Refusal> {
+    let (threats, _, _) = threats_against(world, caster).ok_or_else(|| Refusal::new("no such creature", "data"))?;
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(c), Ok(t)) = (creatures.get(caster), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let magic = world
+        .get::<crate::rules::magic::Spellcasting>(caster)
+        .ok_or_else(|| Refusal::new(format!("{} casts no spells", c.id), "data"))?;
+    let budget = world.get::<ActionBudget>(caster).copied().unwrap_or_default();
+    let field = world.resource::<Battlefield>();
+    let order = world.resource::<TurnOrder>();
+    let index = crate::rules::magic::check_cast(order, field, &c, &t, magic, &budget, spell)?;
+    let own = c.space.at(c.position.0);
+    let provokes_from = threats
+        .iter()
+        .filter(|t| own.squares().any(|s| t.threatens(s)))
+        .filter_map(|t| world.get::<CreatureId>(t.entity).map(|id| id.0.clone()))
+        .collect();
+    let known = magic.spells[index].clone();
+    let skills = world.get::<Skills>(caster).cloned().unwrap_or_default();
+    Ok(CastPreview {
+        defensive_dc: crate::rules::magic::defensive_dc(known.def.level),
+        concentration: crate::rules::magic::concentration_bonus(&skills, c.abilities),
+        spell: known,
+        provokes_from,
+    })
+}

@@ -169,7 +169,7 @@ fn the_attack_preview_agrees_with_the_rules() {
 
 #[test]
 fn the_ai_plays_whole_battles_without_a_refused_action() {
-    for name in ["skirmish.ron", "crossroads.ron", "corridors.ron"] {
+    for name in ["skirmish.ron", "crossroads.ron", "corridors.ron", "watchtower.ron"] {
         let encounter = level(name);
         for seed in 1..=6 {
             let outcome = estoc::simulate::battle(&encounter, seed);
@@ -187,6 +187,56 @@ fn the_ai_plays_whole_battles_without_a_refused_action() {
             );
         }
     }
+}
+
+/// The AI's casters cast: the wizard's missiles, the druid's lightning.
+#[test]
+fn the_ai_casts_its_spells() {
+    let encounter = level("watchtower.ron");
+    let outcome = estoc::simulate::battle(&encounter, 1);
+    let cast: Vec<&Fact> = outcome.log.0.iter().filter(|f| matches!(f, Fact::CastingBegun { .. })).collect();
+    assert!(cast.iter().any(|f| matches!(f, Fact::CastingBegun { caster, .. } if caster.0 == "wizard")));
+    assert!(cast.iter().any(|f| matches!(f, Fact::CastingBegun { caster, .. } if caster.0 == "druid")));
+}
+
+/// The cast preview on every creature of the map is what the rules then do: a spell it offers is cast,
+/// a spell it refuses is refused.
+#[test]
+fn the_cast_preview_agrees_with_the_rules() {
+    let encounter = level("watchtower.ron");
+    let probe = started(&encounter, 1);
+    let wizard = entity(&probe, "wizard");
+    assert_eq!(probe.world().resource::<estoc::rules::turns::TurnOrder>().current_entity(), Some(wizard));
+    let ids: Vec<String> = encounter.creatures.iter().map(|c| c.id.0.clone()).collect();
+    let (mut offered, mut refused) = (0, 0);
+    for target in &ids {
+        let mut app = started(&encounter, 1);
+        let aim = entity(&app, target);
+        let preview = estoc::preview::cast_preview(app.world_mut(), wizard, aim, "magic missile");
+        let from = app.world().resource::<EventLog>().0.len();
+        let step = Step::Cast {
+            creature: "wizard".into(),
+            spell: "magic missile".into(),
+            target: Some(target.clone()),
+            defensively: false,
+        };
+        apply_step(app.world_mut(), &step);
+        app.update();
+        let facts = facts_since(&app, from);
+        let begun = facts.iter().any(|f| matches!(f, Fact::CastingBegun { .. }));
+        let was_refused = facts.iter().any(|f| matches!(f, Fact::ActionRefused { .. }));
+        match preview {
+            Ok(_) => {
+                offered += 1;
+                assert!(begun && !was_refused, "{target}: offered, then {facts:?}");
+            }
+            Err(r) => {
+                refused += 1;
+                assert!(was_refused && !begun, "{target}: refused ({r}), then {facts:?}");
+            }
+        }
+    }
+    assert!(offered > 0 && refused > 0, "both kinds: {offered} offered, {refused} refused");
 }
 
 /// Saves load by replaying the actions: the same level, seed and actions give the same event log.

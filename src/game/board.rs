@@ -144,9 +144,9 @@ fn draw_board(
         if feature == EdgeFeature::ArrowSlit {
             // The slit: a narrow light gap across the middle of the wall.
             let gap = if edge.east {
-                Vec2::new(size.x * 1.1, TILE_PX * 0.22)
+                Vec2::new(size.x * 1.3, TILE_PX * 0.34)
             } else {
-                Vec2::new(TILE_PX * 0.22, size.y * 1.1)
+                Vec2::new(TILE_PX * 0.34, size.y * 1.3)
             };
             commands.spawn((
                 BoardPart,

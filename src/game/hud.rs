@@ -296,6 +296,8 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let path = previews.path.clone();
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
+    let cast = previews.cast.clone();
+    let choice = world.resource::<super::play::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
     // creature (004:398-406).
     if let Some(me) = active
@@ -373,6 +375,57 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                 out.push(("click to attack".into(), GOOD));
             }
             Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
+        }
+    }
+    if choice.mode == super::play::Mode::Cast
+        && let Some(spell) = &choice.spell
+    {
+        out.push((format!("casting {spell}: click a creature (itself, an ally or a foe)"), WARN));
+    }
+    if let Some(cast) = cast {
+        match cast {
+            Ok(c) => {
+                let def = &c.spell.def;
+                out.push((
+                    format!(
+                        "cast {} (level {}, {}, {} left)",
+                        c.spell.name,
+                        def.level,
+                        match def.casting {
+                            crate::rules::magic::CastingTime::Standard => "a standard action".to_string(),
+                            crate::rules::magic::CastingTime::Rounds(n) =>
+                                format!("{n} round(s): threatens nothing meanwhile"),
+                        },
+                        c.spell.uses
+                    ),
+                    GOOD,
+                ));
+                if choice.defensively {
+                    let chance = crate::preview::CastPreview::chance(c.concentration, c.defensive_dc);
+                    out.push((
+                        format!(
+                            "defensively: Concentration {:+} vs DC {} — {:.0}% (004:197)",
+                            c.concentration,
+                            c.defensive_dc,
+                            chance * 100.0
+                        ),
+                        WARN,
+                    ));
+                } else if c.provokes_from.is_empty() {
+                    out.push(("no foe threatens the caster: no attack of opportunity".into(), GOOD));
+                } else {
+                    out.push((
+                        format!(
+                            "provokes from {} (004:196); G to cast defensively: DC {}",
+                            c.provokes_from.join(", "),
+                            c.defensive_dc
+                        ),
+                        BAD,
+                    ));
+                }
+                out.push(("click to cast".into(), GOOD));
+            }
+            Err(refusal) => out.push((format!("no casting: {} ({})", refusal.reason, refusal.rule), BAD)),
         }
     }
     if let Some(lanes) = lanes {

@@ -56,6 +56,8 @@ pub enum Mode {
     /// Ready an attack: on the foe clicked, for when it acts; on any other square, for the first foe that
     /// steps into reach (004:620-622).
     Ready,
+    /// Cast the chosen spell at the creature clicked, foe, ally or itself (004:190-200).
+    Cast,
 }
 
 /// The player's choices for the active creature.
@@ -71,6 +73,8 @@ pub struct Choice {
     pub waypoints: Vec<Square>,
     /// The weapon chosen; the first if `None`.
     pub weapon: Option<String>,
+    /// The spell chosen in cast mode.
+    pub spell: Option<String>,
 }
 
 /// The creature last clicked on: its sheet stays in the panel.
@@ -123,6 +127,8 @@ pub struct Previews {
     pub hovered: Option<Entity>,
     /// The attack on the hovered foe.
     pub attack: Option<Result<AttackPreview, Refusal>>,
+    /// The spell on the hovered creature, in cast mode.
+    pub cast: Option<Result<crate::preview::CastPreview, Refusal>>,
     /// The charge lanes toward the hovered foe, in charge mode.
     pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
     /// Squares the foes of the active creature threaten, when asked.
@@ -272,7 +278,13 @@ pub fn update_previews(world: &mut World) {
             .is_some_and(|k| k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode);
         previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
         let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
+        if key.choice.mode == Mode::Cast
+            && let (Some(target), Some(spell)) = (previews.hovered, key.choice.spell.as_deref())
+        {
+            previews.cast = Some(crate::preview::cast_preview(world, me, target, spell));
+        }
         match (hovered_foe, key.hover) {
+            (Some(_), _) if key.choice.mode == Mode::Cast => {}
             (Some(foe), _) => {
                 if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));
@@ -320,6 +332,17 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
     let me = human_turn(world)?;
     let choice = world.resource::<Choice>().clone();
     let my_id = id_of(world, me);
+    if let Some(there) = creature_at(world, square)
+        && choice.mode == Mode::Cast
+    {
+        let spell = choice.spell.clone()?;
+        return Some(Step::Cast {
+            creature: my_id,
+            spell,
+            target: Some(id_of(world, there)),
+            defensively: choice.defensively,
+        });
+    }
     if let Some(there) = creature_at(world, square) {
         if there == me || world.get::<Faction>(there) == world.get::<Faction>(me) {
             return None;
@@ -437,6 +460,8 @@ pub enum BarKind {
     EndTurn,
     /// Show the foes' threatened squares.
     Threats,
+    /// Cast mode, and the next spell each time.
+    Cast,
 }
 
 /// The action bar, in order.
@@ -457,6 +482,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyU, label: "Stand up [U]", kind: BarKind::StandUp },
     BarAction { key: KeyCode::KeyP, label: "Potion [P]", kind: BarKind::Potion },
     BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
+    BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
@@ -485,7 +511,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         }
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
-        BarKind::Mode(Mode::Auto) | BarKind::EndTurn | BarKind::Delay => Ok(()),
+        BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),
         BarKind::StandUp => {
             if conditions.has(Condition::Prone) {
                 budget.check(ActionKind::Move)
@@ -498,7 +524,21 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("carries no healing potion", "004:96")),
         },
         BarKind::Threats => Ok(()),
+        BarKind::Cast => {
+            if castable(world, me).is_empty() {
+                Err(Refusal::new("knows no spell it can still cast", "004:190"))
+            } else {
+                budget.check(ActionKind::Standard)
+            }
+        }
     }
+}
+
+/// The spells a creature can still cast, in its order.
+pub fn castable(world: &World, creature: Entity) -> Vec<String> {
+    world
+        .get::<crate::rules::magic::Spellcasting>(creature)
+        .map_or(Vec::new(), |m| m.castable().map(|s| s.name.clone()).collect())
 }
 
 /// The first healing item a creature carries.
@@ -535,6 +575,26 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         BarKind::Delay => Step::Delay { creature },
         BarKind::EndTurn => Step::EndTurn { creature },
         BarKind::Threats => return,
+        BarKind::Cast => {
+            // Each press goes to the next spell, then back to no mode.
+            let spells = castable(world, me);
+            let mut choice = world.resource_mut::<Choice>();
+            let next = match (&choice.mode, &choice.spell) {
+                (Mode::Cast, Some(now)) => spells.iter().position(|s| s == now).and_then(|i| spells.get(i + 1)),
+                _ => spells.first(),
+            };
+            match next {
+                Some(spell) => {
+                    choice.mode = Mode::Cast;
+                    choice.spell = Some(spell.clone());
+                }
+                None => {
+                    choice.mode = Mode::Auto;
+                    choice.spell = None;
+                }
+            }
+            return;
+        }
     };
     world.resource_mut::<Pending>().0.push_back(step);
     *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };

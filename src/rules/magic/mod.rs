@@ -101,6 +101,13 @@ pub struct Spellcasting {
     pub spells: Vec<KnownSpell>,
 }
 
+impl Spellcasting {
+    /// The spells it can still cast, in its order.
+    pub fn castable(&self) -> impl Iterator<Item = &KnownSpell> {
+        self.spells.iter().filter(|s| s.uses > 0)
+    }
+}
+
 /// A spell being cast over one round or more (004:235-238): the caster threatens nothing meanwhile.
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct CastingUnderway {
@@ -330,7 +337,7 @@ fn cast(
 }
 
 /// Whether `caster` may cast `spell` at `target` now; the spell's index in its list.
-fn check_cast(
+pub fn check_cast(
     order: &TurnOrder,
     field: &Battlefield,
     caster: &crate::rules::attack::CombatantItem,
