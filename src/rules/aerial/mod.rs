@@ -4,6 +4,8 @@
 //! movement and the game do not fly creatures by these rules yet: this is the chapter's arithmetic, tested
 //! against the text's worked examples. Readings of the damaged text are in `docs/rulings.md`.
 
+pub mod flight;
+
 use serde::{Deserialize, Serialize};
 
 use crate::rules::creature::Maneuverability;

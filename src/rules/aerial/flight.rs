@@ -1,0 +1,488 @@
+//! A flier's move at normal scale (004:671-786): it flies forward along its heading, and changes heading,
+//! side or altitude only by manoeuvres. The distance flown (the declared speed) gives its status for the
+//! round, and the status and its manoeuvrability how many manoeuvres it may make and how far it must fly
+//! between two. Advanced manoeuvres call for a fly check; a failed one has the effect the text gives and
+//! ends advanced manoeuvres for the turn. Pure: the fly checks and what stands in the way come from the
+//! caller.
+
+use serde::{Deserialize, Serialize};
+
+use super::{AdvancedManeuver, Maneuvers, Scale, SpeedStatus, maneuvers, speed_status};
+use crate::rules::creature::Maneuverability;
+use crate::rules::geometry::{Direction, Footprint, Square};
+use crate::rules::turns::Refusal;
+
+/// A side to turn or slip to, seen from the flier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Counter-clockwise.
+    Left,
+    /// Clockwise.
+    Right,
+}
+
+impl Side {
+    fn eighths(self, n: i32) -> i32 {
+        match self {
+            Side::Left => -n,
+            Side::Right => n,
+        }
+    }
+}
+
+/// One step of a flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlightStep {
+    /// One square ahead.
+    Forward,
+    /// A 45° turn, 1 square of movement, after flying the manoeuvre factor (004:745).
+    Turn(Side),
+    /// One square ahead and one aside, heading kept, 3 squares of movement, after the factor (004:746).
+    Sideslip(Side),
+    /// One square ahead and 1.5 m up, 2 squares of movement (1 for a perfect flier) (004:747, 004:785).
+    Climb,
+    /// One square ahead (two if `far`) and 1.5 m down, 1 square of movement (004:748, 004:785).
+    Dive {
+        /// Two squares ahead rather than one.
+        #[serde(default)]
+        far: bool,
+    },
+    /// Advanced, DC 15: a 90° turn, 2 squares, after the factor; failed, a 45° turn (004:770-772).
+    HardTurn(Side),
+    /// Advanced, DC 10, 20 or 30 for step 1 to 3: a 45° turn with the factor 1.5 m a step shorter, 1 square
+    /// more a step (004:765-768); failed, no turn.
+    TightTurn {
+        /// Which way.
+        side: Side,
+        /// 1 to 3.
+        step: u8,
+    },
+    /// Advanced, DC 10, 15 or 20: a turn of 90°, 135° or 180°, losing 6 m, 2 squares (004:774-780);
+    /// failed, the heading stays and the height is lost all the same (our ruling).
+    Wingover {
+        /// Which way.
+        side: Side,
+        /// 90, 135 or 180.
+        degrees: u16,
+    },
+}
+
+impl FlightStep {
+    /// The advanced manoeuvre it is, if it is one.
+    pub fn advanced(self) -> Option<AdvancedManeuver> {
+        match self {
+            FlightStep::HardTurn(_) => Some(AdvancedManeuver::HardTurn),
+            FlightStep::TightTurn { step, .. } => Some(AdvancedManeuver::TightTurn(step)),
+            FlightStep::Wingover { degrees, .. } => Some(AdvancedManeuver::Wingover(degrees)),
+            _ => None,
+        }
+    }
+
+    /// Whether it is a manoeuvre, counted against the round's (004:713-715).
+    pub fn is_maneuver(self) -> bool {
+        !matches!(self, FlightStep::Forward)
+    }
+
+    /// Whether the flier must first have flown its manoeuvre factor since the last such manoeuvre: turns
+    /// and slips; not climbs and dives (004:747-748).
+    fn needs_factor(self) -> bool {
+        matches!(
+            self,
+            FlightStep::Turn(_) | FlightStep::Sideslip(_) | FlightStep::HardTurn(_) | FlightStep::TightTurn { .. }
+        )
+    }
+}
+
+/// A flier as its move sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Flier {
+    /// Its footprint now.
+    pub at: Footprint,
+    /// Altitude, in 1.5 m steps.
+    pub altitude: i32,
+    /// Heading.
+    pub heading: Direction,
+    /// Fly speed in metres.
+    pub speed_m: f32,
+    /// Manoeuvrability.
+    pub maneuverability: Maneuverability,
+    /// The Hover feat.
+    pub hover_feat: bool,
+    /// Squares flown since its last turn or slip, carried from its last move (004:745).
+    pub since_maneuver: u32,
+}
+
+/// Where a flier is after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Waypoint {
+    /// Its footprint's north-west square.
+    pub square: Square,
+    /// Altitude in 1.5 m steps.
+    pub altitude: i32,
+    /// Heading.
+    pub heading: Direction,
+    /// Squares of movement spent so far.
+    pub spent: u32,
+}
+
+/// A fly check made during the flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FlyCheck {
+    /// Which step of the flight.
+    pub step: usize,
+    /// The manoeuvre.
+    pub maneuver: AdvancedManeuver,
+    /// Its DC.
+    pub dc: i32,
+    /// Whether it succeeded.
+    pub success: bool,
+}
+
+/// What blocks a flier's way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Obstacle {
+    /// A wall, the map's edge: the flight cannot go there.
+    Wall(Refusal),
+    /// A creature whose space the flier would enter: at normal scale, a collision (004:825).
+    Creature(String),
+}
+
+/// A flight, flown.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Flight {
+    /// The flier after each step flown.
+    pub waypoints: Vec<Waypoint>,
+    /// Squares of movement spent: the declared speed (004:686).
+    pub spent: u32,
+    /// The status that distance gives (004:689-695).
+    pub status: SpeedStatus,
+    /// Manoeuvres used (an advanced one counts two, 004:715).
+    pub maneuvers: u32,
+    /// The fly checks rolled, in order.
+    pub checks: Vec<FlyCheck>,
+    /// Squares flown since the last turn or slip, at the end.
+    pub since_maneuver: u32,
+    /// The creature it ran into, and at which step: the flight stops before that square (004:825).
+    pub collision: Option<(usize, String)>,
+}
+
+/// Squares of movement one step costs, before any check (a failed manoeuvre costs what it tried).
+/// `diagonal_odd` is the 1-2-1-2 alternation of diagonals so far (000:61).
+fn step_cost(step: FlightStep, heading: Direction, perfect: bool, diagonal_odd: &mut bool) -> u32 {
+    let mut ahead = || {
+        if heading.is_diagonal() {
+            *diagonal_odd = !*diagonal_odd;
+            if *diagonal_odd { 1 } else { 2 }
+        } else {
+            1
+        }
+    };
+    match step {
+        FlightStep::Forward => ahead(),
+        FlightStep::Turn(_) if perfect => 0,
+        FlightStep::Turn(_) => 1,
+        FlightStep::Sideslip(_) => 3,
+        FlightStep::Climb => ahead() + u32::from(!perfect),
+        FlightStep::Dive { .. } => 1,
+        FlightStep::HardTurn(_) | FlightStep::Wingover { .. } => 2,
+        FlightStep::TightTurn { step, .. } => 1 + u32::from(step.min(3)),
+    }
+}
+
+/// Flies `steps` from where `flier` is. `hover` declares a hover. `check` rolls a fly check for an
+/// advanced manoeuvre against its DC; `obstacle` says what stands at a footprint and altitude. Refused
+/// when the flight breaks a rule; otherwise the flight as flown, failed checks included.
+pub fn fly(
+    flier: &Flier,
+    steps: &[FlightStep],
+    hover: bool,
+    mut check: impl FnMut(AdvancedManeuver, i32) -> bool,
+    obstacle: impl Fn(Footprint, i32) -> Option<Obstacle>,
+) -> Result<Flight, Refusal> {
+    // The distance declared is what the flight costs; it sets the status, and the status the manoeuvres.
+    let perfect = flier.maneuverability == Maneuverability::Perfect || hover;
+    let mut odd = false;
+    let mut heading = flier.heading;
+    let mut planned = 0;
+    for step in steps {
+        planned += step_cost(*step, heading, perfect, &mut odd);
+        heading = match *step {
+            FlightStep::Turn(side) | FlightStep::TightTurn { side, .. } => heading.turned(side.eighths(1)),
+            FlightStep::HardTurn(side) => heading.turned(side.eighths(2)),
+            FlightStep::Wingover { side, degrees } => heading.turned(side.eighths(i32::from(degrees / 45))),
+            _ => heading,
+        };
+    }
+    let speed_squares = (flier.speed_m / 1.5 + 1e-4).floor() as u32;
+    if planned > 4 * speed_squares {
+        return Err(Refusal::new(
+            format!("{planned} squares is more than four times its fly speed ({speed_squares} squares)"),
+            "004:707",
+        ));
+    }
+    let status = speed_status(planned as f32 * 1.5, flier.speed_m, flier.maneuverability, hover, flier.hover_feat)?;
+    let (limit, factor) = match maneuvers(status, flier.maneuverability, Scale::Normal) {
+        _ if perfect => (u32::MAX, 0),
+        Maneuvers::Unlimited => (u32::MAX, 0),
+        Maneuvers::None => (0, 0),
+        Maneuvers::Limited { per_round, factor } => (per_round, factor.map_or(0, |m| (m / 1.5 + 1e-4).round() as u32)),
+    };
+    let mut flight = Flight {
+        waypoints: Vec::new(),
+        spent: 0,
+        status,
+        maneuvers: 0,
+        checks: Vec::new(),
+        since_maneuver: flier.since_maneuver,
+        collision: None,
+    };
+    let (mut at, mut altitude, mut heading) = (flier.at, flier.altitude, flier.heading);
+    let mut odd = false;
+    let mut advanced_open = true;
+    for (i, step) in steps.iter().copied().enumerate() {
+        let cost = step_cost(step, heading, perfect, &mut odd);
+        if step.is_maneuver() && !perfect {
+            let uses = if step.advanced().is_some() { 2 } else { 1 };
+            if flight.maneuvers + uses > limit {
+                return Err(Refusal::new(
+                    format!("step {}: no manoeuvre left this round ({limit} at this speed and manoeuvrability)", i + 1),
+                    "004:716-732",
+                ));
+            }
+            flight.maneuvers += uses;
+        }
+        // A tight turn shortens the factor for itself (004:765).
+        let needed = match step {
+            FlightStep::TightTurn { step: s, .. } => factor.saturating_sub(u32::from(s.min(3))),
+            _ => factor,
+        };
+        if step.needs_factor() && !perfect && flight.since_maneuver < needed {
+            return Err(Refusal::new(
+                format!(
+                    "step {}: it must fly {needed} squares between two turns, and has flown {}",
+                    i + 1,
+                    flight.since_maneuver
+                ),
+                "004:745",
+            ));
+        }
+        let mut succeeded = true;
+        if let Some(maneuver) = step.advanced() {
+            let dc = maneuver.dc()?;
+            if !advanced_open {
+                return Err(Refusal::new(
+                    format!("step {}: no advanced manoeuvre after a failed one this turn", i + 1),
+                    "004:749",
+                ));
+            }
+            if !perfect {
+                succeeded = check(maneuver, dc);
+                flight.checks.push(FlyCheck { step: i, maneuver, dc, success: succeeded });
+                advanced_open = succeeded;
+            }
+        }
+        // Where the step takes it.
+        let mut ahead = 0;
+        let mut aside = None;
+        match step {
+            FlightStep::Forward | FlightStep::Climb => ahead = 1,
+            FlightStep::Dive { far } => ahead = if far { 2 } else { 1 },
+            FlightStep::Sideslip(side) => {
+                ahead = 1;
+                aside = Some(side);
+            }
+            FlightStep::Turn(side) => heading = heading.turned(side.eighths(1)),
+            FlightStep::TightTurn { side, .. } if succeeded => heading = heading.turned(side.eighths(1)),
+            FlightStep::TightTurn { .. } => {}
+            FlightStep::HardTurn(side) => heading = heading.turned(side.eighths(if succeeded { 2 } else { 1 })),
+            FlightStep::Wingover { side, degrees } if succeeded => {
+                heading = heading.turned(side.eighths(i32::from(degrees / 45)));
+            }
+            FlightStep::Wingover { .. } => {}
+        }
+        match step {
+            FlightStep::Climb => altitude += 1,
+            FlightStep::Dive { .. } => altitude -= 1,
+            FlightStep::Wingover { .. } => altitude -= 4,
+            _ => {}
+        }
+        if altitude < 0 {
+            return Err(Refusal::new(format!("step {}: it would fly into the ground", i + 1), "004:672"));
+        }
+        for n in 0..ahead {
+            let (dx, dy) = heading.delta();
+            let (sx, sy) = match aside.filter(|_| n + 1 == ahead) {
+                Some(side) => heading.turned(side.eighths(2)).delta(),
+                None => (0, 0),
+            };
+            let next = Footprint::rect(at.origin.offset(dx + sx, dy + sy), at.width, at.height);
+            match obstacle(next, altitude) {
+                Some(Obstacle::Wall(refusal)) => {
+                    return Err(Refusal::new(format!("step {}: {}", i + 1, refusal.reason), refusal.rule));
+                }
+                Some(Obstacle::Creature(id)) => {
+                    flight.collision = Some((i, id));
+                    flight.spent += cost;
+                    return Ok(flight);
+                }
+                None => at = next,
+            }
+            flight.since_maneuver += 1;
+        }
+        if step.needs_factor() || matches!(step, FlightStep::Wingover { .. }) {
+            flight.since_maneuver = 0;
+        }
+        flight.spent += cost;
+        flight.waypoints.push(Waypoint { square: at.origin, altitude, heading, spent: flight.spent });
+    }
+    Ok(flight)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FlightStep::*;
+    use super::*;
+
+    fn flier(maneuverability: Maneuverability, speed_m: f32) -> Flier {
+        Flier {
+            at: Footprint::new(Square::new(10, 10), 1),
+            altitude: 10,
+            heading: Direction::East,
+            speed_m,
+            maneuverability,
+            hover_feat: false,
+            since_maneuver: 0,
+        }
+    }
+
+    fn open(_: Footprint, _: i32) -> Option<Obstacle> {
+        None
+    }
+
+    fn succeed(_: AdvancedManeuver, _: i32) -> bool {
+        true
+    }
+
+    #[test]
+    fn forward_climb_dive_and_their_costs_004_747_748_785() {
+        let griffon = flier(Maneuverability::Average, 12.0);
+        let f = fly(&griffon, &[Forward, Climb, Climb, Dive { far: true }, Forward], false, succeed, open).unwrap();
+        let last = f.waypoints.last().unwrap();
+        assert_eq!(last.square, Square::new(16, 10), "1 + 1 + 1 + 2 + 1 squares east");
+        assert_eq!(last.altitude, 11, "up two, down one");
+        assert_eq!(f.spent, 1 + 2 + 2 + 1 + 1);
+        assert_eq!(f.status, SpeedStatus::Slow, "7 squares of a speed of 8");
+        // The same at 24 m is a stall, and a stalling average flier has two manoeuvres only.
+        let fast_bird = flier(Maneuverability::Average, 24.0);
+        let plan = [Forward, Climb, Climb, Dive { far: true }, Forward];
+        assert_eq!(fly(&fast_bird, &plan, false, succeed, open).unwrap_err().rule, "004:716-732");
+        // A perfect flier climbs at no extra cost (004:786).
+        let f = fly(&flier(Maneuverability::Perfect, 24.0), &[Climb, Climb], false, succeed, open).unwrap();
+        assert_eq!(f.spent, 2);
+    }
+
+    #[test]
+    fn the_status_comes_from_the_distance_flown_004_689_695() {
+        let griffon = flier(Maneuverability::Average, 24.0);
+        let straight = |n: usize| vec![Forward; n];
+        assert_eq!(fly(&griffon, &straight(8), false, succeed, open).unwrap().status, SpeedStatus::Slow);
+        assert_eq!(fly(&griffon, &straight(20), false, succeed, open).unwrap().status, SpeedStatus::Fast);
+        assert_eq!(fly(&griffon, &straight(40), false, succeed, open).unwrap().status, SpeedStatus::TopSpeed);
+        assert!(fly(&griffon, &straight(65), false, succeed, open).is_err(), "beyond four times its speed");
+        assert!(fly(&griffon, &straight(2), true, succeed, open).is_err(), "an average flier cannot hover");
+    }
+
+    #[test]
+    fn turns_wait_for_the_manoeuvre_factor_at_each_manoeuvrability_004_716_745() {
+        // Slow at normal scale: good 1.5 m (1 square), average 1.5 m, poor 3 m, clumsy 3 m; perfect any time.
+        for (m, factor) in [
+            (Maneuverability::Good, 1),
+            (Maneuverability::Average, 1),
+            (Maneuverability::Poor, 2),
+            (Maneuverability::Clumsy, 2),
+        ] {
+            let mut plan = vec![Forward; 8];
+            plan.insert(factor, Turn(Side::Left));
+            let ok = fly(&flier(m, 24.0), &plan, false, succeed, open);
+            assert!(ok.is_ok(), "{m:?}: a turn after {factor} squares: {ok:?}");
+            let mut early = vec![Forward; 8];
+            early.insert(factor - 1, Turn(Side::Left));
+            let refused = fly(&flier(m, 24.0), &early, false, succeed, open).unwrap_err();
+            assert_eq!(refused.rule, "004:745", "{m:?}");
+        }
+        let perfect = fly(&flier(Maneuverability::Perfect, 24.0), &[Turn(Side::Left); 4], false, succeed, open);
+        assert_eq!(perfect.unwrap().waypoints.last().unwrap().heading, Direction::North.turned(-2));
+    }
+
+    #[test]
+    fn the_round_allows_so_many_manoeuvres_004_716_732() {
+        // Clumsy and slow: 4 manoeuvres of factor 3 m; the fifth is refused.
+        let clumsy = flier(Maneuverability::Clumsy, 30.0);
+        let plan = [Forward, Forward, Climb, Climb, Climb, Climb, Forward, Forward];
+        assert!(fly(&clumsy, &plan, false, succeed, open).is_ok());
+        let plan = [Forward, Forward, Climb, Climb, Climb, Climb, Climb];
+        assert_eq!(fly(&clumsy, &plan, false, succeed, open).unwrap_err().rule, "004:716-732");
+        // Top speed, poor: none at all.
+        let poor = flier(Maneuverability::Poor, 9.0);
+        let mut plan = vec![Forward; 14];
+        plan.push(Climb);
+        assert_eq!(fly(&poor, &plan, false, succeed, open).unwrap_err().rule, "004:716-732");
+    }
+
+    #[test]
+    fn the_tight_turn_of_the_poor_fast_flier_004_766() {
+        // Poor and fast: factor 6 m (4 squares). A tight turn at DC 10 needs 4.5 m (3 squares) and costs 2.
+        let poor = flier(Maneuverability::Poor, 12.0);
+        let mut plan = vec![Forward, Forward, Forward, TightTurn { side: Side::Right, step: 1 }];
+        plan.extend(vec![Forward; 4]);
+        let f = fly(&poor, &plan, false, succeed, open).unwrap();
+        assert_eq!(f.status, SpeedStatus::Fast);
+        assert_eq!(f.waypoints[3].spent, 3 + 2);
+        assert_eq!(f.waypoints[3].heading, Direction::SouthEast);
+        assert_eq!(
+            f.checks,
+            vec![FlyCheck { step: 3, maneuver: AdvancedManeuver::TightTurn(1), dc: 10, success: true }]
+        );
+        // A simple turn after three squares is refused: the factor is four.
+        let mut plan = vec![Forward, Forward, Forward, Turn(Side::Right)];
+        plan.extend(vec![Forward; 6]);
+        assert_eq!(fly(&poor, &plan, false, succeed, open).unwrap_err().rule, "004:745");
+    }
+
+    #[test]
+    fn failed_advanced_manoeuvres_004_749_772_780() {
+        let griffon = flier(Maneuverability::Average, 24.0);
+        // A failed hard turn is a 45° turn, and no advanced manoeuvre follows.
+        let plan = [Forward, HardTurn(Side::Left), Forward, Forward, Forward, Forward, Forward, Forward];
+        let f = fly(&griffon, &plan, false, |_, _| false, open).unwrap();
+        assert_eq!(f.waypoints[1].heading, Direction::NorthEast);
+        let plan =
+            [Forward, HardTurn(Side::Left), Forward, Wingover { side: Side::Left, degrees: 90 }, Forward, Forward];
+        assert_eq!(fly(&griffon, &plan, false, |_, _| false, open).unwrap_err().rule, "004:749");
+        // A wingover turns 180° and loses 6 m; failed, it loses the height and keeps the heading.
+        let plan = [Wingover { side: Side::Right, degrees: 180 }, Forward, Forward, Forward, Forward, Forward, Forward];
+        let f = fly(&griffon, &plan, false, succeed, open).unwrap();
+        assert_eq!((f.waypoints[0].heading, f.waypoints[0].altitude), (Direction::West, 6));
+        let f = fly(&griffon, &plan, false, |_, _| false, open).unwrap();
+        assert_eq!((f.waypoints[0].heading, f.waypoints[0].altitude), (Direction::East, 6));
+    }
+
+    #[test]
+    fn a_sideslip_keeps_the_heading_and_walls_stop_the_flight() {
+        let griffon = flier(Maneuverability::Average, 24.0);
+        let plan = [Forward, Sideslip(Side::Right), Forward, Forward, Forward, Forward, Forward];
+        let f = fly(&griffon, &plan, false, succeed, open).unwrap();
+        assert_eq!(f.waypoints[1].square, Square::new(12, 11));
+        assert_eq!(f.waypoints[1].heading, Direction::East);
+        assert_eq!(f.spent, 1 + 3 + 5);
+        let wall = |at: Footprint, _| (at.origin.x >= 13).then(|| Obstacle::Wall(Refusal::new("a wall", "000:60")));
+        assert!(fly(&griffon, &[Forward; 8], false, succeed, wall).is_err());
+        let dragon =
+            |at: Footprint, alt: i32| (at.origin.x == 12 && alt == 10).then(|| Obstacle::Creature("dragon".into()));
+        let f = fly(&griffon, &[Forward; 8], false, succeed, dragon).unwrap();
+        assert_eq!(f.collision, Some((1, "dragon".into())));
+        assert_eq!(f.waypoints.last().unwrap().square, Square::new(11, 10), "it stops before the dragon");
+    }
+}
