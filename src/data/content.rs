@@ -43,6 +43,12 @@ pub struct WeaponDef {
     /// Unarmed strike.
     #[serde(default)]
     pub unarmed: bool,
+    /// Set against a charge, it deals double damage to a charging foe (the spear, the trident, 004:461).
+    #[serde(default)]
+    pub brace: bool,
+    /// Extra damage dice, never multiplied (a flaming blade's 1d6 fire, 004:27).
+    #[serde(default)]
+    pub extra: Option<DiceExpr>,
 }
 
 fn twenty() -> u32 {
@@ -67,6 +73,8 @@ impl WeaponDef {
             natural: self.natural,
             unarmed: self.unarmed,
             off_hand,
+            brace: self.brace,
+            extra: self.extra,
         }
     }
 

@@ -213,8 +213,11 @@ pub enum Fact {
         dice: Vec<Thrown>,
         /// Modifiers added to each throw.
         modifiers: Vec<Modifier>,
-        /// The critical multiplier applied (1 without a critical).
+        /// The multiplier applied (1 without a critical): several add, each from the base damage (004:27).
         multiplier: u32,
+        /// What multiplied it, when anything did ("critical x3", "set against a charge x2").
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        multiplied_by: Vec<String>,
         /// Damage dealt (at least 1, 004:23).
         total: i32,
         /// Whether it was nonlethal.
@@ -542,14 +545,25 @@ impl Fact {
                 "{attacker} confirms the critical: d20 {roll} = {total}: {}",
                 if *confirmed { "confirmed" } else { "not confirmed" }
             ),
-            Fact::DamageDealt { target, dice, modifiers, multiplier, total, nonlethal, .. } => {
+            Fact::DamageDealt { target, dice, modifiers, multiplier, multiplied_by, total, nonlethal, .. } => {
                 let thrown: Vec<String> = dice.iter().map(|t| format!("{} {:?}", t.expr, t.faces)).collect();
                 format!(
                     "{target} takes {total}{} damage: {}{}{}",
                     if *nonlethal { " nonlethal" } else { "" },
                     thrown.join(" + "),
                     if modifiers.is_empty() { String::new() } else { format!(" ({})", describe_modifiers(modifiers)) },
-                    if *multiplier > 1 { format!(" ×{multiplier}") } else { String::new() }
+                    if *multiplier > 1 {
+                        format!(
+                            " ×{multiplier}{}",
+                            if multiplied_by.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" ({})", multiplied_by.join(", "))
+                            }
+                        )
+                    } else {
+                        String::new()
+                    }
                 )
             }
             Fact::SaveRolled { creature, save, reason, roll, total, dc, success } => format!(

@@ -295,6 +295,10 @@ pub struct AttackPlan {
     pub miss_chance: u32,
     /// An unarmed strike dealing lethal damage.
     pub lethal: bool,
+    /// Damage multipliers besides a critical's, each with its source (a spear set against a charge, x2).
+    pub multipliers: Vec<Modifier>,
+    /// Extra damage dice, thrown once (004:27).
+    pub extra_dice: Vec<crate::rules::dice::DiceExpr>,
 }
 
 /// Where and how an attack is made.
@@ -391,6 +395,8 @@ pub struct MidAction {
     pub squeezed: bool,
     /// Squeezed narrower than half with Escape Artist: -4 AC, no Dex (000:121-123).
     pub tight: bool,
+    /// In the middle of a charge: -2 AC (004:457), and a spear set against it deals double (004:461).
+    pub charging: bool,
 }
 
 impl MidAction {
@@ -400,6 +406,7 @@ impl MidAction {
             running: conditions.has(Condition::Running),
             squeezed: conditions.has(Condition::Squeezed),
             tight: conditions.has(Condition::SqueezedTight),
+            charging: conditions.has(Condition::Charging),
         }
     }
 }
@@ -641,11 +648,22 @@ pub fn plan_attack(
         }
         Cover::None => {}
     }
-    if target.conditions.has(Condition::Charging) {
+    if now.charging {
         armor_class -= 2;
         armor_class_parts.push(Modifier::new(-2, "charging (004:457)"));
     }
-    Ok(AttackPlan { weapon, modifiers, armor_class, armor_class_parts, damage_modifiers, miss_chance, lethal: false })
+    let extra_dice = weapon.extra.into_iter().collect();
+    Ok(AttackPlan {
+        weapon,
+        modifiers,
+        armor_class,
+        armor_class_parts,
+        damage_modifiers,
+        miss_chance,
+        lethal: false,
+        multipliers: Vec::new(),
+        extra_dice,
+    })
 }
 
 /// Damage an attack dealt.
@@ -697,7 +715,9 @@ pub fn roll_planned_attack(
             return None;
         }
     }
-    let mut multiplier = 1;
+    let mut multipliers: Vec<u32> = plan.multipliers.iter().map(|m| m.value as u32).collect();
+    let mut multiplied_by: Vec<String> =
+        plan.multipliers.iter().map(|m| format!("{} x{}", m.source, m.value)).collect();
     if rolled.threat && !target_traits.immune_to_criticals {
         let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, 21);
         facts.write(Fact::CriticalConfirmationRolled {
@@ -707,18 +727,22 @@ pub fn roll_planned_attack(
             confirmed: confirm.hit,
         });
         if confirm.hit {
-            multiplier = plan.weapon.multiplier;
+            multipliers.push(plan.weapon.multiplier);
+            multiplied_by.push(format!("critical x{} (004:185)", plan.weapon.multiplier));
         }
     }
+    // Every multiplier counts from the base damage (004:27); extra dice are thrown once.
+    let multiplier = roll::combined_multiplier(&multipliers);
     let bonus = total(&plan.damage_modifiers);
-    let rolled_damage = roll_damage(dice, &plan.weapon, bonus, multiplier, &[]);
+    let rolled_damage = roll_damage(dice, &plan.weapon, bonus, multiplier, &plan.extra_dice);
     let nonlethal = plan.weapon.unarmed && !plan.lethal;
     facts.write(Fact::DamageDealt {
         attacker: attacker.clone(),
         target: target.clone(),
-        dice: rolled_damage.throws.clone(),
+        dice: rolled_damage.throws.iter().chain(&rolled_damage.extra).cloned().collect(),
         modifiers: plan.damage_modifiers.clone(),
         multiplier,
+        multiplied_by,
         total: rolled_damage.total,
         nonlethal,
     });
@@ -1135,7 +1159,7 @@ fn deliver_coup_de_grace(
             continue;
         }
         let modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
-        let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &[]);
+        let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, weapon.extra.as_slice());
         facts.write(Fact::CoupDeGraceDelivered {
             attacker: attacker.id.clone(),
             target: target.id.clone(),
@@ -1144,9 +1168,10 @@ fn deliver_coup_de_grace(
         facts.write(Fact::DamageDealt {
             attacker: attacker.id.clone(),
             target: target.id.clone(),
-            dice: rolled.throws.clone(),
+            dice: rolled.throws.iter().chain(&rolled.extra).cloned().collect(),
             modifiers,
             multiplier: weapon.multiplier,
+            multiplied_by: vec![format!("coup de grâce, an automatic critical x{} (004:424)", weapon.multiplier)],
             total: rolled.total,
             nonlethal: weapon.unarmed,
         });

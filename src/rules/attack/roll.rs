@@ -50,6 +50,12 @@ pub struct DamageRoll {
     pub total: i32,
 }
 
+/// Several multipliers on one hit add rather than compound: each counts from the base damage, so x2 and
+/// x3 make x4 (004:27). No multiplier at all is x1.
+pub fn combined_multiplier(multipliers: &[u32]) -> u32 {
+    1 + multipliers.iter().map(|m| m.saturating_sub(1)).sum::<u32>()
+}
+
 /// Rolls damage: `multiplier` throws of the weapon's dice each with `bonus`, plus `extra` dice once.
 pub fn roll_damage(
     dice: &mut Dice,
@@ -235,7 +241,17 @@ mod tests {
             natural: false,
             unarmed: false,
             off_hand: false,
+            brace: false,
+            extra: None,
         }
+    }
+
+    #[test]
+    fn multipliers_add_rather_than_compound_004_27() {
+        assert_eq!(combined_multiplier(&[]), 1);
+        assert_eq!(combined_multiplier(&[3]), 3);
+        assert_eq!(combined_multiplier(&[2, 3]), 4, "a spear set against a charge, and its x3 critical");
+        assert_eq!(combined_multiplier(&[2, 2]), 3);
     }
 
     #[test]

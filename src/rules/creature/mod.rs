@@ -384,6 +384,12 @@ pub struct Weapon {
     pub unarmed: bool,
     /// Held in the off hand: x0.5 Strength to damage.
     pub off_hand: bool,
+    /// Set against a charge, double damage to a charging foe (004:461).
+    #[serde(default)]
+    pub brace: bool,
+    /// Extra damage dice, thrown once even on a critical (004:27).
+    #[serde(default)]
+    pub extra: Option<DiceExpr>,
 }
 
 /// An item carried for use in combat: a potion, for now.

@@ -445,6 +445,8 @@ mod tests {
             natural: false,
             unarmed: false,
             off_hand: false,
+            brace: false,
+            extra: None,
         };
         assert_eq!(strength_to_damage(&abilities, &sword).unwrap().value, 3, "+2 becomes +3 (004:26)");
         let off = Weapon { off_hand: true, handling: Handling::Light, ..sword.clone() };

@@ -431,6 +431,7 @@ fn take_effect(
                 dice: thrown,
                 modifiers: Vec::new(),
                 multiplier: 1,
+                multiplied_by: Vec::new(),
                 total,
                 nonlethal: false,
             });
@@ -461,6 +462,7 @@ fn take_effect(
                 dice: vec![thrown],
                 modifiers,
                 multiplier: 1,
+                multiplied_by: Vec::new(),
                 total: amount,
                 nonlethal: false,
             });

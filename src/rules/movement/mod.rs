@@ -765,7 +765,12 @@ fn resolve_movement(
         let running_now = intent.action == MovementAction::Run || was_running;
         let mid_action_at = |at: Footprint| {
             let tight = at.width.min(at.height) < squeeze_width(size, false);
-            MidAction { running: running_now, squeezed: Space::of(at).is_squeezed(size) && !tight, tight }
+            MidAction {
+                running: running_now,
+                squeezed: Space::of(at).is_squeezed(size) && !tight,
+                tight,
+                charging: intent.action == MovementAction::Charge,
+            }
         };
         for i in 0..=route.steps.len() {
             for provocation in provoked.iter().filter(|p| p.after_steps == i) {

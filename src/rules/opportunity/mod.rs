@@ -47,6 +47,9 @@ pub struct Threat {
     pub reach: u32,
     /// Whether its threatening weapons are reach weapons (one entry per weapon it threatens with).
     pub weapon_reach: Vec<bool>,
+    /// The mover cannot see it (it is invisible, or the mover blind): a withdraw's first square is not safe
+    /// from it (004:243).
+    pub unseen: bool,
 }
 
 impl Threat {
@@ -95,17 +98,15 @@ pub fn provocations(
     let mut here = start;
     for (i, step) in route.steps.iter().enumerate() {
         let next = Footprint::rect(step.square, step.space.0, step.space.1);
-        let left: Vec<Square> = here
-            .squares()
-            .filter(|s| !next.contains(*s))
-            .filter(|s| !first_square_free || !start.contains(*s))
-            .collect();
+        let left: Vec<Square> = here.squares().filter(|s| !next.contains(*s)).collect();
         let mut from = Vec::new();
         for (t, threat) in threats.iter().enumerate() {
             if struck[t] {
                 continue;
             }
-            if left.iter().any(|s| threat.threatens(*s)) {
+            // A withdraw's first squares are safe from the foes the mover sees (004:243).
+            let safe = |s: &Square| first_square_free && !threat.unseen && start.contains(*s);
+            if left.iter().any(|s| !safe(s) && threat.threatens(*s)) {
                 struck[t] = true;
                 from.push(threat.entity);
             }
@@ -145,7 +146,7 @@ pub fn can_react(c: &CombatantItem, reactions: &Reactions) -> bool {
 pub fn threat_of(c: &CombatantItem) -> Threat {
     let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
-    Threat { entity: c.entity, footprint: c.space.at(c.position.0), reach: c.reach.0, weapon_reach }
+    Threat { entity: c.entity, footprint: c.space.at(c.position.0), reach: c.reach.0, weapon_reach, unseen: false }
 }
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
@@ -161,7 +162,9 @@ pub fn threats_to<'a>(
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
             let rank = order.iter().position(|e| *e == c.entity).unwrap_or(usize::MAX);
-            (rank, Threat { entity: c.entity, footprint: c.space.at(c.position.0), reach: c.reach.0, weapon_reach })
+            let unseen = c.conditions.has(Condition::Invisible) || mover.conditions.has(Condition::Blinded);
+            let footprint = c.space.at(c.position.0);
+            (rank, Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen })
         })
         .collect();
     found.sort_by_key(|(rank, t)| (*rank, t.entity));
@@ -341,6 +344,11 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 return false;
             }
         };
+        // A spear or the like readied against a charge deals double damage (004:461).
+        let mut plan = plan;
+        if mid_action.charging && plan.weapon.brace {
+            plan.multipliers.push(crate::rules::creature::Modifier::new(2, "set against a charge (004:461)"));
+        }
         let hp = hit_points;
         self.land(&plan, &attacker, &target, hp)
     }
@@ -476,6 +484,7 @@ mod tests {
             footprint: Footprint::new(Square::new(x, y), 1),
             reach: 1,
             weapon_reach: vec![false],
+            unseen: false,
         }
     }
 
