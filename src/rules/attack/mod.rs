@@ -497,10 +497,10 @@ pub fn plan_attack(
             )
         })?;
         if penalty != 0 {
-            modifiers.push(Modifier::new(penalty, format!("range {distance} m")));
+            modifiers.push(Modifier::new(penalty, format!("range {distance} m (004:8, 004:174)")));
         }
         if allies_near_target && !attacker.feats.has(Feat::PreciseShot) {
-            modifiers.push(Modifier::new(-4, "shooting into melee"));
+            modifiers.push(Modifier::new(-4, "shooting into melee (004:180)"));
         }
     } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
@@ -1022,6 +1022,7 @@ pub fn take_total_defense(
     mut creatures: Query<(&CreatureId, &mut ActionBudget, &Conditions)>,
     mut facts: MessageWriter<Fact>,
     mut conditions: MessageWriter<ConditionChange>,
+    mut strain: MessageWriter<Strain>,
 ) {
     for intent in intents.read() {
         let Ok((id, mut budget, state)) = creatures.get_mut(intent.creature) else { continue };
@@ -1039,6 +1040,12 @@ pub fn take_total_defense(
                     condition: Condition::TotalDefense,
                     gained: true,
                 });
+                if state.has(Condition::Disabled) {
+                    strain.write(Strain {
+                        creature: intent.creature,
+                        reason: "a standard action while disabled (004:274)".into(),
+                    });
+                }
             }
             Err(refusal) => {
                 facts.write(Fact::ActionRefused {
@@ -1089,6 +1096,7 @@ fn deliver_coup_de_grace(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut slay: MessageWriter<Slay>,
+    mut strain: MessageWriter<Strain>,
     field: Res<Battlefield>,
 ) {
     for intent in intents.read() {
@@ -1125,6 +1133,12 @@ fn deliver_coup_de_grace(
                 continue;
             }
         };
+        if (beginning || finishing) && attacker.conditions.has(Condition::Disabled) {
+            strain.write(Strain {
+                creature: intent.attacker,
+                reason: "a standard action while disabled (004:274)".into(),
+            });
+        }
         if beginning {
             let _ = budget.spend(ActionKind::Standard);
             facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: "coup_de_grace".into() });

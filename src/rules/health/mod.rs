@@ -219,6 +219,7 @@ pub fn use_item(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut healing: MessageWriter<Healing>,
+    mut strain: MessageWriter<Strain>,
 ) {
     use crate::rules::turns::Refusal;
     use crate::rules::turns::actions::Provokes;
@@ -253,6 +254,16 @@ pub fn use_item(
             }
         };
         let item = items.0.remove(index);
+        // A standard action costs a disabled creature 1 hit point, unless it heals it (004:274).
+        if user.conditions.has(Condition::Disabled)
+            && budget_kind(item.action_kind) == crate::rules::turns::ActionKind::Standard
+            && item.heal.is_none()
+        {
+            strain.write(Strain {
+                creature: intent.creature,
+                reason: "a standard action while disabled (004:274)".into(),
+            });
+        }
         facts.write(Fact::ItemUsed {
             creature: user.id.clone(),
             item: item.name.clone(),

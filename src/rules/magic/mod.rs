@@ -193,6 +193,7 @@ pub struct CastOutput<'w> {
     damage: MessageWriter<'w, Damage>,
     healing: MessageWriter<'w, Healing>,
     conditions: MessageWriter<'w, ConditionChange>,
+    strain: MessageWriter<'w, crate::rules::health::Strain>,
 }
 
 /// Casts: the turn, the action, the spell and its range; then the attacks of opportunity or the defensive
@@ -238,6 +239,14 @@ fn cast(
         let _ = budget.spend(kind);
         magic.spells[index].uses -= 1;
         let spell = magic.spells[index].clone();
+        // A standard action costs a disabled creature 1 hit point, unless it heals itself (004:274).
+        let heals_itself = intent.target == intent.caster && matches!(spell.def.effect, SpellEffect::Heal { .. });
+        if caster.conditions.has(Condition::Disabled) && kind == ActionKind::Standard && !heals_itself {
+            out.strain.write(crate::rules::health::Strain {
+                creature: intent.caster,
+                reason: "a standard action while disabled (004:274)".into(),
+            });
+        }
         out.facts.write(Fact::CastingBegun {
             caster: caster.id.clone(),
             spell: spell.name.clone(),

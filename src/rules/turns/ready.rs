@@ -134,6 +134,7 @@ fn ready(
     mut creatures: Query<(&CreatureId, &Conditions, &mut ActionBudget)>,
     ids: Query<(Entity, &CreatureId)>,
     mut facts: MessageWriter<Fact>,
+    mut strain: MessageWriter<crate::rules::health::Strain>,
 ) {
     for intent in intents.read() {
         let Ok((id, conditions, mut budget)) = creatures.get_mut(intent.creature) else { continue };
@@ -158,6 +159,13 @@ fn ready(
             .and_then(|()| budget.spend(ActionKind::Standard));
         match checked {
             Ok(()) => {
+                // Readying is a standard action: it costs a disabled creature 1 hit point (004:274).
+                if conditions.has(Condition::Disabled) {
+                    strain.write(crate::rules::health::Strain {
+                        creature: intent.creature,
+                        reason: "a standard action while disabled (004:274)".into(),
+                    });
+                }
                 facts.write(Fact::ActionReadied {
                     creature: id.clone(),
                     action: intent.action.to_string(),
