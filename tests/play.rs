@@ -189,6 +189,26 @@ fn the_ai_plays_whole_battles_without_a_refused_action() {
     }
 }
 
+/// The level issue 4 asks for: on "Ruined crossroads", archers shoot, the low wall covers, the goblin
+/// spearman strikes from 3 m with its longspear, and flanking gives its +2, all in the AI's own battles.
+#[test]
+fn on_the_crossroads_archers_a_low_wall_a_reach_weapon_and_flanking_all_matter() {
+    let encounter = level("crossroads.ron");
+    let (mut shots, mut low_wall, mut reach, mut flanking) = (0, 0, 0, 0);
+    for seed in 1..=8 {
+        let outcome = estoc::simulate::battle(&encounter, seed);
+        for fact in &outcome.log.0 {
+            if let Fact::AttackRolled { weapon, modifiers, armor_class_parts, .. } = fact {
+                shots += usize::from(weapon.contains("bow"));
+                low_wall += usize::from(armor_class_parts.iter().any(|m| m.source.starts_with("cover: low wall")));
+                reach += usize::from(weapon == "small longspear");
+                flanking += usize::from(modifiers.iter().any(|m| m.source.starts_with("flanking")));
+            }
+        }
+    }
+    assert!(shots > 0 && low_wall > 0 && reach > 0 && flanking > 0, "{shots} {low_wall} {reach} {flanking}");
+}
+
 /// The AI's casters cast: the wizard's missiles, the druid's lightning.
 #[test]
 fn the_ai_casts_its_spells() {

@@ -111,3 +111,107 @@ fn turns_go_round_in_initiative_order() {
     let hp = app.world().get::<HitPoints>(entity(&app, "goblin")).unwrap();
     assert_eq!(hp.current, hp.max);
 }
+
+fn force(app: &mut App, dice: &[u32]) {
+    app.world_mut().resource_mut::<estoc::rules::dice::Dice>().force(dice.iter().copied());
+}
+
+/// The attack chapter's plugin: an attack intent is rolled against the AC and its damage taken.
+#[test]
+fn the_attack_plugin_rolls_an_attack_and_its_damage_comes_off() {
+    use estoc::rules::attack::AttackIntent;
+    let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    let (fighter, goblin) = (entity(&app, "fighter"), entity(&app, "goblin"));
+    let before = app.world().get::<HitPoints>(goblin).unwrap().current;
+    force(&mut app, &[17, 3]);
+    app.world_mut().write_message(AttackIntent {
+        attacker: fighter,
+        target: goblin,
+        weapon: None,
+        charge: false,
+        defensively: false,
+        full: false,
+        lethal: false,
+        readied: false,
+        two_weapons: false,
+        blows: None,
+    });
+    app.update();
+    let dealt = facts(&app).iter().find_map(|f| match f {
+        Fact::DamageDealt { total, .. } => Some(*total),
+        _ => None,
+    });
+    assert_eq!(dealt, Some(3 + 3), "1d8 showing 3, +3 Str");
+    assert_eq!(app.world().get::<HitPoints>(goblin).unwrap().current, before - 6);
+}
+
+/// The attacks-of-opportunity plugin: a foe leaving the fighter's reach is struck on the way.
+#[test]
+fn the_opportunity_plugin_strikes_a_foe_leaving_reach() {
+    let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    for id in ["fighter", "archer"] {
+        let e = entity(&app, id);
+        app.world_mut().write_message(EndTurnIntent { creature: e });
+        app.update();
+    }
+    let goblin = entity(&app, "goblin");
+    force(&mut app, &[2]);
+    app.world_mut().write_message(MoveIntent {
+        creature: goblin,
+        target: None,
+        action: MovementAction::Move,
+        to: Square::new(6, 2),
+        path: None,
+        readied: false,
+    });
+    app.update();
+    assert!(facts(&app).iter().any(|f| matches!(f, Fact::OpportunityProvoked { by, .. } if by.0 == "fighter")));
+    assert!(
+        facts(&app)
+            .iter()
+            .any(|f| matches!(f, Fact::AttackRolled { attacker, roll: 2, .. } if attacker.0 == "fighter"))
+    );
+}
+
+/// The health plugin: damage to exactly 0 disables, more makes the creature dying (004:269-278).
+#[test]
+fn the_health_plugin_disables_at_zero_and_makes_dying_below() {
+    use estoc::rules::health::Damage;
+    let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    let goblin = entity(&app, "goblin");
+    let hp = app.world().get::<HitPoints>(goblin).unwrap().current;
+    app.world_mut().write_message(Damage { target: goblin, amount: hp, nonlethal: false });
+    app.update();
+    assert!(app.world().get::<Conditions>(goblin).unwrap().has(Condition::Disabled));
+    app.world_mut().write_message(Damage { target: goblin, amount: 2, nonlethal: false });
+    app.update();
+    let conditions = app.world().get::<Conditions>(goblin).unwrap();
+    assert!(
+        conditions.has(Condition::Dying)
+            && conditions.has(Condition::Unconscious)
+            && !conditions.has(Condition::Disabled)
+    );
+}
+
+/// The magic plugin: a cast intent casts, and the missiles' damage comes off.
+#[test]
+fn the_magic_plugin_casts_a_spell() {
+    use estoc::rules::magic::CastIntent;
+    let mut app = app_on("tests/scenarios/levels/spells.ron", &[1, 2, 20, 10]);
+    let (wizard, orc) = (entity(&app, "wizard"), entity(&app, "orc"));
+    let orc_turn = app.world().resource::<TurnOrder>().current_entity();
+    assert_eq!(orc_turn, Some(orc));
+    app.world_mut().write_message(EndTurnIntent { creature: orc });
+    app.update();
+    force(&mut app, &[15, 2, 3]);
+    app.world_mut().write_message(CastIntent {
+        caster: wizard,
+        spell: "magic missile".into(),
+        target: orc,
+        defensively: true,
+    });
+    app.update();
+    let all = facts(&app);
+    assert!(all.iter().any(|f| matches!(f, Fact::SpellTakesEffect { spell, .. } if spell == "magic missile")));
+    assert_eq!(app.world().get::<HitPoints>(orc).unwrap().current, 6 - (3 + 4));
+}

@@ -95,6 +95,9 @@ pub struct PlacementDef {
     /// Nonlethal damage it has already taken.
     #[serde(default)]
     pub nonlethal: i32,
+    /// Temporary hit points it starts with (a spell cast before the fight): lost first (004:298-299).
+    #[serde(default)]
+    pub temporary: i32,
 }
 
 /// A level as written.
@@ -374,11 +377,17 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             );
         }
         let mut stats = stats;
-        if placement.damage < 0 || placement.nonlethal < 0 {
-            problems.push(source.error(at("damage:"), format!("creature {who:?}: damage cannot be negative")));
+        if placement.damage < 0 || placement.nonlethal < 0 || placement.temporary < 0 {
+            problems.push(
+                source.error(
+                    at("damage:"),
+                    format!("creature {who:?}: damage and temporary hit points cannot be negative"),
+                ),
+            );
         }
         stats.hit_points.current -= placement.damage.max(0);
         stats.hit_points.nonlethal = placement.nonlethal.max(0);
+        stats.hit_points.temporary = placement.temporary.max(0);
         creatures.push(CreatureSpec {
             id: CreatureId(placement.id.clone()),
             template: placement.template.clone(),
