@@ -91,6 +91,9 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 Conditions(starting_conditions(spec)),
             ))
             .id();
+        if s.speed.fly.is_some() {
+            world.entity_mut(entity).insert(crate::rules::aerial::flying::Flight::default());
+        }
         if let Some(magic) = &s.spellcasting {
             world.entity_mut(entity).insert(magic.clone());
         }

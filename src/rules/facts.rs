@@ -399,6 +399,72 @@ pub enum Fact {
         /// On whom.
         target: CreatureId,
     },
+    /// A flier took off (004:657-668).
+    TookOff {
+        /// Who.
+        creature: CreatureId,
+        /// Its altitude now.
+        altitude_m: f32,
+    },
+    /// A flier landed (004:669-670).
+    Landed {
+        /// Who.
+        creature: CreatureId,
+    },
+    /// A flier flew (004:671-786).
+    Flew {
+        /// Who.
+        creature: CreatureId,
+        /// From (north-west square).
+        from: crate::rules::geometry::Square,
+        /// To.
+        to: crate::rules::geometry::Square,
+        /// Its altitude now.
+        altitude_m: f32,
+        /// Metres climbed (negative: dived).
+        climbed_m: f32,
+        /// Its heading now.
+        heading: crate::rules::geometry::Direction,
+        /// Squares of movement spent: the declared speed.
+        spent: u32,
+        /// The status that gave.
+        status: crate::rules::aerial::SpeedStatus,
+        /// Manoeuvres used.
+        maneuvers: u32,
+    },
+    /// A flier ran into a creature (004:825-852): the damage both take, before the save of the one struck.
+    Collided {
+        /// The flier.
+        creature: CreatureId,
+        /// What it hit.
+        with: String,
+        /// The dice.
+        dice: crate::rules::dice::Thrown,
+        /// The angle of impact.
+        impact: String,
+        /// Damage after the impact's multiplier.
+        total: i32,
+    },
+    /// A flier fell (a stall, a free fall).
+    Fell {
+        /// Who.
+        creature: CreatureId,
+        /// Metres fallen.
+        metres: f32,
+        /// Its altitude now.
+        altitude_m: f32,
+        /// Why, with the rule.
+        reason: String,
+    },
+    /// Falling damage on reaching the ground (RULES-INDEX: 1d6 per full 3 m, at most 20d6).
+    FallingDamage {
+        /// Who.
+        creature: CreatureId,
+        /// The dice.
+        dice: crate::rules::dice::Thrown,
+        /// Damage.
+        total: i32,
+    },
     /// Everyone rested once the fight was over (004:284-296).
     Rested {
         /// How long.
@@ -615,6 +681,20 @@ impl Fact {
             Fact::CastingContinues { caster, spell } => format!("{caster} goes on casting {spell} (004:236)"),
             Fact::SpellTakesEffect { caster, spell, target } => format!("{caster}'s {spell} takes effect on {target}"),
             Fact::SpellLost { caster, spell, reason } => format!("{caster} loses {spell}: {reason}"),
+            Fact::TookOff { creature, altitude_m } => format!("{creature} takes off, to {altitude_m} m"),
+            Fact::Landed { creature } => format!("{creature} lands"),
+            Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers } => format!(
+                "{creature} flies {from} → {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
+            ),
+            Fact::Collided { creature, with, dice, impact, total } => {
+                format!("{creature} collides with {with}: {} {:?} ({impact}) = {total}", dice.expr, dice.faces)
+            }
+            Fact::Fell { creature, metres, altitude_m, reason } => {
+                format!("{creature} falls {metres} m, to {altitude_m} m: {reason}")
+            }
+            Fact::FallingDamage { creature, dice, total } => {
+                format!("{creature} hits the ground: {} {:?} = {total}", dice.expr, dice.faces)
+            }
             Fact::Rested { hours, bed_rest } => {
                 format!("everyone rests {hours} h{}", if *bed_rest { " in bed" } else { "" })
             }

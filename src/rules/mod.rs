@@ -52,5 +52,6 @@ pub fn plugin(app: &mut App) {
         health::plugin,
         opportunity::plugin,
         magic::plugin,
+        aerial::flying::plugin,
     ));
 }

@@ -127,6 +127,29 @@ pub enum Step {
         /// The item's name.
         item: String,
     },
+    /// Take off, `extra_m` metres above its space with a Jump check (004:657-668).
+    TakeOff {
+        /// Creature id.
+        creature: String,
+        /// Metres above its space to try for.
+        #[serde(default)]
+        extra_m: f32,
+    },
+    /// Fly, step by step along the heading (004:671-786).
+    Fly {
+        /// Creature id.
+        creature: String,
+        /// The flight.
+        steps: Vec<crate::rules::aerial::flight::FlightStep>,
+        /// Hover.
+        #[serde(default)]
+        hover: bool,
+    },
+    /// Land (004:669-670).
+    Land {
+        /// Creature id.
+        creature: String,
+    },
     /// Everyone rests, once the fight is over: natural healing (004:284-296, 004:308).
     Rest {
         /// Hours of rest.
@@ -545,6 +568,28 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
+        Step::TakeOff { creature, extra_m } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::aerial::flying::TakeOffIntent { creature: e, extra_m: *extra_m });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::Fly { creature, steps, hover } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::aerial::flying::FlyIntent {
+                    creature: e,
+                    steps: steps.clone(),
+                    hover: *hover,
+                });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::Land { creature } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::aerial::flying::LandIntent { creature: e });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
         Step::Rest { hours, bed_rest } => {
             world.write_message(crate::rules::health::rest::RestIntent { hours: *hours, bed_rest: *bed_rest });
         }
@@ -757,7 +802,10 @@ fn actor(step: &Step) -> Option<&str> {
         | Step::Charge { creature, .. }
         | Step::Ready { creature, .. }
         | Step::UseItem { creature, .. }
-        | Step::Cast { creature, .. } => Some(creature),
+        | Step::Cast { creature, .. }
+        | Step::TakeOff { creature, .. }
+        | Step::Fly { creature, .. }
+        | Step::Land { creature } => Some(creature),
         _ => None,
     }
 }

@@ -166,6 +166,8 @@ pub struct Flight {
     pub since_maneuver: u32,
     /// The creature it ran into, and at which step: the flight stops before that square (004:825).
     pub collision: Option<(usize, String)>,
+    /// Advanced manoeuvres not attempted, after a failed one this turn (004:749): the steps left out.
+    pub skipped: Vec<usize>,
 }
 
 /// Squares of movement one step costs, before any check (a failed manoeuvre costs what it tried).
@@ -237,11 +239,17 @@ pub fn fly(
         checks: Vec::new(),
         since_maneuver: flier.since_maneuver,
         collision: None,
+        skipped: Vec::new(),
     };
     let (mut at, mut altitude, mut heading) = (flier.at, flier.altitude, flier.heading);
     let mut odd = false;
     let mut advanced_open = true;
     for (i, step) in steps.iter().copied().enumerate() {
+        // After a failed advanced manoeuvre no other is attempted this turn (004:749).
+        if step.advanced().is_some() && !advanced_open {
+            flight.skipped.push(i);
+            continue;
+        }
         let cost = step_cost(step, heading, perfect, &mut odd);
         if step.is_maneuver() && !perfect {
             let uses = if step.advanced().is_some() { 2 } else { 1 };
@@ -271,12 +279,6 @@ pub fn fly(
         let mut succeeded = true;
         if let Some(maneuver) = step.advanced() {
             let dc = maneuver.dc()?;
-            if !advanced_open {
-                return Err(Refusal::new(
-                    format!("step {}: no advanced manoeuvre after a failed one this turn", i + 1),
-                    "004:749",
-                ));
-            }
             if !perfect {
                 succeeded = check(maneuver, dc);
                 flight.checks.push(FlyCheck { step: i, maneuver, dc, success: succeeded });
@@ -460,7 +462,9 @@ mod tests {
         assert_eq!(f.waypoints[1].heading, Direction::NorthEast);
         let plan =
             [Forward, HardTurn(Side::Left), Forward, Wingover { side: Side::Left, degrees: 90 }, Forward, Forward];
-        assert_eq!(fly(&griffon, &plan, false, |_, _| false, open).unwrap_err().rule, "004:749");
+        let f = fly(&griffon, &plan, false, |_, _| false, open).unwrap();
+        assert_eq!(f.skipped, vec![3], "the wingover is not attempted");
+        assert_eq!(f.checks.len(), 1);
         // A wingover turns 180° and loses 6 m; failed, it loses the height and keeps the heading.
         let plan = [Wingover { side: Side::Right, degrees: 180 }, Forward, Forward, Forward, Forward, Forward, Forward];
         let f = fly(&griffon, &plan, false, succeed, open).unwrap();

@@ -5,6 +5,7 @@
 //! against the text's worked examples. Readings of the damaged text are in `docs/rulings.md`.
 
 pub mod flight;
+pub mod flying;
 
 use serde::{Deserialize, Serialize};
 

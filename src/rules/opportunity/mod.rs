@@ -437,7 +437,7 @@ pub fn plugin(app: &mut App) {
 
 /// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving
 /// may strike again in its new turn.
-fn refresh_reactions(
+pub fn refresh_reactions(
     mut facts: MessageReader<Fact>,
     mut creatures: Query<(&CreatureId, &mut Reactions, &mut Provoked)>,
 ) {

@@ -1,0 +1,668 @@
+//! Flying in the fight (004:653-786, 004:825-852): taking off and landing, a flier's move as a flight
+//! ([`super::flight::fly`]) with its fly checks, the status it leaves, the stall and the free fall at the
+//! end of the turn, the recovery at the start of the next, collisions and falls. Headless rules over the
+//! creature components; the game and the AI do not fly creatures this way yet.
+
+use bevy::prelude::*;
+
+use super::flight::{Flier, FlightStep, Obstacle, fly};
+use super::{
+    AdvancedManeuver, FREE_FALL_M, Impact, STALL_DROP_M, SpeedStatus, collision_dice, falling_damage,
+    fly_check_modifier, takeoff_is_free, takeoff_jump_dc, takeoff_speed_bonus,
+};
+use crate::rules::RulesSystems;
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::dice::Dice;
+use crate::rules::facts::Fact;
+use crate::rules::geometry::{Direction, Footprint};
+use crate::rules::health::{Damage, Save, save_bonus, save_succeeds};
+use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+
+/// Altitude steps of a fall of `m` metres.
+fn steps_of(m: f32) -> i32 {
+    (m / 1.5).round() as i32
+}
+
+/// A flier's state between its moves.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Flight {
+    /// Squares flown since its last turn or slip (004:745).
+    pub since_maneuver: u32,
+    /// The status its flight gave it this turn, if it flew.
+    pub flown: Option<SpeedStatus>,
+    /// It took off this turn: it stays up without flying on (004:657).
+    pub took_off: bool,
+    /// In free fall: it must recover at the start of its turn (004:697, 004:763).
+    pub falling: bool,
+    /// It already fell this round (a failed recovery), so the end of its turn drops it no further.
+    pub fell: bool,
+    /// Metres it flew in its last flight, its speed until its next turn (collisions, 004:827); 0 when it
+    /// hovered or did not fly.
+    pub speed_m: f32,
+}
+
+/// Asks a flier to fly.
+#[derive(Message, Clone, Debug)]
+pub struct FlyIntent {
+    /// The flier.
+    pub creature: Entity,
+    /// Its flight.
+    pub steps: Vec<FlightStep>,
+    /// Hover (good or perfect manoeuvrability, or the Hover feat).
+    pub hover: bool,
+}
+
+/// Asks a creature to take off, `extra_m` higher than its space with a Jump check (004:657-668).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct TakeOffIntent {
+    /// The flier.
+    pub creature: Entity,
+    /// Metres above its space to try for (0: its space).
+    pub extra_m: f32,
+}
+
+/// Asks a flier to land (004:669-670).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct LandIntent {
+    /// The flier.
+    pub creature: Entity,
+}
+
+/// Flying, among the actions: after total defence, before the ground movement.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AerialSystems;
+
+/// Flight.
+pub fn plugin(app: &mut App) {
+    app.add_message::<FlyIntent>().add_message::<TakeOffIntent>().add_message::<LandIntent>();
+    app.configure_sets(
+        Update,
+        AerialSystems
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::attack::take_total_defense)
+            .before(crate::rules::movement::MovementSystems),
+    );
+    app.add_systems(Update, (take_off, fly_creatures, land).chain().in_set(AerialSystems));
+    app.add_systems(
+        Update,
+        (end_of_turn_falls, start_of_turn_recovery)
+            .chain()
+            .in_set(RulesSystems::Turns)
+            .after(crate::rules::opportunity::refresh_reactions),
+    );
+}
+
+/// The other creatures, as a flight meets them.
+type Others<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static CreatureId,
+        &'static Position,
+        &'static Space,
+        &'static Altitude,
+        &'static Heading,
+        &'static Size,
+        Option<&'static Flight>,
+    ),
+    With<Creature>,
+>;
+
+/// Another creature in the air or on the ground.
+struct Body {
+    entity: Entity,
+    id: String,
+    footprint: Footprint,
+    altitude: i32,
+    heading: Direction,
+    size: Size,
+    /// Metres it flew this round: its speed for a collision.
+    speed_m: f32,
+}
+
+/// What flying needs of a creature.
+type Fliers<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static CreatureId,
+        &'static mut Position,
+        &'static mut Altitude,
+        &'static mut Heading,
+        &'static Space,
+        &'static Speed,
+        &'static Abilities,
+        &'static Skills,
+        &'static Conditions,
+        &'static mut ActionBudget,
+        Option<&'static mut Flight>,
+    ),
+    With<Creature>,
+>;
+
+fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: Refusal) {
+    facts.write(Fact::ActionRefused {
+        creature: id.clone(),
+        action: action.into(),
+        reason: refusal.reason,
+        rule: refusal.rule,
+    });
+}
+
+/// Takes off: a move action (free for a perfect flier) to an altitude equal to its space, or higher with
+/// a Jump check (004:657-668).
+fn take_off(
+    mut commands: Commands,
+    mut intents: MessageReader<TakeOffIntent>,
+    order: Res<TurnOrder>,
+    mut fliers: Fliers<'_, '_>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let Ok((id, _, mut altitude, _, space, speed, _, skills, conditions, mut budget, flight)) =
+            fliers.get_mut(intent.creature)
+        else {
+            continue;
+        };
+        let Some(wings) = speed.fly else {
+            refuse(&mut facts, id, "take_off", Refusal::new(format!("{id} cannot fly"), "004:657"));
+            continue;
+        };
+        let free = takeoff_is_free(wings.maneuverability);
+        let checked =
+            order
+                .check_turn(intent.creature)
+                .and_then(|()| {
+                    if conditions.can_act() {
+                        Ok(())
+                    } else {
+                        Err(Refusal::new("a helpless creature cannot act", "004:278"))
+                    }
+                })
+                .and_then(|()| {
+                    if altitude.0 > 0 { Err(Refusal::new("it is already in the air", "004:657")) } else { Ok(()) }
+                })
+                .and_then(|()| if free { Ok(()) } else { budget.spend(ActionKind::Move) });
+        if let Err(refusal) = checked {
+            refuse(&mut facts, id, "take_off", refusal);
+            continue;
+        }
+        let space_steps = space.width.max(1);
+        let mut reached = space_steps;
+        if intent.extra_m > 0.0 {
+            match takeoff_jump_dc(intent.extra_m) {
+                Some(dc) => {
+                    let bonus = skills.jump.unwrap_or(0)
+                        + takeoff_speed_bonus(speed.land as f32 * 1.5, wings.squares as f32 * 1.5);
+                    let roll = dice.d20();
+                    let total = roll as i32 + bonus;
+                    let success = total >= dc as i32;
+                    facts.write(Fact::CheckRolled {
+                        creature: id.clone(),
+                        check: "jump".into(),
+                        reason: format!("taking off {} m above its space (004:659-668)", intent.extra_m),
+                        roll,
+                        total,
+                        dc: dc as i32,
+                        success,
+                    });
+                    if success {
+                        reached += steps_of(intent.extra_m);
+                    }
+                }
+                None => refuse(
+                    &mut facts,
+                    id,
+                    "take_off",
+                    Refusal::new("no Jump takes off more than 9 m above its space; it rises to its space", "004:668"),
+                ),
+            }
+        }
+        altitude.0 = reached;
+        facts.write(Fact::TookOff { creature: id.clone(), altitude_m: reached as f32 * 1.5 });
+        match flight {
+            Some(mut f) => f.took_off = true,
+            None => {
+                commands.entity(intent.creature).insert(Flight { took_off: true, ..default() });
+            }
+        }
+    }
+}
+
+/// Flies: the flight is checked, its fly checks rolled, then the flier is where it ends, with the status
+/// its distance gives; a collision ends it against the creature it ran into.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn fly_creatures(
+    mut commands: Commands,
+    mut intents: MessageReader<FlyIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    mut queries: ParamSet<(Others<'_, '_>, Fliers<'_, '_>)>,
+    saves: Query<(&Saves, &Abilities)>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+) {
+    for intent in intents.read() {
+        let others = queries.p0();
+        let bodies: Vec<Body> = others
+            .iter()
+            .filter(|(e, ..)| *e != intent.creature)
+            .map(|(e, id, p, s, a, h, size, f)| Body {
+                entity: e,
+                id: id.0.clone(),
+                footprint: s.at(p.0),
+                altitude: a.0,
+                heading: h.0,
+                size: *size,
+                speed_m: f.map_or(0.0, |f| f.speed_m),
+            })
+            .collect();
+        let my_size = others.get(intent.creature).map(|o| *o.6).unwrap_or_default();
+        let mut fliers = queries.p1();
+        let Ok((
+            id,
+            mut position,
+            mut altitude,
+            mut heading,
+            space,
+            speed,
+            abilities,
+            _,
+            conditions,
+            mut budget,
+            flight,
+        )) = fliers.get_mut(intent.creature)
+        else {
+            continue;
+        };
+        let state = flight.as_deref().copied().unwrap_or_default();
+        let Some(wings) = speed.fly else {
+            refuse(&mut facts, id, "fly", Refusal::new(format!("{id} cannot fly"), "004:655"));
+            continue;
+        };
+        let flier = Flier {
+            at: space.at(position.0),
+            altitude: altitude.0,
+            heading: heading.0,
+            speed_m: wings.squares as f32 * 1.5,
+            maneuverability: wings.maneuverability,
+            hover_feat: false,
+            since_maneuver: state.since_maneuver,
+        };
+        let height = space.width.max(1);
+        let obstacle = |at: Footprint, alt: i32| -> Option<Obstacle> {
+            if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
+                return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
+            }
+            bodies
+                .iter()
+                .find(|b| {
+                    b.footprint.overlaps(at)
+                        && alt < b.altitude + b.size.side_squares().max(1)
+                        && b.altitude < alt + height
+                })
+                .map(|b| Obstacle::Creature(b.id.clone()))
+        };
+        // The flight as planned, every check a success: its status and whether the rules allow it.
+        let planned = fly(&flier, &intent.steps, intent.hover, |_, _| true, obstacle);
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| {
+                if conditions.can_act() {
+                    Ok(())
+                } else {
+                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
+                }
+            })
+            .and_then(
+                |()| {
+                    if altitude.0 <= 0 { Err(Refusal::new("it must take off first", "004:657")) } else { Ok(()) }
+                },
+            )
+            .and_then(|()| {
+                if state.falling {
+                    Err(Refusal::new("in free fall, it flies again only after a recovery", "004:697, 004:763"))
+                } else if state.flown.is_some() {
+                    Err(Refusal::new("it has flown this turn already", "004:686"))
+                } else {
+                    Ok(())
+                }
+            })
+            .and(planned)
+            .and_then(|plan| {
+                let kinds: &[ActionKind] = match plan.status {
+                    SpeedStatus::Fast => &[ActionKind::Move, ActionKind::Move],
+                    SpeedStatus::TopSpeed => &[ActionKind::FullRound],
+                    SpeedStatus::FreeFall => &[],
+                    _ if wings.maneuverability == Maneuverability::Perfect && plan.spent <= 1 => &[],
+                    _ => &[ActionKind::Move],
+                };
+                let mut trial = *budget;
+                for kind in kinds {
+                    trial.spend(*kind)?;
+                }
+                Ok((plan, trial))
+            });
+        let (plan, spent_budget) = match checked {
+            Ok(ok) => ok,
+            Err(refusal) => {
+                refuse(&mut facts, id, "fly", refusal);
+                continue;
+            }
+        };
+        *budget = spent_budget;
+        // Now the real flight, with its fly checks (004:734-743).
+        let bonus = ability_modifier(abilities.dex) + fly_check_modifier(wings.maneuverability, plan.status);
+        let mut rolls: Vec<(AdvancedManeuver, i32, u32)> = Vec::new();
+        let flown = fly(
+            &flier,
+            &intent.steps,
+            intent.hover,
+            |maneuver, dc| {
+                let roll = dice.d20();
+                rolls.push((maneuver, dc, roll));
+                roll as i32 + bonus >= dc
+            },
+            obstacle,
+        );
+        for (maneuver, dc, roll) in &rolls {
+            let total = *roll as i32 + bonus;
+            facts.write(Fact::CheckRolled {
+                creature: id.clone(),
+                check: "fly".into(),
+                reason: format!("{maneuver:?} (004:750-780)"),
+                roll: *roll,
+                total,
+                dc: *dc,
+                success: total >= *dc,
+            });
+        }
+        let flight_done = match flown {
+            Ok(f) => f,
+            Err(refusal) => {
+                // A failed manoeuvre sent it where it cannot go: it stops where it is, against the wall, and
+                // it did fly this turn.
+                facts.write(Fact::ActionInterrupted {
+                    creature: id.clone(),
+                    action: "fly".into(),
+                    reason: format!("{} ({})", refusal.reason, refusal.rule),
+                });
+                let after = Flight { flown: Some(plan.status), since_maneuver: 0, ..state };
+                match flight {
+                    Some(mut f) => *f = after,
+                    None => {
+                        commands.entity(intent.creature).insert(after);
+                    }
+                }
+                continue;
+            }
+        };
+        let from = position.0;
+        let altitude_before = altitude.0;
+        if let Some(last) = flight_done.waypoints.last() {
+            position.0 = last.square;
+            altitude.0 = last.altitude;
+            heading.0 = last.heading;
+        }
+        facts.write(Fact::Flew {
+            creature: id.clone(),
+            from,
+            to: position.0,
+            altitude_m: altitude.0 as f32 * 1.5,
+            climbed_m: (altitude.0 - altitude_before) as f32 * 1.5,
+            heading: heading.0,
+            spent: flight_done.spent,
+            status: flight_done.status,
+            maneuvers: flight_done.maneuvers,
+        });
+        let speed_m = if flight_done.status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * 1.5 };
+        let after =
+            Flight { since_maneuver: flight_done.since_maneuver, flown: Some(flight_done.status), speed_m, ..state };
+        match flight {
+            Some(mut f) => *f = after,
+            None => {
+                commands.entity(intent.creature).insert(after);
+            }
+        }
+        // A collision (004:825-852): both take the damage of the higher speed and the smaller size, times
+        // the impact; the creature struck saves for half.
+        if let Some((_, struck_id)) = &flight_done.collision
+            && let Some(struck) = bodies.iter().find(|b| b.id == *struck_id)
+        {
+            let my_speed = flight_done.spent as f32 * 1.5;
+            // The speed of each: the distance it flew this round (004:827); none when hovering or still.
+            let their_speed = struck.speed_m;
+            let impact = if their_speed > 0.0 { impact_of(heading.0, struck.heading) } else { Impact::Stationary };
+            let Some(dice_expr) = collision_dice(my_speed, their_speed, my_size, struck.size) else { continue };
+            let thrown = dice.throw(dice_expr);
+            let amount = (thrown.total * impact.halves() as i32 / 2).max(1);
+            facts.write(Fact::Collided {
+                creature: id.clone(),
+                with: struck_id.clone(),
+                dice: thrown,
+                impact: format!("{impact:?}"),
+                total: amount,
+            });
+            damage.write(Damage { target: intent.creature, amount, nonlethal: false });
+            let mut theirs = amount;
+            if let Ok((their_saves, their_abilities)) = saves.get(struck.entity) {
+                let roll = dice.d20();
+                let total = roll as i32 + save_bonus(Save::Reflex, their_saves, their_abilities);
+                let success = save_succeeds(roll, total, super::COLLISION_REFLEX_DC);
+                facts.write(Fact::SaveRolled {
+                    creature: CreatureId(struck_id.clone()),
+                    save: "reflex".into(),
+                    reason: "a collision, for half (004:826)".into(),
+                    roll,
+                    total,
+                    dc: super::COLLISION_REFLEX_DC,
+                    success,
+                });
+                if success {
+                    theirs = (amount / 2).max(1);
+                }
+            }
+            damage.write(Damage { target: struck.entity, amount: theirs, nonlethal: false });
+        }
+    }
+}
+
+/// The angle at which a flier heading `mine` strikes a flier heading `theirs` (004:840-843).
+pub fn impact_of(mine: Direction, theirs: Direction) -> Impact {
+    match mine.turns_between(theirs) {
+        4 | 3 => Impact::HeadOn,
+        2 => Impact::Side,
+        _ => Impact::Behind,
+    }
+}
+
+/// Lands: a free action when it is no higher than its space; from higher, after slowing to a stall this
+/// turn, with its other move action (004:669-670).
+fn land(
+    mut intents: MessageReader<LandIntent>,
+    order: Res<TurnOrder>,
+    mut fliers: Fliers<'_, '_>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let Ok((id, _, mut altitude, _, space, _, _, _, conditions, mut budget, flight)) =
+            fliers.get_mut(intent.creature)
+        else {
+            continue;
+        };
+        let low = altitude.0 <= space.width.max(1);
+        let stalled = flight.as_deref().is_some_and(|f| f.flown == Some(SpeedStatus::Stall));
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| {
+                if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
+            })
+            .and_then(|()| if altitude.0 > 0 { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
+            .and_then(|()| match (low, stalled) {
+                (true, _) => Ok(()),
+                (false, true) => budget.spend(ActionKind::Move),
+                (false, false) => Err(Refusal::new(
+                    format!(
+                        "at {} m, higher than its space: it must slow to a stall first, then land with its other move action",
+                        altitude.0 as f32 * 1.5
+                    ),
+                    "004:670",
+                )),
+            });
+        match checked {
+            Ok(()) => {
+                altitude.0 = 0;
+                facts.write(Fact::Landed { creature: id.clone() });
+            }
+            Err(refusal) => refuse(&mut facts, id, "land", refusal),
+        }
+    }
+}
+
+/// At the end of a flier's turn (004:696-701): a stall drops it 45 m and it starts its next turn in free
+/// fall; a flier that did not fly at all (not perfect, not just taken off) falls 180 m. Reaching the
+/// ground, it takes falling damage and lies prone.
+fn end_of_turn_falls(
+    mut io: ParamSet<(MessageReader<Fact>, FallOutput)>,
+    mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &mut Flight, &Conditions)>,
+    mut dice: ResMut<Dice>,
+) {
+    let ended: Vec<CreatureId> = io
+        .p0()
+        .read()
+        .filter_map(|f| match f {
+            Fact::TurnEnded { creature } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut out = io.p1();
+    for (entity, id, mut altitude, speed, mut flight, conditions) in &mut fliers {
+        if !ended.contains(id) {
+            continue;
+        }
+        let perfect = speed.fly.is_some_and(|w| w.maneuverability == Maneuverability::Perfect);
+        let drop = if altitude.0 <= 0 || flight.fell {
+            None
+        } else if flight.flown == Some(SpeedStatus::Stall) {
+            flight.falling = true;
+            Some((STALL_DROP_M, "a stall: 45 m down at the end of the turn (004:701)"))
+        } else if flight.flown.is_none() && !flight.took_off && !perfect && conditions.can_act() {
+            flight.falling = true;
+            Some((FREE_FALL_M, "not flying: a free fall of 180 m (004:696)"))
+        } else if flight.flown.is_none() && !perfect && !conditions.can_act() {
+            flight.falling = true;
+            Some((FREE_FALL_M, "unable to fly: a free fall of 180 m (004:696)"))
+        } else {
+            None
+        };
+        if let Some((metres, why)) = drop {
+            fall(entity, id, &mut altitude, metres, why, &mut flight, &mut dice, &mut out);
+        }
+        flight.flown = None;
+        flight.took_off = false;
+        flight.fell = false;
+    }
+}
+
+/// What a fall writes.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct FallOutput<'w> {
+    facts: MessageWriter<'w, Fact>,
+    damage: MessageWriter<'w, Damage>,
+    conditions: MessageWriter<'w, ConditionChange>,
+}
+
+#[expect(clippy::too_many_arguments, reason = "the fall's inputs and its outputs")]
+fn fall(
+    entity: Entity,
+    id: &CreatureId,
+    altitude: &mut Altitude,
+    metres: f32,
+    why: &str,
+    flight: &mut Flight,
+    dice: &mut Dice,
+    out: &mut FallOutput,
+) {
+    let from_m = altitude.0 as f32 * 1.5;
+    let fallen_m = metres.min(from_m);
+    altitude.0 = (altitude.0 - steps_of(metres)).max(0);
+    out.facts.write(Fact::Fell {
+        creature: id.clone(),
+        metres: fallen_m,
+        altitude_m: altitude.0 as f32 * 1.5,
+        reason: why.into(),
+    });
+    if altitude.0 == 0 {
+        flight.falling = false;
+        if let Some(expr) = falling_damage(fallen_m) {
+            let thrown = dice.throw(expr);
+            let amount = thrown.total.max(1);
+            out.facts.write(Fact::FallingDamage { creature: id.clone(), dice: thrown, total: amount });
+            out.damage.write(Damage { target: entity, amount, nonlethal: false });
+        }
+        out.conditions.write(ConditionChange { creature: entity, condition: Condition::Prone, gained: true });
+    }
+}
+
+/// At the start of its turn, a flier in free fall tries to recover, a fly check DC 5 (004:763); failing,
+/// it falls 180 m at once and stays in free fall.
+fn start_of_turn_recovery(
+    mut io: ParamSet<(MessageReader<Fact>, FallOutput)>,
+    mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &Abilities, &mut Flight)>,
+    mut dice: ResMut<Dice>,
+) {
+    let started: Vec<CreatureId> = io
+        .p0()
+        .read()
+        .filter_map(|f| match f {
+            Fact::TurnStarted { creature, .. } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut out = io.p1();
+    for (entity, id, mut altitude, speed, abilities, mut flight) in &mut fliers {
+        if !started.contains(id) {
+            continue;
+        }
+        // A new turn: last round's speed is spent.
+        flight.speed_m = 0.0;
+        if !flight.falling || altitude.0 <= 0 {
+            continue;
+        }
+        let Some(wings) = speed.fly else { continue };
+        let dc = AdvancedManeuver::Recovery.dc().unwrap_or(5);
+        let roll = dice.d20();
+        let total = roll as i32
+            + ability_modifier(abilities.dex)
+            + fly_check_modifier(wings.maneuverability, SpeedStatus::FreeFall);
+        let success = total >= dc;
+        out.facts.write(Fact::CheckRolled {
+            creature: id.clone(),
+            check: "fly".into(),
+            reason: "recovery from a free fall (004:763)".into(),
+            roll,
+            total,
+            dc,
+            success,
+        });
+        if success {
+            flight.falling = false;
+        } else {
+            flight.fell = true;
+            fall(
+                entity,
+                id,
+                &mut altitude,
+                FREE_FALL_M,
+                "no recovery: the free fall goes on (004:764)",
+                &mut flight,
+                &mut dice,
+                &mut out,
+            );
+        }
+    }
+}
