@@ -386,6 +386,25 @@ pub fn flanking_ally_at<'a>(
     allies.first().map(|c| c.id.0.clone())
 }
 
+/// How far apart two creatures are in height, in the steps reach counts: 0 when their bodies overlap in
+/// height, 1 when one is right above the other, then one more for each 1.5 m of air between. A body
+/// rises from its altitude as high as its space is wide.
+pub fn vertical_steps(
+    a_altitude: i32,
+    a_size: crate::rules::size::Size,
+    b_altitude: i32,
+    b_size: crate::rules::size::Size,
+) -> u32 {
+    let (a_top, b_top) = (a_altitude + a_size.side_squares().max(1), b_altitude + b_size.side_squares().max(1));
+    if a_altitude < b_top && b_altitude < a_top { 0 } else { (b_altitude - a_top).max(a_altitude - b_top) as u32 + 1 }
+}
+
+/// The height a melee weapon reaches, in the steps of [`vertical_steps`]: the natural reach, twice with a
+/// reach weapon.
+pub fn vertical_reach(natural_reach: u32, reach_weapon: bool) -> u32 {
+    if reach_weapon { natural_reach * 2 } else { natural_reach.max(1) }
+}
+
 /// A creature's state in the middle of its action, which its conditions may not show yet.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MidAction {
@@ -484,8 +503,10 @@ pub fn plan_attack(
         ));
     }
     let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
+    let rise = vertical_steps(attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
     if is_ranged(&weapon) {
-        let distance = range_m(own, theirs);
+        let distance = crate::rules::aerial::distance_3d_m(range_m(own, theirs), rise.saturating_sub(1) as f32 * 1.5);
         if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
             modifiers.push(Modifier::new(1, "Point Blank Shot"));
             damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
@@ -505,6 +526,16 @@ pub fn plan_attack(
     } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
+    } else if rise > vertical_reach(attacker.reach.0, weapon.reach) {
+        return Err(Refusal::new(
+            format!(
+                "{} is {} m away in height, out of reach of the {}",
+                target.id,
+                rise.saturating_sub(1) as f32 * 1.5,
+                weapon.name
+            ),
+            "004:783-784",
+        ));
     }
     if let Some(ally) = flanking_with
         && !is_ranged(&weapon)
@@ -1285,6 +1316,19 @@ fn change_stance(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heights_count_in_reach_004_783() {
+        use crate::rules::size::Size;
+        // A man on the ground is 1.5 m tall: a Large griffon flying at 1.5 m is right above him.
+        assert_eq!(vertical_steps(0, Size::Medium, 1, Size::Large), 1);
+        assert_eq!(vertical_steps(0, Size::Medium, 0, Size::Large), 0);
+        // At 3 m, 1.5 m of air between: a reach of 3 m or a reach weapon is needed.
+        assert_eq!(vertical_steps(0, Size::Medium, 2, Size::Large), 2);
+        assert!(vertical_steps(0, Size::Medium, 2, Size::Large) > vertical_reach(1, false));
+        assert!(vertical_steps(0, Size::Medium, 2, Size::Large) <= vertical_reach(1, true));
+        assert_eq!(vertical_steps(20, Size::Large, 0, Size::Medium), 20, "30 m up");
+    }
 
     #[test]
     fn the_two_weapon_table_004_467_470() {

@@ -158,6 +158,14 @@ pub fn threats_to<'a>(
 ) -> Vec<Threat> {
     let mut found: Vec<(usize, Threat)> = creatures
         .filter(|c| c.entity != mover.entity && c.faction != mover.faction && can_react(c, &reactions(c.entity)))
+        // A foe far above or below reaches nobody (004:783-784).
+        .filter(|c| {
+            let rise = crate::rules::attack::vertical_steps(c.altitude.0, *c.size, mover.altitude.0, *mover.size);
+            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+            threatening_weapons(&c.armament.0, armed)
+                .iter()
+                .any(|w| rise <= crate::rules::attack::vertical_reach(c.reach.0, w.reach))
+        })
         .map(|c| {
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
