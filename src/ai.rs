@@ -110,6 +110,10 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
     let fresh = budget.check(ActionKind::FullRound).is_ok();
     let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
 
+    // A flier in the air flies by the aerial rules (004:671-786): toward the nearest foe, down or up to it.
+    if let Some(step) = fly_toward(world, creature, &me, &foes) {
+        return step;
+    }
     // Badly hurt and in melee: withdraw as far from the foes as it can (004:243-247).
     if fresh && adjacent_foe && hp.current * 4 <= hp.max && hp.max > 0 {
         let options = move_options(world, creature);
@@ -311,6 +315,39 @@ fn cast_something(
         }
     }
     None
+}
+
+/// A flight toward the nearest foe for a flier in the air that has not flown this turn: down (or up) to its
+/// height first, then the flight ending nearest to it, beside it if it can, slow rather than fast (a slow
+/// flight leaves the standard action to strike), never a stall if another flight will do.
+fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
+    use crate::rules::aerial::SpeedStatus;
+    use crate::rules::aerial::flight::FlightStep;
+    let altitude = world.get::<Altitude>(creature)?.0;
+    let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
+    let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
+        + world.get::<Size>(foe.entity).map_or(1, |s| s.side_squares().max(1));
+    let change = (altitude - foe_top).clamp(-3, 3);
+    let prefix: Vec<FlightStep> = if change > 0 {
+        vec![FlightStep::Dive { far: false }; change as usize]
+    } else {
+        vec![FlightStep::Climb; (-change) as usize]
+    };
+    let mut options = crate::rules::aerial::flying::plan_flights(world, creature, &prefix)?;
+    if options.is_empty() {
+        options = crate::rules::aerial::flying::plan_flights(world, creature, &[])?;
+    }
+    let rank = |s: SpeedStatus| match s {
+        SpeedStatus::Slow | SpeedStatus::Hover => 0,
+        SpeedStatus::Fast => 1,
+        _ => 2,
+    };
+    let side = me.footprint.width;
+    let best = options.iter().min_by_key(|(square, planned)| {
+        let d = Footprint::new(**square, side).distance_to(foe.footprint);
+        (u32::from(d > 1), rank(planned.flight.status), d, planned.flight.spent, square.y, square.x)
+    })?;
+    Some(Step::Fly { creature: me.id.clone(), steps: best.1.steps.clone(), hover: false })
 }
 
 /// Squares to the nearest standing foe.

@@ -90,7 +90,12 @@ pub fn with_move_query<T>(
     let field = world.resource::<Battlefield>();
     let mut query = move_query(field, &all, &me);
     query.danger = danger;
-    let facts = MoverViewItemRef { budget: *me.budget, conditions: me.conditions.clone(), reach: me.reach.0 };
+    let facts = MoverViewItemRef {
+        budget: *me.budget,
+        conditions: me.conditions.clone(),
+        reach: me.reach.0,
+        grounded: crate::rules::movement::check_grounded(me.speed, me.altitude),
+    };
     Some(f(&query, &facts))
 }
 
@@ -103,6 +108,8 @@ pub struct MoverViewItemRef {
     pub conditions: Conditions,
     /// Its natural reach.
     pub reach: u32,
+    /// Whether it may move over the ground, or flies (004:671-673).
+    pub grounded: Result<(), Refusal>,
 }
 
 /// The foes who could strike `creature` now, in initiative order, those it already provoked this turn, and
@@ -131,7 +138,11 @@ pub fn move_options(world: &mut World, creature: Entity) -> MoveOptions {
     with_move_query(world, creature, false, |query, me| {
         let mut options = MoveOptions::default();
         for action in SHADED.into_iter().chain([MovementAction::Withdraw, MovementAction::Charge]) {
-            let open = check_action(action, &me.budget, query.speed, &me.conditions).map(|()| query.allowance(action));
+            let open = me
+                .grounded
+                .clone()
+                .and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions))
+                .map(|()| query.allowance(action));
             options.open.push((action, open.clone()));
             if open.is_err() || !SHADED.contains(&action) {
                 continue;
@@ -214,7 +225,16 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
         .ok()
         .and_then(|me| me.armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.reach))
         .ok_or_else(|| Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"))?;
+    let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
+    let (mine, theirs) = (height(charger), height(target));
+    if let (Some((a, a_size, reach)), Some((b, b_size, _))) = (mine, theirs)
+        && crate::rules::attack::vertical_steps(a, a_size, b, b_size)
+            > crate::rules::attack::vertical_reach(reach, reach_weapon)
+    {
+        return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
+    }
     with_move_query(world, charger, false, |query, me| {
+        me.grounded.clone()?;
         check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions)?;
         query.charge_lanes(aim, me.reach, reach_weapon)
     })

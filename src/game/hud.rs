@@ -377,6 +377,46 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
         }
     }
+    if let Some(flights) = world.resource::<Previews>().flights.as_ref() {
+        let climb = match choice.climb {
+            0 => "level".to_string(),
+            n if n > 0 => format!("climbing {} m first", n as f32 * 1.5),
+            n => format!("diving {} m first", -n as f32 * 1.5),
+        };
+        out.push((
+            format!("flying ({climb}; Q climbs, Z dives): {} squares its flight can end on", flights.len()),
+            WARN,
+        ));
+        match flights.get(&square) {
+            Some(planned) => {
+                let f = &planned.flight;
+                let last = f.waypoints.last();
+                out.push((
+                    format!(
+                        "flight: {:?}, {} squares ({} m), {} manoeuvres, ends at {} m heading {:?} (004:689-732)",
+                        f.status,
+                        f.spent,
+                        f.spent as f32 * 1.5,
+                        f.maneuvers,
+                        last.map_or(0.0, |w| w.altitude as f32 * 1.5),
+                        last.map_or(crate::rules::geometry::Direction::North, |w| w.heading)
+                    ),
+                    if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) { BAD } else { GOOD },
+                ));
+                if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) {
+                    out.push((
+                        "a stall: it drops 45 m at the end of its turn and starts the next in free fall (004:701)"
+                            .into(),
+                        BAD,
+                    ));
+                }
+            }
+            None => out.push((
+                "no flight ends here this turn: its heading, speed and manoeuvres do not allow it (004:745)".into(),
+                BAD,
+            )),
+        }
+    }
     if choice.mode == super::play::Mode::Cast
         && let Some(spell) = &choice.spell
     {

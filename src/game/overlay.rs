@@ -33,6 +33,17 @@ pub fn action_colour(action: MovementAction) -> Color {
     }
 }
 
+/// The colour of a flight's end square for the status it flies at.
+pub fn status_colour(status: crate::rules::aerial::SpeedStatus) -> Color {
+    use crate::rules::aerial::SpeedStatus;
+    match status {
+        SpeedStatus::Slow | SpeedStatus::Hover => Color::srgba(0.25, 0.65, 1.0, 0.28),
+        SpeedStatus::Fast => Color::srgba(0.95, 0.85, 0.25, 0.22),
+        SpeedStatus::TopSpeed => Color::srgba(1.0, 0.55, 0.15, 0.22),
+        SpeedStatus::Stall | SpeedStatus::FreeFall => Color::srgba(0.95, 0.2, 0.2, 0.26),
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, redraw.in_set(ViewSystems::Sync));
 }
@@ -96,6 +107,34 @@ pub fn redraw(
     if let Some(me) = previews.active {
         for (square, (action, _)) in &previews.options.squares {
             shade(&mut commands, *square, height, action_colour(*action), 6.0, Z_SHADE);
+        }
+        // A flier in the air: where its flight can end, by the status it would fly at (004:689-695).
+        for (square, planned) in previews.flights.iter().flatten() {
+            shade(&mut commands, *square, height, status_colour(planned.flight.status), 6.0, Z_SHADE);
+        }
+        if let Some(planned) = hover.square.and_then(|s| previews.flights.as_ref().and_then(|f| f.get(&s))) {
+            let colour = status_colour(planned.flight.status).with_alpha(0.95);
+            for waypoint in &planned.flight.waypoints {
+                let at = square_centre(waypoint.square, height);
+                commands.spawn((
+                    Overlay,
+                    Sprite::from_color(colour, Vec2::splat(12.0)),
+                    Transform::from_translation(at.extend(Z_PATH)),
+                ));
+                label(&mut commands, waypoint.spent.to_string(), at + Vec2::new(14.0, -14.0), Color::WHITE, 12.0);
+            }
+            if let Some(last) = planned.flight.waypoints.last() {
+                let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
+                let text = format!(
+                    "{:?}: {} sq, {} manoeuvres, {} m, {:?}",
+                    planned.flight.status,
+                    planned.flight.spent,
+                    planned.flight.maneuvers,
+                    last.altitude as f32 * 1.5,
+                    last.heading
+                );
+                label(&mut commands, text, at, Color::WHITE, 15.0);
+            }
         }
         if let Ok((position, space, _)) = creatures.get(me) {
             outline(&mut commands, space.at(position.0), height, Color::srgb(1.0, 0.85, 0.2), 4.0, Z_PATH);

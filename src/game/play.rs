@@ -75,6 +75,8 @@ pub struct Choice {
     pub weapon: Option<String>,
     /// The spell chosen in cast mode.
     pub spell: Option<String>,
+    /// Steps of 1.5 m to climb (positive) or dive (negative) at the start of a flier's flight (Q and Z).
+    pub climb: i32,
 }
 
 /// The creature last clicked on: its sheet stays in the panel.
@@ -129,6 +131,8 @@ pub struct Previews {
     pub attack: Option<Result<AttackPreview, Refusal>>,
     /// The spell on the hovered creature, in cast mode.
     pub cast: Option<Result<crate::preview::CastPreview, Refusal>>,
+    /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
+    pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>>,
     /// The charge lanes toward the hovered foe, in charge mode.
     pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
     /// Squares the foes of the active creature threaten, when asked.
@@ -276,7 +280,14 @@ pub fn update_previews(world: &mut World) {
             .key
             .as_ref()
             .is_some_and(|k| k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode);
+        let same_climb = old.key.as_ref().is_some_and(|k| k.choice.climb == key.choice.climb);
+        let old_flights = (same_state && same_climb).then(|| old.flights.clone());
         previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
+        previews.flights = if let Some(flights) = old_flights {
+            flights
+        } else {
+            crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(key.choice.climb))
+        };
         let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
         if key.choice.mode == Mode::Cast
             && let (Some(target), Some(spell)) = (previews.hovered, key.choice.spell.as_deref())
@@ -304,6 +315,13 @@ pub fn update_previews(world: &mut World) {
     }
     previews.key = Some(key);
     world.insert_resource(previews);
+}
+
+/// The climbs or dives a flier's flight begins with.
+pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::flight::FlightStep> {
+    use crate::rules::aerial::flight::FlightStep;
+    let step = if climb > 0 { FlightStep::Climb } else { FlightStep::Dive { far: false } };
+    vec![step; climb.unsigned_abs() as usize]
 }
 
 /// Every square a foe of `me` threatens.
@@ -380,6 +398,14 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
             trigger: Trigger::EntersThreatened,
         });
     }
+    // A flier in the air flies to the square, by the flight the preview shows.
+    if let Some(flights) = crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(choice.climb)) {
+        return flights.get(&square).map(|planned| Step::Fly {
+            creature: my_id,
+            steps: planned.steps.clone(),
+            hover: false,
+        });
+    }
     let options = move_options(world, me);
     match path_for(world, me, &choice, &options, square)? {
         Ok(path) => Some(Step::Move { creature: my_id, to: square, action: path.action, path: Some(path.squares) }),
@@ -419,9 +445,13 @@ fn clicks(world: &mut World) {
     if let Some(step) = click_step(world, square) {
         // A full attack goes on blow by blow: the mode stays until the player changes it.
         let keep = matches!(step, Step::Attack { full: true, .. });
+        let flew = matches!(step, Step::Fly { .. });
         world.resource_mut::<Pending>().0.push_back(step);
         let mut choice = world.resource_mut::<Choice>();
         choice.waypoints.clear();
+        if flew {
+            choice.climb = 0;
+        }
         if !keep {
             choice.mode = Mode::Auto;
         }
@@ -622,6 +652,8 @@ fn keys(world: &mut World) {
                 choice.waypoints.clear();
                 choice.mode = Mode::Auto;
             }
+            KeyCode::KeyQ => world.resource_mut::<Choice>().climb += 1,
+            KeyCode::KeyZ => world.resource_mut::<Choice>().climb -= 1,
             KeyCode::F5 => super::save::save_and_tell(world),
             KeyCode::F9 => super::save::load_or_tell(world),
             KeyCode::Enter => {

@@ -342,6 +342,149 @@ pub fn fly(
     Ok(flight)
 }
 
+/// A flight the planner found, with how it flies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedFlight {
+    /// The steps to fly.
+    pub steps: Vec<FlightStep>,
+    /// The flight they make, every check a success.
+    pub flight: Flight,
+}
+
+/// Every square a flier can end this turn's flight on, at the altitude `prefix` (its climbs and dives,
+/// flown first) leaves it, flying ahead and turning 45° as its status and manoeuvrability allow, with the
+/// best flight to each: slow rather than fast, fast rather than a stall, then the cheapest. Only simple
+/// manoeuvres; each flight checked by [`fly`].
+pub fn flights(
+    flier: &Flier,
+    prefix: &[FlightStep],
+    obstacle: &impl Fn(Footprint, i32) -> Option<Obstacle>,
+) -> std::collections::HashMap<Square, PlannedFlight> {
+    use std::collections::{BinaryHeap, HashMap};
+    let perfect = flier.maneuverability == Maneuverability::Perfect;
+    let speed = (flier.speed_m / 1.5 + 1e-4).floor() as u32;
+    let max_cost = 2 * speed;
+    // The loosest limits of the slow and fast bands: each flight is checked against its own band at the end.
+    let band = |status| match maneuvers(status, flier.maneuverability, Scale::Normal) {
+        Maneuvers::Unlimited => (u32::MAX, 0),
+        Maneuvers::None => (0, 0),
+        Maneuvers::Limited { per_round, factor } => (per_round, factor.map_or(0, |m| (m / 1.5 + 1e-4).round() as u32)),
+    };
+    let (slow, fast) = (band(SpeedStatus::Slow), band(SpeedStatus::Fast));
+    let limit = if perfect { u32::MAX } else { slow.0.max(fast.0) };
+    let factor = if perfect { 0 } else { slow.1.min(fast.1) };
+    // The start, after the climbs and dives of the prefix (checked with the whole flight at the end).
+    let mut start_at = flier.at;
+    let mut start_altitude = flier.altitude;
+    let (mut spent, mut used, mut since) = (0, 0, flier.since_maneuver);
+    let mut odd = false;
+    for step in prefix {
+        let squares = match step {
+            FlightStep::Climb => 1,
+            FlightStep::Dive { far } => 1 + u32::from(*far),
+            _ => 0,
+        };
+        spent += step_cost(*step, flier.heading, perfect, &mut odd);
+        used += u32::from(!perfect && step.is_maneuver());
+        start_altitude += match step {
+            FlightStep::Climb => 1,
+            FlightStep::Dive { .. } => -1,
+            _ => 0,
+        };
+        for _ in 0..squares {
+            let next = Footprint::rect(start_at.origin.step(flier.heading), start_at.width, start_at.height);
+            if start_altitude < 0 || obstacle(next, start_altitude).is_some() {
+                return HashMap::new();
+            }
+            start_at = next;
+            since += 1;
+        }
+    }
+    let start = Flight {
+        waypoints: Vec::new(),
+        spent,
+        status: SpeedStatus::Slow,
+        maneuvers: used,
+        checks: Vec::new(),
+        since_maneuver: since,
+        collision: None,
+        skipped: Vec::new(),
+    };
+    let start_at = start_at.origin;
+    type State = (Square, Direction, u32, u32);
+    let first: State = (start_at, flier.heading, start.since_maneuver.min(factor), start.maneuvers);
+    let mut best: HashMap<State, (u32, Option<(State, FlightStep)>)> = HashMap::new();
+    best.insert(first, (start.spent, None));
+    let mut queue = BinaryHeap::new();
+    queue.push(std::cmp::Reverse((start.spent, first.0.y, first.0.x, first.1.index(), first.2, first.3)));
+    let mut ends: Vec<(u32, State)> = Vec::new();
+    while let Some(std::cmp::Reverse((cost, y, x, h, since, used))) = queue.pop() {
+        let state: State = (Square::new(x, y), Direction::ALL[h], since, used);
+        if best.get(&state).is_some_and(|(c, _)| *c < cost) {
+            continue;
+        }
+        let (square, heading, since, used) = state;
+        let mut next: Vec<(FlightStep, State, u32)> = Vec::new();
+        // Ahead, with the 1-2-1-2 diagonals (counted as 1.5 on average: the flight's check settles it).
+        let ahead = Footprint::rect(square.step(heading), flier.at.width, flier.at.height);
+        if obstacle(ahead, start_altitude).is_none() {
+            let step_cost = if heading.is_diagonal() { 2 } else { 1 };
+            next.push((FlightStep::Forward, (ahead.origin, heading, (since + 1).min(factor), used), step_cost));
+        }
+        if (perfect || (since >= factor && used < limit)) && cost > start.spent {
+            for side in [Side::Left, Side::Right] {
+                let turn_cost = if perfect { 0 } else { 1 };
+                let turned = heading.turned(side.eighths(1));
+                next.push((FlightStep::Turn(side), (square, turned, 0, used + u32::from(!perfect)), turn_cost));
+            }
+        }
+        for (step, to, step_cost) in next {
+            let total = cost + step_cost;
+            if total > max_cost || best.get(&to).is_some_and(|(c, _)| *c <= total) {
+                continue;
+            }
+            best.insert(to, (total, Some((state, step))));
+            if step == FlightStep::Forward {
+                ends.push((total, to));
+            }
+            queue.push(std::cmp::Reverse((total, to.0.y, to.0.x, to.1.index(), to.2, to.3)));
+        }
+    }
+    let path_to = |end: State| -> Vec<FlightStep> {
+        let mut steps = Vec::new();
+        let mut at = end;
+        while let Some((_, Some((before, step)))) = best.get(&at) {
+            steps.push(*step);
+            at = *before;
+        }
+        steps.reverse();
+        let mut all = prefix.to_vec();
+        all.extend(steps);
+        all
+    };
+    let rank = |status: SpeedStatus| match status {
+        SpeedStatus::Slow | SpeedStatus::Hover => 0,
+        SpeedStatus::Fast => 1,
+        _ => 2,
+    };
+    ends.sort_by_key(|(cost, s)| (*cost, s.0.y, s.0.x));
+    let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
+    for (_, end) in ends {
+        let steps = path_to(end);
+        let Ok(flight) = fly(flier, &steps, false, |_, _| true, |at, alt| obstacle(at, alt)) else { continue };
+        if flight.collision.is_some() {
+            continue;
+        }
+        let better = out
+            .get(&end.0)
+            .is_none_or(|old| (rank(flight.status), flight.spent) < (rank(old.flight.status), old.flight.spent));
+        if better {
+            out.insert(end.0, PlannedFlight { steps, flight });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::FlightStep::*;
@@ -471,6 +614,29 @@ mod tests {
         assert_eq!((f.waypoints[0].heading, f.waypoints[0].altitude), (Direction::West, 6));
         let f = fly(&griffon, &plan, false, |_, _| false, open).unwrap();
         assert_eq!((f.waypoints[0].heading, f.waypoints[0].altitude), (Direction::East, 6));
+    }
+
+    #[test]
+    fn the_planner_offers_what_the_rules_allow() {
+        let griffon = flier(Maneuverability::Average, 24.0);
+        let all = flights(&griffon, &[], &open);
+        // Straight ahead 8 squares: slow.
+        let ahead = &all[&Square::new(18, 10)];
+        assert_eq!(ahead.flight.status, SpeedStatus::Slow);
+        assert_eq!(ahead.steps, vec![Forward; 8]);
+        // Slow and average, it may loop round (six 45° turns a square apart); a clumsy flier cannot come back.
+        assert!(all.contains_key(&Square::new(9, 10)));
+        let clumsy = flights(&flier(Maneuverability::Clumsy, 24.0), &[], &open);
+        assert!(!clumsy.contains_key(&Square::new(9, 10)));
+        assert!(clumsy.values().all(|p| p.flight.maneuvers <= 4));
+        // Every flight offered is one the rules fly to that square.
+        for (square, planned) in &all {
+            let flown = fly(&griffon, &planned.steps, false, succeed, open).unwrap();
+            assert_eq!(flown.waypoints.last().unwrap().square, *square);
+        }
+        // After a dive, it plans at the lower height.
+        let low = flights(&griffon, &[Dive { far: false }], &open);
+        assert_eq!(low[&Square::new(18, 10)].flight.waypoints.last().unwrap().altitude, 9);
     }
 
     #[test]

@@ -666,3 +666,44 @@ fn start_of_turn_recovery(
         }
     }
 }
+
+/// The flights `creature` could fly now, each ending on a square (the planner of [`super::flight::flights`]
+/// over the real field and creatures), after `prefix`'s climbs and dives; `None` when it cannot fly.
+pub fn plan_flights(
+    world: &mut World,
+    creature: Entity,
+    prefix: &[FlightStep],
+) -> Option<std::collections::HashMap<crate::rules::geometry::Square, super::flight::PlannedFlight>> {
+    let mut q =
+        world.query::<(Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed)>();
+    let all: Vec<_> = q
+        .iter(world)
+        .map(|(e, _, p, s, a, h, size, f, speed)| (e, s.at(p.0), a.0, h.0, *size, f.copied(), *speed))
+        .collect();
+    let (_, at, altitude, heading, _, flight, speed) = all.iter().find(|c| c.0 == creature).cloned()?;
+    let wings = speed.fly?;
+    if altitude <= 0 || flight.is_some_and(|f| f.falling || f.flown.is_some()) {
+        return None;
+    }
+    let flier = Flier {
+        at,
+        altitude,
+        heading,
+        speed_m: wings.squares as f32 * 1.5,
+        maneuverability: wings.maneuverability,
+        hover_feat: false,
+        since_maneuver: flight.map_or(0, |f| f.since_maneuver),
+    };
+    let field = world.resource::<Battlefield>();
+    let height = at.width.max(1);
+    let obstacle = |fp: Footprint, alt: i32| -> Option<Obstacle> {
+        if fp.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
+            return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
+        }
+        all.iter()
+            .filter(|c| c.0 != creature)
+            .find(|c| c.1.overlaps(fp) && alt < c.2 + c.4.side_squares().max(1) && c.2 < alt + height)
+            .map(|_| Obstacle::Creature(String::new()))
+    };
+    Some(super::flight::flights(&flier, prefix, &obstacle))
+}

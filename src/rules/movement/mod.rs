@@ -94,6 +94,17 @@ pub fn allowance(action: MovementAction, speed: u32, run_multiplier: u32) -> u32
     }
 }
 
+/// Whether a creature may move over the ground: not a flier in the air, which moves by flying, along its
+/// heading and by manoeuvres (004:671-673), unless it has perfect manoeuvrability (004:674).
+pub fn check_grounded(speed: &Speed, altitude: &Altitude) -> Result<(), Refusal> {
+    match speed.fly {
+        Some(wings) if altitude.0 > 0 && wings.maneuverability != Maneuverability::Perfect => {
+            Err(Refusal::new("in the air it moves by flying: along its heading, turning by manoeuvres", "004:671-673"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Whether a creature may take a movement action now, given its budget, speed and state.
 pub fn check_action(
     action: MovementAction,
@@ -490,6 +501,8 @@ pub struct MoverView {
     pub position: &'static Position,
     /// Base speeds.
     pub speed: &'static Speed,
+    /// Height above the ground.
+    pub altitude: &'static Altitude,
     /// Speed modifiers.
     pub speed_modifiers: &'static SpeedModifiers,
     /// Armour and load.
@@ -604,6 +617,7 @@ fn resolve_movement(
         let mut query = move_query(&field, &all, &me);
         query.danger = danger;
         let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
+        let target_height = intent.target.and_then(|t| views.get(t).ok()).map(|t| (t.altitude.0, *t.size));
         let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
         // After the first blow of a full attack, the rest may be given up for a move action; after a 5-foot
         // step that move action cannot be movement (004:232).
@@ -642,12 +656,20 @@ fn resolve_movement(
             (false, false) => *me.budget,
         };
         let checked = turn
+            .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(me.speed, me.altitude) })
             .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
             .and_then(|()| me.exertion.check_rest(order.round, intent.action))
             .and_then(|()| match (intent.action, target) {
                 (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
                 (MovementAction::Charge, Some(target)) => {
                     let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+                    // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
+                    if let Some((altitude, size)) = target_height
+                        && crate::rules::attack::vertical_steps(me.altitude.0, *me.size, altitude, size)
+                            > crate::rules::attack::vertical_reach(me.reach.0, reach_weapon)
+                    {
+                        return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
+                    }
                     let lanes = query.charge_lanes(target, me.reach.0, reach_weapon)?;
                     lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
                         Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
