@@ -471,7 +471,7 @@ pub fn flights(
     let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
     for (_, end) in ends {
         let steps = path_to(end);
-        let Ok(flight) = fly(flier, &steps, false, |_, _| true, |at, alt| obstacle(at, alt)) else { continue };
+        let Ok(flight) = fly(flier, &steps, false, |_, _| true, obstacle) else { continue };
         if flight.collision.is_some() {
             continue;
         }
