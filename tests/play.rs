@@ -209,6 +209,38 @@ fn on_the_crossroads_archers_a_low_wall_a_reach_weapon_and_flanking_all_matter()
     assert!(shots > 0 && low_wall > 0 && reach > 0 && flanking > 0, "{shots} {low_wall} {reach} {flanking}");
 }
 
+/// The flight preview of a flier in the air is what the rules then fly: every square offered (a sample) is
+/// where the flight ends.
+#[test]
+fn the_flight_preview_agrees_with_the_rules() {
+    let encounter = level("roost.ron");
+    let mut probe = started(&encounter, 3);
+    let goblin = entity(&probe, "goblin-1");
+    apply_step(probe.world_mut(), &Step::EndTurn { creature: "goblin-1".into() });
+    probe.update();
+    let griffon = entity(&probe, "griffon");
+    assert_eq!(probe.world().resource::<estoc::rules::turns::TurnOrder>().current_entity(), Some(griffon));
+    assert_ne!(goblin, griffon);
+    let flights = estoc::rules::aerial::flying::plan_flights(probe.world_mut(), griffon, &[]).unwrap();
+    assert!(flights.len() > 50, "{} squares", flights.len());
+    let mut squares: Vec<Square> = flights.keys().copied().collect();
+    squares.sort_by_key(|s| (s.y, s.x));
+    for square in squares.into_iter().step_by(25) {
+        let mut app = started(&encounter, 3);
+        apply_step(app.world_mut(), &Step::EndTurn { creature: "goblin-1".into() });
+        app.update();
+        let from = app.world().resource::<EventLog>().0.len();
+        let steps = flights[&square].steps.clone();
+        apply_step(app.world_mut(), &Step::Fly { creature: "griffon".into(), steps, hover: false });
+        app.update();
+        let landed_at = facts_since(&app, from).iter().find_map(|f| match f {
+            Fact::Flew { to, .. } => Some(*to),
+            _ => None,
+        });
+        assert_eq!(landed_at, Some(square), "{:?}", facts_since(&app, from));
+    }
+}
+
 /// The AI's casters cast: the wizard's missiles, the druid's lightning.
 #[test]
 fn the_ai_casts_its_spells() {

@@ -304,6 +304,8 @@ pub fn update_previews(world: &mut World) {
                     previews.attack = Some(attack_preview(world, me, foe, request(&key.choice, underway)));
                 }
             }
+            // A flier in the air has its flights instead of a ground path.
+            (None, Some(_)) if previews.flights.is_some() => {}
             (None, Some(square)) if previews.hovered.is_none() => {
                 previews.path = path_for(world, me, &key.choice, &previews.options, square);
             }
