@@ -326,20 +326,41 @@ pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::flight::FlightStep> 
     vec![step; climb.unsigned_abs() as usize]
 }
 
-/// Every square a foe of `me` threatens.
+/// Every square a foe of `me` threatens: within its reach, not in a flier's blind spot (004:675-680).
 pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let (width, height) = {
         let field = world.resource::<crate::rules::battlefield::Battlefield>();
         (field.width(), field.height())
     };
-    let mut q = world.query::<(&Faction, &Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions)>();
+    let mut q = world.query::<(
+        &Faction,
+        &Position,
+        &Space,
+        &Reach,
+        &Armament,
+        &Traits,
+        &Feats,
+        &Conditions,
+        (&Altitude, &Heading, &Speed),
+    )>();
     let mut squares: Vec<Square> = q
         .iter(world)
-        .filter(|(f, .., c)| **f != mine && c.can_act() && !c.threatens_nothing())
-        .flat_map(|(_, position, space, reach, armament, traits, feats, _)| {
+        .filter(|(f, .., c, _)| **f != mine && c.can_act() && !c.threatens_nothing())
+        .flat_map(|(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed))| {
             let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
-            threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height)
+            let at = space.at(position.0);
+            let behind = crate::rules::aerial::unthreatened_behind(
+                at,
+                altitude.0,
+                heading.0,
+                speed,
+                traits.all_round_vision,
+                &armament.0,
+            );
+            threatened_squares(at, reach.0, &armament.0, armed, width, height)
+                .into_iter()
+                .filter(move |s| !behind.contains(s))
         })
         .collect();
     squares.sort_by_key(|s| (s.y, s.x));

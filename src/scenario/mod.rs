@@ -1000,6 +1000,22 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
     } else {
         threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height)
     };
+    // A flier in the air does not threaten its blind spot (004:675-680).
+    let mut flight = world.query::<(&Altitude, &Heading, &Speed, &Position, &Space, &Traits, &Armament)>();
+    let behind = flight.get(world, entity).map_or(
+        Vec::new(),
+        |(altitude, heading, speed, position, space, traits, armament)| {
+            crate::rules::aerial::unthreatened_behind(
+                space.at(position.0),
+                altitude.0,
+                heading.0,
+                speed,
+                traits.all_round_vision,
+                &armament.0,
+            )
+        },
+    );
+    let squares: Vec<Square> = squares.into_iter().filter(|s| !behind.contains(s)).collect();
     Answer::Threatened { creature: id.to_string(), squares }
 }
 

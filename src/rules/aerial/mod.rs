@@ -430,6 +430,23 @@ pub fn falling_damage(fallen_m: f32) -> Option<DiceExpr> {
     (dice > 0).then_some(DiceExpr { count: dice, sides: 6, bonus: 0 })
 }
 
+/// The squares a creature does not threaten for being a flier in the air with a blind spot (004:675-680):
+/// none on the ground, none with a tail attack (which still threatens it, 004:678).
+pub fn unthreatened_behind(
+    footprint: Footprint,
+    altitude: i32,
+    heading: Direction,
+    speed: &crate::rules::creature::Speed,
+    all_round_vision: bool,
+    weapons: &[crate::rules::creature::Weapon],
+) -> Vec<Square> {
+    let Some(wings) = speed.fly else { return Vec::new() };
+    if altitude <= 0 || weapons.iter().any(|w| w.natural && w.name.contains("tail")) {
+        return Vec::new();
+    }
+    blind_spot(footprint, heading, wings.maneuverability, all_round_vision)
+}
+
 /// The blind spot of a flier at normal scale (004:675-680): squares of its own space right behind it. None
 /// for perfect or good manoeuvrability or all-round vision.
 pub fn blind_spot(

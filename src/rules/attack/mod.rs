@@ -276,6 +276,10 @@ pub struct Combatant {
     pub saves: &'static Saves,
     /// Height above the ground (higher ground, 004:377).
     pub altitude: &'static Altitude,
+    /// Where it faces (a flier's blind spot, 004:675).
+    pub heading: &'static Heading,
+    /// Its speeds (whether it flies, and how well).
+    pub speed: &'static Speed,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -503,6 +507,11 @@ pub fn plan_attack(
         ));
     }
     let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    // A flier sees nothing and strikes nothing in its blind spot (004:678-679).
+    let blind = crate::rules::opportunity::blind_of(attacker);
+    if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
+        return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:678-679"));
+    }
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
     let rise = vertical_steps(attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
     if is_ranged(&weapon) {

@@ -50,14 +50,18 @@ pub struct Threat {
     /// The mover cannot see it (it is invisible, or the mover blind): a withdraw's first square is not safe
     /// from it (004:243).
     pub unseen: bool,
+    /// Squares within its reach it does not threaten: a flier's blind spot (004:675-680).
+    pub blind: Vec<Square>,
 }
 
 impl Threat {
     /// Whether it threatens `square` (004:62-63): within reach of a weapon it threatens with.
     pub fn threatens(&self, square: Square) -> bool {
-        self.weapon_reach
-            .iter()
-            .any(|&reach_weapon| melee_reaches(self.reach, reach_weapon, self.footprint, Footprint::new(square, 1)))
+        !self.blind.contains(&square)
+            && self
+                .weapon_reach
+                .iter()
+                .any(|&reach_weapon| melee_reaches(self.reach, reach_weapon, self.footprint, Footprint::new(square, 1)))
     }
 }
 
@@ -146,7 +150,20 @@ pub fn can_react(c: &CombatantItem, reactions: &Reactions) -> bool {
 pub fn threat_of(c: &CombatantItem) -> Threat {
     let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
-    Threat { entity: c.entity, footprint: c.space.at(c.position.0), reach: c.reach.0, weapon_reach, unseen: false }
+    let footprint = c.space.at(c.position.0);
+    Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen: false, blind: blind_of(c) }
+}
+
+/// A creature's blind spot while it flies (004:675-680).
+pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
+    crate::rules::aerial::unthreatened_behind(
+        c.space.at(c.position.0),
+        c.altitude.0,
+        c.heading.0,
+        c.speed,
+        c.traits.all_round_vision,
+        &c.armament.0,
+    )
 }
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
@@ -172,7 +189,7 @@ pub fn threats_to<'a>(
             let rank = order.iter().position(|e| *e == c.entity).unwrap_or(usize::MAX);
             let unseen = c.conditions.has(Condition::Invisible) || mover.conditions.has(Condition::Blinded);
             let footprint = c.space.at(c.position.0);
-            (rank, Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen })
+            (rank, Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen, blind: blind_of(&c) })
         })
         .collect();
     found.sort_by_key(|(rank, t)| (*rank, t.entity));
@@ -493,6 +510,7 @@ mod tests {
             reach: 1,
             weapon_reach: vec![false],
             unseen: false,
+            blind: Vec::new(),
         }
     }
 
