@@ -135,6 +135,7 @@ fn the_attack_plugin_rolls_an_attack_and_its_damage_comes_off() {
         readied: false,
         two_weapons: false,
         blows: None,
+        dive: false,
     });
     app.update();
     let dealt = facts(&app).iter().find_map(|f| match f {

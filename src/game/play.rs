@@ -427,6 +427,7 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
             creature: my_id,
             steps: planned.steps.clone(),
             hover: false,
+            dive_at: None,
         });
     }
     let options = move_options(world, me);

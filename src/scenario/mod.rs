@@ -144,6 +144,9 @@ pub enum Step {
         /// Hover.
         #[serde(default)]
         hover: bool,
+        /// A dive attack on this creature, at the end of the flight (004:753).
+        #[serde(default)]
+        dive_at: Option<String>,
     },
     /// Land (004:669-670).
     Land {
@@ -574,16 +577,21 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::Fly { creature, steps, hover } => match entity(creature) {
-            Some(e) => {
-                world.write_message(crate::rules::aerial::flying::FlyIntent {
-                    creature: e,
-                    steps: steps.clone(),
-                    hover: *hover,
-                });
+        Step::Fly { creature, steps, hover, dive_at } => {
+            let target = dive_at.as_deref().map(|t| (t, entity(t)));
+            match (entity(creature), target) {
+                (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+                (_, Some((t, None))) => answer = Some(Answer::UnknownCreature { creature: t.to_string() }),
+                (Some(e), target) => {
+                    world.write_message(crate::rules::aerial::flying::FlyIntent {
+                        creature: e,
+                        steps: steps.clone(),
+                        hover: *hover,
+                        dive_at: target.and_then(|(_, t)| t),
+                    });
+                }
             }
-            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
-        },
+        }
         Step::Land { creature } => match entity(creature) {
             Some(e) => {
                 world.write_message(crate::rules::aerial::flying::LandIntent { creature: e });
@@ -645,6 +653,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         readied: false,
                         two_weapons: *two_weapons,
                         blows: *blows,
+                        dive: false,
                     });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -856,6 +865,7 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
                 readied: true,
                 two_weapons: false,
                 blows: None,
+                dive: false,
             });
         }
         ReadiedAction::DropProne => {

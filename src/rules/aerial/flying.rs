@@ -51,6 +51,8 @@ pub struct FlyIntent {
     pub steps: Vec<FlightStep>,
     /// Hover (good or perfect manoeuvrability, or the Hover feat).
     pub hover: bool,
+    /// A dive attack on this creature at the end of the flight (004:753): a full-round action.
+    pub dive_at: Option<Entity>,
 }
 
 /// Asks a creature to take off, `extra_m` higher than its space with a Jump check (004:657-668).
@@ -138,6 +140,7 @@ type Fliers<'w, 's> = Query<
         &'static Conditions,
         &'static mut ActionBudget,
         Option<&'static mut Flight>,
+        (&'static Armament, &'static Reach),
     ),
     With<Creature>,
 >;
@@ -162,7 +165,7 @@ fn take_off(
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let Ok((id, _, mut altitude, _, space, speed, _, skills, conditions, mut budget, flight)) =
+        let Ok((id, _, mut altitude, _, space, speed, _, skills, conditions, mut budget, flight, _)) =
             fliers.get_mut(intent.creature)
         else {
             continue;
@@ -245,6 +248,7 @@ fn fly_creatures(
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
+    mut attacks: MessageWriter<crate::rules::attack::AttackIntent>,
 ) {
     for intent in intents.read() {
         let others = queries.p0();
@@ -275,6 +279,7 @@ fn fly_creatures(
             conditions,
             mut budget,
             flight,
+            (armament, reach),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -334,7 +339,39 @@ fn fly_creatures(
             })
             .and(planned)
             .and_then(|plan| {
+                if intent.dive_at.is_none() {
+                    return Ok(plan);
+                }
+                // A dive attack (004:753): down at least 6 m toward the foe, at up to twice its speed, an
+                // advanced manoeuvre (two of the round's manoeuvres).
+                let dived: i32 = intent
+                    .steps
+                    .iter()
+                    .map(|s| match s {
+                        FlightStep::Dive { .. } => 1,
+                        FlightStep::Wingover { .. } => 4,
+                        _ => 0,
+                    })
+                    .sum();
+                if dived < 4 {
+                    return Err(Refusal::new("a dive attack comes down 6 m at least", "004:753"));
+                }
+                if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
+                    return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
+                }
+                let limit = match super::maneuvers(plan.status, wings.maneuverability, super::Scale::Normal) {
+                    super::Maneuvers::Unlimited => u32::MAX,
+                    super::Maneuvers::None => 0,
+                    super::Maneuvers::Limited { per_round, .. } => per_round,
+                };
+                if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
+                    return Err(Refusal::new("no manoeuvres left for the dive attack this round", "004:716-732"));
+                }
+                Ok(plan)
+            })
+            .and_then(|plan| {
                 let kinds: &[ActionKind] = match plan.status {
+                    _ if intent.dive_at.is_some() => &[ActionKind::FullRound],
                     SpeedStatus::Fast => &[ActionKind::Move, ActionKind::Move],
                     SpeedStatus::TopSpeed => &[ActionKind::FullRound],
                     SpeedStatus::FreeFall => &[],
@@ -428,6 +465,65 @@ fn fly_creatures(
                 commands.entity(intent.creature).insert(after);
             }
         }
+        // The dive attack's claw, if the flight ends where the flier threatens the foe and the fly check
+        // (DC 10) succeeds (004:753-754).
+        if let Some(target) = intent.dive_at
+            && flight_done.collision.is_none()
+            && let Some(foe) = bodies.iter().find(|b| b.entity == target)
+        {
+            let claw = armament
+                .0
+                .iter()
+                .find(|w| w.natural && w.name.contains("claw"))
+                .or_else(|| armament.0.iter().find(|w| !is_ranged(w)));
+            let at = space.at(position.0);
+            let reaches = claw.is_some_and(|w| {
+                crate::rules::attack::melee_reaches(reach.0, w.reach, at, foe.footprint)
+                    && crate::rules::attack::vertical_steps(altitude.0, my_size, foe.altitude, foe.size)
+                        <= crate::rules::attack::vertical_reach(reach.0, w.reach)
+            });
+            let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
+            let roll = dice.d20();
+            let total = roll as i32 + bonus;
+            facts.write(Fact::CheckRolled {
+                creature: id.clone(),
+                check: "fly".into(),
+                reason: "dive attack (004:753)".into(),
+                roll,
+                total,
+                dc,
+                success: total >= dc,
+            });
+            match claw {
+                Some(claw) if reaches && total >= dc => {
+                    attacks.write(crate::rules::attack::AttackIntent {
+                        attacker: intent.creature,
+                        target,
+                        weapon: Some(claw.name.clone()),
+                        charge: false,
+                        defensively: false,
+                        full: false,
+                        lethal: false,
+                        readied: false,
+                        two_weapons: false,
+                        blows: None,
+                        dive: true,
+                    });
+                }
+                _ => {
+                    let why = if reaches {
+                        "the fly check failed: it reaches the foe but cannot strike (004:754)"
+                    } else {
+                        "it does not end where it threatens the foe (004:753)"
+                    };
+                    facts.write(Fact::ActionInterrupted {
+                        creature: id.clone(),
+                        action: "dive_attack".into(),
+                        reason: why.into(),
+                    });
+                }
+            }
+        }
         // A collision (004:825-852): both take the damage of the higher speed and the smaller size, times
         // the impact; the creature struck saves for half.
         if let Some((_, struck_id)) = &flight_done.collision
@@ -489,7 +585,7 @@ fn land(
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let Ok((id, _, mut altitude, _, space, _, _, _, conditions, mut budget, flight)) =
+        let Ok((id, _, mut altitude, _, space, _, _, _, conditions, mut budget, flight, _)) =
             fliers.get_mut(intent.creature)
         else {
             continue;

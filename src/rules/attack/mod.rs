@@ -47,6 +47,8 @@ pub struct AttackIntent {
     /// For a full attack, at most this many blows now; the rest stay underway, to be taken by the next
     /// full-attack intent or given up for a move action (004:232). `None`: every blow at once.
     pub blows: Option<u32>,
+    /// The claw of a dive attack: its action already spent, damage doubled (004:753).
+    pub dive: bool,
 }
 
 /// A full-round action begun with a standard action by a restricted creature, to be finished with another
@@ -941,7 +943,7 @@ fn resolve_attack(
             defensively: intent.defensively,
             lethal: intent.lethal,
             readied: intent.readied,
-            paid: underway.is_some(),
+            paid: underway.is_some() || intent.dive,
         };
         let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
         let plan = match planned {
@@ -953,6 +955,9 @@ fn resolve_attack(
         };
         // Two weapons (004:462-472): the off-hand weapon's plan, and the penalties on both hands.
         let mut plan = plan;
+        if intent.dive {
+            plan.multipliers.push(Modifier::new(2, "dive attack (004:753)"));
+        }
         let mut off_hand_plan = None;
         let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
         if two_weapons {
@@ -969,7 +974,7 @@ fn resolve_attack(
                 }
             }
         }
-        if !intent.charge && !intent.readied && underway.is_none() {
+        if !intent.charge && !intent.readied && !intent.dive && underway.is_none() {
             let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
         }
         if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {

@@ -953,6 +953,7 @@ fn resolve_movement(
                 readied: false,
                 two_weapons: false,
                 blows: None,
+                dive: false,
             });
         }
     }
