@@ -347,7 +347,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         let d = Footprint::new(**square, side).distance_to(foe.footprint);
         (u32::from(d > 1), rank(planned.flight.status), d, planned.flight.spent, square.y, square.x)
     })?;
-    Some(Step::Fly { creature: me.id.clone(), steps: best.1.steps.clone(), hover: false, dive_at: None })
+    Some(Step::Fly { creature: me.id.clone(), steps: best.1.steps.clone(), hover: false, dive_at: None, flyby: None })
 }
 
 /// Squares to the nearest standing foe.

@@ -428,6 +428,7 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
             steps: planned.steps.clone(),
             hover: false,
             dive_at: None,
+            flyby: None,
         });
     }
     let options = move_options(world, me);

@@ -432,6 +432,15 @@ pub enum Fact {
         /// Manoeuvres used.
         maneuvers: u32,
     },
+    /// A flier goes on with its flight after its flyby attack (004:755).
+    FlybyResumed {
+        /// Who.
+        creature: CreatureId,
+        /// Where it struck from.
+        from: crate::rules::geometry::Square,
+        /// Where its flight ends.
+        to: crate::rules::geometry::Square,
+    },
     /// A flier ran into a creature (004:825-852): the damage both take, before the save of the one struck.
     Collided {
         /// The flier.
@@ -683,6 +692,7 @@ impl Fact {
             Fact::SpellLost { caster, spell, reason } => format!("{caster} loses {spell}: {reason}"),
             Fact::TookOff { creature, altitude_m } => format!("{creature} takes off, to {altitude_m} m"),
             Fact::Landed { creature } => format!("{creature} lands"),
+            Fact::FlybyResumed { creature, from, to } => format!("{creature} flies on from {from} to {to}"),
             Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers } => format!(
                 "{creature} flies {from} → {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
             ),

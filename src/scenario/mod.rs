@@ -147,6 +147,9 @@ pub enum Step {
         /// A dive attack on this creature, at the end of the flight (004:753).
         #[serde(default)]
         dive_at: Option<String>,
+        /// A flyby attack on this creature after this many steps (004:755).
+        #[serde(default)]
+        flyby: Option<(String, usize)>,
     },
     /// Land (004:669-670).
     Land {
@@ -577,7 +580,8 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::Fly { creature, steps, hover, dive_at } => {
+        Step::Fly { creature, steps, hover, dive_at, flyby } => {
+            let flyby = flyby.as_ref().and_then(|(t, n)| entity(t).map(|e| (e, *n)));
             let target = dive_at.as_deref().map(|t| (t, entity(t)));
             match (entity(creature), target) {
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -588,6 +592,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         steps: steps.clone(),
                         hover: *hover,
                         dive_at: target.and_then(|(_, t)| t),
+                        flyby,
                     });
                 }
             }

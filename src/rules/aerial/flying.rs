@@ -53,6 +53,19 @@ pub struct FlyIntent {
     pub hover: bool,
     /// A dive attack on this creature at the end of the flight (004:753): a full-round action.
     pub dive_at: Option<Entity>,
+    /// A flyby attack (004:755-757): this creature struck, with the standard action, after this many steps.
+    pub flyby: Option<(Entity, usize)>,
+}
+
+/// The end of a flight broken by a flyby attack: the flier goes on there once the attack is done.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlybyRemainder {
+    /// Where the flight ends.
+    pub square: crate::rules::geometry::Square,
+    /// At what height.
+    pub altitude: i32,
+    /// Facing.
+    pub heading: Direction,
 }
 
 /// Asks a creature to take off, `extra_m` higher than its space with a Jump check (004:657-668).
@@ -85,7 +98,7 @@ pub fn plugin(app: &mut App) {
             .after(crate::rules::attack::take_total_defense)
             .before(crate::rules::movement::MovementSystems),
     );
-    app.add_systems(Update, (take_off, fly_creatures, land).chain().in_set(AerialSystems));
+    app.add_systems(Update, (finish_flybys, take_off, fly_creatures, land).chain().in_set(AerialSystems));
     app.add_systems(
         Update,
         (end_of_turn_falls, start_of_turn_recovery)
@@ -140,7 +153,7 @@ type Fliers<'w, 's> = Query<
         &'static Conditions,
         &'static mut ActionBudget,
         Option<&'static mut Flight>,
-        (&'static Armament, &'static Reach),
+        (&'static Armament, &'static Reach, &'static Feats),
     ),
     With<Creature>,
 >;
@@ -279,7 +292,7 @@ fn fly_creatures(
             conditions,
             mut budget,
             flight,
-            (armament, reach),
+            (armament, reach, feats),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -338,6 +351,26 @@ fn fly_creatures(
                 }
             })
             .and(planned)
+            .and_then(|plan| {
+                let Some((_, after)) = intent.flyby else { return Ok(plan) };
+                // A flyby attack (004:755-757): the standard action in the middle of one move action.
+                if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Stall | SpeedStatus::Hover) {
+                    return Err(Refusal::new("a flyby attack comes within one move action of flight", "004:755"));
+                }
+                if after == 0 || after > intent.steps.len() {
+                    return Err(Refusal::new("the flyby attack falls after one of the flight's steps", "004:755"));
+                }
+                budget.check(ActionKind::Standard)?;
+                let limit = match super::maneuvers(plan.status, wings.maneuverability, super::Scale::Normal) {
+                    super::Maneuvers::Unlimited => u32::MAX,
+                    super::Maneuvers::None => 0,
+                    super::Maneuvers::Limited { per_round, .. } => per_round,
+                };
+                if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
+                    return Err(Refusal::new("no manoeuvres left for the flyby attack this round", "004:716-732"));
+                }
+                Ok(plan)
+            })
             .and_then(|plan| {
                 if intent.dive_at.is_none() {
                     return Ok(plan);
@@ -440,6 +473,55 @@ fn fly_creatures(
         };
         let from = position.0;
         let altitude_before = altitude.0;
+        // A flyby attack: a fly check DC 20 unless it has the feat (004:755-756); made, the flier strikes
+        // from where it is after those steps and goes on afterwards; failed, its standard action is lost.
+        let mut broken_at = None;
+        if let Some((target, after)) = intent.flyby {
+            let feat = feats.has(Feat::FlybyAttack);
+            let made = feat || {
+                let dc = AdvancedManeuver::FlybyAttack.dc().unwrap_or(20);
+                let roll = dice.d20();
+                let total = roll as i32 + bonus;
+                facts.write(Fact::CheckRolled {
+                    creature: id.clone(),
+                    check: "fly".into(),
+                    reason: "flyby attack (004:755)".into(),
+                    roll,
+                    total,
+                    dc,
+                    success: total >= dc,
+                });
+                total >= dc
+            };
+            let stop = flight_done.waypoints.get(after.saturating_sub(1)).copied();
+            match stop {
+                Some(stop) if made => {
+                    broken_at = Some(stop);
+                    let weapon = armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone());
+                    attacks.write(crate::rules::attack::AttackIntent {
+                        attacker: intent.creature,
+                        target,
+                        weapon,
+                        charge: false,
+                        defensively: false,
+                        full: false,
+                        lethal: false,
+                        readied: false,
+                        two_weapons: false,
+                        blows: None,
+                        dive: false,
+                    });
+                }
+                _ => {
+                    let _ = budget.spend(ActionKind::Standard);
+                    facts.write(Fact::ActionInterrupted {
+                        creature: id.clone(),
+                        action: "flyby_attack".into(),
+                        reason: "the fly check failed: the attack and the standard action are lost (004:757)".into(),
+                    });
+                }
+            }
+        }
         if let Some(last) = flight_done.waypoints.last() {
             position.0 = last.square;
             altitude.0 = last.altitude;
@@ -456,6 +538,16 @@ fn fly_creatures(
             status: flight_done.status,
             maneuvers: flight_done.maneuvers,
         });
+        if let (Some(stop), Some(last)) = (broken_at, flight_done.waypoints.last()) {
+            commands.entity(intent.creature).insert(FlybyRemainder {
+                square: last.square,
+                altitude: last.altitude,
+                heading: last.heading,
+            });
+            position.0 = stop.square;
+            altitude.0 = stop.altitude;
+            heading.0 = stop.heading;
+        }
         let speed_m = if flight_done.status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * 1.5 };
         let after =
             Flight { since_maneuver: flight_done.since_maneuver, flown: Some(flight_done.status), speed_m, ..state };
@@ -573,6 +665,22 @@ pub fn impact_of(mine: Direction, theirs: Direction) -> Impact {
         4 | 3 => Impact::HeadOn,
         2 => Impact::Side,
         _ => Impact::Behind,
+    }
+}
+
+/// A flight broken by a flyby attack goes on to its end once the attack is done.
+fn finish_flybys(
+    mut commands: Commands,
+    mut fliers: Query<(Entity, &CreatureId, &mut Position, &mut Altitude, &mut Heading, &FlybyRemainder)>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for (entity, id, mut position, mut altitude, mut heading, rest) in &mut fliers {
+        let from = position.0;
+        position.0 = rest.square;
+        altitude.0 = rest.altitude;
+        heading.0 = rest.heading;
+        commands.entity(entity).remove::<FlybyRemainder>();
+        facts.write(Fact::FlybyResumed { creature: id.clone(), from, to: rest.square });
     }
 }
 
