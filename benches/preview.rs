@@ -38,6 +38,12 @@ fn bench(c: &mut Criterion) {
     c.bench_function("64x64, 30 creatures: foes' threatened squares", |b| {
         b.iter(|| black_box(estoc::game::play::foes_threatened(world, hero)))
     });
+    // The griffon in the air: every flight it could fly this turn (the flier's move preview, computed when
+    // its turn or the state changes) and the AI's choice among them.
+    let griffon = world.resource::<Roster>().get("griffon").unwrap();
+    c.bench_function("64x64, 30 creatures: a flier's flights (every square, every flight)", |b| {
+        b.iter(|| black_box(estoc::rules::aerial::flying::plan_flights(world, griffon, &[])))
+    });
     // The AI deciding the first step of the turn for the creature whose turn it is.
     c.bench_function("64x64, 30 creatures: one AI decision", |b| {
         b.iter(|| black_box(estoc::ai::next_step(world, hero)))

@@ -342,10 +342,17 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         SpeedStatus::Fast => 1,
         _ => 2,
     };
+    // Only the flights its actions left can pay for (004:689-695).
+    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
+    let affordable = |status: SpeedStatus| match status {
+        SpeedStatus::Fast => budget.check_double_move().is_ok(),
+        SpeedStatus::TopSpeed => budget.check(ActionKind::FullRound).is_ok(),
+        _ => budget.check(ActionKind::Move).is_ok(),
+    };
     let side = me.footprint.width;
-    let best = options.iter().min_by_key(|(square, planned)| {
+    let best = options.iter().filter(|(_, p)| affordable(p.flight.status)).min_by_key(|(square, planned)| {
         let d = Footprint::new(**square, side).distance_to(foe.footprint);
-        (u32::from(d > 1), rank(planned.flight.status), d, planned.flight.spent, square.y, square.x)
+        (rank(planned.flight.status), u32::from(d > 1), d, planned.flight.spent, square.y, square.x)
     })?;
     Some(Step::Fly { creature: me.id.clone(), steps: best.1.steps.clone(), hover: false, dive_at: None, flyby: None })
 }

@@ -125,6 +125,8 @@ pub struct Waypoint {
     pub heading: Direction,
     /// Squares of movement spent so far.
     pub spent: u32,
+    /// The step of the flight it is after (0 for the first).
+    pub step: usize,
 }
 
 /// A fly check made during the flight.
@@ -225,8 +227,10 @@ pub fn fly(
         ));
     }
     let status = speed_status(planned as f32 * 1.5, flier.speed_m, flier.maneuverability, hover, flier.hover_feat)?;
+    // A perfect flier turns as it likes, but at top speed the table limits it too (004:731).
+    let free = hover || (perfect && status != SpeedStatus::TopSpeed);
     let (limit, factor) = match maneuvers(status, flier.maneuverability, Scale::Normal) {
-        _ if perfect => (u32::MAX, 0),
+        _ if free => (u32::MAX, 0),
         Maneuvers::Unlimited => (u32::MAX, 0),
         Maneuvers::None => (0, 0),
         Maneuvers::Limited { per_round, factor } => (per_round, factor.map_or(0, |m| (m / 1.5 + 1e-4).round() as u32)),
@@ -251,7 +255,7 @@ pub fn fly(
             continue;
         }
         let cost = step_cost(step, heading, perfect, &mut odd);
-        if step.is_maneuver() && !perfect {
+        if step.is_maneuver() && !free {
             let uses = if step.advanced().is_some() { 2 } else { 1 };
             if flight.maneuvers + uses > limit {
                 return Err(Refusal::new(
@@ -266,7 +270,7 @@ pub fn fly(
             FlightStep::TightTurn { step: s, .. } => factor.saturating_sub(u32::from(s.min(3))),
             _ => factor,
         };
-        if step.needs_factor() && !perfect && flight.since_maneuver < needed {
+        if step.needs_factor() && !free && flight.since_maneuver < needed {
             return Err(Refusal::new(
                 format!(
                     "step {}: it must fly {needed} squares between two turns, and has flown {}",
@@ -310,8 +314,11 @@ pub fn fly(
             FlightStep::Wingover { .. } => altitude -= 4,
             _ => {}
         }
-        if altitude < 0 {
-            return Err(Refusal::new(format!("step {}: it would fly into the ground", i + 1), "004:672"));
+        if altitude < 1 {
+            return Err(Refusal::new(
+                format!("step {}: it would fly into the ground; a flier lands by landing", i + 1),
+                "004:669-670",
+            ));
         }
         for n in 0..ahead {
             let (dx, dy) = heading.delta();
@@ -337,7 +344,7 @@ pub fn fly(
             flight.since_maneuver = 0;
         }
         flight.spent += cost;
-        flight.waypoints.push(Waypoint { square: at.origin, altitude, heading, spent: flight.spent });
+        flight.waypoints.push(Waypoint { square: at.origin, altitude, heading, spent: flight.spent, step: i });
     }
     Ok(flight)
 }
@@ -467,20 +474,32 @@ pub fn flights(
         SpeedStatus::Fast => 1,
         _ => 2,
     };
-    ends.sort_by_key(|(cost, s)| (*cost, s.0.y, s.0.x));
+    // Each square's candidates in order of preference, the status read from the cost alone; the first the
+    // rules accept is its flight.
+    let status_of = |cost: u32| {
+        speed_status(cost as f32 * 1.5, flier.speed_m, flier.maneuverability, false, flier.hover_feat).map_or(2, rank)
+    };
+    ends.sort_by_key(|(cost, s)| (s.0.y, s.0.x, status_of(*cost), *cost, s.1.index(), s.2, s.3));
+    ends.dedup_by_key(|(cost, s)| (*cost, *s));
     let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
+    let mut tried: HashMap<Square, u32> = HashMap::new();
     for (_, end) in ends {
-        let steps = path_to(end);
-        let Ok(flight) = fly(flier, &steps, false, |_, _| true, obstacle) else { continue };
-        if flight.collision.is_some() {
+        if out.contains_key(&end.0) {
             continue;
         }
-        let better = out
-            .get(&end.0)
-            .is_none_or(|old| (rank(flight.status), flight.spent) < (rank(old.flight.status), old.flight.spent));
-        if better {
-            out.insert(end.0, PlannedFlight { steps, flight });
+        // A square whose first few candidates all fail is left out: the planner offers what it is sure of.
+        let attempts = tried.entry(end.0).or_insert(0);
+        if *attempts >= 4 {
+            continue;
         }
+        *attempts += 1;
+        let steps = path_to(end);
+        let Ok(flight) = fly(flier, &steps, false, |_, _| true, obstacle) else { continue };
+        // 1.5 m or less is no flight but a free fall (004:690).
+        if flight.collision.is_some() || (flight.status == SpeedStatus::FreeFall && !perfect) {
+            continue;
+        }
+        out.insert(end.0, PlannedFlight { steps, flight });
     }
     out
 }

@@ -240,7 +240,10 @@ fn take_off(
         altitude.0 = reached;
         facts.write(Fact::TookOff { creature: id.clone(), altitude_m: reached as f32 * 1.5 });
         match flight {
-            Some(mut f) => f.took_off = true,
+            Some(mut f) => {
+                f.took_off = true;
+                f.falling = false;
+            }
             None => {
                 commands.entity(intent.creature).insert(Flight { took_off: true, ..default() });
             }
@@ -278,6 +281,8 @@ fn fly_creatures(
                 speed_m: f.map_or(0.0, |f| f.speed_m),
             })
             .collect();
+        let mut bodies = bodies;
+        bodies.sort_by(|a, b| a.id.cmp(&b.id));
         let my_size = others.get(intent.creature).map(|o| *o.6).unwrap_or_default();
         let mut fliers = queries.p1();
         let Ok((
@@ -308,7 +313,7 @@ fn fly_creatures(
             heading: heading.0,
             speed_m: wings.squares as f32 * 1.5,
             maneuverability: wings.maneuverability,
-            hover_feat: false,
+            hover_feat: feats.has(Feat::Hover),
             since_maneuver: state.since_maneuver,
         };
         let height = space.width.max(1);
@@ -351,6 +356,13 @@ fn fly_creatures(
                 }
             })
             .and(planned)
+            .and_then(|plan| {
+                // 1.5 m or less is no flight but a free fall (004:690): a flier stays up by flying on.
+                if plan.status == SpeedStatus::FreeFall && wings.maneuverability != Maneuverability::Perfect {
+                    return Err(Refusal::new("1.5 m or less is a free fall, not a flight", "004:690"));
+                }
+                Ok(plan)
+            })
             .and_then(|plan| {
                 let Some((_, after)) = intent.flyby else { return Ok(plan) };
                 // A flyby attack (004:755-757): the standard action in the middle of one move action.
@@ -493,7 +505,7 @@ fn fly_creatures(
                 });
                 total >= dc
             };
-            let stop = flight_done.waypoints.get(after.saturating_sub(1)).copied();
+            let stop = flight_done.waypoints.iter().find(|w| w.step + 1 == after).copied();
             match stop {
                 Some(stop) if made => {
                     broken_at = Some(stop);
@@ -514,10 +526,15 @@ fn fly_creatures(
                 }
                 _ => {
                     let _ = budget.spend(ActionKind::Standard);
+                    let reason = if made {
+                        "the flight never reached that step: the attack and the standard action are lost"
+                    } else {
+                        "the fly check failed: the attack and the standard action are lost (004:757)"
+                    };
                     facts.write(Fact::ActionInterrupted {
                         creature: id.clone(),
                         action: "flyby_attack".into(),
-                        reason: "the fly check failed: the attack and the standard action are lost (004:757)".into(),
+                        reason: reason.into(),
                     });
                 }
             }
@@ -720,6 +737,9 @@ fn land(
         match checked {
             Ok(()) => {
                 altitude.0 = 0;
+                if let Some(mut f) = flight {
+                    f.falling = false;
+                }
                 facts.write(Fact::Landed { creature: id.clone() });
             }
             Err(refusal) => refuse(&mut facts, id, "land", refusal),
@@ -735,16 +755,35 @@ fn end_of_turn_falls(
     mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &mut Flight, &Conditions)>,
     mut dice: ResMut<Dice>,
 ) {
-    let ended: Vec<CreatureId> = io
-        .p0()
-        .read()
-        .filter_map(|f| match f {
-            Fact::TurnEnded { creature } => Some(creature.clone()),
-            _ => None,
-        })
-        .collect();
+    let mut ended: Vec<CreatureId> = Vec::new();
+    let mut knocked_out: Vec<CreatureId> = Vec::new();
+    for fact in io.p0().read() {
+        match fact {
+            Fact::TurnEnded { creature } => ended.push(creature.clone()),
+            Fact::ConditionGained {
+                creature,
+                condition: Condition::Unconscious | Condition::Dying | Condition::Dead | Condition::Helpless,
+            } => knocked_out.push(creature.clone()),
+            _ => {}
+        }
+    }
     let mut out = io.p1();
     for (entity, id, mut altitude, speed, mut flight, conditions) in &mut fliers {
+        // A flier that can no longer act drops at once (004:696).
+        if knocked_out.contains(id) && altitude.0 > 0 && !conditions.can_act() {
+            flight.falling = true;
+            fall(
+                entity,
+                id,
+                &mut altitude,
+                FREE_FALL_M,
+                "unable to fly: it falls (004:696)",
+                &mut flight,
+                &mut dice,
+                &mut out,
+            );
+            continue;
+        }
         if !ended.contains(id) {
             continue;
         }

@@ -380,6 +380,18 @@ mod tests {
     }
 
     #[test]
+    fn a_large_target_is_seen_by_its_best_square_004_405() {
+        // A wall down x = 5 for rows 0 to 3: a Large ogre at (7,3)-(8,4) has one row below the wall's end.
+        let mut field = Battlefield::open(10, 6);
+        for y in 0..4 {
+            field.set_terrain(Square::new(5, y), Terrain::Wall);
+        }
+        let ogre = Footprint::new(Square::new(7, 3), 2);
+        assert_eq!(ranged_cover(&field, at(1, 4), ogre, &[]), Cover::None, "its lower squares are in plain sight");
+        assert_eq!(ranged_cover(&field, at(1, 2), at(7, 2), &[]), Cover::Total, "a Medium one behind the wall is not");
+    }
+
+    #[test]
     fn melee_over_a_low_wall_edge_004_399() {
         let mut field = Battlefield::open(5, 5);
         field.set_edge(Edge { square: Square::new(1, 1), east: true }, EdgeFeature::LowWall);

@@ -512,7 +512,7 @@ pub fn plan_attack(
     // A flier sees nothing and strikes nothing in its blind spot (004:678-679).
     let blind = crate::rules::opportunity::blind_of(attacker);
     if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
-        return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:678-679"));
+        return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
     }
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
     let rise = vertical_steps(attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);

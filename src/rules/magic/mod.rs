@@ -179,7 +179,12 @@ pub fn plugin(app: &mut App) {
             .after(crate::rules::health::use_item)
             .before(crate::rules::attack::take_total_defense),
     );
-    app.add_systems(Update, (complete_casting, cast).chain().in_set(CastSystems));
+    app.add_systems(Update, cast.in_set(CastSystems));
+    // A spell's round comes before anything the caster might do in its turn.
+    app.add_systems(
+        Update,
+        complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems),
+    );
     app.add_systems(
         Update,
         keep_concentration.in_set(RulesSystems::Consequences).before(crate::rules::health::HealthSystems),
@@ -379,16 +384,22 @@ pub fn check_cast(
     }
     let own = caster.space.at(caster.position.0);
     let theirs = target.space.at(target.position.0);
+    let rise = crate::rules::attack::vertical_steps(caster.altitude.0, *caster.size, target.altitude.0, *target.size);
     match known.def.range {
         SpellRange::Touch => {
             if caster.entity != target.entity
-                && !crate::rules::attack::melee_reaches(caster.reach.0, false, own, theirs)
+                && (!crate::rules::attack::melee_reaches(caster.reach.0, false, own, theirs)
+                    || rise > crate::rules::attack::vertical_reach(caster.reach.0, false))
             {
                 return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
             }
         }
         SpellRange::Metres(range) => {
-            let metres = crate::rules::geometry::squares_to_metres(own.distance_to(theirs));
+            // Heights count (004:783-784).
+            let metres = crate::rules::aerial::distance_3d_m(
+                crate::rules::geometry::squares_to_metres(own.distance_to(theirs)),
+                rise.saturating_sub(1) as f32 * 1.5,
+            );
             if metres > range {
                 return Err(Refusal::new(
                     format!("{} is {metres} m away, beyond the spell's {range} m", target.id),
@@ -397,8 +408,15 @@ pub fn check_cast(
             }
         }
     }
-    if caster.entity != target.entity && !field.line_of_sight(own, theirs) {
-        return Err(Refusal::new(format!("no line of effect to {}", target.id), "004:406"));
+    if caster.entity != target.entity {
+        // No line of sight into a flier's blind spot (004:676); a line of effect as cover draws it (004:406).
+        let blind = crate::rules::opportunity::blind_of(caster);
+        if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
+            return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
+        }
+        if crate::rules::attack::ranged_cover(field, own, theirs, &[]) == crate::rules::attack::Cover::Total {
+            return Err(Refusal::new(format!("no line of effect to {}", target.id), "004:406"));
+        }
     }
     Ok(index)
 }
@@ -519,9 +537,9 @@ fn complete_casting(
         };
         let Ok(caster) = creatures.get(entity) else { continue };
         if order.round < casting.completes {
-            // Another full round of casting (004:236).
+            // Another full round of casting (004:236): the whole turn goes to it.
             if let Ok(mut budget) = budgets.get_mut(entity) {
-                let _ = budget.spend(ActionKind::FullRound);
+                *budget = ActionBudget::default();
             }
             out.facts.write(Fact::CastingContinues { caster: caster.id.clone(), spell: casting.spell.name.clone() });
             continue;
@@ -554,15 +572,29 @@ fn keep_concentration(
     // The wounds of the attacks of opportunity a casting provokes are checked by the casting itself.
     let mut begun: Vec<CreatureId> = Vec::new();
     let mut wounds: Vec<(CreatureId, i32)> = Vec::new();
+    let mut dropped: Vec<CreatureId> = Vec::new();
     for fact in all_facts.p0().read() {
         match fact {
             Fact::CastingBegun { caster, .. } => begun.push(caster.clone()),
+            Fact::ConditionGained {
+                creature,
+                condition: Condition::Unconscious | Condition::Dying | Condition::Dead | Condition::Helpless,
+            } => dropped.push(creature.clone()),
             Fact::DamageDealt { target, total, .. } if !begun.contains(target) => wounds.push((target.clone(), *total)),
             _ => {}
         }
     }
     let mut broken = Vec::new();
     let mut facts = all_facts.p1();
+    // A caster that can no longer act loses the spell it was casting (004:237).
+    for (entity, id, casting, ..) in &casters {
+        if dropped.contains(id) {
+            broken.push(entity);
+            facts.write(lost(id, &casting.spell.name, "the caster can no longer act (004:237)"));
+            commands.entity(entity).remove::<CastingUnderway>();
+            conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
+        }
+    }
     for (id, amount) in wounds {
         let Some((entity, id, casting, skills, abilities)) =
             casters.iter().find(|(e, i, ..)| **i == id && !broken.contains(e))
