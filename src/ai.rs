@@ -324,6 +324,9 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     use crate::rules::aerial::SpeedStatus;
     use crate::rules::aerial::flight::FlightStep;
     let altitude = world.get::<Altitude>(creature)?.0;
+    if altitude <= 0 || world.get::<Speed>(creature)?.fly.is_none() {
+        return None;
+    }
     let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
         + world.get::<Size>(foe.entity).map_or(1, |s| s.side_squares().max(1));
