@@ -357,7 +357,15 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         let d = Footprint::new(**square, side).distance_to(foe.footprint);
         (rank(planned.flight.status), u32::from(d > 1), d, planned.flight.spent, square.y, square.x)
     })?;
-    Some(Step::Fly { creature: me.id.clone(), steps: best.1.steps.clone(), hover: false, dive_at: None, flyby: None })
+    Some(Step::Fly {
+        creature: me.id.clone(),
+        steps: best.1.steps.clone(),
+        hover: false,
+        dive_at: None,
+        flyby: None,
+        decelerate: false,
+        swoop: false,
+    })
 }
 
 /// Squares to the nearest standing foe.

@@ -136,6 +136,7 @@ fn the_attack_plugin_rolls_an_attack_and_its_damage_comes_off() {
         two_weapons: false,
         blows: None,
         dive: false,
+        swoop: false,
     });
     app.update();
     let dealt = facts(&app).iter().find_map(|f| match f {

@@ -429,6 +429,8 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
             hover: false,
             dive_at: None,
             flyby: None,
+            decelerate: false,
+            swoop: false,
         });
     }
     let options = move_options(world, me);

@@ -150,6 +150,12 @@ pub enum Step {
         /// A flyby attack on this creature after this many steps (004:755).
         #[serde(default)]
         flyby: Option<(String, usize)>,
+        /// A deceleration: under half its speed, slow if the fly check succeeds (004:759).
+        #[serde(default)]
+        decelerate: bool,
+        /// The flyby attack is a swoop: down 6 m first, the claw for double damage (004:751).
+        #[serde(default)]
+        swoop: bool,
     },
     /// Land (004:669-670).
     Land {
@@ -580,7 +586,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::Fly { creature, steps, hover, dive_at, flyby } => {
+        Step::Fly { creature, steps, hover, dive_at, flyby, decelerate, swoop } => {
             let flyby = flyby.as_ref().and_then(|(t, n)| entity(t).map(|e| (e, *n)));
             let target = dive_at.as_deref().map(|t| (t, entity(t)));
             match (entity(creature), target) {
@@ -593,6 +599,8 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         hover: *hover,
                         dive_at: target.and_then(|(_, t)| t),
                         flyby,
+                        decelerate: *decelerate,
+                        swoop: *swoop,
                     });
                 }
             }
@@ -659,6 +667,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         two_weapons: *two_weapons,
                         blows: *blows,
                         dive: false,
+                        swoop: false,
                     });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -871,6 +880,7 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
                 two_weapons: false,
                 blows: None,
                 dive: false,
+                swoop: false,
             });
         }
         ReadiedAction::DropProne => {

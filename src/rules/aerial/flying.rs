@@ -55,6 +55,10 @@ pub struct FlyIntent {
     pub dive_at: Option<Entity>,
     /// A flyby attack (004:755-757): this creature struck, with the standard action, after this many steps.
     pub flyby: Option<(Entity, usize)>,
+    /// A deceleration (004:759-762): under half its speed yet slow rather than stalled, with a fly check.
+    pub decelerate: bool,
+    /// The flyby attack is a swoop (004:751-752): down 6 m before it, the claw for double damage, DC 20.
+    pub swoop: bool,
 }
 
 /// The end of a flight broken by a flyby attack: the flier goes on there once the attack is done.
@@ -372,6 +376,17 @@ fn fly_creatures(
                 if after == 0 || after > intent.steps.len() {
                     return Err(Refusal::new("the flyby attack falls after one of the flight's steps", "004:755"));
                 }
+                let dived: usize = intent.steps[..after]
+                    .iter()
+                    .map(|s| match s {
+                        FlightStep::Dive { .. } => 1,
+                        FlightStep::Wingover { .. } => 4,
+                        _ => 0,
+                    })
+                    .sum();
+                if intent.swoop && dived < 4 {
+                    return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
+                }
                 budget.check(ActionKind::Standard)?;
                 let limit = match super::maneuvers(plan.status, wings.maneuverability, super::Scale::Normal) {
                     super::Maneuvers::Unlimited => u32::MAX,
@@ -380,6 +395,24 @@ fn fly_creatures(
                 };
                 if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
                     return Err(Refusal::new("no manoeuvres left for the flyby attack this round", "004:716-732"));
+                }
+                Ok(plan)
+            })
+            .and_then(|plan| {
+                if !intent.decelerate {
+                    return Ok(plan);
+                }
+                // A deceleration (004:759): a flight under half its speed, two of the round's manoeuvres.
+                if plan.status != SpeedStatus::Stall {
+                    return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
+                }
+                let limit = match super::maneuvers(plan.status, wings.maneuverability, super::Scale::Normal) {
+                    super::Maneuvers::Unlimited => u32::MAX,
+                    super::Maneuvers::None => 0,
+                    super::Maneuvers::Limited { per_round, .. } => per_round,
+                };
+                if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
+                    return Err(Refusal::new("no manoeuvres left for the deceleration this round", "004:716-732"));
                 }
                 Ok(plan)
             })
@@ -485,19 +518,40 @@ fn fly_creatures(
         };
         let from = position.0;
         let altitude_before = altitude.0;
+        // A deceleration: made (DC 15), the flier is slow, not stalled; failed, it stalls (004:759-762).
+        let mut status = flight_done.status;
+        if intent.decelerate {
+            let dc = AdvancedManeuver::Deceleration.dc().unwrap_or(15);
+            let roll = dice.d20();
+            let total = roll as i32 + bonus;
+            facts.write(Fact::CheckRolled {
+                creature: id.clone(),
+                check: "fly".into(),
+                reason: "deceleration (004:759)".into(),
+                roll,
+                total,
+                dc,
+                success: total >= dc,
+            });
+            if total >= dc {
+                status = SpeedStatus::Slow;
+            }
+        }
         // A flyby attack: a fly check DC 20 unless it has the feat (004:755-756); made, the flier strikes
         // from where it is after those steps and goes on afterwards; failed, its standard action is lost.
         let mut broken_at = None;
         if let Some((target, after)) = intent.flyby {
-            let feat = feats.has(Feat::FlybyAttack);
+            // A swoop always asks its check (DC 20); a flyby attack is automatic with the feat.
+            let feat = feats.has(Feat::FlybyAttack) && !intent.swoop;
+            let maneuver = if intent.swoop { AdvancedManeuver::Swoop } else { AdvancedManeuver::FlybyAttack };
             let made = feat || {
-                let dc = AdvancedManeuver::FlybyAttack.dc().unwrap_or(20);
+                let dc = maneuver.dc().unwrap_or(20);
                 let roll = dice.d20();
                 let total = roll as i32 + bonus;
                 facts.write(Fact::CheckRolled {
                     creature: id.clone(),
                     check: "fly".into(),
-                    reason: "flyby attack (004:755)".into(),
+                    reason: if intent.swoop { "swoop (004:751)".into() } else { "flyby attack (004:755)".into() },
                     roll,
                     total,
                     dc,
@@ -509,7 +563,12 @@ fn fly_creatures(
             match stop {
                 Some(stop) if made => {
                     broken_at = Some(stop);
-                    let weapon = armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone());
+                    // A swoop strikes with the claws, for double damage (004:751).
+                    let claw = armament.0.iter().find(|w| w.natural && w.name.contains("claw"));
+                    let weapon = match claw {
+                        Some(claw) if intent.swoop => Some(claw.name.clone()),
+                        _ => armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
+                    };
                     attacks.write(crate::rules::attack::AttackIntent {
                         attacker: intent.creature,
                         target,
@@ -522,6 +581,7 @@ fn fly_creatures(
                         two_weapons: false,
                         blows: None,
                         dive: false,
+                        swoop: intent.swoop,
                     });
                 }
                 _ => {
@@ -552,7 +612,7 @@ fn fly_creatures(
             climbed_m: (altitude.0 - altitude_before) as f32 * 1.5,
             heading: heading.0,
             spent: flight_done.spent,
-            status: flight_done.status,
+            status,
             maneuvers: flight_done.maneuvers,
         });
         if let (Some(stop), Some(last)) = (broken_at, flight_done.waypoints.last()) {
@@ -565,9 +625,8 @@ fn fly_creatures(
             altitude.0 = stop.altitude;
             heading.0 = stop.heading;
         }
-        let speed_m = if flight_done.status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * 1.5 };
-        let after =
-            Flight { since_maneuver: flight_done.since_maneuver, flown: Some(flight_done.status), speed_m, ..state };
+        let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * 1.5 };
+        let after = Flight { since_maneuver: flight_done.since_maneuver, flown: Some(status), speed_m, ..state };
         match flight {
             Some(mut f) => *f = after,
             None => {
@@ -617,6 +676,7 @@ fn fly_creatures(
                         two_weapons: false,
                         blows: None,
                         dive: true,
+                        swoop: false,
                     });
                 }
                 _ => {

@@ -49,6 +49,8 @@ pub struct AttackIntent {
     pub blows: Option<u32>,
     /// The claw of a dive attack: its action already spent, damage doubled (004:753).
     pub dive: bool,
+    /// The claw of a swoop: damage doubled, with the standard action (004:751).
+    pub swoop: bool,
 }
 
 /// A full-round action begun with a standard action by a restricted creature, to be finished with another
@@ -957,6 +959,8 @@ fn resolve_attack(
         let mut plan = plan;
         if intent.dive {
             plan.multipliers.push(Modifier::new(2, "dive attack (004:753)"));
+        } else if intent.swoop {
+            plan.multipliers.push(Modifier::new(2, "swoop (004:751)"));
         }
         let mut off_hand_plan = None;
         let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);

@@ -961,6 +961,7 @@ fn resolve_movement(
                 two_weapons: false,
                 blows: None,
                 dive: false,
+                swoop: false,
             });
         }
     }
