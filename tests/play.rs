@@ -233,7 +233,15 @@ fn the_flight_preview_agrees_with_the_rules() {
         let steps = flights[&square].steps.clone();
         apply_step(
             app.world_mut(),
-            &Step::Fly { creature: "griffon".into(), steps, hover: false, dive_at: None, flyby: None },
+            &Step::Fly {
+                creature: "griffon".into(),
+                steps,
+                hover: false,
+                dive_at: None,
+                flyby: None,
+                decelerate: false,
+                swoop: false,
+            },
         );
         app.update();
         let landed_at = facts_since(&app, from).iter().find_map(|f| match f {
