@@ -20,6 +20,11 @@ fn level(name: &str) -> Encounter {
     load_level(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels").join(name), &content).unwrap()
 }
 
+fn level_at(path: &str) -> Encounter {
+    let content = Content::load(&estoc::data::assets_dir()).unwrap();
+    load_level(&Path::new(env!("CARGO_MANIFEST_DIR")).join(path), &content).unwrap()
+}
+
 fn started(encounter: &Encounter, seed: u64) -> App {
     let mut app = headless_app();
     spawn_encounter(app.world_mut(), encounter, seed, &[]);
@@ -458,4 +463,35 @@ fn the_overlays_follow_the_cursor() {
     app.update();
     assert!(app.world().resource::<Previews>().attack.as_ref().is_some_and(|a| a.is_err()), "out of reach");
     assert_eq!(app.world().resource::<Previews>().hovered, Some(goblin));
+}
+
+/// A flier in the air clicking a foe: out of reach at its height, no strike is offered; after diving 6 m
+/// first (Z four times), the click makes a dive attack, and the rules carry it out.
+#[test]
+fn a_flier_dives_on_the_foe_it_clicks() {
+    use estoc::game::play::{Choice, flier_strike};
+    let encounter = level_at("tests/scenarios/levels/stoop.ron");
+    let mut app = started(&encounter, 2);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    let ogre = Square::new(12, 3);
+    // Seed 2: the ogre (played by the computer) first; its turn passes.
+    apply_step(app.world_mut(), &Step::EndTurn { creature: "ogre".into() });
+    app.update();
+    let griffon = entity(&app, "griffon");
+    assert_eq!(estoc::game::play::human_turn(app.world()), Some(griffon));
+    assert!(flier_strike(app.world_mut(), ogre).is_none(), "at 9 m the griffon reaches nothing below");
+    app.world_mut().resource_mut::<Choice>().climb = -4;
+    let steps = flier_strike(app.world_mut(), ogre).expect("a dive attack");
+    assert!(matches!(&steps[..], [Step::Fly { dive_at: Some(t), .. }] if t == "ogre"), "{steps:?}");
+    let from = app.world().resource::<EventLog>().0.len();
+    apply_step(app.world_mut(), &steps[0]);
+    app.update();
+    let facts = facts_since(&app, from);
+    assert!(
+        facts.iter().any(
+            |f| matches!(f, Fact::AttackRolled { attacker, weapon, .. } if attacker.0 == "griffon" && weapon == "claw")
+        ),
+        "{facts:?}"
+    );
 }

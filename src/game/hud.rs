@@ -352,6 +352,22 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
         creature_lines(world, entity, &mut out);
     }
+    // A flier in the air and a foe under the cursor: how it would strike it.
+    if world.resource::<Previews>().flights.is_some() && hovered.is_some_and(|h| Some(h) != active) {
+        match super::play::flier_strike(world, square) {
+            Some(steps) if steps.len() == 1 => out.push((
+                "click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)".into(),
+                GOOD,
+            )),
+            Some(_) => {
+                out.push(("click: fly beside it and strike with the standard action left (004:691)".into(), GOOD))
+            }
+            None => out.push((
+                "no flight this turn ends within its reach: dive first (Z), four times for a dive attack".into(),
+                BAD,
+            )),
+        }
+    }
     if let Some(attack) = attack {
         match attack {
             Ok(a) => {

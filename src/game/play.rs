@@ -319,6 +319,75 @@ pub fn update_previews(world: &mut World) {
     world.insert_resource(previews);
 }
 
+/// How a flier in the air would strike the foe on `square`: the flight that ends where it threatens the
+/// foe (slow rather than fast, then the cheapest), as a dive attack when the flight begins with 6 m of
+/// dives (`Z` four times, 004:753), else the flight and then the attack with the standard action a slow
+/// flight leaves. `None` when it is not a flier's turn, there is no foe there, or no flight reaches it.
+pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
+    use crate::rules::aerial::SpeedStatus;
+    let me = human_turn(world)?;
+    let foe = creature_at(world, square)?;
+    if world.get::<Faction>(foe) == world.get::<Faction>(me) {
+        return None;
+    }
+    let choice = world.resource::<Choice>().clone();
+    let flights = crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(choice.climb))?;
+    let (reach, size) = (world.get::<Reach>(me)?.0, *world.get::<Size>(me)?);
+    let (their_at, their_altitude, their_size) = {
+        let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
+        (s.at(p.0), world.get::<Altitude>(foe)?.0, *world.get::<Size>(foe)?)
+    };
+    let side = world.get::<Space>(me)?.width;
+    let dive = choice.climb <= -4;
+    let rank = |s: SpeedStatus| match s {
+        SpeedStatus::Slow | SpeedStatus::Hover => 0,
+        SpeedStatus::Fast => 1,
+        _ => 2,
+    };
+    let (_, planned) = flights
+        .iter()
+        .filter(|(at, planned)| {
+            let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
+            crate::rules::attack::melee_reaches(
+                reach,
+                false,
+                crate::rules::geometry::Footprint::new(**at, side),
+                their_at,
+            ) && crate::rules::attack::vertical_steps(end, size, their_altitude, their_size)
+                <= crate::rules::attack::vertical_reach(reach, false)
+                && (dive || rank(planned.flight.status) == 0)
+        })
+        .min_by_key(|(at, p)| (rank(p.flight.status), p.flight.spent, at.y, at.x))?;
+    let creature = id_of(world, me);
+    let fly = |dive_at: Option<String>| Step::Fly {
+        creature: creature.clone(),
+        steps: planned.steps.clone(),
+        hover: false,
+        dive_at,
+        flyby: None,
+        decelerate: false,
+        swoop: false,
+    };
+    let target = id_of(world, foe);
+    Some(if dive {
+        vec![fly(Some(target))]
+    } else {
+        vec![
+            fly(None),
+            Step::Attack {
+                creature: creature.clone(),
+                target,
+                weapon: None,
+                defensively: false,
+                full: false,
+                lethal: false,
+                two_weapons: false,
+                blows: None,
+            },
+        ]
+    })
+}
+
 /// The climbs or dives a flier's flight begins with.
 pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::flight::FlightStep> {
     use crate::rules::aerial::flight::FlightStep;
@@ -467,6 +536,14 @@ fn clicks(world: &mut World) {
         } else {
             choice.waypoints.push(square);
         }
+        return;
+    }
+    // A flier in the air clicking a foe flies beside it and strikes, or dives on it (004:753).
+    if let Some(steps) = flier_strike(world, square) {
+        world.resource_mut::<Pending>().0.extend(steps);
+        let mut choice = world.resource_mut::<Choice>();
+        choice.climb = 0;
+        choice.mode = Mode::Auto;
         return;
     }
     if let Some(step) = click_step(world, square) {
