@@ -349,6 +349,27 @@ pub fn fly(
     Ok(flight)
 }
 
+/// A small, fast hash for the planner's states (FNV-1a): the search hashes hundreds of thousands of them.
+#[derive(Default)]
+struct FnvHasher(u64);
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
+
 /// A flight the planner found, with how it flies.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlannedFlight {
@@ -420,11 +441,17 @@ pub fn flights(
     let start_at = start_at.origin;
     type State = (Square, Direction, u32, u32);
     let first: State = (start_at, flier.heading, start.since_maneuver.min(factor), start.maneuvers);
-    let mut best: HashMap<State, (u32, Option<(State, FlightStep)>)> = HashMap::new();
+    let mut best: HashMap<State, (u32, Option<(State, FlightStep)>), Fnv> = HashMap::default();
     best.insert(first, (start.spent, None));
     let mut queue = BinaryHeap::new();
     queue.push(std::cmp::Reverse((start.spent, first.0.y, first.0.x, first.1.index(), first.2, first.3)));
     let mut ends: Vec<(u32, State)> = Vec::new();
+    // What stands in each square at this height, asked once a square.
+    let mut open_at: HashMap<Square, bool, Fnv> = HashMap::default();
+    // For each square and heading, the (cost, manoeuvres used, squares since the last turn) reached so far:
+    // a state no cheaper, with no fewer manoeuvres used and no more squares flown since a turn than one
+    // already found, can do nothing that one cannot.
+    let mut frontier: HashMap<(Square, Direction), Vec<(u32, u32, u32)>, Fnv> = HashMap::default();
     while let Some(std::cmp::Reverse((cost, y, x, h, since, used))) = queue.pop() {
         let state: State = (Square::new(x, y), Direction::ALL[h], since, used);
         if best.get(&state).is_some_and(|(c, _)| *c < cost) {
@@ -434,7 +461,8 @@ pub fn flights(
         let mut next: Vec<(FlightStep, State, u32)> = Vec::new();
         // Ahead, with the 1-2-1-2 diagonals (counted as 1.5 on average: the flight's check settles it).
         let ahead = Footprint::rect(square.step(heading), flier.at.width, flier.at.height);
-        if obstacle(ahead, start_altitude).is_none() {
+        let clear = *open_at.entry(ahead.origin).or_insert_with(|| obstacle(ahead, start_altitude).is_none());
+        if clear {
             let step_cost = if heading.is_diagonal() { 2 } else { 1 };
             next.push((FlightStep::Forward, (ahead.origin, heading, (since + 1).min(factor), used), step_cost));
         }
@@ -450,6 +478,12 @@ pub fn flights(
             if total > max_cost || best.get(&to).is_some_and(|(c, _)| *c <= total) {
                 continue;
             }
+            let known = frontier.entry((to.0, to.1)).or_default();
+            if known.iter().any(|&(c, u, since)| c <= total && u <= to.3 && since >= to.2) {
+                continue;
+            }
+            known.retain(|&(c, u, since)| !(total <= c && to.3 <= u && to.2 >= since));
+            known.push((total, to.3, to.2));
             best.insert(to, (total, Some((state, step))));
             if step == FlightStep::Forward {
                 ends.push((total, to));
@@ -483,6 +517,16 @@ pub fn flights(
     ends.dedup_by_key(|(cost, s)| (*cost, *s));
     let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
     let mut tried: HashMap<Square, u32> = HashMap::new();
+    // The same squares are asked of again and again by the candidate flights: remember the answers.
+    let seen: std::cell::RefCell<HashMap<(Footprint, i32), Option<Obstacle>, Fnv>> = Default::default();
+    let cached = |at: Footprint, alt: i32| -> Option<Obstacle> {
+        if let Some(known) = seen.borrow().get(&(at, alt)) {
+            return known.clone();
+        }
+        let found = obstacle(at, alt);
+        seen.borrow_mut().insert((at, alt), found.clone());
+        found
+    };
     for (_, end) in ends {
         if out.contains_key(&end.0) {
             continue;
@@ -494,7 +538,7 @@ pub fn flights(
         }
         *attempts += 1;
         let steps = path_to(end);
-        let Ok(flight) = fly(flier, &steps, false, |_, _| true, obstacle) else { continue };
+        let Ok(flight) = fly(flier, &steps, false, |_, _| true, cached) else { continue };
         // 1.5 m or less is no flight but a free fall (004:690).
         if flight.collision.is_some() || (flight.status == SpeedStatus::FreeFall && !perfect) {
             continue;
