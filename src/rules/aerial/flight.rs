@@ -441,7 +441,9 @@ pub fn flights(
     let start_at = start_at.origin;
     type State = (Square, Direction, u32, u32);
     let first: State = (start_at, flier.heading, start.since_maneuver.min(factor), start.maneuvers);
-    let mut best: HashMap<State, (u32, Option<(State, FlightStep)>), Fnv> = HashMap::default();
+    /// The cheapest cost of a state, and the state and step it was reached from.
+    type Reached = (u32, Option<(State, FlightStep)>);
+    let mut best: HashMap<State, Reached, Fnv> = HashMap::default();
     best.insert(first, (start.spent, None));
     let mut queue = BinaryHeap::new();
     queue.push(std::cmp::Reverse((start.spent, first.0.y, first.0.x, first.1.index(), first.2, first.3)));
@@ -451,7 +453,8 @@ pub fn flights(
     // For each square and heading, the (cost, manoeuvres used, squares since the last turn) reached so far:
     // a state no cheaper, with no fewer manoeuvres used and no more squares flown since a turn than one
     // already found, can do nothing that one cannot.
-    let mut frontier: HashMap<(Square, Direction), Vec<(u32, u32, u32)>, Fnv> = HashMap::default();
+    type Frontier = Vec<(u32, u32, u32)>;
+    let mut frontier: HashMap<(Square, Direction), Frontier, Fnv> = HashMap::default();
     while let Some(std::cmp::Reverse((cost, y, x, h, since, used))) = queue.pop() {
         let state: State = (Square::new(x, y), Direction::ALL[h], since, used);
         if best.get(&state).is_some_and(|(c, _)| *c < cost) {
