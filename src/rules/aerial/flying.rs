@@ -40,6 +40,8 @@ pub struct Flight {
     /// Metres it flew in its last flight, its speed until its next turn (collisions, 004:827); 0 when it
     /// hovered or did not fly.
     pub speed_m: f32,
+    /// Its last flight was a hover: passing from flying to hovering, or back, costs a move action (004:708).
+    pub hovering: bool,
 }
 
 /// Asks a flier to fly.
@@ -460,6 +462,13 @@ fn fly_creatures(
                 for kind in kinds {
                     trial.spend(*kind)?;
                 }
+                // Passing from flight to a hover, or from a hover back to flight, is a move action (004:708);
+                // a perfect flier needs no hover (004:710).
+                if intent.hover != state.hovering && wings.maneuverability != Maneuverability::Perfect {
+                    trial.spend(ActionKind::Move).map_err(|_| {
+                        Refusal::new("passing into or out of a hover takes a move action of its own", "004:708")
+                    })?;
+                }
                 Ok((plan, trial))
             });
         let (plan, spent_budget) = match checked {
@@ -626,7 +635,13 @@ fn fly_creatures(
             heading.0 = stop.heading;
         }
         let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * 1.5 };
-        let after = Flight { since_maneuver: flight_done.since_maneuver, flown: Some(status), speed_m, ..state };
+        let after = Flight {
+            since_maneuver: flight_done.since_maneuver,
+            flown: Some(status),
+            speed_m,
+            hovering: intent.hover,
+            ..state
+        };
         match flight {
             Some(mut f) => *f = after,
             None => {
