@@ -330,6 +330,53 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
         + world.get::<Size>(foe.entity).map_or(1, |s| s.side_squares().max(1));
+    // High enough above it, with its whole turn: a dive attack, 6 m of dives to a flight that ends where it
+    // threatens the foe, for the claw's double damage (004:753).
+    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
+    let drop = altitude - foe_top;
+    if (4..=8).contains(&drop) && budget.check(ActionKind::FullRound).is_ok() {
+        let dives = vec![FlightStep::Dive { far: false }; drop as usize];
+        let maneuverability = world.get::<Speed>(creature).and_then(|s| s.fly).map(|w| w.maneuverability)?;
+        let room = |status: SpeedStatus, used: u32| match crate::rules::aerial::maneuvers(
+            status,
+            maneuverability,
+            crate::rules::aerial::Scale::Normal,
+        ) {
+            crate::rules::aerial::Maneuvers::Unlimited => true,
+            crate::rules::aerial::Maneuvers::None => false,
+            crate::rules::aerial::Maneuvers::Limited { per_round, .. } => {
+                used + crate::rules::aerial::ADVANCED_MANEUVER_COST <= per_round
+            }
+        };
+        let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+        let size = world.get::<Size>(creature).copied().unwrap_or_default();
+        let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
+        let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
+        let side = me.footprint.width;
+        if let Some(options) = crate::rules::aerial::flying::plan_flights(world, creature, &dives)
+            && let Some((_, planned)) = options
+                .iter()
+                .filter(|(at, p)| {
+                    let end = p.flight.waypoints.last().map_or(0, |w| w.altitude);
+                    matches!(p.flight.status, SpeedStatus::Slow | SpeedStatus::Fast)
+                        && room(p.flight.status, p.flight.maneuvers)
+                        && melee_reaches(reach, false, Footprint::new(**at, side), foe.footprint)
+                        && crate::rules::attack::vertical_steps(end, size, foe_altitude, foe_size)
+                            <= crate::rules::attack::vertical_reach(reach, false)
+                })
+                .min_by_key(|(at, p)| (p.flight.maneuvers, p.flight.spent, at.y, at.x))
+        {
+            return Some(Step::Fly {
+                creature: me.id.clone(),
+                steps: planned.steps.clone(),
+                hover: false,
+                dive_at: Some(foe.id.clone()),
+                flyby: None,
+                decelerate: false,
+                swoop: false,
+            });
+        }
+    }
     let change = (altitude - foe_top).clamp(-3, 3);
     let prefix: Vec<FlightStep> = if change > 0 {
         vec![FlightStep::Dive { far: false }; change as usize]
@@ -346,7 +393,6 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         _ => 2,
     };
     // Only the flights its actions left can pay for (004:689-695).
-    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
     let affordable = |status: SpeedStatus| match status {
         SpeedStatus::Fast => budget.check_double_move().is_ok(),
         SpeedStatus::TopSpeed => budget.check(ActionKind::FullRound).is_ok(),

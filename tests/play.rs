@@ -495,3 +495,14 @@ fn a_flier_dives_on_the_foe_it_clicks() {
         "{facts:?}"
     );
 }
+
+/// The AI's flier high above a foe dives on it (004:753), with the fly check and the claw.
+#[test]
+fn the_ai_dives_on_a_foe_below() {
+    let encounter = level_at("tests/scenarios/levels/stoop.ron");
+    let outcome = estoc::simulate::battle(&encounter, 1);
+    assert!(outcome.log.0.iter().any(
+        |f| matches!(f, Fact::CheckRolled { creature, reason, .. } if creature.0 == "griffon" && reason.starts_with("dive attack"))
+    ));
+    assert!(!outcome.log.0.iter().any(|f| matches!(f, Fact::ActionRefused { .. })));
+}
