@@ -352,8 +352,11 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
         creature_lines(world, entity, &mut out);
     }
-    // A flier in the air and a foe under the cursor: how it would strike it.
-    if world.resource::<Previews>().flights.is_some() && hovered.is_some_and(|h| Some(h) != active) {
+    // A flier in the air and a creature under the cursor: how it would strike it, instead of the attack from
+    // where it is and the flight to that square.
+    let flier_on_creature =
+        world.resource::<Previews>().flights.is_some() && hovered.is_some_and(|h| Some(h) != active);
+    if flier_on_creature {
         match super::play::flier_strike(world, square) {
             Some(steps) if steps.len() == 1 => out.push((
                 "click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)".into(),
@@ -368,7 +371,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             )),
         }
     }
-    if let Some(attack) = attack {
+    if let Some(attack) = attack.filter(|a| !flier_on_creature || a.is_ok()) {
         match attack {
             Ok(a) => {
                 let bonuses: Vec<String> = a.bonuses.iter().map(|b| format!("{b:+}")).collect();
@@ -393,7 +396,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
         }
     }
-    if let Some(flights) = world.resource::<Previews>().flights.as_ref() {
+    if let Some(flights) = world.resource::<Previews>().flights.as_ref().filter(|_| !flier_on_creature) {
         let climb = match choice.climb {
             0 => "level".to_string(),
             n if n > 0 => format!("climbing {} m first", n as f32 * 1.5),

@@ -694,7 +694,7 @@ impl Fact {
             Fact::Landed { creature } => format!("{creature} lands"),
             Fact::FlybyResumed { creature, from, to } => format!("{creature} flies on from {from} to {to}"),
             Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers } => format!(
-                "{creature} flies {from} → {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
+                "{creature} flies from {from} to {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
             ),
             Fact::Collided { creature, with, dice, impact, total } => {
                 format!("{creature} collides with {with}: {} {:?} ({impact}) = {total}", dice.expr, dice.faces)
