@@ -337,16 +337,10 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     if (4..=8).contains(&drop) && budget.check(ActionKind::FullRound).is_ok() {
         let dives = vec![FlightStep::Dive { far: false }; drop as usize];
         let maneuverability = world.get::<Speed>(creature).and_then(|s| s.fly).map(|w| w.maneuverability)?;
-        let room = |status: SpeedStatus, used: u32| match crate::rules::aerial::maneuvers(
-            status,
-            maneuverability,
-            crate::rules::aerial::Scale::Normal,
-        ) {
-            crate::rules::aerial::Maneuvers::Unlimited => true,
-            crate::rules::aerial::Maneuvers::None => false,
-            crate::rules::aerial::Maneuvers::Limited { per_round, .. } => {
-                used + crate::rules::aerial::ADVANCED_MANEUVER_COST <= per_round
-            }
+        let room = |status: SpeedStatus, used: u32| {
+            let limit =
+                crate::rules::aerial::maneuvers_a_round(status, maneuverability, crate::rules::aerial::Scale::Normal);
+            used.saturating_add(crate::rules::aerial::ADVANCED_MANEUVER_COST) <= limit
         };
         let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
         let size = world.get::<Size>(creature).copied().unwrap_or_default();

@@ -378,26 +378,12 @@ fn fly_creatures(
                 if after == 0 || after > intent.steps.len() {
                     return Err(Refusal::new("the flyby attack falls after one of the flight's steps", "004:755"));
                 }
-                let dived: usize = intent.steps[..after]
-                    .iter()
-                    .map(|s| match s {
-                        FlightStep::Dive { .. } => 1,
-                        FlightStep::Wingover { .. } => 4,
-                        _ => 0,
-                    })
-                    .sum();
+                let dived = dived(&intent.steps[..after]);
                 if intent.swoop && dived < 4 {
                     return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
                 }
                 budget.check(ActionKind::Standard)?;
-                let limit = match super::maneuvers(plan.status, wings.maneuverability, super::Scale::Normal) {
-                    super::Maneuvers::Unlimited => u32::MAX,
-                    super::Maneuvers::None => 0,
-                    super::Maneuvers::Limited { per_round, .. } => per_round,
-                };
-                if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
-                    return Err(Refusal::new("no manoeuvres left for the flyby attack this round", "004:716-732"));
-                }
+                room_for(&plan, wings.maneuverability, "flyby attack")?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -408,14 +394,7 @@ fn fly_creatures(
                 if plan.status != SpeedStatus::Stall {
                     return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
                 }
-                let limit = match super::maneuvers(plan.status, wings.maneuverability, super::Scale::Normal) {
-                    super::Maneuvers::Unlimited => u32::MAX,
-                    super::Maneuvers::None => 0,
-                    super::Maneuvers::Limited { per_round, .. } => per_round,
-                };
-                if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
-                    return Err(Refusal::new("no manoeuvres left for the deceleration this round", "004:716-732"));
-                }
+                room_for(&plan, wings.maneuverability, "deceleration")?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -424,29 +403,14 @@ fn fly_creatures(
                 }
                 // A dive attack (004:753): down at least 6 m toward the foe, at up to twice its speed, an
                 // advanced manoeuvre (two of the round's manoeuvres).
-                let dived: i32 = intent
-                    .steps
-                    .iter()
-                    .map(|s| match s {
-                        FlightStep::Dive { .. } => 1,
-                        FlightStep::Wingover { .. } => 4,
-                        _ => 0,
-                    })
-                    .sum();
+                let dived = dived(&intent.steps);
                 if dived < 4 {
                     return Err(Refusal::new("a dive attack comes down 6 m at least", "004:753"));
                 }
                 if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
                     return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
                 }
-                let limit = match super::maneuvers(plan.status, wings.maneuverability, super::Scale::Normal) {
-                    super::Maneuvers::Unlimited => u32::MAX,
-                    super::Maneuvers::None => 0,
-                    super::Maneuvers::Limited { per_round, .. } => per_round,
-                };
-                if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
-                    return Err(Refusal::new("no manoeuvres left for the dive attack this round", "004:716-732"));
-                }
+                room_for(&plan, wings.maneuverability, "dive attack")?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -749,6 +713,27 @@ fn fly_creatures(
             damage.write(Damage { target: struck.entity, amount: theirs, nonlethal: false });
         }
     }
+}
+
+/// How far a flight's steps come down, in 1.5 m steps (a dive 1, a wingover 4).
+fn dived(steps: &[FlightStep]) -> i32 {
+    steps
+        .iter()
+        .map(|s| match s {
+            FlightStep::Dive { .. } => 1,
+            FlightStep::Wingover { .. } => 4,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715).
+fn room_for(plan: &super::flight::Flight, maneuverability: Maneuverability, what: &str) -> Result<(), Refusal> {
+    let limit = super::maneuvers_a_round(plan.status, maneuverability, super::Scale::Normal);
+    if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
+        return Err(Refusal::new(format!("no manoeuvres left for the {what} this round"), "004:716-732"));
+    }
+    Ok(())
 }
 
 /// The angle at which a flier heading `mine` strikes a flier heading `theirs` (004:840-843).

@@ -207,6 +207,15 @@ pub fn maneuvers(status: SpeedStatus, maneuverability: Maneuverability, scale: S
     }
 }
 
+/// How many manoeuvres a round allows (004:716-732): `u32::MAX` when unlimited.
+pub fn maneuvers_a_round(status: SpeedStatus, maneuverability: Maneuverability, scale: Scale) -> u32 {
+    match maneuvers(status, maneuverability, scale) {
+        Maneuvers::Unlimited => u32::MAX,
+        Maneuvers::None => 0,
+        Maneuvers::Limited { per_round, .. } => per_round,
+    }
+}
+
 /// The fly check's modifiers besides Dex (004:734-743): manoeuvrability (perfect +4, good +2, average 0,
 /// poor -2, clumsy -4) and status (fast -2, top speed -4, stall -4, the others 0).
 pub fn fly_check_modifier(maneuverability: Maneuverability, status: SpeedStatus) -> i32 {
