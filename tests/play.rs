@@ -506,3 +506,18 @@ fn the_ai_dives_on_a_foe_below() {
     ));
     assert!(!outcome.log.0.iter().any(|f| matches!(f, Fact::ActionRefused { .. })));
 }
+
+/// The threat overlay counts heights: the griffon 6 m up is threatened by none of the foes, the goblins on
+/// the ground and the dragon 15 m up alike (004:783-784).
+#[test]
+fn the_threat_overlay_counts_heights() {
+    let encounter = level("roost.ron");
+    let mut app = started(&encounter, 3);
+    let griffon = entity(&app, "griffon");
+    let fighter = entity(&app, "fighter");
+    assert!(estoc::game::play::foes_threatened(app.world_mut(), griffon).is_empty());
+    assert!(
+        !estoc::game::play::foes_threatened(app.world_mut(), fighter).is_empty(),
+        "the goblins threaten the ground"
+    );
+}

@@ -398,6 +398,7 @@ pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::flight::FlightStep> 
 /// Every square a foe of `me` threatens: within its reach, not in a flier's blind spot (004:675-680).
 pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
+    let my_height = (world.get::<Altitude>(me).map_or(0, |a| a.0), world.get::<Size>(me).copied().unwrap_or_default());
     let (width, height) = {
         let field = world.resource::<crate::rules::battlefield::Battlefield>();
         (field.width(), field.height())
@@ -411,13 +412,20 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
         &Traits,
         &Feats,
         &Conditions,
-        (&Altitude, &Heading, &Speed),
+        (&Altitude, &Heading, &Speed, &Size),
     )>();
     let mut squares: Vec<Square> = q
         .iter(world)
         .filter(|(f, .., c, _)| **f != mine && c.can_act() && !c.threatens_nothing())
-        .flat_map(|(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed))| {
+        .flat_map(|(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed, size))| {
             let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+            // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
+            let rise = crate::rules::attack::vertical_steps(altitude.0, *size, my_height.0, my_height.1);
+            let weapons: Vec<Weapon> = crate::rules::attack::threatening_weapons(&armament.0, armed)
+                .into_iter()
+                .filter(|w| rise <= crate::rules::attack::vertical_reach(reach.0, w.reach))
+                .cloned()
+                .collect();
             let at = space.at(position.0);
             let behind = crate::rules::aerial::unthreatened_behind(
                 at,
@@ -427,7 +435,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
                 traits.all_round_vision,
                 &armament.0,
             );
-            threatened_squares(at, reach.0, &armament.0, armed, width, height)
+            threatened_squares(at, reach.0, &weapons, armed, width, height)
                 .into_iter()
                 .filter(move |s| !behind.contains(s))
         })
