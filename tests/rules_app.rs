@@ -124,20 +124,7 @@ fn the_attack_plugin_rolls_an_attack_and_its_damage_comes_off() {
     let (fighter, goblin) = (entity(&app, "fighter"), entity(&app, "goblin"));
     let before = app.world().get::<HitPoints>(goblin).unwrap().current;
     force(&mut app, &[17, 3]);
-    app.world_mut().write_message(AttackIntent {
-        attacker: fighter,
-        target: goblin,
-        weapon: None,
-        charge: false,
-        defensively: false,
-        full: false,
-        lethal: false,
-        readied: false,
-        two_weapons: false,
-        blows: None,
-        dive: false,
-        swoop: false,
-    });
+    app.world_mut().write_message(AttackIntent::new(fighter, goblin, None));
     app.update();
     let dealt = facts(&app).iter().find_map(|f| match f {
         Fact::DamageDealt { total, .. } => Some(*total),

@@ -319,6 +319,23 @@ pub fn update_previews(world: &mut World) {
     world.insert_resource(previews);
 }
 
+/// The flights of `me` with `climb` steps first: the previews' when they were planned for this state and
+/// climb (planning takes milliseconds, the HUD asks on every cursor move), else planned afresh.
+fn flights_of(
+    world: &mut World,
+    me: Entity,
+    climb: i32,
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>> {
+    let facts = world.resource::<EventLog>().0.len();
+    let previews = world.resource::<Previews>();
+    let current =
+        previews.key.as_ref().is_some_and(|k| k.active == Some(me) && k.facts == facts && k.choice.climb == climb);
+    if current {
+        return previews.flights.clone();
+    }
+    crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(climb))
+}
+
 /// How a flier in the air would strike the foe on `square`: the flight that ends where it threatens the
 /// foe (slow rather than fast, then the cheapest), as a dive attack when the flight begins with 6 m of
 /// dives (`Z` four times, 004:753), else the flight and then the attack with the standard action a slow
@@ -331,7 +348,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         return None;
     }
     let choice = world.resource::<Choice>().clone();
-    let flights = crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(choice.climb))?;
+    let flights = flights_of(world, me, choice.climb)?;
     let (reach, size) = (world.get::<Reach>(me)?.0, *world.get::<Size>(me)?);
     let (their_at, their_altitude, their_size) = {
         let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
@@ -499,7 +516,7 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
         });
     }
     // A flier in the air flies to the square, by the flight the preview shows.
-    if let Some(flights) = crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(choice.climb)) {
+    if let Some(flights) = flights_of(world, me, choice.climb) {
         return flights.get(&square).map(|planned| Step::Fly {
             creature: my_id,
             steps: planned.steps.clone(),

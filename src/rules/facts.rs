@@ -536,6 +536,31 @@ impl EventLog {
     }
 }
 
+/// Rolls a d20 check, `bonus` against `dc`, and writes it; whether it succeeds (no automatic results).
+pub fn roll_check(
+    dice: &mut crate::rules::dice::Dice,
+    facts: &mut MessageWriter<Fact>,
+    creature: &CreatureId,
+    check: &str,
+    reason: impl Into<String>,
+    bonus: i32,
+    dc: i32,
+) -> bool {
+    let roll = dice.d20();
+    let total = roll as i32 + bonus;
+    let success = total >= dc;
+    facts.write(Fact::CheckRolled {
+        creature: creature.clone(),
+        check: check.into(),
+        reason: reason.into(),
+        roll,
+        total,
+        dc,
+        success,
+    });
+    success
+}
+
 /// Appends this update's facts to the log.
 pub fn record_facts(mut facts: MessageReader<Fact>, mut log: ResMut<EventLog>) {
     log.0.extend(facts.read().cloned());

@@ -656,18 +656,12 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             match (entity(creature), entity(target)) {
                 (Some(a), Some(t)) => {
                     world.write_message(AttackIntent {
-                        attacker: a,
-                        target: t,
-                        weapon: weapon.clone(),
-                        charge: false,
                         defensively: *defensively,
                         full: *full,
                         lethal: *lethal,
-                        readied: false,
                         two_weapons: *two_weapons,
                         blows: *blows,
-                        dive: false,
-                        swoop: false,
+                        ..AttackIntent::new(a, t, weapon.clone())
                     });
                 }
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
@@ -868,20 +862,7 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
     match &readied.action {
         ReadiedAction::Attack { target, weapon } => {
             let target = target.as_deref().and_then(|t| world.resource::<Roster>().get(t)).unwrap_or(actor);
-            world.write_message(AttackIntent {
-                attacker: readier,
-                target,
-                weapon: weapon.clone(),
-                charge: false,
-                defensively: false,
-                full: false,
-                lethal: false,
-                readied: true,
-                two_weapons: false,
-                blows: None,
-                dive: false,
-                swoop: false,
-            });
+            world.write_message(AttackIntent { readied: true, ..AttackIntent::new(readier, target, weapon.clone()) });
         }
         ReadiedAction::DropProne => {
             world.write_message(crate::rules::attack::StanceIntent {

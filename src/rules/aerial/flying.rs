@@ -11,10 +11,11 @@ use super::{
     fly_check_modifier, takeoff_is_free, takeoff_jump_dc, takeoff_speed_bonus,
 };
 use crate::rules::RulesSystems;
+use crate::rules::attack::AttackIntent;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
-use crate::rules::facts::Fact;
+use crate::rules::facts::{Fact, roll_check};
 use crate::rules::geometry::{Direction, Footprint};
 use crate::rules::health::{Damage, Save, save_bonus, save_succeeds};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
@@ -197,13 +198,7 @@ fn take_off(
         let checked =
             order
                 .check_turn(intent.creature)
-                .and_then(|()| {
-                    if conditions.can_act() {
-                        Ok(())
-                    } else {
-                        Err(Refusal::new("a helpless creature cannot act", "004:278"))
-                    }
-                })
+                .and_then(|()| crate::rules::turns::able_to_act(conditions))
                 .and_then(|()| {
                     if altitude.0 > 0 { Err(Refusal::new("it is already in the air", "004:657")) } else { Ok(()) }
                 })
@@ -219,19 +214,8 @@ fn take_off(
                 Some(dc) => {
                     let bonus = skills.jump.unwrap_or(0)
                         + takeoff_speed_bonus(speed.land as f32 * 1.5, wings.squares as f32 * 1.5);
-                    let roll = dice.d20();
-                    let total = roll as i32 + bonus;
-                    let success = total >= dc as i32;
-                    facts.write(Fact::CheckRolled {
-                        creature: id.clone(),
-                        check: "jump".into(),
-                        reason: format!("taking off {} m above its space (004:659-668)", intent.extra_m),
-                        roll,
-                        total,
-                        dc: dc as i32,
-                        success,
-                    });
-                    if success {
+                    let reason = format!("taking off {} m above its space (004:659-668)", intent.extra_m);
+                    if roll_check(&mut dice, &mut facts, id, "jump", reason, bonus, dc as i32) {
                         reached += steps_of(intent.extra_m);
                     }
                 }
@@ -270,7 +254,7 @@ fn fly_creatures(
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
-    mut attacks: MessageWriter<crate::rules::attack::AttackIntent>,
+    mut attacks: MessageWriter<AttackIntent>,
 ) {
     for intent in intents.read() {
         let others = queries.p0();
@@ -340,13 +324,7 @@ fn fly_creatures(
         let planned = fly(&flier, &intent.steps, intent.hover, |_, _| true, obstacle);
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| {
-                if conditions.can_act() {
-                    Ok(())
-                } else {
-                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
-                }
-            })
+            .and_then(|()| crate::rules::turns::able_to_act(conditions))
             .and_then(
                 |()| {
                     if altitude.0 <= 0 { Err(Refusal::new("it must take off first", "004:657")) } else { Ok(()) }
@@ -495,18 +473,7 @@ fn fly_creatures(
         let mut status = flight_done.status;
         if intent.decelerate {
             let dc = AdvancedManeuver::Deceleration.dc().unwrap_or(15);
-            let roll = dice.d20();
-            let total = roll as i32 + bonus;
-            facts.write(Fact::CheckRolled {
-                creature: id.clone(),
-                check: "fly".into(),
-                reason: "deceleration (004:759)".into(),
-                roll,
-                total,
-                dc,
-                success: total >= dc,
-            });
-            if total >= dc {
+            if roll_check(&mut dice, &mut facts, id, "fly", "deceleration (004:759)", bonus, dc) {
                 status = SpeedStatus::Slow;
             }
         }
@@ -517,21 +484,8 @@ fn fly_creatures(
             // A swoop always asks its check (DC 20); a flyby attack is automatic with the feat.
             let feat = feats.has(Feat::FlybyAttack) && !intent.swoop;
             let maneuver = if intent.swoop { AdvancedManeuver::Swoop } else { AdvancedManeuver::FlybyAttack };
-            let made = feat || {
-                let dc = maneuver.dc().unwrap_or(20);
-                let roll = dice.d20();
-                let total = roll as i32 + bonus;
-                facts.write(Fact::CheckRolled {
-                    creature: id.clone(),
-                    check: "fly".into(),
-                    reason: if intent.swoop { "swoop (004:751)".into() } else { "flyby attack (004:755)".into() },
-                    roll,
-                    total,
-                    dc,
-                    success: total >= dc,
-                });
-                total >= dc
-            };
+            let reason = if intent.swoop { "swoop (004:751)" } else { "flyby attack (004:755)" };
+            let made = feat || roll_check(&mut dice, &mut facts, id, "fly", reason, bonus, maneuver.dc().unwrap_or(20));
             let stop = flight_done.waypoints.iter().find(|w| w.step + 1 == after).copied();
             match stop {
                 Some(stop) if made => {
@@ -542,19 +496,9 @@ fn fly_creatures(
                         Some(claw) if intent.swoop => Some(claw.name.clone()),
                         _ => armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
                     };
-                    attacks.write(crate::rules::attack::AttackIntent {
-                        attacker: intent.creature,
-                        target,
-                        weapon,
-                        charge: false,
-                        defensively: false,
-                        full: false,
-                        lethal: false,
-                        readied: false,
-                        two_weapons: false,
-                        blows: None,
-                        dive: false,
+                    attacks.write(AttackIntent {
                         swoop: intent.swoop,
+                        ..AttackIntent::new(intent.creature, target, weapon)
                     });
                 }
                 _ => {
@@ -630,32 +574,12 @@ fn fly_creatures(
                         <= crate::rules::attack::vertical_reach(reach.0, w.reach)
             });
             let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
-            let roll = dice.d20();
-            let total = roll as i32 + bonus;
-            facts.write(Fact::CheckRolled {
-                creature: id.clone(),
-                check: "fly".into(),
-                reason: "dive attack (004:753)".into(),
-                roll,
-                total,
-                dc,
-                success: total >= dc,
-            });
+            let made = roll_check(&mut dice, &mut facts, id, "fly", "dive attack (004:753)", bonus, dc);
             match claw {
-                Some(claw) if reaches && total >= dc => {
-                    attacks.write(crate::rules::attack::AttackIntent {
-                        attacker: intent.creature,
-                        target,
-                        weapon: Some(claw.name.clone()),
-                        charge: false,
-                        defensively: false,
-                        full: false,
-                        lethal: false,
-                        readied: false,
-                        two_weapons: false,
-                        blows: None,
+                Some(claw) if reaches && made => {
+                    attacks.write(AttackIntent {
                         dive: true,
-                        swoop: false,
+                        ..AttackIntent::new(intent.creature, target, Some(claw.name.clone()))
                     });
                 }
                 _ => {
@@ -779,9 +703,7 @@ fn land(
         let stalled = flight.as_deref().is_some_and(|f| f.flown == Some(SpeedStatus::Stall));
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| {
-                if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
-            })
+            .and_then(|()| crate::rules::turns::able_to_act(conditions))
             .and_then(|()| if altitude.0 > 0 { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
             .and_then(|()| match (low, stalled) {
                 (true, _) => Ok(()),
@@ -938,21 +860,8 @@ fn start_of_turn_recovery(
         }
         let Some(wings) = speed.fly else { continue };
         let dc = AdvancedManeuver::Recovery.dc().unwrap_or(5);
-        let roll = dice.d20();
-        let total = roll as i32
-            + ability_modifier(abilities.dex)
-            + fly_check_modifier(wings.maneuverability, SpeedStatus::FreeFall);
-        let success = total >= dc;
-        out.facts.write(Fact::CheckRolled {
-            creature: id.clone(),
-            check: "fly".into(),
-            reason: "recovery from a free fall (004:763)".into(),
-            roll,
-            total,
-            dc,
-            success,
-        });
-        if success {
+        let bonus = ability_modifier(abilities.dex) + fly_check_modifier(wings.maneuverability, SpeedStatus::FreeFall);
+        if roll_check(&mut dice, &mut out.facts, id, "fly", "recovery from a free fall (004:763)", bonus, dc) {
             flight.falling = false;
         } else {
             flight.fell = true;

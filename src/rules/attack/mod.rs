@@ -53,6 +53,26 @@ pub struct AttackIntent {
     pub swoop: bool,
 }
 
+impl AttackIntent {
+    /// One attack (a standard action) with `weapon`, nothing else asked: the other fields say what more.
+    pub fn new(attacker: Entity, target: Entity, weapon: Option<String>) -> Self {
+        AttackIntent {
+            attacker,
+            target,
+            weapon,
+            charge: false,
+            defensively: false,
+            full: false,
+            lethal: false,
+            readied: false,
+            two_weapons: false,
+            blows: None,
+            dive: false,
+            swoop: false,
+        }
+    }
+}
+
 /// A full-round action begun with a standard action by a restricted creature, to be finished with another
 /// the next round (004:86, 004:212); lost if not finished then.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
@@ -1075,13 +1095,10 @@ pub fn take_total_defense(
 ) {
     for intent in intents.read() {
         let Ok((id, mut budget, state)) = creatures.get_mut(intent.creature) else { continue };
-        let checked = order.check_turn(intent.creature).and_then(|()| {
-            if state.can_act() {
-                budget.spend(ActionKind::Standard)
-            } else {
-                Err(Refusal::new("a helpless creature cannot act", "004:278"))
-            }
-        });
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| crate::rules::turns::able_to_act(state))
+            .and_then(|()| budget.spend(ActionKind::Standard));
         match checked {
             Ok(()) => {
                 conditions.write(ConditionChange {
@@ -1281,13 +1298,7 @@ fn change_stance(
             if intent.stand_up { ("stand_up", ActionKind::Move) } else { ("drop_prone", ActionKind::Free) };
         let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
         let checked = turn
-            .and_then(|()| {
-                if who.conditions.can_act() {
-                    Ok(())
-                } else {
-                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
-                }
-            })
+            .and_then(|()| crate::rules::turns::able_to_act(who.conditions))
             .and_then(|()| match (intent.stand_up, prone) {
                 (true, false) => Err(Refusal::new("it is not prone", "004:225")),
                 (false, true) => Err(Refusal::new("it is already prone", "004:255")),

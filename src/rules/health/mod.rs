@@ -229,13 +229,7 @@ pub fn use_item(
         let found = items.0.iter().position(|i| i.name == intent.item);
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| {
-                if user.conditions.can_act() {
-                    Ok(())
-                } else {
-                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
-                }
-            })
+            .and_then(|()| crate::rules::turns::able_to_act(user.conditions))
             .and_then(|()| found.ok_or_else(|| Refusal::new(format!("{} carries no {}", user.id, intent.item), "data")))
             .and_then(|i| {
                 let item = &items.0[i];

@@ -361,9 +361,7 @@ pub fn check_cast(
     spell: &str,
 ) -> Result<usize, Refusal> {
     order.check_turn(caster.entity)?;
-    if !caster.conditions.can_act() {
-        return Err(Refusal::new("a helpless creature cannot act", "004:278"));
-    }
+    crate::rules::turns::able_to_act(caster.conditions)?;
     if caster.conditions.has(Condition::Casting) {
         return Err(Refusal::new("it is already casting a spell", "004:237"));
     }

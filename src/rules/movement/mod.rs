@@ -949,20 +949,7 @@ fn resolve_movement(
                 condition: Condition::Charging,
                 gained: true,
             });
-            attacks.write(AttackIntent {
-                attacker: intent.creature,
-                target,
-                weapon: None,
-                charge: true,
-                defensively: false,
-                full: false,
-                lethal: false,
-                readied: false,
-                two_weapons: false,
-                blows: None,
-                dive: false,
-                swoop: false,
-            });
+            attacks.write(AttackIntent { charge: true, ..AttackIntent::new(intent.creature, target, None) });
         }
     }
 }

@@ -53,6 +53,11 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// Refuses any action of a creature that is helpless (004:278).
+pub fn able_to_act(conditions: &crate::rules::creature::Conditions) -> Result<(), Refusal> {
+    if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
+}
+
 /// The actions left to a creature in its turn.
 #[derive(bevy::prelude::Component, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ActionBudget {

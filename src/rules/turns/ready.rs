@@ -140,13 +140,7 @@ fn ready(
         let Ok((id, conditions, mut budget)) = creatures.get_mut(intent.creature) else { continue };
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| {
-                if conditions.can_act() {
-                    Ok(())
-                } else {
-                    Err(Refusal::new("a helpless creature cannot act", "004:278"))
-                }
-            })
+            .and_then(|()| super::able_to_act(conditions))
             .and_then(|()| match (&intent.trigger, &intent.action) {
                 (Trigger::EntersThreatened, ReadiedAction::Move { .. } | ReadiedAction::DropProne) => {
                     Err(Refusal::new("only an attack can be readied against a foe stepping in", "004:621"))
