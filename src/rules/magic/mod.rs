@@ -14,7 +14,7 @@ use crate::rules::attack::Combatant;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::dice::{Dice, DiceExpr};
-use crate::rules::facts::Fact;
+use crate::rules::facts::{Fact, roll_check};
 use crate::rules::health::{Damage, Healing, Save, save_bonus, save_succeeds};
 use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
@@ -260,19 +260,7 @@ fn cast(
         });
         let bonus = concentration_bonus(skills, caster.abilities);
         let keeps = |dc: i32, reason: String, dice: &mut Dice, facts: &mut MessageWriter<Fact>| {
-            let roll = dice.d20();
-            let total = roll as i32 + bonus;
-            let success = total >= dc;
-            facts.write(Fact::CheckRolled {
-                creature: caster.id.clone(),
-                check: "concentration".into(),
-                reason,
-                roll,
-                total,
-                dc,
-                success,
-            });
-            success
+            roll_check(dice, facts, caster.id, "concentration", reason, bonus, dc)
         };
         // A readied action set off by this casting struck first (004:621): its wound distracts.
         let wounded_before = awaiting.map_or(0, |a| (a.hit_points - caster.hit_points.current).max(0));
@@ -600,19 +588,8 @@ fn keep_concentration(
             continue;
         };
         let dc = wound_dc(amount, casting.spell.def.level);
-        let roll = dice.d20();
-        let total = roll as i32 + concentration_bonus(skills, abilities);
-        let success = total >= dc;
-        facts.write(Fact::CheckRolled {
-            creature: id.clone(),
-            check: "concentration".into(),
-            reason: format!("wounded for {amount} in the middle of casting (004:237)"),
-            roll,
-            total,
-            dc,
-            success,
-        });
-        if !success {
+        let reason = format!("wounded for {amount} in the middle of casting (004:237)");
+        if !roll_check(&mut dice, &mut facts, id, "concentration", reason, concentration_bonus(skills, abilities), dc) {
             broken.push(entity);
             facts.write(lost(id, &casting.spell.name, "the wound broke the caster's concentration (004:237)"));
             commands.entity(entity).remove::<CastingUnderway>();
