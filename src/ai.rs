@@ -328,18 +328,19 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         return None;
     }
     let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
+    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
-        + world.get::<Size>(foe.entity).map_or(1, |s| s.side_squares().max(1));
+        + world.get::<Size>(foe.entity).map_or(1, |s| scale.body_height(*s));
     // High enough above it, with its whole turn: a dive attack, 6 m of dives to a flight that ends where it
     // threatens the foe, for the claw's double damage (004:753).
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
     let drop = altitude - foe_top;
-    if (4..=8).contains(&drop) && budget.check(ActionKind::FullRound).is_ok() {
+    let least = scale.dive_attack_drop();
+    if (least..=2 * least).contains(&drop) && budget.check(ActionKind::FullRound).is_ok() {
         let dives = vec![FlightStep::Dive { far: false }; drop as usize];
         let maneuverability = world.get::<Speed>(creature).and_then(|s| s.fly).map(|w| w.maneuverability)?;
         let room = |status: SpeedStatus, used: u32| {
-            let limit =
-                crate::rules::aerial::maneuvers_a_round(status, maneuverability, crate::rules::aerial::Scale::Normal);
+            let limit = crate::rules::aerial::maneuvers_a_round(status, maneuverability, scale);
             used.saturating_add(crate::rules::aerial::ADVANCED_MANEUVER_COST) <= limit
         };
         let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
@@ -355,7 +356,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
                     matches!(p.flight.status, SpeedStatus::Slow | SpeedStatus::Fast)
                         && room(p.flight.status, p.flight.maneuvers)
                         && melee_reaches(reach, false, Footprint::new(**at, side), foe.footprint)
-                        && crate::rules::attack::vertical_steps(end, size, foe_altitude, foe_size)
+                        && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
                             <= crate::rules::attack::vertical_reach(reach, false)
                 })
                 .min_by_key(|(at, p)| (p.flight.maneuvers, p.flight.spent, at.y, at.x))

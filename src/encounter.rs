@@ -67,7 +67,7 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 s.size,
                 s.reach,
                 Position(spec.at),
-                Space::full(s.size),
+                Space::at_scale(encounter.battlefield.scale(), s.size),
                 s.speed,
                 s.speed_modifiers.clone(),
                 s.hit_points,

@@ -94,7 +94,7 @@ pub fn with_move_query<T>(
         budget: *me.budget,
         conditions: me.conditions.clone(),
         reach: me.reach.0,
-        grounded: crate::rules::movement::check_grounded(me.speed, me.altitude),
+        grounded: crate::rules::movement::check_grounded(field.scale(), me.speed, me.altitude),
     };
     Some(f(&query, &facts))
 }
@@ -122,7 +122,13 @@ fn threats_against(world: &mut World, creature: Entity) -> Option<(Vec<Threat>, 
     let mut state = world.query_filtered::<Combatant, With<Creature>>();
     let combatants = state.query(world);
     let me = combatants.get(creature).ok()?;
-    let threats = threats_to(&me, combatants.iter(), |e| reactions.get(&e).copied().unwrap_or_default(), &order);
+    let threats = threats_to(
+        world.resource::<Battlefield>().scale(),
+        &me,
+        combatants.iter(),
+        |e| reactions.get(&e).copied().unwrap_or_default(),
+        &order,
+    );
     Some((threats, already, me.size.is_smaller_than_a_square()))
 }
 
@@ -228,7 +234,7 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
     let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
     let (mine, theirs) = (height(charger), height(target));
     if let (Some((a, a_size, reach)), Some((b, b_size, _))) = (mine, theirs)
-        && crate::rules::attack::vertical_steps(a, a_size, b, b_size)
+        && crate::rules::attack::vertical_steps(world.resource::<Battlefield>().scale(), a, a_size, b, b_size)
             > crate::rules::attack::vertical_reach(reach, reach_weapon)
     {
         return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));

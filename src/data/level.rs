@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::content::{Content, Stats, TemplateOverrides};
 use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
+use crate::rules::aerial::{HIGHEST_BAND, Scale};
 use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::creature::{Condition, CreatureId, footprint};
+use crate::rules::creature::{Condition, CreatureId, footprint_at};
 use crate::rules::geometry::{Direction, Edge, Square};
 
 /// The largest map side accepted, in squares: a larger map is refused before anything is allocated.
@@ -80,6 +81,9 @@ pub struct PlacementDef {
     /// Altitude in metres (fliers), a multiple of 1.5.
     #[serde(default)]
     pub altitude_m: f32,
+    /// Altitude band at chase scale, 0 (the ground) to 6 (004:788-797), instead of `altitude_m`.
+    #[serde(default)]
+    pub band: Option<u8>,
     /// The creatures it knows of at the start; absent: all of them (004:58-60).
     #[serde(default)]
     pub aware_of: Option<Vec<String>>,
@@ -122,6 +126,9 @@ pub struct LevelDef {
     /// Walls and obstacles on edges.
     #[serde(default)]
     pub edges: Vec<EdgeDef>,
+    /// `Normal` (1.5 m squares, the default) or `Chase` (9 m squares, altitude in bands, 004:647-652).
+    #[serde(default)]
+    pub scale: Scale,
     /// Factions.
     pub factions: Vec<FactionDef>,
     /// Creatures.
@@ -221,6 +228,8 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         )]));
     }
     let mut field = Battlefield::open(width, height);
+    field.set_scale(def.scale);
+    let chase = def.scale == Scale::Chase;
     let mut looks = vec!['.'; (width * height) as usize];
     // Rows: the k-th quoted string after `terrain:` is row k.
     let rows_start = source.find_from(0, "terrain:").unwrap_or(0);
@@ -329,12 +338,37 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
                 ));
             }
         }
-        let altitude = match super::content::metres_to_squares(placement.altitude_m, "altitude") {
-            Ok(steps) => steps as i32,
-            Err(message) => {
-                problems.push(source.error(at("altitude_m:"), format!("creature {who:?}: {message}")));
+        let altitude = match (chase, placement.band) {
+            (true, Some(band)) if band <= HIGHEST_BAND => i32::from(band),
+            (true, Some(band)) => {
+                problems.push(source.error(
+                    at("band:"),
+                    format!("creature {who:?}: band {band} is beyond the highest, {HIGHEST_BAND} (004:788-797)"),
+                ));
                 0
             }
+            (false, Some(_)) => {
+                problems.push(source.error(
+                    at("band:"),
+                    format!("creature {who:?}: altitude bands are for a chase-scale level; give altitude_m"),
+                ));
+                0
+            }
+            (true, None) if placement.altitude_m != 0.0 => {
+                problems.push(source.error(
+                    at("altitude_m:"),
+                    format!("creature {who:?}: a chase-scale level gives altitudes as bands (band: 0 to 6)"),
+                ));
+                0
+            }
+            (true, None) => 0,
+            (false, None) => match super::content::metres_to_squares(placement.altitude_m, "altitude") {
+                Ok(steps) => steps as i32,
+                Err(message) => {
+                    problems.push(source.error(at("altitude_m:"), format!("creature {who:?}: {message}")));
+                    0
+                }
+            },
         };
         let Some((_, template)) = content.templates.get(&placement.template) else {
             let known: Vec<&str> = content.templates.keys().map(String::as_str).collect();
@@ -353,7 +387,7 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
                 continue;
             }
         };
-        let space = footprint(placement.at, stats.size);
+        let space = footprint_at(def.scale, placement.at, stats.size);
         if space.squares().any(|s| !field.contains(s)) {
             problems.push(source.error(
                 at("at:"),
@@ -377,6 +411,11 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             );
         }
         let mut stats = stats;
+        if chase {
+            // At chase scale a creature threatens nothing: a 9 m square holds foes and friends alike, and
+            // where in it each one is, the scale does not say (our ruling, docs/rulings.md).
+            stats.reach = crate::rules::creature::Reach(0);
+        }
         if placement.damage < 0 || placement.nonlethal < 0 || placement.temporary < 0 {
             problems.push(
                 source.error(
@@ -400,16 +439,20 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             conditions: placement.conditions.clone(),
         });
     }
-    // Two creatures may share squares only when both are smaller than a square (000:148-151).
+    // Two creatures may share squares only when both are smaller than a square (000:148-151); at chase
+    // scale any may, but for a Colossal one (004:651).
     let mut per_square: BTreeMap<Square, Vec<&CreatureSpec>> = BTreeMap::new();
     for c in &creatures {
-        for s in footprint(c.at, c.stats.size).squares() {
+        for s in footprint_at(def.scale, c.at, c.stats.size).squares() {
             per_square.entry(s).or_default().push(c);
         }
     }
     let mut reported = BTreeSet::new();
     for (square, here) in &per_square {
         if here.len() < 2 {
+            continue;
+        }
+        if chase && here.iter().all(|c| c.stats.size != crate::rules::size::Size::Colossal) {
             continue;
         }
         let all_small = here.iter().all(|c| c.stats.size.is_smaller_than_a_square());

@@ -355,7 +355,8 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         (s.at(p.0), world.get::<Altitude>(foe)?.0, *world.get::<Size>(foe)?)
     };
     let side = world.get::<Space>(me)?.width;
-    let dive = choice.climb <= -4;
+    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    let dive = choice.climb <= -scale.dive_attack_drop();
     let rank = |s: SpeedStatus| match s {
         SpeedStatus::Slow | SpeedStatus::Hover => 0,
         SpeedStatus::Fast => 1,
@@ -370,7 +371,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
                 false,
                 crate::rules::geometry::Footprint::new(**at, side),
                 their_at,
-            ) && crate::rules::attack::vertical_steps(end, size, their_altitude, their_size)
+            ) && crate::rules::attack::vertical_steps(scale, end, size, their_altitude, their_size)
                 <= crate::rules::attack::vertical_reach(reach, false)
                 && (dive || rank(planned.flight.status) == 0)
         })
@@ -416,9 +417,9 @@ pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::flight::FlightStep> 
 pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let my_height = (world.get::<Altitude>(me).map_or(0, |a| a.0), world.get::<Size>(me).copied().unwrap_or_default());
-    let (width, height) = {
+    let (width, height, scale) = {
         let field = world.resource::<crate::rules::battlefield::Battlefield>();
-        (field.width(), field.height())
+        (field.width(), field.height(), field.scale())
     };
     let mut q = world.query::<(
         &Faction,
@@ -437,7 +438,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
         .flat_map(|(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed, size))| {
             let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
             // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
-            let rise = crate::rules::attack::vertical_steps(altitude.0, *size, my_height.0, my_height.1);
+            let rise = crate::rules::attack::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
             let weapons: Vec<Weapon> = crate::rules::attack::threatening_weapons(&armament.0, armed)
                 .into_iter()
                 .filter(|w| rise <= crate::rules::attack::vertical_reach(reach.0, w.reach))

@@ -72,6 +72,8 @@ pub struct Battlefield {
     /// Per square: the feature on its east edge, then on its south edge. Edges of squares off the map are
     /// not kept: outside the map is wall already.
     edges: Vec<[Option<EdgeFeature>; 2]>,
+    /// The scale of its squares (004:647-652).
+    scale: crate::rules::aerial::Scale,
 }
 
 impl Battlefield {
@@ -85,7 +87,18 @@ impl Battlefield {
             dark: vec![false; n],
             fog: vec![false; n],
             edges: vec![[None; 2]; n],
+            scale: crate::rules::aerial::Scale::Normal,
         }
+    }
+
+    /// The scale of its squares: 1.5 m, or 9 m for a chase (004:647-652).
+    pub fn scale(&self) -> crate::rules::aerial::Scale {
+        self.scale
+    }
+
+    /// Sets the scale of its squares.
+    pub fn set_scale(&mut self, scale: crate::rules::aerial::Scale) {
+        self.scale = scale;
     }
 
     /// Squares from west to east.

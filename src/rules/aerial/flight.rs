@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AdvancedManeuver, Maneuvers, Scale, SpeedStatus, maneuvers, speed_status};
+use super::{AdvancedManeuver, Maneuvers, Scale, SpeedStatus, maneuvers};
 use crate::rules::creature::Maneuverability;
 use crate::rules::geometry::{Direction, Footprint, Square};
 use crate::rules::turns::Refusal;
@@ -112,6 +112,8 @@ pub struct Flier {
     pub hover_feat: bool,
     /// Squares flown since its last turn or slip, carried from its last move (004:745).
     pub since_maneuver: u32,
+    /// The scale of the squares: at chase scale, 9 m squares and altitude in bands (004:650, 004:788).
+    pub scale: Scale,
 }
 
 /// Where a flier is after a step.
@@ -172,27 +174,80 @@ pub struct Flight {
     pub skipped: Vec<usize>,
 }
 
-/// Squares of movement one step costs, before any check (a failed manoeuvre costs what it tried).
-/// `diagonal_odd` is the 1-2-1-2 alternation of diagonals so far (000:61).
-fn step_cost(step: FlightStep, heading: Direction, perfect: bool, diagonal_odd: &mut bool) -> u32 {
+/// Half-squares of movement one step costs, before any check (a failed manoeuvre costs what it tried).
+/// `diagonal_odd` is the 1-2-1-2 alternation of diagonals so far (000:61). At chase scale `band` is the
+/// flight's change of band: climbing one, each square entered costs 2; diving one, half a square
+/// (004:749); the climb or the dive itself costs nothing more.
+fn step_halves(
+    step: FlightStep,
+    heading: Direction,
+    perfect: bool,
+    diagonal_odd: &mut bool,
+    scale: Scale,
+    band: i32,
+) -> u32 {
     let mut ahead = || {
-        if heading.is_diagonal() {
+        let squares = if heading.is_diagonal() {
             *diagonal_odd = !*diagonal_odd;
             if *diagonal_odd { 1 } else { 2 }
         } else {
             1
+        };
+        match (scale, band.signum()) {
+            (Scale::Chase, 1) => 4 * squares,
+            (Scale::Chase, -1) => squares,
+            _ => 2 * squares,
         }
     };
-    match step {
-        FlightStep::Forward => ahead(),
-        FlightStep::Turn(_) if perfect => 0,
-        FlightStep::Turn(_) => 1,
-        FlightStep::Sideslip(_) => 3,
-        FlightStep::Climb => ahead() + u32::from(!perfect),
-        FlightStep::Dive { .. } => 1,
-        FlightStep::HardTurn(_) | FlightStep::Wingover { .. } => 2,
-        FlightStep::TightTurn { step, .. } => 1 + u32::from(step.min(3)),
+    match (step, scale) {
+        (FlightStep::Forward, _) => ahead(),
+        (FlightStep::Turn(_), _) if perfect => 0,
+        (FlightStep::Turn(_), _) => 2,
+        (FlightStep::Sideslip(_), _) => 6,
+        (FlightStep::Climb | FlightStep::Dive { .. }, Scale::Chase) => 0,
+        (FlightStep::Climb, Scale::Normal) => ahead() + 2 * u32::from(!perfect),
+        (FlightStep::Dive { .. }, Scale::Normal) => 2,
+        (FlightStep::HardTurn(_) | FlightStep::Wingover { .. }, _) => 4,
+        (FlightStep::TightTurn { step, .. }, _) => 2 * (1 + u32::from(step.min(3))),
     }
+}
+
+/// Whole squares of movement for `halves` half-squares: a half square counts as a whole one.
+fn whole(halves: u32) -> u32 {
+    halves.div_ceil(2)
+}
+
+/// The change of band a chase-scale flight makes by its climb or dive, which must come before it enters
+/// any square, one band at most (our ruling on 004:749); 0 at normal scale.
+fn band_change(scale: Scale, steps: &[FlightStep]) -> Result<i32, Refusal> {
+    if scale == Scale::Normal {
+        return Ok(0);
+    }
+    let mut change = 0;
+    for (i, step) in steps.iter().enumerate() {
+        let delta = match step {
+            FlightStep::Climb => 1,
+            FlightStep::Dive { .. } => -1,
+            _ => continue,
+        };
+        if change != 0 {
+            return Err(Refusal::new(
+                format!("step {}: at chase scale a flight climbs or dives one band at most", i + 1),
+                "004:749, docs/rulings.md",
+            ));
+        }
+        if i > 0 {
+            return Err(Refusal::new(
+                format!(
+                    "step {}: at chase scale the climb or dive sets the cost of every square: it comes first",
+                    i + 1
+                ),
+                "004:749, docs/rulings.md",
+            ));
+        }
+        change = delta;
+    }
+    Ok(change)
 }
 
 /// Flies `steps` from where `flier` is. `hover` declares a hover. `check` rolls a fly check for an
@@ -207,11 +262,13 @@ pub fn fly(
 ) -> Result<Flight, Refusal> {
     // The distance declared is what the flight costs; it sets the status, and the status the manoeuvres.
     let perfect = flier.maneuverability == Maneuverability::Perfect || hover;
+    let scale = flier.scale;
+    let band = band_change(scale, steps)?;
     let mut odd = false;
     let mut heading = flier.heading;
-    let mut planned = 0;
+    let mut planned_halves = 0;
     for step in steps {
-        planned += step_cost(*step, heading, perfect, &mut odd);
+        planned_halves += step_halves(*step, heading, perfect, &mut odd, scale, band);
         heading = match *step {
             FlightStep::Turn(side) | FlightStep::TightTurn { side, .. } => heading.turned(side.eighths(1)),
             FlightStep::HardTurn(side) => heading.turned(side.eighths(2)),
@@ -219,21 +276,22 @@ pub fn fly(
             _ => heading,
         };
     }
-    let speed_squares = (flier.speed_m / 1.5 + 1e-4).floor() as u32;
+    let planned = whole(planned_halves);
+    let speed_squares = scale.squares(flier.speed_m);
     if planned > 4 * speed_squares {
         return Err(Refusal::new(
             format!("{planned} squares is more than four times its fly speed ({speed_squares} squares)"),
             "004:707",
         ));
     }
-    let status = speed_status(planned as f32 * 1.5, flier.speed_m, flier.maneuverability, hover, flier.hover_feat)?;
+    let status = scale.status(planned, flier.speed_m, flier.maneuverability, hover, flier.hover_feat)?;
     // A perfect flier turns as it likes, but at top speed the table limits it too (004:731).
     let free = hover || (perfect && status != SpeedStatus::TopSpeed);
-    let (limit, factor) = match maneuvers(status, flier.maneuverability, Scale::Normal) {
+    let (limit, factor) = match maneuvers(status, flier.maneuverability, scale) {
         _ if free => (u32::MAX, 0),
         Maneuvers::Unlimited => (u32::MAX, 0),
         Maneuvers::None => (0, 0),
-        Maneuvers::Limited { per_round, factor } => (per_round, factor.map_or(0, |m| (m / 1.5 + 1e-4).round() as u32)),
+        Maneuvers::Limited { per_round, factor } => (per_round, scale.factor_squares(factor)),
     };
     let mut flight = Flight {
         waypoints: Vec::new(),
@@ -248,13 +306,14 @@ pub fn fly(
     let (mut at, mut altitude, mut heading) = (flier.at, flier.altitude, flier.heading);
     let mut odd = false;
     let mut advanced_open = true;
+    let mut spent_halves = 0;
     for (i, step) in steps.iter().copied().enumerate() {
         // After a failed advanced manoeuvre no other is attempted this turn (004:749).
         if step.advanced().is_some() && !advanced_open {
             flight.skipped.push(i);
             continue;
         }
-        let cost = step_cost(step, heading, perfect, &mut odd);
+        let cost = step_halves(step, heading, perfect, &mut odd, scale, band);
         if step.is_maneuver() && !free {
             let uses = if step.advanced().is_some() { 2 } else { 1 };
             if flight.maneuvers + uses > limit {
@@ -293,6 +352,8 @@ pub fn fly(
         let mut ahead = 0;
         let mut aside = None;
         match step {
+            // At chase scale the climb or dive sets the band and the cost of the squares after (004:749).
+            FlightStep::Climb | FlightStep::Dive { .. } if scale == Scale::Chase => {}
             FlightStep::Forward | FlightStep::Climb => ahead = 1,
             FlightStep::Dive { far } => ahead = if far { 2 } else { 1 },
             FlightStep::Sideslip(side) => {
@@ -311,8 +372,14 @@ pub fn fly(
         match step {
             FlightStep::Climb => altitude += 1,
             FlightStep::Dive { .. } => altitude -= 1,
-            FlightStep::Wingover { .. } => altitude -= 4,
+            FlightStep::Wingover { .. } => altitude -= scale.wingover_drop(),
             _ => {}
+        }
+        if scale == Scale::Chase && altitude > i32::from(super::HIGHEST_BAND) {
+            return Err(Refusal::new(
+                format!("step {}: band {} is the highest (very high)", i + 1, super::HIGHEST_BAND),
+                "004:788-797",
+            ));
         }
         if altitude < 1 {
             return Err(Refusal::new(
@@ -333,7 +400,7 @@ pub fn fly(
                 }
                 Some(Obstacle::Creature(id)) => {
                     flight.collision = Some((i, id));
-                    flight.spent += cost;
+                    flight.spent = whole(spent_halves + cost);
                     return Ok(flight);
                 }
                 None => at = next,
@@ -343,7 +410,8 @@ pub fn fly(
         if step.needs_factor() || matches!(step, FlightStep::Wingover { .. }) {
             flight.since_maneuver = 0;
         }
-        flight.spent += cost;
+        spent_halves += cost;
+        flight.spent = whole(spent_halves);
         flight.waypoints.push(Waypoint { square: at.origin, altitude, heading, spent: flight.spent, step: i });
     }
     Ok(flight)
@@ -390,13 +458,15 @@ pub fn flights(
 ) -> std::collections::HashMap<Square, PlannedFlight> {
     use std::collections::{BinaryHeap, HashMap};
     let perfect = flier.maneuverability == Maneuverability::Perfect;
-    let speed = (flier.speed_m / 1.5 + 1e-4).floor() as u32;
-    let max_cost = 2 * speed;
+    let scale = flier.scale;
+    let Ok(band_change) = band_change(scale, prefix) else { return HashMap::new() };
+    // Costs in half-squares (a chase-scale dive makes a square cost half, 004:749).
+    let max_cost = 4 * scale.squares(flier.speed_m);
     // The loosest limits of the slow and fast bands: each flight is checked against its own band at the end.
-    let band = |status| match maneuvers(status, flier.maneuverability, Scale::Normal) {
+    let band = |status| match maneuvers(status, flier.maneuverability, scale) {
         Maneuvers::Unlimited => (u32::MAX, 0),
         Maneuvers::None => (0, 0),
-        Maneuvers::Limited { per_round, factor } => (per_round, factor.map_or(0, |m| (m / 1.5 + 1e-4).round() as u32)),
+        Maneuvers::Limited { per_round, factor } => (per_round, scale.factor_squares(factor)),
     };
     let (slow, fast) = (band(SpeedStatus::Slow), band(SpeedStatus::Fast));
     let limit = if perfect { u32::MAX } else { slow.0.max(fast.0) };
@@ -408,11 +478,12 @@ pub fn flights(
     let mut odd = false;
     for step in prefix {
         let squares = match step {
+            _ if scale == Scale::Chase => 0,
             FlightStep::Climb => 1,
             FlightStep::Dive { far } => 1 + u32::from(*far),
             _ => 0,
         };
-        spent += step_cost(*step, flier.heading, perfect, &mut odd);
+        spent += step_halves(*step, flier.heading, perfect, &mut odd, scale, band_change);
         used += u32::from(!perfect && step.is_maneuver());
         start_altitude += match step {
             FlightStep::Climb => 1,
@@ -462,16 +533,21 @@ pub fn flights(
         }
         let (square, heading, since, used) = state;
         let mut next: Vec<(FlightStep, State, u32)> = Vec::new();
-        // Ahead, with the 1-2-1-2 diagonals (counted as 1.5 on average: the flight's check settles it).
+        // Ahead, a diagonal counted as 2 (the 1-2-1-2 count is the flight's check to settle).
         let ahead = Footprint::rect(square.step(heading), flier.at.width, flier.at.height);
         let clear = *open_at.entry(ahead.origin).or_insert_with(|| obstacle(ahead, start_altitude).is_none());
         if clear {
-            let step_cost = if heading.is_diagonal() { 2 } else { 1 };
+            let squares = if heading.is_diagonal() { 2 } else { 1 };
+            let step_cost = match (scale, band_change.signum()) {
+                (Scale::Chase, 1) => 4 * squares,
+                (Scale::Chase, -1) => squares,
+                _ => 2 * squares,
+            };
             next.push((FlightStep::Forward, (ahead.origin, heading, (since + 1).min(factor), used), step_cost));
         }
         if (perfect || (since >= factor && used < limit)) && cost > start.spent {
             for side in [Side::Left, Side::Right] {
-                let turn_cost = if perfect { 0 } else { 1 };
+                let turn_cost = if perfect { 0 } else { 2 };
                 let turned = heading.turned(side.eighths(1));
                 next.push((FlightStep::Turn(side), (square, turned, 0, used + u32::from(!perfect)), turn_cost));
             }
@@ -514,7 +590,7 @@ pub fn flights(
     // Each square's candidates in order of preference, the status read from the cost alone; the first the
     // rules accept is its flight.
     let status_of = |cost: u32| {
-        speed_status(cost as f32 * 1.5, flier.speed_m, flier.maneuverability, false, flier.hover_feat).map_or(2, rank)
+        scale.status(whole(cost), flier.speed_m, flier.maneuverability, false, flier.hover_feat).map_or(2, rank)
     };
     ends.sort_by_key(|(cost, s)| (s.0.y, s.0.x, status_of(*cost), *cost, s.1.index(), s.2, s.3));
     ends.dedup_by_key(|(cost, s)| (*cost, *s));
@@ -565,7 +641,77 @@ mod tests {
             maneuverability,
             hover_feat: false,
             since_maneuver: 0,
+            scale: Scale::Normal,
         }
+    }
+
+    /// A flier at chase scale, in band 3.
+    fn chaser(maneuverability: Maneuverability, speed_m: f32) -> Flier {
+        Flier { altitude: 3, scale: Scale::Chase, ..flier(maneuverability, speed_m) }
+    }
+
+    #[test]
+    fn chase_speeds_count_in_nine_metre_squares_004_712() {
+        // 27 m: 3 squares, and its least speed (13.5 m) is 1 square, so 1 square is slow, not a stall.
+        let f = fly(&chaser(Maneuverability::Average, 27.0), &[Forward], false, succeed, open).unwrap();
+        assert_eq!((f.spent, f.status), (1, SpeedStatus::Slow));
+        let f = fly(&chaser(Maneuverability::Average, 27.0), &[Forward; 4], false, succeed, open).unwrap();
+        assert_eq!(f.status, SpeedStatus::Fast);
+        assert_eq!(f.waypoints.last().unwrap().square, Square::new(14, 10), "4 squares of 9 m east");
+        let f = fly(&chaser(Maneuverability::Average, 27.0), &[Forward; 7], false, succeed, open).unwrap();
+        assert_eq!(f.status, SpeedStatus::TopSpeed);
+        assert!(fly(&chaser(Maneuverability::Average, 27.0), &[Forward; 13], false, succeed, open).is_err());
+        // 45 m: 5 squares, least 2: 1 square is a stall for an average flier.
+        let f = fly(&chaser(Maneuverability::Average, 45.0), &[Forward], false, succeed, open).unwrap();
+        assert_eq!(f.status, SpeedStatus::Stall);
+    }
+
+    #[test]
+    fn chase_climb_doubles_and_dive_halves_every_square_004_749() {
+        let hawk = chaser(Maneuverability::Average, 27.0);
+        let climb = fly(&hawk, &[Climb, Forward, Forward], false, succeed, open).unwrap();
+        assert_eq!((climb.spent, climb.waypoints.last().unwrap().altitude), (4, 4), "2 squares at 2 each, band 4");
+        let dive = fly(&hawk, &[Dive { far: false }, Forward, Forward, Forward], false, succeed, open).unwrap();
+        assert_eq!((dive.spent, dive.waypoints.last().unwrap().altitude), (2, 2), "3 squares at a half, band 2");
+        assert_eq!(dive.waypoints.last().unwrap().square, Square::new(13, 10));
+        // One band at most, and first.
+        assert!(fly(&hawk, &[Climb, Climb, Forward], false, succeed, open).is_err());
+        assert!(fly(&hawk, &[Forward, Dive { far: false }], false, succeed, open).is_err());
+        // Never above band 6.
+        let high = Flier { altitude: 6, ..hawk };
+        assert!(fly(&high, &[Climb, Forward], false, succeed, open).is_err());
+    }
+
+    #[test]
+    fn chase_turns_use_the_chase_columns_004_719() {
+        // Average and slow at chase scale: 6 manoeuvres a round, a factor of 1 square.
+        let hawk = chaser(Maneuverability::Average, 27.0);
+        let f = fly(&hawk, &[Forward, Turn(Side::Right), Forward], false, succeed, open).unwrap();
+        assert_eq!(f.waypoints.last().unwrap().square, Square::new(12, 11));
+        // Clumsy and fast: a factor of 2 squares.
+        let clumsy = chaser(Maneuverability::Clumsy, 27.0);
+        let steps = [Forward, Forward, Forward, Turn(Side::Right), Forward];
+        assert!(fly(&clumsy, &steps, false, succeed, open).is_ok());
+        let mut early = Flier { since_maneuver: 0, ..clumsy };
+        early.at = Footprint::new(Square::new(10, 10), 1);
+        assert!(fly(&early, &[Forward, Turn(Side::Right), Forward, Forward, Forward], false, succeed, open).is_err());
+        // A wingover loses one band (004:778).
+        let f = fly(&hawk, &[Forward, Wingover { side: Side::Left, degrees: 180 }, Forward], false, succeed, open);
+        assert_eq!(f.unwrap().waypoints.last().unwrap().altitude, 2);
+    }
+
+    #[test]
+    fn the_planner_flies_chase_squares() {
+        let hawk = chaser(Maneuverability::Good, 27.0);
+        let plans = flights(&hawk, &[], &open);
+        // Up to twice its 3 squares ahead, and a dive doubles the reach.
+        assert!(plans.contains_key(&Square::new(16, 10)));
+        assert!(!plans.contains_key(&Square::new(17, 10)));
+        let diving = flights(&hawk, &[Dive { far: false }], &open);
+        assert!(diving.contains_key(&Square::new(21, 10)));
+        assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 2));
+        let climbing = flights(&hawk, &[Climb], &open);
+        assert!(climbing.contains_key(&Square::new(13, 10)) && !climbing.contains_key(&Square::new(14, 10)));
     }
 
     fn open(_: Footprint, _: i32) -> Option<Obstacle> {

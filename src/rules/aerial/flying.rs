@@ -7,8 +7,8 @@ use bevy::prelude::*;
 
 use super::flight::{Flier, FlightStep, Obstacle, fly};
 use super::{
-    AdvancedManeuver, FREE_FALL_M, Impact, STALL_DROP_M, SpeedStatus, collision_dice, falling_damage,
-    fly_check_modifier, takeoff_is_free, takeoff_jump_dc, takeoff_speed_bonus,
+    AdvancedManeuver, Impact, SpeedStatus, collision_dice, falling_damage, fly_check_modifier, takeoff_is_free,
+    takeoff_jump_dc, takeoff_speed_bonus,
 };
 use crate::rules::RulesSystems;
 use crate::rules::attack::AttackIntent;
@@ -20,7 +20,7 @@ use crate::rules::geometry::{Direction, Footprint};
 use crate::rules::health::{Damage, Save, save_bonus, save_succeeds};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
-/// Altitude steps of a fall of `m` metres.
+/// Altitude steps of `m` metres at normal scale.
 fn steps_of(m: f32) -> i32 {
     (m / 1.5).round() as i32
 }
@@ -180,6 +180,7 @@ fn take_off(
     mut commands: Commands,
     mut intents: MessageReader<TakeOffIntent>,
     order: Res<TurnOrder>,
+    field: Res<Battlefield>,
     mut fliers: Fliers<'_, '_>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
@@ -209,7 +210,17 @@ fn take_off(
         }
         let space_steps = space.width.max(1);
         let mut reached = space_steps;
-        if intent.extra_m > 0.0 {
+        if intent.extra_m > 0.0 && field.scale() == super::Scale::Chase {
+            refuse(
+                &mut facts,
+                id,
+                "take_off",
+                Refusal::new(
+                    "at chase scale a take-off reaches the lowest band; it climbs from there",
+                    "004:657, 004:788",
+                ),
+            );
+        } else if intent.extra_m > 0.0 {
             match takeoff_jump_dc(intent.extra_m) {
                 Some(dc) => {
                     let bonus = skills.jump.unwrap_or(0)
@@ -228,7 +239,7 @@ fn take_off(
             }
         }
         altitude.0 = reached;
-        facts.write(Fact::TookOff { creature: id.clone(), altitude_m: reached as f32 * 1.5 });
+        facts.write(Fact::TookOff { creature: id.clone(), altitude_m: field.scale().height_m(reached) });
         match flight {
             Some(mut f) => {
                 f.took_off = true;
@@ -305,8 +316,10 @@ fn fly_creatures(
             maneuverability: wings.maneuverability,
             hover_feat: feats.has(Feat::Hover),
             since_maneuver: state.since_maneuver,
+            scale: field.scale(),
         };
-        let height = space.width.max(1);
+        let scale = field.scale();
+        let height = scale.body_height(my_size);
         let obstacle = |at: Footprint, alt: i32| -> Option<Obstacle> {
             if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
                 return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
@@ -315,10 +328,10 @@ fn fly_creatures(
                 .iter()
                 .find(|b| {
                     b.footprint.overlaps(at)
-                        && alt < b.altitude + b.size.side_squares().max(1)
+                        && alt < b.altitude + scale.body_height(b.size)
                         && b.altitude < alt + height
                 })
-                .map(|b| Obstacle::Creature(b.id.clone()))
+                .and_then(|b| chase_meeting(scale, my_size, b))
         };
         // The flight as planned, every check a success: its status and whether the rules allow it.
         let planned = fly(&flier, &intent.steps, intent.hover, |_, _| true, obstacle);
@@ -356,12 +369,12 @@ fn fly_creatures(
                 if after == 0 || after > intent.steps.len() {
                     return Err(Refusal::new("the flyby attack falls after one of the flight's steps", "004:755"));
                 }
-                let dived = dived(&intent.steps[..after]);
-                if intent.swoop && dived < 4 {
+                let dived = dived(field.scale(), &intent.steps[..after]);
+                if intent.swoop && dived < field.scale().dive_attack_drop() {
                     return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
                 }
                 budget.check(ActionKind::Standard)?;
-                room_for(&plan, wings.maneuverability, "flyby attack")?;
+                room_for(&plan, wings.maneuverability, field.scale(), "flyby attack")?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -372,7 +385,7 @@ fn fly_creatures(
                 if plan.status != SpeedStatus::Stall {
                     return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
                 }
-                room_for(&plan, wings.maneuverability, "deceleration")?;
+                room_for(&plan, wings.maneuverability, field.scale(), "deceleration")?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -381,14 +394,14 @@ fn fly_creatures(
                 }
                 // A dive attack (004:753): down at least 6 m toward the foe, at up to twice its speed, an
                 // advanced manoeuvre (two of the round's manoeuvres).
-                let dived = dived(&intent.steps);
-                if dived < 4 {
+                let dived = dived(field.scale(), &intent.steps);
+                if dived < field.scale().dive_attack_drop() {
                     return Err(Refusal::new("a dive attack comes down 6 m at least", "004:753"));
                 }
                 if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
                     return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
                 }
-                room_for(&plan, wings.maneuverability, "dive attack")?;
+                room_for(&plan, wings.maneuverability, field.scale(), "dive attack")?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -570,7 +583,7 @@ fn fly_creatures(
             let at = space.at(position.0);
             let reaches = claw.is_some_and(|w| {
                 crate::rules::attack::melee_reaches(reach.0, w.reach, at, foe.footprint)
-                    && crate::rules::attack::vertical_steps(altitude.0, my_size, foe.altitude, foe.size)
+                    && crate::rules::attack::vertical_steps(field.scale(), altitude.0, my_size, foe.altitude, foe.size)
                         <= crate::rules::attack::vertical_reach(reach.0, w.reach)
             });
             let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
@@ -639,21 +652,38 @@ fn fly_creatures(
     }
 }
 
-/// How far a flight's steps come down, in 1.5 m steps (a dive 1, a wingover 4).
-fn dived(steps: &[FlightStep]) -> i32 {
+/// How far a flight's steps come down, in altitude steps (a dive 1, a wingover 6 m or a band).
+fn dived(scale: super::Scale, steps: &[FlightStep]) -> i32 {
     steps
         .iter()
         .map(|s| match s {
             FlightStep::Dive { .. } => 1,
-            FlightStep::Wingover { .. } => 4,
+            FlightStep::Wingover { .. } => scale.wingover_drop(),
             _ => 0,
         })
         .sum()
 }
 
+/// What a flier meets in a square another creature holds: at normal scale, a collision (004:825); at chase
+/// scale nothing, for a square holds many, but for a Colossal creature, which holds one alone (004:651).
+fn chase_meeting(scale: super::Scale, mine: Size, other: &Body) -> Option<Obstacle> {
+    match scale {
+        super::Scale::Normal => Some(Obstacle::Creature(other.id.clone())),
+        super::Scale::Chase if mine == Size::Colossal || other.size == Size::Colossal => Some(Obstacle::Wall(
+            Refusal::new(format!("{} and a Colossal creature cannot share a chase square", other.id), "004:651"),
+        )),
+        super::Scale::Chase => None,
+    }
+}
+
 /// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715).
-fn room_for(plan: &super::flight::Flight, maneuverability: Maneuverability, what: &str) -> Result<(), Refusal> {
-    let limit = super::maneuvers_a_round(plan.status, maneuverability, super::Scale::Normal);
+fn room_for(
+    plan: &super::flight::Flight,
+    maneuverability: Maneuverability,
+    scale: super::Scale,
+    what: &str,
+) -> Result<(), Refusal> {
+    let limit = super::maneuvers_a_round(plan.status, maneuverability, scale);
     if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
         return Err(Refusal::new(format!("no manoeuvres left for the {what} this round"), "004:716-732"));
     }
@@ -690,6 +720,7 @@ fn finish_flybys(
 fn land(
     mut intents: MessageReader<LandIntent>,
     order: Res<TurnOrder>,
+    field: Res<Battlefield>,
     mut fliers: Fliers<'_, '_>,
     mut facts: MessageWriter<Fact>,
 ) {
@@ -710,8 +741,8 @@ fn land(
                 (false, true) => budget.spend(ActionKind::Move),
                 (false, false) => Err(Refusal::new(
                     format!(
-                        "at {} m, higher than its space: it must slow to a stall first, then land with its other move action",
-                        altitude.0 as f32 * 1.5
+                        "at {}, higher than its space: it must slow to a stall first, then land with its other move action",
+                        field.scale().altitude_label(altitude.0)
                     ),
                     "004:670",
                 )),
@@ -736,7 +767,9 @@ fn end_of_turn_falls(
     mut io: ParamSet<(MessageReader<Fact>, FallOutput)>,
     mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &mut Flight, &Conditions)>,
     mut dice: ResMut<Dice>,
+    field: Res<Battlefield>,
 ) {
+    let scale = field.scale();
     let mut ended: Vec<CreatureId> = Vec::new();
     let mut knocked_out: Vec<CreatureId> = Vec::new();
     for fact in io.p0().read() {
@@ -758,7 +791,7 @@ fn end_of_turn_falls(
                 entity,
                 id,
                 &mut altitude,
-                FREE_FALL_M,
+                (scale, scale.free_fall_steps()),
                 "unable to fly: it falls (004:696)",
                 &mut flight,
                 &mut dice,
@@ -774,18 +807,18 @@ fn end_of_turn_falls(
             None
         } else if flight.flown == Some(SpeedStatus::Stall) {
             flight.falling = true;
-            Some((STALL_DROP_M, "a stall: 45 m down at the end of the turn (004:701)"))
+            Some((scale.stall_drop_steps(), "a stall: 45 m (a band) down at the end of the turn (004:701, 004:703)"))
         } else if flight.flown.is_none() && !flight.took_off && !perfect && conditions.can_act() {
             flight.falling = true;
-            Some((FREE_FALL_M, "not flying: a free fall of 180 m (004:696)"))
+            Some((scale.free_fall_steps(), "not flying: a free fall of 180 m (3 bands) (004:696, 004:699)"))
         } else if flight.flown.is_none() && !perfect && !conditions.can_act() {
             flight.falling = true;
-            Some((FREE_FALL_M, "unable to fly: a free fall of 180 m (004:696)"))
+            Some((scale.free_fall_steps(), "unable to fly: a free fall of 180 m (3 bands) (004:696, 004:699)"))
         } else {
             None
         };
-        if let Some((metres, why)) = drop {
-            fall(entity, id, &mut altitude, metres, why, &mut flight, &mut dice, &mut out);
+        if let Some((steps, why)) = drop {
+            fall(entity, id, &mut altitude, (scale, steps), why, &mut flight, &mut dice, &mut out);
         }
         flight.flown = None;
         flight.took_off = false;
@@ -806,19 +839,19 @@ fn fall(
     entity: Entity,
     id: &CreatureId,
     altitude: &mut Altitude,
-    metres: f32,
+    (scale, steps): (super::Scale, i32),
     why: &str,
     flight: &mut Flight,
     dice: &mut Dice,
     out: &mut FallOutput,
 ) {
-    let from_m = altitude.0 as f32 * 1.5;
-    let fallen_m = metres.min(from_m);
-    altitude.0 = (altitude.0 - steps_of(metres)).max(0);
+    let from_m = scale.height_m(altitude.0);
+    altitude.0 = (altitude.0 - steps).max(0);
+    let fallen_m = from_m - scale.height_m(altitude.0);
     out.facts.write(Fact::Fell {
         creature: id.clone(),
         metres: fallen_m,
-        altitude_m: altitude.0 as f32 * 1.5,
+        altitude_m: scale.height_m(altitude.0),
         reason: why.into(),
     });
     if altitude.0 == 0 {
@@ -839,7 +872,9 @@ fn start_of_turn_recovery(
     mut io: ParamSet<(MessageReader<Fact>, FallOutput)>,
     mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &Abilities, &mut Flight)>,
     mut dice: ResMut<Dice>,
+    field: Res<Battlefield>,
 ) {
+    let scale = field.scale();
     let started: Vec<CreatureId> = io
         .p0()
         .read()
@@ -869,7 +904,7 @@ fn start_of_turn_recovery(
                 entity,
                 id,
                 &mut altitude,
-                FREE_FALL_M,
+                (scale, scale.free_fall_steps()),
                 "no recovery: the free fall goes on (004:764)",
                 &mut flight,
                 &mut dice,
@@ -897,6 +932,8 @@ pub fn plan_flights(
     if altitude <= 0 || flight.is_some_and(|f| f.falling || f.flown.is_some()) {
         return None;
     }
+    let field = world.resource::<Battlefield>();
+    let scale = field.scale();
     let flier = Flier {
         at,
         altitude,
@@ -905,17 +942,29 @@ pub fn plan_flights(
         maneuverability: wings.maneuverability,
         hover_feat: false,
         since_maneuver: flight.map_or(0, |f| f.since_maneuver),
+        scale,
     };
-    let field = world.resource::<Battlefield>();
-    let height = at.width.max(1);
+    let my_size = all.iter().find(|c| c.0 == creature).map_or(Size::Medium, |c| c.4);
+    let height = scale.body_height(my_size);
     let obstacle = |fp: Footprint, alt: i32| -> Option<Obstacle> {
         if fp.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
             return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
         }
         all.iter()
             .filter(|c| c.0 != creature)
-            .find(|c| c.1.overlaps(fp) && alt < c.2 + c.4.side_squares().max(1) && c.2 < alt + height)
-            .map(|_| Obstacle::Creature(String::new()))
+            .find(|c| c.1.overlaps(fp) && alt < c.2 + scale.body_height(c.4) && c.2 < alt + height)
+            .and_then(|c| {
+                let body = Body {
+                    entity: c.0,
+                    id: String::new(),
+                    footprint: c.1,
+                    altitude: c.2,
+                    heading: c.3,
+                    size: c.4,
+                    speed_m: 0.0,
+                };
+                chase_meeting(scale, my_size, &body)
+            })
     };
     Some(super::flight::flights(&flier, prefix, &obstacle))
 }

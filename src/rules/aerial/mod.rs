@@ -16,9 +16,10 @@ use crate::rules::size::Size;
 use crate::rules::turns::Refusal;
 
 /// The two scales of aerial combat (004:647-652).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Scale {
     /// 1.5 m squares, no two creatures in a square outside a grapple (004:647-649).
+    #[default]
     Normal,
     /// 9 m squares, several creatures to a square except a Colossal one (004:650-652).
     Chase,
@@ -29,6 +30,239 @@ pub const CHASE_SQUARE_M: f32 = 9.0;
 
 /// Fliers sharing a chase-scale square are this far apart for ranged attacks (004:652).
 pub const CHASE_SHARED_SQUARE_M: f32 = 3.0;
+
+/// The heights our ruling gives the chase scale's bands for a fall, in metres: the text equates one band
+/// with 6 m for dives (004:751, 004:753, 004:778) and sets the next bands 30, 60, 120 and 240 m apart
+/// (004:800-804).
+pub const BAND_HEIGHTS_M: [f32; 7] = [0.0, 6.0, 30.0, 60.0, 120.0, 240.0, 480.0];
+
+/// The names of the chase scale's bands (004:790-797).
+pub const BAND_NAMES: [&str; 7] = ["ground", "very low", "low", "medium", "medium-high", "high", "very high"];
+
+impl Scale {
+    /// Metres of a square (004:647, 004:650).
+    pub fn square_m(self) -> f32 {
+        match self {
+            Scale::Normal => crate::rules::geometry::SQUARE_METRES,
+            Scale::Chase => CHASE_SQUARE_M,
+        }
+    }
+
+    /// Squares of movement a speed of `metres` gives: at chase scale a ninth, rounded down (004:712).
+    pub fn squares(self, metres: f32) -> u32 {
+        (metres / self.square_m() + 1e-4).floor().max(0.0) as u32
+    }
+
+    /// Altitude steps a dive attack or a swoop comes down at least: 6 m, or one band (004:751, 004:753).
+    pub fn dive_attack_drop(self) -> i32 {
+        match self {
+            Scale::Normal => 4,
+            Scale::Chase => 1,
+        }
+    }
+
+    /// Altitude steps a wingover loses: 6 m, or one band (004:778).
+    pub fn wingover_drop(self) -> i32 {
+        self.dive_attack_drop()
+    }
+
+    /// Altitude steps of a round of free fall: 180 m, or 3 bands (004:696, 004:699).
+    pub fn free_fall_steps(self) -> i32 {
+        match self {
+            Scale::Normal => (FREE_FALL_M / 1.5) as i32,
+            Scale::Chase => 3,
+        }
+    }
+
+    /// Altitude steps a stall drops at the end of the turn: 45 m, or one band (004:701, 004:703).
+    pub fn stall_drop_steps(self) -> i32 {
+        match self {
+            Scale::Normal => (STALL_DROP_M / 1.5) as i32,
+            Scale::Chase => 1,
+        }
+    }
+
+    /// How many altitude steps a creature's body rises: as high as its space is wide, or one band at chase
+    /// scale.
+    pub fn body_height(self, size: Size) -> i32 {
+        match self {
+            Scale::Normal => size.side_squares().max(1),
+            Scale::Chase => 1,
+        }
+    }
+
+    /// Metres above the ground of an altitude: 1.5 m a step, or the band's height ([`BAND_HEIGHTS_M`]).
+    pub fn height_m(self, altitude: i32) -> f32 {
+        match self {
+            Scale::Normal => altitude.max(0) as f32 * 1.5,
+            Scale::Chase => BAND_HEIGHTS_M[altitude.clamp(0, HIGHEST_BAND as i32) as usize],
+        }
+    }
+
+    /// An altitude as the log and the view write it: metres, or the band and its name.
+    pub fn altitude_label(self, altitude: i32) -> String {
+        match self {
+            Scale::Normal => format!("{} m", self.height_m(altitude)),
+            Scale::Chase => {
+                let band = altitude.clamp(0, HIGHEST_BAND as i32);
+                format!("band {band} ({})", BAND_NAMES[band as usize])
+            }
+        }
+    }
+
+    /// The status a flight of `spent` squares of movement gives a flier of fly speed `speed_m`
+    /// (004:681-710). At chase scale the speeds are counted in squares, rounded down, the least speed too:
+    /// 27 m is 3 squares and its half 1 (004:712). No squares at all is a free fall; a hover covers a
+    /// quarter of the speed, 9 m at most, in squares rounded down.
+    pub fn status(
+        self,
+        spent: u32,
+        speed_m: f32,
+        maneuverability: Maneuverability,
+        hover: bool,
+        hover_feat: bool,
+    ) -> Result<SpeedStatus, Refusal> {
+        if self == Scale::Normal {
+            return speed_status(spent as f32 * 1.5, speed_m, maneuverability, hover, hover_feat);
+        }
+        // In whole squares, each bound rounded down, then read as the normal table reads metres.
+        let speed = self.squares(speed_m);
+        let half = self.squares(speed_m / 2.0);
+        let nimble = matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good);
+        if hover {
+            if !(nimble || hover_feat) {
+                return Err(Refusal::new("only perfect or good fliers, or the Hover feat, can hover", "004:708"));
+            }
+            let most = self.squares((speed_m / 4.0).min(9.0));
+            if spent > most {
+                return Err(Refusal::new(format!("a hover covers {most} chase squares at most"), "004:709, 004:712"));
+            }
+            return Ok(SpeedStatus::Hover);
+        }
+        Ok(if spent == 0 {
+            SpeedStatus::FreeFall
+        } else if spent < half {
+            if nimble { SpeedStatus::Slow } else { SpeedStatus::Stall }
+        } else if spent <= speed {
+            SpeedStatus::Slow
+        } else if spent <= 2 * speed {
+            SpeedStatus::Fast
+        } else {
+            SpeedStatus::TopSpeed
+        })
+    }
+
+    /// The manoeuvre factor of a table cell in squares: metres over 1.5 at normal scale, squares already at
+    /// chase scale (004:716-732).
+    pub fn factor_squares(self, factor: Option<f32>) -> u32 {
+        match (self, factor) {
+            (_, None) => 0,
+            (Scale::Normal, Some(m)) => (m / 1.5 + 1e-4).round() as u32,
+            (Scale::Chase, Some(squares)) => squares.round() as u32,
+        }
+    }
+}
+
+/// What reaches from one altitude band to another at chase scale (004:790-797).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reaching {
+    /// A melee attack.
+    Melee,
+    /// A thrown weapon.
+    Thrown,
+    /// A projectile weapon.
+    Projectile,
+    /// A spell of close range.
+    CloseSpell,
+    /// A spell of medium range.
+    MediumSpell,
+    /// A spell of long range.
+    LongSpell,
+    /// A cone of breath.
+    ConeBreath,
+    /// A line of breath.
+    LineBreath,
+}
+
+impl Reaching {
+    /// The range category of a spell of `range_m` metres, by our ruling: 22.5 m or less is close (the
+    /// longest close range, at caster level 20), 90 m or less medium (the longest medium range), long
+    /// beyond.
+    pub fn spell(range_m: f32) -> Self {
+        if range_m <= 22.5 {
+            Reaching::CloseSpell
+        } else if range_m <= 90.0 {
+            Reaching::MediumSpell
+        } else {
+            Reaching::LongSpell
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Reaching::Melee => "a melee attack",
+            Reaching::Thrown => "a thrown weapon",
+            Reaching::Projectile => "a projectile weapon",
+            Reaching::CloseSpell => "a close-range spell",
+            Reaching::MediumSpell => "a medium-range spell",
+            Reaching::LongSpell => "a long-range spell",
+            Reaching::ConeBreath => "a cone of breath",
+            Reaching::LineBreath => "a line of breath",
+        }
+    }
+}
+
+impl BandReach {
+    /// Whether this band allows `what` against the ground.
+    pub fn allows(self, what: Reaching) -> bool {
+        match what {
+            Reaching::Melee => self.melee,
+            Reaching::Thrown => self.thrown,
+            Reaching::Projectile => self.projectile,
+            Reaching::CloseSpell => self.close_spells,
+            Reaching::MediumSpell => self.medium_spells,
+            Reaching::LongSpell => self.long_spells,
+            Reaching::ConeBreath => self.cone_breath,
+            Reaching::LineBreath => self.line_breath,
+        }
+    }
+}
+
+/// Whether `what` reaches between altitudes `a` and `b` at `scale`: at chase scale, between the ground and
+/// a band above it, only what the band's row allows (004:790-797), both ways (our ruling: what cannot
+/// reach down cannot reach up). Between two fliers the bands only add distance (004:800-804).
+pub fn band_allows(scale: Scale, a: i32, b: i32, what: Reaching) -> Result<(), Refusal> {
+    let (low, high) = (a.min(b), a.max(b));
+    if scale != Scale::Chase || low > 0 || high <= 0 {
+        return Ok(());
+    }
+    let band = high.min(i32::from(u8::MAX)) as u8;
+    if band_reach(band).allows(what) {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        format!(
+            "from band {band} ({}), {} does not reach the ground",
+            BAND_NAMES[usize::from(band.min(HIGHEST_BAND))],
+            what.name()
+        ),
+        "004:790-797",
+    ))
+}
+
+/// The distance between two creatures for ranged attacks and spells, in metres: at normal scale the 3-D
+/// distance of 004:781-784 (`rise` the height steps of [`crate::rules::attack::vertical_steps`]); at chase
+/// scale 9 m a square, 3 m apart in a shared square (004:652), plus the bands' difference (004:800-804).
+pub fn separation_m(scale: Scale, own: Footprint, theirs: Footprint, rise: u32) -> f32 {
+    let squares = own.distance_to(theirs) as f32;
+    match scale {
+        Scale::Normal => distance_3d_m(squares * 1.5, rise.saturating_sub(1) as f32 * 1.5),
+        Scale::Chase => {
+            let horizontal = if own.overlaps(theirs) { CHASE_SHARED_SQUARE_M } else { squares * CHASE_SQUARE_M };
+            horizontal + band_distance_m(rise.min(u32::from(u8::MAX)) as u8)
+        }
+    }
+}
 
 /// A speed in chase-scale squares: the speed divided by 9 m, rounded down (004:712).
 pub fn chase_squares(speed_m: f32) -> u32 {
@@ -478,6 +712,49 @@ pub fn blind_spot(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn chase_scale_distances_004_652_004_800() {
+        let at = |x, y| Footprint::new(Square::new(x, y), 1);
+        // Sharing a square: 3 m apart; bands 0 or 1 apart add nothing.
+        assert_eq!(separation_m(Scale::Chase, at(2, 2), at(2, 2), 1), 3.0);
+        // Two squares: 18 m, three bands apart: 60 m more.
+        assert_eq!(separation_m(Scale::Chase, at(2, 2), at(4, 2), 3), 78.0);
+        // Normal scale: 004's example, 12 m across and 18 m up makes 24 m.
+        assert_eq!(separation_m(Scale::Normal, at(0, 0), at(8, 0), 13), 24.0);
+    }
+
+    #[test]
+    fn chase_bands_limit_what_reaches_the_ground_004_790() {
+        assert!(band_allows(Scale::Chase, 1, 0, Reaching::Melee).is_ok());
+        assert!(band_allows(Scale::Chase, 2, 0, Reaching::Melee).is_err());
+        assert!(band_allows(Scale::Chase, 0, 2, Reaching::Thrown).is_err(), "both ways");
+        assert!(band_allows(Scale::Chase, 4, 0, Reaching::Projectile).is_ok());
+        assert!(band_allows(Scale::Chase, 5, 0, Reaching::Projectile).is_err());
+        assert!(band_allows(Scale::Chase, 3, 0, Reaching::LineBreath).is_ok());
+        assert!(band_allows(Scale::Chase, 3, 0, Reaching::ConeBreath).is_err());
+        assert!(band_allows(Scale::Chase, 5, 0, Reaching::spell(120.0)).is_ok());
+        assert!(band_allows(Scale::Chase, 5, 0, Reaching::spell(33.0)).is_err());
+        assert!(band_allows(Scale::Chase, 6, 0, Reaching::spell(400.0)).is_err());
+        assert!(band_allows(Scale::Chase, 6, 2, Reaching::Melee).is_ok(), "between fliers only distance counts");
+        assert!(band_allows(Scale::Normal, 40, 0, Reaching::Melee).is_ok());
+    }
+
+    #[test]
+    fn chase_falls_and_statuses() {
+        assert_eq!((Scale::Chase.free_fall_steps(), Scale::Chase.stall_drop_steps()), (3, 1));
+        assert_eq!((Scale::Normal.free_fall_steps(), Scale::Normal.stall_drop_steps()), (120, 30));
+        assert_eq!(Scale::Chase.height_m(2) - Scale::Chase.height_m(1), 24.0);
+        let status = |spent, m| Scale::Chase.status(spent, m, Maneuverability::Poor, false, false).unwrap();
+        assert_eq!(status(0, 27.0), SpeedStatus::FreeFall);
+        assert_eq!(status(1, 27.0), SpeedStatus::Slow);
+        assert_eq!(status(1, 45.0), SpeedStatus::Stall);
+        assert_eq!(status(6, 27.0), SpeedStatus::Fast);
+        assert_eq!(status(7, 27.0), SpeedStatus::TopSpeed);
+        // A hover covers a quarter of the speed, 9 m at most: one chase square at best.
+        assert!(Scale::Chase.status(1, 27.0, Maneuverability::Good, true, false).is_err());
+        assert!(Scale::Chase.status(1, 45.0, Maneuverability::Good, true, false).is_ok());
+    }
+
     use super::*;
 
     #[test]

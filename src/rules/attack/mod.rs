@@ -353,6 +353,8 @@ pub struct AttackSituation<'a> {
     pub cover: &'a Cover,
     /// The concealment miss chance, in percent (004:407-413).
     pub miss_chance: u32,
+    /// The scale of the field's squares (004:647-652).
+    pub scale: crate::rules::aerial::Scale,
 }
 
 /// The cover `target` has from `attacker` with `weapon`: the melee rule against an adjacent target, the
@@ -415,22 +417,24 @@ pub fn flanking_ally_at<'a>(
 }
 
 /// How far apart two creatures are in height, in the steps reach counts: 0 when their bodies overlap in
-/// height, 1 when one is right above the other, then one more for each 1.5 m of air between. A body
-/// rises from its altitude as high as its space is wide.
+/// height, 1 when one is right above the other, then one more for each 1.5 m of air between (each band
+/// between, at chase scale). A body rises from its altitude as high as its space is wide, one band at
+/// chase scale ([`crate::rules::aerial::Scale::body_height`]).
 pub fn vertical_steps(
+    scale: crate::rules::aerial::Scale,
     a_altitude: i32,
     a_size: crate::rules::size::Size,
     b_altitude: i32,
     b_size: crate::rules::size::Size,
 ) -> u32 {
-    let (a_top, b_top) = (a_altitude + a_size.side_squares().max(1), b_altitude + b_size.side_squares().max(1));
+    let (a_top, b_top) = (a_altitude + scale.body_height(a_size), b_altitude + scale.body_height(b_size));
     if a_altitude < b_top && b_altitude < a_top { 0 } else { (b_altitude - a_top).max(a_altitude - b_top) as u32 + 1 }
 }
 
 /// The height a melee weapon reaches, in the steps of [`vertical_steps`]: the natural reach, twice with a
 /// reach weapon.
 pub fn vertical_reach(natural_reach: u32, reach_weapon: bool) -> u32 {
-    if reach_weapon { natural_reach * 2 } else { natural_reach.max(1) }
+    if reach_weapon { (natural_reach * 2).max(1) } else { natural_reach.max(1) }
 }
 
 /// A creature's state in the middle of its action, which its conditions may not show yet.
@@ -475,6 +479,7 @@ pub fn plan_attack(
         flanking_with,
         cover,
         miss_chance,
+        scale,
     } = situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon = match weapon_name {
@@ -537,9 +542,16 @@ pub fn plan_attack(
         return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
     }
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
-    let rise = vertical_steps(attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
+    let rise = vertical_steps(scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
+    // At chase scale, between the ground and a band, only what the band's row allows (004:790-797).
+    let reaching = match weapon.delivery {
+        Delivery::Melee => crate::rules::aerial::Reaching::Melee,
+        Delivery::Thrown { .. } => crate::rules::aerial::Reaching::Thrown,
+        Delivery::Projectile { .. } => crate::rules::aerial::Reaching::Projectile,
+    };
+    crate::rules::aerial::band_allows(scale, attacker.altitude.0, target.altitude.0, reaching)?;
     if is_ranged(&weapon) {
-        let distance = crate::rules::aerial::distance_3d_m(range_m(own, theirs), rise.saturating_sub(1) as f32 * 1.5);
+        let distance = crate::rules::aerial::separation_m(scale, own, theirs, rise);
         if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
             modifiers.push(Modifier::new(1, "Point Blank Shot"));
             damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
@@ -562,9 +574,12 @@ pub fn plan_attack(
     } else if rise > vertical_reach(attacker.reach.0, weapon.reach) {
         return Err(Refusal::new(
             format!(
-                "{} is {} m away in height, out of reach of the {}",
+                "{} is {} away in height, out of reach of the {}",
                 target.id,
-                rise.saturating_sub(1) as f32 * 1.5,
+                match scale {
+                    crate::rules::aerial::Scale::Normal => format!("{} m", rise.saturating_sub(1) as f32 * 1.5),
+                    crate::rules::aerial::Scale::Chase => format!("{rise} bands"),
+                },
                 weapon.name
             ),
             "004:783-784",
@@ -889,6 +904,7 @@ pub fn prepare_attack(
         flanking_with: flanking.as_deref(),
         cover: &cover,
         miss_chance,
+        scale: field.scale(),
     };
     let mut plan = plan_attack(attacker, target, situation)?;
     if request.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
@@ -1348,15 +1364,16 @@ mod tests {
 
     #[test]
     fn heights_count_in_reach_004_783() {
+        use crate::rules::aerial::Scale;
         use crate::rules::size::Size;
         // A man on the ground is 1.5 m tall: a Large griffon flying at 1.5 m is right above him.
-        assert_eq!(vertical_steps(0, Size::Medium, 1, Size::Large), 1);
-        assert_eq!(vertical_steps(0, Size::Medium, 0, Size::Large), 0);
+        assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 1, Size::Large), 1);
+        assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 0, Size::Large), 0);
         // At 3 m, 1.5 m of air between: a reach of 3 m or a reach weapon is needed.
-        assert_eq!(vertical_steps(0, Size::Medium, 2, Size::Large), 2);
-        assert!(vertical_steps(0, Size::Medium, 2, Size::Large) > vertical_reach(1, false));
-        assert!(vertical_steps(0, Size::Medium, 2, Size::Large) <= vertical_reach(1, true));
-        assert_eq!(vertical_steps(20, Size::Large, 0, Size::Medium), 20, "30 m up");
+        assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large), 2);
+        assert!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large) > vertical_reach(1, false));
+        assert!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large) <= vertical_reach(1, true));
+        assert_eq!(vertical_steps(Scale::Normal, 20, Size::Large, 0, Size::Medium), 20, "30 m up");
     }
 
     #[test]

@@ -80,6 +80,12 @@ pub fn footprint(position: Square, size: Size) -> Footprint {
     Footprint::new(position, size.side_squares())
 }
 
+/// The squares a creature of `size` covers at `position` at `scale`: a chase-scale square holds a creature
+/// of any size (004:651).
+pub fn footprint_at(scale: crate::rules::aerial::Scale, position: Square, size: Size) -> Footprint {
+    Space::at_scale(scale, size).at(position)
+}
+
 /// The space a creature takes on the grid now ("espace occupé"): its size's square block, or a narrower
 /// block while it squeezes (000:110-123).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,6 +107,14 @@ impl Space {
     pub const fn full(size: Size) -> Self {
         let side = size.side_squares();
         Space { width: side, height: side }
+    }
+
+    /// The full space of a size at `scale`: one square at chase scale (004:651).
+    pub const fn at_scale(scale: crate::rules::aerial::Scale, size: Size) -> Self {
+        match scale {
+            crate::rules::aerial::Scale::Normal => Space::full(size),
+            crate::rules::aerial::Scale::Chase => Space { width: 1, height: 1 },
+        }
     }
 
     /// The footprint at `origin`.

@@ -370,9 +370,17 @@ pub fn check_cast(
     }
     let own = caster.space.at(caster.position.0);
     let theirs = target.space.at(target.position.0);
-    let rise = crate::rules::attack::vertical_steps(caster.altitude.0, *caster.size, target.altitude.0, *target.size);
+    let scale = field.scale();
+    let rise =
+        crate::rules::attack::vertical_steps(scale, caster.altitude.0, *caster.size, target.altitude.0, *target.size);
     match known.def.range {
         SpellRange::Touch => {
+            crate::rules::aerial::band_allows(
+                scale,
+                caster.altitude.0,
+                target.altitude.0,
+                crate::rules::aerial::Reaching::CloseSpell,
+            )?;
             if caster.entity != target.entity
                 && (!crate::rules::attack::melee_reaches(caster.reach.0, false, own, theirs)
                     || rise > crate::rules::attack::vertical_reach(caster.reach.0, false))
@@ -381,11 +389,10 @@ pub fn check_cast(
             }
         }
         SpellRange::Metres(range) => {
-            // Heights count (004:783-784).
-            let metres = crate::rules::aerial::distance_3d_m(
-                crate::rules::geometry::squares_to_metres(own.distance_to(theirs)),
-                rise.saturating_sub(1) as f32 * 1.5,
-            );
+            // Heights count (004:783-784); at chase scale the bands do (004:790-804).
+            let reaching = crate::rules::aerial::Reaching::spell(range);
+            crate::rules::aerial::band_allows(scale, caster.altitude.0, target.altitude.0, reaching)?;
+            let metres = crate::rules::aerial::separation_m(scale, own, theirs, rise);
             if metres > range {
                 return Err(Refusal::new(
                     format!("{} is {metres} m away, beyond the spell's {range} m", target.id),

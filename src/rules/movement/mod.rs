@@ -96,7 +96,15 @@ pub fn allowance(action: MovementAction, speed: u32, run_multiplier: u32) -> u32
 
 /// Whether a creature may move over the ground: not a flier in the air, which moves by flying, along its
 /// heading and by manoeuvres (004:671-673), unless it has perfect manoeuvrability (004:674).
-pub fn check_grounded(speed: &Speed, altitude: &Altitude) -> Result<(), Refusal> {
+/// At chase scale no creature walks: the fight is a chase of fliers over 9 m squares (our ruling,
+/// docs/rulings.md).
+pub fn check_grounded(scale: crate::rules::aerial::Scale, speed: &Speed, altitude: &Altitude) -> Result<(), Refusal> {
+    if scale == crate::rules::aerial::Scale::Chase {
+        return Err(Refusal::new(
+            "at chase scale creatures fly: a walker covers no 9 m square worth playing (our ruling)",
+            "004:650, docs/rulings.md",
+        ));
+    }
     match speed.fly {
         Some(wings) if altitude.0 > 0 && wings.maneuverability != Maneuverability::Perfect => {
             Err(Refusal::new("in the air it moves by flying: along its heading, turning by manoeuvres", "004:671-673"))
@@ -599,6 +607,7 @@ fn resolve_movement(
             match combatants.get(intent.creature) {
                 Ok(me) if intent.action != MovementAction::FiveFootStep => {
                     let threats = threats_to(
+                        field.scale(),
                         &me,
                         combatants.iter(),
                         |e| reactions.get(e).copied().unwrap_or_default(),
@@ -656,7 +665,7 @@ fn resolve_movement(
             (false, false) => *me.budget,
         };
         let checked = turn
-            .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(me.speed, me.altitude) })
+            .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) })
             .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
             .and_then(|()| me.exertion.check_rest(order.round, intent.action))
             .and_then(|()| match (intent.action, target) {
@@ -665,7 +674,7 @@ fn resolve_movement(
                     let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
                     // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
                     if let Some((altitude, size)) = target_height
-                        && crate::rules::attack::vertical_steps(me.altitude.0, *me.size, altitude, size)
+                        && crate::rules::attack::vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
                             > crate::rules::attack::vertical_reach(me.reach.0, reach_weapon)
                     {
                         return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
@@ -761,6 +770,7 @@ fn resolve_movement(
                 Ok(me) if intent.action != MovementAction::FiveFootStep => {
                     let initiative = order.initiative();
                     let threats = threats_to(
+                        field.scale(),
                         &me,
                         combatants.iter(),
                         |e| reactions.get(e).copied().unwrap_or_default(),

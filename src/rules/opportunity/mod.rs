@@ -168,6 +168,7 @@ pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
 pub fn threats_to<'a>(
+    scale: crate::rules::aerial::Scale,
     mover: &CombatantItem,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
     reactions: impl Fn(Entity) -> Reactions,
@@ -177,7 +178,8 @@ pub fn threats_to<'a>(
         .filter(|c| c.entity != mover.entity && c.faction != mover.faction && can_react(c, &reactions(c.entity)))
         // A foe far above or below reaches nobody (004:783-784).
         .filter(|c| {
-            let rise = crate::rules::attack::vertical_steps(c.altitude.0, *c.size, mover.altitude.0, *mover.size);
+            let rise =
+                crate::rules::attack::vertical_steps(scale, c.altitude.0, *c.size, mover.altitude.0, *mover.size);
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             threatening_weapons(&c.armament.0, armed)
                 .iter()
@@ -301,6 +303,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 flanking_with: flanking.as_deref(),
                 cover: &Cover::None,
                 miss_chance,
+                scale: self.field.scale(),
             };
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
             self.facts.write(Fact::OpportunityProvoked {
@@ -351,6 +354,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             flanking_with: flanking.as_deref(),
             cover: &cover,
             miss_chance,
+            scale: self.field.scale(),
         };
         self.facts.write(Fact::ReadiedActionTriggered {
             creature: attacker.id.clone(),
@@ -425,12 +429,17 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         why: &str,
     ) -> Struck {
         let own = who.space.at(who.position.0);
-        let threats: Vec<Entity> =
-            threats_to(who, self.creatures.iter(), |e| reactions.get(e).copied().unwrap_or_default(), initiative)
-                .into_iter()
-                .filter(|t| own.squares().any(|s| t.threatens(s)) && only.is_none_or(|o| o == t.entity))
-                .map(|t| t.entity)
-                .collect();
+        let threats: Vec<Entity> = threats_to(
+            self.field.scale(),
+            who,
+            self.creatures.iter(),
+            |e| reactions.get(e).copied().unwrap_or_default(),
+            initiative,
+        )
+        .into_iter()
+        .filter(|t| own.squares().any(|s| t.threatens(s)) && only.is_none_or(|o| o == t.entity))
+        .map(|t| t.entity)
+        .collect();
         if threats.is_empty() {
             return Struck { hit_points: who.hit_points.current, dropped: false };
         }
