@@ -372,7 +372,9 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             });
         }
     }
-    let change = (altitude - foe_top).clamp(-3, 3);
+    // At chase scale a flight climbs or dives one band at most (004:749).
+    let most = if scale == crate::rules::aerial::Scale::Chase { 1 } else { 3 };
+    let change = (altitude - foe_top).clamp(-most, most);
     let prefix: Vec<FlightStep> = if change > 0 {
         vec![FlightStep::Dive { far: false }; change as usize]
     } else {
@@ -394,9 +396,12 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         _ => budget.check(ActionKind::Move).is_ok(),
     };
     let side = me.footprint.width;
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let best = options.iter().filter(|(_, p)| affordable(p.flight.status)).min_by_key(|(square, planned)| {
-        let d = Footprint::new(**square, side).distance_to(foe.footprint);
-        (rank(planned.flight.status), u32::from(d > 1), d, planned.flight.spent, square.y, square.x)
+        let at = Footprint::new(**square, side);
+        let d = at.distance_to(foe.footprint);
+        let strikes = melee_reaches(reach, false, at, foe.footprint);
+        (rank(planned.flight.status), !strikes, d, planned.flight.spent, square.y, square.x)
     })?;
     Some(Step::Fly {
         creature: me.id.clone(),

@@ -112,3 +112,18 @@ fn the_action_table_is_complete() {
     assert_eq!(stand.provokes, Provokes::Yes, "standing up provokes (RULES-INDEX)");
     assert!(content.actions.iter().all(|r| (89..=163).contains(&r.line)));
 }
+
+/// At chase scale altitudes are bands 0 to 6, given as `band:`; creatures share squares (004:651, 004:788).
+#[test]
+fn a_chase_level_takes_bands_and_shares_squares() {
+    let (path, text) = fixture("bad_chase_level.ron");
+    let problems = check_level(&path, &text, &content()).expect_err("the level is broken");
+    let lines: Vec<String> = problems.0.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
+    assert!(problems.0.iter().any(|d| d.line == 9 && d.message.contains("band 9 is beyond the highest")), "{lines:?}");
+    assert!(problems.0.iter().any(|d| d.line == 10 && d.message.contains("gives altitudes as bands")), "{lines:?}");
+    // Three griffons in one square is no overlap at this scale.
+    assert_eq!(problems.0.len(), 2, "{lines:?}");
+    let chase = load_level(&estoc::data::levels_dir().join("skyway.ron"), &content()).unwrap();
+    assert_eq!(chase.battlefield.scale(), estoc::rules::aerial::Scale::Chase);
+    assert!(chase.creatures.iter().any(|c| c.id.0 == "dragon" && c.altitude == 4));
+}

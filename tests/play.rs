@@ -174,7 +174,7 @@ fn the_attack_preview_agrees_with_the_rules() {
 
 #[test]
 fn the_ai_plays_whole_battles_without_a_refused_action() {
-    for name in ["skirmish.ron", "crossroads.ron", "corridors.ron", "watchtower.ron", "roost.ron"] {
+    for name in ["skirmish.ron", "crossroads.ron", "corridors.ron", "watchtower.ron", "roost.ron", "skyway.ron"] {
         let encounter = level(name);
         for seed in 1..=6 {
             let outcome = estoc::simulate::battle(&encounter, seed);

@@ -419,10 +419,13 @@ pub enum Fact {
         from: crate::rules::geometry::Square,
         /// To.
         to: crate::rules::geometry::Square,
-        /// Its altitude now.
+        /// Its altitude now (at chase scale, the height our ruling gives its band).
         altitude_m: f32,
         /// Metres climbed (negative: dived).
         climbed_m: f32,
+        /// Its altitude band now, at chase scale (004:788).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        band: Option<i32>,
         /// Its heading now.
         heading: crate::rules::geometry::Direction,
         /// Squares of movement spent: the declared speed.
@@ -718,7 +721,10 @@ impl Fact {
             Fact::TookOff { creature, altitude_m } => format!("{creature} takes off, to {altitude_m} m"),
             Fact::Landed { creature } => format!("{creature} lands"),
             Fact::FlybyResumed { creature, from, to } => format!("{creature} flies on from {from} to {to}"),
-            Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers } => format!(
+            Fact::Flew { creature, from, to, band: Some(band), heading, spent, status, maneuvers, .. } => format!(
+                "{creature} flies from {from} to {to}, {spent} chase squares ({status:?}), {maneuvers} manoeuvres, to band {band}, heading {heading:?}"
+            ),
+            Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers, band: None } => format!(
                 "{creature} flies from {from} to {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
             ),
             Fact::Collided { creature, with, dice, impact, total } => {

@@ -545,7 +545,7 @@ pub fn flights(
             };
             next.push((FlightStep::Forward, (ahead.origin, heading, (since + 1).min(factor), used), step_cost));
         }
-        if (perfect || (since >= factor && used < limit)) && cost > start.spent {
+        if perfect || (since >= factor && used < limit) {
             for side in [Side::Left, Side::Right] {
                 let turn_cost = if perfect { 0 } else { 2 };
                 let turned = heading.turned(side.eighths(1));
