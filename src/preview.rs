@@ -171,7 +171,9 @@ pub fn path_preview(
     to: Square,
     waypoints: &[Square],
 ) -> Result<PathPreview, Refusal> {
-    let found = with_move_query(world, creature, true, |query, _| {
+    let found = with_move_query(world, creature, true, |query, me| {
+        // A flier in the air, or anyone at chase scale, does not walk.
+        me.grounded.clone()?;
         if waypoints.is_empty() {
             return query.route(action, to, None);
         }

@@ -521,3 +521,37 @@ fn the_threat_overlay_counts_heights() {
         "the goblins threaten the ground"
     );
 }
+
+/// At chase scale nobody walks and the fliers' flights count 9 m squares: the archer on the ground has no
+/// move to offer, and a griffon's flight preview reaches no further than twice its 2 chase squares
+/// (24 m / 9), and further with a one-band dive (every square half a square).
+#[test]
+fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
+    let encounter = level("skyway.ron");
+    let mut app = started(&encounter, 2);
+    let archer = entity(&app, "archer");
+    let options = estoc::preview::move_options(app.world_mut(), archer);
+    assert!(options.squares.is_empty());
+    let refused = estoc::preview::path_preview(
+        app.world_mut(),
+        archer,
+        estoc::rules::movement::MovementAction::Move,
+        Square::new(7, 10),
+        &[],
+    )
+    .expect_err("nobody walks at chase scale");
+    assert!(refused.rule.contains("004:650"), "{refused:?}");
+    let griffon = entity(&app, "griffon-1");
+    let flights = estoc::rules::aerial::flying::plan_flights(app.world_mut(), griffon, &[]).unwrap();
+    let furthest = flights.keys().map(|s| s.x).max().unwrap();
+    assert_eq!(furthest, 8, "from x 4: 4 squares ahead at most");
+    let diving = estoc::rules::aerial::flying::plan_flights(
+        app.world_mut(),
+        griffon,
+        &[estoc::rules::aerial::flight::FlightStep::Dive { far: false }],
+    )
+    .unwrap();
+    // Diving, it would reach x 12, but the peak at x 10-11 of its row stops it at 9 (turning costs).
+    assert_eq!(diving.keys().map(|s| s.x).max().unwrap(), 9, "a dive reaches further");
+    assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 1), "one band down");
+}

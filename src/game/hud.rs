@@ -35,6 +35,45 @@ pub struct HudView {
     fps: Option<f64>,
     /// The previews' generation and the selection `inspect` was last worked out for.
     inspected: Option<(u64, Option<Entity>)>,
+    /// At chase scale, the altitude bands from the highest down (004:788-797).
+    bands: Vec<BandRow>,
+}
+
+/// One altitude band of the chase scale's panel.
+#[derive(Clone)]
+struct BandRow {
+    band: u8,
+    /// Who is in it, in their faction's colour.
+    creatures: Vec<(String, egui::Color32)>,
+    /// What reaches the ground from it.
+    reaches: String,
+}
+
+/// What reaches the ground from `band` (004:790-797), in words.
+fn band_reaches(band: u8) -> String {
+    use crate::rules::aerial::{Reaching, band_reach};
+    let row = band_reach(band);
+    let words: Vec<&str> = [
+        (Reaching::Melee, "melee"),
+        (Reaching::Thrown, "thrown"),
+        (Reaching::Projectile, "projectiles"),
+        (Reaching::CloseSpell, "close spells"),
+        (Reaching::MediumSpell, "medium spells"),
+        (Reaching::LongSpell, "long spells"),
+        (Reaching::ConeBreath, "cones"),
+        (Reaching::LineBreath, "lines"),
+    ]
+    .into_iter()
+    .filter(|(what, _)| row.allows(*what))
+    .map(|(_, word)| word)
+    .collect();
+    if band == 0 {
+        "the ground".into()
+    } else if words.is_empty() {
+        "reaches nothing below".into()
+    } else {
+        words.join(", ")
+    }
 }
 
 #[derive(Clone)]
@@ -158,7 +197,8 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         && (speed.fly.is_some() || altitude.0 > 0)
     {
         let heading = world.get::<Heading>(entity).map(|h| format!("{:?}", h.0)).unwrap_or_default();
-        out.push((format!("altitude {} m, heading {heading}", squares_to_metres(altitude.0.max(0) as u32)), GREY));
+        let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+        out.push((format!("altitude {}, heading {heading}", scale.altitude_label(altitude.0)), GREY));
     }
 }
 
@@ -237,6 +277,27 @@ fn gather(world: &mut World) {
     }
     view.inspected = Some(now);
     view.fps = frames_per_second(world);
+    if encounter.0.battlefield.scale() == crate::rules::aerial::Scale::Chase {
+        let mut q = world.query::<(&CreatureId, &Altitude, &Faction, &Conditions)>();
+        let mut everyone: Vec<(String, i32, egui::Color32)> = q
+            .iter(world)
+            .filter(|(.., c)| !c.has(Condition::Dead))
+            .map(|(id, a, f, _)| (id.0.clone(), a.0, colour_of(&encounter, &f.0)))
+            .collect();
+        everyone.sort_by(|a, b| a.0.cmp(&b.0));
+        view.bands = (0..=crate::rules::aerial::HIGHEST_BAND)
+            .rev()
+            .map(|band| BandRow {
+                band,
+                creatures: everyone
+                    .iter()
+                    .filter(|(_, a, _)| (*a).clamp(0, 6) == i32::from(band))
+                    .map(|(id, _, colour)| (id.clone(), *colour))
+                    .collect(),
+                reaches: band_reaches(band),
+            })
+            .collect();
+    }
     // The folder is read when the menu is open only.
     view.levels = if world.resource::<MenuOpen>().0 {
         let cached = world.resource::<HudView>().levels.clone();
@@ -354,8 +415,10 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     }
     // A flier in the air and a creature under the cursor: how it would strike it, instead of the attack from
     // where it is and the flight to that square.
-    let flier_on_creature =
-        world.resource::<Previews>().flights.is_some() && hovered.is_some_and(|h| Some(h) != active);
+    let flier_on_creature = world.resource::<Previews>().flights.is_some()
+        && hovered.is_some_and(|h| {
+            Some(h) != active && world.get::<Faction>(h) != active.and_then(|a| world.get::<Faction>(a))
+        });
     if flier_on_creature {
         match super::play::flier_strike(world, square) {
             Some(steps) if steps.len() == 1 => out.push((
@@ -366,7 +429,15 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                 out.push(("click: fly beside it and strike with the standard action left (004:691)".into(), GOOD))
             }
             None => out.push((
-                "no flight this turn ends within its reach: dive first (Z), four times for a dive attack".into(),
+                match world.resource::<crate::rules::battlefield::Battlefield>().scale() {
+                    crate::rules::aerial::Scale::Normal => {
+                        "no flight this turn ends within its reach: dive first (Z), four times for a dive attack"
+                    }
+                    crate::rules::aerial::Scale::Chase => {
+                        "no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first"
+                    }
+                }
+                .into(),
                 BAD,
             )),
         }
@@ -397,8 +468,12 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
     }
     if let Some(flights) = world.resource::<Previews>().flights.as_ref().filter(|_| !flier_on_creature) {
+        let chase =
+            world.resource::<crate::rules::battlefield::Battlefield>().scale() == crate::rules::aerial::Scale::Chase;
         let climb = match choice.climb {
             0 => "level".to_string(),
+            _ if chase && choice.climb > 0 => "climbing a band: each square costs 2".into(),
+            _ if chase => "diving a band: each square costs a half".into(),
             n if n > 0 => format!("climbing {} m first", n as f32 * 1.5),
             n => format!("diving {} m first", -n as f32 * 1.5),
         };
@@ -410,21 +485,22 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             Some(planned) => {
                 let f = &planned.flight;
                 let last = f.waypoints.last();
+                let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
                 out.push((
                     format!(
-                        "flight: {:?}, {} squares ({} m), {} manoeuvres, ends at {} m heading {:?} (004:689-732)",
+                        "flight: {:?}, {} squares ({} m), {} manoeuvres, ends at {} heading {:?} (004:689-732)",
                         f.status,
                         f.spent,
-                        f.spent as f32 * 1.5,
+                        f.spent as f32 * scale.square_m(),
                         f.maneuvers,
-                        last.map_or(0.0, |w| w.altitude as f32 * 1.5),
+                        scale.altitude_label(last.map_or(0, |w| w.altitude)),
                         last.map_or(crate::rules::geometry::Direction::North, |w| w.heading)
                     ),
                     if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) { BAD } else { GOOD },
                 ));
                 if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) {
                     out.push((
-                        "a stall: it drops 45 m at the end of its turn and starts the next in free fall (004:701)"
+                        "a stall: it drops 45 m (a band) at the end of its turn and starts the next in free fall (004:701)"
                             .into(),
                         BAD,
                     ));
@@ -652,6 +728,20 @@ fn draw(
         );
     });
     egui::Panel::right("info").exact_size(RIGHT_PANEL).show(&mut root, |ui| {
+        if !view.bands.is_empty() {
+            ui.heading("Altitude bands · 9 m squares");
+            for row in &view.bands {
+                ui.horizontal_wrapped(|ui| {
+                    let name = crate::rules::aerial::BAND_NAMES[usize::from(row.band)];
+                    ui.label(egui::RichText::new(format!("{} {name}", row.band)).strong());
+                    for (id, colour) in &row.creatures {
+                        ui.label(egui::RichText::new(id).color(*colour));
+                    }
+                    ui.label(egui::RichText::new(&row.reaches).small().color(GREY));
+                });
+            }
+            ui.separator();
+        }
         ui.heading("Under the cursor");
         for (line, colour) in &view.inspect {
             ui.label(egui::RichText::new(line).color(*colour));

@@ -782,8 +782,16 @@ fn keys(world: &mut World) {
                 choice.waypoints.clear();
                 choice.mode = Mode::Auto;
             }
-            KeyCode::KeyQ => world.resource_mut::<Choice>().climb += 1,
-            KeyCode::KeyZ => world.resource_mut::<Choice>().climb -= 1,
+            KeyCode::KeyQ | KeyCode::KeyZ => {
+                // At chase scale a flight climbs or dives one band at most (004:749).
+                let most = match world.resource::<crate::rules::battlefield::Battlefield>().scale() {
+                    crate::rules::aerial::Scale::Chase => 1,
+                    crate::rules::aerial::Scale::Normal => i32::MAX,
+                };
+                let change = if key == KeyCode::KeyQ { 1 } else { -1 };
+                let mut choice = world.resource_mut::<Choice>();
+                choice.climb = (choice.climb + change).clamp(-most, most);
+            }
             KeyCode::F5 => super::save::save_and_tell(world),
             KeyCode::F9 => super::save::load_or_tell(world),
             KeyCode::Enter => {

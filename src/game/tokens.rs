@@ -73,7 +73,9 @@ fn show_badges(
     creatures: Query<(Ref<Conditions>, Ref<Altitude>, Ref<Heading>, &Speed, &Size)>,
     tokens: Query<(Entity, &Token, Option<&Children>)>,
     badges: Query<(), With<Badge>>,
+    encounter: Option<Res<ActiveEncounter>>,
 ) {
+    let scale = encounter.map_or_else(Default::default, |e| e.0.battlefield.scale());
     for (token_entity, token, children) in &tokens {
         let Ok((conditions, altitude, heading, speed, size)) = creatures.get(token.creature) else { continue };
         let fresh = children.is_none_or(|c| !c.iter().any(|e| badges.contains(e)));
@@ -85,7 +87,7 @@ fn show_badges(
                 commands.entity(child).despawn();
             }
         }
-        let side = token_side(*size);
+        let side = token_side(scale, *size);
         let badge = (side * 0.3).clamp(14.0, 24.0);
         let mut names: Vec<&str> = conditions.0.iter().filter_map(|c| badge_of(*c)).collect();
         names.dedup();
@@ -124,7 +126,10 @@ fn show_badges(
                 ));
                 token.spawn((
                     Badge,
-                    Text2d::new(format!("{} m", crate::rules::geometry::squares_to_metres(altitude.0.max(0) as u32))),
+                    Text2d::new(match scale {
+                        crate::rules::aerial::Scale::Normal => scale.altitude_label(altitude.0),
+                        crate::rules::aerial::Scale::Chase => format!("band {}", altitude.0.max(0)),
+                    }),
                     TextFont { font_size: FontSize::Px(12.0), ..default() },
                     TextColor(Color::srgb(0.7, 0.9, 1.0)),
                     Transform::from_xyz(side * 0.36, -side * 0.36, 0.6),
@@ -139,13 +144,39 @@ fn faction_colour(encounter: &ActiveEncounter, faction: &str) -> Color {
     Color::srgb_u8(r, g, b)
 }
 
-/// The side in pixels of a creature's token: its space, a quarter square for the smallest.
-fn token_side(size: Size) -> f32 {
-    if size.is_smaller_than_a_square() { TILE_PX * 0.5 } else { size.side_squares() as f32 * TILE_PX }
+/// The side in pixels of a creature's token: its space, a quarter square for the smallest; at chase scale
+/// the square whatever its size (shrunk to a quarter when it shares the square, 004:651).
+fn token_side(scale: crate::rules::aerial::Scale, size: Size) -> f32 {
+    if scale == crate::rules::aerial::Scale::Chase {
+        TILE_PX * 0.9
+    } else if size.is_smaller_than_a_square() {
+        TILE_PX * 0.5
+    } else {
+        size.side_squares() as f32 * TILE_PX
+    }
 }
 
-/// The centre of a creature's footprint on screen.
-fn footprint_centre(at: Square, size: Size, map_height: i32) -> Vec2 {
+/// The centre of a creature's footprint on screen; at chase scale, the `nth` (of `of`) creature in a square
+/// takes a quarter of it.
+fn footprint_centre(
+    scale: crate::rules::aerial::Scale,
+    at: Square,
+    size: Size,
+    map_height: i32,
+    nth: usize,
+    of: usize,
+) -> Vec2 {
+    if scale == crate::rules::aerial::Scale::Chase {
+        let quarter = TILE_PX / 4.0;
+        let offset = match (of, nth % 4) {
+            (1, _) => Vec2::ZERO,
+            (_, 0) => Vec2::new(-quarter, quarter),
+            (_, 1) => Vec2::new(quarter, quarter),
+            (_, 2) => Vec2::new(-quarter, -quarter),
+            _ => Vec2::new(quarter, -quarter),
+        };
+        return square_centre(at, map_height) + offset;
+    }
     let side = size.side_squares() as f32;
     square_centre(at, map_height) + Vec2::new((side - 1.0) * TILE_PX / 2.0, -(side - 1.0) * TILE_PX / 2.0)
 }
@@ -168,10 +199,11 @@ fn spawn_tokens(
 ) {
     let Some(encounter) = encounter else { return };
     let height = encounter.0.battlefield.height();
+    let scale = encounter.0.battlefield.scale();
     for (entity, name, faction, size, position, portrait) in &creatures {
-        let side = token_side(*size);
+        let side = token_side(scale, *size);
         let colour = faction_colour(&encounter, &faction.0);
-        let centre = footprint_centre(position.0, *size, height);
+        let centre = footprint_centre(scale, position.0, *size, height, 0, 1);
         commands
             .spawn((
                 Token { creature: entity },
@@ -225,11 +257,26 @@ fn place_tokens(
 ) {
     let Some(encounter) = encounter else { return };
     let height = encounter.0.battlefield.height();
+    let scale = encounter.0.battlefield.scale();
+    // Who shares each square, in a steady order (at chase scale they split it in quarters).
+    let mut sharing: std::collections::HashMap<Square, Vec<Entity>> = std::collections::HashMap::new();
+    for (token, _) in &tokens {
+        if let Ok((position, _)) = creatures.get(token.creature) {
+            sharing.entry(position.0).or_default().push(token.creature);
+        }
+    }
+    for here in sharing.values_mut() {
+        here.sort();
+    }
     for (token, mut transform) in &mut tokens {
         if let Ok((position, size)) = creatures.get(token.creature) {
-            let centre = footprint_centre(position.0, *size, height);
+            let here = &sharing[&position.0];
+            let nth = here.iter().position(|e| *e == token.creature).unwrap_or(0);
+            let centre = footprint_centre(scale, position.0, *size, height, nth, here.len());
             transform.translation.x = centre.x;
             transform.translation.y = centre.y;
+            let shared = scale == crate::rules::aerial::Scale::Chase && here.len() > 1;
+            transform.scale = Vec3::splat(if shared { 0.5 } else { 1.0 });
         }
     }
 }

@@ -724,9 +724,11 @@ impl Fact {
             Fact::Flew { creature, from, to, band: Some(band), heading, spent, status, maneuvers, .. } => format!(
                 "{creature} flies from {from} to {to}, {spent} chase squares ({status:?}), {maneuvers} manoeuvres, to band {band}, heading {heading:?}"
             ),
-            Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers, band: None } => format!(
-                "{creature} flies from {from} to {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
-            ),
+            Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers, band: None } => {
+                format!(
+                    "{creature} flies from {from} to {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
+                )
+            }
             Fact::Collided { creature, with, dice, impact, total } => {
                 format!("{creature} collides with {with}: {} {:?} ({impact}) = {total}", dice.expr, dice.faces)
             }
