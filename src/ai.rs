@@ -329,6 +329,8 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     }
     let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
     let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+    let side = me.footprint.width;
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
         + world.get::<Size>(foe.entity).map_or(1, |s| scale.body_height(*s));
     // High enough above it, with its whole turn: a dive attack, 6 m of dives to a flight that ends where it
@@ -343,11 +345,9 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             let limit = crate::rules::aerial::maneuvers_a_round(status, maneuverability, scale);
             used.saturating_add(crate::rules::aerial::ADVANCED_MANEUVER_COST) <= limit
         };
-        let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
         let size = world.get::<Size>(creature).copied().unwrap_or_default();
         let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
         let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
-        let side = me.footprint.width;
         if let Some(options) = crate::rules::aerial::flying::plan_flights(world, creature, &dives)
             && let Some((_, planned)) = options
                 .iter()
@@ -395,8 +395,6 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         SpeedStatus::TopSpeed => budget.check(ActionKind::FullRound).is_ok(),
         _ => budget.check(ActionKind::Move).is_ok(),
     };
-    let side = me.footprint.width;
-    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let best = options.iter().filter(|(_, p)| affordable(p.flight.status)).min_by_key(|(square, planned)| {
         let at = Footprint::new(**square, side);
         let d = at.distance_to(foe.footprint);

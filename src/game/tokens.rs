@@ -258,24 +258,27 @@ fn place_tokens(
     let Some(encounter) = encounter else { return };
     let height = encounter.0.battlefield.height();
     let scale = encounter.0.battlefield.scale();
-    // Who shares each square, in a steady order (at chase scale they split it in quarters).
+    let chase = scale == crate::rules::aerial::Scale::Chase;
+    // At chase scale, who shares each square, in a steady order: they split it in quarters.
     let mut sharing: std::collections::HashMap<Square, Vec<Entity>> = std::collections::HashMap::new();
-    for (token, _) in &tokens {
-        if let Ok((position, _)) = creatures.get(token.creature) {
-            sharing.entry(position.0).or_default().push(token.creature);
+    if chase {
+        for (token, _) in &tokens {
+            if let Ok((position, _)) = creatures.get(token.creature) {
+                sharing.entry(position.0).or_default().push(token.creature);
+            }
         }
-    }
-    for here in sharing.values_mut() {
-        here.sort();
+        for here in sharing.values_mut() {
+            here.sort();
+        }
     }
     for (token, mut transform) in &mut tokens {
         if let Ok((position, size)) = creatures.get(token.creature) {
-            let here = &sharing[&position.0];
+            let here = sharing.get(&position.0).map_or(&[][..], Vec::as_slice);
             let nth = here.iter().position(|e| *e == token.creature).unwrap_or(0);
-            let centre = footprint_centre(scale, position.0, *size, height, nth, here.len());
+            let centre = footprint_centre(scale, position.0, *size, height, nth, here.len().max(1));
             transform.translation.x = centre.x;
             transform.translation.y = centre.y;
-            let shared = scale == crate::rules::aerial::Scale::Chase && here.len() > 1;
+            let shared = here.len() > 1;
             transform.scale = Vec3::splat(if shared { 0.5 } else { 1.0 });
         }
     }

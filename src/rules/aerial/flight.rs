@@ -1,4 +1,4 @@
-//! A flier's move at normal scale (004:671-786): it flies forward along its heading, and changes heading,
+//! A flier's move, at normal or chase scale (004:671-786, 004:712, 004:749): it flies forward along its heading, and changes heading,
 //! side or altitude only by manoeuvres. The distance flown (the declared speed) gives its status for the
 //! round, and the status and its manoeuvrability how many manoeuvres it may make and how far it must fly
 //! between two. Advanced manoeuvres call for a fly check; a failed one has the effect the text gives and
@@ -193,11 +193,7 @@ fn step_halves(
         } else {
             1
         };
-        match (scale, band.signum()) {
-            (Scale::Chase, 1) => 4 * squares,
-            (Scale::Chase, -1) => squares,
-            _ => 2 * squares,
-        }
+        ahead_halves(squares, scale, band)
     };
     match (step, scale) {
         (FlightStep::Forward, _) => ahead(),
@@ -209,6 +205,16 @@ fn step_halves(
         (FlightStep::Dive { .. }, Scale::Normal) => 2,
         (FlightStep::HardTurn(_) | FlightStep::Wingover { .. }, _) => 4,
         (FlightStep::TightTurn { step, .. }, _) => 2 * (1 + u32::from(step.min(3))),
+    }
+}
+
+/// Half-squares of movement for `squares` flown ahead: 2 each; at chase scale 4 when the flight climbs a
+/// band, 1 when it dives one (004:749).
+fn ahead_halves(squares: u32, scale: Scale, band: i32) -> u32 {
+    match (scale, band.signum()) {
+        (Scale::Chase, 1) => 4 * squares,
+        (Scale::Chase, -1) => squares,
+        _ => 2 * squares,
     }
 }
 
@@ -537,12 +543,7 @@ pub fn flights(
         let ahead = Footprint::rect(square.step(heading), flier.at.width, flier.at.height);
         let clear = *open_at.entry(ahead.origin).or_insert_with(|| obstacle(ahead, start_altitude).is_none());
         if clear {
-            let squares = if heading.is_diagonal() { 2 } else { 1 };
-            let step_cost = match (scale, band_change.signum()) {
-                (Scale::Chase, 1) => 4 * squares,
-                (Scale::Chase, -1) => squares,
-                _ => 2 * squares,
-            };
+            let step_cost = ahead_halves(if heading.is_diagonal() { 2 } else { 1 }, scale, band_change);
             next.push((FlightStep::Forward, (ahead.origin, heading, (since + 1).min(factor), used), step_cost));
         }
         if perfect || (since >= factor && used < limit) {

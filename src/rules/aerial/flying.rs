@@ -1,7 +1,7 @@
 //! Flying in the fight (004:653-786, 004:825-852): taking off and landing, a flier's move as a flight
 //! ([`super::flight::fly`]) with its fly checks, the status it leaves, the stall and the free fall at the
 //! end of the turn, the recovery at the start of the next, collisions and falls. Headless rules over the
-//! creature components; the game and the AI do not fly creatures this way yet.
+//! creature components, which the game and the AI fly through.
 
 use bevy::prelude::*;
 
@@ -318,21 +318,7 @@ fn fly_creatures(
             since_maneuver: state.since_maneuver,
             scale: field.scale(),
         };
-        let scale = field.scale();
-        let height = scale.body_height(my_size);
-        let obstacle = |at: Footprint, alt: i32| -> Option<Obstacle> {
-            if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
-                return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
-            }
-            bodies
-                .iter()
-                .find(|b| {
-                    b.footprint.overlaps(at)
-                        && alt < b.altitude + scale.body_height(b.size)
-                        && b.altitude < alt + height
-                })
-                .and_then(|b| chase_meeting(scale, my_size, b))
-        };
+        let obstacle = |at: Footprint, alt: i32| obstacle_at(&field, &bodies, my_size, at, alt);
         // The flight as planned, every check a success: its status and whether the rules allow it.
         let planned = fly(&flier, &intent.steps, intent.hover, |_, _| true, obstacle);
         let checked = order
@@ -665,9 +651,24 @@ fn dived(scale: super::Scale, steps: &[FlightStep]) -> i32 {
         .sum()
 }
 
+/// What stands in the way of a flier of `size` at `at` and `alt`: a wall or the map's edge, or the first of
+/// `bodies` whose space it would enter at an overlapping height (a body rises as high as
+/// [`super::Scale::body_height`]), as [`meeting`] judges it.
+fn obstacle_at(field: &Battlefield, bodies: &[Body], size: Size, at: Footprint, alt: i32) -> Option<Obstacle> {
+    if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
+        return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
+    }
+    let scale = field.scale();
+    let height = scale.body_height(size);
+    bodies
+        .iter()
+        .find(|b| b.footprint.overlaps(at) && alt < b.altitude + scale.body_height(b.size) && b.altitude < alt + height)
+        .and_then(|b| meeting(scale, size, b))
+}
+
 /// What a flier meets in a square another creature holds: at normal scale, a collision (004:825); at chase
 /// scale nothing, for a square holds many, but for a Colossal creature, which holds one alone (004:651).
-fn chase_meeting(scale: super::Scale, mine: Size, other: &Body) -> Option<Obstacle> {
+fn meeting(scale: super::Scale, mine: Size, other: &Body) -> Option<Obstacle> {
     match scale {
         super::Scale::Normal => Some(Obstacle::Creature(other.id.clone())),
         super::Scale::Chase if mine == Size::Colossal || other.size == Size::Colossal => Some(Obstacle::Wall(
@@ -926,9 +927,9 @@ pub fn plan_flights(
         world.query::<(Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed)>();
     let all: Vec<_> = q
         .iter(world)
-        .map(|(e, _, p, s, a, h, size, f, speed)| (e, s.at(p.0), a.0, h.0, *size, f.copied(), *speed))
+        .map(|(e, id, p, s, a, h, size, f, speed)| (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed))
         .collect();
-    let (_, at, altitude, heading, _, flight, speed) = all.iter().find(|c| c.0 == creature).cloned()?;
+    let (_, _, at, altitude, heading, my_size, flight, speed) = all.iter().find(|c| c.0 == creature).cloned()?;
     let wings = speed.fly?;
     if altitude <= 0 || flight.is_some_and(|f| f.falling || f.flown.is_some()) {
         return None;
@@ -945,27 +946,19 @@ pub fn plan_flights(
         since_maneuver: flight.map_or(0, |f| f.since_maneuver),
         scale,
     };
-    let my_size = all.iter().find(|c| c.0 == creature).map_or(Size::Medium, |c| c.4);
-    let height = scale.body_height(my_size);
-    let obstacle = |fp: Footprint, alt: i32| -> Option<Obstacle> {
-        if fp.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
-            return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
-        }
-        all.iter()
-            .filter(|c| c.0 != creature)
-            .find(|c| c.1.overlaps(fp) && alt < c.2 + scale.body_height(c.4) && c.2 < alt + height)
-            .and_then(|c| {
-                let body = Body {
-                    entity: c.0,
-                    id: String::new(),
-                    footprint: c.1,
-                    altitude: c.2,
-                    heading: c.3,
-                    size: c.4,
-                    speed_m: 0.0,
-                };
-                chase_meeting(scale, my_size, &body)
-            })
-    };
+    let bodies: Vec<Body> = all
+        .into_iter()
+        .filter(|c| c.0 != creature)
+        .map(|(entity, id, footprint, altitude, heading, size, flight, _)| Body {
+            entity,
+            id,
+            footprint,
+            altitude,
+            heading,
+            size,
+            speed_m: flight.map_or(0.0, |f| f.speed_m),
+        })
+        .collect();
+    let obstacle = |fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, fp, alt);
     Some(super::flight::flights(&flier, prefix, &obstacle))
 }

@@ -1,8 +1,9 @@
 //! Aerial combat (004:646-852): the pure rules, each with the text's numbers. Scales, take-off, the blind
 //! spot, the declared speed and the status it gives, the manoeuvre table, fly checks and the advanced
-//! manoeuvres' DCs, 3-D distance, the chase scale's altitude bands, collisions and falling damage. The
-//! movement and the game do not fly creatures by these rules yet: this is the chapter's arithmetic, tested
-//! against the text's worked examples. Readings of the damaged text are in `docs/rulings.md`.
+//! manoeuvres' DCs, 3-D distance, the chase scale ([`Scale`]: its squares, speeds, bands and what reaches
+//! between them), collisions and falling damage, tested against the text's worked examples. A flight is in
+//! [`flight`], the systems that fly creatures in [`flying`]. Readings of the damaged text are in
+//! `docs/rulings.md`.
 
 pub mod flight;
 pub mod flying;
@@ -266,7 +267,7 @@ pub fn separation_m(scale: Scale, own: Footprint, theirs: Footprint, rise: u32) 
 
 /// A speed in chase-scale squares: the speed divided by 9 m, rounded down (004:712).
 pub fn chase_squares(speed_m: f32) -> u32 {
-    (speed_m / CHASE_SQUARE_M + 1e-4).floor().max(0.0) as u32
+    Scale::Chase.squares(speed_m)
 }
 
 /// The Jump DC to take off to `extra_m` metres above the creature's space (004:661-668): 20 for its space,
