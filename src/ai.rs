@@ -89,8 +89,39 @@ fn could_strike(
     })
 }
 
-/// The next step of `creature`'s turn.
+/// The next step of `creature`'s turn, and of those who act with it: a rider, its mount and passengers
+/// each do what they can, the rider first (004:653-655).
 pub fn next_step(world: &mut World, creature: Entity) -> Step {
+    let order = world.resource::<crate::rules::turns::TurnOrder>();
+    let party: Vec<Entity> = if order.acting.contains(&creature) { order.acting.clone() } else { vec![creature] };
+    for member in party {
+        let step = member_step(world, member);
+        if !matches!(step, Step::EndTurn { .. }) {
+            return step;
+        }
+    }
+    let id = world.get::<CreatureId>(creature).map(|c| c.0.clone()).unwrap_or_default();
+    Step::EndTurn { creature: id }
+}
+
+/// The mount `creature` rides, if it directs it: its rider, not a passenger, able to act (004:807).
+fn directed_mount(world: &World, creature: Entity) -> Option<Entity> {
+    let riding = world.get::<crate::rules::mounted::Riding>(creature)?;
+    let seat = world.get::<crate::rules::mounted::Seat>(creature)?;
+    (!seat.passenger).then_some(riding.0)
+}
+
+/// Whether `creature` is a mount whose rider directs it now.
+fn is_directed(world: &World, creature: Entity) -> bool {
+    world.get::<crate::rules::mounted::Riders>(creature).is_some_and(|riders| {
+        riders.all().iter().any(|r| {
+            directed_mount(world, *r) == Some(creature) && world.get::<Conditions>(*r).is_some_and(|c| c.can_act())
+        })
+    })
+}
+
+/// The next step of one creature of the party whose turn it is.
+fn member_step(world: &mut World, creature: Entity) -> Step {
     let all = census(world);
     let Some(me) = all.iter().find(|s| s.entity == creature).cloned() else {
         return Step::EndTurn { creature: String::new() };
@@ -110,12 +141,25 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
     let fresh = budget.check(ActionKind::FullRound).is_ok();
     let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
 
+    // A rider flies its mount first, with its move action (004:807, 004:812); a mount its rider directs
+    // does nothing else (004:656); a rider or passenger does not walk.
+    let riding = world.get::<crate::rules::mounted::Riding>(creature).is_some();
+    if let Some(mount) = directed_mount(world, creature)
+        && budget.check(ActionKind::Move).is_ok()
+        && let Some(seen) = all.iter().find(|s| s.entity == mount).cloned()
+        && let Some(step) = fly_toward(world, mount, &seen, &foes)
+    {
+        return step;
+    }
+    if is_directed(world, creature) {
+        return end;
+    }
     // A flier in the air flies by the aerial rules (004:671-786): toward the nearest foe, down or up to it.
-    if let Some(step) = fly_toward(world, creature, &me, &foes) {
+    if !riding && let Some(step) = fly_toward(world, creature, &me, &foes) {
         return step;
     }
     // Badly hurt and in melee: withdraw as far from the foes as it can (004:243-247).
-    if fresh && adjacent_foe && hp.current * 4 <= hp.max && hp.max > 0 {
+    if fresh && !riding && adjacent_foe && hp.current * 4 <= hp.max && hp.max > 0 {
         let options = move_options(world, creature);
         let withdraw_open = options.open.iter().any(|(a, r)| *a == MovementAction::Withdraw && r.is_ok());
         if withdraw_open {
@@ -151,7 +195,7 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
         return end;
     }
     // An archer in melee steps back before it shoots (a ranged attack there provokes, 004:90).
-    if archer && adjacent_foe && budget.movement == crate::rules::turns::MovementMade::None {
+    if archer && !riding && adjacent_foe && budget.movement == crate::rules::turns::MovementMade::None {
         let options = move_options(world, creature);
         let step = options
             .squares
@@ -184,7 +228,7 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
     {
         return attack(target, weapon, false);
     }
-    if budget.check(ActionKind::Move).is_err() && budget.check(ActionKind::Standard).is_err() {
+    if riding || (budget.check(ActionKind::Move).is_err() && budget.check(ActionKind::Standard).is_err()) {
         return end;
     }
     // Close in: the square within one move from which it could strike, flanking if it can, provoking least.

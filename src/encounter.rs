@@ -99,6 +99,18 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
         }
         roster.0.insert(spec.id.clone(), entity);
     }
+    // Riders sit on their mounts, in their space (004:475, 004:653-655, 004:813-814).
+    for spec in &encounter.creatures {
+        let Some((mount_id, passenger)) = &spec.rides else { continue };
+        let (Some(&rider), Some(&mount)) = (roster.0.get(&spec.id), roster.0.get(mount_id)) else { continue };
+        let Some(mount_size) = world.get::<Size>(mount).copied() else { continue };
+        let high = crate::rules::mounted::sits_high(mount_size, spec.stats.size);
+        world.entity_mut(rider).insert((
+            crate::rules::mounted::Riding(mount),
+            crate::rules::mounted::Seat { passenger: *passenger, high },
+            Space::at_scale(encounter.battlefield.scale(), mount_size),
+        ));
+    }
     world.insert_resource(roster);
     world.insert_resource(ActiveEncounter(encounter.clone()));
 }

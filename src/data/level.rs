@@ -73,8 +73,15 @@ pub struct PlacementDef {
     pub template: String,
     /// Faction name.
     pub faction: String,
-    /// North-west square of its footprint.
-    pub at: Square,
+    /// North-west square of its footprint; none for a creature that rides (it is where its mount is).
+    #[serde(default)]
+    pub at: Option<Square>,
+    /// The id of the creature it rides from the start (004:653): it shares its squares, height and turn.
+    #[serde(default)]
+    pub rides: Option<String>,
+    /// It rides as a passenger: it acts on the rider's turn but does not direct the mount (004:655).
+    #[serde(default)]
+    pub passenger: bool,
     /// Facing.
     #[serde(default)]
     pub heading: Option<Direction>,
@@ -183,6 +190,8 @@ pub struct CreatureSpec {
     pub stats: Stats,
     /// Conditions at the start.
     pub conditions: Vec<Condition>,
+    /// The mount it rides from the start, and whether as a passenger (004:653-655).
+    pub rides: Option<(CreatureId, bool)>,
 }
 
 /// A checked level: a legal starting position for a fight.
@@ -387,13 +396,55 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
                 continue;
             }
         };
-        let space = footprint_at(def.scale, placement.at, stats.size);
+        // A rider is where its mount is, at its height (004:475, 004:813).
+        let mount = placement.rides.as_ref().and_then(|m| def.creatures.iter().find(|c| &c.id == m));
+        let (placed_at, altitude) = match (placement.at, &placement.rides, mount) {
+            (Some(_), Some(_), _) => {
+                problems.push(
+                    source.error(
+                        at("at:"),
+                        format!("creature {who:?} rides: it is where its mount is, so it takes no at:"),
+                    ),
+                );
+                continue;
+            }
+            (None, Some(m), None) => {
+                problems.push(
+                    source.error(at("rides:"), format!("creature {who:?} rides {m:?}, which is not in the level")),
+                );
+                continue;
+            }
+            (None, Some(_), Some(mount)) if mount.rides.is_some() => {
+                problems.push(source.error(
+                    at("rides:"),
+                    format!("creature {who:?} rides {:?}, which rides another creature itself", mount.id),
+                ));
+                continue;
+            }
+            (None, Some(_), Some(mount)) if placement.altitude_m != 0.0 || placement.band.is_some() => {
+                problems.push(source.error(
+                    at("rides:"),
+                    format!("creature {who:?} rides {:?}: it is at its mount's height, give none of its own", mount.id),
+                ));
+                continue;
+            }
+            (None, Some(_), Some(mount)) => match mount.at {
+                Some(square) => (square, altitude_of(chase, mount)),
+                None => continue,
+            },
+            (None, None, _) => {
+                problems.push(source.error(at("id:"), format!("creature {who:?} needs at: (x, y), or rides:")));
+                continue;
+            }
+            (Some(square), None, _) => (square, altitude),
+        };
+        let space = footprint_at(def.scale, placed_at, stats.size);
         if space.squares().any(|s| !field.contains(s)) {
             problems.push(source.error(
                 at("at:"),
                 format!(
                     "creature {who:?} at {} does not fit on the {width}x{height} map ({}x{} squares)",
-                    placement.at, space.width, space.height
+                    placed_at, space.width, space.height
                 ),
             ));
             continue;
@@ -431,24 +482,40 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             id: CreatureId(placement.id.clone()),
             template: placement.template.clone(),
             faction: placement.faction.clone(),
-            at: placement.at,
+            at: placed_at,
             heading: placement.heading.unwrap_or(Direction::North),
             altitude,
             aware_of: placement.aware_of.as_ref().map(|ids| ids.iter().map(|i| CreatureId(i.clone())).collect()),
             stats,
             conditions: placement.conditions.clone(),
+            rides: placement.rides.as_ref().map(|m| (CreatureId(m.clone()), placement.passenger)),
         });
     }
+    check_riders(source, &creatures, &mut problems);
     // Two creatures may share squares only when both are smaller than a square (000:148-151); at chase
     // scale any may, but for a Colossal one (004:651).
     let mut per_square: BTreeMap<Square, Vec<&CreatureSpec>> = BTreeMap::new();
-    for c in &creatures {
+    for c in creatures.iter().filter(|c| c.rides.is_none()) {
         for s in footprint_at(def.scale, c.at, c.stats.size).squares() {
             per_square.entry(s).or_default().push(c);
         }
     }
     let mut reported = BTreeSet::new();
     for (square, here) in &per_square {
+        // Bodies at heights apart do not meet: a flier passes over a walker (004:783-784).
+        let meets = |a: &CreatureSpec| {
+            here.iter().any(|b| {
+                b.id != a.id
+                    && crate::rules::attack::vertical_steps(
+                        def.scale,
+                        a.altitude,
+                        a.stats.size,
+                        b.altitude,
+                        b.stats.size,
+                    ) == 0
+            })
+        };
+        let here: Vec<&CreatureSpec> = here.iter().copied().filter(|c| meets(c)).collect();
         if here.len() < 2 {
             continue;
         }
@@ -479,6 +546,69 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         factions: def.factions,
         creatures,
     })
+}
+
+/// The altitude a placement gives, in steps (bands at chase scale); 0 when it gives a wrong one, which its
+/// own check reports.
+fn altitude_of(chase: bool, placement: &PlacementDef) -> i32 {
+    match (chase, placement.band) {
+        (true, Some(band)) if band <= HIGHEST_BAND => i32::from(band),
+        (true, _) => 0,
+        (false, _) => super::content::metres_to_squares(placement.altitude_m, "altitude").map_or(0, |s| s as i32),
+    }
+}
+
+/// Checks who rides what (004:653-655, 004:806-815): a mount is an ally larger than its riders, one rider
+/// directs it and the others are passengers, and it has a seat for each.
+fn check_riders(source: &Source<'_>, creatures: &[CreatureSpec], problems: &mut Vec<Diagnostic>) {
+    use crate::rules::mounted::{may_carry, seats};
+    for mount in creatures {
+        let on: Vec<&CreatureSpec> =
+            creatures.iter().filter(|c| c.rides.as_ref().is_some_and(|(m, _)| *m == mount.id)).collect();
+        if on.is_empty() {
+            continue;
+        }
+        for rider in &on {
+            let at = source.locate(&format!("\"{}\"", rider.id.0), Some("rides:"));
+            if let Err(refusal) = may_carry(mount.stats.size, rider.stats.size) {
+                problems.push(
+                    source.error(at, format!("creature {:?} cannot ride {:?}: {}", rider.id.0, mount.id.0, refusal)),
+                );
+            }
+            if rider.faction != mount.faction {
+                problems.push(source.error(
+                    at,
+                    format!(
+                        "creature {:?} rides {:?} of another faction: a mount carries its allies",
+                        rider.id.0, mount.id.0
+                    ),
+                ));
+            }
+        }
+        let directing = on.iter().filter(|c| c.rides.as_ref().is_some_and(|(_, passenger)| !passenger)).count();
+        let at = source.locate(&format!("\"{}\"", on[0].id.0), Some("rides:"));
+        if directing > 1 {
+            problems.push(source.error(
+                at,
+                format!(
+                    "{:?} has {directing} riders: one directs it, the others are passengers (passenger: true, 004:655)",
+                    mount.id.0
+                ),
+            ));
+        }
+        if on.len() > seats(mount.stats.size) {
+            problems.push(source.error(
+                at,
+                format!(
+                    "{:?} carries {} but a {:?} mount has {} seat(s) (docs/rulings.md)",
+                    mount.id.0,
+                    on.len(),
+                    mount.stats.size,
+                    seats(mount.stats.size)
+                ),
+            ));
+        }
+    }
 }
 
 /// Byte offsets of the first `count` quoted strings after `from`.

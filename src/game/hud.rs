@@ -223,8 +223,23 @@ fn gather(world: &mut World) {
         ) else {
             continue;
         };
+        // A rider's place is its mount's and its passengers' too (004:653-655).
+        let mount = world.get::<crate::rules::mounted::Riding>(entry.entity).map(|r| r.0);
+        let party: Vec<String> = mount
+            .into_iter()
+            .chain(
+                mount
+                    .or(Some(entry.entity))
+                    .and_then(|m| world.get::<crate::rules::mounted::Riders>(m))
+                    .into_iter()
+                    .flat_map(|r| r.all().to_vec()),
+            )
+            .filter(|e| *e != entry.entity)
+            .filter_map(|e| world.get::<CreatureId>(e).map(|c| c.0.clone()))
+            .collect();
+        let id = if party.is_empty() { entry.id.0.clone() } else { format!("{} + {}", entry.id.0, party.join(" + ")) };
         view.tracker.push(TrackerRow {
-            id: entry.id.0.clone(),
+            id,
             faction_colour: colour_of(&encounter, &faction.0),
             initiative: entry.total,
             hp: format!("{}/{}", hp.current, hp.max),
@@ -241,6 +256,11 @@ fn gather(world: &mut World) {
             Control::Ai => "the computer plays",
         };
         view.turn = format!("Round {} — {id}'s turn ({faction}, {who})", order.round);
+        if order.acting.len() > 1 {
+            let commanded = super::play::human_turn(world).unwrap_or(current);
+            let name = world.get::<CreatureId>(commanded).map(|c| c.0.clone()).unwrap_or_default();
+            view.turn.push_str(&format!(" — acting together; commanding {name} [Tab]"));
+        }
     }
     if order.ended {
         let winner = world.resource::<EventLog>().0.iter().rev().find_map(|f| match f {
@@ -641,6 +661,8 @@ fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<
     if log.0.len() < view.seen {
         *view = LogView::default();
     }
+    // The round of a turn just started: those acting with it start theirs next (004:653-655).
+    let mut joining: Option<u32> = None;
     for fact in &log.0[view.seen..] {
         if let Some(text) = fact.describe() {
             for (i, row) in wrap(&text, LOG_COLUMNS).into_iter().enumerate() {
@@ -648,8 +670,18 @@ fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<
                 view.lines.push((row, fact_colour(fact)));
             }
         }
-        if let Fact::TurnStarted { creature, round } = fact {
-            *banner = Banner { text: format!("Round {round}: {creature}"), shown_at: time.elapsed_secs() };
+        match fact {
+            Fact::TurnStarted { creature, round } => {
+                let text = if joining == Some(*round) {
+                    format!("{} + {creature}", banner.text)
+                } else {
+                    format!("Round {round}: {creature}")
+                };
+                *banner = Banner { text, shown_at: time.elapsed_secs() };
+                joining = Some(*round);
+            }
+            Fact::ConditionLost { .. } => {}
+            _ => joining = None,
         }
     }
     view.seen = log.0.len();

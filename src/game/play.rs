@@ -33,6 +33,9 @@ pub const AI_PACE_FRAMES: u32 = 6;
 pub struct Hover {
     /// The square.
     pub square: Option<Square>,
+    /// The creature whose token is under the cursor, the topmost: a rider on its mount, one of the
+    /// creatures sharing a chase-scale square.
+    pub token: Option<Entity>,
 }
 
 /// Starting again and carrying out the pending step: after the input, before the rules.
@@ -82,6 +85,16 @@ pub struct Choice {
 /// The creature last clicked on: its sheet stays in the panel.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
 pub struct Selected(pub Option<Entity>);
+
+/// Which of the party acting together (a rider, its mount, its passengers, 004:653-655) the player
+/// commands now: `Tab` goes to the next.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Commanded {
+    /// The creature commanded.
+    pub who: Option<Entity>,
+    /// In which turn: the round and whose place it is. A new turn begins with the first of the party.
+    pub turn: (u32, Option<Entity>),
+}
 
 /// Steps waiting to be carried out, one per frame.
 #[derive(Resource, Default, Debug)]
@@ -144,6 +157,7 @@ struct PreviewKey {
     active: Option<Entity>,
     facts: usize,
     hover: Option<Square>,
+    token: Option<Entity>,
     choice: Choice,
 }
 
@@ -153,6 +167,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Pending>()
         .init_resource::<History>()
         .init_resource::<Selected>()
+        .init_resource::<Commanded>()
         .init_resource::<Previews>();
     app.configure_sets(Update, PlaySystems.after(super::input::InputSystems).before(RulesSystems::Setup));
     app.add_systems(Update, (restart, apply_pending).chain().in_set(PlaySystems));
@@ -163,16 +178,70 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (keys, clicks).chain().in_set(super::input::InputSystems));
 }
 
-/// The creature whose turn it is, if a person plays it.
+/// The creature whose turn it is, if a person plays it: of a party acting together, the one commanded.
 pub fn human_turn(world: &World) -> Option<Entity> {
     let order = world.resource::<TurnOrder>();
     if order.ended {
         return None;
     }
-    let current = order.current_entity()?;
+    let turn = (order.round, order.place_holder());
+    let commanded = world
+        .get_resource::<Commanded>()
+        .filter(|c| c.turn == turn)
+        .and_then(|c| c.who)
+        .filter(|c| order.acting.contains(c));
+    let current = commanded.or(order.current_entity())?;
     let faction = world.get::<Faction>(current)?;
     let controllers = world.get_resource::<Controllers>()?;
     (controllers.0.get(&faction.0).copied().unwrap_or_default() == Control::Human).then_some(current)
+}
+
+/// The creature that flies when `me` flies: the mount it directs as its rider (004:807), else itself.
+pub fn flier_of(world: &World, me: Entity) -> Entity {
+    match (world.get::<crate::rules::mounted::Riding>(me), world.get::<crate::rules::mounted::Seat>(me)) {
+        (Some(riding), Some(seat)) if !seat.passenger => riding.0,
+        _ => me,
+    }
+}
+
+/// The step that gets `me` on an ally next to it, or off its mount onto the first free square beside it
+/// (004:226): what `N` does. `None` when there is no mount to get on.
+pub fn ride_step(world: &mut World, me: Entity) -> Option<Step> {
+    let creature = id_of(world, me);
+    if let Some(riding) = world.get::<crate::rules::mounted::Riding>(me).copied() {
+        let mount = riding.0;
+        let (position, space) = (world.get::<Position>(mount)?.0, *world.get::<Space>(mount)?);
+        let at = space.at(position);
+        let mut around: Vec<Square> = (at.origin.y - 1..=at.origin.y + at.height)
+            .flat_map(|y| (at.origin.x - 1..=at.origin.x + at.width).map(move |x| Square::new(x, y)))
+            .filter(|s| !at.contains(*s))
+            .filter(|s| world.resource::<crate::rules::battlefield::Battlefield>().contains(*s))
+            .collect();
+        around.sort_by_key(|s| (s.y, s.x));
+        let free = around.into_iter().find(|s| creature_at(world, *s).is_none())?;
+        return Some(Step::Dismount { creature, to: free });
+    }
+    let faction = world.get::<Faction>(me)?.clone();
+    let size = *world.get::<Size>(me)?;
+    let own = world.get::<Space>(me)?.at(world.get::<Position>(me)?.0);
+    let mut q = world.query_filtered::<(Entity, &CreatureId, &Faction, &Size, &Position, &Space), With<Creature>>();
+    let mut mounts: Vec<(String, Entity)> = q
+        .iter(world)
+        .filter(|(e, _, f, s, p, sp)| *e != me && **f == faction && **s > size && sp.at(p.0).distance_to(own) <= 1)
+        .map(|(e, id, ..)| (id.0.clone(), e))
+        .collect();
+    mounts.sort();
+    let (_, mount) = mounts.first()?;
+    Some(Step::Mount { creature, mount: id_of(world, *mount) })
+}
+
+/// The creature the cursor points at on `square`: the one whose token is under it (a rider on its mount,
+/// one of several in a chase-scale square), else the one standing there.
+pub fn pointed_at(world: &mut World, square: Square) -> Option<Entity> {
+    let token = world.resource::<Hover>().token.filter(|e| {
+        world.get::<Position>(*e).zip(world.get::<Space>(*e)).is_some_and(|(p, s)| s.at(p.0).contains(square))
+    });
+    token.or_else(|| creature_at(world, square))
 }
 
 /// The creature standing on `square`, if any.
@@ -262,6 +331,7 @@ pub fn update_previews(world: &mut World) {
         active,
         facts: world.resource::<EventLog>().0.len(),
         hover: world.resource::<Hover>().square,
+        token: world.resource::<Hover>().token,
         choice: world.resource::<Choice>().clone(),
     };
     if world.resource::<Previews>().key.as_ref() == Some(&key) {
@@ -272,7 +342,7 @@ pub fn update_previews(world: &mut World) {
         world.insert_resource(Selected(active));
     }
     let mut previews = Previews { generation: world.resource::<Previews>().generation + 1, active, ..default() };
-    previews.hovered = key.hover.and_then(|s| creature_at(world, s));
+    previews.hovered = key.hover.and_then(|s| pointed_at(world, s));
     if let Some(me) = active {
         // Where the creature can go changes with the state and the choices, not with the cursor.
         let old = world.resource::<Previews>();
@@ -286,7 +356,7 @@ pub fn update_previews(world: &mut World) {
         previews.flights = if let Some(flights) = old_flights {
             flights
         } else {
-            crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(key.choice.climb))
+            crate::rules::aerial::flying::plan_flights(world, flier_of(world, me), &climb_steps(key.choice.climb))
         };
         let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
         if key.choice.mode == Mode::Cast
@@ -333,7 +403,7 @@ fn flights_of(
     if current {
         return previews.flights.clone();
     }
-    crate::rules::aerial::flying::plan_flights(world, me, &climb_steps(climb))
+    crate::rules::aerial::flying::plan_flights(world, flier_of(world, me), &climb_steps(climb))
 }
 
 /// How a flier in the air would strike the foe on `square`: the flight that ends where it threatens the
@@ -343,7 +413,7 @@ fn flights_of(
 pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
     use crate::rules::aerial::SpeedStatus;
     let me = human_turn(world)?;
-    let foe = creature_at(world, square)?;
+    let foe = pointed_at(world, square)?;
     if world.get::<Faction>(foe) == world.get::<Faction>(me) {
         return None;
     }
@@ -468,7 +538,7 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
     let me = human_turn(world)?;
     let choice = world.resource::<Choice>().clone();
     let my_id = id_of(world, me);
-    if let Some(there) = creature_at(world, square)
+    if let Some(there) = pointed_at(world, square)
         && choice.mode == Mode::Cast
     {
         let spell = choice.spell.clone()?;
@@ -479,7 +549,7 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
             defensively: choice.defensively,
         });
     }
-    if let Some(there) = creature_at(world, square) {
+    if let Some(there) = pointed_at(world, square) {
         if there == me || world.get::<Faction>(there) == world.get::<Faction>(me) {
             return None;
         }
@@ -516,10 +586,11 @@ fn click_step(world: &mut World, square: Square) -> Option<Step> {
             trigger: Trigger::EntersThreatened,
         });
     }
-    // A flier in the air flies to the square, by the flight the preview shows.
+    // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
     if let Some(flights) = flights_of(world, me, choice.climb) {
+        let flier = id_of(world, flier_of(world, me));
         return flights.get(&square).map(|planned| Step::Fly {
-            creature: my_id,
+            creature: flier,
             steps: planned.steps.clone(),
             hover: false,
             dive_at: None,
@@ -585,7 +656,7 @@ fn clicks(world: &mut World) {
         if !keep {
             choice.mode = Mode::Auto;
         }
-    } else if let Some(creature) = creature_at(world, square) {
+    } else if let Some(creature) = pointed_at(world, square) {
         world.insert_resource(Selected(Some(creature)));
     }
 }
@@ -622,6 +693,8 @@ pub enum BarKind {
     Threats,
     /// Cast mode, and the next spell each time.
     Cast,
+    /// Get on an ally's back, or off one's mount.
+    Ride,
 }
 
 /// The action bar, in order.
@@ -643,6 +716,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyP, label: "Potion [P]", kind: BarKind::Potion },
     BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
+    BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
@@ -684,6 +758,27 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("carries no healing potion", "004:96")),
         },
         BarKind::Threats => Ok(()),
+        BarKind::Ride => {
+            let riding = world.get::<crate::rules::mounted::Riding>(me).is_some();
+            let next_to_a_mount = riding || {
+                let faction = world.get::<Faction>(me);
+                let size = world.get::<Size>(me).copied().unwrap_or_default();
+                let own = world.get::<Space>(me).zip(world.get::<Position>(me)).map(|(s, p)| s.at(p.0));
+                world.iter_entities().any(|e| {
+                    e.id() != me
+                        && e.get::<Faction>() == faction
+                        && e.get::<Size>().is_some_and(|s| *s > size)
+                        && own
+                            .zip(e.get::<Space>().zip(e.get::<Position>()))
+                            .is_some_and(|(o, (s, p))| s.at(p.0).distance_to(o) <= 1)
+                })
+            };
+            if next_to_a_mount {
+                budget.check(ActionKind::Move)
+            } else {
+                Err(Refusal::new("no ally larger than it next to it to get on", "004:226"))
+            }
+        }
         BarKind::Cast => {
             if castable(world, me).is_empty() {
                 Err(Refusal::new("knows no spell it can still cast", "004:190"))
@@ -734,6 +829,10 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         },
         BarKind::Delay => Step::Delay { creature },
         BarKind::EndTurn => Step::EndTurn { creature },
+        BarKind::Ride => match ride_step(world, me) {
+            Some(step) => step,
+            None => return,
+        },
         BarKind::Threats => return,
         BarKind::Cast => {
             // Each press goes to the next spell, then back to no mode.
@@ -791,6 +890,18 @@ fn keys(world: &mut World) {
                 let change = if key == KeyCode::KeyQ { 1 } else { -1 };
                 let mut choice = world.resource_mut::<Choice>();
                 choice.climb = (choice.climb + change).clamp(-most, most);
+            }
+            KeyCode::Tab => {
+                // The next of the party acting together (004:653-655).
+                let order = world.resource::<TurnOrder>();
+                let party = order.acting.clone();
+                let turn = (order.round, order.place_holder());
+                let now = human_turn(world);
+                if let Some(i) = now.and_then(|n| party.iter().position(|e| *e == n)) {
+                    let next = party[(i + 1) % party.len()];
+                    world.insert_resource(Commanded { who: Some(next), turn });
+                    world.insert_resource(Selected(Some(next)));
+                }
             }
             KeyCode::F5 => super::save::save_and_tell(world),
             KeyCode::F9 => super::save::load_or_tell(world),
@@ -874,6 +985,8 @@ pub(super) fn track_hover(
     camera: Single<(&Camera, &GlobalTransform)>,
     encounter: Option<Res<ActiveEncounter>>,
     wants: Option<Res<EguiWantsInput>>,
+    tokens: Query<(&super::tokens::Token, &Transform)>,
+    sizes: Query<&Size>,
     mut hover: ResMut<Hover>,
 ) {
     let Some(encounter) = encounter else { return };
@@ -881,7 +994,21 @@ pub(super) fn track_hover(
     let over_ui = wants.is_some_and(|w| w.is_pointer_over_area());
     let square = if over_ui { None } else { cursor_square(&window, camera.0, camera.1, field.height()) }
         .filter(|s| s.x >= 0 && s.y >= 0 && s.x < field.width() && s.y < field.height());
-    if hover.square != square {
+    // The topmost token whose disc is under the cursor.
+    let point = window.cursor_position().and_then(|c| camera.0.viewport_to_world_2d(camera.1, c).ok());
+    let token = point.filter(|_| square.is_some()).and_then(|point| {
+        tokens
+            .iter()
+            .filter(|(token, transform)| {
+                let side =
+                    sizes.get(token.creature).map_or(super::TILE_PX, |s| super::tokens::token_side(field.scale(), *s));
+                transform.translation.truncate().distance(point) <= side * 0.46 * transform.scale.x
+            })
+            .max_by(|a, b| a.1.translation.z.total_cmp(&b.1.translation.z).then(b.0.creature.cmp(&a.0.creature)))
+            .map(|(token, _)| token.creature)
+    });
+    if hover.square != square || hover.token != token {
         hover.square = square;
+        hover.token = token;
     }
 }

@@ -257,6 +257,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Enter" => KeyCode::Enter,
         "Escape" => KeyCode::Escape,
         "Backspace" => KeyCode::Backspace,
+        "Tab" => KeyCode::Tab,
         "Space" => KeyCode::Space,
         "F5" => KeyCode::F5,
         "F9" => KeyCode::F9,

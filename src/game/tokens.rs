@@ -146,7 +146,7 @@ fn faction_colour(encounter: &ActiveEncounter, faction: &str) -> Color {
 
 /// The side in pixels of a creature's token: its space, a quarter square for the smallest; at chase scale
 /// the square whatever its size (shrunk to a quarter when it shares the square, 004:651).
-fn token_side(scale: crate::rules::aerial::Scale, size: Size) -> f32 {
+pub(super) fn token_side(scale: crate::rules::aerial::Scale, size: Size) -> f32 {
     if scale == crate::rules::aerial::Scale::Chase {
         TILE_PX * 0.9
     } else if size.is_smaller_than_a_square() {
@@ -250,9 +250,16 @@ fn spawn_tokens(
     }
 }
 
+/// Puts each token where its creature is; at chase scale creatures sharing a square take its quarters. A
+/// rider's token sits small on its mount's, at its right shoulder, passengers after it (004:813).
 fn place_tokens(
     encounter: Option<Res<ActiveEncounter>>,
-    creatures: Query<(&Position, &Size)>,
+    creatures: Query<(
+        &Position,
+        &Size,
+        Option<&crate::rules::mounted::Riding>,
+        Option<&crate::rules::mounted::Riders>,
+    )>,
     mut tokens: Query<(&Token, &mut Transform)>,
 ) {
     let Some(encounter) = encounter else { return };
@@ -263,7 +270,7 @@ fn place_tokens(
     let mut sharing: std::collections::HashMap<Square, Vec<Entity>> = std::collections::HashMap::new();
     if chase {
         for (token, _) in &tokens {
-            if let Ok((position, _)) = creatures.get(token.creature) {
+            if let Ok((position, _, None, _)) = creatures.get(token.creature) {
                 sharing.entry(position.0).or_default().push(token.creature);
             }
         }
@@ -271,15 +278,32 @@ fn place_tokens(
             here.sort();
         }
     }
+    let place = |creature: Entity| -> Option<(Vec2, f32)> {
+        let (position, size, _, _) = creatures.get(creature).ok()?;
+        let here = sharing.get(&position.0).map_or(&[][..], Vec::as_slice);
+        let nth = here.iter().position(|e| *e == creature).unwrap_or(0);
+        let centre = footprint_centre(scale, position.0, *size, height, nth, here.len().max(1));
+        Some((centre, if here.len() > 1 { 0.5 } else { 1.0 }))
+    };
     for (token, mut transform) in &mut tokens {
-        if let Ok((position, size)) = creatures.get(token.creature) {
-            let here = sharing.get(&position.0).map_or(&[][..], Vec::as_slice);
-            let nth = here.iter().position(|e| *e == token.creature).unwrap_or(0);
-            let centre = footprint_centre(scale, position.0, *size, height, nth, here.len().max(1));
-            transform.translation.x = centre.x;
-            transform.translation.y = centre.y;
-            let shared = here.len() > 1;
-            transform.scale = Vec3::splat(if shared { 0.5 } else { 1.0 });
+        let Ok((_, _, riding, _)) = creatures.get(token.creature) else { continue };
+        let placed = match riding {
+            Some(riding) => place(riding.0).map(|(centre, mount_scale)| {
+                let seat = creatures
+                    .get(riding.0)
+                    .ok()
+                    .and_then(|m| m.3)
+                    .and_then(|r| r.all().iter().position(|e| *e == token.creature))
+                    .unwrap_or(0);
+                let mount_side = creatures.get(riding.0).map_or(TILE_PX, |m| token_side(scale, *m.1)) * mount_scale;
+                let shoulder = Vec2::new(mount_side * 0.28 - seat as f32 * mount_side * 0.3, mount_side * 0.22);
+                (centre + shoulder, 0.5 * mount_scale, 12.0)
+            }),
+            None => place(token.creature).map(|(centre, s)| (centre, s, 10.0)),
+        };
+        if let Some((centre, token_scale, z)) = placed {
+            transform.translation = centre.extend(z);
+            transform.scale = Vec3::splat(token_scale);
         }
     }
 }

@@ -468,6 +468,31 @@ pub enum Fact {
         /// Why, with the rule.
         reason: String,
     },
+    /// A rider or passenger took its share of its mount's collision (004:851-852).
+    CollisionShared {
+        /// Who.
+        creature: CreatureId,
+        /// Damage.
+        total: i32,
+    },
+    /// A creature got on a mount (004:226, 004:654-655).
+    Mounted {
+        /// Who.
+        creature: CreatureId,
+        /// Onto whom.
+        mount: CreatureId,
+        /// A passenger rather than the rider.
+        passenger: bool,
+    },
+    /// A creature got off its mount (004:226).
+    Dismounted {
+        /// Who.
+        creature: CreatureId,
+        /// Off whom.
+        mount: CreatureId,
+        /// Where it stands (north-west square).
+        to: Square,
+    },
     /// Falling damage on reaching the ground (RULES-INDEX: 1d6 per full 3 m, at most 20d6).
     FallingDamage {
         /// Who.
@@ -732,6 +757,12 @@ impl Fact {
             Fact::Collided { creature, with, dice, impact, total } => {
                 format!("{creature} collides with {with}: {} {:?} ({impact}) = {total}", dice.expr, dice.faces)
             }
+            Fact::CollisionShared { creature, total } => {
+                format!("{creature} takes its share of its mount's collision: {total}")
+            }
+            Fact::Mounted { creature, mount, passenger: false } => format!("{creature} gets on {mount} and rides it"),
+            Fact::Mounted { creature, mount, passenger: true } => format!("{creature} gets on {mount} as a passenger"),
+            Fact::Dismounted { creature, mount, to } => format!("{creature} gets off {mount}, to {to}"),
             Fact::Fell { creature, metres, altitude_m, reason } => {
                 format!("{creature} falls {metres} m, to {altitude_m} m: {reason}")
             }

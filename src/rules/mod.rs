@@ -11,6 +11,7 @@ pub mod facts;
 pub mod geometry;
 pub mod health;
 pub mod magic;
+pub mod mounted;
 pub mod movement;
 pub mod opportunity;
 pub mod overland;
@@ -53,5 +54,6 @@ pub fn plugin(app: &mut App) {
         opportunity::plugin,
         magic::plugin,
         aerial::flying::plugin,
+        mounted::plugin,
     ));
 }

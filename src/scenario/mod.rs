@@ -162,6 +162,20 @@ pub enum Step {
         /// Creature id.
         creature: String,
     },
+    /// Get on an ally's back: a move action (004:226, 004:654-655).
+    Mount {
+        /// Creature id.
+        creature: String,
+        /// The mount's id.
+        mount: String,
+    },
+    /// Get off onto a square next to the mount: a move action (004:226).
+    Dismount {
+        /// Creature id.
+        creature: String,
+        /// Where it stands then.
+        to: Square,
+    },
     /// Everyone rests, once the fight is over: natural healing (004:284-296, 004:308).
     Rest {
         /// Hours of rest.
@@ -611,6 +625,19 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
+        Step::Mount { creature, mount } => match (entity(creature), entity(mount)) {
+            (Some(e), Some(m)) => {
+                world.write_message(crate::rules::mounted::MountIntent { creature: e, mount: m });
+            }
+            (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            (_, None) => answer = Some(Answer::UnknownCreature { creature: mount.clone() }),
+        },
+        Step::Dismount { creature, to } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::mounted::DismountIntent { creature: e, to: *to });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
         Step::Rest { hours, bed_rest } => {
             world.write_message(crate::rules::health::rest::RestIntent { hours: *hours, bed_rest: *bed_rest });
         }
@@ -822,7 +849,9 @@ fn actor(step: &Step) -> Option<&str> {
         | Step::Cast { creature, .. }
         | Step::TakeOff { creature, .. }
         | Step::Fly { creature, .. }
-        | Step::Land { creature } => Some(creature),
+        | Step::Land { creature }
+        | Step::Mount { creature, .. }
+        | Step::Dismount { creature, .. } => Some(creature),
         _ => None,
     }
 }

@@ -18,6 +18,7 @@ use crate::rules::dice::Dice;
 use crate::rules::facts::{Fact, roll_check};
 use crate::rules::geometry::{Direction, Footprint};
 use crate::rules::health::{Damage, Save, save_bonus, save_succeeds};
+use crate::rules::mounted::{Riders, Riding, Seat, share_collision};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
 /// Altitude steps of `m` metres at normal scale.
@@ -91,6 +92,10 @@ pub struct LandIntent {
     pub creature: Entity,
 }
 
+/// The falls at the end and the start of turns.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FallSystems;
+
 /// Flying, among the actions: after total defence, before the ground movement.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AerialSystems;
@@ -111,6 +116,7 @@ pub fn plugin(app: &mut App) {
         (end_of_turn_falls, start_of_turn_recovery)
             .chain()
             .in_set(RulesSystems::Turns)
+            .in_set(FallSystems)
             .after(crate::rules::opportunity::refresh_reactions),
     );
 }
@@ -128,8 +134,9 @@ type Others<'w, 's> = Query<
         &'static Heading,
         &'static Size,
         Option<&'static Flight>,
+        Option<&'static Riders>,
     ),
-    With<Creature>,
+    (With<Creature>, Without<Riding>),
 >;
 
 /// Another creature in the air or on the ground.
@@ -142,6 +149,8 @@ struct Body {
     size: Size,
     /// Metres it flew this round: its speed for a collision.
     speed_m: f32,
+    /// Those on its back, who share a collision (004:852).
+    riders: Vec<Entity>,
 }
 
 /// What flying needs of a creature.
@@ -160,9 +169,16 @@ type Fliers<'w, 's> = Query<
         &'static Conditions,
         &'static mut ActionBudget,
         Option<&'static mut Flight>,
-        (&'static Armament, &'static Reach, &'static Feats),
+        (&'static Armament, &'static Reach, &'static Feats, Has<Riding>, Option<&'static Riders>),
     ),
     With<Creature>,
+>;
+
+/// Those on a flier's back, as its flight needs them: who directs it, what each has left of its turn.
+type OnItsBack<'w, 's> = Query<
+    'w,
+    's,
+    (&'static CreatureId, &'static Seat, &'static Conditions, &'static ActionBudget, &'static Skills, &'static Feats),
 >;
 
 fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: Refusal) {
@@ -181,16 +197,33 @@ fn take_off(
     mut intents: MessageReader<TakeOffIntent>,
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
-    mut fliers: Fliers<'_, '_>,
+    mut queries: ParamSet<(Fliers<'_, '_>, OnItsBack<'_, '_>)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let Ok((id, _, mut altitude, _, space, speed, _, skills, conditions, mut budget, flight, _)) =
+        // Those on its back ride a flier from now on: each spends a move action (004:807).
+        let on_its_back: Vec<Entity> =
+            queries.p0().get(intent.creature).ok().and_then(|c| c.11.4).map(|r| r.all().to_vec()).unwrap_or_default();
+        let back = queries.p1();
+        let able_riders: Vec<Entity> =
+            on_its_back.iter().copied().filter(|r| back.get(*r).is_ok_and(|b| b.2.can_act())).collect();
+        let riding_paid: Result<(), Refusal> = able_riders.iter().try_for_each(|r| {
+            let Ok((rider, _, _, left, ..)) = back.get(*r) else { return Ok(()) };
+            left.check(ActionKind::Move).map_err(|_| {
+                Refusal::new(format!("{rider} has no move action left to ride it: riding a flier takes one"), "004:807")
+            })
+        });
+        let mut fliers = queries.p0();
+        let Ok((id, _, mut altitude, _, space, speed, _, skills, conditions, mut budget, flight, (.., rides, _))) =
             fliers.get_mut(intent.creature)
         else {
             continue;
         };
+        if rides {
+            refuse(&mut facts, id, "take_off", Refusal::new(format!("{id} rides: its mount flies, not it"), "004:807"));
+            continue;
+        }
         let Some(wings) = speed.fly else {
             refuse(&mut facts, id, "take_off", Refusal::new(format!("{id} cannot fly"), "004:657"));
             continue;
@@ -203,6 +236,7 @@ fn take_off(
                 .and_then(|()| {
                     if altitude.0 > 0 { Err(Refusal::new("it is already in the air", "004:657")) } else { Ok(()) }
                 })
+                .and(riding_paid)
                 .and_then(|()| if free { Ok(()) } else { budget.spend(ActionKind::Move) });
         if let Err(refusal) = checked {
             refuse(&mut facts, id, "take_off", refusal);
@@ -240,6 +274,7 @@ fn take_off(
         }
         altitude.0 = reached;
         facts.write(Fact::TookOff { creature: id.clone(), altitude_m: field.scale().height_m(reached) });
+        pay_for_riding(&mut commands, able_riders);
         match flight {
             Some(mut f) => {
                 f.took_off = true;
@@ -252,6 +287,22 @@ fn take_off(
     }
 }
 
+/// Those on a flier's back spend a move action riding it, and take no full-round action this turn (004:807,
+/// 004:824): checked before the flight, paid once it is flown.
+fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>) {
+    if riders.is_empty() {
+        return;
+    }
+    commands.queue(move |world: &mut World| {
+        for rider in riders {
+            if let Some(mut left) = world.get_mut::<ActionBudget>(rider) {
+                let _ = left.spend(ActionKind::Move);
+                left.riding = true;
+            }
+        }
+    });
+}
+
 /// Flies: the flight is checked, its fly checks rolled, then the flier is where it ends, with the status
 /// its distance gives; a collision ends it against the creature it ran into.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
@@ -260,8 +311,8 @@ fn fly_creatures(
     mut intents: MessageReader<FlyIntent>,
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
-    mut queries: ParamSet<(Others<'_, '_>, Fliers<'_, '_>)>,
-    saves: Query<(&Saves, &Abilities)>,
+    mut queries: ParamSet<(Others<'_, '_>, Fliers<'_, '_>, OnItsBack<'_, '_>)>,
+    saves: Query<(&CreatureId, &Saves, &Abilities)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
@@ -272,7 +323,7 @@ fn fly_creatures(
         let bodies: Vec<Body> = others
             .iter()
             .filter(|(e, ..)| *e != intent.creature)
-            .map(|(e, id, p, s, a, h, size, f)| Body {
+            .map(|(e, id, p, s, a, h, size, f, riders)| Body {
                 entity: e,
                 id: id.0.clone(),
                 footprint: s.at(p.0),
@@ -280,11 +331,30 @@ fn fly_creatures(
                 heading: h.0,
                 size: *size,
                 speed_m: f.map_or(0.0, |f| f.speed_m),
+                riders: riders.map(|r| r.all().to_vec()).unwrap_or_default(),
             })
             .collect();
         let mut bodies = bodies;
         bodies.sort_by(|a, b| a.id.cmp(&b.id));
         let my_size = others.get(intent.creature).map(|o| *o.6).unwrap_or_default();
+        let on_its_back: Vec<Entity> =
+            others.get(intent.creature).ok().and_then(|o| o.8).map(|r| r.all().to_vec()).unwrap_or_default();
+        let back = queries.p2();
+        let able_riders: Vec<Entity> =
+            on_its_back.iter().copied().filter(|r| back.get(*r).is_ok_and(|b| b.2.can_act())).collect();
+        // The rider that directs it, if one can (004:806-812): its Ride may stand for the fly check, its
+        // move action goes to riding, as every passenger's does.
+        let director = on_its_back
+            .iter()
+            .copied()
+            .find(|r| back.get(*r).is_ok_and(|b| !b.1.passenger && b.2.can_act()))
+            .and_then(|r| back.get(r).ok().map(|b| (r, b.4.ride, b.5.has(Feat::FlybyAttack), b.3.standard)));
+        let riding_paid: Result<(), Refusal> = able_riders.iter().try_for_each(|r| {
+            let Ok((rider, _, _, left, ..)) = back.get(*r) else { return Ok(()) };
+            left.check(ActionKind::Move).map_err(|_| {
+                Refusal::new(format!("{rider} has no move action left to ride it: riding a flier takes one"), "004:807")
+            })
+        });
         let mut fliers = queries.p1();
         let Ok((
             id,
@@ -298,11 +368,15 @@ fn fly_creatures(
             conditions,
             mut budget,
             flight,
-            (armament, reach, feats),
+            (armament, reach, feats, rides, _),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
         };
+        if rides {
+            refuse(&mut facts, id, "fly", Refusal::new(format!("{id} rides: its mount flies, not it"), "004:807"));
+            continue;
+        }
         let state = flight.as_deref().copied().unwrap_or_default();
         let Some(wings) = speed.fly else {
             refuse(&mut facts, id, "fly", Refusal::new(format!("{id} cannot fly"), "004:655"));
@@ -329,6 +403,28 @@ fn fly_creatures(
                     if altitude.0 <= 0 { Err(Refusal::new("it must take off first", "004:657")) } else { Ok(()) }
                 },
             )
+            .and(riding_paid.clone())
+            .and_then(|()| match director {
+                // A ridden flier's own standard actions give way to its rider's: it flies, charges (the dive
+                // attack) or runs, and the rider strikes before or after, or during with Flyby Attack (004:656,
+                // 004:812).
+                Some(_) if intent.swoop => {
+                    Err(Refusal::new("a ridden flier takes no standard action of its own: no swoop", "004:656"))
+                }
+                Some((_, _, feat, standard)) if intent.flyby.is_some() => {
+                    if !feat {
+                        Err(Refusal::new(
+                            "the rider acts before or after its mount's move, not in the middle of it, without Flyby Attack",
+                            "004:812",
+                        ))
+                    } else if !standard {
+                        Err(Refusal::new("the rider's standard action of this turn is spent", "004:76"))
+                    } else {
+                        Ok(())
+                    }
+                }
+                _ => Ok(()),
+            })
             .and_then(|()| {
                 if state.falling {
                     Err(Refusal::new("in free fall, it flies again only after a recovery", "004:697, 004:763"))
@@ -359,7 +455,9 @@ fn fly_creatures(
                 if intent.swoop && dived < field.scale().dive_attack_drop() {
                     return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
                 }
-                budget.check(ActionKind::Standard)?;
+                if director.is_none() {
+                    budget.check(ActionKind::Standard)?;
+                }
                 room_for(&plan, wings.maneuverability, field.scale(), "flyby attack")?;
                 Ok(plan)
             })
@@ -420,8 +518,17 @@ fn fly_creatures(
             }
         };
         *budget = spent_budget;
-        // Now the real flight, with its fly checks (004:734-743).
-        let bonus = ability_modifier(abilities.dex) + fly_check_modifier(wings.maneuverability, plan.status);
+        if director.is_some() {
+            pay_for_riding(&mut commands, able_riders.clone());
+        }
+        // Now the real flight, with its fly checks (004:734-743), the rider's Ride standing for them when
+        // better (004:734, 004:811).
+        let (bonus, by) = crate::rules::mounted::fly_check_bonus(
+            ability_modifier(abilities.dex),
+            fly_check_modifier(wings.maneuverability, plan.status),
+            director.and_then(|d| d.1),
+        );
+        let by = if director.is_some() { format!(", {by}") } else { String::new() };
         let mut rolls: Vec<(AdvancedManeuver, i32, u32)> = Vec::new();
         let flown = fly(
             &flier,
@@ -439,7 +546,7 @@ fn fly_creatures(
             facts.write(Fact::CheckRolled {
                 creature: id.clone(),
                 check: "fly".into(),
-                reason: format!("{maneuver:?} (004:750-780)"),
+                reason: format!("{maneuver:?} (004:750-780){by}"),
                 roll: *roll,
                 total,
                 dc: *dc,
@@ -472,7 +579,7 @@ fn fly_creatures(
         let mut status = flight_done.status;
         if intent.decelerate {
             let dc = AdvancedManeuver::Deceleration.dc().unwrap_or(15);
-            if roll_check(&mut dice, &mut facts, id, "fly", "deceleration (004:759)", bonus, dc) {
+            if roll_check(&mut dice, &mut facts, id, "fly", format!("deceleration (004:759){by}"), bonus, dc) {
                 status = SpeedStatus::Slow;
             }
         }
@@ -481,10 +588,21 @@ fn fly_creatures(
         let mut broken_at = None;
         if let Some((target, after)) = intent.flyby {
             // A swoop always asks its check (DC 20); a flyby attack is automatic with the feat.
-            let feat = feats.has(Feat::FlybyAttack) && !intent.swoop;
+            // Its rider strikes, with its own feat (004:812).
+            let feat = (feats.has(Feat::FlybyAttack) || director.is_some()) && !intent.swoop;
+            let striker = director.map_or(intent.creature, |d| d.0);
             let maneuver = if intent.swoop { AdvancedManeuver::Swoop } else { AdvancedManeuver::FlybyAttack };
             let reason = if intent.swoop { "swoop (004:751)" } else { "flyby attack (004:755)" };
-            let made = feat || roll_check(&mut dice, &mut facts, id, "fly", reason, bonus, maneuver.dc().unwrap_or(20));
+            let made = feat
+                || roll_check(
+                    &mut dice,
+                    &mut facts,
+                    id,
+                    "fly",
+                    format!("{reason}{by}"),
+                    bonus,
+                    maneuver.dc().unwrap_or(20),
+                );
             let stop = flight_done.waypoints.iter().find(|w| w.step + 1 == after).copied();
             match stop {
                 Some(stop) if made => {
@@ -492,16 +610,16 @@ fn fly_creatures(
                     // A swoop strikes with the claws, for double damage (004:751).
                     let claw = armament.0.iter().find(|w| w.natural && w.name.contains("claw"));
                     let weapon = match claw {
+                        _ if striker != intent.creature => None,
                         Some(claw) if intent.swoop => Some(claw.name.clone()),
                         _ => armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
                     };
-                    attacks.write(AttackIntent {
-                        swoop: intent.swoop,
-                        ..AttackIntent::new(intent.creature, target, weapon)
-                    });
+                    attacks.write(AttackIntent { swoop: intent.swoop, ..AttackIntent::new(striker, target, weapon) });
                 }
                 _ => {
-                    let _ = budget.spend(ActionKind::Standard);
+                    if striker == intent.creature {
+                        let _ = budget.spend(ActionKind::Standard);
+                    }
                     let reason = if made {
                         "the flight never reached that step: the attack and the standard action are lost"
                     } else {
@@ -574,7 +692,7 @@ fn fly_creatures(
                         <= crate::rules::attack::vertical_reach(reach.0, w.reach)
             });
             let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
-            let made = roll_check(&mut dice, &mut facts, id, "fly", "dive attack (004:753)", bonus, dc);
+            let made = roll_check(&mut dice, &mut facts, id, "fly", format!("dive attack (004:753){by}"), bonus, dc);
             match claw {
                 Some(claw) if reaches && made => {
                     attacks.write(AttackIntent {
@@ -616,8 +734,9 @@ fn fly_creatures(
                 total: amount,
             });
             damage.write(Damage { target: intent.creature, amount, nonlethal: false });
+            share_collision(&on_its_back, amount, &saves, &mut dice, &mut facts, &mut damage);
             let mut theirs = amount;
-            if let Ok((their_saves, their_abilities)) = saves.get(struck.entity) {
+            if let Ok((_, their_saves, their_abilities)) = saves.get(struck.entity) {
                 let roll = dice.d20();
                 let total = roll as i32 + save_bonus(Save::Reflex, their_saves, their_abilities);
                 let success = save_succeeds(roll, total, super::COLLISION_REFLEX_DC);
@@ -635,6 +754,7 @@ fn fly_creatures(
                 }
             }
             damage.write(Damage { target: struck.entity, amount: theirs, nonlethal: false });
+            share_collision(&struck.riders, theirs, &saves, &mut dice, &mut facts, &mut damage);
         }
     }
 }
@@ -858,13 +978,20 @@ fn fall(
     });
     if altitude.0 == 0 {
         flight.falling = false;
+        out.hit_the_ground(entity, id, fallen_m, dice);
+    }
+}
+
+impl FallOutput<'_> {
+    /// A creature that fell `fallen_m` metres hits the ground: falling damage, and it lies prone.
+    pub fn hit_the_ground(&mut self, entity: Entity, id: &CreatureId, fallen_m: f32, dice: &mut Dice) {
         if let Some(expr) = falling_damage(fallen_m) {
             let thrown = dice.throw(expr);
             let amount = thrown.total.max(1);
-            out.facts.write(Fact::FallingDamage { creature: id.clone(), dice: thrown, total: amount });
-            out.damage.write(Damage { target: entity, amount, nonlethal: false });
+            self.facts.write(Fact::FallingDamage { creature: id.clone(), dice: thrown, total: amount });
+            self.damage.write(Damage { target: entity, amount, nonlethal: false });
         }
-        out.conditions.write(ConditionChange { creature: entity, condition: Condition::Prone, gained: true });
+        self.conditions.write(ConditionChange { creature: entity, condition: Condition::Prone, gained: true });
     }
 }
 
@@ -923,8 +1050,11 @@ pub fn plan_flights(
     creature: Entity,
     prefix: &[FlightStep],
 ) -> Option<std::collections::HashMap<crate::rules::geometry::Square, super::flight::PlannedFlight>> {
-    let mut q =
-        world.query::<(Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed)>();
+    // Riders are where their mounts are: no obstacle of their own.
+    let mut q = world.query_filtered::<
+        (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
+        Without<Riding>,
+    >();
     let all: Vec<_> = q
         .iter(world)
         .map(|(e, id, p, s, a, h, size, f, speed)| (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed))
@@ -957,6 +1087,7 @@ pub fn plan_flights(
             heading,
             size,
             speed_m: flight.map_or(0.0, |f| f.speed_m),
+            riders: Vec::new(),
         })
         .collect();
     let obstacle = |fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, fp, alt);

@@ -304,6 +304,10 @@ pub struct Combatant {
     pub heading: &'static Heading,
     /// Its speeds (whether it flies, and how well).
     pub speed: &'static Speed,
+    /// Its seat, if it rides (004:806-815).
+    pub seat: Option<&'static crate::rules::mounted::Seat>,
+    /// Those on its back, if it is a mount.
+    pub riders: Option<&'static crate::rules::mounted::Riders>,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -541,6 +545,17 @@ pub fn plan_attack(
     if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
         return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
     }
+    // Riders and what is right below their mount have total cover from each other (004:815).
+    if attacker.seat.is_some()
+        && crate::rules::mounted::covered_by_the_mount(own, attacker.altitude.0, theirs, target.altitude.0)
+    {
+        return Err(crate::rules::mounted::below_the_mount(target.id));
+    }
+    if target.seat.is_some()
+        && crate::rules::mounted::covered_by_the_mount(theirs, target.altitude.0, own, attacker.altitude.0)
+    {
+        return Err(crate::rules::mounted::below_the_mount(attacker.id));
+    }
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
     let rise = vertical_steps(scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
     // At chase scale, between the ground and a band, only what the band's row allows (004:790-797).
@@ -568,10 +583,26 @@ pub fn plan_attack(
         if allies_near_target && !attacker.feats.has(Feat::PreciseShot) {
             modifiers.push(Modifier::new(-4, "shooting into melee (004:180)"));
         }
+    } else if let Some(reaches) = crate::rules::mounted::high_seat_reaches(
+        attacker.seat.is_some_and(|s| s.high),
+        target.seat.is_some_and(|s| s.high),
+        attacker.reach.0,
+        weapon.reach,
+        own,
+        theirs,
+    ) {
+        // A rider high on a Huge mount (004:813-814).
+        if !reaches {
+            return Err(Refusal::new(
+                format!("{} is out of reach of the {}: a rider high on a Huge mount", target.id, weapon.name),
+                "004:814",
+            ));
+        }
     } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
-    } else if rise > vertical_reach(attacker.reach.0, weapon.reach) {
+    }
+    if !is_ranged(&weapon) && rise > vertical_reach(attacker.reach.0, weapon.reach) {
         return Err(Refusal::new(
             format!(
                 "{} is {} away in height, out of reach of the {}",
@@ -887,6 +918,22 @@ pub fn prepare_attack(
     }
     if !attacker.conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot attack", "004:278"));
+    }
+    // A flier in the air directed by its rider flies; its rider strikes (004:656, 004:812).
+    let directed = attacker.riders.is_some_and(|riders| {
+        riders
+            .all()
+            .iter()
+            .any(|r| creatures.get(*r).is_ok_and(|c| c.seat.is_some_and(|s| !s.passenger) && c.conditions.can_act()))
+    });
+    if directed && attacker.altitude.0 > 0 && !request.readied && !request.paid {
+        return Err(Refusal::new(
+            format!(
+                "{} is ridden in the air: it flies, charges or runs as its rider bids, and attacks only by a dive",
+                attacker.id
+            ),
+            "004:656",
+        ));
     }
     match (request.charge || request.readied || request.paid, request.full) {
         (true, _) => {}

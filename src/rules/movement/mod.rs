@@ -531,11 +531,14 @@ pub struct MoverView {
     pub abilities: &'static Abilities,
     /// How long it has run.
     pub exertion: &'static Exertion,
+    /// It rides a mount: it does not walk, and it is no obstacle of its own (004:475, 004:807).
+    pub riding: Has<crate::rules::mounted::Riding>,
 }
 
 /// Collects every creature's body.
 pub fn bodies<'a>(creatures: impl Iterator<Item = MoverViewItem<'a, 'a>>) -> Vec<Body> {
     creatures
+        .filter(|c| !c.riding)
         .map(|c| Body {
             entity: c.entity,
             faction: c.faction.clone(),
@@ -665,6 +668,13 @@ fn resolve_movement(
             (false, false) => *me.budget,
         };
         let checked = turn
+            .and_then(|()| {
+                if me.riding {
+                    Err(Refusal::new(format!("{id} rides: its mount moves, not it (it gets off first)"), "004:807"))
+                } else {
+                    Ok(())
+                }
+            })
             .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) })
             .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
             .and_then(|()| me.exertion.check_rest(order.round, intent.action))

@@ -52,11 +52,17 @@ pub struct Threat {
     pub unseen: bool,
     /// Squares within its reach it does not threaten: a flier's blind spot (004:675-680).
     pub blind: Vec<Square>,
+    /// It sits high on a Huge or larger mount: it threatens only the squares next to the mount, and only
+    /// with a reach weapon (004:814).
+    pub high: bool,
 }
 
 impl Threat {
     /// Whether it threatens `square` (004:62-63): within reach of a weapon it threatens with.
     pub fn threatens(&self, square: Square) -> bool {
+        if self.high {
+            return self.weapon_reach.iter().any(|&r| r) && self.footprint.distance_to(Footprint::new(square, 1)) == 1;
+        }
         !self.blind.contains(&square)
             && self
                 .weapon_reach
@@ -151,11 +157,15 @@ pub fn threat_of(c: &CombatantItem) -> Threat {
     let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
     let footprint = c.space.at(c.position.0);
-    Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen: false, blind: blind_of(c) }
+    let high = c.seat.is_some_and(|s| s.high);
+    Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen: false, blind: blind_of(c), high }
 }
 
-/// A creature's blind spot while it flies (004:675-680).
+/// A creature's blind spot while it flies (004:675-680); a rider has none, though its mount may (004:680).
 pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
+    if c.seat.is_some() {
+        return Vec::new();
+    }
     crate::rules::aerial::unthreatened_behind(
         c.space.at(c.position.0),
         c.altitude.0,
@@ -185,13 +195,32 @@ pub fn threats_to<'a>(
                 .iter()
                 .any(|w| rise <= crate::rules::attack::vertical_reach(c.reach.0, w.reach))
         })
+        // A rider high on a Huge mount is out of reach of those without reach (004:814).
+        .filter(|c| {
+            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+            !mover.seat.is_some_and(|s| s.high)
+                || c.reach.0 >= 2
+                || threatening_weapons(&c.armament.0, armed).iter().any(|w| w.reach)
+        })
         .map(|c| {
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
             let rank = order.iter().position(|e| *e == c.entity).unwrap_or(usize::MAX);
             let unseen = c.conditions.has(Condition::Invisible) || mover.conditions.has(Condition::Blinded);
             let footprint = c.space.at(c.position.0);
-            (rank, Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen, blind: blind_of(&c) })
+            let high = c.seat.is_some_and(|s| s.high);
+            (
+                rank,
+                Threat {
+                    entity: c.entity,
+                    footprint,
+                    reach: c.reach.0,
+                    weapon_reach,
+                    unseen,
+                    blind: blind_of(&c),
+                    high,
+                },
+            )
         })
         .collect();
     found.sort_by_key(|(rank, t)| (*rank, t.entity));
@@ -520,6 +549,7 @@ mod tests {
             weapon_reach: vec![false],
             unseen: false,
             blind: Vec::new(),
+            high: false,
         }
     }
 

@@ -71,6 +71,8 @@ pub struct ActionBudget {
     pub movement: MovementMade,
     /// An odd number of plain diagonals taken so far this turn (RULES-INDEX: one alternation a turn).
     pub odd_diagonal: bool,
+    /// It rides a flier in the air: riding takes a move action, so no full-round action (004:807, 004:824).
+    pub riding: bool,
 }
 
 impl Default for ActionBudget {
@@ -81,6 +83,7 @@ impl Default for ActionBudget {
             restricted: false,
             movement: MovementMade::None,
             odd_diagonal: false,
+            riding: false,
         }
     }
 }
@@ -94,6 +97,7 @@ impl ActionBudget {
             restricted: false,
             movement: MovementMade::None,
             odd_diagonal: false,
+            riding: false,
         }
     }
 
@@ -117,6 +121,9 @@ impl ActionBudget {
             ActionKind::Move if self.move_action || self.standard => Ok(()),
             ActionKind::Move => {
                 Err(Refusal::new("no move action left this turn (a move can replace the standard action)", "004:76"))
+            }
+            ActionKind::FullRound if self.riding => {
+                Err(Refusal::new("riding a flier takes a move action: no full-round action on its back", "004:824"))
             }
             ActionKind::FullRound if self.restricted => {
                 Err(Refusal::new("a creature restricted to one action cannot take a full-round action", "004:86"))

@@ -11,11 +11,12 @@ pub use budget::*;
 
 use super::RulesSystems;
 use crate::rules::creature::{
-    Abilities, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints, initiative_modifier,
-    total,
+    Abilities, Altitude, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints,
+    initiative_modifier, total,
 };
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
+use crate::rules::mounted::{Riding, Seat};
 
 /// Asks the rules to begin the fight: roll initiative and start the first turn.
 #[derive(Message, Clone, Debug)]
@@ -78,12 +79,53 @@ pub struct TurnOrder {
     pub ended: bool,
     /// A delaying creature that asked to act when the current turn ends.
     pub resuming: Option<Entity>,
+    /// The creatures acting in the current turn: the one whose place it is (or, when it cannot act, the
+    /// first of its party that can), then its mount or its riders and passengers, who act together
+    /// (004:653-655).
+    pub acting: Vec<Entity>,
+    /// Creatures that got on a mount: they give up their place when the current turn ends, and act on
+    /// their rider's turns from then on (004:654-655).
+    pub leaving: Vec<Entity>,
 }
 
 impl TurnOrder {
-    /// The creature whose turn it is.
+    /// The creature whose turn it is: the first of those acting together.
     pub fn current_entity(&self) -> Option<Entity> {
+        let entry = self.current.and_then(|i| self.entries.get(i)).map(|e| e.entity)?;
+        Some(self.acting.first().copied().unwrap_or(entry))
+    }
+
+    /// The creature whose place in the order it is (a rider, for a mount and its riders).
+    pub fn place_holder(&self) -> Option<Entity> {
         self.current.and_then(|i| self.entries.get(i)).map(|e| e.entity)
+    }
+
+    /// Whether `entity` acts in the current turn (alone, or with its mount or riders).
+    pub fn is_acting(&self, entity: Entity) -> bool {
+        !self.ended
+            && self.current.is_some()
+            && (self.acting.contains(&entity) || self.current_entity() == Some(entity))
+    }
+
+    /// `entity` gives up its place when the current turn ends: it got on a mount and acts on its rider's
+    /// turns from then on (004:654-655).
+    pub fn leave(&mut self, entity: Entity) {
+        if !self.leaving.contains(&entity) {
+            self.leaving.push(entity);
+        }
+    }
+
+    /// `entity`, off its mount or without a rider now, takes a place of its own: the initiative of the
+    /// party it leaves, just before the current turn, so that it acts again from the next round.
+    pub fn rejoin(&mut self, entity: Entity, id: CreatureId) {
+        self.leaving.retain(|e| *e != entity);
+        if self.entries.iter().any(|e| e.entity == entity) {
+            return;
+        }
+        let Some(cur) = self.current else { return };
+        let Some(like) = self.entries.get(cur).cloned() else { return };
+        self.entries.insert(cur, InitiativeEntry { entity, id, delaying: false, ..like });
+        self.current = Some(cur + 1);
     }
 
     /// The creatures in the order of play, first to last: the order attacks of opportunity fall in.
@@ -96,11 +138,7 @@ impl TurnOrder {
         if self.ended {
             return Err(Refusal::new("the fight is over", "004:72"));
         }
-        if self.current_entity() == Some(entity) {
-            Ok(())
-        } else {
-            Err(Refusal::new("it is not this creature's turn", "004:73"))
-        }
+        if self.is_acting(entity) { Ok(()) } else { Err(Refusal::new("it is not this creature's turn", "004:73")) }
     }
 }
 
@@ -139,14 +177,24 @@ fn roll_initiative(
     mut dice: ResMut<Dice>,
     mut creatures: TurnCreatures<'_, '_>,
     sides: Query<(&CreatureId, &Faction, &Awareness)>,
+    riding: Query<(Entity, &Riding, Option<&Seat>)>,
     mut facts: MessageWriter<Fact>,
 ) {
     let Some(intent) = begin.read().last() else { return };
     facts.write(Fact::EncounterStarted { level: intent.level.clone(), seed: intent.seed });
+    let parties = Parties::from_query(&riding);
     let mut sorted: Vec<_> = creatures.iter_mut().collect();
     sorted.sort_by(|a, b| a.1.cmp(b.1));
     let mut rolled = Vec::new();
-    for (entity, id, abilities, feats, mut conditions, mut budget, _, _) in sorted {
+    for (entity, id, abilities, feats, mut conditions, mut budget, _, _, _) in sorted {
+        if !conditions.has(Condition::Dead) && conditions.0.insert(Condition::FlatFooted) {
+            facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::FlatFooted });
+        }
+        *budget = ActionBudget::default();
+        // A mount and the passengers of a rider roll no initiative: they act on the rider's (004:653, 004:655).
+        if !parties.leads(entity) {
+            continue;
+        }
         let modifiers = initiative_modifier(abilities, feats);
         let modifier = total(&modifiers);
         let roll = dice.d20();
@@ -154,10 +202,6 @@ fn roll_initiative(
         facts.write(Fact::InitiativeRolled { creature: id.clone(), roll, modifiers, total: sum });
         let surprised = is_surprised(id, &sides);
         rolled.push((InitiativeEntry { entity, id: id.clone(), total: sum, modifier, surprised, delaying: false }, 0));
-        if !conditions.has(Condition::Dead) && conditions.0.insert(Condition::FlatFooted) {
-            facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::FlatFooted });
-        }
-        *budget = ActionBudget::default();
     }
     // Dice only for creatures still tied after the modifier, in id order.
     for i in 0..rolled.len() {
@@ -185,7 +229,7 @@ fn roll_initiative(
         order.round = 1;
         facts.write(Fact::RoundStarted { round: 1 });
     }
-    advance(&mut order, None, &mut creatures, &mut dice, &mut facts);
+    advance(&mut order, None, &mut creatures, &parties, &mut dice, &mut facts);
 }
 
 /// The creatures as the turn systems see them.
@@ -201,9 +245,53 @@ type TurnCreatures<'w, 's> = Query<
         &'static mut ActionBudget,
         &'static mut HitPoints,
         &'static Fall,
+        &'static Altitude,
     ),
     With<Creature>,
 >;
+
+/// Who rides what, read once for a turn's bookkeeping.
+struct Parties {
+    /// Each rider or passenger and its mount, with whether it is a passenger.
+    riding: Vec<(Entity, Entity, bool)>,
+}
+
+impl Parties {
+    fn from_query(riding: &Query<(Entity, &Riding, Option<&Seat>)>) -> Self {
+        let mut riding: Vec<(Entity, Entity, bool)> =
+            riding.iter().map(|(e, r, seat)| (e, r.0, seat.is_some_and(|s| s.passenger))).collect();
+        riding.sort();
+        Parties { riding }
+    }
+
+    /// Whether `entity` has a place of its own in the order: not a passenger, nor a mount with a rider.
+    fn leads(&self, entity: Entity) -> bool {
+        match self.riding.iter().find(|(e, ..)| *e == entity) {
+            Some((_, _, passenger)) => !passenger,
+            None => !self.riding.iter().any(|(_, mount, passenger)| *mount == entity && !passenger),
+        }
+    }
+
+    /// The party whose place `entity` holds: itself, then its mount and the others on it, or its riders.
+    fn of(&self, entity: Entity) -> Vec<Entity> {
+        let mount = self.riding.iter().find(|(e, ..)| *e == entity).map_or(entity, |(_, m, _)| *m);
+        let mut party = vec![entity];
+        if mount != entity {
+            party.push(mount);
+        }
+        // The rider first, then the passengers.
+        let mut on: Vec<&(Entity, Entity, bool)> =
+            self.riding.iter().filter(|(e, m, _)| *m == mount && *e != entity).collect();
+        on.sort_by_key(|(_, _, passenger)| *passenger);
+        party.extend(on.into_iter().map(|(e, ..)| *e));
+        party
+    }
+
+    /// The mount `entity` rides, if any.
+    fn mount_of(&self, entity: Entity) -> Option<Entity> {
+        self.riding.iter().find(|(e, ..)| *e == entity).map(|(_, m, _)| *m)
+    }
+}
 
 /// The round in which a creature fell dying, if it is dying: its first roll to stabilise comes the round
 /// after (004:281).
@@ -226,6 +314,7 @@ fn begin_turn(
     id: &CreatureId,
     conditions: &mut Conditions,
     budget: &mut ActionBudget,
+    riding_a_flier: bool,
     facts: &mut MessageWriter<Fact>,
 ) {
     facts.write(Fact::TurnStarted { round, creature: id.clone() });
@@ -245,6 +334,7 @@ fn begin_turn(
     } else {
         ActionBudget::fresh()
     };
+    budget.riding = riding_a_flier;
 }
 
 /// Whether a creature rolls to stabilise on its turn in `round`: dying, not stable, and fallen in an earlier
@@ -259,16 +349,29 @@ pub fn rolls_to_stabilise(conditions: &Conditions, fall: Fall, round: u32) -> bo
 /// Chance in a hundred that a dying creature becomes stable on its turn (004:281).
 pub const STABILISE_CHANCE: u32 = 10;
 
-/// Moves the turn on from `after` (the start of the order when `None`): a creature that can act begins its
-/// turn; a dying creature keeps its place (004:55) and on its turn rolls 1d100, becoming stable on 10 or
-/// less and losing 1 hit point otherwise, from the round after its fall (004:281); the others are passed.
+/// Moves the turn on from `after` (the start of the order when `None`): the party whose place comes next
+/// begins its turn, every one of it that can act (a rider, its mount and passengers act together,
+/// 004:653-655); a dying creature keeps its place (004:55) and on its turn rolls 1d100, becoming stable on
+/// 10 or less and losing 1 hit point otherwise, from the round after its fall (004:281); a party none of
+/// which can act is passed. Creatures that got on a mount give up their places first.
 fn advance(
     order: &mut TurnOrder,
     after: Option<usize>,
     creatures: &mut TurnCreatures<'_, '_>,
+    parties: &Parties,
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
 ) {
+    order.acting.clear();
+    // Those that got on a mount leave the order; `after` counts the places kept up to it.
+    let mut after = after;
+    if !order.leaving.is_empty() {
+        let leaving = std::mem::take(&mut order.leaving);
+        let kept_to = after.map(|i| order.entries[..=i].iter().filter(|e| !leaving.contains(&e.entity)).count());
+        order.entries.retain(|e| !leaving.contains(&e.entity));
+        after = kept_to.and_then(|k| k.checked_sub(1));
+        facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
+    }
     let n = order.entries.len();
     // A delaying creature that asked to act takes its turn now, and this place from now on (004:631).
     if let Some(resumer) = order.resuming.take()
@@ -283,9 +386,7 @@ fn advance(
         };
         order.entries.insert(at.min(order.entries.len()), entry);
         facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
-        if let Ok((_, id, _, _, mut conditions, mut budget, _, _)) = creatures.get_mut(resumer) {
-            order.current = Some(at);
-            begin_turn(order.round, id, &mut conditions, &mut budget, facts);
+        if start_party(order, at, creatures, parties, dice, facts) {
             return;
         }
     }
@@ -296,57 +397,85 @@ fn advance(
             order.round += 1;
             facts.write(Fact::RoundStarted { round: order.round });
         }
-        let entity = order.entries[pos].entity;
-        let Ok((_, id, _, _, mut conditions, mut budget, mut hp, fall)) = creatures.get_mut(entity) else {
-            pos += 1;
-            continue;
-        };
         // A creature still delaying when its place comes round again has lost that action (004:631).
         if order.entries[pos].delaying {
             order.entries[pos].delaying = false;
-            facts.write(Fact::DelayLapsed { creature: id.clone() });
+            facts.write(Fact::DelayLapsed { creature: order.entries[pos].id.clone() });
         }
-        let sits_out = order.round == 0 && order.entries[pos].surprised;
-        if conditions.can_act() && !sits_out {
-            order.current = Some(pos);
-            begin_turn(order.round, id, &mut conditions, &mut budget, facts);
+        if start_party(order, pos, creatures, parties, dice, facts) {
             return;
-        }
-        if rolls_to_stabilise(&conditions, *fall, order.round) {
-            let roll = dice.d100();
-            let stable = roll <= STABILISE_CHANCE;
-            facts.write(Fact::StabilisationRolled { creature: id.clone(), roll, stable });
-            if stable {
-                conditions.0.insert(Condition::Stable);
-                facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Stable });
-            } else {
-                let before = hp.current;
-                hp.current -= 1;
-                facts.write(Fact::HitPointsLost {
-                    creature: id.clone(),
-                    amount: 1,
-                    reason: "dying (004:279-281)".into(),
-                });
-                facts.write(Fact::HitPointsChanged {
-                    creature: id.clone(),
-                    before,
-                    after: hp.current,
-                    nonlethal: hp.nonlethal,
-                });
-                if hp.current <= -10 {
-                    for condition in [Condition::Dying, Condition::Unconscious] {
-                        if conditions.0.remove(&condition) {
-                            facts.write(Fact::ConditionLost { creature: id.clone(), condition });
-                        }
-                    }
-                    conditions.0.insert(Condition::Dead);
-                    facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Dead });
-                }
-            }
         }
         pos += 1;
     }
     order.current = None;
+}
+
+/// Begins the turn of the party whose place is `pos`, if any of it can act; the dying among it roll to
+/// stabilise. Whether the turn began.
+fn start_party(
+    order: &mut TurnOrder,
+    pos: usize,
+    creatures: &mut TurnCreatures<'_, '_>,
+    parties: &Parties,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) -> bool {
+    let sits_out = order.round == 0 && order.entries[pos].surprised;
+    let party = parties.of(order.entries[pos].entity);
+    let heights: Vec<i32> = party.iter().map(|e| creatures.get(*e).map_or(0, |c| c.8.0)).collect();
+    let mut acting = Vec::new();
+    for member in &party {
+        let Ok((_, id, _, _, mut conditions, mut budget, mut hp, fall, _)) = creatures.get_mut(*member) else {
+            continue;
+        };
+        if conditions.can_act() && !sits_out {
+            // A rider or passenger on a flier in the air spends a move action riding it (004:807, 004:824).
+            let riding_a_flier = parties
+                .mount_of(*member)
+                .and_then(|m| party.iter().position(|e| *e == m))
+                .is_some_and(|m| heights[m] > 0);
+            if acting.is_empty() {
+                order.current = Some(pos);
+            }
+            acting.push(*member);
+            begin_turn(order.round, id, &mut conditions, &mut budget, riding_a_flier, facts);
+        } else if rolls_to_stabilise(&conditions, *fall, order.round) {
+            roll_to_stabilise(id, &mut conditions, &mut hp, dice, facts);
+        }
+    }
+    order.acting = acting;
+    !order.acting.is_empty()
+}
+
+/// A dying creature's roll on its turn: stable on 10 or less in 1d100, else 1 hit point lost (004:281).
+fn roll_to_stabilise(
+    id: &CreatureId,
+    conditions: &mut Conditions,
+    hp: &mut HitPoints,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) {
+    let roll = dice.d100();
+    let stable = roll <= STABILISE_CHANCE;
+    facts.write(Fact::StabilisationRolled { creature: id.clone(), roll, stable });
+    if stable {
+        conditions.0.insert(Condition::Stable);
+        facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Stable });
+        return;
+    }
+    let before = hp.current;
+    hp.current -= 1;
+    facts.write(Fact::HitPointsLost { creature: id.clone(), amount: 1, reason: "dying (004:279-281)".into() });
+    facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
+    if hp.current <= -10 {
+        for condition in [Condition::Dying, Condition::Unconscious] {
+            if conditions.0.remove(&condition) {
+                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+            }
+        }
+        conditions.0.insert(Condition::Dead);
+        facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Dead });
+    }
 }
 
 /// Marks a delaying creature to act when the current turn ends.
@@ -371,21 +500,32 @@ fn ask_to_resume(
     }
 }
 
-/// The creature whose turn it is delays: it must not have acted yet; its turn passes (004:629-631).
+/// The creature whose turn it is delays: it must not have acted yet; its turn passes (004:629-631). A
+/// rider delays for its mount and passengers, who act with it.
 fn delay_turn(
     mut intents: MessageReader<DelayIntent>,
     mut order: ResMut<TurnOrder>,
     mut creatures: TurnCreatures<'_, '_>,
+    riding: Query<(Entity, &Riding, Option<&Seat>)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let Ok((_, id, _, _, _, mut budget, _, _)) = creatures.get_mut(intent.creature) else { continue };
+        let Ok((_, id, _, _, _, budget, _, _, _)) = creatures.get(intent.creature) else { continue };
         let id = id.clone();
         let fresh = budget.standard && budget.move_action && budget.movement == MovementMade::None;
-        let checked = order.check_turn(intent.creature).and_then(|()| {
-            if fresh { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
-        });
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| {
+                if order.place_holder() == Some(intent.creature) {
+                    Ok(())
+                } else {
+                    Err(Refusal::new("a mount and those on it act on the rider's turn: the rider delays", "004:653"))
+                }
+            })
+            .and_then(|()| {
+                if fresh { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
+            });
         if let Err(refusal) = checked {
             facts.write(Fact::ActionRefused {
                 creature: id,
@@ -395,21 +535,27 @@ fn delay_turn(
             });
             continue;
         }
-        *budget = ActionBudget::default();
+        for member in order.acting.clone() {
+            if let Ok(mut c) = creatures.get_mut(member) {
+                *c.5 = ActionBudget::default();
+            }
+        }
         let current = order.current;
         if let Some(i) = current {
             order.entries[i].delaying = true;
         }
         facts.write(Fact::TurnDelayed { creature: id });
-        advance(&mut order, current, &mut creatures, &mut dice, &mut facts);
+        let parties = Parties::from_query(&riding);
+        advance(&mut order, current, &mut creatures, &parties, &mut dice, &mut facts);
     }
 }
 
-/// Ends the current creature's turn and starts the next able creature's.
+/// Ends the current turn, of the creature and all who act with it, and starts the next able party's.
 fn end_turn(
     mut intents: MessageReader<EndTurnIntent>,
     mut order: ResMut<TurnOrder>,
     mut creatures: TurnCreatures<'_, '_>,
+    riding: Query<(Entity, &Riding, Option<&Seat>)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
@@ -424,12 +570,19 @@ fn end_turn(
             });
             continue;
         }
-        facts.write(Fact::TurnEnded { creature: id });
-        if let Ok(mut c) = creatures.get_mut(intent.creature) {
-            *c.5 = ActionBudget::default();
+        let mut party = order.acting.clone();
+        if party.is_empty() {
+            party.push(intent.creature);
+        }
+        for member in party {
+            if let Ok(mut c) = creatures.get_mut(member) {
+                facts.write(Fact::TurnEnded { creature: c.1.clone() });
+                *c.5 = ActionBudget::default();
+            }
         }
         let current = order.current;
-        advance(&mut order, current, &mut creatures, &mut dice, &mut facts);
+        let parties = Parties::from_query(&riding);
+        advance(&mut order, current, &mut creatures, &parties, &mut dice, &mut facts);
     }
 }
 

@@ -1,0 +1,478 @@
+//! Riders, passengers and their mounts (004:470-482, 004:653-656, 004:806-824, 004:851-852): who rides what,
+//! getting on and off in the fight, the rider sharing its mount's space wherever the mount goes, what a
+//! high seat on a Huge mount does to reach, the total cover between riders and what is right below their
+//! mount, and the share of a collision or a fall the riders take. The shared turn of a mount and its riders
+//! is in [`crate::rules::turns`]; the flight a rider directs, in [`crate::rules::aerial::flying`].
+
+use bevy::prelude::*;
+
+use crate::rules::RulesSystems;
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::dice::Dice;
+use crate::rules::facts::Fact;
+use crate::rules::geometry::{Footprint, Square};
+use crate::rules::health::{Damage, Save, save_bonus, save_succeeds};
+use crate::rules::size::Size;
+use crate::rules::turns::{ActionKind, Refusal, TurnOrder};
+
+/// This creature rides `.0`: it shares the mount's space and altitude (004:475, 004:813) and acts on its
+/// turn (004:653-655).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[relationship(relationship_target = Riders)]
+pub struct Riding(pub Entity);
+
+/// The creatures riding this mount, the rider first if it has one, in the order they got on.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[relationship_target(relationship = Riding)]
+pub struct Riders(Vec<Entity>);
+
+impl Riders {
+    /// Everyone on its back.
+    pub fn all(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+/// Where a creature sits on its mount.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seat {
+    /// A passenger: it acts on the rider's turn but does not direct the mount (004:655).
+    pub passenger: bool,
+    /// A Small or Medium creature on a Huge or larger mount: it threatens the squares around the mount only
+    /// with a reach weapon, and only creatures with reach threaten it there (004:813-814).
+    pub high: bool,
+}
+
+/// Climbs onto an adjacent ally's back: a move action (004:226, 004:654).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct MountIntent {
+    /// Who gets on.
+    pub creature: Entity,
+    /// Onto whom.
+    pub mount: Entity,
+}
+
+/// Gets off onto a free square next to the mount: a move action (004:226).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct DismountIntent {
+    /// Who gets off.
+    pub creature: Entity,
+    /// Where it stands then (the north-west square of its footprint).
+    pub to: Square,
+}
+
+/// The Reflex save against a share of a collision (004:852).
+pub const COLLISION_SHARE_REFLEX_DC: i32 = 15;
+
+/// Riders and mounts.
+pub fn plugin(app: &mut App) {
+    app.add_message::<MountIntent>().add_message::<DismountIntent>();
+    app.add_systems(
+        Update,
+        (get_on, get_off, carry_riders)
+            .chain()
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::aerial::flying::AerialSystems)
+            .before(crate::rules::movement::MovementSystems),
+    );
+    app.add_systems(Update, carry_riders.in_set(RulesSystems::Consequences));
+    app.add_systems(
+        Update,
+        (riders_fall_with_their_mounts, carry_riders)
+            .chain()
+            .in_set(RulesSystems::Turns)
+            .after(crate::rules::aerial::flying::FallSystems),
+    );
+}
+
+/// How many creatures a mount of `size` carries, its rider among them: one on a Large mount, two on a Huge
+/// one, four on a Gargantuan, nine on a Colossal (our ruling, docs/rulings.md: a seat for each Medium
+/// creature's 3 m of its back).
+pub fn seats(size: Size) -> usize {
+    match size {
+        Size::Colossal => 9,
+        Size::Gargantuan => 4,
+        Size::Huge => 2,
+        _ => 1,
+    }
+}
+
+/// Whether `mount` can carry `rider`: a mount is at least one size larger than whoever rides it (our
+/// ruling, docs/rulings.md, after 004:475).
+pub fn may_carry(mount: Size, rider: Size) -> Result<(), Refusal> {
+    if mount > rider {
+        Ok(())
+    } else {
+        Err(Refusal::new(format!("a {mount:?} creature cannot carry a {rider:?} one"), "004:475"))
+    }
+}
+
+/// Whether a rider of `rider` size sits high on a mount of `mount` size (004:813-814).
+pub fn sits_high(mount: Size, rider: Size) -> bool {
+    mount >= Size::Huge && rider <= Size::Medium
+}
+
+/// Whether a melee attack from `own` (with `natural_reach` and a weapon of reach or not) reaches a foe on
+/// `theirs`, given who sits high on a big mount: a high rider strikes only the squares next to its mount,
+/// and only with a reach weapon; a high rider is struck only by a creature with reach, natural or a
+/// weapon's (004:813-814). `None` when no high seat is involved: the usual reach rules decide.
+pub fn high_seat_reaches(
+    attacker_high: bool,
+    target_high: bool,
+    natural_reach: u32,
+    reach_weapon: bool,
+    own: Footprint,
+    theirs: Footprint,
+) -> Option<bool> {
+    if attacker_high {
+        return Some(reach_weapon && own.distance_to(theirs) == 1);
+    }
+    if target_high {
+        let reaches = reach_weapon || natural_reach >= 2;
+        return Some(reaches && crate::rules::attack::melee_reaches(natural_reach, reach_weapon, own, theirs));
+    }
+    None
+}
+
+/// Whether riders on a mount at `mount_altitude` over `mount` and a creature at `other_altitude` on `other`
+/// have total cover from each other: every square of the other is right below the mount (004:815).
+pub fn covered_by_the_mount(mount: Footprint, mount_altitude: i32, other: Footprint, other_altitude: i32) -> bool {
+    other_altitude < mount_altitude && other.squares().all(|s| mount.contains(s))
+}
+
+/// The refusal of a rider's attack on, or by, a creature right below its mount (004:815).
+pub fn below_the_mount(who: &CreatureId) -> Refusal {
+    Refusal::new(format!("{who} is right below the mount: total cover between them"), "004:815")
+}
+
+/// What a mount's collision deals each of its riders and passengers: half what the mount took (004:852).
+pub fn collision_share(mount_took: i32) -> i32 {
+    (mount_took / 2).max(1)
+}
+
+/// The bonus of a ridden flier's fly check: its own (Dex and the table's modifiers), or its rider's Ride
+/// with the same modifiers when that is better (004:734, 004:811). Says which it is.
+pub fn fly_check_bonus(dex_modifier: i32, table_modifier: i32, rider_ride: Option<i32>) -> (i32, &'static str) {
+    match rider_ride {
+        Some(ride) if ride > dex_modifier => (ride + table_modifier, "the rider's Ride"),
+        _ => (dex_modifier + table_modifier, "Dex"),
+    }
+}
+
+/// The rider that directs `riders`' mount: the first of them that is no passenger and can act.
+pub fn directing(riders: &[Entity], seats: &Query<(&Seat, &Conditions)>) -> Option<Entity> {
+    riders
+        .iter()
+        .copied()
+        .find(|r| seats.get(*r).is_ok_and(|(seat, conditions)| !seat.passenger && conditions.can_act()))
+}
+
+/// What riding needs of a creature.
+type Getters<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static CreatureId,
+        &'static Faction,
+        &'static Size,
+        &'static Position,
+        &'static Space,
+        &'static Altitude,
+        &'static Conditions,
+        &'static mut crate::rules::turns::ActionBudget,
+        Option<&'static Riding>,
+        Option<&'static Riders>,
+        &'static Speed,
+        Option<&'static Seat>,
+    ),
+    With<Creature>,
+>;
+
+fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: Refusal) {
+    facts.write(Fact::ActionRefused {
+        creature: id.clone(),
+        action: action.into(),
+        reason: refusal.reason,
+        rule: refusal.rule,
+    });
+}
+
+/// Gets creatures on their mounts: a move action next to an ally at the same height, with a seat free. The
+/// mount then acts on its rider's next turn, and a passenger on it too (004:654-655).
+fn get_on(
+    mut commands: Commands,
+    mut intents: MessageReader<MountIntent>,
+    mut order: ResMut<TurnOrder>,
+    field: Res<Battlefield>,
+    mut creatures: Getters<'_, '_>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let Ok([mut me, mount]) = creatures.get_many_mut([intent.creature, intent.mount]) else {
+            if let Ok(me) = creatures.get(intent.creature) {
+                refuse(&mut facts, me.1, "mount", Refusal::new("no such mount, or itself", "004:226"));
+            }
+            continue;
+        };
+        let scale = field.scale();
+        let (own, theirs) = (me.5.at(me.4.0), mount.5.at(mount.4.0));
+        let taken = mount.10.map_or(0, |r| r.all().len());
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| crate::rules::turns::able_to_act(me.7))
+            .and_then(|()| match (me.9, mount.9) {
+                (Some(_), _) => Err(Refusal::new(format!("{} already rides", me.1), "004:226")),
+                (_, Some(_)) => Err(Refusal::new(format!("{} rides another creature", mount.1), "004:475")),
+                _ => Ok(()),
+            })
+            .and_then(|()| {
+                if me.2 != mount.2 {
+                    return Err(Refusal::new(format!("{} is no ally: it will not be ridden", mount.1), "004:807"));
+                }
+                if !mount.7.can_act() {
+                    return Err(Refusal::new(format!("{} cannot carry anyone now", mount.1), "004:482"));
+                }
+                may_carry(*mount.3, *me.3)?;
+                if taken >= seats(*mount.3) {
+                    return Err(Refusal::new(
+                        format!("{} has no seat left ({} for a {:?} mount)", mount.1, seats(*mount.3), mount.3),
+                        "004:655",
+                    ));
+                }
+                let next_to = match scale {
+                    crate::rules::aerial::Scale::Chase => own.distance_to(theirs) == 0,
+                    crate::rules::aerial::Scale::Normal => own.distance_to(theirs) <= 1,
+                };
+                if !next_to || me.6.0 != mount.6.0 {
+                    return Err(Refusal::new(
+                        format!("{} must be next to {} and at its height to get on", me.1, mount.1),
+                        "004:654",
+                    ));
+                }
+                Ok(())
+            })
+            .and_then(|()| me.8.spend(ActionKind::Move));
+        if let Err(refusal) = checked {
+            refuse(&mut facts, me.1, "mount", refusal);
+            continue;
+        }
+        // The first on its back directs it; whoever gets on after is a passenger (004:655).
+        let passenger = taken > 0;
+        let seat = Seat { passenger, high: sits_high(*mount.3, *me.3) };
+        commands.entity(intent.creature).insert((Riding(intent.mount), seat));
+        facts.write(Fact::Mounted { creature: me.1.clone(), mount: mount.1.clone(), passenger });
+        // The mount, or the passenger, waits for the rider's next turn (004:654-655): it gives up its place.
+        let waits = if passenger { intent.creature } else { intent.mount };
+        order.leave(waits);
+    }
+}
+
+/// Gets creatures off their mounts onto a free square next to it, at the mount's height: a move action
+/// (004:226). A creature that gets off acts on its own from the next round: it takes its place in the
+/// order just before the turn now being played.
+fn get_off(
+    mut commands: Commands,
+    mut intents: MessageReader<DismountIntent>,
+    mut order: ResMut<TurnOrder>,
+    field: Res<Battlefield>,
+    mut creatures: Getters<'_, '_>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let Ok(me) = creatures.get(intent.creature) else { continue };
+        let Some(Riding(mount)) = me.9.copied() else {
+            refuse(&mut facts, me.1, "dismount", Refusal::new(format!("{} rides nothing", me.1), "004:226"));
+            continue;
+        };
+        let Ok(ridden) = creatures.get(mount) else { continue };
+        let scale = field.scale();
+        let mount_at = ridden.5.at(ridden.4.0);
+        let space = Space::at_scale(scale, *me.3);
+        let landing = space.at(intent.to);
+        let others: Vec<Footprint> = creatures
+            .iter()
+            .filter(|c| c.0 != intent.creature && c.9.is_none() && c.6.0 == ridden.6.0)
+            .map(|c| c.5.at(c.4.0))
+            .collect();
+        let checked =
+            order.check_turn(intent.creature).and_then(|()| crate::rules::turns::able_to_act(me.7)).and_then(|()| {
+                let next_to = match scale {
+                    crate::rules::aerial::Scale::Chase => landing.distance_to(mount_at) <= 1,
+                    crate::rules::aerial::Scale::Normal => {
+                        landing.distance_to(mount_at) == 1 && !landing.squares().any(|s| mount_at.contains(s))
+                    }
+                };
+                if !next_to {
+                    return Err(Refusal::new(format!("{} is not next to the mount", intent.to), "004:226"));
+                }
+                if landing.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
+                    return Err(Refusal::new(format!("{} is a wall or off the map", intent.to), "000:74"));
+                }
+                let crowded = scale == crate::rules::aerial::Scale::Normal
+                    && others.iter().any(|o| o.squares().any(|s| landing.contains(s)));
+                if crowded {
+                    return Err(Refusal::new(format!("{} is taken", intent.to), "000:74-75"));
+                }
+                if ridden.6.0 > 0 && me.11.fly.is_none() {
+                    return Err(Refusal::new(
+                        format!("{} cannot fly: getting off in the air, it would fall", me.1),
+                        "004:807",
+                    ));
+                }
+                Ok(())
+            });
+        if let Err(refusal) = checked {
+            refuse(&mut facts, me.1, "dismount", refusal);
+            continue;
+        }
+        let (id, mount_id) = (me.1.clone(), ridden.1.clone());
+        let passenger = me.12.is_some_and(|s| s.passenger);
+        let Ok(mut me) = creatures.get_mut(intent.creature) else { continue };
+        if let Err(refusal) = me.8.spend(ActionKind::Move) {
+            refuse(&mut facts, &id, "dismount", refusal);
+            continue;
+        }
+        commands.entity(intent.creature).remove::<(Riding, Seat)>().insert((Position(intent.to), space));
+        facts.write(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to: intent.to });
+        // Whoever now leads a turn of its own takes its place in the order (004:653-655).
+        if passenger {
+            order.rejoin(intent.creature, id);
+        } else {
+            order.rejoin(mount, mount_id);
+        }
+    }
+}
+
+/// Where a mount is, as its riders follow it.
+type MountPlaces<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Position, &'static Space, &'static Altitude, &'static Heading),
+    (With<Riders>, Without<Riding>),
+>;
+
+/// Sets every rider where its mount is: the same squares, height and heading (004:475, 004:813).
+pub fn carry_riders(
+    mounts: MountPlaces<'_, '_>,
+    mut riders: Query<(&Riding, &mut Position, &mut Space, &mut Altitude, &mut Heading), Without<Riders>>,
+) {
+    for (riding, mut position, mut space, mut altitude, mut heading) in &mut riders {
+        let Ok((p, s, a, h)) = mounts.get(riding.0) else { continue };
+        position.set_if_neq(*p);
+        space.set_if_neq(*s);
+        altitude.set_if_neq(*a);
+        heading.set_if_neq(*h);
+    }
+}
+
+/// The riders of a mount that fell fall with it: when it hits the ground, each takes the falling damage of
+/// the same height, rolled for each (our ruling, docs/rulings.md).
+fn riders_fall_with_their_mounts(
+    mut io: ParamSet<(MessageReader<Fact>, crate::rules::aerial::flying::FallOutput)>,
+    mounts: Query<(&CreatureId, &Riders)>,
+    riders: Query<&CreatureId>,
+    mut dice: ResMut<Dice>,
+) {
+    let landed: Vec<(CreatureId, f32)> = io
+        .p0()
+        .read()
+        .filter_map(|f| match f {
+            Fact::Fell { creature, metres, altitude_m, .. } if *altitude_m <= 0.0 => Some((creature.clone(), *metres)),
+            _ => None,
+        })
+        .collect();
+    let mut out = io.p1();
+    for (mount_id, metres) in landed {
+        let Some((_, on_it)) = mounts.iter().find(|(id, _)| **id == mount_id) else { continue };
+        for rider in on_it.all() {
+            let Ok(id) = riders.get(*rider) else { continue };
+            out.hit_the_ground(*rider, id, metres, &mut dice);
+        }
+    }
+}
+
+/// The riders' share of a collision (004:851-852): half of what their mount took, each rider and passenger
+/// saving (Reflex DC 15) for half of that.
+pub fn share_collision(
+    riders: &[Entity],
+    mount_took: i32,
+    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    damage: &mut MessageWriter<Damage>,
+) {
+    for rider in riders {
+        let Ok((id, rider_saves, abilities)) = saves.get(*rider) else { continue };
+        let mut amount = collision_share(mount_took);
+        let roll = dice.d20();
+        let total = roll as i32 + save_bonus(Save::Reflex, rider_saves, abilities);
+        let success = save_succeeds(roll, total, COLLISION_SHARE_REFLEX_DC);
+        facts.write(Fact::SaveRolled {
+            creature: id.clone(),
+            save: "reflex".into(),
+            reason: "its mount's collision, for half of its share (004:852)".into(),
+            roll,
+            total,
+            dc: COLLISION_SHARE_REFLEX_DC,
+            success,
+        });
+        if success {
+            amount = (amount / 2).max(1);
+        }
+        facts.write(Fact::CollisionShared { creature: id.clone(), total: amount });
+        damage.write(Damage { target: *rider, amount, nonlethal: false });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mount_is_larger_than_its_rider_and_seats_grow_with_it() {
+        assert!(may_carry(Size::Large, Size::Medium).is_ok());
+        assert!(may_carry(Size::Medium, Size::Medium).is_err());
+        assert!(may_carry(Size::Medium, Size::Large).is_err());
+        assert_eq!([Size::Large, Size::Huge, Size::Gargantuan, Size::Colossal].map(seats), [1, 2, 4, 9]);
+    }
+
+    #[test]
+    fn a_high_seat_reaches_only_with_a_reach_weapon_and_is_reached_only_with_reach() {
+        assert!(sits_high(Size::Huge, Size::Medium) && sits_high(Size::Gargantuan, Size::Small));
+        assert!(!sits_high(Size::Large, Size::Medium) && !sits_high(Size::Huge, Size::Large));
+        let mount = Footprint::new(Square::new(4, 4), 3);
+        let beside = Footprint::new(Square::new(7, 4), 1);
+        let two_off = Footprint::new(Square::new(8, 4), 1);
+        // The rider with a sword reaches nobody; with a longspear, the squares next to the mount (004:814).
+        assert_eq!(high_seat_reaches(true, false, 1, false, mount, beside), Some(false));
+        assert_eq!(high_seat_reaches(true, false, 1, true, mount, beside), Some(true));
+        assert_eq!(high_seat_reaches(true, false, 1, true, mount, two_off), Some(false));
+        // A swordsman next to the mount does not reach the rider; a longspear or an ogre's reach does.
+        assert_eq!(high_seat_reaches(false, true, 1, false, beside, mount), Some(false));
+        assert_eq!(high_seat_reaches(false, true, 1, true, two_off, mount), Some(true));
+        assert_eq!(high_seat_reaches(false, true, 2, false, beside, mount), Some(true));
+        assert_eq!(high_seat_reaches(false, false, 1, false, beside, mount), None);
+    }
+
+    #[test]
+    fn what_is_right_below_the_mount_has_total_cover() {
+        let griffon = Footprint::new(Square::new(4, 4), 2);
+        let under = Footprint::new(Square::new(5, 5), 1);
+        let half_out = Footprint::new(Square::new(5, 5), 2);
+        assert!(covered_by_the_mount(griffon, 4, under, 0));
+        assert!(!covered_by_the_mount(griffon, 4, half_out, 0), "every square of it must be below the mount");
+        assert!(!covered_by_the_mount(griffon, 4, under, 4), "at the same height it is beside, not below");
+        assert!(!covered_by_the_mount(griffon, 0, under, 0));
+    }
+
+    #[test]
+    fn riders_take_half_a_collision_and_the_better_of_dex_and_ride() {
+        assert_eq!(collision_share(36), 18);
+        assert_eq!(collision_share(1), 1);
+        assert_eq!(fly_check_bonus(2, -4, Some(7)), (3, "the rider's Ride"));
+        assert_eq!(fly_check_bonus(2, -4, Some(1)), (-2, "Dex"));
+        assert_eq!(fly_check_bonus(2, 0, None), (2, "Dex"));
+    }
+}
