@@ -127,3 +127,26 @@ fn a_chase_level_takes_bands_and_shares_squares() {
     assert_eq!(chase.battlefield.scale(), estoc::rules::aerial::Scale::Chase);
     assert!(chase.creatures.iter().any(|c| c.id.0 == "dragon" && c.altitude == 4));
 }
+
+/// Riding mistakes are each reported where they are written: a mount with two riders and more than its
+/// seat, a mount not in the level, a rider given a square of its own, a creature riding a foe, one riding
+/// a rider, one with no square at all. A good level puts its riders on their mounts.
+#[test]
+fn riders_are_checked_where_they_are_written() {
+    let (path, text) = fixture("bad_riders_level.ron");
+    let problems = check_level(&path, &text, &content()).expect_err("the level is broken");
+    let lines: Vec<String> = problems.0.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
+    let at = |line: usize, words: &str| problems.0.iter().any(|d| d.line == line && d.message.contains(words));
+    assert!(at(9, "has 2 riders: one directs it"), "{lines:?}");
+    assert!(at(9, "seat(s)"), "{lines:?}");
+    assert!(at(11, "rides \"nobody\", which is not in the level"), "{lines:?}");
+    assert!(at(12, "it takes no at:"), "{lines:?}");
+    assert!(at(14, "of another faction"), "{lines:?}");
+    assert!(at(15, "which rides another creature itself"), "{lines:?}");
+    assert!(at(16, "needs at: (x, y), or rides:"), "{lines:?}");
+    let skyway = load_level(&estoc::data::levels_dir().join("skyway.ron"), &content()).unwrap();
+    let rider = skyway.creatures.iter().find(|c| c.id.0 == "rider-1").unwrap();
+    let griffon = skyway.creatures.iter().find(|c| c.id.0 == "griffon-1").unwrap();
+    assert_eq!((rider.at, rider.altitude), (griffon.at, griffon.altitude));
+    assert_eq!(rider.rides, Some((griffon.id.clone(), false)));
+}

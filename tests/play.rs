@@ -555,3 +555,47 @@ fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
     assert_eq!(diving.keys().map(|s| s.x).max().unwrap(), 9, "a dive reaches further");
     assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 1), "one band down");
 }
+
+/// A rider's turn with the mouse (004:653, 004:806-812): the party of rider and griffon acts together; the
+/// flights the preview offers are the griffon's, a click on one flies the griffon with the rider's move
+/// action and carries the rider along, and a click on the foe then shoots with the rider.
+#[test]
+fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
+    use estoc::game::play::{Previews, click_step, human_turn};
+    use estoc::rules::turns::{ActionBudget, ActionKind, TurnOrder};
+    let encounter = level("skyway.ron");
+    let mut app = started(&encounter, 2);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    // Seed 2: the dragon (the computer's) first; its turn passes and it drops 3 bands.
+    apply_step(app.world_mut(), &Step::EndTurn { creature: "dragon".into() });
+    app.update();
+    app.update();
+    let (rider, griffon) = (entity(&app, "rider-2"), entity(&app, "griffon-2"));
+    assert_eq!(human_turn(app.world()), Some(rider));
+    assert_eq!(app.world().resource::<TurnOrder>().acting, vec![rider, griffon]);
+    let flights = app.world().resource::<Previews>().flights.clone().expect("the griffon's flights");
+    let mine = estoc::rules::aerial::flying::plan_flights(app.world_mut(), griffon, &[]).unwrap();
+    assert_eq!(flights.keys().collect::<std::collections::BTreeSet<_>>(), mine.keys().collect());
+    let to = *flights.keys().filter(|s| s.x > 4).min_by_key(|s| (s.x, s.y)).unwrap();
+    let step = click_step(app.world_mut(), to).expect("a flight");
+    assert!(matches!(&step, Step::Fly { creature, .. } if creature == "griffon-2"), "{step:?}");
+    let from = app.world().resource::<EventLog>().0.len();
+    apply_step(app.world_mut(), &step);
+    app.update();
+    let facts = facts_since(&app, from);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::Flew { creature, to: t, .. } if creature.0 == "griffon-2" && *t == to)),
+        "{facts:?}"
+    );
+    assert_eq!(app.world().get::<Position>(rider).unwrap().0, to, "the rider goes where her griffon goes");
+    let budget = *app.world().get::<ActionBudget>(rider).unwrap();
+    assert!(budget.riding && !budget.move_action, "riding took her move action: {budget:?}");
+    assert!(budget.check(ActionKind::Standard).is_ok());
+    let dragon_at = app.world().get::<Position>(entity(&app, "dragon")).unwrap().0;
+    let shot = click_step(app.world_mut(), dragon_at).expect("a shot");
+    assert!(
+        matches!(&shot, Step::Attack { creature, target, full: false, .. } if creature == "rider-2" && target == "dragon"),
+        "{shot:?}"
+    );
+}

@@ -417,14 +417,20 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
     if world.get::<Faction>(foe) == world.get::<Faction>(me) {
         return None;
     }
+    // A rider who can strike the foe from where it is strikes at once; otherwise its mount flies it
+    // within its reach (004:807, 004:812).
+    let flier = flier_of(world, me);
+    if flier != me && crate::preview::attack_preview(world, me, foe, AttackRequest::default()).is_ok() {
+        return None;
+    }
     let choice = world.resource::<Choice>().clone();
     let flights = flights_of(world, me, choice.climb)?;
-    let (reach, size) = (world.get::<Reach>(me)?.0, *world.get::<Size>(me)?);
+    let (reach, size) = (world.get::<Reach>(me)?.0, *world.get::<Size>(flier)?);
     let (their_at, their_altitude, their_size) = {
         let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
         (s.at(p.0), world.get::<Altitude>(foe)?.0, *world.get::<Size>(foe)?)
     };
-    let side = world.get::<Space>(me)?.width;
+    let side = world.get::<Space>(flier)?.width;
     let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
     let dive = choice.climb <= -scale.dive_attack_drop();
     let rank = |s: SpeedStatus| match s {
@@ -447,8 +453,9 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         })
         .min_by_key(|(at, p)| (rank(p.flight.status), p.flight.spent, at.y, at.x))?;
     let creature = id_of(world, me);
+    let flier = id_of(world, flier);
     let fly = |dive_at: Option<String>| Step::Fly {
-        creature: creature.clone(),
+        creature: flier.clone(),
         steps: planned.steps.clone(),
         hover: false,
         dive_at,
@@ -534,7 +541,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
 }
 
 /// The step a left click on `square` asks for, if any.
-fn click_step(world: &mut World, square: Square) -> Option<Step> {
+pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
     let me = human_turn(world)?;
     let choice = world.resource::<Choice>().clone();
     let my_id = id_of(world, me);

@@ -214,6 +214,14 @@ mod tests {
     }
 
     #[test]
+    fn a_rider_on_a_flier_takes_no_full_round_action() {
+        let mut b = ActionBudget { riding: true, ..ActionBudget::fresh() };
+        assert_eq!(b.check(ActionKind::FullRound).unwrap_err().rule, "004:824");
+        b.spend(ActionKind::Move).unwrap();
+        assert!(b.check(ActionKind::Standard).is_ok(), "the standard action is left before or after the flight");
+    }
+
+    #[test]
     fn restricted_creatures_get_one_action() {
         let mut b = ActionBudget::restricted();
         assert!(b.check(ActionKind::FullRound).is_err());
