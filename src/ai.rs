@@ -413,6 +413,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
                 flyby: None,
                 decelerate: false,
                 swoop: false,
+                ram: None,
             });
         }
     }
@@ -453,6 +454,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         flyby: None,
         decelerate: false,
         swoop: false,
+        ram: None,
     })
 }
 

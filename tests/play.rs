@@ -246,6 +246,7 @@ fn the_flight_preview_agrees_with_the_rules() {
                 flyby: None,
                 decelerate: false,
                 swoop: false,
+                ram: None,
             },
         );
         app.update();

@@ -462,6 +462,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         flyby: None,
         decelerate: false,
         swoop: false,
+        ram: None,
     };
     let target = id_of(world, foe);
     Some(if dive {
@@ -604,6 +605,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
             flyby: None,
             decelerate: false,
             swoop: false,
+            ram: None,
         });
     }
     let options = move_options(world, me);

@@ -156,6 +156,9 @@ pub enum Step {
         /// The flyby attack is a swoop: down 6 m first, the claw for double damage (004:751).
         #[serde(default)]
         swoop: bool,
+        /// At chase scale, a collision with this flier in a square the flight enters (004:758).
+        #[serde(default)]
+        ram: Option<String>,
     },
     /// Land (004:669-670).
     Land {
@@ -600,12 +603,16 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::Fly { creature, steps, hover, dive_at, flyby, decelerate, swoop } => {
+        Step::Fly { creature, steps, hover, dive_at, flyby, decelerate, swoop, ram } => {
             let flyby = flyby.as_ref().and_then(|(t, n)| entity(t).map(|e| (e, *n)));
             let target = dive_at.as_deref().map(|t| (t, entity(t)));
+            let rammed = ram.as_deref().map(|t| (t, entity(t)));
             match (entity(creature), target) {
                 (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
                 (_, Some((t, None))) => answer = Some(Answer::UnknownCreature { creature: t.to_string() }),
+                _ if rammed.is_some_and(|(_, e)| e.is_none()) => {
+                    answer = Some(Answer::UnknownCreature { creature: ram.clone().unwrap_or_default() });
+                }
                 (Some(e), target) => {
                     world.write_message(crate::rules::aerial::flying::FlyIntent {
                         creature: e,
@@ -615,6 +622,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         flyby,
                         decelerate: *decelerate,
                         swoop: *swoop,
+                        ram: rammed.and_then(|(_, e)| e),
                     });
                 }
             }

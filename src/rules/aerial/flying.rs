@@ -63,6 +63,9 @@ pub struct FlyIntent {
     pub decelerate: bool,
     /// The flyby attack is a swoop (004:751-752): down 6 m before it, the claw for double damage, DC 20.
     pub swoop: bool,
+    /// At chase scale, a collision with this flier, whose square the flight enters in its band: a fly check,
+    /// DC 15; made, the flight ends there against it; failed, the flier misses it and flies on (004:758).
+    pub ram: Option<Entity>,
 }
 
 /// The end of a flight broken by a flyby attack: the flier goes on there once the attack is done.
@@ -473,6 +476,35 @@ fn fly_creatures(
                 Ok(plan)
             })
             .and_then(|plan| {
+                let Some(target) = intent.ram else { return Ok(plan) };
+                // The collision manoeuvre is a chase-scale one: at normal scale entering the square is enough
+                // (004:758, 004:825).
+                if field.scale() != super::Scale::Chase {
+                    return Err(Refusal::new(
+                        "at normal scale a flier collides by entering the other's space: no manoeuvre",
+                        "004:758",
+                    ));
+                }
+                let Some(foe) = bodies.iter().find(|b| b.entity == target) else {
+                    return Err(Refusal::new("no flier to collide with there", "004:758"));
+                };
+                if foe.altitude <= 0 {
+                    return Err(Refusal::new(format!("{} is not flying", foe.id), "004:758"));
+                }
+                let enters = plan
+                    .waypoints
+                    .iter()
+                    .any(|w| foe.footprint.contains(w.square) && w.altitude == foe.altitude);
+                if !enters {
+                    return Err(Refusal::new(
+                        format!("the flight does not enter {}'s square in its band", foe.id),
+                        "004:758",
+                    ));
+                }
+                room_for(&plan, wings.maneuverability, field.scale(), "collision")?;
+                Ok(plan)
+            })
+            .and_then(|plan| {
                 if intent.dive_at.is_none() {
                     return Ok(plan);
                 }
@@ -573,6 +605,28 @@ fn fly_creatures(
                 continue;
             }
         };
+        // The collision manoeuvre at chase scale (004:758): made, the flight ends in the foe's square, against
+        // it; failed, the flier misses and flies on.
+        let mut flight_done = flight_done;
+        if let Some(target) = intent.ram
+            && let Some(foe) = bodies.iter().find(|b| b.entity == target)
+            && let Some(at) = flight_done
+                .waypoints
+                .iter()
+                .position(|w| foe.footprint.contains(w.square) && w.altitude == foe.altitude)
+        {
+            let dc = AdvancedManeuver::Collision.dc().unwrap_or(15);
+            if roll_check(&mut dice, &mut facts, id, "fly", format!("collision (004:758){by}"), bonus, dc) {
+                flight_done.waypoints.truncate(at + 1);
+                flight_done.collision = Some((flight_done.waypoints[at].step, foe.id.clone()));
+            } else {
+                facts.write(Fact::ActionInterrupted {
+                    creature: id.clone(),
+                    action: "collision".into(),
+                    reason: format!("the fly check failed: it misses {} and flies on (004:758)", foe.id),
+                });
+            }
+        }
         let from = position.0;
         let altitude_before = altitude.0;
         // A deceleration: made (DC 15), the flier is slow, not stalled; failed, it stalls (004:759-762).
@@ -660,7 +714,8 @@ fn fly_creatures(
             altitude.0 = stop.altitude;
             heading.0 = stop.heading;
         }
-        let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * 1.5 };
+        let square_m = field.scale().square_m();
+        let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * square_m };
         let after = Flight {
             since_maneuver: flight_done.since_maneuver,
             flown: Some(status),
@@ -719,7 +774,7 @@ fn fly_creatures(
         if let Some((_, struck_id)) = &flight_done.collision
             && let Some(struck) = bodies.iter().find(|b| b.id == *struck_id)
         {
-            let my_speed = flight_done.spent as f32 * 1.5;
+            let my_speed = flight_done.spent as f32 * square_m;
             // The speed of each: the distance it flew this round (004:827); none when hovering or still.
             let their_speed = struck.speed_m;
             let impact = if their_speed > 0.0 { impact_of(heading.0, struck.heading) } else { Impact::Stationary };
