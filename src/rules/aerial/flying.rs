@@ -209,14 +209,7 @@ fn take_off(
         let on_its_back: Vec<Entity> =
             queries.p0().get(intent.creature).ok().and_then(|c| c.11.4).map(|r| r.all().to_vec()).unwrap_or_default();
         let back = queries.p1();
-        let able_riders: Vec<Entity> =
-            on_its_back.iter().copied().filter(|r| back.get(*r).is_ok_and(|b| b.2.can_act())).collect();
-        let riding_paid: Result<(), Refusal> = able_riders.iter().try_for_each(|r| {
-            let Ok((rider, _, _, left, ..)) = back.get(*r) else { return Ok(()) };
-            left.check(ActionKind::Move).map_err(|_| {
-                Refusal::new(format!("{rider} has no move action left to ride it: riding a flier takes one"), "004:807")
-            })
-        });
+        let (able_riders, riding_paid) = riders_to_pay(&on_its_back, &back);
         let mut fliers = queries.p0();
         let Ok((id, _, mut altitude, _, space, speed, _, skills, conditions, mut budget, flight, (.., rides, _))) =
             fliers.get_mut(intent.creature)
@@ -290,6 +283,19 @@ fn take_off(
     }
 }
 
+/// Those on a flier's back who can act, and whether each still has the move action riding it takes
+/// (004:807).
+fn riders_to_pay(on_its_back: &[Entity], back: &OnItsBack<'_, '_>) -> (Vec<Entity>, Result<(), Refusal>) {
+    let able: Vec<Entity> = on_its_back.iter().copied().filter(|r| back.get(*r).is_ok_and(|b| b.2.can_act())).collect();
+    let paid = able.iter().try_for_each(|r| {
+        let Ok((rider, _, _, left, ..)) = back.get(*r) else { return Ok(()) };
+        left.check(ActionKind::Move).map_err(|_| {
+            Refusal::new(format!("{rider} has no move action left to ride it: riding a flier takes one"), "004:807")
+        })
+    });
+    (able, paid)
+}
+
 /// Those on a flier's back spend a move action riding it, and take no full-round action this turn (004:807,
 /// 004:824): checked before the flight, paid once it is flown.
 fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>) {
@@ -343,8 +349,7 @@ fn fly_creatures(
         let on_its_back: Vec<Entity> =
             others.get(intent.creature).ok().and_then(|o| o.8).map(|r| r.all().to_vec()).unwrap_or_default();
         let back = queries.p2();
-        let able_riders: Vec<Entity> =
-            on_its_back.iter().copied().filter(|r| back.get(*r).is_ok_and(|b| b.2.can_act())).collect();
+        let (able_riders, riding_paid) = riders_to_pay(&on_its_back, &back);
         // The rider that directs it, if one can (004:806-812): its Ride may stand for the fly check, its
         // move action goes to riding, as every passenger's does.
         let director = on_its_back
@@ -352,12 +357,6 @@ fn fly_creatures(
             .copied()
             .find(|r| back.get(*r).is_ok_and(|b| !b.1.passenger && b.2.can_act()))
             .and_then(|r| back.get(r).ok().map(|b| (r, b.4.ride, b.5.has(Feat::FlybyAttack), b.3.standard)));
-        let riding_paid: Result<(), Refusal> = able_riders.iter().try_for_each(|r| {
-            let Ok((rider, _, _, left, ..)) = back.get(*r) else { return Ok(()) };
-            left.check(ActionKind::Move).map_err(|_| {
-                Refusal::new(format!("{rider} has no move action left to ride it: riding a flier takes one"), "004:807")
-            })
-        });
         let mut fliers = queries.p1();
         let Ok((
             id,

@@ -160,14 +160,6 @@ pub fn fly_check_bonus(dex_modifier: i32, table_modifier: i32, rider_ride: Optio
     }
 }
 
-/// The rider that directs `riders`' mount: the first of them that is no passenger and can act.
-pub fn directing(riders: &[Entity], seats: &Query<(&Seat, &Conditions)>) -> Option<Entity> {
-    riders
-        .iter()
-        .copied()
-        .find(|r| seats.get(*r).is_ok_and(|(seat, conditions)| !seat.passenger && conditions.can_act()))
-}
-
 /// What riding needs of a creature.
 type Getters<'w, 's> = Query<
     'w,
