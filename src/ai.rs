@@ -104,18 +104,12 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
     Step::EndTurn { creature: id }
 }
 
-/// The mount `creature` rides, if it directs it: its rider, not a passenger, able to act (004:807).
-fn directed_mount(world: &World, creature: Entity) -> Option<Entity> {
-    let riding = world.get::<crate::rules::mounted::Riding>(creature)?;
-    let seat = world.get::<crate::rules::mounted::Seat>(creature)?;
-    (!seat.passenger).then_some(riding.0)
-}
-
 /// Whether `creature` is a mount whose rider directs it now.
 fn is_directed(world: &World, creature: Entity) -> bool {
     world.get::<crate::rules::mounted::Riders>(creature).is_some_and(|riders| {
         riders.all().iter().any(|r| {
-            directed_mount(world, *r) == Some(creature) && world.get::<Conditions>(*r).is_some_and(|c| c.can_act())
+            crate::rules::mounted::directed_mount(world, *r) == Some(creature)
+                && world.get::<Conditions>(*r).is_some_and(|c| c.can_act())
         })
     })
 }
@@ -144,7 +138,7 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
     // A rider flies its mount first, with its move action (004:807, 004:812); a mount its rider directs
     // does nothing else (004:656); a rider or passenger does not walk.
     let riding = world.get::<crate::rules::mounted::Riding>(creature).is_some();
-    if let Some(mount) = directed_mount(world, creature)
+    if let Some(mount) = crate::rules::mounted::directed_mount(world, creature)
         && budget.check(ActionKind::Move).is_ok()
         && let Some(seen) = all.iter().find(|s| s.entity == mount).cloned()
         && let Some(step) = fly_toward(world, mount, &seen, &foes)
@@ -405,16 +399,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
                 })
                 .min_by_key(|(at, p)| (p.flight.maneuvers, p.flight.spent, at.y, at.x))
         {
-            return Some(Step::Fly {
-                creature: me.id.clone(),
-                steps: planned.steps.clone(),
-                hover: false,
-                dive_at: Some(foe.id.clone()),
-                flyby: None,
-                decelerate: false,
-                swoop: false,
-                ram: None,
-            });
+            return Some(Step::flight(me.id.clone(), planned.steps.clone(), Some(foe.id.clone())));
         }
     }
     // At chase scale a flight climbs or dives one band at most (004:749).
@@ -446,16 +431,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         let strikes = melee_reaches(reach, false, at, foe.footprint);
         (rank(planned.flight.status), !strikes, d, planned.flight.spent, square.y, square.x)
     })?;
-    Some(Step::Fly {
-        creature: me.id.clone(),
-        steps: best.1.steps.clone(),
-        hover: false,
-        dive_at: None,
-        flyby: None,
-        decelerate: false,
-        swoop: false,
-        ram: None,
-    })
+    Some(Step::flight(me.id.clone(), best.1.steps.clone(), None))
 }
 
 /// Squares to the nearest standing foe.

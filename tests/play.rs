@@ -236,19 +236,7 @@ fn the_flight_preview_agrees_with_the_rules() {
         app.update();
         let from = app.world().resource::<EventLog>().0.len();
         let steps = flights[&square].steps.clone();
-        apply_step(
-            app.world_mut(),
-            &Step::Fly {
-                creature: "griffon".into(),
-                steps,
-                hover: false,
-                dive_at: None,
-                flyby: None,
-                decelerate: false,
-                swoop: false,
-                ram: None,
-            },
-        );
+        apply_step(app.world_mut(), &Step::flight("griffon".into(), steps, None));
         app.update();
         let landed_at = facts_since(&app, from).iter().find_map(|f| match f {
             Fact::Flew { to, .. } => Some(*to),

@@ -224,16 +224,10 @@ fn gather(world: &mut World) {
             continue;
         };
         // A rider's place is its mount's and its passengers' too (004:653-655).
-        let mount = world.get::<crate::rules::mounted::Riding>(entry.entity).map(|r| r.0);
-        let party: Vec<String> = mount
-            .into_iter()
-            .chain(
-                mount
-                    .or(Some(entry.entity))
-                    .and_then(|m| world.get::<crate::rules::mounted::Riders>(m))
-                    .into_iter()
-                    .flat_map(|r| r.all().to_vec()),
-            )
+        let mount = world.get::<crate::rules::mounted::Riding>(entry.entity).map_or(entry.entity, |r| r.0);
+        let on_it = world.get::<crate::rules::mounted::Riders>(mount).map(|r| r.all().to_vec()).unwrap_or_default();
+        let party: Vec<String> = std::iter::once(mount)
+            .chain(on_it)
             .filter(|e| *e != entry.entity)
             .filter_map(|e| world.get::<CreatureId>(e).map(|c| c.0.clone()))
             .collect();

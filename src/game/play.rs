@@ -198,10 +198,7 @@ pub fn human_turn(world: &World) -> Option<Entity> {
 
 /// The creature that flies when `me` flies: the mount it directs as its rider (004:807), else itself.
 pub fn flier_of(world: &World, me: Entity) -> Entity {
-    match (world.get::<crate::rules::mounted::Riding>(me), world.get::<crate::rules::mounted::Seat>(me)) {
-        (Some(riding), Some(seat)) if !seat.passenger => riding.0,
-        _ => me,
-    }
+    crate::rules::mounted::directed_mount(world, me).unwrap_or(me)
 }
 
 /// The step that gets `me` on an ally next to it, or off its mount onto the first free square beside it
@@ -221,18 +218,14 @@ pub fn ride_step(world: &mut World, me: Entity) -> Option<Step> {
         let free = around.into_iter().find(|s| creature_at(world, *s).is_none())?;
         return Some(Step::Dismount { creature, to: free });
     }
-    let faction = world.get::<Faction>(me)?.clone();
-    let size = *world.get::<Size>(me)?;
-    let own = world.get::<Space>(me)?.at(world.get::<Position>(me)?.0);
-    let mut q = world.query_filtered::<(Entity, &CreatureId, &Faction, &Size, &Position, &Space), With<Creature>>();
-    let mut mounts: Vec<(String, Entity)> = q
-        .iter(world)
-        .filter(|(e, _, f, s, p, sp)| *e != me && **f == faction && **s > size && sp.at(p.0).distance_to(own) <= 1)
-        .map(|(e, id, ..)| (id.0.clone(), e))
-        .collect();
-    mounts.sort();
-    let (_, mount) = mounts.first()?;
-    Some(Step::Mount { creature, mount: id_of(world, *mount) })
+    let mount = mount_beside(world, me)?;
+    Some(Step::Mount { creature, mount: id_of(world, mount) })
+}
+
+/// The ally `me` could get on now, if any ([`crate::rules::mounted::mount_beside`] over the roster).
+fn mount_beside(world: &World, me: Entity) -> Option<Entity> {
+    let roster = world.get_resource::<crate::encounter::Roster>()?;
+    crate::rules::mounted::mount_beside(world, me, roster.0.values().copied())
 }
 
 /// The creature the cursor points at on `square`: the one whose token is under it (a rider on its mount,
@@ -454,16 +447,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         .min_by_key(|(at, p)| (rank(p.flight.status), p.flight.spent, at.y, at.x))?;
     let creature = id_of(world, me);
     let flier = id_of(world, flier);
-    let fly = |dive_at: Option<String>| Step::Fly {
-        creature: flier.clone(),
-        steps: planned.steps.clone(),
-        hover: false,
-        dive_at,
-        flyby: None,
-        decelerate: false,
-        swoop: false,
-        ram: None,
-    };
+    let fly = |dive_at: Option<String>| Step::flight(flier.clone(), planned.steps.clone(), dive_at);
     let target = id_of(world, foe);
     Some(if dive {
         vec![fly(Some(target))]
@@ -597,16 +581,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
     // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
     if let Some(flights) = flights_of(world, me, choice.climb) {
         let flier = id_of(world, flier_of(world, me));
-        return flights.get(&square).map(|planned| Step::Fly {
-            creature: flier,
-            steps: planned.steps.clone(),
-            hover: false,
-            dive_at: None,
-            flyby: None,
-            decelerate: false,
-            swoop: false,
-            ram: None,
-        });
+        return flights.get(&square).map(|planned| Step::flight(flier, planned.steps.clone(), None));
     }
     let options = move_options(world, me);
     match path_for(world, me, &choice, &options, square)? {
@@ -769,20 +744,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Threats => Ok(()),
         BarKind::Ride => {
             let riding = world.get::<crate::rules::mounted::Riding>(me).is_some();
-            let next_to_a_mount = riding || {
-                let faction = world.get::<Faction>(me);
-                let size = world.get::<Size>(me).copied().unwrap_or_default();
-                let own = world.get::<Space>(me).zip(world.get::<Position>(me)).map(|(s, p)| s.at(p.0));
-                world.iter_entities().any(|e| {
-                    e.id() != me
-                        && e.get::<Faction>() == faction
-                        && e.get::<Size>().is_some_and(|s| *s > size)
-                        && own
-                            .zip(e.get::<Space>().zip(e.get::<Position>()))
-                            .is_some_and(|(o, (s, p))| s.at(p.0).distance_to(o) <= 1)
-                })
-            };
-            if next_to_a_mount {
+            if riding || mount_beside(world, me).is_some() {
                 budget.check(ActionKind::Move)
             } else {
                 Err(Refusal::new("no ally larger than it next to it to get on", "004:226"))

@@ -589,6 +589,16 @@ pub fn roll_check(
     success
 }
 
+/// Writes that `id` was refused `action`, with the rule that forbids it.
+pub fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: crate::rules::turns::Refusal) {
+    facts.write(Fact::ActionRefused {
+        creature: id.clone(),
+        action: action.into(),
+        reason: refusal.reason,
+        rule: refusal.rule,
+    });
+}
+
 /// Appends this update's facts to the log.
 pub fn record_facts(mut facts: MessageReader<Fact>, mut log: ResMut<EventLog>) {
     log.0.extend(facts.read().cloned());

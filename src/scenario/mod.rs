@@ -281,6 +281,17 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// A flight along `steps` with no manoeuvre of the advanced kind, or a dive attack on `dive_at` (004:753).
+    pub fn flight(
+        creature: String,
+        steps: Vec<crate::rules::aerial::flight::FlightStep>,
+        dive_at: Option<String>,
+    ) -> Self {
+        Step::Fly { creature, steps, hover: false, dive_at, flyby: None, decelerate: false, swoop: false, ram: None }
+    }
+}
+
 /// A scenario file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -15,9 +15,9 @@ use crate::rules::attack::AttackIntent;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
-use crate::rules::facts::{Fact, roll_check};
+use crate::rules::facts::{Fact, refuse, roll_check};
 use crate::rules::geometry::{Direction, Footprint};
-use crate::rules::health::{Damage, Save, save_bonus, save_succeeds};
+use crate::rules::health::{Damage, Save, roll_save};
 use crate::rules::mounted::{Riders, Riding, Seat, share_collision};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
@@ -183,15 +183,6 @@ type OnItsBack<'w, 's> = Query<
     's,
     (&'static CreatureId, &'static Seat, &'static Conditions, &'static ActionBudget, &'static Skills, &'static Feats),
 >;
-
-fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: Refusal) {
-    facts.write(Fact::ActionRefused {
-        creature: id.clone(),
-        action: action.into(),
-        reason: refusal.reason,
-        rule: refusal.rule,
-    });
-}
 
 /// Takes off: a move action (free for a perfect flier) to an altitude equal to its space, or higher with
 /// a Jump check (004:657-668).
@@ -791,18 +782,16 @@ fn fly_creatures(
             share_collision(&on_its_back, amount, &saves, &mut dice, &mut facts, &mut damage);
             let mut theirs = amount;
             if let Ok((_, their_saves, their_abilities)) = saves.get(struck.entity) {
-                let roll = dice.d20();
-                let total = roll as i32 + save_bonus(Save::Reflex, their_saves, their_abilities);
-                let success = save_succeeds(roll, total, super::COLLISION_REFLEX_DC);
-                facts.write(Fact::SaveRolled {
-                    creature: CreatureId(struck_id.clone()),
-                    save: "reflex".into(),
-                    reason: "a collision, for half (004:826)".into(),
-                    roll,
-                    total,
-                    dc: super::COLLISION_REFLEX_DC,
-                    success,
-                });
+                let success = roll_save(
+                    &mut dice,
+                    &mut facts,
+                    &CreatureId(struck_id.clone()),
+                    Save::Reflex,
+                    their_saves,
+                    their_abilities,
+                    "a collision, for half (004:826)",
+                    super::COLLISION_REFLEX_DC,
+                );
                 if success {
                     theirs = (amount / 2).max(1);
                 }

@@ -15,7 +15,7 @@ use crate::rules::creature::*;
 use crate::rules::dice::Dice;
 use crate::rules::facts::Fact;
 use crate::rules::geometry::Footprint;
-use crate::rules::health::{Damage, Save, Slay, Strain, save_bonus, save_succeeds};
+use crate::rules::health::{Damage, Save, Slay, Strain, roll_save};
 use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
@@ -1320,18 +1320,16 @@ fn deliver_coup_de_grace(
         });
         damage.write(Damage { target: intent.target, amount: rolled.total, nonlethal: weapon.unarmed });
         let dc = 10 + rolled.total;
-        let roll = dice.d20();
-        let total_save = roll as i32 + save_bonus(Save::Fortitude, target.saves, target.abilities);
-        let saved = save_succeeds(roll, total_save, dc);
-        facts.write(Fact::SaveRolled {
-            creature: target.id.clone(),
-            save: "fortitude".into(),
-            reason: "coup de grâce (004:424)".into(),
-            roll,
-            total: total_save,
+        let saved = roll_save(
+            &mut dice,
+            &mut facts,
+            target.id,
+            Save::Fortitude,
+            target.saves,
+            target.abilities,
+            "coup de grâce (004:424)",
             dc,
-            success: saved,
-        });
+        );
         if !saved {
             slay.write(Slay { target: intent.target });
         }

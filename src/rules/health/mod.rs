@@ -34,6 +34,33 @@ pub enum Save {
     Will,
 }
 
+/// Rolls `id`'s saving throw against `dc` and writes it, with `reason`; whether it succeeded (004:46-50).
+#[expect(clippy::too_many_arguments, reason = "the save's roller, its writer, and what the save is")]
+pub fn roll_save(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    id: &CreatureId,
+    save: Save,
+    saves: &Saves,
+    abilities: &Abilities,
+    reason: impl Into<String>,
+    dc: i32,
+) -> bool {
+    let roll = dice.d20();
+    let total = roll as i32 + save_bonus(save, saves, abilities);
+    let success = save_succeeds(roll, total, dc);
+    facts.write(Fact::SaveRolled {
+        creature: id.clone(),
+        save: format!("{save:?}").to_lowercase(),
+        reason: reason.into(),
+        roll,
+        total,
+        dc,
+        success,
+    });
+    success
+}
+
 /// A saving throw's bonus: the base save plus the ability modifier it goes with (004:46-48).
 pub fn save_bonus(save: Save, saves: &Saves, abilities: &Abilities) -> i32 {
     match save {
@@ -347,18 +374,16 @@ fn apply_damage(
         });
         let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
         if !hit.nonlethal && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
-            let roll = dice.d20();
-            let total = roll as i32 + save_bonus(Save::Fortitude, saves, abilities);
-            let saved = save_succeeds(roll, total, MASSIVE_DAMAGE_DC);
-            facts.write(Fact::SaveRolled {
-                creature: id.clone(),
-                save: "fortitude".into(),
-                reason: "massive damage (004:272)".into(),
-                roll,
-                total,
-                dc: MASSIVE_DAMAGE_DC,
-                success: saved,
-            });
+            let saved = roll_save(
+                &mut dice,
+                &mut facts,
+                id,
+                Save::Fortitude,
+                saves,
+                abilities,
+                "massive damage (004:272)",
+                MASSIVE_DAMAGE_DC,
+            );
             if !saved {
                 hp.current = -10;
                 wanted = vec![Condition::Dead];

@@ -15,7 +15,7 @@ use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::dice::{Dice, DiceExpr};
 use crate::rules::facts::{Fact, roll_check};
-use crate::rules::health::{Damage, Healing, Save, save_bonus, save_succeeds};
+use crate::rules::health::{Damage, Healing, Save, roll_save};
 use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
 
@@ -460,18 +460,16 @@ fn take_effect(
         SpellEffect::Blast { dice: expr, save } => {
             let thrown = dice.throw(expr);
             let dc = save_dc(spell.def.level, magic.ability_modifier);
-            let roll = dice.d20();
-            let total = roll as i32 + save_bonus(save, target.saves, target.abilities);
-            let success = save_succeeds(roll, total, dc);
-            out.facts.write(Fact::SaveRolled {
-                creature: target.id.clone(),
-                save: format!("{save:?}").to_lowercase(),
-                reason: format!("{} for half", spell.name),
-                roll,
-                total,
+            let success = roll_save(
+                dice,
+                &mut out.facts,
+                target.id,
+                save,
+                target.saves,
+                target.abilities,
+                format!("{} for half", spell.name),
                 dc,
-                success,
-            });
+            );
             let full = thrown.total.max(1);
             let amount = if success { (full / 2).max(1) } else { full };
             let modifiers =

@@ -10,9 +10,9 @@ use crate::rules::RulesSystems;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
 use crate::rules::dice::Dice;
-use crate::rules::facts::Fact;
+use crate::rules::facts::{Fact, refuse};
 use crate::rules::geometry::{Footprint, Square};
-use crate::rules::health::{Damage, Save, save_bonus, save_succeeds};
+use crate::rules::health::{Damage, Save, roll_save};
 use crate::rules::size::Size;
 use crate::rules::turns::{ActionKind, Refusal, TurnOrder};
 
@@ -160,6 +160,38 @@ pub fn fly_check_bonus(dex_modifier: i32, table_modifier: i32, rider_ride: Optio
     }
 }
 
+/// The mount `creature` directs as its rider, not a passenger (004:807), if it rides.
+pub fn directed_mount(world: &World, creature: Entity) -> Option<Entity> {
+    let riding = world.get::<Riding>(creature)?;
+    let seat = world.get::<Seat>(creature)?;
+    (!seat.passenger).then_some(riding.0)
+}
+
+/// The ally next to `creature` (in its square at chase scale) that could carry it, the first by id: larger
+/// than it, not itself riding (004:226, 004:475). Reads the creatures of the roster.
+pub fn mount_beside(world: &World, creature: Entity, creatures: impl Iterator<Item = Entity>) -> Option<Entity> {
+    let faction = world.get::<Faction>(creature)?;
+    let size = *world.get::<Size>(creature)?;
+    let own = world.get::<Space>(creature)?.at(world.get::<Position>(creature)?.0);
+    let next_to = match world.get_resource::<Battlefield>().map(|f| f.scale()) {
+        Some(crate::rules::aerial::Scale::Chase) => 0,
+        _ => 1,
+    };
+    let mut mounts: Vec<(&CreatureId, Entity)> = creatures
+        .filter(|e| *e != creature && world.get::<Riding>(*e).is_none())
+        .filter(|e| world.get::<Faction>(*e) == Some(faction) && world.get::<Size>(*e).is_some_and(|s| *s > size))
+        .filter(|e| {
+            world
+                .get::<Space>(*e)
+                .zip(world.get::<Position>(*e))
+                .is_some_and(|(s, p)| s.at(p.0).distance_to(own) <= next_to)
+        })
+        .filter_map(|e| world.get::<CreatureId>(e).map(|id| (id, e)))
+        .collect();
+    mounts.sort();
+    mounts.first().map(|(_, e)| *e)
+}
+
 /// What riding needs of a creature.
 type Getters<'w, 's> = Query<
     'w,
@@ -181,15 +213,6 @@ type Getters<'w, 's> = Query<
     ),
     With<Creature>,
 >;
-
-fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: Refusal) {
-    facts.write(Fact::ActionRefused {
-        creature: id.clone(),
-        action: action.into(),
-        reason: refusal.reason,
-        rule: refusal.rule,
-    });
-}
 
 /// Gets creatures on their mounts: a move action next to an ally at the same height, with a seat free. The
 /// mount then acts on its rider's next turn, and a passenger on it too (004:654-655).
@@ -398,18 +421,16 @@ pub fn share_collision(
     for rider in riders {
         let Ok((id, rider_saves, abilities)) = saves.get(*rider) else { continue };
         let mut amount = collision_share(mount_took);
-        let roll = dice.d20();
-        let total = roll as i32 + save_bonus(Save::Reflex, rider_saves, abilities);
-        let success = save_succeeds(roll, total, COLLISION_SHARE_REFLEX_DC);
-        facts.write(Fact::SaveRolled {
-            creature: id.clone(),
-            save: "reflex".into(),
-            reason: "its mount's collision, for half of its share (004:852)".into(),
-            roll,
-            total,
-            dc: COLLISION_SHARE_REFLEX_DC,
-            success,
-        });
+        let success = roll_save(
+            dice,
+            facts,
+            id,
+            Save::Reflex,
+            rider_saves,
+            abilities,
+            "its mount's collision, for half of its share (004:852)",
+            COLLISION_SHARE_REFLEX_DC,
+        );
         if success {
             amount = (amount / 2).max(1);
         }

@@ -91,7 +91,7 @@ pub struct TurnOrder {
 impl TurnOrder {
     /// The creature whose turn it is: the first of those acting together.
     pub fn current_entity(&self) -> Option<Entity> {
-        let entry = self.current.and_then(|i| self.entries.get(i)).map(|e| e.entity)?;
+        let entry = self.place_holder()?;
         Some(self.acting.first().copied().unwrap_or(entry))
     }
 
