@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
     // its turn or the state changes) and the AI's choice among them.
     let griffon = world.resource::<Roster>().get("griffon").unwrap();
     c.bench_function("64x64, 30 creatures: a flier's flights (every square, every flight)", |b| {
-        b.iter(|| black_box(estoc::rules::aerial::flying::plan_flights(world, griffon, &[])))
+        b.iter(|| black_box(estoc::rules::aerial::flying::plan_flights(world, griffon, &[], None)))
     });
     // The AI deciding the first step of the turn for the creature whose turn it is.
     c.bench_function("64x64, 30 creatures: one AI decision", |b| {

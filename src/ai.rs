@@ -386,7 +386,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         let size = world.get::<Size>(creature).copied().unwrap_or_default();
         let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
         let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
-        if let Some(options) = crate::rules::aerial::flying::plan_flights(world, creature, &dives)
+        if let Some(options) = crate::rules::aerial::flying::plan_flights(world, creature, &dives, None)
             && let Some((_, planned)) = options
                 .iter()
                 .filter(|(at, p)| {
@@ -410,9 +410,9 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     } else {
         vec![FlightStep::Climb; (-change) as usize]
     };
-    let mut options = crate::rules::aerial::flying::plan_flights(world, creature, &prefix)?;
+    let mut options = crate::rules::aerial::flying::plan_flights(world, creature, &prefix, None)?;
     if options.is_empty() {
-        options = crate::rules::aerial::flying::plan_flights(world, creature, &[])?;
+        options = crate::rules::aerial::flying::plan_flights(world, creature, &[], None)?;
     }
     let rank = |s: SpeedStatus| match s {
         SpeedStatus::Slow | SpeedStatus::Hover => 0,

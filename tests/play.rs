@@ -226,7 +226,7 @@ fn the_flight_preview_agrees_with_the_rules() {
     let griffon = entity(&probe, "griffon");
     assert_eq!(probe.world().resource::<estoc::rules::turns::TurnOrder>().current_entity(), Some(griffon));
     assert_ne!(goblin, griffon);
-    let flights = estoc::rules::aerial::flying::plan_flights(probe.world_mut(), griffon, &[]).unwrap();
+    let flights = estoc::rules::aerial::flying::plan_flights(probe.world_mut(), griffon, &[], None).unwrap();
     assert!(flights.len() > 50, "{} squares", flights.len());
     let mut squares: Vec<Square> = flights.keys().copied().collect();
     squares.sort_by_key(|s| (s.y, s.x));
@@ -531,13 +531,14 @@ fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
     .expect_err("nobody walks at chase scale");
     assert!(refused.rule.contains("004:650"), "{refused:?}");
     let griffon = entity(&app, "griffon-1");
-    let flights = estoc::rules::aerial::flying::plan_flights(app.world_mut(), griffon, &[]).unwrap();
+    let flights = estoc::rules::aerial::flying::plan_flights(app.world_mut(), griffon, &[], None).unwrap();
     let furthest = flights.keys().map(|s| s.x).max().unwrap();
     assert_eq!(furthest, 8, "from x 4: 4 squares ahead at most");
     let diving = estoc::rules::aerial::flying::plan_flights(
         app.world_mut(),
         griffon,
         &[estoc::rules::aerial::flight::FlightStep::Dive { far: false }],
+        None,
     )
     .unwrap();
     // Diving, it would reach x 12, but the peak at x 10-11 of its row stops it at 9 (turning costs).
@@ -564,7 +565,7 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
     assert_eq!(human_turn(app.world()), Some(rider));
     assert_eq!(app.world().resource::<TurnOrder>().acting, vec![rider, griffon]);
     let flights = app.world().resource::<Previews>().flights.clone().expect("the griffon's flights");
-    let mine = estoc::rules::aerial::flying::plan_flights(app.world_mut(), griffon, &[]).unwrap();
+    let mine = estoc::rules::aerial::flying::plan_flights(app.world_mut(), griffon, &[], None).unwrap();
     assert_eq!(flights.keys().collect::<std::collections::BTreeSet<_>>(), mine.keys().collect());
     let to = *flights.keys().filter(|s| s.x > 4).min_by_key(|s| (s.x, s.y)).unwrap();
     let step = click_step(app.world_mut(), to).expect("a flight");
@@ -586,5 +587,79 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
     assert!(
         matches!(&shot, Step::Attack { creature, target, full: false, .. } if creature == "rider-2" && target == "dragon"),
         "{shot:?}"
+    );
+}
+
+/// The declared speed from the keyboard (V, 004:686): the griffon declares a fast flight, the preview
+/// offers only fast flights and the rules fly the one clicked as fast; the giant wasp declares a hover and
+/// stays where it is by a click on itself (004:708).
+#[test]
+fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::play::{BarKind, Choice, Controllers, Previews, click_step, human_turn, use_bar};
+    use estoc::rules::aerial::SpeedStatus;
+    let encounter = level_at("tests/scenarios/levels/stoop.ron");
+    let mut app = started(&encounter, 2);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    apply_step(app.world_mut(), &Step::EndTurn { creature: "ogre".into() });
+    app.update();
+    assert_eq!(human_turn(app.world()), Some(entity(&app, "griffon")));
+    // An average flier: undeclared, a stall, slow, fast.
+    for _ in 0..3 {
+        use_bar(app.world_mut(), BarKind::Speed);
+    }
+    assert_eq!(app.world().resource::<Choice>().speed, Some(SpeedStatus::Fast));
+    app.update();
+    let flights = app.world().resource::<Previews>().flights.clone().expect("the griffon's flights");
+    assert!(!flights.is_empty() && flights.values().all(|p| p.flight.status == SpeedStatus::Fast));
+    assert!(!flights.contains_key(&Square::new(8, 3)), "8 squares ahead would be slow");
+    let to = *flights.keys().max_by_key(|s| (s.x, -s.y)).unwrap();
+    let step = click_step(app.world_mut(), to).expect("a flight");
+    let from = app.world().resource::<EventLog>().0.len();
+    apply_step(app.world_mut(), &step);
+    app.update();
+    assert!(
+        facts_since(&app, from)
+            .iter()
+            .any(|f| matches!(f, Fact::Flew { to: t, status: SpeedStatus::Fast, .. } if *t == to)),
+        "{:?}",
+        facts_since(&app, from)
+    );
+
+    // The wasp, played by a person here: a good flier may hover.
+    let encounter = level_at("tests/scenarios/levels/hive.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("vermin".into(), Control::Human);
+    app.update();
+    let wasp = entity(&app, "wasp");
+    for _ in 0..3 {
+        if human_turn(app.world()) == Some(wasp) {
+            break;
+        }
+        let now = human_turn(app.world()).unwrap();
+        let id = app.world().get::<estoc::rules::creature::CreatureId>(now).unwrap().0.clone();
+        apply_step(app.world_mut(), &Step::EndTurn { creature: id });
+        app.update();
+    }
+    assert_eq!(human_turn(app.world()), Some(wasp));
+    use_bar(app.world_mut(), BarKind::Speed);
+    assert_eq!(app.world().resource::<Choice>().speed, Some(SpeedStatus::Hover));
+    app.update();
+    let here = app.world().get::<Position>(wasp).unwrap().0;
+    let flights = app.world().resource::<Previews>().flights.clone().expect("the wasp's flights");
+    assert!(flights.values().all(|p| p.flight.status == SpeedStatus::Hover && p.flight.spent <= 3));
+    let step = click_step(app.world_mut(), here).expect("a hover where it is");
+    assert!(matches!(&step, Step::Fly { hover: true, steps, .. } if steps.is_empty()), "{step:?}");
+    let from = app.world().resource::<EventLog>().0.len();
+    apply_step(app.world_mut(), &step);
+    app.update();
+    assert!(
+        facts_since(&app, from)
+            .iter()
+            .any(|f| matches!(f, Fact::Flew { to, status: SpeedStatus::Hover, .. } if *to == here)),
+        "{:?}",
+        facts_since(&app, from)
     );
 }

@@ -241,6 +241,9 @@ pub struct TemplateDef {
     /// Spells, for a caster.
     #[serde(default)]
     pub spellcasting: Option<SpellcastingDef>,
+    /// A breath weapon.
+    #[serde(default)]
+    pub breath: Option<crate::rules::breath::BreathWeapon>,
 }
 
 fn one() -> u32 {
@@ -322,6 +325,8 @@ pub struct Stats {
     pub items: Items,
     /// Spells, for a caster.
     pub spellcasting: Option<crate::rules::magic::Spellcasting>,
+    /// A breath weapon.
+    pub breath: Option<crate::rules::breath::Breath>,
 }
 
 impl Stats {
@@ -579,6 +584,11 @@ impl Content {
                 spells,
             }
         });
+        if let Some(breath) = &template.breath
+            && (breath.length_m.is_nan() || breath.length_m <= 0.0)
+        {
+            problems.push(("length_m".into(), format!("a breath reaches more than 0 m, not {}", breath.length_m)));
+        }
         let hit_points = overrides.hit_points.unwrap_or(template.hit_points);
         if hit_points < 1 {
             problems.push(("hit_points".into(), format!("hit points must be at least 1, not {hit_points}")));
@@ -626,6 +636,10 @@ impl Content {
             traits: template.traits.clone(),
             items: Items(items),
             spellcasting,
+            breath: template
+                .breath
+                .clone()
+                .map(|weapon| crate::rules::breath::Breath::new(weapon, template.level.max(1), abilities.con)),
         })
     }
 }

@@ -495,6 +495,12 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             format!("flying ({climb}; Q climbs, Z dives): {} squares its flight can end on", flights.len()),
             WARN,
         ));
+        let fly_m = active
+            .map(|a| super::play::flier_of(world, a))
+            .and_then(|f| world.get::<Speed>(f))
+            .and_then(|s| s.fly)
+            .map_or(0.0, |w| w.squares as f32 * 1.5);
+        out.push((declared_speed(choice.speed, fly_m), WARN));
         match flights.get(&square) {
             Some(planned) => {
                 let f = &planned.flight;
@@ -887,4 +893,25 @@ fn apply_clicks(world: &mut World) {
             HudClick::Dismiss => world.insert_resource(Notice(None)),
         }
     }
+}
+
+/// What the speed a flier declares asks of its flight and leaves it (004:686-709), for a fly speed of
+/// `fly_m` metres.
+fn declared_speed(speed: Option<crate::rules::aerial::SpeedStatus>, fly_m: f32) -> String {
+    use crate::rules::aerial::SpeedStatus::*;
+    let (half, double, quarter) = (fly_m / 2.0, fly_m * 2.0, (fly_m / 4.0).min(9.0));
+    let what = match speed {
+        None => return "speed: as the flight goes (V declares one: hover, stall, slow, fast, top speed)".into(),
+        Some(Hover) => {
+            format!("hover: {quarter} m at most, a move and a standard action; click itself to stay put (004:708-709)")
+        }
+        Some(Stall) => {
+            format!("stall: under {half} m, a move and a standard action; 45 m down after (004:691, 004:701)")
+        }
+        Some(Slow) => format!("slow: {half} to {fly_m} m, a move and a standard action (004:692)"),
+        Some(Fast) => format!("fast: over {fly_m} up to {double} m, two moves, or a dive attack (004:693)"),
+        Some(TopSpeed) => format!("top speed: over {double} up to {} m, a run and nothing else (004:694)", fly_m * 4.0),
+        Some(FreeFall) => "free fall (004:690)".into(),
+    };
+    format!("declared speed (V): {what}")
 }

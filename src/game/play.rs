@@ -80,6 +80,9 @@ pub struct Choice {
     pub spell: Option<String>,
     /// Steps of 1.5 m to climb (positive) or dive (negative) at the start of a flier's flight (Q and Z).
     pub climb: i32,
+    /// The speed a flier declares for its turn (004:686), which its flight must keep to (V); `None` lets
+    /// the length of the flight chosen say.
+    pub speed: Option<crate::rules::aerial::SpeedStatus>,
 }
 
 /// The creature last clicked on: its sheet stays in the panel.
@@ -320,6 +323,14 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
 /// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
 pub fn update_previews(world: &mut World) {
     let active = human_turn(world);
+    // A flier's climb and declared speed are for its own turn (004:686).
+    if world.resource::<Previews>().key.as_ref().is_some_and(|k| k.active != active) {
+        let mut choice = world.resource_mut::<Choice>();
+        if choice.climb != 0 || choice.speed.is_some() {
+            choice.climb = 0;
+            choice.speed = None;
+        }
+    }
     let key = PreviewKey {
         active,
         facts: world.resource::<EventLog>().0.len(),
@@ -343,13 +354,19 @@ pub fn update_previews(world: &mut World) {
             .key
             .as_ref()
             .is_some_and(|k| k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode);
-        let same_climb = old.key.as_ref().is_some_and(|k| k.choice.climb == key.choice.climb);
-        let old_flights = (same_state && same_climb).then(|| old.flights.clone());
+        let same_flight =
+            old.key.as_ref().is_some_and(|k| k.choice.climb == key.choice.climb && k.choice.speed == key.choice.speed);
+        let old_flights = (same_state && same_flight).then(|| old.flights.clone());
         previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
         previews.flights = if let Some(flights) = old_flights {
             flights
         } else {
-            crate::rules::aerial::flying::plan_flights(world, flier_of(world, me), &climb_steps(key.choice.climb))
+            crate::rules::aerial::flying::plan_flights(
+                world,
+                flier_of(world, me),
+                &climb_steps(key.choice.climb),
+                key.choice.speed,
+            )
         };
         let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
         if key.choice.mode == Mode::Cast
@@ -382,21 +399,56 @@ pub fn update_previews(world: &mut World) {
     world.insert_resource(previews);
 }
 
-/// The flights of `me` with `climb` steps first: the previews' when they were planned for this state and
-/// climb (planning takes milliseconds, the HUD asks on every cursor move), else planned afresh.
+/// The flights of `me` with the choice's climbs first, at its declared speed: the previews' when they were
+/// planned for this state and choice (planning takes milliseconds, the HUD asks on every cursor move), else
+/// planned afresh.
 fn flights_of(
     world: &mut World,
     me: Entity,
-    climb: i32,
+    choice: &Choice,
 ) -> Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>> {
     let facts = world.resource::<EventLog>().0.len();
     let previews = world.resource::<Previews>();
-    let current =
-        previews.key.as_ref().is_some_and(|k| k.active == Some(me) && k.facts == facts && k.choice.climb == climb);
+    let current = previews.key.as_ref().is_some_and(|k| {
+        k.active == Some(me) && k.facts == facts && k.choice.climb == choice.climb && k.choice.speed == choice.speed
+    });
     if current {
         return previews.flights.clone();
     }
-    crate::rules::aerial::flying::plan_flights(world, flier_of(world, me), &climb_steps(climb))
+    crate::rules::aerial::flying::plan_flights(world, flier_of(world, me), &climb_steps(choice.climb), choice.speed)
+}
+
+/// The speeds the flier `flier` may declare, `None` (the flight's length says) first: a hover for perfect
+/// and good fliers and the Hover feat (004:708), a stall for the others (perfect and good fliers only stall
+/// by choice, which we do not offer: 004:702), slow, fast and top speed (004:689-695).
+pub fn declarable(world: &World, flier: Entity) -> Vec<Option<crate::rules::aerial::SpeedStatus>> {
+    use crate::rules::aerial::SpeedStatus;
+    let Some(wings) = world.get::<Speed>(flier).and_then(|s| s.fly) else { return vec![None] };
+    let nimble = matches!(wings.maneuverability, Maneuverability::Perfect | Maneuverability::Good);
+    let hover = nimble || world.get::<Feats>(flier).is_some_and(|f| f.has(Feat::Hover));
+    let mut out = vec![None];
+    if hover {
+        out.push(Some(SpeedStatus::Hover));
+    }
+    if !nimble {
+        out.push(Some(SpeedStatus::Stall));
+    }
+    out.extend([Some(SpeedStatus::Slow), Some(SpeedStatus::Fast), Some(SpeedStatus::TopSpeed)]);
+    out
+}
+
+/// A flight the planner found, as a step: a hover when the flier declared one.
+fn planned_step(
+    flier: String,
+    planned: &crate::rules::aerial::flight::PlannedFlight,
+    dive_at: Option<String>,
+    choice: &Choice,
+) -> Step {
+    let mut step = Step::flight(flier, planned.steps.clone(), dive_at);
+    if let Step::Fly { hover, .. } = &mut step {
+        *hover = choice.speed == Some(crate::rules::aerial::SpeedStatus::Hover);
+    }
+    step
 }
 
 /// How a flier in the air would strike the foe on `square`: the flight that ends where it threatens the
@@ -417,7 +469,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         return None;
     }
     let choice = world.resource::<Choice>().clone();
-    let flights = flights_of(world, me, choice.climb)?;
+    let flights = flights_of(world, me, &choice)?;
     let (reach, size) = (world.get::<Reach>(me)?.0, *world.get::<Size>(flier)?);
     let (their_at, their_altitude, their_size) = {
         let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
@@ -447,7 +499,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         .min_by_key(|(at, p)| (rank(p.flight.status), p.flight.spent, at.y, at.x))?;
     let creature = id_of(world, me);
     let flier = id_of(world, flier);
-    let fly = |dive_at: Option<String>| Step::flight(flier.clone(), planned.steps.clone(), dive_at);
+    let fly = |dive_at: Option<String>| planned_step(flier.clone(), planned, dive_at, &choice);
     let target = id_of(world, foe);
     Some(if dive {
         vec![fly(Some(target))]
@@ -542,6 +594,16 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
         });
     }
     if let Some(there) = pointed_at(world, square) {
+        // A flier that declared a hover stays where it is by a click on itself (004:708).
+        if (there == me || there == flier_of(world, me))
+            && choice.speed == Some(crate::rules::aerial::SpeedStatus::Hover)
+            && let Some(flights) = flights_of(world, me, &choice)
+        {
+            let flier = flier_of(world, me);
+            let origin = world.get::<Position>(flier)?.0;
+            let flier = id_of(world, flier);
+            return flights.get(&origin).map(|planned| planned_step(flier, planned, None, &choice));
+        }
         if there == me || world.get::<Faction>(there) == world.get::<Faction>(me) {
             return None;
         }
@@ -579,9 +641,9 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
         });
     }
     // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
-    if let Some(flights) = flights_of(world, me, choice.climb) {
+    if let Some(flights) = flights_of(world, me, &choice) {
         let flier = id_of(world, flier_of(world, me));
-        return flights.get(&square).map(|planned| Step::flight(flier, planned.steps.clone(), None));
+        return flights.get(&square).map(|planned| planned_step(flier, planned, None, &choice));
     }
     let options = move_options(world, me);
     match path_for(world, me, &choice, &options, square)? {
@@ -624,6 +686,7 @@ fn clicks(world: &mut World) {
         world.resource_mut::<Pending>().0.extend(steps);
         let mut choice = world.resource_mut::<Choice>();
         choice.climb = 0;
+        choice.speed = None;
         choice.mode = Mode::Auto;
         return;
     }
@@ -636,6 +699,7 @@ fn clicks(world: &mut World) {
         choice.waypoints.clear();
         if flew {
             choice.climb = 0;
+            choice.speed = None;
         }
         if !keep {
             choice.mode = Mode::Auto;
@@ -679,6 +743,8 @@ pub enum BarKind {
     Cast,
     /// Get on an ally's back, or off one's mount.
     Ride,
+    /// The next speed a flier in the air may declare (004:686-709).
+    Speed,
 }
 
 /// The action bar, in order.
@@ -701,6 +767,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
     BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
+    BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
@@ -748,6 +815,13 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 budget.check(ActionKind::Move)
             } else {
                 Err(Refusal::new("no ally larger than it next to it to get on", "004:226"))
+            }
+        }
+        BarKind::Speed => {
+            if world.resource::<Previews>().flights.is_some() {
+                Ok(())
+            } else {
+                Err(Refusal::new("not a flier in the air with its flight still to fly", "004:686"))
             }
         }
         BarKind::Cast => {
@@ -805,6 +879,13 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
             None => return,
         },
         BarKind::Threats => return,
+        BarKind::Speed => {
+            let speeds = declarable(world, flier_of(world, me));
+            let mut choice = world.resource_mut::<Choice>();
+            let next = speeds.iter().position(|s| *s == choice.speed).map_or(0, |i| (i + 1) % speeds.len());
+            choice.speed = speeds[next];
+            return;
+        }
         BarKind::Cast => {
             // Each press goes to the next spell, then back to no mode.
             let spells = castable(world, me);

@@ -399,6 +399,24 @@ pub enum Fact {
         /// On whom.
         target: CreatureId,
     },
+    /// A creature breathed its breath weapon: who it covered, the damage they save against, and the round
+    /// it may breathe again.
+    Breathed {
+        /// Who.
+        creature: CreatureId,
+        /// Cone or line.
+        shape: crate::rules::breath::BreathShape,
+        /// At whom it aimed.
+        toward: CreatureId,
+        /// Everyone it covered, the aim first.
+        covered: Vec<CreatureId>,
+        /// The damage, thrown once for all (each saves for half).
+        dice: crate::rules::dice::Thrown,
+        /// The Reflex DC.
+        dc: i32,
+        /// The round from which it may breathe again.
+        ready_in_round: u32,
+    },
     /// A flier took off (004:657-668).
     TookOff {
         /// Who.
@@ -492,6 +510,20 @@ pub enum Fact {
         mount: CreatureId,
         /// Where it stands (north-west square).
         to: Square,
+    },
+    /// A rider knocked out on its mount stays in the saddle or slides off, 50% each (004:482).
+    SaddleKept {
+        /// Who.
+        creature: CreatureId,
+        /// On whom.
+        mount: CreatureId,
+        /// The d100 rolled: 50 or less keeps the seat.
+        roll: u32,
+        /// Whether it stays on.
+        kept: bool,
+        /// Where it lies if it fell (north-west square).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<Square>,
     },
     /// Falling damage on reaching the ground (RULES-INDEX: 1d6 per full 3 m, at most 20d6).
     FallingDamage {
@@ -724,6 +756,13 @@ impl Fact {
                 }
             }
             Fact::ConditionGained { creature, condition } => format!("{creature} is now {condition:?}"),
+            Fact::SaddleKept { creature, mount, roll, kept: true, .. } => {
+                format!("{creature}, knocked out, stays on {mount}'s back: d100 {roll}, 50 or less (004:482)")
+            }
+            Fact::SaddleKept { creature, mount, roll, to, .. } => format!(
+                "{creature}, knocked out, slides off {mount}: d100 {roll}, over 50 (004:482), and lies at {}",
+                to.map_or("?".into(), |s| s.to_string())
+            ),
             Fact::ConditionLost { creature, condition } => format!("{creature} is no longer {condition:?}"),
             Fact::ActionReadied { creature, action, trigger } => {
                 format!("{creature} readies: {action}, when {trigger} (004:620)")
@@ -753,6 +792,17 @@ impl Fact {
             Fact::CastingContinues { caster, spell } => format!("{caster} goes on casting {spell} (004:236)"),
             Fact::SpellTakesEffect { caster, spell, target } => format!("{caster}'s {spell} takes effect on {target}"),
             Fact::SpellLost { caster, spell, reason } => format!("{caster} loses {spell}: {reason}"),
+            Fact::Breathed { creature, shape, toward, covered, dice, dc, ready_in_round } => {
+                let covered: Vec<String> = covered.iter().map(|c| c.0.clone()).collect();
+                format!(
+                    "{creature} breathes a {} at {toward}: {} {:?} = {}, Reflex DC {dc} for half, on {}; again from round {ready_in_round}",
+                    shape.name(),
+                    dice.expr,
+                    dice.faces,
+                    dice.total,
+                    covered.join(", ")
+                )
+            }
             Fact::TookOff { creature, altitude_m } => format!("{creature} takes off, to {altitude_m} m"),
             Fact::Landed { creature } => format!("{creature} lands"),
             Fact::FlybyResumed { creature, from, to } => format!("{creature} flies on from {from} to {to}"),

@@ -5,6 +5,7 @@
 pub mod aerial;
 pub mod attack;
 pub mod battlefield;
+pub mod breath;
 pub mod creature;
 pub mod dice;
 pub mod facts;
@@ -55,5 +56,6 @@ pub fn plugin(app: &mut App) {
         magic::plugin,
         aerial::flying::plugin,
         mounted::plugin,
+        breath::plugin,
     ));
 }

@@ -165,6 +165,13 @@ pub enum Step {
         /// Creature id.
         creature: String,
     },
+    /// Breathe the creature's breath weapon at a creature (a standard action, docs/rulings.md).
+    Breathe {
+        /// Creature id.
+        creature: String,
+        /// The creature aimed at.
+        toward: String,
+    },
     /// Get on an ally's back: a move action (004:226, 004:654-655).
     Mount {
         /// Creature id.
@@ -644,6 +651,13 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
+        Step::Breathe { creature, toward } => match (entity(creature), entity(toward)) {
+            (Some(e), Some(t)) => {
+                world.write_message(crate::rules::breath::BreathIntent { creature: e, toward: t });
+            }
+            (None, _) => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+            (_, None) => answer = Some(Answer::UnknownCreature { creature: toward.clone() }),
+        },
         Step::Mount { creature, mount } => match (entity(creature), entity(mount)) {
             (Some(e), Some(m)) => {
                 world.write_message(crate::rules::mounted::MountIntent { creature: e, mount: m });
@@ -869,6 +883,7 @@ fn actor(step: &Step) -> Option<&str> {
         | Step::TakeOff { creature, .. }
         | Step::Fly { creature, .. }
         | Step::Land { creature }
+        | Step::Breathe { creature, .. }
         | Step::Mount { creature, .. }
         | Step::Dismount { creature, .. } => Some(creature),
         _ => None,

@@ -456,27 +456,40 @@ pub struct PlannedFlight {
 /// Every square a flier can end this turn's flight on, at the altitude `prefix` (its climbs and dives,
 /// flown first) leaves it, flying ahead and turning 45° as its status and manoeuvrability allow, with the
 /// best flight to each: slow rather than fast, fast rather than a stall, then the cheapest. Only simple
-/// manoeuvres; each flight checked by [`fly`].
+/// manoeuvres; each flight checked by [`fly`]. `declared` is the speed the flier declared at the start of
+/// its turn (004:686): only flights of that status, up to four times its speed at top speed, a quarter
+/// (9 m at most) in a hover, which may also stay where it is (004:708-709); `None` offers the slow and fast
+/// flights and the stalls.
 pub fn flights(
     flier: &Flier,
     prefix: &[FlightStep],
+    declared: Option<SpeedStatus>,
     obstacle: &impl Fn(Footprint, i32) -> Option<Obstacle>,
 ) -> std::collections::HashMap<Square, PlannedFlight> {
     use std::collections::{BinaryHeap, HashMap};
-    let perfect = flier.maneuverability == Maneuverability::Perfect;
+    let hover = declared == Some(SpeedStatus::Hover);
+    let perfect = flier.maneuverability == Maneuverability::Perfect || hover;
     let scale = flier.scale;
     let Ok(band_change) = band_change(scale, prefix) else { return HashMap::new() };
+    let speed = scale.squares(flier.speed_m);
     // Costs in half-squares (a chase-scale dive makes a square cost half, 004:749).
-    let max_cost = 4 * scale.squares(flier.speed_m);
-    // The loosest limits of the slow and fast bands: each flight is checked against its own band at the end.
+    let max_cost = match declared {
+        Some(SpeedStatus::TopSpeed) => 8 * speed,
+        Some(SpeedStatus::Hover) => 2 * scale.squares((flier.speed_m / 4.0).min(9.0)),
+        _ => 4 * speed,
+    };
+    // The loosest limits of the bands planned for: each flight is checked against its own at the end.
     let band = |status| match maneuvers(status, flier.maneuverability, scale) {
         Maneuvers::Unlimited => (u32::MAX, 0),
         Maneuvers::None => (0, 0),
         Maneuvers::Limited { per_round, factor } => (per_round, scale.factor_squares(factor)),
     };
-    let (slow, fast) = (band(SpeedStatus::Slow), band(SpeedStatus::Fast));
-    let limit = if perfect { u32::MAX } else { slow.0.max(fast.0) };
-    let factor = if perfect { 0 } else { slow.1.min(fast.1) };
+    let bands: Vec<(u32, u32)> = match declared {
+        Some(status) => vec![band(status)],
+        None => vec![band(SpeedStatus::Slow), band(SpeedStatus::Fast)],
+    };
+    let limit = if perfect { u32::MAX } else { bands.iter().map(|b| b.0).max().unwrap_or(0) };
+    let factor = if perfect { 0 } else { bands.iter().map(|b| b.1).min().unwrap_or(0) };
     // The start, after the climbs and dives of the prefix (checked with the whole flight at the end).
     let mut start_at = flier.at;
     let mut start_altitude = flier.altitude;
@@ -583,15 +596,22 @@ pub fn flights(
         all.extend(steps);
         all
     };
-    let rank = |status: SpeedStatus| match status {
-        SpeedStatus::Slow | SpeedStatus::Hover => 0,
-        SpeedStatus::Fast => 1,
-        _ => 2,
+    let rank = |status: SpeedStatus| -> u8 {
+        match status {
+            SpeedStatus::Slow | SpeedStatus::Hover => 0,
+            SpeedStatus::Fast => 1,
+            _ => 2,
+        }
     };
     // Each square's candidates in order of preference, the status read from the cost alone; the first the
     // rules accept is its flight.
     let status_of = |cost: u32| {
-        scale.status(whole(cost), flier.speed_m, flier.maneuverability, false, flier.hover_feat).map_or(2, rank)
+        let status = scale.status(whole(cost), flier.speed_m, flier.maneuverability, hover, flier.hover_feat);
+        match (declared, status) {
+            (Some(declared), Ok(status)) => u8::from(status != declared),
+            (Some(_), Err(_)) => 1,
+            (None, status) => status.map_or(2, rank),
+        }
     };
     ends.sort_by_key(|(cost, s)| (s.0.y, s.0.x, status_of(*cost), *cost, s.1.index(), s.2, s.3));
     ends.dedup_by_key(|(cost, s)| (*cost, *s));
@@ -607,6 +627,10 @@ pub fn flights(
         seen.borrow_mut().insert((at, alt), found.clone());
         found
     };
+    // A hover may stay where it is (004:708).
+    if hover {
+        ends.insert(0, (start.spent, first));
+    }
     for (_, end) in ends {
         if out.contains_key(&end.0) {
             continue;
@@ -618,9 +642,12 @@ pub fn flights(
         }
         *attempts += 1;
         let steps = path_to(end);
-        let Ok(flight) = fly(flier, &steps, false, |_, _| true, cached) else { continue };
+        let Ok(flight) = fly(flier, &steps, hover, |_, _| true, cached) else { continue };
         // 1.5 m or less is no flight but a free fall (004:690).
-        if flight.collision.is_some() || (flight.status == SpeedStatus::FreeFall && !perfect) {
+        if flight.collision.is_some()
+            || (flight.status == SpeedStatus::FreeFall && !perfect)
+            || declared.is_some_and(|d| d != flight.status)
+        {
             continue;
         }
         out.insert(end.0, PlannedFlight { steps, flight });
@@ -704,14 +731,14 @@ mod tests {
     #[test]
     fn the_planner_flies_chase_squares() {
         let hawk = chaser(Maneuverability::Good, 27.0);
-        let plans = flights(&hawk, &[], &open);
+        let plans = flights(&hawk, &[], None, &open);
         // Up to twice its 3 squares ahead, and a dive doubles the reach.
         assert!(plans.contains_key(&Square::new(16, 10)));
         assert!(!plans.contains_key(&Square::new(17, 10)));
-        let diving = flights(&hawk, &[Dive { far: false }], &open);
+        let diving = flights(&hawk, &[Dive { far: false }], None, &open);
         assert!(diving.contains_key(&Square::new(21, 10)));
         assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 2));
-        let climbing = flights(&hawk, &[Climb], &open);
+        let climbing = flights(&hawk, &[Climb], None, &open);
         assert!(climbing.contains_key(&Square::new(13, 10)) && !climbing.contains_key(&Square::new(14, 10)));
     }
 
@@ -832,14 +859,14 @@ mod tests {
     #[test]
     fn the_planner_offers_what_the_rules_allow() {
         let griffon = flier(Maneuverability::Average, 24.0);
-        let all = flights(&griffon, &[], &open);
+        let all = flights(&griffon, &[], None, &open);
         // Straight ahead 8 squares: slow.
         let ahead = &all[&Square::new(18, 10)];
         assert_eq!(ahead.flight.status, SpeedStatus::Slow);
         assert_eq!(ahead.steps, vec![Forward; 8]);
         // Slow and average, it may loop round (six 45° turns a square apart); a clumsy flier cannot come back.
         assert!(all.contains_key(&Square::new(9, 10)));
-        let clumsy = flights(&flier(Maneuverability::Clumsy, 24.0), &[], &open);
+        let clumsy = flights(&flier(Maneuverability::Clumsy, 24.0), &[], None, &open);
         assert!(!clumsy.contains_key(&Square::new(9, 10)));
         assert!(clumsy.values().all(|p| p.flight.maneuvers <= 4));
         // Every flight offered is one the rules fly to that square.
@@ -848,8 +875,34 @@ mod tests {
             assert_eq!(flown.waypoints.last().unwrap().square, *square);
         }
         // After a dive, it plans at the lower height.
-        let low = flights(&griffon, &[Dive { far: false }], &open);
+        let low = flights(&griffon, &[Dive { far: false }], None, &open);
         assert_eq!(low[&Square::new(18, 10)].flight.waypoints.last().unwrap().altitude, 9);
+    }
+
+    #[test]
+    fn the_planner_keeps_to_the_declared_speed_004_686() {
+        // 12 m: 8 squares; slow is 4 to 8, fast 9 to 16, top speed 17 to 32.
+        let hawk = flier(Maneuverability::Average, 12.0);
+        let fast = flights(&hawk, &[], Some(SpeedStatus::Fast), &open);
+        assert!(!fast.is_empty() && fast.values().all(|p| p.flight.status == SpeedStatus::Fast));
+        assert!(!fast.contains_key(&Square::new(15, 10)), "7 squares ahead is slow");
+        assert_eq!(fast[&Square::new(22, 10)].steps, vec![Forward; 12]);
+        let top = flights(&hawk, &[], Some(SpeedStatus::TopSpeed), &open);
+        assert!(top.values().all(|p| p.flight.status == SpeedStatus::TopSpeed));
+        assert_eq!(top.keys().map(|s| s.x).max(), Some(42), "32 squares ahead at most");
+        let stall = flights(&hawk, &[], Some(SpeedStatus::Stall), &open);
+        assert_eq!(stall.keys().map(|s| s.x).max(), Some(13), "under half its speed: 3 squares");
+        assert!(stall.values().all(|p| p.flight.maneuvers == 0), "a stalled average flier turns not at all");
+        // A hover: a good flier of 12 m covers 3 m, turns as it likes, and may stay where it is.
+        let kite = flier(Maneuverability::Good, 12.0);
+        let hover = flights(&kite, &[], Some(SpeedStatus::Hover), &open);
+        assert!(hover.values().all(|p| p.flight.status == SpeedStatus::Hover && p.flight.spent <= 2));
+        assert!(hover[&Square::new(10, 10)].steps.is_empty(), "staying put");
+        assert!(hover.contains_key(&Square::new(8, 10)), "two squares back, turning freely");
+        assert!(flights(&hawk, &[], Some(SpeedStatus::Hover), &open).is_empty(), "an average flier cannot hover");
+        // Undeclared, no hover and no top speed.
+        let any = flights(&hawk, &[], None, &open);
+        assert!(any.values().all(|p| !matches!(p.flight.status, SpeedStatus::Hover | SpeedStatus::TopSpeed)));
     }
 
     #[test]

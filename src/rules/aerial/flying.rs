@@ -14,7 +14,7 @@ use crate::rules::RulesSystems;
 use crate::rules::attack::AttackIntent;
 use crate::rules::battlefield::Battlefield;
 use crate::rules::creature::*;
-use crate::rules::dice::Dice;
+use crate::rules::dice::{Dice, DiceExpr};
 use crate::rules::facts::{Fact, refuse, roll_check};
 use crate::rules::geometry::{Direction, Footprint};
 use crate::rules::health::{Damage, Save, roll_save};
@@ -1028,13 +1028,23 @@ fn fall(
 impl FallOutput<'_> {
     /// A creature that fell `fallen_m` metres hits the ground: falling damage, and it lies prone.
     pub fn hit_the_ground(&mut self, entity: Entity, id: &CreatureId, fallen_m: f32, dice: &mut Dice) {
-        if let Some(expr) = falling_damage(fallen_m) {
+        self.fall_for(entity, id, falling_damage(fallen_m), dice);
+    }
+
+    /// A creature falls and takes `damage` (none: only the fall), and lies prone.
+    pub fn fall_for(&mut self, entity: Entity, id: &CreatureId, damage: Option<DiceExpr>, dice: &mut Dice) {
+        if let Some(expr) = damage {
             let thrown = dice.throw(expr);
             let amount = thrown.total.max(1);
             self.facts.write(Fact::FallingDamage { creature: id.clone(), dice: thrown, total: amount });
             self.damage.write(Damage { target: entity, amount, nonlethal: false });
         }
         self.conditions.write(ConditionChange { creature: entity, condition: Condition::Prone, gained: true });
+    }
+
+    /// Writes a fact about the fall.
+    pub fn tell(&mut self, fact: Fact) {
+        self.facts.write(fact);
     }
 }
 
@@ -1087,11 +1097,13 @@ fn start_of_turn_recovery(
 }
 
 /// The flights `creature` could fly now, each ending on a square (the planner of [`super::flight::flights`]
-/// over the real field and creatures), after `prefix`'s climbs and dives; `None` when it cannot fly.
+/// over the real field and creatures), after `prefix`'s climbs and dives, at the speed it `declared` (any
+/// but a hover or top speed when `None`); `None` when it cannot fly.
 pub fn plan_flights(
     world: &mut World,
     creature: Entity,
     prefix: &[FlightStep],
+    declared: Option<SpeedStatus>,
 ) -> Option<std::collections::HashMap<crate::rules::geometry::Square, super::flight::PlannedFlight>> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = world.query_filtered::<
@@ -1115,7 +1127,7 @@ pub fn plan_flights(
         heading,
         speed_m: wings.squares as f32 * 1.5,
         maneuverability: wings.maneuverability,
-        hover_feat: false,
+        hover_feat: world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::Hover)),
         since_maneuver: flight.map_or(0, |f| f.since_maneuver),
         scale,
     };
@@ -1134,5 +1146,5 @@ pub fn plan_flights(
         })
         .collect();
     let obstacle = |fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, fp, alt);
-    Some(super::flight::flights(&flier, prefix, &obstacle))
+    Some(super::flight::flights(&flier, prefix, declared, &obstacle))
 }

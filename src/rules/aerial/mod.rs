@@ -684,8 +684,23 @@ pub fn unthreatened_behind(
     all_round_vision: bool,
     weapons: &[crate::rules::creature::Weapon],
 ) -> Vec<Square> {
+    if weapons.iter().any(|w| w.natural && w.name.contains("tail")) {
+        return Vec::new();
+    }
+    unseen_behind(footprint, altitude, heading, speed, all_round_vision)
+}
+
+/// The squares a flier in the air has no line of sight into (004:676), a tail attack or not: what a
+/// spell or a line of breath cannot be aimed at.
+pub fn unseen_behind(
+    footprint: Footprint,
+    altitude: i32,
+    heading: Direction,
+    speed: &crate::rules::creature::Speed,
+    all_round_vision: bool,
+) -> Vec<Square> {
     let Some(wings) = speed.fly else { return Vec::new() };
-    if altitude <= 0 || weapons.iter().any(|w| w.natural && w.name.contains("tail")) {
+    if altitude <= 0 {
         return Vec::new();
     }
     blind_spot(footprint, heading, wings.maneuverability, all_round_vision)

@@ -79,7 +79,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, carry_riders.in_set(RulesSystems::Consequences));
     app.add_systems(
         Update,
-        (riders_fall_with_their_mounts, carry_riders)
+        (riders_fall_with_their_mounts, unconscious_riders_slide_off, carry_riders)
             .chain()
             .in_set(RulesSystems::Turns)
             .after(crate::rules::aerial::flying::FallSystems),
@@ -408,6 +408,93 @@ fn riders_fall_with_their_mounts(
     }
 }
 
+/// The chance in a hundred a rider knocked out keeps its seat (004:482; 75 with a military saddle, which
+/// nobody has here).
+pub const SADDLE_KEPT_PERCENT: u32 = 50;
+
+/// Where a rider sliding off its mount comes to lie: under the mount, on the first of its squares nobody
+/// stands on, when the mount flies; else, or when all are taken, on the first free square next to it (our
+/// ruling, docs/rulings.md); at chase scale, the mount's square. `taken` says whether a square is a wall or
+/// someone stands there.
+pub fn where_it_falls(
+    scale: crate::rules::aerial::Scale,
+    mount: Footprint,
+    mount_altitude: i32,
+    taken: impl Fn(Square) -> bool,
+) -> Square {
+    if scale == crate::rules::aerial::Scale::Chase {
+        return mount.origin;
+    }
+    let under = mount.squares().filter(|_| mount_altitude > 0).find(|s| !taken(*s));
+    let ring = Footprint::rect(mount.origin.offset(-1, -1), mount.width + 2, mount.height + 2);
+    under.or_else(|| ring.squares().find(|s| !mount.contains(*s) && !taken(*s))).unwrap_or(mount.origin)
+}
+
+/// Who rides what, as a rider knocked out on its mount needs it.
+type Seated<'w, 's> =
+    Query<'w, 's, (Entity, &'static CreatureId, &'static Riding, &'static Seat, &'static Size), With<Creature>>;
+
+/// Who stands where on the ground, for the square a rider falls on.
+type Standing<'w, 's> =
+    Query<'w, 's, (Entity, &'static CreatureId, &'static Position, &'static Space, &'static Altitude), Without<Riding>>;
+
+/// A rider or passenger knocked out on its mount keeps its seat on a d100 of 50 or less; otherwise it falls
+/// (004:482): 1d6 off a mount on the ground, the falling damage of the mount's height off a flier (our
+/// ruling), prone under or beside the mount. Whoever then leads a turn of its own takes its place in the
+/// order, as when getting off (004:653-655).
+fn unconscious_riders_slide_off(
+    mut commands: Commands,
+    mut io: ParamSet<(MessageReader<Fact>, crate::rules::aerial::flying::FallOutput)>,
+    seated: Seated<'_, '_>,
+    standing: Standing<'_, '_>,
+    mut order: ResMut<TurnOrder>,
+    field: Res<Battlefield>,
+    mut dice: ResMut<Dice>,
+) {
+    let knocked_out: Vec<CreatureId> = io
+        .p0()
+        .read()
+        .filter_map(|f| match f {
+            Fact::ConditionGained { creature, condition: Condition::Unconscious } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut out = io.p1();
+    let scale = field.scale();
+    for (rider, id, riding, seat, size) in seated.iter().filter(|c| knocked_out.contains(c.1)) {
+        let Ok((mount, mount_id, at, space, altitude)) = standing.get(riding.0) else { continue };
+        let roll = dice.d100();
+        let kept = roll <= SADDLE_KEPT_PERCENT;
+        let mount_at = space.at(at.0);
+        let to = (!kept).then(|| {
+            let taken = |s: Square| {
+                !field.contains(s)
+                    || field.terrain(s).blocks()
+                    || standing.iter().any(|(e, _, p, sp, a)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
+            };
+            where_it_falls(scale, mount_at, altitude.0, taken)
+        });
+        out.tell(Fact::SaddleKept { creature: id.clone(), mount: mount_id.clone(), roll, kept, to });
+        let Some(to) = to else { continue };
+        commands.entity(rider).remove::<(Riding, Seat)>().insert((
+            Position(to),
+            Space::at_scale(scale, *size),
+            Altitude(0),
+        ));
+        let damage = if altitude.0 > 0 {
+            crate::rules::aerial::falling_damage(scale.height_m(altitude.0))
+        } else {
+            Some(crate::rules::dice::DiceExpr::new(1, 6))
+        };
+        out.fall_for(rider, id, damage, &mut dice);
+        if seat.passenger {
+            order.rejoin(rider, id.clone());
+        } else {
+            order.rejoin(mount, mount_id.clone());
+        }
+    }
+}
+
 /// The riders' share of a collision (004:851-852): half of what their mount took, each rider and passenger
 /// saving (Reflex DC 15) for half of that.
 pub fn share_collision(
@@ -442,6 +529,18 @@ pub fn share_collision(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rider_knocked_out_falls_under_its_flier_or_beside_its_mount_004_482() {
+        use crate::rules::aerial::Scale;
+        let griffon = Footprint::new(Square::new(6, 5), 2);
+        let nobody = |_: Square| false;
+        assert_eq!(where_it_falls(Scale::Normal, griffon, 4, nobody), Square::new(6, 5), "under it");
+        let swordsman_below = |s: Square| s == Square::new(6, 5);
+        assert_eq!(where_it_falls(Scale::Normal, griffon, 4, swordsman_below), Square::new(7, 5));
+        assert_eq!(where_it_falls(Scale::Normal, griffon, 0, nobody), Square::new(5, 4), "beside it");
+        assert_eq!(where_it_falls(Scale::Chase, Footprint::new(Square::new(3, 3), 1), 2, nobody), Square::new(3, 3));
+    }
 
     #[test]
     fn a_mount_is_larger_than_its_rider_and_seats_grow_with_it() {

@@ -161,7 +161,23 @@ pub fn threat_of(c: &CombatantItem) -> Threat {
     Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen: false, blind: blind_of(c), high }
 }
 
-/// A creature's blind spot while it flies (004:675-680); a rider has none, though its mount may (004:680).
+/// The squares a creature has no line of sight into: its blind spot while it flies, its tail or not
+/// (004:676); a rider has none (004:680).
+pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
+    if c.seat.is_some() {
+        return Vec::new();
+    }
+    crate::rules::aerial::unseen_behind(
+        c.space.at(c.position.0),
+        c.altitude.0,
+        c.heading.0,
+        c.speed,
+        c.traits.all_round_vision,
+    )
+}
+
+/// A creature's blind spot while it flies, where it threatens nothing and strikes nothing (004:675-680):
+/// none with a tail attack (004:678); a rider has none, though its mount may (004:680).
 pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
     if c.seat.is_some() {
         return Vec::new();

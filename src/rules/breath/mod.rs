@@ -1,0 +1,237 @@
+//! Breath weapons: a cone or a line of fire, frost or lightning breathed as a standard action, covering
+//! everyone in it, each saving on Reflex for half, then a wait of some rounds before the next. The texts
+//! name them where the blind spot and the altitude bands meet them (004:676, 004:790-797); their shape,
+//! length, damage, DC and recharge are the creature's data, as the Monster Manual gives them (our ruling,
+//! docs/rulings.md).
+
+pub mod area;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+pub use area::{Area, Body, BreathShape, covered};
+
+use crate::rules::RulesSystems;
+use crate::rules::attack::{Combatant, CombatantItem, Cover, ranged_cover};
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::dice::{Dice, DiceExpr};
+use crate::rules::facts::{Fact, refuse};
+use crate::rules::health::{Damage, Save, Strain, roll_save};
+use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+
+/// A breath weapon as a creature's template writes it:
+/// `breath: (shape: Cone, length_m: 12.0, damage: "6d10", dc: 19, recharge: "1d4")`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BreathWeapon {
+    /// Cone or line.
+    pub shape: BreathShape,
+    /// How far it reaches, in metres.
+    pub length_m: f32,
+    /// Its damage, thrown once for everyone it covers.
+    pub damage: DiceExpr,
+    /// The Reflex DC for half; when not given, 10 + half its level + its Con modifier (the Monster
+    /// Manual's rule for breath weapons).
+    #[serde(default)]
+    pub dc: Option<i32>,
+    /// Rounds it waits before it breathes again.
+    #[serde(default = "one_d_four")]
+    pub recharge: DiceExpr,
+}
+
+impl BreathWeapon {
+    /// The space it fills.
+    pub fn area(&self) -> Area {
+        Area { shape: self.shape, length_m: self.length_m }
+    }
+}
+
+fn one_d_four() -> DiceExpr {
+    DiceExpr::new(1, 4)
+}
+
+/// A creature's breath weapon, its DC worked out, and when it may breathe next.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Breath {
+    /// The weapon.
+    pub weapon: BreathWeapon,
+    /// The Reflex DC.
+    pub dc: i32,
+    /// The first round it may breathe in (0: from the start).
+    pub ready_round: u32,
+}
+
+impl Breath {
+    /// The breath of a creature of `level` and Constitution `con`.
+    pub fn new(weapon: BreathWeapon, level: u32, con: i32) -> Self {
+        let dc = weapon.dc.unwrap_or(10 + level as i32 / 2 + ability_modifier(con));
+        Breath { weapon, dc, ready_round: 0 }
+    }
+}
+
+/// Asks a creature to breathe at a creature (foe, ally or bystander): the breath covers what its shape
+/// covers from there.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct BreathIntent {
+    /// Who breathes.
+    pub creature: Entity,
+    /// At whom it aims.
+    pub toward: Entity,
+}
+
+/// Breath weapons.
+pub fn plugin(app: &mut App) {
+    app.add_message::<BreathIntent>();
+    app.add_systems(
+        Update,
+        breathe
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::magic::CastSystems)
+            .before(crate::rules::attack::take_total_defense),
+    );
+}
+
+/// A creature as a breath meets it.
+fn body_of(c: &CombatantItem) -> Body {
+    Body { footprint: c.space.at(c.position.0), altitude: c.altitude.0, size: *c.size }
+}
+
+/// Whether `breather` may breathe at `toward` now, and whom the breath would cover, the aim first and the
+/// others by id; `all` is every creature.
+pub fn check_breath(
+    order: &TurnOrder,
+    field: &Battlefield,
+    breather: &CombatantItem,
+    breath: &Breath,
+    budget: &ActionBudget,
+    all: &[CombatantItem],
+    toward: Entity,
+) -> Result<Vec<Entity>, Refusal> {
+    order.check_turn(breather.entity)?;
+    crate::rules::turns::able_to_act(breather.conditions)?;
+    if breath.ready_round > order.round {
+        return Err(Refusal::new(
+            format!("its breath comes back in round {} (now {})", breath.ready_round, order.round),
+            "docs/rulings.md",
+        ));
+    }
+    // A flier in the air directed by its rider flies as it is bid and does nothing else (004:656).
+    let directed = breather.riders.is_some_and(|riders| {
+        riders.all().iter().any(|r| {
+            all.iter().any(|c| c.entity == *r && c.seat.is_some_and(|s| !s.passenger) && c.conditions.can_act())
+        })
+    });
+    if directed && breather.altitude.0 > 0 {
+        return Err(Refusal::new(
+            format!("{} is ridden in the air: it flies as its rider bids, and breathes not", breather.id),
+            "004:656",
+        ));
+    }
+    budget.check(ActionKind::Standard)?;
+    let others: Vec<&CombatantItem> =
+        all.iter().filter(|c| c.entity != breather.entity && !c.conditions.has(Condition::Dead)).collect();
+    let aim = others
+        .iter()
+        .position(|c| c.entity == toward)
+        .ok_or_else(|| Refusal::new("nobody there to aim at", "docs/rulings.md"))?;
+    let bodies: Vec<Body> = others.iter().map(|c| body_of(c)).collect();
+    let own = body_of(breather);
+    let blind = crate::rules::opportunity::unseen_of(breather);
+    let open = |at| ranged_cover(field, own.footprint, at, &[]) != Cover::Total;
+    let caught = covered(field.scale(), breath.weapon.area(), own, &bodies, aim, &blind, open)?;
+    let mut entities: Vec<&CombatantItem> = caught.into_iter().map(|i| others[i]).collect();
+    entities[1..].sort_by(|a, b| a.id.0.cmp(&b.id.0));
+    Ok(entities.into_iter().map(|c| c.entity).collect())
+}
+
+/// Whom `breather` would cover breathing at `toward` now, or why it may not: for the game's preview and
+/// the AI.
+pub fn breath_preview(world: &mut World, breather: Entity, toward: Entity) -> Result<Vec<Entity>, Refusal> {
+    let mut q = world.query_filtered::<Combatant, With<Creature>>();
+    let all: Vec<CombatantItem> = q.iter(world).collect();
+    let me = all.iter().find(|c| c.entity == breather).ok_or_else(|| Refusal::new("no such creature", "data"))?;
+    let breath = world.get::<Breath>(breather).ok_or_else(|| Refusal::new("it has no breath weapon", "data"))?;
+    let budget = world.get::<ActionBudget>(breather).copied().unwrap_or_default();
+    check_breath(world.resource::<TurnOrder>(), world.resource::<Battlefield>(), me, breath, &budget, &all, toward)
+}
+
+/// Breathes: the turn, the standard action, the breath's readiness and reach; then one throw of its dice,
+/// and each creature covered saves on Reflex for half.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn breathe(
+    mut intents: MessageReader<BreathIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut breathers: Query<(&mut Breath, &mut ActionBudget)>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    mut strain: MessageWriter<Strain>,
+) {
+    for intent in intents.read() {
+        let Ok(me) = creatures.get(intent.creature) else { continue };
+        let Ok((mut breath, mut budget)) = breathers.get_mut(intent.creature) else {
+            refuse(&mut facts, me.id, "breathe", Refusal::new(format!("{} has no breath weapon", me.id), "data"));
+            continue;
+        };
+        let all: Vec<CombatantItem> = creatures.iter().collect();
+        let caught = match check_breath(&order, &field, &me, &breath, &budget, &all, intent.toward) {
+            Ok(caught) => caught,
+            Err(refusal) => {
+                refuse(&mut facts, me.id, "breathe", refusal);
+                continue;
+            }
+        };
+        let _ = budget.spend(ActionKind::Standard);
+        // A standard action costs a disabled creature 1 hit point (004:274).
+        if me.conditions.has(Condition::Disabled) {
+            strain.write(Strain {
+                creature: intent.creature,
+                reason: "a standard action while disabled (004:274)".into(),
+            });
+        }
+        let thrown = dice.throw(breath.weapon.damage);
+        let wait = dice.throw(breath.weapon.recharge).total.max(1) as u32;
+        breath.ready_round = order.round + wait;
+        let victims: Vec<CombatantItem> = caught.iter().filter_map(|e| creatures.get(*e).ok()).collect();
+        facts.write(Fact::Breathed {
+            creature: me.id.clone(),
+            shape: breath.weapon.shape,
+            toward: victims[0].id.clone(),
+            covered: victims.iter().map(|v| v.id.clone()).collect(),
+            dice: thrown.clone(),
+            dc: breath.dc,
+            ready_in_round: breath.ready_round,
+        });
+        let full = thrown.total.max(1);
+        for victim in &victims {
+            let reason = format!("{}'s breath, for half", me.id);
+            let saved = roll_save(
+                &mut dice,
+                &mut facts,
+                victim.id,
+                Save::Reflex,
+                victim.saves,
+                victim.abilities,
+                reason,
+                breath.dc,
+            );
+            let amount = if saved { (full / 2).max(1) } else { full };
+            let modifiers =
+                if saved { vec![Modifier::new(-(full - amount), "halved by the save")] } else { Vec::new() };
+            facts.write(Fact::DamageDealt {
+                attacker: me.id.clone(),
+                target: victim.id.clone(),
+                dice: vec![thrown.clone()],
+                modifiers,
+                multiplier: 1,
+                multiplied_by: Vec::new(),
+                total: amount,
+                nonlethal: false,
+            });
+            damage.write(Damage { target: victim.entity, amount, nonlethal: false });
+        }
+    }
+}
