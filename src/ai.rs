@@ -148,6 +148,10 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
     if is_directed(world, creature) {
         return end;
     }
+    // A breath weapon ready breathes where it covers the most foes, before a flier flies on with its move.
+    if let Some(step) = breathe_at(world, creature, &me, &foes) {
+        return step;
+    }
     // A flier in the air flies by the aerial rules (004:671-786): toward the nearest foe, down or up to it.
     if !riding && let Some(step) = fly_toward(world, creature, &me, &foes) {
         return step;
@@ -432,6 +436,29 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         (rank(planned.flight.status), !strikes, d, planned.flight.spent, square.y, square.x)
     })?;
     Some(Step::flight(me.id.clone(), best.1.steps.clone(), None))
+}
+
+/// A breath at the foe that makes it cover the most foes, each ally it would cover counting two against:
+/// none unless that comes to one foe at least, or when its breath is not back or its standard action spent.
+fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
+    let breath = world.get::<crate::rules::breath::Breath>(creature)?;
+    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
+    let budget = world.get::<ActionBudget>(creature)?;
+    if breath.ready_round > round || budget.check(ActionKind::Standard).is_err() {
+        return None;
+    }
+    let mut best: Option<(i32, &Seen)> = None;
+    for foe in foes {
+        let Ok(covered) = crate::rules::breath::breath_preview(world, creature, foe.entity) else { continue };
+        let score: i32 = covered
+            .iter()
+            .map(|e| if world.get::<Faction>(*e).is_some_and(|f| f.0 == me.faction) { -2 } else { 1 })
+            .sum();
+        if score >= 1 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, foe));
+        }
+    }
+    best.map(|(_, foe)| Step::Breathe { creature: me.id.clone(), toward: foe.id.clone() })
 }
 
 /// Squares to the nearest standing foe.

@@ -174,7 +174,16 @@ fn the_attack_preview_agrees_with_the_rules() {
 
 #[test]
 fn the_ai_plays_whole_battles_without_a_refused_action() {
-    for name in ["skirmish.ron", "crossroads.ron", "corridors.ron", "watchtower.ron", "roost.ron", "skyway.ron"] {
+    let levels = [
+        "skirmish.ron",
+        "crossroads.ron",
+        "corridors.ron",
+        "watchtower.ron",
+        "roost.ron",
+        "skyway.ron",
+        "wyrmfire.ron",
+    ];
+    for name in levels {
         let encounter = level(name);
         for seed in 1..=6 {
             let outcome = estoc::simulate::battle(&encounter, seed);
@@ -190,6 +199,39 @@ fn the_ai_plays_whole_battles_without_a_refused_action() {
                 "{name} seed {seed}: stopped without a winner in round {}",
                 outcome.rounds
             );
+        }
+    }
+}
+
+/// The AI's dragons breathe, each breath covering foes, and wait for it to come back before the next.
+#[test]
+fn the_ai_breathes_where_it_covers_foes() {
+    let encounter = level("wyrmfire.ron");
+    let outcome = estoc::simulate::battle(&encounter, 2);
+    let breaths: Vec<(&str, u32)> = outcome
+        .log
+        .0
+        .iter()
+        .filter_map(|f| match f {
+            Fact::Breathed { creature, covered, ready_in_round, .. } => {
+                assert!(covered.iter().any(|c| !["red", "blue"].contains(&c.0.as_str())), "{f:?}");
+                Some((creature.0.as_str(), *ready_in_round))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(breaths.iter().any(|(c, _)| *c == "red") && breaths.iter().any(|(c, _)| *c == "blue"), "{breaths:?}");
+    // Rounds in which each breathed: never before its breath came back.
+    let mut round = 0;
+    let mut ready: std::collections::HashMap<&str, u32> = Default::default();
+    for fact in &outcome.log.0 {
+        match fact {
+            Fact::RoundStarted { round: r } => round = *r,
+            Fact::Breathed { creature, ready_in_round, .. } => {
+                assert!(ready.get(creature.0.as_str()).is_none_or(|r| *r <= round), "{} too soon", creature.0);
+                ready.insert(creature.0.as_str(), *ready_in_round);
+            }
+            _ => {}
         }
     }
 }
@@ -662,4 +704,64 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
         "{:?}",
         facts_since(&app, from)
     );
+}
+
+/// Breathing with the mouse: in breath mode (B) the preview names whom a breath at the hovered creature
+/// would cover, the same the rules then cover; a line into the blind spot is refused in the preview as by
+/// the rules (004:676).
+#[test]
+fn a_dragon_breathes_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::play::{BarKind, Controllers, Hover, Mode, Previews, click_step, human_turn, use_bar};
+    let encounter = level_at("tests/scenarios/levels/breath.ron");
+    // Seed 8: the red first, the blue last, still in the air.
+    let mut app = started(&encounter, 8);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("dragons".into(), Control::Human);
+    app.update();
+    // Everyone is played by a person here: turns pass until `who`'s.
+    let turn_of = |app: &mut App, who: Entity| {
+        for _ in 0..8 {
+            let now = human_turn(app.world()).unwrap();
+            if now == who {
+                return;
+            }
+            let id = app.world().get::<estoc::rules::creature::CreatureId>(now).unwrap().0.clone();
+            apply_step(app.world_mut(), &Step::EndTurn { creature: id });
+            app.update();
+        }
+        panic!("no turn for {who:?}");
+    };
+    let red = entity(&app, "red");
+    turn_of(&mut app, red);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Breath));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(15, 5));
+    app.update();
+    let covered = app.world().resource::<Previews>().breath.clone().expect("a breath preview").expect("in reach");
+    assert_eq!(covered, vec![entity(&app, "fighter"), entity(&app, "squire")]);
+    let step = click_step(app.world_mut(), Square::new(15, 5)).expect("a breath");
+    assert!(
+        matches!(&step, Step::Breathe { creature, toward } if creature == "red" && toward == "fighter"),
+        "{step:?}"
+    );
+    let from = app.world().resource::<EventLog>().0.len();
+    apply_step(app.world_mut(), &step);
+    app.update();
+    let facts = facts_since(&app, from);
+    let names: Vec<String> =
+        covered.iter().map(|e| app.world().get::<estoc::rules::creature::CreatureId>(*e).unwrap().0.clone()).collect();
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::Breathed { covered, .. }
+            if covered.iter().map(|c| c.0.clone()).collect::<Vec<_>>() == names)),
+        "{facts:?}"
+    );
+    // The blue's line at the scout behind it: refused in the preview, for the rule that refuses it.
+    let blue = entity(&app, "blue");
+    turn_of(&mut app, blue);
+    // The click above went straight to the rules: the mode is still the breath's.
+    assert_eq!(app.world().resource::<estoc::game::play::Choice>().mode, Mode::Breath);
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(8, 12));
+    app.update();
+    let refused = app.world().resource::<Previews>().breath.clone().expect("a breath preview").unwrap_err();
+    assert_eq!(refused.rule, "004:676");
 }

@@ -372,6 +372,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
+    let breath = previews.breath.clone();
     let choice = world.resource::<super::play::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
     // creature (004:398-406).
@@ -531,6 +532,11 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                 BAD,
             )),
         }
+    }
+    if choice.mode == super::play::Mode::Breath
+        && let Some(me) = active
+    {
+        breath_lines(world, me, breath, &mut out);
     }
     if choice.mode == super::play::Mode::Cast
         && let Some(spell) = &choice.spell
@@ -914,4 +920,41 @@ fn declared_speed(speed: Option<crate::rules::aerial::SpeedStatus>, fly_m: f32) 
         Some(FreeFall) => "free fall (004:690)".into(),
     };
     format!("declared speed (V): {what}")
+}
+
+/// What a breath at the hovered creature would do: its shape, dice and DC, and whom it covers, allies
+/// marked.
+fn breath_lines(
+    world: &World,
+    me: Entity,
+    breath: Option<Result<Vec<Entity>, Refusal>>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    let Some(b) = world.get::<crate::rules::breath::Breath>(me) else { return };
+    out.push((
+        format!(
+            "breath: a {} m {} of {}, Reflex DC {} for half; then 1 to {} rounds before the next",
+            b.weapon.length_m,
+            b.weapon.shape.name(),
+            b.weapon.damage,
+            b.dc,
+            b.weapon.recharge.count * b.weapon.recharge.sides
+        ),
+        WARN,
+    ));
+    match breath {
+        None => out.push(("click a creature to breathe at it".into(), WARN)),
+        Some(Err(refusal)) => out.push((format!("no breath there: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Some(Ok(covered)) => {
+            let mine = world.get::<Faction>(me);
+            let names: Vec<String> = covered
+                .iter()
+                .filter_map(|e| {
+                    let id = world.get::<CreatureId>(*e)?;
+                    Some(if world.get::<Faction>(*e) == mine { format!("{id} (ally!)") } else { id.0.clone() })
+                })
+                .collect();
+            out.push((format!("click to breathe: covers {}", names.join(", ")), GOOD));
+        }
+    }
 }

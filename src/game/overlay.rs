@@ -197,6 +197,16 @@ pub fn redraw(
             }
         }
     }
+    // Whom a breath would cover: each outlined in orange.
+    for covered in previews.breath.iter().flatten().flatten() {
+        if let Ok((position, space, _)) = creatures.get(*covered) {
+            let at = space.at(position.0);
+            for square in at.squares() {
+                shade(&mut commands, square, height, Color::srgba(1.0, 0.45, 0.1, 0.35), 4.0, Z_SHADE + 1.5);
+            }
+            outline(&mut commands, at, height, Color::srgb(1.0, 0.5, 0.1), 4.0, Z_PATH + 2.0);
+        }
+    }
     if let (Some(target), Some(attack)) = (previews.hovered, &previews.attack)
         && let Ok((position, space, _)) = creatures.get(target)
     {

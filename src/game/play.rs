@@ -61,6 +61,8 @@ pub enum Mode {
     Ready,
     /// Cast the chosen spell at the creature clicked, foe, ally or itself (004:190-200).
     Cast,
+    /// Breathe the breath weapon at the creature clicked.
+    Breath,
 }
 
 /// The player's choices for the active creature.
@@ -147,6 +149,8 @@ pub struct Previews {
     pub attack: Option<Result<AttackPreview, Refusal>>,
     /// The spell on the hovered creature, in cast mode.
     pub cast: Option<Result<crate::preview::CastPreview, Refusal>>,
+    /// Whom a breath at the hovered creature would cover, in breath mode.
+    pub breath: Option<Result<Vec<Entity>, Refusal>>,
     /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
     pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>>,
     /// The charge lanes toward the hovered foe, in charge mode.
@@ -374,8 +378,13 @@ pub fn update_previews(world: &mut World) {
         {
             previews.cast = Some(crate::preview::cast_preview(world, me, target, spell));
         }
+        if key.choice.mode == Mode::Breath
+            && let Some(target) = previews.hovered.filter(|e| *e != me)
+        {
+            previews.breath = Some(crate::rules::breath::breath_preview(world, me, target));
+        }
         match (hovered_foe, key.hover) {
-            (Some(_), _) if key.choice.mode == Mode::Cast => {}
+            (Some(_), _) if matches!(key.choice.mode, Mode::Cast | Mode::Breath) => {}
             (Some(foe), _) => {
                 if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));
@@ -458,6 +467,9 @@ fn planned_step(
 pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
     use crate::rules::aerial::SpeedStatus;
     let me = human_turn(world)?;
+    if !matches!(world.resource::<Choice>().mode, Mode::Auto | Mode::Attack) {
+        return None;
+    }
     let foe = pointed_at(world, square)?;
     if world.get::<Faction>(foe) == world.get::<Faction>(me) {
         return None;
@@ -582,6 +594,12 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
     let me = human_turn(world)?;
     let choice = world.resource::<Choice>().clone();
     let my_id = id_of(world, me);
+    if let Some(there) = pointed_at(world, square)
+        && choice.mode == Mode::Breath
+        && there != me
+    {
+        return Some(Step::Breathe { creature: my_id, toward: id_of(world, there) });
+    }
     if let Some(there) = pointed_at(world, square)
         && choice.mode == Mode::Cast
     {
@@ -766,6 +784,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyP, label: "Potion [P]", kind: BarKind::Potion },
     BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
+    BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
     BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
     BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
@@ -791,6 +810,13 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     match kind {
         BarKind::Mode(Mode::Move(action)) => open(action),
         BarKind::Mode(Mode::Charge) => open(MovementAction::Charge),
+        BarKind::Mode(Mode::Breath) => match world.get::<crate::rules::breath::Breath>(me) {
+            None => Err(Refusal::new("has no breath weapon", "data")),
+            Some(b) if b.ready_round > world.resource::<TurnOrder>().round => {
+                Err(Refusal::new(format!("its breath comes back in round {}", b.ready_round), "docs/rulings.md"))
+            }
+            Some(_) => budget.check(ActionKind::Standard),
+        },
         BarKind::Mode(Mode::Attack | Mode::Ready) | BarKind::TotalDefense | BarKind::Defensively => {
             budget.check(ActionKind::Standard)
         }
