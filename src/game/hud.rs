@@ -431,6 +431,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     // A flier in the air and a creature under the cursor: how it would strike it, instead of the attack from
     // where it is and the flight to that square.
     let flier_on_creature = world.resource::<Previews>().flights.is_some()
+        && matches!(choice.mode, super::play::Mode::Auto | super::play::Mode::Attack)
         && hovered.is_some_and(|h| {
             Some(h) != active && world.get::<Faction>(h) != active.and_then(|a| world.get::<Faction>(a))
         });
