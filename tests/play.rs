@@ -41,6 +41,27 @@ fn facts_since(app: &App, from: usize) -> Vec<Fact> {
     app.world().resource::<EventLog>().0[from..].to_vec()
 }
 
+/// Carries out `step` and returns the facts it gave.
+fn play(app: &mut App, step: &Step) -> Vec<Fact> {
+    let from = app.world().resource::<EventLog>().0.len();
+    apply_step(app.world_mut(), step);
+    app.update();
+    facts_since(app, from)
+}
+
+/// Ends the turns of whoever plays before `who`, every faction played by a person, until its turn.
+fn pass_turns_until(app: &mut App, who: Entity) {
+    for _ in 0..16 {
+        let now = estoc::game::play::human_turn(app.world()).expect("a person's turn");
+        if now == who {
+            return;
+        }
+        let id = app.world().get::<estoc::rules::creature::CreatureId>(now).unwrap().0.clone();
+        play(app, &Step::EndTurn { creature: id });
+    }
+    panic!("no turn for {who:?}");
+}
+
 #[test]
 fn the_chance_to_hit_counts_natural_ones_and_twenties_and_concealment() {
     assert_eq!(chance_to_hit(5, 15, 0), 0.55, "11 to 20 hit");
@@ -658,15 +679,10 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     assert!(!flights.contains_key(&Square::new(8, 3)), "8 squares ahead would be slow");
     let to = *flights.keys().max_by_key(|s| (s.x, -s.y)).unwrap();
     let step = click_step(app.world_mut(), to).expect("a flight");
-    let from = app.world().resource::<EventLog>().0.len();
-    apply_step(app.world_mut(), &step);
-    app.update();
+    let facts = play(&mut app, &step);
     assert!(
-        facts_since(&app, from)
-            .iter()
-            .any(|f| matches!(f, Fact::Flew { to: t, status: SpeedStatus::Fast, .. } if *t == to)),
-        "{:?}",
-        facts_since(&app, from)
+        facts.iter().any(|f| matches!(f, Fact::Flew { to: t, status: SpeedStatus::Fast, .. } if *t == to)),
+        "{facts:?}"
     );
 
     // The wasp, played by a person here: a good flier may hover.
@@ -676,16 +692,7 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     app.world_mut().resource_mut::<Controllers>().0.insert("vermin".into(), Control::Human);
     app.update();
     let wasp = entity(&app, "wasp");
-    for _ in 0..3 {
-        if human_turn(app.world()) == Some(wasp) {
-            break;
-        }
-        let now = human_turn(app.world()).unwrap();
-        let id = app.world().get::<estoc::rules::creature::CreatureId>(now).unwrap().0.clone();
-        apply_step(app.world_mut(), &Step::EndTurn { creature: id });
-        app.update();
-    }
-    assert_eq!(human_turn(app.world()), Some(wasp));
+    pass_turns_until(&mut app, wasp);
     use_bar(app.world_mut(), BarKind::Speed);
     assert_eq!(app.world().resource::<Choice>().speed, Some(SpeedStatus::Hover));
     app.update();
@@ -694,15 +701,10 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     assert!(flights.values().all(|p| p.flight.status == SpeedStatus::Hover && p.flight.spent <= 3));
     let step = click_step(app.world_mut(), here).expect("a hover where it is");
     assert!(matches!(&step, Step::Fly { hover: true, steps, .. } if steps.is_empty()), "{step:?}");
-    let from = app.world().resource::<EventLog>().0.len();
-    apply_step(app.world_mut(), &step);
-    app.update();
+    let facts = play(&mut app, &step);
     assert!(
-        facts_since(&app, from)
-            .iter()
-            .any(|f| matches!(f, Fact::Flew { to, status: SpeedStatus::Hover, .. } if *to == here)),
-        "{:?}",
-        facts_since(&app, from)
+        facts.iter().any(|f| matches!(f, Fact::Flew { to, status: SpeedStatus::Hover, .. } if *to == here)),
+        "{facts:?}"
     );
 }
 
@@ -712,28 +714,15 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
 #[test]
 fn a_dragon_breathes_with_the_mouse() {
     use estoc::data::level::Control;
-    use estoc::game::play::{BarKind, Controllers, Hover, Mode, Previews, click_step, human_turn, use_bar};
+    use estoc::game::play::{BarKind, Controllers, Hover, Mode, Previews, click_step, use_bar};
     let encounter = level_at("tests/scenarios/levels/breath.ron");
     // Seed 8: the red first, the blue last, still in the air.
     let mut app = started(&encounter, 8);
     estoc::game::overlays_headless(&mut app, &encounter);
     app.world_mut().resource_mut::<Controllers>().0.insert("dragons".into(), Control::Human);
     app.update();
-    // Everyone is played by a person here: turns pass until `who`'s.
-    let turn_of = |app: &mut App, who: Entity| {
-        for _ in 0..8 {
-            let now = human_turn(app.world()).unwrap();
-            if now == who {
-                return;
-            }
-            let id = app.world().get::<estoc::rules::creature::CreatureId>(now).unwrap().0.clone();
-            apply_step(app.world_mut(), &Step::EndTurn { creature: id });
-            app.update();
-        }
-        panic!("no turn for {who:?}");
-    };
     let red = entity(&app, "red");
-    turn_of(&mut app, red);
+    pass_turns_until(&mut app, red);
     use_bar(app.world_mut(), BarKind::Mode(Mode::Breath));
     app.world_mut().resource_mut::<Hover>().square = Some(Square::new(15, 5));
     app.update();
@@ -744,10 +733,7 @@ fn a_dragon_breathes_with_the_mouse() {
         matches!(&step, Step::Breathe { creature, toward } if creature == "red" && toward == "fighter"),
         "{step:?}"
     );
-    let from = app.world().resource::<EventLog>().0.len();
-    apply_step(app.world_mut(), &step);
-    app.update();
-    let facts = facts_since(&app, from);
+    let facts = play(&mut app, &step);
     let names: Vec<String> =
         covered.iter().map(|e| app.world().get::<estoc::rules::creature::CreatureId>(*e).unwrap().0.clone()).collect();
     assert!(
@@ -757,7 +743,7 @@ fn a_dragon_breathes_with_the_mouse() {
     );
     // The blue's line at the scout behind it: refused in the preview, for the rule that refuses it.
     let blue = entity(&app, "blue");
-    turn_of(&mut app, blue);
+    pass_turns_until(&mut app, blue);
     // The click above went straight to the rules: the mode is still the breath's.
     assert_eq!(app.world().resource::<estoc::game::play::Choice>().mode, Mode::Breath);
     app.world_mut().resource_mut::<Hover>().square = Some(Square::new(8, 12));

@@ -684,10 +684,15 @@ pub fn unthreatened_behind(
     all_round_vision: bool,
     weapons: &[crate::rules::creature::Weapon],
 ) -> Vec<Square> {
-    if weapons.iter().any(|w| w.natural && w.name.contains("tail")) {
+    if has_tail_attack(weapons) {
         return Vec::new();
     }
     unseen_behind(footprint, altitude, heading, speed, all_round_vision)
+}
+
+/// Whether a creature has a tail attack, which still threatens its blind spot (004:678).
+pub fn has_tail_attack(weapons: &[crate::rules::creature::Weapon]) -> bool {
+    weapons.iter().any(|w| w.natural && w.name.contains("tail"))
 }
 
 /// The squares a flier in the air has no line of sight into (004:676), a tail attack or not: what a

@@ -924,7 +924,7 @@ pub fn prepare_attack(
         riders
             .all()
             .iter()
-            .any(|r| creatures.get(*r).is_ok_and(|c| c.seat.is_some_and(|s| !s.passenger) && c.conditions.can_act()))
+            .any(|r| creatures.get(*r).is_ok_and(|c| crate::rules::mounted::directs(c.seat, c.conditions)))
     });
     if directed && attacker.altitude.0 > 0 && !request.readied && !request.paid {
         return Err(Refusal::new(

@@ -118,9 +118,10 @@ pub fn check_breath(
     }
     // A flier in the air directed by its rider flies as it is bid and does nothing else (004:656).
     let directed = breather.riders.is_some_and(|riders| {
-        riders.all().iter().any(|r| {
-            all.iter().any(|c| c.entity == *r && c.seat.is_some_and(|s| !s.passenger) && c.conditions.can_act())
-        })
+        riders
+            .all()
+            .iter()
+            .any(|r| all.iter().any(|c| c.entity == *r && crate::rules::mounted::directs(c.seat, c.conditions)))
     });
     if directed && breather.altitude.0 > 0 {
         return Err(Refusal::new(

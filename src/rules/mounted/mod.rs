@@ -408,6 +408,11 @@ fn riders_fall_with_their_mounts(
     }
 }
 
+/// Whether a creature on a mount directs it: the rider, not a passenger, and able to act (004:656).
+pub fn directs(seat: Option<&Seat>, conditions: &Conditions) -> bool {
+    seat.is_some_and(|s| !s.passenger) && conditions.can_act()
+}
+
 /// The chance in a hundred a rider knocked out keeps its seat (004:482; 75 with a military saddle, which
 /// nobody has here).
 pub const SADDLE_KEPT_PERCENT: u32 = 50;

@@ -179,17 +179,10 @@ pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
 /// A creature's blind spot while it flies, where it threatens nothing and strikes nothing (004:675-680):
 /// none with a tail attack (004:678); a rider has none, though its mount may (004:680).
 pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
-    if c.seat.is_some() {
+    if crate::rules::aerial::has_tail_attack(&c.armament.0) {
         return Vec::new();
     }
-    crate::rules::aerial::unthreatened_behind(
-        c.space.at(c.position.0),
-        c.altitude.0,
-        c.heading.0,
-        c.speed,
-        c.traits.all_round_vision,
-        &c.armament.0,
-    )
+    unseen_of(c)
 }
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
