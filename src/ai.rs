@@ -444,7 +444,7 @@ fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     let breath = world.get::<crate::rules::breath::Breath>(creature)?;
     let round = world.resource::<crate::rules::turns::TurnOrder>().round;
     let budget = world.get::<ActionBudget>(creature)?;
-    if breath.ready_round > round || budget.check(ActionKind::Standard).is_err() {
+    if breath.ready(round).is_err() || budget.check(ActionKind::Standard).is_err() {
         return None;
     }
     let mut best: Option<(i32, &Seen)> = None;

@@ -433,7 +433,7 @@ fn flights_of(
 pub fn declarable(world: &World, flier: Entity) -> Vec<Option<crate::rules::aerial::SpeedStatus>> {
     use crate::rules::aerial::SpeedStatus;
     let Some(wings) = world.get::<Speed>(flier).and_then(|s| s.fly) else { return vec![None] };
-    let nimble = matches!(wings.maneuverability, Maneuverability::Perfect | Maneuverability::Good);
+    let nimble = crate::rules::aerial::is_nimble(wings.maneuverability);
     let hover = nimble || world.get::<Feats>(flier).is_some_and(|f| f.has(Feat::Hover));
     let mut out = vec![None];
     if hover {
@@ -812,10 +812,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Charge) => open(MovementAction::Charge),
         BarKind::Mode(Mode::Breath) => match world.get::<crate::rules::breath::Breath>(me) {
             None => Err(Refusal::new("has no breath weapon", "data")),
-            Some(b) if b.ready_round > world.resource::<TurnOrder>().round => {
-                Err(Refusal::new(format!("its breath comes back in round {}", b.ready_round), "docs/rulings.md"))
-            }
-            Some(_) => budget.check(ActionKind::Standard),
+            Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
         BarKind::Mode(Mode::Attack | Mode::Ready) | BarKind::TotalDefense | BarKind::Defensively => {
             budget.check(ActionKind::Standard)

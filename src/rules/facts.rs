@@ -621,6 +621,17 @@ pub fn roll_check(
     success
 }
 
+/// The creatures whose turns the facts not yet read began.
+pub fn turns_started(facts: &mut MessageReader<Fact>) -> Vec<CreatureId> {
+    facts
+        .read()
+        .filter_map(|f| match f {
+            Fact::TurnStarted { creature, .. } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Writes that `id` was refused `action`, with the rule that forbids it.
 pub fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: crate::rules::turns::Refusal) {
     facts.write(Fact::ActionRefused {

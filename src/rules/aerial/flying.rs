@@ -1057,14 +1057,7 @@ fn start_of_turn_recovery(
     field: Res<Battlefield>,
 ) {
     let scale = field.scale();
-    let started: Vec<CreatureId> = io
-        .p0()
-        .read()
-        .filter_map(|f| match f {
-            Fact::TurnStarted { creature, .. } => Some(creature.clone()),
-            _ => None,
-        })
-        .collect();
+    let started = crate::rules::facts::turns_started(&mut io.p0());
     let mut out = io.p1();
     for (entity, id, mut altitude, speed, abilities, mut flight) in &mut fliers {
         if !started.contains(id) {

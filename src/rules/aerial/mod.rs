@@ -129,7 +129,7 @@ impl Scale {
         // In whole squares, each bound rounded down, then read as the normal table reads metres.
         let speed = self.squares(speed_m);
         let half = self.squares(speed_m / 2.0);
-        let nimble = matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good);
+        let nimble = is_nimble(maneuverability);
         if hover {
             if !(nimble || hover_feat) {
                 return Err(Refusal::new("only perfect or good fliers, or the Hover feat, can hover", "004:708"));
@@ -296,6 +296,12 @@ pub fn can_land_freely(altitude_m: f32, space_m: f32) -> bool {
     altitude_m <= space_m + 1e-4
 }
 
+/// Perfect and good manoeuvrability: such a flier never stalls unless it chooses to (004:702), may hover
+/// (004:708), and has no blind spot (004:680).
+pub fn is_nimble(maneuverability: Maneuverability) -> bool {
+    matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good)
+}
+
 /// The status a flier's declared speed gives it for the turn (004:681-710).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -333,7 +339,7 @@ pub fn speed_status(
     hover: bool,
     hover_feat: bool,
 ) -> Result<SpeedStatus, Refusal> {
-    let nimble = matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good);
+    let nimble = is_nimble(maneuverability);
     if hover {
         if !(nimble || hover_feat) {
             return Err(Refusal::new("only perfect or good fliers, or the Hover feat, can hover", "004:708"));
@@ -719,7 +725,7 @@ pub fn blind_spot(
     maneuverability: Maneuverability,
     all_round_vision: bool,
 ) -> Vec<Square> {
-    if all_round_vision || matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good) {
+    if all_round_vision || is_nimble(maneuverability) {
         return Vec::new();
     }
     let (dx, dy) = heading.opposite().delta();

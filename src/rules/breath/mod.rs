@@ -63,6 +63,17 @@ pub struct Breath {
 }
 
 impl Breath {
+    /// Whether it may breathe in `round`, or the round it comes back in.
+    pub fn ready(&self, round: u32) -> Result<(), Refusal> {
+        if self.ready_round > round {
+            return Err(Refusal::new(
+                format!("its breath comes back in round {} (now {round})", self.ready_round),
+                "docs/rulings.md",
+            ));
+        }
+        Ok(())
+    }
+
     /// The breath of a creature of `level` and Constitution `con`.
     pub fn new(weapon: BreathWeapon, level: u32, con: i32) -> Self {
         let dc = weapon.dc.unwrap_or(10 + level as i32 / 2 + ability_modifier(con));
@@ -110,12 +121,7 @@ pub fn check_breath(
 ) -> Result<Vec<Entity>, Refusal> {
     order.check_turn(breather.entity)?;
     crate::rules::turns::able_to_act(breather.conditions)?;
-    if breath.ready_round > order.round {
-        return Err(Refusal::new(
-            format!("its breath comes back in round {} (now {})", breath.ready_round, order.round),
-            "docs/rulings.md",
-        ));
-    }
+    breath.ready(order.round)?;
     // A flier in the air directed by its rider flies as it is bid and does nothing else (004:656).
     let directed = breather.riders.is_some_and(|riders| {
         riders

@@ -511,14 +511,7 @@ fn complete_casting(
     mut budgets: Query<&mut ActionBudget>,
     mut dice: ResMut<Dice>,
 ) {
-    let started: Vec<CreatureId> = facts
-        .p0()
-        .read()
-        .filter_map(|f| match f {
-            Fact::TurnStarted { creature, .. } => Some(creature.clone()),
-            _ => None,
-        })
-        .collect();
+    let started = crate::rules::facts::turns_started(&mut facts.p0());
     let mut out = facts.p1();
     for id in started {
         let Some((entity, casting, magic)) =
