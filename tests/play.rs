@@ -301,11 +301,25 @@ fn the_flight_preview_agrees_with_the_rules() {
         let steps = flights[&square].steps.clone();
         apply_step(app.world_mut(), &Step::flight("griffon".into(), steps, None));
         app.update();
-        let landed_at = facts_since(&app, from).iter().find_map(|f| match f {
+        let facts = facts_since(&app, from);
+        let landed_at = facts.iter().find_map(|f| match f {
             Fact::Flew { to, .. } => Some(*to),
             _ => None,
         });
-        assert_eq!(landed_at, Some(square), "{:?}", facts_since(&app, from));
+        // The planner counts on every fly check made (004:750): a failed one turns the flight elsewhere.
+        let checks: Vec<bool> = facts
+            .iter()
+            .filter_map(|f| match f {
+                Fact::CheckRolled { success, .. } => Some(*success),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(checks.len(), flights[&square].flight.checks.len(), "{facts:?}");
+        if checks.iter().all(|made| *made) {
+            assert_eq!(landed_at, Some(square), "{facts:?}");
+        } else {
+            assert_ne!(landed_at, Some(square), "{facts:?}");
+        }
     }
 }
 
@@ -630,7 +644,12 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
     let flights = app.world().resource::<Previews>().flights.clone().expect("the griffon's flights");
     let mine = estoc::rules::aerial::flying::plan_flights(app.world_mut(), griffon, &[], None).unwrap();
     assert_eq!(flights.keys().collect::<std::collections::BTreeSet<_>>(), mine.keys().collect());
-    let to = *flights.keys().filter(|s| s.x > 4).min_by_key(|s| (s.x, s.y)).unwrap();
+    let to = *flights
+        .iter()
+        .filter(|(s, p)| s.x > 4 && p.flight.checks.is_empty())
+        .min_by_key(|(s, _)| (s.x, s.y))
+        .unwrap()
+        .0;
     let step = click_step(app.world_mut(), to).expect("a flight");
     assert!(matches!(&step, Step::Fly { creature, .. } if creature == "griffon-2"), "{step:?}");
     let from = app.world().resource::<EventLog>().0.len();
@@ -668,8 +687,8 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     apply_step(app.world_mut(), &Step::EndTurn { creature: "ogre".into() });
     app.update();
     assert_eq!(human_turn(app.world()), Some(entity(&app, "griffon")));
-    // An average flier: undeclared, a stall, slow, fast.
-    for _ in 0..3 {
+    // An average flier: undeclared, a stall, a deceleration, slow, fast.
+    for _ in 0..4 {
         use_bar(app.world_mut(), BarKind::Speed);
     }
     assert_eq!(app.world().resource::<Choice>().speed, Some(SpeedStatus::Fast));
@@ -750,4 +769,161 @@ fn a_dragon_breathes_with_the_mouse() {
     app.update();
     let refused = app.world().resource::<Previews>().breath.clone().expect("a breath preview").unwrap_err();
     assert_eq!(refused.rule, "004:676");
+}
+
+/// The flier clicked on `square` as a person would, the step the click asks for taken from the queue.
+fn clicked(app: &mut App, square: Square) -> Option<Step> {
+    estoc::game::play::click(app.world_mut(), square);
+    app.world_mut().resource_mut::<estoc::game::play::Pending>().0.pop_front()
+}
+
+/// A swoop with the mouse (004:751, 004:755): in flyby mode (H) after 6 m of dives (Z four times), hovering
+/// the ogre shows the flight that strikes it; a click on it chooses the attack, the preview then offers only
+/// flights that go on from there with the flyby's two manoeuvres left, and a click on one of them flies it,
+/// the fly check DC 20 rolled and the claw struck on the way.
+#[test]
+fn a_flier_swoops_on_a_foe_on_its_way_with_the_mouse() {
+    use estoc::game::play::{BarKind, Choice, Hover, Mode, Previews, human_turn, use_bar};
+    let encounter = level_at("tests/scenarios/levels/stoop.ron");
+    let mut app = started(&encounter, 2);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    play(&mut app, &Step::EndTurn { creature: "ogre".into() });
+    let (griffon, ogre) = (entity(&app, "griffon"), entity(&app, "ogre"));
+    assert_eq!(human_turn(app.world()), Some(griffon));
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Flyby));
+    app.world_mut().resource_mut::<Choice>().climb = -4;
+    let ogre_at = Square::new(12, 3);
+    app.world_mut().resource_mut::<Hover>().square = Some(ogre_at);
+    app.update();
+    let strike = app.world().resource::<Previews>().manoeuvre.clone().expect("a flight shown").expect("a swoop");
+    assert!(strike.flight.spent <= 16, "a slow flight: {:?}", strike.flight);
+    assert_eq!(clicked(&mut app, ogre_at), None, "the first click chooses the attack");
+    let point = app.world().resource::<Choice>().flyby.clone().expect("the flyby chosen");
+    assert!(point.swoop && point.target == ogre && point.planned == strike);
+    app.update();
+    let flights = app.world().resource::<Previews>().flights.clone().unwrap();
+    let beyond: Vec<&Square> = flights.keys().filter(|s| s.x > 13).collect();
+    assert!(!beyond.is_empty(), "the flight goes on past the ogre");
+    assert!(flights.values().all(|p| p.steps.starts_with(&point.planned.steps)));
+    let to = **beyond.iter().max_by_key(|s| (s.x, -s.y)).unwrap();
+    let step = clicked(&mut app, to).expect("the flight");
+    let after = point.planned.steps.len();
+    assert!(
+        matches!(&step, Step::Fly { flyby: Some((t, n)), swoop: true, .. } if t == "ogre" && *n == after),
+        "{step:?}"
+    );
+    assert_eq!(app.world().resource::<Choice>().flyby, None, "spent with the flight");
+    let facts = play(&mut app, &step);
+    let made = facts
+        .iter()
+        .find_map(|f| match f {
+            Fact::CheckRolled { creature, reason, success, dc, .. } if creature.0 == "griffon" => {
+                assert!(reason.starts_with("swoop"), "{reason}");
+                assert_eq!(*dc, 20);
+                Some(*success)
+            }
+            _ => None,
+        })
+        .expect("the swoop's fly check");
+    let clawed = facts.iter().any(
+        |f| matches!(f, Fact::AttackRolled { attacker, weapon, .. } if attacker.0 == "griffon" && weapon == "claw"),
+    );
+    assert_eq!(clawed, made, "the claw strikes when the check is made: {facts:?}");
+}
+
+/// A deceleration with the mouse (004:759): the declared speed (V) past the stall is a deceleration; the
+/// preview offers only stalls with two manoeuvres left, and the click flies one as a deceleration, the fly
+/// check DC 15 rolled.
+#[test]
+fn a_flier_decelerates_with_the_mouse() {
+    use estoc::game::play::{BarKind, Choice, Previews, use_bar};
+    use estoc::rules::aerial::SpeedStatus;
+    let encounter = level_at("tests/scenarios/levels/stoop.ron");
+    let mut app = started(&encounter, 2);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    play(&mut app, &Step::EndTurn { creature: "ogre".into() });
+    use_bar(app.world_mut(), BarKind::Speed);
+    use_bar(app.world_mut(), BarKind::Speed);
+    let choice = app.world().resource::<Choice>().clone();
+    assert_eq!((choice.speed, choice.decelerate), (Some(SpeedStatus::Stall), true));
+    app.update();
+    let flights = app.world().resource::<Previews>().flights.clone().unwrap();
+    assert!(!flights.is_empty() && flights.values().all(|p| p.flight.status == SpeedStatus::Stall));
+    let to = *flights.keys().max_by_key(|s| (s.x, -s.y)).unwrap();
+    let step = clicked(&mut app, to).expect("the flight");
+    assert!(matches!(&step, Step::Fly { decelerate: true, .. }), "{step:?}");
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::CheckRolled { creature, reason, dc: 15, .. }
+            if creature.0 == "griffon" && reason.starts_with("deceleration"))),
+        "{facts:?}"
+    );
+}
+
+/// Collisions with the mouse (X, 004:758, 004:825): at chase scale a click on the dragon sharing a square
+/// in the griffon's band flies the collision manoeuvre into it, the fly check DC 15 rolled, and on a flier
+/// in another band the preview says why there is none; at normal scale, at the top speed declared, a click on
+/// the far dragon flies into its space, and the rules make the collision there.
+#[test]
+fn a_flier_rams_another_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::play::{BarKind, Controllers, Hover, Mode, Previews, use_bar};
+    let encounter = level_at("tests/scenarios/levels/chase.ron");
+    // Seed 1: the griffon first, the dragon still in its band (a flier that does not fly falls).
+    let mut app = started(&encounter, 1);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("dragons".into(), Control::Human);
+    app.update();
+    let griffon = entity(&app, "griffon");
+    pass_turns_until(&mut app, griffon);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Ram));
+    let square = Square::new(7, 5);
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(square), token: Some(entity(&app, "high")) };
+    app.update();
+    let refused = app.world().resource::<Previews>().manoeuvre.clone().unwrap().expect_err("band 5 is out of reach");
+    assert_eq!(refused.rule, "004:758");
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(square), token: Some(entity(&app, "dragon")) };
+    app.update();
+    let shown = app.world().resource::<Previews>().manoeuvre.clone();
+    assert!(matches!(shown, Some(Ok(_))), "{shown:?}");
+    let step = clicked(&mut app, square).expect("the collision");
+    assert!(matches!(&step, Step::Fly { ram: Some(t), .. } if t == "dragon"), "{step:?}");
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::CheckRolled { creature, reason, dc: 15, .. }
+            if creature.0 == "griffon" && reason.starts_with("collision"))),
+        "{facts:?}"
+    );
+
+    let encounter = level_at("tests/scenarios/levels/collision.ron");
+    // Seed 2: the griffon first.
+    let mut app = started(&encounter, 2);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("dragons".into(), Control::Human);
+    app.update();
+    let griffon = entity(&app, "griffon");
+    pass_turns_until(&mut app, griffon);
+    let dragon_at = Square::new(38, 5);
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(dragon_at), token: Some(entity(&app, "dragon")) };
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Ram));
+    app.update();
+    assert!(app.world().resource::<Previews>().manoeuvre.clone().unwrap().is_err(), "too far at a fast flight");
+    // Undeclared, a stall, a deceleration, slow, fast, top speed.
+    for _ in 0..5 {
+        use_bar(app.world_mut(), BarKind::Speed);
+    }
+    app.update();
+    let flight = app.world().resource::<Previews>().manoeuvre.clone().unwrap().expect("a flight into it");
+    assert_eq!(flight.flight.status, estoc::rules::aerial::SpeedStatus::TopSpeed);
+    let step = clicked(&mut app, dragon_at).expect("the flight");
+    assert!(matches!(&step, Step::Fly { ram: None, .. }), "at normal scale no manoeuvre: {step:?}");
+    let facts = play(&mut app, &step);
+    assert!(
+        facts
+            .iter()
+            .any(|f| matches!(f, Fact::Collided { creature, with, .. } if creature.0 == "griffon" && with == "dragon")),
+        "{facts:?}"
+    );
 }

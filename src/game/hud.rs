@@ -502,7 +502,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             .and_then(|f| world.get::<Speed>(f))
             .and_then(|s| s.fly)
             .map_or(0.0, |w| w.squares as f32 * 1.5);
-        out.push((declared_speed(choice.speed, fly_m), WARN));
+        out.push((declared_speed(choice.speed, choice.decelerate, fly_m), WARN));
         match flights.get(&square) {
             Some(planned) => {
                 let f = &planned.flight;
@@ -520,6 +520,21 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                     ),
                     if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) { BAD } else { GOOD },
                 ));
+                if !f.checks.is_empty() {
+                    let checks: Vec<String> = f
+                        .checks
+                        .iter()
+                        .map(|c| format!("{} DC {} at step {}", c.maneuver.name(), c.dc, c.step + 1))
+                        .collect();
+                    out.push((
+                        format!(
+                            "fly checks: {}; one failed, the turn falls short and no other advanced manoeuvre \
+                             this round (004:750-780)",
+                            checks.join(", ")
+                        ),
+                        WARN,
+                    ));
+                }
                 if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) {
                     out.push((
                         "a stall: it drops 45 m (a band) at the end of its turn and starts the next in free fall (004:701)"
@@ -538,6 +553,9 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         && let Some(me) = active
     {
         breath_lines(world, me, breath, &mut out);
+    }
+    if let Some(me) = active {
+        manoeuvre_lines(world, me, &choice, &mut out);
     }
     if choice.mode == super::play::Mode::Cast
         && let Some(spell) = &choice.spell
@@ -904,11 +922,18 @@ fn apply_clicks(world: &mut World) {
 
 /// What the speed a flier declares asks of its flight and leaves it (004:686-709), for a fly speed of
 /// `fly_m` metres.
-fn declared_speed(speed: Option<crate::rules::aerial::SpeedStatus>, fly_m: f32) -> String {
+fn declared_speed(speed: Option<crate::rules::aerial::SpeedStatus>, decelerate: bool, fly_m: f32) -> String {
     use crate::rules::aerial::SpeedStatus::*;
     let (half, double, quarter) = (fly_m / 2.0, fly_m * 2.0, (fly_m / 4.0).min(9.0));
     let what = match speed {
-        None => return "speed: as the flight goes (V declares one: hover, stall, slow, fast, top speed)".into(),
+        None => {
+            return "speed: as the flight goes (V declares one: hover, stall, deceleration, slow, fast, top speed)"
+                .into();
+        }
+        Some(Stall) if decelerate => format!(
+            "deceleration: under {half} m, a fly check DC 15 and two manoeuvres; made, it is slow and does not \
+             drop; failed, a stall (004:759-762)"
+        ),
         Some(Hover) => {
             format!("hover: {quarter} m at most, a move and a standard action; click itself to stay put (004:708-709)")
         }
@@ -921,6 +946,66 @@ fn declared_speed(speed: Option<crate::rules::aerial::SpeedStatus>, fly_m: f32) 
         Some(FreeFall) => "free fall (004:690)".into(),
     };
     format!("declared speed (V): {what}")
+}
+
+/// What the flyby and collide modes ask for, and what a click on the hovered creature would fly
+/// (004:751-758, 004:825-843).
+fn manoeuvre_lines(world: &World, me: Entity, choice: &super::play::Choice, out: &mut Vec<(String, egui::Color32)>) {
+    use super::play::Mode;
+    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |c| c.0.clone());
+    let manoeuvre = world.resource::<Previews>().manoeuvre.clone();
+    let hovered = world.resource::<Previews>().hovered.filter(|h| *h != me);
+    let flight_words = |p: &crate::rules::aerial::flight::PlannedFlight| {
+        let f = &p.flight;
+        format!("{} squares, {:?}, {} manoeuvres", f.spent, f.status, f.maneuvers)
+    };
+    match (choice.mode, &choice.flyby) {
+        (Mode::Flyby, None) => {
+            out.push((
+                "flyby: click the foe to strike on the way, then where the flight ends; a fly check DC 20, none \
+                 with Flyby Attack (004:755-757); Z four times first makes it a swoop (004:751)"
+                    .into(),
+                WARN,
+            ));
+            match (manoeuvre, hovered) {
+                (Some(Ok(p)), Some(foe)) => out.push((
+                    format!(
+                        "click: strike {} after {} of the flight, then choose where it ends",
+                        name(foe),
+                        flight_words(&p)
+                    ),
+                    GOOD,
+                )),
+                (Some(Err(r)), Some(_)) => out.push((format!("no flyby on it: {} ({})", r.reason, r.rule), BAD)),
+                _ => {}
+            }
+        }
+        (Mode::Flyby, Some(point)) => out.push((
+            format!(
+                "{} on {} from {}: click where the flight ends, or that square to end there; Esc cancels",
+                if point.swoop { "swoop, the claw for double damage, DC 20," } else { "flyby attack" },
+                name(point.target),
+                point.at().map_or_else(String::new, |s| s.to_string()),
+            ),
+            GOOD,
+        )),
+        (Mode::Ram, _) => {
+            out.push((
+                "collide: click a flier to fly into it; damage by the faster's speed and the smaller's size, a \
+                 Reflex save DC 15 for half (004:825-843); at chase scale a fly check DC 15 first (004:758)"
+                    .into(),
+                WARN,
+            ));
+            match (manoeuvre, hovered) {
+                (Some(Ok(p)), Some(foe)) => {
+                    out.push((format!("click: fly into {}: {}", name(foe), flight_words(&p)), GOOD))
+                }
+                (Some(Err(r)), Some(_)) => out.push((format!("no collision: {} ({})", r.reason, r.rule), BAD)),
+                _ => {}
+            }
+        }
+        _ => {}
+    }
 }
 
 /// What a breath at the hovered creature would do: its shape, dice and DC, and whom it covers, allies

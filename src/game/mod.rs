@@ -177,6 +177,7 @@ pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
     app.init_resource::<play::Hover>()
         .init_resource::<play::Choice>()
         .init_resource::<play::Selected>()
+        .init_resource::<play::Pending>()
         .init_resource::<play::Previews>();
     app.add_systems(Update, (play::update_previews, overlay::redraw).chain().after(crate::rules::RulesSystems::Record));
 }

@@ -80,6 +80,45 @@ fn label(commands: &mut Commands, text: String, at: Vec2, colour: Color, size: f
     ));
 }
 
+/// A flight's waypoints with the squares spent at each, and its status, length and end at the last.
+fn draw_flight(
+    commands: &mut Commands,
+    planned: &crate::rules::aerial::flight::PlannedFlight,
+    height: i32,
+    scale: crate::rules::aerial::Scale,
+) {
+    let colour = status_colour(planned.flight.status).with_alpha(0.95);
+    for waypoint in &planned.flight.waypoints {
+        let at = square_centre(waypoint.square, height);
+        commands.spawn((
+            Overlay,
+            Sprite::from_color(colour, Vec2::splat(12.0)),
+            Transform::from_translation(at.extend(Z_PATH)),
+        ));
+        label(commands, waypoint.spent.to_string(), at + Vec2::new(14.0, -14.0), Color::WHITE, 12.0);
+    }
+    if let Some(last) = planned.flight.waypoints.last() {
+        let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
+        let text = format!(
+            "{:?}: {} sq, {} manoeuvres, {}, {:?}",
+            planned.flight.status,
+            planned.flight.spent,
+            planned.flight.maneuvers,
+            scale.altitude_label(last.altitude),
+            last.heading
+        );
+        label(commands, text, at, Color::WHITE, 15.0);
+    }
+    // Where a fly check is needed: the manoeuvre and its DC at its step (004:750-780).
+    for check in &planned.flight.checks {
+        if let Some(waypoint) = planned.flight.waypoints.iter().find(|w| w.step == check.step) {
+            let at = square_centre(waypoint.square, height) + Vec2::new(0.0, -TILE_PX * 0.3);
+            let text = format!("{} DC {}", check.maneuver.name(), check.dc);
+            label(commands, text, at, Color::srgb(1.0, 0.8, 0.3), 12.0);
+        }
+    }
+}
+
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
 pub fn redraw(
     mut commands: Commands,
@@ -112,29 +151,23 @@ pub fn redraw(
         for (square, planned) in previews.flights.iter().flatten() {
             shade(&mut commands, *square, height, status_colour(planned.flight.status), 6.0, Z_SHADE);
         }
-        if let Some(planned) = hover.square.and_then(|s| previews.flights.as_ref().and_then(|f| f.get(&s))) {
-            let colour = status_colour(planned.flight.status).with_alpha(0.95);
-            for waypoint in &planned.flight.waypoints {
-                let at = square_centre(waypoint.square, height);
-                commands.spawn((
-                    Overlay,
-                    Sprite::from_color(colour, Vec2::splat(12.0)),
-                    Transform::from_translation(at.extend(Z_PATH)),
-                ));
-                label(&mut commands, waypoint.spent.to_string(), at + Vec2::new(14.0, -14.0), Color::WHITE, 12.0);
-            }
-            if let Some(last) = planned.flight.waypoints.last() {
-                let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
-                let text = format!(
-                    "{:?}: {} sq, {} manoeuvres, {} m, {:?}",
-                    planned.flight.status,
-                    planned.flight.spent,
-                    planned.flight.maneuvers,
-                    last.altitude as f32 * 1.5,
-                    last.heading
-                );
-                label(&mut commands, text, at, Color::WHITE, 15.0);
-            }
+        // The flight to the hovered square, or the one a flyby or a collision with the hovered creature would
+        // fly (004:751-758).
+        let manoeuvre = previews.manoeuvre.as_ref().and_then(|m| m.as_ref().ok());
+        let to_hovered = hover.square.and_then(|s| previews.flights.as_ref().and_then(|f| f.get(&s)));
+        if let Some(planned) = manoeuvre.or(to_hovered) {
+            draw_flight(&mut commands, planned, height, encounter.0.battlefield.scale());
+        }
+        if let Some(at) = choice.flyby.as_ref().and_then(|p| p.at()) {
+            let gold = Color::srgb(1.0, 0.8, 0.1);
+            outline(&mut commands, Footprint::new(at, 1), height, gold, 4.0, Z_PATH + 1.0);
+            label(
+                &mut commands,
+                "strike".into(),
+                square_centre(at, height) + Vec2::new(0.0, -TILE_PX * 0.3),
+                gold,
+                13.0,
+            );
         }
         if let Ok((position, space, _)) = creatures.get(me) {
             outline(&mut commands, space.at(position.0), height, Color::srgb(1.0, 0.85, 0.2), 4.0, Z_PATH);

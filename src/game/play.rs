@@ -63,6 +63,30 @@ pub enum Mode {
     Cast,
     /// Breathe the breath weapon at the creature clicked.
     Breath,
+    /// A flyby attack (004:755), a swoop after 6 m of dives (004:751): the foe clicked first, struck on the
+    /// way; then the square the flight ends on.
+    Flyby,
+    /// Fly into the flier clicked: a collision (004:758, 004:825).
+    Ram,
+}
+
+/// Where a flyby attack strikes: the foe, the part of the flight flown before the attack, and whether it
+/// is a swoop (6 m of dives first, 004:751).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlybyPoint {
+    /// The foe struck.
+    pub target: Entity,
+    /// The flight up to the attack.
+    pub planned: crate::rules::aerial::flight::PlannedFlight,
+    /// A swoop: the claw for double damage, DC 20 (004:751).
+    pub swoop: bool,
+}
+
+impl FlybyPoint {
+    /// The square the attack is made from.
+    pub fn at(&self) -> Option<Square> {
+        self.planned.flight.waypoints.last().map(|w| w.square)
+    }
 }
 
 /// The player's choices for the active creature.
@@ -85,6 +109,10 @@ pub struct Choice {
     /// The speed a flier declares for its turn (004:686), which its flight must keep to (V); `None` lets
     /// the length of the flight chosen say.
     pub speed: Option<crate::rules::aerial::SpeedStatus>,
+    /// The declared stall is flown as a deceleration (004:759): a fly check, slow if it is made.
+    pub decelerate: bool,
+    /// In flyby mode, the attack chosen on the way.
+    pub flyby: Option<FlybyPoint>,
 }
 
 /// The creature last clicked on: its sheet stays in the panel.
@@ -153,6 +181,9 @@ pub struct Previews {
     pub breath: Option<Result<Vec<Entity>, Refusal>>,
     /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
     pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>>,
+    /// In flyby and ram modes, the flight a click on the hovered creature would fly: to strike it on the
+    /// way (before the end is chosen), or into it; or the rule that leaves none.
+    pub manoeuvre: Option<Result<crate::rules::aerial::flight::PlannedFlight, Refusal>>,
     /// The charge lanes toward the hovered foe, in charge mode.
     pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
     /// Squares the foes of the active creature threaten, when asked.
@@ -330,9 +361,11 @@ pub fn update_previews(world: &mut World) {
     // A flier's climb and declared speed are for its own turn (004:686).
     if world.resource::<Previews>().key.as_ref().is_some_and(|k| k.active != active) {
         let mut choice = world.resource_mut::<Choice>();
-        if choice.climb != 0 || choice.speed.is_some() {
+        if choice.climb != 0 || choice.speed.is_some() || choice.decelerate || choice.flyby.is_some() {
             choice.climb = 0;
             choice.speed = None;
+            choice.decelerate = false;
+            choice.flyby = None;
         }
     }
     let key = PreviewKey {
@@ -358,19 +391,12 @@ pub fn update_previews(world: &mut World) {
             .key
             .as_ref()
             .is_some_and(|k| k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode);
-        let same_flight =
-            old.key.as_ref().is_some_and(|k| k.choice.climb == key.choice.climb && k.choice.speed == key.choice.speed);
+        let same_flight = old.key.as_ref().is_some_and(|k| same_flight(&k.choice, &key.choice));
         let old_flights = (same_state && same_flight).then(|| old.flights.clone());
         previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
-        previews.flights = if let Some(flights) = old_flights {
-            flights
-        } else {
-            crate::rules::aerial::flying::plan_flights(
-                world,
-                flier_of(world, me),
-                &climb_steps(key.choice.climb),
-                key.choice.speed,
-            )
+        previews.flights = match old_flights {
+            Some(flights) => flights,
+            None => flights_for(world, me, &key.choice),
         };
         let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
         if key.choice.mode == Mode::Cast
@@ -383,8 +409,20 @@ pub fn update_previews(world: &mut World) {
         {
             previews.breath = Some(crate::rules::breath::breath_preview(world, me, target));
         }
+        // The manoeuvre a click on the hovered creature would fly.
+        if previews.flights.is_some()
+            && let Some(target) = previews.hovered.filter(|e| *e != me)
+        {
+            previews.manoeuvre = match key.choice.mode {
+                Mode::Flyby if key.choice.flyby.is_none() => {
+                    Some(flyby_point(world, me, target).map(|point| point.planned))
+                }
+                Mode::Ram => Some(ram_flight(world, me, target).map(|(planned, _)| planned)),
+                _ => None,
+            };
+        }
         match (hovered_foe, key.hover) {
-            (Some(_), _) if matches!(key.choice.mode, Mode::Cast | Mode::Breath) => {}
+            (Some(_), _) if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram) => {}
             (Some(foe), _) => {
                 if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));
@@ -418,31 +456,71 @@ fn flights_of(
 ) -> Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>> {
     let facts = world.resource::<EventLog>().0.len();
     let previews = world.resource::<Previews>();
-    let current = previews.key.as_ref().is_some_and(|k| {
-        k.active == Some(me) && k.facts == facts && k.choice.climb == choice.climb && k.choice.speed == choice.speed
-    });
+    let current = previews
+        .key
+        .as_ref()
+        .is_some_and(|k| k.active == Some(me) && k.facts == facts && same_flight(&k.choice, choice));
     if current {
         return previews.flights.clone();
     }
-    crate::rules::aerial::flying::plan_flights(world, flier_of(world, me), &climb_steps(choice.climb), choice.speed)
+    flights_for(world, me, choice)
 }
 
-/// The speeds the flier `flier` may declare, `None` (the flight's length says) first: a hover for perfect
-/// and good fliers and the Hover feat (004:708), a stall for the others (perfect and good fliers only stall
-/// by choice, which we do not offer: 004:702), slow, fast and top speed (004:689-695).
-pub fn declarable(world: &World, flier: Entity) -> Vec<Option<crate::rules::aerial::SpeedStatus>> {
+/// Whether two choices ask for the same flights.
+fn same_flight(a: &Choice, b: &Choice) -> bool {
+    a.climb == b.climb && a.speed == b.speed && a.decelerate == b.decelerate && a.flyby == b.flyby
+}
+
+/// The flights `me` (its mount, when it rides one) can fly now as the choice asks: after its climbs and
+/// dives, or after the flyby attack chosen; at the speed declared; flown as a deceleration (004:759) or
+/// with a flyby attack (004:755) only where the rules allow that manoeuvre. `None` when it cannot fly.
+pub fn flights_for(
+    world: &mut World,
+    me: Entity,
+    choice: &Choice,
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>> {
+    use crate::rules::aerial::flying;
+    let flier = flier_of(world, me);
+    let prefix = match &choice.flyby {
+        Some(point) => point.planned.steps.clone(),
+        None => climb_steps(choice.climb),
+    };
+    let declared = if choice.decelerate { Some(crate::rules::aerial::SpeedStatus::Stall) } else { choice.speed };
+    let mut flights = flying::plan_flights(world, flier, &prefix, declared)?;
+    let maneuverability = world.get::<Speed>(flier)?.fly?.maneuverability;
+    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    if choice.decelerate {
+        flights.retain(|_, p| flying::deceleration_fits(&p.flight, maneuverability, scale).is_ok());
+    }
+    if let Some(point) = &choice.flyby {
+        let after = point.planned.steps.len();
+        flights
+            .retain(|_, p| flying::flyby_fits(&p.flight, &p.steps, after, point.swoop, maneuverability, scale).is_ok());
+        // Ending the flight where it strikes.
+        if let Some(at) = point.at() {
+            flights.insert(at, point.planned.clone());
+        }
+    }
+    Some(flights)
+}
+
+/// The speeds the flier `flier` may declare, each with whether it is flown as a deceleration, `None` (the
+/// flight's length says) first: a hover for perfect and good fliers and the Hover feat (004:708), a stall
+/// and a deceleration for the others (perfect and good fliers only stall by choice, which we do not offer:
+/// 004:702, 004:759), slow, fast and top speed (004:689-695).
+pub fn declarable(world: &World, flier: Entity) -> Vec<(Option<crate::rules::aerial::SpeedStatus>, bool)> {
     use crate::rules::aerial::SpeedStatus;
-    let Some(wings) = world.get::<Speed>(flier).and_then(|s| s.fly) else { return vec![None] };
+    let Some(wings) = world.get::<Speed>(flier).and_then(|s| s.fly) else { return vec![(None, false)] };
     let nimble = crate::rules::aerial::is_nimble(wings.maneuverability);
     let hover = nimble || world.get::<Feats>(flier).is_some_and(|f| f.has(Feat::Hover));
-    let mut out = vec![None];
+    let mut out = vec![(None, false)];
     if hover {
-        out.push(Some(SpeedStatus::Hover));
+        out.push((Some(SpeedStatus::Hover), false));
     }
     if !nimble {
-        out.push(Some(SpeedStatus::Stall));
+        out.extend([(Some(SpeedStatus::Stall), false), (Some(SpeedStatus::Stall), true)]);
     }
-    out.extend([Some(SpeedStatus::Slow), Some(SpeedStatus::Fast), Some(SpeedStatus::TopSpeed)]);
+    out.extend([SpeedStatus::Slow, SpeedStatus::Fast, SpeedStatus::TopSpeed].map(|s| (Some(s), false)));
     out
 }
 
@@ -454,10 +532,62 @@ fn planned_step(
     choice: &Choice,
 ) -> Step {
     let mut step = Step::flight(flier, planned.steps.clone(), dive_at);
-    if let Step::Fly { hover, .. } = &mut step {
+    if let Step::Fly { hover, decelerate, .. } = &mut step {
         *hover = choice.speed == Some(crate::rules::aerial::SpeedStatus::Hover);
+        *decelerate = choice.decelerate;
     }
     step
+}
+
+/// What striking a foe at the end of a flight needs: the striker's reach, the flier's size and width, the
+/// foe's place, height and size.
+struct Strike {
+    reach: u32,
+    size: Size,
+    side: i32,
+    their_at: crate::rules::geometry::Footprint,
+    their_altitude: i32,
+    their_size: Size,
+    scale: crate::rules::aerial::Scale,
+}
+
+impl Strike {
+    /// `me` striking `foe` from the flight of its mount, or its own.
+    fn of(world: &World, me: Entity, foe: Entity) -> Option<Strike> {
+        let flier = flier_of(world, me);
+        let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
+        Some(Strike {
+            reach: world.get::<Reach>(me)?.0,
+            size: *world.get::<Size>(flier)?,
+            side: world.get::<Space>(flier)?.width,
+            their_at: s.at(p.0),
+            their_altitude: world.get::<Altitude>(foe)?.0,
+            their_size: *world.get::<Size>(foe)?,
+            scale: world.resource::<crate::rules::battlefield::Battlefield>().scale(),
+        })
+    }
+
+    /// Whether the flight `planned`, ending on `at`, leaves the foe within reach, heights counted
+    /// (004:783-784).
+    fn reaches(&self, at: Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> bool {
+        use crate::rules::attack::{melee_reaches, vertical_reach, vertical_steps};
+        let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
+        melee_reaches(self.reach, false, crate::rules::geometry::Footprint::new(at, self.side), self.their_at)
+            && vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size)
+                <= vertical_reach(self.reach, false)
+    }
+}
+
+/// Flights in order of preference for a strike: slow rather than fast, then the fewest fly checks, then
+/// the cheapest.
+fn strike_rank(at: &Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> (u8, usize, u32, i32, i32) {
+    use crate::rules::aerial::SpeedStatus;
+    let rank = match planned.flight.status {
+        SpeedStatus::Slow | SpeedStatus::Hover => 0,
+        SpeedStatus::Fast => 1,
+        _ => 2,
+    };
+    (rank, planned.flight.checks.len(), planned.flight.spent, at.y, at.x)
 }
 
 /// How a flier in the air would strike the foe on `square`: the flight that ends where it threatens the
@@ -465,7 +595,6 @@ fn planned_step(
 /// dives (`Z` four times, 004:753), else the flight and then the attack with the standard action a slow
 /// flight leaves. `None` when it is not a flier's turn, there is no foe there, or no flight reaches it.
 pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
-    use crate::rules::aerial::SpeedStatus;
     let me = human_turn(world)?;
     if !matches!(world.resource::<Choice>().mode, Mode::Auto | Mode::Attack) {
         return None;
@@ -482,33 +611,12 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
     }
     let choice = world.resource::<Choice>().clone();
     let flights = flights_of(world, me, &choice)?;
-    let (reach, size) = (world.get::<Reach>(me)?.0, *world.get::<Size>(flier)?);
-    let (their_at, their_altitude, their_size) = {
-        let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
-        (s.at(p.0), world.get::<Altitude>(foe)?.0, *world.get::<Size>(foe)?)
-    };
-    let side = world.get::<Space>(flier)?.width;
-    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
-    let dive = choice.climb <= -scale.dive_attack_drop();
-    let rank = |s: SpeedStatus| match s {
-        SpeedStatus::Slow | SpeedStatus::Hover => 0,
-        SpeedStatus::Fast => 1,
-        _ => 2,
-    };
+    let strike = Strike::of(world, me, foe)?;
+    let dive = choice.climb <= -strike.scale.dive_attack_drop();
     let (_, planned) = flights
         .iter()
-        .filter(|(at, planned)| {
-            let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
-            crate::rules::attack::melee_reaches(
-                reach,
-                false,
-                crate::rules::geometry::Footprint::new(**at, side),
-                their_at,
-            ) && crate::rules::attack::vertical_steps(scale, end, size, their_altitude, their_size)
-                <= crate::rules::attack::vertical_reach(reach, false)
-                && (dive || rank(planned.flight.status) == 0)
-        })
-        .min_by_key(|(at, p)| (rank(p.flight.status), p.flight.spent, at.y, at.x))?;
+        .filter(|(at, planned)| strike.reaches(**at, planned) && (dive || strike_rank(at, planned).0 == 0))
+        .min_by_key(|(at, planned)| strike_rank(at, planned))?;
     let creature = id_of(world, me);
     let flier = id_of(world, flier);
     let fly = |dive_at: Option<String>| planned_step(flier.clone(), planned, dive_at, &choice);
@@ -530,6 +638,148 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
             },
         ]
     })
+}
+
+/// The flyby attack on `foe` a click chooses in flyby mode (004:755-757): the cheapest slow flight that
+/// ends within the striker's reach of it with two manoeuvres left, a swoop when it begins with 6 m of dives
+/// (`Z` four times, 004:751); or the rule that leaves none. A rider strikes from its mount's flight only
+/// with Flyby Attack, and a ridden flier never swoops (004:656, 004:812).
+pub fn flyby_point(world: &mut World, me: Entity, foe: Entity) -> Result<FlybyPoint, Refusal> {
+    use crate::rules::turns::{ActionBudget, ActionKind};
+    let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
+    if world.get::<Faction>(foe) == world.get::<Faction>(me) {
+        return Err(Refusal::new("a flyby attack strikes a foe", "004:755"));
+    }
+    world.get::<ActionBudget>(me).copied().unwrap_or_default().check(ActionKind::Standard)?;
+    let flier = flier_of(world, me);
+    let mut choice = world.resource::<Choice>().clone();
+    choice.flyby = None;
+    let strike = Strike::of(world, me, foe).ok_or_else(grounded)?;
+    let swoop = choice.climb <= -strike.scale.dive_attack_drop();
+    if flier != me {
+        if !world.get::<Feats>(me).is_some_and(|f| f.has(Feat::FlybyAttack)) {
+            return Err(Refusal::new(
+                "the rider acts before or after its mount's move, not in the middle of it, without Flyby Attack",
+                "004:812",
+            ));
+        }
+        if swoop {
+            return Err(Refusal::new("a ridden flier takes no standard action of its own: no swoop", "004:656"));
+        }
+    }
+    let flights = flights_of(world, me, &choice).ok_or_else(grounded)?;
+    let maneuverability = world.get::<Speed>(flier).and_then(|s| s.fly).ok_or_else(grounded)?.maneuverability;
+    let reaching: Vec<_> = flights.iter().filter(|(at, planned)| strike.reaches(**at, planned)).collect();
+    if reaching.is_empty() {
+        return Err(Refusal::new("no flight this turn ends within its reach", "004:755"));
+    }
+    let mut why = None;
+    reaching
+        .into_iter()
+        .filter(|(_, p)| {
+            let fits = crate::rules::aerial::flying::flyby_fits(
+                &p.flight,
+                &p.steps,
+                p.steps.len(),
+                swoop,
+                maneuverability,
+                strike.scale,
+            );
+            why = why.take().or(fits.clone().err());
+            fits.is_ok()
+        })
+        .min_by_key(|(at, planned)| strike_rank(at, planned))
+        .map(|(_, planned)| FlybyPoint { target: foe, planned: planned.clone(), swoop })
+        .ok_or_else(|| why.unwrap_or_else(grounded))
+}
+
+/// The flight a click makes in flyby mode once the attack is chosen: on to `square`, the attack made on
+/// the way. `None` when no flight with the attack ends there.
+pub fn flyby_step(world: &mut World, me: Entity, square: Square) -> Option<Step> {
+    let choice = world.resource::<Choice>().clone();
+    let point = choice.flyby.clone()?;
+    let flights = flights_of(world, me, &choice)?;
+    let planned = flights.get(&square)?;
+    let flier = id_of(world, flier_of(world, me));
+    let mut step = planned_step(flier, planned, None, &choice);
+    if let Step::Fly { flyby, swoop, .. } = &mut step {
+        *flyby = Some((id_of(world, point.target), point.planned.steps.len()));
+        *swoop = point.swoop;
+    }
+    Some(step)
+}
+
+/// The flight into the flier `foe` a click makes in ram mode (004:758, 004:825): the cheapest flight at
+/// the speed declared, after the climbs and dives chosen, that ends in its space at its height (at chase
+/// scale in its square and band, with the two manoeuvres of the collision left); or the rule that leaves
+/// none.
+pub fn ram_flight(
+    world: &mut World,
+    me: Entity,
+    foe: Entity,
+) -> Result<(crate::rules::aerial::flight::PlannedFlight, Step), Refusal> {
+    use crate::rules::aerial::{Scale, flying};
+    let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
+    let flier = flier_of(world, me);
+    if foe == flier || foe == me {
+        return Err(Refusal::new("a flier collides with another", "004:825"));
+    }
+    let their_altitude = world.get::<Altitude>(foe).map_or(0, |a| a.0);
+    if their_altitude <= 0 {
+        return Err(Refusal::new(format!("{} is not flying", id_of(world, foe)), "004:758"));
+    }
+    let choice = world.resource::<Choice>().clone();
+    let declared = if choice.decelerate { Some(crate::rules::aerial::SpeedStatus::Stall) } else { choice.speed };
+    let flights = flying::plan_flights_through(world, flier, &climb_steps(choice.climb), declared, Some(foe))
+        .ok_or_else(grounded)?;
+    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    let maneuverability = world.get::<Speed>(flier).and_then(|s| s.fly).ok_or_else(grounded)?.maneuverability;
+    let (my_size, side) =
+        (*world.get::<Size>(flier).ok_or_else(grounded)?, world.get::<Space>(flier).ok_or_else(grounded)?.width);
+    let their_at = {
+        let (p, s) = (world.get::<Position>(foe).ok_or_else(grounded)?, world.get::<Space>(foe).ok_or_else(grounded)?);
+        s.at(p.0)
+    };
+    let their_size = world.get::<Size>(foe).copied().unwrap_or_default();
+    let enters = |at: Square, planned: &crate::rules::aerial::flight::PlannedFlight| {
+        let alt = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
+        crate::rules::geometry::Footprint::new(at, side).overlaps(their_at)
+            && match scale {
+                Scale::Chase => alt == their_altitude,
+                Scale::Normal => {
+                    alt < their_altitude + scale.body_height(their_size)
+                        && their_altitude < alt + scale.body_height(my_size)
+                }
+            }
+    };
+    let entering: Vec<_> = flights.iter().filter(|(at, planned)| enters(**at, planned)).collect();
+    if entering.is_empty() {
+        return Err(Refusal::new(
+            match scale {
+                Scale::Chase => "no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first",
+                Scale::Normal => "no flight this turn enters its space at its height: climb (Q) or dive (Z) first",
+            },
+            "004:758",
+        ));
+    }
+    let mut why = None;
+    let (_, planned) = entering
+        .into_iter()
+        .filter(|(_, p)| {
+            let fits = match scale {
+                Scale::Chase => flying::collision_fits(&p.flight, maneuverability, scale),
+                Scale::Normal => Ok(()),
+            };
+            why = why.take().or(fits.clone().err());
+            fits.is_ok()
+        })
+        .min_by_key(|(at, planned)| strike_rank(at, planned))
+        .ok_or_else(|| why.unwrap_or_else(grounded))?;
+    let mut step = planned_step(id_of(world, flier), planned, None, &choice);
+    if let Step::Fly { ram, .. } = &mut step {
+        *ram = (scale == Scale::Chase).then(|| id_of(world, foe));
+    }
+    Ok((planned.clone(), step))
 }
 
 /// The climbs or dives a flier's flight begins with.
@@ -699,14 +949,44 @@ fn clicks(world: &mut World) {
         }
         return;
     }
+    click(world, square);
+}
+
+/// What a left click on `square` does: an action of the creature whose turn it is, a flyby attack chosen,
+/// or a creature selected.
+pub fn click(world: &mut World, square: Square) {
     // A flier in the air clicking a foe flies beside it and strikes, or dives on it (004:753).
     if let Some(steps) = flier_strike(world, square) {
         world.resource_mut::<Pending>().0.extend(steps);
-        let mut choice = world.resource_mut::<Choice>();
-        choice.climb = 0;
-        choice.speed = None;
-        choice.mode = Mode::Auto;
+        flown(&mut world.resource_mut::<Choice>());
         return;
+    }
+    if let Some(me) = human_turn(world) {
+        let mode = world.resource::<Choice>().mode;
+        let there = pointed_at(world, square);
+        // Flyby mode: the foe struck on the way first, then the end of the flight (004:755).
+        if mode == Mode::Flyby {
+            if world.resource::<Choice>().flyby.is_some() {
+                if let Some(step) = flyby_step(world, me, square) {
+                    world.resource_mut::<Pending>().0.push_back(step);
+                    flown(&mut world.resource_mut::<Choice>());
+                }
+            } else if let Some(foe) = there
+                && let Ok(point) = flyby_point(world, me, foe)
+            {
+                world.resource_mut::<Choice>().flyby = Some(point);
+            }
+            return;
+        }
+        if mode == Mode::Ram {
+            if let Some(foe) = there
+                && let Ok((_, step)) = ram_flight(world, me, foe)
+            {
+                world.resource_mut::<Pending>().0.push_back(step);
+                flown(&mut world.resource_mut::<Choice>());
+            }
+            return;
+        }
     }
     if let Some(step) = click_step(world, square) {
         // A full attack goes on blow by blow: the mode stays until the player changes it.
@@ -716,8 +996,7 @@ fn clicks(world: &mut World) {
         let mut choice = world.resource_mut::<Choice>();
         choice.waypoints.clear();
         if flew {
-            choice.climb = 0;
-            choice.speed = None;
+            flown(&mut choice);
         }
         if !keep {
             choice.mode = Mode::Auto;
@@ -725,6 +1004,15 @@ fn clicks(world: &mut World) {
     } else if let Some(creature) = pointed_at(world, square) {
         world.insert_resource(Selected(Some(creature)));
     }
+}
+
+/// After a flight the choices made for it are spent: climbs, declared speed, manoeuvres, the mode.
+fn flown(choice: &mut Choice) {
+    choice.climb = 0;
+    choice.speed = None;
+    choice.decelerate = false;
+    choice.flyby = None;
+    choice.mode = Mode::Auto;
 }
 
 /// One entry of the action bar.
@@ -787,6 +1075,8 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
     BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
     BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
+    BarAction { key: KeyCode::KeyH, label: "Flyby [H]", kind: BarKind::Mode(Mode::Flyby) },
+    BarAction { key: KeyCode::KeyX, label: "Collide [X]", kind: BarKind::Mode(Mode::Ram) },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
@@ -840,13 +1130,8 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 Err(Refusal::new("no ally larger than it next to it to get on", "004:226"))
             }
         }
-        BarKind::Speed => {
-            if world.resource::<Previews>().flights.is_some() {
-                Ok(())
-            } else {
-                Err(Refusal::new("not a flier in the air with its flight still to fly", "004:686"))
-            }
-        }
+        BarKind::Speed | BarKind::Mode(Mode::Ram) => in_flight(world),
+        BarKind::Mode(Mode::Flyby) => in_flight(world).and_then(|()| budget.check(ActionKind::Standard)),
         BarKind::Cast => {
             if castable(world, me).is_empty() {
                 Err(Refusal::new("knows no spell it can still cast", "004:190"))
@@ -854,6 +1139,15 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 budget.check(ActionKind::Standard)
             }
         }
+    }
+}
+
+/// Whether the creature whose turn it is flies and has its flight still to fly.
+fn in_flight(world: &World) -> Result<(), Refusal> {
+    if world.resource::<Previews>().flights.is_some() {
+        Ok(())
+    } else {
+        Err(Refusal::new("not a flier in the air with its flight still to fly", "004:686"))
     }
 }
 
@@ -882,6 +1176,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         BarKind::Mode(mode) => {
             let mut choice = world.resource_mut::<Choice>();
             choice.mode = if choice.mode == mode { Mode::Auto } else { mode };
+            choice.flyby = None;
             return;
         }
         BarKind::Defensively => {
@@ -905,8 +1200,10 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         BarKind::Speed => {
             let speeds = declarable(world, flier_of(world, me));
             let mut choice = world.resource_mut::<Choice>();
-            let next = speeds.iter().position(|s| *s == choice.speed).map_or(0, |i| (i + 1) % speeds.len());
-            choice.speed = speeds[next];
+            let now = (choice.speed, choice.decelerate);
+            let next = speeds.iter().position(|s| *s == now).map_or(0, |i| (i + 1) % speeds.len());
+            (choice.speed, choice.decelerate) = speeds[next];
+            choice.flyby = None;
             return;
         }
         BarKind::Cast => {
@@ -954,6 +1251,7 @@ fn keys(world: &mut World) {
             KeyCode::Escape => {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.waypoints.clear();
+                choice.flyby = None;
                 choice.mode = Mode::Auto;
             }
             KeyCode::KeyQ | KeyCode::KeyZ => {
@@ -965,6 +1263,7 @@ fn keys(world: &mut World) {
                 let change = if key == KeyCode::KeyQ { 1 } else { -1 };
                 let mut choice = world.resource_mut::<Choice>();
                 choice.climb = (choice.climb + change).clamp(-most, most);
+                choice.flyby = None;
             }
             KeyCode::Tab => {
                 // The next of the party acting together (004:653-655).

@@ -453,13 +453,14 @@ pub struct PlannedFlight {
     pub flight: Flight,
 }
 
-/// Every square a flier can end this turn's flight on, at the altitude `prefix` (its climbs and dives,
-/// flown first) leaves it, flying ahead and turning 45° as its status and manoeuvrability allow, with the
-/// best flight to each: slow rather than fast, fast rather than a stall, then the cheapest. Only simple
-/// manoeuvres; each flight checked by [`fly`]. `declared` is the speed the flier declared at the start of
-/// its turn (004:686): only flights of that status, up to four times its speed at top speed, a quarter
-/// (9 m at most) in a hover, which may also stay where it is (004:708-709); `None` offers the slow and fast
-/// flights and the stalls.
+/// Every square a flier can end this turn's flight on, after `prefix` (its climbs and dives flown first,
+/// or the part of the flight before a flyby attack), flying ahead and turning 45° as its status and
+/// manoeuvrability allow, with the best flight to each: slow rather than fast, fast rather than a stall,
+/// then the cheapest. Simple manoeuvres, and the hard and tight turns planned as made (the flight lists
+/// their fly checks); each flight checked by [`fly`]. `declared` is the speed the flier declared at the
+/// start of its turn (004:686): only flights of that status, up to four times its speed at top speed, a
+/// quarter (9 m at most) in a hover, which may also stay where it is (004:708-709); `None` offers the slow
+/// and fast flights and the stalls.
 pub fn flights(
     flier: &Flier,
     prefix: &[FlightStep],
@@ -490,27 +491,34 @@ pub fn flights(
     };
     let limit = if perfect { u32::MAX } else { bands.iter().map(|b| b.0).max().unwrap_or(0) };
     let factor = if perfect { 0 } else { bands.iter().map(|b| b.1).min().unwrap_or(0) };
-    // The start, after the climbs and dives of the prefix (checked with the whole flight at the end).
+    // The start, after the prefix: its climbs and dives, and the steps ahead and 45° turns of a flight
+    // broken by a flyby attack (checked with the whole flight at the end).
     let mut start_at = flier.at;
     let mut start_altitude = flier.altitude;
+    let mut start_heading = flier.heading;
     let (mut spent, mut used, mut since) = (0, 0, flier.since_maneuver);
     let mut odd = false;
     for step in prefix {
         let squares = match step {
+            FlightStep::Forward => 1,
             _ if scale == Scale::Chase => 0,
             FlightStep::Climb => 1,
             FlightStep::Dive { far } => 1 + u32::from(*far),
             _ => 0,
         };
-        spent += step_halves(*step, flier.heading, perfect, &mut odd, scale, band_change);
+        spent += step_halves(*step, start_heading, perfect, &mut odd, scale, band_change);
         used += u32::from(!perfect && step.is_maneuver());
         start_altitude += match step {
             FlightStep::Climb => 1,
             FlightStep::Dive { .. } => -1,
             _ => 0,
         };
+        if let FlightStep::Turn(side) = step {
+            start_heading = start_heading.turned(side.eighths(1));
+            since = 0;
+        }
         for _ in 0..squares {
-            let next = Footprint::rect(start_at.origin.step(flier.heading), start_at.width, start_at.height);
+            let next = Footprint::rect(start_at.origin.step(start_heading), start_at.width, start_at.height);
             if start_altitude < 0 || obstacle(next, start_altitude).is_some() {
                 return HashMap::new();
             }
@@ -530,7 +538,7 @@ pub fn flights(
     };
     let start_at = start_at.origin;
     type State = (Square, Direction, u32, u32);
-    let first: State = (start_at, flier.heading, start.since_maneuver.min(factor), start.maneuvers);
+    let first: State = (start_at, start_heading, start.since_maneuver.min(factor), start.maneuvers);
     /// The cheapest cost of a state, and the state and step it was reached from.
     type Reached = (u32, Option<(State, FlightStep)>);
     let mut best: HashMap<State, Reached, Fnv> = HashMap::default();
@@ -564,6 +572,22 @@ pub fn flights(
                 let turn_cost = if perfect { 0 } else { 2 };
                 let turned = heading.turned(side.eighths(1));
                 next.push((FlightStep::Turn(side), (square, turned, 0, used + u32::from(!perfect)), turn_cost));
+            }
+        }
+        // The advanced turns, two manoeuvres each, planned as made (the flight lists their fly checks): a
+        // hard turn of 90° after the factor (004:770), a tight turn of 45° before it, its step the squares
+        // still short of the factor (004:765).
+        if !perfect && used + super::ADVANCED_MANEUVER_COST <= limit {
+            let used = used + super::ADVANCED_MANEUVER_COST;
+            for side in [Side::Left, Side::Right] {
+                if since >= factor {
+                    let step = FlightStep::HardTurn(side);
+                    next.push((step, (square, heading.turned(side.eighths(2)), 0, used), 4));
+                } else if factor - since <= 3 {
+                    let short = factor - since;
+                    let step = FlightStep::TightTurn { side, step: short as u8 };
+                    next.push((step, (square, heading.turned(side.eighths(1)), 0, used), 2 * (1 + short)));
+                }
             }
         }
         for (step, to, step_cost) in next {
@@ -632,7 +656,8 @@ pub fn flights(
         ends.insert(0, (start.spent, first));
     }
     for (_, end) in ends {
-        if out.contains_key(&end.0) {
+        // A flight with no fly check to make is kept; one with checks gives way to a later one without.
+        if out.get(&end.0).is_some_and(|p| p.flight.checks.is_empty()) {
             continue;
         }
         // A square whose first few candidates all fail is left out: the planner offers what it is sure of.
@@ -650,7 +675,13 @@ pub fn flights(
         {
             continue;
         }
-        out.insert(end.0, PlannedFlight { steps, flight });
+        let better = match out.get(&end.0) {
+            None => true,
+            Some(earlier) => flight.checks.is_empty() && earlier.flight.status == flight.status,
+        };
+        if better {
+            out.insert(end.0, PlannedFlight { steps, flight });
+        }
     }
     out
 }
@@ -877,6 +908,46 @@ mod tests {
         // After a dive, it plans at the lower height.
         let low = flights(&griffon, &[Dive { far: false }], None, &open);
         assert_eq!(low[&Square::new(18, 10)].flight.waypoints.last().unwrap().altitude, 9);
+    }
+
+    #[test]
+    fn the_planner_offers_hard_and_tight_turns_with_their_fly_checks_004_765_770() {
+        let griffon = flier(Maneuverability::Average, 24.0);
+        let all = flights(&griffon, &[], None, &open);
+        let checked: Vec<(&Square, &PlannedFlight)> = all.iter().filter(|(_, p)| !p.flight.checks.is_empty()).collect();
+        assert!(!checked.is_empty(), "some squares need an advanced turn");
+        assert!(checked.len() < all.len() / 2, "most need none: {} of {}", checked.len(), all.len());
+        for (square, planned) in checked {
+            for check in &planned.flight.checks {
+                let step = planned.steps[check.step];
+                assert!(matches!(step, HardTurn(_) | TightTurn { .. }), "{step:?}");
+                assert_eq!(Some(check.dc), step.advanced().and_then(|m| m.dc().ok()));
+            }
+            // Every check failed, the flight ends elsewhere: the square needs the manoeuvre.
+            let failed = fly(&griffon, &planned.steps, false, |_, _| false, open).unwrap();
+            assert_ne!(failed.waypoints.last().unwrap().square, *square);
+        }
+        // A perfect flier turns freely: no check.
+        let perfect = flights(&flier(Maneuverability::Perfect, 24.0), &[], None, &open);
+        assert!(perfect.values().all(|p| p.flight.checks.is_empty()));
+    }
+
+    #[test]
+    fn the_planner_goes_on_after_the_part_of_a_flight_flown_before_a_flyby() {
+        // The griffon (24 m: 16 squares) flies 4 squares east, turns right, flies 3 south-east: the planner
+        // starts there, heading south-east, with those squares and the turn spent.
+        let griffon = flier(Maneuverability::Average, 24.0);
+        let before = [Forward, Forward, Forward, Forward, Turn(Side::Right), Forward, Forward, Forward];
+        let then = flights(&griffon, &before, None, &open);
+        assert!(!then.is_empty());
+        for (square, planned) in &then {
+            assert!(planned.steps.starts_with(&before), "{:?}", planned.steps);
+            let flown = fly(&griffon, &planned.steps, false, succeed, open).unwrap();
+            assert_eq!(flown.waypoints.last().unwrap().square, *square);
+        }
+        // Straight on south-east: (17, 13) after the first part, then (18, 14) a step further.
+        assert_eq!(then[&Square::new(18, 14)].steps.len(), before.len() + 1);
+        assert!(!then.contains_key(&Square::new(15, 10)), "behind the turn");
     }
 
     #[test]

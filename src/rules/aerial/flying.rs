@@ -437,32 +437,16 @@ fn fly_creatures(
             })
             .and_then(|plan| {
                 let Some((_, after)) = intent.flyby else { return Ok(plan) };
-                // A flyby attack (004:755-757): the standard action in the middle of one move action.
-                if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Stall | SpeedStatus::Hover) {
-                    return Err(Refusal::new("a flyby attack comes within one move action of flight", "004:755"));
-                }
-                if after == 0 || after > intent.steps.len() {
-                    return Err(Refusal::new("the flyby attack falls after one of the flight's steps", "004:755"));
-                }
-                let dived = dived(field.scale(), &intent.steps[..after]);
-                if intent.swoop && dived < field.scale().dive_attack_drop() {
-                    return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
-                }
                 if director.is_none() {
                     budget.check(ActionKind::Standard)?;
                 }
-                room_for(&plan, wings.maneuverability, field.scale(), "flyby attack")?;
+                flyby_fits(&plan, &intent.steps, after, intent.swoop, wings.maneuverability, field.scale())?;
                 Ok(plan)
             })
             .and_then(|plan| {
-                if !intent.decelerate {
-                    return Ok(plan);
+                if intent.decelerate {
+                    deceleration_fits(&plan, wings.maneuverability, field.scale())?;
                 }
-                // A deceleration (004:759): a flight under half its speed, two of the round's manoeuvres.
-                if plan.status != SpeedStatus::Stall {
-                    return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
-                }
-                room_for(&plan, wings.maneuverability, field.scale(), "deceleration")?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -491,7 +475,7 @@ fn fly_creatures(
                         "004:758",
                     ));
                 }
-                room_for(&plan, wings.maneuverability, field.scale(), "collision")?;
+                collision_fits(&plan, wings.maneuverability, field.scale())?;
                 Ok(plan)
             })
             .and_then(|plan| {
@@ -568,7 +552,7 @@ fn fly_creatures(
             facts.write(Fact::CheckRolled {
                 creature: id.clone(),
                 check: "fly".into(),
-                reason: format!("{maneuver:?} (004:750-780){by}"),
+                reason: format!("{} (004:750-780){by}", maneuver.name()),
                 roll: *roll,
                 total,
                 dc: *dc,
@@ -841,6 +825,51 @@ fn meeting(scale: super::Scale, mine: Size, other: &Body) -> Option<Obstacle> {
     }
 }
 
+/// Whether `plan`, the flight of `steps`, allows a flyby attack after `after` of its steps (004:755-757):
+/// one move action of flight, the attack after a step of it, two of the round's manoeuvres left, and for a
+/// swoop 6 m down before the attack (004:751). The standard action it takes is the caller's to check.
+pub fn flyby_fits(
+    plan: &super::flight::Flight,
+    steps: &[FlightStep],
+    after: usize,
+    swoop: bool,
+    maneuverability: Maneuverability,
+    scale: super::Scale,
+) -> Result<(), Refusal> {
+    if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Stall | SpeedStatus::Hover) {
+        return Err(Refusal::new("a flyby attack comes within one move action of flight", "004:755"));
+    }
+    if after == 0 || after > steps.len() {
+        return Err(Refusal::new("the flyby attack falls after one of the flight's steps", "004:755"));
+    }
+    if swoop && dived(scale, &steps[..after]) < scale.dive_attack_drop() {
+        return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
+    }
+    room_for(plan, maneuverability, scale, "flyby attack")
+}
+
+/// Whether `plan` can be flown as a deceleration (004:759): under half its speed, with two of the round's
+/// manoeuvres left.
+pub fn deceleration_fits(
+    plan: &super::flight::Flight,
+    maneuverability: Maneuverability,
+    scale: super::Scale,
+) -> Result<(), Refusal> {
+    if plan.status != SpeedStatus::Stall {
+        return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
+    }
+    room_for(plan, maneuverability, scale, "deceleration")
+}
+
+/// Whether `plan` leaves room for the collision manoeuvre (004:758), two of the round's manoeuvres.
+pub fn collision_fits(
+    plan: &super::flight::Flight,
+    maneuverability: Maneuverability,
+    scale: super::Scale,
+) -> Result<(), Refusal> {
+    room_for(plan, maneuverability, scale, "collision")
+}
+
 /// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715).
 fn room_for(
     plan: &super::flight::Flight,
@@ -1098,6 +1127,18 @@ pub fn plan_flights(
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
 ) -> Option<std::collections::HashMap<crate::rules::geometry::Square, super::flight::PlannedFlight>> {
+    plan_flights_through(world, creature, prefix, declared, None)
+}
+
+/// [`plan_flights`], with the flights that enter the space of `through` (the flier it means to run into,
+/// 004:758, 004:825) not stopped there: the rules make the collision when the flight comes to it.
+pub fn plan_flights_through(
+    world: &mut World,
+    creature: Entity,
+    prefix: &[FlightStep],
+    declared: Option<SpeedStatus>,
+    through: Option<Entity>,
+) -> Option<std::collections::HashMap<crate::rules::geometry::Square, super::flight::PlannedFlight>> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = world.query_filtered::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
@@ -1126,7 +1167,7 @@ pub fn plan_flights(
     };
     let bodies: Vec<Body> = all
         .into_iter()
-        .filter(|c| c.0 != creature)
+        .filter(|c| c.0 != creature && Some(c.0) != through)
         .map(|(entity, id, footprint, altitude, heading, size, flight, _)| Body {
             entity,
             id,

@@ -500,6 +500,21 @@ pub enum AdvancedManeuver {
 }
 
 impl AdvancedManeuver {
+    /// Its name in the log and the panel.
+    pub fn name(self) -> String {
+        match self {
+            AdvancedManeuver::Swoop => "swoop".into(),
+            AdvancedManeuver::DiveAttack => "dive attack".into(),
+            AdvancedManeuver::FlybyAttack => "flyby attack".into(),
+            AdvancedManeuver::Collision => "collision".into(),
+            AdvancedManeuver::Deceleration => "deceleration".into(),
+            AdvancedManeuver::Recovery => "recovery".into(),
+            AdvancedManeuver::TightTurn(step) => format!("tight turn, step {step}"),
+            AdvancedManeuver::HardTurn => "hard turn".into(),
+            AdvancedManeuver::Wingover(degrees) => format!("wingover of {degrees}°"),
+        }
+    }
+
     /// The fly check's DC, or why the manoeuvre does not exist.
     pub fn dc(self) -> Result<i32, Refusal> {
         Ok(match self {
