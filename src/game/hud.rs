@@ -200,6 +200,16 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
         out.push((format!("altitude {}, heading {heading}", scale.altitude_label(altitude.0)), GREY));
     }
+    let name = |e: &Entity| world.get::<CreatureId>(*e).map_or_else(String::new, |c| c.0.clone());
+    if let Some(hidden) = world.get::<crate::rules::aerial::pursuit::Hidden>(entity)
+        && !hidden.from.is_empty()
+    {
+        let from: Vec<String> = hidden.from.iter().map(name).collect();
+        out.push((format!("hidden from {} until it attacks or its next turn (004:816-817)", from.join(", ")), WARN));
+    }
+    if let Some(misled) = world.get::<crate::rules::aerial::pursuit::Misled>(entity) {
+        out.push((format!("misled by {}'s Bluff: -5 on its fly checks to turn (004:818)", misled.by), WARN));
+    }
 }
 
 /// Gathers what the panels show.
@@ -988,6 +998,20 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::play::Choice, out:
                 point.at().map_or_else(String::new, |s| s.to_string()),
             ),
             GOOD,
+        )),
+        (Mode::Bluff, _) => out.push((
+            match choice.bluff {
+                None => "bluff: click the pursuer to mislead, then a flight that turns into a cloud or dives 6 m (a \
+                         band) away; Bluff against its Sense Motive, won, -5 on its fly checks to turn after you \
+                         (004:818)"
+                    .to_string(),
+                Some(p) => format!(
+                    "bluffing {}: click where the flight ends; only the flights that turn into a cloud or dive away \
+                     are shaded (004:818)",
+                    name(p)
+                ),
+            },
+            WARN,
         )),
         (Mode::Ram, _) => {
             out.push((

@@ -68,6 +68,8 @@ pub enum Mode {
     Flyby,
     /// Fly into the flier clicked: a collision (004:758, 004:825).
     Ram,
+    /// Bluff the pursuer clicked, then fly the turn into a cloud or the dive away (004:818).
+    Bluff,
 }
 
 /// Where a flyby attack strikes: the foe, the part of the flight flown before the attack, and whether it
@@ -113,6 +115,8 @@ pub struct Choice {
     pub decelerate: bool,
     /// In flyby mode, the attack chosen on the way.
     pub flyby: Option<FlybyPoint>,
+    /// In bluff mode, the pursuer to mislead with the flight (004:818).
+    pub bluff: Option<Entity>,
 }
 
 /// The creature last clicked on: its sheet stays in the panel.
@@ -361,11 +365,17 @@ pub fn update_previews(world: &mut World) {
     // A flier's climb and declared speed are for its own turn (004:686).
     if world.resource::<Previews>().key.as_ref().is_some_and(|k| k.active != active) {
         let mut choice = world.resource_mut::<Choice>();
-        if choice.climb != 0 || choice.speed.is_some() || choice.decelerate || choice.flyby.is_some() {
+        if choice.climb != 0
+            || choice.speed.is_some()
+            || choice.decelerate
+            || choice.flyby.is_some()
+            || choice.bluff.is_some()
+        {
             choice.climb = 0;
             choice.speed = None;
             choice.decelerate = false;
             choice.flyby = None;
+            choice.bluff = None;
         }
     }
     let key = PreviewKey {
@@ -422,7 +432,8 @@ pub fn update_previews(world: &mut World) {
             };
         }
         match (hovered_foe, key.hover) {
-            (Some(_), _) if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram) => {}
+            (Some(_), _)
+                if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram | Mode::Bluff) => {}
             (Some(foe), _) => {
                 if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));
@@ -468,7 +479,7 @@ fn flights_of(
 
 /// Whether two choices ask for the same flights.
 fn same_flight(a: &Choice, b: &Choice) -> bool {
-    a.climb == b.climb && a.speed == b.speed && a.decelerate == b.decelerate && a.flyby == b.flyby
+    a.climb == b.climb && a.speed == b.speed && a.decelerate == b.decelerate && a.flyby == b.flyby && a.bluff == b.bluff
 }
 
 /// The flights `me` (its mount, when it rides one) can fly now as the choice asks: after its climbs and
@@ -500,6 +511,14 @@ pub fn flights_for(
         if let Some(at) = point.at() {
             flights.insert(at, point.planned.clone());
         }
+    }
+    // A Bluff comes before a turn into a cloud or a dive away (004:818).
+    if choice.bluff.is_some() {
+        let field = world.resource::<crate::rules::battlefield::Battlefield>();
+        flights.retain(|_, p| {
+            let cloud = p.flight.waypoints.last().is_some_and(|w| field.is_foggy(w.square));
+            flying::bluff_fits(&p.steps, cloud, scale).is_ok()
+        });
     }
     Some(flights)
 }
@@ -978,6 +997,28 @@ pub fn click(world: &mut World, square: Square) {
             }
             return;
         }
+        // Bluff mode: the pursuer first, then the flight that turns into a cloud or dives away (004:818).
+        if mode == Mode::Bluff && world.resource::<Choice>().bluff.is_none() {
+            if let Some(foe) = there.filter(|f| world.get::<Faction>(*f) != world.get::<Faction>(me)) {
+                world.resource_mut::<Choice>().bluff = Some(foe);
+            }
+            return;
+        }
+        if mode == Mode::Bluff {
+            let choice = world.resource::<Choice>().clone();
+            if let Some(pursuer) = choice.bluff
+                && let Some(planned) = flights_of(world, me, &choice).and_then(|f| f.get(&square).cloned())
+            {
+                let flier = id_of(world, flier_of(world, me));
+                let mut step = planned_step(flier, &planned, None, &choice);
+                if let Step::Fly { bluff, .. } = &mut step {
+                    *bluff = Some(id_of(world, pursuer));
+                }
+                world.resource_mut::<Pending>().0.push_back(step);
+                flown(&mut world.resource_mut::<Choice>());
+            }
+            return;
+        }
         if mode == Mode::Ram {
             if let Some(foe) = there
                 && let Ok((_, step)) = ram_flight(world, me, foe)
@@ -1012,6 +1053,7 @@ fn flown(choice: &mut Choice) {
     choice.speed = None;
     choice.decelerate = false;
     choice.flyby = None;
+    choice.bluff = None;
     choice.mode = Mode::Auto;
 }
 
@@ -1051,6 +1093,8 @@ pub enum BarKind {
     Ride,
     /// The next speed a flier in the air may declare (004:686-709).
     Speed,
+    /// Hide from the pursuers after the flight (004:816-817).
+    Hide,
 }
 
 /// The action bar, in order.
@@ -1077,6 +1121,8 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
     BarAction { key: KeyCode::KeyH, label: "Flyby [H]", kind: BarKind::Mode(Mode::Flyby) },
     BarAction { key: KeyCode::KeyX, label: "Collide [X]", kind: BarKind::Mode(Mode::Ram) },
+    BarAction { key: KeyCode::KeyJ, label: "Bluff [J]", kind: BarKind::Mode(Mode::Bluff) },
+    BarAction { key: KeyCode::KeyI, label: "Hide [I]", kind: BarKind::Hide },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
@@ -1130,7 +1176,8 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 Err(Refusal::new("no ally larger than it next to it to get on", "004:226"))
             }
         }
-        BarKind::Speed | BarKind::Mode(Mode::Ram) => in_flight(world),
+        BarKind::Speed | BarKind::Mode(Mode::Ram | Mode::Bluff) => in_flight(world),
+        BarKind::Hide => crate::rules::aerial::pursuit::hide_allowed(world, me),
         BarKind::Mode(Mode::Flyby) => in_flight(world).and_then(|()| budget.check(ActionKind::Standard)),
         BarKind::Cast => {
             if castable(world, me).is_empty() {
@@ -1177,6 +1224,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
             let mut choice = world.resource_mut::<Choice>();
             choice.mode = if choice.mode == mode { Mode::Auto } else { mode };
             choice.flyby = None;
+            choice.bluff = None;
             return;
         }
         BarKind::Defensively => {
@@ -1191,6 +1239,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
             None => return,
         },
         BarKind::Delay => Step::Delay { creature },
+        BarKind::Hide => Step::Hide { creature },
         BarKind::EndTurn => Step::EndTurn { creature },
         BarKind::Ride => match ride_step(world, me) {
             Some(step) => step,
@@ -1252,6 +1301,7 @@ fn keys(world: &mut World) {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.waypoints.clear();
                 choice.flyby = None;
+                choice.bluff = None;
                 choice.mode = Mode::Auto;
             }
             KeyCode::KeyQ | KeyCode::KeyZ => {

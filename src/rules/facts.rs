@@ -257,6 +257,30 @@ pub enum Fact {
         /// Whether it succeeded.
         success: bool,
     },
+    /// An opposed check (Hide against Spot, Bluff against Sense Motive, 004:816-818): `creature` wins
+    /// only by beating the other's total.
+    Opposed {
+        /// Who checks.
+        creature: CreatureId,
+        /// Its skill.
+        check: String,
+        /// Its natural d20.
+        roll: u32,
+        /// Roll plus bonus.
+        total: i32,
+        /// Who opposes it.
+        opponent: CreatureId,
+        /// The opponent's skill.
+        their_check: String,
+        /// The opponent's natural d20.
+        their_roll: u32,
+        /// Roll plus bonus.
+        their_total: i32,
+        /// Whether `creature` won.
+        won: bool,
+        /// Why, with the rule.
+        reason: String,
+    },
     /// A dying creature's roll to become stable: 10 or less on 1d100 (004:281).
     StabilisationRolled {
         /// Who.
@@ -755,6 +779,24 @@ impl Fact {
                 "{creature} {check} check ({reason}): d20 {roll} = {total} vs DC {dc}: {}",
                 if *success { "success" } else { "failure" }
             ),
+            Fact::Opposed {
+                creature,
+                check,
+                roll,
+                total,
+                opponent,
+                their_check,
+                their_roll,
+                their_total,
+                won,
+                reason,
+            } => {
+                format!(
+                    "{creature} {check} (d20 {roll} = {total}) against {opponent} {their_check} (d20 {their_roll} = \
+                     {their_total}), {reason}: {}",
+                    if *won { "won" } else { "lost" }
+                )
+            }
             Fact::StabilisationRolled { creature, roll, stable } => {
                 format!("{creature} stabilisation: d100 {roll}: {}", if *stable { "stable" } else { "still dying" })
             }

@@ -55,6 +55,7 @@ pub fn plugin(app: &mut App) {
         opportunity::plugin,
         magic::plugin,
         aerial::flying::plugin,
+        aerial::pursuit::plugin,
         mounted::plugin,
         breath::plugin,
     ));

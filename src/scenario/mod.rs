@@ -159,6 +159,14 @@ pub enum Step {
         /// At chase scale, a collision with this flier in a square the flight enters (004:758).
         #[serde(default)]
         ram: Option<String>,
+        /// A Bluff against this pursuer before the flight turns into a cloud or dives away (004:818).
+        #[serde(default)]
+        bluff: Option<String>,
+    },
+    /// Hide from its pursuers after its flight, among towers, cliffs or peaks (004:816-817).
+    Hide {
+        /// Creature id: a flier, or its rider.
+        creature: String,
     },
     /// Land (004:669-670).
     Land {
@@ -295,7 +303,17 @@ impl Step {
         steps: Vec<crate::rules::aerial::flight::FlightStep>,
         dive_at: Option<String>,
     ) -> Self {
-        Step::Fly { creature, steps, hover: false, dive_at, flyby: None, decelerate: false, swoop: false, ram: None }
+        Step::Fly {
+            creature,
+            steps,
+            hover: false,
+            dive_at,
+            flyby: None,
+            decelerate: false,
+            swoop: false,
+            ram: None,
+            bluff: None,
+        }
     }
 }
 
@@ -621,8 +639,9 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::Fly { creature, steps, hover, dive_at, flyby, decelerate, swoop, ram } => {
+        Step::Fly { creature, steps, hover, dive_at, flyby, decelerate, swoop, ram, bluff } => {
             let flyby = flyby.as_ref().and_then(|(t, n)| entity(t).map(|e| (e, *n)));
+            let bluffed = bluff.as_deref().map(|t| (t, entity(t)));
             let target = dive_at.as_deref().map(|t| (t, entity(t)));
             let rammed = ram.as_deref().map(|t| (t, entity(t)));
             match (entity(creature), target) {
@@ -630,6 +649,9 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                 (_, Some((t, None))) => answer = Some(Answer::UnknownCreature { creature: t.to_string() }),
                 _ if rammed.is_some_and(|(_, e)| e.is_none()) => {
                     answer = Some(Answer::UnknownCreature { creature: ram.clone().unwrap_or_default() });
+                }
+                _ if bluffed.is_some_and(|(_, e)| e.is_none()) => {
+                    answer = Some(Answer::UnknownCreature { creature: bluff.clone().unwrap_or_default() });
                 }
                 (Some(e), target) => {
                     world.write_message(crate::rules::aerial::flying::FlyIntent {
@@ -641,6 +663,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
                         decelerate: *decelerate,
                         swoop: *swoop,
                         ram: rammed.and_then(|(_, e)| e),
+                        bluff: bluffed.and_then(|(_, e)| e),
                     });
                 }
             }
@@ -648,6 +671,12 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
         Step::Land { creature } => match entity(creature) {
             Some(e) => {
                 world.write_message(crate::rules::aerial::flying::LandIntent { creature: e });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
+        Step::Hide { creature } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::aerial::pursuit::HideIntent { creature: e });
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
@@ -883,6 +912,7 @@ fn actor(step: &Step) -> Option<&str> {
         | Step::TakeOff { creature, .. }
         | Step::Fly { creature, .. }
         | Step::Land { creature }
+        | Step::Hide { creature }
         | Step::Breathe { creature, .. }
         | Step::Mount { creature, .. }
         | Step::Dismount { creature, .. } => Some(creature),

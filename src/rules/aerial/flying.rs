@@ -66,6 +66,9 @@ pub struct FlyIntent {
     /// At chase scale, a collision with this flier, whose square the flight enters in its band: a fly check,
     /// DC 15; made, the flight ends there against it; failed, the flier misses it and flies on (004:758).
     pub ram: Option<Entity>,
+    /// A Bluff against this pursuer just before the flight turns into a cloud or dives away (004:818):
+    /// against its Sense Motive; won, the pursuer's fly checks to turn are at -5 until its next turn ends.
+    pub bluff: Option<Entity>,
 }
 
 /// The end of a flight broken by a flyby attack: the flier goes on there once the attack is done.
@@ -123,6 +126,19 @@ pub fn plugin(app: &mut App) {
             .after(crate::rules::opportunity::refresh_reactions),
     );
 }
+
+/// What losing a pursuer asks of a flight (004:816-818): the skills, the mount ridden, a Bluff suffered,
+/// a Hide made.
+type Pursuit<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Skills,
+        Option<&'static Riding>,
+        Option<&'static super::pursuit::Misled>,
+        Option<&'static super::pursuit::Hidden>,
+    ),
+>;
 
 /// The other creatures, as a flight meets them.
 type Others<'w, 's> = Query<
@@ -306,7 +322,7 @@ fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>) {
 /// Flies: the flight is checked, its fly checks rolled, then the flier is where it ends, with the status
 /// its distance gives; a collision ends it against the creature it ran into.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
-fn fly_creatures(
+pub(super) fn fly_creatures(
     mut commands: Commands,
     mut intents: MessageReader<FlyIntent>,
     order: Res<TurnOrder>,
@@ -317,6 +333,7 @@ fn fly_creatures(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut attacks: MessageWriter<AttackIntent>,
+    pursuit: Pursuit,
 ) {
     for intent in intents.read() {
         let others = queries.p0();
@@ -450,6 +467,18 @@ fn fly_creatures(
                 Ok(plan)
             })
             .and_then(|plan| {
+                let Some(pursuer) = intent.bluff else { return Ok(plan) };
+                // The pursuer is a flier in the air, or rides one (004:816).
+                let chasing = pursuit.get(pursuer).ok().and_then(|p| p.1).map_or(pursuer, |r| r.0);
+                match bodies.iter().find(|b| b.entity == chasing) {
+                    Some(b) if b.altitude > 0 => {}
+                    _ => return Err(Refusal::new("a Bluff misleads a pursuer in the air", "004:816-818")),
+                }
+                let cloud = plan.waypoints.last().is_some_and(|w| field.is_foggy(w.square));
+                bluff_fits(&intent.steps, cloud, field.scale())?;
+                Ok(plan)
+            })
+            .and_then(|plan| {
                 let Some(target) = intent.ram else { return Ok(plan) };
                 // The collision manoeuvre is a chase-scale one: at normal scale entering the square is enough
                 // (004:758, 004:825).
@@ -462,6 +491,9 @@ fn fly_creatures(
                 let Some(foe) = bodies.iter().find(|b| b.entity == target) else {
                     return Err(Refusal::new("no flier to collide with there", "004:758"));
                 };
+                if super::pursuit::lost_sight(pursuit.get(target).ok().and_then(|p| p.3), intent.creature) {
+                    return Err(super::pursuit::out_of_sight(&CreatureId(foe.id.clone())));
+                }
                 if foe.altitude <= 0 {
                     return Err(Refusal::new(format!("{} is not flying", foe.id), "004:758"));
                 }
@@ -535,24 +567,57 @@ fn fly_creatures(
             director.and_then(|d| d.1),
         );
         let by = if director.is_some() { format!(", {by}") } else { String::new() };
-        let mut rolls: Vec<(AdvancedManeuver, i32, u32)> = Vec::new();
+        // A Bluff just before the turn into the cloud or the dive (004:818): the rider bluffs for its mount.
+        if let Some(pursuer) = intent.bluff {
+            let bluffer = director.map_or(intent.creature, |d| d.0);
+            let chasing = pursuit.get(pursuer).ok().and_then(|p| p.1).map_or(pursuer, |r| r.0);
+            let skill = |e: Entity, pick: fn(&Skills) -> Option<i32>, ability: fn(&Abilities) -> i32| {
+                let total = pursuit.get(e).ok().and_then(|p| pick(p.0));
+                super::pursuit::skill(total, saves.get(e).map_or(10, |s| ability(s.2)))
+            };
+            let name = |e: Entity| saves.get(e).map_or_else(|_| id.clone(), |s| s.0.clone());
+            let roll = dice.d20();
+            let won = super::pursuit::opposed(
+                &mut dice,
+                &mut facts,
+                (&name(bluffer), "bluff", skill(bluffer, |s| s.bluff, |a| a.cha)),
+                (&name(pursuer), "sense motive", skill(pursuer, |s| s.sense_motive, |a| a.wis)),
+                roll,
+                "a feint before turning away: -5 on the pursuer's fly checks to turn after it (004:818)",
+            );
+            if won {
+                commands.entity(chasing).insert(super::pursuit::Misled { by: name(bluffer) });
+            }
+        }
+        // A pursuer misled by a Bluff turns after its quarry at -5 (004:818).
+        let misled = pursuit.get(intent.creature).ok().and_then(|p| p.2).map(|m| m.by.clone());
+        let mut rolls: Vec<(AdvancedManeuver, i32, u32, i32)> = Vec::new();
         let flown = fly(
             &flier,
             &intent.steps,
             intent.hover,
             |maneuver, dc| {
                 let roll = dice.d20();
-                rolls.push((maneuver, dc, roll));
-                roll as i32 + bonus >= dc
+                let turning = matches!(
+                    maneuver,
+                    AdvancedManeuver::TightTurn(_) | AdvancedManeuver::HardTurn | AdvancedManeuver::Wingover(_)
+                );
+                let penalty = if turning && misled.is_some() { super::pursuit::MISLED_PENALTY } else { 0 };
+                rolls.push((maneuver, dc, roll, penalty));
+                roll as i32 + bonus + penalty >= dc
             },
             obstacle,
         );
-        for (maneuver, dc, roll) in &rolls {
-            let total = *roll as i32 + bonus;
+        for (maneuver, dc, roll, penalty) in &rolls {
+            let total = *roll as i32 + bonus + penalty;
+            let misled_by = match &misled {
+                Some(by) if *penalty != 0 => format!(", misled by {by}'s Bluff {penalty} (004:818)"),
+                _ => String::new(),
+            };
             facts.write(Fact::CheckRolled {
                 creature: id.clone(),
                 check: "fly".into(),
-                reason: format!("{} (004:750-780){by}", maneuver.name()),
+                reason: format!("{} (004:750-780){by}{misled_by}", maneuver.name()),
                 roll: *roll,
                 total,
                 dc: *dc,
@@ -848,6 +913,24 @@ pub fn flyby_fits(
     room_for(plan, maneuverability, scale, "flyby attack")
 }
 
+/// Whether a flight of `steps` allows a Bluff against a pursuer (004:818): it turns into a cloud
+/// (a turn, and it ends in fog), or it dives away, 6 m or a band at least (our ruling on "a ravine").
+pub fn bluff_fits(steps: &[FlightStep], ends_in_cloud: bool, scale: super::Scale) -> Result<(), Refusal> {
+    let turns = steps.iter().any(|s| {
+        matches!(
+            s,
+            FlightStep::Turn(_) | FlightStep::HardTurn(_) | FlightStep::TightTurn { .. } | FlightStep::Wingover { .. }
+        )
+    });
+    if (turns && ends_in_cloud) || dived(scale, steps) >= scale.dive_attack_drop() {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        "a Bluff comes just before a turn into a cloud or a dive away (6 m, a band at chase scale)",
+        "004:818",
+    ))
+}
+
 /// Whether `plan` can be flown as a deceleration (004:759): under half its speed, with two of the round's
 /// manoeuvres left.
 pub fn deceleration_fits(
@@ -911,7 +994,7 @@ fn finish_flybys(
 
 /// Lands: a free action when it is no higher than its space; from higher, after slowing to a stall this
 /// turn, with its other move action (004:669-670).
-fn land(
+pub(super) fn land(
     mut intents: MessageReader<LandIntent>,
     order: Res<TurnOrder>,
     field: Res<Battlefield>,

@@ -7,6 +7,7 @@
 
 pub mod flight;
 pub mod flying;
+pub mod pursuit;
 
 use serde::{Deserialize, Serialize};
 

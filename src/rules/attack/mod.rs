@@ -308,6 +308,8 @@ pub struct Combatant {
     pub seat: Option<&'static crate::rules::mounted::Seat>,
     /// Those on its back, if it is a mount.
     pub riders: Option<&'static crate::rules::mounted::Riders>,
+    /// The foes that lost sight of it, if it hid from its pursuers (004:816-817).
+    pub hidden: Option<&'static crate::rules::aerial::pursuit::Hidden>,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -503,6 +505,9 @@ pub fn plan_attack(
     }
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
+    }
+    if crate::rules::aerial::pursuit::lost_sight(target.hidden, attacker.entity) {
+        return Err(crate::rules::aerial::pursuit::out_of_sight(target.id));
     }
     // Entangled: Dex -4 (004:378), for the attacker's ranged bonus and the defender's AC.
     let entangled = |c: &CombatantItem| {

@@ -142,6 +142,9 @@ pub fn check_breath(
         .iter()
         .position(|c| c.entity == toward)
         .ok_or_else(|| Refusal::new("nobody there to aim at", "docs/rulings.md"))?;
+    if crate::rules::aerial::pursuit::lost_sight(others[aim].hidden, breather.entity) {
+        return Err(crate::rules::aerial::pursuit::out_of_sight(others[aim].id));
+    }
     let bodies: Vec<Body> = others.iter().map(|c| body_of(c)).collect();
     let own = body_of(breather);
     let blind = crate::rules::opportunity::unseen_of(breather);

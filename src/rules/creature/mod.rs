@@ -494,6 +494,8 @@ pub struct Skills {
     pub bluff: Option<i32>,
     /// Psychologie.
     pub sense_motive: Option<i32>,
+    /// Détection: finding a flier that hides (004:816-817).
+    pub spot: Option<i32>,
     /// Acrobaties.
     pub tumble: Option<i32>,
     /// Concentration: keeping a spell when hurt or casting defensively (004:193-197).

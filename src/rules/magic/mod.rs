@@ -401,6 +401,9 @@ pub fn check_cast(
             }
         }
     }
+    if crate::rules::aerial::pursuit::lost_sight(target.hidden, caster.entity) {
+        return Err(crate::rules::aerial::pursuit::out_of_sight(target.id));
+    }
     if caster.entity != target.entity {
         // No line of sight into a flier's blind spot (004:676); a line of effect as cover draws it (004:406).
         let blind = crate::rules::opportunity::unseen_of(caster);

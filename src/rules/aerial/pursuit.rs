@@ -1,0 +1,311 @@
+//! Losing a pursuer (004:816-818): a flier hides among towers, cliffs or peaks (Hide, with +8 for the
+//! Colossal cover they give, against each foe's Spot), or bluffs before it turns into a cloud or dives
+//! away (Bluff against the pursuer's Sense Motive: -5 on the pursuer's fly checks to turn after it).
+//! Our rulings on what the text leaves to the game master are in docs/rulings.md, "Losing a pursuer".
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+
+use crate::rules::battlefield::Battlefield;
+use crate::rules::creature::*;
+use crate::rules::dice::Dice;
+use crate::rules::facts::{Fact, refuse};
+use crate::rules::geometry::{Footprint, Square};
+use crate::rules::mounted::{Riders, Riding};
+use crate::rules::size::Size;
+use crate::rules::turns::{Refusal, TurnOrder};
+
+/// The bonus of the dense surroundings a flier hides in: towers, a town, mountains, Colossal or larger
+/// (004:817).
+pub const DENSE_SURROUNDINGS_BONUS: i32 = 8;
+
+/// The misled pursuer's penalty on its fly checks to turn after the flier that bluffed it (004:818).
+pub const MISLED_PENALTY: i32 = -5;
+
+/// A flier's attempt to lose its pursuers by hiding, after its flight this turn (004:816-817).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct HideIntent {
+    /// The creature hiding: a flier, or the rider of one (the party hides as one).
+    pub creature: Entity,
+}
+
+/// The foes that lost sight of a flier that hid (004:816-817): they cannot attack it, aim a spell, a
+/// breath or a collision at it, until it attacks, casts or breathes, or its next turn begins.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hidden {
+    /// Who lost it.
+    pub from: BTreeSet<Entity>,
+    /// The round it hid in: once a turn.
+    pub round: u32,
+}
+
+/// A pursuer misled by a flier's Bluff (004:818): its fly checks to turn are at -5 until its next turn
+/// ends.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Misled {
+    /// The flier that bluffed it.
+    pub by: CreatureId,
+}
+
+/// Whether `pursuer` has lost sight of the creature `hidden` belongs to.
+pub fn lost_sight(hidden: Option<&Hidden>, pursuer: Entity) -> bool {
+    hidden.is_some_and(|h| h.from.contains(&pursuer))
+}
+
+/// The refusal to target a creature a pursuer lost sight of.
+pub fn out_of_sight(target: &CreatureId) -> Refusal {
+    Refusal::new(format!("it has lost sight of {target}, hidden (Hide)"), "004:816-817")
+}
+
+/// Whether a wall (a tower, a cliff face, a peak) stands within one square of `at`: the dense
+/// surroundings a flier may hide in (004:817; our ruling: nowhere else).
+pub fn dense_around(field: &Battlefield, at: Footprint) -> bool {
+    (at.origin.y - 1..=at.origin.y + at.height).any(|y| {
+        (at.origin.x - 1..=at.origin.x + at.width).any(|x| {
+            let s = Square::new(x, y);
+            field.contains(s) && field.terrain(s).blocks()
+        })
+    })
+}
+
+/// Whether a flier at `altitude` may hide from its pursuers now (004:816-817): in the air, after its
+/// flight this turn, once a turn, in dense surroundings.
+pub fn may_hide(altitude: i32, flown: bool, hid_this_turn: bool, dense: bool) -> Result<(), Refusal> {
+    if altitude <= 0 {
+        return Err(Refusal::new("only a flier in the air loses a pursuer so", "004:816"));
+    }
+    if !flown {
+        return Err(Refusal::new("it hides as it flies: after its flight this turn", "004:816-817"));
+    }
+    if hid_this_turn {
+        return Err(Refusal::new("it has tried to hide this turn already", "004:816-817"));
+    }
+    if !dense {
+        return Err(Refusal::new(
+            "no tower, cliff or peak within a square: no dense surroundings to hide in",
+            "004:817",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `creature` (a flier, or the rider of one) may hide now, as [`may_hide`] reads the world.
+pub fn hide_allowed(world: &World, creature: Entity) -> Result<(), Refusal> {
+    let flier = world.get::<Riding>(creature).map_or(creature, |r| r.0);
+    let at = world.get::<Space>(flier).zip(world.get::<Position>(flier)).map(|(s, p)| s.at(p.0));
+    let round = world.resource::<TurnOrder>().round;
+    may_hide(
+        world.get::<Altitude>(flier).map_or(0, |a| a.0),
+        world.get::<super::flying::Flight>(flier).and_then(|f| f.flown).is_some(),
+        world.get::<Hidden>(flier).is_some_and(|h| h.round == round),
+        at.is_some_and(|at| dense_around(world.resource::<Battlefield>(), at)),
+    )
+}
+
+/// The Hide modifier of a size: 4 a category, Small +4, Large -4, Colossal -16.
+pub fn hide_size_modifier(size: Size) -> i32 {
+    -4 * Size::Medium.steps_to(size)
+}
+
+/// A skill's total modifier: the creature's, or the ability's modifier when it has no ranks.
+pub fn skill(total: Option<i32>, ability: i32) -> i32 {
+    total.unwrap_or(ability_modifier(ability))
+}
+
+/// An opposed check: `creature`'s `check` against `opponent`'s; `creature` wins only by beating it (a tie
+/// goes to the one who keeps track). Writes the fact and says whether `creature` won.
+pub fn opposed(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    (creature, check, bonus): (&CreatureId, &str, i32),
+    (opponent, their_check, their_bonus): (&CreatureId, &str, i32),
+    roll: u32,
+    reason: &str,
+) -> bool {
+    let their_roll = dice.d20();
+    let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
+    let won = total > their_total;
+    facts.write(Fact::Opposed {
+        creature: creature.clone(),
+        check: check.into(),
+        roll,
+        total,
+        opponent: opponent.clone(),
+        their_check: their_check.into(),
+        their_roll,
+        their_total,
+        won,
+        reason: reason.into(),
+    });
+    won
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<HideIntent>();
+    app.add_systems(Update, hide.in_set(super::flying::AerialSystems).after(super::flying::land));
+    // After the frame's facts are all written: they only read them.
+    app.add_systems(Update, (reveal, lift_misleading).in_set(crate::rules::RulesSystems::Record));
+}
+
+type Hiders<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static CreatureId,
+        &'static Faction,
+        &'static Position,
+        &'static Space,
+        &'static Size,
+        &'static Skills,
+        &'static Abilities,
+        &'static Conditions,
+        Option<&'static Riding>,
+        Option<&'static Riders>,
+        Option<&'static super::flying::Flight>,
+        Option<&'static Hidden>,
+    ),
+>;
+
+/// A flier hides from its pursuers (004:816-817): after its flight this turn, once a turn, where a wall
+/// stands within a square of it. It rolls Hide (+8, its size modifier; a rider rolls for its mount, with
+/// the mount's size), and each foe with a line of sight to it and able to act rolls Spot against it: those
+/// it beats lose sight of the flier and of all on its back.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
+fn hide(
+    mut intents: MessageReader<HideIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut commands: Commands,
+    creatures: Hiders,
+    heights: Query<&Altitude>,
+) {
+    for intent in intents.read() {
+        let Ok((_, id, faction, _, _, _, skills, abilities, conditions, riding, ..)) = creatures.get(intent.creature)
+        else {
+            continue;
+        };
+        // A rider hides its mount, and all on its back with it.
+        let flier = riding.map_or(intent.creature, |r| r.0);
+        let Ok((_, _, _, position, space, size, _, _, _, _, riders, flight, hidden)) = creatures.get(flier) else {
+            continue;
+        };
+        let at = space.at(position.0);
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| crate::rules::turns::able_to_act(conditions))
+            .and_then(|()| {
+                may_hide(
+                    heights.get(flier).map_or(0, |a| a.0),
+                    flight.and_then(|f| f.flown).is_some(),
+                    hidden.is_some_and(|h| h.round == order.round),
+                    dense_around(&field, at),
+                )
+            });
+        if let Err(refusal) = checked {
+            refuse(&mut facts, id, "hide", refusal);
+            continue;
+        }
+        let bonus = skill(skills.hide, abilities.dex) + hide_size_modifier(*size) + DENSE_SURROUNDINGS_BONUS;
+        let reason = format!(
+            "losing its pursuers: +{DENSE_SURROUNDINGS_BONUS} dense surroundings, size {:+} (004:816-817)",
+            hide_size_modifier(*size)
+        );
+        let roll = dice.d20();
+        let mut party: Vec<Entity> = vec![flier];
+        party.extend(riders.map(|r| r.all().to_vec()).unwrap_or_default());
+        let mut pursuers: Vec<_> = creatures
+            .iter()
+            .filter(|c| c.2 != faction && c.8.can_act() && !party.contains(&c.0))
+            .filter(|c| field.line_of_sight(c.4.at(c.3.0), at))
+            .collect();
+        pursuers.sort_by(|a, b| a.1.0.cmp(&b.1.0));
+        let mut lost = BTreeSet::new();
+        for (pursuer, their_id, _, _, _, _, their_skills, their_abilities, ..) in pursuers {
+            let spot = skill(their_skills.spot, their_abilities.wis);
+            if opposed(&mut dice, &mut facts, (id, "hide", bonus), (their_id, "spot", spot), roll, &reason) {
+                lost.insert(pursuer);
+            }
+        }
+        for member in party {
+            commands.entity(member).insert(Hidden { from: lost.clone(), round: order.round });
+        }
+    }
+}
+
+/// The creatures hidden, with their mounts and riders.
+type HiddenParties<'w, 's> =
+    Query<'w, 's, (Entity, &'static CreatureId, &'static Hidden, Option<&'static Riding>, Option<&'static Riders>)>;
+
+/// A flier that hid is found again when it attacks, casts or breathes, with all on its back, and when its
+/// next turn begins (our ruling on 004:816-817).
+fn reveal(mut facts: MessageReader<Fact>, mut commands: Commands, creatures: HiddenParties) {
+    let mut shown: Vec<CreatureId> = Vec::new();
+    for fact in facts.read() {
+        match fact {
+            Fact::AttackRolled { attacker, .. } => shown.push(attacker.clone()),
+            Fact::CastingBegun { caster, .. } => shown.push(caster.clone()),
+            Fact::Breathed { creature, .. } | Fact::TurnStarted { creature, .. } => shown.push(creature.clone()),
+            _ => {}
+        }
+    }
+    if shown.is_empty() {
+        return;
+    }
+    for (entity, id, _, riding, riders) in &creatures {
+        let mine = shown.contains(id);
+        // One of its party shown shows it; a new turn begins for the whole party at once.
+        let party_shown = creatures.iter().any(|(other, other_id, _, other_riding, _)| {
+            shown.contains(other_id)
+                && (riding.is_some_and(|r| r.0 == other)
+                    || other_riding.is_some_and(|r| r.0 == entity)
+                    || riding.zip(other_riding).is_some_and(|(a, b)| a.0 == b.0)
+                    || riders.is_some_and(|r| r.all().contains(&other)))
+        });
+        if mine || party_shown {
+            commands.entity(entity).remove::<Hidden>();
+        }
+    }
+}
+
+/// A misled pursuer's penalty lasts until its next turn ends (004:818).
+fn lift_misleading(
+    mut facts: MessageReader<Fact>,
+    mut commands: Commands,
+    misled: Query<(Entity, &CreatureId), With<Misled>>,
+) {
+    for fact in facts.read() {
+        if let Fact::TurnEnded { creature } = fact
+            && let Some((entity, _)) = misled.iter().find(|(_, id)| *id == creature)
+        {
+            commands.entity(entity).remove::<Misled>();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::battlefield::Terrain;
+
+    #[test]
+    fn a_wall_within_a_square_makes_dense_surroundings_004_817() {
+        let mut field = Battlefield::open(10, 10);
+        field.set_terrain(Square::new(5, 5), Terrain::Wall);
+        assert!(dense_around(&field, Footprint::new(Square::new(4, 4), 1)), "diagonally next to the tower");
+        assert!(dense_around(&field, Footprint::new(Square::new(3, 4), 2)), "a Large flier beside it");
+        assert!(!dense_around(&field, Footprint::new(Square::new(3, 3), 1)), "two squares off: open sky");
+    }
+
+    #[test]
+    fn hide_size_modifiers_go_by_four() {
+        assert_eq!(hide_size_modifier(Size::Small), 4);
+        assert_eq!(hide_size_modifier(Size::Medium), 0);
+        assert_eq!(hide_size_modifier(Size::Large), -4);
+        assert_eq!(hide_size_modifier(Size::Huge), -8);
+        assert_eq!(hide_size_modifier(Size::Colossal), -16);
+    }
+}
