@@ -927,3 +927,86 @@ fn a_flier_rams_another_with_the_mouse() {
         "{facts:?}"
     );
 }
+
+/// The pursuit level started at the griffon's first turn: the first seed that gives it.
+fn griffon_first_in_pursuit() -> (App, Encounter) {
+    let encounter = level_at("tests/scenarios/levels/pursuit.ron");
+    for seed in 0..32 {
+        let mut app = started(&encounter, seed);
+        estoc::game::overlays_headless(&mut app, &encounter);
+        app.update();
+        if estoc::game::play::human_turn(app.world()) == Some(entity(&app, "griffon")) {
+            return (app, encounter);
+        }
+    }
+    panic!("no seed puts the griffon first");
+}
+
+/// Hiding from the keyboard (I, 004:816-817): refused before the flight, with the rule; after a flight to
+/// the tower the button opens, and the Hide is rolled against the dragon's Spot; a dragon that lost the
+/// griffon cannot attack it.
+#[test]
+fn a_flier_hides_by_the_tower_with_the_keyboard() {
+    use estoc::game::play::{BarKind, Pending, bar_state, click_step, use_bar};
+    let (mut app, _) = griffon_first_in_pursuit();
+    let refused = bar_state(app.world(), BarKind::Hide).expect_err("not flown yet");
+    assert_eq!(refused.rule, "004:816-817");
+    let step = click_step(app.world_mut(), Square::new(13, 9)).expect("a flight to the tower");
+    play(&mut app, &step);
+    assert!(bar_state(app.world(), BarKind::Hide).is_ok());
+    use_bar(app.world_mut(), BarKind::Hide);
+    let step = app.world_mut().resource_mut::<Pending>().0.pop_front().expect("the hide");
+    let facts = play(&mut app, &step);
+    let won = facts
+        .iter()
+        .find_map(|f| match f {
+            Fact::Opposed { creature, check, opponent, won, .. } if creature.0 == "griffon" && check == "hide" => {
+                assert_eq!(opponent.0, "dragon");
+                Some(*won)
+            }
+            _ => None,
+        })
+        .expect("the Hide against the dragon's Spot");
+    play(&mut app, &Step::EndTurn { creature: "griffon".into() });
+    let (griffon, dragon) = (entity(&app, "griffon"), entity(&app, "dragon"));
+    let attack = attack_preview(app.world_mut(), dragon, griffon, AttackRequest::default());
+    if won {
+        assert_eq!(attack.expect_err("lost sight").rule, "004:816-817");
+    } else {
+        assert!(attack.is_err_and(|r| r.rule != "004:816-817"), "still seen, only out of reach");
+    }
+}
+
+/// Bluffing with the mouse (J, 004:818): the dragon clicked first, the board then offers only the flights
+/// that turn into the cloud bank or dive away, and the flight clicked carries the Bluff against the
+/// dragon's Sense Motive.
+#[test]
+fn a_flier_bluffs_its_pursuer_with_the_mouse() {
+    use estoc::game::play::{BarKind, Choice, Hover, Mode, Previews, use_bar};
+    let (mut app, _) = griffon_first_in_pursuit();
+    let dragon = entity(&app, "dragon");
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Bluff));
+    let at = app.world().get::<Position>(dragon).unwrap().0;
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(at), token: Some(dragon) };
+    assert_eq!(clicked(&mut app, at), None, "the first click names the pursuer");
+    assert_eq!(app.world().resource::<Choice>().bluff, Some(dragon));
+    app.update();
+    let flights = app.world().resource::<Previews>().flights.clone().unwrap();
+    assert!(!flights.is_empty());
+    let field = app.world().resource::<estoc::rules::battlefield::Battlefield>().clone();
+    for planned in flights.values() {
+        let end = planned.flight.waypoints.last().unwrap();
+        let dived =
+            planned.steps.iter().filter(|s| matches!(s, estoc::rules::aerial::flight::FlightStep::Dive { .. })).count();
+        assert!(field.is_foggy(end.square) || dived >= 4, "{:?}", planned.steps);
+    }
+    let to = *flights.keys().max_by_key(|s| (s.x, s.y)).unwrap();
+    let step = clicked(&mut app, to).expect("the flight");
+    assert!(matches!(&step, Step::Fly { bluff: Some(p), .. } if p == "dragon"), "{step:?}");
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::Opposed { creature, check, opponent, .. }
+            if creature.0 == "griffon" && check == "bluff" && opponent.0 == "dragon")),
+        "{facts:?}"
+    );
+}
