@@ -543,19 +543,34 @@ pub fn declarable(world: &World, flier: Entity) -> Vec<(Option<crate::rules::aer
     out
 }
 
-/// A flight the planner found, as a step: a hover when the flier declared one.
+/// A flight the planner found for `me` (its mount, when it rides one), as a step, with what the choice
+/// asks of it: a hover, a deceleration, the flyby attack chosen, the Bluff.
 fn planned_step(
-    flier: String,
+    world: &World,
+    me: Entity,
     planned: &crate::rules::aerial::flight::PlannedFlight,
     dive_at: Option<String>,
     choice: &Choice,
 ) -> Step {
-    let mut step = Step::flight(flier, planned.steps.clone(), dive_at);
-    if let Step::Fly { hover, decelerate, .. } = &mut step {
+    let mut step = Step::flight(id_of(world, flier_of(world, me)), planned.steps.clone(), dive_at);
+    if let Step::Fly { hover, decelerate, flyby, swoop, bluff, .. } = &mut step {
         *hover = choice.speed == Some(crate::rules::aerial::SpeedStatus::Hover);
         *decelerate = choice.decelerate;
+        if let Some(point) = &choice.flyby {
+            *flyby = Some((id_of(world, point.target), point.planned.steps.len()));
+            *swoop = point.swoop;
+        }
+        *bluff = choice.bluff.map(|p| id_of(world, p));
     }
     step
+}
+
+/// The flight to `square` the preview offers `me` as the choice asks, as a step; `None` when none ends
+/// there.
+fn flight_step(world: &mut World, me: Entity, square: Square) -> Option<Step> {
+    let choice = world.resource::<Choice>().clone();
+    let flights = flights_of(world, me, &choice)?;
+    Some(planned_step(world, me, flights.get(&square)?, None, &choice))
 }
 
 /// What striking a foe at the end of a flight needs: the striker's reach, the flier's size and width, the
@@ -637,8 +652,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         .filter(|(at, planned)| strike.reaches(**at, planned) && (dive || strike_rank(at, planned).0 == 0))
         .min_by_key(|(at, planned)| strike_rank(at, planned))?;
     let creature = id_of(world, me);
-    let flier = id_of(world, flier);
-    let fly = |dive_at: Option<String>| planned_step(flier.clone(), planned, dive_at, &choice);
+    let fly = |dive_at: Option<String>| planned_step(world, me, planned, dive_at, &choice);
     let target = id_of(world, foe);
     Some(if dive {
         vec![fly(Some(target))]
@@ -712,22 +726,6 @@ pub fn flyby_point(world: &mut World, me: Entity, foe: Entity) -> Result<FlybyPo
         .ok_or_else(|| why.unwrap_or_else(grounded))
 }
 
-/// The flight a click makes in flyby mode once the attack is chosen: on to `square`, the attack made on
-/// the way. `None` when no flight with the attack ends there.
-pub fn flyby_step(world: &mut World, me: Entity, square: Square) -> Option<Step> {
-    let choice = world.resource::<Choice>().clone();
-    let point = choice.flyby.clone()?;
-    let flights = flights_of(world, me, &choice)?;
-    let planned = flights.get(&square)?;
-    let flier = id_of(world, flier_of(world, me));
-    let mut step = planned_step(flier, planned, None, &choice);
-    if let Step::Fly { flyby, swoop, .. } = &mut step {
-        *flyby = Some((id_of(world, point.target), point.planned.steps.len()));
-        *swoop = point.swoop;
-    }
-    Some(step)
-}
-
 /// The flight into the flier `foe` a click makes in ram mode (004:758, 004:825): the cheapest flight at
 /// the speed declared, after the climbs and dives chosen, that ends in its space at its height (at chase
 /// scale in its square and band, with the two manoeuvres of the collision left); or the rule that leaves
@@ -748,10 +746,18 @@ pub fn ram_flight(
         return Err(Refusal::new(format!("{} is not flying", id_of(world, foe)), "004:758"));
     }
     let choice = world.resource::<Choice>().clone();
-    let declared = if choice.decelerate { Some(crate::rules::aerial::SpeedStatus::Stall) } else { choice.speed };
-    let flights = flying::plan_flights_through(world, flier, &climb_steps(choice.climb), declared, Some(foe))
-        .ok_or_else(grounded)?;
     let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    // At chase scale a square holds many: the flights the preview has already reach the foe's square. At
+    // normal scale the foe's space stops them, and they are planned again through it.
+    let flights = match scale {
+        Scale::Chase => flights_of(world, me, &choice),
+        Scale::Normal => {
+            let declared =
+                if choice.decelerate { Some(crate::rules::aerial::SpeedStatus::Stall) } else { choice.speed };
+            flying::plan_flights_through(world, flier, &climb_steps(choice.climb), declared, Some(foe))
+        }
+    }
+    .ok_or_else(grounded)?;
     let maneuverability = world.get::<Speed>(flier).and_then(|s| s.fly).ok_or_else(grounded)?.maneuverability;
     let (my_size, side) =
         (*world.get::<Size>(flier).ok_or_else(grounded)?, world.get::<Space>(flier).ok_or_else(grounded)?.width);
@@ -765,10 +771,7 @@ pub fn ram_flight(
         crate::rules::geometry::Footprint::new(at, side).overlaps(their_at)
             && match scale {
                 Scale::Chase => alt == their_altitude,
-                Scale::Normal => {
-                    alt < their_altitude + scale.body_height(their_size)
-                        && their_altitude < alt + scale.body_height(my_size)
-                }
+                Scale::Normal => flying::heights_overlap(scale, (alt, my_size), (their_altitude, their_size)),
             }
     };
     let entering: Vec<_> = flights.iter().filter(|(at, planned)| enters(**at, planned)).collect();
@@ -794,7 +797,7 @@ pub fn ram_flight(
         })
         .min_by_key(|(at, planned)| strike_rank(at, planned))
         .ok_or_else(|| why.unwrap_or_else(grounded))?;
-    let mut step = planned_step(id_of(world, flier), planned, None, &choice);
+    let mut step = planned_step(world, me, planned, None, &choice);
     if let Step::Fly { ram, .. } = &mut step {
         *ram = (scale == Scale::Chase).then(|| id_of(world, foe));
     }
@@ -886,10 +889,8 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
             && choice.speed == Some(crate::rules::aerial::SpeedStatus::Hover)
             && let Some(flights) = flights_of(world, me, &choice)
         {
-            let flier = flier_of(world, me);
-            let origin = world.get::<Position>(flier)?.0;
-            let flier = id_of(world, flier);
-            return flights.get(&origin).map(|planned| planned_step(flier, planned, None, &choice));
+            let origin = world.get::<Position>(flier_of(world, me))?.0;
+            return flights.get(&origin).map(|planned| planned_step(world, me, planned, None, &choice));
         }
         if there == me || world.get::<Faction>(there) == world.get::<Faction>(me) {
             return None;
@@ -929,8 +930,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
     }
     // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
     if let Some(flights) = flights_of(world, me, &choice) {
-        let flier = id_of(world, flier_of(world, me));
-        return flights.get(&square).map(|planned| planned_step(flier, planned, None, &choice));
+        return flights.get(&square).map(|planned| planned_step(world, me, planned, None, &choice));
     }
     let options = move_options(world, me);
     match path_for(world, me, &choice, &options, square)? {
@@ -986,7 +986,7 @@ pub fn click(world: &mut World, square: Square) {
         // Flyby mode: the foe struck on the way first, then the end of the flight (004:755).
         if mode == Mode::Flyby {
             if world.resource::<Choice>().flyby.is_some() {
-                if let Some(step) = flyby_step(world, me, square) {
+                if let Some(step) = flight_step(world, me, square) {
                     world.resource_mut::<Pending>().0.push_back(step);
                     flown(&mut world.resource_mut::<Choice>());
                 }
@@ -1005,15 +1005,7 @@ pub fn click(world: &mut World, square: Square) {
             return;
         }
         if mode == Mode::Bluff {
-            let choice = world.resource::<Choice>().clone();
-            if let Some(pursuer) = choice.bluff
-                && let Some(planned) = flights_of(world, me, &choice).and_then(|f| f.get(&square).cloned())
-            {
-                let flier = id_of(world, flier_of(world, me));
-                let mut step = planned_step(flier, &planned, None, &choice);
-                if let Step::Fly { bluff, .. } = &mut step {
-                    *bluff = Some(id_of(world, pursuer));
-                }
+            if let Some(step) = flight_step(world, me, square) {
                 world.resource_mut::<Pending>().0.push_back(step);
                 flown(&mut world.resource_mut::<Choice>());
             }

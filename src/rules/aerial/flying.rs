@@ -388,6 +388,8 @@ pub(super) fn fly_creatures(
             continue;
         }
         let state = flight.as_deref().copied().unwrap_or_default();
+        // A Bluff's pursuer, and the flier it chases on: itself, or the mount it rides (004:816-818).
+        let bluffed = intent.bluff.map(|p| (p, pursuit.get(p).ok().and_then(|q| q.1).map_or(p, |r| r.0)));
         let Some(wings) = speed.fly else {
             refuse(&mut facts, id, "fly", Refusal::new(format!("{id} cannot fly"), "004:655"));
             continue;
@@ -467,9 +469,8 @@ pub(super) fn fly_creatures(
                 Ok(plan)
             })
             .and_then(|plan| {
-                let Some(pursuer) = intent.bluff else { return Ok(plan) };
+                let Some((_, chasing)) = bluffed else { return Ok(plan) };
                 // The pursuer is a flier in the air, or rides one (004:816).
-                let chasing = pursuit.get(pursuer).ok().and_then(|p| p.1).map_or(pursuer, |r| r.0);
                 match bodies.iter().find(|b| b.entity == chasing) {
                     Some(b) if b.altitude > 0 => {}
                     _ => return Err(Refusal::new("a Bluff misleads a pursuer in the air", "004:816-818")),
@@ -568,9 +569,8 @@ pub(super) fn fly_creatures(
         );
         let by = if director.is_some() { format!(", {by}") } else { String::new() };
         // A Bluff just before the turn into the cloud or the dive (004:818): the rider bluffs for its mount.
-        if let Some(pursuer) = intent.bluff {
+        if let Some((pursuer, chasing)) = bluffed {
             let bluffer = director.map_or(intent.creature, |d| d.0);
-            let chasing = pursuit.get(pursuer).ok().and_then(|p| p.1).map_or(pursuer, |r| r.0);
             let skill = |e: Entity, pick: fn(&Skills) -> Option<i32>, ability: fn(&Abilities) -> i32| {
                 let total = pursuit.get(e).ok().and_then(|p| pick(p.0));
                 super::pursuit::skill(total, saves.get(e).map_or(10, |s| ability(s.2)))
@@ -871,11 +871,16 @@ fn obstacle_at(field: &Battlefield, bodies: &[Body], size: Size, at: Footprint, 
         return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
     }
     let scale = field.scale();
-    let height = scale.body_height(size);
     bodies
         .iter()
-        .find(|b| b.footprint.overlaps(at) && alt < b.altitude + scale.body_height(b.size) && b.altitude < alt + height)
+        .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (alt, size), (b.altitude, b.size)))
         .and_then(|b| meeting(scale, size, b))
+}
+
+/// Whether two bodies, each at its altitude and of its size, overlap in height (each rises
+/// [`super::Scale::body_height`]).
+pub fn heights_overlap(scale: super::Scale, (alt, size): (i32, Size), (other_alt, other_size): (i32, Size)) -> bool {
+    alt < other_alt + scale.body_height(other_size) && other_alt < alt + scale.body_height(size)
 }
 
 /// What a flier meets in a square another creature holds: at normal scale, a collision (004:825); at chase

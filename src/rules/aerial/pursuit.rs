@@ -236,13 +236,13 @@ fn hide(
     }
 }
 
-/// The creatures hidden, with their mounts and riders.
-type HiddenParties<'w, 's> =
-    Query<'w, 's, (Entity, &'static CreatureId, &'static Hidden, Option<&'static Riding>, Option<&'static Riders>)>;
+/// The creatures, with their mounts and riders.
+type Parties<'w, 's> =
+    Query<'w, 's, (Entity, &'static CreatureId, Option<&'static Riding>, Option<&'static Riders>, Has<Hidden>)>;
 
 /// A flier that hid is found again when it attacks, casts or breathes, with all on its back, and when its
 /// next turn begins (our ruling on 004:816-817).
-fn reveal(mut facts: MessageReader<Fact>, mut commands: Commands, creatures: HiddenParties) {
+fn reveal(mut facts: MessageReader<Fact>, mut commands: Commands, creatures: Parties) {
     let mut shown: Vec<CreatureId> = Vec::new();
     for fact in facts.read() {
         match fact {
@@ -255,17 +255,17 @@ fn reveal(mut facts: MessageReader<Fact>, mut commands: Commands, creatures: Hid
     if shown.is_empty() {
         return;
     }
-    for (entity, id, _, riding, riders) in &creatures {
-        let mine = shown.contains(id);
-        // One of its party shown shows it; a new turn begins for the whole party at once.
-        let party_shown = creatures.iter().any(|(other, other_id, _, other_riding, _)| {
-            shown.contains(other_id)
-                && (riding.is_some_and(|r| r.0 == other)
-                    || other_riding.is_some_and(|r| r.0 == entity)
-                    || riding.zip(other_riding).is_some_and(|(a, b)| a.0 == b.0)
-                    || riders.is_some_and(|r| r.all().contains(&other)))
-        });
-        if mine || party_shown {
+    // One of a party shown shows the mount and all on its back; a new turn begins for them all at once.
+    let mut found: BTreeSet<Entity> = BTreeSet::new();
+    for (entity, id, riding, ..) in &creatures {
+        if shown.contains(id) {
+            let mount = riding.map_or(entity, |r| r.0);
+            found.insert(mount);
+            found.extend(creatures.get(mount).ok().and_then(|m| m.3).map_or(&[][..], |r| r.all()));
+        }
+    }
+    for entity in found {
+        if creatures.get(entity).is_ok_and(|c| c.4) {
             commands.entity(entity).remove::<Hidden>();
         }
     }
