@@ -361,10 +361,13 @@ fn cast_something(
 
 /// A flight toward the nearest foe for a flier in the air that has not flown this turn: down (or up) to its
 /// height first, then the flight ending nearest to it, beside it if it can, slow rather than fast (a slow
-/// flight leaves the standard action to strike), never a stall if another flight will do.
+/// flight leaves the standard action to strike), never a stall if another flight will do, and never one
+/// whose fly checks fail more often than not if another will do.
 fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
     use crate::rules::aerial::SpeedStatus;
     use crate::rules::aerial::flight::FlightStep;
+    // The likelier its fly checks all succeed, the better (in hundredths, the more the smaller).
+    let odds = |p: &crate::rules::aerial::flight::PlannedFlight| 100 - (p.chance * 100.0).round() as u32;
     let altitude = world.get::<Altitude>(creature)?.0;
     if altitude <= 0 || world.get::<Speed>(creature)?.fly.is_none() {
         return None;
@@ -375,6 +378,9 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     let side = me.footprint.width;
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
         + world.get::<Size>(foe.entity).map_or(1, |s| scale.body_height(*s));
+    let size = world.get::<Size>(creature).copied().unwrap_or_default();
+    let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
+    let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
     // High enough above it, with its whole turn: a dive attack, 6 m of dives to a flight that ends where it
     // threatens the foe, for the claw's double damage (004:753).
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
@@ -387,9 +393,6 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             let limit = crate::rules::aerial::maneuvers_a_round(status, maneuverability, scale);
             used.saturating_add(crate::rules::aerial::ADVANCED_MANEUVER_COST) <= limit
         };
-        let size = world.get::<Size>(creature).copied().unwrap_or_default();
-        let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
-        let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
         if let Some(options) = crate::rules::aerial::flying::plan_flights(world, creature, &dives, None)
             && let Some((_, planned)) = options
                 .iter()
@@ -401,7 +404,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
                         && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
                             <= crate::rules::attack::vertical_reach(reach, false)
                 })
-                .min_by_key(|(at, p)| (p.flight.maneuvers, p.flight.spent, at.y, at.x))
+                .min_by_key(|(at, p)| (odds(p), p.flight.maneuvers, p.flight.spent, at.y, at.x))
         {
             return Some(Step::flight(me.id.clone(), planned.steps.clone(), Some(foe.id.clone())));
         }
@@ -432,8 +435,13 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     let best = options.iter().filter(|(_, p)| affordable(p.flight.status)).min_by_key(|(square, planned)| {
         let at = Footprint::new(**square, side);
         let d = at.distance_to(foe.footprint);
-        let strikes = melee_reaches(reach, false, at, foe.footprint);
-        (rank(planned.flight.status), !strikes, d, planned.flight.spent, square.y, square.x)
+        let end = planned.flight.waypoints.last().map_or(altitude, |w| w.altitude);
+        let strikes = melee_reaches(reach, false, at, foe.footprint)
+            && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
+                <= crate::rules::attack::vertical_reach(reach, false);
+        // A flight whose fly checks fail more often than not is a last resort.
+        let unlikely = planned.chance < 0.5;
+        (rank(planned.flight.status), unlikely, !strikes, d, odds(planned), planned.flight.spent, square.y, square.x)
     })?;
     Some(Step::flight(me.id.clone(), best.1.steps.clone(), None))
 }

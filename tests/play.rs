@@ -695,7 +695,7 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     app.update();
     let flights = app.world().resource::<Previews>().flights.clone().expect("the griffon's flights");
     assert!(!flights.is_empty() && flights.values().all(|p| p.flight.status == SpeedStatus::Fast));
-    assert!(!flights.contains_key(&Square::new(8, 3)), "8 squares ahead would be slow");
+    assert!(flights.get(&Square::new(8, 3)).is_none_or(|p| p.flight.maneuvers > 0), "8 squares ahead would be slow");
     let to = *flights.keys().max_by_key(|s| (s.x, -s.y)).unwrap();
     let step = click_step(app.world_mut(), to).expect("a flight");
     let facts = play(&mut app, &step);
@@ -994,11 +994,11 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
     let flights = app.world().resource::<Previews>().flights.clone().unwrap();
     assert!(!flights.is_empty());
     let field = app.world().resource::<estoc::rules::battlefield::Battlefield>().clone();
+    let height = app.world().get::<estoc::rules::creature::Altitude>(entity(&app, "griffon")).unwrap().0;
     for planned in flights.values() {
+        // Into the cloud, or 6 m down by dives or a wingover.
         let end = planned.flight.waypoints.last().unwrap();
-        let dived =
-            planned.steps.iter().filter(|s| matches!(s, estoc::rules::aerial::flight::FlightStep::Dive { .. })).count();
-        assert!(field.is_foggy(end.square) || dived >= 4, "{:?}", planned.steps);
+        assert!(field.is_foggy(end.square) || end.altitude <= height - 4, "{:?}", planned.steps);
     }
     let to = *flights.keys().max_by_key(|s| (s.x, s.y)).unwrap();
     let step = clicked(&mut app, to).expect("the flight");
@@ -1009,4 +1009,76 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
             if creature.0 == "griffon" && check == "bluff" && opponent.0 == "dragon")),
         "{facts:?}"
     );
+}
+
+/// Coming about with the mouse (004:774-780): a square behind the griffon is offered by a wingover, with
+/// its fly check, and the flight clicked ends 6 m lower, turned about when the check is made, flying on
+/// elsewhere and as low when it fails.
+#[test]
+fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
+    use estoc::rules::aerial::AdvancedManeuver;
+    use estoc::rules::aerial::flight::FlightStep;
+    use estoc::rules::creature::{Altitude, Heading};
+    use estoc::rules::geometry::Direction;
+    let (app, encounter) = griffon_first_in_pursuit();
+    let griffon = entity(&app, "griffon");
+    let at = app.world().get::<Position>(griffon).unwrap().0;
+    let height = app.world().get::<Altitude>(griffon).unwrap().0;
+    assert_eq!(app.world().get::<Heading>(griffon).unwrap().0, Direction::East);
+    let flights = app.world().resource::<estoc::game::play::Previews>().flights.clone().unwrap();
+    let wingover = |s: &FlightStep| matches!(s, FlightStep::Wingover { .. });
+    // The nearest square behind it that a wingover reaches, away from the dragon (a click there would be
+    // on it).
+    let dragon = entity(&app, "dragon");
+    let space = app.world().get::<estoc::rules::creature::Space>(dragon).unwrap();
+    let dragon_at = space.at(app.world().get::<Position>(dragon).unwrap().0);
+    let (target, planned) = flights
+        .iter()
+        .filter(|(s, p)| s.x < at.x && !dragon_at.contains(**s) && p.steps.iter().any(wingover))
+        .min_by_key(|(s, _)| ((s.x - at.x).abs().max((s.y - at.y).abs()), s.y, s.x))
+        .expect("a wingover behind the griffon");
+    let target = *target;
+    assert!(planned.flight.checks.iter().any(|c| matches!(c.maneuver, AdvancedManeuver::Wingover(_))));
+    let end = *planned.flight.waypoints.last().unwrap();
+    assert_eq!(end.altitude, height - 4, "6 m lower");
+    // The same click, the checks made and failed: the seeds that put the griffon first.
+    let (mut made, mut failed) = (false, false);
+    for seed in 0..64 {
+        let mut app = started(&encounter, seed);
+        estoc::game::overlays_headless(&mut app, &encounter);
+        app.update();
+        if estoc::game::play::human_turn(app.world()) != Some(griffon) {
+            continue;
+        }
+        let step = clicked(&mut app, target).expect("the flight");
+        let facts = play(&mut app, &step);
+        let checks: Vec<(bool, String)> = facts
+            .iter()
+            .filter_map(|f| match f {
+                Fact::CheckRolled { creature, check, success, reason, .. }
+                    if creature.0 == "griffon" && check == "fly" =>
+                {
+                    Some((*success, reason.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        // An advanced manoeuvre failed before it: no wingover (004:749).
+        let Some(wingover_check) = checks.iter().find(|(_, r)| r.starts_with("wingover of")) else { continue };
+        let now = app.world().get::<Position>(griffon).unwrap().0;
+        assert_eq!(app.world().get::<Altitude>(griffon).unwrap().0, height - 4, "6 m lower either way");
+        if checks.iter().all(|(made, _)| *made) {
+            assert_eq!(now, target);
+            assert_eq!(app.world().get::<Heading>(griffon).unwrap().0, end.heading);
+            made = true;
+        } else if !wingover_check.0 {
+            assert_ne!(now, target);
+            assert!(wingover_check.1.contains("failed: the heading stays"), "{}", wingover_check.1);
+            failed = true;
+        }
+        if made && failed {
+            break;
+        }
+    }
+    assert!(made && failed, "made {made}, failed {failed}");
 }

@@ -534,12 +534,16 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                     let checks: Vec<String> = f
                         .checks
                         .iter()
-                        .map(|c| format!("{} DC {} at step {}", c.maneuver.name(), c.dc, c.step + 1))
+                        .map(|c| {
+                            let m = c.maneuver;
+                            format!("{} DC {} at step {} (failed: {})", m.name(), c.dc, c.step + 1, m.on_failure())
+                        })
                         .collect();
                     out.push((
                         format!(
-                            "fly checks: {}; one failed, the turn falls short and no other advanced manoeuvre \
-                             this round (004:750-780)",
+                            "fly checks, all made {:.0}% of the time: {}; after a failed one, no other advanced \
+                             manoeuvre this round (004:749-780)",
+                            planned.chance * 100.0,
                             checks.join(", ")
                         ),
                         WARN,

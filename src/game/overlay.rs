@@ -99,8 +99,13 @@ fn draw_flight(
     }
     if let Some(last) = planned.flight.waypoints.last() {
         let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
+        let odds = if planned.flight.checks.is_empty() {
+            String::new()
+        } else {
+            format!(", checks {:.0}%", planned.chance * 100.0)
+        };
         let text = format!(
-            "{:?}: {} sq, {} manoeuvres, {}, {:?}",
+            "{:?}: {} sq, {} manoeuvres, {}, {:?}{odds}",
             planned.flight.status,
             planned.flight.spent,
             planned.flight.maneuvers,

@@ -114,6 +114,9 @@ pub struct Flier {
     pub since_maneuver: u32,
     /// The scale of the squares: at chase scale, 9 m squares and altitude in bands (004:650, 004:788).
     pub scale: Scale,
+    /// Its fly checks' bonus before the table's modifiers: its Dex modifier, or its rider's Ride when better
+    /// (004:734, 004:811). The planner weighs flights with checks by it.
+    pub check_bonus: i32,
 }
 
 /// Where a flier is after a step.
@@ -444,6 +447,38 @@ impl std::hash::Hasher for FnvHasher {
 
 type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
 
+/// The chance that `flier` makes every fly check of `flight` (004:734-743): a d20 plus its bonus and the
+/// table's modifiers for its manoeuvrability and the flight's status, against each DC.
+pub fn chance(flier: &Flier, flight: &Flight) -> f32 {
+    let bonus = flier.check_bonus + super::fly_check_modifier(flier.maneuverability, flight.status);
+    flight.checks.iter().map(|c| ((21 + bonus - c.dc) as f32 / 20.0).clamp(0.0, 1.0)).product()
+}
+
+/// Where the planner's search is: square, heading, squares since the last turn (up to the factor), manoeuvres
+/// used, altitude (which only a wingover changes after the prefix), whether a fly check was needed on the
+/// way, and whether only a slow flight allows what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Node {
+    y: i32,
+    x: i32,
+    heading: usize,
+    since: u32,
+    used: u32,
+    altitude: i32,
+    checked: bool,
+    slow_only: bool,
+}
+
+impl Node {
+    fn square(self) -> Square {
+        Square::new(self.x, self.y)
+    }
+
+    fn direction(self) -> Direction {
+        Direction::ALL[self.heading]
+    }
+}
+
 /// A flight the planner found, with how it flies.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlannedFlight {
@@ -451,13 +486,16 @@ pub struct PlannedFlight {
     pub steps: Vec<FlightStep>,
     /// The flight they make, every check a success.
     pub flight: Flight,
+    /// The chance that every fly check succeeds, 1 when there is none.
+    pub chance: f32,
 }
 
 /// Every square a flier can end this turn's flight on, after `prefix` (its climbs and dives flown first,
-/// or the part of the flight before a flyby attack), flying ahead and turning 45° as its status and
-/// manoeuvrability allow, with the best flight to each: slow rather than fast, fast rather than a stall,
-/// then the cheapest. Simple manoeuvres, and the hard and tight turns planned as made (the flight lists
-/// their fly checks); each flight checked by [`fly`]. `declared` is the speed the flier declared at the
+/// or the part of the flight before a flyby attack), flying ahead, turning 45° and slipping aside as its
+/// status and manoeuvrability allow, with the best flight to each: slow rather than fast, fast rather than
+/// a stall, at the height chosen rather than lower, then the cheapest. Simple manoeuvres, and the hard and
+/// tight turns and wingovers planned as made (the flight lists their fly checks; a wingover ends it 6 m
+/// lower); each flight checked by [`fly`]. `declared` is the speed the flier declared at the
 /// start of its turn (004:686): only flights of that status, up to four times its speed at top speed, a
 /// quarter (9 m at most) in a hover, which may also stay where it is (004:708-709); `None` offers the slow
 /// and fast flights and the stalls.
@@ -479,18 +517,19 @@ pub fn flights(
         Some(SpeedStatus::Hover) => 2 * scale.squares((flier.speed_m / 4.0).min(9.0)),
         _ => 4 * speed,
     };
-    // The loosest limits of the bands planned for: each flight is checked against its own at the end.
+    // The bands planned for: the declared one, or slow and fast. Slow's limits are the looser (004:727-732):
+    // a step only slow allows makes the flight slow or nothing.
     let band = |status| match maneuvers(status, flier.maneuverability, scale) {
+        _ if perfect => (u32::MAX, 0),
         Maneuvers::Unlimited => (u32::MAX, 0),
         Maneuvers::None => (0, 0),
         Maneuvers::Limited { per_round, factor } => (per_round, scale.factor_squares(factor)),
     };
-    let bands: Vec<(u32, u32)> = match declared {
-        Some(status) => vec![band(status)],
-        None => vec![band(SpeedStatus::Slow), band(SpeedStatus::Fast)],
+    let (loose, strict) = match declared {
+        Some(status) => (band(status), band(status)),
+        None => (band(SpeedStatus::Slow), band(SpeedStatus::Fast)),
     };
-    let limit = if perfect { u32::MAX } else { bands.iter().map(|b| b.0).max().unwrap_or(0) };
-    let factor = if perfect { 0 } else { bands.iter().map(|b| b.1).min().unwrap_or(0) };
+    let slow_most = 2 * speed;
     // The start, after the prefix: its climbs and dives, and the steps ahead and 45° turns of a flight
     // broken by a flyby attack (checked with the whole flight at the end).
     let mut start_at = flier.at;
@@ -536,79 +575,140 @@ pub fn flights(
         collision: None,
         skipped: Vec::new(),
     };
-    let start_at = start_at.origin;
-    type State = (Square, Direction, u32, u32);
-    let first: State = (start_at, start_heading, start.since_maneuver.min(factor), start.maneuvers);
-    /// The cheapest cost of a state, and the state and step it was reached from.
-    type Reached = (u32, Option<(State, FlightStep)>);
-    let mut best: HashMap<State, Reached, Fnv> = HashMap::default();
+    let first = Node {
+        y: start_at.origin.y,
+        x: start_at.origin.x,
+        heading: start_heading.index(),
+        since: start.since_maneuver.min(loose.1.max(strict.1)),
+        used: start.maneuvers,
+        altitude: start_altitude,
+        checked: false,
+        slow_only: start.maneuvers > strict.0,
+    };
+    /// The cheapest cost of a node, and the node and step it was reached from.
+    type Reached = (u32, Option<(Node, FlightStep)>);
+    let mut best: HashMap<Node, Reached, Fnv> = HashMap::default();
     best.insert(first, (start.spent, None));
     let mut queue = BinaryHeap::new();
-    queue.push(std::cmp::Reverse((start.spent, first.0.y, first.0.x, first.1.index(), first.2, first.3)));
-    let mut ends: Vec<(u32, State)> = Vec::new();
-    // What stands in each square at this height, asked once a square.
-    let mut open_at: HashMap<Square, bool, Fnv> = HashMap::default();
-    // For each square and heading, the (cost, manoeuvres used, squares since the last turn) reached so far:
-    // a state no cheaper, with no fewer manoeuvres used and no more squares flown since a turn than one
-    // already found, can do nothing that one cannot.
-    type Frontier = Vec<(u32, u32, u32)>;
-    let mut frontier: HashMap<(Square, Direction), Frontier, Fnv> = HashMap::default();
-    while let Some(std::cmp::Reverse((cost, y, x, h, since, used))) = queue.pop() {
-        let state: State = (Square::new(x, y), Direction::ALL[h], since, used);
-        if best.get(&state).is_some_and(|(c, _)| *c < cost) {
+    queue.push(std::cmp::Reverse((start.spent, first)));
+    let mut ends: Vec<(u32, Node)> = Vec::new();
+    // What stands in each square at each height, asked once a square.
+    let mut open_at: HashMap<(Square, i32), bool, Fnv> = HashMap::default();
+    let mut clear = |square: Square, altitude: i32| {
+        *open_at
+            .entry((square, altitude))
+            .or_insert_with(|| obstacle(Footprint::rect(square, flier.at.width, flier.at.height), altitude).is_none())
+    };
+    // For each square, heading and altitude, the nodes reached so far: a node no cheaper, with no fewer
+    // manoeuvres used, no more squares flown since a turn, and no freer (no check yet, not bound to be slow)
+    // than one already found can do nothing better than that one.
+    type Frontier = HashMap<(Square, usize, i32), Vec<(u32, Node)>, Fnv>;
+    let mut frontier = Frontier::default();
+    let dominates = |(c, n): (u32, Node), (total, to): (u32, Node)| {
+        c <= total && n.used <= to.used && n.since >= to.since && n.checked <= to.checked && n.slow_only <= to.slow_only
+    };
+    let since_cap = loose.1.max(strict.1);
+    let wingover_drop = scale.wingover_drop();
+    while let Some(std::cmp::Reverse((cost, node))) = queue.pop() {
+        if best.get(&node).is_some_and(|(c, _)| *c < cost) {
             continue;
         }
-        let (square, heading, since, used) = state;
-        let mut next: Vec<(FlightStep, State, u32)> = Vec::new();
+        let (square, heading) = (node.square(), node.direction());
+        // A manoeuvre using `uses` of the round's, after flying the factor less `short` squares (`None` when
+        // it needs no factor): the node after it if the band planned for allows it, bound to be slow if only
+        // slow allows it.
+        let after = |short: Option<u32>, uses: u32| -> Option<Node> {
+            let used = node.used + uses;
+            let flown = |factor: u32| short.is_none_or(|short| node.since + short >= factor);
+            if !flown(loose.1) || used > loose.0 {
+                return None;
+            }
+            let slow_only = node.slow_only || !flown(strict.1) || used > strict.0;
+            Some(Node { since: 0, used, slow_only, ..node })
+        };
+        let mut next: Vec<(FlightStep, Node, u32)> = Vec::new();
         // Ahead, a diagonal counted as 2 (the 1-2-1-2 count is the flight's check to settle).
-        let ahead = Footprint::rect(square.step(heading), flier.at.width, flier.at.height);
-        let clear = *open_at.entry(ahead.origin).or_insert_with(|| obstacle(ahead, start_altitude).is_none());
-        if clear {
+        let ahead = square.step(heading);
+        if clear(ahead, node.altitude) {
             let step_cost = ahead_halves(if heading.is_diagonal() { 2 } else { 1 }, scale, band_change);
-            next.push((FlightStep::Forward, (ahead.origin, heading, (since + 1).min(factor), used), step_cost));
+            let to = Node { y: ahead.y, x: ahead.x, since: (node.since + 1).min(since_cap), ..node };
+            next.push((FlightStep::Forward, to, step_cost));
         }
-        if perfect || (since >= factor && used < limit) {
-            for side in [Side::Left, Side::Right] {
-                let turn_cost = if perfect { 0 } else { 2 };
-                let turned = heading.turned(side.eighths(1));
-                next.push((FlightStep::Turn(side), (square, turned, 0, used + u32::from(!perfect)), turn_cost));
+        let turn_uses = u32::from(!perfect);
+        for side in [Side::Left, Side::Right] {
+            let turned = heading.turned(side.eighths(1)).index();
+            if let Some(to) = after(Some(0), turn_uses) {
+                next.push((FlightStep::Turn(side), Node { heading: turned, ..to }, if perfect { 0 } else { 2 }));
             }
         }
-        // The advanced turns, two manoeuvres each, planned as made (the flight lists their fly checks): a
-        // hard turn of 90° after the factor (004:770), a tight turn of 45° before it, its step the squares
-        // still short of the factor (004:765).
-        if !perfect && used + super::ADVANCED_MANEUVER_COST <= limit {
-            let used = used + super::ADVANCED_MANEUVER_COST;
+        if !perfect {
+            // A sideslip, one square ahead and one aside for 3, heading kept (004:746): of use only to a
+            // flier that cannot turn as it likes.
             for side in [Side::Left, Side::Right] {
-                if since >= factor {
-                    let step = FlightStep::HardTurn(side);
-                    next.push((step, (square, heading.turned(side.eighths(2)), 0, used), 4));
-                } else if factor - since <= 3 {
-                    let short = factor - since;
-                    let step = FlightStep::TightTurn { side, step: short as u8 };
-                    next.push((step, (square, heading.turned(side.eighths(1)), 0, used), 2 * (1 + short)));
+                let (dx, dy) = heading.delta();
+                let (sx, sy) = heading.turned(side.eighths(2)).delta();
+                let to = square.offset(dx + sx, dy + sy);
+                if let Some(node) = after(Some(0), 1)
+                    && clear(to, node.altitude)
+                {
+                    next.push((FlightStep::Sideslip(side), Node { y: to.y, x: to.x, ..node }, 6));
+                }
+            }
+            // The advanced turns, two manoeuvres each, planned as made (the flight lists their fly checks):
+            // a hard turn of 90° after the factor (004:770); a tight turn of 45° before it, its step the
+            // squares still short of the factor of either band (004:765); a wingover of 90°, 135° or 180° at
+            // any time, 6 m (a band) lower (004:774-780).
+            let uses = super::ADVANCED_MANEUVER_COST;
+            for side in [Side::Left, Side::Right] {
+                if let Some(to) = after(Some(0), uses) {
+                    let turned = heading.turned(side.eighths(2)).index();
+                    next.push((FlightStep::HardTurn(side), Node { heading: turned, checked: true, ..to }, 4));
+                }
+                let mut shorts = [loose.1.saturating_sub(node.since), strict.1.saturating_sub(node.since)];
+                shorts.sort_unstable();
+                for short in shorts.into_iter().filter(|s| (1..=3).contains(s)) {
+                    if let Some(to) = after(Some(short), uses) {
+                        let step = FlightStep::TightTurn { side, step: short as u8 };
+                        let turned = heading.turned(side.eighths(1)).index();
+                        next.push((step, Node { heading: turned, checked: true, ..to }, 2 * (1 + short)));
+                    }
+                }
+            }
+            let lower = node.altitude - wingover_drop;
+            let wingovers =
+                [(Side::Left, 90), (Side::Right, 90), (Side::Left, 135), (Side::Right, 135), (Side::Right, 180)];
+            for (side, degrees) in wingovers {
+                if lower >= 1
+                    && let Some(to) = after(None, uses)
+                {
+                    let turned = heading.turned(side.eighths(i32::from(degrees / 45))).index();
+                    let step = FlightStep::Wingover { side, degrees };
+                    next.push((step, Node { heading: turned, altitude: lower, checked: true, ..to }, 4));
                 }
             }
         }
         for (step, to, step_cost) in next {
             let total = cost + step_cost;
-            if total > max_cost || best.get(&to).is_some_and(|(c, _)| *c <= total) {
+            if total > max_cost
+                || (to.slow_only && total > slow_most)
+                || best.get(&to).is_some_and(|(c, _)| *c <= total)
+            {
                 continue;
             }
-            let known = frontier.entry((to.0, to.1)).or_default();
-            if known.iter().any(|&(c, u, since)| c <= total && u <= to.3 && since >= to.2) {
+            let known = frontier.entry((to.square(), to.heading, to.altitude)).or_default();
+            if known.iter().any(|&k| dominates(k, (total, to))) {
                 continue;
             }
-            known.retain(|&(c, u, since)| !(total <= c && to.3 <= u && to.2 >= since));
-            known.push((total, to.3, to.2));
-            best.insert(to, (total, Some((state, step))));
-            if step == FlightStep::Forward {
+            known.retain(|&k| !dominates((total, to), k));
+            known.push((total, to));
+            best.insert(to, (total, Some((node, step))));
+            if matches!(step, FlightStep::Forward | FlightStep::Sideslip(_)) {
                 ends.push((total, to));
             }
-            queue.push(std::cmp::Reverse((total, to.0.y, to.0.x, to.1.index(), to.2, to.3)));
+            queue.push(std::cmp::Reverse((total, to)));
         }
     }
-    let path_to = |end: State| -> Vec<FlightStep> {
+    let path_to = |end: Node| -> Vec<FlightStep> {
         let mut steps = Vec::new();
         let mut at = end;
         while let Some((_, Some((before, step)))) = best.get(&at) {
@@ -637,7 +737,8 @@ pub fn flights(
             (None, status) => status.map_or(2, rank),
         }
     };
-    ends.sort_by_key(|(cost, s)| (s.0.y, s.0.x, status_of(*cost), *cost, s.1.index(), s.2, s.3));
+    // Without a fly check rather than with, the cheapest, at the height chosen rather than wingovers lower.
+    ends.sort_by_key(|&(cost, n)| (n.y, n.x, status_of(cost), n.checked, cost, start_altitude - n.altitude, n));
     ends.dedup_by_key(|(cost, s)| (*cost, *s));
     let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
     let mut tried: HashMap<Square, u32> = HashMap::new();
@@ -657,11 +758,11 @@ pub fn flights(
     }
     for (_, end) in ends {
         // A flight with no fly check to make is kept; one with checks gives way to a later one without.
-        if out.get(&end.0).is_some_and(|p| p.flight.checks.is_empty()) {
+        if out.get(&end.square()).is_some_and(|p| p.flight.checks.is_empty()) {
             continue;
         }
         // A square whose first few candidates all fail is left out: the planner offers what it is sure of.
-        let attempts = tried.entry(end.0).or_insert(0);
+        let attempts = tried.entry(end.square()).or_insert(0);
         if *attempts >= 4 {
             continue;
         }
@@ -675,12 +776,14 @@ pub fn flights(
         {
             continue;
         }
-        let better = match out.get(&end.0) {
+        // Of the same status, the flight likelier to make all its checks.
+        let chance = chance(flier, &flight);
+        let better = match out.get(&end.square()) {
             None => true,
-            Some(earlier) => flight.checks.is_empty() && earlier.flight.status == flight.status,
+            Some(earlier) => earlier.flight.status == flight.status && chance > earlier.chance,
         };
         if better {
-            out.insert(end.0, PlannedFlight { steps, flight });
+            out.insert(end.square(), PlannedFlight { steps, flight, chance });
         }
     }
     out
@@ -701,6 +804,7 @@ mod tests {
             hover_feat: false,
             since_maneuver: 0,
             scale: Scale::Normal,
+            check_bonus: 2,
         }
     }
 
@@ -768,13 +872,21 @@ mod tests {
         assert!(!plans.contains_key(&Square::new(17, 10)));
         let diving = flights(&hawk, &[Dive { far: false }], None, &open);
         assert!(diving.contains_key(&Square::new(21, 10)));
-        assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 2));
+        for planned in diving.values() {
+            // A wingover loses a band more (004:778).
+            let expected = if wingovers(planned) > 0 { 1 } else { 2 };
+            assert_eq!(planned.flight.waypoints.last().unwrap().altitude, expected, "{:?}", planned.steps);
+        }
         let climbing = flights(&hawk, &[Climb], None, &open);
         assert!(climbing.contains_key(&Square::new(13, 10)) && !climbing.contains_key(&Square::new(14, 10)));
     }
 
     fn open(_: Footprint, _: i32) -> Option<Obstacle> {
         None
+    }
+
+    fn wingovers(planned: &PlannedFlight) -> usize {
+        planned.steps.iter().filter(|s| matches!(s, Wingover { .. })).count()
     }
 
     fn succeed(_: AdvancedManeuver, _: i32) -> bool {
@@ -895,10 +1007,9 @@ mod tests {
         let ahead = &all[&Square::new(18, 10)];
         assert_eq!(ahead.flight.status, SpeedStatus::Slow);
         assert_eq!(ahead.steps, vec![Forward; 8]);
-        // Slow and average, it may loop round (six 45° turns a square apart); a clumsy flier cannot come back.
+        // Slow and average, it may loop round (six 45° turns a square apart).
         assert!(all.contains_key(&Square::new(9, 10)));
         let clumsy = flights(&flier(Maneuverability::Clumsy, 24.0), &[], None, &open);
-        assert!(!clumsy.contains_key(&Square::new(9, 10)));
         assert!(clumsy.values().all(|p| p.flight.maneuvers <= 4));
         // Every flight offered is one the rules fly to that square.
         for (square, planned) in &all {
@@ -911,21 +1022,27 @@ mod tests {
     }
 
     #[test]
-    fn the_planner_offers_hard_and_tight_turns_with_their_fly_checks_004_765_770() {
+    fn the_planner_offers_hard_and_tight_turns_and_wingovers_with_their_fly_checks_004_765_780() {
         let griffon = flier(Maneuverability::Average, 24.0);
         let all = flights(&griffon, &[], None, &open);
         let checked: Vec<(&Square, &PlannedFlight)> = all.iter().filter(|(_, p)| !p.flight.checks.is_empty()).collect();
         assert!(!checked.is_empty(), "some squares need an advanced turn");
-        assert!(checked.len() < all.len() / 2, "most need none: {} of {}", checked.len(), all.len());
+        assert!(all[&Square::new(18, 10)].flight.checks.is_empty(), "straight ahead needs none");
+        let kinds = |f: fn(&FlightStep) -> bool| checked.iter().any(|(_, p)| p.steps.iter().any(f));
+        assert!(kinds(|s| matches!(s, HardTurn(_))) && kinds(|s| matches!(s, TightTurn { .. })));
+        assert!(kinds(|s| matches!(s, Wingover { .. })));
         for (square, planned) in checked {
             for check in &planned.flight.checks {
                 let step = planned.steps[check.step];
-                assert!(matches!(step, HardTurn(_) | TightTurn { .. }), "{step:?}");
+                assert!(matches!(step, HardTurn(_) | TightTurn { .. } | Wingover { .. }), "{step:?}");
                 assert_eq!(Some(check.dc), step.advanced().and_then(|m| m.dc().ok()));
             }
-            // Every check failed, the flight ends elsewhere: the square needs the manoeuvre.
-            let failed = fly(&griffon, &planned.steps, false, |_, _| false, open).unwrap();
-            assert_ne!(failed.waypoints.last().unwrap().square, *square);
+            // Every check failed, the flight ends elsewhere: the square needs the turn. (A wingover may also
+            // spend the distance a slow flight must fly, and lose its height whether made or not.)
+            if wingovers(planned) == 0 {
+                let failed = fly(&griffon, &planned.steps, false, |_, _| false, open).unwrap();
+                assert_ne!(failed.waypoints.last().unwrap().square, *square, "{:?}", planned.steps);
+            }
         }
         // A perfect flier turns freely: no check.
         let perfect = flights(&flier(Maneuverability::Perfect, 24.0), &[], None, &open);
@@ -947,7 +1064,10 @@ mod tests {
         }
         // Straight on south-east: (17, 13) after the first part, then (18, 14) a step further.
         assert_eq!(then[&Square::new(18, 14)].steps.len(), before.len() + 1);
-        assert!(!then.contains_key(&Square::new(15, 10)), "behind the turn");
+        assert!(!then.contains_key(&Square::new(15, 8)), "behind the turn");
+        // Behind it only by a wingover, 6 m lower.
+        let back = &then[&Square::new(14, 10)];
+        assert_eq!((wingovers(back), back.flight.waypoints.last().unwrap().altitude), (1, 6));
     }
 
     #[test]
@@ -956,14 +1076,17 @@ mod tests {
         let hawk = flier(Maneuverability::Average, 12.0);
         let fast = flights(&hawk, &[], Some(SpeedStatus::Fast), &open);
         assert!(!fast.is_empty() && fast.values().all(|p| p.flight.status == SpeedStatus::Fast));
-        assert!(!fast.contains_key(&Square::new(15, 10)), "7 squares ahead is slow");
+        // 7 squares ahead is slow: fast, it gets there only by a detour.
+        assert!(fast[&Square::new(15, 10)].flight.maneuvers > 0);
         assert_eq!(fast[&Square::new(22, 10)].steps, vec![Forward; 12]);
         let top = flights(&hawk, &[], Some(SpeedStatus::TopSpeed), &open);
         assert!(top.values().all(|p| p.flight.status == SpeedStatus::TopSpeed));
         assert_eq!(top.keys().map(|s| s.x).max(), Some(42), "32 squares ahead at most");
         let stall = flights(&hawk, &[], Some(SpeedStatus::Stall), &open);
         assert_eq!(stall.keys().map(|s| s.x).max(), Some(13), "under half its speed: 3 squares");
-        assert!(stall.values().all(|p| p.flight.maneuvers == 0), "a stalled average flier turns not at all");
+        // A stalled average flier flies too little to turn after its factor; it may only wingover.
+        assert!(stall.values().all(|p| p.steps.iter().all(|s| matches!(s, Forward | Wingover { .. }))));
+        assert!(stall.values().any(|p| wingovers(p) == 1));
         // A hover: a good flier of 12 m covers 3 m, turns as it likes, and may stay where it is.
         let kite = flier(Maneuverability::Good, 12.0);
         let hover = flights(&kite, &[], Some(SpeedStatus::Hover), &open);
@@ -991,5 +1114,35 @@ mod tests {
         let f = fly(&griffon, &[Forward; 8], false, succeed, dragon).unwrap();
         assert_eq!(f.collision, Some((1, "dragon".into())));
         assert_eq!(f.waypoints.last().unwrap().square, Square::new(11, 10), "it stops before the dragon");
+    }
+
+    #[test]
+    fn the_planner_slips_aside_and_comes_back_by_a_wingover_004_746_774() {
+        // A clumsy flier of 24 m, slow: 4 manoeuvres, 2 squares between two (004:732).
+        let clumsy = flier(Maneuverability::Clumsy, 24.0);
+        let all = flights(&clumsy, &[], None, &open);
+        // One row aside, heading kept, without a check: a sideslip.
+        let aside = &all[&Square::new(18, 11)];
+        assert!(aside.flight.checks.is_empty());
+        assert!(aside.steps.contains(&Sideslip(Side::Right)), "{:?}", aside.steps);
+        assert_eq!(aside.flight.waypoints.last().unwrap().heading, Direction::East);
+        // Behind it: only by wingovers. With Dex +2 and clumsy's -4 it cannot make the 180° one (DC 20), so
+        // two of 90° (DC 10 each), 12 m lower; failed, it flies on east.
+        let back = &all[&Square::new(9, 10)];
+        let checks: Vec<(AdvancedManeuver, i32)> = back.flight.checks.iter().map(|c| (c.maneuver, c.dc)).collect();
+        assert_eq!(checks, vec![(AdvancedManeuver::Wingover(90), 10); 2], "{:?}", back.steps);
+        assert!((back.chance - 0.45 * 0.45).abs() < 1e-6 && back.chance == chance(&clumsy, &back.flight));
+        let end = back.flight.waypoints.last().unwrap();
+        assert_eq!((end.altitude, end.heading), (2, Direction::West));
+        let failed = fly(&clumsy, &back.steps, false, |_, _| false, open).unwrap();
+        assert!(failed.waypoints.last().unwrap().square.x > 10);
+        // Too low to lose 6 m, no wingover.
+        let low = Flier { altitude: 4, ..clumsy };
+        assert!(flights(&low, &[], None, &open).values().all(|p| wingovers(p) == 0));
+        // A wall where it would come back down: the wingover's height is checked.
+        let wall = |at: Footprint, alt: i32| {
+            (at.origin.x < 10 && alt < 8).then(|| Obstacle::Wall(Refusal::new("a cliff", "000:60")))
+        };
+        assert!(!flights(&clumsy, &[], None, &wall).contains_key(&Square::new(9, 10)));
     }
 }

@@ -403,6 +403,12 @@ pub(super) fn fly_creatures(
             hover_feat: feats.has(Feat::Hover),
             since_maneuver: state.since_maneuver,
             scale: field.scale(),
+            check_bonus: crate::rules::mounted::fly_check_bonus(
+                ability_modifier(abilities.dex),
+                0,
+                director.and_then(|d| d.1),
+            )
+            .0,
         };
         let obstacle = |at: Footprint, alt: i32| obstacle_at(&field, &bodies, my_size, at, alt);
         // The flight as planned, every check a success: its status and whether the rules allow it.
@@ -614,14 +620,16 @@ pub(super) fn fly_creatures(
                 Some(by) if *penalty != 0 => format!(", misled by {by}'s Bluff {penalty} (004:818)"),
                 _ => String::new(),
             };
+            let success = total >= *dc;
+            let failed = if success { String::new() } else { format!("; failed: {}", maneuver.on_failure()) };
             facts.write(Fact::CheckRolled {
                 creature: id.clone(),
                 check: "fly".into(),
-                reason: format!("{} (004:750-780){by}{misled_by}", maneuver.name()),
+                reason: format!("{} (004:750-780){by}{misled_by}{failed}", maneuver.name()),
                 roll: *roll,
                 total,
                 dc: *dc,
-                success: total >= *dc,
+                success,
             });
         }
         let flight_done = match flown {
@@ -1218,6 +1226,21 @@ pub fn plan_flights(
     plan_flights_through(world, creature, prefix, declared, None)
 }
 
+/// A flier's fly check bonus before the table's modifiers, for the planner: its Dex modifier, or the Ride of
+/// the rider who directs it when better (004:734, 004:811).
+fn planning_check_bonus(world: &World, creature: Entity) -> i32 {
+    let dex = world.get::<Abilities>(creature).map_or(0, |a| ability_modifier(a.dex));
+    let ride = world.get::<Riders>(creature).and_then(|riders| {
+        riders
+            .all()
+            .iter()
+            .find(|r| world.get::<Seat>(**r).is_some_and(|s| !s.passenger))
+            .and_then(|r| world.get::<Skills>(*r))
+            .and_then(|s| s.ride)
+    });
+    crate::rules::mounted::fly_check_bonus(dex, 0, ride).0
+}
+
 /// [`plan_flights`], with the flights that enter the space of `through` (the flier it means to run into,
 /// 004:758, 004:825) not stopped there: the rules make the collision when the flight comes to it.
 pub fn plan_flights_through(
@@ -1252,6 +1275,7 @@ pub fn plan_flights_through(
         hover_feat: world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::Hover)),
         since_maneuver: flight.map_or(0, |f| f.since_maneuver),
         scale,
+        check_bonus: planning_check_bonus(world, creature),
     };
     let bodies: Vec<Body> = all
         .into_iter()

@@ -516,6 +516,21 @@ impl AdvancedManeuver {
         }
     }
 
+    /// What a failed fly check does (004:750-780; the wingover's is our ruling).
+    pub fn on_failure(self) -> &'static str {
+        match self {
+            AdvancedManeuver::Swoop => "it flies past its target without attacking",
+            AdvancedManeuver::DiveAttack => "it reaches its target but cannot attack",
+            AdvancedManeuver::FlybyAttack => "it loses the attack and finishes its move",
+            AdvancedManeuver::Collision => "it misses and flies on",
+            AdvancedManeuver::Deceleration => "it ends where it meant to, but stalls",
+            AdvancedManeuver::Recovery => "it keeps falling",
+            AdvancedManeuver::TightTurn(_) => "no turn",
+            AdvancedManeuver::HardTurn => "only a 45° turn",
+            AdvancedManeuver::Wingover(_) => "the heading stays, the 6 m are lost all the same",
+        }
+    }
+
     /// The fly check's DC, or why the manoeuvre does not exist.
     pub fn dc(self) -> Result<i32, Refusal> {
         Ok(match self {
