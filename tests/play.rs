@@ -618,8 +618,16 @@ fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
         None,
     )
     .unwrap();
-    // Diving, it would reach x 12, but the peak at x 10-11 of its row stops it at 9 (turning costs).
-    assert_eq!(diving.keys().map(|s| s.x).max().unwrap(), 9, "a dive reaches further");
+    // Diving, it would reach x 12, but the peak at x 10-11 of its row stops it at 9; turning round the
+    // peak's corner (the first diagonal counting 1, 000:61), it reaches x 10 on the row below.
+    assert_eq!(diving.keys().map(|s| s.x).max().unwrap(), 10, "a dive reaches further");
+    assert!(!diving.contains_key(&Square::new(10, 7)), "the peak");
+    let corner = &diving[&Square::new(10, 8)];
+    assert!(
+        corner
+            .steps
+            .contains(&estoc::rules::aerial::flight::FlightStep::Turn(estoc::rules::aerial::flight::Side::Right))
+    );
     assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 1), "one band down");
 }
 

@@ -426,26 +426,8 @@ pub fn fly(
     Ok(flight)
 }
 
-/// A small, fast hash for the planner's states (FNV-1a): the search hashes hundreds of thousands of them.
-#[derive(Default)]
-struct FnvHasher(u64);
-
-impl std::hash::Hasher for FnvHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
+/// The planner's hash: Bevy's fixed foldhash, fast and the same on every run.
+type Fast = bevy::platform::hash::FixedHasher;
 
 /// The chance that `flier` makes every fly check of `flight` (004:734-743): a d20 plus its bonus and the
 /// table's modifiers for its manoeuvrability and the flight's status, against each DC.
@@ -456,7 +438,8 @@ pub fn chance(flier: &Flier, flight: &Flight) -> f32 {
 
 /// Where the planner's search is: square, heading, squares since the last turn (up to the factor), manoeuvres
 /// used, altitude (which only a wingover changes after the prefix), whether a fly check was needed on the
-/// way, and whether only a slow flight allows what it did.
+/// way, whether only a slow flight allows what it did, and the diagonals' 1-2-1-2 count, so that its costs
+/// are the flight's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Node {
     y: i32,
@@ -467,6 +450,8 @@ struct Node {
     altitude: i32,
     checked: bool,
     slow_only: bool,
+    /// An odd number of diagonals flown so far: the next costs 2 (000:61).
+    odd: bool,
 }
 
 impl Node {
@@ -584,16 +569,18 @@ pub fn flights(
         altitude: start_altitude,
         checked: false,
         slow_only: start.maneuvers > strict.0,
+        odd,
     };
-    /// The cheapest cost of a node, and the node and step it was reached from.
-    type Reached = (u32, Option<(Node, FlightStep)>);
-    let mut best: HashMap<Node, Reached, Fnv> = HashMap::default();
-    best.insert(first, (start.spent, None));
+    /// A node reached: its cost, and the node (its index) and step it was reached from.
+    type Reached = (u32, Node, Option<(usize, FlightStep)>);
+    let mut reached: Vec<Reached> = vec![(start.spent, first, None)];
+    // Whether a node is still worth going on from: not since beaten by another.
+    let mut alive = vec![true];
     let mut queue = BinaryHeap::new();
-    queue.push(std::cmp::Reverse((start.spent, first)));
-    let mut ends: Vec<(u32, Node)> = Vec::new();
+    queue.push(std::cmp::Reverse((start.spent, 0)));
+    let mut ends: Vec<usize> = Vec::new();
     // What stands in each square at each height, asked once a square.
-    let mut open_at: HashMap<(Square, i32), bool, Fnv> = HashMap::default();
+    let mut open_at: HashMap<(Square, i32), bool, Fast> = HashMap::default();
     let mut clear = |square: Square, altitude: i32| {
         *open_at
             .entry((square, altitude))
@@ -602,17 +589,23 @@ pub fn flights(
     // For each square, heading and altitude, the nodes reached so far: a node no cheaper, with no fewer
     // manoeuvres used, no more squares flown since a turn, and no freer (no check yet, not bound to be slow)
     // than one already found can do nothing better than that one.
-    type Frontier = HashMap<(Square, usize, i32), Vec<(u32, Node)>, Fnv>;
-    let mut frontier = Frontier::default();
+    let mut frontier: HashMap<(Square, usize, i32), Vec<usize>, Fast> = HashMap::default();
     let dominates = |(c, n): (u32, Node), (total, to): (u32, Node)| {
-        c <= total && n.used <= to.used && n.since >= to.since && n.checked <= to.checked && n.slow_only <= to.slow_only
+        c <= total
+            && n.used <= to.used
+            && n.since >= to.since
+            && n.checked <= to.checked
+            && n.slow_only <= to.slow_only
+            && n.odd <= to.odd
     };
     let since_cap = loose.1.max(strict.1);
     let wingover_drop = scale.wingover_drop();
-    while let Some(std::cmp::Reverse((cost, node))) = queue.pop() {
-        if best.get(&node).is_some_and(|(c, _)| *c < cost) {
+    let mut next: Vec<(FlightStep, Node, u32)> = Vec::new();
+    while let Some(std::cmp::Reverse((cost, index))) = queue.pop() {
+        if !alive[index] {
             continue;
         }
+        let node = reached[index].1;
         let (square, heading) = (node.square(), node.direction());
         // A manoeuvre using `uses` of the round's, after flying the factor less `short` squares (`None` when
         // it needs no factor): the node after it if the band planned for allows it, bound to be slow if only
@@ -626,12 +619,14 @@ pub fn flights(
             let slow_only = node.slow_only || !flown(strict.1) || used > strict.0;
             Some(Node { since: 0, used, slow_only, ..node })
         };
-        let mut next: Vec<(FlightStep, Node, u32)> = Vec::new();
-        // Ahead, a diagonal counted as 2 (the 1-2-1-2 count is the flight's check to settle).
+        next.clear();
+        // Ahead, a diagonal counted 1, 2, 1, 2 (000:61).
         let ahead = square.step(heading);
         if clear(ahead, node.altitude) {
-            let step_cost = ahead_halves(if heading.is_diagonal() { 2 } else { 1 }, scale, band_change);
-            let to = Node { y: ahead.y, x: ahead.x, since: (node.since + 1).min(since_cap), ..node };
+            let diagonal = heading.is_diagonal();
+            let step_cost = ahead_halves(if diagonal && node.odd { 2 } else { 1 }, scale, band_change);
+            let odd = node.odd != diagonal;
+            let to = Node { y: ahead.y, x: ahead.x, since: (node.since + 1).min(since_cap), odd, ..node };
             next.push((FlightStep::Forward, to, step_cost));
         }
         let turn_uses = u32::from(!perfect);
@@ -687,33 +682,36 @@ pub fn flights(
                 }
             }
         }
-        for (step, to, step_cost) in next {
+        for &(step, to, step_cost) in &next {
             let total = cost + step_cost;
-            if total > max_cost
-                || (to.slow_only && total > slow_most)
-                || best.get(&to).is_some_and(|(c, _)| *c <= total)
-            {
+            if total > max_cost || (to.slow_only && total > slow_most) {
                 continue;
             }
             let known = frontier.entry((to.square(), to.heading, to.altitude)).or_default();
-            if known.iter().any(|&k| dominates(k, (total, to))) {
+            if known.iter().any(|&k| dominates((reached[k].0, reached[k].1), (total, to))) {
                 continue;
             }
-            known.retain(|&k| !dominates((total, to), k));
-            known.push((total, to));
-            best.insert(to, (total, Some((node, step))));
+            known.retain(|&k| {
+                let beaten = dominates((total, to), (reached[k].0, reached[k].1));
+                alive[k] &= !beaten;
+                !beaten
+            });
+            let new = reached.len();
+            known.push(new);
+            reached.push((total, to, Some((index, step))));
+            alive.push(true);
             if matches!(step, FlightStep::Forward | FlightStep::Sideslip(_)) {
-                ends.push((total, to));
+                ends.push(new);
             }
-            queue.push(std::cmp::Reverse((total, to)));
+            queue.push(std::cmp::Reverse((total, new)));
         }
     }
-    let path_to = |end: Node| -> Vec<FlightStep> {
+    let path_to = |end: usize| -> Vec<FlightStep> {
         let mut steps = Vec::new();
         let mut at = end;
-        while let Some((_, Some((before, step)))) = best.get(&at) {
-            steps.push(*step);
-            at = *before;
+        while let (_, _, Some((before, step))) = reached[at] {
+            steps.push(step);
+            at = before;
         }
         steps.reverse();
         let mut all = prefix.to_vec();
@@ -738,12 +736,14 @@ pub fn flights(
         }
     };
     // Without a fly check rather than with, the cheapest, at the height chosen rather than wingovers lower.
-    ends.sort_by_key(|&(cost, n)| (n.y, n.x, status_of(cost), n.checked, cost, start_altitude - n.altitude, n));
-    ends.dedup_by_key(|(cost, s)| (*cost, *s));
+    ends.sort_by_key(|&i| {
+        let (cost, n, _) = reached[i];
+        (n.y, n.x, status_of(cost), n.checked, cost, start_altitude - n.altitude, n)
+    });
     let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
     let mut tried: HashMap<Square, u32> = HashMap::new();
     // The same squares are asked of again and again by the candidate flights: remember the answers.
-    let seen: std::cell::RefCell<HashMap<(Footprint, i32), Option<Obstacle>, Fnv>> = Default::default();
+    let seen: std::cell::RefCell<HashMap<(Footprint, i32), Option<Obstacle>, Fast>> = Default::default();
     let cached = |at: Footprint, alt: i32| -> Option<Obstacle> {
         if let Some(known) = seen.borrow().get(&(at, alt)) {
             return known.clone();
@@ -754,15 +754,16 @@ pub fn flights(
     };
     // A hover may stay where it is (004:708).
     if hover {
-        ends.insert(0, (start.spent, first));
+        ends.insert(0, 0);
     }
-    for (_, end) in ends {
+    for end in ends {
+        let end_square = reached[end].1.square();
         // A flight with no fly check to make is kept; one with checks gives way to a later one without.
-        if out.get(&end.square()).is_some_and(|p| p.flight.checks.is_empty()) {
+        if out.get(&end_square).is_some_and(|p| p.flight.checks.is_empty()) {
             continue;
         }
         // A square whose first few candidates all fail is left out: the planner offers what it is sure of.
-        let attempts = tried.entry(end.square()).or_insert(0);
+        let attempts = tried.entry(end_square).or_insert(0);
         if *attempts >= 4 {
             continue;
         }
@@ -778,12 +779,12 @@ pub fn flights(
         }
         // Of the same status, the flight likelier to make all its checks.
         let chance = chance(flier, &flight);
-        let better = match out.get(&end.square()) {
+        let better = match out.get(&end_square) {
             None => true,
             Some(earlier) => earlier.flight.status == flight.status && chance > earlier.chance,
         };
         if better {
-            out.insert(end.square(), PlannedFlight { steps, flight, chance });
+            out.insert(end_square, PlannedFlight { steps, flight, chance });
         }
     }
     out
@@ -1121,10 +1122,16 @@ mod tests {
         // A clumsy flier of 24 m, slow: 4 manoeuvres, 2 squares between two (004:732).
         let clumsy = flier(Maneuverability::Clumsy, 24.0);
         let all = flights(&clumsy, &[], None, &open);
-        // One row aside, heading kept, without a check: a sideslip.
-        let aside = &all[&Square::new(18, 11)];
+        // A corridor with a jog, one row down at x 14: a sideslip keeps the heading through it, where a turn
+        // would leave the clumsy flier heading into the wall (004:746).
+        let jog = |at: Footprint, _: i32| {
+            let s = at.origin;
+            let open = if s.x <= 13 { s.y == 10 } else { s.y == 11 };
+            (!open).then(|| Obstacle::Wall(Refusal::new("a wall", "000:60")))
+        };
+        let aside = &flights(&clumsy, &[], None, &jog)[&Square::new(18, 11)];
         assert!(aside.flight.checks.is_empty());
-        assert!(aside.steps.contains(&Sideslip(Side::Right)), "{:?}", aside.steps);
+        assert_eq!(aside.steps, [Forward, Forward, Forward, Sideslip(Side::Right), Forward, Forward, Forward, Forward]);
         assert_eq!(aside.flight.waypoints.last().unwrap().heading, Direction::East);
         // Behind it: only by wingovers. With Dex +2 and clumsy's -4 it cannot make the 180° one (DC 20), so
         // two of 90° (DC 10 each), 12 m lower; failed, it flies on east.
