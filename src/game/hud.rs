@@ -792,7 +792,7 @@ fn draw(
         });
         ui.label(
             egui::RichText::new(
-                "Left click: move or attack · right click: waypoint · Backspace: drop a waypoint · Esc: back to auto · arrows / middle drag: pan · wheel: zoom",
+                "Left click: move or attack · right click: waypoint · Backspace: drop a waypoint · Esc: back to auto · arrows / middle drag: pan · wheel or +/-: zoom",
             )
             .small()
             .color(GREY),

@@ -1,8 +1,9 @@
 //! The camera and the cursor: pan with the arrow keys or by dragging with the middle button, zoom with
-//! the wheel, and the square under the cursor.
+//! the wheel or `+` and `-` about the point under the cursor, and the square under the cursor.
 
 use bevy::input::mouse::{AccumulatedMouseMotion, MouseWheel};
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
 
 /// Reading the mouse and keys: before the rules run, so a click is resolved in its frame.
@@ -12,22 +13,23 @@ pub struct InputSystems;
 /// Pixels per second the arrow keys pan at zoom 1.
 const PAN_SPEED: f32 = 900.0;
 
+/// How much one notch of the wheel, or one press of `+`, zooms in.
+const ZOOM_STEP: f32 = 0.9;
+
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(Update, InputSystems.before(crate::rules::RulesSystems::Setup));
-    app.add_systems(Update, (move_camera, super::play::track_hover).chain().before(InputSystems));
+    app.add_systems(Update, (pan_camera, zoom_camera, super::play::track_hover).chain().before(InputSystems));
 }
 
-fn move_camera(
+fn pan_camera(
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
-    mut wheel: MessageReader<MouseWheel>,
     time: Res<Time>,
-    wants: Option<Res<EguiWantsInput>>,
-    camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+    camera: Single<(&mut Transform, &Projection), With<Camera2d>>,
 ) {
-    let (mut transform, mut projection) = camera.into_inner();
-    let Projection::Orthographic(ortho) = &mut *projection else { return };
+    let (mut transform, projection) = camera.into_inner();
+    let Projection::Orthographic(ortho) = projection else { return };
     let mut pan = Vec2::ZERO;
     for (key, direction) in [
         (KeyCode::ArrowLeft, Vec2::NEG_X),
@@ -44,12 +46,37 @@ fn move_camera(
         offset += Vec2::new(-motion.delta.x, motion.delta.y) * ortho.scale;
     }
     transform.translation += offset.extend(0.0);
-    let over_ui = wants.is_some_and(|w| w.wants_any_pointer_input());
+}
+
+fn zoom_camera(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut wheel: MessageReader<MouseWheel>,
+    wants: Option<Res<EguiWantsInput>>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let (mut transform, mut projection) = camera.into_inner();
+    let Projection::Orthographic(ortho) = &mut *projection else { return };
+    let over_ui = wants.as_ref().is_some_and(|w| w.wants_any_pointer_input());
+    let mut notches = 0;
     for event in wheel.read() {
-        if over_ui {
-            continue;
+        if !over_ui {
+            notches += if event.y > 0.0 { 1 } else { -1 };
         }
-        let step = if event.y > 0.0 { 0.9 } else { 1.0 / 0.9 };
-        ortho.scale = (ortho.scale * step).clamp(0.2, 8.0);
     }
+    let typing = wants.is_some_and(|w| w.wants_any_keyboard_input());
+    if !typing {
+        notches += i32::from(keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]));
+        notches -= i32::from(keys.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]));
+    }
+    if notches == 0 {
+        return;
+    }
+    let old = ortho.scale;
+    ortho.scale = (old * ZOOM_STEP.powi(notches)).clamp(0.2, 8.0);
+    // The point under the cursor stays under it (the centre of the window without a cursor).
+    let Some(window) = window else { return };
+    let Some(cursor) = window.cursor_position() else { return };
+    let from_centre = (cursor - window.size() / 2.0) * Vec2::new(1.0, -1.0);
+    transform.translation += (from_centre * (old - ortho.scale)).extend(0.0);
 }

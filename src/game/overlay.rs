@@ -88,14 +88,18 @@ fn draw_flight(
     scale: crate::rules::aerial::Scale,
 ) {
     let colour = status_colour(planned.flight.status).with_alpha(0.95);
-    for waypoint in &planned.flight.waypoints {
+    let waypoints = &planned.flight.waypoints;
+    for (i, waypoint) in waypoints.iter().enumerate() {
         let at = square_centre(waypoint.square, height);
         commands.spawn((
             Overlay,
             Sprite::from_color(colour, Vec2::splat(12.0)),
             Transform::from_translation(at.extend(Z_PATH)),
         ));
-        label(commands, waypoint.spent.to_string(), at + Vec2::new(14.0, -14.0), Color::WHITE, 12.0);
+        // A turn in place: the square's running cost once, after its last step.
+        if waypoints.get(i + 1).is_none_or(|next| next.square != waypoint.square) {
+            label(commands, waypoint.spent.to_string(), at + Vec2::new(14.0, -14.0), Color::WHITE, 12.0);
+        }
     }
     if let Some(last) = planned.flight.waypoints.last() {
         let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
@@ -115,10 +119,15 @@ fn draw_flight(
         label(commands, text, at, Color::WHITE, 15.0);
     }
     // Where a fly check is needed: the manoeuvre and its DC at its step (004:750-780).
+    let mut placed: Vec<Square> = Vec::new();
     for check in &planned.flight.checks {
         if let Some(waypoint) = planned.flight.waypoints.iter().find(|w| w.step == check.step) {
-            let at = square_centre(waypoint.square, height) + Vec2::new(0.0, -TILE_PX * 0.3);
-            let text = format!("{} DC {}", check.maneuver.name(), check.dc);
+            // Two checks in one square (a turn in place after another) one under the other.
+            let below = placed.iter().filter(|s| **s == waypoint.square).count() as f32;
+            placed.push(waypoint.square);
+            let at = square_centre(waypoint.square, height) + Vec2::new(0.0, -TILE_PX * (0.3 + 0.2 * below));
+            // The board's font has no degree sign.
+            let text = format!("{} DC {}", check.maneuver.name().replace('°', " deg"), check.dc);
             label(commands, text, at, Color::srgb(1.0, 0.8, 0.3), 12.0);
         }
     }

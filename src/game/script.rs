@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
-use bevy::input::mouse::MouseButtonInput;
+use bevy::input::mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel};
+use bevy::input::touch::TouchPhase;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
@@ -32,8 +33,10 @@ pub enum ScriptStep {
     Click(Square),
     /// Move the cursor over a square and click the right button (a waypoint).
     RightClick(Square),
-    /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft"…
+    /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft", "Plus", "Minus"…
     Key(String),
+    /// Turn the mouse wheel so many notches where the cursor is: up (positive) zooms in, down zooms out.
+    Wheel(i32),
     /// Let frames pass.
     Wait(u32),
     /// Wait until the computer has played and a person's creature has the turn (or the fight is over),
@@ -265,6 +268,8 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "ArrowRight" => KeyCode::ArrowRight,
         "ArrowUp" => KeyCode::ArrowUp,
         "ArrowDown" => KeyCode::ArrowDown,
+        "Plus" => KeyCode::Equal,
+        "Minus" => KeyCode::Minus,
         _ => return None,
     })
 }
@@ -367,6 +372,22 @@ fn run_script(world: &mut World) {
                 }
                 _ => phase >= 5,
             }
+        }
+        ScriptStep::Wheel(notches) => {
+            if phase == 1 {
+                let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+                let Ok(window) = windows.single(world) else { return fail(world, "no window".into()) };
+                for _ in 0..notches.unsigned_abs() {
+                    world.write_message(MouseWheel {
+                        unit: MouseScrollUnit::Line,
+                        x: 0.0,
+                        y: notches.signum() as f32,
+                        window,
+                        phase: TouchPhase::Moved,
+                    });
+                }
+            }
+            phase >= 3
         }
         ScriptStep::Wait(frames) => phase >= frames,
         ScriptStep::WaitForPlayer(frames) => {
