@@ -1087,6 +1087,8 @@ pub enum BarKind {
     Speed,
     /// Hide from the pursuers after the flight (004:816-817).
     Hide,
+    /// A passenger takes the reins of its mount (004:822).
+    Reins,
 }
 
 /// The action bar, in order.
@@ -1110,6 +1112,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
     BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
     BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
+    BarAction { key: KeyCode::KeyO, label: "Take the reins [O]", kind: BarKind::Reins },
     BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
     BarAction { key: KeyCode::KeyH, label: "Flyby [H]", kind: BarKind::Mode(Mode::Flyby) },
     BarAction { key: KeyCode::KeyX, label: "Collide [X]", kind: BarKind::Mode(Mode::Ram) },
@@ -1170,6 +1173,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         }
         BarKind::Speed | BarKind::Mode(Mode::Ram | Mode::Bluff) => in_flight(world),
         BarKind::Hide => crate::rules::aerial::pursuit::hide_allowed(world, me),
+        BarKind::Reins => crate::rules::mounted::reins_allowed(world, me).map(|_| ()),
         BarKind::Mode(Mode::Flyby) => in_flight(world).and_then(|()| budget.check(ActionKind::Standard)),
         BarKind::Cast => {
             if castable(world, me).is_empty() {
@@ -1232,6 +1236,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         },
         BarKind::Delay => Step::Delay { creature },
         BarKind::Hide => Step::Hide { creature },
+        BarKind::Reins => Step::TakeReins { creature },
         BarKind::EndTurn => Step::EndTurn { creature },
         BarKind::Ride => match ride_step(world, me) {
             Some(step) => step,

@@ -526,6 +526,18 @@ pub enum Fact {
         /// A passenger rather than the rider.
         passenger: bool,
     },
+    /// A passenger took the reins of its mount (004:822): into the free rider's seat, or changing places
+    /// with the rider, who becomes a passenger.
+    ReinsTaken {
+        /// Who now rides and directs the mount.
+        creature: CreatureId,
+        /// The mount.
+        mount: CreatureId,
+        /// The rider it changed places with, if there was one.
+        from: Option<CreatureId>,
+        /// What it took: "5-foot step" or "move".
+        action: String,
+    },
     /// A creature got off its mount (004:226).
     Dismounted {
         /// Who.
@@ -875,6 +887,12 @@ impl Fact {
             }
             Fact::Mounted { creature, mount, passenger: false } => format!("{creature} gets on {mount} and rides it"),
             Fact::Mounted { creature, mount, passenger: true } => format!("{creature} gets on {mount} as a passenger"),
+            Fact::ReinsTaken { creature, mount, from: Some(rider), action } => {
+                format!("{creature} changes places with {rider} and takes {mount}'s reins (a {action} action, 004:822)")
+            }
+            Fact::ReinsTaken { creature, mount, from: None, action } => {
+                format!("{creature} slides into {mount}'s free rider's seat and takes the reins (a {action}, 004:822)")
+            }
             Fact::Dismounted { creature, mount, to } => format!("{creature} gets off {mount}, to {to}"),
             Fact::Fell { creature, metres, altitude_m, reason } => {
                 format!("{creature} falls {metres} m, to {altitude_m} m: {reason}")

@@ -194,6 +194,12 @@ pub enum Step {
         /// Where it stands then.
         to: Square,
     },
+    /// A passenger takes the reins of its mount: into the free rider's seat, or changing places with the
+    /// rider (004:822).
+    TakeReins {
+        /// Creature id: the passenger.
+        creature: String,
+    },
     /// Everyone rests, once the fight is over: natural healing (004:284-296, 004:308).
     Rest {
         /// Hours of rest.
@@ -700,6 +706,12 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
+        Step::TakeReins { creature } => match entity(creature) {
+            Some(e) => {
+                world.write_message(crate::rules::mounted::TakeReinsIntent { creature: e });
+            }
+            None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
+        },
         Step::Rest { hours, bed_rest } => {
             world.write_message(crate::rules::health::rest::RestIntent { hours: *hours, bed_rest: *bed_rest });
         }
@@ -915,7 +927,8 @@ fn actor(step: &Step) -> Option<&str> {
         | Step::Hide { creature }
         | Step::Breathe { creature, .. }
         | Step::Mount { creature, .. }
-        | Step::Dismount { creature, .. } => Some(creature),
+        | Step::Dismount { creature, .. }
+        | Step::TakeReins { creature } => Some(creature),
         _ => None,
     }
 }

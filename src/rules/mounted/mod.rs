@@ -67,10 +67,10 @@ pub const COLLISION_SHARE_REFLEX_DC: i32 = 15;
 
 /// Riders and mounts.
 pub fn plugin(app: &mut App) {
-    app.add_message::<MountIntent>().add_message::<DismountIntent>();
+    app.add_message::<MountIntent>().add_message::<DismountIntent>().add_message::<TakeReinsIntent>();
     app.add_systems(
         Update,
-        (get_on, get_off, carry_riders)
+        (get_on, take_reins, get_off, carry_riders)
             .chain()
             .in_set(RulesSystems::Act)
             .after(crate::rules::aerial::flying::AerialSystems)
@@ -360,6 +360,117 @@ fn get_off(
     }
 }
 
+/// A passenger takes the reins of its mount (004:822).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct TakeReinsIntent {
+    /// The passenger.
+    pub creature: Entity,
+}
+
+/// How a passenger comes to the reins (004:822).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatChange {
+    /// The rider's seat is free: a short, unobstructed shift along the saddle, a 5-foot step.
+    IntoFreeSeat,
+    /// The rider sits there: the two change places, a move action of the one taking the reins (our ruling:
+    /// the rider, who may be senseless, is moved, not moving).
+    WithTheRider,
+}
+
+/// Whether a creature can take the reins of the mount it is on, and how (004:822): only a passenger can,
+/// not on the turn it got on (our ruling: its place in the order is still its own until that turn ends).
+pub fn seat_change(seat: Option<&Seat>, rider_on_it: bool, got_on_now: bool) -> Result<SeatChange, Refusal> {
+    match seat {
+        None => Err(Refusal::new("it rides nothing", "004:822")),
+        Some(s) if !s.passenger => Err(Refusal::new("it holds the reins already", "004:822")),
+        Some(_) if got_on_now => Err(Refusal::new(
+            "it got on this turn: it takes the reins from its next turn (our ruling)",
+            "004:654-655, 004:822",
+        )),
+        Some(_) if rider_on_it => Ok(SeatChange::WithTheRider),
+        Some(_) => Ok(SeatChange::IntoFreeSeat),
+    }
+}
+
+/// Whether `creature`, whose turn it is, can take the reins now, and how: for the action bar.
+pub fn reins_allowed(world: &World, creature: Entity) -> Result<SeatChange, Refusal> {
+    let seat = world.get::<Seat>(creature);
+    let mount = world.get::<Riding>(creature).map(|r| r.0);
+    let rider = mount.and_then(|m| rider_of(world, m));
+    let order = world.resource::<TurnOrder>();
+    let change = seat_change(seat, rider.is_some(), order.leaving.contains(&creature))?;
+    let budget = world.get::<crate::rules::turns::ActionBudget>(creature).copied().unwrap_or_default();
+    match change {
+        SeatChange::IntoFreeSeat => budget.check_five_foot_step()?,
+        SeatChange::WithTheRider => budget.check(ActionKind::Move)?,
+    }
+    Ok(change)
+}
+
+/// The rider of `mount`, not a passenger, if it has one.
+fn rider_of(world: &World, mount: Entity) -> Option<Entity> {
+    let riders = world.get::<Riders>(mount)?;
+    riders.all().iter().copied().find(|r| world.get::<Seat>(*r).is_some_and(|s| !s.passenger))
+}
+
+/// Passengers take the reins (004:822): into the free rider's seat with a 5-foot step, or changing places
+/// with the rider for a move action. The party's place in the order passes to the new rider.
+fn take_reins(
+    mut commands: Commands,
+    mut intents: MessageReader<TakeReinsIntent>,
+    mut order: ResMut<TurnOrder>,
+    mut creatures: Getters<'_, '_>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for intent in intents.read() {
+        let Ok(me) = creatures.get(intent.creature) else { continue };
+        let id = me.1.clone();
+        let mount = me.9.map(|r| r.0);
+        let Some((mount, mount_id)) = mount.and_then(|m| creatures.get(m).ok()).map(|m| (m.0, m.1.clone())) else {
+            refuse(&mut facts, &id, "take_reins", Refusal::new("it rides nothing", "004:822"));
+            continue;
+        };
+        let on_it: Vec<Entity> =
+            creatures.get(mount).ok().and_then(|m| m.10).map(|r| r.all().to_vec()).unwrap_or_default();
+        let rider = on_it.iter().copied().find(|r| creatures.get(*r).is_ok_and(|c| c.12.is_some_and(|s| !s.passenger)));
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| crate::rules::turns::able_to_act(me.7))
+            .and_then(|()| seat_change(me.12, rider.is_some(), order.leaving.contains(&intent.creature)));
+        let change = match checked {
+            Ok(change) => change,
+            Err(refusal) => {
+                refuse(&mut facts, &id, "take_reins", refusal);
+                continue;
+            }
+        };
+        let Ok(mut me) = creatures.get_mut(intent.creature) else { continue };
+        let paid = match change {
+            SeatChange::IntoFreeSeat => me.8.check_five_foot_step().map(|()| {
+                me.8.movement = crate::rules::turns::MovementMade::FiveFootStep;
+                "5-foot step"
+            }),
+            SeatChange::WithTheRider => me.8.spend(ActionKind::Move).map(|()| "move"),
+        };
+        let action = match paid {
+            Ok(action) => action,
+            Err(refusal) => {
+                refuse(&mut facts, &id, "take_reins", refusal);
+                continue;
+            }
+        };
+        let my_seat = me.12.copied().unwrap_or_default();
+        commands.entity(intent.creature).insert(Seat { passenger: false, ..my_seat });
+        let from = rider.and_then(|r| creatures.get(r).ok()).map(|r| {
+            commands.entity(r.0).insert(Seat { passenger: true, ..r.12.copied().unwrap_or_default() });
+            r.1.clone()
+        });
+        // The party's place was the rider's, or the mount's when it had none (004:653-655).
+        order.hand_over(rider.unwrap_or(mount), intent.creature, id.clone());
+        facts.write(Fact::ReinsTaken { creature: id, mount: mount_id, from, action: action.into() });
+    }
+}
+
 /// Where a mount is, as its riders follow it.
 type MountPlaces<'w, 's> = Query<
     'w,
@@ -534,6 +645,17 @@ pub fn share_collision(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_passenger_takes_the_reins_by_a_step_or_a_change_of_places_004_822() {
+        let passenger = Seat { passenger: true, high: false };
+        let rider = Seat { passenger: false, high: false };
+        assert_eq!(seat_change(Some(&passenger), true, false), Ok(SeatChange::WithTheRider));
+        assert_eq!(seat_change(Some(&passenger), false, false), Ok(SeatChange::IntoFreeSeat));
+        assert!(seat_change(Some(&rider), false, false).unwrap_err().reason.contains("holds the reins"));
+        assert!(seat_change(None, false, false).unwrap_err().reason.contains("rides nothing"));
+        assert!(seat_change(Some(&passenger), true, true).unwrap_err().reason.contains("got on this turn"));
+    }
 
     #[test]
     fn a_rider_knocked_out_falls_under_its_flier_or_beside_its_mount_004_482() {

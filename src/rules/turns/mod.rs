@@ -128,6 +128,22 @@ impl TurnOrder {
         self.current = Some(cur + 1);
     }
 
+    /// The place `from` holds for its party passes to `to`, who now leads it (a passenger taking the reins,
+    /// 004:822); `to` also comes first of those acting now.
+    pub fn hand_over(&mut self, from: Entity, to: Entity, id: CreatureId) {
+        if let Some(entry) = self.entries.iter_mut().find(|e| e.entity == from) {
+            entry.entity = to;
+            entry.id = id;
+        }
+        if self.resuming == Some(from) {
+            self.resuming = Some(to);
+        }
+        if let Some(i) = self.acting.iter().position(|e| *e == to) {
+            let first = self.acting.remove(i);
+            self.acting.insert(0, first);
+        }
+    }
+
     /// The creatures in the order of play, first to last: the order attacks of opportunity fall in.
     pub fn initiative(&self) -> Vec<Entity> {
         self.entries.iter().map(|e| e.entity).collect()
