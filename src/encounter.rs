@@ -100,6 +100,9 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
         if let Some(breath) = &s.breath {
             world.entity_mut(entity).insert(breath.clone());
         }
+        if spec.military_saddle {
+            world.entity_mut(entity).insert(crate::rules::mounted::MilitarySaddle);
+        }
         roster.0.insert(spec.id.clone(), entity);
     }
     // Riders sit on their mounts, in their space (004:475, 004:653-655, 004:813-814).

@@ -130,7 +130,8 @@ fn a_chase_level_takes_bands_and_shares_squares() {
 
 /// Riding mistakes are each reported where they are written: a mount with two riders and more than its
 /// seat, a mount not in the level, a rider given a square of its own, a creature riding a foe, one riding
-/// a rider, one with no square at all. A good level puts its riders on their mounts.
+/// a rider, one with no square at all, a rider given the saddle its mount should wear. A good level puts
+/// its riders on their mounts.
 #[test]
 fn riders_are_checked_where_they_are_written() {
     let (path, text) = fixture("bad_riders_level.ron");
@@ -144,6 +145,7 @@ fn riders_are_checked_where_they_are_written() {
     assert!(at(14, "of another faction"), "{lines:?}");
     assert!(at(15, "which rides another creature itself"), "{lines:?}");
     assert!(at(16, "needs at: (x, y), or rides:"), "{lines:?}");
+    assert!(at(17, "the military saddle goes on the mount"), "{lines:?}");
     let skyway = load_level(&estoc::data::levels_dir().join("skyway.ron"), &content()).unwrap();
     let rider = skyway.creatures.iter().find(|c| c.id.0 == "rider-1").unwrap();
     let griffon = skyway.creatures.iter().find(|c| c.id.0 == "griffon-1").unwrap();

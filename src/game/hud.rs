@@ -210,6 +210,14 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
     if let Some(misled) = world.get::<crate::rules::aerial::pursuit::Misled>(entity) {
         out.push((format!("misled by {}'s Bluff: -5 on its fly checks to turn (004:818)", misled.by), WARN));
     }
+    if world.get::<crate::rules::mounted::MilitarySaddle>(entity).is_some() {
+        out.push(("military saddle: a rider knocked out on it stays on 75% of the time (004:482)".into(), GREY));
+    }
+    if let Some(seat) = world.get::<crate::rules::mounted::Seat>(entity)
+        && seat.passenger
+    {
+        out.push(("a passenger: O takes the reins (004:822)".into(), GREY));
+    }
 }
 
 /// Gathers what the panels show.

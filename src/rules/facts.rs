@@ -553,8 +553,10 @@ pub enum Fact {
         creature: CreatureId,
         /// On whom.
         mount: CreatureId,
-        /// The d100 rolled: 50 or less keeps the seat.
+        /// The d100 rolled.
         roll: u32,
+        /// What keeps the seat: that or less, 50, or 75 in a military saddle.
+        percent: u32,
         /// Whether it stays on.
         kept: bool,
         /// Where it lies if it fell (north-west square).
@@ -821,11 +823,11 @@ impl Fact {
                 }
             }
             Fact::ConditionGained { creature, condition } => format!("{creature} is now {condition:?}"),
-            Fact::SaddleKept { creature, mount, roll, kept: true, .. } => {
-                format!("{creature}, knocked out, stays on {mount}'s back: d100 {roll}, 50 or less (004:482)")
+            Fact::SaddleKept { creature, mount, roll, percent, kept: true, .. } => {
+                format!("{creature}, knocked out, stays on {mount}'s back: d100 {roll}, {percent} or less (004:482)")
             }
-            Fact::SaddleKept { creature, mount, roll, to, .. } => format!(
-                "{creature}, knocked out, slides off {mount}: d100 {roll}, over 50 (004:482), and lies at {}",
+            Fact::SaddleKept { creature, mount, roll, percent, to, .. } => format!(
+                "{creature}, knocked out, slides off {mount}: d100 {roll}, over {percent} (004:482), and lies at {}",
                 to.map_or("?".into(), |s| s.to_string())
             ),
             Fact::ConditionLost { creature, condition } => format!("{creature} is no longer {condition:?}"),

@@ -524,9 +524,14 @@ pub fn directs(seat: Option<&Seat>, conditions: &Conditions) -> bool {
     seat.is_some_and(|s| !s.passenger) && conditions.can_act()
 }
 
-/// The chance in a hundred a rider knocked out keeps its seat (004:482; 75 with a military saddle, which
-/// nobody has here).
-pub const SADDLE_KEPT_PERCENT: u32 = 50;
+/// This mount wears a military saddle: a rider knocked out on it keeps its seat more often (004:482).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MilitarySaddle;
+
+/// The chance in a hundred a rider knocked out keeps its seat: 50, or 75 in a military saddle (004:482).
+pub fn saddle_kept_percent(military_saddle: bool) -> u32 {
+    if military_saddle { 75 } else { 50 }
+}
 
 /// Where a rider sliding off its mount comes to lie: under the mount, on the first of its squares nobody
 /// stands on, when the mount flies; else, or when all are taken, on the first free square next to it (our
@@ -551,10 +556,15 @@ type Seated<'w, 's> =
     Query<'w, 's, (Entity, &'static CreatureId, &'static Riding, &'static Seat, &'static Size), With<Creature>>;
 
 /// Who stands where on the ground, for the square a rider falls on.
-type Standing<'w, 's> =
-    Query<'w, 's, (Entity, &'static CreatureId, &'static Position, &'static Space, &'static Altitude), Without<Riding>>;
+type Standing<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, &'static CreatureId, &'static Position, &'static Space, &'static Altitude, Has<MilitarySaddle>),
+    Without<Riding>,
+>;
 
-/// A rider or passenger knocked out on its mount keeps its seat on a d100 of 50 or less; otherwise it falls
+/// A rider or passenger knocked out on its mount keeps its seat on a d100 of 50 or less (75 in a military
+/// saddle); otherwise it falls
 /// (004:482): 1d6 off a mount on the ground, the falling damage of the mount's height off a flier (our
 /// ruling), prone under or beside the mount. Whoever then leads a turn of its own takes its place in the
 /// order, as when getting off (004:653-655).
@@ -578,19 +588,20 @@ fn unconscious_riders_slide_off(
     let mut out = io.p1();
     let scale = field.scale();
     for (rider, id, riding, seat, size) in seated.iter().filter(|c| knocked_out.contains(c.1)) {
-        let Ok((mount, mount_id, at, space, altitude)) = standing.get(riding.0) else { continue };
+        let Ok((mount, mount_id, at, space, altitude, military)) = standing.get(riding.0) else { continue };
         let roll = dice.d100();
-        let kept = roll <= SADDLE_KEPT_PERCENT;
+        let percent = saddle_kept_percent(military);
+        let kept = roll <= percent;
         let mount_at = space.at(at.0);
         let to = (!kept).then(|| {
             let taken = |s: Square| {
                 !field.contains(s)
                     || field.terrain(s).blocks()
-                    || standing.iter().any(|(e, _, p, sp, a)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
+                    || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
             };
             where_it_falls(scale, mount_at, altitude.0, taken)
         });
-        out.tell(Fact::SaddleKept { creature: id.clone(), mount: mount_id.clone(), roll, kept, to });
+        out.tell(Fact::SaddleKept { creature: id.clone(), mount: mount_id.clone(), roll, percent, kept, to });
         let Some(to) = to else { continue };
         commands.entity(rider).remove::<(Riding, Seat)>().insert((
             Position(to),
@@ -645,6 +656,11 @@ pub fn share_collision(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_military_saddle_keeps_a_senseless_rider_on_more_often_004_482() {
+        assert_eq!((saddle_kept_percent(false), saddle_kept_percent(true)), (50, 75));
+    }
 
     #[test]
     fn only_a_passenger_takes_the_reins_by_a_step_or_a_change_of_places_004_822() {
