@@ -152,6 +152,10 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
     if let Some(step) = breathe_at(world, creature, &me, &foes) {
         return step;
     }
+    // A flier with Flyby Attack strikes on the way and flies on out of reach (004:755-757).
+    if !riding && let Some(step) = fly_by(world, creature, &me, &foes) {
+        return step;
+    }
     // A flier in the air flies by the aerial rules (004:671-786): toward the nearest foe, down or up to it.
     if !riding && let Some(step) = fly_toward(world, creature, &me, &foes) {
         return step;
@@ -366,8 +370,6 @@ fn cast_something(
 fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
     use crate::rules::aerial::SpeedStatus;
     use crate::rules::aerial::flight::FlightStep;
-    // The likelier its fly checks all succeed, the better (in hundredths, the more the smaller).
-    let odds = |p: &crate::rules::aerial::flight::PlannedFlight| 100 - (p.chance * 100.0).round() as u32;
     let altitude = world.get::<Altitude>(creature)?.0;
     if altitude <= 0 || world.get::<Speed>(creature)?.fly.is_none() {
         return None;
@@ -444,6 +446,84 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         (rank(planned.flight.status), unlikely, !strikes, d, odds(planned), planned.flight.spent, square.y, square.x)
     })?;
     Some(Step::flight(me.id.clone(), best.1.steps.clone(), None))
+}
+
+/// A flyby attack by a flier with the Flyby Attack feat, which makes it without a fly check (004:755-757):
+/// the slow flight without fly checks to where it strikes the nearest foe it can reach (the cheapest),
+/// the attack on the way with its standard action, and on to the end of the flight farthest from every foe,
+/// out of their reach rather than beside them for their full attacks. `None` without the feat, its move
+/// and standard actions, or such a flight.
+fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
+    use crate::rules::aerial::flying::{flyby_fits, plan_flights};
+    use crate::rules::aerial::{SpeedStatus, pursuit::Hidden};
+    if !world.get::<Feats>(creature)?.has(Feat::FlybyAttack) || world.get::<Altitude>(creature)?.0 <= 0 {
+        return None;
+    }
+    let maneuverability = world.get::<Speed>(creature)?.fly?.maneuverability;
+    let budget = world.get::<ActionBudget>(creature).copied()?;
+    if budget.check(ActionKind::Standard).is_err() || budget.check(ActionKind::Move).is_err() {
+        return None;
+    }
+    let scale = world.resource::<Battlefield>().scale();
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+    let size = world.get::<Size>(creature).copied().unwrap_or_default();
+    let side = me.footprint.width;
+    let options = plan_flights(world, creature, &[], None)?;
+    let mut near: Vec<&Seen> =
+        foes.iter().filter(|f| !world.get::<Hidden>(f.entity).is_some_and(|h| h.from.contains(&creature))).collect();
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    for foe in near {
+        let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
+        let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
+        let reaches = |at: Square, p: &crate::rules::aerial::flight::PlannedFlight| {
+            let end = p.flight.waypoints.last().map_or(0, |w| w.altitude);
+            melee_reaches(reach, false, Footprint::new(at, side), foe.footprint)
+                && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
+                    <= crate::rules::attack::vertical_reach(reach, false)
+        };
+        let Some((_, strike)) = options
+            .iter()
+            .filter(|(at, p)| {
+                // A failed check on the way would leave it out of reach: none before the strike.
+                p.flight.status == SpeedStatus::Slow
+                    && p.flight.checks.is_empty()
+                    && reaches(**at, p)
+                    && flyby_fits(&p.flight, &p.steps, p.steps.len(), false, maneuverability, scale).is_ok()
+            })
+            .min_by_key(|(at, p)| (p.flight.spent, at.y, at.x))
+        else {
+            continue;
+        };
+        let strike = strike.clone();
+        let after = strike.steps.len();
+        let on = plan_flights(world, creature, &strike.steps, None).unwrap_or_default();
+        let away = on
+            .iter()
+            .filter(|(_, p)| flyby_fits(&p.flight, &p.steps, after, false, maneuverability, scale).is_ok())
+            .map(|(at, p)| (nearest_foe(foes, Footprint::new(*at, side)), at, p))
+            .max_by_key(|(far, at, p)| (*far, std::cmp::Reverse((odds(p), p.flight.spent, at.y, at.x))));
+        let steps = match away {
+            Some((far, _, p)) if far > nearest_foe(foes, strike_end(&strike, side)) => p.steps.clone(),
+            _ => strike.steps.clone(),
+        };
+        let mut step = Step::flight(me.id.clone(), steps, None);
+        if let Step::Fly { flyby, .. } = &mut step {
+            *flyby = Some((foe.id.clone(), after));
+        }
+        return Some(step);
+    }
+    None
+}
+
+/// Where a flight ends, as a footprint `side` squares wide.
+fn strike_end(planned: &crate::rules::aerial::flight::PlannedFlight, side: i32) -> Footprint {
+    let at = planned.flight.waypoints.last().map_or(Square::new(0, 0), |w| w.square);
+    Footprint::new(at, side)
+}
+
+/// The likelier a flight's fly checks all succeed, the smaller (in hundredths of a failure).
+fn odds(planned: &crate::rules::aerial::flight::PlannedFlight) -> u32 {
+    100 - (planned.chance * 100.0).round() as u32
 }
 
 /// A breath at the foe that makes it cover the most foes, each ally it would cover counting two against:

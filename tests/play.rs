@@ -563,6 +563,25 @@ fn a_flier_dives_on_the_foe_it_clicks() {
 }
 
 /// The AI's flier high above a foe dives on it (004:753), with the fly check and the claw.
+/// The AI's young red dragon, which has Flyby Attack, strikes on its way and flies on (004:755-757): the
+/// attack rolled in the middle of its flight, and the flight going on from there.
+#[test]
+fn the_ai_flies_by_with_flyby_attack() {
+    let encounter = level("roost.ron");
+    let flown_by = (1..=6).any(|seed| {
+        let log = estoc::simulate::battle(&encounter, seed).log.0;
+        log.iter().enumerate().any(|(i, f)| {
+            matches!(f, Fact::FlybyResumed { creature, from, to } if creature.0 == "dragon" && from != to)
+                && log[..i]
+                    .iter()
+                    .rev()
+                    .take(8)
+                    .any(|f| matches!(f, Fact::AttackRolled { attacker, .. } if attacker.0 == "dragon"))
+        })
+    });
+    assert!(flown_by, "no flyby attack by the dragon in six battles");
+}
+
 #[test]
 fn the_ai_dives_on_a_foe_below() {
     let encounter = level_at("tests/scenarios/levels/stoop.ron");

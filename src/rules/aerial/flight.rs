@@ -480,7 +480,7 @@ pub struct PlannedFlight {
 /// status and manoeuvrability allow, with the best flight to each: slow rather than fast, fast rather than
 /// a stall, at the height chosen rather than lower, then the cheapest. Simple manoeuvres, and the hard and
 /// tight turns and wingovers planned as made (the flight lists their fly checks; a wingover ends it 6 m
-/// lower); each flight checked by [`fly`]. `declared` is the speed the flier declared at the
+/// lower), never one with a check it cannot make; each flight checked by [`fly`]. `declared` is the speed the flier declared at the
 /// start of its turn (004:686): only flights of that status, up to four times its speed at top speed, a
 /// quarter (9 m at most) in a hover, which may also stay where it is (004:708-709); `None` offers the slow
 /// and fast flights and the stalls.
@@ -777,8 +777,12 @@ pub fn flights(
         {
             continue;
         }
-        // Of the same status, the flight likelier to make all its checks.
+        // A check it cannot make is no way there (no natural 20 on a check); of the same status, the
+        // flight likelier to make all its checks.
         let chance = chance(flier, &flight);
+        if chance <= 0.0 {
+            continue;
+        }
         let better = match out.get(&end_square) {
             None => true,
             Some(earlier) => earlier.flight.status == flight.status && chance > earlier.chance,
@@ -1143,6 +1147,9 @@ mod tests {
         assert_eq!((end.altitude, end.heading), (2, Direction::West));
         let failed = fly(&clumsy, &back.steps, false, |_, _| false, open).unwrap();
         assert!(failed.waypoints.last().unwrap().square.x > 10);
+        // A check it cannot make (DC 10 against -14) is no way anywhere.
+        let hopeless = Flier { check_bonus: -10, ..clumsy };
+        assert!(flights(&hopeless, &[], None, &open).values().all(|p| p.flight.checks.is_empty()));
         // Too low to lose 6 m, no wingover.
         let low = Flier { altitude: 4, ..clumsy };
         assert!(flights(&low, &[], None, &open).values().all(|p| wingovers(p) == 0));
