@@ -2,7 +2,9 @@
 //! strikes what it can (a full attack when it has not moved), otherwise closes in on the square that lets
 //! it strike, preferring a flank and the path that provokes least; it charges when the charge is the only
 //! way to strike this turn; an archer in melee steps back before it shoots; a badly hurt creature
-//! withdraws. Deterministic: ties go to the lower square and the first creature by id.
+//! withdraws. A flier flies by the aerial rules: a dive attack from above, a flyby attack with the feat,
+//! the flights likeliest to make their fly checks, and it hides from its pursuers after its flight where
+//! it can. Deterministic: ties go to the lower square and the first creature by id.
 
 use bevy::prelude::*;
 
@@ -229,6 +231,11 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, archer)
     {
         return attack(target, weapon, false);
+    }
+    // A flier that has flown (and struck) hides among the towers from its pursuers: it costs no action
+    // (004:816-817, docs/rulings.md).
+    if crate::rules::aerial::pursuit::hide_allowed(world, creature).is_ok() {
+        return Step::Hide { creature: me.id.clone() };
     }
     if riding || (budget.check(ActionKind::Move).is_err() && budget.check(ActionKind::Standard).is_err()) {
         return end;

@@ -582,6 +582,19 @@ fn the_ai_flies_by_with_flyby_attack() {
     assert!(flown_by, "no flyby attack by the dragon in six battles");
 }
 
+/// The AI's fliers, once they have flown and struck, hide from their pursuers where a wall is near
+/// (004:816-817): the Hide rolled against the foes' Spot.
+#[test]
+fn the_ai_hides_its_fliers_after_their_flight() {
+    let encounter = level("roost.ron");
+    let hid = (1..=4).any(|seed| {
+        let log = estoc::simulate::battle(&encounter, seed).log.0;
+        log.iter()
+            .any(|f| matches!(f, Fact::Opposed { creature, check, .. } if creature.0 == "dragon" && check == "hide"))
+    });
+    assert!(hid, "the dragon never hid in four battles");
+}
+
 #[test]
 fn the_ai_dives_on_a_foe_below() {
     let encounter = level_at("tests/scenarios/levels/stoop.ron");
