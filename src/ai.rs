@@ -456,9 +456,10 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 }
 
 /// A flyby attack by a flier with the Flyby Attack feat, which makes it without a fly check (004:755-757):
-/// the slow flight without fly checks to where it strikes the nearest foe it can reach (the cheapest),
-/// the attack on the way with its standard action, and on to the end of the flight farthest from every foe,
-/// out of their reach rather than beside them for their full attacks. `None` without the feat, its move
+/// the flight without fly checks to where it strikes the nearest foe it can reach (slow, or short of it when
+/// the flight on makes it slow; the cheapest), the attack on the way with its standard action, and on,
+/// slow and without checks, to the end farthest from every foe, out of their reach rather than beside them
+/// for their full attacks. `None` without the feat, its move
 /// and standard actions, or such a flight.
 fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
     use crate::rules::aerial::flying::{flyby_fits, plan_flights};
@@ -488,36 +489,44 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
                 && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
                     <= crate::rules::attack::vertical_reach(reach, false)
         };
-        let Some((_, strike)) = options
+        // The flight to the strike may be short of a slow flight (a stall) when the flight on makes it
+        // slow; a failed check on the way would leave it out of reach: none before the strike.
+        let mut strikes: Vec<(&Square, &crate::rules::aerial::flight::PlannedFlight)> = options
             .iter()
             .filter(|(at, p)| {
-                // A failed check on the way would leave it out of reach: none before the strike.
-                p.flight.status == SpeedStatus::Slow
+                matches!(p.flight.status, SpeedStatus::Slow | SpeedStatus::Stall)
                     && p.flight.checks.is_empty()
                     && reaches(**at, p)
                     && flyby_fits(&p.flight, &p.steps, p.steps.len(), false, maneuverability, scale).is_ok()
             })
-            .min_by_key(|(at, p)| (p.flight.spent, at.y, at.x))
-        else {
-            continue;
-        };
-        let strike = strike.clone();
-        let after = strike.steps.len();
-        let on = plan_flights(world, creature, &strike.steps, None).unwrap_or_default();
-        let away = on
-            .iter()
-            .filter(|(_, p)| flyby_fits(&p.flight, &p.steps, after, false, maneuverability, scale).is_ok())
-            .map(|(at, p)| (nearest_foe(foes, Footprint::new(*at, side)), at, p))
-            .max_by_key(|(far, at, p)| (*far, std::cmp::Reverse((odds(p), p.flight.spent, at.y, at.x))));
-        let steps = match away {
-            Some((far, _, p)) if far > nearest_foe(foes, strike_end(&strike, side)) => p.steps.clone(),
-            _ => strike.steps.clone(),
-        };
-        let mut step = Step::flight(me.id.clone(), steps, None);
-        if let Step::Fly { flyby, .. } = &mut step {
-            *flyby = Some((foe.id.clone(), after));
+            .collect();
+        strikes.sort_by_key(|(at, p)| (p.flight.status != SpeedStatus::Slow, p.flight.spent, at.y, at.x));
+        for (_, strike) in strikes.into_iter().take(3) {
+            let after = strike.steps.len();
+            let slow = strike.flight.status == SpeedStatus::Slow;
+            // On, slow and without checks (a failed one could end it against a wall, the attack lost), to
+            // the end farthest from the foes.
+            let on = plan_flights(world, creature, &strike.steps, None).unwrap_or_default();
+            let away = on
+                .iter()
+                .filter(|(_, p)| {
+                    p.flight.status == SpeedStatus::Slow
+                        && p.flight.checks.is_empty()
+                        && flyby_fits(&p.flight, &p.steps, after, false, maneuverability, scale).is_ok()
+                })
+                .map(|(at, p)| (nearest_foe(foes, Footprint::new(*at, side)), at, p))
+                .max_by_key(|(far, at, p)| (*far, std::cmp::Reverse((p.flight.spent, at.y, at.x))));
+            let steps = match away {
+                Some((far, _, p)) if !slow || far > nearest_foe(foes, strike_end(strike, side)) => p.steps.clone(),
+                _ if slow => strike.steps.clone(),
+                _ => continue,
+            };
+            let mut step = Step::flight(me.id.clone(), steps, None);
+            if let Step::Fly { flyby, .. } = &mut step {
+                *flyby = Some((foe.id.clone(), after));
+            }
+            return Some(step);
         }
-        return Some(step);
     }
     None
 }

@@ -60,7 +60,8 @@ fn zoom_camera(
     let over_ui = wants.as_ref().is_some_and(|w| w.wants_any_pointer_input());
     let mut notches = 0;
     for event in wheel.read() {
-        if !over_ui {
+        // A sideways scroll is no zoom.
+        if !over_ui && event.y != 0.0 {
             notches += if event.y > 0.0 { 1 } else { -1 };
         }
     }

@@ -85,6 +85,44 @@ impl FlightStep {
         !matches!(self, FlightStep::Forward)
     }
 
+    /// The squares ahead it moves, and the side it slips to on the last of them (004:745-748); a climb or
+    /// a dive at chase scale moves none, it sets the band the squares after are flown at (004:749).
+    fn movement(self, scale: Scale) -> (u32, Option<Side>) {
+        match self {
+            FlightStep::Climb | FlightStep::Dive { .. } if scale == Scale::Chase => (0, None),
+            FlightStep::Forward | FlightStep::Climb => (1, None),
+            FlightStep::Dive { far } => (1 + u32::from(far), None),
+            FlightStep::Sideslip(side) => (1, Some(side)),
+            _ => (0, None),
+        }
+    }
+
+    /// The heading after it, the manoeuvre made or failed (004:745, 004:766-780).
+    fn heading_after(self, heading: Direction, made: bool) -> Direction {
+        match self {
+            FlightStep::Turn(side) => heading.turned(side.eighths(1)),
+            FlightStep::TightTurn { side, .. } if made => heading.turned(side.eighths(1)),
+            FlightStep::HardTurn(side) => heading.turned(side.eighths(if made { 2 } else { 1 })),
+            FlightStep::Wingover { side, degrees } if made => heading.turned(side.eighths(i32::from(degrees / 45))),
+            _ => heading,
+        }
+    }
+
+    /// The altitude it gains, in 1.5 m steps or bands: a wingover loses 6 m, made or not (004:778).
+    fn rise(self, scale: Scale) -> i32 {
+        match self {
+            FlightStep::Climb => 1,
+            FlightStep::Dive { .. } => -1,
+            FlightStep::Wingover { .. } => -scale.wingover_drop(),
+            _ => 0,
+        }
+    }
+
+    /// Whether it starts the count of squares flown since a turn again: turns, slips and wingovers.
+    fn resets_count(self) -> bool {
+        self.needs_factor() || matches!(self, FlightStep::Wingover { .. })
+    }
+
     /// Whether the flier must first have flown its manoeuvre factor since the last such manoeuvre: turns
     /// and slips; not climbs and dives (004:747-748).
     fn needs_factor(self) -> bool {
@@ -278,12 +316,7 @@ pub fn fly(
     let mut planned_halves = 0;
     for step in steps {
         planned_halves += step_halves(*step, heading, perfect, &mut odd, scale, band);
-        heading = match *step {
-            FlightStep::Turn(side) | FlightStep::TightTurn { side, .. } => heading.turned(side.eighths(1)),
-            FlightStep::HardTurn(side) => heading.turned(side.eighths(2)),
-            FlightStep::Wingover { side, degrees } => heading.turned(side.eighths(i32::from(degrees / 45))),
-            _ => heading,
-        };
+        heading = step.heading_after(heading, true);
     }
     let planned = whole(planned_halves);
     let speed_squares = scale.squares(flier.speed_m);
@@ -358,32 +391,9 @@ pub fn fly(
             }
         }
         // Where the step takes it.
-        let mut ahead = 0;
-        let mut aside = None;
-        match step {
-            // At chase scale the climb or dive sets the band and the cost of the squares after (004:749).
-            FlightStep::Climb | FlightStep::Dive { .. } if scale == Scale::Chase => {}
-            FlightStep::Forward | FlightStep::Climb => ahead = 1,
-            FlightStep::Dive { far } => ahead = if far { 2 } else { 1 },
-            FlightStep::Sideslip(side) => {
-                ahead = 1;
-                aside = Some(side);
-            }
-            FlightStep::Turn(side) => heading = heading.turned(side.eighths(1)),
-            FlightStep::TightTurn { side, .. } if succeeded => heading = heading.turned(side.eighths(1)),
-            FlightStep::TightTurn { .. } => {}
-            FlightStep::HardTurn(side) => heading = heading.turned(side.eighths(if succeeded { 2 } else { 1 })),
-            FlightStep::Wingover { side, degrees } if succeeded => {
-                heading = heading.turned(side.eighths(i32::from(degrees / 45)));
-            }
-            FlightStep::Wingover { .. } => {}
-        }
-        match step {
-            FlightStep::Climb => altitude += 1,
-            FlightStep::Dive { .. } => altitude -= 1,
-            FlightStep::Wingover { .. } => altitude -= scale.wingover_drop(),
-            _ => {}
-        }
+        let (ahead, aside) = step.movement(scale);
+        heading = step.heading_after(heading, succeeded);
+        altitude += step.rise(scale);
         if scale == Scale::Chase && altitude > i32::from(super::HIGHEST_BAND) {
             return Err(Refusal::new(
                 format!("step {}: band {} is the highest (very high)", i + 1, super::HIGHEST_BAND),
@@ -395,6 +405,20 @@ pub fn fly(
                 format!("step {}: it would fly into the ground; a flier lands by landing", i + 1),
                 "004:669-670",
             ));
+        }
+        // A wingover drops it 6 m where it is: into whatever is below (004:825).
+        if matches!(step, FlightStep::Wingover { .. }) {
+            match obstacle(at, altitude) {
+                Some(Obstacle::Wall(refusal)) => {
+                    return Err(Refusal::new(format!("step {}: {}", i + 1, refusal.reason), refusal.rule));
+                }
+                Some(Obstacle::Creature(id)) => {
+                    flight.collision = Some((i, id));
+                    flight.spent = whole(spent_halves + cost);
+                    return Ok(flight);
+                }
+                None => {}
+            }
         }
         for n in 0..ahead {
             let (dx, dy) = heading.delta();
@@ -416,7 +440,7 @@ pub fn fly(
             }
             flight.since_maneuver += 1;
         }
-        if step.needs_factor() || matches!(step, FlightStep::Wingover { .. }) {
+        if step.resets_count() {
             flight.since_maneuver = 0;
         }
         spent_halves += cost;
@@ -515,39 +539,36 @@ pub fn flights(
         None => (band(SpeedStatus::Slow), band(SpeedStatus::Fast)),
     };
     let slow_most = 2 * speed;
-    // The start, after the prefix: its climbs and dives, and the steps ahead and 45° turns of a flight
-    // broken by a flyby attack (checked with the whole flight at the end).
+    // The start, after the prefix: its climbs and dives, or the part of a flight before a flyby attack,
+    // flown as `fly` flies it, every manoeuvre made (the whole flight is checked by it at the end).
     let mut start_at = flier.at;
     let mut start_altitude = flier.altitude;
     let mut start_heading = flier.heading;
     let (mut spent, mut used, mut since) = (0, 0, flier.since_maneuver);
     let mut odd = false;
     for step in prefix {
-        let squares = match step {
-            FlightStep::Forward => 1,
-            _ if scale == Scale::Chase => 0,
-            FlightStep::Climb => 1,
-            FlightStep::Dive { far } => 1 + u32::from(*far),
-            _ => 0,
-        };
         spent += step_halves(*step, start_heading, perfect, &mut odd, scale, band_change);
-        used += u32::from(!perfect && step.is_maneuver());
-        start_altitude += match step {
-            FlightStep::Climb => 1,
-            FlightStep::Dive { .. } => -1,
-            _ => 0,
-        };
-        if let FlightStep::Turn(side) = step {
-            start_heading = start_heading.turned(side.eighths(1));
-            since = 0;
+        if !perfect && step.is_maneuver() {
+            used += if step.advanced().is_some() { super::ADVANCED_MANEUVER_COST } else { 1 };
         }
-        for _ in 0..squares {
-            let next = Footprint::rect(start_at.origin.step(start_heading), start_at.width, start_at.height);
+        let (ahead, aside) = step.movement(scale);
+        start_heading = step.heading_after(start_heading, true);
+        start_altitude += step.rise(scale);
+        for n in 0..ahead {
+            let (dx, dy) = start_heading.delta();
+            let (sx, sy) = match aside.filter(|_| n + 1 == ahead) {
+                Some(side) => start_heading.turned(side.eighths(2)).delta(),
+                None => (0, 0),
+            };
+            let next = Footprint::rect(start_at.origin.offset(dx + sx, dy + sy), start_at.width, start_at.height);
             if start_altitude < 0 || obstacle(next, start_altitude).is_some() {
                 return HashMap::new();
             }
             start_at = next;
             since += 1;
+        }
+        if step.resets_count() {
+            since = 0;
         }
     }
     let start = Flight {
@@ -599,6 +620,11 @@ pub fn flights(
             && n.odd <= to.odd
     };
     let since_cap = loose.1.max(strict.1);
+    // An advanced manoeuvre it could not make even on a 20, at the best status it may fly at, is no way
+    // anywhere (004:734-743).
+    let best_status = declared.unwrap_or(SpeedStatus::Slow);
+    let most = 20 + flier.check_bonus + super::fly_check_modifier(flier.maneuverability, best_status);
+    let makeable = |step: FlightStep| step.advanced().is_none_or(|m| m.dc().is_ok_and(|dc| dc <= most));
     let wingover_drop = scale.wingover_drop();
     let mut next: Vec<(FlightStep, Node, u32)> = Vec::new();
     while let Some(std::cmp::Reverse((cost, index))) = queue.pop() {
@@ -670,12 +696,11 @@ pub fn flights(
                 }
             }
             let lower = node.altitude - wingover_drop;
+            let room_below = lower >= 1 && clear(square, lower);
             let wingovers =
                 [(Side::Left, 90), (Side::Right, 90), (Side::Left, 135), (Side::Right, 135), (Side::Right, 180)];
             for (side, degrees) in wingovers {
-                if lower >= 1
-                    && let Some(to) = after(None, uses)
-                {
+                if room_below && let Some(to) = after(None, uses) {
                     let turned = heading.turned(side.eighths(i32::from(degrees / 45))).index();
                     let step = FlightStep::Wingover { side, degrees };
                     next.push((step, Node { heading: turned, altitude: lower, checked: true, ..to }, 4));
@@ -684,7 +709,7 @@ pub fn flights(
         }
         for &(step, to, step_cost) in &next {
             let total = cost + step_cost;
-            if total > max_cost || (to.slow_only && total > slow_most) {
+            if total > max_cost || (to.slow_only && total > slow_most) || !makeable(step) {
                 continue;
             }
             let known = frontier.entry((to.square(), to.heading, to.altitude)).or_default();
@@ -770,6 +795,10 @@ pub fn flights(
         *attempts += 1;
         let steps = path_to(end);
         let Ok(flight) = fly(flier, &steps, hover, |_, _| true, cached) else { continue };
+        // Only a flight that ends where it is listed.
+        if flight.waypoints.last().map_or(end != 0, |w| w.square != end_square) {
+            continue;
+        }
         // 1.5 m or less is no flight but a free fall (004:690).
         if flight.collision.is_some()
             || (flight.status == SpeedStatus::FreeFall && !perfect)
@@ -1073,6 +1102,45 @@ mod tests {
         // Behind it only by a wingover, 6 m lower.
         let back = &then[&Square::new(14, 10)];
         assert_eq!((wingovers(back), back.flight.waypoints.last().unwrap().altitude), (1, 6));
+    }
+
+    #[test]
+    fn the_planner_goes_on_after_a_sideslip_and_a_wingover_as_flown() {
+        // East from (10, 10): a square ahead and a slip to (12, 11); then a wingover of 180°, 6 m lower.
+        let griffon = flier(Maneuverability::Average, 24.0);
+        let before = [Forward, Sideslip(Side::Right)];
+        let then = flights(&griffon, &before, None, &open);
+        let mut straight_on = before.to_vec();
+        straight_on.extend([Forward; 8]);
+        assert_eq!(then[&Square::new(20, 11)].steps, straight_on);
+        let about = [Forward, Forward, Wingover { side: Side::Right, degrees: 180 }];
+        let back = flights(&griffon, &about, None, &open);
+        let west = &back[&Square::new(5, 10)];
+        assert_eq!(west.flight.waypoints.last().unwrap().altitude, 6);
+        for (prefix, all) in [(&before[..], &then), (&about[..], &back)] {
+            for (square, planned) in all {
+                assert!(planned.steps.starts_with(prefix), "{:?}", planned.steps);
+                let flown = fly(&griffon, &planned.steps, false, succeed, open).unwrap();
+                assert_eq!(flown.waypoints.last().unwrap().square, *square, "{:?}", planned.steps);
+            }
+        }
+    }
+
+    #[test]
+    fn a_wingover_drops_into_what_is_below_004_825() {
+        // A flier 6 m right below: the wingover comes down into it.
+        let griffon = flier(Maneuverability::Average, 24.0);
+        let below = |at: Footprint, alt: i32| {
+            (at.origin == Square::new(11, 10) && alt == 6).then(|| Obstacle::Creature("hawk".into()))
+        };
+        let plan = [Forward, Wingover { side: Side::Right, degrees: 180 }, Forward, Forward, Forward, Forward, Forward];
+        let f = fly(&griffon, &plan, false, succeed, below).unwrap();
+        assert_eq!(f.collision, Some((1, "hawk".into())));
+        // The planner offers no wingover there.
+        let planned = flights(&griffon, &[], None, &below);
+        assert!(
+            planned.values().all(|p| !p.steps.starts_with(&[Forward, Wingover { side: Side::Right, degrees: 180 }]))
+        );
     }
 
     #[test]

@@ -1227,18 +1227,26 @@ pub fn plan_flights(
 }
 
 /// A flier's fly check bonus before the table's modifiers, for the planner: its Dex modifier, or the Ride of
-/// the rider who directs it when better (004:734, 004:811).
+/// the rider who directs it when better (004:734, 004:811), less the -5 of a pursuer misled by a Bluff
+/// (every check the planner plans is a turn, 004:818).
 fn planning_check_bonus(world: &World, creature: Entity) -> i32 {
     let dex = world.get::<Abilities>(creature).map_or(0, |a| ability_modifier(a.dex));
     let ride = world.get::<Riders>(creature).and_then(|riders| {
         riders
             .all()
             .iter()
-            .find(|r| world.get::<Seat>(**r).is_some_and(|s| !s.passenger))
+            .find(|r| {
+                crate::rules::mounted::directs(
+                    world.get::<Seat>(**r),
+                    world.get::<Conditions>(**r).unwrap_or(&Conditions::default()),
+                )
+            })
             .and_then(|r| world.get::<Skills>(*r))
             .and_then(|s| s.ride)
     });
-    crate::rules::mounted::fly_check_bonus(dex, 0, ride).0
+    let misled =
+        if world.get::<super::pursuit::Misled>(creature).is_some() { super::pursuit::MISLED_PENALTY } else { 0 };
+    crate::rules::mounted::fly_check_bonus(dex, 0, ride).0 + misled
 }
 
 /// [`plan_flights`], with the flights that enter the space of `through` (the flier it means to run into,
