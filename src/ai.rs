@@ -383,13 +383,10 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     }
     let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
     let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
-    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let side = me.footprint.width;
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
         + world.get::<Size>(foe.entity).map_or(1, |s| scale.body_height(*s));
-    let size = world.get::<Size>(creature).copied().unwrap_or_default();
-    let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
-    let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
+    let strike = crate::preview::FlightStrike::of(world, creature, creature, foe.entity)?;
     // High enough above it, with its whole turn: a dive attack, 6 m of dives to a flight that ends where it
     // threatens the foe, for the claw's double damage (004:753).
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
@@ -406,12 +403,9 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             && let Some((_, planned)) = options
                 .iter()
                 .filter(|(at, p)| {
-                    let end = p.flight.waypoints.last().map_or(0, |w| w.altitude);
                     matches!(p.flight.status, SpeedStatus::Slow | SpeedStatus::Fast)
                         && room(p.flight.status, p.flight.maneuvers)
-                        && melee_reaches(reach, false, Footprint::new(**at, side), foe.footprint)
-                        && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
-                            <= crate::rules::attack::vertical_reach(reach, false)
+                        && strike.reaches(**at, p)
                 })
                 .min_by_key(|(at, p)| (odds(p), p.flight.maneuvers, p.flight.spent, at.y, at.x))
         {
@@ -444,10 +438,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     let best = options.iter().filter(|(_, p)| affordable(p.flight.status)).min_by_key(|(square, planned)| {
         let at = Footprint::new(**square, side);
         let d = at.distance_to(foe.footprint);
-        let end = planned.flight.waypoints.last().map_or(altitude, |w| w.altitude);
-        let strikes = melee_reaches(reach, false, at, foe.footprint)
-            && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
-                <= crate::rules::attack::vertical_reach(reach, false);
+        let strikes = strike.reaches(**square, planned);
         // A flight whose fly checks fail more often than not is a last resort.
         let unlikely = planned.chance < 0.5;
         (rank(planned.flight.status), unlikely, !strikes, d, odds(planned), planned.flight.spent, square.y, square.x)
@@ -473,22 +464,13 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
         return None;
     }
     let scale = world.resource::<Battlefield>().scale();
-    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
-    let size = world.get::<Size>(creature).copied().unwrap_or_default();
     let side = me.footprint.width;
     let options = plan_flights(world, creature, &[], None)?;
     let mut near: Vec<&Seen> =
         foes.iter().filter(|f| !world.get::<Hidden>(f.entity).is_some_and(|h| h.from.contains(&creature))).collect();
     near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
     for foe in near {
-        let foe_altitude = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0);
-        let foe_size = world.get::<Size>(foe.entity).copied().unwrap_or_default();
-        let reaches = |at: Square, p: &crate::rules::aerial::flight::PlannedFlight| {
-            let end = p.flight.waypoints.last().map_or(0, |w| w.altitude);
-            melee_reaches(reach, false, Footprint::new(at, side), foe.footprint)
-                && crate::rules::attack::vertical_steps(scale, end, size, foe_altitude, foe_size)
-                    <= crate::rules::attack::vertical_reach(reach, false)
-        };
+        let Some(blow) = crate::preview::FlightStrike::of(world, creature, creature, foe.entity) else { continue };
         // The flight to the strike may be short of a slow flight (a stall) when the flight on makes it
         // slow; a failed check on the way would leave it out of reach: none before the strike.
         let mut strikes: Vec<(&Square, &crate::rules::aerial::flight::PlannedFlight)> = options
@@ -496,7 +478,7 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
             .filter(|(at, p)| {
                 matches!(p.flight.status, SpeedStatus::Slow | SpeedStatus::Stall)
                     && p.flight.checks.is_empty()
-                    && reaches(**at, p)
+                    && blow.reaches(**at, p)
                     && flyby_fits(&p.flight, &p.steps, p.steps.len(), false, maneuverability, scale).is_ok()
             })
             .collect();

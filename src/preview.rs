@@ -342,3 +342,42 @@ pub fn cast_preview(world: &mut World, caster: Entity, target: Entity, spell: &s
         provokes_from,
     })
 }
+
+/// What striking a foe from the end of a flight needs: the striker's reach, the flier's size and width,
+/// the foe's place, height and size. The game's flight strikes and the AI's read it.
+pub struct FlightStrike {
+    reach: u32,
+    size: Size,
+    side: i32,
+    their_at: Footprint,
+    their_altitude: i32,
+    their_size: Size,
+    /// The battlefield's scale.
+    pub scale: crate::rules::aerial::Scale,
+}
+
+impl FlightStrike {
+    /// `striker` striking `foe` from the flight of `flier`: its mount, or itself.
+    pub fn of(world: &World, striker: Entity, flier: Entity, foe: Entity) -> Option<Self> {
+        let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
+        Some(FlightStrike {
+            reach: world.get::<Reach>(striker)?.0,
+            size: *world.get::<Size>(flier)?,
+            side: world.get::<Space>(flier)?.width,
+            their_at: s.at(p.0),
+            their_altitude: world.get::<Altitude>(foe)?.0,
+            their_size: *world.get::<Size>(foe)?,
+            scale: world.resource::<Battlefield>().scale(),
+        })
+    }
+
+    /// Whether the flight `planned`, ending on `at`, leaves the foe within reach, heights counted
+    /// (004:783-784).
+    pub fn reaches(&self, at: Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> bool {
+        use crate::rules::attack::{melee_reaches, vertical_reach, vertical_steps};
+        let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
+        melee_reaches(self.reach, false, Footprint::new(at, self.side), self.their_at)
+            && vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size)
+                <= vertical_reach(self.reach, false)
+    }
+}

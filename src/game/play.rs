@@ -13,7 +13,7 @@ use super::square_of;
 use crate::data::level::Control;
 use crate::encounter::{ActiveEncounter, begin, spawn_encounter};
 use crate::preview::{
-    AttackPreview, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
+    AttackPreview, FlightStrike, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
 };
 use crate::rules::RulesSystems;
 use crate::rules::attack::{AttackRequest, FullAttackUnderway, threatened_squares};
@@ -573,45 +573,6 @@ fn flight_step(world: &mut World, me: Entity, square: Square) -> Option<Step> {
     Some(planned_step(world, me, flights.get(&square)?, None, &choice))
 }
 
-/// What striking a foe at the end of a flight needs: the striker's reach, the flier's size and width, the
-/// foe's place, height and size.
-struct Strike {
-    reach: u32,
-    size: Size,
-    side: i32,
-    their_at: crate::rules::geometry::Footprint,
-    their_altitude: i32,
-    their_size: Size,
-    scale: crate::rules::aerial::Scale,
-}
-
-impl Strike {
-    /// `me` striking `foe` from the flight of its mount, or its own.
-    fn of(world: &World, me: Entity, foe: Entity) -> Option<Strike> {
-        let flier = flier_of(world, me);
-        let (p, s) = (world.get::<Position>(foe)?, world.get::<Space>(foe)?);
-        Some(Strike {
-            reach: world.get::<Reach>(me)?.0,
-            size: *world.get::<Size>(flier)?,
-            side: world.get::<Space>(flier)?.width,
-            their_at: s.at(p.0),
-            their_altitude: world.get::<Altitude>(foe)?.0,
-            their_size: *world.get::<Size>(foe)?,
-            scale: world.resource::<crate::rules::battlefield::Battlefield>().scale(),
-        })
-    }
-
-    /// Whether the flight `planned`, ending on `at`, leaves the foe within reach, heights counted
-    /// (004:783-784).
-    fn reaches(&self, at: Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> bool {
-        use crate::rules::attack::{melee_reaches, vertical_reach, vertical_steps};
-        let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
-        melee_reaches(self.reach, false, crate::rules::geometry::Footprint::new(at, self.side), self.their_at)
-            && vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size)
-                <= vertical_reach(self.reach, false)
-    }
-}
-
 /// Flights in order of preference for a strike: slow rather than fast, then the fewest fly checks, then
 /// the cheapest.
 fn strike_rank(at: &Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> (u8, usize, u32, i32, i32) {
@@ -645,7 +606,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
     }
     let choice = world.resource::<Choice>().clone();
     let flights = flights_of(world, me, &choice)?;
-    let strike = Strike::of(world, me, foe)?;
+    let strike = FlightStrike::of(world, me, flier_of(world, me), foe)?;
     let dive = choice.climb <= -strike.scale.dive_attack_drop();
     let (_, planned) = flights
         .iter()
@@ -687,7 +648,7 @@ pub fn flyby_point(world: &mut World, me: Entity, foe: Entity) -> Result<FlybyPo
     let flier = flier_of(world, me);
     let mut choice = world.resource::<Choice>().clone();
     choice.flyby = None;
-    let strike = Strike::of(world, me, foe).ok_or_else(grounded)?;
+    let strike = FlightStrike::of(world, me, flier_of(world, me), foe).ok_or_else(grounded)?;
     let swoop = choice.climb <= -strike.scale.dive_attack_drop();
     if flier != me {
         if !world.get::<Feats>(me).is_some_and(|f| f.has(Feat::FlybyAttack)) {

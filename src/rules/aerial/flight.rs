@@ -97,6 +97,21 @@ impl FlightStep {
         }
     }
 
+    /// The footprints it enters from `from`, flying on `heading` (the heading after it), in order: the
+    /// squares ahead, slipping aside on the last; for a wingover first its own space 6 m lower, which it
+    /// drops into (004:825).
+    fn entered(self, scale: Scale, from: Footprint, heading: Direction) -> impl Iterator<Item = Footprint> {
+        let (ahead, aside) = self.movement(scale);
+        let ahead = ahead as i32;
+        let (dx, dy) = heading.delta();
+        let slip = aside.map_or((0, 0), |side| heading.turned(side.eighths(2)).delta());
+        let drop = matches!(self, FlightStep::Wingover { .. }).then_some(from);
+        drop.into_iter().chain((1..=ahead).map(move |n| {
+            let (sx, sy) = if n == ahead { slip } else { (0, 0) };
+            Footprint::rect(from.origin.offset(dx * n + sx, dy * n + sy), from.width, from.height)
+        }))
+    }
+
     /// The heading after it, the manoeuvre made or failed (004:745, 004:766-780).
     fn heading_after(self, heading: Direction, made: bool) -> Direction {
         match self {
@@ -391,7 +406,6 @@ pub fn fly(
             }
         }
         // Where the step takes it.
-        let (ahead, aside) = step.movement(scale);
         heading = step.heading_after(heading, succeeded);
         altitude += step.rise(scale);
         if scale == Scale::Chase && altitude > i32::from(super::HIGHEST_BAND) {
@@ -406,27 +420,7 @@ pub fn fly(
                 "004:669-670",
             ));
         }
-        // A wingover drops it 6 m where it is: into whatever is below (004:825).
-        if matches!(step, FlightStep::Wingover { .. }) {
-            match obstacle(at, altitude) {
-                Some(Obstacle::Wall(refusal)) => {
-                    return Err(Refusal::new(format!("step {}: {}", i + 1, refusal.reason), refusal.rule));
-                }
-                Some(Obstacle::Creature(id)) => {
-                    flight.collision = Some((i, id));
-                    flight.spent = whole(spent_halves + cost);
-                    return Ok(flight);
-                }
-                None => {}
-            }
-        }
-        for n in 0..ahead {
-            let (dx, dy) = heading.delta();
-            let (sx, sy) = match aside.filter(|_| n + 1 == ahead) {
-                Some(side) => heading.turned(side.eighths(2)).delta(),
-                None => (0, 0),
-            };
-            let next = Footprint::rect(at.origin.offset(dx + sx, dy + sy), at.width, at.height);
+        for next in step.entered(scale, at, heading) {
             match obstacle(next, altitude) {
                 Some(Obstacle::Wall(refusal)) => {
                     return Err(Refusal::new(format!("step {}: {}", i + 1, refusal.reason), refusal.rule));
@@ -551,16 +545,9 @@ pub fn flights(
         if !perfect && step.is_maneuver() {
             used += if step.advanced().is_some() { super::ADVANCED_MANEUVER_COST } else { 1 };
         }
-        let (ahead, aside) = step.movement(scale);
         start_heading = step.heading_after(start_heading, true);
         start_altitude += step.rise(scale);
-        for n in 0..ahead {
-            let (dx, dy) = start_heading.delta();
-            let (sx, sy) = match aside.filter(|_| n + 1 == ahead) {
-                Some(side) => start_heading.turned(side.eighths(2)).delta(),
-                None => (0, 0),
-            };
-            let next = Footprint::rect(start_at.origin.offset(dx + sx, dy + sy), start_at.width, start_at.height);
+        for next in step.entered(scale, start_at, start_heading) {
             if start_altitude < 0 || obstacle(next, start_altitude).is_some() {
                 return HashMap::new();
             }
