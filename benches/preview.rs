@@ -11,7 +11,7 @@ use estoc::data::{Content, load_level};
 use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
 use estoc::preview::{attack_preview, move_options, path_preview};
 use estoc::rules::attack::AttackRequest;
-use estoc::rules::geometry::Square;
+use estoc::rules::core::geometry::Square;
 use estoc::rules::movement::MovementAction;
 
 fn bench(c: &mut Criterion) {

@@ -4,10 +4,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use estoc::rules::battlefield::{Battlefield, Terrain};
-use estoc::rules::geometry::{Footprint, Square};
+use estoc::rules::core::battlefield::{Battlefield, Terrain};
+use estoc::rules::core::geometry::{Footprint, Square};
+use estoc::rules::core::size::Size;
 use estoc::rules::movement::{Mover, SearchRules, StepWorld, reachable, straight_reachable};
-use estoc::rules::size::Size;
 
 const SIDE: i32 = 64;
 

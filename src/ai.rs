@@ -10,9 +10,9 @@ use bevy::prelude::*;
 
 use crate::preview::{attack_preview, charge_lanes, move_options, path_preview};
 use crate::rules::attack::{AttackRequest, flanks, melee_reaches, range_m};
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::geometry::{Footprint, Square};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::movement::MovementAction;
 use crate::rules::turns::{ActionBudget, ActionKind};
 use crate::scenario::Step;
@@ -375,14 +375,14 @@ fn cast_something(
 /// flight leaves the standard action to strike), never a stall if another flight will do, and never one
 /// whose fly checks fail more often than not if another will do.
 fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
-    use crate::rules::aerial::SpeedStatus;
     use crate::rules::aerial::flight::FlightStep;
+    use crate::rules::core::names::SpeedStatus;
     let altitude = world.get::<Altitude>(creature)?.0;
     if altitude <= 0 || world.get::<Speed>(creature)?.fly.is_none() {
         return None;
     }
     let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
-    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
     let side = me.footprint.width;
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
         + world.get::<Size>(foe.entity).map_or(1, |s| scale.body_height(*s));
@@ -413,7 +413,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         }
     }
     // At chase scale a flight climbs or dives one band at most (004:749).
-    let most = if scale == crate::rules::aerial::Scale::Chase { 1 } else { 3 };
+    let most = if scale == crate::rules::core::altitude::Scale::Chase { 1 } else { 3 };
     let change = (altitude - foe_top).clamp(-most, most);
     let prefix: Vec<FlightStep> = if change > 0 {
         vec![FlightStep::Dive { far: false }; change as usize]
@@ -454,7 +454,8 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 /// and standard actions, or such a flight.
 fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
     use crate::rules::aerial::flying::{flyby_fits, plan_flights};
-    use crate::rules::aerial::{SpeedStatus, pursuit::Hidden};
+    use crate::rules::aerial::pursuit::Hidden;
+    use crate::rules::core::names::SpeedStatus;
     if !world.get::<Feats>(creature)?.has(Feat::FlybyAttack) || world.get::<Altitude>(creature)?.0 <= 0 {
         return None;
     }

@@ -280,10 +280,10 @@ fn sheet(name: &str, level: Option<&Path>, json: bool) -> ExitCode {
 }
 
 /// A sheet as text, for a designer's eyes.
-pub fn format_sheet(name: &str, sheet: &crate::rules::creature::Sheet) -> String {
+pub fn format_sheet(name: &str, sheet: &crate::rules::core::creature::Sheet) -> String {
     use std::fmt::Write;
     let signed = |v: i32| if v >= 0 { format!("+{v}") } else { v.to_string() };
-    let parts = |parts: &[crate::rules::creature::Modifier]| {
+    let parts = |parts: &[crate::rules::core::creature::Modifier]| {
         parts.iter().map(|m| format!("{} {}", signed(m.value), m.source)).collect::<Vec<_>>().join(", ")
     };
     let mut out = String::new();

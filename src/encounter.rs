@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 
 use crate::data::Encounter;
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::dice::Dice;
-use crate::rules::facts::EventLog;
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::EventLog;
 use crate::rules::turns::{BeginEncounterIntent, TurnOrder};
 
 /// Creatures of the fight by id.

@@ -9,14 +9,15 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 
 use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, chance_to_hit, iterative_bonuses, prepare_attack};
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::geometry::{Footprint, Square};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{
     ChargeLane, Danger, MoveQuery, MovementAction, MoverView, Route, bodies, check_action, move_query, reachable,
 };
 use crate::rules::opportunity::{Provoked, Reactions, Threat, danger_of, provocations, threats_to};
-use crate::rules::turns::{ActionBudget, Refusal, TurnOrder};
+use crate::rules::turns::{ActionBudget, TurnOrder};
 
 /// The movement actions the move preview shades, cheapest first.
 pub const SHADED: [MovementAction; 4] =
@@ -236,8 +237,8 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
     let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
     let (mine, theirs) = (height(charger), height(target));
     if let (Some((a, a_size, reach)), Some((b, b_size, _))) = (mine, theirs)
-        && crate::rules::attack::vertical_steps(world.resource::<Battlefield>().scale(), a, a_size, b, b_size)
-            > crate::rules::attack::vertical_reach(reach, reach_weapon)
+        && crate::rules::core::altitude::vertical_steps(world.resource::<Battlefield>().scale(), a, a_size, b, b_size)
+            > crate::rules::core::altitude::vertical_reach(reach, reach_weapon)
     {
         return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
     }
@@ -353,7 +354,7 @@ pub struct FlightStrike {
     their_altitude: i32,
     their_size: Size,
     /// The battlefield's scale.
-    pub scale: crate::rules::aerial::Scale,
+    pub scale: crate::rules::core::altitude::Scale,
 }
 
 impl FlightStrike {
@@ -374,7 +375,8 @@ impl FlightStrike {
     /// Whether the flight `planned`, ending on `at`, leaves the foe within reach, heights counted
     /// (004:783-784).
     pub fn reaches(&self, at: Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> bool {
-        use crate::rules::attack::{melee_reaches, vertical_reach, vertical_steps};
+        use crate::rules::attack::melee_reaches;
+        use crate::rules::core::altitude::{vertical_reach, vertical_steps};
         let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
         melee_reaches(self.reach, false, Footprint::new(at, self.side), self.their_at)
             && vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size)

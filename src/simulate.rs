@@ -3,7 +3,7 @@
 
 use crate::data::Encounter;
 use crate::encounter::{begin, headless_app, spawn_encounter};
-use crate::rules::facts::{EventLog, Fact};
+use crate::rules::core::facts::{EventLog, Fact};
 use crate::rules::turns::TurnOrder;
 use crate::scenario::{Step, apply_step};
 
@@ -48,7 +48,7 @@ pub fn battle(encounter: &Encounter, seed: u64) -> Outcome {
         }
         in_turn += 1;
         let step = if in_turn > STEPS_PER_TURN {
-            let id = app.world().get::<crate::rules::creature::CreatureId>(current).map(|c| c.0.clone());
+            let id = app.world().get::<crate::rules::core::creature::CreatureId>(current).map(|c| c.0.clone());
             Step::EndTurn { creature: id.unwrap_or_default() }
         } else {
             crate::ai::next_step(app.world_mut(), current)

@@ -101,7 +101,7 @@ fn a_syntax_error_is_located() {
 
 #[test]
 fn the_action_table_is_complete() {
-    use estoc::rules::turns::actions::{Provokes, TableKind, find};
+    use estoc::rules::core::action_table::{Provokes, TableKind, find};
     let content = content();
     assert_eq!(content.actions.len(), 65, "every row of 004:89-163");
     let ranged = find(&content.actions, "Ranged attack").expect("a ranged attack row");
@@ -124,7 +124,7 @@ fn a_chase_level_takes_bands_and_shares_squares() {
     // Three griffons in one square is no overlap at this scale.
     assert_eq!(problems.0.len(), 2, "{lines:?}");
     let chase = load_level(&estoc::data::levels_dir().join("skyway.ron"), &content()).unwrap();
-    assert_eq!(chase.battlefield.scale(), estoc::rules::aerial::Scale::Chase);
+    assert_eq!(chase.battlefield.scale(), estoc::rules::core::altitude::Scale::Chase);
     assert!(chase.creatures.iter().any(|c| c.id.0 == "dragon" && c.altitude == 4));
 }
 

@@ -9,9 +9,9 @@ use estoc::data::{Content, Encounter, load_level};
 use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
 use estoc::preview::{attack_preview, move_options, path_preview};
 use estoc::rules::attack::{AttackRequest, chance_to_hit};
-use estoc::rules::creature::Position;
-use estoc::rules::facts::{EventLog, Fact};
-use estoc::rules::geometry::Square;
+use estoc::rules::core::creature::Position;
+use estoc::rules::core::facts::{EventLog, Fact};
+use estoc::rules::core::geometry::Square;
 use estoc::rules::movement::MovementAction;
 use estoc::scenario::{Step, apply_step};
 
@@ -56,7 +56,7 @@ fn pass_turns_until(app: &mut App, who: Entity) {
         if now == who {
             return;
         }
-        let id = app.world().get::<estoc::rules::creature::CreatureId>(now).unwrap().0.clone();
+        let id = app.world().get::<estoc::rules::core::creature::CreatureId>(now).unwrap().0.clone();
         play(app, &Step::EndTurn { creature: id });
     }
     panic!("no turn for {who:?}");
@@ -77,7 +77,7 @@ fn the_move_preview_agrees_with_the_rules() {
     let encounter = level("skirmish.ron");
     let probe = started(&encounter, 3);
     let current = probe.world().resource::<estoc::rules::turns::TurnOrder>().current_entity().unwrap();
-    let id = probe.world().get::<estoc::rules::creature::CreatureId>(current).unwrap().0.clone();
+    let id = probe.world().get::<estoc::rules::core::creature::CreatureId>(current).unwrap().0.clone();
     let mut probe = probe;
     let options = move_options(probe.world_mut(), current);
     assert!(!options.squares.is_empty());
@@ -105,7 +105,7 @@ fn the_move_preview_agrees_with_the_rules() {
         }
     }
     // A square the preview does not offer is refused by the rules with a rule cited.
-    let field = probe.world().resource::<estoc::rules::battlefield::Battlefield>().clone();
+    let field = probe.world().resource::<estoc::rules::core::battlefield::Battlefield>().clone();
     let own = probe.world().get::<Position>(current).unwrap().0;
     let far = (0..field.height())
         .flat_map(|y| (0..field.width()).map(move |x| Square::new(x, y)))
@@ -143,9 +143,9 @@ fn the_attack_preview_agrees_with_the_rules() {
     let mut app = started(&encounter, 3);
     let order: Vec<Entity> = app.world().resource::<estoc::rules::turns::TurnOrder>().initiative();
     let current = app.world().resource::<estoc::rules::turns::TurnOrder>().current_entity().unwrap();
-    let id = app.world().get::<estoc::rules::creature::CreatureId>(current).unwrap().0.clone();
+    let id = app.world().get::<estoc::rules::core::creature::CreatureId>(current).unwrap().0.clone();
     for target in order.into_iter().filter(|e| *e != current) {
-        let target_id = app.world().get::<estoc::rules::creature::CreatureId>(target).unwrap().0.clone();
+        let target_id = app.world().get::<estoc::rules::core::creature::CreatureId>(target).unwrap().0.clone();
         for weapon in ["longsword", "javelin", "longbow", "small morningstar", "small javelin"] {
             let request = AttackRequest { weapon: Some(weapon), ..default() };
             let preview = attack_preview(app.world_mut(), current, target, request);
@@ -429,7 +429,7 @@ fn a_script_with_an_unknown_step_is_refused_with_its_place() {
 /// never above the maximum (004:292).
 #[test]
 fn healing_stabilises_then_wakes_a_dying_creature() {
-    use estoc::rules::creature::{Condition, Conditions, HitPoints};
+    use estoc::rules::core::creature::{Condition, Conditions, HitPoints};
     use estoc::rules::health::{Damage, Healing};
     let encounter = level("skirmish.ron");
     let mut app = started(&encounter, 3);
@@ -719,7 +719,7 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
 fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     use estoc::data::level::Control;
     use estoc::game::play::{BarKind, Choice, Controllers, Previews, click_step, human_turn, use_bar};
-    use estoc::rules::aerial::SpeedStatus;
+    use estoc::rules::core::names::SpeedStatus;
     let encounter = level_at("tests/scenarios/levels/stoop.ron");
     let mut app = started(&encounter, 2);
     estoc::game::overlays_headless(&mut app, &encounter);
@@ -793,8 +793,10 @@ fn a_dragon_breathes_with_the_mouse() {
         "{step:?}"
     );
     let facts = play(&mut app, &step);
-    let names: Vec<String> =
-        covered.iter().map(|e| app.world().get::<estoc::rules::creature::CreatureId>(*e).unwrap().0.clone()).collect();
+    let names: Vec<String> = covered
+        .iter()
+        .map(|e| app.world().get::<estoc::rules::core::creature::CreatureId>(*e).unwrap().0.clone())
+        .collect();
     assert!(
         facts.iter().any(|f| matches!(f, Fact::Breathed { covered, .. }
             if covered.iter().map(|c| c.0.clone()).collect::<Vec<_>>() == names)),
@@ -878,7 +880,7 @@ fn a_flier_swoops_on_a_foe_on_its_way_with_the_mouse() {
 #[test]
 fn a_flier_decelerates_with_the_mouse() {
     use estoc::game::play::{BarKind, Choice, Previews, use_bar};
-    use estoc::rules::aerial::SpeedStatus;
+    use estoc::rules::core::names::SpeedStatus;
     let encounter = level_at("tests/scenarios/levels/stoop.ron");
     let mut app = started(&encounter, 2);
     estoc::game::overlays_headless(&mut app, &encounter);
@@ -956,7 +958,7 @@ fn a_flier_rams_another_with_the_mouse() {
     }
     app.update();
     let flight = app.world().resource::<Previews>().manoeuvre.clone().unwrap().expect("a flight into it");
-    assert_eq!(flight.flight.status, estoc::rules::aerial::SpeedStatus::TopSpeed);
+    assert_eq!(flight.flight.status, estoc::rules::core::names::SpeedStatus::TopSpeed);
     let step = clicked(&mut app, dragon_at).expect("the flight");
     assert!(matches!(&step, Step::Fly { ram: None, .. }), "at normal scale no manoeuvre: {step:?}");
     let facts = play(&mut app, &step);
@@ -1033,8 +1035,8 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
     app.update();
     let flights = app.world().resource::<Previews>().flights.clone().unwrap();
     assert!(!flights.is_empty());
-    let field = app.world().resource::<estoc::rules::battlefield::Battlefield>().clone();
-    let height = app.world().get::<estoc::rules::creature::Altitude>(entity(&app, "griffon")).unwrap().0;
+    let field = app.world().resource::<estoc::rules::core::battlefield::Battlefield>().clone();
+    let height = app.world().get::<estoc::rules::core::creature::Altitude>(entity(&app, "griffon")).unwrap().0;
     for planned in flights.values() {
         // Into the cloud, or 6 m down by dives or a wingover.
         let end = planned.flight.waypoints.last().unwrap();
@@ -1058,8 +1060,8 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
 fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
     use estoc::rules::aerial::AdvancedManeuver;
     use estoc::rules::aerial::flight::FlightStep;
-    use estoc::rules::creature::{Altitude, Heading};
-    use estoc::rules::geometry::Direction;
+    use estoc::rules::core::creature::{Altitude, Heading};
+    use estoc::rules::core::geometry::Direction;
     let (app, encounter) = griffon_first_in_pursuit();
     let griffon = entity(&app, "griffon");
     let at = app.world().get::<Position>(griffon).unwrap().0;
@@ -1070,7 +1072,7 @@ fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
     // The nearest square behind it that a wingover reaches, away from the dragon (a click there would be
     // on it).
     let dragon = entity(&app, "dragon");
-    let space = app.world().get::<estoc::rules::creature::Space>(dragon).unwrap();
+    let space = app.world().get::<estoc::rules::core::creature::Space>(dragon).unwrap();
     let dragon_at = space.at(app.world().get::<Position>(dragon).unwrap().0);
     let (target, planned) = flights
         .iter()

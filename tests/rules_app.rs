@@ -7,9 +7,9 @@ use bevy::prelude::*;
 
 use estoc::data::{Content, load_level};
 use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
-use estoc::rules::creature::{Condition, Conditions, HitPoints, Position};
-use estoc::rules::facts::{EventLog, Fact};
-use estoc::rules::geometry::Square;
+use estoc::rules::core::creature::{Condition, Conditions, HitPoints, Position};
+use estoc::rules::core::facts::{EventLog, Fact};
+use estoc::rules::core::geometry::Square;
 use estoc::rules::movement::{MoveIntent, MovementAction};
 use estoc::rules::turns::{EndTurnIntent, TurnOrder};
 
@@ -113,7 +113,7 @@ fn turns_go_round_in_initiative_order() {
 }
 
 fn force(app: &mut App, dice: &[u32]) {
-    app.world_mut().resource_mut::<estoc::rules::dice::Dice>().force(dice.iter().copied());
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force(dice.iter().copied());
 }
 
 /// The attack chapter's plugin: an attack intent is rolled against the AC and its damage taken.

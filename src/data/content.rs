@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
-use crate::rules::creature::*;
-use crate::rules::dice::DiceExpr;
-use crate::rules::geometry::SQUARE_METRES;
-use crate::rules::size::{BodyShape, Size};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::DiceExpr;
+use crate::rules::core::geometry::SQUARE_METRES;
+use crate::rules::core::size::{BodyShape, Size};
 
 /// A weapon as written in `assets/weapons.ron` or inline in a template.
 #[derive(Clone, Debug, Deserialize)]
@@ -281,7 +281,7 @@ pub struct ItemDef {
     pub action: u32,
     /// Healing it gives.
     #[serde(default)]
-    pub heal: Option<crate::rules::dice::DiceExpr>,
+    pub heal: Option<crate::rules::core::dice::DiceExpr>,
 }
 
 /// The checked values of a creature, ready to spawn.
@@ -368,7 +368,7 @@ pub struct Content {
     /// Templates by file stem, with the file they came from.
     pub templates: BTreeMap<String, (PathBuf, TemplateDef)>,
     /// The table of actions in combat (004:87-163).
-    pub actions: Vec<crate::rules::turns::actions::ActionRow>,
+    pub actions: Vec<crate::rules::core::action_table::ActionRow>,
     /// Items by name.
     pub items: BTreeMap<String, ItemDef>,
     /// Spells by name.
@@ -580,7 +580,7 @@ impl Content {
             }
             crate::rules::magic::Spellcasting {
                 caster_level: def.caster_level,
-                ability_modifier: crate::rules::creature::ability_modifier(score),
+                ability_modifier: crate::rules::core::creature::ability_modifier(score),
                 spells,
             }
         });

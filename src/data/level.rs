@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use super::content::{Content, Stats, TemplateOverrides};
 use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
-use crate::rules::aerial::{HIGHEST_BAND, Scale};
-use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::creature::{Condition, CreatureId, footprint_at};
-use crate::rules::geometry::{Direction, Edge, Square};
+use crate::rules::core::altitude::{HIGHEST_BAND, Scale};
+use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
+use crate::rules::core::creature::{Condition, CreatureId, footprint_at};
+use crate::rules::core::geometry::{Direction, Edge, Square};
 
 /// The largest map side accepted, in squares: a larger map is refused before anything is allocated.
 pub const MAX_MAP_SIDE: i32 = 256;
@@ -478,7 +478,7 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         if chase {
             // At chase scale a creature threatens nothing: a 9 m square holds foes and friends alike, and
             // where in it each one is, the scale does not say (our ruling, docs/rulings.md).
-            stats.reach = crate::rules::creature::Reach(0);
+            stats.reach = crate::rules::core::creature::Reach(0);
         }
         if placement.damage < 0 || placement.nonlethal < 0 || placement.temporary < 0 {
             problems.push(
@@ -520,7 +520,7 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         let meets = |a: &CreatureSpec| {
             here.iter().any(|b| {
                 b.id != a.id
-                    && crate::rules::attack::vertical_steps(
+                    && crate::rules::core::altitude::vertical_steps(
                         def.scale,
                         a.altitude,
                         a.stats.size,
@@ -533,7 +533,7 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         if here.len() < 2 {
             continue;
         }
-        if chase && here.iter().all(|c| c.stats.size != crate::rules::size::Size::Colossal) {
+        if chase && here.iter().all(|c| c.stats.size != crate::rules::core::size::Size::Colossal) {
             continue;
         }
         let all_small = here.iter().all(|c| c.stats.size.is_smaller_than_a_square());

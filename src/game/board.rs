@@ -6,8 +6,8 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::ActiveEncounter;
-use crate::rules::battlefield::EdgeFeature;
-use crate::rules::geometry::Square;
+use crate::rules::core::battlefield::EdgeFeature;
+use crate::rules::core::geometry::Square;
 
 /// Everything drawn for the current map, despawned when the encounter changes.
 #[derive(Component)]

@@ -11,11 +11,12 @@ use super::play::{BAR, BarKind, Choice, Controllers, History, Hover, Previews, R
 use super::save;
 use crate::data::level::Control;
 use crate::encounter::ActiveEncounter;
-use crate::rules::battlefield::{Battlefield, Terrain};
-use crate::rules::creature::*;
-use crate::rules::facts::{EventLog, Fact, describe_modifiers};
-use crate::rules::geometry::squares_to_metres;
-use crate::rules::turns::{Refusal, TurnOrder};
+use crate::rules::core::battlefield::{Battlefield, Terrain};
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::{EventLog, Fact, describe_modifiers};
+use crate::rules::core::geometry::squares_to_metres;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::turns::TurnOrder;
 
 /// Width of the right panel in logical pixels.
 pub const RIGHT_PANEL: f32 = 400.0;
@@ -51,7 +52,7 @@ struct BandRow {
 
 /// What reaches the ground from `band` (004:790-797), in words.
 fn band_reaches(band: u8) -> String {
-    use crate::rules::aerial::{Reaching, band_reach};
+    use crate::rules::core::altitude::{Reaching, band_reach};
     let row = band_reach(band);
     let words: Vec<&str> = [
         (Reaching::Melee, "melee"),
@@ -197,7 +198,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         && (speed.fly.is_some() || altitude.0 > 0)
     {
         let heading = world.get::<Heading>(entity).map(|h| format!("{:?}", h.0)).unwrap_or_default();
-        let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+        let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
         out.push((format!("altitude {}, heading {heading}", scale.altitude_label(altitude.0)), GREY));
     }
     let name = |e: &Entity| world.get::<CreatureId>(*e).map_or_else(String::new, |c| c.0.clone());
@@ -309,7 +310,7 @@ fn gather(world: &mut World) {
     }
     view.inspected = Some(now);
     view.fps = frames_per_second(world);
-    if encounter.0.battlefield.scale() == crate::rules::aerial::Scale::Chase {
+    if encounter.0.battlefield.scale() == crate::rules::core::altitude::Scale::Chase {
         let mut q = world.query::<(&CreatureId, &Altitude, &Faction, &Conditions)>();
         let mut everyone: Vec<(String, i32, egui::Color32)> = q
             .iter(world)
@@ -317,7 +318,7 @@ fn gather(world: &mut World) {
             .map(|(id, a, f, _)| (id.0.clone(), a.0, colour_of(&encounter, &f.0)))
             .collect();
         everyone.sort_by(|a, b| a.0.cmp(&b.0));
-        view.bands = (0..=crate::rules::aerial::HIGHEST_BAND)
+        view.bands = (0..=crate::rules::core::altitude::HIGHEST_BAND)
             .rev()
             .map(|band| BandRow {
                 band,
@@ -463,11 +464,11 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                 out.push(("click: fly beside it and strike with the standard action left (004:691)".into(), GOOD))
             }
             None => out.push((
-                match world.resource::<crate::rules::battlefield::Battlefield>().scale() {
-                    crate::rules::aerial::Scale::Normal => {
+                match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
+                    crate::rules::core::altitude::Scale::Normal => {
                         "no flight this turn ends within its reach: dive first (Z), four times for a dive attack"
                     }
-                    crate::rules::aerial::Scale::Chase => {
+                    crate::rules::core::altitude::Scale::Chase => {
                         "no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first"
                     }
                 }
@@ -502,8 +503,8 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
     }
     if let Some(flights) = world.resource::<Previews>().flights.as_ref().filter(|_| !flier_on_creature) {
-        let chase =
-            world.resource::<crate::rules::battlefield::Battlefield>().scale() == crate::rules::aerial::Scale::Chase;
+        let chase = world.resource::<crate::rules::core::battlefield::Battlefield>().scale()
+            == crate::rules::core::altitude::Scale::Chase;
         let climb = match choice.climb {
             0 => "level".to_string(),
             _ if chase && choice.climb > 0 => "climbing a band: each square costs 2".into(),
@@ -525,7 +526,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             Some(planned) => {
                 let f = &planned.flight;
                 let last = f.waypoints.last();
-                let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+                let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
                 out.push((
                     format!(
                         "flight: {:?}, {} squares ({} m), {} manoeuvres, ends at {} heading {:?} (004:689-732)",
@@ -534,9 +535,9 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                         f.spent as f32 * scale.square_m(),
                         f.maneuvers,
                         scale.altitude_label(last.map_or(0, |w| w.altitude)),
-                        last.map_or(crate::rules::geometry::Direction::North, |w| w.heading)
+                        last.map_or(crate::rules::core::geometry::Direction::North, |w| w.heading)
                     ),
-                    if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) { BAD } else { GOOD },
+                    if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) { BAD } else { GOOD },
                 ));
                 if !f.checks.is_empty() {
                     let checks: Vec<String> = f
@@ -557,7 +558,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
                         WARN,
                     ));
                 }
-                if matches!(f.status, crate::rules::aerial::SpeedStatus::Stall) {
+                if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) {
                     out.push((
                         "a stall: it drops 45 m (a band) at the end of its turn and starts the next in free fall (004:701)"
                             .into(),
@@ -639,15 +640,15 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     out
 }
 
-fn field_allows_standing(world: &World, square: crate::rules::geometry::Square) -> bool {
+fn field_allows_standing(world: &World, square: crate::rules::core::geometry::Square) -> bool {
     let terrain = world.resource::<Battlefield>().terrain(square);
     !terrain.blocks() && !terrain.is_obstacle() && terrain != Terrain::Pit
 }
 
 /// The foes of `me` against whose ranged attacks `me` would have cover standing on `square`.
-fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::geometry::Square) -> Vec<String> {
+fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::geometry::Square) -> Vec<String> {
     use crate::rules::attack::{Bystander, Cover, ranged_cover};
-    use crate::rules::geometry::Footprint;
+    use crate::rules::core::geometry::Footprint;
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let side = world.get::<Space>(me).map_or(1, |s| s.width.max(1));
     let mut q = world.query::<(Entity, &CreatureId, &Faction, &Position, &Space, &Conditions)>();
@@ -811,7 +812,7 @@ fn draw(
             ui.heading("Altitude bands · 9 m squares");
             for row in &view.bands {
                 ui.horizontal_wrapped(|ui| {
-                    let name = crate::rules::aerial::BAND_NAMES[usize::from(row.band)];
+                    let name = crate::rules::core::altitude::BAND_NAMES[usize::from(row.band)];
                     ui.label(egui::RichText::new(format!("{} {name}", row.band)).strong());
                     for (id, colour) in &row.creatures {
                         ui.label(egui::RichText::new(id).color(*colour));
@@ -944,8 +945,8 @@ fn apply_clicks(world: &mut World) {
 
 /// What the speed a flier declares asks of its flight and leaves it (004:686-709), for a fly speed of
 /// `fly_m` metres.
-fn declared_speed(speed: Option<crate::rules::aerial::SpeedStatus>, decelerate: bool, fly_m: f32) -> String {
-    use crate::rules::aerial::SpeedStatus::*;
+fn declared_speed(speed: Option<crate::rules::core::names::SpeedStatus>, decelerate: bool, fly_m: f32) -> String {
+    use crate::rules::core::names::SpeedStatus::*;
     let (half, double, quarter) = (fly_m / 2.0, fly_m * 2.0, (fly_m / 4.0).min(9.0));
     let what = match speed {
         None => {

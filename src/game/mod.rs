@@ -183,13 +183,13 @@ pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
 }
 
 /// The square whose centre is nearest a world position (the inverse of [`square_centre`]).
-pub fn square_of(world: Vec2, map_height: i32) -> crate::rules::geometry::Square {
+pub fn square_of(world: Vec2, map_height: i32) -> crate::rules::core::geometry::Square {
     let x = (world.x / TILE_PX).round() as i32;
     let row = (world.y / TILE_PX).round() as i32;
-    crate::rules::geometry::Square::new(x, map_height - 1 - row)
+    crate::rules::core::geometry::Square::new(x, map_height - 1 - row)
 }
 
 /// The world position of the centre of a square: x to the east, rows growing south drawn downward.
-pub fn square_centre(square: crate::rules::geometry::Square, map_height: i32) -> Vec2 {
+pub fn square_centre(square: crate::rules::core::geometry::Square, map_height: i32) -> Vec2 {
     Vec2::new(square.x as f32 * TILE_PX, (map_height - 1 - square.y) as f32 * TILE_PX)
 }

@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use super::play::{Choice, Previews};
 use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::ActiveEncounter;
-use crate::rules::creature::{CreatureId, Position, Space};
-use crate::rules::geometry::{Footprint, Square, squares_to_metres};
+use crate::rules::core::creature::{CreatureId, Position, Space};
+use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::movement::MovementAction;
 
 /// A sprite drawn by the previews, redrawn whenever they change.
@@ -34,8 +34,8 @@ pub fn action_colour(action: MovementAction) -> Color {
 }
 
 /// The colour of a flight's end square for the status it flies at.
-pub fn status_colour(status: crate::rules::aerial::SpeedStatus) -> Color {
-    use crate::rules::aerial::SpeedStatus;
+pub fn status_colour(status: crate::rules::core::names::SpeedStatus) -> Color {
+    use crate::rules::core::names::SpeedStatus;
     match status {
         SpeedStatus::Slow | SpeedStatus::Hover => Color::srgba(0.25, 0.65, 1.0, 0.28),
         SpeedStatus::Fast => Color::srgba(0.95, 0.85, 0.25, 0.22),
@@ -85,7 +85,7 @@ fn draw_flight(
     commands: &mut Commands,
     planned: &crate::rules::aerial::flight::PlannedFlight,
     height: i32,
-    scale: crate::rules::aerial::Scale,
+    scale: crate::rules::core::altitude::Scale,
 ) {
     let colour = status_colour(planned.flight.status).with_alpha(0.95);
     let waypoints = &planned.flight.waypoints;

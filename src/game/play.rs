@@ -17,12 +17,13 @@ use crate::preview::{
 };
 use crate::rules::RulesSystems;
 use crate::rules::attack::{AttackRequest, FullAttackUnderway, threatened_squares};
-use crate::rules::creature::*;
-use crate::rules::facts::EventLog;
-use crate::rules::geometry::Square;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::EventLog;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{ChargeLane, MovementAction};
+use crate::rules::turns::TurnOrder;
 use crate::rules::turns::ready::{ReadiedAction, Trigger};
-use crate::rules::turns::{Refusal, TurnOrder};
 use crate::scenario::{Step, apply_step};
 
 /// Frames between two steps of an AI turn, so a player can follow it.
@@ -110,7 +111,7 @@ pub struct Choice {
     pub climb: i32,
     /// The speed a flier declares for its turn (004:686), which its flight must keep to (V); `None` lets
     /// the length of the flight chosen say.
-    pub speed: Option<crate::rules::aerial::SpeedStatus>,
+    pub speed: Option<crate::rules::core::names::SpeedStatus>,
     /// The declared stall is flown as a deceleration (004:759): a fly check, slow if it is made.
     pub decelerate: bool,
     /// In flyby mode, the attack chosen on the way.
@@ -254,7 +255,7 @@ pub fn ride_step(world: &mut World, me: Entity) -> Option<Step> {
         let mut around: Vec<Square> = (at.origin.y - 1..=at.origin.y + at.height)
             .flat_map(|y| (at.origin.x - 1..=at.origin.x + at.width).map(move |x| Square::new(x, y)))
             .filter(|s| !at.contains(*s))
-            .filter(|s| world.resource::<crate::rules::battlefield::Battlefield>().contains(*s))
+            .filter(|s| world.resource::<crate::rules::core::battlefield::Battlefield>().contains(*s))
             .collect();
         around.sort_by_key(|s| (s.y, s.x));
         let free = around.into_iter().find(|s| creature_at(world, *s).is_none())?;
@@ -496,10 +497,10 @@ pub fn flights_for(
         Some(point) => point.planned.steps.clone(),
         None => climb_steps(choice.climb),
     };
-    let declared = if choice.decelerate { Some(crate::rules::aerial::SpeedStatus::Stall) } else { choice.speed };
+    let declared = if choice.decelerate { Some(crate::rules::core::names::SpeedStatus::Stall) } else { choice.speed };
     let mut flights = flying::plan_flights(world, flier, &prefix, declared)?;
     let maneuverability = world.get::<Speed>(flier)?.fly?.maneuverability;
-    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
     if choice.decelerate {
         flights.retain(|_, p| flying::deceleration_fits(&p.flight, maneuverability, scale).is_ok());
     }
@@ -514,7 +515,7 @@ pub fn flights_for(
     }
     // A Bluff comes before a turn into a cloud or a dive away (004:818).
     if choice.bluff.is_some() {
-        let field = world.resource::<crate::rules::battlefield::Battlefield>();
+        let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
         flights.retain(|_, p| {
             let cloud = p.flight.waypoints.last().is_some_and(|w| field.is_foggy(w.square));
             flying::bluff_fits(&p.steps, cloud, scale).is_ok()
@@ -527,10 +528,10 @@ pub fn flights_for(
 /// flight's length says) first: a hover for perfect and good fliers and the Hover feat (004:708), a stall
 /// and a deceleration for the others (perfect and good fliers only stall by choice, which we do not offer:
 /// 004:702, 004:759), slow, fast and top speed (004:689-695).
-pub fn declarable(world: &World, flier: Entity) -> Vec<(Option<crate::rules::aerial::SpeedStatus>, bool)> {
-    use crate::rules::aerial::SpeedStatus;
+pub fn declarable(world: &World, flier: Entity) -> Vec<(Option<crate::rules::core::names::SpeedStatus>, bool)> {
+    use crate::rules::core::names::SpeedStatus;
     let Some(wings) = world.get::<Speed>(flier).and_then(|s| s.fly) else { return vec![(None, false)] };
-    let nimble = crate::rules::aerial::is_nimble(wings.maneuverability);
+    let nimble = crate::rules::core::sight::is_nimble(wings.maneuverability);
     let hover = nimble || world.get::<Feats>(flier).is_some_and(|f| f.has(Feat::Hover));
     let mut out = vec![(None, false)];
     if hover {
@@ -554,7 +555,7 @@ fn planned_step(
 ) -> Step {
     let mut step = Step::flight(id_of(world, flier_of(world, me)), planned.steps.clone(), dive_at);
     if let Step::Fly { hover, decelerate, flyby, swoop, bluff, .. } = &mut step {
-        *hover = choice.speed == Some(crate::rules::aerial::SpeedStatus::Hover);
+        *hover = choice.speed == Some(crate::rules::core::names::SpeedStatus::Hover);
         *decelerate = choice.decelerate;
         if let Some(point) = &choice.flyby {
             *flyby = Some((id_of(world, point.target), point.planned.steps.len()));
@@ -576,7 +577,7 @@ fn flight_step(world: &mut World, me: Entity, square: Square) -> Option<Step> {
 /// Flights in order of preference for a strike: slow rather than fast, then the fewest fly checks, then
 /// the cheapest.
 fn strike_rank(at: &Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> (u8, usize, u32, i32, i32) {
-    use crate::rules::aerial::SpeedStatus;
+    use crate::rules::core::names::SpeedStatus;
     let rank = match planned.flight.status {
         SpeedStatus::Slow | SpeedStatus::Hover => 0,
         SpeedStatus::Fast => 1,
@@ -696,7 +697,8 @@ pub fn ram_flight(
     me: Entity,
     foe: Entity,
 ) -> Result<(crate::rules::aerial::flight::PlannedFlight, Step), Refusal> {
-    use crate::rules::aerial::{Scale, flying};
+    use crate::rules::aerial::flying;
+    use crate::rules::core::altitude::Scale;
     let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
     let flier = flier_of(world, me);
     if foe == flier || foe == me {
@@ -707,14 +709,14 @@ pub fn ram_flight(
         return Err(Refusal::new(format!("{} is not flying", id_of(world, foe)), "004:758"));
     }
     let choice = world.resource::<Choice>().clone();
-    let scale = world.resource::<crate::rules::battlefield::Battlefield>().scale();
+    let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
     // At chase scale a square holds many: the flights the preview has already reach the foe's square. At
     // normal scale the foe's space stops them, and they are planned again through it.
     let flights = match scale {
         Scale::Chase => flights_of(world, me, &choice),
         Scale::Normal => {
             let declared =
-                if choice.decelerate { Some(crate::rules::aerial::SpeedStatus::Stall) } else { choice.speed };
+                if choice.decelerate { Some(crate::rules::core::names::SpeedStatus::Stall) } else { choice.speed };
             flying::plan_flights_through(world, flier, &climb_steps(choice.climb), declared, Some(foe))
         }
     }
@@ -729,7 +731,7 @@ pub fn ram_flight(
     let their_size = world.get::<Size>(foe).copied().unwrap_or_default();
     let enters = |at: Square, planned: &crate::rules::aerial::flight::PlannedFlight| {
         let alt = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
-        crate::rules::geometry::Footprint::new(at, side).overlaps(their_at)
+        crate::rules::core::geometry::Footprint::new(at, side).overlaps(their_at)
             && match scale {
                 Scale::Chase => alt == their_altitude,
                 Scale::Normal => flying::heights_overlap(scale, (alt, my_size), (their_altitude, their_size)),
@@ -777,7 +779,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let my_height = (world.get::<Altitude>(me).map_or(0, |a| a.0), world.get::<Size>(me).copied().unwrap_or_default());
     let (width, height, scale) = {
-        let field = world.resource::<crate::rules::battlefield::Battlefield>();
+        let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
         (field.width(), field.height(), field.scale())
     };
     let mut q = world.query::<(
@@ -797,14 +799,14 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
         .flat_map(|(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed, size))| {
             let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
             // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
-            let rise = crate::rules::attack::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
+            let rise = crate::rules::core::altitude::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
             let weapons: Vec<Weapon> = crate::rules::attack::threatening_weapons(&armament.0, armed)
                 .into_iter()
-                .filter(|w| rise <= crate::rules::attack::vertical_reach(reach.0, w.reach))
+                .filter(|w| rise <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach))
                 .cloned()
                 .collect();
             let at = space.at(position.0);
-            let behind = crate::rules::aerial::unthreatened_behind(
+            let behind = crate::rules::core::sight::unthreatened_behind(
                 at,
                 altitude.0,
                 heading.0,
@@ -847,7 +849,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
     if let Some(there) = pointed_at(world, square) {
         // A flier that declared a hover stays where it is by a click on itself (004:708).
         if (there == me || there == flier_of(world, me))
-            && choice.speed == Some(crate::rules::aerial::SpeedStatus::Hover)
+            && choice.speed == Some(crate::rules::core::names::SpeedStatus::Hover)
             && let Some(flights) = flights_of(world, me, &choice)
         {
             let origin = world.get::<Position>(flier_of(world, me))?.0;
@@ -1264,9 +1266,9 @@ fn keys(world: &mut World) {
             }
             KeyCode::KeyQ | KeyCode::KeyZ => {
                 // At chase scale a flight climbs or dives one band at most (004:749).
-                let most = match world.resource::<crate::rules::battlefield::Battlefield>().scale() {
-                    crate::rules::aerial::Scale::Chase => 1,
-                    crate::rules::aerial::Scale::Normal => i32::MAX,
+                let most = match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
+                    crate::rules::core::altitude::Scale::Chase => 1,
+                    crate::rules::core::altitude::Scale::Normal => i32::MAX,
                 };
                 let change = if key == KeyCode::KeyQ { 1 } else { -1 };
                 let mut choice = world.resource_mut::<Choice>();

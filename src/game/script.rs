@@ -18,9 +18,9 @@ use serde::{Deserialize, Serialize};
 use super::play::{Pending, human_turn};
 use super::square_centre;
 use crate::data::diagnostics::{Diagnostic, Source, read_file};
-use crate::rules::creature::*;
-use crate::rules::facts::{EventLog, Fact};
-use crate::rules::geometry::Square;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::{EventLog, Fact};
+use crate::rules::core::geometry::Square;
 use crate::rules::turns::TurnOrder;
 
 /// One step of a script.
@@ -276,7 +276,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
 
 /// Puts the cursor over `square`: the window's cursor position and the cursor-moved messages.
 fn point_at(world: &mut World, square: Square) -> Result<(), String> {
-    let height = world.resource::<crate::rules::battlefield::Battlefield>().height();
+    let height = world.resource::<crate::rules::core::battlefield::Battlefield>().height();
     let target = square_centre(square, height).extend(0.0);
     let mut cameras = world.query::<(&Camera, &GlobalTransform)>();
     let (camera, transform) = cameras.iter(world).next().ok_or("no camera")?;

@@ -5,8 +5,8 @@ use bevy::prelude::*;
 
 use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::{ActiveEncounter, Portrait};
-use crate::rules::creature::*;
-use crate::rules::geometry::Square;
+use crate::rules::core::creature::*;
+use crate::rules::core::geometry::Square;
 
 /// The token drawn for a creature.
 #[derive(Component)]
@@ -48,8 +48,8 @@ fn badge_of(condition: Condition) -> Option<&'static str> {
 }
 
 /// The clockwise angle of a heading from north, in radians, for the heading arrow.
-fn heading_angle(direction: crate::rules::geometry::Direction) -> f32 {
-    use crate::rules::geometry::Direction::*;
+fn heading_angle(direction: crate::rules::core::geometry::Direction) -> f32 {
+    use crate::rules::core::geometry::Direction::*;
     let eighths = match direction {
         North => 0.0,
         NorthEast => 1.0,
@@ -127,8 +127,8 @@ fn show_badges(
                 token.spawn((
                     Badge,
                     Text2d::new(match scale {
-                        crate::rules::aerial::Scale::Normal => scale.altitude_label(altitude.0),
-                        crate::rules::aerial::Scale::Chase => format!("band {}", altitude.0.max(0)),
+                        crate::rules::core::altitude::Scale::Normal => scale.altitude_label(altitude.0),
+                        crate::rules::core::altitude::Scale::Chase => format!("band {}", altitude.0.max(0)),
                     }),
                     TextFont { font_size: FontSize::Px(12.0), ..default() },
                     TextColor(Color::srgb(0.7, 0.9, 1.0)),
@@ -146,8 +146,8 @@ fn faction_colour(encounter: &ActiveEncounter, faction: &str) -> Color {
 
 /// The side in pixels of a creature's token: its space, a quarter square for the smallest; at chase scale
 /// the square whatever its size (shrunk to a quarter when it shares the square, 004:651).
-pub(super) fn token_side(scale: crate::rules::aerial::Scale, size: Size) -> f32 {
-    if scale == crate::rules::aerial::Scale::Chase {
+pub(super) fn token_side(scale: crate::rules::core::altitude::Scale, size: Size) -> f32 {
+    if scale == crate::rules::core::altitude::Scale::Chase {
         TILE_PX * 0.9
     } else if size.is_smaller_than_a_square() {
         TILE_PX * 0.5
@@ -159,14 +159,14 @@ pub(super) fn token_side(scale: crate::rules::aerial::Scale, size: Size) -> f32 
 /// The centre of a creature's footprint on screen; at chase scale, the `nth` (of `of`) creature in a square
 /// takes a quarter of it.
 fn footprint_centre(
-    scale: crate::rules::aerial::Scale,
+    scale: crate::rules::core::altitude::Scale,
     at: Square,
     size: Size,
     map_height: i32,
     nth: usize,
     of: usize,
 ) -> Vec2 {
-    if scale == crate::rules::aerial::Scale::Chase {
+    if scale == crate::rules::core::altitude::Scale::Chase {
         let quarter = TILE_PX / 4.0;
         let offset = match (of, nth % 4) {
             (1, _) => Vec2::ZERO,
@@ -265,7 +265,7 @@ fn place_tokens(
     let Some(encounter) = encounter else { return };
     let height = encounter.0.battlefield.height();
     let scale = encounter.0.battlefield.scale();
-    let chase = scale == crate::rules::aerial::Scale::Chase;
+    let chase = scale == crate::rules::core::altitude::Scale::Chase;
     // At chase scale, who shares each square, in a steady order: they split it in quarters.
     let mut sharing: std::collections::HashMap<Square, Vec<Entity>> = std::collections::HashMap::new();
     if chase {

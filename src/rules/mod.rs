@@ -4,24 +4,19 @@
 
 pub mod aerial;
 pub mod attack;
-pub mod battlefield;
 pub mod breath;
-pub mod creature;
-pub mod dice;
-pub mod facts;
-pub mod geometry;
+pub mod core;
 pub mod health;
 pub mod magic;
 pub mod mounted;
 pub mod movement;
 pub mod opportunity;
 pub mod overland;
-pub mod size;
 pub mod turns;
 
 use bevy::prelude::*;
 
-pub use facts::{EventLog, Fact};
+pub use self::core::facts::{EventLog, Fact};
 
 /// The rules' systems, run in this order every update.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,7 +41,7 @@ pub fn plugin(app: &mut App) {
             .chain(),
     );
     app.add_message::<Fact>().init_resource::<EventLog>();
-    app.add_systems(Update, facts::record_facts.in_set(RulesSystems::Record));
+    app.add_systems(Update, self::core::facts::record_facts.in_set(RulesSystems::Record));
     app.add_plugins((
         turns::plugin,
         movement::plugin,

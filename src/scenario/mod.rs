@@ -11,11 +11,11 @@ use crate::data::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
 use crate::data::{Content, load_level};
 use crate::encounter::{Roster, begin, headless_app, sheet_of, spawn_encounter};
 use crate::rules::attack::{AttackIntent, threatened_squares};
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::is_ranged;
-use crate::rules::creature::*;
-use crate::rules::facts::EventLog;
-use crate::rules::geometry::{Square, squares_to_metres};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::is_ranged;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::EventLog;
+use crate::rules::core::geometry::{Square, squares_to_metres};
 use crate::rules::movement::{MoveIntent, MovementAction, MoverView, walk_path};
 use crate::rules::turns::EndTurnIntent;
 
@@ -477,7 +477,7 @@ pub struct ProvocationAnswer {
 fn provocations_along(
     world: &mut World,
     mover: Entity,
-    start: crate::rules::geometry::Footprint,
+    start: crate::rules::core::geometry::Footprint,
     route: &crate::rules::movement::Route,
     action: MovementAction,
 ) -> Vec<ProvocationAnswer> {
@@ -881,7 +881,7 @@ pub fn apply_step(world: &mut World, step: &Step) -> Option<Answer> {
             }
             None => answer = Some(Answer::UnknownCreature { creature: creature.clone() }),
         },
-        Step::ForceDice { dice } => world.resource_mut::<crate::rules::dice::Dice>().force(dice.iter().copied()),
+        Step::ForceDice { dice } => world.resource_mut::<crate::rules::core::dice::Dice>().force(dice.iter().copied()),
         Step::Reachable { creature, action } => {
             answer = Some(answer_reachable(world, entity(creature), creature, *action))
         }
@@ -959,12 +959,12 @@ fn set_off_readied(world: &mut World, step: &Step) -> bool {
     move_before(&mut world.resource_mut::<crate::rules::turns::TurnOrder>(), readier, actor);
     let order: Vec<CreatureId> =
         world.resource::<crate::rules::turns::TurnOrder>().entries.iter().map(|e| e.id.clone()).collect();
-    world.write_message(crate::rules::facts::Fact::ReadiedActionTriggered {
+    world.write_message(crate::rules::core::facts::Fact::ReadiedActionTriggered {
         creature: readier_id,
         by: actor_id,
         action: readied.action.to_string(),
     });
-    world.write_message(crate::rules::facts::Fact::InitiativeOrdered { order });
+    world.write_message(crate::rules::core::facts::Fact::InitiativeOrdered { order });
     match &readied.action {
         ReadiedAction::Attack { target, weapon } => {
             let target = target.as_deref().and_then(|t| world.resource::<Roster>().get(t)).unwrap_or(actor);
@@ -1008,7 +1008,7 @@ fn with_charge_lanes(
     world: &mut World,
     charger: Entity,
     target: Entity,
-) -> Option<Result<Vec<crate::rules::movement::ChargeLane>, crate::rules::turns::Refusal>> {
+) -> Option<Result<Vec<crate::rules::movement::ChargeLane>, crate::rules::core::refusal::Refusal>> {
     let mut q = world.query::<MoverView>();
     let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
     let (reach, reach_weapon) = {
@@ -1117,7 +1117,7 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
     let behind = flight.get(world, entity).map_or(
         Vec::new(),
         |(altitude, heading, speed, position, space, traits, armament)| {
-            crate::rules::aerial::unthreatened_behind(
+            crate::rules::core::sight::unthreatened_behind(
                 space.at(position.0),
                 altitude.0,
                 heading.0,

@@ -7,10 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AdvancedManeuver, Maneuvers, Scale, SpeedStatus, maneuvers};
-use crate::rules::creature::Maneuverability;
-use crate::rules::geometry::{Direction, Footprint, Square};
-use crate::rules::turns::Refusal;
+use super::{AdvancedManeuver, Maneuvers, maneuvers};
+use crate::rules::core::altitude::Scale;
+use crate::rules::core::creature::Maneuverability;
+use crate::rules::core::geometry::{Direction, Footprint, Square};
+use crate::rules::core::names::SpeedStatus;
+use crate::rules::core::refusal::Refusal;
 
 /// A side to turn or slip to, seen from the flier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -408,9 +410,13 @@ pub fn fly(
         // Where the step takes it.
         heading = step.heading_after(heading, succeeded);
         altitude += step.rise(scale);
-        if scale == Scale::Chase && altitude > i32::from(super::HIGHEST_BAND) {
+        if scale == Scale::Chase && altitude > i32::from(crate::rules::core::altitude::HIGHEST_BAND) {
             return Err(Refusal::new(
-                format!("step {}: band {} is the highest (very high)", i + 1, super::HIGHEST_BAND),
+                format!(
+                    "step {}: band {} is the highest (very high)",
+                    i + 1,
+                    crate::rules::core::altitude::HIGHEST_BAND
+                ),
                 "004:788-797",
             ));
         }

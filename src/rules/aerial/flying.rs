@@ -7,19 +7,21 @@ use bevy::prelude::*;
 
 use super::flight::{Flier, FlightStep, Obstacle, fly};
 use super::{
-    AdvancedManeuver, Impact, SpeedStatus, collision_dice, falling_damage, fly_check_modifier, takeoff_is_free,
-    takeoff_jump_dc, takeoff_speed_bonus,
+    AdvancedManeuver, Impact, collision_dice, falling_damage, fly_check_modifier, takeoff_is_free, takeoff_jump_dc,
+    takeoff_speed_bonus,
 };
 use crate::rules::RulesSystems;
 use crate::rules::attack::AttackIntent;
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::dice::{Dice, DiceExpr};
-use crate::rules::facts::{Fact, refuse, roll_check};
-use crate::rules::geometry::{Direction, Footprint};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::{Dice, DiceExpr};
+use crate::rules::core::facts::{Fact, refuse, roll_check};
+use crate::rules::core::geometry::{Direction, Footprint};
+use crate::rules::core::names::SpeedStatus;
+use crate::rules::core::refusal::Refusal;
 use crate::rules::health::{Damage, Save, roll_save};
 use crate::rules::mounted::{Riders, Riding, Seat, share_collision};
-use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// Altitude steps of `m` metres at normal scale.
 fn steps_of(m: f32) -> i32 {
@@ -75,7 +77,7 @@ pub struct FlyIntent {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlybyRemainder {
     /// Where the flight ends.
-    pub square: crate::rules::geometry::Square,
+    pub square: crate::rules::core::geometry::Square,
     /// At what height.
     pub altitude: i32,
     /// Facing.
@@ -235,7 +237,7 @@ fn take_off(
         let checked =
             order
                 .check_turn(intent.creature)
-                .and_then(|()| crate::rules::turns::able_to_act(conditions))
+                .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
                 .and_then(|()| {
                     if altitude.0 > 0 { Err(Refusal::new("it is already in the air", "004:657")) } else { Ok(()) }
                 })
@@ -247,7 +249,7 @@ fn take_off(
         }
         let space_steps = space.width.max(1);
         let mut reached = space_steps;
-        if intent.extra_m > 0.0 && field.scale() == super::Scale::Chase {
+        if intent.extra_m > 0.0 && field.scale() == crate::rules::core::altitude::Scale::Chase {
             refuse(
                 &mut facts,
                 id,
@@ -415,7 +417,7 @@ pub(super) fn fly_creatures(
         let planned = fly(&flier, &intent.steps, intent.hover, |_, _| true, obstacle);
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| crate::rules::turns::able_to_act(conditions))
+            .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
             .and_then(
                 |()| {
                     if altitude.0 <= 0 { Err(Refusal::new("it must take off first", "004:657")) } else { Ok(()) }
@@ -489,7 +491,7 @@ pub(super) fn fly_creatures(
                 let Some(target) = intent.ram else { return Ok(plan) };
                 // The collision manoeuvre is a chase-scale one: at normal scale entering the square is enough
                 // (004:758, 004:825).
-                if field.scale() != super::Scale::Chase {
+                if field.scale() != crate::rules::core::altitude::Scale::Chase {
                     return Err(Refusal::new(
                         "at normal scale a flier collides by entering the other's space: no manoeuvre",
                         "004:758",
@@ -745,7 +747,7 @@ pub(super) fn fly_creatures(
             to: position.0,
             altitude_m: field.scale().height_m(altitude.0),
             climbed_m: field.scale().height_m(altitude.0) - field.scale().height_m(altitude_before),
-            band: (field.scale() == super::Scale::Chase).then_some(altitude.0),
+            band: (field.scale() == crate::rules::core::altitude::Scale::Chase).then_some(altitude.0),
             heading: heading.0,
             spent: flight_done.spent,
             status,
@@ -790,8 +792,13 @@ pub(super) fn fly_creatures(
             let at = space.at(position.0);
             let reaches = claw.is_some_and(|w| {
                 crate::rules::attack::melee_reaches(reach.0, w.reach, at, foe.footprint)
-                    && crate::rules::attack::vertical_steps(field.scale(), altitude.0, my_size, foe.altitude, foe.size)
-                        <= crate::rules::attack::vertical_reach(reach.0, w.reach)
+                    && crate::rules::core::altitude::vertical_steps(
+                        field.scale(),
+                        altitude.0,
+                        my_size,
+                        foe.altitude,
+                        foe.size,
+                    ) <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach)
             });
             let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
             let made = roll_check(&mut dice, &mut facts, id, "fly", format!("dive attack (004:753){by}"), bonus, dc);
@@ -860,7 +867,7 @@ pub(super) fn fly_creatures(
 }
 
 /// How far a flight's steps come down, in altitude steps (a dive 1, a wingover 6 m or a band).
-fn dived(scale: super::Scale, steps: &[FlightStep]) -> i32 {
+fn dived(scale: crate::rules::core::altitude::Scale, steps: &[FlightStep]) -> i32 {
     steps
         .iter()
         .map(|s| match s {
@@ -873,7 +880,7 @@ fn dived(scale: super::Scale, steps: &[FlightStep]) -> i32 {
 
 /// What stands in the way of a flier of `size` at `at` and `alt`: a wall or the map's edge, or the first of
 /// `bodies` whose space it would enter at an overlapping height (a body rises as high as
-/// [`super::Scale::body_height`]), as [`meeting`] judges it.
+/// [`crate::rules::core::altitude::Scale::body_height`]), as [`meeting`] judges it.
 fn obstacle_at(field: &Battlefield, bodies: &[Body], size: Size, at: Footprint, alt: i32) -> Option<Obstacle> {
     if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
         return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
@@ -886,20 +893,27 @@ fn obstacle_at(field: &Battlefield, bodies: &[Body], size: Size, at: Footprint, 
 }
 
 /// Whether two bodies, each at its altitude and of its size, overlap in height (each rises
-/// [`super::Scale::body_height`]).
-pub fn heights_overlap(scale: super::Scale, (alt, size): (i32, Size), (other_alt, other_size): (i32, Size)) -> bool {
+/// [`crate::rules::core::altitude::Scale::body_height`]).
+pub fn heights_overlap(
+    scale: crate::rules::core::altitude::Scale,
+    (alt, size): (i32, Size),
+    (other_alt, other_size): (i32, Size),
+) -> bool {
     alt < other_alt + scale.body_height(other_size) && other_alt < alt + scale.body_height(size)
 }
 
 /// What a flier meets in a square another creature holds: at normal scale, a collision (004:825); at chase
 /// scale nothing, for a square holds many, but for a Colossal creature, which holds one alone (004:651).
-fn meeting(scale: super::Scale, mine: Size, other: &Body) -> Option<Obstacle> {
+fn meeting(scale: crate::rules::core::altitude::Scale, mine: Size, other: &Body) -> Option<Obstacle> {
     match scale {
-        super::Scale::Normal => Some(Obstacle::Creature(other.id.clone())),
-        super::Scale::Chase if mine == Size::Colossal || other.size == Size::Colossal => Some(Obstacle::Wall(
-            Refusal::new(format!("{} and a Colossal creature cannot share a chase square", other.id), "004:651"),
-        )),
-        super::Scale::Chase => None,
+        crate::rules::core::altitude::Scale::Normal => Some(Obstacle::Creature(other.id.clone())),
+        crate::rules::core::altitude::Scale::Chase if mine == Size::Colossal || other.size == Size::Colossal => {
+            Some(Obstacle::Wall(Refusal::new(
+                format!("{} and a Colossal creature cannot share a chase square", other.id),
+                "004:651",
+            )))
+        }
+        crate::rules::core::altitude::Scale::Chase => None,
     }
 }
 
@@ -912,7 +926,7 @@ pub fn flyby_fits(
     after: usize,
     swoop: bool,
     maneuverability: Maneuverability,
-    scale: super::Scale,
+    scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
     if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Stall | SpeedStatus::Hover) {
         return Err(Refusal::new("a flyby attack comes within one move action of flight", "004:755"));
@@ -928,7 +942,11 @@ pub fn flyby_fits(
 
 /// Whether a flight of `steps` allows a Bluff against a pursuer (004:818): it turns into a cloud
 /// (a turn, and it ends in fog), or it dives away, 6 m or a band at least (our ruling on "a ravine").
-pub fn bluff_fits(steps: &[FlightStep], ends_in_cloud: bool, scale: super::Scale) -> Result<(), Refusal> {
+pub fn bluff_fits(
+    steps: &[FlightStep],
+    ends_in_cloud: bool,
+    scale: crate::rules::core::altitude::Scale,
+) -> Result<(), Refusal> {
     let turns = steps.iter().any(|s| {
         matches!(
             s,
@@ -949,7 +967,7 @@ pub fn bluff_fits(steps: &[FlightStep], ends_in_cloud: bool, scale: super::Scale
 pub fn deceleration_fits(
     plan: &super::flight::Flight,
     maneuverability: Maneuverability,
-    scale: super::Scale,
+    scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
     if plan.status != SpeedStatus::Stall {
         return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
@@ -961,7 +979,7 @@ pub fn deceleration_fits(
 pub fn collision_fits(
     plan: &super::flight::Flight,
     maneuverability: Maneuverability,
-    scale: super::Scale,
+    scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
     room_for(plan, maneuverability, scale, "collision")
 }
@@ -970,7 +988,7 @@ pub fn collision_fits(
 fn room_for(
     plan: &super::flight::Flight,
     maneuverability: Maneuverability,
-    scale: super::Scale,
+    scale: crate::rules::core::altitude::Scale,
     what: &str,
 ) -> Result<(), Refusal> {
     let limit = super::maneuvers_a_round(plan.status, maneuverability, scale);
@@ -1024,7 +1042,7 @@ pub(super) fn land(
         let stalled = flight.as_deref().is_some_and(|f| f.flown == Some(SpeedStatus::Stall));
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| crate::rules::turns::able_to_act(conditions))
+            .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
             .and_then(|()| if altitude.0 > 0 { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
             .and_then(|()| match (low, stalled) {
                 (true, _) => Ok(()),
@@ -1129,7 +1147,7 @@ fn fall(
     entity: Entity,
     id: &CreatureId,
     altitude: &mut Altitude,
-    (scale, steps): (super::Scale, i32),
+    (scale, steps): (crate::rules::core::altitude::Scale, i32),
     why: &str,
     flight: &mut Flight,
     dice: &mut Dice,
@@ -1182,7 +1200,7 @@ fn start_of_turn_recovery(
     field: Res<Battlefield>,
 ) {
     let scale = field.scale();
-    let started = crate::rules::facts::turns_started(&mut io.p0());
+    let started = crate::rules::core::facts::turns_started(&mut io.p0());
     let mut out = io.p1();
     for (entity, id, mut altitude, speed, abilities, mut flight) in &mut fliers {
         if !started.contains(id) {
@@ -1222,7 +1240,7 @@ pub fn plan_flights(
     creature: Entity,
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
-) -> Option<std::collections::HashMap<crate::rules::geometry::Square, super::flight::PlannedFlight>> {
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::flight::PlannedFlight>> {
     plan_flights_through(world, creature, prefix, declared, None)
 }
 
@@ -1257,7 +1275,7 @@ pub fn plan_flights_through(
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
     through: Option<Entity>,
-) -> Option<std::collections::HashMap<crate::rules::geometry::Square, super::flight::PlannedFlight>> {
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::flight::PlannedFlight>> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = world.query_filtered::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),

@@ -11,50 +11,16 @@ pub mod pursuit;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::creature::Maneuverability;
-use crate::rules::dice::DiceExpr;
-use crate::rules::geometry::{Direction, Footprint, Square};
-use crate::rules::size::Size;
-use crate::rules::turns::Refusal;
+use crate::rules::core::altitude::Scale;
+use crate::rules::core::creature::Maneuverability;
+use crate::rules::core::dice::DiceExpr;
+use crate::rules::core::names::SpeedStatus;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::sight::is_nimble;
+use crate::rules::core::size::Size;
 
-/// The two scales of aerial combat (004:647-652).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Scale {
-    /// 1.5 m squares, no two creatures in a square outside a grapple (004:647-649).
-    #[default]
-    Normal,
-    /// 9 m squares, several creatures to a square except a Colossal one (004:650-652).
-    Chase,
-}
-
-/// Metres of one chase-scale square (004:650).
-pub const CHASE_SQUARE_M: f32 = 9.0;
-
-/// Fliers sharing a chase-scale square are this far apart for ranged attacks (004:652).
-pub const CHASE_SHARED_SQUARE_M: f32 = 3.0;
-
-/// The heights our ruling gives the chase scale's bands for a fall, in metres: the text equates one band
-/// with 6 m for dives (004:751, 004:753, 004:778) and sets the next bands 30, 60, 120 and 240 m apart
-/// (004:800-804).
-pub const BAND_HEIGHTS_M: [f32; 7] = [0.0, 6.0, 30.0, 60.0, 120.0, 240.0, 480.0];
-
-/// The names of the chase scale's bands (004:790-797).
-pub const BAND_NAMES: [&str; 7] = ["ground", "very low", "low", "medium", "medium-high", "high", "very high"];
-
+/// The aerial rules of each scale: how statuses, manoeuvre factors and drops count in its squares.
 impl Scale {
-    /// Metres of a square (004:647, 004:650).
-    pub fn square_m(self) -> f32 {
-        match self {
-            Scale::Normal => crate::rules::geometry::SQUARE_METRES,
-            Scale::Chase => CHASE_SQUARE_M,
-        }
-    }
-
-    /// Squares of movement a speed of `metres` gives: at chase scale a ninth, rounded down (004:712).
-    pub fn squares(self, metres: f32) -> u32 {
-        (metres / self.square_m() + 1e-4).floor().max(0.0) as u32
-    }
-
     /// Altitude steps a dive attack or a swoop comes down at least: 6 m, or one band (004:751, 004:753).
     pub fn dive_attack_drop(self) -> i32 {
         match self {
@@ -81,34 +47,6 @@ impl Scale {
         match self {
             Scale::Normal => (STALL_DROP_M / 1.5) as i32,
             Scale::Chase => 1,
-        }
-    }
-
-    /// How many altitude steps a creature's body rises: as high as its space is wide, or one band at chase
-    /// scale.
-    pub fn body_height(self, size: Size) -> i32 {
-        match self {
-            Scale::Normal => size.side_squares().max(1),
-            Scale::Chase => 1,
-        }
-    }
-
-    /// Metres above the ground of an altitude: 1.5 m a step, or the band's height ([`BAND_HEIGHTS_M`]).
-    pub fn height_m(self, altitude: i32) -> f32 {
-        match self {
-            Scale::Normal => altitude.max(0) as f32 * 1.5,
-            Scale::Chase => BAND_HEIGHTS_M[altitude.clamp(0, HIGHEST_BAND as i32) as usize],
-        }
-    }
-
-    /// An altitude as the log and the view write it: metres, or the band and its name.
-    pub fn altitude_label(self, altitude: i32) -> String {
-        match self {
-            Scale::Normal => format!("{} m", self.height_m(altitude)),
-            Scale::Chase => {
-                let band = altitude.clamp(0, HIGHEST_BAND as i32);
-                format!("band {band} ({})", BAND_NAMES[band as usize])
-            }
         }
     }
 
@@ -165,107 +103,6 @@ impl Scale {
     }
 }
 
-/// What reaches from one altitude band to another at chase scale (004:790-797).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reaching {
-    /// A melee attack.
-    Melee,
-    /// A thrown weapon.
-    Thrown,
-    /// A projectile weapon.
-    Projectile,
-    /// A spell of close range.
-    CloseSpell,
-    /// A spell of medium range.
-    MediumSpell,
-    /// A spell of long range.
-    LongSpell,
-    /// A cone of breath.
-    ConeBreath,
-    /// A line of breath.
-    LineBreath,
-}
-
-impl Reaching {
-    /// The range category of a spell of `range_m` metres, by our ruling: 22.5 m or less is close (the
-    /// longest close range, at caster level 20), 90 m or less medium (the longest medium range), long
-    /// beyond.
-    pub fn spell(range_m: f32) -> Self {
-        if range_m <= 22.5 {
-            Reaching::CloseSpell
-        } else if range_m <= 90.0 {
-            Reaching::MediumSpell
-        } else {
-            Reaching::LongSpell
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Reaching::Melee => "a melee attack",
-            Reaching::Thrown => "a thrown weapon",
-            Reaching::Projectile => "a projectile weapon",
-            Reaching::CloseSpell => "a close-range spell",
-            Reaching::MediumSpell => "a medium-range spell",
-            Reaching::LongSpell => "a long-range spell",
-            Reaching::ConeBreath => "a cone of breath",
-            Reaching::LineBreath => "a line of breath",
-        }
-    }
-}
-
-impl BandReach {
-    /// Whether this band allows `what` against the ground.
-    pub fn allows(self, what: Reaching) -> bool {
-        match what {
-            Reaching::Melee => self.melee,
-            Reaching::Thrown => self.thrown,
-            Reaching::Projectile => self.projectile,
-            Reaching::CloseSpell => self.close_spells,
-            Reaching::MediumSpell => self.medium_spells,
-            Reaching::LongSpell => self.long_spells,
-            Reaching::ConeBreath => self.cone_breath,
-            Reaching::LineBreath => self.line_breath,
-        }
-    }
-}
-
-/// Whether `what` reaches between altitudes `a` and `b` at `scale`: at chase scale, between the ground and
-/// a band above it, only what the band's row allows (004:790-797), both ways (our ruling: what cannot
-/// reach down cannot reach up). Between two fliers the bands only add distance (004:800-804).
-pub fn band_allows(scale: Scale, a: i32, b: i32, what: Reaching) -> Result<(), Refusal> {
-    let (low, high) = (a.min(b), a.max(b));
-    if scale != Scale::Chase || low > 0 || high <= 0 {
-        return Ok(());
-    }
-    let band = high.min(i32::from(u8::MAX)) as u8;
-    if band_reach(band).allows(what) {
-        return Ok(());
-    }
-    Err(Refusal::new(
-        format!(
-            "from band {band} ({}), {} does not reach the ground",
-            BAND_NAMES[usize::from(band.min(HIGHEST_BAND))],
-            what.name()
-        ),
-        "004:790-797",
-    ))
-}
-
-/// The distance between two creatures for ranged attacks and spells, in metres: at normal scale the 3-D
-/// distance of 004:781-784 (`rise` the height steps of [`crate::rules::attack::vertical_steps`]); at chase
-/// scale 9 m a square, 3 m apart in a shared square (004:652), plus the bands' difference (004:800-804).
-pub fn separation_m(scale: Scale, own: Footprint, theirs: Footprint, rise: u32) -> f32 {
-    let squares = own.distance_to(theirs) as f32;
-    match scale {
-        Scale::Normal => distance_3d_m(squares * 1.5, rise.saturating_sub(1) as f32 * 1.5),
-        Scale::Chase => {
-            let horizontal = if own.overlaps(theirs) { CHASE_SHARED_SQUARE_M } else { squares * CHASE_SQUARE_M };
-            horizontal + band_distance_m(rise.min(u32::from(u8::MAX)) as u8)
-        }
-    }
-}
-
 /// A speed in chase-scale squares: the speed divided by 9 m, rounded down (004:712).
 pub fn chase_squares(speed_m: f32) -> u32 {
     Scale::Chase.squares(speed_m)
@@ -295,32 +132,6 @@ pub fn takeoff_is_free(maneuverability: Maneuverability) -> bool {
 /// space above the ground (004:669).
 pub fn can_land_freely(altitude_m: f32, space_m: f32) -> bool {
     altitude_m <= space_m + 1e-4
-}
-
-/// Perfect and good manoeuvrability: such a flier never stalls unless it chooses to (004:702), may hover
-/// (004:708), and has no blind spot (004:680).
-pub fn is_nimble(maneuverability: Maneuverability) -> bool {
-    matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good)
-}
-
-/// The status a flier's declared speed gives it for the turn (004:681-710).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SpeedStatus {
-    /// 1.5 m or less: it drops 180 m this round (004:690, 004:696).
-    FreeFall,
-    /// Under half its speed: one move and one standard action; 45 m down at the end of the turn (004:691,
-    /// 004:700-701).
-    Stall,
-    /// Half to its full speed: one move and one standard action (004:692, 004:704).
-    Slow,
-    /// More than its speed, up to twice: two moves, or a dive attack or a charge (004:693, 004:706).
-    Fast,
-    /// More than twice: a run, nothing else (004:694, 004:707).
-    TopSpeed,
-    /// A quarter of its speed at most, 9 m at most: perfect or good manoeuvrability or the Hover feat
-    /// (004:695, 004:708-709).
-    Hover,
 }
 
 /// Metres a flier in free fall drops in a round (004:696); 3 altitude bands at chase scale (004:699).
@@ -564,90 +375,6 @@ pub fn tight_turn(factor_m: f32, step: u8) -> (f32, u32) {
     ((factor_m - 1.5 * step as f32).max(0.0), 2 + u32::from(step))
 }
 
-/// The distance between two fliers (004:783): the longer of the horizontal and vertical distances plus half
-/// the shorter.
-pub fn distance_3d_m(horizontal_m: f32, vertical_m: f32) -> f32 {
-    let (long, short) =
-        if horizontal_m >= vertical_m { (horizontal_m, vertical_m) } else { (vertical_m, horizontal_m) };
-    long + short / 2.0
-}
-
-/// The chase scale's altitude bands, 0 (the ground) to 6 (very high) (004:788-797).
-pub const HIGHEST_BAND: u8 = 6;
-
-/// What can be used from altitude band `band` against targets on the ground (004:788-797).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BandReach {
-    /// Melee attacks.
-    pub melee: bool,
-    /// Thrown weapons.
-    pub thrown: bool,
-    /// Projectile weapons.
-    pub projectile: bool,
-    /// Close-range spells.
-    pub close_spells: bool,
-    /// Medium-range spells.
-    pub medium_spells: bool,
-    /// Long-range spells.
-    pub long_spells: bool,
-    /// Cone breath weapons.
-    pub cone_breath: bool,
-    /// Line breath weapons.
-    pub line_breath: bool,
-}
-
-/// What band `band` reaches on the ground (004:790-797); a band above 6 reaches nothing.
-pub fn band_reach(band: u8) -> BandReach {
-    let all = BandReach {
-        melee: true,
-        thrown: true,
-        projectile: true,
-        close_spells: true,
-        medium_spells: true,
-        long_spells: true,
-        cone_breath: true,
-        line_breath: true,
-    };
-    let nothing = BandReach {
-        melee: false,
-        thrown: false,
-        projectile: false,
-        close_spells: false,
-        medium_spells: false,
-        long_spells: false,
-        cone_breath: false,
-        line_breath: false,
-    };
-    match band {
-        0 | 1 => all,
-        2 => BandReach {
-            projectile: true,
-            medium_spells: true,
-            long_spells: true,
-            cone_breath: true,
-            line_breath: true,
-            ..nothing
-        },
-        3 => BandReach { projectile: true, medium_spells: true, long_spells: true, line_breath: true, ..nothing },
-        4 => BandReach { projectile: true, long_spells: true, ..nothing },
-        5 => BandReach { long_spells: true, ..nothing },
-        _ => nothing,
-    }
-}
-
-/// Metres added to the horizontal distance between creatures `difference` bands apart (004:800-804): none
-/// for 0 or 1, then 30, 60, 120, 240 m; 480 m for 6 (our ruling: the table stops at 5 and doubles).
-pub fn band_distance_m(difference: u8) -> f32 {
-    match difference {
-        0 | 1 => 0.0,
-        2 => 30.0,
-        3 => 60.0,
-        4 => 120.0,
-        5 => 240.0,
-        _ => 480.0,
-    }
-}
-
 /// How a collision strikes the creature hit (004:845-850).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -711,65 +438,13 @@ pub fn falling_damage(fallen_m: f32) -> Option<DiceExpr> {
     (dice > 0).then_some(DiceExpr { count: dice, sides: 6, bonus: 0 })
 }
 
-/// The squares a creature does not threaten for being a flier in the air with a blind spot (004:675-680):
-/// none on the ground, none with a tail attack (which still threatens it, 004:678).
-pub fn unthreatened_behind(
-    footprint: Footprint,
-    altitude: i32,
-    heading: Direction,
-    speed: &crate::rules::creature::Speed,
-    all_round_vision: bool,
-    weapons: &[crate::rules::creature::Weapon],
-) -> Vec<Square> {
-    if has_tail_attack(weapons) {
-        return Vec::new();
-    }
-    unseen_behind(footprint, altitude, heading, speed, all_round_vision)
-}
-
-/// Whether a creature has a tail attack, which still threatens its blind spot (004:678).
-pub fn has_tail_attack(weapons: &[crate::rules::creature::Weapon]) -> bool {
-    weapons.iter().any(|w| w.natural && w.name.contains("tail"))
-}
-
-/// The squares a flier in the air has no line of sight into (004:676), a tail attack or not: what a
-/// spell or a line of breath cannot be aimed at.
-pub fn unseen_behind(
-    footprint: Footprint,
-    altitude: i32,
-    heading: Direction,
-    speed: &crate::rules::creature::Speed,
-    all_round_vision: bool,
-) -> Vec<Square> {
-    let Some(wings) = speed.fly else { return Vec::new() };
-    if altitude <= 0 {
-        return Vec::new();
-    }
-    blind_spot(footprint, heading, wings.maneuverability, all_round_vision)
-}
-
-/// The blind spot of a flier at normal scale (004:675-680): squares of its own space right behind it. None
-/// for perfect or good manoeuvrability or all-round vision.
-pub fn blind_spot(
-    footprint: Footprint,
-    heading: Direction,
-    maneuverability: Maneuverability,
-    all_round_vision: bool,
-) -> Vec<Square> {
-    if all_round_vision || is_nimble(maneuverability) {
-        return Vec::new();
-    }
-    let (dx, dy) = heading.opposite().delta();
-    let shifted = Footprint::rect(
-        footprint.origin.offset(dx * footprint.width, dy * footprint.height),
-        footprint.width,
-        footprint.height,
-    );
-    shifted.squares().collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::rules::core::altitude::*;
+    use crate::rules::core::geometry::{Direction, Footprint, Square};
+    use crate::rules::core::sight::*;
+
     #[test]
     fn chase_scale_distances_004_652_004_800() {
         let at = |x, y| Footprint::new(Square::new(x, y), 1);
@@ -812,8 +487,6 @@ mod tests {
         assert!(Scale::Chase.status(1, 27.0, Maneuverability::Good, true, false).is_err());
         assert!(Scale::Chase.status(1, 45.0, Maneuverability::Good, true, false).is_ok());
     }
-
-    use super::*;
 
     #[test]
     fn the_distance_between_two_fliers_004_784() {

@@ -7,14 +7,15 @@ use std::collections::BTreeSet;
 
 use bevy::prelude::*;
 
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::dice::Dice;
-use crate::rules::facts::{Fact, refuse};
-use crate::rules::geometry::{Footprint, Square};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::{Fact, refuse};
+use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
 use crate::rules::mounted::{Riders, Riding};
-use crate::rules::size::Size;
-use crate::rules::turns::{Refusal, TurnOrder};
+use crate::rules::turns::TurnOrder;
 
 /// The bonus of the dense surroundings a flier hides in: towers, a town, mountains, Colossal or larger
 /// (004:817).
@@ -196,7 +197,7 @@ fn hide(
         let at = space.at(position.0);
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| crate::rules::turns::able_to_act(conditions))
+            .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
             .and_then(|()| {
                 may_hide(
                     heights.get(flier).map_or(0, |a| a.0),
@@ -289,7 +290,7 @@ fn lift_misleading(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::battlefield::Terrain;
+    use crate::rules::core::battlefield::Terrain;
 
     #[test]
     fn a_wall_within_a_square_makes_dense_surroundings_004_817() {

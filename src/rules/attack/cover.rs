@@ -1,8 +1,8 @@
 //! Cover (004:398-406): lines from a corner of the attacker's square to the corners of the target's square,
 //! through walls, low walls and creatures. Pure.
 
-use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::geometry::{Corner, Edge, Footprint, LineTrace, Square, distance_squares, trace_line};
+use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
+use crate::rules::core::geometry::{Corner, Edge, Footprint, LineTrace, Square, distance_squares, trace_line};
 
 /// Squares within which a low obstacle gives cover (004:400): 9 m.
 pub const LOW_OBSTACLE_RANGE: u32 = 6;

@@ -10,14 +10,16 @@ pub use cover::{Bystander, Cover, concealment, melee_cover, ranged_cover};
 pub use roll::*;
 
 use super::RulesSystems;
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::dice::Dice;
-use crate::rules::facts::Fact;
-use crate::rules::geometry::Footprint;
+use crate::rules::core::altitude::{vertical_reach, vertical_steps};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Footprint;
+use crate::rules::core::refusal::Refusal;
 use crate::rules::health::{Damage, Save, Slay, Strain, roll_save};
 use crate::rules::opportunity::{Opportunity, Reactions};
-use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// Asks for a single attack (a standard action) against a target.
 #[derive(Message, Clone, Debug)]
@@ -95,7 +97,7 @@ pub enum BegunAction {
     /// The minimum movement to this square (000:139-144).
     MinimumMovement {
         /// Where to.
-        to: crate::rules::geometry::Square,
+        to: crate::rules::core::geometry::Square,
     },
 }
 
@@ -332,7 +334,7 @@ pub struct AttackPlan {
     /// Damage multipliers besides a critical's, each with its source (a spear set against a charge, x2).
     pub multipliers: Vec<Modifier>,
     /// Extra damage dice, thrown once (004:27).
-    pub extra_dice: Vec<crate::rules::dice::DiceExpr>,
+    pub extra_dice: Vec<crate::rules::core::dice::DiceExpr>,
 }
 
 /// Where and how an attack is made.
@@ -360,7 +362,7 @@ pub struct AttackSituation<'a> {
     /// The concealment miss chance, in percent (004:407-413).
     pub miss_chance: u32,
     /// The scale of the field's squares (004:647-652).
-    pub scale: crate::rules::aerial::Scale,
+    pub scale: crate::rules::core::altitude::Scale,
 }
 
 /// The cover `target` has from `attacker` with `weapon`: the melee rule against an adjacent target, the
@@ -420,27 +422,6 @@ pub fn flanking_ally_at<'a>(
         .collect();
     allies.sort_by(|a, b| a.id.cmp(b.id));
     allies.first().map(|c| c.id.0.clone())
-}
-
-/// How far apart two creatures are in height, in the steps reach counts: 0 when their bodies overlap in
-/// height, 1 when one is right above the other, then one more for each 1.5 m of air between (each band
-/// between, at chase scale). A body rises from its altitude as high as its space is wide, one band at
-/// chase scale ([`crate::rules::aerial::Scale::body_height`]).
-pub fn vertical_steps(
-    scale: crate::rules::aerial::Scale,
-    a_altitude: i32,
-    a_size: crate::rules::size::Size,
-    b_altitude: i32,
-    b_size: crate::rules::size::Size,
-) -> u32 {
-    let (a_top, b_top) = (a_altitude + scale.body_height(a_size), b_altitude + scale.body_height(b_size));
-    if a_altitude < b_top && b_altitude < a_top { 0 } else { (b_altitude - a_top).max(a_altitude - b_top) as u32 + 1 }
-}
-
-/// The height a melee weapon reaches, in the steps of [`vertical_steps`]: the natural reach, twice with a
-/// reach weapon.
-pub fn vertical_reach(natural_reach: u32, reach_weapon: bool) -> u32 {
-    if reach_weapon { (natural_reach * 2).max(1) } else { natural_reach.max(1) }
 }
 
 /// A creature's state in the middle of its action, which its conditions may not show yet.
@@ -565,13 +546,13 @@ pub fn plan_attack(
     let rise = vertical_steps(scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
     // At chase scale, between the ground and a band, only what the band's row allows (004:790-797).
     let reaching = match weapon.delivery {
-        Delivery::Melee => crate::rules::aerial::Reaching::Melee,
-        Delivery::Thrown { .. } => crate::rules::aerial::Reaching::Thrown,
-        Delivery::Projectile { .. } => crate::rules::aerial::Reaching::Projectile,
+        Delivery::Melee => crate::rules::core::altitude::Reaching::Melee,
+        Delivery::Thrown { .. } => crate::rules::core::altitude::Reaching::Thrown,
+        Delivery::Projectile { .. } => crate::rules::core::altitude::Reaching::Projectile,
     };
-    crate::rules::aerial::band_allows(scale, attacker.altitude.0, target.altitude.0, reaching)?;
+    crate::rules::core::altitude::band_allows(scale, attacker.altitude.0, target.altitude.0, reaching)?;
     if is_ranged(&weapon) {
-        let distance = crate::rules::aerial::separation_m(scale, own, theirs, rise);
+        let distance = crate::rules::core::altitude::separation_m(scale, own, theirs, rise);
         if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
             modifiers.push(Modifier::new(1, "Point Blank Shot"));
             damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
@@ -613,8 +594,8 @@ pub fn plan_attack(
                 "{} is {} away in height, out of reach of the {}",
                 target.id,
                 match scale {
-                    crate::rules::aerial::Scale::Normal => format!("{} m", rise.saturating_sub(1) as f32 * 1.5),
-                    crate::rules::aerial::Scale::Chase => format!("{rise} bands"),
+                    crate::rules::core::altitude::Scale::Normal => format!("{} m", rise.saturating_sub(1) as f32 * 1.5),
+                    crate::rules::core::altitude::Scale::Chase => format!("{rise} bands"),
                 },
                 weapon.name
             ),
@@ -1165,7 +1146,7 @@ pub fn take_total_defense(
         let Ok((id, mut budget, state)) = creatures.get_mut(intent.creature) else { continue };
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| crate::rules::turns::able_to_act(state))
+            .and_then(|()| crate::rules::core::creature::able_to_act(state))
             .and_then(|()| budget.spend(ActionKind::Standard));
         match checked {
             Ok(()) => {
@@ -1364,7 +1345,7 @@ fn change_stance(
             if intent.stand_up { ("stand_up", ActionKind::Move) } else { ("drop_prone", ActionKind::Free) };
         let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
         let checked = turn
-            .and_then(|()| crate::rules::turns::able_to_act(who.conditions))
+            .and_then(|()| crate::rules::core::creature::able_to_act(who.conditions))
             .and_then(|()| match (intent.stand_up, prone) {
                 (true, false) => Err(Refusal::new("it is not prone", "004:225")),
                 (false, true) => Err(Refusal::new("it is already prone", "004:255")),
@@ -1411,20 +1392,6 @@ fn change_stance(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn heights_count_in_reach_004_783() {
-        use crate::rules::aerial::Scale;
-        use crate::rules::size::Size;
-        // A man on the ground is 1.5 m tall: a Large griffon flying at 1.5 m is right above him.
-        assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 1, Size::Large), 1);
-        assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 0, Size::Large), 0);
-        // At 3 m, 1.5 m of air between: a reach of 3 m or a reach weapon is needed.
-        assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large), 2);
-        assert!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large) > vertical_reach(1, false));
-        assert!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large) <= vertical_reach(1, true));
-        assert_eq!(vertical_steps(Scale::Normal, 20, Size::Large, 0, Size::Medium), 20, "30 m up");
-    }
 
     #[test]
     fn the_two_weapon_table_004_467_470() {

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::rules::creature::{Delivery, Modifier, Weapon, total};
-use crate::rules::dice::{Dice, Thrown};
-use crate::rules::geometry::{Footprint, distance_squares, squares_to_metres};
+use crate::rules::core::creature::{Delivery, Modifier, Weapon, total};
+use crate::rules::core::dice::{Dice, Thrown};
+use crate::rules::core::geometry::{Footprint, distance_squares, squares_to_metres};
 
 /// The outcome of an attack roll against an Armor Class.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -62,7 +62,7 @@ pub fn roll_damage(
     weapon: &Weapon,
     bonus: i32,
     multiplier: u32,
-    extra: &[crate::rules::dice::DiceExpr],
+    extra: &[crate::rules::core::dice::DiceExpr],
 ) -> DamageRoll {
     let throws: Vec<Thrown> = (0..multiplier.max(1)).map(|_| dice.throw(weapon.damage)).collect();
     let extra: Vec<Thrown> = extra.iter().map(|e| dice.throw(*e)).collect();
@@ -130,16 +130,16 @@ pub fn range_m(a: Footprint, b: Footprint) -> f32 {
 
 /// Whether a creature threatens with a weapon: melee only; an unarmed strike only when "armed" (a monk, or
 /// Improved Unarmed Strike), natural weapons always (004:62).
-pub fn threatens_with(weapon: &crate::rules::creature::Weapon, armed_unarmed: bool) -> bool {
+pub fn threatens_with(weapon: &crate::rules::core::creature::Weapon, armed_unarmed: bool) -> bool {
     matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed)
 }
 
 /// The weapons a creature threatens with: the first manufactured melee weapon it carries (the one in
 /// hand) and all its natural weapons.
 pub fn threatening_weapons(
-    weapons: &[crate::rules::creature::Weapon],
+    weapons: &[crate::rules::core::creature::Weapon],
     armed_unarmed: bool,
-) -> Vec<&crate::rules::creature::Weapon> {
+) -> Vec<&crate::rules::core::creature::Weapon> {
     let wielded = weapons.iter().find(|w| !w.natural && matches!(w.delivery, Delivery::Melee));
     weapons
         .iter()
@@ -153,12 +153,12 @@ pub fn threatening_weapons(
 pub fn threatened_squares(
     own: Footprint,
     natural_reach: u32,
-    weapons: &[crate::rules::creature::Weapon],
+    weapons: &[crate::rules::core::creature::Weapon],
     armed_unarmed: bool,
     width: i32,
     height: i32,
-) -> Vec<crate::rules::geometry::Square> {
-    use crate::rules::geometry::Square;
+) -> Vec<crate::rules::core::geometry::Square> {
+    use crate::rules::core::geometry::Square;
     let usable = threatening_weapons(weapons, armed_unarmed);
     if natural_reach == 0 || usable.is_empty() {
         return Vec::new();
@@ -189,8 +189,8 @@ pub fn flanks(attacker: Footprint, ally: Footprint, target: Footprint) -> bool {
 
 /// Whether the segment between the centres of `a` and `b` crosses opposite borders of `target`.
 fn line_crosses_opposite_borders(
-    a: crate::rules::geometry::Square,
-    b: crate::rules::geometry::Square,
+    a: crate::rules::core::geometry::Square,
+    b: crate::rules::core::geometry::Square,
     target: Footprint,
 ) -> bool {
     // Twice the scale: a centre is (2x + 1, 2y + 1), the target spans [2x0, 2(x0 + w)].
@@ -225,8 +225,8 @@ fn line_crosses_opposite_borders(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::creature::{Handling, StrengthToDamage};
-    use crate::rules::geometry::Square;
+    use crate::rules::core::creature::{Handling, StrengthToDamage};
+    use crate::rules::core::geometry::Square;
 
     fn sword() -> Weapon {
         Weapon {

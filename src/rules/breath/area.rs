@@ -2,23 +2,12 @@
 //! three dimensions of the normal scale, or in the chase scale's squares and bands (004:676, 004:790-797).
 //! Plain values in and out.
 
-use serde::{Deserialize, Serialize};
-
-use crate::rules::aerial::{Reaching, Scale, band_allows, separation_m};
-use crate::rules::attack::vertical_steps;
-use crate::rules::geometry::{Footprint, Square};
-use crate::rules::size::Size;
-use crate::rules::turns::Refusal;
-
-/// The shape of a breath weapon.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum BreathShape {
-    /// A quarter circle widening from the breather, as long as its length (our ruling: what lies within 45°
-    /// of the line from the breather's centre to the creature aimed at).
-    Cone,
-    /// A line 1.5 m wide from the breather, as long as its length.
-    Line,
-}
+use crate::rules::core::altitude::vertical_steps;
+use crate::rules::core::altitude::{Reaching, Scale, band_allows, separation_m};
+use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::names::BreathShape;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
 
 impl BreathShape {
     /// What the chase scale's band table calls it (004:790-797).
@@ -26,14 +15,6 @@ impl BreathShape {
         match self {
             BreathShape::Cone => Reaching::ConeBreath,
             BreathShape::Line => Reaching::LineBreath,
-        }
-    }
-
-    /// Its name in the log.
-    pub fn name(self) -> &'static str {
-        match self {
-            BreathShape::Cone => "cone",
-            BreathShape::Line => "line",
         }
     }
 }

@@ -9,16 +9,18 @@ pub mod area;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use area::{Area, Body, BreathShape, covered};
+pub use crate::rules::core::names::BreathShape;
+pub use area::{Area, Body, covered};
 
 use crate::rules::RulesSystems;
 use crate::rules::attack::{Combatant, CombatantItem, Cover, ranged_cover};
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::dice::{Dice, DiceExpr};
-use crate::rules::facts::{Fact, refuse};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::{Dice, DiceExpr};
+use crate::rules::core::facts::{Fact, refuse};
+use crate::rules::core::refusal::Refusal;
 use crate::rules::health::{Damage, Save, Strain, roll_save};
-use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// A breath weapon as a creature's template writes it:
 /// `breath: (shape: Cone, length_m: 12.0, damage: "6d10", dc: 19, recharge: "1d4")`.
@@ -120,7 +122,7 @@ pub fn check_breath(
     toward: Entity,
 ) -> Result<Vec<Entity>, Refusal> {
     order.check_turn(breather.entity)?;
-    crate::rules::turns::able_to_act(breather.conditions)?;
+    crate::rules::core::creature::able_to_act(breather.conditions)?;
     breath.ready(order.round)?;
     // A flier in the air directed by its rider flies as it is bid and does nothing else (004:656).
     let directed = breather.riders.is_some_and(|riders| {

@@ -4,11 +4,11 @@
 use bevy::prelude::*;
 
 use super::RulesSystems;
-use crate::rules::creature::{
+use crate::rules::core::creature::{
     Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Saves, ability_modifier,
 };
-use crate::rules::dice::Dice;
-use crate::rules::facts::Fact;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
 use crate::rules::turns::{Fall, TurnOrder};
 
 /// Damage to apply to a creature, already rolled.
@@ -220,9 +220,9 @@ fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_,
 }
 
 /// The kind of action a row of the table is, as the action budget counts it.
-fn budget_kind(kind: crate::rules::turns::actions::TableKind) -> crate::rules::turns::ActionKind {
+fn budget_kind(kind: crate::rules::core::action_table::TableKind) -> crate::rules::turns::ActionKind {
+    use crate::rules::core::action_table::TableKind;
     use crate::rules::turns::ActionKind;
-    use crate::rules::turns::actions::TableKind;
     match kind {
         TableKind::Standard | TableKind::Restricted | TableKind::Variable => ActionKind::Standard,
         TableKind::Move => ActionKind::Move,
@@ -238,7 +238,7 @@ fn budget_kind(kind: crate::rules::turns::actions::TableKind) -> crate::rules::t
 pub fn use_item(
     mut intents: MessageReader<UseItemIntent>,
     order: Res<TurnOrder>,
-    field: Res<crate::rules::battlefield::Battlefield>,
+    field: Res<crate::rules::core::battlefield::Battlefield>,
     creatures: Query<crate::rules::attack::Combatant, With<Creature>>,
     mut carried: Query<(&mut Items, &mut crate::rules::turns::ActionBudget)>,
     mut reactions: Query<&mut crate::rules::opportunity::Reactions>,
@@ -248,15 +248,15 @@ pub fn use_item(
     mut healing: MessageWriter<Healing>,
     mut strain: MessageWriter<Strain>,
 ) {
-    use crate::rules::turns::Refusal;
-    use crate::rules::turns::actions::Provokes;
+    use crate::rules::core::action_table::Provokes;
+    use crate::rules::core::refusal::Refusal;
     for intent in intents.read() {
         let Ok(user) = creatures.get(intent.creature) else { continue };
         let Ok((mut items, mut budget)) = carried.get_mut(intent.creature) else { continue };
         let found = items.0.iter().position(|i| i.name == intent.item);
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| crate::rules::turns::able_to_act(user.conditions))
+            .and_then(|()| crate::rules::core::creature::able_to_act(user.conditions))
             .and_then(|()| found.ok_or_else(|| Refusal::new(format!("{} carries no {}", user.id, intent.item), "data")))
             .and_then(|i| {
                 let item = &items.0[i];

@@ -5,9 +5,9 @@
 use bevy::prelude::*;
 
 use super::{HP_STATES, set_hp_states, states_for};
-use crate::rules::creature::{Condition, Conditions, Creature, CreatureId, Faction, HitPoints, Level};
-use crate::rules::dice::Dice;
-use crate::rules::facts::Fact;
+use crate::rules::core::creature::{Condition, Conditions, Creature, CreatureId, Faction, HitPoints, Level};
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
 use crate::rules::turns::TurnOrder;
 
 /// The chance, in percent, of each hourly or daily roll of the stabilised (004:287-291).

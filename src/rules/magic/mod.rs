@@ -11,13 +11,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::RulesSystems;
 use crate::rules::attack::Combatant;
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::dice::{Dice, DiceExpr};
-use crate::rules::facts::{Fact, roll_check};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::{Dice, DiceExpr};
+use crate::rules::core::facts::{Fact, roll_check};
+use crate::rules::core::refusal::Refusal;
 use crate::rules::health::{Damage, Healing, Save, roll_save};
 use crate::rules::opportunity::{Opportunity, Reactions};
-use crate::rules::turns::{ActionBudget, ActionKind, Refusal, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// How long a spell takes to cast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -349,7 +350,7 @@ pub fn check_cast(
     spell: &str,
 ) -> Result<usize, Refusal> {
     order.check_turn(caster.entity)?;
-    crate::rules::turns::able_to_act(caster.conditions)?;
+    crate::rules::core::creature::able_to_act(caster.conditions)?;
     if caster.conditions.has(Condition::Casting) {
         return Err(Refusal::new("it is already casting a spell", "004:237"));
     }
@@ -371,28 +372,33 @@ pub fn check_cast(
     let own = caster.space.at(caster.position.0);
     let theirs = target.space.at(target.position.0);
     let scale = field.scale();
-    let rise =
-        crate::rules::attack::vertical_steps(scale, caster.altitude.0, *caster.size, target.altitude.0, *target.size);
+    let rise = crate::rules::core::altitude::vertical_steps(
+        scale,
+        caster.altitude.0,
+        *caster.size,
+        target.altitude.0,
+        *target.size,
+    );
     match known.def.range {
         SpellRange::Touch => {
-            crate::rules::aerial::band_allows(
+            crate::rules::core::altitude::band_allows(
                 scale,
                 caster.altitude.0,
                 target.altitude.0,
-                crate::rules::aerial::Reaching::CloseSpell,
+                crate::rules::core::altitude::Reaching::CloseSpell,
             )?;
             if caster.entity != target.entity
                 && (!crate::rules::attack::melee_reaches(caster.reach.0, false, own, theirs)
-                    || rise > crate::rules::attack::vertical_reach(caster.reach.0, false))
+                    || rise > crate::rules::core::altitude::vertical_reach(caster.reach.0, false))
             {
                 return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
             }
         }
         SpellRange::Metres(range) => {
             // Heights count (004:783-784); at chase scale the bands do (004:790-804).
-            let reaching = crate::rules::aerial::Reaching::spell(range);
-            crate::rules::aerial::band_allows(scale, caster.altitude.0, target.altitude.0, reaching)?;
-            let metres = crate::rules::aerial::separation_m(scale, own, theirs, rise);
+            let reaching = crate::rules::core::altitude::Reaching::spell(range);
+            crate::rules::core::altitude::band_allows(scale, caster.altitude.0, target.altitude.0, reaching)?;
+            let metres = crate::rules::core::altitude::separation_m(scale, own, theirs, rise);
             if metres > range {
                 return Err(Refusal::new(
                     format!("{} is {metres} m away, beyond the spell's {range} m", target.id),
@@ -514,7 +520,7 @@ fn complete_casting(
     mut budgets: Query<&mut ActionBudget>,
     mut dice: ResMut<Dice>,
 ) {
-    let started = crate::rules::facts::turns_started(&mut facts.p0());
+    let started = crate::rules::core::facts::turns_started(&mut facts.p0());
     let mut out = facts.p1();
     for id in started {
         let Some((entity, casting, magic)) =

@@ -7,14 +7,15 @@
 use bevy::prelude::*;
 
 use crate::rules::RulesSystems;
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::dice::Dice;
-use crate::rules::facts::{Fact, refuse};
-use crate::rules::geometry::{Footprint, Square};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::{Fact, refuse};
+use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
 use crate::rules::health::{Damage, Save, roll_save};
-use crate::rules::size::Size;
-use crate::rules::turns::{ActionKind, Refusal, TurnOrder};
+use crate::rules::turns::{ActionKind, TurnOrder};
 
 /// This creature rides `.0`: it shares the mount's space and altitude (004:475, 004:813) and acts on its
 /// turn (004:653-655).
@@ -174,7 +175,7 @@ pub fn mount_beside(world: &World, creature: Entity, creatures: impl Iterator<It
     let size = *world.get::<Size>(creature)?;
     let own = world.get::<Space>(creature)?.at(world.get::<Position>(creature)?.0);
     let next_to = match world.get_resource::<Battlefield>().map(|f| f.scale()) {
-        Some(crate::rules::aerial::Scale::Chase) => 0,
+        Some(crate::rules::core::altitude::Scale::Chase) => 0,
         _ => 1,
     };
     let mut mounts: Vec<(&CreatureId, Entity)> = creatures
@@ -236,7 +237,7 @@ fn get_on(
         let taken = mount.10.map_or(0, |r| r.all().len());
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| crate::rules::turns::able_to_act(me.7))
+            .and_then(|()| crate::rules::core::creature::able_to_act(me.7))
             .and_then(|()| match (me.9, mount.9) {
                 (Some(_), _) => Err(Refusal::new(format!("{} already rides", me.1), "004:226")),
                 (_, Some(_)) => Err(Refusal::new(format!("{} rides another creature", mount.1), "004:475")),
@@ -257,8 +258,8 @@ fn get_on(
                     ));
                 }
                 let next_to = match scale {
-                    crate::rules::aerial::Scale::Chase => own.distance_to(theirs) == 0,
-                    crate::rules::aerial::Scale::Normal => own.distance_to(theirs) <= 1,
+                    crate::rules::core::altitude::Scale::Chase => own.distance_to(theirs) == 0,
+                    crate::rules::core::altitude::Scale::Normal => own.distance_to(theirs) <= 1,
                 };
                 if !next_to || me.6.0 != mount.6.0 {
                     return Err(Refusal::new(
@@ -311,11 +312,13 @@ fn get_off(
             .filter(|c| c.0 != intent.creature && c.9.is_none() && c.6.0 == ridden.6.0)
             .map(|c| c.5.at(c.4.0))
             .collect();
-        let checked =
-            order.check_turn(intent.creature).and_then(|()| crate::rules::turns::able_to_act(me.7)).and_then(|()| {
+        let checked = order
+            .check_turn(intent.creature)
+            .and_then(|()| crate::rules::core::creature::able_to_act(me.7))
+            .and_then(|()| {
                 let next_to = match scale {
-                    crate::rules::aerial::Scale::Chase => landing.distance_to(mount_at) <= 1,
-                    crate::rules::aerial::Scale::Normal => {
+                    crate::rules::core::altitude::Scale::Chase => landing.distance_to(mount_at) <= 1,
+                    crate::rules::core::altitude::Scale::Normal => {
                         landing.distance_to(mount_at) == 1 && !landing.squares().any(|s| mount_at.contains(s))
                     }
                 };
@@ -325,7 +328,7 @@ fn get_off(
                 if landing.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
                     return Err(Refusal::new(format!("{} is a wall or off the map", intent.to), "000:74"));
                 }
-                let crowded = scale == crate::rules::aerial::Scale::Normal
+                let crowded = scale == crate::rules::core::altitude::Scale::Normal
                     && others.iter().any(|o| o.squares().any(|s| landing.contains(s)));
                 if crowded {
                     return Err(Refusal::new(format!("{} is taken", intent.to), "000:74-75"));
@@ -435,7 +438,7 @@ fn take_reins(
         let rider = on_it.iter().copied().find(|r| creatures.get(*r).is_ok_and(|c| c.12.is_some_and(|s| !s.passenger)));
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| crate::rules::turns::able_to_act(me.7))
+            .and_then(|()| crate::rules::core::creature::able_to_act(me.7))
             .and_then(|()| seat_change(me.12, rider.is_some(), order.leaving.contains(&intent.creature)));
         let change = match checked {
             Ok(change) => change,
@@ -538,12 +541,12 @@ pub fn saddle_kept_percent(military_saddle: bool) -> u32 {
 /// ruling, docs/rulings.md); at chase scale, the mount's square. `taken` says whether a square is a wall or
 /// someone stands there.
 pub fn where_it_falls(
-    scale: crate::rules::aerial::Scale,
+    scale: crate::rules::core::altitude::Scale,
     mount: Footprint,
     mount_altitude: i32,
     taken: impl Fn(Square) -> bool,
 ) -> Square {
-    if scale == crate::rules::aerial::Scale::Chase {
+    if scale == crate::rules::core::altitude::Scale::Chase {
         return mount.origin;
     }
     let under = mount.squares().filter(|_| mount_altitude > 0).find(|s| !taken(*s));
@@ -611,7 +614,7 @@ fn unconscious_riders_slide_off(
         let damage = if altitude.0 > 0 {
             crate::rules::aerial::falling_damage(scale.height_m(altitude.0))
         } else {
-            Some(crate::rules::dice::DiceExpr::new(1, 6))
+            Some(crate::rules::core::dice::DiceExpr::new(1, 6))
         };
         out.fall_for(rider, id, damage, &mut dice);
         if seat.passenger {
@@ -675,7 +678,7 @@ mod tests {
 
     #[test]
     fn a_rider_knocked_out_falls_under_its_flier_or_beside_its_mount_004_482() {
-        use crate::rules::aerial::Scale;
+        use crate::rules::core::altitude::Scale;
         let griffon = Footprint::new(Square::new(6, 5), 2);
         let nobody = |_: Square| false;
         assert_eq!(where_it_falls(Scale::Normal, griffon, 4, nobody), Square::new(6, 5), "under it");

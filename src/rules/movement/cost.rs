@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use crate::rules::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::geometry::{Corner, Direction, Footprint, Square};
-use crate::rules::size::Size;
+use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
+use crate::rules::core::geometry::{Corner, Direction, Footprint, Square};
+use crate::rules::core::size::Size;
 
 /// How a creature moves this time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
@@ -383,7 +383,7 @@ impl StepWorld<'_> {
 
     fn obstacle_edge_touches(&self, corner: Corner) -> bool {
         let (x, y) = (corner.x, corner.y);
-        use crate::rules::geometry::Edge;
+        use crate::rules::core::geometry::Edge;
         [
             Edge { square: Square::new(x - 1, y - 1), east: true },
             Edge { square: Square::new(x - 1, y), east: true },
@@ -398,7 +398,7 @@ impl StepWorld<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::Edge;
+    use crate::rules::core::geometry::Edge;
 
     const PLAIN: Hampering = Hampering { doublings: 0, edge_extra: 0 };
     const DIFFICULT: Hampering = Hampering { doublings: 1, edge_extra: 0 };

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::cost::{Blocked, Mover, StepWorld};
 use super::paths::{Destination, Route, SearchRules, walk_path};
-use crate::rules::geometry::{Footprint, Square, distance_squares};
+use crate::rules::core::geometry::{Footprint, Square, distance_squares};
 
 /// `a / b` rounded to the nearest whole number, halves away from zero (`b` > 0).
 fn div_round(a: i32, b: i32) -> i32 {
@@ -188,9 +188,9 @@ pub fn charge_lanes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::battlefield::{Battlefield, Terrain};
+    use crate::rules::core::battlefield::{Battlefield, Terrain};
+    use crate::rules::core::size::Size;
     use crate::rules::movement::cost::Occupant;
-    use crate::rules::size::Size;
 
     #[test]
     fn straight_lines_step_one_square_at_a_time() {

@@ -16,16 +16,17 @@ use super::RulesSystems;
 use crate::rules::attack::AttackIntent;
 use crate::rules::attack::Combatant;
 use crate::rules::attack::MidAction;
-use crate::rules::battlefield::Battlefield;
-use crate::rules::creature::*;
-use crate::rules::facts::Fact;
-use crate::rules::geometry::{Footprint, Square, squares_to_metres};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
+use crate::rules::core::refusal::Refusal;
 use crate::rules::health::{Damage, Strain};
 use crate::rules::opportunity::{
     Exposure, Opportunity, Provoked, Reactions, danger_of, provocations, threat_of, threats_to,
 };
 use crate::rules::turns::ready::{self, Readied, ReadiedAction, Trigger};
-use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Refusal, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, TurnOrder};
 
 /// The ways to move in a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -98,8 +99,12 @@ pub fn allowance(action: MovementAction, speed: u32, run_multiplier: u32) -> u32
 /// heading and by manoeuvres (004:671-673), unless it has perfect manoeuvrability (004:674).
 /// At chase scale no creature walks: the fight is a chase of fliers over 9 m squares (our ruling,
 /// docs/rulings.md).
-pub fn check_grounded(scale: crate::rules::aerial::Scale, speed: &Speed, altitude: &Altitude) -> Result<(), Refusal> {
-    if scale == crate::rules::aerial::Scale::Chase {
+pub fn check_grounded(
+    scale: crate::rules::core::altitude::Scale,
+    speed: &Speed,
+    altitude: &Altitude,
+) -> Result<(), Refusal> {
+    if scale == crate::rules::core::altitude::Scale::Chase {
         return Err(Refusal::new(
             "at chase scale creatures fly: a walker covers no 9 m square worth playing (our ruling)",
             "004:650, docs/rulings.md",
@@ -377,7 +382,7 @@ impl MoveQuery<'_> {
 
     /// The single steps that are legal whatever their cost: the minimum movement (000:139-144).
     fn single_steps(&self) -> Vec<Route> {
-        crate::rules::geometry::Direction::ALL
+        crate::rules::core::geometry::Direction::ALL
             .into_iter()
             .filter_map(|d| {
                 let to = self.start.origin.step(d);
@@ -488,6 +493,7 @@ pub struct MovementSystems;
 
 /// Movement and position.
 pub fn plugin(app: &mut App) {
+    app.register_required_components::<Creature, Exertion>();
     app.init_resource::<Battlefield>().add_message::<MoveIntent>();
     app.add_systems(Update, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
 }
@@ -594,7 +600,7 @@ fn resolve_movement(
     readiers: Query<(Entity, &Readied)>,
     pending: Query<(Has<crate::rules::attack::FullAttackUnderway>, Option<&crate::rules::attack::FullRoundBegun>)>,
     mut creatures: MoverQueries<'_, '_>,
-    mut dice: ResMut<crate::rules::dice::Dice>,
+    mut dice: ResMut<crate::rules::core::dice::Dice>,
     mut facts: MessageWriter<Fact>,
     mut conditions: MessageWriter<ConditionChange>,
     mut attacks: MessageWriter<AttackIntent>,
@@ -684,8 +690,13 @@ fn resolve_movement(
                     let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
                     // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
                     if let Some((altitude, size)) = target_height
-                        && crate::rules::attack::vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
-                            > crate::rules::attack::vertical_reach(me.reach.0, reach_weapon)
+                        && crate::rules::core::altitude::vertical_steps(
+                            field.scale(),
+                            me.altitude.0,
+                            *me.size,
+                            altitude,
+                            size,
+                        ) > crate::rules::core::altitude::vertical_reach(me.reach.0, reach_weapon)
                     {
                         return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
                     }

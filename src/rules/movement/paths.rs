@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use serde::Serialize;
 
 use super::cost::{Blocked, Mover, StepWorld, step_cost};
-use crate::rules::geometry::{Direction, Footprint, Square};
+use crate::rules::core::geometry::{Direction, Footprint, Square};
 
 /// Limits of one search beyond its budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -414,7 +414,7 @@ pub fn settle(start: Footprint, route: &Route, steps_taken: usize) -> Footprint 
 
 /// The nearest of `candidates` to `from` by the 1-2-1-2 count; a tie is broken by a die (000:63-65,
 /// RULES-INDEX): a die with as many faces as tied candidates picks one, in the order given.
-pub fn nearest(from: Footprint, candidates: &[Footprint], dice: &mut crate::rules::dice::Dice) -> Option<usize> {
+pub fn nearest(from: Footprint, candidates: &[Footprint], dice: &mut crate::rules::core::dice::Dice) -> Option<usize> {
     let best = candidates.iter().map(|c| from.distance_to(*c)).min()?;
     let tied: Vec<usize> = (0..candidates.len()).filter(|&i| from.distance_to(candidates[i]) == best).collect();
     if tied.len() == 1 { Some(tied[0]) } else { Some(tied[dice.roll(tied.len() as u32) as usize - 1]) }
@@ -485,8 +485,8 @@ pub fn walk_path(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::battlefield::{Battlefield, Terrain};
-    use crate::rules::size::Size;
+    use crate::rules::core::battlefield::{Battlefield, Terrain};
+    use crate::rules::core::size::Size;
 
     fn open_world(field: &Battlefield) -> StepWorld<'_> {
         StepWorld { field, occupants: &[] }
@@ -506,7 +506,7 @@ mod tests {
         // A 13x13 diamond-ish area: count it against the 1-2-1-2 metric directly.
         let expected = (-6..=6)
             .flat_map(|dy| (-6..=6).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| (dx, dy) != (0, 0) && crate::rules::geometry::distance_squares(dx, dy) <= 6)
+            .filter(|&(dx, dy)| (dx, dy) != (0, 0) && crate::rules::core::geometry::distance_squares(dx, dy) <= 6)
             .count();
         assert_eq!(map.destinations().len(), expected);
     }
@@ -677,7 +677,7 @@ mod tests {
         let far = Footprint::new(Square::new(5, 0), 1);
         let a = Footprint::new(Square::new(2, 0), 1);
         let b = Footprint::new(Square::new(0, 2), 1);
-        let mut dice = crate::rules::dice::Dice::with_forced(1, [2, 1]);
+        let mut dice = crate::rules::core::dice::Dice::with_forced(1, [2, 1]);
         assert_eq!(nearest(from, &[far, a], &mut dice), Some(1));
         assert_eq!(dice.forced_left(), 2, "no die without a tie");
         assert_eq!(nearest(from, &[a, far, b], &mut dice), Some(2), "the die said 2: the second of the tied");

@@ -11,10 +11,10 @@ use crate::rules::attack::{
     AttackSituation, CombatantItem, Cover, MidAction, melee_reaches, plan_attack, roll_planned_attack,
     threatening_weapons,
 };
-use crate::rules::creature::*;
-use crate::rules::dice::Dice;
-use crate::rules::facts::Fact;
-use crate::rules::geometry::{Footprint, Square};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::health::Damage;
 use crate::rules::movement::Route;
 
@@ -167,7 +167,7 @@ pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
     if c.seat.is_some() {
         return Vec::new();
     }
-    crate::rules::aerial::unseen_behind(
+    crate::rules::core::sight::unseen_behind(
         c.space.at(c.position.0),
         c.altitude.0,
         c.heading.0,
@@ -179,7 +179,7 @@ pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
 /// A creature's blind spot while it flies, where it threatens nothing and strikes nothing (004:675-680):
 /// none with a tail attack (004:678); a rider has none, though its mount may (004:680).
 pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
-    if crate::rules::aerial::has_tail_attack(&c.armament.0) {
+    if crate::rules::core::sight::has_tail_attack(&c.armament.0) {
         return Vec::new();
     }
     unseen_of(c)
@@ -187,7 +187,7 @@ pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
 pub fn threats_to<'a>(
-    scale: crate::rules::aerial::Scale,
+    scale: crate::rules::core::altitude::Scale,
     mover: &CombatantItem,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
     reactions: impl Fn(Entity) -> Reactions,
@@ -197,12 +197,17 @@ pub fn threats_to<'a>(
         .filter(|c| c.entity != mover.entity && c.faction != mover.faction && can_react(c, &reactions(c.entity)))
         // A foe far above or below reaches nobody (004:783-784).
         .filter(|c| {
-            let rise =
-                crate::rules::attack::vertical_steps(scale, c.altitude.0, *c.size, mover.altitude.0, *mover.size);
+            let rise = crate::rules::core::altitude::vertical_steps(
+                scale,
+                c.altitude.0,
+                *c.size,
+                mover.altitude.0,
+                *mover.size,
+            );
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             threatening_weapons(&c.armament.0, armed)
                 .iter()
-                .any(|w| rise <= crate::rules::attack::vertical_reach(c.reach.0, w.reach))
+                .any(|w| rise <= crate::rules::core::altitude::vertical_reach(c.reach.0, w.reach))
         })
         // A rider high on a Huge mount is out of reach of those without reach (004:814).
         .filter(|c| {
@@ -278,7 +283,7 @@ pub struct Exposure<'a> {
 /// Everything an attack of opportunity needs to be rolled and recorded.
 pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw> {
     /// The map, for cover.
-    pub field: &'a crate::rules::battlefield::Battlefield,
+    pub field: &'a crate::rules::core::battlefield::Battlefield,
     /// Every creature.
     pub creatures: &'a Query<'qw, 'qs, crate::rules::attack::Combatant, With<Creature>>,
     /// The dice.
@@ -414,7 +419,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         // A spear or the like readied against a charge deals double damage (004:461).
         let mut plan = plan;
         if mid_action.charging && plan.weapon.brace {
-            plan.multipliers.push(crate::rules::creature::Modifier::new(2, "set against a charge (004:461)"));
+            plan.multipliers.push(crate::rules::core::creature::Modifier::new(2, "set against a charge (004:461)"));
         }
         let hp = hit_points;
         self.land(&plan, &attacker, &target, hp)
@@ -501,6 +506,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
 
 /// Attacks of opportunity.
 pub fn plugin(app: &mut App) {
+    app.register_required_components::<Creature, Reactions>().register_required_components::<Creature, Provoked>();
     app.add_systems(
         Update,
         refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::attack::end_full_attacks),

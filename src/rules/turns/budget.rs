@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::rules::core::refusal::Refusal;
+
 /// The kinds of action of 004:72-86.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -29,33 +31,6 @@ pub enum MovementMade {
     FiveFootStep,
     /// Some other movement: no 5-foot step this round.
     Moved,
-}
-
-/// Why an action cannot be taken now, with the rule.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Refusal {
-    /// Plain words.
-    pub reason: String,
-    /// The text that says so, `file:line`.
-    pub rule: String,
-}
-
-impl Refusal {
-    /// A refusal for `reason` under `rule`.
-    pub fn new(reason: impl Into<String>, rule: impl Into<String>) -> Self {
-        Refusal { reason: reason.into(), rule: rule.into() }
-    }
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", self.reason, self.rule)
-    }
-}
-
-/// Refuses any action of a creature that is helpless (004:278).
-pub fn able_to_act(conditions: &crate::rules::creature::Conditions) -> Result<(), Refusal> {
-    if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
 }
 
 /// The actions left to a creature in its turn.

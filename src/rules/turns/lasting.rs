@@ -6,8 +6,8 @@ use bevy::prelude::*;
 
 use super::TurnOrder;
 use crate::rules::RulesSystems;
-use crate::rules::creature::*;
-use crate::rules::facts::Fact;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::Fact;
 
 /// One effect with a duration.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,5 @@
 //! Initiative and the round: who acts when, and what each may still do in its turn (004:51-86).
 
-pub mod actions;
 mod budget;
 pub mod lasting;
 pub mod ready;
@@ -10,12 +9,13 @@ use bevy::prelude::*;
 pub use budget::*;
 
 use super::RulesSystems;
-use crate::rules::creature::{
+use crate::rules::core::creature::{
     Abilities, Altitude, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints,
     initiative_modifier, total,
 };
-use crate::rules::dice::Dice;
-use crate::rules::facts::Fact;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::refusal::Refusal;
 use crate::rules::mounted::{Riding, Seat};
 
 /// Asks the rules to begin the fight: roll initiative and start the first turn.
@@ -164,6 +164,7 @@ pub struct TurnSystems;
 
 /// Initiative, turns and the action budget.
 pub fn plugin(app: &mut App) {
+    app.register_required_components::<Creature, ActionBudget>().register_required_components::<Creature, Fall>();
     app.add_message::<BeginEncounterIntent>()
         .add_message::<EndTurnIntent>()
         .add_message::<DelayIntent>()

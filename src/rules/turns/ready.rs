@@ -11,11 +11,13 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{ActionBudget, ActionKind, Refusal, TurnOrder};
+use super::{ActionBudget, ActionKind, TurnOrder};
 use crate::rules::RulesSystems;
-use crate::rules::creature::*;
-use crate::rules::facts::Fact;
-use crate::rules::geometry::Square;
+use crate::rules::core::creature::able_to_act;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::refusal::Refusal;
 
 /// The action set aside.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,7 +142,7 @@ fn ready(
         let Ok((id, conditions, mut budget)) = creatures.get_mut(intent.creature) else { continue };
         let checked = order
             .check_turn(intent.creature)
-            .and_then(|()| super::able_to_act(conditions))
+            .and_then(|()| able_to_act(conditions))
             .and_then(|()| match (&intent.trigger, &intent.action) {
                 (Trigger::EntersThreatened, ReadiedAction::Move { .. } | ReadiedAction::DropProne) => {
                     Err(Refusal::new("only an attack can be readied against a foe stepping in", "004:621"))

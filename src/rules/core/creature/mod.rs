@@ -10,11 +10,13 @@ use serde::{Deserialize, Serialize};
 
 pub use sheet::*;
 
-use crate::rules::dice::DiceExpr;
-use crate::rules::geometry::{Direction, Footprint, Square};
-pub use crate::rules::size::{BodyShape, Size};
+use crate::rules::core::dice::DiceExpr;
+use crate::rules::core::geometry::{Direction, Footprint, Square};
+use crate::rules::core::refusal::Refusal;
+pub use crate::rules::core::size::{BodyShape, Size};
 
-/// Marks a combatant. Requiring the components below means a creature always has a full sheet.
+/// Marks a combatant. Requiring the components below means a creature always has a full sheet; each chapter
+/// adds the components of its own state to the requirements when its plugin is added.
 #[derive(Component, Debug, Default)]
 #[require(
     CreatureId,
@@ -38,12 +40,7 @@ pub use crate::rules::size::{BodyShape, Size};
     Conditions,
     Altitude,
     Heading,
-    Awareness,
-    crate::rules::turns::ActionBudget,
-    crate::rules::movement::Exertion,
-    crate::rules::opportunity::Reactions,
-    crate::rules::opportunity::Provoked,
-    crate::rules::turns::Fall
+    Awareness
 )]
 pub struct Creature;
 
@@ -82,7 +79,7 @@ pub fn footprint(position: Square, size: Size) -> Footprint {
 
 /// The squares a creature of `size` covers at `position` at `scale`: a chase-scale square holds a creature
 /// of any size (004:651).
-pub fn footprint_at(scale: crate::rules::aerial::Scale, position: Square, size: Size) -> Footprint {
+pub fn footprint_at(scale: crate::rules::core::altitude::Scale, position: Square, size: Size) -> Footprint {
     Space::at_scale(scale, size).at(position)
 }
 
@@ -110,10 +107,10 @@ impl Space {
     }
 
     /// The full space of a size at `scale`: one square at chase scale (004:651).
-    pub const fn at_scale(scale: crate::rules::aerial::Scale, size: Size) -> Self {
+    pub const fn at_scale(scale: crate::rules::core::altitude::Scale, size: Size) -> Self {
         match scale {
-            crate::rules::aerial::Scale::Normal => Space::full(size),
-            crate::rules::aerial::Scale::Chase => Space { width: 1, height: 1 },
+            crate::rules::core::altitude::Scale::Normal => Space::full(size),
+            crate::rules::core::altitude::Scale::Chase => Space { width: 1, height: 1 },
         }
     }
 
@@ -414,11 +411,11 @@ pub struct Item {
     /// The line of its use in the table of actions (004:87-163).
     pub action_line: u32,
     /// The kind of action its use is, from that line of the table.
-    pub action_kind: crate::rules::turns::actions::TableKind,
+    pub action_kind: crate::rules::core::action_table::TableKind,
     /// Whether its use provokes, from that line of the table.
-    pub provokes: crate::rules::turns::actions::Provokes,
+    pub provokes: crate::rules::core::action_table::Provokes,
     /// The hit points it heals.
-    pub heal: Option<crate::rules::dice::DiceExpr>,
+    pub heal: Option<crate::rules::core::dice::DiceExpr>,
 }
 
 /// The items a creature carries; each is used up when used.
@@ -624,6 +621,11 @@ impl Conditions {
     pub fn can_act(&self) -> bool {
         !self.is_helpless()
     }
+}
+
+/// Refuses any action of a creature that is helpless (004:278).
+pub fn able_to_act(conditions: &Conditions) -> Result<(), Refusal> {
+    if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
 }
 
 /// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:308).

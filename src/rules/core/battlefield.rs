@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::geometry::{Corner, Direction, Edge, Square};
+use crate::rules::core::geometry::{Corner, Direction, Edge, Square};
 
 /// What covers the ground of a square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -73,7 +73,7 @@ pub struct Battlefield {
     /// not kept: outside the map is wall already.
     edges: Vec<[Option<EdgeFeature>; 2]>,
     /// The scale of its squares (004:647-652).
-    scale: crate::rules::aerial::Scale,
+    scale: crate::rules::core::altitude::Scale,
 }
 
 impl Battlefield {
@@ -87,17 +87,17 @@ impl Battlefield {
             dark: vec![false; n],
             fog: vec![false; n],
             edges: vec![[None; 2]; n],
-            scale: crate::rules::aerial::Scale::Normal,
+            scale: crate::rules::core::altitude::Scale::Normal,
         }
     }
 
     /// The scale of its squares: 1.5 m, or 9 m for a chase (004:647-652).
-    pub fn scale(&self) -> crate::rules::aerial::Scale {
+    pub fn scale(&self) -> crate::rules::core::altitude::Scale {
         self.scale
     }
 
     /// Sets the scale of its squares.
-    pub fn set_scale(&mut self, scale: crate::rules::aerial::Scale) {
+    pub fn set_scale(&mut self, scale: crate::rules::core::altitude::Scale) {
         self.scale = scale;
     }
 
@@ -208,17 +208,17 @@ impl Battlefield {
     /// cover later (004:398-416).
     pub fn line_of_sight(
         &self,
-        from: crate::rules::geometry::Footprint,
-        to: crate::rules::geometry::Footprint,
+        from: crate::rules::core::geometry::Footprint,
+        to: crate::rules::core::geometry::Footprint,
     ) -> bool {
-        use crate::rules::geometry::trace_line;
-        let corners = |f: crate::rules::geometry::Footprint| f.squares().flat_map(Corner::of).collect::<Vec<_>>();
+        use crate::rules::core::geometry::trace_line;
+        let corners = |f: crate::rules::core::geometry::Footprint| f.squares().flat_map(Corner::of).collect::<Vec<_>>();
         let (ours, theirs) = (corners(from), corners(to));
         ours.iter().any(|a| {
             theirs.iter().any(|b| {
                 let trace = trace_line(*a, *b);
                 let wall = |s: &Square| self.terrain(*s).blocks();
-                let between_walls = |e: &crate::rules::geometry::Edge| {
+                let between_walls = |e: &crate::rules::core::geometry::Edge| {
                     let (p, q) = e.squares();
                     self.edge(*e).is_some_and(EdgeFeature::is_wall) || (wall(&p) && wall(&q))
                 };
@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn walls_block_the_line_of_sight() {
-        use crate::rules::geometry::Footprint;
+        use crate::rules::core::geometry::Footprint;
         let mut field = Battlefield::open(7, 3);
         let a = Footprint::new(Square::new(0, 1), 1);
         let b = Footprint::new(Square::new(6, 1), 1);

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::*;
-use crate::rules::geometry::squares_to_metres;
+use crate::rules::core::geometry::squares_to_metres;
 
 /// One named term of a total: "+2 Str", "-1 size", "+4 cover: low wall at (5,3)".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -116,8 +116,8 @@ pub fn armor_class(defense: &Defense, abilities: &Abilities, size: Size) -> Armo
 
 /// The damage of an unarmed strike by size: 1d3 Medium, 1d2 Small, 1d4 Large (004:172); the other sizes
 /// follow the usual step (our ruling: 1 Tiny and smaller, 1d6 Huge, 1d8 Gargantuan, 2d6 Colossal).
-pub fn unarmed_damage(size: Size) -> crate::rules::dice::DiceExpr {
-    use crate::rules::dice::DiceExpr;
+pub fn unarmed_damage(size: Size) -> crate::rules::core::dice::DiceExpr {
+    use crate::rules::core::dice::DiceExpr;
     match size {
         Size::Fine | Size::Diminutive | Size::Tiny => DiceExpr { count: 0, sides: 0, bonus: 1 },
         Size::Small => DiceExpr::new(1, 2),

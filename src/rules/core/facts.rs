@@ -5,9 +5,9 @@
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::rules::creature::{Condition, CreatureId, Modifier};
-use crate::rules::dice::Thrown;
-use crate::rules::geometry::Square;
+use crate::rules::core::creature::{Condition, CreatureId, Modifier};
+use crate::rules::core::dice::Thrown;
+use crate::rules::core::geometry::Square;
 
 /// One thing that happened in the fight.
 #[derive(Message, Clone, Debug, PartialEq, Serialize)]
@@ -429,13 +429,13 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
         /// Cone or line.
-        shape: crate::rules::breath::BreathShape,
+        shape: crate::rules::core::names::BreathShape,
         /// At whom it aimed.
         toward: CreatureId,
         /// Everyone it covered, the aim first.
         covered: Vec<CreatureId>,
         /// The damage, thrown once for all (each saves for half).
-        dice: crate::rules::dice::Thrown,
+        dice: crate::rules::core::dice::Thrown,
         /// The Reflex DC.
         dc: i32,
         /// The round from which it may breathe again.
@@ -458,9 +458,9 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
         /// From (north-west square).
-        from: crate::rules::geometry::Square,
+        from: crate::rules::core::geometry::Square,
         /// To.
-        to: crate::rules::geometry::Square,
+        to: crate::rules::core::geometry::Square,
         /// Its altitude now (at chase scale, the height our ruling gives its band).
         altitude_m: f32,
         /// Metres climbed (negative: dived).
@@ -469,11 +469,11 @@ pub enum Fact {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         band: Option<i32>,
         /// Its heading now.
-        heading: crate::rules::geometry::Direction,
+        heading: crate::rules::core::geometry::Direction,
         /// Squares of movement spent: the declared speed.
         spent: u32,
         /// The status that gave.
-        status: crate::rules::aerial::SpeedStatus,
+        status: crate::rules::core::names::SpeedStatus,
         /// Manoeuvres used.
         maneuvers: u32,
     },
@@ -482,9 +482,9 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
         /// Where it struck from.
-        from: crate::rules::geometry::Square,
+        from: crate::rules::core::geometry::Square,
         /// Where its flight ends.
-        to: crate::rules::geometry::Square,
+        to: crate::rules::core::geometry::Square,
     },
     /// A flier ran into a creature (004:825-852): the damage both take, before the save of the one struck.
     Collided {
@@ -493,7 +493,7 @@ pub enum Fact {
         /// What it hit.
         with: String,
         /// The dice.
-        dice: crate::rules::dice::Thrown,
+        dice: crate::rules::core::dice::Thrown,
         /// The angle of impact.
         impact: String,
         /// Damage after the impact's multiplier.
@@ -568,7 +568,7 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
         /// The dice.
-        dice: crate::rules::dice::Thrown,
+        dice: crate::rules::core::dice::Thrown,
         /// Damage.
         total: i32,
     },
@@ -636,7 +636,7 @@ impl EventLog {
 
 /// Rolls a d20 check, `bonus` against `dc`, and writes it; whether it succeeds (no automatic results).
 pub fn roll_check(
-    dice: &mut crate::rules::dice::Dice,
+    dice: &mut crate::rules::core::dice::Dice,
     facts: &mut MessageWriter<Fact>,
     creature: &CreatureId,
     check: &str,
@@ -671,7 +671,12 @@ pub fn turns_started(facts: &mut MessageReader<Fact>) -> Vec<CreatureId> {
 }
 
 /// Writes that `id` was refused `action`, with the rule that forbids it.
-pub fn refuse(facts: &mut MessageWriter<Fact>, id: &CreatureId, action: &str, refusal: crate::rules::turns::Refusal) {
+pub fn refuse(
+    facts: &mut MessageWriter<Fact>,
+    id: &CreatureId,
+    action: &str,
+    refusal: crate::rules::core::refusal::Refusal,
+) {
     facts.write(Fact::ActionRefused {
         creature: id.clone(),
         action: action.into(),

@@ -1,0 +1,15 @@
+//! The core every rules chapter stands on: ids and the creature data model, geometry and positions on the
+//! grid and in the air, the map, dice, refusals with their citation, and the facts of the event log. It
+//! depends on no chapter; every chapter depends on it.
+
+pub mod action_table;
+pub mod altitude;
+pub mod battlefield;
+pub mod creature;
+pub mod dice;
+pub mod facts;
+pub mod geometry;
+pub mod names;
+pub mod refusal;
+pub mod sight;
+pub mod size;

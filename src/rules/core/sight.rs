@@ -1,0 +1,68 @@
+//! What a creature sees and threatens around it: a flier's blind spot behind it (004:675-680), which no
+//! attack, spell or breath reaches and where it threatens nothing.
+
+use crate::rules::core::creature::{Maneuverability, Speed, Weapon};
+use crate::rules::core::geometry::{Direction, Footprint, Square};
+
+/// Perfect and good manoeuvrability: such a flier never stalls unless it chooses to (004:702), may hover
+/// (004:708), and has no blind spot (004:680).
+pub fn is_nimble(maneuverability: Maneuverability) -> bool {
+    matches!(maneuverability, Maneuverability::Perfect | Maneuverability::Good)
+}
+
+/// The squares a creature does not threaten for being a flier in the air with a blind spot (004:675-680):
+/// none on the ground, none with a tail attack (which still threatens it, 004:678).
+pub fn unthreatened_behind(
+    footprint: Footprint,
+    altitude: i32,
+    heading: Direction,
+    speed: &Speed,
+    all_round_vision: bool,
+    weapons: &[Weapon],
+) -> Vec<Square> {
+    if has_tail_attack(weapons) {
+        return Vec::new();
+    }
+    unseen_behind(footprint, altitude, heading, speed, all_round_vision)
+}
+
+/// Whether a creature has a tail attack, which still threatens its blind spot (004:678).
+pub fn has_tail_attack(weapons: &[Weapon]) -> bool {
+    weapons.iter().any(|w| w.natural && w.name.contains("tail"))
+}
+
+/// The squares a flier in the air has no line of sight into (004:676), a tail attack or not: what a
+/// spell or a line of breath cannot be aimed at.
+pub fn unseen_behind(
+    footprint: Footprint,
+    altitude: i32,
+    heading: Direction,
+    speed: &Speed,
+    all_round_vision: bool,
+) -> Vec<Square> {
+    let Some(wings) = speed.fly else { return Vec::new() };
+    if altitude <= 0 {
+        return Vec::new();
+    }
+    blind_spot(footprint, heading, wings.maneuverability, all_round_vision)
+}
+
+/// The blind spot of a flier at normal scale (004:675-680): squares of its own space right behind it. None
+/// for perfect or good manoeuvrability or all-round vision.
+pub fn blind_spot(
+    footprint: Footprint,
+    heading: Direction,
+    maneuverability: Maneuverability,
+    all_round_vision: bool,
+) -> Vec<Square> {
+    if all_round_vision || is_nimble(maneuverability) {
+        return Vec::new();
+    }
+    let (dx, dy) = heading.opposite().delta();
+    let shifted = Footprint::rect(
+        footprint.origin.offset(dx * footprint.width, dy * footprint.height),
+        footprint.width,
+        footprint.height,
+    );
+    shifted.squares().collect()
+}
