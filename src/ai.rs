@@ -9,10 +9,11 @@
 use bevy::prelude::*;
 
 use crate::preview::{attack_preview, charge_lanes, move_options, path_preview};
-use crate::rules::attack::{AttackRequest, flanks, melee_reaches, range_m};
+use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::reach::melee_reaches;
 use crate::rules::movement::MovementAction;
 use crate::rules::turns::{ActionBudget, ActionKind};
 use crate::scenario::Step;
@@ -108,7 +109,7 @@ pub fn next_step(world: &mut World, creature: Entity) -> Step {
 
 /// Whether `creature` is a mount whose rider directs it now.
 fn is_directed(world: &World, creature: Entity) -> bool {
-    world.get::<crate::rules::mounted::Riders>(creature).is_some_and(|riders| {
+    world.get::<crate::rules::core::creature::Riders>(creature).is_some_and(|riders| {
         riders.all().iter().any(|r| {
             crate::rules::mounted::directed_mount(world, *r) == Some(creature)
                 && world.get::<Conditions>(*r).is_some_and(|c| c.can_act())
@@ -139,7 +140,7 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
 
     // A rider flies its mount first, with its move action (004:807, 004:812); a mount its rider directs
     // does nothing else (004:656); a rider or passenger does not walk.
-    let riding = world.get::<crate::rules::mounted::Riding>(creature).is_some();
+    let riding = world.get::<crate::rules::core::creature::Riding>(creature).is_some();
     if let Some(mount) = crate::rules::mounted::directed_mount(world, creature)
         && budget.check(ActionKind::Move).is_ok()
         && let Some(seen) = all.iter().find(|s| s.entity == mount).cloned()
@@ -454,7 +455,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 /// and standard actions, or such a flight.
 fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
     use crate::rules::aerial::flying::{flyby_fits, plan_flights};
-    use crate::rules::aerial::pursuit::Hidden;
+    use crate::rules::core::creature::Hidden;
     use crate::rules::core::names::SpeedStatus;
     if !world.get::<Feats>(creature)?.has(Feat::FlybyAttack) || world.get::<Altitude>(creature)?.0 <= 0 {
         return None;

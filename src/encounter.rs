@@ -101,7 +101,7 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
             world.entity_mut(entity).insert(breath.clone());
         }
         if spec.military_saddle {
-            world.entity_mut(entity).insert(crate::rules::mounted::MilitarySaddle);
+            world.entity_mut(entity).insert(crate::rules::core::creature::MilitarySaddle);
         }
         roster.0.insert(spec.id.clone(), entity);
     }
@@ -110,10 +110,10 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
         let Some((mount_id, passenger)) = &spec.rides else { continue };
         let (Some(&rider), Some(&mount)) = (roster.0.get(&spec.id), roster.0.get(mount_id)) else { continue };
         let Some(mount_size) = world.get::<Size>(mount).copied() else { continue };
-        let high = crate::rules::mounted::sits_high(mount_size, spec.stats.size);
+        let high = crate::rules::core::reach::sits_high(mount_size, spec.stats.size);
         world.entity_mut(rider).insert((
-            crate::rules::mounted::Riding(mount),
-            crate::rules::mounted::Seat { passenger: *passenger, high },
+            crate::rules::core::creature::Riding(mount),
+            crate::rules::core::creature::Seat { passenger: *passenger, high },
             Space::at_scale(encounter.battlefield.scale(), mount_size),
         ));
     }

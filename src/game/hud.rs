@@ -202,19 +202,19 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         out.push((format!("altitude {}, heading {heading}", scale.altitude_label(altitude.0)), GREY));
     }
     let name = |e: &Entity| world.get::<CreatureId>(*e).map_or_else(String::new, |c| c.0.clone());
-    if let Some(hidden) = world.get::<crate::rules::aerial::pursuit::Hidden>(entity)
+    if let Some(hidden) = world.get::<crate::rules::core::creature::Hidden>(entity)
         && !hidden.from.is_empty()
     {
         let from: Vec<String> = hidden.from.iter().map(name).collect();
         out.push((format!("hidden from {} until it attacks or its next turn (004:816-817)", from.join(", ")), WARN));
     }
-    if let Some(misled) = world.get::<crate::rules::aerial::pursuit::Misled>(entity) {
+    if let Some(misled) = world.get::<crate::rules::core::creature::Misled>(entity) {
         out.push((format!("misled by {}'s Bluff: -5 on its fly checks to turn (004:818)", misled.by), WARN));
     }
-    if world.get::<crate::rules::mounted::MilitarySaddle>(entity).is_some() {
+    if world.get::<crate::rules::core::creature::MilitarySaddle>(entity).is_some() {
         out.push(("military saddle: a rider knocked out on it stays on 75% of the time (004:482)".into(), GREY));
     }
-    if let Some(seat) = world.get::<crate::rules::mounted::Seat>(entity)
+    if let Some(seat) = world.get::<crate::rules::core::creature::Seat>(entity)
         && seat.passenger
     {
         out.push(("a passenger: O takes the reins (004:822)".into(), GREY));
@@ -243,8 +243,9 @@ fn gather(world: &mut World) {
             continue;
         };
         // A rider's place is its mount's and its passengers' too (004:653-655).
-        let mount = world.get::<crate::rules::mounted::Riding>(entry.entity).map_or(entry.entity, |r| r.0);
-        let on_it = world.get::<crate::rules::mounted::Riders>(mount).map(|r| r.all().to_vec()).unwrap_or_default();
+        let mount = world.get::<crate::rules::core::creature::Riding>(entry.entity).map_or(entry.entity, |r| r.0);
+        let on_it =
+            world.get::<crate::rules::core::creature::Riders>(mount).map(|r| r.all().to_vec()).unwrap_or_default();
         let party: Vec<String> = std::iter::once(mount)
             .chain(on_it)
             .filter(|e| *e != entry.entity)

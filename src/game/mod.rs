@@ -154,7 +154,7 @@ pub fn switch_level(world: &mut World, path: &Path) {
 pub fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
-        (ViewSystems::Spawn, ViewSystems::Sync).chain().after(crate::rules::RulesSystems::Record),
+        (ViewSystems::Spawn, ViewSystems::Sync).chain().after(crate::rules::core::systems::RulesSystems::Record),
     );
     app.add_plugins((
         board::plugin,
@@ -179,7 +179,10 @@ pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
         .init_resource::<play::Selected>()
         .init_resource::<play::Pending>()
         .init_resource::<play::Previews>();
-    app.add_systems(Update, (play::update_previews, overlay::redraw).chain().after(crate::rules::RulesSystems::Record));
+    app.add_systems(
+        Update,
+        (play::update_previews, overlay::redraw).chain().after(crate::rules::core::systems::RulesSystems::Record),
+    );
 }
 
 /// The square whose centre is nearest a world position (the inverse of [`square_centre`]).

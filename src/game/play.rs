@@ -15,12 +15,13 @@ use crate::encounter::{ActiveEncounter, begin, spawn_encounter};
 use crate::preview::{
     AttackPreview, FlightStrike, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
 };
-use crate::rules::RulesSystems;
-use crate::rules::attack::{AttackRequest, FullAttackUnderway, threatened_squares};
+use crate::rules::attack::{AttackRequest, FullAttackUnderway};
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::Square;
+use crate::rules::core::reach::threatened_squares;
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::movement::{ChargeLane, MovementAction};
 use crate::rules::turns::TurnOrder;
 use crate::rules::turns::ready::{ReadiedAction, Trigger};
@@ -248,7 +249,7 @@ pub fn flier_of(world: &World, me: Entity) -> Entity {
 /// (004:226): what `N` does. `None` when there is no mount to get on.
 pub fn ride_step(world: &mut World, me: Entity) -> Option<Step> {
     let creature = id_of(world, me);
-    if let Some(riding) = world.get::<crate::rules::mounted::Riding>(me).copied() {
+    if let Some(riding) = world.get::<crate::rules::core::creature::Riding>(me).copied() {
         let mount = riding.0;
         let (position, space) = (world.get::<Position>(mount)?.0, *world.get::<Space>(mount)?);
         let at = space.at(position);
@@ -800,7 +801,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
             let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
             // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
             let rise = crate::rules::core::altitude::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
-            let weapons: Vec<Weapon> = crate::rules::attack::threatening_weapons(&armament.0, armed)
+            let weapons: Vec<Weapon> = crate::rules::core::reach::threatening_weapons(&armament.0, armed)
                 .into_iter()
                 .filter(|w| rise <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach))
                 .cloned()
@@ -1127,7 +1128,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         },
         BarKind::Threats => Ok(()),
         BarKind::Ride => {
-            let riding = world.get::<crate::rules::mounted::Riding>(me).is_some();
+            let riding = world.get::<crate::rules::core::creature::Riding>(me).is_some();
             if riding || mount_beside(world, me).is_some() {
                 budget.check(ActionKind::Move)
             } else {

@@ -257,8 +257,8 @@ fn place_tokens(
     creatures: Query<(
         &Position,
         &Size,
-        Option<&crate::rules::mounted::Riding>,
-        Option<&crate::rules::mounted::Riders>,
+        Option<&crate::rules::core::creature::Riding>,
+        Option<&crate::rules::core::creature::Riders>,
     )>,
     mut tokens: Query<(&Token, &mut Transform)>,
 ) {

@@ -17,21 +17,7 @@ pub mod turns;
 use bevy::prelude::*;
 
 pub use self::core::facts::{EventLog, Fact};
-
-/// The rules' systems, run in this order every update.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RulesSystems {
-    /// Setting up the fight: initiative, the first turn.
-    Setup,
-    /// Carrying out intents: moves, attacks and other actions of the creature whose turn it is.
-    Act,
-    /// Consequences of what was done: hit points, states.
-    Consequences,
-    /// Ending turns and starting the next.
-    Turns,
-    /// Appending the facts of this update to the event log.
-    Record,
-}
+pub use self::core::systems::RulesSystems;
 
 /// All rules chapters.
 pub fn plugin(app: &mut App) {

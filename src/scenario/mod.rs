@@ -10,12 +10,13 @@ use serde::{Deserialize, Serialize};
 use crate::data::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
 use crate::data::{Content, load_level};
 use crate::encounter::{Roster, begin, headless_app, sheet_of, spawn_encounter};
-use crate::rules::attack::{AttackIntent, threatened_squares};
+use crate::rules::attack::AttackIntent;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::is_ranged;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::{Square, squares_to_metres};
+use crate::rules::core::reach::threatened_squares;
 use crate::rules::movement::{MoveIntent, MovementAction, MoverView, walk_path};
 use crate::rules::turns::EndTurnIntent;
 

@@ -10,17 +10,18 @@ use super::{
     AdvancedManeuver, Impact, collision_dice, falling_damage, fly_check_modifier, takeoff_is_free, takeoff_jump_dc,
     takeoff_speed_bonus,
 };
-use crate::rules::RulesSystems;
 use crate::rules::attack::AttackIntent;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
+use crate::rules::core::creature::{Riders, Riding, Seat};
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::{Fact, refuse, roll_check};
 use crate::rules::core::geometry::{Direction, Footprint};
 use crate::rules::core::names::SpeedStatus;
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::health::{Damage, Save, roll_save};
-use crate::rules::mounted::{Riders, Riding, Seat, share_collision};
+use crate::rules::mounted::share_collision;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// Altitude steps of `m` metres at normal scale.
@@ -137,8 +138,8 @@ type Pursuit<'w, 's> = Query<
     (
         &'static Skills,
         Option<&'static Riding>,
-        Option<&'static super::pursuit::Misled>,
-        Option<&'static super::pursuit::Hidden>,
+        Option<&'static crate::rules::core::creature::Misled>,
+        Option<&'static crate::rules::core::creature::Hidden>,
     ),
 >;
 
@@ -500,8 +501,8 @@ pub(super) fn fly_creatures(
                 let Some(foe) = bodies.iter().find(|b| b.entity == target) else {
                     return Err(Refusal::new("no flier to collide with there", "004:758"));
                 };
-                if super::pursuit::lost_sight(pursuit.get(target).ok().and_then(|p| p.3), intent.creature) {
-                    return Err(super::pursuit::out_of_sight(&CreatureId(foe.id.clone())));
+                if crate::rules::core::creature::lost_sight(pursuit.get(target).ok().and_then(|p| p.3), intent.creature) {
+                    return Err(crate::rules::core::creature::out_of_sight(&CreatureId(foe.id.clone())));
                 }
                 if foe.altitude <= 0 {
                     return Err(Refusal::new(format!("{} is not flying", foe.id), "004:758"));
@@ -594,7 +595,7 @@ pub(super) fn fly_creatures(
                 "a feint before turning away: -5 on the pursuer's fly checks to turn after it (004:818)",
             );
             if won {
-                commands.entity(chasing).insert(super::pursuit::Misled { by: name(bluffer) });
+                commands.entity(chasing).insert(crate::rules::core::creature::Misled { by: name(bluffer) });
             }
         }
         // A pursuer misled by a Bluff turns after its quarry at -5 (004:818).
@@ -791,7 +792,7 @@ pub(super) fn fly_creatures(
                 .or_else(|| armament.0.iter().find(|w| !is_ranged(w)));
             let at = space.at(position.0);
             let reaches = claw.is_some_and(|w| {
-                crate::rules::attack::melee_reaches(reach.0, w.reach, at, foe.footprint)
+                crate::rules::core::reach::melee_reaches(reach.0, w.reach, at, foe.footprint)
                     && crate::rules::core::altitude::vertical_steps(
                         field.scale(),
                         altitude.0,
@@ -1254,7 +1255,7 @@ fn planning_check_bonus(world: &World, creature: Entity) -> i32 {
             .all()
             .iter()
             .find(|r| {
-                crate::rules::mounted::directs(
+                crate::rules::core::creature::directs(
                     world.get::<Seat>(**r),
                     world.get::<Conditions>(**r).unwrap_or(&Conditions::default()),
                 )
@@ -1262,8 +1263,11 @@ fn planning_check_bonus(world: &World, creature: Entity) -> i32 {
             .and_then(|r| world.get::<Skills>(*r))
             .and_then(|s| s.ride)
     });
-    let misled =
-        if world.get::<super::pursuit::Misled>(creature).is_some() { super::pursuit::MISLED_PENALTY } else { 0 };
+    let misled = if world.get::<crate::rules::core::creature::Misled>(creature).is_some() {
+        super::pursuit::MISLED_PENALTY
+    } else {
+        0
+    };
     crate::rules::mounted::fly_check_bonus(dex, 0, ride).0 + misled
 }
 

@@ -9,12 +9,12 @@ use bevy::prelude::*;
 
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
+use crate::rules::core::creature::{Riders, Riding};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
-use crate::rules::mounted::{Riders, Riding};
 use crate::rules::turns::TurnOrder;
 
 /// The bonus of the dense surroundings a flier hides in: towers, a town, mountains, Colossal or larger
@@ -29,34 +29,6 @@ pub const MISLED_PENALTY: i32 = -5;
 pub struct HideIntent {
     /// The creature hiding: a flier, or the rider of one (the party hides as one).
     pub creature: Entity,
-}
-
-/// The foes that lost sight of a flier that hid (004:816-817): they cannot attack it, aim a spell, a
-/// breath or a collision at it, until it attacks, casts or breathes, or its next turn begins.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Hidden {
-    /// Who lost it.
-    pub from: BTreeSet<Entity>,
-    /// The round it hid in: once a turn.
-    pub round: u32,
-}
-
-/// A pursuer misled by a flier's Bluff (004:818): its fly checks to turn are at -5 until its next turn
-/// ends.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
-pub struct Misled {
-    /// The flier that bluffed it.
-    pub by: CreatureId,
-}
-
-/// Whether `pursuer` has lost sight of the creature `hidden` belongs to.
-pub fn lost_sight(hidden: Option<&Hidden>, pursuer: Entity) -> bool {
-    hidden.is_some_and(|h| h.from.contains(&pursuer))
-}
-
-/// The refusal to target a creature a pursuer lost sight of.
-pub fn out_of_sight(target: &CreatureId) -> Refusal {
-    Refusal::new(format!("it has lost sight of {target}, hidden (Hide)"), "004:816-817")
 }
 
 /// Whether a wall (a tower, a cliff face, a peak) stands within one square of `at`: the dense
@@ -146,7 +118,7 @@ pub fn plugin(app: &mut App) {
     app.add_message::<HideIntent>();
     app.add_systems(Update, hide.in_set(super::flying::AerialSystems).after(super::flying::land));
     // After the frame's facts are all written: they only read them.
-    app.add_systems(Update, (reveal, lift_misleading).in_set(crate::rules::RulesSystems::Record));
+    app.add_systems(Update, (reveal, lift_misleading).in_set(crate::rules::core::systems::RulesSystems::Record));
 }
 
 type Hiders<'w, 's> = Query<

@@ -9,14 +9,15 @@ use bevy::prelude::*;
 pub use cover::{Bystander, Cover, concealment, melee_cover, ranged_cover};
 pub use roll::*;
 
-use super::RulesSystems;
 use crate::rules::core::altitude::{vertical_reach, vertical_steps};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Footprint;
+use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::health::{Damage, Save, Slay, Strain, roll_save};
 use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
@@ -307,11 +308,11 @@ pub struct Combatant {
     /// Its speeds (whether it flies, and how well).
     pub speed: &'static Speed,
     /// Its seat, if it rides (004:806-815).
-    pub seat: Option<&'static crate::rules::mounted::Seat>,
+    pub seat: Option<&'static crate::rules::core::creature::Seat>,
     /// Those on its back, if it is a mount.
-    pub riders: Option<&'static crate::rules::mounted::Riders>,
+    pub riders: Option<&'static crate::rules::core::creature::Riders>,
     /// The foes that lost sight of it, if it hid from its pursuers (004:816-817).
-    pub hidden: Option<&'static crate::rules::aerial::pursuit::Hidden>,
+    pub hidden: Option<&'static crate::rules::core::creature::Hidden>,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -487,8 +488,8 @@ pub fn plan_attack(
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
     }
-    if crate::rules::aerial::pursuit::lost_sight(target.hidden, attacker.entity) {
-        return Err(crate::rules::aerial::pursuit::out_of_sight(target.id));
+    if crate::rules::core::creature::lost_sight(target.hidden, attacker.entity) {
+        return Err(crate::rules::core::creature::out_of_sight(target.id));
     }
     // Entangled: Dex -4 (004:378), for the attacker's ranged bonus and the defender's AC.
     let entangled = |c: &CombatantItem| {
@@ -533,14 +534,14 @@ pub fn plan_attack(
     }
     // Riders and what is right below their mount have total cover from each other (004:815).
     if attacker.seat.is_some()
-        && crate::rules::mounted::covered_by_the_mount(own, attacker.altitude.0, theirs, target.altitude.0)
+        && crate::rules::core::reach::covered_by_the_mount(own, attacker.altitude.0, theirs, target.altitude.0)
     {
-        return Err(crate::rules::mounted::below_the_mount(target.id));
+        return Err(crate::rules::core::reach::below_the_mount(target.id));
     }
     if target.seat.is_some()
-        && crate::rules::mounted::covered_by_the_mount(theirs, target.altitude.0, own, attacker.altitude.0)
+        && crate::rules::core::reach::covered_by_the_mount(theirs, target.altitude.0, own, attacker.altitude.0)
     {
-        return Err(crate::rules::mounted::below_the_mount(attacker.id));
+        return Err(crate::rules::core::reach::below_the_mount(attacker.id));
     }
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
     let rise = vertical_steps(scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
@@ -569,7 +570,7 @@ pub fn plan_attack(
         if allies_near_target && !attacker.feats.has(Feat::PreciseShot) {
             modifiers.push(Modifier::new(-4, "shooting into melee (004:180)"));
         }
-    } else if let Some(reaches) = crate::rules::mounted::high_seat_reaches(
+    } else if let Some(reaches) = crate::rules::core::reach::high_seat_reaches(
         attacker.seat.is_some_and(|s| s.high),
         target.seat.is_some_and(|s| s.high),
         attacker.reach.0,
@@ -910,7 +911,7 @@ pub fn prepare_attack(
         riders
             .all()
             .iter()
-            .any(|r| creatures.get(*r).is_ok_and(|c| crate::rules::mounted::directs(c.seat, c.conditions)))
+            .any(|r| creatures.get(*r).is_ok_and(|c| crate::rules::core::creature::directs(c.seat, c.conditions)))
     });
     if directed && attacker.altitude.0 > 0 && !request.readied && !request.paid {
         return Err(Refusal::new(

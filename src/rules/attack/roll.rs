@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::rules::core::creature::{Delivery, Modifier, Weapon, total};
 use crate::rules::core::dice::{Dice, Thrown};
 use crate::rules::core::geometry::{Footprint, distance_squares, squares_to_metres};
+use crate::rules::core::reach::gaps;
 
 /// The outcome of an attack roll against an Armor Class.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -70,43 +71,6 @@ pub fn roll_damage(
     DamageRoll { throws, extra, total: sum.max(1) }
 }
 
-/// Whether a target at a gap of (`dx`, `dy`) squares between the nearest squares (0 = adjacent) lies
-/// within `reach` squares: the 1-2-1-2 count, except that a 3 m reach also reaches two diagonals away
-/// (RULES-INDEX ruling).
-pub fn within(dx: u32, dy: u32, reach: u32) -> bool {
-    let d = distance_squares(dx as i32, dy as i32);
-    d <= reach || (reach == 2 && dx == 2 && dy == 2)
-}
-
-/// The steps between two footprints, per axis: 1 when adjacent.
-pub fn gaps(a: Footprint, b: Footprint) -> (u32, u32) {
-    let gap = |a0: i32, a_len: i32, b0: i32, b_len: i32| -> u32 {
-        if b0 >= a0 + a_len {
-            (b0 - (a0 + a_len - 1)) as u32
-        } else if a0 >= b0 + b_len {
-            (a0 - (b0 + b_len - 1)) as u32
-        } else {
-            0
-        }
-    };
-    (gap(a.origin.x, a.width, b.origin.x, b.width), gap(a.origin.y, a.height, b.origin.y, b.height))
-}
-
-/// Whether a melee weapon reaches a target: natural reach for ordinary weapons (a creature with reach 0
-/// must share the target's square, 000:152-156); a reach weapon strikes at twice the natural reach but not
-/// within it (004:63, 000:169-172).
-pub fn melee_reaches(natural_reach: u32, reach_weapon: bool, attacker: Footprint, target: Footprint) -> bool {
-    let (dx, dy) = gaps(attacker, target);
-    if natural_reach == 0 {
-        return attacker.overlaps(target);
-    }
-    if reach_weapon {
-        within(dx, dy, natural_reach * 2) && !within(dx, dy, natural_reach)
-    } else {
-        within(dx, dy, natural_reach)
-    }
-}
-
 /// The range penalty of a ranged attack at `distance_m`: -2 per full increment beyond the first (our
 /// ruling), or `None` past the maximum range (5 increments thrown, 10 fired, 004:174).
 pub fn range_penalty(weapon: &Weapon, distance_m: f32) -> Option<i32> {
@@ -126,58 +90,6 @@ pub fn range_penalty(weapon: &Weapon, distance_m: f32) -> Option<i32> {
 pub fn range_m(a: Footprint, b: Footprint) -> f32 {
     let (dx, dy) = gaps(a, b);
     squares_to_metres(distance_squares(dx as i32, dy as i32))
-}
-
-/// Whether a creature threatens with a weapon: melee only; an unarmed strike only when "armed" (a monk, or
-/// Improved Unarmed Strike), natural weapons always (004:62).
-pub fn threatens_with(weapon: &crate::rules::core::creature::Weapon, armed_unarmed: bool) -> bool {
-    matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed)
-}
-
-/// The weapons a creature threatens with: the first manufactured melee weapon it carries (the one in
-/// hand) and all its natural weapons.
-pub fn threatening_weapons(
-    weapons: &[crate::rules::core::creature::Weapon],
-    armed_unarmed: bool,
-) -> Vec<&crate::rules::core::creature::Weapon> {
-    let wielded = weapons.iter().find(|w| !w.natural && matches!(w.delivery, Delivery::Melee));
-    weapons
-        .iter()
-        .filter(|w| w.natural || wielded.is_some_and(|h| std::ptr::eq(*w, h)))
-        .filter(|w| threatens_with(w, armed_unarmed))
-        .collect()
-}
-
-/// The squares a creature threatens from `own`: every square within reach of a weapon it threatens with
-/// (reach 0 threatens nothing, 000:156-158), inside `width` x `height`.
-pub fn threatened_squares(
-    own: Footprint,
-    natural_reach: u32,
-    weapons: &[crate::rules::core::creature::Weapon],
-    armed_unarmed: bool,
-    width: i32,
-    height: i32,
-) -> Vec<crate::rules::core::geometry::Square> {
-    use crate::rules::core::geometry::Square;
-    let usable = threatening_weapons(weapons, armed_unarmed);
-    if natural_reach == 0 || usable.is_empty() {
-        return Vec::new();
-    }
-    let far = (natural_reach * 2) as i32 + 1;
-    let mut out = Vec::new();
-    for y in (own.origin.y - far).max(0)..(own.origin.y + own.height + far).min(height) {
-        for x in (own.origin.x - far).max(0)..(own.origin.x + own.width + far).min(width) {
-            let square = Square::new(x, y);
-            if own.contains(square) {
-                continue;
-            }
-            let target = Footprint::new(square, 1);
-            if usable.iter().any(|w| melee_reaches(natural_reach, w.reach, own, target)) {
-                out.push(square);
-            }
-        }
-    }
-    out
 }
 
 /// Whether two allies flank a target (004:417-421): the line between the centres of a square of each
@@ -287,34 +199,6 @@ mod tests {
     fn damage_is_at_least_one() {
         let mut dice = Dice::with_forced(1, [1]);
         assert_eq!(roll_damage(&mut dice, &sword(), -4, 1, &[]).total, 1);
-    }
-
-    #[test]
-    fn reach_and_reach_weapons() {
-        let at = |x, y| Footprint::new(Square::new(x, y), 1);
-        let me = at(5, 5);
-        assert!(melee_reaches(1, false, me, at(6, 6)));
-        assert!(!melee_reaches(1, false, me, at(7, 5)));
-        // A Medium creature's reach weapon: 2 squares, not adjacent, and the corner two diagonals away.
-        assert!(melee_reaches(1, true, me, at(7, 5)));
-        assert!(melee_reaches(1, true, me, at(7, 7)));
-        assert!(!melee_reaches(1, true, me, at(6, 5)));
-        let ring = (-3..=3)
-            .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| melee_reaches(1, true, me, at(5 + dx, 5 + dy)))
-            .count();
-        assert_eq!(ring, 16, "the 5x5 ring minus the inner 3x3");
-        // A Large ogre (natural reach 2) hits adjacent and 2 away.
-        let ogre = Footprint::new(Square::new(0, 0), 2);
-        assert!(melee_reaches(2, false, ogre, at(2, 0)));
-        assert!(melee_reaches(2, false, ogre, at(3, 0)));
-        assert!(!melee_reaches(2, false, ogre, at(4, 0)));
-        // With a reach weapon of its size: 4 squares but not within 2.
-        assert!(!melee_reaches(2, true, ogre, at(3, 0)));
-        assert!(melee_reaches(2, true, ogre, at(5, 0)));
-        // Reach 0: only in the same square.
-        assert!(!melee_reaches(0, false, me, at(6, 5)));
-        assert!(melee_reaches(0, false, me, at(5, 5)));
     }
 
     #[test]

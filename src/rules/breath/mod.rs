@@ -12,13 +12,13 @@ use serde::{Deserialize, Serialize};
 pub use crate::rules::core::names::BreathShape;
 pub use area::{Area, Body, covered};
 
-use crate::rules::RulesSystems;
 use crate::rules::attack::{Combatant, CombatantItem, Cover, ranged_cover};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::health::{Damage, Save, Strain, roll_save};
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
@@ -129,7 +129,7 @@ pub fn check_breath(
         riders
             .all()
             .iter()
-            .any(|r| all.iter().any(|c| c.entity == *r && crate::rules::mounted::directs(c.seat, c.conditions)))
+            .any(|r| all.iter().any(|c| c.entity == *r && crate::rules::core::creature::directs(c.seat, c.conditions)))
     });
     if directed && breather.altitude.0 > 0 {
         return Err(Refusal::new(
@@ -144,8 +144,8 @@ pub fn check_breath(
         .iter()
         .position(|c| c.entity == toward)
         .ok_or_else(|| Refusal::new("nobody there to aim at", "docs/rulings.md"))?;
-    if crate::rules::aerial::pursuit::lost_sight(others[aim].hidden, breather.entity) {
-        return Err(crate::rules::aerial::pursuit::out_of_sight(others[aim].id));
+    if crate::rules::core::creature::lost_sight(others[aim].hidden, breather.entity) {
+        return Err(crate::rules::core::creature::out_of_sight(others[aim].id));
     }
     let bodies: Vec<Body> = others.iter().map(|c| body_of(c)).collect();
     let own = body_of(breather);

@@ -10,6 +10,8 @@ pub mod dice;
 pub mod facts;
 pub mod geometry;
 pub mod names;
+pub mod reach;
 pub mod refusal;
 pub mod sight;
 pub mod size;
+pub mod systems;

@@ -3,12 +3,12 @@
 
 use bevy::prelude::*;
 
-use super::RulesSystems;
 use crate::rules::core::creature::{
     Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Saves, ability_modifier,
 };
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::turns::{Fall, TurnOrder};
 
 /// Damage to apply to a creature, already rolled.

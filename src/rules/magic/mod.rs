@@ -9,13 +9,13 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::RulesSystems;
 use crate::rules::attack::Combatant;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::{Fact, roll_check};
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::health::{Damage, Healing, Save, roll_save};
 use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
@@ -388,7 +388,7 @@ pub fn check_cast(
                 crate::rules::core::altitude::Reaching::CloseSpell,
             )?;
             if caster.entity != target.entity
-                && (!crate::rules::attack::melee_reaches(caster.reach.0, false, own, theirs)
+                && (!crate::rules::core::reach::melee_reaches(caster.reach.0, false, own, theirs)
                     || rise > crate::rules::core::altitude::vertical_reach(caster.reach.0, false))
             {
                 return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
@@ -407,8 +407,8 @@ pub fn check_cast(
             }
         }
     }
-    if crate::rules::aerial::pursuit::lost_sight(target.hidden, caster.entity) {
-        return Err(crate::rules::aerial::pursuit::out_of_sight(target.id));
+    if crate::rules::core::creature::lost_sight(target.hidden, caster.entity) {
+        return Err(crate::rules::core::creature::out_of_sight(target.id));
     }
     if caster.entity != target.entity {
         // No line of sight into a flier's blind spot (004:676); a line of effect as cover draws it (004:406).

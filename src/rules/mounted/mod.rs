@@ -6,7 +6,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::RulesSystems;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -14,36 +13,9 @@ use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::health::{Damage, Save, roll_save};
 use crate::rules::turns::{ActionKind, TurnOrder};
-
-/// This creature rides `.0`: it shares the mount's space and altitude (004:475, 004:813) and acts on its
-/// turn (004:653-655).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-#[relationship(relationship_target = Riders)]
-pub struct Riding(pub Entity);
-
-/// The creatures riding this mount, the rider first if it has one, in the order they got on.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
-#[relationship_target(relationship = Riding)]
-pub struct Riders(Vec<Entity>);
-
-impl Riders {
-    /// Everyone on its back.
-    pub fn all(&self) -> &[Entity] {
-        &self.0
-    }
-}
-
-/// Where a creature sits on its mount.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Seat {
-    /// A passenger: it acts on the rider's turn but does not direct the mount (004:655).
-    pub passenger: bool,
-    /// A Small or Medium creature on a Huge or larger mount: it threatens the squares around the mount only
-    /// with a reach weapon, and only creatures with reach threaten it there (004:813-814).
-    pub high: bool,
-}
 
 /// Climbs onto an adjacent ally's back: a move action (004:226, 004:654).
 #[derive(Message, Clone, Copy, Debug)]
@@ -107,44 +79,6 @@ pub fn may_carry(mount: Size, rider: Size) -> Result<(), Refusal> {
     } else {
         Err(Refusal::new(format!("a {mount:?} creature cannot carry a {rider:?} one"), "004:475"))
     }
-}
-
-/// Whether a rider of `rider` size sits high on a mount of `mount` size (004:813-814).
-pub fn sits_high(mount: Size, rider: Size) -> bool {
-    mount >= Size::Huge && rider <= Size::Medium
-}
-
-/// Whether a melee attack from `own` (with `natural_reach` and a weapon of reach or not) reaches a foe on
-/// `theirs`, given who sits high on a big mount: a high rider strikes only the squares next to its mount,
-/// and only with a reach weapon; a high rider is struck only by a creature with reach, natural or a
-/// weapon's (004:813-814). `None` when no high seat is involved: the usual reach rules decide.
-pub fn high_seat_reaches(
-    attacker_high: bool,
-    target_high: bool,
-    natural_reach: u32,
-    reach_weapon: bool,
-    own: Footprint,
-    theirs: Footprint,
-) -> Option<bool> {
-    if attacker_high {
-        return Some(reach_weapon && own.distance_to(theirs) == 1);
-    }
-    if target_high {
-        let reaches = reach_weapon || natural_reach >= 2;
-        return Some(reaches && crate::rules::attack::melee_reaches(natural_reach, reach_weapon, own, theirs));
-    }
-    None
-}
-
-/// Whether riders on a mount at `mount_altitude` over `mount` and a creature at `other_altitude` on `other`
-/// have total cover from each other: every square of the other is right below the mount (004:815).
-pub fn covered_by_the_mount(mount: Footprint, mount_altitude: i32, other: Footprint, other_altitude: i32) -> bool {
-    other_altitude < mount_altitude && other.squares().all(|s| mount.contains(s))
-}
-
-/// The refusal of a rider's attack on, or by, a creature right below its mount (004:815).
-pub fn below_the_mount(who: &CreatureId) -> Refusal {
-    Refusal::new(format!("{who} is right below the mount: total cover between them"), "004:815")
 }
 
 /// What a mount's collision deals each of its riders and passengers: half what the mount took (004:852).
@@ -276,7 +210,7 @@ fn get_on(
         }
         // The first on its back directs it; whoever gets on after is a passenger (004:655).
         let passenger = taken > 0;
-        let seat = Seat { passenger, high: sits_high(*mount.3, *me.3) };
+        let seat = Seat { passenger, high: crate::rules::core::reach::sits_high(*mount.3, *me.3) };
         commands.entity(intent.creature).insert((Riding(intent.mount), seat));
         facts.write(Fact::Mounted { creature: me.1.clone(), mount: mount.1.clone(), passenger });
         // The mount, or the passenger, waits for the rider's next turn (004:654-655): it gives up its place.
@@ -522,15 +456,6 @@ fn riders_fall_with_their_mounts(
     }
 }
 
-/// Whether a creature on a mount directs it: the rider, not a passenger, and able to act (004:656).
-pub fn directs(seat: Option<&Seat>, conditions: &Conditions) -> bool {
-    seat.is_some_and(|s| !s.passenger) && conditions.can_act()
-}
-
-/// This mount wears a military saddle: a rider knocked out on it keeps its seat more often (004:482).
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MilitarySaddle;
-
 /// The chance in a hundred a rider knocked out keeps its seat: 50, or 75 in a military saddle (004:482).
 pub fn saddle_kept_percent(military_saddle: bool) -> u32 {
     if military_saddle { 75 } else { 50 }
@@ -694,35 +619,6 @@ mod tests {
         assert!(may_carry(Size::Medium, Size::Medium).is_err());
         assert!(may_carry(Size::Medium, Size::Large).is_err());
         assert_eq!([Size::Large, Size::Huge, Size::Gargantuan, Size::Colossal].map(seats), [1, 2, 4, 9]);
-    }
-
-    #[test]
-    fn a_high_seat_reaches_only_with_a_reach_weapon_and_is_reached_only_with_reach() {
-        assert!(sits_high(Size::Huge, Size::Medium) && sits_high(Size::Gargantuan, Size::Small));
-        assert!(!sits_high(Size::Large, Size::Medium) && !sits_high(Size::Huge, Size::Large));
-        let mount = Footprint::new(Square::new(4, 4), 3);
-        let beside = Footprint::new(Square::new(7, 4), 1);
-        let two_off = Footprint::new(Square::new(8, 4), 1);
-        // The rider with a sword reaches nobody; with a longspear, the squares next to the mount (004:814).
-        assert_eq!(high_seat_reaches(true, false, 1, false, mount, beside), Some(false));
-        assert_eq!(high_seat_reaches(true, false, 1, true, mount, beside), Some(true));
-        assert_eq!(high_seat_reaches(true, false, 1, true, mount, two_off), Some(false));
-        // A swordsman next to the mount does not reach the rider; a longspear or an ogre's reach does.
-        assert_eq!(high_seat_reaches(false, true, 1, false, beside, mount), Some(false));
-        assert_eq!(high_seat_reaches(false, true, 1, true, two_off, mount), Some(true));
-        assert_eq!(high_seat_reaches(false, true, 2, false, beside, mount), Some(true));
-        assert_eq!(high_seat_reaches(false, false, 1, false, beside, mount), None);
-    }
-
-    #[test]
-    fn what_is_right_below_the_mount_has_total_cover() {
-        let griffon = Footprint::new(Square::new(4, 4), 2);
-        let under = Footprint::new(Square::new(5, 5), 1);
-        let half_out = Footprint::new(Square::new(5, 5), 2);
-        assert!(covered_by_the_mount(griffon, 4, under, 0));
-        assert!(!covered_by_the_mount(griffon, 4, half_out, 0), "every square of it must be below the mount");
-        assert!(!covered_by_the_mount(griffon, 4, under, 4), "at the same height it is beside, not below");
-        assert!(!covered_by_the_mount(griffon, 0, under, 0));
     }
 
     #[test]

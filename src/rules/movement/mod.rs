@@ -12,7 +12,6 @@ pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width};
 pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
 pub use paths::{Danger, Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
 
-use super::RulesSystems;
 use crate::rules::attack::AttackIntent;
 use crate::rules::attack::Combatant;
 use crate::rules::attack::MidAction;
@@ -21,6 +20,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::health::{Damage, Strain};
 use crate::rules::opportunity::{
     Exposure, Opportunity, Provoked, Reactions, danger_of, provocations, threat_of, threats_to,
@@ -353,7 +353,7 @@ impl MoveQuery<'_> {
         let charger = Mover { charging: true, ..self.mover };
         let shape = self.start;
         let attack_from =
-            |square: Square| crate::rules::attack::melee_reaches(reach, reach_weapon, shape.at(square), target);
+            |square: Square| crate::rules::core::reach::melee_reaches(reach, reach_weapon, shape.at(square), target);
         let world = self.world();
         charge_lanes(&world, &charger, self.start, self.allowance(MovementAction::Charge), attack_from)
             .map_err(|no| Refusal::new(no.to_string(), no.rule()))
@@ -538,7 +538,7 @@ pub struct MoverView {
     /// How long it has run.
     pub exertion: &'static Exertion,
     /// It rides a mount: it does not walk, and it is no obstacle of its own (004:475, 004:807).
-    pub riding: Has<crate::rules::mounted::Riding>,
+    pub riding: Has<crate::rules::core::creature::Riding>,
 }
 
 /// Collects every creature's body.

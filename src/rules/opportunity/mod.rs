@@ -6,15 +6,13 @@
 use bevy::prelude::*;
 use serde::Serialize;
 
-use super::RulesSystems;
-use crate::rules::attack::{
-    AttackSituation, CombatantItem, Cover, MidAction, melee_reaches, plan_attack, roll_planned_attack,
-    threatening_weapons,
-};
+use crate::rules::attack::{AttackSituation, CombatantItem, Cover, MidAction, plan_attack, roll_planned_attack};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::reach::{melee_reaches, threatening_weapons};
+use crate::rules::core::systems::RulesSystems;
 use crate::rules::health::Damage;
 use crate::rules::movement::Route;
 

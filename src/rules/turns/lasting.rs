@@ -5,9 +5,9 @@
 use bevy::prelude::*;
 
 use super::TurnOrder;
-use crate::rules::RulesSystems;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
+use crate::rules::core::systems::RulesSystems;
 
 /// One effect with a duration.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,15 +8,15 @@ use bevy::prelude::*;
 
 pub use budget::*;
 
-use super::RulesSystems;
 use crate::rules::core::creature::{
     Abilities, Altitude, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints,
     initiative_modifier, total,
 };
+use crate::rules::core::creature::{Riding, Seat};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::mounted::{Riding, Seat};
+use crate::rules::core::systems::RulesSystems;
 
 /// Asks the rules to begin the fight: roll initiative and start the first turn.
 #[derive(Message, Clone, Debug)]

@@ -12,12 +12,12 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{ActionBudget, ActionKind, TurnOrder};
-use crate::rules::RulesSystems;
 use crate::rules::core::creature::able_to_act;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Square;
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::RulesSystems;
 
 /// The action set aside.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

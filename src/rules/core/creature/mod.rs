@@ -1,6 +1,8 @@
 //! The creature data model: the components every rules chapter reads. A creature is spawned whole
 //! from a checked encounter (`crate::data`), never half-made: [`Creature`] requires the rest.
 
+mod perception;
+mod riding;
 mod sheet;
 
 use std::collections::BTreeSet;
@@ -8,6 +10,8 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub use perception::*;
+pub use riding::*;
 pub use sheet::*;
 
 use crate::rules::core::dice::DiceExpr;

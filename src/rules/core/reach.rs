@@ -1,0 +1,193 @@
+//! What a creature reaches in melee and threatens (004:62-63, 000:152-172, 004:357-371): natural reach,
+//! reach weapons, the 1-2-1-2 count with the 3 m diagonal of the RULES-INDEX ruling, and a rider's high
+//! seat on a Huge mount (004:813-815). Every chapter that asks "can it strike there" asks here.
+
+use crate::rules::core::creature::{CreatureId, Delivery, Weapon};
+use crate::rules::core::geometry::{Footprint, Square, distance_squares};
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
+
+/// Whether a target at a gap of (`dx`, `dy`) squares between the nearest squares (0 = adjacent) lies
+/// within `reach` squares: the 1-2-1-2 count, except that a 3 m reach also reaches two diagonals away
+/// (RULES-INDEX ruling).
+pub fn within(dx: u32, dy: u32, reach: u32) -> bool {
+    let d = distance_squares(dx as i32, dy as i32);
+    d <= reach || (reach == 2 && dx == 2 && dy == 2)
+}
+
+/// The steps between two footprints, per axis: 1 when adjacent.
+pub fn gaps(a: Footprint, b: Footprint) -> (u32, u32) {
+    let gap = |a0: i32, a_len: i32, b0: i32, b_len: i32| -> u32 {
+        if b0 >= a0 + a_len {
+            (b0 - (a0 + a_len - 1)) as u32
+        } else if a0 >= b0 + b_len {
+            (a0 - (b0 + b_len - 1)) as u32
+        } else {
+            0
+        }
+    };
+    (gap(a.origin.x, a.width, b.origin.x, b.width), gap(a.origin.y, a.height, b.origin.y, b.height))
+}
+
+/// Whether a melee weapon reaches a target: natural reach for ordinary weapons (a creature with reach 0
+/// must share the target's square, 000:152-156); a reach weapon strikes at twice the natural reach but not
+/// within it (004:63, 000:169-172).
+pub fn melee_reaches(natural_reach: u32, reach_weapon: bool, attacker: Footprint, target: Footprint) -> bool {
+    let (dx, dy) = gaps(attacker, target);
+    if natural_reach == 0 {
+        return attacker.overlaps(target);
+    }
+    if reach_weapon {
+        within(dx, dy, natural_reach * 2) && !within(dx, dy, natural_reach)
+    } else {
+        within(dx, dy, natural_reach)
+    }
+}
+
+/// Whether a creature threatens with a weapon: melee only; an unarmed strike only when "armed" (a monk, or
+/// Improved Unarmed Strike), natural weapons always (004:62).
+pub fn threatens_with(weapon: &Weapon, armed_unarmed: bool) -> bool {
+    matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed)
+}
+
+/// The weapons a creature threatens with: the first manufactured melee weapon it carries (the one in
+/// hand) and all its natural weapons.
+pub fn threatening_weapons(weapons: &[Weapon], armed_unarmed: bool) -> Vec<&Weapon> {
+    let wielded = weapons.iter().find(|w| !w.natural && matches!(w.delivery, Delivery::Melee));
+    weapons
+        .iter()
+        .filter(|w| w.natural || wielded.is_some_and(|h| std::ptr::eq(*w, h)))
+        .filter(|w| threatens_with(w, armed_unarmed))
+        .collect()
+}
+
+/// The squares a creature threatens from `own`: every square within reach of a weapon it threatens with
+/// (reach 0 threatens nothing, 000:156-158), inside `width` x `height`.
+pub fn threatened_squares(
+    own: Footprint,
+    natural_reach: u32,
+    weapons: &[Weapon],
+    armed_unarmed: bool,
+    width: i32,
+    height: i32,
+) -> Vec<Square> {
+    let usable = threatening_weapons(weapons, armed_unarmed);
+    if natural_reach == 0 || usable.is_empty() {
+        return Vec::new();
+    }
+    let far = (natural_reach * 2) as i32 + 1;
+    let mut out = Vec::new();
+    for y in (own.origin.y - far).max(0)..(own.origin.y + own.height + far).min(height) {
+        for x in (own.origin.x - far).max(0)..(own.origin.x + own.width + far).min(width) {
+            let square = Square::new(x, y);
+            if own.contains(square) {
+                continue;
+            }
+            let target = Footprint::new(square, 1);
+            if usable.iter().any(|w| melee_reaches(natural_reach, w.reach, own, target)) {
+                out.push(square);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a rider of `rider` size sits high on a mount of `mount` size (004:813-814).
+pub fn sits_high(mount: Size, rider: Size) -> bool {
+    mount >= Size::Huge && rider <= Size::Medium
+}
+
+/// Whether a melee attack from `own` (with `natural_reach` and a weapon of reach or not) reaches a foe on
+/// `theirs`, given who sits high on a big mount: a high rider strikes only the squares next to its mount,
+/// and only with a reach weapon; a high rider is struck only by a creature with reach, natural or a
+/// weapon's (004:813-814). `None` when no high seat is involved: the usual reach rules decide.
+pub fn high_seat_reaches(
+    attacker_high: bool,
+    target_high: bool,
+    natural_reach: u32,
+    reach_weapon: bool,
+    own: Footprint,
+    theirs: Footprint,
+) -> Option<bool> {
+    if attacker_high {
+        return Some(reach_weapon && own.distance_to(theirs) == 1);
+    }
+    if target_high {
+        let reaches = reach_weapon || natural_reach >= 2;
+        return Some(reaches && melee_reaches(natural_reach, reach_weapon, own, theirs));
+    }
+    None
+}
+
+/// Whether riders on a mount at `mount_altitude` over `mount` and a creature at `other_altitude` on `other`
+/// have total cover from each other: every square of the other is right below the mount (004:815).
+pub fn covered_by_the_mount(mount: Footprint, mount_altitude: i32, other: Footprint, other_altitude: i32) -> bool {
+    other_altitude < mount_altitude && other.squares().all(|s| mount.contains(s))
+}
+
+/// The refusal of a rider's attack on, or by, a creature right below its mount (004:815).
+pub fn below_the_mount(who: &CreatureId) -> Refusal {
+    Refusal::new(format!("{who} is right below the mount: total cover between them"), "004:815")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reach_and_reach_weapons() {
+        let at = |x, y| Footprint::new(Square::new(x, y), 1);
+        let me = at(5, 5);
+        assert!(melee_reaches(1, false, me, at(6, 6)));
+        assert!(!melee_reaches(1, false, me, at(7, 5)));
+        // A Medium creature's reach weapon: 2 squares, not adjacent, and the corner two diagonals away.
+        assert!(melee_reaches(1, true, me, at(7, 5)));
+        assert!(melee_reaches(1, true, me, at(7, 7)));
+        assert!(!melee_reaches(1, true, me, at(6, 5)));
+        let ring = (-3..=3)
+            .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| melee_reaches(1, true, me, at(5 + dx, 5 + dy)))
+            .count();
+        assert_eq!(ring, 16, "the 5x5 ring minus the inner 3x3");
+        // A Large ogre (natural reach 2) hits adjacent and 2 away.
+        let ogre = Footprint::new(Square::new(0, 0), 2);
+        assert!(melee_reaches(2, false, ogre, at(2, 0)));
+        assert!(melee_reaches(2, false, ogre, at(3, 0)));
+        assert!(!melee_reaches(2, false, ogre, at(4, 0)));
+        // With a reach weapon of its size: 4 squares but not within 2.
+        assert!(!melee_reaches(2, true, ogre, at(3, 0)));
+        assert!(melee_reaches(2, true, ogre, at(5, 0)));
+        // Reach 0: only in the same square.
+        assert!(!melee_reaches(0, false, me, at(6, 5)));
+        assert!(melee_reaches(0, false, me, at(5, 5)));
+    }
+
+    #[test]
+    fn a_high_seat_reaches_only_with_a_reach_weapon_and_is_reached_only_with_reach() {
+        assert!(sits_high(Size::Huge, Size::Medium) && sits_high(Size::Gargantuan, Size::Small));
+        assert!(!sits_high(Size::Large, Size::Medium) && !sits_high(Size::Huge, Size::Large));
+        let mount = Footprint::new(Square::new(4, 4), 3);
+        let beside = Footprint::new(Square::new(7, 4), 1);
+        let two_off = Footprint::new(Square::new(8, 4), 1);
+        // The rider with a sword reaches nobody; with a longspear, the squares next to the mount (004:814).
+        assert_eq!(high_seat_reaches(true, false, 1, false, mount, beside), Some(false));
+        assert_eq!(high_seat_reaches(true, false, 1, true, mount, beside), Some(true));
+        assert_eq!(high_seat_reaches(true, false, 1, true, mount, two_off), Some(false));
+        // A swordsman next to the mount does not reach the rider; a longspear or an ogre's reach does.
+        assert_eq!(high_seat_reaches(false, true, 1, false, beside, mount), Some(false));
+        assert_eq!(high_seat_reaches(false, true, 1, true, two_off, mount), Some(true));
+        assert_eq!(high_seat_reaches(false, true, 2, false, beside, mount), Some(true));
+        assert_eq!(high_seat_reaches(false, false, 1, false, beside, mount), None);
+    }
+
+    #[test]
+    fn what_is_right_below_the_mount_has_total_cover() {
+        let griffon = Footprint::new(Square::new(4, 4), 2);
+        let under = Footprint::new(Square::new(5, 5), 1);
+        let half_out = Footprint::new(Square::new(5, 5), 2);
+        assert!(covered_by_the_mount(griffon, 4, under, 0));
+        assert!(!covered_by_the_mount(griffon, 4, half_out, 0), "every square of it must be below the mount");
+        assert!(!covered_by_the_mount(griffon, 4, under, 4), "at the same height it is beside, not below");
+        assert!(!covered_by_the_mount(griffon, 0, under, 0));
+    }
+}
