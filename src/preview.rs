@@ -13,10 +13,9 @@ use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::refusal::Refusal;
-use crate::rules::movement::{
-    ChargeLane, Danger, MoveQuery, MovementAction, MoverView, Route, bodies, check_action, move_query, reachable,
-};
+use crate::rules::movement::{ChargeLane, Danger, MoveQuery, MovementAction, Route, reachable};
 use crate::rules::opportunity::{Provoked, Reactions, Threat, danger_of, provocations, threats_to};
+use crate::rules::turns::moving::{MoverView, bodies, check_action, move_query};
 use crate::rules::turns::{ActionBudget, TurnOrder};
 
 /// The movement actions the move preview shades, cheapest first.

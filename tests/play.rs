@@ -429,8 +429,9 @@ fn a_script_with_an_unknown_step_is_refused_with_its_place() {
 /// never above the maximum (004:292).
 #[test]
 fn healing_stabilises_then_wakes_a_dying_creature() {
+    use estoc::rules::attack::Damage;
     use estoc::rules::core::creature::{Condition, Conditions, HitPoints};
-    use estoc::rules::health::{Damage, Healing};
+    use estoc::rules::health::Healing;
     let encounter = level("skirmish.ron");
     let mut app = started(&encounter, 3);
     let goblin = entity(&app, "goblin-1");

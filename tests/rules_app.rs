@@ -10,7 +10,8 @@ use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
 use estoc::rules::core::creature::{Condition, Conditions, HitPoints, Position};
 use estoc::rules::core::facts::{EventLog, Fact};
 use estoc::rules::core::geometry::Square;
-use estoc::rules::movement::{MoveIntent, MovementAction};
+use estoc::rules::movement::MovementAction;
+use estoc::rules::turns::moving::MoveIntent;
 use estoc::rules::turns::{EndTurnIntent, TurnOrder};
 
 fn app_on(level: &str, dice: &[u32]) -> App {
@@ -165,7 +166,7 @@ fn the_opportunity_plugin_strikes_a_foe_leaving_reach() {
 /// The health plugin: damage to exactly 0 disables, more makes the creature dying (004:269-278).
 #[test]
 fn the_health_plugin_disables_at_zero_and_makes_dying_below() {
-    use estoc::rules::health::Damage;
+    use estoc::rules::attack::Damage;
     let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
     let goblin = entity(&app, "goblin");
     let hp = app.world().get::<HitPoints>(goblin).unwrap().current;

@@ -15,7 +15,7 @@ use crate::encounter::{ActiveEncounter, begin, spawn_encounter};
 use crate::preview::{
     AttackPreview, FlightStrike, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
 };
-use crate::rules::attack::{AttackRequest, FullAttackUnderway};
+use crate::rules::attack::AttackRequest;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::Square;
@@ -23,6 +23,7 @@ use crate::rules::core::reach::threatened_squares;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::RulesSystems;
 use crate::rules::movement::{ChargeLane, MovementAction};
+use crate::rules::turns::FullAttackUnderway;
 use crate::rules::turns::TurnOrder;
 use crate::rules::turns::ready::{ReadiedAction, Trigger};
 use crate::scenario::{Step, apply_step};

@@ -26,7 +26,7 @@ pub fn plugin(app: &mut App) {
         (RulesSystems::Setup, RulesSystems::Act, RulesSystems::Consequences, RulesSystems::Turns, RulesSystems::Record)
             .chain(),
     );
-    app.add_message::<Fact>().init_resource::<EventLog>();
+    app.add_message::<Fact>().add_message::<self::core::creature::ConditionChange>().init_resource::<EventLog>();
     app.add_systems(Update, self::core::facts::record_facts.in_set(RulesSystems::Record));
     app.add_plugins((
         turns::plugin,

@@ -17,8 +17,9 @@ use crate::rules::core::creature::*;
 use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::{Square, squares_to_metres};
 use crate::rules::core::reach::threatened_squares;
-use crate::rules::movement::{MoveIntent, MovementAction, MoverView, walk_path};
+use crate::rules::movement::{MovementAction, walk_path};
 use crate::rules::turns::EndTurnIntent;
+use crate::rules::turns::moving::{MoveIntent, MoverView};
 
 fn default_move() -> MovementAction {
     MovementAction::Move

@@ -11,16 +11,18 @@ use super::{
     takeoff_speed_bonus,
 };
 use crate::rules::attack::AttackIntent;
+use crate::rules::attack::Damage;
 use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::roll_check;
+use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::creature::{Riders, Riding, Seat};
 use crate::rules::core::dice::{Dice, DiceExpr};
-use crate::rules::core::facts::{Fact, refuse, roll_check};
+use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Direction, Footprint};
 use crate::rules::core::names::SpeedStatus;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::health::{Damage, Save, roll_save};
 use crate::rules::mounted::share_collision;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
@@ -117,7 +119,7 @@ pub fn plugin(app: &mut App) {
         AerialSystems
             .in_set(RulesSystems::Act)
             .after(crate::rules::attack::take_total_defense)
-            .before(crate::rules::movement::MovementSystems),
+            .before(crate::rules::turns::moving::MovementSystems),
     );
     app.add_systems(Update, (finish_flybys, take_off, fly_creatures, land).chain().in_set(AerialSystems));
     app.add_systems(

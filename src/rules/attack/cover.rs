@@ -144,6 +144,10 @@ fn meets(
 /// total, if one is blocked or passes a low obstacle the cover is hard, if one passes a creature it is
 /// soft (004:398-404, 004:400).
 pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint, bystanders: &[Bystander]) -> Cover {
+    // The creature named for soft cover is the first by id among those in the way, whatever the order given.
+    let mut by_id = bystanders.to_vec();
+    by_id.sort_by(|a, b| a.id.cmp(&b.id));
+    let bystanders = by_id.as_slice();
     let mut best = Cover::Total;
     for a in attacker.squares() {
         for t in target.squares() {

@@ -11,6 +11,7 @@ pub use roll::*;
 
 use crate::rules::core::altitude::{vertical_reach, vertical_steps};
 use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
@@ -18,9 +19,10 @@ use crate::rules::core::geometry::Footprint;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::health::{Damage, Save, Slay, Strain, roll_save};
 use crate::rules::opportunity::{Opportunity, Reactions};
-use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
+use crate::rules::turns::{
+    ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, Strain, TurnOrder,
+};
 
 /// Asks for a single attack (a standard action) against a target.
 #[derive(Message, Clone, Debug)]
@@ -74,53 +76,6 @@ impl AttackIntent {
             swoop: false,
         }
     }
-}
-
-/// A full-round action begun with a standard action by a restricted creature, to be finished with another
-/// the next round (004:86, 004:212); lost if not finished then.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
-pub struct FullRoundBegun {
-    /// Which action.
-    pub action: BegunAction,
-    /// The round it was begun in.
-    pub round: u32,
-}
-
-/// The full-round actions a restricted creature may take over two rounds (not a full attack, a charge, a
-/// run or a withdrawal, 004:212).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BegunAction {
-    /// A coup de grâce on this helpless foe (004:424).
-    CoupDeGrace {
-        /// The foe.
-        target: Entity,
-    },
-    /// The minimum movement to this square (000:139-144).
-    MinimumMovement {
-        /// Where to.
-        to: crate::rules::core::geometry::Square,
-    },
-}
-
-impl BegunAction {
-    /// Its name in the log.
-    pub fn name(&self) -> &'static str {
-        match self {
-            BegunAction::CoupDeGrace { .. } => "coup_de_grace",
-            BegunAction::MinimumMovement { .. } => "minimum_movement",
-        }
-    }
-}
-
-/// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232).
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
-pub struct FullAttackUnderway {
-    /// The foe of every blow.
-    pub target: Entity,
-    /// Blows already struck.
-    pub struck: usize,
-    /// With two weapons.
-    pub two_weapons: bool,
 }
 
 /// Prepares the off-hand blow of a full attack with two weapons and puts the main hand's penalty on
@@ -225,7 +180,7 @@ pub const POINT_BLANK_M: f32 = 9.0;
 /// Attacks and damage.
 pub fn plugin(app: &mut App) {
     app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>().add_message::<CoupDeGraceIntent>();
-    app.add_message::<StanceIntent>();
+    app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
     app.add_systems(Update, deliver_coup_de_grace.in_set(RulesSystems::Act).after(resolve_attack));
     app.add_systems(Update, change_stance.in_set(RulesSystems::Act).after(deliver_coup_de_grace));
     app.add_systems(
@@ -233,10 +188,26 @@ pub fn plugin(app: &mut App) {
         take_total_defense
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::ready::ReadySystems)
-            .before(crate::rules::movement::MovementSystems),
+            .before(crate::rules::turns::moving::MovementSystems),
     );
-    app.add_systems(Update, resolve_attack.in_set(RulesSystems::Act).after(crate::rules::movement::MovementSystems));
+    app.add_systems(
+        Update,
+        (attack_at_the_end_of_a_charge, resolve_attack)
+            .chain()
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::turns::moving::MovementSystems),
+    );
     app.add_systems(Update, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::ready::lapse));
+}
+
+/// A charge ends in one melee attack, at +2 (004:457): its full-round action is already spent.
+fn attack_at_the_end_of_a_charge(
+    mut ended: MessageReader<crate::rules::turns::moving::ChargeEnded>,
+    mut attacks: MessageWriter<AttackIntent>,
+) {
+    for charge in ended.read() {
+        attacks.write(AttackIntent { charge: true, ..AttackIntent::new(charge.charger, charge.target, None) });
+    }
 }
 
 /// A full attack not finished by the end of the turn is over (004:229-232); a full-round action begun and
@@ -423,31 +394,6 @@ pub fn flanking_ally_at<'a>(
         .collect();
     allies.sort_by(|a, b| a.id.cmp(b.id));
     allies.first().map(|c| c.id.0.clone())
-}
-
-/// A creature's state in the middle of its action, which its conditions may not show yet.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MidAction {
-    /// Running: no Dex to AC without the Run feat (004:248).
-    pub running: bool,
-    /// Squeezed: -4 AC (000:113-114).
-    pub squeezed: bool,
-    /// Squeezed narrower than half with Escape Artist: -4 AC, no Dex (000:121-123).
-    pub tight: bool,
-    /// In the middle of a charge: -2 AC (004:457), and a spear set against it deals double (004:461).
-    pub charging: bool,
-}
-
-impl MidAction {
-    /// The state its conditions show.
-    pub fn of(conditions: &Conditions) -> Self {
-        MidAction {
-            running: conditions.has(Condition::Running),
-            squeezed: conditions.has(Condition::Squeezed),
-            tight: conditions.has(Condition::SqueezedTight),
-            charging: conditions.has(Condition::Charging),
-        }
-    }
 }
 
 /// Prepares an attack of `attacker` on `target`, or says which rule forbids it.
@@ -1122,7 +1068,7 @@ fn resolve_attack(
             {
                 damage.write(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal });
                 if !hit.nonlethal {
-                    target_hp = crate::rules::health::absorb(target_hp, hit.amount);
+                    target_hp = crate::rules::core::creature::absorb(target_hp, hit.amount);
                 }
             }
             // No further blows at a creature already down.
@@ -1388,6 +1334,24 @@ fn change_stance(
             gained: !intent.stand_up,
         });
     }
+}
+
+/// Damage to apply to a creature, already rolled.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// Who takes it.
+    pub target: Entity,
+    /// How much.
+    pub amount: i32,
+    /// Nonlethal damage (004:301-308).
+    pub nonlethal: bool,
+}
+
+/// Kills a creature outright: a failed save against a coup de grâce (004:424) or massive damage.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Slay {
+    /// Who dies.
+    pub target: Entity,
 }
 
 #[cfg(test)]

@@ -12,14 +12,16 @@ use serde::{Deserialize, Serialize};
 pub use crate::rules::core::names::BreathShape;
 pub use area::{Area, Body, covered};
 
+use crate::rules::attack::Damage;
 use crate::rules::attack::{Combatant, CombatantItem, Cover, ranged_cover};
 use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::health::{Damage, Save, Strain, roll_save};
+use crate::rules::turns::Strain;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// A breath weapon as a creature's template writes it:

@@ -634,31 +634,6 @@ impl EventLog {
     }
 }
 
-/// Rolls a d20 check, `bonus` against `dc`, and writes it; whether it succeeds (no automatic results).
-pub fn roll_check(
-    dice: &mut crate::rules::core::dice::Dice,
-    facts: &mut MessageWriter<Fact>,
-    creature: &CreatureId,
-    check: &str,
-    reason: impl Into<String>,
-    bonus: i32,
-    dc: i32,
-) -> bool {
-    let roll = dice.d20();
-    let total = roll as i32 + bonus;
-    let success = total >= dc;
-    facts.write(Fact::CheckRolled {
-        creature: creature.clone(),
-        check: check.into(),
-        reason: reason.into(),
-        roll,
-        total,
-        dc,
-        success,
-    });
-    success
-}
-
 /// The creatures whose turns the facts not yet read began.
 pub fn turns_started(facts: &mut MessageReader<Fact>) -> Vec<CreatureId> {
     facts

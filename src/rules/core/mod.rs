@@ -5,6 +5,7 @@
 pub mod action_table;
 pub mod altitude;
 pub mod battlefield;
+pub mod checks;
 pub mod creature;
 pub mod dice;
 pub mod facts;

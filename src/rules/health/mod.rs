@@ -3,94 +3,15 @@
 
 use bevy::prelude::*;
 
+use crate::rules::attack::{Damage, Slay};
+use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::{
-    Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Saves, ability_modifier,
+    Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Saves, absorb,
 };
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::turns::{Fall, TurnOrder};
-
-/// Damage to apply to a creature, already rolled.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct Damage {
-    /// Who takes it.
-    pub target: Entity,
-    /// How much.
-    pub amount: i32,
-    /// Nonlethal damage (004:301-308).
-    pub nonlethal: bool,
-}
-
-/// The three saving throws (004:45-48).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Save {
-    /// Vigueur: Constitution.
-    Fortitude,
-    /// Réflexes: Dextérité.
-    Reflex,
-    /// Volonté: Sagesse.
-    Will,
-}
-
-/// Rolls `id`'s saving throw against `dc` and writes it, with `reason`; whether it succeeded (004:46-50).
-#[expect(clippy::too_many_arguments, reason = "the save's roller, its writer, and what the save is")]
-pub fn roll_save(
-    dice: &mut Dice,
-    facts: &mut MessageWriter<Fact>,
-    id: &CreatureId,
-    save: Save,
-    saves: &Saves,
-    abilities: &Abilities,
-    reason: impl Into<String>,
-    dc: i32,
-) -> bool {
-    let roll = dice.d20();
-    let total = roll as i32 + save_bonus(save, saves, abilities);
-    let success = save_succeeds(roll, total, dc);
-    facts.write(Fact::SaveRolled {
-        creature: id.clone(),
-        save: format!("{save:?}").to_lowercase(),
-        reason: reason.into(),
-        roll,
-        total,
-        dc,
-        success,
-    });
-    success
-}
-
-/// A saving throw's bonus: the base save plus the ability modifier it goes with (004:46-48).
-pub fn save_bonus(save: Save, saves: &Saves, abilities: &Abilities) -> i32 {
-    match save {
-        Save::Fortitude => saves.fortitude + ability_modifier(abilities.con),
-        Save::Reflex => saves.reflex + ability_modifier(abilities.dex),
-        Save::Will => saves.will + ability_modifier(abilities.wis),
-    }
-}
-
-/// Whether a saving throw succeeds: a natural 1 always fails, a natural 20 always succeeds, otherwise the
-/// total against the DC (004:49-50).
-pub const fn save_succeeds(roll: u32, total: i32, dc: i32) -> bool {
-    roll != 1 && (roll == 20 || total >= dc)
-}
-
-/// Kills a creature outright: a failed save against a coup de grâce (004:424) or massive damage.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct Slay {
-    /// Who dies.
-    pub target: Entity,
-}
-
-/// A strenuous action that costs a disabled creature 1 hit point (004:274).
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct Strain {
-    /// Who strains.
-    pub creature: Entity,
-    /// What it did, with the rule.
-    pub reason: String,
-}
+use crate::rules::turns::{Fall, Strain, TurnOrder};
 
 /// Damage from one attack that calls for a Fortitude save or death (004:272): 50 points or more.
 pub const MASSIVE_DAMAGE: i32 = 50;
@@ -123,12 +44,6 @@ pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
     }
 }
 
-/// Takes damage off temporary hit points first, then off current hit points (004:298-299).
-pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
-    let from_temporary = hp.temporary.min(amount.max(0));
-    HitPoints { temporary: hp.temporary - from_temporary, current: hp.current - (amount - from_temporary), ..hp }
-}
-
 pub mod rest;
 
 /// The systems that apply damage, healing and condition changes.
@@ -137,7 +52,6 @@ pub struct HealthSystems;
 
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
-    app.add_message::<Damage>().add_message::<ConditionChange>().add_message::<Strain>().add_message::<Slay>();
     app.add_message::<Healing>().add_message::<UseItemIntent>().add_message::<rest::RestIntent>();
     app.add_systems(Update, rest::take_rest.in_set(RulesSystems::Consequences).after(HealthSystems));
     app.add_systems(
@@ -472,19 +386,6 @@ mod tests {
         assert_eq!(states_for(-1), &[Condition::Dying, Condition::Unconscious]);
         assert_eq!(states_for(-9), &[Condition::Dying, Condition::Unconscious]);
         assert_eq!(states_for(-10), &[Condition::Dead]);
-    }
-
-    #[test]
-    fn saving_throws_004_49() {
-        assert!(!save_succeeds(1, 40, 10), "a natural 1 always fails");
-        assert!(save_succeeds(20, 5, 30), "a natural 20 always succeeds");
-        assert!(save_succeeds(12, 15, 15));
-        assert!(!save_succeeds(12, 14, 15));
-        let saves = Saves { fortitude: 3, reflex: 1, will: 0 };
-        let abilities = Abilities { con: 14, dex: 8, wis: 13, ..Abilities::default() };
-        assert_eq!(save_bonus(Save::Fortitude, &saves, &abilities), 5);
-        assert_eq!(save_bonus(Save::Reflex, &saves, &abilities), 0);
-        assert_eq!(save_bonus(Save::Will, &saves, &abilities), 1);
     }
 
     #[test]

@@ -10,13 +10,16 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::rules::attack::Combatant;
+use crate::rules::attack::Damage;
 use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::roll_check;
+use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
-use crate::rules::core::facts::{Fact, roll_check};
+use crate::rules::core::facts::Fact;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::health::{Damage, Healing, Save, roll_save};
+use crate::rules::health::Healing;
 use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
@@ -199,7 +202,7 @@ pub struct CastOutput<'w> {
     damage: MessageWriter<'w, Damage>,
     healing: MessageWriter<'w, Healing>,
     conditions: MessageWriter<'w, ConditionChange>,
-    strain: MessageWriter<'w, crate::rules::health::Strain>,
+    strain: MessageWriter<'w, crate::rules::turns::Strain>,
 }
 
 /// Casts: the turn, the action, the spell and its range; then the attacks of opportunity or the defensive
@@ -248,7 +251,7 @@ fn cast(
         // A standard action costs a disabled creature 1 hit point, unless it heals itself (004:274).
         let heals_itself = intent.target == intent.caster && matches!(spell.def.effect, SpellEffect::Heal { .. });
         if caster.conditions.has(Condition::Disabled) && kind == ActionKind::Standard && !heals_itself {
-            out.strain.write(crate::rules::health::Strain {
+            out.strain.write(crate::rules::turns::Strain {
                 creature: intent.caster,
                 reason: "a standard action while disabled (004:274)".into(),
             });

@@ -6,7 +6,9 @@
 
 use bevy::prelude::*;
 
+use crate::rules::attack::Damage;
 use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::{Fact, refuse};
@@ -14,7 +16,6 @@ use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::health::{Damage, Save, roll_save};
 use crate::rules::turns::{ActionKind, TurnOrder};
 
 /// Climbs onto an adjacent ally's back: a move action (004:226, 004:654).
@@ -47,7 +48,7 @@ pub fn plugin(app: &mut App) {
             .chain()
             .in_set(RulesSystems::Act)
             .after(crate::rules::aerial::flying::AerialSystems)
-            .before(crate::rules::movement::MovementSystems),
+            .before(crate::rules::turns::moving::MovementSystems),
     );
     app.add_systems(Update, carry_riders.in_set(RulesSystems::Consequences));
     app.add_systems(

@@ -6,15 +6,20 @@
 use bevy::prelude::*;
 use serde::Serialize;
 
-use crate::rules::attack::{AttackSituation, CombatantItem, Cover, MidAction, plan_attack, roll_planned_attack};
+use crate::rules::attack::Damage;
+use crate::rules::attack::{AttackSituation, Combatant, CombatantItem, Cover, plan_attack, roll_planned_attack};
+use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::health::Damage;
-use crate::rules::movement::Route;
+use crate::rules::movement::{MovementAction, Route};
+use crate::rules::turns::MidAction;
+use crate::rules::turns::TurnOrder;
+use crate::rules::turns::moving::{MoveEnded, MovePhase, MoveStarting, Moving, PlanningMove};
+use crate::rules::turns::ready::{Readied, ReadiedAction, Trigger, move_before};
 
 /// Attacks of opportunity made since the creature's last turn began ("une seule par round", 004:69).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -437,7 +442,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             if hit.nonlethal {
                 hp.nonlethal += hit.amount;
             } else {
-                *hp = crate::rules::health::absorb(*hp, hit.amount);
+                *hp = crate::rules::core::creature::absorb(*hp, hit.amount);
             }
         }
         hp.current < 0 || hp.nonlethal > hp.current
@@ -505,10 +510,196 @@ impl Opportunity<'_, '_, '_, '_, '_> {
 /// Attacks of opportunity.
 pub fn plugin(app: &mut App) {
     app.register_required_components::<Creature, Reactions>().register_required_components::<Creature, Provoked>();
+    app.init_resource::<MoveReactions>();
+    app.add_observer(mark_danger)
+        .add_observer(plan_provocations)
+        .add_observer(strike_the_leaving)
+        .add_observer(strike_the_entering)
+        .add_observer(spend_readied_attacks);
     app.add_systems(
         Update,
         refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::attack::end_full_attacks),
     );
+}
+
+/// What the attacks of opportunity know of the move underway: the moments it provokes and who strikes then,
+/// worked out when it starts (004:64-71), and the foes whose readied attacks it already set off.
+#[derive(Resource, Default, Debug)]
+struct MoveReactions {
+    /// The moments the move provokes.
+    provocations: Vec<Provocation>,
+    /// The readiers that struck at the mover as it stepped in (004:621).
+    fired: Vec<Entity>,
+}
+
+/// The foes of `mover` that could strike at it now, in initiative order, with those it already provoked
+/// this turn.
+fn foes_around(
+    mover: &CombatantItem,
+    field: &Battlefield,
+    order: &TurnOrder,
+    combatants: &Query<Combatant, With<Creature>>,
+    reactions: &Query<&mut Reactions>,
+    provoked: &Query<&mut Provoked>,
+) -> (Vec<Threat>, Vec<Entity>) {
+    let threats = threats_to(
+        field.scale(),
+        mover,
+        combatants.iter(),
+        |e| reactions.get(e).copied().unwrap_or_default(),
+        &order.initiative(),
+    );
+    let already = provoked.get(mover.entity).map(|p| p.0.clone()).unwrap_or_default();
+    (threats, already)
+}
+
+/// Marks the squares the foes who could strike threaten, so that the move takes the path that provokes
+/// least among the cheapest (004:64-71).
+fn mark_danger(
+    mut planning: On<PlanningMove>,
+    field: Res<Battlefield>,
+    order: Res<TurnOrder>,
+    combatants: Query<Combatant, With<Creature>>,
+    reactions: Query<&mut Reactions>,
+    provoked: Query<&mut Provoked>,
+) {
+    let Ok(me) = combatants.get(planning.event().mover) else { return };
+    let (threats, already) = foes_around(&me, &field, &order, &combatants, &reactions, &provoked);
+    planning.event_mut().danger = Some(danger_of(&threats, &already, field.width(), field.height()));
+}
+
+/// Works out, when a move starts, the moments it provokes and who strikes then: none for a 5-foot step
+/// (004:259), the first squares of a withdrawal safe from the foes it sees (004:243).
+fn plan_provocations(
+    starting: On<MoveStarting>,
+    field: Res<Battlefield>,
+    order: Res<TurnOrder>,
+    combatants: Query<Combatant, With<Creature>>,
+    reactions: Query<&mut Reactions>,
+    provoked: Query<&mut Provoked>,
+    mut plan: ResMut<MoveReactions>,
+) {
+    let MoveStarting { mover, action, start, route } = starting.event();
+    plan.fired.clear();
+    plan.provocations = match combatants.get(*mover) {
+        Ok(me) if *action != MovementAction::FiveFootStep => {
+            let (threats, already) = foes_around(&me, &field, &order, &combatants, &reactions, &provoked);
+            let tiny = me.size.is_smaller_than_a_square();
+            provocations(*start, route, &threats, tiny, *action == MovementAction::Withdraw, &already)
+        }
+        _ => Vec::new(),
+    };
+}
+
+/// The foes a mover provokes at this moment of its move strike, in order, until it drops (004:64-70).
+#[expect(clippy::too_many_arguments, reason = "an observer: one parameter per resource or message it touches")]
+fn strike_the_leaving(
+    mut moving: On<Moving>,
+    field: Res<Battlefield>,
+    combatants: Query<Combatant, With<Creature>>,
+    mut reactions: Query<&mut Reactions>,
+    mut provoked: Query<&mut Provoked>,
+    plan: Res<MoveReactions>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+) {
+    let moment = moving.event_mut();
+    if moment.phase != MovePhase::Leaving {
+        return;
+    }
+    for provocation in plan.provocations.iter().filter(|p| p.after_steps == moment.steps) {
+        if let Ok(mut provoked) = provoked.get_mut(moment.mover) {
+            provoked.0.extend(provocation.from.iter().copied());
+        }
+        let mut strike = Opportunity {
+            field: &field,
+            creatures: &combatants,
+            dice: &mut dice,
+            facts: &mut facts,
+            damage: &mut damage,
+        };
+        let exposure = Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action };
+        let struck = strike.strike(moment.mover, exposure, &provocation.from, &mut moment.hit_points, |foe| {
+            if let Ok(mut r) = reactions.get_mut(foe) {
+                r.used += 1;
+            }
+        });
+        if struck.dropped {
+            moment.dropped = true;
+            return;
+        }
+    }
+}
+
+/// A foe who readied an attack for a creature stepping into its reach strikes as it steps in (004:621),
+/// and takes its place in the order just before it (004:622).
+#[expect(clippy::too_many_arguments, reason = "an observer: one parameter per resource or message it touches")]
+fn strike_the_entering(
+    mut moving: On<Moving>,
+    field: Res<Battlefield>,
+    combatants: Query<Combatant, With<Creature>>,
+    readiers: Query<(Entity, &Readied)>,
+    mut order: ResMut<TurnOrder>,
+    mut plan: ResMut<MoveReactions>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+) {
+    let moment = moving.event_mut();
+    if moment.phase != MovePhase::Entered {
+        return;
+    }
+    let Ok(mover) = combatants.get(moment.mover) else { return };
+    let (here, before) = (moment.at, moment.before);
+    let setting_off: Vec<(Entity, Option<String>)> = readiers
+        .iter()
+        .filter(|(e, r)| r.trigger == Trigger::EntersThreatened && !plan.fired.contains(e) && *e != moment.mover)
+        .filter_map(|(e, r)| combatants.get(e).ok().map(|c| (c, r)))
+        .filter(|(c, _)| c.faction != mover.faction && c.conditions.can_act())
+        .filter(|(c, _)| {
+            let threat = threat_of(c);
+            here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| threat.threatens(s))
+        })
+        .map(|(c, r)| {
+            let weapon = match &r.action {
+                ReadiedAction::Attack { weapon, .. } => weapon.clone(),
+                ReadiedAction::Move { .. } | ReadiedAction::DropProne => None,
+            };
+            (c.entity, weapon)
+        })
+        .collect();
+    for (readier, weapon) in setting_off {
+        plan.fired.push(readier);
+        move_before(&mut order, readier, moment.mover);
+        let mut strike = Opportunity {
+            field: &field,
+            creatures: &combatants,
+            dice: &mut dice,
+            facts: &mut facts,
+            damage: &mut damage,
+        };
+        let down = strike.strike_readied(
+            readier,
+            moment.mover,
+            here,
+            moment.mid_action,
+            weapon.as_deref(),
+            &mut moment.hit_points,
+        );
+        facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
+        if down {
+            moment.dropped = true;
+            return;
+        }
+    }
+}
+
+/// The readied attacks a move set off are spent once it ends (004:621).
+fn spend_readied_attacks(_ended: On<MoveEnded>, mut commands: Commands, mut plan: ResMut<MoveReactions>) {
+    for readier in plan.fired.drain(..) {
+        commands.entity(readier).remove::<Readied>();
+    }
 }
 
 /// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving

@@ -44,13 +44,6 @@ pub const FORCED_MARCH_DC_PER_HOUR: u32 = 2;
 /// Damage of a failed forced-march check ("1d6 points de dégâts non-létaux"), 003:92.
 pub const FORCED_MARCH_DAMAGE: DamageDice = DamageDice { count: 1, sides: 6 };
 
-/// DC of the first Constitution check to keep running past the free rounds, 004:249 (called by 003:61).
-pub const RUN_BASE_DC: u32 = 10;
-
-/// Rounds of rest, moving no faster than one move action, after a failed running check
-/// ("un minimum d'une minute (10 rounds)"), 004:249.
-pub const RUN_REST_ROUNDS: u32 = 10;
-
 /// Rounds a same-speed chase lasts before the opposed checks ("quelques rounds", 003:128). The text gives
 /// no number; this is our ruling (docs/overland.md).
 pub const ROUNDS_BEFORE_CHASE_CHECK: u32 = 3;
@@ -198,19 +191,6 @@ pub fn needs_full_round_for_one_square(speed_m: f64, hindrances: &[Hindrance]) -
 /// contrariés"), 003:51.
 pub fn can_run_or_charge_through(hindrances: &[Hindrance]) -> bool {
     hindrances.is_empty()
-}
-
-/// Rounds a creature may run without a check: its Constitution score, 003:61, 004:249.
-pub fn free_run_rounds(constitution_score: u32) -> u32 {
-    constitution_score
-}
-
-/// DC of the Constitution check to go on running in round `round` (1-based) of a run: `None` during the
-/// free rounds, then DC 10, 11, 12… one more each round; a failure stops the run for `RUN_REST_ROUNDS`,
-/// 003:61, 004:249.
-pub fn run_check_dc(constitution_score: u32, round: u32) -> Option<u32> {
-    let free = free_run_rounds(constitution_score);
-    (round > free).then(|| RUN_BASE_DC.saturating_add(round - free - 1))
 }
 
 /// An exact fraction by which distances are multiplied (×3/4, ×1/2…), 003:77-87.
@@ -1093,18 +1073,6 @@ mod tests {
         // 003:51.
         assert!(can_run_or_charge_through(&[]));
         assert!(!can_run_or_charge_through(&[Hindrance::PoorVisibility]));
-    }
-
-    #[test]
-    fn running_rounds_then_checks() {
-        // 003:61, 004:249: Con 12 runs 12 rounds freely, then DC 10, 11, 12…
-        assert_eq!(free_run_rounds(12), 12);
-        assert_eq!(run_check_dc(12, 1), None);
-        assert_eq!(run_check_dc(12, 12), None);
-        assert_eq!(run_check_dc(12, 13), Some(10));
-        assert_eq!(run_check_dc(12, 14), Some(11));
-        assert_eq!(run_check_dc(12, 20), Some(17));
-        assert_eq!(RUN_REST_ROUNDS, 10);
     }
 
     #[test]

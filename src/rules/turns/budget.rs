@@ -2,8 +2,10 @@
 //! action, plus free actions; a move may replace the standard; one 5-foot step only in a round with no
 //! other movement (004:72-86, 004:253-262). Pure.
 
+use bevy::prelude::*;
 use serde::Serialize;
 
+use crate::rules::core::creature::{Condition, Conditions};
 use crate::rules::core::refusal::Refusal;
 
 /// The kinds of action of 004:72-86.
@@ -158,6 +160,87 @@ impl ActionBudget {
             Err(Refusal::new("no other movement in a round with a 5-foot step", "004:259"))
         } else {
             Ok(())
+        }
+    }
+}
+
+/// A strenuous action that costs a disabled creature 1 hit point (004:274).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Strain {
+    /// Who strains.
+    pub creature: Entity,
+    /// What it did, with the rule.
+    pub reason: String,
+}
+
+/// A full-round action begun with a standard action by a restricted creature, to be finished with another
+/// the next round (004:86, 004:212); lost if not finished then.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct FullRoundBegun {
+    /// Which action.
+    pub action: BegunAction,
+    /// The round it was begun in.
+    pub round: u32,
+}
+
+/// The full-round actions a restricted creature may take over two rounds (not a full attack, a charge, a
+/// run or a withdrawal, 004:212).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BegunAction {
+    /// A coup de grâce on this helpless foe (004:424).
+    CoupDeGrace {
+        /// The foe.
+        target: Entity,
+    },
+    /// The minimum movement to this square (000:139-144).
+    MinimumMovement {
+        /// Where to.
+        to: crate::rules::core::geometry::Square,
+    },
+}
+
+impl BegunAction {
+    /// Its name in the log.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BegunAction::CoupDeGrace { .. } => "coup_de_grace",
+            BegunAction::MinimumMovement { .. } => "minimum_movement",
+        }
+    }
+}
+
+/// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct FullAttackUnderway {
+    /// The foe of every blow.
+    pub target: Entity,
+    /// Blows already struck.
+    pub struck: usize,
+    /// With two weapons.
+    pub two_weapons: bool,
+}
+
+/// A creature's state in the middle of its action, which its conditions may not show yet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MidAction {
+    /// Running: no Dex to AC without the Run feat (004:248).
+    pub running: bool,
+    /// Squeezed: -4 AC (000:113-114).
+    pub squeezed: bool,
+    /// Squeezed narrower than half with Escape Artist: -4 AC, no Dex (000:121-123).
+    pub tight: bool,
+    /// In the middle of a charge: -2 AC (004:457), and a spear set against it deals double (004:461).
+    pub charging: bool,
+}
+
+impl MidAction {
+    /// The state its conditions show.
+    pub fn of(conditions: &Conditions) -> Self {
+        MidAction {
+            running: conditions.has(Condition::Running),
+            squeezed: conditions.has(Condition::Squeezed),
+            tight: conditions.has(Condition::SqueezedTight),
+            charging: conditions.has(Condition::Charging),
         }
     }
 }

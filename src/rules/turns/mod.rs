@@ -2,6 +2,7 @@
 
 mod budget;
 pub mod lasting;
+pub mod moving;
 pub mod ready;
 
 use bevy::prelude::*;
@@ -166,11 +167,12 @@ pub struct TurnSystems;
 pub fn plugin(app: &mut App) {
     app.register_required_components::<Creature, ActionBudget>().register_required_components::<Creature, Fall>();
     app.add_message::<BeginEncounterIntent>()
+        .add_message::<Strain>()
         .add_message::<EndTurnIntent>()
         .add_message::<DelayIntent>()
         .add_message::<ResumeIntent>()
         .init_resource::<TurnOrder>();
-    app.add_plugins((ready::plugin, lasting::plugin));
+    app.add_plugins((moving::plugin, ready::plugin, lasting::plugin));
     app.add_systems(Update, roll_initiative.in_set(RulesSystems::Setup));
     app.add_systems(
         Update,

@@ -123,7 +123,10 @@ pub struct ReadySystems;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ReadyIntent>();
-    app.configure_sets(Update, ReadySystems.in_set(RulesSystems::Act).before(crate::rules::movement::MovementSystems));
+    app.configure_sets(
+        Update,
+        ReadySystems.in_set(RulesSystems::Act).before(crate::rules::turns::moving::MovementSystems),
+    );
     app.add_systems(Update, ready.in_set(ReadySystems));
     app.add_systems(Update, lapse.in_set(RulesSystems::Turns).after(super::TurnSystems));
 }
@@ -136,7 +139,7 @@ fn ready(
     mut creatures: Query<(&CreatureId, &Conditions, &mut ActionBudget)>,
     ids: Query<(Entity, &CreatureId)>,
     mut facts: MessageWriter<Fact>,
-    mut strain: MessageWriter<crate::rules::health::Strain>,
+    mut strain: MessageWriter<crate::rules::turns::Strain>,
 ) {
     for intent in intents.read() {
         let Ok((id, conditions, mut budget)) = creatures.get_mut(intent.creature) else { continue };
@@ -157,7 +160,7 @@ fn ready(
             Ok(()) => {
                 // Readying is a standard action: it costs a disabled creature 1 hit point (004:274).
                 if conditions.has(Condition::Disabled) {
-                    strain.write(crate::rules::health::Strain {
+                    strain.write(crate::rules::turns::Strain {
                         creature: intent.creature,
                         reason: "a standard action while disabled (004:274)".into(),
                     });

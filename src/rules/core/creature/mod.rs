@@ -667,3 +667,9 @@ impl Awareness {
         self.0.as_ref().is_none_or(|known| known.contains(other))
     }
 }
+
+/// Takes damage off temporary hit points first, then off current hit points (004:298-299).
+pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
+    let from_temporary = hp.temporary.min(amount.max(0));
+    HitPoints { temporary: hp.temporary - from_temporary, current: hp.current - (amount - from_temporary), ..hp }
+}

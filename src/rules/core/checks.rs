@@ -1,0 +1,105 @@
+//! Rolling a d20 against a number, the way every chapter does: saving throws (004:44-50), ability and skill
+//! checks against a DC, and opposed checks. Each writes its fact with the die, the bonus and the reason.
+
+use bevy::prelude::*;
+
+use crate::rules::core::creature::{Abilities, CreatureId, Saves, ability_modifier};
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+
+/// The three saving throws (004:45-48).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Save {
+    /// Vigueur: Constitution.
+    Fortitude,
+    /// Réflexes: Dextérité.
+    Reflex,
+    /// Volonté: Sagesse.
+    Will,
+}
+
+/// Rolls `id`'s saving throw against `dc` and writes it, with `reason`; whether it succeeded (004:46-50).
+#[expect(clippy::too_many_arguments, reason = "the save's roller, its writer, and what the save is")]
+pub fn roll_save(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    id: &CreatureId,
+    save: Save,
+    saves: &Saves,
+    abilities: &Abilities,
+    reason: impl Into<String>,
+    dc: i32,
+) -> bool {
+    let roll = dice.d20();
+    let total = roll as i32 + save_bonus(save, saves, abilities);
+    let success = save_succeeds(roll, total, dc);
+    facts.write(Fact::SaveRolled {
+        creature: id.clone(),
+        save: format!("{save:?}").to_lowercase(),
+        reason: reason.into(),
+        roll,
+        total,
+        dc,
+        success,
+    });
+    success
+}
+
+/// A saving throw's bonus: the base save plus the ability modifier it goes with (004:46-48).
+pub fn save_bonus(save: Save, saves: &Saves, abilities: &Abilities) -> i32 {
+    match save {
+        Save::Fortitude => saves.fortitude + ability_modifier(abilities.con),
+        Save::Reflex => saves.reflex + ability_modifier(abilities.dex),
+        Save::Will => saves.will + ability_modifier(abilities.wis),
+    }
+}
+
+/// Whether a saving throw succeeds: a natural 1 always fails, a natural 20 always succeeds, otherwise the
+/// total against the DC (004:49-50).
+pub const fn save_succeeds(roll: u32, total: i32, dc: i32) -> bool {
+    roll != 1 && (roll == 20 || total >= dc)
+}
+
+/// Rolls a d20 check, `bonus` against `dc`, and writes it; whether it succeeds (no automatic results).
+pub fn roll_check(
+    dice: &mut crate::rules::core::dice::Dice,
+    facts: &mut MessageWriter<Fact>,
+    creature: &CreatureId,
+    check: &str,
+    reason: impl Into<String>,
+    bonus: i32,
+    dc: i32,
+) -> bool {
+    let roll = dice.d20();
+    let total = roll as i32 + bonus;
+    let success = total >= dc;
+    facts.write(Fact::CheckRolled {
+        creature: creature.clone(),
+        check: check.into(),
+        reason: reason.into(),
+        roll,
+        total,
+        dc,
+        success,
+    });
+    success
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saving_throws_004_49() {
+        assert!(!save_succeeds(1, 40, 10), "a natural 1 always fails");
+        assert!(save_succeeds(20, 5, 30), "a natural 20 always succeeds");
+        assert!(save_succeeds(12, 15, 15));
+        assert!(!save_succeeds(12, 14, 15));
+        let saves = Saves { fortitude: 3, reflex: 1, will: 0 };
+        let abilities = Abilities { con: 14, dex: 8, wis: 13, ..Abilities::default() };
+        assert_eq!(save_bonus(Save::Fortitude, &saves, &abilities), 5);
+        assert_eq!(save_bonus(Save::Reflex, &saves, &abilities), 0);
+        assert_eq!(save_bonus(Save::Will, &saves, &abilities), 1);
+    }
+}

@@ -1,0 +1,710 @@
+//! The movement actions (004:212-262, 000:13-22, 000:139-144): a move, a double move, a run, a withdrawal,
+//! a charge's movement, the 5-foot step and the minimum movement, each checked against what is left of the
+//! turn, paid for, then carried out square by square. What others do about a creature moving past them is
+//! not written here: each moment of the move is an event ([`Moving`]) that later chapters observe (the
+//! attacks of opportunity and the readied attacks), and a mover they drop stops where it is.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use super::{
+    ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, MovementMade, Strain,
+    TurnOrder,
+};
+use crate::rules::core::altitude::{vertical_reach, vertical_steps};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
+use crate::rules::core::systems::RulesSystems;
+use crate::rules::movement::{
+    Body, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for, settle,
+    squeeze_width,
+};
+
+/// The movement actions.
+pub(super) fn plugin(app: &mut App) {
+    app.register_required_components::<Creature, Exertion>();
+    app.add_message::<MoveIntent>().add_message::<ChargeEnded>();
+    app.add_systems(Update, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
+}
+
+/// Whether a creature may take a movement action now, given its budget, speed and state.
+pub fn check_action(
+    action: MovementAction,
+    budget: &ActionBudget,
+    speed: u32,
+    conditions: &Conditions,
+) -> Result<(), Refusal> {
+    if !conditions.can_act() {
+        return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
+    }
+    match action {
+        MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),
+        MovementAction::DoubleMove => budget.check_double_move().and(budget.check_movement()),
+        MovementAction::Run => {
+            if conditions.has(Condition::Blinded) {
+                return Err(Refusal::new("one cannot run without seeing where one goes", "004:250"));
+            }
+            budget.check(ActionKind::FullRound).and(budget.check_movement())
+        }
+        MovementAction::Withdraw => {
+            if conditions.has(Condition::Blinded) {
+                return Err(Refusal::new("a blinded creature cannot withdraw", "004:243"));
+            }
+            // A restricted creature withdraws with its standard action, at its speed only (004:247).
+            let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
+            budget.check(kind).and(budget.check_movement())
+        }
+        MovementAction::MinimumMovement => budget.check(ActionKind::FullRound).and(budget.check_movement()),
+        MovementAction::Charge => {
+            // A restricted creature charges with its one action, at its speed only (004:456).
+            let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
+            budget.check(kind).and(budget.check_movement())
+        }
+        MovementAction::FiveFootStep => {
+            if speed <= 1 {
+                return Err(Refusal::new("a creature of speed 1.5 m or less cannot take a 5-foot step", "004:261"));
+            }
+            budget.check_five_foot_step()
+        }
+    }
+}
+
+/// Spends what a movement action costs.
+fn spend(action: MovementAction, budget: &mut ActionBudget) {
+    let kinds: &[ActionKind] = match action {
+        MovementAction::Move => &[ActionKind::Move],
+        MovementAction::DoubleMove => &[ActionKind::Move, ActionKind::Move],
+        MovementAction::Withdraw | MovementAction::MinimumMovement if budget.restricted => &[ActionKind::Standard],
+        MovementAction::Run | MovementAction::Withdraw | MovementAction::MinimumMovement => &[ActionKind::FullRound],
+        MovementAction::Charge if budget.restricted => &[ActionKind::Standard],
+        MovementAction::Charge => &[ActionKind::FullRound],
+        MovementAction::FiveFootStep => &[],
+    };
+    for kind in kinds {
+        let _ = budget.spend(*kind);
+    }
+    budget.movement =
+        if action == MovementAction::FiveFootStep { MovementMade::FiveFootStep } else { MovementMade::Moved };
+}
+
+/// How long a creature has kept running, and whether it must rest (004:249).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exertion {
+    /// Rounds run in a row so far.
+    pub rounds_run: u32,
+    /// The last round it ran.
+    pub last_run_round: Option<u32>,
+    /// It may not move faster than one move action before this round (a minute of rest, 004:249).
+    pub resting_until: Option<u32>,
+}
+
+/// What running in `round` asks of a creature of Constitution `con` (004:249): nothing during the first
+/// `con` rounds in a row, then a Constitution check of DC 10, 11, 12…; refused while it rests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunDemand {
+    /// It runs freely.
+    Free,
+    /// A Constitution check of this DC; on a failure it stops and rests 10 rounds.
+    Check(u32),
+    /// It is resting until that round.
+    Resting(u32),
+}
+
+impl Exertion {
+    /// The rounds run in a row if it runs in `round`.
+    pub fn streak(&self, round: u32) -> u32 {
+        if self.last_run_round == Some(round.saturating_sub(1)) && round > 1 { self.rounds_run + 1 } else { 1 }
+    }
+
+    /// What running in `round` demands.
+    pub fn demand(&self, round: u32, con: i32) -> RunDemand {
+        if let Some(until) = self.resting_until.filter(|&until| round < until) {
+            return RunDemand::Resting(until);
+        }
+        match crate::rules::turns::moving::run_check_dc(con.max(0) as u32, self.streak(round)) {
+            None => RunDemand::Free,
+            Some(dc) => RunDemand::Check(dc),
+        }
+    }
+
+    /// Whether a resting creature may take `action`: no faster than one move action (004:249).
+    pub fn check_rest(&self, round: u32, action: MovementAction) -> Result<(), Refusal> {
+        let fast = matches!(
+            action,
+            MovementAction::DoubleMove | MovementAction::Run | MovementAction::Withdraw | MovementAction::Charge
+        );
+        match self.resting_until {
+            Some(until) if round < until && fast => Err(Refusal::new(
+                format!("after running it must rest until round {until}, moving no faster than one move action"),
+                "004:249",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Rounds of rest after a failed Constitution check to keep running: one minute (004:249).
+pub const RUN_REST_ROUNDS: u32 = 10;
+
+/// Asks to move a creature.
+#[derive(Message, Clone, Debug)]
+pub struct MoveIntent {
+    /// Who moves.
+    pub creature: Entity,
+    /// The creature charged, for a charge.
+    pub target: Option<Entity>,
+    /// With which action.
+    pub action: MovementAction,
+    /// Where to (the north-west square of the footprint at the end).
+    pub to: Square,
+    /// The squares to pass through, step by step; `None` takes the cheapest path (fewest hampered squares
+    /// among the cheapest).
+    pub path: Option<Vec<Square>>,
+    /// A readied move set off by its trigger: out of turn, its action already spent (004:620-622).
+    pub readied: bool,
+}
+
+/// The movement chapter's systems, so other chapters can order themselves around it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MovementSystems;
+
+/// What movement reads of a creature.
+#[derive(bevy::ecs::query::QueryData)]
+pub struct MoverView {
+    /// The entity.
+    pub entity: Entity,
+    /// Its id.
+    pub id: &'static CreatureId,
+    /// Its side.
+    pub faction: &'static Faction,
+    /// Its size.
+    pub size: &'static Size,
+    /// The space it takes now.
+    pub space: &'static Space,
+    /// Where it stands.
+    pub position: &'static Position,
+    /// Base speeds.
+    pub speed: &'static Speed,
+    /// Height above the ground.
+    pub altitude: &'static Altitude,
+    /// Speed modifiers.
+    pub speed_modifiers: &'static SpeedModifiers,
+    /// Armour and load.
+    pub encumbrance: &'static Encumbrance,
+    /// Traits.
+    pub traits: &'static Traits,
+    /// Skills (Escape Artist to squeeze).
+    pub skills: &'static Skills,
+    /// Conditions.
+    pub conditions: &'static Conditions,
+    /// What is left of its turn.
+    pub budget: &'static ActionBudget,
+    /// Natural reach (for a charge).
+    pub reach: &'static Reach,
+    /// Weapons (for a charge).
+    pub armament: &'static Armament,
+    /// Abilities (Con to keep running).
+    pub abilities: &'static Abilities,
+    /// How long it has run.
+    pub exertion: &'static Exertion,
+    /// It rides a mount: it does not walk, and it is no obstacle of its own (004:475, 004:807).
+    pub riding: Has<crate::rules::core::creature::Riding>,
+}
+
+/// Collects every creature's body.
+pub fn bodies<'a>(creatures: impl Iterator<Item = MoverViewItem<'a, 'a>>) -> Vec<Body> {
+    creatures
+        .filter(|c| !c.riding)
+        .map(|c| Body {
+            entity: c.entity,
+            faction: c.faction.clone(),
+            footprint: c.space.at(c.position.0),
+            size: *c.size,
+            helpless: c.conditions.is_helpless(),
+            traits: c.traits.clone(),
+        })
+        .collect()
+}
+
+/// Builds the movement view of one creature.
+pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_, '_>) -> MoveQuery<'a> {
+    MoveQuery {
+        field,
+        occupants: occupants_for(all, c.entity, c.faction),
+        mover: mover_of(*c.size, c.speed, c.traits, c.skills),
+        start: c.space.at(c.position.0),
+        speed: match (mover_of(*c.size, c.speed, c.traits, c.skills).medium, c.speed.fly) {
+            (Medium::Fly, Some(fly)) => fly.squares,
+            _ => land_speed(c.speed, c.speed_modifiers, *c.encumbrance, c.traits),
+        },
+        run_multiplier: run_multiplier(*c.encumbrance),
+        restricted: c.budget.restricted,
+        odd_diagonal: c.budget.odd_diagonal,
+        danger: None,
+    }
+}
+
+/// Before a creature's move is searched: later chapters may mark the squares it would rather not leave
+/// (the squares foes threaten, 004:64-71), so that among the cheapest paths the rules take the one that
+/// provokes least. Not triggered for a 5-foot step, which never provokes (004:259).
+#[derive(Event, Debug)]
+pub struct PlanningMove {
+    /// Who moves.
+    pub mover: Entity,
+    /// The squares to avoid, if any chapter marks some.
+    pub danger: Option<Danger>,
+}
+
+/// A move about to be made: checked, paid for, its route settled.
+#[derive(Event, Debug)]
+pub struct MoveStarting {
+    /// Who moves.
+    pub mover: Entity,
+    /// With which action.
+    pub action: MovementAction,
+    /// Where it stands.
+    pub start: Footprint,
+    /// Every step it will take.
+    pub route: Route,
+}
+
+/// When, in a move, others may react to the mover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MovePhase {
+    /// Before it leaves the squares it stands on for its next step, or at the end of its move: leaving a
+    /// threatened square provokes (004:64-65).
+    Leaving,
+    /// Just after it entered a square: a foe who readied an attack for it strikes now (004:621).
+    Entered,
+}
+
+/// A moment of a move when others may react. Observers that strike at the mover keep `hit_points` in step
+/// with the damage they send and set `dropped` when it falls: the move then stops where it is (004:70).
+#[derive(Event, Debug)]
+pub struct Moving {
+    /// Who moves.
+    pub mover: Entity,
+    /// Which moment.
+    pub phase: MovePhase,
+    /// Steps taken so far.
+    pub steps: usize,
+    /// Where it stands now.
+    pub at: Footprint,
+    /// Where it stood before its last step (where it stands, before its first).
+    pub before: Footprint,
+    /// What it is doing, which its conditions do not show yet (running, squeezing, charging).
+    pub mid_action: MidAction,
+    /// Its hit points as the strikes so far left them.
+    pub hit_points: HitPoints,
+    /// Dropped by a strike: the move ends here.
+    pub dropped: bool,
+}
+
+/// A move ended, wherever it stopped.
+#[derive(Event, Debug)]
+pub struct MoveEnded {
+    /// Who moved.
+    pub mover: Entity,
+}
+
+/// The end of a charge's movement: its attack follows (004:451-459).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ChargeEnded {
+    /// The charger.
+    pub charger: Entity,
+    /// The foe charged.
+    pub target: Entity,
+}
+
+/// A move checked and paid for, to be carried out.
+struct MoveUnderway {
+    id: CreatureId,
+    action: MovementAction,
+    route: Route,
+    start: Footprint,
+    size: Size,
+    was_squeezed: bool,
+    was_tight: bool,
+    disabled: bool,
+    was_running: bool,
+}
+
+/// Carries out move intents, one after the other: each is checked and paid for, then the creature moves
+/// square by square, the chapters that react to a move observing each moment of it.
+fn resolve_movement(world: &mut World, mut intents: Local<MessageCursor<MoveIntent>>) {
+    let read: Vec<MoveIntent> = intents.read(world.resource::<Messages<MoveIntent>>()).cloned().collect();
+    for intent in read {
+        move_creature(world, intent);
+    }
+}
+
+/// One move intent, from its check to the last square entered.
+fn move_creature(world: &mut World, intent: MoveIntent) {
+    let mut planning = PlanningMove { mover: intent.creature, danger: None };
+    if intent.action != MovementAction::FiveFootStep {
+        world.trigger_ref(&mut planning);
+        world.flush();
+    }
+    let Ok(Some(underway)) = world.run_system_cached_with(begin_move, (intent.clone(), planning.danger)) else {
+        return;
+    };
+    let MoveUnderway { id, action, route, start, size, .. } = &underway;
+    let mut starting = MoveStarting { mover: intent.creature, action: *action, start: *start, route: route.clone() };
+    world.trigger_ref(&mut starting);
+    world.flush();
+    let mut hit_points = world.get::<HitPoints>(intent.creature).copied().unwrap_or_default();
+    let mut taken = 0;
+    let mut dropped = false;
+    // The mover as it is at a moment of its move: running, squeezed or not (004:248, 000:113-123).
+    let running_now = *action == MovementAction::Run || underway.was_running;
+    let mid_action_at = |at: Footprint| {
+        let tight = at.width.min(at.height) < squeeze_width(*size, false);
+        MidAction {
+            running: running_now,
+            squeezed: Space::of(at).is_squeezed(*size) && !tight,
+            tight,
+            charging: *action == MovementAction::Charge,
+        }
+    };
+    let mut react = |world: &mut World, phase: MovePhase, steps: usize, at: Footprint, before: Footprint| {
+        let mut moment = Moving {
+            mover: intent.creature,
+            phase,
+            steps,
+            at,
+            before,
+            mid_action: mid_action_at(at),
+            hit_points,
+            dropped: false,
+        };
+        world.trigger_ref(&mut moment);
+        world.flush();
+        hit_points = moment.hit_points;
+        moment.dropped
+    };
+    for i in 0..=route.steps.len() {
+        let here = if i == 0 { *start } else { route.steps[i - 1].footprint() };
+        if react(world, MovePhase::Leaving, i, here, here) {
+            dropped = true;
+            break;
+        }
+        let Some(step) = route.steps.get(i) else { break };
+        let Some(mut position) = world.get_mut::<Position>(intent.creature) else { break };
+        position.0 = step.square;
+        let Some(mut space) = world.get_mut::<Space>(intent.creature) else { break };
+        *space = Space { width: step.space.0, height: step.space.1 };
+        world.write_message(Fact::SquareEntered {
+            creature: id.clone(),
+            square: step.square,
+            cost: step.cost,
+            spent: step.spent,
+            spent_m: squares_to_metres(step.spent),
+            hampered: step.hampered,
+            space: step.space,
+        });
+        taken = i + 1;
+        if react(world, MovePhase::Entered, i + 1, step.footprint(), here) {
+            dropped = true;
+            break;
+        }
+    }
+    end_move(world, &intent, &underway, taken, dropped);
+}
+
+/// The movers as the check reads them, then the budgets and exertion it pays from.
+type MoversThenBudgets<'w, 's> = ParamSet<
+    'w,
+    's,
+    (
+        Query<'static, 'static, MoverView, With<Creature>>,
+        Query<'static, 'static, (&'static mut ActionBudget, &'static mut Exertion)>,
+    ),
+>;
+
+/// Checks a move intent (the turn, the action left, the state, the path), writes its refusal or pays for
+/// it and writes that it starts.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn begin_move(
+    In((intent, danger)): In<(MoveIntent, Option<Danger>)>,
+    mut commands: Commands,
+    field: Res<Battlefield>,
+    order: Res<TurnOrder>,
+    pending: Query<(Has<FullAttackUnderway>, Option<&FullRoundBegun>)>,
+    mut creatures: MoversThenBudgets<'_, '_>,
+    mut dice: ResMut<crate::rules::core::dice::Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut strain: MessageWriter<Strain>,
+) -> Option<MoveUnderway> {
+    let views = creatures.p0();
+    let all = bodies(views.iter());
+    let me = views.get(intent.creature).ok()?;
+    let id = me.id.clone();
+    let mut query = move_query(&field, &all, &me);
+    query.danger = danger;
+    let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
+    let target_height = intent.target.and_then(|t| views.get(t).ok()).map(|t| (t.altitude.0, *t.size));
+    let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
+    // After the first blow of a full attack, the rest may be given up for a move action; after a 5-foot
+    // step that move action cannot be movement (004:232).
+    let (attack_underway, begun) = pending.get(intent.creature).map_or((false, None), |(u, b)| (u, b.cloned()));
+    let giving_up = attack_underway && intent.action == MovementAction::Move;
+    // A restricted creature takes the minimum movement over two rounds, a standard action each
+    // (004:86, 004:212): `Some(false)` begins it, `Some(true)` finishes the one begun last round.
+    let over_two_rounds = (intent.action == MovementAction::MinimumMovement
+        && me.budget.restricted
+        && !intent.readied
+        && me.budget.check(ActionKind::Standard).is_ok())
+    .then(|| {
+        begun
+            .as_ref()
+            .is_some_and(|b| b.action == BegunAction::MinimumMovement { to: intent.to } && b.round + 1 == order.round)
+    });
+    let refuse = |facts: &mut MessageWriter<Fact>, refusal: Refusal| {
+        facts.write(Fact::ActionRefused {
+            creature: id.clone(),
+            action: intent.action.name().into(),
+            reason: refusal.reason,
+            rule: refusal.rule,
+        });
+    };
+    let budget = match (intent.readied, giving_up) {
+        (true, _) => ActionBudget::fresh(),
+        (false, true) if me.budget.movement == MovementMade::FiveFootStep => {
+            refuse(
+                &mut facts,
+                Refusal::new(
+                    "after a 5-foot step, the move action that replaces the rest of a full attack cannot be movement",
+                    "004:232",
+                ),
+            );
+            return None;
+        }
+        (false, true) => ActionBudget { standard: false, move_action: true, ..*me.budget },
+        // Checked as the full-round action it is, paid with the standard action.
+        (false, false) if over_two_rounds.is_some() => ActionBudget { restricted: false, ..*me.budget },
+        (false, false) => *me.budget,
+    };
+    let checked = turn
+        .and_then(|()| {
+            if me.riding {
+                Err(Refusal::new(format!("{id} rides: its mount moves, not it (it gets off first)"), "004:807"))
+            } else {
+                Ok(())
+            }
+        })
+        .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) })
+        .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
+        .and_then(|()| me.exertion.check_rest(order.round, intent.action))
+        .and_then(|()| match (intent.action, target) {
+            (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
+            (MovementAction::Charge, Some(target)) => {
+                let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+                // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
+                if let Some((altitude, size)) = target_height
+                    && vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
+                        > vertical_reach(me.reach.0, reach_weapon)
+                {
+                    return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
+                }
+                let lanes = query.charge_lanes(target, me.reach.0, reach_weapon)?;
+                lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
+                    Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
+                })
+            }
+            _ => query.route(intent.action, intent.to, intent.path.as_deref()),
+        });
+    let route = match checked {
+        Ok(route) => route,
+        Err(refusal) => {
+            refuse(&mut facts, refusal);
+            return None;
+        }
+    };
+    // Each half of it is a standard action: it costs a disabled creature 1 hit point (004:274).
+    if over_two_rounds.is_some() && me.conditions.has(Condition::Disabled) {
+        strain.write(Strain { creature: intent.creature, reason: "a standard action while disabled (004:274)".into() });
+    }
+    if over_two_rounds == Some(false) {
+        if let Ok((mut budget, _)) = creatures.p1().get_mut(intent.creature) {
+            let _ = budget.spend(ActionKind::Standard);
+        }
+        facts.write(Fact::FullRoundActionBegun { creature: id, action: intent.action.name().into() });
+        commands
+            .entity(intent.creature)
+            .insert(FullRoundBegun { action: BegunAction::MinimumMovement { to: intent.to }, round: order.round });
+        return None;
+    }
+    if over_two_rounds == Some(true) {
+        commands.entity(intent.creature).remove::<FullRoundBegun>();
+    }
+    let from = me.position.0;
+    let round = order.round;
+    let mut exertion = *me.exertion;
+    if intent.action == MovementAction::Run {
+        if let RunDemand::Check(dc) = exertion.demand(round, me.abilities.con) {
+            let roll = dice.d20();
+            let total = roll as i32 + ability_modifier(me.abilities.con);
+            let success = total >= dc as i32;
+            facts.write(Fact::CheckRolled {
+                creature: id.clone(),
+                check: "constitution".into(),
+                reason: format!("running for round {} in a row (004:249)", exertion.streak(round)),
+                roll,
+                total,
+                dc: dc as i32,
+                success,
+            });
+            if !success {
+                exertion =
+                    Exertion { rounds_run: 0, last_run_round: None, resting_until: Some(round + RUN_REST_ROUNDS) };
+                refuse(
+                    &mut facts,
+                    Refusal::new(
+                        format!("too winded to run on: it must rest until round {}", round + RUN_REST_ROUNDS),
+                        "004:249",
+                    ),
+                );
+                if let Ok((_, mut kept)) = creatures.p1().get_mut(intent.creature) {
+                    *kept = exertion;
+                }
+                return None;
+            }
+        }
+        exertion.rounds_run = exertion.streak(round);
+        exertion.last_run_round = Some(round);
+    }
+    let allowance = query.allowance(intent.action);
+    let underway = MoveUnderway {
+        id: id.clone(),
+        action: intent.action,
+        start: query.start,
+        size: *me.size,
+        was_squeezed: me.conditions.has(Condition::Squeezed),
+        was_tight: me.conditions.has(Condition::SqueezedTight),
+        disabled: me.conditions.has(Condition::Disabled),
+        was_running: me.conditions.has(Condition::Running),
+        route,
+    };
+    let mut stored = creatures.p1();
+    let (mut budget, mut kept) = stored.get_mut(intent.creature).ok()?;
+    *kept = exertion;
+    if !intent.readied {
+        spend(intent.action, &mut budget);
+        budget.odd_diagonal = underway.route.odd_diagonal_after;
+    }
+    if giving_up {
+        facts.write(Fact::FullAttackGivenUp { creature: id.clone() });
+        commands.entity(intent.creature).remove::<FullAttackUnderway>();
+    }
+    facts.write(Fact::MoveStarted { creature: id, action: intent.action.name().into(), from, allowance });
+    Some(underway)
+}
+
+/// Ends a move where it stopped: the facts of the move, the squeezing and running it leaves the mover in,
+/// and a charge's attack.
+fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, taken: usize, dropped: bool) {
+    let MoveUnderway { id, action, route, start, size, .. } = underway;
+    let from = start.origin;
+    if dropped {
+        // It stops where it dropped, or on the last square of its path where it may lie (000:126-129).
+        let rest = settle(*start, route, taken);
+        if let Some(mut position) = world.get_mut::<Position>(intent.creature) {
+            position.0 = rest.origin;
+        }
+        if let Some(mut space) = world.get_mut::<Space>(intent.creature) {
+            *space = Space::of(rest);
+        }
+        world.write_message(Fact::MoveInterrupted {
+            creature: id.clone(),
+            at: rest.origin,
+            reason: "dropped by an attack in the middle of its move (004:70, 004:621)".into(),
+        });
+    }
+    let Some(position) = world.get::<Position>(intent.creature).copied() else { return };
+    let Some(space) = world.get::<Space>(intent.creature).copied() else { return };
+    let cost = if taken == 0 { 0 } else { route.steps[taken - 1].spent };
+    world.write_message(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost });
+    let tight = space.width.min(space.height) < squeeze_width(*size, false);
+    let squeezed = space.is_squeezed(*size) && !tight;
+    let change = |condition, gained| ConditionChange { creature: intent.creature, condition, gained };
+    if squeezed != underway.was_squeezed {
+        world.write_message(change(Condition::Squeezed, squeezed));
+    }
+    if tight != underway.was_tight {
+        world.write_message(change(Condition::SqueezedTight, tight));
+    }
+    // A disabled creature that takes a standard action loses 1 hit point (004:274): its restricted
+    // withdraw is one (the restricted charge pays it with its attack).
+    if underway.disabled && *action == MovementAction::Withdraw && !dropped {
+        world.write_message(Strain {
+            creature: intent.creature,
+            reason: "a standard action while disabled (004:274)".into(),
+        });
+    }
+    if *action == MovementAction::Run && !underway.was_running {
+        world.write_message(change(Condition::Running, true));
+    }
+    if let (MovementAction::Charge, Some(target), false) = (*action, intent.target, dropped) {
+        world.write_message(change(Condition::Charging, true));
+        world.write_message(ChargeEnded { charger: intent.creature, target });
+    }
+    world.trigger(MoveEnded { mover: intent.creature });
+    world.flush();
+}
+
+/// DC of the Constitution check to go on running in round `round` (1-based) of a run: `None` during the
+/// free rounds, then DC 10, 11, 12… one more each round; a failure stops the run for `RUN_REST_ROUNDS`,
+/// 003:61, 004:249.
+pub fn run_check_dc(constitution_score: u32, round: u32) -> Option<u32> {
+    let free = free_run_rounds(constitution_score);
+    (round > free).then(|| RUN_BASE_DC.saturating_add(round - free - 1))
+}
+
+/// DC of the first Constitution check to keep running past the free rounds, 004:249 (called by 003:61).
+pub const RUN_BASE_DC: u32 = 10;
+
+/// Rounds a creature may run without a check: its Constitution score, 003:61, 004:249.
+pub fn free_run_rounds(constitution_score: u32) -> u32 {
+    constitution_score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_costs_a_con_check_after_con_rounds_004_249() {
+        let mut e = Exertion::default();
+        for round in 1..=3 {
+            assert_eq!(e.demand(round, 3), RunDemand::Free, "round {round}");
+            e.rounds_run = e.streak(round);
+            e.last_run_round = Some(round);
+        }
+        assert_eq!(e.demand(4, 3), RunDemand::Check(10));
+        e.rounds_run = e.streak(4);
+        e.last_run_round = Some(4);
+        assert_eq!(e.demand(5, 3), RunDemand::Check(11), "one more each round");
+        assert_eq!(e.demand(7, 3), RunDemand::Free, "a round without running starts afresh");
+        let resting = Exertion { resting_until: Some(15), ..Exertion::default() };
+        assert_eq!(resting.demand(6, 3), RunDemand::Resting(15));
+        assert!(resting.check_rest(6, MovementAction::DoubleMove).is_err());
+        assert!(resting.check_rest(6, MovementAction::Move).is_ok());
+        assert!(resting.check_rest(15, MovementAction::Run).is_ok());
+    }
+
+    #[test]
+    fn running_rounds_then_checks() {
+        // 003:61, 004:249: Con 12 runs 12 rounds freely, then DC 10, 11, 12…
+        assert_eq!(free_run_rounds(12), 12);
+        assert_eq!(run_check_dc(12, 1), None);
+        assert_eq!(run_check_dc(12, 12), None);
+        assert_eq!(run_check_dc(12, 13), Some(10));
+        assert_eq!(run_check_dc(12, 14), Some(11));
+        assert_eq!(run_check_dc(12, 20), Some(17));
+        assert_eq!(RUN_REST_ROUNDS, 10);
+    }
+}
