@@ -7,8 +7,7 @@ use bevy::prelude::*;
 
 use super::flight::{Flier, FlightStep, Obstacle, fly};
 use super::{
-    AdvancedManeuver, Impact, collision_dice, falling_damage, fly_check_modifier, takeoff_is_free, takeoff_jump_dc,
-    takeoff_speed_bonus,
+    AdvancedManeuver, Impact, collision_dice, fly_check_modifier, takeoff_is_free, takeoff_jump_dc, takeoff_speed_bonus,
 };
 use crate::rules::attack::AttackIntent;
 use crate::rules::attack::Damage;
@@ -17,12 +16,13 @@ use crate::rules::core::checks::roll_check;
 use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::creature::{Riders, Riding, Seat};
-use crate::rules::core::dice::{Dice, DiceExpr};
+use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Direction, Footprint};
 use crate::rules::core::names::SpeedStatus;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::RulesSystems;
+use crate::rules::health::falls::FallOutput;
 use crate::rules::mounted::share_collision;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
@@ -119,8 +119,10 @@ pub fn plugin(app: &mut App) {
         AerialSystems
             .in_set(RulesSystems::Act)
             .after(crate::rules::attack::take_total_defense)
+            .before(crate::rules::mounted::RidingSystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
+    app.configure_sets(Update, FallSystems.before(crate::rules::mounted::FallenRiderSystems));
     app.add_systems(Update, (finish_flybys, take_off, fly_creatures, land).chain().in_set(AerialSystems));
     app.add_systems(
         Update,
@@ -584,11 +586,11 @@ pub(super) fn fly_creatures(
             let bluffer = director.map_or(intent.creature, |d| d.0);
             let skill = |e: Entity, pick: fn(&Skills) -> Option<i32>, ability: fn(&Abilities) -> i32| {
                 let total = pursuit.get(e).ok().and_then(|p| pick(p.0));
-                super::pursuit::skill(total, saves.get(e).map_or(10, |s| ability(s.2)))
+                crate::rules::core::checks::skill(total, saves.get(e).map_or(10, |s| ability(s.2)))
             };
             let name = |e: Entity| saves.get(e).map_or_else(|_| id.clone(), |s| s.0.clone());
             let roll = dice.d20();
-            let won = super::pursuit::opposed(
+            let won = crate::rules::core::checks::opposed(
                 &mut dice,
                 &mut facts,
                 (&name(bluffer), "bluff", skill(bluffer, |s| s.bluff, |a| a.cha)),
@@ -613,7 +615,8 @@ pub(super) fn fly_creatures(
                     maneuver,
                     AdvancedManeuver::TightTurn(_) | AdvancedManeuver::HardTurn | AdvancedManeuver::Wingover(_)
                 );
-                let penalty = if turning && misled.is_some() { super::pursuit::MISLED_PENALTY } else { 0 };
+                let penalty =
+                    if turning && misled.is_some() { crate::rules::core::creature::MISLED_PENALTY } else { 0 };
                 rolls.push((maneuver, dc, roll, penalty));
                 roll as i32 + bonus + penalty >= dc
             },
@@ -1137,14 +1140,6 @@ fn end_of_turn_falls(
     }
 }
 
-/// What a fall writes.
-#[derive(bevy::ecs::system::SystemParam)]
-pub struct FallOutput<'w> {
-    facts: MessageWriter<'w, Fact>,
-    damage: MessageWriter<'w, Damage>,
-    conditions: MessageWriter<'w, ConditionChange>,
-}
-
 #[expect(clippy::too_many_arguments, reason = "the fall's inputs and its outputs")]
 fn fall(
     entity: Entity,
@@ -1168,29 +1163,6 @@ fn fall(
     if altitude.0 == 0 {
         flight.falling = false;
         out.hit_the_ground(entity, id, fallen_m, dice);
-    }
-}
-
-impl FallOutput<'_> {
-    /// A creature that fell `fallen_m` metres hits the ground: falling damage, and it lies prone.
-    pub fn hit_the_ground(&mut self, entity: Entity, id: &CreatureId, fallen_m: f32, dice: &mut Dice) {
-        self.fall_for(entity, id, falling_damage(fallen_m), dice);
-    }
-
-    /// A creature falls and takes `damage` (none: only the fall), and lies prone.
-    pub fn fall_for(&mut self, entity: Entity, id: &CreatureId, damage: Option<DiceExpr>, dice: &mut Dice) {
-        if let Some(expr) = damage {
-            let thrown = dice.throw(expr);
-            let amount = thrown.total.max(1);
-            self.facts.write(Fact::FallingDamage { creature: id.clone(), dice: thrown, total: amount });
-            self.damage.write(Damage { target: entity, amount, nonlethal: false });
-        }
-        self.conditions.write(ConditionChange { creature: entity, condition: Condition::Prone, gained: true });
-    }
-
-    /// Writes a fact about the fall.
-    pub fn tell(&mut self, fact: Fact) {
-        self.facts.write(fact);
     }
 }
 
@@ -1266,7 +1238,7 @@ fn planning_check_bonus(world: &World, creature: Entity) -> i32 {
             .and_then(|s| s.ride)
     });
     let misled = if world.get::<crate::rules::core::creature::Misled>(creature).is_some() {
-        super::pursuit::MISLED_PENALTY
+        crate::rules::core::creature::MISLED_PENALTY
     } else {
         0
     };

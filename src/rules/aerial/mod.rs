@@ -431,19 +431,11 @@ pub fn collision_dice(speed_a_m: f32, speed_b_m: f32, size_a: Size, size_b: Size
     Some(DiceExpr { count, sides, bonus: 0 })
 }
 
-/// Falling damage (RULES-INDEX ruling after 004:696): 1d6 for every full 3 m fallen, at most 20d6; `None`
-/// under 3 m.
-pub fn falling_damage(fallen_m: f32) -> Option<DiceExpr> {
-    let dice = ((fallen_m / 3.0 + 1e-4).floor() as u32).min(20);
-    (dice > 0).then_some(DiceExpr { count: dice, sides: 6, bonus: 0 })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::core::altitude::*;
-    use crate::rules::core::geometry::{Direction, Footprint, Square};
-    use crate::rules::core::sight::*;
+    use crate::rules::core::geometry::{Footprint, Square};
 
     #[test]
     fn chase_scale_distances_004_652_004_800() {
@@ -611,18 +603,5 @@ mod tests {
         assert!(!band_reach(4).medium_spells && band_reach(4).long_spells);
         assert_eq!(band_reach(6), band_reach(7));
         assert!(!band_reach(6).long_spells);
-    }
-
-    #[test]
-    fn falling_and_the_blind_spot() {
-        assert_eq!(falling_damage(2.9), None);
-        assert_eq!(falling_damage(10.0).map(|d| d.count), Some(3));
-        assert_eq!(falling_damage(180.0).map(|d| d.count), Some(20));
-        // A Large flier heading east: its blind spot is the 2x2 squares west of it.
-        let dragon = Footprint::new(Square::new(10, 10), 2);
-        let spot = blind_spot(dragon, Direction::East, Maneuverability::Poor, false);
-        assert_eq!(spot, vec![Square::new(8, 10), Square::new(9, 10), Square::new(8, 11), Square::new(9, 11)]);
-        assert!(blind_spot(dragon, Direction::East, Maneuverability::Good, false).is_empty());
-        assert!(blind_spot(dragon, Direction::East, Maneuverability::Poor, true).is_empty());
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 
 use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{opposed, skill};
 use crate::rules::core::creature::*;
 use crate::rules::core::creature::{Riders, Riding};
 use crate::rules::core::dice::Dice;
@@ -20,9 +21,6 @@ use crate::rules::turns::TurnOrder;
 /// The bonus of the dense surroundings a flier hides in: towers, a town, mountains, Colossal or larger
 /// (004:817).
 pub const DENSE_SURROUNDINGS_BONUS: i32 = 8;
-
-/// The misled pursuer's penalty on its fly checks to turn after the flier that bluffed it (004:818).
-pub const MISLED_PENALTY: i32 = -5;
 
 /// A flier's attempt to lose its pursuers by hiding, after its flight this turn (004:816-817).
 #[derive(Message, Clone, Copy, Debug)]
@@ -79,39 +77,6 @@ pub fn hide_allowed(world: &World, creature: Entity) -> Result<(), Refusal> {
 /// The Hide modifier of a size: 4 a category, Small +4, Large -4, Colossal -16.
 pub fn hide_size_modifier(size: Size) -> i32 {
     -4 * Size::Medium.steps_to(size)
-}
-
-/// A skill's total modifier: the creature's, or the ability's modifier when it has no ranks.
-pub fn skill(total: Option<i32>, ability: i32) -> i32 {
-    total.unwrap_or(ability_modifier(ability))
-}
-
-/// An opposed check: `creature`'s `check` against `opponent`'s; `creature` wins only by beating it (a tie
-/// goes to the one who keeps track). Writes the fact and says whether `creature` won.
-pub fn opposed(
-    dice: &mut Dice,
-    facts: &mut MessageWriter<Fact>,
-    (creature, check, bonus): (&CreatureId, &str, i32),
-    (opponent, their_check, their_bonus): (&CreatureId, &str, i32),
-    roll: u32,
-    reason: &str,
-) -> bool {
-    let their_roll = dice.d20();
-    let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
-    let won = total > their_total;
-    facts.write(Fact::Opposed {
-        creature: creature.clone(),
-        check: check.into(),
-        roll,
-        total,
-        opponent: opponent.clone(),
-        their_check: their_check.into(),
-        their_roll,
-        their_total,
-        won,
-        reason: reason.into(),
-    });
-    won
 }
 
 pub fn plugin(app: &mut App) {

@@ -4,6 +4,7 @@
 pub mod cover;
 pub mod roll;
 
+use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 pub use cover::{Bystander, Cover, concealment, melee_cover, ranged_cover};
@@ -15,13 +16,12 @@ use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::Footprint;
+use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::RulesSystems;
-use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{
-    ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, Strain, TurnOrder,
+    ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, Provoking, Strain, TurnOrder,
 };
 
 /// Asks for a single attack (a standard action) against a target.
@@ -181,8 +181,8 @@ pub const POINT_BLANK_M: f32 = 9.0;
 pub fn plugin(app: &mut App) {
     app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>().add_message::<CoupDeGraceIntent>();
     app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
-    app.add_systems(Update, deliver_coup_de_grace.in_set(RulesSystems::Act).after(resolve_attack));
-    app.add_systems(Update, change_stance.in_set(RulesSystems::Act).after(deliver_coup_de_grace));
+    app.add_systems(Update, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
+    app.add_systems(Update, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
     app.add_systems(
         Update,
         take_total_defense
@@ -192,7 +192,7 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(
         Update,
-        (attack_at_the_end_of_a_charge, resolve_attack)
+        (attack_at_the_end_of_a_charge, resolve_attacks)
             .chain()
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::moving::MovementSystems),
@@ -474,7 +474,7 @@ pub fn plan_attack(
     }
     let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
     // A flier sees nothing and strikes nothing in its blind spot (004:678-679).
-    let blind = crate::rules::opportunity::blind_of(attacker);
+    let blind = crate::rules::attack::blind_of(attacker);
     if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
         return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
     }
@@ -914,167 +914,199 @@ pub fn chance_to_hit(bonus: i32, armor_class: i32, miss_chance: u32) -> f32 {
     hits as f32 / 20.0 * (100 - miss_chance.min(100)) as f32 / 100.0
 }
 
-/// Carries out attack intents: checks the turn and the standard action, plans the attack, rolls it, confirms
-/// criticals, rolls damage and hands it to the health chapter.
+/// Carries out attack intents, one after the other: each is checked and paid for, the attacks of
+/// opportunity it provokes fall (a ranged or unarmed attack, 004:90, 004:168), then its blows are rolled.
+fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackIntent>>) {
+    let read: Vec<AttackIntent> = intents.read(world.resource::<Messages<AttackIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(prepared)) = world.run_system_cached_with(prepare_attack_intent, intent.clone()) else {
+            continue;
+        };
+        if let Some((only, why)) = prepared.provokes {
+            if provoke(world, intent.attacker, only, "attack", why) {
+                continue;
+            }
+        }
+        let _ = world.run_system_cached_with(strike_blows, (intent, prepared));
+    }
+}
+
+/// Lets the foes that threaten `who` strike at it for an action that provokes where it stands (004:66);
+/// whether it dropped.
+pub fn provoke(world: &mut World, who: Entity, only: Option<Entity>, action: &'static str, why: &'static str) -> bool {
+    let mut provoking = Provoking { who, only, action, why: why.to_string(), dropped: false };
+    world.trigger_ref(&mut provoking);
+    world.flush();
+    provoking.dropped
+}
+
+/// An attack checked and paid for, its blows still to strike.
+struct PreparedAttack {
+    /// The main hand's plan.
+    plan: AttackPlan,
+    /// The off hand's, with two weapons.
+    off_hand_plan: Option<AttackPlan>,
+    /// A full attack begun earlier that this intent goes on with.
+    underway: Option<FullAttackUnderway>,
+    /// With two weapons.
+    two_weapons: bool,
+    /// It provokes where the attacker stands: who may strike (all if `None`) and why.
+    provokes: Option<(Option<Entity>, &'static str)>,
+}
+
+/// Checks an attack intent and pays for it, or writes why not.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
-fn resolve_attack(
-    mut commands: Commands,
+fn prepare_attack_intent(
+    In(intent): In<AttackIntent>,
     underway: Query<&FullAttackUnderway>,
-    mut intents: MessageReader<AttackIntent>,
     order: Res<TurnOrder>,
-    mut dice: ResMut<Dice>,
     creatures: Query<Combatant, With<Creature>>,
     mut budgets: Query<&mut ActionBudget>,
     mut facts: MessageWriter<Fact>,
-    mut damage: MessageWriter<Damage>,
-    mut strain: MessageWriter<Strain>,
-    mut reactions: Query<&mut Reactions>,
     mut conditions: MessageWriter<ConditionChange>,
     field: Res<Battlefield>,
-) {
-    for intent in intents.read() {
-        let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
-            continue;
-        };
-        let refuse = |refusal: Refusal| Fact::ActionRefused {
-            creature: attacker.id.clone(),
-            action: "attack".into(),
-            reason: refusal.reason,
-            rule: refusal.rule,
-        };
-        let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
-        // The next blows of a full attack already begun: paid for, against the same foe (004:229-231).
-        let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
-        if let Some(begun) = &underway
-            && begun.target != intent.target
-        {
-            facts.write(refuse(Refusal::new(
-                "the rest of a full attack goes at the foe it began on (RULES-INDEX ruling)",
-                "004:229-231",
-            )));
-            continue;
+) -> Option<PreparedAttack> {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return None;
+    };
+    let refuse = |refusal: Refusal| Fact::ActionRefused {
+        creature: attacker.id.clone(),
+        action: "attack".into(),
+        reason: refusal.reason,
+        rule: refusal.rule,
+    };
+    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
+    // The next blows of a full attack already begun: paid for, against the same foe (004:229-231).
+    let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
+    if let Some(begun) = &underway
+        && begun.target != intent.target
+    {
+        facts.write(refuse(Refusal::new(
+            "the rest of a full attack goes at the foe it began on (RULES-INDEX ruling)",
+            "004:229-231",
+        )));
+        return None;
+    }
+    let request = AttackRequest {
+        weapon: intent.weapon.as_deref(),
+        charge: intent.charge,
+        full: intent.full,
+        defensively: intent.defensively,
+        lethal: intent.lethal,
+        readied: intent.readied,
+        paid: underway.is_some() || intent.dive,
+    };
+    let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
+    let plan = match planned {
+        Ok(plan) => plan,
+        Err(refusal) => {
+            facts.write(refuse(refusal));
+            return None;
         }
-        let request = AttackRequest {
-            weapon: intent.weapon.as_deref(),
-            charge: intent.charge,
-            full: intent.full,
-            defensively: intent.defensively,
-            lethal: intent.lethal,
-            readied: intent.readied,
-            paid: underway.is_some() || intent.dive,
+    };
+    // Two weapons (004:462-472): the off-hand weapon's plan, and the penalties on both hands.
+    let mut plan = plan;
+    if intent.dive {
+        plan.multipliers.push(Modifier::new(2, "dive attack (004:753)"));
+    } else if intent.swoop {
+        plan.multipliers.push(Modifier::new(2, "swoop (004:751)"));
+    }
+    let mut off_hand_plan = None;
+    let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
+    if two_weapons {
+        let planned = if intent.full {
+            plan_off_hand(&field, &order, &creatures, &attacker, &target, &mut plan, &budget, request)
+        } else {
+            Err(Refusal::new("the off-hand attack comes with a full attack only", "004:462"))
         };
-        let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
-        let plan = match planned {
-            Ok(plan) => plan,
+        match planned {
+            Ok(off_plan) => off_hand_plan = Some(off_plan),
             Err(refusal) => {
                 facts.write(refuse(refusal));
-                continue;
-            }
-        };
-        // Two weapons (004:462-472): the off-hand weapon's plan, and the penalties on both hands.
-        let mut plan = plan;
-        if intent.dive {
-            plan.multipliers.push(Modifier::new(2, "dive attack (004:753)"));
-        } else if intent.swoop {
-            plan.multipliers.push(Modifier::new(2, "swoop (004:751)"));
-        }
-        let mut off_hand_plan = None;
-        let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
-        if two_weapons {
-            let planned = if intent.full {
-                plan_off_hand(&field, &order, &creatures, &attacker, &target, &mut plan, &budget, request)
-            } else {
-                Err(Refusal::new("the off-hand attack comes with a full attack only", "004:462"))
-            };
-            match planned {
-                Ok(off_plan) => off_hand_plan = Some(off_plan),
-                Err(refusal) => {
-                    facts.write(refuse(refusal));
-                    continue;
-                }
+                return None;
             }
         }
-        if !intent.charge && !intent.readied && !intent.dive && underway.is_none() {
-            let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
-        }
-        if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
-            conditions.write(ConditionChange {
-                creature: intent.attacker,
-                condition: Condition::FightingDefensively,
-                gained: true,
-            });
-        }
+    }
+    if !intent.charge && !intent.readied && !intent.dive && underway.is_none() {
+        let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
+    }
+    if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
+        conditions.write(ConditionChange {
+            creature: intent.attacker,
+            condition: Condition::FightingDefensively,
+            gained: true,
+        });
+    }
+    let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
+    let unarmed = plan.weapon.unarmed && !armed;
+    let provokes = (is_ranged(&plan.weapon) || unarmed).then(|| {
         // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes
-        // strike first, and an archer who drops does not shoot.
-        // An unarmed attack by a creature that is not "armed" provokes from its armed target only, before it
-        // lands (004:168).
-        let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
-        let unarmed = plan.weapon.unarmed && !armed;
-        if is_ranged(&plan.weapon) || unarmed {
-            let why = if unarmed {
-                "an unarmed attack on an armed foe (004:168)"
-            } else {
-                "a ranged attack in a threatened square (004:90)"
-            };
-            let initiative = order.initiative();
-            let mut strike = Opportunity {
-                field: &field,
-                creatures: &creatures,
-                dice: &mut dice,
-                facts: &mut facts,
-                damage: &mut damage,
-            };
-            let only = unarmed.then_some(intent.target);
-            if strike.provoke_in_place(&attacker, &initiative, &mut reactions, only, "attack", why) {
-                continue;
+        // strike first, and an archer who drops does not shoot. An unarmed attack by a creature that is not
+        // "armed" provokes from its armed target only, before it lands (004:168).
+        if unarmed {
+            (Some(intent.target), "an unarmed attack on an armed foe (004:168)")
+        } else {
+            (None, "a ranged attack in a threatened square (004:90)")
+        }
+    });
+    Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, provokes })
+}
+
+/// Strikes the blows of a prepared attack: each rolled, its damage sent, none at a foe already down.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn strike_blows(
+    In((intent, prepared)): In<(AttackIntent, PreparedAttack)>,
+    mut commands: Commands,
+    mut dice: ResMut<Dice>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    mut strain: MessageWriter<Strain>,
+) {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return;
+    };
+    let PreparedAttack { plan, off_hand_plan, underway, two_weapons, .. } = prepared;
+    if attacker.conditions.has(Condition::Disabled) {
+        strain.write(Strain { creature: intent.attacker, reason: "a standard action while disabled (004:274)".into() });
+    }
+    let bonuses = if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
+    let mut target_hp = *target.hit_points;
+    let all: Vec<(i32, &AttackPlan)> =
+        bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
+    let first = underway.as_ref().map_or(0, |u| u.struck);
+    let last = match intent.blows {
+        Some(n) if intent.full => (first + n.max(1) as usize).min(all.len()),
+        _ => all.len(),
+    };
+    if last < all.len() {
+        commands.entity(intent.attacker).insert(FullAttackUnderway {
+            target: intent.target,
+            struck: last,
+            two_weapons,
+        });
+    } else if underway.is_some() {
+        commands.entity(intent.attacker).remove::<FullAttackUnderway>();
+    }
+    for (i, (bonus, plan)) in all.into_iter().enumerate().take(last).skip(first) {
+        let mut this = plan.clone();
+        if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
+            base.value = bonus;
+            if i >= bonuses.len() {
+                base.source = "base attack, off hand".into();
+            } else if i > 0 {
+                base.source = format!("base attack, attack {} of the full attack", i + 1);
             }
         }
-        if attacker.conditions.has(Condition::Disabled) {
-            strain.write(Strain {
-                creature: intent.attacker,
-                reason: "a standard action while disabled (004:274)".into(),
-            });
+        if let Some(hit) = roll_planned_attack(&this, attacker.id, target.id, target.traits, &mut dice, &mut facts) {
+            damage.write(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal });
+            if !hit.nonlethal {
+                target_hp = crate::rules::core::creature::absorb(target_hp, hit.amount);
+            }
         }
-        let bonuses =
-            if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
-        let mut target_hp = *target.hit_points;
-        let all: Vec<(i32, &AttackPlan)> =
-            bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
-        let first = underway.as_ref().map_or(0, |u| u.struck);
-        let last = match intent.blows {
-            Some(n) if intent.full => (first + n.max(1) as usize).min(all.len()),
-            _ => all.len(),
-        };
-        if last < all.len() {
-            commands.entity(intent.attacker).insert(FullAttackUnderway {
-                target: intent.target,
-                struck: last,
-                two_weapons,
-            });
-        } else if underway.is_some() {
-            commands.entity(intent.attacker).remove::<FullAttackUnderway>();
-        }
-        for (i, (bonus, plan)) in all.into_iter().enumerate().take(last).skip(first) {
-            let mut this = plan.clone();
-            if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
-                base.value = bonus;
-                if i >= bonuses.len() {
-                    base.source = "base attack, off hand".into();
-                } else if i > 0 {
-                    base.source = format!("base attack, attack {} of the full attack", i + 1);
-                }
-            }
-            if let Some(hit) = roll_planned_attack(&this, attacker.id, target.id, target.traits, &mut dice, &mut facts)
-            {
-                damage.write(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal });
-                if !hit.nonlethal {
-                    target_hp = crate::rules::core::creature::absorb(target_hp, hit.amount);
-                }
-            }
-            // No further blows at a creature already down.
-            if target_hp.current < 0 {
-                break;
-            }
+        // No further blows at a creature already down.
+        if target_hp.current < 0 {
+            break;
         }
     }
 }
@@ -1145,195 +1177,179 @@ pub fn check_coup_de_grace(attacker: &CombatantItem, target: &CombatantItem, wea
 
 /// Carries out coups de grâce: the full-round action, the attacks of opportunity it provokes (004:426), the
 /// automatic critical, then the Fortitude save against death.
+fn deliver_coups_de_grace(world: &mut World, mut intents: Local<MessageCursor<CoupDeGraceIntent>>) {
+    let read: Vec<CoupDeGraceIntent> = intents.read(world.resource::<Messages<CoupDeGraceIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(weapon)) = world.run_system_cached_with(begin_coup_de_grace, intent.clone()) else { continue };
+        if provoke(world, intent.attacker, None, "coup_de_grace", "a coup de grâce (004:426)") {
+            continue;
+        }
+        let _ = world.run_system_cached_with(strike_coup_de_grace, (intent, weapon));
+    }
+}
+
+/// Checks a coup de grâce and pays for it (or begins it over two rounds), or writes why not; the weapon to
+/// strike with when it is to be struck now.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
-fn deliver_coup_de_grace(
+fn begin_coup_de_grace(
+    In(intent): In<CoupDeGraceIntent>,
     mut commands: Commands,
     begun: Query<&FullRoundBegun>,
-    mut intents: MessageReader<CoupDeGraceIntent>,
     order: Res<TurnOrder>,
-    mut dice: ResMut<Dice>,
     creatures: Query<Combatant, With<Creature>>,
     mut budgets: Query<&mut ActionBudget>,
-    mut reactions: Query<&mut Reactions>,
+    mut facts: MessageWriter<Fact>,
+    mut strain: MessageWriter<Strain>,
+) -> Option<Weapon> {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return None;
+    };
+    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
+    let weapon = match &intent.weapon {
+        Some(name) => attacker.armament.0.iter().find(|w| &w.name == name),
+        None => attacker.armament.0.first(),
+    };
+    // A restricted creature begins a full-round action with one standard action and finishes it with
+    // another the next round (004:86, 004:212).
+    let finishing = begun.get(intent.attacker).is_ok_and(|b| {
+        b.action == BegunAction::CoupDeGrace { target: intent.target }
+            && b.round + 1 == order.round
+            && budget.check(ActionKind::Standard).is_ok()
+    });
+    let beginning = !finishing && budget.restricted && budget.check(ActionKind::Standard).is_ok();
+    let checked = order
+        .check_turn(intent.attacker)
+        .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
+        .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
+        .and_then(|w| check_coup_de_grace(&attacker, &target, w).map(|()| w.clone()));
+    let weapon = match checked {
+        Ok(weapon) => weapon,
+        Err(refusal) => {
+            facts.write(Fact::ActionRefused {
+                creature: attacker.id.clone(),
+                action: "coup_de_grace".into(),
+                reason: refusal.reason,
+                rule: refusal.rule,
+            });
+            return None;
+        }
+    };
+    if (beginning || finishing) && attacker.conditions.has(Condition::Disabled) {
+        strain.write(Strain { creature: intent.attacker, reason: "a standard action while disabled (004:274)".into() });
+    }
+    if beginning {
+        let _ = budget.spend(ActionKind::Standard);
+        facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: "coup_de_grace".into() });
+        commands
+            .entity(intent.attacker)
+            .insert(FullRoundBegun { action: BegunAction::CoupDeGrace { target: intent.target }, round: order.round });
+        return None;
+    }
+    if finishing {
+        let _ = budget.spend(ActionKind::Standard);
+        commands.entity(intent.attacker).remove::<FullRoundBegun>();
+    } else {
+        let _ = budget.spend(ActionKind::FullRound);
+    }
+    Some(weapon)
+}
+
+/// Strikes a coup de grâce: it hits and is a critical; the foe saves (Fortitude, DC 10 + the damage) or
+/// dies (004:424).
+fn strike_coup_de_grace(
+    In((intent, weapon)): In<(CoupDeGraceIntent, Weapon)>,
+    mut dice: ResMut<Dice>,
+    creatures: Query<Combatant, With<Creature>>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut slay: MessageWriter<Slay>,
-    mut strain: MessageWriter<Strain>,
-    field: Res<Battlefield>,
 ) {
-    for intent in intents.read() {
-        let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
-            continue;
-        };
-        let Ok(mut budget) = budgets.get_mut(intent.attacker) else { continue };
-        let weapon = match &intent.weapon {
-            Some(name) => attacker.armament.0.iter().find(|w| &w.name == name),
-            None => attacker.armament.0.first(),
-        };
-        // A restricted creature begins a full-round action with one standard action and finishes it with
-        // another the next round (004:86, 004:212).
-        let finishing = begun.get(intent.attacker).is_ok_and(|b| {
-            b.action == BegunAction::CoupDeGrace { target: intent.target }
-                && b.round + 1 == order.round
-                && budget.check(ActionKind::Standard).is_ok()
-        });
-        let beginning = !finishing && budget.restricted && budget.check(ActionKind::Standard).is_ok();
-        let checked = order
-            .check_turn(intent.attacker)
-            .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
-            .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
-            .and_then(|w| check_coup_de_grace(&attacker, &target, w).map(|()| w.clone()));
-        let weapon = match checked {
-            Ok(weapon) => weapon,
-            Err(refusal) => {
-                facts.write(Fact::ActionRefused {
-                    creature: attacker.id.clone(),
-                    action: "coup_de_grace".into(),
-                    reason: refusal.reason,
-                    rule: refusal.rule,
-                });
-                continue;
-            }
-        };
-        if (beginning || finishing) && attacker.conditions.has(Condition::Disabled) {
-            strain.write(Strain {
-                creature: intent.attacker,
-                reason: "a standard action while disabled (004:274)".into(),
-            });
-        }
-        if beginning {
-            let _ = budget.spend(ActionKind::Standard);
-            facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: "coup_de_grace".into() });
-            commands.entity(intent.attacker).insert(FullRoundBegun {
-                action: BegunAction::CoupDeGrace { target: intent.target },
-                round: order.round,
-            });
-            continue;
-        }
-        if finishing {
-            let _ = budget.spend(ActionKind::Standard);
-            commands.entity(intent.attacker).remove::<FullRoundBegun>();
-        } else {
-            let _ = budget.spend(ActionKind::FullRound);
-        }
-        let initiative = order.initiative();
-        let mut strike = Opportunity {
-            field: &field,
-            creatures: &creatures,
-            dice: &mut dice,
-            facts: &mut facts,
-            damage: &mut damage,
-        };
-        if strike.provoke_in_place(
-            &attacker,
-            &initiative,
-            &mut reactions,
-            None,
-            "coup_de_grace",
-            "a coup de grâce (004:426)",
-        ) {
-            continue;
-        }
-        let modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
-        let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, weapon.extra.as_slice());
-        facts.write(Fact::CoupDeGraceDelivered {
-            attacker: attacker.id.clone(),
-            target: target.id.clone(),
-            weapon: weapon.name.clone(),
-        });
-        facts.write(Fact::DamageDealt {
-            attacker: attacker.id.clone(),
-            target: target.id.clone(),
-            dice: rolled.throws.iter().chain(&rolled.extra).cloned().collect(),
-            modifiers,
-            multiplier: weapon.multiplier,
-            multiplied_by: vec![format!("coup de grâce, an automatic critical x{} (004:424)", weapon.multiplier)],
-            total: rolled.total,
-            nonlethal: weapon.unarmed,
-        });
-        damage.write(Damage { target: intent.target, amount: rolled.total, nonlethal: weapon.unarmed });
-        let dc = 10 + rolled.total;
-        let saved = roll_save(
-            &mut dice,
-            &mut facts,
-            target.id,
-            Save::Fortitude,
-            target.saves,
-            target.abilities,
-            "coup de grâce (004:424)",
-            dc,
-        );
-        if !saved {
-            slay.write(Slay { target: intent.target });
-        }
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return;
+    };
+    let modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, weapon.extra.as_slice());
+    facts.write(Fact::CoupDeGraceDelivered {
+        attacker: attacker.id.clone(),
+        target: target.id.clone(),
+        weapon: weapon.name.clone(),
+    });
+    facts.write(Fact::DamageDealt {
+        attacker: attacker.id.clone(),
+        target: target.id.clone(),
+        dice: rolled.throws.iter().chain(&rolled.extra).cloned().collect(),
+        modifiers,
+        multiplier: weapon.multiplier,
+        multiplied_by: vec![format!("coup de grâce, an automatic critical x{} (004:424)", weapon.multiplier)],
+        total: rolled.total,
+        nonlethal: weapon.unarmed,
+    });
+    damage.write(Damage { target: intent.target, amount: rolled.total, nonlethal: weapon.unarmed });
+    let dc = 10 + rolled.total;
+    let saved = roll_save(
+        &mut dice,
+        &mut facts,
+        target.id,
+        Save::Fortitude,
+        target.saves,
+        target.abilities,
+        "coup de grâce (004:424)",
+        dc,
+    );
+    if !saved {
+        slay.write(Slay { target: intent.target });
     }
 }
 
 /// Stands creatures up or drops them prone: standing up is a move action that provokes, the foes striking
 /// while it is still prone (004:225, RULES-INDEX); dropping prone is a free action (004:255).
-#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
-fn change_stance(
-    mut intents: MessageReader<StanceIntent>,
-    order: Res<TurnOrder>,
-    mut dice: ResMut<Dice>,
-    creatures: Query<Combatant, With<Creature>>,
-    mut budgets: Query<&mut ActionBudget>,
-    mut reactions: Query<&mut Reactions>,
-    mut facts: MessageWriter<Fact>,
-    mut damage: MessageWriter<Damage>,
-    mut conditions: MessageWriter<ConditionChange>,
-    field: Res<Battlefield>,
-) {
-    for intent in intents.read() {
-        let Ok(who) = creatures.get(intent.creature) else { continue };
-        let Ok(mut budget) = budgets.get_mut(intent.creature) else { continue };
-        let prone = who.conditions.has(Condition::Prone);
-        let (action, kind) =
-            if intent.stand_up { ("stand_up", ActionKind::Move) } else { ("drop_prone", ActionKind::Free) };
-        let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
-        let checked = turn
-            .and_then(|()| crate::rules::core::creature::able_to_act(who.conditions))
-            .and_then(|()| match (intent.stand_up, prone) {
-                (true, false) => Err(Refusal::new("it is not prone", "004:225")),
-                (false, true) => Err(Refusal::new("it is already prone", "004:255")),
-                _ => Ok(()),
-            })
-            .and_then(|()| if intent.readied { Ok(()) } else { budget.spend(kind) });
-        if let Err(refusal) = checked {
-            facts.write(Fact::ActionRefused {
-                creature: who.id.clone(),
-                action: action.into(),
-                reason: refusal.reason,
-                rule: refusal.rule,
-            });
+fn change_stances(world: &mut World, mut intents: Local<MessageCursor<StanceIntent>>) {
+    let read: Vec<StanceIntent> = intents.read(world.resource::<Messages<StanceIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(true) = world.run_system_cached_with(pay_for_stance, intent.clone()) else { continue };
+        if intent.stand_up && provoke(world, intent.creature, None, "stand_up", "standing up from prone (004:225)") {
             continue;
         }
-        if intent.stand_up {
-            let initiative = order.initiative();
-            let mut strike = Opportunity {
-                field: &field,
-                creatures: &creatures,
-                dice: &mut dice,
-                facts: &mut facts,
-                damage: &mut damage,
-            };
-            if strike.provoke_in_place(
-                &who,
-                &initiative,
-                &mut reactions,
-                None,
-                action,
-                "standing up from prone (004:225)",
-            ) {
-                continue;
-            }
-        }
-        conditions.write(ConditionChange {
+        world.write_message(ConditionChange {
             creature: intent.creature,
             condition: Condition::Prone,
             gained: !intent.stand_up,
         });
     }
+}
+
+/// Checks a change of stance and pays for it, or writes why not; whether it goes ahead.
+fn pay_for_stance(
+    In(intent): In<StanceIntent>,
+    order: Res<TurnOrder>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut facts: MessageWriter<Fact>,
+) -> bool {
+    let Ok(who) = creatures.get(intent.creature) else { return false };
+    let Ok(mut budget) = budgets.get_mut(intent.creature) else { return false };
+    let prone = who.conditions.has(Condition::Prone);
+    let (action, kind) =
+        if intent.stand_up { ("stand_up", ActionKind::Move) } else { ("drop_prone", ActionKind::Free) };
+    let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
+    let checked = turn
+        .and_then(|()| crate::rules::core::creature::able_to_act(who.conditions))
+        .and_then(|()| match (intent.stand_up, prone) {
+            (true, false) => Err(Refusal::new("it is not prone", "004:225")),
+            (false, true) => Err(Refusal::new("it is already prone", "004:255")),
+            _ => Ok(()),
+        })
+        .and_then(|()| if intent.readied { Ok(()) } else { budget.spend(kind) });
+    if let Err(refusal) = checked {
+        facts.write(Fact::ActionRefused {
+            creature: who.id.clone(),
+            action: action.into(),
+            reason: refusal.reason,
+            rule: refusal.rule,
+        });
+        return false;
+    }
+    true
 }
 
 /// Damage to apply to a creature, already rolled.
@@ -1352,6 +1368,30 @@ pub struct Damage {
 pub struct Slay {
     /// Who dies.
     pub target: Entity,
+}
+
+/// The squares a creature has no line of sight into: its blind spot while it flies, its tail or not
+/// (004:676); a rider has none (004:680).
+pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
+    if c.seat.is_some() {
+        return Vec::new();
+    }
+    crate::rules::core::sight::unseen_behind(
+        c.space.at(c.position.0),
+        c.altitude.0,
+        c.heading.0,
+        c.speed,
+        c.traits.all_round_vision,
+    )
+}
+
+/// A creature's blind spot while it flies, where it threatens nothing and strikes nothing (004:675-680):
+/// none with a tail attack (004:678); a rider has none, though its mount may (004:680).
+pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
+    if crate::rules::core::sight::has_tail_attack(&c.armament.0) {
+        return Vec::new();
+    }
+    unseen_of(c)
 }
 
 #[cfg(test)]

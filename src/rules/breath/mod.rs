@@ -151,7 +151,7 @@ pub fn check_breath(
     }
     let bodies: Vec<Body> = others.iter().map(|c| body_of(c)).collect();
     let own = body_of(breather);
-    let blind = crate::rules::opportunity::unseen_of(breather);
+    let blind = crate::rules::attack::unseen_of(breather);
     let open = |at| ranged_cover(field, own.footprint, at, &[]) != Cover::Total;
     let caught = covered(field.scale(), breath.weapon.area(), own, &bodies, aim, &blind, open)?;
     let mut entities: Vec<&CombatantItem> = caught.into_iter().map(|i| others[i]).collect();

@@ -86,6 +86,39 @@ pub fn roll_check(
     success
 }
 
+/// A skill's total modifier: the creature's, or the ability's modifier when it has no ranks.
+pub fn skill(total: Option<i32>, ability: i32) -> i32 {
+    total.unwrap_or(ability_modifier(ability))
+}
+
+/// An opposed check: `creature`'s `check` against `opponent`'s; `creature` wins only by beating it (a tie
+/// goes to the one who keeps track). Writes the fact and says whether `creature` won.
+pub fn opposed(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    (creature, check, bonus): (&CreatureId, &str, i32),
+    (opponent, their_check, their_bonus): (&CreatureId, &str, i32),
+    roll: u32,
+    reason: &str,
+) -> bool {
+    let their_roll = dice.d20();
+    let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
+    let won = total > their_total;
+    facts.write(Fact::Opposed {
+        creature: creature.clone(),
+        check: check.into(),
+        roll,
+        total,
+        opponent: opponent.clone(),
+        their_check: their_check.into(),
+        their_roll,
+        their_total,
+        won,
+        reason: reason.into(),
+    });
+    won
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,3 +66,18 @@ pub fn blind_spot(
     );
     shifted.squares().collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_blind_spot_004_675_680() {
+        // A Large flier heading east: its blind spot is the 2x2 squares west of it.
+        let dragon = Footprint::new(Square::new(10, 10), 2);
+        let spot = blind_spot(dragon, Direction::East, Maneuverability::Poor, false);
+        assert_eq!(spot, vec![Square::new(8, 10), Square::new(9, 10), Square::new(8, 11), Square::new(9, 11)]);
+        assert!(blind_spot(dragon, Direction::East, Maneuverability::Good, false).is_empty());
+        assert!(blind_spot(dragon, Direction::East, Maneuverability::Poor, true).is_empty());
+    }
+}

@@ -44,6 +44,7 @@ pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
     }
 }
 
+pub mod falls;
 pub mod rest;
 
 /// The systems that apply damage, healing and condition changes.
@@ -66,6 +67,7 @@ pub fn plugin(app: &mut App) {
         use_item
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::ready::ReadySystems)
+            .after(crate::rules::turns::lasting::impose)
             .before(crate::rules::attack::take_total_defense),
     );
 }

@@ -415,7 +415,7 @@ pub fn check_cast(
     }
     if caster.entity != target.entity {
         // No line of sight into a flier's blind spot (004:676); a line of effect as cover draws it (004:406).
-        let blind = crate::rules::opportunity::unseen_of(caster);
+        let blind = crate::rules::attack::unseen_of(caster);
         if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
             return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
         }

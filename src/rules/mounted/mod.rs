@@ -39,6 +39,14 @@ pub struct DismountIntent {
 /// The Reflex save against a share of a collision (004:852).
 pub const COLLISION_SHARE_REFLEX_DC: i32 = 15;
 
+/// Getting on and off mounts, among the actions: before the ground movement.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RidingSystems;
+
+/// Riders falling with their mounts or off them, as turns end.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FallenRiderSystems;
+
 /// Riders and mounts.
 pub fn plugin(app: &mut App) {
     app.add_message::<MountIntent>().add_message::<DismountIntent>().add_message::<TakeReinsIntent>();
@@ -47,7 +55,7 @@ pub fn plugin(app: &mut App) {
         (get_on, take_reins, get_off, carry_riders)
             .chain()
             .in_set(RulesSystems::Act)
-            .after(crate::rules::aerial::flying::AerialSystems)
+            .in_set(RidingSystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
     app.add_systems(Update, carry_riders.in_set(RulesSystems::Consequences));
@@ -56,7 +64,7 @@ pub fn plugin(app: &mut App) {
         (riders_fall_with_their_mounts, unconscious_riders_slide_off, carry_riders)
             .chain()
             .in_set(RulesSystems::Turns)
-            .after(crate::rules::aerial::flying::FallSystems),
+            .in_set(FallenRiderSystems),
     );
 }
 
@@ -434,7 +442,7 @@ pub fn carry_riders(
 /// The riders of a mount that fell fall with it: when it hits the ground, each takes the falling damage of
 /// the same height, rolled for each (our ruling, docs/rulings.md).
 fn riders_fall_with_their_mounts(
-    mut io: ParamSet<(MessageReader<Fact>, crate::rules::aerial::flying::FallOutput)>,
+    mut io: ParamSet<(MessageReader<Fact>, crate::rules::health::falls::FallOutput)>,
     mounts: Query<(&CreatureId, &Riders)>,
     riders: Query<&CreatureId>,
     mut dice: ResMut<Dice>,
@@ -499,7 +507,7 @@ type Standing<'w, 's> = Query<
 /// order, as when getting off (004:653-655).
 fn unconscious_riders_slide_off(
     mut commands: Commands,
-    mut io: ParamSet<(MessageReader<Fact>, crate::rules::aerial::flying::FallOutput)>,
+    mut io: ParamSet<(MessageReader<Fact>, crate::rules::health::falls::FallOutput)>,
     seated: Seated<'_, '_>,
     standing: Standing<'_, '_>,
     mut order: ResMut<TurnOrder>,
@@ -538,7 +546,7 @@ fn unconscious_riders_slide_off(
             Altitude(0),
         ));
         let damage = if altitude.0 > 0 {
-            crate::rules::aerial::falling_damage(scale.height_m(altitude.0))
+            crate::rules::health::falls::falling_damage(scale.height_m(altitude.0))
         } else {
             Some(crate::rules::core::dice::DiceExpr::new(1, 6))
         };

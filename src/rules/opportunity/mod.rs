@@ -7,7 +7,9 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::attack::Damage;
-use crate::rules::attack::{AttackSituation, Combatant, CombatantItem, Cover, plan_attack, roll_planned_attack};
+use crate::rules::attack::{
+    AttackSituation, Combatant, CombatantItem, Cover, blind_of, plan_attack, roll_planned_attack,
+};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -17,9 +19,9 @@ use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::systems::RulesSystems;
 use crate::rules::movement::{MovementAction, Route};
 use crate::rules::turns::MidAction;
-use crate::rules::turns::TurnOrder;
 use crate::rules::turns::moving::{MoveEnded, MovePhase, MoveStarting, Moving, PlanningMove};
 use crate::rules::turns::ready::{Readied, ReadiedAction, Trigger, move_before};
+use crate::rules::turns::{Provoking, TurnOrder};
 
 /// Attacks of opportunity made since the creature's last turn began ("une seule par round", 004:69).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -162,30 +164,6 @@ pub fn threat_of(c: &CombatantItem) -> Threat {
     let footprint = c.space.at(c.position.0);
     let high = c.seat.is_some_and(|s| s.high);
     Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen: false, blind: blind_of(c), high }
-}
-
-/// The squares a creature has no line of sight into: its blind spot while it flies, its tail or not
-/// (004:676); a rider has none (004:680).
-pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
-    if c.seat.is_some() {
-        return Vec::new();
-    }
-    crate::rules::core::sight::unseen_behind(
-        c.space.at(c.position.0),
-        c.altitude.0,
-        c.heading.0,
-        c.speed,
-        c.traits.all_round_vision,
-    )
-}
-
-/// A creature's blind spot while it flies, where it threatens nothing and strikes nothing (004:675-680):
-/// none with a tail attack (004:678); a rider has none, though its mount may (004:680).
-pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
-    if crate::rules::core::sight::has_tail_attack(&c.armament.0) {
-        return Vec::new();
-    }
-    unseen_of(c)
 }
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
@@ -515,7 +493,8 @@ pub fn plugin(app: &mut App) {
         .add_observer(plan_provocations)
         .add_observer(strike_the_leaving)
         .add_observer(strike_the_entering)
-        .add_observer(spend_readied_attacks);
+        .add_observer(spend_readied_attacks)
+        .add_observer(strike_the_provoker);
     app.add_systems(
         Update,
         refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::attack::end_full_attacks),
@@ -700,6 +679,25 @@ fn spend_readied_attacks(_ended: On<MoveEnded>, mut commands: Commands, mut plan
     for readier in plan.fired.drain(..) {
         commands.entity(readier).remove::<Readied>();
     }
+}
+
+/// The foes that threaten a creature doing something that provokes where it stands strike first (004:66).
+fn strike_the_provoker(
+    mut provoking: On<Provoking>,
+    field: Res<Battlefield>,
+    order: Res<TurnOrder>,
+    combatants: Query<Combatant, With<Creature>>,
+    mut reactions: Query<&mut Reactions>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+) {
+    let event = provoking.event_mut();
+    let Ok(who) = combatants.get(event.who) else { return };
+    let mut strike =
+        Opportunity { field: &field, creatures: &combatants, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+    let initiative = order.initiative();
+    event.dropped = strike.provoke_in_place(&who, &initiative, &mut reactions, event.only, event.action, &event.why);
 }
 
 /// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving

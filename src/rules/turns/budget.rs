@@ -245,6 +245,24 @@ impl MidAction {
     }
 }
 
+/// An action that provokes attacks of opportunity where its doer stands (004:66, the table of actions
+/// 004:87-163): a ranged or unarmed attack, a coup de grâce, standing up. The chapter of the attacks of
+/// opportunity observes it: the foes that threaten the doer strike first, and set `dropped` if it falls,
+/// in which case the action is not carried out.
+#[derive(Event, Debug)]
+pub struct Provoking {
+    /// Who acts.
+    pub who: Entity,
+    /// Only this foe may strike (an unarmed attack provokes its target alone, 004:168).
+    pub only: Option<Entity>,
+    /// The action, as the log names it.
+    pub action: &'static str,
+    /// What provokes, with the rule.
+    pub why: String,
+    /// Dropped by a strike: the action stops.
+    pub dropped: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

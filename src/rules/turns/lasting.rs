@@ -53,15 +53,12 @@ pub fn is_over(effect: &Effect, order: &TurnOrder) -> bool {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ImposeIntent>();
-    app.add_systems(
-        Update,
-        impose.in_set(RulesSystems::Act).after(super::ready::ReadySystems).before(crate::rules::health::use_item),
-    );
+    app.add_systems(Update, impose.in_set(RulesSystems::Act).after(super::ready::ReadySystems));
     app.add_systems(Update, expire.in_set(RulesSystems::Turns).after(super::TurnSystems).before(super::ready::lapse));
 }
 
 /// Gives the condition and records when it ends: `rounds` rounds from the current count.
-fn impose(
+pub fn impose(
     mut intents: MessageReader<ImposeIntent>,
     order: Res<TurnOrder>,
     mut creatures: Query<(&CreatureId, &mut Conditions, Option<&mut Lasting>)>,

@@ -36,3 +36,6 @@ pub fn lost_sight(hidden: Option<&Hidden>, pursuer: Entity) -> bool {
 pub fn out_of_sight(target: &CreatureId) -> Refusal {
     Refusal::new(format!("it has lost sight of {target}, hidden (Hide)"), "004:816-817")
 }
+
+/// The misled pursuer's penalty on its fly checks to turn after the flier that bluffed it (004:818).
+pub const MISLED_PENALTY: i32 = -5;
