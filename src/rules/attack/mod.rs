@@ -922,10 +922,10 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
         let Ok(Some(prepared)) = world.run_system_cached_with(prepare_attack_intent, intent.clone()) else {
             continue;
         };
-        if let Some((only, why)) = prepared.provokes {
-            if provoke(world, intent.attacker, only, "attack", why) {
-                continue;
-            }
+        if let Some((only, why)) = prepared.provokes
+            && provoke(world, intent.attacker, only, "attack", why)
+        {
+            continue;
         }
         let _ = world.run_system_cached_with(strike_blows, (intent, prepared));
     }
@@ -1039,21 +1039,20 @@ fn prepare_attack_intent(
     }
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     let unarmed = plan.weapon.unarmed && !armed;
-    let provokes = (is_ranged(&plan.weapon) || unarmed).then(|| {
-        // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes
-        // strike first, and an archer who drops does not shoot. An unarmed attack by a creature that is not
-        // "armed" provokes from its armed target only, before it lands (004:168).
-        if unarmed {
-            (Some(intent.target), "an unarmed attack on an armed foe (004:168)")
-        } else {
-            (None, "a ranged attack in a threatened square (004:90)")
-        }
-    });
+    // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes strike
+    // first, and an archer who drops does not shoot. An unarmed attack by a creature that is not "armed"
+    // provokes from its armed target only, before it lands (004:168).
+    let provokes = if unarmed {
+        Some((Some(intent.target), "an unarmed attack on an armed foe (004:168)"))
+    } else if is_ranged(&plan.weapon) {
+        Some((None, "a ranged attack in a threatened square (004:90)"))
+    } else {
+        None
+    };
     Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, provokes })
 }
 
 /// Strikes the blows of a prepared attack: each rolled, its damage sent, none at a foe already down.
-#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn strike_blows(
     In((intent, prepared)): In<(AttackIntent, PreparedAttack)>,
     mut commands: Commands,

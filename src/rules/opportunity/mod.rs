@@ -682,6 +682,7 @@ fn spend_readied_attacks(_ended: On<MoveEnded>, mut commands: Commands, mut plan
 }
 
 /// The foes that threaten a creature doing something that provokes where it stands strike first (004:66).
+#[expect(clippy::too_many_arguments, reason = "an observer: one parameter per resource or message it touches")]
 fn strike_the_provoker(
     mut provoking: On<Provoking>,
     field: Res<Battlefield>,
