@@ -145,10 +145,6 @@ pub fn headless_app() -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).add_plugins(crate::rules::plugin);
     app.insert_resource(Battlefield::default()).insert_resource(Dice::seeded(0));
-    // Many small systems, each quick: one thread runs them faster than a pool hands them out.
-    app.edit_schedule(Update, |schedule| {
-        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
-    });
     app
 }
 

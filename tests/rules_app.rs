@@ -19,7 +19,7 @@ fn app_on(level: &str, dice: &[u32]) -> App {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(level);
     let encounter = load_level(&path, &content).unwrap();
     let mut app = headless_app();
-    app.edit_schedule(Update, |schedule| {
+    app.edit_schedule(estoc::rules::Rules, |schedule| {
         schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
     });
     spawn_encounter(app.world_mut(), &encounter, 5, dice);

@@ -17,7 +17,7 @@ const PAN_SPEED: f32 = 900.0;
 const ZOOM_STEP: f32 = 0.9;
 
 pub(super) fn plugin(app: &mut App) {
-    app.configure_sets(Update, InputSystems.before(crate::rules::core::systems::RulesSystems::Setup));
+    app.configure_sets(Update, InputSystems.before(crate::rules::core::systems::RulesStep));
     app.add_systems(Update, (pan_camera, zoom_camera, super::play::track_hover).chain().before(InputSystems));
 }
 

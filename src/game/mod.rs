@@ -154,7 +154,7 @@ pub fn switch_level(world: &mut World, path: &Path) {
 pub fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
-        (ViewSystems::Spawn, ViewSystems::Sync).chain().after(crate::rules::core::systems::RulesSystems::Record),
+        (ViewSystems::Spawn, ViewSystems::Sync).chain().after(crate::rules::core::systems::RulesStep),
     );
     app.add_plugins((
         board::plugin,
@@ -181,7 +181,7 @@ pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
         .init_resource::<play::Previews>();
     app.add_systems(
         Update,
-        (play::update_previews, overlay::redraw).chain().after(crate::rules::core::systems::RulesSystems::Record),
+        (play::update_previews, overlay::redraw).chain().after(crate::rules::core::systems::RulesStep),
     );
 }
 

@@ -21,7 +21,7 @@ use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::Square;
 use crate::rules::core::reach::threatened_squares;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::RulesStep;
 use crate::rules::movement::{ChargeLane, MovementAction};
 use crate::rules::turns::FullAttackUnderway;
 use crate::rules::turns::TurnOrder;
@@ -214,12 +214,9 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Selected>()
         .init_resource::<Commanded>()
         .init_resource::<Previews>();
-    app.configure_sets(Update, PlaySystems.after(super::input::InputSystems).before(RulesSystems::Setup));
+    app.configure_sets(Update, PlaySystems.after(super::input::InputSystems).before(RulesStep));
     app.add_systems(Update, (restart, apply_pending).chain().in_set(PlaySystems));
-    app.add_systems(
-        Update,
-        (play_ai, update_previews).chain().after(RulesSystems::Record).before(super::ViewSystems::Spawn),
-    );
+    app.add_systems(Update, (play_ai, update_previews).chain().after(RulesStep).before(super::ViewSystems::Spawn));
     app.add_systems(Update, (keys, clicks).chain().in_set(super::input::InputSystems));
 }
 

@@ -17,27 +17,32 @@ pub mod turns;
 use bevy::prelude::*;
 
 pub use self::core::facts::{EventLog, Fact};
-pub use self::core::systems::RulesSystems;
+pub use self::core::systems::{Rules, RulesStep, RulesSystems};
 
-/// All rules chapters.
+/// All rules chapters, in the book's order, each depending only on the core and the chapters before it.
 pub fn plugin(app: &mut App) {
+    app.init_schedule(Rules);
+    // Many small systems, each quick: one thread runs them faster than a pool hands them out.
+    app.edit_schedule(Rules, |schedule| {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    });
     app.configure_sets(
-        Update,
+        Rules,
         (RulesSystems::Setup, RulesSystems::Act, RulesSystems::Consequences, RulesSystems::Turns, RulesSystems::Record)
             .chain(),
     );
+    app.add_systems(Update, self::core::systems::run_rules.in_set(RulesStep));
     app.add_message::<Fact>().add_message::<self::core::creature::ConditionChange>().init_resource::<EventLog>();
-    app.add_systems(Update, self::core::facts::record_facts.in_set(RulesSystems::Record));
+    app.add_systems(Rules, self::core::facts::record_facts.in_set(RulesSystems::Record));
     app.add_plugins((
-        turns::plugin,
         movement::plugin,
+        turns::plugin,
         attack::plugin,
-        health::plugin,
         opportunity::plugin,
+        health::plugin,
         magic::plugin,
-        aerial::flying::plugin,
-        aerial::pursuit::plugin,
         mounted::plugin,
+        aerial::plugin,
         breath::plugin,
     ));
 }

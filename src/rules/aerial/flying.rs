@@ -21,7 +21,7 @@ use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Direction, Footprint};
 use crate::rules::core::names::SpeedStatus;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::health::falls::FallOutput;
 use crate::rules::mounted::share_collision;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
@@ -115,17 +115,17 @@ pub struct AerialSystems;
 pub fn plugin(app: &mut App) {
     app.add_message::<FlyIntent>().add_message::<TakeOffIntent>().add_message::<LandIntent>();
     app.configure_sets(
-        Update,
+        Rules,
         AerialSystems
             .in_set(RulesSystems::Act)
             .after(crate::rules::attack::take_total_defense)
             .before(crate::rules::mounted::RidingSystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
-    app.configure_sets(Update, FallSystems.before(crate::rules::mounted::FallenRiderSystems));
-    app.add_systems(Update, (finish_flybys, take_off, fly_creatures, land).chain().in_set(AerialSystems));
+    app.configure_sets(Rules, FallSystems.before(crate::rules::mounted::FallenRiderSystems));
+    app.add_systems(Rules, (finish_flybys, take_off, fly_creatures, land).chain().in_set(AerialSystems));
     app.add_systems(
-        Update,
+        Rules,
         (end_of_turn_falls, start_of_turn_recovery)
             .chain()
             .in_set(RulesSystems::Turns)

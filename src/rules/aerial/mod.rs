@@ -11,6 +11,11 @@ pub mod pursuit;
 
 use serde::{Deserialize, Serialize};
 
+/// Aerial combat: flight, and losing a pursuer.
+pub fn plugin(app: &mut bevy::prelude::App) {
+    app.add_plugins((flying::plugin, pursuit::plugin));
+}
+
 use crate::rules::core::altitude::Scale;
 use crate::rules::core::creature::Maneuverability;
 use crate::rules::core::dice::DiceExpr;

@@ -16,6 +16,7 @@ use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
+use crate::rules::core::systems::Rules;
 use crate::rules::turns::TurnOrder;
 
 /// The bonus of the dense surroundings a flier hides in: towers, a town, mountains, Colossal or larger
@@ -81,9 +82,9 @@ pub fn hide_size_modifier(size: Size) -> i32 {
 
 pub fn plugin(app: &mut App) {
     app.add_message::<HideIntent>();
-    app.add_systems(Update, hide.in_set(super::flying::AerialSystems).after(super::flying::land));
+    app.add_systems(Rules, hide.in_set(super::flying::AerialSystems).after(super::flying::land));
     // After the frame's facts are all written: they only read them.
-    app.add_systems(Update, (reveal, lift_misleading).in_set(crate::rules::core::systems::RulesSystems::Record));
+    app.add_systems(Rules, (reveal, lift_misleading).in_set(crate::rules::core::systems::RulesSystems::Record));
 }
 
 type Hiders<'w, 's> = Query<

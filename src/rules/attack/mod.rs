@@ -19,7 +19,7 @@ use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{
     ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, Provoking, Strain, TurnOrder,
 };
@@ -181,23 +181,23 @@ pub const POINT_BLANK_M: f32 = 9.0;
 pub fn plugin(app: &mut App) {
     app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>().add_message::<CoupDeGraceIntent>();
     app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
-    app.add_systems(Update, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
-    app.add_systems(Update, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
+    app.add_systems(Rules, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
+    app.add_systems(Rules, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
     app.add_systems(
-        Update,
+        Rules,
         take_total_defense
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::ready::ReadySystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
     app.add_systems(
-        Update,
+        Rules,
         (attack_at_the_end_of_a_charge, resolve_attacks)
             .chain()
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::moving::MovementSystems),
     );
-    app.add_systems(Update, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::ready::lapse));
+    app.add_systems(Rules, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::ready::lapse));
 }
 
 /// A charge ends in one melee attack, at +2 (004:457): its full-round action is already spent.

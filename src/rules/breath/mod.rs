@@ -20,7 +20,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::Strain;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
@@ -99,7 +99,7 @@ pub struct BreathIntent {
 pub fn plugin(app: &mut App) {
     app.add_message::<BreathIntent>();
     app.add_systems(
-        Update,
+        Rules,
         breathe
             .in_set(RulesSystems::Act)
             .after(crate::rules::magic::CastSystems)

@@ -1,8 +1,15 @@
-//! The rules' system sets, in the order every update runs them; each chapter puts its systems in them.
+//! When the rules run: their own schedule, [`Rules`], and the sets every chapter puts its systems in, in the
+//! order each run goes through them.
 
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
-/// The rules' systems, run in this order every update.
+/// The rules' schedule. [`crate::rules::command::perform`] runs it after each command; the game and the
+/// headless app also run it once a frame ([`RulesStep`]), for intents written outside a command.
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules;
+
+/// The rules' systems, run in this order every time the rules run.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RulesSystems {
     /// Setting up the fight: initiative, the first turn.
@@ -13,6 +20,15 @@ pub enum RulesSystems {
     Consequences,
     /// Ending turns and starting the next.
     Turns,
-    /// Appending the facts of this update to the event log.
+    /// Appending the facts of this run to the event log.
     Record,
+}
+
+/// The rules' turn in a frame of `Update`: what feeds them comes before, what shows them after.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RulesStep;
+
+/// Runs the rules' schedule.
+pub fn run_rules(world: &mut World) {
+    world.run_schedule(Rules);
 }

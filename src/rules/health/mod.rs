@@ -10,7 +10,7 @@ use crate::rules::core::creature::{
 };
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{Fall, Strain, TurnOrder};
 
 /// Damage from one attack that calls for a Fortitude save or death (004:272): 50 points or more.
@@ -54,16 +54,16 @@ pub struct HealthSystems;
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
     app.add_message::<Healing>().add_message::<UseItemIntent>().add_message::<rest::RestIntent>();
-    app.add_systems(Update, rest::take_rest.in_set(RulesSystems::Consequences).after(HealthSystems));
+    app.add_systems(Rules, rest::take_rest.in_set(RulesSystems::Consequences).after(HealthSystems));
     app.add_systems(
-        Update,
+        Rules,
         (apply_strain, apply_damage, apply_slay, apply_healing, apply_condition_changes)
             .chain()
             .in_set(HealthSystems)
             .in_set(RulesSystems::Consequences),
     );
     app.add_systems(
-        Update,
+        Rules,
         use_item
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::ready::ReadySystems)

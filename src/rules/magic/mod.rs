@@ -18,7 +18,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::health::Healing;
 use crate::rules::opportunity::{Opportunity, Reactions};
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
@@ -177,20 +177,17 @@ pub struct CastSystems;
 pub fn plugin(app: &mut App) {
     app.add_message::<CastIntent>();
     app.configure_sets(
-        Update,
+        Rules,
         CastSystems
             .in_set(RulesSystems::Act)
             .after(crate::rules::health::use_item)
             .before(crate::rules::attack::take_total_defense),
     );
-    app.add_systems(Update, cast.in_set(CastSystems));
+    app.add_systems(Rules, cast.in_set(CastSystems));
     // A spell's round comes before anything the caster might do in its turn.
+    app.add_systems(Rules, complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems));
     app.add_systems(
-        Update,
-        complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems),
-    );
-    app.add_systems(
-        Update,
+        Rules,
         keep_concentration.in_set(RulesSystems::Consequences).before(crate::rules::health::HealthSystems),
     );
 }

@@ -15,7 +15,7 @@ use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{ActionKind, TurnOrder};
 
 /// Climbs onto an adjacent ally's back: a move action (004:226, 004:654).
@@ -51,16 +51,16 @@ pub struct FallenRiderSystems;
 pub fn plugin(app: &mut App) {
     app.add_message::<MountIntent>().add_message::<DismountIntent>().add_message::<TakeReinsIntent>();
     app.add_systems(
-        Update,
+        Rules,
         (get_on, take_reins, get_off, carry_riders)
             .chain()
             .in_set(RulesSystems::Act)
             .in_set(RidingSystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
-    app.add_systems(Update, carry_riders.in_set(RulesSystems::Consequences));
+    app.add_systems(Rules, carry_riders.in_set(RulesSystems::Consequences));
     app.add_systems(
-        Update,
+        Rules,
         (riders_fall_with_their_mounts, unconscious_riders_slide_off, carry_riders)
             .chain()
             .in_set(RulesSystems::Turns)

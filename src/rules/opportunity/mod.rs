@@ -16,7 +16,7 @@ use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{MovementAction, Route};
 use crate::rules::turns::MidAction;
 use crate::rules::turns::moving::{MoveEnded, MovePhase, MoveStarting, Moving, PlanningMove};
@@ -495,10 +495,7 @@ pub fn plugin(app: &mut App) {
         .add_observer(strike_the_entering)
         .add_observer(spend_readied_attacks)
         .add_observer(strike_the_provoker);
-    app.add_systems(
-        Update,
-        refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::attack::end_full_attacks),
-    );
+    app.add_systems(Rules, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::attack::end_full_attacks));
 }
 
 /// What the attacks of opportunity know of the move underway: the moments it provokes and who strikes then,

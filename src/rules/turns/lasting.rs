@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::TurnOrder;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 
 /// One effect with a duration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,8 +53,8 @@ pub fn is_over(effect: &Effect, order: &TurnOrder) -> bool {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ImposeIntent>();
-    app.add_systems(Update, impose.in_set(RulesSystems::Act).after(super::ready::ReadySystems));
-    app.add_systems(Update, expire.in_set(RulesSystems::Turns).after(super::TurnSystems).before(super::ready::lapse));
+    app.add_systems(Rules, impose.in_set(RulesSystems::Act).after(super::ready::ReadySystems));
+    app.add_systems(Rules, expire.in_set(RulesSystems::Turns).after(super::TurnSystems).before(super::ready::lapse));
 }
 
 /// Gives the condition and records when it ends: `rounds` rounds from the current count.

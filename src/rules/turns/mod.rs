@@ -17,7 +17,7 @@ use crate::rules::core::creature::{Riding, Seat};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 
 /// Asks the rules to begin the fight: roll initiative and start the first turn.
 #[derive(Message, Clone, Debug)]
@@ -173,9 +173,9 @@ pub fn plugin(app: &mut App) {
         .add_message::<ResumeIntent>()
         .init_resource::<TurnOrder>();
     app.add_plugins((moving::plugin, ready::plugin, lasting::plugin));
-    app.add_systems(Update, roll_initiative.in_set(RulesSystems::Setup));
+    app.add_systems(Rules, roll_initiative.in_set(RulesSystems::Setup));
     app.add_systems(
-        Update,
+        Rules,
         (ask_to_resume, delay_turn, end_turn, declare_victory).chain().in_set(RulesSystems::Turns).in_set(TurnSystems),
     );
 }

@@ -18,7 +18,7 @@ use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{
     Body, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for, settle,
     squeeze_width,
@@ -28,7 +28,7 @@ use crate::rules::movement::{
 pub(super) fn plugin(app: &mut App) {
     app.register_required_components::<Creature, Exertion>();
     app.add_message::<MoveIntent>().add_message::<ChargeEnded>();
-    app.add_systems(Update, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
+    app.add_systems(Rules, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
 }
 
 /// Whether a creature may take a movement action now, given its budget, speed and state.

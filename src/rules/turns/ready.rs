@@ -17,7 +17,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Square;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::systems::RulesSystems;
+use crate::rules::core::systems::{Rules, RulesSystems};
 
 /// The action set aside.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,11 +124,11 @@ pub struct ReadySystems;
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ReadyIntent>();
     app.configure_sets(
-        Update,
+        Rules,
         ReadySystems.in_set(RulesSystems::Act).before(crate::rules::turns::moving::MovementSystems),
     );
-    app.add_systems(Update, ready.in_set(ReadySystems));
-    app.add_systems(Update, lapse.in_set(RulesSystems::Turns).after(super::TurnSystems));
+    app.add_systems(Rules, ready.in_set(ReadySystems));
+    app.add_systems(Rules, lapse.in_set(RulesSystems::Turns).after(super::TurnSystems));
 }
 
 /// Readies: the creature's turn, able to act, its standard action left (004:620).
