@@ -8,9 +8,10 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use estoc::data::{Content, load_level};
-use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
+use estoc::encounter::{begin, headless_app, spawn_encounter};
 use estoc::preview::{attack_preview, move_options, path_preview};
 use estoc::rules::attack::AttackRequest;
+use estoc::rules::core::creature::Roster;
 use estoc::rules::core::geometry::Square;
 use estoc::rules::movement::MovementAction;
 

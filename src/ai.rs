@@ -10,19 +10,19 @@ use bevy::prelude::*;
 
 use crate::preview::{attack_preview, charge_lanes, move_options, path_preview};
 use crate::rules::attack::{AttackRequest, flanks, range_m};
+use crate::rules::command::Command;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::reach::melee_reaches;
 use crate::rules::movement::MovementAction;
 use crate::rules::turns::{ActionBudget, ActionKind};
-use crate::scenario::Step;
 
 /// What the AI knows of one creature.
 #[derive(Clone, Debug)]
 struct Seen {
     entity: Entity,
-    id: String,
+    id: CreatureId,
     faction: String,
     footprint: Footprint,
     up: bool,
@@ -37,7 +37,7 @@ fn census(world: &mut World) -> Vec<Seen> {
         .iter(world)
         .map(|(entity, id, faction, position, space, conditions, hp)| Seen {
             entity,
-            id: id.0.clone(),
+            id: id.clone(),
             faction: faction.0.clone(),
             footprint: space.at(position.0),
             up: conditions.can_act(),
@@ -56,10 +56,10 @@ fn best_attack(
     foes: &[Seen],
     full: bool,
     ranged: bool,
-) -> Option<(String, Option<String>, f32)> {
+) -> Option<(CreatureId, Option<String>, f32)> {
     let weapons: Vec<String> =
         world.get::<Armament>(me)?.0.iter().filter(|w| is_ranged(w) == ranged).map(|w| w.name.clone()).collect();
-    let mut best: Option<(String, Option<String>, f32, i32)> = None;
+    let mut best: Option<(CreatureId, Option<String>, f32, i32)> = None;
     for foe in foes.iter().filter(|f| f.up) {
         for weapon in &weapons {
             let request = AttackRequest { weapon: Some(weapon), full, ..default() };
@@ -94,17 +94,17 @@ fn could_strike(
 
 /// The next step of `creature`'s turn, and of those who act with it: a rider, its mount and passengers
 /// each do what they can, the rider first (004:653-655).
-pub fn next_step(world: &mut World, creature: Entity) -> Step {
+pub fn next_step(world: &mut World, creature: Entity) -> Command {
     let order = world.resource::<crate::rules::turns::TurnOrder>();
     let party: Vec<Entity> = if order.acting.contains(&creature) { order.acting.clone() } else { vec![creature] };
     for member in party {
         let step = member_step(world, member);
-        if !matches!(step, Step::EndTurn { .. }) {
+        if !matches!(step, Command::EndTurn { .. }) {
             return step;
         }
     }
-    let id = world.get::<CreatureId>(creature).map(|c| c.0.clone()).unwrap_or_default();
-    Step::EndTurn { creature: id }
+    let id = world.get::<CreatureId>(creature).cloned().unwrap_or_default();
+    Command::EndTurn { creature: id }
 }
 
 /// Whether `creature` is a mount whose rider directs it now.
@@ -118,12 +118,12 @@ fn is_directed(world: &World, creature: Entity) -> bool {
 }
 
 /// The next step of one creature of the party whose turn it is.
-fn member_step(world: &mut World, creature: Entity) -> Step {
+fn member_step(world: &mut World, creature: Entity) -> Command {
     let all = census(world);
     let Some(me) = all.iter().find(|s| s.entity == creature).cloned() else {
-        return Step::EndTurn { creature: String::new() };
+        return Command::EndTurn { creature: CreatureId::default() };
     };
-    let end = Step::EndTurn { creature: me.id.clone() };
+    let end = Command::EndTurn { creature: me.id.clone() };
     let foes: Vec<Seen> = all.iter().filter(|s| s.faction != me.faction && s.up).cloned().collect();
     let allies: Vec<Seen> =
         all.iter().filter(|s| s.faction == me.faction && s.up && s.entity != creature).cloned().collect();
@@ -176,7 +176,12 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
                 .collect();
             squares.sort_by_key(|(s, d)| (std::cmp::Reverse(*d), s.y, s.x));
             if let Some((to, _)) = squares.first() {
-                return Step::Move { creature: me.id.clone(), to: *to, action: MovementAction::Withdraw, path: None };
+                return Command::Move {
+                    creature: me.id.clone(),
+                    to: *to,
+                    action: MovementAction::Withdraw,
+                    path: None,
+                };
             }
         }
     }
@@ -186,7 +191,7 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
         && budget.check(ActionKind::Standard).is_ok()
         && let Some(potion) = world.get::<Items>(creature).and_then(|i| i.0.iter().find(|i| i.heal.is_some()))
     {
-        return Step::UseItem { creature: me.id.clone(), item: potion.name.clone() };
+        return Command::UseItem { creature: me.id.clone(), item: potion.name.clone() };
     }
     // A caster casts: healing on a badly hurt ally in reach (or itself), else its spells at a foe.
     if let Some(step) = cast_something(world, creature, &me, &foes, &allies, adjacent_foe) {
@@ -210,12 +215,12 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
             .filter(|s| nearest_foe(&foes, Footprint::new(*s, me.footprint.width)) > 1)
             .min_by_key(|s| (s.y, s.x));
         if let Some(to) = step {
-            return Step::Move { creature: me.id.clone(), to, action: MovementAction::FiveFootStep, path: None };
+            return Command::Move { creature: me.id.clone(), to, action: MovementAction::FiveFootStep, path: None };
         }
     }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
     let two_hands = crate::rules::attack::holds_off_hand(&armament) && !archer;
-    let attack = |target, weapon, full| Step::Attack {
+    let attack = |target, weapon, full| Command::Attack {
         creature: me.id.clone(),
         target,
         weapon,
@@ -236,7 +241,7 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
     // A flier that has flown (and struck) hides among the towers from its pursuers: it costs no action
     // (004:816-817, docs/rulings.md).
     if crate::rules::aerial::pursuit::hide_allowed(world, creature).is_ok() {
-        return Step::Hide { creature: me.id.clone() };
+        return Command::Hide { creature: me.id.clone() };
     }
     if riding || (budget.check(ActionKind::Move).is_err() && budget.check(ActionKind::Standard).is_err()) {
         return end;
@@ -276,7 +281,7 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
         && score > 40
         && budget.check(ActionKind::Move).is_ok()
     {
-        return Step::Move { creature: me.id.clone(), to, action, path: None };
+        return Command::Move { creature: me.id.clone(), to, action, path: None };
     }
     // Charge when it cannot strike otherwise this turn.
     if fresh && !archer {
@@ -284,7 +289,7 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
             if let Ok(lanes) = charge_lanes(world, creature, foe.entity)
                 && let Some(lane) = lanes.first()
             {
-                return Step::Charge { creature: me.id.clone(), target: foe.id.clone(), to: Some(lane.to) };
+                return Command::Charge { creature: me.id.clone(), target: foe.id.clone(), to: Some(lane.to) };
             }
         }
     }
@@ -313,7 +318,7 @@ fn member_step(world: &mut World, creature: Entity) -> Step {
         if let Some((_, _, to)) = squares.first() {
             let action = options.at(*to).map(|(a, _)| a).unwrap_or(walk);
             let action = if action == MovementAction::FiveFootStep { MovementAction::Move } else { action };
-            return Step::Move { creature: me.id.clone(), to: *to, action, path: None };
+            return Command::Move { creature: me.id.clone(), to: *to, action, path: None };
         }
     }
     end
@@ -330,7 +335,7 @@ fn cast_something(
     foes: &[Seen],
     allies: &[Seen],
     adjacent_foe: bool,
-) -> Option<Step> {
+) -> Option<Command> {
     use crate::preview::{CastPreview, cast_preview};
     use crate::rules::magic::{CastingTime, SpellEffect, Spellcasting};
     let spells: Vec<(String, SpellEffect, CastingTime)> = world
@@ -338,7 +343,7 @@ fn cast_something(
         .castable()
         .map(|s| (s.name.clone(), s.def.effect, s.def.casting))
         .collect();
-    let cast = |target: &Seen, spell: &str, defensively: bool| Step::Cast {
+    let cast = |target: &Seen, spell: &str, defensively: bool| Command::Cast {
         creature: me.id.clone(),
         spell: spell.to_string(),
         target: Some(target.id.clone()),
@@ -375,7 +380,7 @@ fn cast_something(
 /// height first, then the flight ending nearest to it, beside it if it can, slow rather than fast (a slow
 /// flight leaves the standard action to strike), never a stall if another flight will do, and never one
 /// whose fly checks fail more often than not if another will do.
-fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
+fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     use crate::rules::aerial::flight::FlightStep;
     use crate::rules::core::names::SpeedStatus;
     let altitude = world.get::<Altitude>(creature)?.0;
@@ -410,7 +415,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
                 })
                 .min_by_key(|(at, p)| (odds(p), p.flight.maneuvers, p.flight.spent, at.y, at.x))
         {
-            return Some(Step::flight(me.id.clone(), planned.steps.clone(), Some(foe.id.clone())));
+            return Some(Command::flight(me.id.clone(), planned.steps.clone(), Some(foe.id.clone())));
         }
     }
     // At chase scale a flight climbs or dives one band at most (004:749).
@@ -444,7 +449,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         let unlikely = planned.chance < 0.5;
         (rank(planned.flight.status), unlikely, !strikes, d, odds(planned), planned.flight.spent, square.y, square.x)
     })?;
-    Some(Step::flight(me.id.clone(), best.1.steps.clone(), None))
+    Some(Command::flight(me.id.clone(), best.1.steps.clone(), None))
 }
 
 /// A flyby attack by a flier with the Flyby Attack feat, which makes it without a fly check (004:755-757):
@@ -453,7 +458,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 /// slow and without checks, to the end farthest from every foe, out of their reach rather than beside them
 /// for their full attacks. `None` without the feat, its move
 /// and standard actions, or such a flight.
-fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
+fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     use crate::rules::aerial::flying::{flyby_fits, plan_flights};
     use crate::rules::core::creature::Hidden;
     use crate::rules::core::names::SpeedStatus;
@@ -505,8 +510,8 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
                 _ if slow => strike.steps.clone(),
                 _ => continue,
             };
-            let mut step = Step::flight(me.id.clone(), steps, None);
-            if let Step::Fly { flyby, .. } = &mut step {
+            let mut step = Command::flight(me.id.clone(), steps, None);
+            if let Command::Fly { flyby, .. } = &mut step {
                 *flyby = Some((foe.id.clone(), after));
             }
             return Some(step);
@@ -528,7 +533,7 @@ fn odds(planned: &crate::rules::aerial::flight::PlannedFlight) -> u32 {
 
 /// A breath at the foe that makes it cover the most foes, each ally it would cover counting two against:
 /// none unless that comes to one foe at least, or when its breath is not back or its standard action spent.
-fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Step> {
+fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     let breath = world.get::<crate::rules::breath::Breath>(creature)?;
     let round = world.resource::<crate::rules::turns::TurnOrder>().round;
     let budget = world.get::<ActionBudget>(creature)?;
@@ -546,7 +551,7 @@ fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             best = Some((score, foe));
         }
     }
-    best.map(|(_, foe)| Step::Breathe { creature: me.id.clone(), toward: foe.id.clone() })
+    best.map(|(_, foe)| Command::Breathe { creature: me.id.clone(), toward: foe.id.clone() })
 }
 
 /// Squares to the nearest standing foe.

@@ -1,8 +1,6 @@
 //! Spawning a checked encounter into the world, and the app that runs the rules without a window.
 //! Start, restart, hot reload and the headless runner all come through [`spawn_encounter`].
 
-use std::collections::BTreeMap;
-
 use bevy::prelude::*;
 
 use crate::data::Encounter;
@@ -11,17 +9,6 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::EventLog;
 use crate::rules::turns::{BeginEncounterIntent, TurnOrder};
-
-/// Creatures of the fight by id.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Roster(pub BTreeMap<CreatureId, Entity>);
-
-impl Roster {
-    /// The entity of a creature id.
-    pub fn get(&self, id: &str) -> Option<Entity> {
-        self.0.get(&CreatureId(id.to_string())).copied()
-    }
-}
 
 /// The encounter being played, kept for restarts and for the view.
 #[derive(Resource, Clone, Debug)]

@@ -3,9 +3,9 @@
 
 use crate::data::Encounter;
 use crate::encounter::{begin, headless_app, spawn_encounter};
+use crate::rules::command::{Command, perform};
 use crate::rules::core::facts::{EventLog, Fact};
 use crate::rules::turns::TurnOrder;
-use crate::scenario::{Step, apply_step};
 
 /// Rounds after which a battle is called off.
 pub const ROUND_LIMIT: u32 = 50;
@@ -21,7 +21,7 @@ pub struct Outcome {
     /// Rounds played.
     pub rounds: u32,
     /// Every action taken.
-    pub steps: Vec<Step>,
+    pub steps: Vec<Command>,
     /// The event log.
     pub log: EventLog,
 }
@@ -48,17 +48,13 @@ pub fn battle(encounter: &Encounter, seed: u64) -> Outcome {
         }
         in_turn += 1;
         let step = if in_turn > STEPS_PER_TURN {
-            let id = app.world().get::<crate::rules::core::creature::CreatureId>(current).map(|c| c.0.clone());
-            Step::EndTurn { creature: id.unwrap_or_default() }
+            let id = app.world().get::<crate::rules::core::creature::CreatureId>(current).cloned();
+            Command::EndTurn { creature: id.unwrap_or_default() }
         } else {
             crate::ai::next_step(app.world_mut(), current)
         };
-        apply_step(app.world_mut(), &step);
-        app.update();
-        while let Some(put_off) = crate::scenario::take_deferred(app.world_mut()) {
-            apply_step(app.world_mut(), &put_off);
-            app.update();
-        }
+        // The AI names only creatures of the fight.
+        let _ = perform(app.world_mut(), &step);
         steps.push(step);
     }
     let world = app.world_mut();

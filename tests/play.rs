@@ -6,14 +6,15 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use estoc::data::{Content, Encounter, load_level};
-use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
+use estoc::encounter::{begin, headless_app, spawn_encounter};
 use estoc::preview::{attack_preview, move_options, path_preview};
 use estoc::rules::attack::{AttackRequest, chance_to_hit};
+use estoc::rules::command::{Command, perform};
 use estoc::rules::core::creature::Position;
+use estoc::rules::core::creature::Roster;
 use estoc::rules::core::facts::{EventLog, Fact};
 use estoc::rules::core::geometry::Square;
 use estoc::rules::movement::MovementAction;
-use estoc::scenario::{Step, apply_step};
 
 fn level(name: &str) -> Encounter {
     let content = Content::load(&estoc::data::assets_dir()).unwrap();
@@ -42,9 +43,9 @@ fn facts_since(app: &App, from: usize) -> Vec<Fact> {
 }
 
 /// Carries out `step` and returns the facts it gave.
-fn play(app: &mut App, step: &Step) -> Vec<Fact> {
+fn play(app: &mut App, step: &Command) -> Vec<Fact> {
     let from = app.world().resource::<EventLog>().0.len();
-    apply_step(app.world_mut(), step);
+    let _ = perform(app.world_mut(), step);
     app.update();
     facts_since(app, from)
 }
@@ -56,8 +57,8 @@ fn pass_turns_until(app: &mut App, who: Entity) {
         if now == who {
             return;
         }
-        let id = app.world().get::<estoc::rules::core::creature::CreatureId>(now).unwrap().0.clone();
-        play(app, &Step::EndTurn { creature: id });
+        let id = app.world().get::<estoc::rules::core::creature::CreatureId>(now).unwrap().clone();
+        play(app, &Command::EndTurn { creature: id });
     }
     panic!("no turn for {who:?}");
 }
@@ -87,9 +88,9 @@ fn the_move_preview_agrees_with_the_rules() {
         let mut app = started(&encounter, 3);
         let preview = path_preview(app.world_mut(), current, action, square, &[]).unwrap();
         let before = app.world().resource::<EventLog>().0.len();
-        apply_step(
+        let _ = perform(
             app.world_mut(),
-            &Step::Move { creature: id.clone(), to: square, action, path: Some(preview.squares.clone()) },
+            &Command::Move { creature: id.clone().into(), to: square, action, path: Some(preview.squares.clone()) },
         );
         app.update();
         let facts = facts_since(&app, before);
@@ -114,7 +115,10 @@ fn the_move_preview_agrees_with_the_rules() {
     let mut app = started(&encounter, 3);
     assert!(path_preview(app.world_mut(), current, MovementAction::Move, far, &[]).is_err());
     let before = app.world().resource::<EventLog>().0.len();
-    apply_step(app.world_mut(), &Step::Move { creature: id, to: far, action: MovementAction::Move, path: None });
+    let _ = perform(
+        app.world_mut(),
+        &Command::Move { creature: id.into(), to: far, action: MovementAction::Move, path: None },
+    );
     app.update();
     assert!(
         facts_since(&app, before).iter().any(|f| matches!(f, Fact::ActionRefused { rule, .. } if !rule.is_empty()))
@@ -151,11 +155,11 @@ fn the_attack_preview_agrees_with_the_rules() {
             let preview = attack_preview(app.world_mut(), current, target, request);
             let mut trial = started(&encounter, 3);
             let before = trial.world().resource::<EventLog>().0.len();
-            apply_step(
+            let _ = perform(
                 trial.world_mut(),
-                &Step::Attack {
-                    creature: id.clone(),
-                    target: target_id.clone(),
+                &Command::Attack {
+                    creature: id.clone().into(),
+                    target: target_id.clone().into(),
                     weapon: Some(weapon.into()),
                     defensively: false,
                     full: false,
@@ -284,7 +288,7 @@ fn the_flight_preview_agrees_with_the_rules() {
     let encounter = level("roost.ron");
     let mut probe = started(&encounter, 3);
     let goblin = entity(&probe, "goblin-1");
-    apply_step(probe.world_mut(), &Step::EndTurn { creature: "goblin-1".into() });
+    let _ = perform(probe.world_mut(), &Command::EndTurn { creature: "goblin-1".into() });
     probe.update();
     let griffon = entity(&probe, "griffon");
     assert_eq!(probe.world().resource::<estoc::rules::turns::TurnOrder>().current_entity(), Some(griffon));
@@ -295,11 +299,11 @@ fn the_flight_preview_agrees_with_the_rules() {
     squares.sort_by_key(|s| (s.y, s.x));
     for square in squares.into_iter().step_by(25) {
         let mut app = started(&encounter, 3);
-        apply_step(app.world_mut(), &Step::EndTurn { creature: "goblin-1".into() });
+        let _ = perform(app.world_mut(), &Command::EndTurn { creature: "goblin-1".into() });
         app.update();
         let from = app.world().resource::<EventLog>().0.len();
         let steps = flights[&square].steps.clone();
-        apply_step(app.world_mut(), &Step::flight("griffon".into(), steps, None));
+        let _ = perform(app.world_mut(), &Command::flight("griffon".into(), steps, None));
         app.update();
         let facts = facts_since(&app, from);
         let landed_at = facts.iter().find_map(|f| match f {
@@ -348,13 +352,13 @@ fn the_cast_preview_agrees_with_the_rules() {
         let aim = entity(&app, target);
         let preview = estoc::preview::cast_preview(app.world_mut(), wizard, aim, "magic missile");
         let from = app.world().resource::<EventLog>().0.len();
-        let step = Step::Cast {
+        let step = Command::Cast {
             creature: "wizard".into(),
             spell: "magic missile".into(),
-            target: Some(target.clone()),
+            target: Some(target.clone().into()),
             defensively: false,
         };
-        apply_step(app.world_mut(), &step);
+        let _ = perform(app.world_mut(), &step);
         app.update();
         let facts = facts_since(&app, from);
         let begun = facts.iter().any(|f| matches!(f, Fact::CastingBegun { .. }));
@@ -381,7 +385,7 @@ fn a_battle_replays_to_the_same_log() {
     assert_eq!(outcome.log.to_json_lines(), estoc::simulate::battle(&encounter, 11).log.to_json_lines());
     let mut app = started(&encounter, 11);
     for step in &outcome.steps {
-        apply_step(app.world_mut(), step);
+        let _ = perform(app.world_mut(), step);
         app.update();
     }
     assert_eq!(app.world().resource::<EventLog>().to_json_lines(), outcome.log.to_json_lines());
@@ -511,7 +515,7 @@ fn the_overlays_follow_the_cursor() {
     assert!(app.world().resource::<Previews>().active.is_none());
     let goblin = entity(&app, "goblin-1");
     let id = "goblin-1".to_string();
-    apply_step(app.world_mut(), &Step::EndTurn { creature: id });
+    let _ = perform(app.world_mut(), &Command::EndTurn { creature: id.into() });
     app.update();
     app.update();
     let fighter = entity(&app, "fighter");
@@ -543,16 +547,16 @@ fn a_flier_dives_on_the_foe_it_clicks() {
     app.update();
     let ogre = Square::new(12, 3);
     // Seed 2: the ogre (played by the computer) first; its turn passes.
-    apply_step(app.world_mut(), &Step::EndTurn { creature: "ogre".into() });
+    let _ = perform(app.world_mut(), &Command::EndTurn { creature: "ogre".into() });
     app.update();
     let griffon = entity(&app, "griffon");
     assert_eq!(estoc::game::play::human_turn(app.world()), Some(griffon));
     assert!(flier_strike(app.world_mut(), ogre).is_none(), "at 9 m the griffon reaches nothing below");
     app.world_mut().resource_mut::<Choice>().climb = -4;
     let steps = flier_strike(app.world_mut(), ogre).expect("a dive attack");
-    assert!(matches!(&steps[..], [Step::Fly { dive_at: Some(t), .. }] if t == "ogre"), "{steps:?}");
+    assert!(matches!(&steps[..], [Command::Fly { dive_at: Some(t), .. }] if t == "ogre"), "{steps:?}");
     let from = app.world().resource::<EventLog>().0.len();
-    apply_step(app.world_mut(), &steps[0]);
+    let _ = perform(app.world_mut(), &steps[0]);
     app.update();
     let facts = facts_since(&app, from);
     assert!(
@@ -676,7 +680,7 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
     estoc::game::overlays_headless(&mut app, &encounter);
     app.update();
     // Seed 2: the dragon (the computer's) first; its turn passes and it drops 3 bands.
-    apply_step(app.world_mut(), &Step::EndTurn { creature: "dragon".into() });
+    let _ = perform(app.world_mut(), &Command::EndTurn { creature: "dragon".into() });
     app.update();
     app.update();
     let (rider, griffon) = (entity(&app, "rider-2"), entity(&app, "griffon-2"));
@@ -692,9 +696,9 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
         .unwrap()
         .0;
     let step = click_step(app.world_mut(), to).expect("a flight");
-    assert!(matches!(&step, Step::Fly { creature, .. } if creature == "griffon-2"), "{step:?}");
+    assert!(matches!(&step, Command::Fly { creature, .. } if creature == "griffon-2"), "{step:?}");
     let from = app.world().resource::<EventLog>().0.len();
-    apply_step(app.world_mut(), &step);
+    let _ = perform(app.world_mut(), &step);
     app.update();
     let facts = facts_since(&app, from);
     assert!(
@@ -708,7 +712,7 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
     let dragon_at = app.world().get::<Position>(entity(&app, "dragon")).unwrap().0;
     let shot = click_step(app.world_mut(), dragon_at).expect("a shot");
     assert!(
-        matches!(&shot, Step::Attack { creature, target, full: false, .. } if creature == "rider-2" && target == "dragon"),
+        matches!(&shot, Command::Attack { creature, target, full: false, .. } if creature == "rider-2" && target == "dragon"),
         "{shot:?}"
     );
 }
@@ -725,7 +729,7 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     let mut app = started(&encounter, 2);
     estoc::game::overlays_headless(&mut app, &encounter);
     app.update();
-    apply_step(app.world_mut(), &Step::EndTurn { creature: "ogre".into() });
+    let _ = perform(app.world_mut(), &Command::EndTurn { creature: "ogre".into() });
     app.update();
     assert_eq!(human_turn(app.world()), Some(entity(&app, "griffon")));
     // An average flier: undeclared, a stall, a deceleration, slow, fast.
@@ -760,7 +764,7 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     let flights = app.world().resource::<Previews>().flights.clone().expect("the wasp's flights");
     assert!(flights.values().all(|p| p.flight.status == SpeedStatus::Hover && p.flight.spent <= 3));
     let step = click_step(app.world_mut(), here).expect("a hover where it is");
-    assert!(matches!(&step, Step::Fly { hover: true, steps, .. } if steps.is_empty()), "{step:?}");
+    assert!(matches!(&step, Command::Fly { hover: true, steps, .. } if steps.is_empty()), "{step:?}");
     let facts = play(&mut app, &step);
     assert!(
         facts.iter().any(|f| matches!(f, Fact::Flew { to, status: SpeedStatus::Hover, .. } if *to == here)),
@@ -790,7 +794,7 @@ fn a_dragon_breathes_with_the_mouse() {
     assert_eq!(covered, vec![entity(&app, "fighter"), entity(&app, "squire")]);
     let step = click_step(app.world_mut(), Square::new(15, 5)).expect("a breath");
     assert!(
-        matches!(&step, Step::Breathe { creature, toward } if creature == "red" && toward == "fighter"),
+        matches!(&step, Command::Breathe { creature, toward } if creature == "red" && toward == "fighter"),
         "{step:?}"
     );
     let facts = play(&mut app, &step);
@@ -815,7 +819,7 @@ fn a_dragon_breathes_with_the_mouse() {
 }
 
 /// The flier clicked on `square` as a person would, the step the click asks for taken from the queue.
-fn clicked(app: &mut App, square: Square) -> Option<Step> {
+fn clicked(app: &mut App, square: Square) -> Option<Command> {
     estoc::game::play::click(app.world_mut(), square);
     app.world_mut().resource_mut::<estoc::game::play::Pending>().0.pop_front()
 }
@@ -831,7 +835,7 @@ fn a_flier_swoops_on_a_foe_on_its_way_with_the_mouse() {
     let mut app = started(&encounter, 2);
     estoc::game::overlays_headless(&mut app, &encounter);
     app.update();
-    play(&mut app, &Step::EndTurn { creature: "ogre".into() });
+    play(&mut app, &Command::EndTurn { creature: "ogre".into() });
     let (griffon, ogre) = (entity(&app, "griffon"), entity(&app, "ogre"));
     assert_eq!(human_turn(app.world()), Some(griffon));
     use_bar(app.world_mut(), BarKind::Mode(Mode::Flyby));
@@ -853,7 +857,7 @@ fn a_flier_swoops_on_a_foe_on_its_way_with_the_mouse() {
     let step = clicked(&mut app, to).expect("the flight");
     let after = point.planned.steps.len();
     assert!(
-        matches!(&step, Step::Fly { flyby: Some((t, n)), swoop: true, .. } if t == "ogre" && *n == after),
+        matches!(&step, Command::Fly { flyby: Some((t, n)), swoop: true, .. } if t == "ogre" && *n == after),
         "{step:?}"
     );
     assert_eq!(app.world().resource::<Choice>().flyby, None, "spent with the flight");
@@ -886,7 +890,7 @@ fn a_flier_decelerates_with_the_mouse() {
     let mut app = started(&encounter, 2);
     estoc::game::overlays_headless(&mut app, &encounter);
     app.update();
-    play(&mut app, &Step::EndTurn { creature: "ogre".into() });
+    play(&mut app, &Command::EndTurn { creature: "ogre".into() });
     use_bar(app.world_mut(), BarKind::Speed);
     use_bar(app.world_mut(), BarKind::Speed);
     let choice = app.world().resource::<Choice>().clone();
@@ -896,7 +900,7 @@ fn a_flier_decelerates_with_the_mouse() {
     assert!(!flights.is_empty() && flights.values().all(|p| p.flight.status == SpeedStatus::Stall));
     let to = *flights.keys().max_by_key(|s| (s.x, -s.y)).unwrap();
     let step = clicked(&mut app, to).expect("the flight");
-    assert!(matches!(&step, Step::Fly { decelerate: true, .. }), "{step:?}");
+    assert!(matches!(&step, Command::Fly { decelerate: true, .. }), "{step:?}");
     let facts = play(&mut app, &step);
     assert!(
         facts.iter().any(|f| matches!(f, Fact::CheckRolled { creature, reason, dc: 15, .. }
@@ -932,7 +936,7 @@ fn a_flier_rams_another_with_the_mouse() {
     let shown = app.world().resource::<Previews>().manoeuvre.clone();
     assert!(matches!(shown, Some(Ok(_))), "{shown:?}");
     let step = clicked(&mut app, square).expect("the collision");
-    assert!(matches!(&step, Step::Fly { ram: Some(t), .. } if t == "dragon"), "{step:?}");
+    assert!(matches!(&step, Command::Fly { ram: Some(t), .. } if t == "dragon"), "{step:?}");
     let facts = play(&mut app, &step);
     assert!(
         facts.iter().any(|f| matches!(f, Fact::CheckRolled { creature, reason, dc: 15, .. }
@@ -961,7 +965,7 @@ fn a_flier_rams_another_with_the_mouse() {
     let flight = app.world().resource::<Previews>().manoeuvre.clone().unwrap().expect("a flight into it");
     assert_eq!(flight.flight.status, estoc::rules::core::names::SpeedStatus::TopSpeed);
     let step = clicked(&mut app, dragon_at).expect("the flight");
-    assert!(matches!(&step, Step::Fly { ram: None, .. }), "at normal scale no manoeuvre: {step:?}");
+    assert!(matches!(&step, Command::Fly { ram: None, .. }), "at normal scale no manoeuvre: {step:?}");
     let facts = play(&mut app, &step);
     assert!(
         facts
@@ -1010,7 +1014,7 @@ fn a_flier_hides_by_the_tower_with_the_keyboard() {
             _ => None,
         })
         .expect("the Hide against the dragon's Spot");
-    play(&mut app, &Step::EndTurn { creature: "griffon".into() });
+    play(&mut app, &Command::EndTurn { creature: "griffon".into() });
     let (griffon, dragon) = (entity(&app, "griffon"), entity(&app, "dragon"));
     let attack = attack_preview(app.world_mut(), dragon, griffon, AttackRequest::default());
     if won {
@@ -1045,7 +1049,7 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
     }
     let to = *flights.keys().max_by_key(|s| (s.x, s.y)).unwrap();
     let step = clicked(&mut app, to).expect("the flight");
-    assert!(matches!(&step, Step::Fly { bluff: Some(p), .. } if p == "dragon"), "{step:?}");
+    assert!(matches!(&step, Command::Fly { bluff: Some(p), .. } if p == "dragon"), "{step:?}");
     let facts = play(&mut app, &step);
     assert!(
         facts.iter().any(|f| matches!(f, Fact::Opposed { creature, check, opponent, .. }

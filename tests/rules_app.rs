@@ -6,7 +6,8 @@ use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 
 use estoc::data::{Content, load_level};
-use estoc::encounter::{Roster, begin, headless_app, spawn_encounter};
+use estoc::encounter::{begin, headless_app, spawn_encounter};
+use estoc::rules::core::creature::Roster;
 use estoc::rules::core::creature::{Condition, Conditions, HitPoints, Position};
 use estoc::rules::core::facts::{EventLog, Fact};
 use estoc::rules::core::geometry::Square;

@@ -16,6 +16,7 @@ use crate::preview::{
     AttackPreview, FlightStrike, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
 };
 use crate::rules::attack::AttackRequest;
+use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::Square;
@@ -26,7 +27,6 @@ use crate::rules::movement::{ChargeLane, MovementAction};
 use crate::rules::turns::FullAttackUnderway;
 use crate::rules::turns::TurnOrder;
 use crate::rules::turns::ready::{ReadiedAction, Trigger};
-use crate::scenario::{Step, apply_step};
 
 /// Frames between two steps of an AI turn, so a player can follow it.
 pub const AI_PACE_FRAMES: u32 = 6;
@@ -138,11 +138,11 @@ pub struct Commanded {
 
 /// Steps waiting to be carried out, one per frame.
 #[derive(Resource, Default, Debug)]
-pub struct Pending(pub VecDeque<Step>);
+pub struct Pending(pub VecDeque<Command>);
 
 /// Every action taken since the battle began, in order: a saved battle replays them.
 #[derive(Resource, Default, Debug, Clone)]
-pub struct History(pub Vec<Step>);
+pub struct History(pub Vec<Command>);
 
 /// Who plays each faction.
 #[derive(Resource, Default, Debug, Clone)]
@@ -159,7 +159,7 @@ impl Controllers {
 #[derive(Resource, Debug, Clone)]
 pub struct Restart {
     /// Replay these steps after the start (loading a saved battle).
-    pub replay: Vec<Step>,
+    pub replay: Vec<Command>,
 }
 
 /// The dice seed of the battle.
@@ -245,7 +245,7 @@ pub fn flier_of(world: &World, me: Entity) -> Entity {
 
 /// The step that gets `me` on an ally next to it, or off its mount onto the first free square beside it
 /// (004:226): what `N` does. `None` when there is no mount to get on.
-pub fn ride_step(world: &mut World, me: Entity) -> Option<Step> {
+pub fn ride_step(world: &mut World, me: Entity) -> Option<Command> {
     let creature = id_of(world, me);
     if let Some(riding) = world.get::<crate::rules::core::creature::Riding>(me).copied() {
         let mount = riding.0;
@@ -258,15 +258,15 @@ pub fn ride_step(world: &mut World, me: Entity) -> Option<Step> {
             .collect();
         around.sort_by_key(|s| (s.y, s.x));
         let free = around.into_iter().find(|s| creature_at(world, *s).is_none())?;
-        return Some(Step::Dismount { creature, to: free });
+        return Some(Command::Dismount { creature, to: free });
     }
     let mount = mount_beside(world, me)?;
-    Some(Step::Mount { creature, mount: id_of(world, mount) })
+    Some(Command::Mount { creature, mount: id_of(world, mount) })
 }
 
 /// The ally `me` could get on now, if any ([`crate::rules::mounted::mount_beside`] over the roster).
 fn mount_beside(world: &World, me: Entity) -> Option<Entity> {
-    let roster = world.get_resource::<crate::encounter::Roster>()?;
+    let roster = world.get_resource::<crate::rules::core::creature::Roster>()?;
     crate::rules::mounted::mount_beside(world, me, roster.0.values().copied())
 }
 
@@ -292,8 +292,8 @@ pub fn creature_at(world: &mut World, square: Square) -> Option<Entity> {
     found.first().map(|(_, e)| *e)
 }
 
-fn id_of(world: &World, entity: Entity) -> String {
-    world.get::<CreatureId>(entity).map(|c| c.0.clone()).unwrap_or_default()
+fn id_of(world: &World, entity: Entity) -> CreatureId {
+    world.get::<CreatureId>(entity).cloned().unwrap_or_default()
 }
 
 /// The action a click in auto mode moves with: a move or a double move, or a run beyond; a 5-foot step
@@ -549,11 +549,11 @@ fn planned_step(
     world: &World,
     me: Entity,
     planned: &crate::rules::aerial::flight::PlannedFlight,
-    dive_at: Option<String>,
+    dive_at: Option<CreatureId>,
     choice: &Choice,
-) -> Step {
-    let mut step = Step::flight(id_of(world, flier_of(world, me)), planned.steps.clone(), dive_at);
-    if let Step::Fly { hover, decelerate, flyby, swoop, bluff, .. } = &mut step {
+) -> Command {
+    let mut step = Command::flight(id_of(world, flier_of(world, me)), planned.steps.clone(), dive_at);
+    if let Command::Fly { hover, decelerate, flyby, swoop, bluff, .. } = &mut step {
         *hover = choice.speed == Some(crate::rules::core::names::SpeedStatus::Hover);
         *decelerate = choice.decelerate;
         if let Some(point) = &choice.flyby {
@@ -567,7 +567,7 @@ fn planned_step(
 
 /// The flight to `square` the preview offers `me` as the choice asks, as a step; `None` when none ends
 /// there.
-fn flight_step(world: &mut World, me: Entity, square: Square) -> Option<Step> {
+fn flight_step(world: &mut World, me: Entity, square: Square) -> Option<Command> {
     let choice = world.resource::<Choice>().clone();
     let flights = flights_of(world, me, &choice)?;
     Some(planned_step(world, me, flights.get(&square)?, None, &choice))
@@ -589,7 +589,7 @@ fn strike_rank(at: &Square, planned: &crate::rules::aerial::flight::PlannedFligh
 /// foe (slow rather than fast, then the cheapest), as a dive attack when the flight begins with 6 m of
 /// dives (`Z` four times, 004:753), else the flight and then the attack with the standard action a slow
 /// flight leaves. `None` when it is not a flier's turn, there is no foe there, or no flight reaches it.
-pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
+pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Command>> {
     let me = human_turn(world)?;
     if !matches!(world.resource::<Choice>().mode, Mode::Auto | Mode::Attack) {
         return None;
@@ -613,14 +613,14 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Step>> {
         .filter(|(at, planned)| strike.reaches(**at, planned) && (dive || strike_rank(at, planned).0 == 0))
         .min_by_key(|(at, planned)| strike_rank(at, planned))?;
     let creature = id_of(world, me);
-    let fly = |dive_at: Option<String>| planned_step(world, me, planned, dive_at, &choice);
+    let fly = |dive_at: Option<CreatureId>| planned_step(world, me, planned, dive_at, &choice);
     let target = id_of(world, foe);
     Some(if dive {
         vec![fly(Some(target))]
     } else {
         vec![
             fly(None),
-            Step::Attack {
+            Command::Attack {
                 creature: creature.clone(),
                 target,
                 weapon: None,
@@ -695,7 +695,7 @@ pub fn ram_flight(
     world: &mut World,
     me: Entity,
     foe: Entity,
-) -> Result<(crate::rules::aerial::flight::PlannedFlight, Step), Refusal> {
+) -> Result<(crate::rules::aerial::flight::PlannedFlight, Command), Refusal> {
     use crate::rules::aerial::flying;
     use crate::rules::core::altitude::Scale;
     let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
@@ -760,7 +760,7 @@ pub fn ram_flight(
         .min_by_key(|(at, planned)| strike_rank(at, planned))
         .ok_or_else(|| why.unwrap_or_else(grounded))?;
     let mut step = planned_step(world, me, planned, None, &choice);
-    if let Step::Fly { ram, .. } = &mut step {
+    if let Command::Fly { ram, .. } = &mut step {
         *ram = (scale == Scale::Chase).then(|| id_of(world, foe));
     }
     Ok((planned.clone(), step))
@@ -824,7 +824,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
 }
 
 /// The step a left click on `square` asks for, if any.
-pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
+pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     let me = human_turn(world)?;
     let choice = world.resource::<Choice>().clone();
     let my_id = id_of(world, me);
@@ -832,13 +832,13 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
         && choice.mode == Mode::Breath
         && there != me
     {
-        return Some(Step::Breathe { creature: my_id, toward: id_of(world, there) });
+        return Some(Command::Breathe { creature: my_id, toward: id_of(world, there) });
     }
     if let Some(there) = pointed_at(world, square)
         && choice.mode == Mode::Cast
     {
         let spell = choice.spell.clone()?;
-        return Some(Step::Cast {
+        return Some(Command::Cast {
             creature: my_id,
             spell,
             target: Some(id_of(world, there)),
@@ -859,16 +859,16 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
         }
         let target = id_of(world, there);
         return Some(match choice.mode {
-            Mode::Ready => Step::Ready {
+            Mode::Ready => Command::Ready {
                 creature: my_id,
                 action: ReadiedAction::Attack { target: Some(target.clone()), weapon: choice.weapon.clone() },
                 trigger: Trigger::Acts(target),
             },
             Mode::Charge => {
                 let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
-                Step::Charge { creature: my_id, target, to }
+                Command::Charge { creature: my_id, target, to }
             }
-            mode => Step::Attack {
+            mode => Command::Attack {
                 creature: my_id,
                 target,
                 weapon: choice.weapon.clone(),
@@ -884,7 +884,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
         });
     }
     if choice.mode == Mode::Ready {
-        return Some(Step::Ready {
+        return Some(Command::Ready {
             creature: my_id,
             action: ReadiedAction::Attack { target: None, weapon: choice.weapon.clone() },
             trigger: Trigger::EntersThreatened,
@@ -896,14 +896,14 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Step> {
     }
     let options = move_options(world, me);
     match path_for(world, me, &choice, &options, square)? {
-        Ok(path) => Some(Step::Move { creature: my_id, to: square, action: path.action, path: Some(path.squares) }),
+        Ok(path) => Some(Command::Move { creature: my_id, to: square, action: path.action, path: Some(path.squares) }),
         // Refused moves are still sent: the rules refuse them in the log, naming the rule.
         Err(_) => {
             let action = match choice.mode {
                 Mode::Move(a) => a,
                 _ => MovementAction::Move,
             };
-            Some(Step::Move { creature: my_id, to: square, action, path: None })
+            Some(Command::Move { creature: my_id, to: square, action, path: None })
         }
     }
 }
@@ -985,8 +985,8 @@ pub fn click(world: &mut World, square: Square) {
     }
     if let Some(step) = click_step(world, square) {
         // A full attack goes on blow by blow: the mode stays until the player changes it.
-        let keep = matches!(step, Step::Attack { full: true, .. });
-        let flew = matches!(step, Step::Fly { .. });
+        let keep = matches!(step, Command::Attack { full: true, .. });
+        let flew = matches!(step, Command::Fly { .. });
         world.resource_mut::<Pending>().0.push_back(step);
         let mut choice = world.resource_mut::<Choice>();
         choice.waypoints.clear();
@@ -1190,16 +1190,16 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
             choice.defensively = !choice.defensively;
             return;
         }
-        BarKind::TotalDefense => Step::TotalDefense { creature },
-        BarKind::StandUp => Step::StandUp { creature },
+        BarKind::TotalDefense => Command::TotalDefense { creature },
+        BarKind::StandUp => Command::StandUp { creature },
         BarKind::Potion => match first_potion(world, me) {
-            Some(item) => Step::UseItem { creature, item },
+            Some(item) => Command::UseItem { creature, item },
             None => return,
         },
-        BarKind::Delay => Step::Delay { creature },
-        BarKind::Hide => Step::Hide { creature },
-        BarKind::Reins => Step::TakeReins { creature },
-        BarKind::EndTurn => Step::EndTurn { creature },
+        BarKind::Delay => Command::Delay { creature },
+        BarKind::Hide => Command::Hide { creature },
+        BarKind::Reins => Command::TakeReins { creature },
+        BarKind::EndTurn => Command::EndTurn { creature },
         BarKind::Ride => match ride_step(world, me) {
             Some(step) => step,
             None => return,
@@ -1291,7 +1291,7 @@ fn keys(world: &mut World) {
             KeyCode::Enter => {
                 if let Some(me) = human_turn(world) {
                     let creature = id_of(world, me);
-                    world.resource_mut::<Pending>().0.push_back(Step::EndTurn { creature });
+                    world.resource_mut::<Pending>().0.push_back(Command::EndTurn { creature });
                 }
             }
             _ => {}
@@ -1299,16 +1299,14 @@ fn keys(world: &mut World) {
     }
 }
 
-/// Carries out the next pending step, keeping it in the history.
+/// Carries out the next pending command, keeping it in the history.
 fn apply_pending(world: &mut World) {
-    // A step put off by a readied action comes first, without being kept twice in the history.
-    if let Some(put_off) = crate::scenario::take_deferred(world) {
-        apply_step(world, &put_off);
+    let Some(command) = world.resource_mut::<Pending>().0.pop_front() else { return };
+    if let Err(unknown) = crate::rules::command::perform(world, &command) {
+        world.insert_resource(super::hud::Notice(Some((true, unknown.to_string()))));
         return;
     }
-    let Some(step) = world.resource_mut::<Pending>().0.pop_front() else { return };
-    apply_step(world, &step);
-    world.resource_mut::<History>().0.push(step);
+    world.resource_mut::<History>().0.push(command);
 }
 
 /// The AI plays the creature whose turn it is when its faction is the computer's.
@@ -1336,7 +1334,7 @@ fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Option<(
     steps.1 += 1;
     // A turn never takes more than a handful of steps; past that the AI ends it.
     let step = if steps.1 > 8 {
-        Step::EndTurn { creature: id_of(world, current) }
+        Command::EndTurn { creature: id_of(world, current) }
     } else {
         crate::ai::next_step(world, current)
     };

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::LaunchOptions;
 use super::play::{History, Restart, Seed};
 use crate::data::diagnostics::{Diagnostic, Source, read_file};
-use crate::scenario::Step;
+use crate::rules::command::Command;
 
 /// A saved battle: also a valid scenario for `estoc run` once given an `expect` list.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -23,7 +23,7 @@ pub struct SavedBattle {
     /// The dice seed.
     pub seed: u64,
     /// Every action taken, in order.
-    pub steps: Vec<Step>,
+    pub steps: Vec<Command>,
 }
 
 /// Where the battle is saved: `saves/battle.ron` in the game's folder.

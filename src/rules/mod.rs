@@ -5,6 +5,7 @@
 pub mod aerial;
 pub mod attack;
 pub mod breath;
+pub mod command;
 pub mod core;
 pub mod health;
 pub mod magic;

@@ -20,8 +20,8 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{
-    Body, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for, settle,
-    squeeze_width,
+    Body, ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for,
+    settle, squeeze_width,
 };
 
 /// The movement actions.
@@ -246,6 +246,31 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         odd_diagonal: c.budget.odd_diagonal,
         danger: None,
     }
+}
+
+/// The movement view of `creature` now, without the squares its foes threaten, for `f`.
+pub fn with_move_query<T>(
+    world: &mut World,
+    creature: Entity,
+    f: impl FnOnce(&MoveQuery<'_>, &MoverViewItem<'_, '_>) -> T,
+) -> Option<T> {
+    let mut q = world.query_filtered::<MoverView, With<Creature>>();
+    let world: &World = world;
+    let all = bodies(q.iter(world));
+    let me = q.get(world, creature).ok()?;
+    let query = move_query(world.resource::<Battlefield>(), &all, &me);
+    Some(f(&query, &me))
+}
+
+/// The clear charge lanes from where `charger` stands toward `target` (004:451-459), or why there are none;
+/// `None` if either is not a creature.
+pub fn charge_lanes_of(world: &mut World, charger: Entity, target: Entity) -> Option<Result<Vec<ChargeLane>, Refusal>> {
+    let mut q = world.query::<MoverView>();
+    let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
+    with_move_query(world, charger, |query, me| {
+        let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+        query.charge_lanes(aim, me.reach.0, reach_weapon)
+    })
 }
 
 /// Before a creature's move is searched: later chapters may mark the squares it would rather not leave

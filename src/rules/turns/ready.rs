@@ -27,7 +27,7 @@ pub enum ReadiedAction {
     Attack {
         /// The creature to attack by id; the trigger's creature if absent.
         #[serde(default)]
-        target: Option<String>,
+        target: Option<CreatureId>,
         /// The weapon; the first melee one if absent.
         #[serde(default)]
         weapon: Option<String>,
@@ -48,7 +48,7 @@ pub enum Trigger {
     /// A foe enters a square the readier threatens.
     EntersThreatened,
     /// This creature (by id) acts or moves.
-    Acts(String),
+    Acts(CreatureId),
     /// A foe starts casting a spell (004:621): the readied action comes before the spell, and a wound it
     /// deals calls for the caster's Concentration check (004:196).
     StartsCasting,
@@ -111,7 +111,7 @@ pub fn move_before(order: &mut TurnOrder, readier: Entity, trigger: Entity) {
 /// Whether `readied`'s trigger is `actor` acting now; `foe_casting` when the action is a foe's spell.
 pub fn waits_for(readied: &Readied, actor: &CreatureId, foe_casting: bool) -> bool {
     match &readied.trigger {
-        Trigger::Acts(id) => *id == actor.0,
+        Trigger::Acts(id) => id == actor,
         Trigger::StartsCasting => foe_casting,
         Trigger::EntersThreatened => false,
     }
@@ -150,8 +150,8 @@ fn ready(
                 (Trigger::EntersThreatened, ReadiedAction::Move { .. } | ReadiedAction::DropProne) => {
                     Err(Refusal::new("only an attack can be readied against a foe stepping in", "004:621"))
                 }
-                (Trigger::Acts(who), _) if !ids.iter().any(|(_, i)| i.0 == *who) => {
-                    Err(Refusal::new(format!("there is no creature {who:?}"), "004:621"))
+                (Trigger::Acts(who), _) if !ids.iter().any(|(_, i)| i == who) => {
+                    Err(Refusal::new(format!("there is no creature {:?}", who.0), "004:621"))
                 }
                 _ => Ok(()),
             })

@@ -5,7 +5,7 @@ mod perception;
 mod riding;
 mod sheet;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,32 @@ pub struct Creature;
 
 /// The id a level gives a creature ("goblin-2"): what scenarios, logs and errors name it by.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct CreatureId(pub String);
+
+impl From<String> for CreatureId {
+    fn from(id: String) -> Self {
+        CreatureId(id)
+    }
+}
+
+impl PartialEq<str> for CreatureId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for CreatureId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl From<&str> for CreatureId {
+    fn from(id: &str) -> Self {
+        CreatureId(id.to_string())
+    }
+}
 
 impl std::fmt::Display for CreatureId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -672,4 +697,15 @@ impl Awareness {
 pub fn absorb(hp: HitPoints, amount: i32) -> HitPoints {
     let from_temporary = hp.temporary.min(amount.max(0));
     HitPoints { temporary: hp.temporary - from_temporary, current: hp.current - (amount - from_temporary), ..hp }
+}
+
+/// Creatures of the fight by id.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Roster(pub BTreeMap<CreatureId, Entity>);
+
+impl Roster {
+    /// The entity of a creature id.
+    pub fn get(&self, id: &str) -> Option<Entity> {
+        self.0.get(&CreatureId(id.to_string())).copied()
+    }
 }

@@ -1,0 +1,536 @@
+//! The one command path. A player's click, the AI, a script, a saved battle being replayed and a scenario
+//! all give the rules the same [`Command`], naming creatures by their [`CreatureId`]. [`perform`] carries
+//! it out: it writes the chapter's intent (or first sets off an action readied against it, 004:621-622),
+//! runs the rules, and then whatever was put off. Nothing else writes a player's intents.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::aerial::flight::FlightStep;
+use crate::rules::core::creature::{Condition, Conditions, CreatureId, Faction, HitPoints, Roster};
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::systems::run_rules;
+use crate::rules::movement::MovementAction;
+use crate::rules::turns::TurnOrder;
+use crate::rules::turns::moving::MoveIntent;
+use crate::rules::turns::ready::{Readied, ReadiedAction, Trigger, move_before, waits_for};
+
+fn default_move() -> MovementAction {
+    MovementAction::Move
+}
+
+/// What a creature is asked to do, or the game master's hand (conditions imposed, rest after the fight).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Command {
+    /// Move a creature with a movement action, along `path` or the cheapest path.
+    Move {
+        /// Its id.
+        creature: CreatureId,
+        /// Destination.
+        to: Square,
+        /// Movement action (default `move`).
+        #[serde(default = "default_move")]
+        action: MovementAction,
+        /// Squares to pass, the destination last.
+        #[serde(default)]
+        path: Option<Vec<Square>>,
+    },
+    /// A single attack (a standard action), or with `full: true` a full attack.
+    Attack {
+        /// Attacker id.
+        creature: CreatureId,
+        /// Target id.
+        target: CreatureId,
+        /// Weapon name; the first if absent.
+        #[serde(default)]
+        weapon: Option<String>,
+        /// Fighting defensively (004:183).
+        #[serde(default)]
+        defensively: bool,
+        /// A full attack (004:229-231).
+        #[serde(default)]
+        full: bool,
+        /// An unarmed strike dealing lethal damage, at -4.
+        #[serde(default)]
+        lethal: bool,
+        /// With `full: true`, also one attack with the weapon held in the off hand (004:462-472).
+        #[serde(default)]
+        two_weapons: bool,
+        /// With `full: true`, at most this many blows now; the next `full: true` attack goes on with the
+        /// rest, or a `Move` gives them up (004:232). Every blow at once if absent.
+        #[serde(default)]
+        blows: Option<u32>,
+    },
+    /// A coup de grâce on a helpless foe (004:424-427).
+    CoupDeGrace {
+        /// Attacker id.
+        creature: CreatureId,
+        /// Target id.
+        target: CreatureId,
+        /// Weapon name; the first if absent.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+    /// Stand up from prone (004:225).
+    StandUp {
+        /// Its id.
+        creature: CreatureId,
+    },
+    /// Drop prone (004:255).
+    DropProne {
+        /// Its id.
+        creature: CreatureId,
+    },
+    /// Total defence (004:211).
+    TotalDefense {
+        /// Its id.
+        creature: CreatureId,
+    },
+    /// Charge a target (004:451-459): along the lane ending at `to`, or the first legal lane.
+    Charge {
+        /// Charger id.
+        creature: CreatureId,
+        /// Target id.
+        target: CreatureId,
+        /// The square the lane ends on.
+        #[serde(default)]
+        to: Option<Square>,
+    },
+    /// Ready an action for a trigger (004:620-628).
+    Ready {
+        /// Its id.
+        creature: CreatureId,
+        /// The action set aside.
+        action: ReadiedAction,
+        /// What sets it off.
+        trigger: Trigger,
+    },
+    /// Impose a condition for some rounds from the current initiative count, as a spell or a poison would
+    /// (004:74): the game master's hand.
+    Impose {
+        /// On whom.
+        creature: CreatureId,
+        /// The condition.
+        condition: Condition,
+        /// For how many rounds.
+        rounds: u32,
+    },
+    /// Use a carried item: drink a potion (004:96).
+    UseItem {
+        /// Its id.
+        creature: CreatureId,
+        /// The item's name.
+        item: String,
+    },
+    /// Take off, `extra_m` metres above its space with a Jump check (004:657-668).
+    TakeOff {
+        /// Its id.
+        creature: CreatureId,
+        /// Metres above its space to try for.
+        #[serde(default)]
+        extra_m: f32,
+    },
+    /// Fly, step by step along the heading (004:671-786).
+    Fly {
+        /// Its id.
+        creature: CreatureId,
+        /// The flight.
+        steps: Vec<FlightStep>,
+        /// Hover.
+        #[serde(default)]
+        hover: bool,
+        /// A dive attack on this creature, at the end of the flight (004:753).
+        #[serde(default)]
+        dive_at: Option<CreatureId>,
+        /// A flyby attack on this creature after this many steps (004:755).
+        #[serde(default)]
+        flyby: Option<(CreatureId, usize)>,
+        /// A deceleration: under half its speed, slow if the fly check succeeds (004:759).
+        #[serde(default)]
+        decelerate: bool,
+        /// The flyby attack is a swoop: down 6 m first, the claw for double damage (004:751).
+        #[serde(default)]
+        swoop: bool,
+        /// At chase scale, a collision with this flier in a square the flight enters (004:758).
+        #[serde(default)]
+        ram: Option<CreatureId>,
+        /// A Bluff against this pursuer before the flight turns into a cloud or dives away (004:818).
+        #[serde(default)]
+        bluff: Option<CreatureId>,
+    },
+    /// Hide from its pursuers after its flight, among towers, cliffs or peaks (004:816-817).
+    Hide {
+        /// Creature id: a flier, or its rider.
+        creature: CreatureId,
+    },
+    /// Land (004:669-670).
+    Land {
+        /// Its id.
+        creature: CreatureId,
+    },
+    /// Breathe the creature's breath weapon at a creature (a standard action, docs/rulings.md).
+    Breathe {
+        /// Its id.
+        creature: CreatureId,
+        /// The creature aimed at.
+        toward: CreatureId,
+    },
+    /// Get on an ally's back: a move action (004:226, 004:654-655).
+    Mount {
+        /// Its id.
+        creature: CreatureId,
+        /// The mount's id.
+        mount: CreatureId,
+    },
+    /// Get off onto a square next to the mount: a move action (004:226).
+    Dismount {
+        /// Its id.
+        creature: CreatureId,
+        /// Where it stands then.
+        to: Square,
+    },
+    /// A passenger takes the reins of its mount: into the free rider's seat, or changing places with the
+    /// rider (004:822).
+    TakeReins {
+        /// Creature id: the passenger.
+        creature: CreatureId,
+    },
+    /// Everyone rests, once the fight is over: natural healing (004:284-296, 004:308).
+    Rest {
+        /// Hours of rest.
+        hours: u32,
+        /// In bed all day (twice the healing of a night).
+        #[serde(default)]
+        bed_rest: bool,
+    },
+    /// Cast a spell at a creature (or at itself) (004:190-200, 004:235-238).
+    Cast {
+        /// Its id.
+        creature: CreatureId,
+        /// The spell's name.
+        spell: String,
+        /// The target's id; the caster itself if absent.
+        #[serde(default)]
+        target: Option<CreatureId>,
+        /// Cast defensively: no attack of opportunity, a Concentration check (004:197).
+        #[serde(default)]
+        defensively: bool,
+    },
+    /// Delay: the creature whose turn it is acts later (004:629).
+    Delay {
+        /// Its id.
+        creature: CreatureId,
+    },
+    /// A delaying creature acts when the current turn ends (004:631).
+    Resume {
+        /// Its id.
+        creature: CreatureId,
+    },
+    /// End the creature's turn.
+    EndTurn {
+        /// Its id.
+        creature: CreatureId,
+    },
+}
+
+impl Command {
+    /// A flight along `steps` with no manoeuvre of the advanced kind, or a dive attack on `dive_at` (004:753).
+    pub fn flight(creature: CreatureId, steps: Vec<FlightStep>, dive_at: Option<CreatureId>) -> Self {
+        Command::Fly {
+            creature,
+            steps,
+            hover: false,
+            dive_at,
+            flyby: None,
+            decelerate: false,
+            swoop: false,
+            ram: None,
+            bluff: None,
+        }
+    }
+
+    /// The creature that acts, if the command is a creature's action.
+    pub fn actor(&self) -> Option<&CreatureId> {
+        match self {
+            Command::Move { creature, .. }
+            | Command::Attack { creature, .. }
+            | Command::CoupDeGrace { creature, .. }
+            | Command::StandUp { creature }
+            | Command::DropProne { creature }
+            | Command::TotalDefense { creature }
+            | Command::Charge { creature, .. }
+            | Command::Ready { creature, .. }
+            | Command::UseItem { creature, .. }
+            | Command::Cast { creature, .. }
+            | Command::TakeOff { creature, .. }
+            | Command::Fly { creature, .. }
+            | Command::Land { creature }
+            | Command::Hide { creature }
+            | Command::Breathe { creature, .. }
+            | Command::Mount { creature, .. }
+            | Command::Dismount { creature, .. }
+            | Command::TakeReins { creature } => Some(creature),
+            Command::Impose { .. }
+            | Command::Rest { .. }
+            | Command::Delay { .. }
+            | Command::Resume { .. }
+            | Command::EndTurn { .. } => None,
+        }
+    }
+}
+
+/// A command named a creature the fight does not have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCreature(pub CreatureId);
+
+impl std::fmt::Display for UnknownCreature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "there is no creature {:?}", self.0.0)
+    }
+}
+
+/// The commands waiting for a readied action to be taken first (004:621).
+#[derive(Resource, Default, Debug)]
+pub struct Deferred(pub Vec<Command>);
+
+/// Carries out a command: its intent, the rules run, then any command a readied action put off, in turn.
+pub fn perform(world: &mut World, command: &Command) -> Result<(), UnknownCreature> {
+    apply(world, command)?;
+    run_rules(world);
+    while let Some(put_off) = take_deferred(world) {
+        apply(world, &put_off)?;
+        run_rules(world);
+    }
+    Ok(())
+}
+
+/// The command put off by a readied action, if any.
+pub fn take_deferred(world: &mut World) -> Option<Command> {
+    world.get_resource_mut::<Deferred>().and_then(|mut d| (!d.0.is_empty()).then(|| d.0.remove(0)))
+}
+
+/// Writes a command's intent for the rules to carry out when they next run, or first the action readied
+/// against it. Refused, with the id, when it names a creature the fight does not have.
+pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature> {
+    let roster = world.resource::<Roster>().clone();
+    let entity = |id: &CreatureId| roster.0.get(id).copied().ok_or_else(|| UnknownCreature(id.clone()));
+    let maybe = |id: &Option<CreatureId>| id.as_ref().map(entity).transpose();
+    // Every creature named must exist before anything happens.
+    let actor = command.actor().map(entity).transpose()?;
+    if let Some(actor) = actor
+        && set_off_readied(world, command, actor)
+    {
+        return Ok(());
+    }
+    match command {
+        Command::Move { creature, to, action, path } => {
+            world.write_message(MoveIntent {
+                creature: entity(creature)?,
+                target: None,
+                action: *action,
+                to: *to,
+                path: path.clone(),
+                readied: false,
+            });
+        }
+        Command::Attack { creature, target, weapon, defensively, full, lethal, two_weapons, blows } => {
+            world.write_message(crate::rules::attack::AttackIntent {
+                defensively: *defensively,
+                full: *full,
+                lethal: *lethal,
+                two_weapons: *two_weapons,
+                blows: *blows,
+                ..crate::rules::attack::AttackIntent::new(entity(creature)?, entity(target)?, weapon.clone())
+            });
+        }
+        Command::CoupDeGrace { creature, target, weapon } => {
+            world.write_message(crate::rules::attack::CoupDeGraceIntent {
+                attacker: entity(creature)?,
+                target: entity(target)?,
+                weapon: weapon.clone(),
+            });
+        }
+        Command::StandUp { creature } | Command::DropProne { creature } => {
+            let stand_up = matches!(command, Command::StandUp { .. });
+            world.write_message(crate::rules::attack::StanceIntent {
+                creature: entity(creature)?,
+                stand_up,
+                readied: false,
+            });
+        }
+        Command::TotalDefense { creature } => {
+            world.write_message(crate::rules::attack::TotalDefenseIntent { creature: entity(creature)? });
+        }
+        Command::Charge { creature, target, to } => {
+            let (charger, foe) = (entity(creature)?, entity(target)?);
+            // Without a lane the rules refuse the intent and say why.
+            let lane_end = to.or_else(|| {
+                crate::rules::turns::moving::charge_lanes_of(world, charger, foe)
+                    .and_then(|lanes| lanes.ok())
+                    .and_then(|lanes| lanes.first().map(|l| l.to))
+            });
+            world.write_message(MoveIntent {
+                creature: charger,
+                target: Some(foe),
+                action: MovementAction::Charge,
+                to: lane_end.unwrap_or_default(),
+                path: None,
+                readied: false,
+            });
+        }
+        Command::Ready { creature, action, trigger } => {
+            world.write_message(crate::rules::turns::ready::ReadyIntent {
+                creature: entity(creature)?,
+                action: action.clone(),
+                trigger: trigger.clone(),
+            });
+        }
+        Command::Impose { creature, condition, rounds } => {
+            world.write_message(crate::rules::turns::lasting::ImposeIntent {
+                creature: entity(creature)?,
+                condition: *condition,
+                rounds: *rounds,
+            });
+        }
+        Command::UseItem { creature, item } => {
+            world
+                .write_message(crate::rules::health::UseItemIntent { creature: entity(creature)?, item: item.clone() });
+        }
+        Command::TakeOff { creature, extra_m } => {
+            world.write_message(crate::rules::aerial::flying::TakeOffIntent {
+                creature: entity(creature)?,
+                extra_m: *extra_m,
+            });
+        }
+        Command::Fly { creature, steps, hover, dive_at, flyby, decelerate, swoop, ram, bluff } => {
+            let flier = entity(creature)?;
+            let dive_at = maybe(dive_at)?;
+            let flyby = match flyby {
+                Some((foe, after)) => Some((entity(foe)?, *after)),
+                None => None,
+            };
+            world.write_message(crate::rules::aerial::flying::FlyIntent {
+                creature: flier,
+                steps: steps.clone(),
+                hover: *hover,
+                dive_at,
+                flyby,
+                decelerate: *decelerate,
+                swoop: *swoop,
+                ram: maybe(ram)?,
+                bluff: maybe(bluff)?,
+            });
+        }
+        Command::Hide { creature } => {
+            world.write_message(crate::rules::aerial::pursuit::HideIntent { creature: entity(creature)? });
+        }
+        Command::Land { creature } => {
+            world.write_message(crate::rules::aerial::flying::LandIntent { creature: entity(creature)? });
+        }
+        Command::Breathe { creature, toward } => {
+            world.write_message(crate::rules::breath::BreathIntent {
+                creature: entity(creature)?,
+                toward: entity(toward)?,
+            });
+        }
+        Command::Mount { creature, mount } => {
+            world.write_message(crate::rules::mounted::MountIntent {
+                creature: entity(creature)?,
+                mount: entity(mount)?,
+            });
+        }
+        Command::Dismount { creature, to } => {
+            world.write_message(crate::rules::mounted::DismountIntent { creature: entity(creature)?, to: *to });
+        }
+        Command::TakeReins { creature } => {
+            world.write_message(crate::rules::mounted::TakeReinsIntent { creature: entity(creature)? });
+        }
+        Command::Rest { hours, bed_rest } => {
+            world.write_message(crate::rules::health::rest::RestIntent { hours: *hours, bed_rest: *bed_rest });
+        }
+        Command::Cast { creature, spell, target, defensively } => {
+            let caster = entity(creature)?;
+            let target = maybe(target)?.unwrap_or(caster);
+            world.write_message(crate::rules::magic::CastIntent {
+                caster,
+                spell: spell.clone(),
+                target,
+                defensively: *defensively,
+            });
+        }
+        Command::Delay { creature } => {
+            world.write_message(crate::rules::turns::DelayIntent { creature: entity(creature)? });
+        }
+        Command::Resume { creature } => {
+            world.write_message(crate::rules::turns::ResumeIntent { creature: entity(creature)? });
+        }
+        Command::EndTurn { creature } => {
+            world.write_message(crate::rules::turns::EndTurnIntent { creature: entity(creature)? });
+        }
+    }
+    Ok(())
+}
+
+/// If `command` is the action of a creature another readied against, takes the readied action first: the
+/// readier moves to just before it in the order (004:622), its action is asked for, and the command waits
+/// in [`Deferred`] (004:621). Returns whether it did.
+fn set_off_readied(world: &mut World, command: &Command, actor: Entity) -> bool {
+    if world.resource::<TurnOrder>().check_turn(actor).is_err() {
+        return false;
+    }
+    let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
+    let Some(actor_faction) = world.get::<Faction>(actor).cloned() else { return false };
+    let casting = matches!(command, Command::Cast { .. });
+    let mut readiers = world.query::<(Entity, &CreatureId, &Readied, &Conditions, &Faction)>();
+    let found = readiers
+        .iter(world)
+        .filter(|(e, _, r, c, f)| {
+            *e != actor && c.can_act() && waits_for(r, &actor_id, casting && **f != actor_faction)
+        })
+        .map(|(e, id, r, ..)| (e, id.clone(), r.clone()))
+        .min_by(|a, b| a.1.cmp(&b.1));
+    let Some((readier, readier_id, readied)) = found else { return false };
+    world.entity_mut(readier).remove::<Readied>();
+    move_before(&mut world.resource_mut::<TurnOrder>(), readier, actor);
+    let order: Vec<CreatureId> = world.resource::<TurnOrder>().entries.iter().map(|e| e.id.clone()).collect();
+    world.write_message(Fact::ReadiedActionTriggered {
+        creature: readier_id,
+        by: actor_id,
+        action: readied.action.to_string(),
+    });
+    world.write_message(Fact::InitiativeOrdered { order });
+    match &readied.action {
+        ReadiedAction::Attack { target, weapon } => {
+            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
+            world.write_message(crate::rules::attack::AttackIntent {
+                readied: true,
+                ..crate::rules::attack::AttackIntent::new(readier, target, weapon.clone())
+            });
+        }
+        ReadiedAction::DropProne => {
+            world.write_message(crate::rules::attack::StanceIntent {
+                creature: readier,
+                stand_up: false,
+                readied: true,
+            });
+        }
+        ReadiedAction::Move { to } => {
+            world.write_message(MoveIntent {
+                creature: readier,
+                target: None,
+                action: MovementAction::Move,
+                to: *to,
+                path: None,
+                readied: true,
+            });
+        }
+    }
+    if casting && let Some(hp) = world.get::<HitPoints>(actor).map(|hp| hp.current) {
+        // The readied action strikes before the spell: a wound calls for a Concentration check (004:196).
+        world.entity_mut(actor).insert(crate::rules::magic::AwaitingCast { hit_points: hp });
+    }
+    world.get_resource_or_insert_with(Deferred::default).0.push(command.clone());
+    true
+}
