@@ -595,7 +595,7 @@ fn the_ai_hides_its_fliers_after_their_flight() {
     let hid = (1..=4).any(|seed| {
         let log = estoc::simulate::battle(&encounter, seed).log.0;
         log.iter()
-            .any(|f| matches!(f, Fact::Opposed { creature, check, .. } if creature.0 == "dragon" && check == "hide"))
+            .any(|f| matches!(f, Fact::Opposed { creature, check, .. } if creature.0 == "dragon" && *check == estoc::rules::core::checks::Check::Hide))
     });
     assert!(hid, "the dragon never hid in four battles");
 }
@@ -1007,7 +1007,9 @@ fn a_flier_hides_by_the_tower_with_the_keyboard() {
     let won = facts
         .iter()
         .find_map(|f| match f {
-            Fact::Opposed { creature, check, opponent, won, .. } if creature.0 == "griffon" && check == "hide" => {
+            Fact::Opposed { creature, check, opponent, won, .. }
+                if creature.0 == "griffon" && *check == estoc::rules::core::checks::Check::Hide =>
+            {
                 assert_eq!(opponent.0, "dragon");
                 Some(*won)
             }
@@ -1053,7 +1055,7 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
     let facts = play(&mut app, &step);
     assert!(
         facts.iter().any(|f| matches!(f, Fact::Opposed { creature, check, opponent, .. }
-            if creature.0 == "griffon" && check == "bluff" && opponent.0 == "dragon")),
+            if creature.0 == "griffon" && *check == estoc::rules::core::checks::Check::Bluff && opponent.0 == "dragon")),
         "{facts:?}"
     );
 }
@@ -1103,7 +1105,7 @@ fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
             .iter()
             .filter_map(|f| match f {
                 Fact::CheckRolled { creature, check, success, reason, .. }
-                    if creature.0 == "griffon" && check == "fly" =>
+                    if creature.0 == "griffon" && *check == estoc::rules::core::checks::Check::Fly =>
                 {
                     Some((*success, reason.clone()))
                 }

@@ -19,6 +19,8 @@ use crate::rules::core::creature::{Riders, Riding, Seat};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Direction, Footprint};
+use crate::rules::core::names::Action;
+use crate::rules::core::names::Check;
 use crate::rules::core::names::SpeedStatus;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
@@ -231,11 +233,16 @@ fn take_off(
             continue;
         };
         if rides {
-            refuse(&mut facts, id, "take_off", Refusal::new(format!("{id} rides: its mount flies, not it"), "004:807"));
+            refuse(
+                &mut facts,
+                id,
+                Action::TakeOff,
+                Refusal::new(format!("{id} rides: its mount flies, not it"), "004:807"),
+            );
             continue;
         }
         let Some(wings) = speed.fly else {
-            refuse(&mut facts, id, "take_off", Refusal::new(format!("{id} cannot fly"), "004:657"));
+            refuse(&mut facts, id, Action::TakeOff, Refusal::new(format!("{id} cannot fly"), "004:657"));
             continue;
         };
         let free = takeoff_is_free(wings.maneuverability);
@@ -249,7 +256,7 @@ fn take_off(
                 .and(riding_paid)
                 .and_then(|()| if free { Ok(()) } else { budget.spend(ActionKind::Move) });
         if let Err(refusal) = checked {
-            refuse(&mut facts, id, "take_off", refusal);
+            refuse(&mut facts, id, Action::TakeOff, refusal);
             continue;
         }
         let space_steps = space.width.max(1);
@@ -258,7 +265,7 @@ fn take_off(
             refuse(
                 &mut facts,
                 id,
-                "take_off",
+                Action::TakeOff,
                 Refusal::new(
                     "at chase scale a take-off reaches the lowest band; it climbs from there",
                     "004:657, 004:788",
@@ -270,14 +277,14 @@ fn take_off(
                     let bonus = skills.jump.unwrap_or(0)
                         + takeoff_speed_bonus(speed.land as f32 * 1.5, wings.squares as f32 * 1.5);
                     let reason = format!("taking off {} m above its space (004:659-668)", intent.extra_m);
-                    if roll_check(&mut dice, &mut facts, id, "jump", reason, bonus, dc as i32) {
+                    if roll_check(&mut dice, &mut facts, id, Check::Jump, reason, bonus, dc as i32) {
                         reached += steps_of(intent.extra_m);
                     }
                 }
                 None => refuse(
                     &mut facts,
                     id,
-                    "take_off",
+                    Action::TakeOff,
                     Refusal::new("no Jump takes off more than 9 m above its space; it rises to its space", "004:668"),
                 ),
             }
@@ -391,14 +398,19 @@ pub(super) fn fly_creatures(
             continue;
         };
         if rides {
-            refuse(&mut facts, id, "fly", Refusal::new(format!("{id} rides: its mount flies, not it"), "004:807"));
+            refuse(
+                &mut facts,
+                id,
+                Action::Fly,
+                Refusal::new(format!("{id} rides: its mount flies, not it"), "004:807"),
+            );
             continue;
         }
         let state = flight.as_deref().copied().unwrap_or_default();
         // A Bluff's pursuer, and the flier it chases on: itself, or the mount it rides (004:816-818).
         let bluffed = intent.bluff.map(|p| (p, pursuit.get(p).ok().and_then(|q| q.1).map_or(p, |r| r.0)));
         let Some(wings) = speed.fly else {
-            refuse(&mut facts, id, "fly", Refusal::new(format!("{id} cannot fly"), "004:655"));
+            refuse(&mut facts, id, Action::Fly, Refusal::new(format!("{id} cannot fly"), "004:655"));
             continue;
         };
         let flier = Flier {
@@ -565,7 +577,7 @@ pub(super) fn fly_creatures(
         let (plan, spent_budget) = match checked {
             Ok(ok) => ok,
             Err(refusal) => {
-                refuse(&mut facts, id, "fly", refusal);
+                refuse(&mut facts, id, Action::Fly, refusal);
                 continue;
             }
         };
@@ -593,8 +605,8 @@ pub(super) fn fly_creatures(
             let won = crate::rules::core::checks::opposed(
                 &mut dice,
                 &mut facts,
-                (&name(bluffer), "bluff", skill(bluffer, |s| s.bluff, |a| a.cha)),
-                (&name(pursuer), "sense motive", skill(pursuer, |s| s.sense_motive, |a| a.wis)),
+                (&name(bluffer), Check::Bluff, skill(bluffer, |s| s.bluff, |a| a.cha)),
+                (&name(pursuer), Check::SenseMotive, skill(pursuer, |s| s.sense_motive, |a| a.wis)),
                 roll,
                 "a feint before turning away: -5 on the pursuer's fly checks to turn after it (004:818)",
             );
@@ -632,7 +644,7 @@ pub(super) fn fly_creatures(
             let failed = if success { String::new() } else { format!("; failed: {}", maneuver.on_failure()) };
             facts.write(Fact::CheckRolled {
                 creature: id.clone(),
-                check: "fly".into(),
+                check: Check::Fly,
                 reason: format!("{} (004:750-780){by}{misled_by}{failed}", maneuver.name()),
                 roll: *roll,
                 total,
@@ -647,7 +659,7 @@ pub(super) fn fly_creatures(
                 // it did fly this turn.
                 facts.write(Fact::ActionInterrupted {
                     creature: id.clone(),
-                    action: "fly".into(),
+                    action: Action::Fly,
                     reason: format!("{} ({})", refusal.reason, refusal.rule),
                 });
                 let after = Flight { flown: Some(plan.status), since_maneuver: 0, ..state };
@@ -671,13 +683,13 @@ pub(super) fn fly_creatures(
                 .position(|w| foe.footprint.contains(w.square) && w.altitude == foe.altitude)
         {
             let dc = AdvancedManeuver::Collision.dc().unwrap_or(15);
-            if roll_check(&mut dice, &mut facts, id, "fly", format!("collision (004:758){by}"), bonus, dc) {
+            if roll_check(&mut dice, &mut facts, id, Check::Fly, format!("collision (004:758){by}"), bonus, dc) {
                 flight_done.waypoints.truncate(at + 1);
                 flight_done.collision = Some((flight_done.waypoints[at].step, foe.id.clone()));
             } else {
                 facts.write(Fact::ActionInterrupted {
                     creature: id.clone(),
-                    action: "collision".into(),
+                    action: Action::Collision,
                     reason: format!("the fly check failed: it misses {} and flies on (004:758)", foe.id),
                 });
             }
@@ -688,7 +700,7 @@ pub(super) fn fly_creatures(
         let mut status = flight_done.status;
         if intent.decelerate {
             let dc = AdvancedManeuver::Deceleration.dc().unwrap_or(15);
-            if roll_check(&mut dice, &mut facts, id, "fly", format!("deceleration (004:759){by}"), bonus, dc) {
+            if roll_check(&mut dice, &mut facts, id, Check::Fly, format!("deceleration (004:759){by}"), bonus, dc) {
                 status = SpeedStatus::Slow;
             }
         }
@@ -707,7 +719,7 @@ pub(super) fn fly_creatures(
                     &mut dice,
                     &mut facts,
                     id,
-                    "fly",
+                    Check::Fly,
                     format!("{reason}{by}"),
                     bonus,
                     maneuver.dc().unwrap_or(20),
@@ -736,7 +748,7 @@ pub(super) fn fly_creatures(
                     };
                     facts.write(Fact::ActionInterrupted {
                         creature: id.clone(),
-                        action: "flyby_attack".into(),
+                        action: Action::FlybyAttack,
                         reason: reason.into(),
                     });
                 }
@@ -807,7 +819,8 @@ pub(super) fn fly_creatures(
                     ) <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach)
             });
             let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
-            let made = roll_check(&mut dice, &mut facts, id, "fly", format!("dive attack (004:753){by}"), bonus, dc);
+            let made =
+                roll_check(&mut dice, &mut facts, id, Check::Fly, format!("dive attack (004:753){by}"), bonus, dc);
             match claw {
                 Some(claw) if reaches && made => {
                     attacks.write(AttackIntent {
@@ -823,7 +836,7 @@ pub(super) fn fly_creatures(
                     };
                     facts.write(Fact::ActionInterrupted {
                         creature: id.clone(),
-                        action: "dive_attack".into(),
+                        action: Action::DiveAttack,
                         reason: why.into(),
                     });
                 }
@@ -1069,7 +1082,7 @@ pub(super) fn land(
                 }
                 facts.write(Fact::Landed { creature: id.clone() });
             }
-            Err(refusal) => refuse(&mut facts, id, "land", refusal),
+            Err(refusal) => refuse(&mut facts, id, Action::Land, refusal),
         }
     }
 }
@@ -1189,7 +1202,7 @@ fn start_of_turn_recovery(
         let Some(wings) = speed.fly else { continue };
         let dc = AdvancedManeuver::Recovery.dc().unwrap_or(5);
         let bonus = ability_modifier(abilities.dex) + fly_check_modifier(wings.maneuverability, SpeedStatus::FreeFall);
-        if roll_check(&mut dice, &mut out.facts, id, "fly", "recovery from a free fall (004:763)", bonus, dc) {
+        if roll_check(&mut dice, &mut out.facts, id, Check::Fly, "recovery from a free fall (004:763)", bonus, dc) {
             flight.falling = false;
         } else {
             flight.fell = true;

@@ -14,6 +14,8 @@ use crate::rules::core::creature::{Riders, Riding};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::names::Action;
+use crate::rules::core::names::Check;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::Rules;
@@ -145,7 +147,7 @@ fn hide(
                 )
             });
         if let Err(refusal) = checked {
-            refuse(&mut facts, id, "hide", refusal);
+            refuse(&mut facts, id, Action::Hide, refusal);
             continue;
         }
         let bonus = skill(skills.hide, abilities.dex) + hide_size_modifier(*size) + DENSE_SURROUNDINGS_BONUS;
@@ -165,7 +167,7 @@ fn hide(
         let mut lost = BTreeSet::new();
         for (pursuer, their_id, _, _, _, _, their_skills, their_abilities, ..) in pursuers {
             let spot = skill(their_skills.spot, their_abilities.wis);
-            if opposed(&mut dice, &mut facts, (id, "hide", bonus), (their_id, "spot", spot), roll, &reason) {
+            if opposed(&mut dice, &mut facts, (id, Check::Hide, bonus), (their_id, Check::Spot, spot), roll, &reason) {
                 lost.insert(pursuer);
             }
         }

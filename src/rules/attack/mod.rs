@@ -17,6 +17,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
@@ -232,7 +233,7 @@ pub fn end_full_attacks(
             });
         if past {
             commands.entity(entity).remove::<FullRoundBegun>();
-            facts.write(Fact::FullRoundActionLost { creature: id.clone(), action: b.action.name().into() });
+            facts.write(Fact::FullRoundActionLost { creature: id.clone(), action: b.action.action() });
         }
     }
 }
@@ -923,7 +924,7 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
             continue;
         };
         if let Some((only, why)) = prepared.provokes
-            && provoke(world, intent.attacker, only, "attack", why)
+            && provoke(world, intent.attacker, only, Action::Attack, why)
         {
             continue;
         }
@@ -933,7 +934,7 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
 
 /// Lets the foes that threaten `who` strike at it for an action that provokes where it stands (004:66);
 /// whether it dropped.
-pub fn provoke(world: &mut World, who: Entity, only: Option<Entity>, action: &'static str, why: &'static str) -> bool {
+pub fn provoke(world: &mut World, who: Entity, only: Option<Entity>, action: Action, why: &'static str) -> bool {
     let mut provoking = Provoking { who, only, action, why: why.to_string(), dropped: false };
     world.trigger_ref(&mut provoking);
     world.flush();
@@ -971,7 +972,7 @@ fn prepare_attack_intent(
     };
     let refuse = |refusal: Refusal| Fact::ActionRefused {
         creature: attacker.id.clone(),
-        action: "attack".into(),
+        action: Action::Attack,
         reason: refusal.reason,
         rule: refusal.rule,
     };
@@ -1143,7 +1144,7 @@ pub fn take_total_defense(
             Err(refusal) => {
                 facts.write(Fact::ActionRefused {
                     creature: id.clone(),
-                    action: "total_defense".into(),
+                    action: Action::TotalDefense,
                     reason: refusal.reason,
                     rule: refusal.rule,
                 });
@@ -1180,7 +1181,7 @@ fn deliver_coups_de_grace(world: &mut World, mut intents: Local<MessageCursor<Co
     let read: Vec<CoupDeGraceIntent> = intents.read(world.resource::<Messages<CoupDeGraceIntent>>()).cloned().collect();
     for intent in read {
         let Ok(Some(weapon)) = world.run_system_cached_with(begin_coup_de_grace, intent.clone()) else { continue };
-        if provoke(world, intent.attacker, None, "coup_de_grace", "a coup de grâce (004:426)") {
+        if provoke(world, intent.attacker, None, Action::CoupDeGrace, "a coup de grâce (004:426)") {
             continue;
         }
         let _ = world.run_system_cached_with(strike_coup_de_grace, (intent, weapon));
@@ -1226,7 +1227,7 @@ fn begin_coup_de_grace(
         Err(refusal) => {
             facts.write(Fact::ActionRefused {
                 creature: attacker.id.clone(),
-                action: "coup_de_grace".into(),
+                action: Action::CoupDeGrace,
                 reason: refusal.reason,
                 rule: refusal.rule,
             });
@@ -1238,7 +1239,7 @@ fn begin_coup_de_grace(
     }
     if beginning {
         let _ = budget.spend(ActionKind::Standard);
-        facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: "coup_de_grace".into() });
+        facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: Action::CoupDeGrace });
         commands
             .entity(intent.attacker)
             .insert(FullRoundBegun { action: BegunAction::CoupDeGrace { target: intent.target }, round: order.round });
@@ -1306,7 +1307,8 @@ fn change_stances(world: &mut World, mut intents: Local<MessageCursor<StanceInte
     let read: Vec<StanceIntent> = intents.read(world.resource::<Messages<StanceIntent>>()).cloned().collect();
     for intent in read {
         let Ok(true) = world.run_system_cached_with(pay_for_stance, intent.clone()) else { continue };
-        if intent.stand_up && provoke(world, intent.creature, None, "stand_up", "standing up from prone (004:225)") {
+        if intent.stand_up && provoke(world, intent.creature, None, Action::StandUp, "standing up from prone (004:225)")
+        {
             continue;
         }
         world.write_message(ConditionChange {
@@ -1329,7 +1331,7 @@ fn pay_for_stance(
     let Ok(mut budget) = budgets.get_mut(intent.creature) else { return false };
     let prone = who.conditions.has(Condition::Prone);
     let (action, kind) =
-        if intent.stand_up { ("stand_up", ActionKind::Move) } else { ("drop_prone", ActionKind::Free) };
+        if intent.stand_up { (Action::StandUp, ActionKind::Move) } else { (Action::DropProne, ActionKind::Free) };
     let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
     let checked = turn
         .and_then(|()| crate::rules::core::creature::able_to_act(who.conditions))
@@ -1342,7 +1344,7 @@ fn pay_for_stance(
     if let Err(refusal) = checked {
         facts.write(Fact::ActionRefused {
             creature: who.id.clone(),
-            action: action.into(),
+            action,
             reason: refusal.reason,
             rule: refusal.rule,
         });

@@ -9,7 +9,8 @@ pub mod area;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use crate::rules::core::names::BreathShape;
+pub use crate::rules::core::names::Action;
+use crate::rules::core::names::BreathShape;
 pub use area::{Area, Body, covered};
 
 use crate::rules::attack::Damage;
@@ -187,14 +188,14 @@ fn breathe(
     for intent in intents.read() {
         let Ok(me) = creatures.get(intent.creature) else { continue };
         let Ok((mut breath, mut budget)) = breathers.get_mut(intent.creature) else {
-            refuse(&mut facts, me.id, "breathe", Refusal::new(format!("{} has no breath weapon", me.id), "data"));
+            refuse(&mut facts, me.id, Action::Breathe, Refusal::new(format!("{} has no breath weapon", me.id), "data"));
             continue;
         };
         let all: Vec<CombatantItem> = creatures.iter().collect();
         let caught = match check_breath(&order, &field, &me, &breath, &budget, &all, intent.toward) {
             Ok(caught) => caught,
             Err(refusal) => {
-                refuse(&mut facts, me.id, "breathe", refusal);
+                refuse(&mut facts, me.id, Action::Breathe, refusal);
                 continue;
             }
         };

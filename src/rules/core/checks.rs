@@ -6,18 +6,7 @@ use bevy::prelude::*;
 use crate::rules::core::creature::{Abilities, CreatureId, Saves, ability_modifier};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-
-/// The three saving throws (004:45-48).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Save {
-    /// Vigueur: Constitution.
-    Fortitude,
-    /// Réflexes: Dextérité.
-    Reflex,
-    /// Volonté: Sagesse.
-    Will,
-}
+pub use crate::rules::core::names::{Check, Save};
 
 /// Rolls `id`'s saving throw against `dc` and writes it, with `reason`; whether it succeeded (004:46-50).
 #[expect(clippy::too_many_arguments, reason = "the save's roller, its writer, and what the save is")]
@@ -34,15 +23,7 @@ pub fn roll_save(
     let roll = dice.d20();
     let total = roll as i32 + save_bonus(save, saves, abilities);
     let success = save_succeeds(roll, total, dc);
-    facts.write(Fact::SaveRolled {
-        creature: id.clone(),
-        save: format!("{save:?}").to_lowercase(),
-        reason: reason.into(),
-        roll,
-        total,
-        dc,
-        success,
-    });
+    facts.write(Fact::SaveRolled { creature: id.clone(), save, reason: reason.into(), roll, total, dc, success });
     success
 }
 
@@ -66,7 +47,7 @@ pub fn roll_check(
     dice: &mut crate::rules::core::dice::Dice,
     facts: &mut MessageWriter<Fact>,
     creature: &CreatureId,
-    check: &str,
+    check: Check,
     reason: impl Into<String>,
     bonus: i32,
     dc: i32,
@@ -76,7 +57,7 @@ pub fn roll_check(
     let success = total >= dc;
     facts.write(Fact::CheckRolled {
         creature: creature.clone(),
-        check: check.into(),
+        check,
         reason: reason.into(),
         roll,
         total,
@@ -96,8 +77,8 @@ pub fn skill(total: Option<i32>, ability: i32) -> i32 {
 pub fn opposed(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
-    (creature, check, bonus): (&CreatureId, &str, i32),
-    (opponent, their_check, their_bonus): (&CreatureId, &str, i32),
+    (creature, check, bonus): (&CreatureId, Check, i32),
+    (opponent, their_check, their_bonus): (&CreatureId, Check, i32),
     roll: u32,
     reason: &str,
 ) -> bool {
@@ -106,11 +87,11 @@ pub fn opposed(
     let won = total > their_total;
     facts.write(Fact::Opposed {
         creature: creature.clone(),
-        check: check.into(),
+        check,
         roll,
         total,
         opponent: opponent.clone(),
-        their_check: their_check.into(),
+        their_check,
         their_roll,
         their_total,
         won,

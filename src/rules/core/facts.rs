@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::rules::core::creature::{Condition, CreatureId, Modifier};
 use crate::rules::core::dice::Thrown;
 use crate::rules::core::geometry::Square;
+use crate::rules::core::names::{Action, Check, Save};
 
 /// One thing that happened in the fight.
 #[derive(Message, Clone, Debug, PartialEq, Serialize)]
@@ -72,8 +73,8 @@ pub enum Fact {
     MoveStarted {
         /// Who moves.
         creature: CreatureId,
-        /// The movement action ("move", "double_move", "run", …).
-        action: String,
+        /// The movement action (`move`, `double_move`, `run`, …).
+        action: Action,
         /// Starting square.
         from: Square,
         /// Squares of movement the action allows.
@@ -132,7 +133,7 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
         /// What it was doing.
-        action: String,
+        action: Action,
         /// Why, with the rule.
         reason: String,
     },
@@ -141,7 +142,7 @@ pub enum Fact {
         /// Who tried.
         creature: CreatureId,
         /// What was tried.
-        action: String,
+        action: Action,
         /// Why not.
         reason: String,
         /// The rule that forbids it, `file:line`.
@@ -228,7 +229,7 @@ pub enum Fact {
         /// Who saves.
         creature: CreatureId,
         /// Fortitude, reflex or will.
-        save: String,
+        save: Save,
         /// Against what, with the rule.
         reason: String,
         /// The natural d20.
@@ -245,7 +246,7 @@ pub enum Fact {
         /// Who checks.
         creature: CreatureId,
         /// The ability or skill.
-        check: String,
+        check: Check,
         /// Why, with the rule.
         reason: String,
         /// The natural d20.
@@ -263,7 +264,7 @@ pub enum Fact {
         /// Who checks.
         creature: CreatureId,
         /// Its skill.
-        check: String,
+        check: Check,
         /// Its natural d20.
         roll: u32,
         /// Roll plus bonus.
@@ -271,7 +272,7 @@ pub enum Fact {
         /// Who opposes it.
         opponent: CreatureId,
         /// The opponent's skill.
-        their_check: String,
+        their_check: Check,
         /// The opponent's natural d20.
         their_roll: u32,
         /// Roll plus bonus.
@@ -357,7 +358,7 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
         /// The action.
-        action: String,
+        action: Action,
     },
     /// A condition imposed for some rounds: it ends just before this initiative count in `ends_round`
     /// (004:74).
@@ -610,7 +611,7 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
         /// Which action.
-        action: String,
+        action: Action,
     },
     /// A spell lost before it took effect (004:193, 004:237).
     SpellLost {
@@ -649,15 +650,10 @@ pub fn turns_started(facts: &mut MessageReader<Fact>) -> Vec<CreatureId> {
 pub fn refuse(
     facts: &mut MessageWriter<Fact>,
     id: &CreatureId,
-    action: &str,
+    action: Action,
     refusal: crate::rules::core::refusal::Refusal,
 ) {
-    facts.write(Fact::ActionRefused {
-        creature: id.clone(),
-        action: action.into(),
-        reason: refusal.reason,
-        rule: refusal.rule,
-    });
+    facts.write(Fact::ActionRefused { creature: id.clone(), action, reason: refusal.reason, rule: refusal.rule });
 }
 
 /// Appends this update's facts to the log.
@@ -697,7 +693,7 @@ impl Fact {
             Fact::DelayLapsed { creature } => format!("{creature} delayed too long and loses the action (004:631)"),
             Fact::TurnEnded { creature } => format!("{creature} ends its turn"),
             Fact::MoveStarted { creature, action, from, allowance } => {
-                format!("{creature}: {} from {from} (up to {allowance} squares)", action.replace('_', " "))
+                format!("{creature}: {} from {from} (up to {allowance} squares)", action.to_string().replace('_', " "))
             }
             Fact::SquareEntered { .. } => return None,
             Fact::CreatureMoved { creature, from, to, cost } => {
@@ -711,7 +707,7 @@ impl Fact {
                 format!("{creature}'s {action} interrupted: {reason}")
             }
             Fact::ActionRefused { creature, action, reason, rule } => {
-                format!("{creature} cannot {}: {reason} ({rule})", action.replace('_', " "))
+                format!("{creature} cannot {}: {reason} ({rule})", action.to_string().replace('_', " "))
             }
             Fact::AttackRolled {
                 attacker,
@@ -818,7 +814,7 @@ impl Fact {
                 format!("{by} sets off {creature}'s readied action: {action} (004:621)")
             }
             Fact::FullRoundActionBegun { creature, action } => {
-                format!("{creature} begins a {} to finish next round (004:212)", action.replace('_', " "))
+                format!("{creature} begins a {} to finish next round (004:212)", action.to_string().replace('_', " "))
             }
             Fact::EffectBegun { creature, condition, rounds, ends_round } => {
                 format!(

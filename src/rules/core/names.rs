@@ -43,3 +43,192 @@ impl BreathShape {
         }
     }
 }
+
+/// What a creature did, tried, or was stopped doing, as the facts and the refusals name it: the move actions
+/// by their movement action, the rest by the action of the table (004:87-163) or the special action.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// A move action's movement (004:214).
+    Move,
+    /// Two move actions' movement (000:17-18).
+    DoubleMove,
+    /// Run (004:248).
+    Run,
+    /// Withdraw (004:243).
+    Withdraw,
+    /// The 5-foot step (004:259).
+    FiveFootStep,
+    /// The minimum movement (000:139-144).
+    MinimumMovement,
+    /// Charge (004:451).
+    Charge,
+    /// An attack, single or full.
+    Attack,
+    /// A readied attack set off (004:621).
+    ReadiedAttack,
+    /// A coup de grâce (004:424).
+    CoupDeGrace,
+    /// Standing up (004:225).
+    StandUp,
+    /// Dropping prone (004:255).
+    DropProne,
+    /// Total defence (004:211).
+    TotalDefense,
+    /// Using an item, asked for.
+    UseItem,
+    /// Using this item, under way.
+    Use(String),
+    /// Casting a spell, under way.
+    Casting,
+    /// Casting this spell.
+    Cast(String),
+    /// Readying an action (004:620).
+    Ready,
+    /// Delaying (004:629).
+    Delay,
+    /// Acting after a delay (004:631).
+    Resume,
+    /// Ending the turn.
+    EndTurn,
+    /// Resting after the fight.
+    Rest,
+    /// Taking off (004:657).
+    TakeOff,
+    /// Flying (004:671).
+    Fly,
+    /// Landing (004:669).
+    Land,
+    /// Hiding from pursuers (004:816).
+    Hide,
+    /// A dive attack (004:753).
+    DiveAttack,
+    /// A flyby attack (004:755).
+    FlybyAttack,
+    /// A collision (004:758).
+    Collision,
+    /// Breathing a breath weapon.
+    Breathe,
+    /// Getting on a mount (004:226).
+    Mount,
+    /// Getting off a mount (004:226).
+    Dismount,
+    /// Taking the reins (004:822).
+    TakeReins,
+}
+
+impl Action {
+    /// Its name in the log.
+    pub fn name(&self) -> std::borrow::Cow<'static, str> {
+        use std::borrow::Cow;
+        Cow::Borrowed(match self {
+            Action::Move => "move",
+            Action::DoubleMove => "double_move",
+            Action::Run => "run",
+            Action::Withdraw => "withdraw",
+            Action::FiveFootStep => "five_foot_step",
+            Action::MinimumMovement => "minimum_movement",
+            Action::Charge => "charge",
+            Action::Attack => "attack",
+            Action::ReadiedAttack => "readied attack",
+            Action::CoupDeGrace => "coup_de_grace",
+            Action::StandUp => "stand_up",
+            Action::DropProne => "drop_prone",
+            Action::TotalDefense => "total_defense",
+            Action::UseItem => "use_item",
+            Action::Use(item) => return Cow::Owned(format!("use {item}")),
+            Action::Casting => "cast",
+            Action::Cast(spell) => return Cow::Owned(format!("cast {spell}")),
+            Action::Ready => "ready",
+            Action::Delay => "delay",
+            Action::Resume => "resume",
+            Action::EndTurn => "end_turn",
+            Action::Rest => "rest",
+            Action::TakeOff => "take_off",
+            Action::Fly => "fly",
+            Action::Land => "land",
+            Action::Hide => "hide",
+            Action::DiveAttack => "dive_attack",
+            Action::FlybyAttack => "flyby_attack",
+            Action::Collision => "collision",
+            Action::Breathe => "breathe",
+            Action::Mount => "mount",
+            Action::Dismount => "dismount",
+            Action::TakeReins => "take_reins",
+        })
+    }
+}
+
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
+/// The ability or skill a check is made with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// Constitution, to keep running (004:249).
+    Constitution,
+    /// A fly check (004:734).
+    Fly,
+    /// Jump, to take off (004:657).
+    Jump,
+    /// Concentration, to keep a spell (004:193-197).
+    Concentration,
+    /// Hide (Discrétion).
+    Hide,
+    /// Spot (Détection).
+    Spot,
+    /// Bluff.
+    Bluff,
+    /// Sense Motive (Psychologie).
+    #[serde(rename = "sense motive")]
+    SenseMotive,
+    /// Ride (Équitation).
+    Ride,
+}
+
+/// The three saving throws (004:45-48).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Save {
+    /// Vigueur: Constitution.
+    Fortitude,
+    /// Réflexes: Dextérité.
+    Reflex,
+    /// Volonté: Sagesse.
+    Will,
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Check::Constitution => "constitution",
+            Check::Fly => "fly",
+            Check::Jump => "jump",
+            Check::Concentration => "concentration",
+            Check::Hide => "hide",
+            Check::Spot => "spot",
+            Check::Bluff => "bluff",
+            Check::SenseMotive => "sense motive",
+            Check::Ride => "ride",
+        })
+    }
+}
+
+impl std::fmt::Display for Save {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Save::Fortitude => "fortitude",
+            Save::Reflex => "reflex",
+            Save::Will => "will",
+        })
+    }
+}

@@ -10,6 +10,7 @@ use crate::rules::core::creature::{
 };
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
+use crate::rules::core::names::Action;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{Fall, Strain, TurnOrder};
 
@@ -183,7 +184,7 @@ pub fn use_item(
             Err(refusal) => {
                 facts.write(Fact::ActionRefused {
                     creature: user.id.clone(),
-                    action: format!("use {}", intent.item),
+                    action: Action::Use(intent.item.clone()),
                     reason: refusal.reason,
                     rule: refusal.rule,
                 });
@@ -216,7 +217,7 @@ pub fn use_item(
                 facts: &mut facts,
                 damage: &mut damage,
             };
-            if strike.provoke_in_place(&user, &initiative, &mut reactions, None, "use_item", &why) {
+            if strike.provoke_in_place(&user, &initiative, &mut reactions, None, Action::UseItem, &why) {
                 continue;
             }
         }

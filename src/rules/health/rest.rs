@@ -8,6 +8,7 @@ use super::{HP_STATES, set_hp_states, states_for};
 use crate::rules::core::creature::{Condition, Conditions, Creature, CreatureId, Faction, HitPoints, Level};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
+use crate::rules::core::names::Action;
 use crate::rules::turns::TurnOrder;
 
 /// The chance, in percent, of each hourly or daily roll of the stabilised (004:287-291).
@@ -197,7 +198,7 @@ pub fn take_rest(
         if !order.ended {
             facts.write(Fact::ActionRefused {
                 creature: CreatureId("everyone".into()),
-                action: "rest".into(),
+                action: Action::Rest,
                 reason: "one rests once the fight is over".into(),
                 rule: "004:293".into(),
             });

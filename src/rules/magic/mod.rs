@@ -17,6 +17,8 @@ use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::Fact;
+use crate::rules::core::names::Action;
+use crate::rules::core::names::Check;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::health::Healing;
@@ -261,7 +263,7 @@ fn cast(
         });
         let bonus = concentration_bonus(skills, caster.abilities);
         let keeps = |dc: i32, reason: String, dice: &mut Dice, facts: &mut MessageWriter<Fact>| {
-            roll_check(dice, facts, caster.id, "concentration", reason, bonus, dc)
+            roll_check(dice, facts, caster.id, Check::Concentration, reason, bonus, dc)
         };
         // A readied action set off by this casting struck first (004:621): its wound distracts.
         let wounded_before = awaiting.map_or(0, |a| (a.hit_points - caster.hit_points.current).max(0));
@@ -301,7 +303,7 @@ fn cast(
                 &initiative,
                 &mut reactions,
                 None,
-                "cast",
+                Action::Casting,
                 "casting a spell (004:103, 004:196)",
             );
             if struck.dropped {
@@ -426,7 +428,7 @@ pub fn check_cast(
 fn refused(caster: &CreatureId, spell: &str, refusal: Refusal) -> Fact {
     Fact::ActionRefused {
         creature: caster.clone(),
-        action: format!("cast {spell}"),
+        action: Action::Cast(spell.to_string()),
         reason: refusal.reason,
         rule: refusal.rule,
     }
@@ -596,7 +598,15 @@ fn keep_concentration(
         };
         let dc = wound_dc(amount, casting.spell.def.level);
         let reason = format!("wounded for {amount} in the middle of casting (004:237)");
-        if !roll_check(&mut dice, &mut facts, id, "concentration", reason, concentration_bonus(skills, abilities), dc) {
+        if !roll_check(
+            &mut dice,
+            &mut facts,
+            id,
+            Check::Concentration,
+            reason,
+            concentration_bonus(skills, abilities),
+            dc,
+        ) {
             broken.push(entity);
             facts.write(lost(id, &casting.spell.name, "the wound broke the caster's concentration (004:237)"));
             commands.entity(entity).remove::<CastingUnderway>();

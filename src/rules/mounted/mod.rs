@@ -13,6 +13,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
@@ -171,7 +172,7 @@ fn get_on(
     for intent in intents.read() {
         let Ok([mut me, mount]) = creatures.get_many_mut([intent.creature, intent.mount]) else {
             if let Ok(me) = creatures.get(intent.creature) {
-                refuse(&mut facts, me.1, "mount", Refusal::new("no such mount, or itself", "004:226"));
+                refuse(&mut facts, me.1, Action::Mount, Refusal::new("no such mount, or itself", "004:226"));
             }
             continue;
         };
@@ -214,7 +215,7 @@ fn get_on(
             })
             .and_then(|()| me.8.spend(ActionKind::Move));
         if let Err(refusal) = checked {
-            refuse(&mut facts, me.1, "mount", refusal);
+            refuse(&mut facts, me.1, Action::Mount, refusal);
             continue;
         }
         // The first on its back directs it; whoever gets on after is a passenger (004:655).
@@ -242,7 +243,7 @@ fn get_off(
     for intent in intents.read() {
         let Ok(me) = creatures.get(intent.creature) else { continue };
         let Some(Riding(mount)) = me.9.copied() else {
-            refuse(&mut facts, me.1, "dismount", Refusal::new(format!("{} rides nothing", me.1), "004:226"));
+            refuse(&mut facts, me.1, Action::Dismount, Refusal::new(format!("{} rides nothing", me.1), "004:226"));
             continue;
         };
         let Ok(ridden) = creatures.get(mount) else { continue };
@@ -285,14 +286,14 @@ fn get_off(
                 Ok(())
             });
         if let Err(refusal) = checked {
-            refuse(&mut facts, me.1, "dismount", refusal);
+            refuse(&mut facts, me.1, Action::Dismount, refusal);
             continue;
         }
         let (id, mount_id) = (me.1.clone(), ridden.1.clone());
         let passenger = me.12.is_some_and(|s| s.passenger);
         let Ok(mut me) = creatures.get_mut(intent.creature) else { continue };
         if let Err(refusal) = me.8.spend(ActionKind::Move) {
-            refuse(&mut facts, &id, "dismount", refusal);
+            refuse(&mut facts, &id, Action::Dismount, refusal);
             continue;
         }
         commands.entity(intent.creature).remove::<(Riding, Seat)>().insert((Position(intent.to), space));
@@ -373,7 +374,7 @@ fn take_reins(
         let id = me.1.clone();
         let mount = me.9.map(|r| r.0);
         let Some((mount, mount_id)) = mount.and_then(|m| creatures.get(m).ok()).map(|m| (m.0, m.1.clone())) else {
-            refuse(&mut facts, &id, "take_reins", Refusal::new("it rides nothing", "004:822"));
+            refuse(&mut facts, &id, Action::TakeReins, Refusal::new("it rides nothing", "004:822"));
             continue;
         };
         let on_it: Vec<Entity> =
@@ -386,7 +387,7 @@ fn take_reins(
         let change = match checked {
             Ok(change) => change,
             Err(refusal) => {
-                refuse(&mut facts, &id, "take_reins", refusal);
+                refuse(&mut facts, &id, Action::TakeReins, refusal);
                 continue;
             }
         };
@@ -401,7 +402,7 @@ fn take_reins(
         let action = match paid {
             Ok(action) => action,
             Err(refusal) => {
-                refuse(&mut facts, &id, "take_reins", refusal);
+                refuse(&mut facts, &id, Action::TakeReins, refusal);
                 continue;
             }
         };

@@ -66,6 +66,20 @@ impl MovementAction {
         }
     }
 
+    /// The action as the log names it.
+    pub fn action(self) -> crate::rules::core::names::Action {
+        use crate::rules::core::names::Action;
+        match self {
+            MovementAction::Move => Action::Move,
+            MovementAction::DoubleMove => Action::DoubleMove,
+            MovementAction::Run => Action::Run,
+            MovementAction::Withdraw => Action::Withdraw,
+            MovementAction::FiveFootStep => Action::FiveFootStep,
+            MovementAction::MinimumMovement => Action::MinimumMovement,
+            MovementAction::Charge => Action::Charge,
+        }
+    }
+
     /// Search limits: no hampered square when running (000:94-95) or for a 5-foot step (004:261).
     pub fn search_rules(self) -> SearchRules {
         SearchRules {

@@ -15,6 +15,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{MovementAction, Route};
@@ -390,7 +391,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             Err(refusal) => {
                 self.facts.write(Fact::ActionRefused {
                     creature: attacker.id.clone(),
-                    action: "readied attack".into(),
+                    action: Action::ReadiedAttack,
                     reason: refusal.reason,
                     rule: refusal.rule,
                 });
@@ -435,7 +436,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         initiative: &[Entity],
         reactions: &mut Query<&mut Reactions>,
         only: Option<Entity>,
-        action: &str,
+        action: Action,
         why: &str,
     ) -> bool {
         self.provoke_in_place_struck(who, initiative, reactions, only, action, why).dropped
@@ -449,7 +450,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         initiative: &[Entity],
         reactions: &mut Query<&mut Reactions>,
         only: Option<Entity>,
-        action: &str,
+        action: Action,
         why: &str,
     ) -> Struck {
         let own = who.space.at(who.position.0);
@@ -477,7 +478,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         if struck.dropped {
             self.facts.write(Fact::ActionInterrupted {
                 creature: who.id.clone(),
-                action: action.into(),
+                action,
                 reason: "dropped by an attack of opportunity (004:70)".into(),
             });
         }
@@ -695,7 +696,8 @@ fn strike_the_provoker(
     let mut strike =
         Opportunity { field: &field, creatures: &combatants, dice: &mut dice, facts: &mut facts, damage: &mut damage };
     let initiative = order.initiative();
-    event.dropped = strike.provoke_in_place(&who, &initiative, &mut reactions, event.only, event.action, &event.why);
+    event.dropped =
+        strike.provoke_in_place(&who, &initiative, &mut reactions, event.only, event.action.clone(), &event.why);
 }
 
 /// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving

@@ -200,11 +200,11 @@ pub enum BegunAction {
 }
 
 impl BegunAction {
-    /// Its name in the log.
-    pub fn name(&self) -> &'static str {
+    /// The action as the log names it.
+    pub fn action(&self) -> crate::rules::core::names::Action {
         match self {
-            BegunAction::CoupDeGrace { .. } => "coup_de_grace",
-            BegunAction::MinimumMovement { .. } => "minimum_movement",
+            BegunAction::CoupDeGrace { .. } => crate::rules::core::names::Action::CoupDeGrace,
+            BegunAction::MinimumMovement { .. } => crate::rules::core::names::Action::MinimumMovement,
         }
     }
 }
@@ -256,7 +256,7 @@ pub struct Provoking {
     /// Only this foe may strike (an unarmed attack provokes its target alone, 004:168).
     pub only: Option<Entity>,
     /// The action, as the log names it.
-    pub action: &'static str,
+    pub action: crate::rules::core::names::Action,
     /// What provokes, with the rule.
     pub why: String,
     /// Dropped by a strike: the action stops.

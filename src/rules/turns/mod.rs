@@ -16,6 +16,7 @@ use crate::rules::core::creature::{
 use crate::rules::core::creature::{Riding, Seat};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
+use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 
@@ -511,7 +512,7 @@ fn ask_to_resume(
         } else {
             facts.write(Fact::ActionRefused {
                 creature: id,
-                action: "resume".into(),
+                action: Action::Resume,
                 reason: "only a creature that delayed its action may act later".into(),
                 rule: "004:629".into(),
             });
@@ -548,7 +549,7 @@ fn delay_turn(
         if let Err(refusal) = checked {
             facts.write(Fact::ActionRefused {
                 creature: id,
-                action: "delay".into(),
+                action: Action::Delay,
                 reason: refusal.reason,
                 rule: refusal.rule,
             });
@@ -583,7 +584,7 @@ fn end_turn(
         if let Err(refusal) = order.check_turn(intent.creature) {
             facts.write(Fact::ActionRefused {
                 creature: id,
-                action: "end_turn".into(),
+                action: Action::EndTurn,
                 reason: refusal.reason,
                 rule: refusal.rule,
             });

@@ -491,7 +491,7 @@ fn begin_move(
     let refuse = |facts: &mut MessageWriter<Fact>, refusal: Refusal| {
         facts.write(Fact::ActionRefused {
             creature: id.clone(),
-            action: intent.action.name().into(),
+            action: intent.action.action(),
             reason: refusal.reason,
             rule: refusal.rule,
         });
@@ -557,7 +557,7 @@ fn begin_move(
         if let Ok((mut budget, _)) = creatures.p1().get_mut(intent.creature) {
             let _ = budget.spend(ActionKind::Standard);
         }
-        facts.write(Fact::FullRoundActionBegun { creature: id, action: intent.action.name().into() });
+        facts.write(Fact::FullRoundActionBegun { creature: id, action: intent.action.action() });
         commands
             .entity(intent.creature)
             .insert(FullRoundBegun { action: BegunAction::MinimumMovement { to: intent.to }, round: order.round });
@@ -576,7 +576,7 @@ fn begin_move(
             let success = total >= dc as i32;
             facts.write(Fact::CheckRolled {
                 creature: id.clone(),
-                check: "constitution".into(),
+                check: crate::rules::core::names::Check::Constitution,
                 reason: format!("running for round {} in a row (004:249)", exertion.streak(round)),
                 roll,
                 total,
@@ -625,7 +625,7 @@ fn begin_move(
         facts.write(Fact::FullAttackGivenUp { creature: id.clone() });
         commands.entity(intent.creature).remove::<FullAttackUnderway>();
     }
-    facts.write(Fact::MoveStarted { creature: id, action: intent.action.name().into(), from, allowance });
+    facts.write(Fact::MoveStarted { creature: id, action: intent.action.action(), from, allowance });
     Some(underway)
 }
 

@@ -16,6 +16,7 @@ use crate::rules::core::creature::able_to_act;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Square;
+use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 
@@ -179,7 +180,7 @@ fn ready(
             Err(refusal) => {
                 facts.write(Fact::ActionRefused {
                     creature: id.clone(),
-                    action: "ready".into(),
+                    action: Action::Ready,
                     reason: refusal.reason,
                     rule: refusal.rule,
                 });
