@@ -651,7 +651,7 @@ fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
     let diving = estoc::rules::aerial::flying::plan_flights(
         app.world_mut(),
         griffon,
-        &[estoc::rules::aerial::flight::FlightStep::Dive { far: false }],
+        &[estoc::rules::aerial::route::FlightStep::Dive { far: false }],
         None,
     )
     .unwrap();
@@ -663,7 +663,7 @@ fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
     assert!(
         corner
             .steps
-            .contains(&estoc::rules::aerial::flight::FlightStep::Turn(estoc::rules::aerial::flight::Side::Right))
+            .contains(&estoc::rules::aerial::route::FlightStep::Turn(estoc::rules::aerial::route::Side::Right))
     );
     assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 1), "one band down");
 }
@@ -1066,7 +1066,7 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
 #[test]
 fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
     use estoc::rules::aerial::AdvancedManeuver;
-    use estoc::rules::aerial::flight::FlightStep;
+    use estoc::rules::aerial::route::FlightStep;
     use estoc::rules::core::creature::{Altitude, Heading};
     use estoc::rules::core::geometry::Direction;
     let (app, encounter) = griffon_first_in_pursuit();

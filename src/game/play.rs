@@ -82,7 +82,7 @@ pub struct FlybyPoint {
     /// The foe struck.
     pub target: Entity,
     /// The flight up to the attack.
-    pub planned: crate::rules::aerial::flight::PlannedFlight,
+    pub planned: crate::rules::aerial::route::PlannedFlight,
     /// A swoop: the claw for double damage, DC 20 (004:751).
     pub swoop: bool,
 }
@@ -187,10 +187,10 @@ pub struct Previews {
     /// Whom a breath at the hovered creature would cover, in breath mode.
     pub breath: Option<Result<Vec<Entity>, Refusal>>,
     /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
-    pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>>,
+    pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>>,
     /// In flyby and ram modes, the flight a click on the hovered creature would fly: to strike it on the
     /// way (before the end is chosen), or into it; or the rule that leaves none.
-    pub manoeuvre: Option<Result<crate::rules::aerial::flight::PlannedFlight, Refusal>>,
+    pub manoeuvre: Option<Result<crate::rules::aerial::route::PlannedFlight, Refusal>>,
     /// The charge lanes toward the hovered foe, in charge mode.
     pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
     /// Squares the foes of the active creature threaten, when asked.
@@ -464,7 +464,7 @@ fn flights_of(
     world: &mut World,
     me: Entity,
     choice: &Choice,
-) -> Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>> {
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>> {
     let facts = world.resource::<EventLog>().0.len();
     let previews = world.resource::<Previews>();
     let current = previews
@@ -489,7 +489,7 @@ pub fn flights_for(
     world: &mut World,
     me: Entity,
     choice: &Choice,
-) -> Option<std::collections::HashMap<Square, crate::rules::aerial::flight::PlannedFlight>> {
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>> {
     use crate::rules::aerial::flying;
     let flier = flier_of(world, me);
     let prefix = match &choice.flyby {
@@ -548,7 +548,7 @@ pub fn declarable(world: &World, flier: Entity) -> Vec<(Option<crate::rules::cor
 fn planned_step(
     world: &World,
     me: Entity,
-    planned: &crate::rules::aerial::flight::PlannedFlight,
+    planned: &crate::rules::aerial::route::PlannedFlight,
     dive_at: Option<CreatureId>,
     choice: &Choice,
 ) -> Command {
@@ -575,7 +575,7 @@ fn flight_step(world: &mut World, me: Entity, square: Square) -> Option<Command>
 
 /// Flights in order of preference for a strike: slow rather than fast, then the fewest fly checks, then
 /// the cheapest.
-fn strike_rank(at: &Square, planned: &crate::rules::aerial::flight::PlannedFlight) -> (u8, usize, u32, i32, i32) {
+fn strike_rank(at: &Square, planned: &crate::rules::aerial::route::PlannedFlight) -> (u8, usize, u32, i32, i32) {
     use crate::rules::core::names::SpeedStatus;
     let rank = match planned.flight.status {
         SpeedStatus::Slow | SpeedStatus::Hover => 0,
@@ -695,7 +695,7 @@ pub fn ram_flight(
     world: &mut World,
     me: Entity,
     foe: Entity,
-) -> Result<(crate::rules::aerial::flight::PlannedFlight, Command), Refusal> {
+) -> Result<(crate::rules::aerial::route::PlannedFlight, Command), Refusal> {
     use crate::rules::aerial::flying;
     use crate::rules::core::altitude::Scale;
     let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
@@ -728,7 +728,7 @@ pub fn ram_flight(
         s.at(p.0)
     };
     let their_size = world.get::<Size>(foe).copied().unwrap_or_default();
-    let enters = |at: Square, planned: &crate::rules::aerial::flight::PlannedFlight| {
+    let enters = |at: Square, planned: &crate::rules::aerial::route::PlannedFlight| {
         let alt = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
         crate::rules::core::geometry::Footprint::new(at, side).overlaps(their_at)
             && match scale {
@@ -767,8 +767,8 @@ pub fn ram_flight(
 }
 
 /// The climbs or dives a flier's flight begins with.
-pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::flight::FlightStep> {
-    use crate::rules::aerial::flight::FlightStep;
+pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::route::FlightStep> {
+    use crate::rules::aerial::route::FlightStep;
     let step = if climb > 0 { FlightStep::Climb } else { FlightStep::Dive { far: false } };
     vec![step; climb.unsigned_abs() as usize]
 }

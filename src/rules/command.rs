@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::aerial::flight::FlightStep;
+use crate::rules::aerial::route::FlightStep;
 use crate::rules::core::creature::{Condition, Conditions, CreatureId, Faction, HitPoints, Roster};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Square;

@@ -1,11 +1,11 @@
 //! Flying in the fight (004:653-786, 004:825-852): taking off and landing, a flier's move as a flight
-//! ([`super::flight::fly`]) with its fly checks, the status it leaves, the stall and the free fall at the
+//! ([`super::route::fly`]) with its fly checks, the status it leaves, the stall and the free fall at the
 //! end of the turn, the recovery at the start of the next, collisions and falls. Headless rules over the
 //! creature components, which the game and the AI fly through.
 
 use bevy::prelude::*;
 
-use super::flight::{Flier, FlightStep, Obstacle, fly};
+use super::route::{Flier, FlightStep, Obstacle, fly};
 use super::{
     AdvancedManeuver, Impact, collision_dice, fly_check_modifier, takeoff_is_free, takeoff_jump_dc, takeoff_speed_bonus,
 };
@@ -167,8 +167,9 @@ type Others<'w, 's> = Query<
     (With<Creature>, Without<Riding>),
 >;
 
-/// Another creature in the air or on the ground.
-struct Body {
+/// Another creature in the air or on the ground, as a flight meets it: where its body is, how fast it flew
+/// (a collision's speed), and who rides it.
+struct Traffic {
     entity: Entity,
     id: String,
     footprint: Footprint,
@@ -351,10 +352,10 @@ pub(super) fn fly_creatures(
 ) {
     for intent in intents.read() {
         let others = queries.p0();
-        let bodies: Vec<Body> = others
+        let bodies: Vec<Traffic> = others
             .iter()
             .filter(|(e, ..)| *e != intent.creature)
-            .map(|(e, id, p, s, a, h, size, f, riders)| Body {
+            .map(|(e, id, p, s, a, h, size, f, riders)| Traffic {
                 entity: e,
                 id: id.0.clone(),
                 footprint: s.at(p.0),
@@ -900,7 +901,7 @@ fn dived(scale: crate::rules::core::altitude::Scale, steps: &[FlightStep]) -> i3
 /// What stands in the way of a flier of `size` at `at` and `alt`: a wall or the map's edge, or the first of
 /// `bodies` whose space it would enter at an overlapping height (a body rises as high as
 /// [`crate::rules::core::altitude::Scale::body_height`]), as [`meeting`] judges it.
-fn obstacle_at(field: &Battlefield, bodies: &[Body], size: Size, at: Footprint, alt: i32) -> Option<Obstacle> {
+fn obstacle_at(field: &Battlefield, bodies: &[Traffic], size: Size, at: Footprint, alt: i32) -> Option<Obstacle> {
     if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
         return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
     }
@@ -923,7 +924,7 @@ pub fn heights_overlap(
 
 /// What a flier meets in a square another creature holds: at normal scale, a collision (004:825); at chase
 /// scale nothing, for a square holds many, but for a Colossal creature, which holds one alone (004:651).
-fn meeting(scale: crate::rules::core::altitude::Scale, mine: Size, other: &Body) -> Option<Obstacle> {
+fn meeting(scale: crate::rules::core::altitude::Scale, mine: Size, other: &Traffic) -> Option<Obstacle> {
     match scale {
         crate::rules::core::altitude::Scale::Normal => Some(Obstacle::Creature(other.id.clone())),
         crate::rules::core::altitude::Scale::Chase if mine == Size::Colossal || other.size == Size::Colossal => {
@@ -940,7 +941,7 @@ fn meeting(scale: crate::rules::core::altitude::Scale, mine: Size, other: &Body)
 /// one move action of flight, the attack after a step of it, two of the round's manoeuvres left, and for a
 /// swoop 6 m down before the attack (004:751). The standard action it takes is the caller's to check.
 pub fn flyby_fits(
-    plan: &super::flight::Flight,
+    plan: &super::route::Flight,
     steps: &[FlightStep],
     after: usize,
     swoop: bool,
@@ -984,7 +985,7 @@ pub fn bluff_fits(
 /// Whether `plan` can be flown as a deceleration (004:759): under half its speed, with two of the round's
 /// manoeuvres left.
 pub fn deceleration_fits(
-    plan: &super::flight::Flight,
+    plan: &super::route::Flight,
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
@@ -996,7 +997,7 @@ pub fn deceleration_fits(
 
 /// Whether `plan` leaves room for the collision manoeuvre (004:758), two of the round's manoeuvres.
 pub fn collision_fits(
-    plan: &super::flight::Flight,
+    plan: &super::route::Flight,
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
@@ -1005,7 +1006,7 @@ pub fn collision_fits(
 
 /// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715).
 fn room_for(
-    plan: &super::flight::Flight,
+    plan: &super::route::Flight,
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
     what: &str,
@@ -1220,7 +1221,7 @@ fn start_of_turn_recovery(
     }
 }
 
-/// The flights `creature` could fly now, each ending on a square (the planner of [`super::flight::flights`]
+/// The flights `creature` could fly now, each ending on a square (the planner of [`super::route::flights`]
 /// over the real field and creatures), after `prefix`'s climbs and dives, at the speed it `declared` (any
 /// but a hover or top speed when `None`); `None` when it cannot fly.
 pub fn plan_flights(
@@ -1228,7 +1229,7 @@ pub fn plan_flights(
     creature: Entity,
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
-) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::flight::PlannedFlight>> {
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::route::PlannedFlight>> {
     plan_flights_through(world, creature, prefix, declared, None)
 }
 
@@ -1266,7 +1267,7 @@ pub fn plan_flights_through(
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
     through: Option<Entity>,
-) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::flight::PlannedFlight>> {
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::route::PlannedFlight>> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = world.query_filtered::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
@@ -1294,10 +1295,10 @@ pub fn plan_flights_through(
         scale,
         check_bonus: planning_check_bonus(world, creature),
     };
-    let bodies: Vec<Body> = all
+    let bodies: Vec<Traffic> = all
         .into_iter()
         .filter(|c| c.0 != creature && Some(c.0) != through)
-        .map(|(entity, id, footprint, altitude, heading, size, flight, _)| Body {
+        .map(|(entity, id, footprint, altitude, heading, size, flight, _)| Traffic {
             entity,
             id,
             footprint,
@@ -1309,5 +1310,5 @@ pub fn plan_flights_through(
         })
         .collect();
     let obstacle = |fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, fp, alt);
-    Some(super::flight::flights(&flier, prefix, declared, &obstacle))
+    Some(super::route::flights(&flier, prefix, declared, &obstacle))
 }

@@ -1,11 +1,12 @@
 //! Aerial combat (004:646-852): the pure rules, each with the text's numbers. Scales, take-off, the blind
 //! spot, the declared speed and the status it gives, the manoeuvre table, fly checks and the advanced
 //! manoeuvres' DCs, 3-D distance, the chase scale ([`Scale`]: its squares, speeds, bands and what reaches
-//! between them), collisions and falling damage, tested against the text's worked examples. A flight is in
-//! [`flight`], the systems that fly creatures in [`flying`]. Readings of the damaged text are in
+//! between them), collisions, tested against the text's worked examples. A flight's route, step by
+//! step, is in [`route`]; the systems that fly creatures in the fight in [`flying`]; losing a pursuer in
+//! [`pursuit`]. Readings of the damaged text are in
 //! `docs/rulings.md`.
 
-pub mod flight;
+pub mod route;
 pub mod flying;
 pub mod pursuit;
 

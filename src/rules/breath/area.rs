@@ -4,10 +4,10 @@
 
 use crate::rules::core::altitude::vertical_steps;
 use crate::rules::core::altitude::{Reaching, Scale, band_allows, separation_m};
+use crate::rules::core::creature::Body;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::names::BreathShape;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::size::Size;
 
 impl BreathShape {
     /// What the chase scale's band table calls it (004:790-797).
@@ -28,16 +28,6 @@ pub struct Area {
     pub length_m: f32,
 }
 
-/// A creature as a breath meets it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Body {
-    /// Its squares.
-    pub footprint: Footprint,
-    /// Its altitude: 1.5 m steps, or the band at chase scale.
-    pub altitude: i32,
-    /// Its size, for the height of its body.
-    pub size: Size,
-}
 
 /// Half the width of a line of breath, in metres.
 const LINE_HALF_WIDTH_M: f32 = 0.75;
@@ -46,7 +36,7 @@ const LINE_HALF_WIDTH_M: f32 = 0.75;
 const CONE_HALF_ANGLE_COS: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
 /// The centre of a body in metres at normal scale: east, south, up.
-fn centre(body: Body) -> [f32; 3] {
+fn centre(body: &Body) -> [f32; 3] {
     let f = body.footprint;
     let height = Scale::Normal.body_height(body.size) as f32 * 1.5;
     [
@@ -70,7 +60,7 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
 /// At chase scale, between a band and the ground, the band table alone says whether a breath reaches (our
 /// ruling): the bands' 30 m and more are not added, or no breath would ever reach the ground from band 2
 /// or 3, which the table allows (004:793-794).
-fn distance_m(scale: Scale, breather: Body, other: Body) -> f32 {
+fn distance_m(scale: Scale, breather: &Body, other: &Body) -> f32 {
     let to_the_ground = scale == Scale::Chase && breather.altitude.min(other.altitude) <= 0;
     let rise = if to_the_ground {
         0
@@ -83,7 +73,7 @@ fn distance_m(scale: Scale, breather: Body, other: Body) -> f32 {
 /// Whether a breath from `breather` aimed at `aim` covers `other`, at normal scale: within its length, and
 /// within the cone's quarter circle or the line's 1.5 m width around the axis from the breather's centre
 /// through the aim's.
-fn covers(shape: BreathShape, length_m: f32, breather: Body, aim: Body, other: Body) -> bool {
+fn covers(shape: BreathShape, length_m: f32, breather: &Body, aim: &Body, other: &Body) -> bool {
     if distance_m(Scale::Normal, breather, other) > length_m + 1e-3 {
         return false;
     }
@@ -119,14 +109,14 @@ fn covers(shape: BreathShape, length_m: f32, breather: Body, aim: Body, other: B
 pub fn covered(
     scale: Scale,
     area: Area,
-    breather: Body,
+    breather: &Body,
     others: &[Body],
     aim: usize,
     blind: &[Square],
     open: impl Fn(Footprint) -> bool,
 ) -> Result<Vec<usize>, Refusal> {
     let Area { shape, length_m } = area;
-    let target = others[aim];
+    let target = &others[aim];
     band_allows(scale, breather.altitude, target.altitude, shape.reaching())?;
     let far = distance_m(scale, breather, target);
     if far > length_m + 1e-3 {
@@ -135,7 +125,7 @@ pub fn covered(
             "data",
         ));
     }
-    let in_blind = |b: Body| !blind.is_empty() && b.footprint.squares().all(|s| blind.contains(&s));
+    let in_blind = |b: &Body| !blind.is_empty() && b.footprint.squares().all(|s| blind.contains(&s));
     if shape == BreathShape::Line && in_blind(target) {
         return Err(Refusal::new("behind it, in its blind spot: a line of breath does not reach there", "004:676"));
     }
@@ -154,7 +144,7 @@ pub fn covered(
                     && other.altitude == target.altitude
             }
             Scale::Normal => {
-                covers(shape, length_m, breather, target, *other) && !(shape == BreathShape::Line && in_blind(*other))
+                covers(shape, length_m, breather, target, other) && !(shape == BreathShape::Line && in_blind(other))
             }
         };
         if covered {
@@ -167,14 +157,15 @@ pub fn covered(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::core::size::Size;
 
     fn body(x: i32, y: i32, altitude: i32, size: Size) -> Body {
-        Body { footprint: Footprint::new(Square::new(x, y), size.side_squares().max(1)), altitude, size }
+        Body::placed(Footprint::new(Square::new(x, y), size.side_squares().max(1)), altitude, size)
     }
 
     /// A creature at chase scale: one square whatever its size.
     fn chaser(x: i32, y: i32, band: i32, size: Size) -> Body {
-        Body { footprint: Footprint::new(Square::new(x, y), 1), altitude: band, size }
+        Body::placed(Footprint::new(Square::new(x, y), 1), band, size)
     }
 
     fn cone_of(length_m: f32) -> Area {
@@ -201,11 +192,11 @@ mod tests {
             body(8, 10, 0, Size::Medium),  // behind
             body(16, 10, 0, Size::Medium), // stacked on the aim's square (a test of width only)
         ];
-        let cone = covered(Scale::Normal, cone_of(12.0), dragon, &others, 0, &[], everywhere).unwrap();
+        let cone = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
         assert_eq!(cone, vec![0, 1, 2, 5]);
-        let line = covered(Scale::Normal, line_of(12.0), dragon, &others, 0, &[], everywhere).unwrap();
+        let line = covered(Scale::Normal, line_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
         assert_eq!(line, vec![0, 2, 5]);
-        let far = covered(Scale::Normal, cone_of(12.0), dragon, &others, 3, &[], everywhere);
+        let far = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 3, &[], everywhere);
         assert!(far.is_err());
     }
 
@@ -215,11 +206,11 @@ mod tests {
         // one 5 squares off is 14.25 m away.
         let dragon = body(10, 10, 8, Size::Large);
         let others = [body(12, 10, 0, Size::Medium), body(16, 10, 0, Size::Medium)];
-        let cone = covered(Scale::Normal, cone_of(12.0), dragon, &others, 0, &[], everywhere).unwrap();
+        let cone = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
         assert_eq!(cone, vec![0], "the one further off is out of reach at that height");
         let walled = |f: Footprint| f.origin.x < 14;
-        assert!(covered(Scale::Normal, cone_of(24.0), dragon, &others, 1, &[], walled).is_err());
-        let cone = covered(Scale::Normal, cone_of(24.0), dragon, &others, 0, &[], walled).unwrap();
+        assert!(covered(Scale::Normal, cone_of(24.0), &dragon, &others, 1, &[], walled).is_err());
+        let cone = covered(Scale::Normal, cone_of(24.0), &dragon, &others, 0, &[], walled).unwrap();
         assert_eq!(cone, vec![0]);
     }
 
@@ -228,9 +219,9 @@ mod tests {
         let dragon = body(10, 10, 4, Size::Large);
         let blind: Vec<Square> = Footprint::new(Square::new(8, 10), 2).squares().collect();
         let others = [body(8, 10, 4, Size::Medium), body(16, 10, 4, Size::Medium)];
-        let cone = covered(Scale::Normal, cone_of(12.0), dragon, &others, 0, &blind, everywhere).unwrap();
+        let cone = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 0, &blind, everywhere).unwrap();
         assert_eq!(cone, vec![0]);
-        let line = covered(Scale::Normal, line_of(12.0), dragon, &others, 0, &blind, everywhere);
+        let line = covered(Scale::Normal, line_of(12.0), &dragon, &others, 0, &blind, everywhere);
         assert_eq!(line.unwrap_err().rule, "004:676");
     }
 
@@ -243,16 +234,16 @@ mod tests {
             chaser(5, 4, 3, Size::Medium), // its rider
             chaser(5, 4, 2, Size::Large),  // another a band lower
         ];
-        let cone = covered(Scale::Chase, cone_of(12.0), dragon, &others, 0, &[], everywhere);
+        let cone = covered(Scale::Chase, cone_of(12.0), &dragon, &others, 0, &[], everywhere);
         assert_eq!(cone.unwrap_err().rule, "004:790-797", "no cone to the ground from band 3");
-        let line = covered(Scale::Chase, line_of(12.0), dragon, &others, 0, &[], everywhere).unwrap();
+        let line = covered(Scale::Chase, line_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
         assert_eq!(line, vec![0]);
-        let cone = covered(Scale::Chase, cone_of(12.0), dragon, &others, 1, &[], everywhere).unwrap();
+        let cone = covered(Scale::Chase, cone_of(12.0), &dragon, &others, 1, &[], everywhere).unwrap();
         assert_eq!(cone, vec![1, 2], "the griffon and its rider");
-        let line = covered(Scale::Chase, line_of(12.0), dragon, &others, 1, &[], everywhere).unwrap();
+        let line = covered(Scale::Chase, line_of(12.0), &dragon, &others, 1, &[], everywhere).unwrap();
         assert_eq!(line, vec![1]);
         // Two squares off is 18 m: beyond 12 m.
         let far = [chaser(6, 4, 3, Size::Large)];
-        assert!(covered(Scale::Chase, cone_of(12.0), dragon, &far, 0, &[], everywhere).is_err());
+        assert!(covered(Scale::Chase, cone_of(12.0), &dragon, &far, 0, &[], everywhere).is_err());
     }
 }

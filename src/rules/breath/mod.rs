@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::rules::core::names::Action;
 use crate::rules::core::names::BreathShape;
-pub use area::{Area, Body, covered};
+pub use area::{Area, covered};
 
 use crate::rules::attack::Damage;
 use crate::rules::attack::{Combatant, CombatantItem, Cover, ranged_cover};
@@ -110,7 +110,17 @@ pub fn plugin(app: &mut App) {
 
 /// A creature as a breath meets it.
 fn body_of(c: &CombatantItem) -> Body {
-    Body { footprint: c.space.at(c.position.0), altitude: c.altitude.0, size: *c.size }
+    Body {
+        entity: c.entity,
+        id: c.id.clone(),
+        faction: c.faction.clone(),
+        footprint: c.space.at(c.position.0),
+        altitude: c.altitude.0,
+        heading: c.heading.0,
+        size: *c.size,
+        helpless: c.conditions.is_helpless(),
+        traits: c.traits.clone(),
+    }
 }
 
 /// Whether `breather` may breathe at `toward` now, and whom the breath would cover, the aim first and the
@@ -154,7 +164,7 @@ pub fn check_breath(
     let own = body_of(breather);
     let blind = crate::rules::attack::unseen_of(breather);
     let open = |at| ranged_cover(field, own.footprint, at, &[]) != Cover::Total;
-    let caught = covered(field.scale(), breath.weapon.area(), own, &bodies, aim, &blind, open)?;
+    let caught = covered(field.scale(), breath.weapon.area(), &own, &bodies, aim, &blind, open)?;
     let mut entities: Vec<&CombatantItem> = caught.into_iter().map(|i| others[i]).collect();
     entities[1..].sort_by(|a, b| a.id.0.cmp(&b.id.0));
     Ok(entities.into_iter().map(|c| c.entity).collect())

@@ -122,22 +122,6 @@ pub fn check_grounded(
     }
 }
 
-/// A creature's body as others' movement sees it.
-#[derive(Clone, Debug)]
-pub struct Body {
-    /// The entity.
-    pub entity: Entity,
-    /// Its side.
-    pub faction: Faction,
-    /// Where it stands.
-    pub footprint: Footprint,
-    /// Its size.
-    pub size: Size,
-    /// Helpless.
-    pub helpless: bool,
-    /// Its traits.
-    pub traits: Traits,
-}
 
 /// The other creatures as `mover` sees them.
 pub fn occupants_for(bodies: &[Body], mover: Entity, faction: &Faction) -> Vec<Occupant> {

@@ -20,7 +20,7 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{
-    Body, ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for,
+    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for,
     settle, squeeze_width,
 };
 
@@ -191,6 +191,8 @@ pub struct MoverView {
     pub speed: &'static Speed,
     /// Height above the ground.
     pub altitude: &'static Altitude,
+    /// Where it faces.
+    pub heading: &'static Heading,
     /// Speed modifiers.
     pub speed_modifiers: &'static SpeedModifiers,
     /// Armour and load.
@@ -221,8 +223,11 @@ pub fn bodies<'a>(creatures: impl Iterator<Item = MoverViewItem<'a, 'a>>) -> Vec
         .filter(|c| !c.riding)
         .map(|c| Body {
             entity: c.entity,
+            id: c.id.clone(),
             faction: c.faction.clone(),
             footprint: c.space.at(c.position.0),
+            altitude: c.altitude.0,
+            heading: c.heading.0,
             size: *c.size,
             helpless: c.conditions.is_helpless(),
             traits: c.traits.clone(),

@@ -1,6 +1,7 @@
 //! The creature data model: the components every rules chapter reads. A creature is spawned whole
 //! from a checked encounter (`crate::data`), never half-made: [`Creature`] requires the rest.
 
+mod body;
 mod perception;
 mod riding;
 mod sheet;
@@ -10,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub use body::*;
 pub use perception::*;
 pub use riding::*;
 pub use sheet::*;

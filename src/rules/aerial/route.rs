@@ -1,4 +1,4 @@
-//! A flier's move, at normal or chase scale (004:671-786, 004:712, 004:749): it flies forward along its heading, and changes heading,
+//! A flight's route, step by step: a flier's move at normal or chase scale (004:671-786, 004:712, 004:749): it flies forward along its heading, and changes heading,
 //! side or altitude only by manoeuvres. The distance flown (the declared speed) gives its status for the
 //! round, and the status and its manoeuvrability how many manoeuvres it may make and how far it must fly
 //! between two. Advanced manoeuvres call for a fly check; a failed one has the effect the text gives and
