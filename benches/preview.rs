@@ -37,7 +37,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(attack_preview(world, hero, foe, AttackRequest::default()).ok()))
     });
     c.bench_function("64x64, 30 creatures: foes' threatened squares", |b| {
-        b.iter(|| black_box(estoc::game::play::foes_threatened(world, hero)))
+        b.iter(|| black_box(estoc::game::previews::foes_threatened(world, hero)))
     });
     // The griffon in the air: every flight it could fly this turn (the flier's move preview, computed when
     // its turn or the state changes) and the AI's choice among them.
@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("64x64, 30 creatures: a frame when the cursor enters another square", |b| {
         b.iter(|| {
             flip = 1 - flip;
-            board.world_mut().resource_mut::<estoc::game::play::Hover>().square = Some(squares[flip]);
+            board.world_mut().resource_mut::<estoc::game::state::Hover>().square = Some(squares[flip]);
             board.update();
         })
     });

@@ -53,7 +53,7 @@ fn play(app: &mut App, step: &Command) -> Vec<Fact> {
 /// Ends the turns of whoever plays before `who`, every faction played by a person, until its turn.
 fn pass_turns_until(app: &mut App, who: Entity) {
     for _ in 0..16 {
-        let now = estoc::game::play::human_turn(app.world()).expect("a person's turn");
+        let now = estoc::game::turn::human_turn(app.world()).expect("a person's turn");
         if now == who {
             return;
         }
@@ -474,9 +474,9 @@ fn a_full_attack_given_up_strikes_no_more() {
 fn a_broken_level_on_reload_keeps_the_last_good_one() {
     use estoc::encounter::ActiveEncounter;
     use estoc::game::LaunchOptions;
-    use estoc::game::hud::Notice;
-    use estoc::game::play::Restart;
+    use estoc::game::state::Notice;
     use estoc::game::reload::reload;
+    use estoc::game::state::Restart;
     let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron")).unwrap();
     let path = scratch("reloaded-level.ron");
     std::fs::write(&path, &original).unwrap();
@@ -506,7 +506,7 @@ fn a_broken_level_on_reload_keeps_the_last_good_one() {
 #[test]
 fn the_overlays_follow_the_cursor() {
     use estoc::game::overlay::Overlay;
-    use estoc::game::play::{Hover, Previews};
+    use estoc::game::state::{Hover, Previews};
     let encounter = level("skirmish.ron");
     let mut app = started(&encounter, 1);
     estoc::game::overlays_headless(&mut app, &encounter);
@@ -540,7 +540,8 @@ fn the_overlays_follow_the_cursor() {
 /// first (Z four times), the click makes a dive attack, and the rules carry it out.
 #[test]
 fn a_flier_dives_on_the_foe_it_clicks() {
-    use estoc::game::play::{Choice, flier_strike};
+    use estoc::game::previews::flier_strike;
+    use estoc::game::state::Choice;
     let encounter = level_at("tests/scenarios/levels/stoop.ron");
     let mut app = started(&encounter, 2);
     estoc::game::overlays_headless(&mut app, &encounter);
@@ -550,7 +551,7 @@ fn a_flier_dives_on_the_foe_it_clicks() {
     let _ = perform(app.world_mut(), &Command::EndTurn { creature: "ogre".into() });
     app.update();
     let griffon = entity(&app, "griffon");
-    assert_eq!(estoc::game::play::human_turn(app.world()), Some(griffon));
+    assert_eq!(estoc::game::turn::human_turn(app.world()), Some(griffon));
     assert!(flier_strike(app.world_mut(), ogre).is_none(), "at 9 m the griffon reaches nothing below");
     app.world_mut().resource_mut::<Choice>().climb = -4;
     let steps = flier_strike(app.world_mut(), ogre).expect("a dive attack");
@@ -618,9 +619,9 @@ fn the_threat_overlay_counts_heights() {
     let mut app = started(&encounter, 3);
     let griffon = entity(&app, "griffon");
     let fighter = entity(&app, "fighter");
-    assert!(estoc::game::play::foes_threatened(app.world_mut(), griffon).is_empty());
+    assert!(estoc::game::previews::foes_threatened(app.world_mut(), griffon).is_empty());
     assert!(
-        !estoc::game::play::foes_threatened(app.world_mut(), fighter).is_empty(),
+        !estoc::game::previews::foes_threatened(app.world_mut(), fighter).is_empty(),
         "the goblins threaten the ground"
     );
 }
@@ -661,9 +662,7 @@ fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
     assert!(!diving.contains_key(&Square::new(10, 7)), "the peak");
     let corner = &diving[&Square::new(10, 8)];
     assert!(
-        corner
-            .steps
-            .contains(&estoc::rules::aerial::route::FlightStep::Turn(estoc::rules::aerial::route::Side::Right))
+        corner.steps.contains(&estoc::rules::aerial::route::FlightStep::Turn(estoc::rules::aerial::route::Side::Right))
     );
     assert!(diving.values().all(|p| p.flight.waypoints.last().unwrap().altitude == 1), "one band down");
 }
@@ -673,7 +672,9 @@ fn at_chase_scale_the_previews_walk_nobody_and_fly_chase_squares() {
 /// action and carries the rider along, and a click on the foe then shoots with the rider.
 #[test]
 fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
-    use estoc::game::play::{Previews, click_step, human_turn};
+    use estoc::game::clicks::click_step;
+    use estoc::game::state::Previews;
+    use estoc::game::turn::human_turn;
     use estoc::rules::turns::{ActionBudget, ActionKind, TurnOrder};
     let encounter = level("skyway.ron");
     let mut app = started(&encounter, 2);
@@ -723,7 +724,10 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
 #[test]
 fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
     use estoc::data::level::Control;
-    use estoc::game::play::{BarKind, Choice, Controllers, Previews, click_step, human_turn, use_bar};
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::clicks::click_step;
+    use estoc::game::state::{Choice, Controllers, Previews};
+    use estoc::game::turn::human_turn;
     use estoc::rules::core::names::SpeedStatus;
     let encounter = level_at("tests/scenarios/levels/stoop.ron");
     let mut app = started(&encounter, 2);
@@ -778,7 +782,9 @@ fn a_flier_declares_its_speed_and_hovers_with_the_mouse() {
 #[test]
 fn a_dragon_breathes_with_the_mouse() {
     use estoc::data::level::Control;
-    use estoc::game::play::{BarKind, Controllers, Hover, Mode, Previews, click_step, use_bar};
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::clicks::click_step;
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
     let encounter = level_at("tests/scenarios/levels/breath.ron");
     // Seed 8: the red first, the blue last, still in the air.
     let mut app = started(&encounter, 8);
@@ -811,7 +817,7 @@ fn a_dragon_breathes_with_the_mouse() {
     let blue = entity(&app, "blue");
     pass_turns_until(&mut app, blue);
     // The click above went straight to the rules: the mode is still the breath's.
-    assert_eq!(app.world().resource::<estoc::game::play::Choice>().mode, Mode::Breath);
+    assert_eq!(app.world().resource::<estoc::game::state::Choice>().mode, Mode::Breath);
     app.world_mut().resource_mut::<Hover>().square = Some(Square::new(8, 12));
     app.update();
     let refused = app.world().resource::<Previews>().breath.clone().expect("a breath preview").unwrap_err();
@@ -820,8 +826,8 @@ fn a_dragon_breathes_with_the_mouse() {
 
 /// The flier clicked on `square` as a person would, the step the click asks for taken from the queue.
 fn clicked(app: &mut App, square: Square) -> Option<Command> {
-    estoc::game::play::click(app.world_mut(), square);
-    app.world_mut().resource_mut::<estoc::game::play::Pending>().0.pop_front()
+    estoc::game::clicks::click(app.world_mut(), square);
+    app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front()
 }
 
 /// A swoop with the mouse (004:751, 004:755): in flyby mode (H) after 6 m of dives (Z four times), hovering
@@ -830,7 +836,9 @@ fn clicked(app: &mut App, square: Square) -> Option<Command> {
 /// the fly check DC 20 rolled and the claw struck on the way.
 #[test]
 fn a_flier_swoops_on_a_foe_on_its_way_with_the_mouse() {
-    use estoc::game::play::{BarKind, Choice, Hover, Mode, Previews, human_turn, use_bar};
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Choice, Hover, Mode, Previews};
+    use estoc::game::turn::human_turn;
     let encounter = level_at("tests/scenarios/levels/stoop.ron");
     let mut app = started(&encounter, 2);
     estoc::game::overlays_headless(&mut app, &encounter);
@@ -884,7 +892,8 @@ fn a_flier_swoops_on_a_foe_on_its_way_with_the_mouse() {
 /// check DC 15 rolled.
 #[test]
 fn a_flier_decelerates_with_the_mouse() {
-    use estoc::game::play::{BarKind, Choice, Previews, use_bar};
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Choice, Previews};
     use estoc::rules::core::names::SpeedStatus;
     let encounter = level_at("tests/scenarios/levels/stoop.ron");
     let mut app = started(&encounter, 2);
@@ -916,7 +925,8 @@ fn a_flier_decelerates_with_the_mouse() {
 #[test]
 fn a_flier_rams_another_with_the_mouse() {
     use estoc::data::level::Control;
-    use estoc::game::play::{BarKind, Controllers, Hover, Mode, Previews, use_bar};
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
     let encounter = level_at("tests/scenarios/levels/chase.ron");
     // Seed 1: the griffon first, the dragon still in its band (a flier that does not fly falls).
     let mut app = started(&encounter, 1);
@@ -982,7 +992,7 @@ fn griffon_first_in_pursuit() -> (App, Encounter) {
         let mut app = started(&encounter, seed);
         estoc::game::overlays_headless(&mut app, &encounter);
         app.update();
-        if estoc::game::play::human_turn(app.world()) == Some(entity(&app, "griffon")) {
+        if estoc::game::turn::human_turn(app.world()) == Some(entity(&app, "griffon")) {
             return (app, encounter);
         }
     }
@@ -994,7 +1004,9 @@ fn griffon_first_in_pursuit() -> (App, Encounter) {
 /// griffon cannot attack it.
 #[test]
 fn a_flier_hides_by_the_tower_with_the_keyboard() {
-    use estoc::game::play::{BarKind, Pending, bar_state, click_step, use_bar};
+    use estoc::game::actions::{BarKind, bar_state, use_bar};
+    use estoc::game::clicks::click_step;
+    use estoc::game::state::Pending;
     let (mut app, _) = griffon_first_in_pursuit();
     let refused = bar_state(app.world(), BarKind::Hide).expect_err("not flown yet");
     assert_eq!(refused.rule, "004:816-817");
@@ -1031,7 +1043,8 @@ fn a_flier_hides_by_the_tower_with_the_keyboard() {
 /// dragon's Sense Motive.
 #[test]
 fn a_flier_bluffs_its_pursuer_with_the_mouse() {
-    use estoc::game::play::{BarKind, Choice, Hover, Mode, Previews, use_bar};
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Choice, Hover, Mode, Previews};
     let (mut app, _) = griffon_first_in_pursuit();
     let dragon = entity(&app, "dragon");
     use_bar(app.world_mut(), BarKind::Mode(Mode::Bluff));
@@ -1074,7 +1087,7 @@ fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
     let at = app.world().get::<Position>(griffon).unwrap().0;
     let height = app.world().get::<Altitude>(griffon).unwrap().0;
     assert_eq!(app.world().get::<Heading>(griffon).unwrap().0, Direction::East);
-    let flights = app.world().resource::<estoc::game::play::Previews>().flights.clone().unwrap();
+    let flights = app.world().resource::<estoc::game::state::Previews>().flights.clone().unwrap();
     let wingover = |s: &FlightStep| matches!(s, FlightStep::Wingover { .. });
     // The nearest square behind it that a wingover reaches, away from the dragon (a click there would be
     // on it).
@@ -1096,7 +1109,7 @@ fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
         let mut app = started(&encounter, seed);
         estoc::game::overlays_headless(&mut app, &encounter);
         app.update();
-        if estoc::game::play::human_turn(app.world()) != Some(griffon) {
+        if estoc::game::turn::human_turn(app.world()) != Some(griffon) {
             continue;
         }
         let step = clicked(&mut app, target).expect("the flight");

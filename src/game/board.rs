@@ -171,7 +171,7 @@ fn fit_camera(
     let (w, h) = (field.width() as f32 * TILE_PX, field.height() as f32 * TILE_PX);
     let (mut transform, mut projection) = camera.into_inner();
     // The board fills what the panels leave: the right panel, the tracker above, the action bar below.
-    let (right, top, bottom) = (super::hud::RIGHT_PANEL, 64.0, 60.0);
+    let (right, top, bottom) = (super::RIGHT_PANEL, 64.0, 60.0);
     let (free_w, free_h) = ((window.width() - right).max(100.0), (window.height() - top - bottom).max(100.0));
     let margin = 1.04;
     let scale = (w / free_w).max(h / free_h) * margin;

@@ -4,11 +4,12 @@
 
 use std::path::PathBuf;
 
-use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-use super::play::{BAR, BarKind, Choice, Controllers, History, Hover, Previews, Restart, Selected, bar_state, use_bar};
+use super::RIGHT_PANEL;
+use super::actions::{BAR, BarKind, bar_state, use_bar};
 use super::save;
+use super::state::{
+    Choice, Controllers, History, Hover, MenuOpen, Notice, Previews, Restart, Selected, frames_per_second,
+};
 use crate::data::level::Control;
 use crate::encounter::ActiveEncounter;
 use crate::rules::core::battlefield::{Battlefield, Terrain};
@@ -17,9 +18,8 @@ use crate::rules::core::facts::{EventLog, Fact, describe_modifiers};
 use crate::rules::core::geometry::squares_to_metres;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::turns::TurnOrder;
-
-/// Width of the right panel in logical pixels.
-pub const RIGHT_PANEL: f32 = 400.0;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// Everything the panels show, gathered from the world once a frame.
 #[derive(Resource, Default, Clone)]
@@ -118,14 +118,6 @@ pub enum HudClick {
     Dismiss,
 }
 
-/// A message for the player: an error (a level that does not load, a damaged save) or a notice.
-#[derive(Resource, Default, Clone)]
-pub struct Notice(pub Option<(bool, String)>);
-
-/// Whether the menu is open.
-#[derive(Resource, Default)]
-pub struct MenuOpen(pub bool);
-
 /// A banner announcing the turn, shown for a moment.
 #[derive(Resource, Default)]
 struct Banner {
@@ -140,7 +132,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Notice>()
         .init_resource::<MenuOpen>()
         .init_resource::<Banner>();
-    app.add_systems(Update, apply_clicks.in_set(super::input::InputSystems).before(super::play::PlaySystems));
+    app.add_systems(Update, apply_clicks.in_set(super::input::InputSystems).before(super::turn::PlaySystems));
     app.add_systems(Update, (gather, follow_log).in_set(super::ViewSystems::Sync));
     app.add_systems(EguiPrimaryContextPass, draw);
 }
@@ -271,7 +263,7 @@ fn gather(world: &mut World) {
         };
         view.turn = format!("Round {} — {id}'s turn ({faction}, {who})", order.round);
         if order.acting.len() > 1 {
-            let commanded = super::play::human_turn(world).unwrap_or(current);
+            let commanded = super::turn::human_turn(world).unwrap_or(current);
             let name = world.get::<CreatureId>(commanded).map(|c| c.0.clone()).unwrap_or_default();
             view.turn.push_str(&format!(" — acting together; commanding {name} [Tab]"));
         }
@@ -342,12 +334,6 @@ fn gather(world: &mut World) {
     world.insert_resource(view);
 }
 
-/// Frames per second, smoothed, when the diagnostics run.
-pub fn frames_per_second(world: &World) -> Option<f64> {
-    use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
-    world.get_resource::<DiagnosticsStore>()?.get(&FrameTimeDiagnosticsPlugin::FPS)?.smoothed()
-}
-
 /// The level files in `levels/`.
 pub fn list_levels() -> Vec<PathBuf> {
     let dir = crate::data::root().join("levels");
@@ -393,7 +379,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
     let breath = previews.breath.clone();
-    let choice = world.resource::<super::play::Choice>().clone();
+    let choice = world.resource::<super::state::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
     // creature (004:398-406).
     if let Some(me) = active
@@ -451,12 +437,12 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     // A flier in the air and a creature under the cursor: how it would strike it, instead of the attack from
     // where it is and the flight to that square.
     let flier_on_creature = world.resource::<Previews>().flights.is_some()
-        && matches!(choice.mode, super::play::Mode::Auto | super::play::Mode::Attack)
+        && matches!(choice.mode, super::state::Mode::Auto | super::state::Mode::Attack)
         && hovered.is_some_and(|h| {
             Some(h) != active && world.get::<Faction>(h) != active.and_then(|a| world.get::<Faction>(a))
         });
     if flier_on_creature {
-        match super::play::flier_strike(world, square) {
+        match super::previews::flier_strike(world, square) {
             Some(steps) if steps.len() == 1 => out.push((
                 "click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)".into(),
                 GOOD,
@@ -518,7 +504,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             WARN,
         ));
         let fly_m = active
-            .map(|a| super::play::flier_of(world, a))
+            .map(|a| super::turn::flier_of(world, a))
             .and_then(|f| world.get::<Speed>(f))
             .and_then(|s| s.fly)
             .map_or(0.0, |w| w.squares as f32 * 1.5);
@@ -573,7 +559,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             )),
         }
     }
-    if choice.mode == super::play::Mode::Breath
+    if choice.mode == super::state::Mode::Breath
         && let Some(me) = active
     {
         breath_lines(world, me, breath, &mut out);
@@ -581,7 +567,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     if let Some(me) = active {
         manoeuvre_lines(world, me, &choice, &mut out);
     }
-    if choice.mode == super::play::Mode::Cast
+    if choice.mode == super::state::Mode::Cast
         && let Some(spell) = &choice.spell
     {
         out.push((format!("casting {spell}: click a creature (itself, an ally or a foe)"), WARN));
@@ -974,8 +960,8 @@ fn declared_speed(speed: Option<crate::rules::core::names::SpeedStatus>, deceler
 
 /// What the flyby and collide modes ask for, and what a click on the hovered creature would fly
 /// (004:751-758, 004:825-843).
-fn manoeuvre_lines(world: &World, me: Entity, choice: &super::play::Choice, out: &mut Vec<(String, egui::Color32)>) {
-    use super::play::Mode;
+fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out: &mut Vec<(String, egui::Color32)>) {
+    use super::state::Mode;
     let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |c| c.0.clone());
     let manoeuvre = world.resource::<Previews>().manoeuvre.clone();
     let hovered = world.resource::<Previews>().hovered.filter(|h| *h != me);

@@ -18,7 +18,7 @@ const ZOOM_STEP: f32 = 0.9;
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(Update, InputSystems.before(crate::rules::core::systems::RulesStep));
-    app.add_systems(Update, (pan_camera, zoom_camera, super::play::track_hover).chain().before(InputSystems));
+    app.add_systems(Update, (pan_camera, zoom_camera).chain().before(InputSystems));
 }
 
 fn pan_camera(
@@ -48,7 +48,7 @@ fn pan_camera(
     transform.translation += offset.extend(0.0);
 }
 
-fn zoom_camera(
+pub(super) fn zoom_camera(
     keys: Res<ButtonInput<KeyCode>>,
     mut wheel: MessageReader<MouseWheel>,
     wants: Option<Res<EguiWantsInput>>,

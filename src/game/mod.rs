@@ -1,16 +1,20 @@
 //! The window: the level drawn with bevy_ecs_tilemap, the creatures as tokens, a camera fitted to the
 //! map. The rules run here exactly as headless; the view only reads rules state.
 
+pub mod actions;
 mod board;
 mod capture;
+pub mod clicks;
 pub mod hud;
 pub mod input;
 pub mod overlay;
-pub mod play;
+pub mod previews;
 pub mod reload;
 pub mod save;
 pub mod script;
+pub mod state;
 mod tokens;
+pub mod turn;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,7 +27,7 @@ use crate::data::{Content, load_level};
 use crate::encounter::ActiveEncounter;
 
 pub use capture::CaptureRequest;
-use play::{Controllers, Restart, Seed};
+use state::{Controllers, Restart, Seed};
 
 /// Pixels of one square on screen at zoom 1.
 pub const TILE_PX: f32 = 64.0;
@@ -114,7 +118,7 @@ pub fn run(launch: Launch) -> ExitCode {
         app.insert_resource(script::Script::new(def, out));
     }
     if launch.level.is_none() {
-        app.insert_resource(hud::MenuOpen(true));
+        app.insert_resource(state::MenuOpen(true));
     }
     start(app.world_mut(), encounter);
     app.run();
@@ -146,7 +150,7 @@ pub fn switch_level_checked(world: &mut World, path: &Path) -> Result<(), String
 /// Loads another level from the menu, showing the error if it does not load.
 pub fn switch_level(world: &mut World, path: &Path) {
     if let Err(problems) = switch_level_checked(world, path) {
-        world.insert_resource(hud::Notice(Some((true, problems))));
+        world.insert_resource(state::Notice(Some((true, problems))));
     }
 }
 
@@ -161,7 +165,11 @@ pub fn plugin(app: &mut App) {
         tokens::plugin,
         capture::plugin,
         input::plugin,
-        play::plugin,
+        state::plugin,
+        turn::plugin,
+        previews::plugin,
+        actions::plugin,
+        clicks::plugin,
         overlay::plugin,
         hud::plugin,
         script::plugin,
@@ -170,18 +178,18 @@ pub fn plugin(app: &mut App) {
 }
 
 /// The previews and the board overlays without a window: what the game does when the cursor enters another
-/// square or the state changes, for the benchmarks. Set [`play::Hover`] and update.
+/// square or the state changes, for the benchmarks. Set [`state::Hover`] and update.
 pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
     app.insert_resource(Controllers::of(encounter));
     app.insert_resource(ActiveEncounter(encounter.clone()));
-    app.init_resource::<play::Hover>()
-        .init_resource::<play::Choice>()
-        .init_resource::<play::Selected>()
-        .init_resource::<play::Pending>()
-        .init_resource::<play::Previews>();
+    app.init_resource::<state::Hover>()
+        .init_resource::<state::Choice>()
+        .init_resource::<state::Selected>()
+        .init_resource::<state::Pending>()
+        .init_resource::<state::Previews>();
     app.add_systems(
         Update,
-        (play::update_previews, overlay::redraw).chain().after(crate::rules::core::systems::RulesStep),
+        (previews::update_previews, overlay::redraw).chain().after(crate::rules::core::systems::RulesStep),
     );
 }
 
@@ -196,3 +204,6 @@ pub fn square_of(world: Vec2, map_height: i32) -> crate::rules::core::geometry::
 pub fn square_centre(square: crate::rules::core::geometry::Square, map_height: i32) -> Vec2 {
     Vec2::new(square.x as f32 * TILE_PX, (map_height - 1 - square.y) as f32 * TILE_PX)
 }
+
+/// Width of the right panel in logical pixels.
+pub const RIGHT_PANEL: f32 = 400.0;

@@ -3,14 +3,13 @@
 //! provokes naming who would strike, the waypoints, the charge lanes, the foes' threatened squares, the
 //! outline of the hovered square and of the active creature.
 
-use bevy::prelude::*;
-
-use super::play::{Choice, Previews};
+use super::state::{Choice, Previews};
 use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::ActiveEncounter;
 use crate::rules::core::creature::{CreatureId, Position, Space};
 use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::movement::MovementAction;
+use bevy::prelude::*;
 
 /// A sprite drawn by the previews, redrawn whenever they change.
 #[derive(Component)]
@@ -138,8 +137,8 @@ pub fn redraw(
     mut commands: Commands,
     previews: Res<Previews>,
     choice: Res<Choice>,
-    hover: Res<super::play::Hover>,
-    selected: Res<super::play::Selected>,
+    hover: Res<super::state::Hover>,
+    selected: Res<super::state::Selected>,
     encounter: Option<Res<ActiveEncounter>>,
     old: Query<Entity, With<Overlay>>,
     creatures: Query<(&Position, &Space, &CreatureId)>,

@@ -10,8 +10,8 @@ use std::time::SystemTime;
 use bevy::prelude::*;
 
 use super::LaunchOptions;
-use super::hud::Notice;
-use super::play::Restart;
+use super::state::Notice;
+use super::state::Restart;
 use crate::data::{Content, load_level};
 use crate::encounter::ActiveEncounter;
 

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::LaunchOptions;
-use super::play::{History, Restart, Seed};
+use super::state::{History, Restart, Seed};
 use crate::data::diagnostics::{Diagnostic, Source, read_file};
 use crate::rules::command::Command;
 
@@ -80,12 +80,12 @@ pub fn save_and_tell(world: &mut World) {
         Ok(path) => (false, format!("saved to {}", path.display())),
         Err(e) => (true, e),
     };
-    world.insert_resource(super::hud::Notice(Some(notice)));
+    world.insert_resource(super::state::Notice(Some(notice)));
 }
 
 /// Loads the saved battle, or tells the player why not (the battle on screen stays).
 pub fn load_or_tell(world: &mut World) {
     if let Err(e) = load(world) {
-        world.insert_resource(super::hud::Notice(Some((true, e))));
+        world.insert_resource(super::state::Notice(Some((true, e))));
     }
 }

@@ -6,6 +6,14 @@
 
 use std::path::{Path, PathBuf};
 
+use super::square_centre;
+use super::state::Pending;
+use super::turn::human_turn;
+use crate::data::diagnostics::{Diagnostic, Source, read_file};
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::{EventLog, Fact};
+use crate::rules::core::geometry::Square;
+use crate::rules::turns::TurnOrder;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel};
@@ -14,14 +22,6 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
 use serde::{Deserialize, Serialize};
-
-use super::play::{Pending, human_turn};
-use super::square_centre;
-use crate::data::diagnostics::{Diagnostic, Source, read_file};
-use crate::rules::core::creature::*;
-use crate::rules::core::facts::{EventLog, Fact};
-use crate::rules::core::geometry::Square;
-use crate::rules::turns::TurnOrder;
 
 /// One step of a script.
 #[derive(Clone, Debug, Deserialize)]
@@ -232,11 +232,11 @@ pub fn final_state(world: &mut World) -> FinalState {
         ended: order.ended,
         winner,
         creatures,
-        actions: world.resource::<super::play::History>().0.len(),
+        actions: world.resource::<super::state::History>().0.len(),
         facts,
         attacks,
         refused,
-        frames_per_second: super::hud::frames_per_second(world),
+        frames_per_second: super::state::frames_per_second(world),
         frame_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.frame_times)),
         update_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.update_times)),
     }

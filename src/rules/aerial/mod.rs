@@ -6,9 +6,9 @@
 //! [`pursuit`]. Readings of the damaged text are in
 //! `docs/rulings.md`.
 
-pub mod route;
 pub mod flying;
 pub mod pursuit;
+pub mod route;
 
 use serde::{Deserialize, Serialize};
 

@@ -28,7 +28,6 @@ pub struct Area {
     pub length_m: f32,
 }
 
-
 /// Half the width of a line of breath, in metres.
 const LINE_HALF_WIDTH_M: f32 = 0.75;
 

@@ -122,7 +122,6 @@ pub fn check_grounded(
     }
 }
 
-
 /// The other creatures as `mover` sees them.
 pub fn occupants_for(bodies: &[Body], mover: Entity, faction: &Faction) -> Vec<Occupant> {
     bodies

@@ -20,8 +20,8 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{
-    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for,
-    settle, squeeze_width,
+    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for, settle,
+    squeeze_width,
 };
 
 /// The movement actions.

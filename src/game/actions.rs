@@ -1,0 +1,336 @@
+//! The action bar and the keys: each action a player can choose, whether it may be taken now (or the rule
+//! that forbids it), and what choosing it does.
+
+use bevy::prelude::*;
+use bevy_egui::input::EguiWantsInput;
+
+use crate::rules::command::Command;
+use crate::rules::core::creature::*;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::movement::MovementAction;
+use crate::rules::turns::FullAttackUnderway;
+use crate::rules::turns::TurnOrder;
+
+use super::previews::*;
+use super::state::*;
+use super::turn::*;
+
+/// One entry of the action bar.
+#[derive(Clone, Debug)]
+pub struct BarAction {
+    /// The key.
+    pub key: KeyCode,
+    /// The label with its key.
+    pub label: &'static str,
+    /// What it does.
+    pub kind: BarKind,
+}
+
+/// What an action-bar entry does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// Choose a click mode.
+    Mode(Mode),
+    /// Toggle fighting defensively.
+    Defensively,
+    /// Total defence now.
+    TotalDefense,
+    /// Stand up.
+    StandUp,
+    /// Drink a healing potion.
+    Potion,
+    /// Delay.
+    Delay,
+    /// End the turn.
+    EndTurn,
+    /// Show the foes' threatened squares.
+    Threats,
+    /// Cast mode, and the next spell each time.
+    Cast,
+    /// Get on an ally's back, or off one's mount.
+    Ride,
+    /// The next speed a flier in the air may declare (004:686-709).
+    Speed,
+    /// Hide from the pursuers after the flight (004:816-817).
+    Hide,
+    /// A passenger takes the reins of its mount (004:822).
+    Reins,
+}
+
+/// The action bar, in order.
+pub const BAR: &[BarAction] = &[
+    BarAction { key: KeyCode::KeyM, label: "Move [M]", kind: BarKind::Mode(Mode::Move(MovementAction::Move)) },
+    BarAction { key: KeyCode::KeyA, label: "Attack [A]", kind: BarKind::Mode(Mode::Attack) },
+    BarAction { key: KeyCode::KeyF, label: "Full attack [F]", kind: BarKind::Mode(Mode::FullAttack) },
+    BarAction { key: KeyCode::KeyC, label: "Charge [C]", kind: BarKind::Mode(Mode::Charge) },
+    BarAction { key: KeyCode::KeyR, label: "Run [R]", kind: BarKind::Mode(Mode::Move(MovementAction::Run)) },
+    BarAction { key: KeyCode::KeyW, label: "Withdraw [W]", kind: BarKind::Mode(Mode::Move(MovementAction::Withdraw)) },
+    BarAction {
+        key: KeyCode::KeyS,
+        label: "5-foot step [S]",
+        kind: BarKind::Mode(Mode::Move(MovementAction::FiveFootStep)),
+    },
+    BarAction { key: KeyCode::KeyD, label: "Total defence [D]", kind: BarKind::TotalDefense },
+    BarAction { key: KeyCode::KeyG, label: "Defensively [G]", kind: BarKind::Defensively },
+    BarAction { key: KeyCode::KeyU, label: "Stand up [U]", kind: BarKind::StandUp },
+    BarAction { key: KeyCode::KeyP, label: "Potion [P]", kind: BarKind::Potion },
+    BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
+    BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
+    BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
+    BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
+    BarAction { key: KeyCode::KeyO, label: "Take the reins [O]", kind: BarKind::Reins },
+    BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
+    BarAction { key: KeyCode::KeyH, label: "Flyby [H]", kind: BarKind::Mode(Mode::Flyby) },
+    BarAction { key: KeyCode::KeyX, label: "Collide [X]", kind: BarKind::Mode(Mode::Ram) },
+    BarAction { key: KeyCode::KeyJ, label: "Bluff [J]", kind: BarKind::Mode(Mode::Bluff) },
+    BarAction { key: KeyCode::KeyI, label: "Hide [I]", kind: BarKind::Hide },
+    BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
+    BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
+    BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
+];
+
+/// Whether an action-bar entry can be used now, or the rule that forbids it.
+pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
+    use crate::rules::turns::{ActionBudget, ActionKind};
+    if kind == BarKind::Threats {
+        return Ok(());
+    }
+    let Some(me) = human_turn(world) else {
+        return Err(Refusal::new("not the turn of a creature you play", "004:73"));
+    };
+    let budget = world.get::<ActionBudget>(me).copied().unwrap_or_default();
+    let conditions = world.get::<Conditions>(me).cloned().unwrap_or_default();
+    let previews = world.resource::<Previews>();
+    let open = |action: MovementAction| {
+        previews.options.open.iter().find(|(a, _)| *a == action).map_or(Ok(()), |(_, r)| r.clone().map(|_| ()))
+    };
+    match kind {
+        BarKind::Mode(Mode::Move(action)) => open(action),
+        BarKind::Mode(Mode::Charge) => open(MovementAction::Charge),
+        BarKind::Mode(Mode::Breath) => match world.get::<crate::rules::breath::Breath>(me) {
+            None => Err(Refusal::new("has no breath weapon", "data")),
+            Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
+        },
+        BarKind::Mode(Mode::Attack | Mode::Ready) | BarKind::TotalDefense | BarKind::Defensively => {
+            budget.check(ActionKind::Standard)
+        }
+        BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
+        BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
+        BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),
+        BarKind::StandUp => {
+            if conditions.has(Condition::Prone) {
+                budget.check(ActionKind::Move)
+            } else {
+                Err(Refusal::new("standing already", "004:225"))
+            }
+        }
+        BarKind::Potion => match first_potion(world, me) {
+            Some(_) => budget.check(ActionKind::Standard),
+            None => Err(Refusal::new("carries no healing potion", "004:96")),
+        },
+        BarKind::Threats => Ok(()),
+        BarKind::Ride => {
+            let riding = world.get::<crate::rules::core::creature::Riding>(me).is_some();
+            if riding || mount_beside(world, me).is_some() {
+                budget.check(ActionKind::Move)
+            } else {
+                Err(Refusal::new("no ally larger than it next to it to get on", "004:226"))
+            }
+        }
+        BarKind::Speed | BarKind::Mode(Mode::Ram | Mode::Bluff) => in_flight(world),
+        BarKind::Hide => crate::rules::aerial::pursuit::hide_allowed(world, me),
+        BarKind::Reins => crate::rules::mounted::reins_allowed(world, me).map(|_| ()),
+        BarKind::Mode(Mode::Flyby) => in_flight(world).and_then(|()| budget.check(ActionKind::Standard)),
+        BarKind::Cast => {
+            if castable(world, me).is_empty() {
+                Err(Refusal::new("knows no spell it can still cast", "004:190"))
+            } else {
+                budget.check(ActionKind::Standard)
+            }
+        }
+    }
+}
+
+/// Whether the creature whose turn it is flies and has its flight still to fly.
+fn in_flight(world: &World) -> Result<(), Refusal> {
+    if world.resource::<Previews>().flights.is_some() {
+        Ok(())
+    } else {
+        Err(Refusal::new("not a flier in the air with its flight still to fly", "004:686"))
+    }
+}
+
+/// The spells a creature can still cast, in its order.
+pub fn castable(world: &World, creature: Entity) -> Vec<String> {
+    world
+        .get::<crate::rules::magic::Spellcasting>(creature)
+        .map_or(Vec::new(), |m| m.castable().map(|s| s.name.clone()).collect())
+}
+
+/// The first healing item a creature carries.
+pub fn first_potion(world: &World, creature: Entity) -> Option<String> {
+    world.get::<Items>(creature)?.0.iter().find(|i| i.heal.is_some()).map(|i| i.name.clone())
+}
+
+/// Carries out an action-bar entry for the active creature.
+pub fn use_bar(world: &mut World, kind: BarKind) {
+    if kind == BarKind::Threats {
+        let mut choice = world.resource_mut::<Choice>();
+        choice.show_threats = !choice.show_threats;
+        return;
+    }
+    let Some(me) = human_turn(world) else { return };
+    let creature = id_of(world, me);
+    let step = match kind {
+        BarKind::Mode(mode) => {
+            let mut choice = world.resource_mut::<Choice>();
+            choice.mode = if choice.mode == mode { Mode::Auto } else { mode };
+            choice.flyby = None;
+            choice.bluff = None;
+            return;
+        }
+        BarKind::Defensively => {
+            let mut choice = world.resource_mut::<Choice>();
+            choice.defensively = !choice.defensively;
+            return;
+        }
+        BarKind::TotalDefense => Command::TotalDefense { creature },
+        BarKind::StandUp => Command::StandUp { creature },
+        BarKind::Potion => match first_potion(world, me) {
+            Some(item) => Command::UseItem { creature, item },
+            None => return,
+        },
+        BarKind::Delay => Command::Delay { creature },
+        BarKind::Hide => Command::Hide { creature },
+        BarKind::Reins => Command::TakeReins { creature },
+        BarKind::EndTurn => Command::EndTurn { creature },
+        BarKind::Ride => match ride_step(world, me) {
+            Some(step) => step,
+            None => return,
+        },
+        BarKind::Threats => return,
+        BarKind::Speed => {
+            let speeds = declarable(world, flier_of(world, me));
+            let mut choice = world.resource_mut::<Choice>();
+            let now = (choice.speed, choice.decelerate);
+            let next = speeds.iter().position(|s| *s == now).map_or(0, |i| (i + 1) % speeds.len());
+            (choice.speed, choice.decelerate) = speeds[next];
+            choice.flyby = None;
+            return;
+        }
+        BarKind::Cast => {
+            // Each press goes to the next spell, then back to no mode.
+            let spells = castable(world, me);
+            let mut choice = world.resource_mut::<Choice>();
+            let next = match (&choice.mode, &choice.spell) {
+                (Mode::Cast, Some(now)) => spells.iter().position(|s| s == now).and_then(|i| spells.get(i + 1)),
+                _ => spells.first(),
+            };
+            match next {
+                Some(spell) => {
+                    choice.mode = Mode::Cast;
+                    choice.spell = Some(spell.clone());
+                }
+                None => {
+                    choice.mode = Mode::Auto;
+                    choice.spell = None;
+                }
+            }
+            return;
+        }
+    };
+    world.resource_mut::<Pending>().0.push_back(step);
+    *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
+}
+
+/// Keyboard shortcuts of the action bar; Escape clears the mode and waypoints, Backspace the last waypoint.
+pub(super) fn keys(world: &mut World) {
+    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input()) {
+        return;
+    }
+    let pressed: Vec<KeyCode> = world.resource::<ButtonInput<KeyCode>>().get_just_pressed().copied().collect();
+    for key in pressed {
+        if let Some(entry) = BAR.iter().find(|b| b.key == key) {
+            if bar_state(world, entry.kind).is_ok() {
+                use_bar(world, entry.kind);
+            }
+            continue;
+        }
+        match key {
+            KeyCode::Backspace => {
+                world.resource_mut::<Choice>().waypoints.pop();
+            }
+            KeyCode::Escape => {
+                let mut choice = world.resource_mut::<Choice>();
+                choice.waypoints.clear();
+                choice.flyby = None;
+                choice.bluff = None;
+                choice.mode = Mode::Auto;
+            }
+            KeyCode::KeyQ | KeyCode::KeyZ => {
+                // At chase scale a flight climbs or dives one band at most (004:749).
+                let most = match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
+                    crate::rules::core::altitude::Scale::Chase => 1,
+                    crate::rules::core::altitude::Scale::Normal => i32::MAX,
+                };
+                let change = if key == KeyCode::KeyQ { 1 } else { -1 };
+                let mut choice = world.resource_mut::<Choice>();
+                choice.climb = (choice.climb + change).clamp(-most, most);
+                choice.flyby = None;
+            }
+            KeyCode::Tab => {
+                // The next of the party acting together (004:653-655).
+                let order = world.resource::<TurnOrder>();
+                let party = order.acting.clone();
+                let turn = (order.round, order.place_holder());
+                let now = human_turn(world);
+                if let Some(i) = now.and_then(|n| party.iter().position(|e| *e == n)) {
+                    let next = party[(i + 1) % party.len()];
+                    world.insert_resource(Commanded { who: Some(next), turn });
+                    world.insert_resource(Selected(Some(next)));
+                }
+            }
+            KeyCode::F5 => super::save::save_and_tell(world),
+            KeyCode::F9 => super::save::load_or_tell(world),
+            KeyCode::Enter => {
+                if let Some(me) = human_turn(world) {
+                    let creature = id_of(world, me);
+                    world.resource_mut::<Pending>().0.push_back(Command::EndTurn { creature });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The step that gets `me` on an ally next to it, or off its mount onto the first free square beside it
+/// (004:226): what `N` does. `None` when there is no mount to get on.
+pub fn ride_step(world: &mut World, me: Entity) -> Option<Command> {
+    let creature = id_of(world, me);
+    if let Some(riding) = world.get::<crate::rules::core::creature::Riding>(me).copied() {
+        let mount = riding.0;
+        let (position, space) = (world.get::<Position>(mount)?.0, *world.get::<Space>(mount)?);
+        let at = space.at(position);
+        let mut around: Vec<Square> = (at.origin.y - 1..=at.origin.y + at.height)
+            .flat_map(|y| (at.origin.x - 1..=at.origin.x + at.width).map(move |x| Square::new(x, y)))
+            .filter(|s| !at.contains(*s))
+            .filter(|s| world.resource::<crate::rules::core::battlefield::Battlefield>().contains(*s))
+            .collect();
+        around.sort_by_key(|s| (s.y, s.x));
+        let free = around.into_iter().find(|s| creature_at(world, *s).is_none())?;
+        return Some(Command::Dismount { creature, to: free });
+    }
+    let mount = mount_beside(world, me)?;
+    Some(Command::Mount { creature, mount: id_of(world, mount) })
+}
+
+/// The ally `me` could get on now, if any ([`crate::rules::mounted::mount_beside`] over the roster).
+fn mount_beside(world: &World, me: Entity) -> Option<Entity> {
+    let roster = world.get_resource::<crate::rules::core::creature::Roster>()?;
+    crate::rules::mounted::mount_beside(world, me, roster.0.values().copied())
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, keys.in_set(super::input::InputSystems));
+}

@@ -1,0 +1,254 @@
+//! The mouse on the board: the square and token under the cursor, and a click turned into the command the
+//! mode and the previews say.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::EguiWantsInput;
+
+use super::square_of;
+use crate::encounter::ActiveEncounter;
+use crate::preview::{charge_lanes, move_options};
+use crate::rules::command::Command;
+use crate::rules::core::creature::*;
+use crate::rules::core::geometry::Square;
+use crate::rules::movement::MovementAction;
+use crate::rules::turns::ready::{ReadiedAction, Trigger};
+
+use super::actions::*;
+use super::previews::*;
+use super::state::*;
+use super::turn::*;
+
+/// The step a left click on `square` asks for, if any.
+pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
+    let me = human_turn(world)?;
+    let choice = world.resource::<Choice>().clone();
+    let my_id = id_of(world, me);
+    if let Some(there) = pointed_at(world, square)
+        && choice.mode == Mode::Breath
+        && there != me
+    {
+        return Some(Command::Breathe { creature: my_id, toward: id_of(world, there) });
+    }
+    if let Some(there) = pointed_at(world, square)
+        && choice.mode == Mode::Cast
+    {
+        let spell = choice.spell.clone()?;
+        return Some(Command::Cast {
+            creature: my_id,
+            spell,
+            target: Some(id_of(world, there)),
+            defensively: choice.defensively,
+        });
+    }
+    if let Some(there) = pointed_at(world, square) {
+        // A flier that declared a hover stays where it is by a click on itself (004:708).
+        if (there == me || there == flier_of(world, me))
+            && choice.speed == Some(crate::rules::core::names::SpeedStatus::Hover)
+            && let Some(flights) = flights_of(world, me, &choice)
+        {
+            let origin = world.get::<Position>(flier_of(world, me))?.0;
+            return flights.get(&origin).map(|planned| planned_step(world, me, planned, None, &choice));
+        }
+        if there == me || world.get::<Faction>(there) == world.get::<Faction>(me) {
+            return None;
+        }
+        let target = id_of(world, there);
+        return Some(match choice.mode {
+            Mode::Ready => Command::Ready {
+                creature: my_id,
+                action: ReadiedAction::Attack { target: Some(target.clone()), weapon: choice.weapon.clone() },
+                trigger: Trigger::Acts(target),
+            },
+            Mode::Charge => {
+                let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
+                Command::Charge { creature: my_id, target, to }
+            }
+            mode => Command::Attack {
+                creature: my_id,
+                target,
+                weapon: choice.weapon.clone(),
+                defensively: choice.defensively,
+                full: mode == Mode::FullAttack,
+                lethal: false,
+                // A full attack uses the off-hand weapon too when the creature holds one (004:462).
+                two_weapons: mode == Mode::FullAttack
+                    && world.get::<Armament>(me).is_some_and(crate::rules::attack::holds_off_hand),
+                // One blow a click: after the first the player may give up the rest to move (004:232).
+                blows: (mode == Mode::FullAttack).then_some(1),
+            },
+        });
+    }
+    if choice.mode == Mode::Ready {
+        return Some(Command::Ready {
+            creature: my_id,
+            action: ReadiedAction::Attack { target: None, weapon: choice.weapon.clone() },
+            trigger: Trigger::EntersThreatened,
+        });
+    }
+    // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
+    if let Some(flights) = flights_of(world, me, &choice) {
+        return flights.get(&square).map(|planned| planned_step(world, me, planned, None, &choice));
+    }
+    let options = move_options(world, me);
+    match path_for(world, me, &choice, &options, square)? {
+        Ok(path) => Some(Command::Move { creature: my_id, to: square, action: path.action, path: Some(path.squares) }),
+        // Refused moves are still sent: the rules refuse them in the log, naming the rule.
+        Err(_) => {
+            let action = match choice.mode {
+                Mode::Move(a) => a,
+                _ => MovementAction::Move,
+            };
+            Some(Command::Move { creature: my_id, to: square, action, path: None })
+        }
+    }
+}
+
+/// Left click: act on the square; right click: add or remove a waypoint.
+fn clicks(world: &mut World) {
+    let (left, right) = {
+        let buttons = world.resource::<ButtonInput<MouseButton>>();
+        (buttons.just_pressed(MouseButton::Left), buttons.just_pressed(MouseButton::Right))
+    };
+    if !(left || right) {
+        return;
+    }
+    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_pointer_input()) {
+        return;
+    }
+    let Some(square) = world.resource::<Hover>().square else { return };
+    if right {
+        let mut choice = world.resource_mut::<Choice>();
+        if let Some(i) = choice.waypoints.iter().position(|w| *w == square) {
+            choice.waypoints.remove(i);
+        } else {
+            choice.waypoints.push(square);
+        }
+        return;
+    }
+    click(world, square);
+}
+
+/// What a left click on `square` does: an action of the creature whose turn it is, a flyby attack chosen,
+/// or a creature selected.
+pub fn click(world: &mut World, square: Square) {
+    // A flier in the air clicking a foe flies beside it and strikes, or dives on it (004:753).
+    if let Some(steps) = flier_strike(world, square) {
+        world.resource_mut::<Pending>().0.extend(steps);
+        flown(&mut world.resource_mut::<Choice>());
+        return;
+    }
+    if let Some(me) = human_turn(world) {
+        let mode = world.resource::<Choice>().mode;
+        let there = pointed_at(world, square);
+        // Flyby mode: the foe struck on the way first, then the end of the flight (004:755).
+        if mode == Mode::Flyby {
+            if world.resource::<Choice>().flyby.is_some() {
+                if let Some(step) = flight_step(world, me, square) {
+                    world.resource_mut::<Pending>().0.push_back(step);
+                    flown(&mut world.resource_mut::<Choice>());
+                }
+            } else if let Some(foe) = there
+                && let Ok(point) = flyby_point(world, me, foe)
+            {
+                world.resource_mut::<Choice>().flyby = Some(point);
+            }
+            return;
+        }
+        // Bluff mode: the pursuer first, then the flight that turns into a cloud or dives away (004:818).
+        if mode == Mode::Bluff && world.resource::<Choice>().bluff.is_none() {
+            if let Some(foe) = there.filter(|f| world.get::<Faction>(*f) != world.get::<Faction>(me)) {
+                world.resource_mut::<Choice>().bluff = Some(foe);
+            }
+            return;
+        }
+        if mode == Mode::Bluff {
+            if let Some(step) = flight_step(world, me, square) {
+                world.resource_mut::<Pending>().0.push_back(step);
+                flown(&mut world.resource_mut::<Choice>());
+            }
+            return;
+        }
+        if mode == Mode::Ram {
+            if let Some(foe) = there
+                && let Ok((_, step)) = ram_flight(world, me, foe)
+            {
+                world.resource_mut::<Pending>().0.push_back(step);
+                flown(&mut world.resource_mut::<Choice>());
+            }
+            return;
+        }
+    }
+    if let Some(step) = click_step(world, square) {
+        // A full attack goes on blow by blow: the mode stays until the player changes it.
+        let keep = matches!(step, Command::Attack { full: true, .. });
+        let flew = matches!(step, Command::Fly { .. });
+        world.resource_mut::<Pending>().0.push_back(step);
+        let mut choice = world.resource_mut::<Choice>();
+        choice.waypoints.clear();
+        if flew {
+            flown(&mut choice);
+        }
+        if !keep {
+            choice.mode = Mode::Auto;
+        }
+    } else if let Some(creature) = pointed_at(world, square) {
+        world.insert_resource(Selected(Some(creature)));
+    }
+}
+
+/// After a flight the choices made for it are spent: climbs, declared speed, manoeuvres, the mode.
+fn flown(choice: &mut Choice) {
+    choice.climb = 0;
+    choice.speed = None;
+    choice.decelerate = false;
+    choice.flyby = None;
+    choice.bluff = None;
+    choice.mode = Mode::Auto;
+}
+
+/// The square under the cursor, from the window's cursor through the camera.
+pub fn cursor_square(window: &Window, camera: &Camera, transform: &GlobalTransform, map_height: i32) -> Option<Square> {
+    let cursor = window.cursor_position()?;
+    let world = camera.viewport_to_world_2d(transform, cursor).ok()?;
+    Some(square_of(world, map_height))
+}
+
+/// Tracks the hovered square.
+pub(super) fn track_hover(
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    encounter: Option<Res<ActiveEncounter>>,
+    wants: Option<Res<EguiWantsInput>>,
+    tokens: Query<(&super::tokens::Token, &Transform)>,
+    sizes: Query<&Size>,
+    mut hover: ResMut<Hover>,
+) {
+    let Some(encounter) = encounter else { return };
+    let field = &encounter.0.battlefield;
+    let over_ui = wants.is_some_and(|w| w.is_pointer_over_area());
+    let square = if over_ui { None } else { cursor_square(&window, camera.0, camera.1, field.height()) }
+        .filter(|s| s.x >= 0 && s.y >= 0 && s.x < field.width() && s.y < field.height());
+    // The topmost token whose disc is under the cursor.
+    let point = window.cursor_position().and_then(|c| camera.0.viewport_to_world_2d(camera.1, c).ok());
+    let token = point.filter(|_| square.is_some()).and_then(|point| {
+        tokens
+            .iter()
+            .filter(|(token, transform)| {
+                let side =
+                    sizes.get(token.creature).map_or(super::TILE_PX, |s| super::tokens::token_side(field.scale(), *s));
+                transform.translation.truncate().distance(point) <= side * 0.46 * transform.scale.x
+            })
+            .max_by(|a, b| a.1.translation.z.total_cmp(&b.1.translation.z).then(b.0.creature.cmp(&a.0.creature)))
+            .map(|(token, _)| token.creature)
+    });
+    if hover.square != square || hover.token != token {
+        hover.square = square;
+        hover.token = token;
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, track_hover.after(super::input::zoom_camera).before(super::input::InputSystems));
+    app.add_systems(Update, clicks.after(keys).in_set(super::input::InputSystems));
+}

@@ -1,0 +1,552 @@
+//! What the active creature could do, worked out when the turn, the state or the square under the cursor
+//! changes: where it can move and at what cost, the path to the hovered square with its attacks of
+//! opportunity, the attack or spell on the hovered creature, a flier's flights and manoeuvres.
+
+use bevy::prelude::*;
+
+use crate::preview::{
+    FlightStrike, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
+};
+use crate::rules::attack::AttackRequest;
+use crate::rules::command::Command;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::EventLog;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::reach::threatened_squares;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::movement::MovementAction;
+use crate::rules::turns::FullAttackUnderway;
+
+use super::state::*;
+use super::turn::*;
+
+/// The action a click in auto mode moves with: a move or a double move, or a run beyond; a 5-foot step
+/// when it is all that is left or when it avoids an attack of opportunity the move would provoke.
+fn auto_action(
+    world: &mut World,
+    creature: Entity,
+    options: &MoveOptions,
+    to: Square,
+    waypoints: &[Square],
+) -> Option<MovementAction> {
+    let (least, _) = options.at(to)?;
+    if least != MovementAction::FiveFootStep {
+        return Some(least);
+    }
+    let move_open = options.open.iter().any(|(a, r)| *a == MovementAction::Move && r.is_ok());
+    if !move_open || !waypoints.is_empty() {
+        return Some(if move_open { MovementAction::Move } else { least });
+    }
+    match path_preview(world, creature, MovementAction::Move, to, waypoints) {
+        Ok(p) if p.provocations.is_empty() => Some(MovementAction::Move),
+        _ => Some(MovementAction::FiveFootStep),
+    }
+}
+
+/// The path a click on `to` would take now.
+pub(super) fn path_for(
+    world: &mut World,
+    creature: Entity,
+    choice: &Choice,
+    options: &MoveOptions,
+    to: Square,
+) -> Option<Result<PathPreview, Refusal>> {
+    let action = match choice.mode {
+        Mode::Move(action) => action,
+        // A click on a square in the middle of a full attack gives up the rest for a move (004:232).
+        Mode::FullAttack if world.get::<FullAttackUnderway>(creature).is_some() => MovementAction::Move,
+        // Out of reach: ask for the farthest move anyway, for the refusal that says why.
+        Mode::Auto => {
+            auto_action(world, creature, options, to, &choice.waypoints).unwrap_or(MovementAction::DoubleMove)
+        }
+        _ => return None,
+    };
+    let first = path_preview(world, creature, action, to, &choice.waypoints);
+    // A path bent through waypoints may need the double move where the straight one needed a move.
+    let double_open = options.open.iter().any(|(a, r)| *a == MovementAction::DoubleMove && r.is_ok());
+    if first.is_err() && choice.mode == Mode::Auto && action == MovementAction::Move && double_open {
+        let second = path_preview(world, creature, MovementAction::DoubleMove, to, &choice.waypoints);
+        if second.is_ok() {
+            return Some(second);
+        }
+    }
+    Some(first)
+}
+
+fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
+    AttackRequest {
+        weapon: choice.weapon.as_deref(),
+        full: choice.mode == Mode::FullAttack,
+        defensively: choice.defensively,
+        paid: underway && choice.mode == Mode::FullAttack,
+        ..default()
+    }
+}
+
+/// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
+pub fn update_previews(world: &mut World) {
+    let active = human_turn(world);
+    // A flier's climb and declared speed are for its own turn (004:686).
+    if world.resource::<Previews>().key.as_ref().is_some_and(|k| k.active != active) {
+        let mut choice = world.resource_mut::<Choice>();
+        if choice.climb != 0
+            || choice.speed.is_some()
+            || choice.decelerate
+            || choice.flyby.is_some()
+            || choice.bluff.is_some()
+        {
+            choice.climb = 0;
+            choice.speed = None;
+            choice.decelerate = false;
+            choice.flyby = None;
+            choice.bluff = None;
+        }
+    }
+    let key = PreviewKey {
+        active,
+        facts: world.resource::<EventLog>().0.len(),
+        hover: world.resource::<Hover>().square,
+        token: world.resource::<Hover>().token,
+        choice: world.resource::<Choice>().clone(),
+    };
+    if world.resource::<Previews>().key.as_ref() == Some(&key) {
+        return;
+    }
+    let turn_changed = world.resource::<Previews>().key.as_ref().is_none_or(|k| k.active != active);
+    if turn_changed && active.is_some() {
+        world.insert_resource(Selected(active));
+    }
+    let mut previews = Previews { generation: world.resource::<Previews>().generation + 1, active, ..default() };
+    previews.hovered = key.hover.and_then(|s| pointed_at(world, s));
+    if let Some(me) = active {
+        // Where the creature can go changes with the state and the choices, not with the cursor.
+        let old = world.resource::<Previews>();
+        let same_state = old
+            .key
+            .as_ref()
+            .is_some_and(|k| k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode);
+        let same_flight = old.key.as_ref().is_some_and(|k| same_flight(&k.choice, &key.choice));
+        let old_flights = (same_state && same_flight).then(|| old.flights.clone());
+        previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
+        previews.flights = match old_flights {
+            Some(flights) => flights,
+            None => flights_for(world, me, &key.choice),
+        };
+        let hovered_foe = previews.hovered.filter(|e| *e != me && world.get::<Faction>(*e) != world.get::<Faction>(me));
+        if key.choice.mode == Mode::Cast
+            && let (Some(target), Some(spell)) = (previews.hovered, key.choice.spell.as_deref())
+        {
+            previews.cast = Some(crate::preview::cast_preview(world, me, target, spell));
+        }
+        if key.choice.mode == Mode::Breath
+            && let Some(target) = previews.hovered.filter(|e| *e != me)
+        {
+            previews.breath = Some(crate::rules::breath::breath_preview(world, me, target));
+        }
+        // The manoeuvre a click on the hovered creature would fly.
+        if previews.flights.is_some()
+            && let Some(target) = previews.hovered.filter(|e| *e != me)
+        {
+            previews.manoeuvre = match key.choice.mode {
+                Mode::Flyby if key.choice.flyby.is_none() => {
+                    Some(flyby_point(world, me, target).map(|point| point.planned))
+                }
+                Mode::Ram => Some(ram_flight(world, me, target).map(|(planned, _)| planned)),
+                _ => None,
+            };
+        }
+        match (hovered_foe, key.hover) {
+            (Some(_), _)
+                if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram | Mode::Bluff) => {}
+            (Some(foe), _) => {
+                if key.choice.mode == Mode::Charge {
+                    previews.lanes = Some(charge_lanes(world, me, foe));
+                } else {
+                    let underway = world.get::<FullAttackUnderway>(me).is_some();
+                    previews.attack = Some(attack_preview(world, me, foe, request(&key.choice, underway)));
+                }
+            }
+            // A flier in the air has its flights instead of a ground path.
+            (None, Some(_)) if previews.flights.is_some() => {}
+            (None, Some(square)) if previews.hovered.is_none() => {
+                previews.path = path_for(world, me, &key.choice, &previews.options, square);
+            }
+            _ => {}
+        }
+        if key.choice.show_threats {
+            previews.threatened = foes_threatened(world, me);
+        }
+    }
+    previews.key = Some(key);
+    world.insert_resource(previews);
+}
+
+/// The flights of `me` with the choice's climbs first, at its declared speed: the previews' when they were
+/// planned for this state and choice (planning takes milliseconds, the HUD asks on every cursor move), else
+/// planned afresh.
+pub(super) fn flights_of(
+    world: &mut World,
+    me: Entity,
+    choice: &Choice,
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>> {
+    let facts = world.resource::<EventLog>().0.len();
+    let previews = world.resource::<Previews>();
+    let current = previews
+        .key
+        .as_ref()
+        .is_some_and(|k| k.active == Some(me) && k.facts == facts && same_flight(&k.choice, choice));
+    if current {
+        return previews.flights.clone();
+    }
+    flights_for(world, me, choice)
+}
+
+/// Whether two choices ask for the same flights.
+fn same_flight(a: &Choice, b: &Choice) -> bool {
+    a.climb == b.climb && a.speed == b.speed && a.decelerate == b.decelerate && a.flyby == b.flyby && a.bluff == b.bluff
+}
+
+/// The flights `me` (its mount, when it rides one) can fly now as the choice asks: after its climbs and
+/// dives, or after the flyby attack chosen; at the speed declared; flown as a deceleration (004:759) or
+/// with a flyby attack (004:755) only where the rules allow that manoeuvre. `None` when it cannot fly.
+pub fn flights_for(
+    world: &mut World,
+    me: Entity,
+    choice: &Choice,
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>> {
+    use crate::rules::aerial::flying;
+    let flier = flier_of(world, me);
+    let prefix = match &choice.flyby {
+        Some(point) => point.planned.steps.clone(),
+        None => climb_steps(choice.climb),
+    };
+    let declared = if choice.decelerate { Some(crate::rules::core::names::SpeedStatus::Stall) } else { choice.speed };
+    let mut flights = flying::plan_flights(world, flier, &prefix, declared)?;
+    let maneuverability = world.get::<Speed>(flier)?.fly?.maneuverability;
+    let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
+    if choice.decelerate {
+        flights.retain(|_, p| flying::deceleration_fits(&p.flight, maneuverability, scale).is_ok());
+    }
+    if let Some(point) = &choice.flyby {
+        let after = point.planned.steps.len();
+        flights
+            .retain(|_, p| flying::flyby_fits(&p.flight, &p.steps, after, point.swoop, maneuverability, scale).is_ok());
+        // Ending the flight where it strikes.
+        if let Some(at) = point.at() {
+            flights.insert(at, point.planned.clone());
+        }
+    }
+    // A Bluff comes before a turn into a cloud or a dive away (004:818).
+    if choice.bluff.is_some() {
+        let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
+        flights.retain(|_, p| {
+            let cloud = p.flight.waypoints.last().is_some_and(|w| field.is_foggy(w.square));
+            flying::bluff_fits(&p.steps, cloud, scale).is_ok()
+        });
+    }
+    Some(flights)
+}
+
+/// The speeds the flier `flier` may declare, each with whether it is flown as a deceleration, `None` (the
+/// flight's length says) first: a hover for perfect and good fliers and the Hover feat (004:708), a stall
+/// and a deceleration for the others (perfect and good fliers only stall by choice, which we do not offer:
+/// 004:702, 004:759), slow, fast and top speed (004:689-695).
+pub fn declarable(world: &World, flier: Entity) -> Vec<(Option<crate::rules::core::names::SpeedStatus>, bool)> {
+    use crate::rules::core::names::SpeedStatus;
+    let Some(wings) = world.get::<Speed>(flier).and_then(|s| s.fly) else { return vec![(None, false)] };
+    let nimble = crate::rules::core::sight::is_nimble(wings.maneuverability);
+    let hover = nimble || world.get::<Feats>(flier).is_some_and(|f| f.has(Feat::Hover));
+    let mut out = vec![(None, false)];
+    if hover {
+        out.push((Some(SpeedStatus::Hover), false));
+    }
+    if !nimble {
+        out.extend([(Some(SpeedStatus::Stall), false), (Some(SpeedStatus::Stall), true)]);
+    }
+    out.extend([SpeedStatus::Slow, SpeedStatus::Fast, SpeedStatus::TopSpeed].map(|s| (Some(s), false)));
+    out
+}
+
+/// A flight the planner found for `me` (its mount, when it rides one), as a step, with what the choice
+/// asks of it: a hover, a deceleration, the flyby attack chosen, the Bluff.
+pub(super) fn planned_step(
+    world: &World,
+    me: Entity,
+    planned: &crate::rules::aerial::route::PlannedFlight,
+    dive_at: Option<CreatureId>,
+    choice: &Choice,
+) -> Command {
+    let mut step = Command::flight(id_of(world, flier_of(world, me)), planned.steps.clone(), dive_at);
+    if let Command::Fly { hover, decelerate, flyby, swoop, bluff, .. } = &mut step {
+        *hover = choice.speed == Some(crate::rules::core::names::SpeedStatus::Hover);
+        *decelerate = choice.decelerate;
+        if let Some(point) = &choice.flyby {
+            *flyby = Some((id_of(world, point.target), point.planned.steps.len()));
+            *swoop = point.swoop;
+        }
+        *bluff = choice.bluff.map(|p| id_of(world, p));
+    }
+    step
+}
+
+/// The flight to `square` the preview offers `me` as the choice asks, as a step; `None` when none ends
+/// there.
+pub(super) fn flight_step(world: &mut World, me: Entity, square: Square) -> Option<Command> {
+    let choice = world.resource::<Choice>().clone();
+    let flights = flights_of(world, me, &choice)?;
+    Some(planned_step(world, me, flights.get(&square)?, None, &choice))
+}
+
+/// Flights in order of preference for a strike: slow rather than fast, then the fewest fly checks, then
+/// the cheapest.
+fn strike_rank(at: &Square, planned: &crate::rules::aerial::route::PlannedFlight) -> (u8, usize, u32, i32, i32) {
+    use crate::rules::core::names::SpeedStatus;
+    let rank = match planned.flight.status {
+        SpeedStatus::Slow | SpeedStatus::Hover => 0,
+        SpeedStatus::Fast => 1,
+        _ => 2,
+    };
+    (rank, planned.flight.checks.len(), planned.flight.spent, at.y, at.x)
+}
+
+/// How a flier in the air would strike the foe on `square`: the flight that ends where it threatens the
+/// foe (slow rather than fast, then the cheapest), as a dive attack when the flight begins with 6 m of
+/// dives (`Z` four times, 004:753), else the flight and then the attack with the standard action a slow
+/// flight leaves. `None` when it is not a flier's turn, there is no foe there, or no flight reaches it.
+pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Command>> {
+    let me = human_turn(world)?;
+    if !matches!(world.resource::<Choice>().mode, Mode::Auto | Mode::Attack) {
+        return None;
+    }
+    let foe = pointed_at(world, square)?;
+    if world.get::<Faction>(foe) == world.get::<Faction>(me) {
+        return None;
+    }
+    // A rider who can strike the foe from where it is strikes at once; otherwise its mount flies it
+    // within its reach (004:807, 004:812).
+    let flier = flier_of(world, me);
+    if flier != me && crate::preview::attack_preview(world, me, foe, AttackRequest::default()).is_ok() {
+        return None;
+    }
+    let choice = world.resource::<Choice>().clone();
+    let flights = flights_of(world, me, &choice)?;
+    let strike = FlightStrike::of(world, me, flier_of(world, me), foe)?;
+    let dive = choice.climb <= -strike.scale.dive_attack_drop();
+    let (_, planned) = flights
+        .iter()
+        .filter(|(at, planned)| strike.reaches(**at, planned) && (dive || strike_rank(at, planned).0 == 0))
+        .min_by_key(|(at, planned)| strike_rank(at, planned))?;
+    let creature = id_of(world, me);
+    let fly = |dive_at: Option<CreatureId>| planned_step(world, me, planned, dive_at, &choice);
+    let target = id_of(world, foe);
+    Some(if dive {
+        vec![fly(Some(target))]
+    } else {
+        vec![
+            fly(None),
+            Command::Attack {
+                creature: creature.clone(),
+                target,
+                weapon: None,
+                defensively: false,
+                full: false,
+                lethal: false,
+                two_weapons: false,
+                blows: None,
+            },
+        ]
+    })
+}
+
+/// The flyby attack on `foe` a click chooses in flyby mode (004:755-757): the cheapest slow flight that
+/// ends within the striker's reach of it with two manoeuvres left, a swoop when it begins with 6 m of dives
+/// (`Z` four times, 004:751); or the rule that leaves none. A rider strikes from its mount's flight only
+/// with Flyby Attack, and a ridden flier never swoops (004:656, 004:812).
+pub fn flyby_point(world: &mut World, me: Entity, foe: Entity) -> Result<FlybyPoint, Refusal> {
+    use crate::rules::turns::{ActionBudget, ActionKind};
+    let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
+    if world.get::<Faction>(foe) == world.get::<Faction>(me) {
+        return Err(Refusal::new("a flyby attack strikes a foe", "004:755"));
+    }
+    world.get::<ActionBudget>(me).copied().unwrap_or_default().check(ActionKind::Standard)?;
+    let flier = flier_of(world, me);
+    let mut choice = world.resource::<Choice>().clone();
+    choice.flyby = None;
+    let strike = FlightStrike::of(world, me, flier_of(world, me), foe).ok_or_else(grounded)?;
+    let swoop = choice.climb <= -strike.scale.dive_attack_drop();
+    if flier != me {
+        if !world.get::<Feats>(me).is_some_and(|f| f.has(Feat::FlybyAttack)) {
+            return Err(Refusal::new(
+                "the rider acts before or after its mount's move, not in the middle of it, without Flyby Attack",
+                "004:812",
+            ));
+        }
+        if swoop {
+            return Err(Refusal::new("a ridden flier takes no standard action of its own: no swoop", "004:656"));
+        }
+    }
+    let flights = flights_of(world, me, &choice).ok_or_else(grounded)?;
+    let maneuverability = world.get::<Speed>(flier).and_then(|s| s.fly).ok_or_else(grounded)?.maneuverability;
+    let reaching: Vec<_> = flights.iter().filter(|(at, planned)| strike.reaches(**at, planned)).collect();
+    if reaching.is_empty() {
+        return Err(Refusal::new("no flight this turn ends within its reach", "004:755"));
+    }
+    let mut why = None;
+    reaching
+        .into_iter()
+        .filter(|(_, p)| {
+            let fits = crate::rules::aerial::flying::flyby_fits(
+                &p.flight,
+                &p.steps,
+                p.steps.len(),
+                swoop,
+                maneuverability,
+                strike.scale,
+            );
+            why = why.take().or(fits.clone().err());
+            fits.is_ok()
+        })
+        .min_by_key(|(at, planned)| strike_rank(at, planned))
+        .map(|(_, planned)| FlybyPoint { target: foe, planned: planned.clone(), swoop })
+        .ok_or_else(|| why.unwrap_or_else(grounded))
+}
+
+/// The flight into the flier `foe` a click makes in ram mode (004:758, 004:825): the cheapest flight at
+/// the speed declared, after the climbs and dives chosen, that ends in its space at its height (at chase
+/// scale in its square and band, with the two manoeuvres of the collision left); or the rule that leaves
+/// none.
+pub fn ram_flight(
+    world: &mut World,
+    me: Entity,
+    foe: Entity,
+) -> Result<(crate::rules::aerial::route::PlannedFlight, Command), Refusal> {
+    use crate::rules::aerial::flying;
+    use crate::rules::core::altitude::Scale;
+    let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
+    let flier = flier_of(world, me);
+    if foe == flier || foe == me {
+        return Err(Refusal::new("a flier collides with another", "004:825"));
+    }
+    let their_altitude = world.get::<Altitude>(foe).map_or(0, |a| a.0);
+    if their_altitude <= 0 {
+        return Err(Refusal::new(format!("{} is not flying", id_of(world, foe)), "004:758"));
+    }
+    let choice = world.resource::<Choice>().clone();
+    let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
+    // At chase scale a square holds many: the flights the preview has already reach the foe's square. At
+    // normal scale the foe's space stops them, and they are planned again through it.
+    let flights = match scale {
+        Scale::Chase => flights_of(world, me, &choice),
+        Scale::Normal => {
+            let declared =
+                if choice.decelerate { Some(crate::rules::core::names::SpeedStatus::Stall) } else { choice.speed };
+            flying::plan_flights_through(world, flier, &climb_steps(choice.climb), declared, Some(foe))
+        }
+    }
+    .ok_or_else(grounded)?;
+    let maneuverability = world.get::<Speed>(flier).and_then(|s| s.fly).ok_or_else(grounded)?.maneuverability;
+    let (my_size, side) =
+        (*world.get::<Size>(flier).ok_or_else(grounded)?, world.get::<Space>(flier).ok_or_else(grounded)?.width);
+    let their_at = {
+        let (p, s) = (world.get::<Position>(foe).ok_or_else(grounded)?, world.get::<Space>(foe).ok_or_else(grounded)?);
+        s.at(p.0)
+    };
+    let their_size = world.get::<Size>(foe).copied().unwrap_or_default();
+    let enters = |at: Square, planned: &crate::rules::aerial::route::PlannedFlight| {
+        let alt = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
+        crate::rules::core::geometry::Footprint::new(at, side).overlaps(their_at)
+            && match scale {
+                Scale::Chase => alt == their_altitude,
+                Scale::Normal => flying::heights_overlap(scale, (alt, my_size), (their_altitude, their_size)),
+            }
+    };
+    let entering: Vec<_> = flights.iter().filter(|(at, planned)| enters(**at, planned)).collect();
+    if entering.is_empty() {
+        return Err(Refusal::new(
+            match scale {
+                Scale::Chase => "no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first",
+                Scale::Normal => "no flight this turn enters its space at its height: climb (Q) or dive (Z) first",
+            },
+            "004:758",
+        ));
+    }
+    let mut why = None;
+    let (_, planned) = entering
+        .into_iter()
+        .filter(|(_, p)| {
+            let fits = match scale {
+                Scale::Chase => flying::collision_fits(&p.flight, maneuverability, scale),
+                Scale::Normal => Ok(()),
+            };
+            why = why.take().or(fits.clone().err());
+            fits.is_ok()
+        })
+        .min_by_key(|(at, planned)| strike_rank(at, planned))
+        .ok_or_else(|| why.unwrap_or_else(grounded))?;
+    let mut step = planned_step(world, me, planned, None, &choice);
+    if let Command::Fly { ram, .. } = &mut step {
+        *ram = (scale == Scale::Chase).then(|| id_of(world, foe));
+    }
+    Ok((planned.clone(), step))
+}
+
+/// The climbs or dives a flier's flight begins with.
+pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::route::FlightStep> {
+    use crate::rules::aerial::route::FlightStep;
+    let step = if climb > 0 { FlightStep::Climb } else { FlightStep::Dive { far: false } };
+    vec![step; climb.unsigned_abs() as usize]
+}
+
+/// Every square a foe of `me` threatens: within its reach, not in a flier's blind spot (004:675-680).
+pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
+    let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
+    let my_height = (world.get::<Altitude>(me).map_or(0, |a| a.0), world.get::<Size>(me).copied().unwrap_or_default());
+    let (width, height, scale) = {
+        let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
+        (field.width(), field.height(), field.scale())
+    };
+    let mut q = world.query::<(
+        &Faction,
+        &Position,
+        &Space,
+        &Reach,
+        &Armament,
+        &Traits,
+        &Feats,
+        &Conditions,
+        (&Altitude, &Heading, &Speed, &Size),
+    )>();
+    let mut squares: Vec<Square> = q
+        .iter(world)
+        .filter(|(f, .., c, _)| **f != mine && c.can_act() && !c.threatens_nothing())
+        .flat_map(|(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed, size))| {
+            let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+            // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
+            let rise = crate::rules::core::altitude::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
+            let weapons: Vec<Weapon> = crate::rules::core::reach::threatening_weapons(&armament.0, armed)
+                .into_iter()
+                .filter(|w| rise <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach))
+                .cloned()
+                .collect();
+            let at = space.at(position.0);
+            let behind = crate::rules::core::sight::unthreatened_behind(
+                at,
+                altitude.0,
+                heading.0,
+                speed,
+                traits.all_round_vision,
+                &armament.0,
+            );
+            threatened_squares(at, reach.0, &weapons, armed, width, height)
+                .into_iter()
+                .filter(move |s| !behind.contains(s))
+        })
+        .collect();
+    squares.sort_by_key(|s| (s.y, s.x));
+    squares.dedup();
+    squares
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, update_previews.after(play_ai).before(super::ViewSystems::Spawn));
+}

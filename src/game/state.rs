@@ -1,0 +1,210 @@
+//! The game's state between frames: the square and token under the cursor, what the player chose in the
+//! action bar, who is selected and commanded, the commands waiting and those taken (what a save replays),
+//! who plays each faction, and what the previews show now.
+
+use std::collections::{HashMap, VecDeque};
+
+use bevy::prelude::*;
+
+use crate::data::level::Control;
+use crate::preview::{AttackPreview, MoveOptions, PathPreview};
+use crate::rules::command::Command;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::movement::{ChargeLane, MovementAction};
+
+/// The square under the cursor, if the cursor is over the board and not over a panel.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct Hover {
+    /// The square.
+    pub square: Option<Square>,
+    /// The creature whose token is under the cursor, the topmost: a rider on its mount, one of the
+    /// creatures sharing a chase-scale square.
+    pub token: Option<Entity>,
+}
+
+/// What a click on the board does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Move to an empty square with the least action that reaches it; attack a foe.
+    #[default]
+    Auto,
+    /// Move with this action.
+    Move(MovementAction),
+    /// One attack (a standard action).
+    Attack,
+    /// A full attack.
+    FullAttack,
+    /// Charge the foe clicked.
+    Charge,
+    /// Ready an attack: on the foe clicked, for when it acts; on any other square, for the first foe that
+    /// steps into reach (004:620-622).
+    Ready,
+    /// Cast the chosen spell at the creature clicked, foe, ally or itself (004:190-200).
+    Cast,
+    /// Breathe the breath weapon at the creature clicked.
+    Breath,
+    /// A flyby attack (004:755), a swoop after 6 m of dives (004:751): the foe clicked first, struck on the
+    /// way; then the square the flight ends on.
+    Flyby,
+    /// Fly into the flier clicked: a collision (004:758, 004:825).
+    Ram,
+    /// Bluff the pursuer clicked, then fly the turn into a cloud or the dive away (004:818).
+    Bluff,
+}
+
+/// Where a flyby attack strikes: the foe, the part of the flight flown before the attack, and whether it
+/// is a swoop (6 m of dives first, 004:751).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlybyPoint {
+    /// The foe struck.
+    pub target: Entity,
+    /// The flight up to the attack.
+    pub planned: crate::rules::aerial::route::PlannedFlight,
+    /// A swoop: the claw for double damage, DC 20 (004:751).
+    pub swoop: bool,
+}
+
+impl FlybyPoint {
+    /// The square the attack is made from.
+    pub fn at(&self) -> Option<Square> {
+        self.planned.flight.waypoints.last().map(|w| w.square)
+    }
+}
+
+/// The player's choices for the active creature.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// What a click does.
+    pub mode: Mode,
+    /// Fight defensively with the next attack (004:183).
+    pub defensively: bool,
+    /// Show the squares the foes threaten.
+    pub show_threats: bool,
+    /// Squares the path must pass, in order.
+    pub waypoints: Vec<Square>,
+    /// The weapon chosen; the first if `None`.
+    pub weapon: Option<String>,
+    /// The spell chosen in cast mode.
+    pub spell: Option<String>,
+    /// Steps of 1.5 m to climb (positive) or dive (negative) at the start of a flier's flight (Q and Z).
+    pub climb: i32,
+    /// The speed a flier declares for its turn (004:686), which its flight must keep to (V); `None` lets
+    /// the length of the flight chosen say.
+    pub speed: Option<crate::rules::core::names::SpeedStatus>,
+    /// The declared stall is flown as a deceleration (004:759): a fly check, slow if it is made.
+    pub decelerate: bool,
+    /// In flyby mode, the attack chosen on the way.
+    pub flyby: Option<FlybyPoint>,
+    /// In bluff mode, the pursuer to mislead with the flight (004:818).
+    pub bluff: Option<Entity>,
+}
+
+/// The creature last clicked on: its sheet stays in the panel.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct Selected(pub Option<Entity>);
+
+/// Which of the party acting together (a rider, its mount, its passengers, 004:653-655) the player
+/// commands now: `Tab` goes to the next.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Commanded {
+    /// The creature commanded.
+    pub who: Option<Entity>,
+    /// In which turn: the round and whose place it is. A new turn begins with the first of the party.
+    pub turn: (u32, Option<Entity>),
+}
+
+/// Steps waiting to be carried out, one per frame.
+#[derive(Resource, Default, Debug)]
+pub struct Pending(pub VecDeque<Command>);
+
+/// Every action taken since the battle began, in order: a saved battle replays them.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct History(pub Vec<Command>);
+
+/// Who plays each faction.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct Controllers(pub HashMap<String, Control>);
+
+impl Controllers {
+    /// Who plays each faction as the level says.
+    pub fn of(encounter: &crate::data::Encounter) -> Self {
+        Controllers(encounter.factions.iter().map(|f| (f.name.clone(), f.control)).collect())
+    }
+}
+
+/// Asks for the battle to start again from `encounter`.
+#[derive(Resource, Debug, Clone)]
+pub struct Restart {
+    /// Replay these steps after the start (loading a saved battle).
+    pub replay: Vec<Command>,
+}
+
+/// The dice seed of the battle.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct Seed(pub u64);
+
+/// What the previews show now.
+#[derive(Resource, Default)]
+pub struct Previews {
+    /// What the previews were worked out for.
+    pub(super) key: Option<PreviewKey>,
+    /// Bumped whenever the previews change, for the overlays.
+    pub generation: u64,
+    /// The creature whose turn it is, when a person plays it.
+    pub active: Option<Entity>,
+    /// Where it can go.
+    pub options: MoveOptions,
+    /// The path to the hovered square.
+    pub path: Option<Result<PathPreview, Refusal>>,
+    /// The creature under the cursor.
+    pub hovered: Option<Entity>,
+    /// The attack on the hovered foe.
+    pub attack: Option<Result<AttackPreview, Refusal>>,
+    /// The spell on the hovered creature, in cast mode.
+    pub cast: Option<Result<crate::preview::CastPreview, Refusal>>,
+    /// Whom a breath at the hovered creature would cover, in breath mode.
+    pub breath: Option<Result<Vec<Entity>, Refusal>>,
+    /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
+    pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>>,
+    /// In flyby and ram modes, the flight a click on the hovered creature would fly: to strike it on the
+    /// way (before the end is chosen), or into it; or the rule that leaves none.
+    pub manoeuvre: Option<Result<crate::rules::aerial::route::PlannedFlight, Refusal>>,
+    /// The charge lanes toward the hovered foe, in charge mode.
+    pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
+    /// Squares the foes of the active creature threaten, when asked.
+    pub threatened: Vec<Square>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct PreviewKey {
+    pub(super) active: Option<Entity>,
+    pub(super) facts: usize,
+    pub(super) hover: Option<Square>,
+    pub(super) token: Option<Entity>,
+    pub(super) choice: Choice,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Hover>()
+        .init_resource::<Choice>()
+        .init_resource::<Pending>()
+        .init_resource::<History>()
+        .init_resource::<Selected>()
+        .init_resource::<Commanded>()
+        .init_resource::<Previews>();
+}
+
+/// A message for the player: an error (a level that does not load, a damaged save) or a notice.
+#[derive(Resource, Default, Clone)]
+pub struct Notice(pub Option<(bool, String)>);
+
+/// Whether the menu is open.
+#[derive(Resource, Default)]
+pub struct MenuOpen(pub bool);
+
+/// Frames per second, smoothed, when the diagnostics run.
+pub fn frames_per_second(world: &World) -> Option<f64> {
+    use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+    world.get_resource::<DiagnosticsStore>()?.get(&FrameTimeDiagnosticsPlugin::FPS)?.smoothed()
+}

@@ -1,0 +1,131 @@
+//! Whose turn it is in the game and who plays it: a person's commands and the AI's go through
+//! [`crate::rules::command::perform`] one at a time, each kept in [`super::state::History`] (what a saved
+//! battle replays); starting again.
+
+use bevy::prelude::*;
+
+use crate::data::level::Control;
+use crate::encounter::{ActiveEncounter, begin, spawn_encounter};
+use crate::rules::command::Command;
+use crate::rules::core::creature::*;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::systems::RulesStep;
+use crate::rules::turns::TurnOrder;
+
+use super::state::*;
+
+/// Frames between two steps of an AI turn, so a player can follow it.
+pub const AI_PACE_FRAMES: u32 = 6;
+
+/// Starting again and carrying out the pending step: after the input, before the rules.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PlaySystems;
+
+/// The creature whose turn it is, if a person plays it: of a party acting together, the one commanded.
+pub fn human_turn(world: &World) -> Option<Entity> {
+    let order = world.resource::<TurnOrder>();
+    if order.ended {
+        return None;
+    }
+    let turn = (order.round, order.place_holder());
+    let commanded = world
+        .get_resource::<Commanded>()
+        .filter(|c| c.turn == turn)
+        .and_then(|c| c.who)
+        .filter(|c| order.acting.contains(c));
+    let current = commanded.or(order.current_entity())?;
+    let faction = world.get::<Faction>(current)?;
+    let controllers = world.get_resource::<Controllers>()?;
+    (controllers.0.get(&faction.0).copied().unwrap_or_default() == Control::Human).then_some(current)
+}
+
+/// The creature that flies when `me` flies: the mount it directs as its rider (004:807), else itself.
+pub fn flier_of(world: &World, me: Entity) -> Entity {
+    crate::rules::mounted::directed_mount(world, me).unwrap_or(me)
+}
+
+/// The creature the cursor points at on `square`: the one whose token is under it (a rider on its mount,
+/// one of several in a chase-scale square), else the one standing there.
+pub fn pointed_at(world: &mut World, square: Square) -> Option<Entity> {
+    let token = world.resource::<Hover>().token.filter(|e| {
+        world.get::<Position>(*e).zip(world.get::<Space>(*e)).is_some_and(|(p, s)| s.at(p.0).contains(square))
+    });
+    token.or_else(|| creature_at(world, square))
+}
+
+/// The creature standing on `square`, if any.
+pub fn creature_at(world: &mut World, square: Square) -> Option<Entity> {
+    let mut q = world.query_filtered::<(Entity, &Position, &Space, &Conditions), With<Creature>>();
+    let mut found: Vec<(bool, Entity)> = q
+        .iter(world)
+        .filter(|(_, p, s, _)| s.at(p.0).contains(square))
+        .map(|(e, _, _, c)| (c.has(Condition::Dead), e))
+        .collect();
+    // The living over the dead.
+    found.sort();
+    found.first().map(|(_, e)| *e)
+}
+
+pub(super) fn id_of(world: &World, entity: Entity) -> CreatureId {
+    world.get::<CreatureId>(entity).cloned().unwrap_or_default()
+}
+
+/// Carries out the next pending command, keeping it in the history.
+fn apply_pending(world: &mut World) {
+    let Some(command) = world.resource_mut::<Pending>().0.pop_front() else { return };
+    if let Err(unknown) = crate::rules::command::perform(world, &command) {
+        world.insert_resource(super::state::Notice(Some((true, unknown.to_string()))));
+        return;
+    }
+    world.resource_mut::<History>().0.push(command);
+}
+
+/// The AI plays the creature whose turn it is when its faction is the computer's.
+pub(super) fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Option<(u32, Entity)>, u32)>) {
+    if !world.resource::<Pending>().0.is_empty() || world.contains_resource::<Restart>() {
+        return;
+    }
+    let order = world.resource::<TurnOrder>();
+    if order.ended {
+        return;
+    }
+    let Some(current) = order.current_entity() else { return };
+    let turn = (order.round, current);
+    if human_turn(world).is_some() {
+        return;
+    }
+    *waited += 1;
+    if *waited < AI_PACE_FRAMES {
+        return;
+    }
+    *waited = 0;
+    if steps.0 != Some(turn) {
+        *steps = (Some(turn), 0);
+    }
+    steps.1 += 1;
+    // A turn never takes more than a handful of steps; past that the AI ends it.
+    let step = if steps.1 > 8 {
+        Command::EndTurn { creature: id_of(world, current) }
+    } else {
+        crate::ai::next_step(world, current)
+    };
+    world.resource_mut::<Pending>().0.push_back(step);
+}
+
+/// Starts the battle again (restart, a new level, a loaded save), then queues the steps to replay.
+fn restart(world: &mut World) {
+    let Some(Restart { replay }) = world.remove_resource::<Restart>() else { return };
+    let Some(ActiveEncounter(encounter)) = world.get_resource::<ActiveEncounter>().cloned() else { return };
+    let seed = world.get_resource::<Seed>().map_or(0, |s| s.0);
+    spawn_encounter(world, &encounter, seed, &[]);
+    begin(world, &encounter.name, seed);
+    world.insert_resource(History::default());
+    world.insert_resource(Pending(replay.into()));
+    world.insert_resource(Choice::default());
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.configure_sets(Update, PlaySystems.after(super::input::InputSystems).before(RulesStep));
+    app.add_systems(Update, (restart, apply_pending).chain().in_set(PlaySystems));
+    app.add_systems(Update, play_ai.after(RulesStep).before(super::ViewSystems::Spawn));
+}
