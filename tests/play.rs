@@ -474,8 +474,8 @@ fn a_full_attack_given_up_strikes_no_more() {
 fn a_broken_level_on_reload_keeps_the_last_good_one() {
     use estoc::encounter::ActiveEncounter;
     use estoc::game::LaunchOptions;
-    use estoc::game::state::Notice;
     use estoc::game::reload::reload;
+    use estoc::game::state::Notice;
     use estoc::game::state::Restart;
     let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron")).unwrap();
     let path = scratch("reloaded-level.ron");

@@ -334,6 +334,37 @@ fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>) {
     });
 }
 
+/// What a flight writes as it goes: the dice it rolls and the facts, damage, attacks and components it
+/// leaves.
+struct FlightOutput<'a, 'c, 's, 'f, 'd, 'k> {
+    commands: &'a mut Commands<'c, 's>,
+    dice: &'a mut Dice,
+    facts: &'a mut MessageWriter<'f, Fact>,
+    damage: &'a mut MessageWriter<'d, Damage>,
+    attacks: &'a mut MessageWriter<'k, AttackIntent>,
+}
+
+/// The rider that directs a flier, if one can (004:806-812): its entity, its Ride (which may stand for the
+/// fly check), whether it has Flyby Attack, and whether its standard action is left.
+type Director = (Entity, Option<i32>, bool, bool);
+
+/// What a flight is checked against before it is flown.
+struct FlightCheck<'a> {
+    order: &'a TurnOrder,
+    field: &'a Battlefield,
+    intent: &'a FlyIntent,
+    altitude: i32,
+    conditions: &'a Conditions,
+    riding_paid: Result<(), Refusal>,
+    director: Option<Director>,
+    state: Flight,
+    wings: FlySpeed,
+    budget: ActionBudget,
+    bodies: &'a [Traffic],
+    pursuit: &'a Pursuit<'a, 'a>,
+    bluffed: Option<(Entity, Entity)>,
+}
+
 /// Flies: the flight is checked, its fly checks rolled, then the flier is where it ends, with the status
 /// its distance gives; a collision ends it against the creature it ran into.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
@@ -351,35 +382,10 @@ pub(super) fn fly_creatures(
     pursuit: Pursuit,
 ) {
     for intent in intents.read() {
-        let others = queries.p0();
-        let bodies: Vec<Traffic> = others
-            .iter()
-            .filter(|(e, ..)| *e != intent.creature)
-            .map(|(e, id, p, s, a, h, size, f, riders)| Traffic {
-                entity: e,
-                id: id.0.clone(),
-                footprint: s.at(p.0),
-                altitude: a.0,
-                heading: h.0,
-                size: *size,
-                speed_m: f.map_or(0.0, |f| f.speed_m),
-                riders: riders.map(|r| r.all().to_vec()).unwrap_or_default(),
-            })
-            .collect();
-        let mut bodies = bodies;
-        bodies.sort_by(|a, b| a.id.cmp(&b.id));
-        let my_size = others.get(intent.creature).map(|o| *o.6).unwrap_or_default();
-        let on_its_back: Vec<Entity> =
-            others.get(intent.creature).ok().and_then(|o| o.8).map(|r| r.all().to_vec()).unwrap_or_default();
+        let (bodies, my_size, on_its_back) = traffic_around(&queries.p0(), intent.creature);
         let back = queries.p2();
         let (able_riders, riding_paid) = riders_to_pay(&on_its_back, &back);
-        // The rider that directs it, if one can (004:806-812): its Ride may stand for the fly check, its
-        // move action goes to riding, as every passenger's does.
-        let director = on_its_back
-            .iter()
-            .copied()
-            .find(|r| back.get(*r).is_ok_and(|b| !b.1.passenger && b.2.can_act()))
-            .and_then(|r| back.get(r).ok().map(|b| (r, b.4.ride, b.5.has(Feat::FlybyAttack), b.3.standard)));
+        let director = director_of(&on_its_back, &back);
         let mut fliers = queries.p1();
         let Ok((
             id,
@@ -433,149 +439,22 @@ pub(super) fn fly_creatures(
         let obstacle = |at: Footprint, alt: i32| obstacle_at(&field, &bodies, my_size, at, alt);
         // The flight as planned, every check a success: its status and whether the rules allow it.
         let planned = fly(&flier, &intent.steps, intent.hover, |_, _| true, obstacle);
-        let checked = order
-            .check_turn(intent.creature)
-            .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
-            .and_then(
-                |()| {
-                    if altitude.0 <= 0 { Err(Refusal::new("it must take off first", "004:657")) } else { Ok(()) }
-                },
-            )
-            .and(riding_paid.clone())
-            .and_then(|()| match director {
-                // A ridden flier's own standard actions give way to its rider's: it flies, charges (the dive
-                // attack) or runs, and the rider strikes before or after, or during with Flyby Attack (004:656,
-                // 004:812).
-                Some(_) if intent.swoop => {
-                    Err(Refusal::new("a ridden flier takes no standard action of its own: no swoop", "004:656"))
-                }
-                Some((_, _, feat, standard)) if intent.flyby.is_some() => {
-                    if !feat {
-                        Err(Refusal::new(
-                            "the rider acts before or after its mount's move, not in the middle of it, without Flyby Attack",
-                            "004:812",
-                        ))
-                    } else if !standard {
-                        Err(Refusal::new("the rider's standard action of this turn is spent", "004:76"))
-                    } else {
-                        Ok(())
-                    }
-                }
-                _ => Ok(()),
-            })
-            .and_then(|()| {
-                if state.falling {
-                    Err(Refusal::new("in free fall, it flies again only after a recovery", "004:697, 004:763"))
-                } else if state.flown.is_some() {
-                    Err(Refusal::new("it has flown this turn already", "004:686"))
-                } else {
-                    Ok(())
-                }
-            })
-            .and(planned)
-            .and_then(|plan| {
-                // 1.5 m or less is no flight but a free fall (004:690): a flier stays up by flying on.
-                if plan.status == SpeedStatus::FreeFall && wings.maneuverability != Maneuverability::Perfect {
-                    return Err(Refusal::new("1.5 m or less is a free fall, not a flight", "004:690"));
-                }
-                Ok(plan)
-            })
-            .and_then(|plan| {
-                let Some((_, after)) = intent.flyby else { return Ok(plan) };
-                if director.is_none() {
-                    budget.check(ActionKind::Standard)?;
-                }
-                flyby_fits(&plan, &intent.steps, after, intent.swoop, wings.maneuverability, field.scale())?;
-                Ok(plan)
-            })
-            .and_then(|plan| {
-                if intent.decelerate {
-                    deceleration_fits(&plan, wings.maneuverability, field.scale())?;
-                }
-                Ok(plan)
-            })
-            .and_then(|plan| {
-                let Some((_, chasing)) = bluffed else { return Ok(plan) };
-                // The pursuer is a flier in the air, or rides one (004:816).
-                match bodies.iter().find(|b| b.entity == chasing) {
-                    Some(b) if b.altitude > 0 => {}
-                    _ => return Err(Refusal::new("a Bluff misleads a pursuer in the air", "004:816-818")),
-                }
-                let cloud = plan.waypoints.last().is_some_and(|w| field.is_foggy(w.square));
-                bluff_fits(&intent.steps, cloud, field.scale())?;
-                Ok(plan)
-            })
-            .and_then(|plan| {
-                let Some(target) = intent.ram else { return Ok(plan) };
-                // The collision manoeuvre is a chase-scale one: at normal scale entering the square is enough
-                // (004:758, 004:825).
-                if field.scale() != crate::rules::core::altitude::Scale::Chase {
-                    return Err(Refusal::new(
-                        "at normal scale a flier collides by entering the other's space: no manoeuvre",
-                        "004:758",
-                    ));
-                }
-                let Some(foe) = bodies.iter().find(|b| b.entity == target) else {
-                    return Err(Refusal::new("no flier to collide with there", "004:758"));
-                };
-                if crate::rules::core::creature::lost_sight(pursuit.get(target).ok().and_then(|p| p.3), intent.creature) {
-                    return Err(crate::rules::core::creature::out_of_sight(&CreatureId(foe.id.clone())));
-                }
-                if foe.altitude <= 0 {
-                    return Err(Refusal::new(format!("{} is not flying", foe.id), "004:758"));
-                }
-                let enters = plan
-                    .waypoints
-                    .iter()
-                    .any(|w| foe.footprint.contains(w.square) && w.altitude == foe.altitude);
-                if !enters {
-                    return Err(Refusal::new(
-                        format!("the flight does not enter {}'s square in its band", foe.id),
-                        "004:758",
-                    ));
-                }
-                collision_fits(&plan, wings.maneuverability, field.scale())?;
-                Ok(plan)
-            })
-            .and_then(|plan| {
-                if intent.dive_at.is_none() {
-                    return Ok(plan);
-                }
-                // A dive attack (004:753): down at least 6 m toward the foe, at up to twice its speed, an
-                // advanced manoeuvre (two of the round's manoeuvres).
-                let dived = dived(field.scale(), &intent.steps);
-                if dived < field.scale().dive_attack_drop() {
-                    return Err(Refusal::new("a dive attack comes down 6 m at least", "004:753"));
-                }
-                if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
-                    return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
-                }
-                room_for(&plan, wings.maneuverability, field.scale(), "dive attack")?;
-                Ok(plan)
-            })
-            .and_then(|plan| {
-                let kinds: &[ActionKind] = match plan.status {
-                    _ if intent.dive_at.is_some() => &[ActionKind::FullRound],
-                    SpeedStatus::Fast => &[ActionKind::Move, ActionKind::Move],
-                    SpeedStatus::TopSpeed => &[ActionKind::FullRound],
-                    SpeedStatus::FreeFall => &[],
-                    _ if wings.maneuverability == Maneuverability::Perfect && plan.spent <= 1 => &[],
-                    _ => &[ActionKind::Move],
-                };
-                let mut trial = *budget;
-                for kind in kinds {
-                    trial.spend(*kind)?;
-                }
-                // Passing from flight to a hover, or from a hover back to flight, is a move action (004:708);
-                // a perfect flier needs no hover (004:710).
-                if intent.hover != state.hovering && wings.maneuverability != Maneuverability::Perfect {
-                    trial.spend(ActionKind::Move).map_err(|_| {
-                        Refusal::new("passing into or out of a hover takes a move action of its own", "004:708")
-                    })?;
-                }
-                Ok((plan, trial))
-            });
-        let (plan, spent_budget) = match checked {
+        let check = FlightCheck {
+            order: &order,
+            field: &field,
+            intent,
+            altitude: altitude.0,
+            conditions,
+            riding_paid,
+            director,
+            state,
+            wings,
+            budget: *budget,
+            bodies: &bodies,
+            pursuit: &pursuit,
+            bluffed,
+        };
+        let (plan, spent_budget) = match check_flight(&check, planned) {
             Ok(ok) => ok,
             Err(refusal) => {
                 refuse(&mut facts, id, Action::Fly, refusal);
@@ -594,71 +473,28 @@ pub(super) fn fly_creatures(
             director.and_then(|d| d.1),
         );
         let by = if director.is_some() { format!(", {by}") } else { String::new() };
+        let mut out = FlightOutput {
+            commands: &mut commands,
+            dice: &mut dice,
+            facts: &mut facts,
+            damage: &mut damage,
+            attacks: &mut attacks,
+        };
         // A Bluff just before the turn into the cloud or the dive (004:818): the rider bluffs for its mount.
         if let Some((pursuer, chasing)) = bluffed {
             let bluffer = director.map_or(intent.creature, |d| d.0);
-            let skill = |e: Entity, pick: fn(&Skills) -> Option<i32>, ability: fn(&Abilities) -> i32| {
-                let total = pursuit.get(e).ok().and_then(|p| pick(p.0));
-                crate::rules::core::checks::skill(total, saves.get(e).map_or(10, |s| ability(s.2)))
-            };
-            let name = |e: Entity| saves.get(e).map_or_else(|_| id.clone(), |s| s.0.clone());
-            let roll = dice.d20();
-            let won = crate::rules::core::checks::opposed(
-                &mut dice,
-                &mut facts,
-                (&name(bluffer), Check::Bluff, skill(bluffer, |s| s.bluff, |a| a.cha)),
-                (&name(pursuer), Check::SenseMotive, skill(pursuer, |s| s.sense_motive, |a| a.wis)),
-                roll,
-                "a feint before turning away: -5 on the pursuer's fly checks to turn after it (004:818)",
-            );
-            if won {
-                commands.entity(chasing).insert(crate::rules::core::creature::Misled { by: name(bluffer) });
-            }
+            bluff_pursuer(&mut out, &saves, &pursuit, id, (bluffer, pursuer, chasing));
         }
         // A pursuer misled by a Bluff turns after its quarry at -5 (004:818).
         let misled = pursuit.get(intent.creature).ok().and_then(|p| p.2).map(|m| m.by.clone());
-        let mut rolls: Vec<(AdvancedManeuver, i32, u32, i32)> = Vec::new();
-        let flown = fly(
-            &flier,
-            &intent.steps,
-            intent.hover,
-            |maneuver, dc| {
-                let roll = dice.d20();
-                let turning = matches!(
-                    maneuver,
-                    AdvancedManeuver::TightTurn(_) | AdvancedManeuver::HardTurn | AdvancedManeuver::Wingover(_)
-                );
-                let penalty =
-                    if turning && misled.is_some() { crate::rules::core::creature::MISLED_PENALTY } else { 0 };
-                rolls.push((maneuver, dc, roll, penalty));
-                roll as i32 + bonus + penalty >= dc
-            },
-            obstacle,
-        );
-        for (maneuver, dc, roll, penalty) in &rolls {
-            let total = *roll as i32 + bonus + penalty;
-            let misled_by = match &misled {
-                Some(by) if *penalty != 0 => format!(", misled by {by}'s Bluff {penalty} (004:818)"),
-                _ => String::new(),
-            };
-            let success = total >= *dc;
-            let failed = if success { String::new() } else { format!("; failed: {}", maneuver.on_failure()) };
-            facts.write(Fact::CheckRolled {
-                creature: id.clone(),
-                check: Check::Fly,
-                reason: format!("{} (004:750-780){by}{misled_by}{failed}", maneuver.name()),
-                roll: *roll,
-                total,
-                dc: *dc,
-                success,
-            });
-        }
-        let flight_done = match flown {
+        let flown =
+            fly_with_checks(&mut out, id, (&flier, &intent.steps, intent.hover), (bonus, &by), misled, obstacle);
+        let mut flight_done = match flown {
             Ok(f) => f,
             Err(refusal) => {
                 // A failed manoeuvre sent it where it cannot go: it stops where it is, against the wall, and
                 // it did fly this turn.
-                facts.write(Fact::ActionInterrupted {
+                out.facts.write(Fact::ActionInterrupted {
                     creature: id.clone(),
                     action: Action::Fly,
                     reason: format!("{} ({})", refusal.reason, refusal.rule),
@@ -667,33 +503,16 @@ pub(super) fn fly_creatures(
                 match flight {
                     Some(mut f) => *f = after,
                     None => {
-                        commands.entity(intent.creature).insert(after);
+                        out.commands.entity(intent.creature).insert(after);
                     }
                 }
                 continue;
             }
         };
-        // The collision manoeuvre at chase scale (004:758): made, the flight ends in the foe's square, against
-        // it; failed, the flier misses and flies on.
-        let mut flight_done = flight_done;
         if let Some(target) = intent.ram
             && let Some(foe) = bodies.iter().find(|b| b.entity == target)
-            && let Some(at) = flight_done
-                .waypoints
-                .iter()
-                .position(|w| foe.footprint.contains(w.square) && w.altitude == foe.altitude)
         {
-            let dc = AdvancedManeuver::Collision.dc().unwrap_or(15);
-            if roll_check(&mut dice, &mut facts, id, Check::Fly, format!("collision (004:758){by}"), bonus, dc) {
-                flight_done.waypoints.truncate(at + 1);
-                flight_done.collision = Some((flight_done.waypoints[at].step, foe.id.clone()));
-            } else {
-                facts.write(Fact::ActionInterrupted {
-                    creature: id.clone(),
-                    action: Action::Collision,
-                    reason: format!("the fly check failed: it misses {} and flies on (004:758)", foe.id),
-                });
-            }
+            ram(&mut out, id, foe, &mut flight_done, (bonus, &by));
         }
         let from = position.0;
         let altitude_before = altitude.0;
@@ -701,79 +520,47 @@ pub(super) fn fly_creatures(
         let mut status = flight_done.status;
         if intent.decelerate {
             let dc = AdvancedManeuver::Deceleration.dc().unwrap_or(15);
-            if roll_check(&mut dice, &mut facts, id, Check::Fly, format!("deceleration (004:759){by}"), bonus, dc) {
+            if roll_check(out.dice, out.facts, id, Check::Fly, format!("deceleration (004:759){by}"), bonus, dc) {
                 status = SpeedStatus::Slow;
             }
         }
-        // A flyby attack: a fly check DC 20 unless it has the feat (004:755-756); made, the flier strikes
-        // from where it is after those steps and goes on afterwards; failed, its standard action is lost.
-        let mut broken_at = None;
-        if let Some((target, after)) = intent.flyby {
-            // A swoop always asks its check (DC 20); a flyby attack is automatic with the feat.
-            // Its rider strikes, with its own feat (004:812).
-            let feat = (feats.has(Feat::FlybyAttack) || director.is_some()) && !intent.swoop;
-            let striker = director.map_or(intent.creature, |d| d.0);
-            let maneuver = if intent.swoop { AdvancedManeuver::Swoop } else { AdvancedManeuver::FlybyAttack };
-            let reason = if intent.swoop { "swoop (004:751)" } else { "flyby attack (004:755)" };
-            let made = feat
-                || roll_check(
-                    &mut dice,
-                    &mut facts,
+        let broken_at = match intent.flyby {
+            Some(flyby) => {
+                let striker = director.map_or(intent.creature, |d| d.0);
+                let feat = (feats.has(Feat::FlybyAttack) || director.is_some()) && !intent.swoop;
+                strike_on_the_way(
+                    &mut out,
                     id,
-                    Check::Fly,
-                    format!("{reason}{by}"),
-                    bonus,
-                    maneuver.dc().unwrap_or(20),
-                );
-            let stop = flight_done.waypoints.iter().find(|w| w.step + 1 == after).copied();
-            match stop {
-                Some(stop) if made => {
-                    broken_at = Some(stop);
-                    // A swoop strikes with the claws, for double damage (004:751).
-                    let claw = armament.0.iter().find(|w| w.natural && w.name.contains("claw"));
-                    let weapon = match claw {
-                        _ if striker != intent.creature => None,
-                        Some(claw) if intent.swoop => Some(claw.name.clone()),
-                        _ => armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
-                    };
-                    attacks.write(AttackIntent { swoop: intent.swoop, ..AttackIntent::new(striker, target, weapon) });
-                }
-                _ => {
-                    if striker == intent.creature {
-                        let _ = budget.spend(ActionKind::Standard);
-                    }
-                    let reason = if made {
-                        "the flight never reached that step: the attack and the standard action are lost"
-                    } else {
-                        "the fly check failed: the attack and the standard action are lost (004:757)"
-                    };
-                    facts.write(Fact::ActionInterrupted {
-                        creature: id.clone(),
-                        action: Action::FlybyAttack,
-                        reason: reason.into(),
-                    });
-                }
+                    intent,
+                    (flyby, striker, feat),
+                    &flight_done,
+                    armament,
+                    &mut budget,
+                    (bonus, &by),
+                )
             }
-        }
+            None => None,
+        };
         if let Some(last) = flight_done.waypoints.last() {
             position.0 = last.square;
             altitude.0 = last.altitude;
             heading.0 = last.heading;
         }
-        facts.write(Fact::Flew {
+        let scale = field.scale();
+        out.facts.write(Fact::Flew {
             creature: id.clone(),
             from,
             to: position.0,
-            altitude_m: field.scale().height_m(altitude.0),
-            climbed_m: field.scale().height_m(altitude.0) - field.scale().height_m(altitude_before),
-            band: (field.scale() == crate::rules::core::altitude::Scale::Chase).then_some(altitude.0),
+            altitude_m: scale.height_m(altitude.0),
+            climbed_m: scale.height_m(altitude.0) - scale.height_m(altitude_before),
+            band: (scale == crate::rules::core::altitude::Scale::Chase).then_some(altitude.0),
             heading: heading.0,
             spent: flight_done.spent,
             status,
             maneuvers: flight_done.maneuvers,
         });
         if let (Some(stop), Some(last)) = (broken_at, flight_done.waypoints.last()) {
-            commands.entity(intent.creature).insert(FlybyRemainder {
+            out.commands.entity(intent.creature).insert(FlybyRemainder {
                 square: last.square,
                 altitude: last.altitude,
                 heading: last.heading,
@@ -782,7 +569,7 @@ pub(super) fn fly_creatures(
             altitude.0 = stop.altitude;
             heading.0 = stop.heading;
         }
-        let square_m = field.scale().square_m();
+        let square_m = scale.square_m();
         let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * square_m };
         let after = Flight {
             since_maneuver: flight_done.since_maneuver,
@@ -794,96 +581,486 @@ pub(super) fn fly_creatures(
         match flight {
             Some(mut f) => *f = after,
             None => {
-                commands.entity(intent.creature).insert(after);
+                out.commands.entity(intent.creature).insert(after);
             }
         }
-        // The dive attack's claw, if the flight ends where the flier threatens the foe and the fly check
-        // (DC 10) succeeds (004:753-754).
         if let Some(target) = intent.dive_at
             && flight_done.collision.is_none()
             && let Some(foe) = bodies.iter().find(|b| b.entity == target)
         {
-            let claw = armament
-                .0
-                .iter()
-                .find(|w| w.natural && w.name.contains("claw"))
-                .or_else(|| armament.0.iter().find(|w| !is_ranged(w)));
-            let at = space.at(position.0);
-            let reaches = claw.is_some_and(|w| {
-                crate::rules::core::reach::melee_reaches(reach.0, w.reach, at, foe.footprint)
-                    && crate::rules::core::altitude::vertical_steps(
-                        field.scale(),
-                        altitude.0,
-                        my_size,
-                        foe.altitude,
-                        foe.size,
-                    ) <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach)
-            });
-            let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
-            let made =
-                roll_check(&mut dice, &mut facts, id, Check::Fly, format!("dive attack (004:753){by}"), bonus, dc);
-            match claw {
-                Some(claw) if reaches && made => {
-                    attacks.write(AttackIntent {
-                        dive: true,
-                        ..AttackIntent::new(intent.creature, target, Some(claw.name.clone()))
-                    });
-                }
-                _ => {
-                    let why = if reaches {
-                        "the fly check failed: it reaches the foe but cannot strike (004:754)"
-                    } else {
-                        "it does not end where it threatens the foe (004:753)"
-                    };
-                    facts.write(Fact::ActionInterrupted {
-                        creature: id.clone(),
-                        action: Action::DiveAttack,
-                        reason: why.into(),
-                    });
-                }
-            }
+            let striker = Striker { at: space.at(position.0), altitude: altitude.0, size: my_size, reach: reach.0 };
+            dive_attack(&mut out, id, intent.creature, foe, striker, armament, (scale, bonus, &by));
         }
         // A collision (004:825-852): both take the damage of the higher speed and the smaller size, times
         // the impact; the creature struck saves for half.
         if let Some((_, struck_id)) = &flight_done.collision
             && let Some(struck) = bodies.iter().find(|b| b.id == *struck_id)
         {
-            let my_speed = flight_done.spent as f32 * square_m;
-            // The speed of each: the distance it flew this round (004:827); none when hovering or still.
-            let their_speed = struck.speed_m;
-            let impact = if their_speed > 0.0 { impact_of(heading.0, struck.heading) } else { Impact::Stationary };
-            let Some(dice_expr) = collision_dice(my_speed, their_speed, my_size, struck.size) else { continue };
-            let thrown = dice.throw(dice_expr);
-            let amount = (thrown.total * impact.halves() as i32 / 2).max(1);
-            facts.write(Fact::Collided {
-                creature: id.clone(),
-                with: struck_id.clone(),
-                dice: thrown,
-                impact: format!("{impact:?}"),
-                total: amount,
-            });
-            damage.write(Damage { target: intent.creature, amount, nonlethal: false });
-            share_collision(&on_its_back, amount, &saves, &mut dice, &mut facts, &mut damage);
-            let mut theirs = amount;
-            if let Ok((_, their_saves, their_abilities)) = saves.get(struck.entity) {
-                let success = roll_save(
-                    &mut dice,
-                    &mut facts,
-                    &CreatureId(struck_id.clone()),
-                    Save::Reflex,
-                    their_saves,
-                    their_abilities,
-                    "a collision, for half (004:826)",
-                    super::COLLISION_REFLEX_DC,
-                );
-                if success {
-                    theirs = (amount / 2).max(1);
-                }
-            }
-            damage.write(Damage { target: struck.entity, amount: theirs, nonlethal: false });
-            share_collision(&struck.riders, theirs, &saves, &mut dice, &mut facts, &mut damage);
+            let mine =
+                Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
+            collide(&mut out, &saves, mine, flight_done.spent as f32 * square_m, struck);
         }
     }
+}
+
+/// The other creatures as a flight meets them, by id; the flier's size, and those on its back.
+fn traffic_around(others: &Others<'_, '_>, creature: Entity) -> (Vec<Traffic>, Size, Vec<Entity>) {
+    let mut bodies: Vec<Traffic> = others
+        .iter()
+        .filter(|(e, ..)| *e != creature)
+        .map(|(e, id, p, s, a, h, size, f, riders)| Traffic {
+            entity: e,
+            id: id.0.clone(),
+            footprint: s.at(p.0),
+            altitude: a.0,
+            heading: h.0,
+            size: *size,
+            speed_m: f.map_or(0.0, |f| f.speed_m),
+            riders: riders.map(|r| r.all().to_vec()).unwrap_or_default(),
+        })
+        .collect();
+    bodies.sort_by(|a, b| a.id.cmp(&b.id));
+    let my_size = others.get(creature).map(|o| *o.6).unwrap_or_default();
+    let on_its_back: Vec<Entity> =
+        others.get(creature).ok().and_then(|o| o.8).map(|r| r.all().to_vec()).unwrap_or_default();
+    (bodies, my_size, on_its_back)
+}
+
+/// The rider on a flier's back that directs it and can act, if any (004:806-812).
+fn director_of(on_its_back: &[Entity], back: &OnItsBack<'_, '_>) -> Option<Director> {
+    on_its_back
+        .iter()
+        .copied()
+        .find(|r| back.get(*r).is_ok_and(|b| !b.1.passenger && b.2.can_act()))
+        .and_then(|r| back.get(r).ok().map(|b| (r, b.4.ride, b.5.has(Feat::FlybyAttack), b.3.standard)))
+}
+
+/// Checks a flight before it is flown, every fly check taken as made: the turn, a take-off first, the
+/// riders' move actions, what a ridden flier may do, a free fall or a flight already flown, the status, a
+/// flyby, a deceleration, a Bluff, a collision manoeuvre, a dive attack, and the actions it spends. The plan
+/// and the budget left, or the rule that forbids it.
+fn check_flight(
+    check: &FlightCheck<'_>,
+    planned: Result<super::route::Flight, Refusal>,
+) -> Result<(super::route::Flight, ActionBudget), Refusal> {
+    let FlightCheck { order, field, intent, altitude, conditions, riding_paid, director, state, wings, budget, .. } =
+        check;
+    order
+        .check_turn(intent.creature)
+        .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
+        .and_then(|()| if *altitude <= 0 { Err(Refusal::new("it must take off first", "004:657")) } else { Ok(()) })
+        .and(riding_paid.clone())
+        .and_then(|()| check_ridden(intent, *director))
+        .and_then(|()| {
+            if state.falling {
+                Err(Refusal::new("in free fall, it flies again only after a recovery", "004:697, 004:763"))
+            } else if state.flown.is_some() {
+                Err(Refusal::new("it has flown this turn already", "004:686"))
+            } else {
+                Ok(())
+            }
+        })
+        .and(planned)
+        .and_then(|plan| {
+            // 1.5 m or less is no flight but a free fall (004:690): a flier stays up by flying on.
+            if plan.status == SpeedStatus::FreeFall && wings.maneuverability != Maneuverability::Perfect {
+                return Err(Refusal::new("1.5 m or less is a free fall, not a flight", "004:690"));
+            }
+            Ok(plan)
+        })
+        .and_then(|plan| {
+            let Some((_, after)) = intent.flyby else { return Ok(plan) };
+            if director.is_none() {
+                budget.check(ActionKind::Standard)?;
+            }
+            flyby_fits(&plan, &intent.steps, after, intent.swoop, wings.maneuverability, field.scale())?;
+            Ok(plan)
+        })
+        .and_then(|plan| {
+            if intent.decelerate {
+                deceleration_fits(&plan, wings.maneuverability, field.scale())?;
+            }
+            Ok(plan)
+        })
+        .and_then(|plan| check_bluff(check, plan))
+        .and_then(|plan| check_ram(check, plan))
+        .and_then(|plan| check_dive(check, plan))
+        .and_then(|plan| spend_for_flight(check, plan))
+}
+
+/// A ridden flier's own standard actions give way to its rider's: it flies, charges (the dive attack) or
+/// runs, and the rider strikes before or after, or during with Flyby Attack (004:656, 004:812).
+fn check_ridden(intent: &FlyIntent, director: Option<Director>) -> Result<(), Refusal> {
+    match director {
+        Some(_) if intent.swoop => {
+            Err(Refusal::new("a ridden flier takes no standard action of its own: no swoop", "004:656"))
+        }
+        Some((_, _, feat, standard)) if intent.flyby.is_some() => {
+            if !feat {
+                Err(Refusal::new(
+                    "the rider acts before or after its mount's move, not in the middle of it, without Flyby Attack",
+                    "004:812",
+                ))
+            } else if !standard {
+                Err(Refusal::new("the rider's standard action of this turn is spent", "004:76"))
+            } else {
+                Ok(())
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A Bluff misleads a pursuer in the air, before a turn into a cloud or a dive (004:816-818).
+fn check_bluff(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<super::route::Flight, Refusal> {
+    let Some((_, chasing)) = check.bluffed else { return Ok(plan) };
+    // The pursuer is a flier in the air, or rides one (004:816).
+    match check.bodies.iter().find(|b| b.entity == chasing) {
+        Some(b) if b.altitude > 0 => {}
+        _ => return Err(Refusal::new("a Bluff misleads a pursuer in the air", "004:816-818")),
+    }
+    let cloud = plan.waypoints.last().is_some_and(|w| check.field.is_foggy(w.square));
+    bluff_fits(&check.intent.steps, cloud, check.field.scale())?;
+    Ok(plan)
+}
+
+/// The collision manoeuvre, a chase-scale one: into a flier the flight enters in its band (004:758).
+fn check_ram(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<super::route::Flight, Refusal> {
+    let Some(target) = check.intent.ram else { return Ok(plan) };
+    // At normal scale entering the square is enough (004:758, 004:825).
+    if check.field.scale() != crate::rules::core::altitude::Scale::Chase {
+        return Err(Refusal::new(
+            "at normal scale a flier collides by entering the other's space: no manoeuvre",
+            "004:758",
+        ));
+    }
+    let Some(foe) = check.bodies.iter().find(|b| b.entity == target) else {
+        return Err(Refusal::new("no flier to collide with there", "004:758"));
+    };
+    if crate::rules::core::creature::lost_sight(check.pursuit.get(target).ok().and_then(|p| p.3), check.intent.creature)
+    {
+        return Err(crate::rules::core::creature::out_of_sight(&CreatureId(foe.id.clone())));
+    }
+    if foe.altitude <= 0 {
+        return Err(Refusal::new(format!("{} is not flying", foe.id), "004:758"));
+    }
+    let enters = plan.waypoints.iter().any(|w| foe.footprint.contains(w.square) && w.altitude == foe.altitude);
+    if !enters {
+        return Err(Refusal::new(format!("the flight does not enter {}'s square in its band", foe.id), "004:758"));
+    }
+    collision_fits(&plan, check.wings.maneuverability, check.field.scale())?;
+    Ok(plan)
+}
+
+/// A dive attack (004:753): down at least 6 m toward the foe, at up to twice its speed, an advanced
+/// manoeuvre (two of the round's manoeuvres).
+fn check_dive(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<super::route::Flight, Refusal> {
+    if check.intent.dive_at.is_none() {
+        return Ok(plan);
+    }
+    let scale = check.field.scale();
+    if dived(scale, &check.intent.steps) < scale.dive_attack_drop() {
+        return Err(Refusal::new("a dive attack comes down 6 m at least", "004:753"));
+    }
+    if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
+        return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
+    }
+    room_for(&plan, check.wings.maneuverability, scale, "dive attack")?;
+    Ok(plan)
+}
+
+/// The actions a flight spends by the status it gives (004:704-707): a dive attack the full round, a fast
+/// flight two moves, top speed the full round; passing into or out of a hover a move more (004:708).
+fn spend_for_flight(
+    check: &FlightCheck<'_>,
+    plan: super::route::Flight,
+) -> Result<(super::route::Flight, ActionBudget), Refusal> {
+    let (intent, wings) = (check.intent, check.wings);
+    let kinds: &[ActionKind] = match plan.status {
+        _ if intent.dive_at.is_some() => &[ActionKind::FullRound],
+        SpeedStatus::Fast => &[ActionKind::Move, ActionKind::Move],
+        SpeedStatus::TopSpeed => &[ActionKind::FullRound],
+        SpeedStatus::FreeFall => &[],
+        _ if wings.maneuverability == Maneuverability::Perfect && plan.spent <= 1 => &[],
+        _ => &[ActionKind::Move],
+    };
+    let mut trial = check.budget;
+    for kind in kinds {
+        trial.spend(*kind)?;
+    }
+    // A perfect flier needs no hover (004:710).
+    if intent.hover != check.state.hovering && wings.maneuverability != Maneuverability::Perfect {
+        trial
+            .spend(ActionKind::Move)
+            .map_err(|_| Refusal::new("passing into or out of a hover takes a move action of its own", "004:708"))?;
+    }
+    Ok((plan, trial))
+}
+
+/// A Bluff against a pursuer, `bluffer`'s Bluff against `pursuer`'s Sense Motive (004:818): won, the
+/// pursuer that chases (`chasing`, itself or its mount) is misled.
+fn bluff_pursuer(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    pursuit: &Pursuit<'_, '_>,
+    flier: &CreatureId,
+    (bluffer, pursuer, chasing): (Entity, Entity, Entity),
+) {
+    let skill = |e: Entity, pick: fn(&Skills) -> Option<i32>, ability: fn(&Abilities) -> i32| {
+        let total = pursuit.get(e).ok().and_then(|p| pick(p.0));
+        crate::rules::core::checks::skill(total, saves.get(e).map_or(10, |s| ability(s.2)))
+    };
+    let name = |e: Entity| saves.get(e).map_or_else(|_| flier.clone(), |s| s.0.clone());
+    let roll = out.dice.d20();
+    let won = crate::rules::core::checks::opposed(
+        out.dice,
+        out.facts,
+        (&name(bluffer), Check::Bluff, skill(bluffer, |s| s.bluff, |a| a.cha)),
+        (&name(pursuer), Check::SenseMotive, skill(pursuer, |s| s.sense_motive, |a| a.wis)),
+        roll,
+        "a feint before turning away: -5 on the pursuer's fly checks to turn after it (004:818)",
+    );
+    if won {
+        out.commands.entity(chasing).insert(crate::rules::core::creature::Misled { by: name(bluffer) });
+    }
+}
+
+/// The flight flown, each advanced manoeuvre's fly check rolled (004:734-780), a misled pursuer's turns at
+/// -5 (004:818), and each check written.
+fn fly_with_checks(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    id: &CreatureId,
+    (flier, steps, hover): (&Flier, &[FlightStep], bool),
+    (bonus, by): (i32, &str),
+    misled: Option<CreatureId>,
+    obstacle: impl Fn(Footprint, i32) -> Option<Obstacle>,
+) -> Result<super::route::Flight, Refusal> {
+    let mut rolls: Vec<(AdvancedManeuver, i32, u32, i32)> = Vec::new();
+    let dice = &mut *out.dice;
+    let flown = fly(
+        flier,
+        steps,
+        hover,
+        |maneuver, dc| {
+            let roll = dice.d20();
+            let turning = matches!(
+                maneuver,
+                AdvancedManeuver::TightTurn(_) | AdvancedManeuver::HardTurn | AdvancedManeuver::Wingover(_)
+            );
+            let penalty = if turning && misled.is_some() { crate::rules::core::creature::MISLED_PENALTY } else { 0 };
+            rolls.push((maneuver, dc, roll, penalty));
+            roll as i32 + bonus + penalty >= dc
+        },
+        obstacle,
+    );
+    for (maneuver, dc, roll, penalty) in &rolls {
+        let total = *roll as i32 + bonus + penalty;
+        let misled_by = match &misled {
+            Some(by) if *penalty != 0 => format!(", misled by {by}'s Bluff {penalty} (004:818)"),
+            _ => String::new(),
+        };
+        let success = total >= *dc;
+        let failed = if success { String::new() } else { format!("; failed: {}", maneuver.on_failure()) };
+        out.facts.write(Fact::CheckRolled {
+            creature: id.clone(),
+            check: Check::Fly,
+            reason: format!("{} (004:750-780){by}{misled_by}{failed}", maneuver.name()),
+            roll: *roll,
+            total,
+            dc: *dc,
+            success,
+        });
+    }
+    flown
+}
+
+/// The collision manoeuvre at chase scale (004:758): made, the flight ends in the foe's square, against it;
+/// failed, the flier misses and flies on.
+fn ram(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    id: &CreatureId,
+    foe: &Traffic,
+    flight: &mut super::route::Flight,
+    (bonus, by): (i32, &str),
+) {
+    let Some(at) = flight.waypoints.iter().position(|w| foe.footprint.contains(w.square) && w.altitude == foe.altitude)
+    else {
+        return;
+    };
+    let dc = AdvancedManeuver::Collision.dc().unwrap_or(15);
+    if roll_check(out.dice, out.facts, id, Check::Fly, format!("collision (004:758){by}"), bonus, dc) {
+        flight.waypoints.truncate(at + 1);
+        flight.collision = Some((flight.waypoints[at].step, foe.id.clone()));
+    } else {
+        out.facts.write(Fact::ActionInterrupted {
+            creature: id.clone(),
+            action: Action::Collision,
+            reason: format!("the fly check failed: it misses {} and flies on (004:758)", foe.id),
+        });
+    }
+}
+
+/// A flyby attack or a swoop on the way: a fly check DC 20 unless it has the feat (004:755-756), a swoop
+/// always; made, the striker (the flier, or its rider with its own feat, 004:812) strikes from where the
+/// flier is after those steps, a swoop with the claws for double damage (004:751), and the flight goes on
+/// afterwards; failed, its standard action is lost. The stop it strikes from, if it does.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the flight's output, the intent, the striker, the flight, the flier's gear and budget, its check"
+)]
+fn strike_on_the_way(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    id: &CreatureId,
+    intent: &FlyIntent,
+    ((target, after), striker, feat): ((Entity, usize), Entity, bool),
+    flight: &super::route::Flight,
+    armament: &Armament,
+    budget: &mut ActionBudget,
+    (bonus, by): (i32, &str),
+) -> Option<super::route::Waypoint> {
+    let maneuver = if intent.swoop { AdvancedManeuver::Swoop } else { AdvancedManeuver::FlybyAttack };
+    let reason = if intent.swoop { "swoop (004:751)" } else { "flyby attack (004:755)" };
+    let made = feat
+        || roll_check(out.dice, out.facts, id, Check::Fly, format!("{reason}{by}"), bonus, maneuver.dc().unwrap_or(20));
+    let stop = flight.waypoints.iter().find(|w| w.step + 1 == after).copied();
+    match stop {
+        Some(stop) if made => {
+            let claw = armament.0.iter().find(|w| w.natural && w.name.contains("claw"));
+            let weapon = match claw {
+                _ if striker != intent.creature => None,
+                Some(claw) if intent.swoop => Some(claw.name.clone()),
+                _ => armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
+            };
+            out.attacks.write(AttackIntent { swoop: intent.swoop, ..AttackIntent::new(striker, target, weapon) });
+            Some(stop)
+        }
+        _ => {
+            if striker == intent.creature {
+                let _ = budget.spend(ActionKind::Standard);
+            }
+            let reason = if made {
+                "the flight never reached that step: the attack and the standard action are lost"
+            } else {
+                "the fly check failed: the attack and the standard action are lost (004:757)"
+            };
+            out.facts.write(Fact::ActionInterrupted {
+                creature: id.clone(),
+                action: Action::FlybyAttack,
+                reason: reason.into(),
+            });
+            None
+        }
+    }
+}
+
+/// Where a flier strikes from at the end of its flight: its squares, height, size and natural reach.
+#[derive(Clone, Copy)]
+struct Striker {
+    at: Footprint,
+    altitude: i32,
+    size: Size,
+    reach: u32,
+}
+
+/// The dive attack's claw, if the flight ends where the flier threatens the foe and the fly check (DC 10)
+/// succeeds (004:753-754).
+fn dive_attack(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    id: &CreatureId,
+    flier: Entity,
+    foe: &Traffic,
+    striker: Striker,
+    armament: &Armament,
+    (scale, bonus, by): (crate::rules::core::altitude::Scale, i32, &str),
+) {
+    let claw = armament
+        .0
+        .iter()
+        .find(|w| w.natural && w.name.contains("claw"))
+        .or_else(|| armament.0.iter().find(|w| !is_ranged(w)));
+    let reaches = claw.is_some_and(|w| {
+        crate::rules::core::reach::melee_reaches(striker.reach, w.reach, striker.at, foe.footprint)
+            && crate::rules::core::altitude::vertical_steps(
+                scale,
+                striker.altitude,
+                striker.size,
+                foe.altitude,
+                foe.size,
+            ) <= crate::rules::core::altitude::vertical_reach(striker.reach, w.reach)
+    });
+    let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
+    let made = roll_check(out.dice, out.facts, id, Check::Fly, format!("dive attack (004:753){by}"), bonus, dc);
+    match claw {
+        Some(claw) if reaches && made => {
+            out.attacks
+                .write(AttackIntent { dive: true, ..AttackIntent::new(flier, foe.entity, Some(claw.name.clone())) });
+        }
+        _ => {
+            let why = if reaches {
+                "the fly check failed: it reaches the foe but cannot strike (004:754)"
+            } else {
+                "it does not end where it threatens the foe (004:753)"
+            };
+            out.facts.write(Fact::ActionInterrupted {
+                creature: id.clone(),
+                action: Action::DiveAttack,
+                reason: why.into(),
+            });
+        }
+    }
+}
+
+/// The flier that ran into another: who it is, where it faced, its size, and those on its back.
+struct Collider<'a> {
+    entity: Entity,
+    id: &'a CreatureId,
+    heading: Direction,
+    size: Size,
+    riders: &'a [Entity],
+}
+
+/// A collision (004:825-852): both take the damage of the higher speed and the smaller size, times the
+/// impact; the creature struck saves for half; the riders of each share it (004:852).
+fn collide(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    mine: Collider<'_>,
+    my_speed: f32,
+    struck: &Traffic,
+) {
+    // The speed of each: the distance it flew this round (004:827); none when hovering or still.
+    let their_speed = struck.speed_m;
+    let impact = if their_speed > 0.0 { impact_of(mine.heading, struck.heading) } else { Impact::Stationary };
+    let Some(dice_expr) = collision_dice(my_speed, their_speed, mine.size, struck.size) else { return };
+    let thrown = out.dice.throw(dice_expr);
+    let amount = (thrown.total * impact.halves() as i32 / 2).max(1);
+    out.facts.write(Fact::Collided {
+        creature: mine.id.clone(),
+        with: struck.id.clone(),
+        dice: thrown,
+        impact: format!("{impact:?}"),
+        total: amount,
+    });
+    out.damage.write(Damage { target: mine.entity, amount, nonlethal: false });
+    share_collision(mine.riders, amount, saves, out.dice, out.facts, out.damage);
+    let mut theirs = amount;
+    if let Ok((_, their_saves, their_abilities)) = saves.get(struck.entity) {
+        let success = roll_save(
+            out.dice,
+            out.facts,
+            &CreatureId(struck.id.clone()),
+            Save::Reflex,
+            their_saves,
+            their_abilities,
+            "a collision, for half (004:826)",
+            super::COLLISION_REFLEX_DC,
+        );
+        if success {
+            theirs = (amount / 2).max(1);
+        }
+    }
+    out.damage.write(Damage { target: struck.entity, amount: theirs, nonlethal: false });
+    share_collision(&struck.riders, theirs, saves, out.dice, out.facts, out.damage);
 }
 
 /// How far a flight's steps come down, in altitude steps (a dive 1, a wingover 6 m or a band).

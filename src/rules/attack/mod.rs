@@ -397,27 +397,47 @@ pub fn flanking_ally_at<'a>(
     allies.first().map(|c| c.id.0.clone())
 }
 
-/// Prepares an attack of `attacker` on `target`, or says which rule forbids it.
+/// Prepares an attack of `attacker` on `target`, or says which rule forbids it: the weapon, the target
+/// (004:3, 004:38), the attack bonus and the attacker's modifiers (004:372-382), what the attacker can see
+/// and reach (004:62-63, 004:174, 004:675-680, 004:783-815), the situation (flanking, charging, squeezing),
+/// then the Armor Class with the defender's modifiers and cover (004:383-407).
 pub fn plan_attack(
     attacker: &CombatantItem,
     target: &CombatantItem,
     situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
-    let AttackSituation {
-        weapon: weapon_name,
-        own,
-        theirs,
-        allies_near_target,
-        charge,
-        opportunity,
-        mid_action,
-        flanking_with,
-        cover,
-        miss_chance,
-        scale,
-    } = situation;
+    let weapon = choose_weapon(attacker, &situation)?;
+    check_target(attacker, target)?;
+    let (attacker_abilities, target_abilities) = (entangled(attacker), entangled(target));
+    let mut modifiers =
+        attack_bonus(*attacker.base_attack, &attacker_abilities, *attacker.size, attacker.feats, &weapon);
+    attacker_modifiers(attacker, target, &weapon, &mut modifiers)?;
+    let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    check_sight(attacker, target, &situation)?;
+    reach_and_range(attacker, target, &weapon, &situation, &mut modifiers, &mut damage_modifiers)?;
+    situation_modifiers(attacker, &weapon, &situation, &mut modifiers)?;
+    let (armor_class, armor_class_parts) =
+        defended_armor_class(attacker, target, &target_abilities, &weapon, &situation)?;
+    let extra_dice = weapon.extra.into_iter().collect();
+    Ok(AttackPlan {
+        weapon,
+        modifiers,
+        armor_class,
+        armor_class_parts,
+        damage_modifiers,
+        miss_chance: situation.miss_chance,
+        lethal: false,
+        multipliers: Vec::new(),
+        extra_dice,
+    })
+}
+
+/// The weapon an attack is made with: the one named; else for an attack of opportunity the first it
+/// threatens with that reaches (004:62, 004:69), for a charge the first melee weapon, otherwise the first.
+fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> Result<Weapon, Refusal> {
+    let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, .. } = *situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
-    let weapon = match weapon_name {
+    match weapon_name {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
         None if opportunity => threatening_weapons(&attacker.armament.0, armed)
             .into_iter()
@@ -426,9 +446,12 @@ pub fn plan_attack(
         None => attacker.armament.0.first(),
     }
     .cloned()
-    .ok_or_else(|| {
-        Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data")
-    })?;
+    .ok_or_else(|| Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data"))
+}
+
+/// Whether `target` may be attacked at all: alive, another creature, still in sight (004:3, 004:38,
+/// 004:816-817).
+fn check_target(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
     if target.conditions.has(Condition::Dead) {
         return Err(Refusal::new(format!("{} is dead", target.id), "004:38, 004:271"));
     }
@@ -438,17 +461,26 @@ pub fn plan_attack(
     if crate::rules::core::creature::lost_sight(target.hidden, attacker.entity) {
         return Err(crate::rules::core::creature::out_of_sight(target.id));
     }
-    // Entangled: Dex -4 (004:378), for the attacker's ranged bonus and the defender's AC.
-    let entangled = |c: &CombatantItem| {
-        let mut abilities = *c.abilities;
-        if c.conditions.has(Condition::Entangled) {
-            abilities.dex -= 4;
-        }
-        abilities
-    };
-    let (attacker_abilities, target_abilities) = (entangled(attacker), entangled(target));
-    let mut modifiers =
-        attack_bonus(*attacker.base_attack, &attacker_abilities, *attacker.size, attacker.feats, &weapon);
+    Ok(())
+}
+
+/// A creature's abilities with an entanglement's Dex -4 (004:378): for the attacker's ranged bonus and the
+/// defender's AC.
+fn entangled(c: &CombatantItem) -> Abilities {
+    let mut abilities = *c.abilities;
+    if c.conditions.has(Condition::Entangled) {
+        abilities.dex -= 4;
+    }
+    abilities
+}
+
+/// The attacker's rows of the attack modifiers table (004:372-382), and the prone archer's refusal.
+fn attacker_modifiers(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: &Weapon,
+    modifiers: &mut Vec<Modifier>,
+) -> Result<(), Refusal> {
     // The attacker table (004:372-382).
     for (condition, value, source) in [
         (Condition::Dazzled, -1, "dazzled (004:376)"),
@@ -461,10 +493,10 @@ pub fn plan_attack(
             modifiers.push(Modifier::new(value, source));
         }
     }
-    if !is_ranged(&weapon) && attacker.altitude.0 > target.altitude.0 {
+    if !is_ranged(weapon) && attacker.altitude.0 > target.altitude.0 {
         modifiers.push(Modifier::new(1, "higher ground (004:377)"));
     }
-    if is_ranged(&weapon)
+    if is_ranged(weapon)
         && attacker.conditions.has(Condition::Prone)
         && !(weapon.name.contains("crossbow") || weapon.name.contains("shuriken"))
     {
@@ -473,7 +505,17 @@ pub fn plan_attack(
             "004:375",
         ));
     }
-    let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    Ok(())
+}
+
+/// Whether the attacker can see and strike the target's squares: not in a flier's blind spot (004:675-679),
+/// nor right below a rider's mount (004:815).
+fn check_sight(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    situation: &AttackSituation<'_>,
+) -> Result<(), Refusal> {
+    let AttackSituation { own, theirs, .. } = *situation;
     // A flier sees nothing and strikes nothing in its blind spot (004:678-679).
     let blind = crate::rules::attack::blind_of(attacker);
     if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
@@ -490,6 +532,21 @@ pub fn plan_attack(
     {
         return Err(crate::rules::core::reach::below_the_mount(attacker.id));
     }
+    Ok(())
+}
+
+/// What the weapon reaches: heights (004:783-784) and the chase scale's bands (004:790-797); for a ranged
+/// weapon the range, its increments and what shooting into melee costs (004:174-182); for a melee weapon
+/// the reach, a rider's high seat included (004:62-63, 004:813-814).
+fn reach_and_range(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: &Weapon,
+    situation: &AttackSituation<'_>,
+    modifiers: &mut Vec<Modifier>,
+    damage_modifiers: &mut Vec<Modifier>,
+) -> Result<(), Refusal> {
+    let AttackSituation { own, theirs, allies_near_target, scale, .. } = *situation;
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
     let rise = vertical_steps(scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
     // At chase scale, between the ground and a band, only what the band's row allows (004:790-797).
@@ -499,13 +556,13 @@ pub fn plan_attack(
         Delivery::Projectile { .. } => crate::rules::core::altitude::Reaching::Projectile,
     };
     crate::rules::core::altitude::band_allows(scale, attacker.altitude.0, target.altitude.0, reaching)?;
-    if is_ranged(&weapon) {
+    if is_ranged(weapon) {
         let distance = crate::rules::core::altitude::separation_m(scale, own, theirs, rise);
         if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
             modifiers.push(Modifier::new(1, "Point Blank Shot"));
             damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
         }
-        let penalty = range_penalty(&weapon, distance).ok_or_else(|| {
+        let penalty = range_penalty(weapon, distance).ok_or_else(|| {
             Refusal::new(
                 format!("{} is {distance} m away, beyond the {}'s maximum range", target.id, weapon.name),
                 "004:174",
@@ -536,7 +593,7 @@ pub fn plan_attack(
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
     }
-    if !is_ranged(&weapon) && rise > vertical_reach(attacker.reach.0, weapon.reach) {
+    if !is_ranged(weapon) && rise > vertical_reach(attacker.reach.0, weapon.reach) {
         return Err(Refusal::new(
             format!(
                 "{} is {} away in height, out of reach of the {}",
@@ -550,8 +607,20 @@ pub fn plan_attack(
             "004:783-784",
         ));
     }
+    Ok(())
+}
+
+/// What the situation gives the attack: flanking (004:417), a charge (004:457), squeezing (000:113-123),
+/// fighting defensively (004:183), lying prone (004:375).
+fn situation_modifiers(
+    attacker: &CombatantItem,
+    weapon: &Weapon,
+    situation: &AttackSituation<'_>,
+    modifiers: &mut Vec<Modifier>,
+) -> Result<(), Refusal> {
+    let AttackSituation { flanking_with, charge, .. } = *situation;
     if let Some(ally) = flanking_with
-        && !is_ranged(&weapon)
+        && !is_ranged(weapon)
     {
         modifiers.push(Modifier::new(2, format!("flanking with {ally} (004:417)")));
     }
@@ -559,7 +628,7 @@ pub fn plan_attack(
         return Err(Refusal::new("no attack while squeezing narrower than half its space", "000:121-123"));
     }
     if charge {
-        if is_ranged(&weapon) {
+        if is_ranged(weapon) {
             return Err(Refusal::new("a charge ends in a melee attack", "004:457"));
         }
         modifiers.push(Modifier::new(2, "charge (004:457)"));
@@ -570,7 +639,25 @@ pub fn plan_attack(
     if attacker.conditions.has(Condition::FightingDefensively) {
         modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
     }
-    let ac = armor_class(target.defense, &target_abilities, *target.size);
+    if attacker.conditions.has(Condition::Prone) && !is_ranged(weapon) {
+        modifiers.push(Modifier::new(-4, "prone attacker, melee (004:375)"));
+    }
+    Ok(())
+}
+
+/// The Armor Class the attack is rolled against, with its parts: the defender's AC, the Dex it loses
+/// (flat-footed, running, blinded, cowering, stunned, grappling, squeezed tight, an invisible attacker), the
+/// defender's rows of the modifiers table (004:383-397), total defence, fighting defensively, cover
+/// (004:398-407) and a charge's -2 (004:457).
+fn defended_armor_class(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    target_abilities: &Abilities,
+    weapon: &Weapon,
+    situation: &AttackSituation<'_>,
+) -> Result<(i32, Vec<Modifier>), Refusal> {
+    let AttackSituation { mid_action, cover, .. } = *situation;
+    let ac = armor_class(target.defense, target_abilities, *target.size);
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
     // The defender rows that take away the Dex bonus (004:386-397), with the reason the log gives.
     let dex_lost_to = [
@@ -613,19 +700,19 @@ pub fn plan_attack(
     // The defender table (004:383-397): helpless -4 against melee and Dex 0 (004:423); prone -4 against
     // melee, +4 against ranged attacks.
     if target.conditions.is_helpless() {
-        let dex = dex_to_ac(&target_abilities, target.defense);
+        let dex = dex_to_ac(target_abilities, target.defense);
         let counted = if loses_dex { dex.min(0) } else { dex };
         let to_zero = -5 - counted;
         if to_zero != 0 {
             armor_class += to_zero;
             armor_class_parts.push(Modifier::new(to_zero, "helpless: Dex 0 (004:423)"));
         }
-        if !is_ranged(&weapon) {
+        if !is_ranged(weapon) {
             armor_class -= 4;
             armor_class_parts.push(Modifier::new(-4, "helpless, against melee (004:423)"));
         }
     } else if target.conditions.has(Condition::Prone) {
-        let (value, source) = if is_ranged(&weapon) {
+        let (value, source) = if is_ranged(weapon) {
             (4, "prone, against ranged (004:395)")
         } else {
             (-4, "prone, against melee (004:395)")
@@ -633,11 +720,8 @@ pub fn plan_attack(
         armor_class += value;
         armor_class_parts.push(Modifier::new(value, source));
     }
-    if attacker.conditions.has(Condition::Prone) && !is_ranged(&weapon) {
-        modifiers.push(Modifier::new(-4, "prone attacker, melee (004:375)"));
-    }
     // The other defender rows (004:386-397).
-    let ranged = is_ranged(&weapon);
+    let ranged = is_ranged(weapon);
     let mut defender_row = |value: i32, source: &str| {
         if value != 0 {
             armor_class += value;
@@ -661,7 +745,7 @@ pub fn plan_attack(
     }
     if target.conditions.has(Condition::Pinned) && !target.conditions.is_helpless() {
         // Dex counted as 0 (004:394, footnote 4); -4 against melee.
-        let dex = dex_to_ac(&target_abilities, target.defense);
+        let dex = dex_to_ac(target_abilities, target.defense);
         let counted = if loses_dex { dex.min(0) } else { dex };
         defender_row(-5 - counted, "pinned: Dex 0 (004:394)");
         if !ranged {
@@ -696,18 +780,7 @@ pub fn plan_attack(
         armor_class -= 2;
         armor_class_parts.push(Modifier::new(-2, "charging (004:457)"));
     }
-    let extra_dice = weapon.extra.into_iter().collect();
-    Ok(AttackPlan {
-        weapon,
-        modifiers,
-        armor_class,
-        armor_class_parts,
-        damage_modifiers,
-        miss_chance,
-        lethal: false,
-        multipliers: Vec::new(),
-        extra_dice,
-    })
+    Ok((armor_class, armor_class_parts))
 }
 
 /// Damage an attack dealt.
