@@ -541,49 +541,18 @@ pub(super) fn fly_creatures(
             }
             None => None,
         };
-        if let Some(last) = flight_done.waypoints.last() {
-            position.0 = last.square;
-            altitude.0 = last.altitude;
-            heading.0 = last.heading;
-        }
         let scale = field.scale();
-        out.facts.write(Fact::Flew {
-            creature: id.clone(),
-            from,
-            to: position.0,
-            altitude_m: scale.height_m(altitude.0),
-            climbed_m: scale.height_m(altitude.0) - scale.height_m(altitude_before),
-            band: (scale == crate::rules::core::altitude::Scale::Chase).then_some(altitude.0),
-            heading: heading.0,
-            spent: flight_done.spent,
-            status,
-            maneuvers: flight_done.maneuvers,
-        });
-        if let (Some(stop), Some(last)) = (broken_at, flight_done.waypoints.last()) {
-            out.commands.entity(intent.creature).insert(FlybyRemainder {
-                square: last.square,
-                altitude: last.altitude,
-                heading: last.heading,
-            });
-            position.0 = stop.square;
-            altitude.0 = stop.altitude;
-            heading.0 = stop.heading;
-        }
+        let placed = Placed { status, broken_at, from, altitude_before, hovering: intent.hover, state };
+        end_flight(
+            &mut out,
+            (intent.creature, id),
+            (&mut position, &mut altitude, &mut heading),
+            flight,
+            &flight_done,
+            placed,
+            scale,
+        );
         let square_m = scale.square_m();
-        let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * square_m };
-        let after = Flight {
-            since_maneuver: flight_done.since_maneuver,
-            flown: Some(status),
-            speed_m,
-            hovering: intent.hover,
-            ..state
-        };
-        match flight {
-            Some(mut f) => *f = after,
-            None => {
-                out.commands.entity(intent.creature).insert(after);
-            }
-        }
         if let Some(target) = intent.dive_at
             && flight_done.collision.is_none()
             && let Some(foe) = bodies.iter().find(|b| b.entity == target)
@@ -599,6 +568,73 @@ pub(super) fn fly_creatures(
             let mine =
                 Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
             collide(&mut out, &saves, mine, flight_done.spent as f32 * square_m, struck);
+        }
+    }
+}
+
+/// What a flight leaves the flier with, besides where its route ends.
+struct Placed {
+    /// The status it flew at, a deceleration counted.
+    status: SpeedStatus,
+    /// Where it stopped to strike a flyby attack, if it did: it waits there until its attack is made.
+    broken_at: Option<super::route::Waypoint>,
+    /// Where it started.
+    from: crate::rules::core::geometry::Square,
+    /// Its altitude before.
+    altitude_before: i32,
+    /// It hovered.
+    hovering: bool,
+    /// Its flight state before.
+    state: Flight,
+}
+
+/// Puts the flier where its flight ends and writes the flight; a flier that struck a flyby attack on the
+/// way waits where it struck, the rest of its route kept for after the attack; its flight state is the
+/// status it flew at, its speed the metres it flew (004:827), none when it hovered.
+fn end_flight(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    (entity, id): (Entity, &CreatureId),
+    (position, altitude, heading): (&mut Position, &mut Altitude, &mut Heading),
+    flight: Option<Mut<'_, Flight>>,
+    flight_done: &super::route::Flight,
+    placed: Placed,
+    scale: crate::rules::core::altitude::Scale,
+) {
+    let Placed { status, broken_at, from, altitude_before, hovering, state } = placed;
+    if let Some(last) = flight_done.waypoints.last() {
+        position.0 = last.square;
+        altitude.0 = last.altitude;
+        heading.0 = last.heading;
+    }
+    out.facts.write(Fact::Flew {
+        creature: id.clone(),
+        from,
+        to: position.0,
+        altitude_m: scale.height_m(altitude.0),
+        climbed_m: scale.height_m(altitude.0) - scale.height_m(altitude_before),
+        band: (scale == crate::rules::core::altitude::Scale::Chase).then_some(altitude.0),
+        heading: heading.0,
+        spent: flight_done.spent,
+        status,
+        maneuvers: flight_done.maneuvers,
+    });
+    if let (Some(stop), Some(last)) = (broken_at, flight_done.waypoints.last()) {
+        out.commands.entity(entity).insert(FlybyRemainder {
+            square: last.square,
+            altitude: last.altitude,
+            heading: last.heading,
+        });
+        position.0 = stop.square;
+        altitude.0 = stop.altitude;
+        heading.0 = stop.heading;
+    }
+    let square_m = scale.square_m();
+    let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * square_m };
+    let after = Flight { since_maneuver: flight_done.since_maneuver, flown: Some(status), speed_m, hovering, ..state };
+    match flight {
+        Some(mut f) => *f = after,
+        None => {
+            out.commands.entity(entity).insert(after);
         }
     }
 }
