@@ -480,7 +480,7 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
         let Some(blow) = crate::preview::FlightStrike::of(world, creature, creature, foe.entity) else { continue };
         // The flight to the strike may be short of a slow flight (a stall) when the flight on makes it
         // slow; a failed check on the way would leave it out of reach: none before the strike.
-        let mut strikes: Vec<(&Square, &crate::rules::aerial::route::PlannedFlight)> = options
+        let mut strikes: Vec<(&Square, &crate::rules::aerial::planner::PlannedFlight)> = options
             .iter()
             .filter(|(at, p)| {
                 matches!(p.flight.status, SpeedStatus::Slow | SpeedStatus::Stall)
@@ -521,13 +521,13 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
 }
 
 /// Where a flight ends, as a footprint `side` squares wide.
-fn strike_end(planned: &crate::rules::aerial::route::PlannedFlight, side: i32) -> Footprint {
+fn strike_end(planned: &crate::rules::aerial::planner::PlannedFlight, side: i32) -> Footprint {
     let at = planned.flight.waypoints.last().map_or(Square::new(0, 0), |w| w.square);
     Footprint::new(at, side)
 }
 
 /// The likelier a flight's fly checks all succeed, the smaller (in hundredths of a failure).
-fn odds(planned: &crate::rules::aerial::route::PlannedFlight) -> u32 {
+fn odds(planned: &crate::rules::aerial::planner::PlannedFlight) -> u32 {
     100 - (planned.chance * 100.0).round() as u32
 }
 

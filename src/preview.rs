@@ -373,7 +373,7 @@ impl FlightStrike {
 
     /// Whether the flight `planned`, ending on `at`, leaves the foe within reach, heights counted
     /// (004:783-784).
-    pub fn reaches(&self, at: Square, planned: &crate::rules::aerial::route::PlannedFlight) -> bool {
+    pub fn reaches(&self, at: Square, planned: &crate::rules::aerial::planner::PlannedFlight) -> bool {
         use crate::rules::core::altitude::{vertical_reach, vertical_steps};
         use crate::rules::core::reach::melee_reaches;
         let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);

@@ -965,7 +965,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
     let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |c| c.0.clone());
     let manoeuvre = world.resource::<Previews>().manoeuvre.clone();
     let hovered = world.resource::<Previews>().hovered.filter(|h| *h != me);
-    let flight_words = |p: &crate::rules::aerial::route::PlannedFlight| {
+    let flight_words = |p: &crate::rules::aerial::planner::PlannedFlight| {
         let f = &p.flight;
         format!("{} squares, {:?}, {} manoeuvres", f.spent, f.status, f.maneuvers)
     };

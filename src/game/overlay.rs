@@ -82,7 +82,7 @@ fn label(commands: &mut Commands, text: String, at: Vec2, colour: Color, size: f
 /// A flight's waypoints with the squares spent at each, and its status, length and end at the last.
 fn draw_flight(
     commands: &mut Commands,
-    planned: &crate::rules::aerial::route::PlannedFlight,
+    planned: &crate::rules::aerial::planner::PlannedFlight,
     height: i32,
     scale: crate::rules::core::altitude::Scale,
 ) {

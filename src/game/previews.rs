@@ -188,7 +188,7 @@ pub(super) fn flights_of(
     world: &mut World,
     me: Entity,
     choice: &Choice,
-) -> Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>> {
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::planner::PlannedFlight>> {
     let facts = world.resource::<EventLog>().0.len();
     let previews = world.resource::<Previews>();
     let current = previews
@@ -213,7 +213,7 @@ pub fn flights_for(
     world: &mut World,
     me: Entity,
     choice: &Choice,
-) -> Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>> {
+) -> Option<std::collections::HashMap<Square, crate::rules::aerial::planner::PlannedFlight>> {
     use crate::rules::aerial::flying;
     let flier = flier_of(world, me);
     let prefix = match &choice.flyby {
@@ -272,7 +272,7 @@ pub fn declarable(world: &World, flier: Entity) -> Vec<(Option<crate::rules::cor
 pub(super) fn planned_step(
     world: &World,
     me: Entity,
-    planned: &crate::rules::aerial::route::PlannedFlight,
+    planned: &crate::rules::aerial::planner::PlannedFlight,
     dive_at: Option<CreatureId>,
     choice: &Choice,
 ) -> Command {
@@ -299,7 +299,7 @@ pub(super) fn flight_step(world: &mut World, me: Entity, square: Square) -> Opti
 
 /// Flights in order of preference for a strike: slow rather than fast, then the fewest fly checks, then
 /// the cheapest.
-fn strike_rank(at: &Square, planned: &crate::rules::aerial::route::PlannedFlight) -> (u8, usize, u32, i32, i32) {
+fn strike_rank(at: &Square, planned: &crate::rules::aerial::planner::PlannedFlight) -> (u8, usize, u32, i32, i32) {
     use crate::rules::core::names::SpeedStatus;
     let rank = match planned.flight.status {
         SpeedStatus::Slow | SpeedStatus::Hover => 0,
@@ -419,7 +419,7 @@ pub fn ram_flight(
     world: &mut World,
     me: Entity,
     foe: Entity,
-) -> Result<(crate::rules::aerial::route::PlannedFlight, Command), Refusal> {
+) -> Result<(crate::rules::aerial::planner::PlannedFlight, Command), Refusal> {
     use crate::rules::aerial::flying;
     use crate::rules::core::altitude::Scale;
     let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
@@ -452,7 +452,7 @@ pub fn ram_flight(
         s.at(p.0)
     };
     let their_size = world.get::<Size>(foe).copied().unwrap_or_default();
-    let enters = |at: Square, planned: &crate::rules::aerial::route::PlannedFlight| {
+    let enters = |at: Square, planned: &crate::rules::aerial::planner::PlannedFlight| {
         let alt = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
         crate::rules::core::geometry::Footprint::new(at, side).overlaps(their_at)
             && match scale {

@@ -60,7 +60,7 @@ pub struct FlybyPoint {
     /// The foe struck.
     pub target: Entity,
     /// The flight up to the attack.
-    pub planned: crate::rules::aerial::route::PlannedFlight,
+    pub planned: crate::rules::aerial::planner::PlannedFlight,
     /// A swoop: the claw for double damage, DC 20 (004:751).
     pub swoop: bool,
 }
@@ -166,10 +166,10 @@ pub struct Previews {
     /// Whom a breath at the hovered creature would cover, in breath mode.
     pub breath: Option<Result<Vec<Entity>, Refusal>>,
     /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
-    pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::route::PlannedFlight>>,
+    pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::planner::PlannedFlight>>,
     /// In flyby and ram modes, the flight a click on the hovered creature would fly: to strike it on the
     /// way (before the end is chosen), or into it; or the rule that leaves none.
-    pub manoeuvre: Option<Result<crate::rules::aerial::route::PlannedFlight, Refusal>>,
+    pub manoeuvre: Option<Result<crate::rules::aerial::planner::PlannedFlight, Refusal>>,
     /// The charge lanes toward the hovered foe, in charge mode.
     pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
     /// Squares the foes of the active creature threaten, when asked.

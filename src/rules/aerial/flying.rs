@@ -1434,7 +1434,7 @@ fn start_of_turn_recovery(
     }
 }
 
-/// The flights `creature` could fly now, each ending on a square (the planner of [`super::route::flights`]
+/// The flights `creature` could fly now, each ending on a square (the planner of [`super::planner::flights`]
 /// over the real field and creatures), after `prefix`'s climbs and dives, at the speed it `declared` (any
 /// but a hover or top speed when `None`); `None` when it cannot fly.
 pub fn plan_flights(
@@ -1442,7 +1442,7 @@ pub fn plan_flights(
     creature: Entity,
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
-) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::route::PlannedFlight>> {
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
     plan_flights_through(world, creature, prefix, declared, None)
 }
 
@@ -1480,7 +1480,7 @@ pub fn plan_flights_through(
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
     through: Option<Entity>,
-) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::route::PlannedFlight>> {
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = world.query_filtered::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
@@ -1523,5 +1523,5 @@ pub fn plan_flights_through(
         })
         .collect();
     let obstacle = |fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, fp, alt);
-    Some(super::route::flights(&flier, prefix, declared, &obstacle))
+    Some(super::planner::flights(&flier, prefix, declared, &obstacle))
 }

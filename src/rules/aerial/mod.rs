@@ -7,6 +7,7 @@
 //! `docs/rulings.md`.
 
 pub mod flying;
+pub mod planner;
 pub mod pursuit;
 pub mod route;
 

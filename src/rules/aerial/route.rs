@@ -25,7 +25,7 @@ pub enum Side {
 }
 
 impl Side {
-    fn eighths(self, n: i32) -> i32 {
+    pub(super) fn eighths(self, n: i32) -> i32 {
         match self {
             Side::Left => -n,
             Side::Right => n,
@@ -102,7 +102,7 @@ impl FlightStep {
     /// The footprints it enters from `from`, flying on `heading` (the heading after it), in order: the
     /// squares ahead, slipping aside on the last; for a wingover first its own space 6 m lower, which it
     /// drops into (004:825).
-    fn entered(self, scale: Scale, from: Footprint, heading: Direction) -> impl Iterator<Item = Footprint> {
+    pub(super) fn entered(self, scale: Scale, from: Footprint, heading: Direction) -> impl Iterator<Item = Footprint> {
         let (ahead, aside) = self.movement(scale);
         let ahead = ahead as i32;
         let (dx, dy) = heading.delta();
@@ -115,7 +115,7 @@ impl FlightStep {
     }
 
     /// The heading after it, the manoeuvre made or failed (004:745, 004:766-780).
-    fn heading_after(self, heading: Direction, made: bool) -> Direction {
+    pub(super) fn heading_after(self, heading: Direction, made: bool) -> Direction {
         match self {
             FlightStep::Turn(side) => heading.turned(side.eighths(1)),
             FlightStep::TightTurn { side, .. } if made => heading.turned(side.eighths(1)),
@@ -126,7 +126,7 @@ impl FlightStep {
     }
 
     /// The altitude it gains, in 1.5 m steps or bands: a wingover loses 6 m, made or not (004:778).
-    fn rise(self, scale: Scale) -> i32 {
+    pub(super) fn rise(self, scale: Scale) -> i32 {
         match self {
             FlightStep::Climb => 1,
             FlightStep::Dive { .. } => -1,
@@ -136,7 +136,7 @@ impl FlightStep {
     }
 
     /// Whether it starts the count of squares flown since a turn again: turns, slips and wingovers.
-    fn resets_count(self) -> bool {
+    pub(super) fn resets_count(self) -> bool {
         self.needs_factor() || matches!(self, FlightStep::Wingover { .. })
     }
 
@@ -236,7 +236,7 @@ pub struct Flight {
 /// `diagonal_odd` is the 1-2-1-2 alternation of diagonals so far (000:61). At chase scale `band` is the
 /// flight's change of band: climbing one, each square entered costs 2; diving one, half a square
 /// (004:749); the climb or the dive itself costs nothing more.
-fn step_halves(
+pub(super) fn step_halves(
     step: FlightStep,
     heading: Direction,
     perfect: bool,
@@ -268,7 +268,7 @@ fn step_halves(
 
 /// Half-squares of movement for `squares` flown ahead: 2 each; at chase scale 4 when the flight climbs a
 /// band, 1 when it dives one (004:749).
-fn ahead_halves(squares: u32, scale: Scale, band: i32) -> u32 {
+pub(super) fn ahead_halves(squares: u32, scale: Scale, band: i32) -> u32 {
     match (scale, band.signum()) {
         (Scale::Chase, 1) => 4 * squares,
         (Scale::Chase, -1) => squares,
@@ -277,13 +277,13 @@ fn ahead_halves(squares: u32, scale: Scale, band: i32) -> u32 {
 }
 
 /// Whole squares of movement for `halves` half-squares: a half square counts as a whole one.
-fn whole(halves: u32) -> u32 {
+pub(super) fn whole(halves: u32) -> u32 {
     halves.div_ceil(2)
 }
 
 /// The change of band a chase-scale flight makes by its climb or dive, which must come before it enters
 /// any square, one band at most (our ruling on 004:749); 0 at normal scale.
-fn band_change(scale: Scale, steps: &[FlightStep]) -> Result<i32, Refusal> {
+pub(super) fn band_change(scale: Scale, steps: &[FlightStep]) -> Result<i32, Refusal> {
     if scale == Scale::Normal {
         return Ok(0);
     }
@@ -450,370 +450,11 @@ pub fn fly(
     Ok(flight)
 }
 
-/// The planner's hash: Bevy's fixed foldhash, fast and the same on every run.
-type Fast = bevy::platform::hash::FixedHasher;
-
 /// The chance that `flier` makes every fly check of `flight` (004:734-743): a d20 plus its bonus and the
 /// table's modifiers for its manoeuvrability and the flight's status, against each DC.
 pub fn chance(flier: &Flier, flight: &Flight) -> f32 {
     let bonus = flier.check_bonus + super::fly_check_modifier(flier.maneuverability, flight.status);
     flight.checks.iter().map(|c| ((21 + bonus - c.dc) as f32 / 20.0).clamp(0.0, 1.0)).product()
-}
-
-/// Where the planner's search is: square, heading, squares since the last turn (up to the factor), manoeuvres
-/// used, altitude (which only a wingover changes after the prefix), whether a fly check was needed on the
-/// way, whether only a slow flight allows what it did, and the diagonals' 1-2-1-2 count, so that its costs
-/// are the flight's own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Node {
-    y: i32,
-    x: i32,
-    heading: usize,
-    since: u32,
-    used: u32,
-    altitude: i32,
-    checked: bool,
-    slow_only: bool,
-    /// An odd number of diagonals flown so far: the next costs 2 (000:61).
-    odd: bool,
-}
-
-impl Node {
-    fn square(self) -> Square {
-        Square::new(self.x, self.y)
-    }
-
-    fn direction(self) -> Direction {
-        Direction::ALL[self.heading]
-    }
-}
-
-/// A flight the planner found, with how it flies.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlannedFlight {
-    /// The steps to fly.
-    pub steps: Vec<FlightStep>,
-    /// The flight they make, every check a success.
-    pub flight: Flight,
-    /// The chance that every fly check succeeds, 1 when there is none.
-    pub chance: f32,
-}
-
-/// Every square a flier can end this turn's flight on, after `prefix` (its climbs and dives flown first,
-/// or the part of the flight before a flyby attack), flying ahead, turning 45° and slipping aside as its
-/// status and manoeuvrability allow, with the best flight to each: slow rather than fast, fast rather than
-/// a stall, at the height chosen rather than lower, then the cheapest. Simple manoeuvres, and the hard and
-/// tight turns and wingovers planned as made (the flight lists their fly checks; a wingover ends it 6 m
-/// lower), never one with a check it cannot make; each flight checked by [`fly`]. `declared` is the speed the flier declared at the
-/// start of its turn (004:686): only flights of that status, up to four times its speed at top speed, a
-/// quarter (9 m at most) in a hover, which may also stay where it is (004:708-709); `None` offers the slow
-/// and fast flights and the stalls.
-pub fn flights(
-    flier: &Flier,
-    prefix: &[FlightStep],
-    declared: Option<SpeedStatus>,
-    obstacle: &impl Fn(Footprint, i32) -> Option<Obstacle>,
-) -> std::collections::HashMap<Square, PlannedFlight> {
-    use std::collections::{BinaryHeap, HashMap};
-    let hover = declared == Some(SpeedStatus::Hover);
-    let perfect = flier.maneuverability == Maneuverability::Perfect || hover;
-    let scale = flier.scale;
-    let Ok(band_change) = band_change(scale, prefix) else { return HashMap::new() };
-    let speed = scale.squares(flier.speed_m);
-    // Costs in half-squares (a chase-scale dive makes a square cost half, 004:749).
-    let max_cost = match declared {
-        Some(SpeedStatus::TopSpeed) => 8 * speed,
-        Some(SpeedStatus::Hover) => 2 * scale.squares((flier.speed_m / 4.0).min(9.0)),
-        _ => 4 * speed,
-    };
-    // The bands planned for: the declared one, or slow and fast. Slow's limits are the looser (004:727-732):
-    // a step only slow allows makes the flight slow or nothing.
-    let band = |status| match maneuvers(status, flier.maneuverability, scale) {
-        _ if perfect => (u32::MAX, 0),
-        Maneuvers::Unlimited => (u32::MAX, 0),
-        Maneuvers::None => (0, 0),
-        Maneuvers::Limited { per_round, factor } => (per_round, scale.factor_squares(factor)),
-    };
-    let (loose, strict) = match declared {
-        Some(status) => (band(status), band(status)),
-        None => (band(SpeedStatus::Slow), band(SpeedStatus::Fast)),
-    };
-    let slow_most = 2 * speed;
-    // The start, after the prefix: its climbs and dives, or the part of a flight before a flyby attack,
-    // flown as `fly` flies it, every manoeuvre made (the whole flight is checked by it at the end).
-    let mut start_at = flier.at;
-    let mut start_altitude = flier.altitude;
-    let mut start_heading = flier.heading;
-    let (mut spent, mut used, mut since) = (0, 0, flier.since_maneuver);
-    let mut odd = false;
-    for step in prefix {
-        spent += step_halves(*step, start_heading, perfect, &mut odd, scale, band_change);
-        if !perfect && step.is_maneuver() {
-            used += if step.advanced().is_some() { super::ADVANCED_MANEUVER_COST } else { 1 };
-        }
-        start_heading = step.heading_after(start_heading, true);
-        start_altitude += step.rise(scale);
-        for next in step.entered(scale, start_at, start_heading) {
-            if start_altitude < 0 || obstacle(next, start_altitude).is_some() {
-                return HashMap::new();
-            }
-            start_at = next;
-            since += 1;
-        }
-        if step.resets_count() {
-            since = 0;
-        }
-    }
-    let start = Flight {
-        waypoints: Vec::new(),
-        spent,
-        status: SpeedStatus::Slow,
-        maneuvers: used,
-        checks: Vec::new(),
-        since_maneuver: since,
-        collision: None,
-        skipped: Vec::new(),
-    };
-    let first = Node {
-        y: start_at.origin.y,
-        x: start_at.origin.x,
-        heading: start_heading.index(),
-        since: start.since_maneuver.min(loose.1.max(strict.1)),
-        used: start.maneuvers,
-        altitude: start_altitude,
-        checked: false,
-        slow_only: start.maneuvers > strict.0,
-        odd,
-    };
-    /// A node reached: its cost, and the node (its index) and step it was reached from.
-    type Reached = (u32, Node, Option<(usize, FlightStep)>);
-    let mut reached: Vec<Reached> = vec![(start.spent, first, None)];
-    // Whether a node is still worth going on from: not since beaten by another.
-    let mut alive = vec![true];
-    let mut queue = BinaryHeap::new();
-    queue.push(std::cmp::Reverse((start.spent, 0)));
-    let mut ends: Vec<usize> = Vec::new();
-    // What stands in each square at each height, asked once a square.
-    let mut open_at: HashMap<(Square, i32), bool, Fast> = HashMap::default();
-    let mut clear = |square: Square, altitude: i32| {
-        *open_at
-            .entry((square, altitude))
-            .or_insert_with(|| obstacle(Footprint::rect(square, flier.at.width, flier.at.height), altitude).is_none())
-    };
-    // For each square, heading and altitude, the nodes reached so far: a node no cheaper, with no fewer
-    // manoeuvres used, no more squares flown since a turn, and no freer (no check yet, not bound to be slow)
-    // than one already found can do nothing better than that one.
-    let mut frontier: HashMap<(Square, usize, i32), Vec<usize>, Fast> = HashMap::default();
-    let dominates = |(c, n): (u32, Node), (total, to): (u32, Node)| {
-        c <= total
-            && n.used <= to.used
-            && n.since >= to.since
-            && n.checked <= to.checked
-            && n.slow_only <= to.slow_only
-            && n.odd <= to.odd
-    };
-    let since_cap = loose.1.max(strict.1);
-    // An advanced manoeuvre it could not make even on a 20, at the best status it may fly at, is no way
-    // anywhere (004:734-743).
-    let best_status = declared.unwrap_or(SpeedStatus::Slow);
-    let most = 20 + flier.check_bonus + super::fly_check_modifier(flier.maneuverability, best_status);
-    let makeable = |step: FlightStep| step.advanced().is_none_or(|m| m.dc().is_ok_and(|dc| dc <= most));
-    let wingover_drop = scale.wingover_drop();
-    let mut next: Vec<(FlightStep, Node, u32)> = Vec::new();
-    while let Some(std::cmp::Reverse((cost, index))) = queue.pop() {
-        if !alive[index] {
-            continue;
-        }
-        let node = reached[index].1;
-        let (square, heading) = (node.square(), node.direction());
-        // A manoeuvre using `uses` of the round's, after flying the factor less `short` squares (`None` when
-        // it needs no factor): the node after it if the band planned for allows it, bound to be slow if only
-        // slow allows it.
-        let after = |short: Option<u32>, uses: u32| -> Option<Node> {
-            let used = node.used + uses;
-            let flown = |factor: u32| short.is_none_or(|short| node.since + short >= factor);
-            if !flown(loose.1) || used > loose.0 {
-                return None;
-            }
-            let slow_only = node.slow_only || !flown(strict.1) || used > strict.0;
-            Some(Node { since: 0, used, slow_only, ..node })
-        };
-        next.clear();
-        // Ahead, a diagonal counted 1, 2, 1, 2 (000:61).
-        let ahead = square.step(heading);
-        if clear(ahead, node.altitude) {
-            let diagonal = heading.is_diagonal();
-            let step_cost = ahead_halves(if diagonal && node.odd { 2 } else { 1 }, scale, band_change);
-            let odd = node.odd != diagonal;
-            let to = Node { y: ahead.y, x: ahead.x, since: (node.since + 1).min(since_cap), odd, ..node };
-            next.push((FlightStep::Forward, to, step_cost));
-        }
-        let turn_uses = u32::from(!perfect);
-        for side in [Side::Left, Side::Right] {
-            let turned = heading.turned(side.eighths(1)).index();
-            if let Some(to) = after(Some(0), turn_uses) {
-                next.push((FlightStep::Turn(side), Node { heading: turned, ..to }, if perfect { 0 } else { 2 }));
-            }
-        }
-        if !perfect {
-            // A sideslip, one square ahead and one aside for 3, heading kept (004:746): of use only to a
-            // flier that cannot turn as it likes.
-            for side in [Side::Left, Side::Right] {
-                let (dx, dy) = heading.delta();
-                let (sx, sy) = heading.turned(side.eighths(2)).delta();
-                let to = square.offset(dx + sx, dy + sy);
-                if let Some(node) = after(Some(0), 1)
-                    && clear(to, node.altitude)
-                {
-                    next.push((FlightStep::Sideslip(side), Node { y: to.y, x: to.x, ..node }, 6));
-                }
-            }
-            // The advanced turns, two manoeuvres each, planned as made (the flight lists their fly checks):
-            // a hard turn of 90° after the factor (004:770); a tight turn of 45° before it, its step the
-            // squares still short of the factor of either band (004:765); a wingover of 90°, 135° or 180° at
-            // any time, 6 m (a band) lower (004:774-780).
-            let uses = super::ADVANCED_MANEUVER_COST;
-            for side in [Side::Left, Side::Right] {
-                if let Some(to) = after(Some(0), uses) {
-                    let turned = heading.turned(side.eighths(2)).index();
-                    next.push((FlightStep::HardTurn(side), Node { heading: turned, checked: true, ..to }, 4));
-                }
-                let mut shorts = [loose.1.saturating_sub(node.since), strict.1.saturating_sub(node.since)];
-                shorts.sort_unstable();
-                for short in shorts.into_iter().filter(|s| (1..=3).contains(s)) {
-                    if let Some(to) = after(Some(short), uses) {
-                        let step = FlightStep::TightTurn { side, step: short as u8 };
-                        let turned = heading.turned(side.eighths(1)).index();
-                        next.push((step, Node { heading: turned, checked: true, ..to }, 2 * (1 + short)));
-                    }
-                }
-            }
-            let lower = node.altitude - wingover_drop;
-            let room_below = lower >= 1 && clear(square, lower);
-            let wingovers =
-                [(Side::Left, 90), (Side::Right, 90), (Side::Left, 135), (Side::Right, 135), (Side::Right, 180)];
-            for (side, degrees) in wingovers {
-                if room_below && let Some(to) = after(None, uses) {
-                    let turned = heading.turned(side.eighths(i32::from(degrees / 45))).index();
-                    let step = FlightStep::Wingover { side, degrees };
-                    next.push((step, Node { heading: turned, altitude: lower, checked: true, ..to }, 4));
-                }
-            }
-        }
-        for &(step, to, step_cost) in &next {
-            let total = cost + step_cost;
-            if total > max_cost || (to.slow_only && total > slow_most) || !makeable(step) {
-                continue;
-            }
-            let known = frontier.entry((to.square(), to.heading, to.altitude)).or_default();
-            if known.iter().any(|&k| dominates((reached[k].0, reached[k].1), (total, to))) {
-                continue;
-            }
-            known.retain(|&k| {
-                let beaten = dominates((total, to), (reached[k].0, reached[k].1));
-                alive[k] &= !beaten;
-                !beaten
-            });
-            let new = reached.len();
-            known.push(new);
-            reached.push((total, to, Some((index, step))));
-            alive.push(true);
-            if matches!(step, FlightStep::Forward | FlightStep::Sideslip(_)) {
-                ends.push(new);
-            }
-            queue.push(std::cmp::Reverse((total, new)));
-        }
-    }
-    let path_to = |end: usize| -> Vec<FlightStep> {
-        let mut steps = Vec::new();
-        let mut at = end;
-        while let (_, _, Some((before, step))) = reached[at] {
-            steps.push(step);
-            at = before;
-        }
-        steps.reverse();
-        let mut all = prefix.to_vec();
-        all.extend(steps);
-        all
-    };
-    let rank = |status: SpeedStatus| -> u8 {
-        match status {
-            SpeedStatus::Slow | SpeedStatus::Hover => 0,
-            SpeedStatus::Fast => 1,
-            _ => 2,
-        }
-    };
-    // Each square's candidates in order of preference, the status read from the cost alone; the first the
-    // rules accept is its flight.
-    let status_of = |cost: u32| {
-        let status = scale.status(whole(cost), flier.speed_m, flier.maneuverability, hover, flier.hover_feat);
-        match (declared, status) {
-            (Some(declared), Ok(status)) => u8::from(status != declared),
-            (Some(_), Err(_)) => 1,
-            (None, status) => status.map_or(2, rank),
-        }
-    };
-    // Without a fly check rather than with, the cheapest, at the height chosen rather than wingovers lower.
-    ends.sort_by_key(|&i| {
-        let (cost, n, _) = reached[i];
-        (n.y, n.x, status_of(cost), n.checked, cost, start_altitude - n.altitude, n)
-    });
-    let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
-    let mut tried: HashMap<Square, u32> = HashMap::new();
-    // The same squares are asked of again and again by the candidate flights: remember the answers.
-    let seen: std::cell::RefCell<HashMap<(Footprint, i32), Option<Obstacle>, Fast>> = Default::default();
-    let cached = |at: Footprint, alt: i32| -> Option<Obstacle> {
-        if let Some(known) = seen.borrow().get(&(at, alt)) {
-            return known.clone();
-        }
-        let found = obstacle(at, alt);
-        seen.borrow_mut().insert((at, alt), found.clone());
-        found
-    };
-    // A hover may stay where it is (004:708).
-    if hover {
-        ends.insert(0, 0);
-    }
-    for end in ends {
-        let end_square = reached[end].1.square();
-        // A flight with no fly check to make is kept; one with checks gives way to a later one without.
-        if out.get(&end_square).is_some_and(|p| p.flight.checks.is_empty()) {
-            continue;
-        }
-        // A square whose first few candidates all fail is left out: the planner offers what it is sure of.
-        let attempts = tried.entry(end_square).or_insert(0);
-        if *attempts >= 4 {
-            continue;
-        }
-        *attempts += 1;
-        let steps = path_to(end);
-        let Ok(flight) = fly(flier, &steps, hover, |_, _| true, cached) else { continue };
-        // Only a flight that ends where it is listed.
-        if flight.waypoints.last().map_or(end != 0, |w| w.square != end_square) {
-            continue;
-        }
-        // 1.5 m or less is no flight but a free fall (004:690).
-        if flight.collision.is_some()
-            || (flight.status == SpeedStatus::FreeFall && !perfect)
-            || declared.is_some_and(|d| d != flight.status)
-        {
-            continue;
-        }
-        // A check it cannot make is no way there (no natural 20 on a check); of the same status, the
-        // flight likelier to make all its checks.
-        let chance = chance(flier, &flight);
-        if chance <= 0.0 {
-            continue;
-        }
-        let better = match out.get(&end_square) {
-            None => true,
-            Some(earlier) => earlier.flight.status == flight.status && chance > earlier.chance,
-        };
-        if better {
-            out.insert(end_square, PlannedFlight { steps, flight, chance });
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -890,30 +531,8 @@ mod tests {
         assert_eq!(f.unwrap().waypoints.last().unwrap().altitude, 2);
     }
 
-    #[test]
-    fn the_planner_flies_chase_squares() {
-        let hawk = chaser(Maneuverability::Good, 27.0);
-        let plans = flights(&hawk, &[], None, &open);
-        // Up to twice its 3 squares ahead, and a dive doubles the reach.
-        assert!(plans.contains_key(&Square::new(16, 10)));
-        assert!(!plans.contains_key(&Square::new(17, 10)));
-        let diving = flights(&hawk, &[Dive { far: false }], None, &open);
-        assert!(diving.contains_key(&Square::new(21, 10)));
-        for planned in diving.values() {
-            // A wingover loses a band more (004:778).
-            let expected = if wingovers(planned) > 0 { 1 } else { 2 };
-            assert_eq!(planned.flight.waypoints.last().unwrap().altitude, expected, "{:?}", planned.steps);
-        }
-        let climbing = flights(&hawk, &[Climb], None, &open);
-        assert!(climbing.contains_key(&Square::new(13, 10)) && !climbing.contains_key(&Square::new(14, 10)));
-    }
-
     fn open(_: Footprint, _: i32) -> Option<Obstacle> {
         None
-    }
-
-    fn wingovers(planned: &PlannedFlight) -> usize {
-        planned.steps.iter().filter(|s| matches!(s, Wingover { .. })).count()
     }
 
     fn succeed(_: AdvancedManeuver, _: i32) -> bool {
@@ -1027,145 +646,6 @@ mod tests {
     }
 
     #[test]
-    fn the_planner_offers_what_the_rules_allow() {
-        let griffon = flier(Maneuverability::Average, 24.0);
-        let all = flights(&griffon, &[], None, &open);
-        // Straight ahead 8 squares: slow.
-        let ahead = &all[&Square::new(18, 10)];
-        assert_eq!(ahead.flight.status, SpeedStatus::Slow);
-        assert_eq!(ahead.steps, vec![Forward; 8]);
-        // Slow and average, it may loop round (six 45° turns a square apart).
-        assert!(all.contains_key(&Square::new(9, 10)));
-        let clumsy = flights(&flier(Maneuverability::Clumsy, 24.0), &[], None, &open);
-        assert!(clumsy.values().all(|p| p.flight.maneuvers <= 4));
-        // Every flight offered is one the rules fly to that square.
-        for (square, planned) in &all {
-            let flown = fly(&griffon, &planned.steps, false, succeed, open).unwrap();
-            assert_eq!(flown.waypoints.last().unwrap().square, *square);
-        }
-        // After a dive, it plans at the lower height.
-        let low = flights(&griffon, &[Dive { far: false }], None, &open);
-        assert_eq!(low[&Square::new(18, 10)].flight.waypoints.last().unwrap().altitude, 9);
-    }
-
-    #[test]
-    fn the_planner_offers_hard_and_tight_turns_and_wingovers_with_their_fly_checks_004_765_780() {
-        let griffon = flier(Maneuverability::Average, 24.0);
-        let all = flights(&griffon, &[], None, &open);
-        let checked: Vec<(&Square, &PlannedFlight)> = all.iter().filter(|(_, p)| !p.flight.checks.is_empty()).collect();
-        assert!(!checked.is_empty(), "some squares need an advanced turn");
-        assert!(all[&Square::new(18, 10)].flight.checks.is_empty(), "straight ahead needs none");
-        let kinds = |f: fn(&FlightStep) -> bool| checked.iter().any(|(_, p)| p.steps.iter().any(f));
-        assert!(kinds(|s| matches!(s, HardTurn(_))) && kinds(|s| matches!(s, TightTurn { .. })));
-        assert!(kinds(|s| matches!(s, Wingover { .. })));
-        for (square, planned) in checked {
-            for check in &planned.flight.checks {
-                let step = planned.steps[check.step];
-                assert!(matches!(step, HardTurn(_) | TightTurn { .. } | Wingover { .. }), "{step:?}");
-                assert_eq!(Some(check.dc), step.advanced().and_then(|m| m.dc().ok()));
-            }
-            // Every check failed, the flight ends elsewhere: the square needs the turn. (A wingover may also
-            // spend the distance a slow flight must fly, and lose its height whether made or not.)
-            if wingovers(planned) == 0 {
-                let failed = fly(&griffon, &planned.steps, false, |_, _| false, open).unwrap();
-                assert_ne!(failed.waypoints.last().unwrap().square, *square, "{:?}", planned.steps);
-            }
-        }
-        // A perfect flier turns freely: no check.
-        let perfect = flights(&flier(Maneuverability::Perfect, 24.0), &[], None, &open);
-        assert!(perfect.values().all(|p| p.flight.checks.is_empty()));
-    }
-
-    #[test]
-    fn the_planner_goes_on_after_the_part_of_a_flight_flown_before_a_flyby() {
-        // The griffon (24 m: 16 squares) flies 4 squares east, turns right, flies 3 south-east: the planner
-        // starts there, heading south-east, with those squares and the turn spent.
-        let griffon = flier(Maneuverability::Average, 24.0);
-        let before = [Forward, Forward, Forward, Forward, Turn(Side::Right), Forward, Forward, Forward];
-        let then = flights(&griffon, &before, None, &open);
-        assert!(!then.is_empty());
-        for (square, planned) in &then {
-            assert!(planned.steps.starts_with(&before), "{:?}", planned.steps);
-            let flown = fly(&griffon, &planned.steps, false, succeed, open).unwrap();
-            assert_eq!(flown.waypoints.last().unwrap().square, *square);
-        }
-        // Straight on south-east: (17, 13) after the first part, then (18, 14) a step further.
-        assert_eq!(then[&Square::new(18, 14)].steps.len(), before.len() + 1);
-        assert!(!then.contains_key(&Square::new(15, 8)), "behind the turn");
-        // Behind it only by a wingover, 6 m lower.
-        let back = &then[&Square::new(14, 10)];
-        assert_eq!((wingovers(back), back.flight.waypoints.last().unwrap().altitude), (1, 6));
-    }
-
-    #[test]
-    fn the_planner_goes_on_after_a_sideslip_and_a_wingover_as_flown() {
-        // East from (10, 10): a square ahead and a slip to (12, 11); then a wingover of 180°, 6 m lower.
-        let griffon = flier(Maneuverability::Average, 24.0);
-        let before = [Forward, Sideslip(Side::Right)];
-        let then = flights(&griffon, &before, None, &open);
-        let mut straight_on = before.to_vec();
-        straight_on.extend([Forward; 8]);
-        assert_eq!(then[&Square::new(20, 11)].steps, straight_on);
-        let about = [Forward, Forward, Wingover { side: Side::Right, degrees: 180 }];
-        let back = flights(&griffon, &about, None, &open);
-        let west = &back[&Square::new(5, 10)];
-        assert_eq!(west.flight.waypoints.last().unwrap().altitude, 6);
-        for (prefix, all) in [(&before[..], &then), (&about[..], &back)] {
-            for (square, planned) in all {
-                assert!(planned.steps.starts_with(prefix), "{:?}", planned.steps);
-                let flown = fly(&griffon, &planned.steps, false, succeed, open).unwrap();
-                assert_eq!(flown.waypoints.last().unwrap().square, *square, "{:?}", planned.steps);
-            }
-        }
-    }
-
-    #[test]
-    fn a_wingover_drops_into_what_is_below_004_825() {
-        // A flier 6 m right below: the wingover comes down into it.
-        let griffon = flier(Maneuverability::Average, 24.0);
-        let below = |at: Footprint, alt: i32| {
-            (at.origin == Square::new(11, 10) && alt == 6).then(|| Obstacle::Creature("hawk".into()))
-        };
-        let plan = [Forward, Wingover { side: Side::Right, degrees: 180 }, Forward, Forward, Forward, Forward, Forward];
-        let f = fly(&griffon, &plan, false, succeed, below).unwrap();
-        assert_eq!(f.collision, Some((1, "hawk".into())));
-        // The planner offers no wingover there.
-        let planned = flights(&griffon, &[], None, &below);
-        assert!(
-            planned.values().all(|p| !p.steps.starts_with(&[Forward, Wingover { side: Side::Right, degrees: 180 }]))
-        );
-    }
-
-    #[test]
-    fn the_planner_keeps_to_the_declared_speed_004_686() {
-        // 12 m: 8 squares; slow is 4 to 8, fast 9 to 16, top speed 17 to 32.
-        let hawk = flier(Maneuverability::Average, 12.0);
-        let fast = flights(&hawk, &[], Some(SpeedStatus::Fast), &open);
-        assert!(!fast.is_empty() && fast.values().all(|p| p.flight.status == SpeedStatus::Fast));
-        // 7 squares ahead is slow: fast, it gets there only by a detour.
-        assert!(fast[&Square::new(15, 10)].flight.maneuvers > 0);
-        assert_eq!(fast[&Square::new(22, 10)].steps, vec![Forward; 12]);
-        let top = flights(&hawk, &[], Some(SpeedStatus::TopSpeed), &open);
-        assert!(top.values().all(|p| p.flight.status == SpeedStatus::TopSpeed));
-        assert_eq!(top.keys().map(|s| s.x).max(), Some(42), "32 squares ahead at most");
-        let stall = flights(&hawk, &[], Some(SpeedStatus::Stall), &open);
-        assert_eq!(stall.keys().map(|s| s.x).max(), Some(13), "under half its speed: 3 squares");
-        // A stalled average flier flies too little to turn after its factor; it may only wingover.
-        assert!(stall.values().all(|p| p.steps.iter().all(|s| matches!(s, Forward | Wingover { .. }))));
-        assert!(stall.values().any(|p| wingovers(p) == 1));
-        // A hover: a good flier of 12 m covers 3 m, turns as it likes, and may stay where it is.
-        let kite = flier(Maneuverability::Good, 12.0);
-        let hover = flights(&kite, &[], Some(SpeedStatus::Hover), &open);
-        assert!(hover.values().all(|p| p.flight.status == SpeedStatus::Hover && p.flight.spent <= 2));
-        assert!(hover[&Square::new(10, 10)].steps.is_empty(), "staying put");
-        assert!(hover.contains_key(&Square::new(8, 10)), "two squares back, turning freely");
-        assert!(flights(&hawk, &[], Some(SpeedStatus::Hover), &open).is_empty(), "an average flier cannot hover");
-        // Undeclared, no hover and no top speed.
-        let any = flights(&hawk, &[], None, &open);
-        assert!(any.values().all(|p| !matches!(p.flight.status, SpeedStatus::Hover | SpeedStatus::TopSpeed)));
-    }
-
-    #[test]
     fn a_sideslip_keeps_the_heading_and_walls_stop_the_flight() {
         let griffon = flier(Maneuverability::Average, 24.0);
         let plan = [Forward, Sideslip(Side::Right), Forward, Forward, Forward, Forward, Forward];
@@ -1180,44 +660,5 @@ mod tests {
         let f = fly(&griffon, &[Forward; 8], false, succeed, dragon).unwrap();
         assert_eq!(f.collision, Some((1, "dragon".into())));
         assert_eq!(f.waypoints.last().unwrap().square, Square::new(11, 10), "it stops before the dragon");
-    }
-
-    #[test]
-    fn the_planner_slips_aside_and_comes_back_by_a_wingover_004_746_774() {
-        // A clumsy flier of 24 m, slow: 4 manoeuvres, 2 squares between two (004:732).
-        let clumsy = flier(Maneuverability::Clumsy, 24.0);
-        let all = flights(&clumsy, &[], None, &open);
-        // A corridor with a jog, one row down at x 14: a sideslip keeps the heading through it, where a turn
-        // would leave the clumsy flier heading into the wall (004:746).
-        let jog = |at: Footprint, _: i32| {
-            let s = at.origin;
-            let open = if s.x <= 13 { s.y == 10 } else { s.y == 11 };
-            (!open).then(|| Obstacle::Wall(Refusal::new("a wall", "000:60")))
-        };
-        let aside = &flights(&clumsy, &[], None, &jog)[&Square::new(18, 11)];
-        assert!(aside.flight.checks.is_empty());
-        assert_eq!(aside.steps, [Forward, Forward, Forward, Sideslip(Side::Right), Forward, Forward, Forward, Forward]);
-        assert_eq!(aside.flight.waypoints.last().unwrap().heading, Direction::East);
-        // Behind it: only by wingovers. With Dex +2 and clumsy's -4 it cannot make the 180° one (DC 20), so
-        // two of 90° (DC 10 each), 12 m lower; failed, it flies on east.
-        let back = &all[&Square::new(9, 10)];
-        let checks: Vec<(AdvancedManeuver, i32)> = back.flight.checks.iter().map(|c| (c.maneuver, c.dc)).collect();
-        assert_eq!(checks, vec![(AdvancedManeuver::Wingover(90), 10); 2], "{:?}", back.steps);
-        assert!((back.chance - 0.45 * 0.45).abs() < 1e-6 && back.chance == chance(&clumsy, &back.flight));
-        let end = back.flight.waypoints.last().unwrap();
-        assert_eq!((end.altitude, end.heading), (2, Direction::West));
-        let failed = fly(&clumsy, &back.steps, false, |_, _| false, open).unwrap();
-        assert!(failed.waypoints.last().unwrap().square.x > 10);
-        // A check it cannot make (DC 10 against -14) is no way anywhere.
-        let hopeless = Flier { check_bonus: -10, ..clumsy };
-        assert!(flights(&hopeless, &[], None, &open).values().all(|p| p.flight.checks.is_empty()));
-        // Too low to lose 6 m, no wingover.
-        let low = Flier { altitude: 4, ..clumsy };
-        assert!(flights(&low, &[], None, &open).values().all(|p| wingovers(p) == 0));
-        // A wall where it would come back down: the wingover's height is checked.
-        let wall = |at: Footprint, alt: i32| {
-            (at.origin.x < 10 && alt < 8).then(|| Obstacle::Wall(Refusal::new("a cliff", "000:60")))
-        };
-        assert!(!flights(&clumsy, &[], None, &wall).contains_key(&Square::new(9, 10)));
     }
 }
