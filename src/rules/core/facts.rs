@@ -675,7 +675,72 @@ impl Fact {
     /// The line the combat log shows, with every die and modifier; `None` for facts too fine to show
     /// (each square entered).
     pub fn describe(&self) -> Option<String> {
-        Some(match self {
+        match self {
+            Fact::SquareEntered { .. } => None,
+            Fact::EncounterStarted { .. }
+            | Fact::InitiativeRolled { .. }
+            | Fact::InitiativeOrdered { .. }
+            | Fact::SurpriseRoundStarted { .. }
+            | Fact::RoundStarted { .. }
+            | Fact::TurnStarted { .. }
+            | Fact::TurnDelayed { .. }
+            | Fact::DelayLapsed { .. }
+            | Fact::TurnEnded { .. }
+            | Fact::MoveStarted { .. }
+            | Fact::CreatureMoved { .. }
+            | Fact::OpportunityProvoked { .. }
+            | Fact::MoveInterrupted { .. }
+            | Fact::ActionInterrupted { .. }
+            | Fact::ActionRefused { .. } => Some(self.turn_words()),
+            Fact::AttackRolled { .. }
+            | Fact::CoupDeGraceDelivered { .. }
+            | Fact::ConcealmentRolled { .. }
+            | Fact::CriticalConfirmationRolled { .. }
+            | Fact::DamageDealt { .. }
+            | Fact::SaveRolled { .. }
+            | Fact::CheckRolled { .. }
+            | Fact::Opposed { .. }
+            | Fact::StabilisationRolled { .. }
+            | Fact::HitPointsLost { .. }
+            | Fact::HitPointsChanged { .. }
+            | Fact::ConditionGained { .. }
+            | Fact::SaddleKept { .. }
+            | Fact::ConditionLost { .. } => Some(self.strike_words()),
+            Fact::ActionReadied { .. }
+            | Fact::ReadiedActionTriggered { .. }
+            | Fact::FullRoundActionBegun { .. }
+            | Fact::EffectBegun { .. }
+            | Fact::FullAttackGivenUp { .. }
+            | Fact::ItemUsed { .. }
+            | Fact::Healed { .. }
+            | Fact::CastingBegun { .. }
+            | Fact::CastingContinues { .. }
+            | Fact::SpellTakesEffect { .. }
+            | Fact::SpellLost { .. }
+            | Fact::Breathed { .. }
+            | Fact::TookOff { .. }
+            | Fact::Landed { .. }
+            | Fact::FlybyResumed { .. }
+            | Fact::Flew { .. }
+            | Fact::Collided { .. }
+            | Fact::CollisionShared { .. }
+            | Fact::Mounted { .. }
+            | Fact::ReinsTaken { .. }
+            | Fact::Dismounted { .. }
+            | Fact::Fell { .. }
+            | Fact::FallingDamage { .. }
+            | Fact::Rested { .. }
+            | Fact::RecoveryRolled { .. }
+            | Fact::RestHealed { .. }
+            | Fact::FullRoundActionLost { .. }
+            | Fact::ReadyLapsed { .. }
+            | Fact::EncounterEnded { .. } => Some(self.more_words()),
+        }
+    }
+
+    /// The words of the facts of turns, movement and refusals.
+    fn turn_words(&self) -> String {
+        match self {
             Fact::EncounterStarted { level, seed } => format!("{level} begins (seed {seed})"),
             Fact::InitiativeRolled { creature, roll, modifiers, total } => {
                 format!("{creature} initiative: d20 {roll} ({}) = {total}", describe_modifiers(modifiers))
@@ -695,7 +760,6 @@ impl Fact {
             Fact::MoveStarted { creature, action, from, allowance } => {
                 format!("{creature}: {} from {from} (up to {allowance} squares)", action.to_string().replace('_', " "))
             }
-            Fact::SquareEntered { .. } => return None,
             Fact::CreatureMoved { creature, from, to, cost } => {
                 format!("{creature} moved {from} to {to}, {cost} squares ({} m)", *cost as f32 * 1.5)
             }
@@ -709,6 +773,13 @@ impl Fact {
             Fact::ActionRefused { creature, action, reason, rule } => {
                 format!("{creature} cannot {}: {reason} ({rule})", action.to_string().replace('_', " "))
             }
+            other => unreachable!("{other:?} is another group's"),
+        }
+    }
+
+    /// The words of the facts of attacks, checks, saves, hit points and conditions.
+    fn strike_words(&self) -> String {
+        match self {
             Fact::AttackRolled {
                 attacker,
                 target,
@@ -807,6 +878,13 @@ impl Fact {
                 to.map_or("?".into(), |s| s.to_string())
             ),
             Fact::ConditionLost { creature, condition } => format!("{creature} is no longer {condition:?}"),
+            other => unreachable!("{other:?} is another group's"),
+        }
+    }
+
+    /// The words of the facts of readied actions, effects, items, spells, breaths, flight, riders and rest.
+    fn more_words(&self) -> String {
+        match self {
             Fact::ActionReadied { creature, action, trigger } => {
                 format!("{creature} readies: {action}, when {trigger} (004:620)")
             }
@@ -896,6 +974,7 @@ impl Fact {
                 Some(w) => format!("the fight is over: {w} win"),
                 None => "the fight is over: no one stands".into(),
             },
-        })
+            other => unreachable!("{other:?} is another group's"),
+        }
     }
 }
