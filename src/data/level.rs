@@ -241,9 +241,36 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             format!("map size {width}x{height} is refused: each side must be between 1 and {MAX_MAP_SIDE} squares"),
         )]));
     }
+    let (field, looks) = read_map(source, &def, &mut problems);
+    let faction_names = check_factions(source, &def, &mut problems);
+    let ids: BTreeSet<&str> = def.creatures.iter().map(|c| c.id.as_str()).collect();
+    let mut seen = BTreeSet::new();
+    let mut creatures = Vec::new();
+    for placement in &def.creatures {
+        let checks = Placing { source, def: &def, content, field: &field, faction_names: &faction_names, ids: &ids };
+        if let Some(spec) = place_creature(&checks, placement, &mut seen, &mut problems) {
+            creatures.push(spec);
+        }
+    }
+    check_riders(source, &creatures, &mut problems);
+    check_overlaps(source, def.scale, &creatures, &mut problems);
+    Diagnostics(problems).into_result(Encounter {
+        source: source.path.to_path_buf(),
+        name: def.name,
+        description: def.description,
+        battlefield: field,
+        looks,
+        factions: def.factions,
+        creatures,
+    })
+}
+
+/// The map of a level: its terrain row by row, its darkness and fog, its edges; and the level character
+/// of each square, for the view.
+fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>) -> (Battlefield, Vec<char>) {
+    let MapSize { width, height } = def.size;
     let mut field = Battlefield::open(width, height);
     field.set_scale(def.scale);
-    let chase = def.scale == Scale::Chase;
     let mut looks = vec!['.'; (width * height) as usize];
     // Rows: the k-th quoted string after `terrain:` is row k.
     let rows_start = source.find_from(0, "terrain:").unwrap_or(0);
@@ -317,6 +344,11 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             }
         }
     }
+    (field, looks)
+}
+
+/// The factions of a level: at least one, each named once. Their names.
+fn check_factions<'a>(source: &Source<'_>, def: &'a LevelDef, problems: &mut Vec<Diagnostic>) -> BTreeSet<&'a str> {
     let mut faction_names = BTreeSet::new();
     for faction in &def.factions {
         if !faction_names.insert(faction.name.as_str()) {
@@ -329,188 +361,206 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
     if def.factions.is_empty() {
         problems.push(source.error(source.locate("factions:", None), "a level needs at least one faction"));
     }
-    let ids: BTreeSet<&str> = def.creatures.iter().map(|c| c.id.as_str()).collect();
-    let mut seen = BTreeSet::new();
-    let mut creatures = Vec::new();
-    for placement in &def.creatures {
-        let anchor = format!("\"{}\"", placement.id);
-        // The id's own value marks its entry; every other key comes after it.
-        let at = |key: &str| source.locate(&anchor, (key != "id:").then_some(key));
-        let who = &placement.id;
-        if !seen.insert(placement.id.as_str()) {
-            problems.push(source.error(at("id:"), format!("creature id {who:?} is used twice")));
-        }
-        if !faction_names.contains(placement.faction.as_str()) {
+    faction_names
+}
+
+/// What placing a creature is checked against: the level, the templates, the map, the factions and the
+/// ids of every creature of the level.
+struct Placing<'a> {
+    source: &'a Source<'a>,
+    def: &'a LevelDef,
+    content: &'a Content,
+    field: &'a Battlefield,
+    faction_names: &'a BTreeSet<&'a str>,
+    ids: &'a BTreeSet<&'a str>,
+}
+
+/// A creature of the level placed: its id once, a known faction, the creatures it knows of, its altitude
+/// or band, its template and overrides, where it stands or the mount it rides, that it fits there, and
+/// its hit points; every problem listed, `None` when it cannot be placed.
+fn place_creature<'a>(
+    checks: &Placing<'a>,
+    placement: &'a PlacementDef,
+    seen: &mut BTreeSet<&'a str>,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<CreatureSpec> {
+    let Placing { source, def, content, field, faction_names, ids } = *checks;
+    let (width, height) = (field.width(), field.height());
+    let chase = def.scale == Scale::Chase;
+    let anchor = format!("\"{}\"", placement.id);
+    // The id's own value marks its entry; every other key comes after it.
+    let at = |key: &str| source.locate(&anchor, (key != "id:").then_some(key));
+    let who = &placement.id;
+    if !seen.insert(placement.id.as_str()) {
+        problems.push(source.error(at("id:"), format!("creature id {who:?} is used twice")));
+    }
+    if !faction_names.contains(placement.faction.as_str()) {
+        problems
+            .push(source.error(at("faction:"), format!("creature {who:?}: unknown faction {:?}", placement.faction)));
+    }
+    for other in placement.aware_of.iter().flatten() {
+        if !ids.contains(other.as_str()) {
             problems.push(
-                source.error(at("faction:"), format!("creature {who:?}: unknown faction {:?}", placement.faction)),
-            );
-        }
-        for other in placement.aware_of.iter().flatten() {
-            if !ids.contains(other.as_str()) {
-                problems.push(source.error(
+                source.error(
                     at("aware_of:"),
                     format!("creature {who:?} is aware of {other:?}, which is not in the level"),
-                ));
-            }
-        }
-        let altitude = match (chase, placement.band) {
-            (true, Some(band)) if band <= HIGHEST_BAND => i32::from(band),
-            (true, Some(band)) => {
-                problems.push(source.error(
-                    at("band:"),
-                    format!("creature {who:?}: band {band} is beyond the highest, {HIGHEST_BAND} (004:788-797)"),
-                ));
-                0
-            }
-            (false, Some(_)) => {
-                problems.push(source.error(
-                    at("band:"),
-                    format!("creature {who:?}: altitude bands are for a chase-scale level; give altitude_m"),
-                ));
-                0
-            }
-            (true, None) if placement.altitude_m != 0.0 => {
-                problems.push(source.error(
-                    at("altitude_m:"),
-                    format!("creature {who:?}: a chase-scale level gives altitudes as bands (band: 0 to 6)"),
-                ));
-                0
-            }
-            (true, None) => 0,
-            (false, None) => match super::content::metres_to_squares(placement.altitude_m, "altitude") {
-                Ok(steps) => steps as i32,
-                Err(message) => {
-                    problems.push(source.error(at("altitude_m:"), format!("creature {who:?}: {message}")));
-                    0
-                }
-            },
-        };
-        let Some((_, template)) = content.templates.get(&placement.template) else {
-            let known: Vec<&str> = content.templates.keys().map(String::as_str).collect();
-            problems.push(source.error(
-                at("template:"),
-                format!("creature {who:?}: unknown template {:?} (known: {})", placement.template, known.join(", ")),
-            ));
-            continue;
-        };
-        let stats = match content.stats(template, &placement.overrides) {
-            Ok(stats) => stats,
-            Err(messages) => {
-                for (key, message) in messages {
-                    problems.push(source.error(at(&key), format!("creature {who:?}: {message}")));
-                }
-                continue;
-            }
-        };
-        // A rider is where its mount is, at its height (004:475, 004:813).
-        let mount = placement.rides.as_ref().and_then(|m| def.creatures.iter().find(|c| &c.id == m));
-        let (placed_at, altitude) = match (placement.at, &placement.rides, mount) {
-            (Some(_), Some(_), _) => {
-                problems.push(
-                    source.error(
-                        at("at:"),
-                        format!("creature {who:?} rides: it is where its mount is, so it takes no at:"),
-                    ),
-                );
-                continue;
-            }
-            (None, Some(m), None) => {
-                problems.push(
-                    source.error(at("rides:"), format!("creature {who:?} rides {m:?}, which is not in the level")),
-                );
-                continue;
-            }
-            (None, Some(_), Some(mount)) if mount.rides.is_some() => {
-                problems.push(source.error(
-                    at("rides:"),
-                    format!("creature {who:?} rides {:?}, which rides another creature itself", mount.id),
-                ));
-                continue;
-            }
-            (None, Some(_), Some(mount)) if placement.military_saddle => {
-                problems.push(source.error(
-                    at("military_saddle:"),
-                    format!("creature {who:?} rides {:?}: the military saddle goes on the mount", mount.id),
-                ));
-                continue;
-            }
-            (None, Some(_), Some(mount)) if placement.altitude_m != 0.0 || placement.band.is_some() => {
-                problems.push(source.error(
-                    at("rides:"),
-                    format!("creature {who:?} rides {:?}: it is at its mount's height, give none of its own", mount.id),
-                ));
-                continue;
-            }
-            (None, Some(_), Some(mount)) => match mount.at {
-                Some(square) => (square, altitude_of(chase, mount)),
-                None => continue,
-            },
-            (None, None, _) => {
-                problems.push(source.error(at("id:"), format!("creature {who:?} needs at: (x, y), or rides:")));
-                continue;
-            }
-            (Some(square), None, _) => (square, altitude),
-        };
-        let space = footprint_at(def.scale, placed_at, stats.size);
-        if space.squares().any(|s| !field.contains(s)) {
-            problems.push(source.error(
-                at("at:"),
-                format!(
-                    "creature {who:?} at {} does not fit on the {width}x{height} map ({}x{} squares)",
-                    placed_at, space.width, space.height
-                ),
-            ));
-            continue;
-        }
-        if let Some(bad) = space.squares().find(|s| {
-            matches!(field.terrain(*s), Terrain::Wall | Terrain::Pit | Terrain::Obstacle | Terrain::LowWall)
-                && !stats.traits.incorporeal
-                && !(stats.speed.fly.is_some() && field.terrain(*s) == Terrain::Pit)
-        }) {
-            problems.push(
-                source.error(
-                    at("at:"),
-                    format!("creature {who:?} stands in {} at {bad}", terrain_name(field.terrain(bad))),
                 ),
             );
         }
-        let mut stats = stats;
-        if chase {
-            // At chase scale a creature threatens nothing: a 9 m square holds foes and friends alike, and
-            // where in it each one is, the scale does not say (our ruling, docs/rulings.md).
-            stats.reach = crate::rules::core::creature::Reach(0);
-        }
-        if placement.damage < 0 || placement.nonlethal < 0 || placement.temporary < 0 {
-            problems.push(
-                source.error(
-                    at("damage:"),
-                    format!("creature {who:?}: damage and temporary hit points cannot be negative"),
-                ),
-            );
-        }
-        stats.hit_points.current -= placement.damage.max(0);
-        stats.hit_points.nonlethal = placement.nonlethal.max(0);
-        stats.hit_points.temporary = placement.temporary.max(0);
-        creatures.push(CreatureSpec {
-            id: CreatureId(placement.id.clone()),
-            template: placement.template.clone(),
-            faction: placement.faction.clone(),
-            at: placed_at,
-            heading: placement.heading.unwrap_or(Direction::North),
-            altitude,
-            aware_of: placement.aware_of.as_ref().map(|ids| ids.iter().map(|i| CreatureId(i.clone())).collect()),
-            stats,
-            conditions: placement.conditions.clone(),
-            rides: placement.rides.as_ref().map(|m| (CreatureId(m.clone()), placement.passenger)),
-            military_saddle: placement.military_saddle,
-        });
     }
-    check_riders(source, &creatures, &mut problems);
-    // Two creatures may share squares only when both are smaller than a square (000:148-151); at chase
-    // scale any may, but for a Colossal one (004:651).
+    let altitude = match (chase, placement.band) {
+        (true, Some(band)) if band <= HIGHEST_BAND => i32::from(band),
+        (true, Some(band)) => {
+            problems.push(source.error(
+                at("band:"),
+                format!("creature {who:?}: band {band} is beyond the highest, {HIGHEST_BAND} (004:788-797)"),
+            ));
+            0
+        }
+        (false, Some(_)) => {
+            problems.push(source.error(
+                at("band:"),
+                format!("creature {who:?}: altitude bands are for a chase-scale level; give altitude_m"),
+            ));
+            0
+        }
+        (true, None) if placement.altitude_m != 0.0 => {
+            problems.push(source.error(
+                at("altitude_m:"),
+                format!("creature {who:?}: a chase-scale level gives altitudes as bands (band: 0 to 6)"),
+            ));
+            0
+        }
+        (true, None) => 0,
+        (false, None) => match super::content::metres_to_squares(placement.altitude_m, "altitude") {
+            Ok(steps) => steps as i32,
+            Err(message) => {
+                problems.push(source.error(at("altitude_m:"), format!("creature {who:?}: {message}")));
+                0
+            }
+        },
+    };
+    let Some((_, template)) = content.templates.get(&placement.template) else {
+        let known: Vec<&str> = content.templates.keys().map(String::as_str).collect();
+        problems.push(source.error(
+            at("template:"),
+            format!("creature {who:?}: unknown template {:?} (known: {})", placement.template, known.join(", ")),
+        ));
+        return None;
+    };
+    let stats = match content.stats(template, &placement.overrides) {
+        Ok(stats) => stats,
+        Err(messages) => {
+            for (key, message) in messages {
+                problems.push(source.error(at(&key), format!("creature {who:?}: {message}")));
+            }
+            return None;
+        }
+    };
+    // A rider is where its mount is, at its height (004:475, 004:813).
+    let mount = placement.rides.as_ref().and_then(|m| def.creatures.iter().find(|c| &c.id == m));
+    let (placed_at, altitude) = match (placement.at, &placement.rides, mount) {
+        (Some(_), Some(_), _) => {
+            problems.push(
+                source
+                    .error(at("at:"), format!("creature {who:?} rides: it is where its mount is, so it takes no at:")),
+            );
+            return None;
+        }
+        (None, Some(m), None) => {
+            problems
+                .push(source.error(at("rides:"), format!("creature {who:?} rides {m:?}, which is not in the level")));
+            return None;
+        }
+        (None, Some(_), Some(mount)) if mount.rides.is_some() => {
+            problems.push(source.error(
+                at("rides:"),
+                format!("creature {who:?} rides {:?}, which rides another creature itself", mount.id),
+            ));
+            return None;
+        }
+        (None, Some(_), Some(mount)) if placement.military_saddle => {
+            problems.push(source.error(
+                at("military_saddle:"),
+                format!("creature {who:?} rides {:?}: the military saddle goes on the mount", mount.id),
+            ));
+            return None;
+        }
+        (None, Some(_), Some(mount)) if placement.altitude_m != 0.0 || placement.band.is_some() => {
+            problems.push(source.error(
+                at("rides:"),
+                format!("creature {who:?} rides {:?}: it is at its mount's height, give none of its own", mount.id),
+            ));
+            return None;
+        }
+        (None, Some(_), Some(mount)) => match mount.at {
+            Some(square) => (square, altitude_of(chase, mount)),
+            None => return None,
+        },
+        (None, None, _) => {
+            problems.push(source.error(at("id:"), format!("creature {who:?} needs at: (x, y), or rides:")));
+            return None;
+        }
+        (Some(square), None, _) => (square, altitude),
+    };
+    let space = footprint_at(def.scale, placed_at, stats.size);
+    if space.squares().any(|s| !field.contains(s)) {
+        problems.push(source.error(
+            at("at:"),
+            format!(
+                "creature {who:?} at {} does not fit on the {width}x{height} map ({}x{} squares)",
+                placed_at, space.width, space.height
+            ),
+        ));
+        return None;
+    }
+    if let Some(bad) = space.squares().find(|s| {
+        matches!(field.terrain(*s), Terrain::Wall | Terrain::Pit | Terrain::Obstacle | Terrain::LowWall)
+            && !stats.traits.incorporeal
+            && !(stats.speed.fly.is_some() && field.terrain(*s) == Terrain::Pit)
+    }) {
+        problems.push(
+            source
+                .error(at("at:"), format!("creature {who:?} stands in {} at {bad}", terrain_name(field.terrain(bad)))),
+        );
+    }
+    let mut stats = stats;
+    if chase {
+        // At chase scale a creature threatens nothing: a 9 m square holds foes and friends alike, and
+        // where in it each one is, the scale does not say (our ruling, docs/rulings.md).
+        stats.reach = crate::rules::core::creature::Reach(0);
+    }
+    if placement.damage < 0 || placement.nonlethal < 0 || placement.temporary < 0 {
+        problems.push(
+            source
+                .error(at("damage:"), format!("creature {who:?}: damage and temporary hit points cannot be negative")),
+        );
+    }
+    stats.hit_points.current -= placement.damage.max(0);
+    stats.hit_points.nonlethal = placement.nonlethal.max(0);
+    stats.hit_points.temporary = placement.temporary.max(0);
+    Some(CreatureSpec {
+        id: CreatureId(placement.id.clone()),
+        template: placement.template.clone(),
+        faction: placement.faction.clone(),
+        at: placed_at,
+        heading: placement.heading.unwrap_or(Direction::North),
+        altitude,
+        aware_of: placement.aware_of.as_ref().map(|ids| ids.iter().map(|i| CreatureId(i.clone())).collect()),
+        stats,
+        conditions: placement.conditions.clone(),
+        rides: placement.rides.as_ref().map(|m| (CreatureId(m.clone()), placement.passenger)),
+        military_saddle: placement.military_saddle,
+    })
+}
+
+/// Two creatures may share squares only when both are smaller than a square (000:148-151); at chase scale
+/// any may, but for a Colossal one (004:651); bodies at heights apart do not meet (004:783-784).
+fn check_overlaps(source: &Source<'_>, scale: Scale, creatures: &[CreatureSpec], problems: &mut Vec<Diagnostic>) {
+    let chase = scale == Scale::Chase;
     let mut per_square: BTreeMap<Square, Vec<&CreatureSpec>> = BTreeMap::new();
     for c in creatures.iter().filter(|c| c.rides.is_none()) {
-        for s in footprint_at(def.scale, c.at, c.stats.size).squares() {
+        for s in footprint_at(scale, c.at, c.stats.size).squares() {
             per_square.entry(s).or_default().push(c);
         }
     }
@@ -521,7 +571,7 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             here.iter().any(|b| {
                 b.id != a.id
                     && crate::rules::core::altitude::vertical_steps(
-                        def.scale,
+                        scale,
                         a.altitude,
                         a.stats.size,
                         b.altitude,
@@ -551,15 +601,6 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
             }
         }
     }
-    Diagnostics(problems).into_result(Encounter {
-        source: source.path.to_path_buf(),
-        name: def.name,
-        description: def.description,
-        battlefield: field,
-        looks,
-        factions: def.factions,
-        creatures,
-    })
 }
 
 /// The altitude a placement gives, in steps (bands at chase scale); 0 when it gives a wrong one, which its
