@@ -118,6 +118,7 @@ fn is_directed(world: &World, creature: Entity) -> bool {
 }
 
 /// The next step of one creature of the party whose turn it is.
+#[expect(clippy::too_many_lines, reason = "the AI's priorities in order, each a few lines")]
 fn member_step(world: &mut World, creature: Entity) -> Command {
     let all = census(world);
     let Some(me) = all.iter().find(|s| s.entity == creature).cloned() else {

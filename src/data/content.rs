@@ -476,6 +476,10 @@ impl Content {
 
     /// Builds a creature's stats from a template and per-instance overrides; every problem is returned
     /// with a text to look for in the file (`"longsowrd"`, `land:`) to place it.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "each field of a template and its overrides checked in turn, each with its located error"
+    )]
     pub fn stats(&self, template: &TemplateDef, overrides: &TemplateOverrides) -> Result<Stats, Vec<(String, String)>> {
         let mut problems = Vec::new();
         let mut squares = |metres: f32, what: &str, key: &str| match metres_to_squares(metres, what) {

@@ -378,6 +378,10 @@ struct Placing<'a> {
 /// A creature of the level placed: its id once, a known faction, the creatures it knows of, its altitude
 /// or band, its template and overrides, where it stands or the mount it rides, that it fits there, and
 /// its hit points; every problem listed, `None` when it cannot be placed.
+#[expect(
+    clippy::too_many_lines,
+    reason = "each key of a creature's placement checked in turn, each with its located error"
+)]
 fn place_creature<'a>(
     checks: &Placing<'a>,
     placement: &'a PlacementDef,

@@ -214,6 +214,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
 }
 
 /// Gathers what the panels show.
+#[expect(clippy::too_many_lines, reason = "gathers every panel's rows from the world in one pass")]
 fn gather(world: &mut World) {
     let Some(encounter) = world.get_resource::<ActiveEncounter>().cloned() else { return };
     let order = world.resource::<TurnOrder>().clone();
@@ -392,41 +393,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
     }
     if let Some(path) = path {
-        match path {
-            Ok(p) => {
-                out.push((
-                    format!(
-                        "path: {} of {} steps, {} squares ({} m)",
-                        p.action.name().replace('_', " "),
-                        p.route.steps.len(),
-                        p.route.cost,
-                        squares_to_metres(p.route.cost)
-                    ),
-                    GOOD,
-                ));
-                if p.provocations.is_empty() {
-                    out.push(("no attack of opportunity on the way".into(), GOOD));
-                }
-                for provocation in &p.provocations {
-                    let names: Vec<String> = provocation
-                        .from
-                        .iter()
-                        .filter_map(|e| world.get::<CreatureId>(*e).map(|c| c.0.clone()))
-                        .collect();
-                    out.push((
-                        format!(
-                            "step {} at {}: {} would strike — {}",
-                            provocation.after_steps,
-                            provocation.square,
-                            names.join(", "),
-                            provocation.reason
-                        ),
-                        BAD,
-                    ));
-                }
-            }
-            Err(refusal) => out.push((format!("cannot go there: {} ({})", refusal.reason, refusal.rule), BAD)),
-        }
+        path_lines(world, path, &mut out);
     }
     if let Some(entity) = hovered.or(selected) {
         if hovered.is_none() {
@@ -442,122 +409,13 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
             Some(h) != active && world.get::<Faction>(h) != active.and_then(|a| world.get::<Faction>(a))
         });
     if flier_on_creature {
-        match super::previews::flier_strike(world, square) {
-            Some(steps) if steps.len() == 1 => out.push((
-                "click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)".into(),
-                GOOD,
-            )),
-            Some(_) => {
-                out.push(("click: fly beside it and strike with the standard action left (004:691)".into(), GOOD))
-            }
-            None => out.push((
-                match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
-                    crate::rules::core::altitude::Scale::Normal => {
-                        "no flight this turn ends within its reach: dive first (Z), four times for a dive attack"
-                    }
-                    crate::rules::core::altitude::Scale::Chase => {
-                        "no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first"
-                    }
-                }
-                .into(),
-                BAD,
-            )),
-        }
+        flier_strike_lines(world, square, &mut out);
     }
     if let Some(attack) = attack.filter(|a| !flier_on_creature || a.is_ok()) {
-        match attack {
-            Ok(a) => {
-                let bonuses: Vec<String> = a.bonuses.iter().map(|b| format!("{b:+}")).collect();
-                let chances: Vec<String> = a.chances.iter().map(|c| format!("{:.0}%", c * 100.0)).collect();
-                out.push((
-                    format!(
-                        "attack with the {}: {} vs AC {} — {} to hit",
-                        a.plan.weapon.name,
-                        bonuses.join("/"),
-                        a.plan.armor_class,
-                        chances.join("/")
-                    ),
-                    GOOD,
-                ));
-                out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
-                out.push((format!("AC: {}", describe_modifiers(&a.plan.armor_class_parts)), GREY));
-                if a.plan.miss_chance > 0 {
-                    out.push((format!("concealment: {}% miss chance (004:407)", a.plan.miss_chance), WARN));
-                }
-                out.push(("click to attack".into(), GOOD));
-            }
-            Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
-        }
+        attack_lines(attack, &mut out);
     }
-    if let Some(flights) = world.resource::<Previews>().flights.as_ref().filter(|_| !flier_on_creature) {
-        let chase = world.resource::<crate::rules::core::battlefield::Battlefield>().scale()
-            == crate::rules::core::altitude::Scale::Chase;
-        let climb = match choice.climb {
-            0 => "level".to_string(),
-            _ if chase && choice.climb > 0 => "climbing a band: each square costs 2".into(),
-            _ if chase => "diving a band: each square costs a half".into(),
-            n if n > 0 => format!("climbing {} m first", n as f32 * 1.5),
-            n => format!("diving {} m first", -n as f32 * 1.5),
-        };
-        out.push((
-            format!("flying ({climb}; Q climbs, Z dives): {} squares its flight can end on", flights.len()),
-            WARN,
-        ));
-        let fly_m = active
-            .map(|a| super::turn::flier_of(world, a))
-            .and_then(|f| world.get::<Speed>(f))
-            .and_then(|s| s.fly)
-            .map_or(0.0, |w| w.squares as f32 * 1.5);
-        out.push((declared_speed(choice.speed, choice.decelerate, fly_m), WARN));
-        match flights.get(&square) {
-            Some(planned) => {
-                let f = &planned.flight;
-                let last = f.waypoints.last();
-                let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
-                out.push((
-                    format!(
-                        "flight: {:?}, {} squares ({} m), {} manoeuvres, ends at {} heading {:?} (004:689-732)",
-                        f.status,
-                        f.spent,
-                        f.spent as f32 * scale.square_m(),
-                        f.maneuvers,
-                        scale.altitude_label(last.map_or(0, |w| w.altitude)),
-                        last.map_or(crate::rules::core::geometry::Direction::North, |w| w.heading)
-                    ),
-                    if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) { BAD } else { GOOD },
-                ));
-                if !f.checks.is_empty() {
-                    let checks: Vec<String> = f
-                        .checks
-                        .iter()
-                        .map(|c| {
-                            let m = c.maneuver;
-                            format!("{} DC {} at step {} (failed: {})", m.name(), c.dc, c.step + 1, m.on_failure())
-                        })
-                        .collect();
-                    out.push((
-                        format!(
-                            "fly checks, all made {:.0}% of the time: {}; after a failed one, no other advanced \
-                             manoeuvre this round (004:749-780)",
-                            planned.chance * 100.0,
-                            checks.join(", ")
-                        ),
-                        WARN,
-                    ));
-                }
-                if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) {
-                    out.push((
-                        "a stall: it drops 45 m (a band) at the end of its turn and starts the next in free fall (004:701)"
-                            .into(),
-                        BAD,
-                    ));
-                }
-            }
-            None => out.push((
-                "no flight ends here this turn: its heading, speed and manoeuvres do not allow it (004:745)".into(),
-                BAD,
-            )),
-        }
+    if !flier_on_creature {
+        flight_lines(world, active, &choice, square, &mut out);
     }
     if choice.mode == super::state::Mode::Breath
         && let Some(me) = active
@@ -573,50 +431,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         out.push((format!("casting {spell}: click a creature (itself, an ally or a foe)"), WARN));
     }
     if let Some(cast) = cast {
-        match cast {
-            Ok(c) => {
-                let def = &c.spell.def;
-                out.push((
-                    format!(
-                        "cast {} (level {}, {}, {} left)",
-                        c.spell.name,
-                        def.level,
-                        match def.casting {
-                            crate::rules::magic::CastingTime::Standard => "a standard action".to_string(),
-                            crate::rules::magic::CastingTime::Rounds(n) =>
-                                format!("{n} round(s): threatens nothing meanwhile"),
-                        },
-                        c.spell.uses
-                    ),
-                    GOOD,
-                ));
-                if choice.defensively {
-                    let chance = crate::preview::CastPreview::chance(c.concentration, c.defensive_dc);
-                    out.push((
-                        format!(
-                            "defensively: Concentration {:+} vs DC {} — {:.0}% (004:197)",
-                            c.concentration,
-                            c.defensive_dc,
-                            chance * 100.0
-                        ),
-                        WARN,
-                    ));
-                } else if c.provokes_from.is_empty() {
-                    out.push(("no foe threatens the caster: no attack of opportunity".into(), GOOD));
-                } else {
-                    out.push((
-                        format!(
-                            "provokes from {} (004:196); G to cast defensively: DC {}",
-                            c.provokes_from.join(", "),
-                            c.defensive_dc
-                        ),
-                        BAD,
-                    ));
-                }
-                out.push(("click to cast".into(), GOOD));
-            }
-            Err(refusal) => out.push((format!("no casting: {} ({})", refusal.reason, refusal.rule), BAD)),
-        }
+        cast_lines(cast, &choice, &mut out);
     }
     if let Some(lanes) = lanes {
         match lanes {
@@ -625,6 +440,230 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
     }
     out
+}
+
+/// The path to the hovered square: its action, steps and cost, and each attack of opportunity on the way.
+fn path_lines(
+    world: &World,
+    path: Result<crate::preview::PathPreview, Refusal>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    match path {
+        Ok(p) => {
+            out.push((
+                format!(
+                    "path: {} of {} steps, {} squares ({} m)",
+                    p.action.name().replace('_', " "),
+                    p.route.steps.len(),
+                    p.route.cost,
+                    squares_to_metres(p.route.cost)
+                ),
+                GOOD,
+            ));
+            if p.provocations.is_empty() {
+                out.push(("no attack of opportunity on the way".into(), GOOD));
+            }
+            for provocation in &p.provocations {
+                let names: Vec<String> =
+                    provocation.from.iter().filter_map(|e| world.get::<CreatureId>(*e).map(|c| c.0.clone())).collect();
+                out.push((
+                    format!(
+                        "step {} at {}: {} would strike — {}",
+                        provocation.after_steps,
+                        provocation.square,
+                        names.join(", "),
+                        provocation.reason
+                    ),
+                    BAD,
+                ));
+            }
+        }
+        Err(refusal) => out.push((format!("cannot go there: {} ({})", refusal.reason, refusal.rule), BAD)),
+    }
+}
+
+/// How a flier in the air would strike the creature under the cursor: a dive attack, or a flight beside it
+/// and a blow with the standard action left; or what it must do first.
+fn flier_strike_lines(
+    world: &mut World,
+    square: crate::rules::core::geometry::Square,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    match super::previews::flier_strike(world, square) {
+        Some(steps) if steps.len() == 1 => out.push((
+            "click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)".into(),
+            GOOD,
+        )),
+        Some(_) => out.push(("click: fly beside it and strike with the standard action left (004:691)".into(), GOOD)),
+        None => out.push((
+            match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
+                crate::rules::core::altitude::Scale::Normal => {
+                    "no flight this turn ends within its reach: dive first (Z), four times for a dive attack"
+                }
+                crate::rules::core::altitude::Scale::Chase => {
+                    "no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first"
+                }
+            }
+            .into(),
+            BAD,
+        )),
+    }
+}
+
+/// The attack on the hovered creature: bonus, AC and chance of each blow, and every term.
+fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mut Vec<(String, egui::Color32)>) {
+    match attack {
+        Ok(a) => {
+            let bonuses: Vec<String> = a.bonuses.iter().map(|b| format!("{b:+}")).collect();
+            let chances: Vec<String> = a.chances.iter().map(|c| format!("{:.0}%", c * 100.0)).collect();
+            out.push((
+                format!(
+                    "attack with the {}: {} vs AC {} — {} to hit",
+                    a.plan.weapon.name,
+                    bonuses.join("/"),
+                    a.plan.armor_class,
+                    chances.join("/")
+                ),
+                GOOD,
+            ));
+            out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
+            out.push((format!("AC: {}", describe_modifiers(&a.plan.armor_class_parts)), GREY));
+            if a.plan.miss_chance > 0 {
+                out.push((format!("concealment: {}% miss chance (004:407)", a.plan.miss_chance), WARN));
+            }
+            out.push(("click to attack".into(), GOOD));
+        }
+        Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
+    }
+}
+
+/// A flier's flights: how many squares its flight can end on, the speed declared, and the flight to the
+/// hovered square with its fly checks.
+fn flight_lines(
+    world: &World,
+    active: Option<Entity>,
+    choice: &super::state::Choice,
+    square: crate::rules::core::geometry::Square,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    let Some(flights) = world.resource::<Previews>().flights.as_ref() else { return };
+    let chase = world.resource::<crate::rules::core::battlefield::Battlefield>().scale()
+        == crate::rules::core::altitude::Scale::Chase;
+    let climb = match choice.climb {
+        0 => "level".to_string(),
+        _ if chase && choice.climb > 0 => "climbing a band: each square costs 2".into(),
+        _ if chase => "diving a band: each square costs a half".into(),
+        n if n > 0 => format!("climbing {} m first", n as f32 * 1.5),
+        n => format!("diving {} m first", -n as f32 * 1.5),
+    };
+    out.push((format!("flying ({climb}; Q climbs, Z dives): {} squares its flight can end on", flights.len()), WARN));
+    let fly_m = active
+        .map(|a| super::turn::flier_of(world, a))
+        .and_then(|f| world.get::<Speed>(f))
+        .and_then(|s| s.fly)
+        .map_or(0.0, |w| w.squares as f32 * 1.5);
+    out.push((declared_speed(choice.speed, choice.decelerate, fly_m), WARN));
+    match flights.get(&square) {
+        Some(planned) => {
+            let f = &planned.flight;
+            let last = f.waypoints.last();
+            let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
+            out.push((
+                format!(
+                    "flight: {:?}, {} squares ({} m), {} manoeuvres, ends at {} heading {:?} (004:689-732)",
+                    f.status,
+                    f.spent,
+                    f.spent as f32 * scale.square_m(),
+                    f.maneuvers,
+                    scale.altitude_label(last.map_or(0, |w| w.altitude)),
+                    last.map_or(crate::rules::core::geometry::Direction::North, |w| w.heading)
+                ),
+                if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) { BAD } else { GOOD },
+            ));
+            if !f.checks.is_empty() {
+                let checks: Vec<String> = f
+                    .checks
+                    .iter()
+                    .map(|c| {
+                        let m = c.maneuver;
+                        format!("{} DC {} at step {} (failed: {})", m.name(), c.dc, c.step + 1, m.on_failure())
+                    })
+                    .collect();
+                out.push((
+                    format!(
+                        "fly checks, all made {:.0}% of the time: {}; after a failed one, no other advanced \
+                         manoeuvre this round (004:749-780)",
+                        planned.chance * 100.0,
+                        checks.join(", ")
+                    ),
+                    WARN,
+                ));
+            }
+            if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) {
+                out.push((
+                    "a stall: it drops 45 m (a band) at the end of its turn and starts the next in free fall (004:701)"
+                        .into(),
+                    BAD,
+                ));
+            }
+        }
+        None => out.push((
+            "no flight ends here this turn: its heading, speed and manoeuvres do not allow it (004:745)".into(),
+            BAD,
+        )),
+    }
+}
+
+/// The spell on the hovered creature: its level and casting time, and what casting it provokes.
+fn cast_lines(
+    cast: Result<crate::preview::CastPreview, Refusal>,
+    choice: &super::state::Choice,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    match cast {
+        Ok(c) => {
+            let def = &c.spell.def;
+            out.push((
+                format!(
+                    "cast {} (level {}, {}, {} left)",
+                    c.spell.name,
+                    def.level,
+                    match def.casting {
+                        crate::rules::magic::CastingTime::Standard => "a standard action".to_string(),
+                        crate::rules::magic::CastingTime::Rounds(n) =>
+                            format!("{n} round(s): threatens nothing meanwhile"),
+                    },
+                    c.spell.uses
+                ),
+                GOOD,
+            ));
+            if choice.defensively {
+                let chance = crate::preview::CastPreview::chance(c.concentration, c.defensive_dc);
+                out.push((
+                    format!(
+                        "defensively: Concentration {:+} vs DC {} — {:.0}% (004:197)",
+                        c.concentration,
+                        c.defensive_dc,
+                        chance * 100.0
+                    ),
+                    WARN,
+                ));
+            } else if c.provokes_from.is_empty() {
+                out.push(("no foe threatens the caster: no attack of opportunity".into(), GOOD));
+            } else {
+                out.push((
+                    format!(
+                        "provokes from {} (004:196); G to cast defensively: DC {}",
+                        c.provokes_from.join(", "),
+                        c.defensive_dc
+                    ),
+                    BAD,
+                ));
+            }
+            out.push(("click to cast".into(), GOOD));
+        }
+        Err(refusal) => out.push((format!("no casting: {} ({})", refusal.reason, refusal.rule), BAD)),
+    }
 }
 
 fn field_allows_standing(world: &World, square: crate::rules::core::geometry::Square) -> bool {
@@ -723,6 +762,7 @@ fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<
 }
 
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
+#[expect(clippy::too_many_lines, reason = "the panels' layout, top to bottom")]
 fn draw(
     mut contexts: EguiContexts,
     view: Res<HudView>,

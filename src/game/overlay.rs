@@ -133,6 +133,7 @@ fn draw_flight(
 }
 
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
+#[expect(clippy::too_many_lines, reason = "draws the overlay layers in the order they stack")]
 pub fn redraw(
     mut commands: Commands,
     previews: Res<Previews>,

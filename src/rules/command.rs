@@ -313,6 +313,7 @@ pub fn take_deferred(world: &mut World) -> Option<Command> {
 
 /// Writes a command's intent for the rules to carry out when they next run, or first the action readied
 /// against it. Refused, with the id, when it names a creature the fight does not have.
+#[expect(clippy::too_many_lines, reason = "one arm per command, each writing its chapter's intent")]
 pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature> {
     let roster = world.resource::<Roster>().clone();
     let entity = |id: &CreatureId| roster.0.get(id).copied().ok_or_else(|| UnknownCreature(id.clone()));

@@ -368,6 +368,10 @@ struct FlightCheck<'a> {
 /// Flies: the flight is checked, its fly checks rolled, then the flier is where it ends, with the status
 /// its distance gives; a collision ends it against the creature it ran into.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "a flight in the order the text gives: the checks, the Bluff, the fly checks, the manoeuvres on the way, the end, the dive and the collision"
+)]
 pub(super) fn fly_creatures(
     mut commands: Commands,
     mut intents: MessageReader<FlyIntent>,

@@ -317,6 +317,10 @@ pub(super) fn band_change(scale: Scale, steps: &[FlightStep]) -> Result<i32, Ref
 /// Flies `steps` from where `flier` is. `hover` declares a hover. `check` rolls a fly check for an
 /// advanced manoeuvre against its DC; `obstacle` says what stands at a footprint and altitude. Refused
 /// when the flight breaks a rule; otherwise the flight as flown, failed checks included.
+#[expect(
+    clippy::too_many_lines,
+    reason = "a flight step by step: one loop over its steps with the manoeuvre rules of 004:744-780"
+)]
 pub fn fly(
     flier: &Flier,
     steps: &[FlightStep],

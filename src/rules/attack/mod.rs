@@ -649,6 +649,7 @@ fn situation_modifiers(
 /// (flat-footed, running, blinded, cowering, stunned, grappling, squeezed tight, an invisible attacker), the
 /// defender's rows of the modifiers table (004:383-397), total defence, fighting defensively, cover
 /// (004:398-407) and a charge's -2 (004:457).
+#[expect(clippy::too_many_lines, reason = "the defender's half of the modifiers table, row by row (004:383-407)")]
 fn defended_armor_class(
     attacker: &CombatantItem,
     target: &CombatantItem,

@@ -778,6 +778,7 @@ impl Fact {
     }
 
     /// The words of the facts of attacks, checks, saves, hit points and conditions.
+    #[expect(clippy::too_many_lines, reason = "one arm per kind of fact: the words the log gives each")]
     fn strike_words(&self) -> String {
         match self {
             Fact::AttackRolled {

@@ -207,6 +207,10 @@ pub struct CastOutput<'w> {
 /// Casts: the turn, the action, the spell and its range; then the attacks of opportunity or the defensive
 /// Concentration check; then the effect, at once or in a later round.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "casting in the order of 004:190-200: the checks, the attacks of opportunity, the Concentration, the effect"
+)]
 fn cast(
     mut commands: Commands,
     mut intents: MessageReader<CastIntent>,

@@ -279,6 +279,7 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
 }
 
 /// [`reachable`], preferring among paths of equal cost those that leave `danger`'s squares least often.
+#[expect(clippy::too_many_lines, reason = "one search: its frontier, the step rules and the bookkeeping read together")]
 pub fn reachable_avoiding(
     world: &StepWorld<'_>,
     mover: &Mover,

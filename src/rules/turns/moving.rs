@@ -458,6 +458,10 @@ type MoversThenBudgets<'w, 's> = ParamSet<
 /// Checks a move intent (the turn, the action left, the state, the path), writes its refusal or pays for
 /// it and writes that it starts.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "the checks of a movement action in the order the texts give them, then its payment"
+)]
 fn begin_move(
     In((intent, danger)): In<(MoveIntent, Option<Danger>)>,
     mut commands: Commands,
