@@ -332,5 +332,5 @@ fn mount_beside(world: &World, me: Entity) -> Option<Entity> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, keys.in_set(super::input::InputSystems));
+    app.add_systems(Update, keys.in_set(super::ViewSystems::Input).run_if(in_state(super::state::AppState::Battle)));
 }

@@ -2,6 +2,8 @@
 //! camera fitted to the map.
 
 use bevy::prelude::*;
+
+use super::state::AppState;
 use bevy_ecs_tilemap::prelude::*;
 
 use super::{TILE_PX, ViewSystems, square_centre};
@@ -11,6 +13,7 @@ use crate::rules::core::geometry::Square;
 
 /// Everything drawn for the current map, despawned when the encounter changes.
 #[derive(Component)]
+#[require(DespawnOnExit<AppState> = DespawnOnExit(AppState::Battle))]
 pub struct BoardPart;
 
 /// Index of a level character's tile in the terrain atlas (see tools/art/README.md).
@@ -56,7 +59,7 @@ fn draw_board(
     asset_server: Res<AssetServer>,
 ) {
     let Some(encounter) = encounter else { return };
-    if !encounter.is_changed() {
+    if !encounter.is_changed() && !old.is_empty() {
         return;
     }
     for entity in &old {
@@ -73,12 +76,15 @@ fn draw_board(
             let look = encounter.0.looks[(y * width + x) as usize];
             let position = TilePos { x: x as u32, y: (height - 1 - y) as u32 };
             let tile = commands
-                .spawn(TileBundle {
-                    position,
-                    tilemap_id: TilemapId(tilemap),
-                    texture_index: TileTextureIndex(tile_index(look).min(TILE_COUNT - 1)),
-                    ..default()
-                })
+                .spawn((
+                    BoardPart,
+                    TileBundle {
+                        position,
+                        tilemap_id: TilemapId(tilemap),
+                        texture_index: TileTextureIndex(tile_index(look).min(TILE_COUNT - 1)),
+                        ..default()
+                    },
+                ))
                 .id();
             storage.set(&position, tile);
             if field.is_foggy(Square::new(x, y)) {
@@ -108,6 +114,12 @@ fn draw_board(
         anchor: TilemapAnchor::None,
         ..default()
     });
+    draw_lines(&mut commands, field);
+}
+
+/// The grid, one thin line per row and column, and the walls and low walls on the squares' edges.
+fn draw_lines(commands: &mut Commands, field: &crate::rules::core::battlefield::Battlefield) {
+    let (width, height) = (field.width(), field.height());
     // A subtle grid: one thin line per row and column, over the tiles and under the tokens.
     let (w, h) = (width as f32 * TILE_PX, height as f32 * TILE_PX);
     let corner = Vec2::splat(-TILE_PX / 2.0);

@@ -28,7 +28,10 @@ struct CaptureState {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CaptureState>();
-    app.add_systems(Update, take_screenshot.run_if(resource_exists::<CaptureRequest>));
+    app.add_systems(
+        Update,
+        take_screenshot.run_if(resource_exists::<CaptureRequest>).in_set(super::ViewSystems::Capture),
+    );
 }
 
 fn take_screenshot(

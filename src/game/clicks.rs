@@ -105,7 +105,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
 }
 
 /// Left click: act on the square; right click: add or remove a waypoint.
-fn clicks(world: &mut World) {
+pub(super) fn clicks(world: &mut World) {
     let (left, right) = {
         let buttons = world.resource::<ButtonInput<MouseButton>>();
         (buttons.just_pressed(MouseButton::Left), buttons.just_pressed(MouseButton::Right))
@@ -249,6 +249,9 @@ pub(super) fn track_hover(
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, track_hover.after(super::input::zoom_camera).before(super::input::InputSystems));
-    app.add_systems(Update, clicks.after(keys).in_set(super::input::InputSystems));
+    app.add_systems(Update, track_hover.after(super::input::zoom_camera).in_set(super::ViewSystems::Pointer));
+    app.add_systems(
+        Update,
+        clicks.after(keys).in_set(super::ViewSystems::Input).run_if(in_state(super::state::AppState::Battle)),
+    );
 }

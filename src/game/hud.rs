@@ -8,7 +8,7 @@ use super::RIGHT_PANEL;
 use super::actions::{BAR, BarKind, bar_state, use_bar};
 use super::save;
 use super::state::{
-    Choice, Controllers, History, Hover, MenuOpen, Notice, Previews, Restart, Selected, frames_per_second,
+    AppState, Choice, Controllers, History, Hover, Notice, Previews, Restart, Selected, frames_per_second,
 };
 use crate::data::level::Control;
 use crate::encounter::ActiveEncounter;
@@ -130,10 +130,9 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<LogView>()
         .init_resource::<HudClicks>()
         .init_resource::<Notice>()
-        .init_resource::<MenuOpen>()
         .init_resource::<Banner>();
-    app.add_systems(Update, apply_clicks.in_set(super::input::InputSystems).before(super::turn::PlaySystems));
-    app.add_systems(Update, (gather, follow_log).in_set(super::ViewSystems::Sync));
+    app.add_systems(Update, apply_clicks.after(super::clicks::clicks).in_set(super::ViewSystems::Input));
+    app.add_systems(Update, (gather, follow_log).chain().in_set(super::ViewSystems::Panels));
     app.add_systems(EguiPrimaryContextPass, draw);
 }
 
@@ -326,7 +325,7 @@ fn gather(world: &mut World) {
             .collect();
     }
     // The folder is read when the menu is open only.
-    view.levels = if world.resource::<MenuOpen>().0 {
+    view.levels = if *world.resource::<State<AppState>>().get() == AppState::Menu {
         let cached = world.resource::<HudView>().levels.clone();
         if cached.is_empty() { list_levels() } else { cached }
     } else {
@@ -769,7 +768,8 @@ fn draw(
     log: Res<LogView>,
     notice: Res<Notice>,
     banner: Res<Banner>,
-    mut menu: ResMut<MenuOpen>,
+    state: Res<State<AppState>>,
+    mut next: ResMut<NextState<AppState>>,
     mut clicks: ResMut<HudClicks>,
     time: Res<Time>,
 ) -> Result {
@@ -782,7 +782,7 @@ fn draw(
     egui::Panel::top("turn").show(&mut root, |ui| {
         ui.horizontal(|ui| {
             if ui.button("Menu").clicked() {
-                menu.0 = !menu.0;
+                next.set(if *state.get() == AppState::Menu { AppState::Battle } else { AppState::Menu });
             }
             ui.label(egui::RichText::new(&view.level_name).strong());
             ui.separator();
@@ -888,20 +888,20 @@ fn draw(
                         clicks.0.push(HudClick::Restart);
                     }
                     if ui.button("Levels").clicked() {
-                        menu.0 = true;
+                        next.set(AppState::Menu);
                     }
                 });
             },
         );
     }
-    if menu.0 {
+    if *state.get() == AppState::Menu {
         egui::Window::new("Menu").collapsible(false).default_pos([40.0, 90.0]).show(ctx, |ui| {
             ui.heading("Levels");
             for level in &view.levels {
                 let name = level.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 if ui.button(name).clicked() {
                     clicks.0.push(HudClick::Level(level.clone()));
-                    menu.0 = false;
+                    next.set(AppState::Battle);
                 }
             }
             ui.separator();
@@ -927,8 +927,8 @@ fn draw(
                 if ui.button("Restart").clicked() {
                     clicks.0.push(HudClick::Restart);
                 }
-                if ui.button("Close").clicked() {
-                    menu.0 = false;
+                if ui.button("Back to the battle").clicked() {
+                    next.set(AppState::Battle);
                 }
             });
             ui.label(egui::RichText::new(format!("{} actions taken", view.steps)).small().color(GREY));

@@ -6,10 +6,6 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
 
-/// Reading the mouse and keys: before the rules run, so a click is resolved in its frame.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct InputSystems;
-
 /// Pixels per second the arrow keys pan at zoom 1.
 const PAN_SPEED: f32 = 900.0;
 
@@ -17,8 +13,7 @@ const PAN_SPEED: f32 = 900.0;
 const ZOOM_STEP: f32 = 0.9;
 
 pub(super) fn plugin(app: &mut App) {
-    app.configure_sets(Update, InputSystems.before(crate::rules::core::systems::RulesStep));
-    app.add_systems(Update, (pan_camera, zoom_camera).chain().before(InputSystems));
+    app.add_systems(Update, (pan_camera, zoom_camera).chain().in_set(super::ViewSystems::Pointer));
 }
 
 fn pan_camera(

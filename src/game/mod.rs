@@ -58,13 +58,27 @@ pub struct Launch {
     pub watch: bool,
 }
 
-/// The game's systems, in order each frame.
+/// The game's systems, in order each frame; the rules run between `Play` and `Think`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewSystems {
+    /// Level and template files changed on disk, reloaded.
+    Reload,
+    /// The camera and what is under the cursor.
+    Pointer,
+    /// Keys, clicks on the board and the panels' buttons, turned into choices and commands.
+    Input,
+    /// Starting again, and carrying out the pending command.
+    Play,
+    /// The AI's next command and the previews of the active creature.
+    Think,
     /// Build what is missing (the board for a new encounter, tokens for new creatures).
     Spawn,
-    /// Follow the rules state (positions, hit points).
+    /// Follow the rules state on the board (positions, hit points, overlays).
     Sync,
+    /// Gather what the panels show, on every screen.
+    Panels,
+    /// Screenshots, once the frame is drawn.
+    Capture,
 }
 
 /// The level the game opens when none is named.
@@ -107,6 +121,10 @@ pub fn run(launch: Launch) -> ExitCode {
     // hands them out (measured with tools/framerate, README).
     app.edit_schedule(Update, |schedule| {
         schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        schedule.set_build_settings(bevy::ecs::schedule::ScheduleBuildSettings {
+            ambiguity_detection: bevy::ecs::schedule::LogLevel::Warn,
+            ..default()
+        });
     });
     app.insert_resource(LaunchOptions { level, seed: launch.seed, watch: launch.watch || cfg!(feature = "dev") });
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.08, 0.1)));
@@ -118,12 +136,15 @@ pub fn run(launch: Launch) -> ExitCode {
         app.insert_resource(script::Script::new(def, out));
     }
     if launch.level.is_none() {
-        app.insert_resource(state::MenuOpen(true));
+        app.insert_state(state::AppState::Menu);
     }
     start(app.world_mut(), encounter);
-    app.run();
+    let exit = app.run();
     let world = app.world();
-    if world.contains_resource::<capture::CaptureFailed>() || world.contains_resource::<script::ScriptFailed>() {
+    if exit.is_error()
+        || world.contains_resource::<capture::CaptureFailed>()
+        || world.contains_resource::<script::ScriptFailed>()
+    {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -158,8 +179,26 @@ pub fn switch_level(world: &mut World, path: &Path) {
 pub fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
-        (ViewSystems::Spawn, ViewSystems::Sync).chain().after(crate::rules::core::systems::RulesStep),
+        (
+            ViewSystems::Reload,
+            ViewSystems::Pointer,
+            ViewSystems::Input,
+            ViewSystems::Play,
+            crate::rules::core::systems::RulesStep,
+            ViewSystems::Think,
+            ViewSystems::Spawn,
+            ViewSystems::Sync,
+            ViewSystems::Panels,
+            ViewSystems::Capture,
+        )
+            .chain(),
     );
+    // What the board shows and what it takes from the mouse: only in a battle.
+    let in_battle = in_state(state::AppState::Battle);
+    for set in [ViewSystems::Pointer, ViewSystems::Think, ViewSystems::Spawn, ViewSystems::Sync] {
+        app.configure_sets(Update, set.run_if(in_battle.clone()));
+    }
+    app.add_systems(Last, report_ambiguities);
     app.add_plugins((
         board::plugin,
         tokens::plugin,
@@ -175,6 +214,40 @@ pub fn plugin(app: &mut App) {
         script::plugin,
         reload::plugin,
     ));
+}
+
+/// The pairs of the game's own systems that touch the same data in `Update` with no order between them:
+/// each a possible difference between two runs of one battle.
+pub fn ambiguities(world: &World) -> Vec<String> {
+    let Some(update) = world.resource::<Schedules>().get(Update) else { return Vec::new() };
+    let Ok(systems) = update.systems() else { return Vec::new() };
+    let names: std::collections::HashMap<_, String> =
+        systems.map(|(key, system)| (key, system.name().to_string())).collect();
+    let name = |key| names.get(key).cloned().unwrap_or_default();
+    update
+        .graph()
+        .conflicting_systems()
+        .iter()
+        .map(|(a, b, _)| (name(a), name(b)))
+        .filter(|(a, b)| a.starts_with("estoc::") && b.starts_with("estoc::"))
+        .map(|(a, b)| format!("{a} and {b}"))
+        .collect()
+}
+
+/// After the first frame, says which of the game's systems run in no fixed order though they touch the same
+/// data; a debug build stops there, so that such a pair never lands.
+fn report_ambiguities(world: &mut World, mut done: Local<bool>) {
+    if std::mem::replace(&mut *done, true) {
+        return;
+    }
+    let pairs = ambiguities(world);
+    if pairs.is_empty() {
+        return;
+    }
+    error!("systems with no order between them:\n  {}", pairs.join("\n  "));
+    if cfg!(debug_assertions) {
+        world.write_message(AppExit::from_code(3));
+    }
 }
 
 /// The previews and the board overlays without a window: what the game does when the cursor enters another

@@ -11,8 +11,11 @@ use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::movement::MovementAction;
 use bevy::prelude::*;
 
+use super::state::AppState;
+
 /// A sprite drawn by the previews, redrawn whenever they change.
 #[derive(Component)]
+#[require(DespawnOnExit<AppState> = DespawnOnExit(AppState::Battle))]
 pub struct Overlay;
 
 const Z_SHADE: f32 = 3.0;
@@ -44,7 +47,7 @@ pub fn status_colour(status: crate::rules::core::names::SpeedStatus) -> Color {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, redraw.in_set(ViewSystems::Sync));
+    app.add_systems(Update, redraw.after(super::tokens::remove_orphan_tokens).in_set(ViewSystems::Sync));
 }
 
 fn outline(commands: &mut Commands, footprint: Footprint, height: i32, colour: Color, width: f32, z: f32) {

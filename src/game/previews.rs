@@ -548,5 +548,5 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, update_previews.after(play_ai).before(super::ViewSystems::Spawn));
+    app.add_systems(Update, update_previews.after(play_ai).in_set(super::ViewSystems::Think));
 }

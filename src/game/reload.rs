@@ -27,7 +27,7 @@ struct Watched {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Watched>();
-    app.add_systems(Update, poll.run_if(|o: Res<LaunchOptions>| o.watch));
+    app.add_systems(Update, poll.run_if(|o: Res<LaunchOptions>| o.watch).in_set(super::ViewSystems::Reload));
 }
 
 fn watched_files(level: &std::path::Path) -> Vec<PathBuf> {

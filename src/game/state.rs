@@ -186,6 +186,7 @@ pub(super) struct PreviewKey {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    app.init_state::<AppState>();
     app.init_resource::<Hover>()
         .init_resource::<Choice>()
         .init_resource::<Pending>()
@@ -199,9 +200,16 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource, Default, Clone)]
 pub struct Notice(pub Option<(bool, String)>);
 
-/// Whether the menu is open.
-#[derive(Resource, Default)]
-pub struct MenuOpen(pub bool);
+/// The screen the game shows: the menu of levels, or a battle. What a screen draws is despawned when the
+/// game leaves it (`DespawnOnExit`); the rules' world, the fight itself, is kept.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AppState {
+    /// The battle on the board.
+    #[default]
+    Battle,
+    /// The menu: levels, who plays each side, save and load.
+    Menu,
+}
 
 /// Frames per second, smoothed, when the diagnostics run.
 pub fn frames_per_second(world: &World) -> Option<f64> {

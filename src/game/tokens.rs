@@ -3,6 +3,8 @@
 
 use bevy::prelude::*;
 
+use super::state::AppState;
+
 use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::{ActiveEncounter, Portrait};
 use crate::rules::core::creature::*;
@@ -10,6 +12,7 @@ use crate::rules::core::geometry::Square;
 
 /// The token drawn for a creature.
 #[derive(Component)]
+#[require(DespawnOnExit<AppState> = DespawnOnExit(AppState::Battle))]
 pub struct Token {
     /// The creature shown.
     pub creature: Entity,
@@ -27,7 +30,10 @@ pub struct Badge;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, spawn_tokens.in_set(ViewSystems::Spawn));
-    app.add_systems(Update, (place_tokens, show_health, show_badges, remove_orphan_tokens).in_set(ViewSystems::Sync));
+    app.add_systems(
+        Update,
+        (place_tokens, show_health, show_badges, remove_orphan_tokens).chain().in_set(ViewSystems::Sync),
+    );
 }
 
 /// The badge image of a condition the token shows, if it shows it.
@@ -182,17 +188,18 @@ fn footprint_centre(
 }
 
 /// Creatures spawned since the last frame.
-type NewCreatures<'w, 's> = Query<
+type Creatures<'w, 's> = Query<
     'w,
     's,
     (Entity, &'static Name, &'static Faction, &'static Size, &'static Position, &'static Portrait),
-    Added<Creature>,
+    With<Creature>,
 >;
 
 fn spawn_tokens(
     mut commands: Commands,
     encounter: Option<Res<ActiveEncounter>>,
-    creatures: NewCreatures,
+    creatures: Creatures,
+    tokens: Query<&Token>,
     asset_server: Res<AssetServer>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
@@ -200,7 +207,9 @@ fn spawn_tokens(
     let Some(encounter) = encounter else { return };
     let height = encounter.0.battlefield.height();
     let scale = encounter.0.battlefield.scale();
-    for (entity, name, faction, size, position, portrait) in &creatures {
+    // Every creature without a token gets one: a new creature, or every creature back from the menu.
+    let drawn: std::collections::HashSet<Entity> = tokens.iter().map(|t| t.creature).collect();
+    for (entity, name, faction, size, position, portrait) in creatures.iter().filter(|c| !drawn.contains(&c.0)) {
         let side = token_side(scale, *size);
         let colour = faction_colour(&encounter, &faction.0);
         let centre = footprint_centre(scale, position.0, *size, height, 0, 1);
@@ -324,7 +333,11 @@ fn show_health(
     }
 }
 
-fn remove_orphan_tokens(mut commands: Commands, creatures: Query<(), With<Creature>>, tokens: Query<(Entity, &Token)>) {
+pub(super) fn remove_orphan_tokens(
+    mut commands: Commands,
+    creatures: Query<(), With<Creature>>,
+    tokens: Query<(Entity, &Token)>,
+) {
     for (entity, token) in &tokens {
         if creatures.get(token.creature).is_err() {
             commands.entity(entity).despawn();

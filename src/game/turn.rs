@@ -9,17 +9,12 @@ use crate::encounter::{ActiveEncounter, begin, spawn_encounter};
 use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::Square;
-use crate::rules::core::systems::RulesStep;
 use crate::rules::turns::TurnOrder;
 
 use super::state::*;
 
 /// Frames between two steps of an AI turn, so a player can follow it.
 pub const AI_PACE_FRAMES: u32 = 6;
-
-/// Starting again and carrying out the pending step: after the input, before the rules.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PlaySystems;
 
 /// The creature whose turn it is, if a person plays it: of a party acting together, the one commanded.
 pub fn human_turn(world: &World) -> Option<Entity> {
@@ -125,7 +120,6 @@ fn restart(world: &mut World) {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.configure_sets(Update, PlaySystems.after(super::input::InputSystems).before(RulesStep));
-    app.add_systems(Update, (restart, apply_pending).chain().in_set(PlaySystems));
-    app.add_systems(Update, play_ai.after(RulesStep).before(super::ViewSystems::Spawn));
+    app.add_systems(Update, (restart, apply_pending).chain().in_set(super::ViewSystems::Play));
+    app.add_systems(Update, play_ai.in_set(super::ViewSystems::Think));
 }
