@@ -24,8 +24,16 @@ pub use self::core::systems::{Rules, RulesStep, RulesSystems};
 pub fn plugin(app: &mut App) {
     app.init_schedule(Rules);
     // Many small systems, each quick: one thread runs them faster than a pool hands them out.
+    // Two rules systems touching the same data with no order between them would make a battle depend on
+    // the schedule's whims: a debug build (every test) refuses to build such a schedule.
     app.edit_schedule(Rules, |schedule| {
         schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        if cfg!(debug_assertions) {
+            schedule.set_build_settings(bevy::ecs::schedule::ScheduleBuildSettings {
+                ambiguity_detection: bevy::ecs::schedule::LogLevel::Error,
+                ..default()
+            });
+        }
     });
     app.configure_sets(
         Rules,
