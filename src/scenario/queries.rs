@@ -409,13 +409,17 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
 }
 
 fn answer_distance(world: &mut World, a: Option<Entity>, b: Option<Entity>, from: &str, to: &str) -> Answer {
-    let mut q = world.query::<(&Position, &Space)>();
+    let scale = world.resource::<Battlefield>().scale();
+    let mut q = world.query::<(&Position, &Space, &Altitude)>();
     let (Some(a), Some(b)) = (a, b) else {
         return Answer::UnknownCreature { creature: if a.is_none() { from.to_string() } else { to.to_string() } };
     };
     let (Ok(pa), Ok(pb)) = (q.get(world, a), q.get(world, b)) else {
         return Answer::UnknownCreature { creature: from.to_string() };
     };
-    let squares = pa.1.at(pa.0.0).distance_to(pb.1.at(pb.0.0));
-    Answer::Distance { from: from.to_string(), to: to.to_string(), squares, metres: squares_to_metres(squares) }
+    let (own, theirs) = (pa.1.at(pa.0.0), pb.1.at(pb.0.0));
+    let squares = own.distance_to(theirs);
+    // Heights count (004:781-784): the metres are the distance ranged attacks and spells measure.
+    let metres = crate::rules::core::altitude::separation_m(scale, (own, pa.2.0), (theirs, pb.2.0));
+    Answer::Distance { from: from.to_string(), to: to.to_string(), squares, metres }
 }

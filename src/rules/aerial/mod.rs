@@ -448,11 +448,13 @@ mod tests {
     fn chase_scale_distances_004_652_004_800() {
         let at = |x, y| Footprint::new(Square::new(x, y), 1);
         // Sharing a square: 3 m apart; bands 0 or 1 apart add nothing.
-        assert_eq!(separation_m(Scale::Chase, at(2, 2), at(2, 2), 1), 3.0);
+        assert_eq!(separation_m(Scale::Chase, (at(2, 2), 3), (at(2, 2), 2)), 3.0);
         // Two squares: 18 m, three bands apart: 60 m more.
-        assert_eq!(separation_m(Scale::Chase, at(2, 2), at(4, 2), 3), 78.0);
-        // Normal scale: 004's example, 12 m across and 18 m up makes 24 m.
-        assert_eq!(separation_m(Scale::Normal, at(0, 0), at(8, 0), 13), 24.0);
+        assert_eq!(separation_m(Scale::Chase, (at(2, 2), 1), (at(4, 2), 4)), 78.0);
+        // Normal scale: 004:784's example, 12 m apart on the grid, at 6 m and 24 m: 24 m, whatever the bodies.
+        assert_eq!(separation_m(Scale::Normal, (at(0, 0), 4), (at(8, 0), 16)), 24.0);
+        let large = |x, y| Footprint::new(Square::new(x, y), 2);
+        assert_eq!(separation_m(Scale::Normal, (large(0, 0), 4), (large(9, 0), 16)), 24.0);
     }
 
     #[test]

@@ -557,7 +557,11 @@ fn reach_and_range(
     };
     crate::rules::core::altitude::band_allows(scale, attacker.altitude.0, target.altitude.0, reaching)?;
     if is_ranged(weapon) {
-        let distance = crate::rules::core::altitude::separation_m(scale, own, theirs, rise);
+        let distance = crate::rules::core::altitude::separation_m(
+            scale,
+            (own, attacker.altitude.0),
+            (theirs, target.altitude.0),
+        );
         if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
             modifiers.push(Modifier::new(1, "Point Blank Shot"));
             damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));

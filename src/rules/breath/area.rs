@@ -2,7 +2,6 @@
 //! three dimensions of the normal scale, or in the chase scale's squares and bands (004:676, 004:790-797).
 //! Plain values in and out.
 
-use crate::rules::core::altitude::vertical_steps;
 use crate::rules::core::altitude::{Reaching, Scale, band_allows, separation_m};
 use crate::rules::core::creature::Body;
 use crate::rules::core::geometry::{Footprint, Square};
@@ -61,12 +60,8 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
 /// or 3, which the table allows (004:793-794).
 fn distance_m(scale: Scale, breather: &Body, other: &Body) -> f32 {
     let to_the_ground = scale == Scale::Chase && breather.altitude.min(other.altitude) <= 0;
-    let rise = if to_the_ground {
-        0
-    } else {
-        vertical_steps(scale, breather.altitude, breather.size, other.altitude, other.size)
-    };
-    separation_m(scale, breather.footprint, other.footprint, rise)
+    let (own, theirs) = if to_the_ground { (0, 0) } else { (breather.altitude, other.altitude) };
+    separation_m(scale, (breather.footprint, own), (other.footprint, theirs))
 }
 
 /// Whether a breath from `breather` aimed at `aim` covers `other`, at normal scale: within its length, and
@@ -201,9 +196,9 @@ mod tests {
 
     #[test]
     fn heights_count_and_walls_stop_it() {
-        // 12 m up (10.5 m of air below it), a creature 1 square off is 11.25 m away by 004:781's count: reached;
-        // one 5 squares off is 14.25 m away.
-        let dragon = body(10, 10, 8, Size::Large);
+        // 10.5 m up, a creature on the ground 1 square off is 10.5 + 0.75 = 11.25 m away by 004:782's count:
+        // reached; one 5 squares off is 10.5 + 3.75 = 14.25 m away.
+        let dragon = body(10, 10, 7, Size::Large);
         let others = [body(12, 10, 0, Size::Medium), body(16, 10, 0, Size::Medium)];
         let cone = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
         assert_eq!(cone, vec![0], "the one further off is out of reach at that height");

@@ -226,16 +226,18 @@ pub fn band_allows(scale: Scale, a: i32, b: i32, what: Reaching) -> Result<(), R
     ))
 }
 
-/// The distance between two creatures for ranged attacks and spells, in metres: at normal scale the 3-D
-/// distance of 004:781-784 (`rise` the height steps of [`vertical_steps`]); at chase
-/// scale 9 m a square, 3 m apart in a shared square (004:652), plus the bands' difference (004:800-804).
-pub fn separation_m(scale: Scale, own: Footprint, theirs: Footprint, rise: u32) -> f32 {
+/// The distance between two creatures for ranged attacks, spells and breaths, in metres, each on its squares
+/// at its altitude: at normal scale the 3-D distance of 004:781-784, the horizontal distance on the grid and
+/// the vertical one between the two altitudes (12 m apart at 6 m and 24 m: 24 m); at chase scale 9 m a
+/// square, 3 m apart in a shared square (004:652), plus what the bands between add (004:800-804).
+pub fn separation_m(scale: Scale, (own, own_altitude): (Footprint, i32), (theirs, their_altitude): (Footprint, i32)) -> f32 {
     let squares = own.distance_to(theirs) as f32;
+    let apart = own_altitude.abs_diff(their_altitude);
     match scale {
-        Scale::Normal => distance_3d_m(squares * 1.5, rise.saturating_sub(1) as f32 * 1.5),
+        Scale::Normal => distance_3d_m(squares * 1.5, apart as f32 * 1.5),
         Scale::Chase => {
             let horizontal = if own.overlaps(theirs) { CHASE_SHARED_SQUARE_M } else { squares * CHASE_SQUARE_M };
-            horizontal + band_distance_m(rise.min(u32::from(u8::MAX)) as u8)
+            horizontal + band_distance_m(apart.min(u32::from(u8::MAX)) as u8)
         }
     }
 }

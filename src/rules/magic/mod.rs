@@ -404,7 +404,11 @@ pub fn check_cast(
             // Heights count (004:783-784); at chase scale the bands do (004:790-804).
             let reaching = crate::rules::core::altitude::Reaching::spell(range);
             crate::rules::core::altitude::band_allows(scale, caster.altitude.0, target.altitude.0, reaching)?;
-            let metres = crate::rules::core::altitude::separation_m(scale, own, theirs, rise);
+            let metres = crate::rules::core::altitude::separation_m(
+                scale,
+                (own, caster.altitude.0),
+                (theirs, target.altitude.0),
+            );
             if metres > range {
                 return Err(Refusal::new(
                     format!("{} is {metres} m away, beyond the spell's {range} m", target.id),
