@@ -23,40 +23,62 @@ const resvgPkg = require('@resvg/resvg-js/package.json');
 const set = require('@iconify-json/game-icons/icons.json');
 const info = require('@iconify-json/game-icons/info.json');
 
-// The npm package records only the set's author ("GameIcons"); the author
-// of each icon is taken from the upstream game-icons/icons repository,
-// where every SVG lives in a folder named after its author.
+// The npm package records only the set's author ("GameIcons"). The author
+// of each icon is the folder that holds its SVG in the upstream repository
+// https://github.com/game-icons/icons, so each entry below names that
+// upstream file and the author is read off its folder (see authorOf), not
+// typed by hand. Upstream paths checked against game-icons/icons at commit
+// b659ba7773ed6ad1e1fee228b089f7104bea4984 (2025-05-04): every name is in
+// exactly one folder except dragon-head (lorc/ and faithtoken/), and the
+// npm body for every icon here starts with the same path data as the
+// upstream file named.
+const AUTHOR_OF_FOLDER = {
+  delapouite: 'Delapouite',
+  lorc: 'Lorc',
+  sbed: 'Sbed',
+  skoll: 'Skoll',
+};
+
 const ICONS = [
-  // file name        game-icons name      author        rotate
-  ['fighter',       'visored-helm',      'Lorc'],
-  ['archer',        'archer',            'Delapouite'],
-  ['dwarf',         'dwarf-face',        'Delapouite'],
-  ['goblin',        'goblin-head',       'Delapouite'],
-  ['orc',           'orc-head',          'Delapouite'],
-  ['ogre',          'ogre',              'Delapouite'],
-  ['wolf',          'wolf-head',         'Lorc'],
-  ['griffon',       'griffin-symbol',    'Delapouite'],
-  ['dragon',        'dragon-head',       'Lorc'],
-  ['wizard',        'wizard-face',       'Delapouite'],
-  ['skeleton',      'skeleton',          'Lorc'],
-  ['generic',       'meeple',            'Delapouite'],
+  // file name        game-icons name      upstream file (folder = author)   rotate
+  ['fighter',       'visored-helm',      'lorc/visored-helm.svg'],
+  ['archer',        'archer',            'delapouite/archer.svg'],
+  ['dwarf',         'dwarf-face',        'delapouite/dwarf-face.svg'],
+  ['goblin',        'goblin-head',       'delapouite/goblin-head.svg'],
+  ['orc',           'orc-head',          'delapouite/orc-head.svg'],
+  ['ogre',          'ogre',              'delapouite/ogre.svg'],
+  ['wolf',          'wolf-head',         'lorc/wolf-head.svg'],
+  ['griffon',       'griffin-symbol',    'delapouite/griffin-symbol.svg'],
+  // dragon-head is in two upstream folders; the npm body (path data from
+  // "M200.947 18.686") is lorc's, not faithtoken's ("M72.81 429.82").
+  ['dragon',        'dragon-head',       'lorc/dragon-head.svg'],
+  ['wizard',        'wizard-face',       'delapouite/wizard-face.svg'],
+  ['skeleton',      'skeleton',          'skoll/skeleton.svg'],
+  ['generic',       'meeple',            'delapouite/meeple.svg'],
 ];
 
 const BADGES = [
-  ['prone',         'falling',           'Sbed'],
-  ['flat_footed',   'surprised',         'Lorc'],
-  ['disabled',      'arm-bandage',       'Delapouite'],
-  ['dying',         'heart-drop',        'Lorc'],
-  ['dead',          'death-skull',       'Lorc'],
-  ['staggered',     'knocked-out-stars', 'Delapouite'],
-  ['squeezed',      'contract',          'Delapouite'],
-  ['stable',        'heart-beats',       'Delapouite'],
-  ['unconscious',   'night-sleep',       'Delapouite'],
-  ['helpless',      'handcuffed',        'Delapouite'],
-  ['flying',        'feathered-wing',    'Lorc'],
+  ['prone',         'falling',           'sbed/falling.svg'],
+  ['flat_footed',   'surprised',         'lorc/surprised.svg'],
+  ['disabled',      'arm-bandage',       'delapouite/arm-bandage.svg'],
+  ['dying',         'heart-drop',        'lorc/heart-drop.svg'],
+  ['dead',          'death-skull',       'sbed/death-skull.svg'],
+  ['staggered',     'knocked-out-stars', 'delapouite/knocked-out-stars.svg'],
+  ['squeezed',      'contract',          'delapouite/contract.svg'],
+  ['stable',        'heart-beats',       'delapouite/heart-beats.svg'],
+  ['unconscious',   'night-sleep',       'delapouite/night-sleep.svg'],
+  ['helpless',      'handcuffed',        'delapouite/handcuffed.svg'],
+  ['flying',        'feathered-wing',    'lorc/feathered-wing.svg'],
   // plain-arrow points down in the set: turned 180 degrees to point north.
-  ['heading',       'plain-arrow',       'Delapouite', 180],
+  ['heading',       'plain-arrow',       'delapouite/plain-arrow.svg', 180],
 ];
+
+function authorOf(upstream) {
+  const folder = upstream.split('/')[0];
+  const author = AUTHOR_OF_FOLDER[folder];
+  if (!author) throw new Error(`${upstream}: no author listed for upstream folder ${folder}/`);
+  return author;
+}
 
 function iconBody(name) {
   const icon = set.icons[name];
@@ -92,7 +114,8 @@ function render(name, size, margin, rotate = 0) {
 function emit(list, dir, size, margin) {
   mkdirSync(dir, { recursive: true });
   const rows = [];
-  for (const [file, name, author, rotate] of list) {
+  for (const [file, name, upstream, rotate] of list) {
+    const author = authorOf(upstream);
     const out = join(dir, `${file}.png`);
     writeFileSync(out, render(name, size, margin, rotate));
     rows.push({ path: relative(assets, out), name, author, rotate });
@@ -111,6 +134,7 @@ const authorUrl = {
   Lorc: 'https://lorcblog.blogspot.com',
   Delapouite: 'https://delapouite.com',
   Sbed: 'https://opengameart.org/content/95-game-icons',
+  // Skoll has no web address in upstream license.txt: falls back to game-icons.net.
 };
 const row = (r) => {
   const mod = r.rotate ? `, rotated ${r.rotate}°` : '';

@@ -2,7 +2,7 @@
 //! through walls, low walls and creatures. Pure.
 
 use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::core::geometry::{Corner, Edge, Footprint, LineTrace, Square, distance_squares, trace_line};
+use crate::rules::core::geometry::{Corner, Footprint, LineTrace, Square, distance_squares, trace_line};
 
 /// Squares within which a low obstacle gives cover (004:400): 9 m.
 pub const LOW_OBSTACLE_RANGE: u32 = 6;
@@ -78,8 +78,7 @@ fn meets(
     attacker: Footprint,
     bystanders: &[Bystander],
 ) -> LineMeets {
-    let mut out = LineMeets::default();
-    let wall = |s: Square| field.terrain(s).blocks();
+    let mut out = LineMeets { blocked: field.line_blocked(trace, attacker, target), ..LineMeets::default() };
     // A low obstacle covers a target within 9 m of it, unless the attacker is nearer to it than the target.
     let low_covers = |at: Square| {
         let to_target = target.distance_to_square(at);
@@ -89,15 +88,11 @@ fn meets(
         if target.contains(square) || attacker.contains(square) {
             continue;
         }
-        match field.terrain(square) {
-            Terrain::Wall => out.blocked = true,
-            Terrain::LowWall | Terrain::Obstacle if low_covers(square) => {
-                out.hard.get_or_insert(format!(
-                    "{} at {square}",
-                    if field.terrain(square) == Terrain::LowWall { "low wall" } else { "obstacle" }
-                ));
-            }
-            _ => {}
+        if matches!(field.terrain(square), Terrain::LowWall | Terrain::Obstacle) && low_covers(square) {
+            out.hard.get_or_insert(format!(
+                "{} at {square}",
+                if field.terrain(square) == Terrain::LowWall { "low wall" } else { "obstacle" }
+            ));
         }
         if let Some(b) = bystanders.iter().find(|b| b.footprint.contains(square)) {
             out.soft.get_or_insert(b.id.clone());
@@ -105,16 +100,12 @@ fn meets(
     }
     for &edge in &trace.crossed_edges {
         match field.edge(edge) {
-            Some(EdgeFeature::Wall) => out.blocked = true,
             // An arrow slit lets a line through only for a creature standing at it: the target there has
             // improved cover; an attacker there shoots out freely; between two others it is a wall.
             Some(EdgeFeature::ArrowSlit) => {
                 let (p, q) = edge.squares();
-                let at = |f: Footprint| f.contains(p) || f.contains(q);
-                if at(target) {
+                if target.contains(p) || target.contains(q) {
                     out.improved.get_or_insert(format!("arrow slit at {}", edge.square));
-                } else if !at(attacker) {
-                    out.blocked = true;
                 }
             }
             Some(EdgeFeature::LowWall | EdgeFeature::Obstacle)
@@ -124,16 +115,6 @@ fn meets(
             }
             _ => {}
         }
-    }
-    let between_walls = |e: &Edge| {
-        let (p, q) = e.squares();
-        field.edge(*e).is_some_and(EdgeFeature::is_wall) || (wall(p) && wall(q))
-    };
-    if trace.along_edges.iter().any(between_walls)
-        || trace.corners_passed.iter().any(|(c, [p, q])| (wall(*p) && wall(*q)) || field.wall_touches_corner(*c))
-        || trace.corners_along.iter().any(|c| field.wall_touches_corner(*c))
-    {
-        out.blocked = true;
     }
     out
 }
@@ -176,35 +157,56 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
     best
 }
 
-/// The cover an adjacent target has against a melee attack: a wall or low wall crossed by a line between
-/// the two squares (004:399). Creatures give none.
+/// The cover an adjacent target has against a melee attack (004:399): every line from a corner of the
+/// attacker's square to a corner of the target's is drawn, « n'importe quelle ligne », through the same
+/// [`meets`] as ranged cover (walls and low walls on squares or edges, the corner between two walls, arrow
+/// slits); if every line is blocked there is no line of effect and the cover is total (004:406), if any is
+/// blocked or passes a low wall or an obstacle the cover is hard. Creatures give none. A creature of
+/// several squares attacks from its best square (004:405); a target beyond the adjacent squares is covered
+/// as against a ranged attack (004:398).
 pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) -> Cover {
     let mut best = Cover::Total;
+    let mut adjacent = false;
     for a in attacker.squares() {
         for t in target.squares() {
             if distance_squares(t.x - a.x, t.y - a.y) > 1 {
                 continue;
             }
-            let cover =
-                Corner::of(a).iter().flat_map(|&ac| Corner::of(t).map(|tc| trace_line(ac, tc))).find_map(|trace| {
-                    trace.crossed_edges.iter().chain(trace.along_edges.iter()).find_map(|e| match field.edge(*e) {
-                        Some(EdgeFeature::Wall) => Some(Cover::Hard { what: "a wall".into() }),
-                        Some(EdgeFeature::LowWall) => {
-                            Some(Cover::Hard { what: format!("low wall on the edge at {}", e.square) })
-                        }
-                        Some(EdgeFeature::ArrowSlit) => {
-                            Some(Cover::Improved { what: format!("arrow slit at {}", e.square) })
-                        }
-                        _ => None,
-                    })
-                });
-            let cover = cover.unwrap_or(Cover::None);
+            adjacent = true;
+            // The corners the two squares share are the gap between them: a line from one passes there, and
+            // is blocked where a wall edge ends on it or, diagonally, two walls close it (000:61).
+            let shared = Corner::of(a).into_iter().filter(|c| Corner::of(t).contains(c)).collect::<Vec<_>>();
+            let closed = |c: Corner| {
+                let diagonal = a.x != t.x && a.y != t.y;
+                let wall = |s: Square| field.terrain(s).blocks();
+                field.wall_touches_corner(c)
+                    || (diagonal && wall(Square::new(a.x, t.y)) && wall(Square::new(t.x, a.y)))
+            };
+            let lines: Vec<LineMeets> = Corner::of(a)
+                .iter()
+                .flat_map(|&ac| Corner::of(t).map(move |tc| (ac, tc)))
+                .filter(|(ac, tc)| ac != tc)
+                .map(|(ac, tc)| {
+                    let mut line = meets(field, &trace_line(ac, tc), target, attacker, &[]);
+                    line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && closed(*c));
+                    line
+                })
+                .collect();
+            let cover = if lines.iter().all(|l| l.blocked) {
+                Cover::Total
+            } else if let Some(l) = lines.iter().find(|l| l.improved.is_some()) {
+                Cover::Improved { what: l.improved.clone().unwrap_or_default() }
+            } else if let Some(l) = lines.iter().find(|l| l.blocked || l.hard.is_some()) {
+                Cover::Hard { what: l.hard.clone().unwrap_or_else(|| "a wall".into()) }
+            } else {
+                Cover::None
+            };
             if cover.rank() < best.rank() {
                 best = cover;
             }
         }
     }
-    if best == Cover::Total { ranged_cover(field, attacker, target, &[]) } else { best }
+    if adjacent { best } else { ranged_cover(field, attacker, target, &[]) }
 }
 
 /// Miss chance of total concealment: the target's own squares in darkness (004:408-413).
@@ -267,6 +269,7 @@ fn through(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::core::geometry::Edge;
 
     fn at(x: i32, y: i32) -> Footprint {
         Footprint::new(Square::new(x, y), 1)
@@ -393,6 +396,26 @@ mod tests {
         let ogre = Footprint::new(Square::new(7, 3), 2);
         assert_eq!(ranged_cover(&field, at(1, 4), ogre, &[]), Cover::None, "its lower squares are in plain sight");
         assert_eq!(ranged_cover(&field, at(1, 2), at(7, 2), &[]), Cover::Total, "a Medium one behind the wall is not");
+    }
+
+    #[test]
+    fn a_wall_square_covers_an_adjacent_melee_target_004_399() {
+        let mut f = Battlefield::open(3, 3);
+        f.set_terrain(Square::new(1, 0), Terrain::Wall);
+        assert_eq!(melee_cover(&f, at(0, 0), at(1, 1)).bonus(), 4, "a line through the wall square");
+        assert!(matches!(melee_cover(&f, at(0, 0), at(1, 1)), Cover::Hard { .. }));
+        f.set_terrain(Square::new(0, 1), Terrain::Wall);
+        assert_eq!(melee_cover(&f, at(0, 0), at(1, 1)), Cover::Total, "every line through a wall or the corner");
+        let mut f = Battlefield::open(3, 3);
+        f.set_terrain(Square::new(1, 0), Terrain::LowWall);
+        assert!(matches!(melee_cover(&f, at(0, 0), at(1, 1)), Cover::Hard { .. }), "a low wall square");
+        let open = Battlefield::open(3, 3);
+        assert_eq!(melee_cover(&open, at(0, 0), at(1, 1)), Cover::None);
+        assert_eq!(melee_cover(&open, at(0, 0), at(1, 0)), Cover::None);
+        let mut f = Battlefield::open(3, 3);
+        f.set_edge(Edge { square: Square::new(0, 0), east: true }, EdgeFeature::Wall);
+        assert_eq!(melee_cover(&f, at(0, 0), at(1, 0)), Cover::Total, "a wall between: no line of effect (004:406)");
+        assert!(matches!(melee_cover(&f, at(0, 1), at(1, 1)), Cover::Hard { .. }), "lines from the wall's end");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::core::geometry::{Corner, Direction, Edge, Square};
+use crate::rules::core::geometry::{Corner, Direction, Edge, Footprint, LineTrace, Square, trace_line};
 
 /// What covers the ground of a square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -204,34 +204,45 @@ impl Battlefield {
 
 impl Battlefield {
     /// Whether a straight line from some corner of a square of `from` to some corner of a square of `to`
-    /// passes through no wall square and crosses no wall edge: line of sight for a charge (004:454) and
-    /// cover later (004:398-416).
-    pub fn line_of_sight(
-        &self,
-        from: crate::rules::core::geometry::Footprint,
-        to: crate::rules::core::geometry::Footprint,
-    ) -> bool {
-        use crate::rules::core::geometry::trace_line;
-        let corners = |f: crate::rules::core::geometry::Footprint| f.squares().flat_map(Corner::of).collect::<Vec<_>>();
+    /// is not [blocked](Self::line_blocked): line of sight for a charge (004:454), the AI's aim, pursuit.
+    pub fn line_of_sight(&self, from: Footprint, to: Footprint) -> bool {
+        let corners = |f: Footprint| f.squares().flat_map(Corner::of).collect::<Vec<_>>();
         let (ours, theirs) = (corners(from), corners(to));
-        ours.iter().any(|a| {
-            theirs.iter().any(|b| {
-                let trace = trace_line(*a, *b);
-                let wall = |s: &Square| self.terrain(*s).blocks();
-                let between_walls = |e: &crate::rules::core::geometry::Edge| {
-                    let (p, q) = e.squares();
-                    self.edge(*e).is_some_and(EdgeFeature::is_wall) || (wall(&p) && wall(&q))
-                };
-                !trace.squares.iter().any(wall)
-                    && !trace.crossed_edges.iter().any(|e| self.edge(*e).is_some_and(EdgeFeature::is_wall))
-                    && !trace.along_edges.iter().any(between_walls)
-                    && !trace
-                        .corners_passed
-                        .iter()
-                        .any(|(c, [p, q])| (wall(p) && wall(q)) || self.wall_touches_corner(*c))
-                    && !trace.corners_along.iter().any(|c| self.wall_touches_corner(*c))
-            })
-        })
+        ours.iter().any(|a| theirs.iter().any(|b| !self.line_blocked(&trace_line(*a, *b), from, to)))
+    }
+
+    /// Whether the line `trace`, drawn from a corner of `from` to a corner of `to`, is blocked: it enters a
+    /// wall square or crosses a wall edge; runs along an edge that is a wall or lies between two wall squares;
+    /// slips through a corner between two wall squares or one a wall edge touches. An arrow slit lets the
+    /// line through only for a creature standing at it (004:407). The one predicate of what stops a line
+    /// (004:398, 004:406), shared by cover, melee cover and line of sight.
+    pub fn line_blocked(&self, trace: &LineTrace, from: Footprint, to: Footprint) -> bool {
+        let wall = |s: Square| self.terrain(s).blocks();
+        let ends = |s: Square| from.contains(s) || to.contains(s);
+        let crosses_wall = |e: &Edge| match self.edge(*e) {
+            Some(EdgeFeature::Wall) => true,
+            Some(EdgeFeature::ArrowSlit) => {
+                let (p, q) = e.squares();
+                !(ends(p) || ends(q))
+            }
+            _ => false,
+        };
+        let between_walls = |e: &Edge| {
+            let (p, q) = e.squares();
+            self.edge(*e).is_some_and(EdgeFeature::is_wall) || (wall(p) && wall(q))
+        };
+        // Two wall squares meeting at a corner close it to a line along the grid through it, as to a line
+        // slipping diagonally between them.
+        let closed_diagonally = |c: Corner| {
+            let (x, y) = (c.x, c.y);
+            (wall(Square::new(x - 1, y - 1)) && wall(Square::new(x, y)))
+                || (wall(Square::new(x, y - 1)) && wall(Square::new(x - 1, y)))
+        };
+        trace.squares.iter().any(|&s| !ends(s) && wall(s))
+            || trace.crossed_edges.iter().any(crosses_wall)
+            || trace.along_edges.iter().any(between_walls)
+            || trace.corners_passed.iter().any(|(c, [p, q])| (wall(*p) && wall(*q)) || self.wall_touches_corner(*c))
+            || trace.corners_along.iter().any(|c| self.wall_touches_corner(*c) || closed_diagonally(*c))
     }
 }
 
