@@ -12,6 +12,7 @@ pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width};
 pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
 pub use paths::{Danger, Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
 
+use crate::rules::core::altitude::{Scale, vertical_steps};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
@@ -122,15 +123,17 @@ pub fn check_grounded(
     }
 }
 
-/// The other creatures as `mover` sees them.
-pub fn occupants_for(bodies: &[Body], mover: Entity, faction: &Faction) -> Vec<Occupant> {
+/// The other creatures as `mover` sees them: those whose bodies share its height; a body flying above or
+/// below it neither blocks nor hinders its way (as placing them shows, docs/levels.md).
+pub fn occupants_for(bodies: &[Body], mover: &Body) -> Vec<Occupant> {
     bodies
         .iter()
-        .filter(|b| b.entity != mover)
+        .filter(|b| b.entity != mover.entity)
+        .filter(|b| vertical_steps(Scale::Normal, b.altitude, b.size, mover.altitude, mover.size) == 0)
         .map(|b| Occupant {
             footprint: b.footprint,
             size: b.size,
-            ally: &b.faction == faction,
+            ally: b.faction == mover.faction,
             helpless: b.helpless,
             obstructs_when_helpless: b.traits.obstructs_when_helpless,
             fills_space: b.traits.fills_space,
@@ -138,12 +141,18 @@ pub fn occupants_for(bodies: &[Body], mover: Entity, faction: &Faction) -> Vec<O
         .collect()
 }
 
-/// The step rules' view of a creature.
-pub fn mover_of(size: Size, speed: &Speed, traits: &Traits, skills: &Skills) -> Mover {
-    let medium = if speed.land == 0 && speed.fly.is_some() { Medium::Fly } else { Medium::Land };
+/// The medium a creature moves in: the air when it has wings and is off the ground, or has no legs at all;
+/// the ground otherwise. A flier in the air is not hampered by the ground's difficult terrain or obstacles
+/// (000:98, 000:108-109, 004:337, 004:340) and moves at its fly speed, whichever action it takes.
+pub fn medium_of(speed: &Speed, altitude: i32) -> Medium {
+    if speed.fly.is_some() && (altitude > 0 || speed.land == 0) { Medium::Fly } else { Medium::Land }
+}
+
+/// The step rules' view of a creature at `altitude`.
+pub fn mover_of(size: Size, speed: &Speed, altitude: i32, traits: &Traits, skills: &Skills) -> Mover {
     Mover {
         size,
-        medium,
+        medium: medium_of(speed, altitude),
         incorporeal: traits.incorporeal,
         darkvision: traits.darkvision_m > 0,
         charging: false,

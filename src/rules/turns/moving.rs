@@ -20,7 +20,7 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{
-    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, mover_of, occupants_for, settle,
+    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, medium_of, mover_of, occupants_for, settle,
     squeeze_width,
 };
 
@@ -221,28 +221,33 @@ pub struct MoverView {
 pub fn bodies<'a>(creatures: impl Iterator<Item = MoverViewItem<'a, 'a>>) -> Vec<Body> {
     creatures
         .filter(|c| !c.riding)
-        .map(|c| Body {
-            entity: c.entity,
-            id: c.id.clone(),
-            faction: c.faction.clone(),
-            footprint: c.space.at(c.position.0),
-            altitude: c.altitude.0,
-            heading: c.heading.0,
-            size: *c.size,
-            helpless: c.conditions.is_helpless(),
-            traits: c.traits.clone(),
-        })
+        .map(|c| body_of(&c))
         .collect()
+}
+
+/// One creature's body.
+pub fn body_of(c: &MoverViewItem<'_, '_>) -> Body {
+    Body {
+        entity: c.entity,
+        id: c.id.clone(),
+        faction: c.faction.clone(),
+        footprint: c.space.at(c.position.0),
+        altitude: c.altitude.0,
+        heading: c.heading.0,
+        size: *c.size,
+        helpless: c.conditions.is_helpless(),
+        traits: c.traits.clone(),
+    }
 }
 
 /// Builds the movement view of one creature.
 pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_, '_>) -> MoveQuery<'a> {
     MoveQuery {
         field,
-        occupants: occupants_for(all, c.entity, c.faction),
-        mover: mover_of(*c.size, c.speed, c.traits, c.skills),
+        occupants: occupants_for(all, &body_of(c)),
+        mover: mover_of(*c.size, c.speed, c.altitude.0, c.traits, c.skills),
         start: c.space.at(c.position.0),
-        speed: match (mover_of(*c.size, c.speed, c.traits, c.skills).medium, c.speed.fly) {
+        speed: match (medium_of(c.speed, c.altitude.0), c.speed.fly) {
             (Medium::Fly, Some(fly)) => fly.squares,
             _ => land_speed(c.speed, c.speed_modifiers, *c.encumbrance, c.traits),
         },
