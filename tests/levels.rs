@@ -59,6 +59,20 @@ fn fixture(name: &str) -> (PathBuf, String) {
 }
 
 #[test]
+fn a_layer_row_of_the_wrong_width_is_reported_where_it_is_written() {
+    let (path, text) = fixture("bad_layers_level.ron");
+    let problems = check_level(&path, &text, &content()).expect_err("two rows are short");
+    let found: Vec<(usize, usize, String)> = problems.0.iter().map(|d| (d.line, d.column, d.message.clone())).collect();
+    assert_eq!(
+        found,
+        vec![
+            (12, 9, "difficult row 1 has 5 squares but the map is 6 wide".to_string()),
+            (18, 9, "obstacles row 2 has 4 squares but the map is 6 wide".to_string()),
+        ]
+    );
+}
+
+#[test]
 fn a_broken_level_lists_every_problem_with_its_place() {
     let (path, text) = fixture("bad_level.ron");
     let problems = check_level(&path, &text, &content()).expect_err("the level is broken");

@@ -133,6 +133,13 @@ pub struct LevelDef {
     /// Optional fog rows, same size: `*` fog, smoke or foliage (concealment 20%), anything else clear.
     #[serde(default)]
     pub fog: Vec<String>,
+    /// Optional difficult-ground rows, same size: `*` difficult terrain laid over the square's terrain
+    /// (rubble in the dark, undergrowth round a boulder: the costs multiply, 003:47).
+    #[serde(default)]
+    pub difficult: Vec<String>,
+    /// Optional obstacle rows, same size: `*` an obstacle laid over the square's terrain.
+    #[serde(default)]
+    pub obstacles: Vec<String>,
     /// Walls and obstacles on edges.
     #[serde(default)]
     pub edges: Vec<EdgeDef>,
@@ -265,6 +272,38 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
     })
 }
 
+/// One of the map's optional layers (`darkness`, `fog`, `difficult`, `obstacles`): as many rows as the map,
+/// each as wide, `*` where the layer lies; each row of the wrong length is reported where it is written.
+fn read_layer(
+    source: &Source<'_>,
+    name: &str,
+    rows: &[String],
+    (width, height): (i32, i32),
+    problems: &mut Vec<Diagnostic>,
+    mut set: impl FnMut(Square, bool),
+) {
+    if rows.is_empty() {
+        return;
+    }
+    let start = source.find_from(0, &format!("{name}:")).unwrap_or(0);
+    let offsets = quoted_offsets(source.text, start, rows.len());
+    if rows.len() != height as usize {
+        problems.push(source.error_at(start, format!("{name} has {} rows but the map is {height} high", rows.len())));
+    }
+    for (y, row) in rows.iter().enumerate().take(height as usize) {
+        let squares = row.chars().count();
+        if squares != width as usize {
+            let at = offsets.get(y).copied().unwrap_or(start);
+            problems.push(
+                source.error_at(at, format!("{name} row {y} has {squares} squares but the map is {width} wide")),
+            );
+        }
+        for (x, c) in row.chars().enumerate().take(width as usize) {
+            set(Square::new(x as i32, y as i32), c == '*');
+        }
+    }
+}
+
 /// The map of a level: its terrain row by row, its darkness and fog, its edges; and the level character
 /// of each square, for the view.
 fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>) -> (Battlefield, Vec<char>) {
@@ -304,32 +343,14 @@ fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>)
             }
         }
     }
-    if !def.darkness.is_empty() {
-        let dark_start = source.find_from(0, "darkness:").unwrap_or(0);
-        if def.darkness.len() != height as usize {
-            problems.push(source.error_at(
-                dark_start,
-                format!("darkness has {} rows but the map is {height} high", def.darkness.len()),
-            ));
-        }
-        for (y, row) in def.darkness.iter().enumerate().take(height as usize) {
-            for (x, c) in row.chars().enumerate().take(width as usize) {
-                field.set_dark(Square::new(x as i32, y as i32), c == '*');
-            }
-        }
-    }
-    if !def.fog.is_empty() {
-        let fog_start = source.find_from(0, "fog:").unwrap_or(0);
-        if def.fog.len() != height as usize {
-            problems.push(
-                source.error_at(fog_start, format!("fog has {} rows but the map is {height} high", def.fog.len())),
-            );
-        }
-        for (y, row) in def.fog.iter().enumerate().take(height as usize) {
-            for (x, c) in row.chars().enumerate().take(width as usize) {
-                field.set_fog(Square::new(x as i32, y as i32), c == '*');
-            }
-        }
+    let layers: [(&str, &[String], fn(&mut Battlefield, Square, bool)); 4] = [
+        ("darkness", &def.darkness, Battlefield::set_dark),
+        ("fog", &def.fog, Battlefield::set_fog),
+        ("difficult", &def.difficult, Battlefield::set_difficult),
+        ("obstacles", &def.obstacles, Battlefield::set_obstacle),
+    ];
+    for (name, rows, set) in layers {
+        read_layer(source, name, rows, (width, height), problems, |square, on| set(&mut field, square, on));
     }
     for edge in &def.edges {
         let at = source.locate(&format!("({}, {})", edge.at.x, edge.at.y), Some("side:"));
@@ -519,13 +540,20 @@ fn place_creature<'a>(
         return None;
     }
     if let Some(bad) = space.squares().find(|s| {
-        matches!(field.terrain(*s), Terrain::Wall | Terrain::Pit | Terrain::Obstacle | Terrain::LowWall)
+        (matches!(field.terrain(*s), Terrain::Wall | Terrain::Pit) || field.has_obstacle(*s))
             && !stats.traits.incorporeal
             && !(stats.speed.fly.is_some() && field.terrain(*s) == Terrain::Pit)
     }) {
         problems.push(
             source
-                .error(at("at:"), format!("creature {who:?} stands in {} at {bad}", terrain_name(field.terrain(bad)))),
+                .error(at("at:"), format!(
+                "creature {who:?} stands in {} at {bad}",
+                if field.terrain(bad).blocks() || field.terrain(bad) == Terrain::Pit || field.terrain(bad).is_obstacle() {
+                    terrain_name(field.terrain(bad))
+                } else {
+                    "an obstacle"
+                }
+            )),
         );
     }
     let mut stats = stats;

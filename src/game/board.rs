@@ -8,7 +8,7 @@ use bevy_ecs_tilemap::prelude::*;
 
 use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::ActiveEncounter;
-use crate::rules::core::battlefield::EdgeFeature;
+use crate::rules::core::battlefield::{EdgeFeature, Terrain};
 use crate::rules::core::geometry::Square;
 
 /// Everything drawn for the current map, despawned when the encounter changes.
@@ -34,6 +34,10 @@ pub fn tile_index(look: char) -> u32 {
 const TILE_COUNT: u32 = 10;
 const DARKNESS: Color = Color::srgba(0.02, 0.0, 0.08, 0.92);
 const FOG: Color = Color::srgba(0.85, 0.88, 0.9, 0.45);
+/// Difficult ground laid over a square's own terrain (the level's `difficult` layer): a brown wash.
+const ROUGH: Color = Color::srgba(0.45, 0.3, 0.12, 0.4);
+/// An obstacle laid over a square's own terrain (the `obstacles` layer): a dark block in the middle.
+const BLOCK: Color = Color::srgba(0.25, 0.2, 0.16, 0.85);
 const GRID: Color = Color::srgba(0.1, 0.08, 0.06, 0.6);
 const GRID_WIDTH: f32 = 2.0;
 const WALL_EDGE: Color = Color::srgb(0.12, 0.11, 0.12);
@@ -87,6 +91,22 @@ fn draw_board(
                 ))
                 .id();
             storage.set(&position, tile);
+            let square = Square::new(x, y);
+            let own = field.terrain(square);
+            if field.is_difficult(square) && !matches!(own, Terrain::Difficult | Terrain::Water) {
+                commands.spawn((
+                    BoardPart,
+                    Sprite::from_color(ROUGH, Vec2::splat(TILE_PX)),
+                    Transform::from_translation(square_centre(square, height).extend(0.8)),
+                ));
+            }
+            if field.has_obstacle(square) && !own.is_obstacle() {
+                commands.spawn((
+                    BoardPart,
+                    Sprite::from_color(BLOCK, Vec2::splat(TILE_PX * 0.45)),
+                    Transform::from_translation(square_centre(square, height).extend(0.9)),
+                ));
+            }
             if field.is_foggy(Square::new(x, y)) {
                 commands.spawn((
                     BoardPart,

@@ -360,7 +360,18 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let field = world.resource::<Battlefield>();
     let dark = if field.is_dark(square) { ", in darkness (50% concealment without darkvision, 004:415)" } else { "" };
     let fog = if field.is_foggy(square) { ", in fog (20% concealment, 004:408)" } else { "" };
-    out.push((format!("Square {square}: {}{dark}{fog}", terrain_words(field.terrain(square))), egui::Color32::WHITE));
+    let terrain = field.terrain(square);
+    let rough = if field.is_difficult(square) && !matches!(terrain, Terrain::Difficult | Terrain::Water) {
+        ", in difficult terrain (x2, 000:92)"
+    } else {
+        ""
+    };
+    let blocked = if field.has_obstacle(square) && !terrain.is_obstacle() {
+        ", with an obstacle (x2, not stopped on, 000:99-105)"
+    } else {
+        ""
+    };
+    out.push((format!("Square {square}: {}{rough}{blocked}{dark}{fog}", terrain_words(terrain)), egui::Color32::WHITE));
     let previews = world.resource::<Previews>();
     if let Some((action, cost)) = previews.options.at(square) {
         out.push((
@@ -666,8 +677,9 @@ fn cast_lines(
 }
 
 fn field_allows_standing(world: &World, square: crate::rules::core::geometry::Square) -> bool {
-    let terrain = world.resource::<Battlefield>().terrain(square);
-    !terrain.blocks() && !terrain.is_obstacle() && terrain != Terrain::Pit
+    let field = world.resource::<Battlefield>();
+    let terrain = field.terrain(square);
+    !terrain.blocks() && !field.has_obstacle(square) && terrain != Terrain::Pit
 }
 
 /// The foes of `me` against whose ranged attacks `me` would have cover standing on `square`.

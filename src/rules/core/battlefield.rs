@@ -69,6 +69,11 @@ pub struct Battlefield {
     dark: Vec<bool>,
     /// Fog, smoke or foliage: concealment, 20% (004:408-416).
     fog: Vec<bool>,
+    /// Difficult ground laid over a square's terrain (the level's `difficult` layer): an obstacle or a
+    /// dark square can be in difficult terrain too, and the costs multiply (003:47).
+    difficult: Vec<bool>,
+    /// An obstacle laid over a square's terrain (the level's `obstacles` layer): crossed, never stopped on.
+    obstacle: Vec<bool>,
     /// Per square: the feature on its east edge, then on its south edge. Edges of squares off the map are
     /// not kept: outside the map is wall already.
     edges: Vec<[Option<EdgeFeature>; 2]>,
@@ -86,6 +91,8 @@ impl Battlefield {
             terrain: vec![Terrain::Floor; n],
             dark: vec![false; n],
             fog: vec![false; n],
+            difficult: vec![false; n],
+            obstacle: vec![false; n],
             edges: vec![[None; 2]; n],
             scale: crate::rules::core::altitude::Scale::Normal,
         }
@@ -146,6 +153,33 @@ impl Battlefield {
     pub fn set_fog(&mut self, square: Square, fog: bool) {
         if let Some(i) = self.index(square) {
             self.fog[i] = fog;
+        }
+    }
+
+    /// Whether a walker's step into `square` is hampered by difficult ground: its terrain (difficult,
+    /// shallow water) or the difficult layer over it (000:92-98).
+    pub fn is_difficult(&self, square: Square) -> bool {
+        matches!(self.terrain(square), Terrain::Difficult | Terrain::Water)
+            || self.index(square).is_some_and(|i| self.difficult[i])
+    }
+
+    /// Whether an obstacle stands on `square`: its terrain (obstacle, low wall) or the obstacles layer over
+    /// it; crossed at double cost, never stopped on (000:99-105).
+    pub fn has_obstacle(&self, square: Square) -> bool {
+        self.terrain(square).is_obstacle() || self.index(square).is_some_and(|i| self.obstacle[i])
+    }
+
+    /// Lays difficult ground over a square's terrain, or takes it off.
+    pub fn set_difficult(&mut self, square: Square, difficult: bool) {
+        if let Some(i) = self.index(square) {
+            self.difficult[i] = difficult;
+        }
+    }
+
+    /// Lays an obstacle over a square's terrain, or takes it off.
+    pub fn set_obstacle(&mut self, square: Square, obstacle: bool) {
+        if let Some(i) = self.index(square) {
+            self.obstacle[i] = obstacle;
         }
     }
 

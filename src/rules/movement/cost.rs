@@ -242,20 +242,21 @@ pub struct Entry {
 }
 
 impl StepWorld<'_> {
-    /// Whether the mover is hampered by the terrain of `square` and how many times.
+    /// How many times the ground of `square` doubles the mover's cost: once for difficult terrain, once
+    /// for an obstacle, once for poor visibility (darkness, for a creature without darkvision); when several
+    /// apply they multiply (003:36-47: ×2, ×4, ×8; 000:130-138). Fliers and incorporeal creatures are not
+    /// hampered by the ground (000:98, 000:108-109); swimmers are not by water.
     fn terrain_doublings(&self, mover: &Mover, square: Square) -> u32 {
         if mover.incorporeal {
             return 0;
         }
-        let terrain = self.field.terrain(square);
-        let ground = match (mover.medium, terrain) {
-            (Medium::Fly, _) => 0,
-            (Medium::Swim, Terrain::Water) => 0,
-            (_, Terrain::Difficult | Terrain::Water | Terrain::Obstacle | Terrain::LowWall) => 1,
-            _ => 0,
-        };
-        let dark = u32::from(self.field.is_dark(square) && !mover.darkvision);
-        ground + dark
+        let field = self.field;
+        let on_ground = mover.medium != Medium::Fly;
+        let swum = mover.medium == Medium::Swim && field.terrain(square) == Terrain::Water;
+        let difficult = on_ground && !swum && field.is_difficult(square);
+        let obstacle = on_ground && field.has_obstacle(square);
+        let dark = field.is_dark(square) && !mover.darkvision;
+        u32::from(difficult) + u32::from(obstacle) + u32::from(dark)
     }
 
     /// Checks that a footprint can be entered at all, and what entering costs and allows.
@@ -273,7 +274,7 @@ impl StepWorld<'_> {
             if terrain == Terrain::Pit && mover.medium != Medium::Fly && !mover.incorporeal {
                 return Err(Blocked::Pit { square });
             }
-            if terrain.is_obstacle() && mover.medium != Medium::Fly && !mover.incorporeal {
+            if self.field.has_obstacle(square) && mover.medium != Medium::Fly && !mover.incorporeal {
                 can_stop = false;
             }
             doublings = doublings.max(self.terrain_doublings(mover, square));
@@ -548,6 +549,31 @@ mod tests {
         assert!(world(&field).step(&bird, at, Direction::East, at).is_err());
         let ghost = Mover { incorporeal: true, ..Mover::walker(Size::Medium) };
         assert!(world(&field).step(&ghost, at, Direction::East, at).is_ok());
+    }
+
+    #[test]
+    fn an_obstacle_in_difficult_terrain_in_the_dark_costs_8_003_47() {
+        // Three conditions, each x2, multiply (003:47): x8, 8 squares straight, 12 diagonally (000:135-138).
+        let mut field = Battlefield::open(3, 3);
+        for square in [Square::new(1, 0), Square::new(1, 1)] {
+            field.set_terrain(square, Terrain::Obstacle);
+            field.set_difficult(square, true);
+            field.set_dark(square, true);
+        }
+        let at = Footprint::new(Square::new(0, 0), 1);
+        let man = Mover::walker(Size::Medium);
+        let (_, entry) = world(&field).step(&man, at, Direction::East, at).unwrap();
+        assert_eq!(entry.hampering.doublings, 3);
+        assert!(!entry.can_stop, "an obstacle is crossed, not stopped on");
+        assert_eq!(step_cost(false, entry.hampering, false).0, 8);
+        assert_eq!(step_cost(true, entry.hampering, false).0, 12);
+        // Twice hampered: 4 squares, 6 diagonally (000:135-136).
+        let elf = Mover { darkvision: true, ..man };
+        let (_, entry) = world(&field).step(&elf, at, Direction::East, at).unwrap();
+        assert_eq!((step_cost(false, entry.hampering, false).0, step_cost(true, entry.hampering, false).0), (4, 6));
+        // A flier is hampered by the dark alone.
+        let bird = Mover { medium: Medium::Fly, ..man };
+        assert_eq!(world(&field).step(&bird, at, Direction::East, at).unwrap().1.hampering.doublings, 1);
     }
 
     #[test]
