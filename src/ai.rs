@@ -152,6 +152,12 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if is_directed(world, creature) {
         return end;
     }
+    // Lying prone it stands up first with its move action (004:225); with only its standard action left it
+    // fights from the ground.
+    let prone = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Prone));
+    if prone && !riding && budget.check(ActionKind::Move).is_ok() {
+        return Command::StandUp { creature: me.id.clone() };
+    }
     // A breath weapon ready breathes where it covers the most foes, before a flier flies on with its move.
     if let Some(step) = breathe_at(world, creature, &me, &foes) {
         return step;

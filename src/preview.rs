@@ -19,8 +19,13 @@ use crate::rules::turns::moving::{MoverView, bodies, check_action, move_query};
 use crate::rules::turns::{ActionBudget, TurnOrder};
 
 /// The movement actions the move preview shades, cheapest first.
-pub const SHADED: [MovementAction; 4] =
-    [MovementAction::FiveFootStep, MovementAction::Move, MovementAction::DoubleMove, MovementAction::Run];
+pub const SHADED: [MovementAction; 5] = [
+    MovementAction::FiveFootStep,
+    MovementAction::Crawl,
+    MovementAction::Move,
+    MovementAction::DoubleMove,
+    MovementAction::Run,
+];
 
 /// Where a creature can end a move this turn, each square with the cheapest action that reaches it.
 #[derive(Clone, Debug, Default)]

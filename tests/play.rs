@@ -601,6 +601,26 @@ fn the_ai_hides_its_fliers_after_their_flight() {
     assert!(hid, "the dragon never hid in four battles");
 }
 
+/// Lying prone, an AI creature stands up with its move action before anything else (004:225); it never
+/// walks prone (004:217).
+#[test]
+fn a_prone_ai_creature_stands_up_first() {
+    use estoc::rules::core::creature::Condition;
+    let encounter = level_at("tests/scenarios/levels/lying.ron");
+    let log = estoc::simulate::battle(&encounter, 4).log.0;
+    let fighter = |c: &estoc::rules::core::creature::CreatureId| c.0 == "fighter";
+    let stood = log.iter().position(
+        |f| matches!(f, Fact::ConditionLost { creature, condition: Condition::Prone } if fighter(creature)),
+    );
+    let acted = log.iter().position(|f| match f {
+        Fact::MoveStarted { creature, .. } => fighter(creature),
+        Fact::AttackRolled { attacker, .. } => fighter(attacker),
+        _ => false,
+    });
+    assert!(stood.is_some() && acted.is_some() && stood < acted, "stood up at {stood:?}, acted at {acted:?}");
+    assert!(!log.iter().any(|f| matches!(f, Fact::ActionRefused { .. })));
+}
+
 #[test]
 fn the_ai_dives_on_a_foe_below() {
     let encounter = level_at("tests/scenarios/levels/stoop.ron");

@@ -71,6 +71,7 @@ pub const BAR: &[BarAction] = &[
         label: "5-foot step [S]",
         kind: BarKind::Mode(Mode::Move(MovementAction::FiveFootStep)),
     },
+    BarAction { key: KeyCode::Comma, label: "Crawl [,]", kind: BarKind::Mode(Mode::Move(MovementAction::Crawl)) },
     BarAction { key: KeyCode::KeyD, label: "Total defence [D]", kind: BarKind::TotalDefense },
     BarAction { key: KeyCode::KeyG, label: "Defensively [G]", kind: BarKind::Defensively },
     BarAction { key: KeyCode::KeyU, label: "Stand up [U]", kind: BarKind::StandUp },

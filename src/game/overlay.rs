@@ -32,6 +32,7 @@ pub fn action_colour(action: MovementAction) -> Color {
         MovementAction::Withdraw => Color::srgba(0.6, 0.5, 1.0, 0.32),
         MovementAction::Charge => Color::srgba(1.0, 0.35, 0.1, 0.40),
         MovementAction::MinimumMovement => Color::srgba(0.8, 0.8, 0.8, 0.32),
+        MovementAction::Crawl => Color::srgba(0.55, 0.9, 0.55, 0.34),
     }
 }
 

@@ -270,6 +270,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "ArrowDown" => KeyCode::ArrowDown,
         "Plus" => KeyCode::Equal,
         "Minus" => KeyCode::Minus,
+        "Comma" => KeyCode::Comma,
         _ => return None,
     })
 }

@@ -251,6 +251,7 @@ fn take_off(
             order
                 .check_turn(intent.creature)
                 .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
+                .and_then(|()| crate::rules::core::creature::on_its_feet(conditions))
                 .and_then(|()| {
                     if altitude.0 > 0 { Err(Refusal::new("it is already in the air", "004:657")) } else { Ok(()) }
                 })

@@ -60,6 +60,8 @@ pub enum Action {
     FiveFootStep,
     /// The minimum movement (000:139-144).
     MinimumMovement,
+    /// Crawling 1.5 m, prone (004:217).
+    Crawl,
     /// Charge (004:451).
     Charge,
     /// An attack, single or full.
@@ -127,6 +129,7 @@ impl Action {
             Action::Withdraw => "withdraw",
             Action::FiveFootStep => "five_foot_step",
             Action::MinimumMovement => "minimum_movement",
+            Action::Crawl => "crawl",
             Action::Charge => "charge",
             Action::Attack => "attack",
             Action::ReadiedAttack => "readied attack",

@@ -182,6 +182,7 @@ fn get_on(
         let checked = order
             .check_turn(intent.creature)
             .and_then(|()| crate::rules::core::creature::able_to_act(me.7))
+            .and_then(|()| crate::rules::core::creature::on_its_feet(me.7))
             .and_then(|()| match (me.9, mount.9) {
                 (Some(_), _) => Err(Refusal::new(format!("{} already rides", me.1), "004:226")),
                 (_, Some(_)) => Err(Refusal::new(format!("{} rides another creature", mount.1), "004:475")),

@@ -40,12 +40,15 @@ pub enum MovementAction {
     /// Charge, a full-round action: a straight clear lane of 2 squares to twice the speed to the nearest
     /// square from which to attack the target, then one attack at +2 (004:451-459).
     Charge,
+    /// Crawl: a creature lying prone moves 1.5 m as a move action, provoking as any move does (004:217).
+    Crawl,
 }
 
 impl MovementAction {
     /// All of them, in the order a player reads them.
-    pub const ALL: [MovementAction; 7] = [
+    pub const ALL: [MovementAction; 8] = [
         MovementAction::FiveFootStep,
+        MovementAction::Crawl,
         MovementAction::Move,
         MovementAction::DoubleMove,
         MovementAction::Run,
@@ -64,6 +67,7 @@ impl MovementAction {
             MovementAction::FiveFootStep => "five_foot_step",
             MovementAction::MinimumMovement => "minimum_movement",
             MovementAction::Charge => "charge",
+            MovementAction::Crawl => "crawl",
         }
     }
 
@@ -78,6 +82,7 @@ impl MovementAction {
             MovementAction::FiveFootStep => Action::FiveFootStep,
             MovementAction::MinimumMovement => Action::MinimumMovement,
             MovementAction::Charge => Action::Charge,
+            MovementAction::Crawl => Action::Crawl,
         }
     }
 
@@ -96,7 +101,24 @@ pub fn allowance(action: MovementAction, speed: u32, run_multiplier: u32) -> u32
         MovementAction::Move => speed,
         MovementAction::DoubleMove | MovementAction::Withdraw | MovementAction::Charge => speed * 2,
         MovementAction::Run => speed * run_multiplier,
-        MovementAction::FiveFootStep | MovementAction::MinimumMovement => 1,
+        MovementAction::FiveFootStep | MovementAction::MinimumMovement | MovementAction::Crawl => 1,
+    }
+}
+
+/// Whether a creature lying prone, or standing, may take `action`: lying prone it crawls (004:217) or
+/// takes the minimum movement of a full round (000:139-144), and stands up first for anything else
+/// (004:225); standing, it does not crawl. The one posture rule of every movement question.
+pub fn posture_allows(action: MovementAction, prone: bool) -> Result<(), Refusal> {
+    let crawls = matches!(action, MovementAction::Crawl | MovementAction::MinimumMovement);
+    match (prone, action) {
+        (false, MovementAction::Crawl) => {
+            Err(Refusal::new("it crawls only when lying prone; standing, it walks", "004:217"))
+        }
+        (true, _) if !crawls => Err(Refusal::new(
+            "lying prone it crawls 1.5 m as a move action, or stands up first (a move action that provokes)",
+            "004:217, 004:225",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -182,6 +204,8 @@ pub struct MoveQuery<'a> {
     /// The squares the foes who could strike threaten: among the cheapest paths, the search prefers the
     /// one that provokes least (004:64-71).
     pub danger: Option<paths::Danger>,
+    /// It lies prone: it crawls, or stands up first (004:217, 004:225).
+    pub prone: bool,
 }
 
 impl MoveQuery<'_> {
@@ -197,6 +221,9 @@ impl MoveQuery<'_> {
 
     /// Squares of movement `action` allows this creature.
     pub fn allowance(&self, action: MovementAction) -> u32 {
+        if posture_allows(action, self.prone).is_err() {
+            return 0;
+        }
         match action {
             MovementAction::Withdraw | MovementAction::Charge if self.restricted => self.speed,
             _ => allowance(action, self.speed, self.run_multiplier),

@@ -20,7 +20,7 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{
-    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, medium_of, mover_of, occupants_for, settle,
+    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, medium_of, mover_of, posture_allows, occupants_for, settle,
     squeeze_width,
 };
 
@@ -41,7 +41,9 @@ pub fn check_action(
     if !conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
     }
+    posture_allows(action, conditions.has(Condition::Prone))?;
     match action {
+        MovementAction::Crawl => budget.check(ActionKind::Move).and(budget.check_movement()),
         MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),
         MovementAction::DoubleMove => budget.check_double_move().and(budget.check_movement()),
         MovementAction::Run => {
@@ -76,7 +78,7 @@ pub fn check_action(
 /// Spends what a movement action costs.
 fn spend(action: MovementAction, budget: &mut ActionBudget) {
     let kinds: &[ActionKind] = match action {
-        MovementAction::Move => &[ActionKind::Move],
+        MovementAction::Move | MovementAction::Crawl => &[ActionKind::Move],
         MovementAction::DoubleMove => &[ActionKind::Move, ActionKind::Move],
         MovementAction::Withdraw | MovementAction::MinimumMovement if budget.restricted => &[ActionKind::Standard],
         MovementAction::Run | MovementAction::Withdraw | MovementAction::MinimumMovement => &[ActionKind::FullRound],
@@ -255,6 +257,7 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         restricted: c.budget.restricted,
         odd_diagonal: c.budget.odd_diagonal,
         danger: None,
+        prone: c.conditions.has(Condition::Prone),
     }
 }
 

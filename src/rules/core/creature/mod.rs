@@ -659,6 +659,16 @@ pub fn able_to_act(conditions: &Conditions) -> Result<(), Refusal> {
     if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
 }
 
+/// Whether a creature is on its feet for what it is about to do (taking off, mounting): lying prone it
+/// stands up first, a move action that provokes (004:225; our ruling, docs/rulings.md).
+pub fn on_its_feet(conditions: &Conditions) -> Result<(), Refusal> {
+    if conditions.has(Condition::Prone) {
+        Err(Refusal::new("lying prone it stands up first (a move action that provokes)", "004:225"))
+    } else {
+        Ok(())
+    }
+}
+
 /// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:308).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level(pub u32);
