@@ -58,6 +58,42 @@ fn fixture(name: &str) -> (PathBuf, String) {
     (path, text)
 }
 
+/// Rows written with escapes and accented characters: every unknown character is reported at its own line
+/// and column in the file (columns in characters, as ron counts them), and nothing panics.
+#[test]
+fn unknown_terrain_is_located_through_escapes_and_accents() {
+    let text = "(\n    name: \"E\",\n    size: (width: 12, height: 2),\n    terrain: [\n        \"\\u{2e}\\u{2e}\u{e9}\u{e9}\u{e9}.......\",\n        r#\"\u{e9}...........\"#,\n    ],\n    factions: [(name: \"a\")],\n    creatures: [(id: \"f\", template: \"human_fighter\", faction: \"a\", at: (11, 1))],\n)\n";
+    let problems = check_level(Path::new("escapes.ron"), text, &content()).expect_err("four unknown squares");
+    let found: Vec<(usize, usize)> =
+        problems.0.iter().filter(|d| d.message.contains("unknown terrain")).map(|d| (d.line, d.column)).collect();
+    assert_eq!(found, vec![(5, 22), (5, 23), (5, 24), (6, 12)], "{problems:?}");
+    // A tab escaped before accents: the offsets of the decoded row would fall inside a character.
+    let tabbed = text.replace("\\u{2e}\\u{2e}", "\\t.");
+    let problems = check_level(Path::new("tab.ron"), &tabbed, &content()).expect_err("the tab is unknown too");
+    let found: Vec<(usize, usize)> =
+        problems.0.iter().filter(|d| d.message.contains("unknown terrain")).map(|d| (d.line, d.column)).collect();
+    assert_eq!(found, vec![(5, 10), (5, 13), (5, 14), (5, 15), (6, 12)], "{problems:?}");
+}
+
+/// Numbers beyond the game's ranges are refused where they are written: a base attack of 2^31 once asked
+/// for 6.9 GB of blows, an altitude of 1e30 m became -1 square.
+#[test]
+fn numbers_out_of_range_are_refused_where_written() {
+    let text = "(\n    name: \"N\",\n    size: (width: 4, height: 2),\n    terrain: [\"....\", \"....\"],\n    factions: [(name: \"a\")],\n    creatures: [\n        (id: \"f\", template: \"human_fighter\", faction: \"a\", at: (0, 0), overrides: (base_attack: 2147483647)),\n        (id: \"g\", template: \"griffon\", faction: \"a\", at: (2, 0), altitude_m: 1e30),\n    ],\n)\n";
+    let problems = check_level(Path::new("numbers.ron"), text, &content()).expect_err("two numbers out of range");
+    let found: Vec<(usize, bool)> = problems.0.iter().map(|d| (d.line, d.message.contains("outside"))).collect();
+    assert_eq!(found, vec![(7, true), (8, true)], "{problems:?}");
+}
+
+/// A level with no creature is refused where its list is written.
+#[test]
+fn an_empty_creature_list_is_refused() {
+    let text = "(\n    name: \"E\",\n    size: (width: 2, height: 1),\n    terrain: [\"..\"],\n    factions: [(name: \"a\")],\n    creatures: [],\n)\n";
+    let problems = check_level(Path::new("empty.ron"), text, &content()).expect_err("no creature");
+    assert_eq!(problems.0.len(), 1, "{problems:?}");
+    assert_eq!((problems.0[0].line, problems.0[0].message.as_str()), (6, "a level needs at least one creature"));
+}
+
 #[test]
 fn a_layer_row_of_the_wrong_width_is_reported_where_it_is_written() {
     let (path, text) = fixture("bad_layers_level.ron");

@@ -86,8 +86,10 @@ impl WeaponDef {
             return Some(format!("weapon {name:?}: multiplier x{} must be between x2 and x6", self.multiplier));
         }
         match self.delivery {
-            Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m } if increment_m <= 0.0 => {
-                Some(format!("weapon {name:?}: a range increment must be positive"))
+            Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m }
+                if !(increment_m > 0.0 && increment_m <= MOST_METRES) =>
+            {
+                Some(format!("weapon {name:?}: a range increment is more than 0 and at most {MOST_METRES} m, not {increment_m}"))
             }
             _ => None,
         }
@@ -351,9 +353,15 @@ impl Stats {
 }
 
 /// Converts metres to whole squares, or says why not.
+pub const MOST_METRES: f32 = 3000.0;
+
+/// Converts a distance in metres to squares of 1.5 m; refused when it is not a finite distance within
+/// 0..=[`MOST_METRES`] or not on a square's step.
 pub fn metres_to_squares(metres: f32, what: &str) -> Result<u32, String> {
     let squares = metres / SQUARE_METRES;
-    if metres < 0.0 || (squares - squares.round()).abs() > 1e-3 {
+    if !(0.0..=MOST_METRES).contains(&metres) {
+        Err(format!("{what} of {metres} m is outside 0 to {MOST_METRES} m"))
+    } else if (squares - squares.round()).abs() > 1e-3 {
         Err(format!("{what} of {metres} m is not a whole number of 1.5 m squares"))
     } else {
         Ok(squares.round() as u32)
@@ -383,7 +391,7 @@ impl Content {
         let weapons_path = assets.join("weapons.ron");
         match read_file(&weapons_path) {
             Ok(text) => {
-                let source = Source { path: &weapons_path, text: &text };
+                let source = Source::new(&weapons_path, &text);
                 match source.parse::<BTreeMap<String, WeaponDef>>() {
                     Ok(weapons) => {
                         for (name, weapon) in &weapons {
@@ -400,7 +408,7 @@ impl Content {
         }
         let actions_path = assets.join("actions.ron");
         match read_file(&actions_path) {
-            Ok(text) => match (Source { path: &actions_path, text: &text }).parse() {
+            Ok(text) => match Source::new(&actions_path, &text).parse() {
                 Ok(actions) => content.actions = actions,
                 Err(e) => problems.push(e),
             },
@@ -409,7 +417,7 @@ impl Content {
         let items_path = assets.join("items.ron");
         match read_file(&items_path) {
             Ok(text) => {
-                let source = Source { path: &items_path, text: &text };
+                let source = Source::new(&items_path, &text);
                 match source.parse::<BTreeMap<String, ItemDef>>() {
                     Ok(items) => {
                         for (name, item) in &items {
@@ -431,7 +439,7 @@ impl Content {
             Err(e) => problems.push(e),
         }
         let spells_path = assets.join("spells.ron");
-        match read_file(&spells_path).and_then(|text| Source { path: &spells_path, text: &text }.parse()) {
+        match read_file(&spells_path).and_then(|text| Source::new(&spells_path, &text).parse()) {
             Ok(spells) => content.spells = spells,
             Err(e) => problems.push(e),
         }
@@ -454,7 +462,7 @@ impl Content {
         files.sort();
         for path in files {
             let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            match read_file(&path).and_then(|text| Source { path: &path, text: &text }.parse::<TemplateDef>()) {
+            match read_file(&path).and_then(|text| Source::new(&path, &text).parse::<TemplateDef>()) {
                 Ok(template) => {
                     content.templates.insert(stem, (path, template));
                 }
@@ -465,7 +473,7 @@ impl Content {
         for (stem, (path, template)) in &content.templates {
             if let Err(messages) = content.stats(template, &TemplateOverrides::default()) {
                 let text = std::fs::read_to_string(path).unwrap_or_default();
-                let source = Source { path, text: &text };
+                let source = Source::new(path, &text);
                 for (key, message) in messages {
                     problems.push(source.error(source.locate(&key, None), format!("template {stem:?}: {message}")));
                 }
@@ -589,9 +597,12 @@ impl Content {
             }
         });
         if let Some(breath) = &template.breath
-            && (breath.length_m.is_nan() || breath.length_m <= 0.0)
+            && !(breath.length_m > 0.0 && breath.length_m <= MOST_METRES)
         {
-            problems.push(("length_m".into(), format!("a breath reaches more than 0 m, not {}", breath.length_m)));
+            problems.push((
+                "length_m".into(),
+                format!("a breath reaches more than 0 m and at most {MOST_METRES} m, not {}", breath.length_m),
+            ));
         }
         let hit_points = overrides.hit_points.unwrap_or(template.hit_points);
         if hit_points < 1 {
@@ -610,6 +621,10 @@ impl Content {
                 problems.push((format!("{what}:"), format!("ability {what} {score} is outside 0..=60")));
             }
         }
+        let base_attack = overrides.base_attack.unwrap_or(template.base_attack);
+        if !(0..=60).contains(&base_attack) {
+            problems.push(("base_attack".into(), format!("base attack {base_attack} is outside 0..=60")));
+        }
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -623,7 +638,7 @@ impl Content {
             hit_points: HitPoints::full(hit_points),
             level: Level(template.level.max(1)),
             abilities,
-            base_attack: BaseAttack(overrides.base_attack.unwrap_or(template.base_attack)),
+            base_attack: BaseAttack(base_attack),
             saves: template.saves,
             defense: Defense {
                 armor: template.armor.bonus,
@@ -697,5 +712,13 @@ mod tests {
         assert_eq!(metres_to_squares(9.0, "speed"), Ok(6));
         assert_eq!(metres_to_squares(4.5, "speed"), Ok(3));
         assert!(metres_to_squares(10.0, "speed").is_err());
+    }
+
+    #[test]
+    fn metre_values_must_be_finite_and_sensible() {
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1e30, -1.5, 3001.5] {
+            assert!(metres_to_squares(bad, "speed").is_err(), "{bad} accepted");
+        }
+        assert_eq!(metres_to_squares(3000.0, "altitude"), Ok(2000));
     }
 }

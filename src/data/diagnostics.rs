@@ -63,15 +63,29 @@ pub struct Source<'a> {
     pub path: &'a Path,
     /// Its text.
     pub text: &'a str,
+    /// The byte offset where each line starts, built at the first position asked.
+    lines: std::cell::OnceCell<Vec<usize>>,
+}
+
+impl<'a> Source<'a> {
+    /// The text of the file at `path`.
+    pub fn new(path: &'a Path, text: &'a str) -> Self {
+        Source { path, text, lines: std::cell::OnceCell::new() }
+    }
 }
 
 impl Source<'_> {
-    /// Line and column (from 1) of a byte offset.
+    /// Line and column (from 1, columns in characters as ron counts them) of a byte offset; an offset
+    /// inside a character or beyond the text is taken back to the character's start or the text's end.
+    /// The lines are indexed once, so each position costs a search and the length of its line.
     pub fn position(&self, offset: usize) -> (usize, usize) {
-        let before = &self.text[..offset.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rfind('\n').map_or(before.chars().count(), |nl| before[nl + 1..].chars().count()) + 1;
-        (line, column)
+        let offset = self.text.floor_char_boundary(offset.min(self.text.len()));
+        let starts = self.lines.get_or_init(|| {
+            std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+        });
+        let line = starts.partition_point(|&s| s <= offset);
+        let start = starts[line - 1];
+        (line, self.text[start..offset].chars().count() + 1)
     }
 
     /// The byte offset of the first `needle` at or after `from`.
@@ -130,7 +144,7 @@ mod tests {
 
     #[test]
     fn positions_count_lines_and_columns_from_one() {
-        let source = Source { path: Path::new("x.ron"), text: "ab\ncde\n  f" };
+        let source = Source::new(Path::new("x.ron"), "ab\ncde\n  f");
         assert_eq!(source.position(0), (1, 1));
         assert_eq!(source.position(4), (2, 2));
         assert_eq!(source.position(9), (3, 3));
@@ -139,7 +153,7 @@ mod tests {
 
     #[test]
     fn syntax_errors_are_located() {
-        let source = Source { path: Path::new("bad.ron"), text: "(\n  a: 1,\n  b: ]\n)" };
+        let source = Source::new(Path::new("bad.ron"), "(\n  a: 1,\n  b: ]\n)");
         #[derive(serde::Deserialize, Debug)]
         #[expect(dead_code, reason = "only parsed")]
         struct T {

@@ -233,7 +233,7 @@ pub fn load_level(path: &Path, content: &Content) -> Result<Encounter, Diagnosti
 
 /// Parses and validates level text; every problem found is listed, each located.
 pub fn check_level(path: &Path, text: &str, content: &Content) -> Result<Encounter, Diagnostics> {
-    let source = Source { path, text };
+    let source = Source::new(path, text);
     let def: LevelDef = source.parse().map_err(|d| Diagnostics(vec![d]))?;
     validate(&source, def, content)
 }
@@ -286,7 +286,8 @@ fn read_layer(
         return;
     }
     let start = source.find_from(0, &format!("{name}:")).unwrap_or(0);
-    let offsets = quoted_offsets(source.text, start, rows.len());
+    let offsets: Vec<usize> =
+        quoted_strings(source.text, start, rows.len()).iter().map(|chars| chars.first().map_or(start, |c| c - 1)).collect();
     if rows.len() != height as usize {
         problems.push(source.error_at(start, format!("{name} has {} rows but the map is {height} high", rows.len())));
     }
@@ -313,7 +314,9 @@ fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>)
     let mut looks = vec!['.'; (width * height) as usize];
     // Rows: the k-th quoted string after `terrain:` is row k.
     let rows_start = source.find_from(0, "terrain:").unwrap_or(0);
-    let row_offsets = quoted_offsets(source.text, rows_start, def.terrain.len());
+    let row_chars = quoted_strings(source.text, rows_start, def.terrain.len());
+    let row_offsets: Vec<usize> =
+        row_chars.iter().map(|chars| chars.first().map_or(rows_start, |c| c.saturating_sub(1))).collect();
     if def.terrain.len() != height as usize {
         problems.push(
             source.error_at(rows_start, format!("terrain has {} rows but the map is {height} high", def.terrain.len())),
@@ -337,7 +340,7 @@ fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>)
                     looks[y * width as usize + x] = c;
                 }
                 None => problems.push(source.error_at(
-                    row_at + 1 + row.char_indices().nth(x).map_or(0, |(i, _)| i),
+                    row_chars.get(y).and_then(|chars| chars.get(x)).copied().unwrap_or(row_at),
                     format!("unknown terrain {c:?} at {square} (see docs/levels.md for the legend)"),
                 )),
             }
@@ -378,6 +381,9 @@ fn check_factions<'a>(source: &Source<'_>, def: &'a LevelDef, problems: &mut Vec
                 format!("faction {:?} is defined twice", faction.name),
             ));
         }
+    }
+    if def.creatures.is_empty() {
+        problems.push(source.error(source.locate("creatures:", None), "a level needs at least one creature"));
     }
     if def.factions.is_empty() {
         problems.push(source.error(source.locate("factions:", None), "a level needs at least one faction"));
@@ -698,16 +704,65 @@ fn check_riders(source: &Source<'_>, creatures: &[CreatureSpec], problems: &mut 
     }
 }
 
-/// Byte offsets of the first `count` quoted strings after `from`.
-fn quoted_offsets(text: &str, from: usize, count: usize) -> Vec<usize> {
-    let mut out = Vec::with_capacity(count);
+/// The strings written after `from` in `text`, up to `count` of them: for each, the raw byte offset of
+/// every character it decodes to, as ron reads strings (escapes, `\u{..}`, continuations, raw strings);
+/// comments between strings are skipped. So the x-th character of a decoded row is found in the file.
+fn quoted_strings(text: &str, from: usize, count: usize) -> Vec<Vec<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(count.min(4096));
     let mut at = from;
-    while out.len() < count {
-        let Some(open) = text.get(at..).and_then(|t| t.find('"')) else { break };
-        let open = at + open;
-        out.push(open);
-        let Some(close) = text.get(open + 1..).and_then(|t| t.find('"')) else { break };
-        at = open + 1 + close + 1;
+    while out.len() < count && at < bytes.len() {
+        match bytes[at] {
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at = text[at..].find('\n').map_or(bytes.len(), |i| at + i + 1);
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'*') => {
+                at = text[at + 2..].find("*/").map_or(bytes.len(), |i| at + 2 + i + 2);
+            }
+            b'"' | b'r' if bytes[at] == b'"' || matches!(bytes.get(at + 1), Some(b'"' | b'#')) => {
+                let Some((chars, end)) = string_chars(text, at) else { break };
+                out.push(chars);
+                at = end;
+            }
+            _ => at += 1,
+        }
     }
     out
+}
+
+/// The raw offsets of the characters of the string literal opening at `open` (`"…"` or `r#"…"#`), and the
+/// offset just past it; `None` if it never closes.
+fn string_chars(text: &str, open: usize) -> Option<(Vec<usize>, usize)> {
+    let bytes = text.as_bytes();
+    let mut chars = Vec::new();
+    if bytes[open] == b'r' {
+        let hashes = bytes[open + 1..].iter().take_while(|b| **b == b'#').count();
+        let body = open + 1 + hashes + 1;
+        let close = format!("\"{}", "#".repeat(hashes));
+        let end = body + text.get(body..)?.find(&close)?;
+        chars.extend(text[body..end].char_indices().map(|(i, _)| body + i));
+        return Some((chars, end + close.len()));
+    }
+    let mut iter = text[open + 1..].char_indices().map(|(i, c)| (open + 1 + i, c)).peekable();
+    while let Some((i, c)) = iter.next() {
+        match c {
+            '"' => return Some((chars, i + 1)),
+            '\\' => match iter.next()?.1 {
+                'u' => {
+                    chars.push(i);
+                    while iter.next_if(|(_, c)| *c != '}').is_some() {}
+                    iter.next();
+                }
+                'x' => {
+                    chars.push(i);
+                    iter.next();
+                    iter.next();
+                }
+                '\n' | '\r' => while iter.next_if(|(_, c)| c.is_whitespace()).is_some() {},
+                _ => chars.push(i),
+            },
+            _ => chars.push(i),
+        }
+    }
+    None
 }

@@ -61,7 +61,7 @@ pub fn save(world: &World) -> Result<PathBuf, String> {
 /// Reads a save, or says where it is damaged.
 pub fn read_save(path: &Path) -> Result<SavedBattle, String> {
     let text = read_file(path).map_err(|d| d.to_string())?;
-    Source { path, text: &text }.parse().map_err(|d: Diagnostic| d.to_string())
+    Source::new(path, &text).parse().map_err(|d: Diagnostic| d.to_string())
 }
 
 /// Loads the saved battle: the level again, then the actions replayed. On any error the battle on

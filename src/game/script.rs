@@ -57,7 +57,7 @@ pub struct ScriptDef {
 /// Reads a script file.
 pub fn load_script(path: &Path) -> Result<ScriptDef, String> {
     let text = read_file(path).map_err(|d| d.to_string())?;
-    Source { path, text: &text }.parse().map_err(|d: Diagnostic| d.to_string())
+    Source::new(path, &text).parse().map_err(|d: Diagnostic| d.to_string())
 }
 
 /// A script being played.

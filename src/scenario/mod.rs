@@ -173,7 +173,7 @@ pub struct ScenarioDef {
 /// Reads and parses a scenario file.
 pub fn load_scenario(path: &Path) -> Result<ScenarioDef, Diagnostics> {
     let text = read_file(path).map_err(|d| Diagnostics(vec![d]))?;
-    Source { path, text: &text }.parse().map_err(|d: Diagnostic| Diagnostics(vec![d]))
+    Source::new(path, &text).parse().map_err(|d: Diagnostic| Diagnostics(vec![d]))
 }
 
 /// Where a scenario's level file is.

@@ -167,8 +167,9 @@ pub struct TotalDefenseIntent {
 /// it stays above 0 (RULES-INDEX: +6/+1, +11/+6/+1).
 pub fn iterative_bonuses(base_attack: i32) -> Vec<i32> {
     let mut out = vec![base_attack];
-    let mut next = base_attack - 5;
-    while next > 0 {
+    let mut next = base_attack.saturating_sub(5);
+    // A base attack is at most +60 (checked where creatures are read): 12 blows; never more, whatever comes.
+    while next > 0 && out.len() < 12 {
         out.push(next);
         next -= 5;
     }

@@ -45,7 +45,7 @@ impl Square {
 
     /// The direction of a single step from `self` to `to`, if they are neighbours.
     pub fn direction_to(self, to: Square) -> Option<Direction> {
-        Direction::from_delta(to.x - self.x, to.y - self.y)
+        Direction::from_delta(to.x.checked_sub(self.x)?, to.y.checked_sub(self.y)?)
     }
 }
 

@@ -106,7 +106,9 @@ pub fn rest(who: &mut Convalescent, hours: u32, bed_rest: bool, mut d100: impl F
     }
     let mut awake_hours = 0;
     for hour in 1..=hours {
-        if dead(who) {
+        // Dead, or whole and awake with no nonlethal damage: nothing more can change.
+        let whole = who.hit_points.current >= who.hit_points.max && who.hit_points.nonlethal == 0 && who.conscious;
+        if dead(who) || whole {
             break;
         }
         if who.hit_points.current < 0 {
@@ -163,6 +165,9 @@ pub fn rest(who: &mut Convalescent, hours: u32, bed_rest: bool, mut d100: impl F
     events
 }
 
+/// The longest rest asked at once: 30 days.
+pub const MOST_REST_HOURS: u32 = 720;
+
 /// Asks everyone to rest, once the fight is over.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RestIntent {
@@ -201,6 +206,15 @@ pub fn take_rest(
                 action: Action::Rest,
                 reason: "one rests once the fight is over".into(),
                 rule: "004:293".into(),
+            });
+            continue;
+        }
+        if !(1..=MOST_REST_HOURS).contains(&intent.hours) {
+            facts.write(Fact::ActionRefused {
+                creature: CreatureId("everyone".into()),
+                action: Action::Rest,
+                reason: format!("a rest lasts 1 to {MOST_REST_HOURS} hours (30 days), not {}", intent.hours),
+                rule: "004:293-294".into(),
             });
             continue;
         }
@@ -360,6 +374,19 @@ mod tests {
         // -2, -3 after the first day's relapse, then -1 after the first night once recovering (hour 32).
         assert_eq!(alone.hit_points.current, -1);
         assert!(events.contains(&RestEvent::Recovering { hour: 25, roll: 3, began: true }));
+    }
+
+    #[test]
+    fn a_long_rest_stops_once_nothing_can_change() {
+        // Whole and awake: not one hour is walked through, however long the rest asked.
+        let mut whole = hurt(20, 20, 2);
+        let mut asked = 0;
+        assert!(rest(&mut whole, u32::MAX, false, || { asked += 1; 100 }).is_empty());
+        assert_eq!(asked, 0);
+        // Hurt: it heals 2 a night and stops once whole (9 nights for 18 points).
+        let mut hurt_one = hurt(2, 20, 2);
+        let events = rest(&mut hurt_one, u32::MAX, false, || 100);
+        assert_eq!((hurt_one.hit_points.current, events.len()), (20, 9));
     }
 
     #[test]

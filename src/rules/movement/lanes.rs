@@ -8,7 +8,7 @@ use super::paths::{Destination, Route, SearchRules, walk_path};
 use crate::rules::core::geometry::{Footprint, Square, distance_squares};
 
 /// `a / b` rounded to the nearest whole number, halves away from zero (`b` > 0).
-fn div_round(a: i32, b: i32) -> i32 {
+fn div_round(a: i64, b: i64) -> i64 {
     if a >= 0 { (2 * a + b) / (2 * b) } else { -((-2 * a + b) / (2 * b)) }
 }
 
@@ -16,10 +16,18 @@ fn div_round(a: i32, b: i32) -> i32 {
 /// one step at a time along the longer axis, the other axis rounded to the nearest square (halves away
 /// from the start's axis), so every square follows the previous one by a single step.
 pub fn straight_line(from: Square, to: Square) -> Vec<Square> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let (dx, dy) = (i64::from(to.x) - i64::from(from.x), i64::from(to.y) - i64::from(from.y));
+    // No map is wider than `LONGEST_LINE` squares: a line beyond is no line on the board.
     let n = dx.abs().max(dy.abs());
-    (1..=n).map(|i| Square::new(from.x + div_round(i * dx, n), from.y + div_round(i * dy, n))).collect()
+    if n > LONGEST_LINE {
+        return Vec::new();
+    }
+    let at = |origin: i32, d: i64, i: i64| (i64::from(origin) + div_round(i * d, n)) as i32;
+    (1..=n).map(|i| Square::new(at(from.x, dx, i), at(from.y, dy, i))).collect()
 }
+
+/// The longest straight line drawn, in squares: far beyond any map a level may have.
+const LONGEST_LINE: i64 = 4096;
 
 /// The cost of the straight line from `start` to `to` walked step by step under `rules`, without building
 /// the route: `None` if a step is illegal, the cost passes `budget`, or the move may not end there.
@@ -31,11 +39,15 @@ fn line_cost(
     budget: u32,
     rules: SearchRules,
 ) -> Option<(u32, u32)> {
-    let (dx, dy) = (to.x - start.origin.x, to.y - start.origin.y);
+    let (dx, dy) = (i64::from(to.x) - i64::from(start.origin.x), i64::from(to.y) - i64::from(start.origin.y));
     let n = dx.abs().max(dy.abs());
+    if n > LONGEST_LINE {
+        return None;
+    }
+    let at = |origin: i32, d: i64, i: i64| (i64::from(origin) + div_round(i * d, n)) as i32;
     let (mut here, mut odd, mut cost, mut hampered, mut can_stop) = (start, rules.odd_diagonal, 0, 0, true);
     for i in 1..=n {
-        let next = Square::new(start.origin.x + div_round(i * dx, n), start.origin.y + div_round(i * dy, n));
+        let next = Square::new(at(start.origin.x, dx, i), at(start.origin.y, dy, i));
         let direction = here.origin.direction_to(next)?;
         let (footprint, entry) = world.step(mover, here, direction, start).ok()?;
         let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
@@ -191,6 +203,12 @@ mod tests {
     use crate::rules::core::battlefield::{Battlefield, Terrain};
     use crate::rules::core::size::Size;
     use crate::rules::movement::cost::Occupant;
+
+    #[test]
+    fn a_line_far_beyond_any_map_is_none() {
+        assert!(straight_line(Square::new(2, 5), Square::new(2, i32::MIN)).is_empty());
+        assert!(straight_line(Square::new(i32::MAX, 0), Square::new(i32::MIN, 0)).is_empty());
+    }
 
     #[test]
     fn straight_lines_step_one_square_at_a_time() {

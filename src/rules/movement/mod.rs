@@ -315,6 +315,12 @@ impl MoveQuery<'_> {
     /// run); refused with the rule if it is illegal or too dear.
     pub fn route(&self, action: MovementAction, to: Square, path: Option<&[Square]>) -> Result<Route, Refusal> {
         let budget = self.allowance(action);
+        if let Some(off) = std::iter::once(&to).chain(path.into_iter().flatten()).find(|s| !self.field.contains(**s)) {
+            return Err(Refusal::new(
+                format!("{off} is off the {}x{} map", self.field.width(), self.field.height()),
+                "000:8-22",
+            ));
+        }
         let refuse_path = |r: paths::PathRefused| {
             Refusal::new(format!("step {} to {}: {}", r.step + 1, r.square, r.blocked), r.blocked.rule())
         };

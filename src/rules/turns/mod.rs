@@ -393,6 +393,12 @@ fn advance(
         facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
     }
     let n = order.entries.len();
+    if n == 0 {
+        // No one left to act (a level is refused without creatures; nothing removed may leave none either).
+        order.current = None;
+        order.ended = true;
+        return;
+    }
     // A delaying creature that asked to act takes its turn now, and this place from now on (004:631).
     if let Some(resumer) = order.resuming.take()
         && let Some(from) = order.entries.iter().position(|e| e.entity == resumer && e.delaying)
