@@ -78,6 +78,8 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 Conditions(starting_conditions(spec)),
             ))
             .id();
+        let conditions = Conditions(starting_conditions(spec));
+        world.entity_mut(entity).insert(crate::rules::turns::Fall::at_start(&conditions));
         if s.speed.fly.is_some() {
             world.entity_mut(entity).insert(crate::rules::aerial::flying::Flight::default());
         }

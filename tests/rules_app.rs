@@ -206,3 +206,29 @@ fn the_magic_plugin_casts_a_spell() {
     assert!(all.iter().any(|f| matches!(f, Fact::SpellTakesEffect { spell, .. } if spell == "magic missile")));
     assert_eq!(app.world().get::<HitPoints>(orc).unwrap().current, 6 - (3 + 4));
 }
+
+/// A failed save against massive damage kills whatever the hit points (004:272), and the death is written
+/// as every death is: the hit points to -10, logged, then dead.
+#[test]
+fn massive_damage_that_kills_is_logged_004_272() {
+    use estoc::rules::attack::Damage;
+    let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    let fighter = entity(&app, "fighter");
+    *app.world_mut().get_mut::<HitPoints>(fighter).unwrap() = HitPoints::full(200);
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([1]);
+    let before = facts(&app).len();
+    app.world_mut().write_message(Damage { target: fighter, amount: 60, nonlethal: false });
+    app.update();
+    let new: Vec<Fact> = facts(&app)[before..].to_vec();
+    let hp = |f: &Fact| match f {
+        Fact::HitPointsChanged { before, after, .. } => Some((*before, *after)),
+        _ => None,
+    };
+    let changes: Vec<(i32, i32)> = new.iter().filter_map(hp).collect();
+    assert_eq!(changes, vec![(200, 140), (140, -10)], "{new:?}");
+    let save = new.iter().position(|f| matches!(f, Fact::SaveRolled { dc: 15, success: false, .. }));
+    let second = new.iter().position(|f| hp(f) == Some((140, -10)));
+    let dead = new.iter().position(|f| matches!(f, Fact::ConditionGained { condition: Condition::Dead, .. }));
+    assert!(save.is_some() && save < second && second < dead, "{new:?}");
+    assert_eq!(app.world().get::<HitPoints>(fighter).unwrap().current, -10);
+}

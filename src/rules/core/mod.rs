@@ -7,6 +7,7 @@ pub mod altitude;
 pub mod battlefield;
 pub mod checks;
 pub mod creature;
+pub mod death;
 pub mod dice;
 pub mod facts;
 pub mod geometry;

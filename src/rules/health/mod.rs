@@ -234,8 +234,7 @@ pub fn use_item(
     }
 }
 
-const HP_STATES: [Condition; 5] =
-    [Condition::Disabled, Condition::Dying, Condition::Dead, Condition::Unconscious, Condition::Staggered];
+pub(crate) use crate::rules::core::death::{HP_STATES, kill};
 
 /// Gives a creature exactly the hit-point states in `wanted`, writing each change.
 fn set_hp_states(id: &CreatureId, conditions: &mut Conditions, wanted: &[Condition], facts: &mut MessageWriter<Fact>) {
@@ -302,8 +301,9 @@ fn apply_damage(
                 MASSIVE_DAMAGE_DC,
             );
             if !saved {
-                hp.current = -10;
-                wanted = vec![Condition::Dead];
+                // Dead on the spot whatever its hit points (004:272), as any killing is written.
+                kill(id, &mut hp, &mut conditions, &mut facts);
+                continue;
             }
         }
         if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
@@ -324,29 +324,15 @@ fn apply_damage(
 
 /// Kills the creatures a rule slays: hit points to -10 at most, dead (004:271).
 fn apply_slay(mut slay: MessageReader<Slay>, mut creatures: Wounded<'_, '_>, mut facts: MessageWriter<Fact>) {
-    for kill in slay.read() {
-        let Ok((id, mut hp, mut conditions, _, _, _)) = creatures.get_mut(kill.target) else { continue };
+    for slain in slay.read() {
+        let Ok((id, mut hp, mut conditions, _, _, _)) = creatures.get_mut(slain.target) else { continue };
         if conditions.has(Condition::Dead) {
             continue;
         }
-        let before = hp.current;
-        hp.current = hp.current.min(-10);
-        facts.write(Fact::HitPointsChanged {
-            creature: id.clone(),
-            before,
-            after: hp.current,
-            nonlethal: hp.nonlethal,
-        });
-        for condition in HP_STATES {
-            if conditions.0.remove(&condition) {
-                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
-            }
-        }
-        conditions.0.remove(&Condition::Stable);
-        conditions.0.insert(Condition::Dead);
-        facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Dead });
+        kill(id, &mut hp, &mut conditions, &mut facts);
     }
 }
+
 
 /// Turns strain into 1 point of damage, with a fact saying why (004:274).
 fn apply_strain(

@@ -318,6 +318,15 @@ impl Parties {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Fall(pub Option<u32>);
 
+impl Fall {
+    /// The fall of a creature placed on the map: one placed dying and not stable fell before the fight,
+    /// « round 0 », and rolls from the first round (004:281).
+    pub fn at_start(conditions: &Conditions) -> Fall {
+        let bleeding = conditions.has(Condition::Dying) && !conditions.has(Condition::Stable);
+        Fall(bleeding.then_some(0))
+    }
+}
+
 /// Whether a creature is surprised: it knows of none of its foes at the start (004:56). A creature with no
 /// foe in the fight is not surprised.
 fn is_surprised(id: &CreatureId, sides: &Query<(&CreatureId, &Faction, &Awareness)>) -> bool {
@@ -494,13 +503,7 @@ fn roll_to_stabilise(
     facts.write(Fact::HitPointsLost { creature: id.clone(), amount: 1, reason: "dying (004:279-281)".into() });
     facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
     if hp.current <= -10 {
-        for condition in [Condition::Dying, Condition::Unconscious] {
-            if conditions.0.remove(&condition) {
-                facts.write(Fact::ConditionLost { creature: id.clone(), condition });
-            }
-        }
-        conditions.0.insert(Condition::Dead);
-        facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Dead });
+        crate::rules::core::death::kill(id, hp, conditions, facts);
     }
 }
 
