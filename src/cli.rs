@@ -103,6 +103,9 @@ pub enum Command {
         /// Hours of travel a day for a distance.
         #[arg(long, default_value_t = 8)]
         hours_per_day: u32,
+        /// Print the movement table (003:4-19) for the --walker speeds, or the text's four speeds.
+        #[arg(long, conflicts_with_all = ["km", "hours", "mounts"])]
+        table: bool,
     },
     /// Run a scenario headless and print the event log as JSON lines.
     Run {
@@ -138,7 +141,8 @@ pub fn main() -> ExitCode {
         Command::Check { files } => check(&files),
         Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
         Command::Run { scenario, seed, check } => run(&scenario, seed, check),
-        Command::Travel { walkers, mounts, pace, terrain, way, km, hours, hours_per_day } => {
+        Command::Travel { table: true, walkers, .. } => travel_table(&walkers),
+        Command::Travel { walkers, mounts, pace, terrain, way, km, hours, hours_per_day, .. } => {
             travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
         }
     }
@@ -393,6 +397,32 @@ fn by_name<T: Copy + std::fmt::Debug>(all: &[T], text: &str, what: &str) -> Resu
 }
 
 #[expect(clippy::too_many_arguments, reason = "one argument per command-line option")]
+/// Prints the movement table of 003:4-19: per round, per minute, per hour and per day, "—" where the text
+/// gives none.
+fn travel_table(walkers: &[f64]) -> ExitCode {
+    use crate::rules::overland::travel::{TABLE_SPEEDS_M, movement_table};
+    if let Some(bad) = walkers.iter().find(|s| !(s.is_finite() && **s > 0.0 && **s <= 1000.0)) {
+        eprintln!("error: a walker's speed is more than 0 and at most 1000 m, not {bad}");
+        return ExitCode::FAILURE;
+    }
+    let speeds = if walkers.is_empty() { TABLE_SPEEDS_M.to_vec() } else { walkers.to_vec() };
+    let metres = |m: f64| format!("{} m", m.to_string().replace('.', ","));
+    let km = |m: Option<f64>| m.map_or("—".to_string(), |m| format!("{} km", (m / 1000.0).to_string().replace('.', ",")));
+    println!("Movement and distance (003:4-19)");
+    println!("{:<10} {:>10} {:>12} {:>12} {:>12}", "pace", "speed", "one round", "one minute", "hour / day");
+    for row in movement_table(&speeds) {
+        println!(
+            "{:<10} {:>10} {:>12} {:>12} {:>12}",
+            row.name(),
+            metres(row.speed_m),
+            metres(row.rates.per_round_m),
+            metres(row.rates.per_minute_m),
+            format!("{} / {}", km(row.rates.per_hour_m), km(row.rates.per_day_m)),
+        );
+    }
+    ExitCode::SUCCESS
+}
+
 fn travel(
     walkers: &[f64],
     mounts: &[String],

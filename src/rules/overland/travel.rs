@@ -144,6 +144,46 @@ pub fn rates(speed_m: f64, pace: Pace, burden: Burden) -> Rates {
     Rates { per_round_m, per_minute_m: per_round_m * f64::from(ROUNDS_PER_MINUTE), per_hour_m, per_day_m }
 }
 
+/// The speeds the text's table shows, in metres (003:5).
+pub const TABLE_SPEEDS_M: [f64; 4] = [4.5, 6.0, 9.0, 12.0];
+
+/// One row of the movement table: a pace (running at ×3 under a heavy burden, ×4 otherwise) and a speed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TableRow {
+    /// The pace.
+    pub pace: Pace,
+    /// Heavy armour or load (the run's ×3 row) or not.
+    pub burden: Burden,
+    /// The speed, in metres (VD).
+    pub speed_m: f64,
+    /// What [`rates`] gives for them.
+    pub rates: Rates,
+}
+
+impl TableRow {
+    /// The row's name as the table writes it: Marche, Footing, Course (x3), Course (x4).
+    pub fn name(&self) -> &'static str {
+        match (self.pace, self.burden) {
+            (Pace::Walk, _) => "walk",
+            (Pace::Hustle, _) => "hustle",
+            (Pace::Run, Burden::Heavy) => "run (x3)",
+            (Pace::Run, Burden::Normal) => "run (x4)",
+        }
+    }
+}
+
+/// The table « Déplacements et distance » (003:4-19) for `speeds_m`: walk, hustle, run ×3 and run ×4, each
+/// at every speed, in the table's order; each row from [`rates`], the one rule the journeys use too.
+pub fn movement_table(speeds_m: &[f64]) -> Vec<TableRow> {
+    let paces = [(Pace::Walk, Burden::Normal), (Pace::Hustle, Burden::Normal), (Pace::Run, Burden::Heavy), (Pace::Run, Burden::Normal)];
+    paces
+        .iter()
+        .flat_map(|&(pace, burden)| {
+            speeds_m.iter().map(move |&speed_m| TableRow { pace, burden, speed_m, rates: rates(speed_m, pace, burden) })
+        })
+        .collect()
+}
+
 /// Whole squares in a distance (the table's "4,50 m (3 cases)"), 003:5, 003:30.
 pub fn whole_squares(distance_m: f64) -> u32 {
     // `as` saturates: a negative distance gives 0 squares.
@@ -949,6 +989,49 @@ pub fn rounds_to_catch(gap_m: f64, pursuer_per_round_m: f64, quarry_per_round_m:
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_movement_table_003_5_19() {
+        let table = movement_table(&TABLE_SPEEDS_M);
+        let row = |name: &str| -> Vec<(f64, f64, Option<f64>, Option<f64>)> {
+            table
+                .iter()
+                .filter(|r| r.name() == name)
+                .map(|r| (r.rates.per_round_m, r.rates.per_minute_m, r.rates.per_hour_m, r.rates.per_day_m))
+                .collect()
+        };
+        let km = |m: f64| m * 1000.0;
+        // 003:7, 003:12, 003:17: Marche 4,50 / 6 / 9 / 12 m; 45 / 60 / 90 / 120 m; 2,25 km / 18 km …
+        assert_eq!(
+            row("walk"),
+            vec![
+                (4.5, 45.0, Some(km(2.25)), Some(km(18.0))),
+                (6.0, 60.0, Some(km(3.0)), Some(km(24.0))),
+                (9.0, 90.0, Some(km(4.5)), Some(km(36.0))),
+                (12.0, 120.0, Some(km(6.0)), Some(km(48.0))),
+            ]
+        );
+        // 003:8, 003:13, 003:18: Footing 9 / 12 / 18 / 24 m; 90 / 120 / 180 / 240 m; 4,5 km / — …
+        assert_eq!(
+            row("hustle"),
+            vec![
+                (9.0, 90.0, Some(km(4.5)), None),
+                (12.0, 120.0, Some(km(6.0)), None),
+                (18.0, 180.0, Some(km(9.0)), None),
+                (24.0, 240.0, Some(km(12.0)), None),
+            ]
+        );
+        // 003:9, 003:14, 003:19: Course (x3) 13,50 / 18 / 27 / 36 m; 135 / 180 / 270 / 360 m; — / —.
+        assert_eq!(
+            row("run (x3)"),
+            vec![(13.5, 135.0, None, None), (18.0, 180.0, None, None), (27.0, 270.0, None, None), (36.0, 360.0, None, None)]
+        );
+        // 003:10, 003:15: Course (x4) 18 / 24 / 36 / 48 m; 180 / 240 / 360 / 480 m.
+        assert_eq!(
+            row("run (x4)"),
+            vec![(18.0, 180.0, None, None), (24.0, 240.0, None, None), (36.0, 360.0, None, None), (48.0, 480.0, None, None)]
+        );
+    }
+
     use super::*;
 
     /// The table's speed columns, 003:5.
