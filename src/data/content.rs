@@ -46,6 +46,9 @@ pub struct WeaponDef {
     /// Set against a charge, it deals double damage to a charging foe (the spear, the trident, 004:461).
     #[serde(default)]
     pub brace: bool,
+    /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:677-678).
+    #[serde(default)]
+    pub tail: bool,
     /// Extra damage dice, never multiplied (a flaming blade's 1d6 fire, 004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
@@ -74,6 +77,7 @@ impl WeaponDef {
             unarmed: self.unarmed,
             off_hand,
             brace: self.brace,
+            tail: self.tail,
             extra: self.extra,
         }
     }

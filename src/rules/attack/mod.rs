@@ -438,6 +438,20 @@ pub fn plan_attack(
 fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> Result<Weapon, Refusal> {
     let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, .. } = *situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
+    // Into its blind spot a flier strikes with its tail alone (004:677-678).
+    let unseen = unseen_of(attacker);
+    let behind = !unseen.is_empty() && theirs.squares().all(|s| unseen.contains(&s));
+    let tail = attacker.armament.0.iter().find(|w| crate::rules::core::sight::reaches_blind_spot(w));
+    match (behind, tail, weapon_name) {
+        (true, Some(_), Some(name)) if tail.is_some_and(|t| t.name != name) => {
+            return Err(Refusal::new(
+                format!("only its tail reaches its blind spot, not its {name}"),
+                "004:677-678",
+            ));
+        }
+        (true, Some(tail), _) => return Ok(tail.clone()),
+        _ => {}
+    }
     match weapon_name {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
         None if opportunity => threatening_weapons(&attacker.armament.0, armed)

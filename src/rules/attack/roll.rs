@@ -154,6 +154,7 @@ mod tests {
             unarmed: false,
             off_hand: false,
             brace: false,
+            tail: false,
             extra: None,
         }
     }

@@ -28,7 +28,12 @@ pub fn unthreatened_behind(
 
 /// Whether a creature has a tail attack, which still threatens its blind spot (004:678).
 pub fn has_tail_attack(weapons: &[Weapon]) -> bool {
-    weapons.iter().any(|w| w.natural && w.name.contains("tail"))
+    weapons.iter().any(reaches_blind_spot)
+}
+
+/// Whether a weapon strikes into its flier's blind spot: a tail alone does (004:677-678), as the data marks.
+pub fn reaches_blind_spot(weapon: &Weapon) -> bool {
+    weapon.tail
 }
 
 /// The squares a flier in the air has no line of sight into (004:676), a tail attack or not: what a

@@ -429,6 +429,9 @@ pub struct Weapon {
     /// Set against a charge, double damage to a charging foe (004:461).
     #[serde(default)]
     pub brace: bool,
+    /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:677-678).
+    #[serde(default)]
+    pub tail: bool,
     /// Extra damage dice, thrown once even on a critical (004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,

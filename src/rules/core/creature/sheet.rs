@@ -446,6 +446,7 @@ mod tests {
             unarmed: false,
             off_hand: false,
             brace: false,
+            tail: false,
             extra: None,
         };
         assert_eq!(strength_to_damage(&abilities, &sword).unwrap().value, 3, "+2 becomes +3 (004:26)");
