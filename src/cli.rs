@@ -222,7 +222,7 @@ pub fn check_file(file: &Path, content: &Content) -> Result<String, Diagnostics>
     let text = crate::data::diagnostics::read_file(file).map_err(|d| Diagnostics(vec![d]))?;
     if text.contains("steps:") {
         let scenario = load_scenario(file)?;
-        let level = crate::scenario::level_path(file, &scenario.level);
+        let level = crate::scenario::level_path(file, &scenario.level)?;
         let encounter = load_level(&level, content)?;
         Ok(format!("scenario of {} steps on {:?}", scenario.steps.len(), encounter.name))
     } else {
@@ -396,7 +396,6 @@ fn by_name<T: Copy + std::fmt::Debug>(all: &[T], text: &str, what: &str) -> Resu
     })
 }
 
-#[expect(clippy::too_many_arguments, reason = "one argument per command-line option")]
 /// Prints the movement table of 003:4-19: per round, per minute, per hour and per day, "—" where the text
 /// gives none.
 fn travel_table(walkers: &[f64]) -> ExitCode {
@@ -407,7 +406,8 @@ fn travel_table(walkers: &[f64]) -> ExitCode {
     }
     let speeds = if walkers.is_empty() { TABLE_SPEEDS_M.to_vec() } else { walkers.to_vec() };
     let metres = |m: f64| format!("{} m", m.to_string().replace('.', ","));
-    let km = |m: Option<f64>| m.map_or("—".to_string(), |m| format!("{} km", (m / 1000.0).to_string().replace('.', ",")));
+    let km =
+        |m: Option<f64>| m.map_or("—".to_string(), |m| format!("{} km", (m / 1000.0).to_string().replace('.', ",")));
     println!("Movement and distance (003:4-19)");
     println!("{:<10} {:>10} {:>12} {:>12} {:>12}", "pace", "speed", "one round", "one minute", "hour / day");
     for row in movement_table(&speeds) {
@@ -423,6 +423,7 @@ fn travel_table(walkers: &[f64]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+#[expect(clippy::too_many_arguments, reason = "one argument per command-line option")]
 fn travel(
     walkers: &[f64],
     mounts: &[String],

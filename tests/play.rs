@@ -609,9 +609,9 @@ fn a_prone_ai_creature_stands_up_first() {
     let encounter = level_at("tests/scenarios/levels/lying.ron");
     let log = estoc::simulate::battle(&encounter, 4).log.0;
     let fighter = |c: &estoc::rules::core::creature::CreatureId| c.0 == "fighter";
-    let stood = log.iter().position(
-        |f| matches!(f, Fact::ConditionLost { creature, condition: Condition::Prone } if fighter(creature)),
-    );
+    let stood = log
+        .iter()
+        .position(|f| matches!(f, Fact::ConditionLost { creature, condition: Condition::Prone } if fighter(creature)));
     let acted = log.iter().position(|f| match f {
         Fact::MoveStarted { creature, .. } => fighter(creature),
         Fact::AttackRolled { attacker, .. } => fighter(attacker),

@@ -93,7 +93,9 @@ impl WeaponDef {
             Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m }
                 if !(increment_m > 0.0 && increment_m <= MOST_METRES) =>
             {
-                Some(format!("weapon {name:?}: a range increment is more than 0 and at most {MOST_METRES} m, not {increment_m}"))
+                Some(format!(
+                    "weapon {name:?}: a range increment is more than 0 and at most {MOST_METRES} m, not {increment_m}"
+                ))
             }
             _ => None,
         }
@@ -476,7 +478,7 @@ impl Content {
         // Check every template against the catalogue now, so `estoc check` catches a bad one.
         for (stem, (path, template)) in &content.templates {
             if let Err(messages) = content.stats(template, &TemplateOverrides::default()) {
-                let text = std::fs::read_to_string(path).unwrap_or_default();
+                let text = read_file(path).unwrap_or_default();
                 let source = Source::new(path, &text);
                 for (key, message) in messages {
                     problems.push(source.error(source.locate(&key, None), format!("template {stem:?}: {message}")));

@@ -80,9 +80,9 @@ impl Source<'_> {
     /// The lines are indexed once, so each position costs a search and the length of its line.
     pub fn position(&self, offset: usize) -> (usize, usize) {
         let offset = self.text.floor_char_boundary(offset.min(self.text.len()));
-        let starts = self.lines.get_or_init(|| {
-            std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i + 1)).collect()
-        });
+        let starts = self
+            .lines
+            .get_or_init(|| std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i + 1)).collect());
         let line = starts.partition_point(|&s| s <= offset);
         let start = starts[line - 1];
         (line, self.text[start..offset].chars().count() + 1)
@@ -128,14 +128,47 @@ impl Source<'_> {
 /// Data files larger than this are refused before they are read into memory.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
-/// Reads a data file, refusing a missing, unreadable or oversized one with a located problem.
+/// Reads a data file, refusing with a problem that says why: a missing or unreadable file, anything but a
+/// regular file (a device such as `/dev/zero` never ends, a named pipe would wait for a writer), more
+/// than [`MAX_FILE_BYTES`] (counted while reading, not trusted from the file system), text that is not
+/// UTF-8 (located at its line and column). A UTF-8 byte-order mark is dropped.
 pub fn read_file(path: &Path) -> Result<String, Diagnostic> {
+    use std::io::Read;
     let whole = |message: String| Diagnostic { file: path.to_path_buf(), line: 0, column: 0, message };
     let meta = std::fs::metadata(path).map_err(|e| whole(format!("cannot read: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(whole(format!("the file is {} bytes; data files are limited to {MAX_FILE_BYTES}", meta.len())));
+    if !meta.is_file() {
+        return Err(whole("cannot read: not a regular file".into()));
     }
-    std::fs::read_to_string(path).map_err(|e| whole(format!("cannot read: {e}")))
+    let file = std::fs::File::open(path).map_err(|e| whole(format!("cannot read: {e}")))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(whole("cannot read: not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| whole(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(whole(format!("the file is larger than {MAX_FILE_BYTES} bytes, the limit of data files")));
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let good = e.utf8_error().valid_up_to();
+            let valid = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
+            let (line, column) = Source::new(path, &valid).position(good);
+            return Err(Diagnostic { file: path.to_path_buf(), line, column, message: "not valid UTF-8 here".into() });
+        }
+    };
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+}
+
+/// The file `named` by a data file (a scenario's level, a save's), resolved (links and `..` followed) and
+/// kept inside one of `allowed` folders: a file may not make the game read elsewhere.
+pub fn confined(named: &Path, allowed: &[PathBuf]) -> Result<PathBuf, String> {
+    let real = named.canonicalize().map_err(|e| format!("cannot read {}: {e}", named.display()))?;
+    if allowed.iter().filter_map(|dir| dir.canonicalize().ok()).any(|dir| real.starts_with(dir)) {
+        Ok(real)
+    } else {
+        Err(format!("{} is outside the project's folders; a file may name only files inside them", named.display()))
+    }
 }
 
 #[cfg(test)]

@@ -286,8 +286,10 @@ fn read_layer(
         return;
     }
     let start = source.find_from(0, &format!("{name}:")).unwrap_or(0);
-    let offsets: Vec<usize> =
-        quoted_strings(source.text, start, rows.len()).iter().map(|chars| chars.first().map_or(start, |c| c - 1)).collect();
+    let offsets: Vec<usize> = quoted_strings(source.text, start, rows.len())
+        .iter()
+        .map(|chars| chars.first().map_or(start, |c| c - 1))
+        .collect();
     if rows.len() != height as usize {
         problems.push(source.error_at(start, format!("{name} has {} rows but the map is {height} high", rows.len())));
     }
@@ -295,9 +297,8 @@ fn read_layer(
         let squares = row.chars().count();
         if squares != width as usize {
             let at = offsets.get(y).copied().unwrap_or(start);
-            problems.push(
-                source.error_at(at, format!("{name} row {y} has {squares} squares but the map is {width} wide")),
-            );
+            problems
+                .push(source.error_at(at, format!("{name} row {y} has {squares} squares but the map is {width} wide")));
         }
         for (x, c) in row.chars().enumerate().take(width as usize) {
             set(Square::new(x as i32, y as i32), c == '*');
@@ -346,7 +347,8 @@ fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>)
             }
         }
     }
-    let layers: [(&str, &[String], fn(&mut Battlefield, Square, bool)); 4] = [
+    type Setter = fn(&mut Battlefield, Square, bool);
+    let layers: [(&str, &[String], Setter); 4] = [
         ("darkness", &def.darkness, Battlefield::set_dark),
         ("fog", &def.fog, Battlefield::set_fog),
         ("difficult", &def.difficult, Battlefield::set_difficult),
@@ -550,17 +552,18 @@ fn place_creature<'a>(
             && !stats.traits.incorporeal
             && !(stats.speed.fly.is_some() && field.terrain(*s) == Terrain::Pit)
     }) {
-        problems.push(
-            source
-                .error(at("at:"), format!(
+        problems.push(source.error(
+            at("at:"),
+            format!(
                 "creature {who:?} stands in {} at {bad}",
-                if field.terrain(bad).blocks() || field.terrain(bad) == Terrain::Pit || field.terrain(bad).is_obstacle() {
+                if field.terrain(bad).blocks() || field.terrain(bad) == Terrain::Pit || field.terrain(bad).is_obstacle()
+                {
                     terrain_name(field.terrain(bad))
                 } else {
                     "an obstacle"
                 }
-            )),
-        );
+            ),
+        ));
     }
     let mut stats = stats;
     if chase {

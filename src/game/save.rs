@@ -68,7 +68,11 @@ pub fn read_save(path: &Path) -> Result<SavedBattle, String> {
 /// screen stays as it is.
 pub fn load(world: &mut World) -> Result<(), String> {
     let battle = read_save(&save_path())?;
-    super::switch_level_checked(world, &battle.level)?;
+    // A save names a level of the project, or the one being played (the player's own choice).
+    let playing = world.resource::<super::LaunchOptions>().level.clone();
+    let allowed = [crate::data::root(), playing.parent().map(Path::to_path_buf).unwrap_or_default()];
+    let level = crate::data::diagnostics::confined(&battle.level, &allowed)?;
+    super::switch_level_checked(world, &level)?;
     world.insert_resource(Seed(battle.seed));
     world.insert_resource(Restart { replay: battle.steps });
     Ok(())

@@ -404,6 +404,16 @@ fn run_script(world: &mut World) {
             }
         }
         ScriptStep::Screenshot(path) => {
+            // A script writes screenshots inside the project only: a relative `.png` path without `..`.
+            let inside = path.is_relative()
+                && !path.components().any(|c| matches!(c, std::path::Component::ParentDir))
+                && path.extension().is_some_and(|e| e == "png");
+            if !inside {
+                return fail(
+                    world,
+                    format!("screenshot {}: a relative .png path inside the project, without ..", path.display()),
+                );
+            }
             let path = crate::data::root().join(path);
             if phase == 1 {
                 let _ = std::fs::remove_file(&path);

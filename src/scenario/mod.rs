@@ -176,16 +176,17 @@ pub fn load_scenario(path: &Path) -> Result<ScenarioDef, Diagnostics> {
     Source::new(path, &text).parse().map_err(|d: Diagnostic| Diagnostics(vec![d]))
 }
 
-/// Where a scenario's level file is.
-pub fn level_path(scenario_path: &Path, level: &Path) -> PathBuf {
-    if level.is_absolute() {
-        return level.to_path_buf();
-    }
-    let beside = scenario_path.parent().map(|p| p.join(level));
-    match beside {
-        Some(p) if p.exists() => p,
-        _ => crate::data::root().join(level),
-    }
+/// Where a scenario's level file is: beside the scenario, else under the project's folder; refused (with
+/// the scenario's place) when it leads outside both (an absolute path, `..`, a link elsewhere).
+pub fn level_path(scenario_path: &Path, level: &Path) -> Result<PathBuf, Diagnostics> {
+    let folder = scenario_path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let beside = folder.join(level);
+    let named = if beside.exists() { beside } else { crate::data::root().join(level) };
+    crate::data::diagnostics::confined(&named, &[folder, crate::data::root()]).map_err(|message| {
+        let text = crate::data::diagnostics::read_file(scenario_path).unwrap_or_default();
+        let source = Source::new(scenario_path, &text);
+        Diagnostics(vec![source.error(source.locate("level:", None), message)])
+    })
 }
 
 /// The output of a run.
@@ -253,7 +254,7 @@ pub fn run_scenario(
     content: &Content,
     seed_override: Option<u64>,
 ) -> Result<RunOutput, Diagnostics> {
-    let level_file = level_path(path, &scenario.level);
+    let level_file = level_path(path, &scenario.level)?;
     let encounter = load_level(&level_file, content)?;
     let seed = seed_override.unwrap_or(scenario.seed);
     let mut app = headless_app();

@@ -179,8 +179,7 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
             let closed = |c: Corner| {
                 let diagonal = a.x != t.x && a.y != t.y;
                 let wall = |s: Square| field.terrain(s).blocks();
-                field.wall_touches_corner(c)
-                    || (diagonal && wall(Square::new(a.x, t.y)) && wall(Square::new(t.x, a.y)))
+                field.wall_touches_corner(c) || (diagonal && wall(Square::new(a.x, t.y)) && wall(Square::new(t.x, a.y)))
             };
             let lines: Vec<LineMeets> = Corner::of(a)
                 .iter()

@@ -444,10 +444,7 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> R
     let tail = attacker.armament.0.iter().find(|w| crate::rules::core::sight::reaches_blind_spot(w));
     match (behind, tail, weapon_name) {
         (true, Some(_), Some(name)) if tail.is_some_and(|t| t.name != name) => {
-            return Err(Refusal::new(
-                format!("only its tail reaches its blind spot, not its {name}"),
-                "004:677-678",
-            ));
+            return Err(Refusal::new(format!("only its tail reaches its blind spot, not its {name}"), "004:677-678"));
         }
         (true, Some(tail), _) => return Ok(tail.clone()),
         _ => {}
@@ -572,11 +569,8 @@ fn reach_and_range(
     };
     crate::rules::core::altitude::band_allows(scale, attacker.altitude.0, target.altitude.0, reaching)?;
     if is_ranged(weapon) {
-        let distance = crate::rules::core::altitude::separation_m(
-            scale,
-            (own, attacker.altitude.0),
-            (theirs, target.altitude.0),
-        );
+        let distance =
+            crate::rules::core::altitude::separation_m(scale, (own, attacker.altitude.0), (theirs, target.altitude.0));
         if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
             modifiers.push(Modifier::new(1, "Point Blank Shot"));
             damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));

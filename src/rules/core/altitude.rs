@@ -230,7 +230,11 @@ pub fn band_allows(scale: Scale, a: i32, b: i32, what: Reaching) -> Result<(), R
 /// at its altitude: at normal scale the 3-D distance of 004:781-784, the horizontal distance on the grid and
 /// the vertical one between the two altitudes (12 m apart at 6 m and 24 m: 24 m); at chase scale 9 m a
 /// square, 3 m apart in a shared square (004:652), plus what the bands between add (004:800-804).
-pub fn separation_m(scale: Scale, (own, own_altitude): (Footprint, i32), (theirs, their_altitude): (Footprint, i32)) -> f32 {
+pub fn separation_m(
+    scale: Scale,
+    (own, own_altitude): (Footprint, i32),
+    (theirs, their_altitude): (Footprint, i32),
+) -> f32 {
     let squares = own.distance_to(theirs) as f32;
     let apart = own_altitude.abs_diff(their_altitude);
     match scale {

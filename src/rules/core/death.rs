@@ -16,7 +16,12 @@ pub fn kill(id: &CreatureId, hp: &mut HitPoints, conditions: &mut Conditions, fa
     let before = hp.current;
     hp.current = hp.current.min(-10);
     if hp.current != before {
-        facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
+        facts.write(Fact::HitPointsChanged {
+            creature: id.clone(),
+            before,
+            after: hp.current,
+            nonlethal: hp.nonlethal,
+        });
     }
     for condition in HP_STATES.into_iter().chain([Condition::Stable]) {
         if conditions.0.remove(&condition) {

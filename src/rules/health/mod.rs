@@ -333,7 +333,6 @@ fn apply_slay(mut slay: MessageReader<Slay>, mut creatures: Wounded<'_, '_>, mut
     }
 }
 
-
 /// Turns strain into 1 point of damage, with a fact saying why (004:274).
 fn apply_strain(
     mut strain: MessageReader<Strain>,

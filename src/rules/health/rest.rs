@@ -381,7 +381,13 @@ mod tests {
         // Whole and awake: not one hour is walked through, however long the rest asked.
         let mut whole = hurt(20, 20, 2);
         let mut asked = 0;
-        assert!(rest(&mut whole, u32::MAX, false, || { asked += 1; 100 }).is_empty());
+        assert!(
+            rest(&mut whole, u32::MAX, false, || {
+                asked += 1;
+                100
+            })
+            .is_empty()
+        );
         assert_eq!(asked, 0);
         // Hurt: it heals 2 a night and stops once whole (9 nights for 18 points).
         let mut hurt_one = hurt(2, 20, 2);

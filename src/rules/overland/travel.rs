@@ -175,7 +175,12 @@ impl TableRow {
 /// The table « Déplacements et distance » (003:4-19) for `speeds_m`: walk, hustle, run ×3 and run ×4, each
 /// at every speed, in the table's order; each row from [`rates`], the one rule the journeys use too.
 pub fn movement_table(speeds_m: &[f64]) -> Vec<TableRow> {
-    let paces = [(Pace::Walk, Burden::Normal), (Pace::Hustle, Burden::Normal), (Pace::Run, Burden::Heavy), (Pace::Run, Burden::Normal)];
+    let paces = [
+        (Pace::Walk, Burden::Normal),
+        (Pace::Hustle, Burden::Normal),
+        (Pace::Run, Burden::Heavy),
+        (Pace::Run, Burden::Normal),
+    ];
     paces
         .iter()
         .flat_map(|&(pace, burden)| {
@@ -1023,12 +1028,22 @@ mod tests {
         // 003:9, 003:14, 003:19: Course (x3) 13,50 / 18 / 27 / 36 m; 135 / 180 / 270 / 360 m; — / —.
         assert_eq!(
             row("run (x3)"),
-            vec![(13.5, 135.0, None, None), (18.0, 180.0, None, None), (27.0, 270.0, None, None), (36.0, 360.0, None, None)]
+            vec![
+                (13.5, 135.0, None, None),
+                (18.0, 180.0, None, None),
+                (27.0, 270.0, None, None),
+                (36.0, 360.0, None, None)
+            ]
         );
         // 003:10, 003:15: Course (x4) 18 / 24 / 36 / 48 m; 180 / 240 / 360 / 480 m.
         assert_eq!(
             row("run (x4)"),
-            vec![(18.0, 180.0, None, None), (24.0, 240.0, None, None), (36.0, 360.0, None, None), (48.0, 480.0, None, None)]
+            vec![
+                (18.0, 180.0, None, None),
+                (24.0, 240.0, None, None),
+                (36.0, 360.0, None, None),
+                (48.0, 480.0, None, None)
+            ]
         );
     }
 

@@ -20,8 +20,8 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{
-    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, medium_of, mover_of, posture_allows, occupants_for, settle,
-    squeeze_width,
+    ChargeLane, Danger, Medium, MoveQuery, MovementAction, Route, check_grounded, medium_of, mover_of, occupants_for,
+    posture_allows, settle, squeeze_width,
 };
 
 /// The movement actions.
@@ -221,10 +221,7 @@ pub struct MoverView {
 
 /// Collects every creature's body.
 pub fn bodies<'a>(creatures: impl Iterator<Item = MoverViewItem<'a, 'a>>) -> Vec<Body> {
-    creatures
-        .filter(|c| !c.riding)
-        .map(|c| body_of(&c))
-        .collect()
+    creatures.filter(|c| !c.riding).map(|c| body_of(&c)).collect()
 }
 
 /// One creature's body.
