@@ -164,7 +164,9 @@ fn simulate(level: &Path, battles: u64, seed: u64, log: bool) -> ExitCode {
         if log {
             print!("{}", outcome.log.to_json_lines());
         }
-        *wins.entry(outcome.winner.unwrap_or_else(|| "nobody (round limit)".into())).or_default() += 1;
+        *wins
+            .entry(outcome.winner.unwrap_or_else(|| "nobody (the sides parted, or the round limit)".into()))
+            .or_default() += 1;
         rounds += u64::from(outcome.rounds);
     }
     if !log {

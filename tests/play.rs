@@ -621,6 +621,23 @@ fn a_prone_ai_creature_stands_up_first() {
     assert!(!log.iter().any(|f| matches!(f, Fact::ActionRefused { .. })));
 }
 
+/// Every battle ends, a winner standing or the sides parted after ten quiet rounds (our ruling), well
+/// before the simulator's round limit.
+#[test]
+fn every_battle_ends_before_the_round_limit() {
+    for name in ["roost.ron", "skirmish.ron"] {
+        let encounter = level(name);
+        for seed in 28..34 {
+            let outcome = estoc::simulate::battle(&encounter, seed);
+            assert!(
+                outcome.log.0.iter().any(|f| matches!(f, Fact::EncounterEnded { .. })),
+                "{name} seed {seed} did not end in {} rounds",
+                outcome.rounds
+            );
+        }
+    }
+}
+
 #[test]
 fn the_ai_dives_on_a_foe_below() {
     let encounter = level_at("tests/scenarios/levels/stoop.ron");

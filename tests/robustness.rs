@@ -89,7 +89,7 @@ fn a_rest_beyond_thirty_days_is_refused() {
 }
 
 #[test]
-fn many_errors_are_each_located() {
+fn many_errors_are_located_and_capped() {
     let row = "é".repeat(256);
     let rows: Vec<String> = (0..256).map(|_| format!("        \"{row}\",")).collect();
     let text = format!(
@@ -100,6 +100,8 @@ fn many_errors_are_each_located() {
     assert!(problems.0.iter().all(|d| d.line >= 5 && d.column >= 10), "every one located");
     let first = &problems.0[0];
     assert_eq!((first.line, first.column), (5, 10));
+    assert_eq!(problems.0.len(), 101, "the first 100, then a count of the rest");
+    assert_eq!(problems.0[100].message, "and 65436 more problems not listed");
 }
 
 /// The shipped levels, as text.

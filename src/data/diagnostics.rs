@@ -27,6 +27,9 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// The problems listed at most for one file; the rest are counted.
+pub const MOST_LISTED: usize = 100;
+
 /// All the problems found in one check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diagnostics(pub Vec<Diagnostic>);
@@ -51,9 +54,19 @@ impl Diagnostics {
         self.0.is_empty()
     }
 
-    /// `Ok(value)` if nothing was found, else the problems.
-    pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
-        if self.is_empty() { Ok(value) } else { Err(self) }
+    /// `Ok(value)` if nothing was found, else the problems: the first [`MOST_LISTED`], then one line at
+    /// the next problem's place counting the rest.
+    pub fn into_result<T>(mut self, value: T) -> Result<T, Diagnostics> {
+        if self.is_empty() {
+            return Ok(value);
+        }
+        if self.0.len() > MOST_LISTED {
+            let rest = self.0.len() - MOST_LISTED;
+            let next = self.0.swap_remove(MOST_LISTED);
+            self.0.truncate(MOST_LISTED);
+            self.0.push(Diagnostic { message: format!("and {rest} more problems not listed"), ..next });
+        }
+        Err(self)
     }
 }
 

@@ -325,6 +325,12 @@ pub enum Fact {
         /// Which.
         condition: Condition,
     },
+    /// The sides part: rounds in a row passed with no attack, spell, breath or wound (our ruling,
+    /// docs/rulings.md); the fight ends with no winner.
+    Parted {
+        /// The quiet rounds.
+        rounds: u32,
+    },
     /// The fight is over: one faction alone can still act.
     EncounterEnded {
         /// The winning faction, if any is left.
@@ -734,6 +740,7 @@ impl Fact {
             | Fact::RestHealed { .. }
             | Fact::FullRoundActionLost { .. }
             | Fact::ReadyLapsed { .. }
+            | Fact::Parted { .. }
             | Fact::EncounterEnded { .. } => Some(self.more_words()),
         }
     }
@@ -971,9 +978,12 @@ impl Fact {
                 format!("{creature}'s {action} begun last round is lost, not finished in time (004:212)")
             }
             Fact::ReadyLapsed { creature } => format!("{creature}'s readied action lapses (004:624)"),
+            Fact::Parted { rounds } => {
+                format!("{rounds} rounds without a blow, a spell or a wound: the sides part (our ruling)")
+            }
             Fact::EncounterEnded { winner } => match winner {
                 Some(w) => format!("the fight is over: {w} win"),
-                None => "the fight is over: no one stands".into(),
+                None => "the fight is over: no one wins".into(),
             },
             other => unreachable!("{other:?} is another group's"),
         }

@@ -79,6 +79,8 @@ pub struct TurnOrder {
     pub round: u32,
     /// The fight is over.
     pub ended: bool,
+    /// The last round in which a blow, a spell, a breath or a wound was exchanged (0 before any).
+    pub last_exchange: u32,
     /// A delaying creature that asked to act when the current turn ends.
     pub resuming: Option<Entity>,
     /// The creatures acting in the current turn: the one whose place it is (or, when it cannot act, the
@@ -177,7 +179,10 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Rules, roll_initiative.in_set(RulesSystems::Setup));
     app.add_systems(
         Rules,
-        (ask_to_resume, delay_turn, end_turn, declare_victory).chain().in_set(RulesSystems::Turns).in_set(TurnSystems),
+        (ask_to_resume, delay_turn, end_turn, declare_victory, note_exchanges, declare_parting)
+            .chain()
+            .in_set(RulesSystems::Turns)
+            .in_set(TurnSystems),
     );
 }
 
@@ -632,6 +637,39 @@ fn declare_victory(
         order.ended = true;
         facts.write(Fact::EncounterEnded { winner: standing.first().map(|s| s.to_string()) });
     }
+}
+
+/// Rounds in a row with no exchange after which the sides part: one minute (004:249's « une minute (10
+/// rounds) »).
+pub const QUIET_ROUNDS: u32 = 10;
+
+/// Notes the round of every exchange between foes: an attack rolled, a spell taking effect, a breath,
+/// damage dealt by one creature to another (a fall or strain is no exchange).
+fn note_exchanges(mut order: ResMut<TurnOrder>, mut facts: MessageReader<Fact>) {
+    let round = order.round;
+    for fact in facts.read() {
+        let exchange = matches!(
+            fact,
+            Fact::AttackRolled { .. }
+                | Fact::SpellTakesEffect { .. }
+                | Fact::Breathed { .. }
+                | Fact::DamageDealt { .. }
+        );
+        if exchange {
+            order.last_exchange = order.last_exchange.max(round);
+        }
+    }
+}
+
+/// Ends a fight nobody can win (our ruling, docs/rulings.md): when [`QUIET_ROUNDS`] rounds in a row have
+/// passed with no exchange, the sides part and the fight ends with no winner.
+fn declare_parting(mut order: ResMut<TurnOrder>, mut facts: MessageWriter<Fact>) {
+    if order.ended || order.entries.is_empty() || order.round <= order.last_exchange + QUIET_ROUNDS {
+        return;
+    }
+    order.ended = true;
+    facts.write(Fact::Parted { rounds: QUIET_ROUNDS });
+    facts.write(Fact::EncounterEnded { winner: None });
 }
 
 #[cfg(test)]
