@@ -237,6 +237,9 @@ pub struct TemplateDef {
     /// Feats.
     #[serde(default)]
     pub feats: Vec<Feat>,
+    /// The weapons its Weapon Focus feats name, one each (`weapon_focus: ["longsword"]`).
+    #[serde(default)]
+    pub weapon_focus: Vec<String>,
     /// Skills.
     #[serde(default)]
     pub skills: Skills,
@@ -628,6 +631,22 @@ impl Content {
             }
         }
         let base_attack = overrides.base_attack.unwrap_or(template.base_attack);
+        let feats: std::collections::BTreeSet<Feat> =
+            overrides.feats.as_ref().unwrap_or(&template.feats).iter().copied().collect();
+        // The weapons of focus count only with the feat (an override may take the feat away).
+        let focus: std::collections::BTreeSet<String> = match feats.contains(&Feat::WeaponFocus) {
+            true => overrides.weapon_focus.as_ref().unwrap_or(&template.weapon_focus).iter().cloned().collect(),
+            false => Default::default(),
+        };
+        if feats.contains(&Feat::WeaponFocus) && focus.is_empty() {
+            problems.push((
+                "WeaponFocus".into(),
+                "Weapon Focus names its weapon: add weapon_focus: [\"longsword\"] (one weapon per feat)".into(),
+            ));
+        }
+        for name in focus.iter().filter(|n| !weapons.iter().any(|w: &Weapon| &w.name == *n)) {
+            problems.push(("weapon_focus".into(), format!("Weapon Focus names {name:?}, a weapon it does not carry")));
+        }
         if !(0..=60).contains(&base_attack) {
             problems.push(("base_attack".into(), format!("base attack {base_attack} is outside 0..=60")));
         }
@@ -656,7 +675,7 @@ impl Content {
             },
             encumbrance: Encumbrance { armor: template.armor.category, load: overrides.load.unwrap_or(template.load) },
             armament: Armament(weapons),
-            feats: Feats(overrides.feats.as_ref().unwrap_or(&template.feats).iter().copied().collect()),
+            feats: Feats(feats, focus),
             skills: template.skills.clone(),
             traits: template.traits.clone(),
             items: Items(items),
@@ -701,6 +720,9 @@ pub struct TemplateOverrides {
     /// Other feats.
     #[serde(default)]
     pub feats: Option<Vec<Feat>>,
+    /// Other weapons of focus.
+    #[serde(default)]
+    pub weapon_focus: Option<Vec<String>>,
     /// Another load.
     #[serde(default)]
     pub load: Option<Load>,

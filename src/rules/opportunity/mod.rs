@@ -824,7 +824,7 @@ mod tests {
     #[test]
     fn combat_reflexes_gives_one_plus_dex() {
         let dex16 = Abilities { dex: 16, ..Abilities::default() };
-        let reflexes = Feats([Feat::CombatReflexes].into_iter().collect());
+        let reflexes = Feats([Feat::CombatReflexes].into_iter().collect(), Default::default());
         assert_eq!(reactions_per_round(&dex16, &Feats::default()), 1);
         assert_eq!(reactions_per_round(&dex16, &reflexes), 4);
         assert_eq!(reactions_per_round(&Abilities { dex: 6, ..Abilities::default() }, &reflexes), 1);

@@ -497,14 +497,20 @@ pub enum Feat {
     WeaponFocus,
 }
 
-/// The feats a creature has.
+/// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Feats(pub BTreeSet<Feat>);
+pub struct Feats(pub BTreeSet<Feat>, #[serde(default)] pub BTreeSet<String>);
 
 impl Feats {
     /// Whether the creature has `feat`.
     pub fn has(&self, feat: Feat) -> bool {
         self.0.contains(&feat)
+    }
+
+    /// Whether its Weapon Focus is with `weapon`: the feat names one weapon and gives +1 with it alone (the
+    /// texts name the feat, « Arme de prédilection », without its rule; our ruling, docs/rulings.md).
+    pub fn focus_on(&self, weapon: &Weapon) -> bool {
+        self.has(Feat::WeaponFocus) && self.1.contains(&weapon.name)
     }
 }
 

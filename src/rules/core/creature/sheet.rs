@@ -158,7 +158,7 @@ pub fn attack_bonus(
     if size.modifier() != 0 {
         parts.push(Modifier::new(size.modifier(), "size"));
     }
-    if feats.has(Feat::WeaponFocus) {
+    if feats.focus_on(weapon) {
         parts.push(Modifier::new(1, "Weapon Focus"));
     }
     parts.retain(|m| m.value != 0 || m.source == "base attack");
@@ -357,6 +357,35 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weapon_focus_names_one_weapon() {
+        let sword = Weapon {
+            name: "longsword".into(),
+            damage: "1d8".parse().unwrap(),
+            threat: 19,
+            multiplier: 2,
+            reach: false,
+            handling: Handling::OneHanded,
+            delivery: Delivery::Melee,
+            strength: StrengthToDamage::Full,
+            natural: false,
+            unarmed: false,
+            off_hand: false,
+            brace: false,
+            tail: false,
+            extra: None,
+        };
+        let javelin = Weapon { name: "javelin".into(), ..sword.clone() };
+        let feats = Feats([Feat::WeaponFocus].into_iter().collect(), ["longsword".to_string()].into_iter().collect());
+        let has_focus = |w: &Weapon| {
+            attack_bonus(BaseAttack(1), &Abilities::default(), Size::Medium, &feats, w)
+                .iter()
+                .any(|m| m.source == "Weapon Focus" && m.value == 1)
+        };
+        assert!(has_focus(&sword));
+        assert!(!has_focus(&javelin), "the feat names the longsword alone");
+    }
 
     fn human() -> (Speed, SpeedModifiers, Traits) {
         (Speed { land: 6, ..Speed::default() }, SpeedModifiers::default(), Traits::default())
