@@ -444,7 +444,7 @@ fn healing_stabilises_then_wakes_a_dying_creature() {
         let c = app.world().get::<Conditions>(goblin).unwrap().clone();
         (hp.current, c.has(Condition::Dying), c.has(Condition::Stable), c.has(Condition::Unconscious))
     };
-    app.world_mut().write_message(Damage { target: goblin, amount: 8, nonlethal: false });
+    app.world_mut().write_message(Damage { target: goblin, amount: 8, nonlethal: false, from_one_attack: true });
     app.update();
     assert_eq!(state(&app), (-3, true, false, true));
     app.world_mut().write_message(Healing { target: goblin, amount: 2 });

@@ -171,10 +171,10 @@ fn the_health_plugin_disables_at_zero_and_makes_dying_below() {
     let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
     let goblin = entity(&app, "goblin");
     let hp = app.world().get::<HitPoints>(goblin).unwrap().current;
-    app.world_mut().write_message(Damage { target: goblin, amount: hp, nonlethal: false });
+    app.world_mut().write_message(Damage { target: goblin, amount: hp, nonlethal: false, from_one_attack: true });
     app.update();
     assert!(app.world().get::<Conditions>(goblin).unwrap().has(Condition::Disabled));
-    app.world_mut().write_message(Damage { target: goblin, amount: 2, nonlethal: false });
+    app.world_mut().write_message(Damage { target: goblin, amount: 2, nonlethal: false, from_one_attack: true });
     app.update();
     let conditions = app.world().get::<Conditions>(goblin).unwrap();
     assert!(
@@ -217,7 +217,7 @@ fn massive_damage_that_kills_is_logged_004_272() {
     *app.world_mut().get_mut::<HitPoints>(fighter).unwrap() = HitPoints::full(200);
     app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([1]);
     let before = facts(&app).len();
-    app.world_mut().write_message(Damage { target: fighter, amount: 60, nonlethal: false });
+    app.world_mut().write_message(Damage { target: fighter, amount: 60, nonlethal: false, from_one_attack: true });
     app.update();
     let new: Vec<Fact> = facts(&app)[before..].to_vec();
     let hp = |f: &Fact| match f {
@@ -231,4 +231,20 @@ fn massive_damage_that_kills_is_logged_004_272() {
     let dead = new.iter().position(|f| matches!(f, Fact::ConditionGained { condition: Condition::Dead, .. }));
     assert!(save.is_some() && save < second && second < dead, "{new:?}");
     assert_eq!(app.world().get::<HitPoints>(fighter).unwrap().current, -10);
+}
+
+/// Massive damage is that of one attack (« une attaque si terrible », 004:272): 60 points from a fall call
+/// for no save (our ruling).
+#[test]
+fn a_fall_of_sixty_points_is_no_massive_damage() {
+    use estoc::rules::attack::Damage;
+    let mut app = app_on("tests/scenarios/levels/duel.ron", &[5, 20, 1]);
+    let fighter = entity(&app, "fighter");
+    *app.world_mut().get_mut::<HitPoints>(fighter).unwrap() = HitPoints::full(200);
+    let before = facts(&app).len();
+    app.world_mut().write_message(Damage { target: fighter, amount: 60, nonlethal: false, from_one_attack: false });
+    app.update();
+    let new: Vec<Fact> = facts(&app)[before..].to_vec();
+    assert!(!new.iter().any(|f| matches!(f, Fact::SaveRolled { .. })), "{new:?}");
+    assert_eq!(app.world().get::<HitPoints>(fighter).unwrap().current, 140);
 }

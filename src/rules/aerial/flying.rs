@@ -1084,7 +1084,7 @@ fn collide(
         impact: format!("{impact:?}"),
         total: amount,
     });
-    out.damage.write(Damage { target: mine.entity, amount, nonlethal: false });
+    out.damage.write(Damage { target: mine.entity, amount, nonlethal: false, from_one_attack: false });
     share_collision(mine.riders, amount, saves, out.dice, out.facts, out.damage);
     let mut theirs = amount;
     if let Ok((_, their_saves, their_abilities)) = saves.get(struck.entity) {
@@ -1102,7 +1102,7 @@ fn collide(
             theirs = (amount / 2).max(1);
         }
     }
-    out.damage.write(Damage { target: struck.entity, amount: theirs, nonlethal: false });
+    out.damage.write(Damage { target: struck.entity, amount: theirs, nonlethal: false, from_one_attack: true });
     share_collision(&struck.riders, theirs, saves, out.dice, out.facts, out.damage);
 }
 

@@ -1186,7 +1186,12 @@ fn strike_blows(
             }
         }
         if let Some(hit) = roll_planned_attack(&this, attacker.id, target.id, target.traits, &mut dice, &mut facts) {
-            damage.write(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal });
+            damage.write(Damage {
+                target: intent.target,
+                amount: hit.amount,
+                nonlethal: hit.nonlethal,
+                from_one_attack: true,
+            });
             if !hit.nonlethal {
                 target_hp = crate::rules::core::creature::absorb(target_hp, hit.amount);
             }
@@ -1371,7 +1376,12 @@ fn strike_coup_de_grace(
         total: rolled.total,
         nonlethal: weapon.unarmed,
     });
-    damage.write(Damage { target: intent.target, amount: rolled.total, nonlethal: weapon.unarmed });
+    damage.write(Damage {
+        target: intent.target,
+        amount: rolled.total,
+        nonlethal: weapon.unarmed,
+        from_one_attack: true,
+    });
     let dc = 10 + rolled.total;
     let saved = roll_save(
         &mut dice,
@@ -1449,6 +1459,10 @@ pub struct Damage {
     pub amount: i32,
     /// Nonlethal damage (004:301-308).
     pub nonlethal: bool,
+    /// Dealt by one attack, spell or breath of a foe: only such damage, 50 points or more, calls for the save
+    /// against massive damage (« une attaque si terrible », 004:272); a fall, strain or a shared collision
+    /// does not (our ruling).
+    pub from_one_attack: bool,
 }
 
 /// Kills a creature outright: a failed save against a coup de grâce (004:424) or massive damage.

@@ -256,7 +256,7 @@ fn breathe(
                 total: amount,
                 nonlethal: false,
             });
-            damage.write(Damage { target: victim.entity, amount, nonlethal: false });
+            damage.write(Damage { target: victim.entity, amount, nonlethal: false, from_one_attack: true });
         }
     }
 }

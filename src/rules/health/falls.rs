@@ -39,7 +39,7 @@ impl FallOutput<'_> {
             let thrown = dice.throw(expr);
             let amount = thrown.total.max(1);
             self.facts.write(Fact::FallingDamage { creature: id.clone(), dice: thrown, total: amount });
-            self.damage.write(Damage { target: entity, amount, nonlethal: false });
+            self.damage.write(Damage { target: entity, amount, nonlethal: false, from_one_attack: false });
         }
         self.conditions.write(ConditionChange { creature: entity, condition: Condition::Prone, gained: true });
     }

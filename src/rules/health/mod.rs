@@ -289,7 +289,7 @@ fn apply_damage(
             nonlethal: hp.nonlethal,
         });
         let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
-        if !hit.nonlethal && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
+        if !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
             let saved = roll_save(
                 &mut dice,
                 &mut facts,
@@ -343,7 +343,7 @@ fn apply_strain(
     for s in strain.read() {
         let Ok(id) = ids.get(s.creature) else { continue };
         facts.write(Fact::HitPointsLost { creature: id.clone(), amount: 1, reason: s.reason.clone() });
-        damage.write(Damage { target: s.creature, amount: 1, nonlethal: false });
+        damage.write(Damage { target: s.creature, amount: 1, nonlethal: false, from_one_attack: false });
     }
 }
 

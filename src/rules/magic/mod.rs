@@ -474,7 +474,7 @@ fn take_effect(
                 total,
                 nonlethal: false,
             });
-            out.damage.write(Damage { target: target.entity, amount: total, nonlethal: false });
+            out.damage.write(Damage { target: target.entity, amount: total, nonlethal: false, from_one_attack: true });
         }
         SpellEffect::Blast { dice: expr, save } => {
             let thrown = dice.throw(expr);
@@ -503,7 +503,7 @@ fn take_effect(
                 total: amount,
                 nonlethal: false,
             });
-            out.damage.write(Damage { target: target.entity, amount, nonlethal: false });
+            out.damage.write(Damage { target: target.entity, amount, nonlethal: false, from_one_attack: true });
         }
         SpellEffect::Heal { dice: expr, max_level_bonus } => {
             let thrown = dice.throw(expr);

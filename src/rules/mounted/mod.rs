@@ -588,7 +588,7 @@ pub fn share_collision(
             amount = (amount / 2).max(1);
         }
         facts.write(Fact::CollisionShared { creature: id.clone(), total: amount });
-        damage.write(Damage { target: *rider, amount, nonlethal: false });
+        damage.write(Damage { target: *rider, amount, nonlethal: false, from_one_attack: false });
     }
 }
 

@@ -417,7 +417,12 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         hp: &mut HitPoints,
     ) -> bool {
         if let Some(hit) = roll_planned_attack(plan, attacker.id, target.id, target.traits, self.dice, self.facts) {
-            self.damage.write(Damage { target: target.entity, amount: hit.amount, nonlethal: hit.nonlethal });
+            self.damage.write(Damage {
+                target: target.entity,
+                amount: hit.amount,
+                nonlethal: hit.nonlethal,
+                from_one_attack: true,
+            });
             if hit.nonlethal {
                 hp.nonlethal += hit.amount;
             } else {
