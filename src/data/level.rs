@@ -556,11 +556,11 @@ fn place_creature<'a>(
             at("at:"),
             format!(
                 "creature {who:?} stands in {} at {bad}",
-                if field.terrain(bad).blocks() || field.terrain(bad) == Terrain::Pit || field.terrain(bad).is_obstacle()
-                {
-                    terrain_name(field.terrain(bad))
-                } else {
-                    "an obstacle"
+                // Other ground is refused for the obstacle the `obstacles` layer lays on it.
+                match field.terrain(bad) {
+                    t @ (Terrain::Wall | Terrain::Pit) => terrain_name(t),
+                    t if t.is_obstacle() => terrain_name(t),
+                    _ => "an obstacle",
                 }
             ),
         ));

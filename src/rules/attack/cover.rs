@@ -119,6 +119,22 @@ fn meets(
     out
 }
 
+/// The cover the lines from one point of view give: total when all are blocked, improved through an arrow
+/// slit, hard when one is blocked or passes a low wall or an obstacle, soft when one passes a creature.
+fn verdict(lines: &[LineMeets]) -> Cover {
+    if lines.iter().all(|l| l.blocked) {
+        Cover::Total
+    } else if let Some(l) = lines.iter().find(|l| l.improved.is_some()) {
+        Cover::Improved { what: l.improved.clone().unwrap_or_default() }
+    } else if let Some(l) = lines.iter().find(|l| l.blocked || l.hard.is_some()) {
+        Cover::Hard { what: l.hard.clone().unwrap_or_else(|| "a wall".into()) }
+    } else if let Some(l) = lines.iter().find(|l| l.soft.is_some()) {
+        Cover::Soft { creature: l.soft.clone().unwrap_or_default() }
+    } else {
+        Cover::None
+    }
+}
+
 /// The cover a target has against a ranged attack, or a melee attack from beyond the adjacent squares: the
 /// attacker picks the corner (and, for creatures of several squares, the squares) that see best; from
 /// that corner a line to each corner of the target's square is drawn; if all are blocked the cover is
@@ -137,17 +153,7 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
                     .iter()
                     .map(|&tc| meets(field, &trace_line(corner, tc), target, attacker, bystanders))
                     .collect();
-                let cover = if lines.iter().all(|l| l.blocked) {
-                    Cover::Total
-                } else if let Some(l) = lines.iter().find(|l| l.improved.is_some()) {
-                    Cover::Improved { what: l.improved.clone().unwrap_or_default() }
-                } else if let Some(l) = lines.iter().find(|l| l.blocked || l.hard.is_some()) {
-                    Cover::Hard { what: l.hard.clone().unwrap_or_else(|| "a wall".into()) }
-                } else if let Some(l) = lines.iter().find(|l| l.soft.is_some()) {
-                    Cover::Soft { creature: l.soft.clone().unwrap_or_default() }
-                } else {
-                    Cover::None
-                };
+                let cover = verdict(&lines);
                 if cover.rank() < best.rank() {
                     best = cover;
                 }
@@ -174,32 +180,19 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
             }
             adjacent = true;
             // The corners the two squares share are the gap between them: a line from one passes there, and
-            // is blocked where a wall edge ends on it or, diagonally, two walls close it (000:61).
+            // is blocked where the corner is closed (000:61).
             let shared = Corner::of(a).into_iter().filter(|c| Corner::of(t).contains(c)).collect::<Vec<_>>();
-            let closed = |c: Corner| {
-                let diagonal = a.x != t.x && a.y != t.y;
-                let wall = |s: Square| field.terrain(s).blocks();
-                field.wall_touches_corner(c) || (diagonal && wall(Square::new(a.x, t.y)) && wall(Square::new(t.x, a.y)))
-            };
             let lines: Vec<LineMeets> = Corner::of(a)
                 .iter()
                 .flat_map(|&ac| Corner::of(t).map(move |tc| (ac, tc)))
                 .filter(|(ac, tc)| ac != tc)
                 .map(|(ac, tc)| {
                     let mut line = meets(field, &trace_line(ac, tc), target, attacker, &[]);
-                    line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && closed(*c));
+                    line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && field.corner_closed(*c));
                     line
                 })
                 .collect();
-            let cover = if lines.iter().all(|l| l.blocked) {
-                Cover::Total
-            } else if let Some(l) = lines.iter().find(|l| l.improved.is_some()) {
-                Cover::Improved { what: l.improved.clone().unwrap_or_default() }
-            } else if let Some(l) = lines.iter().find(|l| l.blocked || l.hard.is_some()) {
-                Cover::Hard { what: l.hard.clone().unwrap_or_else(|| "a wall".into()) }
-            } else {
-                Cover::None
-            };
+            let cover = verdict(&lines);
             if cover.rank() < best.rank() {
                 best = cover;
             }

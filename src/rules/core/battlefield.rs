@@ -265,18 +265,19 @@ impl Battlefield {
             let (p, q) = e.squares();
             self.edge(*e).is_some_and(EdgeFeature::is_wall) || (wall(p) && wall(q))
         };
-        // Two wall squares meeting at a corner close it to a line along the grid through it, as to a line
-        // slipping diagonally between them.
-        let closed_diagonally = |c: Corner| {
-            let (x, y) = (c.x, c.y);
-            (wall(Square::new(x - 1, y - 1)) && wall(Square::new(x, y)))
-                || (wall(Square::new(x, y - 1)) && wall(Square::new(x - 1, y)))
-        };
         trace.squares.iter().any(|&s| !ends(s) && wall(s))
             || trace.crossed_edges.iter().any(crosses_wall)
             || trace.along_edges.iter().any(between_walls)
             || trace.corners_passed.iter().any(|(c, [p, q])| (wall(*p) && wall(*q)) || self.wall_touches_corner(*c))
-            || trace.corners_along.iter().any(|c| self.wall_touches_corner(*c) || closed_diagonally(*c))
+            || trace.corners_along.iter().any(|c| self.corner_closed(*c))
+    }
+
+    /// Whether no line passes through `corner`: a wall edge ends at it or runs through it, or two wall squares
+    /// meet diagonally there (the wall leaves no gap of zero width).
+    pub fn corner_closed(&self, corner: Corner) -> bool {
+        let wall = |x: i32, y: i32| self.terrain(Square::new(x, y)).blocks();
+        let (x, y) = (corner.x, corner.y);
+        self.wall_touches_corner(corner) || (wall(x - 1, y - 1) && wall(x, y)) || (wall(x, y - 1) && wall(x - 1, y))
     }
 }
 

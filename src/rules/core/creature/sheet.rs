@@ -358,15 +358,15 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
 mod tests {
     use super::*;
 
-    #[test]
-    fn weapon_focus_names_one_weapon() {
-        let sword = Weapon {
-            name: "longsword".into(),
-            damage: "1d8".parse().unwrap(),
+    /// A plain melee weapon, 19-20/x2.
+    fn melee(name: &str, damage: &str, handling: Handling) -> Weapon {
+        Weapon {
+            name: name.into(),
+            damage: damage.parse().unwrap(),
             threat: 19,
             multiplier: 2,
             reach: false,
-            handling: Handling::OneHanded,
+            handling,
             delivery: Delivery::Melee,
             strength: StrengthToDamage::Full,
             natural: false,
@@ -375,7 +375,12 @@ mod tests {
             brace: false,
             tail: false,
             extra: None,
-        };
+        }
+    }
+
+    #[test]
+    fn weapon_focus_names_one_weapon() {
+        let sword = melee("longsword", "1d8", Handling::OneHanded);
         let javelin = Weapon { name: "javelin".into(), ..sword.clone() };
         let feats = Feats([Feat::WeaponFocus].into_iter().collect(), ["longsword".to_string()].into_iter().collect());
         let has_focus = |w: &Weapon| {
@@ -462,22 +467,7 @@ mod tests {
     #[test]
     fn strength_to_damage_by_grip() {
         let abilities = Abilities { str: 15, ..Abilities::default() };
-        let sword = Weapon {
-            name: "greatsword".into(),
-            damage: "2d6".parse().unwrap(),
-            threat: 19,
-            multiplier: 2,
-            reach: false,
-            handling: Handling::TwoHanded,
-            delivery: Delivery::Melee,
-            strength: StrengthToDamage::Full,
-            natural: false,
-            unarmed: false,
-            off_hand: false,
-            brace: false,
-            tail: false,
-            extra: None,
-        };
+        let sword = melee("greatsword", "2d6", Handling::TwoHanded);
         assert_eq!(strength_to_damage(&abilities, &sword).unwrap().value, 3, "+2 becomes +3 (004:26)");
         let off = Weapon { off_hand: true, handling: Handling::Light, ..sword.clone() };
         assert_eq!(strength_to_damage(&abilities, &off).unwrap().value, 1);
