@@ -180,15 +180,21 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
             }
             adjacent = true;
             // The corners the two squares share are the gap between them: a line from one passes there, and
-            // is blocked where the corner is closed (000:61).
+            // is blocked where a wall edge ends on it or, diagonally, the two other squares are walls (000:61).
+            // (Not `Battlefield::corner_closed`: a flier may stand over a wall square, which closes nothing.)
             let shared = Corner::of(a).into_iter().filter(|c| Corner::of(t).contains(c)).collect::<Vec<_>>();
+            let closed = |c: Corner| {
+                let diagonal = a.x != t.x && a.y != t.y;
+                let wall = |s: Square| field.terrain(s).blocks();
+                field.wall_touches_corner(c) || (diagonal && wall(Square::new(a.x, t.y)) && wall(Square::new(t.x, a.y)))
+            };
             let lines: Vec<LineMeets> = Corner::of(a)
                 .iter()
                 .flat_map(|&ac| Corner::of(t).map(move |tc| (ac, tc)))
                 .filter(|(ac, tc)| ac != tc)
                 .map(|(ac, tc)| {
                     let mut line = meets(field, &trace_line(ac, tc), target, attacker, &[]);
-                    line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && field.corner_closed(*c));
+                    line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && closed(*c));
                     line
                 })
                 .collect();
