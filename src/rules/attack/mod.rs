@@ -1015,7 +1015,7 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
         {
             continue;
         }
-        let _ = world.run_system_cached_with(strike_blows, (intent, prepared));
+        strike_blows(world, &intent, prepared);
     }
 }
 
@@ -1140,25 +1140,21 @@ fn prepare_attack_intent(
     Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, provokes })
 }
 
-/// Strikes the blows of a prepared attack: each rolled, its damage sent, none at a foe already down.
-fn strike_blows(
+/// Readies the blows of a prepared attack, in order, each plan with its own attack bonus: the iterative
+/// attacks of a full attack (004:229), then the off hand's (004:462). Keeps a full attack underway when only
+/// some of its blows are struck now.
+fn ready_blows(
     In((intent, prepared)): In<(AttackIntent, PreparedAttack)>,
     mut commands: Commands,
-    mut dice: ResMut<Dice>,
     creatures: Query<Combatant, With<Creature>>,
-    mut facts: MessageWriter<Fact>,
-    mut damage: MessageWriter<Damage>,
     mut strain: MessageWriter<Strain>,
-) {
-    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
-        return;
-    };
+) -> Vec<AttackPlan> {
+    let Ok(attacker) = creatures.get(intent.attacker) else { return Vec::new() };
     let PreparedAttack { plan, off_hand_plan, underway, two_weapons, .. } = prepared;
     if attacker.conditions.has(Condition::Disabled) {
         strain.write(Strain { creature: intent.attacker, reason: "a standard action while disabled (004:274)".into() });
     }
     let bonuses = if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
-    let mut target_hp = *target.hit_points;
     let all: Vec<(i32, &AttackPlan)> =
         bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
     let first = underway.as_ref().map_or(0, |u| u.struck);
@@ -1175,6 +1171,7 @@ fn strike_blows(
     } else if underway.is_some() {
         commands.entity(intent.attacker).remove::<FullAttackUnderway>();
     }
+    let mut blows = Vec::new();
     for (i, (bonus, plan)) in all.into_iter().enumerate().take(last).skip(first) {
         let mut this = plan.clone();
         if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
@@ -1185,22 +1182,40 @@ fn strike_blows(
                 base.source = format!("base attack, attack {} of the full attack", i + 1);
             }
         }
-        if let Some(hit) = roll_planned_attack(&this, attacker.id, target.id, target.traits, &mut dice, &mut facts) {
-            damage.write(Damage {
-                target: intent.target,
-                amount: hit.amount,
-                nonlethal: hit.nonlethal,
-                from_one_attack: true,
-            });
-            if !hit.nonlethal {
-                target_hp = crate::rules::core::creature::absorb(target_hp, hit.amount);
-            }
+        blows.push(this);
+    }
+    blows
+}
+
+/// Strikes the blows of a prepared attack one after the other. Each hit's damage is triggered, so the
+/// chapter of health applies it and logs the hit points before the next blow is rolled (a foe dropped by the
+/// first blow changes what the second may do, 004:229); no blow falls on a foe already down.
+fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAttack) {
+    let Ok(blows) = world.run_system_cached_with(ready_blows, (intent.clone(), prepared)) else { return };
+    for plan in blows {
+        let Ok(hit) = world.run_system_cached_with(strike_blow, (intent.clone(), plan)) else { return };
+        if let Some(damage) = hit {
+            world.trigger(damage);
+            world.flush();
         }
-        // No further blows at a creature already down.
-        if target_hp.current < 0 {
+        if world.get::<HitPoints>(intent.target).is_none_or(|hp| hp.current < 0) {
             break;
         }
     }
+}
+
+/// Rolls one blow; the damage it deals, if it hits.
+fn strike_blow(
+    In((intent, plan)): In<(AttackIntent, AttackPlan)>,
+    mut dice: ResMut<Dice>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut facts: MessageWriter<Fact>,
+) -> Option<Damage> {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return None;
+    };
+    let hit = roll_planned_attack(&plan, attacker.id, target.id, target.traits, &mut dice, &mut facts)?;
+    Some(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal, from_one_attack: true })
 }
 
 /// Takes total defence: checks the turn and the standard action, then sets the condition until the next
@@ -1450,8 +1465,9 @@ fn pay_for_stance(
     true
 }
 
-/// Damage to apply to a creature, already rolled.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
+/// Damage to apply to a creature, already rolled: written as a message, the chapter of health applies it with
+/// the round's consequences; triggered as an event, at once (the blows of a full attack, 004:229).
+#[derive(Message, Event, Clone, Debug, PartialEq, Eq)]
 pub struct Damage {
     /// Who takes it.
     pub target: Entity,

@@ -54,6 +54,7 @@ pub struct HealthSystems;
 
 /// Hit points and health states.
 pub fn plugin(app: &mut App) {
+    app.add_observer(apply_damage_at_once);
     app.add_message::<Healing>().add_message::<UseItemIntent>().add_message::<rest::RestIntent>();
     app.add_systems(Rules, rest::take_rest.in_set(RulesSystems::Consequences).after(HealthSystems));
     app.add_systems(
@@ -263,8 +264,7 @@ type Wounded<'w, 's> = Query<
     With<Creature>,
 >;
 
-/// Applies damage, then sets the states the new hit points bring; 50 or more from one blow calls for a
-/// Fortitude save DC 15 or death (004:272).
+/// Applies the damage written for the round's consequences.
 fn apply_damage(
     mut damage: MessageReader<Damage>,
     mut dice: ResMut<Dice>,
@@ -273,53 +273,65 @@ fn apply_damage(
     mut facts: MessageWriter<Fact>,
 ) {
     for hit in damage.read() {
-        let Ok((id, mut hp, mut conditions, abilities, saves, mut fall)) = creatures.get_mut(hit.target) else {
-            continue;
-        };
-        let before = hp.current;
-        if hit.nonlethal {
-            hp.nonlethal += hit.amount;
-        } else {
-            *hp = absorb(*hp, hit.amount);
-        }
-        facts.write(Fact::HitPointsChanged {
-            creature: id.clone(),
-            before,
-            after: hp.current,
-            nonlethal: hp.nonlethal,
-        });
-        let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
-        if !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
-            let saved = roll_save(
-                &mut dice,
-                &mut facts,
-                id,
-                Save::Fortitude,
-                saves,
-                abilities,
-                "massive damage (004:272)",
-                MASSIVE_DAMAGE_DC,
-            );
-            if !saved {
-                // Dead on the spot whatever its hit points (004:272), as any killing is written.
-                kill(id, &mut hp, &mut conditions, &mut facts);
-                continue;
-            }
-        }
-        if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
-            wanted.push(state);
-        }
-        // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round.
-        if wanted.contains(&Condition::Dying) && !hit.nonlethal {
-            if !conditions.has(Condition::Dying) {
-                fall.0 = Some(order.round);
-            }
-            if conditions.0.remove(&Condition::Stable) {
-                facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
-            }
-        }
-        set_hp_states(id, &mut conditions, &wanted, &mut facts);
+        wound(hit, &mut dice, order.round, &mut creatures, &mut facts);
     }
+}
+
+/// Applies damage triggered to land at once, before the next blow (004:229).
+fn apply_damage_at_once(
+    hit: On<Damage>,
+    mut dice: ResMut<Dice>,
+    order: Res<TurnOrder>,
+    mut creatures: Wounded<'_, '_>,
+    mut facts: MessageWriter<Fact>,
+) {
+    wound(hit.event(), &mut dice, order.round, &mut creatures, &mut facts);
+}
+
+/// Applies one wound, then sets the states the new hit points bring; 50 or more from one attack calls for a
+/// Fortitude save DC 15 or death (004:272).
+fn wound(hit: &Damage, dice: &mut Dice, round: u32, creatures: &mut Wounded<'_, '_>, facts: &mut MessageWriter<Fact>) {
+    let Ok((id, mut hp, mut conditions, abilities, saves, mut fall)) = creatures.get_mut(hit.target) else {
+        return;
+    };
+    let before = hp.current;
+    if hit.nonlethal {
+        hp.nonlethal += hit.amount;
+    } else {
+        *hp = absorb(*hp, hit.amount);
+    }
+    facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
+    let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
+    if !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
+        let saved = roll_save(
+            dice,
+            facts,
+            id,
+            Save::Fortitude,
+            saves,
+            abilities,
+            "massive damage (004:272)",
+            MASSIVE_DAMAGE_DC,
+        );
+        if !saved {
+            // Dead on the spot whatever its hit points (004:272), as any killing is written.
+            kill(id, &mut hp, &mut conditions, facts);
+            return;
+        }
+    }
+    if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
+        wanted.push(state);
+    }
+    // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round.
+    if wanted.contains(&Condition::Dying) && !hit.nonlethal {
+        if !conditions.has(Condition::Dying) {
+            fall.0 = Some(round);
+        }
+        if conditions.0.remove(&Condition::Stable) {
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
+        }
+    }
+    set_hp_states(id, &mut conditions, &wanted, facts);
 }
 
 /// Kills the creatures a rule slays: hit points to -10 at most, dead (004:271).
