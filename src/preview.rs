@@ -331,7 +331,7 @@ pub fn cast_preview(world: &mut World, caster: Entity, target: Entity, spell: &s
     let budget = world.get::<ActionBudget>(caster).copied().unwrap_or_default();
     let field = world.resource::<Battlefield>();
     let order = world.resource::<TurnOrder>();
-    let index = crate::rules::magic::check_cast(order, field, &c, &t, magic, &budget, spell)?;
+    let index = crate::rules::magic::check_cast(order, field, &c, &t, magic, Some(&budget), spell)?;
     let own = c.space.at(c.position.0);
     let provokes_from = threats
         .iter()

@@ -1181,3 +1181,61 @@ fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
     }
     assert!(made && failed, "made {made}, failed {failed}");
 }
+
+/// Readying any standard, move or free action with the mouse (004:620-622): in ready mode (Y) the bar's
+/// cast (K), total defence (D) and move (M) choose the action, and a click on a creature readies it for when
+/// that creature acts; a spell of a round cannot be readied (004:621), and the rules say so.
+#[test]
+fn any_action_is_readied_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Mode};
+    use estoc::rules::turns::ready::{ReadiedAction, Trigger};
+    let encounter = level_at("tests/scenarios/levels/spells.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("raiders".into(), Control::Human);
+    app.update();
+    let readied = |facts: &[Fact], what: &str| {
+        facts.iter().any(|f| matches!(f, Fact::ActionReadied { action, .. } if action == what))
+    };
+    // The wizard readies magic missile for the goblin acting: the spell goes at the goblin.
+    let wizard = entity(&app, "wizard");
+    pass_turns_until(&mut app, wizard);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Ready));
+    use_bar(app.world_mut(), BarKind::Cast);
+    let step = clicked(&mut app, Square::new(4, 3)).expect("a readied spell");
+    assert!(
+        matches!(&step, Command::Ready { action: ReadiedAction::Cast { spell, target: Some(t) }, trigger: Trigger::Acts(by), .. }
+            if spell == "magic missile" && t == "goblin" && by == "goblin"),
+        "{step:?}"
+    );
+    let facts = play(&mut app, &step);
+    assert!(readied(&facts, "cast magic missile on goblin"), "{facts:?}");
+    // The druid's first spell takes a round: refused for 004:621. Then total defence for the orc acting.
+    let druid = entity(&app, "druid");
+    pass_turns_until(&mut app, druid);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Ready));
+    use_bar(app.world_mut(), BarKind::Cast);
+    let step = clicked(&mut app, Square::new(3, 1)).expect("a readied spell");
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::ActionRefused { rule, .. } if rule == "004:621")),
+        "{step:?} {facts:?}"
+    );
+    // The click sent the step: ready mode again, and total defence.
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Ready));
+    use_bar(app.world_mut(), BarKind::TotalDefense);
+    let step = clicked(&mut app, Square::new(3, 1)).expect("a readied total defence");
+    let facts = play(&mut app, &step);
+    assert!(readied(&facts, "total defence"), "{facts:?}");
+    // The goblin readies a move: its square first, then the creature whose action sets it off.
+    let goblin = entity(&app, "goblin");
+    pass_turns_until(&mut app, goblin);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Ready));
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Move(MovementAction::Move)));
+    assert_eq!(clicked(&mut app, Square::new(6, 4)), None);
+    let step = clicked(&mut app, Square::new(2, 4)).expect("a readied move");
+    let facts = play(&mut app, &step);
+    assert!(readied(&facts, "move to (6,4)"), "{step:?} {facts:?}");
+}

@@ -200,6 +200,7 @@ fn the_magic_plugin_casts_a_spell() {
         spell: "magic missile".into(),
         target: orc,
         defensively: true,
+        readied: false,
     });
     app.update();
     let all = facts(&app);

@@ -183,12 +183,16 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
     }
     let Some(me) = human_turn(world) else { return };
     let creature = id_of(world, me);
+    if world.resource::<Choice>().mode == Mode::Ready && choose_readied(world, me, kind) {
+        return;
+    }
     let step = match kind {
         BarKind::Mode(mode) => {
             let mut choice = world.resource_mut::<Choice>();
             choice.mode = if choice.mode == mode { Mode::Auto } else { mode };
             choice.flyby = None;
             choice.bluff = None;
+            choice.readying = None;
             return;
         }
         BarKind::Defensively => {
@@ -245,6 +249,41 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
     *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
 }
 
+/// In ready mode, the bar's total defence, stand up, potion, cast and move choose the action to ready
+/// instead of taking it (004:621); whether `kind` was one of them.
+fn choose_readied(world: &mut World, me: Entity, kind: BarKind) -> bool {
+    use crate::rules::turns::ready::ReadiedAction;
+    let readying = match kind {
+        BarKind::TotalDefense => Readying::Action(ReadiedAction::TotalDefense),
+        BarKind::StandUp => Readying::Action(ReadiedAction::StandUp),
+        BarKind::Potion => match first_potion(world, me) {
+            Some(item) => Readying::Action(ReadiedAction::UseItem { item }),
+            None => return false,
+        },
+        BarKind::Cast => {
+            // Each press goes to the next spell, then back to an attack.
+            let spells = castable(world, me);
+            let now = match &world.resource::<Choice>().readying {
+                Some(Readying::Action(ReadiedAction::Cast { spell, .. })) => Some(spell.clone()),
+                _ => None,
+            };
+            let next = match now {
+                Some(now) => spells.iter().position(|s| *s == now).and_then(|i| spells.get(i + 1)),
+                None => spells.first(),
+            };
+            let mut choice = world.resource_mut::<Choice>();
+            choice.readying =
+                next.map(|spell| Readying::Action(ReadiedAction::Cast { spell: spell.clone(), target: None }));
+            return true;
+        }
+        BarKind::Mode(Mode::Move(MovementAction::Move)) => Readying::MoveTo(None),
+        _ => return false,
+    };
+    let mut choice = world.resource_mut::<Choice>();
+    choice.readying = if choice.readying.as_ref() == Some(&readying) { None } else { Some(readying) };
+    true
+}
+
 /// Keyboard shortcuts of the action bar; Escape clears the mode and waypoints, Backspace the last waypoint.
 pub(super) fn keys(world: &mut World) {
     if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input()) {
@@ -265,6 +304,7 @@ pub(super) fn keys(world: &mut World) {
             KeyCode::Escape => {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.waypoints.clear();
+                choice.readying = None;
                 choice.flyby = None;
                 choice.bluff = None;
                 choice.mode = Mode::Auto;

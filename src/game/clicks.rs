@@ -41,6 +41,9 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             defensively: choice.defensively,
         });
     }
+    if choice.mode == Mode::Ready {
+        return ready_step(world, me, &choice, square);
+    }
     if let Some(there) = pointed_at(world, square) {
         // A flier that declared a hover stays where it is by a click on itself (004:708).
         if (there == me || there == flier_of(world, me))
@@ -55,11 +58,6 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         }
         let target = id_of(world, there);
         return Some(match choice.mode {
-            Mode::Ready => Command::Ready {
-                creature: my_id,
-                action: ReadiedAction::Attack { target: Some(target.clone()), weapon: choice.weapon.clone() },
-                trigger: Trigger::Acts(target),
-            },
             Mode::Charge => {
                 let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
                 Command::Charge { creature: my_id, target, to }
@@ -79,13 +77,6 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             },
         });
     }
-    if choice.mode == Mode::Ready {
-        return Some(Command::Ready {
-            creature: my_id,
-            action: ReadiedAction::Attack { target: None, weapon: choice.weapon.clone() },
-            trigger: Trigger::EntersThreatened,
-        });
-    }
     // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
     if let Some(flights) = flights_of(world, me, &choice) {
         return flights.get(&square).map(|planned| planned_step(world, me, planned, None, &choice));
@@ -102,6 +93,44 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             Some(Command::Move { creature: my_id, to: square, action, path: None })
         }
     }
+}
+
+/// A click in ready mode (004:620-622). On another creature: ready the chosen action for when it acts (an
+/// attack or a spell goes at it unless the action names its own target). On any other square: a readied
+/// move takes the square as its end; a readied attack waits for the first foe to step into reach.
+fn ready_step(world: &mut World, me: Entity, choice: &Choice, square: Square) -> Option<Command> {
+    let creature = id_of(world, me);
+    let there = pointed_at(world, square).filter(|&t| t != me);
+    let action = match &choice.readying {
+        None => ReadiedAction::Attack { target: None, weapon: choice.weapon.clone() },
+        Some(Readying::Action(action)) => action.clone(),
+        Some(Readying::MoveTo(Some(to))) => ReadiedAction::Move { to: *to },
+        Some(Readying::MoveTo(None)) => {
+            // The move's square first; the creature whose action sets it off next.
+            if there.is_none() {
+                world.resource_mut::<Choice>().readying = Some(Readying::MoveTo(Some(square)));
+            }
+            return None;
+        }
+    };
+    let Some(there) = there else {
+        return matches!(action, ReadiedAction::Attack { .. }).then_some(Command::Ready {
+            creature,
+            action,
+            trigger: Trigger::EntersThreatened,
+        });
+    };
+    let trigger = id_of(world, there);
+    let action = match action {
+        // An attack readied on an ally's acting would strike the ally: not offered.
+        ReadiedAction::Attack { .. } if world.get::<Faction>(there) == world.get::<Faction>(me) => return None,
+        ReadiedAction::Attack { target: None, weapon } => {
+            ReadiedAction::Attack { target: Some(trigger.clone()), weapon }
+        }
+        ReadiedAction::Cast { spell, target: None } => ReadiedAction::Cast { spell, target: Some(trigger.clone()) },
+        action => action,
+    };
+    Some(Command::Ready { creature, action, trigger: Trigger::Acts(trigger) })
 }
 
 /// Left click: act on the square; right click: add or remove a waypoint.
@@ -186,6 +215,7 @@ pub fn click(world: &mut World, square: Square) {
         world.resource_mut::<Pending>().0.push_back(step);
         let mut choice = world.resource_mut::<Choice>();
         choice.waypoints.clear();
+        choice.readying = None;
         if flew {
             flown(&mut choice);
         }

@@ -435,10 +435,8 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     if let Some(me) = active {
         manoeuvre_lines(world, me, &choice, &mut out);
     }
-    if choice.mode == super::state::Mode::Cast
-        && let Some(spell) = &choice.spell
-    {
-        out.push((format!("casting {spell}: click a creature (itself, an ally or a foe)"), WARN));
+    if let Some(hint) = mode_hint(&choice) {
+        out.push((hint, WARN));
     }
     if let Some(cast) = cast {
         cast_lines(cast, &choice, &mut out);
@@ -621,6 +619,36 @@ fn flight_lines(
             "no flight ends here this turn: its heading, speed and manoeuvres do not allow it (004:745)".into(),
             BAD,
         )),
+    }
+}
+
+/// What a click does in cast and ready modes.
+fn mode_hint(choice: &Choice) -> Option<String> {
+    match (&choice.mode, &choice.spell) {
+        (super::state::Mode::Cast, Some(spell)) => {
+            Some(format!("casting {spell}: click a creature (itself, an ally or a foe)"))
+        }
+        (super::state::Mode::Ready, _) => Some(ready_hint(choice)),
+        _ => None,
+    }
+}
+
+/// What a click readies in ready mode, and the keys that choose another action (004:620-622).
+fn ready_hint(choice: &Choice) -> String {
+    use super::state::Readying;
+    let keys = "D total defence, U stand up, P potion, K a spell, M a move";
+    match &choice.readying {
+        None => format!(
+            "ready an attack (004:621): click a foe to strike when it acts, any other square to strike the \
+             first foe that steps into reach; or {keys}"
+        ),
+        Some(Readying::MoveTo(None)) => "ready a move: click the square to move to".into(),
+        Some(Readying::MoveTo(Some(to))) => {
+            format!("ready a move to {to}: click the creature whose action sets it off")
+        }
+        Some(Readying::Action(action)) => {
+            format!("ready {action} (004:621): click the creature whose action sets it off; or {keys}")
+        }
     }
 }
 

@@ -37,8 +37,10 @@ pub enum Mode {
     FullAttack,
     /// Charge the foe clicked.
     Charge,
-    /// Ready an attack: on the foe clicked, for when it acts; on any other square, for the first foe that
-    /// steps into reach (004:620-622).
+    /// Ready an action (004:620-622): an attack by default, or the action chosen with its key meanwhile
+    /// (total defence, standing up, a potion, a spell, a move). A click on a creature readies it for when
+    /// that creature acts; a readied attack on any other square is for the first foe that steps into reach;
+    /// a readied move takes its square first.
     Ready,
     /// Cast the chosen spell at the creature clicked, foe, ally or itself (004:190-200).
     Cast,
@@ -98,6 +100,18 @@ pub struct Choice {
     pub flyby: Option<FlybyPoint>,
     /// In bluff mode, the pursuer to mislead with the flight (004:818).
     pub bluff: Option<Entity>,
+    /// In ready mode, the action to ready other than an attack (004:621); a move's square is known once
+    /// clicked.
+    pub readying: Option<Readying>,
+}
+
+/// An action other than an attack being readied, as the player chose it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Readying {
+    /// An action the trigger's creature alone completes.
+    Action(crate::rules::turns::ready::ReadiedAction),
+    /// A move whose square is still to click.
+    MoveTo(Option<Square>),
 }
 
 /// The creature last clicked on: its sheet stays in the panel.

@@ -362,7 +362,10 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             });
         }
         Command::TotalDefense { creature } => {
-            world.write_message(crate::rules::attack::TotalDefenseIntent { creature: entity(creature)? });
+            world.write_message(crate::rules::attack::TotalDefenseIntent {
+                creature: entity(creature)?,
+                readied: false,
+            });
         }
         Command::Charge { creature, target, to } => {
             let (charger, foe) = (entity(creature)?, entity(target)?);
@@ -382,8 +385,21 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             });
         }
         Command::Ready { creature, action, trigger } => {
+            let readier = entity(creature)?;
+            // A spell of a round or more is a full-round action, which cannot be readied (004:621).
+            if let ReadiedAction::Cast { spell, .. } = action
+                && let Err(refusal) = crate::rules::magic::check_readiable(world.get(readier), spell)
+            {
+                world.write_message(Fact::ActionRefused {
+                    creature: creature.clone(),
+                    action: crate::rules::core::names::Action::Ready,
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                return Ok(());
+            }
             world.write_message(crate::rules::turns::ready::ReadyIntent {
-                creature: entity(creature)?,
+                creature: readier,
                 action: action.clone(),
                 trigger: trigger.clone(),
             });
@@ -396,8 +412,11 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             });
         }
         Command::UseItem { creature, item } => {
-            world
-                .write_message(crate::rules::health::UseItemIntent { creature: entity(creature)?, item: item.clone() });
+            world.write_message(crate::rules::health::UseItemIntent {
+                creature: entity(creature)?,
+                item: item.clone(),
+                readied: false,
+            });
         }
         Command::TakeOff { creature, extra_m } => {
             world.write_message(crate::rules::aerial::flying::TakeOffIntent {
@@ -459,6 +478,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 spell: spell.clone(),
                 target,
                 defensively: *defensively,
+                readied: false,
             });
         }
         Command::Delay { creature } => {
@@ -510,10 +530,30 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity) -> bool 
                 ..crate::rules::attack::AttackIntent::new(readier, target, weapon.clone())
             });
         }
-        ReadiedAction::DropProne => {
+        ReadiedAction::DropProne | ReadiedAction::StandUp => {
             world.write_message(crate::rules::attack::StanceIntent {
                 creature: readier,
-                stand_up: false,
+                stand_up: readied.action == ReadiedAction::StandUp,
+                readied: true,
+            });
+        }
+        ReadiedAction::TotalDefense => {
+            world.write_message(crate::rules::attack::TotalDefenseIntent { creature: readier, readied: true });
+        }
+        ReadiedAction::UseItem { item } => {
+            world.write_message(crate::rules::health::UseItemIntent {
+                creature: readier,
+                item: item.clone(),
+                readied: true,
+            });
+        }
+        ReadiedAction::Cast { spell, target } => {
+            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
+            world.write_message(crate::rules::magic::CastIntent {
+                caster: readier,
+                spell: spell.clone(),
+                target,
+                defensively: false,
                 readied: true,
             });
         }

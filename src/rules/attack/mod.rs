@@ -161,6 +161,8 @@ pub struct StanceIntent {
 pub struct TotalDefenseIntent {
     /// Who defends.
     pub creature: Entity,
+    /// A readied total defence set off by its trigger: out of turn, its action already spent (004:621).
+    pub readied: bool,
 }
 
 /// The attack bonuses of a full attack: the base attack bonus, then 5 less for each further attack while
@@ -1231,9 +1233,9 @@ pub fn take_total_defense(
     for intent in intents.read() {
         let Ok((id, mut budget, state)) = creatures.get_mut(intent.creature) else { continue };
         let checked = order
-            .check_turn(intent.creature)
+            .check_turn_unless_readied(intent.creature, intent.readied)
             .and_then(|()| crate::rules::core::creature::able_to_act(state))
-            .and_then(|()| budget.spend(ActionKind::Standard));
+            .and_then(|()| budget.spend_unless_readied(ActionKind::Standard, intent.readied));
         match checked {
             Ok(()) => {
                 conditions.write(ConditionChange {
@@ -1444,15 +1446,15 @@ fn pay_for_stance(
     let prone = who.conditions.has(Condition::Prone);
     let (action, kind) =
         if intent.stand_up { (Action::StandUp, ActionKind::Move) } else { (Action::DropProne, ActionKind::Free) };
-    let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
-    let checked = turn
+    let checked = order
+        .check_turn_unless_readied(intent.creature, intent.readied)
         .and_then(|()| crate::rules::core::creature::able_to_act(who.conditions))
         .and_then(|()| match (intent.stand_up, prone) {
             (true, false) => Err(Refusal::new("it is not prone", "004:225")),
             (false, true) => Err(Refusal::new("it is already prone", "004:255")),
             _ => Ok(()),
         })
-        .and_then(|()| if intent.readied { Ok(()) } else { budget.spend(kind) });
+        .and_then(|()| budget.spend_unless_readied(kind, intent.readied));
     if let Err(refusal) = checked {
         facts.write(Fact::ActionRefused {
             creature: who.id.clone(),

@@ -92,6 +92,8 @@ pub struct UseItemIntent {
     pub creature: Entity,
     /// The item by name.
     pub item: String,
+    /// A readied use set off by its trigger: out of turn, its action already spent (004:621).
+    pub readied: bool,
 }
 
 /// The hit points and states after healing `amount` (004:284-296, 004:308): current hit points up to the
@@ -173,12 +175,12 @@ pub fn use_item(
         let Ok((mut items, mut budget)) = carried.get_mut(intent.creature) else { continue };
         let found = items.0.iter().position(|i| i.name == intent.item);
         let checked = order
-            .check_turn(intent.creature)
+            .check_turn_unless_readied(intent.creature, intent.readied)
             .and_then(|()| crate::rules::core::creature::able_to_act(user.conditions))
             .and_then(|()| found.ok_or_else(|| Refusal::new(format!("{} carries no {}", user.id, intent.item), "data")))
             .and_then(|i| {
                 let item = &items.0[i];
-                budget.spend(budget_kind(item.action_kind)).map(|()| i)
+                budget.spend_unless_readied(budget_kind(item.action_kind), intent.readied).map(|()| i)
             });
         let index = match checked {
             Ok(i) => i,

@@ -144,6 +144,8 @@ pub struct CastIntent {
     pub target: Entity,
     /// Cast defensively: no attack of opportunity, a Concentration check DC 15 + level (004:197).
     pub defensively: bool,
+    /// A readied casting set off by its trigger: out of turn, its action already spent (004:621).
+    pub readied: bool,
 }
 
 /// The Concentration DC to keep a spell after a wound: 10 + damage + spell level (004:196).
@@ -236,7 +238,8 @@ fn cast(
         if awaiting.is_some() {
             commands.entity(intent.caster).remove::<AwaitingCast>();
         }
-        let checked = check_cast(&order, &field, &caster, &target, &magic, &budget, &intent.spell);
+        let checked =
+            check_cast(&order, &field, &caster, &target, &magic, (!intent.readied).then_some(&*budget), &intent.spell);
         let index = match checked {
             Ok(i) => i,
             Err(refusal) => {
@@ -248,7 +251,7 @@ fn cast(
             CastingTime::Standard => ActionKind::Standard,
             CastingTime::Rounds(_) => ActionKind::FullRound,
         };
-        let _ = budget.spend(kind);
+        let _ = budget.spend_unless_readied(kind, intent.readied);
         magic.spells[index].uses -= 1;
         let spell = magic.spells[index].clone();
         // A standard action costs a disabled creature 1 hit point, unless it heals itself (004:274).
@@ -345,17 +348,33 @@ fn cast(
     }
 }
 
-/// Whether `caster` may cast `spell` at `target` now; the spell's index in its list.
+/// Whether a creature with `magic` may ready the casting of `spell`: it knows it, and casting it takes one
+/// standard action; a spell of a round or more is a full-round action, which cannot be readied (004:621).
+pub fn check_readiable(magic: Option<&Spellcasting>, spell: &str) -> Result<(), Refusal> {
+    let known = magic
+        .and_then(|m| m.spells.iter().find(|s| s.name == spell))
+        .ok_or_else(|| Refusal::new(format!("it does not know {spell:?}"), "data"))?;
+    match known.def.casting {
+        CastingTime::Standard => Ok(()),
+        CastingTime::Rounds(_) => Err(Refusal::new(
+            format!("casting {spell} is a full-round action: only a standard, move or free action can be readied"),
+            "004:621",
+        )),
+    }
+}
+
+/// Whether `caster` may cast `spell` at `target` now, paying from `budget` (none for a readied casting set
+/// off by its trigger, paid when readied, 004:620-621); the spell's index in its list.
 pub fn check_cast(
     order: &TurnOrder,
     field: &Battlefield,
     caster: &crate::rules::attack::CombatantItem,
     target: &crate::rules::attack::CombatantItem,
     magic: &Spellcasting,
-    budget: &ActionBudget,
+    budget: Option<&ActionBudget>,
     spell: &str,
 ) -> Result<usize, Refusal> {
-    order.check_turn(caster.entity)?;
+    order.check_turn_unless_readied(caster.entity, budget.is_none())?;
     crate::rules::core::creature::able_to_act(caster.conditions)?;
     if caster.conditions.has(Condition::Casting) {
         return Err(Refusal::new("it is already casting a spell", "004:237"));
@@ -369,9 +388,13 @@ pub fn check_cast(
     if known.uses == 0 {
         return Err(Refusal::new(format!("no casting of {spell} left today"), "data"));
     }
-    match known.def.casting {
-        CastingTime::Standard => budget.check(ActionKind::Standard)?,
-        CastingTime::Rounds(_) => budget.check(ActionKind::FullRound).map_err(|r| {
+    match (known.def.casting, budget) {
+        (CastingTime::Standard, None) => {}
+        (CastingTime::Standard, Some(budget)) => budget.check(ActionKind::Standard)?,
+        (CastingTime::Rounds(_), None) => {
+            return Err(Refusal::new("a spell of a round or more cannot be readied", "004:621"));
+        }
+        (CastingTime::Rounds(_), Some(budget)) => budget.check(ActionKind::FullRound).map_err(|r| {
             Refusal::new(format!("a spell of a round or more takes a full-round action: {}", r.reason), "004:235")
         })?,
     }

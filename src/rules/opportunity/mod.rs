@@ -646,7 +646,7 @@ fn strike_the_entering(
         .map(|(c, r)| {
             let weapon = match &r.action {
                 ReadiedAction::Attack { weapon, .. } => weapon.clone(),
-                ReadiedAction::Move { .. } | ReadiedAction::DropProne => None,
+                _ => None,
             };
             (c.entity, weapon)
         })

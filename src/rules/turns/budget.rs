@@ -112,6 +112,12 @@ impl ActionBudget {
         }
     }
 
+    /// [`spend`](Self::spend), except for a readied action set off by its trigger: it was paid for with the
+    /// standard action that readied it (004:620).
+    pub fn spend_unless_readied(&mut self, kind: ActionKind, readied: bool) -> Result<(), Refusal> {
+        if readied { Ok(()) } else { self.spend(kind) }
+    }
+
     /// Spends an action of `kind` (checked first). A move uses the move action, or else the standard one.
     pub fn spend(&mut self, kind: ActionKind) -> Result<(), Refusal> {
         self.check(kind)?;

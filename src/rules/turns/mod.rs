@@ -160,6 +160,15 @@ impl TurnOrder {
         }
         if self.is_acting(entity) { Ok(()) } else { Err(Refusal::new("it is not this creature's turn", "004:73")) }
     }
+
+    /// [`check_turn`](Self::check_turn), except for a readied action set off by its trigger: that one is
+    /// taken out of turn (004:621-622), while the fight lasts.
+    pub fn check_turn_unless_readied(&self, entity: Entity, readied: bool) -> Result<(), Refusal> {
+        if !readied {
+            return self.check_turn(entity);
+        }
+        if self.ended { Err(Refusal::new("the fight is over", "004:72")) } else { Ok(()) }
+    }
 }
 
 /// The systems that end turns and start the next ones.

@@ -3,6 +3,9 @@
 //! off, for the rest of the fight (004:622). If the trigger does not come before its next turn, the readied
 //! action is lost (004:624).
 //!
+//! Any standard, move or free action can be readied (004:621): an attack, a move, dropping prone or standing
+//! up, total defence, using an item, casting a spell of one standard action. A full-round action cannot.
+//!
 //! Three triggers are playable: a foe entering a square the readier threatens (the attack falls as the foe
 //! steps in, in the middle of its move), and a named creature acting or moving (the readied action is
 //! taken before that creature's action), and a foe starting to cast a spell (the readied action comes
@@ -40,6 +43,25 @@ pub enum ReadiedAction {
     },
     /// Dropping prone, a free action (004:255): against arrows, say.
     DropProne,
+    /// Standing up from prone, a move action (004:225).
+    StandUp,
+    /// Total defence, a standard action (004:211).
+    TotalDefense,
+    /// Using an item the creature carries, if the table makes its use a standard, move or free action
+    /// (drinking a potion, 004:103).
+    UseItem {
+        /// The item, by name.
+        item: String,
+    },
+    /// Casting a spell of one standard action (004:103, 004:621), on `target` or (if `None`) on the creature
+    /// that sets the trigger off.
+    Cast {
+        /// The spell, by name.
+        spell: String,
+        /// The creature to cast it on by id; the trigger's creature if absent.
+        #[serde(default)]
+        target: Option<CreatureId>,
+    },
 }
 
 /// What sets a readied action off.
@@ -62,6 +84,11 @@ impl std::fmt::Display for ReadiedAction {
             ReadiedAction::Attack { target: None, .. } => write!(f, "attack"),
             ReadiedAction::Move { to } => write!(f, "move to {to}"),
             ReadiedAction::DropProne => write!(f, "drop prone"),
+            ReadiedAction::StandUp => write!(f, "stand up"),
+            ReadiedAction::TotalDefense => write!(f, "total defence"),
+            ReadiedAction::UseItem { item } => write!(f, "use the {item}"),
+            ReadiedAction::Cast { spell, target: Some(t) } => write!(f, "cast {spell} on {t}"),
+            ReadiedAction::Cast { spell, target: None } => write!(f, "cast {spell}"),
         }
     }
 }
@@ -132,23 +159,40 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Rules, lapse.in_set(RulesSystems::Turns).after(super::TurnSystems));
 }
 
-/// Readies: the creature's turn, able to act, its standard action left (004:620).
+/// Whether `action` may be readied by a creature carrying `items`: a standard, move or free action
+/// (004:621), never a full-round one. A spell's casting time is the chapter of magic's to check.
+pub fn check_readiable(action: &ReadiedAction, items: Option<&Items>) -> Result<(), Refusal> {
+    use crate::rules::core::action_table::TableKind;
+    let ReadiedAction::UseItem { item } = action else { return Ok(()) };
+    let found = items.and_then(|items| items.0.iter().find(|i| &i.name == item));
+    match found {
+        None => Err(Refusal::new(format!("it carries no {item}"), "data")),
+        Some(i) if i.action_kind == TableKind::FullRound => Err(Refusal::new(
+            format!("using the {item} is a full-round action: only a standard, move or free action can be readied"),
+            "004:621",
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Readies: the creature's turn, able to act, its standard action left (004:620), an action that can be
+/// readied (004:621).
 fn ready(
     mut commands: Commands,
     mut intents: MessageReader<ReadyIntent>,
     order: Res<TurnOrder>,
-    mut creatures: Query<(&CreatureId, &Conditions, &mut ActionBudget)>,
+    mut creatures: Query<(&CreatureId, &Conditions, &mut ActionBudget, Option<&Items>)>,
     ids: Query<(Entity, &CreatureId)>,
     mut facts: MessageWriter<Fact>,
     mut strain: MessageWriter<crate::rules::turns::Strain>,
 ) {
     for intent in intents.read() {
-        let Ok((id, conditions, mut budget)) = creatures.get_mut(intent.creature) else { continue };
+        let Ok((id, conditions, mut budget, items)) = creatures.get_mut(intent.creature) else { continue };
         let checked = order
             .check_turn(intent.creature)
             .and_then(|()| able_to_act(conditions))
             .and_then(|()| match (&intent.trigger, &intent.action) {
-                (Trigger::EntersThreatened, ReadiedAction::Move { .. } | ReadiedAction::DropProne) => {
+                (Trigger::EntersThreatened, action) if !matches!(action, ReadiedAction::Attack { .. }) => {
                     Err(Refusal::new("only an attack can be readied against a foe stepping in", "004:621"))
                 }
                 (Trigger::Acts(who), _) if !ids.iter().any(|(_, i)| i == who) => {
@@ -156,6 +200,7 @@ fn ready(
                 }
                 _ => Ok(()),
             })
+            .and_then(|()| check_readiable(&intent.action, items))
             .and_then(|()| budget.spend(ActionKind::Standard));
         match checked {
             Ok(()) => {
