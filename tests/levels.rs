@@ -32,6 +32,31 @@ fn every_template_and_weapon_validates() {
     }
 }
 
+/// One weapon, its damage by the wielder's size (our ruling from the d20 weapon tables, docs/rulings.md):
+/// the goblin's morningstar deals 1d6 and its javelin 1d4 where a Medium one deals 1d8 and 1d6; the ogre's
+/// greatclub 2d8 (1d10 Medium) and its longspear 2d6 (1d8); unarmed 1d2, 1d3, 1d4 (004:172).
+#[test]
+fn a_weapon_deals_the_damage_of_its_wielder_s_size() {
+    let content = content();
+    let damage = |template: &str, weapon: &str, overrides: &estoc::data::content::TemplateOverrides| {
+        let (_, t) = &content.templates[template];
+        let stats = content.stats(t, overrides).unwrap();
+        stats.armament.0.iter().find(|w| w.name == weapon).map(|w| w.damage.to_string()).unwrap()
+    };
+    let none = Default::default();
+    assert_eq!(damage("goblin", "morningstar", &none), "1d6");
+    assert_eq!(damage("goblin", "javelin", &none), "1d4");
+    assert_eq!(damage("ogre", "greatclub", &none), "2d8");
+    assert_eq!(damage("ogre", "longspear", &none), "2d6");
+    assert_eq!(damage("human_fighter", "longsword", &none), "1d8");
+    // A fighter made Large by a level wields a Large longsword.
+    let large = estoc::data::content::TemplateOverrides {
+        size: Some(estoc::rules::core::size::Size::Large),
+        ..Default::default()
+    };
+    assert_eq!(damage("human_fighter", "longsword", &large), "2d6");
+}
+
 #[test]
 fn every_level_validates() {
     let content = content();

@@ -150,7 +150,7 @@ fn the_attack_preview_agrees_with_the_rules() {
     let id = app.world().get::<estoc::rules::core::creature::CreatureId>(current).unwrap().0.clone();
     for target in order.into_iter().filter(|e| *e != current) {
         let target_id = app.world().get::<estoc::rules::core::creature::CreatureId>(target).unwrap().0.clone();
-        for weapon in ["longsword", "javelin", "longbow", "small morningstar", "small javelin"] {
+        for weapon in ["longsword", "javelin", "longbow", "morningstar", "javelin"] {
             let request = AttackRequest { weapon: Some(weapon), ..default() };
             let preview = attack_preview(app.world_mut(), current, target, request);
             let mut trial = started(&encounter, 3);
@@ -273,7 +273,7 @@ fn on_the_crossroads_archers_a_low_wall_a_reach_weapon_and_flanking_all_matter()
             if let Fact::AttackRolled { weapon, modifiers, armor_class_parts, .. } = fact {
                 shots += usize::from(weapon.contains("bow"));
                 low_wall += usize::from(armor_class_parts.iter().any(|m| m.source.starts_with("cover: low wall")));
-                reach += usize::from(weapon == "small longspear");
+                reach += usize::from(weapon == "longspear");
                 flanking += usize::from(modifiers.iter().any(|m| m.source.starts_with("flanking")));
             }
         }

@@ -551,7 +551,12 @@ impl Content {
                     strike.damage = unarmed_damage(size);
                     weapons.push(strike);
                 }
-                Some(def) => weapons.push(def.to_weapon(name, off_hand)),
+                Some(def) => {
+                    // A creature's weapons are made for its size (our ruling, docs/rulings.md).
+                    let mut weapon = def.to_weapon(name, off_hand);
+                    weapon.damage = weapon_damage(weapon.damage, size);
+                    weapons.push(weapon);
+                }
                 None => problems
                     .push((format!("\"{name}\""), format!("unknown weapon {name:?} (not in assets/weapons.ron)"))),
             }

@@ -115,18 +115,78 @@ pub fn armor_class(defense: &Defense, abilities: &Abilities, size: Size) -> Armo
 }
 
 /// The damage of an unarmed strike by size: 1d3 Medium, 1d2 Small, 1d4 Large (004:172); the other sizes
-/// follow the usual step (our ruling: 1 Tiny and smaller, 1d6 Huge, 1d8 Gargantuan, 2d6 Colossal).
+/// take the same steps as a weapon's damage ([`weapon_damage`]: 1 Tiny and smaller, 1d6 Huge, 1d8
+/// Gargantuan, 2d6 Colossal).
 pub fn unarmed_damage(size: Size) -> crate::rules::core::dice::DiceExpr {
-    use crate::rules::core::dice::DiceExpr;
-    match size {
-        Size::Fine | Size::Diminutive | Size::Tiny => DiceExpr { count: 0, sides: 0, bonus: 1 },
-        Size::Small => DiceExpr::new(1, 2),
-        Size::Medium => DiceExpr::new(1, 3),
-        Size::Large => DiceExpr::new(1, 4),
-        Size::Huge => DiceExpr::new(1, 6),
-        Size::Gargantuan => DiceExpr::new(1, 8),
-        Size::Colossal => DiceExpr::new(2, 6),
+    weapon_damage(crate::rules::core::dice::DiceExpr::new(1, 3), size)
+}
+
+/// The damage of a weapon made for a wielder of `size`, from its damage for a Medium one. The texts give the
+/// step for unarmed strikes only (004:172, 1d3 Medium, 1d2 Small, 1d4 Large); weapons take the usual steps
+/// of the d20 weapon tables (our ruling, docs/rulings.md): one step down or up per size category from
+/// Medium, by [`damage_step_down`] and [`damage_step_up`]. The bonus stays.
+pub fn weapon_damage(medium: crate::rules::core::dice::DiceExpr, size: Size) -> crate::rules::core::dice::DiceExpr {
+    let steps = Size::Medium.steps_to(size);
+    let mut dice = medium;
+    for _ in 0..steps.unsigned_abs() {
+        dice = if steps > 0 { damage_step_up(dice) } else { damage_step_down(dice) };
     }
+    dice
+}
+
+/// The next dice up: 1, 1d2, 1d3, 1d4, 1d6, 1d8, 2d6, 3d6, 4d6, 6d6, 8d6, 12d6; 1d10 to 2d8, 1d12 to 3d6,
+/// 2d4 to 2d6, 2d8 to 3d8, 2d10 to 4d8 (the d20 weapon tables, Small to Medium to Large to Huge).
+pub fn damage_step_up(dice: crate::rules::core::dice::DiceExpr) -> crate::rules::core::dice::DiceExpr {
+    use crate::rules::core::dice::DiceExpr;
+    let with = |count, sides| DiceExpr { count, sides, bonus: dice.bonus };
+    match (dice.count, dice.sides) {
+        (0, _) => with(1, 2),
+        (1, 2) => with(1, 3),
+        (1, 3) => with(1, 4),
+        (1, 4) => with(1, 6),
+        (1, 6) => with(1, 8),
+        (1, 8) | (2, 4) => with(2, 6),
+        (1, 10) => with(2, 8),
+        (1, 12) | (2, 6) => with(3, 6),
+        (2, 8) => with(3, 8),
+        (2, 10) => with(4, 8),
+        (1, sides) => with(2, sides),
+        (count, sides) => with(more_dice(count), sides),
+    }
+}
+
+/// The next dice down, the reverse of [`damage_step_up`] (2d4 to 1d6 and 2d6 to 1d10, as the tables give);
+/// a single point stays a single point.
+pub fn damage_step_down(dice: crate::rules::core::dice::DiceExpr) -> crate::rules::core::dice::DiceExpr {
+    use crate::rules::core::dice::DiceExpr;
+    let with = |count, sides| DiceExpr { count, sides, bonus: dice.bonus };
+    match (dice.count, dice.sides) {
+        (0, _) => dice,
+        (1, 1 | 2) => DiceExpr { count: 0, sides: 0, bonus: dice.bonus + 1 },
+        (1, 3) => with(1, 2),
+        (1, 4) => with(1, 3),
+        (1, 6) => with(1, 4),
+        (1, 8) | (2, 4) => with(1, 6),
+        (1, 10) => with(1, 8),
+        (1, 12) | (2, 6) => with(1, 10),
+        (2, 8) | (3, 6) => with(2, 6),
+        (2, 10) | (3, 8) => with(2, 8),
+        (1, sides) => with(1, sides),
+        (count, sides) => with(fewer_dice(count), sides),
+    }
+}
+
+/// The counts of dice the steps go through past two.
+const DICE_COUNTS: [u32; 10] = [2, 3, 4, 6, 8, 12, 16, 24, 32, 48];
+
+/// The next count of dice up: 2, 3, 4, 6, 8, 12 and so on.
+fn more_dice(count: u32) -> u32 {
+    DICE_COUNTS.iter().copied().find(|&c| c > count).unwrap_or(count)
+}
+
+/// The next count of dice down.
+fn fewer_dice(count: u32) -> u32 {
+    DICE_COUNTS.iter().copied().rev().find(|&c| c < count).unwrap_or(1)
 }
 
 /// Whether the weapon is used at range.
@@ -485,6 +545,40 @@ mod tests {
         assert_eq!(unarmed_damage(Size::Small).to_string(), "1d2");
         assert_eq!(unarmed_damage(Size::Large).to_string(), "1d4");
         assert_eq!(unarmed_damage(Size::Tiny).max(), 1);
+        assert_eq!(unarmed_damage(Size::Huge).to_string(), "1d6");
+        assert_eq!(unarmed_damage(Size::Colossal).to_string(), "2d6");
+    }
+
+    /// The rows of the d20 weapon tables (our ruling, docs/rulings.md): a Medium weapon's damage, then the
+    /// same weapon made for a Tiny, Small, Large and Huge wielder.
+    #[test]
+    fn weapon_damage_by_size_follows_the_weapon_tables() {
+        use crate::rules::core::dice::DiceExpr;
+        let rows = [
+            ("1d3", ["1", "1d2", "1d4", "1d6"]),
+            ("1d4", ["1d2", "1d3", "1d6", "1d8"]),
+            ("1d6", ["1d3", "1d4", "1d8", "2d6"]),
+            ("1d8", ["1d4", "1d6", "2d6", "3d6"]),
+            ("1d10", ["1d6", "1d8", "2d8", "3d8"]),
+            ("1d12", ["1d8", "1d10", "3d6", "4d6"]),
+            ("2d4", ["1d4", "1d6", "2d6", "3d6"]),
+            ("2d6", ["1d8", "1d10", "3d6", "4d6"]),
+            ("2d8", ["1d10", "2d6", "3d8", "4d8"]),
+            ("2d10", ["2d6", "2d8", "4d8", "6d8"]),
+        ];
+        for (medium, sized) in rows {
+            let dice: DiceExpr = medium.parse().unwrap();
+            assert_eq!(weapon_damage(dice, Size::Medium), dice);
+            let got: Vec<String> = [Size::Tiny, Size::Small, Size::Large, Size::Huge]
+                .iter()
+                .map(|&size| weapon_damage(dice, size))
+                .map(|d| if d.count == 0 { d.bonus.to_string() } else { d.to_string() })
+                .collect();
+            assert_eq!(got, sized, "{medium}");
+        }
+        // Past Huge the counts go on 6, 8, 12; a bonus stays.
+        assert_eq!(weapon_damage("1d8".parse().unwrap(), Size::Colossal).to_string(), "6d6");
+        assert_eq!(weapon_damage("1d6+1".parse().unwrap(), Size::Large).to_string(), "1d8+1");
     }
 
     #[test]
