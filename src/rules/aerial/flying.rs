@@ -1269,10 +1269,12 @@ pub(super) fn land(
     mut intents: MessageReader<LandIntent>,
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
-    mut fliers: Fliers<'_, '_>,
+    mut creatures: ParamSet<(Fliers<'_, '_>, Query<crate::rules::turns::moving::MoverView>)>,
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
+        let room = room_to_land(&field, &creatures.p1(), intent.creature);
+        let mut fliers = creatures.p0();
         let Ok((id, _, mut altitude, _, space, _, _, _, conditions, mut budget, flight, _)) =
             fliers.get_mut(intent.creature)
         else {
@@ -1284,6 +1286,7 @@ pub(super) fn land(
             .check_turn(intent.creature)
             .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
             .and_then(|()| if altitude.0 > 0 { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
+            .and(room)
             .and_then(|()| match (low, stalled) {
                 (true, _) => Ok(()),
                 (false, true) => budget.spend(ActionKind::Move),
@@ -1306,6 +1309,27 @@ pub(super) fn land(
             Err(refusal) => refuse(&mut facts, id, Action::Land, refusal),
         }
     }
+}
+
+/// Whether the ground under a flier is a space it may stand on, as a move's end must be (000:126-129): no
+/// wall, pit or obstacle, no creature it may not share a space with.
+fn room_to_land(
+    field: &Battlefield,
+    creatures: &Query<crate::rules::turns::moving::MoverView>,
+    flier: Entity,
+) -> Result<(), Refusal> {
+    use crate::rules::turns::moving::{bodies, move_query};
+    let Ok(c) = creatures.get(flier) else { return Ok(()) };
+    let mut all = bodies(creatures.iter());
+    let mut grounded = crate::rules::turns::moving::body_of(&c);
+    grounded.altitude = 0;
+    all.retain(|b| b.entity != flier);
+    let mut query = move_query(field, &all, &c);
+    query.occupants = crate::rules::movement::occupants_for(&all, &grounded);
+    query.mover.medium = crate::rules::movement::Medium::Land;
+    let world = crate::rules::movement::StepWorld { field, occupants: &query.occupants };
+    crate::rules::movement::legal_space(&world, &query.mover, query.start)
+        .map_err(|r| Refusal::new(format!("no room to land: {}", r.reason), r.rule))
 }
 
 /// At the end of a flier's turn (004:696-701): a stall drops it 45 m and it starts its next turn in free

@@ -517,6 +517,18 @@ pub enum Fact {
         /// Why, with the rule.
         reason: String,
     },
+    /// A creature come down where it may not stand (on another creature, say) is placed on the nearest
+    /// legal space (000:126-129).
+    Displaced {
+        /// Who.
+        creature: CreatureId,
+        /// Where it came down.
+        from: Square,
+        /// Where it is placed.
+        to: Square,
+        /// Why, with the rule.
+        reason: String,
+    },
     /// A rider or passenger took its share of its mount's collision (004:851-852).
     CollisionShared {
         /// Who.
@@ -734,6 +746,7 @@ impl Fact {
             | Fact::ReinsTaken { .. }
             | Fact::Dismounted { .. }
             | Fact::Fell { .. }
+            | Fact::Displaced { .. }
             | Fact::FallingDamage { .. }
             | Fact::Rested { .. }
             | Fact::RecoveryRolled { .. }
@@ -960,6 +973,9 @@ impl Fact {
             Fact::Dismounted { creature, mount, to } => format!("{creature} gets off {mount}, to {to}"),
             Fact::Fell { creature, metres, altitude_m, reason } => {
                 format!("{creature} falls {metres} m, to {altitude_m} m: {reason}")
+            }
+            Fact::Displaced { creature, from, to, reason } => {
+                format!("{creature} cannot stay on {from} and is placed on {to}: {reason}")
             }
             Fact::FallingDamage { creature, dice, total } => {
                 format!("{creature} hits the ground: {} {:?} = {total}", dice.expr, dice.faces)

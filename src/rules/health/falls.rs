@@ -25,12 +25,19 @@ pub struct FallOutput<'w> {
     pub damage: MessageWriter<'w, Damage>,
     /// Lying prone.
     pub conditions: MessageWriter<'w, ConditionChange>,
+    /// Where it comes to rest.
+    pub resting: MessageWriter<'w, crate::rules::turns::moving::ComeToRest>,
 }
 
 impl FallOutput<'_> {
-    /// A creature that fell `fallen_m` metres hits the ground: falling damage, and it lies prone.
+    /// A creature that fell `fallen_m` metres hits the ground: falling damage, it lies prone, and it comes to
+    /// rest on the nearest legal space if another creature stands where it fell (000:126-129).
     pub fn hit_the_ground(&mut self, entity: Entity, id: &CreatureId, fallen_m: f32, dice: &mut Dice) {
         self.fall_for(entity, id, falling_damage(fallen_m), dice);
+        self.resting.write(crate::rules::turns::moving::ComeToRest {
+            creature: entity,
+            reason: "fallen where another stands: the nearest legal space (000:126-129)".into(),
+        });
     }
 
     /// A creature falls and takes `damage` (none: only the fall), and lies prone.

@@ -67,6 +67,7 @@ pub fn plugin(app: &mut App) {
             .in_set(RulesSystems::Turns)
             .in_set(FallenRiderSystems),
     );
+    app.configure_sets(Rules, FallenRiderSystems.before(crate::rules::turns::moving::RestSystems));
 }
 
 /// How many creatures a mount of `size` carries, its rider among them: one on a Large mount, two on a Huge

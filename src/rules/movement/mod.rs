@@ -105,6 +105,59 @@ pub fn allowance(action: MovementAction, speed: u32, run_multiplier: u32) -> u32
     }
 }
 
+/// Whether `mover` may stand on `at`, as a move's end must (000:126-129): on the map, no wall, pit or
+/// obstacle, no creature it may not share a space with ([`StepWorld::enter`]'s `can_stop`). The mover is
+/// not among the world's occupants.
+pub fn legal_space(world: &StepWorld<'_>, mover: &Mover, at: Footprint) -> Result<(), Refusal> {
+    // No occupant's footprint is the mover's own.
+    let nowhere = Footprint::new(Square::new(i32::MIN / 2, i32::MIN / 2), 0);
+    match world.enter(mover, at, nowhere) {
+        Ok(entry) if entry.can_stop => Ok(()),
+        Ok(_) => Err(Refusal::new("the space is taken or cannot be stood on", "000:126-129")),
+        Err(blocked) => Err(Refusal::new(blocked.to_string(), "000:126-129")),
+    }
+}
+
+/// Where a creature that comes to rest on the ground at `at` without choosing it (a fall, a flier dropping)
+/// is placed: there if it may stand there, else on the nearest space where it may (« sur l'espace légal le
+/// plus près s'il en existe un », 000:126-129), counted 1-2-1-2 from where it came down; a tie is broken
+/// by a die (000:63-65). A legal space is one a move could end on ([`StepWorld::enter`]'s `can_stop`): on the
+/// map, no wall, pit or obstacle, no creature it may not share a space with. `None` if the map has none.
+pub fn nearest_legal_space(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    at: Footprint,
+    dice: &mut crate::rules::core::dice::Dice,
+) -> Option<Footprint> {
+    let legal = |f: Footprint| legal_space(world, mover, f).is_ok();
+    if legal(at) {
+        return Some(at);
+    }
+    let mut found: Vec<(u32, Footprint)> = Vec::new();
+    let rings = world.field.width().max(world.field.height());
+    for ring in 1..=rings {
+        // A space `ring` squares away on the larger axis is at least `ring` squares away.
+        if found.iter().any(|(d, _)| *d < ring as u32) {
+            break;
+        }
+        for dy in -ring..=ring {
+            for dx in -ring..=ring {
+                if dx.abs().max(dy.abs()) != ring {
+                    continue;
+                }
+                let there = at.at(at.origin.offset(dx, dy));
+                if legal(there) {
+                    found.push((crate::rules::core::geometry::square_distance(at.origin, there.origin), there));
+                }
+            }
+        }
+    }
+    let best = found.iter().map(|(d, _)| *d).min()?;
+    let tied: Vec<Footprint> = found.iter().filter(|(d, _)| *d == best).map(|(_, f)| *f).collect();
+    let pick = if tied.len() == 1 { 0 } else { dice.roll(tied.len() as u32) as usize - 1 };
+    tied.get(pick).copied()
+}
+
 /// Whether a creature lying prone, or standing, may take `action`: lying prone it crawls (004:217) or
 /// takes the minimum movement of a full round (000:139-144), and stands up first for anything else
 /// (004:225); standing, it does not crawl. The one posture rule of every movement question.

@@ -27,8 +27,57 @@ use crate::rules::movement::{
 /// The movement actions.
 pub(super) fn plugin(app: &mut App) {
     app.register_required_components::<Creature, Exertion>();
-    app.add_message::<MoveIntent>().add_message::<ChargeEnded>();
+    app.add_message::<MoveIntent>().add_message::<ChargeEnded>().add_message::<ComeToRest>();
     app.add_systems(Rules, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
+    app.add_systems(Rules, come_to_rest.in_set(RulesSystems::Turns).in_set(RestSystems));
+}
+
+/// Placing the creatures come to rest, last of the round's turn systems: the chapters whose creatures fall
+/// (flight, riding) order their falls before it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RestSystems;
+
+/// A creature that came down to the ground without choosing where (a fall): it must stand where the rules
+/// let a move end, or be placed on the nearest space that does (000:126-129).
+#[derive(Message, Clone, Debug)]
+pub struct ComeToRest {
+    /// Who came down.
+    pub creature: Entity,
+    /// Why, with the rule, for the log.
+    pub reason: String,
+}
+
+/// Places each creature come to rest on the nearest legal space if it may not stay where it came down
+/// (000:126-129), a tie broken by a die (000:63-65).
+fn come_to_rest(
+    mut resting: MessageReader<ComeToRest>,
+    field: Res<Battlefield>,
+    mut dice: ResMut<crate::rules::core::dice::Dice>,
+    mut creatures: ParamSet<(Query<MoverView>, Query<&mut Position>)>,
+    mut facts: MessageWriter<Fact>,
+) {
+    for ComeToRest { creature, reason } in resting.read().cloned().collect::<Vec<_>>() {
+        let placed = {
+            let view = creatures.p0();
+            let all = bodies(view.iter());
+            let Ok(c) = view.get(creature) else { continue };
+            if c.riding || c.altitude.0 > 0 {
+                continue;
+            }
+            let query = move_query(&field, &all, &c);
+            let world = crate::rules::movement::StepWorld { field: &field, occupants: &query.occupants };
+            let from = query.start;
+            crate::rules::movement::nearest_legal_space(&world, &query.mover, from, &mut dice)
+                .filter(|to| *to != from)
+                .map(|to| (c.id.clone(), from.origin, to.origin))
+        };
+        if let Some((id, from, to)) = placed
+            && let Ok(mut position) = creatures.p1().get_mut(creature)
+        {
+            position.0 = to;
+            facts.write(Fact::Displaced { creature: id, from, to, reason });
+        }
+    }
 }
 
 /// Whether a creature may take a movement action now, given its budget, speed and state.
