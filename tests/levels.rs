@@ -110,6 +110,20 @@ fn numbers_out_of_range_are_refused_where_written() {
     assert_eq!(found, vec![(7, true), (8, true)], "{problems:?}");
 }
 
+/// Hit points and damage have ranges, and the states hit points bring are not written by hand: hit points
+/// of 2^31, damage past death (-10, 004:38), `dying` and `disabled` in a list of conditions, and `stable` on
+/// a creature not below 0 (004:282) are each refused on their line.
+#[test]
+fn hit_points_and_their_states_are_checked_where_written() {
+    let text = "(\n    name: \"H\",\n    size: (width: 6, height: 2),\n    terrain: [\"......\", \"......\"],\n    factions: [(name: \"a\")],\n    creatures: [\n        (id: \"f\", template: \"human_fighter\", faction: \"a\", at: (0, 0), overrides: (hit_points: 2147483647)),\n        (id: \"g\", template: \"goblin\", faction: \"a\", at: (1, 0), damage: 16),\n        (id: \"h\", template: \"goblin\", faction: \"a\", at: (2, 0), conditions: [dying]),\n        (id: \"i\", template: \"goblin\", faction: \"a\", at: (3, 0), conditions: [disabled]),\n        (id: \"j\", template: \"goblin\", faction: \"a\", at: (4, 0), conditions: [stable]),\n        (id: \"k\", template: \"goblin\", faction: \"a\", at: (5, 0), damage: 15),\n    ],\n)\n";
+    let problems = check_level(Path::new("hp.ron"), text, &content()).expect_err("five problems");
+    let lines: Vec<usize> = problems.0.iter().map(|d| d.line).collect();
+    assert_eq!(lines, vec![7, 8, 9, 10, 11], "{problems:?}");
+    assert!(problems.0[0].message.contains("from 1 to 10000"), "{problems:?}");
+    assert!(problems.0[1].message.contains("below -10"), "{problems:?}");
+    assert!(problems.0[4].message.contains("004:282"), "{problems:?}");
+}
+
 /// A level with no creature is refused where its list is written.
 #[test]
 fn an_empty_creature_list_is_refused() {

@@ -361,8 +361,11 @@ impl Stats {
     }
 }
 
-/// Converts metres to whole squares, or says why not.
+/// The longest distance in metres a file may give.
 pub const MOST_METRES: f32 = 3000.0;
+
+/// The most hit points a creature may have: far above any creature of the texts, far below an overflow.
+pub const MOST_HIT_POINTS: i32 = 10_000;
 
 /// Converts a distance in metres to squares of 1.5 m; refused when it is not a finite distance within
 /// 0..=[`MOST_METRES`] or not on a square's step.
@@ -619,8 +622,11 @@ impl Content {
             ));
         }
         let hit_points = overrides.hit_points.unwrap_or(template.hit_points);
-        if hit_points < 1 {
-            problems.push(("hit_points".into(), format!("hit points must be at least 1, not {hit_points}")));
+        if !(1..=MOST_HIT_POINTS).contains(&hit_points) {
+            problems.push((
+                "hit_points".into(),
+                format!("hit points must be from 1 to {MOST_HIT_POINTS}, not {hit_points}"),
+            ));
         }
         let abilities = overrides.abilities.unwrap_or(template.abilities);
         for (score, what) in [

@@ -577,9 +577,46 @@ fn place_creature<'a>(
                 .error(at("damage:"), format!("creature {who:?}: damage and temporary hit points cannot be negative")),
         );
     }
-    stats.hit_points.current -= placement.damage.max(0);
-    stats.hit_points.nonlethal = placement.nonlethal.max(0);
-    stats.hit_points.temporary = placement.temporary.max(0);
+    // A creature may be placed dead (-10, 004:38), not further.
+    let most = stats.hit_points.max + 10;
+    if placement.damage > most {
+        problems.push(source.error(
+            at("damage:"),
+            format!(
+                "creature {who:?}: {} damage takes it below -10 hit points; at most {most}, which leaves it dead (004:38)",
+                placement.damage
+            ),
+        ));
+    }
+    if placement.nonlethal > crate::data::content::MOST_HIT_POINTS
+        || placement.temporary > crate::data::content::MOST_HIT_POINTS
+    {
+        problems.push(source.error(
+            at("damage:"),
+            format!(
+                "creature {who:?}: nonlethal damage and temporary hit points are at most {}",
+                crate::data::content::MOST_HIT_POINTS
+            ),
+        ));
+    }
+    // The states hit points bring come from its damage, not from a hand-written list (004:38, 004:269-278).
+    for condition in &placement.conditions {
+        let wrong = match condition {
+            Condition::Dying | Condition::Dead | Condition::Disabled => {
+                Some(format!("{condition:?} comes from hit points: give it `damage:` instead (004:38)"))
+            }
+            Condition::Stable if stats.hit_points.current - placement.damage.max(0) >= 0 => {
+                Some("only a creature below 0 hit points can be stable (004:282): give it `damage:` too".into())
+            }
+            _ => None,
+        };
+        if let Some(message) = wrong {
+            problems.push(source.error(at("conditions:"), format!("creature {who:?}: {message}")));
+        }
+    }
+    stats.hit_points.current -= placement.damage.clamp(0, most);
+    stats.hit_points.nonlethal = placement.nonlethal.clamp(0, crate::data::content::MOST_HIT_POINTS);
+    stats.hit_points.temporary = placement.temporary.clamp(0, crate::data::content::MOST_HIT_POINTS);
     Some(CreatureSpec {
         id: CreatureId(placement.id.clone()),
         template: placement.template.clone(),

@@ -53,14 +53,31 @@ impl fmt::Display for DiceExpr {
     }
 }
 
+/// The most dice, and faces, a dice expression may have: no rule of the texts throws more.
+pub const MOST_DICE: u32 = 1000;
+
+/// The largest bonus a dice expression may carry, either way: sums of a thousand such stay far from
+/// overflowing.
+pub const MOST_BONUS: i32 = 10_000;
+
 impl std::str::FromStr for DiceExpr {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let text = text.trim();
-        let bad = || format!("`{text}` is not a dice expression like 1d8, 2d6+1 or 1d4-1");
+        let bad = || {
+            format!(
+                "`{text}` is not a dice expression like 1d8, 2d6+1 or 1d4-1 (at most {MOST_DICE} dice of \
+                 {MOST_DICE} faces, a bonus of at most {MOST_BONUS} either way)"
+            )
+        };
         let Some((count, rest)) = text.split_once('d') else {
-            return text.parse::<i32>().map(|bonus| Self { count: 0, sides: 0, bonus }).map_err(|_| bad());
+            return text
+                .parse::<i32>()
+                .ok()
+                .filter(|b| (-MOST_BONUS..=MOST_BONUS).contains(b))
+                .map(|bonus| Self { count: 0, sides: 0, bonus })
+                .ok_or_else(bad);
         };
         let count: u32 = if count.is_empty() { 1 } else { count.parse().map_err(|_| bad())? };
         let (sides, bonus) = match rest.find(['+', '-']) {
@@ -68,7 +85,7 @@ impl std::str::FromStr for DiceExpr {
             None => (rest, 0),
         };
         let sides: u32 = sides.parse().map_err(|_| bad())?;
-        if sides == 0 || count > 1000 || sides > 1000 {
+        if sides == 0 || count > MOST_DICE || sides > MOST_DICE || !(-MOST_BONUS..=MOST_BONUS).contains(&bonus) {
             return Err(bad());
         }
         Ok(Self { count, sides, bonus })
@@ -170,6 +187,11 @@ mod tests {
         assert_eq!("3".parse::<DiceExpr>().unwrap().max(), 3);
         assert!("2x6".parse::<DiceExpr>().is_err());
         assert!("1d0".parse::<DiceExpr>().is_err());
+        // Bonuses and counts have ranges: nothing a file writes overflows a sum.
+        assert!("1d6+2147483647".parse::<DiceExpr>().is_err());
+        assert!("-2147483648".parse::<DiceExpr>().is_err());
+        assert!("1001d6".parse::<DiceExpr>().is_err());
+        assert_eq!("1d6+10000".parse::<DiceExpr>().unwrap().bonus, 10_000);
     }
 
     #[test]
