@@ -57,8 +57,17 @@ fn best_attack(
     full: bool,
     ranged: bool,
 ) -> Option<(CreatureId, Option<String>, f32)> {
-    let weapons: Vec<String> =
-        world.get::<Armament>(me)?.0.iter().filter(|w| is_ranged(w) == ranged).map(|w| w.name.clone()).collect();
+    // Not a bare fist against an armed foe, which provokes for 1d3 nonlethal (004:168), unless it strikes as
+    // if armed.
+    let armed = world.get::<Traits>(me).is_some_and(|t| t.armed_unarmed)
+        || world.get::<Feats>(me).is_some_and(|f| f.has(Feat::ImprovedUnarmedStrike));
+    let weapons: Vec<String> = world
+        .get::<Armament>(me)?
+        .0
+        .iter()
+        .filter(|w| is_ranged(w) == ranged && (armed || !w.unarmed))
+        .map(|w| w.name.clone())
+        .collect();
     let mut best: Option<(CreatureId, Option<String>, f32, i32)> = None;
     for foe in foes.iter().filter(|f| f.up) {
         for weapon in &weapons {

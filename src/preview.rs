@@ -295,6 +295,35 @@ pub fn attack_preview(
     Ok(AttackPreview { plan, bonuses, chances })
 }
 
+/// A trip `attacker` could make on `target` now (004:483-489): the touch attack and its chance, the two sides
+/// of the check, the chance of laying the foe down, and whether it provokes.
+#[derive(Clone, Debug)]
+pub struct TripPreview {
+    /// The trip as the rules would make it.
+    pub plan: crate::rules::special::trip::TripPlan,
+    /// The chance the touch attack lands.
+    pub touch_chance: f32,
+    /// The chance of winning the check once touched.
+    pub check_chance: f32,
+}
+
+/// The trip `attacker` could make on `target` now, through the rules' own plan.
+pub fn trip_preview(world: &mut World, attacker: Entity, target: Entity) -> Result<TripPreview, Refusal> {
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
+    let field = world.resource::<Battlefield>();
+    let order = world.resource::<TurnOrder>();
+    let plan = crate::rules::special::trip::plan_trip(field, order, &creatures, &a, &t, None, &budget)?;
+    let touch_chance = chance_to_hit(total(&plan.touch.modifiers), plan.touch.armor_class, plan.touch.miss_chance);
+    let check_chance = crate::rules::core::checks::contest_chance(plan.attacker.bonus(), plan.defender.bonus());
+    Ok(TripPreview { plan, touch_chance, check_chance })
+}
+
 /// A spell `caster` could cast at `target` now: who would strike as it casts, and the Concentration it
 /// would need to cast defensively instead.
 #[derive(Clone, Debug, PartialEq)]

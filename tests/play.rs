@@ -1239,3 +1239,40 @@ fn any_action_is_readied_with_the_mouse() {
     let facts = play(&mut app, &step);
     assert!(readied(&facts, "move to (6,4)"), "{step:?} {facts:?}");
 }
+
+/// A trip with the mouse (004:483-489): in trip mode (`;`) the hovered foe shows the touch attack against its
+/// touch AC (no armour or shield, 004:199) and the opposed check with their terms, and a click trips it.
+/// The orc, its turn passed: touch AC 10 (Dex +0); the halberdier's touch attack +6 (base +2, Str +3,
+/// Weapon Focus +1) lands on 4 or more, 85%; Strength +3 against the orc's better of Str and Dex, +3: even.
+#[test]
+fn a_foe_is_tripped_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/trip.ron");
+    let mut app = started(&encounter, 6);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
+    app.update();
+    // Everyone before the halberdier ends its turn: the orc has acted, no longer flat-footed.
+    let halberdier = entity(&app, "halberdier");
+    let orc = entity(&app, "orc");
+    pass_turns_until(&mut app, orc);
+    play(&mut app, &Command::EndTurn { creature: "orc".into() });
+    pass_turns_until(&mut app, halberdier);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Trip));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 1));
+    app.update();
+    let trip = app.world().resource::<Previews>().trip.clone().expect("a trip preview").expect("a trip");
+    assert_eq!(trip.plan.touch.armor_class, 10, "{:?}", trip.plan.touch.armor_class_parts);
+    assert!((trip.touch_chance - 0.85).abs() < 1e-6);
+    assert!((trip.check_chance - 0.5).abs() < 1e-6);
+    assert!(!trip.plan.provokes, "a trip weapon provokes nothing (004:489)");
+    let step = clicked(&mut app, Square::new(3, 1)).expect("a trip");
+    assert!(matches!(&step, Command::Trip { creature, target, .. } if creature == "halberdier" && target == "orc"));
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::AttackRolled { weapon, armor_class: 10, .. } if weapon == "halberd")),
+        "{facts:?}"
+    );
+}

@@ -49,6 +49,9 @@ pub struct WeaponDef {
     /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:677-678).
     #[serde(default)]
     pub tail: bool,
+    /// A trip weapon (004:489): flails, the halberd, the guisarme, the spiked chain.
+    #[serde(default)]
+    pub trip: bool,
     /// Extra damage dice, never multiplied (a flaming blade's 1d6 fire, 004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
@@ -78,6 +81,7 @@ impl WeaponDef {
             off_hand,
             brace: self.brace,
             tail: self.tail,
+            trip: self.trip,
             extra: self.extra,
         }
     }
@@ -361,6 +365,9 @@ impl Stats {
     }
 }
 
+/// The catalogue's unarmed strike, which every wielder of weapons also has.
+pub const UNARMED_STRIKE: &str = "unarmed strike";
+
 /// The longest distance in metres a file may give.
 pub const MOST_METRES: f32 = 3000.0;
 
@@ -563,6 +570,16 @@ impl Content {
                 None => problems
                     .push((format!("\"{name}\""), format!("unknown weapon {name:?} (not in assets/weapons.ron)"))),
             }
+        }
+        // A creature that wields manufactured weapons can always strike unarmed (004:168-172), to trip a foe
+        // (004:483) among others: last of its weapons, so never its first choice.
+        if weapons.iter().any(|w| !w.natural && !w.unarmed)
+            && !weapons.iter().any(|w| w.unarmed)
+            && let Some(def) = self.weapons.get(UNARMED_STRIKE)
+        {
+            let mut strike = def.to_weapon(UNARMED_STRIKE, false);
+            strike.damage = unarmed_damage(size);
+            weapons.push(strike);
         }
         for (name, def) in &template.natural_weapons {
             if let Some(message) = def.check(name) {

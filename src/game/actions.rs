@@ -79,6 +79,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
     BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
+    BarAction { key: KeyCode::Semicolon, label: "Trip [;]", kind: BarKind::Mode(Mode::Trip) },
     BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
     BarAction { key: KeyCode::KeyO, label: "Take the reins [O]", kind: BarKind::Reins },
     BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
@@ -113,7 +114,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("has no breath weapon", "data")),
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
-        BarKind::Mode(Mode::Attack | Mode::Ready) | BarKind::TotalDefense | BarKind::Defensively => {
+        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip) | BarKind::TotalDefense | BarKind::Defensively => {
             budget.check(ActionKind::Standard)
         }
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),

@@ -58,6 +58,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         }
         let target = id_of(world, there);
         return Some(match choice.mode {
+            Mode::Trip => Command::Trip { creature: my_id, target, weapon: None },
             Mode::Charge => {
                 let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
                 Command::Charge { creature: my_id, target, to }

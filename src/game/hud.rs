@@ -389,6 +389,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
+    let trip = previews.trip.clone();
     let breath = previews.breath.clone();
     let choice = world.resource::<super::state::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
@@ -437,6 +438,9 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     }
     if let Some(hint) = mode_hint(&choice) {
         out.push((hint, WARN));
+    }
+    if let Some(trip) = trip {
+        trip_lines(trip, &mut out);
     }
     if let Some(cast) = cast {
         cast_lines(cast, &choice, &mut out);
@@ -543,6 +547,53 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
         }
         Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
     }
+}
+
+/// A trip on the hovered foe: the touch attack and the check, each with its terms and chance (004:483-489).
+fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<(String, egui::Color32)>) {
+    let t = match trip {
+        Ok(t) => t,
+        Err(refusal) => {
+            out.push((format!("no trip: {} ({})", refusal.reason, refusal.rule), BAD));
+            return;
+        }
+    };
+    let percent = |p: f32| format!("{:.0}%", p * 100.0);
+    out.push((
+        format!(
+            "trip with the {}: {} to lay it down (004:483-489)",
+            t.plan.touch.weapon.name,
+            percent(t.touch_chance * t.check_chance)
+        ),
+        GOOD,
+    ));
+    out.push((
+        format!(
+            "touch attack {:+} vs touch AC {} — {} (004:484, 004:199)",
+            total(&t.plan.touch.modifiers),
+            t.plan.touch.armor_class,
+            percent(t.touch_chance)
+        ),
+        GREY,
+    ));
+    out.push((
+        format!(
+            "then {} {:+} ({}) against {} {:+} ({}) — {} (004:485)",
+            t.plan.attacker.check,
+            t.plan.attacker.bonus(),
+            describe_modifiers(&t.plan.attacker.terms),
+            t.plan.defender.check,
+            t.plan.defender.bonus(),
+            describe_modifiers(&t.plan.defender.terms),
+            percent(t.check_chance)
+        ),
+        GREY,
+    ));
+    out.push(("lost, the foe may trip back at once (004:485)".into(), WARN));
+    if t.plan.provokes {
+        out.push(("unarmed: it provokes an attack of opportunity from the foe (004:484)".into(), WARN));
+    }
+    out.push(("click to trip".into(), GOOD));
 }
 
 /// A flier's flights: how many squares its flight can end on, the speed declared, and the flight to the

@@ -159,7 +159,9 @@ pub fn update_previews(world: &mut World) {
             (Some(_), _)
                 if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram | Mode::Bluff) => {}
             (Some(foe), _) => {
-                if key.choice.mode == Mode::Charge {
+                if key.choice.mode == Mode::Trip {
+                    previews.trip = Some(crate::preview::trip_preview(world, me, foe));
+                } else if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));
                 } else {
                     let underway = world.get::<FullAttackUnderway>(me).is_some();

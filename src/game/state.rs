@@ -46,6 +46,8 @@ pub enum Mode {
     Cast,
     /// Breathe the breath weapon at the creature clicked.
     Breath,
+    /// Trip the foe clicked (004:483-489).
+    Trip,
     /// A flyby attack (004:755), a swoop after 6 m of dives (004:751): the foe clicked first, struck on the
     /// way; then the square the flight ends on.
     Flyby,
@@ -177,6 +179,8 @@ pub struct Previews {
     pub attack: Option<Result<AttackPreview, Refusal>>,
     /// The spell on the hovered creature, in cast mode.
     pub cast: Option<Result<crate::preview::CastPreview, Refusal>>,
+    /// The trip a click on the hovered foe would make.
+    pub trip: Option<Result<crate::preview::TripPreview, Refusal>>,
     /// Whom a breath at the hovered creature would cover, in breath mode.
     pub breath: Option<Result<Vec<Entity>, Refusal>>,
     /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).

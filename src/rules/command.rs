@@ -88,6 +88,16 @@ pub enum Command {
         /// Its id.
         creature: CreatureId,
     },
+    /// Trip a foe (004:483-489): unarmed or with a trip weapon.
+    Trip {
+        /// Its id.
+        creature: CreatureId,
+        /// The foe's id.
+        target: CreatureId,
+        /// The weapon: a trip weapon or `unarmed strike`; a trip weapon it holds, else unarmed, if absent.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
     /// Charge a target (004:451-459): along the lane ending at `to`, or the first legal lane.
     Charge {
         /// Charger id.
@@ -260,6 +270,7 @@ impl Command {
             | Command::StandUp { creature }
             | Command::DropProne { creature }
             | Command::TotalDefense { creature }
+            | Command::Trip { creature, .. }
             | Command::Charge { creature, .. }
             | Command::Ready { creature, .. }
             | Command::UseItem { creature, .. }
@@ -359,6 +370,13 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 creature: entity(creature)?,
                 stand_up,
                 readied: false,
+            });
+        }
+        Command::Trip { creature, target, weapon } => {
+            world.write_message(crate::rules::special::trip::TripIntent {
+                attacker: entity(creature)?,
+                target: entity(target)?,
+                weapon: weapon.clone(),
             });
         }
         Command::TotalDefense { creature } => {

@@ -13,6 +13,7 @@ pub mod mounted;
 pub mod movement;
 pub mod opportunity;
 pub mod overland;
+pub mod special;
 pub mod turns;
 
 use bevy::prelude::*;
@@ -50,6 +51,7 @@ pub fn plugin(app: &mut App) {
         opportunity::plugin,
         health::plugin,
         magic::plugin,
+        special::plugin,
         mounted::plugin,
         aerial::plugin,
         breath::plugin,

@@ -808,6 +808,58 @@ pub struct Hit {
     pub nonlethal: bool,
 }
 
+/// Makes `plan` a touch attack: the target's armour, shield and natural armour do not count; its deflection,
+/// Dexterity, size and dodge do (004:199).
+pub fn as_touch_attack(plan: &mut AttackPlan) {
+    const NOT_AGAINST_TOUCH: [&str; 3] = ["armour", "shield", "natural armour"];
+    let dropped: i32 =
+        plan.armor_class_parts.iter().filter(|m| NOT_AGAINST_TOUCH.contains(&m.source.as_str())).map(|m| m.value).sum();
+    plan.armor_class_parts.retain(|m| !NOT_AGAINST_TOUCH.contains(&m.source.as_str()));
+    plan.armor_class -= dropped;
+    plan.armor_class_parts.push(Modifier::new(0, "touch attack: no armour, shield or natural armour (004:199)"));
+}
+
+/// Rolls a touch attack that deals no damage of its own (a trip's, 004:484): the d20 against the touch AC,
+/// a natural 1 missing and a 20 hitting (004:4), and concealment's miss chance (004:411); writes the facts.
+/// Whether it touched.
+pub fn roll_touch_attack(
+    plan: &AttackPlan,
+    attacker: &CreatureId,
+    target: &CreatureId,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) -> bool {
+    let rolled = roll_attack(dice, &plan.modifiers, plan.armor_class, 21);
+    facts.write(Fact::AttackRolled {
+        attacker: attacker.clone(),
+        target: target.clone(),
+        weapon: plan.weapon.name.clone(),
+        roll: rolled.roll,
+        modifiers: plan.modifiers.clone(),
+        total: rolled.total,
+        armor_class: plan.armor_class,
+        armor_class_parts: plan.armor_class_parts.clone(),
+        hit: rolled.hit,
+        threat: false,
+    });
+    if !rolled.hit {
+        return false;
+    }
+    if plan.miss_chance > 0 {
+        let roll = dice.d100();
+        let missed = roll <= plan.miss_chance;
+        facts.write(Fact::ConcealmentRolled {
+            attacker: attacker.clone(),
+            target: target.clone(),
+            chance: plan.miss_chance,
+            roll,
+            missed,
+        });
+        return !missed;
+    }
+    true
+}
+
 /// Rolls a planned attack: the d20 against the AC, the confirmation of a threat (not against creatures
 /// immune to critical hits), the damage; writes every fact. Returns the damage if it hit.
 pub fn roll_planned_attack(
@@ -1417,7 +1469,7 @@ fn strike_coup_de_grace(
 
 /// Stands creatures up or drops them prone: standing up is a move action that provokes, the foes striking
 /// while it is still prone (004:225, RULES-INDEX); dropping prone is a free action (004:255).
-fn change_stances(world: &mut World, mut intents: Local<MessageCursor<StanceIntent>>) {
+pub fn change_stances(world: &mut World, mut intents: Local<MessageCursor<StanceIntent>>) {
     let read: Vec<StanceIntent> = intents.read(world.resource::<Messages<StanceIntent>>()).cloned().collect();
     for intent in read {
         let Ok(true) = world.run_system_cached_with(pay_for_stance, intent.clone()) else { continue };

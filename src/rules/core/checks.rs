@@ -100,9 +100,71 @@ pub fn opposed(
     won
 }
 
+/// An opposed check of the special attacks (a trip's Strength against Strength or Dexterity, 004:485): both
+/// roll, the higher total wins; a tie goes to the higher modifier, then to a die (as 004:585 settles the
+/// grapple's ties; our ruling for the other opposed checks, docs/rulings.md). No roll wins or fails by
+/// itself. Writes the fact; whether `creature` won.
+pub fn contest(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    (creature, check, bonus): (&CreatureId, Check, i32),
+    (opponent, their_check, their_bonus): (&CreatureId, Check, i32),
+    reason: &str,
+) -> bool {
+    let roll = dice.d20();
+    let their_roll = dice.d20();
+    let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
+    let won = match (total.cmp(&their_total), bonus.cmp(&their_bonus)) {
+        (std::cmp::Ordering::Equal, std::cmp::Ordering::Equal) => dice.roll(2) == 1,
+        (std::cmp::Ordering::Equal, by_modifier) => by_modifier == std::cmp::Ordering::Greater,
+        (by_total, _) => by_total == std::cmp::Ordering::Greater,
+    };
+    facts.write(Fact::Opposed {
+        creature: creature.clone(),
+        check,
+        roll,
+        total,
+        opponent: opponent.clone(),
+        their_check,
+        their_roll,
+        their_total,
+        won,
+        reason: reason.into(),
+    });
+    won
+}
+
+/// The chance that `bonus` beats `their_bonus` in a [`contest`], ties settled as it settles them.
+pub fn contest_chance(bonus: i32, their_bonus: i32) -> f32 {
+    let mut wins = 0.0;
+    for mine in 1..=20 {
+        for theirs in 1..=20 {
+            let (a, b) = (mine + bonus, theirs + their_bonus);
+            wins += match (a.cmp(&b), bonus.cmp(&their_bonus)) {
+                (std::cmp::Ordering::Equal, std::cmp::Ordering::Equal) => 0.5,
+                (std::cmp::Ordering::Equal, by_modifier) => f32::from(u8::from(by_modifier.is_gt())),
+                (by_total, _) => f32::from(u8::from(by_total.is_gt())),
+            };
+        }
+    }
+    wins / 400.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contests_break_ties_by_the_modifier_then_a_die() {
+        // Equal modifiers: an even chance. +10 against +0 loses only when the other die beats it by 11 or
+        // more: 45 of the 400 pairs, so 355/400; no 20 wins by itself.
+        assert!((contest_chance(3, 3) - 0.5).abs() < 1e-6);
+        assert!((contest_chance(10, 0) - 355.0 / 400.0).abs() < 1e-6);
+        assert!((contest_chance(0, 0) + contest_chance(0, 0) - 1.0).abs() < 1e-6);
+        // A tie of totals goes to the higher modifier: +1 against +0 wins more than half.
+        assert!(contest_chance(1, 0) > 0.5);
+        assert!((contest_chance(1, 0) + contest_chance(0, 1) - 1.0).abs() < 1e-6);
+    }
 
     #[test]
     fn saving_throws_004_49() {

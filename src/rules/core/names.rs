@@ -116,6 +116,8 @@ pub enum Action {
     Dismount,
     /// Taking the reins (004:822).
     TakeReins,
+    /// A trip (004:483-489).
+    Trip,
 }
 
 impl Action {
@@ -157,6 +159,7 @@ impl Action {
             Action::Mount => "mount",
             Action::Dismount => "dismount",
             Action::TakeReins => "take_reins",
+            Action::Trip => "trip",
         })
     }
 }
@@ -196,6 +199,10 @@ pub enum Check {
     SenseMotive,
     /// Ride (Équitation).
     Ride,
+    /// A Strength check (a trip, 004:485).
+    Strength,
+    /// A Dexterity check (resisting a trip, 004:485).
+    Dexterity,
 }
 
 /// The three saving throws (004:45-48).
@@ -222,6 +229,8 @@ impl std::fmt::Display for Check {
             Check::Bluff => "bluff",
             Check::SenseMotive => "sense motive",
             Check::Ride => "ride",
+            Check::Strength => "strength",
+            Check::Dexterity => "dexterity",
         })
     }
 }

@@ -432,6 +432,9 @@ pub struct Weapon {
     /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:677-678).
     #[serde(default)]
     pub tail: bool,
+    /// A trip weapon (004:489): it trips with a melee touch attack of its own, provoking nothing.
+    #[serde(default)]
+    pub trip: bool,
     /// Extra damage dice, thrown once even on a critical (004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
@@ -495,6 +498,8 @@ pub enum Feat {
     Cleave,
     /// Arme de prédilection.
     WeaponFocus,
+    /// Science du croc-en-jambe: an unarmed trip provokes nothing (004:486, which misnames it).
+    ImprovedTrip,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).
@@ -561,6 +566,8 @@ pub struct Traits {
     pub unhindered_by_armor: bool,
     /// Unarmed strikes count as armed (monk).
     pub armed_unarmed: bool,
+    /// More than two legs, or exceptionally stable: +4 against a trip (004:485) or a bull rush (004:448).
+    pub stable: bool,
 }
 
 /// States and conditions that change what a creature can do or how it is hit.

@@ -434,6 +434,7 @@ mod tests {
             off_hand: false,
             brace: false,
             tail: false,
+            trip: false,
             extra: None,
         }
     }

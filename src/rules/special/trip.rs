@@ -1,0 +1,255 @@
+//! Trip (Croc-en-jambe, 004:483-489). In place of an unarmed melee attack, or with a trip weapon
+//! (004:489), the attacker makes a melee touch attack (004:484, 004:199); if it touches, an opposed check:
+//! its Strength against the defender's better of Strength and Dexterity, each +4 per size category above
+//! Medium and -4 per category below, the defender +4 if it has more than two legs or is otherwise stable
+//! (004:485). A tripped defender falls prone; a defender who wins may at once try to trip back (004:485).
+//! An unarmed trip provokes from its target (004:484), not with Improved Trip (004:486, which names the
+//! feat wrongly) nor with a trip weapon (004:486, 004:489). The target is at most one size larger
+//! (004:483).
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, CombatantItem, prepare_attack, provoke};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{Check, contest, contest_chance};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::turns::{ActionBudget, ActionKind, Strain, TurnOrder};
+
+/// Asks to trip a foe.
+#[derive(Message, Clone, Debug)]
+pub struct TripIntent {
+    /// Who trips.
+    pub attacker: Entity,
+    /// Whom.
+    pub target: Entity,
+    /// With which weapon: a trip weapon or the unarmed strike; if `None`, a trip weapon it holds, else its
+    /// unarmed strike.
+    pub weapon: Option<String>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<TripIntent>();
+    app.add_systems(Rules, resolve_trips.in_set(RulesSystems::Act).after(crate::rules::attack::change_stances));
+}
+
+/// One side of the opposed check, with its terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TripSide {
+    /// The ability it checks with.
+    pub check: Check,
+    /// Its terms: the ability, size, stability.
+    pub terms: Vec<Modifier>,
+}
+
+impl TripSide {
+    /// The bonus: the sum of its terms.
+    pub fn bonus(&self) -> i32 {
+        self.terms.iter().map(|m| m.value).sum()
+    }
+}
+
+/// A trip checked and ready: the touch attack, whether it provokes, and the two sides of the check.
+#[derive(Clone, Debug)]
+pub struct TripPlan {
+    /// The melee touch attack (004:484).
+    pub touch: AttackPlan,
+    /// An unarmed trip without Improved Trip provokes from its target (004:484, 004:486).
+    pub provokes: bool,
+    /// The attacker's Strength check (004:485).
+    pub attacker: TripSide,
+    /// The defender's better of Strength and Dexterity (004:485).
+    pub defender: TripSide,
+}
+
+impl TripPlan {
+    /// The chance the trip lays the foe down: the touch attack lands, then the check is won.
+    pub fn chance(&self, touch_chance: f32) -> f32 {
+        touch_chance * contest_chance(self.attacker.bonus(), self.defender.bonus())
+    }
+}
+
+/// The size term of a trip's check: +4 per category above Medium, -4 per category below (004:485).
+pub fn size_term(size: Size) -> i32 {
+    4 * Size::Medium.steps_to(size)
+}
+
+/// The trip's attacker side: Strength, and size (004:485).
+pub fn tripping_side(c: &CombatantItem) -> TripSide {
+    TripSide { check: Check::Strength, terms: terms(c, Check::Strength, false) }
+}
+
+/// The side that resists a trip: the better of Strength and Dexterity, size, and +4 for more than two legs
+/// or a stability of its own (004:485).
+pub fn resisting_side(c: &CombatantItem) -> TripSide {
+    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
+    let check = if dex > str { Check::Dexterity } else { Check::Strength };
+    TripSide { check, terms: terms(c, check, true) }
+}
+
+fn terms(c: &CombatantItem, check: Check, resisting: bool) -> Vec<Modifier> {
+    let (value, name) = match check {
+        Check::Dexterity => (ability_modifier(c.abilities.dex), "Dex"),
+        _ => (ability_modifier(c.abilities.str), "Str"),
+    };
+    let mut out = vec![Modifier::new(value, name)];
+    let size = size_term(*c.size);
+    if size != 0 {
+        out.push(Modifier::new(size, "size (004:485)"));
+    }
+    if resisting && c.traits.stable {
+        out.push(Modifier::new(4, "stable (004:485)"));
+    }
+    out
+}
+
+/// The weapon a trip is made with: the one asked for if it is a trip weapon or the unarmed strike (004:483,
+/// 004:489); otherwise a trip weapon the attacker holds, else its unarmed strike.
+pub fn trip_weapon(attacker: &CombatantItem, asked: Option<&str>) -> Result<String, Refusal> {
+    let weapons = &attacker.armament.0;
+    if let Some(name) = asked {
+        return match weapons.iter().find(|w| w.name == name) {
+            Some(w) if w.trip || w.unarmed => Ok(w.name.clone()),
+            Some(_) => Err(Refusal::new(
+                format!(
+                    "the {name} is no trip weapon: trip unarmed or with a flail, a halberd, a guisarme, a spiked chain"
+                ),
+                "004:483, 004:489",
+            )),
+            None => Err(Refusal::new(format!("{} has no {name}", attacker.id), "data")),
+        };
+    }
+    weapons
+        .iter()
+        .find(|w| w.trip)
+        .or_else(|| weapons.iter().find(|w| w.unarmed))
+        .map(|w| w.name.clone())
+        .ok_or_else(|| Refusal::new("it has neither hands to trip with nor a trip weapon", "004:483"))
+}
+
+/// Whether `attacker` may trip `target` now, and how: the target at most one size larger (004:483), on its
+/// feet and on the ground (our ruling: a flier in the air has nothing to trip on), within reach of the
+/// weapon, the attacker's turn and its standard action left; the touch attack is planned as any attack, the
+/// target's armour, shield and natural armour left out (004:199).
+pub fn plan_trip(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: Option<&str>,
+    budget: &ActionBudget,
+) -> Result<TripPlan, Refusal> {
+    if attacker.size.steps_to(*target.size) > 1 {
+        return Err(Refusal::new("a foe more than one size larger cannot be tripped", "004:483"));
+    }
+    if target.conditions.has(Condition::Prone) {
+        return Err(Refusal::new("it is already on the ground", "004:487"));
+    }
+    if target.altitude.0 > 0 {
+        return Err(Refusal::new("a creature in the air cannot be tripped (our ruling)", "004:483, docs/rulings.md"));
+    }
+    let weapon = trip_weapon(attacker, weapon)?;
+    let request = AttackRequest { weapon: Some(&weapon), ..default() };
+    let mut touch = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    crate::rules::attack::as_touch_attack(&mut touch);
+    let provokes = touch.weapon.unarmed && !attacker.feats.has(Feat::ImprovedTrip);
+    Ok(TripPlan { touch, provokes, attacker: tripping_side(attacker), defender: resisting_side(target) })
+}
+
+/// Carries out trip intents one after the other: checked and paid for, the attack of opportunity of an
+/// unarmed trip (004:484) first, then the touch attack and the check.
+fn resolve_trips(world: &mut World, mut intents: Local<MessageCursor<TripIntent>>) {
+    let read: Vec<TripIntent> = intents.read(world.resource::<Messages<TripIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(plan)) = world.run_system_cached_with(prepare_trip, intent.clone()) else { continue };
+        if plan.provokes
+            && provoke(world, intent.attacker, Some(intent.target), Action::Trip, "an unarmed trip (004:484)")
+        {
+            continue;
+        }
+        let _ = world.run_system_cached_with(roll_trip, (intent, plan));
+    }
+}
+
+/// Checks a trip and pays its standard action, or writes why not.
+fn prepare_trip(
+    In(intent): In<TripIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut facts: MessageWriter<Fact>,
+    mut strain: MessageWriter<Strain>,
+) -> Option<TripPlan> {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return None;
+    };
+    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
+    match plan_trip(&field, &order, &creatures, &attacker, &target, intent.weapon.as_deref(), &budget) {
+        Ok(plan) => {
+            let _ = budget.spend(ActionKind::Standard);
+            if attacker.conditions.has(Condition::Disabled) {
+                strain.write(Strain {
+                    creature: intent.attacker,
+                    reason: "a standard action while disabled (004:274)".into(),
+                });
+            }
+            Some(plan)
+        }
+        Err(refusal) => {
+            facts.write(Fact::ActionRefused {
+                creature: attacker.id.clone(),
+                action: Action::Trip,
+                reason: refusal.reason,
+                rule: refusal.rule,
+            });
+            None
+        }
+    }
+}
+
+/// The touch attack, then the opposed check; prone the loser of a check: the defender, or the attacker if
+/// the defender, having won, trips back (004:485).
+fn roll_trip(
+    In((intent, plan)): In<(TripIntent, TripPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut conditions: MessageWriter<ConditionChange>,
+) {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else { return };
+    if !crate::rules::attack::roll_touch_attack(&plan.touch, attacker.id, target.id, &mut dice, &mut facts) {
+        return;
+    }
+    let tripped = contest(
+        &mut dice,
+        &mut facts,
+        (attacker.id, plan.attacker.check, plan.attacker.bonus()),
+        (target.id, plan.defender.check, plan.defender.bonus()),
+        "a trip: Strength against the better of Strength and Dexterity (004:485)",
+    );
+    if tripped {
+        conditions.write(ConditionChange { creature: intent.target, condition: Condition::Prone, gained: true });
+        return;
+    }
+    // The defender who wins may trip back at once, with no touch attack (004:485); the AI and the player's
+    // defender always do.
+    let (back, resisting) = (tripping_side(&target), resisting_side(&attacker));
+    let tripped_back = contest(
+        &mut dice,
+        &mut facts,
+        (target.id, back.check, back.bonus()),
+        (attacker.id, resisting.check, resisting.bonus()),
+        "tripping back (004:485)",
+    );
+    if tripped_back {
+        conditions.write(ConditionChange { creature: intent.attacker, condition: Condition::Prone, gained: true });
+    }
+}
