@@ -324,6 +324,51 @@ pub fn trip_preview(world: &mut World, attacker: Entity, target: Entity) -> Resu
     Ok(TripPreview { plan, touch_chance, check_chance })
 }
 
+/// An aid another `aider` could give now against `foe` (004:444): the ally it would aid (of the allies
+/// engaged with the foe, `prefer` if it is one, else the first by id), the attack against AC 10 and its chance.
+#[derive(Clone, Debug)]
+pub struct AidPreview {
+    /// The ally aided.
+    pub ally: Entity,
+    /// The attack against AC 10.
+    pub plan: crate::rules::attack::AttackPlan,
+    /// Its chance.
+    pub chance: f32,
+}
+
+/// The aid `aider` could give against `foe` now, through the rules' own plan.
+pub fn aid_preview(
+    world: &mut World,
+    aider: Entity,
+    foe: Entity,
+    prefer: Option<Entity>,
+) -> Result<AidPreview, Refusal> {
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(a), Ok(f)) = (creatures.get(aider), creatures.get(foe)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let budget = world.get::<ActionBudget>(aider).copied().unwrap_or_default();
+    let field = world.resource::<Battlefield>();
+    let order = world.resource::<TurnOrder>();
+    let mut allies: Vec<_> = creatures.iter().filter(|c| c.faction == a.faction && c.entity != aider).collect();
+    allies.sort_by_key(|c| (Some(c.entity) != prefer, c.id.clone()));
+    let mut first_refusal = None;
+    for ally in allies {
+        match crate::rules::special::aid::plan_aid(field, order, &creatures, (&a, &ally, &f), &budget) {
+            Ok(plan) => {
+                let chance = chance_to_hit(total(&plan.modifiers), plan.armor_class, plan.miss_chance);
+                return Ok(AidPreview { ally: ally.entity, plan, chance });
+            }
+            Err(refusal) => {
+                first_refusal.get_or_insert(refusal);
+            }
+        }
+    }
+    Err(first_refusal.unwrap_or_else(|| Refusal::new("no ally to aid", "004:444")))
+}
+
 /// A spell `caster` could cast at `target` now: who would strike as it casts, and the Concentration it
 /// would need to cast defensively instead.
 #[derive(Clone, Debug, PartialEq)]

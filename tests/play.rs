@@ -1276,3 +1276,39 @@ fn a_foe_is_tripped_with_the_mouse() {
         "{facts:?}"
     );
 }
+
+/// Aid another with the mouse (004:444): in aid mode (`]` for +2 AC) the hovered orc shows the ally the aid
+/// would help, the hero engaged with it, and the attack against AC 10: the squire's +6 lands on 4 or more,
+/// 85%. A click aids, and the hero holds its bonus.
+#[test]
+fn an_ally_is_aided_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    use estoc::rules::core::creature::{AidKind, Aided};
+    let encounter = level_at("tests/scenarios/levels/aid.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("orcs".into(), Control::Human);
+    app.update();
+    let squire = entity(&app, "squire");
+    let hero = entity(&app, "hero");
+    pass_turns_until(&mut app, squire);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Aid(AidKind::Defense)));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 2));
+    app.update();
+    let aid = app.world().resource::<Previews>().aid.clone().expect("an aid preview").expect("an aid");
+    assert_eq!(aid.ally, hero);
+    assert_eq!(aid.plan.armor_class, 10);
+    assert!((aid.chance - 0.85).abs() < 1e-6, "{}", aid.chance);
+    let step = clicked(&mut app, Square::new(3, 2)).expect("an aid");
+    assert!(
+        matches!(&step, Command::Aid { creature, ally, foe, kind: AidKind::Defense }
+            if creature == "squire" && ally == "hero" && foe == "orc"),
+        "{step:?}"
+    );
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([10]);
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::AidGiven { .. })), "{facts:?}");
+    assert_eq!(app.world().get::<Aided>(hero).map(|a| a.0.len()), Some(1));
+}

@@ -80,6 +80,12 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
     BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
     BarAction { key: KeyCode::Semicolon, label: "Trip [;]", kind: BarKind::Mode(Mode::Trip) },
+    BarAction {
+        key: KeyCode::BracketLeft,
+        label: "Aid: +2 attack [[]",
+        kind: BarKind::Mode(Mode::Aid(AidKind::Attack)),
+    },
+    BarAction { key: KeyCode::BracketRight, label: "Aid: +2 AC []]", kind: BarKind::Mode(Mode::Aid(AidKind::Defense)) },
     BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
     BarAction { key: KeyCode::KeyO, label: "Take the reins [O]", kind: BarKind::Reins },
     BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
@@ -114,9 +120,9 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("has no breath weapon", "data")),
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
-        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip) | BarKind::TotalDefense | BarKind::Defensively => {
-            budget.check(ActionKind::Standard)
-        }
+        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Aid(_))
+        | BarKind::TotalDefense
+        | BarKind::Defensively => budget.check(ActionKind::Standard),
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),

@@ -59,6 +59,11 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         let target = id_of(world, there);
         return Some(match choice.mode {
             Mode::Trip => Command::Trip { creature: my_id, target, weapon: None },
+            Mode::Aid(kind) => {
+                let prefer = world.resource::<Selected>().0;
+                let ally = crate::preview::aid_preview(world, me, there, prefer).map_or(me, |a| a.ally);
+                Command::Aid { creature: my_id, ally: id_of(world, ally), foe: target, kind }
+            }
             Mode::Charge => {
                 let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
                 Command::Charge { creature: my_id, target, to }

@@ -389,7 +389,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
-    let trip = previews.trip.clone();
+    let manoeuvres = (previews.trip.clone(), previews.aid.clone());
     let breath = previews.breath.clone();
     let choice = world.resource::<super::state::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
@@ -439,9 +439,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     if let Some(hint) = mode_hint(&choice) {
         out.push((hint, WARN));
     }
-    if let Some(trip) = trip {
-        trip_lines(trip, &mut out);
-    }
+    special_attack_lines(world, manoeuvres, &mut out);
     if let Some(cast) = cast {
         cast_lines(cast, &choice, &mut out);
     }
@@ -546,6 +544,41 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             out.push(("click to attack".into(), GOOD));
         }
         Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
+    }
+}
+
+/// The previews of the special attacks: a trip's, an aid another's.
+type SpecialPreviews =
+    (Option<Result<crate::preview::TripPreview, Refusal>>, Option<Result<crate::preview::AidPreview, Refusal>>);
+
+/// The special attack a click on the hovered foe would make: a trip, an aid another.
+fn special_attack_lines(world: &World, (trip, aid): SpecialPreviews, out: &mut Vec<(String, egui::Color32)>) {
+    if let Some(trip) = trip {
+        trip_lines(trip, out);
+    }
+    if let Some(aid) = aid {
+        aid_lines(world, aid, out);
+    }
+}
+
+/// An aid another against the hovered foe: the ally, the attack against AC 10 and its chance (004:444).
+fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, out: &mut Vec<(String, egui::Color32)>) {
+    match aid {
+        Ok(a) => {
+            let ally = world.get::<CreatureId>(a.ally).map_or_else(String::new, |id| id.0.clone());
+            out.push((
+                format!(
+                    "aid {ally}: the {} {:+} vs AC 10 — {:.0}% (004:444)",
+                    a.plan.weapon.name,
+                    total(&a.plan.modifiers),
+                    a.chance * 100.0
+                ),
+                GOOD,
+            ));
+            out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
+            out.push(("lasts until your next turn; click to aid (select another ally first to aid it)".into(), GOOD));
+        }
+        Err(refusal) => out.push((format!("no aid: {} ({})", refusal.reason, refusal.rule), BAD)),
     }
 }
 

@@ -159,7 +159,10 @@ pub fn update_previews(world: &mut World) {
             (Some(_), _)
                 if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram | Mode::Bluff) => {}
             (Some(foe), _) => {
-                if key.choice.mode == Mode::Trip {
+                if let Mode::Aid(_) = key.choice.mode {
+                    let prefer = world.resource::<super::state::Selected>().0;
+                    previews.aid = Some(crate::preview::aid_preview(world, me, foe, prefer));
+                } else if key.choice.mode == Mode::Trip {
                     previews.trip = Some(crate::preview::trip_preview(world, me, foe));
                 } else if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));

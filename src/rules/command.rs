@@ -88,6 +88,17 @@ pub enum Command {
         /// Its id.
         creature: CreatureId,
     },
+    /// Aid an ally against a foe (004:444): +2 on its next attack or to its AC against the foe.
+    Aid {
+        /// Its id.
+        creature: CreatureId,
+        /// The ally's id.
+        ally: CreatureId,
+        /// The foe's id.
+        foe: CreatureId,
+        /// `attack` or `defense`.
+        kind: crate::rules::core::creature::AidKind,
+    },
     /// Trip a foe (004:483-489): unarmed or with a trip weapon.
     Trip {
         /// Its id.
@@ -271,6 +282,7 @@ impl Command {
             | Command::DropProne { creature }
             | Command::TotalDefense { creature }
             | Command::Trip { creature, .. }
+            | Command::Aid { creature, .. }
             | Command::Charge { creature, .. }
             | Command::Ready { creature, .. }
             | Command::UseItem { creature, .. }
@@ -370,6 +382,14 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 creature: entity(creature)?,
                 stand_up,
                 readied: false,
+            });
+        }
+        Command::Aid { creature, ally, foe, kind } => {
+            world.write_message(crate::rules::special::aid::AidIntent {
+                aider: entity(creature)?,
+                ally: entity(ally)?,
+                foe: entity(foe)?,
+                kind: *kind,
             });
         }
         Command::Trip { creature, target, weapon } => {

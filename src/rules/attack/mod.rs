@@ -288,6 +288,8 @@ pub struct Combatant {
     pub riders: Option<&'static crate::rules::core::creature::Riders>,
     /// The foes that lost sight of it, if it hid from its pursuers (004:816-817).
     pub hidden: Option<&'static crate::rules::core::creature::Hidden>,
+    /// The aid another bonuses it holds (004:444).
+    pub aided: Option<&'static Aided>,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -419,8 +421,19 @@ pub fn plan_attack(
     check_sight(attacker, target, &situation)?;
     reach_and_range(attacker, target, &weapon, &situation, &mut modifiers, &mut damage_modifiers)?;
     situation_modifiers(attacker, &weapon, &situation, &mut modifiers)?;
-    let (armor_class, armor_class_parts) =
+    let (mut armor_class, mut armor_class_parts) =
         defended_armor_class(attacker, target, &target_abilities, &weapon, &situation)?;
+    // An ally's aid another: +2 on this attack against the foe it distracted, or +2 AC against that foe's
+    // attack (004:444).
+    let aid = Aided::bonus(attacker.aided, AidKind::Attack, target.entity);
+    if aid != 0 {
+        modifiers.push(Modifier::new(aid, AID_ON_ATTACK));
+    }
+    let aided = Aided::bonus(target.aided, AidKind::Defense, attacker.entity);
+    if aided != 0 {
+        armor_class += aided;
+        armor_class_parts.push(Modifier::new(aided, AID_ON_ARMOR_CLASS));
+    }
     let extra_dice = weapon.extra.into_iter().collect();
     Ok(AttackPlan {
         weapon,
@@ -1228,6 +1241,10 @@ fn ready_blows(
     let mut blows = Vec::new();
     for (i, (bonus, plan)) in all.into_iter().enumerate().take(last).skip(first) {
         let mut this = plan.clone();
+        // An aid another is for the next attack only (004:444): not the blows after it.
+        if !blows.is_empty() {
+            without_aid(&mut this);
+        }
         if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
             base.value = bonus;
             if i >= bonuses.len() {
@@ -1239,6 +1256,14 @@ fn ready_blows(
         blows.push(this);
     }
     blows
+}
+
+/// Takes an aid another's bonuses out of a plan: its first blow spent them (004:444).
+fn without_aid(plan: &mut AttackPlan) {
+    plan.modifiers.retain(|m| m.source != AID_ON_ATTACK);
+    let aided: i32 = plan.armor_class_parts.iter().filter(|m| m.source == AID_ON_ARMOR_CLASS).map(|m| m.value).sum();
+    plan.armor_class -= aided;
+    plan.armor_class_parts.retain(|m| m.source != AID_ON_ARMOR_CLASS);
 }
 
 /// Strikes the blows of a prepared attack one after the other. Each hit's damage is triggered, so the

@@ -517,6 +517,17 @@ pub enum Fact {
         /// Why, with the rule.
         reason: String,
     },
+    /// An aid another landed (004:444): the ally's bonus against the foe, until the aider's next turn.
+    AidGiven {
+        /// Who aided.
+        aider: CreatureId,
+        /// Whom.
+        ally: CreatureId,
+        /// Against whom.
+        foe: CreatureId,
+        /// +2 on the ally's next attack, or +2 to its AC against the foe's next attack.
+        kind: crate::rules::core::creature::AidKind,
+    },
     /// A creature come down where it may not stand (on another creature, say) is placed on the nearest
     /// legal space (000:126-129).
     Displaced {
@@ -746,7 +757,6 @@ impl Fact {
             | Fact::ReinsTaken { .. }
             | Fact::Dismounted { .. }
             | Fact::Fell { .. }
-            | Fact::Displaced { .. }
             | Fact::FallingDamage { .. }
             | Fact::Rested { .. }
             | Fact::RecoveryRolled { .. }
@@ -755,6 +765,24 @@ impl Fact {
             | Fact::ReadyLapsed { .. }
             | Fact::Parted { .. }
             | Fact::EncounterEnded { .. } => Some(self.more_words()),
+            Fact::Displaced { .. } | Fact::AidGiven { .. } => Some(self.special_words()),
+        }
+    }
+
+    /// The words of the facts of the special attacks and of creatures placed by the rules.
+    fn special_words(&self) -> String {
+        use crate::rules::core::creature::AidKind;
+        match self {
+            Fact::AidGiven { aider, ally, foe, kind: AidKind::Attack } => {
+                format!("{aider} distracts {foe}: +2 on {ally}'s next attack against it (004:444)")
+            }
+            Fact::AidGiven { aider, ally, foe, kind: AidKind::Defense } => {
+                format!("{aider} distracts {foe}: +2 to {ally}'s AC against its next attack (004:444)")
+            }
+            Fact::Displaced { creature, from, to, reason } => {
+                format!("{creature} cannot stay on {from} and is placed on {to}: {reason}")
+            }
+            other => unreachable!("{other:?} is another group's"),
         }
     }
 
@@ -973,9 +1001,6 @@ impl Fact {
             Fact::Dismounted { creature, mount, to } => format!("{creature} gets off {mount}, to {to}"),
             Fact::Fell { creature, metres, altitude_m, reason } => {
                 format!("{creature} falls {metres} m, to {altitude_m} m: {reason}")
-            }
-            Fact::Displaced { creature, from, to, reason } => {
-                format!("{creature} cannot stay on {from} and is placed on {to}: {reason}")
             }
             Fact::FallingDamage { creature, dice, total } => {
                 format!("{creature} hits the ground: {} {:?} = {total}", dice.expr, dice.faces)

@@ -118,6 +118,8 @@ pub enum Action {
     TakeReins,
     /// A trip (004:483-489).
     Trip,
+    /// Aid another (004:444).
+    AidAnother,
 }
 
 impl Action {
@@ -160,6 +162,7 @@ impl Action {
             Action::Dismount => "dismount",
             Action::TakeReins => "take_reins",
             Action::Trip => "trip",
+            Action::AidAnother => "aid_another",
         })
     }
 }

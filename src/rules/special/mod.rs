@@ -1,7 +1,8 @@
 //! Special attacks (004:428-618), the chapter after the modifiers: each replaces an attack or a move with a
-//! manoeuvre of its own. Trip (004:483-489) is played; the others are to come (aid another, bull rush,
-//! disarm, sunder, feint, splash weapons, overrun, turning undead, grapple).
+//! manoeuvre of its own. Trip (004:483-489) and aid another (004:444) are played; the others are to come (bull
+//! rush, disarm, sunder, feint, splash weapons, overrun, turning undead, grapple).
 
+pub mod aid;
 pub mod trip;
 
 use bevy::prelude::*;
@@ -9,4 +10,5 @@ use bevy::prelude::*;
 /// The special attacks.
 pub fn plugin(app: &mut App) {
     trip::plugin(app);
+    aid::plugin(app);
 }

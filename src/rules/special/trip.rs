@@ -165,7 +165,7 @@ pub fn plan_trip(
 
 /// Carries out trip intents one after the other: checked and paid for, the attack of opportunity of an
 /// unarmed trip (004:484) first, then the touch attack and the check.
-fn resolve_trips(world: &mut World, mut intents: Local<MessageCursor<TripIntent>>) {
+pub(super) fn resolve_trips(world: &mut World, mut intents: Local<MessageCursor<TripIntent>>) {
     let read: Vec<TripIntent> = intents.read(world.resource::<Messages<TripIntent>>()).cloned().collect();
     for intent in read {
         let Ok(Some(plan)) = world.run_system_cached_with(prepare_trip, intent.clone()) else { continue };

@@ -737,3 +737,43 @@ impl Roster {
         self.0.get(&CreatureId(id.to_string())).copied()
     }
 }
+
+/// What an ally's aid another gives (004:444): +2 on the next attack against the foe, or +2 AC against the
+/// foe's next attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AidKind {
+    /// +2 on the aided creature's next attack roll against the foe.
+    Attack,
+    /// +2 to the aided creature's AC against the foe's next attack.
+    Defense,
+}
+
+/// One aid another received: from whom, against which foe, of which kind. It lasts until the start of the
+/// aider's next turn (004:444), or until the attack it is for is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AidBonus {
+    /// The aider.
+    pub aider: Entity,
+    /// The foe it distracted.
+    pub foe: Entity,
+    /// What it gives.
+    pub kind: AidKind,
+}
+
+/// The aid another bonuses a creature holds (004:444); several aiders' stack.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aided(pub Vec<AidBonus>);
+
+impl Aided {
+    /// The bonus of `kind` against `foe`: +2 for each aid held.
+    pub fn bonus(aided: Option<&Aided>, kind: AidKind, foe: Entity) -> i32 {
+        aided.map_or(0, |a| 2 * a.0.iter().filter(|b| b.kind == kind && b.foe == foe).count() as i32)
+    }
+}
+
+/// The source an aid's +2 on an attack roll goes by, in the log.
+pub const AID_ON_ATTACK: &str = "aid another (004:444)";
+
+/// The source an aid's +2 to AC goes by, in the log.
+pub const AID_ON_ARMOR_CLASS: &str = "aided against this foe (004:444)";

@@ -1,0 +1,203 @@
+//! Aid another (Aider quelqu'un, 004:444). A creature in position to strike in melee a foe engaged in melee
+//! with one of its allies distracts that foe with a standard action: a melee attack against AC 10. If it
+//! lands, the ally has +2 on its next attack against that foe, or +2 AC against that foe's next attack, as the
+//! aider chooses, until the start of the aider's next turn. The bonuses live on the ally (`Aided`, in the
+//! core), the attack chapter counts them, and this chapter spends them: the attack they are for made, or the
+//! aider's turn come round.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, CombatantItem, prepare_attack, provoke};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::opportunity::threat_of;
+use crate::rules::turns::{ActionBudget, ActionKind, Strain, TurnOrder};
+
+/// The AC the aid's attack roll is made against (004:444).
+pub const AID_ARMOR_CLASS: i32 = 10;
+
+/// Asks to aid an ally against a foe.
+#[derive(Message, Clone, Debug)]
+pub struct AidIntent {
+    /// Who aids.
+    pub aider: Entity,
+    /// Whom.
+    pub ally: Entity,
+    /// Against which foe.
+    pub foe: Entity,
+    /// Which bonus, the aider's choice (004:444).
+    pub kind: AidKind,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<AidIntent>();
+    app.add_systems(Rules, resolve_aid.in_set(RulesSystems::Act).after(super::trip::resolve_trips));
+    app.add_systems(Rules, spend_aid.in_set(RulesSystems::Turns).after(crate::rules::turns::moving::RestSystems));
+}
+
+/// Whether `a` threatens `b` in melee now: able to act, a weapon it threatens with reaching one of `b`'s
+/// squares (004:62).
+pub fn threatens(a: &CombatantItem, b: &CombatantItem) -> bool {
+    let threat = threat_of(a);
+    a.conditions.can_act()
+        && !a.conditions.threatens_nothing()
+        && a.altitude.0 == b.altitude.0
+        && b.space.at(b.position.0).squares().any(|s| threat.threatens(s))
+}
+
+/// Whether `aider` may aid `ally` against `foe` now, and the attack it makes: an ally, not itself; a foe
+/// engaged in melee with the ally (one of them threatens the other, 004:444 and 004:180); the aider in
+/// position to strike the foe in melee (a melee attack it could make now, its turn and standard action
+/// left); the attack against AC 10 (004:444).
+pub fn plan_aid(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    (aider, ally, foe): (&CombatantItem, &CombatantItem, &CombatantItem),
+    budget: &ActionBudget,
+) -> Result<AttackPlan, Refusal> {
+    if ally.entity == aider.entity || ally.faction != aider.faction {
+        return Err(Refusal::new(format!("{} is not an ally to aid", ally.id), "004:444"));
+    }
+    if foe.faction == aider.faction {
+        return Err(Refusal::new(format!("{} is no foe", foe.id), "004:444"));
+    }
+    if !(threatens(ally, foe) || threatens(foe, ally)) {
+        return Err(Refusal::new(format!("{} and {} are not engaged in melee", ally.id, foe.id), "004:444"));
+    }
+    let weapon = aider
+        .armament
+        .0
+        .iter()
+        .find(|w| !crate::rules::core::creature::is_ranged(w) && !w.unarmed)
+        .or_else(|| aider.armament.0.iter().find(|w| !crate::rules::core::creature::is_ranged(w)))
+        .map(|w| w.name.clone())
+        .ok_or_else(|| Refusal::new("it has no melee attack to distract the foe with", "004:444"))?;
+    let request = AttackRequest { weapon: Some(&weapon), ..default() };
+    let mut plan = prepare_attack(field, order, creatures, aider, foe, request, budget)?;
+    plan.armor_class = AID_ARMOR_CLASS;
+    plan.armor_class_parts = vec![Modifier::new(AID_ARMOR_CLASS, "aid another: AC 10 (004:444)")];
+    Ok(plan)
+}
+
+/// Carries out aid intents: checked and paid for, the attack of opportunity an unarmed distraction of an
+/// armed foe provokes (004:168), then the attack against AC 10 and the bonus.
+pub(super) fn resolve_aid(world: &mut World, mut intents: Local<MessageCursor<AidIntent>>) {
+    let read: Vec<AidIntent> = intents.read(world.resource::<Messages<AidIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(plan)) = world.run_system_cached_with(prepare_aid, intent.clone()) else { continue };
+        let armed = world.get::<Traits>(intent.aider).is_some_and(|t| t.armed_unarmed)
+            || world.get::<Feats>(intent.aider).is_some_and(|f| f.has(Feat::ImprovedUnarmedStrike));
+        if plan.weapon.unarmed
+            && !armed
+            && provoke(
+                world,
+                intent.aider,
+                Some(intent.foe),
+                Action::AidAnother,
+                "an unarmed attack on an armed foe (004:168)",
+            )
+        {
+            continue;
+        }
+        let _ = world.run_system_cached_with(roll_aid, (intent, plan));
+    }
+}
+
+/// Checks an aid and pays its standard action, or writes why not.
+fn prepare_aid(
+    In(intent): In<AidIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut facts: MessageWriter<Fact>,
+    mut strain: MessageWriter<Strain>,
+) -> Option<AttackPlan> {
+    let (Ok(aider), Ok(ally), Ok(foe)) =
+        (creatures.get(intent.aider), creatures.get(intent.ally), creatures.get(intent.foe))
+    else {
+        return None;
+    };
+    let Ok(mut budget) = budgets.get_mut(intent.aider) else { return None };
+    match plan_aid(&field, &order, &creatures, (&aider, &ally, &foe), &budget) {
+        Ok(plan) => {
+            let _ = budget.spend(ActionKind::Standard);
+            if aider.conditions.has(Condition::Disabled) {
+                strain.write(Strain {
+                    creature: intent.aider,
+                    reason: "a standard action while disabled (004:274)".into(),
+                });
+            }
+            Some(plan)
+        }
+        Err(refusal) => {
+            facts.write(Fact::ActionRefused {
+                creature: aider.id.clone(),
+                action: Action::AidAnother,
+                reason: refusal.reason,
+                rule: refusal.rule,
+            });
+            None
+        }
+    }
+}
+
+/// The attack against AC 10, and the ally's bonus if it lands.
+fn roll_aid(
+    In((intent, plan)): In<(AidIntent, AttackPlan)>,
+    mut commands: Commands,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) {
+    let (Ok(aider), Ok(ally), Ok(foe)) =
+        (creatures.get(intent.aider), creatures.get(intent.ally), creatures.get(intent.foe))
+    else {
+        return;
+    };
+    if !crate::rules::attack::roll_touch_attack(&plan, aider.id, foe.id, &mut dice, &mut facts) {
+        return;
+    }
+    let mut held = ally.aided.cloned().unwrap_or_default();
+    held.0.push(AidBonus { aider: intent.aider, foe: intent.foe, kind: intent.kind });
+    commands.entity(intent.ally).insert(held);
+    facts.write(Fact::AidGiven {
+        aider: aider.id.clone(),
+        ally: ally.id.clone(),
+        foe: foe.id.clone(),
+        kind: intent.kind,
+    });
+}
+
+/// Spends the aid bonuses: an attack roll by the aided creature against the foe spends its attack bonuses,
+/// an attack roll by the foe against it its AC bonuses (the next attack, 004:444); the aider's turn coming
+/// round ends every bonus it gave.
+fn spend_aid(mut facts: MessageReader<Fact>, roster: Res<Roster>, mut aided: Query<(Entity, &mut Aided)>) {
+    for fact in facts.read() {
+        match fact {
+            Fact::AttackRolled { attacker, target, .. } => {
+                let (Some(a), Some(t)) = (roster.get(&attacker.0), roster.get(&target.0)) else { continue };
+                if let Ok((_, mut held)) = aided.get_mut(a) {
+                    held.0.retain(|b| !(b.kind == AidKind::Attack && b.foe == t));
+                }
+                if let Ok((_, mut held)) = aided.get_mut(t) {
+                    held.0.retain(|b| !(b.kind == AidKind::Defense && b.foe == a));
+                }
+            }
+            Fact::TurnStarted { creature, .. } => {
+                let Some(aider) = roster.get(&creature.0) else { continue };
+                for (_, mut held) in &mut aided {
+                    held.0.retain(|b| b.aider != aider);
+                }
+            }
+            _ => {}
+        }
+    }
+}
