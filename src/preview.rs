@@ -369,6 +369,33 @@ pub fn aid_preview(
     Err(first_refusal.unwrap_or_else(|| Refusal::new("no ally to aid", "004:444")))
 }
 
+/// A feint `feinter` could make on `target` now (004:524-527): the two sides with their terms, and the chance.
+#[derive(Clone, Debug)]
+pub struct FeintPreview {
+    /// The check as the rules would make it.
+    pub plan: crate::rules::special::feint::FeintPlan,
+    /// The chance the Bluff beats the Sense Motive.
+    pub chance: f32,
+}
+
+/// The feint `feinter` could make on `target` now, through the rules' own plan.
+pub fn feint_preview(world: &mut World, feinter: Entity, target: Entity) -> Result<FeintPreview, Refusal> {
+    use crate::rules::special::feint::{plan_feint, sum};
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(feinter), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let (Some(a_skills), Some(t_skills)) = (world.get::<Skills>(feinter), world.get::<Skills>(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let budget = world.get::<ActionBudget>(feinter).copied().unwrap_or_default();
+    let plan = plan_feint(world.resource::<TurnOrder>(), (&a, a_skills), (&t, t_skills), &budget)?;
+    let chance = crate::rules::core::checks::beat_chance(sum(&plan.bluff), sum(&plan.sense_motive));
+    Ok(FeintPreview { plan, chance })
+}
+
 /// A spell `caster` could cast at `target` now: who would strike as it casts, and the Concentration it
 /// would need to cast defensively instead.
 #[derive(Clone, Debug, PartialEq)]

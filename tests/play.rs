@@ -1312,3 +1312,33 @@ fn an_ally_is_aided_with_the_mouse() {
     assert!(facts.iter().any(|f| matches!(f, Fact::AidGiven { .. })), "{facts:?}");
     assert_eq!(app.world().get::<Aided>(hero).map(|a| a.0.len()), Some(1));
 }
+
+/// A feint with the mouse (004:524-525): in feint mode (`'`) the hovered wolf shows the brawler's Bluff
+/// with the -8 against an animal mind (Int 2) and the wolf's Sense Motive plus its base attack, and the
+/// chance; a click feints.
+#[test]
+fn a_foe_is_feinted_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    use estoc::rules::special::feint::sum;
+    let encounter = level_at("tests/scenarios/levels/trip.ron");
+    let mut app = started(&encounter, 6);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
+    app.update();
+    let brawler = entity(&app, "brawler");
+    pass_turns_until(&mut app, brawler);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Feint));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 4));
+    app.update();
+    let feint = app.world().resource::<Previews>().feint.clone().expect("a feint preview").expect("a feint");
+    assert_eq!(sum(&feint.plan.bluff), -1 - 8, "{:?}", feint.plan.bluff);
+    assert_eq!(sum(&feint.plan.sense_motive), 1 + 1, "{:?}", feint.plan.sense_motive);
+    // -9 beats +2 only when its die is 12 or more above the other's: 36 of 400 pairs.
+    assert!((feint.chance - 36.0 / 400.0).abs() < 1e-6, "{}", feint.chance);
+    let step = clicked(&mut app, Square::new(3, 4)).expect("a feint");
+    assert!(matches!(&step, Command::Feint { creature, target } if creature == "brawler" && target == "wolf"));
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Opposed { reason, .. } if reason.contains("004:524"))), "{facts:?}");
+}

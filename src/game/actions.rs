@@ -80,6 +80,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
     BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
     BarAction { key: KeyCode::Semicolon, label: "Trip [;]", kind: BarKind::Mode(Mode::Trip) },
+    BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
         label: "Aid: +2 attack [[]",
@@ -120,7 +121,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("has no breath weapon", "data")),
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
-        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Aid(_))
+        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_))
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),

@@ -59,6 +59,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         let target = id_of(world, there);
         return Some(match choice.mode {
             Mode::Trip => Command::Trip { creature: my_id, target, weapon: None },
+            Mode::Feint => Command::Feint { creature: my_id, target },
             Mode::Aid(kind) => {
                 let prefer = world.resource::<Selected>().0;
                 let ally = crate::preview::aid_preview(world, me, there, prefer).map_or(me, |a| a.ally);

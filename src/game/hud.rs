@@ -389,7 +389,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
-    let manoeuvres = (previews.trip.clone(), previews.aid.clone());
+    let manoeuvres = (previews.trip.clone(), previews.aid.clone(), previews.feint.clone());
     let breath = previews.breath.clone();
     let choice = world.resource::<super::state::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
@@ -548,16 +548,41 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
 }
 
 /// The previews of the special attacks: a trip's, an aid another's.
-type SpecialPreviews =
-    (Option<Result<crate::preview::TripPreview, Refusal>>, Option<Result<crate::preview::AidPreview, Refusal>>);
+type SpecialPreviews = (
+    Option<Result<crate::preview::TripPreview, Refusal>>,
+    Option<Result<crate::preview::AidPreview, Refusal>>,
+    Option<Result<crate::preview::FeintPreview, Refusal>>,
+);
 
 /// The special attack a click on the hovered foe would make: a trip, an aid another.
-fn special_attack_lines(world: &World, (trip, aid): SpecialPreviews, out: &mut Vec<(String, egui::Color32)>) {
+fn special_attack_lines(world: &World, (trip, aid, feint): SpecialPreviews, out: &mut Vec<(String, egui::Color32)>) {
     if let Some(trip) = trip {
         trip_lines(trip, out);
     }
     if let Some(aid) = aid {
         aid_lines(world, aid, out);
+    }
+    match feint {
+        Some(Ok(f)) => {
+            use crate::rules::special::feint::sum;
+            out.push((
+                format!(
+                    "feint: Bluff {:+} ({}) against Sense Motive {:+} ({}) — {:.0}% (004:524)",
+                    sum(&f.plan.bluff),
+                    describe_modifiers(&f.plan.bluff),
+                    sum(&f.plan.sense_motive),
+                    describe_modifiers(&f.plan.sense_motive),
+                    f.chance * 100.0
+                ),
+                GOOD,
+            ));
+            out.push((
+                "won, it keeps no Dex bonus against your next melee attack on it (004:524); click to feint".into(),
+                GOOD,
+            ));
+        }
+        Some(Err(refusal)) => out.push((format!("no feint: {} ({})", refusal.reason, refusal.rule), BAD)),
+        None => {}
     }
 }
 

@@ -162,6 +162,8 @@ pub fn update_previews(world: &mut World) {
                 if let Mode::Aid(_) = key.choice.mode {
                     let prefer = world.resource::<super::state::Selected>().0;
                     previews.aid = Some(crate::preview::aid_preview(world, me, foe, prefer));
+                } else if key.choice.mode == Mode::Feint {
+                    previews.feint = Some(crate::preview::feint_preview(world, me, foe));
                 } else if key.choice.mode == Mode::Trip {
                     previews.trip = Some(crate::preview::trip_preview(world, me, foe));
                 } else if key.choice.mode == Mode::Charge {

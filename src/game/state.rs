@@ -48,6 +48,8 @@ pub enum Mode {
     Breath,
     /// Trip the foe clicked (004:483-489).
     Trip,
+    /// Feint the foe clicked (004:524-527).
+    Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
     Aid(crate::rules::core::creature::AidKind),
     /// A flyby attack (004:755), a swoop after 6 m of dives (004:751): the foe clicked first, struck on the
@@ -183,6 +185,8 @@ pub struct Previews {
     pub cast: Option<Result<crate::preview::CastPreview, Refusal>>,
     /// The aid another a click on the hovered foe would give.
     pub aid: Option<Result<crate::preview::AidPreview, Refusal>>,
+    /// The feint a click on the hovered foe would make.
+    pub feint: Option<Result<crate::preview::FeintPreview, Refusal>>,
     /// The trip a click on the hovered foe would make.
     pub trip: Option<Result<crate::preview::TripPreview, Refusal>>,
     /// Whom a breath at the hovered creature would cover, in breath mode.

@@ -99,6 +99,13 @@ pub enum Command {
         /// `attack` or `defense`.
         kind: crate::rules::core::creature::AidKind,
     },
+    /// Feint a foe (004:524-527).
+    Feint {
+        /// Its id.
+        creature: CreatureId,
+        /// The foe's id.
+        target: CreatureId,
+    },
     /// Trip a foe (004:483-489): unarmed or with a trip weapon.
     Trip {
         /// Its id.
@@ -283,6 +290,7 @@ impl Command {
             | Command::TotalDefense { creature }
             | Command::Trip { creature, .. }
             | Command::Aid { creature, .. }
+            | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
             | Command::Ready { creature, .. }
             | Command::UseItem { creature, .. }
@@ -390,6 +398,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 ally: entity(ally)?,
                 foe: entity(foe)?,
                 kind: *kind,
+            });
+        }
+        Command::Feint { creature, target } => {
+            world.write_message(crate::rules::special::feint::FeintIntent {
+                feinter: entity(creature)?,
+                target: entity(target)?,
             });
         }
         Command::Trip { creature, target, weapon } => {

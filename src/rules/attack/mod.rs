@@ -290,6 +290,8 @@ pub struct Combatant {
     pub hidden: Option<&'static crate::rules::core::creature::Hidden>,
     /// The aid another bonuses it holds (004:444).
     pub aided: Option<&'static Aided>,
+    /// The feints it fell for (004:524).
+    pub feinted: Option<&'static Feinted>,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -699,7 +701,9 @@ fn defended_armor_class(
     .find(|(c, _)| target.conditions.has(*c))
     .map(|(_, why)| why)
     .or((attacker.conditions.has(Condition::Invisible) && !target.traits.uncanny_dodge)
-        .then_some("against an invisible attacker: no Dex (004:379)"));
+        .then_some("against an invisible attacker: no Dex (004:379)"))
+    .or((Feinted::by(target.feinted, attacker.entity) && !is_ranged(weapon))
+        .then_some("feinted: no Dex against this melee attack (004:524)"));
     let loses_dex = target.conditions.has(Condition::FlatFooted) && !target.traits.uncanny_dodge
         || now.running && !target.feats.has(Feat::Run)
         || now.tight

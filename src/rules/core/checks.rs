@@ -134,6 +134,13 @@ pub fn contest(
     won
 }
 
+/// The chance that `bonus` beats `their_bonus` in an [`opposed`] check: strictly, a tie lost.
+pub fn beat_chance(bonus: i32, their_bonus: i32) -> f32 {
+    let wins =
+        (1..=20).flat_map(|a| (1..=20).map(move |b| (a, b))).filter(|(a, b)| a + bonus > b + their_bonus).count();
+    wins as f32 / 400.0
+}
+
 /// The chance that `bonus` beats `their_bonus` in a [`contest`], ties settled as it settles them.
 pub fn contest_chance(bonus: i32, their_bonus: i32) -> f32 {
     let mut wins = 0.0;

@@ -517,6 +517,13 @@ pub enum Fact {
         /// Why, with the rule.
         reason: String,
     },
+    /// A feint landed (004:524): the target keeps no Dex bonus against the feinter's next melee attack.
+    Feinted {
+        /// Who feinted.
+        feinter: CreatureId,
+        /// Whom.
+        target: CreatureId,
+    },
     /// An aid another landed (004:444): the ally's bonus against the foe, until the aider's next turn.
     AidGiven {
         /// Who aided.
@@ -765,7 +772,7 @@ impl Fact {
             | Fact::ReadyLapsed { .. }
             | Fact::Parted { .. }
             | Fact::EncounterEnded { .. } => Some(self.more_words()),
-            Fact::Displaced { .. } | Fact::AidGiven { .. } => Some(self.special_words()),
+            Fact::Displaced { .. } | Fact::AidGiven { .. } | Fact::Feinted { .. } => Some(self.special_words()),
         }
     }
 
@@ -778,6 +785,9 @@ impl Fact {
             }
             Fact::AidGiven { aider, ally, foe, kind: AidKind::Defense } => {
                 format!("{aider} distracts {foe}: +2 to {ally}'s AC against its next attack (004:444)")
+            }
+            Fact::Feinted { feinter, target } => {
+                format!("{feinter} feints {target}: no Dex bonus against {feinter}'s next melee attack (004:524)")
             }
             Fact::Displaced { creature, from, to, reason } => {
                 format!("{creature} cannot stay on {from} and is placed on {to}: {reason}")

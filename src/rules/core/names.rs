@@ -120,6 +120,8 @@ pub enum Action {
     Trip,
     /// Aid another (004:444).
     AidAnother,
+    /// A feint (004:524).
+    Feint,
 }
 
 impl Action {
@@ -163,6 +165,7 @@ impl Action {
             Action::TakeReins => "take_reins",
             Action::Trip => "trip",
             Action::AidAnother => "aid_another",
+            Action::Feint => "feint",
         })
     }
 }

@@ -179,7 +179,7 @@ fn roll_aid(
 /// Spends the aid bonuses: an attack roll by the aided creature against the foe spends its attack bonuses,
 /// an attack roll by the foe against it its AC bonuses (the next attack, 004:444); the aider's turn coming
 /// round ends every bonus it gave.
-fn spend_aid(mut facts: MessageReader<Fact>, roster: Res<Roster>, mut aided: Query<(Entity, &mut Aided)>) {
+pub(super) fn spend_aid(mut facts: MessageReader<Fact>, roster: Res<Roster>, mut aided: Query<(Entity, &mut Aided)>) {
     for fact in facts.read() {
         match fact {
             Fact::AttackRolled { attacker, target, .. } => {

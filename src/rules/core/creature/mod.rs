@@ -500,6 +500,8 @@ pub enum Feat {
     WeaponFocus,
     /// Science du croc-en-jambe: an unarmed trip provokes nothing (004:486, which misnames it).
     ImprovedTrip,
+    /// Science de la feinte: a feint is a move action (004:527).
+    ImprovedFeint,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).
@@ -568,6 +570,8 @@ pub struct Traits {
     pub armed_unarmed: bool,
     /// More than two legs, or exceptionally stable: +4 against a trip (004:485) or a bull rush (004:448).
     pub stable: bool,
+    /// A humanoid: a feint against any other creature takes -4 (004:525).
+    pub humanoid: bool,
 }
 
 /// States and conditions that change what a creature can do or how it is hit.
@@ -777,3 +781,24 @@ pub const AID_ON_ATTACK: &str = "aid another (004:444)";
 
 /// The source an aid's +2 to AC goes by, in the log.
 pub const AID_ON_ARMOR_CLASS: &str = "aided against this foe (004:444)";
+
+/// The feints a creature fell for (004:524): against each feinter's next melee attack on it, made before the
+/// end of the feinter's next turn, it keeps no Dexterity bonus to AC.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Feinted(pub Vec<FeintBy>);
+
+/// One feint fallen for: by whom, in which round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeintBy {
+    /// The feinter.
+    pub feinter: Entity,
+    /// The round of the feint: it lasts to the end of the feinter's next turn.
+    pub round: u32,
+}
+
+impl Feinted {
+    /// Whether `target` keeps no Dex bonus against `attacker`'s melee attack, for a feint (004:524).
+    pub fn by(target: Option<&Feinted>, attacker: Entity) -> bool {
+        target.is_some_and(|f| f.0.iter().any(|b| b.feinter == attacker))
+    }
+}
