@@ -88,6 +88,19 @@ fn a_rest_beyond_thirty_days_is_refused() {
     assert!(output.lines.iter().any(|l| l.contains("action_refused") && l.contains("30 days")), "{:?}", output.lines);
 }
 
+/// Every step is checked against the level when the scenario loads: squares off the map and creatures the
+/// level does not hold are refused, each on its line, before anything runs.
+#[test]
+fn steps_naming_squares_off_the_map_or_unknown_creatures_are_refused_at_load() {
+    let path = hostile("scenario_off_the_map.ron");
+    let scenario = estoc::scenario::load_scenario(&path).expect("it parses");
+    let problems = estoc::scenario::run_scenario(&path, &scenario, &content(), None).expect_err("three bad steps");
+    let found: Vec<(usize, bool)> = problems.0.iter().map(|d| (d.line, d.column > 1)).collect();
+    assert_eq!(found, vec![(7, true), (8, true), (9, true)], "{problems}");
+    assert!(problems.0[0].message.contains("off the"), "{problems}");
+    assert!(problems.0[2].message.contains("\"nobody\""), "{problems}");
+}
+
 #[test]
 fn many_errors_are_located_and_capped() {
     let row = "é".repeat(256);

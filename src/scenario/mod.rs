@@ -189,6 +189,75 @@ pub fn level_path(scenario_path: &Path, level: &Path) -> Result<PathBuf, Diagnos
     })
 }
 
+/// The fields of a command that name a creature by its id.
+const ID_FIELDS: [&str; 8] = ["creature", "target", "ally", "foe", "mount", "toward", "acts", "from"];
+
+/// The fields of a command that name a square, or a list of squares.
+const SQUARE_FIELDS: [&str; 2] = ["to", "path"];
+
+/// Checks every step against the level before anything runs: each creature a command names is one of the
+/// level's, each square it names is on the map. Every problem is located in the scenario file (the first
+/// place after `steps:` where the id or the square is written).
+pub fn check_steps(path: &Path, scenario: &ScenarioDef, encounter: &crate::data::Encounter) -> Result<(), Diagnostics> {
+    let text = read_file(path).unwrap_or_default();
+    let source = Source::new(path, &text);
+    let steps_at = source.find_from(0, "steps:").unwrap_or(0);
+    let at = |needle: &str| source.position(source.find_from(steps_at, needle).unwrap_or(steps_at));
+    let known: std::collections::BTreeSet<&str> = encounter.creatures.iter().map(|c| c.id.0.as_str()).collect();
+    let field = &encounter.battlefield;
+    let mut problems = Vec::new();
+    for step in &scenario.steps {
+        let Step::Act(command) = step else { continue };
+        let Ok(value) = serde_json::to_value(command) else { continue };
+        let (mut ids, mut squares) = (Vec::new(), Vec::new());
+        collect_names(&value, &mut ids, &mut squares);
+        for id in ids.into_iter().filter(|id| !known.contains(id.as_str())) {
+            problems.push(source.error(at(&format!("\"{id}\"")), format!("no creature {id:?} in the level")));
+        }
+        for (x, y) in squares {
+            let inside = i32::try_from(x)
+                .ok()
+                .zip(i32::try_from(y).ok())
+                .is_some_and(|(x, y)| field.contains(crate::rules::core::geometry::Square::new(x, y)));
+            if !inside {
+                problems.push(source.error(
+                    at(&format!("({x}, {y})")),
+                    format!("the square ({x}, {y}) is off the {}x{} map", field.width(), field.height()),
+                ));
+            }
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(Diagnostics(problems)) }
+}
+
+/// The creature ids and the squares a command's fields name, nested ones included.
+fn collect_names(value: &serde_json::Value, ids: &mut Vec<String>, squares: &mut Vec<(i64, i64)>) {
+    use serde_json::Value;
+    let square = |v: &Value| match v {
+        Value::Array(xy) if xy.len() == 2 => xy[0].as_i64().zip(xy[1].as_i64()),
+        Value::Object(o) => o.get("x").and_then(Value::as_i64).zip(o.get("y").and_then(Value::as_i64)),
+        _ => None,
+    };
+    match value {
+        Value::Object(fields) => {
+            for (key, v) in fields {
+                match v {
+                    Value::String(id) if ID_FIELDS.contains(&key.as_str()) => ids.push(id.clone()),
+                    _ if SQUARE_FIELDS.contains(&key.as_str()) => match v {
+                        Value::Array(list) if list.iter().all(|s| square(s).is_some()) && square(v).is_none() => {
+                            squares.extend(list.iter().filter_map(square));
+                        }
+                        _ => squares.extend(square(v)),
+                    },
+                    _ => collect_names(v, ids, squares),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_names(v, ids, squares)),
+        _ => {}
+    }
+}
+
 /// The output of a run.
 #[derive(Clone, Debug, Default)]
 pub struct RunOutput {
@@ -256,6 +325,7 @@ pub fn run_scenario(
 ) -> Result<RunOutput, Diagnostics> {
     let level_file = level_path(path, &scenario.level)?;
     let encounter = load_level(&level_file, content)?;
+    check_steps(path, scenario, &encounter)?;
     let seed = seed_override.unwrap_or(scenario.seed);
     let mut app = headless_app();
     spawn_encounter(app.world_mut(), &encounter, seed, &scenario.dice);
