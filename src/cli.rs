@@ -8,6 +8,26 @@ use clap::{Parser, Subcommand};
 use crate::data::{Content, Diagnostics, level::check_level, load_level};
 use crate::scenario::{load_scenario, run_scenario};
 
+/// Prints on standard output; a reader that closed the pipe (`estoc run … | head`) ends the program quietly
+/// instead of a panic.
+macro_rules! print {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(error) = write!(std::io::stdout().lock(), $($arg)*)
+            && error.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// [`print!`] with a new line.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        print!("{}\n", format_args!($($arg)*));
+    }};
+}
+
 /// The level played when none is named.
 pub const DEFAULT_LEVEL: &str = "levels/crossroads.ron";
 

@@ -223,3 +223,25 @@ proptest! {
         prop_assert!(outcome.is_ok());
     }
 }
+
+/// A reader that closes the pipe early (`estoc simulate … --log | head -1`) ends the program quietly: no
+/// panic, a clean exit.
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_estoc"))
+        .args(["simulate", "levels/skirmish.ron", "--battles", "20", "--log"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("estoc starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("a pipe")).read_line(&mut first).expect("one line");
+    // The reading end is dropped here: the next writes meet a closed pipe.
+    let output = child.wait_with_output().expect("estoc ends");
+    assert!(first.contains("encounter_started"), "{first}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && !stderr.contains("panicked"), "{:?}: {stderr}", output.status);
+}
