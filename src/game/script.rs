@@ -271,6 +271,10 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Plus" => KeyCode::Equal,
         "Minus" => KeyCode::Minus,
         "Comma" => KeyCode::Comma,
+        "Semicolon" => KeyCode::Semicolon,
+        "Quote" => KeyCode::Quote,
+        "BracketLeft" => KeyCode::BracketLeft,
+        "BracketRight" => KeyCode::BracketRight,
         _ => return None,
     })
 }
