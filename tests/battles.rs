@@ -1,7 +1,8 @@
 //! Random legal battles keep the rules' invariants: the AI plays every side of a shipped level from a random
 //! seed, and after every step the world and the log are checked. No movement overspent, at most one attack of
 //! opportunity from a foe in one move (004:68), no two standing creatures in one square, every change of hit
-//! points logged, and the same seed gives the same log. `BATTLE_CASES` sets how many battles (8 by default
+//! points logged, the same seed gives the same log, and a save of the battle, read back and replayed, gives it
+//! again. `BATTLE_CASES` sets how many battles (8 by default
 //! in CI; see docs/robustness.md for the long run).
 
 use std::collections::{HashMap, HashSet};
@@ -97,8 +98,8 @@ fn log_slips(log: &[Fact]) -> Vec<String> {
     slips
 }
 
-/// Plays a battle with the AI on every side, checking the world after every step; its log.
-fn battle(encounter: &Encounter, seed: u64) -> Result<Vec<Fact>, String> {
+/// Plays a battle with the AI on every side, checking the world after every step; its log and its steps.
+fn battle(encounter: &Encounter, seed: u64) -> Result<(Vec<Fact>, Vec<Command>), String> {
     let mut app = headless_app();
     spawn_encounter(app.world_mut(), encounter, seed, &[]);
     begin(app.world_mut(), &encounter.name, seed);
@@ -109,6 +110,7 @@ fn battle(encounter: &Encounter, seed: u64) -> Result<Vec<Fact>, String> {
         q.iter(world).map(|(id, hp)| (id.clone(), hp.current)).collect()
     };
     let (mut turn, mut in_turn) = (None, 0);
+    let mut steps = Vec::new();
     for _ in 0..4000 {
         let order = app.world().resource::<TurnOrder>();
         if order.ended || order.round > estoc::simulate::ROUND_LIMIT {
@@ -126,6 +128,7 @@ fn battle(encounter: &Encounter, seed: u64) -> Result<Vec<Fact>, String> {
             estoc::ai::next_step(app.world_mut(), current)
         };
         let _ = perform(app.world_mut(), &step);
+        steps.push(step.clone());
         if let Some(crowd) = crowded(app.world_mut()) {
             return Err(format!("after {step:?}: {crowd}"));
         }
@@ -149,7 +152,28 @@ fn battle(encounter: &Encounter, seed: u64) -> Result<Vec<Fact>, String> {
     if !slips.is_empty() {
         return Err(slips.join("; "));
     }
-    Ok(log)
+    Ok((log, steps))
+}
+
+/// Saves a battle as the game does (the level, the seed, every step, in RON), reads the save back and
+/// replays it on a fresh start: its log.
+fn replayed_from_a_save(path: &Path, encounter: &Encounter, seed: u64, steps: Vec<Command>) -> Vec<Fact> {
+    use estoc::game::save::{SavedBattle, read_save, write_atomically};
+    let battle = SavedBattle { level: path.to_path_buf(), seed, steps };
+    let text = ron::ser::to_string_pretty(&battle, ron::ser::PrettyConfig::default()).expect("a save writes");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-scratch/battles");
+    let file = dir.join(format!("save-{seed}.ron"));
+    write_atomically(&file, &text).expect("the save is written");
+    let read = read_save(&file).expect("the save reads back");
+    assert_eq!(read.steps, battle.steps, "the steps round-trip");
+    let mut app = headless_app();
+    spawn_encounter(app.world_mut(), encounter, read.seed, &[]);
+    begin(app.world_mut(), &encounter.name, read.seed);
+    app.update();
+    for step in &read.steps {
+        let _ = perform(app.world_mut(), step);
+    }
+    app.world().resource::<EventLog>().0.clone()
 }
 
 proptest! {
@@ -158,7 +182,8 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// A random battle keeps every invariant, and replays to the same log from the same seed.
+    /// A random battle keeps every invariant, gives the same log from the same seed, and saved, read back and
+    /// replayed, gives that log again.
     #[test]
     fn random_battles_keep_the_rules_invariants(level in 0usize..64, seed in 0u64..100_000) {
         let levels = levels();
@@ -166,8 +191,11 @@ proptest! {
         let encounter = encounter(path);
         let first = battle(&encounter, seed);
         prop_assert!(first.is_ok(), "{} seed {seed}: {}", path.display(), first.unwrap_err());
-        let again = battle(&encounter, seed);
-        prop_assert_eq!(first.unwrap(), again.unwrap(), "{} seed {}: two logs", path.display(), seed);
+        let (log, steps) = first.unwrap();
+        let again = battle(&encounter, seed).map(|(log, _)| log);
+        prop_assert_eq!(&log, &again.unwrap(), "{} seed {}: two logs", path.display(), seed);
+        let replayed = replayed_from_a_save(path, &encounter, seed, steps);
+        prop_assert_eq!(&log, &replayed, "{} seed {}: the save's replay", path.display(), seed);
     }
 }
 
