@@ -858,7 +858,7 @@ fn bluff_pursuer(
         out.facts,
         (&name(bluffer), Check::Bluff, skill(bluffer, |s| s.bluff, |a| a.cha)),
         (&name(pursuer), Check::SenseMotive, skill(pursuer, |s| s.sense_motive, |a| a.wis)),
-        roll,
+        (roll, crate::rules::core::checks::Ties::Lost),
         "a feint before turning away: -5 on the pursuer's fly checks to turn after it (004:818)",
     );
     if won {
@@ -1318,17 +1318,13 @@ fn room_to_land(
     creatures: &Query<crate::rules::turns::moving::MoverView>,
     flier: Entity,
 ) -> Result<(), Refusal> {
-    use crate::rules::turns::moving::{bodies, move_query};
+    use crate::rules::movement::{Medium, Mover, StepWorld, legal_space, mover_of, occupants_for};
+    use crate::rules::turns::moving::{bodies, body_of};
     let Ok(c) = creatures.get(flier) else { return Ok(()) };
-    let mut all = bodies(creatures.iter());
-    let mut grounded = crate::rules::turns::moving::body_of(&c);
-    grounded.altitude = 0;
-    all.retain(|b| b.entity != flier);
-    let mut query = move_query(field, &all, &c);
-    query.occupants = crate::rules::movement::occupants_for(&all, &grounded);
-    query.mover.medium = crate::rules::movement::Medium::Land;
-    let world = crate::rules::movement::StepWorld { field, occupants: &query.occupants };
-    crate::rules::movement::legal_space(&world, &query.mover, query.start)
+    let grounded = crate::rules::core::creature::Body { altitude: 0, ..body_of(&c) };
+    let occupants = occupants_for(&bodies(creatures.iter()), &grounded);
+    let mover = Mover { medium: Medium::Land, ..mover_of(*c.size, c.speed, 0, c.traits, c.skills) };
+    legal_space(&StepWorld { field, occupants: &occupants }, &mover, grounded.footprint)
         .map_err(|r| Refusal::new(format!("no room to land: {}", r.reason), r.rule))
 }
 

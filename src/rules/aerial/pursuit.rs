@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 
 use crate::rules::core::battlefield::Battlefield;
-use crate::rules::core::checks::{opposed, skill};
+use crate::rules::core::checks::{Ties, opposed, skill};
 use crate::rules::core::creature::*;
 use crate::rules::core::creature::{Riders, Riding};
 use crate::rules::core::dice::Dice;
@@ -167,7 +167,14 @@ fn hide(
         let mut lost = BTreeSet::new();
         for (pursuer, their_id, _, _, _, _, their_skills, their_abilities, ..) in pursuers {
             let spot = skill(their_skills.spot, their_abilities.wis);
-            if opposed(&mut dice, &mut facts, (id, Check::Hide, bonus), (their_id, Check::Spot, spot), roll, &reason) {
+            if opposed(
+                &mut dice,
+                &mut facts,
+                (id, Check::Hide, bonus),
+                (their_id, Check::Spot, spot),
+                (roll, Ties::Lost),
+                &reason,
+            ) {
                 lost.insert(pursuer);
             }
         }

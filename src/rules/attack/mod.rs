@@ -828,11 +828,7 @@ pub struct Hit {
 /// Makes `plan` a touch attack: the target's armour, shield and natural armour do not count; its deflection,
 /// Dexterity, size and dodge do (004:199).
 pub fn as_touch_attack(plan: &mut AttackPlan) {
-    const NOT_AGAINST_TOUCH: [&str; 3] = ["armour", "shield", "natural armour"];
-    let dropped: i32 =
-        plan.armor_class_parts.iter().filter(|m| NOT_AGAINST_TOUCH.contains(&m.source.as_str())).map(|m| m.value).sum();
-    plan.armor_class_parts.retain(|m| !NOT_AGAINST_TOUCH.contains(&m.source.as_str()));
-    plan.armor_class -= dropped;
+    drop_armor_class_parts(plan, &["armour", "shield", "natural armour"]);
     plan.armor_class_parts.push(Modifier::new(0, "touch attack: no armour, shield or natural armour (004:199)"));
 }
 
@@ -846,48 +842,22 @@ pub fn roll_touch_attack(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
 ) -> bool {
-    let rolled = roll_attack(dice, &plan.modifiers, plan.armor_class, 21);
-    facts.write(Fact::AttackRolled {
-        attacker: attacker.clone(),
-        target: target.clone(),
-        weapon: plan.weapon.name.clone(),
-        roll: rolled.roll,
-        modifiers: plan.modifiers.clone(),
-        total: rolled.total,
-        armor_class: plan.armor_class,
-        armor_class_parts: plan.armor_class_parts.clone(),
-        hit: rolled.hit,
-        threat: false,
-    });
-    if !rolled.hit {
-        return false;
-    }
-    if plan.miss_chance > 0 {
-        let roll = dice.d100();
-        let missed = roll <= plan.miss_chance;
-        facts.write(Fact::ConcealmentRolled {
-            attacker: attacker.clone(),
-            target: target.clone(),
-            chance: plan.miss_chance,
-            roll,
-            missed,
-        });
-        return !missed;
-    }
-    true
+    roll_to_hit(plan, (attacker, target), NO_THREAT, dice, facts).is_some()
 }
 
-/// Rolls a planned attack: the d20 against the AC, the confirmation of a threat (not against creatures
-/// immune to critical hits), the damage; writes every fact. Returns the damage if it hit.
-pub fn roll_planned_attack(
+/// A threat range no natural roll reaches: the roll threatens nothing.
+const NO_THREAT: u32 = 21;
+
+/// Rolls a planned attack's d20 against its AC, threatening from `threat_from`, then concealment's miss
+/// chance (004:411); writes both facts. The roll, if the attack hit.
+fn roll_to_hit(
     plan: &AttackPlan,
-    attacker: &CreatureId,
-    target: &CreatureId,
-    target_traits: &Traits,
+    (attacker, target): (&CreatureId, &CreatureId),
+    threat_from: u32,
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
-) -> Option<Hit> {
-    let rolled = roll_attack(dice, &plan.modifiers, plan.armor_class, plan.weapon.threat);
+) -> Option<AttackRoll> {
+    let rolled = roll_attack(dice, &plan.modifiers, plan.armor_class, threat_from);
     facts.write(Fact::AttackRolled {
         attacker: attacker.clone(),
         target: target.clone(),
@@ -917,11 +887,25 @@ pub fn roll_planned_attack(
             return None;
         }
     }
+    Some(rolled)
+}
+
+/// Rolls a planned attack: the d20 against the AC, the confirmation of a threat (not against creatures
+/// immune to critical hits), the damage; writes every fact. Returns the damage if it hit.
+pub fn roll_planned_attack(
+    plan: &AttackPlan,
+    attacker: &CreatureId,
+    target: &CreatureId,
+    target_traits: &Traits,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) -> Option<Hit> {
+    let rolled = roll_to_hit(plan, (attacker, target), plan.weapon.threat, dice, facts)?;
     let mut multipliers: Vec<u32> = plan.multipliers.iter().map(|m| m.value as u32).collect();
     let mut multiplied_by: Vec<String> =
         plan.multipliers.iter().map(|m| format!("{} x{}", m.source, m.value)).collect();
     if rolled.threat && !target_traits.immune_to_criticals {
-        let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, 21);
+        let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, NO_THREAT);
         facts.write(Fact::CriticalConfirmationRolled {
             attacker: attacker.clone(),
             roll: confirm.roll,
@@ -1265,9 +1249,15 @@ fn ready_blows(
 /// Takes an aid another's bonuses out of a plan: its first blow spent them (004:444).
 fn without_aid(plan: &mut AttackPlan) {
     plan.modifiers.retain(|m| m.source != AID_ON_ATTACK);
-    let aided: i32 = plan.armor_class_parts.iter().filter(|m| m.source == AID_ON_ARMOR_CLASS).map(|m| m.value).sum();
-    plan.armor_class -= aided;
-    plan.armor_class_parts.retain(|m| m.source != AID_ON_ARMOR_CLASS);
+    drop_armor_class_parts(plan, &[AID_ON_ARMOR_CLASS]);
+}
+
+/// Takes the parts of a plan's AC with these sources out of it, and their value out of its AC.
+fn drop_armor_class_parts(plan: &mut AttackPlan, sources: &[&str]) {
+    let dropped: i32 =
+        plan.armor_class_parts.iter().filter(|m| sources.contains(&m.source.as_str())).map(|m| m.value).sum();
+    plan.armor_class -= dropped;
+    plan.armor_class_parts.retain(|m| !sources.contains(&m.source.as_str()));
 }
 
 /// Strikes the blows of a prepared attack one after the other. Each hit's damage is triggered, so the

@@ -72,19 +72,56 @@ pub fn skill(total: Option<i32>, ability: i32) -> i32 {
     total.unwrap_or(ability_modifier(ability))
 }
 
-/// An opposed check: `creature`'s `check` against `opponent`'s; `creature` wins only by beating it (a tie
-/// goes to the one who keeps track). Writes the fact and says whether `creature` won.
+/// How an opposed check settles a tie of totals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// To the opponent: `creature` wins only by beating it ("supérieur", a feint, 004:524).
+    Lost,
+    /// To the higher modifier, then a die (as 004:585 settles the grapple's; our ruling for the special
+    /// attacks' other opposed checks, docs/rulings.md).
+    ByModifierThenDie,
+}
+
+impl Ties {
+    /// Whether `creature` wins with `total` and `bonus` against `their_total` and `their_bonus`; `None` when a
+    /// die is to decide.
+    fn judge(self, (total, bonus): (i32, i32), (their_total, their_bonus): (i32, i32)) -> Option<bool> {
+        use std::cmp::Ordering::{Equal, Greater};
+        match (self, total.cmp(&their_total), bonus.cmp(&their_bonus)) {
+            (_, Greater, _) => Some(true),
+            (Ties::ByModifierThenDie, Equal, Equal) => None,
+            (Ties::ByModifierThenDie, Equal, by_modifier) => Some(by_modifier == Greater),
+            _ => Some(false),
+        }
+    }
+
+    /// The chance that `bonus` wins against `their_bonus`, ties settled this way.
+    pub fn chance(self, bonus: i32, their_bonus: i32) -> f32 {
+        let pairs = (1..=20).flat_map(|mine| (1..=20).map(move |theirs| (mine, theirs)));
+        let wins: f32 = pairs
+            .map(|(mine, theirs)| match self.judge((mine + bonus, bonus), (theirs + their_bonus, their_bonus)) {
+                Some(true) => 1.0,
+                Some(false) => 0.0,
+                None => 0.5,
+            })
+            .sum();
+        wins / 400.0
+    }
+}
+
+/// An opposed check: `creature`'s `check`, whose d20 came up `roll`, against `opponent`'s, thrown now;
+/// `ties` settles a tie. Writes the fact and says whether `creature` won.
 pub fn opposed(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
     (creature, check, bonus): (&CreatureId, Check, i32),
     (opponent, their_check, their_bonus): (&CreatureId, Check, i32),
-    roll: u32,
+    (roll, ties): (u32, Ties),
     reason: &str,
 ) -> bool {
     let their_roll = dice.d20();
     let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
-    let won = total > their_total;
+    let won = ties.judge((total, bonus), (their_total, their_bonus)).unwrap_or_else(|| dice.roll(2) == 1);
     facts.write(Fact::Opposed {
         creature: creature.clone(),
         check,
@@ -101,60 +138,27 @@ pub fn opposed(
 }
 
 /// An opposed check of the special attacks (a trip's Strength against Strength or Dexterity, 004:485): both
-/// roll, the higher total wins; a tie goes to the higher modifier, then to a die (as 004:585 settles the
-/// grapple's ties; our ruling for the other opposed checks, docs/rulings.md). No roll wins or fails by
-/// itself. Writes the fact; whether `creature` won.
+/// roll, the higher total wins, a tie going to the higher modifier, then to a die ([`Ties::ByModifierThenDie`]).
+/// No roll wins or fails by itself. Writes the fact; whether `creature` won.
 pub fn contest(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
-    (creature, check, bonus): (&CreatureId, Check, i32),
-    (opponent, their_check, their_bonus): (&CreatureId, Check, i32),
+    ours: (&CreatureId, Check, i32),
+    theirs: (&CreatureId, Check, i32),
     reason: &str,
 ) -> bool {
     let roll = dice.d20();
-    let their_roll = dice.d20();
-    let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
-    let won = match (total.cmp(&their_total), bonus.cmp(&their_bonus)) {
-        (std::cmp::Ordering::Equal, std::cmp::Ordering::Equal) => dice.roll(2) == 1,
-        (std::cmp::Ordering::Equal, by_modifier) => by_modifier == std::cmp::Ordering::Greater,
-        (by_total, _) => by_total == std::cmp::Ordering::Greater,
-    };
-    facts.write(Fact::Opposed {
-        creature: creature.clone(),
-        check,
-        roll,
-        total,
-        opponent: opponent.clone(),
-        their_check,
-        their_roll,
-        their_total,
-        won,
-        reason: reason.into(),
-    });
-    won
+    opposed(dice, facts, ours, theirs, (roll, Ties::ByModifierThenDie), reason)
 }
 
-/// The chance that `bonus` beats `their_bonus` in an [`opposed`] check: strictly, a tie lost.
+/// The chance that `bonus` beats `their_bonus` in an [`opposed`] check whose ties are lost.
 pub fn beat_chance(bonus: i32, their_bonus: i32) -> f32 {
-    let wins =
-        (1..=20).flat_map(|a| (1..=20).map(move |b| (a, b))).filter(|(a, b)| a + bonus > b + their_bonus).count();
-    wins as f32 / 400.0
+    Ties::Lost.chance(bonus, their_bonus)
 }
 
 /// The chance that `bonus` beats `their_bonus` in a [`contest`], ties settled as it settles them.
 pub fn contest_chance(bonus: i32, their_bonus: i32) -> f32 {
-    let mut wins = 0.0;
-    for mine in 1..=20 {
-        for theirs in 1..=20 {
-            let (a, b) = (mine + bonus, theirs + their_bonus);
-            wins += match (a.cmp(&b), bonus.cmp(&their_bonus)) {
-                (std::cmp::Ordering::Equal, std::cmp::Ordering::Equal) => 0.5,
-                (std::cmp::Ordering::Equal, by_modifier) => f32::from(u8::from(by_modifier.is_gt())),
-                (by_total, _) => f32::from(u8::from(by_total.is_gt())),
-            };
-        }
-    }
-    wins / 400.0
+    Ties::ByModifierThenDie.chance(bonus, their_bonus)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::opportunity::threat_of;
-use crate::rules::turns::{ActionBudget, ActionKind, Strain, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// The AC the aid's attack roll is made against (004:444).
 pub const AID_ARMOR_CLASS: i32 = 10;
@@ -117,8 +117,7 @@ fn prepare_aid(
     field: Res<Battlefield>,
     creatures: Query<Combatant, With<Creature>>,
     mut budgets: Query<&mut ActionBudget>,
-    mut facts: MessageWriter<Fact>,
-    mut strain: MessageWriter<Strain>,
+    mut paying: super::Paying,
 ) -> Option<AttackPlan> {
     let (Ok(aider), Ok(ally), Ok(foe)) =
         (creatures.get(intent.aider), creatures.get(intent.ally), creatures.get(intent.foe))
@@ -126,27 +125,8 @@ fn prepare_aid(
         return None;
     };
     let Ok(mut budget) = budgets.get_mut(intent.aider) else { return None };
-    match plan_aid(&field, &order, &creatures, (&aider, &ally, &foe), &budget) {
-        Ok(plan) => {
-            let _ = budget.spend(ActionKind::Standard);
-            if aider.conditions.has(Condition::Disabled) {
-                strain.write(Strain {
-                    creature: intent.aider,
-                    reason: "a standard action while disabled (004:274)".into(),
-                });
-            }
-            Some(plan)
-        }
-        Err(refusal) => {
-            facts.write(Fact::ActionRefused {
-                creature: aider.id.clone(),
-                action: Action::AidAnother,
-                reason: refusal.reason,
-                rule: refusal.rule,
-            });
-            None
-        }
-    }
+    let planned = plan_aid(&field, &order, &creatures, (&aider, &ally, &foe), &budget);
+    paying.pay(planned, &aider, (Action::AidAnother, |_| ActionKind::Standard), &mut budget)
 }
 
 /// The attack against AC 10, and the ally's bonus if it lands.

@@ -8,14 +8,14 @@
 use bevy::prelude::*;
 
 use crate::rules::attack::{Combatant, CombatantItem};
-use crate::rules::core::checks::{Check, opposed, skill};
+use crate::rules::core::checks::{Check, Ties, opposed, skill};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::turns::{ActionBudget, ActionKind, Strain, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// Asks to feint a foe.
 #[derive(Message, Clone, Debug)]
@@ -93,8 +93,7 @@ fn feint(
     skills: Query<&Skills>,
     mut budgets: Query<&mut ActionBudget>,
     mut dice: ResMut<Dice>,
-    mut facts: MessageWriter<Fact>,
-    mut strain: MessageWriter<Strain>,
+    mut paying: super::Paying,
 ) {
     for intent in intents.read() {
         let (Ok(feinter), Ok(target)) = (creatures.get(intent.feinter), creatures.get(intent.target)) else {
@@ -104,33 +103,18 @@ fn feint(
             continue;
         };
         let Ok(mut budget) = budgets.get_mut(intent.feinter) else { continue };
-        let plan = match plan_feint(&order, (&feinter, feinter_skills), (&target, target_skills), &budget) {
-            Ok(plan) => plan,
-            Err(refusal) => {
-                facts.write(Fact::ActionRefused {
-                    creature: feinter.id.clone(),
-                    action: Action::Feint,
-                    reason: refusal.reason,
-                    rule: refusal.rule,
-                });
-                continue;
-            }
+        let planned = plan_feint(&order, (&feinter, feinter_skills), (&target, target_skills), &budget);
+        let Some(plan) = paying.pay(planned, &feinter, (Action::Feint, |p: &FeintPlan| p.kind), &mut budget) else {
+            continue;
         };
-        let _ = budget.spend(plan.kind);
-        if plan.kind == ActionKind::Standard && feinter.conditions.has(Condition::Disabled) {
-            strain.write(Strain {
-                creature: intent.feinter,
-                reason: "a standard action while disabled (004:274)".into(),
-            });
-        }
         let roll = dice.d20();
         // "Supérieur": a tie fails the feint (004:524).
         let won = opposed(
             &mut dice,
-            &mut facts,
+            &mut paying.facts,
             (feinter.id, Check::Bluff, sum(&plan.bluff)),
             (target.id, Check::SenseMotive, sum(&plan.sense_motive)),
-            roll,
+            (roll, Ties::Lost),
             "a feint: Bluff against Sense Motive plus base attack (004:524)",
         );
         if won {
@@ -138,7 +122,7 @@ fn feint(
             held.0.retain(|f| f.feinter != intent.feinter);
             held.0.push(FeintBy { feinter: intent.feinter, round: order.round });
             commands.entity(intent.target).insert(held);
-            facts.write(Fact::Feinted { feinter: feinter.id.clone(), target: target.id.clone() });
+            paying.facts.write(Fact::Feinted { feinter: feinter.id.clone(), target: target.id.clone() });
         }
     }
 }

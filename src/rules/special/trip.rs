@@ -20,7 +20,7 @@ use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::turns::{ActionBudget, ActionKind, Strain, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// Asks to trip a foe.
 #[derive(Message, Clone, Debug)]
@@ -185,34 +185,14 @@ fn prepare_trip(
     field: Res<Battlefield>,
     creatures: Query<Combatant, With<Creature>>,
     mut budgets: Query<&mut ActionBudget>,
-    mut facts: MessageWriter<Fact>,
-    mut strain: MessageWriter<Strain>,
+    mut paying: super::Paying,
 ) -> Option<TripPlan> {
     let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
         return None;
     };
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
-    match plan_trip(&field, &order, &creatures, &attacker, &target, intent.weapon.as_deref(), &budget) {
-        Ok(plan) => {
-            let _ = budget.spend(ActionKind::Standard);
-            if attacker.conditions.has(Condition::Disabled) {
-                strain.write(Strain {
-                    creature: intent.attacker,
-                    reason: "a standard action while disabled (004:274)".into(),
-                });
-            }
-            Some(plan)
-        }
-        Err(refusal) => {
-            facts.write(Fact::ActionRefused {
-                creature: attacker.id.clone(),
-                action: Action::Trip,
-                reason: refusal.reason,
-                rule: refusal.rule,
-            });
-            None
-        }
-    }
+    let planned = plan_trip(&field, &order, &creatures, &attacker, &target, intent.weapon.as_deref(), &budget);
+    paying.pay(planned, &attacker, (Action::Trip, |_| ActionKind::Standard), &mut budget)
 }
 
 /// The touch attack, then the opposed check; prone the loser of a check: the defender, or the attacker if

@@ -535,7 +535,7 @@ fn begin_move(
     query.danger = danger;
     let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
     let target_height = intent.target.and_then(|t| views.get(t).ok()).map(|t| (t.altitude.0, *t.size));
-    let turn = if intent.readied { Ok(()) } else { order.check_turn(intent.creature) };
+    let turn = order.check_turn_unless_readied(intent.creature, intent.readied);
     // After the first blow of a full attack, the rest may be given up for a move action; after a 5-foot
     // step that move action cannot be movement (004:232).
     let (attack_underway, begun) = pending.get(intent.creature).map_or((false, None), |(u, b)| (u, b.cloned()));
