@@ -16,6 +16,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::reach::melee_reaches;
 use crate::rules::movement::MovementAction;
+use crate::rules::turns::moving::ChargeFinish;
 use crate::rules::turns::{ActionBudget, ActionKind};
 
 /// What the AI knows of one creature.
@@ -305,7 +306,12 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             if let Ok(lanes) = charge_lanes(world, creature, foe.entity)
                 && let Some(lane) = lanes.first()
             {
-                return Command::Charge { creature: me.id.clone(), target: foe.id.clone(), to: Some(lane.to) };
+                return Command::Charge {
+                    creature: me.id.clone(),
+                    target: foe.id.clone(),
+                    to: Some(lane.to),
+                    finish: ChargeFinish::Attack,
+                };
             }
         }
     }

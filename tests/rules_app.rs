@@ -61,6 +61,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         to: Square::new(5, 2),
         path: None,
         readied: false,
+        finish: Default::default(),
     });
     app.update();
     assert_eq!(app.world().get::<Position>(goblin).unwrap().0, Square::new(3, 2), "not its turn: nothing moved");
@@ -71,6 +72,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         to: Square::new(2, 5),
         path: None,
         readied: false,
+        finish: Default::default(),
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 5));
@@ -84,6 +86,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         to: Square::new(2, 6),
         path: None,
         readied: false,
+        finish: Default::default(),
     });
     app.world_mut().write_message(MoveIntent {
         creature: fighter,
@@ -92,6 +95,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         to: Square::new(3, 6),
         path: None,
         readied: false,
+        finish: Default::default(),
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 6));
@@ -154,6 +158,7 @@ fn the_opportunity_plugin_strikes_a_foe_leaving_reach() {
         to: Square::new(6, 2),
         path: None,
         readied: false,
+        finish: Default::default(),
     });
     app.update();
     assert!(facts(&app).iter().any(|f| matches!(f, Fact::OpportunityProvoked { by, .. } if by.0 == "fighter")));

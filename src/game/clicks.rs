@@ -12,6 +12,7 @@ use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::Square;
 use crate::rules::movement::MovementAction;
+use crate::rules::turns::moving::ChargeFinish;
 use crate::rules::turns::ready::{ReadiedAction, Trigger};
 
 use super::actions::*;
@@ -67,7 +68,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             }
             Mode::Charge => {
                 let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
-                Command::Charge { creature: my_id, target, to }
+                Command::Charge { creature: my_id, target, to, finish: ChargeFinish::Attack }
             }
             mode => Command::Attack {
                 creature: my_id,

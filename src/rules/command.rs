@@ -13,7 +13,7 @@ use crate::rules::core::geometry::Square;
 use crate::rules::core::systems::run_rules;
 use crate::rules::movement::MovementAction;
 use crate::rules::turns::TurnOrder;
-use crate::rules::turns::moving::MoveIntent;
+use crate::rules::turns::moving::{ChargeFinish, MoveIntent};
 use crate::rules::turns::ready::{Readied, ReadiedAction, Trigger, move_before, waits_for};
 
 fn default_move() -> MovementAction {
@@ -106,6 +106,16 @@ pub enum Command {
         /// The foe's id.
         target: CreatureId,
     },
+    /// Bull rush a foe (004:446-450): push it back, following it unless `stay`.
+    BullRush {
+        /// Its id.
+        creature: CreatureId,
+        /// The foe's id.
+        target: CreatureId,
+        /// It does not follow the foe it pushes (004:449).
+        #[serde(default)]
+        stay: bool,
+    },
     /// Trip a foe (004:483-489): unarmed or with a trip weapon.
     Trip {
         /// Its id.
@@ -125,6 +135,9 @@ pub enum Command {
         /// The square the lane ends on.
         #[serde(default)]
         to: Option<Square>,
+        /// What it ends in: its attack, or a bull rush (004:458).
+        #[serde(default)]
+        finish: ChargeFinish,
     },
     /// Ready an action for a trigger (004:620-628).
     Ready {
@@ -289,6 +302,7 @@ impl Command {
             | Command::DropProne { creature }
             | Command::TotalDefense { creature }
             | Command::Trip { creature, .. }
+            | Command::BullRush { creature, .. }
             | Command::Aid { creature, .. }
             | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
@@ -365,6 +379,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 to: *to,
                 path: path.clone(),
                 readied: false,
+                finish: ChargeFinish::Attack,
             });
         }
         Command::Attack { creature, target, weapon, defensively, full, lethal, two_weapons, blows } => {
@@ -406,6 +421,14 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 target: entity(target)?,
             });
         }
+        Command::BullRush { creature, target, stay } => {
+            world.write_message(crate::rules::special::bull_rush::BullRushIntent {
+                attacker: entity(creature)?,
+                target: entity(target)?,
+                stay: *stay,
+                charge: false,
+            });
+        }
         Command::Trip { creature, target, weapon } => {
             world.write_message(crate::rules::special::trip::TripIntent {
                 attacker: entity(creature)?,
@@ -419,11 +442,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 readied: false,
             });
         }
-        Command::Charge { creature, target, to } => {
+        Command::Charge { creature, target, to, finish } => {
             let (charger, foe) = (entity(creature)?, entity(target)?);
-            // Without a lane the rules refuse the intent and say why.
+            // Without a lane the rules refuse the intent and say why; a bull rush ends next to its foe.
+            let adjacent = *finish != ChargeFinish::Attack;
             let lane_end = to.or_else(|| {
-                crate::rules::turns::moving::charge_lanes_of(world, charger, foe)
+                crate::rules::turns::moving::charge_lanes_of(world, charger, foe, adjacent)
                     .and_then(|lanes| lanes.ok())
                     .and_then(|lanes| lanes.first().map(|l| l.to))
             });
@@ -434,6 +458,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 to: lane_end.unwrap_or_default(),
                 path: None,
                 readied: false,
+                finish: *finish,
             });
         }
         Command::Ready { creature, action, trigger } => {
@@ -617,6 +642,7 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity) -> bool 
                 to: *to,
                 path: None,
                 readied: true,
+                finish: ChargeFinish::Attack,
             });
         }
     }

@@ -237,7 +237,7 @@ pub fn answer(world: &mut World, question: &Question) -> Answer {
     let entity = |id: &str| roster.get(id);
     match question {
         Question::ChargeLanes { creature, target } => match (entity(creature), entity(target)) {
-            (Some(c), Some(t)) => match charge_lanes_of(world, c, t) {
+            (Some(c), Some(t)) => match charge_lanes_of(world, c, t, false) {
                 Some(Ok(lanes)) => {
                     Answer::ChargeLanes { creature: creature.clone(), target: target.clone(), lanes, refusal: None }
                 }

@@ -209,7 +209,7 @@ fn attack_at_the_end_of_a_charge(
     mut ended: MessageReader<crate::rules::turns::moving::ChargeEnded>,
     mut attacks: MessageWriter<AttackIntent>,
 ) {
-    for charge in ended.read() {
+    for charge in ended.read().filter(|c| c.finish == crate::rules::turns::moving::ChargeFinish::Attack) {
         attacks.write(AttackIntent { charge: true, ..AttackIntent::new(charge.charger, charge.target, None) });
     }
 }
@@ -842,22 +842,26 @@ pub fn roll_touch_attack(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
 ) -> bool {
-    roll_to_hit(plan, (attacker, target), NO_THREAT, dice, facts).is_some()
+    roll_to_hit(plan, (attacker, target), (NO_THREAT, None), dice, facts).is_some()
 }
 
 /// A threat range no natural roll reaches: the roll threatens nothing.
 const NO_THREAT: u32 = 21;
 
-/// Rolls a planned attack's d20 against its AC, threatening from `threat_from`, then concealment's miss
-/// chance (004:411); writes both facts. The roll, if the attack hit.
+/// Rolls a planned attack's d20 (or takes the `natural` roll already thrown) against its AC, threatening
+/// from `threat_from`, then concealment's miss chance (004:411); writes both facts. The roll, if the attack
+/// hit.
 fn roll_to_hit(
     plan: &AttackPlan,
     (attacker, target): (&CreatureId, &CreatureId),
-    threat_from: u32,
+    (threat_from, natural): (u32, Option<u32>),
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
 ) -> Option<AttackRoll> {
-    let rolled = roll_attack(dice, &plan.modifiers, plan.armor_class, threat_from);
+    let rolled = match natural {
+        Some(roll) => roll::judge_attack(roll, total(&plan.modifiers), plan.armor_class, threat_from),
+        None => roll_attack(dice, &plan.modifiers, plan.armor_class, threat_from),
+    };
     facts.write(Fact::AttackRolled {
         attacker: attacker.clone(),
         target: target.clone(),
@@ -900,7 +904,20 @@ pub fn roll_planned_attack(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
 ) -> Option<Hit> {
-    let rolled = roll_to_hit(plan, (attacker, target), plan.weapon.threat, dice, facts)?;
+    roll_planned_attack_from(None, plan, (attacker, target), target_traits, dice, facts)
+}
+
+/// [`roll_planned_attack`], its d20 already thrown if `natural` is given: an attack of opportunity whose
+/// roll is made before the d% says whom it strikes (004:447).
+pub fn roll_planned_attack_from(
+    natural: Option<u32>,
+    plan: &AttackPlan,
+    (attacker, target): (&CreatureId, &CreatureId),
+    target_traits: &Traits,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) -> Option<Hit> {
+    let rolled = roll_to_hit(plan, (attacker, target), (plan.weapon.threat, natural), dice, facts)?;
     let mut multipliers: Vec<u32> = plan.multipliers.iter().map(|m| m.value as u32).collect();
     let mut multiplied_by: Vec<String> =
         plan.multipliers.iter().map(|m| format!("{} x{}", m.source, m.value)).collect();
@@ -1077,10 +1094,15 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
 /// Lets the foes that threaten `who` strike at it for an action that provokes where it stands (004:66);
 /// whether it dropped.
 pub fn provoke(world: &mut World, who: Entity, only: Option<Entity>, action: Action, why: &'static str) -> bool {
-    let mut provoking = Provoking { who, only, action, why: why.to_string(), dropped: false };
+    provoke_as(world, Provoking { only, ..Provoking::new(who, action, why) }).dropped
+}
+
+/// Lets the foes strike at a creature provoking as `provoking` says: who may strike, the space it shares.
+/// The provocation, with whether it dropped and who struck.
+pub fn provoke_as(world: &mut World, mut provoking: Provoking) -> Provoking {
     world.trigger_ref(&mut provoking);
     world.flush();
-    provoking.dropped
+    provoking
 }
 
 /// An attack checked and paid for, its blows still to strike.

@@ -119,6 +119,18 @@ pub fn opposed(
     (roll, ties): (u32, Ties),
     reason: &str,
 ) -> bool {
+    opposed_by(dice, facts, (creature, check, bonus), (opponent, their_check, their_bonus), (roll, ties), reason).0
+}
+
+/// [`opposed`], telling by how much `creature`'s total beat (or fell short of) the opponent's as well.
+pub fn opposed_by(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    (creature, check, bonus): (&CreatureId, Check, i32),
+    (opponent, their_check, their_bonus): (&CreatureId, Check, i32),
+    (roll, ties): (u32, Ties),
+    reason: &str,
+) -> (bool, i32) {
     let their_roll = dice.d20();
     let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
     let won = ties.judge((total, bonus), (their_total, their_bonus)).unwrap_or_else(|| dice.roll(2) == 1);
@@ -134,7 +146,7 @@ pub fn opposed(
         won,
         reason: reason.into(),
     });
-    won
+    (won, total - their_total)
 }
 
 /// An opposed check of the special attacks (a trip's Strength against Strength or Dexterity, 004:485): both
@@ -147,8 +159,20 @@ pub fn contest(
     theirs: (&CreatureId, Check, i32),
     reason: &str,
 ) -> bool {
+    contest_by(dice, facts, ours, theirs, reason).0
+}
+
+/// [`contest`], telling by how much `ours` beat (or fell short of) `theirs` as well: a bull rush pushes
+/// farther by 5 points (004:449).
+pub fn contest_by(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    ours: (&CreatureId, Check, i32),
+    theirs: (&CreatureId, Check, i32),
+    reason: &str,
+) -> (bool, i32) {
     let roll = dice.d20();
-    opposed(dice, facts, ours, theirs, (roll, Ties::ByModifierThenDie), reason)
+    opposed_by(dice, facts, ours, theirs, (roll, Ties::ByModifierThenDie), reason)
 }
 
 /// The chance that `bonus` beats `their_bonus` in an [`opposed`] check whose ties are lost.

@@ -524,6 +524,33 @@ pub enum Fact {
         /// Whom.
         target: CreatureId,
     },
+    /// An attack of opportunity on a creature sharing another's space: the d% that says which it strikes
+    /// (004:447).
+    StrayRolled {
+        /// Who attacks.
+        attacker: CreatureId,
+        /// The creature it struck at.
+        meant: CreatureId,
+        /// The one whose space it shares.
+        other: CreatureId,
+        /// The chance in percent that the other is struck.
+        chance: u32,
+        /// The d100.
+        roll: u32,
+        /// Whether the other is struck.
+        strays: bool,
+    },
+    /// A creature moved by another's push, or pushing, or pushed back (a bull rush, 004:449-450).
+    Pushed {
+        /// Who moved.
+        creature: CreatureId,
+        /// Its square before.
+        from: Square,
+        /// Its square after.
+        to: Square,
+        /// Why, with the rule.
+        reason: String,
+    },
     /// An aid another landed (004:444): the ally's bonus against the foe, until the aider's next turn.
     AidGiven {
         /// Who aided.
@@ -772,7 +799,11 @@ impl Fact {
             | Fact::ReadyLapsed { .. }
             | Fact::Parted { .. }
             | Fact::EncounterEnded { .. } => Some(self.more_words()),
-            Fact::Displaced { .. } | Fact::AidGiven { .. } | Fact::Feinted { .. } => Some(self.special_words()),
+            Fact::Displaced { .. }
+            | Fact::AidGiven { .. }
+            | Fact::Feinted { .. }
+            | Fact::StrayRolled { .. }
+            | Fact::Pushed { .. } => Some(self.special_words()),
         }
     }
 
@@ -792,6 +823,12 @@ impl Fact {
             Fact::Displaced { creature, from, to, reason } => {
                 format!("{creature} cannot stay on {from} and is placed on {to}: {reason}")
             }
+            Fact::StrayRolled { attacker, meant, other, chance, roll, strays } => format!(
+                "{attacker} strikes into the space {meant} shares with {other}: d100 {roll}, {chance} or less strikes \
+                 {other}: {} (004:447)",
+                if *strays { other } else { meant }
+            ),
+            Fact::Pushed { creature, from, to, reason } => format!("{creature} goes from {from} to {to}: {reason}"),
             other => unreachable!("{other:?} is another group's"),
         }
     }

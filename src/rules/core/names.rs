@@ -122,6 +122,8 @@ pub enum Action {
     AidAnother,
     /// A feint (004:524).
     Feint,
+    /// A bull rush (004:446-450).
+    BullRush,
 }
 
 impl Action {
@@ -166,6 +168,7 @@ impl Action {
             Action::Trip => "trip",
             Action::AidAnother => "aid_another",
             Action::Feint => "feint",
+            Action::BullRush => "bull_rush",
         })
     }
 }

@@ -7,9 +7,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::attack::Damage;
-use crate::rules::attack::{
-    AttackSituation, Combatant, CombatantItem, Cover, blind_of, plan_attack, roll_planned_attack,
-};
+use crate::rules::attack::{AttackSituation, Combatant, CombatantItem, Cover, blind_of, plan_attack};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -242,6 +240,10 @@ pub fn danger_of(threats: &[Threat], already: &[Entity], width: i32, height: i32
     crate::rules::movement::Danger::new(width, height, squares)
 }
 
+/// The chance in a d% that an attack of opportunity on a creature sharing another's space strikes that
+/// other instead (004:447).
+pub const SHARED_SPACE_STRAY: u32 = 25;
+
 /// What the foes' attacks of opportunity did to a creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Struck {
@@ -260,6 +262,9 @@ pub struct Exposure<'a> {
     pub why: &'a str,
     /// What it is doing at that moment (running, squeezing).
     pub mid_action: MidAction,
+    /// The creature whose space it shares (a bull rush's target, 004:447): a striker other than it rolls
+    /// its attack, then a d% whose 25 or less strikes that creature instead.
+    pub shared_with: Option<Entity>,
 }
 
 /// Everything an attack of opportunity needs to be rolled and recorded.
@@ -287,7 +292,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         hit_points: &mut HitPoints,
         mut used: impl FnMut(Entity),
     ) -> Struck {
-        let Exposure { at, why, mid_action } = exposure;
+        let Exposure { at, why, mid_action, shared_with } = exposure;
         let hp = hit_points;
         let Ok(target) = self.creatures.get(mover) else { return Struck { hit_points: hp.current, dropped: false } };
         for &foe in from {
@@ -338,7 +343,14 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 reason: why.to_string(),
             });
             used(foe);
-            if self.land(&plan, &attacker, &target, hp) {
+            let natural = match shared_with.filter(|o| *o != foe) {
+                Some(other) => match self.strike_in_shared_space(&attacker, (&target, other), situation) {
+                    Ok(()) => continue,
+                    Err(natural) => Some(natural),
+                },
+                None => None,
+            };
+            if self.land(&plan, &attacker, &target, natural, hp) {
                 return Struck { hit_points: hp.current, dropped: true };
             }
         }
@@ -404,19 +416,61 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             plan.multipliers.push(crate::rules::core::creature::Modifier::new(2, "set against a charge (004:461)"));
         }
         let hp = hit_points;
-        self.land(&plan, &attacker, &target, hp)
+        self.land(&plan, &attacker, &target, None, hp)
     }
 
-    /// Rolls a planned attack on the creature struck in the middle of its action, sends the damage and
-    /// keeps `hp` in step; returns whether it dropped.
+    /// An attack of opportunity on `mover` as it shares `other`'s space (004:447): the d20 first, then the
+    /// d% that says whom it strikes (« on joue d'abord le jet d'attaque »). If 25 or less, the roll is
+    /// judged against `other`; else nothing is struck yet and the d20 is returned, for the attack on the
+    /// mover.
+    fn strike_in_shared_space(
+        &mut self,
+        attacker: &CombatantItem,
+        (mover, other): (&CombatantItem, Entity),
+        situation: AttackSituation<'_>,
+    ) -> Result<(), u32> {
+        let natural = self.dice.d20();
+        let roll = self.dice.d100();
+        let Ok(instead) = self.creatures.get(other) else { return Err(natural) };
+        let strays = roll <= SHARED_SPACE_STRAY;
+        self.facts.write(Fact::StrayRolled {
+            attacker: attacker.id.clone(),
+            meant: mover.id.clone(),
+            other: instead.id.clone(),
+            chance: SHARED_SPACE_STRAY,
+            roll,
+            strays,
+        });
+        if !strays {
+            return Err(natural);
+        }
+        // Struck where the two stand as one: in the mover's squares.
+        if let Ok(plan) = plan_attack(attacker, &instead, situation) {
+            let mut hp = *instead.hit_points;
+            self.land(&plan, attacker, &instead, Some(natural), &mut hp);
+        }
+        Ok(())
+    }
+
+    /// Rolls a planned attack on the creature struck in the middle of its action (its d20 already thrown
+    /// if `natural` is given), sends the damage and keeps `hp` in step; returns whether it dropped.
     fn land(
         &mut self,
         plan: &crate::rules::attack::AttackPlan,
         attacker: &CombatantItem,
         target: &CombatantItem,
+        natural: Option<u32>,
         hp: &mut HitPoints,
     ) -> bool {
-        if let Some(hit) = roll_planned_attack(plan, attacker.id, target.id, target.traits, self.dice, self.facts) {
+        let hit = crate::rules::attack::roll_planned_attack_from(
+            natural,
+            plan,
+            (attacker.id, target.id),
+            target.traits,
+            self.dice,
+            self.facts,
+        );
+        if let Some(hit) = hit {
             self.damage.write(Damage {
                 target: target.entity,
                 amount: hit.amount,
@@ -458,24 +512,39 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         action: Action,
         why: &str,
     ) -> Struck {
+        self.provoke_among(who, initiative, reactions, Strikers { only, ..default() }, action, why).0
+    }
+
+    /// [`Self::provoke_in_place_struck`], the strikers chosen by `strikers`; with the foes that struck.
+    pub fn provoke_among(
+        &mut self,
+        who: &CombatantItem,
+        initiative: &[Entity],
+        reactions: &mut Query<&mut Reactions>,
+        strikers: Strikers<'_>,
+        action: Action,
+        why: &str,
+    ) -> (Struck, Vec<Entity>) {
         let own = who.space.at(who.position.0);
-        let threats: Vec<Entity> = threats_to(
-            self.field.scale(),
+        let threats: Vec<Entity> = threatening_in_place(
+            self.field,
             who,
-            self.creatures.iter(),
+            self.creatures,
             |e| reactions.get(e).copied().unwrap_or_default(),
             initiative,
         )
         .into_iter()
-        .filter(|t| own.squares().any(|s| t.threatens(s)) && only.is_none_or(|o| o == t.entity))
-        .map(|t| t.entity)
+        .filter(|t| strikers.only.is_none_or(|o| o == *t) && !strikers.except.contains(t))
         .collect();
         if threats.is_empty() {
-            return Struck { hit_points: who.hit_points.current, dropped: false };
+            return (Struck { hit_points: who.hit_points.current, dropped: false }, threats);
         }
         let mut hp = *who.hit_points;
-        let exposure = Exposure { at: own, why, mid_action: MidAction::of(who.conditions) };
+        let exposure =
+            Exposure { at: own, why, mid_action: MidAction::of(who.conditions), shared_with: strikers.shared_with };
+        let mut struck_by = Vec::new();
         let struck = self.strike(who.entity, exposure, &threats, &mut hp, |foe| {
+            struck_by.push(foe);
             if let Ok(mut r) = reactions.get_mut(foe) {
                 r.used += 1;
             }
@@ -487,8 +556,35 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 reason: "dropped by an attack of opportunity (004:70)".into(),
             });
         }
-        struck
+        (struck, struck_by)
     }
+}
+
+/// Which foes may strike at a creature that provokes where it stands.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Strikers<'a> {
+    /// Only this one (an unarmed attack provokes its target alone, 004:168).
+    pub only: Option<Entity>,
+    /// Not these.
+    pub except: &'a [Entity],
+    /// The creature whose space it shares (004:447).
+    pub shared_with: Option<Entity>,
+}
+
+/// The foes that threaten `who` where it stands and could strike at it now, in initiative order (004:66).
+pub fn threatening_in_place(
+    field: &crate::rules::core::battlefield::Battlefield,
+    who: &CombatantItem,
+    creatures: &Query<crate::rules::attack::Combatant, With<Creature>>,
+    reactions: impl Fn(Entity) -> Reactions,
+    initiative: &[Entity],
+) -> Vec<Entity> {
+    let own = who.space.at(who.position.0);
+    threats_to(field.scale(), who, creatures.iter(), reactions, initiative)
+        .into_iter()
+        .filter(|t| own.squares().any(|s| t.threatens(s)))
+        .map(|t| t.entity)
+        .collect()
 }
 
 /// Attacks of opportunity.
@@ -601,7 +697,8 @@ fn strike_the_leaving(
             facts: &mut facts,
             damage: &mut damage,
         };
-        let exposure = Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action };
+        let exposure =
+            Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action, shared_with: None };
         let struck = strike.strike(moment.mover, exposure, &provocation.from, &mut moment.hit_points, |foe| {
             if let Ok(mut r) = reactions.get_mut(foe) {
                 r.used += 1;
@@ -701,8 +798,11 @@ fn strike_the_provoker(
     let mut strike =
         Opportunity { field: &field, creatures: &combatants, dice: &mut dice, facts: &mut facts, damage: &mut damage };
     let initiative = order.initiative();
-    event.dropped =
-        strike.provoke_in_place(&who, &initiative, &mut reactions, event.only, event.action.clone(), &event.why);
+    let strikers = Strikers { only: event.only, except: &event.except, shared_with: event.shared_with };
+    let (struck, struck_by) =
+        strike.provoke_among(&who, &initiative, &mut reactions, strikers, event.action.clone(), &event.why);
+    event.dropped = struck.dropped;
+    event.struck_by = struck_by;
 }
 
 /// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving

@@ -85,7 +85,7 @@ pub fn sum(terms: &[Modifier]) -> i32 {
 
 /// Feints: checked and paid for, then Bluff against Sense Motive; the feint held on the target if it wins.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
-fn feint(
+pub(super) fn feint(
     mut commands: Commands,
     mut intents: MessageReader<FeintIntent>,
     order: Res<TurnOrder>,

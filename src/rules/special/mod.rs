@@ -1,8 +1,10 @@
 //! Special attacks (004:428-618), the chapter after the modifiers: each replaces an attack or a move with a
-//! manoeuvre of its own. Trip (004:483-489), aid another (004:444) and the feint (004:524-527) are played;
-//! the others are to come (bull rush, disarm, sunder, splash weapons, overrun, turning undead, grapple).
+//! manoeuvre of its own. Trip (004:483-489), aid another (004:444), the bull rush (004:446-450) and the feint
+//! (004:524-527) are played; the others are to come (disarm, sunder, splash weapons, overrun, turning undead,
+//! grapple).
 
 pub mod aid;
+pub mod bull_rush;
 pub mod feint;
 pub mod trip;
 
@@ -10,10 +12,12 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use crate::rules::attack::CombatantItem;
-use crate::rules::core::creature::Condition;
+use crate::rules::core::checks::Check;
+use crate::rules::core::creature::{Condition, Modifier, ability_modifier};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
 use crate::rules::turns::{ActionBudget, ActionKind, Strain};
 
 /// What a special attack writes as it is paid for or refused.
@@ -49,21 +53,67 @@ impl Paying<'_> {
                 Some(plan)
             }
             Err(refusal) => {
-                self.facts.write(Fact::ActionRefused {
-                    creature: actor.id.clone(),
-                    action,
-                    reason: refusal.reason,
-                    rule: refusal.rule,
-                });
+                self.refuse(actor, action, refusal);
                 None
             }
         }
     }
+
+    /// Writes why `actor`'s `action` is refused.
+    pub fn refuse(&mut self, actor: &CombatantItem, action: Action, refusal: Refusal) {
+        self.facts.write(Fact::ActionRefused {
+            creature: actor.id.clone(),
+            action,
+            reason: refusal.reason,
+            rule: refusal.rule,
+        });
+    }
+}
+
+/// One side of an opposed check of the special attacks, with its terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    /// The ability it checks with.
+    pub check: Check,
+    /// Its terms: the ability, size, stability, a charge.
+    pub terms: Vec<Modifier>,
+}
+
+impl Side {
+    /// The bonus: the sum of its terms.
+    pub fn bonus(&self) -> i32 {
+        self.terms.iter().map(|m| m.value).sum()
+    }
+}
+
+/// The size term of a trip's or a bull rush's check: +4 per category above Medium, -4 per category below
+/// (004:448, 004:485).
+pub fn size_term(size: Size) -> i32 {
+    4 * Size::Medium.steps_to(size)
+}
+
+/// A side checking `check` (Strength or Dexterity) with the size term, and +4 if `resisting` and stable,
+/// having more than two legs or otherwise hard to move (004:448, 004:485).
+pub fn strength_side(c: &CombatantItem, check: Check, resisting: bool) -> Side {
+    let (value, name) = match check {
+        Check::Dexterity => (ability_modifier(c.abilities.dex), "Dex"),
+        _ => (ability_modifier(c.abilities.str), "Str"),
+    };
+    let mut terms = vec![Modifier::new(value, name)];
+    let size = size_term(*c.size);
+    if size != 0 {
+        terms.push(Modifier::new(size, "size (004:448, 004:485)"));
+    }
+    if resisting && c.traits.stable {
+        terms.push(Modifier::new(4, "stable (004:448, 004:485)"));
+    }
+    Side { check, terms }
 }
 
 /// The special attacks.
 pub fn plugin(app: &mut App) {
     trip::plugin(app);
+    bull_rush::plugin(app);
     aid::plugin(app);
     feint::plugin(app);
 }

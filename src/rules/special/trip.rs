@@ -10,6 +10,7 @@
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
+use super::Side;
 use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, CombatantItem, prepare_attack, provoke};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::{Check, contest, contest_chance};
@@ -18,7 +19,6 @@ use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
@@ -39,22 +39,6 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Rules, resolve_trips.in_set(RulesSystems::Act).after(crate::rules::attack::change_stances));
 }
 
-/// One side of the opposed check, with its terms.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TripSide {
-    /// The ability it checks with.
-    pub check: Check,
-    /// Its terms: the ability, size, stability.
-    pub terms: Vec<Modifier>,
-}
-
-impl TripSide {
-    /// The bonus: the sum of its terms.
-    pub fn bonus(&self) -> i32 {
-        self.terms.iter().map(|m| m.value).sum()
-    }
-}
-
 /// A trip checked and ready: the touch attack, whether it provokes, and the two sides of the check.
 #[derive(Clone, Debug)]
 pub struct TripPlan {
@@ -63,9 +47,9 @@ pub struct TripPlan {
     /// An unarmed trip without Improved Trip provokes from its target (004:484, 004:486).
     pub provokes: bool,
     /// The attacker's Strength check (004:485).
-    pub attacker: TripSide,
+    pub attacker: Side,
     /// The defender's better of Strength and Dexterity (004:485).
-    pub defender: TripSide,
+    pub defender: Side,
 }
 
 impl TripPlan {
@@ -75,38 +59,17 @@ impl TripPlan {
     }
 }
 
-/// The size term of a trip's check: +4 per category above Medium, -4 per category below (004:485).
-pub fn size_term(size: Size) -> i32 {
-    4 * Size::Medium.steps_to(size)
-}
-
 /// The trip's attacker side: Strength, and size (004:485).
-pub fn tripping_side(c: &CombatantItem) -> TripSide {
-    TripSide { check: Check::Strength, terms: terms(c, Check::Strength, false) }
+pub fn tripping_side(c: &CombatantItem) -> Side {
+    super::strength_side(c, Check::Strength, false)
 }
 
 /// The side that resists a trip: the better of Strength and Dexterity, size, and +4 for more than two legs
 /// or a stability of its own (004:485).
-pub fn resisting_side(c: &CombatantItem) -> TripSide {
+pub fn resisting_side(c: &CombatantItem) -> Side {
     let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
     let check = if dex > str { Check::Dexterity } else { Check::Strength };
-    TripSide { check, terms: terms(c, check, true) }
-}
-
-fn terms(c: &CombatantItem, check: Check, resisting: bool) -> Vec<Modifier> {
-    let (value, name) = match check {
-        Check::Dexterity => (ability_modifier(c.abilities.dex), "Dex"),
-        _ => (ability_modifier(c.abilities.str), "Str"),
-    };
-    let mut out = vec![Modifier::new(value, name)];
-    let size = size_term(*c.size);
-    if size != 0 {
-        out.push(Modifier::new(size, "size (004:485)"));
-    }
-    if resisting && c.traits.stable {
-        out.push(Modifier::new(4, "stable (004:485)"));
-    }
-    out
+    super::strength_side(c, check, true)
 }
 
 /// The weapon a trip is made with: the one asked for if it is a trip weapon or the unarmed strike (004:483,

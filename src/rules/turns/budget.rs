@@ -261,12 +261,36 @@ pub struct Provoking {
     pub who: Entity,
     /// Only this foe may strike (an unarmed attack provokes its target alone, 004:168).
     pub only: Option<Entity>,
+    /// These foes may not (a bull rush's target with Improved Bull Rush, 004:447; those that already struck
+    /// in the same push, 004:68).
+    pub except: Vec<Entity>,
+    /// The creature whose space the doer shares as it provokes: each striker but it hits it instead on 25%
+    /// of the d% (a bull rush, 004:447).
+    pub shared_with: Option<Entity>,
     /// The action, as the log names it.
     pub action: crate::rules::core::names::Action,
     /// What provokes, with the rule.
     pub why: String,
     /// Dropped by a strike: the action stops.
     pub dropped: bool,
+    /// The foes that struck.
+    pub struck_by: Vec<Entity>,
+}
+
+impl Provoking {
+    /// `who` provokes by `action` (`why`, with the rule) from every foe that threatens it.
+    pub fn new(who: Entity, action: crate::rules::core::names::Action, why: impl Into<String>) -> Self {
+        Provoking {
+            who,
+            only: None,
+            except: Vec::new(),
+            shared_with: None,
+            action,
+            why: why.into(),
+            dropped: false,
+            struck_by: Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]

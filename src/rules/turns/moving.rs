@@ -26,7 +26,7 @@ use crate::rules::movement::{
 
 /// The movement actions.
 pub(super) fn plugin(app: &mut App) {
-    app.register_required_components::<Creature, Exertion>();
+    app.register_required_components::<Creature, Exertion>().register_required_components::<Creature, Travelled>();
     app.add_message::<MoveIntent>().add_message::<ChargeEnded>().add_message::<ComeToRest>();
     app.add_systems(Rules, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
     app.add_systems(Rules, come_to_rest.in_set(RulesSystems::Turns).in_set(RestSystems));
@@ -217,6 +217,44 @@ pub struct MoveIntent {
     pub path: Option<Vec<Square>>,
     /// A readied move set off by its trigger: out of turn, its action already spent (004:620-622).
     pub readied: bool,
+    /// What a charge ends in.
+    pub finish: ChargeFinish,
+}
+
+/// What a charge ends in: its one melee attack (004:457), or a bull rush (004:446, 004:458).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ChargeFinish {
+    /// One melee attack at +2.
+    #[default]
+    Attack,
+    /// A bull rush at +2 on the Strength check; `stay` if the charger does not follow its push (004:449).
+    BullRush {
+        /// It does not follow the foe it pushes.
+        #[serde(default)]
+        stay: bool,
+    },
+}
+
+/// How far a creature has moved in the round of its turn, in squares of movement as a move pays them: what
+/// a bull rush's follow may not exceed (004:449).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Travelled {
+    /// The round of the moves counted.
+    pub round: u32,
+    /// Squares paid.
+    pub squares: u32,
+}
+
+impl Travelled {
+    /// The squares paid in `round`.
+    pub fn in_round(&self, round: u32) -> u32 {
+        if self.round == round { self.squares } else { 0 }
+    }
+
+    /// Adds `squares` paid in `round`.
+    pub fn add(&mut self, round: u32, squares: u32) {
+        *self = Travelled { round, squares: self.in_round(round) + squares };
+    }
 }
 
 /// The movement chapter's systems, so other chapters can order themselves around it.
@@ -322,13 +360,19 @@ pub fn with_move_query<T>(
 }
 
 /// The clear charge lanes from where `charger` stands toward `target` (004:451-459), or why there are none;
-/// `None` if either is not a creature.
-pub fn charge_lanes_of(world: &mut World, charger: Entity, target: Entity) -> Option<Result<Vec<ChargeLane>, Refusal>> {
+/// `None` if either is not a creature. An `adjacent` charge ends next to the foe, whatever the charger's
+/// reach: a bull rush's, which enters the foe's space (004:447).
+pub fn charge_lanes_of(
+    world: &mut World,
+    charger: Entity,
+    target: Entity,
+    adjacent: bool,
+) -> Option<Result<Vec<ChargeLane>, Refusal>> {
     let mut q = world.query::<MoverView>();
     let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
     with_move_query(world, charger, |query, me| {
         let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
-        query.charge_lanes(aim, me.reach.0, reach_weapon)
+        if adjacent { query.charge_lanes(aim, 1, false) } else { query.charge_lanes(aim, me.reach.0, reach_weapon) }
     })
 }
 
@@ -402,6 +446,8 @@ pub struct ChargeEnded {
     pub charger: Entity,
     /// The foe charged.
     pub target: Entity,
+    /// What the charge ends in.
+    pub finish: ChargeFinish,
 }
 
 /// A move checked and paid for, to be carried out.
@@ -598,7 +644,11 @@ fn begin_move(
                 {
                     return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
                 }
-                let lanes = query.charge_lanes(target, me.reach.0, reach_weapon)?;
+                // A bull rush ends next to its foe, whose space it enters (004:447).
+                let lanes = match intent.finish {
+                    ChargeFinish::Attack => query.charge_lanes(target, me.reach.0, reach_weapon)?,
+                    ChargeFinish::BullRush { .. } => query.charge_lanes(target, 1, false)?,
+                };
                 lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
                     Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
                 })
@@ -716,6 +766,10 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     let Some(space) = world.get::<Space>(intent.creature).copied() else { return };
     let cost = if taken == 0 { 0 } else { route.steps[taken - 1].spent };
     world.write_message(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost });
+    let round = world.resource::<TurnOrder>().round;
+    if let Some(mut travelled) = world.get_mut::<Travelled>(intent.creature) {
+        travelled.add(round, cost);
+    }
     let tight = space.width.min(space.height) < squeeze_width(*size, false);
     let squeezed = space.is_squeezed(*size) && !tight;
     let change = |condition, gained| ConditionChange { creature: intent.creature, condition, gained };
@@ -738,7 +792,7 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     }
     if let (MovementAction::Charge, Some(target), false) = (*action, intent.target, dropped) {
         world.write_message(change(Condition::Charging, true));
-        world.write_message(ChargeEnded { charger: intent.creature, target });
+        world.write_message(ChargeEnded { charger: intent.creature, target, finish: intent.finish });
     }
     world.trigger(MoveEnded { mover: intent.creature });
     world.flush();

@@ -502,6 +502,8 @@ pub enum Feat {
     ImprovedTrip,
     /// Science de la feinte: a feint is a move action (004:527).
     ImprovedFeint,
+    /// Science de la bousculade: a bull rush provokes nothing from its target (004:447).
+    ImprovedBullRush,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).

@@ -1,0 +1,369 @@
+//! Bull rush (Bousculade, 004:446-450), as a standard action or at the end of a charge (004:446, 004:458).
+//! The attacker enters the space of a foe at most one size larger (004:446); that provokes from the target,
+//! unless the attacker has Improved Bull Rush, and from every other foe that threatens it, whose attacks
+//! strike the target instead on 25 or less on a d% rolled after the attack roll (004:447). Then opposed
+//! Strength checks, +4 per size category above Medium and -4 per category below, +2 on a charge, the
+//! target +4 if it has more than two legs or is otherwise stable (004:448). Won, the target is pushed back
+//! 1.5 m, and 1.5 m more per 5 points of the margin if the attacker follows it, never beyond the
+//! attacker's movement for the round; each square either leaves provokes from the others around, not
+//! from the pair (004:449). Lost, the attacker is thrown back 1.5 m to where it came from, prone if that
+//! square is taken (004:450).
+//!
+//! Our rulings (docs/rulings.md): the attacker starts next to its target and the two stand at one height;
+//! the push goes straight away from the attacker, the direction of the line between their centres rounded
+//! to one of the eight; it stops short of a square the target may not stand on (a wall, a pit, another
+//! creature, a wall between) or, when following, one the attacker may not follow into; the follow is
+//! paid as a move pays its squares, out of the attacker's speed (twice it on a charge) less what it moved
+//! this round.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use super::Side;
+use crate::rules::attack::{Combatant, CombatantItem, provoke_as};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{Check, contest_by};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::{Direction, Footprint};
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::movement::cost::step_cost;
+use crate::rules::movement::{MovementAction, StepWorld, occupants_for};
+use crate::rules::opportunity::{Reactions, threatening_in_place};
+use crate::rules::turns::moving::{ChargeEnded, ChargeFinish, MoverView, Travelled, bodies, move_query};
+use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+
+/// Asks to bull rush a foe.
+#[derive(Message, Clone, Debug)]
+pub struct BullRushIntent {
+    /// Who rushes.
+    pub attacker: Entity,
+    /// Whom.
+    pub target: Entity,
+    /// It does not follow the foe it pushes (004:449).
+    pub stay: bool,
+    /// At the end of a charge (004:458): its full-round action is paid, +2 on the check.
+    pub charge: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<BullRushIntent>();
+    app.add_systems(
+        Rules,
+        (rush_at_the_end_of_a_charge, resolve_bull_rushes).chain().in_set(RulesSystems::Act).after(super::feint::feint),
+    );
+}
+
+/// A bull rush checked and ready: who strikes as the attacker enters, the two sides of the check, and
+/// where a win would push the target and take the attacker.
+#[derive(Clone, Debug)]
+pub struct BullRushPlan {
+    /// The foes that strike as the attacker enters the target's space, in initiative order (004:447).
+    pub provokers: Vec<Entity>,
+    /// Whether the target is among them (not against Improved Bull Rush, 004:447).
+    pub target_strikes: bool,
+    /// The attacker's Strength check (004:448).
+    pub attacker: Side,
+    /// The target's (004:448).
+    pub defender: Side,
+    /// Where the push goes.
+    pub direction: Direction,
+    /// The target's squares after each 1.5 m of the push, as far as it could go (004:449).
+    pub pushes: Vec<Footprint>,
+    /// The attacker's squares after each 1.5 m it follows; empty if it stays.
+    pub follows: Vec<Footprint>,
+}
+
+impl BullRushPlan {
+    /// How many 1.5 m steps a win by `margin` pushes the target: one, and one more per 5 points when the
+    /// attacker follows (004:449), as far as the way goes.
+    pub fn steps_for(&self, margin: i32) -> usize {
+        let wanted = if self.follows.is_empty() { 1 } else { 1 + (margin.max(0) / 5) as usize };
+        wanted.min(self.pushes.len())
+    }
+
+    /// The chance to win the check.
+    pub fn chance(&self) -> f32 {
+        crate::rules::core::checks::contest_chance(self.attacker.bonus(), self.defender.bonus())
+    }
+}
+
+/// The bull rush's attacker side: Strength, size, +2 on a charge (004:448, 004:458).
+pub fn rushing_side(c: &CombatantItem, charge: bool) -> Side {
+    let mut side = super::strength_side(c, Check::Strength, false);
+    if charge {
+        side.terms.push(Modifier::new(2, "charging (004:448, 004:458)"));
+    }
+    side
+}
+
+/// The side that resists a bull rush: Strength, size, stability (004:448).
+pub fn resisting_side(c: &CombatantItem) -> Side {
+    super::strength_side(c, Check::Strength, true)
+}
+
+/// The eight-way direction straight away from `from` through `to`: the line between their centres.
+pub fn away(from: Footprint, to: Footprint) -> Direction {
+    let centre = |f: Footprint| (2 * f.origin.x + f.width, 2 * f.origin.y + f.height);
+    let ((ax, ay), (bx, by)) = (centre(from), centre(to));
+    let (dx, dy) = (bx - ax, by - ay);
+    let (sx, sy) = match (dx.abs(), dy.abs()) {
+        (x, y) if x > 2 * y => (dx.signum(), 0),
+        (x, y) if y > 2 * x => (0, dy.signum()),
+        _ => (dx.signum(), dy.signum()),
+    };
+    Direction::from_delta(sx, sy).unwrap_or(Direction::North)
+}
+
+/// Whether `attacker` may bull rush `target` now, and how (the checks of 004:446-448 and our rulings).
+pub fn check_bull_rush(
+    order: &TurnOrder,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    budget: &ActionBudget,
+    charge: bool,
+) -> Result<(), Refusal> {
+    order.check_turn(attacker.entity)?;
+    if !charge {
+        budget.check(ActionKind::Standard)?;
+    }
+    if !attacker.conditions.can_act() {
+        return Err(Refusal::new("a helpless creature cannot rush", "004:278"));
+    }
+    if attacker.conditions.has(Condition::Prone) {
+        return Err(Refusal::new("a prone creature cannot rush into a foe's space: it stands first", "004:225"));
+    }
+    if attacker.entity == target.entity {
+        return Err(Refusal::new("one cannot rush oneself", "004:446"));
+    }
+    if attacker.size.steps_to(*target.size) > 1 {
+        return Err(Refusal::new("a foe more than one size larger cannot be bull rushed", "004:446"));
+    }
+    if attacker.altitude.0 != target.altitude.0 {
+        return Err(Refusal::new("the two must stand at one height to push (our ruling)", "004:447, docs/rulings.md"));
+    }
+    if attacker.space.at(attacker.position.0).distance_to(target.space.at(target.position.0)) != 1 {
+        return Err(Refusal::new(
+            "the foe must stand next to it: a bull rush enters its space (our ruling; a charge brings it there)",
+            "004:447, docs/rulings.md",
+        ));
+    }
+    Ok(())
+}
+
+/// Plans `intent` in `world`: checked, its provokers, its sides, and the way the push could go.
+pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<BullRushPlan, Refusal> {
+    let mut combatants = world.query_filtered::<Combatant, With<Creature>>();
+    let mut movers = world.query_filtered::<MoverView, With<Creature>>();
+    let world: &World = world;
+    let creatures = combatants.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let order = world.resource::<TurnOrder>();
+    let field = world.resource::<Battlefield>();
+    let budget = world.get::<ActionBudget>(intent.attacker).copied().unwrap_or_default();
+    check_bull_rush(order, &a, &t, &budget, intent.charge)?;
+    let reactions = |e: Entity| world.get::<Reactions>(e).copied().unwrap_or_default();
+    let improved = a.feats.has(Feat::ImprovedBullRush);
+    let provokers: Vec<Entity> = threatening_in_place(field, &a, &creatures, reactions, &order.initiative())
+        .into_iter()
+        .filter(|e| !(improved && *e == t.entity))
+        .collect();
+    let target_strikes = provokers.contains(&t.entity);
+    // The way: the target's squares step by step, the attacker's behind it while it may follow.
+    let movers = movers.query(world);
+    let all = bodies(movers.iter());
+    let (Ok(me), Ok(them)) = (movers.get(intent.attacker), movers.get(intent.target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let (mine, theirs) = (move_query(field, &all, &me), move_query(field, &all, &them));
+    let action = if intent.charge { MovementAction::Charge } else { MovementAction::Move };
+    let round = order.round;
+    let travelled = world.get::<Travelled>(intent.attacker).map_or(0, |t| t.in_round(round));
+    let left = mine.allowance(action).saturating_sub(travelled);
+    let direction = away(mine.start, theirs.start);
+    let (mut pushes, mut follows) = (Vec::new(), Vec::new());
+    let mut bodies = all.clone();
+    let (mut at, mut behind, mut paid, mut odd) = (theirs.start, mine.start, 0, me.budget.odd_diagonal);
+    loop {
+        let place = |bodies: &mut Vec<Body>, who: Entity, f: Footprint| {
+            if let Some(b) = bodies.iter_mut().find(|b| b.entity == who) {
+                b.footprint = f;
+            }
+        };
+        let body = |bodies: &[Body], who: Entity| bodies.iter().find(|b| b.entity == who).cloned();
+        let Some(pushed) = body(&bodies, intent.target) else { break };
+        let occupants = occupants_for(&bodies, &pushed);
+        let ground = StepWorld { field, occupants: &occupants };
+        let Ok((next, entry)) = ground.step(&theirs.mover, at, direction, at) else { break };
+        if !entry.can_stop {
+            break;
+        }
+        if intent.stay {
+            pushes.push(next);
+            break;
+        }
+        place(&mut bodies, intent.target, next);
+        let Some(follower) = body(&bodies, intent.attacker) else { break };
+        let occupants = occupants_for(&bodies, &follower);
+        let ground = StepWorld { field, occupants: &occupants };
+        let followed = ground.step(&mine.mover, behind, direction, behind).ok().filter(|(_, e)| e.can_stop);
+        let cost = followed.map(|(_, e)| step_cost(direction.is_diagonal(), e.hampering, odd));
+        match (followed, cost) {
+            (Some((then, _)), Some((cost, now_odd))) if paid + cost <= left => {
+                pushes.push(next);
+                follows.push(then);
+                place(&mut bodies, intent.attacker, then);
+                (at, behind, paid, odd) = (next, then, paid + cost, now_odd);
+            }
+            // It cannot follow the first 1.5 m: the target goes that far alone (004:449).
+            _ if pushes.is_empty() => {
+                pushes.push(next);
+                break;
+            }
+            _ => break,
+        }
+    }
+    Ok(BullRushPlan {
+        provokers,
+        target_strikes,
+        attacker: rushing_side(&a, intent.charge),
+        defender: resisting_side(&t),
+        direction,
+        pushes,
+        follows,
+    })
+}
+
+/// A charge that ends in a bull rush rushes (004:458).
+fn rush_at_the_end_of_a_charge(mut ended: MessageReader<ChargeEnded>, mut rushes: MessageWriter<BullRushIntent>) {
+    for charge in ended.read() {
+        if let ChargeFinish::BullRush { stay } = charge.finish {
+            rushes.write(BullRushIntent { attacker: charge.charger, target: charge.target, stay, charge: true });
+        }
+    }
+}
+
+/// Carries out bull rush intents one after the other: checked and paid for, the attacks of opportunity
+/// of entering the target's space, the check, then the push square by square.
+pub(super) fn resolve_bull_rushes(world: &mut World, mut intents: Local<MessageCursor<BullRushIntent>>) {
+    let read: Vec<BullRushIntent> = intents.read(world.resource::<Messages<BullRushIntent>>()).cloned().collect();
+    for intent in read {
+        let planned = plan_bull_rush(world, &intent);
+        let Ok(Some(plan)) = world.run_system_cached_with(pay_bull_rush, (intent.clone(), planned)) else {
+            continue;
+        };
+        // Improved Bull Rush spares the attacker its target's attack (004:447).
+        let except = if plan.target_strikes { Vec::new() } else { vec![intent.target] };
+        let entering = Provoking {
+            except,
+            shared_with: Some(intent.target),
+            ..Provoking::new(intent.attacker, Action::BullRush, "entering a foe's space in a bull rush (004:447)")
+        };
+        if provoke_as(world, entering).dropped {
+            continue;
+        }
+        let Ok(Some((won, margin))) = world.run_system_cached_with(roll_bull_rush, (intent.clone(), plan.clone()))
+        else {
+            continue;
+        };
+        if won {
+            push(world, &intent, &plan, plan.steps_for(margin));
+        } else {
+            thrown_back(world, &intent);
+        }
+    }
+}
+
+/// Pays a planned bull rush's standard action (a charge's is paid), or writes why it is refused.
+fn pay_bull_rush(
+    In((intent, planned)): In<(BullRushIntent, Result<BullRushPlan, Refusal>)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut paying: super::Paying,
+) -> Option<BullRushPlan> {
+    let attacker = creatures.get(intent.attacker).ok()?;
+    let mut budget = budgets.get_mut(intent.attacker).ok()?;
+    if intent.charge {
+        // The charge paid its full-round action (004:451).
+        return planned.map_err(|refusal| paying.refuse(&attacker, Action::BullRush, refusal)).ok();
+    }
+    paying.pay(planned, &attacker, (Action::BullRush, |_| ActionKind::Standard), &mut budget)
+}
+
+/// The opposed Strength checks (004:448): whether the attacker won, and by how much.
+fn roll_bull_rush(
+    In((intent, plan)): In<(BullRushIntent, BullRushPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) -> Option<(bool, i32)> {
+    let (attacker, target) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
+    Some(contest_by(
+        &mut dice,
+        &mut facts,
+        (attacker.id, plan.attacker.check, plan.attacker.bonus()),
+        (target.id, plan.defender.check, plan.defender.bonus()),
+        "a bull rush: Strength against Strength (004:448)",
+    ))
+}
+
+/// Pushes the target `steps` squares along the plan's way, the attacker following if it does; each
+/// square left provokes from the others that threaten it, once each, not from the pair (004:449). A
+/// creature dropped on the way stops there.
+fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: usize) {
+    let (mut struck_target, mut struck_attacker) = (vec![intent.attacker], vec![intent.target]);
+    for step in 0..steps {
+        let leaving = Provoking {
+            except: struck_target.clone(),
+            ..Provoking::new(intent.target, Action::BullRush, "pushed out of a threatened square (004:449)")
+        };
+        let provoked = provoke_as(world, leaving);
+        struck_target.extend(provoked.struck_by);
+        if provoked.dropped {
+            return;
+        }
+        move_to(world, intent.target, plan.pushes[step], "pushed by a bull rush (004:449)");
+        let Some(&then) = plan.follows.get(step) else { return };
+        let following = Provoking {
+            except: struck_attacker.clone(),
+            ..Provoking::new(
+                intent.attacker,
+                Action::BullRush,
+                "following its push out of a threatened square (004:449)",
+            )
+        };
+        let provoked = provoke_as(world, following);
+        struck_attacker.extend(provoked.struck_by);
+        if provoked.dropped {
+            return;
+        }
+        move_to(world, intent.attacker, then, "following the foe it pushes (004:449)");
+    }
+}
+
+/// A lost bull rush throws the attacker back 1.5 m to the square it came from, prone if that square is
+/// taken (004:450): on the grid it never left its square, which is its own and free.
+fn thrown_back(world: &mut World, intent: &BullRushIntent) {
+    let Some(at) = world.get::<Position>(intent.attacker).map(|p| p.0) else { return };
+    let Some(id) = world.get::<CreatureId>(intent.attacker).cloned() else { return };
+    world.write_message(Fact::Pushed {
+        creature: id,
+        from: at,
+        to: at,
+        reason: "the bull rush fails: thrown back to where it came from (004:450)".into(),
+    });
+}
+
+/// Moves `who` onto `to`, with the fact.
+fn move_to(world: &mut World, who: Entity, to: Footprint, reason: &str) {
+    let Some(id) = world.get::<CreatureId>(who).cloned() else { return };
+    let Some(mut position) = world.get_mut::<Position>(who) else { return };
+    let from = position.0;
+    position.0 = to.origin;
+    world.write_message(Fact::Pushed { creature: id, from, to: to.origin, reason: reason.into() });
+}
