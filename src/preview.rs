@@ -369,6 +369,71 @@ pub fn aid_preview(
     Err(first_refusal.unwrap_or_else(|| Refusal::new("no ally to aid", "004:444")))
 }
 
+/// A bull rush `attacker` could make on `target` now (004:446-450): from where it stands if the foe is next
+/// to it, else at the end of a charge (004:458); who strikes as it enters, the two sides with their terms,
+/// the chance, and where a win would push the foe and take the attacker.
+#[derive(Clone, Debug)]
+pub struct BullRushPreview {
+    /// Where the charge that brings it next to the foe ends, if it charges first.
+    pub charge_to: Option<Square>,
+    /// The plan: from where it stands, or (for a charge) the check alone, the way known once it arrives.
+    pub plan: crate::rules::special::bull_rush::BullRushPlan,
+    /// The chance to win the check.
+    pub chance: f32,
+}
+
+/// The bull rush `attacker` could make on `target` now, through the rules' own plan; `stay` if it would
+/// not follow its push.
+pub fn bull_rush_preview(
+    world: &mut World,
+    attacker: Entity,
+    target: Entity,
+    stay: bool,
+) -> Result<BullRushPreview, Refusal> {
+    use crate::rules::special::bull_rush::{
+        BullRushIntent, BullRushPlan, plan_bull_rush, resisting_side, rushing_side,
+    };
+    let intent = BullRushIntent { attacker, target, stay, charge: false };
+    let adjacent = {
+        let at = |e: Entity| world.get::<Position>(e).zip(world.get::<Space>(e)).map(|(p, s)| s.at(p.0));
+        at(attacker).zip(at(target)).is_some_and(|(a, t)| a.distance_to(t) == 1)
+    };
+    if adjacent {
+        let plan = plan_bull_rush(world, &intent)?;
+        return Ok(BullRushPreview { charge_to: None, chance: plan.chance(), plan });
+    }
+    let lane = crate::rules::turns::moving::charge_lanes_of(world, attacker, target, true)
+        .ok_or_else(|| Refusal::new("no such creature", "data"))?
+        .map_err(|refusal| {
+            Refusal::new(
+                format!("not next to the foe, and no charge brings it there: {}", refusal.reason),
+                refusal.rule,
+            )
+        })?;
+    let Some(lane) = lane.first() else { return Err(Refusal::new("no clear charge lane", "004:452-453")) };
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    if a.size.steps_to(*t.size) > 1 {
+        return Err(Refusal::new("a foe more than one size larger cannot be bull rushed", "004:446"));
+    }
+    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
+    budget.check(crate::rules::turns::ActionKind::FullRound)?;
+    let plan = BullRushPlan {
+        provokers: Vec::new(),
+        target_strikes: false,
+        attacker: rushing_side(&a, true),
+        defender: resisting_side(&t),
+        direction: crate::rules::special::bull_rush::away(a.space.at(lane.to), t.space.at(t.position.0)),
+        pushes: Vec::new(),
+        follows: Vec::new(),
+    };
+    Ok(BullRushPreview { charge_to: Some(lane.to), chance: plan.chance(), plan })
+}
+
 /// A feint `feinter` could make on `target` now (004:524-527): the two sides with their terms, and the chance.
 #[derive(Clone, Debug)]
 pub struct FeintPreview {

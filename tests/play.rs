@@ -1277,6 +1277,58 @@ fn a_foe_is_tripped_with_the_mouse() {
     );
 }
 
+/// A bull rush with the mouse (004:446-450): in bull rush mode (`.`) the hovered orc shows the check, Strength
+/// +3 against +3, an even chance; the way the push would go, stopped by the wall after two squares, the
+/// fighter following; with `/` it stays, and the push is one square. The ogre, not next to the fighter, is
+/// rushed at the end of a charge at +2 (004:458). A click on the orc rushes it.
+#[test]
+fn a_foe_is_bull_rushed_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/bull_rush.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
+    app.update();
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::BullRush));
+    let hover = |app: &mut App, square: Square| {
+        app.world_mut().resource_mut::<Hover>().square = Some(square);
+        app.update();
+        app.world().resource::<Previews>().bull_rush.clone().expect("a bull rush preview")
+    };
+    let rush = hover(&mut app, Square::new(4, 2)).expect("a bull rush");
+    assert!((rush.chance - 0.5).abs() < 1e-6, "Str +3 against Str +3 (004:448)");
+    assert_eq!(rush.charge_to, None);
+    let origins = |f: &[estoc::rules::core::geometry::Footprint]| f.iter().map(|f| f.origin).collect::<Vec<_>>();
+    assert_eq!(origins(&rush.plan.pushes), vec![Square::new(5, 2), Square::new(6, 2)], "the wall at (7, 2)");
+    assert_eq!(origins(&rush.plan.follows), vec![Square::new(4, 2), Square::new(5, 2)]);
+    use_bar(app.world_mut(), BarKind::Stay);
+    app.world_mut().resource_mut::<Hover>().square = None;
+    app.update();
+    let stay = hover(&mut app, Square::new(4, 2)).expect("a bull rush");
+    assert_eq!(origins(&stay.plan.pushes), vec![Square::new(5, 2)]);
+    assert!(stay.plan.follows.is_empty());
+    use_bar(app.world_mut(), BarKind::Stay);
+    app.world_mut().resource_mut::<Hover>().square = None;
+    app.update();
+    let ogre = hover(&mut app, Square::new(2, 6)).expect("a charging bull rush");
+    assert!(ogre.charge_to.is_some());
+    assert!(ogre.plan.attacker.terms.iter().any(|m| m.value == 2 && m.source.contains("004:458")));
+    assert_eq!(ogre.plan.defender.bonus(), 5 + 4, "the ogre's Str +5 and Large +4 (004:448)");
+    let step = clicked(&mut app, Square::new(4, 2)).expect("a bull rush");
+    assert!(
+        matches!(&step, Command::BullRush { creature, target, stay: false } if creature == "fighter" && target == "orc")
+    );
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::Opposed { reason, .. } if reason.contains("bull rush"))),
+        "{facts:?}"
+    );
+}
+
 /// Aid another with the mouse (004:444): in aid mode (`]` for +2 AC) the hovered orc shows the ally the aid
 /// would help, the hero engaged with it, and the attack against AC 10: the squire's +6 lands on 4 or more,
 /// 85%. A click aids, and the hero holds its bonus.

@@ -34,6 +34,8 @@ pub enum BarKind {
     Mode(Mode),
     /// Toggle fighting defensively.
     Defensively,
+    /// A bull rush does not follow its push (004:449).
+    Stay,
     /// Total defence now.
     TotalDefense,
     /// Stand up.
@@ -80,6 +82,8 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
     BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
     BarAction { key: KeyCode::Semicolon, label: "Trip [;]", kind: BarKind::Mode(Mode::Trip) },
+    BarAction { key: KeyCode::Period, label: "Bull rush [.]", kind: BarKind::Mode(Mode::BullRush) },
+    BarAction { key: KeyCode::Slash, label: "Rush: stay put [/]", kind: BarKind::Stay },
     BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
@@ -124,6 +128,10 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_))
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
+        // Standing next to its foe, or charging to it (004:446, 004:458).
+        BarKind::Mode(Mode::BullRush) | BarKind::Stay => {
+            budget.check(ActionKind::Standard).or_else(|_| budget.check(ActionKind::FullRound))
+        }
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),
@@ -206,6 +214,11 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         BarKind::Defensively => {
             let mut choice = world.resource_mut::<Choice>();
             choice.defensively = !choice.defensively;
+            return;
+        }
+        BarKind::Stay => {
+            let mut choice = world.resource_mut::<Choice>();
+            choice.stay = !choice.stay;
             return;
         }
         BarKind::TotalDefense => Command::TotalDefense { creature },

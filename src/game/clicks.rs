@@ -60,6 +60,19 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         let target = id_of(world, there);
         return Some(match choice.mode {
             Mode::Trip => Command::Trip { creature: my_id, target, weapon: None },
+            Mode::BullRush => {
+                let stay = choice.stay;
+                match crate::preview::bull_rush_preview(world, me, there, stay).ok().and_then(|p| p.charge_to) {
+                    Some(to) => Command::Charge {
+                        creature: my_id,
+                        target,
+                        to: Some(to),
+                        finish: ChargeFinish::BullRush { stay },
+                    },
+                    // Next to it, or refused with the rule that forbids it.
+                    None => Command::BullRush { creature: my_id, target, stay },
+                }
+            }
             Mode::Feint => Command::Feint { creature: my_id, target },
             Mode::Aid(kind) => {
                 let prefer = world.resource::<Selected>().0;

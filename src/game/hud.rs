@@ -287,6 +287,7 @@ fn gather(world: &mut World) {
             match entry.kind {
                 BarKind::Mode(mode) => choice.mode == mode,
                 BarKind::Defensively => choice.defensively,
+                BarKind::Stay => choice.stay,
                 BarKind::Threats => choice.show_threats,
                 _ => false,
             }
@@ -389,7 +390,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
-    let manoeuvres = (previews.trip.clone(), previews.aid.clone(), previews.feint.clone());
+    let manoeuvres = (previews.trip.clone(), previews.aid.clone(), previews.feint.clone(), previews.bull_rush.clone());
     let breath = previews.breath.clone();
     let choice = world.resource::<super::state::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
@@ -552,12 +553,20 @@ type SpecialPreviews = (
     Option<Result<crate::preview::TripPreview, Refusal>>,
     Option<Result<crate::preview::AidPreview, Refusal>>,
     Option<Result<crate::preview::FeintPreview, Refusal>>,
+    Option<Result<crate::preview::BullRushPreview, Refusal>>,
 );
 
 /// The special attack a click on the hovered foe would make: a trip, an aid another.
-fn special_attack_lines(world: &World, (trip, aid, feint): SpecialPreviews, out: &mut Vec<(String, egui::Color32)>) {
+fn special_attack_lines(
+    world: &World,
+    (trip, aid, feint, bull_rush): SpecialPreviews,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
     if let Some(trip) = trip {
         trip_lines(trip, out);
+    }
+    if let Some(rush) = bull_rush {
+        bull_rush_lines(world, rush, out);
     }
     if let Some(aid) = aid {
         aid_lines(world, aid, out);
@@ -605,6 +614,69 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
         }
         Err(refusal) => out.push((format!("no aid: {} ({})", refusal.reason, refusal.rule), BAD)),
     }
+}
+
+/// A bull rush on the hovered foe: the charge that brings the rusher there, who strikes as it enters, the
+/// check with its terms and chance, and where a win pushes the foe (004:446-450).
+fn bull_rush_lines(
+    world: &World,
+    rush: Result<crate::preview::BullRushPreview, Refusal>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    let r = match rush {
+        Ok(r) => r,
+        Err(refusal) => {
+            out.push((format!("no bull rush: {} ({})", refusal.reason, refusal.rule), BAD));
+            return;
+        }
+    };
+    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
+    let p = &r.plan;
+    out.push((
+        format!(
+            "bull rush: {} {:+} ({}) against {} {:+} ({}) — {:.0}% (004:448)",
+            p.attacker.check,
+            p.attacker.bonus(),
+            describe_modifiers(&p.attacker.terms),
+            p.defender.check,
+            p.defender.bonus(),
+            describe_modifiers(&p.defender.terms),
+            r.chance * 100.0
+        ),
+        GOOD,
+    ));
+    if let Some(to) = r.charge_to {
+        out.push((format!("charges to {to} first, then rushes: +2 (004:458); the way is seen on arrival"), WARN));
+    } else {
+        if p.provokers.is_empty() {
+            out.push(("entering its space provokes no one (004:447)".into(), GREY));
+        } else {
+            let names: Vec<String> = p.provokers.iter().map(|e| name(*e)).collect();
+            out.push((
+                format!(
+                    "entering its space provokes: {} — a blow by another than the foe strikes the foe on 25% (004:447)",
+                    names.join(", ")
+                ),
+                WARN,
+            ));
+        }
+        let way: Vec<String> = p.pushes.iter().map(|f| f.origin.to_string()).collect();
+        match (p.pushes.first(), p.follows.is_empty()) {
+            (None, _) => out.push(("won, it cannot be pushed: the square behind it is barred (004:449)".into(), WARN)),
+            (Some(first), true) => {
+                out.push((format!("won: pushed to {}; you stay (004:449; / to follow)", first.origin), GOOD));
+            }
+            (Some(_), false) => out.push((
+                format!(
+                    "won: pushed to {}, one square more per 5 points, you following (004:449; / to stay)",
+                    way.join(", then ")
+                ),
+                GOOD,
+            )),
+        }
+    }
+    out.push(("lost: you are thrown back 1.5 m (004:450)".into(), WARN));
+    out.push(("click to rush".into(), GOOD));
 }
 
 /// A trip on the hovered foe: the touch attack and the check, each with its terms and chance (004:483-489).

@@ -248,6 +248,20 @@ pub fn redraw(
             }
         }
     }
+    // Where a bull rush would push the foe (orange) and take the rusher (blue), step by step; the charge
+    // that brings it there.
+    if let Some(Ok(rush)) = &previews.bull_rush {
+        for (i, pushed) in rush.plan.pushes.iter().enumerate() {
+            outline(&mut commands, *pushed, height, Color::srgb(1.0, 0.55, 0.1), 3.0, Z_PATH + 1.5);
+            label(&mut commands, format!("{}", i + 1), square_centre(pushed.origin, height), Color::WHITE, 14.0);
+        }
+        for follow in &rush.plan.follows {
+            outline(&mut commands, *follow, height, Color::srgb(0.3, 0.7, 1.0), 2.0, Z_PATH + 1.0);
+        }
+        if let Some(to) = rush.charge_to {
+            shade(&mut commands, to, height, action_colour(MovementAction::Charge), 18.0, Z_SHADE + 1.0);
+        }
+    }
     // Whom a breath would cover: each outlined in orange.
     for covered in previews.breath.iter().flatten().flatten() {
         if let Ok((position, space, _)) = creatures.get(*covered) {

@@ -166,6 +166,8 @@ pub fn update_previews(world: &mut World) {
                     previews.feint = Some(crate::preview::feint_preview(world, me, foe));
                 } else if key.choice.mode == Mode::Trip {
                     previews.trip = Some(crate::preview::trip_preview(world, me, foe));
+                } else if key.choice.mode == Mode::BullRush {
+                    previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, key.choice.stay));
                 } else if key.choice.mode == Mode::Charge {
                     previews.lanes = Some(charge_lanes(world, me, foe));
                 } else {

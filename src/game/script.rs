@@ -272,6 +272,8 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Minus" => KeyCode::Minus,
         "Comma" => KeyCode::Comma,
         "Semicolon" => KeyCode::Semicolon,
+        "Period" => KeyCode::Period,
+        "Slash" => KeyCode::Slash,
         "Quote" => KeyCode::Quote,
         "BracketLeft" => KeyCode::BracketLeft,
         "BracketRight" => KeyCode::BracketRight,

@@ -48,6 +48,8 @@ pub enum Mode {
     Breath,
     /// Trip the foe clicked (004:483-489).
     Trip,
+    /// Bull rush the foe clicked (004:446-450): next to it, or at the end of a charge (004:458).
+    BullRush,
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -109,6 +111,8 @@ pub struct Choice {
     /// In ready mode, the action to ready other than an attack (004:621); a move's square is known once
     /// clicked.
     pub readying: Option<Readying>,
+    /// A bull rush does not follow the foe it pushes (004:449).
+    pub stay: bool,
 }
 
 /// An action other than an attack being readied, as the player chose it.
@@ -189,6 +193,8 @@ pub struct Previews {
     pub feint: Option<Result<crate::preview::FeintPreview, Refusal>>,
     /// The trip a click on the hovered foe would make.
     pub trip: Option<Result<crate::preview::TripPreview, Refusal>>,
+    /// The bull rush a click on the hovered foe would make.
+    pub bull_rush: Option<Result<crate::preview::BullRushPreview, Refusal>>,
     /// Whom a breath at the hovered creature would cover, in breath mode.
     pub breath: Option<Result<Vec<Entity>, Refusal>>,
     /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
