@@ -162,6 +162,16 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if is_directed(world, creature) {
         return end;
     }
+    // A turned undead flees its turner as fast as it can (004:549); with nowhere farther to go it stays.
+    if let Some(by) = world.get::<crate::rules::special::turning::TurnedBy>(creature).copied()
+        && world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Turned))
+    {
+        return flee(world, creature, &me, by.turner).unwrap_or(end);
+    }
+    // A cleric turns undead when its turning would reach two or more of them, or one that threatens it.
+    if let Some(step) = turn_undead(world, creature, &me, &foes) {
+        return step;
+    }
     // Lying prone it stands up first with its move action (004:225); with only its standard action left it
     // fights from the ground.
     let prone = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Prone));
@@ -577,6 +587,32 @@ fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 }
 
 /// Squares to the nearest standing foe.
+/// The move that takes `creature` farthest from `from`, if any takes it farther than it is.
+fn flee(world: &mut World, creature: Entity, me: &Seen, from: Entity) -> Option<Command> {
+    let away = world.get::<Space>(from).zip(world.get::<Position>(from)).map(|(s, p)| s.at(p.0))?;
+    let here = away.distance_to(me.footprint);
+    let options = move_options(world, creature);
+    let mut squares: Vec<(Square, MovementAction, u32)> = options
+        .squares
+        .iter()
+        .map(|(s, (a, _))| (*s, *a, away.distance_to(Footprint::new(*s, me.footprint.width))))
+        .filter(|(_, _, d)| *d > here)
+        .collect();
+    squares.sort_by_key(|(s, _, d)| (std::cmp::Reverse(*d), s.y, s.x));
+    let (to, action, _) = squares.first()?;
+    Some(Command::Move { creature: me.id.clone(), to: *to, action: *action, path: None })
+}
+
+/// Turning undead when it would reach two or more of them, or one next to the turner (004:538-546).
+fn turn_undead(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    world.get::<crate::rules::special::turning::Turning>(creature)?;
+    let plan = crate::rules::special::turning::plan_turning(world, creature).ok()?;
+    let likely: Vec<_> = plan.undead.iter().filter(|u| plan.chance_for(u.against_check) >= 0.5).collect();
+    let close =
+        likely.iter().any(|u| foes.iter().any(|f| f.entity == u.entity && f.footprint.distance_to(me.footprint) <= 1));
+    (likely.len() >= 2 || close).then(|| Command::TurnUndead { creature: me.id.clone() })
+}
+
 fn nearest_foe(foes: &[Seen], at: Footprint) -> u32 {
     foes.iter().map(|f| f.footprint.distance_to(at)).min().unwrap_or(u32::MAX)
 }

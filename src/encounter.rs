@@ -89,6 +89,9 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
         if let Some(breath) = &s.breath {
             world.entity_mut(entity).insert(breath.clone());
         }
+        if let Some(turning) = s.turning {
+            world.entity_mut(entity).insert(turning);
+        }
         if spec.military_saddle {
             world.entity_mut(entity).insert(crate::rules::core::creature::MilitarySaddle);
         }

@@ -1329,6 +1329,41 @@ fn a_foe_is_bull_rushed_with_the_mouse() {
     );
 }
 
+/// Turning undead with the mouse (004:538-575): in turn mode (`\\`) the panel's plan lists the undead within
+/// 18 m with a line of effect, nearest first, each with the chance the check reaches it: a skeleton (1 HD)
+/// on 2 or more, 95%; the zombie (2 HD) on 5 or more, 80%; the ghoul (2 HD, turn resistance +2) on 11 or
+/// more, 50%. The skeleton behind the wall and the one beyond 18 m are not there. A click turns.
+#[test]
+fn undead_are_turned_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/turning.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("dead".into(), Control::Human);
+    app.update();
+    let cleric = entity(&app, "cleric");
+    pass_turns_until(&mut app, cleric);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Turn));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(15, 6));
+    app.update();
+    let plan = app.world().resource::<Previews>().turning.clone().expect("a turning preview").expect("a turning");
+    let chance = |id: &str| {
+        let u = plan.undead.iter().find(|u| u.id.0 == id).unwrap_or_else(|| panic!("{id} in reach"));
+        plan.chance_for(u.against_check)
+    };
+    assert!((chance("skeleton-1") - 0.95).abs() < 1e-6);
+    assert!((chance("zombie") - 0.80).abs() < 1e-6);
+    assert!((chance("ghoul") - 0.50).abs() < 1e-6);
+    assert!(plan.undead.iter().all(|u| u.id.0 != "hidden" && u.id.0 != "far"), "{:?}", plan.undead);
+    assert_eq!(plan.uses_left, 4, "3 + Cha 14's +2, one spent by this turning (004:541)");
+    let step = clicked(&mut app, Square::new(15, 6)).expect("a turning");
+    assert!(matches!(&step, Command::TurnUndead { creature } if creature == "cleric"));
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::TurningChecked { .. })), "{facts:?}");
+}
+
 /// Aid another with the mouse (004:444): in aid mode (`]` for +2 AC) the hovered orc shows the ally the aid
 /// would help, the hero engaged with it, and the attack against AC 10: the squire's +6 lands on 4 or more,
 /// 85%. A click aids, and the hero holds its bonus.

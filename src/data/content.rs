@@ -259,6 +259,9 @@ pub struct TemplateDef {
     /// A breath weapon.
     #[serde(default)]
     pub breath: Option<crate::rules::breath::BreathWeapon>,
+    /// The power to turn or rebuke undead: `(level: 3)`, `(level: 3, energy: Negative)` (004:538-575).
+    #[serde(default)]
+    pub turning: Option<crate::rules::special::turning::Turning>,
 }
 
 fn one() -> u32 {
@@ -342,6 +345,8 @@ pub struct Stats {
     pub spellcasting: Option<crate::rules::magic::Spellcasting>,
     /// A breath weapon.
     pub breath: Option<crate::rules::breath::Breath>,
+    /// The power to turn undead.
+    pub turning: Option<crate::rules::special::turning::Turning>,
 }
 
 impl Stats {
@@ -712,6 +717,7 @@ impl Content {
                 .breath
                 .clone()
                 .map(|weapon| crate::rules::breath::Breath::new(weapon, template.level.max(1), abilities.con)),
+            turning: template.turning,
         })
     }
 }

@@ -84,6 +84,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::Semicolon, label: "Trip [;]", kind: BarKind::Mode(Mode::Trip) },
     BarAction { key: KeyCode::Period, label: "Bull rush [.]", kind: BarKind::Mode(Mode::BullRush) },
     BarAction { key: KeyCode::Slash, label: "Rush: stay put [/]", kind: BarKind::Stay },
+    BarAction { key: KeyCode::Backslash, label: "Turn undead [\\]", kind: BarKind::Mode(Mode::Turn) },
     BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
@@ -128,6 +129,10 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_))
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
+        BarKind::Mode(Mode::Turn) => match world.get::<crate::rules::special::turning::Turning>(me) {
+            None => Err(Refusal::new("cannot turn undead: clerics and paladins can", "004:538")),
+            Some(_) => budget.check(ActionKind::Standard),
+        },
         // Standing next to its foe, or charging to it (004:446, 004:458).
         BarKind::Mode(Mode::BullRush) | BarKind::Stay => {
             budget.check(ActionKind::Standard).or_else(|_| budget.check(ActionKind::FullRound))

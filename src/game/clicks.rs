@@ -25,6 +25,10 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     let me = human_turn(world)?;
     let choice = world.resource::<Choice>().clone();
     let my_id = id_of(world, me);
+    // Turning reaches every undead in range at once (004:542): a click anywhere turns.
+    if choice.mode == Mode::Turn {
+        return Some(Command::TurnUndead { creature: my_id });
+    }
     if let Some(there) = pointed_at(world, square)
         && choice.mode == Mode::Breath
         && there != me

@@ -390,7 +390,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
-    let manoeuvres = (previews.trip.clone(), previews.aid.clone(), previews.feint.clone(), previews.bull_rush.clone());
+    let manoeuvres = special_previews(previews);
     let breath = previews.breath.clone();
     let choice = world.resource::<super::state::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
@@ -554,14 +554,29 @@ type SpecialPreviews = (
     Option<Result<crate::preview::AidPreview, Refusal>>,
     Option<Result<crate::preview::FeintPreview, Refusal>>,
     Option<Result<crate::preview::BullRushPreview, Refusal>>,
+    Option<Result<crate::rules::special::turning::TurnPlan, Refusal>>,
 );
+
+/// The previews of the special attacks, for the panel.
+fn special_previews(previews: &Previews) -> SpecialPreviews {
+    (
+        previews.trip.clone(),
+        previews.aid.clone(),
+        previews.feint.clone(),
+        previews.bull_rush.clone(),
+        previews.turning.clone(),
+    )
+}
 
 /// The special attack a click on the hovered foe would make: a trip, an aid another.
 fn special_attack_lines(
     world: &World,
-    (trip, aid, feint, bull_rush): SpecialPreviews,
+    (trip, aid, feint, bull_rush, turning): SpecialPreviews,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
+    if let Some(turning) = turning {
+        turning_lines(turning, out);
+    }
     if let Some(trip) = trip {
         trip_lines(trip, out);
     }
@@ -614,6 +629,56 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
         }
         Err(refusal) => out.push((format!("no aid: {} ({})", refusal.reason, refusal.rule), BAD)),
     }
+}
+
+/// The turning a click would make: its check and damage, and each undead within reach, nearest first, with
+/// the chance the check reaches its Hit Dice and what becomes of it (004:538-575).
+fn turning_lines(
+    turning: Result<crate::rules::special::turning::TurnPlan, Refusal>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    use crate::rules::special::turning::Energy;
+    let plan = match turning {
+        Ok(plan) => plan,
+        Err(refusal) => {
+            out.push((format!("no turning: {} ({})", refusal.reason, refusal.rule), BAD));
+            return;
+        }
+    };
+    let (verb, worst) = match plan.turning.energy {
+        Energy::Positive => ("turn", "destroyed"),
+        Energy::Negative => ("rebuke", "commanded"),
+    };
+    out.push((
+        format!(
+            "{verb} undead as a cleric of level {}: d20 {:+} on the table (004:554-563), then 2d6 {:+} Hit Dice \
+             (004:546); {} more today",
+            plan.turning.level, plan.check_bonus, plan.damage_bonus, plan.uses_left
+        ),
+        GOOD,
+    ));
+    if plan.undead.is_empty() {
+        out.push(("no undead within 18 m with a line of effect (004:542)".into(), WARN));
+    }
+    for u in &plan.undead {
+        let fate = if plan.turning.level >= 2 * u.hit_dice { worst } else { "turned for 10 rounds" };
+        let resisting = if u.against_check > u.hit_dice as i32 {
+            format!(", {} against the check", u.against_check)
+        } else {
+            String::new()
+        };
+        out.push((
+            format!(
+                "{}: {} HD{resisting}, {:.1} m — {:.0}% the check reaches it; {fate}",
+                u.id,
+                u.hit_dice,
+                u.distance as f32 * 1.5,
+                plan.chance_for(u.against_check) * 100.0
+            ),
+            GREY,
+        ));
+    }
+    out.push(("the nearest first, as far as the damage goes; click anywhere to turn".into(), GOOD));
 }
 
 /// A bull rush on the hovered foe: the charge that brings the rusher there, who strikes as it enters, the

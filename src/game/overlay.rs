@@ -262,6 +262,14 @@ pub fn redraw(
             shade(&mut commands, to, height, action_colour(MovementAction::Charge), 18.0, Z_SHADE + 1.0);
         }
     }
+    // The undead a turning would reach: outlined in gold.
+    if let Some(Ok(turning)) = &previews.turning {
+        for undead in &turning.undead {
+            if let Ok((position, space, _)) = creatures.get(undead.entity) {
+                outline(&mut commands, space.at(position.0), height, Color::srgb(1.0, 0.85, 0.2), 4.0, Z_PATH + 2.0);
+            }
+        }
+    }
     // Whom a breath would cover: each outlined in orange.
     for covered in previews.breath.iter().flatten().flatten() {
         if let Ok((position, space, _)) = creatures.get(*covered) {

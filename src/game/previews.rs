@@ -86,22 +86,7 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
 /// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
 pub fn update_previews(world: &mut World) {
     let active = human_turn(world);
-    // A flier's climb and declared speed are for its own turn (004:686).
-    if world.resource::<Previews>().key.as_ref().is_some_and(|k| k.active != active) {
-        let mut choice = world.resource_mut::<Choice>();
-        if choice.climb != 0
-            || choice.speed.is_some()
-            || choice.decelerate
-            || choice.flyby.is_some()
-            || choice.bluff.is_some()
-        {
-            choice.climb = 0;
-            choice.speed = None;
-            choice.decelerate = false;
-            choice.flyby = None;
-            choice.bluff = None;
-        }
-    }
+    forget_turn_choices(world, active);
     let key = PreviewKey {
         active,
         facts: world.resource::<EventLog>().0.len(),
@@ -155,6 +140,9 @@ pub fn update_previews(world: &mut World) {
                 _ => None,
             };
         }
+        if key.choice.mode == Mode::Turn {
+            previews.turning = Some(crate::rules::special::turning::plan_turning(world, me));
+        }
         match (hovered_foe, key.hover) {
             (Some(_), _)
                 if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram | Mode::Bluff) => {}
@@ -188,6 +176,25 @@ pub fn update_previews(world: &mut World) {
     }
     previews.key = Some(key);
     world.insert_resource(previews);
+}
+
+/// A flier's climb and declared speed are for its own turn (004:686): forgotten when another's begins.
+fn forget_turn_choices(world: &mut World, active: Option<Entity>) {
+    if world.resource::<Previews>().key.as_ref().is_some_and(|k| k.active != active) {
+        let mut choice = world.resource_mut::<Choice>();
+        if choice.climb != 0
+            || choice.speed.is_some()
+            || choice.decelerate
+            || choice.flyby.is_some()
+            || choice.bluff.is_some()
+        {
+            choice.climb = 0;
+            choice.speed = None;
+            choice.decelerate = false;
+            choice.flyby = None;
+            choice.bluff = None;
+        }
+    }
 }
 
 /// The flights of `me` with the choice's climbs first, at its declared speed: the previews' when they were

@@ -274,6 +274,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Semicolon" => KeyCode::Semicolon,
         "Period" => KeyCode::Period,
         "Slash" => KeyCode::Slash,
+        "Backslash" => KeyCode::Backslash,
         "Quote" => KeyCode::Quote,
         "BracketLeft" => KeyCode::BracketLeft,
         "BracketRight" => KeyCode::BracketRight,

@@ -50,6 +50,8 @@ pub enum Mode {
     Trip,
     /// Bull rush the foe clicked (004:446-450): next to it, or at the end of a charge (004:458).
     BullRush,
+    /// Turn (or rebuke) undead: a click anywhere (004:538-575).
+    Turn,
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -193,6 +195,8 @@ pub struct Previews {
     pub feint: Option<Result<crate::preview::FeintPreview, Refusal>>,
     /// The trip a click on the hovered foe would make.
     pub trip: Option<Result<crate::preview::TripPreview, Refusal>>,
+    /// The turning a click would make, in turn mode.
+    pub turning: Option<Result<crate::rules::special::turning::TurnPlan, Refusal>>,
     /// The bull rush a click on the hovered foe would make.
     pub bull_rush: Option<Result<crate::preview::BullRushPreview, Refusal>>,
     /// Whom a breath at the hovered creature would cover, in breath mode.

@@ -106,6 +106,11 @@ pub enum Command {
         /// The foe's id.
         target: CreatureId,
     },
+    /// Turn or rebuke undead (004:538-575).
+    TurnUndead {
+        /// Its id.
+        creature: CreatureId,
+    },
     /// Bull rush a foe (004:446-450): push it back, following it unless `stay`.
     BullRush {
         /// Its id.
@@ -303,6 +308,7 @@ impl Command {
             | Command::TotalDefense { creature }
             | Command::Trip { creature, .. }
             | Command::BullRush { creature, .. }
+            | Command::TurnUndead { creature }
             | Command::Aid { creature, .. }
             | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
@@ -420,6 +426,9 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 feinter: entity(creature)?,
                 target: entity(target)?,
             });
+        }
+        Command::TurnUndead { creature } => {
+            world.write_message(crate::rules::special::turning::TurnIntent { turner: entity(creature)? });
         }
         Command::BullRush { creature, target, stay } => {
             world.write_message(crate::rules::special::bull_rush::BullRushIntent {

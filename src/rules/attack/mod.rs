@@ -510,6 +510,9 @@ fn attacker_modifiers(
     weapon: &Weapon,
     modifiers: &mut Vec<Modifier>,
 ) -> Result<(), Refusal> {
+    if attacker.conditions.has(Condition::Turned) {
+        return Err(Refusal::new("a turned undead flees and attacks no one", "004:549"));
+    }
     // The attacker table (004:372-382).
     for (condition, value, source) in [
         (Condition::Dazzled, -1, "dazzled (004:376)"),

@@ -540,6 +540,39 @@ pub enum Fact {
         /// Whether the other is struck.
         strays: bool,
     },
+    /// A turning check (004:544): 1d20 + Cha modifier, and the most Hit Dice it affects by the table.
+    TurningChecked {
+        /// Who turns.
+        creature: CreatureId,
+        /// The d20.
+        roll: u32,
+        /// The Charisma modifier.
+        bonus: i32,
+        /// Roll plus bonus.
+        total: i32,
+        /// The most Hit Dice affected (004:554-563).
+        max_hit_dice: i32,
+    },
+    /// Turning damage (004:546): 2d6 + level + Cha modifier, the Hit Dice affected.
+    TurningDamage {
+        /// Who turns.
+        creature: CreatureId,
+        /// The two d6.
+        faces: Vec<u32>,
+        /// Level + Charisma modifier.
+        bonus: i32,
+        /// The Hit Dice affected.
+        total: i32,
+    },
+    /// An undead turned, destroyed, rebuked or commanded (004:549-551, 004:564-566).
+    UndeadTurned {
+        /// Who turned it.
+        creature: CreatureId,
+        /// The undead.
+        undead: CreatureId,
+        /// What became of it.
+        outcome: crate::rules::special::turning::TurnOutcome,
+    },
     /// A creature moved by another's push, or pushing, or pushed back (a bull rush, 004:449-450).
     Pushed {
         /// Who moved.
@@ -803,6 +836,9 @@ impl Fact {
             | Fact::AidGiven { .. }
             | Fact::Feinted { .. }
             | Fact::StrayRolled { .. }
+            | Fact::TurningChecked { .. }
+            | Fact::TurningDamage { .. }
+            | Fact::UndeadTurned { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
         }
     }
@@ -828,7 +864,26 @@ impl Fact {
                  {other}: {} (004:447)",
                 if *strays { other } else { meant }
             ),
+            Fact::Pushed { creature, from, to, reason } if from == to => {
+                format!("{creature} stays on {from}: {reason}")
+            }
             Fact::Pushed { creature, from, to, reason } => format!("{creature} goes from {from} to {to}: {reason}"),
+            Fact::TurningChecked { creature, roll, bonus, total, max_hit_dice } => format!(
+                "{creature} turns undead: d20 {roll} {bonus:+} = {total}: up to {max_hit_dice} Hit Dice (004:554-563)"
+            ),
+            Fact::TurningDamage { creature, faces, bonus, total } => {
+                format!("{creature}'s turning damage: 2d6 {faces:?} {bonus:+} = {total} Hit Dice (004:546)")
+            }
+            Fact::UndeadTurned { creature, undead, outcome } => {
+                use crate::rules::special::turning::TurnOutcome;
+                let what = match outcome {
+                    TurnOutcome::Turned => "turned: it flees for 10 rounds (004:549)",
+                    TurnOutcome::Destroyed => "destroyed (004:551)",
+                    TurnOutcome::Rebuked => "rebuked: it cowers for 10 rounds (004:565)",
+                    TurnOutcome::Commanded => "commanded (004:566)",
+                };
+                format!("{creature}: {undead} {what}")
+            }
             other => unreachable!("{other:?} is another group's"),
         }
     }

@@ -124,6 +124,8 @@ pub enum Action {
     Feint,
     /// A bull rush (004:446-450).
     BullRush,
+    /// Turning or rebuking undead (004:538-575).
+    TurnUndead,
 }
 
 impl Action {
@@ -169,6 +171,7 @@ impl Action {
             Action::AidAnother => "aid_another",
             Action::Feint => "feint",
             Action::BullRush => "bull_rush",
+            Action::TurnUndead => "turn_undead",
         })
     }
 }

@@ -109,7 +109,7 @@ pub fn heal(hp: HitPoints, amount: i32) -> HitPoints {
 /// Heals, then sets the states the new hit points bring.
 fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_, '_>, mut facts: MessageWriter<Fact>) {
     for cure in healing.read() {
-        let Ok((id, mut hp, mut conditions, _, _, _)) = creatures.get_mut(cure.target) else { continue };
+        let Ok((id, mut hp, mut conditions, _, _, _, _)) = creatures.get_mut(cure.target) else { continue };
         if conditions.has(Condition::Dead) {
             continue;
         }
@@ -262,6 +262,7 @@ type Wounded<'w, 's> = Query<
         &'static Abilities,
         &'static Saves,
         &'static mut Fall,
+        &'static crate::rules::core::creature::Traits,
     ),
     With<Creature>,
 >;
@@ -293,7 +294,7 @@ fn apply_damage_at_once(
 /// Applies one wound, then sets the states the new hit points bring; 50 or more from one attack calls for a
 /// Fortitude save DC 15 or death (004:272).
 fn wound(hit: &Damage, dice: &mut Dice, round: u32, creatures: &mut Wounded<'_, '_>, facts: &mut MessageWriter<Fact>) {
-    let Ok((id, mut hp, mut conditions, abilities, saves, mut fall)) = creatures.get_mut(hit.target) else {
+    let Ok((id, mut hp, mut conditions, abilities, saves, mut fall, traits)) = creatures.get_mut(hit.target) else {
         return;
     };
     let before = hp.current;
@@ -301,6 +302,17 @@ fn wound(hit: &Damage, dice: &mut Dice, round: u32, creatures: &mut Wounded<'_, 
         hp.nonlethal += hit.amount;
     } else {
         *hp = absorb(*hp, hit.amount);
+    }
+    // An undead is destroyed at 0 hit points: it is neither disabled nor dying (d20 standard; our ruling).
+    if traits.undead && hp.current <= 0 && !conditions.has(Condition::Dead) {
+        facts.write(Fact::HitPointsChanged {
+            creature: id.clone(),
+            before,
+            after: hp.current,
+            nonlethal: hp.nonlethal,
+        });
+        kill(id, &mut hp, &mut conditions, facts);
+        return;
     }
     facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
     let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
@@ -339,7 +351,7 @@ fn wound(hit: &Damage, dice: &mut Dice, round: u32, creatures: &mut Wounded<'_, 
 /// Kills the creatures a rule slays: hit points to -10 at most, dead (004:271).
 fn apply_slay(mut slay: MessageReader<Slay>, mut creatures: Wounded<'_, '_>, mut facts: MessageWriter<Fact>) {
     for slain in slay.read() {
-        let Ok((id, mut hp, mut conditions, _, _, _)) = creatures.get_mut(slain.target) else { continue };
+        let Ok((id, mut hp, mut conditions, _, _, _, _)) = creatures.get_mut(slain.target) else { continue };
         if conditions.has(Condition::Dead) {
             continue;
         }

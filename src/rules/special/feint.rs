@@ -129,7 +129,7 @@ pub(super) fn feint(
 
 /// Spends feints: the feinter's melee attack roll on its target spends it; the end of the feinter's turn
 /// after the one it feinted in ends it (004:524).
-fn spend_feints(
+pub(super) fn spend_feints(
     mut facts: MessageReader<Fact>,
     roster: Res<Roster>,
     order: Res<TurnOrder>,

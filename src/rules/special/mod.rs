@@ -7,6 +7,7 @@ pub mod aid;
 pub mod bull_rush;
 pub mod feint;
 pub mod trip;
+pub mod turning;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -114,6 +115,7 @@ pub fn strength_side(c: &CombatantItem, check: Check, resisting: bool) -> Side {
 pub fn plugin(app: &mut App) {
     trip::plugin(app);
     bull_rush::plugin(app);
+    turning::plugin(app);
     aid::plugin(app);
     feint::plugin(app);
 }

@@ -574,6 +574,10 @@ pub struct Traits {
     pub stable: bool,
     /// A humanoid: a feint against any other creature takes -4 (004:525).
     pub humanoid: bool,
+    /// An undead: turning affects it (004:538).
+    pub undead: bool,
+    /// Turn resistance: added to its Hit Dice against a turning check (d20 standard; our ruling).
+    pub turn_resistance: i32,
 }
 
 /// States and conditions that change what a creature can do or how it is hit.
@@ -626,6 +630,8 @@ pub enum Condition {
     Frightened,
     /// Cowering: -2 AC and no Dex bonus (004:388).
     Cowering,
+    /// Turned: an undead that flees its turner and attacks no one (004:549).
+    Turned,
     /// Grappling: no Dex bonus against those outside the grapple (004:391, 004:590).
     Grappling,
     /// Pinned: -4 AC against melee, Dex counted as 0 (004:394).

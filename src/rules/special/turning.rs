@@ -1,0 +1,383 @@
+//! Turning and rebuking undead (Renvoi des morts-vivants, 004:538-575). A standard action that provokes no
+//! attack of opportunity (004:539), 3 + Cha modifier times a day (004:541). The turning check, 1d20 + Cha
+//! modifier, gives through the table the most Hit Dice of undead affected (004:544, 004:554-563); if an
+//! undead within 18 m with a line of effect (004:542) is within it, turning damage, 2d6 + level + Cha
+//! modifier, is how many Hit Dice are affected, the nearest first (004:542, 004:546). Those already turned
+//! are not counted again (004:548). Turned, an undead flees for 10 rounds; the turner coming nearer within
+//! 3 m ends it (004:549); at twice its Hit Dice or more, the turner's level destroys it (004:551). An evil
+//! cleric's negative energy rebukes instead: cowering for 10 rounds, and in place of destruction command,
+//! up to its level in Hit Dice (004:564-566). A paladin turns as a cleric of its level - 3 (004:573): its
+//! template gives that level.
+//!
+//! Our rulings (docs/rulings.md): turn resistance adds to an undead's Hit Dice for the check, not for the
+//! damage; going nearest first, the first undead whose Hit Dice exceed what is left of the damage ends it;
+//! a turned undead attacks no one.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::attack::Slay;
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::{Dice, DiceExpr};
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Footprint;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::turns::lasting::ImposeIntent;
+use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
+
+/// The power to turn (positive energy) or rebuke (negative energy) undead, as a cleric of `level`.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turning {
+    /// The cleric level it turns at (a paladin's level - 3, 004:573).
+    pub level: u32,
+    /// Positive energy turns, negative rebukes (004:538).
+    #[serde(default)]
+    pub energy: Energy,
+    /// Uses spent today.
+    #[serde(default, skip)]
+    pub spent: u32,
+}
+
+/// The energy a turner channels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Energy {
+    /// Turns and destroys (004:538).
+    #[default]
+    Positive,
+    /// Rebukes and commands (004:564).
+    Negative,
+}
+
+/// An undead turned or rebuked: by whom, and how near the turner stood, so that its coming nearer within
+/// 3 m ends it (004:549).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnedBy {
+    /// The turner.
+    pub turner: Entity,
+    /// The nearest the turner has been since, in squares.
+    pub nearest: u32,
+}
+
+/// Asks to turn (or rebuke) undead.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct TurnIntent {
+    /// Who turns.
+    pub turner: Entity,
+}
+
+/// How far turning reaches: 18 m, 12 squares (004:542).
+pub const TURNING_RANGE_SQUARES: u32 = 12;
+/// How long a turning or a rebuke lasts: 1 minute, 10 rounds (004:549, 004:565).
+pub const TURNED_ROUNDS: u32 = 10;
+/// Within 3 m (2 squares), the turner coming nearer ends the turning (004:549).
+pub const TURNER_NEAR_SQUARES: u32 = 2;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<TurnIntent>();
+    app.add_systems(Rules, turn_undead.in_set(RulesSystems::Act).after(super::bull_rush::resolve_bull_rushes));
+    app.add_systems(Rules, turner_comes_near.in_set(RulesSystems::Turns).after(super::feint::spend_feints));
+}
+
+/// Uses a day: 3 + the Charisma modifier (004:541), none below 0.
+pub fn uses_per_day(charisma: i32) -> u32 {
+    (3 + ability_modifier(charisma)).max(0) as u32
+}
+
+/// The most Hit Dice of undead a turning check of `result` affects for a cleric of `level`: the table of
+/// 004:554-563, row by row.
+pub fn max_hit_dice(result: i32, level: u32) -> i32 {
+    let shift = match result {
+        i32::MIN..=0 => -4,
+        1..=3 => -3,
+        4..=6 => -2,
+        7..=9 => -1,
+        10..=12 => 0,
+        13..=15 => 1,
+        16..=18 => 2,
+        19..=21 => 3,
+        _ => 4,
+    };
+    level as i32 + shift
+}
+
+/// An undead within reach of a turning.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InReach {
+    /// The creature.
+    pub entity: Entity,
+    /// Its id.
+    pub id: CreatureId,
+    /// Squares from the turner.
+    pub distance: u32,
+    /// Its Hit Dice.
+    pub hit_dice: u32,
+    /// Its Hit Dice and its turn resistance, against the check.
+    pub against_check: i32,
+}
+
+/// A turning checked and ready: its terms and the undead within reach, nearest first.
+#[derive(Clone, Debug)]
+pub struct TurnPlan {
+    /// The turner's level and energy.
+    pub turning: Turning,
+    /// The check's bonus: the Charisma modifier (004:544).
+    pub check_bonus: i32,
+    /// The damage's bonus: level + Charisma modifier (004:546).
+    pub damage_bonus: i32,
+    /// The undead within 18 m with a line of effect, not yet turned, nearest first (004:542, 004:548).
+    pub undead: Vec<InReach>,
+    /// Uses left today after this one.
+    pub uses_left: u32,
+}
+
+impl TurnPlan {
+    /// The chance that the check reaches `hit_dice` (with turn resistance): a d20 + bonus whose row of
+    /// the table gives that many or more.
+    pub fn chance_for(&self, against_check: i32) -> f32 {
+        let reached = (1..=20).filter(|d| max_hit_dice(d + self.check_bonus, self.turning.level) >= against_check);
+        reached.count() as f32 / 20.0
+    }
+}
+
+/// Whether `turner` may turn now, and whom it would reach (the checks of 004:538-548).
+pub fn plan_turning(world: &mut World, turner: Entity) -> Result<TurnPlan, Refusal> {
+    let Some(turning) = world.get::<Turning>(turner).copied() else {
+        return Err(Refusal::new("it cannot turn undead: clerics and paladins can", "004:538"));
+    };
+    world.resource::<TurnOrder>().check_turn(turner)?;
+    world.get::<ActionBudget>(turner).copied().unwrap_or_default().check(ActionKind::Standard)?;
+    let conditions = world.get::<Conditions>(turner).cloned().unwrap_or_default();
+    if !conditions.can_act() {
+        return Err(Refusal::new("a helpless creature cannot turn", "004:278"));
+    }
+    let charisma = world.get::<Abilities>(turner).map_or(10, |a| a.cha);
+    let per_day = uses_per_day(charisma);
+    if turning.spent >= per_day {
+        return Err(Refusal::new(format!("its {per_day} turnings of the day are spent"), "004:541"));
+    }
+    let Some(from) = footprint(world, turner) else { return Err(Refusal::new("no such creature", "data")) };
+    let mut q = world.query_filtered::<
+        (Entity, &CreatureId, &Traits, &Position, &Space, &Level, &Conditions, Option<&TurnedBy>),
+        With<Creature>,
+    >();
+    let world: &World = world;
+    let field = world.resource::<Battlefield>();
+    let mut undead: Vec<InReach> = q
+        .iter(world)
+        .filter(|(e, _, traits, _, _, _, conditions, turned)| {
+            let already =
+                turned.is_some() && (conditions.has(Condition::Turned) || conditions.has(Condition::Cowering));
+            *e != turner && traits.undead && !conditions.has(Condition::Dead) && !already
+        })
+        .map(|(entity, id, traits, position, space, level, ..)| {
+            let at = space.at(position.0);
+            let distance = from.distance_to(at);
+            let seen = field.line_of_sight(from, at);
+            let hit_dice = level.0.max(1);
+            let reach = InReach {
+                entity,
+                id: id.clone(),
+                distance,
+                hit_dice,
+                against_check: hit_dice as i32 + traits.turn_resistance,
+            };
+            (reach, seen)
+        })
+        .filter(|(r, seen)| *seen && r.distance <= TURNING_RANGE_SQUARES)
+        .map(|(r, _)| r)
+        .collect();
+    undead.sort_by_key(|r| (r.distance, r.id.clone()));
+    let cha = ability_modifier(charisma);
+    Ok(TurnPlan {
+        turning,
+        check_bonus: cha,
+        damage_bonus: turning.level as i32 + cha,
+        undead,
+        uses_left: per_day - turning.spent - 1,
+    })
+}
+
+fn footprint(world: &World, e: Entity) -> Option<Footprint> {
+    Some(world.get::<Space>(e)?.at(world.get::<Position>(e)?.0))
+}
+
+/// Carries out turning intents: checked and paid for, the check, the damage, then each undead nearest
+/// first, turned, destroyed, rebuked or commanded.
+fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::message::MessageCursor<TurnIntent>>) {
+    let read: Vec<TurnIntent> =
+        intents.read(world.resource::<bevy::ecs::message::Messages<TurnIntent>>()).copied().collect();
+    for intent in read {
+        let Some(id) = world.get::<CreatureId>(intent.turner).cloned() else { continue };
+        let plan = match plan_turning(world, intent.turner) {
+            Ok(plan) => plan,
+            Err(refusal) => {
+                world.write_message(Fact::ActionRefused {
+                    creature: id,
+                    action: Action::TurnUndead,
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                continue;
+            }
+        };
+        if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.turner) {
+            let _ = budget.spend(ActionKind::Standard);
+        }
+        if let Some(mut turning) = world.get_mut::<Turning>(intent.turner) {
+            turning.spent += 1;
+        }
+        let affected = roll_turning(world, &id, &plan);
+        apply_turning(world, intent.turner, &plan, &affected);
+    }
+}
+
+/// The check and, if it reaches an undead in range, the damage; the undead affected, in order, the ties of
+/// distance broken by a die (002: « en lançant un dé »).
+fn roll_turning(world: &mut World, id: &CreatureId, plan: &TurnPlan) -> Vec<InReach> {
+    let mut dice = world.resource_mut::<Dice>();
+    let roll = dice.d20();
+    let total = roll as i32 + plan.check_bonus;
+    let most = max_hit_dice(total, plan.turning.level);
+    let reachable: Vec<InReach> = plan.undead.iter().filter(|u| u.against_check <= most).cloned().collect();
+    let mut facts =
+        vec![Fact::TurningChecked { creature: id.clone(), roll, bonus: plan.check_bonus, total, max_hit_dice: most }];
+    let mut affected = Vec::new();
+    if !reachable.is_empty() {
+        let thrown = dice.throw(DiceExpr::new(2, 6));
+        let mut left = thrown.total + plan.damage_bonus;
+        facts.push(Fact::TurningDamage {
+            creature: id.clone(),
+            faces: thrown.faces.clone(),
+            bonus: plan.damage_bonus,
+            total: left,
+        });
+        // Nearest first; ties by a die.
+        let mut rest = reachable;
+        while !rest.is_empty() {
+            let nearest = rest.iter().map(|u| u.distance).min().unwrap_or(0);
+            let tied: Vec<usize> = (0..rest.len()).filter(|i| rest[*i].distance == nearest).collect();
+            let pick = if tied.len() > 1 { tied[dice.roll(tied.len() as u32) as usize - 1] } else { tied[0] };
+            let next = rest.remove(pick);
+            if next.hit_dice as i32 > left {
+                break;
+            }
+            left -= next.hit_dice as i32;
+            affected.push(next);
+        }
+    }
+    for fact in facts {
+        world.write_message(fact);
+    }
+    affected
+}
+
+/// Turns, destroys, rebukes or commands each undead affected (004:549-551, 004:564-566).
+fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &[InReach]) {
+    let level = plan.turning.level;
+    let mut commanded_hit_dice = 0;
+    let faction = world.get::<Faction>(turner).cloned();
+    for undead in affected {
+        let overwhelmed = level >= 2 * undead.hit_dice;
+        let outcome = match plan.turning.energy {
+            Energy::Positive if overwhelmed => {
+                world.write_message(Slay { target: undead.entity });
+                TurnOutcome::Destroyed
+            }
+            Energy::Negative if overwhelmed && commanded_hit_dice + undead.hit_dice <= level => {
+                commanded_hit_dice += undead.hit_dice;
+                if let (Some(faction), Ok(mut e)) = (faction.clone(), world.get_entity_mut(undead.entity)) {
+                    e.insert(faction);
+                }
+                TurnOutcome::Commanded
+            }
+            energy => {
+                let condition = if energy == Energy::Positive { Condition::Turned } else { Condition::Cowering };
+                world.write_message(ImposeIntent { creature: undead.entity, condition, rounds: TURNED_ROUNDS });
+                if let Ok(mut e) = world.get_entity_mut(undead.entity) {
+                    e.insert(TurnedBy { turner, nearest: undead.distance });
+                }
+                if energy == Energy::Positive { TurnOutcome::Turned } else { TurnOutcome::Rebuked }
+            }
+        };
+        let Some(id) = world.get::<CreatureId>(turner).cloned() else { continue };
+        world.write_message(Fact::UndeadTurned { creature: id, undead: undead.id.clone(), outcome });
+    }
+}
+
+/// What a turning did to one undead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOutcome {
+    /// It flees 10 rounds (004:549).
+    Turned,
+    /// Destroyed: the turner's level is twice its Hit Dice or more (004:551).
+    Destroyed,
+    /// Cowering 10 rounds (004:565).
+    Rebuked,
+    /// Under the rebuker's command (004:566).
+    Commanded,
+}
+
+/// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549).
+fn turner_comes_near(
+    mut facts: MessageReader<Fact>,
+    mut turned: Query<(Entity, &mut TurnedBy, &Position, &Space)>,
+    places: Query<(&CreatureId, &Position, &Space)>,
+    mut conditions: MessageWriter<ConditionChange>,
+    mut commands: Commands,
+) {
+    for fact in facts.read() {
+        let Fact::CreatureMoved { creature, .. } = fact else { continue };
+        for (entity, mut by, position, space) in &mut turned {
+            let Ok((id, p, s)) = places.get(by.turner) else { continue };
+            if id != creature {
+                continue;
+            }
+            let distance = s.at(p.0).distance_to(space.at(position.0));
+            if distance <= TURNER_NEAR_SQUARES && distance < by.nearest {
+                conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
+                commands.entity(entity).remove::<TurnedBy>();
+            } else {
+                by.nearest = by.nearest.min(distance);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_turning_table_row_by_row_004_554_563() {
+        // A cleric of level 5: each row's range of results and the Hit Dice it gives.
+        let rows: [(&[i32], i32); 9] = [
+            (&[-3, 0], 1),
+            (&[1, 3], 2),
+            (&[4, 6], 3),
+            (&[7, 9], 4),
+            (&[10, 12], 5),
+            (&[13, 15], 6),
+            (&[16, 18], 7),
+            (&[19, 21], 8),
+            (&[22, 30], 9),
+        ];
+        for (results, hit_dice) in rows {
+            for result in results {
+                assert_eq!(max_hit_dice(*result, 5), hit_dice, "result {result}");
+            }
+        }
+    }
+
+    #[test]
+    fn three_uses_plus_charisma_004_541() {
+        assert_eq!(uses_per_day(10), 3);
+        assert_eq!(uses_per_day(14), 5);
+        assert_eq!(uses_per_day(7), 1);
+        assert_eq!(uses_per_day(1), 0);
+    }
+}
