@@ -571,7 +571,7 @@ pub enum Fact {
         /// The undead.
         undead: CreatureId,
         /// What became of it.
-        outcome: crate::rules::special::turning::TurnOutcome,
+        outcome: crate::rules::core::names::TurnOutcome,
     },
     /// A creature moved by another's push, or pushing, or pushed back (a bull rush, 004:449-450).
     Pushed {
@@ -875,7 +875,7 @@ impl Fact {
                 format!("{creature}'s turning damage: 2d6 {faces:?} {bonus:+} = {total} Hit Dice (004:546)")
             }
             Fact::UndeadTurned { creature, undead, outcome } => {
-                use crate::rules::special::turning::TurnOutcome;
+                use crate::rules::core::names::TurnOutcome;
                 let what = match outcome {
                     TurnOutcome::Turned => "turned: it flees for 10 rounds (004:549)",
                     TurnOutcome::Destroyed => "destroyed (004:551)",

@@ -256,3 +256,17 @@ impl std::fmt::Display for Save {
         })
     }
 }
+
+/// What a turning did to one undead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOutcome {
+    /// It flees 10 rounds (004:549).
+    Turned,
+    /// Destroyed: the turner's level is twice its Hit Dice or more (004:551).
+    Destroyed,
+    /// Cowering 10 rounds (004:565).
+    Rebuked,
+    /// Under the rebuker's command (004:566).
+    Commanded,
+}

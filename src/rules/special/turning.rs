@@ -22,7 +22,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Footprint;
-use crate::rules::core::names::Action;
+use crate::rules::core::names::{Action, TurnOutcome};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::lasting::ImposeIntent;
@@ -306,20 +306,6 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
         let Some(id) = world.get::<CreatureId>(turner).cloned() else { continue };
         world.write_message(Fact::UndeadTurned { creature: id, undead: undead.id.clone(), outcome });
     }
-}
-
-/// What a turning did to one undead.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TurnOutcome {
-    /// It flees 10 rounds (004:549).
-    Turned,
-    /// Destroyed: the turner's level is twice its Hit Dice or more (004:551).
-    Destroyed,
-    /// Cowering 10 rounds (004:565).
-    Rebuked,
-    /// Under the rebuker's command (004:566).
-    Commanded,
 }
 
 /// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549).
