@@ -178,6 +178,14 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if prone && !riding && budget.check(ActionKind::Move).is_ok() {
         return Command::StandUp { creature: me.id.clone() };
     }
+    // Disarmed, with a weapon within reach on the ground: it picks it up (004:128).
+    let unarmed = armament.0.iter().all(|w| w.unarmed);
+    if unarmed
+        && budget.check(ActionKind::Move).is_ok()
+        && !crate::rules::special::disarm::within_reach(world, creature).is_empty()
+    {
+        return Command::PickUp { creature: me.id.clone(), weapon: None };
+    }
     // A breath weapon ready breathes where it covers the most foes, before a flier flies on with its move.
     if let Some(step) = breathe_at(world, creature, &me, &foes) {
         return step;

@@ -34,7 +34,9 @@ pub struct Portrait {
 /// spawns every creature whole, and resets the turn order and the event log. The dice are reseeded with
 /// `seed` and `forced` dice.
 pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forced: &[u32]) {
-    let old: Vec<Entity> = world.query_filtered::<Entity, With<Creature>>().iter(world).collect();
+    let mut old: Vec<Entity> = world.query_filtered::<Entity, With<Creature>>().iter(world).collect();
+    // The weapons left on the ground by the last fight.
+    old.extend(world.query_filtered::<Entity, With<crate::rules::special::disarm::GroundWeapon>>().iter(world));
     for entity in old {
         world.despawn(entity);
     }

@@ -130,7 +130,9 @@ fn battle(encounter: &Encounter, seed: u64) -> Result<(Vec<Fact>, Vec<Command>),
         let _ = perform(app.world_mut(), &step);
         steps.push(step.clone());
         if let Some(crowd) = crowded(app.world_mut()) {
-            return Err(format!("after {step:?}: {crowd}"));
+            let log = &app.world().resource::<EventLog>().0;
+            let tail: Vec<String> = log.iter().rev().take(40).rev().map(|f| format!("{f:?}")).collect();
+            return Err(format!("after {step:?}: {crowd}; the log's end:\n{}", tail.join("\n")));
         }
     }
     let world = app.world_mut();
@@ -174,6 +176,19 @@ fn replayed_from_a_save(path: &Path, encounter: &Encounter, seed: u64, steps: Ve
         let _ = perform(app.world_mut(), step);
     }
     app.world().resource::<EventLog>().0.clone()
+}
+
+/// One battle, from `BATTLE_LEVEL` (a level's file name) and `BATTLE_SEED`, to look into a failure the random
+/// battles found: `BATTLE_LEVEL=wyrmfire.ron BATTLE_SEED=97942 cargo test --test battles one_battle -- --ignored`.
+#[test]
+#[ignore = "run by hand with BATTLE_LEVEL and BATTLE_SEED"]
+fn one_battle() {
+    let name = std::env::var("BATTLE_LEVEL").expect("BATTLE_LEVEL");
+    let seed: u64 = std::env::var("BATTLE_SEED").expect("BATTLE_SEED").parse().expect("a seed");
+    let path = levels().into_iter().find(|p| p.ends_with(&name)).expect("a level of that name");
+    if let Err(slip) = battle(&encounter(&path), seed) {
+        panic!("{} seed {seed}: {slip}", path.display());
+    }
 }
 
 proptest! {

@@ -1364,6 +1364,60 @@ fn undead_are_turned_with_the_mouse() {
     assert!(facts.iter().any(|f| matches!(f, Fact::TurningChecked { .. })), "{facts:?}");
 }
 
+/// A disarm with the mouse (004:490-498): in disarm mode (`1`) the hovered orc shows the opposed attack
+/// rolls, the fighter's longsword +6 against the orc's falchion +4 and +4 two-handed (004:493), that it
+/// provokes and that the orc may disarm back. A click disarms; won, the falchion lies at the orc's feet,
+/// and on the orc's turn the pick-up (`2`) is open to it and takes the falchion back into its hand.
+#[test]
+fn a_foe_is_disarmed_with_the_mouse_and_picks_its_weapon_up() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, bar_state, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    use estoc::rules::core::creature::{Armament, Condition};
+    use estoc::rules::special::disarm::GroundWeapon;
+    let encounter = level_at("tests/scenarios/levels/disarm.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
+    app.update();
+    let (fighter, orc) = (entity(&app, "fighter"), entity(&app, "orc"));
+    pass_turns_until(&mut app, fighter);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Disarm));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 2));
+    app.update();
+    let plan = app.world().resource::<Previews>().disarm.clone().expect("a disarm preview").expect("a disarm");
+    assert_eq!((plan.attacker.bonus(), plan.defender.bonus()), (6, 8), "{plan:?}");
+    assert_eq!(plan.item.name, "falchion");
+    assert!(plan.provokes && plan.counter);
+    let step = clicked(&mut app, Square::new(3, 2)).expect("a disarm");
+    assert!(matches!(&step, Command::Disarm { creature, target, .. } if creature == "fighter" && target == "orc"));
+    // The orc's attack of opportunity misses (if it may make one), the fighter rolls 20 against 1.
+    let flat_footed =
+        app.world().get::<estoc::rules::core::creature::Conditions>(orc).unwrap().has(Condition::FlatFooted);
+    let dice: &[u32] = if flat_footed { &[20, 1] } else { &[1, 20, 1] };
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force(dice.iter().copied());
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::Disarmed { weapon, taken: false, .. } if weapon == "falchion")),
+        "{facts:?}"
+    );
+    let lying: Vec<GroundWeapon> = {
+        let world = app.world_mut();
+        world.query::<&GroundWeapon>().iter(world).cloned().collect()
+    };
+    assert_eq!(lying.len(), 1);
+    assert_eq!(lying[0].at, Square::new(3, 2));
+    pass_turns_until(&mut app, orc);
+    assert_eq!(bar_state(app.world(), BarKind::PickUp), Ok(()));
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([1]);
+    use_bar(app.world_mut(), BarKind::PickUp);
+    let step = app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front().expect("the bar's step");
+    assert!(matches!(&step, Command::PickUp { creature, .. } if creature == "orc"));
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::PickedUp { .. })), "{facts:?}");
+    assert_eq!(app.world().get::<Armament>(orc).unwrap().0[0].name, "falchion");
+}
+
 /// Aid another with the mouse (004:444): in aid mode (`]` for +2 AC) the hovered orc shows the ally the aid
 /// would help, the hero engaged with it, and the attack against AC 10: the squire's +6 lands on 4 or more,
 /// 85%. A click aids, and the hero holds its bonus.

@@ -36,6 +36,8 @@ pub enum BarKind {
     Defensively,
     /// A bull rush does not follow its push (004:449).
     Stay,
+    /// Pick up a weapon lying on or next to its squares (004:128).
+    PickUp,
     /// Total defence now.
     TotalDefense,
     /// Stand up.
@@ -85,6 +87,8 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::Period, label: "Bull rush [.]", kind: BarKind::Mode(Mode::BullRush) },
     BarAction { key: KeyCode::Slash, label: "Rush: stay put [/]", kind: BarKind::Stay },
     BarAction { key: KeyCode::Backslash, label: "Turn undead [\\]", kind: BarKind::Mode(Mode::Turn) },
+    BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
+    BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
     BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
@@ -126,9 +130,13 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("has no breath weapon", "data")),
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
-        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_))
+        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_) | Mode::Disarm)
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
+        BarKind::PickUp => {
+            let intent = crate::rules::special::disarm::PickUpIntent { creature: me, weapon: None };
+            crate::rules::special::disarm::check_pick_up(world, &intent).map(|_| ())
+        }
         BarKind::Mode(Mode::Turn) => match world.get::<crate::rules::special::turning::Turning>(me) {
             None => Err(Refusal::new("cannot turn undead: clerics and paladins can", "004:538")),
             Some(_) => budget.check(ActionKind::Standard),
@@ -227,6 +235,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
             return;
         }
         BarKind::TotalDefense => Command::TotalDefense { creature },
+        BarKind::PickUp => Command::PickUp { creature, weapon: None },
         BarKind::StandUp => Command::StandUp { creature },
         BarKind::Potion => match first_potion(world, me) {
             Some(item) => Command::UseItem { creature, item },

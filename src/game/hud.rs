@@ -555,6 +555,7 @@ type SpecialPreviews = (
     Option<Result<crate::preview::FeintPreview, Refusal>>,
     Option<Result<crate::preview::BullRushPreview, Refusal>>,
     Option<Result<crate::rules::special::turning::TurnPlan, Refusal>>,
+    Option<Result<crate::rules::special::disarm::DisarmPlan, Refusal>>,
 );
 
 /// The previews of the special attacks, for the panel.
@@ -565,15 +566,19 @@ fn special_previews(previews: &Previews) -> SpecialPreviews {
         previews.feint.clone(),
         previews.bull_rush.clone(),
         previews.turning.clone(),
+        previews.disarm.clone(),
     )
 }
 
 /// The special attack a click on the hovered foe would make: a trip, an aid another.
 fn special_attack_lines(
     world: &World,
-    (trip, aid, feint, bull_rush, turning): SpecialPreviews,
+    (trip, aid, feint, bull_rush, turning, disarm): SpecialPreviews,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
+    if let Some(disarm) = disarm {
+        disarm_lines(disarm, out);
+    }
     if let Some(turning) = turning {
         turning_lines(turning, out);
     }
@@ -629,6 +634,43 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
         }
         Err(refusal) => out.push((format!("no aid: {} ({})", refusal.reason, refusal.rule), BAD)),
     }
+}
+
+/// A disarm on the hovered foe: the opposed attack rolls with their terms and the chance, whether it
+/// provokes, and what winning and losing do (004:490-498).
+fn disarm_lines(
+    disarm: Result<crate::rules::special::disarm::DisarmPlan, Refusal>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    let d = match disarm {
+        Ok(d) => d,
+        Err(refusal) => {
+            out.push((format!("no disarm: {} ({})", refusal.reason, refusal.rule), BAD));
+            return;
+        }
+    };
+    out.push((
+        format!(
+            "disarm its {} with the {}: {:+} ({}) against {:+} ({}) — {:.0}% (004:493)",
+            d.item.name,
+            d.weapon.name,
+            d.attacker.bonus(),
+            describe_modifiers(&d.attacker.terms),
+            d.defender.bonus(),
+            describe_modifiers(&d.defender.terms),
+            d.chance() * 100.0
+        ),
+        GOOD,
+    ));
+    let won = if d.weapon.unarmed { "won, you hold its weapon" } else { "won, its weapon falls at its feet" };
+    out.push((format!("{won} (004:494)"), GOOD));
+    if d.counter {
+        out.push(("lost, it may disarm you back at once (004:495)".into(), WARN));
+    }
+    if d.provokes {
+        out.push(("it provokes the foe's attack of opportunity; a wound spoils the disarm (004:492)".into(), WARN));
+    }
+    out.push(("click to disarm".into(), GOOD));
 }
 
 /// The turning a click would make: its check and damage, and each undead within reach, nearest first, with

@@ -147,6 +147,7 @@ pub fn redraw(
     encounter: Option<Res<ActiveEncounter>>,
     old: Query<Entity, With<Overlay>>,
     creatures: Query<(&Position, &Space, &CreatureId)>,
+    ground: Query<&crate::rules::special::disarm::GroundWeapon>,
     mut drawn: Local<u64>,
 ) {
     let Some(encounter) = encounter else { return };
@@ -158,6 +159,16 @@ pub fn redraw(
         commands.entity(entity).despawn();
     }
     let height = encounter.0.battlefield.height();
+    // A weapon on the ground: a blade across the bottom of its square, and its name (004:494).
+    for lying in &ground {
+        let at = square_centre(lying.at, height) + Vec2::new(0.0, -TILE_PX * 0.3);
+        commands.spawn((
+            Overlay,
+            Sprite::from_color(Color::srgb(0.85, 0.85, 0.9), Vec2::new(TILE_PX * 0.6, 5.0)),
+            Transform::from_translation(at.extend(Z_PATH)).with_rotation(Quat::from_rotation_z(0.5)),
+        ));
+        label(&mut commands, lying.weapon.name.clone(), at + Vec2::new(0.0, -8.0), Color::srgb(0.95, 0.9, 0.75), 11.0);
+    }
     for square in &previews.threatened {
         shade(&mut commands, *square, height, Color::srgba(0.9, 0.1, 0.1, 0.22), 0.0, Z_SHADE + 0.5);
     }

@@ -275,6 +275,8 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Period" => KeyCode::Period,
         "Slash" => KeyCode::Slash,
         "Backslash" => KeyCode::Backslash,
+        "1" => KeyCode::Digit1,
+        "2" => KeyCode::Digit2,
         "Quote" => KeyCode::Quote,
         "BracketLeft" => KeyCode::BracketLeft,
         "BracketRight" => KeyCode::BracketRight,

@@ -52,6 +52,8 @@ pub enum Mode {
     BullRush,
     /// Turn (or rebuke) undead: a click anywhere (004:538-575).
     Turn,
+    /// Disarm the foe clicked (004:490-498).
+    Disarm,
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -195,6 +197,8 @@ pub struct Previews {
     pub feint: Option<Result<crate::preview::FeintPreview, Refusal>>,
     /// The trip a click on the hovered foe would make.
     pub trip: Option<Result<crate::preview::TripPreview, Refusal>>,
+    /// The disarm a click on the hovered foe would make.
+    pub disarm: Option<Result<crate::rules::special::disarm::DisarmPlan, Refusal>>,
     /// The turning a click would make, in turn mode.
     pub turning: Option<Result<crate::rules::special::turning::TurnPlan, Refusal>>,
     /// The bull rush a click on the hovered foe would make.

@@ -106,6 +106,25 @@ pub enum Command {
         /// The foe's id.
         target: CreatureId,
     },
+    /// Disarm a foe (004:490-498): with `weapon` (`unarmed strike` to take its weapon), its first melee
+    /// weapon if absent.
+    Disarm {
+        /// Its id.
+        creature: CreatureId,
+        /// The foe's id.
+        target: CreatureId,
+        /// The weapon it disarms with.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+    /// Pick up a weapon lying on or next to its squares (004:128): the one named, else the nearest.
+    PickUp {
+        /// Its id.
+        creature: CreatureId,
+        /// The weapon's name.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
     /// Turn or rebuke undead (004:538-575).
     TurnUndead {
         /// Its id.
@@ -309,6 +328,8 @@ impl Command {
             | Command::Trip { creature, .. }
             | Command::BullRush { creature, .. }
             | Command::TurnUndead { creature }
+            | Command::Disarm { creature, .. }
+            | Command::PickUp { creature, .. }
             | Command::Aid { creature, .. }
             | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
@@ -425,6 +446,19 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             world.write_message(crate::rules::special::feint::FeintIntent {
                 feinter: entity(creature)?,
                 target: entity(target)?,
+            });
+        }
+        Command::Disarm { creature, target, weapon } => {
+            world.write_message(crate::rules::special::disarm::DisarmIntent {
+                attacker: entity(creature)?,
+                target: entity(target)?,
+                weapon: weapon.clone(),
+            });
+        }
+        Command::PickUp { creature, weapon } => {
+            world.write_message(crate::rules::special::disarm::PickUpIntent {
+                creature: entity(creature)?,
+                weapon: weapon.clone(),
             });
         }
         Command::TurnUndead { creature } => {

@@ -573,6 +573,28 @@ pub enum Fact {
         /// What became of it.
         outcome: crate::rules::core::names::TurnOutcome,
     },
+    /// A creature lost its weapon to a disarm (004:494): at its feet, or in the disarmer's hand.
+    Disarmed {
+        /// Who lost it.
+        creature: CreatureId,
+        /// Who took it.
+        by: CreatureId,
+        /// The weapon.
+        weapon: String,
+        /// Taken into the disarmer's hand (an unarmed disarm) rather than fallen.
+        taken: bool,
+        /// The square it fell on.
+        at: Square,
+    },
+    /// A creature picked up a weapon from the ground (004:128).
+    PickedUp {
+        /// Who.
+        creature: CreatureId,
+        /// The weapon.
+        weapon: String,
+        /// The square it lay on.
+        at: Square,
+    },
     /// A creature moved by another's push, or pushing, or pushed back (a bull rush, 004:449-450).
     Pushed {
         /// Who moved.
@@ -839,6 +861,8 @@ impl Fact {
             | Fact::TurningChecked { .. }
             | Fact::TurningDamage { .. }
             | Fact::UndeadTurned { .. }
+            | Fact::Disarmed { .. }
+            | Fact::PickedUp { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
         }
     }
@@ -868,6 +892,13 @@ impl Fact {
                 format!("{creature} stays on {from}: {reason}")
             }
             Fact::Pushed { creature, from, to, reason } => format!("{creature} goes from {from} to {to}: {reason}"),
+            Fact::Disarmed { creature, by, weapon, taken: true, .. } => {
+                format!("{by} wrests the {weapon} from {creature}'s hands and holds it (004:494)")
+            }
+            Fact::Disarmed { creature, by, weapon, at, .. } => {
+                format!("{by} disarms {creature}: the {weapon} falls on {at} (004:494)")
+            }
+            Fact::PickedUp { creature, weapon, at } => format!("{creature} picks up the {weapon} from {at} (004:128)"),
             Fact::TurningChecked { creature, roll, bonus, total, max_hit_dice } => format!(
                 "{creature} turns undead: d20 {roll} {bonus:+} = {total}: up to {max_hit_dice} Hit Dice (004:554-563)"
             ),

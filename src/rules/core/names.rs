@@ -126,6 +126,10 @@ pub enum Action {
     BullRush,
     /// Turning or rebuking undead (004:538-575).
     TurnUndead,
+    /// A disarm (004:490-498).
+    Disarm,
+    /// Picking up an item (004:128).
+    PickUp,
 }
 
 impl Action {
@@ -172,6 +176,8 @@ impl Action {
             Action::Feint => "feint",
             Action::BullRush => "bull_rush",
             Action::TurnUndead => "turn_undead",
+            Action::Disarm => "disarm",
+            Action::PickUp => "pick_up",
         })
     }
 }
@@ -215,6 +221,8 @@ pub enum Check {
     Strength,
     /// A Dexterity check (resisting a trip, 004:485).
     Dexterity,
+    /// An opposed attack roll (a disarm, 004:493).
+    Attack,
 }
 
 /// The three saving throws (004:45-48).
@@ -242,6 +250,7 @@ impl std::fmt::Display for Check {
             Check::SenseMotive => "sense motive",
             Check::Ride => "ride",
             Check::Strength => "strength",
+            Check::Attack => "attack roll",
             Check::Dexterity => "dexterity",
         })
     }

@@ -68,6 +68,14 @@ pub fn plugin(app: &mut App) {
             .in_set(FallenRiderSystems),
     );
     app.configure_sets(Rules, FallenRiderSystems.before(crate::rules::turns::moving::RestSystems));
+    // A mount placed on the nearest legal space after a fall takes its riders with it.
+    app.add_systems(
+        Rules,
+        carry_riders
+            .in_set(RulesSystems::Turns)
+            .after(crate::rules::turns::moving::RestSystems)
+            .before(crate::rules::special::turning::turner_comes_near),
+    );
 }
 
 /// How many creatures a mount of `size` carries, its rider among them: one on a Large mount, two on a Huge

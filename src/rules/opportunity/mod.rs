@@ -802,6 +802,7 @@ fn strike_the_provoker(
     let (struck, struck_by) =
         strike.provoke_among(&who, &initiative, &mut reactions, strikers, event.action.clone(), &event.why);
     event.dropped = struck.dropped;
+    event.wounded = struck.hit_points < who.hit_points.current;
     event.struck_by = struck_by;
 }
 

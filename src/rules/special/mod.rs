@@ -5,6 +5,7 @@
 
 pub mod aid;
 pub mod bull_rush;
+pub mod disarm;
 pub mod feint;
 pub mod trip;
 pub mod turning;
@@ -116,6 +117,7 @@ pub fn plugin(app: &mut App) {
     trip::plugin(app);
     bull_rush::plugin(app);
     turning::plugin(app);
+    disarm::plugin(app);
     aid::plugin(app);
     feint::plugin(app);
 }

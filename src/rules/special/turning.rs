@@ -207,7 +207,7 @@ fn footprint(world: &World, e: Entity) -> Option<Footprint> {
 
 /// Carries out turning intents: checked and paid for, the check, the damage, then each undead nearest
 /// first, turned, destroyed, rebuked or commanded.
-fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::message::MessageCursor<TurnIntent>>) {
+pub(super) fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::message::MessageCursor<TurnIntent>>) {
     let read: Vec<TurnIntent> =
         intents.read(world.resource::<bevy::ecs::message::Messages<TurnIntent>>()).copied().collect();
     for intent in read {
@@ -309,7 +309,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
 }
 
 /// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549).
-fn turner_comes_near(
+pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
     mut turned: Query<(Entity, &mut TurnedBy, &Position, &Space)>,
     places: Query<(&CreatureId, &Position, &Space)>,

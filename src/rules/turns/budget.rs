@@ -275,6 +275,8 @@ pub struct Provoking {
     pub dropped: bool,
     /// The foes that struck.
     pub struck_by: Vec<Entity>,
+    /// It lost hit points to them (a disarm fails then, 004:492).
+    pub wounded: bool,
 }
 
 impl Provoking {
@@ -289,6 +291,7 @@ impl Provoking {
             why: why.into(),
             dropped: false,
             struck_by: Vec::new(),
+            wounded: false,
         }
     }
 }

@@ -504,6 +504,8 @@ pub enum Feat {
     ImprovedFeint,
     /// Science de la bousculade: a bull rush provokes nothing from its target (004:447).
     ImprovedBullRush,
+    /// Science du désarmement: a disarm provokes nothing (004:492).
+    ImprovedDisarm,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).

@@ -1,0 +1,322 @@
+//! Disarm (Désarmement, 004:490-498), and picking up what falls (004:128). In place of a melee attack, the
+//! attacker tries to make its foe drop the weapon it holds. It provokes from the foe unless it has Improved
+//! Disarm, and an attack of opportunity that wounds it spoils the disarm (004:492). Then opposed attack
+//! rolls with their weapons: +4 with a two-handed weapon, -4 with a light one (an unarmed strike is light),
+//! +4 per size category to the larger, -4 to the defender whose item is not a melee weapon (004:493). Won
+//! with a weapon, the foe's weapon falls at its feet; won unarmed, the attacker holds it (004:494). Lost, the
+//! defender may at once try to disarm it back, provoking nothing, and a failure there ends it; a defender
+//! whose item is not a melee weapon cannot (004:491, 004:495).
+//!
+//! A weapon on the ground lies on its square, an object on the board; picking it up is a move action that
+//! provokes (the action table, 004:128), from the square it lies on or one next to it.
+//!
+//! Our rulings (docs/rulings.md): the disarm is the turn's standard action (the attack it replaces); the
+//! item is the first manufactured weapon the foe holds; the attack rolls are each weapon's attack bonus
+//! (base attack, ability, size, Weapon Focus) with the disarm's terms, not the situation's; ties go to the
+//! higher bonus, then a die; the defender always tries to disarm back when it may.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use super::Side;
+use crate::rules::attack::{AttackRequest, Combatant, CombatantItem, prepare_attack, provoke_as};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{Check, contest};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Square;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+
+/// A weapon lying on the ground: an object on the board (004:494).
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct GroundWeapon {
+    /// The weapon.
+    pub weapon: Weapon,
+    /// The square it lies on.
+    pub at: Square,
+}
+
+/// Asks to disarm a foe.
+#[derive(Message, Clone, Debug)]
+pub struct DisarmIntent {
+    /// Who disarms.
+    pub attacker: Entity,
+    /// Whom.
+    pub target: Entity,
+    /// With which weapon: its first melee weapon if `None`; `unarmed strike` to take the weapon in hand.
+    pub weapon: Option<String>,
+}
+
+/// Asks to pick up a weapon lying in or next to its space (004:128).
+#[derive(Message, Clone, Debug)]
+pub struct PickUpIntent {
+    /// Who picks up.
+    pub creature: Entity,
+    /// The weapon's name; the nearest if `None`.
+    pub weapon: Option<String>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<DisarmIntent>().add_message::<PickUpIntent>();
+    app.add_systems(
+        Rules,
+        (resolve_disarms, resolve_pick_ups).chain().in_set(RulesSystems::Act).after(super::turning::turn_undead),
+    );
+}
+
+/// A disarm checked and ready: the two attack rolls' sides and whether it provokes.
+#[derive(Clone, Debug)]
+pub struct DisarmPlan {
+    /// The attacker's weapon.
+    pub weapon: Weapon,
+    /// The weapon it would take.
+    pub item: Weapon,
+    /// The attacker's attack roll (004:493).
+    pub attacker: Side,
+    /// The defender's.
+    pub defender: Side,
+    /// Without Improved Disarm it provokes from the foe (004:492).
+    pub provokes: bool,
+    /// The defender may disarm back if it wins: its item is a melee weapon (004:491, 004:495).
+    pub counter: bool,
+}
+
+impl DisarmPlan {
+    /// The chance to win the opposed rolls.
+    pub fn chance(&self) -> f32 {
+        crate::rules::core::checks::contest_chance(self.attacker.bonus(), self.defender.bonus())
+    }
+}
+
+/// The weapon a creature holds that a disarm takes: its first manufactured weapon (natural weapons and the
+/// unarmed strike cannot be taken).
+pub fn held_weapon(c: &CombatantItem) -> Option<Weapon> {
+    c.armament.0.iter().find(|w| !w.natural && !w.unarmed).cloned()
+}
+
+/// One side's opposed attack roll with `weapon` against a foe of `their_size` (004:493).
+pub fn disarm_side(c: &CombatantItem, weapon: &Weapon, their_size: Size, melee_item: bool) -> Side {
+    let mut terms = attack_bonus(*c.base_attack, c.abilities, *c.size, c.feats, weapon);
+    match weapon.handling {
+        Handling::TwoHanded => terms.push(Modifier::new(4, "two-handed weapon (004:493)")),
+        Handling::Light => terms.push(Modifier::new(-4, "light weapon (004:493)")),
+        Handling::OneHanded if weapon.unarmed => terms.push(Modifier::new(-4, "unarmed: light (004:493)")),
+        Handling::OneHanded => {}
+    }
+    let larger = their_size.steps_to(*c.size);
+    if larger > 0 {
+        terms.push(Modifier::new(4 * larger, "larger (004:493)"));
+    }
+    if !melee_item {
+        terms.push(Modifier::new(-4, "not a melee weapon (004:493)"));
+    }
+    Side { check: Check::Attack, terms }
+}
+
+/// Whether `attacker` may disarm `target` now, and how: a melee attack it could make now (reach, sight, its
+/// standard action), a weapon the foe holds.
+pub fn plan_disarm(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    weapon: Option<&str>,
+    budget: &ActionBudget,
+) -> Result<DisarmPlan, Refusal> {
+    let Some(item) = held_weapon(target) else {
+        return Err(Refusal::new("it holds no weapon to take: natural weapons cannot be", "004:490"));
+    };
+    let request = AttackRequest { weapon, ..default() };
+    let attack = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    if crate::rules::core::creature::is_ranged(&attack.weapon) {
+        return Err(Refusal::new("a disarm replaces a melee attack", "004:490"));
+    }
+    let melee_item = !crate::rules::core::creature::is_ranged(&item);
+    Ok(DisarmPlan {
+        attacker: disarm_side(attacker, &attack.weapon, *target.size, true),
+        defender: disarm_side(target, &item, *attacker.size, melee_item),
+        provokes: !attacker.feats.has(Feat::ImprovedDisarm),
+        counter: melee_item,
+        weapon: attack.weapon,
+        item,
+    })
+}
+
+/// Carries out disarm intents: checked and paid for, the foe's attack of opportunity (a wound spoils it),
+/// the opposed rolls, then the weapon falls or changes hands, or the foe disarms back.
+fn resolve_disarms(world: &mut World, mut intents: Local<MessageCursor<DisarmIntent>>) {
+    let read: Vec<DisarmIntent> = intents.read(world.resource::<Messages<DisarmIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(plan)) = world.run_system_cached_with(prepare_disarm, intent.clone()) else { continue };
+        if plan.provokes {
+            let provoking = Provoking {
+                only: Some(intent.target),
+                ..Provoking::new(intent.attacker, Action::Disarm, "a disarm (004:492)")
+            };
+            let provoked = provoke_as(world, provoking);
+            if provoked.dropped {
+                continue;
+            }
+            if provoked.wounded {
+                refuse_after(
+                    world,
+                    intent.attacker,
+                    "the attack of opportunity wounded it: the disarm fails (004:492)",
+                );
+                continue;
+            }
+        }
+        if let Ok(Some(loss)) = world.run_system_cached_with(roll_disarm, (intent, plan)) {
+            lose_weapon(world, loss);
+        }
+    }
+}
+
+fn refuse_after(world: &mut World, who: Entity, why: &str) {
+    let Some(id) = world.get::<CreatureId>(who).cloned() else { return };
+    world.write_message(Fact::ActionInterrupted { creature: id, action: Action::Disarm, reason: why.into() });
+}
+
+/// Checks a disarm and pays its standard action, or writes why not.
+fn prepare_disarm(
+    In(intent): In<DisarmIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut paying: super::Paying,
+) -> Option<DisarmPlan> {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return None;
+    };
+    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
+    let planned = plan_disarm(&field, &order, &creatures, (&attacker, &target), intent.weapon.as_deref(), &budget);
+    paying.pay(planned, &attacker, (Action::Disarm, |_| ActionKind::Standard), &mut budget)
+}
+
+/// A weapon lost to a disarm: who loses it, who took it, and whether into its hand (004:494).
+struct Loss {
+    from: Entity,
+    by: Entity,
+    item: Weapon,
+    taken: bool,
+}
+
+/// The opposed attack rolls, and the defender's disarming back once (004:493-495): the weapon lost, if any.
+fn roll_disarm(
+    In((intent, plan)): In<(DisarmIntent, DisarmPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) -> Option<Loss> {
+    let (attacker, target) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
+    let won = contest(
+        &mut dice,
+        &mut facts,
+        (attacker.id, Check::Attack, plan.attacker.bonus()),
+        (target.id, Check::Attack, plan.defender.bonus()),
+        "a disarm: opposed attack rolls (004:493)",
+    );
+    if won {
+        return Some(Loss { from: target.entity, by: attacker.entity, item: plan.item, taken: plan.weapon.unarmed });
+    }
+    // The defender disarms back at once, provoking nothing; a failure ends it (004:495).
+    let their_item = held_weapon(&attacker).filter(|_| plan.counter)?;
+    let melee_item = !crate::rules::core::creature::is_ranged(&their_item);
+    let back = disarm_side(&target, &plan.item, *attacker.size, true);
+    let resisting = disarm_side(&attacker, &their_item, *target.size, melee_item);
+    let won_back = contest(
+        &mut dice,
+        &mut facts,
+        (target.id, Check::Attack, back.bonus()),
+        (attacker.id, Check::Attack, resisting.bonus()),
+        "disarming back (004:495)",
+    );
+    won_back.then_some(Loss { from: attacker.entity, by: target.entity, item: their_item, taken: false })
+}
+
+/// A weapon lost: out of the loser's hands, into the disarmer's if it disarmed unarmed, else on the ground
+/// at the loser's feet (004:494).
+fn lose_weapon(world: &mut World, loss: Loss) {
+    let Loss { from, by, item, taken } = loss;
+    let (Some(loser), Some(winner)) = (world.get::<CreatureId>(from).cloned(), world.get::<CreatureId>(by).cloned())
+    else {
+        return;
+    };
+    let Some(at) = world.get::<Position>(from).map(|p| p.0) else { return };
+    if let Some(mut armament) = world.get_mut::<Armament>(from)
+        && let Some(i) = armament.0.iter().position(|w| w.name == item.name)
+    {
+        armament.0.remove(i);
+    }
+    if taken {
+        if let Some(mut armament) = world.get_mut::<Armament>(by) {
+            armament.0.insert(0, item.clone());
+        }
+    } else {
+        world.spawn(GroundWeapon { weapon: item.clone(), at });
+    }
+    world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: item.name, taken, at });
+}
+
+/// The weapons on the ground `creature` could pick up now: on its squares or next to them, nearest first.
+pub fn within_reach(world: &World, creature: Entity) -> Vec<(Entity, GroundWeapon)> {
+    let Some(at) = world.get::<Space>(creature).zip(world.get::<Position>(creature)).map(|(s, p)| s.at(p.0)) else {
+        return Vec::new();
+    };
+    let Some(mut q) = world.try_query::<(Entity, &GroundWeapon)>() else { return Vec::new() };
+    let mut found: Vec<(Entity, GroundWeapon)> =
+        q.iter(world).filter(|(_, g)| at.distance_to_square(g.at) <= 1).map(|(e, g)| (e, g.clone())).collect();
+    found.sort_by_key(|(_, g)| (at.distance_to_square(g.at), g.at.y, g.at.x, g.weapon.name.clone()));
+    found
+}
+
+/// Whether `creature` may pick up a weapon now: its turn, its move action, a weapon within reach.
+pub fn check_pick_up(world: &World, intent: &PickUpIntent) -> Result<(Entity, GroundWeapon), Refusal> {
+    world.resource::<TurnOrder>().check_turn(intent.creature)?;
+    world.get::<ActionBudget>(intent.creature).copied().unwrap_or_default().check(ActionKind::Move)?;
+    if !world.get::<Conditions>(intent.creature).is_some_and(|c| c.can_act()) {
+        return Err(Refusal::new("a helpless creature cannot pick anything up", "004:278"));
+    }
+    within_reach(world, intent.creature)
+        .into_iter()
+        .find(|(_, g)| intent.weapon.as_ref().is_none_or(|name| *name == g.weapon.name))
+        .ok_or_else(|| Refusal::new("no weapon lies on its squares or next to them", "004:128"))
+}
+
+/// Carries out pick-up intents: a move action that provokes (004:128), then the weapon in hand.
+fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCursor<PickUpIntent>>) {
+    let read: Vec<PickUpIntent> = intents.read(world.resource::<Messages<PickUpIntent>>()).cloned().collect();
+    for intent in read {
+        let Some(id) = world.get::<CreatureId>(intent.creature).cloned() else { continue };
+        let (object, ground) = match check_pick_up(world, &intent) {
+            Ok(found) => found,
+            Err(refusal) => {
+                world.write_message(Fact::ActionRefused {
+                    creature: id,
+                    action: Action::PickUp,
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                continue;
+            }
+        };
+        if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.creature) {
+            let _ = budget.spend(ActionKind::Move);
+        }
+        let provoking = Provoking::new(intent.creature, Action::PickUp, "picking up an item (004:128)");
+        if provoke_as(world, provoking).dropped {
+            continue;
+        }
+        world.despawn(object);
+        if let Some(mut armament) = world.get_mut::<Armament>(intent.creature) {
+            armament.0.insert(0, ground.weapon.clone());
+        }
+        world.write_message(Fact::PickedUp { creature: id, weapon: ground.weapon.name, at: ground.at });
+    }
+}
