@@ -369,6 +369,24 @@ pub fn aid_preview(
     Err(first_refusal.unwrap_or_else(|| Refusal::new("no ally to aid", "004:444")))
 }
 
+/// The sunder `attacker` could make on `target`'s weapon now, through the rules' own plan (004:499-523).
+pub fn sunder_preview(
+    world: &mut World,
+    attacker: Entity,
+    target: Entity,
+    weapon: Option<&str>,
+) -> Result<crate::rules::special::sunder::SunderPlan, Refusal> {
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
+    let (field, order) = (world.resource::<Battlefield>(), world.resource::<TurnOrder>());
+    crate::rules::special::sunder::plan_sunder(field, order, &creatures, (&a, &t), weapon, &budget)
+}
+
 /// The disarm `attacker` could make on `target` now, through the rules' own plan (004:490-498).
 pub fn disarm_preview(
     world: &mut World,

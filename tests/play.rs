@@ -1418,6 +1418,35 @@ fn a_foe_is_disarmed_with_the_mouse_and_picks_its_weapon_up() {
     assert_eq!(app.world().get::<Armament>(orc).unwrap().0[0].name, "falchion");
 }
 
+/// A sunder with the mouse (004:499-523): in sunder mode (`3`) the hovered orc shows its falchion struck, a
+/// two-handed blade of hardness 10 and 10 hit points (004:505-523), the rolls +6 against +8 (004:501), and
+/// that it provokes; a click sunders.
+#[test]
+fn a_weapon_is_sundered_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/disarm.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
+    app.update();
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Sunder));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 2));
+    app.update();
+    let plan = app.world().resource::<Previews>().sunder.clone().expect("a sunder preview").expect("a sunder");
+    assert_eq!(plan.item.name, "falchion");
+    assert_eq!(plan.toughness, (10, 10));
+    assert_eq!((plan.attacker.bonus(), plan.defender.bonus()), (6, 8));
+    assert!(plan.provokes);
+    let step = clicked(&mut app, Square::new(3, 2)).expect("a sunder");
+    assert!(matches!(&step, Command::Sunder { creature, target, .. } if creature == "fighter" && target == "orc"));
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Opposed { reason, .. } if reason.contains("sunder"))), "{facts:?}");
+}
+
 /// Aid another with the mouse (004:444): in aid mode (`]` for +2 AC) the hovered orc shows the ally the aid
 /// would help, the hero engaged with it, and the attack against AC 10: the squire's +6 lands on 4 or more,
 /// 85%. A click aids, and the hero holds its bonus.

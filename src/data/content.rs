@@ -55,6 +55,12 @@ pub struct WeaponDef {
     /// Extra damage dice, never multiplied (a flaming blade's 1d6 fire, 004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
+    /// How it is made, for its hardness and hit points (004:505-523).
+    #[serde(default)]
+    pub make: Option<crate::rules::core::creature::Make>,
+    /// It slashes or bludgeons: it can sunder (004:499).
+    #[serde(default)]
+    pub sunders: bool,
 }
 
 fn twenty() -> u32 {
@@ -83,6 +89,9 @@ impl WeaponDef {
             tail: self.tail,
             trip: self.trip,
             extra: self.extra,
+            make: self.make,
+            sunders: self.sunders,
+            hit_points_lost: 0,
         }
     }
 

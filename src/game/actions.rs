@@ -89,6 +89,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::Backslash, label: "Turn undead [\\]", kind: BarKind::Mode(Mode::Turn) },
     BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
     BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
+    BarAction { key: KeyCode::Digit3, label: "Sunder [3]", kind: BarKind::Mode(Mode::Sunder) },
     BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
@@ -130,7 +131,9 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("has no breath weapon", "data")),
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
-        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_) | Mode::Disarm)
+        BarKind::Mode(
+            Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_) | Mode::Disarm | Mode::Sunder,
+        )
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
         BarKind::PickUp => {

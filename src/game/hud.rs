@@ -556,6 +556,7 @@ type SpecialPreviews = (
     Option<Result<crate::preview::BullRushPreview, Refusal>>,
     Option<Result<crate::rules::special::turning::TurnPlan, Refusal>>,
     Option<Result<crate::rules::special::disarm::DisarmPlan, Refusal>>,
+    Option<Result<crate::rules::special::sunder::SunderPlan, Refusal>>,
 );
 
 /// The previews of the special attacks, for the panel.
@@ -567,15 +568,19 @@ fn special_previews(previews: &Previews) -> SpecialPreviews {
         previews.bull_rush.clone(),
         previews.turning.clone(),
         previews.disarm.clone(),
+        previews.sunder.clone(),
     )
 }
 
 /// The special attack a click on the hovered foe would make: a trip, an aid another.
 fn special_attack_lines(
     world: &World,
-    (trip, aid, feint, bull_rush, turning, disarm): SpecialPreviews,
+    (trip, aid, feint, bull_rush, turning, disarm, sunder): SpecialPreviews,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
+    if let Some(sunder) = sunder {
+        sunder_lines(sunder, out);
+    }
     if let Some(disarm) = disarm {
         disarm_lines(disarm, out);
     }
@@ -634,6 +639,47 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
         }
         Err(refusal) => out.push((format!("no aid: {} ({})", refusal.reason, refusal.rule), BAD)),
     }
+}
+
+/// A sunder on the hovered foe's weapon: the opposed attack rolls with their terms and the chance, the
+/// weapon's hardness and hit points, whether it provokes (004:499-523).
+fn sunder_lines(
+    sunder: Result<crate::rules::special::sunder::SunderPlan, Refusal>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    let s = match sunder {
+        Ok(s) => s,
+        Err(refusal) => {
+            out.push((format!("no sunder: {} ({})", refusal.reason, refusal.rule), BAD));
+            return;
+        }
+    };
+    out.push((
+        format!(
+            "sunder its {} with the {}: {:+} ({}) against {:+} ({}) — {:.0}% (004:501)",
+            s.item.name,
+            s.weapon.name,
+            s.attacker.bonus(),
+            describe_modifiers(&s.attacker.terms),
+            s.defender.bonus(),
+            describe_modifiers(&s.defender.terms),
+            s.chance() * 100.0
+        ),
+        GOOD,
+    ));
+    let (hardness, hit_points) = s.toughness;
+    out.push((
+        format!(
+            "won, your damage less its hardness {hardness} comes off its {} of {hit_points} hit points (004:502, \
+             004:505-523)",
+            hit_points.saturating_sub(s.item.hit_points_lost)
+        ),
+        GOOD,
+    ));
+    if s.provokes {
+        out.push(("it provokes the foe's attack of opportunity (004:500)".into(), WARN));
+    }
+    out.push(("click to sunder".into(), GOOD));
 }
 
 /// A disarm on the hovered foe: the opposed attack rolls with their terms and the chance, whether it

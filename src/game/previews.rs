@@ -154,6 +154,9 @@ pub fn update_previews(world: &mut World) {
                     previews.feint = Some(crate::preview::feint_preview(world, me, foe));
                 } else if key.choice.mode == Mode::Trip {
                     previews.trip = Some(crate::preview::trip_preview(world, me, foe));
+                } else if key.choice.mode == Mode::Sunder {
+                    let weapon = key.choice.weapon.as_deref();
+                    previews.sunder = Some(crate::preview::sunder_preview(world, me, foe, weapon));
                 } else if key.choice.mode == Mode::Disarm {
                     let weapon = key.choice.weapon.as_deref();
                     previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon));

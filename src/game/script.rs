@@ -277,6 +277,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Backslash" => KeyCode::Backslash,
         "1" => KeyCode::Digit1,
         "2" => KeyCode::Digit2,
+        "3" => KeyCode::Digit3,
         "Quote" => KeyCode::Quote,
         "BracketLeft" => KeyCode::BracketLeft,
         "BracketRight" => KeyCode::BracketRight,

@@ -54,6 +54,8 @@ pub enum Mode {
     Turn,
     /// Disarm the foe clicked (004:490-498).
     Disarm,
+    /// Sunder the weapon of the foe clicked (004:499-523).
+    Sunder,
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -197,6 +199,8 @@ pub struct Previews {
     pub feint: Option<Result<crate::preview::FeintPreview, Refusal>>,
     /// The trip a click on the hovered foe would make.
     pub trip: Option<Result<crate::preview::TripPreview, Refusal>>,
+    /// The sunder a click on the hovered foe would make.
+    pub sunder: Option<Result<crate::rules::special::sunder::SunderPlan, Refusal>>,
     /// The disarm a click on the hovered foe would make.
     pub disarm: Option<Result<crate::rules::special::disarm::DisarmPlan, Refusal>>,
     /// The turning a click would make, in turn mode.

@@ -117,6 +117,16 @@ pub enum Command {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Sunder a foe's weapon (004:499-523), with `weapon` or its first melee weapon.
+    Sunder {
+        /// Its id.
+        creature: CreatureId,
+        /// The foe's id.
+        target: CreatureId,
+        /// The weapon it strikes with.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
     /// Pick up a weapon lying on or next to its squares (004:128): the one named, else the nearest.
     PickUp {
         /// Its id.
@@ -330,6 +340,7 @@ impl Command {
             | Command::TurnUndead { creature }
             | Command::Disarm { creature, .. }
             | Command::PickUp { creature, .. }
+            | Command::Sunder { creature, .. }
             | Command::Aid { creature, .. }
             | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
@@ -450,6 +461,13 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         }
         Command::Disarm { creature, target, weapon } => {
             world.write_message(crate::rules::special::disarm::DisarmIntent {
+                attacker: entity(creature)?,
+                target: entity(target)?,
+                weapon: weapon.clone(),
+            });
+        }
+        Command::Sunder { creature, target, weapon } => {
+            world.write_message(crate::rules::special::sunder::SunderIntent {
                 attacker: entity(creature)?,
                 target: entity(target)?,
                 weapon: weapon.clone(),

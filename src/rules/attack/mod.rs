@@ -420,6 +420,9 @@ pub fn plan_attack(
         attack_bonus(*attacker.base_attack, &attacker_abilities, *attacker.size, attacker.feats, &weapon);
     attacker_modifiers(attacker, target, &weapon, &mut modifiers)?;
     let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    if weapon.broken() {
+        damage_modifiers.push(Modifier::new(-2, "broken weapon (our ruling)"));
+    }
     check_sight(attacker, target, &situation)?;
     reach_and_range(attacker, target, &weapon, &situation, &mut modifiers, &mut damage_modifiers)?;
     situation_modifiers(attacker, &weapon, &situation, &mut modifiers)?;

@@ -157,6 +157,9 @@ mod tests {
             tail: false,
             trip: false,
             extra: None,
+            make: None,
+            sunders: false,
+            hit_points_lost: 0,
         }
     }
 

@@ -586,6 +586,34 @@ pub enum Fact {
         /// The square it fell on.
         at: Square,
     },
+    /// A sunder's blow on a weapon (004:502): its damage, the weapon's hardness, the hit points it loses.
+    WeaponStruck {
+        /// Who struck.
+        attacker: CreatureId,
+        /// Whose weapon.
+        creature: CreatureId,
+        /// The weapon.
+        weapon: String,
+        /// The damage dice as they fell.
+        faces: Vec<u32>,
+        /// The damage.
+        damage: i32,
+        /// The weapon's hardness (004:505-523).
+        hardness: u32,
+        /// Hit points lost past the hardness.
+        lost: u32,
+    },
+    /// A weapon's hit points after a sunder, and whether it broke or was destroyed.
+    WeaponDamaged {
+        /// Whose weapon.
+        creature: CreatureId,
+        /// The weapon.
+        weapon: String,
+        /// Hit points left.
+        left: u32,
+        /// Broken or destroyed, with the rule.
+        state: Option<String>,
+    },
     /// A creature picked up a weapon from the ground (004:128).
     PickedUp {
         /// Who.
@@ -862,6 +890,8 @@ impl Fact {
             | Fact::TurningDamage { .. }
             | Fact::UndeadTurned { .. }
             | Fact::Disarmed { .. }
+            | Fact::WeaponStruck { .. }
+            | Fact::WeaponDamaged { .. }
             | Fact::PickedUp { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
         }
@@ -897,6 +927,16 @@ impl Fact {
             }
             Fact::Disarmed { creature, by, weapon, at, .. } => {
                 format!("{by} disarms {creature}: the {weapon} falls on {at} (004:494)")
+            }
+            Fact::WeaponStruck { attacker, creature, weapon, faces, damage, hardness, lost } => format!(
+                "{attacker} strikes {creature}'s {weapon}: {faces:?} = {damage} damage, hardness {hardness}: {lost} hit \
+                 points (004:502)"
+            ),
+            Fact::WeaponDamaged { creature, weapon, left, state: None } => {
+                format!("{creature}'s {weapon} has {left} hit points left")
+            }
+            Fact::WeaponDamaged { creature, weapon, left, state: Some(state) } => {
+                format!("{creature}'s {weapon}, {left} hit points left, is {state}")
             }
             Fact::PickedUp { creature, weapon, at } => format!("{creature} picks up the {weapon} from {at} (004:128)"),
             Fact::TurningChecked { creature, roll, bonus, total, max_hit_dice } => format!(

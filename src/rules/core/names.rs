@@ -130,6 +130,8 @@ pub enum Action {
     Disarm,
     /// Picking up an item (004:128).
     PickUp,
+    /// A sunder (004:499-523).
+    Sunder,
 }
 
 impl Action {
@@ -178,6 +180,7 @@ impl Action {
             Action::TurnUndead => "turn_undead",
             Action::Disarm => "disarm",
             Action::PickUp => "pick_up",
+            Action::Sunder => "sunder",
         })
     }
 }

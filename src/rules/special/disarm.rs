@@ -290,7 +290,7 @@ pub fn check_pick_up(world: &World, intent: &PickUpIntent) -> Result<(Entity, Gr
 }
 
 /// Carries out pick-up intents: a move action that provokes (004:128), then the weapon in hand.
-fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCursor<PickUpIntent>>) {
+pub(super) fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCursor<PickUpIntent>>) {
     let read: Vec<PickUpIntent> = intents.read(world.resource::<Messages<PickUpIntent>>()).cloned().collect();
     for intent in read {
         let Some(id) = world.get::<CreatureId>(intent.creature).cloned() else { continue };

@@ -7,6 +7,7 @@ pub mod aid;
 pub mod bull_rush;
 pub mod disarm;
 pub mod feint;
+pub mod sunder;
 pub mod trip;
 pub mod turning;
 
@@ -118,6 +119,7 @@ pub fn plugin(app: &mut App) {
     bull_rush::plugin(app);
     turning::plugin(app);
     disarm::plugin(app);
+    sunder::plugin(app);
     aid::plugin(app);
     feint::plugin(app);
 }

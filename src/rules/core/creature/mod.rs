@@ -438,6 +438,58 @@ pub struct Weapon {
     /// Extra damage dice, thrown once even on a critical (004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
+    /// What it is made as, for its hardness and hit points (004:505-523); `None` for natural weapons and
+    /// unarmed strikes, which cannot be sundered.
+    #[serde(default)]
+    pub make: Option<Make>,
+    /// It slashes or bludgeons: it can sunder (004:499).
+    #[serde(default)]
+    pub sunders: bool,
+    /// Hit points it has lost to sunders (004:502).
+    #[serde(default)]
+    pub hit_points_lost: u32,
+}
+
+/// How a weapon is made, the rows of the table of 004:505-523 with its handling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Make {
+    /// A blade (Lame).
+    Blade,
+    /// A metal haft (à manche en métal).
+    MetalHaft,
+    /// A wooden haft (à manche en bois).
+    WoodHaft,
+    /// A projectile weapon (Arme à projectiles).
+    Projectile,
+}
+
+/// The hardness and hit points of an ordinary weapon made as `make` and held as `handling`: the table of
+/// 004:505-523 row by row. The table has no two-handed metal-hafted row: our ruling gives it the
+/// one-handed one's (docs/rulings.md).
+pub fn hardness_and_hit_points(make: Make, handling: Handling) -> (u32, u32) {
+    match (make, handling) {
+        (Make::Blade, Handling::Light) => (10, 2),
+        (Make::Blade, Handling::OneHanded) => (10, 5),
+        (Make::Blade, Handling::TwoHanded) => (10, 10),
+        (Make::MetalHaft, Handling::Light) => (10, 10),
+        (Make::MetalHaft, Handling::OneHanded | Handling::TwoHanded) => (10, 20),
+        (Make::WoodHaft, Handling::Light) => (5, 2),
+        (Make::WoodHaft, Handling::OneHanded) => (5, 5),
+        (Make::WoodHaft, Handling::TwoHanded) => (5, 10),
+        (Make::Projectile, _) => (5, 5),
+    }
+}
+
+impl Weapon {
+    /// Its hardness and full hit points, if it can be sundered.
+    pub fn toughness(&self) -> Option<(u32, u32)> {
+        self.make.map(|make| hardness_and_hit_points(make, self.handling))
+    }
+
+    /// Broken: at half its hit points or fewer (the d20 standard; our ruling), -2 on attack and damage.
+    pub fn broken(&self) -> bool {
+        self.toughness().is_some_and(|(_, hp)| self.hit_points_lost > 0 && self.hit_points_lost * 2 >= hp)
+    }
 }
 
 /// An item carried for use in combat: a potion, for now.
@@ -506,6 +558,8 @@ pub enum Feat {
     ImprovedBullRush,
     /// Science du désarmement: a disarm provokes nothing (004:492).
     ImprovedDisarm,
+    /// Science de la destruction: a sunder provokes nothing (004:500).
+    ImprovedSunder,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).

@@ -221,6 +221,9 @@ pub fn attack_bonus(
     if feats.focus_on(weapon) {
         parts.push(Modifier::new(1, "Weapon Focus"));
     }
+    if weapon.broken() {
+        parts.push(Modifier::new(-2, "broken weapon (our ruling)"));
+    }
     parts.retain(|m| m.value != 0 || m.source == "base attack");
     parts
 }
@@ -436,6 +439,9 @@ mod tests {
             tail: false,
             trip: false,
             extra: None,
+            make: None,
+            sunders: false,
+            hit_points_lost: 0,
         }
     }
 

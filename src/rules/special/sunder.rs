@@ -1,0 +1,225 @@
+//! Sunder (Destruction d'arme, 004:499-523). With a slashing or bludgeoning weapon, in place of a melee
+//! attack, the attacker strikes the weapon its foe holds (004:499). It provokes from the foe unless it has
+//! Improved Sunder (004:500). Opposed attack rolls: +4 with a two-handed weapon, -4 with a light one, +4 per
+//! size category to the larger (004:501). Won, the attacker rolls its damage as usual, and what passes the
+//! weapon's hardness comes off its hit points, the table of 004:505-523 giving both (004:502); lost, no
+//! damage (004:503).
+//!
+//! Our rulings (docs/rulings.md): the sunder is the turn's standard action; the item struck is the foe's first
+//! manufactured weapon; a weapon at half its hit points or fewer is broken (-2 on attack and damage rolls,
+//! the d20 standard), at 0 destroyed and gone; shields, armour and objects held by AC (004:504) are not
+//! played yet.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use super::Side;
+use super::disarm::{disarm_side, held_weapon};
+use crate::rules::attack::{AttackRequest, Combatant, CombatantItem, prepare_attack, provoke_as};
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::checks::{Check, contest};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+
+/// Asks to sunder a foe's weapon.
+#[derive(Message, Clone, Debug)]
+pub struct SunderIntent {
+    /// Who strikes.
+    pub attacker: Entity,
+    /// Whose weapon.
+    pub target: Entity,
+    /// With which weapon: its first melee weapon if `None`.
+    pub weapon: Option<String>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<SunderIntent>();
+    app.add_systems(Rules, resolve_sunders.in_set(RulesSystems::Act).after(super::disarm::resolve_pick_ups));
+}
+
+/// A sunder checked and ready.
+#[derive(Clone, Debug)]
+pub struct SunderPlan {
+    /// The attacker's weapon.
+    pub weapon: Weapon,
+    /// The weapon struck.
+    pub item: Weapon,
+    /// Its hardness and full hit points (004:505-523).
+    pub toughness: (u32, u32),
+    /// The attacker's attack roll (004:501).
+    pub attacker: Side,
+    /// The defender's.
+    pub defender: Side,
+    /// The damage bonus of the attacker's blow.
+    pub damage_bonus: i32,
+    /// Without Improved Sunder it provokes from the foe (004:500).
+    pub provokes: bool,
+}
+
+impl SunderPlan {
+    /// The chance to win the opposed rolls.
+    pub fn chance(&self) -> f32 {
+        crate::rules::core::checks::contest_chance(self.attacker.bonus(), self.defender.bonus())
+    }
+}
+
+/// Whether `attacker` may sunder `target`'s weapon now, and how.
+pub fn plan_sunder(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    weapon: Option<&str>,
+    budget: &ActionBudget,
+) -> Result<SunderPlan, Refusal> {
+    let Some((item, toughness)) = held_weapon(target).and_then(|w| w.toughness().map(|t| (w, t))) else {
+        return Err(Refusal::new("it holds no weapon to strike: natural weapons cannot be sundered", "004:499"));
+    };
+    let request = AttackRequest { weapon, ..default() };
+    let attack = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    if is_ranged(&attack.weapon) {
+        return Err(Refusal::new("a sunder replaces a melee attack", "004:499"));
+    }
+    if !attack.weapon.sunders {
+        return Err(Refusal::new(
+            format!("the {} neither slashes nor bludgeons: it cannot sunder", attack.weapon.name),
+            "004:499",
+        ));
+    }
+    Ok(SunderPlan {
+        attacker: disarm_side(attacker, &attack.weapon, *target.size, true),
+        defender: disarm_side(target, &item, *attacker.size, true),
+        damage_bonus: attack.damage_modifiers.iter().map(|m| m.value).sum(),
+        provokes: !attacker.feats.has(Feat::ImprovedSunder),
+        weapon: attack.weapon,
+        item,
+        toughness,
+    })
+}
+
+/// Carries out sunder intents: checked and paid for, the foe's attack of opportunity, the opposed rolls,
+/// then the damage past the hardness.
+fn resolve_sunders(world: &mut World, mut intents: Local<MessageCursor<SunderIntent>>) {
+    let read: Vec<SunderIntent> = intents.read(world.resource::<Messages<SunderIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(plan)) = world.run_system_cached_with(prepare_sunder, intent.clone()) else { continue };
+        if plan.provokes {
+            let provoking = Provoking {
+                only: Some(intent.target),
+                ..Provoking::new(intent.attacker, Action::Sunder, "a sunder (004:500)")
+            };
+            if provoke_as(world, provoking).dropped {
+                continue;
+            }
+        }
+        let Ok(Some(lost)) = world.run_system_cached_with(roll_sunder, (intent.clone(), plan.clone())) else {
+            continue;
+        };
+        damage_weapon(world, intent.target, &plan, lost);
+    }
+}
+
+/// Checks a sunder and pays its standard action, or writes why not.
+fn prepare_sunder(
+    In(intent): In<SunderIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut paying: super::Paying,
+) -> Option<SunderPlan> {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return None;
+    };
+    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
+    let planned = plan_sunder(&field, &order, &creatures, (&attacker, &target), intent.weapon.as_deref(), &budget);
+    paying.pay(planned, &attacker, (Action::Sunder, |_| ActionKind::Standard), &mut budget)
+}
+
+/// The opposed rolls (004:501) and, won, the damage rolled as usual (004:502): the hit points the weapon
+/// loses past its hardness.
+fn roll_sunder(
+    In((intent, plan)): In<(SunderIntent, SunderPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) -> Option<u32> {
+    let (attacker, target) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
+    let won = contest(
+        &mut dice,
+        &mut facts,
+        (attacker.id, Check::Attack, plan.attacker.bonus()),
+        (target.id, Check::Attack, plan.defender.bonus()),
+        "a sunder: opposed attack rolls (004:501)",
+    );
+    if !won {
+        return None;
+    }
+    let extra: Vec<_> = plan.weapon.extra.into_iter().collect();
+    let rolled = crate::rules::attack::roll::roll_damage(&mut dice, &plan.weapon, plan.damage_bonus, 1, &extra);
+    let (hardness, _) = plan.toughness;
+    let lost = (rolled.total.max(0) as u32).saturating_sub(hardness);
+    facts.write(Fact::WeaponStruck {
+        attacker: attacker.id.clone(),
+        creature: target.id.clone(),
+        weapon: plan.item.name.clone(),
+        faces: rolled.throws.iter().flat_map(|t| t.faces.clone()).collect(),
+        damage: rolled.total,
+        hardness,
+        lost,
+    });
+    Some(lost)
+}
+
+/// The weapon loses `lost` hit points: broken at half (our ruling), destroyed and gone at 0 (004:502).
+fn damage_weapon(world: &mut World, holder: Entity, plan: &SunderPlan, lost: u32) {
+    let Some(id) = world.get::<CreatureId>(holder).cloned() else { return };
+    let Some(mut armament) = world.get_mut::<Armament>(holder) else { return };
+    let Some(i) = armament.0.iter().position(|w| w.name == plan.item.name) else { return };
+    let was_broken = armament.0[i].broken();
+    armament.0[i].hit_points_lost += lost;
+    let (_, hit_points) = plan.toughness;
+    let left = hit_points.saturating_sub(armament.0[i].hit_points_lost);
+    let state = if left == 0 {
+        armament.0.remove(i);
+        Some("destroyed (004:502)")
+    } else if armament.0[i].broken() && !was_broken {
+        Some("broken: -2 on attack and damage rolls (our ruling)")
+    } else {
+        None
+    };
+    world.write_message(Fact::WeaponDamaged {
+        creature: id,
+        weapon: plan.item.name.clone(),
+        left,
+        state: state.map(str::to_string),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::core::creature::{Handling, Make, hardness_and_hit_points};
+
+    #[test]
+    fn the_hardness_table_row_by_row_004_505_523() {
+        let rows = [
+            (Make::Blade, Handling::Light, (10, 2)),
+            (Make::Blade, Handling::OneHanded, (10, 5)),
+            (Make::Blade, Handling::TwoHanded, (10, 10)),
+            (Make::MetalHaft, Handling::Light, (10, 10)),
+            (Make::MetalHaft, Handling::OneHanded, (10, 20)),
+            (Make::WoodHaft, Handling::Light, (5, 2)),
+            (Make::WoodHaft, Handling::OneHanded, (5, 5)),
+            (Make::WoodHaft, Handling::TwoHanded, (5, 10)),
+            (Make::Projectile, Handling::TwoHanded, (5, 5)),
+        ];
+        for (make, handling, expected) in rows {
+            assert_eq!(hardness_and_hit_points(make, handling), expected, "{make:?} {handling:?}");
+        }
+    }
+}
