@@ -427,6 +427,7 @@ fn a_script_with_an_unknown_step_is_refused_with_its_place() {
     assert_eq!(key_code("E"), Some(KeyCode::KeyE));
     assert_eq!(key_code("Enter"), Some(KeyCode::Enter));
     assert_eq!(key_code("Hyper"), None);
+    assert_eq!(key_code("1"), Some(KeyCode::Digit1), "the disarm's key");
 }
 
 /// Magical healing stabilises a dying creature still below 0, and brings it back up above 0 (004:284-285);

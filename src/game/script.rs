@@ -250,6 +250,10 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
             KeyA, KeyB, KeyC, KeyD, KeyE, KeyF, KeyG, KeyH, KeyI, KeyJ, KeyK, KeyL, KeyM, KeyN, KeyO, KeyP, KeyQ, KeyR,
             KeyS, KeyT, KeyU, KeyV, KeyW, KeyX, KeyY, KeyZ,
         ];
+        const DIGITS: [KeyCode; 10] = [Digit0, Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9];
+        if c.is_ascii_digit() {
+            return Some(DIGITS[(c as u8 - b'0') as usize]);
+        }
         c.is_ascii_alphabetic().then(|| LETTERS[(c.to_ascii_uppercase() as u8 - b'A') as usize])
     };
     let mut chars = name.chars();
@@ -275,9 +279,6 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Period" => KeyCode::Period,
         "Slash" => KeyCode::Slash,
         "Backslash" => KeyCode::Backslash,
-        "1" => KeyCode::Digit1,
-        "2" => KeyCode::Digit2,
-        "3" => KeyCode::Digit3,
         "Quote" => KeyCode::Quote,
         "BracketLeft" => KeyCode::BracketLeft,
         "BracketRight" => KeyCode::BracketRight,
