@@ -265,6 +265,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         two_weapons: full && two_hands,
         blows: None,
     };
+    // A trip weapon in hand lays a standing foe down when the trip is likely, provoking nothing (004:489).
+    if let Some(step) = trip_a_foe(world, creature, &me, &foes) {
+        return step;
+    }
     if fresh && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer) {
         return attack(target, weapon, true);
     }
@@ -595,6 +599,24 @@ fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 }
 
 /// Squares to the nearest standing foe.
+/// A trip with a trip weapon it holds on the nearest foe it would lay down two times in five or more, provoking
+/// nothing (004:483-489): a prone foe fights at -4 and is struck at +4 in melee (004:392).
+fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    if !world.get::<Armament>(creature).is_some_and(|a| a.0.iter().any(|w| w.trip)) {
+        return None;
+    }
+    let mut near: Vec<&Seen> = foes.iter().collect();
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    near.into_iter().find_map(|foe| {
+        let trip = crate::preview::trip_preview(world, creature, foe.entity).ok()?;
+        (!trip.plan.provokes && trip.touch_chance * trip.check_chance >= 0.4).then(|| Command::Trip {
+            creature: me.id.clone(),
+            target: foe.id.clone(),
+            weapon: None,
+        })
+    })
+}
+
 /// The move that takes `creature` farthest from `from`, if any takes it farther than it is.
 fn flee(world: &mut World, creature: Entity, me: &Seen, from: Entity) -> Option<Command> {
     let away = world.get::<Space>(from).zip(world.get::<Position>(from)).map(|(s, p)| s.at(p.0))?;

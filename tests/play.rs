@@ -261,6 +261,21 @@ fn the_ai_breathes_where_it_covers_foes() {
     }
 }
 
+/// On "Brawl in the tavern yard" the AI's halberdier trips with its guisarme, a trip weapon that provokes
+/// nothing (004:489), and the AI's cleric turns the crypt's undead (004:538-546), in their own battles.
+#[test]
+fn the_ai_trips_with_a_trip_weapon_and_turns_undead() {
+    let tripped = (1..=4).any(|seed| {
+        let outcome = estoc::simulate::battle(&level("brawl.ron"), seed);
+        outcome.log.0.iter().any(|f| {
+            matches!(f, Fact::Opposed { creature, reason, .. } if creature.0 == "halberdier" && reason.contains("a trip"))
+        })
+    });
+    assert!(tripped, "the halberdier never tripped");
+    let outcome = estoc::simulate::battle(&level("crypt.ron"), 1);
+    assert!(outcome.log.0.iter().any(|f| matches!(f, Fact::UndeadTurned { .. })), "the cleric never turned");
+}
+
 /// The level issue 4 asks for: on "Ruined crossroads", archers shoot, the low wall covers, the goblin
 /// spearman strikes from 3 m with its longspear, and flanking gives its +2, all in the AI's own battles.
 #[test]
