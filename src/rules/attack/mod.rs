@@ -284,6 +284,8 @@ pub struct Combatant {
     pub speed: &'static Speed,
     /// Its seat, if it rides (004:806-815).
     pub seat: Option<&'static crate::rules::core::creature::Seat>,
+    /// Its skills (Ride, to stay on its mount when tripped, 004:488).
+    pub skills: &'static crate::rules::core::creature::Skills,
     /// Those on its back, if it is a mount.
     pub riders: Option<&'static crate::rules::core::creature::Riders>,
     /// The foes that lost sight of it, if it hid from its pursuers (004:816-817).

@@ -62,7 +62,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Rules, carry_riders.in_set(RulesSystems::Consequences));
     app.add_systems(
         Rules,
-        (riders_fall_with_their_mounts, unconscious_riders_slide_off, carry_riders)
+        (riders_fall_with_their_mounts, unconscious_riders_slide_off, pull_riders_down, carry_riders)
             .chain()
             .in_set(RulesSystems::Turns)
             .in_set(FallenRiderSystems),
@@ -562,6 +562,42 @@ fn unconscious_riders_slide_off(
             Some(crate::rules::core::dice::DiceExpr::new(1, 6))
         };
         out.fall_for(rider, id, damage, &mut dice);
+        if seat.passenger {
+            order.rejoin(rider, id.clone());
+        } else {
+            order.rejoin(mount, mount_id.clone());
+        }
+    }
+}
+
+/// A rider tripped off its mount (004:488), prone, lies on the ground under or beside it, where a rider
+/// sliding off would (our ruling: no damage, the text names none); whoever then leads a turn of its own
+/// takes its place in the order, as when getting off (004:653-655).
+fn pull_riders_down(
+    mut commands: Commands,
+    mut pulled: MessageReader<crate::rules::special::trip::PulledDown>,
+    seated: Seated<'_, '_>,
+    standing: Standing<'_, '_>,
+    mut order: ResMut<TurnOrder>,
+    field: Res<Battlefield>,
+    mut facts: MessageWriter<Fact>,
+) {
+    let scale = field.scale();
+    for down in pulled.read() {
+        let Ok((rider, id, riding, seat, size)) = seated.get(down.rider) else { continue };
+        let Ok((mount, mount_id, at, space, altitude, _)) = standing.get(riding.0) else { continue };
+        let taken = |s: Square| {
+            !field.contains(s)
+                || field.terrain(s).blocks()
+                || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
+        };
+        let to = where_it_falls(scale, space.at(at.0), altitude.0, taken);
+        commands.entity(rider).remove::<(Riding, Seat)>().insert((
+            Position(to),
+            Space::at_scale(scale, *size),
+            Altitude(0),
+        ));
+        facts.write(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to });
         if seat.passenger {
             order.rejoin(rider, id.clone());
         } else {

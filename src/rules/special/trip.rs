@@ -35,7 +35,7 @@ pub struct TripIntent {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<TripIntent>();
+    app.add_message::<TripIntent>().add_message::<PulledDown>();
     app.add_systems(Rules, resolve_trips.in_set(RulesSystems::Act).after(crate::rules::attack::change_stances));
 }
 
@@ -65,11 +65,29 @@ pub fn tripping_side(c: &CombatantItem) -> Side {
 }
 
 /// The side that resists a trip: the better of Strength and Dexterity, size, and +4 for more than two legs
-/// or a stability of its own (004:485).
+/// or a stability of its own (004:485). A rider may check Ride instead (004:488), with the size term but
+/// not its own legs' stability (our ruling): it takes the best of the three.
 pub fn resisting_side(c: &CombatantItem) -> Side {
     let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
     let check = if dex > str { Check::Dexterity } else { Check::Strength };
-    super::strength_side(c, check, true)
+    let on_foot = super::strength_side(c, check, true);
+    if c.seat.is_none() {
+        return on_foot;
+    }
+    let ride = crate::rules::core::checks::skill(c.skills.ride, dex);
+    let mut riding = Side { check: Check::Ride, terms: vec![Modifier::new(ride, "Ride (004:488)")] };
+    let size = super::size_term(*c.size);
+    if size != 0 {
+        riding.terms.push(Modifier::new(size, "size (004:485)"));
+    }
+    if riding.bonus() > on_foot.bonus() { riding } else { on_foot }
+}
+
+/// A rider tripped off its mount (004:488): the chapter of mounted combat sets it on the ground, prone.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct PulledDown {
+    /// The rider.
+    pub rider: Entity,
 }
 
 /// The weapon a trip is made with: the one asked for if it is a trip weapon or the unarmed strike (004:483,
@@ -112,7 +130,7 @@ pub fn plan_trip(
     if attacker.size.steps_to(*target.size) > 1 {
         return Err(Refusal::new("a foe more than one size larger cannot be tripped", "004:483"));
     }
-    if target.conditions.has(Condition::Prone) {
+    if target.conditions.has(Condition::Prone) && target.seat.is_none() {
         return Err(Refusal::new("it is already on the ground", "004:487"));
     }
     if target.altitude.0 > 0 {
@@ -166,6 +184,7 @@ fn roll_trip(
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut conditions: MessageWriter<ConditionChange>,
+    mut pulled: MessageWriter<PulledDown>,
 ) {
     let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else { return };
     if !crate::rules::attack::roll_touch_attack(&plan.touch, attacker.id, target.id, &mut dice, &mut facts) {
@@ -179,6 +198,10 @@ fn roll_trip(
         "a trip: Strength against the better of Strength and Dexterity (004:485)",
     );
     if tripped {
+        // A rider is pulled to the ground (004:488): the mounted chapter sets it there.
+        if target.seat.is_some() {
+            pulled.write(PulledDown { rider: intent.target });
+        }
         conditions.write(ConditionChange { creature: intent.target, condition: Condition::Prone, gained: true });
         return;
     }
