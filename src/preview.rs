@@ -309,18 +309,14 @@ pub struct TripPreview {
 
 /// The trip `attacker` could make on `target` now, through the rules' own plan.
 pub fn trip_preview(world: &mut World, attacker: Entity, target: Entity) -> Result<TripPreview, Refusal> {
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
-    let world: &World = world;
-    let creatures = state.query(world);
-    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
-        return Err(Refusal::new("no such creature", "data"));
-    };
-    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
-    let field = world.resource::<Battlefield>();
-    let order = world.resource::<TurnOrder>();
-    let plan = crate::rules::special::trip::plan_trip(field, order, &creatures, &a, &t, None, &budget)?;
+    use crate::rules::special::{plan_in, trip::plan_trip};
+    let plan = plan_in(
+        world,
+        (attacker, target),
+        Box::new(|g, (a, t), budget| plan_trip(g.field, g.order, g.creatures, a, t, None, budget)),
+    )?;
     let touch_chance = chance_to_hit(total(&plan.touch.modifiers), plan.touch.armor_class, plan.touch.miss_chance);
-    let check_chance = crate::rules::core::checks::contest_chance(plan.attacker.bonus(), plan.defender.bonus());
+    let check_chance = plan.attacker.chance_against(&plan.defender);
     Ok(TripPreview { plan, touch_chance, check_chance })
 }
 
@@ -376,15 +372,12 @@ pub fn sunder_preview(
     target: Entity,
     weapon: Option<&str>,
 ) -> Result<crate::rules::special::sunder::SunderPlan, Refusal> {
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
-    let world: &World = world;
-    let creatures = state.query(world);
-    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
-        return Err(Refusal::new("no such creature", "data"));
-    };
-    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
-    let (field, order) = (world.resource::<Battlefield>(), world.resource::<TurnOrder>());
-    crate::rules::special::sunder::plan_sunder(field, order, &creatures, (&a, &t), weapon, &budget)
+    use crate::rules::special::{plan_in, sunder::plan_sunder};
+    plan_in(
+        world,
+        (attacker, target),
+        Box::new(|g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, weapon, budget)),
+    )
 }
 
 /// The disarm `attacker` could make on `target` now, through the rules' own plan (004:490-498).
@@ -394,15 +387,12 @@ pub fn disarm_preview(
     target: Entity,
     weapon: Option<&str>,
 ) -> Result<crate::rules::special::disarm::DisarmPlan, Refusal> {
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
-    let world: &World = world;
-    let creatures = state.query(world);
-    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
-        return Err(Refusal::new("no such creature", "data"));
-    };
-    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
-    let (field, order) = (world.resource::<Battlefield>(), world.resource::<TurnOrder>());
-    crate::rules::special::disarm::plan_disarm(field, order, &creatures, (&a, &t), weapon, &budget)
+    use crate::rules::special::{disarm::plan_disarm, plan_in};
+    plan_in(
+        world,
+        (attacker, target),
+        Box::new(|g, pair, budget| plan_disarm(g.field, g.order, g.creatures, pair, weapon, budget)),
+    )
 }
 
 /// A bull rush `attacker` could make on `target` now (004:446-450): from where it stands if the foe is next
@@ -453,9 +443,7 @@ pub fn bull_rush_preview(
     let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
         return Err(Refusal::new("no such creature", "data"));
     };
-    if a.size.steps_to(*t.size) > 1 {
-        return Err(Refusal::new("a foe more than one size larger cannot be bull rushed", "004:446"));
-    }
+    crate::rules::special::bull_rush::within_size(&a, &t)?;
     let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
     budget.check(crate::rules::turns::ActionKind::FullRound)?;
     let plan = BullRushPlan {

@@ -641,6 +641,13 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
     }
 }
 
+/// The two sides of a special attack's opposed check, each its check, bonus and terms.
+fn contest_terms(ours: &crate::rules::special::Side, theirs: &crate::rules::special::Side) -> String {
+    let side =
+        |s: &crate::rules::special::Side| format!("{} {:+} ({})", s.check, s.bonus(), describe_modifiers(&s.terms));
+    format!("{} against {}", side(ours), side(theirs))
+}
+
 /// A sunder on the hovered foe's weapon: the opposed attack rolls with their terms and the chance, the
 /// weapon's hardness and hit points, whether it provokes (004:499-523).
 fn sunder_lines(
@@ -656,13 +663,10 @@ fn sunder_lines(
     };
     out.push((
         format!(
-            "sunder its {} with the {}: {:+} ({}) against {:+} ({}) — {:.0}% (004:501)",
+            "sunder its {} with the {}: {} — {:.0}% (004:501)",
             s.item.name,
             s.weapon.name,
-            s.attacker.bonus(),
-            describe_modifiers(&s.attacker.terms),
-            s.defender.bonus(),
-            describe_modifiers(&s.defender.terms),
+            contest_terms(&s.attacker, &s.defender),
             s.chance() * 100.0
         ),
         GOOD,
@@ -697,13 +701,10 @@ fn disarm_lines(
     };
     out.push((
         format!(
-            "disarm its {} with the {}: {:+} ({}) against {:+} ({}) — {:.0}% (004:493)",
+            "disarm its {} with the {}: {} — {:.0}% (004:493)",
             d.item.name,
             d.weapon.name,
-            d.attacker.bonus(),
-            describe_modifiers(&d.attacker.terms),
-            d.defender.bonus(),
-            describe_modifiers(&d.defender.terms),
+            contest_terms(&d.attacker, &d.defender),
             d.chance() * 100.0
         ),
         GOOD,
@@ -786,16 +787,7 @@ fn bull_rush_lines(
     let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
     let p = &r.plan;
     out.push((
-        format!(
-            "bull rush: {} {:+} ({}) against {} {:+} ({}) — {:.0}% (004:448)",
-            p.attacker.check,
-            p.attacker.bonus(),
-            describe_modifiers(&p.attacker.terms),
-            p.defender.check,
-            p.defender.bonus(),
-            describe_modifiers(&p.defender.terms),
-            r.chance * 100.0
-        ),
+        format!("bull rush: {} — {:.0}% (004:448)", contest_terms(&p.attacker, &p.defender), r.chance * 100.0),
         GOOD,
     ));
     if let Some(to) = r.charge_to {
@@ -860,16 +852,7 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
         GREY,
     ));
     out.push((
-        format!(
-            "then {} {:+} ({}) against {} {:+} ({}) — {} (004:485)",
-            t.plan.attacker.check,
-            t.plan.attacker.bonus(),
-            describe_modifiers(&t.plan.attacker.terms),
-            t.plan.defender.check,
-            t.plan.defender.bonus(),
-            describe_modifiers(&t.plan.defender.terms),
-            percent(t.check_chance)
-        ),
+        format!("then {} — {} (004:485)", contest_terms(&t.plan.attacker, &t.plan.defender), percent(t.check_chance)),
         GREY,
     ));
     out.push(("lost, the foe may trip back at once (004:485)".into(), WARN));

@@ -87,7 +87,7 @@ impl BullRushPlan {
 
     /// The chance to win the check.
     pub fn chance(&self) -> f32 {
-        crate::rules::core::checks::contest_chance(self.attacker.bonus(), self.defender.bonus())
+        self.attacker.chance_against(&self.defender)
     }
 }
 
@@ -118,6 +118,14 @@ pub fn away(from: Footprint, to: Footprint) -> Direction {
     Direction::from_delta(sx, sy).unwrap_or(Direction::North)
 }
 
+/// A bull rush's foe is at most one size category larger than the rusher (004:446).
+pub fn within_size(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
+    if attacker.size.steps_to(*target.size) > 1 {
+        return Err(Refusal::new("a foe more than one size larger cannot be bull rushed", "004:446"));
+    }
+    Ok(())
+}
+
 /// Whether `attacker` may bull rush `target` now, and how (the checks of 004:446-448 and our rulings).
 pub fn check_bull_rush(
     order: &TurnOrder,
@@ -139,9 +147,7 @@ pub fn check_bull_rush(
     if attacker.entity == target.entity {
         return Err(Refusal::new("one cannot rush oneself", "004:446"));
     }
-    if attacker.size.steps_to(*target.size) > 1 {
-        return Err(Refusal::new("a foe more than one size larger cannot be bull rushed", "004:446"));
-    }
+    within_size(attacker, target)?;
     if attacker.altitude.0 != target.altitude.0 {
         return Err(Refusal::new("the two must stand at one height to push (our ruling)", "004:447, docs/rulings.md"));
     }
@@ -189,14 +195,13 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
     let (mut pushes, mut follows) = (Vec::new(), Vec::new());
     let mut bodies = all.clone();
     let (mut at, mut behind, mut paid, mut odd) = (theirs.start, mine.start, 0, me.budget.odd_diagonal);
-    loop {
-        let place = |bodies: &mut Vec<Body>, who: Entity, f: Footprint| {
-            if let Some(b) = bodies.iter_mut().find(|b| b.entity == who) {
-                b.footprint = f;
-            }
-        };
-        let body = |bodies: &[Body], who: Entity| bodies.iter().find(|b| b.entity == who).cloned();
-        let Some(pushed) = body(&bodies, intent.target) else { break };
+    let place = |bodies: &mut Vec<Body>, who: Entity, f: Footprint| {
+        if let Some(b) = bodies.iter_mut().find(|b| b.entity == who) {
+            b.footprint = f;
+        }
+    };
+    let body = |bodies: &[Body], who: Entity| bodies.iter().find(|b| b.entity == who).cloned();
+    while let Some(pushed) = body(&bodies, intent.target) {
         let occupants = occupants_for(&bodies, &pushed);
         let ground = StepWorld { field, occupants: &occupants };
         let Ok((next, entry)) = ground.step(&theirs.mover, at, direction, at) else { break };

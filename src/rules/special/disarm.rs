@@ -89,7 +89,7 @@ pub struct DisarmPlan {
 impl DisarmPlan {
     /// The chance to win the opposed rolls.
     pub fn chance(&self) -> f32 {
-        crate::rules::core::checks::contest_chance(self.attacker.bonus(), self.defender.bonus())
+        self.attacker.chance_against(&self.defender)
     }
 }
 
@@ -131,11 +131,7 @@ pub fn plan_disarm(
     let Some(item) = held_weapon(target) else {
         return Err(Refusal::new("it holds no weapon to take: natural weapons cannot be", "004:490"));
     };
-    let request = AttackRequest { weapon, ..default() };
-    let attack = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
-    if crate::rules::core::creature::is_ranged(&attack.weapon) {
-        return Err(Refusal::new("a disarm replaces a melee attack", "004:490"));
-    }
+    let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("disarm", "004:490"))?;
     let melee_item = !crate::rules::core::creature::is_ranged(&item);
     Ok(DisarmPlan {
         attacker: disarm_side(attacker, &attack.weapon, *target.size, true),
@@ -145,6 +141,25 @@ pub fn plan_disarm(
         weapon: attack.weapon,
         item,
     })
+}
+
+/// The melee attack `attacker` could make on `target` now with `weapon` that a disarm or a sunder replaces
+/// (`what`, with its `rule`): planned as any attack (reach, sight, its standard action), refused if ranged.
+pub fn melee_attack(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    weapon: Option<&str>,
+    budget: &ActionBudget,
+    (what, rule): (&str, &'static str),
+) -> Result<crate::rules::attack::AttackPlan, Refusal> {
+    let request = AttackRequest { weapon, ..default() };
+    let attack = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    if crate::rules::core::creature::is_ranged(&attack.weapon) {
+        return Err(Refusal::new(format!("a {what} replaces a melee attack"), rule));
+    }
+    Ok(attack)
 }
 
 /// Carries out disarm intents: checked and paid for, the foe's attack of opportunity (a wound spoils it),
@@ -183,20 +198,13 @@ fn refuse_after(world: &mut World, who: Entity, why: &str) {
 }
 
 /// Checks a disarm and pays its standard action, or writes why not.
-fn prepare_disarm(
-    In(intent): In<DisarmIntent>,
-    order: Res<TurnOrder>,
-    field: Res<Battlefield>,
-    creatures: Query<Combatant, With<Creature>>,
-    mut budgets: Query<&mut ActionBudget>,
-    mut paying: super::Paying,
-) -> Option<DisarmPlan> {
-    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
-        return None;
-    };
-    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
-    let planned = plan_disarm(&field, &order, &creatures, (&attacker, &target), intent.weapon.as_deref(), &budget);
-    paying.pay(planned, &attacker, (Action::Disarm, |_| ActionKind::Standard), &mut budget)
+fn prepare_disarm(In(intent): In<DisarmIntent>, mut planning: super::Planning) -> Option<DisarmPlan> {
+    let weapon = intent.weapon.as_deref();
+    planning.plan_and_pay(
+        (intent.attacker, intent.target),
+        (Action::Disarm, ActionKind::Standard),
+        Box::new(|g, pair, budget| plan_disarm(g.field, g.order, g.creatures, pair, weapon, budget)),
+    )
 }
 
 /// A weapon lost to a disarm: who loses it, who took it, and whether into its hand (004:494).
@@ -297,12 +305,7 @@ pub(super) fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCurs
         let (object, ground) = match check_pick_up(world, &intent) {
             Ok(found) => found,
             Err(refusal) => {
-                world.write_message(Fact::ActionRefused {
-                    creature: id,
-                    action: Action::PickUp,
-                    reason: refusal.reason,
-                    rule: refusal.rule,
-                });
+                super::refuse_in(world, intent.creature, Action::PickUp, refusal);
                 continue;
             }
         };

@@ -14,14 +14,16 @@ pub mod turning;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use crate::rules::attack::CombatantItem;
+use crate::rules::attack::{Combatant, CombatantItem};
+use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::Check;
+use crate::rules::core::creature::Creature;
 use crate::rules::core::creature::{Condition, Modifier, ability_modifier};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
-use crate::rules::turns::{ActionBudget, ActionKind, Strain};
+use crate::rules::turns::{ActionBudget, ActionKind, Strain, TurnOrder};
 
 /// What a special attack writes as it is paid for or refused.
 #[derive(SystemParam)]
@@ -73,6 +75,72 @@ impl Paying<'_> {
     }
 }
 
+/// Writes why `who`'s `action` is refused, from a system that holds the world.
+pub fn refuse_in(world: &mut World, who: Entity, action: Action, refusal: Refusal) {
+    let Some(id) = world.get::<crate::rules::core::creature::CreatureId>(who).cloned() else { return };
+    world.write_message(Fact::ActionRefused { creature: id, action, reason: refusal.reason, rule: refusal.rule });
+}
+
+/// Where a special attack against one foe is planned: the map, the order, every creature.
+pub struct Ground<'a, 'w, 's> {
+    /// The map.
+    pub field: &'a Battlefield,
+    /// The turn order.
+    pub order: &'a TurnOrder,
+    /// Every creature.
+    pub creatures: &'a Query<'w, 's, Combatant, With<Creature>>,
+}
+
+/// The rules' plan of a special attack of one creature on another, as the game plays it and the previews
+/// show it: `plan` is given the ground, the two creatures and the attacker's budget.
+pub type PlanAgainst<'p, T> =
+    dyn FnOnce(&Ground<'_, '_, '_>, (&CombatantItem, &CombatantItem), &ActionBudget) -> Result<T, Refusal> + 'p;
+
+/// What a special attack on one foe is planned and paid with.
+#[derive(SystemParam)]
+pub struct Planning<'w, 's> {
+    field: Res<'w, Battlefield>,
+    order: Res<'w, TurnOrder>,
+    creatures: Query<'w, 's, Combatant, With<Creature>>,
+    budgets: Query<'w, 's, &'static mut ActionBudget>,
+    paying: Paying<'w>,
+}
+
+impl Planning<'_, '_> {
+    /// Plans `attacker`'s `action` on `target` with `plan` and pays its `kind` of action, or writes why it is
+    /// refused; the plan, if paid.
+    pub fn plan_and_pay<T>(
+        &mut self,
+        (attacker, target): (Entity, Entity),
+        (action, kind): (Action, ActionKind),
+        plan: Box<PlanAgainst<'_, T>>,
+    ) -> Option<T> {
+        let (Ok(a), Ok(t)) = (self.creatures.get(attacker), self.creatures.get(target)) else { return None };
+        let mut budget = self.budgets.get_mut(attacker).ok()?;
+        let ground = Ground { field: &self.field, order: &self.order, creatures: &self.creatures };
+        let planned = plan(&ground, (&a, &t), &budget);
+        self.paying.pay(planned, &a, (action, |_| kind), &mut budget)
+    }
+}
+
+/// `plan` of `attacker` on `target` as things stand in `world`, without paying: what a preview shows.
+pub fn plan_in<T>(
+    world: &mut World,
+    (attacker, target): (Entity, Entity),
+    plan: Box<PlanAgainst<'_, T>>,
+) -> Result<T, Refusal> {
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
+    let ground =
+        Ground { field: world.resource::<Battlefield>(), order: world.resource::<TurnOrder>(), creatures: &creatures };
+    plan(&ground, (&a, &t), &budget)
+}
+
 /// One side of an opposed check of the special attacks, with its terms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Side {
@@ -86,6 +154,11 @@ impl Side {
     /// The bonus: the sum of its terms.
     pub fn bonus(&self) -> i32 {
         self.terms.iter().map(|m| m.value).sum()
+    }
+
+    /// The chance this side wins the contest against `other`, ties settled as contests settle them.
+    pub fn chance_against(&self, other: &Side) -> f32 {
+        crate::rules::core::checks::contest_chance(self.bonus(), other.bonus())
     }
 }
 

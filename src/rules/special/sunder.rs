@@ -14,8 +14,8 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use super::Side;
-use super::disarm::{disarm_side, held_weapon};
-use crate::rules::attack::{AttackRequest, Combatant, CombatantItem, prepare_attack, provoke_as};
+use super::disarm::{disarm_side, held_weapon, melee_attack};
+use crate::rules::attack::{Combatant, CombatantItem, provoke_as};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
@@ -64,7 +64,7 @@ pub struct SunderPlan {
 impl SunderPlan {
     /// The chance to win the opposed rolls.
     pub fn chance(&self) -> f32 {
-        crate::rules::core::checks::contest_chance(self.attacker.bonus(), self.defender.bonus())
+        self.attacker.chance_against(&self.defender)
     }
 }
 
@@ -80,11 +80,7 @@ pub fn plan_sunder(
     let Some((item, toughness)) = held_weapon(target).and_then(|w| w.toughness().map(|t| (w, t))) else {
         return Err(Refusal::new("it holds no weapon to strike: natural weapons cannot be sundered", "004:499"));
     };
-    let request = AttackRequest { weapon, ..default() };
-    let attack = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
-    if is_ranged(&attack.weapon) {
-        return Err(Refusal::new("a sunder replaces a melee attack", "004:499"));
-    }
+    let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("sunder", "004:499"))?;
     if !attack.weapon.sunders {
         return Err(Refusal::new(
             format!("the {} neither slashes nor bludgeons: it cannot sunder", attack.weapon.name),
@@ -125,20 +121,13 @@ fn resolve_sunders(world: &mut World, mut intents: Local<MessageCursor<SunderInt
 }
 
 /// Checks a sunder and pays its standard action, or writes why not.
-fn prepare_sunder(
-    In(intent): In<SunderIntent>,
-    order: Res<TurnOrder>,
-    field: Res<Battlefield>,
-    creatures: Query<Combatant, With<Creature>>,
-    mut budgets: Query<&mut ActionBudget>,
-    mut paying: super::Paying,
-) -> Option<SunderPlan> {
-    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
-        return None;
-    };
-    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
-    let planned = plan_sunder(&field, &order, &creatures, (&attacker, &target), intent.weapon.as_deref(), &budget);
-    paying.pay(planned, &attacker, (Action::Sunder, |_| ActionKind::Standard), &mut budget)
+fn prepare_sunder(In(intent): In<SunderIntent>, mut planning: super::Planning) -> Option<SunderPlan> {
+    let weapon = intent.weapon.as_deref();
+    planning.plan_and_pay(
+        (intent.attacker, intent.target),
+        (Action::Sunder, ActionKind::Standard),
+        Box::new(|g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, weapon, budget)),
+    )
 }
 
 /// The opposed rolls (004:501) and, won, the damage rolled as usual (004:502): the hit points the weapon

@@ -160,20 +160,13 @@ pub(super) fn resolve_trips(world: &mut World, mut intents: Local<MessageCursor<
 }
 
 /// Checks a trip and pays its standard action, or writes why not.
-fn prepare_trip(
-    In(intent): In<TripIntent>,
-    order: Res<TurnOrder>,
-    field: Res<Battlefield>,
-    creatures: Query<Combatant, With<Creature>>,
-    mut budgets: Query<&mut ActionBudget>,
-    mut paying: super::Paying,
-) -> Option<TripPlan> {
-    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
-        return None;
-    };
-    let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
-    let planned = plan_trip(&field, &order, &creatures, &attacker, &target, intent.weapon.as_deref(), &budget);
-    paying.pay(planned, &attacker, (Action::Trip, |_| ActionKind::Standard), &mut budget)
+fn prepare_trip(In(intent): In<TripIntent>, mut planning: super::Planning) -> Option<TripPlan> {
+    let weapon = intent.weapon.as_deref();
+    planning.plan_and_pay(
+        (intent.attacker, intent.target),
+        (Action::Trip, ActionKind::Standard),
+        Box::new(|g, (a, t), budget| plan_trip(g.field, g.order, g.creatures, a, t, weapon, budget)),
+    )
 }
 
 /// The touch attack, then the opposed check; prone the loser of a check: the defender, or the attacker if

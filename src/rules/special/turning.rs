@@ -215,12 +215,7 @@ pub(super) fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::messa
         let plan = match plan_turning(world, intent.turner) {
             Ok(plan) => plan,
             Err(refusal) => {
-                world.write_message(Fact::ActionRefused {
-                    creature: id,
-                    action: Action::TurnUndead,
-                    reason: refusal.reason,
-                    rule: refusal.rule,
-                });
+                super::refuse_in(world, intent.turner, Action::TurnUndead, refusal);
                 continue;
             }
         };
