@@ -309,9 +309,7 @@ pub(super) fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCurs
                 continue;
             }
         };
-        if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.creature) {
-            let _ = budget.spend(ActionKind::Move);
-        }
+        super::pay_in(world, intent.creature, (Action::PickUp, ActionKind::Move));
         let provoking = Provoking::new(intent.creature, Action::PickUp, "picking up an item (004:128)");
         if provoke_as(world, provoking).dropped {
             continue;

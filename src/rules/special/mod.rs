@@ -75,6 +75,23 @@ impl Paying<'_> {
     }
 }
 
+/// Pays `kind` of action from `who`'s turn, from a system that holds the world: as [`Paying::pay`] does,
+/// with a disabled creature's strain for a standard action (004:274).
+pub fn pay_in(world: &mut World, who: Entity, (action, kind): (Action, ActionKind)) {
+    let _ = world.run_system_cached_with(pay_for, (who, action, kind));
+}
+
+fn pay_for(
+    In((who, action, kind)): In<(Entity, Action, ActionKind)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut paying: Paying,
+) {
+    if let (Ok(actor), Ok(mut budget)) = (creatures.get(who), budgets.get_mut(who)) {
+        paying.pay(Ok(()), &actor, (action, |_| kind), &mut budget);
+    }
+}
+
 /// Writes why `who`'s `action` is refused, from a system that holds the world.
 pub fn refuse_in(world: &mut World, who: Entity, action: Action, refusal: Refusal) {
     let Some(id) = world.get::<crate::rules::core::creature::CreatureId>(who).cloned() else { return };

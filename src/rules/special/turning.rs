@@ -219,9 +219,7 @@ pub(super) fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::messa
                 continue;
             }
         };
-        if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.turner) {
-            let _ = budget.spend(ActionKind::Standard);
-        }
+        super::pay_in(world, intent.turner, (Action::TurnUndead, ActionKind::Standard));
         if let Some(mut turning) = world.get_mut::<Turning>(intent.turner) {
             turning.spent += 1;
         }
