@@ -172,6 +172,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if let Some(step) = turn_undead(world, creature, &me, &foes) {
         return step;
     }
+    // In a grapple it breaks a pin, escapes a stronger grappler, or damages a weaker one (004:589-613).
+    if world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Grappling)) {
+        return in_a_grapple(world, creature, &me).unwrap_or(end);
+    }
     // Lying prone it stands up first with its move action (004:225); with only its standard action left it
     // fights from the ground.
     let prone = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Prone));
@@ -267,6 +271,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     };
     // A trip weapon in hand lays a standing foe down when the trip is likely, provoking nothing (004:489).
     if let Some(step) = trip_a_foe(world, creature, &me, &foes) {
+        return step;
+    }
+    // A grappler seizes a caster, or any foe if it grapples without provoking, when the hold is likely.
+    if let Some(step) = grapple_a_foe(world, creature, &me, &foes) {
         return step;
     }
     if fresh && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer) {
@@ -615,6 +623,51 @@ fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             weapon: None,
         })
     })
+}
+
+/// A grab, provoking nothing, on the nearest foe next to it the hold would be made on three times in five or
+/// more: a caster (held, it casts no spell with gestures, 004:594), or any foe for a wrestler (Improved
+/// Grapple or Improved Grab).
+fn grapple_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    use crate::rules::special::grapple::GrappleMove;
+    let wrestler = world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::ImprovedGrapple))
+        || world.get::<Traits>(creature).is_some_and(|t| t.improved_grab);
+    let mut near: Vec<&Seen> = foes.iter().filter(|f| f.footprint.distance_to(me.footprint) <= 1).collect();
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    near.into_iter().find_map(|foe| {
+        let caster = world.get::<crate::rules::magic::Spellcasting>(foe.entity).is_some();
+        let grab = crate::preview::grapple_preview(world, creature, Some(foe.entity), GrappleMove::Grab).ok()?;
+        let provokes = grab.grab.as_ref().is_some_and(|g| g.provokes);
+        ((caster || wrestler) && !provokes && grab.chance >= 0.6).then(|| Command::Grapple {
+            creature: me.id.clone(),
+            target: Some(foe.id.clone()),
+            action: GrappleMove::Grab,
+        })
+    })
+}
+
+/// Its move in a grapple: pinned, it breaks free; stronger than its foe, it damages it (lethally when the -4
+/// still leaves it likely); weaker, it escapes, with Escape Artist if that is better.
+fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Command> {
+    use crate::rules::special::grapple::GrappleMove;
+    let try_move = |world: &mut World, action: GrappleMove| {
+        crate::preview::grapple_preview(world, creature, None, action).ok().map(|p| (action, p.chance))
+    };
+    let command = |action: GrappleMove| Command::Grapple { creature: me.id.clone(), target: None, action };
+    let pinned = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Pinned));
+    if pinned {
+        return try_move(world, GrappleMove::BreakPin).map(|(a, _)| command(a));
+    }
+    let damage = try_move(world, GrappleMove::Damage)?;
+    if damage.1 >= 0.5 {
+        let lethal = try_move(world, GrappleMove::LethalDamage).filter(|(_, chance)| *chance >= 0.5);
+        let (action, _) = lethal.unwrap_or(damage);
+        return Some(command(action));
+    }
+    let escape = try_move(world, GrappleMove::Escape);
+    let artist = try_move(world, GrappleMove::EscapeArtist);
+    let best = [escape, artist].into_iter().flatten().max_by(|a, b| a.1.total_cmp(&b.1));
+    best.map(|(a, _)| command(a))
 }
 
 /// The move that takes `creature` farthest from `from`, if any takes it farther than it is.

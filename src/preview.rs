@@ -395,6 +395,85 @@ pub fn disarm_preview(
     )
 }
 
+/// A grapple move `attacker` could make on `target` now (004:576-618): a grab's touch attack and check, or
+/// a move inside the grapple with its checks; the chance, and who strikes as it starts and enters.
+#[derive(Clone, Debug)]
+pub struct GrapplePreview {
+    /// The move.
+    pub action: crate::rules::special::grapple::GrappleMove,
+    /// A grab's plan.
+    pub grab: Option<crate::rules::special::grapple::GrabPlan>,
+    /// A move inside the grapple's plan.
+    pub hold: Option<crate::rules::special::grapple::HoldPlan>,
+    /// The chance it succeeds (the touch attack and the check, for a grab).
+    pub chance: f32,
+    /// The touch attack's chance, for a grab that needs one.
+    pub touch_chance: Option<f32>,
+    /// The foes that would strike it as it moves into its foe's space (004:586).
+    pub strikers: Vec<Entity>,
+}
+
+/// The grapple move `attacker` could make on `target` now, through the rules' own plan; `target` may be
+/// left out for a break or an escape.
+pub fn grapple_preview(
+    world: &mut World,
+    attacker: Entity,
+    target: Option<Entity>,
+    action: crate::rules::special::grapple::GrappleMove,
+) -> Result<GrapplePreview, Refusal> {
+    use crate::rules::special::grapple::{GrappleMove, default_foe, plan_grab, plan_hold};
+    use crate::rules::special::plan_in;
+    let target = match target {
+        Some(t) => t,
+        None => {
+            let mut q = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+            let me = q.get(world, attacker).map_err(|_| Refusal::new("no such creature", "data"))?;
+            default_foe(&me, action).ok_or_else(|| Refusal::new("it is in no grapple", "004:589"))?
+        }
+    };
+    if action != GrappleMove::Grab {
+        let hold =
+            plan_in(world, (attacker, target), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)))?;
+        return Ok(GrapplePreview {
+            action,
+            chance: hold.chance(),
+            hold: Some(hold),
+            grab: None,
+            touch_chance: None,
+            strikers: Vec::new(),
+        });
+    }
+    let grab = plan_in(world, (attacker, target), Box::new(plan_grab))?;
+    let touch_chance = grab.touch.as_ref().map(|t| chance_to_hit(total(&t.modifiers), t.armor_class, t.miss_chance));
+    let grapplers = world.get::<Grapple>(target).map(|g| g.with.clone()).unwrap_or_default();
+    let strikers: Vec<Entity> = {
+        let mut state = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+        let world: &World = world;
+        let creatures = state.query(world);
+        let me = creatures.get(attacker).map_err(|_| Refusal::new("no such creature", "data"))?;
+        let reactions = |e: Entity| world.get::<crate::rules::opportunity::Reactions>(e).copied().unwrap_or_default();
+        let order = world.resource::<TurnOrder>().initiative();
+        crate::rules::opportunity::threatening_in_place(
+            world.resource::<crate::rules::core::battlefield::Battlefield>(),
+            &me,
+            &creatures,
+            reactions,
+            &order,
+        )
+        .into_iter()
+        .filter(|e| *e != target && !grapplers.contains(e))
+        .collect()
+    };
+    Ok(GrapplePreview {
+        action,
+        chance: grab.chance(touch_chance.unwrap_or(1.0)),
+        touch_chance,
+        grab: Some(grab),
+        hold: None,
+        strikers,
+    })
+}
+
 /// A bull rush `attacker` could make on `target` now (004:446-450): from where it stands if the foe is next
 /// to it, else at the end of a charge (004:458); who strikes as it enters, the two sides with their terms,
 /// the chance, and where a win would push the foe and take the attacker.

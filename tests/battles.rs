@@ -38,12 +38,20 @@ fn encounter(path: &Path) -> Encounter {
 }
 
 /// Two creatures standing in one square: both on their feet and able to act, at one height, neither riding
-/// the other, neither Tiny or smaller (those enter their foes' squares, 004:351-352), at the normal scale (a
-/// chase-scale square holds many, 004:650).
+/// the other, neither Tiny or smaller (those enter their foes' squares, 004:351-352), not in one grapple
+/// (a grappler stands in its foe's space, 004:586), at the normal scale (a chase-scale square holds many,
+/// 004:650).
 fn crowded(world: &mut World) -> Option<String> {
     if world.resource::<Battlefield>().scale() == Scale::Chase {
         return None;
     }
+    let mut grapples = world.query::<(Entity, &estoc::rules::core::creature::Grapple)>();
+    let held: Vec<(Entity, Vec<Entity>)> = grapples.iter(world).map(|(e, g)| (e, g.with.clone())).collect();
+    let partners = |e: Entity| held.iter().find(|(h, _)| *h == e).map(|(_, w)| w.clone()).unwrap_or_default();
+    let one_grapple = |a: Entity, b: Entity| {
+        let (of_a, of_b) = (partners(a), partners(b));
+        of_a.contains(&b) || of_a.iter().any(|e| of_b.contains(e))
+    };
     let mut query =
         world.query::<(Entity, &CreatureId, &Position, &Space, &Size, &Conditions, &Altitude, Option<&Riding>)>();
     let standing: Vec<_> = query
@@ -54,7 +62,7 @@ fn crowded(world: &mut World) -> Option<String> {
     for (i, a) in standing.iter().enumerate() {
         for b in &standing[i + 1..] {
             let riding = a.4 == Some(b.0) || b.4 == Some(a.0) || (a.4.is_some() && a.4 == b.4);
-            if a.3 == b.3 && !riding && a.2.overlaps(b.2) {
+            if a.3 == b.3 && !riding && a.2.overlaps(b.2) && !one_grapple(a.0, b.0) {
                 return Some(format!("{} and {} share a square", a.1, b.1));
             }
         }

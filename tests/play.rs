@@ -1528,3 +1528,71 @@ fn a_foe_is_feinted_with_the_mouse() {
     let facts = play(&mut app, &step);
     assert!(facts.iter().any(|f| matches!(f, Fact::Opposed { reason, .. } if reason.contains("004:524"))), "{facts:?}");
 }
+
+/// A grapple with the mouse (004:576-618): in grapple mode (`4`) the hovered ogre shows the touch attack,
+/// the checks +5 against +12 (base attack + Str + the special size modifier, 004:576-577) and the attack of
+/// opportunity the grab provokes; a click grabs it, and the fighter, holding, stands inside the ogre's space
+/// (004:586). The next turn a click on its own square finds the ogre (they share it), the damage mode shows
+/// the check, and the bar's Escape (`8`) gets it out to a square next to the ogre (004:601-602).
+#[test]
+fn a_foe_is_grappled_and_escaped_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, bar_state, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    use estoc::rules::core::creature::{Condition, Conditions, Position, Space};
+    use estoc::rules::special::grapple::GrappleMove;
+    let encounter = level_at("tests/scenarios/levels/grappling.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("brutes".into(), Control::Human);
+    app.update();
+    let (fighter, ogre) = (entity(&app, "fighter"), entity(&app, "ogre"));
+    pass_turns_until(&mut app, fighter);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Grapple(GrappleMove::Grab)));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(4, 3));
+    app.update();
+    let preview = app.world().resource::<Previews>().grapple.clone().expect("a grapple preview").expect("a grab");
+    let grab = preview.grab.clone().expect("a grab's plan");
+    assert_eq!((grab.attacker.bonus(), grab.defender.bonus()), (5, 12), "{grab:?}");
+    assert!(grab.provokes && grab.touch.is_some() && !grab.joining && grab.into.is_some());
+    let step = clicked(&mut app, Square::new(4, 3)).expect("a grab");
+    assert!(matches!(&step, Command::Grapple { creature, target: Some(t), action: GrappleMove::Grab }
+        if creature == "fighter" && t == "ogre"));
+    let flat_footed = app.world().get::<Conditions>(ogre).unwrap().has(Condition::FlatFooted);
+    // The ogre's attack of opportunity misses (if it may make one), the touch attack lands, the checks 20
+    // against 1, the damage die 1.
+    let dice: &[u32] = if flat_footed { &[20, 20, 1, 1] } else { &[1, 20, 20, 1, 1] };
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force(dice.iter().copied());
+    let facts = play(&mut app, &step);
+    assert_eq!(app.world().resource::<estoc::rules::core::dice::Dice>().forced_left(), 0);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Grappled { .. })), "{facts:?}");
+    let footprint = |app: &App, e| {
+        let world = app.world();
+        world.get::<Space>(e).unwrap().at(world.get::<Position>(e).unwrap().0)
+    };
+    assert!(footprint(&app, ogre).contains(footprint(&app, fighter).origin), "inside the ogre's space");
+    assert!(app.world().get::<Conditions>(fighter).unwrap().has(Condition::Grappling));
+    assert!(app.world().get::<Conditions>(ogre).unwrap().has(Condition::Grappling));
+    assert!(bar_state(app.world(), BarKind::GrappleNow(GrappleMove::Escape)).is_err(), "the standard action is spent");
+    let id = app.world().get::<estoc::rules::core::creature::CreatureId>(fighter).unwrap().clone();
+    play(&mut app, &Command::EndTurn { creature: id });
+    pass_turns_until(&mut app, fighter);
+    // Its own square, shared with the ogre: the hover finds the ogre.
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Grapple(GrappleMove::Damage)));
+    app.world_mut().resource_mut::<Hover>().square = Some(footprint(&app, fighter).origin);
+    app.update();
+    assert_eq!(app.world().resource::<Previews>().hovered, Some(ogre));
+    let damage = app.world().resource::<Previews>().grapple.clone().expect("a preview").expect("a damage");
+    let hold = damage.hold.expect("a hold's plan");
+    assert_eq!(hold.opponents.len(), 1);
+    assert!((damage.chance - estoc::rules::core::checks::contest_chance(5, 12)).abs() < 1e-6);
+    assert_eq!(bar_state(app.world(), BarKind::GrappleNow(GrappleMove::Escape)), Ok(()));
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([20, 1]);
+    use_bar(app.world_mut(), BarKind::GrappleNow(GrappleMove::Escape));
+    let step = app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front().expect("the bar's step");
+    assert!(matches!(&step, Command::Grapple { target: None, action: GrappleMove::Escape, .. }));
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::GrappleEnded { .. })), "{facts:?}");
+    assert!(!app.world().get::<Conditions>(fighter).unwrap().has(Condition::Grappling));
+    assert_eq!(footprint(&app, fighter).distance_to(footprint(&app, ogre)), 1, "next to the ogre");
+}

@@ -9,6 +9,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::geometry::Square;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::MovementAction;
+use crate::rules::special::grapple::GrappleMove;
 use crate::rules::turns::FullAttackUnderway;
 use crate::rules::turns::TurnOrder;
 
@@ -38,6 +39,8 @@ pub enum BarKind {
     Stay,
     /// Pick up a weapon lying on or next to its squares (004:128).
     PickUp,
+    /// A grapple move with no foe to click: break a pin, escape, let go (004:601-613).
+    GrappleNow(crate::rules::special::grapple::GrappleMove),
     /// Total defence now.
     TotalDefense,
     /// Stand up.
@@ -90,6 +93,26 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
     BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
     BarAction { key: KeyCode::Digit3, label: "Sunder [3]", kind: BarKind::Mode(Mode::Sunder) },
+    BarAction { key: KeyCode::Digit4, label: "Grapple [4]", kind: BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) },
+    BarAction {
+        key: KeyCode::Digit5,
+        label: "Grapple: damage [5]",
+        kind: BarKind::Mode(Mode::Grapple(GrappleMove::Damage)),
+    },
+    BarAction {
+        key: KeyCode::Digit6,
+        label: "Grapple: lethal [6]",
+        kind: BarKind::Mode(Mode::Grapple(GrappleMove::LethalDamage)),
+    },
+    BarAction { key: KeyCode::Digit7, label: "Pin [7]", kind: BarKind::Mode(Mode::Grapple(GrappleMove::Pin)) },
+    BarAction { key: KeyCode::Digit8, label: "Escape [8]", kind: BarKind::GrappleNow(GrappleMove::Escape) },
+    BarAction {
+        key: KeyCode::Digit9,
+        label: "Escape Artist [9]",
+        kind: BarKind::GrappleNow(GrappleMove::EscapeArtist),
+    },
+    BarAction { key: KeyCode::Digit0, label: "Break pin [0]", kind: BarKind::GrappleNow(GrappleMove::BreakPin) },
+    BarAction { key: KeyCode::Minus, label: "Let go [-]", kind: BarKind::GrappleNow(GrappleMove::Release) },
     BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
@@ -136,6 +159,16 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         )
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
+        BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) => budget.check(ActionKind::Standard),
+        BarKind::Mode(Mode::Grapple(action)) | BarKind::GrappleNow(action) => {
+            if !conditions.has(Condition::Grappling) {
+                return Err(Refusal::new("it is in no grapple", "004:589"));
+            }
+            match action {
+                GrappleMove::Damage | GrappleMove::LethalDamage | GrappleMove::Pin => budget.check(action.kind()),
+                _ => crate::rules::special::grapple::move_now(world, me, action).map(|_| ()),
+            }
+        }
         BarKind::PickUp => {
             let intent = crate::rules::special::disarm::PickUpIntent { creature: me, weapon: None };
             crate::rules::special::disarm::check_pick_up(world, &intent).map(|_| ())
@@ -239,6 +272,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         }
         BarKind::TotalDefense => Command::TotalDefense { creature },
         BarKind::PickUp => Command::PickUp { creature, weapon: None },
+        BarKind::GrappleNow(action) => Command::Grapple { creature, target: None, action },
         BarKind::StandUp => Command::StandUp { creature },
         BarKind::Potion => match first_potion(world, me) {
             Some(item) => Command::UseItem { creature, item },

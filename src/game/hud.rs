@@ -578,6 +578,9 @@ fn special_attack_lines(
     (trip, aid, feint, bull_rush, turning, disarm, sunder): SpecialPreviews,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
+    if let Some(grapple) = world.resource::<Previews>().grapple.clone() {
+        grapple_lines(world, grapple, out);
+    }
     if let Some(sunder) = sunder {
         sunder_lines(sunder, out);
     }
@@ -860,6 +863,75 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
         out.push(("unarmed: it provokes an attack of opportunity from the foe (004:484)".into(), WARN));
     }
     out.push(("click to trip".into(), GOOD));
+}
+
+/// A grapple move on the hovered foe: for a grab the touch attack and the hold's check, who strikes as it
+/// starts and as it moves in (004:578-588); for a move in the grapple its checks; each chance.
+fn grapple_lines(
+    world: &World,
+    grapple: Result<crate::preview::GrapplePreview, Refusal>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    use crate::rules::special::grapple::GrappleMove;
+    let g = match grapple {
+        Ok(g) => g,
+        Err(refusal) => {
+            out.push((format!("no grapple: {} ({})", refusal.reason, refusal.rule), BAD));
+            return;
+        }
+    };
+    let percent = |p: f32| format!("{:.0}%", p * 100.0);
+    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
+    if let Some(grab) = &g.grab {
+        let what = if grab.joining { "join the grapple (004:614)" } else { "grapple it (004:578-587)" };
+        out.push((format!("{what}: {} to hold it", percent(g.chance)), GOOD));
+        if let (Some(touch), Some(chance)) = (&grab.touch, g.touch_chance) {
+            out.push((
+                format!(
+                    "touch attack {:+} vs touch AC {} — {} (004:581)",
+                    total(&touch.modifiers),
+                    touch.armor_class,
+                    percent(chance)
+                ),
+                GREY,
+            ));
+        }
+        out.push((
+            format!(
+                "then {} — {} (004:582)",
+                contest_terms(&grab.attacker, &grab.defender),
+                percent(grab.attacker.chance_against(&grab.defender))
+            ),
+            GREY,
+        ));
+        out.push(("won, an unarmed strike's damage, and you move into its space (004:582, 004:586)".into(), GOOD));
+        if grab.provokes {
+            out.push(("it provokes the foe's attack of opportunity; a wound spoils it (004:580)".into(), WARN));
+        }
+        if !g.strikers.is_empty() {
+            let names: Vec<String> = g.strikers.iter().map(|e| name(*e)).collect();
+            out.push((format!("moving in provokes from: {} (004:586)", names.join(", ")), WARN));
+        }
+        if grab.into.is_none() {
+            out.push(("no room to enter its space: a hold would be let go at once (004:588)".into(), WARN));
+        }
+        out.push(("click to grapple".into(), GOOD));
+        return;
+    }
+    let Some(hold) = &g.hold else { return };
+    let what = match g.action {
+        GrappleMove::Damage => "damage it, an unarmed strike, nonlethal (004:597)",
+        GrappleMove::LethalDamage => "damage it, lethal, at -4 (004:597)",
+        GrappleMove::Pin => "pin it for a round (004:606)",
+        GrappleMove::BreakPin => "break free of the pin (004:613)",
+        GrappleMove::Escape | GrappleMove::EscapeArtist => "escape (004:601)",
+        GrappleMove::Release | GrappleMove::Grab => "let go (004:610)",
+    };
+    out.push((format!("{what}: {}", percent(g.chance)), GOOD));
+    for (foe, side) in &hold.opponents {
+        out.push((format!("against {}: {}", name(*foe), contest_terms(&hold.attacker, side)), GREY));
+    }
+    out.push(("click to do it".into(), GOOD));
 }
 
 /// A flier's flights: how many squares its flight can end on, the speed declared, and the flight to the

@@ -157,6 +157,8 @@ pub fn update_previews(world: &mut World) {
                 } else if key.choice.mode == Mode::Sunder {
                     let weapon = key.choice.weapon.as_deref();
                     previews.sunder = Some(crate::preview::sunder_preview(world, me, foe, weapon));
+                } else if let Mode::Grapple(action) = key.choice.mode {
+                    previews.grapple = Some(crate::preview::grapple_preview(world, me, Some(foe), action));
                 } else if key.choice.mode == Mode::Disarm {
                     let weapon = key.choice.weapon.as_deref();
                     previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon));

@@ -56,6 +56,9 @@ pub enum Mode {
     Disarm,
     /// Sunder the weapon of the foe clicked (004:499-523).
     Sunder,
+    /// Grapple the foe clicked (004:576-618): grab it or join its grapple, or, grappling it, damage or pin
+    /// it.
+    Grapple(crate::rules::special::grapple::GrappleMove),
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -201,6 +204,8 @@ pub struct Previews {
     pub trip: Option<Result<crate::preview::TripPreview, Refusal>>,
     /// The sunder a click on the hovered foe would make.
     pub sunder: Option<Result<crate::rules::special::sunder::SunderPlan, Refusal>>,
+    /// The grapple move a click on the hovered foe would make.
+    pub grapple: Option<Result<crate::preview::GrapplePreview, Refusal>>,
     /// The disarm a click on the hovered foe would make.
     pub disarm: Option<Result<crate::rules::special::disarm::DisarmPlan, Refusal>>,
     /// The turning a click would make, in turn mode.

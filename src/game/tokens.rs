@@ -49,6 +49,8 @@ fn badge_of(condition: Condition) -> Option<&'static str> {
         Condition::Staggered => "staggered",
         Condition::Helpless => "helpless",
         Condition::Squeezed | Condition::SqueezedTight => "squeezed",
+        Condition::Grappling => "grappling",
+        Condition::Pinned => "pinned",
         _ => return None,
     })
 }
@@ -261,6 +263,7 @@ fn spawn_tokens(
 
 /// Puts each token where its creature is; at chase scale creatures sharing a square take its quarters. A
 /// rider's token sits small on its mount's, at its right shoulder, passengers after it (004:813).
+#[expect(clippy::type_complexity, reason = "a Bevy query of what places a token: square, size, riding, grappling")]
 fn place_tokens(
     encounter: Option<Res<ActiveEncounter>>,
     creatures: Query<(
@@ -268,6 +271,7 @@ fn place_tokens(
         &Size,
         Option<&crate::rules::core::creature::Riding>,
         Option<&crate::rules::core::creature::Riders>,
+        Has<crate::rules::core::creature::Grapple>,
     )>,
     mut tokens: Query<(&Token, &mut Transform)>,
 ) {
@@ -275,27 +279,28 @@ fn place_tokens(
     let height = encounter.0.battlefield.height();
     let scale = encounter.0.battlefield.scale();
     let chase = scale == crate::rules::core::altitude::Scale::Chase;
-    // At chase scale, who shares each square, in a steady order: they split it in quarters.
+    // At chase scale, who shares each square, in a steady order: they split it in quarters; so do
+    // grapplers on one square (004:586).
     let mut sharing: std::collections::HashMap<Square, Vec<Entity>> = std::collections::HashMap::new();
-    if chase {
-        for (token, _) in &tokens {
-            if let Ok((position, _, None, _)) = creatures.get(token.creature) {
-                sharing.entry(position.0).or_default().push(token.creature);
-            }
-        }
-        for here in sharing.values_mut() {
-            here.sort();
+    for (token, _) in &tokens {
+        if let Ok((position, _, None, _, grappling)) = creatures.get(token.creature)
+            && (chase || grappling)
+        {
+            sharing.entry(position.0).or_default().push(token.creature);
         }
     }
+    for here in sharing.values_mut() {
+        here.sort();
+    }
     let place = |creature: Entity| -> Option<(Vec2, f32)> {
-        let (position, size, _, _) = creatures.get(creature).ok()?;
+        let (position, size, _, _, _) = creatures.get(creature).ok()?;
         let here = sharing.get(&position.0).map_or(&[][..], Vec::as_slice);
         let nth = here.iter().position(|e| *e == creature).unwrap_or(0);
         let centre = footprint_centre(scale, position.0, *size, height, nth, here.len().max(1));
         Some((centre, if here.len() > 1 { 0.5 } else { 1.0 }))
     };
     for (token, mut transform) in &mut tokens {
-        let Ok((_, _, riding, _)) = creatures.get(token.creature) else { continue };
+        let Ok((_, _, riding, _, _)) = creatures.get(token.creature) else { continue };
         let placed = match riding {
             Some(riding) => place(riding.0).map(|(centre, mount_scale)| {
                 let seat = creatures

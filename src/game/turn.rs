@@ -51,14 +51,19 @@ pub fn pointed_at(world: &mut World, square: Square) -> Option<Entity> {
 /// The creature standing on `square`, if any.
 pub fn creature_at(world: &mut World, square: Square) -> Option<Entity> {
     let mut q = world.query_filtered::<(Entity, &Position, &Space, &Conditions), With<Creature>>();
-    let mut found: Vec<(bool, Entity)> = q
+    let mut found: Vec<(bool, bool, Entity)> = q
         .iter(world)
         .filter(|(_, p, s, _)| s.at(p.0).contains(square))
-        .map(|(e, _, _, c)| (c.has(Condition::Dead), e))
+        .map(|(e, _, _, c)| (c.has(Condition::Dead), false, e))
         .collect();
+    // Grapplers share a square (004:586): the one whose turn it is comes last, so a click finds its foe.
+    let acting = world.resource::<crate::rules::turns::TurnOrder>().current_entity();
+    for (_, mine, e) in &mut found {
+        *mine = Some(*e) == acting;
+    }
     // The living over the dead.
     found.sort();
-    found.first().map(|(_, e)| *e)
+    found.first().map(|(_, _, e)| *e)
 }
 
 pub(super) fn id_of(world: &World, entity: Entity) -> CreatureId {

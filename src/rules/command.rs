@@ -127,6 +127,18 @@ pub enum Command {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// A grapple (004:576-618): start or join one with the foe, or a move inside it (`action`); the foe of a
+    /// break or an escape may be left out.
+    Grapple {
+        /// Its id.
+        creature: CreatureId,
+        /// The foe's id.
+        #[serde(default)]
+        target: Option<CreatureId>,
+        /// What it does: `grab` if absent.
+        #[serde(default)]
+        action: crate::rules::special::grapple::GrappleMove,
+    },
     /// Pick up a weapon lying on or next to its squares (004:128): the one named, else the nearest.
     PickUp {
         /// Its id.
@@ -341,6 +353,7 @@ impl Command {
             | Command::Disarm { creature, .. }
             | Command::PickUp { creature, .. }
             | Command::Sunder { creature, .. }
+            | Command::Grapple { creature, .. }
             | Command::Aid { creature, .. }
             | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
@@ -471,6 +484,13 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 attacker: entity(creature)?,
                 target: entity(target)?,
                 weapon: weapon.clone(),
+            });
+        }
+        Command::Grapple { creature, target, action } => {
+            world.write_message(crate::rules::special::grapple::GrappleIntent {
+                attacker: entity(creature)?,
+                target: target.as_ref().map(entity).transpose()?,
+                action: *action,
             });
         }
         Command::PickUp { creature, weapon } => {

@@ -68,6 +68,8 @@ const BADGES = [
   ['stable',        'heart-beats',       'delapouite/heart-beats.svg'],
   ['unconscious',   'night-sleep',       'delapouite/night-sleep.svg'],
   ['helpless',      'handcuffed',        'delapouite/handcuffed.svg'],
+  ['grappling',     'grab',              'lorc/grab.svg'],
+  ['pinned',        'manacles',          'lorc/manacles.svg'],
   ['flying',        'feathered-wing',    'lorc/feathered-wing.svg'],
   // plain-arrow points down in the set: turned 180 degrees to point north.
   ['heading',       'plain-arrow',       'delapouite/plain-arrow.svg', 180],

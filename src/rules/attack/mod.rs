@@ -93,6 +93,9 @@ pub fn plan_off_hand(
     budget: &ActionBudget,
     like: AttackRequest<'_>,
 ) -> Result<AttackPlan, Refusal> {
+    if attacker.conditions.has(Condition::Grappling) {
+        return Err(Refusal::new("no fighting with two weapons in a grapple", "004:592"));
+    }
     let off = attacker
         .armament
         .0
@@ -113,6 +116,40 @@ pub fn plan_off_hand(
     main.modifiers.push(Modifier::new(main_penalty, "two weapons, main hand (004:467-470)"));
     off_plan.modifiers.push(Modifier::new(off_penalty, "two weapons, off hand (004:467-470)"));
     Ok(off_plan)
+}
+
+/// What a grapple leaves of an attack (004:592, 004:609-611): a grappler strikes only those it grapples,
+/// unarmed, with a natural weapon or a light one, at -4; pinning a foe, it uses no weapon; pinned, it
+/// strikes no one. One who is not grappling attacks a grappler as any foe.
+pub fn in_a_grapple(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: &Weapon,
+    modifiers: &mut Vec<Modifier>,
+) -> Result<(), Refusal> {
+    if !attacker.conditions.has(Condition::Grappling) {
+        return Ok(());
+    }
+    if attacker.conditions.has(Condition::Pinned) {
+        return Err(Refusal::new("pinned, it can only try to break free (004:613)", "004:613"));
+    }
+    if !Grapple::holds(attacker.grapple, target.entity) {
+        return Err(Refusal::new("grappling, it can strike only those it grapples", "004:589, 004:592"));
+    }
+    let pinning =
+        attacker.grapple.is_some_and(|_| target.grapple.is_some_and(|g| g.pinned_by == Some(attacker.entity)))
+            && target.conditions.has(Condition::Pinned);
+    if pinning && !weapon.natural && !weapon.unarmed {
+        return Err(Refusal::new("pinning a foe, it can use no weapon", "004:612"));
+    }
+    if !(weapon.natural || weapon.unarmed || weapon.handling == Handling::Light) || is_ranged(weapon) {
+        return Err(Refusal::new(
+            format!("in a grapple it strikes unarmed, with a natural weapon or a light one, not the {}", weapon.name),
+            "004:592",
+        ));
+    }
+    modifiers.push(Modifier::new(-4, "in a grapple (004:592)"));
+    Ok(())
 }
 
 /// Whether a creature holds a melee weapon in its off hand, for a full attack with two weapons.
@@ -294,6 +331,8 @@ pub struct Combatant {
     pub aided: Option<&'static Aided>,
     /// The feints it fell for (004:524).
     pub feinted: Option<&'static Feinted>,
+    /// The grapple it is in (004:576-618).
+    pub grapple: Option<&'static crate::rules::core::creature::Grapple>,
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
@@ -518,6 +557,7 @@ fn attacker_modifiers(
     if attacker.conditions.has(Condition::Turned) {
         return Err(Refusal::new("a turned undead flees and attacks no one", "004:549"));
     }
+    in_a_grapple(attacker, target, weapon, modifiers)?;
     // The attacker table (004:372-382).
     for (condition, value, source) in [
         (Condition::Dazzled, -1, "dazzled (004:376)"),
@@ -703,9 +743,10 @@ fn defended_armor_class(
         (Condition::Blinded, "blinded: no Dex (004:386)"),
         (Condition::Cowering, "cowering: no Dex (004:388)"),
         (Condition::Stunned, "stunned: no Dex (004:397)"),
-        (Condition::Grappling, "grappling: no Dex (004:391)"),
+        (Condition::Grappling, "grappling: no Dex against those outside the grapple (004:391, 004:590)"),
     ]
     .into_iter()
+    .filter(|(c, _)| *c != Condition::Grappling || !Grapple::holds(target.grapple, attacker.entity))
     .find(|(c, _)| target.conditions.has(*c))
     .map(|(_, why)| why)
     .or((attacker.conditions.has(Condition::Invisible) && !target.traits.uncanny_dodge)
@@ -789,8 +830,8 @@ fn defended_armor_class(
         let dex = dex_to_ac(target_abilities, target.defense);
         let counted = if loses_dex { dex.min(0) } else { dex };
         defender_row(-5 - counted, "pinned: Dex 0 (004:394)");
-        if !ranged {
-            defender_row(-4, "pinned, against melee (004:394)");
+        if !ranged && !Grapple::pinned_by(target.grapple, attacker.entity) {
+            defender_row(-4, "pinned, against melee but its pinner's (004:394, 004:611)");
         }
     }
     if !loses_dex && target.conditions.has(Condition::TotalDefense) {

@@ -623,6 +623,28 @@ pub enum Fact {
         /// The square it lay on.
         at: Square,
     },
+    /// A hold made: the grappler moved into its foe's space, both grappling (004:582-587, 004:614).
+    Grappled {
+        /// The grappler.
+        creature: CreatureId,
+        /// Its foe.
+        target: CreatureId,
+        /// Its square before.
+        from: Square,
+        /// Its square now, in or around the foe's space.
+        at: Square,
+        /// It joined a grapple the foe was already in (004:614).
+        joined: bool,
+    },
+    /// Two creatures grapple each other no more.
+    GrappleEnded {
+        /// One.
+        creature: CreatureId,
+        /// The other.
+        with: CreatureId,
+        /// Why, with the rule.
+        reason: String,
+    },
     /// A creature moved by another's push, or pushing, or pushed back (a bull rush, 004:449-450).
     Pushed {
         /// Who moved.
@@ -893,6 +915,8 @@ impl Fact {
             | Fact::WeaponStruck { .. }
             | Fact::WeaponDamaged { .. }
             | Fact::PickedUp { .. }
+            | Fact::Grappled { .. }
+            | Fact::GrappleEnded { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
         }
     }
@@ -937,6 +961,15 @@ impl Fact {
             }
             Fact::WeaponDamaged { creature, weapon, left, state: Some(state) } => {
                 format!("{creature}'s {weapon}, {left} hit points left, is {state}")
+            }
+            Fact::Grappled { creature, target, joined: true, at, .. } => {
+                format!("{creature} joins the grapple on {target}, on {at} (004:614)")
+            }
+            Fact::Grappled { creature, target, from, at, .. } => {
+                format!("{creature} grapples {target}: from {from} into its space, {at} (004:586)")
+            }
+            Fact::GrappleEnded { creature, with, reason } => {
+                format!("{creature} and {with} grapple no more: {reason}")
             }
             Fact::PickedUp { creature, weapon, at } => format!("{creature} picks up the {weapon} from {at} (004:128)"),
             Fact::TurningChecked { creature, roll, bonus, total, max_hit_dice } => format!(

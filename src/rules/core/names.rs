@@ -132,6 +132,18 @@ pub enum Action {
     PickUp,
     /// A sunder (004:499-523).
     Sunder,
+    /// Starting or joining a grapple (004:576-587).
+    Grapple,
+    /// Damaging a grappled foe (004:597).
+    GrappleDamage,
+    /// Pinning a grappled foe (004:606).
+    Pin,
+    /// Breaking free of a pin (004:613).
+    BreakPin,
+    /// Escaping a grapple (004:601-602).
+    Escape,
+    /// Letting go of a pinned foe (004:610).
+    Release,
 }
 
 impl Action {
@@ -181,6 +193,12 @@ impl Action {
             Action::Disarm => "disarm",
             Action::PickUp => "pick_up",
             Action::Sunder => "sunder",
+            Action::Grapple => "grapple",
+            Action::GrappleDamage => "grapple_damage",
+            Action::Pin => "pin",
+            Action::BreakPin => "break_pin",
+            Action::Escape => "escape",
+            Action::Release => "release",
         })
     }
 }
@@ -226,6 +244,11 @@ pub enum Check {
     Dexterity,
     /// An opposed attack roll (a disarm, 004:493).
     Attack,
+    /// A grapple check: base attack, Strength, the special size modifier (004:576-577).
+    Grapple,
+    /// Escape Artist (Évasion), in place of a grapple check (004:601).
+    #[serde(rename = "escape artist")]
+    EscapeArtist,
 }
 
 /// The three saving throws (004:45-48).
@@ -255,6 +278,8 @@ impl std::fmt::Display for Check {
             Check::Strength => "strength",
             Check::Attack => "attack roll",
             Check::Dexterity => "dexterity",
+            Check::Grapple => "grapple",
+            Check::EscapeArtist => "escape artist",
         })
     }
 }

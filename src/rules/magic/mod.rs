@@ -83,6 +83,14 @@ pub struct SpellDef {
     pub range: SpellRange,
     /// Effect.
     pub effect: SpellEffect,
+    /// It has a somatic component (gestures): none can be cast in a grapple (004:594). All the catalogue's
+    /// do, as their d20 descriptions give them.
+    #[serde(default = "somatic_by_default")]
+    pub somatic: bool,
+}
+
+const fn somatic_by_default() -> bool {
+    true
 }
 
 /// A spell a creature can cast, with the castings it has left.
@@ -387,6 +395,14 @@ pub fn check_cast(
     let known = &magic.spells[index];
     if known.uses == 0 {
         return Err(Refusal::new(format!("no casting of {spell} left today"), "data"));
+    }
+    // In a grapple, only a spell of one action with no gestures (004:594).
+    if caster.conditions.has(Condition::Grappling) && (known.def.somatic || known.def.casting != CastingTime::Standard)
+    {
+        return Err(Refusal::new(
+            "in a grapple only a spell of one action with no somatic component can be cast",
+            "004:594",
+        ));
     }
     match (known.def.casting, budget) {
         (CastingTime::Standard, None) => {}

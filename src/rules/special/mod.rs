@@ -1,12 +1,13 @@
 //! Special attacks (004:428-618), the chapter after the modifiers: each replaces an attack or a move with a
 //! manoeuvre of its own. Trip (004:483-489), aid another (004:444), the bull rush (004:446-450) and the feint
-//! (004:524-527) are played; the others are to come (disarm, sunder, splash weapons, overrun, turning undead,
-//! grapple).
+//! (004:524-527), turning undead (004:538-575), disarm (004:490-498), sunder (004:499-523) and grapple
+//! (004:576-618) are played; splash weapons and the overrun are to come.
 
 pub mod aid;
 pub mod bull_rush;
 pub mod disarm;
 pub mod feint;
+pub mod grapple;
 pub mod sunder;
 pub mod trip;
 pub mod turning;
@@ -158,6 +159,26 @@ pub fn plan_in<T>(
     plan(&ground, (&a, &t), &budget)
 }
 
+/// [`plan_in`] from a shared world (the action bar's state): refused as "no such creature" if none were
+/// ever spawned.
+pub fn plan_on<T>(
+    world: &World,
+    (attacker, target): (Entity, Entity),
+    plan: Box<PlanAgainst<'_, T>>,
+) -> Result<T, Refusal> {
+    let Some(mut state) = world.try_query_filtered::<Combatant, With<Creature>>() else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let creatures = state.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
+    let ground =
+        Ground { field: world.resource::<Battlefield>(), order: world.resource::<TurnOrder>(), creatures: &creatures };
+    plan(&ground, (&a, &t), &budget)
+}
+
 /// One side of an opposed check of the special attacks, with its terms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Side {
@@ -210,6 +231,7 @@ pub fn plugin(app: &mut App) {
     turning::plugin(app);
     disarm::plugin(app);
     sunder::plugin(app);
+    grapple::plugin(app);
     aid::plugin(app);
     feint::plugin(app);
 }

@@ -100,7 +100,7 @@ pub fn plan_sunder(
 
 /// Carries out sunder intents: checked and paid for, the foe's attack of opportunity, the opposed rolls,
 /// then the damage past the hardness.
-fn resolve_sunders(world: &mut World, mut intents: Local<MessageCursor<SunderIntent>>) {
+pub(super) fn resolve_sunders(world: &mut World, mut intents: Local<MessageCursor<SunderIntent>>) {
     let read: Vec<SunderIntent> = intents.read(world.resource::<Messages<SunderIntent>>()).cloned().collect();
     for intent in read {
         let Ok(Some(plan)) = world.run_system_cached_with(prepare_sunder, intent.clone()) else { continue };

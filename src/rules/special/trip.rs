@@ -74,7 +74,7 @@ pub fn resisting_side(c: &CombatantItem) -> Side {
     if c.seat.is_none() {
         return on_foot;
     }
-    let ride = crate::rules::core::checks::skill(c.skills.ride, dex);
+    let ride = crate::rules::core::checks::skill(c.skills.ride, c.abilities.dex);
     let mut riding = Side { check: Check::Ride, terms: vec![Modifier::new(ride, "Ride (004:488)")] };
     let size = super::size_term(*c.size);
     if size != 0 {

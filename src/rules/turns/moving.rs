@@ -91,6 +91,12 @@ pub fn check_action(
         return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
     }
     posture_allows(action, conditions.has(Condition::Prone))?;
+    if conditions.has(Condition::Grappling) {
+        return Err(Refusal::new(
+            "grappling, it moves only by winning a grapple check, or escapes first",
+            "004:591, 004:603",
+        ));
+    }
     match action {
         MovementAction::Crawl => budget.check(ActionKind::Move).and(budget.check_movement()),
         MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),

@@ -560,6 +560,9 @@ pub enum Feat {
     ImprovedDisarm,
     /// Science de la destruction: a sunder provokes nothing (004:500).
     ImprovedSunder,
+    /// Science de la lutte: starting a grapple provokes nothing, +4 on grapple checks (d20 standard; the
+    /// text gives the first to Improved Unarmed Strike, 004:580; our ruling).
+    ImprovedGrapple,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).
@@ -632,6 +635,8 @@ pub struct Traits {
     pub humanoid: bool,
     /// An undead: turning affects it (004:538).
     pub undead: bool,
+    /// Starts a grapple without provoking (« certains monstres », 004:580): Improved Grab.
+    pub improved_grab: bool,
     /// Turn resistance: added to its Hit Dice against a turning check (d20 standard; our ruling).
     pub turn_resistance: i32,
 }
@@ -858,6 +863,30 @@ pub struct FeintBy {
     pub feinter: Entity,
     /// The round of the feint: it lasts to the end of the feinter's next turn.
     pub round: u32,
+}
+
+/// The creatures a creature grapples with (004:576-618): every side of a grapple carries it, naming the
+/// others, with `Condition::Grappling`; a pinned one names its pinner (004:611).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Grapple {
+    /// Its opponents in the grapple.
+    pub with: Vec<Entity>,
+    /// Who pins it, while `Condition::Pinned` holds (004:611).
+    pub pinned_by: Option<Entity>,
+    /// It moved into the others' space to hold them (004:587): it steps out when the grapple ends.
+    pub entered: bool,
+}
+
+impl Grapple {
+    /// Whether `target`, grappling, grapples with `other`: it keeps its Dex bonus against it (004:590).
+    pub fn holds(target: Option<&Grapple>, other: Entity) -> bool {
+        target.is_some_and(|g| g.with.contains(&other))
+    }
+
+    /// Whether `target` is pinned by `other`: the pinned creature's -4 is against the others (004:611).
+    pub fn pinned_by(target: Option<&Grapple>, other: Entity) -> bool {
+        target.is_some_and(|g| g.pinned_by == Some(other))
+    }
 }
 
 impl Feinted {

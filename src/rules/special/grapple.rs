@@ -1,0 +1,822 @@
+//! Grapple (Lutte, 004:576-618). The grapple check is base attack + Strength + the special size modifier
+//! (004:576-577). Starting a grapple (004:578-587): the attempt provokes from its target, and a blow that
+//! wounds spoils it (004:580; not with Improved Unarmed Strike, as the text says, nor with Improved Grapple
+//! or a monster's Improved Grab); a melee touch attack grabs (004:581); an opposed grapple check holds
+//! (004:582), dealing unarmed damage; a hold on a foe two sizes larger or more always fails (004:584); ties
+//! go to the higher modifier, then a die (004:585). The grappler then moves into its foe's space, a free
+//! move that provokes from the others, not from the foe (004:586); if it cannot, it lets go (004:588).
+//! Joining a grapple needs no touch attack and provokes nothing from the target (004:614); up to four
+//! grapple one foe, one size smaller counting half, one size larger double, two larger four times
+//! (004:616-617).
+//!
+//! In the grapple (004:589-613): no threatened square, no Dex bonus against those outside it, no movement
+//! (the attack and the movement chapters read `Condition::Grappling`); each of the following replaces an
+//! attack, here the standard action's one (our ruling): damage the foe with an unarmed strike's damage
+//! (nonlethal, or lethal at -4, 004:597), pin it for a round (004:606), break free of a pin (004:613),
+//! escape by beating every opponent's check or with Escape Artist as a standard action, ending on a square
+//! next to the foe (004:601-602); the pinner lets go as a free action (004:610). Attacks with a light or
+//! natural weapon at -4 go through the attack chapter ([`crate::rules::attack::in_a_grapple`]).
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{Ground, Side};
+use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, CombatantItem, Damage, prepare_attack, provoke_as};
+use crate::rules::core::checks::{Check, contest};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Footprint;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::movement::{StepWorld, legal_space, mover_of, occupants_for};
+use crate::rules::turns::{ActionBudget, ActionKind, Provoking};
+
+/// What a creature does in a grapple.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrappleMove {
+    /// Start a grapple with the foe, or join the grapple it is in (004:578-587, 004:614).
+    #[default]
+    Grab,
+    /// Deal an unarmed strike's damage, nonlethal (004:597).
+    Damage,
+    /// Deal it lethal, at -4 on the check (004:597).
+    LethalDamage,
+    /// Pin the foe for a round (004:606).
+    Pin,
+    /// Break free of a pin (004:613).
+    BreakPin,
+    /// Escape by beating every opponent's grapple check (004:601).
+    Escape,
+    /// Escape with Escape Artist, a standard action (004:601).
+    EscapeArtist,
+    /// Let go of the foe it pins, a free action (004:610).
+    Release,
+}
+
+impl GrappleMove {
+    /// The action the log names.
+    pub fn action(self) -> Action {
+        match self {
+            GrappleMove::Grab => Action::Grapple,
+            GrappleMove::Damage | GrappleMove::LethalDamage => Action::GrappleDamage,
+            GrappleMove::Pin => Action::Pin,
+            GrappleMove::BreakPin => Action::BreakPin,
+            GrappleMove::Escape | GrappleMove::EscapeArtist => Action::Escape,
+            GrappleMove::Release => Action::Release,
+        }
+    }
+
+    /// Its kind of action: each replaces an attack, here the standard action's (our ruling); letting go is
+    /// free (004:610).
+    pub fn kind(self) -> ActionKind {
+        if self == GrappleMove::Release { ActionKind::Free } else { ActionKind::Standard }
+    }
+}
+
+/// Asks for a grapple move.
+#[derive(Message, Clone, Debug)]
+pub struct GrappleIntent {
+    /// Who.
+    pub attacker: Entity,
+    /// The foe: for a break or an escape, its pinner or opponents if `None`.
+    pub target: Option<Entity>,
+    /// What.
+    pub action: GrappleMove,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<GrappleIntent>();
+    app.add_systems(
+        Rules,
+        (resolve_grapples, let_go_of_the_fallen)
+            .chain()
+            .in_set(RulesSystems::Act)
+            .after(super::sunder::resolve_sunders),
+    );
+}
+
+/// The special size modifier of a grapple check (004:577): +4 per size category above Medium, -4 per
+/// category below.
+pub fn special_size(size: Size) -> i32 {
+    4 * Size::Medium.steps_to(size)
+}
+
+/// A creature's grapple check: base attack, Strength, the special size modifier (004:576-577), +4 with
+/// Improved Grapple (our ruling).
+pub fn grapple_side(c: &CombatantItem) -> Side {
+    let mut terms =
+        vec![Modifier::new(c.base_attack.0, "base attack"), Modifier::new(ability_modifier(c.abilities.str), "Str")];
+    let size = special_size(*c.size);
+    if size != 0 {
+        terms.push(Modifier::new(size, "special size (004:577)"));
+    }
+    if c.feats.has(Feat::ImprovedGrapple) {
+        terms.push(Modifier::new(4, "Improved Grapple (our ruling)"));
+    }
+    Side { check: Check::Grapple, terms }
+}
+
+/// A grab checked and ready.
+#[derive(Clone, Debug)]
+pub struct GrabPlan {
+    /// The melee touch attack that grabs (004:581); none when joining a grapple (004:614).
+    pub touch: Option<AttackPlan>,
+    /// The attempt provokes from the target (004:580).
+    pub provokes: bool,
+    /// The grappler's check.
+    pub attacker: Side,
+    /// The foe's.
+    pub defender: Side,
+    /// The space it would hold the foe from, inside the foe's or around it (004:586); `None`: it cannot
+    /// enter and lets go (004:588).
+    pub into: Option<Footprint>,
+    /// It joins a grapple the foe is already in (004:614).
+    pub joining: bool,
+}
+
+impl GrabPlan {
+    /// The chance the hold is made: the touch attack lands (`touch_chance`), then the check is won.
+    pub fn chance(&self, touch_chance: f32) -> f32 {
+        let touch = if self.touch.is_some() { touch_chance } else { 1.0 };
+        touch * self.attacker.chance_against(&self.defender)
+    }
+}
+
+/// The unarmed strike or natural weapon a creature grabs with.
+fn grabbing_weapon(c: &CombatantItem) -> Result<Weapon, Refusal> {
+    let weapons = &c.armament.0;
+    weapons
+        .iter()
+        .find(|w| w.unarmed)
+        .or_else(|| weapons.iter().find(|w| w.natural))
+        .cloned()
+        .ok_or_else(|| Refusal::new("it has neither hands nor natural weapons to grab with", "004:581"))
+}
+
+/// How many grapplers a creature counts for against a foe of `their_size`, in halves (004:617): one size
+/// smaller or less a half, the same size one, one larger two, two or more larger four.
+fn halves(size: Size, their_size: Size) -> i32 {
+    match their_size.steps_to(size) {
+        i32::MIN..=-1 => 1,
+        0 => 2,
+        1 => 4,
+        _ => 8,
+    }
+}
+
+/// Whether `attacker` may grab `target` now, and how: at most one size larger than it can be held
+/// (004:584), a foe within reach of its unarmed strike or natural weapon, its turn and standard action,
+/// room in the grapple if it joins one (004:616-617).
+pub fn plan_grab(
+    ground: &Ground<'_, '_, '_>,
+    (a, t): (&CombatantItem, &CombatantItem),
+    budget: &ActionBudget,
+) -> Result<GrabPlan, Refusal> {
+    if a.conditions.has(Condition::Grappling) {
+        return Err(Refusal::new("grappling already, it cannot move into another's space", "004:586, 004:591"));
+    }
+    if a.size.steps_to(*t.size) >= 2 {
+        return Err(Refusal::new("a hold on a foe two sizes larger or more always fails", "004:584"));
+    }
+    let joining = t.conditions.has(Condition::Grappling);
+    if joining {
+        let held: i32 = t
+            .grapple
+            .map(|g| {
+                g.with.iter().filter_map(|e| ground.creatures.get(*e).ok()).map(|c| halves(*c.size, *t.size)).sum()
+            })
+            .unwrap_or(0);
+        if held + halves(*a.size, *t.size) > 8 {
+            return Err(Refusal::new("four already grapple it (counted by size)", "004:616-617"));
+        }
+    }
+    let weapon = grabbing_weapon(a)?;
+    let request = AttackRequest { weapon: Some(&weapon.name), ..default() };
+    let mut touch = prepare_attack(ground.field, ground.order, ground.creatures, a, t, request, budget)?;
+    crate::rules::attack::as_touch_attack(&mut touch);
+    let free = a.feats.has(Feat::ImprovedUnarmedStrike) || a.feats.has(Feat::ImprovedGrapple) || a.traits.improved_grab;
+    Ok(GrabPlan {
+        touch: (!joining).then_some(touch),
+        provokes: !joining && !free,
+        attacker: grapple_side(a),
+        defender: grapple_side(t),
+        into: hold_space(ground, a, t),
+        joining,
+    })
+}
+
+/// A creature's body, for the movement rules.
+fn body(c: &CombatantItem) -> Body {
+    Body {
+        entity: c.entity,
+        id: c.id.clone(),
+        faction: c.faction.clone(),
+        footprint: c.space.at(c.position.0),
+        altitude: c.altitude.0,
+        heading: c.heading.0,
+        size: *c.size,
+        helpless: c.conditions.is_helpless(),
+        traits: c.traits.clone(),
+    }
+}
+
+/// The space `a` holds `t` from (004:586): one that lies inside the foe's space or holds it whole, where `a`
+/// may stand but for the foe and those grappling it; the nearest to where `a` stands, then the northmost,
+/// westmost.
+pub fn hold_space(ground: &Ground<'_, '_, '_>, a: &CombatantItem, t: &CombatantItem) -> Option<Footprint> {
+    let theirs = t.space.at(t.position.0);
+    let mine = a.space.at(a.position.0);
+    let grapplers = t.grapple.map(|g| g.with.clone()).unwrap_or_default();
+    let others: Vec<Body> = ground
+        .creatures
+        .iter()
+        .filter(|c| c.seat.is_none() && c.entity != t.entity && !grapplers.contains(&c.entity))
+        .map(|c| body(&c))
+        .collect();
+    let occupants = occupants_for(&others, &body(a));
+    let world = StepWorld { field: ground.field, occupants: &occupants };
+    let mover = mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
+    let (w, h) = (mine.width, mine.height);
+    let mut found: Vec<Footprint> = Vec::new();
+    for dy in (1 - h.max(theirs.height))..=(h.max(theirs.height) - 1) {
+        for dx in (1 - w.max(theirs.width))..=(w.max(theirs.width) - 1) {
+            let f = mine.at(theirs.origin.offset(dx, dy));
+            let nests = f.squares().all(|s| theirs.contains(s)) || theirs.squares().all(|s| f.contains(s));
+            if nests && legal_space(&world, &mover, f).is_ok() {
+                found.push(f);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .min_by_key(|f| (crate::rules::core::geometry::square_distance(mine.origin, f.origin), f.origin.y, f.origin.x))
+}
+
+/// A move inside a grapple checked and ready: the mover's check and each opponent's.
+#[derive(Clone, Debug)]
+pub struct HoldPlan {
+    /// What.
+    pub action: GrappleMove,
+    /// The mover's check (a grapple check, or Escape Artist).
+    pub attacker: Side,
+    /// The opponents it must beat, each with its grapple check: the foe, or every opponent for an escape
+    /// (004:601, 004:618).
+    pub opponents: Vec<(Entity, Side)>,
+}
+
+impl HoldPlan {
+    /// The chance it wins against every opponent, each rolling apart (the mover's one die against each:
+    /// computed exactly over its d20).
+    pub fn chance(&self) -> f32 {
+        if self.action == GrappleMove::Release {
+            return 1.0;
+        }
+        let mine = self.attacker.bonus();
+        (1..=20)
+            .map(|roll| {
+                self.opponents
+                    .iter()
+                    .map(|(_, side)| {
+                        let theirs = side.bonus();
+                        (1..=20)
+                            .map(|their| match (roll + mine).cmp(&(their + theirs)) {
+                                std::cmp::Ordering::Greater => 1.0,
+                                std::cmp::Ordering::Less => 0.0,
+                                std::cmp::Ordering::Equal if mine > theirs => 1.0,
+                                std::cmp::Ordering::Equal if mine < theirs => 0.0,
+                                std::cmp::Ordering::Equal => 0.5,
+                            })
+                            .sum::<f32>()
+                            / 20.0
+                    })
+                    .product::<f32>()
+            })
+            .sum::<f32>()
+            / 20.0
+    }
+}
+
+/// The foe a move in a grapple is aimed at when none is named: the pinner for a break, the first opponent
+/// otherwise.
+pub fn default_foe(c: &CombatantItem, action: GrappleMove) -> Option<Entity> {
+    let g = c.grapple?;
+    match action {
+        GrappleMove::BreakPin => g.pinned_by,
+        _ => g.with.first().copied(),
+    }
+}
+
+/// Whether `who` may make `action` now against its default foe ([`default_foe`]): what the action bar asks.
+pub fn move_now(world: &World, who: Entity, action: GrappleMove) -> Result<HoldPlan, Refusal> {
+    let foe = world
+        .try_query_filtered::<Combatant, With<Creature>>()
+        .and_then(|mut q| q.query(world).get(who).ok().and_then(|c| default_foe(&c, action)))
+        .ok_or_else(|| Refusal::new("it is in no grapple", "004:589"))?;
+    super::plan_on(world, (who, foe), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)))
+}
+
+/// Whether `a` may make `action` in its grapple with `t` now, and with which checks.
+pub fn plan_hold(
+    ground: &Ground<'_, '_, '_>,
+    (a, t): (&CombatantItem, &CombatantItem),
+    budget: &ActionBudget,
+    action: GrappleMove,
+) -> Result<HoldPlan, Refusal> {
+    ground.order.check_turn(a.entity)?;
+    able_to_act(a.conditions)?;
+    budget.check(action.kind())?;
+    let Some(grapple) = a.grapple.filter(|_| a.conditions.has(Condition::Grappling)) else {
+        return Err(Refusal::new("it is in no grapple", "004:589"));
+    };
+    if !grapple.with.contains(&t.entity) {
+        return Err(Refusal::new(format!("it does not grapple {}", t.id), "004:589"));
+    }
+    let pinned = a.conditions.has(Condition::Pinned);
+    let pinning = ground.creatures.iter().find(|c| {
+        c.conditions.has(Condition::Pinned)
+            && Grapple::pinned_by(c.grapple, a.entity)
+            && grapple.with.contains(&c.entity)
+    });
+    let pinning = pinning.map(|c| c.entity);
+    match action {
+        GrappleMove::Grab => return Err(Refusal::new("it already grapples it", "004:589")),
+        GrappleMove::BreakPin if !pinned => return Err(Refusal::new("it is not pinned", "004:613")),
+        GrappleMove::BreakPin if grapple.pinned_by != Some(t.entity) => {
+            return Err(Refusal::new(format!("{} does not pin it", t.id), "004:613"));
+        }
+        GrappleMove::BreakPin => {}
+        _ if pinned => return Err(Refusal::new("pinned, it can only try to break free", "004:613")),
+        GrappleMove::Pin if t.conditions.has(Condition::Pinned) => {
+            return Err(Refusal::new("it is pinned already", "004:606"));
+        }
+        GrappleMove::Pin if pinning.is_some() => {
+            return Err(Refusal::new("pinning one foe, it cannot pin another", "004:612"));
+        }
+        GrappleMove::Escape | GrappleMove::EscapeArtist if pinning.is_some() => {
+            return Err(Refusal::new("pinning a foe, it lets go of it (a free action) rather than escape", "004:612"));
+        }
+        GrappleMove::Release if pinning != Some(t.entity) => {
+            return Err(Refusal::new(format!("it does not pin {}", t.id), "004:610"));
+        }
+        _ => {}
+    }
+    let mut attacker = grapple_side(a);
+    match action {
+        GrappleMove::LethalDamage if !a.traits.armed_unarmed => {
+            attacker.terms.push(Modifier::new(-4, "lethal damage (004:597)"));
+        }
+        GrappleMove::EscapeArtist => {
+            let skill = crate::rules::core::checks::skill(a.skills.escape_artist, a.abilities.dex);
+            attacker =
+                Side { check: Check::EscapeArtist, terms: vec![Modifier::new(skill, "Escape Artist (004:601)")] };
+        }
+        _ => {}
+    }
+    let escaping = matches!(action, GrappleMove::Escape | GrappleMove::EscapeArtist);
+    let opponents: Vec<(Entity, Side)> = if escaping {
+        grapple
+            .with
+            .iter()
+            .filter_map(|e| ground.creatures.get(*e).ok())
+            .map(|c| (c.entity, grapple_side(&c)))
+            .collect()
+    } else {
+        vec![(t.entity, grapple_side(t))]
+    };
+    Ok(HoldPlan { action, attacker, opponents })
+}
+
+/// Carries out grapple intents one after the other.
+pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCursor<GrappleIntent>>) {
+    let read: Vec<GrappleIntent> = intents.read(world.resource::<Messages<GrappleIntent>>()).cloned().collect();
+    for intent in read {
+        let target = intent.target.or_else(|| {
+            let mut q = world.query_filtered::<Combatant, With<Creature>>();
+            q.get(world, intent.attacker).ok().and_then(|c| default_foe(&c, intent.action))
+        });
+        let Some(target) = target else {
+            super::refuse_in(
+                world,
+                intent.attacker,
+                intent.action.action(),
+                Refusal::new("it is in no grapple", "004:589"),
+            );
+            continue;
+        };
+        if intent.action == GrappleMove::Grab {
+            grab(world, intent.attacker, target);
+        } else if let Ok(Some(plan)) =
+            world.run_system_cached_with(prepare_hold, (intent.attacker, target, intent.action))
+        {
+            hold(world, intent.attacker, target, plan);
+        }
+    }
+}
+
+/// Checks a grab and pays its standard action, or writes why not.
+fn prepare_grab(In((attacker, target)): In<(Entity, Entity)>, mut planning: super::Planning) -> Option<GrabPlan> {
+    planning.plan_and_pay((attacker, target), (Action::Grapple, ActionKind::Standard), Box::new(plan_grab))
+}
+
+/// Checks a move in a grapple and pays it, or writes why not.
+fn prepare_hold(
+    In((attacker, target, action)): In<(Entity, Entity, GrappleMove)>,
+    mut planning: super::Planning,
+) -> Option<HoldPlan> {
+    planning.plan_and_pay(
+        (attacker, target),
+        (action.action(), action.kind()),
+        Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)),
+    )
+}
+
+/// Starts or joins a grapple: the target's blow (a wound spoils it), the touch attack, the opposed check,
+/// the damage, then into the foe's space past the others' blows (004:578-588).
+fn grab(world: &mut World, attacker: Entity, target: Entity) {
+    let Ok(Some(plan)) = world.run_system_cached_with(prepare_grab, (attacker, target)) else { return };
+    if plan.provokes {
+        let provoking = Provoking {
+            only: Some(target),
+            ..Provoking::new(attacker, Action::Grapple, "starting a grapple (004:580)")
+        };
+        let provoked = provoke_as(world, provoking);
+        if provoked.dropped {
+            return;
+        }
+        if provoked.wounded {
+            interrupted(
+                world,
+                attacker,
+                Action::Grapple,
+                "the attack of opportunity wounded it: the grapple fails (004:580)",
+            );
+            return;
+        }
+    }
+    let Ok(true) = world.run_system_cached_with(roll_grab, (attacker, target, plan.clone())) else { return };
+    let Some(into) = plan.into else {
+        interrupted(world, attacker, Action::Grapple, "it cannot enter its foe's space: it lets go (004:588)");
+        return;
+    };
+    let grapplers = world.get::<Grapple>(target).map(|g| g.with.clone()).unwrap_or_default();
+    let entering = Provoking {
+        except: [vec![target], grapplers].concat(),
+        ..Provoking::new(attacker, Action::Grapple, "moving into its foe's space (004:586)")
+    };
+    if provoke_as(world, entering).dropped {
+        return;
+    }
+    let Some(mut position) = world.get_mut::<Position>(attacker) else { return };
+    let from = position.0;
+    position.0 = into.origin;
+    let (Some(id), Some(foe)) = (world.get::<CreatureId>(attacker).cloned(), world.get::<CreatureId>(target).cloned())
+    else {
+        return;
+    };
+    world.write_message(Fact::Grappled { creature: id, target: foe, from, at: into.origin, joined: plan.joining });
+    bind(world, attacker, target);
+}
+
+/// The touch attack (unless joining), the opposed check, and on a hold the unarmed damage (004:581-582):
+/// whether the hold is made.
+fn roll_grab(
+    In((attacker, target, plan)): In<(Entity, Entity, GrabPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+) -> bool {
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else { return false };
+    if let Some(touch) = &plan.touch
+        && !crate::rules::attack::roll_touch_attack(touch, a.id, t.id, &mut dice, &mut facts)
+    {
+        return false;
+    }
+    let held = contest(
+        &mut dice,
+        &mut facts,
+        (a.id, Check::Grapple, plan.attacker.bonus()),
+        (t.id, Check::Grapple, plan.defender.bonus()),
+        if plan.joining { "joining a grapple (004:614)" } else { "the hold: opposed grapple checks (004:582)" },
+    );
+    if held {
+        unarmed_damage_to(&a, &t, a.traits.armed_unarmed, &mut dice, &mut facts, &mut damage);
+    }
+    held
+}
+
+/// An unarmed strike's damage from `a` to `t` (004:582, 004:597): its unarmed strike's dice, else the
+/// size's (004:172), plus Strength; nonlethal unless `lethal`.
+fn unarmed_damage_to(
+    a: &CombatantItem,
+    t: &CombatantItem,
+    lethal: bool,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    damage: &mut MessageWriter<Damage>,
+) {
+    let expr = a.armament.0.iter().find(|w| w.unarmed).map_or_else(|| unarmed_damage(*a.size), |w| w.damage);
+    let thrown = dice.throw(expr);
+    let modifiers = vec![Modifier::new(ability_modifier(a.abilities.str), "Str")];
+    let total = (thrown.total + modifiers[0].value).max(1);
+    facts.write(Fact::DamageDealt {
+        attacker: a.id.clone(),
+        target: t.id.clone(),
+        dice: vec![thrown],
+        modifiers,
+        multiplier: 1,
+        multiplied_by: Vec::new(),
+        total,
+        nonlethal: !lethal,
+    });
+    damage.write(Damage { target: t.entity, amount: total, nonlethal: !lethal, from_one_attack: true });
+}
+
+/// A move inside the grapple: the opposed checks, then its effect.
+fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
+    if plan.action == GrappleMove::Release {
+        let outside = stepping_out(world, attacker, target);
+        let freed = part(world, attacker, target, "lets go of the foe it pins (004:610)");
+        step_out(world, outside, "out of the grapple (004:610)");
+        settle(world, freed, "out of the grapple (our ruling)");
+        return;
+    }
+    let Ok(won) = world.run_system_cached_with(roll_hold, (attacker, plan.clone())) else { return };
+    if !won {
+        return;
+    }
+    match plan.action {
+        GrappleMove::Damage | GrappleMove::LethalDamage => {
+            let lethal = plan.action == GrappleMove::LethalDamage;
+            let _ = world.run_system_cached_with(deal_grapple_damage, (attacker, target, lethal));
+        }
+        GrappleMove::Pin => {
+            if let Some(mut g) = world.get_mut::<Grapple>(target) {
+                g.pinned_by = Some(attacker);
+            }
+            world.write_message(crate::rules::turns::lasting::ImposeIntent {
+                creature: target,
+                condition: Condition::Pinned,
+                rounds: 1,
+            });
+        }
+        GrappleMove::BreakPin => unpin(world, attacker),
+        GrappleMove::Escape | GrappleMove::EscapeArtist => {
+            let opponents: Vec<Entity> = plan.opponents.iter().map(|(e, _)| *e).collect();
+            let mut freed = Vec::new();
+            for other in &opponents {
+                freed.extend(part(world, attacker, *other, "escapes the grapple (004:601)"));
+            }
+            freed.retain(|e| *e != attacker);
+            if let Some(first) = opponents.first() {
+                let beside = world.get::<Space>(*first).zip(world.get::<Position>(*first)).map(|(s, p)| s.at(p.0));
+                step_out(world, Some((attacker, beside)), "escaping, to a square next to its foe (004:602)");
+            }
+            freed.reverse();
+            settle(world, freed, "out of the grapple (our ruling)");
+        }
+        GrappleMove::Grab | GrappleMove::Release => {}
+    }
+}
+
+/// The opposed checks of a move in a grapple: the mover's one d20 against each opponent's (004:601, 004:618),
+/// ties to the higher modifier, then a die (004:585). Whether it beat them all.
+fn roll_hold(
+    In((attacker, plan)): In<(Entity, HoldPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) -> bool {
+    let Ok(a) = creatures.get(attacker) else { return false };
+    let roll = dice.d20();
+    let reason = match plan.action {
+        GrappleMove::Damage | GrappleMove::LethalDamage => "damaging a grappled foe (004:597)",
+        GrappleMove::Pin => "pinning (004:606)",
+        GrappleMove::BreakPin => "breaking free of a pin (004:613)",
+        _ => "escaping the grapple: beating every opponent (004:601)",
+    };
+    let mut won = true;
+    for (e, side) in &plan.opponents {
+        let Ok(o) = creatures.get(*e) else { continue };
+        won &= crate::rules::core::checks::opposed(
+            &mut dice,
+            &mut facts,
+            (a.id, plan.attacker.check, plan.attacker.bonus()),
+            (o.id, side.check, side.bonus()),
+            (roll, crate::rules::core::checks::Ties::ByModifierThenDie),
+            reason,
+        );
+    }
+    won
+}
+
+fn deal_grapple_damage(
+    In((attacker, target, lethal)): In<(Entity, Entity, bool)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+) {
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else { return };
+    unarmed_damage_to(&a, &t, lethal || a.traits.armed_unarmed, &mut dice, &mut facts, &mut damage);
+}
+
+/// Writes that `who`'s action stopped, and why.
+fn interrupted(world: &mut World, who: Entity, action: Action, why: &str) {
+    let Some(id) = world.get::<CreatureId>(who).cloned() else { return };
+    world.write_message(Fact::ActionInterrupted { creature: id, action, reason: why.into() });
+}
+
+/// `a` and `b` grapple each other: each names the other, and is grappling.
+fn bind(world: &mut World, a: Entity, b: Entity) {
+    for (me, other, entered) in [(a, b, true), (b, a, false)] {
+        let mut entity = world.entity_mut(me);
+        match entity.get_mut::<Grapple>() {
+            Some(mut g) => {
+                if !g.with.contains(&other) {
+                    g.with.push(other);
+                }
+                g.entered |= entered;
+            }
+            None => {
+                entity.insert(Grapple { with: vec![other], pinned_by: None, entered });
+            }
+        }
+        world.write_message(ConditionChange { creature: me, condition: Condition::Grappling, gained: true });
+    }
+}
+
+/// `a` and `b` grapple each other no more; one left with no opponent is out of the grapple, unpinned. The
+/// ones it frees that had entered another's space, last first.
+fn part(world: &mut World, a: Entity, b: Entity, why: &str) -> Vec<Entity> {
+    let mut freed = Vec::new();
+    for (me, other) in [(b, a), (a, b)] {
+        let Some(mut g) = world.get_mut::<Grapple>(me) else { continue };
+        g.with.retain(|e| *e != other);
+        let pinned_by_other = g.pinned_by == Some(other);
+        let free = g.with.is_empty();
+        if pinned_by_other {
+            unpin(world, me);
+        }
+        if free {
+            if world.get::<Grapple>(me).is_some_and(|g| g.entered) {
+                freed.push(me);
+            }
+            world.entity_mut(me).remove::<Grapple>();
+            world.write_message(ConditionChange { creature: me, condition: Condition::Grappling, gained: false });
+        }
+    }
+    if let (Some(id), Some(other)) = (world.get::<CreatureId>(a).cloned(), world.get::<CreatureId>(b).cloned()) {
+        world.write_message(Fact::GrappleEnded { creature: id, with: other, reason: why.into() });
+    }
+    freed
+}
+
+/// Each of `freed`, out of the grapple, that shares a space with anyone steps out to the nearest space it
+/// may stand on (our ruling, after 000:126-129).
+fn settle(world: &mut World, freed: Vec<Entity>, why: &str) {
+    for who in freed {
+        step_out(world, Some((who, None)), why);
+    }
+}
+
+/// `who` is pinned no more.
+fn unpin(world: &mut World, who: Entity) {
+    if let Some(mut g) = world.get_mut::<Grapple>(who) {
+        g.pinned_by = None;
+    }
+    if let Some(mut lasting) = world.get_mut::<crate::rules::turns::lasting::Lasting>(who) {
+        lasting.0.retain(|e| e.condition != Condition::Pinned);
+    }
+    world.write_message(ConditionChange { creature: who, condition: Condition::Pinned, gained: false });
+}
+
+/// Of `a` and `b` parting, the one that steps out of the space they share, and the space it steps beside:
+/// the one that entered the other's space (004:586), else `b`.
+fn stepping_out(world: &World, a: Entity, b: Entity) -> Option<(Entity, Option<Footprint>)> {
+    let footprint = |e: Entity| world.get::<Space>(e).zip(world.get::<Position>(e)).map(|(s, p)| s.at(p.0));
+    let (fa, fb) = (footprint(a)?, footprint(b)?);
+    if !fa.overlaps(fb) {
+        return None;
+    }
+    let entered = |e: Entity| world.get::<Grapple>(e).is_some_and(|g| g.entered);
+    if entered(a) || !entered(b) { Some((a, Some(fb))) } else { Some((b, Some(fa))) }
+}
+
+/// Moves `who` out to the nearest space where it may stand, next to `beside` if given, if it shares a space
+/// with anyone; it stays where it is if there is none.
+fn step_out(world: &mut World, out: Option<(Entity, Option<Footprint>)>, why: &str) {
+    let Some((who, beside)) = out else { return };
+    let Ok(Some(to)) = world.run_system_cached_with(space_beside, (who, beside)) else { return };
+    let Some(mut position) = world.get_mut::<Position>(who) else { return };
+    let from = position.0;
+    if from == to.origin {
+        return;
+    }
+    position.0 = to.origin;
+    let Some(id) = world.get::<CreatureId>(who).cloned() else { return };
+    world.write_message(Fact::Pushed { creature: id, from, to: to.origin, reason: why.into() });
+}
+
+/// The space nearest to `who` where it may stand, next to `beside` if given: its own if it may stand there
+/// (shared with no one) and it is next to `beside`.
+fn space_beside(
+    In((who, beside)): In<(Entity, Option<Footprint>)>,
+    field: Res<crate::rules::core::battlefield::Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+) -> Option<Footprint> {
+    let me = creatures.get(who).ok()?;
+    let all: Vec<Body> = creatures.iter().filter(|c| c.seat.is_none()).map(|c| body(&c)).collect();
+    let occupants = occupants_for(&all, &body(&me));
+    let world = StepWorld { field: &field, occupants: &occupants };
+    let mover = mover_of(*me.size, me.speed, me.altitude.0, me.traits, me.skills);
+    let mine = me.space.at(me.position.0);
+    if beside.is_none_or(|b| mine.distance_to(b) == 1) && legal_space(&world, &mover, mine).is_ok() {
+        return Some(mine);
+    }
+    let around = beside.unwrap_or(mine);
+    let reach = mine.width.max(mine.height) + around.width.max(around.height) + 8;
+    let mut found: Vec<Footprint> = Vec::new();
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let f = mine.at(around.origin.offset(dx, dy));
+            let next_to = beside.is_none_or(|b| f.distance_to(b) == 1);
+            if next_to && legal_space(&world, &mover, f).is_ok() {
+                found.push(f);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .min_by_key(|f| (crate::rules::core::geometry::square_distance(mine.origin, f.origin), f.origin.y, f.origin.x))
+}
+
+/// A grappler that falls helpless, or dies, holds no one (our ruling): its grapple ends, and the one that
+/// entered the other's space steps out of it.
+fn let_go_of_the_fallen(world: &mut World) {
+    let mut q = world.query::<(Entity, &Grapple, &Conditions)>();
+    let fallen: Vec<(Entity, Vec<Entity>)> =
+        q.iter(world).filter(|(_, _, c)| c.is_helpless()).map(|(e, g, _)| (e, g.with.clone())).collect();
+    for (down, others) in fallen {
+        for other in others {
+            let freed = part(world, down, other, "a helpless creature holds no one (our ruling)");
+            settle(world, freed.into_iter().filter(|e| *e == other).collect(), "out of the grapple (our ruling)");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_special_size_modifier_004_577() {
+        let table = [
+            (Size::Colossal, 16),
+            (Size::Gargantuan, 12),
+            (Size::Huge, 8),
+            (Size::Large, 4),
+            (Size::Medium, 0),
+            (Size::Small, -4),
+            (Size::Tiny, -8),
+            (Size::Diminutive, -12),
+            (Size::Fine, -16),
+        ];
+        for (size, modifier) in table {
+            assert_eq!(special_size(size), modifier, "{size:?}");
+        }
+    }
+
+    #[test]
+    fn grapplers_count_by_size_004_617() {
+        // Against a Medium foe: a Small one counts half, a Medium one, a Large one double, a Huge one four
+        // times; four Medium fill it (8 halves), as one Huge does.
+        assert_eq!(halves(Size::Small, Size::Medium), 1);
+        assert_eq!(halves(Size::Tiny, Size::Medium), 1);
+        assert_eq!(halves(Size::Medium, Size::Medium), 2);
+        assert_eq!(halves(Size::Large, Size::Medium), 4);
+        assert_eq!(halves(Size::Huge, Size::Medium), 8);
+        assert_eq!(halves(Size::Gargantuan, Size::Medium), 8);
+    }
+
+    #[test]
+    fn a_move_in_a_grapple_beats_each_opponent_with_one_die() {
+        let side = |bonus| Side { check: Check::Grapple, terms: vec![Modifier::new(bonus, "test")] };
+        let against = |opponents: Vec<i32>| HoldPlan {
+            action: GrappleMove::Escape,
+            attacker: side(0),
+            opponents: opponents.into_iter().map(|b| (Entity::PLACEHOLDER, side(b))).collect(),
+        };
+        let one = against(vec![0]).chance();
+        assert!((one - crate::rules::core::checks::contest_chance(0, 0)).abs() < 1e-6);
+        assert!((against(vec![12]).chance() - crate::rules::core::checks::contest_chance(0, 12)).abs() < 1e-6);
+        // Two opponents: harder than one, easier than two independent contests (the mover's die is one).
+        let two = against(vec![0, 0]).chance();
+        assert!(two < one && two > one * one, "{two}");
+    }
+}
