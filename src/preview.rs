@@ -411,6 +411,8 @@ pub struct GrapplePreview {
     pub touch_chance: Option<f32>,
     /// The foes that would strike it as it moves into its foe's space (004:586).
     pub strikers: Vec<Entity>,
+    /// The foe would strike as the grab begins: it provokes and the foe can strike now (004:580).
+    pub target_strikes: bool,
 }
 
 /// The grapple move `attacker` could make on `target` now, through the rules' own plan; `target` may be
@@ -441,12 +443,13 @@ pub fn grapple_preview(
             grab: None,
             touch_chance: None,
             strikers: Vec::new(),
+            target_strikes: false,
         });
     }
     let grab = plan_in(world, (attacker, target), Box::new(plan_grab))?;
     let touch_chance = grab.touch.as_ref().map(|t| chance_to_hit(total(&t.modifiers), t.armor_class, t.miss_chance));
     let grapplers = world.get::<Grapple>(target).map(|g| g.with.clone()).unwrap_or_default();
-    let strikers: Vec<Entity> = {
+    let threatening: Vec<Entity> = {
         let mut state = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
         let world: &World = world;
         let creatures = state.query(world);
@@ -460,10 +463,9 @@ pub fn grapple_preview(
             reactions,
             &order,
         )
-        .into_iter()
-        .filter(|e| *e != target && !grapplers.contains(e))
-        .collect()
     };
+    let strikers = threatening.iter().copied().filter(|e| *e != target && !grapplers.contains(e)).collect();
+    let target_strikes = grab.provokes && threatening.contains(&target);
     Ok(GrapplePreview {
         action,
         chance: grab.chance(touch_chance.unwrap_or(1.0)),
@@ -471,6 +473,7 @@ pub fn grapple_preview(
         grab: Some(grab),
         hold: None,
         strikers,
+        target_strikes,
     })
 }
 

@@ -905,8 +905,10 @@ fn grapple_lines(
             GREY,
         ));
         out.push(("won, an unarmed strike's damage, and you move into its space (004:582, 004:586)".into(), GOOD));
-        if grab.provokes {
-            out.push(("it provokes the foe's attack of opportunity; a wound spoils it (004:580)".into(), WARN));
+        if g.target_strikes {
+            out.push(("it provokes: the foe strikes first, and a wound spoils the grapple (004:580)".into(), WARN));
+        } else if grab.provokes {
+            out.push(("it provokes, but the foe cannot strike now (004:580)".into(), GREY));
         }
         if !g.strikers.is_empty() {
             let names: Vec<String> = g.strikers.iter().map(|e| name(*e)).collect();

@@ -186,7 +186,14 @@ fn footprint_centre(
         return square_centre(at, map_height) + offset;
     }
     let side = size.side_squares() as f32;
-    square_centre(at, map_height) + Vec2::new((side - 1.0) * TILE_PX / 2.0, -(side - 1.0) * TILE_PX / 2.0)
+    // Grapplers on one square stand side by side in it, each at half size (004:586).
+    let beside = if of > 1 {
+        let step = TILE_PX / 2.0 / of as f32;
+        Vec2::new((nth as f32 * 2.0 + 1.0 - of as f32) * step, 0.0)
+    } else {
+        Vec2::ZERO
+    };
+    square_centre(at, map_height) + Vec2::new((side - 1.0) * TILE_PX / 2.0, -(side - 1.0) * TILE_PX / 2.0) + beside
 }
 
 /// Creatures spawned since the last frame.
