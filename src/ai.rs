@@ -257,6 +257,14 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             return Command::Move { creature: me.id.clone(), to, action: MovementAction::FiveFootStep, path: None };
         }
     }
+    // With no foe in its melee reach, a flask thrown where it bursts on foes and on no ally (004:528-530).
+    let in_reach = {
+        let field = world.resource::<Battlefield>();
+        foes.iter().any(|f| could_strike(field, &armament, reach, me.footprint, f.footprint, false))
+    };
+    if !in_reach && let Some(step) = throw_a_flask(world, creature, &me, &foes, &allies) {
+        return step;
+    }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
     let two_hands = crate::rules::attack::holds_off_hand(&armament) && !archer;
     let attack = |target, weapon, full| Command::Attack {
@@ -623,6 +631,38 @@ fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             weapon: None,
         })
     })
+}
+
+/// A splash weapon thrown at the foe it would hit one time in two or more whose burst splashes no ally,
+/// the one that catches the most foes; holy water at undead alone.
+fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], allies: &[Seen]) -> Option<Command> {
+    use crate::rules::special::splash::Aim;
+    let flasks: Vec<Weapon> =
+        world.get::<Armament>(creature)?.0.iter().filter(|w| w.splash.is_some()).cloned().collect();
+    let mut best: Option<(usize, u32, CreatureId, String)> = None;
+    for flask in &flasks {
+        let undead_only = flask.splash.as_ref().is_some_and(|s| s.undead_only);
+        for foe in foes {
+            let undead = world.get::<Traits>(foe.entity).is_some_and(|t| t.undead);
+            if undead_only && !undead {
+                continue;
+            }
+            let Ok(plan) = crate::preview::throw_preview(world, creature, Aim::Creature(foe.entity), Some(&flask.name))
+            else {
+                continue;
+            };
+            if plan.chance() < 0.5 || allies.iter().any(|a| plan.burst.reaches(a.footprint)) {
+                continue;
+            }
+            let caught = foes.iter().filter(|f| plan.burst.reaches(f.footprint)).count();
+            let distance = foe.footprint.distance_to(me.footprint);
+            if best.as_ref().is_none_or(|(c, d, ..)| caught > *c || caught == *c && distance < *d) {
+                best = Some((caught, distance, foe.id.clone(), flask.name.clone()));
+            }
+        }
+    }
+    let (_, _, target, weapon) = best?;
+    Some(Command::Throw { creature: me.id.clone(), target: Some(target), corner: None, weapon: Some(weapon) })
 }
 
 /// A grab, provoking nothing, on the nearest foe next to it the hold would be made on three times in five or

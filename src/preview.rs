@@ -477,6 +477,25 @@ pub fn grapple_preview(
     })
 }
 
+/// The throw of a splash weapon `thrower` could make now at `aim` (004:528-530), through the rules' own plan.
+pub fn throw_preview(
+    world: &mut World,
+    thrower: Entity,
+    aim: crate::rules::special::splash::Aim,
+    weapon: Option<&str>,
+) -> Result<crate::rules::special::splash::ThrowPlan, Refusal> {
+    use crate::rules::special::splash::plan_throw;
+    let target = match aim {
+        crate::rules::special::splash::Aim::Creature(target) => target,
+        crate::rules::special::splash::Aim::Corner(_) => thrower,
+    };
+    crate::rules::special::plan_in(
+        world,
+        (thrower, target),
+        Box::new(move |g, (me, _), budget| plan_throw(g, me, aim, weapon, budget)),
+    )
+}
+
 /// A bull rush `attacker` could make on `target` now (004:446-450): from where it stands if the foe is next
 /// to it, else at the end of a charge (004:458); who strikes as it enters, the two sides with their terms,
 /// the chance, and where a win would push the foe and take the attacker.

@@ -990,11 +990,13 @@ fn a_flier_rams_another_with_the_mouse() {
     pass_turns_until(&mut app, griffon);
     use_bar(app.world_mut(), BarKind::Mode(Mode::Ram));
     let square = Square::new(7, 5);
-    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(square), token: Some(entity(&app, "high")) };
+    *app.world_mut().resource_mut::<Hover>() =
+        Hover { square: Some(square), token: Some(entity(&app, "high")), corner: None };
     app.update();
     let refused = app.world().resource::<Previews>().manoeuvre.clone().unwrap().expect_err("band 5 is out of reach");
     assert_eq!(refused.rule, "004:758");
-    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(square), token: Some(entity(&app, "dragon")) };
+    *app.world_mut().resource_mut::<Hover>() =
+        Hover { square: Some(square), token: Some(entity(&app, "dragon")), corner: None };
     app.update();
     let shown = app.world().resource::<Previews>().manoeuvre.clone();
     assert!(matches!(shown, Some(Ok(_))), "{shown:?}");
@@ -1016,7 +1018,8 @@ fn a_flier_rams_another_with_the_mouse() {
     let griffon = entity(&app, "griffon");
     pass_turns_until(&mut app, griffon);
     let dragon_at = Square::new(38, 5);
-    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(dragon_at), token: Some(entity(&app, "dragon")) };
+    *app.world_mut().resource_mut::<Hover>() =
+        Hover { square: Some(dragon_at), token: Some(entity(&app, "dragon")), corner: None };
     use_bar(app.world_mut(), BarKind::Mode(Mode::Ram));
     app.update();
     assert!(app.world().resource::<Previews>().manoeuvre.clone().unwrap().is_err(), "too far at a fast flight");
@@ -1102,7 +1105,7 @@ fn a_flier_bluffs_its_pursuer_with_the_mouse() {
     let dragon = entity(&app, "dragon");
     use_bar(app.world_mut(), BarKind::Mode(Mode::Bluff));
     let at = app.world().get::<Position>(dragon).unwrap().0;
-    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(at), token: Some(dragon) };
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(at), token: Some(dragon), corner: None };
     assert_eq!(clicked(&mut app, at), None, "the first click names the pursuer");
     assert_eq!(app.world().resource::<Choice>().bluff, Some(dragon));
     app.update();
@@ -1595,4 +1598,49 @@ fn a_foe_is_grappled_and_escaped_with_the_mouse() {
     assert!(facts.iter().any(|f| matches!(f, Fact::GrappleEnded { .. })), "{facts:?}");
     assert!(!app.world().get::<Conditions>(fighter).unwrap().has(Condition::Grappling));
     assert_eq!(footprint(&app, fighter).distance_to(footprint(&app, ogre)), 1, "next to the ogre");
+}
+
+/// A splash weapon with the mouse (004:528-530): in throw mode (`=`) the hovered thug shows the ranged touch
+/// attack and the burst that splashes its neighbour; an empty square offers the intersection nearest the
+/// cursor, at AC 5; a click there throws the flask at it, and the flask is gone.
+#[test]
+fn a_flask_is_thrown_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    use estoc::rules::core::creature::Armament;
+    use estoc::rules::core::geometry::Corner;
+    let encounter = level_at("tests/scenarios/levels/splash.ron");
+    let mut app = started(&encounter, 1);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("thugs".into(), Control::Human);
+    app.update();
+    let (alchemist, thug_1, thug_2) = (entity(&app, "alchemist"), entity(&app, "thug-1"), entity(&app, "thug-2"));
+    pass_turns_until(&mut app, alchemist);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Throw));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(5, 4));
+    app.update();
+    let plan = app.world().resource::<Previews>().throw.clone().expect("a throw preview").expect("a throw");
+    assert_eq!(plan.target, Some(thug_1));
+    assert_eq!(plan.weapon.name, "acid flask");
+    let footprint = |e| {
+        let world = app.world();
+        let (space, position) =
+            (world.get::<estoc::rules::core::creature::Space>(e).unwrap(), world.get::<Position>(e).unwrap());
+        space.at(position.0)
+    };
+    assert!(plan.burst.reaches(footprint(thug_2)), "the splash reaches the thug beside it");
+    assert_eq!(plan.scatter.len(), 8);
+    *app.world_mut().resource_mut::<Hover>() =
+        Hover { square: Some(Square::new(6, 2)), token: None, corner: Some(Corner { x: 6, y: 3 }) };
+    app.update();
+    let plan = app.world().resource::<Previews>().throw.clone().expect("a throw preview").expect("a throw");
+    assert_eq!((plan.target, plan.armor_class), (None, 5), "an intersection, AC 5 (004:529)");
+    let step = clicked(&mut app, Square::new(6, 2)).expect("a throw");
+    assert!(matches!(&step, Command::Throw { target: None, corner: Some((6, 3)), .. }), "{step:?}");
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([20]);
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::IntersectionAimed { hit: true, .. })), "{facts:?}");
+    let flasks = app.world().get::<Armament>(alchemist).unwrap().0.iter().filter(|w| w.name == "acid flask").count();
+    assert_eq!(flasks, 2, "one of the three flasks is gone");
 }

@@ -61,6 +61,9 @@ pub struct WeaponDef {
     /// It slashes or bludgeons: it can sunder (004:499).
     #[serde(default)]
     pub sunders: bool,
+    /// A splash weapon (004:528-530): what it splashes.
+    #[serde(default)]
+    pub splash: Option<crate::rules::core::creature::Splash>,
 }
 
 fn twenty() -> u32 {
@@ -91,6 +94,7 @@ impl WeaponDef {
             extra: self.extra,
             make: self.make,
             sunders: self.sunders,
+            splash: self.splash.clone(),
             hit_points_lost: 0,
         }
     }
@@ -576,9 +580,12 @@ impl Content {
                     weapons.push(strike);
                 }
                 Some(def) => {
-                    // A creature's weapons are made for its size (our ruling, docs/rulings.md).
+                    // A creature's weapons are made for its size (our ruling, docs/rulings.md); a splash
+                    // weapon's flask is the same for all (004:528).
                     let mut weapon = def.to_weapon(name, off_hand);
-                    weapon.damage = weapon_damage(weapon.damage, size);
+                    if weapon.splash.is_none() {
+                        weapon.damage = weapon_damage(weapon.damage, size);
+                    }
                     weapons.push(weapon);
                 }
                 None => problems

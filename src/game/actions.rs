@@ -113,6 +113,7 @@ pub const BAR: &[BarAction] = &[
     },
     BarAction { key: KeyCode::Digit0, label: "Break pin [0]", kind: BarKind::GrappleNow(GrappleMove::BreakPin) },
     BarAction { key: KeyCode::Minus, label: "Let go [-]", kind: BarKind::GrappleNow(GrappleMove::Release) },
+    BarAction { key: KeyCode::Equal, label: "Throw a flask [=]", kind: BarKind::Mode(Mode::Throw) },
     BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
@@ -160,6 +161,14 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
         BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) => budget.check(ActionKind::Standard),
+        BarKind::Mode(Mode::Throw) => {
+            let carries = world.get::<Armament>(me).is_some_and(|a| a.0.iter().any(|w| w.splash.is_some()));
+            if carries {
+                budget.check(ActionKind::Standard)
+            } else {
+                Err(Refusal::new("it carries no splash weapon", "004:528"))
+            }
+        }
         BarKind::Mode(Mode::Grapple(action)) | BarKind::GrappleNow(action) => {
             if !conditions.has(Condition::Grappling) {
                 return Err(Refusal::new("it is in no grapple", "004:589"));

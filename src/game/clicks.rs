@@ -29,6 +29,12 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     if choice.mode == Mode::Turn {
         return Some(Command::TurnUndead { creature: my_id });
     }
+    // A splash weapon: at the creature clicked, else at the intersection nearest the click (004:529).
+    if choice.mode == Mode::Throw {
+        let target = pointed_at(world, square).filter(|t| *t != me).map(|t| id_of(world, t));
+        let corner = world.resource::<Hover>().corner.filter(|_| target.is_none()).map(|c| (c.x, c.y));
+        return Some(Command::Throw { creature: my_id, target, corner, weapon: choice.weapon.clone() });
+    }
     if let Some(there) = pointed_at(world, square)
         && choice.mode == Mode::Breath
         && there != me
@@ -300,9 +306,18 @@ pub(super) fn track_hover(
             .max_by(|a, b| a.1.translation.z.total_cmp(&b.1.translation.z).then(b.0.creature.cmp(&a.0.creature)))
             .map(|(token, _)| token.creature)
     });
-    if hover.square != square || hover.token != token {
+    // The corner of the hovered square nearest the cursor (world y grows northward).
+    let corner = square.zip(point).map(|(square, point)| {
+        let centre = super::square_centre(square, field.height());
+        crate::rules::core::geometry::Corner {
+            x: square.x + i32::from(point.x > centre.x),
+            y: square.y + i32::from(point.y < centre.y),
+        }
+    });
+    if hover.square != square || hover.token != token || hover.corner != corner {
         hover.square = square;
         hover.token = token;
+        hover.corner = corner;
     }
 }
 

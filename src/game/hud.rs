@@ -581,6 +581,9 @@ fn special_attack_lines(
     if let Some(grapple) = world.resource::<Previews>().grapple.clone() {
         grapple_lines(world, grapple, out);
     }
+    if let Some(throw) = world.resource::<Previews>().throw.clone() {
+        throw_lines(world, throw, out);
+    }
     if let Some(sunder) = sunder {
         sunder_lines(sunder, out);
     }
@@ -863,6 +866,52 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
         out.push(("unarmed: it provokes an attack of opportunity from the foe (004:484)".into(), WARN));
     }
     out.push(("click to trip".into(), GOOD));
+}
+
+/// A splash weapon's throw: the ranged touch attack (or AC 5 at an intersection) with its terms and chance,
+/// who the burst would splash, and how a miss scatters (004:528-530).
+fn throw_lines(
+    world: &World,
+    throw: Result<crate::rules::special::splash::ThrowPlan, Refusal>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    let t = match throw {
+        Ok(t) => t,
+        Err(refusal) => {
+            out.push((format!("no throw: {} ({})", refusal.reason, refusal.rule), BAD));
+            return;
+        }
+    };
+    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
+    let at = match t.target {
+        Some(target) => format!("{} (touch AC {})", name(target), t.armor_class),
+        None => "the intersection (AC 5, 004:529)".to_string(),
+    };
+    out.push((
+        format!(
+            "throw the {} at {at}: {:+} — {:.0}% (004:528)",
+            t.weapon.name,
+            total(&t.modifiers),
+            t.chance() * 100.0
+        ),
+        GOOD,
+    ));
+    out.push((format!("bonus: {}", describe_modifiers(&t.modifiers)), GREY));
+    let splash = t.weapon.splash.as_ref();
+    let direct = if t.target.is_some() { format!("{} to it, ", t.weapon.damage) } else { String::new() };
+    out.push((
+        format!(
+            "on target: {direct}{} splash to every creature within 1.5 m{} (shaded)",
+            splash.map_or_else(String::new, |s| s.damage.to_string()),
+            if splash.is_some_and(|s| s.undead_only) { ", undead only" } else { "" }
+        ),
+        GOOD,
+    ));
+    out.push((
+        format!("a miss scatters {} square(s) by 1d8: 1 short, then clockwise (numbered, 004:530)", t.increments),
+        WARN,
+    ));
+    out.push(("it provokes in a threatened square, as a ranged attack (004:90); click to throw".into(), GOOD));
 }
 
 /// A grapple move on the hovered foe: for a grab the touch attack and the hold's check, who strikes as it

@@ -273,6 +273,18 @@ pub fn redraw(
             shade(&mut commands, to, height, action_colour(MovementAction::Charge), 18.0, Z_SHADE + 1.0);
         }
     }
+    // Where a splash weapon bursts on target (shaded orange) and where a miss would, by the d8 (numbered).
+    if let Some(Ok(throw)) = &previews.throw {
+        for square in throw.burst.squares() {
+            shade(&mut commands, square, height, Color::srgba(1.0, 0.55, 0.1, 0.35), 4.0, Z_SHADE + 1.5);
+        }
+        for (i, missed) in throw.scatter.iter().enumerate() {
+            outline(&mut commands, missed.area, height, Color::srgba(1.0, 0.8, 0.3, 0.8), 2.0, Z_PATH + 1.0);
+            let centre = square_centre(missed.area.origin, height)
+                + Vec2::new((missed.area.width - 1) as f32, -(missed.area.height - 1) as f32) * TILE_PX / 2.0;
+            label(&mut commands, format!("{}", i + 1), centre, Color::srgb(1.0, 0.85, 0.4), 14.0);
+        }
+    }
     // The undead a turning would reach: outlined in gold.
     if let Some(Ok(turning)) = &previews.turning {
         for undead in &turning.undead {

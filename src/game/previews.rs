@@ -83,6 +83,29 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
     }
 }
 
+/// Whether a click in `mode` on a foe does something other than an attack or a manoeuvre on it, previewed
+/// apart.
+fn aims_elsewhere(mode: Mode) -> bool {
+    matches!(mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram | Mode::Bluff | Mode::Throw)
+}
+
+/// The throw of a splash weapon at the hovered creature, else at the intersection nearest the cursor.
+fn throw_at_hover(
+    world: &mut World,
+    me: Entity,
+    hovered: Option<Entity>,
+    weapon: Option<&str>,
+) -> Option<Result<crate::rules::special::splash::ThrowPlan, Refusal>> {
+    use crate::rules::special::splash::Aim;
+    let corner = world.resource::<super::state::Hover>().corner;
+    let aim = match (hovered.filter(|e| *e != me), corner) {
+        (Some(target), _) => Aim::Creature(target),
+        (None, Some(corner)) => Aim::Corner(corner),
+        (None, None) => return None,
+    };
+    Some(crate::preview::throw_preview(world, me, aim, weapon))
+}
+
 /// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
 pub fn update_previews(world: &mut World) {
     let active = human_turn(world);
@@ -91,6 +114,7 @@ pub fn update_previews(world: &mut World) {
         active,
         facts: world.resource::<EventLog>().0.len(),
         hover: world.resource::<Hover>().square,
+        corner: world.resource::<Hover>().corner,
         token: world.resource::<Hover>().token,
         choice: world.resource::<Choice>().clone(),
     };
@@ -140,12 +164,14 @@ pub fn update_previews(world: &mut World) {
                 _ => None,
             };
         }
+        if key.choice.mode == Mode::Throw {
+            previews.throw = throw_at_hover(world, me, previews.hovered, key.choice.weapon.as_deref());
+        }
         if key.choice.mode == Mode::Turn {
             previews.turning = Some(crate::rules::special::turning::plan_turning(world, me));
         }
         match (hovered_foe, key.hover) {
-            (Some(_), _)
-                if matches!(key.choice.mode, Mode::Cast | Mode::Breath | Mode::Flyby | Mode::Ram | Mode::Bluff) => {}
+            (Some(_), _) if aims_elsewhere(key.choice.mode) => {}
             (Some(foe), _) => {
                 if let Mode::Aid(_) = key.choice.mode {
                     let prefer = world.resource::<super::state::Selected>().0;

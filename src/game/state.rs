@@ -21,6 +21,9 @@ pub struct Hover {
     /// The creature whose token is under the cursor, the topmost: a rider on its mount, one of the
     /// creatures sharing a chase-scale square.
     pub token: Option<Entity>,
+    /// The grid intersection nearest the cursor: the corner of the hovered square it is nearest to (a
+    /// splash weapon may be aimed at one, 004:529).
+    pub corner: Option<crate::rules::core::geometry::Corner>,
 }
 
 /// What a click on the board does.
@@ -59,6 +62,8 @@ pub enum Mode {
     /// Grapple the foe clicked (004:576-618): grab it or join its grapple, or, grappling it, damage or pin
     /// it.
     Grapple(crate::rules::special::grapple::GrappleMove),
+    /// Throw a splash weapon at the creature clicked, or at the intersection nearest the click (004:528-530).
+    Throw,
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -206,6 +211,8 @@ pub struct Previews {
     pub sunder: Option<Result<crate::rules::special::sunder::SunderPlan, Refusal>>,
     /// The grapple move a click on the hovered foe would make.
     pub grapple: Option<Result<crate::preview::GrapplePreview, Refusal>>,
+    /// The throw a click would make, in throw mode: at the hovered creature or intersection.
+    pub throw: Option<Result<crate::rules::special::splash::ThrowPlan, Refusal>>,
     /// The disarm a click on the hovered foe would make.
     pub disarm: Option<Result<crate::rules::special::disarm::DisarmPlan, Refusal>>,
     /// The turning a click would make, in turn mode.
@@ -230,6 +237,7 @@ pub(super) struct PreviewKey {
     pub(super) active: Option<Entity>,
     pub(super) facts: usize,
     pub(super) hover: Option<Square>,
+    pub(super) corner: Option<crate::rules::core::geometry::Corner>,
     pub(super) token: Option<Entity>,
     pub(super) choice: Choice,
 }

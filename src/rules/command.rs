@@ -139,6 +139,21 @@ pub enum Command {
         #[serde(default)]
         action: crate::rules::special::grapple::GrappleMove,
     },
+    /// Throw a splash weapon (004:528-530) at a creature, or at the grid intersection `corner` (its grid
+    /// lines from the west and the north).
+    Throw {
+        /// Its id.
+        creature: CreatureId,
+        /// The creature aimed at.
+        #[serde(default)]
+        target: Option<CreatureId>,
+        /// The intersection aimed at, if no creature is.
+        #[serde(default)]
+        corner: Option<(i32, i32)>,
+        /// The flask: the first it carries if absent.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
     /// Pick up a weapon lying on or next to its squares (004:128): the one named, else the nearest.
     PickUp {
         /// Its id.
@@ -354,6 +369,7 @@ impl Command {
             | Command::PickUp { creature, .. }
             | Command::Sunder { creature, .. }
             | Command::Grapple { creature, .. }
+            | Command::Throw { creature, .. }
             | Command::Aid { creature, .. }
             | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
@@ -492,6 +508,24 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 target: target.as_ref().map(entity).transpose()?,
                 action: *action,
             });
+        }
+        Command::Throw { creature, target, corner, weapon } => {
+            use crate::rules::special::splash::{Aim, ThrowIntent};
+            let aim = match (target, corner) {
+                (Some(target), _) => Aim::Creature(entity(target)?),
+                (None, Some((x, y))) => Aim::Corner(crate::rules::core::geometry::Corner { x: *x, y: *y }),
+                (None, None) => {
+                    let who = entity(creature)?;
+                    crate::rules::special::refuse_in(
+                        world,
+                        who,
+                        crate::rules::core::names::Action::Throw,
+                        crate::rules::core::refusal::Refusal::new("aim at a creature or an intersection", "004:529"),
+                    );
+                    return Ok(());
+                }
+            };
+            world.write_message(ThrowIntent { thrower: entity(creature)?, aim, weapon: weapon.clone() });
         }
         Command::PickUp { creature, weapon } => {
             world.write_message(crate::rules::special::disarm::PickUpIntent {

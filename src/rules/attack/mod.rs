@@ -1018,6 +1018,8 @@ pub struct AttackRequest<'a> {
     pub readied: bool,
     /// Its action already paid for (the off-hand blow of a full attack).
     pub paid: bool,
+    /// A splash weapon thrown (004:528): only the splash chapter throws one.
+    pub splash: bool,
 }
 
 /// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
@@ -1096,6 +1098,9 @@ pub fn prepare_attack(
         scale: field.scale(),
     };
     let mut plan = plan_attack(attacker, target, situation)?;
+    if plan.weapon.splash.is_some() && !request.splash {
+        return Err(Refusal::new(format!("the {} is a splash weapon: throw it", plan.weapon.name), "004:528"));
+    }
     if request.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
         plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
     }
@@ -1209,6 +1214,7 @@ fn prepare_attack_intent(
         lethal: intent.lethal,
         readied: intent.readied,
         paid: underway.is_some() || intent.dive,
+        splash: false,
     };
     let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
     let plan = match planned {

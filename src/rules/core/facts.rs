@@ -636,6 +636,34 @@ pub enum Fact {
         /// It joined a grapple the foe was already in (004:614).
         joined: bool,
     },
+    /// A splash weapon thrown at an intersection, against AC 5 (004:529).
+    IntersectionAimed {
+        /// The thrower.
+        creature: CreatureId,
+        /// The flask.
+        weapon: String,
+        /// The d20.
+        roll: u32,
+        /// Its terms.
+        modifiers: Vec<crate::rules::core::creature::Modifier>,
+        /// The total.
+        total: i32,
+        /// Whether it lands where aimed.
+        hit: bool,
+    },
+    /// A splash weapon that missed scatters (004:530).
+    SplashScattered {
+        /// The thrower.
+        creature: CreatureId,
+        /// The flask.
+        weapon: String,
+        /// The d8 of the direction: 1 short, then clockwise.
+        d8: u32,
+        /// How many squares: the throw's range increment.
+        squares: u32,
+        /// Where it bursts (the north-west square of the space it bursts on).
+        at: Square,
+    },
     /// Two creatures grapple each other no more.
     GrappleEnded {
         /// One.
@@ -917,6 +945,8 @@ impl Fact {
             | Fact::PickedUp { .. }
             | Fact::Grappled { .. }
             | Fact::GrappleEnded { .. }
+            | Fact::IntersectionAimed { .. }
+            | Fact::SplashScattered { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
         }
     }
@@ -967,6 +997,13 @@ impl Fact {
             }
             Fact::Grappled { creature, target, from, at, .. } => {
                 format!("{creature} grapples {target}: from {from} into its space, {at} (004:586)")
+            }
+            Fact::IntersectionAimed { creature, weapon, roll, total, hit, .. } => format!(
+                "{creature} throws the {weapon} at an intersection: d20 {roll} = {total} vs AC 5: {} (004:529)",
+                if *hit { "on target" } else { "a miss" }
+            ),
+            Fact::SplashScattered { creature, weapon, d8, squares, at } => {
+                format!("{creature}'s {weapon} scatters: d8 {d8}, {squares} square(s), bursting on {at} (004:530)")
             }
             Fact::GrappleEnded { creature, with, reason } => {
                 format!("{creature} and {with} grapple no more: {reason}")

@@ -144,6 +144,8 @@ pub enum Action {
     Escape,
     /// Letting go of a pinned foe (004:610).
     Release,
+    /// Throwing a splash weapon (004:528-530).
+    Throw,
 }
 
 impl Action {
@@ -199,6 +201,7 @@ impl Action {
             Action::BreakPin => "break_pin",
             Action::Escape => "escape",
             Action::Release => "release",
+            Action::Throw => "throw",
         })
     }
 }

@@ -96,7 +96,7 @@ impl DisarmPlan {
 /// The weapon a creature holds that a disarm takes: its first manufactured weapon (natural weapons and the
 /// unarmed strike cannot be taken).
 pub fn held_weapon(c: &CombatantItem) -> Option<Weapon> {
-    c.armament.0.iter().find(|w| !w.natural && !w.unarmed).cloned()
+    c.armament.0.iter().find(|w| !w.natural && !w.unarmed && w.splash.is_none()).cloned()
 }
 
 /// One side's opposed attack roll with `weapon` against a foe of `their_size` (004:493).

@@ -758,7 +758,7 @@ fn space_beside(
 
 /// A grappler that falls helpless, or dies, holds no one (our ruling): its grapple ends, and the one that
 /// entered the other's space steps out of it.
-fn let_go_of_the_fallen(world: &mut World) {
+pub(super) fn let_go_of_the_fallen(world: &mut World) {
     let mut q = world.query::<(Entity, &Grapple, &Conditions)>();
     let fallen: Vec<(Entity, Vec<Entity>)> =
         q.iter(world).filter(|(_, _, c)| c.is_helpless()).map(|(e, g, _)| (e, g.with.clone())).collect();

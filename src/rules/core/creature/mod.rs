@@ -445,9 +445,26 @@ pub struct Weapon {
     /// It slashes or bludgeons: it can sunder (004:499).
     #[serde(default)]
     pub sunders: bool,
+    /// A splash weapon (004:528-530): what it splashes; thrown, it is gone.
+    #[serde(default)]
+    pub splash: Option<Splash>,
     /// Hit points it has lost to sunders (004:502).
     #[serde(default)]
     pub hit_points_lost: u32,
+}
+
+/// What a splash weapon splashes (004:528): its damage to every creature within 1.5 m of where it bursts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Splash {
+    /// The splash damage.
+    pub damage: crate::rules::core::dice::DiceExpr,
+    /// It harms undead alone (holy water).
+    #[serde(default)]
+    pub undead_only: bool,
+    /// It burns on: this damage again to the creature hit, on its next turn (alchemist's fire).
+    #[serde(default)]
+    pub burns: Option<crate::rules::core::dice::DiceExpr>,
 }
 
 /// How a weapon is made, the rows of the table of 004:505-523 with its handling.

@@ -1,0 +1,435 @@
+//! Splash weapons (Armes à impact, 004:528-530). A flask is thrown with a ranged touch attack, with no
+//! penalty for lack of proficiency; on a hit, its damage to the creature hit and the splash's to every
+//! creature within 1.5 m (004:528). It may be aimed at a grid intersection instead, at AC 5: no direct hit,
+//! the splash to the creatures of the four squares around it; an intersection a creature's space holds
+//! (a Large one's middle) cannot be aimed at (004:529). A miss scatters it: 1d8 for the direction, 1 short
+//! (back toward the thrower), 2 short and to the left, and so on clockwise, as many squares as the throw's
+//! range increment; it bursts there, splashing every creature within 1.5 m (004:530).
+//!
+//! Our rulings (docs/rulings.md): the throw is a standard action that provokes as a ranged attack does
+//! (004:90), thrown at most five increments (004:174); the flask is gone once thrown. Holy water harms
+//! undead alone; alchemist's fire burns the creature hit for its dice again at the start of its next turn.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use crate::rules::attack::{AttackRequest, Combatant, CombatantItem, Damage, prepare_attack, provoke_as};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::{Dice, DiceExpr};
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::{Corner, Direction, Footprint};
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+
+/// Where a splash weapon is aimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// At a creature.
+    Creature(Entity),
+    /// At a grid intersection (004:529).
+    Corner(Corner),
+}
+
+/// Asks to throw a splash weapon.
+#[derive(Message, Clone, Debug)]
+pub struct ThrowIntent {
+    /// Who throws.
+    pub thrower: Entity,
+    /// At what.
+    pub aim: Aim,
+    /// Which flask: the first it carries if `None`.
+    pub weapon: Option<String>,
+}
+
+/// Where a flask bursts, and whom it splashes: the creatures whose space is within `reach` squares of
+/// `area` (a creature's space and 1.5 m around it, or the four squares around an intersection).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Burst {
+    /// The space it bursts on.
+    pub area: Footprint,
+    /// How far the splash goes from it, in squares.
+    pub reach: u32,
+}
+
+impl Burst {
+    /// Whether the splash reaches a creature standing on `space`.
+    pub fn reaches(&self, space: Footprint) -> bool {
+        self.area.distance_to(space) <= self.reach
+    }
+
+    /// The burst moved `squares` toward `direction`.
+    pub fn moved(self, direction: Direction, squares: i32) -> Burst {
+        let (dx, dy) = direction.delta();
+        Burst { area: self.area.at(self.area.origin.offset(dx * squares, dy * squares)), ..self }
+    }
+
+    /// The squares the splash covers.
+    pub fn squares(&self) -> Vec<crate::rules::core::geometry::Square> {
+        let r = self.reach as i32;
+        let grown = Footprint {
+            origin: self.area.origin.offset(-r, -r),
+            width: self.area.width + 2 * r,
+            height: self.area.height + 2 * r,
+        };
+        grown.squares().collect()
+    }
+}
+
+/// A throw checked and ready.
+#[derive(Clone, Debug)]
+pub struct ThrowPlan {
+    /// The flask.
+    pub weapon: Weapon,
+    /// The creature aimed at, if any.
+    pub target: Option<Entity>,
+    /// The attack roll's terms.
+    pub modifiers: Vec<Modifier>,
+    /// The AC it is rolled against: the target's touch AC, or 5 for an intersection (004:529).
+    pub armor_class: i32,
+    /// Its parts.
+    pub armor_class_parts: Vec<Modifier>,
+    /// A miss chance from concealment.
+    pub miss_chance: u32,
+    /// The range increment of the throw: the squares a miss scatters (004:530).
+    pub increments: u32,
+    /// Where it bursts on a hit.
+    pub burst: Burst,
+    /// Where a miss bursts, by the d8 (1 to 8, 004:530).
+    pub scatter: Vec<Burst>,
+    /// From the thrower toward the point aimed at: a miss's 1 is the opposite way.
+    pub toward: Direction,
+}
+
+impl ThrowPlan {
+    /// The chance to hit.
+    pub fn chance(&self) -> f32 {
+        let bonus: i32 = self.modifiers.iter().map(|m| m.value).sum();
+        crate::rules::attack::chance_to_hit(bonus, self.armor_class, self.miss_chance)
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<ThrowIntent>();
+    app.add_systems(
+        Rules,
+        (resolve_throws, burn).chain().in_set(RulesSystems::Act).after(super::grapple::let_go_of_the_fallen),
+    );
+}
+
+/// The flask `thrower` throws: the one asked for, else the first splash weapon it carries.
+pub fn flask(thrower: &CombatantItem, asked: Option<&str>) -> Result<Weapon, Refusal> {
+    let weapons = &thrower.armament.0;
+    match asked {
+        Some(name) => match weapons.iter().find(|w| w.name == name) {
+            Some(w) if w.splash.is_some() => Ok(w.clone()),
+            Some(_) => Err(Refusal::new(format!("the {name} is no splash weapon"), "004:528")),
+            None => Err(Refusal::new(format!("{} carries no {name}", thrower.id), "data")),
+        },
+        None => weapons
+            .iter()
+            .find(|w| w.splash.is_some())
+            .cloned()
+            .ok_or_else(|| Refusal::new(format!("{} carries no splash weapon", thrower.id), "004:528")),
+    }
+}
+
+/// The direction of the eight nearest to going from `from` to `to`.
+fn heading(from: Footprint, to: Footprint) -> Direction {
+    let centre = |f: Footprint| (2 * f.origin.x + f.width, 2 * f.origin.y + f.height);
+    let ((ax, ay), (bx, by)) = (centre(from), centre(to));
+    let angle = f64::from(by - ay).atan2(f64::from(bx - ax));
+    // East is 0, south a quarter turn (y grows southward): eighths clockwise from east.
+    let eighths = (angle / std::f64::consts::FRAC_PI_4).round() as i32;
+    Direction::East.turned(eighths)
+}
+
+/// Where a miss bursts for each d8 (004:530): 1 short, 2 short and to the left, and so on clockwise, each
+/// `squares` squares from where it was aimed.
+pub fn scatter_bursts(burst: Burst, toward: Direction, squares: u32) -> Vec<Burst> {
+    let short = toward.turned(4);
+    (0..8).map(|k| burst.moved(short.turned(k), squares as i32)).collect()
+}
+
+/// Whether `thrower` may throw `weapon` at `aim` now, and how.
+pub fn plan_throw(
+    ground: &super::Ground<'_, '_, '_>,
+    thrower: &CombatantItem,
+    aim: Aim,
+    weapon: Option<&str>,
+    budget: &ActionBudget,
+) -> Result<ThrowPlan, Refusal> {
+    let weapon = flask(thrower, weapon)?;
+    let increment_m = match weapon.delivery {
+        Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m } => increment_m,
+        Delivery::Melee => return Err(Refusal::new("a splash weapon is thrown", "004:528")),
+    };
+    let own = thrower.space.at(thrower.position.0);
+    let (target, area, reach, modifiers, armor_class, armor_class_parts, miss_chance) = match aim {
+        Aim::Creature(entity) => {
+            let target = ground.creatures.get(entity).map_err(|_| Refusal::new("no such creature", "data"))?;
+            let request = AttackRequest { weapon: Some(&weapon.name), splash: true, ..default() };
+            let mut plan =
+                prepare_attack(ground.field, ground.order, ground.creatures, thrower, &target, request, budget)?;
+            crate::rules::attack::as_touch_attack(&mut plan);
+            let area = target.space.at(target.position.0);
+            (Some(entity), area, 1, plan.modifiers, plan.armor_class, plan.armor_class_parts, plan.miss_chance)
+        }
+        Aim::Corner(corner) => {
+            ground.order.check_turn(thrower.entity)?;
+            able_to_act(thrower.conditions)?;
+            budget.check(ActionKind::Standard)?;
+            let area = Footprint::new(crate::rules::core::geometry::Square::new(corner.x - 1, corner.y - 1), 2);
+            if ground.creatures.iter().any(|c| area.squares().all(|s| c.space.at(c.position.0).contains(s))) {
+                return Err(Refusal::new("a creature's space holds that intersection: aim at the creature", "004:529"));
+            }
+            let mut modifiers =
+                attack_bonus(*thrower.base_attack, thrower.abilities, *thrower.size, thrower.feats, &weapon);
+            let distance = crate::rules::attack::roll::range_m(own, area);
+            match crate::rules::attack::roll::range_penalty(&weapon, distance) {
+                None => return Err(Refusal::new("beyond five range increments", "004:174")),
+                Some(0) => {}
+                Some(p) => modifiers.push(Modifier::new(p, format!("range {distance} m (004:8, 004:174)"))),
+            }
+            (None, area, 0, modifiers, 5, vec![Modifier::new(5, "an intersection (004:529)")], 0)
+        }
+    };
+    let distance = crate::rules::attack::roll::range_m(own, area);
+    let increments = ((distance / increment_m).ceil() as u32).max(1);
+    let burst = Burst { area, reach };
+    let toward = heading(own, area);
+    Ok(ThrowPlan {
+        weapon,
+        target,
+        modifiers,
+        armor_class,
+        armor_class_parts,
+        miss_chance,
+        increments,
+        burst,
+        scatter: scatter_bursts(burst, toward, increments),
+        toward,
+    })
+}
+
+/// Carries out throws: checked and paid, the blows it provokes, then the attack, the burst and the splash.
+fn resolve_throws(world: &mut World, mut intents: Local<MessageCursor<ThrowIntent>>) {
+    let read: Vec<ThrowIntent> = intents.read(world.resource::<Messages<ThrowIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(plan)) = world.run_system_cached_with(prepare_throw, intent.clone()) else { continue };
+        // The flask leaves its hand.
+        if let Some(mut armament) = world.get_mut::<Armament>(intent.thrower)
+            && let Some(i) = armament.0.iter().position(|w| w.name == plan.weapon.name)
+        {
+            armament.0.remove(i);
+        }
+        let provoking =
+            Provoking::new(intent.thrower, Action::Throw, "a ranged attack in a threatened square (004:90)");
+        if provoke_as(world, provoking).dropped {
+            continue;
+        }
+        let _ = world.run_system_cached_with(roll_throw, (intent.thrower, plan));
+    }
+}
+
+/// Checks a throw and pays its standard action, or writes why not.
+fn prepare_throw(
+    In(intent): In<ThrowIntent>,
+    field: Res<crate::rules::core::battlefield::Battlefield>,
+    order: Res<TurnOrder>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    mut paying: super::Paying,
+) -> Option<ThrowPlan> {
+    let thrower = creatures.get(intent.thrower).ok()?;
+    let mut budget = budgets.get_mut(intent.thrower).ok()?;
+    let ground = super::Ground { field: &field, order: &order, creatures: &creatures };
+    let planned = plan_throw(&ground, &thrower, intent.aim, intent.weapon.as_deref(), &budget);
+    paying.pay(planned, &thrower, (Action::Throw, |_| ActionKind::Standard), &mut budget)
+}
+
+/// The attack roll, then the burst: on the creature hit, or where a miss scatters; the damage.
+fn roll_throw(
+    In((thrower, plan)): In<(Entity, ThrowPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    mut commands: Commands,
+    order: Res<TurnOrder>,
+) {
+    let Ok(me) = creatures.get(thrower) else { return };
+    let splash =
+        plan.weapon.splash.clone().unwrap_or(Splash { damage: DiceExpr::new(0, 0), undead_only: false, burns: None });
+    let target = plan.target.and_then(|e| creatures.get(e).ok());
+    let hit = match &target {
+        Some(t) => {
+            let touch = crate::rules::attack::AttackPlan {
+                weapon: plan.weapon.clone(),
+                modifiers: plan.modifiers.clone(),
+                armor_class: plan.armor_class,
+                armor_class_parts: plan.armor_class_parts.clone(),
+                damage_modifiers: Vec::new(),
+                miss_chance: plan.miss_chance,
+                lethal: true,
+                multipliers: Vec::new(),
+                extra_dice: Vec::new(),
+            };
+            crate::rules::attack::roll_touch_attack(&touch, me.id, t.id, &mut dice, &mut facts)
+        }
+        None => {
+            let roll = dice.d20();
+            let bonus: i32 = plan.modifiers.iter().map(|m| m.value).sum();
+            let judged = crate::rules::attack::roll::judge_attack(roll, bonus, plan.armor_class, 21);
+            facts.write(Fact::IntersectionAimed {
+                creature: me.id.clone(),
+                weapon: plan.weapon.name.clone(),
+                roll,
+                modifiers: plan.modifiers.clone(),
+                total: roll as i32 + bonus,
+                hit: judged.hit,
+            });
+            judged.hit
+        }
+    };
+    let burst = if hit {
+        plan.burst
+    } else {
+        let d8 = dice.roll(8);
+        let burst = plan.scatter[d8 as usize - 1];
+        facts.write(Fact::SplashScattered {
+            creature: me.id.clone(),
+            weapon: plan.weapon.name.clone(),
+            d8,
+            squares: plan.increments,
+            at: burst.area.origin,
+        });
+        burst
+    };
+    let harmed = |c: &CombatantItem| !splash.undead_only || c.traits.undead;
+    if hit
+        && let Some(t) = &target
+        && harmed(t)
+    {
+        let thrown = dice.throw(plan.weapon.damage);
+        let total = thrown.total.max(1);
+        facts.write(Fact::DamageDealt {
+            attacker: me.id.clone(),
+            target: t.id.clone(),
+            dice: vec![thrown],
+            modifiers: Vec::new(),
+            multiplier: 1,
+            multiplied_by: vec!["a direct hit (004:528)".into()],
+            total,
+            nonlethal: false,
+        });
+        damage.write(Damage { target: t.entity, amount: total, nonlethal: false, from_one_attack: true });
+        if let Some(burns) = splash.burns {
+            commands.entity(t.entity).insert(Burning {
+                dice: burns,
+                by: me.id.clone(),
+                lit: (order.current_entity(), order.round),
+            });
+        }
+    }
+    let mut splashed: Vec<CombatantItem> = creatures
+        .iter()
+        .filter(|c| Some(c.entity) != plan.target.filter(|_| hit))
+        .filter(|c| !c.conditions.has(Condition::Dead))
+        .filter(|c| burst.reaches(c.space.at(c.position.0)) && harmed(c))
+        .collect();
+    splashed.sort_by_key(|c| c.id.clone());
+    for c in splashed {
+        let thrown = dice.throw(splash.damage);
+        let total = thrown.total.max(1);
+        facts.write(Fact::DamageDealt {
+            attacker: me.id.clone(),
+            target: c.id.clone(),
+            dice: vec![thrown],
+            modifiers: Vec::new(),
+            multiplier: 1,
+            multiplied_by: vec!["splash (004:528)".into()],
+            total,
+            nonlethal: false,
+        });
+        damage.write(Damage { target: c.entity, amount: total, nonlethal: false, from_one_attack: false });
+    }
+}
+
+/// Burning from alchemist's fire: its dice again at the start of the creature's next turn.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Burning {
+    /// The dice.
+    pub dice: DiceExpr,
+    /// Who threw it.
+    pub by: CreatureId,
+    /// The turn it was set alight in: whose, and the round.
+    pub lit: (Option<Entity>, u32),
+}
+
+/// Burns each burning creature at the start of its next turn, once.
+fn burn(
+    order: Res<TurnOrder>,
+    burning: Query<(Entity, &CreatureId, &Burning)>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    mut commands: Commands,
+) {
+    let now = order.current_entity();
+    for (entity, id, fire) in &burning {
+        if now != Some(entity) || fire.lit == (now, order.round) {
+            continue;
+        }
+        let thrown = dice.throw(fire.dice);
+        let total = thrown.total.max(1);
+        facts.write(Fact::DamageDealt {
+            attacker: fire.by.clone(),
+            target: id.clone(),
+            dice: vec![thrown],
+            modifiers: Vec::new(),
+            multiplier: 1,
+            multiplied_by: vec!["alchemist's fire burning on".into()],
+            total,
+            nonlethal: false,
+        });
+        damage.write(Damage { target: entity, amount: total, nonlethal: false, from_one_attack: false });
+        commands.entity(entity).remove::<Burning>();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::core::geometry::Square;
+
+    #[test]
+    fn a_miss_scatters_short_then_clockwise_004_530() {
+        // Thrown eastward: 1 is short (west, back toward the thrower), 2 short and to the left (north-west),
+        // then clockwise; two range increments, two squares.
+        let burst = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1 };
+        let toward = heading(Footprint::new(Square::new(0, 5), 1), burst.area);
+        assert_eq!(toward, Direction::East);
+        let landed: Vec<Square> = scatter_bursts(burst, toward, 2).iter().map(|b| b.area.origin).collect();
+        assert_eq!(
+            landed,
+            [(3, 5), (3, 3), (5, 3), (7, 3), (7, 5), (7, 7), (5, 7), (3, 7)].map(|(x, y)| Square::new(x, y))
+        );
+        // Thrown southward, 1 is north.
+        let south = heading(Footprint::new(Square::new(5, 0), 1), burst.area);
+        assert_eq!(scatter_bursts(burst, south, 1)[0].area.origin, Square::new(5, 4));
+    }
+
+    #[test]
+    fn the_splash_reaches_1_5_m_around_or_the_four_squares_of_an_intersection() {
+        let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1 };
+        assert!(on_creature.reaches(Footprint::new(Square::new(6, 6), 1)));
+        assert!(!on_creature.reaches(Footprint::new(Square::new(7, 5), 1)));
+        assert_eq!(on_creature.squares().len(), 9);
+        let on_corner = Burst { area: Footprint::new(Square::new(5, 5), 2), reach: 0 };
+        assert!(on_corner.reaches(Footprint::new(Square::new(6, 6), 1)));
+        assert!(!on_corner.reaches(Footprint::new(Square::new(7, 6), 1)));
+        assert_eq!(on_corner.squares().len(), 4);
+    }
+}
