@@ -272,7 +272,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "ArrowRight" => KeyCode::ArrowRight,
         "ArrowUp" => KeyCode::ArrowUp,
         "ArrowDown" => KeyCode::ArrowDown,
-        "Plus" => KeyCode::Equal,
+        "Plus" | "Equal" => KeyCode::Equal,
         "Minus" => KeyCode::Minus,
         "Comma" => KeyCode::Comma,
         "Semicolon" => KeyCode::Semicolon,
