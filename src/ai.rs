@@ -190,6 +190,17 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     {
         return Command::PickUp { creature: me.id.clone(), weapon: None };
     }
+    // A helpless foe within reach and no foe up next to it: a coup de grâce (004:424-427).
+    if fresh
+        && !adjacent_foe
+        && let Some(step) = coup_de_grace(world, creature, &me, &all)
+    {
+        return step;
+    }
+    // A flier on the ground that flies faster than it walks takes off (004:657).
+    if !riding && let Some(step) = take_off(world, creature, &me, budget) {
+        return step;
+    }
     // A breath weapon ready breathes where it covers the most foes, before a flier flies on with its move.
     if let Some(step) = breathe_at(world, creature, &me, &foes) {
         return step;
@@ -663,6 +674,45 @@ fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], 
     }
     let (_, _, target, weapon) = best?;
     Some(Command::Throw { creature: me.id.clone(), target: Some(target), corner: None, weapon: Some(weapon) })
+}
+
+/// A coup de grâce on a helpless foe it can deliver one to now, the nearest first: one that would wake or
+/// be healed (knocked out, stable), not one already bleeding to death.
+fn coup_de_grace(world: &mut World, creature: Entity, me: &Seen, all: &[Seen]) -> Option<Command> {
+    let mut helpless: Vec<&Seen> = all
+        .iter()
+        .filter(|s| s.faction != me.faction && !s.up)
+        .filter(|s| {
+            world.get::<Conditions>(s.entity).is_some_and(|c| {
+                let bleeding = c.has(Condition::Dying) && !c.has(Condition::Stable);
+                c.is_helpless() && !c.has(Condition::Dead) && !bleeding
+            })
+        })
+        .collect();
+    helpless.sort_by_key(|s| (s.footprint.distance_to(me.footprint), s.id.clone()));
+    helpless.into_iter().find_map(|foe| {
+        crate::preview::coup_de_grace_preview(world, creature, foe.entity, None).ok().map(|_| Command::CoupDeGrace {
+            creature: me.id.clone(),
+            target: foe.id.clone(),
+            weapon: None,
+        })
+    })
+}
+
+/// A take-off for a flier standing on its feet on the ground whose fly speed is greater than its land
+/// speed, with the move action it takes (or none for a perfect flier), and no one on its back.
+fn take_off(world: &mut World, creature: Entity, me: &Seen, budget: ActionBudget) -> Option<Command> {
+    let speed = *world.get::<Speed>(creature)?;
+    let fly = speed.fly?;
+    let grounded = world.get::<Altitude>(creature).is_some_and(|a| a.0 == 0);
+    let standing = world.get::<Conditions>(creature).is_some_and(|c| c.can_act() && !c.has(Condition::Prone));
+    let carried = world.get::<crate::rules::core::creature::Riders>(creature).is_some_and(|r| !r.all().is_empty());
+    let wanted = grounded && standing && !carried && fly.squares > speed.land && budget.check(ActionKind::Move).is_ok();
+    // Not into a space another flies in (004:647-649).
+    let height = world.get::<Space>(creature)?.width.max(1);
+    let others = crate::rules::aerial::flying::aloft_but(world, creature);
+    let free = crate::rules::aerial::flying::taken_at(&others, me.footprint, height).is_none();
+    (wanted && free).then(|| Command::TakeOff { creature: me.id.clone(), extra_m: 0.0 })
 }
 
 /// A grab, provoking nothing, on the nearest foe next to it the hold would be made on three times in five or

@@ -496,6 +496,34 @@ pub fn throw_preview(
     )
 }
 
+/// The coup de grâce `attacker` could deliver to `target` now (004:424-427): the weapon it would strike
+/// with, or why not (its turn, a full-round action, a helpless foe within its reach, not immune).
+pub fn coup_de_grace_preview(
+    world: &mut World,
+    attacker: Entity,
+    target: Entity,
+    weapon: Option<&str>,
+) -> Result<Weapon, Refusal> {
+    crate::rules::special::plan_in(
+        world,
+        (attacker, target),
+        Box::new(move |g, (a, t), budget| {
+            g.order.check_turn(a.entity)?;
+            able_to_act(a.conditions)?;
+            budget
+                .check(crate::rules::turns::ActionKind::FullRound)
+                .or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
+            let chosen = match weapon {
+                Some(name) => a.armament.0.iter().find(|w| w.name == name),
+                None => a.armament.0.first(),
+            };
+            let chosen = chosen.ok_or_else(|| Refusal::new("no such weapon", "data"))?.clone();
+            crate::rules::attack::check_coup_de_grace(a, t, &chosen)?;
+            Ok(chosen)
+        }),
+    )
+}
+
 /// A bull rush `attacker` could make on `target` now (004:446-450): from where it stands if the foe is next
 /// to it, else at the end of a charge (004:458); who strikes as it enters, the two sides with their terms,
 /// the chance, and where a win would push the foe and take the attacker.

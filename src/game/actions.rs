@@ -63,6 +63,10 @@ pub enum BarKind {
     Hide,
     /// A passenger takes the reins of its mount (004:822).
     Reins,
+    /// Take off (004:657-668).
+    TakeOff,
+    /// Land (004:669-670).
+    Land,
 }
 
 /// The action bar, in order.
@@ -128,10 +132,25 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyX, label: "Collide [X]", kind: BarKind::Mode(Mode::Ram) },
     BarAction { key: KeyCode::KeyJ, label: "Bluff [J]", kind: BarKind::Mode(Mode::Bluff) },
     BarAction { key: KeyCode::KeyI, label: "Hide [I]", kind: BarKind::Hide },
+    BarAction { key: KeyCode::PageUp, label: "Take off [PgUp]", kind: BarKind::TakeOff },
+    BarAction { key: KeyCode::PageDown, label: "Land [PgDn]", kind: BarKind::Land },
+    BarAction { key: KeyCode::Backquote, label: "Coup de grâce [`]", kind: BarKind::Mode(Mode::CoupDeGrace) },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
 ];
+
+/// Whether taking off or landing could apply: the rules check the rest on the click (004:657-670).
+fn flight_bar_state(world: &World, me: Entity, kind: BarKind, conditions: &Conditions) -> Result<(), Refusal> {
+    let aloft = world.get::<Altitude>(me).is_some_and(|a| a.0 > 0);
+    match (kind, world.get::<Speed>(me).and_then(|s| s.fly)) {
+        (BarKind::Land, _) if aloft => Ok(()),
+        (BarKind::Land, _) => Err(Refusal::new("it is on the ground", "004:669")),
+        (_, None) => Err(Refusal::new("it cannot fly", "004:657")),
+        (_, Some(_)) if aloft => Err(Refusal::new("it is already in the air", "004:657")),
+        _ => crate::rules::core::creature::on_its_feet(conditions),
+    }
+}
 
 /// Whether an action-bar entry can be used now, or the rule that forbids it.
 pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
@@ -216,6 +235,10 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Speed | BarKind::Mode(Mode::Ram | Mode::Bluff) => in_flight(world),
         BarKind::Hide => crate::rules::aerial::pursuit::hide_allowed(world, me),
         BarKind::Reins => crate::rules::mounted::reins_allowed(world, me).map(|_| ()),
+        BarKind::TakeOff | BarKind::Land => flight_bar_state(world, me, kind, &conditions),
+        BarKind::Mode(Mode::CoupDeGrace) => budget
+            .check(ActionKind::FullRound)
+            .or_else(|refusal| if budget.restricted { budget.check(ActionKind::Standard) } else { Err(refusal) }),
         BarKind::Mode(Mode::Flyby) => in_flight(world).and_then(|()| budget.check(ActionKind::Standard)),
         BarKind::Cast => {
             if castable(world, me).is_empty() {
@@ -290,6 +313,8 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         BarKind::Delay => Command::Delay { creature },
         BarKind::Hide => Command::Hide { creature },
         BarKind::Reins => Command::TakeReins { creature },
+        BarKind::TakeOff => Command::TakeOff { creature, extra_m: 0.0 },
+        BarKind::Land => Command::Land { creature },
         BarKind::EndTurn => Command::EndTurn { creature },
         BarKind::Ride => match ride_step(world, me) {
             Some(step) => step,

@@ -584,6 +584,20 @@ fn special_attack_lines(
     if let Some(throw) = world.resource::<Previews>().throw.clone() {
         throw_lines(world, throw, out);
     }
+    match world.resource::<Previews>().coup_de_grace.clone() {
+        Some(Ok(weapon)) => {
+            out.push((
+                format!(
+                    "coup de grâce with the {}: an automatic critical, then Fortitude DC 10 + damage or die                      (004:424); a full-round action",
+                    weapon.name
+                ),
+                GOOD,
+            ));
+            out.push(("it provokes from every foe that threatens you (004:426); click to strike".into(), WARN));
+        }
+        Some(Err(refusal)) => out.push((format!("no coup de grâce: {} ({})", refusal.reason, refusal.rule), BAD)),
+        None => {}
+    }
     if let Some(sunder) = sunder {
         sunder_lines(sunder, out);
     }

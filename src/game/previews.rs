@@ -83,6 +83,31 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
     }
 }
 
+/// The preview of what a click on `foe` would do in the chosen mode: an attack, a manoeuvre, a charge.
+fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::Choice, previews: &mut Previews) {
+    let weapon = choice.weapon.as_deref();
+    match choice.mode {
+        Mode::Aid(_) => {
+            let prefer = world.resource::<super::state::Selected>().0;
+            previews.aid = Some(crate::preview::aid_preview(world, me, foe, prefer));
+        }
+        Mode::Feint => previews.feint = Some(crate::preview::feint_preview(world, me, foe)),
+        Mode::Trip => previews.trip = Some(crate::preview::trip_preview(world, me, foe)),
+        Mode::Sunder => previews.sunder = Some(crate::preview::sunder_preview(world, me, foe, weapon)),
+        Mode::CoupDeGrace => {
+            previews.coup_de_grace = Some(crate::preview::coup_de_grace_preview(world, me, foe, weapon));
+        }
+        Mode::Grapple(action) => previews.grapple = Some(crate::preview::grapple_preview(world, me, Some(foe), action)),
+        Mode::Disarm => previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon)),
+        Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
+        Mode::Charge => previews.lanes = Some(charge_lanes(world, me, foe)),
+        _ => {
+            let underway = world.get::<FullAttackUnderway>(me).is_some();
+            previews.attack = Some(attack_preview(world, me, foe, request(choice, underway)));
+        }
+    }
+}
+
 /// Whether a click in `mode` on a foe does something other than an attack or a manoeuvre on it, previewed
 /// apart.
 fn aims_elsewhere(mode: Mode) -> bool {
@@ -173,29 +198,7 @@ pub fn update_previews(world: &mut World) {
         match (hovered_foe, key.hover) {
             (Some(_), _) if aims_elsewhere(key.choice.mode) => {}
             (Some(foe), _) => {
-                if let Mode::Aid(_) = key.choice.mode {
-                    let prefer = world.resource::<super::state::Selected>().0;
-                    previews.aid = Some(crate::preview::aid_preview(world, me, foe, prefer));
-                } else if key.choice.mode == Mode::Feint {
-                    previews.feint = Some(crate::preview::feint_preview(world, me, foe));
-                } else if key.choice.mode == Mode::Trip {
-                    previews.trip = Some(crate::preview::trip_preview(world, me, foe));
-                } else if key.choice.mode == Mode::Sunder {
-                    let weapon = key.choice.weapon.as_deref();
-                    previews.sunder = Some(crate::preview::sunder_preview(world, me, foe, weapon));
-                } else if let Mode::Grapple(action) = key.choice.mode {
-                    previews.grapple = Some(crate::preview::grapple_preview(world, me, Some(foe), action));
-                } else if key.choice.mode == Mode::Disarm {
-                    let weapon = key.choice.weapon.as_deref();
-                    previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon));
-                } else if key.choice.mode == Mode::BullRush {
-                    previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, key.choice.stay));
-                } else if key.choice.mode == Mode::Charge {
-                    previews.lanes = Some(charge_lanes(world, me, foe));
-                } else {
-                    let underway = world.get::<FullAttackUnderway>(me).is_some();
-                    previews.attack = Some(attack_preview(world, me, foe, request(&key.choice, underway)));
-                }
+                on_a_foe(world, me, foe, &key.choice, &mut previews);
             }
             // A flier in the air has its flights instead of a ground path.
             (None, Some(_)) if previews.flights.is_some() => {}

@@ -64,6 +64,8 @@ pub enum Mode {
     Grapple(crate::rules::special::grapple::GrappleMove),
     /// Throw a splash weapon at the creature clicked, or at the intersection nearest the click (004:528-530).
     Throw,
+    /// Deliver a coup de grâce to the helpless foe clicked (004:424-427).
+    CoupDeGrace,
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -213,6 +215,8 @@ pub struct Previews {
     pub grapple: Option<Result<crate::preview::GrapplePreview, Refusal>>,
     /// The throw a click would make, in throw mode: at the hovered creature or intersection.
     pub throw: Option<Result<crate::rules::special::splash::ThrowPlan, Refusal>>,
+    /// The coup de grâce a click on the hovered foe would deliver.
+    pub coup_de_grace: Option<Result<crate::rules::core::creature::Weapon, Refusal>>,
     /// The disarm a click on the hovered foe would make.
     pub disarm: Option<Result<crate::rules::special::disarm::DisarmPlan, Refusal>>,
     /// The turning a click would make, in turn mode.

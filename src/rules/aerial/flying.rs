@@ -210,8 +210,36 @@ type OnItsBack<'w, 's> = Query<
     (&'static CreatureId, &'static Seat, &'static Conditions, &'static ActionBudget, &'static Skills, &'static Feats),
 >;
 
+/// A creature where it is, at its height: what a take-off may not rise into.
+#[derive(Clone, Debug)]
+pub struct Aloft {
+    /// Who.
+    pub id: CreatureId,
+    /// Its space.
+    pub space: Footprint,
+    /// Its altitude in steps.
+    pub height: i32,
+}
+
+/// Who of `others` stands or flies in `at` at `height`: no two creatures in one space at one height
+/// (004:647-649), so a take-off does not rise into it.
+pub fn taken_at(others: &[Aloft], at: Footprint, height: i32) -> Option<CreatureId> {
+    others.iter().find(|o| o.height == height && o.space.overlaps(at)).map(|o| o.id.clone())
+}
+
+/// The creatures other than `creature` and those riding, where they are: what [`taken_at`] is asked about.
+pub fn aloft_but(world: &mut World, creature: Entity) -> Vec<Aloft> {
+    let mut q =
+        world.query_filtered::<(Entity, &CreatureId, &Position, &Space, &Altitude, Has<Riding>), With<Creature>>();
+    q.iter(world)
+        .filter(|(e, .., rides)| *e != creature && !rides)
+        .map(|(_, id, p, s, a, _)| Aloft { id: id.clone(), space: s.at(p.0), height: a.0 })
+        .collect()
+}
+
 /// Takes off: a move action (free for a perfect flier) to an altitude equal to its space, or higher with
-/// a Jump check (004:657-668).
+/// a Jump check (004:657-668), never into a space another creature holds at that height (004:647-649).
+#[expect(clippy::too_many_lines, reason = "the take-off's checks in the text's order, then the rise and its Jump")]
 fn take_off(
     mut commands: Commands,
     mut intents: MessageReader<TakeOffIntent>,
@@ -227,9 +255,29 @@ fn take_off(
             queries.p0().get(intent.creature).ok().and_then(|c| c.11.4).map(|r| r.all().to_vec()).unwrap_or_default();
         let back = queries.p1();
         let (able_riders, riding_paid) = riders_to_pay(&on_its_back, &back);
+        let me = queries.p0().get(intent.creature).map(|c| c.0.clone()).ok();
+        let others: Vec<Aloft> = queries
+            .p0()
+            .iter()
+            .filter(|c| Some(c.0) != me.as_ref() && !c.11.3)
+            .map(|c| Aloft { id: c.0.clone(), space: c.4.at(c.1.0), height: c.2.0 })
+            .collect();
+        let taken = |at: Footprint, height: i32| taken_at(&others, at, height);
         let mut fliers = queries.p0();
-        let Ok((id, _, mut altitude, _, space, speed, _, skills, conditions, mut budget, flight, (.., rides, _))) =
-            fliers.get_mut(intent.creature)
+        let Ok((
+            id,
+            position,
+            mut altitude,
+            _,
+            space,
+            speed,
+            _,
+            skills,
+            conditions,
+            mut budget,
+            flight,
+            (.., rides, _),
+        )) = fliers.get_mut(intent.creature)
         else {
             continue;
         };
@@ -255,6 +303,10 @@ fn take_off(
                 .and_then(|()| {
                     if altitude.0 > 0 { Err(Refusal::new("it is already in the air", "004:657")) } else { Ok(()) }
                 })
+                .and_then(|()| match taken(space.at(position.0), space.width.max(1)) {
+                    Some(other) => Err(Refusal::new(format!("{other} flies in the space above it"), "004:647-649")),
+                    None => Ok(()),
+                })
                 .and(riding_paid)
                 .and_then(|()| if free { Ok(()) } else { budget.spend(ActionKind::Move) });
         if let Err(refusal) = checked {
@@ -279,8 +331,11 @@ fn take_off(
                     let bonus = skills.jump.unwrap_or(0)
                         + takeoff_speed_bonus(speed.land as f32 * 1.5, wings.squares as f32 * 1.5);
                     let reason = format!("taking off {} m above its space (004:659-668)", intent.extra_m);
-                    if roll_check(&mut dice, &mut facts, id, Check::Jump, reason, bonus, dc as i32) {
-                        reached += steps_of(intent.extra_m);
+                    let higher = reached + steps_of(intent.extra_m);
+                    if roll_check(&mut dice, &mut facts, id, Check::Jump, reason, bonus, dc as i32)
+                        && taken(space.at(position.0), higher).is_none()
+                    {
+                        reached = higher;
                     }
                 }
                 None => refuse(
