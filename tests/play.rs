@@ -1644,3 +1644,36 @@ fn a_flask_is_thrown_with_the_mouse() {
     let flasks = app.world().get::<Armament>(alchemist).unwrap().0.iter().filter(|w| w.name == "acid flask").count();
     assert_eq!(flasks, 2, "one of the three flasks is gone");
 }
+
+/// A coup de grâce with the mouse (004:424-427): in coup de grâce mode (`` ` ``) the hovered sleeping goblin
+/// is offered one with the fighter's longsword, a standing goblin is refused (not helpless), and a click on
+/// the sleeper delivers it.
+#[test]
+fn a_coup_de_grace_is_delivered_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, bar_state, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/camp.ron");
+    let mut app = started(&encounter, 71);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("goblins".into(), Control::Human);
+    app.update();
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    assert_eq!(bar_state(app.world(), BarKind::Mode(Mode::CoupDeGrace)), Ok(()));
+    use_bar(app.world_mut(), BarKind::Mode(Mode::CoupDeGrace));
+    let sleeper_at = app.world().get::<Position>(entity(&app, "sleeper")).unwrap().0;
+    app.world_mut().resource_mut::<Hover>().square = Some(sleeper_at);
+    app.update();
+    let weapon = app.world().resource::<Previews>().coup_de_grace.clone().expect("a preview").expect("a coup");
+    assert_eq!(weapon.name, "longsword");
+    let standing = app.world().get::<Position>(entity(&app, "prone-goblin")).unwrap().0;
+    app.world_mut().resource_mut::<Hover>().square = Some(standing);
+    app.update();
+    let refused = app.world().resource::<Previews>().coup_de_grace.clone().expect("a preview");
+    assert_eq!(refused.map(|w| w.name).map_err(|r| r.rule), Err("004:424".to_string()));
+    let step = clicked(&mut app, sleeper_at).expect("a coup de grâce");
+    assert!(matches!(&step, Command::CoupDeGrace { creature, target, .. } if creature == "fighter" && target == "sleeper"));
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::CoupDeGraceDelivered { .. })), "{facts:?}");
+}
