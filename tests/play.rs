@@ -1673,7 +1673,36 @@ fn a_coup_de_grace_is_delivered_with_the_mouse() {
     let refused = app.world().resource::<Previews>().coup_de_grace.clone().expect("a preview");
     assert_eq!(refused.map(|w| w.name).map_err(|r| r.rule), Err("004:424".to_string()));
     let step = clicked(&mut app, sleeper_at).expect("a coup de grâce");
-    assert!(matches!(&step, Command::CoupDeGrace { creature, target, .. } if creature == "fighter" && target == "sleeper"));
+    assert!(
+        matches!(&step, Command::CoupDeGrace { creature, target, .. } if creature == "fighter" && target == "sleeper")
+    );
     let facts = play(&mut app, &step);
     assert!(facts.iter().any(|f| matches!(f, Fact::CoupDeGraceDelivered { .. })), "{facts:?}");
+}
+
+/// An overrun with the mouse (004:531-537): in overrun mode (Home) the hovered goblin is shown stepping
+/// aside (its block would fail more often than not) and the square beyond it; a click takes the fighter
+/// through its space.
+#[test]
+fn a_foe_is_overrun_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/grappling.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("brutes".into(), Control::Human);
+    app.update();
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Overrun));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(2, 3));
+    app.update();
+    let plan = app.world().resource::<Previews>().overrun.clone().expect("an overrun preview").expect("an overrun");
+    assert!(!plan.blocks, "the goblin steps aside");
+    assert_eq!(plan.beyond.origin, Square::new(1, 3));
+    let step = clicked(&mut app, Square::new(2, 3)).expect("an overrun");
+    assert!(matches!(&step, Command::Overrun { creature, target } if creature == "fighter" && target == "goblin"));
+    play(&mut app, &step);
+    assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(1, 3));
 }

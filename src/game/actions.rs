@@ -135,6 +135,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::PageUp, label: "Take off [PgUp]", kind: BarKind::TakeOff },
     BarAction { key: KeyCode::PageDown, label: "Land [PgDn]", kind: BarKind::Land },
     BarAction { key: KeyCode::Backquote, label: "Coup de grâce [`]", kind: BarKind::Mode(Mode::CoupDeGrace) },
+    BarAction { key: KeyCode::Home, label: "Overrun [Home]", kind: BarKind::Mode(Mode::Overrun) },
     BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
     BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
@@ -236,6 +237,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Hide => crate::rules::aerial::pursuit::hide_allowed(world, me),
         BarKind::Reins => crate::rules::mounted::reins_allowed(world, me).map(|_| ()),
         BarKind::TakeOff | BarKind::Land => flight_bar_state(world, me, kind, &conditions),
+        BarKind::Mode(Mode::Overrun) => budget.check(ActionKind::FullRound),
         BarKind::Mode(Mode::CoupDeGrace) => budget
             .check(ActionKind::FullRound)
             .or_else(|refusal| if budget.restricted { budget.check(ActionKind::Standard) } else { Err(refusal) }),

@@ -74,6 +74,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             Mode::Sunder => Command::Sunder { creature: my_id, target, weapon: choice.weapon.clone() },
             Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action },
             Mode::CoupDeGrace => Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone() },
+            Mode::Overrun => Command::Overrun { creature: my_id, target },
             Mode::BullRush => {
                 let stay = choice.stay;
                 match crate::preview::bull_rush_preview(world, me, there, stay).ok().and_then(|p| p.charge_to) {

@@ -584,6 +584,36 @@ fn special_attack_lines(
     if let Some(throw) = world.resource::<Previews>().throw.clone() {
         throw_lines(world, throw, out);
     }
+    match world.resource::<Previews>().overrun.clone() {
+        Some(Ok(o)) if o.blocks => {
+            out.push((
+                format!(
+                    "overrun: it blocks — {} — {:.0}% to go through (004:534)",
+                    contest_terms(&o.attacker, &o.defender),
+                    o.chance() * 100.0
+                ),
+                GOOD,
+            ));
+            out.push((
+                format!(
+                    "won, it falls prone and you go on through its space ({} squares, 004:535); lost, it may knock                      you down ({}) and you fall back, your move over",
+                    o.squares,
+                    contest_terms(&o.knock, &o.resist)
+                ),
+                WARN,
+            ));
+            out.push(("the move and the standard action of your turn; click to overrun".into(), GOOD));
+        }
+        Some(Ok(o)) => out.push((
+            format!(
+                "overrun: it would step aside (its block would fail more often than not): you go through, {} squares                  (004:533); click to overrun",
+                o.squares
+            ),
+            GOOD,
+        )),
+        Some(Err(refusal)) => out.push((format!("no overrun: {} ({})", refusal.reason, refusal.rule), BAD)),
+        None => {}
+    }
     match world.resource::<Previews>().coup_de_grace.clone() {
         Some(Ok(weapon)) => {
             out.push((

@@ -285,6 +285,10 @@ pub fn redraw(
             label(&mut commands, format!("{}", i + 1), centre, Color::srgb(1.0, 0.85, 0.4), 14.0);
         }
     }
+    // Where an overrun would take the mover, through its foe's space.
+    if let Some(Ok(overrun)) = &previews.overrun {
+        outline(&mut commands, overrun.beyond, height, Color::srgb(0.3, 0.7, 1.0), 3.0, Z_PATH + 1.5);
+    }
     // The undead a turning would reach: outlined in gold.
     if let Some(Ok(turning)) = &previews.turning {
         for undead in &turning.undead {

@@ -282,6 +282,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Quote" => KeyCode::Quote,
         "Backquote" => KeyCode::Backquote,
         "PageUp" => KeyCode::PageUp,
+        "Home" => KeyCode::Home,
         "PageDown" => KeyCode::PageDown,
         "BracketLeft" => KeyCode::BracketLeft,
         "BracketRight" => KeyCode::BracketRight,

@@ -66,6 +66,8 @@ pub enum Mode {
     Throw,
     /// Deliver a coup de grâce to the helpless foe clicked (004:424-427).
     CoupDeGrace,
+    /// Overrun the foe clicked, next to it (004:531-537).
+    Overrun,
     /// Feint the foe clicked (004:524-527).
     Feint,
     /// Aid an ally against the foe clicked (004:444): +2 on its next attack or to its AC.
@@ -215,6 +217,8 @@ pub struct Previews {
     pub grapple: Option<Result<crate::preview::GrapplePreview, Refusal>>,
     /// The throw a click would make, in throw mode: at the hovered creature or intersection.
     pub throw: Option<Result<crate::rules::special::splash::ThrowPlan, Refusal>>,
+    /// The overrun a click on the hovered foe would make.
+    pub overrun: Option<Result<crate::rules::special::overrun::OverrunPlan, Refusal>>,
     /// The coup de grâce a click on the hovered foe would deliver.
     pub coup_de_grace: Option<Result<crate::rules::core::creature::Weapon, Refusal>>,
     /// The disarm a click on the hovered foe would make.

@@ -154,6 +154,13 @@ pub enum Command {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Overrun a foe next to it (004:531-537): through its space, during a move.
+    Overrun {
+        /// Its id.
+        creature: CreatureId,
+        /// The foe's id.
+        target: CreatureId,
+    },
     /// Pick up a weapon lying on or next to its squares (004:128): the one named, else the nearest.
     PickUp {
         /// Its id.
@@ -370,6 +377,7 @@ impl Command {
             | Command::Sunder { creature, .. }
             | Command::Grapple { creature, .. }
             | Command::Throw { creature, .. }
+            | Command::Overrun { creature, .. }
             | Command::Aid { creature, .. }
             | Command::Feint { creature, .. }
             | Command::Charge { creature, .. }
@@ -526,6 +534,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 }
             };
             world.write_message(ThrowIntent { thrower: entity(creature)?, aim, weapon: weapon.clone() });
+        }
+        Command::Overrun { creature, target } => {
+            world.write_message(crate::rules::special::overrun::OverrunIntent {
+                attacker: entity(creature)?,
+                target: entity(target)?,
+            });
         }
         Command::PickUp { creature, weapon } => {
             world.write_message(crate::rules::special::disarm::PickUpIntent {

@@ -664,6 +664,15 @@ pub enum Fact {
         /// Where it bursts (the north-west square of the space it bursts on).
         at: Square,
     },
+    /// An overrun meets its foe, who blocks or avoids it (004:533).
+    OverrunMet {
+        /// The mover.
+        creature: CreatureId,
+        /// The foe.
+        target: CreatureId,
+        /// It blocks (else it avoids, and the mover goes through).
+        blocks: bool,
+    },
     /// Two creatures grapple each other no more.
     GrappleEnded {
         /// One.
@@ -947,6 +956,7 @@ impl Fact {
             | Fact::GrappleEnded { .. }
             | Fact::IntersectionAimed { .. }
             | Fact::SplashScattered { .. }
+            | Fact::OverrunMet { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
         }
     }
@@ -1004,6 +1014,12 @@ impl Fact {
             ),
             Fact::SplashScattered { creature, weapon, d8, squares, at } => {
                 format!("{creature}'s {weapon} scatters: d8 {d8}, {squares} square(s), bursting on {at} (004:530)")
+            }
+            Fact::OverrunMet { creature, target, blocks: true } => {
+                format!("{creature} overruns {target}, who blocks (004:533-534)")
+            }
+            Fact::OverrunMet { creature, target, blocks: false } => {
+                format!("{creature} overruns {target}, who steps aside and lets it through (004:533)")
             }
             Fact::GrappleEnded { creature, with, reason } => {
                 format!("{creature} and {with} grapple no more: {reason}")

@@ -146,6 +146,8 @@ pub enum Action {
     Release,
     /// Throwing a splash weapon (004:528-530).
     Throw,
+    /// An overrun (004:531-537).
+    Overrun,
 }
 
 impl Action {
@@ -202,6 +204,7 @@ impl Action {
             Action::Escape => "escape",
             Action::Release => "release",
             Action::Throw => "throw",
+            Action::Overrun => "overrun",
         })
     }
 }

@@ -211,7 +211,7 @@ pub fn plan_grab(
 }
 
 /// A creature's body, for the movement rules.
-fn body(c: &CombatantItem) -> Body {
+pub(super) fn body(c: &CombatantItem) -> Body {
     Body {
         entity: c.entity,
         id: c.id.clone(),

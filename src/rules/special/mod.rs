@@ -1,13 +1,14 @@
 //! Special attacks (004:428-618), the chapter after the modifiers: each replaces an attack or a move with a
 //! manoeuvre of its own. Trip (004:483-489), aid another (004:444), the bull rush (004:446-450) and the feint
 //! (004:524-527), turning undead (004:538-575), disarm (004:490-498), sunder (004:499-523) and grapple
-//! (004:576-618) and splash weapons (004:528-530) are played; the overrun is to come.
+//! (004:576-618), splash weapons (004:528-530) and the overrun (004:531-537, on foot) are played.
 
 pub mod aid;
 pub mod bull_rush;
 pub mod disarm;
 pub mod feint;
 pub mod grapple;
+pub mod overrun;
 pub mod splash;
 pub mod sunder;
 pub mod trip;
@@ -234,6 +235,7 @@ pub fn plugin(app: &mut App) {
     sunder::plugin(app);
     grapple::plugin(app);
     splash::plugin(app);
+    overrun::plugin(app);
     aid::plugin(app);
     feint::plugin(app);
 }

@@ -369,7 +369,7 @@ pub struct Burning {
 }
 
 /// Burns each burning creature at the start of its next turn, once.
-fn burn(
+pub(super) fn burn(
     order: Res<TurnOrder>,
     burning: Query<(Entity, &CreatureId, &Burning)>,
     mut dice: ResMut<Dice>,

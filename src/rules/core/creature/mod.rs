@@ -580,6 +580,8 @@ pub enum Feat {
     /// Science de la lutte: starting a grapple provokes nothing, +4 on grapple checks (d20 standard; the
     /// text gives the first to Improved Unarmed Strike, 004:580; our ruling).
     ImprovedGrapple,
+    /// Science du renversement: the foe of an overrun cannot avoid it (004:536).
+    ImprovedOverrun,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).

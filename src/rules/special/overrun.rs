@@ -1,0 +1,278 @@
+//! Overrun (Renversement, 004:531-537). A standard action taken during a move, once a round, on a foe at
+//! most one size larger (004:531): the mover tries to go through the foe's space. The defender avoids it,
+//! and the mover goes on through, or blocks (004:533); against Improved Overrun it must block (004:536).
+//! Blocked: the mover's Strength against the defender's better of Strength and Dexterity, +4 per size
+//! category above Medium and -4 below, +2 charging, +4 to a defender with more than two legs or otherwise
+//! stable (004:534). Won, the defender falls prone and the move goes on; lost, the defender at once tries to
+//! knock the mover down, its Strength against the mover's better of Strength and Dexterity with the size
+//! terms alone, and the mover falls back 1.5 m the way it came, prone if knocked down or if that square is
+//! taken, its move over (004:534-535).
+//!
+//! Our rulings (docs/rulings.md): the overrun is made from a square next to the foe, with the turn's move
+//! action and standard action both left: the move it is made during takes the mover through the foe's space
+//! to the first space beyond it, within its speed and what it has travelled this round. The mover came to
+//! its square by that move's way, so falling back 1.5 m leaves it there. A defender avoids when its chance
+//! to win the block is below one in two, and blocks otherwise; an avoided overrun spends no standard action
+//! (004:533). Mounted overrun and Trample (004:537) are not played yet.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use super::Side;
+use crate::rules::attack::{Combatant, CombatantItem, provoke_as};
+use crate::rules::core::checks::{Check, contest};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Footprint;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::movement::{StepWorld, legal_space, mover_of, occupants_for};
+use crate::rules::turns::{ActionBudget, ActionKind, Provoking};
+
+/// Asks to overrun a foe.
+#[derive(Message, Clone, Debug)]
+pub struct OverrunIntent {
+    /// Who.
+    pub attacker: Entity,
+    /// Whom.
+    pub target: Entity,
+}
+
+/// The round of a creature's last overrun: one a round (004:531).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overran(pub u32);
+
+/// An overrun checked and ready.
+#[derive(Clone, Debug)]
+pub struct OverrunPlan {
+    /// The mover's Strength check (004:534).
+    pub attacker: Side,
+    /// The defender's better of Strength and Dexterity, with stability (004:534).
+    pub defender: Side,
+    /// The defender knocking the mover down after winning: its Strength, size alone (004:534).
+    pub knock: Side,
+    /// The mover resisting that: its better of Strength and Dexterity, size alone.
+    pub resist: Side,
+    /// Where the mover ends when it goes through.
+    pub beyond: Footprint,
+    /// Squares of movement the passage takes.
+    pub squares: u32,
+    /// The defender blocks (must against Improved Overrun, 004:536; else by its chance).
+    pub blocks: bool,
+}
+
+impl OverrunPlan {
+    /// The chance the mover goes through: always if avoided, else the chance it wins the block.
+    pub fn chance(&self) -> f32 {
+        if self.blocks { self.attacker.chance_against(&self.defender) } else { 1.0 }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<OverrunIntent>();
+    app.add_systems(Rules, resolve_overruns.in_set(RulesSystems::Act).after(super::splash::burn));
+}
+
+/// A side checking the better of Strength and Dexterity with the size term, and stability if `resisting`.
+fn better_side(c: &CombatantItem, resisting: bool) -> Side {
+    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
+    let check = if dex > str { Check::Dexterity } else { Check::Strength };
+    super::strength_side(c, check, resisting)
+}
+
+/// Whether `a` may overrun `t` now, and how.
+pub fn plan_overrun(
+    ground: &super::Ground<'_, '_, '_>,
+    (a, t): (&CombatantItem, &CombatantItem),
+    budget: &ActionBudget,
+    (round, overran, travelled): (u32, Option<u32>, u32),
+) -> Result<OverrunPlan, Refusal> {
+    ground.order.check_turn(a.entity)?;
+    able_to_act(a.conditions)?;
+    on_its_feet(a.conditions)?;
+    if a.size.steps_to(*t.size) > 1 {
+        return Err(Refusal::new("a foe more than one size larger cannot be overrun", "004:531"));
+    }
+    if a.faction == t.faction {
+        return Err(Refusal::new("an ally lets it pass: no overrun is needed", "004:531"));
+    }
+    if overran == Some(round) {
+        return Err(Refusal::new("one overrun a round", "004:531"));
+    }
+    if a.altitude.0 != t.altitude.0 {
+        return Err(Refusal::new("the foe is not on its level", "004:531"));
+    }
+    if a.conditions.has(Condition::Grappling) {
+        return Err(Refusal::new("grappling, it cannot move", "004:591"));
+    }
+    budget.check(ActionKind::FullRound).map_err(|_| {
+        Refusal::new("an overrun is made during a move: both the move and the standard action are needed", "004:531")
+    })?;
+    let (mine, theirs) = (a.space.at(a.position.0), t.space.at(t.position.0));
+    if mine.distance_to(theirs) != 1 {
+        return Err(Refusal::new("it must stand next to the foe to go through its space", "004:531"));
+    }
+    let (dx, dy) = super::bull_rush::away(mine, theirs).delta();
+    let shifted = |k: i32| mine.at(mine.origin.offset(dx * k, dy * k));
+    if !shifted(1).overlaps(theirs) {
+        return Err(Refusal::new("it goes through the foe's space in a straight line", "004:531"));
+    }
+    let mut k = 1;
+    while k < 8 && shifted(k).overlaps(theirs) {
+        k += 1;
+    }
+    let beyond = shifted(k);
+    let others: Vec<Body> = ground
+        .creatures
+        .iter()
+        .filter(|c| c.seat.is_none() && c.entity != t.entity)
+        .map(|c| super::grapple::body(&c))
+        .collect();
+    let occupants = occupants_for(&others, &super::grapple::body(a));
+    let world = StepWorld { field: ground.field, occupants: &occupants };
+    let mover = mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
+    legal_space(&world, &mover, beyond)
+        .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
+    let squares = k as u32;
+    if travelled + squares > a.speed.land {
+        return Err(Refusal::new("not enough movement left to go through its space", "004:531"));
+    }
+    let attacker = super::strength_side(a, Check::Strength, false);
+    let defender = better_side(t, true);
+    let blocks = a.feats.has(Feat::ImprovedOverrun) || defender.chance_against(&attacker) >= 0.5;
+    Ok(OverrunPlan {
+        attacker,
+        defender,
+        knock: super::strength_side(t, Check::Strength, false),
+        resist: better_side(a, false),
+        beyond,
+        squares,
+        blocks,
+    })
+}
+
+/// `plan_overrun` of `attacker` on `target` as things stand in `world`: what the preview shows.
+pub fn overrun_in(world: &mut World, attacker: Entity, target: Entity) -> Result<OverrunPlan, Refusal> {
+    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
+    let overran = world.get::<Overran>(attacker).map(|o| o.0);
+    let travelled = world.get::<crate::rules::turns::moving::Travelled>(attacker).map_or(0, |t| t.in_round(round));
+    super::plan_in(
+        world,
+        (attacker, target),
+        Box::new(move |g, pair, budget| plan_overrun(g, pair, budget, (round, overran, travelled))),
+    )
+}
+
+/// Carries out overruns: checked and paid, then avoided or blocked, the checks, and the passage or the fall
+/// back.
+fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunIntent>>) {
+    let read: Vec<OverrunIntent> = intents.read(world.resource::<Messages<OverrunIntent>>()).cloned().collect();
+    for intent in read {
+        let Ok(Some(plan)) = world.run_system_cached_with(prepare_overrun, intent.clone()) else { continue };
+        let round = world.resource::<crate::rules::turns::TurnOrder>().round;
+        world.entity_mut(intent.attacker).insert(Overran(round));
+        let (Some(id), Some(foe)) =
+            (world.get::<CreatureId>(intent.attacker).cloned(), world.get::<CreatureId>(intent.target).cloned())
+        else {
+            continue;
+        };
+        world.write_message(Fact::OverrunMet { creature: id.clone(), target: foe, blocks: plan.blocks });
+        let through = if plan.blocks {
+            world.run_system_cached_with(roll_overrun, (intent.clone(), plan.clone())).unwrap_or(false)
+        } else {
+            true
+        };
+        if !through {
+            continue;
+        }
+        // The move goes on through the foe's space: leaving its square provokes, but not from the foe.
+        let leaving = Provoking {
+            except: vec![intent.target],
+            ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
+        };
+        if provoke_as(world, leaving).dropped {
+            continue;
+        }
+        let Some(mut position) = world.get_mut::<Position>(intent.attacker) else { continue };
+        let from = position.0;
+        position.0 = plan.beyond.origin;
+        if let Some(mut travelled) = world.get_mut::<crate::rules::turns::moving::Travelled>(intent.attacker) {
+            travelled.add(round, plan.squares);
+        }
+        if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.attacker) {
+            budget.movement = crate::rules::turns::MovementMade::Moved;
+        }
+        world.write_message(Fact::Pushed {
+            creature: id,
+            from,
+            to: plan.beyond.origin,
+            reason: "through its foe's space (004:531, 004:535)".into(),
+        });
+    }
+}
+
+/// Checks an overrun and pays for it: the move action always, the standard action if blocked (004:533).
+fn prepare_overrun(
+    In(intent): In<OverrunIntent>,
+    field: Res<crate::rules::core::battlefield::Battlefield>,
+    order: Res<crate::rules::turns::TurnOrder>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut budgets: Query<&mut ActionBudget>,
+    extra: Query<(Option<&Overran>, &crate::rules::turns::moving::Travelled)>,
+    mut paying: super::Paying,
+) -> Option<OverrunPlan> {
+    let (a, t) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
+    let mut budget = budgets.get_mut(intent.attacker).ok()?;
+    let (overran, travelled) = extra.get(intent.attacker).ok()?;
+    let ground = super::Ground { field: &field, order: &order, creatures: &creatures };
+    let state = (order.round, overran.map(|o| o.0), travelled.in_round(order.round));
+    let planned = plan_overrun(&ground, (&a, &t), &budget, state);
+    let plan = paying.pay(planned, &a, (Action::Overrun, |_| ActionKind::Move), &mut budget)?;
+    if plan.blocks {
+        paying.pay(Ok(()), &a, (Action::Overrun, |_| ActionKind::Standard), &mut budget);
+    }
+    Some(plan)
+}
+
+/// The block: the mover's Strength against the defender's; lost, the defender's knock and the fall back
+/// (004:534-535). Whether the mover goes through.
+fn roll_overrun(
+    In((intent, plan)): In<(OverrunIntent, OverrunPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut conditions: MessageWriter<ConditionChange>,
+) -> bool {
+    let (Ok(a), Ok(t)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else { return false };
+    let won = contest(
+        &mut dice,
+        &mut facts,
+        (a.id, plan.attacker.check, plan.attacker.bonus()),
+        (t.id, plan.defender.check, plan.defender.bonus()),
+        "an overrun blocked: Strength against the better of Strength and Dexterity (004:534)",
+    );
+    if won {
+        conditions.write(ConditionChange { creature: intent.target, condition: Condition::Prone, gained: true });
+        return true;
+    }
+    let knocked = contest(
+        &mut dice,
+        &mut facts,
+        (t.id, plan.knock.check, plan.knock.bonus()),
+        (a.id, plan.resist.check, plan.resist.bonus()),
+        "knocking the overrunner down (004:534)",
+    );
+    let at = a.position.0;
+    facts.write(Fact::Pushed {
+        creature: a.id.clone(),
+        from: at,
+        to: at,
+        reason: "the overrun fails: back 1.5 m the way it came, its move over (004:535)".into(),
+    });
+    if knocked {
+        conditions.write(ConditionChange { creature: intent.attacker, condition: Condition::Prone, gained: true });
+    }
+    false
+}
