@@ -62,6 +62,7 @@ pub fn plan_aid(
     (aider, ally, foe): (&CombatantItem, &CombatantItem, &CombatantItem),
     budget: &ActionBudget,
 ) -> Result<AttackPlan, Refusal> {
+    out_of_grapple(aider.conditions, "aid another")?;
     if ally.entity == aider.entity || ally.faction != aider.faction {
         return Err(Refusal::new(format!("{} is not an ally to aid", ally.id), "004:444"));
     }

@@ -135,6 +135,7 @@ pub fn check_bull_rush(
     charge: bool,
 ) -> Result<(), Refusal> {
     order.check_turn(attacker.entity)?;
+    out_of_grapple(attacker.conditions, "bull rush")?;
     if !charge {
         budget.check(ActionKind::Standard)?;
     }

@@ -133,9 +133,13 @@ pub fn plan_disarm(
     };
     let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("disarm", "004:490"))?;
     let melee_item = !crate::rules::core::creature::is_ranged(&item);
+    let mut defender = disarm_side(target, &item, *attacker.size, melee_item);
+    if target.conditions.has(Condition::Pinned) {
+        defender.terms.push(Modifier::new(4, "pinned, it resists at +4 (004:610)"));
+    }
     Ok(DisarmPlan {
         attacker: disarm_side(attacker, &attack.weapon, *target.size, true),
-        defender: disarm_side(target, &item, *attacker.size, melee_item),
+        defender,
         provokes: !attacker.feats.has(Feat::ImprovedDisarm),
         counter: melee_item,
         weapon: attack.weapon,
@@ -154,6 +158,11 @@ pub fn melee_attack(
     budget: &ActionBudget,
     (what, rule): (&str, &'static str),
 ) -> Result<crate::rules::attack::AttackPlan, Refusal> {
+    // A pinner may disarm the foe it pins (004:610); no other special attack is made in a grapple.
+    let pins = target.conditions.has(Condition::Pinned) && Grapple::pinned_by(target.grapple, attacker.entity);
+    if !(what == "disarm" && pins) {
+        out_of_grapple(attacker.conditions, what)?;
+    }
     let request = AttackRequest { weapon, ..default() };
     let attack = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
     if crate::rules::core::creature::is_ranged(&attack.weapon) {

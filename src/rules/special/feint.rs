@@ -54,6 +54,7 @@ pub fn plan_feint(
 ) -> Result<FeintPlan, Refusal> {
     order.check_turn(feinter.entity)?;
     able_to_act(feinter.conditions)?;
+    out_of_grapple(feinter.conditions, "feint")?;
     if target.faction == feinter.faction {
         return Err(Refusal::new(format!("{} is no foe", target.id), "004:524"));
     }

@@ -104,9 +104,6 @@ pub fn plan_overrun(
     if a.altitude.0 != t.altitude.0 {
         return Err(Refusal::new("the foe is not on its level", "004:531"));
     }
-    if a.conditions.has(Condition::Grappling) {
-        return Err(Refusal::new("grappling, it cannot move", "004:591"));
-    }
     budget.check(ActionKind::FullRound).map_err(|_| {
         Refusal::new("an overrun is made during a move: both the move and the standard action are needed", "004:531")
     })?;

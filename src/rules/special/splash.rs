@@ -160,6 +160,7 @@ pub fn plan_throw(
     weapon: Option<&str>,
     budget: &ActionBudget,
 ) -> Result<ThrowPlan, Refusal> {
+    out_of_grapple(thrower.conditions, "throw of a splash weapon")?;
     let weapon = flask(thrower, weapon)?;
     let increment_m = match weapon.delivery {
         Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m } => increment_m,

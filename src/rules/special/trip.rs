@@ -127,6 +127,7 @@ pub fn plan_trip(
     weapon: Option<&str>,
     budget: &ActionBudget,
 ) -> Result<TripPlan, Refusal> {
+    out_of_grapple(attacker.conditions, "trip")?;
     if attacker.size.steps_to(*target.size) > 1 {
         return Err(Refusal::new("a foe more than one size larger cannot be tripped", "004:483"));
     }

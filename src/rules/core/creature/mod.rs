@@ -767,9 +767,25 @@ pub fn able_to_act(conditions: &Conditions) -> Result<(), Refusal> {
     if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
 }
 
-/// Whether a creature is on its feet for what it is about to do (taking off, mounting): lying prone it
-/// stands up first, a move action that provokes (004:225; our ruling, docs/rulings.md).
+/// Refuses a special attack (`what`) to a creature in a grapple: there it can only make the grapple's own
+/// moves, strike with a light or natural weapon, cast or use an item (004:592-596).
+pub fn out_of_grapple(conditions: &Conditions, what: &str) -> Result<(), Refusal> {
+    if conditions.has(Condition::Grappling) {
+        return Err(Refusal::new(
+            format!("in a grapple there is no {what}: only the grapple's moves, a light weapon, a spell or an item"),
+            "004:592-596",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a creature is on its feet for what it is about to do (taking off, mounting, an overrun): lying
+/// prone it stands up first, a move action that provokes (004:225; our ruling, docs/rulings.md); grappling,
+/// it moves only by a grapple check (004:591).
 pub fn on_its_feet(conditions: &Conditions) -> Result<(), Refusal> {
+    if conditions.has(Condition::Grappling) {
+        return Err(Refusal::new("grappling, it moves only by winning a grapple check, or escapes first", "004:591"));
+    }
     if conditions.has(Condition::Prone) {
         Err(Refusal::new("lying prone it stands up first (a move action that provokes)", "004:225"))
     } else {
