@@ -180,7 +180,9 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         )
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
-        BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) => budget.check(ActionKind::Standard),
+        BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) => {
+            budget.check(GrappleMove::Grab.kind(crate::rules::special::grapple::attacks_made(world, me)))
+        }
         BarKind::Mode(Mode::Throw) => {
             let carries = world.get::<Armament>(me).is_some_and(|a| a.0.iter().any(|w| w.splash.is_some()));
             if carries {
@@ -194,7 +196,9 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 return Err(Refusal::new("it is in no grapple", "004:589"));
             }
             match action {
-                GrappleMove::Damage | GrappleMove::LethalDamage | GrappleMove::Pin => budget.check(action.kind()),
+                GrappleMove::Damage | GrappleMove::LethalDamage | GrappleMove::Pin => {
+                    budget.check(action.kind(crate::rules::special::grapple::attacks_made(world, me)))
+                }
                 _ => crate::rules::special::grapple::move_now(world, me, action).map(|_| ()),
             }
         }

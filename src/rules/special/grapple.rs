@@ -71,11 +71,48 @@ impl GrappleMove {
         }
     }
 
-    /// Its kind of action: each replaces an attack, here the standard action's (our ruling); letting go is
-    /// free (004:610).
-    pub fn kind(self) -> ActionKind {
-        if self == GrappleMove::Release { ActionKind::Free } else { ActionKind::Standard }
+    /// Whether it replaces one of the creature's attacks (004:579, 004:589): all but Escape Artist (a
+    /// standard action, 004:601) and letting go (free, 004:610).
+    pub fn is_an_attack(self) -> bool {
+        !matches!(self, GrappleMove::EscapeArtist | GrappleMove::Release)
     }
+
+    /// Its kind of action, the creature having made `made` grapple attacks this turn: the first is the
+    /// standard action's attack; a second turns the turn into a full attack, taking the move action too; the
+    /// others are the full attack's (004:579, 004:589, 004:229-231). Escape Artist is a standard action,
+    /// letting go free.
+    pub fn kind(self, made: u32) -> ActionKind {
+        match (self, made) {
+            (GrappleMove::Release, _) => ActionKind::Free,
+            (GrappleMove::EscapeArtist, _) | (_, 0) => ActionKind::Standard,
+            (_, 1) => ActionKind::Move,
+            _ => ActionKind::Free,
+        }
+    }
+}
+
+/// The grapple attacks a creature made in a round: each of its attacks may be one (004:579, 004:589).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GrappleAttacks {
+    /// The round.
+    pub round: u32,
+    /// How many.
+    pub made: u32,
+}
+
+/// The grapple attacks `who` has made this round.
+pub fn attacks_made(world: &World, who: Entity) -> u32 {
+    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
+    world.get::<GrappleAttacks>(who).filter(|a| a.round == round).map_or(0, |a| a.made)
+}
+
+/// The base attack of a creature's grapple attack after `made` others this round, or why it has none
+/// left: the first at its full base attack, the others each 5 less (004:579).
+fn attack_at(c: &CombatantItem, made: u32) -> Result<i32, Refusal> {
+    crate::rules::attack::iterative_bonuses(c.base_attack.0)
+        .get(made as usize)
+        .copied()
+        .ok_or_else(|| Refusal::new(format!("no attack left this round: base attack {:+}", c.base_attack.0), "004:579"))
 }
 
 /// Asks for a grapple move.
@@ -109,8 +146,13 @@ pub fn special_size(size: Size) -> i32 {
 /// A creature's grapple check: base attack, Strength, the special size modifier (004:576-577), +4 with
 /// Improved Grapple (our ruling).
 pub fn grapple_side(c: &CombatantItem) -> Side {
+    grapple_side_at(c, c.base_attack.0)
+}
+
+/// [`grapple_side`] with the base attack of one of its later attacks (004:579).
+pub fn grapple_side_at(c: &CombatantItem, base_attack: i32) -> Side {
     let mut terms =
-        vec![Modifier::new(c.base_attack.0, "base attack"), Modifier::new(ability_modifier(c.abilities.str), "Str")];
+        vec![Modifier::new(base_attack, "base attack"), Modifier::new(ability_modifier(c.abilities.str), "Str")];
     let size = special_size(*c.size);
     if size != 0 {
         terms.push(Modifier::new(size, "special size (004:577)"));
@@ -176,7 +218,10 @@ pub fn plan_grab(
     ground: &Ground<'_, '_, '_>,
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
+    made: u32,
 ) -> Result<GrabPlan, Refusal> {
+    let base_attack = attack_at(a, made)?;
+    budget.check(GrappleMove::Grab.kind(made))?;
     if a.conditions.has(Condition::Grappling) {
         return Err(Refusal::new("grappling already, it cannot move into another's space", "004:586, 004:591"));
     }
@@ -196,14 +241,17 @@ pub fn plan_grab(
         }
     }
     let weapon = grabbing_weapon(a)?;
-    let request = AttackRequest { weapon: Some(&weapon.name), ..default() };
+    let request = AttackRequest { weapon: Some(&weapon.name), paid: made > 0, ..default() };
     let mut touch = prepare_attack(ground.field, ground.order, ground.creatures, a, t, request, budget)?;
     crate::rules::attack::as_touch_attack(&mut touch);
+    if base_attack != a.base_attack.0 {
+        touch.modifiers.push(Modifier::new(base_attack - a.base_attack.0, "a later attack (004:579)"));
+    }
     let free = a.feats.has(Feat::ImprovedUnarmedStrike) || a.feats.has(Feat::ImprovedGrapple) || a.traits.improved_grab;
     Ok(GrabPlan {
         touch: (!joining).then_some(touch),
         provokes: !joining && !free,
-        attacker: grapple_side(a),
+        attacker: grapple_side_at(a, base_attack),
         defender: grapple_side(t),
         into: hold_space(ground, a, t),
         joining,
@@ -317,7 +365,8 @@ pub fn move_now(world: &World, who: Entity, action: GrappleMove) -> Result<HoldP
         .try_query_filtered::<Combatant, With<Creature>>()
         .and_then(|mut q| q.query(world).get(who).ok().and_then(|c| default_foe(&c, action)))
         .ok_or_else(|| Refusal::new("it is in no grapple", "004:589"))?;
-    super::plan_on(world, (who, foe), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)))
+    let made = attacks_made(world, who);
+    super::plan_on(world, (who, foe), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, (action, made))))
 }
 
 /// Whether `a` may make `action` in its grapple with `t` now, and with which checks.
@@ -325,11 +374,12 @@ pub fn plan_hold(
     ground: &Ground<'_, '_, '_>,
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
-    action: GrappleMove,
+    (action, made): (GrappleMove, u32),
 ) -> Result<HoldPlan, Refusal> {
     ground.order.check_turn(a.entity)?;
     able_to_act(a.conditions)?;
-    budget.check(action.kind())?;
+    let base_attack = if action.is_an_attack() { attack_at(a, made)? } else { a.base_attack.0 };
+    budget.check(action.kind(if action.is_an_attack() { made } else { 0 }))?;
     let Some(grapple) = a.grapple.filter(|_| a.conditions.has(Condition::Grappling)) else {
         return Err(Refusal::new("it is in no grapple", "004:589"));
     };
@@ -365,7 +415,7 @@ pub fn plan_hold(
         }
         _ => {}
     }
-    let mut attacker = grapple_side(a);
+    let mut attacker = grapple_side_at(a, base_attack);
     match action {
         GrappleMove::LethalDamage if !a.traits.armed_unarmed => {
             attacker.terms.push(Modifier::new(-4, "lethal damage (004:597)"));
@@ -408,37 +458,57 @@ pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCurs
             );
             continue;
         };
+        let made = attacks_made(world, intent.attacker);
         if intent.action == GrappleMove::Grab {
-            grab(world, intent.attacker, target);
+            grab(world, intent.attacker, target, made);
         } else if let Ok(Some(plan)) =
-            world.run_system_cached_with(prepare_hold, (intent.attacker, target, intent.action))
+            world.run_system_cached_with(prepare_hold, (intent.attacker, target, intent.action, made))
         {
+            if intent.action.is_an_attack() {
+                count_attack(world, intent.attacker);
+            }
             hold(world, intent.attacker, target, plan);
         }
     }
 }
 
-/// Checks a grab and pays its standard action, or writes why not.
-fn prepare_grab(In((attacker, target)): In<(Entity, Entity)>, mut planning: super::Planning) -> Option<GrabPlan> {
-    planning.plan_and_pay((attacker, target), (Action::Grapple, ActionKind::Standard), Box::new(plan_grab))
-}
-
-/// Checks a move in a grapple and pays it, or writes why not.
-fn prepare_hold(
-    In((attacker, target, action)): In<(Entity, Entity, GrappleMove)>,
+/// Checks a grab and pays for it (one of its attacks, 004:579), or writes why not.
+fn prepare_grab(
+    In((attacker, target, made)): In<(Entity, Entity, u32)>,
     mut planning: super::Planning,
-) -> Option<HoldPlan> {
+) -> Option<GrabPlan> {
     planning.plan_and_pay(
         (attacker, target),
-        (action.action(), action.kind()),
-        Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)),
+        (Action::Grapple, GrappleMove::Grab.kind(made)),
+        Box::new(move |g, pair, budget| plan_grab(g, pair, budget, made)),
     )
+}
+
+/// Checks a move in a grapple and pays for it, or writes why not.
+fn prepare_hold(
+    In((attacker, target, action, made)): In<(Entity, Entity, GrappleMove, u32)>,
+    mut planning: super::Planning,
+) -> Option<HoldPlan> {
+    let kind = action.kind(if action.is_an_attack() { made } else { 0 });
+    planning.plan_and_pay(
+        (attacker, target),
+        (action.action(), kind),
+        Box::new(move |g, pair, budget| plan_hold(g, pair, budget, (action, made))),
+    )
+}
+
+/// One more grapple attack made by `who` this round.
+fn count_attack(world: &mut World, who: Entity) {
+    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
+    let made = attacks_made(world, who) + 1;
+    world.entity_mut(who).insert(GrappleAttacks { round, made });
 }
 
 /// Starts or joins a grapple: the target's blow (a wound spoils it), the touch attack, the opposed check,
 /// the damage, then into the foe's space past the others' blows (004:578-588).
-fn grab(world: &mut World, attacker: Entity, target: Entity) {
-    let Ok(Some(plan)) = world.run_system_cached_with(prepare_grab, (attacker, target)) else { return };
+fn grab(world: &mut World, attacker: Entity, target: Entity, made: u32) {
+    let Ok(Some(plan)) = world.run_system_cached_with(prepare_grab, (attacker, target, made)) else { return };
+    count_attack(world, attacker);
     if plan.provokes {
         let provoking = Provoking {
             only: Some(target),
