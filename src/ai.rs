@@ -292,6 +292,11 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if let Some(step) = trip_a_foe(world, creature, &me, &foes) {
         return step;
     }
+    // With Improved Disarm or Improved Sunder, it takes away or breaks the weapon of a foe in reach when
+    // that is likely.
+    if let Some(step) = disarm_or_sunder(world, creature, &me, &foes) {
+        return step;
+    }
     // A grappler seizes a caster, or any foe if it grapples without provoking, when the hold is likely.
     if let Some(step) = grapple_a_foe(world, creature, &me, &foes) {
         return step;
@@ -641,6 +646,38 @@ fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             target: foe.id.clone(),
             weapon: None,
         })
+    })
+}
+
+/// A disarm (with Improved Disarm) or a sunder (with Improved Sunder), provoking nothing, on the nearest foe
+/// in reach that holds a weapon (a melee one, for a disarm), when it would be won three times in five or more: a disarmed foe fights
+/// unarmed or stoops for its weapon (004:494), a sundered one strikes with a broken weapon (004:502).
+fn disarm_or_sunder(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let feats = world.get::<Feats>(creature)?.clone();
+    let (disarms, sunders) = (feats.has(Feat::ImprovedDisarm), feats.has(Feat::ImprovedSunder));
+    if !disarms && !sunders {
+        return None;
+    }
+    let mut near: Vec<&Seen> = foes.iter().collect();
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    near.into_iter().find_map(|foe| {
+        let (creature_id, target) = (me.id.clone(), foe.id.clone());
+        if disarms
+            && let Ok(plan) = crate::preview::disarm_preview(world, creature, foe.entity, None)
+            && !plan.provokes
+            && !is_ranged(&plan.item)
+            && plan.chance() >= 0.6
+        {
+            return Some(Command::Disarm { creature: creature_id, target, weapon: None });
+        }
+        if sunders
+            && let Ok(plan) = crate::preview::sunder_preview(world, creature, foe.entity, None)
+            && !plan.provokes
+            && plan.chance() >= 0.6
+        {
+            return Some(Command::Sunder { creature: creature_id, target, weapon: None });
+        }
+        None
     })
 }
 

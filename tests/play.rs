@@ -1706,3 +1706,19 @@ fn a_foe_is_overrun_with_the_mouse() {
     play(&mut app, &step);
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(1, 3));
 }
+
+/// The AI's brawler, with Improved Disarm, takes the goblin's morningstar away when the disarm is likely and
+/// provokes nothing (004:490-494), and never wastes a turn on a javelin, in its own battles.
+#[test]
+fn the_ai_disarms_with_improved_disarm() {
+    let encounter = level_at("tests/scenarios/levels/disarm.ron");
+    let disarms: Vec<String> = (1..=3)
+        .flat_map(|seed| estoc::simulate::battle(&encounter, seed).log.0)
+        .filter_map(|f| match f {
+            Fact::Disarmed { by, weapon, .. } if by.0 == "monk" => Some(weapon),
+            _ => None,
+        })
+        .collect();
+    assert!(disarms.iter().any(|w| w == "morningstar"), "{disarms:?}");
+    assert!(disarms.iter().all(|w| w != "javelin"), "{disarms:?}");
+}
