@@ -349,12 +349,12 @@ impl HoldPlan {
     }
 }
 
-/// The foe a move in a grapple is aimed at when none is named: the pinner for a break, the first opponent
-/// otherwise.
+/// The foe a move in a grapple is aimed at when none is named: the pinner for a break (by a grapple check
+/// or Escape Artist, 004:613), the first opponent otherwise.
 pub fn default_foe(c: &CombatantItem, action: GrappleMove) -> Option<Entity> {
     let g = c.grapple?;
     match action {
-        GrappleMove::BreakPin => g.pinned_by,
+        GrappleMove::BreakPin | GrappleMove::EscapeArtist if c.conditions.has(Condition::Pinned) => g.pinned_by,
         _ => g.with.first().copied(),
     }
 }
@@ -400,6 +400,11 @@ pub fn plan_hold(
             return Err(Refusal::new(format!("{} does not pin it", t.id), "004:613"));
         }
         GrappleMove::BreakPin => {}
+        // Pinned, Escape Artist breaks the pin, not the grapple (004:613).
+        GrappleMove::EscapeArtist if pinned && grapple.pinned_by != Some(t.entity) => {
+            return Err(Refusal::new(format!("{} does not pin it", t.id), "004:613"));
+        }
+        GrappleMove::EscapeArtist if pinned => {}
         _ if pinned => return Err(Refusal::new("pinned, it can only try to break free", "004:613")),
         GrappleMove::Pin if t.conditions.has(Condition::Pinned) => {
             return Err(Refusal::new("it is pinned already", "004:606"));
@@ -427,7 +432,7 @@ pub fn plan_hold(
         }
         _ => {}
     }
-    let escaping = matches!(action, GrappleMove::Escape | GrappleMove::EscapeArtist);
+    let escaping = matches!(action, GrappleMove::Escape | GrappleMove::EscapeArtist) && !pinned;
     let opponents: Vec<(Entity, Side)> = if escaping {
         grapple
             .with
@@ -636,6 +641,9 @@ fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
             });
         }
         GrappleMove::BreakPin => unpin(world, attacker),
+        GrappleMove::EscapeArtist if world.get::<Conditions>(attacker).is_some_and(|c| c.has(Condition::Pinned)) => {
+            unpin(world, attacker);
+        }
         GrappleMove::Escape | GrappleMove::EscapeArtist => {
             let opponents: Vec<Entity> = plan.opponents.iter().map(|(e, _)| *e).collect();
             let mut freed = Vec::new();
@@ -668,6 +676,9 @@ fn roll_hold(
         GrappleMove::Damage | GrappleMove::LethalDamage => "damaging a grappled foe (004:597)",
         GrappleMove::Pin => "pinning (004:606)",
         GrappleMove::BreakPin => "breaking free of a pin (004:613)",
+        GrappleMove::EscapeArtist if a.conditions.has(Condition::Pinned) => {
+            "breaking free of a pin with Escape Artist (004:613)"
+        }
         _ => "escaping the grapple: beating every opponent (004:601)",
     };
     let mut won = true;
