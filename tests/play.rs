@@ -1722,3 +1722,29 @@ fn the_ai_disarms_with_improved_disarm() {
     assert!(disarms.iter().any(|w| w == "morningstar"), "{disarms:?}");
     assert!(disarms.iter().all(|w| w != "javelin"), "{disarms:?}");
 }
+
+/// A foe out of reach in overrun mode is charged and overrun at +2 (004:533-534): the click charges along a
+/// clear lane to a square next to it.
+#[test]
+fn a_far_foe_is_charged_and_overrun_with_the_mouse() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Controllers, Mode};
+    use estoc::rules::turns::moving::ChargeFinish;
+    let encounter = level_at("tests/scenarios/levels/charge_overrun.ron");
+    let mut app = started(&encounter, 1);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("dwarves".into(), Control::Human);
+    app.update();
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Overrun));
+    let step = clicked(&mut app, Square::new(5, 2)).expect("a charge");
+    assert!(
+        matches!(&step, Command::Charge { target, to: Some(to), finish: ChargeFinish::Overrun, .. }
+            if target == "dwarf" && (to.x - 5).abs().max((to.y - 2).abs()) == 1),
+        "{step:?}"
+    );
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::OverrunMet { .. })), "{facts:?}");
+}

@@ -20,6 +20,19 @@ use super::previews::*;
 use super::state::*;
 use super::turn::*;
 
+/// An overrun of the foe clicked: from next to it, or at the end of a charge that brings it there
+/// (004:533-534).
+fn overrun_step(
+    world: &mut World,
+    (me, my_id): (Entity, CreatureId),
+    (there, target): (Entity, CreatureId),
+) -> Command {
+    match crate::rules::special::overrun::charge_to_overrun(world, me, there) {
+        Some(to) => Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::Overrun },
+        None => Command::Overrun { creature: my_id, target },
+    }
+}
+
 /// The step a left click on `square` asks for, if any.
 pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     let me = human_turn(world)?;
@@ -74,7 +87,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             Mode::Sunder => Command::Sunder { creature: my_id, target, weapon: choice.weapon.clone() },
             Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action },
             Mode::CoupDeGrace => Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone() },
-            Mode::Overrun => Command::Overrun { creature: my_id, target },
+            Mode::Overrun => overrun_step(world, (me, my_id), (there, target)),
             Mode::BullRush => {
                 let stay = choice.stay;
                 match crate::preview::bull_rush_preview(world, me, there, stay).ok().and_then(|p| p.charge_to) {

@@ -611,6 +611,10 @@ fn special_attack_lines(
             ),
             GOOD,
         )),
+        Some(Err(refusal)) if refusal.reason.starts_with("it must stand next to the foe") => out.push((
+            "overrun: not next to it; a click charges to it and overruns at +2 if a lane is clear (004:534)".into(),
+            WARN,
+        )),
         Some(Err(refusal)) => out.push((format!("no overrun: {} ({})", refusal.reason, refusal.rule), BAD)),
         None => {}
     }

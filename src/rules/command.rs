@@ -539,6 +539,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             world.write_message(crate::rules::special::overrun::OverrunIntent {
                 attacker: entity(creature)?,
                 target: entity(target)?,
+                charge: false,
             });
         }
         Command::PickUp { creature, weapon } => {

@@ -38,6 +38,8 @@ pub struct OverrunIntent {
     pub attacker: Entity,
     /// Whom.
     pub target: Entity,
+    /// At the end of a charge, its actions already spent: +2, and it may go on (004:533-534).
+    pub charge: bool,
 }
 
 /// The round of a creature's last overrun: one a round (004:531).
@@ -72,7 +74,22 @@ impl OverrunPlan {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<OverrunIntent>();
-    app.add_systems(Rules, resolve_overruns.in_set(RulesSystems::Act).after(super::splash::burn));
+    app.add_systems(
+        Rules,
+        (overrun_at_the_end_of_a_charge, resolve_overruns).chain().in_set(RulesSystems::Act).after(super::splash::burn),
+    );
+}
+
+/// A charge that ends in an overrun overruns (004:533-534).
+fn overrun_at_the_end_of_a_charge(
+    mut ended: MessageReader<crate::rules::turns::moving::ChargeEnded>,
+    mut overruns: MessageWriter<OverrunIntent>,
+) {
+    for charge in ended.read() {
+        if charge.finish == crate::rules::turns::moving::ChargeFinish::Overrun {
+            overruns.write(OverrunIntent { attacker: charge.charger, target: charge.target, charge: true });
+        }
+    }
 }
 
 /// A side checking the better of Strength and Dexterity with the size term, and stability if `resisting`.
@@ -88,6 +105,7 @@ pub fn plan_overrun(
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
     (round, overran, travelled): (u32, Option<u32>, u32),
+    charge: bool,
 ) -> Result<OverrunPlan, Refusal> {
     ground.order.check_turn(a.entity)?;
     able_to_act(a.conditions)?;
@@ -104,9 +122,14 @@ pub fn plan_overrun(
     if a.altitude.0 != t.altitude.0 {
         return Err(Refusal::new("the foe is not on its level", "004:531"));
     }
-    budget.check(ActionKind::FullRound).map_err(|_| {
-        Refusal::new("an overrun is made during a move: both the move and the standard action are needed", "004:531")
-    })?;
+    if !charge {
+        budget.check(ActionKind::FullRound).map_err(|_| {
+            Refusal::new(
+                "an overrun is made during a move: both the move and the standard action are needed",
+                "004:531",
+            )
+        })?;
+    }
     let (mine, theirs) = (a.space.at(a.position.0), t.space.at(t.position.0));
     if mine.distance_to(theirs) != 1 {
         return Err(Refusal::new("it must stand next to the foe to go through its space", "004:531"));
@@ -133,10 +156,15 @@ pub fn plan_overrun(
     legal_space(&world, &mover, beyond)
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
     let squares = k as u32;
-    if travelled + squares > a.speed.land {
+    // A charge moves up to twice the speed (004:451).
+    let allowance = if charge { 2 * a.speed.land } else { a.speed.land };
+    if travelled + squares > allowance {
         return Err(Refusal::new("not enough movement left to go through its space", "004:531"));
     }
-    let attacker = super::strength_side(a, Check::Strength, false);
+    let mut attacker = super::strength_side(a, Check::Strength, false);
+    if charge {
+        attacker.terms.push(Modifier::new(2, "charging (004:534)"));
+    }
     let defender = better_side(t, true);
     let blocks = a.feats.has(Feat::ImprovedOverrun) || defender.chance_against(&attacker) >= 0.5;
     Ok(OverrunPlan {
@@ -158,8 +186,25 @@ pub fn overrun_in(world: &mut World, attacker: Entity, target: Entity) -> Result
     super::plan_in(
         world,
         (attacker, target),
-        Box::new(move |g, pair, budget| plan_overrun(g, pair, budget, (round, overran, travelled))),
+        Box::new(move |g, pair, budget| plan_overrun(g, pair, budget, (round, overran, travelled), false)),
     )
+}
+
+/// Where a charge that ends in an overrun of `target` would stop, if `attacker` is not next to it and a
+/// clear lane brings it there (004:452-453): the game charges there first.
+pub fn charge_to_overrun(
+    world: &mut World,
+    attacker: Entity,
+    target: Entity,
+) -> Option<crate::rules::core::geometry::Square> {
+    let footprint =
+        |world: &World, e: Entity| world.get::<Space>(e).zip(world.get::<Position>(e)).map(|(s, p)| s.at(p.0));
+    let (mine, theirs) = (footprint(world, attacker)?, footprint(world, target)?);
+    if mine.distance_to(theirs) <= 1 {
+        return None;
+    }
+    let lanes = crate::rules::turns::moving::charge_lanes_of(world, attacker, target, true)?.ok()?;
+    lanes.first().map(|l| l.to)
 }
 
 /// Carries out overruns: checked and paid, then avoided or blocked, the checks, and the passage or the fall
@@ -225,9 +270,11 @@ fn prepare_overrun(
     let (overran, travelled) = extra.get(intent.attacker).ok()?;
     let ground = super::Ground { field: &field, order: &order, creatures: &creatures };
     let state = (order.round, overran.map(|o| o.0), travelled.in_round(order.round));
-    let planned = plan_overrun(&ground, (&a, &t), &budget, state);
-    let plan = paying.pay(planned, &a, (Action::Overrun, |_| ActionKind::Move), &mut budget)?;
-    if plan.blocks {
+    let planned = plan_overrun(&ground, (&a, &t), &budget, state, intent.charge);
+    // A charge paid for it all (004:451).
+    let kind = if intent.charge { ActionKind::Free } else { ActionKind::Move };
+    let plan = paying.pay(planned, &a, (Action::Overrun, |_| kind), &mut budget)?;
+    if plan.blocks && !intent.charge {
         paying.pay(Ok(()), &a, (Action::Overrun, |_| ActionKind::Standard), &mut budget);
     }
     Some(plan)

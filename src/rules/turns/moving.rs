@@ -239,6 +239,8 @@ pub enum ChargeFinish {
         #[serde(default)]
         stay: bool,
     },
+    /// An overrun at +2 on the Strength check, the charge going on through the foe (004:533-534).
+    Overrun,
 }
 
 /// How far a creature has moved in the round of its turn, in squares of movement as a move pays them: what
@@ -653,7 +655,7 @@ fn begin_move(
                 // A bull rush ends next to its foe, whose space it enters (004:447).
                 let lanes = match intent.finish {
                     ChargeFinish::Attack => query.charge_lanes(target, me.reach.0, reach_weapon)?,
-                    ChargeFinish::BullRush { .. } => query.charge_lanes(target, 1, false)?,
+                    ChargeFinish::BullRush { .. } | ChargeFinish::Overrun => query.charge_lanes(target, 1, false)?,
                 };
                 lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
                     Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
