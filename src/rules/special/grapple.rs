@@ -10,8 +10,9 @@
 //! (004:616-617).
 //!
 //! In the grapple (004:589-613): no threatened square, no Dex bonus against those outside it, no movement
-//! (the attack and the movement chapters read `Condition::Grappling`); each of the following replaces an
-//! attack, here the standard action's one (our ruling): damage the foe with an unarmed strike's damage
+//! (the attack and the movement chapters read `Condition::Grappling`); each of the following replaces one
+//! of the creature's attacks, at that attack's base attack (004:579, 004:589; the first is the standard
+//! action's, a second makes the turn a full attack): damage the foe with an unarmed strike's damage
 //! (nonlethal, or lethal at -4, 004:597), pin it for a round (004:606), break free of a pin (004:613),
 //! escape by beating every opponent's check or with Escape Artist as a standard action, ending on a square
 //! next to the foe (004:601-602); the pinner lets go as a free action (004:610). Attacks with a light or
