@@ -136,9 +136,7 @@ pub fn in_a_grapple(
     if !Grapple::holds(attacker.grapple, target.entity) {
         return Err(Refusal::new("grappling, it can strike only those it grapples", "004:589, 004:592"));
     }
-    let pinning =
-        attacker.grapple.is_some_and(|_| target.grapple.is_some_and(|g| g.pinned_by == Some(attacker.entity)))
-            && target.conditions.has(Condition::Pinned);
+    let pinning = Grapple::pins(attacker.entity, target.grapple, target.conditions);
     if pinning && !weapon.natural && !weapon.unarmed {
         return Err(Refusal::new("pinning a foe, it can use no weapon", "004:612"));
     }
@@ -333,6 +331,39 @@ pub struct Combatant {
     pub feinted: Option<&'static Feinted>,
     /// The grapple it is in (004:576-618).
     pub grapple: Option<&'static crate::rules::core::creature::Grapple>,
+}
+
+/// A creature's body, as the movement rules meet it (a breath's cone, a grappler's or an overrunner's space).
+pub fn body_of(c: &CombatantItem) -> Body {
+    Body {
+        entity: c.entity,
+        id: c.id.clone(),
+        faction: c.faction.clone(),
+        footprint: c.space.at(c.position.0),
+        altitude: c.altitude.0,
+        heading: c.heading.0,
+        size: *c.size,
+        helpless: c.conditions.is_helpless(),
+        traits: c.traits.clone(),
+    }
+}
+
+/// Whether `me` may stand on a space, as a move's end must (000:126-129), the creatures of `ignoring` set
+/// aside (a grappler's foe, an overrun's): the refusal says why not.
+pub fn may_stand<'a>(
+    field: &'a Battlefield,
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+    me: &CombatantItem,
+    ignoring: &[Entity],
+) -> impl Fn(Footprint) -> Result<(), Refusal> + 'a {
+    let others: Vec<Body> =
+        creatures.filter(|c| c.seat.is_none() && !ignoring.contains(&c.entity)).map(|c| body_of(&c)).collect();
+    let occupants = crate::rules::movement::occupants_for(&others, &body_of(me));
+    let mover = crate::rules::movement::mover_of(*me.size, me.speed, me.altitude.0, me.traits, me.skills);
+    move |at| {
+        let ground = crate::rules::movement::StepWorld { field, occupants: &occupants };
+        crate::rules::movement::legal_space(&ground, &mover, at)
+    }
 }
 
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.

@@ -108,21 +108,6 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-/// A creature as a breath meets it.
-fn body_of(c: &CombatantItem) -> Body {
-    Body {
-        entity: c.entity,
-        id: c.id.clone(),
-        faction: c.faction.clone(),
-        footprint: c.space.at(c.position.0),
-        altitude: c.altitude.0,
-        heading: c.heading.0,
-        size: *c.size,
-        helpless: c.conditions.is_helpless(),
-        traits: c.traits.clone(),
-    }
-}
-
 /// Whether `breather` may breathe at `toward` now, and whom the breath would cover, the aim first and the
 /// others by id; `all` is every creature.
 pub fn check_breath(
@@ -160,8 +145,8 @@ pub fn check_breath(
     if crate::rules::core::creature::lost_sight(others[aim].hidden, breather.entity) {
         return Err(crate::rules::core::creature::out_of_sight(others[aim].id));
     }
-    let bodies: Vec<Body> = others.iter().map(|c| body_of(c)).collect();
-    let own = body_of(breather);
+    let bodies: Vec<Body> = others.iter().map(|c| crate::rules::attack::body_of(c)).collect();
+    let own = crate::rules::attack::body_of(breather);
     let blind = crate::rules::attack::unseen_of(breather);
     let open = |at| ranged_cover(field, own.footprint, at, &[]) != Cover::Total;
     let caught = covered(field.scale(), breath.weapon.area(), &own, &bodies, aim, &blind, open)?;

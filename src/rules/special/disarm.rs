@@ -159,8 +159,7 @@ pub fn melee_attack(
     (what, rule): (&str, &'static str),
 ) -> Result<crate::rules::attack::AttackPlan, Refusal> {
     // A pinner may disarm the foe it pins (004:610); no other special attack is made in a grapple.
-    let pins = target.conditions.has(Condition::Pinned) && Grapple::pinned_by(target.grapple, attacker.entity);
-    if !(what == "disarm" && pins) {
+    if !(what == "disarm" && Grapple::pins(attacker.entity, target.grapple, target.conditions)) {
         out_of_grapple(attacker.conditions, what)?;
     }
     let request = AttackRequest { weapon, ..default() };

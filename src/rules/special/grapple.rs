@@ -33,7 +33,6 @@ use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::movement::{StepWorld, legal_space, mover_of, occupants_for};
 use crate::rules::turns::{ActionBudget, ActionKind, Provoking};
 
 /// What a creature does in a grapple.
@@ -259,44 +258,22 @@ pub fn plan_grab(
     })
 }
 
-/// A creature's body, for the movement rules.
-pub(super) fn body(c: &CombatantItem) -> Body {
-    Body {
-        entity: c.entity,
-        id: c.id.clone(),
-        faction: c.faction.clone(),
-        footprint: c.space.at(c.position.0),
-        altitude: c.altitude.0,
-        heading: c.heading.0,
-        size: *c.size,
-        helpless: c.conditions.is_helpless(),
-        traits: c.traits.clone(),
-    }
-}
-
 /// The space `a` holds `t` from (004:586): one that lies inside the foe's space or holds it whole, where `a`
 /// may stand but for the foe and those grappling it; the nearest to where `a` stands, then the northmost,
 /// westmost.
 pub fn hold_space(ground: &Ground<'_, '_, '_>, a: &CombatantItem, t: &CombatantItem) -> Option<Footprint> {
     let theirs = t.space.at(t.position.0);
     let mine = a.space.at(a.position.0);
-    let grapplers = t.grapple.map(|g| g.with.clone()).unwrap_or_default();
-    let others: Vec<Body> = ground
-        .creatures
-        .iter()
-        .filter(|c| c.seat.is_none() && c.entity != t.entity && !grapplers.contains(&c.entity))
-        .map(|c| body(&c))
-        .collect();
-    let occupants = occupants_for(&others, &body(a));
-    let world = StepWorld { field: ground.field, occupants: &occupants };
-    let mover = mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
+    let mut ignoring = t.grapple.map(|g| g.with.clone()).unwrap_or_default();
+    ignoring.push(t.entity);
+    let may_stand = crate::rules::attack::may_stand(ground.field, ground.creatures.iter(), a, &ignoring);
     let (w, h) = (mine.width, mine.height);
     let mut found: Vec<Footprint> = Vec::new();
     for dy in (1 - h.max(theirs.height))..=(h.max(theirs.height) - 1) {
         for dx in (1 - w.max(theirs.width))..=(w.max(theirs.width) - 1) {
             let f = mine.at(theirs.origin.offset(dx, dy));
             let nests = f.squares().all(|s| theirs.contains(s)) || theirs.squares().all(|s| f.contains(s));
-            if nests && legal_space(&world, &mover, f).is_ok() {
+            if nests && may_stand(f).is_ok() {
                 found.push(f);
             }
         }
@@ -380,7 +357,7 @@ pub fn plan_hold(
     ground.order.check_turn(a.entity)?;
     able_to_act(a.conditions)?;
     let base_attack = if action.is_an_attack() { attack_at(a, made)? } else { a.base_attack.0 };
-    budget.check(action.kind(if action.is_an_attack() { made } else { 0 }))?;
+    budget.check(action.kind(made))?;
     let Some(grapple) = a.grapple.filter(|_| a.conditions.has(Condition::Grappling)) else {
         return Err(Refusal::new("it is in no grapple", "004:589"));
     };
@@ -388,12 +365,11 @@ pub fn plan_hold(
         return Err(Refusal::new(format!("it does not grapple {}", t.id), "004:589"));
     }
     let pinned = a.conditions.has(Condition::Pinned);
-    let pinning = ground.creatures.iter().find(|c| {
-        c.conditions.has(Condition::Pinned)
-            && Grapple::pinned_by(c.grapple, a.entity)
-            && grapple.with.contains(&c.entity)
-    });
-    let pinning = pinning.map(|c| c.entity);
+    let pinning = ground
+        .creatures
+        .iter()
+        .find(|c| grapple.with.contains(&c.entity) && Grapple::pins(a.entity, c.grapple, c.conditions))
+        .map(|c| c.entity);
     match action {
         GrappleMove::Grab => return Err(Refusal::new("it already grapples it", "004:589")),
         GrappleMove::BreakPin if !pinned => return Err(Refusal::new("it is not pinned", "004:613")),
@@ -495,10 +471,9 @@ fn prepare_hold(
     In((attacker, target, action, made)): In<(Entity, Entity, GrappleMove, u32)>,
     mut planning: super::Planning,
 ) -> Option<HoldPlan> {
-    let kind = action.kind(if action.is_an_attack() { made } else { 0 });
     planning.plan_and_pay(
         (attacker, target),
-        (action.action(), kind),
+        (action.action(), action.kind(made)),
         Box::new(move |g, pair, budget| plan_hold(g, pair, budget, (action, made))),
     )
 }
@@ -813,12 +788,9 @@ fn space_beside(
     creatures: Query<Combatant, With<Creature>>,
 ) -> Option<Footprint> {
     let me = creatures.get(who).ok()?;
-    let all: Vec<Body> = creatures.iter().filter(|c| c.seat.is_none()).map(|c| body(&c)).collect();
-    let occupants = occupants_for(&all, &body(&me));
-    let world = StepWorld { field: &field, occupants: &occupants };
-    let mover = mover_of(*me.size, me.speed, me.altitude.0, me.traits, me.skills);
+    let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &me, &[]);
     let mine = me.space.at(me.position.0);
-    if beside.is_none_or(|b| mine.distance_to(b) == 1) && legal_space(&world, &mover, mine).is_ok() {
+    if beside.is_none_or(|b| mine.distance_to(b) == 1) && may_stand(mine).is_ok() {
         return Some(mine);
     }
     let around = beside.unwrap_or(mine);
@@ -828,7 +800,7 @@ fn space_beside(
         for dx in -reach..=reach {
             let f = mine.at(around.origin.offset(dx, dy));
             let next_to = beside.is_none_or(|b| f.distance_to(b) == 1);
-            if next_to && legal_space(&world, &mover, f).is_ok() {
+            if next_to && may_stand(f).is_ok() {
                 found.push(f);
             }
         }

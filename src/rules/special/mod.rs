@@ -149,16 +149,9 @@ pub fn plan_in<T>(
     (attacker, target): (Entity, Entity),
     plan: Box<PlanAgainst<'_, T>>,
 ) -> Result<T, Refusal> {
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
-    let world: &World = world;
-    let creatures = state.query(world);
-    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
-        return Err(Refusal::new("no such creature", "data"));
-    };
-    let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
-    let ground =
-        Ground { field: world.resource::<Battlefield>(), order: world.resource::<TurnOrder>(), creatures: &creatures };
-    plan(&ground, (&a, &t), &budget)
+    // The query's components registered, [`plan_on`] finds them.
+    world.query_filtered::<Combatant, With<Creature>>();
+    plan_on(world, (attacker, target), plan)
 }
 
 /// [`plan_in`] from a shared world (the action bar's state): refused as "no such creature" if none were

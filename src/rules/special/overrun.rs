@@ -28,7 +28,6 @@ use crate::rules::core::geometry::Footprint;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::movement::{StepWorld, legal_space, mover_of, occupants_for};
 use crate::rules::turns::{ActionBudget, ActionKind, Provoking};
 
 /// Asks to overrun a foe.
@@ -144,16 +143,7 @@ pub fn plan_overrun(
         k += 1;
     }
     let beyond = shifted(k);
-    let others: Vec<Body> = ground
-        .creatures
-        .iter()
-        .filter(|c| c.seat.is_none() && c.entity != t.entity)
-        .map(|c| super::grapple::body(&c))
-        .collect();
-    let occupants = occupants_for(&others, &super::grapple::body(a));
-    let world = StepWorld { field: ground.field, occupants: &occupants };
-    let mover = mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
-    legal_space(&world, &mover, beyond)
+    crate::rules::attack::may_stand(ground.field, ground.creatures.iter(), a, &[t.entity])(beyond)
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
     let squares = k as u32;
     // A charge moves up to twice the speed (004:451).

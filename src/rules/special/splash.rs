@@ -135,16 +135,6 @@ pub fn flask(thrower: &CombatantItem, asked: Option<&str>) -> Result<Weapon, Ref
     }
 }
 
-/// The direction of the eight nearest to going from `from` to `to`.
-fn heading(from: Footprint, to: Footprint) -> Direction {
-    let centre = |f: Footprint| (2 * f.origin.x + f.width, 2 * f.origin.y + f.height);
-    let ((ax, ay), (bx, by)) = (centre(from), centre(to));
-    let angle = f64::from(by - ay).atan2(f64::from(bx - ax));
-    // East is 0, south a quarter turn (y grows southward): eighths clockwise from east.
-    let eighths = (angle / std::f64::consts::FRAC_PI_4).round() as i32;
-    Direction::East.turned(eighths)
-}
-
 /// Where a miss bursts for each d8 (004:530): 1 short, 2 short and to the left, and so on clockwise, each
 /// `squares` squares from where it was aimed.
 pub fn scatter_bursts(burst: Burst, toward: Direction, squares: u32) -> Vec<Burst> {
@@ -199,7 +189,7 @@ pub fn plan_throw(
     let distance = crate::rules::attack::roll::range_m(own, area);
     let increments = ((distance / increment_m).ceil() as u32).max(1);
     let burst = Burst { area, reach };
-    let toward = heading(own, area);
+    let toward = super::bull_rush::away(own, area);
     Ok(ThrowPlan {
         weapon,
         target,
@@ -235,19 +225,21 @@ fn resolve_throws(world: &mut World, mut intents: Local<MessageCursor<ThrowInten
 }
 
 /// Checks a throw and pays its standard action, or writes why not.
-fn prepare_throw(
-    In(intent): In<ThrowIntent>,
-    field: Res<crate::rules::core::battlefield::Battlefield>,
-    order: Res<TurnOrder>,
-    creatures: Query<Combatant, With<Creature>>,
-    mut budgets: Query<&mut ActionBudget>,
-    mut paying: super::Paying,
-) -> Option<ThrowPlan> {
-    let thrower = creatures.get(intent.thrower).ok()?;
-    let mut budget = budgets.get_mut(intent.thrower).ok()?;
-    let ground = super::Ground { field: &field, order: &order, creatures: &creatures };
-    let planned = plan_throw(&ground, &thrower, intent.aim, intent.weapon.as_deref(), &budget);
-    paying.pay(planned, &thrower, (Action::Throw, |_| ActionKind::Standard), &mut budget)
+fn prepare_throw(In(intent): In<ThrowIntent>, mut planning: super::Planning) -> Option<ThrowPlan> {
+    let weapon = intent.weapon.as_deref();
+    planning.plan_and_pay(
+        (intent.thrower, aimed_at(intent.thrower, intent.aim)),
+        (Action::Throw, ActionKind::Standard),
+        Box::new(move |g, (me, _), budget| plan_throw(g, me, intent.aim, weapon, budget)),
+    )
+}
+
+/// The creature a throw's plan is made against: the one aimed at, else the thrower itself (an intersection).
+pub fn aimed_at(thrower: Entity, aim: Aim) -> Entity {
+    match aim {
+        Aim::Creature(target) => target,
+        Aim::Corner(_) => thrower,
+    }
 }
 
 /// The attack roll, then the burst: on the creature hit, or where a miss scatters; the damage.
@@ -313,19 +305,8 @@ fn roll_throw(
         && let Some(t) = &target
         && harmed(t)
     {
-        let thrown = dice.throw(plan.weapon.damage);
-        let total = thrown.total.max(1);
-        facts.write(Fact::DamageDealt {
-            attacker: me.id.clone(),
-            target: t.id.clone(),
-            dice: vec![thrown],
-            modifiers: Vec::new(),
-            multiplier: 1,
-            multiplied_by: vec!["a direct hit (004:528)".into()],
-            total,
-            nonlethal: false,
-        });
-        damage.write(Damage { target: t.entity, amount: total, nonlethal: false, from_one_attack: true });
+        let mut out = (&mut dice, &mut facts, &mut damage);
+        harm(&mut out, me.id, (t.id, t.entity), plan.weapon.damage, ("a direct hit (004:528)", true));
         if let Some(burns) = splash.burns {
             commands.entity(t.entity).insert(Burning {
                 dice: burns,
@@ -342,20 +323,37 @@ fn roll_throw(
         .collect();
     splashed.sort_by_key(|c| c.id.clone());
     for c in splashed {
-        let thrown = dice.throw(splash.damage);
-        let total = thrown.total.max(1);
-        facts.write(Fact::DamageDealt {
-            attacker: me.id.clone(),
-            target: c.id.clone(),
-            dice: vec![thrown],
-            modifiers: Vec::new(),
-            multiplier: 1,
-            multiplied_by: vec!["splash (004:528)".into()],
-            total,
-            nonlethal: false,
-        });
-        damage.write(Damage { target: c.entity, amount: total, nonlethal: false, from_one_attack: false });
+        let mut out = (&mut dice, &mut facts, &mut damage);
+        harm(&mut out, me.id, (c.id, c.entity), splash.damage, ("splash (004:528)", false));
     }
+}
+
+/// Where a flask's damage goes: the dice, the facts, the damage dealt.
+type Harming<'a, 'w, 'f, 'd> =
+    (&'a mut ResMut<'w, Dice>, &'a mut MessageWriter<'f, Fact>, &'a mut MessageWriter<'d, Damage>);
+
+/// A flask's `dice` of lethal damage from `by` to a creature, `why` it is dealt, and whether it is one
+/// foe's attack (the direct hit) for the massive damage rule: rolled, told and dealt.
+fn harm(
+    (dice, facts, damage): &mut Harming<'_, '_, '_, '_>,
+    by: &CreatureId,
+    (id, entity): (&CreatureId, Entity),
+    expr: DiceExpr,
+    (why, from_one_attack): (&str, bool),
+) {
+    let thrown = dice.throw(expr);
+    let total = thrown.total.max(1);
+    facts.write(Fact::DamageDealt {
+        attacker: by.clone(),
+        target: id.clone(),
+        dice: vec![thrown],
+        modifiers: Vec::new(),
+        multiplier: 1,
+        multiplied_by: vec![why.into()],
+        total,
+        nonlethal: false,
+    });
+    damage.write(Damage { target: entity, amount: total, nonlethal: false, from_one_attack });
 }
 
 /// Burning from alchemist's fire: its dice again at the start of the creature's next turn.
@@ -383,19 +381,8 @@ pub(super) fn burn(
         if now != Some(entity) || fire.lit == (now, order.round) {
             continue;
         }
-        let thrown = dice.throw(fire.dice);
-        let total = thrown.total.max(1);
-        facts.write(Fact::DamageDealt {
-            attacker: fire.by.clone(),
-            target: id.clone(),
-            dice: vec![thrown],
-            modifiers: Vec::new(),
-            multiplier: 1,
-            multiplied_by: vec!["alchemist's fire burning on".into()],
-            total,
-            nonlethal: false,
-        });
-        damage.write(Damage { target: entity, amount: total, nonlethal: false, from_one_attack: false });
+        let mut out = (&mut dice, &mut facts, &mut damage);
+        harm(&mut out, &fire.by, (id, entity), fire.dice, ("alchemist's fire burning on", false));
         commands.entity(entity).remove::<Burning>();
     }
 }
@@ -410,7 +397,7 @@ mod tests {
         // Thrown eastward: 1 is short (west, back toward the thrower), 2 short and to the left (north-west),
         // then clockwise; two range increments, two squares.
         let burst = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1 };
-        let toward = heading(Footprint::new(Square::new(0, 5), 1), burst.area);
+        let toward = super::super::bull_rush::away(Footprint::new(Square::new(0, 5), 1), burst.area);
         assert_eq!(toward, Direction::East);
         let landed: Vec<Square> = scatter_bursts(burst, toward, 2).iter().map(|b| b.area.origin).collect();
         assert_eq!(
@@ -418,7 +405,7 @@ mod tests {
             [(3, 5), (3, 3), (5, 3), (7, 3), (7, 5), (7, 7), (5, 7), (3, 7)].map(|(x, y)| Square::new(x, y))
         );
         // Thrown southward, 1 is north.
-        let south = heading(Footprint::new(Square::new(5, 0), 1), burst.area);
+        let south = super::super::bull_rush::away(Footprint::new(Square::new(5, 0), 1), burst.area);
         assert_eq!(scatter_bursts(burst, south, 1)[0].area.origin, Square::new(5, 4));
     }
 

@@ -922,6 +922,11 @@ impl Grapple {
     pub fn pinned_by(target: Option<&Grapple>, other: Entity) -> bool {
         target.is_some_and(|g| g.pinned_by == Some(other))
     }
+
+    /// Whether `pinner` pins `target` now: it is pinned (004:611), by `pinner`.
+    pub fn pins(pinner: Entity, target: Option<&Grapple>, conditions: &Conditions) -> bool {
+        conditions.has(Condition::Pinned) && Grapple::pinned_by(target, pinner)
+    }
 }
 
 impl Feinted {
