@@ -119,8 +119,9 @@ pub fn plan_off_hand(
 }
 
 /// What a grapple leaves of an attack (004:592, 004:609-611): a grappler strikes only those it grapples,
-/// unarmed, with a natural weapon or a light one, at -4; pinning a foe, it uses no weapon; pinned, it
-/// strikes no one. One who is not grappling attacks a grappler as any foe.
+/// unarmed, with a natural weapon or a light one, at -4; pinned, it strikes no one. One who is not
+/// grappling attacks a grappler as any foe. (Pinning a foe, it uses no weapon against anyone: checked where
+/// every creature is known, [`prepare_attack`].)
 pub fn in_a_grapple(
     attacker: &CombatantItem,
     target: &CombatantItem,
@@ -135,10 +136,6 @@ pub fn in_a_grapple(
     }
     if !Grapple::holds(attacker.grapple, target.entity) {
         return Err(Refusal::new("grappling, it can strike only those it grapples", "004:589, 004:592"));
-    }
-    let pinning = Grapple::pins(attacker.entity, target.grapple, target.conditions);
-    if pinning && !weapon.natural && !weapon.unarmed {
-        return Err(Refusal::new("pinning a foe, it can use no weapon", "004:612"));
     }
     if !(weapon.natural || weapon.unarmed || weapon.handling == Handling::Light) || is_ranged(weapon) {
         return Err(Refusal::new(
@@ -1129,6 +1126,11 @@ pub fn prepare_attack(
         scale: field.scale(),
     };
     let mut plan = plan_attack(attacker, target, situation)?;
+    // Pinning a foe, it can use no weapon, against anyone (004:612).
+    let pinning = || creatures.iter().any(|c| Grapple::pins(attacker.entity, c.grapple, c.conditions));
+    if !plan.weapon.natural && !plan.weapon.unarmed && attacker.conditions.has(Condition::Grappling) && pinning() {
+        return Err(Refusal::new("pinning a foe, it can use no weapon", "004:612"));
+    }
     if plan.weapon.splash.is_some() && !request.splash {
         return Err(Refusal::new(format!("the {} is a splash weapon: throw it", plan.weapon.name), "004:528"));
     }
