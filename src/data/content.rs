@@ -61,6 +61,9 @@ pub struct WeaponDef {
     /// It slashes or bludgeons: it can sunder (004:499).
     #[serde(default)]
     pub sunders: bool,
+    /// It pierces (alone or among other types): the underwater table's piercing column (004:637-645).
+    #[serde(default)]
+    pub pierces: bool,
     /// A splash weapon (004:528-530): what it splashes.
     #[serde(default)]
     pub splash: Option<crate::rules::core::creature::Splash>,
@@ -94,6 +97,7 @@ impl WeaponDef {
             extra: self.extra,
             make: self.make,
             sunders: self.sunders,
+            pierces: self.pierces,
             splash: self.splash.clone(),
             hit_points_lost: 0,
         }

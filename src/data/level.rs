@@ -162,6 +162,7 @@ pub fn terrain_of(c: char) -> Option<Terrain> {
         '#' => Terrain::Wall,
         'O' => Terrain::Pit,
         '~' => Terrain::Water,
+        'W' => Terrain::DeepWater,
         _ => return None,
     })
 }
@@ -176,6 +177,7 @@ fn terrain_name(terrain: Terrain) -> &'static str {
         Terrain::Wall => "a wall",
         Terrain::Pit => "a pit",
         Terrain::Water => "water",
+        Terrain::DeepWater => "deep water",
     }
 }
 

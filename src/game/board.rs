@@ -27,11 +27,12 @@ pub fn tile_index(look: char) -> u32 {
         '~' => 6,
         ',' => 8,
         'T' => 9,
+        'W' => 10,
         _ => 0,
     }
 }
 
-const TILE_COUNT: u32 = 10;
+const TILE_COUNT: u32 = 11;
 const DARKNESS: Color = Color::srgba(0.02, 0.0, 0.08, 0.92);
 const FOG: Color = Color::srgba(0.85, 0.88, 0.9, 0.45);
 /// Difficult ground laid over a square's own terrain (the level's `difficult` layer): a brown wash.

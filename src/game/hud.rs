@@ -150,6 +150,7 @@ fn terrain_words(terrain: Terrain) -> &'static str {
         Terrain::Wall => "wall: blocks movement and sight (000:106)",
         Terrain::Pit => "pit: no path enters it (002:58)",
         Terrain::Water => "shallow water: hampers walkers (ruling)",
+        Terrain::DeepWater => "deep water: swim, the underwater table (004:637-645)",
     }
 }
 
@@ -1223,6 +1224,7 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
             Cover::Hard { what } => found.push(format!("{id} (+4, {what})")),
             Cover::Soft { creature } => found.push(format!("{id} (+4 soft, {creature})")),
             Cover::Improved { what } => found.push(format!("{id} (+8 improved, {what})")),
+            Cover::Water => found.push(format!("{id} (+8 improved, in the water)")),
         }
     }
     found

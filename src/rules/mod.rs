@@ -15,6 +15,7 @@ pub mod opportunity;
 pub mod overland;
 pub mod special;
 pub mod turns;
+pub mod underwater;
 
 use bevy::prelude::*;
 
@@ -53,6 +54,7 @@ pub fn plugin(app: &mut App) {
         magic::plugin,
         special::plugin,
         mounted::plugin,
+        underwater::plugin,
         aerial::plugin,
         breath::plugin,
     ));

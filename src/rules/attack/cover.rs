@@ -28,6 +28,8 @@ pub enum Cover {
         /// What and where, for the log ("arrow slit at (5,3)").
         what: String,
     },
+    /// Improved cover the water gives a creature in it against a foe out of it: +8 to AC (004:635).
+    Water,
     /// No line reaches: the target cannot be attacked (004:406).
     Total,
 }
@@ -38,7 +40,7 @@ impl Cover {
             Cover::None => 0,
             Cover::Soft { .. } => 1,
             Cover::Hard { .. } => 2,
-            Cover::Improved { .. } => 3,
+            Cover::Improved { .. } | Cover::Water => 3,
             Cover::Total => 4,
         }
     }
@@ -48,7 +50,7 @@ impl Cover {
         match self {
             Cover::None | Cover::Total => 0,
             Cover::Soft { .. } | Cover::Hard { .. } => 4,
-            Cover::Improved { .. } => 8,
+            Cover::Improved { .. } | Cover::Water => 8,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod cover;
 pub mod roll;
+pub mod underwater;
 
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
@@ -384,6 +385,8 @@ pub struct AttackPlan {
     pub multipliers: Vec<Modifier>,
     /// Extra damage dice, thrown once (004:27).
     pub extra_dice: Vec<crate::rules::core::dice::DiceExpr>,
+    /// Half damage: a blow struck in the water (004:637-645).
+    pub halved: bool,
 }
 
 /// Where and how an attack is made.
@@ -412,6 +415,8 @@ pub struct AttackSituation<'a> {
     pub miss_chance: u32,
     /// The scale of the field's squares (004:647-652).
     pub scale: crate::rules::core::altitude::Scale,
+    /// The water around the attack (004:632-645).
+    pub waters: underwater::Waters,
 }
 
 /// The cover `target` has from `attacker` with `weapon`: the melee rule against an adjacent target, the
@@ -495,6 +500,10 @@ pub fn plan_attack(
     check_sight(attacker, target, &situation)?;
     reach_and_range(attacker, target, &weapon, &situation, &mut modifiers, &mut damage_modifiers)?;
     situation_modifiers(attacker, &weapon, &situation, &mut modifiers)?;
+    let halved = underwater::water_terms(&situation.waters, &weapon, &mut modifiers)?;
+    if target.conditions.has(Condition::OffBalance) {
+        modifiers.push(Modifier::new(2, "against a foe off balance in the water (004:645)"));
+    }
     let (mut armor_class, mut armor_class_parts) =
         defended_armor_class(attacker, target, &target_abilities, &weapon, &situation)?;
     // An ally's aid another: +2 on this attack against the foe it distracted, or +2 AC against that foe's
@@ -519,6 +528,7 @@ pub fn plan_attack(
         lethal: false,
         multipliers: Vec::new(),
         extra_dice,
+        halved,
     })
 }
 
@@ -771,6 +781,7 @@ fn defended_armor_class(
         (Condition::Blinded, "blinded: no Dex (004:386)"),
         (Condition::Cowering, "cowering: no Dex (004:388)"),
         (Condition::Stunned, "stunned: no Dex (004:397)"),
+        (Condition::OffBalance, "off balance in the water: no Dex (004:645)"),
         (Condition::Grappling, "grappling: no Dex against those outside the grapple (004:391, 004:590)"),
     ]
     .into_iter()
@@ -883,6 +894,10 @@ fn defended_armor_class(
         Cover::Improved { what } => {
             armor_class += 8;
             armor_class_parts.push(Modifier::new(8, format!("improved cover: {what} (004:407)")));
+        }
+        Cover::Water => {
+            armor_class += 8;
+            armor_class_parts.push(Modifier::new(8, "improved cover: in the water, against a foe out of it (004:635)"));
         }
         Cover::None => {}
     }
@@ -1014,7 +1029,12 @@ pub fn roll_planned_attack_from(
     // Every multiplier counts from the base damage (004:27); extra dice are thrown once.
     let multiplier = roll::combined_multiplier(&multipliers);
     let bonus = total(&plan.damage_modifiers);
-    let rolled_damage = roll_damage(dice, &plan.weapon, bonus, multiplier, &plan.extra_dice);
+    let mut rolled_damage = roll_damage(dice, &plan.weapon, bonus, multiplier, &plan.extra_dice);
+    if plan.halved {
+        // Halved after every multiplier, at least 1 as any damage (004:23).
+        rolled_damage.total = (rolled_damage.total / 2).max(1);
+        multiplied_by.push(underwater::HALF_DAMAGE.to_string());
+    }
     let nonlethal = plan.weapon.unarmed && !plan.lethal;
     facts.write(Fact::DamageDealt {
         attacker: attacker.clone(),
@@ -1080,8 +1100,13 @@ pub fn prepare_attack(
         None if request.charge => false,
         None => attacker.armament.0.first().is_some_and(is_ranged),
     };
-    let cover = cover_against(field, attacker, target, ranged, &bystanders);
     let own = attacker.space.at(attacker.position.0);
+    let waters = underwater::waters(field, (attacker, own), (target, theirs));
+    let cover = cover_against(field, attacker, target, ranged, &bystanders);
+    let cover = match underwater::water_cover(&waters, !ranged) {
+        Some(water) if water.bonus() > cover.bonus() && cover != Cover::Total => water,
+        _ => cover,
+    };
     let miss_chance =
         concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.distance_to(theirs) <= 1)
             .max(condition_miss_chance(attacker, target));
@@ -1124,6 +1149,7 @@ pub fn prepare_attack(
         cover: &cover,
         miss_chance,
         scale: field.scale(),
+        waters,
     };
     let mut plan = plan_attack(attacker, target, situation)?;
     // Pinning a foe, it can use no weapon, against anyone (004:612).

@@ -25,6 +25,9 @@ pub enum Terrain {
     Pit,
     /// Shallow water: hampers walkers like difficult terrain (our ruling); swimmers and fliers move freely.
     Water,
+    /// Deep water: over the head of a Medium creature, to the chest of a Large one; whoever is in it fights
+    /// by the underwater table (004:632-645, `core::water`).
+    DeepWater,
 }
 
 impl Terrain {

@@ -17,3 +17,4 @@ pub mod refusal;
 pub mod sight;
 pub mod size;
 pub mod systems;
+pub mod water;

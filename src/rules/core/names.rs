@@ -255,6 +255,8 @@ pub enum Check {
     /// Escape Artist (Évasion), in place of a grapple check (004:601).
     #[serde(rename = "escape artist")]
     EscapeArtist,
+    /// Swim (Natation), to swim in deep water (004:643).
+    Swim,
 }
 
 /// The three saving throws (004:45-48).
@@ -286,6 +288,7 @@ impl std::fmt::Display for Check {
             Check::Dexterity => "dexterity",
             Check::Grapple => "grapple",
             Check::EscapeArtist => "escape artist",
+            Check::Swim => "swim",
         })
     }
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
 use crate::rules::core::geometry::{Corner, Direction, Footprint, Square};
 use crate::rules::core::size::Size;
+use crate::rules::core::water;
 
 /// How a creature moves this time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
@@ -16,8 +17,6 @@ pub enum Medium {
     Land,
     /// Flying: ignores difficult terrain and hindering obstacles, not blocking ones (000:98, 000:108-109).
     Fly,
-    /// Swimming.
-    Swim,
 }
 
 /// The moving creature, as the step rules see it.
@@ -31,6 +30,8 @@ pub struct Mover {
     pub incorporeal: bool,
     /// Sees in the dark: darkness does not hamper it (our ruling).
     pub darkvision: bool,
+    /// Swims at its speed (a swim speed, or freedom of movement): water does not slow it (004:641-642).
+    pub swims: bool,
     /// Charging: may not pass through allies (000:67-68).
     pub charging: bool,
     /// May move through foes' squares without stopping: the hook that tumbling and overrun (special
@@ -49,6 +50,7 @@ impl Mover {
             medium: Medium::Land,
             incorporeal: false,
             darkvision: false,
+            swims: false,
             charging: false,
             passes_foes: false,
             squeeze: squeeze_width(size, false),
@@ -245,18 +247,22 @@ impl StepWorld<'_> {
     /// How many times the ground of `square` doubles the mover's cost: once for difficult terrain, once
     /// for an obstacle, once for poor visibility (darkness, for a creature without darkvision); when several
     /// apply they multiply (003:36-47: ×2, ×4, ×8; 000:130-138). Fliers and incorporeal creatures are not
-    /// hampered by the ground (000:98, 000:108-109); swimmers are not by water.
+    /// hampered by the ground (000:98, 000:108-109); swimmers are not by shallow water. Deep water slows a
+    /// walker as the underwater table's row says (004:641-645, `water::step_doublings`).
     fn terrain_doublings(&self, mover: &Mover, square: Square) -> u32 {
         if mover.incorporeal {
             return 0;
         }
         let field = self.field;
         let on_ground = mover.medium != Medium::Fly;
-        let swum = mover.medium == Medium::Swim && field.terrain(square) == Terrain::Water;
+        let terrain = field.terrain(square);
+        let swum = mover.swims && terrain == Terrain::Water;
         let difficult = on_ground && !swum && field.is_difficult(square);
         let obstacle = on_ground && field.has_obstacle(square);
         let dark = field.is_dark(square) && !mover.darkvision;
-        u32::from(difficult) + u32::from(obstacle) + u32::from(dark)
+        let deep =
+            if on_ground && terrain == Terrain::DeepWater { water::step_doublings(mover.size, mover.swims) } else { 0 };
+        u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep
     }
 
     /// Checks that a footprint can be entered at all, and what entering costs and allows.

@@ -230,6 +230,7 @@ pub fn mover_of(size: Size, speed: &Speed, altitude: i32, traits: &Traits, skill
         medium: medium_of(speed, altitude),
         incorporeal: traits.incorporeal,
         darkvision: traits.darkvision_m > 0,
+        swims: speed.swim.is_some() || traits.freedom_of_movement,
         charging: false,
         passes_foes: false,
         squeeze: squeeze_width(size, skills.escape_artist.is_some()),

@@ -311,8 +311,12 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             if miss_chance >= crate::rules::attack::cover::TOTAL_CONCEALMENT {
                 continue;
             }
-            // A defender with cover from this foe gives it no attack of opportunity (004:401).
-            if crate::rules::attack::melee_cover(self.field, attacker.space.at(attacker.position.0), at) != Cover::None
+            // A defender with cover from this foe gives it no attack of opportunity (004:401): the water's
+            // too, to a creature in it against a foe out of it (004:635).
+            let own = attacker.space.at(attacker.position.0);
+            let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
+            if crate::rules::attack::melee_cover(self.field, own, at) != Cover::None
+                || crate::rules::attack::underwater::water_cover(&waters, true).is_some()
             {
                 continue;
             }
@@ -334,6 +338,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 cover: &Cover::None,
                 miss_chance,
                 scale: self.field.scale(),
+                waters,
             };
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
             self.facts.write(Fact::OpportunityProvoked {
@@ -377,7 +382,11 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         let miss_chance =
             crate::rules::attack::concealment(self.field, own, at, attacker.traits.darkvision_m > 0, true)
                 .max(crate::rules::attack::condition_miss_chance(&attacker, &target));
-        let cover = crate::rules::attack::melee_cover(self.field, own, at);
+        let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
+        let cover = match crate::rules::attack::underwater::water_cover(&waters, weapon.is_none()) {
+            Some(water) if crate::rules::attack::melee_cover(self.field, own, at) != Cover::Total => water,
+            _ => crate::rules::attack::melee_cover(self.field, own, at),
+        };
         let flanking =
             crate::rules::attack::flanking_ally_at(&attacker, at, self.creatures.iter().filter(|c| c.entity != mover));
         let situation = AttackSituation {
@@ -392,6 +401,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             cover: &cover,
             miss_chance,
             scale: self.field.scale(),
+            waters,
         };
         self.facts.write(Fact::ReadiedActionTriggered {
             creature: attacker.id.clone(),

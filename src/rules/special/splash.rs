@@ -267,6 +267,7 @@ fn roll_throw(
                 miss_chance: plan.miss_chance,
                 lethal: true,
                 multipliers: Vec::new(),
+                halved: false,
                 extra_dice: Vec::new(),
             };
             crate::rules::attack::roll_touch_attack(&touch, me.id, t.id, &mut dice, &mut facts)

@@ -91,6 +91,12 @@ pub fn check_action(
         return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
     }
     posture_allows(action, conditions.has(Condition::Prone))?;
+    if conditions.has(Condition::OffBalance) {
+        return Err(Refusal::new(
+            "floundering in the water, its Swim check failed, it makes no headway this round",
+            "004:645",
+        ));
+    }
     if conditions.has(Condition::Grappling) {
         return Err(Refusal::new(
             "grappling, it moves only by winning a grapple check, or escapes first",
@@ -341,8 +347,15 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         occupants: occupants_for(all, &body_of(c)),
         mover: mover_of(*c.size, c.speed, c.altitude.0, c.traits, c.skills),
         start: c.space.at(c.position.0),
-        speed: match (medium_of(c.speed, c.altitude.0), c.speed.fly) {
-            (Medium::Fly, Some(fly)) => fly.squares,
+        speed: match (medium_of(c.speed, c.altitude.0), c.speed.fly, c.speed.swim) {
+            (Medium::Fly, Some(fly), _) => fly.squares,
+            // In the water a swimmer moves at its swim speed (004:642); squares of land on its way cost it
+            // nothing more (our ruling, docs/rulings.md).
+            (_, _, Some(swim))
+                if crate::rules::core::water::in_the_water(field, c.space.at(c.position.0), *c.size, c.altitude.0) =>
+            {
+                swim
+            }
             _ => land_speed(c.speed, c.speed_modifiers, *c.encumbrance, c.traits),
         },
         run_multiplier: run_multiplier(*c.encumbrance),

@@ -445,6 +445,9 @@ pub struct Weapon {
     /// It slashes or bludgeons: it can sunder (004:499).
     #[serde(default)]
     pub sunders: bool,
+    /// It pierces (alone or among other damage types): under water it fights in the table's piercing
+    /// column (004:637-645).
+    pub pierces: bool,
     /// A splash weapon (004:528-530): what it splashes; thrown, it is gone.
     #[serde(default)]
     pub splash: Option<Splash>,
@@ -624,6 +627,8 @@ pub struct Skills {
     pub tumble: Option<i32>,
     /// Concentration: keeping a spell when hurt or casting defensively (004:193-197).
     pub concentration: Option<i32>,
+    /// Natation: swimming in deep water without a swim speed (004:643).
+    pub swim: Option<i32>,
 }
 
 /// Properties that change how rules apply to a creature.
@@ -658,6 +663,8 @@ pub struct Traits {
     pub improved_grab: bool,
     /// Turn resistance: added to its Hit Dice against a turning check (d20 standard; our ruling).
     pub turn_resistance: i32,
+    /// Freedom of movement (a ring, a spell): the water changes nothing for it (004:641, 004:635).
+    pub freedom_of_movement: bool,
 }
 
 /// States and conditions that change what a creature can do or how it is hit.
@@ -722,6 +729,9 @@ pub enum Condition {
     Kneeling,
     /// Casting a spell of a round or more: threatens no square (004:238).
     Casting,
+    /// Off balance in the water, its Swim check failed: no headway, no Dex bonus to AC, +2 to attacks
+    /// against it (004:645; our ruling after the d20 standard for the lost footnote).
+    OffBalance,
 }
 
 /// Asks that a condition be gained or lost; the health chapter applies it and writes the fact.

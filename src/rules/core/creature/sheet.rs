@@ -441,6 +441,7 @@ mod tests {
             extra: None,
             make: None,
             sunders: false,
+            pierces: false,
             splash: None,
             hit_points_lost: 0,
         }

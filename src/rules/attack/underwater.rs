@@ -1,0 +1,95 @@
+//! Attacks in and into the water (004:632-645): the underwater table's attack and damage terms for a
+//! creature fighting in the water, thrown weapons that do nothing there, missiles slowed by every 1.5 m of
+//! water they pass through, and the improved cover the water gives against foes out of it. The rows
+//! themselves are `core::water`'s, shared with the movement costs and the Swim check.
+
+use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::creature::{Condition, Delivery, Modifier, Weapon};
+use crate::rules::core::geometry::Footprint;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::water::{self, Swimmer, Thrust, WaterRow};
+
+use super::{CombatantItem, Cover};
+
+/// The water around an attack: the table's row for each side in the water, and the squares of water a
+/// missile would pass through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Waters {
+    /// The attacker's row, if it is in the water.
+    pub attacker: Option<WaterRow>,
+    /// The target's row, if it is in the water.
+    pub target: Option<WaterRow>,
+    /// Squares of water between them (004:634), counted when one of them is in the water.
+    pub crossed: u32,
+    /// The attacker moves freely in the water (freedom of movement, 004:635).
+    pub attacker_free: bool,
+}
+
+/// A creature as the underwater table sees it: its size, its swim speed, freedom of movement, and whether
+/// its last Swim check failed.
+pub fn swimmer_of(c: &CombatantItem) -> Swimmer {
+    Swimmer {
+        size: *c.size,
+        swim_speed: c.speed.swim.is_some(),
+        freedom: c.traits.freedom_of_movement,
+        floundering: c.conditions.has(Condition::OffBalance),
+    }
+}
+
+/// The water around an attack of `attacker` standing on `own` on `target` standing on `theirs`.
+pub fn waters(
+    field: &Battlefield,
+    (attacker, own): (&CombatantItem, Footprint),
+    (target, theirs): (&CombatantItem, Footprint),
+) -> Waters {
+    let attacker_row = water::row_at(field, own, attacker.altitude.0, swimmer_of(attacker));
+    let target_row = water::row_at(field, theirs, target.altitude.0, swimmer_of(target));
+    let wet = attacker_row.is_some() || target_row.is_some();
+    Waters {
+        attacker: attacker_row,
+        target: target_row,
+        crossed: if wet { water::water_crossed(field, own, theirs) } else { 0 },
+        attacker_free: attacker.traits.freedom_of_movement,
+    }
+}
+
+/// The cover the water gives the target against this attacker: improved cover, +8, to a creature in the
+/// water against a foe out of it; a foe with freedom of movement ignores it in melee (004:635).
+pub fn water_cover(waters: &Waters, melee: bool) -> Option<Cover> {
+    let shielded = waters.target.is_some() && waters.attacker.is_none() && !(melee && waters.attacker_free);
+    shielded.then_some(Cover::Water)
+}
+
+/// The underwater terms of an attack with `weapon`: thrown weapons do nothing in the water (004:633);
+/// other missiles take -2 per 1.5 m of water they pass through (004:634); a melee attack from the water
+/// takes the table's attack penalty and deals half damage where its row and the weapon's column say so
+/// (004:637-645; the table read for melee weapons, our ruling). Returns whether the damage is halved.
+pub fn water_terms(waters: &Waters, weapon: &Weapon, modifiers: &mut Vec<Modifier>) -> Result<bool, Refusal> {
+    let wet = waters.attacker.is_some() || waters.target.is_some();
+    match weapon.delivery {
+        Delivery::Thrown { .. } if wet => Err(Refusal::new(water::THROWN_IN_WATER, "004:633")),
+        Delivery::Thrown { .. } => Ok(false),
+        Delivery::Projectile { .. } => {
+            if waters.crossed > 0 {
+                let metres = waters.crossed as f32 * 1.5;
+                modifiers.push(Modifier::new(-2 * waters.crossed as i32, format!("{metres} m of water (004:634)")));
+            }
+            Ok(false)
+        }
+        Delivery::Melee => {
+            let Some(row) = waters.attacker else { return Ok(false) };
+            let thrust = if weapon.pierces { Thrust::Pierce } else { Thrust::SlashOrBludgeon };
+            let Some(penalty) = row.attack(thrust) else { return Ok(false) };
+            let column = match thrust {
+                Thrust::Pierce => "piercing",
+                Thrust::SlashOrBludgeon => "slashing or bludgeoning",
+            };
+            modifiers
+                .push(Modifier::new(penalty, format!("in the water, {}, {column} ({})", row.label(), water::TABLE)));
+            Ok(true)
+        }
+    }
+}
+
+/// The source a halved damage names in the log.
+pub const HALF_DAMAGE: &str = "in the water, half damage (004:637-645)";
