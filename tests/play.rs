@@ -1748,3 +1748,47 @@ fn a_far_foe_is_charged_and_overrun_with_the_mouse() {
     let facts = play(&mut app, &step);
     assert!(facts.iter().any(|f| matches!(f, Fact::OverrunMet { .. })), "{facts:?}");
 }
+
+/// In deep water the previews show what the underwater table does, as the rules then do it: a floundering
+/// swimmer may not move, one whose Swim check succeeded pays four for a square of water; a thrown weapon is
+/// refused and a blade strikes at -2 for half damage (004:632-645).
+#[test]
+fn the_previews_show_the_water() {
+    use estoc::rules::core::creature::{Condition, Conditions};
+    use estoc::rules::core::dice::Dice;
+    let encounter = level_at("tests/scenarios/levels/underwater.ron");
+    let mut app = started(&encounter, 1);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    let (fighter, lizard) = (entity(&app, "fighter"), entity(&app, "lizard"));
+    pass_turns_until(&mut app, fighter);
+    // Round 1's check was thrown at random: the next comes at the fighter's next turn.
+    let id = app.world().get::<estoc::rules::core::creature::CreatureId>(fighter).unwrap().clone();
+    app.world_mut().resource_mut::<Dice>().force([2]);
+    play(&mut app, &Command::EndTurn { creature: id.clone() });
+    pass_turns_until(&mut app, fighter);
+    assert_eq!(app.world().resource::<Dice>().forced_left(), 0);
+    assert!(app.world().get::<Conditions>(fighter).unwrap().has(Condition::OffBalance), "2 + 3 fails DC 10");
+    let options = move_options(app.world_mut(), fighter);
+    assert!(options.squares.is_empty(), "a floundering creature makes no headway");
+    assert!(options.open.iter().all(|(_, open)| open.is_err()));
+    let walk = options.open.iter().find(|(a, _)| *a == MovementAction::Move).map(|(_, open)| open.clone());
+    assert_eq!(walk.and_then(Result::err).map(|r| r.rule), Some("004:645".to_string()));
+    let request = AttackRequest { weapon: Some("longsword"), ..default() };
+    let preview = attack_preview(app.world_mut(), fighter, lizard, request).expect("a sword thrust");
+    assert!(preview.plan.halved);
+    assert!(preview.plan.modifiers.iter().any(|m| m.value == -2 && m.source.contains("floundering")));
+    let thrown = AttackRequest { weapon: Some("javelin"), ..default() };
+    let refused = attack_preview(app.world_mut(), fighter, lizard, thrown).expect_err("a javelin in the water");
+    assert_eq!(refused.rule, "004:633");
+    // The next check succeeds: a square of water costs four, the bank one.
+    app.world_mut().resource_mut::<Dice>().force([15]);
+    play(&mut app, &Command::EndTurn { creature: id });
+    pass_turns_until(&mut app, fighter);
+    assert!(!app.world().get::<Conditions>(fighter).unwrap().has(Condition::OffBalance));
+    let options = move_options(app.world_mut(), fighter);
+    assert_eq!(options.at(Square::new(3, 2)), Some((MovementAction::Move, 4)));
+    assert_eq!(options.at(Square::new(2, 2)), Some((MovementAction::Move, 5)));
+    let path = path_preview(app.world_mut(), fighter, MovementAction::Move, Square::new(1, 2), &[]).unwrap();
+    assert_eq!(path.route.cost, 6);
+}

@@ -729,8 +729,8 @@ impl Content {
             encumbrance: Encumbrance { armor: template.armor.category, load: overrides.load.unwrap_or(template.load) },
             armament: Armament(weapons),
             feats: Feats(feats, focus),
-            skills: template.skills.clone(),
-            traits: template.traits.clone(),
+            skills: overrides.skills.clone().unwrap_or_else(|| template.skills.clone()),
+            traits: overrides.traits.clone().unwrap_or_else(|| template.traits.clone()),
             items: Items(items),
             spellcasting,
             breath: template
@@ -783,6 +783,12 @@ pub struct TemplateOverrides {
     /// Other items.
     #[serde(default)]
     pub items: Option<Vec<String>>,
+    /// Other skills, in place of the template's (`skills: (swim: 6)`).
+    #[serde(default)]
+    pub skills: Option<Skills>,
+    /// Other traits, in place of the template's (`traits: (humanoid: true, freedom_of_movement: true)`).
+    #[serde(default)]
+    pub traits: Option<Traits>,
 }
 
 #[cfg(test)]

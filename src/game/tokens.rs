@@ -51,6 +51,7 @@ fn badge_of(condition: Condition) -> Option<&'static str> {
         Condition::Squeezed | Condition::SqueezedTight => "squeezed",
         Condition::Grappling => "grappling",
         Condition::Pinned => "pinned",
+        Condition::OffBalance => "off_balance",
         _ => return None,
     })
 }

@@ -54,6 +54,8 @@ const ICONS = [
   ['dragon',        'dragon-head',       'lorc/dragon-head.svg'],
   ['wizard',        'wizard-face',       'delapouite/wizard-face.svg'],
   ['skeleton',      'skeleton',          'skoll/skeleton.svg'],
+  ['crocodile',     'croc-jaws',         'lorc/croc-jaws.svg'],
+  ['lizardfolk',    'lizardman',         'lorc/lizardman.svg'],
   ['generic',       'meeple',            'delapouite/meeple.svg'],
 ];
 
@@ -71,6 +73,7 @@ const BADGES = [
   ['grappling',     'grab',              'lorc/grab.svg'],
   ['pinned',        'manacles',          'lorc/manacles.svg'],
   ['flying',        'feathered-wing',    'lorc/feathered-wing.svg'],
+  ['off_balance',   'drowning',          'lorc/drowning.svg'],
   // plain-arrow points down in the set: turned 180 degrees to point north.
   ['heading',       'plain-arrow',       'delapouite/plain-arrow.svg', 180],
 ];

@@ -13,6 +13,7 @@ One horizontal row of 64x64 tiles, no spacing, in this order:
     7 darkness       the floor seen through a heavy dark-indigo overlay
     8 grass          outdoor floor
     9 undergrowth    trees and bushes (outdoor difficult terrain)
+   10 deep water     dark navy, long slow swells (one must swim in it)
 
 Every tile wraps around (all noise is periodic and every drawn shape is
 repeated at +/-64 px), so tiles of the same kind join without seams.
@@ -35,7 +36,7 @@ from PIL import Image, ImageDraw, ImageFilter
 T = 64  # tile size in px
 SS = 4  # supersampling factor for drawn shapes
 SEED = 0xE57C  # change to reroll every tile
-N_TILES = 10
+N_TILES = 11
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -451,6 +452,20 @@ def tile_water(rng):
     return col * grain(rng, 0.015)[..., None]
 
 
+def tile_deep_water(rng):
+    """Deep water: much darker than the shallows, few and long swells, no sparkle on the bottom."""
+    yy, xx = np.mgrid[0:T, 0:T].astype(float)
+    depth = periodic_noise(rng, 2, 3, 0.5)
+    col = lerp(np.array([14, 34, 70]), WATER_DEEP * 0.8, 0.5 + 0.4 * depth)
+    tau = 2 * math.pi / T
+    swell = np.sin(tau * (1 * xx + 2 * yy) + 2.0 * periodic_noise(rng, 2, 3))
+    crest = smoothstep(0.8, 0.98, swell) * (0.5 + 0.5 * periodic_noise(rng, 4, 2))
+    col = lerp(col, np.array([70, 112, 156]), np.clip(crest, 0, 1) * 0.55)
+    trough = smoothstep(-0.6, -1.0, swell)
+    col = lerp(col, np.array([8, 20, 44]), trough * 0.5)
+    return col * grain(rng, 0.012)[..., None]
+
+
 def tile_darkness(rng):
     floor = flagstones(rng_for(0))
     fog = periodic_noise(rng, 2, 4, 0.55)
@@ -534,6 +549,7 @@ TILES = [
     ("darkness", tile_darkness),
     ("grass", tile_grass),
     ("undergrowth", tile_undergrowth),
+    ("deep_water", tile_deep_water),
 ]
 assert len(TILES) == N_TILES
 

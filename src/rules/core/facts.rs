@@ -664,6 +664,11 @@ pub enum Fact {
         /// Where it bursts (the north-west square of the space it bursts on).
         at: Square,
     },
+    /// The water puts out the fire a creature burned with (004:636).
+    FireDoused {
+        /// Who burned.
+        creature: CreatureId,
+    },
     /// An overrun meets its foe, who blocks or avoids it (004:533).
     OverrunMet {
         /// The mover.
@@ -957,6 +962,7 @@ impl Fact {
             | Fact::IntersectionAimed { .. }
             | Fact::SplashScattered { .. }
             | Fact::OverrunMet { .. }
+            | Fact::FireDoused { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
         }
     }
@@ -1014,6 +1020,11 @@ impl Fact {
             ),
             Fact::SplashScattered { creature, weapon, d8, squares, at } => {
                 format!("{creature}'s {weapon} scatters: d8 {d8}, {squares} square(s), bursting on {at} (004:530)")
+            }
+            Fact::FireDoused { creature } => {
+                format!(
+                    "the water puts out the fire {creature} burned with: ordinary fire burns not in the water (004:636)"
+                )
             }
             Fact::OverrunMet { creature, target, blocks: true } => {
                 format!("{creature} overruns {target}, who blocks (004:533-534)")

@@ -14,6 +14,7 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use crate::rules::attack::{AttackRequest, Combatant, CombatantItem, Damage, prepare_attack, provoke_as};
+use crate::rules::core::battlefield::{Battlefield, Terrain};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::Fact;
@@ -21,6 +22,7 @@ use crate::rules::core::geometry::{Corner, Direction, Footprint};
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::core::water;
 use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
 
 /// Where a splash weapon is aimed.
@@ -175,6 +177,9 @@ pub fn plan_throw(
             if ground.creatures.iter().any(|c| area.squares().all(|s| c.space.at(c.position.0).contains(s))) {
                 return Err(Refusal::new("a creature's space holds that intersection: aim at the creature", "004:529"));
             }
+            if area.squares().all(|s| ground.field.terrain(s) == Terrain::DeepWater) {
+                return Err(Refusal::new(water::THROWN_IN_WATER, "004:633"));
+            }
             let mut modifiers =
                 attack_bonus(*thrower.base_attack, thrower.abilities, *thrower.size, thrower.feats, &weapon);
             let distance = crate::rules::attack::roll::range_m(own, area);
@@ -250,7 +255,7 @@ fn roll_throw(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut commands: Commands,
-    order: Res<TurnOrder>,
+    (order, field): (Res<TurnOrder>, Res<Battlefield>),
 ) {
     let Ok(me) = creatures.get(thrower) else { return };
     let splash =
@@ -321,6 +326,8 @@ fn roll_throw(
         .filter(|c| Some(c.entity) != plan.target.filter(|_| hit))
         .filter(|c| !c.conditions.has(Condition::Dead))
         .filter(|c| burst.reaches(c.space.at(c.position.0)) && harmed(c))
+        // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633).
+        .filter(|c| !water::in_the_water(&field, c.space.at(c.position.0), *c.size, c.altitude.0))
         .collect();
     splashed.sort_by_key(|c| c.id.clone());
     for c in splashed {
@@ -368,17 +375,24 @@ pub struct Burning {
     pub lit: (Option<Entity>, u32),
 }
 
-/// Burns each burning creature at the start of its next turn, once.
+/// Burns each burning creature at the start of its next turn, once; the water puts the fire out first
+/// (004:636).
 pub(super) fn burn(
     order: Res<TurnOrder>,
-    burning: Query<(Entity, &CreatureId, &Burning)>,
+    field: Res<Battlefield>,
+    burning: Query<(Entity, &CreatureId, &Burning, &Position, &Space, &Size, &Altitude)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut commands: Commands,
 ) {
     let now = order.current_entity();
-    for (entity, id, fire) in &burning {
+    for (entity, id, fire, position, space, size, altitude) in &burning {
+        if water::in_the_water(&field, space.at(position.0), *size, altitude.0) {
+            facts.write(Fact::FireDoused { creature: id.clone() });
+            commands.entity(entity).remove::<Burning>();
+            continue;
+        }
         if now != Some(entity) || fire.lit == (now, order.round) {
             continue;
         }
