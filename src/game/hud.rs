@@ -1205,6 +1205,17 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
     use crate::rules::core::geometry::Footprint;
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let side = world.get::<Space>(me).map_or(1, |s| s.width.max(1));
+    let mut swimmers = world.query::<(&Size, &Speed, &Traits, &Conditions, &Altitude)>();
+    let swimmer = |(size, speed, traits, conditions, altitude): (&Size, &Speed, &Traits, &Conditions, &Altitude)| {
+        let swimmer = crate::rules::core::water::Swimmer {
+            size: *size,
+            swim_speed: speed.swim.is_some(),
+            freedom: traits.freedom_of_movement,
+            floundering: conditions.has(Condition::OffBalance),
+        };
+        (swimmer, altitude.0)
+    };
+    let Ok((my_swimmer, my_altitude)) = swimmers.get(world, me).map(swimmer) else { return Vec::new() };
     let mut q = world.query::<(Entity, &CreatureId, &Faction, &Position, &Space, &Conditions)>();
     let all: Vec<(Entity, String, bool, Footprint, bool)> =
         q.iter(world).map(|(e, id, f, p, s, c)| (e, id.0.clone(), *f != mine, s.at(p.0), c.can_act())).collect();
@@ -1218,7 +1229,15 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
             .filter(|(e, ..)| *e != me && e != foe)
             .map(|(_, id, _, fp, _)| Bystander { id: id.clone(), footprint: *fp })
             .collect();
-        match ranged_cover(field, *at, here, &bystanders) {
+        let water = swimmers.get(world, *foe).map(swimmer).ok().and_then(|(foe_swimmer, foe_altitude)| {
+            crate::rules::attack::underwater::water_cover_at(
+                field,
+                (foe_swimmer, *at, foe_altitude),
+                (my_swimmer, here, my_altitude),
+                false,
+            )
+        });
+        match crate::rules::attack::underwater::with_water(ranged_cover(field, *at, here, &bystanders), water) {
             Cover::None => {}
             Cover::Total => found.push(format!("{id} (total: no line of effect)")),
             Cover::Hard { what } => found.push(format!("{id} (+4, {what})")),

@@ -71,7 +71,7 @@ def reduce(edges):
 edges = reduce(edges)
 order = [
     "rules::core", "rules::movement", "rules::turns", "rules::attack", "rules::opportunity", "rules::health",
-    "rules::magic", "rules::mounted", "rules::aerial", "rules::breath", "rules::overland", "rules::command",
+    "rules::magic", "rules::special", "rules::mounted", "rules::underwater", "rules::aerial", "rules::breath", "rules::overland", "rules::command",
     "rules", "data", "encounter", "preview", "ai", "scenario", "simulate", "game", "cli",
 ]
 print("flowchart BT")

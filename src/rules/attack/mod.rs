@@ -1103,10 +1103,7 @@ pub fn prepare_attack(
     let own = attacker.space.at(attacker.position.0);
     let waters = underwater::waters(field, (attacker, own), (target, theirs));
     let cover = cover_against(field, attacker, target, ranged, &bystanders);
-    let cover = match underwater::water_cover(&waters, !ranged) {
-        Some(water) if water.bonus() > cover.bonus() && cover != Cover::Total => water,
-        _ => cover,
-    };
+    let cover = underwater::with_water(cover, underwater::water_cover(&waters, !ranged));
     let miss_chance =
         concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.distance_to(theirs) <= 1)
             .max(condition_miss_chance(attacker, target));

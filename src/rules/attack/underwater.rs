@@ -60,6 +60,31 @@ pub fn water_cover(waters: &Waters, melee: bool) -> Option<Cover> {
     shielded.then_some(Cover::Water)
 }
 
+/// The better of the cover the field gives and the water's (004:398-407, 004:635): total cover stands.
+pub fn with_water(cover: Cover, water: Option<Cover>) -> Cover {
+    match water {
+        Some(water) if cover != Cover::Total && water.bonus() > cover.bonus() => water,
+        _ => cover,
+    }
+}
+
+/// The water's cover for a creature (`target`) on `theirs` against a foe (`attacker`) on `own`, each at its
+/// altitude: [`water_cover`] from plain positions, for a square a creature only considers standing on.
+pub fn water_cover_at(
+    field: &Battlefield,
+    (attacker, own, attacker_altitude): (Swimmer, Footprint, i32),
+    (target, theirs, target_altitude): (Swimmer, Footprint, i32),
+    melee: bool,
+) -> Option<Cover> {
+    let waters = Waters {
+        attacker: water::row_at(field, own, attacker_altitude, attacker),
+        target: water::row_at(field, theirs, target_altitude, target),
+        crossed: 0,
+        attacker_free: attacker.freedom,
+    };
+    water_cover(&waters, melee)
+}
+
 /// The underwater terms of an attack with `weapon`: thrown weapons do nothing in the water (004:633);
 /// other missiles take -2 per 1.5 m of water they pass through (004:634); a melee attack from the water
 /// takes the table's attack penalty and deals half damage where its row and the weapon's column say so

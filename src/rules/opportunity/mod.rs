@@ -383,10 +383,10 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             crate::rules::attack::concealment(self.field, own, at, attacker.traits.darkvision_m > 0, true)
                 .max(crate::rules::attack::condition_miss_chance(&attacker, &target));
         let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
-        let cover = match crate::rules::attack::underwater::water_cover(&waters, weapon.is_none()) {
-            Some(water) if crate::rules::attack::melee_cover(self.field, own, at) != Cover::Total => water,
-            _ => crate::rules::attack::melee_cover(self.field, own, at),
-        };
+        let cover = crate::rules::attack::underwater::with_water(
+            crate::rules::attack::melee_cover(self.field, own, at),
+            crate::rules::attack::underwater::water_cover(&waters, weapon.is_none()),
+        );
         let flanking =
             crate::rules::attack::flanking_ally_at(&attacker, at, self.creatures.iter().filter(|c| c.entity != mover));
         let situation = AttackSituation {
