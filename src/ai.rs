@@ -172,7 +172,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if let Some(step) = turn_undead(world, creature, &me, &foes) {
         return step;
     }
-    // In a grapple it breaks a pin, escapes a stronger grappler, or damages a weaker one (004:589-613).
+    // In a grapple it breaks a pin, escapes a stronger grappler, or damages a weaker one (004:588-614).
     if world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Grappling)) {
         return in_a_grapple(world, creature, &me).unwrap_or(end);
     }
@@ -753,7 +753,7 @@ fn take_off(world: &mut World, creature: Entity, me: &Seen, budget: ActionBudget
 }
 
 /// A grab, provoking nothing, on the nearest foe next to it the hold would be made on three times in five or
-/// more: a caster (held, it casts no spell with gestures, 004:594), or any foe for a wrestler (Improved
+/// more: a caster (held, it casts no spell with gestures, 004:595), or any foe for a wrestler (Improved
 /// Grapple or Improved Grab).
 fn grapple_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     use crate::rules::special::grapple::GrappleMove;

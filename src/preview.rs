@@ -411,7 +411,7 @@ pub struct GrapplePreview {
     pub touch_chance: Option<f32>,
     /// The foes that would strike it as it moves into its foe's space (004:586).
     pub strikers: Vec<Entity>,
-    /// The foe would strike as the grab begins: it provokes and the foe can strike now (004:580).
+    /// The foe would strike as the grab begins: it provokes and the foe can strike now (004:581).
     pub target_strikes: bool,
 }
 
@@ -430,7 +430,7 @@ pub fn grapple_preview(
         None => {
             let mut q = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
             let me = q.get(world, attacker).map_err(|_| Refusal::new("no such creature", "data"))?;
-            default_foe(&me, action).ok_or_else(|| Refusal::new("it is in no grapple", "004:589"))?
+            default_foe(&me, action).ok_or_else(|| Refusal::new("it is in no grapple", "004:592"))?
         }
     };
     let made = crate::rules::special::grapple::attacks_made(world, attacker);

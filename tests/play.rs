@@ -1536,7 +1536,7 @@ fn a_foe_is_feinted_with_the_mouse() {
 /// the checks +5 against +12 (base attack + Str + the special size modifier, 004:576-577) and the attack of
 /// opportunity the grab provokes; a click grabs it, and the fighter, holding, stands inside the ogre's space
 /// (004:586). The next turn a click on its own square finds the ogre (they share it), the damage mode shows
-/// the check, and the bar's Escape (`8`) gets it out to a square next to the ogre (004:601-602).
+/// the check, and the bar's Escape (`8`) gets it out to a square next to the ogre (004:600-601).
 #[test]
 fn a_foe_is_grappled_and_escaped_with_the_mouse() {
     use estoc::data::level::Control;

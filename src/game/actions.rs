@@ -39,7 +39,7 @@ pub enum BarKind {
     Stay,
     /// Pick up a weapon lying on or next to its squares (004:128).
     PickUp,
-    /// A grapple move with no foe to click: break a pin, escape, let go (004:601-613).
+    /// A grapple move with no foe to click: break a pin, escape, let go (004:600-614).
     GrappleNow(crate::rules::special::grapple::GrappleMove),
     /// Total defence now.
     TotalDefense,
@@ -193,7 +193,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         }
         BarKind::Mode(Mode::Grapple(action)) | BarKind::GrappleNow(action) => {
             if !conditions.has(Condition::Grappling) {
-                return Err(Refusal::new("it is in no grapple", "004:589"));
+                return Err(Refusal::new("it is in no grapple", "004:592"));
             }
             match action {
                 GrappleMove::Damage | GrappleMove::LethalDamage | GrappleMove::Pin => {

@@ -964,7 +964,7 @@ fn throw_lines(
 }
 
 /// A grapple move on the hovered foe: for a grab the touch attack and the hold's check, who strikes as it
-/// starts and as it moves in (004:578-588); for a move in the grapple its checks; each chance.
+/// starts and as it moves in (004:579-587); for a move in the grapple its checks; each chance.
 fn grapple_lines(
     world: &World,
     grapple: Result<crate::preview::GrapplePreview, Refusal>,
@@ -981,12 +981,12 @@ fn grapple_lines(
     let percent = |p: f32| format!("{:.0}%", p * 100.0);
     let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
     if let Some(grab) = &g.grab {
-        let what = if grab.joining { "join the grapple (004:614)" } else { "grapple it (004:578-587)" };
+        let what = if grab.joining { "join the grapple (004:615)" } else { "grapple it (004:579-587)" };
         out.push((format!("{what}: {} to hold it", percent(g.chance)), GOOD));
         if let (Some(touch), Some(chance)) = (&grab.touch, g.touch_chance) {
             out.push((
                 format!(
-                    "touch attack {:+} vs touch AC {} — {} (004:581)",
+                    "touch attack {:+} vs touch AC {} — {} (004:582)",
                     total(&touch.modifiers),
                     touch.armor_class,
                     percent(chance)
@@ -996,24 +996,24 @@ fn grapple_lines(
         }
         out.push((
             format!(
-                "then {} — {} (004:582)",
+                "then {} — {} (004:583)",
                 contest_terms(&grab.attacker, &grab.defender),
                 percent(grab.attacker.chance_against(&grab.defender))
             ),
             GREY,
         ));
-        out.push(("won, an unarmed strike's damage, and you move into its space (004:582, 004:586)".into(), GOOD));
+        out.push(("won, an unarmed strike's damage, and you move into its space (004:583, 004:586)".into(), GOOD));
         if g.target_strikes {
-            out.push(("it provokes: the foe strikes first, and a wound spoils the grapple (004:580)".into(), WARN));
+            out.push(("it provokes: the foe strikes first, and a wound spoils the grapple (004:581)".into(), WARN));
         } else if grab.provokes {
-            out.push(("it provokes, but the foe cannot strike now (004:580)".into(), GREY));
+            out.push(("it provokes, but the foe cannot strike now (004:581)".into(), GREY));
         }
         if !g.strikers.is_empty() {
             let names: Vec<String> = g.strikers.iter().map(|e| name(*e)).collect();
             out.push((format!("moving in provokes from: {} (004:586)", names.join(", ")), WARN));
         }
         if grab.into.is_none() {
-            out.push(("no room to enter its space: a hold would be let go at once (004:588)".into(), WARN));
+            out.push(("no room to enter its space: a hold would be let go at once (004:587)".into(), WARN));
         }
         out.push(("click to grapple".into(), GOOD));
         return;
@@ -1023,9 +1023,9 @@ fn grapple_lines(
         GrappleMove::Damage => "damage it, an unarmed strike, nonlethal (004:597)",
         GrappleMove::LethalDamage => "damage it, lethal, at -4 (004:597)",
         GrappleMove::Pin => "pin it for a round (004:606)",
-        GrappleMove::BreakPin => "break free of the pin (004:613)",
-        GrappleMove::Escape | GrappleMove::EscapeArtist => "escape (004:601)",
-        GrappleMove::Release | GrappleMove::Grab => "let go (004:610)",
+        GrappleMove::BreakPin => "break free of the pin (004:614)",
+        GrappleMove::Escape | GrappleMove::EscapeArtist => "escape (004:600)",
+        GrappleMove::Release | GrappleMove::Grab => "let go (004:612)",
     };
     out.push((format!("{what}: {}", percent(g.chance)), GOOD));
     for (foe, side) in &hold.opponents {

@@ -95,7 +95,7 @@ pub fn plan_off_hand(
     like: AttackRequest<'_>,
 ) -> Result<AttackPlan, Refusal> {
     if attacker.conditions.has(Condition::Grappling) {
-        return Err(Refusal::new("no fighting with two weapons in a grapple", "004:592"));
+        return Err(Refusal::new("no fighting with two weapons in a grapple", "004:594"));
     }
     let off = attacker
         .armament
@@ -119,7 +119,7 @@ pub fn plan_off_hand(
     Ok(off_plan)
 }
 
-/// What a grapple leaves of an attack (004:592, 004:609-611): a grappler strikes only those it grapples,
+/// What a grapple leaves of an attack (004:594, 004:613-614): a grappler strikes only those it grapples,
 /// unarmed, with a natural weapon or a light one, at -4; pinned, it strikes no one. One who is not
 /// grappling attacks a grappler as any foe. (Pinning a foe, it uses no weapon against anyone: checked where
 /// every creature is known, [`prepare_attack`].)
@@ -133,18 +133,18 @@ pub fn in_a_grapple(
         return Ok(());
     }
     if attacker.conditions.has(Condition::Pinned) {
-        return Err(Refusal::new("pinned, it can only try to break free (004:613)", "004:613"));
+        return Err(Refusal::new("pinned, it can only try to break free (004:614)", "004:614"));
     }
     if !Grapple::holds(attacker.grapple, target.entity) {
-        return Err(Refusal::new("grappling, it can strike only those it grapples", "004:589, 004:592"));
+        return Err(Refusal::new("grappling, it can strike only those it grapples", "004:594"));
     }
     if !(weapon.natural || weapon.unarmed || weapon.handling == Handling::Light) || is_ranged(weapon) {
         return Err(Refusal::new(
             format!("in a grapple it strikes unarmed, with a natural weapon or a light one, not the {}", weapon.name),
-            "004:592",
+            "004:594",
         ));
     }
-    modifiers.push(Modifier::new(-4, "in a grapple (004:592)"));
+    modifiers.push(Modifier::new(-4, "in a grapple (004:594)"));
     Ok(())
 }
 
@@ -870,7 +870,7 @@ fn defended_armor_class(
         let counted = if loses_dex { dex.min(0) } else { dex };
         defender_row(-5 - counted, "pinned: Dex 0 (004:394)");
         if !ranged && !Grapple::pinned_by(target.grapple, attacker.entity) {
-            defender_row(-4, "pinned, against melee but its pinner's (004:394, 004:611)");
+            defender_row(-4, "pinned, against melee but its pinner's (004:394, 004:614)");
         }
     }
     if !loses_dex && target.conditions.has(Condition::TotalDefense) {
@@ -1149,10 +1149,10 @@ pub fn prepare_attack(
         waters,
     };
     let mut plan = plan_attack(attacker, target, situation)?;
-    // Pinning a foe, it can use no weapon, against anyone (004:612).
+    // Pinning a foe, it can use no weapon, against anyone (004:613).
     let pinning = || creatures.iter().any(|c| Grapple::pins(attacker.entity, c.grapple, c.conditions));
     if !plan.weapon.natural && !plan.weapon.unarmed && attacker.conditions.has(Condition::Grappling) && pinning() {
-        return Err(Refusal::new("pinning a foe, it can use no weapon", "004:612"));
+        return Err(Refusal::new("pinning a foe, it can use no weapon", "004:613"));
     }
     if plan.weapon.splash.is_some() && !request.splash {
         return Err(Refusal::new(format!("the {} is a splash weapon: throw it", plan.weapon.name), "004:528"));

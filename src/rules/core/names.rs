@@ -138,11 +138,11 @@ pub enum Action {
     GrappleDamage,
     /// Pinning a grappled foe (004:606).
     Pin,
-    /// Breaking free of a pin (004:613).
+    /// Breaking free of a pin (004:614).
     BreakPin,
-    /// Escaping a grapple (004:601-602).
+    /// Escaping a grapple (004:600-601).
     Escape,
-    /// Letting go of a pinned foe (004:610).
+    /// Letting go of a pinned foe (004:612).
     Release,
     /// Throwing a splash weapon (004:528-530).
     Throw,
@@ -252,7 +252,7 @@ pub enum Check {
     Attack,
     /// A grapple check: base attack, Strength, the special size modifier (004:576-577).
     Grapple,
-    /// Escape Artist (Évasion), in place of a grapple check (004:601).
+    /// Escape Artist (Évasion), in place of a grapple check (004:600).
     #[serde(rename = "escape artist")]
     EscapeArtist,
     /// Swim (Natation), to swim in deep water (004:643).

@@ -83,7 +83,7 @@ pub struct SpellDef {
     pub range: SpellRange,
     /// Effect.
     pub effect: SpellEffect,
-    /// It has a somatic component (gestures): none can be cast in a grapple (004:594). All the catalogue's
+    /// It has a somatic component (gestures): none can be cast in a grapple (004:595). All the catalogue's
     /// do, as their d20 descriptions give them.
     #[serde(default = "somatic_by_default")]
     pub somatic: bool,
@@ -396,12 +396,12 @@ pub fn check_cast(
     if known.uses == 0 {
         return Err(Refusal::new(format!("no casting of {spell} left today"), "data"));
     }
-    // In a grapple, only a spell of one action with no gestures (004:594).
+    // In a grapple, only a spell of one action with no gestures (004:595).
     if caster.conditions.has(Condition::Grappling) && (known.def.somatic || known.def.casting != CastingTime::Standard)
     {
         return Err(Refusal::new(
             "in a grapple only a spell of one action with no somatic component can be cast",
-            "004:594",
+            "004:595",
         ));
     }
     match (known.def.casting, budget) {

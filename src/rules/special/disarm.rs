@@ -135,7 +135,7 @@ pub fn plan_disarm(
     let melee_item = !crate::rules::core::creature::is_ranged(&item);
     let mut defender = disarm_side(target, &item, *attacker.size, melee_item);
     if target.conditions.has(Condition::Pinned) {
-        defender.terms.push(Modifier::new(4, "pinned, it resists at +4 (004:610)"));
+        defender.terms.push(Modifier::new(4, "pinned, it resists at +4 (004:611)"));
     }
     Ok(DisarmPlan {
         attacker: disarm_side(attacker, &attack.weapon, *target.size, true),
@@ -158,7 +158,7 @@ pub fn melee_attack(
     budget: &ActionBudget,
     (what, rule): (&str, &'static str),
 ) -> Result<crate::rules::attack::AttackPlan, Refusal> {
-    // A pinner may disarm the foe it pins (004:610); no other special attack is made in a grapple.
+    // A pinner may disarm the foe it pins (004:611); no other special attack is made in a grapple.
     if !(what == "disarm" && Grapple::pins(attacker.entity, target.grapple, target.conditions)) {
         out_of_grapple(attacker.conditions, what)?;
     }

@@ -1,21 +1,21 @@
 //! Grapple (Lutte, 004:576-618). The grapple check is base attack + Strength + the special size modifier
-//! (004:576-577). Starting a grapple (004:578-587): the attempt provokes from its target, and a blow that
-//! wounds spoils it (004:580; not with Improved Unarmed Strike, as the text says, nor with Improved Grapple
-//! or a monster's Improved Grab); a melee touch attack grabs (004:581); an opposed grapple check holds
-//! (004:582), dealing unarmed damage; a hold on a foe two sizes larger or more always fails (004:584); ties
+//! (004:576-577). Starting a grapple (004:579-587): the attempt provokes from its target, and a blow that
+//! wounds spoils it (004:581; not with Improved Unarmed Strike, as the text says, nor with Improved Grapple
+//! or a monster's Improved Grab); a melee touch attack grabs (004:582); an opposed grapple check holds
+//! (004:583), dealing unarmed damage; a hold on a foe two sizes larger or more always fails (004:584); ties
 //! go to the higher modifier, then a die (004:585). The grappler then moves into its foe's space, a free
-//! move that provokes from the others, not from the foe (004:586); if it cannot, it lets go (004:588).
-//! Joining a grapple needs no touch attack and provokes nothing from the target (004:614); up to four
+//! move that provokes from the others, not from the foe (004:586); if it cannot, it lets go (004:587).
+//! Joining a grapple needs no touch attack and provokes nothing from the target (004:615); up to four
 //! grapple one foe, one size smaller counting half, one size larger double, two larger four times
 //! (004:616-617).
 //!
-//! In the grapple (004:589-613): no threatened square, no Dex bonus against those outside it, no movement
+//! In the grapple (004:588-614): no threatened square, no Dex bonus against those outside it, no movement
 //! (the attack and the movement chapters read `Condition::Grappling`); each of the following replaces one
-//! of the creature's attacks, at that attack's base attack (004:579, 004:589; the first is the standard
+//! of the creature's attacks, at that attack's base attack (004:579, 004:592; the first is the standard
 //! action's, a second makes the turn a full attack): damage the foe with an unarmed strike's damage
-//! (nonlethal, or lethal at -4, 004:597), pin it for a round (004:606), break free of a pin (004:613),
+//! (nonlethal, or lethal at -4, 004:597), pin it for a round (004:606), break free of a pin (004:614),
 //! escape by beating every opponent's check or with Escape Artist as a standard action, ending on a square
-//! next to the foe (004:601-602); the pinner lets go as a free action (004:610). Attacks with a light or
+//! next to the foe (004:600-601); the pinner lets go as a free action (004:612). Attacks with a light or
 //! natural weapon at -4 go through the attack chapter ([`crate::rules::attack::in_a_grapple`]).
 
 use bevy::ecs::message::{MessageCursor, Messages};
@@ -39,7 +39,7 @@ use crate::rules::turns::{ActionBudget, ActionKind, Provoking};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GrappleMove {
-    /// Start a grapple with the foe, or join the grapple it is in (004:578-587, 004:614).
+    /// Start a grapple with the foe, or join the grapple it is in (004:579-587, 004:615).
     #[default]
     Grab,
     /// Deal an unarmed strike's damage, nonlethal (004:597).
@@ -48,13 +48,13 @@ pub enum GrappleMove {
     LethalDamage,
     /// Pin the foe for a round (004:606).
     Pin,
-    /// Break free of a pin (004:613).
+    /// Break free of a pin (004:614).
     BreakPin,
-    /// Escape by beating every opponent's grapple check (004:601).
+    /// Escape by beating every opponent's grapple check (004:600).
     Escape,
-    /// Escape with Escape Artist, a standard action (004:601).
+    /// Escape with Escape Artist, a standard action (004:600).
     EscapeArtist,
-    /// Let go of the foe it pins, a free action (004:610).
+    /// Let go of the foe it pins, a free action (004:612).
     Release,
 }
 
@@ -71,15 +71,15 @@ impl GrappleMove {
         }
     }
 
-    /// Whether it replaces one of the creature's attacks (004:579, 004:589): all but Escape Artist (a
-    /// standard action, 004:601) and letting go (free, 004:610).
+    /// Whether it replaces one of the creature's attacks (004:579, 004:592): all but Escape Artist (a
+    /// standard action, 004:600) and letting go (free, 004:612).
     pub fn is_an_attack(self) -> bool {
         !matches!(self, GrappleMove::EscapeArtist | GrappleMove::Release)
     }
 
     /// Its kind of action, the creature having made `made` grapple attacks this turn: the first is the
     /// standard action's attack; a second turns the turn into a full attack, taking the move action too; the
-    /// others are the full attack's (004:579, 004:589, 004:229-231). Escape Artist is a standard action,
+    /// others are the full attack's (004:579, 004:592, 004:229-231). Escape Artist is a standard action,
     /// letting go free.
     pub fn kind(self, made: u32) -> ActionKind {
         match (self, made) {
@@ -91,7 +91,7 @@ impl GrappleMove {
     }
 }
 
-/// The grapple attacks a creature made in a round: each of its attacks may be one (004:579, 004:589).
+/// The grapple attacks a creature made in a round: each of its attacks may be one (004:579, 004:592).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GrappleAttacks {
     /// The round.
@@ -166,18 +166,18 @@ pub fn grapple_side_at(c: &CombatantItem, base_attack: i32) -> Side {
 /// A grab checked and ready.
 #[derive(Clone, Debug)]
 pub struct GrabPlan {
-    /// The melee touch attack that grabs (004:581); none when joining a grapple (004:614).
+    /// The melee touch attack that grabs (004:582); none when joining a grapple (004:615).
     pub touch: Option<AttackPlan>,
-    /// The attempt provokes from the target (004:580).
+    /// The attempt provokes from the target (004:581).
     pub provokes: bool,
     /// The grappler's check.
     pub attacker: Side,
     /// The foe's.
     pub defender: Side,
     /// The space it would hold the foe from, inside the foe's or around it (004:586); `None`: it cannot
-    /// enter and lets go (004:588).
+    /// enter and lets go (004:587).
     pub into: Option<Footprint>,
-    /// It joins a grapple the foe is already in (004:614).
+    /// It joins a grapple the foe is already in (004:615).
     pub joining: bool,
 }
 
@@ -197,7 +197,7 @@ fn grabbing_weapon(c: &CombatantItem) -> Result<Weapon, Refusal> {
         .find(|w| w.unarmed)
         .or_else(|| weapons.iter().find(|w| w.natural))
         .cloned()
-        .ok_or_else(|| Refusal::new("it has neither hands nor natural weapons to grab with", "004:581"))
+        .ok_or_else(|| Refusal::new("it has neither hands nor natural weapons to grab with", "004:582"))
 }
 
 /// How many grapplers a creature counts for against a foe of `their_size`, in halves (004:617): one size
@@ -291,7 +291,7 @@ pub struct HoldPlan {
     /// The mover's check (a grapple check, or Escape Artist).
     pub attacker: Side,
     /// The opponents it must beat, each with its grapple check: the foe, or every opponent for an escape
-    /// (004:601, 004:618).
+    /// (004:600, 004:618).
     pub opponents: Vec<(Entity, Side)>,
 }
 
@@ -328,7 +328,7 @@ impl HoldPlan {
 }
 
 /// The foe a move in a grapple is aimed at when none is named: the pinner for a break (by a grapple check
-/// or Escape Artist, 004:613), the first opponent otherwise.
+/// or Escape Artist, 004:614), the first opponent otherwise.
 pub fn default_foe(c: &CombatantItem, action: GrappleMove) -> Option<Entity> {
     let g = c.grapple?;
     match action {
@@ -342,7 +342,7 @@ pub fn move_now(world: &World, who: Entity, action: GrappleMove) -> Result<HoldP
     let foe = world
         .try_query_filtered::<Combatant, With<Creature>>()
         .and_then(|mut q| q.query(world).get(who).ok().and_then(|c| default_foe(&c, action)))
-        .ok_or_else(|| Refusal::new("it is in no grapple", "004:589"))?;
+        .ok_or_else(|| Refusal::new("it is in no grapple", "004:592"))?;
     let made = attacks_made(world, who);
     super::plan_on(world, (who, foe), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, (action, made))))
 }
@@ -359,10 +359,10 @@ pub fn plan_hold(
     let base_attack = if action.is_an_attack() { attack_at(a, made)? } else { a.base_attack.0 };
     budget.check(action.kind(made))?;
     let Some(grapple) = a.grapple.filter(|_| a.conditions.has(Condition::Grappling)) else {
-        return Err(Refusal::new("it is in no grapple", "004:589"));
+        return Err(Refusal::new("it is in no grapple", "004:592"));
     };
     if !grapple.with.contains(&t.entity) {
-        return Err(Refusal::new(format!("it does not grapple {}", t.id), "004:589"));
+        return Err(Refusal::new(format!("it does not grapple {}", t.id), "004:592"));
     }
     let pinned = a.conditions.has(Condition::Pinned);
     let pinning = ground
@@ -371,29 +371,29 @@ pub fn plan_hold(
         .find(|c| grapple.with.contains(&c.entity) && Grapple::pins(a.entity, c.grapple, c.conditions))
         .map(|c| c.entity);
     match action {
-        GrappleMove::Grab => return Err(Refusal::new("it already grapples it", "004:589")),
-        GrappleMove::BreakPin if !pinned => return Err(Refusal::new("it is not pinned", "004:613")),
+        GrappleMove::Grab => return Err(Refusal::new("it already grapples it", "004:592")),
+        GrappleMove::BreakPin if !pinned => return Err(Refusal::new("it is not pinned", "004:614")),
         GrappleMove::BreakPin if grapple.pinned_by != Some(t.entity) => {
-            return Err(Refusal::new(format!("{} does not pin it", t.id), "004:613"));
+            return Err(Refusal::new(format!("{} does not pin it", t.id), "004:614"));
         }
         GrappleMove::BreakPin => {}
-        // Pinned, Escape Artist breaks the pin, not the grapple (004:613).
+        // Pinned, Escape Artist breaks the pin, not the grapple (004:614).
         GrappleMove::EscapeArtist if pinned && grapple.pinned_by != Some(t.entity) => {
-            return Err(Refusal::new(format!("{} does not pin it", t.id), "004:613"));
+            return Err(Refusal::new(format!("{} does not pin it", t.id), "004:614"));
         }
         GrappleMove::EscapeArtist if pinned => {}
-        _ if pinned => return Err(Refusal::new("pinned, it can only try to break free", "004:613")),
+        _ if pinned => return Err(Refusal::new("pinned, it can only try to break free", "004:614")),
         GrappleMove::Pin if t.conditions.has(Condition::Pinned) => {
             return Err(Refusal::new("it is pinned already", "004:606"));
         }
         GrappleMove::Pin if pinning.is_some() => {
-            return Err(Refusal::new("pinning one foe, it cannot pin another", "004:612"));
+            return Err(Refusal::new("pinning one foe, it cannot pin another", "004:613"));
         }
         GrappleMove::Escape | GrappleMove::EscapeArtist if pinning.is_some() => {
-            return Err(Refusal::new("pinning a foe, it lets go of it (a free action) rather than escape", "004:612"));
+            return Err(Refusal::new("pinning a foe, it lets go of it (a free action) rather than escape", "004:613"));
         }
         GrappleMove::Release if pinning != Some(t.entity) => {
-            return Err(Refusal::new(format!("it does not pin {}", t.id), "004:610"));
+            return Err(Refusal::new(format!("it does not pin {}", t.id), "004:612"));
         }
         _ => {}
     }
@@ -405,7 +405,7 @@ pub fn plan_hold(
         GrappleMove::EscapeArtist => {
             let skill = crate::rules::core::checks::skill(a.skills.escape_artist, a.abilities.dex);
             attacker =
-                Side { check: Check::EscapeArtist, terms: vec![Modifier::new(skill, "Escape Artist (004:601)")] };
+                Side { check: Check::EscapeArtist, terms: vec![Modifier::new(skill, "Escape Artist (004:600)")] };
         }
         _ => {}
     }
@@ -436,7 +436,7 @@ pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCurs
                 world,
                 intent.attacker,
                 intent.action.action(),
-                Refusal::new("it is in no grapple", "004:589"),
+                Refusal::new("it is in no grapple", "004:592"),
             );
             continue;
         };
@@ -486,14 +486,14 @@ fn count_attack(world: &mut World, who: Entity) {
 }
 
 /// Starts or joins a grapple: the target's blow (a wound spoils it), the touch attack, the opposed check,
-/// the damage, then into the foe's space past the others' blows (004:578-588).
+/// the damage, then into the foe's space past the others' blows (004:579-587).
 fn grab(world: &mut World, attacker: Entity, target: Entity, made: u32) {
     let Ok(Some(plan)) = world.run_system_cached_with(prepare_grab, (attacker, target, made)) else { return };
     count_attack(world, attacker);
     if plan.provokes {
         let provoking = Provoking {
             only: Some(target),
-            ..Provoking::new(attacker, Action::Grapple, "starting a grapple (004:580)")
+            ..Provoking::new(attacker, Action::Grapple, "starting a grapple (004:581)")
         };
         let provoked = provoke_as(world, provoking);
         if provoked.dropped {
@@ -504,14 +504,14 @@ fn grab(world: &mut World, attacker: Entity, target: Entity, made: u32) {
                 world,
                 attacker,
                 Action::Grapple,
-                "the attack of opportunity wounded it: the grapple fails (004:580)",
+                "the attack of opportunity wounded it: the grapple fails (004:581)",
             );
             return;
         }
     }
     let Ok(true) = world.run_system_cached_with(roll_grab, (attacker, target, plan.clone())) else { return };
     let Some(into) = plan.into else {
-        interrupted(world, attacker, Action::Grapple, "it cannot enter its foe's space: it lets go (004:588)");
+        interrupted(world, attacker, Action::Grapple, "it cannot enter its foe's space: it lets go (004:587)");
         return;
     };
     let grapplers = world.get::<Grapple>(target).map(|g| g.with.clone()).unwrap_or_default();
@@ -533,7 +533,7 @@ fn grab(world: &mut World, attacker: Entity, target: Entity, made: u32) {
     bind(world, attacker, target);
 }
 
-/// The touch attack (unless joining), the opposed check, and on a hold the unarmed damage (004:581-582):
+/// The touch attack (unless joining), the opposed check, and on a hold the unarmed damage (004:582-583):
 /// whether the hold is made.
 fn roll_grab(
     In((attacker, target, plan)): In<(Entity, Entity, GrabPlan)>,
@@ -553,7 +553,7 @@ fn roll_grab(
         &mut facts,
         (a.id, Check::Grapple, plan.attacker.bonus()),
         (t.id, Check::Grapple, plan.defender.bonus()),
-        if plan.joining { "joining a grapple (004:614)" } else { "the hold: opposed grapple checks (004:582)" },
+        if plan.joining { "joining a grapple (004:615)" } else { "the hold: opposed grapple checks (004:583)" },
     );
     if held {
         unarmed_damage_to(&a, &t, a.traits.armed_unarmed, &mut dice, &mut facts, &mut damage);
@@ -561,7 +561,7 @@ fn roll_grab(
     held
 }
 
-/// An unarmed strike's damage from `a` to `t` (004:582, 004:597): its unarmed strike's dice, else the
+/// An unarmed strike's damage from `a` to `t` (004:583, 004:597): its unarmed strike's dice, else the
 /// size's (004:172), plus Strength; nonlethal unless `lethal`.
 fn unarmed_damage_to(
     a: &CombatantItem,
@@ -592,8 +592,8 @@ fn unarmed_damage_to(
 fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
     if plan.action == GrappleMove::Release {
         let outside = stepping_out(world, attacker, target);
-        let freed = part(world, attacker, target, "lets go of the foe it pins (004:610)");
-        step_out(world, outside, "out of the grapple (004:610)");
+        let freed = part(world, attacker, target, "lets go of the foe it pins (004:612)");
+        step_out(world, outside, "out of the grapple (004:612)");
         settle(world, freed, "out of the grapple (our ruling)");
         return;
     }
@@ -624,12 +624,12 @@ fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
             let opponents: Vec<Entity> = plan.opponents.iter().map(|(e, _)| *e).collect();
             let mut freed = Vec::new();
             for other in &opponents {
-                freed.extend(part(world, attacker, *other, "escapes the grapple (004:601)"));
+                freed.extend(part(world, attacker, *other, "escapes the grapple (004:600)"));
             }
             freed.retain(|e| *e != attacker);
             if let Some(first) = opponents.first() {
                 let beside = world.get::<Space>(*first).zip(world.get::<Position>(*first)).map(|(s, p)| s.at(p.0));
-                step_out(world, Some((attacker, beside)), "escaping, to a square next to its foe (004:602)");
+                step_out(world, Some((attacker, beside)), "escaping, to a square next to its foe (004:601)");
             }
             freed.reverse();
             settle(world, freed, "out of the grapple (our ruling)");
@@ -638,7 +638,7 @@ fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
     }
 }
 
-/// The opposed checks of a move in a grapple: the mover's one d20 against each opponent's (004:601, 004:618),
+/// The opposed checks of a move in a grapple: the mover's one d20 against each opponent's (004:600, 004:618),
 /// ties to the higher modifier, then a die (004:585). Whether it beat them all.
 fn roll_hold(
     In((attacker, plan)): In<(Entity, HoldPlan)>,
@@ -651,11 +651,11 @@ fn roll_hold(
     let reason = match plan.action {
         GrappleMove::Damage | GrappleMove::LethalDamage => "damaging a grappled foe (004:597)",
         GrappleMove::Pin => "pinning (004:606)",
-        GrappleMove::BreakPin => "breaking free of a pin (004:613)",
+        GrappleMove::BreakPin => "breaking free of a pin (004:614)",
         GrappleMove::EscapeArtist if a.conditions.has(Condition::Pinned) => {
-            "breaking free of a pin with Escape Artist (004:613)"
+            "breaking free of a pin with Escape Artist (004:614)"
         }
-        _ => "escaping the grapple: beating every opponent (004:601)",
+        _ => "escaping the grapple: beating every opponent (004:600)",
     };
     let mut won = true;
     for (e, side) in &plan.opponents {

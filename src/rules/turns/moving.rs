@@ -100,7 +100,7 @@ pub fn check_action(
     if conditions.has(Condition::Grappling) {
         return Err(Refusal::new(
             "grappling, it moves only by winning a grapple check, or escapes first",
-            "004:591, 004:603",
+            "004:591, 004:602",
         ));
     }
     match action {

@@ -581,7 +581,7 @@ pub enum Feat {
     /// Science de la destruction: a sunder provokes nothing (004:500).
     ImprovedSunder,
     /// Science de la lutte: starting a grapple provokes nothing, +4 on grapple checks (d20 standard; the
-    /// text gives the first to Improved Unarmed Strike, 004:580; our ruling).
+    /// text gives the first to Improved Unarmed Strike, 004:581; our ruling).
     ImprovedGrapple,
     /// Science du renversement: the foe of an overrun cannot avoid it (004:536).
     ImprovedOverrun,
