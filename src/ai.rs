@@ -773,8 +773,9 @@ fn grapple_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) 
     })
 }
 
-/// Its move in a grapple: pinned, it breaks free; stronger than its foe, it damages it (lethally when the -4
-/// still leaves it likely); weaker, it escapes, with Escape Artist if that is better.
+/// Its move in a grapple: pinned, it breaks free; an ally pinned by its foe, it frees it; stronger than its
+/// foe, it damages it (lethally when the -4 still leaves it likely); weaker, it escapes, with Escape Artist if
+/// that is better.
 fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Command> {
     use crate::rules::special::grapple::GrappleMove;
     let try_move = |world: &mut World, action: GrappleMove| {
@@ -784,6 +785,18 @@ fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Comman
     let pinned = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Pinned));
     if pinned {
         return try_move(world, GrappleMove::BreakPin).map(|(a, _)| command(a));
+    }
+    // An ally pinned by a foe it grapples comes first (004:607).
+    let foes = world.get::<Grapple>(creature).map(|g| g.with.clone()).unwrap_or_default();
+    for foe in foes {
+        let Ok(rescue) = crate::preview::grapple_preview(world, creature, Some(foe), GrappleMove::FreeAlly) else {
+            continue;
+        };
+        if rescue.chance >= 0.3
+            && let Some(id) = world.get::<CreatureId>(foe).cloned()
+        {
+            return Some(Command::Grapple { creature: me.id.clone(), target: Some(id), action: GrappleMove::FreeAlly });
+        }
     }
     let damage = try_move(world, GrappleMove::Damage)?;
     if damage.1 >= 0.5 {

@@ -117,6 +117,16 @@ pub const BAR: &[BarAction] = &[
     },
     BarAction { key: KeyCode::Digit0, label: "Break pin [0]", kind: BarKind::GrappleNow(GrappleMove::BreakPin) },
     BarAction { key: KeyCode::Minus, label: "Let go [-]", kind: BarKind::GrappleNow(GrappleMove::Release) },
+    BarAction {
+        key: KeyCode::End,
+        label: "Free an ally [End]",
+        kind: BarKind::Mode(Mode::Grapple(GrappleMove::FreeAlly)),
+    },
+    BarAction {
+        key: KeyCode::Insert,
+        label: "Turn its weapon [Ins]",
+        kind: BarKind::Mode(Mode::Grapple(GrappleMove::TurnWeapon)),
+    },
     BarAction { key: KeyCode::Equal, label: "Throw a flask [=]", kind: BarKind::Mode(Mode::Throw) },
     BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
@@ -154,6 +164,23 @@ fn flight_bar_state(world: &World, me: Entity, kind: BarKind, conditions: &Condi
 }
 
 /// Whether an action-bar entry can be used now, or the rule that forbids it.
+/// Whether a move in a grapple is open: one aimed at a foe clicked needs an attack left, the others a foe
+/// the rules find now.
+fn grapple_state(world: &World, me: Entity, action: GrappleMove) -> Result<(), Refusal> {
+    if !world.get::<Conditions>(me).is_some_and(|c| c.has(Condition::Grappling)) {
+        return Err(Refusal::new("it is in no grapple", "004:592"));
+    }
+    let budget = world.get::<crate::rules::turns::ActionBudget>(me).copied().unwrap_or_default();
+    match action {
+        GrappleMove::Damage
+        | GrappleMove::LethalDamage
+        | GrappleMove::Pin
+        | GrappleMove::FreeAlly
+        | GrappleMove::TurnWeapon => budget.check(action.kind(crate::rules::special::grapple::attacks_made(world, me))),
+        _ => crate::rules::special::grapple::move_now(world, me, action).map(|_| ()),
+    }
+}
+
 pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     use crate::rules::turns::{ActionBudget, ActionKind};
     if kind == BarKind::Threats {
@@ -191,17 +218,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
                 Err(Refusal::new("it carries no splash weapon", "004:528"))
             }
         }
-        BarKind::Mode(Mode::Grapple(action)) | BarKind::GrappleNow(action) => {
-            if !conditions.has(Condition::Grappling) {
-                return Err(Refusal::new("it is in no grapple", "004:592"));
-            }
-            match action {
-                GrappleMove::Damage | GrappleMove::LethalDamage | GrappleMove::Pin => {
-                    budget.check(action.kind(crate::rules::special::grapple::attacks_made(world, me)))
-                }
-                _ => crate::rules::special::grapple::move_now(world, me, action).map(|_| ()),
-            }
-        }
+        BarKind::Mode(Mode::Grapple(action)) | BarKind::GrappleNow(action) => grapple_state(world, me, action),
         BarKind::PickUp => {
             let intent = crate::rules::special::disarm::PickUpIntent { creature: me, weapon: None };
             crate::rules::special::disarm::check_pick_up(world, &intent).map(|_| ())

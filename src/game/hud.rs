@@ -1026,6 +1026,8 @@ fn grapple_lines(
         GrappleMove::BreakPin => "break free of the pin (004:614)",
         GrappleMove::Escape | GrappleMove::EscapeArtist => "escape (004:600)",
         GrappleMove::Release | GrappleMove::Grab => "let go (004:612)",
+        GrappleMove::FreeAlly => "free the ally it pins (004:607)",
+        GrappleMove::TurnWeapon => "turn its light weapon against it, then an attack at -4 (004:609)",
     };
     out.push((format!("{what}: {}", percent(g.chance)), GOOD));
     for (foe, side) in &hold.opponents {

@@ -488,6 +488,17 @@ pub fn plan_attack(
     situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
     let weapon = choose_weapon(attacker, &situation)?;
+    plan_attack_with(attacker, target, weapon, situation)
+}
+
+/// [`plan_attack`] with a weapon already chosen, the attacker's own or not (a grappler turning its foe's
+/// light weapon against it, 004:609).
+pub fn plan_attack_with(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: Weapon,
+    situation: AttackSituation<'_>,
+) -> Result<AttackPlan, Refusal> {
     check_target(attacker, target)?;
     let (attacker_abilities, target_abilities) = (entangled(attacker), entangled(target));
     let mut modifiers =

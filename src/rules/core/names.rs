@@ -144,6 +144,10 @@ pub enum Action {
     Escape,
     /// Letting go of a pinned foe (004:612).
     Release,
+    /// Freeing an ally from a pin (004:607).
+    FreeAlly,
+    /// Turning a grappled foe's light weapon against it (004:609).
+    TurnWeapon,
     /// Throwing a splash weapon (004:528-530).
     Throw,
     /// An overrun (004:531-537).
@@ -203,6 +207,8 @@ impl Action {
             Action::BreakPin => "break_pin",
             Action::Escape => "escape",
             Action::Release => "release",
+            Action::FreeAlly => "free an ally",
+            Action::TurnWeapon => "turn its weapon",
             Action::Throw => "throw",
             Action::Overrun => "overrun",
         })

@@ -56,6 +56,10 @@ pub enum GrappleMove {
     EscapeArtist,
     /// Let go of the foe it pins, a free action (004:612).
     Release,
+    /// Free an ally the foe pins: the ally stays in the grapple, pinned no more (004:607).
+    FreeAlly,
+    /// Turn the foe's light weapon against it: won, an attack with it at -4; the foe keeps it (004:608-609).
+    TurnWeapon,
 }
 
 impl GrappleMove {
@@ -68,6 +72,8 @@ impl GrappleMove {
             GrappleMove::BreakPin => Action::BreakPin,
             GrappleMove::Escape | GrappleMove::EscapeArtist => Action::Escape,
             GrappleMove::Release => Action::Release,
+            GrappleMove::FreeAlly => Action::FreeAlly,
+            GrappleMove::TurnWeapon => Action::TurnWeapon,
         }
     }
 
@@ -395,6 +401,15 @@ pub fn plan_hold(
         GrappleMove::Release if pinning != Some(t.entity) => {
             return Err(Refusal::new(format!("it does not pin {}", t.id), "004:612"));
         }
+        GrappleMove::FreeAlly | GrappleMove::TurnWeapon if pinning.is_some() => {
+            return Err(Refusal::new("pinning a foe, it can neither free an ally nor use a weapon", "004:613"));
+        }
+        GrappleMove::FreeAlly if pinned_ally(ground.creatures, a, t).is_none() => {
+            return Err(Refusal::new(format!("{} pins none of its allies", t.id), "004:607"));
+        }
+        GrappleMove::TurnWeapon if light_weapon_of(t).is_none() => {
+            return Err(Refusal::new(format!("{} holds no light weapon", t.id), "004:609"));
+        }
         _ => {}
     }
     let mut attacker = grapple_side_at(a, base_attack);
@@ -421,6 +436,30 @@ pub fn plan_hold(
         vec![(t.entity, grapple_side(t))]
     };
     Ok(HoldPlan { action, attacker, opponents })
+}
+
+/// The ally of `a` that `t` pins, if any (004:607).
+pub fn pinned_ally(
+    creatures: &Query<Combatant, With<Creature>>,
+    a: &CombatantItem,
+    t: &CombatantItem,
+) -> Option<Entity> {
+    let mut allies: Vec<CombatantItem> = creatures
+        .iter()
+        .filter(|c| c.entity != a.entity && c.faction == a.faction && Grapple::pins(t.entity, c.grapple, c.conditions))
+        .collect();
+    allies.sort_by(|x, y| x.id.cmp(y.id));
+    allies.first().map(|c| c.entity)
+}
+
+/// The light weapon a creature holds, that a grappler may turn against it (004:609): its first light melee
+/// weapon made by hand, not a natural one nor an unarmed strike (our ruling: what it carries it holds).
+pub fn light_weapon_of(t: &CombatantItem) -> Option<Weapon> {
+    t.armament
+        .0
+        .iter()
+        .find(|w| w.handling == Handling::Light && !w.natural && !w.unarmed && w.delivery == Delivery::Melee)
+        .cloned()
 }
 
 /// Carries out grapple intents one after the other.
@@ -617,6 +656,17 @@ fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
             });
         }
         GrappleMove::BreakPin => unpin(world, attacker),
+        GrappleMove::FreeAlly => {
+            let ally = world.run_system_cached_with(ally_pinned_by, (attacker, target)).ok().flatten();
+            if let Some(ally) = ally {
+                unpin(world, ally);
+            }
+        }
+        GrappleMove::TurnWeapon => {
+            // Counted already: this grapple attack is the last of those made this round.
+            let made = attacks_made(world, attacker).saturating_sub(1);
+            let _ = world.run_system_cached_with(strike_with_their_weapon, (attacker, target, made));
+        }
         GrappleMove::EscapeArtist if world.get::<Conditions>(attacker).is_some_and(|c| c.has(Condition::Pinned)) => {
             unpin(world, attacker);
         }
@@ -651,6 +701,8 @@ fn roll_hold(
     let reason = match plan.action {
         GrappleMove::Damage | GrappleMove::LethalDamage => "damaging a grappled foe (004:597)",
         GrappleMove::Pin => "pinning (004:606)",
+        GrappleMove::FreeAlly => "freeing a pinned ally (004:607)",
+        GrappleMove::TurnWeapon => "turning the foe's weapon against it (004:609)",
         GrappleMove::BreakPin => "breaking free of a pin (004:614)",
         GrappleMove::EscapeArtist if a.conditions.has(Condition::Pinned) => {
             "breaking free of a pin with Escape Artist (004:614)"
@@ -670,6 +722,65 @@ fn roll_hold(
         );
     }
     won
+}
+
+/// The ally of `attacker` that `target` pins.
+fn ally_pinned_by(
+    In((attacker, target)): In<(Entity, Entity)>,
+    creatures: Query<Combatant, With<Creature>>,
+) -> Option<Entity> {
+    let (a, t) = (creatures.get(attacker).ok()?, creatures.get(target).ok()?);
+    pinned_ally(&creatures, &a, &t)
+}
+
+/// The attack with the foe's own light weapon, at -4, at the base attack of the grapple attack it replaces,
+/// the `made`-th of the round (004:579, 004:609): rolled, and its damage dealt; the foe keeps the weapon.
+fn strike_with_their_weapon(
+    In((attacker, target, made)): In<(Entity, Entity, u32)>,
+    creatures: Query<Combatant, With<Creature>>,
+    field: Res<crate::rules::core::battlefield::Battlefield>,
+    mut dice: ResMut<Dice>,
+    mut out: (MessageWriter<Fact>, MessageWriter<Damage>),
+) {
+    let (facts, damage) = (&mut out.0, &mut out.1);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else { return };
+    let Some(weapon) = light_weapon_of(&t) else { return };
+    let (own, theirs) = (a.space.at(a.position.0), t.space.at(t.position.0));
+    let cover = crate::rules::attack::melee_cover(&field, own, theirs);
+    let situation = crate::rules::attack::AttackSituation {
+        weapon: None,
+        own,
+        theirs,
+        allies_near_target: false,
+        charge: false,
+        opportunity: false,
+        mid_action: None,
+        flanking_with: None,
+        cover: &cover,
+        miss_chance: 0,
+        scale: field.scale(),
+        waters: crate::rules::attack::underwater::waters(&field, (&a, own), (&t, theirs)),
+    };
+    let mut plan = match crate::rules::attack::plan_attack_with(&a, &t, weapon, situation) {
+        Ok(plan) => plan,
+        Err(refusal) => {
+            facts.write(Fact::ActionRefused {
+                creature: a.id.clone(),
+                action: Action::TurnWeapon,
+                reason: refusal.reason,
+                rule: refusal.rule,
+            });
+            return;
+        }
+    };
+    if let Ok(base_attack) = attack_at(&a, made)
+        && let Some(term) = plan.modifiers.iter_mut().find(|m| m.source == "base attack")
+    {
+        term.value = base_attack;
+    }
+    if let Some(hit) = crate::rules::attack::roll_planned_attack(&plan, a.id, t.id, t.traits, &mut dice, facts) {
+        damage.write(Damage { target, amount: hit.amount, nonlethal: hit.nonlethal, from_one_attack: true });
+    }
 }
 
 fn deal_grapple_damage(
