@@ -56,6 +56,7 @@ const ICONS = [
   ['skeleton',      'skeleton',          'skoll/skeleton.svg'],
   ['crocodile',     'croc-jaws',         'lorc/croc-jaws.svg'],
   ['lizardfolk',    'lizardman',         'lorc/lizardman.svg'],
+  ['horse',         'horse-head',        'delapouite/horse-head.svg'],
   ['generic',       'meeple',            'delapouite/meeple.svg'],
 ];
 

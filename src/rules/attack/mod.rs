@@ -58,6 +58,8 @@ pub struct AttackIntent {
     pub dive: bool,
     /// The claw of a swoop: damage doubled, with the standard action (004:751).
     pub swoop: bool,
+    /// The hoof of a mount that tramples the foe its overrun knocked down: no action of its own (004:537).
+    pub trample: bool,
 }
 
 impl AttackIntent {
@@ -76,6 +78,7 @@ impl AttackIntent {
             blows: None,
             dive: false,
             swoop: false,
+            trample: false,
         }
     }
 }
@@ -1280,7 +1283,7 @@ fn prepare_attack_intent(
         defensively: intent.defensively,
         lethal: intent.lethal,
         readied: intent.readied,
-        paid: underway.is_some() || intent.dive,
+        paid: underway.is_some() || intent.dive || intent.trample,
         splash: false,
     };
     let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
@@ -1314,7 +1317,7 @@ fn prepare_attack_intent(
             }
         }
     }
-    if !intent.charge && !intent.readied && !intent.dive && underway.is_none() {
+    if !intent.charge && !intent.readied && !intent.dive && !intent.trample && underway.is_none() {
         let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
     }
     if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {

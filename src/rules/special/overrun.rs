@@ -13,7 +13,9 @@
 //! to the first space beyond it, within its speed and what it has travelled this round. The mover came to
 //! its square by that move's way, so falling back 1.5 m leaves it there. A defender avoids when its chance
 //! to win the block is below one in two, and blocks otherwise; an avoided overrun spends no standard action
-//! (004:533). Mounted overrun and Trample (004:537) are not played yet.
+//! (004:533). A mount's overrun is the mounted overrun: the mount's Strength and size make the check
+//! (004:537); its rider's Trample forbids the foe to avoid it and, the foe knocked down, the mount strikes it
+//! with its hoof (else a claw, else its first natural weapon, 004:537), no action of its own.
 
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
@@ -60,8 +62,11 @@ pub struct OverrunPlan {
     pub beyond: Footprint,
     /// Squares of movement the passage takes.
     pub squares: u32,
-    /// The defender blocks (must against Improved Overrun, 004:536; else by its chance).
+    /// The defender blocks (must against Improved Overrun, 004:536, or a mount whose rider has Trample,
+    /// 004:537; else by its chance).
     pub blocks: bool,
+    /// The hoof the mount strikes a foe it knocked down with, its rider having Trample (004:537).
+    pub hoof: Option<String>,
 }
 
 impl OverrunPlan {
@@ -156,7 +161,9 @@ pub fn plan_overrun(
         attacker.terms.push(Modifier::new(2, "charging (004:534)"));
     }
     let defender = better_side(t, true);
-    let blocks = a.feats.has(Feat::ImprovedOverrun) || defender.chance_against(&attacker) >= 0.5;
+    let trampling = tramples(ground, a);
+    let blocks = a.feats.has(Feat::ImprovedOverrun) || trampling || defender.chance_against(&attacker) >= 0.5;
+    let hoof = if trampling { hoof_of(a) } else { None };
     Ok(OverrunPlan {
         attacker,
         defender,
@@ -165,6 +172,29 @@ pub fn plan_overrun(
         beyond,
         squares,
         blocks,
+        hoof,
+    })
+}
+
+/// The natural weapon a trampling mount strikes with (004:537): its hoof, else a claw, else its first.
+fn hoof_of(mount: &CombatantItem) -> Option<String> {
+    let natural: Vec<&Weapon> = mount.armament.0.iter().filter(|w| w.natural && !is_ranged(w)).collect();
+    ["hoof", "claw"]
+        .iter()
+        .find_map(|n| natural.iter().find(|w| w.name.contains(n)))
+        .or(natural.first())
+        .map(|w| w.name.clone())
+}
+
+/// Whether `mount` overruns under a rider with Trample who directs it (004:537). A mount's overrun is the
+/// mounted overrun: its Strength and its size are the check's (the overrunner is the mount).
+fn tramples(ground: &super::Ground<'_, '_, '_>, mount: &CombatantItem) -> bool {
+    mount.riders.is_some_and(|riders| {
+        riders.all().iter().any(|r| {
+            ground.creatures.get(*r).is_ok_and(|c| {
+                c.feats.has(Feat::Trample) && crate::rules::core::creature::directs(c.seat, c.conditions)
+            })
+        })
     })
 }
 
@@ -218,6 +248,15 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
         };
         if !through {
             continue;
+        }
+        // The trampling mount's hoof on the foe it knocked down, with no action of its own (004:537).
+        if plan.blocks
+            && let Some(hoof) = &plan.hoof
+        {
+            world.write_message(crate::rules::attack::AttackIntent {
+                trample: true,
+                ..crate::rules::attack::AttackIntent::new(intent.attacker, intent.target, Some(hoof.clone()))
+            });
         }
         // The move goes on through the foe's space: leaving its square provokes, but not from the foe.
         let leaving = Provoking {

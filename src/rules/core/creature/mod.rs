@@ -585,6 +585,9 @@ pub enum Feat {
     ImprovedGrapple,
     /// Science du renversement: the foe of an overrun cannot avoid it (004:536).
     ImprovedOverrun,
+    /// Piétinement: the foe of its mount's overrun cannot avoid it, and a foe knocked down takes a hoof
+    /// (004:537).
+    Trample,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).
