@@ -16,6 +16,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::reach::melee_reaches;
 use crate::rules::movement::MovementAction;
+use crate::rules::special::turning::TurnKind;
 use crate::rules::turns::moving::ChargeFinish;
 use crate::rules::turns::{ActionBudget, ActionKind};
 
@@ -169,6 +170,9 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return flee(world, creature, &me, by.turner).unwrap_or(end);
     }
     // A cleric turns undead when its turning would reach two or more of them, or one that threatens it.
+    if let Some(step) = channel_for_its_undead(world, creature, &me, &foes) {
+        return step;
+    }
     if let Some(step) = turn_undead(world, creature, &me, &foes) {
         return step;
     }
@@ -826,14 +830,40 @@ fn flee(world: &mut World, creature: Entity, me: &Seen, from: Entity) -> Option<
     Some(Command::Move { creature: me.id.clone(), to: *to, action: *action, path: None })
 }
 
+/// An evil cleric's other uses of its turnings (004:567-570): freeing its undead from a good cleric's turning
+/// when its check likely equals the one that turned them, else, with a good cleric among its foes, bolstering
+/// its undead that are not bolstered yet.
+fn channel_for_its_undead(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    use crate::rules::special::turning::{Bolstered, Energy, Turning, plan_turning};
+    let turning = world.get::<Turning>(creature).copied()?;
+    if turning.energy != Energy::Negative {
+        return None;
+    }
+    let command = |kind| Command::TurnUndead { creature: me.id.clone(), kind };
+    if let Ok(plan) = plan_turning(world, creature, TurnKind::Dispel) {
+        let equals = |check: i32| (1..=20).filter(|d| d + plan.check_bonus >= check).count() >= 10;
+        if plan.undead.iter().any(|u| u.turned_by_check.is_some_and(equals)) {
+            return Some(command(TurnKind::Dispel));
+        }
+    }
+    let good_cleric = foes.iter().any(|f| world.get::<Turning>(f.entity).is_some_and(|t| t.energy == Energy::Positive));
+    if !good_cleric {
+        return None;
+    }
+    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
+    let plan = plan_turning(world, creature, TurnKind::Bolster).ok()?;
+    let bare = plan.undead.iter().any(|u| world.get::<Bolstered>(u.entity).is_none_or(|b| round >= b.until));
+    bare.then(|| command(TurnKind::Bolster))
+}
+
 /// Turning undead when it would reach two or more of them, or one next to the turner (004:538-546).
 fn turn_undead(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     world.get::<crate::rules::special::turning::Turning>(creature)?;
-    let plan = crate::rules::special::turning::plan_turning(world, creature).ok()?;
+    let plan = crate::rules::special::turning::plan_turning(world, creature, TurnKind::Turn).ok()?;
     let likely: Vec<_> = plan.undead.iter().filter(|u| plan.chance_for(u.against_check) >= 0.5).collect();
     let close =
         likely.iter().any(|u| foes.iter().any(|f| f.entity == u.entity && f.footprint.distance_to(me.footprint) <= 1));
-    (likely.len() >= 2 || close).then(|| Command::TurnUndead { creature: me.id.clone() })
+    (likely.len() >= 2 || close).then(|| Command::TurnUndead { creature: me.id.clone(), kind: TurnKind::Turn })
 }
 
 fn nearest_foe(foes: &[Seen], at: Footprint) -> u32 {

@@ -1364,7 +1364,7 @@ fn undead_are_turned_with_the_mouse() {
     app.update();
     let cleric = entity(&app, "cleric");
     pass_turns_until(&mut app, cleric);
-    use_bar(app.world_mut(), BarKind::Mode(Mode::Turn));
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Turn(estoc::rules::special::turning::TurnKind::Turn)));
     app.world_mut().resource_mut::<Hover>().square = Some(Square::new(15, 6));
     app.update();
     let plan = app.world().resource::<Previews>().turning.clone().expect("a turning preview").expect("a turning");
@@ -1378,7 +1378,7 @@ fn undead_are_turned_with_the_mouse() {
     assert!(plan.undead.iter().all(|u| u.id.0 != "hidden" && u.id.0 != "far"), "{:?}", plan.undead);
     assert_eq!(plan.uses_left, 4, "3 + Cha 14's +2, one spent by this turning (004:541)");
     let step = clicked(&mut app, Square::new(15, 6)).expect("a turning");
-    assert!(matches!(&step, Command::TurnUndead { creature } if creature == "cleric"));
+    assert!(matches!(&step, Command::TurnUndead { creature, .. } if creature == "cleric"));
     let facts = play(&mut app, &step);
     assert!(facts.iter().any(|f| matches!(f, Fact::TurningChecked { .. })), "{facts:?}");
 }

@@ -10,6 +10,7 @@ use crate::rules::core::geometry::Square;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::MovementAction;
 use crate::rules::special::grapple::GrappleMove;
+use crate::rules::special::turning::TurnKind;
 use crate::rules::turns::FullAttackUnderway;
 use crate::rules::turns::TurnOrder;
 
@@ -93,7 +94,13 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::Semicolon, label: "Trip [;]", kind: BarKind::Mode(Mode::Trip) },
     BarAction { key: KeyCode::Period, label: "Bull rush [.]", kind: BarKind::Mode(Mode::BullRush) },
     BarAction { key: KeyCode::Slash, label: "Rush: stay put [/]", kind: BarKind::Stay },
-    BarAction { key: KeyCode::Backslash, label: "Turn undead [\\]", kind: BarKind::Mode(Mode::Turn) },
+    BarAction { key: KeyCode::Backslash, label: "Turn undead [\\]", kind: BarKind::Mode(Mode::Turn(TurnKind::Turn)) },
+    BarAction {
+        key: KeyCode::Delete,
+        label: "Dispel turning [Del]",
+        kind: BarKind::Mode(Mode::Turn(TurnKind::Dispel)),
+    },
+    BarAction { key: KeyCode::F2, label: "Bolster undead [F2]", kind: BarKind::Mode(Mode::Turn(TurnKind::Bolster)) },
     BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
     BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
     BarAction { key: KeyCode::Digit3, label: "Sunder [3]", kind: BarKind::Mode(Mode::Sunder) },
@@ -223,9 +230,15 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             let intent = crate::rules::special::disarm::PickUpIntent { creature: me, weapon: None };
             crate::rules::special::disarm::check_pick_up(world, &intent).map(|_| ())
         }
-        BarKind::Mode(Mode::Turn) => match world.get::<crate::rules::special::turning::Turning>(me) {
+        BarKind::Mode(Mode::Turn(kind)) => match world.get::<crate::rules::special::turning::Turning>(me) {
             None => Err(Refusal::new("cannot turn undead: clerics and paladins can", "004:538")),
-            Some(_) => budget.check(ActionKind::Standard),
+            Some(turning) => match kind {
+                TurnKind::Turn => budget.check(ActionKind::Standard),
+                _ if turning.energy != crate::rules::special::turning::Energy::Negative => {
+                    Err(Refusal::new("only negative energy dispels a turning or bolsters undead", "004:567-570"))
+                }
+                _ => budget.check(ActionKind::Standard),
+            },
         },
         // Standing next to its foe, or charging to it (004:446, 004:458).
         BarKind::Mode(Mode::BullRush) | BarKind::Stay => {

@@ -39,8 +39,8 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     let choice = world.resource::<Choice>().clone();
     let my_id = id_of(world, me);
     // Turning reaches every undead in range at once (004:542): a click anywhere turns.
-    if choice.mode == Mode::Turn {
-        return Some(Command::TurnUndead { creature: my_id });
+    if let Mode::Turn(kind) = choice.mode {
+        return Some(Command::TurnUndead { creature: my_id, kind });
     }
     // A splash weapon: at the creature clicked, else at the intersection nearest the click (004:529).
     if choice.mode == Mode::Throw {

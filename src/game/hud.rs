@@ -781,7 +781,7 @@ fn turning_lines(
     turning: Result<crate::rules::special::turning::TurnPlan, Refusal>,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
-    use crate::rules::special::turning::Energy;
+    use crate::rules::special::turning::{Energy, TurnKind};
     let plan = match turning {
         Ok(plan) => plan,
         Err(refusal) => {
@@ -789,9 +789,11 @@ fn turning_lines(
             return;
         }
     };
-    let (verb, worst) = match plan.turning.energy {
-        Energy::Positive => ("turn", "destroyed"),
-        Energy::Negative => ("rebuke", "commanded"),
+    let (verb, worst) = match (plan.kind, plan.turning.energy) {
+        (TurnKind::Dispel, _) => ("dispel the turning of", "freed"),
+        (TurnKind::Bolster, _) => ("bolster", "bolstered"),
+        (_, Energy::Positive) => ("turn", "destroyed"),
+        (_, Energy::Negative) => ("rebuke", "commanded"),
     };
     out.push((
         format!(
@@ -805,6 +807,22 @@ fn turning_lines(
         out.push(("no undead within 18 m with a line of effect (004:542)".into(), WARN));
     }
     for u in &plan.undead {
+        if plan.kind != TurnKind::Turn {
+            let line = match (plan.kind, u.turned_by_check) {
+                (TurnKind::Dispel, Some(check)) => format!(
+                    "{}: {} HD, turned by a check of {check} — {:.0}% to equal it (004:568); {worst}",
+                    u.id,
+                    u.hit_dice,
+                    (1..=20).filter(|d| d + plan.check_bonus >= check).count() as f32 * 5.0
+                ),
+                _ => format!(
+                    "{}: {} HD — bolstered to the table's row if higher, for 10 rounds (004:570)",
+                    u.id, u.hit_dice
+                ),
+            };
+            out.push((line, GREY));
+            continue;
+        }
         let fate = if plan.turning.level >= 2 * u.hit_dice { worst } else { "turned for 10 rounds" };
         let resisting = if u.against_check > u.hit_dice as i32 {
             format!(", {} against the check", u.against_check)
@@ -822,7 +840,7 @@ fn turning_lines(
             GREY,
         ));
     }
-    out.push(("the nearest first, as far as the damage goes; click anywhere to turn".into(), GOOD));
+    out.push((format!("the nearest first, as far as the damage goes; click anywhere to {verb}"), GOOD));
 }
 
 /// A bull rush on the hovered foe: the charge that brings the rusher there, who strikes as it enters, the

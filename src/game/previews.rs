@@ -193,8 +193,8 @@ pub fn update_previews(world: &mut World) {
         if key.choice.mode == Mode::Throw {
             previews.throw = throw_at_hover(world, me, previews.hovered, key.choice.weapon.as_deref());
         }
-        if key.choice.mode == Mode::Turn {
-            previews.turning = Some(crate::rules::special::turning::plan_turning(world, me));
+        if let Mode::Turn(kind) = key.choice.mode {
+            previews.turning = Some(crate::rules::special::turning::plan_turning(world, me, kind));
         }
         match (hovered_foe, key.hover) {
             (Some(_), _) if aims_elsewhere(key.choice.mode) => {}

@@ -54,7 +54,7 @@ pub enum Mode {
     /// Bull rush the foe clicked (004:446-450): next to it, or at the end of a charge (004:458).
     BullRush,
     /// Turn (or rebuke) undead: a click anywhere (004:538-575).
-    Turn,
+    Turn(crate::rules::special::turning::TurnKind),
     /// Disarm the foe clicked (004:490-498).
     Disarm,
     /// Sunder the weapon of the foe clicked (004:499-523).

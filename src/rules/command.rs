@@ -173,6 +173,9 @@ pub enum Command {
     TurnUndead {
         /// Its id.
         creature: CreatureId,
+        /// Turn (the default), or with negative energy dispel a turning or bolster undead (004:567-570).
+        #[serde(default)]
+        kind: crate::rules::special::turning::TurnKind,
     },
     /// Bull rush a foe (004:446-450): push it back, following it unless `stay`.
     BullRush {
@@ -371,7 +374,7 @@ impl Command {
             | Command::TotalDefense { creature }
             | Command::Trip { creature, .. }
             | Command::BullRush { creature, .. }
-            | Command::TurnUndead { creature }
+            | Command::TurnUndead { creature, .. }
             | Command::Disarm { creature, .. }
             | Command::PickUp { creature, .. }
             | Command::Sunder { creature, .. }
@@ -548,8 +551,8 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 weapon: weapon.clone(),
             });
         }
-        Command::TurnUndead { creature } => {
-            world.write_message(crate::rules::special::turning::TurnIntent { turner: entity(creature)? });
+        Command::TurnUndead { creature, kind } => {
+            world.write_message(crate::rules::special::turning::TurnIntent { turner: entity(creature)?, kind: *kind });
         }
         Command::BullRush { creature, target, stay } => {
             world.write_message(crate::rules::special::bull_rush::BullRushIntent {

@@ -1045,10 +1045,14 @@ impl Fact {
             Fact::UndeadTurned { creature, undead, outcome } => {
                 use crate::rules::core::names::TurnOutcome;
                 let what = match outcome {
-                    TurnOutcome::Turned => "turned: it flees for 10 rounds (004:549)",
-                    TurnOutcome::Destroyed => "destroyed (004:551)",
-                    TurnOutcome::Rebuked => "rebuked: it cowers for 10 rounds (004:565)",
-                    TurnOutcome::Commanded => "commanded (004:566)",
+                    TurnOutcome::Turned => "turned: it flees for 10 rounds (004:549)".to_string(),
+                    TurnOutcome::Destroyed => "destroyed (004:551)".to_string(),
+                    TurnOutcome::Rebuked => "rebuked: it cowers for 10 rounds (004:565)".to_string(),
+                    TurnOutcome::Commanded => "commanded (004:566)".to_string(),
+                    TurnOutcome::Freed => "freed from the turning it was under (004:568)".to_string(),
+                    TurnOutcome::Bolstered { hit_dice } => {
+                        format!("bolstered: {hit_dice} Hit Dice against turning for 10 rounds (004:570)")
+                    }
                 };
                 format!("{creature}: {undead} {what}")
             }

@@ -321,4 +321,11 @@ pub enum TurnOutcome {
     Rebuked,
     /// Under the rebuker's command (004:566).
     Commanded,
+    /// Freed from a good cleric's turning by an evil cleric's dispelling (004:568).
+    Freed,
+    /// Its morale bolstered: these Hit Dice against turning for 10 rounds (004:570).
+    Bolstered {
+        /// Its Hit Dice against turning.
+        hit_dice: u32,
+    },
 }

@@ -52,21 +52,55 @@ pub enum Energy {
     Negative,
 }
 
-/// An undead turned or rebuked: by whom, and how near the turner stood, so that its coming nearer within
-/// 3 m ends it (004:549).
+/// An undead turned or rebuked: by whom, how near the turner stood, so that its coming nearer within 3 m
+/// ends it (004:549), and the turning check that did it, which a dispelling must equal (004:568).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnedBy {
     /// The turner.
     pub turner: Entity,
     /// The nearest the turner has been since, in squares.
     pub nearest: u32,
+    /// The turning check's result.
+    pub check: i32,
 }
 
-/// Asks to turn (or rebuke) undead.
+/// An undead whose morale an evil cleric bolstered: against turning it has these Hit Dice, until the round
+/// given (004:570).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bolstered {
+    /// Its Hit Dice against turning.
+    pub hit_dice: u32,
+    /// The round the bolstering ends in: 10 rounds after it (004:570).
+    pub until: u32,
+}
+
+impl Bolstered {
+    /// Its Hit Dice against turning in `round`: the bolstered ones while they last, else `own`.
+    pub fn hit_dice(bolstered: Option<&Bolstered>, own: u32, round: u32) -> u32 {
+        bolstered.filter(|b| round < b.until).map_or(own, |b| b.hit_dice.max(own))
+    }
+}
+
+/// What a cleric does with its channelled energy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnKind {
+    /// Turn or rebuke the undead in reach (004:538-566).
+    #[default]
+    Turn,
+    /// With negative energy, free undead from a good cleric's turning (004:567-568).
+    Dispel,
+    /// With negative energy, bolster its undead against turning (004:570).
+    Bolster,
+}
+
+/// Asks to turn (or rebuke) undead, dispel a turning or bolster undead.
 #[derive(Message, Clone, Copy, Debug)]
 pub struct TurnIntent {
     /// Who turns.
     pub turner: Entity,
+    /// What it does.
+    pub kind: TurnKind,
 }
 
 /// How far turning reaches: 18 m, 12 squares (004:542).
@@ -115,8 +149,10 @@ pub struct InReach {
     pub distance: u32,
     /// Its Hit Dice.
     pub hit_dice: u32,
-    /// Its Hit Dice and its turn resistance, against the check.
+    /// Its Hit Dice (bolstered ones while they last) and its turn resistance, against the check.
     pub against_check: i32,
+    /// The check of the turning it is under, if any (for a dispelling).
+    pub turned_by_check: Option<i32>,
 }
 
 /// A turning checked and ready: its terms and the undead within reach, nearest first.
@@ -132,6 +168,8 @@ pub struct TurnPlan {
     pub undead: Vec<InReach>,
     /// Uses left today after this one.
     pub uses_left: u32,
+    /// What it does.
+    pub kind: TurnKind,
 }
 
 impl TurnPlan {
@@ -143,11 +181,22 @@ impl TurnPlan {
     }
 }
 
-/// Whether `turner` may turn now, and whom it would reach (the checks of 004:538-548).
-pub fn plan_turning(world: &mut World, turner: Entity) -> Result<TurnPlan, Refusal> {
+/// Whether `turner` may turn now, and whom it would reach (the checks of 004:538-548); for a dispelling, the
+/// undead turned by positive energy within reach (004:567-568); for a bolstering, its own undead within
+/// reach (004:570). Each uses a turning of the day.
+pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result<TurnPlan, Refusal> {
     let Some(turning) = world.get::<Turning>(turner).copied() else {
         return Err(Refusal::new("it cannot turn undead: clerics and paladins can", "004:538"));
     };
+    match kind {
+        TurnKind::Dispel if turning.energy != Energy::Negative => {
+            return Err(Refusal::new("only a cleric channelling negative energy dispels a turning", "004:567-568"));
+        }
+        TurnKind::Bolster if turning.energy != Energy::Negative => {
+            return Err(Refusal::new("only a cleric channelling negative energy bolsters undead", "004:569-570"));
+        }
+        _ => {}
+    }
     world.resource::<TurnOrder>().check_turn(turner)?;
     world.get::<ActionBudget>(turner).copied().unwrap_or_default().check(ActionKind::Standard)?;
     let conditions = world.get::<Conditions>(turner).cloned().unwrap_or_default();
@@ -160,30 +209,47 @@ pub fn plan_turning(world: &mut World, turner: Entity) -> Result<TurnPlan, Refus
         return Err(Refusal::new(format!("its {per_day} turnings of the day are spent"), "004:541"));
     }
     let Some(from) = footprint(world, turner) else { return Err(Refusal::new("no such creature", "data")) };
-    let mut q = world.query_filtered::<
-        (Entity, &CreatureId, &Traits, &Position, &Space, &Level, &Conditions, Option<&TurnedBy>),
-        With<Creature>,
-    >();
+    let mine = world.get::<Faction>(turner).cloned();
+    let round = world.resource::<TurnOrder>().round;
+    let mut q = world.query_filtered::<(
+        Entity,
+        &CreatureId,
+        &Traits,
+        &Position,
+        &Space,
+        &Level,
+        &Conditions,
+        Option<&TurnedBy>,
+        &Faction,
+    ), With<Creature>>();
+    let mut bolstered = world.query::<&Bolstered>();
     let world: &World = world;
     let field = world.resource::<Battlefield>();
     let mut undead: Vec<InReach> = q
         .iter(world)
-        .filter(|(e, _, traits, _, _, _, conditions, turned)| {
+        .filter(|(e, _, traits, _, _, _, conditions, turned, faction)| {
             let already =
                 turned.is_some() && (conditions.has(Condition::Turned) || conditions.has(Condition::Cowering));
-            *e != turner && traits.undead && !conditions.has(Condition::Dead) && !already
+            let wanted = match kind {
+                TurnKind::Turn => !already,
+                TurnKind::Dispel => turned.is_some() && conditions.has(Condition::Turned),
+                TurnKind::Bolster => mine.as_ref() == Some(*faction) && !already,
+            };
+            *e != turner && traits.undead && !conditions.has(Condition::Dead) && wanted
         })
-        .map(|(entity, id, traits, position, space, level, ..)| {
+        .map(|(entity, id, traits, position, space, level, _, turned, _)| {
             let at = space.at(position.0);
             let distance = from.distance_to(at);
             let seen = field.line_of_sight(from, at);
             let hit_dice = level.0.max(1);
+            let against = Bolstered::hit_dice(bolstered.get(world, entity).ok(), hit_dice, round);
             let reach = InReach {
                 entity,
                 id: id.clone(),
                 distance,
                 hit_dice,
-                against_check: hit_dice as i32 + traits.turn_resistance,
+                against_check: against as i32 + traits.turn_resistance,
+                turned_by_check: turned.map(|t| t.check),
             };
             (reach, seen)
         })
@@ -198,6 +264,7 @@ pub fn plan_turning(world: &mut World, turner: Entity) -> Result<TurnPlan, Refus
         damage_bonus: turning.level as i32 + cha,
         undead,
         uses_left: per_day - turning.spent - 1,
+        kind,
     })
 }
 
@@ -212,7 +279,7 @@ pub(super) fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::messa
         intents.read(world.resource::<bevy::ecs::message::Messages<TurnIntent>>()).copied().collect();
     for intent in read {
         let Some(id) = world.get::<CreatureId>(intent.turner).cloned() else { continue };
-        let plan = match plan_turning(world, intent.turner) {
+        let plan = match plan_turning(world, intent.turner, intent.kind) {
             Ok(plan) => plan,
             Err(refusal) => {
                 super::refuse_in(world, intent.turner, Action::TurnUndead, refusal);
@@ -223,19 +290,35 @@ pub(super) fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::messa
         if let Some(mut turning) = world.get_mut::<Turning>(intent.turner) {
             turning.spent += 1;
         }
-        let affected = roll_turning(world, &id, &plan);
-        apply_turning(world, intent.turner, &plan, &affected);
+        let (affected, total) = roll_turning(world, &id, &plan);
+        match plan.kind {
+            TurnKind::Turn => apply_turning(world, intent.turner, &plan, &affected, total),
+            TurnKind::Dispel => dispel(world, intent.turner, &affected),
+            TurnKind::Bolster => bolster(world, intent.turner, &affected, max_hit_dice(total, plan.turning.level)),
+        }
     }
 }
 
 /// The check and, if it reaches an undead in range, the damage; the undead affected, in order, the ties of
-/// distance broken by a die (002: « en lançant un dé »).
-fn roll_turning(world: &mut World, id: &CreatureId, plan: &TurnPlan) -> Vec<InReach> {
+/// distance broken by a die (002: « en lançant un dé »), and the check's result. A turning reaches the undead
+/// whose Hit Dice the table's row covers (004:544); a dispelling those turned by a check it equals or beats
+/// (004:568); a bolstering those whose Hit Dice are below the row's, which it raises (004:570). The damage,
+/// 2d6 + level + Charisma, counts the Hit Dice affected in each case (004:546, 004:568).
+fn roll_turning(world: &mut World, id: &CreatureId, plan: &TurnPlan) -> (Vec<InReach>, i32) {
     let mut dice = world.resource_mut::<Dice>();
     let roll = dice.d20();
     let total = roll as i32 + plan.check_bonus;
     let most = max_hit_dice(total, plan.turning.level);
-    let reachable: Vec<InReach> = plan.undead.iter().filter(|u| u.against_check <= most).cloned().collect();
+    let reachable: Vec<InReach> = plan
+        .undead
+        .iter()
+        .filter(|u| match plan.kind {
+            TurnKind::Turn => u.against_check <= most,
+            TurnKind::Dispel => u.turned_by_check.is_some_and(|check| check <= total),
+            TurnKind::Bolster => (u.hit_dice as i32) < most,
+        })
+        .cloned()
+        .collect();
     let mut facts =
         vec![Fact::TurningChecked { creature: id.clone(), roll, bonus: plan.check_bonus, total, max_hit_dice: most }];
     let mut affected = Vec::new();
@@ -265,11 +348,42 @@ fn roll_turning(world: &mut World, id: &CreatureId, plan: &TurnPlan) -> Vec<InRe
     for fact in facts {
         world.write_message(fact);
     }
-    affected
+    (affected, total)
+}
+
+/// Frees each undead affected from the turning it was under (004:568).
+fn dispel(world: &mut World, turner: Entity, affected: &[InReach]) {
+    let Some(id) = world.get::<CreatureId>(turner).cloned() else { return };
+    for undead in affected {
+        if let Some(mut lasting) = world.get_mut::<crate::rules::turns::lasting::Lasting>(undead.entity) {
+            lasting.0.retain(|e| e.condition != Condition::Turned);
+        }
+        world.write_message(ConditionChange { creature: undead.entity, condition: Condition::Turned, gained: false });
+        world.entity_mut(undead.entity).remove::<TurnedBy>();
+        world.write_message(Fact::UndeadTurned {
+            creature: id.clone(),
+            undead: undead.id.clone(),
+            outcome: TurnOutcome::Freed,
+        });
+    }
+}
+
+/// Gives each undead affected `hit_dice` against turning for 10 rounds (004:570).
+fn bolster(world: &mut World, turner: Entity, affected: &[InReach], hit_dice: i32) {
+    let Some(id) = world.get::<CreatureId>(turner).cloned() else { return };
+    let until = world.resource::<TurnOrder>().round + TURNED_ROUNDS;
+    for undead in affected {
+        world.entity_mut(undead.entity).insert(Bolstered { hit_dice: hit_dice.max(0) as u32, until });
+        world.write_message(Fact::UndeadTurned {
+            creature: id.clone(),
+            undead: undead.id.clone(),
+            outcome: TurnOutcome::Bolstered { hit_dice: hit_dice.max(0) as u32 },
+        });
+    }
 }
 
 /// Turns, destroys, rebukes or commands each undead affected (004:549-551, 004:564-566).
-fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &[InReach]) {
+fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &[InReach], check: i32) {
     let level = plan.turning.level;
     let mut commanded_hit_dice = 0;
     let faction = world.get::<Faction>(turner).cloned();
@@ -291,7 +405,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
                 let condition = if energy == Energy::Positive { Condition::Turned } else { Condition::Cowering };
                 world.write_message(ImposeIntent { creature: undead.entity, condition, rounds: TURNED_ROUNDS });
                 if let Ok(mut e) = world.get_entity_mut(undead.entity) {
-                    e.insert(TurnedBy { turner, nearest: undead.distance });
+                    e.insert(TurnedBy { turner, nearest: undead.distance, check });
                 }
                 if energy == Energy::Positive { TurnOutcome::Turned } else { TurnOutcome::Rebuked }
             }
