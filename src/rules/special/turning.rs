@@ -230,10 +230,12 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
         .filter(|(e, _, traits, _, _, _, conditions, turned, faction)| {
             let already =
                 turned.is_some() && (conditions.has(Condition::Turned) || conditions.has(Condition::Cowering));
+            let own_side = mine.as_ref() == Some(*faction);
             let wanted = match kind {
-                TurnKind::Turn => !already,
+                // A rebuker spares its own side's undead, which it commands already (our ruling).
+                TurnKind::Turn => !already && !(turning.energy == Energy::Negative && own_side),
                 TurnKind::Dispel => turned.is_some() && conditions.has(Condition::Turned),
-                TurnKind::Bolster => mine.as_ref() == Some(*faction) && !already,
+                TurnKind::Bolster => own_side && !already,
             };
             *e != turner && traits.undead && !conditions.has(Condition::Dead) && wanted
         })
