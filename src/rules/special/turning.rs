@@ -233,7 +233,10 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
             let own_side = mine.as_ref() == Some(*faction);
             let wanted = match kind {
                 // A rebuker spares its own side's undead, which it commands already (our ruling).
-                TurnKind::Turn => !already && !(turning.energy == Energy::Negative && own_side),
+                TurnKind::Turn => {
+                    let commands_it = turning.energy == Energy::Negative && own_side;
+                    !already && !commands_it
+                }
                 TurnKind::Dispel => turned.is_some() && conditions.has(Condition::Turned),
                 TurnKind::Bolster => own_side && !already,
             };
