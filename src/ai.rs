@@ -672,7 +672,7 @@ fn disarm_or_sunder(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen
             && !is_ranged(&plan.item)
             && plan.chance() >= 0.6
         {
-            return Some(Command::Disarm { creature: creature_id, target, weapon: None });
+            return Some(Command::Disarm { creature: creature_id, target, weapon: None, object: None });
         }
         if sunders
             && let Ok(plan) = crate::preview::sunder_preview(world, creature, foe.entity, None)

@@ -395,6 +395,27 @@ pub fn disarm_preview(
     )
 }
 
+/// The first object `target` carries that `attacker` could snatch, and the plan (004:497-498).
+pub fn snatch_preview(
+    world: &mut World,
+    attacker: Entity,
+    target: Entity,
+) -> Result<crate::rules::special::disarm::DisarmPlan, Refusal> {
+    use crate::rules::special::{disarm, plan_in};
+    let items = world.get::<Items>(target).cloned();
+    plan_in(
+        world,
+        (attacker, target),
+        Box::new(move |g, pair, budget| {
+            let carried = disarm::snatchable(pair.1, items.as_ref());
+            let Some(object) = carried.first().cloned() else {
+                return Err(Refusal::new(format!("{} carries nothing to snatch", pair.1.id), "004:497"));
+            };
+            disarm::plan_snatch(g.field, g.order, g.creatures, pair, (&object, &carried), budget)
+        }),
+    )
+}
+
 /// A grapple move `attacker` could make on `target` now (004:576-618): a grab's touch attack and check, or
 /// a move inside the grapple with its checks; the chance, and who strikes as it starts and enters.
 #[derive(Clone, Debug)]

@@ -102,6 +102,7 @@ pub const BAR: &[BarAction] = &[
     },
     BarAction { key: KeyCode::F2, label: "Bolster undead [F2]", kind: BarKind::Mode(Mode::Turn(TurnKind::Bolster)) },
     BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
+    BarAction { key: KeyCode::F3, label: "Snatch an object [F3]", kind: BarKind::Mode(Mode::Snatch) },
     BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
     BarAction { key: KeyCode::Digit3, label: "Sunder [3]", kind: BarKind::Mode(Mode::Sunder) },
     BarAction { key: KeyCode::Digit4, label: "Grapple [4]", kind: BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) },
@@ -188,6 +189,21 @@ fn grapple_state(world: &World, me: Entity, action: GrappleMove) -> Result<(), R
     }
 }
 
+/// Whether a use of channelled energy is open: a turner, negative energy for a dispelling or a bolstering
+/// (004:567-570), its standard action.
+fn turn_state(world: &World, me: Entity, kind: TurnKind) -> Result<(), Refusal> {
+    let budget = world.get::<crate::rules::turns::ActionBudget>(me).copied().unwrap_or_default();
+    match world.get::<crate::rules::special::turning::Turning>(me) {
+        None => Err(Refusal::new("cannot turn undead: clerics and paladins can", "004:538")),
+        Some(turning)
+            if kind != TurnKind::Turn && turning.energy != crate::rules::special::turning::Energy::Negative =>
+        {
+            Err(Refusal::new("only negative energy dispels a turning or bolsters undead", "004:567-570"))
+        }
+        Some(_) => budget.check(crate::rules::turns::ActionKind::Standard),
+    }
+}
+
 pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     use crate::rules::turns::{ActionBudget, ActionKind};
     if kind == BarKind::Threats {
@@ -210,7 +226,14 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
         BarKind::Mode(
-            Mode::Attack | Mode::Ready | Mode::Trip | Mode::Feint | Mode::Aid(_) | Mode::Disarm | Mode::Sunder,
+            Mode::Attack
+            | Mode::Ready
+            | Mode::Trip
+            | Mode::Feint
+            | Mode::Aid(_)
+            | Mode::Disarm
+            | Mode::Snatch
+            | Mode::Sunder,
         )
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
@@ -230,16 +253,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             let intent = crate::rules::special::disarm::PickUpIntent { creature: me, weapon: None };
             crate::rules::special::disarm::check_pick_up(world, &intent).map(|_| ())
         }
-        BarKind::Mode(Mode::Turn(kind)) => match world.get::<crate::rules::special::turning::Turning>(me) {
-            None => Err(Refusal::new("cannot turn undead: clerics and paladins can", "004:538")),
-            Some(turning) => match kind {
-                TurnKind::Turn => budget.check(ActionKind::Standard),
-                _ if turning.energy != crate::rules::special::turning::Energy::Negative => {
-                    Err(Refusal::new("only negative energy dispels a turning or bolsters undead", "004:567-570"))
-                }
-                _ => budget.check(ActionKind::Standard),
-            },
-        },
+        BarKind::Mode(Mode::Turn(kind)) => turn_state(world, me, kind),
         // Standing next to its foe, or charging to it (004:446, 004:458).
         BarKind::Mode(Mode::BullRush) | BarKind::Stay => {
             budget.check(ActionKind::Standard).or_else(|_| budget.check(ActionKind::FullRound))

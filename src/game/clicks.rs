@@ -33,6 +33,12 @@ fn overrun_step(
     }
 }
 
+/// A snatch of the first object `there` carries: an unarmed disarm (004:497).
+fn snatch_step(world: &mut World, (me, my_id): (Entity, CreatureId), (there, target): (Entity, CreatureId)) -> Command {
+    let object = crate::preview::snatch_preview(world, me, there).ok().and_then(|p| p.object);
+    Command::Disarm { creature: my_id, target, weapon: Some("unarmed strike".into()), object }
+}
+
 /// The step a left click on `square` asks for, if any.
 pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     let me = human_turn(world)?;
@@ -83,7 +89,8 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         let target = id_of(world, there);
         return Some(match choice.mode {
             Mode::Trip => Command::Trip { creature: my_id, target, weapon: None },
-            Mode::Disarm => Command::Disarm { creature: my_id, target, weapon: choice.weapon.clone() },
+            Mode::Disarm => Command::Disarm { creature: my_id, target, weapon: choice.weapon.clone(), object: None },
+            Mode::Snatch => snatch_step(world, (me, my_id), (there, target)),
             Mode::Sunder => Command::Sunder { creature: my_id, target, weapon: choice.weapon.clone() },
             Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action },
             Mode::CoupDeGrace => Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone() },

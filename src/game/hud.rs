@@ -754,6 +754,22 @@ fn disarm_lines(
             return;
         }
     };
+    if let Some(object) = &d.object {
+        out.push((
+            format!(
+                "snatch its {object}, unarmed: {} — {:.0}% (004:497)",
+                contest_terms(&d.attacker, &d.defender),
+                d.chance() * 100.0
+            ),
+            GOOD,
+        ));
+        out.push(("won, you hold it; lost, nothing more: no disarming back (004:497)".into(), GOOD));
+        if d.provokes {
+            out.push(("it provokes the foe's attack of opportunity; a wound spoils it (004:492)".into(), WARN));
+        }
+        out.push(("click to snatch".into(), GOOD));
+        return;
+    }
     out.push((
         format!(
             "disarm its {} with the {}: {} — {:.0}% (004:493)",

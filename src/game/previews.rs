@@ -100,6 +100,7 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
         Mode::Grapple(action) => previews.grapple = Some(crate::preview::grapple_preview(world, me, Some(foe), action)),
         Mode::Overrun => previews.overrun = Some(crate::rules::special::overrun::overrun_in(world, me, foe)),
         Mode::Disarm => previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon)),
+        Mode::Snatch => previews.disarm = Some(crate::preview::snatch_preview(world, me, foe)),
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
         Mode::Charge => previews.lanes = Some(charge_lanes(world, me, foe)),
         _ => {

@@ -57,6 +57,8 @@ pub enum Mode {
     Turn(crate::rules::special::turning::TurnKind),
     /// Disarm the foe clicked (004:490-498).
     Disarm,
+    /// Snatch an object the foe carries, unarmed (004:497).
+    Snatch,
     /// Sunder the weapon of the foe clicked (004:499-523).
     Sunder,
     /// Grapple the foe clicked (004:576-618): grab it or join its grapple, or, grappling it, damage or pin

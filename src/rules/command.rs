@@ -116,6 +116,9 @@ pub enum Command {
         /// The weapon it disarms with.
         #[serde(default)]
         weapon: Option<String>,
+        /// An object the foe carries to snatch instead, unarmed (004:497).
+        #[serde(default)]
+        object: Option<String>,
     },
     /// Sunder a foe's weapon (004:499-523), with `weapon` or its first melee weapon.
     Sunder {
@@ -499,11 +502,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 target: entity(target)?,
             });
         }
-        Command::Disarm { creature, target, weapon } => {
+        Command::Disarm { creature, target, weapon, object } => {
             world.write_message(crate::rules::special::disarm::DisarmIntent {
                 attacker: entity(creature)?,
                 target: entity(target)?,
                 weapon: weapon.clone(),
+                object: object.clone(),
             });
         }
         Command::Sunder { creature, target, weapon } => {

@@ -50,6 +50,8 @@ pub struct DisarmIntent {
     pub target: Entity,
     /// With which weapon: its first melee weapon if `None`; `unarmed strike` to take the weapon in hand.
     pub weapon: Option<String>,
+    /// An object the foe carries to snatch rather than its weapon (a potion, a flask), unarmed (004:497).
+    pub object: Option<String>,
 }
 
 /// Asks to pick up a weapon lying in or next to its space (004:128).
@@ -84,6 +86,9 @@ pub struct DisarmPlan {
     pub provokes: bool,
     /// The defender may disarm back if it wins: its item is a melee weapon (004:491, 004:495).
     pub counter: bool,
+    /// The carried object snatched, in place of the weapon (004:497): `item` is then the weapon the defender
+    /// resists with.
+    pub object: Option<String>,
 }
 
 impl DisarmPlan {
@@ -144,6 +149,58 @@ pub fn plan_disarm(
         counter: melee_item,
         weapon: attack.weapon,
         item,
+        object: None,
+    })
+}
+
+/// The objects a creature carries that a disarm may snatch (004:497): its items (potions) and its splash
+/// weapons (flasks), all carried loose on a belt or in a pouch (our ruling: nothing the game knows is
+/// strapped on like a ring).
+pub fn snatchable(c: &CombatantItem, items: Option<&Items>) -> Vec<String> {
+    let flasks = c.armament.0.iter().filter(|w| w.splash.is_some()).map(|w| w.name.clone());
+    items.into_iter().flat_map(|i| i.0.iter().map(|item| item.name.clone())).chain(flasks).collect()
+}
+
+/// Whether `attacker` may snatch `object` from `target` now, and how (004:497-498): a disarm made unarmed
+/// to catch it, +4 for an object loosely carried; the defender's attack roll with its weapon, -4 for an
+/// object that is no melee weapon (004:491), +4 pinned (004:611); no disarming back.
+pub fn plan_snatch(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    (object, carried): (&str, &[String]),
+    budget: &ActionBudget,
+) -> Result<DisarmPlan, Refusal> {
+    if !carried.iter().any(|o| o == object) {
+        return Err(Refusal::new(format!("{} carries no {object}", target.id), "004:497"));
+    }
+    let attack = melee_attack(
+        field,
+        order,
+        creatures,
+        (attacker, target),
+        Some("unarmed strike"),
+        budget,
+        ("disarm", "004:497"),
+    )?;
+    let mut side = disarm_side(attacker, &attack.weapon, *target.size, true);
+    side.terms.push(Modifier::new(4, "an object carried loose (004:497)"));
+    let resisting = held_weapon(target)
+        .or_else(|| target.armament.0.iter().find(|w| w.unarmed).cloned())
+        .unwrap_or_else(|| attack.weapon.clone());
+    let mut defender = disarm_side(target, &resisting, *attacker.size, false);
+    if target.conditions.has(Condition::Pinned) {
+        defender.terms.push(Modifier::new(4, "pinned, it resists at +4 (004:611)"));
+    }
+    Ok(DisarmPlan {
+        attacker: side,
+        defender,
+        provokes: !attacker.feats.has(Feat::ImprovedDisarm),
+        counter: false,
+        weapon: attack.weapon,
+        item: resisting,
+        object: Some(object.to_string()),
     })
 }
 
@@ -206,21 +263,35 @@ fn refuse_after(world: &mut World, who: Entity, why: &str) {
 }
 
 /// Checks a disarm and pays its standard action, or writes why not.
-fn prepare_disarm(In(intent): In<DisarmIntent>, mut planning: super::Planning) -> Option<DisarmPlan> {
+fn prepare_disarm(
+    In(intent): In<DisarmIntent>,
+    mut planning: super::Planning,
+    items: Query<&Items>,
+) -> Option<DisarmPlan> {
     let weapon = intent.weapon.as_deref();
+    let object = intent.object.clone();
+    let carried_items = items.get(intent.target).ok().cloned();
     planning.plan_and_pay(
         (intent.attacker, intent.target),
         (Action::Disarm, ActionKind::Standard),
-        Box::new(|g, pair, budget| plan_disarm(g.field, g.order, g.creatures, pair, weapon, budget)),
+        Box::new(move |g, pair, budget| match &object {
+            Some(object) => {
+                let carried = snatchable(pair.1, carried_items.as_ref());
+                plan_snatch(g.field, g.order, g.creatures, pair, (object, &carried), budget)
+            }
+            None => plan_disarm(g.field, g.order, g.creatures, pair, weapon, budget),
+        }),
     )
 }
 
-/// A weapon lost to a disarm: who loses it, who took it, and whether into its hand (004:494).
+/// A weapon lost to a disarm: who loses it, who took it, and whether into its hand (004:494); or the object
+/// snatched (004:497).
 struct Loss {
     from: Entity,
     by: Entity,
     item: Weapon,
     taken: bool,
+    object: Option<String>,
 }
 
 /// The opposed attack rolls, and the defender's disarming back once (004:493-495): the weapon lost, if any.
@@ -236,10 +307,15 @@ fn roll_disarm(
         &mut facts,
         (attacker.id, Check::Attack, plan.attacker.bonus()),
         (target.id, Check::Attack, plan.defender.bonus()),
-        "a disarm: opposed attack rolls (004:493)",
+        if plan.object.is_some() {
+            "snatching an object: opposed attack rolls (004:493, 004:497)"
+        } else {
+            "a disarm: opposed attack rolls (004:493)"
+        },
     );
     if won {
-        return Some(Loss { from: target.entity, by: attacker.entity, item: plan.item, taken: plan.weapon.unarmed });
+        let taken = plan.weapon.unarmed;
+        return Some(Loss { from: target.entity, by: attacker.entity, item: plan.item, taken, object: plan.object });
     }
     // The defender disarms back at once, provoking nothing; a failure ends it (004:495).
     let their_item = held_weapon(&attacker).filter(|_| plan.counter)?;
@@ -253,18 +329,23 @@ fn roll_disarm(
         (attacker.id, Check::Attack, resisting.bonus()),
         "disarming back (004:495)",
     );
-    won_back.then_some(Loss { from: attacker.entity, by: target.entity, item: their_item, taken: false })
+    won_back.then_some(Loss { from: attacker.entity, by: target.entity, item: their_item, taken: false, object: None })
 }
 
 /// A weapon lost: out of the loser's hands, into the disarmer's if it disarmed unarmed, else on the ground
 /// at the loser's feet (004:494).
 fn lose_weapon(world: &mut World, loss: Loss) {
-    let Loss { from, by, item, taken } = loss;
+    let Loss { from, by, item, taken, object } = loss;
     let (Some(loser), Some(winner)) = (world.get::<CreatureId>(from).cloned(), world.get::<CreatureId>(by).cloned())
     else {
         return;
     };
     let Some(at) = world.get::<Position>(from).map(|p| p.0) else { return };
+    if let Some(object) = object {
+        snatch(world, (from, by), &object);
+        world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: object, taken: true, at });
+        return;
+    }
     if let Some(mut armament) = world.get_mut::<Armament>(from)
         && let Some(i) = armament.0.iter().position(|w| w.name == item.name)
     {
@@ -278,6 +359,31 @@ fn lose_weapon(world: &mut World, loss: Loss) {
         world.spawn(GroundWeapon { weapon: item.clone(), at });
     }
     world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: item.name, taken, at });
+}
+
+/// The object passes from `from`'s belt into `by`'s hand (004:497): an item among its items, a flask among
+/// its weapons.
+fn snatch(world: &mut World, (from, by): (Entity, Entity), object: &str) {
+    let item = world.get_mut::<Items>(from).and_then(|mut items| {
+        let i = items.0.iter().position(|it| it.name == object)?;
+        Some(items.0.remove(i))
+    });
+    if let Some(item) = item {
+        match world.get_mut::<Items>(by) {
+            Some(mut items) => items.0.push(item),
+            None => {
+                world.entity_mut(by).insert(Items(vec![item]));
+            }
+        }
+        return;
+    }
+    let flask = world.get_mut::<Armament>(from).and_then(|mut armament| {
+        let i = armament.0.iter().position(|w| w.name == object && w.splash.is_some())?;
+        Some(armament.0.remove(i))
+    });
+    if let (Some(flask), Some(mut armament)) = (flask, world.get_mut::<Armament>(by)) {
+        armament.0.push(flask);
+    }
 }
 
 /// The weapons on the ground `creature` could pick up now: on its squares or next to them, nearest first.
