@@ -675,11 +675,11 @@ fn disarm_or_sunder(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen
             return Some(Command::Disarm { creature: creature_id, target, weapon: None, object: None });
         }
         if sunders
-            && let Ok(plan) = crate::preview::sunder_preview(world, creature, foe.entity, None)
+            && let Ok(plan) = crate::preview::sunder_preview(world, creature, foe.entity, (None, false))
             && !plan.provokes
             && plan.chance() >= 0.6
         {
-            return Some(Command::Sunder { creature: creature_id, target, weapon: None });
+            return Some(Command::Sunder { creature: creature_id, target, weapon: None, shield: false });
         }
         None
     })

@@ -94,6 +94,9 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
         if let Some(turning) = s.turning {
             world.entity_mut(entity).insert(turning);
         }
+        if let Some(shield) = s.shield {
+            world.entity_mut(entity).insert(shield);
+        }
         if spec.military_saddle {
             world.entity_mut(entity).insert(crate::rules::core::creature::MilitarySaddle);
         }

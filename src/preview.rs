@@ -365,18 +365,20 @@ pub fn aid_preview(
     Err(first_refusal.unwrap_or_else(|| Refusal::new("no ally to aid", "004:444")))
 }
 
-/// The sunder `attacker` could make on `target`'s weapon now, through the rules' own plan (004:499-523).
+/// The sunder `attacker` could make on `target`'s weapon (or its shield) now, through the rules' own plan
+/// (004:499-523).
 pub fn sunder_preview(
     world: &mut World,
     attacker: Entity,
     target: Entity,
-    weapon: Option<&str>,
+    (weapon, shield): (Option<&str>, bool),
 ) -> Result<crate::rules::special::sunder::SunderPlan, Refusal> {
     use crate::rules::special::{plan_in, sunder::plan_sunder};
+    let shield = shield.then(|| world.get::<Shield>(target).copied());
     plan_in(
         world,
         (attacker, target),
-        Box::new(|g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, weapon, budget)),
+        Box::new(move |g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, (weapon, shield), budget)),
     )
 }
 

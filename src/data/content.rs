@@ -237,6 +237,9 @@ pub struct TemplateDef {
     /// Shield bonus.
     #[serde(default)]
     pub shield: i32,
+    /// Which shield (004:518-523): by its bonus if not named (+1 light wooden, +4 tower, else heavy wooden).
+    #[serde(default)]
+    pub shield_kind: Option<ShieldKind>,
     /// Natural armour bonus.
     #[serde(default)]
     pub natural_armor: i32,
@@ -364,6 +367,8 @@ pub struct Stats {
     pub breath: Option<crate::rules::breath::Breath>,
     /// The power to turn undead.
     pub turning: Option<crate::rules::special::turning::Turning>,
+    /// Its shield, if it carries one.
+    pub shield: Option<Shield>,
 }
 
 impl Stats {
@@ -738,6 +743,11 @@ impl Content {
                 .clone()
                 .map(|weapon| crate::rules::breath::Breath::new(weapon, template.level.max(1), abilities.con)),
             turning: template.turning,
+            shield: (template.shield > 0).then(|| Shield {
+                kind: template.shield_kind.unwrap_or(ShieldKind::of_bonus(template.shield)),
+                bonus: template.shield,
+                hit_points_lost: 0,
+            }),
         })
     }
 }

@@ -33,6 +33,62 @@ fn overrun_step(
     }
 }
 
+/// What a click on a foe asks for in `choice`'s mode: a special attack, a charge, or an attack.
+fn step_on_foe(
+    world: &mut World,
+    choice: &Choice,
+    (me, my_id): (Entity, CreatureId),
+    (there, target): (Entity, CreatureId),
+) -> Command {
+    match choice.mode {
+        Mode::Trip => Command::Trip { creature: my_id, target, weapon: None },
+        Mode::Disarm => Command::Disarm { creature: my_id, target, weapon: choice.weapon.clone(), object: None },
+        Mode::Snatch => snatch_step(world, (me, my_id), (there, target)),
+        Mode::Sunder | Mode::SunderShield => Command::Sunder {
+            creature: my_id,
+            target,
+            weapon: choice.weapon.clone(),
+            shield: choice.mode == Mode::SunderShield,
+        },
+        Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action },
+        Mode::CoupDeGrace => Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone() },
+        Mode::Overrun => overrun_step(world, (me, my_id), (there, target)),
+        Mode::BullRush => {
+            let stay = choice.stay;
+            match crate::preview::bull_rush_preview(world, me, there, stay).ok().and_then(|p| p.charge_to) {
+                Some(to) => {
+                    Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::BullRush { stay } }
+                }
+                // Next to it, or refused with the rule that forbids it.
+                None => Command::BullRush { creature: my_id, target, stay },
+            }
+        }
+        Mode::Feint => Command::Feint { creature: my_id, target },
+        Mode::Aid(kind) => {
+            let prefer = world.resource::<Selected>().0;
+            let ally = crate::preview::aid_preview(world, me, there, prefer).map_or(me, |a| a.ally);
+            Command::Aid { creature: my_id, ally: id_of(world, ally), foe: target, kind }
+        }
+        Mode::Charge => {
+            let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
+            Command::Charge { creature: my_id, target, to, finish: ChargeFinish::Attack }
+        }
+        mode => Command::Attack {
+            creature: my_id,
+            target,
+            weapon: choice.weapon.clone(),
+            defensively: choice.defensively,
+            full: mode == Mode::FullAttack,
+            lethal: false,
+            // A full attack uses the off-hand weapon too when the creature holds one (004:462).
+            two_weapons: mode == Mode::FullAttack
+                && world.get::<Armament>(me).is_some_and(crate::rules::attack::holds_off_hand),
+            // One blow a click: after the first the player may give up the rest to move (004:232).
+            blows: (mode == Mode::FullAttack).then_some(1),
+        },
+    }
+}
+
 /// A snatch of the first object `there` carries: an unarmed disarm (004:497).
 fn snatch_step(world: &mut World, (me, my_id): (Entity, CreatureId), (there, target): (Entity, CreatureId)) -> Command {
     let object = crate::preview::snatch_preview(world, me, there).ok().and_then(|p| p.object);
@@ -87,51 +143,7 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             return None;
         }
         let target = id_of(world, there);
-        return Some(match choice.mode {
-            Mode::Trip => Command::Trip { creature: my_id, target, weapon: None },
-            Mode::Disarm => Command::Disarm { creature: my_id, target, weapon: choice.weapon.clone(), object: None },
-            Mode::Snatch => snatch_step(world, (me, my_id), (there, target)),
-            Mode::Sunder => Command::Sunder { creature: my_id, target, weapon: choice.weapon.clone() },
-            Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action },
-            Mode::CoupDeGrace => Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone() },
-            Mode::Overrun => overrun_step(world, (me, my_id), (there, target)),
-            Mode::BullRush => {
-                let stay = choice.stay;
-                match crate::preview::bull_rush_preview(world, me, there, stay).ok().and_then(|p| p.charge_to) {
-                    Some(to) => Command::Charge {
-                        creature: my_id,
-                        target,
-                        to: Some(to),
-                        finish: ChargeFinish::BullRush { stay },
-                    },
-                    // Next to it, or refused with the rule that forbids it.
-                    None => Command::BullRush { creature: my_id, target, stay },
-                }
-            }
-            Mode::Feint => Command::Feint { creature: my_id, target },
-            Mode::Aid(kind) => {
-                let prefer = world.resource::<Selected>().0;
-                let ally = crate::preview::aid_preview(world, me, there, prefer).map_or(me, |a| a.ally);
-                Command::Aid { creature: my_id, ally: id_of(world, ally), foe: target, kind }
-            }
-            Mode::Charge => {
-                let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
-                Command::Charge { creature: my_id, target, to, finish: ChargeFinish::Attack }
-            }
-            mode => Command::Attack {
-                creature: my_id,
-                target,
-                weapon: choice.weapon.clone(),
-                defensively: choice.defensively,
-                full: mode == Mode::FullAttack,
-                lethal: false,
-                // A full attack uses the off-hand weapon too when the creature holds one (004:462).
-                two_weapons: mode == Mode::FullAttack
-                    && world.get::<Armament>(me).is_some_and(crate::rules::attack::holds_off_hand),
-                // One blow a click: after the first the player may give up the rest to move (004:232).
-                blows: (mode == Mode::FullAttack).then_some(1),
-            },
-        });
+        return Some(step_on_foe(world, &choice, (me, my_id), (there, target)));
     }
     // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
     if let Some(flights) = flights_of(world, me, &choice) {

@@ -719,7 +719,7 @@ fn sunder_lines(
     out.push((
         format!(
             "sunder its {} with the {}: {} — {:.0}% (004:501)",
-            s.item.name,
+            s.struck(),
             s.weapon.name,
             contest_terms(&s.attacker, &s.defender),
             s.chance() * 100.0
@@ -731,7 +731,7 @@ fn sunder_lines(
         format!(
             "won, your damage less its hardness {hardness} comes off its {} of {hit_points} hit points (004:502, \
              004:505-523)",
-            hit_points.saturating_sub(s.item.hit_points_lost)
+            s.hit_points_left()
         ),
         GOOD,
     ));

@@ -93,7 +93,10 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
         }
         Mode::Feint => previews.feint = Some(crate::preview::feint_preview(world, me, foe)),
         Mode::Trip => previews.trip = Some(crate::preview::trip_preview(world, me, foe)),
-        Mode::Sunder => previews.sunder = Some(crate::preview::sunder_preview(world, me, foe, weapon)),
+        Mode::Sunder | Mode::SunderShield => {
+            let shield = choice.mode == Mode::SunderShield;
+            previews.sunder = Some(crate::preview::sunder_preview(world, me, foe, (weapon, shield)));
+        }
         Mode::CoupDeGrace => {
             previews.coup_de_grace = Some(crate::preview::coup_de_grace_preview(world, me, foe, weapon));
         }

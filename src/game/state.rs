@@ -61,6 +61,8 @@ pub enum Mode {
     Snatch,
     /// Sunder the weapon of the foe clicked (004:499-523).
     Sunder,
+    /// Sunder the foe's shield (004:499).
+    SunderShield,
     /// Grapple the foe clicked (004:576-618): grab it or join its grapple, or, grappling it, damage or pin
     /// it.
     Grapple(crate::rules::special::grapple::GrappleMove),

@@ -129,6 +129,9 @@ pub enum Command {
         /// The weapon it strikes with.
         #[serde(default)]
         weapon: Option<String>,
+        /// Strike the foe's shield rather than its weapon (004:499).
+        #[serde(default)]
+        shield: bool,
     },
     /// A grapple (004:576-618): start or join one with the foe, or a move inside it (`action`); the foe of a
     /// break or an escape may be left out.
@@ -510,11 +513,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 object: object.clone(),
             });
         }
-        Command::Sunder { creature, target, weapon } => {
+        Command::Sunder { creature, target, weapon, shield } => {
             world.write_message(crate::rules::special::sunder::SunderIntent {
                 attacker: entity(creature)?,
                 target: entity(target)?,
                 weapon: weapon.clone(),
+                shield: *shield,
             });
         }
         Command::Grapple { creature, target, action } => {

@@ -35,6 +35,8 @@ pub struct SunderIntent {
     pub target: Entity,
     /// With which weapon: its first melee weapon if `None`.
     pub weapon: Option<String>,
+    /// Strike the foe's shield rather than its weapon (004:499).
+    pub shield: bool,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -59,6 +61,21 @@ pub struct SunderPlan {
     pub damage_bonus: i32,
     /// Without Improved Sunder it provokes from the foe (004:500).
     pub provokes: bool,
+    /// The shield struck, in place of the weapon (004:499): `item` is then the weapon the defender rolls with.
+    pub shield: Option<Shield>,
+}
+
+impl SunderPlan {
+    /// The name of the object struck.
+    pub fn struck(&self) -> &str {
+        self.shield.map_or(self.item.name.as_str(), |s| s.kind.name())
+    }
+
+    /// Its hit points left before the blow.
+    pub fn hit_points_left(&self) -> u32 {
+        let lost = self.shield.map_or(self.item.hit_points_lost, |s| s.hit_points_lost);
+        self.toughness.1.saturating_sub(lost)
+    }
 }
 
 impl SunderPlan {
@@ -74,11 +91,29 @@ pub fn plan_sunder(
     order: &TurnOrder,
     creatures: &Query<Combatant, With<Creature>>,
     (attacker, target): (&CombatantItem, &CombatantItem),
-    weapon: Option<&str>,
+    (weapon, shield): (Option<&str>, Option<Option<Shield>>),
     budget: &ActionBudget,
 ) -> Result<SunderPlan, Refusal> {
-    let Some((item, toughness)) = held_weapon(target).and_then(|w| w.toughness().map(|t| (w, t))) else {
-        return Err(Refusal::new("it holds no weapon to strike: natural weapons cannot be sundered", "004:499"));
+    let (item, toughness, struck_shield) = match shield {
+        // Its shield: the defender rolls with its weapon (004:501), else its unarmed strike.
+        Some(carried) => {
+            let Some(carried) = carried else {
+                return Err(Refusal::new(format!("{} carries no shield", target.id), "004:499"));
+            };
+            let rolling = held_weapon(target)
+                .or_else(|| target.armament.0.iter().find(|w| !is_ranged(w)).cloned())
+                .ok_or_else(|| Refusal::new(format!("{} has nothing to parry with", target.id), "004:501"))?;
+            (rolling, carried.kind.hardness_and_hit_points(), Some(carried))
+        }
+        None => {
+            let Some((item, toughness)) = held_weapon(target).and_then(|w| w.toughness().map(|t| (w, t))) else {
+                return Err(Refusal::new(
+                    "it holds no weapon to strike: natural weapons cannot be sundered",
+                    "004:499",
+                ));
+            };
+            (item, toughness, None)
+        }
     };
     let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("sunder", "004:499"))?;
     if !attack.weapon.sunders {
@@ -95,6 +130,7 @@ pub fn plan_sunder(
         weapon: attack.weapon,
         item,
         toughness,
+        shield: struck_shield,
     })
 }
 
@@ -116,17 +152,26 @@ pub(super) fn resolve_sunders(world: &mut World, mut intents: Local<MessageCurso
         let Ok(Some(lost)) = world.run_system_cached_with(roll_sunder, (intent.clone(), plan.clone())) else {
             continue;
         };
-        damage_weapon(world, intent.target, &plan, lost);
+        if plan.shield.is_some() {
+            damage_shield(world, intent.target, &plan, lost);
+        } else {
+            damage_weapon(world, intent.target, &plan, lost);
+        }
     }
 }
 
 /// Checks a sunder and pays its standard action, or writes why not.
-fn prepare_sunder(In(intent): In<SunderIntent>, mut planning: super::Planning) -> Option<SunderPlan> {
+fn prepare_sunder(
+    In(intent): In<SunderIntent>,
+    mut planning: super::Planning,
+    shields: Query<&Shield>,
+) -> Option<SunderPlan> {
     let weapon = intent.weapon.as_deref();
+    let shield = intent.shield.then(|| shields.get(intent.target).ok().copied());
     planning.plan_and_pay(
         (intent.attacker, intent.target),
         (Action::Sunder, ActionKind::Standard),
-        Box::new(|g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, weapon, budget)),
+        Box::new(move |g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, (weapon, shield), budget)),
     )
 }
 
@@ -156,7 +201,7 @@ fn roll_sunder(
     facts.write(Fact::WeaponStruck {
         attacker: attacker.id.clone(),
         creature: target.id.clone(),
-        weapon: plan.item.name.clone(),
+        weapon: plan.struck().to_string(),
         faces: rolled.throws.iter().flat_map(|t| t.faces.clone()).collect(),
         damage: rolled.total,
         hardness,
@@ -190,9 +235,56 @@ fn damage_weapon(world: &mut World, holder: Entity, plan: &SunderPlan, lost: u32
     });
 }
 
+/// The shield loses `lost` hit points: broken at half, it gives half its bonus; destroyed at 0, none, and is
+/// gone (004:502; our ruling for the broken shield after the d20 standard).
+fn damage_shield(world: &mut World, holder: Entity, plan: &SunderPlan, lost: u32) {
+    let Some(id) = world.get::<CreatureId>(holder).cloned() else { return };
+    let Some(mut shield) = world.get::<Shield>(holder).copied() else { return };
+    let (_, hit_points) = plan.toughness;
+    let was_broken = 2 * shield.hit_points_lost >= hit_points;
+    shield.hit_points_lost += lost;
+    let left = hit_points.saturating_sub(shield.hit_points_lost);
+    let broken = 2 * shield.hit_points_lost >= hit_points;
+    let (bonus, state) = if left == 0 {
+        world.entity_mut(holder).remove::<Shield>();
+        (0, Some("destroyed (004:502)"))
+    } else {
+        world.entity_mut(holder).insert(shield);
+        if broken && !was_broken {
+            (shield.bonus / 2, Some("broken: half its AC bonus (our ruling)"))
+        } else {
+            (if broken { shield.bonus / 2 } else { shield.bonus }, None)
+        }
+    };
+    if let Some(mut defense) = world.get_mut::<Defense>(holder) {
+        defense.shield = bonus;
+    }
+    world.write_message(Fact::WeaponDamaged {
+        creature: id,
+        weapon: shield.kind.name().to_string(),
+        left,
+        state: state.map(str::to_string),
+    });
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::rules::core::creature::{Handling, Make, hardness_and_hit_points};
+    use crate::rules::core::creature::{Handling, Make, ShieldKind, hardness_and_hit_points};
+
+    #[test]
+    fn the_shields_of_the_hardness_table_004_518_523() {
+        let rows = [
+            (ShieldKind::Buckler, (10, 5)),
+            (ShieldKind::LightWooden, (5, 7)),
+            (ShieldKind::HeavyWooden, (5, 15)),
+            (ShieldKind::LightSteel, (10, 10)),
+            (ShieldKind::HeavySteel, (10, 20)),
+            (ShieldKind::Tower, (5, 20)),
+        ];
+        for (kind, expected) in rows {
+            assert_eq!(kind.hardness_and_hit_points(), expected, "{kind:?}");
+        }
+    }
 
     #[test]
     fn the_hardness_table_row_by_row_004_505_523() {

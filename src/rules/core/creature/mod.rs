@@ -483,6 +483,72 @@ pub enum Make {
     Projectile,
 }
 
+/// A shield, as the table of hardness and hit points names it (004:518-523).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShieldKind {
+    /// Targe.
+    Buckler,
+    /// Rondache en bois.
+    LightWooden,
+    /// Écu en bois.
+    HeavyWooden,
+    /// Rondache en acier.
+    LightSteel,
+    /// Écu en acier.
+    HeavySteel,
+    /// Pavois.
+    Tower,
+}
+
+impl ShieldKind {
+    /// Its hardness and hit points: the table of 004:505-523, rows 518-523.
+    pub const fn hardness_and_hit_points(self) -> (u32, u32) {
+        match self {
+            ShieldKind::Buckler => (10, 5),
+            ShieldKind::LightWooden => (5, 7),
+            ShieldKind::HeavyWooden => (5, 15),
+            ShieldKind::LightSteel => (10, 10),
+            ShieldKind::HeavySteel => (10, 20),
+            ShieldKind::Tower => (5, 20),
+        }
+    }
+
+    /// The kind a template's shield bonus stands for when it names none (our ruling): +1 a light wooden
+    /// shield, +4 a tower shield, otherwise a heavy wooden one.
+    pub const fn of_bonus(bonus: i32) -> ShieldKind {
+        match bonus {
+            ..=1 => ShieldKind::LightWooden,
+            4.. => ShieldKind::Tower,
+            _ => ShieldKind::HeavyWooden,
+        }
+    }
+
+    /// Its name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ShieldKind::Buckler => "buckler",
+            ShieldKind::LightWooden => "light wooden shield",
+            ShieldKind::HeavyWooden => "heavy wooden shield",
+            ShieldKind::LightSteel => "light steel shield",
+            ShieldKind::HeavySteel => "heavy steel shield",
+            ShieldKind::Tower => "tower shield",
+        }
+    }
+}
+
+/// The shield a creature carries, an object a sunder may strike (004:499, 004:518-523): its kind, the AC
+/// bonus it gave whole, and the hit points it has lost. Broken at half its hit points, it gives half its
+/// bonus; destroyed at 0, none (our ruling after the d20 standard).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shield {
+    /// Its kind.
+    pub kind: ShieldKind,
+    /// Its AC bonus whole.
+    pub bonus: i32,
+    /// Hit points lost to sunders.
+    pub hit_points_lost: u32,
+}
+
 /// The hardness and hit points of an ordinary weapon made as `make` and held as `handling`: the table of
 /// 004:505-523 row by row. The table has no two-handed metal-hafted row: our ruling gives it the
 /// one-handed one's (docs/rulings.md).
