@@ -194,6 +194,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     {
         return Command::PickUp { creature: me.id.clone(), weapon: None };
     }
+    // A dying friend within reach of its hands and no foe up next to it: first aid (004:283).
+    if !adjacent_foe && let Some(step) = first_aid(world, creature, &me, &all) {
+        return step;
+    }
     // A helpless foe within reach and no foe up next to it: a coup de grâce (004:424-427).
     if fresh
         && !adjacent_foe
@@ -854,6 +858,20 @@ fn channel_for_its_undead(world: &mut World, creature: Entity, me: &Seen, foes: 
     let plan = plan_turning(world, creature, TurnKind::Bolster).ok()?;
     let bare = plan.undead.iter().any(|u| world.get::<Bolstered>(u.entity).is_none_or(|b| round >= b.until));
     bare.then(|| command(TurnKind::Bolster))
+}
+
+/// First aid to a dying friend beside it that the rules allow now (004:283), the nearest by id.
+fn first_aid(world: &mut World, creature: Entity, me: &Seen, all: &[Seen]) -> Option<Command> {
+    let mut dying: Vec<&Seen> = all
+        .iter()
+        .filter(|s| s.faction == me.faction && s.entity != creature && s.footprint.distance_to(me.footprint) <= 1)
+        .filter(|s| {
+            world.get::<Conditions>(s.entity).is_some_and(|c| c.has(Condition::Dying) && !c.has(Condition::Stable))
+        })
+        .collect();
+    dying.sort_by(|a, b| a.id.cmp(&b.id));
+    let patient = dying.into_iter().find(|s| crate::preview::first_aid_preview(world, creature, s.entity).is_ok())?;
+    Some(Command::FirstAid { creature: me.id.clone(), target: patient.id.clone() })
 }
 
 /// Turning undead when it would reach two or more of them, or one next to the turner (004:538-546).

@@ -418,6 +418,23 @@ pub fn snatch_preview(
     )
 }
 
+/// The first aid `healer` could give `patient` now (004:283).
+pub fn first_aid_preview(
+    world: &mut World,
+    healer: Entity,
+    patient: Entity,
+) -> Result<crate::rules::health::first_aid::FirstAidPlan, Refusal> {
+    let mut q = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = q.query(world);
+    let (Ok(h), Ok(p)) = (creatures.get(healer), creatures.get(patient)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let budget = world.get::<crate::rules::turns::ActionBudget>(healer).copied().unwrap_or_default();
+    let order = world.resource::<crate::rules::turns::TurnOrder>();
+    crate::rules::health::first_aid::plan_first_aid(order, (&h, &p), &budget)
+}
+
 /// A grapple move `attacker` could make on `target` now (004:576-618): a grab's touch attack and check, or
 /// a move inside the grapple with its checks; the chance, and who strikes as it starts and enters.
 #[derive(Clone, Debug)]

@@ -104,6 +104,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
     BarAction { key: KeyCode::F3, label: "Snatch an object [F3]", kind: BarKind::Mode(Mode::Snatch) },
     BarAction { key: KeyCode::F4, label: "Sunder a shield [F4]", kind: BarKind::Mode(Mode::SunderShield) },
+    BarAction { key: KeyCode::F6, label: "First aid [F6]", kind: BarKind::Mode(Mode::FirstAid) },
     BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
     BarAction { key: KeyCode::Digit3, label: "Sunder [3]", kind: BarKind::Mode(Mode::Sunder) },
     BarAction { key: KeyCode::Digit4, label: "Grapple [4]", kind: BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) },
@@ -234,6 +235,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             | Mode::Aid(_)
             | Mode::Disarm
             | Mode::Snatch
+            | Mode::FirstAid
             | Mode::Sunder
             | Mode::SunderShield,
         )

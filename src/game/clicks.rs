@@ -130,6 +130,11 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     if choice.mode == Mode::Ready {
         return ready_step(world, me, &choice, square);
     }
+    // First aid tends the creature clicked, a friend (004:283).
+    if choice.mode == Mode::FirstAid {
+        let patient = pointed_at(world, square).filter(|t| *t != me)?;
+        return Some(Command::FirstAid { creature: my_id, target: id_of(world, patient) });
+    }
     if let Some(there) = pointed_at(world, square) {
         // A flier that declared a hover stays where it is by a click on itself (004:708).
         if (there == me || there == flier_of(world, me))

@@ -574,6 +574,25 @@ fn special_previews(previews: &Previews) -> SpecialPreviews {
 }
 
 /// The special attack a click on the hovered foe would make: a trip, an aid another.
+/// First aid to the hovered friend: the Heal check and its chance (004:283), and that it provokes (004:107).
+fn first_aid_lines(
+    first_aid: Option<Result<crate::rules::health::first_aid::FirstAidPlan, Refusal>>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    match first_aid {
+        Some(Ok(aid)) => {
+            let chance = aid.chance() * 100.0;
+            out.push((
+                format!("first aid: Heal {:+} against DC 15 — {chance:.0}% to stabilise it (004:283)", aid.bonus),
+                GOOD,
+            ));
+            out.push(("a standard action that provokes (004:107); click to tend it".into(), WARN));
+        }
+        Some(Err(refusal)) => out.push((format!("no first aid: {} ({})", refusal.reason, refusal.rule), BAD)),
+        None => {}
+    }
+}
+
 fn special_attack_lines(
     world: &World,
     (trip, aid, feint, bull_rush, turning, disarm, sunder): SpecialPreviews,
@@ -585,6 +604,7 @@ fn special_attack_lines(
     if let Some(throw) = world.resource::<Previews>().throw.clone() {
         throw_lines(world, throw, out);
     }
+    first_aid_lines(world.resource::<Previews>().first_aid.clone(), out);
     match world.resource::<Previews>().overrun.clone() {
         Some(Ok(o)) if o.blocks => {
             out.push((

@@ -194,6 +194,11 @@ pub fn update_previews(world: &mut World) {
                 _ => None,
             };
         }
+        if key.choice.mode == Mode::FirstAid
+            && let Some(patient) = previews.hovered.filter(|e| *e != me)
+        {
+            previews.first_aid = Some(crate::preview::first_aid_preview(world, me, patient));
+        }
         if key.choice.mode == Mode::Throw {
             previews.throw = throw_at_hover(world, me, previews.hovered, key.choice.weapon.as_deref());
         }

@@ -59,6 +59,8 @@ pub enum Mode {
     Disarm,
     /// Snatch an object the foe carries, unarmed (004:497).
     Snatch,
+    /// Tend a dying friend (004:283).
+    FirstAid,
     /// Sunder the weapon of the foe clicked (004:499-523).
     Sunder,
     /// Sunder the foe's shield (004:499).
@@ -219,6 +221,8 @@ pub struct Previews {
     pub sunder: Option<Result<crate::rules::special::sunder::SunderPlan, Refusal>>,
     /// The grapple move a click on the hovered foe would make.
     pub grapple: Option<Result<crate::preview::GrapplePreview, Refusal>>,
+    /// The first aid a click on the hovered creature would give (004:283).
+    pub first_aid: Option<Result<crate::rules::health::first_aid::FirstAidPlan, Refusal>>,
     /// The throw a click would make, in throw mode: at the hovered creature or intersection.
     pub throw: Option<Result<crate::rules::special::splash::ThrowPlan, Refusal>>,
     /// The overrun a click on the hovered foe would make.

@@ -175,6 +175,14 @@ pub enum Command {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Tend a dying friend: a Heal check, DC 15, stabilises it (004:283); a standard action that provokes
+    /// (004:107).
+    FirstAid {
+        /// Its id.
+        creature: CreatureId,
+        /// The dying creature's id.
+        target: CreatureId,
+    },
     /// Turn or rebuke undead (004:538-575).
     TurnUndead {
         /// Its id.
@@ -381,6 +389,7 @@ impl Command {
             | Command::Trip { creature, .. }
             | Command::BullRush { creature, .. }
             | Command::TurnUndead { creature, .. }
+            | Command::FirstAid { creature, .. }
             | Command::Disarm { creature, .. }
             | Command::PickUp { creature, .. }
             | Command::Sunder { creature, .. }
@@ -557,6 +566,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             world.write_message(crate::rules::special::disarm::PickUpIntent {
                 creature: entity(creature)?,
                 weapon: weapon.clone(),
+            });
+        }
+        Command::FirstAid { creature, target } => {
+            world.write_message(crate::rules::health::first_aid::FirstAidIntent {
+                healer: entity(creature)?,
+                patient: entity(target)?,
             });
         }
         Command::TurnUndead { creature, kind } => {

@@ -146,6 +146,8 @@ pub enum Action {
     Release,
     /// Freeing an ally from a pin (004:607).
     FreeAlly,
+    /// Stabilising a dying friend (004:107, 004:283).
+    FirstAid,
     /// Turning a grappled foe's light weapon against it (004:609).
     TurnWeapon,
     /// Throwing a splash weapon (004:528-530).
@@ -208,6 +210,7 @@ impl Action {
             Action::Escape => "escape",
             Action::Release => "release",
             Action::FreeAlly => "free an ally",
+            Action::FirstAid => "first aid",
             Action::TurnWeapon => "turn its weapon",
             Action::Throw => "throw",
             Action::Overrun => "overrun",
@@ -263,6 +266,8 @@ pub enum Check {
     EscapeArtist,
     /// Swim (Natation), to swim in deep water (004:643).
     Swim,
+    /// Heal (Premiers secours), to stabilise a dying creature (004:283).
+    Heal,
 }
 
 /// The three saving throws (004:45-48).
@@ -295,6 +300,7 @@ impl std::fmt::Display for Check {
             Check::Grapple => "grapple",
             Check::EscapeArtist => "escape artist",
             Check::Swim => "swim",
+            Check::Heal => "heal",
         })
     }
 }

@@ -46,6 +46,7 @@ pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
 }
 
 pub mod falls;
+pub mod first_aid;
 pub mod rest;
 
 /// The systems that apply damage, healing and condition changes.
@@ -56,6 +57,7 @@ pub struct HealthSystems;
 pub fn plugin(app: &mut App) {
     app.add_observer(apply_damage_at_once);
     app.add_message::<Healing>().add_message::<UseItemIntent>().add_message::<rest::RestIntent>();
+    app.add_message::<first_aid::FirstAidIntent>();
     app.add_systems(Rules, rest::take_rest.in_set(RulesSystems::Consequences).after(HealthSystems));
     app.add_systems(
         Rules,
@@ -66,7 +68,8 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(
         Rules,
-        use_item
+        (use_item, first_aid::give_first_aid)
+            .chain()
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::ready::ReadySystems)
             .after(crate::rules::turns::lasting::impose)

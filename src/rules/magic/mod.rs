@@ -193,6 +193,7 @@ pub fn plugin(app: &mut App) {
         CastSystems
             .in_set(RulesSystems::Act)
             .after(crate::rules::health::use_item)
+            .after(crate::rules::health::first_aid::give_first_aid)
             .before(crate::rules::attack::take_total_defense),
     );
     app.add_systems(Rules, cast.in_set(CastSystems));

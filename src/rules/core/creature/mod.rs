@@ -698,6 +698,8 @@ pub struct Skills {
     pub concentration: Option<i32>,
     /// Natation: swimming in deep water without a swim speed (004:643).
     pub swim: Option<i32>,
+    /// Premiers secours: stabilising a dying creature (004:283).
+    pub heal: Option<i32>,
 }
 
 /// Properties that change how rules apply to a creature.
