@@ -1792,3 +1792,50 @@ fn the_previews_show_the_water() {
     let path = path_preview(app.world_mut(), fighter, MovementAction::Move, Square::new(1, 2), &[]).unwrap();
     assert_eq!(path.route.cost, 6);
 }
+
+/// The bar's posture and timing actions, as the player takes them: dropping prone (a free action, 004:255),
+/// moving one square as a full-round action whatever the cost (000:139-144), and a creature that delayed
+/// stepping in when the current turn ends (004:629-631).
+#[test]
+fn the_bar_drops_prone_moves_one_square_and_steps_a_delayed_creature_in() {
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Hover, Mode, Pending};
+    use estoc::rules::core::creature::{Condition, Conditions, CreatureId};
+    let encounter = level("skirmish.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("goblins".into(), estoc::data::level::Control::Human);
+    app.update();
+    let (fighter, archer) = (entity(&app, "fighter"), entity(&app, "archer"));
+    let pending = |app: &mut App| app.world_mut().resource_mut::<Pending>().0.pop_front();
+    // The first of the two to act delays; the other, on its turn, has it step in after its own.
+    pass_turns_until(&mut app, fighter);
+    use_bar(app.world_mut(), BarKind::Delay);
+    let delay = pending(&mut app).expect("a delay");
+    play(&mut app, &delay);
+    pass_turns_until(&mut app, archer);
+    use_bar(app.world_mut(), BarKind::ActNow);
+    let resume = pending(&mut app).expect("the delayed fighter steps in");
+    assert!(matches!(&resume, Command::Resume { creature } if creature == "fighter"), "{resume:?}");
+    play(&mut app, &resume);
+    let archer_id = app.world().get::<CreatureId>(archer).unwrap().clone();
+    let facts = play(&mut app, &Command::EndTurn { creature: archer_id });
+    assert!(facts.iter().any(|f| matches!(f, Fact::TurnStarted { creature, .. } if creature == "fighter")));
+    // The fighter drops prone, then crawls a square as a full-round action.
+    use_bar(app.world_mut(), BarKind::DropProne);
+    let drop = pending(&mut app).expect("drop prone");
+    play(&mut app, &drop);
+    assert!(app.world().get::<Conditions>(fighter).unwrap().has(Condition::Prone));
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Move(MovementAction::MinimumMovement)));
+    let from = app.world().get::<Position>(fighter).unwrap().0;
+    let to = Square::new(from.x, from.y - 1);
+    app.world_mut().resource_mut::<Hover>().square = Some(to);
+    app.update();
+    let step = clicked(&mut app, to).expect("a one-square move");
+    assert!(matches!(&step, Command::Move { action: MovementAction::MinimumMovement, .. }), "{step:?}");
+    play(&mut app, &step);
+    assert_eq!(app.world().get::<Position>(fighter).unwrap().0, to);
+}

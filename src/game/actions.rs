@@ -50,6 +50,10 @@ pub enum BarKind {
     Potion,
     /// Delay.
     Delay,
+    /// A creature of the player's that delayed acts when this turn ends (004:629-631).
+    ActNow,
+    /// Drop prone, a free action (004:255).
+    DropProne,
     /// End the turn.
     EndTurn,
     /// Show the foes' threatened squares.
@@ -105,6 +109,13 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::F3, label: "Snatch an object [F3]", kind: BarKind::Mode(Mode::Snatch) },
     BarAction { key: KeyCode::F4, label: "Sunder a shield [F4]", kind: BarKind::Mode(Mode::SunderShield) },
     BarAction { key: KeyCode::F6, label: "First aid [F6]", kind: BarKind::Mode(Mode::FirstAid) },
+    BarAction { key: KeyCode::F7, label: "Delayed acts next [F7]", kind: BarKind::ActNow },
+    BarAction { key: KeyCode::F8, label: "Drop prone [F8]", kind: BarKind::DropProne },
+    BarAction {
+        key: KeyCode::F10,
+        label: "1 square, full round [F10]",
+        kind: BarKind::Mode(Mode::Move(MovementAction::MinimumMovement)),
+    },
     BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
     BarAction { key: KeyCode::Digit3, label: "Sunder [3]", kind: BarKind::Mode(Mode::Sunder) },
     BarAction { key: KeyCode::Digit4, label: "Grapple [4]", kind: BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) },
@@ -206,6 +217,21 @@ fn turn_state(world: &World, me: Entity, kind: TurnKind) -> Result<(), Refusal> 
     }
 }
 
+/// Standing up is a move action for a creature lying prone (004:225); dropping prone a free action for one
+/// standing (004:255).
+fn posture_state(
+    kind: BarKind,
+    conditions: &Conditions,
+    budget: &crate::rules::turns::ActionBudget,
+) -> Result<(), Refusal> {
+    match (kind, conditions.has(Condition::Prone)) {
+        (BarKind::StandUp, true) => budget.check(crate::rules::turns::ActionKind::Move),
+        (BarKind::StandUp, false) => Err(Refusal::new("standing already", "004:225")),
+        (_, true) => Err(Refusal::new("lying prone already", "004:255")),
+        (_, false) => Ok(()),
+    }
+}
+
 pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     use crate::rules::turns::{ActionBudget, ActionKind};
     if kind == BarKind::Threats {
@@ -265,13 +291,8 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),
-        BarKind::StandUp => {
-            if conditions.has(Condition::Prone) {
-                budget.check(ActionKind::Move)
-            } else {
-                Err(Refusal::new("standing already", "004:225"))
-            }
-        }
+        BarKind::StandUp | BarKind::DropProne => posture_state(kind, &conditions, &budget),
+        BarKind::ActNow => delayed_of_the_player(world).map(|_| ()),
         BarKind::Potion => match first_potion(world, me) {
             Some(_) => budget.check(ActionKind::Standard),
             None => Err(Refusal::new("carries no healing potion", "004:96")),
@@ -365,6 +386,11 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
             None => return,
         },
         BarKind::Delay => Command::Delay { creature },
+        BarKind::DropProne => Command::DropProne { creature },
+        BarKind::ActNow => match delayed_of_the_player(world) {
+            Ok(delayed) => Command::Resume { creature: delayed },
+            Err(_) => return,
+        },
         BarKind::Hide => Command::Hide { creature },
         BarKind::Reins => Command::TakeReins { creature },
         BarKind::TakeOff => Command::TakeOff { creature, extra_m: 0.0 },
@@ -407,6 +433,24 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
     };
     world.resource_mut::<Pending>().0.push_back(step);
     *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
+}
+
+/// The first creature (in initiative order) of a side the player plays that is delaying its turn: it may
+/// act when the current turn ends (004:629-631).
+fn delayed_of_the_player(world: &World) -> Result<CreatureId, Refusal> {
+    let controllers = world.resource::<Controllers>();
+    world
+        .resource::<TurnOrder>()
+        .entries
+        .iter()
+        .filter(|e| e.delaying)
+        .find(|e| {
+            world.get::<Faction>(e.entity).is_some_and(|f| {
+                controllers.0.get(&f.0).copied().unwrap_or_default() == crate::data::level::Control::Human
+            })
+        })
+        .map(|e| e.id.clone())
+        .ok_or_else(|| Refusal::new("none of your creatures is delaying", "004:629"))
 }
 
 /// In ready mode, the bar's total defence, stand up, potion, cast and move choose the action to ready
