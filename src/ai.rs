@@ -777,6 +777,7 @@ fn grapple_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) 
             creature: me.id.clone(),
             target: Some(foe.id.clone()),
             action: GrappleMove::Grab,
+            to: None,
         })
     })
 }
@@ -789,7 +790,7 @@ fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Comman
     let try_move = |world: &mut World, action: GrappleMove| {
         crate::preview::grapple_preview(world, creature, None, action).ok().map(|p| (action, p.chance))
     };
-    let command = |action: GrappleMove| Command::Grapple { creature: me.id.clone(), target: None, action };
+    let command = |action: GrappleMove| Command::Grapple { creature: me.id.clone(), target: None, action, to: None };
     let pinned = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Pinned));
     if pinned {
         return try_move(world, GrappleMove::BreakPin).map(|(a, _)| command(a));
@@ -803,7 +804,12 @@ fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Comman
         if rescue.chance >= 0.3
             && let Some(id) = world.get::<CreatureId>(foe).cloned()
         {
-            return Some(Command::Grapple { creature: me.id.clone(), target: Some(id), action: GrappleMove::FreeAlly });
+            return Some(Command::Grapple {
+                creature: me.id.clone(),
+                target: Some(id),
+                action: GrappleMove::FreeAlly,
+                to: None,
+            });
         }
     }
     let damage = try_move(world, GrappleMove::Damage)?;

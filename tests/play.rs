@@ -1559,7 +1559,7 @@ fn a_foe_is_grappled_and_escaped_with_the_mouse() {
     assert_eq!((grab.attacker.bonus(), grab.defender.bonus()), (5, 12), "{grab:?}");
     assert!(grab.provokes && grab.touch.is_some() && !grab.joining && grab.into.is_some());
     let step = clicked(&mut app, Square::new(4, 3)).expect("a grab");
-    assert!(matches!(&step, Command::Grapple { creature, target: Some(t), action: GrappleMove::Grab }
+    assert!(matches!(&step, Command::Grapple { creature, target: Some(t), action: GrappleMove::Grab, .. }
         if creature == "fighter" && t == "ogre"));
     let flat_footed = app.world().get::<Conditions>(ogre).unwrap().has(Condition::FlatFooted);
     // The ogre's attack of opportunity misses (if it may make one), the touch attack lands, the checks 20

@@ -110,6 +110,11 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::F4, label: "Sunder a shield [F4]", kind: BarKind::Mode(Mode::SunderShield) },
     BarAction { key: KeyCode::F6, label: "First aid [F6]", kind: BarKind::Mode(Mode::FirstAid) },
     BarAction { key: KeyCode::F7, label: "Delayed acts next [F7]", kind: BarKind::ActNow },
+    BarAction {
+        key: KeyCode::F11,
+        label: "Move the grapple [F11]",
+        kind: BarKind::Mode(Mode::Grapple(GrappleMove::Move)),
+    },
     BarAction { key: KeyCode::F8, label: "Drop prone [F8]", kind: BarKind::DropProne },
     BarAction {
         key: KeyCode::F10,
@@ -379,7 +384,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         }
         BarKind::TotalDefense => Command::TotalDefense { creature },
         BarKind::PickUp => Command::PickUp { creature, weapon: None },
-        BarKind::GrappleNow(action) => Command::Grapple { creature, target: None, action },
+        BarKind::GrappleNow(action) => Command::Grapple { creature, target: None, action, to: None },
         BarKind::StandUp => Command::StandUp { creature },
         BarKind::Potion => match first_potion(world, me) {
             Some(item) => Command::UseItem { creature, item },

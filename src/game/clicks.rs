@@ -50,7 +50,7 @@ fn step_on_foe(
             weapon: choice.weapon.clone(),
             shield: choice.mode == Mode::SunderShield,
         },
-        Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action },
+        Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action, to: None },
         Mode::CoupDeGrace => Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone() },
         Mode::Overrun => overrun_step(world, (me, my_id), (there, target)),
         Mode::BullRush => {
@@ -149,6 +149,11 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         }
         let target = id_of(world, there);
         return Some(step_on_foe(world, &choice, (me, my_id), (there, target)));
+    }
+    // A grapple moved to the square clicked (004:602).
+    if choice.mode == Mode::Grapple(crate::rules::special::grapple::GrappleMove::Move) {
+        let action = crate::rules::special::grapple::GrappleMove::Move;
+        return Some(Command::Grapple { creature: my_id, target: None, action, to: Some(square) });
     }
     // A flier in the air flies to the square, by the flight the preview shows; a rider's mount flies.
     if let Some(flights) = flights_of(world, me, &choice) {

@@ -1082,6 +1082,7 @@ fn grapple_lines(
         GrappleMove::Release | GrappleMove::Grab => "let go (004:612)",
         GrappleMove::FreeAlly => "free the ally it pins (004:607)",
         GrappleMove::TurnWeapon => "turn its light weapon against it, then an attack at -4 (004:609)",
+        GrappleMove::Move => "move the grapple there at half speed, taking all in it along (004:602)",
     };
     out.push((format!("{what}: {}", percent(g.chance)), GOOD));
     for (foe, side) in &hold.opponents {

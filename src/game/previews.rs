@@ -194,6 +194,15 @@ pub fn update_previews(world: &mut World) {
                 _ => None,
             };
         }
+        if key.choice.mode == Mode::Grapple(crate::rules::special::grapple::GrappleMove::Move)
+            && let Some(square) = key.hover.filter(|_| previews.hovered.is_none())
+        {
+            let action = crate::rules::special::grapple::GrappleMove::Move;
+            previews.grapple = Some(
+                crate::preview::grapple_preview(world, me, None, action)
+                    .and_then(|p| crate::rules::special::grapple::grapple_destination(world, me, square).map(|_| p)),
+            );
+        }
         if key.choice.mode == Mode::FirstAid
             && let Some(patient) = previews.hovered.filter(|e| *e != me)
         {

@@ -144,6 +144,9 @@ pub enum Command {
         /// What it does: `grab` if absent.
         #[serde(default)]
         action: crate::rules::special::grapple::GrappleMove,
+        /// Where it goes, for a `move` (004:602): the north-west square of its space.
+        #[serde(default)]
+        to: Option<Square>,
     },
     /// Throw a splash weapon (004:528-530) at a creature, or at the grid intersection `corner` (its grid
     /// lines from the west and the north).
@@ -530,11 +533,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 shield: *shield,
             });
         }
-        Command::Grapple { creature, target, action } => {
+        Command::Grapple { creature, target, action, to } => {
             world.write_message(crate::rules::special::grapple::GrappleIntent {
                 attacker: entity(creature)?,
                 target: target.as_ref().map(entity).transpose()?,
                 action: *action,
+                to: *to,
             });
         }
         Command::Throw { creature, target, corner, weapon } => {

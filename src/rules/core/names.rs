@@ -148,6 +148,8 @@ pub enum Action {
     FreeAlly,
     /// Stabilising a dying friend (004:107, 004:283).
     FirstAid,
+    /// Moving a grapple at half speed (004:602).
+    GrappleMove,
     /// Turning a grappled foe's light weapon against it (004:609).
     TurnWeapon,
     /// Throwing a splash weapon (004:528-530).
@@ -211,6 +213,7 @@ impl Action {
             Action::Release => "release",
             Action::FreeAlly => "free an ally",
             Action::FirstAid => "first aid",
+            Action::GrappleMove => "move the grapple",
             Action::TurnWeapon => "turn its weapon",
             Action::Throw => "throw",
             Action::Overrun => "overrun",

@@ -60,6 +60,9 @@ pub enum GrappleMove {
     FreeAlly,
     /// Turn the foe's light weapon against it: won, an attack with it at -4; the foe keeps it (004:608-609).
     TurnWeapon,
+    /// Move at half speed, taking everyone in the grapple along: a standard action, beating every one of
+    /// them (004:602), +4 against a pinned foe when only the two grapple (004:603).
+    Move,
 }
 
 impl GrappleMove {
@@ -74,13 +77,14 @@ impl GrappleMove {
             GrappleMove::Release => Action::Release,
             GrappleMove::FreeAlly => Action::FreeAlly,
             GrappleMove::TurnWeapon => Action::TurnWeapon,
+            GrappleMove::Move => Action::GrappleMove,
         }
     }
 
     /// Whether it replaces one of the creature's attacks (004:579, 004:592): all but Escape Artist (a
     /// standard action, 004:600) and letting go (free, 004:612).
     pub fn is_an_attack(self) -> bool {
-        !matches!(self, GrappleMove::EscapeArtist | GrappleMove::Release)
+        !matches!(self, GrappleMove::EscapeArtist | GrappleMove::Release | GrappleMove::Move)
     }
 
     /// Its kind of action, the creature having made `made` grapple attacks this turn: the first is the
@@ -90,7 +94,7 @@ impl GrappleMove {
     pub fn kind(self, made: u32) -> ActionKind {
         match (self, made) {
             (GrappleMove::Release, _) => ActionKind::Free,
-            (GrappleMove::EscapeArtist, _) | (_, 0) => ActionKind::Standard,
+            (GrappleMove::EscapeArtist | GrappleMove::Move, _) | (_, 0) => ActionKind::Standard,
             (_, 1) => ActionKind::Move,
             _ => ActionKind::Free,
         }
@@ -130,6 +134,8 @@ pub struct GrappleIntent {
     pub target: Option<Entity>,
     /// What.
     pub action: GrappleMove,
+    /// Where the mover goes, for a move (the north-west square of its space).
+    pub to: Option<crate::rules::core::geometry::Square>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -425,6 +431,21 @@ pub fn plan_hold(
         _ => {}
     }
     let escaping = matches!(action, GrappleMove::Escape | GrappleMove::EscapeArtist) && !pinned;
+    if action == GrappleMove::Move {
+        // Every one in the grapple must be beaten (004:602); a pinned foe moved by its only grappler, +4
+        // (004:603).
+        let group = grapple_group(ground.creatures, a.entity);
+        if group.len() == 2 && t.conditions.has(Condition::Pinned) {
+            attacker.terms.push(Modifier::new(4, "moving a pinned foe (004:603)"));
+        }
+        let opponents = group
+            .iter()
+            .filter(|e| **e != a.entity)
+            .filter_map(|e| ground.creatures.get(*e).ok())
+            .map(|c| (c.entity, grapple_side(&c)))
+            .collect();
+        return Ok(HoldPlan { action, attacker, opponents });
+    }
     let opponents: Vec<(Entity, Side)> = if escaping {
         grapple
             .with
@@ -436,6 +457,83 @@ pub fn plan_hold(
         vec![(t.entity, grapple_side(t))]
     };
     Ok(HoldPlan { action, attacker, opponents })
+}
+
+/// Everyone in `who`'s grapple, itself included: those it grapples, those they grapple, and so on, in id
+/// order.
+pub fn grapple_group(creatures: &Query<Combatant, With<Creature>>, who: Entity) -> Vec<Entity> {
+    let mut group = vec![who];
+    let mut i = 0;
+    while i < group.len() {
+        if let Ok(c) = creatures.get(group[i])
+            && let Some(g) = c.grapple
+        {
+            for other in &g.with {
+                if !group.contains(other) {
+                    group.push(*other);
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut ids: Vec<(String, Entity)> =
+        group.iter().filter_map(|e| creatures.get(*e).ok().map(|c| (c.id.0.clone(), *e))).collect();
+    ids.sort();
+    ids.into_iter().map(|(_, e)| e).collect()
+}
+
+/// Where a grapple moved by `mover` to `to` puts each of its members (004:602): the mover at `to`, reached
+/// within half its speed by a path the others in the grapple do not block, and every other member shifted as
+/// much, each on a space it may stand on. The members and their new spaces, or why not.
+pub fn grapple_destination(
+    world: &mut World,
+    mover: Entity,
+    to: crate::rules::core::geometry::Square,
+) -> Result<Vec<(Entity, Footprint)>, Refusal> {
+    let group: Vec<Entity> = {
+        let mut q = world.query_filtered::<Combatant, With<Creature>>();
+        let creatures = q.query(world);
+        grapple_group(&creatures, mover)
+    };
+    let footprints: Vec<Footprint> = group
+        .iter()
+        .filter_map(|e| world.get::<Space>(*e).zip(world.get::<Position>(*e)).map(|(s, p)| s.at(p.0)))
+        .collect();
+    let reached = crate::rules::turns::moving::with_move_query(world, mover, |query, _| {
+        // Half its speed (004:602), through everyone but those it drags along.
+        let half = crate::rules::movement::MoveQuery {
+            field: query.field,
+            occupants: query.occupants.iter().filter(|o| !footprints.contains(&o.footprint)).copied().collect(),
+            mover: query.mover,
+            start: query.start,
+            speed: query.speed / 2,
+            run_multiplier: query.run_multiplier,
+            restricted: false,
+            odd_diagonal: query.odd_diagonal,
+            danger: None,
+            prone: false,
+        };
+        let map = half.reachable(crate::rules::movement::MovementAction::Move);
+        (half.start, map.destinations().iter().any(|d| d.square == to))
+    });
+    let Some((start, reachable)) = reached else { return Err(Refusal::new("no such creature", "data")) };
+    if !reachable {
+        return Err(Refusal::new(format!("{to} is beyond half its speed, or the way is blocked"), "004:602"));
+    }
+    let (dx, dy) = (to.x - start.origin.x, to.y - start.origin.y);
+    let mut q = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = q.query(world);
+    let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
+    let mut moved = Vec::new();
+    for member in &group {
+        let Ok(c) = creatures.get(*member) else { continue };
+        let there = c.space.at(c.position.0.offset(dx, dy));
+        crate::rules::attack::may_stand(field, creatures.iter(), &c, &group)(there)
+            .map_err(|r| Refusal::new(format!("{} cannot stand there: {}", c.id, r.reason), "004:602"))?;
+        moved.push((*member, there));
+    }
+    Ok(moved)
 }
 
 /// The ally of `a` that `t` pins, if any (004:607).
@@ -480,6 +578,24 @@ pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCurs
             continue;
         };
         let made = attacks_made(world, intent.attacker);
+        // A move needs a place it may reach and every member may stand on (004:602).
+        if intent.action == GrappleMove::Move {
+            let Some(to) = intent.to else {
+                super::refuse_in(
+                    world,
+                    intent.attacker,
+                    Action::GrappleMove,
+                    Refusal::new("move it where?", "004:602"),
+                );
+                continue;
+            };
+            if world.get::<Conditions>(intent.attacker).is_some_and(|c| c.has(Condition::Grappling))
+                && let Err(refusal) = grapple_destination(world, intent.attacker, to)
+            {
+                super::refuse_in(world, intent.attacker, Action::GrappleMove, refusal);
+                continue;
+            }
+        }
         if intent.action == GrappleMove::Grab {
             grab(world, intent.attacker, target, made);
         } else if let Ok(Some(plan)) =
@@ -488,7 +604,7 @@ pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCurs
             if intent.action.is_an_attack() {
                 count_attack(world, intent.attacker);
             }
-            hold(world, intent.attacker, target, plan);
+            hold(world, intent.attacker, target, plan, intent.to);
         }
     }
 }
@@ -628,7 +744,13 @@ fn unarmed_damage_to(
 }
 
 /// A move inside the grapple: the opposed checks, then its effect.
-fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
+fn hold(
+    world: &mut World,
+    attacker: Entity,
+    target: Entity,
+    plan: HoldPlan,
+    to: Option<crate::rules::core::geometry::Square>,
+) {
     if plan.action == GrappleMove::Release {
         let outside = stepping_out(world, attacker, target);
         let freed = part(world, attacker, target, "lets go of the foe it pins (004:612)");
@@ -660,6 +782,30 @@ fn hold(world: &mut World, attacker: Entity, target: Entity, plan: HoldPlan) {
             let ally = world.run_system_cached_with(ally_pinned_by, (attacker, target)).ok().flatten();
             if let Some(ally) = ally {
                 unpin(world, ally);
+            }
+        }
+        GrappleMove::Move => {
+            let Some(to) = to else { return };
+            let Ok(moved) = grapple_destination(world, attacker, to) else { return };
+            let group: Vec<Entity> = moved.iter().map(|(e, _)| *e).collect();
+            let leaving = Provoking {
+                except: group.clone(),
+                ..Provoking::new(attacker, Action::GrappleMove, "moving its grapple (004:602)")
+            };
+            if provoke_as(world, leaving).dropped {
+                return;
+            }
+            for (member, there) in moved {
+                let Some(id) = world.get::<CreatureId>(member).cloned() else { continue };
+                let Some(mut position) = world.get_mut::<Position>(member) else { continue };
+                let from = position.0;
+                position.0 = there.origin;
+                world.write_message(Fact::Pushed {
+                    creature: id,
+                    from,
+                    to: there.origin,
+                    reason: "moved with the grapple (004:602)".into(),
+                });
             }
         }
         GrappleMove::TurnWeapon => {
@@ -703,6 +849,7 @@ fn roll_hold(
         GrappleMove::Pin => "pinning (004:606)",
         GrappleMove::FreeAlly => "freeing a pinned ally (004:607)",
         GrappleMove::TurnWeapon => "turning the foe's weapon against it (004:609)",
+        GrappleMove::Move => "moving the grapple: beating every one in it (004:602)",
         GrappleMove::BreakPin => "breaking free of a pin (004:614)",
         GrappleMove::EscapeArtist if a.conditions.has(Condition::Pinned) => {
             "breaking free of a pin with Escape Artist (004:614)"
