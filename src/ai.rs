@@ -251,6 +251,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     {
         return Command::UseItem { creature: me.id.clone(), item: potion.name.clone() };
     }
+    // Holding the charge of a touch spell, it touches a foe within reach (004:200).
+    if let Some(step) = touch_with_the_charge(world, creature, &me, &foes) {
+        return step;
+    }
     // A caster casts: healing on a badly hurt ally in reach (or itself), else its spells at a foe.
     if let Some(step) = cast_something(world, creature, &me, &foes, &allies, adjacent_foe) {
         return step;
@@ -864,6 +868,27 @@ fn channel_for_its_undead(world: &mut World, creature: Entity, me: &Seen, foes: 
     let plan = plan_turning(world, creature, TurnKind::Bolster).ok()?;
     let bare = plan.undead.iter().any(|u| world.get::<Bolstered>(u.entity).is_none_or(|b| round >= b.until));
     bare.then(|| command(TurnKind::Bolster))
+}
+
+/// The touch that delivers a charge held (004:200): the weakest foe within reach the rules let it touch.
+fn touch_with_the_charge(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let held = world.get::<crate::rules::magic::HeldCharge>(creature).cloned()?;
+    let mut q = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = q.query(world);
+    let caster = creatures.get(creature).ok()?;
+    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
+    let order = world.resource::<crate::rules::turns::TurnOrder>();
+    let mut reachable: Vec<&Seen> = foes
+        .iter()
+        .filter(|f| {
+            creatures
+                .get(f.entity)
+                .is_ok_and(|t| crate::rules::magic::check_touch(order, (&caster, &t), Some(&held), &budget).is_ok())
+        })
+        .collect();
+    reachable.sort_by_key(|s| (s.hit_points, s.id.clone()));
+    reachable.first().map(|f| Command::Touch { creature: me.id.clone(), target: f.id.clone() })
 }
 
 /// First aid to a dying friend beside it that the rules allow now (004:283), the nearest by id.

@@ -116,6 +116,7 @@ pub const BAR: &[BarAction] = &[
         kind: BarKind::Mode(Mode::Grapple(GrappleMove::Move)),
     },
     BarAction { key: KeyCode::F8, label: "Drop prone [F8]", kind: BarKind::DropProne },
+    BarAction { key: KeyCode::F12, label: "Touch: held spell [F12]", kind: BarKind::Mode(Mode::Touch) },
     BarAction {
         key: KeyCode::F10,
         label: "1 square, full round [F10]",
@@ -298,6 +299,10 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),
         BarKind::StandUp | BarKind::DropProne => posture_state(kind, &conditions, &budget),
         BarKind::ActNow => delayed_of_the_player(world).map(|_| ()),
+        BarKind::Mode(Mode::Touch) => match world.get::<crate::rules::magic::HeldCharge>(me) {
+            Some(_) => budget.check(ActionKind::Standard),
+            None => Err(Refusal::new("it holds no charge of a touch spell", "004:200")),
+        },
         BarKind::Potion => match first_potion(world, me) {
             Some(_) => budget.check(ActionKind::Standard),
             None => Err(Refusal::new("carries no healing potion", "004:96")),

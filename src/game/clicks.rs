@@ -130,6 +130,11 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     if choice.mode == Mode::Ready {
         return ready_step(world, me, &choice, square);
     }
+    // The charge of a touch spell held goes to the creature clicked, friend or foe (004:200).
+    if choice.mode == Mode::Touch {
+        let touched = pointed_at(world, square).filter(|t| *t != me)?;
+        return Some(Command::Touch { creature: my_id, target: id_of(world, touched) });
+    }
     // First aid tends the creature clicked, a friend (004:283).
     if choice.mode == Mode::FirstAid {
         let patient = pointed_at(world, square).filter(|t| *t != me)?;

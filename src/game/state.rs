@@ -61,6 +61,8 @@ pub enum Mode {
     Snatch,
     /// Tend a dying friend (004:283).
     FirstAid,
+    /// Deliver the charge of a touch spell held (004:200).
+    Touch,
     /// Sunder the weapon of the foe clicked (004:499-523).
     Sunder,
     /// Sunder the foe's shield (004:499).

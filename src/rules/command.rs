@@ -178,6 +178,13 @@ pub enum Command {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Deliver the charge of a touch spell held (004:200): a melee touch attack, a standard action.
+    Touch {
+        /// Its id.
+        creature: CreatureId,
+        /// Whom it touches.
+        target: CreatureId,
+    },
     /// Tend a dying friend: a Heal check, DC 15, stabilises it (004:283); a standard action that provokes
     /// (004:107).
     FirstAid {
@@ -393,6 +400,7 @@ impl Command {
             | Command::BullRush { creature, .. }
             | Command::TurnUndead { creature, .. }
             | Command::FirstAid { creature, .. }
+            | Command::Touch { creature, .. }
             | Command::Disarm { creature, .. }
             | Command::PickUp { creature, .. }
             | Command::Sunder { creature, .. }
@@ -571,6 +579,10 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 creature: entity(creature)?,
                 weapon: weapon.clone(),
             });
+        }
+        Command::Touch { creature, target } => {
+            world
+                .write_message(crate::rules::magic::TouchIntent { caster: entity(creature)?, target: entity(target)? });
         }
         Command::FirstAid { creature, target } => {
             world.write_message(crate::rules::health::first_aid::FirstAidIntent {

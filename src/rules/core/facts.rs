@@ -832,6 +832,13 @@ pub enum Fact {
         /// Why.
         reason: String,
     },
+    /// A touch spell not delivered: its caster holds the charge (004:200).
+    ChargeHeld {
+        /// Who holds it.
+        caster: CreatureId,
+        /// The spell.
+        spell: String,
+    },
 }
 
 /// Every fact of the fight so far, in order.
@@ -927,6 +934,7 @@ impl Fact {
             | Fact::CastingContinues { .. }
             | Fact::SpellTakesEffect { .. }
             | Fact::SpellLost { .. }
+            | Fact::ChargeHeld { .. }
             | Fact::Breathed { .. }
             | Fact::TookOff { .. }
             | Fact::Landed { .. }
@@ -1236,6 +1244,9 @@ impl Fact {
             Fact::CastingContinues { caster, spell } => format!("{caster} goes on casting {spell} (004:236)"),
             Fact::SpellTakesEffect { caster, spell, target } => format!("{caster}'s {spell} takes effect on {target}"),
             Fact::SpellLost { caster, spell, reason } => format!("{caster} loses {spell}: {reason}"),
+            Fact::ChargeHeld { caster, spell } => {
+                format!("{caster} holds the charge of {spell}: it may touch again each round (004:200)")
+            }
             Fact::Breathed { creature, shape, toward, covered, dice, dc, ready_in_round } => {
                 let covered: Vec<String> = covered.iter().map(|c| c.0.clone()).collect();
                 format!(

@@ -150,6 +150,8 @@ pub enum Action {
     FirstAid,
     /// Moving a grapple at half speed (004:602).
     GrappleMove,
+    /// Delivering a held touch spell (004:200).
+    Touch,
     /// Turning a grappled foe's light weapon against it (004:609).
     TurnWeapon,
     /// Throwing a splash weapon (004:528-530).
@@ -214,6 +216,7 @@ impl Action {
             Action::FreeAlly => "free an ally",
             Action::FirstAid => "first aid",
             Action::GrappleMove => "move the grapple",
+            Action::Touch => "touch",
             Action::TurnWeapon => "turn its weapon",
             Action::Throw => "throw",
             Action::Overrun => "overrun",

@@ -61,6 +61,9 @@ pub enum SpellEffect {
         dice: DiceExpr,
         /// The save.
         save: Save,
+        /// Plus the caster level, counting for at most this much (an inflict spell); none if 0.
+        #[serde(default)]
+        max_level_bonus: u32,
     },
     /// Healing: `dice` plus the caster level, the level counting for at most `max_level_bonus`.
     Heal {
@@ -141,6 +144,24 @@ pub struct AwaitingCast {
     pub hit_points: i32,
 }
 
+/// A touch spell whose touch missed, or not yet delivered: the caster holds its charge, and may touch again
+/// each round (004:200); casting another spell dissipates it.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct HeldCharge {
+    /// The spell held.
+    pub spell: KnownSpell,
+}
+
+/// Asks to deliver a held charge with a touch (004:200): a standard action, a melee touch attack that
+/// provokes nothing (004:199).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct TouchIntent {
+    /// The caster holding the charge.
+    pub caster: Entity,
+    /// Whom it touches.
+    pub target: Entity,
+}
+
 /// Asks to cast a spell.
 #[derive(Message, Clone, Debug)]
 pub struct CastIntent {
@@ -196,7 +217,8 @@ pub fn plugin(app: &mut App) {
             .after(crate::rules::health::first_aid::give_first_aid)
             .before(crate::rules::attack::take_total_defense),
     );
-    app.add_systems(Rules, cast.in_set(CastSystems));
+    app.add_message::<TouchIntent>();
+    app.add_systems(Rules, (cast, deliver_touch).chain().in_set(CastSystems));
     // A spell's round comes before anything the caster might do in its turn.
     app.add_systems(Rules, complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems));
     app.add_systems(
@@ -228,14 +250,14 @@ fn cast(
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
     creatures: Query<Combatant, With<Creature>>,
-    mut casters: Query<(&mut Spellcasting, &mut ActionBudget, &Skills, Option<&AwaitingCast>)>,
+    mut casters: Query<Caster>,
     mut reactions: Query<&mut Reactions>,
     mut dice: ResMut<Dice>,
     mut out: CastOutput,
 ) {
     for intent in intents.read() {
         let (Ok(caster), Ok(target)) = (creatures.get(intent.caster), creatures.get(intent.target)) else { continue };
-        let Ok((mut magic, mut budget, skills, awaiting)) = casters.get_mut(intent.caster) else {
+        let Ok((mut magic, mut budget, skills, awaiting, held)) = casters.get_mut(intent.caster) else {
             out.facts.write(refused(
                 caster.id,
                 &intent.spell,
@@ -256,6 +278,11 @@ fn cast(
                 continue;
             }
         };
+        // A new casting dissipates a charge held (004:200).
+        if let Some(held) = held {
+            out.facts.write(lost(caster.id, &held.spell.name, "a new casting dissipates the charge held (004:200)"));
+            commands.entity(intent.caster).remove::<HeldCharge>();
+        }
         let kind = match magic.spells[index].def.casting {
             CastingTime::Standard => ActionKind::Standard,
             CastingTime::Rounds(_) => ActionKind::FullRound,
@@ -339,6 +366,18 @@ fn cast(
                 continue;
             }
         }
+        // A touch spell on a foe: the touch attack now, as the casting's own (004:198-199); a miss holds
+        // the charge (004:200).
+        let foe = caster.faction != target.faction;
+        if spell.def.range == SpellRange::Touch && foe && spell.def.casting == CastingTime::Standard {
+            let touched =
+                touch_attack(&field, &order, &creatures, (&caster, &target), intent.readied, &mut dice, &mut out);
+            if !touched {
+                out.facts.write(Fact::ChargeHeld { caster: caster.id.clone(), spell: spell.name.clone() });
+                commands.entity(intent.caster).insert(HeldCharge { spell });
+                continue;
+            }
+        }
         match spell.def.casting {
             CastingTime::Standard => take_effect(&spell, &caster, &target, &magic, &mut dice, &mut out),
             CastingTime::Rounds(rounds) => {
@@ -355,6 +394,98 @@ fn cast(
             }
         }
     }
+}
+
+/// What a casting reads and spends of its caster: its magic, its budget, its skills, a readied action it
+/// awaits, the charge it holds.
+type Caster = (
+    &'static mut Spellcasting,
+    &'static mut ActionBudget,
+    &'static Skills,
+    Option<&'static AwaitingCast>,
+    Option<&'static HeldCharge>,
+);
+
+/// A melee touch attack delivering a touch spell (004:198-199): the attack of its unarmed hand against the
+/// target's touch AC, which drops armour, shield and natural armour; it provokes nothing. Whether it hits; a
+/// touch that cannot even be made (out of reach, out of sight) misses.
+fn touch_attack(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
+    readied: bool,
+    dice: &mut Dice,
+    out: &mut CastOutput,
+) -> bool {
+    let hand = caster.armament.0.iter().find(|w| w.unarmed).map(|w| w.name.clone());
+    let request =
+        crate::rules::attack::AttackRequest { weapon: hand.as_deref(), paid: true, readied, ..Default::default() };
+    let budget = ActionBudget::default();
+    let Ok(mut plan) = crate::rules::attack::prepare_attack(field, order, creatures, caster, target, request, &budget)
+    else {
+        return false;
+    };
+    crate::rules::attack::as_touch_attack(&mut plan);
+    crate::rules::attack::roll_touch_attack(&plan, caster.id, target.id, dice, &mut out.facts)
+}
+
+/// Delivers held charges (004:200): a standard action, a melee touch attack on a creature within reach that
+/// provokes nothing (004:199); a hit gives the spell its effect and spends the charge, a miss keeps it.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn deliver_touch(
+    mut commands: Commands,
+    mut intents: MessageReader<TouchIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut casters: Query<(&Spellcasting, &mut ActionBudget, Option<&HeldCharge>)>,
+    mut dice: ResMut<Dice>,
+    mut out: CastOutput,
+) {
+    for intent in intents.read() {
+        let (Ok(caster), Ok(target)) = (creatures.get(intent.caster), creatures.get(intent.target)) else { continue };
+        let Ok((magic, mut budget, held)) = casters.get_mut(intent.caster) else { continue };
+        let checked = check_touch(&order, (&caster, &target), held, &budget);
+        let spell = match checked {
+            Ok(spell) => spell,
+            Err(refusal) => {
+                out.facts.write(Fact::ActionRefused {
+                    creature: caster.id.clone(),
+                    action: Action::Touch,
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                continue;
+            }
+        };
+        let _ = budget.spend(ActionKind::Standard);
+        let friend = caster.faction == target.faction;
+        // A friend is touched at will; a foe by a touch attack (004:198).
+        if friend || touch_attack(&field, &order, &creatures, (&caster, &target), false, &mut dice, &mut out) {
+            commands.entity(intent.caster).remove::<HeldCharge>();
+            take_effect(&spell, &caster, &target, magic, &mut dice, &mut out);
+        }
+    }
+}
+
+/// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action, a
+/// charge held, the target within its reach; the spell held.
+pub fn check_touch(
+    order: &TurnOrder,
+    (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
+    held: Option<&HeldCharge>,
+    budget: &ActionBudget,
+) -> Result<KnownSpell, Refusal> {
+    order.check_turn(caster.entity)?;
+    crate::rules::core::creature::able_to_act(caster.conditions)?;
+    let held = held.ok_or_else(|| Refusal::new("it holds no charge of a touch spell", "004:200"))?;
+    budget.check(ActionKind::Standard)?;
+    let (own, theirs) = (caster.space.at(caster.position.0), target.space.at(target.position.0));
+    if !crate::rules::core::reach::melee_reaches(caster.reach.0, false, own, theirs) {
+        return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
+    }
+    Ok(held.spell.clone())
 }
 
 /// Whether a creature with `magic` may ready the casting of `spell`: it knows it, and casting it takes one
@@ -516,8 +647,9 @@ fn take_effect(
             });
             out.damage.write(Damage { target: target.entity, amount: total, nonlethal: false, from_one_attack: true });
         }
-        SpellEffect::Blast { dice: expr, save } => {
+        SpellEffect::Blast { dice: expr, save, max_level_bonus } => {
             let thrown = dice.throw(expr);
+            let level_bonus = magic.caster_level.min(max_level_bonus) as i32;
             let dc = save_dc(spell.def.level, magic.ability_modifier);
             let success = roll_save(
                 dice,
@@ -529,7 +661,7 @@ fn take_effect(
                 format!("{} for half", spell.name),
                 dc,
             );
-            let full = thrown.total.max(1);
+            let full = (thrown.total + level_bonus).max(1);
             let amount = if success { (full / 2).max(1) } else { full };
             let modifiers =
                 if success { vec![Modifier::new(-(full - amount), "halved by the save")] } else { Vec::new() };
