@@ -46,7 +46,7 @@ pub struct WeaponDef {
     /// Set against a charge, it deals double damage to a charging foe (the spear, the trident, 004:461).
     #[serde(default)]
     pub brace: bool,
-    /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:677-678).
+    /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:676).
     #[serde(default)]
     pub tail: bool,
     /// A trip weapon (004:489): flails, the halberd, the guisarme, the spiked chain.
@@ -221,7 +221,7 @@ pub struct TemplateDef {
     pub speed_modifiers: Vec<SpeedModifierDef>,
     /// Maximum hit points.
     pub hit_points: i32,
-    /// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:308).
+    /// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:307).
     #[serde(default = "one")]
     pub level: u32,
     /// Ability scores.

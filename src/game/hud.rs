@@ -50,7 +50,7 @@ struct BandRow {
     reaches: String,
 }
 
-/// What reaches the ground from `band` (004:790-797), in words.
+/// What reaches the ground from `band` (004:788-797), in words.
 fn band_reaches(band: u8) -> String {
     use crate::rules::core::altitude::{Reaching, band_reach};
     let row = band_reach(band);
@@ -833,7 +833,7 @@ fn turning_lines(
     };
     out.push((
         format!(
-            "{verb} undead as a cleric of level {}: d20 {:+} on the table (004:554-563), then 2d6 {:+} Hit Dice \
+            "{verb} undead as a cleric of level {}: d20 {:+} on the table (004:552-563), then 2d6 {:+} Hit Dice \
              (004:546); {} more today",
             plan.turning.level, plan.check_bonus, plan.damage_bonus, plan.uses_left
         ),

@@ -333,7 +333,7 @@ pub enum Command {
         /// Creature id: the passenger.
         creature: CreatureId,
     },
-    /// Everyone rests, once the fight is over: natural healing (004:284-296, 004:308).
+    /// Everyone rests, once the fight is over: natural healing (004:284-296, 004:307).
     Rest {
         /// Hours of rest.
         hours: u32,

@@ -1022,7 +1022,7 @@ fn strike_on_the_way(
     match stop {
         Some(stop) if made => {
             let claw = armament.0.iter().find(|w| w.natural && w.name.contains("claw"));
-            // A tail chooses itself against a foe in the blind spot (004:677-678): no weapon named then.
+            // A tail chooses itself against a foe in the blind spot (004:676): no weapon named then.
             let tailed = crate::rules::core::sight::has_tail_attack(&armament.0);
             let weapon = match claw {
                 _ if striker != intent.creature || (tailed && !intent.swoop) => None,

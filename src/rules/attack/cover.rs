@@ -28,7 +28,7 @@ pub enum Cover {
         /// What and where, for the log ("arrow slit at (5,3)").
         what: String,
     },
-    /// Improved cover the water gives a creature in it against a foe out of it: +8 to AC (004:635).
+    /// Improved cover the water gives a creature in it against a foe out of it: +8 to AC (004:634).
     Water,
     /// No line reaches: the target cannot be attacked (004:406).
     Total,

@@ -405,7 +405,7 @@ pub struct AttackSituation<'a> {
     pub allies_near_target: bool,
     /// The attack ending a charge: +2 (004:457).
     pub charge: bool,
-    /// An attack of opportunity: melee only, with a weapon it threatens with (004:62, 004:69).
+    /// An attack of opportunity: melee only, with a weapon it threatens with (004:62, 004:68).
     pub opportunity: bool,
     /// What the target is doing at that moment that its conditions do not show yet (a mover struck in the
     /// middle of its move); `None` reads its conditions.
@@ -547,17 +547,17 @@ pub fn plan_attack_with(
 }
 
 /// The weapon an attack is made with: the one named; else for an attack of opportunity the first it
-/// threatens with that reaches (004:62, 004:69), for a charge the first melee weapon, otherwise the first.
+/// threatens with that reaches (004:62, 004:68), for a charge the first melee weapon, otherwise the first.
 fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> Result<Weapon, Refusal> {
     let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, .. } = *situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
-    // Into its blind spot a flier strikes with its tail alone (004:677-678).
+    // Into its blind spot a flier strikes with its tail alone (004:676).
     let unseen = unseen_of(attacker);
     let behind = !unseen.is_empty() && theirs.squares().all(|s| unseen.contains(&s));
     let tail = attacker.armament.0.iter().find(|w| crate::rules::core::sight::reaches_blind_spot(w));
     match (behind, tail, weapon_name) {
         (true, Some(_), Some(name)) if tail.is_some_and(|t| t.name != name) => {
-            return Err(Refusal::new(format!("only its tail reaches its blind spot, not its {name}"), "004:677-678"));
+            return Err(Refusal::new(format!("only its tail reaches its blind spot, not its {name}"), "004:676"));
         }
         (true, Some(tail), _) => return Ok(tail.clone()),
         _ => {}
@@ -645,7 +645,7 @@ fn check_sight(
     situation: &AttackSituation<'_>,
 ) -> Result<(), Refusal> {
     let AttackSituation { own, theirs, .. } = *situation;
-    // A flier sees nothing and strikes nothing in its blind spot (004:678-679).
+    // A flier sees nothing and strikes nothing in its blind spot (004:675-676).
     let blind = crate::rules::attack::blind_of(attacker);
     if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
         return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
@@ -664,7 +664,7 @@ fn check_sight(
     Ok(())
 }
 
-/// What the weapon reaches: heights (004:783-784) and the chase scale's bands (004:790-797); for a ranged
+/// What the weapon reaches: heights (004:783-784) and the chase scale's bands (004:788-797); for a ranged
 /// weapon the range, its increments and what shooting into melee costs (004:174-182); for a melee weapon
 /// the reach, a rider's high seat included (004:62-63, 004:813-814).
 fn reach_and_range(
@@ -678,7 +678,7 @@ fn reach_and_range(
     let AttackSituation { own, theirs, allies_near_target, scale, .. } = *situation;
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
     let rise = vertical_steps(scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
-    // At chase scale, between the ground and a band, only what the band's row allows (004:790-797).
+    // At chase scale, between the ground and a band, only what the band's row allows (004:788-797).
     let reaching = match weapon.delivery {
         Delivery::Melee => crate::rules::core::altitude::Reaching::Melee,
         Delivery::Thrown { .. } => crate::rules::core::altitude::Reaching::Thrown,
@@ -911,7 +911,7 @@ fn defended_armor_class(
         }
         Cover::Water => {
             armor_class += 8;
-            armor_class_parts.push(Modifier::new(8, "improved cover: in the water, against a foe out of it (004:635)"));
+            armor_class_parts.push(Modifier::new(8, "improved cover: in the water, against a foe out of it (004:634)"));
         }
         Cover::None => {}
     }
@@ -1192,7 +1192,7 @@ pub fn condition_miss_chance(attacker: &CombatantItem, target: &CombatantItem) -
 }
 
 /// The chance, from 0 to 1, that one attack of `plan` with `bonus` in all hits: a natural 20 always hits,
-/// a natural 1 always misses (004:18-19), then the concealment miss chance.
+/// a natural 1 always misses (004:4), then the concealment miss chance.
 pub fn chance_to_hit(bonus: i32, armor_class: i32, miss_chance: u32) -> f32 {
     let hits = (1..=20).filter(|&roll| roll == 20 || (roll != 1 && roll + bonus >= armor_class)).count();
     hits as f32 / 20.0 * (100 - miss_chance.min(100)) as f32 / 100.0
@@ -1724,7 +1724,7 @@ pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
 }
 
 /// A creature's blind spot while it flies, where it threatens nothing and strikes nothing (004:675-680):
-/// none with a tail attack (004:678); a rider has none, though its mount may (004:680).
+/// none with a tail attack (004:676); a rider has none, though its mount may (004:680).
 pub fn blind_of(c: &CombatantItem) -> Vec<Square> {
     if crate::rules::core::sight::has_tail_attack(&c.armament.0) {
         return Vec::new();

@@ -19,9 +19,9 @@ pub struct Waters {
     pub attacker: Option<WaterRow>,
     /// The target's row, if it is in the water.
     pub target: Option<WaterRow>,
-    /// Squares of water between them (004:634), counted when one of them is in the water.
+    /// Squares of water between them (004:633), counted when one of them is in the water.
     pub crossed: u32,
-    /// The attacker moves freely in the water (freedom of movement, 004:635).
+    /// The attacker moves freely in the water (freedom of movement, 004:634).
     pub attacker_free: bool,
 }
 
@@ -54,13 +54,13 @@ pub fn waters(
 }
 
 /// The cover the water gives the target against this attacker: improved cover, +8, to a creature in the
-/// water against a foe out of it; a foe with freedom of movement ignores it in melee (004:635).
+/// water against a foe out of it; a foe with freedom of movement ignores it in melee (004:634).
 pub fn water_cover(waters: &Waters, melee: bool) -> Option<Cover> {
     let shielded = waters.target.is_some() && waters.attacker.is_none() && !(melee && waters.attacker_free);
     shielded.then_some(Cover::Water)
 }
 
-/// The better of the cover the field gives and the water's (004:398-407, 004:635): total cover stands.
+/// The better of the cover the field gives and the water's (004:398-407, 004:634): total cover stands.
 pub fn with_water(cover: Cover, water: Option<Cover>) -> Cover {
     match water {
         Some(water) if cover != Cover::Total && water.bonus() > cover.bonus() => water,
@@ -86,7 +86,7 @@ pub fn water_cover_at(
 }
 
 /// The underwater terms of an attack with `weapon`: thrown weapons do nothing in the water (004:633);
-/// other missiles take -2 per 1.5 m of water they pass through (004:634); a melee attack from the water
+/// other missiles take -2 per 1.5 m of water they pass through (004:633); a melee attack from the water
 /// takes the table's attack penalty and deals half damage where its row and the weapon's column say so
 /// (004:637-645; the table read for melee weapons, our ruling). Returns whether the damage is halved.
 pub fn water_terms(waters: &Waters, weapon: &Weapon, modifiers: &mut Vec<Modifier>) -> Result<bool, Refusal> {
@@ -97,7 +97,7 @@ pub fn water_terms(waters: &Waters, weapon: &Weapon, modifiers: &mut Vec<Modifie
         Delivery::Projectile { .. } => {
             if waters.crossed > 0 {
                 let metres = waters.crossed as f32 * 1.5;
-                modifiers.push(Modifier::new(-2 * waters.crossed as i32, format!("{metres} m of water (004:634)")));
+                modifiers.push(Modifier::new(-2 * waters.crossed as i32, format!("{metres} m of water (004:633)")));
             }
             Ok(false)
         }

@@ -1,5 +1,5 @@
 //! What a breath weapon covers: a cone or a line from the breather toward the creature it aims at, in the
-//! three dimensions of the normal scale, or in the chase scale's squares and bands (004:676, 004:790-797).
+//! three dimensions of the normal scale, or in the chase scale's squares and bands (004:676, 004:788-797).
 //! Plain values in and out.
 
 use crate::rules::core::altitude::{Reaching, Scale, band_allows, separation_m};
@@ -9,7 +9,7 @@ use crate::rules::core::names::BreathShape;
 use crate::rules::core::refusal::Refusal;
 
 impl BreathShape {
-    /// What the chase scale's band table calls it (004:790-797).
+    /// What the chase scale's band table calls it (004:788-797).
     pub fn reaching(self) -> Reaching {
         match self {
             BreathShape::Cone => Reaching::ConeBreath,
@@ -94,7 +94,7 @@ fn covers(shape: BreathShape, length_m: f32, breather: &Body, aim: &Body, other:
 /// covers, by index, the aim first; or why it cannot be aimed there.
 ///
 /// - It reaches no further than its length; at chase scale, from a band to the ground only as the band
-///   table allows (004:790-797).
+///   table allows (004:788-797).
 /// - `blind` is the breather's blind spot: a line cannot be aimed into it, nor cover anyone there, a cone
 ///   can and does (004:676).
 /// - `open` says whether the breather has a line of effect to a body: walls stop a breath.
@@ -229,7 +229,7 @@ mod tests {
             chaser(5, 4, 2, Size::Large),  // another a band lower
         ];
         let cone = covered(Scale::Chase, cone_of(12.0), &dragon, &others, 0, &[], everywhere);
-        assert_eq!(cone.unwrap_err().rule, "004:790-797", "no cone to the ground from band 3");
+        assert_eq!(cone.unwrap_err().rule, "004:788-797", "no cone to the ground from band 3");
         let line = covered(Scale::Chase, line_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
         assert_eq!(line, vec![0]);
         let cone = covered(Scale::Chase, cone_of(12.0), &dragon, &others, 1, &[], everywhere).unwrap();

@@ -1,6 +1,6 @@
 //! Breath weapons: a cone or a line of fire, frost or lightning breathed as a standard action, covering
 //! everyone in it, each saving on Reflex for half, then a wait of some rounds before the next. The texts
-//! name them where the blind spot and the altitude bands meet them (004:676, 004:790-797); their shape,
+//! name them where the blind spot and the altitude bands meet them (004:676, 004:788-797); their shape,
 //! length, damage, DC and recharge are the creature's data, as the Monster Manual gives them (our ruling,
 //! docs/rulings.md).
 

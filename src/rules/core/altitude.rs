@@ -30,7 +30,7 @@ pub const CHASE_SHARED_SQUARE_M: f32 = 3.0;
 /// (004:800-804).
 pub const BAND_HEIGHTS_M: [f32; 7] = [0.0, 6.0, 30.0, 60.0, 120.0, 240.0, 480.0];
 
-/// The names of the chase scale's bands (004:790-797).
+/// The names of the chase scale's bands (004:788-797).
 pub const BAND_NAMES: [&str; 7] = ["ground", "very low", "low", "medium", "medium-high", "high", "very high"];
 
 /// The chase scale's altitude bands, 0 (the ground) to 6 (very high) (004:788-797).
@@ -79,7 +79,7 @@ impl Scale {
     }
 }
 
-/// What reaches from one altitude band to another at chase scale (004:790-797).
+/// What reaches from one altitude band to another at chase scale (004:788-797).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reaching {
     /// A melee attack.
@@ -165,7 +165,7 @@ impl BandReach {
     }
 }
 
-/// What band `band` reaches on the ground (004:790-797); a band above 6 reaches nothing.
+/// What band `band` reaches on the ground (004:788-797); a band above 6 reaches nothing.
 pub fn band_reach(band: u8) -> BandReach {
     let all = BandReach {
         melee: true,
@@ -205,7 +205,7 @@ pub fn band_reach(band: u8) -> BandReach {
 }
 
 /// Whether `what` reaches between altitudes `a` and `b` at `scale`: at chase scale, between the ground and
-/// a band above it, only what the band's row allows (004:790-797), both ways (our ruling: what cannot
+/// a band above it, only what the band's row allows (004:788-797), both ways (our ruling: what cannot
 /// reach down cannot reach up). Between two fliers the bands only add distance (004:800-804).
 pub fn band_allows(scale: Scale, a: i32, b: i32, what: Reaching) -> Result<(), Refusal> {
     let (low, high) = (a.min(b), a.max(b));
@@ -222,7 +222,7 @@ pub fn band_allows(scale: Scale, a: i32, b: i32, what: Reaching) -> Result<(), R
             BAND_NAMES[usize::from(band.min(HIGHEST_BAND))],
             what.name()
         ),
-        "004:790-797",
+        "004:788-797",
     ))
 }
 

@@ -550,7 +550,7 @@ pub enum Fact {
         bonus: i32,
         /// Roll plus bonus.
         total: i32,
-        /// The most Hit Dice affected (004:554-563).
+        /// The most Hit Dice affected (004:552-563).
         max_hit_dice: i32,
     },
     /// Turning damage (004:546): 2d6 + level + Cha modifier, the Hit Dice affected.
@@ -664,7 +664,7 @@ pub enum Fact {
         /// Where it bursts (the north-west square of the space it bursts on).
         at: Square,
     },
-    /// The water puts out the fire a creature burned with (004:636).
+    /// The water puts out the fire a creature burned with (004:635).
     FireDoused {
         /// Who burned.
         creature: CreatureId,
@@ -803,7 +803,7 @@ pub enum Fact {
         /// Whether it did.
         success: bool,
     },
-    /// Hit points or nonlethal damage healed by rest (004:293-294, 004:308).
+    /// Hit points or nonlethal damage healed by rest (004:293-294, 004:307).
     RestHealed {
         /// Who.
         creature: CreatureId,
@@ -1031,7 +1031,7 @@ impl Fact {
             }
             Fact::FireDoused { creature } => {
                 format!(
-                    "the water puts out the fire {creature} burned with: ordinary fire burns not in the water (004:636)"
+                    "the water puts out the fire {creature} burned with: ordinary fire burns not in the water (004:635)"
                 )
             }
             Fact::OverrunMet { creature, target, blocks: true } => {
@@ -1045,7 +1045,7 @@ impl Fact {
             }
             Fact::PickedUp { creature, weapon, at } => format!("{creature} picks up the {weapon} from {at} (004:128)"),
             Fact::TurningChecked { creature, roll, bonus, total, max_hit_dice } => format!(
-                "{creature} turns undead: d20 {roll} {bonus:+} = {total}: up to {max_hit_dice} Hit Dice (004:554-563)"
+                "{creature} turns undead: d20 {roll} {bonus:+} = {total}: up to {max_hit_dice} Hit Dice (004:552-563)"
             ),
             Fact::TurningDamage { creature, faces, bonus, total } => {
                 format!("{creature}'s turning damage: 2d6 {faces:?} {bonus:+} = {total} Hit Dice (004:546)")

@@ -11,7 +11,7 @@ pub fn is_nimble(maneuverability: Maneuverability) -> bool {
 }
 
 /// The squares a creature does not threaten for being a flier in the air with a blind spot (004:675-680):
-/// none on the ground, none with a tail attack (which still threatens it, 004:678).
+/// none on the ground, none with a tail attack (which still threatens it, 004:676).
 pub fn unthreatened_behind(
     footprint: Footprint,
     altitude: i32,
@@ -26,12 +26,12 @@ pub fn unthreatened_behind(
     unseen_behind(footprint, altitude, heading, speed, all_round_vision)
 }
 
-/// Whether a creature has a tail attack, which still threatens its blind spot (004:678).
+/// Whether a creature has a tail attack, which still threatens its blind spot (004:676).
 pub fn has_tail_attack(weapons: &[Weapon]) -> bool {
     weapons.iter().any(reaches_blind_spot)
 }
 
-/// Whether a weapon strikes into its flier's blind spot: a tail alone does (004:677-678), as the data marks.
+/// Whether a weapon strikes into its flier's blind spot: a tail alone does (004:676), as the data marks.
 pub fn reaches_blind_spot(weapon: &Weapon) -> bool {
     weapon.tail
 }

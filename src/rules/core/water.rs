@@ -195,7 +195,7 @@ pub fn step_doublings(size: Size, swims: bool) -> u32 {
 }
 
 /// The number of 1.5 m squares of water a ranged attack passes through between `own` and `theirs`
-/// (004:634): the squares of deep water the line between their centres passes through, the target's
+/// (004:633): the squares of deep water the line between their centres passes through, the target's
 /// included and the attacker's not. The attack counts them when one of the two is in the water: a shot over
 /// a pond between two creatures on its banks flies in the air (our ruling).
 pub fn water_crossed(field: &Battlefield, own: Footprint, theirs: Footprint) -> u32 {

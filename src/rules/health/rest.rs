@@ -1,4 +1,4 @@
-//! Natural healing after the fight (004:284-296, 004:308): a night's rest, a day in bed, nonlethal damage
+//! Natural healing after the fight (004:284-296, 004:307): a night's rest, a day in bed, nonlethal damage
 //! fading by the hour, and the slow fate of the stabilised: waking, recovering, or slipping away when no
 //! one tends them.
 
@@ -304,7 +304,7 @@ fn fact_of(id: &CreatureId, event: RestEvent) -> Fact {
             hour,
             amount,
             nonlethal: true,
-            reason: "nonlethal damage fades, 1 an hour per level (004:308)".into(),
+            reason: "nonlethal damage fades, 1 an hour per level (004:307)".into(),
         },
     }
 }

@@ -22,7 +22,7 @@ use crate::rules::turns::moving::{MoveEnded, MovePhase, MoveStarting, Moving, Pl
 use crate::rules::turns::ready::{Readied, ReadiedAction, Trigger, move_before};
 use crate::rules::turns::{Provoking, TurnOrder};
 
-/// Attacks of opportunity made since the creature's last turn began ("une seule par round", 004:69).
+/// Attacks of opportunity made since the creature's last turn began ("une seule par round", 004:68).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Reactions {
     /// How many were made.
@@ -312,7 +312,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 continue;
             }
             // A defender with cover from this foe gives it no attack of opportunity (004:401): the water's
-            // too, to a creature in it against a foe out of it (004:635).
+            // too, to a creature in it against a foe out of it (004:634).
             let own = attacker.space.at(attacker.position.0);
             let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
             if crate::rules::attack::melee_cover(self.field, own, at) != Cover::None

@@ -376,7 +376,7 @@ pub struct Burning {
 }
 
 /// Burns each burning creature at the start of its next turn, once; the water puts the fire out first
-/// (004:636).
+/// (004:635).
 pub(super) fn burn(
     order: Res<TurnOrder>,
     field: Res<Battlefield>,

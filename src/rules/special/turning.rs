@@ -1,6 +1,6 @@
 //! Turning and rebuking undead (Renvoi des morts-vivants, 004:538-575). A standard action that provokes no
 //! attack of opportunity (004:539), 3 + Cha modifier times a day (004:541). The turning check, 1d20 + Cha
-//! modifier, gives through the table the most Hit Dice of undead affected (004:544, 004:554-563); if an
+//! modifier, gives through the table the most Hit Dice of undead affected (004:544, 004:552-563); if an
 //! undead within 18 m with a line of effect (004:542) is within it, turning damage, 2d6 + level + Cha
 //! modifier, is how many Hit Dice are affected, the nearest first (004:542, 004:546). Those already turned
 //! are not counted again (004:548). Turned, an undead flees for 10 rounds; the turner coming nearer within
@@ -122,7 +122,7 @@ pub fn uses_per_day(charisma: i32) -> u32 {
 }
 
 /// The most Hit Dice of undead a turning check of `result` affects for a cleric of `level`: the table of
-/// 004:554-563, row by row.
+/// 004:552-563, row by row.
 pub fn max_hit_dice(result: i32, level: u32) -> i32 {
     let shift = match result {
         i32::MIN..=0 => -4,

@@ -48,7 +48,7 @@ pub enum ReadiedAction {
     /// Total defence, a standard action (004:211).
     TotalDefense,
     /// Using an item the creature carries, if the table makes its use a standard, move or free action
-    /// (drinking a potion, 004:103).
+    /// (drinking a potion, 004:96).
     UseItem {
         /// The item, by name.
         item: String,

@@ -1,6 +1,6 @@
 //! Underwater combat (004:632-645): the Swim check a creature without a swim speed makes at the start of
 //! each of its turns in deep water, the balance it loses when the check fails, and fire put out by the
-//! water (004:636). The table's rows, who is in the water and what each row does to movement and attacks
+//! water (004:635). The table's rows, who is in the water and what each row does to movement and attacks
 //! are the core's (`core::water`), read by the movement costs and the attack chapter alike.
 
 use bevy::prelude::*;

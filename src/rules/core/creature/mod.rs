@@ -429,7 +429,7 @@ pub struct Weapon {
     /// Set against a charge, double damage to a charging foe (004:461).
     #[serde(default)]
     pub brace: bool,
-    /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:677-678).
+    /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:676).
     #[serde(default)]
     pub tail: bool,
     /// A trip weapon (004:489): it trips with a melee touch attack of its own, provoking nothing.
@@ -734,7 +734,7 @@ pub struct Traits {
     pub improved_grab: bool,
     /// Turn resistance: added to its Hit Dice against a turning check (d20 standard; our ruling).
     pub turn_resistance: i32,
-    /// Freedom of movement (a ring, a spell): the water changes nothing for it (004:641, 004:635).
+    /// Freedom of movement (a ring, a spell): the water changes nothing for it (004:641, 004:634).
     pub freedom_of_movement: bool,
 }
 
@@ -874,7 +874,7 @@ pub fn on_its_feet(conditions: &Conditions) -> Result<(), Refusal> {
     }
 }
 
-/// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:308).
+/// Character level, or Hit Dice for a monster: natural healing goes by it (004:293-295, 004:307).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level(pub u32);
 
