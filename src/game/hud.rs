@@ -27,6 +27,8 @@ pub struct HudView {
     turn: String,
     tracker: Vec<TrackerRow>,
     bar: Vec<(usize, Result<(), Refusal>, bool)>,
+    /// The bar shows every action.
+    all_actions: bool,
     inspect: Vec<(String, egui::Color32)>,
     ended: Option<String>,
     levels: Vec<PathBuf>,
@@ -116,6 +118,27 @@ pub enum HudClick {
     Load,
     /// Dismiss the message.
     Dismiss,
+    /// Show every action of the bar, or only those open now and the common ones.
+    AllActions,
+}
+
+/// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
+/// the ones open now and the common ones (the default: a bar that reads at a glance).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AllActions(pub bool);
+
+/// The actions the bar always shows, open or not: the ones every creature has.
+fn common(kind: BarKind) -> bool {
+    use super::state::Mode;
+    use crate::rules::movement::MovementAction::*;
+    matches!(
+        kind,
+        BarKind::Mode(Mode::Move(Move | Run | Withdraw | FiveFootStep))
+            | BarKind::Mode(Mode::Attack | Mode::FullAttack | Mode::Charge)
+            | BarKind::TotalDefense
+            | BarKind::Delay
+            | BarKind::EndTurn
+    )
 }
 
 /// A banner announcing the turn, shown for a moment.
@@ -295,6 +318,7 @@ fn gather(world: &mut World) {
         };
         view.bar.push((i, bar_state(world, entry.kind), on));
     }
+    view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
     // What the cursor is over changes only with the previews or the selection: not worked out every frame.
     let now = (world.resource::<Previews>().generation, world.resource::<Selected>().0);
     let last = world.resource::<HudView>();
@@ -1419,8 +1443,16 @@ fn draw(
     });
     egui::Panel::bottom("actions").show(&mut root, |ui| {
         ui.horizontal_wrapped(|ui| {
+            let hidden = view.bar.iter().filter(|(i, state, _)| state.is_err() && !common(BAR[*i].kind)).count();
+            let toggle = if view.all_actions { "Fewer actions".to_string() } else { format!("All actions ({hidden} more)") };
+            if ui.button(toggle).on_hover_text("show the actions that do not apply now, each with its reason").clicked() {
+                clicks.0.push(HudClick::AllActions);
+            }
             for (i, state, on) in &view.bar {
                 let entry = &BAR[*i];
+                if !view.all_actions && state.is_err() && !common(entry.kind) {
+                    continue;
+                }
                 let button = egui::Button::new(entry.label).selected(*on);
                 let response = ui.add_enabled(state.is_ok(), button);
                 let response = match state {
@@ -1572,6 +1604,10 @@ fn apply_clicks(world: &mut World) {
             HudClick::Save => save::save_and_tell(world),
             HudClick::Load => save::load_or_tell(world),
             HudClick::Dismiss => world.insert_resource(Notice(None)),
+            HudClick::AllActions => {
+                let all = world.get_resource::<AllActions>().copied().unwrap_or_default();
+                world.insert_resource(AllActions(!all.0));
+            }
         }
     }
 }
