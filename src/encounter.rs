@@ -30,6 +30,26 @@ pub struct Portrait {
     pub icon: String,
 }
 
+/// Each creature's name on the board: its template's (or its override's), numbered in the level's order
+/// when several share it (Goblin 1, Goblin 2), so that two foes of one template are told apart.
+pub fn display_names(encounter: &Encounter) -> Vec<String> {
+    let count = |name: &str| encounter.creatures.iter().filter(|c| c.stats.name == name).count();
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    encounter
+        .creatures
+        .iter()
+        .map(|c| {
+            let name = c.stats.name.as_str();
+            if count(name) < 2 {
+                return name.to_string();
+            }
+            let n = seen.entry(name).or_insert(0);
+            *n += 1;
+            format!("{name} {n}")
+        })
+        .collect()
+}
+
 /// Replaces whatever fight the world holds by `encounter`: despawns the old creatures, sets the map,
 /// spawns every creature whole, and resets the turn order and the event log. The dice are reseeded with
 /// `seed` and `forced` dice.
@@ -45,12 +65,13 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
     world.insert_resource(TurnOrder::default());
     world.insert_resource(EventLog::default());
     let mut roster = Roster::default();
-    for spec in &encounter.creatures {
+    let names = display_names(encounter);
+    for (spec, display) in encounter.creatures.iter().zip(names) {
         let s = &spec.stats;
         let entity = world
             .spawn((
                 Creature,
-                Name::new(s.name.clone()),
+                Name::new(display),
                 spec.id.clone(),
                 Faction(spec.faction.clone()),
                 s.size,
