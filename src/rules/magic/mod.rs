@@ -218,7 +218,7 @@ pub fn plugin(app: &mut App) {
             .before(crate::rules::attack::take_total_defense),
     );
     app.add_message::<TouchIntent>();
-    app.add_systems(Rules, (cast, deliver_touch).chain().in_set(CastSystems));
+    app.add_systems(Rules, (cast, deliver_touch, discharge_on_a_blow).chain().in_set(CastSystems));
     // A spell's round comes before anything the caster might do in its turn.
     app.add_systems(Rules, complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems));
     app.add_systems(
@@ -467,6 +467,48 @@ fn deliver_touch(
             take_effect(&spell, &caster, &target, magic, &mut dice, &mut out);
         }
     }
+}
+
+/// An unarmed or natural blow that hits while its attacker holds a touch spell's charge delivers the spell as
+/// well as its own damage (004:201).
+fn discharge_on_a_blow(world: &mut World, mut cursor: Local<bevy::ecs::message::MessageCursor<Fact>>) {
+    let hits: Vec<(CreatureId, CreatureId, String)> = cursor
+        .read(world.resource::<bevy::ecs::message::Messages<Fact>>())
+        .filter_map(|fact| match fact {
+            Fact::AttackRolled { attacker, target, weapon, hit: true, .. } => {
+                Some((attacker.clone(), target.clone(), weapon.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    for (attacker, target, weapon) in hits {
+        let roster = world.resource::<Roster>();
+        let (Some(a), Some(t)) = (roster.get(&attacker.0), roster.get(&target.0)) else { continue };
+        let Some(held) = world.get::<HeldCharge>(a).cloned() else { continue };
+        let bare = world
+            .get::<Armament>(a)
+            .and_then(|arms| arms.0.iter().find(|w| w.name == weapon))
+            .is_some_and(|w| w.unarmed || w.natural);
+        if !bare {
+            continue;
+        }
+        world.entity_mut(a).remove::<HeldCharge>();
+        let _ = world.run_system_cached_with(discharge, (a, t, held.spell));
+    }
+}
+
+/// The held spell's effect on the creature a blow struck (004:201).
+fn discharge(
+    In((caster, target, spell)): In<(Entity, Entity, KnownSpell)>,
+    creatures: Query<Combatant, With<Creature>>,
+    casters: Query<&Spellcasting>,
+    mut dice: ResMut<Dice>,
+    mut out: CastOutput,
+) {
+    let (Ok(c), Ok(t), Ok(magic)) = (creatures.get(caster), creatures.get(target), casters.get(caster)) else {
+        return;
+    };
+    take_effect(&spell, &c, &t, magic, &mut dice, &mut out);
 }
 
 /// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action, a
