@@ -182,6 +182,39 @@ const GOOD: egui::Color32 = egui::Color32::from_rgb(120, 230, 140);
 const BAD: egui::Color32 = egui::Color32::from_rgb(255, 120, 110);
 const WARN: egui::Color32 = egui::Color32::from_rgb(255, 200, 90);
 
+/// What the water does to a creature in it, by the row of the underwater table it fights by (004:637-645).
+fn water_line(world: &World, entity: Entity) -> Option<String> {
+    use crate::rules::core::water::{self, Headway, Swimmer, Thrust};
+    let (size, speed, traits, conditions) = (
+        world.get::<Size>(entity)?,
+        world.get::<Speed>(entity)?,
+        world.get::<Traits>(entity)?,
+        world.get::<Conditions>(entity)?,
+    );
+    let at = world.get::<Space>(entity)?.at(world.get::<Position>(entity)?.0);
+    let altitude = world.get::<Altitude>(entity)?.0;
+    let swimmer = Swimmer {
+        size: *size,
+        swim_speed: speed.swim.is_some(),
+        freedom: traits.freedom_of_movement,
+        floundering: conditions.has(Condition::OffBalance),
+    };
+    let row = water::row_at(world.resource::<crate::rules::core::battlefield::Battlefield>(), at, altitude, swimmer)?;
+    let blow = |thrust| if row.attack(thrust).is_some() { "-2, half damage" } else { "normal" };
+    let moves = match row.headway() {
+        Headway::Normal => "moves normally",
+        Headway::Half => "half speed",
+        Headway::Quarter => "a quarter of its speed a move action, a Swim check each turn",
+        Headway::None => "no headway, off balance",
+    };
+    Some(format!(
+        "in the water ({}): slashing or bludgeoning {}, piercing {}; {moves} (004:637-645)",
+        row.label(),
+        blow(Thrust::SlashOrBludgeon),
+        blow(Thrust::Pierce)
+    ))
+}
+
 fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Color32)>) {
     let (Some(name), Some(id), Some(hp), Some(conditions)) = (
         world.get::<Name>(entity),
@@ -208,6 +241,9 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
     if !conditions.0.is_empty() {
         let list: Vec<String> = conditions.0.iter().map(|c| format!("{c:?}")).collect();
         out.push((format!("conditions: {}", list.join(", ")), WARN));
+    }
+    if let Some(line) = water_line(world, entity) {
+        out.push((line, WARN));
     }
     if let (Some(speed), Some(altitude)) = (world.get::<Speed>(entity), world.get::<Altitude>(entity))
         && (speed.fly.is_some() || altitude.0 > 0)
