@@ -891,6 +891,11 @@ fn defended_armor_class(
         armor_class += 4;
         armor_class_parts.push(Modifier::new(4, "total defence (004:211)"));
     }
+    // Mobility: +4 dodge against the attacks of opportunity its own movement provokes (the d20 feat).
+    if !loses_dex && now.moving && target.feats.has(Feat::Mobility) {
+        armor_class += 4;
+        armor_class_parts.push(Modifier::new(4, "Mobility, moving in a threatened area (d20 feat; our ruling)"));
+    }
     if !loses_dex && target.conditions.has(Condition::FightingDefensively) {
         armor_class += 2;
         armor_class_parts.push(Modifier::new(2, "dodge, fighting defensively (004:183)"));

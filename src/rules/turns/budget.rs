@@ -237,6 +237,9 @@ pub struct MidAction {
     pub tight: bool,
     /// In the middle of a charge: -2 AC (004:457), and a spear set against it deals double (004:461).
     pub charging: bool,
+    /// Moving out of or within a threatened area by its own movement: Mobility's +4 against the attacks of
+    /// opportunity it provokes (the d20 feat; our ruling, docs/rulings.md).
+    pub moving: bool,
 }
 
 impl MidAction {
@@ -247,6 +250,7 @@ impl MidAction {
             squeezed: conditions.has(Condition::Squeezed),
             tight: conditions.has(Condition::SqueezedTight),
             charging: conditions.has(Condition::Charging),
+            moving: false,
         }
     }
 }

@@ -519,6 +519,7 @@ fn move_creature(world: &mut World, intent: MoveIntent) {
             squeezed: Space::of(at).is_squeezed(*size) && !tight,
             tight,
             charging: *action == MovementAction::Charge,
+            moving: true,
         }
     };
     let mut react = |world: &mut World, phase: MovePhase, steps: usize, at: Footprint, before: Footprint| {
