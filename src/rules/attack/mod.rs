@@ -60,6 +60,8 @@ pub struct AttackIntent {
     pub swoop: bool,
     /// The hoof of a mount that tramples the foe its overrun knocked down: no action of its own (004:537).
     pub trample: bool,
+    /// The extra attack of Cleave, made as soon as it applies, no action of its own (004:234).
+    pub cleave: bool,
 }
 
 impl AttackIntent {
@@ -79,6 +81,7 @@ impl AttackIntent {
             dive: false,
             swoop: false,
             trample: false,
+            cleave: false,
         }
     }
 }
@@ -238,6 +241,62 @@ pub fn plugin(app: &mut App) {
             .after(crate::rules::turns::moving::MovementSystems),
     );
     app.add_systems(Rules, end_full_attacks.in_set(RulesSystems::Turns).after(crate::rules::turns::ready::lapse));
+    app.add_systems(Rules, cleave.in_set(RulesSystems::Turns).before(crate::rules::turns::TurnSystems));
+}
+
+/// The round of a creature's last Cleave: one a round.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cleaved(pub u32);
+
+/// Cleave (the d20 feat; 004:234 says its extra attack comes as soon as it applies): a melee blow that drops
+/// its foe (dying, unconscious or dead) gives its striker, once a round, an extra melee attack with the same
+/// weapon on another foe within reach, no action of its own; the foe within reach with the fewest hit
+/// points, ties by id (our ruling: the game chooses for the player).
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
+fn cleave(
+    mut facts: MessageReader<Fact>,
+    mut attacks: MessageWriter<AttackIntent>,
+    order: Res<TurnOrder>,
+    roster: Res<Roster>,
+    creatures: Query<Combatant, With<Creature>>,
+    cleaved: Query<&Cleaved>,
+    mut commands: Commands,
+    mut last: Local<Option<(CreatureId, CreatureId, String)>>,
+) {
+    for fact in facts.read() {
+        match fact {
+            Fact::AttackRolled { attacker, target, weapon, hit: true, .. } => {
+                *last = Some((attacker.clone(), target.clone(), weapon.clone()));
+            }
+            Fact::ConditionGained {
+                creature,
+                condition: Condition::Dying | Condition::Dead | Condition::Unconscious,
+            } => {
+                let Some((attacker, target, weapon)) = last.clone().filter(|(_, t, _)| t == creature) else { continue };
+                *last = None;
+                let Some(a) = roster.get(&attacker.0).and_then(|e| creatures.get(e).ok()) else { continue };
+                let melee = a.armament.0.iter().find(|w| w.name == weapon).filter(|w| !is_ranged(w)).cloned();
+                let Some(melee) = melee else { continue };
+                if !a.feats.has(Feat::Cleave) || cleaved.get(a.entity).is_ok_and(|c| c.0 == order.round) {
+                    continue;
+                }
+                let own = a.space.at(a.position.0);
+                let mut next: Vec<CombatantItem> = creatures
+                    .iter()
+                    .filter(|c| c.faction != a.faction && c.id != &target && c.conditions.can_act())
+                    .filter(|c| melee_reaches(a.reach.0, melee.reach, own, c.space.at(c.position.0)))
+                    .collect();
+                next.sort_by(|x, y| (x.hit_points.current, x.id).cmp(&(y.hit_points.current, y.id)));
+                let Some(foe) = next.first() else { continue };
+                commands.entity(a.entity).insert(Cleaved(order.round));
+                attacks.write(AttackIntent {
+                    cleave: true,
+                    ..AttackIntent::new(a.entity, foe.entity, Some(weapon.clone()))
+                });
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A charge ends in one melee attack, at +2 (004:457): its full-round action is already spent.
@@ -1288,7 +1347,7 @@ fn prepare_attack_intent(
         defensively: intent.defensively,
         lethal: intent.lethal,
         readied: intent.readied,
-        paid: underway.is_some() || intent.dive || intent.trample,
+        paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
         splash: false,
     };
     let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
@@ -1322,7 +1381,7 @@ fn prepare_attack_intent(
             }
         }
     }
-    if !intent.charge && !intent.readied && !intent.dive && !intent.trample && underway.is_none() {
+    if !intent.charge && !intent.readied && !intent.dive && !intent.trample && !intent.cleave && underway.is_none() {
         let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
     }
     if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
