@@ -256,7 +256,7 @@ pub struct Cleaved(pub u32);
 fn cleave(
     mut facts: MessageReader<Fact>,
     mut attacks: MessageWriter<AttackIntent>,
-    order: Res<TurnOrder>,
+    (order, field): (Res<TurnOrder>, Res<Battlefield>),
     roster: Res<Roster>,
     creatures: Query<Combatant, With<Creature>>,
     cleaved: Query<&Cleaved>,
@@ -280,11 +280,13 @@ fn cleave(
                 if !a.feats.has(Feat::Cleave) || cleaved.get(a.entity).is_ok_and(|c| c.0 == order.round) {
                     continue;
                 }
-                let own = a.space.at(a.position.0);
+                // The foes the rules let it strike now with that weapon: reach, height, sight (one predicate).
+                let request = AttackRequest { weapon: Some(&melee.name), paid: true, ..Default::default() };
+                let budget = ActionBudget::default();
                 let mut next: Vec<CombatantItem> = creatures
                     .iter()
                     .filter(|c| c.faction != a.faction && c.id != &target && c.conditions.can_act())
-                    .filter(|c| melee_reaches(a.reach.0, melee.reach, own, c.space.at(c.position.0)))
+                    .filter(|c| prepare_attack(&field, &order, &creatures, &a, c, request, &budget).is_ok())
                     .collect();
                 next.sort_by(|x, y| (x.hit_points.current, x.id).cmp(&(y.hit_points.current, y.id)));
                 let Some(foe) = next.first() else { continue };
