@@ -687,7 +687,7 @@ fn disarm_or_sunder(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen
             && !plan.provokes
             && plan.chance() >= 0.6
         {
-            return Some(Command::Sunder { creature: creature_id, target, weapon: None, shield: false });
+            return Some(Command::Sunder { creature: creature_id, target, weapon: None, shield: false, object: None });
         }
         None
     })

@@ -108,6 +108,7 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
     BarAction { key: KeyCode::F3, label: "Snatch an object [F3]", kind: BarKind::Mode(Mode::Snatch) },
     BarAction { key: KeyCode::F4, label: "Sunder a shield [F4]", kind: BarKind::Mode(Mode::SunderShield) },
+    BarAction { key: KeyCode::F1, label: "Strike a carried object [F1]", kind: BarKind::Mode(Mode::SunderObject) },
     BarAction { key: KeyCode::F6, label: "First aid [F6]", kind: BarKind::Mode(Mode::FirstAid) },
     BarAction { key: KeyCode::F7, label: "Delayed acts next [F7]", kind: BarKind::ActNow },
     BarAction {
@@ -269,7 +270,8 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             | Mode::Snatch
             | Mode::FirstAid
             | Mode::Sunder
-            | Mode::SunderShield,
+            | Mode::SunderShield
+            | Mode::SunderObject,
         )
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),

@@ -67,6 +67,8 @@ pub enum Mode {
     Sunder,
     /// Sunder the foe's shield (004:499).
     SunderShield,
+    /// Strike an object the foe carries, by its AC (004:504).
+    SunderObject,
     /// Grapple the foe clicked (004:576-618): grab it or join its grapple, or, grappling it, damage or pin
     /// it.
     Grapple(crate::rules::special::grapple::GrappleMove),

@@ -132,6 +132,9 @@ pub enum Command {
         /// Strike the foe's shield rather than its weapon (004:499).
         #[serde(default)]
         shield: bool,
+        /// Strike an object the foe carries, by its AC (004:504).
+        #[serde(default)]
+        object: Option<String>,
     },
     /// A grapple (004:576-618): start or join one with the foe, or a move inside it (`action`); the foe of a
     /// break or an escape may be left out.
@@ -533,12 +536,13 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 object: object.clone(),
             });
         }
-        Command::Sunder { creature, target, weapon, shield } => {
+        Command::Sunder { creature, target, weapon, shield, object } => {
             world.write_message(crate::rules::special::sunder::SunderIntent {
                 attacker: entity(creature)?,
                 target: entity(target)?,
                 weapon: weapon.clone(),
                 shield: *shield,
+                object: object.clone(),
             });
         }
         Command::Grapple { creature, target, action, to } => {

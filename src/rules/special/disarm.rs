@@ -361,13 +361,26 @@ fn lose_weapon(world: &mut World, loss: Loss) {
     world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: item.name, taken, at });
 }
 
-/// The object passes from `from`'s belt into `by`'s hand (004:497): an item among its items, a flask among
-/// its weapons.
-fn snatch(world: &mut World, (from, by): (Entity, Entity), object: &str) {
+/// Takes `object` off `from`'s belt: an item among its items, else a flask among its weapons; what it was.
+pub fn take_object(world: &mut World, from: Entity, object: &str) -> (Option<Item>, Option<Weapon>) {
     let item = world.get_mut::<Items>(from).and_then(|mut items| {
         let i = items.0.iter().position(|it| it.name == object)?;
         Some(items.0.remove(i))
     });
+    if item.is_some() {
+        return (item, None);
+    }
+    let flask = world.get_mut::<Armament>(from).and_then(|mut armament| {
+        let i = armament.0.iter().position(|w| w.name == object && w.splash.is_some())?;
+        Some(armament.0.remove(i))
+    });
+    (None, flask)
+}
+
+/// The object passes from `from`'s belt into `by`'s hand (004:497): an item among its items, a flask among
+/// its weapons.
+fn snatch(world: &mut World, (from, by): (Entity, Entity), object: &str) {
+    let (item, flask) = take_object(world, from, object);
     if let Some(item) = item {
         match world.get_mut::<Items>(by) {
             Some(mut items) => items.0.push(item),
@@ -377,10 +390,6 @@ fn snatch(world: &mut World, (from, by): (Entity, Entity), object: &str) {
         }
         return;
     }
-    let flask = world.get_mut::<Armament>(from).and_then(|mut armament| {
-        let i = armament.0.iter().position(|w| w.name == object && w.splash.is_some())?;
-        Some(armament.0.remove(i))
-    });
     if let (Some(flask), Some(mut armament)) = (flask, world.get_mut::<Armament>(by)) {
         armament.0.push(flask);
     }

@@ -37,6 +37,73 @@ pub struct SunderIntent {
     pub weapon: Option<String>,
     /// Strike the foe's shield rather than its weapon (004:499).
     pub shield: bool,
+    /// Strike an object the foe carries (a flask, a potion) by its AC rather than its weapon (004:504).
+    pub object: Option<String>,
+}
+
+/// A blow at an object a foe carries, checked and ready (004:504): a plain attack roll against the object's
+/// AC, 10 + its size modifier + its bearer's Dexterity modifier.
+#[derive(Clone, Debug)]
+pub struct ObjectSunderPlan {
+    /// The attacker's weapon.
+    pub weapon: Weapon,
+    /// The object.
+    pub object: String,
+    /// The attack roll's terms.
+    pub modifiers: Vec<Modifier>,
+    /// The object's AC and its parts.
+    pub armor_class: (i32, Vec<Modifier>),
+    /// The damage bonus of the blow.
+    pub damage_bonus: i32,
+    /// It provokes from the bearer, as attacking a held object does (004:504); not with Improved Sunder.
+    pub provokes: bool,
+}
+
+/// The size modifier of the objects a creature carries that a blow can strike: vials and flasks, Diminutive
+/// (our ruling: the text gives the rule, not the objects' sizes).
+pub const CARRIED_OBJECT_SIZE: i32 = 4;
+/// The hardness and hit points of a glass vial or flask (our ruling: the table of 004:505-523 gives none).
+pub const VIAL: (u32, u32) = (1, 1);
+
+/// Whether `attacker` may strike `object`, carried by `target`, now (004:504): worn armour cannot be
+/// destroyed; the object must be carried; the melee attack it replaces must be possible.
+pub fn plan_object_sunder(
+    ground: &super::Ground<'_, '_, '_>,
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    (weapon, object, carried): (Option<&str>, &str, &[String]),
+    budget: &ActionBudget,
+) -> Result<ObjectSunderPlan, Refusal> {
+    if matches!(object, "armour" | "armor") {
+        return Err(Refusal::new("armour worn by another cannot be destroyed", "004:504"));
+    }
+    if !carried.iter().any(|o| o == object) {
+        return Err(Refusal::new(format!("{} carries no {object}", target.id), "004:504"));
+    }
+    let attack = melee_attack(
+        ground.field,
+        ground.order,
+        ground.creatures,
+        (attacker, target),
+        weapon,
+        budget,
+        ("sunder", "004:504"),
+    )?;
+    let dex = ability_modifier(target.abilities.dex);
+    let parts = vec![
+        Modifier::new(10, "base"),
+        Modifier::new(CARRIED_OBJECT_SIZE, "a Diminutive object (our ruling)"),
+        Modifier::new(dex, "its bearer's Dex (004:504)"),
+    ];
+    let modifiers: Vec<Modifier> =
+        attack.modifiers.iter().filter(|m| !m.source.starts_with("flanking")).cloned().collect();
+    Ok(ObjectSunderPlan {
+        damage_bonus: attack.damage_modifiers.iter().map(|m| m.value).sum(),
+        provokes: !attacker.feats.has(Feat::ImprovedSunder),
+        weapon: attack.weapon,
+        object: object.to_string(),
+        modifiers,
+        armor_class: (10 + CARRIED_OBJECT_SIZE + dex, parts),
+    })
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -139,6 +206,10 @@ pub fn plan_sunder(
 pub(super) fn resolve_sunders(world: &mut World, mut intents: Local<MessageCursor<SunderIntent>>) {
     let read: Vec<SunderIntent> = intents.read(world.resource::<Messages<SunderIntent>>()).cloned().collect();
     for intent in read {
+        if intent.object.is_some() {
+            strike_object(world, &intent);
+            continue;
+        }
         let Ok(Some(plan)) = world.run_system_cached_with(prepare_sunder, intent.clone()) else { continue };
         if plan.provokes {
             let provoking = Provoking {
@@ -158,6 +229,97 @@ pub(super) fn resolve_sunders(world: &mut World, mut intents: Local<MessageCurso
             damage_weapon(world, intent.target, &plan, lost);
         }
     }
+}
+
+/// A blow at a carried object (004:504): checked and paid for, the bearer's attack of opportunity, the attack
+/// roll against the object's AC, then the damage past its hardness; a vial or flask at 0 is destroyed.
+fn strike_object(world: &mut World, intent: &SunderIntent) {
+    let Ok(Some(plan)) = world.run_system_cached_with(prepare_object_sunder, intent.clone()) else { return };
+    if plan.provokes {
+        let provoking = Provoking {
+            only: Some(intent.target),
+            ..Provoking::new(intent.attacker, Action::Sunder, "attacking a carried object (004:504)")
+        };
+        if provoke_as(world, provoking).dropped {
+            return;
+        }
+    }
+    let Ok(Some(destroyed)) = world.run_system_cached_with(roll_object_sunder, (intent.clone(), plan.clone())) else {
+        return;
+    };
+    if destroyed {
+        super::disarm::take_object(world, intent.target, &plan.object);
+        let Some(id) = world.get::<CreatureId>(intent.target).cloned() else { return };
+        world.write_message(Fact::WeaponDamaged {
+            creature: id,
+            weapon: plan.object.clone(),
+            left: 0,
+            state: Some("destroyed (004:502)".into()),
+        });
+    }
+}
+
+/// Checks a blow at a carried object and pays its standard action, or writes why not.
+fn prepare_object_sunder(
+    In(intent): In<SunderIntent>,
+    mut planning: super::Planning,
+    items: Query<&Items>,
+) -> Option<ObjectSunderPlan> {
+    let weapon = intent.weapon.clone();
+    let object = intent.object.clone().unwrap_or_default();
+    let carried_items = items.get(intent.target).ok().cloned();
+    planning.plan_and_pay(
+        (intent.attacker, intent.target),
+        (Action::Sunder, ActionKind::Standard),
+        Box::new(move |g, pair, budget| {
+            let carried = super::disarm::snatchable(pair.1, carried_items.as_ref());
+            plan_object_sunder(g, pair, (weapon.as_deref(), &object, &carried), budget)
+        }),
+    )
+}
+
+/// The attack roll against the object's AC and, on a hit, the damage past its hardness (004:504, 004:502):
+/// whether the object is destroyed.
+fn roll_object_sunder(
+    In((intent, plan)): In<(SunderIntent, ObjectSunderPlan)>,
+    creatures: Query<Combatant, With<Creature>>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) -> Option<bool> {
+    let (attacker, target) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
+    let roll = dice.d20();
+    let bonus = plan.modifiers.iter().map(|m| m.value).sum();
+    let (armor_class, parts) = plan.armor_class.clone();
+    let judged = crate::rules::attack::roll::judge_attack(roll, bonus, armor_class, 21);
+    facts.write(Fact::AttackRolled {
+        attacker: attacker.id.clone(),
+        target: target.id.clone(),
+        weapon: plan.weapon.name.clone(),
+        roll,
+        modifiers: plan.modifiers.clone(),
+        total: judged.total,
+        armor_class,
+        armor_class_parts: parts,
+        hit: judged.hit,
+        threat: false,
+    });
+    if !judged.hit {
+        return Some(false);
+    }
+    let extra: Vec<_> = plan.weapon.extra.into_iter().collect();
+    let rolled = crate::rules::attack::roll::roll_damage(&mut dice, &plan.weapon, plan.damage_bonus, 1, &extra);
+    let (hardness, hit_points) = VIAL;
+    let lost = (rolled.total.max(0) as u32).saturating_sub(hardness);
+    facts.write(Fact::WeaponStruck {
+        attacker: attacker.id.clone(),
+        creature: target.id.clone(),
+        weapon: plan.object.clone(),
+        faces: rolled.throws.iter().flat_map(|t| t.faces.clone()).collect(),
+        damage: rolled.total,
+        hardness,
+        lost,
+    });
+    Some(lost >= hit_points)
 }
 
 /// Checks a sunder and pays its standard action, or writes why not.
