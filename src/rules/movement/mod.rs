@@ -71,6 +71,11 @@ impl MovementAction {
         }
     }
 
+    /// Its name in plain words, as a message says it ("double move").
+    pub fn words(self) -> String {
+        self.name().replace('_', " ")
+    }
+
     /// The action as the log names it.
     pub fn action(self) -> crate::rules::core::names::Action {
         use crate::rules::core::names::Action;
@@ -407,7 +412,7 @@ impl MoveQuery<'_> {
             }
             None => self.reachable(action).route_to(to).ok_or_else(|| {
                 Refusal::new(
-                    format!("{to} cannot be reached with a {} of {} squares", action.name(), budget),
+                    format!("{to} cannot be reached with a {} of {} squares", action.words(), budget),
                     "000:8-22",
                 )
             })?,
@@ -423,7 +428,7 @@ impl MoveQuery<'_> {
                     "the path costs {} squares ({} m) and a {} allows {}",
                     route.cost,
                     squares_to_metres(route.cost),
-                    action.name(),
+                    action.words(),
                     budget
                 ),
                 rule,
