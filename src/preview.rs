@@ -424,15 +424,11 @@ pub fn first_aid_preview(
     healer: Entity,
     patient: Entity,
 ) -> Result<crate::rules::health::first_aid::FirstAidPlan, Refusal> {
-    let mut q = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
-    let world: &World = world;
-    let creatures = q.query(world);
-    let (Ok(h), Ok(p)) = (creatures.get(healer), creatures.get(patient)) else {
-        return Err(Refusal::new("no such creature", "data"));
-    };
-    let budget = world.get::<crate::rules::turns::ActionBudget>(healer).copied().unwrap_or_default();
-    let order = world.resource::<crate::rules::turns::TurnOrder>();
-    crate::rules::health::first_aid::plan_first_aid(order, (&h, &p), &budget)
+    crate::rules::special::plan_in(
+        world,
+        (healer, patient),
+        Box::new(|g, pair, budget| crate::rules::health::first_aid::plan_first_aid(g.order, pair, budget)),
+    )
 }
 
 /// A grapple move `attacker` could make on `target` now (004:576-618): a grab's touch attack and check, or

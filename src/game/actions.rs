@@ -215,12 +215,8 @@ fn turn_state(world: &World, me: Entity, kind: TurnKind) -> Result<(), Refusal> 
     let budget = world.get::<crate::rules::turns::ActionBudget>(me).copied().unwrap_or_default();
     match world.get::<crate::rules::special::turning::Turning>(me) {
         None => Err(Refusal::new("cannot turn undead: clerics and paladins can", "004:538")),
-        Some(turning)
-            if kind != TurnKind::Turn && turning.energy != crate::rules::special::turning::Energy::Negative =>
-        {
-            Err(Refusal::new("only negative energy dispels a turning or bolsters undead", "004:567-570"))
-        }
-        Some(_) => budget.check(crate::rules::turns::ActionKind::Standard),
+        Some(turning) => crate::rules::special::turning::energy_allows(turning, kind)
+            .and_then(|()| budget.check(crate::rules::turns::ActionKind::Standard)),
     }
 }
 

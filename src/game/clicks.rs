@@ -53,11 +53,9 @@ fn step_on_foe(
         },
         // A blow at the first object it carries, by the object's AC (004:504).
         Mode::SunderObject => {
-            let items = world.get::<Items>(there).map(|i| i.0.iter().map(|it| it.name.clone()).collect::<Vec<_>>());
-            let flasks = world
-                .get::<Armament>(there)
-                .map(|a| a.0.iter().filter(|w| w.splash.is_some()).map(|w| w.name.clone()).collect::<Vec<_>>());
-            let object = items.unwrap_or_default().into_iter().chain(flasks.unwrap_or_default()).next();
+            let object = world.get::<Armament>(there).and_then(|armament| {
+                crate::rules::special::disarm::carried_objects(world.get::<Items>(there), armament).into_iter().next()
+            });
             Command::Sunder { creature: my_id, target, weapon: choice.weapon.clone(), shield: false, object }
         }
         Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action, to: None },

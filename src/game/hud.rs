@@ -193,12 +193,7 @@ fn water_line(world: &World, entity: Entity) -> Option<String> {
     );
     let at = world.get::<Space>(entity)?.at(world.get::<Position>(entity)?.0);
     let altitude = world.get::<Altitude>(entity)?.0;
-    let swimmer = Swimmer {
-        size: *size,
-        swim_speed: speed.swim.is_some(),
-        freedom: traits.freedom_of_movement,
-        floundering: conditions.has(Condition::OffBalance),
-    };
+    let swimmer = Swimmer::of(*size, speed, traits, conditions);
     let row = water::row_at(world.resource::<crate::rules::core::battlefield::Battlefield>(), at, altitude, swimmer)?;
     let blow = |thrust| if row.attack(thrust).is_some() { "-2, half damage" } else { "normal" };
     let moves = match row.headway() {
@@ -1324,12 +1319,7 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
     let side = world.get::<Space>(me).map_or(1, |s| s.width.max(1));
     let mut swimmers = world.query::<(&Size, &Speed, &Traits, &Conditions, &Altitude)>();
     let swimmer = |(size, speed, traits, conditions, altitude): (&Size, &Speed, &Traits, &Conditions, &Altitude)| {
-        let swimmer = crate::rules::core::water::Swimmer {
-            size: *size,
-            swim_speed: speed.swim.is_some(),
-            freedom: traits.freedom_of_movement,
-            floundering: conditions.has(Condition::OffBalance),
-        };
+        let swimmer = crate::rules::core::water::Swimmer::of(*size, speed, traits, conditions);
         (swimmer, altitude.0)
     };
     let Ok((my_swimmer, my_altitude)) = swimmers.get(world, me).map(swimmer) else { return Vec::new() };

@@ -4,7 +4,7 @@
 //! themselves are `core::water`'s, shared with the movement costs and the Swim check.
 
 use crate::rules::core::battlefield::Battlefield;
-use crate::rules::core::creature::{Condition, Delivery, Modifier, Weapon};
+use crate::rules::core::creature::{Delivery, Modifier, Weapon};
 use crate::rules::core::geometry::Footprint;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::water::{self, Swimmer, Thrust, WaterRow};
@@ -28,12 +28,7 @@ pub struct Waters {
 /// A creature as the underwater table sees it: its size, its swim speed, freedom of movement, and whether
 /// its last Swim check failed.
 pub fn swimmer_of(c: &CombatantItem) -> Swimmer {
-    Swimmer {
-        size: *c.size,
-        swim_speed: c.speed.swim.is_some(),
-        freedom: c.traits.freedom_of_movement,
-        floundering: c.conditions.has(Condition::OffBalance),
-    }
+    Swimmer::of(*c.size, c.speed, c.traits, c.conditions)
 }
 
 /// The water around an attack of `attacker` standing on `own` on `target` standing on `theirs`.

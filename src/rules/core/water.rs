@@ -74,6 +74,24 @@ pub struct Swimmer {
     pub floundering: bool,
 }
 
+impl Swimmer {
+    /// A creature as the table sees it, from its size, speeds, traits and conditions (floundering: off
+    /// balance after a failed Swim check).
+    pub fn of(
+        size: Size,
+        speed: &crate::rules::core::creature::Speed,
+        traits: &crate::rules::core::creature::Traits,
+        conditions: &crate::rules::core::creature::Conditions,
+    ) -> Swimmer {
+        Swimmer {
+            size,
+            swim_speed: speed.swim.is_some(),
+            freedom: traits.freedom_of_movement,
+            floundering: conditions.has(crate::rules::core::creature::Condition::OffBalance),
+        }
+    }
+}
+
 /// How deep a square of deep water is for a creature of `size` (our ruling): over its head, to its chest,
 /// or below it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

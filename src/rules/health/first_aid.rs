@@ -89,12 +89,7 @@ pub fn give_first_aid(
         let plan = match plan_first_aid(&order, (&healer, &patient), &budget) {
             Ok(plan) => plan,
             Err(refusal) => {
-                facts.write(Fact::ActionRefused {
-                    creature: healer.id.clone(),
-                    action: Action::FirstAid,
-                    reason: refusal.reason,
-                    rule: refusal.rule,
-                });
+                crate::rules::core::facts::refuse(&mut facts, healer.id, Action::FirstAid, refusal);
                 continue;
             }
         };

@@ -450,12 +450,7 @@ fn deliver_touch(
         let spell = match checked {
             Ok(spell) => spell,
             Err(refusal) => {
-                out.facts.write(Fact::ActionRefused {
-                    creature: caster.id.clone(),
-                    action: Action::Touch,
-                    reason: refusal.reason,
-                    rule: refusal.rule,
-                });
+                crate::rules::core::facts::refuse(&mut out.facts, caster.id, Action::Touch, refusal);
                 continue;
             }
         };

@@ -157,7 +157,13 @@ pub fn plan_disarm(
 /// weapons (flasks), all carried loose on a belt or in a pouch (our ruling: nothing the game knows is
 /// strapped on like a ring).
 pub fn snatchable(c: &CombatantItem, items: Option<&Items>) -> Vec<String> {
-    let flasks = c.armament.0.iter().filter(|w| w.splash.is_some()).map(|w| w.name.clone());
+    carried_objects(items, c.armament)
+}
+
+/// The objects carried loose that a creature's items and weapons give (004:497, 004:504): its items, then
+/// its splash weapons.
+pub fn carried_objects(items: Option<&Items>, armament: &Armament) -> Vec<String> {
+    let flasks = armament.0.iter().filter(|w| w.splash.is_some()).map(|w| w.name.clone());
     items.into_iter().flat_map(|i| i.0.iter().map(|item| item.name.clone())).chain(flasks).collect()
 }
 

@@ -911,12 +911,7 @@ fn strike_with_their_weapon(
     let mut plan = match crate::rules::attack::plan_attack_with(&a, &t, weapon, situation) {
         Ok(plan) => plan,
         Err(refusal) => {
-            facts.write(Fact::ActionRefused {
-                creature: a.id.clone(),
-                action: Action::TurnWeapon,
-                reason: refusal.reason,
-                rule: refusal.rule,
-            });
+            crate::rules::core::facts::refuse(facts, a.id, Action::TurnWeapon, refusal);
             return;
         }
     };

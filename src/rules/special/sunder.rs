@@ -211,14 +211,8 @@ pub(super) fn resolve_sunders(world: &mut World, mut intents: Local<MessageCurso
             continue;
         }
         let Ok(Some(plan)) = world.run_system_cached_with(prepare_sunder, intent.clone()) else { continue };
-        if plan.provokes {
-            let provoking = Provoking {
-                only: Some(intent.target),
-                ..Provoking::new(intent.attacker, Action::Sunder, "a sunder (004:500)")
-            };
-            if provoke_as(world, provoking).dropped {
-                continue;
-            }
+        if plan.provokes && dropped_by_the_foe(world, &intent, "a sunder (004:500)") {
+            continue;
         }
         let Ok(Some(lost)) = world.run_system_cached_with(roll_sunder, (intent.clone(), plan.clone())) else {
             continue;
@@ -231,18 +225,18 @@ pub(super) fn resolve_sunders(world: &mut World, mut intents: Local<MessageCurso
     }
 }
 
+/// The foe's attack of opportunity on the sunderer, `why` it provokes: whether it dropped it.
+fn dropped_by_the_foe(world: &mut World, intent: &SunderIntent, why: &'static str) -> bool {
+    let provoking = Provoking { only: Some(intent.target), ..Provoking::new(intent.attacker, Action::Sunder, why) };
+    provoke_as(world, provoking).dropped
+}
+
 /// A blow at a carried object (004:504): checked and paid for, the bearer's attack of opportunity, the attack
 /// roll against the object's AC, then the damage past its hardness; a vial or flask at 0 is destroyed.
 fn strike_object(world: &mut World, intent: &SunderIntent) {
     let Ok(Some(plan)) = world.run_system_cached_with(prepare_object_sunder, intent.clone()) else { return };
-    if plan.provokes {
-        let provoking = Provoking {
-            only: Some(intent.target),
-            ..Provoking::new(intent.attacker, Action::Sunder, "attacking a carried object (004:504)")
-        };
-        if provoke_as(world, provoking).dropped {
-            return;
-        }
+    if plan.provokes && dropped_by_the_foe(world, intent, "attacking a carried object (004:504)") {
+        return;
     }
     let Ok(Some(destroyed)) = world.run_system_cached_with(roll_object_sunder, (intent.clone(), plan.clone())) else {
         return;

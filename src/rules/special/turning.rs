@@ -181,6 +181,20 @@ impl TurnPlan {
     }
 }
 
+/// Whether the energy `turning` channels allows `kind`: only negative energy dispels a turning (004:567-568)
+/// or bolsters undead (004:569-570).
+pub fn energy_allows(turning: &Turning, kind: TurnKind) -> Result<(), Refusal> {
+    match kind {
+        TurnKind::Dispel if turning.energy != Energy::Negative => {
+            Err(Refusal::new("only a cleric channelling negative energy dispels a turning", "004:567-568"))
+        }
+        TurnKind::Bolster if turning.energy != Energy::Negative => {
+            Err(Refusal::new("only a cleric channelling negative energy bolsters undead", "004:569-570"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Whether `turner` may turn now, and whom it would reach (the checks of 004:538-548); for a dispelling, the
 /// undead turned by positive energy within reach (004:567-568); for a bolstering, its own undead within
 /// reach (004:570). Each uses a turning of the day.
@@ -188,15 +202,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     let Some(turning) = world.get::<Turning>(turner).copied() else {
         return Err(Refusal::new("it cannot turn undead: clerics and paladins can", "004:538"));
     };
-    match kind {
-        TurnKind::Dispel if turning.energy != Energy::Negative => {
-            return Err(Refusal::new("only a cleric channelling negative energy dispels a turning", "004:567-568"));
-        }
-        TurnKind::Bolster if turning.energy != Energy::Negative => {
-            return Err(Refusal::new("only a cleric channelling negative energy bolsters undead", "004:569-570"));
-        }
-        _ => {}
-    }
+    energy_allows(&turning, kind)?;
     world.resource::<TurnOrder>().check_turn(turner)?;
     world.get::<ActionBudget>(turner).copied().unwrap_or_default().check(ActionKind::Standard)?;
     let conditions = world.get::<Conditions>(turner).cloned().unwrap_or_default();

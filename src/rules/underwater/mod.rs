@@ -50,12 +50,7 @@ pub struct SwimmerView {
 /// The row of the table for a creature where it stands, its last check set aside: whether it must swim by
 /// its Swim check.
 fn swims_by_check(field: &Battlefield, c: &SwimmerViewItem) -> bool {
-    let swimmer = Swimmer {
-        size: *c.size,
-        swim_speed: c.speed.swim.is_some(),
-        freedom: c.traits.freedom_of_movement,
-        floundering: false,
-    };
+    let swimmer = Swimmer { floundering: false, ..Swimmer::of(*c.size, c.speed, c.traits, &c.conditions) };
     water::row_at(field, c.space.at(c.position.0), c.altitude.0, swimmer).is_some_and(|row| row.swims_by_check())
 }
 
