@@ -65,8 +65,7 @@ fn best_attack(
         || world.get::<Feats>(me).is_some_and(|f| f.has(Feat::ImprovedUnarmedStrike));
     let weapons: Vec<String> = world
         .get::<Armament>(me)?
-        .0
-        .iter()
+        .ready()
         .filter(|w| is_ranged(w) == ranged && (armed || !w.unarmed))
         .map(|w| w.name.clone())
         .collect();
@@ -97,7 +96,7 @@ fn could_strike(
     foe: Footprint,
     ranged: bool,
 ) -> bool {
-    armament.0.iter().filter(|w| is_ranged(w) == ranged).any(|w| match max_range_m(w) {
+    armament.ready().filter(|w| is_ranged(w) == ranged).any(|w| match max_range_m(w) {
         None => melee_reaches(reach, w.reach, at, foe),
         Some(range) => range_m(at, foe) <= range && field.line_of_sight(at, foe),
     })
@@ -146,7 +145,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let armament = world.get::<Armament>(creature).cloned().unwrap_or_default();
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let hp = world.get::<HitPoints>(creature).copied().unwrap_or_default();
-    let archer = armament.0.first().is_some_and(is_ranged);
+    let archer = armament.ready().next().is_some_and(is_ranged);
     let fresh = budget.check(ActionKind::FullRound).is_ok();
     let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
 
@@ -186,13 +185,27 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if prone && !riding && budget.check(ActionKind::Move).is_ok() {
         return Command::StandUp { creature: me.id.clone() };
     }
-    // Disarmed, with a weapon within reach on the ground: it picks it up (004:128).
-    let unarmed = armament.0.iter().all(|w| w.unarmed);
+    // With hands, no melee weapon in them nor put away, a melee weapon within reach on the ground: it picks
+    // it up (004:128).
+    let unarmed =
+        armament.0.iter().any(|w| w.unarmed) && !armament.0.iter().any(|w| !w.natural && !w.unarmed && !is_ranged(w));
     if unarmed
         && budget.check(ActionKind::Move).is_ok()
-        && !crate::rules::special::disarm::within_reach(world, creature).is_empty()
+        && let Some((_, lying)) =
+            crate::rules::attack::gear::within_reach(world, creature).into_iter().find(|(_, g)| !is_ranged(&g.weapon))
     {
-        return Command::PickUp { creature: me.id.clone(), weapon: None };
+        return Command::PickUp { creature: me.id.clone(), weapon: Some(lying.weapon.name) };
+    }
+    // Empty-handed, it draws what it carries (004:218); in melee with only a bow or a flask in hand, it lets
+    // it fall to draw a melee weapon (a shot there provokes, 004:90).
+    if let Some(step) = arm_itself(world, creature, &me, (&armament, &foes), adjacent_foe && fresh) {
+        return step;
+    }
+    if fresh
+        && !adjacent_foe
+        && let Some(step) = take_up_the_bow(world, creature, &me, (&armament, &foes))
+    {
+        return step;
     }
     // A dying friend within reach of its hands and no foe up next to it: first aid (004:283).
     if !adjacent_foe && let Some(step) = first_aid(world, creature, &me, &all) {
@@ -643,6 +656,88 @@ fn breathe_at(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 }
 
 /// Squares to the nearest standing foe.
+/// Empty-handed (beside its shield), the first weapon it carries put away that its hands can take, drawn;
+/// holding only ranged weapons with its whole turn before it and a foe next to it, they fall, for a melee
+/// weapon put away.
+fn arm_itself(
+    world: &World,
+    creature: Entity,
+    me: &Seen,
+    (armament, foes): (&Armament, &[Seen]),
+    in_melee: bool,
+) -> Option<Command> {
+    use crate::rules::attack::gear::{Handle, check_handle};
+    use crate::rules::core::gear::{HANDS, hands_for, hands_free, shield_hands};
+    let manufactured = |w: &&Weapon| !w.natural && !w.unarmed;
+    let held: Vec<&Weapon> = armament.ready().filter(manufactured).collect();
+    let shield = world.get::<Shield>(creature);
+    let room = HANDS.saturating_sub(shield_hands(shield));
+    let stowed_melee = armament.0.iter().any(|w| w.stowed && !is_ranged(w) && hands_for(w) <= room);
+    if in_melee && !held.is_empty() && held.iter().all(|w| is_ranged(w)) && stowed_melee {
+        return Some(Command::Drop { creature: me.id.clone(), weapon: held[0].name.clone() });
+    }
+    if !held.is_empty() {
+        return None;
+    }
+    let free = hands_free(armament, shield);
+    let fits = |w: &&Weapon| w.stowed && hands_for(w) <= free;
+    // Beside a foe a melee weapon; else one that would strike a foe from here; else the first.
+    let adjacent = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
+    let strikes_from_here = |w: &&Weapon| {
+        max_range_m(w).is_some_and(|range| foes.iter().any(|f| range_m(me.footprint, f.footprint) <= range))
+    };
+    let weapon = armament
+        .0
+        .iter()
+        .filter(fits)
+        .find(|w| if adjacent { !is_ranged(w) } else { strikes_from_here(w) })
+        .or_else(|| armament.0.iter().find(fits))?;
+    check_handle(world, creature, &weapon.name, Handle::Draw).ok()?;
+    Some(Command::Draw { creature: me.id.clone(), weapon: weapon.name.clone() })
+}
+
+/// With no foe it could reach in melee this turn, a melee weapon in hand and a bow put away that would
+/// strike a foe from here, it puts the melee weapon away (a move action, 004:129), to draw the bow with the
+/// next; not when a foe threatens it.
+fn take_up_the_bow(
+    world: &mut World,
+    creature: Entity,
+    me: &Seen,
+    (armament, foes): (&Armament, &[Seen]),
+) -> Option<Command> {
+    use crate::rules::core::gear::{HANDS, hands_for, shield_hands};
+    let held: Vec<&Weapon> = armament.ready().filter(|w| !w.natural && !w.unarmed).collect();
+    let [sword] = held.as_slice() else { return None };
+    if is_ranged(sword) {
+        return None;
+    }
+    let room = HANDS.saturating_sub(shield_hands(world.get::<Shield>(creature)));
+    let field = world.resource::<Battlefield>();
+    let bow = armament.0.iter().find(|w| {
+        w.stowed
+            && matches!(w.delivery, Delivery::Projectile { .. })
+            && hands_for(w) <= room
+            && foes.iter().any(|f| {
+                max_range_m(w).is_some_and(|range| range_m(me.footprint, f.footprint) <= range)
+                    && field.line_of_sight(me.footprint, f.footprint)
+            })
+    })?;
+    let _ = bow;
+    // Out of melee this turn: no foe within a move and its reach.
+    let options = move_options(world, creature);
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+    let closes = options.squares.iter().any(|(square, (action, _))| {
+        matches!(action, MovementAction::Move | MovementAction::FiveFootStep | MovementAction::DoubleMove)
+            && foes
+                .iter()
+                .any(|f| melee_reaches(reach, sword.reach, Footprint::new(*square, me.footprint.width), f.footprint))
+    });
+    if closes {
+        return None;
+    }
+    Some(Command::PutAway { creature: me.id.clone(), weapon: sword.name.clone() })
+}
+
 /// A trip with a trip weapon it holds on the nearest foe it would lay down two times in five or more, provoking
 /// nothing (004:483-489): a prone foe fights at -4 and is struck at +4 in melee (004:392).
 fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {

@@ -56,7 +56,7 @@ pub fn display_names(encounter: &Encounter) -> Vec<String> {
 pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forced: &[u32]) {
     let mut old: Vec<Entity> = world.query_filtered::<Entity, With<Creature>>().iter(world).collect();
     // The weapons left on the ground by the last fight.
-    old.extend(world.query_filtered::<Entity, With<crate::rules::special::disarm::GroundWeapon>>().iter(world));
+    old.extend(world.query_filtered::<Entity, With<crate::rules::attack::gear::GroundWeapon>>().iter(world));
     for entity in old {
         world.despawn(entity);
     }

@@ -228,15 +228,25 @@ pub fn provocations_along(
 /// The charge lanes from `charger` toward `target`, or why there is none (004:451-459).
 pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Result<Vec<ChargeLane>, Refusal> {
     let mut q = world.query::<MoverView>();
-    let aim = q
+    let (aim, unseen) = q
         .get(world, target)
         .ok()
-        .map(|t| t.space.at(t.position.0))
+        .map(|t| {
+            (
+                t.space.at(t.position.0),
+                crate::rules::core::creature::lost_sight(t.hidden, charger).then(|| t.id.clone()),
+            )
+        })
         .ok_or_else(|| Refusal::new("no such target", "data"))?;
+    // The foe in sight as the turn begins (004:454).
+    if let Some(id) = unseen {
+        let hidden = crate::rules::core::creature::out_of_sight(&id);
+        return Err(Refusal::new(hidden.reason, "004:454, 004:816-817"));
+    }
     let reach_weapon = q
         .get(world, charger)
         .ok()
-        .and_then(|me| me.armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.reach))
+        .and_then(|me| me.armament.ready().find(|w| !is_ranged(w)).map(|w| w.reach))
         .ok_or_else(|| Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"))?;
     let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
     let (mine, theirs) = (height(charger), height(target));
@@ -451,6 +461,45 @@ pub struct GrapplePreview {
     pub target_strikes: bool,
 }
 
+/// The foes that would strike `who` for an action that provokes where it stands (004:66), through the
+/// rules' own predicate: each that threatens it and has an attack of opportunity left.
+pub fn strikers_in_place(world: &mut World, who: Entity) -> Result<Vec<Entity>, Refusal> {
+    let mut state = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let me = creatures.get(who).map_err(|_| Refusal::new("no such creature", "data"))?;
+    let reactions = |e: Entity| world.get::<crate::rules::opportunity::Reactions>(e).copied().unwrap_or_default();
+    let order = world.resource::<TurnOrder>().initiative();
+    Ok(crate::rules::opportunity::threatening_in_place(
+        world.resource::<crate::rules::core::battlefield::Battlefield>(),
+        &me,
+        &creatures,
+        reactions,
+        &order,
+    ))
+}
+
+/// What handling a weapon would cost `who` now, and who would strike (putting one away provokes, 004:129).
+#[derive(Clone, Debug)]
+pub struct HandlePreview {
+    /// The action it takes and its rule.
+    pub cost: crate::rules::attack::gear::HandleCost,
+    /// The foes that would strike.
+    pub strikers: Vec<Entity>,
+}
+
+/// Drawing, putting away or dropping `weapon`, as the rules would carry it out now.
+pub fn handle_preview(
+    world: &mut World,
+    who: Entity,
+    weapon: &str,
+    handle: crate::rules::attack::gear::Handle,
+) -> Result<HandlePreview, Refusal> {
+    let cost = crate::rules::attack::gear::check_handle(world, who, weapon, handle)?;
+    let strikers = if cost.provokes { strikers_in_place(world, who)? } else { Vec::new() };
+    Ok(HandlePreview { cost, strikers })
+}
+
 /// The grapple move `attacker` could make on `target` now, through the rules' own plan; `target` may be
 /// left out for a break or an escape.
 pub fn grapple_preview(
@@ -489,21 +538,7 @@ pub fn grapple_preview(
     let grab = plan_in(world, (attacker, target), Box::new(move |g, pair, budget| plan_grab(g, pair, budget, made)))?;
     let touch_chance = grab.touch.as_ref().map(|t| chance_to_hit(total(&t.modifiers), t.armor_class, t.miss_chance));
     let grapplers = world.get::<Grapple>(target).map(|g| g.with.clone()).unwrap_or_default();
-    let threatening: Vec<Entity> = {
-        let mut state = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
-        let world: &World = world;
-        let creatures = state.query(world);
-        let me = creatures.get(attacker).map_err(|_| Refusal::new("no such creature", "data"))?;
-        let reactions = |e: Entity| world.get::<crate::rules::opportunity::Reactions>(e).copied().unwrap_or_default();
-        let order = world.resource::<TurnOrder>().initiative();
-        crate::rules::opportunity::threatening_in_place(
-            world.resource::<crate::rules::core::battlefield::Battlefield>(),
-            &me,
-            &creatures,
-            reactions,
-            &order,
-        )
-    };
+    let threatening = strikers_in_place(world, attacker)?;
     let strikers = threatening.iter().copied().filter(|e| *e != target && !grapplers.contains(e)).collect();
     let target_strikes = grab.provokes && threatening.contains(&target);
     Ok(GrapplePreview {
@@ -555,7 +590,7 @@ pub fn coup_de_grace_preview(
                 .or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
             let chosen = match weapon {
                 Some(name) => a.armament.0.iter().find(|w| w.name == name),
-                None => a.armament.0.first(),
+                None => a.armament.ready().next(),
             };
             let chosen = chosen.ok_or_else(|| Refusal::new("no such weapon", "data"))?.clone();
             crate::rules::attack::check_coup_de_grace(a, t, &chosen)?;

@@ -202,6 +202,30 @@ fn the_action_table_is_complete() {
     assert!(content.actions.iter().all(|r| (89..=163).contains(&r.line)));
 }
 
+/// Drawing, picking up, putting away and dropping a weapon cost what their rows of the table say.
+#[test]
+fn the_weapon_handlings_cost_what_the_action_table_says() {
+    use estoc::rules::core::action_table::{Provokes, TableKind};
+    use estoc::rules::turns::ActionKind;
+    let content = content();
+    for (line, kind, provokes) in estoc::rules::attack::gear::TABLE_ROWS {
+        let row = content.actions.iter().find(|r| r.line == line).expect("the row");
+        let table_kind = match kind {
+            ActionKind::Move => TableKind::Move,
+            ActionKind::Free => TableKind::Free,
+            ActionKind::Standard => TableKind::Standard,
+            ActionKind::FullRound => TableKind::FullRound,
+        };
+        assert_eq!(row.kind, table_kind, "004:{line} {}", row.english);
+        let table_provokes = match row.provokes {
+            Provokes::Yes | Provokes::YesNote { .. } => true,
+            Provokes::No | Provokes::NoNote { .. } => false,
+            other => panic!("004:{line}: {other:?}"),
+        };
+        assert_eq!(table_provokes, provokes, "004:{line} {}", row.english);
+    }
+}
+
 /// At chase scale altitudes are bands 0 to 6, given as `band:`; creatures share squares (004:651, 004:788).
 #[test]
 fn a_chase_level_takes_bands_and_shares_squares() {

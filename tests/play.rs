@@ -1392,8 +1392,8 @@ fn a_foe_is_disarmed_with_the_mouse_and_picks_its_weapon_up() {
     use estoc::data::level::Control;
     use estoc::game::actions::{BarKind, bar_state, use_bar};
     use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    use estoc::rules::attack::gear::GroundWeapon;
     use estoc::rules::core::creature::{Armament, Condition};
-    use estoc::rules::special::disarm::GroundWeapon;
     let encounter = level_at("tests/scenarios/levels/disarm.ron");
     let mut app = started(&encounter, 5);
     estoc::game::overlays_headless(&mut app, &encounter);
@@ -1778,6 +1778,9 @@ fn the_previews_show_the_water() {
     let preview = attack_preview(app.world_mut(), fighter, lizard, request).expect("a sword thrust");
     assert!(preview.plan.halved);
     assert!(preview.plan.modifiers.iter().any(|m| m.value == -2 && m.source.contains("floundering")));
+    // The sword let fall and the javelin drawn (004:254, 004:218), a javelin cannot be thrown from the water.
+    play(&mut app, &Command::Drop { creature: id.clone(), weapon: "longsword".into() });
+    play(&mut app, &Command::Draw { creature: id.clone(), weapon: "javelin".into() });
     let thrown = AttackRequest { weapon: Some("javelin"), ..default() };
     let refused = attack_preview(app.world_mut(), fighter, lizard, thrown).expect_err("a javelin in the water");
     assert_eq!(refused.rule, "004:633");
@@ -1838,4 +1841,55 @@ fn the_bar_drops_prone_moves_one_square_and_steps_a_delayed_creature_in() {
     assert!(matches!(&step, Command::Move { action: MovementAction::MinimumMovement, .. }), "{step:?}");
     play(&mut app, &step);
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, to);
+}
+
+/// The weapon selector, as the player uses it (004:218-219, 004:254): the archer holds its longbow in both
+/// hands, its short sword put away and not drawable with the hands full; it lets the bow fall (a free
+/// action, the bow then lies on its square), draws the sword with a move action, and its click on a foe
+/// attacks with the sword.
+#[test]
+fn the_weapon_selector_drops_the_bow_draws_the_sword_and_attacks_with_it() {
+    use estoc::game::state::Pending;
+    use estoc::game::weapons::{choose, handle, weapon_rows};
+    use estoc::rules::attack::gear::{GroundWeapon, Handle};
+    use estoc::rules::core::creature::{Armament, Position};
+    use estoc::rules::turns::ActionKind;
+    let encounter = level("skirmish.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("goblins".into(), estoc::data::level::Control::Human);
+    app.update();
+    let archer = entity(&app, "archer");
+    let pending = |app: &mut App| app.world_mut().resource_mut::<Pending>().0.pop_front();
+    pass_turns_until(&mut app, archer);
+    let rows = weapon_rows(app.world_mut());
+    let bow = rows.iter().find(|r| r.name == "longbow").expect("the bow");
+    assert!(bow.in_hand && bow.chosen && bow.drop.as_ref().is_some_and(Result::is_ok), "{bow:?}");
+    let sword = rows.iter().find(|r| r.name == "short sword").expect("the sword");
+    assert!(!sword.in_hand);
+    let refused = sword.draw.as_ref().unwrap().as_ref().unwrap_err();
+    assert!(refused.reason.contains("hands are full (longbow)"), "{refused}");
+    // The bow falls: a free action, and it lies on the archer's square.
+    handle(app.world_mut(), "longbow", Handle::Drop);
+    let drop = pending(&mut app).expect("a drop");
+    play(&mut app, &drop);
+    let at = app.world().get::<Position>(archer).unwrap().0;
+    let mut lying = app.world_mut().query::<&GroundWeapon>();
+    assert!(lying.iter(app.world()).any(|g| g.weapon.name == "longbow" && g.at == at));
+    // The sword is drawn with a move action, the preview said so before the click.
+    let rows = weapon_rows(app.world_mut());
+    let sword = rows.iter().find(|r| r.name == "short sword").unwrap();
+    let draw = sword.draw.as_ref().unwrap().as_ref().expect("a hand is free");
+    assert_eq!(draw.cost.kind, ActionKind::Move);
+    choose(app.world_mut(), sword.key);
+    let step = pending(&mut app).expect("a draw");
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Drew { weapon, free: false, .. } if weapon == "short sword")));
+    assert!(app.world().get::<Armament>(archer).unwrap().ready().any(|w| w.name == "short sword"));
+    let rows = weapon_rows(app.world_mut());
+    assert!(rows.iter().any(|r| r.name == "short sword" && r.chosen && r.in_hand));
+    assert_eq!(app.world().resource::<estoc::game::state::Choice>().weapon.as_deref(), Some("short sword"));
 }

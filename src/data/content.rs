@@ -100,6 +100,7 @@ impl WeaponDef {
             pierces: self.pierces,
             splash: self.splash.clone(),
             hit_points_lost: 0,
+            stowed: false,
         }
     }
 
@@ -705,12 +706,23 @@ impl Content {
         for name in focus.iter().filter(|n| !weapons.iter().any(|w: &Weapon| &w.name == *n)) {
             problems.push(("weapon_focus".into(), format!("Weapon Focus names {name:?}, a weapon it does not carry")));
         }
+        if overrides.shield.is_some_and(|bonus| !(0..=20).contains(&bonus)) {
+            problems.push(("shield".into(), "a shield bonus is between 0 (no shield) and 20".into()));
+        }
         if !(0..=60).contains(&base_attack) {
             problems.push(("base_attack".into(), format!("base attack {base_attack} is outside 0..=60")));
         }
         if !problems.is_empty() {
             return Err(problems);
         }
+        let shield_bonus = overrides.shield.unwrap_or(template.shield);
+        let shield = (shield_bonus > 0).then(|| Shield {
+            kind: overrides.shield_kind.or(template.shield_kind).unwrap_or(ShieldKind::of_bonus(shield_bonus)),
+            bonus: shield_bonus,
+            hit_points_lost: 0,
+        });
+        let mut armament = Armament(weapons);
+        crate::rules::core::gear::ready_for_battle(&mut armament, shield.as_ref());
         Ok(Stats {
             name: overrides.name.clone().unwrap_or_else(|| template.name.clone()),
             icon: template.icon.clone().unwrap_or_else(|| "generic".into()),
@@ -725,14 +737,14 @@ impl Content {
             saves: template.saves,
             defense: Defense {
                 armor: template.armor.bonus,
-                shield: template.shield,
+                shield: shield_bonus,
                 natural: template.natural_armor,
                 deflection: template.deflection,
                 dodge: template.dodge,
                 max_dex: template.armor.max_dex,
             },
             encumbrance: Encumbrance { armor: template.armor.category, load: overrides.load.unwrap_or(template.load) },
-            armament: Armament(weapons),
+            armament,
             feats: Feats(feats, focus),
             skills: overrides.skills.clone().unwrap_or_else(|| template.skills.clone()),
             traits: overrides.traits.clone().unwrap_or_else(|| template.traits.clone()),
@@ -743,11 +755,7 @@ impl Content {
                 .clone()
                 .map(|weapon| crate::rules::breath::Breath::new(weapon, template.level.max(1), abilities.con)),
             turning: template.turning,
-            shield: (template.shield > 0).then(|| Shield {
-                kind: template.shield_kind.unwrap_or(ShieldKind::of_bonus(template.shield)),
-                bonus: template.shield,
-                hit_points_lost: 0,
-            }),
+            shield,
         })
     }
 }
@@ -799,6 +807,12 @@ pub struct TemplateOverrides {
     /// Other traits, in place of the template's (`traits: (humanoid: true, freedom_of_movement: true)`).
     #[serde(default)]
     pub traits: Option<Traits>,
+    /// Another shield bonus: `shield: 0` for none, freeing the hand for a two-handed weapon (004:218).
+    #[serde(default)]
+    pub shield: Option<i32>,
+    /// Another kind of shield (`shield_kind: Buckler`).
+    #[serde(default)]
+    pub shield_kind: Option<ShieldKind>,
 }
 
 #[cfg(test)]

@@ -284,8 +284,8 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         }
         BarKind::Mode(Mode::Grapple(action)) | BarKind::GrappleNow(action) => grapple_state(world, me, action),
         BarKind::PickUp => {
-            let intent = crate::rules::special::disarm::PickUpIntent { creature: me, weapon: None };
-            crate::rules::special::disarm::check_pick_up(world, &intent).map(|_| ())
+            let intent = crate::rules::attack::gear::PickUpIntent { creature: me, weapon: None };
+            crate::rules::attack::gear::check_pick_up(world, &intent).map(|_| ())
         }
         BarKind::Mode(Mode::Turn(kind)) => turn_state(world, me, kind),
         // Standing next to its foe, or charging to it (004:446, 004:458).
@@ -501,8 +501,35 @@ pub(super) fn keys(world: &mut World) {
     if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input()) {
         return;
     }
-    let pressed: Vec<KeyCode> = world.resource::<ButtonInput<KeyCode>>().get_just_pressed().copied().collect();
+    let input = world.resource::<ButtonInput<KeyCode>>();
+    let shift = input.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let pressed: Vec<KeyCode> = input.get_just_pressed().copied().collect();
     for key in pressed {
+        // Shift and a digit chooses a weapon, Shift+P puts it away, Shift+D drops it (004:218).
+        if shift {
+            use crate::rules::attack::gear::Handle;
+            const DIGITS: [KeyCode; 9] = [
+                KeyCode::Digit1,
+                KeyCode::Digit2,
+                KeyCode::Digit3,
+                KeyCode::Digit4,
+                KeyCode::Digit5,
+                KeyCode::Digit6,
+                KeyCode::Digit7,
+                KeyCode::Digit8,
+                KeyCode::Digit9,
+            ];
+            match key {
+                KeyCode::KeyP => super::weapons::handle_chosen(world, Handle::PutAway),
+                KeyCode::KeyD => super::weapons::handle_chosen(world, Handle::Drop),
+                _ => {
+                    if let Some(i) = DIGITS.iter().position(|d| *d == key) {
+                        super::weapons::choose(world, i + 1);
+                    }
+                }
+            }
+            continue;
+        }
         if let Some(entry) = BAR.iter().find(|b| b.key == key) {
             if bar_state(world, entry.kind).is_ok() {
                 use_bar(world, entry.kind);

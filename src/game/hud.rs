@@ -40,6 +40,12 @@ pub struct HudView {
     inspected: Option<(u64, Option<Entity>)>,
     /// At chase scale, the altitude bands from the highest down (004:788-797).
     bands: Vec<BandRow>,
+    /// The weapon selector of the creature the player commands.
+    weapons: Vec<super::weapons::WeaponRow>,
+    /// The ids of the creatures, to name who would strike.
+    names: std::collections::HashMap<Entity, String>,
+    /// What the weapon rows were worked out for: the steps played, the turn, the weapon chosen.
+    weapons_for: Option<(usize, Option<usize>, u32, Option<String>)>,
 }
 
 /// One altitude band of the chase scale's panel.
@@ -77,6 +83,53 @@ fn band_reaches(band: u8) -> String {
     } else {
         words.join(", ")
     }
+}
+
+/// The weapon selector: each weapon with its attack line, the chosen one marked; one put away offers its
+/// draw, the chosen one in hand its putting away and its dropping, each with its cost and who would strike.
+fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
+    use crate::rules::attack::gear::Handle;
+    if view.weapons.is_empty() {
+        return;
+    }
+    let name = |e: Entity| view.names.get(&e).cloned().unwrap_or_default();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new("Weapons:").color(GREY));
+        for row in &view.weapons {
+            let state = if row.in_hand { "" } else { " (put away)" };
+            let label = format!("{} {}{state} [Shift+{}]", row.name, row.line, row.key);
+            let button = egui::Button::new(label).selected(row.chosen);
+            let hover = match &row.draw {
+                Some(Ok(draw)) => format!("draw it: {}", super::weapons::cost_words(draw, name)),
+                Some(Err(refusal)) => format!("cannot draw it: {refusal}"),
+                None => "attack with it".to_string(),
+            };
+            let enabled = row.draw.as_ref().is_none_or(Result::is_ok);
+            let response = ui.add_enabled(enabled, button);
+            let response = if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
+            if response.clicked() {
+                clicks.0.push(HudClick::Weapon(row.key));
+            }
+            if !row.chosen {
+                continue;
+            }
+            for (what, label, cost) in
+                [(Handle::PutAway, "Put away [Shift+P]", &row.put_away), (Handle::Drop, "Drop [Shift+D]", &row.drop)]
+            {
+                let Some(cost) = cost else { continue };
+                let (enabled, hover) = match cost {
+                    Ok(preview) => (true, super::weapons::cost_words(preview, name)),
+                    Err(refusal) => (false, refusal.to_string()),
+                };
+                let response = ui.add_enabled(enabled, egui::Button::new(label).small());
+                let response =
+                    if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
+                if response.clicked() {
+                    clicks.0.push(HudClick::Handle(row.name.clone(), what));
+                }
+            }
+        }
+    });
 }
 
 #[derive(Clone)]
@@ -120,6 +173,10 @@ pub enum HudClick {
     Dismiss,
     /// Show every action of the bar, or only those open now and the common ones.
     AllActions,
+    /// Choose the weapon of this number (drawing it if it is put away).
+    Weapon(usize),
+    /// Put away or drop a weapon.
+    Handle(String, crate::rules::attack::gear::Handle),
 }
 
 /// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
@@ -381,6 +438,19 @@ fn gather(world: &mut World) {
             })
             .collect();
     }
+    // The weapon selector, worked out again when a step is played, the turn passes or the choice changes.
+    super::weapons::keep_choice_valid(world);
+    let key = (view.steps, order.current, order.round, world.resource::<Choice>().weapon.clone());
+    let old = world.resource::<HudView>();
+    if old.weapons_for.as_ref() == Some(&key) {
+        view.weapons = old.weapons.clone();
+        view.names = old.names.clone();
+    } else {
+        view.weapons = super::weapons::weapon_rows(world);
+        let mut ids = world.query::<(Entity, &CreatureId)>();
+        view.names = ids.iter(world).map(|(e, id)| (e, id.0.clone())).collect();
+    }
+    view.weapons_for = Some(key);
     // The folder is read when the menu is open only.
     view.levels = if *world.resource::<State<AppState>>().get() == AppState::Menu {
         let cached = world.resource::<HudView>().levels.clone();
@@ -1468,6 +1538,7 @@ fn draw(
         });
     });
     egui::Panel::bottom("actions").show(&mut root, |ui| {
+        weapon_row(ui, &view, &mut clicks);
         ui.horizontal_wrapped(|ui| {
             let hidden = view.bar.iter().filter(|(i, state, _)| state.is_err() && !common(BAR[*i].kind)).count();
             let toggle = if view.all_actions { "Fewer actions".to_string() } else { format!("All actions ({hidden} more)") };
@@ -1630,6 +1701,8 @@ fn apply_clicks(world: &mut World) {
             HudClick::Save => save::save_and_tell(world),
             HudClick::Load => save::load_or_tell(world),
             HudClick::Dismiss => world.insert_resource(Notice(None)),
+            HudClick::Weapon(key) => super::weapons::choose(world, key),
+            HudClick::Handle(name, what) => super::weapons::handle(world, &name, what),
             HudClick::AllActions => {
                 let all = world.get_resource::<AllActions>().copied().unwrap_or_default();
                 world.insert_resource(AllActions(!all.0));

@@ -15,6 +15,7 @@ pub mod script;
 pub mod state;
 mod tokens;
 pub mod turn;
+pub mod weapons;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -147,7 +147,7 @@ pub fn redraw(
     encounter: Option<Res<ActiveEncounter>>,
     old: Query<Entity, With<Overlay>>,
     creatures: Query<(&Position, &Space, &CreatureId)>,
-    ground: Query<&crate::rules::special::disarm::GroundWeapon>,
+    ground: Query<&crate::rules::attack::gear::GroundWeapon>,
     mut drawn: Local<u64>,
 ) {
     let Some(encounter) = encounter else { return };

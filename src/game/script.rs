@@ -33,7 +33,8 @@ pub enum ScriptStep {
     Click(Square),
     /// Move the cursor over a square and click the right button (a waypoint).
     RightClick(Square),
-    /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft", "Plus", "Minus"…
+    /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft", "Plus", "Minus"…;
+    /// "Shift+1" with Shift held.
     Key(String),
     /// Turn the mouse wheel so many notches where the cursor is: up (positive) zooms in, down zooms out.
     Wheel(i32),
@@ -377,14 +378,22 @@ fn run_script(world: &mut World) {
             }
         }
         ScriptStep::Key(name) => {
-            let Some(code) = key_code(&name) else { return fail(world, format!("unknown key {name:?}")) };
+            // "Shift+1": the key with Shift held.
+            let (shift, bare) = name.strip_prefix("Shift+").map_or((false, name.as_str()), |bare| (true, bare));
+            let Some(code) = key_code(bare) else { return fail(world, format!("unknown key {name:?}")) };
             match phase {
                 1 => {
+                    if shift {
+                        press_key(world, KeyCode::ShiftLeft, ButtonState::Pressed);
+                    }
                     press_key(world, code, ButtonState::Pressed);
                     false
                 }
                 2 => {
                     press_key(world, code, ButtonState::Released);
+                    if shift {
+                        press_key(world, KeyCode::ShiftLeft, ButtonState::Released);
+                    }
                     false
                 }
                 _ => phase >= 5,

@@ -181,6 +181,28 @@ pub enum Command {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Draw a weapon put away (004:121, 004:218): a move action, free with a move for a base attack of +1 or
+    /// more (004:219).
+    Draw {
+        /// Its id.
+        creature: CreatureId,
+        /// The weapon's name.
+        weapon: String,
+    },
+    /// Put away a weapon held (004:129, 004:218): a move action that provokes.
+    PutAway {
+        /// Its id.
+        creature: CreatureId,
+        /// The weapon's name.
+        weapon: String,
+    },
+    /// Drop a weapon held on its square (004:149, 004:254): a free action.
+    Drop {
+        /// Its id.
+        creature: CreatureId,
+        /// The weapon's name.
+        weapon: String,
+    },
     /// Deliver the charge of a touch spell held (004:200): a melee touch attack, a standard action.
     Touch {
         /// Its id.
@@ -406,6 +428,9 @@ impl Command {
             | Command::Touch { creature, .. }
             | Command::Disarm { creature, .. }
             | Command::PickUp { creature, .. }
+            | Command::Draw { creature, .. }
+            | Command::PutAway { creature, .. }
+            | Command::Drop { creature, .. }
             | Command::Sunder { creature, .. }
             | Command::Grapple { creature, .. }
             | Command::Throw { creature, .. }
@@ -579,10 +604,21 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             });
         }
         Command::PickUp { creature, weapon } => {
-            world.write_message(crate::rules::special::disarm::PickUpIntent {
+            world.write_message(crate::rules::attack::gear::PickUpIntent {
                 creature: entity(creature)?,
                 weapon: weapon.clone(),
             });
+        }
+        Command::Draw { creature, weapon }
+        | Command::PutAway { creature, weapon }
+        | Command::Drop { creature, weapon } => {
+            use crate::rules::attack::gear::{Handle, HandleIntent};
+            let handle = match command {
+                Command::Draw { .. } => Handle::Draw,
+                Command::PutAway { .. } => Handle::PutAway,
+                _ => Handle::Drop,
+            };
+            world.write_message(HandleIntent { creature: entity(creature)?, weapon: weapon.clone(), handle });
         }
         Command::Touch { creature, target } => {
             world

@@ -1027,7 +1027,7 @@ fn strike_on_the_way(
             let weapon = match claw {
                 _ if striker != intent.creature || (tailed && !intent.swoop) => None,
                 Some(claw) if intent.swoop => Some(claw.name.clone()),
-                _ => armament.0.iter().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
+                _ => armament.ready().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
             };
             out.attacks.write(AttackIntent { swoop: intent.swoop, ..AttackIntent::new(striker, target, weapon) });
             Some(stop)
@@ -1075,7 +1075,7 @@ fn dive_attack(
         .0
         .iter()
         .find(|w| w.natural && w.name.contains("claw"))
-        .or_else(|| armament.0.iter().find(|w| !is_ranged(w)));
+        .or_else(|| armament.ready().find(|w| !is_ranged(w)));
     let reaches = claw.is_some_and(|w| {
         crate::rules::core::reach::melee_reaches(striker.reach, w.reach, striker.at, foe.footprint)
             && crate::rules::core::altitude::vertical_steps(

@@ -2,6 +2,7 @@
 //! every modifier named, criticals confirmed, damage handed to the health chapter.
 
 pub mod cover;
+pub mod gear;
 pub mod roll;
 pub mod underwater;
 
@@ -156,7 +157,7 @@ pub fn in_a_grapple(
 
 /// Whether a creature holds a melee weapon in its off hand, for a full attack with two weapons.
 pub fn holds_off_hand(armament: &Armament) -> bool {
-    armament.0.iter().any(|w| w.off_hand && !is_ranged(w))
+    armament.ready().any(|w| w.off_hand && !is_ranged(w))
 }
 
 /// The penalties of fighting with two weapons, main hand then off hand (004:467-470): -6/-10, a light
@@ -226,6 +227,11 @@ pub fn plugin(app: &mut App) {
     app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
     app.add_systems(Rules, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
     app.add_systems(Rules, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
+    app.add_message::<gear::HandleIntent>().add_message::<gear::PickUpIntent>();
+    app.add_systems(
+        Rules,
+        (gear::handle_weapons, gear::resolve_pick_ups).chain().in_set(RulesSystems::Act).after(change_stances),
+    );
     app.add_systems(
         Rules,
         take_total_defense
@@ -607,8 +613,9 @@ pub fn plan_attack_with(
     })
 }
 
-/// The weapon an attack is made with: the one named; else for an attack of opportunity the first it
-/// threatens with that reaches (004:62, 004:68), for a charge the first melee weapon, otherwise the first.
+/// The weapon an attack is made with: the one named, if in hand (004:218); else for an attack of
+/// opportunity the first it threatens with that reaches (004:62, 004:68), for a charge the first melee
+/// weapon ready, otherwise the first ready.
 fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> Result<Weapon, Refusal> {
     let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, .. } = *situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
@@ -624,12 +631,17 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> R
         _ => {}
     }
     match weapon_name {
-        Some(name) => attacker.armament.0.iter().find(|w| w.name == name),
+        Some(name) => match attacker.armament.0.iter().find(|w| w.name == name) {
+            Some(put_away) if put_away.stowed => {
+                return Err(Refusal::new(format!("the {name} is not in hand: draw it first"), "004:218"));
+            }
+            found => found,
+        },
         None if opportunity => threatening_weapons(&attacker.armament.0, armed)
             .into_iter()
             .find(|w| melee_reaches(attacker.reach.0, w.reach, own, theirs)),
-        None if charge => attacker.armament.0.iter().find(|w| !is_ranged(w)),
-        None => attacker.armament.0.first(),
+        None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
+        None => attacker.armament.ready().next(),
     }
     .cloned()
     .ok_or_else(|| Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data"))
@@ -1178,7 +1190,7 @@ pub fn prepare_attack(
     let ranged = match request.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),
         None if request.charge => false,
-        None => attacker.armament.0.first().is_some_and(is_ranged),
+        None => attacker.armament.ready().next().is_some_and(is_ranged),
     };
     let own = attacker.space.at(attacker.position.0);
     let waters = underwater::waters(field, (attacker, own), (target, theirs));
@@ -1479,7 +1491,18 @@ fn drop_armor_class_parts(plan: &mut AttackPlan, sources: &[&str]) {
 fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAttack) {
     let Ok(blows) = world.run_system_cached_with(ready_blows, (intent.clone(), prepared)) else { return };
     for plan in blows {
+        // A weapon thrown is no longer in hand: a later blow needs another one drawn (004:218).
+        let thrown = matches!(plan.weapon.delivery, Delivery::Thrown { .. });
+        if thrown
+            && !world.get::<Armament>(intent.attacker).is_some_and(|a| a.ready().any(|w| w.name == plan.weapon.name))
+        {
+            break;
+        }
+        let weapon = plan.weapon.clone();
         let Ok(hit) = world.run_system_cached_with(strike_blow, (intent.clone(), plan)) else { return };
+        if let Some(at) = world.get::<Position>(intent.target).map(|p| p.0) {
+            gear::throw_away(world, intent.attacker, &weapon, at);
+        }
         if let Some(damage) = hit {
             world.trigger(damage);
             world.flush();
@@ -1600,7 +1623,7 @@ fn begin_coup_de_grace(
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
     let weapon = match &intent.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| &w.name == name),
-        None => attacker.armament.0.first(),
+        None => attacker.armament.ready().next(),
     };
     // A restricted creature begins a full-round action with one standard action and finishes it with
     // another the next round (004:86, 004:212).
@@ -1614,6 +1637,7 @@ fn begin_coup_de_grace(
         .check_turn(intent.attacker)
         .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
         .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
+        .and_then(|w| crate::rules::core::gear::put_away(w).map(|()| w))
         .and_then(|w| check_coup_de_grace(&attacker, &target, w).map(|()| w.clone()));
     let weapon = match checked {
         Ok(weapon) => weapon,

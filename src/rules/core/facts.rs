@@ -614,6 +614,34 @@ pub enum Fact {
         /// Broken or destroyed, with the rule.
         state: Option<String>,
     },
+    /// A creature drew a weapon it had put away (004:218-219): a move action, or free with its move.
+    Drew {
+        /// Who.
+        creature: CreatureId,
+        /// The weapon.
+        weapon: String,
+        /// Drawn as a free action with a move (004:219).
+        free: bool,
+    },
+    /// A creature put away a weapon it held (004:129, 004:218).
+    PutAway {
+        /// Who.
+        creature: CreatureId,
+        /// The weapon.
+        weapon: String,
+    },
+    /// A weapon left a creature's hand for the ground: dropped (004:149, 004:254) or thrown (our ruling: it
+    /// lies where it struck).
+    Dropped {
+        /// Whose it was.
+        creature: CreatureId,
+        /// The weapon.
+        weapon: String,
+        /// The square it lies on.
+        at: Square,
+        /// Thrown at a foe rather than let fall.
+        thrown: bool,
+    },
     /// A creature picked up a weapon from the ground (004:128).
     PickedUp {
         /// Who.
@@ -965,6 +993,9 @@ impl Fact {
             | Fact::WeaponStruck { .. }
             | Fact::WeaponDamaged { .. }
             | Fact::PickedUp { .. }
+            | Fact::Drew { .. }
+            | Fact::PutAway { .. }
+            | Fact::Dropped { .. }
             | Fact::Grappled { .. }
             | Fact::GrappleEnded { .. }
             | Fact::IntersectionAimed { .. }
@@ -1044,6 +1075,15 @@ impl Fact {
                 format!("{creature} and {with} grapple no more: {reason}")
             }
             Fact::PickedUp { creature, weapon, at } => format!("{creature} picks up the {weapon} from {at} (004:128)"),
+            Fact::Drew { creature, weapon, free: false } => format!("{creature} draws its {weapon} (004:121, 004:218)"),
+            Fact::Drew { creature, weapon, free: true } => {
+                format!("{creature} draws its {weapon} as it moves, a free action (004:219)")
+            }
+            Fact::PutAway { creature, weapon } => format!("{creature} puts away its {weapon} (004:129, 004:218)"),
+            Fact::Dropped { creature, weapon, at, thrown: false } => {
+                format!("{creature} drops its {weapon} on {at} (004:149, 004:254)")
+            }
+            Fact::Dropped { creature, weapon, at, thrown: true } => format!("{creature}'s {weapon} lies on {at}"),
             Fact::TurningChecked { creature, roll, bonus, total, max_hit_dice } => format!(
                 "{creature} turns undead: d20 {roll} {bonus:+} = {total}: up to {max_hit_dice} Hit Dice (004:552-563)"
             ),

@@ -10,6 +10,7 @@ pub mod creature;
 pub mod death;
 pub mod dice;
 pub mod facts;
+pub mod gear;
 pub mod geometry;
 pub mod names;
 pub mod reach;

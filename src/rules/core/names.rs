@@ -130,6 +130,12 @@ pub enum Action {
     Disarm,
     /// Picking up an item (004:128).
     PickUp,
+    /// Draw a weapon (004:121, 004:218).
+    Draw,
+    /// Put away a weapon (004:129, 004:218).
+    PutAway,
+    /// Drop what it holds (004:149, 004:254).
+    Drop,
     /// A sunder (004:499-523).
     Sunder,
     /// Starting or joining a grapple (004:576-587).
@@ -206,6 +212,9 @@ impl Action {
             Action::TurnUndead => "turn_undead",
             Action::Disarm => "disarm",
             Action::PickUp => "pick_up",
+            Action::Draw => "draw a weapon",
+            Action::PutAway => "put away a weapon",
+            Action::Drop => "drop a weapon",
             Action::Sunder => "sunder",
             Action::Grapple => "grapple",
             Action::GrappleDamage => "grapple_damage",

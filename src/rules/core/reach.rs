@@ -50,10 +50,10 @@ pub fn threatens_with(weapon: &Weapon, armed_unarmed: bool) -> bool {
     matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed)
 }
 
-/// The weapons a creature threatens with: the first manufactured melee weapon it carries (the one in
-/// hand) and all its natural weapons.
+/// The weapons a creature threatens with: the first manufactured melee weapon it holds in hand (not one
+/// put away, 004:218) and all its natural weapons.
 pub fn threatening_weapons(weapons: &[Weapon], armed_unarmed: bool) -> Vec<&Weapon> {
-    let wielded = weapons.iter().find(|w| !w.natural && matches!(w.delivery, Delivery::Melee));
+    let wielded = weapons.iter().find(|w| !w.natural && !w.stowed && matches!(w.delivery, Delivery::Melee));
     weapons
         .iter()
         .filter(|w| w.natural || wielded.is_some_and(|h| std::ptr::eq(*w, h)))

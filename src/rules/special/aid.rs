@@ -77,7 +77,7 @@ pub fn plan_aid(
         .0
         .iter()
         .find(|w| !crate::rules::core::creature::is_ranged(w) && !w.unarmed)
-        .or_else(|| aider.armament.0.iter().find(|w| !crate::rules::core::creature::is_ranged(w)))
+        .or_else(|| aider.armament.ready().find(|w| !crate::rules::core::creature::is_ranged(w)))
         .map(|w| w.name.clone())
         .ok_or_else(|| Refusal::new("it has no melee attack to distract the foe with", "004:444"))?;
     let request = AttackRequest { weapon: Some(&weapon), ..default() };

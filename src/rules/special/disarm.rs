@@ -7,8 +7,8 @@
 //! defender may at once try to disarm it back, provoking nothing, and a failure there ends it; a defender
 //! whose item is not a melee weapon cannot (004:491, 004:495).
 //!
-//! A weapon on the ground lies on its square, an object on the board; picking it up is a move action that
-//! provokes (the action table, 004:128), from the square it lies on or one next to it.
+//! A weapon on the ground lies on its square, an object on the board (`attack::gear`, where picking it up
+//! is, 004:128).
 //!
 //! Our rulings (docs/rulings.md): the disarm is the turn's standard action (the attack it replaces); the
 //! item is the first manufactured weapon the foe holds; the attack rolls are each weapon's attack bonus
@@ -19,27 +19,18 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use super::Side;
+use crate::rules::attack::gear::{GroundWeapon, take_in_hand};
 use crate::rules::attack::{AttackRequest, Combatant, CombatantItem, prepare_attack, provoke_as};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::Square;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
-
-/// A weapon lying on the ground: an object on the board (004:494).
-#[derive(Component, Clone, Debug, PartialEq)]
-pub struct GroundWeapon {
-    /// The weapon.
-    pub weapon: Weapon,
-    /// The square it lies on.
-    pub at: Square,
-}
 
 /// Asks to disarm a foe.
 #[derive(Message, Clone, Debug)]
@@ -54,21 +45,9 @@ pub struct DisarmIntent {
     pub object: Option<String>,
 }
 
-/// Asks to pick up a weapon lying in or next to its space (004:128).
-#[derive(Message, Clone, Debug)]
-pub struct PickUpIntent {
-    /// Who picks up.
-    pub creature: Entity,
-    /// The weapon's name; the nearest if `None`.
-    pub weapon: Option<String>,
-}
-
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<DisarmIntent>().add_message::<PickUpIntent>();
-    app.add_systems(
-        Rules,
-        (resolve_disarms, resolve_pick_ups).chain().in_set(RulesSystems::Act).after(super::turning::turn_undead),
-    );
+    app.add_message::<DisarmIntent>();
+    app.add_systems(Rules, resolve_disarms.in_set(RulesSystems::Act).after(super::turning::turn_undead));
 }
 
 /// A disarm checked and ready: the two attack rolls' sides and whether it provokes.
@@ -98,10 +77,10 @@ impl DisarmPlan {
     }
 }
 
-/// The weapon a creature holds that a disarm takes: its first manufactured weapon (natural weapons and the
-/// unarmed strike cannot be taken).
+/// The weapon a creature holds that a disarm takes: its first manufactured weapon in hand (natural weapons
+/// and the unarmed strike cannot be taken, nor a weapon put away).
 pub fn held_weapon(c: &CombatantItem) -> Option<Weapon> {
-    c.armament.0.iter().find(|w| !w.natural && !w.unarmed && w.splash.is_none()).cloned()
+    c.armament.ready().find(|w| !w.natural && !w.unarmed && w.splash.is_none()).cloned()
 }
 
 /// One side's opposed attack roll with `weapon` against a foe of `their_size` (004:493).
@@ -133,10 +112,11 @@ pub fn plan_disarm(
     weapon: Option<&str>,
     budget: &ActionBudget,
 ) -> Result<DisarmPlan, Refusal> {
+    // The attack it replaces first (the turn, the action, the reach), then the item.
+    let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("disarm", "004:490"))?;
     let Some(item) = held_weapon(target) else {
         return Err(Refusal::new("it holds no weapon to take: natural weapons cannot be", "004:490"));
     };
-    let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("disarm", "004:490"))?;
     let melee_item = !crate::rules::core::creature::is_ranged(&item);
     let mut defender = disarm_side(target, &item, *attacker.size, melee_item);
     if target.conditions.has(Condition::Pinned) {
@@ -235,7 +215,7 @@ pub fn melee_attack(
 
 /// Carries out disarm intents: checked and paid for, the foe's attack of opportunity (a wound spoils it),
 /// the opposed rolls, then the weapon falls or changes hands, or the foe disarms back.
-fn resolve_disarms(world: &mut World, mut intents: Local<MessageCursor<DisarmIntent>>) {
+pub(super) fn resolve_disarms(world: &mut World, mut intents: Local<MessageCursor<DisarmIntent>>) {
     let read: Vec<DisarmIntent> = intents.read(world.resource::<Messages<DisarmIntent>>()).cloned().collect();
     for intent in read {
         let Ok(Some(plan)) = world.run_system_cached_with(prepare_disarm, intent.clone()) else { continue };
@@ -358,9 +338,7 @@ fn lose_weapon(world: &mut World, loss: Loss) {
         armament.0.remove(i);
     }
     if taken {
-        if let Some(mut armament) = world.get_mut::<Armament>(by) {
-            armament.0.insert(0, item.clone());
-        }
+        take_in_hand(world, by, item.clone());
     } else {
         world.spawn(GroundWeapon { weapon: item.clone(), at });
     }
@@ -396,57 +374,7 @@ fn snatch(world: &mut World, (from, by): (Entity, Entity), object: &str) {
         }
         return;
     }
-    if let (Some(flask), Some(mut armament)) = (flask, world.get_mut::<Armament>(by)) {
-        armament.0.push(flask);
-    }
-}
-
-/// The weapons on the ground `creature` could pick up now: on its squares or next to them, nearest first.
-pub fn within_reach(world: &World, creature: Entity) -> Vec<(Entity, GroundWeapon)> {
-    let Some(at) = world.get::<Space>(creature).zip(world.get::<Position>(creature)).map(|(s, p)| s.at(p.0)) else {
-        return Vec::new();
-    };
-    let Some(mut q) = world.try_query::<(Entity, &GroundWeapon)>() else { return Vec::new() };
-    let mut found: Vec<(Entity, GroundWeapon)> =
-        q.iter(world).filter(|(_, g)| at.distance_to_square(g.at) <= 1).map(|(e, g)| (e, g.clone())).collect();
-    found.sort_by_key(|(_, g)| (at.distance_to_square(g.at), g.at.y, g.at.x, g.weapon.name.clone()));
-    found
-}
-
-/// Whether `creature` may pick up a weapon now: its turn, its move action, a weapon within reach.
-pub fn check_pick_up(world: &World, intent: &PickUpIntent) -> Result<(Entity, GroundWeapon), Refusal> {
-    world.resource::<TurnOrder>().check_turn(intent.creature)?;
-    world.get::<ActionBudget>(intent.creature).copied().unwrap_or_default().check(ActionKind::Move)?;
-    if !world.get::<Conditions>(intent.creature).is_some_and(|c| c.can_act()) {
-        return Err(Refusal::new("a helpless creature cannot pick anything up", "004:278"));
-    }
-    within_reach(world, intent.creature)
-        .into_iter()
-        .find(|(_, g)| intent.weapon.as_ref().is_none_or(|name| *name == g.weapon.name))
-        .ok_or_else(|| Refusal::new("no weapon lies on its squares or next to them", "004:128"))
-}
-
-/// Carries out pick-up intents: a move action that provokes (004:128), then the weapon in hand.
-pub(super) fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCursor<PickUpIntent>>) {
-    let read: Vec<PickUpIntent> = intents.read(world.resource::<Messages<PickUpIntent>>()).cloned().collect();
-    for intent in read {
-        let Some(id) = world.get::<CreatureId>(intent.creature).cloned() else { continue };
-        let (object, ground) = match check_pick_up(world, &intent) {
-            Ok(found) => found,
-            Err(refusal) => {
-                super::refuse_in(world, intent.creature, Action::PickUp, refusal);
-                continue;
-            }
-        };
-        super::pay_in(world, intent.creature, (Action::PickUp, ActionKind::Move));
-        let provoking = Provoking::new(intent.creature, Action::PickUp, "picking up an item (004:128)");
-        if provoke_as(world, provoking).dropped {
-            continue;
-        }
-        world.despawn(object);
-        if let Some(mut armament) = world.get_mut::<Armament>(intent.creature) {
-            armament.0.insert(0, ground.weapon.clone());
-        }
-        world.write_message(Fact::PickedUp { creature: id, weapon: ground.weapon.name, at: ground.at });
+    if let Some(flask) = flask {
+        take_in_hand(world, by, flask);
     }
 }

@@ -120,20 +120,25 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The flask `thrower` throws: the one asked for, else the first splash weapon it carries.
+/// The flask `thrower` throws: the one asked for, else the first splash weapon it holds; a flask put away is
+/// drawn first (004:218).
 pub fn flask(thrower: &CombatantItem, asked: Option<&str>) -> Result<Weapon, Refusal> {
     let weapons = &thrower.armament.0;
     match asked {
         Some(name) => match weapons.iter().find(|w| w.name == name) {
-            Some(w) if w.splash.is_some() => Ok(w.clone()),
+            Some(w) if w.splash.is_some() => crate::rules::core::gear::put_away(w).map(|()| w.clone()),
             Some(_) => Err(Refusal::new(format!("the {name} is no splash weapon"), "004:528")),
             None => Err(Refusal::new(format!("{} carries no {name}", thrower.id), "data")),
         },
-        None => weapons
-            .iter()
-            .find(|w| w.splash.is_some())
-            .cloned()
-            .ok_or_else(|| Refusal::new(format!("{} carries no splash weapon", thrower.id), "004:528")),
+        None => match weapons.iter().find(|w| w.splash.is_some()) {
+            Some(first) => thrower
+                .armament
+                .ready()
+                .find(|w| w.splash.is_some())
+                .cloned()
+                .ok_or_else(|| crate::rules::core::gear::put_away(first).unwrap_err()),
+            None => Err(Refusal::new(format!("{} carries no splash weapon", thrower.id), "004:528")),
+        },
     }
 }
 
@@ -153,6 +158,10 @@ pub fn plan_throw(
     budget: &ActionBudget,
 ) -> Result<ThrowPlan, Refusal> {
     out_of_grapple(thrower.conditions, "throw of a splash weapon")?;
+    // The turn and its standard action first, then the flask in hand.
+    ground.order.check_turn(thrower.entity)?;
+    able_to_act(thrower.conditions)?;
+    budget.check(ActionKind::Standard)?;
     let weapon = flask(thrower, weapon)?;
     let increment_m = match weapon.delivery {
         Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m } => increment_m,
@@ -170,9 +179,6 @@ pub fn plan_throw(
             (Some(entity), area, 1, plan.modifiers, plan.armor_class, plan.armor_class_parts, plan.miss_chance)
         }
         Aim::Corner(corner) => {
-            ground.order.check_turn(thrower.entity)?;
-            able_to_act(thrower.conditions)?;
-            budget.check(ActionKind::Standard)?;
             let area = Footprint::new(crate::rules::core::geometry::Square::new(corner.x - 1, corner.y - 1), 2);
             if ground.creatures.iter().any(|c| area.squares().all(|s| c.space.at(c.position.0).contains(s))) {
                 return Err(Refusal::new("a creature's space holds that intersection: aim at the creature", "004:529"));

@@ -108,7 +108,7 @@ pub fn plan_object_sunder(
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<SunderIntent>();
-    app.add_systems(Rules, resolve_sunders.in_set(RulesSystems::Act).after(super::disarm::resolve_pick_ups));
+    app.add_systems(Rules, resolve_sunders.in_set(RulesSystems::Act).after(super::disarm::resolve_disarms));
 }
 
 /// A sunder checked and ready.
@@ -168,7 +168,7 @@ pub fn plan_sunder(
                 return Err(Refusal::new(format!("{} carries no shield", target.id), "004:499"));
             };
             let rolling = held_weapon(target)
-                .or_else(|| target.armament.0.iter().find(|w| !is_ranged(w)).cloned())
+                .or_else(|| target.armament.ready().find(|w| !is_ranged(w)).cloned())
                 .ok_or_else(|| Refusal::new(format!("{} has nothing to parry with", target.id), "004:501"))?;
             (rolling, carried.kind.hardness_and_hit_points(), Some(carried))
         }

@@ -36,7 +36,7 @@ pub struct TripIntent {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<TripIntent>().add_message::<PulledDown>();
-    app.add_systems(Rules, resolve_trips.in_set(RulesSystems::Act).after(crate::rules::attack::change_stances));
+    app.add_systems(Rules, resolve_trips.in_set(RulesSystems::Act).after(crate::rules::attack::gear::resolve_pick_ups));
 }
 
 /// A trip checked and ready: the touch attack, whether it provokes, and the two sides of the check.
@@ -96,7 +96,7 @@ pub fn trip_weapon(attacker: &CombatantItem, asked: Option<&str>) -> Result<Stri
     let weapons = &attacker.armament.0;
     if let Some(name) = asked {
         return match weapons.iter().find(|w| w.name == name) {
-            Some(w) if w.trip || w.unarmed => Ok(w.name.clone()),
+            Some(w) if w.trip || w.unarmed => crate::rules::core::gear::put_away(w).map(|()| w.name.clone()),
             Some(_) => Err(Refusal::new(
                 format!(
                     "the {name} is no trip weapon: trip unarmed or with a flail, a halberd, a guisarme, a spiked chain"
@@ -106,8 +106,9 @@ pub fn trip_weapon(attacker: &CombatantItem, asked: Option<&str>) -> Result<Stri
             None => Err(Refusal::new(format!("{} has no {name}", attacker.id), "data")),
         };
     }
-    weapons
-        .iter()
+    attacker
+        .armament
+        .ready()
         .find(|w| w.trip)
         .or_else(|| weapons.iter().find(|w| w.unarmed))
         .map(|w| w.name.clone())

@@ -318,6 +318,8 @@ pub struct MoverView {
     pub exertion: &'static Exertion,
     /// It rides a mount: it does not walk, and it is no obstacle of its own (004:475, 004:807).
     pub riding: Has<crate::rules::core::creature::Riding>,
+    /// The pursuers it hides from (a charge needs its foe in sight, 004:454).
+    pub hidden: Option<&'static crate::rules::core::creature::Hidden>,
 }
 
 /// Collects every creature's body.
@@ -392,7 +394,7 @@ pub fn charge_lanes_of(
     let mut q = world.query::<MoverView>();
     let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
     with_move_query(world, charger, |query, me| {
-        let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+        let reach_weapon = me.armament.ready().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
         if adjacent { query.charge_lanes(aim, 1, false) } else { query.charge_lanes(aim, me.reach.0, reach_weapon) }
     })
 }
@@ -603,6 +605,10 @@ fn begin_move(
     query.danger = danger;
     let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
     let target_height = intent.target.and_then(|t| views.get(t).ok()).map(|t| (t.altitude.0, *t.size));
+    let target_unseen = intent
+        .target
+        .and_then(|t| views.get(t).ok())
+        .filter(|t| crate::rules::core::creature::lost_sight(t.hidden, intent.creature));
     let turn = order.check_turn_unless_readied(intent.creature, intent.readied);
     // After the first blow of a full attack, the rest may be given up for a move action; after a 5-foot
     // step that move action cannot be movement (004:232).
@@ -658,7 +664,12 @@ fn begin_move(
         .and_then(|()| match (intent.action, target) {
             (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
             (MovementAction::Charge, Some(target)) => {
-                let reach_weapon = me.armament.0.iter().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+                // The foe in sight as the turn begins (004:454).
+                if let Some(unseen) = &target_unseen {
+                    let hidden = crate::rules::core::creature::out_of_sight(unseen.id);
+                    return Err(Refusal::new(hidden.reason, "004:454, 004:816-817"));
+                }
+                let reach_weapon = me.armament.ready().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
                 // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
                 if let Some((altitude, size)) = target_height
                     && vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)

@@ -454,6 +454,9 @@ pub struct Weapon {
     /// Hit points it has lost to sunders (004:502).
     #[serde(default)]
     pub hit_points_lost: u32,
+    /// Put away (sheathed, slung, at the belt) rather than in hand: drawn before it strikes (004:218).
+    #[serde(default)]
+    pub stowed: bool,
 }
 
 /// What a splash weapon splashes (004:528): its damage to every creature within 1.5 m of where it bursts.
@@ -600,6 +603,14 @@ pub struct Items(pub Vec<Item>);
 /// The weapons and natural attacks a creature can use, the first being its usual one.
 #[derive(Component, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Armament(pub Vec<Weapon>);
+
+impl Armament {
+    /// The weapons it can strike with now: what it holds, its natural weapons and its unarmed strike; not
+    /// what is put away (004:218).
+    pub fn ready(&self) -> impl Iterator<Item = &Weapon> {
+        self.0.iter().filter(|w| !w.stowed)
+    }
+}
 
 /// Feats the rules know of. Unknown names in data are refused, so a typo never passes silently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

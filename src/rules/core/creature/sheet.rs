@@ -444,6 +444,7 @@ mod tests {
             pierces: false,
             splash: None,
             hit_points_lost: 0,
+            stowed: false,
         }
     }
 

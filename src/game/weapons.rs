@@ -1,0 +1,147 @@
+//! The weapon selector: the weapons of the creature whose turn it is, each with its sheet's attack line,
+//! which are in hand and which put away, and what drawing, putting away or dropping one costs and who would
+//! strike, before the click (004:121, 004:129, 004:149, 004:218-219). `Shift+1`…`Shift+9` choose a weapon
+//! for the attacks to come (drawing it first if it is put away), `Shift+P` puts the chosen one away,
+//! `Shift+D` drops it.
+
+use bevy::prelude::*;
+
+use crate::preview::{HandlePreview, handle_preview};
+use crate::rules::attack::gear::Handle;
+use crate::rules::command::Command;
+use crate::rules::core::creature::*;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::turns::ActionKind;
+
+use super::state::*;
+use super::turn::*;
+
+/// One weapon of the selector.
+#[derive(Clone, Debug)]
+pub struct WeaponRow {
+    /// Its number: `Shift` and this digit choose it.
+    pub key: usize,
+    /// Its name.
+    pub name: String,
+    /// In hand (or a natural weapon, always ready).
+    pub in_hand: bool,
+    /// The weapon the attacks will use.
+    pub chosen: bool,
+    /// Its attack line: bonus, damage, critical, reach or range.
+    pub line: String,
+    /// What drawing it would cost, if it is put away.
+    pub draw: Option<Result<HandlePreview, Refusal>>,
+    /// What putting it away would cost, if it is in hand and can be.
+    pub put_away: Option<Result<HandlePreview, Refusal>>,
+    /// What dropping it would cost, if it is in hand and can be.
+    pub drop: Option<Result<HandlePreview, Refusal>>,
+}
+
+/// The weapon rows of the creature the player commands now; none outside its turn.
+pub fn weapon_rows(world: &mut World) -> Vec<WeaponRow> {
+    let Some(me) = human_turn(world) else { return Vec::new() };
+    let Some(armament) = world.get::<Armament>(me).cloned() else { return Vec::new() };
+    let sheet = crate::encounter::sheet_of(world, me);
+    let chosen = chosen_weapon(world, &armament);
+    let mut rows = Vec::new();
+    for (i, weapon) in armament.0.iter().enumerate() {
+        let line = sheet
+            .as_ref()
+            .and_then(|s| s.attacks.iter().find(|a| a.weapon == weapon.name))
+            .map(|a| format!("{:+} {} {} {}", a.bonus, a.damage, a.critical, a.reach_or_range))
+            .unwrap_or_default();
+        let manufactured = !weapon.natural && !weapon.unarmed;
+        let handled = |world: &mut World, handle| Some(handle_preview(world, me, &weapon.name, handle));
+        let (draw, put_away, drop) = match (manufactured, weapon.stowed) {
+            (false, _) => (None, None, None),
+            (true, true) => (handled(world, Handle::Draw), None, None),
+            (true, false) => (None, handled(world, Handle::PutAway), handled(world, Handle::Drop)),
+        };
+        rows.push(WeaponRow {
+            key: i + 1,
+            name: weapon.name.clone(),
+            in_hand: !weapon.stowed,
+            chosen: chosen.as_deref() == Some(weapon.name.as_str()),
+            line,
+            draw,
+            put_away,
+            drop,
+        });
+    }
+    rows
+}
+
+/// The weapon the attacks will use: the one chosen if it is still in hand, else the first ready.
+fn chosen_weapon(world: &World, armament: &Armament) -> Option<String> {
+    let choice = world.resource::<Choice>();
+    choice
+        .weapon
+        .as_ref()
+        .filter(|name| armament.ready().any(|w| &w.name == *name))
+        .cloned()
+        .or_else(|| armament.ready().next().map(|w| w.name.clone()))
+}
+
+/// Forgets the weapon chosen once the creature commanded no longer holds it ready (thrown, dropped, put
+/// away, or another creature's turn).
+pub fn keep_choice_valid(world: &mut World) {
+    let Some(name) = world.resource::<Choice>().weapon.clone() else { return };
+    let ready =
+        human_turn(world).and_then(|me| world.get::<Armament>(me)).is_some_and(|a| a.ready().any(|w| w.name == name));
+    if !ready {
+        world.resource_mut::<Choice>().weapon = None;
+    }
+}
+
+/// Words for what a handling costs: "a move action", "free with its move", with who would strike.
+pub fn cost_words(preview: &HandlePreview, name: impl Fn(Entity) -> String) -> String {
+    let kind = match (preview.cost.kind, preview.cost.rule) {
+        (ActionKind::Free, "004:219") => "free with its move".to_string(),
+        (ActionKind::Free, _) => "a free action".to_string(),
+        (ActionKind::Move, _) => "a move action".to_string(),
+        (ActionKind::Standard, _) => "a standard action".to_string(),
+        (ActionKind::FullRound, _) => "a full-round action".to_string(),
+    };
+    let strikes = if preview.strikers.is_empty() {
+        if preview.cost.provokes { ", provokes (no foe threatens it)".to_string() } else { String::new() }
+    } else {
+        let who: Vec<String> = preview.strikers.iter().map(|e| name(*e)).collect();
+        format!(", provokes: {} would strike", who.join(", "))
+    };
+    format!("{kind}{strikes} ({})", preview.cost.rule)
+}
+
+/// Chooses the weapon numbered `key` for the attacks to come; one put away is drawn first.
+pub fn choose(world: &mut World, key: usize) {
+    let Some(me) = human_turn(world) else { return };
+    let Some(weapon) = world.get::<Armament>(me).and_then(|a| a.0.get(key.wrapping_sub(1))).cloned() else { return };
+    if weapon.stowed {
+        handle(world, &weapon.name, Handle::Draw);
+    }
+    world.resource_mut::<Choice>().weapon = Some(weapon.name);
+}
+
+/// Draws, puts away or drops `name`, or says why not.
+pub fn handle(world: &mut World, name: &str, what: Handle) {
+    let Some(me) = human_turn(world) else { return };
+    if let Err(refusal) = handle_preview(world, me, name, what) {
+        world.insert_resource(Notice(Some((false, format!("{} ({})", refusal.reason, refusal.rule)))));
+        return;
+    }
+    let creature = id_of(world, me);
+    let weapon = name.to_string();
+    let command = match what {
+        Handle::Draw => Command::Draw { creature, weapon },
+        Handle::PutAway => Command::PutAway { creature, weapon },
+        Handle::Drop => Command::Drop { creature, weapon },
+    };
+    world.resource_mut::<Pending>().0.push_back(command);
+}
+
+/// Puts away or drops the weapon chosen (or the first in hand).
+pub fn handle_chosen(world: &mut World, what: Handle) {
+    let Some(me) = human_turn(world) else { return };
+    let Some(armament) = world.get::<Armament>(me).cloned() else { return };
+    let Some(name) = chosen_weapon(world, &armament) else { return };
+    handle(world, &name, what);
+}

@@ -1,0 +1,287 @@
+//! The weapons at hand, as the table of actions handles them (004:121, 004:128-129, 004:149, 004:218-222,
+//! 004:254): drawing a weapon is a move action that provokes nothing, free with a move for a creature with a
+//! base attack of +1 or more (004:219); putting one away a move action that provokes; dropping it a free
+//! action, onto its square; picking one up from the ground a move action that provokes. A weapon on the
+//! ground is an object on the board, where a disarm made it fall (004:494), where it was dropped, or where a
+//! thrown weapon struck (our ruling, docs/rulings.md).
+//!
+//! Which weapon fits in which hand is the core's (`rules::core::gear`); this module carries the actions out.
+
+use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::prelude::*;
+
+use super::provoke_as;
+use crate::rules::core::creature::*;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::gear::{check_draw, check_in_hand, hands_for, hands_free};
+use crate::rules::core::geometry::Square;
+use crate::rules::core::names::Action;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Provoking, TurnOrder};
+
+/// A weapon lying on the ground: an object on the board (004:494).
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct GroundWeapon {
+    /// The weapon.
+    pub weapon: Weapon,
+    /// The square it lies on.
+    pub at: Square,
+}
+
+/// What a creature does with a weapon of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handle {
+    /// Draw it (004:218).
+    Draw,
+    /// Put it away (004:129).
+    PutAway,
+    /// Drop it on its square (004:254).
+    Drop,
+}
+
+impl Handle {
+    /// The action, as the log names it.
+    pub const fn action(self) -> Action {
+        match self {
+            Handle::Draw => Action::Draw,
+            Handle::PutAway => Action::PutAway,
+            Handle::Drop => Action::Drop,
+        }
+    }
+}
+
+/// Asks to draw, put away or drop a weapon.
+#[derive(Message, Clone, Debug)]
+pub struct HandleIntent {
+    /// Who.
+    pub creature: Entity,
+    /// The weapon's name.
+    pub weapon: String,
+    /// What with it.
+    pub handle: Handle,
+}
+
+/// Asks to pick up a weapon lying in or next to its space (004:128).
+#[derive(Message, Clone, Debug)]
+pub struct PickUpIntent {
+    /// Who picks up.
+    pub creature: Entity,
+    /// The weapon's name; the nearest if `None`.
+    pub weapon: Option<String>,
+}
+
+/// The rows of the table of actions the handlings are (004:121, 004:129, 004:149): line, action, whether
+/// it provokes, as this module plays them; picking up is 004:128, a move action that provokes.
+pub const TABLE_ROWS: [(u32, ActionKind, bool); 4] = [
+    (121, ActionKind::Move, false),
+    (128, ActionKind::Move, true),
+    (129, ActionKind::Move, true),
+    (149, ActionKind::Free, false),
+];
+
+/// The action a row of [`TABLE_ROWS`] is, and whether it provokes.
+fn row(line: u32) -> (ActionKind, bool) {
+    TABLE_ROWS.iter().find(|r| r.0 == line).map_or((ActionKind::Move, true), |r| (r.1, r.2))
+}
+
+/// The round a creature last drew a weapon as it moved: one free draw a turn (our ruling).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrewOnTheMove(pub u32);
+
+/// How a handling of a weapon is paid for, and whether it provokes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandleCost {
+    /// The action it takes.
+    pub kind: ActionKind,
+    /// It provokes attacks of opportunity.
+    pub provokes: bool,
+    /// The rule.
+    pub rule: &'static str,
+}
+
+/// What handling `weapon` costs `creature` now, or why it cannot: drawing a weapon put away with hands free
+/// for it, a move action, free when it has moved this turn with a base attack of +1 or more and has not yet
+/// drawn so (004:219); putting away what it holds, a move action that provokes (004:129); dropping it, free
+/// (004:149).
+pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handle) -> Result<HandleCost, Refusal> {
+    world.resource::<TurnOrder>().check_turn(creature)?;
+    if !world.get::<Conditions>(creature).is_some_and(|c| c.can_act()) {
+        return Err(Refusal::new("a helpless creature cannot handle its weapons", "004:278"));
+    }
+    if world.get::<Grapple>(creature).is_some() && handle != Handle::Drop {
+        return Err(Refusal::new("in a grapple a weapon is drawn only by a grapple check (a light one)", "004:599"));
+    }
+    let armament = world.get::<Armament>(creature).ok_or_else(|| Refusal::new("it carries nothing", "004:218"))?;
+    let shield = world.get::<Shield>(creature);
+    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
+    let cost = match handle {
+        Handle::Draw => {
+            check_draw(armament, shield, weapon)?;
+            let round = world.resource::<TurnOrder>().round;
+            let on_the_move = world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1)
+                && budget.movement == MovementMade::Moved
+                && world.get::<DrewOnTheMove>(creature).is_none_or(|d| d.0 != round);
+            let (kind, provokes) = row(121);
+            let kind = if on_the_move { ActionKind::Free } else { kind };
+            HandleCost { kind, provokes, rule: if on_the_move { "004:219" } else { "004:121, 004:218" } }
+        }
+        Handle::PutAway => {
+            check_in_hand(armament, weapon)?;
+            let (kind, provokes) = row(129);
+            HandleCost { kind, provokes, rule: "004:129, 004:218" }
+        }
+        Handle::Drop => {
+            check_in_hand(armament, weapon)?;
+            let (kind, provokes) = row(149);
+            HandleCost { kind, provokes, rule: "004:149, 004:254" }
+        }
+    };
+    budget.check(cost.kind)?;
+    Ok(cost)
+}
+
+/// Draws, puts away and drops weapons as asked, or writes why not.
+pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor<HandleIntent>>) {
+    let read: Vec<HandleIntent> = intents.read(world.resource::<Messages<HandleIntent>>()).cloned().collect();
+    for intent in read {
+        let Some(id) = world.get::<CreatureId>(intent.creature).cloned() else { continue };
+        let action = intent.handle.action();
+        let cost = match check_handle(world, intent.creature, &intent.weapon, intent.handle) {
+            Ok(cost) => cost,
+            Err(refusal) => {
+                refuse(world, &id, action, refusal);
+                continue;
+            }
+        };
+        spend(world, intent.creature, cost.kind);
+        if cost.provokes
+            && provoke_as(world, Provoking::new(intent.creature, action, "putting away a weapon (004:129)")).dropped
+        {
+            continue;
+        }
+        let at = world.get::<Position>(intent.creature).map_or(Square::new(0, 0), |p| p.0);
+        let weapon = intent.weapon;
+        let fact = match intent.handle {
+            Handle::Draw => {
+                let free = cost.kind == ActionKind::Free;
+                if free {
+                    let round = world.resource::<TurnOrder>().round;
+                    world.entity_mut(intent.creature).insert(DrewOnTheMove(round));
+                }
+                set_stowed(world, intent.creature, &weapon, false);
+                Fact::Drew { creature: id, weapon, free }
+            }
+            Handle::PutAway => {
+                set_stowed(world, intent.creature, &weapon, true);
+                Fact::PutAway { creature: id, weapon }
+            }
+            Handle::Drop => {
+                let Some(dropped) = take_from_hand(world, intent.creature, &weapon) else { continue };
+                world.spawn(GroundWeapon { weapon: dropped, at });
+                Fact::Dropped { creature: id, weapon, at, thrown: false }
+            }
+        };
+        world.write_message(fact);
+    }
+}
+
+/// Takes the weapon named out of `creature`'s hand, the first of that name it holds.
+pub fn take_from_hand(world: &mut World, creature: Entity, name: &str) -> Option<Weapon> {
+    let mut armament = world.get_mut::<Armament>(creature)?;
+    let i = armament.0.iter().position(|w| w.name == name && !w.stowed)?;
+    Some(armament.0.remove(i))
+}
+
+/// A thrown weapon leaves the hand and lies where it struck (our ruling after 004:218: a weapon thrown is
+/// no longer held); a splash weapon is gone, which its own rules see to.
+pub fn throw_away(world: &mut World, thrower: Entity, weapon: &Weapon, at: Square) {
+    if !matches!(weapon.delivery, Delivery::Thrown { .. }) || weapon.splash.is_some() {
+        return;
+    }
+    let Some(id) = world.get::<CreatureId>(thrower).cloned() else { return };
+    let Some(thrown) = take_from_hand(world, thrower, &weapon.name) else { return };
+    world.spawn(GroundWeapon { weapon: thrown, at });
+    world.write_message(Fact::Dropped { creature: id, weapon: weapon.name.clone(), at, thrown: true });
+}
+
+/// Takes a weapon into `creature`'s hand if it has room for it, else puts it away (our ruling).
+pub fn take_in_hand(world: &mut World, creature: Entity, mut weapon: Weapon) {
+    let shield = world.get::<Shield>(creature).copied();
+    let Some(mut armament) = world.get_mut::<Armament>(creature) else { return };
+    weapon.stowed = hands_for(&weapon) > hands_free(&armament, shield.as_ref());
+    // A weapon taken becomes its usual one; a flask snatched goes with its other gear.
+    if weapon.splash.is_some() { armament.0.push(weapon) } else { armament.0.insert(0, weapon) }
+}
+
+fn set_stowed(world: &mut World, creature: Entity, name: &str, stowed: bool) {
+    if let Some(mut armament) = world.get_mut::<Armament>(creature)
+        && let Some(weapon) = armament.0.iter_mut().find(|w| w.name == name && w.stowed != stowed)
+    {
+        weapon.stowed = stowed;
+    }
+}
+
+fn spend(world: &mut World, creature: Entity, kind: ActionKind) {
+    if let Some(mut budget) = world.get_mut::<ActionBudget>(creature) {
+        let _ = budget.spend(kind);
+    }
+}
+
+fn refuse(world: &mut World, id: &CreatureId, action: Action, refusal: Refusal) {
+    world.write_message(Fact::ActionRefused {
+        creature: id.clone(),
+        action,
+        reason: refusal.reason,
+        rule: refusal.rule,
+    });
+}
+
+/// The weapons on the ground `creature` could pick up now: on its squares or next to them, nearest first.
+pub fn within_reach(world: &World, creature: Entity) -> Vec<(Entity, GroundWeapon)> {
+    let Some(at) = world.get::<Space>(creature).zip(world.get::<Position>(creature)).map(|(s, p)| s.at(p.0)) else {
+        return Vec::new();
+    };
+    let Some(mut q) = world.try_query::<(Entity, &GroundWeapon)>() else { return Vec::new() };
+    let mut found: Vec<(Entity, GroundWeapon)> =
+        q.iter(world).filter(|(_, g)| at.distance_to_square(g.at) <= 1).map(|(e, g)| (e, g.clone())).collect();
+    found.sort_by_key(|(_, g)| (at.distance_to_square(g.at), g.at.y, g.at.x, g.weapon.name.clone()));
+    found
+}
+
+/// Whether `creature` may pick up a weapon now: its turn, its move action, a weapon within reach.
+pub fn check_pick_up(world: &World, intent: &PickUpIntent) -> Result<(Entity, GroundWeapon), Refusal> {
+    world.resource::<TurnOrder>().check_turn(intent.creature)?;
+    world.get::<ActionBudget>(intent.creature).copied().unwrap_or_default().check(row(128).0)?;
+    if !world.get::<Conditions>(intent.creature).is_some_and(|c| c.can_act()) {
+        return Err(Refusal::new("a helpless creature cannot pick anything up", "004:278"));
+    }
+    within_reach(world, intent.creature)
+        .into_iter()
+        .find(|(_, g)| intent.weapon.as_ref().is_none_or(|name| *name == g.weapon.name))
+        .ok_or_else(|| Refusal::new("no weapon lies on its squares or next to them", "004:128"))
+}
+
+/// Carries out pick-up intents: a move action that provokes (004:128), then the weapon in hand if a hand is
+/// free for it, else put away.
+pub fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCursor<PickUpIntent>>) {
+    let read: Vec<PickUpIntent> = intents.read(world.resource::<Messages<PickUpIntent>>()).cloned().collect();
+    for intent in read {
+        let Some(id) = world.get::<CreatureId>(intent.creature).cloned() else { continue };
+        let (object, ground) = match check_pick_up(world, &intent) {
+            Ok(found) => found,
+            Err(refusal) => {
+                refuse(world, &id, Action::PickUp, refusal);
+                continue;
+            }
+        };
+        let (kind, provokes) = row(128);
+        spend(world, intent.creature, kind);
+        let provoking = Provoking::new(intent.creature, Action::PickUp, "picking up an item (004:128)");
+        if provokes && provoke_as(world, provoking).dropped {
+            continue;
+        }
+        world.despawn(object);
+        take_in_hand(world, intent.creature, ground.weapon.clone());
+        world.write_message(Fact::PickedUp { creature: id, weapon: ground.weapon.name, at: ground.at });
+    }
+}

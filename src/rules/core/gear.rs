@@ -1,0 +1,169 @@
+//! The gear in a creature's hands (004:218-222): which weapons it holds ready to strike and which are put
+//! away, and whether its hands have room for one more. Pure.
+//!
+//! A creature has two hands. A two-handed weapon takes both (bows and crossbows among them), a light or
+//! one-handed weapon one, a shield one, except a buckler strapped to the forearm; natural weapons and the
+//! unarmed strike take none and are always ready (our ruling after the d20 standard, docs/rulings.md). A
+//! weapon put away must be drawn before it strikes (004:218): a move action, or a free one combined with a
+//! move for a creature with a base attack of +1 or more (004:219).
+
+use super::creature::{Armament, Delivery, Handling, Shield, ShieldKind, Weapon};
+use super::refusal::Refusal;
+
+/// The hands of a creature that wields weapons.
+pub const HANDS: u32 = 2;
+
+/// The hands `weapon` takes to wield: none for a natural weapon or the unarmed strike, two for a
+/// two-handed one, one otherwise.
+pub fn hands_for(weapon: &Weapon) -> u32 {
+    match weapon {
+        w if w.natural || w.unarmed => 0,
+        Weapon { handling: Handling::TwoHanded, .. } => 2,
+        _ => 1,
+    }
+}
+
+/// The hands a shield takes: a buckler none, any other one (004:221).
+pub fn shield_hands(shield: Option<&Shield>) -> u32 {
+    match shield {
+        Some(Shield { kind: ShieldKind::Buckler, .. }) | None => 0,
+        Some(_) => 1,
+    }
+}
+
+/// The hands its gear leaves free: two less the shield and every weapon in hand.
+pub fn hands_free(armament: &Armament, shield: Option<&Shield>) -> u32 {
+    let used: u32 = armament.ready().map(hands_for).sum::<u32>() + shield_hands(shield);
+    HANDS.saturating_sub(used)
+}
+
+/// A creature's gear as the battle begins: its weapons taken in hand in the order its sheet lists them,
+/// while its hands have room beside its shield; the rest put away (our ruling, docs/rulings.md).
+pub fn ready_for_battle(armament: &mut Armament, shield: Option<&Shield>) {
+    let mut free = HANDS.saturating_sub(shield_hands(shield));
+    for weapon in &mut armament.0 {
+        let hands = hands_for(weapon);
+        weapon.stowed = hands > free;
+        if !weapon.stowed {
+            free -= hands;
+        }
+    }
+}
+
+/// Whether `name` can be drawn now: a weapon it carries put away, with hands enough free for it (004:218).
+pub fn check_draw<'a>(armament: &'a Armament, shield: Option<&Shield>, name: &str) -> Result<&'a Weapon, Refusal> {
+    let weapon = armament
+        .0
+        .iter()
+        .find(|w| w.name == name)
+        .ok_or_else(|| Refusal::new(format!("it carries no {name}"), "004:218"))?;
+    if !weapon.stowed {
+        return Err(Refusal::new(format!("the {name} is already in hand"), "004:218"));
+    }
+    let free = hands_free(armament, shield);
+    if hands_for(weapon) > free {
+        let held: Vec<&str> = armament.ready().filter(|w| hands_for(w) > 0).map(|w| w.name.as_str()).collect();
+        let mut holding = held.join(" and ");
+        if shield_hands(shield) > 0 {
+            holding = if holding.is_empty() { "its shield".into() } else { format!("{holding} and its shield") };
+        }
+        return Err(Refusal::new(
+            format!("its hands are full ({holding}): put away or drop a weapon to draw the {name}"),
+            "004:218",
+        ));
+    }
+    Ok(weapon)
+}
+
+/// Whether `name` can be put away or dropped now: a weapon it holds in hand (004:218, 004:254).
+pub fn check_in_hand<'a>(armament: &'a Armament, name: &str) -> Result<&'a Weapon, Refusal> {
+    let weapon = armament
+        .0
+        .iter()
+        .find(|w| w.name == name)
+        .ok_or_else(|| Refusal::new(format!("it carries no {name}"), "004:218"))?;
+    if weapon.natural || weapon.unarmed {
+        return Err(Refusal::new(format!("its {name} is part of it"), "004:218"));
+    }
+    if weapon.stowed {
+        return Err(Refusal::new(format!("the {name} is not in hand"), "004:218"));
+    }
+    Ok(weapon)
+}
+
+/// Why `weapon` cannot strike now, if it is put away: it must be drawn first (004:218).
+pub fn put_away(weapon: &Weapon) -> Result<(), Refusal> {
+    if weapon.stowed {
+        return Err(Refusal::new(format!("the {} is not in hand: draw it first", weapon.name), "004:218"));
+    }
+    Ok(())
+}
+
+/// Whether a weapon in hand is ready to be thrown or shot at once: not a melee weapon.
+pub fn ranged(weapon: &Weapon) -> bool {
+    !matches!(weapon.delivery, Delivery::Melee)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::core::creature::{Make, StrengthToDamage};
+    use crate::rules::core::dice::DiceExpr;
+
+    fn weapon(name: &str, handling: Handling) -> Weapon {
+        Weapon {
+            name: name.into(),
+            damage: "1d8".parse::<DiceExpr>().unwrap(),
+            threat: 20,
+            multiplier: 2,
+            reach: false,
+            handling,
+            delivery: Delivery::Melee,
+            strength: StrengthToDamage::Full,
+            natural: false,
+            unarmed: false,
+            off_hand: false,
+            brace: false,
+            tail: false,
+            trip: false,
+            extra: None,
+            make: Some(Make::Blade),
+            sunders: true,
+            pierces: false,
+            splash: None,
+            hit_points_lost: 0,
+            stowed: false,
+        }
+    }
+
+    fn shield(kind: ShieldKind) -> Shield {
+        Shield { kind, bonus: 2, hit_points_lost: 0 }
+    }
+
+    #[test]
+    fn a_sword_and_board_fighter_puts_its_javelin_away_and_cannot_draw_it_with_its_hands_full() {
+        let mut gear = Armament(vec![weapon("longsword", Handling::OneHanded), weapon("javelin", Handling::OneHanded)]);
+        let heavy = shield(ShieldKind::HeavySteel);
+        ready_for_battle(&mut gear, Some(&heavy));
+        assert!(!gear.0[0].stowed && gear.0[1].stowed);
+        assert_eq!(hands_free(&gear, Some(&heavy)), 0);
+        let refused = check_draw(&gear, Some(&heavy), "javelin").unwrap_err();
+        assert!(refused.reason.contains("longsword and its shield"), "{refused}");
+        // With a buckler both weapons fit.
+        let buckler = shield(ShieldKind::Buckler);
+        ready_for_battle(&mut gear, Some(&buckler));
+        assert!(gear.0.iter().all(|w| !w.stowed));
+    }
+
+    #[test]
+    fn a_bow_takes_both_hands_and_the_sword_waits_in_its_sheath() {
+        let mut gear = Armament(vec![weapon("longbow", Handling::TwoHanded), weapon("short sword", Handling::Light)]);
+        ready_for_battle(&mut gear, None);
+        assert!(gear.0[1].stowed);
+        assert!(check_draw(&gear, None, "short sword").is_err());
+        assert!(check_in_hand(&gear, "longbow").is_ok());
+        assert!(check_in_hand(&gear, "short sword").is_err());
+        gear.0[0].stowed = true;
+        assert!(check_draw(&gear, None, "short sword").is_ok());
+    }
+}
