@@ -287,7 +287,11 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         out.push((format!("AC {} (touch {}, flat-footed {})", ac.normal, ac.touch, ac.flat_footed), GREY));
     }
     if let Some(armament) = world.get::<Armament>(entity) {
-        let names: Vec<&str> = armament.0.iter().map(|w| w.name.as_str()).collect();
+        let names: Vec<String> = armament
+            .0
+            .iter()
+            .map(|w| if w.stowed { format!("{} (put away)", w.name) } else { w.name.clone() })
+            .collect();
         out.push((format!("weapons: {}", names.join(", ")), GREY));
     }
     if !conditions.0.is_empty() {
