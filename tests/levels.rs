@@ -265,3 +265,19 @@ fn riders_are_checked_where_they_are_written() {
     assert_eq!((rider.at, rider.altitude), (griffon.at, griffon.altitude));
     assert_eq!(rider.rides, Some((griffon.id.clone(), false)));
 }
+
+/// Dodge (the feat): +1 dodge bonus to AC, gone flat-footed with the Dex bonus (004:36, 004:53; our ruling
+/// for the feat's wording). The dwarf defender: 10 + 8 full plate + 2 shield + 0 Dex + 1 dodge = 21; without
+/// the feat 20; flat-footed 20 either way.
+#[test]
+fn dodge_adds_a_dodge_bonus_lost_when_flat_footed() {
+    use estoc::data::content::TemplateOverrides;
+    let content = content();
+    let (_, dwarf) = content.templates.get("dwarf_defender").expect("the dwarf");
+    let with = content.stats(dwarf, &TemplateOverrides::default()).unwrap().sheet().armor_class;
+    let without = TemplateOverrides { feats: Some(Vec::new()), ..Default::default() };
+    let without = content.stats(dwarf, &without).unwrap().sheet().armor_class;
+    assert_eq!(with.normal, without.normal + 1);
+    assert!(with.parts.iter().any(|m| m.source == "dodge" && m.value == 1), "{:?}", with.parts);
+    assert_eq!(with.flat_footed, without.flat_footed);
+}

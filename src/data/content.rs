@@ -740,7 +740,9 @@ impl Content {
                 shield: shield_bonus,
                 natural: template.natural_armor,
                 deflection: template.deflection,
-                dodge: template.dodge,
+                // Dodge (the feat): +1 dodge bonus to AC, lost with the Dex bonus (004:36; our ruling,
+                // docs/rulings.md).
+                dodge: template.dodge + i32::from(feats.contains(&Feat::Dodge)),
                 max_dex: template.armor.max_dex,
             },
             encumbrance: Encumbrance { armor: template.armor.category, load: overrides.load.unwrap_or(template.load) },

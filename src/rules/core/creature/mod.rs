@@ -629,7 +629,8 @@ pub enum Feat {
     FlybyAttack,
     /// Vol stationnaire (004, aerial combat).
     Hover,
-    /// Esquive: +1 dodge to AC.
+    /// Esquive: +1 dodge bonus to AC against every foe, lost with the Dex bonus (004:36; the Pathfinder
+    /// wording, docs/rulings.md).
     Dodge,
     /// Souplesse du serpent.
     Mobility,
