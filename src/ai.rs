@@ -310,6 +310,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         defensively: false,
         full,
         lethal: false,
+        nonlethal: false,
         two_weapons: full && two_hands,
         blows: None,
     };

@@ -164,6 +164,7 @@ fn the_attack_preview_agrees_with_the_rules() {
                     defensively: false,
                     full: false,
                     lethal: false,
+                    nonlethal: false,
                     two_weapons: false,
                     blows: None,
                 },
@@ -1892,4 +1893,30 @@ fn the_weapon_selector_drops_the_bow_draws_the_sword_and_attacks_with_it() {
     let rows = weapon_rows(app.world_mut());
     assert!(rows.iter().any(|r| r.name == "short sword" && r.chosen && r.in_hand));
     assert_eq!(app.world().resource::<estoc::game::state::Choice>().weapon.as_deref(), Some("short sword"));
+}
+
+/// Blows of the other kind of damage from the mouse (004:302): with the switch on (`Shift+N`), the preview of
+/// the fighter's longsword on the ogre carries the -4, and the click attacks to subdue.
+#[test]
+fn the_other_damage_switch_previews_and_strikes_to_subdue() {
+    use estoc::game::state::{Choice, Hover, Previews};
+    let encounter = level_at("tests/scenarios/levels/subdue.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("brutes".into(), estoc::data::level::Control::Human);
+    app.update();
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    app.world_mut().resource_mut::<Choice>().other_damage = true;
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(4, 2));
+    app.update();
+    let previews = app.world().resource::<Previews>();
+    let attack = previews.attack.as_ref().expect("a preview").as_ref().expect("the ogre in reach");
+    assert!(attack.plan.nonlethal);
+    assert!(attack.plan.modifiers.iter().any(|m| m.value == -4 && m.source.contains("004:302")));
+    let step = clicked(&mut app, Square::new(4, 2)).expect("an attack");
+    assert!(matches!(&step, Command::Attack { nonlethal: true, .. }), "{step:?}");
 }

@@ -505,7 +505,8 @@ pub(super) fn keys(world: &mut World) {
     let shift = input.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     let pressed: Vec<KeyCode> = input.get_just_pressed().copied().collect();
     for key in pressed {
-        // Shift and a digit chooses a weapon, Shift+P puts it away, Shift+D drops it (004:218).
+        // Shift and a digit chooses a weapon, Shift+P puts it away, Shift+D drops it (004:218); Shift+N
+        // switches the blows to the other kind of damage (004:173, 004:302).
         if shift {
             use crate::rules::attack::gear::Handle;
             const DIGITS: [KeyCode; 9] = [
@@ -522,6 +523,10 @@ pub(super) fn keys(world: &mut World) {
             match key {
                 KeyCode::KeyP => super::weapons::handle_chosen(world, Handle::PutAway),
                 KeyCode::KeyD => super::weapons::handle_chosen(world, Handle::Drop),
+                KeyCode::KeyN => {
+                    let mut choice = world.resource_mut::<Choice>();
+                    choice.other_damage = !choice.other_damage;
+                }
                 _ => {
                     if let Some(i) = DIGITS.iter().position(|d| *d == key) {
                         super::weapons::choose(world, i + 1);

@@ -87,7 +87,9 @@ fn step_on_foe(
             weapon: choice.weapon.clone(),
             defensively: choice.defensively,
             full: mode == Mode::FullAttack,
-            lethal: false,
+            // The other kind of damage than the weapon's, at -4 (004:173, 004:302).
+            lethal: choice.other_damage,
+            nonlethal: choice.other_damage,
             // A full attack uses the off-hand weapon too when the creature holds one (004:462).
             two_weapons: mode == Mode::FullAttack
                 && world.get::<Armament>(me).is_some_and(crate::rules::attack::holds_off_hand),

@@ -44,6 +44,8 @@ pub struct HudView {
     weapons: Vec<super::weapons::WeaponRow>,
     /// The ids of the creatures, to name who would strike.
     names: std::collections::HashMap<Entity, String>,
+    /// The blows deal the other kind of damage than the weapon's (004:173, 004:302).
+    other_damage: bool,
     /// What the weapon rows were worked out for: the steps played, the turn, the weapon chosen.
     weapons_for: Option<(usize, Option<usize>, u32, Option<String>)>,
 }
@@ -129,6 +131,12 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 }
             }
         }
+        let button = egui::Button::new("Other damage [Shift+N]").selected(view.other_damage);
+        let hover = "blows of the other kind of damage, at -4: lethal with an unarmed strike (none with Improved \
+                     Unarmed Strike, 004:173), nonlethal with a lethal melee weapon (004:302)";
+        if ui.add(button).on_hover_text(hover).clicked() {
+            clicks.0.push(HudClick::OtherDamage);
+        }
     });
 }
 
@@ -177,6 +185,8 @@ pub enum HudClick {
     Weapon(usize),
     /// Put away or drop a weapon.
     Handle(String, crate::rules::attack::gear::Handle),
+    /// Switch the blows to the other kind of damage.
+    OtherDamage,
 }
 
 /// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
@@ -455,6 +465,7 @@ fn gather(world: &mut World) {
         view.names = ids.iter(world).map(|(e, id)| (e, id.0.clone())).collect();
     }
     view.weapons_for = Some(key);
+    view.other_damage = world.resource::<Choice>().other_damage;
     // The folder is read when the menu is open only.
     view.levels = if *world.resource::<State<AppState>>().get() == AppState::Menu {
         let cached = world.resource::<HudView>().levels.clone();
@@ -1707,6 +1718,10 @@ fn apply_clicks(world: &mut World) {
             HudClick::Dismiss => world.insert_resource(Notice(None)),
             HudClick::Weapon(key) => super::weapons::choose(world, key),
             HudClick::Handle(name, what) => super::weapons::handle(world, &name, what),
+            HudClick::OtherDamage => {
+                let mut choice = world.resource_mut::<Choice>();
+                choice.other_damage = !choice.other_damage;
+            }
             HudClick::AllActions => {
                 let all = world.get_resource::<AllActions>().copied().unwrap_or_default();
                 world.insert_resource(AllActions(!all.0));

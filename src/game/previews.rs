@@ -78,6 +78,8 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
         weapon: choice.weapon.as_deref(),
         full: choice.mode == Mode::FullAttack,
         defensively: choice.defensively,
+        lethal: choice.other_damage,
+        nonlethal: choice.other_damage,
         paid: underway && choice.mode == Mode::FullAttack,
         ..default()
     }
@@ -423,6 +425,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Command>> {
                 defensively: false,
                 full: false,
                 lethal: false,
+                nonlethal: false,
                 two_weapons: false,
                 blows: None,
             },

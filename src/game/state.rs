@@ -141,6 +141,9 @@ pub struct Choice {
     pub readying: Option<Readying>,
     /// A bull rush does not follow the foe it pushes (004:449).
     pub stay: bool,
+    /// Blows of the other kind of damage than the weapon's, at -4: lethal unarmed (004:173), nonlethal with
+    /// a lethal melee weapon (004:302).
+    pub other_damage: bool,
 }
 
 /// An action other than an attack being readied, as the player chose it.

@@ -52,9 +52,12 @@ pub enum Command {
         /// A full attack (004:229-231).
         #[serde(default)]
         full: bool,
-        /// An unarmed strike dealing lethal damage, at -4.
+        /// An unarmed strike dealing lethal damage, at -4 (004:173).
         #[serde(default)]
         lethal: bool,
+        /// A lethal melee weapon dealing nonlethal damage, at -4 (004:302).
+        #[serde(default)]
+        nonlethal: bool,
         /// With `full: true`, also one attack with the weapon held in the off hand (004:462-472).
         #[serde(default)]
         two_weapons: bool,
@@ -514,11 +517,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 finish: ChargeFinish::Attack,
             });
         }
-        Command::Attack { creature, target, weapon, defensively, full, lethal, two_weapons, blows } => {
+        Command::Attack { creature, target, weapon, defensively, full, lethal, nonlethal, two_weapons, blows } => {
             world.write_message(crate::rules::attack::AttackIntent {
                 defensively: *defensively,
                 full: *full,
                 lethal: *lethal,
+                nonlethal: *nonlethal,
                 two_weapons: *two_weapons,
                 blows: *blows,
                 ..crate::rules::attack::AttackIntent::new(entity(creature)?, entity(target)?, weapon.clone())

@@ -43,9 +43,10 @@ pub struct AttackIntent {
     /// A full attack, a full-round action: every attack its base attack bonus gives, from the best (+6/+1,
     /// +11/+6/+1, …), against the same target (004:229-231, RULES-INDEX).
     pub full: bool,
-    /// An unarmed strike meant to deal lethal damage: -4 to hit (our ruling, after the d20 rule; 004:172 has
-    /// unarmed damage nonlethal).
+    /// An unarmed strike meant to deal lethal damage: -4 to hit, none with Improved Unarmed Strike (004:173).
     pub lethal: bool,
+    /// A lethal melee weapon meant to deal nonlethal damage: -4 to hit (004:302).
+    pub nonlethal: bool,
     /// A readied attack set off by its trigger: taken out of turn, its standard action already spent
     /// (004:620-622).
     pub readied: bool,
@@ -76,6 +77,7 @@ impl AttackIntent {
             defensively: false,
             full: false,
             lethal: false,
+            nonlethal: false,
             readied: false,
             two_weapons: false,
             blows: None,
@@ -116,6 +118,7 @@ pub fn plan_off_hand(
         paid: true,
         defensively: like.defensively,
         lethal: like.lethal,
+        nonlethal: like.nonlethal,
         ..default()
     };
     let mut off_plan = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
@@ -449,8 +452,10 @@ pub struct AttackPlan {
     pub damage_modifiers: Vec<Modifier>,
     /// Miss chance from concealment, in percent (004:407-413).
     pub miss_chance: u32,
-    /// An unarmed strike dealing lethal damage.
+    /// An unarmed strike dealing lethal damage (004:173).
     pub lethal: bool,
+    /// A lethal weapon dealing nonlethal damage (004:302).
+    pub nonlethal: bool,
     /// Damage multipliers besides a critical's, each with its source (a spear set against a charge, x2).
     pub multipliers: Vec<Modifier>,
     /// Extra damage dice, thrown once (004:27).
@@ -607,6 +612,7 @@ pub fn plan_attack_with(
         damage_modifiers,
         miss_chance: situation.miss_chance,
         lethal: false,
+        nonlethal: false,
         multipliers: Vec::new(),
         extra_dice,
         halved,
@@ -1127,7 +1133,7 @@ pub fn roll_planned_attack_from(
         rolled_damage.total = (rolled_damage.total / 2).max(1);
         multiplied_by.push(underwater::HALF_DAMAGE.to_string());
     }
-    let nonlethal = plan.weapon.unarmed && !plan.lethal;
+    let nonlethal = (plan.weapon.unarmed && !plan.lethal) || plan.nonlethal;
     facts.write(Fact::DamageDealt {
         attacker: attacker.clone(),
         target: target.clone(),
@@ -1152,8 +1158,10 @@ pub struct AttackRequest<'a> {
     pub full: bool,
     /// Fighting defensively (004:183): the -4 applies to this very attack.
     pub defensively: bool,
-    /// An unarmed strike dealing lethal damage, at -4.
+    /// An unarmed strike dealing lethal damage, at -4 unless Improved Unarmed Strike (004:173).
     pub lethal: bool,
+    /// A lethal melee weapon dealing nonlethal damage, at -4 (004:302).
+    pub nonlethal: bool,
     /// A readied attack: out of turn, already paid for (004:620-622).
     pub readied: bool,
     /// Its action already paid for (the off-hand blow of a full attack).
@@ -1252,9 +1260,17 @@ pub fn prepare_attack(
     if request.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
         plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
     }
+    // The other kind of damage than the weapon's, at -4 (004:173, 004:302-303): lethal with an unarmed
+    // strike (no penalty with Improved Unarmed Strike), nonlethal with a lethal melee weapon.
     if request.lethal && plan.weapon.unarmed {
-        plan.modifiers.push(Modifier::new(-4, "lethal unarmed strike"));
+        if !attacker.feats.has(Feat::ImprovedUnarmedStrike) {
+            plan.modifiers.push(Modifier::new(-4, "lethal unarmed strike (004:173)"));
+        }
         plan.lethal = true;
+    }
+    if request.nonlethal && !plan.weapon.unarmed && !is_ranged(&plan.weapon) {
+        plan.modifiers.push(Modifier::new(-4, "nonlethal blow with a lethal weapon (004:302)"));
+        plan.nonlethal = true;
     }
     Ok(plan)
 }
@@ -1360,6 +1376,7 @@ fn prepare_attack_intent(
         full: intent.full,
         defensively: intent.defensively,
         lethal: intent.lethal,
+        nonlethal: intent.nonlethal,
         readied: intent.readied,
         paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
         splash: false,

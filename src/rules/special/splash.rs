@@ -277,6 +277,7 @@ fn roll_throw(
                 damage_modifiers: Vec::new(),
                 miss_chance: plan.miss_chance,
                 lethal: true,
+                nonlethal: false,
                 multipliers: Vec::new(),
                 halved: false,
                 extra_dice: Vec::new(),
