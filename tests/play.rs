@@ -1920,3 +1920,32 @@ fn the_other_damage_switch_previews_and_strikes_to_subdue() {
     let step = clicked(&mut app, Square::new(4, 2)).expect("an attack");
     assert!(matches!(&step, Command::Attack { nonlethal: true, .. }), "{step:?}");
 }
+
+/// The breath's preview gives each creature covered its chance to save, cover's +2 included (004:402): DC 19,
+/// Reflex +1, 15% in the open (18 or better), 25% behind the low wall (16 or better); the rules roll the same
+/// (scenario `breath_cover`).
+#[test]
+fn the_breath_preview_counts_cover_on_the_saves() {
+    use estoc::game::state::{Choice, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/breath_cover.ron");
+    let mut app = started(&encounter, 4);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("dragons".into(), estoc::data::level::Control::Human);
+    app.update();
+    let (red, open, hidden) = (entity(&app, "red"), entity(&app, "open"), entity(&app, "hidden"));
+    pass_turns_until(&mut app, red);
+    app.world_mut().resource_mut::<Choice>().mode = Mode::Breath;
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(7, 4));
+    app.update();
+    let saves = app.world().resource::<Previews>().breath_saves.clone();
+    let of = |e: Entity| saves.iter().find(|(v, _, _)| *v == e).cloned().expect("covered");
+    let (_, in_the_open, no_terms) = of(open);
+    let (_, behind, terms) = of(hidden);
+    assert!(no_terms.is_empty());
+    assert!((in_the_open - 0.15).abs() < 1e-6, "{in_the_open}");
+    assert!((behind - 0.25).abs() < 1e-6, "{behind}");
+    assert!(terms.iter().any(|m| m.value == 2 && m.source.contains("004:402")), "{terms:?}");
+}

@@ -532,7 +532,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let lanes = previews.lanes.clone();
     let cast = previews.cast.clone();
     let manoeuvres = special_previews(previews);
-    let breath = previews.breath.clone();
+    let breath = previews.breath.clone().map(|b| b.map(|covered| (covered, previews.breath_saves.clone())));
     let choice = world.resource::<super::state::Choice>().clone();
     // What cover the square gives: standing there, against the ranged attacks of each foe of the active
     // creature (004:398-406).
@@ -1834,10 +1834,13 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
 
 /// What a breath at the hovered creature would do: its shape, dice and DC, and whom it covers, allies
 /// marked.
+/// Whom a breath covers, each with its chance to save for half and cover's terms on it (004:402).
+type BreathPreview = (Vec<Entity>, Vec<(Entity, f32, Vec<Modifier>)>);
+
 fn breath_lines(
     world: &World,
     me: Entity,
-    breath: Option<Result<Vec<Entity>, Refusal>>,
+    breath: Option<Result<BreathPreview, Refusal>>,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
     let Some(b) = world.get::<crate::rules::breath::Breath>(me) else { return };
@@ -1855,7 +1858,7 @@ fn breath_lines(
     match breath {
         None => out.push(("click a creature to breathe at it".into(), WARN)),
         Some(Err(refusal)) => out.push((format!("no breath there: {} ({})", refusal.reason, refusal.rule), BAD)),
-        Some(Ok(covered)) => {
+        Some(Ok((covered, saves))) => {
             let mine = world.get::<Faction>(me);
             let names: Vec<String> = covered
                 .iter()
@@ -1865,6 +1868,11 @@ fn breath_lines(
                 })
                 .collect();
             out.push((format!("click to breathe: covers {}", names.join(", ")), GOOD));
+            for (e, chance, terms) in saves {
+                let Some(id) = world.get::<CreatureId>(e) else { continue };
+                let terms = if terms.is_empty() { String::new() } else { format!(", {}", describe_modifiers(&terms)) };
+                out.push((format!("  {id} saves for half {:.0}%{terms}", chance * 100.0), GREY));
+            }
         }
     }
 }

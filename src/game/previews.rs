@@ -182,7 +182,12 @@ pub fn update_previews(world: &mut World) {
         if key.choice.mode == Mode::Breath
             && let Some(target) = previews.hovered.filter(|e| *e != me)
         {
-            previews.breath = Some(crate::rules::breath::breath_preview(world, me, target));
+            let breath = crate::rules::breath::breath_preview(world, me, target);
+            previews.breath_saves = match &breath {
+                Ok(covered) => crate::rules::breath::breath_saves(world, me, covered),
+                Err(_) => Vec::new(),
+            };
+            previews.breath = Some(breath);
         }
         // The manoeuvre a click on the hovered creature would fly.
         if previews.flights.is_some()

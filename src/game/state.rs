@@ -244,6 +244,8 @@ pub struct Previews {
     pub bull_rush: Option<Result<crate::preview::BullRushPreview, Refusal>>,
     /// Whom a breath at the hovered creature would cover, in breath mode.
     pub breath: Option<Result<Vec<Entity>, Refusal>>,
+    /// Each creature that breath would cover: its chance to save for half, and cover's terms (004:402).
+    pub breath_saves: Vec<(Entity, f32, Vec<crate::rules::core::creature::Modifier>)>,
     /// For a flier in the air: every square its flight can end on this turn, with the flight (004:671-786).
     pub flights: Option<std::collections::HashMap<Square, crate::rules::aerial::planner::PlannedFlight>>,
     /// In flyby and ram modes, the flight a click on the hovered creature would fly: to strike it on the

@@ -45,6 +45,18 @@ impl Cover {
         }
     }
 
+    /// Its bonus on a Reflex save against an effect from the other side of it (004:402): +2, doubled for
+    /// improved cover (004:407), none for a creature's soft cover (004:404).
+    pub fn reflex_bonus(&self) -> Option<crate::rules::core::creature::Modifier> {
+        use crate::rules::core::creature::Modifier;
+        match self {
+            Cover::None | Cover::Total | Cover::Soft { .. } => None,
+            Cover::Hard { what } => Some(Modifier::new(2, format!("cover: {what} (004:402)"))),
+            Cover::Improved { what } => Some(Modifier::new(4, format!("improved cover: {what} (004:402, 004:407)"))),
+            Cover::Water => Some(Modifier::new(4, "improved cover: the water (004:402, 004:634)")),
+        }
+    }
+
     /// The AC bonus it gives.
     pub fn bonus(&self) -> i32 {
         match self {

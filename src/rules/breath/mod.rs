@@ -16,7 +16,7 @@ pub use area::{Area, covered};
 use crate::rules::attack::Damage;
 use crate::rules::attack::{Combatant, CombatantItem, Cover, ranged_cover};
 use crate::rules::core::battlefield::Battlefield;
-use crate::rules::core::checks::{Save, roll_save};
+use crate::rules::core::checks::{Save, roll_save_with};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::{Fact, refuse};
@@ -108,6 +108,13 @@ pub fn plugin(app: &mut App) {
     );
 }
 
+/// The terms of the situation on `victim`'s Reflex save against `breather`'s breath: cover between them,
+/// the breath's origin on the other side (004:402, 004:407); the game's preview shows the same.
+pub fn reflex_terms(field: &Battlefield, breather: &CombatantItem, victim: &CombatantItem) -> Vec<Modifier> {
+    let from = breather.space.at(breather.position.0);
+    ranged_cover(field, from, victim.space.at(victim.position.0), &[]).reflex_bonus().into_iter().collect()
+}
+
 /// Whether `breather` may breathe at `toward` now, and whom the breath would cover, the aim first and the
 /// others by id; `all` is every creature.
 pub fn check_breath(
@@ -166,6 +173,27 @@ pub fn breath_preview(world: &mut World, breather: Entity, toward: Entity) -> Re
     check_breath(world.resource::<TurnOrder>(), world.resource::<Battlefield>(), me, breath, &budget, &all, toward)
 }
 
+/// Each creature a breath would cover, with its chance to save for half and the terms of the situation on
+/// its save (cover, 004:402): what the game shows before the breath.
+pub fn breath_saves(world: &mut World, breather: Entity, covered: &[Entity]) -> Vec<(Entity, f32, Vec<Modifier>)> {
+    use crate::rules::core::checks::{save_bonus, save_chance};
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let world: &World = world;
+    let q = state.query(world);
+    let (Ok(me), Some(breath)) = (q.get(breather), world.get::<Breath>(breather)) else { return Vec::new() };
+    let field = world.resource::<Battlefield>();
+    covered
+        .iter()
+        .filter_map(|e| q.get(*e).ok())
+        .map(|victim| {
+            let terms = reflex_terms(field, &me, &victim);
+            let bonus =
+                save_bonus(Save::Reflex, victim.saves, victim.abilities) + terms.iter().map(|m| m.value).sum::<i32>();
+            (victim.entity, save_chance(bonus, breath.dc), terms)
+        })
+        .collect()
+}
+
 /// Breathes: the turn, the standard action, the breath's readiness and reach; then one throw of its dice,
 /// and each creature covered saves on Reflex for half.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
@@ -218,15 +246,15 @@ fn breathe(
         let full = thrown.total.max(1);
         for victim in &victims {
             let reason = format!("{}'s breath, for half", me.id);
-            let saved = roll_save(
+            let saved = roll_save_with(
                 &mut dice,
                 &mut facts,
                 victim.id,
                 Save::Reflex,
-                victim.saves,
-                victim.abilities,
+                (victim.saves, victim.abilities),
                 reason,
                 breath.dc,
+                reflex_terms(&field, &me, victim),
             );
             let amount = if saved { (full / 2).max(1) } else { full };
             let modifiers =

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::core::creature::{Abilities, CreatureId, Saves, ability_modifier};
+use crate::rules::core::creature::{Abilities, CreatureId, Modifier, Saves, ability_modifier};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 pub use crate::rules::core::names::{Check, Save};
@@ -20,10 +20,34 @@ pub fn roll_save(
     reason: impl Into<String>,
     dc: i32,
 ) -> bool {
+    roll_save_with(dice, facts, id, save, (saves, abilities), reason, dc, Vec::new())
+}
+
+/// [`roll_save`] with terms of the situation beside the save's own (cover's bonus on a Reflex save, 004:402).
+#[expect(clippy::too_many_arguments, reason = "the save's roller, its writer, and what the save is")]
+pub fn roll_save_with(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    id: &CreatureId,
+    save: Save,
+    (saves, abilities): (&Saves, &Abilities),
+    reason: impl Into<String>,
+    dc: i32,
+    modifiers: Vec<Modifier>,
+) -> bool {
     let roll = dice.d20();
-    let total = roll as i32 + save_bonus(save, saves, abilities);
+    let total = roll as i32 + save_bonus(save, saves, abilities) + modifiers.iter().map(|m| m.value).sum::<i32>();
     let success = save_succeeds(roll, total, dc);
-    facts.write(Fact::SaveRolled { creature: id.clone(), save, reason: reason.into(), roll, total, dc, success });
+    facts.write(Fact::SaveRolled {
+        creature: id.clone(),
+        save,
+        reason: reason.into(),
+        roll,
+        modifiers,
+        total,
+        dc,
+        success,
+    });
     success
 }
 
@@ -40,6 +64,11 @@ pub fn save_bonus(save: Save, saves: &Saves, abilities: &Abilities) -> i32 {
 /// total against the DC (004:49-50).
 pub const fn save_succeeds(roll: u32, total: i32, dc: i32) -> bool {
     roll != 1 && (roll == 20 || total >= dc)
+}
+
+/// The chance, 0 to 1, that a save of `bonus` beats `dc`: a natural 1 fails, a 20 succeeds (004:50).
+pub fn save_chance(bonus: i32, dc: i32) -> f32 {
+    (1..=20u32).filter(|&roll| save_succeeds(roll, roll as i32 + bonus, dc)).count() as f32 / 20.0
 }
 
 /// Rolls a d20 check, `bonus` against `dc`, and writes it; whether it succeeds (no automatic results).

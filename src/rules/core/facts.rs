@@ -234,6 +234,9 @@ pub enum Fact {
         reason: String,
         /// The natural d20.
         roll: u32,
+        /// Terms of the situation beside the save's own bonus (cover, 004:402); none written when empty.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        modifiers: Vec<Modifier>,
         /// Roll plus bonus.
         total: i32,
         /// The difficulty.
@@ -1203,8 +1206,9 @@ impl Fact {
                     }
                 )
             }
-            Fact::SaveRolled { creature, save, reason, roll, total, dc, success } => format!(
-                "{creature} {save} save ({reason}): d20 {roll} = {total} vs DC {dc}: {}",
+            Fact::SaveRolled { creature, save, reason, roll, modifiers, total, dc, success } => format!(
+                "{creature} {save} save ({reason}): d20 {roll}{} = {total} vs DC {dc}: {}",
+                if modifiers.is_empty() { String::new() } else { format!(" ({})", describe_modifiers(modifiers)) },
                 if *success { "success" } else { "failure" }
             ),
             Fact::CheckRolled { creature, check, reason, roll, total, dc, success } => format!(
