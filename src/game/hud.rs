@@ -680,6 +680,17 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             ));
             out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
             out.push((format!("AC: {}", describe_modifiers(&a.plan.armor_class_parts)), GREY));
+            // The damage: the weapon's dice, its modifiers, extra dice thrown once even on a critical (004:27).
+            let mut damage = a.plan.weapon.damage.to_string();
+            if !a.plan.damage_modifiers.is_empty() {
+                damage = format!("{damage}, {}", describe_modifiers(&a.plan.damage_modifiers));
+            }
+            for extra in &a.plan.extra_dice {
+                damage = format!("{damage}, +{extra} not multiplied (004:27)");
+            }
+            let nonlethal =
+                if a.plan.nonlethal || (a.plan.weapon.unarmed && !a.plan.lethal) { ", nonlethal" } else { "" };
+            out.push((format!("damage: {damage}{nonlethal}"), GREY));
             if a.plan.miss_chance > 0 {
                 out.push((format!("concealment: {}% miss chance (004:407)", a.plan.miss_chance), WARN));
             }

@@ -603,7 +603,11 @@ pub fn plan_attack_with(
         armor_class += aided;
         armor_class_parts.push(Modifier::new(aided, AID_ON_ARMOR_CLASS));
     }
-    let extra_dice = weapon.extra.into_iter().collect();
+    let mut extra_dice: Vec<crate::rules::core::dice::DiceExpr> = weapon.extra.into_iter().collect();
+    if let Some((dice, why)) = sneak_attack(attacker, target, &weapon, &situation) {
+        extra_dice.push(dice);
+        damage_modifiers.push(Modifier::new(0, format!("sneak attack {dice}: {why} (004:27)")));
+    }
     Ok(AttackPlan {
         weapon,
         modifiers,
@@ -854,20 +858,44 @@ fn situation_modifiers(
     Ok(())
 }
 
-/// The Armor Class the attack is rolled against, with its parts: the defender's AC, the Dex it loses
-/// (flat-footed, running, blinded, cowering, stunned, grappling, squeezed tight, an invisible attacker), the
-/// defender's rows of the modifiers table (004:383-397), total defence, fighting defensively, cover
-/// (004:398-407) and a charge's -2 (004:457).
-#[expect(clippy::too_many_lines, reason = "the defender's half of the modifiers table, row by row (004:383-407)")]
-fn defended_armor_class(
+/// The sneak attack dice `attacker` adds to this attack, and why (« attaque sournoise », 004:27, 004:425;
+/// the d20 rogue's rule, docs/rulings.md): a melee attack or a ranged one within 9 m, on a foe it flanks,
+/// one denied its Dex bonus to AC or helpless; not on a foe immune to critical hits nor one concealed.
+pub fn sneak_attack(
     attacker: &CombatantItem,
     target: &CombatantItem,
-    target_abilities: &Abilities,
     weapon: &Weapon,
     situation: &AttackSituation<'_>,
-) -> Result<(i32, Vec<Modifier>), Refusal> {
-    let AttackSituation { mid_action, cover, .. } = *situation;
-    let ac = armor_class(target.defense, target_abilities, *target.size);
+) -> Option<(crate::rules::core::dice::DiceExpr, &'static str)> {
+    let dice = attacker.traits.sneak_attack?;
+    if target.traits.immune_to_criticals || situation.miss_chance > 0 {
+        return None;
+    }
+    let (own, theirs) = (attacker.space.at(attacker.position.0), target.space.at(target.position.0));
+    if is_ranged(weapon) && range_m(own, theirs) > SNEAK_ATTACK_RANGE_M {
+        return None;
+    }
+    let why = if situation.flanking_with.is_some() {
+        "flanked"
+    } else if target.conditions.is_helpless() {
+        "helpless"
+    } else {
+        denied_dex(attacker, target, weapon, situation.mid_action).map(|_| "denied its Dex bonus")?
+    };
+    Some((dice, why))
+}
+
+/// The farthest a ranged sneak attack reaches: 9 m (30 feet, the d20 rogue's rule).
+pub const SNEAK_ATTACK_RANGE_M: f32 = 9.0;
+
+/// Why `target` is denied its Dex bonus to AC against this attack, if it is (004:53, 004:248, 004:379,
+/// 004:386-397, 004:524, 004:645, 000:121-123): the one predicate the AC and sneak attack share.
+pub fn denied_dex(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: &Weapon,
+    mid_action: Option<MidAction>,
+) -> Option<&'static str> {
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
     // The defender rows that take away the Dex bonus (004:386-397), with the reason the log gives.
     let dex_lost_to = [
@@ -885,27 +913,44 @@ fn defended_armor_class(
         .then_some("against an invisible attacker: no Dex (004:379)"))
     .or((Feinted::by(target.feinted, attacker.entity) && !is_ranged(weapon))
         .then_some("feinted: no Dex against this melee attack (004:524)"));
-    let loses_dex = target.conditions.has(Condition::FlatFooted) && !target.traits.uncanny_dodge
-        || now.running && !target.feats.has(Feat::Run)
-        || now.tight
-        || dex_lost_to.is_some();
-    let (armor_class, mut armor_class_parts) = if loses_dex {
+    if now.tight {
+        Some("squeezing with Escape Artist: no Dex (000:121-123)")
+    } else if dex_lost_to.is_some() {
+        dex_lost_to
+    } else if target.conditions.has(Condition::FlatFooted) && !target.traits.uncanny_dodge {
+        Some("flat-footed: no Dex (004:53)")
+    } else if now.running && !target.feats.has(Feat::Run) {
+        Some("running: no Dex (004:248)")
+    } else {
+        None
+    }
+}
+
+/// The Armor Class the attack is rolled against, with its parts: the defender's AC, the Dex it loses
+/// (flat-footed, running, blinded, cowering, stunned, grappling, squeezed tight, an invisible attacker), the
+/// defender's rows of the modifiers table (004:383-397), total defence, fighting defensively, cover
+/// (004:398-407) and a charge's -2 (004:457).
+#[expect(clippy::too_many_lines, reason = "the defender's half of the modifiers table, row by row (004:383-407)")]
+fn defended_armor_class(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    target_abilities: &Abilities,
+    weapon: &Weapon,
+    situation: &AttackSituation<'_>,
+) -> Result<(i32, Vec<Modifier>), Refusal> {
+    let AttackSituation { mid_action, cover, .. } = *situation;
+    let ac = armor_class(target.defense, target_abilities, *target.size);
+    let now = mid_action.unwrap_or(MidAction::of(target.conditions));
+    let denied = denied_dex(attacker, target, weapon, mid_action);
+    let (armor_class, mut armor_class_parts) = if let Some(why) = denied {
         let mut parts: Vec<Modifier> =
             ac.parts.iter().filter(|m| !(m.source == "Dex" && m.value > 0) && m.source != "dodge").cloned().collect();
-        let why = if now.tight {
-            "squeezing with Escape Artist: no Dex (000:121-123)"
-        } else if let Some(why) = dex_lost_to {
-            why
-        } else if target.conditions.has(Condition::FlatFooted) {
-            "flat-footed: no Dex (004:53)"
-        } else {
-            "running: no Dex (004:248)"
-        };
         parts.push(Modifier::new(0, why));
         (ac.flat_footed, parts)
     } else {
         (ac.normal, ac.parts.clone())
     };
+    let loses_dex = denied.is_some();
     let mut armor_class = armor_class;
     if now.squeezed || now.tight {
         armor_class -= 4;
@@ -1701,8 +1746,14 @@ fn strike_coup_de_grace(
     let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
         return;
     };
-    let modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
-    let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, weapon.extra.as_slice());
+    let mut modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    // A rogue adds its sneak attack to the coup de grâce's critical (004:425), its dice thrown once (004:27).
+    let mut extra: Vec<crate::rules::core::dice::DiceExpr> = weapon.extra.into_iter().collect();
+    if let Some(sneak) = attacker.traits.sneak_attack {
+        extra.push(sneak);
+        modifiers.push(Modifier::new(0, format!("sneak attack {sneak}: helpless (004:425)")));
+    }
+    let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &extra);
     facts.write(Fact::CoupDeGraceDelivered {
         attacker: attacker.id.clone(),
         target: target.id.clone(),

@@ -748,6 +748,9 @@ pub struct Traits {
     pub turn_resistance: i32,
     /// Freedom of movement (a ring, a spell): the water changes nothing for it (004:641, 004:634).
     pub freedom_of_movement: bool,
+    /// Sneak attack (« attaque sournoise », 004:27, 004:425): these extra dice against a foe it flanks or
+    /// that is denied its Dex bonus to AC (the d20 rogue's rule; our ruling, docs/rulings.md).
+    pub sneak_attack: Option<DiceExpr>,
 }
 
 /// States and conditions that change what a creature can do or how it is hit.
