@@ -87,6 +87,17 @@ pub fn with_move_query<T>(
     avoid: bool,
     f: impl FnOnce(&MoveQuery<'_>, &MoverViewItemRef) -> T,
 ) -> Option<T> {
+    with_move_query_as(world, creature, (avoid, false), f)
+}
+
+/// [`with_move_query`] for a tumbling mover too (000:78-79): half speed, through foes' spaces, with what
+/// refuses the tumble for each action.
+pub fn with_move_query_as<T>(
+    world: &mut World,
+    creature: Entity,
+    (avoid, tumble): (bool, bool),
+    f: impl FnOnce(&MoveQuery<'_>, &MoverViewItemRef) -> T,
+) -> Option<T> {
     let danger = if avoid { danger_for(world, creature) } else { None };
     let mut q = world.query::<MoverView>();
     let world: &World = world;
@@ -95,13 +106,47 @@ pub fn with_move_query<T>(
     let field = world.resource::<Battlefield>();
     let mut query = move_query(field, &all, &me);
     query.danger = danger;
+    let tumbler = tumble.then(|| Tumbler {
+        skills: me.skills.clone(),
+        encumbrance: *me.encumbrance,
+        traits: me.traits.clone(),
+        medium: query.mover.medium,
+        prone: me.conditions.has(Condition::Prone),
+    });
+    if tumble {
+        query = query.tumbling();
+    }
     let facts = MoverViewItemRef {
         budget: *me.budget,
         conditions: me.conditions.clone(),
         reach: me.reach.0,
         grounded: crate::rules::movement::check_grounded(field.scale(), me.speed, me.altitude),
+        tumbler,
     };
     Some(f(&query, &facts))
+}
+
+/// What a tumble's check reads of the mover (000:78-79).
+#[derive(Clone, Debug)]
+pub struct Tumbler {
+    skills: Skills,
+    encumbrance: Encumbrance,
+    traits: Traits,
+    medium: crate::rules::movement::Medium,
+    prone: bool,
+}
+
+impl Tumbler {
+    /// Whether it may tumble with `action`, and its Tumble bonus.
+    pub fn check(&self, action: MovementAction) -> Result<i32, Refusal> {
+        crate::rules::movement::check_tumble(
+            action,
+            &self.skills,
+            (self.medium, self.prone),
+            &self.encumbrance,
+            &self.traits,
+        )
+    }
 }
 
 /// What the previews read of the mover besides its movement view.
@@ -115,6 +160,8 @@ pub struct MoverViewItemRef {
     pub reach: u32,
     /// Whether it may move over the ground, or flies (004:671-673).
     pub grounded: Result<(), Refusal>,
+    /// Asked to tumble: what its check reads (000:78-79).
+    pub tumbler: Option<Tumbler>,
 }
 
 /// The foes who could strike `creature` now, in initiative order, those it already provoked this turn, and
@@ -146,13 +193,19 @@ pub fn danger_for(world: &mut World, creature: Entity) -> Option<Danger> {
 
 /// Every square `creature` can end a move on this turn, shaded by the least action that reaches it.
 pub fn move_options(world: &mut World, creature: Entity) -> MoveOptions {
-    with_move_query(world, creature, false, |query, me| {
+    move_options_as(world, creature, false)
+}
+
+/// [`move_options`], tumbling or not (000:78-79): a tumble's squares at half speed, through foes' spaces.
+pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> MoveOptions {
+    with_move_query_as(world, creature, (false, tumble), |query, me| {
         let mut options = MoveOptions::default();
         for action in SHADED.into_iter().chain([MovementAction::Withdraw, MovementAction::Charge]) {
             let open = me
                 .grounded
                 .clone()
                 .and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions))
+                .and_then(|()| me.tumbler.as_ref().map_or(Ok(0), |t| t.check(action)).map(|_| ()))
                 .map(|()| query.allowance(action));
             options.open.push((action, open.clone()));
             if open.is_err() || !SHADED.contains(&action) {
@@ -176,9 +229,23 @@ pub fn path_preview(
     to: Square,
     waypoints: &[Square],
 ) -> Result<PathPreview, Refusal> {
-    let found = with_move_query(world, creature, true, |query, me| {
+    path_preview_as(world, creature, (action, false), to, waypoints)
+}
+
+/// [`path_preview`], tumbling or not (000:78-79).
+pub fn path_preview_as(
+    world: &mut World,
+    creature: Entity,
+    (action, tumble): (MovementAction, bool),
+    to: Square,
+    waypoints: &[Square],
+) -> Result<PathPreview, Refusal> {
+    let found = with_move_query_as(world, creature, (true, tumble), |query, me| {
         // A flier in the air, or anyone at chase scale, does not walk.
         me.grounded.clone()?;
+        if let Some(tumbler) = &me.tumbler {
+            tumbler.check(action)?;
+        }
         if waypoints.is_empty() {
             return query.route(action, to, None);
         }

@@ -1949,3 +1949,43 @@ fn the_breath_preview_counts_cover_on_the_saves() {
     assert!((behind - 0.25).abs() < 1e-6, "{behind}");
     assert!(terms.iter().any(|m| m.value == 2 && m.source.contains("004:402")), "{terms:?}");
 }
+
+/// Tumbling from the mouse (000:78-79): with the switch on (`Shift+T`) the rogue's reachable squares are at
+/// half speed and pass through the goblin's space, the square beyond it reached by a move costing 4 (two
+/// squares, each counting double); the click sends a tumble.
+#[test]
+fn the_tumble_switch_previews_half_speed_through_a_foe_and_clicks_a_tumble() {
+    use estoc::game::state::{Choice, Hover};
+    use estoc::preview::move_options_as;
+    let encounter = level_at("tests/scenarios/levels/tumble.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("goblins".into(), estoc::data::level::Control::Human);
+    app.update();
+    let rogue = entity(&app, "rogue");
+    pass_turns_until(&mut app, rogue);
+    let walking = move_options_as(app.world_mut(), rogue, false);
+    let tumbling = move_options_as(app.world_mut(), rogue, true);
+    let beyond = Square::new(5, 3);
+    assert_eq!(tumbling.at(beyond), Some((MovementAction::Move, 4)));
+    assert_ne!(walking.at(beyond).map(|(_, cost)| cost), Some(4), "walking goes around the goblin");
+    assert!(tumbling.at(Square::new(4, 3)).is_none(), "no stopping in the goblin's space");
+    app.world_mut().resource_mut::<Choice>().tumble = true;
+    app.world_mut().resource_mut::<Hover>().square = Some(beyond);
+    app.update();
+    let step = clicked(&mut app, beyond).expect("a tumble");
+    assert!(matches!(&step, Command::Tumble { action: MovementAction::Move, .. }), "{step:?}");
+    // The fighter is not trained in Tumble: the rules refuse its tumble.
+    let facts =
+        play(&mut app, &Command::EndTurn { creature: estoc::rules::core::creature::CreatureId("rogue".into()) });
+    assert!(!facts.is_empty());
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    let refused =
+        estoc::preview::path_preview_as(app.world_mut(), fighter, (MovementAction::Move, true), Square::new(7, 3), &[])
+            .expect_err("untrained");
+    assert_eq!(refused.rule, "000:78-79");
+}

@@ -62,6 +62,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         path: None,
         readied: false,
         finish: Default::default(),
+        tumble: false,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(goblin).unwrap().0, Square::new(3, 2), "not its turn: nothing moved");
@@ -73,6 +74,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         path: None,
         readied: false,
         finish: Default::default(),
+        tumble: false,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 5));
@@ -87,6 +89,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         path: None,
         readied: false,
         finish: Default::default(),
+        tumble: false,
     });
     app.world_mut().write_message(MoveIntent {
         creature: fighter,
@@ -96,6 +99,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         path: None,
         readied: false,
         finish: Default::default(),
+        tumble: false,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 6));
@@ -159,6 +163,7 @@ fn the_opportunity_plugin_strikes_a_foe_leaving_reach() {
         path: None,
         readied: false,
         finish: Default::default(),
+        tumble: false,
     });
     app.update();
     assert!(facts(&app).iter().any(|f| matches!(f, Fact::OpportunityProvoked { by, .. } if by.0 == "fighter")));

@@ -527,6 +527,10 @@ pub(super) fn keys(world: &mut World) {
                     let mut choice = world.resource_mut::<Choice>();
                     choice.other_damage = !choice.other_damage;
                 }
+                KeyCode::KeyT => {
+                    let mut choice = world.resource_mut::<Choice>();
+                    choice.tumble = !choice.tumble;
+                }
                 _ => {
                     if let Some(i) = DIGITS.iter().position(|d| *d == key) {
                         super::weapons::choose(world, i + 1);

@@ -7,7 +7,7 @@ use bevy_egui::input::EguiWantsInput;
 
 use super::square_of;
 use crate::encounter::ActiveEncounter;
-use crate::preview::{charge_lanes, move_options};
+use crate::preview::{charge_lanes, move_options_as};
 use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::Square;
@@ -174,18 +174,21 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
     if let Some(flights) = flights_of(world, me, &choice) {
         return flights.get(&square).map(|planned| planned_step(world, me, planned, None, &choice));
     }
-    let options = move_options(world, me);
-    match path_for(world, me, &choice, &options, square)? {
-        Ok(path) => Some(Command::Move { creature: my_id, to: square, action: path.action, path: Some(path.squares) }),
+    let options = move_options_as(world, me, choice.tumble);
+    let (action, path) = match path_for(world, me, &choice, &options, square)? {
+        Ok(path) => (path.action, Some(path.squares)),
         // Refused moves are still sent: the rules refuse them in the log, naming the rule.
-        Err(_) => {
-            let action = match choice.mode {
-                Mode::Move(a) => a,
-                _ => MovementAction::Move,
-            };
-            Some(Command::Move { creature: my_id, to: square, action, path: None })
-        }
-    }
+        Err(_) => match choice.mode {
+            Mode::Move(a) => (a, None),
+            _ => (MovementAction::Move, None),
+        },
+    };
+    // A tumble when the player asked for one (000:78-79).
+    Some(if choice.tumble {
+        Command::Tumble { creature: my_id, to: square, action, path }
+    } else {
+        Command::Move { creature: my_id, to: square, action, path }
+    })
 }
 
 /// A click in ready mode (004:620-622). On another creature: ready the chosen action for when it acts (an

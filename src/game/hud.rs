@@ -46,6 +46,8 @@ pub struct HudView {
     names: std::collections::HashMap<Entity, String>,
     /// The blows deal the other kind of damage than the weapon's (004:173, 004:302).
     other_damage: bool,
+    /// Moves tumble (000:78-79).
+    tumble: bool,
     /// What the weapon rows were worked out for: the steps played, the turn, the weapon chosen.
     weapons_for: Option<(usize, Option<usize>, u32, Option<String>)>,
 }
@@ -137,6 +139,12 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
         if ui.add(button).on_hover_text(hover).clicked() {
             clicks.0.push(HudClick::OtherDamage);
         }
+        let button = egui::Button::new("Tumble [Shift+T]").selected(view.tumble);
+        let hover = "moves tumble at half speed, through foes' spaces: a Tumble check in place of each foe's attack \
+                     of opportunity (000:78-79)";
+        if ui.add(button).on_hover_text(hover).clicked() {
+            clicks.0.push(HudClick::Tumble);
+        }
     });
 }
 
@@ -187,6 +195,8 @@ pub enum HudClick {
     Handle(String, crate::rules::attack::gear::Handle),
     /// Switch the blows to the other kind of damage.
     OtherDamage,
+    /// Switch the moves to tumbles.
+    Tumble,
 }
 
 /// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
@@ -466,6 +476,7 @@ fn gather(world: &mut World) {
     }
     view.weapons_for = Some(key);
     view.other_damage = world.resource::<Choice>().other_damage;
+    view.tumble = world.resource::<Choice>().tumble;
     // The folder is read when the menu is open only.
     view.levels = if *world.resource::<State<AppState>>().get() == AppState::Menu {
         let cached = world.resource::<HudView>().levels.clone();
@@ -547,6 +558,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     }
     if let Some(path) = path {
         path_lines(world, path, &mut out);
+        tumble_lines(world, active.filter(|_| choice.tumble), &mut out);
     }
     if let Some(entity) = hovered.or(selected) {
         if hovered.is_none() {
@@ -592,6 +604,30 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         }
     }
     out
+}
+
+/// What a tumble asks (000:78-79, the d20 Tumble rule's numbers): its checks and their chances.
+fn tumble_lines(world: &World, tumbler: Option<Entity>, out: &mut Vec<(String, egui::Color32)>) {
+    use crate::rules::movement::{TUMBLE_THROUGH_DC, tumble_past_dc};
+    let Some(me) = tumbler else { return };
+    let Some(bonus) = world.get::<Skills>(me).and_then(|s| s.tumble) else {
+        out.push(("tumbling: only a creature trained in Tumble tumbles (000:78-79)".into(), BAD));
+        return;
+    };
+    let chance = |dc: i32| (1..=20).filter(|roll| roll + bonus >= dc).count() * 5;
+    out.push((
+        format!(
+            "tumbling at half speed, Tumble {bonus:+}: past each foe that would strike DC {} ({}%), {} ({}%)…; \
+             through a foe's space DC {TUMBLE_THROUGH_DC} ({}%), failed: it stops before it and that foe strikes \
+             (000:78-79)",
+            tumble_past_dc(0),
+            chance(tumble_past_dc(0)),
+            tumble_past_dc(1),
+            chance(tumble_past_dc(1)),
+            chance(TUMBLE_THROUGH_DC)
+        ),
+        WARN,
+    ));
 }
 
 /// The path to the hovered square: its action, steps and cost, and each attack of opportunity on the way.
@@ -1732,6 +1768,10 @@ fn apply_clicks(world: &mut World) {
             HudClick::OtherDamage => {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.other_damage = !choice.other_damage;
+            }
+            HudClick::Tumble => {
+                let mut choice = world.resource_mut::<Choice>();
+                choice.tumble = !choice.tumble;
             }
             HudClick::AllActions => {
                 let all = world.get_resource::<AllActions>().copied().unwrap_or_default();

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use crate::preview::{
-    FlightStrike, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options, path_preview,
+    FlightStrike, MoveOptions, PathPreview, attack_preview, charge_lanes, move_options_as, path_preview_as,
 };
 use crate::rules::attack::AttackRequest;
 use crate::rules::command::Command;
@@ -37,7 +37,8 @@ fn auto_action(
     if !move_open || !waypoints.is_empty() {
         return Some(if move_open { MovementAction::Move } else { least });
     }
-    match path_preview(world, creature, MovementAction::Move, to, waypoints) {
+    let tumble = world.resource::<Choice>().tumble;
+    match path_preview_as(world, creature, (MovementAction::Move, tumble), to, waypoints) {
         Ok(p) if p.provocations.is_empty() => Some(MovementAction::Move),
         _ => Some(MovementAction::FiveFootStep),
     }
@@ -61,11 +62,12 @@ pub(super) fn path_for(
         }
         _ => return None,
     };
-    let first = path_preview(world, creature, action, to, &choice.waypoints);
+    let first = path_preview_as(world, creature, (action, choice.tumble), to, &choice.waypoints);
     // A path bent through waypoints may need the double move where the straight one needed a move.
     let double_open = options.open.iter().any(|(a, r)| *a == MovementAction::DoubleMove && r.is_ok());
     if first.is_err() && choice.mode == Mode::Auto && action == MovementAction::Move && double_open {
-        let second = path_preview(world, creature, MovementAction::DoubleMove, to, &choice.waypoints);
+        let second =
+            path_preview_as(world, creature, (MovementAction::DoubleMove, choice.tumble), to, &choice.waypoints);
         if second.is_ok() {
             return Some(second);
         }
@@ -162,13 +164,15 @@ pub fn update_previews(world: &mut World) {
     if let Some(me) = active {
         // Where the creature can go changes with the state and the choices, not with the cursor.
         let old = world.resource::<Previews>();
-        let same_state = old
-            .key
-            .as_ref()
-            .is_some_and(|k| k.active == key.active && k.facts == key.facts && k.choice.mode == key.choice.mode);
+        let same_state = old.key.as_ref().is_some_and(|k| {
+            k.active == key.active
+                && k.facts == key.facts
+                && k.choice.mode == key.choice.mode
+                && k.choice.tumble == key.choice.tumble
+        });
         let same_flight = old.key.as_ref().is_some_and(|k| same_flight(&k.choice, &key.choice));
         let old_flights = (same_state && same_flight).then(|| old.flights.clone());
-        previews.options = if same_state { old.options.clone() } else { move_options(world, me) };
+        previews.options = if same_state { old.options.clone() } else { move_options_as(world, me, key.choice.tumble) };
         previews.flights = match old_flights {
             Some(flights) => flights,
             None => flights_for(world, me, &key.choice),

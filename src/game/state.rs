@@ -144,6 +144,9 @@ pub struct Choice {
     /// Blows of the other kind of damage than the weapon's, at -4: lethal unarmed (004:173), nonlethal with
     /// a lethal melee weapon (004:302).
     pub other_damage: bool,
+    /// Moves tumble (000:78-79): at half speed, through foes' spaces, Tumble checks in place of attacks of
+    /// opportunity.
+    pub tumble: bool,
 }
 
 /// An action other than an attack being readied, as the player chose it.

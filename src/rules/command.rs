@@ -37,6 +37,20 @@ pub enum Command {
         #[serde(default)]
         path: Option<Vec<Square>>,
     },
+    /// A move or a double move tumbling (000:78-79): at half speed, through foes' spaces (Tumble DC 25), a
+    /// Tumble check (DC 15, +2 per foe after the first) in place of each foe's attack of opportunity.
+    Tumble {
+        /// Its id.
+        creature: CreatureId,
+        /// Destination.
+        to: Square,
+        /// Movement action (default `move`).
+        #[serde(default = "default_move")]
+        action: MovementAction,
+        /// Squares to pass, the destination last.
+        #[serde(default)]
+        path: Option<Vec<Square>>,
+    },
     /// A single attack (a standard action), or with `full: true` a full attack.
     Attack {
         /// Attacker id.
@@ -419,6 +433,7 @@ impl Command {
     pub fn actor(&self) -> Option<&CreatureId> {
         match self {
             Command::Move { creature, .. }
+            | Command::Tumble { creature, .. }
             | Command::Attack { creature, .. }
             | Command::CoupDeGrace { creature, .. }
             | Command::StandUp { creature }
@@ -506,7 +521,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         return Ok(());
     }
     match command {
-        Command::Move { creature, to, action, path } => {
+        Command::Move { creature, to, action, path } | Command::Tumble { creature, to, action, path } => {
             world.write_message(MoveIntent {
                 creature: entity(creature)?,
                 target: None,
@@ -515,6 +530,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 path: path.clone(),
                 readied: false,
                 finish: ChargeFinish::Attack,
+                tumble: matches!(command, Command::Tumble { .. }),
             });
         }
         Command::Attack { creature, target, weapon, defensively, full, lethal, nonlethal, two_weapons, blows } => {
@@ -675,6 +691,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 path: None,
                 readied: false,
                 finish: *finish,
+                tumble: false,
             });
         }
         Command::Ready { creature, action, trigger } => {
@@ -859,6 +876,7 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity) -> bool 
                 path: None,
                 readied: true,
                 finish: ChargeFinish::Attack,
+                tumble: false,
             });
         }
     }

@@ -283,6 +283,8 @@ pub enum Check {
     Swim,
     /// Heal (Premiers secours), to stabilise a dying creature (004:283).
     Heal,
+    /// Tumble (Acrobaties), to pass foes and their spaces (000:78-79).
+    Tumble,
 }
 
 /// The three saving throws (004:45-48).
@@ -314,6 +316,7 @@ impl std::fmt::Display for Check {
             Check::Dexterity => "dexterity",
             Check::Grapple => "grapple",
             Check::EscapeArtist => "escape artist",
+            Check::Tumble => "tumble",
             Check::Swim => "swim",
             Check::Heal => "heal",
         })

@@ -40,6 +40,8 @@ pub struct Mover {
     /// The width in squares it can squeeze to (000:110-123): half its space, rounded up, or one less
     /// with Escape Artist; 0 when it cannot squeeze on the grid (one square or less).
     pub squeeze: i32,
+    /// Tumbling (000:78-79): at half speed, every square counting double (the d20 Tumble rule).
+    pub tumbling: bool,
 }
 
 impl Mover {
@@ -54,6 +56,7 @@ impl Mover {
             charging: false,
             passes_foes: false,
             squeeze: squeeze_width(size, false),
+            tumbling: false,
         }
     }
 
@@ -262,7 +265,7 @@ impl StepWorld<'_> {
         let dark = field.is_dark(square) && !mover.darkvision;
         let deep =
             if on_ground && terrain == Terrain::DeepWater { water::step_doublings(mover.size, mover.swims) } else { 0 };
-        u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep
+        u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep + u32::from(mover.tumbling)
     }
 
     /// Checks that a footprint can be entered at all, and what entering costs and allows.

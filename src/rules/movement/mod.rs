@@ -239,6 +239,50 @@ pub fn mover_of(size: Size, speed: &Speed, altitude: i32, traits: &Traits, skill
         charging: false,
         passes_foes: false,
         squeeze: squeeze_width(size, skills.escape_artist.is_some()),
+        tumbling: false,
+    }
+}
+
+/// The Tumble DC to pass the `nth` foe (from 0) whose threatened squares a tumbler moves through without
+/// provoking: 15, +2 for each foe after the first (the d20 Tumble rule; 000:78-79 names the skill).
+pub const fn tumble_past_dc(nth: usize) -> i32 {
+    15 + 2 * nth as i32
+}
+
+/// The Tumble DC to pass through a foe's space (000:78-79; the d20 Tumble rule's 25).
+pub const TUMBLE_THROUGH_DC: i32 = 25;
+
+/// Whether a creature may tumble on this move, and its Tumble bonus (000:78-79, « si le personnage a la
+/// formation nécessaire »): trained in Tumble, on its feet on the ground, with a move or a double move, its
+/// speed not slowed by armour or load (the d20 Tumble rule; docs/rulings.md).
+pub fn check_tumble(
+    action: MovementAction,
+    skills: &Skills,
+    (medium, prone): (Medium, bool),
+    encumbrance: &Encumbrance,
+    traits: &Traits,
+) -> Result<i32, Refusal> {
+    let bonus = skills.tumble.ok_or_else(|| Refusal::new("only a creature trained in Tumble tumbles", "000:78-79"))?;
+    if !matches!(action, MovementAction::Move | MovementAction::DoubleMove) {
+        return Err(Refusal::new("a tumble is made in a move or a double move, at half speed", "000:78-79"));
+    }
+    if medium != Medium::Land || prone {
+        return Err(Refusal::new("a tumble is made on one's feet on the ground", "000:78-79"));
+    }
+    let armoured =
+        matches!(encumbrance.armor, ArmorCategory::Medium | ArmorCategory::Heavy) && !traits.unhindered_by_armor;
+    if armoured || matches!(encumbrance.load, Load::Medium | Load::Heavy) {
+        return Err(Refusal::new("no tumbling when armour or load slows its speed", "000:78-79"));
+    }
+    Ok(bonus)
+}
+
+impl MoveQuery<'_> {
+    /// The same query for a tumbling mover: half speed, through foes' spaces (000:78-79).
+    pub fn tumbling(mut self) -> Self {
+        self.mover.tumbling = true;
+        self.mover.passes_foes = true;
+        self
     }
 }
 

@@ -657,27 +657,118 @@ fn mark_danger(
 }
 
 /// Works out, when a move starts, the moments it provokes and who strikes then: none for a 5-foot step
-/// (004:259), the first squares of a withdrawal safe from the foes it sees (004:243).
+/// (004:259), the first squares of a withdrawal safe from the foes it sees (004:243); a tumbler's checks
+/// (000:78-79).
+#[expect(clippy::too_many_arguments, reason = "an observer: one parameter per resource or message it touches")]
 fn plan_provocations(
-    starting: On<MoveStarting>,
+    mut starting: On<MoveStarting>,
     field: Res<Battlefield>,
     order: Res<TurnOrder>,
     combatants: Query<Combatant, With<Creature>>,
     reactions: Query<&mut Reactions>,
     provoked: Query<&mut Provoked>,
     mut plan: ResMut<MoveReactions>,
+    (mut dice, mut facts): (ResMut<Dice>, MessageWriter<Fact>),
 ) {
-    let MoveStarting { mover, action, start, route } = starting.event();
+    let MoveStarting { mover, action, start, route, tumble } = starting.event();
+    let (mover, action, start, tumble) = (*mover, *action, *start, *tumble);
     plan.fired.clear();
-    plan.provocations = match combatants.get(*mover) {
-        Ok(me) if *action != MovementAction::FiveFootStep => {
+    let mut strikers: Vec<Entity> = Vec::new();
+    plan.provocations = match combatants.get(mover) {
+        Ok(me) if action != MovementAction::FiveFootStep => {
             let (threats, already) = foes_around(&me, &field, &order, &combatants, &reactions, &provoked);
+            strikers = threats.iter().map(|t| t.entity).filter(|e| !already.contains(e)).collect();
             let tiny = me.size.is_smaller_than_a_square();
-            provocations(*start, route, &threats, tiny, *action == MovementAction::Withdraw, &already)
+            provocations(start, route, &threats, tiny, action == MovementAction::Withdraw, &already)
         }
         _ => Vec::new(),
     };
+    if let (Some(bonus), Ok(me)) = (tumble, combatants.get(mover)) {
+        let foes: Vec<(Entity, CreatureId, Footprint)> = combatants
+            .iter()
+            .filter(|c| c.faction != me.faction && !c.conditions.is_helpless())
+            .map(|c| (c.entity, c.id.clone(), c.space.at(c.position.0)))
+            .collect();
+        let mut route = starting.event().route.clone();
+        let tumbler = Tumbler { id: me.id, bonus, start, strikers };
+        roll_tumbles(&tumbler, (&mut route, &mut plan.provocations), &foes, (&mut dice, &mut facts));
+        starting.event_mut().route = route;
+    }
 }
+
+/// A tumbler as its checks see it.
+struct Tumbler<'a> {
+    id: &'a CreatureId,
+    bonus: i32,
+    start: Footprint,
+    /// The foes that could strike it now (not flat-footed, an attack of opportunity left).
+    strikers: Vec<Entity>,
+}
+
+/// A tumbler's checks, in the order it meets its foes (000:78-79; the d20 Tumble rule): past each foe whose
+/// threatened squares it leaves, DC 15 (+2 per foe after the first), made, that foe does not strike; into a
+/// foe's space, DC 25, failed, it stops before it and that foe strikes.
+fn roll_tumbles(
+    tumbler: &Tumbler<'_>,
+    (route, provocations): (&mut Route, &mut Vec<Provocation>),
+    foes: &[(Entity, CreatureId, Footprint)],
+    (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
+) {
+    use crate::rules::core::checks::{Check, roll_check};
+    use crate::rules::movement::{TUMBLE_THROUGH_DC, tumble_past_dc};
+    // (step, through, foe): past a foe when it would strike, into its space as the step is taken.
+    let mut meetings: Vec<(usize, bool, Entity)> = Vec::new();
+    for provocation in provocations.iter() {
+        for foe in &provocation.from {
+            if !meetings.iter().any(|(_, through, e)| !through && e == foe) {
+                meetings.push((provocation.after_steps, false, *foe));
+            }
+        }
+    }
+    for (i, step) in route.steps.iter().enumerate() {
+        for (foe, _, space) in foes {
+            if space.overlaps(step.footprint()) && !meetings.iter().any(|(_, through, e)| *through && e == foe) {
+                meetings.push((i, true, *foe));
+            }
+        }
+    }
+    meetings.sort_by_key(|(step, through, _)| (*step, *through));
+    let name =
+        |foe: Entity| foes.iter().find(|(e, _, _)| *e == foe).map_or_else(String::new, |(_, id, _)| id.0.clone());
+    let mut passed = 0;
+    for (step, through, foe) in meetings {
+        if !through {
+            let dc = tumble_past_dc(passed);
+            passed += 1;
+            let reason = format!("tumbling past {} (000:78-79)", name(foe));
+            if roll_check(dice, facts, tumbler.id, Check::Tumble, reason, tumbler.bonus, dc) {
+                for provocation in provocations.iter_mut() {
+                    provocation.from.retain(|e| *e != foe);
+                }
+            }
+            continue;
+        }
+        let reason = format!("tumbling through {}'s space (000:78-79)", name(foe));
+        if roll_check(dice, facts, tumbler.id, Check::Tumble, reason, tumbler.bonus, TUMBLE_THROUGH_DC) {
+            continue;
+        }
+        // Failed: it stops before the foe's space, and that foe strikes if it can.
+        route.steps.truncate(step);
+        provocations.retain(|p| p.after_steps <= step);
+        if !tumbler.strikers.contains(&foe) {
+            break;
+        }
+        let square = if step == 0 { tumbler.start.origin } else { route.steps[step - 1].square };
+        if !provocations.iter().any(|p| p.after_steps == step && p.from.contains(&foe)) {
+            provocations.push(Provocation { after_steps: step, square, from: vec![foe], reason: TUMBLE_FAILED });
+        }
+        break;
+    }
+    provocations.retain(|p| !p.from.is_empty());
+}
+
+/// Why a failed tumble through a foe's space provokes.
+pub const TUMBLE_FAILED: &str = "a failed tumble through its space (000:78-79)";
 
 /// The foes a mover provokes at this moment of its move strike, in order, until it drops (004:64-70).
 #[expect(clippy::too_many_arguments, reason = "an observer: one parameter per resource or message it touches")]

@@ -231,6 +231,9 @@ pub struct MoveIntent {
     pub readied: bool,
     /// What a charge ends in.
     pub finish: ChargeFinish,
+    /// Tumbling (000:78-79): at half speed, through foes' spaces, a Tumble check in place of each foe's
+    /// attack of opportunity.
+    pub tumble: bool,
 }
 
 /// What a charge ends in: its one melee attack (004:457), or a bull rush (004:446, 004:458).
@@ -419,8 +422,11 @@ pub struct MoveStarting {
     pub action: MovementAction,
     /// Where it stands.
     pub start: Footprint,
-    /// Every step it will take.
+    /// Every step it will take; an observer may cut it short (a tumble through a foe's space that fails
+    /// stops before it, 000:78-79).
     pub route: Route,
+    /// Tumbling, with its Tumble bonus (000:78-79).
+    pub tumble: Option<i32>,
 }
 
 /// When, in a move, others may react to the mover.
@@ -476,6 +482,7 @@ pub struct ChargeEnded {
 /// A move checked and paid for, to be carried out.
 struct MoveUnderway {
     id: CreatureId,
+    tumble: Option<i32>,
     action: MovementAction,
     route: Route,
     start: Footprint,
@@ -502,13 +509,20 @@ fn move_creature(world: &mut World, intent: MoveIntent) {
         world.trigger_ref(&mut planning);
         world.flush();
     }
-    let Ok(Some(underway)) = world.run_system_cached_with(begin_move, (intent.clone(), planning.danger)) else {
+    let Ok(Some(mut underway)) = world.run_system_cached_with(begin_move, (intent.clone(), planning.danger)) else {
         return;
     };
-    let MoveUnderway { id, action, route, start, size, .. } = &underway;
-    let mut starting = MoveStarting { mover: intent.creature, action: *action, start: *start, route: route.clone() };
+    let mut starting = MoveStarting {
+        mover: intent.creature,
+        action: underway.action,
+        start: underway.start,
+        route: underway.route.clone(),
+        tumble: underway.tumble,
+    };
     world.trigger_ref(&mut starting);
     world.flush();
+    underway.route = starting.route;
+    let MoveUnderway { id, action, route, start, size, .. } = &underway;
     let mut hit_points = world.get::<HitPoints>(intent.creature).copied().unwrap_or_default();
     let mut taken = 0;
     let mut dropped = false;
@@ -603,6 +617,33 @@ fn begin_move(
     let id = me.id.clone();
     let mut query = move_query(&field, &all, &me);
     query.danger = danger;
+    // A tumble: trained, on foot, a move or a double move, not slowed (000:78-79).
+    let tumble = if intent.tumble {
+        let checked = crate::rules::movement::check_tumble(
+            intent.action,
+            me.skills,
+            (query.mover.medium, me.conditions.has(Condition::Prone)),
+            me.encumbrance,
+            me.traits,
+        );
+        match checked {
+            Ok(bonus) => {
+                query = query.tumbling();
+                Some(bonus)
+            }
+            Err(refusal) => {
+                facts.write(Fact::ActionRefused {
+                    creature: id.clone(),
+                    action: intent.action.action(),
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                return None;
+            }
+        }
+    } else {
+        None
+    };
     let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
     let target_height = intent.target.and_then(|t| views.get(t).ok()).map(|t| (t.altitude.0, *t.size));
     let target_unseen = intent
@@ -751,6 +792,7 @@ fn begin_move(
     let allowance = query.allowance(intent.action);
     let underway = MoveUnderway {
         id: id.clone(),
+        tumble,
         action: intent.action,
         start: query.start,
         size: *me.size,
