@@ -8,7 +8,7 @@
 
 use bevy::prelude::*;
 
-use crate::preview::{attack_preview, charge_lanes, move_options, path_preview};
+use crate::preview::{attack_preview, charge_lanes, move_options, move_options_as, path_preview_as};
 use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::command::Command;
 use crate::rules::core::battlefield::Battlefield;
@@ -343,43 +343,30 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if riding || (budget.check(ActionKind::Move).is_err() && budget.check(ActionKind::Standard).is_err()) {
         return end;
     }
-    // Close in: the square within one move from which it could strike, flanking if it can, provoking least.
-    let field = world.resource::<Battlefield>().clone();
-    let options = move_options(world, creature);
-    let side = me.footprint.width;
-    let mut candidates: Vec<(i32, Square, MovementAction)> = Vec::new();
-    for (square, (action, cost)) in &options.squares {
-        if !matches!(action, MovementAction::FiveFootStep | MovementAction::Move) {
-            continue;
-        }
-        let at = Footprint::new(*square, side);
-        let Some(foe) = foes.iter().find(|f| could_strike(&field, &armament, reach, at, f.footprint, archer)) else {
-            continue;
-        };
-        let mut score = 100 - *cost as i32;
-        if allies.iter().any(|a| flanks(at, a.footprint, foe.footprint)) {
-            score += 20;
-        }
-        if archer {
-            score += 3 * nearest_foe(&foes, at).min(6) as i32;
-        }
-        candidates.push((score, *square, *action));
-    }
-    candidates.sort_by_key(|(score, s, _)| (std::cmp::Reverse(*score), s.y, s.x));
-    let mut best: Option<(i32, Square, MovementAction)> = None;
-    for (score, square, action) in candidates.into_iter().take(8) {
-        let Ok(path) = path_preview(world, creature, action, square, &[]) else { continue };
-        let score = score - 30 * path.provocations.iter().map(|p| p.from.len() as i32).sum::<i32>();
-        if best.is_none_or(|(b, _, _)| score > b) {
-            best = Some((score, square, action));
-        }
-    }
+    // Close in: the square within one move from which it could strike, flanking if it can, provoking least;
+    // a tumbler weighs the tumble too (000:78-79).
+    let closing = Closing { me: &me, foes: &foes, allies: &allies, armament: &armament, reach, archer };
+    let walk = close_in(world, creature, &closing, None);
+    let tumble_bonus = world.get::<Skills>(creature).and_then(|s| s.tumble).filter(|b| *b >= 5);
+    let tumble = tumble_bonus.and_then(|bonus| close_in(world, creature, &closing, Some(bonus)));
+    let (best, tumbling) = match (walk, tumble) {
+        (Some(w), Some(t)) if t.0 > w.0 => (Some(t), true),
+        (None, Some(t)) => (Some(t), true),
+        (w, _) => (w, false),
+    };
     if let Some((score, to, action)) = best
         && score > 40
         && budget.check(ActionKind::Move).is_ok()
     {
-        return Command::Move { creature: me.id.clone(), to, action, path: None };
+        let creature = me.id.clone();
+        return if tumbling {
+            Command::Tumble { creature, to, action, path: None }
+        } else {
+            Command::Move { creature, to, action, path: None }
+        };
     }
+    let options = move_options(world, creature);
+    let side = me.footprint.width;
     // Charge when it cannot strike otherwise this turn.
     if fresh && !archer {
         for foe in &foes {
@@ -424,6 +411,67 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         }
     }
     end
+}
+
+/// What closing in on the foes weighs.
+struct Closing<'a> {
+    me: &'a Seen,
+    foes: &'a [Seen],
+    allies: &'a [Seen],
+    armament: &'a Armament,
+    reach: u32,
+    archer: bool,
+}
+
+/// The best square within one move from which it could strike, with its score: cheap, flanking, provoking
+/// least (each foe that would strike counts against it; tumbling, by the chance the DC 15 check fails).
+fn close_in(
+    world: &mut World,
+    creature: Entity,
+    c: &Closing<'_>,
+    tumble: Option<i32>,
+) -> Option<(i32, Square, MovementAction)> {
+    let field = world.resource::<Battlefield>().clone();
+    let options = move_options_as(world, creature, tumble.is_some());
+    let side = c.me.footprint.width;
+    let mut candidates: Vec<(i32, Square, MovementAction)> = Vec::new();
+    for (square, (action, cost)) in &options.squares {
+        if !matches!(action, MovementAction::FiveFootStep | MovementAction::Move) {
+            continue;
+        }
+        let at = Footprint::new(*square, side);
+        let Some(foe) = c.foes.iter().find(|f| could_strike(&field, c.armament, c.reach, at, f.footprint, c.archer))
+        else {
+            continue;
+        };
+        let mut score = 100 - *cost as i32;
+        if c.allies.iter().any(|a| flanks(at, a.footprint, foe.footprint)) {
+            score += 20;
+        }
+        if c.archer {
+            score += 3 * nearest_foe(c.foes, at).min(6) as i32;
+        }
+        candidates.push((score, *square, *action));
+    }
+    candidates.sort_by_key(|(score, s, _)| (std::cmp::Reverse(*score), s.y, s.x));
+    // Tumbling, a foe strikes only when the check fails: 30 points a blow weighed by that chance.
+    let per_blow = match tumble {
+        Some(bonus) => {
+            let fails = (1..=20).filter(|roll| roll + bonus < crate::rules::movement::tumble_past_dc(0)).count();
+            (30 * fails as i32) / 20
+        }
+        None => 30,
+    };
+    let mut best: Option<(i32, Square, MovementAction)> = None;
+    for (score, square, action) in candidates.into_iter().take(8) {
+        let path = path_preview_as(world, creature, (action, tumble.is_some()), square, &[]);
+        let Ok(path) = path else { continue };
+        let score = score - per_blow * path.provocations.iter().map(|p| p.from.len() as i32).sum::<i32>();
+        if best.is_none_or(|(b, _, _)| score > b) {
+            best = Some((score, square, action));
+        }
+    }
+    best
 }
 
 /// The spell a caster casts now, if any: healing on the most hurt of itself and its allies at half their
