@@ -303,7 +303,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
     let two_hands = crate::rules::attack::holds_off_hand(&armament) && !archer;
-    let attack = |target, weapon, full| Command::Attack {
+    let attack = |target, weapon, full, power| Command::Attack {
         creature: me.id.clone(),
         target,
         weapon,
@@ -311,6 +311,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         full,
         lethal: false,
         nonlethal: false,
+        power,
         two_weapons: full && two_hands,
         blows: None,
     };
@@ -328,12 +329,14 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return step;
     }
     if fresh && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer) {
-        return attack(target, weapon, true);
+        let power = power_for(world, creature, &foes, (&target, weapon.as_deref()), true);
+        return attack(target, weapon, true, power);
     }
     if budget.check(ActionKind::Standard).is_ok()
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, archer)
     {
-        return attack(target, weapon, false);
+        let power = power_for(world, creature, &foes, (&target, weapon.as_deref()), false);
+        return attack(target, weapon, false, power);
     }
     // A flier that has flown (and struck) hides among the towers from its pursuers: it costs no action
     // (004:816-817, docs/rulings.md).
@@ -387,7 +390,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         && budget.check(ActionKind::Standard).is_ok()
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, true)
     {
-        return attack(target, weapon, false);
+        return attack(target, weapon, false, 0);
     }
     // Otherwise walk toward the nearest foe, as far as the turn allows, provoking least.
     let walk = if fresh { MovementAction::DoubleMove } else { MovementAction::Move };
@@ -411,6 +414,32 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         }
     }
     end
+}
+
+/// How much Power Attack a creature with the feat trades on this melee attack: all its base attack bonus
+/// when its first blow still hits 70% of the time or more, else half of it on the same terms, else none.
+fn power_for(
+    world: &mut World,
+    creature: Entity,
+    foes: &[Seen],
+    (target, weapon): (&CreatureId, Option<&str>),
+    full: bool,
+) -> u32 {
+    if !world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::PowerAttack)) {
+        return 0;
+    }
+    let Some(foe) = foes.iter().find(|f| &f.id == target).map(|f| f.entity) else { return 0 };
+    let most = world.get::<BaseAttack>(creature).map_or(0, |b| b.0.max(0) as u32);
+    for power in [most, most / 2] {
+        if power == 0 {
+            continue;
+        }
+        let request = AttackRequest { weapon, full, power, ..default() };
+        if attack_preview(world, creature, foe, request).is_ok_and(|p| p.chances.first().is_some_and(|c| *c >= 0.7)) {
+            return power;
+        }
+    }
+    0
 }
 
 /// What closing in on the foes weighs.

@@ -165,6 +165,7 @@ fn the_attack_preview_agrees_with_the_rules() {
                     full: false,
                     lethal: false,
                     nonlethal: false,
+                    power: 0,
                     two_weapons: false,
                     blows: None,
                 },

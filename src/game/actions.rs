@@ -531,6 +531,7 @@ pub(super) fn keys(world: &mut World) {
                     let mut choice = world.resource_mut::<Choice>();
                     choice.tumble = !choice.tumble;
                 }
+                KeyCode::KeyA => super::weapons::next_power(world),
                 _ => {
                     if let Some(i) = DIGITS.iter().position(|d| *d == key) {
                         super::weapons::choose(world, i + 1);

@@ -90,6 +90,7 @@ fn step_on_foe(
             // The other kind of damage than the weapon's, at -4 (004:173, 004:302).
             lethal: choice.other_damage,
             nonlethal: choice.other_damage,
+            power: choice.power,
             // A full attack uses the off-hand weapon too when the creature holds one (004:462).
             two_weapons: mode == Mode::FullAttack
                 && world.get::<Armament>(me).is_some_and(crate::rules::attack::holds_off_hand),

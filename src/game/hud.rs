@@ -48,6 +48,8 @@ pub struct HudView {
     other_damage: bool,
     /// Moves tumble (000:78-79).
     tumble: bool,
+    /// Power Attack's amount, and whether the creature commanded has the feat.
+    power: (u32, bool),
     /// What the weapon rows were worked out for: the steps played, the turn, the weapon chosen.
     weapons_for: Option<(usize, Option<usize>, u32, Option<String>)>,
 }
@@ -139,6 +141,18 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
         if ui.add(button).on_hover_text(hover).clicked() {
             clicks.0.push(HudClick::OtherDamage);
         }
+        if let (power, true) = view.power {
+            let label = if power == 0 {
+                "Power Attack [Shift+A]".to_string()
+            } else {
+                format!("Power Attack -{power} [Shift+A]")
+            };
+            let hover = "Power Attack: each press trades one more point of the melee attack rolls for damage (twice \
+                         with a two-handed weapon, none with a light one), up to the base attack bonus; the d20 feat";
+            if ui.add(egui::Button::new(label).selected(power > 0)).on_hover_text(hover).clicked() {
+                clicks.0.push(HudClick::Power);
+            }
+        }
         let button = egui::Button::new("Tumble [Shift+T]").selected(view.tumble);
         let hover = "moves tumble at half speed, through foes' spaces: a Tumble check in place of each foe's attack \
                      of opportunity (000:78-79)";
@@ -197,6 +211,8 @@ pub enum HudClick {
     OtherDamage,
     /// Switch the moves to tumbles.
     Tumble,
+    /// The next Power Attack amount.
+    Power,
 }
 
 /// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
@@ -464,6 +480,7 @@ fn gather(world: &mut World) {
     }
     // The weapon selector, worked out again when a step is played, the turn passes or the choice changes.
     super::weapons::keep_choice_valid(world);
+    super::weapons::keep_power_valid(world);
     let key = (view.steps, order.current, order.round, world.resource::<Choice>().weapon.clone());
     let old = world.resource::<HudView>();
     if old.weapons_for.as_ref() == Some(&key) {
@@ -477,6 +494,9 @@ fn gather(world: &mut World) {
     view.weapons_for = Some(key);
     view.other_damage = world.resource::<Choice>().other_damage;
     view.tumble = world.resource::<Choice>().tumble;
+    let feat = super::turn::human_turn(world)
+        .is_some_and(|me| world.get::<Feats>(me).is_some_and(|f| f.has(Feat::PowerAttack)));
+    view.power = (world.resource::<Choice>().power, feat);
     // The folder is read when the menu is open only.
     view.levels = if *world.resource::<State<AppState>>().get() == AppState::Menu {
         let cached = world.resource::<HudView>().levels.clone();
@@ -1773,6 +1793,7 @@ fn apply_clicks(world: &mut World) {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.tumble = !choice.tumble;
             }
+            HudClick::Power => super::weapons::next_power(world),
             HudClick::AllActions => {
                 let all = world.get_resource::<AllActions>().copied().unwrap_or_default();
                 world.insert_resource(AllActions(!all.0));

@@ -82,6 +82,7 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
         defensively: choice.defensively,
         lethal: choice.other_damage,
         nonlethal: choice.other_damage,
+        power: choice.power,
         paid: underway && choice.mode == Mode::FullAttack,
         ..default()
     }
@@ -435,6 +436,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Command>> {
                 full: false,
                 lethal: false,
                 nonlethal: false,
+                power: 0,
                 two_weapons: false,
                 blows: None,
             },

@@ -147,6 +147,8 @@ pub struct Choice {
     /// Moves tumble (000:78-79): at half speed, through foes' spaces, Tumble checks in place of attacks of
     /// opportunity.
     pub tumble: bool,
+    /// Power Attack: this much off the melee attack rolls, onto their damage (the d20 feat).
+    pub power: u32,
 }
 
 /// An action other than an attack being readied, as the player chose it.

@@ -138,6 +138,28 @@ pub fn handle(world: &mut World, name: &str, what: Handle) {
     world.resource_mut::<Pending>().0.push_back(command);
 }
 
+/// The next Power Attack amount for the creature commanded: one more, back to none past its base attack
+/// bonus; none without the feat (the d20 feat; docs/rulings.md).
+pub fn next_power(world: &mut World) {
+    let most = human_turn(world)
+        .filter(|me| world.get::<Feats>(*me).is_some_and(|f| f.has(Feat::PowerAttack)))
+        .and_then(|me| world.get::<BaseAttack>(me))
+        .map_or(0, |b| b.0.max(0) as u32);
+    let mut choice = world.resource_mut::<Choice>();
+    choice.power = if choice.power >= most { 0 } else { choice.power + 1 };
+}
+
+/// The Power Attack amount kept for a creature that may use it, none otherwise.
+pub fn keep_power_valid(world: &mut World) {
+    let most = human_turn(world)
+        .filter(|me| world.get::<Feats>(*me).is_some_and(|f| f.has(Feat::PowerAttack)))
+        .and_then(|me| world.get::<BaseAttack>(me))
+        .map_or(0, |b| b.0.max(0) as u32);
+    if world.resource::<Choice>().power > most {
+        world.resource_mut::<Choice>().power = 0;
+    }
+}
+
 /// Puts away or drops the weapon chosen (or the first in hand).
 pub fn handle_chosen(world: &mut World, what: Handle) {
     let Some(me) = human_turn(world) else { return };

@@ -72,6 +72,9 @@ pub enum Command {
         /// A lethal melee weapon dealing nonlethal damage, at -4 (004:302).
         #[serde(default)]
         nonlethal: bool,
+        /// Power Attack: this much off the attack roll, onto the damage (the d20 feat).
+        #[serde(default)]
+        power: u32,
         /// With `full: true`, also one attack with the weapon held in the off hand (004:462-472).
         #[serde(default)]
         two_weapons: bool,
@@ -533,12 +536,24 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 tumble: matches!(command, Command::Tumble { .. }),
             });
         }
-        Command::Attack { creature, target, weapon, defensively, full, lethal, nonlethal, two_weapons, blows } => {
+        Command::Attack {
+            creature,
+            target,
+            weapon,
+            defensively,
+            full,
+            lethal,
+            nonlethal,
+            power,
+            two_weapons,
+            blows,
+        } => {
             world.write_message(crate::rules::attack::AttackIntent {
                 defensively: *defensively,
                 full: *full,
                 lethal: *lethal,
                 nonlethal: *nonlethal,
+                power: *power,
                 two_weapons: *two_weapons,
                 blows: *blows,
                 ..crate::rules::attack::AttackIntent::new(entity(creature)?, entity(target)?, weapon.clone())

@@ -47,6 +47,8 @@ pub struct AttackIntent {
     pub lethal: bool,
     /// A lethal melee weapon meant to deal nonlethal damage: -4 to hit (004:302).
     pub nonlethal: bool,
+    /// Power Attack: this much off the melee attack roll, onto its damage (the d20 feat; docs/rulings.md).
+    pub power: u32,
     /// A readied attack set off by its trigger: taken out of turn, its standard action already spent
     /// (004:620-622).
     pub readied: bool,
@@ -78,6 +80,7 @@ impl AttackIntent {
             full: false,
             lethal: false,
             nonlethal: false,
+            power: 0,
             readied: false,
             two_weapons: false,
             blows: None,
@@ -119,6 +122,7 @@ pub fn plan_off_hand(
         defensively: like.defensively,
         lethal: like.lethal,
         nonlethal: like.nonlethal,
+        power: like.power,
         ..default()
     };
     let mut off_plan = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
@@ -1207,6 +1211,8 @@ pub struct AttackRequest<'a> {
     pub lethal: bool,
     /// A lethal melee weapon dealing nonlethal damage, at -4 (004:302).
     pub nonlethal: bool,
+    /// Power Attack: this much off the melee attack roll, onto its damage (the d20 feat).
+    pub power: u32,
     /// A readied attack: out of turn, already paid for (004:620-622).
     pub readied: bool,
     /// Its action already paid for (the off-hand blow of a full attack).
@@ -1317,7 +1323,42 @@ pub fn prepare_attack(
         plan.modifiers.push(Modifier::new(-4, "nonlethal blow with a lethal weapon (004:302)"));
         plan.nonlethal = true;
     }
+    if request.power > 0 {
+        power_attack(attacker, &mut plan, request.power)?;
+    }
     Ok(plan)
+}
+
+/// Power Attack (the d20 feat, named by the templates, not by the texts; docs/rulings.md): `n`, at most the
+/// base attack bonus, off a melee attack roll and onto its damage, twice that with a two-handed weapon,
+/// none with a light one (an unarmed strike and natural weapons excepted); a ranged attack takes none.
+pub fn power_attack(attacker: &CombatantItem, plan: &mut AttackPlan, n: u32) -> Result<(), Refusal> {
+    if !attacker.feats.has(Feat::PowerAttack) {
+        return Err(Refusal::new("Power Attack is a feat it does not have", "docs/rulings.md"));
+    }
+    // It trades on melee attacks only: a shot takes none of it.
+    if is_ranged(&plan.weapon) {
+        return Ok(());
+    }
+    let most = attacker.base_attack.0.max(0) as u32;
+    if n > most {
+        return Err(Refusal::new(
+            format!("Power Attack trades at most its base attack bonus, {most}"),
+            "docs/rulings.md",
+        ));
+    }
+    let n = n as i32;
+    plan.modifiers.push(Modifier::new(-n, "Power Attack"));
+    let weapon = &plan.weapon;
+    let damage = match weapon.handling {
+        Handling::TwoHanded if !weapon.natural && !weapon.unarmed => 2 * n,
+        Handling::Light if !weapon.natural && !weapon.unarmed => 0,
+        _ => n,
+    };
+    if damage != 0 {
+        plan.damage_modifiers.push(Modifier::new(damage, "Power Attack"));
+    }
+    Ok(())
 }
 
 /// The miss chance conditions give: an invisible target or a blinded attacker, total concealment, 50%
@@ -1422,6 +1463,7 @@ fn prepare_attack_intent(
         defensively: intent.defensively,
         lethal: intent.lethal,
         nonlethal: intent.nonlethal,
+        power: intent.power,
         readied: intent.readied,
         paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
         splash: false,
