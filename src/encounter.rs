@@ -106,6 +106,9 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
         if s.speed.fly.is_some() {
             world.entity_mut(entity).insert(crate::rules::aerial::flying::Flight::default());
         }
+        if spec.lurking {
+            world.entity_mut(entity).insert(crate::rules::core::creature::Lurking);
+        }
         if let Some(magic) = &s.spellcasting {
             world.entity_mut(entity).insert(magic.clone());
         }

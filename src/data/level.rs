@@ -97,6 +97,10 @@ pub struct PlacementDef {
     /// The creatures it knows of at the start; absent: all of them (004:58-60).
     #[serde(default)]
     pub aware_of: Option<Vec<String>>,
+    /// Lying in wait: each foe must spot it (Spot against its Hide) to be aware of it at the start
+    /// (004:56-58).
+    #[serde(default)]
+    pub lurking: bool,
     /// Changes to the template for this creature.
     #[serde(default)]
     pub overrides: TemplateOverrides,
@@ -198,6 +202,8 @@ pub struct CreatureSpec {
     pub altitude: i32,
     /// Who it knows of at the start.
     pub aware_of: Option<BTreeSet<CreatureId>>,
+    /// Lying in wait: its foes spot it or are unaware of it (004:56-58).
+    pub lurking: bool,
     /// Its numbers.
     pub stats: Stats,
     /// Conditions at the start.
@@ -627,6 +633,7 @@ fn place_creature<'a>(
         heading: placement.heading.unwrap_or(Direction::North),
         altitude,
         aware_of: placement.aware_of.as_ref().map(|ids| ids.iter().map(|i| CreatureId(i.clone())).collect()),
+        lurking: placement.lurking,
         stats,
         conditions: placement.conditions.clone(),
         rides: placement.rides.as_ref().map(|m| (CreatureId(m.clone()), placement.passenger)),

@@ -617,6 +617,15 @@ pub enum Fact {
         /// Broken or destroyed, with the rule.
         state: Option<String>,
     },
+    /// A creature lies in wait as the fight begins: its Hide, which each foe's Spot must reach (004:56-58).
+    LyingInWait {
+        /// Who.
+        creature: CreatureId,
+        /// The natural d20.
+        roll: u32,
+        /// Roll plus its Hide.
+        total: i32,
+    },
     /// A creature drew a weapon it had put away (004:218-219): a move action, or free with its move.
     Drew {
         /// Who.
@@ -996,9 +1005,6 @@ impl Fact {
             | Fact::WeaponStruck { .. }
             | Fact::WeaponDamaged { .. }
             | Fact::PickedUp { .. }
-            | Fact::Drew { .. }
-            | Fact::PutAway { .. }
-            | Fact::Dropped { .. }
             | Fact::Grappled { .. }
             | Fact::GrappleEnded { .. }
             | Fact::IntersectionAimed { .. }
@@ -1006,6 +1012,28 @@ impl Fact {
             | Fact::OverrunMet { .. }
             | Fact::FireDoused { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
+            Fact::Drew { .. } | Fact::LyingInWait { .. } | Fact::PutAway { .. } | Fact::Dropped { .. } => {
+                Some(self.gear_words())
+            }
+        }
+    }
+
+    /// The words of the facts of the gear in hand and of the ambush.
+    fn gear_words(&self) -> String {
+        match self {
+            Fact::LyingInWait { creature, roll, total } => format!(
+                "{creature} lies in wait: Hide d20 {roll} = {total}; a foe that spots less is not aware of it (004:56-58)"
+            ),
+            Fact::Drew { creature, weapon, free: false } => format!("{creature} draws its {weapon} (004:121, 004:218)"),
+            Fact::Drew { creature, weapon, free: true } => {
+                format!("{creature} draws its {weapon} as it moves, a free action (004:219)")
+            }
+            Fact::PutAway { creature, weapon } => format!("{creature} puts away its {weapon} (004:129, 004:218)"),
+            Fact::Dropped { creature, weapon, at, thrown: false } => {
+                format!("{creature} drops its {weapon} on {at} (004:149, 004:254)")
+            }
+            Fact::Dropped { creature, weapon, at, thrown: true } => format!("{creature}'s {weapon} lies on {at}"),
+            _ => String::new(),
         }
     }
 
@@ -1078,15 +1106,7 @@ impl Fact {
                 format!("{creature} and {with} grapple no more: {reason}")
             }
             Fact::PickedUp { creature, weapon, at } => format!("{creature} picks up the {weapon} from {at} (004:128)"),
-            Fact::Drew { creature, weapon, free: false } => format!("{creature} draws its {weapon} (004:121, 004:218)"),
-            Fact::Drew { creature, weapon, free: true } => {
-                format!("{creature} draws its {weapon} as it moves, a free action (004:219)")
-            }
-            Fact::PutAway { creature, weapon } => format!("{creature} puts away its {weapon} (004:129, 004:218)"),
-            Fact::Dropped { creature, weapon, at, thrown: false } => {
-                format!("{creature} drops its {weapon} on {at} (004:149, 004:254)")
-            }
-            Fact::Dropped { creature, weapon, at, thrown: true } => format!("{creature}'s {weapon} lies on {at}"),
+
             Fact::TurningChecked { creature, roll, bonus, total, max_hit_dice } => format!(
                 "{creature} turns undead: d20 {roll} {bonus:+} = {total}: up to {max_hit_dice} Hit Dice (004:552-563)"
             ),

@@ -10,8 +10,8 @@ use bevy::prelude::*;
 pub use budget::*;
 
 use crate::rules::core::creature::{
-    Abilities, Altitude, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints,
-    initiative_modifier, total,
+    Abilities, Altitude, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints, Skills,
+    ability_modifier, initiative_modifier, total,
 };
 use crate::rules::core::creature::{Riding, Seat};
 use crate::rules::core::dice::Dice;
@@ -185,7 +185,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<ResumeIntent>()
         .init_resource::<TurnOrder>();
     app.add_plugins((moving::plugin, ready::plugin, lasting::plugin));
-    app.add_systems(Rules, roll_initiative.in_set(RulesSystems::Setup));
+    app.add_systems(Rules, (notice_lurkers, roll_initiative).chain().in_set(RulesSystems::Setup));
     app.add_systems(
         Rules,
         (ask_to_resume, delay_turn, end_turn, declare_victory, note_exchanges, declare_parting)
@@ -200,6 +200,43 @@ pub fn order_initiative(entries: &mut [(InitiativeEntry, u32)]) {
     entries.sort_by(|(a, a_die), (b, b_die)| {
         (b.total, b.modifier, *b_die).cmp(&(a.total, a.modifier, *a_die)).then_with(|| a.id.cmp(&b.id))
     });
+}
+
+/// As the fight begins, each creature lying in wait hides (Hide, or Dex untrained) and each of its foes tries
+/// to spot it (Spot, or Wis untrained): one that fails is not aware of it (004:56-58; the opposed Spot
+/// against Hide is the d20 rule, docs/rulings.md). In id order, so the dice fall the same way every time.
+fn notice_lurkers(
+    mut begin: MessageReader<BeginEncounterIntent>,
+    mut dice: ResMut<Dice>,
+    lurkers: Query<(&CreatureId, &Faction, &Skills, &Abilities), With<crate::rules::core::creature::Lurking>>,
+    mut watchers: Query<(&CreatureId, &Faction, &Skills, &Abilities, &mut Awareness)>,
+    mut facts: MessageWriter<Fact>,
+) {
+    use crate::rules::core::checks::{Check, roll_check};
+    let begun = begin.read().count() > 0;
+    if !begun || lurkers.is_empty() {
+        return;
+    }
+    let everyone: std::collections::BTreeSet<CreatureId> = watchers.iter().map(|w| w.0.clone()).collect();
+    let mut hiding: Vec<_> = lurkers.iter().collect();
+    hiding.sort_by(|a, b| a.0.cmp(b.0));
+    for (lurker, side, skills, abilities) in hiding {
+        let hide = skills.hide.unwrap_or(ability_modifier(abilities.dex));
+        let roll = dice.d20();
+        let total = roll as i32 + hide;
+        facts.write(Fact::LyingInWait { creature: lurker.clone(), roll, total });
+        let mut foes: Vec<_> = watchers.iter_mut().filter(|w| w.1 != side).collect();
+        foes.sort_by(|a, b| a.0.cmp(b.0));
+        for (watcher, _, skills, abilities, mut awareness) in foes {
+            let spot = skills.spot.unwrap_or(ability_modifier(abilities.wis));
+            let reason = format!("spotting {lurker} lying in wait (004:58)");
+            if !roll_check(&mut dice, &mut facts, watcher, Check::Spot, reason, spot, total) {
+                let mut known = awareness.0.clone().unwrap_or_else(|| everyone.clone());
+                known.remove(lurker);
+                awareness.0 = Some(known);
+            }
+        }
+    }
 }
 
 /// Rolls initiative for every creature, in the order of their ids so the dice fall the same way every

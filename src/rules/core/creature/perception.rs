@@ -27,6 +27,10 @@ pub struct Misled {
     pub by: CreatureId,
 }
 
+/// Lying in wait as the fight begins: its foes must spot it to know of it (004:56-58).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lurking;
+
 /// Whether `pursuer` has lost sight of the creature `hidden` belongs to.
 pub fn lost_sight(hidden: Option<&Hidden>, pursuer: Entity) -> bool {
     hidden.is_some_and(|h| h.from.contains(&pursuer))
