@@ -711,6 +711,8 @@ fn attacker_modifiers(
     }
     if !is_ranged(weapon) && attacker.altitude.0 > target.altitude.0 {
         modifiers.push(Modifier::new(1, "higher ground (004:377)"));
+    } else if mounted_above(attacker, target, weapon) {
+        modifiers.push(Modifier::new(1, "mounted, above a foe on foot (004:477)"));
     }
     if is_ranged(weapon)
         && attacker.conditions.has(Condition::Prone)
@@ -722,6 +724,17 @@ fn attacker_modifiers(
         ));
     }
     Ok(())
+}
+
+/// Whether a rider on the ground strikes a foe on foot of Medium size or smaller from its mount's height: +1
+/// in melee, as from higher ground (004:477).
+pub fn mounted_above(attacker: &CombatantItem, target: &CombatantItem, weapon: &Weapon) -> bool {
+    !is_ranged(weapon)
+        && attacker.seat.is_some()
+        && attacker.altitude.0 == 0
+        && target.seat.is_none()
+        && target.altitude.0 == 0
+        && *target.size <= Size::Medium
 }
 
 /// Whether the attacker can see and strike the target's squares: not in a flier's blind spot (004:675-679),
