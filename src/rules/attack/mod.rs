@@ -406,6 +406,12 @@ pub struct Combatant {
     pub feinted: Option<&'static Feinted>,
     /// The grapple it is in (004:576-618).
     pub grapple: Option<&'static crate::rules::core::creature::Grapple>,
+    /// The mount it rides, if any.
+    pub riding: Option<&'static crate::rules::core::creature::Riding>,
+    /// Its last move's action and round: its rider's attacks read it (004:477, 004:479).
+    pub last_move: Option<&'static crate::rules::turns::moving::LastMove>,
+    /// The squares it paid moving this round.
+    pub travelled: Option<&'static crate::rules::turns::moving::Travelled>,
 }
 
 /// A creature's body, as the movement rules meet it (a breath's cone, a grappler's or an overrunner's space).
@@ -1339,6 +1345,7 @@ pub fn prepare_attack(
     if request.power > 0 {
         power_attack(attacker, &mut plan, request.power)?;
     }
+    mount_moved(order, creatures, attacker, &mut plan, request.full)?;
     Ok(plan)
 }
 
@@ -1370,6 +1377,42 @@ pub fn power_attack(attacker: &CombatantItem, plan: &mut AttackPlan, n: u32) -> 
     };
     if damage != 0 {
         plan.damage_modifiers.push(Modifier::new(damage, "Power Attack"));
+    }
+    Ok(())
+}
+
+/// What its mount's move this turn does to a rider's attack on the ground (004:477, 004:479): after more
+/// than 1.5 m of it, one melee attack only, no full attack; a ranged attack after its double move at -4,
+/// after its run at -8 (made, as our ruling, from where the mount stops).
+pub fn mount_moved(
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    plan: &mut AttackPlan,
+    full: bool,
+) -> Result<(), Refusal> {
+    let Some(mount) = attacker.riding.and_then(|r| creatures.get(r.0).ok()) else { return Ok(()) };
+    if mount.altitude.0 > 0 {
+        return Ok(());
+    }
+    let moved = mount.travelled.map_or(0, |t| t.in_round(order.round));
+    if full && !is_ranged(&plan.weapon) && moved > 1 {
+        return Err(Refusal::new(
+            format!("{} moved more than 1.5 m this turn: one melee attack only", mount.id),
+            "004:477",
+        ));
+    }
+    let action = mount.last_move.filter(|m| m.round == order.round).map(|m| m.action);
+    if is_ranged(&plan.weapon) {
+        match action {
+            Some(crate::rules::movement::MovementAction::DoubleMove) => {
+                plan.modifiers.push(Modifier::new(-4, "its mount's double move (004:479)"));
+            }
+            Some(crate::rules::movement::MovementAction::Run) => {
+                plan.modifiers.push(Modifier::new(-8, "its mount's run (004:479)"));
+            }
+            _ => {}
+        }
     }
     Ok(())
 }

@@ -274,6 +274,16 @@ impl Travelled {
     }
 }
 
+/// The movement action of a creature's last move, and its round: a rider's attacks read its mount's
+/// (004:477, 004:479).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    /// The round.
+    pub round: u32,
+    /// The action.
+    pub action: MovementAction,
+}
+
 /// The movement chapter's systems, so other chapters can order themselves around it.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MovementSystems;
@@ -845,6 +855,7 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     if let Some(mut travelled) = world.get_mut::<Travelled>(intent.creature) {
         travelled.add(round, cost);
     }
+    world.entity_mut(intent.creature).insert(LastMove { round, action: *action });
     let tight = space.width.min(space.height) < squeeze_width(*size, false);
     let squeezed = space.is_squeezed(*size) && !tight;
     let change = |condition, gained| ConditionChange { creature: intent.creature, condition, gained };
