@@ -160,6 +160,25 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return step;
     }
     if is_directed(world, creature) {
+        // On the ground its rider charges it at the nearest foe a lane reaches, for the rider's blow at the
+        // end (004:478, a lance's double damage, 004:460); otherwise it stands for its rider to fight.
+        let grounded = world.get::<Altitude>(creature).is_none_or(|a| a.0 == 0);
+        if grounded && fresh {
+            let mut near: Vec<&Seen> = foes.iter().collect();
+            near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+            for foe in near {
+                if let Ok(lanes) = charge_lanes(world, creature, foe.entity)
+                    && let Some(lane) = lanes.first()
+                {
+                    return Command::Charge {
+                        creature: me.id.clone(),
+                        target: foe.id.clone(),
+                        to: Some(lane.to),
+                        finish: ChargeFinish::Attack,
+                    };
+                }
+            }
+        }
         return end;
     }
     // A turned undead flees its turner as fast as it can (004:549); with nowhere farther to go it stays.
@@ -206,6 +225,27 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         && let Some(step) = take_up_the_bow(world, creature, &me, (&armament, &foes))
     {
         return step;
+    }
+    // A crossbow in hand shot and no foe next to it: it loads it (004:120, 004:137).
+    if !adjacent_foe
+        && let Some(crossbow) = armament.ready().find(|w| w.unloaded)
+        && crate::rules::attack::gear::check_handle(
+            world,
+            creature,
+            &crossbow.name,
+            crate::rules::attack::gear::Handle::Load,
+        )
+        .is_ok()
+    {
+        return Command::Load { creature: me.id.clone(), weapon: crossbow.name.clone() };
+    }
+    // Its shield slung on its back, a hand free for it, and a foe next to it or no bow in hand: it straps it
+    // on (004:127, 004:221).
+    if world.get::<Shield>(creature).is_some_and(|s| !s.strapped)
+        && (adjacent_foe || !armament.ready().any(is_ranged))
+        && crate::rules::attack::gear::check_shield(world, creature, true).is_ok()
+    {
+        return Command::Shield { creature: me.id.clone(), ready: true };
     }
     // A dying friend within reach of its hands and no foe up next to it: first aid (004:283).
     if !adjacent_foe && let Some(step) = first_aid(world, creature, &me, &all) {

@@ -57,6 +57,7 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
     let mut old: Vec<Entity> = world.query_filtered::<Entity, With<Creature>>().iter(world).collect();
     // The weapons left on the ground by the last fight.
     old.extend(world.query_filtered::<Entity, With<crate::rules::attack::gear::GroundWeapon>>().iter(world));
+    old.extend(world.query_filtered::<Entity, With<crate::rules::attack::gear::GroundShield>>().iter(world));
     for entity in old {
         world.despawn(entity);
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 
-use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, chance_to_hit, iterative_bonuses, prepare_attack};
+use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, chance_to_hit, prepare_attack};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square};
@@ -310,11 +310,13 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
         let hidden = crate::rules::core::creature::out_of_sight(&id);
         return Err(Refusal::new(hidden.reason, "004:454, 004:816-817"));
     }
-    let reach_weapon = q
-        .get(world, charger)
-        .ok()
-        .and_then(|me| me.armament.ready().find(|w| !is_ranged(w)).map(|w| w.reach))
-        .ok_or_else(|| Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"))?;
+    let rider = world.get::<Riders>(charger).and_then(|r| r.all().first().copied());
+    let rider_gear = rider.and_then(|r| world.get::<Armament>(r));
+    let own = world.get::<Armament>(charger);
+    if !own.into_iter().chain(rider_gear).any(|a| a.ready().any(|w| !is_ranged(w))) {
+        return Err(Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"));
+    }
+    let reach_weapon = own.is_some_and(|own| crate::rules::turns::moving::charges_with_reach(own, rider_gear));
     let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
     let (mine, theirs) = (height(charger), height(target));
     if let (Some((a, a_size, reach)), Some((b, b_size, _))) = (mine, theirs)
@@ -362,7 +364,7 @@ pub fn attack_preview(
     let base = a.base_attack.0;
     let rest = total(&plan.modifiers) - base;
     let mut bonuses: Vec<i32> =
-        if request.full { iterative_bonuses(base).into_iter().map(|b| b + rest).collect() } else { vec![base + rest] };
+        crate::rules::attack::blow_bonuses(&a, &plan.weapon, request.full).into_iter().map(|b| b + rest).collect();
     let mut chances: Vec<f32> = bonuses.iter().map(|&b| chance_to_hit(b, plan.armor_class, plan.miss_chance)).collect();
     if let Some(off) = off_hand {
         let bonus = total(&off.modifiers);
@@ -553,6 +555,13 @@ pub struct HandlePreview {
     pub cost: crate::rules::attack::gear::HandleCost,
     /// The foes that would strike.
     pub strikers: Vec<Entity>,
+}
+
+/// Strapping on (`ready`) or loosing `who`'s shield, as the rules would carry it out now (004:127, 004:221).
+pub fn shield_preview(world: &mut World, who: Entity, ready: bool) -> Result<HandlePreview, Refusal> {
+    let cost = crate::rules::attack::gear::check_shield(world, who, ready)?;
+    let strikers = if cost.provokes { strikers_in_place(world, who)? } else { Vec::new() };
+    Ok(HandlePreview { cost, strikers })
 }
 
 /// Drawing, putting away or dropping `weapon`, as the rules would carry it out now.

@@ -67,6 +67,22 @@ pub struct WeaponDef {
     /// A splash weapon (004:528-530): what it splashes.
     #[serde(default)]
     pub splash: Option<crate::rules::core::creature::Splash>,
+    /// A crossbow: the action loading it takes (004:120, 004:137).
+    #[serde(default)]
+    pub reload: Option<crate::rules::core::creature::Reload>,
+    /// A lance: double damage on a mounted charge (004:460, 004:478).
+    #[serde(default)]
+    pub lance: bool,
+}
+
+/// A creature's skills with Alertness: +2 on Spot (the d20 feat, « Vigilance »; the texts name it
+/// without its rule, docs/rulings.md). A template's skill values are totals, the feat's bonus counted in;
+/// a creature with no Spot total spots with its Wisdom modifier, and the feat adds its +2 to that.
+fn alert(mut skills: Skills, feats: &std::collections::BTreeSet<Feat>, wis: i32) -> Skills {
+    if feats.contains(&Feat::Alertness) && skills.spot.is_none() {
+        skills.spot = Some(crate::rules::core::creature::ability_modifier(wis) + 2);
+    }
+    skills
 }
 
 fn twenty() -> u32 {
@@ -101,6 +117,9 @@ impl WeaponDef {
             splash: self.splash.clone(),
             hit_points_lost: 0,
             stowed: false,
+            reload: self.reload,
+            unloaded: false,
+            lance: self.lance,
         }
     }
 
@@ -720,9 +739,11 @@ impl Content {
             kind: overrides.shield_kind.or(template.shield_kind).unwrap_or(ShieldKind::of_bonus(shield_bonus)),
             bonus: shield_bonus,
             hit_points_lost: 0,
+            strapped: !overrides.shield_slung,
         });
         let mut armament = Armament(weapons);
         crate::rules::core::gear::ready_for_battle(&mut armament, shield.as_ref());
+        let skills = alert(overrides.skills.clone().unwrap_or_else(|| template.skills.clone()), &feats, abilities.wis);
         Ok(Stats {
             name: overrides.name.clone().unwrap_or_else(|| template.name.clone()),
             icon: template.icon.clone().unwrap_or_else(|| "generic".into()),
@@ -737,7 +758,7 @@ impl Content {
             saves: template.saves,
             defense: Defense {
                 armor: template.armor.bonus,
-                shield: shield_bonus,
+                shield: shield.map_or(0, |s| s.armor_class()),
                 natural: template.natural_armor,
                 deflection: template.deflection,
                 // Dodge (the feat): +1 dodge bonus to AC, lost with the Dex bonus (004:36; our ruling,
@@ -748,7 +769,7 @@ impl Content {
             encumbrance: Encumbrance { armor: template.armor.category, load: overrides.load.unwrap_or(template.load) },
             armament,
             feats: Feats(feats, focus),
-            skills: overrides.skills.clone().unwrap_or_else(|| template.skills.clone()),
+            skills,
             traits: overrides.traits.clone().unwrap_or_else(|| template.traits.clone()),
             items: Items(items),
             spellcasting,
@@ -815,6 +836,10 @@ pub struct TemplateOverrides {
     /// Another kind of shield (`shield_kind: Buckler`).
     #[serde(default)]
     pub shield_kind: Option<ShieldKind>,
+    /// Its shield begins slung on its back, not strapped on: no AC bonus and no hand taken until readied
+    /// (004:221).
+    #[serde(default)]
+    pub shield_slung: bool,
 }
 
 #[cfg(test)]

@@ -179,6 +179,59 @@ pub const BAR: &[BarAction] = &[
     BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
 ];
 
+/// The keys of the weapon selector and its toggles (`src/game/weapons.rs`), beside the bar's.
+pub const SELECTOR_KEYS: &[&str] = &[
+    "Shift+1", "Shift+2", "Shift+3", "Shift+4", "Shift+5", "Shift+6", "Shift+7", "Shift+8", "Shift+9", "Shift+P",
+    "Shift+D", "Shift+L", "Shift+A", "Shift+N", "Shift+T", "Shift+S",
+];
+
+/// The rows of the table of actions in combat (004:89-163) the game offers, each with the key a player
+/// presses for it: a key of the action bar ([`BAR`]'s labels) or of the weapon selector ([`SELECTOR_KEYS`]).
+/// The rows not here are explained in docs/rulings.md, "The rows of the action table not offered"; a test
+/// walks the table and fails on a row that is in neither.
+pub const TABLE_KEYS: &[(u32, &str)] = &[
+    (89, "A"),        // melee attack, with the weapon chosen
+    (90, "A"),        // ranged attack: a bow, crossbow or thrown weapon chosen with Shift+digit
+    (91, "A"),        // unarmed attack: the unarmed strike chosen with Shift+digit
+    (94, "["),        // aid another: +2 on an ally's attack; "]" +2 to its AC
+    (96, "P"),        // drink a potion
+    (97, "."),        // bull rush
+    (99, "3"),        // sunder a weapon
+    (100, "F1"),      // sunder an object carried
+    (101, "8"),       // escape a grapple; "9" by Escape Artist
+    (102, "'"),       // feint
+    (103, "K"),       // cast a spell
+    (106, "Y"),       // ready
+    (107, "F6"),      // first aid to a dying friend
+    (108, "Home"),    // overrun
+    (109, "\\"),      // turn or rebuke undead
+    (111, "D"),       // total defence
+    (114, "B"),       // a supernatural ability: the breath weapon
+    (115, "I"),       // a skill of one action: Hide from pursuers; "J" Bluff in the air
+    (118, "M"),       // move
+    (120, "Shift+L"), // load a light or hand crossbow
+    (121, "Shift+1"), // draw a weapon: choose one put away
+    (124, "N"),       // mount or dismount
+    (127, "Shift+S"), // ready or loose a shield
+    (128, "2"),       // pick up an item
+    (129, "Shift+P"), // sheathe a weapon
+    (130, "U"),       // stand up
+    (133, "F"),       // full attack
+    (136, "C"),       // charge
+    (137, "Shift+L"), // load a heavy crossbow
+    (138, "R"),       // run
+    (139, "`"),       // coup de grâce
+    (142, "W"),       // withdraw
+    (149, "Shift+D"), // drop an item
+    (152, "F8"),      // drop to the floor
+    (156, "S"),       // 5-foot step
+    (157, "L"),       // delay
+    (160, ";"),       // trip
+    (161, "1"),       // disarm
+    (162, "4"),       // grapple
+    (163, "Shift+A"), // use a feat: Power Attack; "H" Flyby Attack
+];
+
 /// Whether taking off or landing could apply: the rules check the rest on the click (004:657-670).
 fn flight_bar_state(world: &World, me: Entity, kind: BarKind, conditions: &Conditions) -> Result<(), Refusal> {
     let aloft = world.get::<Altitude>(me).is_some_and(|a| a.0 > 0);
@@ -523,6 +576,8 @@ pub(super) fn keys(world: &mut World) {
             match key {
                 KeyCode::KeyP => super::weapons::handle_chosen(world, Handle::PutAway),
                 KeyCode::KeyD => super::weapons::handle_chosen(world, Handle::Drop),
+                KeyCode::KeyL => super::weapons::handle_chosen(world, Handle::Load),
+                KeyCode::KeyS => super::weapons::handle_shield(world),
                 KeyCode::KeyN => {
                     let mut choice = world.resource_mut::<Choice>();
                     choice.other_damage = !choice.other_damage;
@@ -541,8 +596,13 @@ pub(super) fn keys(world: &mut World) {
             continue;
         }
         if let Some(entry) = BAR.iter().find(|b| b.key == key) {
-            if bar_state(world, entry.kind).is_ok() {
-                use_bar(world, entry.kind);
+            // A key whose action does not apply says why, as its greyed button does.
+            match bar_state(world, entry.kind) {
+                Ok(()) => use_bar(world, entry.kind),
+                Err(refusal) => {
+                    let words = format!("{}: {} ({})", entry.label, refusal.reason, refusal.rule);
+                    world.insert_resource(Notice(Some((false, words))));
+                }
             }
             continue;
         }

@@ -42,6 +42,8 @@ pub struct HudView {
     bands: Vec<BandRow>,
     /// The weapon selector of the creature the player commands.
     weapons: Vec<super::weapons::WeaponRow>,
+    /// Its shield.
+    shield: Option<super::weapons::ShieldRow>,
     /// The ids of the creatures, to name who would strike.
     names: std::collections::HashMap<Entity, String>,
     /// The blows deal the other kind of damage than the weapon's (004:173, 004:302).
@@ -51,7 +53,7 @@ pub struct HudView {
     /// Power Attack's amount, and whether the creature commanded has the feat.
     power: (u32, bool),
     /// What the weapon rows were worked out for: the steps played, the turn, the weapon chosen.
-    weapons_for: Option<(usize, Option<usize>, u32, Option<String>)>,
+    weapons_for: Option<WeaponsFor>,
 }
 
 /// One altitude band of the chase scale's panel.
@@ -102,7 +104,11 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new("Weapons:").color(GREY));
         for row in &view.weapons {
-            let state = if row.in_hand { "" } else { " (put away)" };
+            let state = match (row.in_hand, row.unloaded) {
+                (false, _) => " (put away)",
+                (true, true) => " (not loaded)",
+                (true, false) => "",
+            };
             let label = format!("{} {}{state} [Shift+{}]", row.name, row.line, row.key);
             let button = egui::Button::new(label).selected(row.chosen);
             let hover = match &row.draw {
@@ -119,9 +125,11 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             if !row.chosen {
                 continue;
             }
-            for (what, label, cost) in
-                [(Handle::PutAway, "Put away [Shift+P]", &row.put_away), (Handle::Drop, "Drop [Shift+D]", &row.drop)]
-            {
+            for (what, label, cost) in [
+                (Handle::Load, "Load [Shift+L]", &row.load),
+                (Handle::PutAway, "Put away [Shift+P]", &row.put_away),
+                (Handle::Drop, "Drop [Shift+D]", &row.drop),
+            ] {
                 let Some(cost) = cost else { continue };
                 let (enabled, hover) = match cost {
                     Ok(preview) => (true, super::weapons::cost_words(preview, name)),
@@ -133,6 +141,22 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 if response.clicked() {
                     clicks.0.push(HudClick::Handle(row.name.clone(), what));
                 }
+            }
+        }
+        if let Some(shield) = &view.shield {
+            let label = if shield.strapped {
+                format!("Loose the {} [Shift+S]", shield.name)
+            } else {
+                format!("Strap on the {} [Shift+S]", shield.name)
+            };
+            let (enabled, hover) = match &shield.cost {
+                Ok(preview) => (true, super::weapons::cost_words(preview, name)),
+                Err(refusal) => (false, refusal.to_string()),
+            };
+            let response = ui.add_enabled(enabled, egui::Button::new(label).selected(shield.strapped));
+            let response = if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
+            if response.clicked() {
+                clicks.0.push(HudClick::Shield);
             }
         }
         let button = egui::Button::new("Other damage [Shift+N]").selected(view.other_damage);
@@ -161,6 +185,10 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
         }
     });
 }
+
+/// What the weapon selector was worked out for: the steps played, whose turn and which round, the weapon
+/// chosen, and the creature commanded.
+type WeaponsFor = (usize, Option<usize>, u32, Option<String>, Option<Entity>);
 
 #[derive(Clone)]
 struct TrackerRow {
@@ -213,6 +241,8 @@ pub enum HudClick {
     Tumble,
     /// The next Power Attack amount.
     Power,
+    /// Strap on or loose the shield.
+    Shield,
 }
 
 /// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
@@ -481,13 +511,17 @@ fn gather(world: &mut World) {
     // The weapon selector, worked out again when a step is played, the turn passes or the choice changes.
     super::weapons::keep_choice_valid(world);
     super::weapons::keep_power_valid(world);
-    let key = (view.steps, order.current, order.round, world.resource::<Choice>().weapon.clone());
+    // Of a party acting together, the one commanded: Tab changes whose weapons these are.
+    let commanded = super::turn::human_turn(world);
+    let key = (view.steps, order.current, order.round, world.resource::<Choice>().weapon.clone(), commanded);
     let old = world.resource::<HudView>();
     if old.weapons_for.as_ref() == Some(&key) {
         view.weapons = old.weapons.clone();
+        view.shield = old.shield.clone();
         view.names = old.names.clone();
     } else {
         view.weapons = super::weapons::weapon_rows(world);
+        view.shield = super::weapons::shield_row(world);
         let mut ids = world.query::<(Entity, &CreatureId)>();
         view.names = ids.iter(world).map(|(e, id)| (e, id.0.clone())).collect();
     }
@@ -740,6 +774,10 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             let mut damage = a.plan.weapon.damage.to_string();
             if !a.plan.damage_modifiers.is_empty() {
                 damage = format!("{damage}, {}", describe_modifiers(&a.plan.damage_modifiers));
+            }
+            // Multiplied (a set spear, a lance on a mounted charge, a dive): the dice and modifiers again.
+            for times in &a.plan.multipliers {
+                damage = format!("{damage}, x{} {}", times.value, times.source);
             }
             for extra in &a.plan.extra_dice {
                 damage = format!("{damage}, +{extra} not multiplied (004:27)");
@@ -1582,6 +1620,13 @@ fn draw(
     time: Res<Time>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // The keys are the game's: Tab commands the next of a party acting together, not the next button, and
+    // no button keeps the keyboard to itself (the HUD has no text to type).
+    ctx.memory_mut(|m| {
+        if let Some(id) = m.focused() {
+            m.surrender_focus(id);
+        }
+    });
     let mut root = egui::Ui::new(
         ctx.clone(),
         "hud".into(),
@@ -1789,6 +1834,7 @@ fn apply_clicks(world: &mut World) {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.other_damage = !choice.other_damage;
             }
+            HudClick::Shield => super::weapons::handle_shield(world),
             HudClick::Tumble => {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.tumble = !choice.tumble;

@@ -148,6 +148,7 @@ pub fn redraw(
     old: Query<Entity, With<Overlay>>,
     creatures: Query<(&Position, &Space, &CreatureId)>,
     ground: Query<&crate::rules::attack::gear::GroundWeapon>,
+    shields: Query<&crate::rules::attack::gear::GroundShield>,
     mut drawn: Local<u64>,
 ) {
     let Some(encounter) = encounter else { return };
@@ -168,6 +169,22 @@ pub fn redraw(
             Transform::from_translation(at.extend(Z_PATH)).with_rotation(Quat::from_rotation_z(0.5)),
         ));
         label(&mut commands, lying.weapon.name.clone(), at + Vec2::new(0.0, -8.0), Color::srgb(0.95, 0.9, 0.75), 11.0);
+    }
+    // A shield on the ground: a round boss on its square, and its name (004:221).
+    for lying in &shields {
+        let at = square_centre(lying.at, height) + Vec2::new(0.0, TILE_PX * 0.28);
+        commands.spawn((
+            Overlay,
+            Sprite::from_color(Color::srgb(0.6, 0.62, 0.7), Vec2::new(TILE_PX * 0.3, TILE_PX * 0.22)),
+            Transform::from_translation(at.extend(Z_PATH)),
+        ));
+        label(
+            &mut commands,
+            lying.shield.kind.name().to_string(),
+            at + Vec2::new(0.0, 8.0),
+            Color::srgb(0.85, 0.88, 0.95),
+            11.0,
+        );
     }
     for square in &previews.threatened {
         shade(&mut commands, *square, height, Color::srgba(0.9, 0.1, 0.1, 0.22), 0.0, Z_SHADE + 0.5);

@@ -2,7 +2,7 @@
 //! which are in hand and which put away, and what drawing, putting away or dropping one costs and who would
 //! strike, before the click (004:121, 004:129, 004:149, 004:218-219). `Shift+1`…`Shift+9` choose a weapon
 //! for the attacks to come (drawing it first if it is put away), `Shift+P` puts the chosen one away,
-//! `Shift+D` drops it.
+//! `Shift+D` drops it, `Shift+L` loads the chosen crossbow (004:120, 004:137).
 
 use bevy::prelude::*;
 
@@ -35,6 +35,10 @@ pub struct WeaponRow {
     pub put_away: Option<Result<HandlePreview, Refusal>>,
     /// What dropping it would cost, if it is in hand and can be.
     pub drop: Option<Result<HandlePreview, Refusal>>,
+    /// A crossbow shot and not loaded again (004:120, 004:137).
+    pub unloaded: bool,
+    /// What loading it would cost, if it is a crossbow in hand not loaded.
+    pub load: Option<Result<HandlePreview, Refusal>>,
 }
 
 /// The weapon rows of the creature the player commands now; none outside its turn.
@@ -57,6 +61,7 @@ pub fn weapon_rows(world: &mut World) -> Vec<WeaponRow> {
             (true, true) => (handled(world, Handle::Draw), None, None),
             (true, false) => (None, handled(world, Handle::PutAway), handled(world, Handle::Drop)),
         };
+        let load = (weapon.unloaded && !weapon.stowed).then(|| handle_preview(world, me, &weapon.name, Handle::Load));
         rows.push(WeaponRow {
             key: i + 1,
             name: weapon.name.clone(),
@@ -66,9 +71,47 @@ pub fn weapon_rows(world: &mut World) -> Vec<WeaponRow> {
             draw,
             put_away,
             drop,
+            unloaded: weapon.unloaded,
+            load,
         });
     }
     rows
+}
+
+/// The shield of the selector: its name, whether it is strapped on, and what strapping it on or loosing it
+/// would cost (004:127, 004:221).
+#[derive(Clone, Debug)]
+pub struct ShieldRow {
+    /// Its name.
+    pub name: String,
+    /// Strapped on (else slung on its back).
+    pub strapped: bool,
+    /// What loosing it (strapped) or strapping it on (slung) would cost.
+    pub cost: Result<HandlePreview, Refusal>,
+}
+
+/// The shield of the creature the player commands now, if it carries one.
+pub fn shield_row(world: &mut World) -> Option<ShieldRow> {
+    let me = human_turn(world)?;
+    let shield = *world.get::<Shield>(me)?;
+    let cost = crate::preview::shield_preview(world, me, !shield.strapped);
+    Some(ShieldRow { name: shield.kind.name().to_string(), strapped: shield.strapped, cost })
+}
+
+/// Straps on or looses the shield of the creature commanded, or says why not (004:127, 004:221).
+pub fn handle_shield(world: &mut World) {
+    let Some(me) = human_turn(world) else { return };
+    let Some(shield) = world.get::<Shield>(me).copied() else {
+        world.insert_resource(Notice(Some((false, "it carries no shield (004:221)".into()))));
+        return;
+    };
+    let ready = !shield.strapped;
+    if let Err(refusal) = crate::preview::shield_preview(world, me, ready) {
+        world.insert_resource(Notice(Some((false, format!("{} ({})", refusal.reason, refusal.rule)))));
+        return;
+    }
+    let creature = id_of(world, me);
+    world.resource_mut::<Pending>().0.push_back(Command::Shield { creature, ready });
 }
 
 /// The weapon the attacks will use: the one chosen if it is still in hand, else the first ready.
@@ -134,6 +177,7 @@ pub fn handle(world: &mut World, name: &str, what: Handle) {
         Handle::Draw => Command::Draw { creature, weapon },
         Handle::PutAway => Command::PutAway { creature, weapon },
         Handle::Drop => Command::Drop { creature, weapon },
+        Handle::Load => Command::Load { creature, weapon },
     };
     world.resource_mut::<Pending>().0.push_back(command);
 }

@@ -223,6 +223,22 @@ pub enum Command {
         /// The weapon's name.
         weapon: String,
     },
+    /// Strap on its shield slung on its back (`ready`), or loose the one strapped on, which falls on its
+    /// square (004:127, 004:221): a move action that provokes nothing, free with a move at base attack +1.
+    Shield {
+        /// Its id.
+        creature: CreatureId,
+        /// Strap it on, or loose it.
+        ready: bool,
+    },
+    /// Load a crossbow held (004:120, 004:137): a move action, a full-round one for a heavy crossbow; both
+    /// provoke.
+    Load {
+        /// Its id.
+        creature: CreatureId,
+        /// The crossbow's name.
+        weapon: String,
+    },
     /// Deliver the charge of a touch spell held (004:200): a melee touch attack, a standard action.
     Touch {
         /// Its id.
@@ -452,6 +468,8 @@ impl Command {
             | Command::Draw { creature, .. }
             | Command::PutAway { creature, .. }
             | Command::Drop { creature, .. }
+            | Command::Load { creature, .. }
+            | Command::Shield { creature, .. }
             | Command::Sunder { creature, .. }
             | Command::Grapple { creature, .. }
             | Command::Throw { creature, .. }
@@ -646,14 +664,20 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         }
         Command::Draw { creature, weapon }
         | Command::PutAway { creature, weapon }
-        | Command::Drop { creature, weapon } => {
+        | Command::Drop { creature, weapon }
+        | Command::Load { creature, weapon } => {
             use crate::rules::attack::gear::{Handle, HandleIntent};
             let handle = match command {
                 Command::Draw { .. } => Handle::Draw,
                 Command::PutAway { .. } => Handle::PutAway,
+                Command::Load { .. } => Handle::Load,
                 _ => Handle::Drop,
             };
             world.write_message(HandleIntent { creature: entity(creature)?, weapon: weapon.clone(), handle });
+        }
+        Command::Shield { creature, ready } => {
+            world
+                .write_message(crate::rules::attack::gear::ShieldIntent { creature: entity(creature)?, ready: *ready });
         }
         Command::Touch { creature, target } => {
             world

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use super::provoke_as;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::gear::{check_draw, check_in_hand, hands_for, hands_free};
+use crate::rules::core::gear::{Loading, check_draw, check_in_hand, check_load, hands_for, hands_free, loading};
 use crate::rules::core::geometry::Square;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
@@ -28,6 +28,52 @@ pub struct GroundWeapon {
     pub at: Square,
 }
 
+/// A shield lying on the ground, loosed and dropped (004:221).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroundShield {
+    /// The shield.
+    pub shield: Shield,
+    /// The square it lies on.
+    pub at: Square,
+}
+
+/// Something lying on the ground a creature may pick up (004:128).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lying {
+    /// A weapon.
+    Weapon(GroundWeapon),
+    /// A shield.
+    Shield(GroundShield),
+}
+
+impl Lying {
+    /// Its name.
+    pub fn name(&self) -> String {
+        match self {
+            Lying::Weapon(g) => g.weapon.name.clone(),
+            Lying::Shield(g) => g.shield.kind.name().to_string(),
+        }
+    }
+
+    /// The square it lies on.
+    pub fn at(&self) -> Square {
+        match self {
+            Lying::Weapon(g) => g.at,
+            Lying::Shield(g) => g.at,
+        }
+    }
+}
+
+/// Asks to strap on its shield slung on its back, or to loose the one strapped on and drop it (004:127,
+/// 004:221).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ShieldIntent {
+    /// Who.
+    pub creature: Entity,
+    /// Strap it on (`true`) or loose it (`false`).
+    pub ready: bool,
+}
+
 /// What a creature does with a weapon of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Handle {
@@ -37,6 +83,8 @@ pub enum Handle {
     PutAway,
     /// Drop it on its square (004:254).
     Drop,
+    /// Load it, a crossbow (004:120, 004:137).
+    Load,
 }
 
 impl Handle {
@@ -46,6 +94,7 @@ impl Handle {
             Handle::Draw => Action::Draw,
             Handle::PutAway => Action::PutAway,
             Handle::Drop => Action::Drop,
+            Handle::Load => Action::Load,
         }
     }
 }
@@ -72,10 +121,13 @@ pub struct PickUpIntent {
 
 /// The rows of the table of actions the handlings are (004:121, 004:129, 004:149): line, action, whether
 /// it provokes, as this module plays them; picking up is 004:128, a move action that provokes.
-pub const TABLE_ROWS: [(u32, ActionKind, bool); 4] = [
+pub const TABLE_ROWS: [(u32, ActionKind, bool); 7] = [
+    (120, ActionKind::Move, true),
     (121, ActionKind::Move, false),
+    (127, ActionKind::Move, false),
     (128, ActionKind::Move, true),
     (129, ActionKind::Move, true),
+    (137, ActionKind::FullRound, true),
     (149, ActionKind::Free, false),
 ];
 
@@ -87,6 +139,94 @@ fn row(line: u32) -> (ActionKind, bool) {
 /// The round a creature last drew a weapon as it moved: one free draw a turn (our ruling).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrewOnTheMove(pub u32);
+
+/// The round a creature last readied or loosed its shield as it moved: once a turn (our ruling).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShieldOnTheMove(pub u32);
+
+/// What strapping on its shield (`ready`) or loosing it costs `creature` now, or why it cannot: a move
+/// action that provokes nothing, free when it has moved this turn with a base attack of +1 or more, once a
+/// turn (004:127, 004:221); strapping takes a free hand, but for a buckler.
+pub fn check_shield(world: &World, creature: Entity, ready: bool) -> Result<HandleCost, Refusal> {
+    world.resource::<TurnOrder>().check_turn(creature)?;
+    if !world.get::<Conditions>(creature).is_some_and(|c| c.can_act()) {
+        return Err(Refusal::new("a helpless creature cannot handle its shield", "004:278"));
+    }
+    if world.get::<Grapple>(creature).is_some() {
+        return Err(Refusal::new("in a grapple it cannot handle its shield", "004:599"));
+    }
+    let shield = world.get::<Shield>(creature).ok_or_else(|| Refusal::new("it carries no shield", "004:221"))?;
+    match (ready, shield.strapped) {
+        (true, true) => return Err(Refusal::new("its shield is strapped on already", "004:221")),
+        (false, false) => {
+            return Err(Refusal::new("its shield is not strapped on: it is slung on its back", "004:221"));
+        }
+        (true, false) => {
+            let empty = Armament::default();
+            let armament = world.get::<Armament>(creature).unwrap_or(&empty);
+            if crate::rules::core::gear::hands_to_strap(shield) > hands_free(armament, Some(shield)) {
+                return Err(Refusal::new(
+                    "its hands are full: put away or drop a weapon to strap its shield on",
+                    "004:221",
+                ));
+            }
+        }
+        (false, true) => {}
+    }
+    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
+    let round = world.resource::<TurnOrder>().round;
+    let on_the_move = world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1)
+        && budget.movement == MovementMade::Moved
+        && world.get::<ShieldOnTheMove>(creature).is_none_or(|d| d.0 != round);
+    let (kind, provokes) = row(127);
+    let cost = if on_the_move {
+        HandleCost { kind: ActionKind::Free, provokes, rule: "004:221" }
+    } else {
+        HandleCost { kind, provokes, rule: "004:127, 004:221" }
+    };
+    budget.check(cost.kind)?;
+    Ok(cost)
+}
+
+/// Straps shields on and looses them as asked, or writes why not. A shield loosed falls on its square
+/// (004:221: « détacher et lâcher »).
+pub(super) fn handle_shields(world: &mut World, mut intents: Local<MessageCursor<ShieldIntent>>) {
+    let read: Vec<ShieldIntent> = intents.read(world.resource::<Messages<ShieldIntent>>()).copied().collect();
+    for intent in read {
+        let Some(id) = world.get::<CreatureId>(intent.creature).cloned() else { continue };
+        let action = if intent.ready { Action::ReadyShield } else { Action::LooseShield };
+        let cost = match check_shield(world, intent.creature, intent.ready) {
+            Ok(cost) => cost,
+            Err(refusal) => {
+                refuse(world, &id, action, refusal);
+                continue;
+            }
+        };
+        spend(world, intent.creature, cost.kind);
+        let free = cost.kind == ActionKind::Free;
+        if free {
+            let round = world.resource::<TurnOrder>().round;
+            world.entity_mut(intent.creature).insert(ShieldOnTheMove(round));
+        }
+        let Some(mut shield) = world.get::<Shield>(intent.creature).copied() else { continue };
+        let at = world.get::<Position>(intent.creature).map_or(Square::new(0, 0), |p| p.0);
+        let name = shield.kind.name().to_string();
+        let fact = if intent.ready {
+            shield.strapped = true;
+            world.entity_mut(intent.creature).insert(shield);
+            Fact::ShieldReadied { creature: id, shield: name, free }
+        } else {
+            world.entity_mut(intent.creature).remove::<Shield>();
+            world.spawn(GroundShield { shield: Shield { strapped: false, ..shield }, at });
+            Fact::ShieldLoosed { creature: id, shield: name, at, free }
+        };
+        let bonus = world.get::<Shield>(intent.creature).map_or(0, Shield::armor_class);
+        if let Some(mut defense) = world.get_mut::<Defense>(intent.creature) {
+            defense.shield = bonus;
+        }
+        world.write_message(fact);
+    }
+}
 
 /// How a handling of a weapon is paid for, and whether it provokes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +242,8 @@ pub struct HandleCost {
 /// What handling `weapon` costs `creature` now, or why it cannot: drawing a weapon put away with hands free
 /// for it, a move action, free when it has moved this turn with a base attack of +1 or more and has not yet
 /// drawn so (004:219); putting away what it holds, a move action that provokes (004:129); dropping it, free
-/// (004:149).
+/// (004:149); loading a crossbow shot, a move action for a light one, a full-round action for a heavy one,
+/// one step less with Rapid Reload, provoking (004:120, 004:137).
 pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handle) -> Result<HandleCost, Refusal> {
     world.resource::<TurnOrder>().check_turn(creature)?;
     if !world.get::<Conditions>(creature).is_some_and(|c| c.can_act()) {
@@ -135,6 +276,18 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
             let (kind, provokes) = row(149);
             HandleCost { kind, provokes, rule: "004:149, 004:254" }
         }
+        Handle::Load => {
+            let crossbow = check_load(armament, weapon)?;
+            let rapid = world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::RapidReload));
+            let heavy = crossbow.reload == Some(Reload::FullRound);
+            let (kind, provokes) = row(if heavy { 137 } else { 120 });
+            let (kind, rule) = match (loading(crossbow, rapid), heavy) {
+                (Some(Loading::Move), true) => (ActionKind::Move, "004:137, Rapid Reload"),
+                (_, true) => (kind, "004:137"),
+                (_, false) => (kind, "004:120"),
+            };
+            HandleCost { kind, provokes, rule }
+        }
     };
     budget.check(cost.kind)?;
     Ok(cost)
@@ -154,9 +307,11 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
             }
         };
         spend(world, intent.creature, cost.kind);
-        if cost.provokes
-            && provoke_as(world, Provoking::new(intent.creature, action, "putting away a weapon (004:129)")).dropped
-        {
+        let why = match intent.handle {
+            Handle::Load => "loading a crossbow (004:120, 004:137)",
+            _ => "putting away a weapon (004:129)",
+        };
+        if cost.provokes && provoke_as(world, Provoking::new(intent.creature, action, why)).dropped {
             continue;
         }
         let at = world.get::<Position>(intent.creature).map_or(Square::new(0, 0), |p| p.0);
@@ -169,11 +324,22 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
                     world.entity_mut(intent.creature).insert(DrewOnTheMove(round));
                 }
                 set_stowed(world, intent.creature, &weapon, false);
-                Fact::Drew { creature: id, weapon, free }
+                if let Some(second) = second_draw(world, intent.creature, &weapon) {
+                    set_stowed(world, intent.creature, &second, false);
+                    world.write_message(Fact::Drew { creature: id.clone(), weapon: weapon.clone(), free });
+                    Fact::Drew { creature: id, weapon: second, free: true }
+                } else {
+                    Fact::Drew { creature: id, weapon, free }
+                }
             }
             Handle::PutAway => {
                 set_stowed(world, intent.creature, &weapon, true);
                 Fact::PutAway { creature: id, weapon }
+            }
+            Handle::Load => {
+                set_loaded(world, intent.creature, &weapon, true);
+                let line = if cost.rule.starts_with("004:137") { 137 } else { 120 };
+                Fact::Loaded { creature: id, weapon, line }
             }
             Handle::Drop => {
                 let Some(dropped) = take_from_hand(world, intent.creature, &weapon) else { continue };
@@ -183,6 +349,21 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
         };
         world.write_message(fact);
     }
+}
+
+/// With Two-Weapon Fighting, drawing a light or one-handed weapon draws a second one with it, in the time of
+/// one (004:219): the first such weapon put away, in its sheet's order, that a hand still free can take.
+fn second_draw(world: &World, creature: Entity, drawn: &str) -> Option<String> {
+    if !world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::TwoWeaponFighting)) {
+        return None;
+    }
+    let armament = world.get::<Armament>(creature)?;
+    let one_hand = |w: &Weapon| !w.natural && !w.unarmed && hands_for(w) == 1;
+    if !armament.ready().any(|w| w.name == drawn && one_hand(w)) {
+        return None;
+    }
+    let free = hands_free(armament, world.get::<Shield>(creature));
+    armament.0.iter().find(|w| w.stowed && one_hand(w) && free >= 1).map(|w| w.name.clone())
 }
 
 /// Takes the weapon named out of `creature`'s hand, the first of that name it holds.
@@ -211,6 +392,23 @@ pub fn take_in_hand(world: &mut World, creature: Entity, mut weapon: Weapon) {
     weapon.stowed = hands_for(&weapon) > hands_free(&armament, shield.as_ref());
     // A weapon taken becomes its usual one; a flask snatched goes with its other gear.
     if weapon.splash.is_some() { armament.0.push(weapon) } else { armament.0.insert(0, weapon) }
+}
+
+/// A crossbow shot is not loaded, unless it loads as a free action (Rapid Reload with a light one), which we
+/// play as done with the shot (004:120, 004:137; docs/rulings.md).
+pub fn shot(world: &mut World, shooter: Entity, weapon: &Weapon) {
+    let rapid = world.get::<Feats>(shooter).is_some_and(|f| f.has(Feat::RapidReload));
+    if matches!(loading(weapon, rapid), Some(Loading::Move | Loading::FullRound)) {
+        set_loaded(world, shooter, &weapon.name, false);
+    }
+}
+
+fn set_loaded(world: &mut World, creature: Entity, name: &str, loaded: bool) {
+    if let Some(mut armament) = world.get_mut::<Armament>(creature)
+        && let Some(weapon) = armament.0.iter_mut().find(|w| w.name == name && !w.stowed && w.unloaded == loaded)
+    {
+        weapon.unloaded = !loaded;
+    }
 }
 
 fn set_stowed(world: &mut World, creature: Entity, name: &str, stowed: bool) {
@@ -248,17 +446,36 @@ pub fn within_reach(world: &World, creature: Entity) -> Vec<(Entity, GroundWeapo
     found
 }
 
-/// Whether `creature` may pick up a weapon now: its turn, its move action, a weapon within reach.
-pub fn check_pick_up(world: &World, intent: &PickUpIntent) -> Result<(Entity, GroundWeapon), Refusal> {
+/// The shields on the ground `creature` could pick up now, if it carries none: on its squares or next to
+/// them, nearest first.
+pub fn shields_within_reach(world: &World, creature: Entity) -> Vec<(Entity, GroundShield)> {
+    let Some(at) = world.get::<Space>(creature).zip(world.get::<Position>(creature)).map(|(s, p)| s.at(p.0)) else {
+        return Vec::new();
+    };
+    if world.get::<Shield>(creature).is_some() {
+        return Vec::new();
+    }
+    let Some(mut q) = world.try_query::<(Entity, &GroundShield)>() else { return Vec::new() };
+    let mut found: Vec<(Entity, GroundShield)> =
+        q.iter(world).filter(|(_, g)| at.distance_to_square(g.at) <= 1).map(|(e, g)| (e, *g)).collect();
+    found.sort_by_key(|(_, g)| (at.distance_to_square(g.at), g.at.y, g.at.x, g.shield.kind.name()));
+    found
+}
+
+/// Whether `creature` may pick up something now: its turn, its move action, a weapon within reach, or a
+/// shield if it carries none; the one named, else the nearest weapon, else the nearest shield.
+pub fn check_pick_up(world: &World, intent: &PickUpIntent) -> Result<(Entity, Lying), Refusal> {
     world.resource::<TurnOrder>().check_turn(intent.creature)?;
     world.get::<ActionBudget>(intent.creature).copied().unwrap_or_default().check(row(128).0)?;
     if !world.get::<Conditions>(intent.creature).is_some_and(|c| c.can_act()) {
         return Err(Refusal::new("a helpless creature cannot pick anything up", "004:278"));
     }
-    within_reach(world, intent.creature)
-        .into_iter()
-        .find(|(_, g)| intent.weapon.as_ref().is_none_or(|name| *name == g.weapon.name))
-        .ok_or_else(|| Refusal::new("no weapon lies on its squares or next to them", "004:128"))
+    let weapons = within_reach(world, intent.creature).into_iter().map(|(e, g)| (e, Lying::Weapon(g)));
+    let shields = shields_within_reach(world, intent.creature).into_iter().map(|(e, g)| (e, Lying::Shield(g)));
+    weapons
+        .chain(shields)
+        .find(|(_, lying)| intent.weapon.as_ref().is_none_or(|name| *name == lying.name()))
+        .ok_or_else(|| Refusal::new("nothing it could pick up lies on its squares or next to them", "004:128"))
 }
 
 /// Carries out pick-up intents: a move action that provokes (004:128), then the weapon in hand if a hand is
@@ -281,7 +498,14 @@ pub fn resolve_pick_ups(world: &mut World, mut intents: Local<MessageCursor<Pick
             continue;
         }
         world.despawn(object);
-        take_in_hand(world, intent.creature, ground.weapon.clone());
-        world.write_message(Fact::PickedUp { creature: id, weapon: ground.weapon.name, at: ground.at });
+        let (weapon, at) = (ground.name(), ground.at());
+        match ground {
+            Lying::Weapon(g) => take_in_hand(world, intent.creature, g.weapon),
+            // A shield picked up is slung on its back, to be strapped on (our ruling).
+            Lying::Shield(g) => {
+                world.entity_mut(intent.creature).insert(g.shield);
+            }
+        }
+        world.write_message(Fact::PickedUp { creature: id, weapon, at });
     }
 }

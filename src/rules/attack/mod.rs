@@ -212,6 +212,19 @@ pub struct TotalDefenseIntent {
     pub readied: bool,
 }
 
+/// The base attack of each blow an attack with `weapon` strikes: for a full attack one per iterative
+/// attack, except with a crossbow whose loading takes an action, which shoots once a round (004:120,
+/// 004:137); otherwise the one.
+pub fn blow_bonuses(attacker: &CombatantItem, weapon: &Weapon, full: bool) -> Vec<i32> {
+    let base = attacker.base_attack.0;
+    let rapid = attacker.feats.has(Feat::RapidReload);
+    if full && !crate::rules::core::gear::one_shot_a_round(weapon, rapid) {
+        iterative_bonuses(base)
+    } else {
+        vec![base]
+    }
+}
+
 /// The attack bonuses of a full attack: the base attack bonus, then 5 less for each further attack while
 /// it stays above 0 (RULES-INDEX: +6/+1, +11/+6/+1).
 pub fn iterative_bonuses(base_attack: i32) -> Vec<i32> {
@@ -234,10 +247,13 @@ pub fn plugin(app: &mut App) {
     app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
     app.add_systems(Rules, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
     app.add_systems(Rules, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
-    app.add_message::<gear::HandleIntent>().add_message::<gear::PickUpIntent>();
+    app.add_message::<gear::HandleIntent>().add_message::<gear::PickUpIntent>().add_message::<gear::ShieldIntent>();
     app.add_systems(
         Rules,
-        (gear::handle_weapons, gear::resolve_pick_ups).chain().in_set(RulesSystems::Act).after(change_stances),
+        (gear::handle_weapons, gear::handle_shields, gear::resolve_pick_ups)
+            .chain()
+            .in_set(RulesSystems::Act)
+            .after(change_stances),
     );
     app.add_systems(
         Rules,
@@ -314,12 +330,24 @@ fn cleave(
     }
 }
 
-/// A charge ends in one melee attack, at +2 (004:457): its full-round action is already spent.
+/// A charge ends in one melee attack, at +2 (004:457): its full-round action is already spent. A mount that
+/// charged to where its rider's reach weapon strikes (a lance, 004:478) leaves the blow to its rider, its
+/// own not reaching there (our ruling, docs/rulings.md).
 fn attack_at_the_end_of_a_charge(
     mut ended: MessageReader<crate::rules::turns::moving::ChargeEnded>,
     mut attacks: MessageWriter<AttackIntent>,
+    riders: Query<&Riders>,
+    gear: Query<&Armament>,
 ) {
+    use crate::rules::turns::moving::charges_with_reach;
     for charge in ended.read().filter(|c| c.finish == crate::rules::turns::moving::ChargeFinish::Attack) {
+        let rider = riders.get(charge.charger).ok().and_then(|r| r.all().first()).and_then(|r| gear.get(*r).ok());
+        if let (Ok(own), Some(rider)) = (gear.get(charge.charger), rider)
+            && charges_with_reach(own, Some(rider))
+            && !charges_with_reach(own, None)
+        {
+            continue;
+        }
         attacks.write(AttackIntent { charge: true, ..AttackIntent::new(charge.charger, charge.target, None) });
     }
 }
@@ -665,6 +693,7 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> R
     }
     .cloned()
     .ok_or_else(|| Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data"))
+    .and_then(|weapon| crate::rules::core::gear::check_loaded(&weapon).map(|()| weapon))
 }
 
 /// Whether `target` may be attacked at all: alive, another creature, still in sight (004:3, 004:38,
@@ -1345,7 +1374,7 @@ pub fn prepare_attack(
     if request.power > 0 {
         power_attack(attacker, &mut plan, request.power)?;
     }
-    mount_moved(order, creatures, attacker, &mut plan, request.full)?;
+    mount_moved(order, creatures, (attacker, target), &mut plan, request.full)?;
     Ok(plan)
 }
 
@@ -1381,13 +1410,14 @@ pub fn power_attack(attacker: &CombatantItem, plan: &mut AttackPlan, n: u32) -> 
     Ok(())
 }
 
-/// What its mount's move this turn does to a rider's attack on the ground (004:477, 004:479): after more
-/// than 1.5 m of it, one melee attack only, no full attack; a ranged attack after its double move at -4,
-/// after its run at -8 (made, as our ruling, from where the mount stops).
+/// What its mount's move this turn does to a rider's attack on the ground (004:477-479): after more
+/// than 1.5 m of it, one melee attack only, no full attack; after its charge, a melee attack on the foe it
+/// charged at +2 (004:478), a lance's damage doubled (004:460, 004:478); a ranged attack after its double
+/// move at -4, after its run at -8 (made, as our ruling, from where the mount stops).
 pub fn mount_moved(
     order: &TurnOrder,
     creatures: &Query<Combatant, With<Creature>>,
-    attacker: &CombatantItem,
+    (attacker, target): (&CombatantItem, &CombatantItem),
     plan: &mut AttackPlan,
     full: bool,
 ) -> Result<(), Refusal> {
@@ -1402,7 +1432,17 @@ pub fn mount_moved(
             "004:477",
         ));
     }
-    let action = mount.last_move.filter(|m| m.round == order.round).map(|m| m.action);
+    let last = mount.last_move.filter(|m| m.round == order.round);
+    let action = last.map(|m| m.action);
+    if let Some(charged) = last.and_then(|m| m.charged)
+        && !is_ranged(&plan.weapon)
+        && charged == target.entity
+    {
+        plan.modifiers.push(Modifier::new(2, "its mount's charge (004:478)"));
+        if plan.weapon.lance {
+            plan.multipliers.push(Modifier::new(2, "a lance on a mounted charge (004:460, 004:478)"));
+        }
+    }
     if is_ranged(&plan.weapon) {
         match action {
             Some(crate::rules::movement::MovementAction::DoubleMove) => {
@@ -1594,7 +1634,7 @@ fn ready_blows(
     if attacker.conditions.has(Condition::Disabled) {
         strain.write(Strain { creature: intent.attacker, reason: "a standard action while disabled (004:274)".into() });
     }
-    let bonuses = if intent.full { iterative_bonuses(attacker.base_attack.0) } else { vec![attacker.base_attack.0] };
+    let bonuses = blow_bonuses(&attacker, &plan.weapon, intent.full);
     let all: Vec<(i32, &AttackPlan)> =
         bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
     let first = underway.as_ref().map_or(0, |u| u.struck);
@@ -1658,8 +1698,16 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
         {
             break;
         }
+        // A crossbow shot must be loaded again before it shoots (004:120, 004:137).
+        if world
+            .get::<Armament>(intent.attacker)
+            .is_some_and(|a| a.ready().any(|w| w.name == plan.weapon.name && w.unloaded))
+        {
+            break;
+        }
         let weapon = plan.weapon.clone();
         let Ok(hit) = world.run_system_cached_with(strike_blow, (intent.clone(), plan)) else { return };
+        gear::shot(world, intent.attacker, &weapon);
         if let Some(at) = world.get::<Position>(intent.target).map(|p| p.0) {
             gear::throw_away(world, intent.attacker, &weapon, at);
         }

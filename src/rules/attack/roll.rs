@@ -163,6 +163,9 @@ mod tests {
             splash: None,
             hit_points_lost: 0,
             stowed: false,
+            reload: None,
+            unloaded: false,
+            lance: false,
         }
     }
 

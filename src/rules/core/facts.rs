@@ -635,6 +635,35 @@ pub enum Fact {
         /// Drawn as a free action with a move (004:219).
         free: bool,
     },
+    /// A creature loaded its crossbow (004:120, 004:137).
+    Loaded {
+        /// Who.
+        creature: CreatureId,
+        /// The crossbow.
+        weapon: String,
+        /// The table's line: 120 a move action, 137 a full-round one.
+        line: u32,
+    },
+    /// A creature strapped its shield on (004:127, 004:221).
+    ShieldReadied {
+        /// Who.
+        creature: CreatureId,
+        /// The shield.
+        shield: String,
+        /// As a free action with a move (004:221).
+        free: bool,
+    },
+    /// A creature loosed its shield, which fell on its square (004:127, 004:221).
+    ShieldLoosed {
+        /// Who.
+        creature: CreatureId,
+        /// The shield.
+        shield: String,
+        /// The square it fell on.
+        at: Square,
+        /// As a free action with a move (004:221).
+        free: bool,
+    },
     /// A creature put away a weapon it held (004:129, 004:218).
     PutAway {
         /// Who.
@@ -1012,9 +1041,13 @@ impl Fact {
             | Fact::OverrunMet { .. }
             | Fact::FireDoused { .. }
             | Fact::Pushed { .. } => Some(self.special_words()),
-            Fact::Drew { .. } | Fact::LyingInWait { .. } | Fact::PutAway { .. } | Fact::Dropped { .. } => {
-                Some(self.gear_words())
-            }
+            Fact::Drew { .. }
+            | Fact::LyingInWait { .. }
+            | Fact::PutAway { .. }
+            | Fact::Dropped { .. }
+            | Fact::Loaded { .. }
+            | Fact::ShieldReadied { .. }
+            | Fact::ShieldLoosed { .. } => Some(self.gear_words()),
         }
     }
 
@@ -1029,6 +1062,17 @@ impl Fact {
                 format!("{creature} draws its {weapon} as it moves, a free action (004:219)")
             }
             Fact::PutAway { creature, weapon } => format!("{creature} puts away its {weapon} (004:129, 004:218)"),
+            Fact::Loaded { creature, weapon, line } => format!("{creature} loads its {weapon} (004:{line})"),
+            Fact::ShieldReadied { creature, shield, free: false } => {
+                format!("{creature} straps on its {shield} (004:127, 004:221)")
+            }
+            Fact::ShieldReadied { creature, shield, free: true } => {
+                format!("{creature} straps on its {shield} as it moves, a free action (004:221)")
+            }
+            Fact::ShieldLoosed { creature, shield, at, free } => {
+                let how = if *free { " as it moves, a free action" } else { "" };
+                format!("{creature} looses its {shield}{how}; it falls on {at} (004:127, 004:221)")
+            }
             Fact::Dropped { creature, weapon, at, thrown: false } => {
                 format!("{creature} drops its {weapon} on {at} (004:149, 004:254)")
             }

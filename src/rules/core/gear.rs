@@ -7,7 +7,7 @@
 //! weapon put away must be drawn before it strikes (004:218): a move action, or a free one combined with a
 //! move for a creature with a base attack of +1 or more (004:219).
 
-use super::creature::{Armament, Delivery, Handling, Shield, ShieldKind, Weapon};
+use super::creature::{Armament, Delivery, Handling, Reload, Shield, ShieldKind, Weapon};
 use super::refusal::Refusal;
 
 /// The hands of a creature that wields weapons.
@@ -23,12 +23,17 @@ pub fn hands_for(weapon: &Weapon) -> u32 {
     }
 }
 
-/// The hands a shield takes: a buckler none, any other one (004:221).
+/// The hands a shield takes: strapped on, one, a buckler none (004:221); slung on its back, none.
 pub fn shield_hands(shield: Option<&Shield>) -> u32 {
     match shield {
-        Some(Shield { kind: ShieldKind::Buckler, .. }) | None => 0,
+        Some(Shield { kind: ShieldKind::Buckler, .. } | Shield { strapped: false, .. }) | None => 0,
         Some(_) => 1,
     }
+}
+
+/// The hands strapping `shield` on would take: one, a buckler none (004:221).
+pub fn hands_to_strap(shield: &Shield) -> u32 {
+    shield_hands(Some(&Shield { strapped: true, ..*shield }))
 }
 
 /// The hands its gear leaves free: two less the shield and every weapon in hand.
@@ -99,6 +104,59 @@ pub fn put_away(weapon: &Weapon) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// What loading a crossbow takes: a move action for a hand or light one (004:120), a full-round action for
+/// a heavy or repeating one (004:137); with Rapid Reload one step less, a free action and a move action (the
+/// d20 standard, docs/rulings.md). Other weapons are not loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loading {
+    /// A free action: it loads as it shoots.
+    Free,
+    /// A move action.
+    Move,
+    /// A full-round action.
+    FullRound,
+}
+
+/// What loading `weapon` takes its wielder, with Rapid Reload or not; `None` for a weapon not loaded.
+pub fn loading(weapon: &Weapon, rapid_reload: bool) -> Option<Loading> {
+    Some(match (weapon.reload?, rapid_reload) {
+        (Reload::Move, true) => Loading::Free,
+        (Reload::Move, false) | (Reload::FullRound, true) => Loading::Move,
+        (Reload::FullRound, false) => Loading::FullRound,
+    })
+}
+
+/// Whether `weapon` shoots once a round at most: its loading takes an action, so a full attack gives it one
+/// shot (004:120, 004:137).
+pub fn one_shot_a_round(weapon: &Weapon, rapid_reload: bool) -> bool {
+    matches!(loading(weapon, rapid_reload), Some(Loading::Move | Loading::FullRound))
+}
+
+/// Why `weapon` cannot shoot now, if it is a crossbow not loaded again since its last shot (004:120, 004:137).
+pub fn check_loaded(weapon: &Weapon) -> Result<(), Refusal> {
+    if !weapon.unloaded {
+        return Ok(());
+    }
+    Err(match weapon.reload {
+        Some(Reload::FullRound) => {
+            Refusal::new(format!("the {} is not loaded: loading it is a full-round action", weapon.name), "004:137")
+        }
+        _ => Refusal::new(format!("the {} is not loaded: loading it is a move action", weapon.name), "004:120"),
+    })
+}
+
+/// Whether `name` can be loaded now: a crossbow it holds, shot and not loaded again (004:120, 004:137).
+pub fn check_load<'a>(armament: &'a Armament, name: &str) -> Result<&'a Weapon, Refusal> {
+    let weapon = check_in_hand(armament, name)?;
+    if weapon.reload.is_none() {
+        return Err(Refusal::new(format!("the {name} is not loaded: only crossbows are"), "004:120"));
+    }
+    if !weapon.unloaded {
+        return Err(Refusal::new(format!("the {name} is loaded already"), "004:120"));
+    }
+    Ok(weapon)
+}
+
 /// Whether a weapon in hand is ready to be thrown or shot at once: not a melee weapon.
 pub fn ranged(weapon: &Weapon) -> bool {
     !matches!(weapon.delivery, Delivery::Melee)
@@ -133,11 +191,14 @@ mod tests {
             splash: None,
             hit_points_lost: 0,
             stowed: false,
+            reload: None,
+            unloaded: false,
+            lance: false,
         }
     }
 
     fn shield(kind: ShieldKind) -> Shield {
-        Shield { kind, bonus: 2, hit_points_lost: 0 }
+        Shield { kind, bonus: 2, hit_points_lost: 0, strapped: true }
     }
 
     #[test]

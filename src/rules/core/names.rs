@@ -136,6 +136,12 @@ pub enum Action {
     PutAway,
     /// Drop what it holds (004:149, 004:254).
     Drop,
+    /// Load a crossbow (004:120, 004:137).
+    Load,
+    /// Strap a shield on (004:127, 004:221).
+    ReadyShield,
+    /// Loose a shield and drop it (004:127, 004:221).
+    LooseShield,
     /// A sunder (004:499-523).
     Sunder,
     /// Starting or joining a grapple (004:576-587).
@@ -215,6 +221,9 @@ impl Action {
             Action::Draw => "draw a weapon",
             Action::PutAway => "put away a weapon",
             Action::Drop => "drop a weapon",
+            Action::Load => "load a crossbow",
+            Action::ReadyShield => "ready a shield",
+            Action::LooseShield => "loose a shield",
             Action::Sunder => "sunder",
             Action::Grapple => "grapple",
             Action::GrappleDamage => "grapple_damage",

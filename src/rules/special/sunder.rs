@@ -406,11 +406,8 @@ fn damage_shield(world: &mut World, holder: Entity, plan: &SunderPlan, lost: u32
         (0, Some("destroyed (004:502)"))
     } else {
         world.entity_mut(holder).insert(shield);
-        if broken && !was_broken {
-            (shield.bonus / 2, Some("broken: half its AC bonus (our ruling)"))
-        } else {
-            (if broken { shield.bonus / 2 } else { shield.bonus }, None)
-        }
+        let state = (broken && !was_broken).then_some("broken: half its AC bonus (our ruling)");
+        (shield.armor_class(), state)
     };
     if let Some(mut defense) = world.get_mut::<Defense>(holder) {
         defense.shield = bonus;

@@ -87,13 +87,16 @@ pub fn impose(
     }
 }
 
-/// Ends the effects whose time has come, just before the count they began at (004:74).
+/// Ends the effects whose time has come, just before the count they began at (004:74); in id order, so the
+/// log reads the same whatever order the creatures are stored in.
 fn expire(
     order: Res<TurnOrder>,
     mut creatures: Query<(&CreatureId, &mut Conditions, &mut Lasting)>,
     mut facts: MessageWriter<Fact>,
 ) {
-    for (id, mut conditions, mut lasting) in &mut creatures {
+    let mut all: Vec<_> = creatures.iter_mut().collect();
+    all.sort_by(|a, b| a.0.cmp(b.0));
+    for (id, mut conditions, mut lasting) in all {
         let (over, left): (Vec<Effect>, Vec<Effect>) = lasting.0.drain(..).partition(|e| is_over(e, &order));
         lasting.0 = left;
         for effect in over {

@@ -282,6 +282,8 @@ pub struct LastMove {
     pub round: u32,
     /// The action.
     pub action: MovementAction,
+    /// The foe it charged, if a charge.
+    pub charged: Option<Entity>,
 }
 
 /// The movement chapter's systems, so other chapters can order themselves around it.
@@ -333,6 +335,16 @@ pub struct MoverView {
     pub riding: Has<crate::rules::core::creature::Riding>,
     /// The pursuers it hides from (a charge needs its foe in sight, 004:454).
     pub hidden: Option<&'static crate::rules::core::creature::Hidden>,
+    /// Those on its back, the rider first (a mounted charge strikes with the rider's weapon, 004:478).
+    pub riders: Option<&'static Riders>,
+}
+
+/// Whether a charge ends where a reach weapon strikes: the charger's first melee weapon ready, or, for a
+/// mount with a rider, the rider's, whose blow ends the mounted charge (a lance, 004:460, 004:478; our
+/// ruling, docs/rulings.md).
+pub fn charges_with_reach(own: &Armament, rider: Option<&Armament>) -> bool {
+    let reach = |a: &Armament| a.ready().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+    rider.map_or_else(|| reach(own), reach)
 }
 
 /// Collects every creature's body.
@@ -406,8 +418,10 @@ pub fn charge_lanes_of(
 ) -> Option<Result<Vec<ChargeLane>, Refusal>> {
     let mut q = world.query::<MoverView>();
     let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
+    let rider = world.get::<Riders>(charger).and_then(|r| r.all().first().copied());
+    let rider_gear = rider.and_then(|r| world.get::<Armament>(r)).cloned();
     with_move_query(world, charger, |query, me| {
-        let reach_weapon = me.armament.ready().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+        let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref());
         if adjacent { query.charge_lanes(aim, 1, false) } else { query.charge_lanes(aim, me.reach.0, reach_weapon) }
     })
 }
@@ -720,7 +734,8 @@ fn begin_move(
                     let hidden = crate::rules::core::creature::out_of_sight(unseen.id);
                     return Err(Refusal::new(hidden.reason, "004:454, 004:816-817"));
                 }
-                let reach_weapon = me.armament.ready().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+                let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
+                let reach_weapon = charges_with_reach(me.armament, rider.map(|r| r.armament));
                 // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
                 if let Some((altitude, size)) = target_height
                     && vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
@@ -855,7 +870,8 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     if let Some(mut travelled) = world.get_mut::<Travelled>(intent.creature) {
         travelled.add(round, cost);
     }
-    world.entity_mut(intent.creature).insert(LastMove { round, action: *action });
+    let charged = intent.target.filter(|_| *action == MovementAction::Charge);
+    world.entity_mut(intent.creature).insert(LastMove { round, action: *action, charged });
     let tight = space.width.min(space.height) < squeeze_width(*size, false);
     let squeezed = space.is_squeezed(*size) && !tight;
     let change = |condition, gained| ConditionChange { creature: intent.creature, condition, gained };
@@ -878,6 +894,11 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     }
     if let (MovementAction::Charge, Some(target), false) = (*action, intent.target, dropped) {
         world.write_message(change(Condition::Charging, true));
+        // Its rider charges with it: -2 to its AC too (004:478).
+        let riders: Vec<Entity> = world.get::<Riders>(intent.creature).map(|r| r.all().to_vec()).unwrap_or_default();
+        for rider in riders {
+            world.write_message(ConditionChange { creature: rider, condition: Condition::Charging, gained: true });
+        }
         world.write_message(ChargeEnded { charger: intent.creature, target, finish: intent.finish });
     }
     world.trigger(MoveEnded { mover: intent.creature });

@@ -457,6 +457,24 @@ pub struct Weapon {
     /// Put away (sheathed, slung, at the belt) rather than in hand: drawn before it strikes (004:218).
     #[serde(default)]
     pub stowed: bool,
+    /// A crossbow: the action loading it takes (004:120, 004:137).
+    #[serde(default)]
+    pub reload: Option<Reload>,
+    /// A crossbow shot and not loaded again: it shoots no more until loaded (004:120, 004:137).
+    #[serde(default)]
+    pub unloaded: bool,
+    /// A lance: double damage when its rider's mount charges (004:460, 004:478).
+    #[serde(default)]
+    pub lance: bool,
+}
+
+/// The action loading a crossbow takes (004:120, 004:137).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reload {
+    /// A hand or light crossbow: a move action (004:120).
+    Move,
+    /// A heavy or repeating crossbow: a full-round action (004:137).
+    FullRound,
 }
 
 /// What a splash weapon splashes (004:528): its damage to every creature within 1.5 m of where it bursts.
@@ -550,6 +568,22 @@ pub struct Shield {
     pub bonus: i32,
     /// Hit points lost to sunders.
     pub hit_points_lost: u32,
+    /// Strapped to its arm (004:221): it gives its bonus and takes its hand (not a buckler's); otherwise
+    /// slung on its back, giving nothing and taking no hand (our ruling, docs/rulings.md).
+    pub strapped: bool,
+}
+
+impl Shield {
+    /// The AC bonus it gives now: none unless strapped on (004:221); half its bonus once broken, at half
+    /// its hit points (our ruling after the d20 standard).
+    pub fn armor_class(&self) -> i32 {
+        let (_, hit_points) = self.kind.hardness_and_hit_points();
+        match (self.strapped, 2 * self.hit_points_lost >= hit_points) {
+            (false, _) => 0,
+            (true, true) => self.bonus / 2,
+            (true, false) => self.bonus,
+        }
+    }
 }
 
 /// The hardness and hit points of an ordinary weapon made as `make` and held as `handling`: the table of
@@ -666,6 +700,9 @@ pub enum Feat {
     /// Piétinement: the foe of its mount's overrun cannot avoid it, and a foe knocked down takes a hoof
     /// (004:537).
     Trample,
+    /// Rechargement rapide: a light or hand crossbow loads as a free action, a heavy one as a move action
+    /// (the d20 standard; the texts name no such feat, docs/rulings.md).
+    RapidReload,
 }
 
 /// The feats a creature has, and the weapons its Weapon Focus names (one feat per weapon).
