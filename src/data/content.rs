@@ -73,6 +73,9 @@ pub struct WeaponDef {
     /// A lance: double damage on a mounted charge (004:460, 004:478).
     #[serde(default)]
     pub lance: bool,
+    /// A poison its blow delivers (004:28; the d20 injury poison).
+    #[serde(default)]
+    pub poison: Option<crate::rules::core::creature::Poison>,
 }
 
 /// A creature's skills with Alertness: +2 on Spot (the d20 feat, « Vigilance »; the texts name it
@@ -120,6 +123,7 @@ impl WeaponDef {
             reload: self.reload,
             unloaded: false,
             lance: self.lance,
+            poison: self.poison,
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod cover;
 pub mod gear;
+pub mod poison;
 pub mod roll;
 pub mod underwater;
 
@@ -1712,8 +1713,13 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
             gear::throw_away(world, intent.attacker, &weapon, at);
         }
         if let Some(damage) = hit {
+            let wounded = damage.amount > 0;
             world.trigger(damage);
             world.flush();
+            // A poisoned blow that deals damage: the poison's save (004:28).
+            if let (Some(poison), true) = (weapon.poison, wounded) {
+                let _ = world.run_system_cached_with(poison::envenom, (intent.attacker, intent.target, poison));
+            }
         }
         if world.get::<HitPoints>(intent.target).is_none_or(|hp| hp.current < 0) {
             break;

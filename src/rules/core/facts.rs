@@ -635,6 +635,30 @@ pub enum Fact {
         /// Drawn as a free action with a move (004:219).
         free: bool,
     },
+    /// A poison weakened an ability (004:28).
+    AbilityDamaged {
+        /// Whose.
+        creature: CreatureId,
+        /// Which ability.
+        ability: crate::rules::core::creature::Ability,
+        /// The poison's dice as they fell.
+        faces: Vec<u32>,
+        /// The points taken (no lower than 0).
+        amount: i32,
+        /// The score now.
+        score: i32,
+        /// Whose poison.
+        by: CreatureId,
+    },
+    /// Rest gave back weakened ability points (004:297).
+    AbilityRestored {
+        /// Whose.
+        creature: CreatureId,
+        /// Which ability.
+        ability: crate::rules::core::creature::Ability,
+        /// The points.
+        amount: i32,
+    },
     /// A creature loaded its crossbow (004:120, 004:137).
     Loaded {
         /// Who.
@@ -1046,6 +1070,8 @@ impl Fact {
             | Fact::PutAway { .. }
             | Fact::Dropped { .. }
             | Fact::Loaded { .. }
+            | Fact::AbilityDamaged { .. }
+            | Fact::AbilityRestored { .. }
             | Fact::ShieldReadied { .. }
             | Fact::ShieldLoosed { .. } => Some(self.gear_words()),
         }
@@ -1063,6 +1089,13 @@ impl Fact {
             }
             Fact::PutAway { creature, weapon } => format!("{creature} puts away its {weapon} (004:129, 004:218)"),
             Fact::Loaded { creature, weapon, line } => format!("{creature} loads its {weapon} (004:{line})"),
+            Fact::AbilityDamaged { creature, ability, faces, amount, score, by } => format!(
+                "{by}'s poison takes {amount} {} from {creature} ({faces:?}): {score} now (004:28)",
+                ability.short()
+            ),
+            Fact::AbilityRestored { creature, ability, amount } => {
+                format!("{creature} regains {amount} {} with rest (004:297)", ability.short())
+            }
             Fact::ShieldReadied { creature, shield, free: false } => {
                 format!("{creature} straps on its {shield} (004:127, 004:221)")
             }

@@ -2,6 +2,7 @@
 //! grid and in the air, the map, dice, refusals with their citation, and the facts of the event log. It
 //! depends on no chapter; every chapter depends on it.
 
+pub mod ability_damage;
 pub mod action_table;
 pub mod altitude;
 pub mod battlefield;

@@ -58,7 +58,10 @@ pub fn plugin(app: &mut App) {
     app.add_observer(apply_damage_at_once);
     app.add_message::<Healing>().add_message::<UseItemIntent>().add_message::<rest::RestIntent>();
     app.add_message::<first_aid::FirstAidIntent>();
-    app.add_systems(Rules, rest::take_rest.in_set(RulesSystems::Consequences).after(HealthSystems));
+    app.add_systems(
+        Rules,
+        (rest::take_rest, rest::rest_abilities).chain().in_set(RulesSystems::Consequences).after(HealthSystems),
+    );
     app.add_systems(
         Rules,
         (apply_strain, apply_damage, apply_slay, apply_healing, apply_condition_changes)

@@ -5,7 +5,10 @@
 use bevy::prelude::*;
 
 use super::{HP_STATES, set_hp_states, states_for};
-use crate::rules::core::creature::{Condition, Conditions, Creature, CreatureId, Faction, HitPoints, Level};
+use crate::rules::core::ability_damage::{AbilityDamage, at_zero, restore};
+use crate::rules::core::creature::{
+    Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, Faction, HitPoints, Level,
+};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
@@ -278,6 +281,43 @@ pub fn take_rest(
                 facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Stable });
             } else if !stable && conditions.0.remove(&Condition::Stable) {
                 facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
+            }
+        }
+    }
+}
+
+/// The points a rest of `hours` gives back to each weakened ability: 1 a night (each day's first 8 hours
+/// of sleep), 2 a whole day in bed (004:297), counted as the hit points' nights and days are (004:293-294).
+pub const fn ability_points(hours: u32, bed_rest: bool) -> i32 {
+    if bed_rest {
+        crate::rules::core::ability_damage::rest_points(0, hours / 24)
+    } else {
+        crate::rules::core::ability_damage::rest_points(hours / 24 + (hours % 24 >= NIGHT_HOURS) as u32, 0)
+    }
+}
+
+/// Rest gives back weakened abilities, per ability (004:297); a score back above 0 lifts what its 0
+/// brought (the d20 standard, docs/rulings.md). In id order.
+pub fn rest_abilities(
+    mut intents: MessageReader<RestIntent>,
+    order: Res<TurnOrder>,
+    mut creatures: Query<(Entity, &CreatureId, &mut Abilities, &mut AbilityDamage, &Conditions)>,
+    mut facts: MessageWriter<Fact>,
+    mut changes: MessageWriter<ConditionChange>,
+) {
+    for intent in intents.read() {
+        if !order.ended || !(1..=MOST_REST_HOURS).contains(&intent.hours) {
+            continue;
+        }
+        let points = ability_points(intent.hours, intent.bed_rest);
+        let mut everyone: Vec<_> = creatures.iter_mut().filter(|c| !c.4.has(Condition::Dead)).collect();
+        everyone.sort_by(|a, b| a.1.cmp(b.1));
+        for (entity, id, mut abilities, mut lost, _) in everyone {
+            for (ability, amount) in restore(&mut abilities, &mut lost, points) {
+                facts.write(Fact::AbilityRestored { creature: id.clone(), ability, amount });
+                if ability.score(&abilities) == amount {
+                    changes.write(ConditionChange { creature: entity, condition: at_zero(ability), gained: false });
+                }
             }
         }
     }

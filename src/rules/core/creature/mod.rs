@@ -315,6 +315,62 @@ pub struct Abilities {
     pub cha: i32,
 }
 
+/// One of the six abilities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ability {
+    /// Force.
+    Str,
+    /// Dextérité.
+    Dex,
+    /// Constitution.
+    Con,
+    /// Intelligence.
+    Int,
+    /// Sagesse.
+    Wis,
+    /// Charisme.
+    Cha,
+}
+
+impl Ability {
+    /// Its score among `abilities`.
+    pub fn score(self, abilities: &Abilities) -> i32 {
+        match self {
+            Ability::Str => abilities.str,
+            Ability::Dex => abilities.dex,
+            Ability::Con => abilities.con,
+            Ability::Int => abilities.int,
+            Ability::Wis => abilities.wis,
+            Ability::Cha => abilities.cha,
+        }
+    }
+
+    /// Its short name: Str, Dex, Con, Int, Wis, Cha.
+    pub const fn short(self) -> &'static str {
+        match self {
+            Ability::Str => "Str",
+            Ability::Dex => "Dex",
+            Ability::Con => "Con",
+            Ability::Int => "Int",
+            Ability::Wis => "Wis",
+            Ability::Cha => "Cha",
+        }
+    }
+
+    /// Its score among `abilities`, to change it.
+    pub fn score_mut(self, abilities: &mut Abilities) -> &mut i32 {
+        match self {
+            Ability::Str => &mut abilities.str,
+            Ability::Dex => &mut abilities.dex,
+            Ability::Con => &mut abilities.con,
+            Ability::Int => &mut abilities.int,
+            Ability::Wis => &mut abilities.wis,
+            Ability::Cha => &mut abilities.cha,
+        }
+    }
+}
+
 impl Default for Abilities {
     fn default() -> Self {
         Abilities { str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10 }
@@ -429,6 +485,9 @@ pub struct Weapon {
     /// Set against a charge, double damage to a charging foe (004:461).
     #[serde(default)]
     pub brace: bool,
+    /// A poison its blow delivers (004:28): see [`Poison`].
+    #[serde(default)]
+    pub poison: Option<Poison>,
     /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:676).
     #[serde(default)]
     pub tail: bool,
@@ -466,6 +525,20 @@ pub struct Weapon {
     /// A lance: double damage when its rider's mount charges (004:460, 004:478).
     #[serde(default)]
     pub lance: bool,
+}
+
+/// A poison a blow delivers, as the d20 standard plays an injury poison (the texts name ability damage,
+/// 004:28, not poisons; docs/rulings.md): on a hit that deals damage, a Fortitude save against `dc`; failed,
+/// `damage` points off `ability`. Only its initial damage is played, not the secondary a minute later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Poison {
+    /// The Fortitude save's DC.
+    pub dc: i32,
+    /// The ability it weakens.
+    pub ability: Ability,
+    /// The points it takes.
+    pub damage: DiceExpr,
 }
 
 /// The action loading a crossbow takes (004:120, 004:137).

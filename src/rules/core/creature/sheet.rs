@@ -448,6 +448,7 @@ mod tests {
             reload: None,
             unloaded: false,
             lance: false,
+            poison: None,
         }
     }
 
