@@ -62,7 +62,13 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Rules, carry_riders.in_set(RulesSystems::Consequences));
     app.add_systems(
         Rules,
-        (riders_fall_with_their_mounts, unconscious_riders_slide_off, pull_riders_down, carry_riders)
+        (
+            riders_fall_with_their_mounts,
+            unconscious_riders_slide_off,
+            riders_thrown_by_falling_mounts,
+            pull_riders_down,
+            carry_riders,
+        )
             .chain()
             .in_set(RulesSystems::Turns)
             .in_set(FallenRiderSystems),
@@ -562,6 +568,87 @@ fn unconscious_riders_slide_off(
             Some(crate::rules::core::dice::DiceExpr::new(1, 6))
         };
         out.fall_for(rider, id, damage, &mut dice);
+        if seat.passenger {
+            order.rejoin(rider, id.clone());
+        } else {
+            order.rejoin(mount, mount_id.clone());
+        }
+    }
+}
+
+/// The Ride check's DC to soften the fall when its mount falls (004:481).
+pub const MOUNT_FALLS_RIDE_DC: i32 = 15;
+
+/// The damage of a rider's fall when its mount falls and its Ride check fails (004:481).
+pub const MOUNT_FALLS_DAMAGE: crate::rules::core::dice::DiceExpr = crate::rules::core::dice::DiceExpr::new(1, 6);
+
+/// A mount on the ground that falls (prone, unconscious or dead) throws its riders (004:481: « Si la monture
+/// tombe pour une raison ou une autre »): each makes a Ride check, DC 15 (its Ride, else its Dex modifier);
+/// made, it softens the fall and lands on its feet; failed, it takes 1d6 and lies prone (our ruling for
+/// where and how it lands, docs/rulings.md), under or beside the mount as a rider sliding off does. A rider
+/// that cannot act falls without a check; the dead slide off unharmed. Whoever
+/// then leads a turn of its own takes its place in the order (004:653-655).
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per query or resource it reads")]
+fn riders_thrown_by_falling_mounts(
+    mut commands: Commands,
+    mut io: ParamSet<(MessageReader<Fact>, crate::rules::health::falls::FallOutput)>,
+    seated: Seated<'_, '_>,
+    standing: Standing<'_, '_>,
+    skills: Query<(&Skills, &Abilities, &Conditions)>,
+    mut order: ResMut<TurnOrder>,
+    field: Res<Battlefield>,
+    mut dice: ResMut<Dice>,
+) {
+    let fallen: Vec<CreatureId> = io
+        .p0()
+        .read()
+        .filter_map(|f| match f {
+            Fact::ConditionGained {
+                creature,
+                condition: Condition::Prone | Condition::Unconscious | Condition::Dead,
+            } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut out = io.p1();
+    let scale = field.scale();
+    let mut thrown: Vec<_> =
+        seated.iter().filter(|c| standing.get(c.2.0).is_ok_and(|m| m.4.0 == 0 && fallen.contains(m.1))).collect();
+    thrown.sort_by(|a, b| a.1.cmp(b.1));
+    for (rider, id, riding, seat, size) in thrown {
+        let Ok((mount, mount_id, at, space, _, _)) = standing.get(riding.0) else { continue };
+        let Ok((ride, abilities, conditions)) = skills.get(rider) else { continue };
+        // The dead fall without a check or harm; one that cannot act falls without a check.
+        let dead = conditions.has(Condition::Dead);
+        let softened = dead
+            || (conditions.can_act() && {
+                let bonus = ride.ride.unwrap_or(ability_modifier(abilities.dex));
+                let reason = format!("its mount {mount_id} falls (004:481)");
+                crate::rules::core::checks::roll_check(
+                    &mut dice,
+                    &mut out.facts,
+                    id,
+                    crate::rules::core::names::Check::Ride,
+                    reason,
+                    bonus,
+                    MOUNT_FALLS_RIDE_DC,
+                )
+            });
+        let taken = |s: Square| {
+            !field.contains(s)
+                || field.terrain(s).blocks()
+                || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
+        };
+        let to = where_it_falls(scale, space.at(at.0), 0, taken);
+        commands.entity(rider).remove::<(Riding, Seat)>().insert((
+            Position(to),
+            Space::at_scale(scale, *size),
+            Altitude(0),
+        ));
+        out.tell(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to });
+        if !softened {
+            out.fall_for(rider, id, Some(MOUNT_FALLS_DAMAGE), &mut dice);
+        }
         if seat.passenger {
             order.rejoin(rider, id.clone());
         } else {
