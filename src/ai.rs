@@ -794,6 +794,15 @@ fn arm_itself(
     if in_melee && !held.is_empty() && held.iter().all(|w| is_ranged(w)) && stowed_melee {
         return Some(Command::Drop { creature: me.id.clone(), weapon: held[0].name.clone() });
     }
+    // Holding only reach weapons (a knight's lance) with a foe next to it and none where they strike: they
+    // fall, for a weapon put away that strikes next to it (004:63: a reach weapon not within its reach).
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+    let reach_only = !held.is_empty() && held.iter().all(|w| w.reach && !is_ranged(w));
+    let stowed_close = armament.0.iter().any(|w| w.stowed && !is_ranged(w) && !w.reach && hands_for(w) <= room);
+    let none_at_reach = !foes.iter().any(|f| melee_reaches(reach, true, me.footprint, f.footprint));
+    if in_melee && reach_only && stowed_close && none_at_reach {
+        return Some(Command::Drop { creature: me.id.clone(), weapon: held[0].name.clone() });
+    }
     if !held.is_empty() {
         return None;
     }
