@@ -117,6 +117,24 @@ pub fn next_step(world: &mut World, creature: Entity) -> Command {
     Command::EndTurn { creature: id }
 }
 
+/// A charge on the first of `foes` a clear lane reaches, along its first lane (004:451-459).
+fn charge_first_of<'a>(
+    world: &mut World,
+    creature: Entity,
+    me: &Seen,
+    foes: impl IntoIterator<Item = &'a Seen>,
+) -> Option<Command> {
+    foes.into_iter().find_map(|foe| {
+        let lane = charge_lanes(world, creature, foe.entity).ok()?.into_iter().next()?;
+        Some(Command::Charge {
+            creature: me.id.clone(),
+            target: foe.id.clone(),
+            to: Some(lane.to),
+            finish: ChargeFinish::Attack,
+        })
+    })
+}
+
 /// Whether `creature` is a mount whose rider directs it now.
 fn is_directed(world: &World, creature: Entity) -> bool {
     world.get::<crate::rules::core::creature::Riders>(creature).is_some_and(|riders| {
@@ -166,17 +184,8 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         if grounded && fresh {
             let mut near: Vec<&Seen> = foes.iter().collect();
             near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
-            for foe in near {
-                if let Ok(lanes) = charge_lanes(world, creature, foe.entity)
-                    && let Some(lane) = lanes.first()
-                {
-                    return Command::Charge {
-                        creature: me.id.clone(),
-                        target: foe.id.clone(),
-                        to: Some(lane.to),
-                        finish: ChargeFinish::Attack,
-                    };
-                }
+            if let Some(step) = charge_first_of(world, creature, &me, near) {
+                return step;
             }
         }
         return end;
@@ -411,19 +420,11 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let options = move_options(world, creature);
     let side = me.footprint.width;
     // Charge when it cannot strike otherwise this turn.
-    if fresh && !archer {
-        for foe in &foes {
-            if let Ok(lanes) = charge_lanes(world, creature, foe.entity)
-                && let Some(lane) = lanes.first()
-            {
-                return Command::Charge {
-                    creature: me.id.clone(),
-                    target: foe.id.clone(),
-                    to: Some(lane.to),
-                    finish: ChargeFinish::Attack,
-                };
-            }
-        }
+    if fresh
+        && !archer
+        && let Some(step) = charge_first_of(world, creature, &me, &foes)
+    {
+        return step;
     }
     // A thrown or shot weapon when nothing can be reached in melee this turn.
     if !archer

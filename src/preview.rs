@@ -310,8 +310,7 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
         let hidden = crate::rules::core::creature::out_of_sight(&id);
         return Err(Refusal::new(hidden.reason, "004:454, 004:816-817"));
     }
-    let rider = world.get::<Riders>(charger).and_then(|r| r.all().first().copied());
-    let rider_gear = rider.and_then(|r| world.get::<Armament>(r));
+    let rider_gear = crate::rules::turns::moving::rider_armament(world, charger);
     let own = world.get::<Armament>(charger);
     if !own.into_iter().chain(rider_gear).any(|a| a.ready().any(|w| !is_ranged(w))) {
         return Err(Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"));

@@ -144,6 +144,15 @@ pub struct DrewOnTheMove(pub u32);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShieldOnTheMove(pub u32);
 
+/// Whether a handling rides free on the move `creature` made this turn (004:219, 004:221): a base attack of
+/// +1 or more, a move made, and none of that kind yet this round (`last`: the round of the last one).
+fn free_with_the_move(world: &World, creature: Entity, budget: &ActionBudget, last: Option<u32>) -> bool {
+    let round = world.resource::<TurnOrder>().round;
+    world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1)
+        && budget.movement == MovementMade::Moved
+        && last != Some(round)
+}
+
 /// What strapping on its shield (`ready`) or loosing it costs `creature` now, or why it cannot: a move
 /// action that provokes nothing, free when it has moved this turn with a base attack of +1 or more, once a
 /// turn (004:127, 004:221); strapping takes a free hand, but for a buckler.
@@ -174,10 +183,7 @@ pub fn check_shield(world: &World, creature: Entity, ready: bool) -> Result<Hand
         (false, true) => {}
     }
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
-    let round = world.resource::<TurnOrder>().round;
-    let on_the_move = world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1)
-        && budget.movement == MovementMade::Moved
-        && world.get::<ShieldOnTheMove>(creature).is_none_or(|d| d.0 != round);
+    let on_the_move = free_with_the_move(world, creature, &budget, world.get::<ShieldOnTheMove>(creature).map(|d| d.0));
     let (kind, provokes) = row(127);
     let cost = if on_the_move {
         HandleCost { kind: ActionKind::Free, provokes, rule: "004:221" }
@@ -258,10 +264,8 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
     let cost = match handle {
         Handle::Draw => {
             check_draw(armament, shield, weapon)?;
-            let round = world.resource::<TurnOrder>().round;
-            let on_the_move = world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1)
-                && budget.movement == MovementMade::Moved
-                && world.get::<DrewOnTheMove>(creature).is_none_or(|d| d.0 != round);
+            let last = world.get::<DrewOnTheMove>(creature).map(|d| d.0);
+            let on_the_move = free_with_the_move(world, creature, &budget, last);
             let (kind, provokes) = row(121);
             let kind = if on_the_move { ActionKind::Free } else { kind };
             HandleCost { kind, provokes, rule: if on_the_move { "004:219" } else { "004:121, 004:218" } }
@@ -398,7 +402,7 @@ pub fn take_in_hand(world: &mut World, creature: Entity, mut weapon: Weapon) {
 /// play as done with the shot (004:120, 004:137; docs/rulings.md).
 pub fn shot(world: &mut World, shooter: Entity, weapon: &Weapon) {
     let rapid = world.get::<Feats>(shooter).is_some_and(|f| f.has(Feat::RapidReload));
-    if matches!(loading(weapon, rapid), Some(Loading::Move | Loading::FullRound)) {
+    if crate::rules::core::gear::one_shot_a_round(weapon, rapid) {
         set_loaded(world, shooter, &weapon.name, false);
     }
 }

@@ -315,7 +315,8 @@ pub fn rest_abilities(
         for (entity, id, mut abilities, mut lost, _) in everyone {
             for (ability, amount) in restore(&mut abilities, &mut lost, points) {
                 facts.write(Fact::AbilityRestored { creature: id.clone(), ability, amount });
-                if ability.score(&abilities) == amount {
+                let was_zero = ability.score(&abilities) - amount == 0;
+                if was_zero {
                     changes.write(ConditionChange { creature: entity, condition: at_zero(ability), gained: false });
                 }
             }

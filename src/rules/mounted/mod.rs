@@ -517,6 +517,39 @@ type Standing<'w, 's> = Query<
     Without<Riding>,
 >;
 
+/// Whether a rider coming off `mount` cannot land on `s`: off the map, a wall, or another creature on the
+/// ground there.
+fn landing_taken(field: &Battlefield, standing: &Standing<'_, '_>, mount: Entity, s: Square) -> bool {
+    !field.contains(s)
+        || field.terrain(s).blocks()
+        || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
+}
+
+/// Takes a rider off its mount and sets it on the ground at `to`.
+fn set_down(
+    commands: &mut Commands,
+    (rider, size): (Entity, Size),
+    to: Square,
+    scale: crate::rules::core::altitude::Scale,
+) {
+    commands.entity(rider).remove::<(Riding, Seat)>().insert((Position(to), Space::at_scale(scale, size), Altitude(0)));
+}
+
+/// Whoever leads a turn of its own once a rider is off takes its place in the order, as when getting off
+/// (004:653-655): a passenger itself, else the mount its rider left.
+fn lead_own_turn(
+    order: &mut TurnOrder,
+    passenger: bool,
+    (rider, id): (Entity, &CreatureId),
+    (mount, mount_id): (Entity, &CreatureId),
+) {
+    if passenger {
+        order.rejoin(rider, id.clone());
+    } else {
+        order.rejoin(mount, mount_id.clone());
+    }
+}
+
 /// A rider or passenger knocked out on its mount keeps its seat on a d100 of 50 or less (75 in a military
 /// saddle); otherwise it falls
 /// (004:482): 1d6 off a mount on the ground, the falling damage of the mount's height off a flier (our
@@ -547,32 +580,18 @@ fn unconscious_riders_slide_off(
         let percent = saddle_kept_percent(military);
         let kept = roll <= percent;
         let mount_at = space.at(at.0);
-        let to = (!kept).then(|| {
-            let taken = |s: Square| {
-                !field.contains(s)
-                    || field.terrain(s).blocks()
-                    || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
-            };
-            where_it_falls(scale, mount_at, altitude.0, taken)
-        });
+        let to = (!kept)
+            .then(|| where_it_falls(scale, mount_at, altitude.0, |s| landing_taken(&field, &standing, mount, s)));
         out.tell(Fact::SaddleKept { creature: id.clone(), mount: mount_id.clone(), roll, percent, kept, to });
         let Some(to) = to else { continue };
-        commands.entity(rider).remove::<(Riding, Seat)>().insert((
-            Position(to),
-            Space::at_scale(scale, *size),
-            Altitude(0),
-        ));
+        set_down(&mut commands, (rider, *size), to, scale);
         let damage = if altitude.0 > 0 {
             crate::rules::health::falls::falling_damage(scale.height_m(altitude.0))
         } else {
             Some(crate::rules::core::dice::DiceExpr::new(1, 6))
         };
         out.fall_for(rider, id, damage, &mut dice);
-        if seat.passenger {
-            order.rejoin(rider, id.clone());
-        } else {
-            order.rejoin(mount, mount_id.clone());
-        }
+        lead_own_turn(&mut order, seat.passenger, (rider, id), (mount, mount_id));
     }
 }
 
@@ -634,26 +653,13 @@ fn riders_thrown_by_falling_mounts(
                     MOUNT_FALLS_RIDE_DC,
                 )
             });
-        let taken = |s: Square| {
-            !field.contains(s)
-                || field.terrain(s).blocks()
-                || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
-        };
-        let to = where_it_falls(scale, space.at(at.0), 0, taken);
-        commands.entity(rider).remove::<(Riding, Seat)>().insert((
-            Position(to),
-            Space::at_scale(scale, *size),
-            Altitude(0),
-        ));
+        let to = where_it_falls(scale, space.at(at.0), 0, |s| landing_taken(&field, &standing, mount, s));
+        set_down(&mut commands, (rider, *size), to, scale);
         out.tell(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to });
         if !softened {
             out.fall_for(rider, id, Some(MOUNT_FALLS_DAMAGE), &mut dice);
         }
-        if seat.passenger {
-            order.rejoin(rider, id.clone());
-        } else {
-            order.rejoin(mount, mount_id.clone());
-        }
+        lead_own_turn(&mut order, seat.passenger, (rider, id), (mount, mount_id));
     }
 }
 
@@ -673,23 +679,10 @@ fn pull_riders_down(
     for down in pulled.read() {
         let Ok((rider, id, riding, seat, size)) = seated.get(down.rider) else { continue };
         let Ok((mount, mount_id, at, space, altitude, _)) = standing.get(riding.0) else { continue };
-        let taken = |s: Square| {
-            !field.contains(s)
-                || field.terrain(s).blocks()
-                || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
-        };
-        let to = where_it_falls(scale, space.at(at.0), altitude.0, taken);
-        commands.entity(rider).remove::<(Riding, Seat)>().insert((
-            Position(to),
-            Space::at_scale(scale, *size),
-            Altitude(0),
-        ));
+        let to = where_it_falls(scale, space.at(at.0), altitude.0, |s| landing_taken(&field, &standing, mount, s));
+        set_down(&mut commands, (rider, *size), to, scale);
         facts.write(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to });
-        if seat.passenger {
-            order.rejoin(rider, id.clone());
-        } else {
-            order.rejoin(mount, mount_id.clone());
-        }
+        lead_own_turn(&mut order, seat.passenger, (rider, id), (mount, mount_id));
     }
 }
 

@@ -339,6 +339,12 @@ pub struct MoverView {
     pub riders: Option<&'static Riders>,
 }
 
+/// The gear of the rider on `mount`'s back (the first of its riders), whose blow ends a mounted charge.
+pub fn rider_armament(world: &World, mount: Entity) -> Option<&Armament> {
+    let rider = *world.get::<Riders>(mount)?.all().first()?;
+    world.get::<Armament>(rider)
+}
+
 /// Whether a charge ends where a reach weapon strikes: the charger's first melee weapon ready, or, for a
 /// mount with a rider, the rider's, whose blow ends the mounted charge (a lance, 004:460, 004:478; our
 /// ruling, docs/rulings.md).
@@ -418,8 +424,7 @@ pub fn charge_lanes_of(
 ) -> Option<Result<Vec<ChargeLane>, Refusal>> {
     let mut q = world.query::<MoverView>();
     let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
-    let rider = world.get::<Riders>(charger).and_then(|r| r.all().first().copied());
-    let rider_gear = rider.and_then(|r| world.get::<Armament>(r)).cloned();
+    let rider_gear = rider_armament(world, charger).cloned();
     with_move_query(world, charger, |query, me| {
         let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref());
         if adjacent { query.charge_lanes(aim, 1, false) } else { query.charge_lanes(aim, me.reach.0, reach_weapon) }
