@@ -551,7 +551,9 @@ fn choose_readied(world: &mut World, me: Entity, kind: BarKind) -> bool {
 
 /// Keyboard shortcuts of the action bar; Escape clears the mode and waypoints, Backspace the last waypoint.
 pub(super) fn keys(world: &mut World) {
-    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input()) {
+    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input())
+        || world.get_resource::<super::turn::HandOver>().is_some_and(|h| h.to.is_some())
+    {
         return;
     }
     let input = world.resource::<ButtonInput<KeyCode>>();

@@ -47,7 +47,7 @@ const SLIT: Color = Color::srgb(0.93, 0.86, 0.62);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
-    app.add_systems(Update, (draw_board, fit_camera).chain().in_set(ViewSystems::Spawn));
+    app.add_systems(Update, (draw_board, fit_camera, follow_turn).chain().in_set(ViewSystems::Spawn));
 }
 
 fn spawn_camera(mut commands: Commands) {
@@ -190,11 +190,33 @@ fn draw_lines(commands: &mut Commands, field: &crate::rules::core::battlefield::
     }
 }
 
-/// Centres the camera on the map and zooms so the whole map fits the window.
+/// The smallest a square is drawn when the camera frames a level: a Medium token stays readable.
+const MIN_SQUARE_PX: f32 = 40.0;
+
+/// Where the panels leave the board room: the right panel, the tracker above, the action bar below.
+const PANELS: (f32, f32, f32) = (super::RIGHT_PANEL, 64.0, 60.0);
+
+/// The board's free part of the window, in screen pixels.
+fn free_size(window: &Window) -> Vec2 {
+    let (right, top, bottom) = PANELS;
+    Vec2::new((window.width() - right).max(100.0), (window.height() - top - bottom).max(100.0))
+}
+
+/// The camera's position that shows `target` (world units) in the middle of the board's free part.
+fn camera_centre(target: Vec2, scale: f32) -> Vec2 {
+    let (right, top, bottom) = PANELS;
+    target + Vec2::new(right / 2.0 * scale, (top - bottom) / 2.0 * scale)
+}
+
+/// Frames a new battle: the whole map if its squares stay readable; else the action (the box of the
+/// creatures) as closely as it fits, never with squares under [`MIN_SQUARE_PX`]; a level the player
+/// zoomed before at the zoom it had.
 fn fit_camera(
     encounter: Option<Res<ActiveEncounter>>,
     window: Single<&Window>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+    options: Res<super::LaunchOptions>,
+    settings: Res<super::settings::Settings>,
 ) {
     let Some(encounter) = encounter else { return };
     if !encounter.is_changed() {
@@ -203,15 +225,60 @@ fn fit_camera(
     let field = &encounter.0.battlefield;
     let (w, h) = (field.width() as f32 * TILE_PX, field.height() as f32 * TILE_PX);
     let (mut transform, mut projection) = camera.into_inner();
-    // The board fills what the panels leave: the right panel, the tracker above, the action bar below.
-    let (right, top, bottom) = (super::RIGHT_PANEL, 64.0, 60.0);
-    let (free_w, free_h) = ((window.width() - right).max(100.0), (window.height() - top - bottom).max(100.0));
+    let free = free_size(&window);
     let margin = 1.04;
-    let scale = (w / free_w).max(h / free_h) * margin;
-    let centre =
-        Vec2::new((w - TILE_PX) / 2.0 + right / 2.0 * scale, (h - TILE_PX) / 2.0 + (top - bottom) / 2.0 * scale);
-    transform.translation = centre.extend(transform.translation.z);
+    let whole = (w / free.x).max(h / free.y) * margin;
+    let readable = TILE_PX / MIN_SQUARE_PX;
+    let map_centre = Vec2::new((w - TILE_PX) / 2.0, (h - TILE_PX) / 2.0);
+    // The action: the squares the creatures stand on, two squares around.
+    let squares: Vec<Square> = encounter.0.creatures.iter().map(|c| c.at).collect();
+    let action = match (squares.iter().map(|s| s.x).min(), squares.iter().map(|s| s.x).max()) {
+        (Some(x0), Some(x1)) => {
+            let (y0, y1) =
+                (squares.iter().map(|s| s.y).min().unwrap_or(0), squares.iter().map(|s| s.y).max().unwrap_or(0));
+            let a = super::square_centre(Square::new(x0, y1), field.height());
+            let b = super::square_centre(Square::new(x1, y0), field.height());
+            let size = (b - a).abs() + Vec2::splat(5.0 * TILE_PX);
+            Some(((a + b) / 2.0, (size.x / free.x).max(size.y / free.y) * margin))
+        }
+        _ => None,
+    };
+    let remembered = settings.zoom.get(&super::settings::Settings::level_key(&options.level)).copied();
+    let (target, scale) = match (remembered, action) {
+        (Some(zoom), _) if zoom >= whole => (map_centre, zoom),
+        (Some(zoom), Some((centre, _))) => (centre, zoom),
+        (Some(zoom), None) => (map_centre, zoom),
+        (None, _) if whole <= readable => (map_centre, whole),
+        (None, Some((centre, fit))) => (centre, fit.min(readable)),
+        (None, None) => (map_centre, readable),
+    };
+    transform.translation = camera_centre(target, scale).extend(transform.translation.z);
     if let Projection::Orthographic(ortho) = &mut *projection {
         ortho.scale = scale;
     }
+}
+
+/// When a creature a person plays starts its turn out of sight, the camera moves to show it.
+pub(super) fn follow_turn(world: &mut World, mut last: Local<Option<Entity>>) {
+    let now = super::turn::human_turn(world);
+    if now == *last {
+        return;
+    }
+    *last = now;
+    let Some(creature) = now else { return };
+    let Some(encounter) = world.get_resource::<ActiveEncounter>() else { return };
+    let height = encounter.0.battlefield.height();
+    let Some(at) = world.get::<crate::rules::core::creature::Position>(creature).map(|p| p.0) else { return };
+    let spot = super::square_centre(at, height);
+    let mut windows = world.query::<&Window>();
+    let Some(free) = windows.iter(world).next().map(free_size) else { return };
+    let mut camera = world.query_filtered::<(&mut Transform, &Projection), With<Camera2d>>();
+    let Some((mut transform, projection)) = camera.iter_mut(world).next() else { return };
+    let Projection::Orthographic(ortho) = projection else { return };
+    let shown = transform.translation.truncate() - camera_centre(Vec2::ZERO, ortho.scale);
+    let half = free / 2.0 * ortho.scale - Vec2::splat(TILE_PX);
+    if (spot - shown).abs().cmple(half).all() {
+        return;
+    }
+    transform.translation = camera_centre(spot, ortho.scale).extend(transform.translation.z);
 }

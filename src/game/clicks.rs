@@ -239,7 +239,9 @@ pub(super) fn clicks(world: &mut World) {
     if !(left || right) {
         return;
     }
-    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_pointer_input()) {
+    if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_pointer_input())
+        || world.get_resource::<super::turn::HandOver>().is_some_and(|h| h.to.is_some())
+    {
         return;
     }
     let Some(square) = world.resource::<Hover>().square else { return };

@@ -31,7 +31,10 @@ pub struct HudView {
     all_actions: bool,
     inspect: Vec<(String, egui::Color32)>,
     ended: Option<String>,
-    levels: Vec<PathBuf>,
+    /// Hot-seat: the side the screen waits to be handed to.
+    hand_over: Option<(String, egui::Color32)>,
+    /// The cards of the levels, while the menu is open.
+    levels: std::sync::Arc<Vec<super::menu::LevelCard>>,
     factions: Vec<(String, Control)>,
     level_name: String,
     steps: usize,
@@ -44,7 +47,7 @@ pub struct HudView {
     weapons: Vec<super::weapons::WeaponRow>,
     /// Its shield.
     shield: Option<super::weapons::ShieldRow>,
-    /// The ids of the creatures, to name who would strike.
+    /// The names of the creatures on the board, to name who would strike.
     names: std::collections::HashMap<Entity, String>,
     /// The blows deal the other kind of damage than the weapon's (004:173, 004:302).
     other_damage: bool,
@@ -192,12 +195,14 @@ type WeaponsFor = (usize, Option<usize>, u32, Option<String>, Option<Entity>);
 
 #[derive(Clone)]
 struct TrackerRow {
-    id: String,
+    /// The creature's display name (and its party's, riders and mount).
+    name: String,
     faction_colour: egui::Color32,
     initiative: i32,
     hp: String,
     current: bool,
-    down: bool,
+    /// Out of the fight or limited: dead, dying, stable, unconscious, helpless, disabled.
+    down: Option<super::tokens::Down>,
     delaying: bool,
 }
 
@@ -243,6 +248,8 @@ pub enum HudClick {
     Power,
     /// Strap on or loose the shield.
     Shield,
+    /// The next player is at the screen (hot-seat).
+    HandedOver,
 }
 
 /// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
@@ -343,7 +350,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         return;
     };
     let faction = world.get::<Faction>(entity).map(|f| f.0.clone()).unwrap_or_default();
-    out.push((format!("{name} ({id}, {faction})"), egui::Color32::WHITE));
+    out.push((format!("{name} ({faction}, #{id})"), egui::Color32::WHITE));
     let nonlethal = if hp.nonlethal > 0 { format!(", {} nonlethal", hp.nonlethal) } else { String::new() };
     out.push((format!("HP {}/{}{nonlethal}", hp.current, hp.max), GREY));
     if let (Some(defense), Some(abilities), Some(size)) =
@@ -374,7 +381,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
         out.push((format!("altitude {}, heading {heading}", scale.altitude_label(altitude.0)), GREY));
     }
-    let name = |e: &Entity| world.get::<CreatureId>(*e).map_or_else(String::new, |c| c.0.clone());
+    let name = |e: &Entity| display_name(world, *e);
     if let Some(hidden) = world.get::<crate::rules::core::creature::Hidden>(entity)
         && !hidden.from.is_empty()
     {
@@ -396,7 +403,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
 
 /// Gathers what the panels show.
 #[expect(clippy::too_many_lines, reason = "gathers every panel's rows from the world in one pass")]
-fn gather(world: &mut World) {
+pub(super) fn gather(world: &mut World) {
     let Some(encounter) = world.get_resource::<ActiveEncounter>().cloned() else { return };
     let order = world.resource::<TurnOrder>().clone();
     let mut view =
@@ -423,21 +430,22 @@ fn gather(world: &mut World) {
         let party: Vec<String> = std::iter::once(mount)
             .chain(on_it)
             .filter(|e| *e != entry.entity)
-            .filter_map(|e| world.get::<CreatureId>(e).map(|c| c.0.clone()))
+            .map(|e| display_name(world, e))
             .collect();
-        let id = if party.is_empty() { entry.id.0.clone() } else { format!("{} + {}", entry.id.0, party.join(" + ")) };
+        let own = display_name(world, entry.entity);
+        let name = if party.is_empty() { own } else { format!("{own} + {}", party.join(" + ")) };
         view.tracker.push(TrackerRow {
-            id,
+            name,
             faction_colour: colour_of(&encounter, &faction.0),
             initiative: entry.total,
             hp: format!("{}/{}", hp.current, hp.max),
             current: order.current == Some(i),
-            down: !conditions.can_act(),
+            down: super::tokens::Down::of(conditions),
             delaying: entry.delaying,
         });
     }
-    if let Some(current) = order.current_entity() {
-        let id = world.get::<CreatureId>(current).map(|c| c.0.clone()).unwrap_or_default();
+    if let Some(current) = order.current_entity().filter(|_| !order.ended) {
+        let id = display_name(world, current);
         let faction = world.get::<Faction>(current).map(|f| f.0.clone()).unwrap_or_default();
         let who = match controllers.0.get(&faction).copied().unwrap_or_default() {
             Control::Human => "you play",
@@ -446,7 +454,7 @@ fn gather(world: &mut World) {
         view.turn = format!("Round {} — {id}'s turn ({faction}, {who})", order.round);
         if order.acting.len() > 1 {
             let commanded = super::turn::human_turn(world).unwrap_or(current);
-            let name = world.get::<CreatureId>(commanded).map(|c| c.0.clone()).unwrap_or_default();
+            let name = display_name(world, commanded);
             view.turn.push_str(&format!(" — acting together; commanding {name} [Tab]"));
         }
     }
@@ -456,12 +464,14 @@ fn gather(world: &mut World) {
             _ => None,
         });
         let humans: Vec<&String> = view.factions.iter().filter(|(_, c)| *c == Control::Human).map(|(n, _)| n).collect();
-        view.ended = Some(match winner.flatten() {
+        let ended = match winner.flatten() {
             Some(w) if humans.len() == 1 && humans[0] == &w => format!("Victory: the {w} hold the field."),
             Some(w) if humans.len() == 1 => format!("Defeat: the {w} win."),
             Some(w) => format!("The {w} win."),
             None => "No one is left standing.".into(),
-        });
+        };
+        view.turn = format!("Round {}: the fight is over. {ended}", order.round);
+        view.ended = Some(ended);
     }
     for (i, entry) in BAR.iter().enumerate() {
         let on = {
@@ -477,13 +487,20 @@ fn gather(world: &mut World) {
         view.bar.push((i, bar_state(world, entry.kind), on));
     }
     view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
+    view.hand_over = world
+        .get_resource::<super::turn::HandOver>()
+        .and_then(|h| h.to.clone())
+        .map(|side| (side.clone(), colour_of(&encounter, &side)));
     // What the cursor is over changes only with the previews or the selection: not worked out every frame.
     let now = (world.resource::<Previews>().generation, world.resource::<Selected>().0);
     let last = world.resource::<HudView>();
     if last.inspected == Some(now) {
         view.inspect = last.inspect.clone();
     } else {
-        view.inspect = inspect(world);
+        let mut q = world.query::<(&CreatureId, &Name)>();
+        let names = board_names(q.iter(world).map(|(id, name)| (id.0.as_str(), name.as_str())));
+        // The rules' words name creatures by id: the player reads their names on the board.
+        view.inspect = inspect(world).into_iter().map(|(line, colour)| (with_names(&line, &names), colour)).collect();
     }
     view.inspected = Some(now);
     view.fps = frames_per_second(world);
@@ -522,8 +539,9 @@ fn gather(world: &mut World) {
     } else {
         view.weapons = super::weapons::weapon_rows(world);
         view.shield = super::weapons::shield_row(world);
-        let mut ids = world.query::<(Entity, &CreatureId)>();
-        view.names = ids.iter(world).map(|(e, id)| (e, id.0.clone())).collect();
+        let mut ids = world.query::<(Entity, &CreatureId, Option<&Name>)>();
+        view.names =
+            ids.iter(world).map(|(e, id, name)| (e, name.map_or_else(|| id.0.clone(), |n| n.to_string()))).collect();
     }
     view.weapons_for = Some(key);
     view.other_damage = world.resource::<Choice>().other_damage;
@@ -534,11 +552,127 @@ fn gather(world: &mut World) {
     // The folder is read when the menu is open only.
     view.levels = if *world.resource::<State<AppState>>().get() == AppState::Menu {
         let cached = world.resource::<HudView>().levels.clone();
-        if cached.is_empty() { list_levels() } else { cached }
+        if cached.is_empty() { std::sync::Arc::new(super::menu::level_cards(&list_levels())) } else { cached }
     } else {
-        Vec::new()
+        std::sync::Arc::default()
     };
     world.insert_resource(view);
+}
+
+/// The creatures' ids and their names on the board, the longest id first.
+fn board_names<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> =
+        pairs.filter(|(id, name)| id != name).map(|(id, name)| (id.to_string(), name.to_string())).collect();
+    names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    names
+}
+
+/// `text` with each creature's id written as its name on the board: the player reads "Goblin 1" in the
+/// log and the panels where the rules write "goblin-1". An id is replaced where it stands as a whole
+/// word (not inside "goblin-10" or "hobgoblin", nor after a `#`).
+pub fn with_names(text: &str, names: &[(String, String)]) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'scan: while let Some(c) = rest.chars().next() {
+        // "#goblin-1" writes the id itself, for the level's designer.
+        let after_word = out.chars().next_back().is_some_and(|c| word(c) || c == '#');
+        if !after_word {
+            for (id, name) in names {
+                // The id already read as the end of its name ("Human fighter" for "fighter") stays.
+                let in_name = name.len() > id.len()
+                    && name.ends_with(id.as_str())
+                    && out.ends_with(&name[..name.len() - id.len()]);
+                if rest.starts_with(id.as_str()) && !rest[id.len()..].chars().next().is_some_and(word) && !in_name {
+                    out.push_str(name);
+                    rest = &rest[id.len()..];
+                    continue 'scan;
+                }
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Hot-seat: the whole window hidden behind a screen that asks for the next player.
+fn hand_over_screen(ctx: &egui::Context, side: &str, colour: egui::Color32, clicks: &mut HudClicks) {
+    let screen = ctx.content_rect();
+    egui::Area::new("hand over".into()).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
+        let (rect, _) = ui.allocate_exact_size(screen.size(), egui::Sense::click());
+        ui.painter().rect_filled(rect, 0.0, egui::Color32::from_rgb(16, 16, 22));
+        ui.scope_builder(
+            egui::UiBuilder::new().max_rect(rect.shrink2(egui::vec2(rect.width() * 0.3, rect.height() * 0.35))),
+            |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.label(egui::RichText::new(format!("Now playing: the {side}")).size(30.0).strong().color(colour));
+                    ui.add_space(12.0);
+                    ui.label(
+                        egui::RichText::new(format!("Hand the screen to the player of the {side}, who presses Enter."))
+                            .size(18.0),
+                    );
+                    ui.add_space(18.0);
+                    if ui.button(egui::RichText::new(format!("I play the {side}: show the board")).size(18.0)).clicked()
+                    {
+                        clicks.0.push(HudClick::HandedOver);
+                    }
+                });
+            },
+        );
+    });
+}
+
+/// What the board's colours and marks say, in the corner of the board: the movement actions' fills, the
+/// hatching of threatened squares, the marks of a step that provokes.
+fn legend(ctx: &egui::Context, board: egui::Rect) {
+    use crate::rules::movement::MovementAction;
+    let swatch = |colour: Color| {
+        let c = colour.to_srgba();
+        egui::Color32::from_rgb((c.red * 255.0) as u8, (c.green * 255.0) as u8, (c.blue * 255.0) as u8)
+    };
+    let fills = [
+        (MovementAction::FiveFootStep, "5-foot step"),
+        (MovementAction::Move, "move"),
+        (MovementAction::DoubleMove, "double move"),
+        (MovementAction::Run, "run"),
+        (MovementAction::Charge, "charge"),
+    ];
+    egui::Area::new("legend".into())
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .fixed_pos(board.left_bottom() + egui::vec2(8.0, -8.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    for (action, words) in fills {
+                        let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                        ui.painter().rect_filled(rect, 2.0, swatch(super::overlay::action_colour(action)));
+                        ui.label(egui::RichText::new(words).small());
+                    }
+                    let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                    let red = swatch(super::overlay::THREAT);
+                    ui.painter().rect_stroke(rect, 0.0, egui::Stroke::new(2.0, red), egui::StrokeKind::Inside);
+                    for (a, b) in [((-7.0, -7.0), (7.0, 7.0)), ((-1.0, -7.0), (7.0, 1.0)), ((-7.0, -1.0), (1.0, 7.0))] {
+                        let at = |(x, y): (f32, f32)| rect.center() + egui::vec2(x, y);
+                        ui.painter().line_segment([at(a), at(b)], egui::Stroke::new(1.5, red));
+                    }
+                    ui.label(egui::RichText::new("threatened [T]").small());
+                    let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                    ui.painter().rect_filled(rect.shrink(2.0), 0.0, egui::Color32::from_rgb(230, 26, 26));
+                    ui.label(egui::RichText::new("provokes here").small());
+                });
+            });
+        });
+}
+
+/// A creature's name on the board (Goblin 1), its id if it has none.
+fn display_name(world: &World, creature: Entity) -> String {
+    world
+        .get::<Name>(creature)
+        .map(|n| n.as_str().to_string())
+        .or_else(|| world.get::<CreatureId>(creature).map(|c| c.0.clone()))
+        .unwrap_or_default()
 }
 
 /// The level files in `levels/`.
@@ -706,8 +840,7 @@ fn path_lines(
                 out.push(("no attack of opportunity on the way".into(), GOOD));
             }
             for provocation in &p.provocations {
-                let names: Vec<String> =
-                    provocation.from.iter().filter_map(|e| world.get::<CreatureId>(*e).map(|c| c.0.clone())).collect();
+                let names: Vec<String> = provocation.from.iter().map(|e| display_name(world, *e)).collect();
                 out.push((
                     format!(
                         "step {} at {}: {} would strike — {}",
@@ -944,7 +1077,7 @@ fn special_attack_lines(
 fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, out: &mut Vec<(String, egui::Color32)>) {
     match aid {
         Ok(a) => {
-            let ally = world.get::<CreatureId>(a.ally).map_or_else(String::new, |id| id.0.clone());
+            let ally = display_name(world, a.ally);
             out.push((
                 format!(
                     "aid {ally}: the {} {:+} vs AC 10 — {:.0}% (004:444)",
@@ -1138,7 +1271,7 @@ fn bull_rush_lines(
             return;
         }
     };
-    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
+    let name = |e: Entity| display_name(world, e);
     let p = &r.plan;
     out.push((
         format!("bull rush: {} — {:.0}% (004:448)", contest_terms(&p.attacker, &p.defender), r.chance * 100.0),
@@ -1230,7 +1363,7 @@ fn throw_lines(
             return;
         }
     };
-    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
+    let name = |e: Entity| display_name(world, e);
     let at = match t.target {
         Some(target) => format!("{} (touch AC {})", name(target), t.armor_class),
         None => "the intersection (AC 5, 004:529)".to_string(),
@@ -1278,7 +1411,7 @@ fn grapple_lines(
         }
     };
     let percent = |p: f32| format!("{:.0}%", p * 100.0);
-    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |id| id.0.clone());
+    let name = |e: Entity| display_name(world, e);
     if let Some(grab) = &g.grab {
         let what = if grab.joining { "join the grapple (004:615)" } else { "grapple it (004:579-587)" };
         out.push((format!("{what}: {} to hold it", percent(g.chance)), GOOD));
@@ -1513,9 +1646,9 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
         (swimmer, altitude.0)
     };
     let Ok((my_swimmer, my_altitude)) = swimmers.get(world, me).map(swimmer) else { return Vec::new() };
-    let mut q = world.query::<(Entity, &CreatureId, &Faction, &Position, &Space, &Conditions)>();
+    let mut q = world.query::<(Entity, &Name, &Faction, &Position, &Space, &Conditions)>();
     let all: Vec<(Entity, String, bool, Footprint, bool)> =
-        q.iter(world).map(|(e, id, f, p, s, c)| (e, id.0.clone(), *f != mine, s.at(p.0), c.can_act())).collect();
+        q.iter(world).map(|(e, n, f, p, s, c)| (e, n.to_string(), *f != mine, s.at(p.0), c.can_act())).collect();
     let field = world.resource::<Battlefield>();
     let here = Footprint::new(square, side);
     let mut found = Vec::new();
@@ -1556,7 +1689,10 @@ fn fact_colour(fact: &Fact) -> egui::Color32 {
 }
 
 /// Characters per row of the combat log in the right panel.
-const LOG_COLUMNS: usize = 66;
+const LOG_COLUMNS: usize = 54;
+
+/// The combat log's font size: read at a glance, beside the board.
+const LOG_FONT: f32 = 12.5;
 
 /// Splits `text` into rows of at most `width` characters at spaces (a longer word gets a row of its own).
 fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -1576,14 +1712,25 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// Keeps the combat log text in step with the event log, and raises the turn banner.
-fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<Banner>, time: Res<Time>) {
+fn follow_log(
+    log: Res<EventLog>,
+    mut view: ResMut<LogView>,
+    mut banner: ResMut<Banner>,
+    time: Res<Time>,
+    creatures: Query<(&CreatureId, &Name)>,
+) {
     if log.0.len() < view.seen {
         *view = LogView::default();
     }
+    if log.0.len() == view.seen {
+        return;
+    }
+    let names = board_names(creatures.iter().map(|(id, name)| (id.0.as_str(), name.as_str())));
     // The round of a turn just started: those acting with it start theirs next (004:653-655).
     let mut joining: Option<u32> = None;
     for fact in &log.0[view.seen..] {
         if let Some(text) = fact.describe() {
+            let text = with_names(&text, &names);
             for (i, row) in wrap(&text, LOG_COLUMNS).into_iter().enumerate() {
                 let row = if i == 0 { row } else { format!("    {row}") };
                 view.lines.push((row, fact_colour(fact)));
@@ -1591,6 +1738,7 @@ fn follow_log(log: Res<EventLog>, mut view: ResMut<LogView>, mut banner: ResMut<
         }
         match fact {
             Fact::TurnStarted { creature, round } => {
+                let creature = with_names(&creature.0, &names);
                 let text = if joining == Some(*round) {
                     format!("{} + {creature}", banner.text)
                 } else {
@@ -1618,6 +1766,7 @@ fn draw(
     mut next: ResMut<NextState<AppState>>,
     mut clicks: ResMut<HudClicks>,
     time: Res<Time>,
+    mut thumbnails: Local<std::collections::HashMap<PathBuf, egui::TextureHandle>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // The keys are the game's: Tab commands the next of a party acting together, not the next button, and
@@ -1648,18 +1797,27 @@ fn draw(
         });
         ui.horizontal_wrapped(|ui| {
             for row in &view.tracker {
-                let mut text = egui::RichText::new(format!("{} {} · {}", row.initiative, row.id, row.hp))
-                    .color(row.faction_colour);
+                let state = match row.down {
+                    Some(down) => down.word().to_string(),
+                    None => row.hp.clone(),
+                };
+                let mut text =
+                    egui::RichText::new(format!("{} {} · {state}", row.initiative, row.name)).color(row.faction_colour);
                 if row.current {
                     text = text.strong().background_color(egui::Color32::from_rgb(70, 60, 20));
                 }
-                if row.down {
-                    text = text.strikethrough();
+                match row.down {
+                    Some(super::tokens::Down::Dead) => text = text.strikethrough().color(GREY),
+                    Some(super::tokens::Down::Disabled) | None => {}
+                    Some(_) => text = text.color(row.faction_colour.gamma_multiply(0.55)),
                 }
                 if row.delaying {
                     text = text.italics();
                 }
-                ui.label(text);
+                let response = ui.label(text);
+                if let Some(down) = row.down {
+                    response.on_hover_text(format!("{} · {}", down.word(), row.hp));
+                }
                 ui.separator();
             }
         });
@@ -1718,18 +1876,24 @@ fn draw(
         ui.separator();
         ui.heading("Combat log");
         // Only the rows in sight are laid out: the log of a long battle costs nothing per frame.
-        let row_height = ui.text_style_height(&egui::TextStyle::Small) + ui.spacing().item_spacing.y;
+        let row_height = LOG_FONT + 3.0 + ui.spacing().item_spacing.y;
         egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show_rows(
             ui,
             row_height,
             log.lines.len(),
             |ui, rows| {
                 for (line, colour) in &log.lines[rows] {
-                    ui.add(egui::Label::new(egui::RichText::new(line).color(*colour).small()).truncate());
+                    ui.add(egui::Label::new(egui::RichText::new(line).color(*colour).size(LOG_FONT)).truncate());
                 }
             },
         );
     });
+    if *state.get() == AppState::Battle {
+        legend(ctx, root.available_rect_before_wrap());
+        if let Some((side, colour)) = &view.hand_over {
+            hand_over_screen(ctx, side, *colour, &mut clicks);
+        }
+    }
     if time.elapsed_secs() - banner.shown_at < 1.5 && !banner.text.is_empty() {
         egui::Area::new("banner".into()).anchor(egui::Align2::CENTER_TOP, [-(RIGHT_PANEL / 2.0), 90.0]).show(
             ctx,
@@ -1757,14 +1921,11 @@ fn draw(
         );
     }
     if *state.get() == AppState::Menu {
-        egui::Window::new("Menu").collapsible(false).default_pos([40.0, 90.0]).show(ctx, |ui| {
+        egui::Window::new("Menu").collapsible(false).default_pos([40.0, 90.0]).default_width(540.0).show(ctx, |ui| {
             ui.heading("Levels");
-            for level in &view.levels {
-                let name = level.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                if ui.button(name).clicked() {
-                    clicks.0.push(HudClick::Level(level.clone()));
-                    next.set(AppState::Battle);
-                }
+            if let Some(level) = super::menu::show_cards(ui, &view.levels, &mut thumbnails) {
+                clicks.0.push(HudClick::Level(level));
+                next.set(AppState::Battle);
             }
             ui.separator();
             ui.heading("Who plays");
@@ -1809,7 +1970,7 @@ fn draw(
 }
 
 /// Carries out the clicks made in the panels.
-fn apply_clicks(world: &mut World) {
+pub(super) fn apply_clicks(world: &mut World) {
     let clicks = std::mem::take(&mut world.resource_mut::<HudClicks>().0);
     for click in clicks {
         match click {
@@ -1828,6 +1989,7 @@ fn apply_clicks(world: &mut World) {
             HudClick::Save => save::save_and_tell(world),
             HudClick::Load => save::load_or_tell(world),
             HudClick::Dismiss => world.insert_resource(Notice(None)),
+            HudClick::HandedOver => world.resource_mut::<super::turn::HandOver>().to = None,
             HudClick::Weapon(key) => super::weapons::choose(world, key),
             HudClick::Handle(name, what) => super::weapons::handle(world, &name, what),
             HudClick::OtherDamage => {
@@ -1880,7 +2042,7 @@ fn declared_speed(speed: Option<crate::rules::core::names::SpeedStatus>, deceler
 /// (004:751-758, 004:825-843).
 fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out: &mut Vec<(String, egui::Color32)>) {
     use super::state::Mode;
-    let name = |e: Entity| world.get::<CreatureId>(e).map_or_else(String::new, |c| c.0.clone());
+    let name = |e: Entity| display_name(world, e);
     let manoeuvre = world.resource::<Previews>().manoeuvre.clone();
     let hovered = world.resource::<Previews>().hovered.filter(|h| *h != me);
     let flight_words = |p: &crate::rules::aerial::planner::PlannedFlight| {
@@ -1980,17 +2142,44 @@ fn breath_lines(
             let mine = world.get::<Faction>(me);
             let names: Vec<String> = covered
                 .iter()
-                .filter_map(|e| {
-                    let id = world.get::<CreatureId>(*e)?;
-                    Some(if world.get::<Faction>(*e) == mine { format!("{id} (ally!)") } else { id.0.clone() })
+                .map(|e| {
+                    let id = display_name(world, *e);
+                    if world.get::<Faction>(*e) == mine { format!("{id} (ally!)") } else { id }
                 })
                 .collect();
             out.push((format!("click to breathe: covers {}", names.join(", ")), GOOD));
             for (e, chance, terms) in saves {
-                let Some(id) = world.get::<CreatureId>(e) else { continue };
+                let id = display_name(world, e);
                 let terms = if terms.is_empty() { String::new() } else { format!(", {}", describe_modifiers(&terms)) };
                 out.push((format!("  {id} saves for half {:.0}%{terms}", chance * 100.0), GREY));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<(String, String)> {
+        board_names(
+            [("goblin-1", "Goblin 1"), ("goblin-10", "Goblin 10"), ("fighter", "Human fighter"), ("ogre", "ogre")]
+                .into_iter(),
+        )
+    }
+
+    #[test]
+    fn the_log_names_creatures_as_the_board_does() {
+        let names = names();
+        assert_eq!(with_names("goblin-1 attacks goblin-10", &names), "Goblin 1 attacks Goblin 10");
+        assert_eq!(
+            with_names("fighter's turn (fighter, heroes)", &names),
+            "Human fighter's turn (Human fighter, heroes)"
+        );
+        assert_eq!(with_names("hobgoblin-1 and goblin-11 stay", &names), "hobgoblin-1 and goblin-11 stay");
+        // An id that is already its name, or the end of its name, or written as an id, stays.
+        assert_eq!(with_names("the ogre strikes", &names), "the ogre strikes");
+        assert_eq!(with_names("Human fighter (#fighter)", &names), "Human fighter (#fighter)");
+        assert_eq!(with_names("é goblin-1", &names), "é Goblin 1");
     }
 }

@@ -49,6 +49,8 @@ pub(super) fn zoom_camera(
     wants: Option<Res<EguiWantsInput>>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     camera: Single<(&mut Transform, &mut Projection), With<Camera2d>>,
+    options: Res<super::LaunchOptions>,
+    mut settings: ResMut<super::settings::Settings>,
 ) {
     let (mut transform, mut projection) = camera.into_inner();
     let Projection::Orthographic(ortho) = &mut *projection else { return };
@@ -69,7 +71,9 @@ pub(super) fn zoom_camera(
         return;
     }
     let old = ortho.scale;
-    ortho.scale = (old * ZOOM_STEP.powi(notches)).clamp(0.2, 8.0);
+    ortho.scale = (old * ZOOM_STEP.powi(notches)).clamp(super::settings::MIN_SCALE, super::settings::MAX_SCALE);
+    // The zoom of each level is remembered for the next time it is played.
+    settings.zoom.insert(super::settings::Settings::level_key(&options.level), ortho.scale);
     // The point under the cursor stays under it (the centre of the window without a cursor).
     let Some(window) = window else { return };
     let Some(cursor) = window.cursor_position() else { return };

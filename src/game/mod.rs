@@ -7,11 +7,13 @@ mod capture;
 pub mod clicks;
 pub mod hud;
 pub mod input;
+pub mod menu;
 pub mod overlay;
 pub mod previews;
 pub mod reload;
 pub mod save;
 pub mod script;
+pub mod settings;
 pub mod state;
 mod tokens;
 pub mod turn;
@@ -130,6 +132,8 @@ pub fn run(launch: Launch) -> ExitCode {
     app.insert_resource(LaunchOptions { level, seed: launch.seed, watch: launch.watch || cfg!(feature = "dev") });
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.08, 0.1)));
     app.insert_resource(Seed(launch.seed));
+    // A scripted run or a screenshot plays the same on every machine: no settings of this user.
+    settings::setup(&mut app, launch.script.is_some() || launch.capture.is_some());
     if let Some(capture) = launch.capture {
         app.insert_resource(capture);
     }
@@ -200,6 +204,23 @@ pub fn plugin(app: &mut App) {
         app.configure_sets(Update, set.run_if(in_battle.clone()));
     }
     app.add_systems(Last, report_ambiguities);
+    app.init_resource::<settings::Settings>().init_resource::<settings::SettingsFile>();
+    app.add_systems(Update, settings::keep.after(hud::gather).in_set(ViewSystems::Panels));
+    // Hot-seat: the screen is noticed once the turn's previews are made, and lifted after the keys and
+    // clicks it held back.
+    app.add_systems(
+        Update,
+        turn::hand_over.after(turn::play_ai).after(previews::update_previews).in_set(ViewSystems::Think),
+    );
+    app.add_systems(
+        Update,
+        turn::hand_over_keys
+            .after(actions::keys)
+            .after(hud::apply_clicks)
+            .after(clicks::clicks)
+            .in_set(ViewSystems::Input)
+            .run_if(in_state(state::AppState::Battle)),
+    );
     app.add_plugins((
         board::plugin,
         tokens::plugin,

@@ -6,7 +6,7 @@
 use super::state::{Choice, Previews};
 use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::ActiveEncounter;
-use crate::rules::core::creature::{CreatureId, Position, Space};
+use crate::rules::core::creature::{Position, Space};
 use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
 use crate::rules::movement::MovementAction;
 use bevy::prelude::*;
@@ -22,17 +22,19 @@ const Z_SHADE: f32 = 3.0;
 const Z_PATH: f32 = 30.0;
 const Z_TEXT: f32 = 40.0;
 
-/// The colour a square is shaded with for the action that reaches it.
+/// The colour a square is shaded with for the action that reaches it: the Okabe-Ito colours, told apart
+/// by players with any colour vision, none of them the threat's red (threatened squares are hatched and
+/// outlined, not filled, so that a fill under them keeps its colour).
 pub fn action_colour(action: MovementAction) -> Color {
     match action {
-        MovementAction::FiveFootStep => Color::srgba(0.45, 0.95, 0.75, 0.34),
-        MovementAction::Move => Color::srgba(0.25, 0.65, 1.0, 0.28),
-        MovementAction::DoubleMove => Color::srgba(0.95, 0.85, 0.25, 0.22),
-        MovementAction::Run => Color::srgba(1.0, 0.55, 0.15, 0.22),
-        MovementAction::Withdraw => Color::srgba(0.6, 0.5, 1.0, 0.32),
-        MovementAction::Charge => Color::srgba(1.0, 0.35, 0.1, 0.40),
-        MovementAction::MinimumMovement => Color::srgba(0.8, 0.8, 0.8, 0.32),
-        MovementAction::Crawl => Color::srgba(0.55, 0.9, 0.55, 0.34),
+        MovementAction::FiveFootStep => Color::srgba_u8(0, 158, 115, 110),
+        MovementAction::Move => Color::srgba_u8(86, 180, 233, 80),
+        MovementAction::DoubleMove => Color::srgba_u8(240, 228, 66, 62),
+        MovementAction::Run => Color::srgba_u8(204, 121, 167, 80),
+        MovementAction::Withdraw => Color::srgba_u8(0, 114, 178, 90),
+        MovementAction::Charge => Color::srgba_u8(230, 159, 0, 110),
+        MovementAction::MinimumMovement => Color::srgba_u8(200, 200, 200, 80),
+        MovementAction::Crawl => Color::srgba_u8(0, 158, 115, 80),
     }
 }
 
@@ -40,10 +42,47 @@ pub fn action_colour(action: MovementAction) -> Color {
 pub fn status_colour(status: crate::rules::core::names::SpeedStatus) -> Color {
     use crate::rules::core::names::SpeedStatus;
     match status {
-        SpeedStatus::Slow | SpeedStatus::Hover => Color::srgba(0.25, 0.65, 1.0, 0.28),
-        SpeedStatus::Fast => Color::srgba(0.95, 0.85, 0.25, 0.22),
-        SpeedStatus::TopSpeed => Color::srgba(1.0, 0.55, 0.15, 0.22),
-        SpeedStatus::Stall | SpeedStatus::FreeFall => Color::srgba(0.95, 0.2, 0.2, 0.26),
+        SpeedStatus::Slow | SpeedStatus::Hover => action_colour(MovementAction::Move),
+        SpeedStatus::Fast => action_colour(MovementAction::DoubleMove),
+        SpeedStatus::TopSpeed => action_colour(MovementAction::Run),
+        SpeedStatus::Stall | SpeedStatus::FreeFall => Color::srgba_u8(213, 94, 0, 90),
+    }
+}
+
+/// The threat's red: the hatching and the outline of the squares foes threaten.
+pub const THREAT: Color = Color::srgba(0.9, 0.12, 0.12, 0.75);
+
+/// The squares foes threaten (004:64): each hatched with three diagonal strokes, and the region's border
+/// drawn, so that the threat reads over any fill and without telling red from other colours.
+fn hatch_threats(commands: &mut Commands, threatened: &[Square], height: i32) {
+    let set: std::collections::HashSet<Square> = threatened.iter().copied().collect();
+    let across = std::f32::consts::SQRT_2 * TILE_PX;
+    let perpendicular = Vec2::new(1.0, 1.0).normalize();
+    for square in threatened {
+        let centre = square_centre(*square, height);
+        // Chords of the square along its diagonal, at 0 and ±22 units from the centre.
+        for offset in [-22.0f32, 0.0, 22.0] {
+            let length = across - 2.0 * offset.abs();
+            commands.spawn((
+                Overlay,
+                Sprite::from_color(THREAT.with_alpha(0.5), Vec2::new(length, 3.0)),
+                Transform::from_translation((centre + perpendicular * offset).extend(Z_SHADE + 0.5))
+                    .with_rotation(Quat::from_rotation_z(-std::f32::consts::FRAC_PI_4)),
+            ));
+        }
+        for (dx, dy) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
+            if set.contains(&Square::new(square.x + dx, square.y + dy)) {
+                continue;
+            }
+            // Screen y grows upward while rows grow southward.
+            let at = centre + Vec2::new(dx as f32, -dy as f32) * (TILE_PX / 2.0 - 1.5);
+            let size = if dx == 0 { Vec2::new(TILE_PX, 3.0) } else { Vec2::new(3.0, TILE_PX) };
+            commands.spawn((
+                Overlay,
+                Sprite::from_color(THREAT, size),
+                Transform::from_translation(at.extend(Z_SHADE + 0.6)),
+            ));
+        }
     }
 }
 
@@ -146,7 +185,7 @@ pub fn redraw(
     selected: Res<super::state::Selected>,
     encounter: Option<Res<ActiveEncounter>>,
     old: Query<Entity, With<Overlay>>,
-    creatures: Query<(&Position, &Space, &CreatureId)>,
+    creatures: Query<(&Position, &Space, &Name)>,
     ground: Query<&crate::rules::attack::gear::GroundWeapon>,
     shields: Query<&crate::rules::attack::gear::GroundShield>,
     mut drawn: Local<u64>,
@@ -186,9 +225,7 @@ pub fn redraw(
             11.0,
         );
     }
-    for square in &previews.threatened {
-        shade(&mut commands, *square, height, Color::srgba(0.9, 0.1, 0.1, 0.22), 0.0, Z_SHADE + 0.5);
-    }
+    hatch_threats(&mut commands, &previews.threatened, height);
     if let Some(me) = previews.active {
         for (square, (action, _)) in &previews.options.squares {
             shade(&mut commands, *square, height, action_colour(*action), 6.0, Z_SHADE);
@@ -258,8 +295,12 @@ pub fn redraw(
                 Transform::from_translation(at.extend(Z_PATH + 1.0)),
             ));
             label(&mut commands, "!".into(), at, Color::WHITE, 18.0);
-            let names: Vec<String> =
-                provocation.from.iter().filter_map(|e| creatures.get(*e).ok()).map(|(_, _, id)| id.0.clone()).collect();
+            let names: Vec<String> = provocation
+                .from
+                .iter()
+                .filter_map(|e| creatures.get(*e).ok())
+                .map(|(_, _, name)| name.to_string())
+                .collect();
             label(
                 &mut commands,
                 format!("AoO: {}", names.join(", ")),

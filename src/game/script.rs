@@ -112,6 +112,8 @@ pub struct FinalState {
     pub winner: Option<String>,
     /// Every creature.
     pub creatures: Vec<CreatureState>,
+    /// Hot-seat: the side the hidden board waits to be handed to.
+    pub hand_over: Option<String>,
     /// Actions taken.
     pub actions: usize,
     /// Facts in the event log.
@@ -174,6 +176,10 @@ pub struct CreatureState {
     pub hit_points: i32,
     /// Conditions.
     pub conditions: Vec<Condition>,
+    /// Its name on the board.
+    pub name: String,
+    /// How its token is drawn, if it has one.
+    pub token: Option<super::tokens::TokenLook>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -216,14 +222,17 @@ pub fn final_state(world: &mut World) -> FinalState {
         })
         .collect();
     let facts = log.0.len();
-    let mut q = world.query::<(&CreatureId, &Position, &HitPoints, &Conditions)>();
+    let looks = super::tokens::token_looks(world);
+    let mut q = world.query::<(Entity, &CreatureId, &Position, &HitPoints, &Conditions, Option<&Name>)>();
     let mut creatures: Vec<CreatureState> = q
         .iter(world)
-        .map(|(id, p, hp, c)| CreatureState {
+        .map(|(e, id, p, hp, c, name)| CreatureState {
             id: id.0.clone(),
             at: p.0,
             hit_points: hp.current,
             conditions: c.0.iter().copied().collect(),
+            name: name.map_or_else(|| id.0.clone(), |n| n.to_string()),
+            token: looks.get(&e).cloned(),
         })
         .collect();
     creatures.sort_by(|a, b| a.id.cmp(&b.id));
@@ -233,6 +242,7 @@ pub fn final_state(world: &mut World) -> FinalState {
         ended: order.ended,
         winner,
         creatures,
+        hand_over: world.get_resource::<super::turn::HandOver>().and_then(|h| h.to.clone()),
         actions: world.resource::<super::state::History>().0.len(),
         facts,
         attacks,

@@ -22,6 +22,120 @@ pub struct Token {
 #[derive(Component)]
 pub struct HealthFill;
 
+/// The dark part of a token's health bar, behind the green.
+#[derive(Component)]
+struct HealthBack;
+
+/// The faction's disc of a token, with its colour when the creature stands.
+#[derive(Component)]
+struct Disc(Color);
+
+/// The black ring around a token's disc.
+#[derive(Component)]
+struct Ring;
+
+/// A token's portrait.
+#[derive(Component)]
+struct Portrait2d;
+
+/// A token's name.
+#[derive(Component)]
+struct Label;
+
+/// The word under a fallen token: dead, dying, stable…
+#[derive(Component)]
+struct StateWord;
+
+/// How a token was last drawn, to redraw it only when its creature's state changes.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+struct Shown(Posture, Option<Down>);
+
+/// How a creature's body lies on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Posture {
+    /// On its feet.
+    Standing,
+    /// Lying, conscious or not: prone, or down and alive (the portrait turned on its side).
+    Lying,
+    /// Dead: a small grey marker under the living.
+    Dead,
+}
+
+/// The state that puts a creature out of the fight, or limits it, in the player's words: shown under its
+/// token and in the initiative tracker.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Down {
+    /// Dead (004:281, 004:290).
+    Dead,
+    /// Dying: below 0 hit points, losing one a round (004:280).
+    Dying,
+    /// Stable: below 0 hit points, no longer losing them (004:282).
+    Stable,
+    /// Unconscious.
+    Unconscious,
+    /// Helpless: asleep, paralysed, bound (004:423).
+    Helpless,
+    /// Disabled: at 0 hit points, one move or standard action a turn (004:274-279).
+    Disabled,
+}
+
+impl Down {
+    /// The creature's state, if it is out of the fight or limited.
+    pub fn of(conditions: &Conditions) -> Option<Down> {
+        [
+            (Condition::Dead, Down::Dead),
+            (Condition::Dying, Down::Dying),
+            (Condition::Stable, Down::Stable),
+            (Condition::Unconscious, Down::Unconscious),
+            (Condition::Helpless, Down::Helpless),
+            (Condition::Disabled, Down::Disabled),
+        ]
+        .into_iter()
+        .find(|(c, _)| conditions.has(*c))
+        .map(|(_, d)| d)
+    }
+
+    /// The word shown.
+    pub fn word(self) -> &'static str {
+        match self {
+            Down::Dead => "dead",
+            Down::Dying => "dying",
+            Down::Stable => "stable",
+            Down::Unconscious => "unconscious",
+            Down::Helpless => "helpless",
+            Down::Disabled => "disabled",
+        }
+    }
+
+    /// Its colour, as red, green and blue.
+    pub fn rgb(self) -> [u8; 3] {
+        match self {
+            Down::Dead => [150, 150, 150],
+            Down::Dying => [255, 90, 80],
+            Down::Stable => [255, 200, 80],
+            Down::Unconscious | Down::Helpless => [170, 190, 230],
+            Down::Disabled => [255, 150, 60],
+        }
+    }
+
+    /// Whether the creature lies out of the fight (all but the disabled, who stands and acts).
+    fn out(self) -> bool {
+        self != Down::Disabled
+    }
+}
+
+fn posture_of(conditions: &Conditions) -> Posture {
+    match Down::of(conditions) {
+        Some(Down::Dead) => Posture::Dead,
+        Some(down) if down.out() => Posture::Lying,
+        _ if conditions.has(Condition::Prone) => Posture::Lying,
+        _ => Posture::Standing,
+    }
+}
+
+/// How much of a dead creature's token is left on the board: a marker under the living.
+const DEAD_SCALE: f32 = 0.7;
+
 const BAR_HEIGHT: f32 = 6.0;
 
 /// A condition badge, an altitude label or a heading arrow drawn on a token.
@@ -32,7 +146,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, spawn_tokens.in_set(ViewSystems::Spawn));
     app.add_systems(
         Update,
-        (place_tokens, show_health, show_badges, remove_orphan_tokens).chain().in_set(ViewSystems::Sync),
+        (place_tokens, show_health, show_badges, show_posture, fit_labels, remove_orphan_tokens)
+            .chain()
+            .in_set(ViewSystems::Sync),
     );
 }
 
@@ -231,16 +347,19 @@ fn spawn_tokens(
             ))
             .with_children(|token| {
                 token.spawn((
+                    Ring,
                     Mesh2d(meshes.add(Circle::new(side * 0.46))),
                     MeshMaterial2d(materials.add(Color::srgb(0.05, 0.05, 0.05))),
                     Transform::from_xyz(0.0, 0.0, 0.0),
                 ));
                 token.spawn((
+                    Disc(colour),
                     Mesh2d(meshes.add(Circle::new(side * 0.42))),
                     MeshMaterial2d(materials.add(colour)),
                     Transform::from_xyz(0.0, 0.0, 0.1),
                 ));
                 token.spawn((
+                    Portrait2d,
                     Sprite {
                         image: asset_server.load(format!("icons/{}.png", portrait.icon)),
                         custom_size: Some(Vec2::splat(side * 0.62)),
@@ -250,6 +369,7 @@ fn spawn_tokens(
                 ));
                 let bar_width = side * 0.8;
                 token.spawn((
+                    HealthBack,
                     Sprite::from_color(Color::srgb(0.3, 0.0, 0.0), Vec2::new(bar_width, BAR_HEIGHT)),
                     Transform::from_xyz(0.0, -side * 0.46, 0.3),
                 ));
@@ -260,10 +380,19 @@ fn spawn_tokens(
                     Transform::from_xyz(-bar_width / 2.0, -side * 0.46, 0.4),
                 ));
                 token.spawn((
+                    Label,
                     Text2d::new(name.as_str()),
-                    TextFont { font_size: FontSize::Px(13.0), ..default() },
+                    TextFont { font_size: FontSize::Px(LABEL_PX), ..default() },
                     TextColor(Color::WHITE),
                     Transform::from_xyz(0.0, side * 0.5 + 2.0, 0.5),
+                ));
+                token.spawn((
+                    StateWord,
+                    Text2d::new(""),
+                    TextFont { font_size: FontSize::Px(15.0), ..default() },
+                    TextColor(Color::WHITE),
+                    Transform::from_xyz(0.0, -side * 0.46, 0.7),
+                    Visibility::Hidden,
                 ));
             });
     }
@@ -280,6 +409,7 @@ fn place_tokens(
         Option<&crate::rules::core::creature::Riding>,
         Option<&crate::rules::core::creature::Riders>,
         Has<crate::rules::core::creature::Grapple>,
+        &Conditions,
     )>,
     mut tokens: Query<(&Token, &mut Transform)>,
 ) {
@@ -291,7 +421,7 @@ fn place_tokens(
     // grapplers on one square (004:586).
     let mut sharing: std::collections::HashMap<Square, Vec<Entity>> = std::collections::HashMap::new();
     for (token, _) in &tokens {
-        if let Ok((position, _, None, _, grappling)) = creatures.get(token.creature)
+        if let Ok((position, _, None, _, grappling, _)) = creatures.get(token.creature)
             && (chase || grappling)
         {
             sharing.entry(position.0).or_default().push(token.creature);
@@ -301,14 +431,14 @@ fn place_tokens(
         here.sort();
     }
     let place = |creature: Entity| -> Option<(Vec2, f32)> {
-        let (position, size, _, _, _) = creatures.get(creature).ok()?;
+        let (position, size, ..) = creatures.get(creature).ok()?;
         let here = sharing.get(&position.0).map_or(&[][..], Vec::as_slice);
         let nth = here.iter().position(|e| *e == creature).unwrap_or(0);
         let centre = footprint_centre(scale, position.0, *size, height, nth, here.len().max(1));
         Some((centre, if here.len() > 1 { 0.5 } else { 1.0 }))
     };
     for (token, mut transform) in &mut tokens {
-        let Ok((_, _, riding, _, _)) = creatures.get(token.creature) else { continue };
+        let Ok((_, _, riding, _, _, conditions)) = creatures.get(token.creature) else { continue };
         let placed = match riding {
             Some(riding) => place(riding.0).map(|(centre, mount_scale)| {
                 let seat = creatures
@@ -324,6 +454,9 @@ fn place_tokens(
             None => place(token.creature).map(|(centre, s)| (centre, s, 10.0)),
         };
         if let Some((centre, token_scale, z)) = placed {
+            // The dead lie small under the living, who may stand on their square.
+            let (token_scale, z) =
+                if conditions.has(Condition::Dead) { (token_scale * DEAD_SCALE, z - 5.0) } else { (token_scale, z) };
             transform.translation = centre.extend(z);
             transform.scale = Vec3::splat(token_scale);
         }
@@ -344,6 +477,192 @@ fn show_health(
             }
         }
     }
+}
+
+/// The size of a token's name on screen, in pixels, whatever the zoom.
+const LABEL_PX: f32 = 13.0;
+
+/// How wide the font's glyphs are, for its size.
+const GLYPH_WIDTH: f32 = 0.62;
+
+/// Draws the names at one size on screen whatever the zoom. A name wider than its token would run into its
+/// neighbours': it is shown only for the creature under the cursor, the one selected and the one whose
+/// turn it is, the others keeping their names for when the board is zoomed in (the tracker lists them all).
+#[expect(clippy::type_complexity, reason = "a Bevy query of the tokens and of their names")]
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
+fn fit_labels(
+    camera: Single<&Projection, With<Camera2d>>,
+    hover: Res<super::state::Hover>,
+    selected: Res<super::state::Selected>,
+    previews: Res<super::state::Previews>,
+    encounter: Option<Res<ActiveEncounter>>,
+    creatures: Query<(&Size, &Conditions)>,
+    tokens: Query<(&Token, &Children, &Transform)>,
+    mut labels: Query<(&Text2d, &mut Transform, &mut Visibility), (With<Label>, Without<Token>)>,
+) {
+    let Projection::Orthographic(ortho) = *camera else { return };
+    let scale = encounter.map_or_else(Default::default, |e| e.0.battlefield.scale());
+    let picked = [hover.token, selected.0, previews.active, previews.hovered];
+    for (token, children, placed) in &tokens {
+        let Ok((size, conditions)) = creatures.get(token.creature) else { continue };
+        let side = token_side(scale, *size);
+        let token_scale = placed.scale.x.max(0.01);
+        for child in children.iter() {
+            let Ok((text, mut transform, mut visibility)) = labels.get_mut(child) else { continue };
+            let on_screen = side * token_scale / ortho.scale;
+            let wide = text.0.chars().count() as f32 * GLYPH_WIDTH * LABEL_PX;
+            let shown =
+                picked.contains(&Some(token.creature)) || (wide <= on_screen * 1.1 && !conditions.has(Condition::Dead));
+            let want = if shown { Visibility::Inherited } else { Visibility::Hidden };
+            if *visibility != want {
+                *visibility = want;
+            }
+            let grow = ortho.scale / token_scale;
+            let at = Vec3::new(0.0, side * 0.5 + (LABEL_PX / 2.0 + 1.0) * grow, 0.5);
+            if transform.translation != at || transform.scale.x != grow {
+                transform.translation = at;
+                transform.scale = Vec3::splat(grow);
+            }
+        }
+    }
+}
+
+/// Draws each token as its creature lies: on its feet; on its side when prone or down (greyed when out of
+/// the fight, its state written where the health bar was); dead, a small grey marker.
+#[expect(clippy::type_complexity, reason = "a Bevy query of the parts of a token its state redraws")]
+fn show_posture(
+    mut commands: Commands,
+    creatures: Query<&Conditions>,
+    tokens: Query<(Entity, &Token, &Children, Option<&Shown>)>,
+    mut parts: ParamSet<(
+        Query<(&Disc, &MeshMaterial2d<ColorMaterial>)>,
+        Query<&MeshMaterial2d<ColorMaterial>, With<Ring>>,
+        Query<(&mut Sprite, &mut Transform), With<Portrait2d>>,
+        Query<&mut TextColor, With<Label>>,
+        Query<(&mut Text2d, &mut TextColor, &mut Visibility), With<StateWord>>,
+        Query<&mut Visibility, Or<(With<HealthFill>, With<HealthBack>)>>,
+    )>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, token, children, shown) in &tokens {
+        let Ok(conditions) = creatures.get(token.creature) else { continue };
+        let posture = posture_of(conditions);
+        let down = Down::of(conditions);
+        let out = down.is_some_and(Down::out);
+        if shown.is_some_and(|s| *s == Shown(posture, down)) {
+            continue;
+        }
+        commands.entity(entity).insert(Shown(posture, down));
+        let grey = |c: Color, amount: f32, alpha: f32| {
+            let l = c.to_srgba();
+            let mean = (l.red + l.green + l.blue) / 3.0 * 0.6;
+            Color::srgba(
+                l.red + (mean - l.red) * amount,
+                l.green + (mean - l.green) * amount,
+                l.blue + (mean - l.blue) * amount,
+                alpha,
+            )
+        };
+        for child in children.iter() {
+            if let Ok((disc, material)) = parts.p0().get(child) {
+                let colour = match (posture, out) {
+                    (Posture::Dead, _) => grey(disc.0, 1.0, 0.55),
+                    (_, true) => grey(disc.0, 0.6, 1.0),
+                    _ => disc.0,
+                };
+                if let Some(mut m) = materials.get_mut(&material.0) {
+                    m.color = colour;
+                }
+            }
+            if let Ok(material) = parts.p1().get(child) {
+                let alpha = if posture == Posture::Dead { 0.4 } else { 1.0 };
+                if let Some(mut m) = materials.get_mut(&material.0) {
+                    m.color = Color::srgba(0.05, 0.05, 0.05, alpha);
+                }
+            }
+            if let Ok((mut sprite, mut transform)) = parts.p2().get_mut(child) {
+                let lying = posture != Posture::Standing;
+                transform.rotation = Quat::from_rotation_z(if lying { -std::f32::consts::FRAC_PI_2 } else { 0.0 });
+                sprite.color = match (posture, out) {
+                    (Posture::Dead, _) => Color::srgba(0.6, 0.6, 0.6, 0.5),
+                    (_, true) => Color::srgb(0.7, 0.7, 0.7),
+                    _ => Color::WHITE,
+                };
+            }
+            if let Ok(mut colour) = parts.p3().get_mut(child) {
+                colour.0 = match (posture, out) {
+                    (Posture::Dead, _) => Color::srgba(0.7, 0.7, 0.7, 0.6),
+                    (_, true) => Color::srgb(0.75, 0.75, 0.75),
+                    _ => Color::WHITE,
+                };
+            }
+            if let Ok((mut text, mut colour, mut visibility)) = parts.p4().get_mut(child) {
+                match down {
+                    Some(down) => {
+                        let [r, g, b] = down.rgb();
+                        text.0 = down.word().to_string();
+                        colour.0 = Color::srgb_u8(r, g, b);
+                        *visibility = Visibility::Inherited;
+                    }
+                    None => *visibility = Visibility::Hidden,
+                }
+            }
+            if let Ok(mut visibility) = parts.p5().get_mut(child) {
+                *visibility = if down.is_some() { Visibility::Hidden } else { Visibility::Inherited };
+            }
+        }
+    }
+}
+
+/// How a token is drawn, read back from what is on the board (for the scripted runs' final state).
+#[derive(Clone, Debug, serde::Serialize, PartialEq)]
+pub struct TokenLook {
+    /// Turned on its side (prone, down or dead).
+    pub lying: bool,
+    /// Its disc greyed (out of the fight).
+    pub greyed: bool,
+    /// The word written under it (dead, dying, stable…), if one is shown.
+    pub word: Option<String>,
+    /// Its name shown over it.
+    pub label_shown: bool,
+    /// Drawn smaller than its space (a dead creature's marker).
+    pub shrunk: bool,
+}
+
+/// How each creature's token is drawn.
+pub(super) fn token_looks(world: &mut World) -> std::collections::HashMap<Entity, TokenLook> {
+    let mut tokens = world.query::<(&Token, &Children, &Transform)>();
+    let mut out = std::collections::HashMap::new();
+    for (token, children, placed) in tokens.iter(world) {
+        let mut look = TokenLook {
+            lying: false,
+            greyed: false,
+            word: None,
+            label_shown: false,
+            shrunk: placed.scale.x < 0.99
+                && world.get::<crate::rules::core::creature::Riding>(token.creature).is_none(),
+        };
+        for child in children.iter() {
+            let shown = world.get::<Visibility>(child).is_some_and(|v| *v != Visibility::Hidden);
+            if world.get::<Portrait2d>(child).is_some() {
+                look.lying = world.get::<Transform>(child).is_some_and(|t| t.rotation.z.abs() > 0.1);
+            }
+            if let Some(disc) = world.get::<Disc>(child)
+                && let Some(material) = world.get::<MeshMaterial2d<ColorMaterial>>(child)
+            {
+                look.greyed =
+                    world.resource::<Assets<ColorMaterial>>().get(&material.0).is_some_and(|m| m.color != disc.0);
+            }
+            if world.get::<StateWord>(child).is_some() && shown {
+                look.word = world.get::<Text2d>(child).map(|t| t.0.clone());
+            }
+            if world.get::<Label>(child).is_some() {
+                look.label_shown = shown;
+            }
+        }
+        out.insert(token.creature, look);
+    }
+    out
 }
 
 pub(super) fn remove_orphan_tokens(

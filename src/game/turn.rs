@@ -125,6 +125,41 @@ fn restart(world: &mut World) {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    // `hand_over` and `hand_over_keys` are ordered in the game's plugin, which sees the systems they follow.
+    app.init_resource::<HandOver>();
     app.add_systems(Update, (restart, apply_pending).chain().in_set(super::ViewSystems::Play));
     app.add_systems(Update, play_ai.in_set(super::ViewSystems::Think));
+}
+
+/// Hot-seat: when the turn passes to a side played by a person other than the one who played last, the
+/// board is hidden until the next player says they are at the screen, so that no one sees the other's
+/// turn begin.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct HandOver {
+    /// The side the screen waits to be handed to.
+    pub to: Option<String>,
+    /// The side a person played last.
+    last: Option<String>,
+}
+
+/// Enter or Space shows the board to the next player (after the action keys, which the screen held back:
+/// the Enter that hands over ends no turn).
+pub(super) fn hand_over_keys(keys: Res<ButtonInput<KeyCode>>, mut hand: ResMut<HandOver>) {
+    if hand.to.is_some() && keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) {
+        hand.to = None;
+    }
+}
+
+/// Notices a turn passing from one person's side to another's.
+pub(super) fn hand_over(world: &mut World) {
+    let people = world.resource::<Controllers>().0.values().filter(|c| **c == Control::Human).count();
+    let Some(me) = human_turn(world) else { return };
+    let Some(side) = world.get::<Faction>(me).map(|f| f.0.clone()) else { return };
+    let mut hand = world.resource_mut::<HandOver>();
+    if hand.last.as_ref() != Some(&side) {
+        if people >= 2 {
+            hand.to = Some(side.clone());
+        }
+        hand.last = Some(side);
+    }
 }

@@ -981,6 +981,23 @@ pub fn describe_modifiers(modifiers: &[Modifier]) -> String {
     parts.join(", ")
 }
 
+/// A name of the rules' (a condition, a heading) in the player's words: `FlatFooted` reads "flat-footed",
+/// `NorthEast` "north-east", `OffBalance` "off balance".
+pub fn plain(name: impl std::fmt::Debug) -> String {
+    let debug = format!("{name:?}");
+    let mut out = String::with_capacity(debug.len() + 4);
+    for (i, c) in debug.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    for (spaced, joined) in [("flat footed", "flat-footed"), ("north ", "north-"), ("south ", "south-")] {
+        out = out.replace(spaced, joined);
+    }
+    out
+}
+
 impl Fact {
     /// The line the combat log shows, with every die and modifier; `None` for facts too fine to show
     /// (each square entered).
@@ -1341,7 +1358,7 @@ impl Fact {
                     format!("{creature}: {before} to {after} HP")
                 }
             }
-            Fact::ConditionGained { creature, condition } => format!("{creature} is now {condition:?}"),
+            Fact::ConditionGained { creature, condition } => format!("{creature} is now {}", plain(condition)),
             Fact::SaddleKept { creature, mount, roll, percent, kept: true, .. } => {
                 format!("{creature}, knocked out, stays on {mount}'s back: d100 {roll}, {percent} or less (004:482)")
             }
@@ -1349,12 +1366,13 @@ impl Fact {
                 "{creature}, knocked out, slides off {mount}: d100 {roll}, over {percent} (004:482), and lies at {}",
                 to.map_or("?".into(), |s| s.to_string())
             ),
-            Fact::ConditionLost { creature, condition } => format!("{creature} is no longer {condition:?}"),
+            Fact::ConditionLost { creature, condition } => format!("{creature} is no longer {}", plain(condition)),
             other => unreachable!("{other:?} is another group's"),
         }
     }
 
     /// The words of the facts of readied actions, effects, items, spells, breaths, flight, riders and rest.
+    #[expect(clippy::too_many_lines, reason = "one arm for each fact of this group")]
     fn more_words(&self) -> String {
         match self {
             Fact::ActionReadied { creature, action, trigger } => {
@@ -1368,7 +1386,8 @@ impl Fact {
             }
             Fact::EffectBegun { creature, condition, rounds, ends_round } => {
                 format!(
-                    "{creature} is {condition:?} for {rounds} rounds, until this count in round {ends_round} (004:74)"
+                    "{creature} is {} for {rounds} rounds, until this count in round {ends_round} (004:74)",
+                    plain(condition)
                 )
             }
             Fact::FullAttackGivenUp { creature } => {
@@ -1403,11 +1422,13 @@ impl Fact {
             Fact::Landed { creature } => format!("{creature} lands"),
             Fact::FlybyResumed { creature, from, to } => format!("{creature} flies on from {from} to {to}"),
             Fact::Flew { creature, from, to, band: Some(band), heading, spent, status, maneuvers, .. } => format!(
-                "{creature} flies from {from} to {to}, {spent} chase squares ({status:?}), {maneuvers} manoeuvres, to band {band}, heading {heading:?}"
+                "{creature} flies from {from} to {to}, {spent} chase squares ({status:?}), {maneuvers} manoeuvres, to band {band}, heading {}",
+                plain(heading)
             ),
             Fact::Flew { creature, from, to, altitude_m, climbed_m, heading, spent, status, maneuvers, band: None } => {
                 format!(
-                    "{creature} flies from {from} to {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {heading:?}"
+                    "{creature} flies from {from} to {to}, {spent} squares ({status:?}), {maneuvers} manoeuvres, {climbed_m:+} m to {altitude_m} m, heading {}",
+                    plain(heading)
                 )
             }
             Fact::Collided { creature, with, dice, impact, total } => {
