@@ -521,11 +521,12 @@ fn a_broken_level_on_reload_keeps_the_last_good_one() {
 
 /// The overlays follow the previews without a window: the active creature's reachable squares are shaded,
 /// the hovered path drawn with a marker per step, and the hovered foe outlined; nothing is redrawn while
-/// nothing changes.
+/// nothing changes. A foe out of reach shows the walk within reach and the blow from its end; the click
+/// makes both, and the rules roll the blow with the bonus the preview showed.
 #[test]
 fn the_overlays_follow_the_cursor() {
     use estoc::game::overlay::Overlay;
-    use estoc::game::state::{Hover, Previews};
+    use estoc::game::state::{Approach, Hover, Pending, Previews};
     let encounter = level("skirmish.ron");
     let mut app = started(&encounter, 1);
     estoc::game::overlays_headless(&mut app, &encounter);
@@ -551,8 +552,36 @@ fn the_overlays_follow_the_cursor() {
     assert_eq!(app.world().resource::<Previews>().generation, generation, "nothing changed, nothing redone");
     app.world_mut().resource_mut::<Hover>().square = Some(Square::new(7, 4));
     app.update();
-    assert!(app.world().resource::<Previews>().attack.as_ref().is_some_and(|a| a.is_err()), "out of reach");
-    assert_eq!(app.world().resource::<Previews>().hovered, Some(goblin));
+    let previews = app.world().resource::<Previews>();
+    assert_eq!(previews.hovered, Some(goblin));
+    // The fighter at (2,4), the goblin at (7,4): out of reach, within a move and a blow.
+    let Some(Approach::MoveThenAttack { to, .. }) = previews.approach.clone() else {
+        panic!("a walk then a blow: {:?}", previews.approach)
+    };
+    let path = previews.path.clone().expect("the walk previewed").expect("a legal walk");
+    assert_eq!(path.squares.last(), Some(&to));
+    let blow = previews.attack.clone().expect("the blow previewed").expect("a blow from there");
+    estoc::game::clicks::click(app.world_mut(), Square::new(7, 4));
+    let steps: Vec<Command> = app.world_mut().resource_mut::<Pending>().0.drain(..).collect();
+    assert!(
+        matches!(&steps[..], [Command::Move { to: t, .. }, Command::Attack { target, .. }] if *t == to && target.0 == "goblin-1"),
+        "{steps:?}"
+    );
+    let from = app.world().resource::<EventLog>().0.len();
+    for step in &steps {
+        let _ = perform(app.world_mut(), step);
+        app.update();
+    }
+    let facts = facts_since(&app, from);
+    let rolled = facts.iter().find_map(|f| match f {
+        Fact::AttackRolled { attacker, target, roll, total, .. }
+            if attacker.0 == "fighter" && target.0 == "goblin-1" =>
+        {
+            Some(total - *roll as i32)
+        }
+        _ => None,
+    });
+    assert_eq!(rolled, Some(blow.bonuses[0]), "{facts:?}");
 }
 
 /// A flier in the air clicking a foe: out of reach at its height, no strike is offered; after diving 6 m

@@ -307,6 +307,11 @@ pub fn click(world: &mut World, square: Square) {
             return;
         }
     }
+    if let Some(steps) = approach_steps(world, square) {
+        world.resource_mut::<Pending>().0.extend(steps);
+        world.resource_mut::<Choice>().waypoints.clear();
+        return;
+    }
     if let Some(step) = click_step(world, square) {
         // A full attack goes on blow by blow: the mode stays until the player changes it.
         let keep = matches!(step, Command::Attack { full: true, .. });
@@ -323,6 +328,31 @@ pub fn click(world: &mut World, square: Square) {
         }
     } else if let Some(creature) = pointed_at(world, square) {
         world.insert_resource(Selected(Some(creature)));
+    }
+}
+
+/// A click in the automatic mode on a foe out of reach: the compound action its preview showed, a walk
+/// within reach then the blow, or a charge.
+fn approach_steps(world: &mut World, square: Square) -> Option<Vec<Command>> {
+    let me = human_turn(world)?;
+    let choice = world.resource::<Choice>().clone();
+    let approach = world.resource::<super::state::Previews>().approach.clone()?;
+    let there = pointed_at(world, square)?;
+    let (my_id, target) = (id_of(world, me), id_of(world, there));
+    match approach {
+        super::state::Approach::MoveThenAttack { foe, to, action, path } if foe == there => {
+            let walk = if choice.tumble {
+                Command::Tumble { creature: my_id.clone(), to, action, path: Some(path) }
+            } else {
+                Command::Move { creature: my_id.clone(), to, action, path: Some(path) }
+            };
+            let blow = step_on_foe(world, &choice, (me, my_id), (there, target));
+            Some(vec![walk, blow])
+        }
+        super::state::Approach::Charge { foe, to } if foe == there => {
+            Some(vec![Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::Attack }])
+        }
+        _ => None,
     }
 }
 

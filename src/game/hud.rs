@@ -368,7 +368,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         out.push((format!("weapons: {}", names.join(", ")), GREY));
     }
     if !conditions.0.is_empty() {
-        let list: Vec<String> = conditions.0.iter().map(|c| format!("{c:?}")).collect();
+        let list: Vec<String> = conditions.0.iter().map(crate::rules::core::facts::plain).collect();
         out.push((format!("conditions: {}", list.join(", ")), WARN));
     }
     if let Some(line) = water_line(world, entity) {
@@ -377,7 +377,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
     if let (Some(speed), Some(altitude)) = (world.get::<Speed>(entity), world.get::<Altitude>(entity))
         && (speed.fly.is_some() || altitude.0 > 0)
     {
-        let heading = world.get::<Heading>(entity).map(|h| format!("{:?}", h.0)).unwrap_or_default();
+        let heading = world.get::<Heading>(entity).map(|h| crate::rules::core::facts::plain(h.0)).unwrap_or_default();
         let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
         out.push((format!("altitude {}, heading {heading}", scale.altitude_label(altitude.0)), GREY));
     }
@@ -666,6 +666,45 @@ fn legend(ctx: &egui::Context, board: egui::Rect) {
         });
 }
 
+/// The charge lanes to the hovered foe, and where the first provokes.
+fn lane_lines(
+    world: &World,
+    lanes: Result<Vec<crate::rules::movement::ChargeLane>, Refusal>,
+    lane_provocations: &[crate::preview::Provoking],
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    match lanes {
+        Ok(l) => {
+            out.push((format!("{} charge lanes; click to charge along the first", l.len()), GOOD));
+            if lane_provocations.is_empty() {
+                out.push(("no attack of opportunity along it".into(), GOOD));
+            }
+            for p in lane_provocations {
+                let names: Vec<String> = p.from.iter().map(|e| display_name(world, *e)).collect();
+                out.push((
+                    format!("step {} at {}: {} would strike — {}", p.after_steps, p.square, names.join(", "), p.reason),
+                    BAD,
+                ));
+            }
+        }
+        Err(refusal) => out.push((format!("no charge: {} ({})", refusal.reason, refusal.rule), BAD)),
+    }
+}
+
+/// What a click on a foe out of reach does in the automatic mode.
+fn approach_lines(approach: Option<&super::state::Approach>, out: &mut Vec<(String, egui::Color32)>) {
+    match approach {
+        Some(super::state::Approach::MoveThenAttack { to, action, .. }) => out.push((
+            format!("out of reach: a click walks to {to} ({}), then attacks", action.name().replace('_', " ")),
+            WARN,
+        )),
+        Some(super::state::Approach::Charge { to, .. }) => {
+            out.push((format!("beyond a move: a click charges, to {to} (004:455-459)"), WARN));
+        }
+        None => {}
+    }
+}
+
 /// A creature's name on the board (Goblin 1), its id if it has none.
 fn display_name(world: &World, creature: Entity) -> String {
     world
@@ -729,6 +768,8 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let path = previews.path.clone();
     let attack = previews.attack.clone();
     let lanes = previews.lanes.clone();
+    let lane_provocations = previews.lane_provocations.clone();
+    let approach = previews.approach.clone();
     let cast = previews.cast.clone();
     let manoeuvres = special_previews(previews);
     let breath = previews.breath.clone().map(|b| b.map(|covered| (covered, previews.breath_saves.clone())));
@@ -764,6 +805,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     if flier_on_creature {
         flier_strike_lines(world, square, &mut out);
     }
+    approach_lines(approach.as_ref(), &mut out);
     if let Some(attack) = attack.filter(|a| !flier_on_creature || a.is_ok()) {
         attack_lines(attack, &mut out);
     }
@@ -786,10 +828,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
         cast_lines(cast, &choice, &mut out);
     }
     if let Some(lanes) = lanes {
-        match lanes {
-            Ok(l) => out.push((format!("{} charge lanes; click to charge along the first", l.len()), GOOD)),
-            Err(refusal) => out.push((format!("no charge: {} ({})", refusal.reason, refusal.rule), BAD)),
-        }
+        lane_lines(world, lanes, &lane_provocations, &mut out);
     }
     out
 }
@@ -1502,13 +1541,15 @@ fn flight_lines(
             let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
             out.push((
                 format!(
-                    "flight: {:?}, {} squares ({} m), {} manoeuvres, ends at {} heading {:?} (004:689-732)",
-                    f.status,
+                    "flight: {}, {} squares ({} m), {} manoeuvres, ends at {} heading {} (004:689-732)",
+                    crate::rules::core::facts::plain(f.status),
                     f.spent,
                     f.spent as f32 * scale.square_m(),
                     f.maneuvers,
                     scale.altitude_label(last.map_or(0, |w| w.altitude)),
-                    last.map_or(crate::rules::core::geometry::Direction::North, |w| w.heading)
+                    crate::rules::core::facts::plain(
+                        last.map_or(crate::rules::core::geometry::Direction::North, |w| w.heading)
+                    )
                 ),
                 if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) { BAD } else { GOOD },
             ));
@@ -2047,7 +2088,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
     let hovered = world.resource::<Previews>().hovered.filter(|h| *h != me);
     let flight_words = |p: &crate::rules::aerial::planner::PlannedFlight| {
         let f = &p.flight;
-        format!("{} squares, {:?}, {} manoeuvres", f.spent, f.status, f.maneuvers)
+        format!("{} squares, {}, {} manoeuvres", f.spent, crate::rules::core::facts::plain(f.status), f.maneuvers)
     };
     match (choice.mode, &choice.flyby) {
         (Mode::Flyby, None) => {

@@ -122,15 +122,76 @@ fn label(commands: &mut Commands, text: String, at: Vec2, colour: Color, size: f
     ));
 }
 
-/// A flight's waypoints with the squares spent at each, and its status, length and end at the last.
+/// A red `!` on each step of a move that provokes, with the names of those who would strike (004:64-71).
+fn mark_provocations(
+    commands: &mut Commands,
+    provocations: &[crate::preview::Provoking],
+    height: i32,
+    creatures: &Query<(&Position, &Space, &Name)>,
+) {
+    for provocation in provocations {
+        let at = square_centre(provocation.square, height);
+        commands.spawn((
+            Overlay,
+            Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), Vec2::splat(22.0)),
+            Transform::from_translation(at.extend(Z_PATH + 1.0)),
+        ));
+        label(commands, "!".into(), at, Color::WHITE, 18.0);
+        let names: Vec<String> = provocation
+            .from
+            .iter()
+            .filter_map(|e| creatures.get(*e).ok())
+            .map(|(_, _, name)| name.to_string())
+            .collect();
+        label(
+            commands,
+            format!("AoO: {}", names.join(", ")),
+            at + Vec2::new(0.0, -TILE_PX * 0.32),
+            Color::srgb(1.0, 0.75, 0.7),
+            13.0,
+        );
+    }
+}
+
+/// A flight from `start`: a line through its waypoints with the squares spent at each, an arrow along the
+/// heading at its end, and its status, length and end at the last.
 fn draw_flight(
     commands: &mut Commands,
-    planned: &crate::rules::aerial::planner::PlannedFlight,
+    (planned, start): (&crate::rules::aerial::planner::PlannedFlight, Option<Square>),
     height: i32,
     scale: crate::rules::core::altitude::Scale,
 ) {
     let colour = status_colour(planned.flight.status).with_alpha(0.95);
     let waypoints = &planned.flight.waypoints;
+    // The flight as one line from square to square, an arrow along the heading at its end.
+    let mut from = start.map(|s| square_centre(s, height));
+    for waypoint in waypoints {
+        let to = square_centre(waypoint.square, height);
+        if let Some(from) = from.filter(|f| f.distance(to) > 1.0) {
+            let along = to - from;
+            commands.spawn((
+                Overlay,
+                Sprite::from_color(colour, Vec2::new(along.length(), 5.0)),
+                Transform::from_translation(((from + to) / 2.0).extend(Z_PATH - 0.5))
+                    .with_rotation(Quat::from_rotation_z(along.y.atan2(along.x))),
+            ));
+        }
+        from = Some(to);
+    }
+    if let Some(last) = waypoints.last() {
+        let (dx, dy) = last.heading.delta();
+        let ahead = Vec2::new(dx as f32, -dy as f32).normalize_or_zero();
+        let tip = square_centre(last.square, height) + ahead * TILE_PX * 0.45;
+        for side in [-1.0f32, 1.0] {
+            let back = Vec2::from_angle(side * 2.6).rotate(ahead) * 16.0;
+            commands.spawn((
+                Overlay,
+                Sprite::from_color(colour, Vec2::new(16.0, 5.0)),
+                Transform::from_translation((tip + back / 2.0).extend(Z_PATH))
+                    .with_rotation(Quat::from_rotation_z(back.y.atan2(back.x))),
+            ));
+        }
+    }
     for (i, waypoint) in waypoints.iter().enumerate() {
         let at = square_centre(waypoint.square, height);
         commands.spawn((
@@ -151,12 +212,12 @@ fn draw_flight(
             format!(", checks {:.0}%", planned.chance * 100.0)
         };
         let text = format!(
-            "{:?}: {} sq, {} manoeuvres, {}, {:?}{odds}",
-            planned.flight.status,
+            "{}: {} sq, {} manoeuvres, {}, {}{odds}",
+            crate::rules::core::facts::plain(planned.flight.status),
             planned.flight.spent,
             planned.flight.maneuvers,
             scale.altitude_label(last.altitude),
-            last.heading
+            crate::rules::core::facts::plain(last.heading)
         );
         label(commands, text, at, Color::WHITE, 15.0);
     }
@@ -239,7 +300,8 @@ pub fn redraw(
         let manoeuvre = previews.manoeuvre.as_ref().and_then(|m| m.as_ref().ok());
         let to_hovered = hover.square.and_then(|s| previews.flights.as_ref().and_then(|f| f.get(&s)));
         if let Some(planned) = manoeuvre.or(to_hovered) {
-            draw_flight(&mut commands, planned, height, encounter.0.battlefield.scale());
+            let start = creatures.get(me).ok().map(|(position, ..)| position.0);
+            draw_flight(&mut commands, (planned, start), height, encounter.0.battlefield.scale());
         }
         if let Some(at) = choice.flyby.as_ref().and_then(|p| p.at()) {
             let gold = Color::srgb(1.0, 0.8, 0.1);
@@ -287,28 +349,7 @@ pub fn redraw(
             );
             label(&mut commands, text, at, Color::WHITE, 15.0);
         }
-        for provocation in &path.provocations {
-            let at = square_centre(provocation.square, height);
-            commands.spawn((
-                Overlay,
-                Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), Vec2::splat(22.0)),
-                Transform::from_translation(at.extend(Z_PATH + 1.0)),
-            ));
-            label(&mut commands, "!".into(), at, Color::WHITE, 18.0);
-            let names: Vec<String> = provocation
-                .from
-                .iter()
-                .filter_map(|e| creatures.get(*e).ok())
-                .map(|(_, _, name)| name.to_string())
-                .collect();
-            label(
-                &mut commands,
-                format!("AoO: {}", names.join(", ")),
-                at + Vec2::new(0.0, -TILE_PX * 0.32),
-                Color::srgb(1.0, 0.75, 0.7),
-                13.0,
-            );
-        }
+        mark_provocations(&mut commands, &path.provocations, height, &creatures);
     }
     if let Some(Ok(lanes)) = &previews.lanes {
         for lane in lanes {
@@ -316,6 +357,8 @@ pub fn redraw(
                 shade(&mut commands, square, height, action_colour(MovementAction::Charge), 18.0, Z_SHADE + 1.0);
             }
         }
+        // The first lane is the one a click charges along: where it provokes, and from whom.
+        mark_provocations(&mut commands, &previews.lane_provocations, height, &creatures);
     }
     // Where a bull rush would push the foe (orange) and take the rusher (blue), step by step; the charge
     // that brings it there.

@@ -14,7 +14,7 @@ use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::Square;
 use crate::rules::core::reach::threatened_squares;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::movement::MovementAction;
+use crate::rules::movement::{ChargeLane, MovementAction};
 use crate::rules::turns::FullAttackUnderway;
 
 use super::state::*;
@@ -110,11 +110,91 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
         Mode::Disarm => previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon)),
         Mode::Snatch => previews.disarm = Some(crate::preview::snatch_preview(world, me, foe)),
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
-        Mode::Charge => previews.lanes = Some(charge_lanes(world, me, foe)),
+        Mode::Charge => {
+            let lanes = charge_lanes(world, me, foe);
+            previews.lane_provocations = lane_provocations(world, me, &lanes);
+            previews.lanes = Some(lanes);
+        }
         _ => {
             let underway = world.get::<FullAttackUnderway>(me).is_some();
-            previews.attack = Some(attack_preview(world, me, foe, request(choice, underway)));
+            let attack = attack_preview(world, me, foe, request(choice, underway));
+            if attack.is_err() && choice.mode == Mode::Auto && previews.flights.is_none() {
+                approach(world, me, foe, choice, previews);
+            }
+            if previews.approach.is_none() {
+                previews.attack = Some(attack);
+            }
         }
+    }
+}
+
+/// Where a charge along the first of `lanes` would provoke (the lane a click takes).
+fn lane_provocations(
+    world: &mut World,
+    me: Entity,
+    lanes: &Result<Vec<ChargeLane>, crate::rules::core::refusal::Refusal>,
+) -> Vec<crate::preview::Provoking> {
+    let (Ok(lanes), Some(position), Some(space)) = (lanes, world.get::<Position>(me), world.get::<Space>(me)) else {
+        return Vec::new();
+    };
+    let Some(lane) = lanes.first() else { return Vec::new() };
+    let (start, route) = (space.at(position.0), lane.route.clone());
+    crate::preview::provocations_along(world, me, start, &route, MovementAction::Charge)
+}
+
+fn set_position(world: &mut World, creature: Entity, square: Square) {
+    if let Some(mut position) = world.get_mut::<Position>(creature) {
+        position.0 = square;
+    }
+}
+
+/// A foe out of reach in the automatic mode: the sensible compound action, previewed as the click would
+/// make it. First a walk within reach (a 5-foot step or a move) that leaves a standard action for the
+/// blow: of the squares from which the rules allow the attack, the one whose path provokes least, then the
+/// cheapest. Else a charge, when a lane reaches the foe (004:455-459).
+fn approach(world: &mut World, me: Entity, foe: Entity, choice: &Choice, previews: &mut Previews) {
+    let Some(own) = world.get::<Position>(me).map(|p| p.0) else { return };
+    let Some(side) = world.get::<Space>(me).map(|s| s.at(own).width) else { return };
+    let Some(there) = world.get::<Position>(foe).zip(world.get::<Space>(foe)).map(|(p, s)| s.at(p.0)) else {
+        return;
+    };
+    let mut walks: Vec<(u32, Square, MovementAction)> = previews
+        .options
+        .squares
+        .iter()
+        .filter(|(_, (action, _))| matches!(action, MovementAction::FiveFootStep | MovementAction::Move))
+        .filter(|(square, _)| crate::rules::core::geometry::Footprint::new(**square, side).distance_to(there) <= 4)
+        .map(|(square, (action, cost))| (*cost, *square, *action))
+        .collect();
+    walks.sort_by_key(|(cost, square, _)| (*cost, square.y, square.x));
+    let request = request(choice, false);
+    let mut best: Option<(usize, u32, PathPreview, crate::preview::AttackPreview)> = None;
+    for (cost, square, action) in walks {
+        // The blow as the rules would plan it from that square: the creature set there for the asking.
+        set_position(world, me, square);
+        let blow = attack_preview(world, me, foe, request);
+        set_position(world, me, own);
+        let Ok(blow) = blow else { continue };
+        let Ok(path) = path_preview_as(world, me, (action, choice.tumble), square, &[]) else { continue };
+        let provoked: usize = path.provocations.iter().map(|p| p.from.len()).sum();
+        if best.as_ref().is_none_or(|(p, c, ..)| (provoked, cost) < (*p, *c)) {
+            best = Some((provoked, cost, path, blow));
+        }
+    }
+    if let Some((_, _, path, blow)) = best {
+        let to = *path.squares.last().unwrap_or(&own);
+        previews.approach = Some(Approach::MoveThenAttack { foe, to, action: path.action, path: path.squares.clone() });
+        previews.path = Some(Ok(path));
+        previews.attack = Some(Ok(blow));
+        return;
+    }
+    if let Ok(lanes) = charge_lanes(world, me, foe)
+        && let Some(lane) = lanes.first()
+    {
+        previews.approach = Some(Approach::Charge { foe, to: lane.to });
+        let lanes = Ok(lanes);
+        previews.lane_provocations = lane_provocations(world, me, &lanes);
+        previews.lanes = Some(lanes);
     }
 }
 

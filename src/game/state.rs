@@ -256,10 +256,39 @@ pub struct Previews {
     /// In flyby and ram modes, the flight a click on the hovered creature would fly: to strike it on the
     /// way (before the end is chosen), or into it; or the rule that leaves none.
     pub manoeuvre: Option<Result<crate::rules::aerial::planner::PlannedFlight, Refusal>>,
-    /// The charge lanes toward the hovered foe, in charge mode.
+    /// The charge lanes toward the hovered foe, in charge mode (or in the automatic mode, for a foe a
+    /// charge reaches and a move does not).
     pub lanes: Option<Result<Vec<ChargeLane>, Refusal>>,
+    /// In the automatic mode, what a click on a foe out of reach does: walk within reach then strike, or
+    /// charge; [`Previews::path`] and [`Previews::attack`] are then the walk and the blow from its end.
+    pub approach: Option<Approach>,
+    /// Where the charge along the first lane would provoke, and from whom (004:64-71).
+    pub lane_provocations: Vec<crate::preview::Provoking>,
     /// Squares the foes of the active creature threaten, when asked.
     pub threatened: Vec<Square>,
+}
+
+/// The compound action a click on a foe out of reach makes in the automatic mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Approach {
+    /// A 5-foot step or a move to `to`, along `path`, then the attack from there.
+    MoveThenAttack {
+        /// The foe.
+        foe: Entity,
+        /// Where the walk ends.
+        to: Square,
+        /// The action it takes.
+        action: MovementAction,
+        /// Its squares.
+        path: Vec<Square>,
+    },
+    /// A charge along the first lane (004:455-459).
+    Charge {
+        /// The foe.
+        foe: Entity,
+        /// Where the charge ends.
+        to: Square,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

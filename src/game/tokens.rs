@@ -192,9 +192,12 @@ fn heading_angle(direction: crate::rules::core::geometry::Direction) -> f32 {
 /// shown, in a row over the token's top edge; for fliers the flying badge, the altitude in metres and an
 /// arrow along the heading.
 #[expect(clippy::type_complexity, reason = "a Bevy query of the parts that change a token's badges")]
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
 fn show_badges(
     mut commands: Commands,
     asset_server: Res<AssetServer>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
     creatures: Query<(Ref<Conditions>, Ref<Altitude>, Ref<Heading>, &Speed, &Size)>,
     tokens: Query<(Entity, &Token, Option<&Children>)>,
     badges: Query<(), With<Badge>>,
@@ -249,18 +252,46 @@ fn show_badges(
                     Transform::from_xyz(side * 0.36, -side * 0.2, 0.6)
                         .with_rotation(Quat::from_rotation_z(heading_angle(heading.0))),
                 ));
+                // The altitude on a dark plate at the token's lower right, readable over any ground.
+                let words = match scale {
+                    crate::rules::core::altitude::Scale::Normal => scale.altitude_label(altitude.0),
+                    crate::rules::core::altitude::Scale::Chase => format!("band {}", altitude.0.max(0)),
+                };
+                let plate = Vec2::new(words.chars().count() as f32 * 9.5 + 8.0, 20.0);
                 token.spawn((
                     Badge,
-                    Text2d::new(match scale {
-                        crate::rules::core::altitude::Scale::Normal => scale.altitude_label(altitude.0),
-                        crate::rules::core::altitude::Scale::Chase => format!("band {}", altitude.0.max(0)),
-                    }),
-                    TextFont { font_size: FontSize::Px(12.0), ..default() },
-                    TextColor(Color::srgb(0.7, 0.9, 1.0)),
-                    Transform::from_xyz(side * 0.36, -side * 0.36, 0.6),
+                    Sprite::from_color(Color::srgba(0.05, 0.08, 0.15, 0.85), plate),
+                    Transform::from_xyz(side * 0.3, -side * 0.38, 0.65),
                 ));
+                token.spawn((
+                    Badge,
+                    Text2d::new(words),
+                    TextFont { font_size: FontSize::Px(16.0), ..default() },
+                    TextColor(Color::srgb(0.75, 0.92, 1.0)),
+                    Transform::from_xyz(side * 0.3, -side * 0.38, 0.7),
+                ));
+                // Its shadow on the ground square, the token lifted above it.
+                let up = lift(scale, altitude.0);
+                if up > 0.0 {
+                    token.spawn((
+                        Badge,
+                        Mesh2d(meshes.add(Ellipse::new(side * 0.4, side * 0.16))),
+                        MeshMaterial2d(materials.add(Color::srgba(0.0, 0.0, 0.0, 0.45))),
+                        Transform::from_xyz(0.0, -up - side * 0.3, -0.5),
+                    ));
+                }
             }
         });
+    }
+}
+
+/// How far above its square a flier's token is drawn, its shadow left on the ground: more the higher it
+/// flies, at most a quarter square; none at chase scale, where altitude is a band.
+fn lift(scale: crate::rules::core::altitude::Scale, altitude: i32) -> f32 {
+    if scale == crate::rules::core::altitude::Scale::Chase || altitude <= 0 {
+        0.0
+    } else {
+        (6.0 + altitude as f32 * 1.5).min(TILE_PX * 0.25)
     }
 }
 
@@ -410,6 +441,7 @@ fn place_tokens(
         Option<&crate::rules::core::creature::Riders>,
         Has<crate::rules::core::creature::Grapple>,
         &Conditions,
+        &Altitude,
     )>,
     mut tokens: Query<(&Token, &mut Transform)>,
 ) {
@@ -418,11 +450,13 @@ fn place_tokens(
     let scale = encounter.0.battlefield.scale();
     let chase = scale == crate::rules::core::altitude::Scale::Chase;
     // At chase scale, who shares each square, in a steady order: they split it in quarters; so do
-    // grapplers on one square (004:586).
+    // grapplers on one square (004:586), and fliers stacked over one square at different heights, fanned
+    // out side by side.
     let mut sharing: std::collections::HashMap<Square, Vec<Entity>> = std::collections::HashMap::new();
     for (token, _) in &tokens {
-        if let Ok((position, _, None, _, grappling, _)) = creatures.get(token.creature)
-            && (chase || grappling)
+        if let Ok((position, _, None, _, grappling, conditions, altitude)) = creatures.get(token.creature)
+            && (chase || grappling || altitude.0 > 0)
+            && !conditions.has(Condition::Dead)
         {
             sharing.entry(position.0).or_default().push(token.creature);
         }
@@ -438,7 +472,7 @@ fn place_tokens(
         Some((centre, if here.len() > 1 { 0.5 } else { 1.0 }))
     };
     for (token, mut transform) in &mut tokens {
-        let Ok((_, _, riding, _, _, conditions)) = creatures.get(token.creature) else { continue };
+        let Ok((_, _, riding, _, _, conditions, altitude)) = creatures.get(token.creature) else { continue };
         let placed = match riding {
             Some(riding) => place(riding.0).map(|(centre, mount_scale)| {
                 let seat = creatures
@@ -457,7 +491,12 @@ fn place_tokens(
             // The dead lie small under the living, who may stand on their square.
             let (token_scale, z) =
                 if conditions.has(Condition::Dead) { (token_scale * DEAD_SCALE, z - 5.0) } else { (token_scale, z) };
-            transform.translation = centre.extend(z);
+            // A flier drawn above its shadow, higher fliers over lower ones; a rider sits on its mount.
+            let (up, z) = match riding {
+                Some(mount) => (creatures.get(mount.0).map_or(0.0, |m| lift(scale, m.6.0)), z),
+                None => (lift(scale, altitude.0), z + altitude.0.clamp(0, 400) as f32 * 0.001),
+            };
+            transform.translation = (centre + Vec2::new(0.0, up)).extend(z);
             transform.scale = Vec3::splat(token_scale);
         }
     }
