@@ -80,6 +80,10 @@ pub enum Command {
         /// Print each battle's event log as JSON lines instead of the tally.
         #[arg(long)]
         log: bool,
+        /// Threads playing battles at once (all the cores by default); the results are the same whatever
+        /// the number.
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Validate levels, templates and scenarios; print every error; fail on any.
     Check {
@@ -157,7 +161,7 @@ pub fn main() -> ExitCode {
             };
             crate::game::run(crate::game::Launch { level, seed, capture, script, watch })
         }
-        Command::Simulate { level, battles, seed, log } => simulate(&level, battles, seed, log),
+        Command::Simulate { level, battles, seed, log, threads } => simulate(&level, (battles, seed), log, threads),
         Command::Check { files } => check(&files),
         Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
         Command::Run { scenario, seed, check } => run(&scenario, seed, check),
@@ -168,7 +172,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn simulate(level: &Path, battles: u64, seed: u64, log: bool) -> ExitCode {
+fn simulate(level: &Path, (battles, seed): (u64, u64), log: bool, threads: Option<usize>) -> ExitCode {
     let Ok(content) = load_content() else { return ExitCode::FAILURE };
     let encounter = match crate::data::load_level(level, &content) {
         Ok(encounter) => encounter,
@@ -177,25 +181,41 @@ fn simulate(level: &Path, battles: u64, seed: u64, log: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut wins: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
-    let mut rounds = 0u64;
-    for s in seed..seed + battles {
-        let outcome = crate::simulate::battle(&encounter, s);
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let Some(last) = seed.checked_add(battles.saturating_sub(1)).filter(|_| battles > 0) else {
+        eprintln!("error: --battles must be at least 1, and the seeds must stay within 64 bits");
+        return ExitCode::FAILURE;
+    };
+    // A progress bar on the terminal for long runs (hidden when the error stream is not a terminal).
+    let bar = if battles >= 50 { indicatif::ProgressBar::new(battles) } else { indicatif::ProgressBar::hidden() };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} battles, {per_sec}, {eta} left")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let started = std::time::Instant::now();
+    let mut tally = crate::simulate::Tally::default();
+    let run = crate::simulate::battles(&encounter, seed..=last, threads, |outcome| {
+        bar.inc(1);
         if log {
             print!("{}", outcome.log.to_json_lines());
         }
-        *wins
-            .entry(outcome.winner.unwrap_or_else(|| "nobody (the sides parted, or the round limit)".into()))
-            .or_default() += 1;
-        rounds += u64::from(outcome.rounds);
+        tally.add(&outcome);
+    });
+    bar.finish_and_clear();
+    if let Err(problem) = run {
+        eprintln!("error: {problem}");
+        return ExitCode::FAILURE;
     }
     if !log {
-        println!("{battles} battles of {} (seeds {seed}..{}):", encounter.name, seed + battles - 1);
-        for (winner, count) in &wins {
-            println!("  {winner}: {count}");
-        }
-        println!("  mean length: {:.1} rounds", rounds as f64 / battles.max(1) as f64);
+        println!("{battles} battles of {} (seeds {seed}..{last}):", encounter.name);
+        print!("{}", tally.report());
     }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{battles} battles in {seconds:.2} s: {:.1} battles a second on {threads} thread{}",
+        battles as f64 / seconds.max(1e-9),
+        if threads == 1 { "" } else { "s" }
+    );
     ExitCode::SUCCESS
 }
 

@@ -24,6 +24,8 @@ pub struct Outcome {
     pub steps: Vec<Command>,
     /// The event log.
     pub log: EventLog,
+    /// The creatures alive at the end, by id in order.
+    pub alive: Vec<String>,
 }
 
 /// Plays `encounter` with `seed`, the AI on every side.
@@ -64,5 +66,187 @@ pub fn battle(encounter: &Encounter, seed: u64) -> Outcome {
         _ => None,
     });
     let rounds = world.resource::<TurnOrder>().round;
-    Outcome { winner, rounds, steps, log }
+    let mut alive: Vec<String> = world
+        .query::<(&crate::rules::core::creature::CreatureId, &crate::rules::core::creature::Conditions)>()
+        .iter(world)
+        .filter(|(_, c)| !c.has(crate::rules::core::creature::Condition::Dead))
+        .map(|(id, _)| id.0.clone())
+        .collect();
+    alive.sort();
+    Outcome { winner, rounds, steps, log, alive }
+}
+
+/// Plays the battles of `seeds` on `threads` threads at once, handing each outcome to `each` in the
+/// order of the seeds: the same results whatever the number of threads. Battles are played a few per
+/// thread at a time, so that outcomes do not pile up in memory.
+pub fn battles(
+    encounter: &Encounter,
+    seeds: std::ops::RangeInclusive<u64>,
+    threads: usize,
+    mut each: impl FnMut(Outcome),
+) -> Result<(), String> {
+    use rayon::prelude::*;
+    let threads = threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let batch = (threads * 4) as u64;
+    let (mut next, last) = (*seeds.start(), *seeds.end());
+    while next <= last {
+        let end = next.saturating_add(batch - 1).min(last);
+        let chunk: Vec<u64> = (next..=end).collect();
+        let outcomes: Vec<Outcome> = pool.install(|| chunk.par_iter().map(|&seed| battle(encounter, seed)).collect());
+        outcomes.into_iter().for_each(&mut each);
+        match end.checked_add(1) {
+            Some(n) => next = n,
+            None => break,
+        }
+    }
+    Ok(())
+}
+
+/// What a run of battles gives a designer: each side's win rate with its 95% interval, how long battles
+/// last, who usually survives.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Battles counted.
+    pub battles: u64,
+    /// Battles won by each side; `None` for the battles no side won (the sides parted, or the round limit).
+    pub wins: std::collections::BTreeMap<Option<String>, u64>,
+    /// The length of each battle, in rounds.
+    pub rounds: Vec<u32>,
+    /// For each creature, the battles it ended alive.
+    pub survived: std::collections::BTreeMap<String, u64>,
+}
+
+/// The 95% Wilson score interval of a proportion of `successes` in `trials`: good at small counts and
+/// near 0 and 1, where the normal approximation is not.
+pub fn wilson_interval(successes: u64, trials: u64) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let (n, p) = (trials as f64, successes as f64 / trials as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let d = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / d;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+impl Tally {
+    /// Counts one battle.
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.battles += 1;
+        *self.wins.entry(outcome.winner.clone()).or_default() += 1;
+        self.rounds.push(outcome.rounds);
+        for id in &outcome.alive {
+            *self.survived.entry(id.clone()).or_default() += 1;
+        }
+    }
+
+    /// The win rate of `side` and its 95% interval.
+    pub fn win_rate(&self, side: Option<&str>) -> (f64, (f64, f64)) {
+        let won = self.wins.get(&side.map(str::to_string)).copied().unwrap_or(0);
+        (won as f64 / self.battles.max(1) as f64, wilson_interval(won, self.battles))
+    }
+
+    /// The median length of a battle, in rounds.
+    pub fn median_rounds(&self) -> f64 {
+        let mut rounds = self.rounds.clone();
+        rounds.sort_unstable();
+        match rounds.len() {
+            0 => 0.0,
+            n if n % 2 == 1 => f64::from(rounds[n / 2]),
+            n => f64::from(rounds[n / 2 - 1] + rounds[n / 2]) / 2.0,
+        }
+    }
+
+    /// How many battles lasted each number of rounds, the shortest first.
+    pub fn lengths(&self) -> Vec<(u32, u64)> {
+        let mut counts: std::collections::BTreeMap<u32, u64> = std::collections::BTreeMap::new();
+        for r in &self.rounds {
+            *counts.entry(*r).or_default() += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    /// The tally in words, as `estoc simulate` prints it.
+    pub fn report(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for (side, won) in &self.wins {
+            let (rate, (low, high)) = self.win_rate(side.as_deref());
+            let name = side.as_deref().unwrap_or("nobody (the sides parted, or the round limit)");
+            let _ = writeln!(
+                out,
+                "  {name}: {won} ({:.0}%, 95% interval {:.0}%-{:.0}%)",
+                rate * 100.0,
+                low * 100.0,
+                high * 100.0
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  length: median {:.1} rounds, mean {:.1}",
+            self.median_rounds(),
+            self.rounds.iter().map(|r| f64::from(*r)).sum::<f64>() / self.battles.max(1) as f64
+        );
+        let most = self.lengths().iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
+        for (rounds, n) in self.lengths() {
+            let bar = "#".repeat(((n * 30).div_ceil(most)) as usize);
+            let _ = writeln!(out, "    {rounds:>3} rounds {bar} {n}");
+        }
+        let mut survivors: Vec<(&String, &u64)> = self.survived.iter().collect();
+        survivors.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        let list: Vec<String> = survivors
+            .iter()
+            .map(|(id, n)| format!("{id} {:.0}%", **n as f64 * 100.0 / self.battles.max(1) as f64))
+            .collect();
+        let _ = writeln!(out, "  alive at the end: {}", list.join(", "));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wilson_interval_has_its_textbook_values() {
+        let close = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6;
+        assert!(close(wilson_interval(45, 100), (0.356_145_38, 0.547_553_97)), "{:?}", wilson_interval(45, 100));
+        assert!(close(wilson_interval(0, 10), (0.0, 0.277_532_80)), "{:?}", wilson_interval(0, 10));
+        assert!(close(wilson_interval(10, 10), (0.722_467_20, 1.0)), "{:?}", wilson_interval(10, 10));
+        assert!(close(wilson_interval(1, 2), (0.094_531_21, 0.905_468_79)), "{:?}", wilson_interval(1, 2));
+    }
+
+    #[test]
+    fn a_tally_counts_wins_lengths_and_survivors() {
+        let outcome = |winner: Option<&str>, rounds: u32, alive: &[&str]| Outcome {
+            winner: winner.map(str::to_string),
+            rounds,
+            steps: Vec::new(),
+            log: EventLog::default(),
+            alive: alive.iter().map(|s| s.to_string()).collect(),
+        };
+        let mut tally = Tally::default();
+        for o in [
+            outcome(Some("heroes"), 3, &["fighter"]),
+            outcome(Some("heroes"), 5, &["fighter", "archer"]),
+            outcome(Some("goblins"), 4, &["goblin-1"]),
+            outcome(None, 50, &["fighter", "goblin-1"]),
+        ] {
+            tally.add(&o);
+        }
+        assert_eq!(tally.battles, 4);
+        assert_eq!(tally.win_rate(Some("heroes")).0, 0.5);
+        assert_eq!(tally.win_rate(None).0, 0.25);
+        assert_eq!(tally.median_rounds(), 4.5);
+        assert_eq!(tally.lengths(), vec![(3, 1), (4, 1), (5, 1), (50, 1)]);
+        assert_eq!(tally.survived.get("fighter"), Some(&3));
+        let report = tally.report();
+        assert!(report.contains("heroes: 2 (50%, 95% interval 15%-85%)"), "{report}");
+        assert!(report.contains("alive at the end: fighter 75%, goblin-1 50%, archer 25%"), "{report}");
+    }
 }

@@ -256,3 +256,24 @@ fn the_log_checks_see_an_overspent_move_and_a_double_strike() {
     let slips = log_slips(&log);
     assert_eq!(slips.len(), 2, "{slips:?}");
 }
+
+/// `estoc simulate` plays battles on every core: the same outcomes, in the same order, on one thread and on
+/// three.
+#[test]
+fn battles_on_several_threads_give_what_one_thread_gives() {
+    let skirmish = encounter(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron"));
+    let play = |threads: usize| {
+        let mut seen = Vec::new();
+        estoc::simulate::battles(&skirmish, 1..=7, threads, |outcome| {
+            seen.push((outcome.winner, outcome.rounds, outcome.log.to_json_lines(), outcome.alive));
+        })
+        .expect("the threads start");
+        seen
+    };
+    let one = play(1);
+    assert_eq!(one.len(), 7);
+    assert_eq!(one, play(3));
+    // And in the order of the seeds: the first is the battle of seed 1 played alone.
+    let alone = estoc::simulate::battle(&skirmish, 1);
+    assert_eq!(one[0].2, alone.log.to_json_lines());
+}
