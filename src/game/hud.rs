@@ -1889,7 +1889,7 @@ fn draw(
         });
         ui.label(
             egui::RichText::new(
-                "Left click: move or attack · right click: waypoint · Backspace: drop a waypoint · Esc: back to auto · arrows / middle drag: pan · wheel or +/-: zoom",
+                "Left click: move or attack · right click: waypoint · Backspace: drop a waypoint · Esc: back to auto · arrows / middle drag: pan · wheel or Shift +/-: zoom",
             )
             .small()
             .color(GREY),

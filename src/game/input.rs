@@ -64,8 +64,12 @@ pub(super) fn zoom_camera(
     }
     let typing = wants.is_some_and(|w| w.wants_any_keyboard_input());
     if !typing {
-        notches += i32::from(keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]));
-        notches -= i32::from(keys.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]));
+        // `+` and `_` (Shift with `=` and `-`) or the keypad's: `=` and `-` alone are the bar's (throw a
+        // flask, let go of a grapple).
+        let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+        notches += i32::from(keys.just_pressed(KeyCode::NumpadAdd) || (shift && keys.just_pressed(KeyCode::Equal)));
+        notches -=
+            i32::from(keys.just_pressed(KeyCode::NumpadSubtract) || (shift && keys.just_pressed(KeyCode::Minus)));
     }
     if notches == 0 {
         return;
