@@ -6,8 +6,9 @@ board.
 Usage: check_board.py STATE.json SCREENSHOT.png...
 """
 import json
-import subprocess
 import sys
+
+from report import boards_shown, verdict
 
 state = json.load(open(sys.argv[1]))
 creatures = {c["id"]: c for c in state["creatures"]}
@@ -35,13 +36,5 @@ for who, (lying, greyed, word, shrunk) in expected.items():
                         f"expected {(lying, greyed, word, shrunk)}")
 if not creatures["fighter"]["token"]["label_shown"]:
     problems.append("the active fighter's name is not shown")
-for shot in sys.argv[2:]:
-    result = subprocess.run([sys.executable, ".ci/check_screenshot.py", shot], capture_output=True, text=True)
-    if result.returncode != 0:
-        problems.append(f"{shot}: {result.stdout}{result.stderr}")
-if problems:
-    print("scripted board: FAILED")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-print(f"scripted board: ok ({len(names)} creatures, each with its name and its look)")
+problems += boards_shown(sys.argv[2:])
+verdict("scripted board", problems, f"{len(names)} creatures, each with its name and its look")

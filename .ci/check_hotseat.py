@@ -6,11 +6,10 @@ fighter's turn not ended by the E pressed behind the screen; the screenshots sho
 Usage: check_hotseat.py STATE.json SCREENSHOT.png...
 """
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from check_screenshot import pixels  # noqa: E402  (the standard library's PNG reader of CI)
+from check_screenshot import pixels  # the standard library's PNG reader of CI
+from report import verdict
 
 state = json.load(open(sys.argv[1]))
 problems = []
@@ -27,9 +26,4 @@ for shot in sys.argv[2:]:
     dark = sum(1 for c in sample if max(c) < 40) / len(sample)
     if dark < 0.9:
         problems.append(f"{shot}: only {dark:.0%} of the window is the dark screen: the board shows")
-if problems:
-    print("scripted hot-seat: FAILED")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-print("scripted hot-seat: ok (the board hidden between the players)")
+verdict("scripted hot-seat", problems, "the board hidden between the players")

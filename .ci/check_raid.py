@@ -5,8 +5,9 @@ struck once, nothing was refused; every screenshot shows the board.
 Usage: check_raid.py STATE.json SCREENSHOT.png...
 """
 import json
-import subprocess
 import sys
+
+from report import boards_shown, verdict
 
 state = json.load(open(sys.argv[1]))
 creatures = {c["id"]: c for c in state["creatures"]}
@@ -20,13 +21,5 @@ if state["attacks"] != 1:
     problems.append(f"{state['attacks']} attacks rolled: the knight's one blow was expected")
 if state["refused"]:
     problems.append(f"refused actions: {state['refused']}")
-for shot in sys.argv[2:]:
-    result = subprocess.run([sys.executable, ".ci/check_screenshot.py", shot], capture_output=True, text=True)
-    if result.returncode != 0:
-        problems.append(f"{shot}: {result.stdout}{result.stderr}")
-if problems:
-    print("scripted mounted charge: FAILED")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-print(f"scripted mounted charge: ok (round {state['round']}, {state['actions']} actions)")
+problems += boards_shown(sys.argv[2:])
+verdict("scripted mounted charge", problems, f"round {state['round']}, {state['actions']} actions")

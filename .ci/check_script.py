@@ -5,8 +5,9 @@ the board.
 Usage: check_script.py STATE.json SCREENSHOT.png...
 """
 import json
-import subprocess
 import sys
+
+from report import boards_shown, verdict
 
 state = json.load(open(sys.argv[1]))
 creatures = {c["id"]: c for c in state["creatures"]}
@@ -23,13 +24,5 @@ if state["turn"] != "archer":
     problems.append(f"the turn is {state['turn']}'s, not the archer's after the fighter ended its turn")
 if state["actions"] < 4:
     problems.append(f"only {state['actions']} actions were taken")
-for shot in sys.argv[2:]:
-    result = subprocess.run([sys.executable, ".ci/check_screenshot.py", shot], capture_output=True, text=True)
-    if result.returncode != 0:
-        problems.append(f"{shot}: {result.stdout}{result.stderr}")
-if problems:
-    print("scripted battle: FAILED")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-print(f"scripted battle: ok (round {state['round']}, {state['actions']} actions, {state['attacks']} attacks)")
+problems += boards_shown(sys.argv[2:])
+verdict("scripted battle", problems, f"round {state['round']}, {state['actions']} actions, {state['attacks']} attacks")

@@ -17,7 +17,7 @@ pub struct ActiveEncounter(pub Encounter);
 impl ActiveEncounter {
     /// The colour of a faction as the level gives it, grey if it gives none.
     pub fn faction_rgb(&self, faction: &str) -> [u8; 3] {
-        self.0.factions.iter().find(|f| f.name == faction).and_then(|f| f.colour).unwrap_or([150, 150, 150])
+        self.0.faction_rgb(faction)
     }
 }
 

@@ -233,6 +233,13 @@ pub struct Encounter {
     pub creatures: Vec<CreatureSpec>,
 }
 
+impl Encounter {
+    /// The colour of a faction as the level gives it, grey if it gives none.
+    pub fn faction_rgb(&self, faction: &str) -> [u8; 3] {
+        self.factions.iter().find(|f| f.name == faction).and_then(|f| f.colour).unwrap_or([150, 150, 150])
+    }
+}
+
 /// Reads, parses and validates a level file against the content.
 pub fn load_level(path: &Path, content: &Content) -> Result<Encounter, Diagnostics> {
     let text = read_file(path).map_err(|d| Diagnostics(vec![d]))?;

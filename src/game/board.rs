@@ -230,19 +230,20 @@ fn fit_camera(
     let whole = (w / free.x).max(h / free.y) * margin;
     let readable = TILE_PX / MIN_SQUARE_PX;
     let map_centre = Vec2::new((w - TILE_PX) / 2.0, (h - TILE_PX) / 2.0);
-    // The action: the squares the creatures stand on, two squares around.
-    let squares: Vec<Square> = encounter.0.creatures.iter().map(|c| c.at).collect();
-    let action = match (squares.iter().map(|s| s.x).min(), squares.iter().map(|s| s.x).max()) {
-        (Some(x0), Some(x1)) => {
-            let (y0, y1) =
-                (squares.iter().map(|s| s.y).min().unwrap_or(0), squares.iter().map(|s| s.y).max().unwrap_or(0));
-            let a = super::square_centre(Square::new(x0, y1), field.height());
-            let b = super::square_centre(Square::new(x1, y0), field.height());
-            let size = (b - a).abs() + Vec2::splat(5.0 * TILE_PX);
-            Some(((a + b) / 2.0, (size.x / free.x).max(size.y / free.y) * margin))
-        }
-        _ => None,
-    };
+    // The action: the box of the squares the creatures stand on, two squares around; its centre, and the
+    // zoom that fits it.
+    let action = encounter
+        .0
+        .creatures
+        .iter()
+        .map(|c| super::square_centre(c.at, field.height()))
+        .fold(None, |corners: Option<(Vec2, Vec2)>, at| {
+            Some(corners.map_or((at, at), |(lo, hi)| (lo.min(at), hi.max(at))))
+        });
+    let action = action.map(|(lo, hi)| {
+        let size = hi - lo + Vec2::splat(5.0 * TILE_PX);
+        ((lo + hi) / 2.0, (size.x / free.x).max(size.y / free.y) * margin)
+    });
     let remembered = settings.zoom.get(&super::settings::Settings::level_key(&options.level)).copied();
     let (target, scale) = match (remembered, action) {
         (Some(zoom), _) if zoom >= whole => (map_centre, zoom),

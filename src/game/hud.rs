@@ -10,6 +10,7 @@ use super::save;
 use super::state::{
     AppState, Choice, Controllers, History, Hover, Notice, Previews, Restart, Selected, frames_per_second,
 };
+use super::turn::display_name;
 use crate::data::level::Control;
 use crate::encounter::ActiveEncounter;
 use crate::rules::core::battlefield::{Battlefield, Terrain};
@@ -539,9 +540,9 @@ pub(super) fn gather(world: &mut World) {
     } else {
         view.weapons = super::weapons::weapon_rows(world);
         view.shield = super::weapons::shield_row(world);
-        let mut ids = world.query::<(Entity, &CreatureId, Option<&Name>)>();
-        view.names =
-            ids.iter(world).map(|(e, id, name)| (e, name.map_or_else(|| id.0.clone(), |n| n.to_string()))).collect();
+        let mut creatures = world.query_filtered::<Entity, With<CreatureId>>();
+        let all: Vec<Entity> = creatures.iter(world).collect();
+        view.names = all.into_iter().map(|e| (e, display_name(world, e))).collect();
     }
     view.weapons_for = Some(key);
     view.other_damage = world.resource::<Choice>().other_damage;
@@ -659,7 +660,7 @@ fn legend(ctx: &egui::Context, board: egui::Rect) {
                     }
                     ui.label(egui::RichText::new("threatened [T]").small());
                     let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                    ui.painter().rect_filled(rect.shrink(2.0), 0.0, egui::Color32::from_rgb(230, 26, 26));
+                    ui.painter().rect_filled(rect.shrink(2.0), 0.0, swatch(super::overlay::PROVOKES));
                     ui.label(egui::RichText::new("provokes here").small());
                 });
             });
@@ -676,16 +677,7 @@ fn lane_lines(
     match lanes {
         Ok(l) => {
             out.push((format!("{} charge lanes; click to charge along the first", l.len()), GOOD));
-            if lane_provocations.is_empty() {
-                out.push(("no attack of opportunity along it".into(), GOOD));
-            }
-            for p in lane_provocations {
-                let names: Vec<String> = p.from.iter().map(|e| display_name(world, *e)).collect();
-                out.push((
-                    format!("step {} at {}: {} would strike — {}", p.after_steps, p.square, names.join(", "), p.reason),
-                    BAD,
-                ));
-            }
+            provocation_lines(world, lane_provocations, "along it", out);
         }
         Err(refusal) => out.push((format!("no charge: {} ({})", refusal.reason, refusal.rule), BAD)),
     }
@@ -703,15 +695,6 @@ fn approach_lines(approach: Option<&super::state::Approach>, out: &mut Vec<(Stri
         }
         None => {}
     }
-}
-
-/// A creature's name on the board (Goblin 1), its id if it has none.
-fn display_name(world: &World, creature: Entity) -> String {
-    world
-        .get::<Name>(creature)
-        .map(|n| n.as_str().to_string())
-        .or_else(|| world.get::<CreatureId>(creature).map(|c| c.0.clone()))
-        .unwrap_or_default()
 }
 
 /// The level files in `levels/`.
@@ -875,24 +858,28 @@ fn path_lines(
                 ),
                 GOOD,
             ));
-            if p.provocations.is_empty() {
-                out.push(("no attack of opportunity on the way".into(), GOOD));
-            }
-            for provocation in &p.provocations {
-                let names: Vec<String> = provocation.from.iter().map(|e| display_name(world, *e)).collect();
-                out.push((
-                    format!(
-                        "step {} at {}: {} would strike — {}",
-                        provocation.after_steps,
-                        provocation.square,
-                        names.join(", "),
-                        provocation.reason
-                    ),
-                    BAD,
-                ));
-            }
+            provocation_lines(world, &p.provocations, "on the way", out);
         }
         Err(refusal) => out.push((format!("cannot go there: {} ({})", refusal.reason, refusal.rule), BAD)),
+    }
+}
+
+/// Each step of a move that provokes, who would strike and why (004:64-71); or that none does, `place`.
+fn provocation_lines(
+    world: &World,
+    provocations: &[crate::preview::Provoking],
+    place: &str,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    if provocations.is_empty() {
+        out.push((format!("no attack of opportunity {place}"), GOOD));
+    }
+    for p in provocations {
+        let names: Vec<String> = p.from.iter().map(|e| display_name(world, *e)).collect();
+        out.push((
+            format!("step {} at {}: {} would strike — {}", p.after_steps, p.square, names.join(", "), p.reason),
+            BAD,
+        ));
     }
 }
 

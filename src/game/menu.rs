@@ -1,12 +1,12 @@
 //! The start menu's cards of the levels: each level's name, description, size, sides and a thumbnail of
 //! its map, read from `levels/` when the menu opens.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bevy_egui::egui;
 
 use crate::data::level::Control;
-use crate::data::{Content, load_level};
+use crate::data::{Content, Encounter, load_level};
 use crate::rules::core::battlefield::Terrain;
 use crate::rules::core::geometry::Square;
 
@@ -49,58 +49,15 @@ pub fn level_cards(paths: &[PathBuf]) -> Vec<LevelCard> {
     paths
         .iter()
         .map(|path| {
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let loaded = content
                 .as_ref()
                 .map_err(|e| e.to_string())
                 .and_then(|c| load_level(path, c).map_err(|e| e.to_string()));
             match loaded {
-                Ok(level) => {
-                    let field = &level.battlefield;
-                    let (w, h) = (field.width(), field.height());
-                    let mut pixels = Vec::with_capacity((w * h).max(0) as usize);
-                    for y in 0..h {
-                        for x in 0..w {
-                            let [r, g, b] = terrain_rgb(field.terrain(Square::new(x, y)));
-                            pixels.push(egui::Color32::from_rgb(r, g, b));
-                        }
-                    }
-                    let colour = |faction: &str| {
-                        level
-                            .factions
-                            .iter()
-                            .find(|f| f.name == faction)
-                            .and_then(|f| f.colour)
-                            .unwrap_or([150, 150, 150])
-                    };
-                    for creature in &level.creatures {
-                        let Square { x, y } = creature.at;
-                        if (0..w).contains(&x) && (0..h).contains(&y) {
-                            let [r, g, b] = colour(&creature.faction);
-                            pixels[(y * w + x) as usize] = egui::Color32::from_rgb(r, g, b);
-                        }
-                    }
-                    let sides = level
-                        .factions
-                        .iter()
-                        .map(|f| {
-                            let count = level.creatures.iter().filter(|c| c.faction == f.name).count();
-                            (f.name.clone(), count, f.control, colour(&f.name))
-                        })
-                        .collect();
-                    LevelCard {
-                        path: path.clone(),
-                        title: level.name.clone(),
-                        description: level.description.clone(),
-                        size: (w, h),
-                        sides,
-                        problem: None,
-                        thumbnail: Some(egui::ColorImage::new([w as usize, h as usize], pixels)),
-                    }
-                }
+                Ok(level) => card(path, &level),
                 Err(problem) => LevelCard {
                     path: path.clone(),
-                    title: stem,
+                    title: path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
                     description: String::new(),
                     size: (0, 0),
                     sides: Vec::new(),
@@ -110,6 +67,45 @@ pub fn level_cards(paths: &[PathBuf]) -> Vec<LevelCard> {
             }
         })
         .collect()
+}
+
+/// The card of a level that loads.
+fn card(path: &Path, level: &Encounter) -> LevelCard {
+    let sides = level
+        .factions
+        .iter()
+        .map(|f| {
+            let count = level.creatures.iter().filter(|c| c.faction == f.name).count();
+            (f.name.clone(), count, f.control, level.faction_rgb(&f.name))
+        })
+        .collect();
+    LevelCard {
+        path: path.to_path_buf(),
+        title: level.name.clone(),
+        description: level.description.clone(),
+        size: (level.battlefield.width(), level.battlefield.height()),
+        sides,
+        problem: None,
+        thumbnail: Some(thumbnail(level)),
+    }
+}
+
+/// A level's map, a pixel a square, each creature a pixel of its side's colour.
+fn thumbnail(level: &Encounter) -> egui::ColorImage {
+    let field = &level.battlefield;
+    let (w, h) = (field.width(), field.height());
+    let rgb = |[r, g, b]: [u8; 3]| egui::Color32::from_rgb(r, g, b);
+    let mut pixels: Vec<egui::Color32> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| Square::new(x, y)))
+        .map(|s| rgb(terrain_rgb(field.terrain(s))))
+        .collect();
+    for creature in &level.creatures {
+        let Square { x, y } = creature.at;
+        if (0..w).contains(&x) && (0..h).contains(&y) {
+            pixels[(y * w + x) as usize] = rgb(level.faction_rgb(&creature.faction));
+        }
+    }
+    egui::ColorImage::new([w as usize, h as usize], pixels)
 }
 
 /// Draws the cards, returning the level clicked.

@@ -49,6 +49,9 @@ pub fn status_colour(status: crate::rules::core::names::SpeedStatus) -> Color {
     }
 }
 
+/// The mark of a step that provokes.
+pub const PROVOKES: Color = Color::srgb(0.9, 0.1, 0.1);
+
 /// The threat's red: the hatching and the outline of the squares foes threaten.
 pub const THREAT: Color = Color::srgba(0.9, 0.12, 0.12, 0.75);
 
@@ -133,7 +136,7 @@ fn mark_provocations(
         let at = square_centre(provocation.square, height);
         commands.spawn((
             Overlay,
-            Sprite::from_color(Color::srgb(0.9, 0.1, 0.1), Vec2::splat(22.0)),
+            Sprite::from_color(PROVOKES, Vec2::splat(22.0)),
             Transform::from_translation(at.extend(Z_PATH + 1.0)),
         ));
         label(commands, "!".into(), at, Color::WHITE, 18.0);

@@ -223,15 +223,15 @@ pub fn final_state(world: &mut World) -> FinalState {
         .collect();
     let facts = log.0.len();
     let looks = super::tokens::token_looks(world);
-    let mut q = world.query::<(Entity, &CreatureId, &Position, &HitPoints, &Conditions, Option<&Name>)>();
+    let mut q = world.query::<(Entity, &CreatureId, &Position, &HitPoints, &Conditions)>();
     let mut creatures: Vec<CreatureState> = q
         .iter(world)
-        .map(|(e, id, p, hp, c, name)| CreatureState {
+        .map(|(e, id, p, hp, c)| CreatureState {
             id: id.0.clone(),
             at: p.0,
             hit_points: hp.current,
             conditions: c.0.iter().copied().collect(),
-            name: name.map_or_else(|| id.0.clone(), |n| n.to_string()),
+            name: super::turn::display_name(world, e),
             token: looks.get(&e).cloned(),
         })
         .collect();

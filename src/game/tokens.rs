@@ -55,8 +55,10 @@ struct Shown(Posture, Option<Down>);
 enum Posture {
     /// On its feet.
     Standing,
-    /// Lying, conscious or not: prone, or down and alive (the portrait turned on its side).
-    Lying,
+    /// Prone and in the fight: the portrait turned on its side.
+    Prone,
+    /// Down and alive, out of the fight (dying, stable, unconscious, helpless): on its side, greyed.
+    Out,
     /// Dead: a small grey marker under the living.
     Dead,
 }
@@ -117,19 +119,15 @@ impl Down {
             Down::Disabled => [255, 150, 60],
         }
     }
-
-    /// Whether the creature lies out of the fight (all but the disabled, who stands and acts).
-    fn out(self) -> bool {
-        self != Down::Disabled
-    }
 }
 
+/// How a creature with `conditions` lies: the disabled stand and act (004:274-279).
 fn posture_of(conditions: &Conditions) -> Posture {
     match Down::of(conditions) {
         Some(Down::Dead) => Posture::Dead,
-        Some(down) if down.out() => Posture::Lying,
-        _ if conditions.has(Condition::Prone) => Posture::Lying,
-        _ => Posture::Standing,
+        Some(Down::Disabled) | None if conditions.has(Condition::Prone) => Posture::Prone,
+        Some(Down::Disabled) | None => Posture::Standing,
+        Some(_) => Posture::Out,
     }
 }
 
@@ -587,7 +585,6 @@ fn show_posture(
         let Ok(conditions) = creatures.get(token.creature) else { continue };
         let posture = posture_of(conditions);
         let down = Down::of(conditions);
-        let out = down.is_some_and(Down::out);
         if shown.is_some_and(|s| *s == Shown(posture, down)) {
             continue;
         }
@@ -604,10 +601,10 @@ fn show_posture(
         };
         for child in children.iter() {
             if let Ok((disc, material)) = parts.p0().get(child) {
-                let colour = match (posture, out) {
-                    (Posture::Dead, _) => grey(disc.0, 1.0, 0.55),
-                    (_, true) => grey(disc.0, 0.6, 1.0),
-                    _ => disc.0,
+                let colour = match posture {
+                    Posture::Dead => grey(disc.0, 1.0, 0.55),
+                    Posture::Out => grey(disc.0, 0.6, 1.0),
+                    Posture::Standing | Posture::Prone => disc.0,
                 };
                 if let Some(mut m) = materials.get_mut(&material.0) {
                     m.color = colour;
@@ -622,17 +619,17 @@ fn show_posture(
             if let Ok((mut sprite, mut transform)) = parts.p2().get_mut(child) {
                 let lying = posture != Posture::Standing;
                 transform.rotation = Quat::from_rotation_z(if lying { -std::f32::consts::FRAC_PI_2 } else { 0.0 });
-                sprite.color = match (posture, out) {
-                    (Posture::Dead, _) => Color::srgba(0.6, 0.6, 0.6, 0.5),
-                    (_, true) => Color::srgb(0.7, 0.7, 0.7),
-                    _ => Color::WHITE,
+                sprite.color = match posture {
+                    Posture::Dead => Color::srgba(0.6, 0.6, 0.6, 0.5),
+                    Posture::Out => Color::srgb(0.7, 0.7, 0.7),
+                    Posture::Standing | Posture::Prone => Color::WHITE,
                 };
             }
             if let Ok(mut colour) = parts.p3().get_mut(child) {
-                colour.0 = match (posture, out) {
-                    (Posture::Dead, _) => Color::srgba(0.7, 0.7, 0.7, 0.6),
-                    (_, true) => Color::srgb(0.75, 0.75, 0.75),
-                    _ => Color::WHITE,
+                colour.0 = match posture {
+                    Posture::Dead => Color::srgba(0.7, 0.7, 0.7, 0.6),
+                    Posture::Out => Color::srgb(0.75, 0.75, 0.75),
+                    Posture::Standing | Posture::Prone => Color::WHITE,
                 };
             }
             if let Ok((mut text, mut colour, mut visibility)) = parts.p4().get_mut(child) {

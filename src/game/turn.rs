@@ -70,6 +70,15 @@ pub(super) fn id_of(world: &World, entity: Entity) -> CreatureId {
     world.get::<CreatureId>(entity).cloned().unwrap_or_default()
 }
 
+/// A creature's name on the board (Goblin 1), its id if it has none.
+pub(super) fn display_name(world: &World, creature: Entity) -> String {
+    world
+        .get::<Name>(creature)
+        .map(|n| n.as_str().to_string())
+        .or_else(|| world.get::<CreatureId>(creature).map(|c| c.0.clone()))
+        .unwrap_or_default()
+}
+
 /// Carries out the next pending command, keeping it in the history.
 fn apply_pending(world: &mut World) {
     let Some(command) = world.resource_mut::<Pending>().0.pop_front() else { return };
