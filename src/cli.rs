@@ -131,6 +131,37 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["km", "hours", "mounts"])]
         table: bool,
     },
+    /// Edit a level in the window (see docs/editing.md): paint terrain, put walls, place creatures, see the
+    /// problems and the odds, play it, save it.
+    Edit {
+        /// The level file to open, or to create with --new.
+        level: Option<PathBuf>,
+        /// A new map of this size, such as 30x20, saved to LEVEL (default: levels/new-level.ron).
+        #[arg(long, value_name = "WIDTHxHEIGHT")]
+        new: Option<String>,
+        /// Drive the window with a script (see docs/scripts.md), then write the final state as JSON and exit.
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Where the script writes the final state (standard output by default).
+        #[arg(long)]
+        state: Option<PathBuf>,
+    },
+    /// Make a level of a map drawn in the Tiled editor (.tmx; see docs/editing.md for the convention).
+    Import {
+        /// The Tiled map.
+        map: PathBuf,
+        /// The level file to write (levels/NAME.ron).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Lay level files out as the editor writes them (one key, row, edge, side and creature a line).
+    Fmt {
+        /// Level files.
+        files: Vec<PathBuf>,
+        /// Change nothing; fail if a file is not laid out so.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run a scenario headless and print the event log as JSON lines.
     Run {
         /// The scenario file.
@@ -159,8 +190,11 @@ pub fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            crate::game::run(crate::game::Launch { level, seed, capture, script, watch })
+            crate::game::run(crate::game::Launch { level, seed, capture, script, watch, edit: None })
         }
+        Command::Edit { level, new, script, state } => edit(level, new.as_deref(), script, state),
+        Command::Fmt { files, check } => fmt(&files, check),
+        Command::Import { map, output } => import(&map, &output),
         Command::Simulate { level, battles, seed, log, threads } => simulate(&level, (battles, seed), log, threads),
         Command::Check { files } => check(&files),
         Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
@@ -170,6 +204,117 @@ pub fn main() -> ExitCode {
             travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
         }
     }
+}
+
+/// `estoc import`: a Tiled map made a level, written, then checked as every level is.
+fn import(map: &Path, output: &Path) -> ExitCode {
+    let Ok(content) = load_content() else { return ExitCode::FAILURE };
+    let draft = match crate::data::tiled::import(map) {
+        Ok(draft) => draft,
+        Err(problems) => {
+            eprintln!("{problems}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = draft.save(output) {
+        eprintln!("{}: cannot write: {e}", output.display());
+        return ExitCode::FAILURE;
+    }
+    match draft.check(output, &content) {
+        Ok(level) => {
+            println!(
+                "{}: {:?}, {}x{} squares, {} creatures",
+                output.display(),
+                level.name,
+                level.battlefield.width(),
+                level.battlefield.height(),
+                level.creatures.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(problems) => {
+            eprintln!("{} was written, but as a draft to finish in the editor:", output.display());
+            report(&problems);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `estoc fmt`: each level laid out as the editor writes it, after checking that the layout changes
+/// nothing of the level (the same checked encounter).
+fn fmt(files: &[PathBuf], check_only: bool) -> ExitCode {
+    let Ok(content) = load_content() else { return ExitCode::FAILURE };
+    let mut failed = false;
+    for file in files {
+        let draft = match crate::data::draft::Draft::read(file) {
+            Ok(draft) => draft,
+            Err(problem) => {
+                eprintln!("{problem}");
+                failed = true;
+                continue;
+            }
+        };
+        let text = draft.text();
+        if std::fs::read_to_string(file).is_ok_and(|old| old == text) {
+            continue;
+        }
+        let same = match (load_level(file, &content), check_level(file, &text, &content)) {
+            (Ok(old), Ok(new)) => old == new,
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
+        if !same {
+            eprintln!("{}: laid out again it would not be the same level; left as it is", file.display());
+            failed = true;
+        } else if check_only {
+            eprintln!("{}: not laid out as the editor writes it (estoc fmt)", file.display());
+            failed = true;
+        } else if let Err(e) = crate::data::draft::write_atomically(file, &text) {
+            eprintln!("{}: {e}", file.display());
+            failed = true;
+        } else {
+            println!("{}", file.display());
+        }
+    }
+    if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
+
+/// `estoc edit`: the editor on a level, or on a new map.
+fn edit(level: Option<PathBuf>, new: Option<&str>, script: Option<PathBuf>, state: Option<PathBuf>) -> ExitCode {
+    let request = match (new, level) {
+        (Some(size), path) => {
+            let parsed = size.split_once(['x', 'X']).and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
+            let Some((width, height)) = parsed else {
+                eprintln!("--new {size}: give the size as WIDTHxHEIGHT, such as 30x20");
+                return ExitCode::FAILURE;
+            };
+            crate::game::editor::EditRequest::New {
+                width,
+                height,
+                path: path.unwrap_or_else(crate::game::editor::new_level_path),
+            }
+        }
+        (None, Some(path)) => crate::game::editor::EditRequest::Open(path),
+        (None, None) => {
+            eprintln!("estoc edit LEVEL, or estoc edit --new WIDTHxHEIGHT [LEVEL]");
+            return ExitCode::FAILURE;
+        }
+    };
+    let script = match script.map(|path| crate::game::script::load_script(&path)).transpose() {
+        Ok(script) => script.map(|def| (def, state)),
+        Err(problem) => {
+            eprintln!("{problem}");
+            return ExitCode::FAILURE;
+        }
+    };
+    crate::game::run(crate::game::Launch {
+        level: None,
+        seed: 1,
+        capture: None,
+        script,
+        watch: false,
+        edit: Some(request),
+    })
 }
 
 fn simulate(level: &Path, (battles, seed): (u64, u64), log: bool, threads: Option<usize>) -> ExitCode {
@@ -325,60 +470,7 @@ fn sheet(name: &str, level: Option<&Path>, json: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// A sheet as text, for a designer's eyes.
-pub fn format_sheet(name: &str, sheet: &crate::rules::core::creature::Sheet) -> String {
-    use std::fmt::Write;
-    let signed = |v: i32| if v >= 0 { format!("+{v}") } else { v.to_string() };
-    let parts = |parts: &[crate::rules::core::creature::Modifier]| {
-        parts.iter().map(|m| format!("{} {}", signed(m.value), m.source)).collect::<Vec<_>>().join(", ")
-    };
-    let mut out = String::new();
-    let _ = writeln!(out, "{name}");
-    let _ = writeln!(
-        out,
-        "  size {:?} ({}), space {} x {} squares, reach {} m",
-        sheet.size,
-        sheet.size.french(),
-        sheet.space_squares,
-        sheet.space_squares,
-        sheet.reach_m
-    );
-    let hp = sheet.hit_points;
-    let _ = writeln!(out, "  hit points {}/{}", hp.current, hp.max);
-    let _ = writeln!(out, "  initiative {}", signed(sheet.initiative));
-    for line in &sheet.speeds {
-        let _ = writeln!(out, "  {:<12} {:>3} squares  {:>5} m", line.action, line.squares, line.metres);
-    }
-    let ac = &sheet.armor_class;
-    let _ =
-        writeln!(out, "  AC {} (touch {}, flat-footed {}): {}", ac.normal, ac.touch, ac.flat_footed, parts(&ac.parts));
-    let _ = writeln!(
-        out,
-        "  saves Fort {} Ref {} Will {}",
-        signed(sheet.saves[0]),
-        signed(sheet.saves[1]),
-        signed(sheet.saves[2])
-    );
-    for attack in &sheet.attacks {
-        let damage_bonus: i32 = attack.damage_parts.iter().map(|m| m.value).sum();
-        let _ = writeln!(
-            out,
-            "  {} {} ({}), damage {}{} ({}), critical {}, {}",
-            attack.weapon,
-            signed(attack.bonus),
-            parts(&attack.bonus_parts),
-            attack.damage,
-            if damage_bonus != 0 { signed(damage_bonus) } else { String::new() },
-            if attack.damage_parts.is_empty() { "no Str".to_string() } else { parts(&attack.damage_parts) },
-            attack.critical,
-            attack.reach_or_range
-        );
-    }
-    if !sheet.feats.is_empty() {
-        let _ = writeln!(out, "  feats {:?}", sheet.feats);
-    }
-    out
-}
+pub use crate::rules::core::creature::format_sheet;
 
 fn run(path: &Path, seed: Option<u64>, check: bool) -> ExitCode {
     let content = match load_content() {

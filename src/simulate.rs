@@ -208,6 +208,84 @@ impl Tally {
     }
 }
 
+/// How far a background run of battles has gone.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// What the battles played so far give.
+    pub tally: Tally,
+    /// How many battles the run plays.
+    pub planned: u64,
+    /// Every planned battle is played (or the run stopped on an error).
+    pub finished: bool,
+    /// Why the run stopped early.
+    pub error: Option<String>,
+}
+
+/// Battles played on other threads while the caller goes on (the editor's odds): the tally grows as
+/// they end; dropping the run stops it after the battles under way. The seeds are 1 to `planned`, so the
+/// same level gives the same figures.
+pub struct Background {
+    progress: std::sync::Arc<std::sync::Mutex<Progress>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Background {
+    /// Starts `planned` battles of `encounter` on `threads` threads.
+    pub fn start(encounter: Encounter, planned: u64, threads: usize) -> Background {
+        use std::sync::atomic::Ordering;
+        let progress = std::sync::Arc::new(std::sync::Mutex::new(Progress { planned, ..Progress::default() }));
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (shared, stopped) = (progress.clone(), stop.clone());
+        let work = move || {
+            let batch = (threads.max(1) * 2) as u64;
+            let mut next = 1;
+            while next <= planned && !stopped.load(Ordering::Relaxed) {
+                let last = (next + batch - 1).min(planned);
+                let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    battles(&encounter, next..=last, threads, |outcome| {
+                        if let Ok(mut p) = shared.lock() {
+                            p.tally.add(&outcome);
+                        }
+                    })
+                }));
+                let error = match played {
+                    Ok(Ok(())) => None,
+                    Ok(Err(e)) => Some(e),
+                    Err(_) => Some(format!("a battle with seed {next} to {last} stopped the simulator")),
+                };
+                if let Some(error) = error {
+                    if let Ok(mut p) = shared.lock() {
+                        p.error = Some(error);
+                    }
+                    break;
+                }
+                next = last + 1;
+            }
+            if let Ok(mut p) = shared.lock() {
+                p.finished = true;
+            }
+        };
+        if let Err(e) = std::thread::Builder::new().name("odds".into()).spawn(work)
+            && let Ok(mut p) = progress.lock()
+        {
+            p.error = Some(format!("cannot start the simulator: {e}"));
+            p.finished = true;
+        }
+        Background { progress, stop }
+    }
+
+    /// The figures so far.
+    pub fn progress(&self) -> Progress {
+        self.progress.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,5 +326,23 @@ mod tests {
         let report = tally.report();
         assert!(report.contains("heroes: 2 (50%, 95% interval 15%-85%)"), "{report}");
         assert!(report.contains("alive at the end: fighter 75%, goblin-1 50%, archer 25%"), "{report}");
+    }
+
+    #[test]
+    fn battles_in_the_background_give_what_the_foreground_gives() {
+        let content = crate::data::Content::load(&crate::data::assets_dir()).unwrap();
+        let encounter = crate::data::load_level(&crate::data::levels_dir().join("skirmish.ron"), &content).unwrap();
+        let run = Background::start(encounter.clone(), 6, 2);
+        let mut waited = 0;
+        while !run.progress().finished {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            waited += 1;
+            assert!(waited < 3000, "six battles in a minute");
+        }
+        let progress = run.progress();
+        assert_eq!(progress.error, None);
+        let mut tally = Tally::default();
+        battles(&encounter, 1..=6, 1, |o| tally.add(&o)).unwrap();
+        assert_eq!(progress.tally, tally);
     }
 }

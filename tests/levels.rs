@@ -281,3 +281,82 @@ fn dodge_adds_a_dodge_bonus_lost_when_flat_footed() {
     assert!(with.parts.iter().any(|m| m.source == "dodge" && m.value == 1), "{:?}", with.parts);
     assert_eq!(with.flat_footed, without.flat_footed);
 }
+
+/// Every landed level opened in the editor and saved without an edit gives back the same level: the same
+/// checked encounter (so the same battle, seed for seed), and for the levels written in the editor's own
+/// layout, the same bytes.
+#[test]
+fn every_level_survives_the_editor_round_trip() {
+    use estoc::data::draft::Draft;
+    let content = estoc::data::Content::load(&estoc::data::assets_dir()).unwrap();
+    let mut same_bytes = 0;
+    let mut levels = 0;
+    for entry in std::fs::read_dir(estoc::data::levels_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
+        levels += 1;
+        let landed = estoc::data::load_level(&path, &content).unwrap();
+        let draft = Draft::read(&path).unwrap();
+        let again = draft.check(&path, &content).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(again, landed, "{}", path.display());
+        let text = std::fs::read_to_string(&path).unwrap();
+        same_bytes += usize::from(draft.text() == text);
+    }
+    assert!(levels >= 10);
+    assert_eq!(same_bytes, levels, "every landed level is laid out as the editor writes it");
+}
+
+/// The sample Tiled map becomes a level that checks and plays: its terrain from the tiles' properties,
+/// its fog from the layer that says so, its walls on edges and its creatures from the objects.
+#[test]
+fn the_sample_tiled_map_imports_and_plays() {
+    use estoc::rules::core::battlefield::EdgeFeature;
+    use estoc::rules::core::geometry::{Direction, Square};
+    let map = estoc::data::levels_dir().join("tiled").join("stream.tmx");
+    let draft = estoc::data::tiled::import(&map).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(draft.def.name, "The stream (from Tiled)");
+    assert_eq!(draft.look(Square::new(0, 0)), '#');
+    assert_eq!(draft.look(Square::new(7, 3)), 'W');
+    assert_eq!(draft.look(Square::new(3, 5)), '=');
+    assert!(draft.layer(estoc::data::draft::Layer::Fog, Square::new(7, 1)));
+    assert!(!draft.layer(estoc::data::draft::Layer::Fog, Square::new(7, 5)));
+    assert_eq!(draft.edge(Square::new(6, 2), Direction::West), Some(EdgeFeature::Wall));
+    let ids: Vec<&str> = draft.def.creatures.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["fighter", "archer", "goblin-1", "goblin-2"]);
+    let sides: Vec<(&str, estoc::data::level::Control)> =
+        draft.def.factions.iter().map(|f| (f.name.as_str(), f.control)).collect();
+    assert_eq!(sides, [("heroes", estoc::data::level::Control::Human), ("goblins", estoc::data::level::Control::Ai)]);
+    let level = draft.check(&map.with_extension("ron"), &content()).unwrap_or_else(|e| panic!("{e}"));
+    let outcome = estoc::simulate::battle(&level, 1);
+    assert!(outcome.rounds >= 1 && outcome.log.0.len() > 10);
+}
+
+/// A Tiled map may not make the importer read outside its folder, and what it cannot carry is named.
+#[test]
+fn a_tiled_map_reads_only_its_folder_and_names_what_it_cannot_carry() {
+    let dir = std::env::temp_dir().join(format!("estoc-tiled-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::write(
+        dir.join("outside.tsx"),
+        "<tileset name=\"x\" tilewidth=\"64\" tileheight=\"64\" tilecount=\"0\" columns=\"0\"/>",
+    )
+    .unwrap();
+    let map = |tileset: &str, extra: &str| {
+        format!(
+            "<map version=\"1.10\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"3\" height=\"3\" tilewidth=\"64\" tileheight=\"64\" infinite=\"0\">{tileset}{extra}</map>"
+        )
+    };
+    let path = dir.join("maps").join("m.tmx");
+    std::fs::write(&path, map("<tileset firstgid=\"1\" source=\"../outside.tsx\"/>", "")).unwrap();
+    let err = estoc::data::tiled::import(&path).unwrap_err();
+    assert!(err.contains("outside the project's folders"), "{err}");
+    let object = "<objectgroup id=\"1\" name=\"things\"><object id=\"4\" name=\"door\" x=\"96\" y=\"96\"><properties><property name=\"edge\" value=\"portcullis\"/><property name=\"side\" value=\"North\"/></properties><point/></object></objectgroup>";
+    std::fs::write(&path, map("", object)).unwrap();
+    let err = estoc::data::tiled::import(&path).unwrap_err();
+    assert!(err.contains("layer \"things\", object 4 \"door\" at (1,1): edge \"portcullis\""), "{err}");
+    std::fs::write(dir.join("maps").join("m.tmj"), "{}").unwrap();
+    assert!(estoc::data::tiled::import(&dir.join("maps").join("m.tmj")).unwrap_err().contains("save the map as .tmx"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
 use crate::rules::core::creature::*;
@@ -148,7 +148,7 @@ impl WeaponDef {
 }
 
 /// A weapon a template carries: a catalogue name, or a catalogue name held in the off hand.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum WeaponRef {
     /// A weapon of the catalogue by name.
@@ -158,30 +158,30 @@ pub enum WeaponRef {
         /// Catalogue name.
         weapon: String,
         /// Held in the off hand.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         off_hand: bool,
     },
 }
 
 /// Speeds in metres.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpeedDef {
     /// Land speed in metres (9.0 for a human).
     pub land: f32,
     /// Fly speed and manoeuvrability.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fly: Option<FlyDef>,
     /// Swim speed in metres.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swim: Option<f32>,
     /// Climb speed in metres.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub climb: Option<f32>,
 }
 
 /// A fly speed in metres.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlyDef {
     /// Metres per move action.
@@ -787,62 +787,69 @@ impl Content {
     }
 }
 
+impl TemplateOverrides {
+    /// Whether it changes nothing (a level then writes no `overrides:`).
+    pub fn is_empty(&self) -> bool {
+        *self == TemplateOverrides::default()
+    }
+}
+
 fn abilities_for_casting(overrides: &TemplateOverrides, template: &TemplateDef) -> Abilities {
     overrides.abilities.unwrap_or(template.abilities)
 }
 
 /// What a level may change of a template for one creature.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TemplateOverrides {
     /// Another display name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Another size.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<Size>,
     /// Other maximum hit points.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hit_points: Option<i32>,
     /// Other abilities.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abilities: Option<Abilities>,
     /// Another base attack bonus.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_attack: Option<i32>,
     /// Other speeds.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<SpeedDef>,
     /// Other weapons.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weapons: Option<Vec<WeaponRef>>,
     /// Other feats.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feats: Option<Vec<Feat>>,
     /// Other weapons of focus.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weapon_focus: Option<Vec<String>>,
     /// Another load.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<Load>,
     /// Other items.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<String>>,
     /// Other skills, in place of the template's (`skills: (swim: 6)`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skills: Option<Skills>,
     /// Other traits, in place of the template's (`traits: (humanoid: true, freedom_of_movement: true)`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traits: Option<Traits>,
     /// Another shield bonus: `shield: 0` for none, freeing the hand for a two-handed weapon (004:218).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shield: Option<i32>,
     /// Another kind of shield (`shield_kind: Buckler`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shield_kind: Option<ShieldKind>,
     /// Its shield begins slung on its back, not strapped on: no AC bonus and no hand taken until readied
     /// (004:221).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shield_slung: bool,
 }
 

@@ -37,12 +37,12 @@ pub struct FactionDef {
     #[serde(default)]
     pub control: Control,
     /// Token colour as `[r, g, b]` from 0 to 255.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colour: Option<[u8; 3]>,
 }
 
 /// Map dimensions in squares.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapSize {
     /// Squares from west to east.
@@ -52,7 +52,7 @@ pub struct MapSize {
 }
 
 /// A feature on the edge of a square.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EdgeDef {
     /// The square.
@@ -64,7 +64,7 @@ pub struct EdgeDef {
 }
 
 /// A creature placed in a level.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlacementDef {
     /// Unique id ("goblin-2").
@@ -74,86 +74,96 @@ pub struct PlacementDef {
     /// Faction name.
     pub faction: String,
     /// North-west square of its footprint; none for a creature that rides (it is where its mount is).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Square>,
     /// The id of the creature it rides from the start (004:653): it shares its squares, height and turn.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rides: Option<String>,
     /// It rides as a passenger: it acts on the rider's turn but does not direct the mount (004:655).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub passenger: bool,
     /// It wears a military saddle: a rider knocked out on it stays on 75% of the time, not 50% (004:482).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub military_saddle: bool,
     /// Facing.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heading: Option<Direction>,
     /// Altitude in metres (fliers), a multiple of 1.5.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero_f32")]
     pub altitude_m: f32,
     /// Altitude band at chase scale, 0 (the ground) to 6 (004:788-797), instead of `altitude_m`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<u8>,
     /// The creatures it knows of at the start; absent: all of them (004:58-60).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aware_of: Option<Vec<String>>,
     /// Lying in wait: each foe must spot it (Spot against its Hide) to be aware of it at the start
     /// (004:56-58).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lurking: bool,
     /// Changes to the template for this creature.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "TemplateOverrides::is_empty")]
     pub overrides: TemplateOverrides,
     /// Conditions it starts with (`prone`, `helpless` for a sleeping guard, …).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
     /// Damage it has already taken: it starts with that many hit points fewer (and dying below 0).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub damage: i32,
     /// Nonlethal damage it has already taken.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub nonlethal: i32,
     /// Temporary hit points it starts with (a spell cast before the fight): lost first (004:298-299).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub temporary: i32,
 }
 
 /// A level as written.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LevelDef {
     /// Title.
     pub name: String,
     /// A line or two for the level menu.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Dimensions.
     pub size: MapSize,
     /// One string per row, one character per square (see docs/levels.md).
     pub terrain: Vec<String>,
     /// Optional darkness rows, same size: `*` dark, anything else lit.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub darkness: Vec<String>,
     /// Optional fog rows, same size: `*` fog, smoke or foliage (concealment 20%), anything else clear.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fog: Vec<String>,
     /// Optional difficult-ground rows, same size: `*` difficult terrain laid over the square's terrain
     /// (rubble in the dark, undergrowth round a boulder: the costs multiply, 003:47).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub difficult: Vec<String>,
     /// Optional obstacle rows, same size: `*` an obstacle laid over the square's terrain.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<String>,
     /// Walls and obstacles on edges.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edges: Vec<EdgeDef>,
     /// `Normal` (1.5 m squares, the default) or `Chase` (9 m squares, altitude in bands, 004:647-652).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Scale::is_normal")]
     pub scale: Scale,
     /// Factions.
     pub factions: Vec<FactionDef>,
     /// Creatures.
     pub creatures: Vec<PlacementDef>,
+}
+
+/// Whether a number is 0, for the fields a level leaves out when they are.
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+/// Whether an altitude is 0, for the fields a level leaves out when they are.
+fn is_zero_f32(n: &f32) -> bool {
+    *n == 0.0
 }
 
 /// The terrain a level character stands for, and the look the view gives it.

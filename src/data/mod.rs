@@ -3,7 +3,9 @@
 
 pub mod content;
 pub mod diagnostics;
+pub mod draft;
 pub mod level;
+pub mod tiled;
 
 use std::path::PathBuf;
 

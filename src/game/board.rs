@@ -12,7 +12,7 @@ use crate::rules::core::battlefield::{EdgeFeature, Terrain};
 use crate::rules::core::geometry::Square;
 
 /// Everything drawn for the current map, despawned when the encounter changes.
-#[derive(Component)]
+#[derive(Component, Clone)]
 #[require(DespawnOnExit<AppState> = DespawnOnExit(AppState::Battle))]
 pub struct BoardPart;
 
@@ -70,19 +70,34 @@ fn draw_board(
     for entity in &old {
         commands.entity(entity).despawn();
     }
-    let field = &encounter.0.battlefield;
+    spawn_board(
+        &mut commands,
+        &encounter.0.battlefield,
+        &encounter.0.looks,
+        asset_server.load("tiles/terrain.png"),
+        BoardPart,
+    );
+}
+
+/// Spawns a map's tiles, layers, grid and edges, each carrying `part` (what despawns them).
+pub(super) fn spawn_board(
+    commands: &mut Commands,
+    field: &crate::rules::core::battlefield::Battlefield,
+    looks: &[char],
+    texture: Handle<Image>,
+    part: impl Bundle + Clone,
+) {
     let (width, height) = (field.width(), field.height());
-    let texture: Handle<Image> = asset_server.load("tiles/terrain.png");
     let map_size = TilemapSize { x: width as u32, y: height as u32 };
-    let tilemap = commands.spawn(BoardPart).id();
+    let tilemap = commands.spawn(part.clone()).id();
     let mut storage = TileStorage::empty(map_size);
     for y in 0..height {
         for x in 0..width {
-            let look = encounter.0.looks[(y * width + x) as usize];
+            let look = looks.get((y * width + x) as usize).copied().unwrap_or('.');
             let position = TilePos { x: x as u32, y: (height - 1 - y) as u32 };
             let tile = commands
                 .spawn((
-                    BoardPart,
+                    part.clone(),
                     TileBundle {
                         position,
                         tilemap_id: TilemapId(tilemap),
@@ -96,28 +111,28 @@ fn draw_board(
             let own = field.terrain(square);
             if field.is_difficult(square) && !matches!(own, Terrain::Difficult | Terrain::Water) {
                 commands.spawn((
-                    BoardPart,
+                    part.clone(),
                     Sprite::from_color(ROUGH, Vec2::splat(TILE_PX)),
                     Transform::from_translation(square_centre(square, height).extend(0.8)),
                 ));
             }
             if field.has_obstacle(square) && !own.is_obstacle() {
                 commands.spawn((
-                    BoardPart,
+                    part.clone(),
                     Sprite::from_color(BLOCK, Vec2::splat(TILE_PX * 0.45)),
                     Transform::from_translation(square_centre(square, height).extend(0.9)),
                 ));
             }
             if field.is_foggy(Square::new(x, y)) {
                 commands.spawn((
-                    BoardPart,
+                    part.clone(),
                     Sprite::from_color(FOG, Vec2::splat(TILE_PX)),
                     Transform::from_translation(square_centre(Square::new(x, y), height).extend(1.2)),
                 ));
             }
             if field.is_dark(Square::new(x, y)) {
                 commands.spawn((
-                    BoardPart,
+                    part.clone(),
                     Sprite::from_color(DARKNESS, Vec2::splat(TILE_PX)),
                     Transform::from_translation(square_centre(Square::new(x, y), height).extend(1.0)),
                 ));
@@ -135,11 +150,15 @@ fn draw_board(
         anchor: TilemapAnchor::None,
         ..default()
     });
-    draw_lines(&mut commands, field);
+    draw_lines(commands, field, part);
 }
 
 /// The grid, one thin line per row and column, and the walls and low walls on the squares' edges.
-fn draw_lines(commands: &mut Commands, field: &crate::rules::core::battlefield::Battlefield) {
+fn draw_lines(
+    commands: &mut Commands,
+    field: &crate::rules::core::battlefield::Battlefield,
+    part: impl Bundle + Clone,
+) {
     let (width, height) = (field.width(), field.height());
     // A subtle grid: one thin line per row and column, over the tiles and under the tokens.
     let (w, h) = (width as f32 * TILE_PX, height as f32 * TILE_PX);
@@ -147,7 +166,7 @@ fn draw_lines(commands: &mut Commands, field: &crate::rules::core::battlefield::
     for x in 0..=width {
         let at = corner + Vec2::new(x as f32 * TILE_PX, h / 2.0);
         commands.spawn((
-            BoardPart,
+            part.clone(),
             Sprite::from_color(GRID, Vec2::new(GRID_WIDTH, h)),
             Transform::from_translation(at.extend(1.5)),
         ));
@@ -155,7 +174,7 @@ fn draw_lines(commands: &mut Commands, field: &crate::rules::core::battlefield::
     for y in 0..=height {
         let at = corner + Vec2::new(w / 2.0, y as f32 * TILE_PX);
         commands.spawn((
-            BoardPart,
+            part.clone(),
             Sprite::from_color(GRID, Vec2::new(w, GRID_WIDTH)),
             Transform::from_translation(at.extend(1.5)),
         ));
@@ -170,7 +189,7 @@ fn draw_lines(commands: &mut Commands, field: &crate::rules::core::battlefield::
         };
         let colour = if feature.is_wall() { WALL_EDGE } else { LOW_EDGE };
         commands.spawn((
-            BoardPart,
+            part.clone(),
             Sprite::from_color(colour, size),
             Transform::from_translation((centre + offset).extend(2.0)),
         ));
@@ -182,7 +201,7 @@ fn draw_lines(commands: &mut Commands, field: &crate::rules::core::battlefield::
                 Vec2::new(TILE_PX * 0.34, size.y * 1.3)
             };
             commands.spawn((
-                BoardPart,
+                part.clone(),
                 Sprite::from_color(SLIT, gap),
                 Transform::from_translation((centre + offset).extend(2.1)),
             ));

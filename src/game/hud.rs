@@ -32,6 +32,8 @@ pub struct HudView {
     all_actions: bool,
     inspect: Vec<(String, egui::Color32)>,
     ended: Option<String>,
+    /// The level is played from the editor.
+    from_editor: bool,
     /// Hot-seat: the side the screen waits to be handed to.
     hand_over: Option<(String, egui::Color32)>,
     /// The cards of the levels, while the menu is open.
@@ -227,6 +229,10 @@ pub enum HudClick {
     Restart,
     /// Play another level.
     Level(PathBuf),
+    /// Edit a level, or a new one (`None`).
+    Edit(Option<PathBuf>),
+    /// Back to the editor the level is played from.
+    BackToEditor,
     /// Who plays a faction.
     Control(String, Control),
     /// Save the battle.
@@ -474,6 +480,7 @@ pub(super) fn gather(world: &mut World) {
         view.turn = format!("Round {}: the fight is over. {ended}", order.round);
         view.ended = Some(ended);
     }
+    view.from_editor = world.get_resource::<super::editor::Editor>().is_some_and(|e| e.playing);
     for (i, entry) in BAR.iter().enumerate() {
         let on = {
             let choice = world.resource::<Choice>();
@@ -1796,6 +1803,9 @@ fn draw(
     time: Res<Time>,
     mut thumbnails: Local<std::collections::HashMap<PathBuf, egui::TextureHandle>>,
 ) -> Result {
+    if *state.get() == AppState::Edit {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     // The keys are the game's: Tab commands the next of a party acting together, not the next button, and
     // no button keeps the keyboard to itself (the HUD has no text to type).
@@ -1813,6 +1823,11 @@ fn draw(
         ui.horizontal(|ui| {
             if ui.button("Menu").clicked() {
                 next.set(if *state.get() == AppState::Menu { AppState::Battle } else { AppState::Menu });
+            }
+            if view.from_editor
+                && ui.button("Back to the editor").on_hover_text("Escape, with nothing to cancel").clicked()
+            {
+                clicks.0.push(HudClick::BackToEditor);
             }
             ui.label(egui::RichText::new(&view.level_name).strong());
             ui.separator();
@@ -1944,6 +1959,9 @@ fn draw(
                     if ui.button("Levels").clicked() {
                         next.set(AppState::Menu);
                     }
+                    if view.from_editor && ui.button("Back to the editor").clicked() {
+                        clicks.0.push(HudClick::BackToEditor);
+                    }
                 });
             },
         );
@@ -1951,9 +1969,16 @@ fn draw(
     if *state.get() == AppState::Menu {
         egui::Window::new("Menu").collapsible(false).default_pos([40.0, 90.0]).default_width(540.0).show(ctx, |ui| {
             ui.heading("Levels");
-            if let Some(level) = super::menu::show_cards(ui, &view.levels, &mut thumbnails) {
-                clicks.0.push(HudClick::Level(level));
-                next.set(AppState::Battle);
+            match super::menu::show_cards(ui, &view.levels, &mut thumbnails) {
+                Some((level, super::menu::CardChoice::Play)) => {
+                    clicks.0.push(HudClick::Level(level));
+                    next.set(AppState::Battle);
+                }
+                Some((level, super::menu::CardChoice::Edit)) => clicks.0.push(HudClick::Edit(Some(level))),
+                None => {}
+            }
+            if ui.button("New level…").on_hover_text("a new 20x14 map in the editor").clicked() {
+                clicks.0.push(HudClick::Edit(None));
             }
             ui.separator();
             ui.heading("Who plays");
@@ -2011,6 +2036,16 @@ pub(super) fn apply_clicks(world: &mut World) {
                 world.insert_resource(Restart { replay: Vec::new() });
             }
             HudClick::Level(path) => super::switch_level(world, &path),
+            HudClick::Edit(path) => {
+                let request = match path {
+                    Some(path) => super::editor::EditRequest::Open(path),
+                    None => {
+                        super::editor::EditRequest::New { width: 20, height: 14, path: super::editor::new_level_path() }
+                    }
+                };
+                world.insert_resource(request);
+            }
+            HudClick::BackToEditor => super::editor::back_to_editor(world),
             HudClick::Control(faction, control) => {
                 world.resource_mut::<Controllers>().0.insert(faction, control);
             }

@@ -13,7 +13,16 @@ const PAN_SPEED: f32 = 900.0;
 const ZOOM_STEP: f32 = 0.9;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (pan_camera, zoom_camera).chain().in_set(super::ViewSystems::Pointer));
+    // In a battle and in the editor alike: before the square under the cursor is found.
+    let board = in_state(super::state::AppState::Battle).or_else(in_state(super::state::AppState::Edit));
+    app.add_systems(
+        Update,
+        (pan_camera, zoom_camera)
+            .chain()
+            .after(super::ViewSystems::Reload)
+            .before(super::ViewSystems::Pointer)
+            .run_if(board),
+    );
 }
 
 fn pan_camera(

@@ -108,12 +108,21 @@ fn thumbnail(level: &Encounter) -> egui::ColorImage {
     egui::ColorImage::new([w as usize, h as usize], pixels)
 }
 
-/// Draws the cards, returning the level clicked.
+/// What a level card was clicked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardChoice {
+    /// Play the level.
+    Play,
+    /// Open it in the editor.
+    Edit,
+}
+
+/// The cards of the levels, each a button to play it and one to edit it; the level chosen.
 pub fn show_cards(
     ui: &mut egui::Ui,
     cards: &[LevelCard],
     thumbnails: &mut std::collections::HashMap<PathBuf, egui::TextureHandle>,
-) -> Option<PathBuf> {
+) -> Option<(PathBuf, CardChoice)> {
     let mut chosen = None;
     egui::ScrollArea::vertical().max_height(ui.ctx().content_rect().height() * 0.6).show(ui, |ui| {
         for card in cards {
@@ -142,9 +151,14 @@ pub fn show_cards(
                     }
                 }
                 ui.vertical(|ui| {
-                    if ui.button(egui::RichText::new(&card.title).strong()).clicked() {
-                        chosen = Some(card.path.clone());
-                    }
+                    ui.horizontal(|ui| {
+                        if ui.button(egui::RichText::new(&card.title).strong()).clicked() {
+                            chosen = Some((card.path.clone(), CardChoice::Play));
+                        }
+                        if ui.small_button("Edit").on_hover_text("open this level in the editor").clicked() {
+                            chosen = Some((card.path.clone(), CardChoice::Edit));
+                        }
+                    });
                     if let Some(problem) = &card.problem {
                         ui.label(egui::RichText::new(problem).small().color(egui::Color32::from_rgb(255, 120, 110)));
                         return;

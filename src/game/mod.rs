@@ -5,6 +5,7 @@ pub mod actions;
 mod board;
 mod capture;
 pub mod clicks;
+pub mod editor;
 pub mod hud;
 pub mod input;
 pub mod menu;
@@ -59,6 +60,8 @@ pub struct Launch {
     pub script: Option<(script::ScriptDef, Option<PathBuf>)>,
     /// Hot reload.
     pub watch: bool,
+    /// Open the editor instead of a battle.
+    pub edit: Option<editor::EditRequest>,
 }
 
 /// The game's systems, in order each frame; the rules run between `Play` and `Think`.
@@ -108,6 +111,8 @@ pub fn run(launch: Launch) -> ExitCode {
                     resolution: WindowResolution::new(1440, 900),
                     ..default()
                 }),
+                // The editor asks before unsaved edits are lost (editor::close_requested).
+                close_when_requested: false,
                 ..default()
             })
             .set(AssetPlugin {
@@ -144,6 +149,13 @@ pub fn run(launch: Launch) -> ExitCode {
         app.insert_state(state::AppState::Menu);
     }
     start(app.world_mut(), encounter);
+    if let Some(request) = launch.edit {
+        app.insert_state(state::AppState::Edit);
+        if let Err(problem) = editor::open(app.world_mut(), &request) {
+            eprintln!("{problem}");
+            return ExitCode::FAILURE;
+        }
+    }
     let exit = app.run();
     let world = app.world();
     if exit.is_error()
@@ -235,6 +247,7 @@ pub fn plugin(app: &mut App) {
         hud::plugin,
         script::plugin,
         reload::plugin,
+        editor::plugin,
     ));
 }
 

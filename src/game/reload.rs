@@ -51,7 +51,7 @@ fn stamps(files: &[PathBuf]) -> Vec<(PathBuf, Option<SystemTime>)> {
     files.iter().map(|f| (f.clone(), std::fs::metadata(f).and_then(|m| m.modified()).ok())).collect()
 }
 
-fn poll(world: &mut World) {
+pub(super) fn poll(world: &mut World) {
     let delta = world.resource::<Time>().delta_secs();
     let level = world.resource::<LaunchOptions>().level.clone();
     {

@@ -31,18 +31,7 @@ pub fn save_path() -> PathBuf {
     crate::data::root().join("saves").join("battle.ron")
 }
 
-/// Writes `text` to `path` atomically: a temporary file beside it, flushed, then renamed over it.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let temporary = path.with_extension("ron.tmp");
-    let mut file = std::fs::File::create(&temporary)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&temporary, path)
-}
+pub use crate::data::draft::write_atomically;
 
 /// Saves the battle in progress.
 pub fn save(world: &World) -> Result<PathBuf, String> {

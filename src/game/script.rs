@@ -33,8 +33,12 @@ pub enum ScriptStep {
     Click(Square),
     /// Move the cursor over a square and click the right button (a waypoint).
     RightClick(Square),
+    /// Click near one side of a square (the editor's edges): a third of the way from its middle.
+    ClickEdge(Square, crate::rules::core::geometry::Direction),
+    /// Press the left button over the first square, move to the second with it held, release.
+    Drag(Square, Square),
     /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft", "Plus", "Minus"…;
-    /// "Shift+1" with Shift held.
+    /// "Shift+1" with Shift held, "Ctrl+Z" with Control.
     Key(String),
     /// Turn the mouse wheel so many notches where the cursor is: up (positive) zooms in, down zooms out.
     Wheel(i32),
@@ -129,6 +133,10 @@ pub struct FinalState {
     /// How long the main world's update took in those frames: the game and its rules, without the drawing,
     /// which runs alongside on the render thread.
     pub update_times: Option<FrameTimes>,
+    /// The screen shown at the end: `Battle`, `Menu` or `Edit`.
+    pub screen: String,
+    /// The editor, when the script ran in it.
+    pub editor: Option<EditorState>,
 }
 
 /// The wall-clock time of the frames a script played, in milliseconds.
@@ -180,6 +188,25 @@ pub struct CreatureState {
     pub name: String,
     /// How its token is drawn, if it has one.
     pub token: Option<super::tokens::TokenLook>,
+}
+
+/// The editor at the end of a script.
+#[derive(Clone, Debug, Serialize)]
+pub struct EditorState {
+    /// The file edited.
+    pub path: PathBuf,
+    /// Edits not saved.
+    pub unsaved: bool,
+    /// Edits that can be undone, and redone.
+    pub undo: usize,
+    /// Edits that can be redone.
+    pub redo: usize,
+    /// The level's creatures, by id.
+    pub creatures: Vec<String>,
+    /// The problems the check lists.
+    pub problems: Vec<String>,
+    /// The odds: battles played, and each side's wins.
+    pub odds: Option<(u64, std::collections::BTreeMap<String, u64>)>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -250,6 +277,24 @@ pub fn final_state(world: &mut World) -> FinalState {
         frames_per_second: super::state::frames_per_second(world),
         frame_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.frame_times)),
         update_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.update_times)),
+        screen: format!("{:?}", world.resource::<State<super::state::AppState>>().get()),
+        editor: world.get_resource::<super::editor::Editor>().map(|e| {
+            let (undo, redo) = e.history.counts();
+            EditorState {
+                path: e.path.clone(),
+                unsaved: e.dirty(),
+                undo,
+                redo,
+                creatures: e.draft.def.creatures.iter().map(|c| c.id.clone()).collect(),
+                problems: e.problems.iter().map(|p| p.message.clone()).collect(),
+                odds: e.odds.as_ref().map(|(_, run)| {
+                    let tally = run.progress().tally;
+                    let wins =
+                        tally.wins.iter().map(|(k, v)| (k.clone().unwrap_or_else(|| "none".into()), *v)).collect();
+                    (tally.battles, wins)
+                }),
+            }
+        }),
     }
 }
 
@@ -279,6 +324,7 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Space" => KeyCode::Space,
         "F5" => KeyCode::F5,
         "F9" => KeyCode::F9,
+        "Delete" => KeyCode::Delete,
         "ArrowLeft" => KeyCode::ArrowLeft,
         "ArrowRight" => KeyCode::ArrowRight,
         "ArrowUp" => KeyCode::ArrowUp,
@@ -303,8 +349,18 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
 
 /// Puts the cursor over `square`: the window's cursor position and the cursor-moved messages.
 fn point_at(world: &mut World, square: Square) -> Result<(), String> {
-    let height = world.resource::<crate::rules::core::battlefield::Battlefield>().height();
-    let target = square_centre(square, height).extend(0.0);
+    point_near(world, square, Vec2::ZERO)
+}
+
+/// Puts the cursor `off` (in squares, north up) from the middle of `square`.
+fn point_near(world: &mut World, square: Square, off: Vec2) -> Result<(), String> {
+    // The map on the board: the level being edited in the editor, the battle's otherwise.
+    let editing = *world.resource::<State<super::state::AppState>>().get() == super::state::AppState::Edit;
+    let height = match world.get_resource::<super::editor::Editor>() {
+        Some(editor) if editing => editor.draft.size().1,
+        _ => world.resource::<crate::rules::core::battlefield::Battlefield>().height(),
+    };
+    let target = (square_centre(square, height) + off * super::TILE_PX).extend(0.0);
     let mut cameras = world.query::<(&Camera, &GlobalTransform)>();
     let (camera, transform) = cameras.iter(world).next().ok_or("no camera")?;
     let at = camera.world_to_viewport(transform, target).map_err(|e| format!("{square} is off screen: {e:?}"))?;
@@ -387,12 +443,58 @@ fn run_script(world: &mut World) {
                 _ => phase >= 8,
             }
         }
+        ScriptStep::ClickEdge(square, side) => {
+            let (dx, dy) = side.delta();
+            match phase {
+                1 => {
+                    if let Err(e) = point_near(world, square, Vec2::new(dx as f32, -dy as f32) / 3.0) {
+                        return fail(world, e);
+                    }
+                    false
+                }
+                2 | 3 => false,
+                4 => {
+                    press_button(world, MouseButton::Left, ButtonState::Pressed);
+                    false
+                }
+                5 => {
+                    press_button(world, MouseButton::Left, ButtonState::Released);
+                    false
+                }
+                _ => phase >= 8,
+            }
+        }
+        ScriptStep::Drag(from, to) => {
+            let at = |phase| if phase <= 4 { from } else { to };
+            match phase {
+                1 | 5 => {
+                    if let Err(e) = point_at(world, at(phase)) {
+                        return fail(world, e);
+                    }
+                    false
+                }
+                4 => {
+                    press_button(world, MouseButton::Left, ButtonState::Pressed);
+                    false
+                }
+                8 => {
+                    press_button(world, MouseButton::Left, ButtonState::Released);
+                    false
+                }
+                _ => phase >= 11,
+            }
+        }
         ScriptStep::Key(name) => {
-            // "Shift+1": the key with Shift held.
+            // "Shift+1": the key with Shift held; "Ctrl+Z" with Control.
+            let (control, name) =
+                name.strip_prefix("Ctrl+").map_or((false, name.clone()), |bare| (true, bare.to_string()));
             let (shift, bare) = name.strip_prefix("Shift+").map_or((false, name.as_str()), |bare| (true, bare));
             let Some(code) = key_code(bare) else { return fail(world, format!("unknown key {name:?}")) };
             match phase {
                 1 => {
+                    if control {
+                        press_key(world, KeyCode::ControlLeft, ButtonState::Pressed);
+                    }
                     if shift {
                         press_key(world, KeyCode::ShiftLeft, ButtonState::Pressed);
                     }
@@ -403,6 +505,9 @@ fn run_script(world: &mut World) {
                     press_key(world, code, ButtonState::Released);
                     if shift {
                         press_key(world, KeyCode::ShiftLeft, ButtonState::Released);
+                    }
+                    if control {
+                        press_key(world, KeyCode::ControlLeft, ButtonState::Released);
                     }
                     false
                 }

@@ -325,6 +325,8 @@ pub enum AppState {
     Battle,
     /// The menu: levels, who plays each side, save and load.
     Menu,
+    /// The level editor.
+    Edit,
 }
 
 /// Frames per second, smoothed, when the diagnostics run.

@@ -37,6 +37,11 @@ pub const BAND_NAMES: [&str; 7] = ["ground", "very low", "low", "medium", "mediu
 pub const HIGHEST_BAND: u8 = 6;
 
 impl Scale {
+    /// Whether it is the normal scale (a level then writes no `scale:`).
+    pub fn is_normal(&self) -> bool {
+        *self == Scale::Normal
+    }
+
     /// Metres of a square (004:647, 004:650).
     pub fn square_m(self) -> f32 {
         match self {

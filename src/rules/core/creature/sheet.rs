@@ -417,6 +417,61 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
     }
 }
 
+/// A sheet as text, for a designer's eyes.
+pub fn format_sheet(name: &str, sheet: &super::Sheet) -> String {
+    use std::fmt::Write;
+    let signed = |v: i32| if v >= 0 { format!("+{v}") } else { v.to_string() };
+    let parts = |parts: &[super::Modifier]| {
+        parts.iter().map(|m| format!("{} {}", signed(m.value), m.source)).collect::<Vec<_>>().join(", ")
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "{name}");
+    let _ = writeln!(
+        out,
+        "  size {:?} ({}), space {} x {} squares, reach {} m",
+        sheet.size,
+        sheet.size.french(),
+        sheet.space_squares,
+        sheet.space_squares,
+        sheet.reach_m
+    );
+    let hp = sheet.hit_points;
+    let _ = writeln!(out, "  hit points {}/{}", hp.current, hp.max);
+    let _ = writeln!(out, "  initiative {}", signed(sheet.initiative));
+    for line in &sheet.speeds {
+        let _ = writeln!(out, "  {:<12} {:>3} squares  {:>5} m", line.action, line.squares, line.metres);
+    }
+    let ac = &sheet.armor_class;
+    let _ =
+        writeln!(out, "  AC {} (touch {}, flat-footed {}): {}", ac.normal, ac.touch, ac.flat_footed, parts(&ac.parts));
+    let _ = writeln!(
+        out,
+        "  saves Fort {} Ref {} Will {}",
+        signed(sheet.saves[0]),
+        signed(sheet.saves[1]),
+        signed(sheet.saves[2])
+    );
+    for attack in &sheet.attacks {
+        let damage_bonus: i32 = attack.damage_parts.iter().map(|m| m.value).sum();
+        let _ = writeln!(
+            out,
+            "  {} {} ({}), damage {}{} ({}), critical {}, {}",
+            attack.weapon,
+            signed(attack.bonus),
+            parts(&attack.bonus_parts),
+            attack.damage,
+            if damage_bonus != 0 { signed(damage_bonus) } else { String::new() },
+            if attack.damage_parts.is_empty() { "no Str".to_string() } else { parts(&attack.damage_parts) },
+            attack.critical,
+            attack.reach_or_range
+        );
+    }
+    if !sheet.feats.is_empty() {
+        let _ = writeln!(out, "  feats {:?}", sheet.feats);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

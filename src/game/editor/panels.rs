@@ -1,0 +1,620 @@
+//! The editor's panels: the tools on the left; on the right the encounter's odds, the problems, the
+//! selected creature and the level; the file's commands on top; the questions that guard unsaved edits.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::{Confirm, EDGES, EditRequest, Editor, EditorContent, Shape, TERRAINS, Tool};
+use crate::data::draft::{Layer, LineOf};
+use crate::data::level::{Control, FactionDef};
+use crate::rules::core::creature::Condition;
+use crate::rules::core::geometry::Direction;
+
+/// Width of the tools panel, in logical pixels.
+pub const LEFT: f32 = 250.0;
+/// Width of the right panel.
+pub const RIGHT: f32 = 370.0;
+
+const GREY: egui::Color32 = egui::Color32::from_rgb(160, 160, 160);
+const BAD: egui::Color32 = egui::Color32::from_rgb(255, 120, 110);
+const GOOD: egui::Color32 = egui::Color32::from_rgb(140, 220, 140);
+
+/// The conditions the inspector offers a creature at the start.
+const CONDITIONS: [(Condition, &str); 6] = [
+    (Condition::Prone, "prone"),
+    (Condition::Helpless, "helpless (asleep, bound)"),
+    (Condition::Unconscious, "unconscious"),
+    (Condition::FlatFooted, "flat-footed"),
+    (Condition::Invisible, "invisible"),
+    (Condition::Entangled, "entangled"),
+];
+
+/// What the panels ask of the world, carried out after them.
+enum Asked {
+    Play,
+    Open(EditRequest),
+    Menu,
+    Quit,
+}
+
+fn rgb(c: Option<[u8; 3]>) -> egui::Color32 {
+    let [r, g, b] = c.unwrap_or([150, 150, 150]);
+    egui::Color32::from_rgb(r, g, b)
+}
+
+pub(super) fn draw(
+    mut contexts: EguiContexts,
+    mut editor: ResMut<Editor>,
+    content: Res<EditorContent>,
+    mut commands: Commands,
+    asset_server: Res<AssetServer>,
+    mut icons: Local<std::collections::HashMap<String, egui::TextureId>>,
+) -> Result {
+    // Each template's portrait, as its token shows it, for the palette.
+    for (name, (_, template)) in &content.0.templates {
+        if !icons.contains_key(name) {
+            let icon = template.icon.clone().unwrap_or_else(|| "generic".into());
+            let image = asset_server.load(format!("icons/{icon}.png"));
+            icons.insert(name.clone(), contexts.add_image(bevy_egui::EguiTextureHandle::Strong(image)));
+        }
+    }
+    let ctx = contexts.ctx_mut()?;
+    let focused_before = ctx.memory(|m| m.focused());
+    let mut asked = None;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "editor".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    egui::Panel::top("editor-file").show(&mut root, |ui| file_bar(ui, &mut editor, &mut asked));
+    egui::Panel::bottom("editor-keys").show(&mut root, |ui| {
+        ui.label(
+            egui::RichText::new(
+                "1-0 terrain · B brush · R rectangle · F fill · L layers · E edges (again: next) · C creatures (Tab faction, [ ] template, right click or Delete removes) · Ctrl+Z / Ctrl+Y · Ctrl+S save · F5 play · arrows, middle drag, wheel: view",
+            )
+            .small()
+            .color(GREY),
+        );
+    });
+    egui::Panel::left("editor-tools").exact_size(LEFT).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| tools(ui, &mut editor, &content.0, &icons));
+    });
+    egui::Panel::right("editor-info").exact_size(RIGHT).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            odds(ui, &editor);
+            ui.separator();
+            problems(ui, &mut editor);
+            ui.separator();
+            inspector(ui, &mut editor, &content.0);
+            ui.separator();
+            level(ui, &mut editor);
+        });
+    });
+    questions(ctx, &mut editor, &mut asked);
+    // Tab is the editor's (the next side), not egui's way to the next field: a field it focused lets go.
+    if focused_before.is_none() && ctx.input(|i| i.key_pressed(egui::Key::Tab)) {
+        ctx.memory_mut(|m| {
+            if let Some(id) = m.focused() {
+                m.surrender_focus(id);
+            }
+        });
+    }
+    match asked {
+        Some(Asked::Play) => commands.queue(super::play_from_here),
+        Some(Asked::Open(request)) => commands.queue(move |world: &mut World| {
+            if let Err(problem) = super::open(world, &request) {
+                world.resource_mut::<Editor>().status = Some((true, problem));
+            }
+        }),
+        Some(Asked::Menu) => commands.queue(|world: &mut World| {
+            world.resource_mut::<NextState<super::AppState>>().set(super::AppState::Menu);
+        }),
+        Some(Asked::Quit) => {
+            commands.write_message(AppExit::Success);
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+/// The file's commands and its state: menu, save, undo, redo, play; the path, unsaved edits, the status.
+fn file_bar(ui: &mut egui::Ui, editor: &mut Editor, asked: &mut Option<Asked>) {
+    ui.horizontal(|ui| {
+        if ui.button("Menu").clicked() {
+            if editor.dirty() {
+                editor.confirm = Some(Confirm::Menu);
+            } else {
+                *asked = Some(Asked::Menu);
+            }
+        }
+        if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
+            editor.save();
+        }
+        let (undo, redo) = editor.history.counts();
+        if ui.add_enabled(undo > 0, egui::Button::new(format!("Undo ({undo})"))).on_hover_text("Ctrl+Z").clicked() {
+            editor.undo();
+        }
+        if ui.add_enabled(redo > 0, egui::Button::new(format!("Redo ({redo})"))).on_hover_text("Ctrl+Y").clicked() {
+            editor.redo();
+        }
+        let playable = editor.encounter.is_some();
+        let play = ui.add_enabled(playable, egui::Button::new("Play from here"));
+        let play = if playable {
+            play.on_hover_text("F5: play this level now; Escape or the end of the fight comes back here")
+        } else {
+            play.on_disabled_hover_text("fix the problems listed on the right first")
+        };
+        if play.clicked() {
+            *asked = Some(Asked::Play);
+        }
+        ui.separator();
+        let marker = if editor.dirty() { " (unsaved)" } else { "" };
+        ui.label(egui::RichText::new(format!("Editing {}{marker}", editor.path.display())).strong());
+        if let Some((error, text)) = &editor.status {
+            let first = text.lines().next().unwrap_or_default();
+            ui.label(egui::RichText::new(first).color(if *error { BAD } else { GOOD }));
+        }
+    });
+}
+
+/// The palette: terrains and how they are laid, layers, edges, creatures.
+fn tools(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    content: &crate::data::Content,
+    icons: &std::collections::HashMap<String, egui::TextureId>,
+) {
+    ui.heading("Terrain");
+    let (look, shape) = match editor.tool {
+        Tool::Terrain(look, shape) => (Some(look), shape),
+        _ => (None, Shape::Brush),
+    };
+    for (i, (c, name)) in TERRAINS.iter().enumerate() {
+        let key = (i + 1) % 10;
+        if ui.selectable_label(look == Some(*c), format!("{key}  {c}  {name}")).clicked() {
+            editor.tool = Tool::Terrain(*c, shape);
+        }
+    }
+    ui.horizontal(|ui| {
+        for (s, name) in [(Shape::Brush, "Brush B"), (Shape::Rectangle, "Rectangle R"), (Shape::Fill, "Fill F")] {
+            if ui.selectable_label(look.is_some() && shape == s, name).clicked() {
+                editor.tool = Tool::Terrain(look.unwrap_or('.'), s);
+            }
+        }
+    });
+    ui.separator();
+    ui.heading("Layers (L)");
+    let (layer, on) = match editor.tool {
+        Tool::Layer(layer, on) => (Some(layer), on),
+        _ => (None, true),
+    };
+    ui.horizontal_wrapped(|ui| {
+        for l in Layer::ALL {
+            if ui.selectable_label(layer == Some(l), l.key()).clicked() {
+                editor.tool = Tool::Layer(l, on);
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        for (value, name) in [(true, "lay"), (false, "lift")] {
+            if ui.selectable_label(layer.is_some() && on == value, name).clicked() {
+                editor.tool = Tool::Layer(layer.unwrap_or(Layer::Darkness), value);
+            }
+        }
+    });
+    ui.separator();
+    ui.heading("Edges (E)");
+    ui.label(egui::RichText::new("click near a side of a square").small().color(GREY));
+    ui.horizontal_wrapped(|ui| {
+        for (feature, name) in EDGES {
+            if ui.selectable_label(editor.tool == Tool::Edge(feature), name).clicked() {
+                editor.tool = Tool::Edge(feature);
+            }
+        }
+    });
+    ui.separator();
+    ui.heading("Creatures (C)");
+    ui.horizontal_wrapped(|ui| {
+        ui.label("side (Tab):");
+        for (i, faction) in editor.draft.def.factions.clone().iter().enumerate() {
+            let text = egui::RichText::new(&faction.name).color(rgb(faction.colour));
+            if ui.selectable_label(editor.faction == i, text).clicked() {
+                editor.faction = i;
+                editor.tool = Tool::Creatures;
+            }
+        }
+    });
+    for (name, (_, template)) in &content.templates {
+        let chosen = editor.tool == Tool::Creatures && editor.template == *name;
+        let label = format!("{} · {:?}", template.name, template.size);
+        let response = ui
+            .horizontal(|ui| {
+                if let Some(id) = icons.get(name) {
+                    ui.add(egui::Image::new((*id, egui::vec2(18.0, 18.0))));
+                }
+                ui.selectable_label(chosen, label)
+            })
+            .inner;
+        let response = response.on_hover_ui(|ui| {
+            let text = match content.stats(template, &Default::default()) {
+                Ok(stats) => crate::rules::core::creature::format_sheet(&stats.name, &stats.sheet()),
+                Err(problems) => problems.into_iter().map(|(_, m)| m).collect::<Vec<_>>().join("\n"),
+            };
+            ui.label(egui::RichText::new(text).monospace().small());
+        });
+        if response.clicked() {
+            editor.template = name.clone();
+            editor.tool = Tool::Creatures;
+        }
+    }
+}
+
+/// The encounter's odds, played in the background: each side's win rate with its 95% interval, how long
+/// battles last, who usually survives.
+fn odds(ui: &mut egui::Ui, editor: &Editor) {
+    ui.heading("Who wins");
+    if editor.encounter.is_none() {
+        ui.label(egui::RichText::new("fix the problems below to see the odds").color(GREY));
+        return;
+    }
+    let Some((generation, run)) = editor.odds.as_ref().filter(|(g, _)| *g == editor.generation) else {
+        ui.label(egui::RichText::new("the odds follow once the edits settle…").color(GREY));
+        return;
+    };
+    let _ = generation;
+    let progress = run.progress();
+    let tally = &progress.tally;
+    let share = tally.battles as f32 / progress.planned.max(1) as f32;
+    let bar = egui::ProgressBar::new(share)
+        .text(format!("{} of {} battles, AI on every side", tally.battles, progress.planned));
+    ui.add(bar);
+    if let Some(error) = &progress.error {
+        ui.label(egui::RichText::new(error).color(BAD));
+    }
+    if tally.battles == 0 {
+        return;
+    }
+    let mut sides: Vec<(Option<String>, egui::Color32)> =
+        editor.draft.def.factions.iter().map(|f| (Some(f.name.clone()), rgb(f.colour))).collect();
+    sides.push((None, GREY));
+    for (side, colour) in sides {
+        let (rate, (low, high)) = tally.win_rate(side.as_deref());
+        if side.is_none() && rate == 0.0 {
+            continue;
+        }
+        let name = side.as_deref().unwrap_or("no winner (parted, or 50 rounds)");
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(120.0, 14.0), egui::Sense::hover());
+            let painter = ui.painter();
+            painter.rect_filled(rect, 2.0, egui::Color32::from_gray(40));
+            let x = |p: f64| rect.left() + rect.width() * p as f32;
+            painter.rect_filled(egui::Rect::from_x_y_ranges(rect.left()..=x(rate), rect.y_range()), 2.0, colour);
+            // The 95% interval as a white whisker across the bar.
+            let y = rect.center().y;
+            painter.line_segment([egui::pos2(x(low), y), egui::pos2(x(high), y)], (2.0, egui::Color32::WHITE));
+            ui.label(
+                egui::RichText::new(format!("{name} {:.0}% ({:.0}-{:.0}%)", rate * 100.0, low * 100.0, high * 100.0))
+                    .color(colour),
+            );
+        });
+    }
+    ui.label(format!("battles last {:.1} rounds at the median", tally.median_rounds()));
+    let lengths = tally.lengths();
+    let most = lengths.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
+    let longest = lengths.last().map_or(1, |(r, _)| *r).max(1);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(RIGHT - 30.0, 48.0), egui::Sense::hover());
+    let painter = ui.painter();
+    painter.rect_filled(rect, 2.0, egui::Color32::from_gray(30));
+    let step = rect.width() / (longest as f32 + 1.0);
+    for (rounds, n) in &lengths {
+        let h = rect.height() * *n as f32 / most as f32;
+        let x = rect.left() + step * *rounds as f32;
+        let bar = egui::Rect::from_min_max(egui::pos2(x, rect.bottom() - h), egui::pos2(x + step * 0.8, rect.bottom()));
+        painter.rect_filled(bar, 0.0, egui::Color32::from_rgb(120, 160, 220));
+    }
+    ui.label(egui::RichText::new(format!("rounds 1 to {longest}, battles per length")).small().color(GREY));
+    let mut survivors: Vec<(&String, &u64)> = tally.survived.iter().collect();
+    survivors.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    let list: Vec<String> = survivors
+        .iter()
+        .take(8)
+        .map(|(id, n)| format!("{id} {:.0}%", **n as f64 * 100.0 / tally.battles as f64))
+        .collect();
+    ui.label(egui::RichText::new(format!("alive at the end: {}", list.join(", "))).small());
+}
+
+/// Every problem of the draft; clicking one selects what it is about.
+fn problems(ui: &mut egui::Ui, editor: &mut Editor) {
+    ui.heading(format!("Problems ({})", editor.problems.len()));
+    if editor.problems.is_empty() {
+        ui.label(egui::RichText::new("none: the level can be played").color(GOOD));
+        return;
+    }
+    for problem in editor.problems.clone() {
+        let response =
+            ui.add(egui::Label::new(egui::RichText::new(&problem.message).color(BAD)).sense(egui::Sense::click()));
+        if response.on_hover_text("click to select what it is about").clicked() {
+            match problem.of {
+                LineOf::Creature(i) => {
+                    editor.selected = Some(i);
+                    editor.tool = Tool::Creatures;
+                }
+                LineOf::Edge(i) => {
+                    if let Some(edge) = editor.draft.def.edges.get(i) {
+                        editor.tool = Tool::Edge(Some(edge.feature));
+                        editor.hover = Some((edge.at, edge.side));
+                    }
+                }
+                LineOf::Row(_) | LineOf::Level => {}
+            }
+        }
+    }
+}
+
+/// The selected creature's placement, each field an edit.
+fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Content) {
+    ui.heading("Selected creature");
+    let Some(i) = editor.selected.filter(|i| *i < editor.draft.def.creatures.len()) else {
+        ui.label(egui::RichText::new("none: click a creature with the creature tool (C)").color(GREY));
+        return;
+    };
+    let mut p = editor.draft.def.creatures[i].clone();
+    let before = p.clone();
+    fields(ui, &mut p, &before.id, &editor.draft, content);
+    ui.checkbox(&mut p.lurking, "lying in wait (foes must spot it, 004:56-58)");
+    for (condition, name) in CONDITIONS {
+        let mut on = p.conditions.contains(&condition);
+        if ui.checkbox(&mut on, name).changed() {
+            if on {
+                p.conditions.push(condition);
+            } else {
+                p.conditions.retain(|c| *c != condition);
+            }
+        }
+    }
+    // A rider stands where its mount is: it keeps no square of its own; set down, it takes the mount's.
+    if p.rides.is_some() != before.rides.is_some() {
+        let mount_at = editor.draft.placed_at(&before);
+        p.at = if p.rides.is_some() { None } else { mount_at };
+    }
+    if p != before {
+        let old_id = before.id.clone();
+        editor.edit(|d| {
+            if p.id != old_id {
+                for other in &mut d.def.creatures {
+                    if other.rides.as_ref() == Some(&old_id) {
+                        other.rides = Some(p.id.clone());
+                    }
+                    for known in other.aware_of.iter_mut().flatten() {
+                        if *known == old_id {
+                            *known = p.id.clone();
+                        }
+                    }
+                }
+            }
+            d.def.creatures[i] = p;
+            true
+        });
+    }
+    if ui.button("Remove this creature (Delete)").clicked() {
+        editor.edit(|d| d.remove(i));
+        editor.selected = None;
+    }
+}
+
+/// The level's own fields: name, description, size, scale, sides.
+fn level(ui: &mut egui::Ui, editor: &mut Editor) {
+    ui.heading("Level");
+    let mut def = editor.draft.def.clone();
+    let before = def.clone();
+    ui.label("name");
+    ui.text_edit_singleline(&mut def.name);
+    ui.label("description (shown in the menu)");
+    ui.add(egui::TextEdit::multiline(&mut def.description).desired_rows(2));
+    ui.horizontal(|ui| {
+        ui.label("scale");
+        use crate::rules::core::altitude::Scale;
+        ui.selectable_value(&mut def.scale, Scale::Normal, "normal (1.5 m)");
+        ui.selectable_value(&mut def.scale, Scale::Chase, "chase (9 m, 004:650)");
+    });
+    ui.label("sides");
+    let used: Vec<String> = def.creatures.iter().map(|c| c.faction.clone()).collect();
+    let mut remove = None;
+    for (i, faction) in def.factions.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            let mut colour = faction.colour.unwrap_or([150, 150, 150]);
+            if ui.color_edit_button_srgb(&mut colour).changed() {
+                faction.colour = Some(colour);
+            }
+            ui.add(egui::TextEdit::singleline(&mut faction.name).desired_width(90.0));
+            for (control, name) in [(Control::Human, "person"), (Control::Ai, "computer")] {
+                ui.selectable_value(&mut faction.control, control, name);
+            }
+            let empty = !used.contains(&faction.name);
+            if ui
+                .add_enabled(empty, egui::Button::new("x"))
+                .on_disabled_hover_text("a side with creatures stays")
+                .clicked()
+            {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        def.factions.remove(i);
+    }
+    if ui.button("Add a side").clicked() {
+        let name = (1..).map(|n| format!("side-{n}")).find(|n| def.factions.iter().all(|f| &f.name != n));
+        def.factions.push(FactionDef {
+            name: name.unwrap_or_default(),
+            control: Control::Ai,
+            colour: Some([90, 170, 90]),
+        });
+    }
+    // Renaming a side renames it on its creatures.
+    for (old, new) in before.factions.iter().zip(&def.factions) {
+        if old.name != new.name && before.factions.len() == def.factions.len() {
+            for creature in &mut def.creatures {
+                if creature.faction == old.name {
+                    creature.faction = new.name.clone();
+                }
+            }
+        }
+    }
+    if def != before {
+        editor.edit(|d| {
+            d.def = def;
+            true
+        });
+    }
+    ui.separator();
+    let (width, height) = editor.draft.size();
+    let id = ui.id().with("new size");
+    let mut size = ui.data(|d| d.get_temp::<(i32, i32)>(id)).unwrap_or((width, height));
+    ui.horizontal(|ui| {
+        ui.label("size");
+        ui.add(egui::DragValue::new(&mut size.0).range(1..=crate::data::level::MAX_MAP_SIDE));
+        ui.label("x");
+        ui.add(egui::DragValue::new(&mut size.1).range(1..=crate::data::level::MAX_MAP_SIDE));
+        if ui.add_enabled(size != (width, height), egui::Button::new("Resize")).clicked() {
+            let mut result = Ok(false);
+            editor.edit(|d| {
+                result = d.resize(size.0, size.1);
+                matches!(result, Ok(true))
+            });
+            if let Err(e) = result {
+                editor.status = Some((true, e));
+            }
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(id, size));
+}
+
+/// The questions that guard unsaved edits, and the offer to reload a file changed on disk.
+fn questions(ctx: &egui::Context, editor: &mut Editor, asked: &mut Option<Asked>) {
+    if let Some(confirm) = editor.confirm.clone() {
+        let (what, go) = match &confirm {
+            Confirm::Quit => ("quit", Asked::Quit),
+            Confirm::Open(request) => ("open another level", Asked::Open(request.clone())),
+            Confirm::Menu => ("go back to the menu", Asked::Menu),
+        };
+        egui::Window::new("Unsaved changes").collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
+            ctx,
+            |ui| {
+                ui.label(format!("{} has edits not saved. Save them before you {what}?", editor.path.display()));
+                ui.horizontal(|ui| {
+                    if ui.button("Save").clicked() && editor.save() {
+                        editor.confirm = None;
+                        *asked = Some(go);
+                    } else if ui.button("Do not save").clicked() {
+                        editor.confirm = None;
+                        // What was being edited is kept in the undo history of no editor: say so plainly.
+                        *asked = Some(match confirm {
+                            Confirm::Quit => Asked::Quit,
+                            Confirm::Open(request) => Asked::Open(request),
+                            Confirm::Menu => Asked::Menu,
+                        });
+                    } else if ui.button("Cancel").clicked() {
+                        editor.confirm = None;
+                    }
+                });
+            },
+        );
+        return;
+    }
+    if editor.disk_changed {
+        egui::Window::new("Changed on disk").collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
+            ctx,
+            |ui| {
+                ui.label(format!("{} was changed by another program.", editor.path.display()));
+                ui.horizontal(|ui| {
+                    if ui.button("Reload it").on_hover_text("Ctrl+Z brings your version back").clicked() {
+                        editor.reload();
+                    }
+                    if ui.button("Keep mine").clicked() {
+                        editor.disk_changed = false;
+                    }
+                });
+            },
+        );
+    }
+}
+
+/// The selected creature's fields in a grid: id, name, template, side, facing, altitude, hit points, damage
+/// taken, the mount it rides.
+fn fields(
+    ui: &mut egui::Ui,
+    p: &mut crate::data::level::PlacementDef,
+    own_id: &str,
+    draft: &crate::data::draft::Draft,
+    content: &crate::data::Content,
+) {
+    egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
+        ui.label("id");
+        ui.text_edit_singleline(&mut p.id);
+        ui.end_row();
+        ui.label("name");
+        let mut name = p.overrides.name.clone().unwrap_or_default();
+        ui.text_edit_singleline(&mut name).on_hover_text("empty: the template's name");
+        p.overrides.name = (!name.trim().is_empty()).then_some(name);
+        ui.end_row();
+        ui.label("template");
+        egui::ComboBox::from_id_salt("template").selected_text(&p.template).show_ui(ui, |ui| {
+            for name in content.templates.keys() {
+                ui.selectable_value(&mut p.template, name.clone(), name);
+            }
+        });
+        ui.end_row();
+        ui.label("side");
+        egui::ComboBox::from_id_salt("faction").selected_text(&p.faction).show_ui(ui, |ui| {
+            for faction in &draft.def.factions {
+                ui.selectable_value(&mut p.faction, faction.name.clone(), &faction.name);
+            }
+        });
+        ui.end_row();
+        ui.label("facing");
+        let heading = p.heading.unwrap_or(Direction::North);
+        egui::ComboBox::from_id_salt("heading").selected_text(format!("{heading:?}")).show_ui(ui, |ui| {
+            for d in Direction::ALL {
+                ui.selectable_value(&mut p.heading, Some(d), format!("{d:?}"));
+            }
+        });
+        ui.end_row();
+        if draft.def.scale.is_normal() {
+            ui.label("altitude (m)");
+            ui.add(egui::DragValue::new(&mut p.altitude_m).speed(0.1).range(0.0..=300.0));
+            p.altitude_m = (p.altitude_m / 1.5).round() * 1.5;
+        } else {
+            ui.label("altitude band");
+            let mut band = p.band.unwrap_or(0);
+            ui.add(egui::DragValue::new(&mut band).range(0..=crate::rules::core::altitude::HIGHEST_BAND));
+            p.band = (band > 0).then_some(band);
+        }
+        ui.end_row();
+        ui.label("hit points");
+        let mut own = p.overrides.hit_points.is_some();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut own, "own").on_hover_text("unticked: the template's");
+            let mut hp = p.overrides.hit_points.unwrap_or(1);
+            if own {
+                ui.add(egui::DragValue::new(&mut hp).range(1..=999));
+            }
+            p.overrides.hit_points = own.then_some(hp);
+        });
+        ui.end_row();
+        ui.label("damage taken");
+        ui.add(egui::DragValue::new(&mut p.damage).range(0..=999));
+        ui.end_row();
+        ui.label("rides");
+        let riding = p.rides.clone().unwrap_or_else(|| "nothing".into());
+        egui::ComboBox::from_id_salt("rides").selected_text(riding).show_ui(ui, |ui| {
+            ui.selectable_value(&mut p.rides, None, "nothing");
+            for other in &draft.def.creatures {
+                if other.id != own_id && other.rides.is_none() {
+                    ui.selectable_value(&mut p.rides, Some(other.id.clone()), &other.id);
+                }
+            }
+        });
+        ui.end_row();
+    });
+}
