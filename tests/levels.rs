@@ -360,3 +360,27 @@ fn a_tiled_map_reads_only_its_folder_and_names_what_it_cannot_carry() {
     assert!(estoc::data::tiled::import(&dir.join("maps").join("m.tmj")).unwrap_err().contains("save the map as .tmx"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A Tiled map that would make the reader stop or swell is refused with its reason: tile data shorter than
+/// the map, compressed data.
+#[test]
+fn a_hostile_tiled_map_is_refused_not_obeyed() {
+    let dir = std::env::temp_dir().join(format!("estoc-tiled-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tileset = "<tileset firstgid=\"1\" name=\"t\" tilewidth=\"64\" tileheight=\"64\" tilecount=\"1\" columns=\"1\"><tile id=\"0\"><properties><property name=\"terrain\" value=\"#\"/></properties></tile></tileset>";
+    let map = |data: &str| {
+        format!(
+            "<map version=\"1.10\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"4\" height=\"4\" tilewidth=\"64\" tileheight=\"64\" infinite=\"0\">{tileset}<layer id=\"1\" name=\"ground\" width=\"4\" height=\"4\">{data}</layer></map>"
+        )
+    };
+    let path = dir.join("m.tmx");
+    std::fs::write(&path, map("<data encoding=\"csv\">1,1,1</data>")).unwrap();
+    let err = estoc::data::tiled::import(&path).unwrap_err();
+    assert!(err.contains("less data than the map has squares"), "{err}");
+    std::fs::write(&path, map("<data encoding=\"base64\" compression=\"zlib\">eJzLzs7OBgAFJAHz</data>")).unwrap();
+    assert!(estoc::data::tiled::import(&path).unwrap_err().contains("compressed tile data is not read"));
+    std::fs::write(&path, map("<data encoding=\"csv\">1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1</data>")).unwrap();
+    let draft = estoc::data::tiled::import(&path).unwrap();
+    assert_eq!(draft.look(estoc::rules::core::geometry::Square::new(3, 3)), '#');
+    std::fs::remove_dir_all(&dir).unwrap();
+}

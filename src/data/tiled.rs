@@ -75,16 +75,33 @@ fn text<'a>(properties: &'a tiled::Properties, key: &str) -> Option<&'a str> {
     }
 }
 
-/// Reads a Tiled map into a draft level; every problem names the layer, tile or object.
+/// Reads a Tiled map into a draft level; every problem names the layer, tile or object. A map the
+/// `tiled` crate cannot read safely is refused before it reads it: compressed tile data (which could
+/// inflate without bound), and tile data shorter than the map (on which the crate would stop the program)
+/// is caught and told.
 pub fn import(path: &Path) -> Result<Draft, String> {
     let here = |message: String| format!("{}: {message}", path.display());
     if path.extension().is_some_and(|e| e == "tmj" || e == "json") {
         return Err(here("JSON maps are not read: save the map as .tmx (File > Save As in Tiled)".into()));
     }
-    let meta = std::fs::metadata(path).map_err(|e| here(format!("cannot read: {e}")))?;
-    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
-        return Err(here(format!("not a regular file of at most {MAX_FILE_BYTES} bytes")));
+    let text = super::diagnostics::read_file(path).map_err(|d| d.to_string())?;
+    if text.contains("compression=") {
+        return Err(here(
+            "compressed tile data is not read: choose CSV or uncompressed Base64 as the tile layer format (Map > Map Properties)"
+                .into(),
+        ));
     }
+    // The crate indexes tile data by the map's size without checking its length: a short layer would stop
+    // the program. Caught here, silently, and told as a problem of the file.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let read = std::panic::catch_unwind(|| read_map(path));
+    std::panic::set_hook(hook);
+    read.unwrap_or_else(|_| Err(here("a tile layer has less data than the map has squares".into())))
+}
+
+fn read_map(path: &Path) -> Result<Draft, String> {
+    let here = |message: String| format!("{}: {message}", path.display());
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let mut loader = tiled::Loader::with_reader(Confined { folder });
     let map = loader.load_tmx_map(path).map_err(|e| here(e.to_string()))?;
