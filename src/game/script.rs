@@ -37,6 +37,8 @@ pub enum ScriptStep {
     ClickEdge(Square, crate::rules::core::geometry::Direction),
     /// Press the left button over the first square, move to the second with it held, release.
     Drag(Square, Square),
+    /// Ask to close the window, as its close button does.
+    Close,
     /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft", "Plus", "Minus"…;
     /// "Shift+1" with Shift held, "Ctrl+Z" with Control.
     Key(String),
@@ -207,6 +209,8 @@ pub struct EditorState {
     pub problems: Vec<String>,
     /// The odds: battles played, and each side's wins.
     pub odds: Option<(u64, std::collections::BTreeMap<String, u64>)>,
+    /// The question the editor waits on (`Quit`, `Menu`, `Open`), if any.
+    pub asking: Option<String>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -287,6 +291,10 @@ pub fn final_state(world: &mut World) -> FinalState {
                 redo,
                 creatures: e.draft.def.creatures.iter().map(|c| c.id.clone()).collect(),
                 problems: e.problems.iter().map(|p| p.message.clone()).collect(),
+                asking: e.confirm.as_ref().map(|c| {
+                    let words = format!("{c:?}");
+                    words.split('(').next().unwrap_or_default().to_string()
+                }),
                 odds: e.odds.as_ref().map(|(_, run)| {
                     let tally = run.progress().tally;
                     let wins =
@@ -531,6 +539,14 @@ fn run_script(world: &mut World) {
             phase >= 3
         }
         ScriptStep::Wait(frames) => phase >= frames,
+        ScriptStep::Close => {
+            if phase == 1 {
+                let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+                let Ok(window) = windows.single(world) else { return fail(world, "no window".into()) };
+                world.write_message(bevy::window::WindowCloseRequested { window });
+            }
+            phase >= 3
+        }
         ScriptStep::WaitForPlayer(frames) => {
             let idle = world.resource::<Pending>().0.is_empty()
                 && (human_turn(world).is_some() || world.resource::<TurnOrder>().ended);

@@ -362,6 +362,11 @@ pub fn new_level_path() -> PathBuf {
 #[require(DespawnOnExit<AppState> = DespawnOnExit(AppState::Edit))]
 struct EditorPart;
 
+/// A creature's token in the editor, drawn again after each edit.
+#[derive(Component)]
+#[require(DespawnOnExit<AppState> = DespawnOnExit(AppState::Edit))]
+struct EditorToken;
+
 /// The outline of the rectangle being drawn, and of the edge or square under the cursor.
 #[derive(Component)]
 #[require(DespawnOnExit<AppState> = DespawnOnExit(AppState::Edit))]
@@ -710,31 +715,94 @@ fn fit_camera(
     transform.translation = (middle + shift).extend(transform.translation.z);
 }
 
+/// What of the map the board shows besides the terrain of each square: when only terrain changes, the
+/// tiles are given their new look in place instead of the whole board being built again (a brush stroke
+/// on the biggest map stays quick).
+#[derive(Clone, PartialEq)]
+struct Ground {
+    size: (i32, i32),
+    scale: crate::rules::core::altitude::Scale,
+    layers: Vec<Vec<String>>,
+    edges: Vec<crate::data::level::EdgeDef>,
+}
+
+impl Ground {
+    fn of(draft: &Draft) -> Ground {
+        let d = &draft.def;
+        Ground {
+            size: draft.size(),
+            scale: d.scale,
+            layers: vec![d.darkness.clone(), d.fog.clone(), d.difficult.clone(), d.obstacles.clone()],
+            edges: d.edges.clone(),
+        }
+    }
+}
+
+/// What the board was last drawn from.
+#[derive(Default)]
+struct Drawn {
+    key: Option<(u64, Option<usize>)>,
+    ground: Option<Ground>,
+    looks: Vec<char>,
+}
+
 /// The map and the creatures of the draft, drawn again after each edit.
-fn draw_draft(world: &mut World, mut drawn: Local<Option<(u64, usize)>>) {
+fn draw_draft(world: &mut World, mut drawn: Local<Drawn>) {
     let editor = world.resource::<Editor>();
-    let key = (editor.generation, editor.selected.map_or(usize::MAX, |i| i));
+    let key = Some((editor.generation, editor.selected));
     let mut parts = world.query_filtered::<Entity, With<EditorPart>>();
     let fresh = parts.iter(world).next().is_none();
-    if *drawn == Some(key) && !fresh {
+    if drawn.key == key && !fresh {
         return;
     }
-    *drawn = Some(key);
-    let old: Vec<Entity> = parts.iter(world).collect();
+    drawn.key = key;
+    let editor = world.resource::<Editor>();
+    let draft = editor.draft.clone();
+    let selected = editor.selected;
+    let ground = Ground::of(&draft);
+    let (field, looks) = draft.battlefield();
+    let mut tokens = world.query_filtered::<Entity, With<EditorToken>>();
+    let old: Vec<Entity> = tokens.iter(world).collect();
     for entity in old {
         world.entity_mut(entity).despawn();
     }
-    let editor = world.resource::<Editor>();
-    let (field, looks) = editor.draft.battlefield();
-    let draft = editor.draft.clone();
-    let selected = editor.selected;
-    let texture: Handle<Image> = world.resource::<AssetServer>().load("tiles/terrain.png");
-    let mut commands = world.commands();
-    super::board::spawn_board(&mut commands, &field, &looks, texture, EditorPart);
-    world.flush();
+    if !fresh && drawn.ground.as_ref() == Some(&ground) && drawn.looks.len() == looks.len() {
+        retile(world, &drawn.looks, &looks, ground.size);
+    } else {
+        let old: Vec<Entity> = parts.iter(world).collect();
+        for entity in old {
+            world.entity_mut(entity).despawn();
+        }
+        let texture: Handle<Image> = world.resource::<AssetServer>().load("tiles/terrain.png");
+        let mut commands = world.commands();
+        super::board::spawn_board(&mut commands, &field, &looks, texture, EditorPart);
+        world.flush();
+    }
+    drawn.ground = Some(ground);
+    drawn.looks = looks;
     let content = world.remove_resource::<EditorContent>().expect("the editor's content is loaded with it");
     draw_creatures(world, &draft, &content.0, selected);
     world.insert_resource(content);
+}
+
+/// Gives the tiles whose terrain changed their new look, in place.
+fn retile(world: &mut World, old: &[char], new: &[char], (width, height): (i32, i32)) {
+    use bevy_ecs_tilemap::prelude::{TilePos, TileStorage, TileTextureIndex};
+    let mut storages = world.query_filtered::<&TileStorage, With<EditorPart>>();
+    let Some(storage) = storages.iter(world).next() else { return };
+    let changed: Vec<(Entity, u32)> = (0..width * height)
+        .filter(|&i| old.get(i as usize) != new.get(i as usize))
+        .filter_map(|i| {
+            let (x, y) = (i % width, i / width);
+            let tile = storage.get(&TilePos { x: x as u32, y: (height - 1 - y) as u32 })?;
+            Some((tile, super::board::tile_index(new[i as usize])))
+        })
+        .collect();
+    for (tile, index) in changed {
+        if let Some(mut texture) = world.get_mut::<TileTextureIndex>(tile) {
+            texture.0 = index;
+        }
+    }
 }
 
 /// A token for each creature of the draft: a disc of its faction's colour, its portrait, its id.
@@ -771,7 +839,7 @@ fn draw_creatures(world: &mut World, draft: &Draft, content: &Content, selected:
         let image: Handle<Image> = world.resource::<AssetServer>().load(format!("icons/{icon}.png"));
         let ring = if selected == Some(i) { Color::srgb(1.0, 0.85, 0.2) } else { Color::srgb(0.05, 0.05, 0.05) };
         let z = if rider { 11.0 } else { 10.0 };
-        world.spawn((EditorPart, Transform::from_translation(centre.extend(z)), Visibility::default())).with_children(
+        world.spawn((EditorToken, Transform::from_translation(centre.extend(z)), Visibility::default())).with_children(
             |token| {
                 token.spawn((Sprite::from_color(ring, Vec2::splat(side * 0.9)), Transform::from_xyz(0.0, 0.0, 0.0)));
                 token.spawn((Sprite::from_color(colour, Vec2::splat(side * 0.8)), Transform::from_xyz(0.0, 0.0, 0.1)));
