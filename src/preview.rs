@@ -175,7 +175,7 @@ fn threats_against(world: &mut World, creature: Entity) -> Option<(Vec<Threat>, 
     let combatants = state.query(world);
     let me = combatants.get(creature).ok()?;
     let threats = threats_to(
-        world.resource::<Battlefield>().scale(),
+        world.resource::<Battlefield>(),
         &me,
         combatants.iter(),
         |e| reactions.get(&e).copied().unwrap_or_default(),

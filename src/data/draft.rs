@@ -132,6 +132,7 @@ impl Draft {
                 obstacles: Vec::new(),
                 edges: Vec::new(),
                 scale: Default::default(),
+                house_rules: Default::default(),
                 factions: vec![
                     FactionDef { name: "heroes".into(), control: Control::Human, colour: Some([60, 120, 220]) },
                     FactionDef { name: "foes".into(), control: Control::Ai, colour: Some([200, 60, 50]) },
@@ -384,6 +385,7 @@ impl Draft {
         let (width, height) = self.size();
         let mut field = Battlefield::open(width, height);
         field.set_scale(self.def.scale);
+        field.set_house_rules(self.def.house_rules);
         let mut looks = Vec::with_capacity((width * height) as usize);
         for y in 0..height {
             for x in 0..width {
@@ -428,6 +430,9 @@ impl Draft {
         out.line(&format!("    size: (width: {}, height: {}),", d.size.width, d.size.height), LineOf::Level);
         if !d.scale.is_normal() {
             out.line(&format!("    scale: {},", one_line(&d.scale)), LineOf::Level);
+        }
+        if !d.house_rules.is_default() {
+            out.line(&format!("    house_rules: {},", one_line(&d.house_rules)), LineOf::Level);
         }
         let rows = |out: &mut Writer, key: &str, rows: &[String]| {
             out.line(&format!("    {key}: ["), LineOf::Level);

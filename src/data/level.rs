@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::content::{Content, Stats, TemplateOverrides};
 use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
 use crate::rules::core::altitude::{HIGHEST_BAND, Scale};
-use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
+use crate::rules::core::battlefield::{Battlefield, EdgeFeature, HouseRules, Terrain};
 use crate::rules::core::creature::{Condition, CreatureId, footprint_at};
 use crate::rules::core::geometry::{Direction, Edge, Square};
 
@@ -150,6 +150,10 @@ pub struct LevelDef {
     /// `Normal` (1.5 m squares, the default) or `Chase` (9 m squares, altitude in bands, 004:647-652).
     #[serde(default, skip_serializing_if = "Scale::is_normal")]
     pub scale: Scale,
+    /// The table's switches against the texts (flanking, massive damage, critical confirmation, attacks of
+    /// opportunity a round); absent: the texts'.
+    #[serde(default, skip_serializing_if = "HouseRules::is_default")]
+    pub house_rules: HouseRules,
     /// Factions.
     pub factions: Vec<FactionDef>,
     /// Creatures.
@@ -337,6 +341,7 @@ fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>)
     let MapSize { width, height } = def.size;
     let mut field = Battlefield::open(width, height);
     field.set_scale(def.scale);
+    field.set_house_rules(def.house_rules);
     let mut looks = vec!['.'; (width * height) as usize];
     // Rows: the k-th quoted string after `terrain:` is row k.
     let rows_start = source.find_from(0, "terrain:").unwrap_or(0);

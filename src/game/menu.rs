@@ -25,6 +25,8 @@ pub struct LevelCard {
     pub sides: Vec<(String, usize, Control, [u8; 3])>,
     /// Why it does not load, if it does not.
     pub problem: Option<String>,
+    /// Its house rules: each departure from the texts, with the line it departs from.
+    pub house_rules: Vec<String>,
     /// The map, a pixel a square, the creatures in their sides' colours.
     pub thumbnail: Option<egui::ColorImage>,
 }
@@ -62,6 +64,7 @@ pub fn level_cards(paths: &[PathBuf]) -> Vec<LevelCard> {
                     size: (0, 0),
                     sides: Vec::new(),
                     problem: Some(problem),
+                    house_rules: Vec::new(),
                     thumbnail: None,
                 },
             }
@@ -86,6 +89,7 @@ fn card(path: &Path, level: &Encounter) -> LevelCard {
         size: (level.battlefield.width(), level.battlefield.height()),
         sides,
         problem: None,
+        house_rules: level.battlefield.house_rules().departures(),
         thumbnail: Some(thumbnail(level)),
     }
 }
@@ -164,6 +168,10 @@ pub fn show_cards(
                         return;
                     }
                     ui.label(egui::RichText::new(&card.description).small());
+                    if !card.house_rules.is_empty() {
+                        let rules = format!("house rules: {}", card.house_rules.join(", "));
+                        ui.label(egui::RichText::new(rules).small().color(egui::Color32::from_rgb(230, 190, 110)));
+                    }
                     ui.horizontal_wrapped(|ui| {
                         ui.label(egui::RichText::new(format!("{}x{} squares", card.size.0, card.size.1)).small());
                         for (name, count, control, [r, g, b]) in &card.sides {

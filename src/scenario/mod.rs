@@ -168,6 +168,9 @@ pub struct ScenarioDef {
     /// Facts that must not appear anywhere, as JSON objects matched the same way.
     #[serde(default)]
     pub forbid: Vec<String>,
+    /// The table's switches against the texts, in place of the level's (`house_rules: (flanking: false)`).
+    #[serde(default)]
+    pub house_rules: Option<crate::rules::core::battlefield::HouseRules>,
 }
 
 /// Reads and parses a scenario file.
@@ -324,7 +327,10 @@ pub fn run_scenario(
     seed_override: Option<u64>,
 ) -> Result<RunOutput, Diagnostics> {
     let level_file = level_path(path, &scenario.level)?;
-    let encounter = load_level(&level_file, content)?;
+    let mut encounter = load_level(&level_file, content)?;
+    if let Some(house) = scenario.house_rules {
+        encounter.battlefield.set_house_rules(house);
+    }
     check_steps(path, scenario, &encounter)?;
     let seed = seed_override.unwrap_or(scenario.seed);
     let mut app = headless_app();

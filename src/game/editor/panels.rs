@@ -417,6 +417,15 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor) {
         ui.selectable_value(&mut def.scale, Scale::Normal, "normal (1.5 m)");
         ui.selectable_value(&mut def.scale, Scale::Chase, "chase (9 m, 004:650)");
     });
+    ui.label("house rules (the texts by default)");
+    let house = &mut def.house_rules;
+    ui.checkbox(&mut house.flanking, "flanking, +2 (004:417)");
+    ui.checkbox(&mut house.massive_damage, "massive damage, 50+ from one attack (004:272)");
+    ui.checkbox(&mut house.confirm_criticals, "threats confirmed by a second roll (004:185)");
+    ui.horizontal(|ui| {
+        ui.add(egui::DragValue::new(&mut house.attacks_of_opportunity).range(0..=10));
+        ui.label("attacks of opportunity a round (004:71: 1)");
+    });
     ui.label("sides");
     let used: Vec<String> = def.creatures.iter().map(|c| c.faction.clone()).collect();
     let mut remove = None;

@@ -501,6 +501,8 @@ pub struct AttackPlan {
     pub extra_dice: Vec<crate::rules::core::dice::DiceExpr>,
     /// Half damage: a blow struck in the water (004:637-645).
     pub halved: bool,
+    /// A threat must be confirmed by a second roll (004:185); a table may make every threat a critical.
+    pub confirm_criticals: bool,
 }
 
 /// Where and how an attack is made.
@@ -529,6 +531,8 @@ pub struct AttackSituation<'a> {
     pub miss_chance: u32,
     /// The scale of the field's squares (004:647-652).
     pub scale: crate::rules::core::altitude::Scale,
+    /// The table's switches against the texts (flanking, critical confirmation).
+    pub house: crate::rules::core::battlefield::HouseRules,
     /// The water around the attack (004:632-645).
     pub waters: underwater::Waters,
 }
@@ -556,20 +560,28 @@ pub fn cover_against(
 /// The first ally (by id) with whom `attacker` flanks `target` in melee: an ally that can act, has reach and
 /// threatens the target's space, on the opposite border (004:417-421). Creatures of reach 0 never flank.
 pub fn flanking_ally<'a>(
+    house: crate::rules::core::battlefield::HouseRules,
     attacker: &CombatantItem,
     target: &CombatantItem,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
-    flanking_ally_at(attacker, target.space.at(target.position.0), creatures.filter(|c| c.entity != target.entity))
+    flanking_ally_at(
+        house,
+        attacker,
+        target.space.at(target.position.0),
+        creatures.filter(|c| c.entity != target.entity),
+    )
 }
 
 /// [`flanking_ally`] against a target standing on `theirs` (a mover struck in the middle of its move).
 pub fn flanking_ally_at<'a>(
+    house: crate::rules::core::battlefield::HouseRules,
     attacker: &CombatantItem,
     theirs: Footprint,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
-    if attacker.reach.0 == 0 {
+    // A table that plays without flanking (a house rule) gives none.
+    if attacker.reach.0 == 0 || !house.flanking {
         return None;
     }
     let own = attacker.space.at(attacker.position.0);
@@ -659,6 +671,7 @@ pub fn plan_attack_with(
         multipliers: Vec::new(),
         extra_dice,
         halved,
+        confirm_criticals: situation.house.confirm_criticals,
     })
 }
 
@@ -1209,7 +1222,11 @@ pub fn roll_planned_attack_from(
     let mut multipliers: Vec<u32> = plan.multipliers.iter().map(|m| m.value as u32).collect();
     let mut multiplied_by: Vec<String> =
         plan.multipliers.iter().map(|m| format!("{} x{}", m.source, m.value)).collect();
-    if rolled.threat && !target_traits.immune_to_criticals {
+    if rolled.threat && !target_traits.immune_to_criticals && !plan.confirm_criticals {
+        // A table that does not confirm threats (a house rule): every threat is a critical hit.
+        multipliers.push(plan.weapon.multiplier);
+        multiplied_by.push(format!("critical x{} (004:185, unconfirmed: house rule)", plan.weapon.multiplier));
+    } else if rolled.threat && !target_traits.immune_to_criticals {
         let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, NO_THREAT);
         facts.write(Fact::CriticalConfirmationRolled {
             attacker: attacker.clone(),
@@ -1289,7 +1306,7 @@ pub fn prepare_attack(
             && c.conditions.can_act()
             && c.space.at(c.position.0).distance_to(theirs) <= 1
     });
-    let flanking = flanking_ally(attacker, target, creatures.iter());
+    let flanking = flanking_ally(field.house_rules(), attacker, target, creatures.iter());
     let bystanders: Vec<Bystander> = creatures
         .iter()
         .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
@@ -1346,6 +1363,7 @@ pub fn prepare_attack(
         cover: &cover,
         miss_chance,
         scale: field.scale(),
+        house: field.house_rules(),
         waters,
     };
     let mut plan = plan_attack(attacker, target, situation)?;

@@ -63,6 +63,55 @@ impl EdgeFeature {
     }
 }
 
+/// The switches a table may turn against the texts, the texts being the default; each names the line it
+/// departs from. A level sets them (`house_rules:`) and the map carries them, so that the rules, the
+/// previews, the AI and the simulator all follow the same switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HouseRules {
+    /// Flanking: +2 to hit a foe an ally threatens from the opposite side (004:417). Off: no flanking.
+    pub flanking: bool,
+    /// Massive damage: 50 or more from one attack calls for a Fortitude save DC 15 or death (004:272).
+    /// Off: no such save.
+    pub massive_damage: bool,
+    /// A threat is a critical hit only if a second attack roll hits (004:185). Off: every threat is one.
+    pub confirm_criticals: bool,
+    /// Attacks of opportunity a creature may make in a round, before Combat Reflexes adds its Dexterity
+    /// bonus (004:71: one).
+    pub attacks_of_opportunity: u32,
+}
+
+impl Default for HouseRules {
+    fn default() -> Self {
+        HouseRules { flanking: true, massive_damage: true, confirm_criticals: true, attacks_of_opportunity: 1 }
+    }
+}
+
+impl HouseRules {
+    /// Whether they are the texts' (a level then writes none).
+    pub fn is_default(&self) -> bool {
+        *self == HouseRules::default()
+    }
+
+    /// Each departure from the texts in words, with the line it departs from.
+    pub fn departures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.flanking {
+            out.push("no flanking (004:417)".to_string());
+        }
+        if !self.massive_damage {
+            out.push("no massive damage (004:272)".to_string());
+        }
+        if !self.confirm_criticals {
+            out.push("threats are criticals unconfirmed (004:185)".to_string());
+        }
+        if self.attacks_of_opportunity != 1 {
+            out.push(format!("{} attacks of opportunity a round (004:71)", self.attacks_of_opportunity));
+        }
+        out
+    }
+}
+
 /// The map of the fight, in squares. `(0,0)` is the north-west square.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Battlefield {
@@ -82,6 +131,8 @@ pub struct Battlefield {
     edges: Vec<[Option<EdgeFeature>; 2]>,
     /// The scale of its squares (004:647-652).
     scale: crate::rules::core::altitude::Scale,
+    /// The table's switches against the texts.
+    house: HouseRules,
 }
 
 impl Battlefield {
@@ -98,6 +149,7 @@ impl Battlefield {
             obstacle: vec![false; n],
             edges: vec![[None; 2]; n],
             scale: crate::rules::core::altitude::Scale::Normal,
+            house: HouseRules::default(),
         }
     }
 
@@ -109,6 +161,16 @@ impl Battlefield {
     /// Sets the scale of its squares.
     pub fn set_scale(&mut self, scale: crate::rules::core::altitude::Scale) {
         self.scale = scale;
+    }
+
+    /// The table's switches against the texts, played on this map.
+    pub fn house_rules(&self) -> HouseRules {
+        self.house
+    }
+
+    /// Sets the table's switches.
+    pub fn set_house_rules(&mut self, house: HouseRules) {
+        self.house = house;
     }
 
     /// Squares from west to east.

@@ -275,31 +275,40 @@ type Wounded<'w, 's> = Query<
 
 /// Applies the damage written for the round's consequences.
 fn apply_damage(
+    field: Option<Res<crate::rules::core::battlefield::Battlefield>>,
     mut damage: MessageReader<Damage>,
     mut dice: ResMut<Dice>,
     order: Res<TurnOrder>,
     mut creatures: Wounded<'_, '_>,
     mut facts: MessageWriter<Fact>,
 ) {
+    let massive = field.as_ref().is_none_or(|f| f.house_rules().massive_damage);
     for hit in damage.read() {
-        wound(hit, &mut dice, order.round, &mut creatures, &mut facts);
+        wound(hit, (&mut dice, order.round, massive), &mut creatures, &mut facts);
     }
 }
 
 /// Applies damage triggered to land at once, before the next blow (004:229).
 fn apply_damage_at_once(
     hit: On<Damage>,
+    field: Option<Res<crate::rules::core::battlefield::Battlefield>>,
     mut dice: ResMut<Dice>,
     order: Res<TurnOrder>,
     mut creatures: Wounded<'_, '_>,
     mut facts: MessageWriter<Fact>,
 ) {
-    wound(hit.event(), &mut dice, order.round, &mut creatures, &mut facts);
+    let massive = field.as_ref().is_none_or(|f| f.house_rules().massive_damage);
+    wound(hit.event(), (&mut dice, order.round, massive), &mut creatures, &mut facts);
 }
 
 /// Applies one wound, then sets the states the new hit points bring; 50 or more from one attack calls for a
-/// Fortitude save DC 15 or death (004:272).
-fn wound(hit: &Damage, dice: &mut Dice, round: u32, creatures: &mut Wounded<'_, '_>, facts: &mut MessageWriter<Fact>) {
+/// Fortitude save DC 15 or death (004:272), unless the table plays without massive damage (`massive`).
+fn wound(
+    hit: &Damage,
+    (dice, round, massive): (&mut Dice, u32, bool),
+    creatures: &mut Wounded<'_, '_>,
+    facts: &mut MessageWriter<Fact>,
+) {
     let Ok((id, mut hp, mut conditions, abilities, saves, mut fall, traits)) = creatures.get_mut(hit.target) else {
         return;
     };
@@ -322,7 +331,7 @@ fn wound(hit: &Damage, dice: &mut Dice, round: u32, creatures: &mut Wounded<'_, 
     }
     facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
     let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
-    if !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
+    if massive && !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
         let saved = roll_save(
             dice,
             facts,

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::rules::attack::Damage;
 use crate::rules::attack::{AttackSituation, Combatant, CombatantItem, Cover, blind_of, plan_attack};
-use crate::rules::core::battlefield::Battlefield;
+use crate::rules::core::battlefield::{Battlefield, HouseRules};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
@@ -34,10 +34,10 @@ pub struct Reactions {
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Provoked(pub Vec<Entity>);
 
-/// How many attacks of opportunity a creature may make in a round: one, or 1 + Dex with Combat
-/// Reflexes (004:71).
-pub fn reactions_per_round(abilities: &Abilities, feats: &Feats) -> u32 {
-    if feats.has(Feat::CombatReflexes) { (1 + ability_modifier(abilities.dex)).max(1) as u32 } else { 1 }
+/// How many attacks of opportunity a creature may make in a round: one (or the table's number, `base`),
+/// and its Dexterity bonus more with Combat Reflexes (004:71).
+pub fn reactions_per_round(base: u32, abilities: &Abilities, feats: &Feats) -> u32 {
+    if feats.has(Feat::CombatReflexes) { base + ability_modifier(abilities.dex).max(0) as u32 } else { base }
 }
 
 /// A creature that could strike at a mover, as the provocation rules see it.
@@ -145,12 +145,12 @@ pub fn provocations(
 
 /// Whether a creature can make an attack of opportunity now: able to act, not flat-footed (004:53), not in
 /// total defence, with one left this round, reach and a weapon it threatens with.
-pub fn can_react(c: &CombatantItem, reactions: &Reactions) -> bool {
+pub fn can_react(house: HouseRules, c: &CombatantItem, reactions: &Reactions) -> bool {
     c.conditions.can_act()
         && !c.conditions.has(Condition::FlatFooted)
         && !c.conditions.has(Condition::TotalDefense)
         && !c.conditions.threatens_nothing()
-        && reactions.used < reactions_per_round(c.abilities, c.feats)
+        && reactions.used < reactions_per_round(house.attacks_of_opportunity, c.abilities, c.feats)
         && c.reach.0 > 0
         && !threatening_weapons(&c.armament.0, c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike))
             .is_empty()
@@ -167,14 +167,19 @@ pub fn threat_of(c: &CombatantItem) -> Threat {
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
 pub fn threats_to<'a>(
-    scale: crate::rules::core::altitude::Scale,
+    field: &crate::rules::core::battlefield::Battlefield,
     mover: &CombatantItem,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
     reactions: impl Fn(Entity) -> Reactions,
     order: &[Entity],
 ) -> Vec<Threat> {
+    let scale = field.scale();
     let mut found: Vec<(usize, Threat)> = creatures
-        .filter(|c| c.entity != mover.entity && c.faction != mover.faction && can_react(c, &reactions(c.entity)))
+        .filter(|c| {
+            c.entity != mover.entity
+                && c.faction != mover.faction
+                && can_react(field.house_rules(), c, &reactions(c.entity))
+        })
         // A foe far above or below reaches nobody (004:783-784).
         .filter(|c| {
             let rise = crate::rules::core::altitude::vertical_steps(
@@ -322,6 +327,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             }
             // Flanking counts for attacks of opportunity too, against the mover where it stands (004:417).
             let flanking = crate::rules::attack::flanking_ally_at(
+                self.field.house_rules(),
                 &attacker,
                 at,
                 self.creatures.iter().filter(|c| c.entity != mover),
@@ -338,6 +344,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 cover: &Cover::None,
                 miss_chance,
                 scale: self.field.scale(),
+                house: self.field.house_rules(),
                 waters,
             };
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
@@ -387,8 +394,12 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             crate::rules::attack::melee_cover(self.field, own, at),
             crate::rules::attack::underwater::water_cover(&waters, weapon.is_none()),
         );
-        let flanking =
-            crate::rules::attack::flanking_ally_at(&attacker, at, self.creatures.iter().filter(|c| c.entity != mover));
+        let flanking = crate::rules::attack::flanking_ally_at(
+            self.field.house_rules(),
+            &attacker,
+            at,
+            self.creatures.iter().filter(|c| c.entity != mover),
+        );
         let situation = AttackSituation {
             weapon,
             own,
@@ -401,6 +412,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
             cover: &cover,
             miss_chance,
             scale: self.field.scale(),
+            house: self.field.house_rules(),
             waters,
         };
         self.facts.write(Fact::ReadiedActionTriggered {
@@ -590,7 +602,7 @@ pub fn threatening_in_place(
     initiative: &[Entity],
 ) -> Vec<Entity> {
     let own = who.space.at(who.position.0);
-    threats_to(field.scale(), who, creatures.iter(), reactions, initiative)
+    threats_to(field, who, creatures.iter(), reactions, initiative)
         .into_iter()
         .filter(|t| own.squares().any(|s| t.threatens(s)))
         .map(|t| t.entity)
@@ -631,7 +643,7 @@ fn foes_around(
     provoked: &Query<&mut Provoked>,
 ) -> (Vec<Threat>, Vec<Entity>) {
     let threats = threats_to(
-        field.scale(),
+        field,
         mover,
         combatants.iter(),
         |e| reactions.get(e).copied().unwrap_or_default(),
@@ -1032,8 +1044,11 @@ mod tests {
     fn combat_reflexes_gives_one_plus_dex() {
         let dex16 = Abilities { dex: 16, ..Abilities::default() };
         let reflexes = Feats([Feat::CombatReflexes].into_iter().collect(), Default::default());
-        assert_eq!(reactions_per_round(&dex16, &Feats::default()), 1);
-        assert_eq!(reactions_per_round(&dex16, &reflexes), 4);
-        assert_eq!(reactions_per_round(&Abilities { dex: 6, ..Abilities::default() }, &reflexes), 1);
+        assert_eq!(reactions_per_round(1, &dex16, &Feats::default()), 1);
+        assert_eq!(reactions_per_round(1, &dex16, &reflexes), 4);
+        assert_eq!(reactions_per_round(1, &Abilities { dex: 6, ..Abilities::default() }, &reflexes), 1);
+        // A table that allows two a round (a house rule): two, and the Dexterity bonus more with the feat.
+        assert_eq!(reactions_per_round(2, &dex16, &Feats::default()), 2);
+        assert_eq!(reactions_per_round(2, &dex16, &reflexes), 5);
     }
 }

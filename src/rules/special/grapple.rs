@@ -906,6 +906,7 @@ fn strike_with_their_weapon(
         cover: &cover,
         miss_chance: 0,
         scale: field.scale(),
+        house: field.house_rules(),
         waters: crate::rules::attack::underwater::waters(&field, (&a, own), (&t, theirs)),
     };
     let mut plan = match crate::rules::attack::plan_attack_with(&a, &t, weapon, situation) {

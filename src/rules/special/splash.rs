@@ -281,6 +281,7 @@ fn roll_throw(
                 multipliers: Vec::new(),
                 halved: false,
                 extra_dice: Vec::new(),
+                confirm_criticals: true,
             };
             crate::rules::attack::roll_touch_attack(&touch, me.id, t.id, &mut dice, &mut facts)
         }
