@@ -103,9 +103,6 @@ fn comments_of(text: &str) -> (String, Vec<(String, Vec<String>)>) {
     (preamble, runs)
 }
 
-/// The most squares a map may have: the sides' limit squared.
-const MOST_SQUARES: usize = (MAX_MAP_SIDE * MAX_MAP_SIDE) as usize;
-
 impl Draft {
     /// A new level of open ground with a wall around it, two factions (a person's and the computer's)
     /// and no creature yet.
@@ -222,7 +219,7 @@ impl Draft {
         let mut stack = vec![from];
         let mut seen = BTreeSet::new();
         while let Some(square) = stack.pop() {
-            if !self.contains(square) || self.look(square) != old || !seen.insert(square) || seen.len() > MOST_SQUARES {
+            if !self.contains(square) || self.look(square) != old || !seen.insert(square) {
                 continue;
             }
             self.paint(square, look);
@@ -330,8 +327,11 @@ impl Draft {
 
     /// Moves a creature (with its riders, who stand where it stands); whether it moved.
     pub fn move_creature(&mut self, index: usize, to: Square) -> bool {
+        if !self.contains(to) {
+            return false;
+        }
         let Some(placement) = self.def.creatures.get_mut(index) else { return false };
-        if placement.rides.is_some() || placement.at == Some(to) || !(0..MAX_MAP_SIDE).contains(&to.x) {
+        if placement.rides.is_some() || placement.at == Some(to) {
             return false;
         }
         placement.at = Some(to);

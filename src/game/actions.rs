@@ -564,17 +564,6 @@ pub(super) fn keys(world: &mut World) {
         // switches the blows to the other kind of damage (004:173, 004:302).
         if shift {
             use crate::rules::attack::gear::Handle;
-            const DIGITS: [KeyCode; 9] = [
-                KeyCode::Digit1,
-                KeyCode::Digit2,
-                KeyCode::Digit3,
-                KeyCode::Digit4,
-                KeyCode::Digit5,
-                KeyCode::Digit6,
-                KeyCode::Digit7,
-                KeyCode::Digit8,
-                KeyCode::Digit9,
-            ];
             match key {
                 KeyCode::KeyP => super::weapons::handle_chosen(world, Handle::PutAway),
                 KeyCode::KeyD => super::weapons::handle_chosen(world, Handle::Drop),
@@ -590,7 +579,7 @@ pub(super) fn keys(world: &mut World) {
                 }
                 KeyCode::KeyA => super::weapons::next_power(world),
                 _ => {
-                    if let Some(i) = DIGITS.iter().position(|d| *d == key) {
+                    if let Some(i) = super::input::DIGITS[..9].iter().position(|d| *d == key) {
                         super::weapons::choose(world, i + 1);
                     }
                 }

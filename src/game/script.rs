@@ -291,10 +291,7 @@ pub fn final_state(world: &mut World) -> FinalState {
                 redo,
                 creatures: e.draft.def.creatures.iter().map(|c| c.id.clone()).collect(),
                 problems: e.problems.iter().map(|p| p.message.clone()).collect(),
-                asking: e.confirm.as_ref().map(|c| {
-                    let words = format!("{c:?}");
-                    words.split('(').next().unwrap_or_default().to_string()
-                }),
+                asking: e.confirm.as_ref().map(|c| c.word().to_string()),
                 odds: e.odds.as_ref().map(|(_, run)| {
                     let tally = run.progress().tally;
                     let wins =
@@ -428,11 +425,19 @@ fn run_script(world: &mut World) {
             Ok(()) => phase >= 3,
             Err(e) => return fail(world, e),
         },
-        ScriptStep::Click(square) | ScriptStep::RightClick(square) => {
-            let button = if matches!(step, ScriptStep::Click(_)) { MouseButton::Left } else { MouseButton::Right };
+        ScriptStep::Click(square) | ScriptStep::RightClick(square) | ScriptStep::ClickEdge(square, _) => {
+            let button = if matches!(step, ScriptStep::RightClick(_)) { MouseButton::Right } else { MouseButton::Left };
+            // Near a side of the square for an edge: a third of the way from its middle.
+            let off = match step {
+                ScriptStep::ClickEdge(_, side) => {
+                    let (dx, dy) = side.delta();
+                    Vec2::new(dx as f32, -dy as f32) / 3.0
+                }
+                _ => Vec2::ZERO,
+            };
             match phase {
                 1 => {
-                    if let Err(e) = point_at(world, square) {
+                    if let Err(e) = point_near(world, square, off) {
                         return fail(world, e);
                     }
                     false
@@ -448,27 +453,6 @@ fn run_script(world: &mut World) {
                     false
                 }
                 // Let the step the click made be carried out and resolved.
-                _ => phase >= 8,
-            }
-        }
-        ScriptStep::ClickEdge(square, side) => {
-            let (dx, dy) = side.delta();
-            match phase {
-                1 => {
-                    if let Err(e) = point_near(world, square, Vec2::new(dx as f32, -dy as f32) / 3.0) {
-                        return fail(world, e);
-                    }
-                    false
-                }
-                2 | 3 => false,
-                4 => {
-                    press_button(world, MouseButton::Left, ButtonState::Pressed);
-                    false
-                }
-                5 => {
-                    press_button(world, MouseButton::Left, ButtonState::Released);
-                    false
-                }
                 _ => phase >= 8,
             }
         }

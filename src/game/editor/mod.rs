@@ -79,6 +79,17 @@ pub enum Confirm {
     Menu,
 }
 
+impl Confirm {
+    /// The question's name, as a script's final state reports it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Confirm::Quit => "Quit",
+            Confirm::Open(_) => "Open",
+            Confirm::Menu => "Menu",
+        }
+    }
+}
+
 /// What the mouse is doing on the board.
 #[derive(Clone, Debug, Default)]
 enum Stroke {
@@ -89,7 +100,7 @@ enum Stroke {
     Painting(Box<Draft>),
     /// Drawing a rectangle from this square.
     Rectangle(Square),
-    /// Dragging a creature: the draft before, and the offset from the creature's square to the grip.
+    /// Dragging a creature: the draft before, and the creature's index.
     Dragging(Box<Draft>, usize),
 }
 
@@ -304,7 +315,7 @@ impl Editor {
                     *d = draft;
                     true
                 });
-                self.saved = std::fs::read_to_string(&self.path).ok().filter(|t| *t == text).or(Some(text));
+                self.saved = Some(text);
                 self.disk_time = modified(&self.path);
                 self.disk_changed = false;
                 self.status = Some((false, format!("reloaded {}", self.path.display())));
@@ -448,23 +459,11 @@ fn keys(world: &mut World) {
     }
     let content_templates: Vec<String> = world.resource::<EditorContent>().0.templates.keys().cloned().collect();
     let mut editor = world.resource_mut::<Editor>();
-    const DIGITS: [KeyCode; 10] = [
-        KeyCode::Digit1,
-        KeyCode::Digit2,
-        KeyCode::Digit3,
-        KeyCode::Digit4,
-        KeyCode::Digit5,
-        KeyCode::Digit6,
-        KeyCode::Digit7,
-        KeyCode::Digit8,
-        KeyCode::Digit9,
-        KeyCode::Digit0,
-    ];
     let shape = match editor.tool {
         Tool::Terrain(_, shape) => shape,
         _ => Shape::Brush,
     };
-    if let Some(i) = DIGITS.iter().position(|k| pressed(*k)) {
+    if let Some(i) = super::input::DIGITS.iter().position(|k| pressed(*k)) {
         editor.tool = Tool::Terrain(TERRAINS[i].0, shape);
     }
     let look = match editor.tool {

@@ -257,11 +257,10 @@ fn odds(ui: &mut egui::Ui, editor: &Editor) {
         ui.label(egui::RichText::new("fix the problems below to see the odds").color(GREY));
         return;
     }
-    let Some((generation, run)) = editor.odds.as_ref().filter(|(g, _)| *g == editor.generation) else {
+    let Some((_, run)) = editor.odds.as_ref().filter(|(g, _)| *g == editor.generation) else {
         ui.label(egui::RichText::new("the odds follow once the edits settle…").color(GREY));
         return;
     };
-    let _ = generation;
     let progress = run.progress();
     let tally = &progress.tally;
     let share = tally.battles as f32 / progress.planned.max(1) as f32;
