@@ -38,6 +38,17 @@ pub struct Cli {
     /// What to do; plays the default level when absent.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The window's language, `en` or `fr` (default: the one chosen in the menu, else English); the
+    /// headless commands write English.
+    #[arg(long, global = true, value_parser = parse_language)]
+    pub lang: Option<crate::locale::Language>,
+}
+
+fn parse_language(code: &str) -> Result<crate::locale::Language, String> {
+    crate::locale::Language::from_code(code).ok_or_else(|| {
+        let codes: Vec<&str> = crate::locale::Language::ALL.iter().map(|l| l.code()).collect();
+        format!("{code}: not a language of the game ({})", codes.join(", "))
+    })
 }
 
 /// The subcommands.
@@ -190,9 +201,17 @@ pub fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            crate::game::run(crate::game::Launch { level, seed, capture, script, watch, edit: None })
+            crate::game::run(crate::game::Launch {
+                level,
+                seed,
+                capture,
+                script,
+                watch,
+                edit: None,
+                language: cli.lang,
+            })
         }
-        Command::Edit { level, new, script, state } => edit(level, new.as_deref(), script, state),
+        Command::Edit { level, new, script, state } => edit(level, new.as_deref(), (script, state), cli.lang),
         Command::Fmt { files, check } => fmt(&files, check),
         Command::Import { map, output } => import(&map, &output),
         Command::Simulate { level, battles, seed, log, threads } => simulate(&level, (battles, seed), log, threads),
@@ -280,7 +299,12 @@ fn fmt(files: &[PathBuf], check_only: bool) -> ExitCode {
 }
 
 /// `estoc edit`: the editor on a level, or on a new map.
-fn edit(level: Option<PathBuf>, new: Option<&str>, script: Option<PathBuf>, state: Option<PathBuf>) -> ExitCode {
+fn edit(
+    level: Option<PathBuf>,
+    new: Option<&str>,
+    (script, state): (Option<PathBuf>, Option<PathBuf>),
+    language: Option<crate::locale::Language>,
+) -> ExitCode {
     let request = match (new, level) {
         (Some(size), path) => {
             let parsed = size.split_once(['x', 'X']).and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
@@ -314,6 +338,7 @@ fn edit(level: Option<PathBuf>, new: Option<&str>, script: Option<PathBuf>, stat
         script,
         watch: false,
         edit: Some(request),
+        language,
     })
 }
 

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod data;
 pub mod encounter;
 pub mod game;
+pub mod locale;
 pub mod preview;
 pub mod rules;
 pub mod scenario;

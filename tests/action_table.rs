@@ -6,12 +6,6 @@ use std::path::Path;
 
 use estoc::game::actions::{BAR, SELECTOR_KEYS, TABLE_KEYS};
 
-/// The key in an action-bar label: what lies between its last " [" and its closing "]".
-fn bar_key(label: &str) -> &str {
-    let open = label.rfind(" [").expect("a key in the label") + 2;
-    &label[open..label.len() - 1]
-}
-
 /// The lines of 004 the list of the rulings' section on the rows not offered names, outside parentheses
 /// (its heading and the paragraph before the list cite the table's whole range).
 fn ruled_out() -> BTreeSet<u32> {
@@ -39,7 +33,7 @@ fn ruled_out() -> BTreeSet<u32> {
 fn every_row_of_the_action_table_is_offered_or_ruled_out() {
     let content = estoc::data::Content::load(&estoc::data::assets_dir())
         .unwrap_or_else(|e| panic!("assets do not validate:\n{e}"));
-    let keys: BTreeSet<&str> = BAR.iter().map(|b| bar_key(b.label)).chain(SELECTOR_KEYS.iter().copied()).collect();
+    let keys: BTreeSet<&str> = BAR.iter().map(|b| b.keys).chain(SELECTOR_KEYS.iter().copied()).collect();
     let ruled = ruled_out();
     let mut missing = Vec::new();
     for row in &content.actions {
@@ -60,7 +54,8 @@ fn every_row_of_the_action_table_is_offered_or_ruled_out() {
 
 #[test]
 fn a_bar_label_names_its_key() {
-    assert_eq!(bar_key("Aid: +2 attack [[]"), "[");
-    assert_eq!(bar_key("Aid: +2 AC []]"), "]");
-    assert_eq!(bar_key("Move [M]"), "M");
+    let aid = BAR.iter().find(|b| b.keys == "[").expect("aid on [");
+    assert_eq!(aid.label(), "Aid: +2 attack [[]");
+    let keys: BTreeSet<&str> = BAR.iter().map(|b| b.keys).collect();
+    assert_eq!(keys.len(), BAR.len(), "two actions share a key");
 }

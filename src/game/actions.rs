@@ -23,10 +23,19 @@ use super::turn::*;
 pub struct BarAction {
     /// The key.
     pub key: KeyCode,
-    /// The label with its key.
-    pub label: &'static str,
+    /// The id of its name in the interface's languages (`assets/locales`).
+    pub name: &'static str,
+    /// The key, as the label shows it.
+    pub keys: &'static str,
     /// What it does.
     pub kind: BarKind,
+}
+
+impl BarAction {
+    /// The label the bar shows: the action's name in the interface's language and its key.
+    pub fn label(&self) -> String {
+        format!("{} [{}]", crate::locale::tr(self.name), self.keys)
+    }
 }
 
 /// What an action-bar entry does.
@@ -76,107 +85,167 @@ pub enum BarKind {
 
 /// The action bar, in order.
 pub const BAR: &[BarAction] = &[
-    BarAction { key: KeyCode::KeyM, label: "Move [M]", kind: BarKind::Mode(Mode::Move(MovementAction::Move)) },
-    BarAction { key: KeyCode::KeyA, label: "Attack [A]", kind: BarKind::Mode(Mode::Attack) },
-    BarAction { key: KeyCode::KeyF, label: "Full attack [F]", kind: BarKind::Mode(Mode::FullAttack) },
-    BarAction { key: KeyCode::KeyC, label: "Charge [C]", kind: BarKind::Mode(Mode::Charge) },
-    BarAction { key: KeyCode::KeyR, label: "Run [R]", kind: BarKind::Mode(Mode::Move(MovementAction::Run)) },
-    BarAction { key: KeyCode::KeyW, label: "Withdraw [W]", kind: BarKind::Mode(Mode::Move(MovementAction::Withdraw)) },
+    BarAction {
+        key: KeyCode::KeyM,
+        name: "bar-move",
+        keys: "M",
+        kind: BarKind::Mode(Mode::Move(MovementAction::Move)),
+    },
+    BarAction { key: KeyCode::KeyA, name: "bar-attack", keys: "A", kind: BarKind::Mode(Mode::Attack) },
+    BarAction { key: KeyCode::KeyF, name: "bar-full-attack", keys: "F", kind: BarKind::Mode(Mode::FullAttack) },
+    BarAction { key: KeyCode::KeyC, name: "bar-charge", keys: "C", kind: BarKind::Mode(Mode::Charge) },
+    BarAction { key: KeyCode::KeyR, name: "bar-run", keys: "R", kind: BarKind::Mode(Mode::Move(MovementAction::Run)) },
+    BarAction {
+        key: KeyCode::KeyW,
+        name: "bar-withdraw",
+        keys: "W",
+        kind: BarKind::Mode(Mode::Move(MovementAction::Withdraw)),
+    },
     BarAction {
         key: KeyCode::KeyS,
-        label: "5-foot step [S]",
+        name: "bar-five-foot-step",
+        keys: "S",
         kind: BarKind::Mode(Mode::Move(MovementAction::FiveFootStep)),
     },
-    BarAction { key: KeyCode::Comma, label: "Crawl [,]", kind: BarKind::Mode(Mode::Move(MovementAction::Crawl)) },
-    BarAction { key: KeyCode::KeyD, label: "Total defence [D]", kind: BarKind::TotalDefense },
-    BarAction { key: KeyCode::KeyG, label: "Defensively [G]", kind: BarKind::Defensively },
-    BarAction { key: KeyCode::KeyU, label: "Stand up [U]", kind: BarKind::StandUp },
-    BarAction { key: KeyCode::KeyP, label: "Potion [P]", kind: BarKind::Potion },
-    BarAction { key: KeyCode::KeyY, label: "Ready [Y]", kind: BarKind::Mode(Mode::Ready) },
-    BarAction { key: KeyCode::KeyK, label: "Cast [K]", kind: BarKind::Cast },
-    BarAction { key: KeyCode::KeyB, label: "Breathe [B]", kind: BarKind::Mode(Mode::Breath) },
-    BarAction { key: KeyCode::Semicolon, label: "Trip [;]", kind: BarKind::Mode(Mode::Trip) },
-    BarAction { key: KeyCode::Period, label: "Bull rush [.]", kind: BarKind::Mode(Mode::BullRush) },
-    BarAction { key: KeyCode::Slash, label: "Rush: stay put [/]", kind: BarKind::Stay },
-    BarAction { key: KeyCode::Backslash, label: "Turn undead [\\]", kind: BarKind::Mode(Mode::Turn(TurnKind::Turn)) },
+    BarAction {
+        key: KeyCode::Comma,
+        name: "bar-crawl",
+        keys: ",",
+        kind: BarKind::Mode(Mode::Move(MovementAction::Crawl)),
+    },
+    BarAction { key: KeyCode::KeyD, name: "bar-total-defence", keys: "D", kind: BarKind::TotalDefense },
+    BarAction { key: KeyCode::KeyG, name: "bar-defensively", keys: "G", kind: BarKind::Defensively },
+    BarAction { key: KeyCode::KeyU, name: "bar-stand-up", keys: "U", kind: BarKind::StandUp },
+    BarAction { key: KeyCode::KeyP, name: "bar-potion", keys: "P", kind: BarKind::Potion },
+    BarAction { key: KeyCode::KeyY, name: "bar-ready", keys: "Y", kind: BarKind::Mode(Mode::Ready) },
+    BarAction { key: KeyCode::KeyK, name: "bar-cast", keys: "K", kind: BarKind::Cast },
+    BarAction { key: KeyCode::KeyB, name: "bar-breathe", keys: "B", kind: BarKind::Mode(Mode::Breath) },
+    BarAction { key: KeyCode::Semicolon, name: "bar-trip", keys: ";", kind: BarKind::Mode(Mode::Trip) },
+    BarAction { key: KeyCode::Period, name: "bar-bull-rush", keys: ".", kind: BarKind::Mode(Mode::BullRush) },
+    BarAction { key: KeyCode::Slash, name: "bar-rush-stay-put", keys: "/", kind: BarKind::Stay },
+    BarAction {
+        key: KeyCode::Backslash,
+        name: "bar-turn-undead",
+        keys: "\\",
+        kind: BarKind::Mode(Mode::Turn(TurnKind::Turn)),
+    },
     BarAction {
         key: KeyCode::Delete,
-        label: "Dispel turning [Del]",
+        name: "bar-dispel-turning",
+        keys: "Del",
         kind: BarKind::Mode(Mode::Turn(TurnKind::Dispel)),
     },
-    BarAction { key: KeyCode::F2, label: "Bolster undead [F2]", kind: BarKind::Mode(Mode::Turn(TurnKind::Bolster)) },
-    BarAction { key: KeyCode::Digit1, label: "Disarm [1]", kind: BarKind::Mode(Mode::Disarm) },
-    BarAction { key: KeyCode::F3, label: "Snatch an object [F3]", kind: BarKind::Mode(Mode::Snatch) },
-    BarAction { key: KeyCode::F4, label: "Sunder a shield [F4]", kind: BarKind::Mode(Mode::SunderShield) },
-    BarAction { key: KeyCode::F1, label: "Strike a carried object [F1]", kind: BarKind::Mode(Mode::SunderObject) },
-    BarAction { key: KeyCode::F6, label: "First aid [F6]", kind: BarKind::Mode(Mode::FirstAid) },
-    BarAction { key: KeyCode::F7, label: "Delayed acts next [F7]", kind: BarKind::ActNow },
+    BarAction {
+        key: KeyCode::F2,
+        name: "bar-bolster-undead",
+        keys: "F2",
+        kind: BarKind::Mode(Mode::Turn(TurnKind::Bolster)),
+    },
+    BarAction { key: KeyCode::Digit1, name: "bar-disarm", keys: "1", kind: BarKind::Mode(Mode::Disarm) },
+    BarAction { key: KeyCode::F3, name: "bar-snatch-an-object", keys: "F3", kind: BarKind::Mode(Mode::Snatch) },
+    BarAction { key: KeyCode::F4, name: "bar-sunder-a-shield", keys: "F4", kind: BarKind::Mode(Mode::SunderShield) },
+    BarAction {
+        key: KeyCode::F1,
+        name: "bar-strike-a-carried-object",
+        keys: "F1",
+        kind: BarKind::Mode(Mode::SunderObject),
+    },
+    BarAction { key: KeyCode::F6, name: "bar-first-aid", keys: "F6", kind: BarKind::Mode(Mode::FirstAid) },
+    BarAction { key: KeyCode::F7, name: "bar-delayed-acts-next", keys: "F7", kind: BarKind::ActNow },
     BarAction {
         key: KeyCode::F11,
-        label: "Move the grapple [F11]",
+        name: "bar-move-the-grapple",
+        keys: "F11",
         kind: BarKind::Mode(Mode::Grapple(GrappleMove::Move)),
     },
-    BarAction { key: KeyCode::F8, label: "Drop prone [F8]", kind: BarKind::DropProne },
-    BarAction { key: KeyCode::F12, label: "Touch: held spell [F12]", kind: BarKind::Mode(Mode::Touch) },
+    BarAction { key: KeyCode::F8, name: "bar-drop-prone", keys: "F8", kind: BarKind::DropProne },
+    BarAction { key: KeyCode::F12, name: "bar-touch-held-spell", keys: "F12", kind: BarKind::Mode(Mode::Touch) },
     BarAction {
         key: KeyCode::F10,
-        label: "1 square, full round [F10]",
+        name: "bar-1-square-full-round",
+        keys: "F10",
         kind: BarKind::Mode(Mode::Move(MovementAction::MinimumMovement)),
     },
-    BarAction { key: KeyCode::Digit2, label: "Pick up [2]", kind: BarKind::PickUp },
-    BarAction { key: KeyCode::Digit3, label: "Sunder [3]", kind: BarKind::Mode(Mode::Sunder) },
-    BarAction { key: KeyCode::Digit4, label: "Grapple [4]", kind: BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) },
+    BarAction { key: KeyCode::Digit2, name: "bar-pick-up", keys: "2", kind: BarKind::PickUp },
+    BarAction { key: KeyCode::Digit3, name: "bar-sunder", keys: "3", kind: BarKind::Mode(Mode::Sunder) },
+    BarAction {
+        key: KeyCode::Digit4,
+        name: "bar-grapple",
+        keys: "4",
+        kind: BarKind::Mode(Mode::Grapple(GrappleMove::Grab)),
+    },
     BarAction {
         key: KeyCode::Digit5,
-        label: "Grapple: damage [5]",
+        name: "bar-grapple-damage",
+        keys: "5",
         kind: BarKind::Mode(Mode::Grapple(GrappleMove::Damage)),
     },
     BarAction {
         key: KeyCode::Digit6,
-        label: "Grapple: lethal [6]",
+        name: "bar-grapple-lethal",
+        keys: "6",
         kind: BarKind::Mode(Mode::Grapple(GrappleMove::LethalDamage)),
     },
-    BarAction { key: KeyCode::Digit7, label: "Pin [7]", kind: BarKind::Mode(Mode::Grapple(GrappleMove::Pin)) },
-    BarAction { key: KeyCode::Digit8, label: "Escape [8]", kind: BarKind::GrappleNow(GrappleMove::Escape) },
+    BarAction {
+        key: KeyCode::Digit7,
+        name: "bar-pin",
+        keys: "7",
+        kind: BarKind::Mode(Mode::Grapple(GrappleMove::Pin)),
+    },
+    BarAction { key: KeyCode::Digit8, name: "bar-escape", keys: "8", kind: BarKind::GrappleNow(GrappleMove::Escape) },
     BarAction {
         key: KeyCode::Digit9,
-        label: "Escape Artist [9]",
+        name: "bar-escape-artist",
+        keys: "9",
         kind: BarKind::GrappleNow(GrappleMove::EscapeArtist),
     },
-    BarAction { key: KeyCode::Digit0, label: "Break pin [0]", kind: BarKind::GrappleNow(GrappleMove::BreakPin) },
-    BarAction { key: KeyCode::Minus, label: "Let go [-]", kind: BarKind::GrappleNow(GrappleMove::Release) },
+    BarAction {
+        key: KeyCode::Digit0,
+        name: "bar-break-pin",
+        keys: "0",
+        kind: BarKind::GrappleNow(GrappleMove::BreakPin),
+    },
+    BarAction { key: KeyCode::Minus, name: "bar-let-go", keys: "-", kind: BarKind::GrappleNow(GrappleMove::Release) },
     BarAction {
         key: KeyCode::End,
-        label: "Free an ally [End]",
+        name: "bar-free-an-ally",
+        keys: "End",
         kind: BarKind::Mode(Mode::Grapple(GrappleMove::FreeAlly)),
     },
     BarAction {
         key: KeyCode::Insert,
-        label: "Turn its weapon [Ins]",
+        name: "bar-turn-its-weapon",
+        keys: "Ins",
         kind: BarKind::Mode(Mode::Grapple(GrappleMove::TurnWeapon)),
     },
-    BarAction { key: KeyCode::Equal, label: "Throw a flask [=]", kind: BarKind::Mode(Mode::Throw) },
-    BarAction { key: KeyCode::Quote, label: "Feint [']", kind: BarKind::Mode(Mode::Feint) },
+    BarAction { key: KeyCode::Equal, name: "bar-throw-a-flask", keys: "=", kind: BarKind::Mode(Mode::Throw) },
+    BarAction { key: KeyCode::Quote, name: "bar-feint", keys: "'", kind: BarKind::Mode(Mode::Feint) },
     BarAction {
         key: KeyCode::BracketLeft,
-        label: "Aid: +2 attack [[]",
+        name: "bar-aid-2-attack",
+        keys: "[",
         kind: BarKind::Mode(Mode::Aid(AidKind::Attack)),
     },
-    BarAction { key: KeyCode::BracketRight, label: "Aid: +2 AC []]", kind: BarKind::Mode(Mode::Aid(AidKind::Defense)) },
-    BarAction { key: KeyCode::KeyN, label: "Mount / get off [N]", kind: BarKind::Ride },
-    BarAction { key: KeyCode::KeyO, label: "Take the reins [O]", kind: BarKind::Reins },
-    BarAction { key: KeyCode::KeyV, label: "Declared speed [V]", kind: BarKind::Speed },
-    BarAction { key: KeyCode::KeyH, label: "Flyby [H]", kind: BarKind::Mode(Mode::Flyby) },
-    BarAction { key: KeyCode::KeyX, label: "Collide [X]", kind: BarKind::Mode(Mode::Ram) },
-    BarAction { key: KeyCode::KeyJ, label: "Bluff [J]", kind: BarKind::Mode(Mode::Bluff) },
-    BarAction { key: KeyCode::KeyI, label: "Hide [I]", kind: BarKind::Hide },
-    BarAction { key: KeyCode::PageUp, label: "Take off [PgUp]", kind: BarKind::TakeOff },
-    BarAction { key: KeyCode::PageDown, label: "Land [PgDn]", kind: BarKind::Land },
-    BarAction { key: KeyCode::Backquote, label: "Coup de grâce [`]", kind: BarKind::Mode(Mode::CoupDeGrace) },
-    BarAction { key: KeyCode::Home, label: "Overrun [Home]", kind: BarKind::Mode(Mode::Overrun) },
-    BarAction { key: KeyCode::KeyL, label: "Delay [L]", kind: BarKind::Delay },
-    BarAction { key: KeyCode::KeyE, label: "End turn [E]", kind: BarKind::EndTurn },
-    BarAction { key: KeyCode::KeyT, label: "Threats [T]", kind: BarKind::Threats },
+    BarAction {
+        key: KeyCode::BracketRight,
+        name: "bar-aid-2-ac",
+        keys: "]",
+        kind: BarKind::Mode(Mode::Aid(AidKind::Defense)),
+    },
+    BarAction { key: KeyCode::KeyN, name: "bar-mount-get-off", keys: "N", kind: BarKind::Ride },
+    BarAction { key: KeyCode::KeyO, name: "bar-take-the-reins", keys: "O", kind: BarKind::Reins },
+    BarAction { key: KeyCode::KeyV, name: "bar-declared-speed", keys: "V", kind: BarKind::Speed },
+    BarAction { key: KeyCode::KeyH, name: "bar-flyby", keys: "H", kind: BarKind::Mode(Mode::Flyby) },
+    BarAction { key: KeyCode::KeyX, name: "bar-collide", keys: "X", kind: BarKind::Mode(Mode::Ram) },
+    BarAction { key: KeyCode::KeyJ, name: "bar-bluff", keys: "J", kind: BarKind::Mode(Mode::Bluff) },
+    BarAction { key: KeyCode::KeyI, name: "bar-hide", keys: "I", kind: BarKind::Hide },
+    BarAction { key: KeyCode::PageUp, name: "bar-take-off", keys: "PgUp", kind: BarKind::TakeOff },
+    BarAction { key: KeyCode::PageDown, name: "bar-land", keys: "PgDn", kind: BarKind::Land },
+    BarAction { key: KeyCode::Backquote, name: "bar-coup-de-grace", keys: "`", kind: BarKind::Mode(Mode::CoupDeGrace) },
+    BarAction { key: KeyCode::Home, name: "bar-overrun", keys: "Home", kind: BarKind::Mode(Mode::Overrun) },
+    BarAction { key: KeyCode::KeyL, name: "bar-delay", keys: "L", kind: BarKind::Delay },
+    BarAction { key: KeyCode::KeyE, name: "bar-end-turn", keys: "E", kind: BarKind::EndTurn },
+    BarAction { key: KeyCode::KeyT, name: "bar-threats", keys: "T", kind: BarKind::Threats },
 ];
 
 /// The keys of the weapon selector and its toggles (`src/game/weapons.rs`), beside the bar's.
@@ -591,7 +660,7 @@ pub(super) fn keys(world: &mut World) {
             match bar_state(world, entry.kind) {
                 Ok(()) => use_bar(world, entry.kind),
                 Err(refusal) => {
-                    let words = format!("{}: {} ({})", entry.label, refusal.reason, refusal.rule);
+                    let words = format!("{}: {} ({})", entry.label(), refusal.reason, refusal.rule);
                     world.insert_resource(Notice(Some((false, words))));
                 }
             }

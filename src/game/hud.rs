@@ -13,6 +13,7 @@ use super::state::{
 use super::turn::display_name;
 use crate::data::level::Control;
 use crate::encounter::ActiveEncounter;
+use crate::locale::tr;
 use crate::rules::core::battlefield::{Battlefield, Terrain};
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::{EventLog, Fact, describe_modifiers};
@@ -21,6 +22,8 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::turns::TurnOrder;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::tr;
 
 /// Everything the panels show, gathered from the world once a frame.
 #[derive(Resource, Default, Clone)]
@@ -76,24 +79,24 @@ struct BandRow {
 fn band_reaches(band: u8) -> String {
     use crate::rules::core::altitude::{Reaching, band_reach};
     let row = band_reach(band);
-    let words: Vec<&str> = [
-        (Reaching::Melee, "melee"),
-        (Reaching::Thrown, "thrown"),
-        (Reaching::Projectile, "projectiles"),
-        (Reaching::CloseSpell, "close spells"),
-        (Reaching::MediumSpell, "medium spells"),
-        (Reaching::LongSpell, "long spells"),
-        (Reaching::ConeBreath, "cones"),
-        (Reaching::LineBreath, "lines"),
+    let words: Vec<String> = [
+        (Reaching::Melee, "reach-melee"),
+        (Reaching::Thrown, "reach-thrown"),
+        (Reaching::Projectile, "reach-projectiles"),
+        (Reaching::CloseSpell, "reach-close-spells"),
+        (Reaching::MediumSpell, "reach-medium-spells"),
+        (Reaching::LongSpell, "reach-long-spells"),
+        (Reaching::ConeBreath, "reach-cones"),
+        (Reaching::LineBreath, "reach-lines"),
     ]
     .into_iter()
     .filter(|(what, _)| row.allows(*what))
-    .map(|(_, word)| word)
+    .map(|(_, id)| tr(id))
     .collect();
     if band == 0 {
-        "the ground".into()
+        tr("reach-ground")
     } else if words.is_empty() {
-        "reaches nothing below".into()
+        tr("reach-nothing")
     } else {
         words.join(", ")
     }
@@ -108,19 +111,20 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
     }
     let name = |e: Entity| view.names.get(&e).cloned().unwrap_or_default();
     ui.horizontal_wrapped(|ui| {
-        ui.label(egui::RichText::new("Weapons:").color(GREY));
+        ui.label(egui::RichText::new(tr("gear-weapons")).color(GREY));
         for row in &view.weapons {
             let state = match (row.in_hand, row.unloaded) {
-                (false, _) => " (put away)",
-                (true, true) => " (not loaded)",
-                (true, false) => "",
+                (false, _) => tr("gear-put-away"),
+                (true, true) => tr("gear-not-loaded"),
+                (true, false) => String::new(),
             };
-            let label = format!("{} {}{state} [Shift+{}]", row.name, row.line, row.key);
+            let label =
+                tr!("gear-weapon", name = row.name.clone(), line = row.line.clone(), state = state, key = row.key);
             let button = egui::Button::new(label).selected(row.chosen);
             let hover = match &row.draw {
-                Some(Ok(draw)) => format!("draw it: {}", super::weapons::cost_words(draw, name)),
-                Some(Err(refusal)) => format!("cannot draw it: {refusal}"),
-                None => "attack with it".to_string(),
+                Some(Ok(draw)) => tr!("gear-draw", cost = super::weapons::cost_words(draw, name)),
+                Some(Err(refusal)) => tr!("gear-cannot-draw", why = refusal.to_string()),
+                None => tr("gear-attack-with"),
             };
             let enabled = row.draw.as_ref().is_none_or(Result::is_ok);
             let response = ui.add_enabled(enabled, button);
@@ -132,9 +136,9 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 continue;
             }
             for (what, label, cost) in [
-                (Handle::Load, "Load [Shift+L]", &row.load),
-                (Handle::PutAway, "Put away [Shift+P]", &row.put_away),
-                (Handle::Drop, "Drop [Shift+D]", &row.drop),
+                (Handle::Load, tr("gear-load"), &row.load),
+                (Handle::PutAway, tr("gear-put-away-button"), &row.put_away),
+                (Handle::Drop, tr("gear-drop"), &row.drop),
             ] {
                 let Some(cost) = cost else { continue };
                 let (enabled, hover) = match cost {
@@ -151,9 +155,9 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
         }
         if let Some(shield) = &view.shield {
             let label = if shield.strapped {
-                format!("Loose the {} [Shift+S]", shield.name)
+                tr!("gear-loose-shield", shield = shield.name.clone())
             } else {
-                format!("Strap on the {} [Shift+S]", shield.name)
+                tr!("gear-strap-shield", shield = shield.name.clone())
             };
             let (enabled, hover) = match &shield.cost {
                 Ok(preview) => (true, super::weapons::cost_words(preview, name)),
@@ -165,27 +169,20 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 clicks.0.push(HudClick::Shield);
             }
         }
-        let button = egui::Button::new("Other damage [Shift+N]").selected(view.other_damage);
-        let hover = "blows of the other kind of damage, at -4: lethal with an unarmed strike (none with Improved \
-                     Unarmed Strike, 004:173), nonlethal with a lethal melee weapon (004:302)";
+        let button = egui::Button::new(tr("gear-other-damage")).selected(view.other_damage);
+        let hover = tr("gear-other-damage-hover");
         if ui.add(button).on_hover_text(hover).clicked() {
             clicks.0.push(HudClick::OtherDamage);
         }
         if let (power, true) = view.power {
-            let label = if power == 0 {
-                "Power Attack [Shift+A]".to_string()
-            } else {
-                format!("Power Attack -{power} [Shift+A]")
-            };
-            let hover = "Power Attack: each press trades one more point of the melee attack rolls for damage (twice \
-                         with a two-handed weapon, none with a light one), up to the base attack bonus; the d20 feat";
+            let label = if power == 0 { tr("gear-power") } else { tr!("gear-power-some", power = power) };
+            let hover = tr("gear-power-hover");
             if ui.add(egui::Button::new(label).selected(power > 0)).on_hover_text(hover).clicked() {
                 clicks.0.push(HudClick::Power);
             }
         }
-        let button = egui::Button::new("Tumble [Shift+T]").selected(view.tumble);
-        let hover = "moves tumble at half speed, through foes' spaces: a Tumble check in place of each foe's attack \
-                     of opportunity (000:78-79)";
+        let button = egui::Button::new(tr("gear-tumble")).selected(view.tumble);
+        let hover = tr("gear-tumble-hover");
         if ui.add(button).on_hover_text(hover).clicked() {
             clicks.0.push(HudClick::Tumble);
         }
@@ -257,6 +254,8 @@ pub enum HudClick {
     Shield,
     /// The next player is at the screen (hot-seat).
     HandedOver,
+    /// Speak this language.
+    Language(crate::locale::Language),
 }
 
 /// Whether the action bar shows every action, those that do not apply now greyed with their reason, or only
@@ -296,21 +295,28 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, draw);
 }
 
+impl HudView {
+    /// What the top bar says: whose turn, or how the fight ended.
+    pub fn turn(&self) -> &str {
+        &self.turn
+    }
+}
+
 fn colour_of(encounter: &ActiveEncounter, faction: &str) -> egui::Color32 {
     let [r, g, b] = encounter.faction_rgb(faction);
     egui::Color32::from_rgb(r, g, b)
 }
 
-fn terrain_words(terrain: Terrain) -> &'static str {
+fn terrain_words(terrain: Terrain) -> String {
     match terrain {
-        Terrain::Floor => "open ground",
-        Terrain::Difficult => "difficult terrain: each square costs double (000:92)",
-        Terrain::Obstacle => "obstacle: crossed at double cost, not stopped on (000:99-105)",
-        Terrain::LowWall => "low wall: crossed at double cost, cover within 9 m (004:400)",
-        Terrain::Wall => "wall: blocks movement and sight (000:106)",
-        Terrain::Pit => "pit: no path enters it (002:58)",
-        Terrain::Water => "shallow water: hampers walkers (ruling)",
-        Terrain::DeepWater => "deep water: swim, the underwater table (004:637-645)",
+        Terrain::Floor => tr("terrain-floor"),
+        Terrain::Difficult => tr("terrain-difficult"),
+        Terrain::Obstacle => tr("terrain-obstacle"),
+        Terrain::LowWall => tr("terrain-low-wall"),
+        Terrain::Wall => tr("terrain-wall"),
+        Terrain::Pit => tr("terrain-pit"),
+        Terrain::Water => tr("terrain-water"),
+        Terrain::DeepWater => tr("terrain-deep-water"),
     }
 }
 
@@ -332,18 +338,19 @@ fn water_line(world: &World, entity: Entity) -> Option<String> {
     let altitude = world.get::<Altitude>(entity)?.0;
     let swimmer = Swimmer::of(*size, speed, traits, conditions);
     let row = water::row_at(world.resource::<crate::rules::core::battlefield::Battlefield>(), at, altitude, swimmer)?;
-    let blow = |thrust| if row.attack(thrust).is_some() { "-2, half damage" } else { "normal" };
+    let blow = |thrust| if row.attack(thrust).is_some() { tr("water-hampered") } else { tr("water-normal") };
     let moves = match row.headway() {
-        Headway::Normal => "moves normally",
-        Headway::Half => "half speed",
-        Headway::Quarter => "a quarter of its speed a move action, a Swim check each turn",
-        Headway::None => "no headway, off balance",
+        Headway::Normal => tr("water-moves-normally"),
+        Headway::Half => tr("water-half-speed"),
+        Headway::Quarter => tr("water-quarter"),
+        Headway::None => tr("water-no-headway"),
     };
-    Some(format!(
-        "in the water ({}): slashing or bludgeoning {}, piercing {}; {moves} (004:637-645)",
-        row.label(),
-        blow(Thrust::SlashOrBludgeon),
-        blow(Thrust::Pierce)
+    Some(tr!(
+        "water-line",
+        row = row.label(),
+        slash = blow(Thrust::SlashOrBludgeon),
+        pierce = blow(Thrust::Pierce),
+        moves = moves
     ))
 }
 
@@ -358,25 +365,24 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
     };
     let faction = world.get::<Faction>(entity).map(|f| f.0.clone()).unwrap_or_default();
     out.push((format!("{name} ({faction}, #{id})"), egui::Color32::WHITE));
-    let nonlethal = if hp.nonlethal > 0 { format!(", {} nonlethal", hp.nonlethal) } else { String::new() };
-    out.push((format!("HP {}/{}{nonlethal}", hp.current, hp.max), GREY));
+    out.push((tr!("creature-hp", current = hp.current, max = hp.max, nonlethal = hp.nonlethal), GREY));
     if let (Some(defense), Some(abilities), Some(size)) =
         (world.get::<Defense>(entity), world.get::<Abilities>(entity), world.get::<Size>(entity))
     {
         let ac = armor_class(defense, abilities, *size);
-        out.push((format!("AC {} (touch {}, flat-footed {})", ac.normal, ac.touch, ac.flat_footed), GREY));
+        out.push((tr!("creature-ac", normal = ac.normal, touch = ac.touch, flat = ac.flat_footed), GREY));
     }
     if let Some(armament) = world.get::<Armament>(entity) {
         let names: Vec<String> = armament
             .0
             .iter()
-            .map(|w| if w.stowed { format!("{} (put away)", w.name) } else { w.name.clone() })
+            .map(|w| if w.stowed { tr!("creature-put-away", weapon = w.name.clone()) } else { w.name.clone() })
             .collect();
-        out.push((format!("weapons: {}", names.join(", ")), GREY));
+        out.push((tr!("creature-weapons", list = names.join(", ")), GREY));
     }
     if !conditions.0.is_empty() {
-        let list: Vec<String> = conditions.0.iter().map(crate::rules::core::facts::plain).collect();
-        out.push((format!("conditions: {}", list.join(", ")), WARN));
+        let list: Vec<String> = conditions.0.iter().map(|c| super::condition_words(*c)).collect();
+        out.push((tr!("creature-conditions", list = list.join(", ")), WARN));
     }
     if let Some(line) = water_line(world, entity) {
         out.push((line, WARN));
@@ -386,25 +392,25 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
     {
         let heading = world.get::<Heading>(entity).map(|h| crate::rules::core::facts::plain(h.0)).unwrap_or_default();
         let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
-        out.push((format!("altitude {}, heading {heading}", scale.altitude_label(altitude.0)), GREY));
+        out.push((tr!("creature-altitude", altitude = scale.altitude_label(altitude.0), heading = heading), GREY));
     }
     let name = |e: &Entity| display_name(world, *e);
     if let Some(hidden) = world.get::<crate::rules::core::creature::Hidden>(entity)
         && !hidden.from.is_empty()
     {
         let from: Vec<String> = hidden.from.iter().map(name).collect();
-        out.push((format!("hidden from {} until it attacks or its next turn (004:816-817)", from.join(", ")), WARN));
+        out.push((tr!("creature-hidden", from = from.join(", ")), WARN));
     }
     if let Some(misled) = world.get::<crate::rules::core::creature::Misled>(entity) {
-        out.push((format!("misled by {}'s Bluff: -5 on its fly checks to turn (004:818)", misled.by), WARN));
+        out.push((tr!("creature-misled", by = misled.by.to_string()), WARN));
     }
     if world.get::<crate::rules::core::creature::MilitarySaddle>(entity).is_some() {
-        out.push(("military saddle: a rider knocked out on it stays on 75% of the time (004:482)".into(), GREY));
+        out.push((tr("creature-military-saddle"), GREY));
     }
     if let Some(seat) = world.get::<crate::rules::core::creature::Seat>(entity)
         && seat.passenger
     {
-        out.push(("a passenger: O takes the reins (004:822)".into(), GREY));
+        out.push((tr("creature-passenger"), GREY));
     }
 }
 
@@ -455,14 +461,14 @@ pub(super) fn gather(world: &mut World) {
         let id = display_name(world, current);
         let faction = world.get::<Faction>(current).map(|f| f.0.clone()).unwrap_or_default();
         let who = match controllers.0.get(&faction).copied().unwrap_or_default() {
-            Control::Human => "you play",
-            Control::Ai => "the computer plays",
+            Control::Human => tr("turn-you-play"),
+            Control::Ai => tr("turn-computer-plays"),
         };
-        view.turn = format!("Round {} — {id}'s turn ({faction}, {who})", order.round);
+        view.turn = tr!("turn-banner", round = order.round, name = id.clone(), side = faction.clone(), who = who);
         if order.acting.len() > 1 {
             let commanded = super::turn::human_turn(world).unwrap_or(current);
             let name = display_name(world, commanded);
-            view.turn.push_str(&format!(" — acting together; commanding {name} [Tab]"));
+            view.turn.push_str(&tr!("turn-party", name = name.clone()));
         }
     }
     if order.ended {
@@ -472,12 +478,12 @@ pub(super) fn gather(world: &mut World) {
         });
         let humans: Vec<&String> = view.factions.iter().filter(|(_, c)| *c == Control::Human).map(|(n, _)| n).collect();
         let ended = match winner.flatten() {
-            Some(w) if humans.len() == 1 && humans[0] == &w => format!("Victory: the {w} hold the field."),
-            Some(w) if humans.len() == 1 => format!("Defeat: the {w} win."),
-            Some(w) => format!("The {w} win."),
-            None => "No one is left standing.".into(),
+            Some(w) if humans.len() == 1 && humans[0] == &w => tr!("end-victory", side = w),
+            Some(w) if humans.len() == 1 => tr!("end-defeat", side = w),
+            Some(w) => tr!("end-won", side = w),
+            None => tr("end-nobody"),
         };
-        view.turn = format!("Round {}: the fight is over. {ended}", order.round);
+        view.turn = tr!("turn-over", round = order.round, ended = ended.clone());
         view.ended = Some(ended);
     }
     view.from_editor = world.get_resource::<super::editor::Editor>().is_some_and(|e| e.playing);
@@ -614,15 +620,11 @@ fn hand_over_screen(ctx: &egui::Context, side: &str, colour: egui::Color32, clic
             egui::UiBuilder::new().max_rect(rect.shrink2(egui::vec2(rect.width() * 0.3, rect.height() * 0.35))),
             |ui| {
                 ui.vertical_centered(|ui| {
-                    ui.label(egui::RichText::new(format!("Now playing: the {side}")).size(30.0).strong().color(colour));
+                    ui.label(egui::RichText::new(tr!("handover-now", side = side)).size(30.0).strong().color(colour));
                     ui.add_space(12.0);
-                    ui.label(
-                        egui::RichText::new(format!("Hand the screen to the player of the {side}, who presses Enter."))
-                            .size(18.0),
-                    );
+                    ui.label(egui::RichText::new(tr!("handover-hand", side = side)).size(18.0));
                     ui.add_space(18.0);
-                    if ui.button(egui::RichText::new(format!("I play the {side}: show the board")).size(18.0)).clicked()
-                    {
+                    if ui.button(egui::RichText::new(tr!("handover-show", side = side)).size(18.0)).clicked() {
                         clicks.0.push(HudClick::HandedOver);
                     }
                 });
@@ -640,11 +642,11 @@ fn legend(ctx: &egui::Context, board: egui::Rect) {
         egui::Color32::from_rgb((c.red * 255.0) as u8, (c.green * 255.0) as u8, (c.blue * 255.0) as u8)
     };
     let fills = [
-        (MovementAction::FiveFootStep, "5-foot step"),
-        (MovementAction::Move, "move"),
-        (MovementAction::DoubleMove, "double move"),
-        (MovementAction::Run, "run"),
-        (MovementAction::Charge, "charge"),
+        MovementAction::FiveFootStep,
+        MovementAction::Move,
+        MovementAction::DoubleMove,
+        MovementAction::Run,
+        MovementAction::Charge,
     ];
     egui::Area::new("legend".into())
         .pivot(egui::Align2::LEFT_BOTTOM)
@@ -653,10 +655,10 @@ fn legend(ctx: &egui::Context, board: egui::Rect) {
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    for (action, words) in fills {
+                    for action in fills {
                         let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                         ui.painter().rect_filled(rect, 2.0, swatch(super::overlay::action_colour(action)));
-                        ui.label(egui::RichText::new(words).small());
+                        ui.label(egui::RichText::new(super::movement_words(action)).small());
                     }
                     let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                     let red = swatch(super::overlay::THREAT);
@@ -665,10 +667,10 @@ fn legend(ctx: &egui::Context, board: egui::Rect) {
                         let at = |(x, y): (f32, f32)| rect.center() + egui::vec2(x, y);
                         ui.painter().line_segment([at(a), at(b)], egui::Stroke::new(1.5, red));
                     }
-                    ui.label(egui::RichText::new("threatened [T]").small());
+                    ui.label(egui::RichText::new(tr("legend-threatened")).small());
                     let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                     ui.painter().rect_filled(rect.shrink(2.0), 0.0, swatch(super::overlay::PROVOKES));
-                    ui.label(egui::RichText::new("provokes here").small());
+                    ui.label(egui::RichText::new(tr("legend-provokes")).small());
                 });
             });
         });
@@ -683,22 +685,21 @@ fn lane_lines(
 ) {
     match lanes {
         Ok(l) => {
-            out.push((format!("{} charge lanes; click to charge along the first", l.len()), GOOD));
-            provocation_lines(world, lane_provocations, "along it", out);
+            out.push((tr!("charge-lanes", lanes = l.len()), GOOD));
+            provocation_lines(world, lane_provocations, &tr("provoke-along-it"), out);
         }
-        Err(refusal) => out.push((format!("no charge: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Err(refusal) => out.push((tr!("charge-none", why = refusal.to_string()), BAD)),
     }
 }
 
 /// What a click on a foe out of reach does in the automatic mode.
 fn approach_lines(approach: Option<&super::state::Approach>, out: &mut Vec<(String, egui::Color32)>) {
     match approach {
-        Some(super::state::Approach::MoveThenAttack { to, action, .. }) => out.push((
-            format!("out of reach: a click walks to {to} ({}), then attacks", action.name().replace('_', " ")),
-            WARN,
-        )),
+        Some(super::state::Approach::MoveThenAttack { to, action, .. }) => {
+            out.push((tr!("approach-walk", to = to.to_string(), action = super::movement_words(*action)), WARN))
+        }
         Some(super::state::Approach::Charge { to, .. }) => {
-            out.push((format!("beyond a move: a click charges, to {to} (004:455-459)"), WARN));
+            out.push((tr!("approach-charge", to = to.to_string()), WARN));
         }
         None => {}
     }
@@ -722,33 +723,32 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     let selected = world.resource::<Selected>().0;
     let Some(square) = world.resource::<Hover>().square else {
         if let Some(entity) = selected {
-            out.push(("Selected".into(), WARN));
+            out.push((tr("inspect-selected"), WARN));
             creature_lines(world, entity, &mut out);
         }
         return out;
     };
     let field = world.resource::<Battlefield>();
-    let dark = if field.is_dark(square) { ", in darkness (50% concealment without darkvision, 004:415)" } else { "" };
-    let fog = if field.is_foggy(square) { ", in fog (20% concealment, 004:408)" } else { "" };
+    let dark = if field.is_dark(square) { tr("square-dark") } else { String::new() };
+    let fog = if field.is_foggy(square) { tr("square-fog") } else { String::new() };
     let terrain = field.terrain(square);
     let rough = if field.is_difficult(square) && !matches!(terrain, Terrain::Difficult | Terrain::Water) {
-        ", in difficult terrain (x2, 000:92)"
+        tr("square-difficult")
     } else {
-        ""
+        String::new()
     };
-    let blocked = if field.has_obstacle(square) && !terrain.is_obstacle() {
-        ", with an obstacle (x2, not stopped on, 000:99-105)"
-    } else {
-        ""
-    };
-    out.push((format!("Square {square}: {}{rough}{blocked}{dark}{fog}", terrain_words(terrain)), egui::Color32::WHITE));
+    let blocked =
+        if field.has_obstacle(square) && !terrain.is_obstacle() { tr("square-obstacle") } else { String::new() };
+    let what = format!("{}{rough}{blocked}{dark}{fog}", terrain_words(terrain));
+    out.push((tr!("square-line", square = square.to_string(), what = what), egui::Color32::WHITE));
     let previews = world.resource::<Previews>();
     if let Some((action, cost)) = previews.options.at(square) {
         out.push((
-            format!(
-                "reachable: {} for {cost} squares ({} m)",
-                action.name().replace('_', " "),
-                squares_to_metres(cost)
+            tr!(
+                "square-reachable",
+                action = super::movement_words(action),
+                squares = cost,
+                metres = crate::locale::decimal(squares_to_metres(cost))
             ),
             GREY,
         ));
@@ -781,7 +781,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     }
     if let Some(entity) = hovered.or(selected) {
         if hovered.is_none() {
-            out.push(("Selected".into(), WARN));
+            out.push((tr("inspect-selected"), WARN));
         }
         creature_lines(world, entity, &mut out);
     }
@@ -856,18 +856,18 @@ fn path_lines(
     match path {
         Ok(p) => {
             out.push((
-                format!(
-                    "path: {} of {} steps, {} squares ({} m)",
-                    p.action.name().replace('_', " "),
-                    p.route.steps.len(),
-                    p.route.cost,
-                    squares_to_metres(p.route.cost)
+                tr!(
+                    "path-line",
+                    action = super::movement_words(p.action),
+                    steps = p.route.steps.len(),
+                    squares = p.route.cost,
+                    metres = crate::locale::decimal(squares_to_metres(p.route.cost))
                 ),
                 GOOD,
             ));
-            provocation_lines(world, &p.provocations, "on the way", out);
+            provocation_lines(world, &p.provocations, &tr("provoke-on-the-way"), out);
         }
-        Err(refusal) => out.push((format!("cannot go there: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Err(refusal) => out.push((tr!("path-none", why = refusal.to_string()), BAD)),
     }
 }
 
@@ -879,12 +879,18 @@ fn provocation_lines(
     out: &mut Vec<(String, egui::Color32)>,
 ) {
     if provocations.is_empty() {
-        out.push((format!("no attack of opportunity {place}"), GOOD));
+        out.push((tr!("provoke-none", place = place), GOOD));
     }
     for p in provocations {
         let names: Vec<String> = p.from.iter().map(|e| display_name(world, *e)).collect();
         out.push((
-            format!("step {} at {}: {} would strike — {}", p.after_steps, p.square, names.join(", "), p.reason),
+            tr!(
+                "provoke-step",
+                step = p.after_steps,
+                square = p.square.to_string(),
+                who = names.join(", "),
+                why = p.reason
+            ),
             BAD,
         ));
     }
@@ -925,17 +931,17 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             let bonuses: Vec<String> = a.bonuses.iter().map(|b| format!("{b:+}")).collect();
             let chances: Vec<String> = a.chances.iter().map(|c| format!("{:.0}%", c * 100.0)).collect();
             out.push((
-                format!(
-                    "attack with the {}: {} vs AC {} — {} to hit",
-                    a.plan.weapon.name,
-                    bonuses.join("/"),
-                    a.plan.armor_class,
-                    chances.join("/")
+                tr!(
+                    "attack-line",
+                    weapon = a.plan.weapon.name.clone(),
+                    bonuses = bonuses.join("/"),
+                    ac = a.plan.armor_class,
+                    chances = chances.join("/")
                 ),
                 GOOD,
             ));
-            out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
-            out.push((format!("AC: {}", describe_modifiers(&a.plan.armor_class_parts)), GREY));
+            out.push((tr!("attack-bonus", terms = describe_modifiers(&a.plan.modifiers)), GREY));
+            out.push((tr!("attack-ac", terms = describe_modifiers(&a.plan.armor_class_parts)), GREY));
             // The damage: the weapon's dice, its modifiers, extra dice thrown once even on a critical (004:27).
             let mut damage = a.plan.weapon.damage.to_string();
             if !a.plan.damage_modifiers.is_empty() {
@@ -946,17 +952,20 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
                 damage = format!("{damage}, x{} {}", times.value, times.source);
             }
             for extra in &a.plan.extra_dice {
-                damage = format!("{damage}, +{extra} not multiplied (004:27)");
+                damage = format!("{damage}, {}", tr!("attack-extra-dice", dice = extra.to_string()));
             }
-            let nonlethal =
-                if a.plan.nonlethal || (a.plan.weapon.unarmed && !a.plan.lethal) { ", nonlethal" } else { "" };
-            out.push((format!("damage: {damage}{nonlethal}"), GREY));
+            let nonlethal = if a.plan.nonlethal || (a.plan.weapon.unarmed && !a.plan.lethal) {
+                tr("attack-nonlethal")
+            } else {
+                String::new()
+            };
+            out.push((tr!("attack-damage", damage = format!("{damage}{nonlethal}")), GREY));
             if a.plan.miss_chance > 0 {
-                out.push((format!("concealment: {}% miss chance (004:407)", a.plan.miss_chance), WARN));
+                out.push((tr!("attack-concealment", chance = a.plan.miss_chance), WARN));
             }
-            out.push(("click to attack".into(), GOOD));
+            out.push((tr("attack-click"), GOOD));
         }
-        Err(refusal) => out.push((format!("no attack: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Err(refusal) => out.push((tr!("attack-none", why = refusal.to_string()), BAD)),
     }
 }
 
@@ -1821,12 +1830,10 @@ fn draw(
     );
     egui::Panel::top("turn").show(&mut root, |ui| {
         ui.horizontal(|ui| {
-            if ui.button("Menu").clicked() {
+            if ui.button(tr("top-menu")).clicked() {
                 next.set(if *state.get() == AppState::Menu { AppState::Battle } else { AppState::Menu });
             }
-            if view.from_editor
-                && ui.button("Back to the editor").on_hover_text("Escape, with nothing to cancel").clicked()
-            {
+            if view.from_editor && ui.button(tr("back-to-editor")).on_hover_text(tr("back-to-editor-hover")).clicked() {
                 clicks.0.push(HudClick::BackToEditor);
             }
             ui.label(egui::RichText::new(&view.level_name).strong());
@@ -1834,14 +1841,14 @@ fn draw(
             ui.label(egui::RichText::new(&view.turn).strong().color(egui::Color32::WHITE));
             if let Some(fps) = view.fps {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    ui.label(egui::RichText::new(format!("{fps:.0} fps")).small().color(GREY));
+                    ui.label(egui::RichText::new(tr!("top-fps", fps = fps.round())).small().color(GREY));
                 });
             }
         });
         ui.horizontal_wrapped(|ui| {
             for row in &view.tracker {
                 let state = match row.down {
-                    Some(down) => down.word().to_string(),
+                    Some(down) => down.word(),
                     None => row.hp.clone(),
                 };
                 let mut text =
@@ -1869,8 +1876,8 @@ fn draw(
         weapon_row(ui, &view, &mut clicks);
         ui.horizontal_wrapped(|ui| {
             let hidden = view.bar.iter().filter(|(i, state, _)| state.is_err() && !common(BAR[*i].kind)).count();
-            let toggle = if view.all_actions { "Fewer actions".to_string() } else { format!("All actions ({hidden} more)") };
-            if ui.button(toggle).on_hover_text("show the actions that do not apply now, each with its reason").clicked() {
+            let toggle = if view.all_actions { tr("bar-fewer") } else { tr!("bar-all", hidden = hidden) };
+            if ui.button(toggle).on_hover_text(tr("bar-all-hover")).clicked() {
                 clicks.0.push(HudClick::AllActions);
             }
             for (i, state, on) in &view.bar {
@@ -1878,7 +1885,7 @@ fn draw(
                 if !view.all_actions && state.is_err() && !common(entry.kind) {
                     continue;
                 }
-                let button = egui::Button::new(entry.label).selected(*on);
+                let button = egui::Button::new(entry.label()).selected(*on);
                 let response = ui.add_enabled(state.is_ok(), button);
                 let response = match state {
                     Err(refusal) => response.on_disabled_hover_text(format!("{} ({})", refusal.reason, refusal.rule)),
@@ -1889,17 +1896,11 @@ fn draw(
                 }
             }
         });
-        ui.label(
-            egui::RichText::new(
-                "Left click: move or attack · right click: waypoint · Backspace: drop a waypoint · Esc: back to auto · arrows / middle drag: pan · wheel or Shift +/-: zoom",
-            )
-            .small()
-            .color(GREY),
-        );
+        ui.label(egui::RichText::new(tr("bar-mouse-help")).small().color(GREY));
     });
     egui::Panel::right("info").exact_size(RIGHT_PANEL).show(&mut root, |ui| {
         if !view.bands.is_empty() {
-            ui.heading("Altitude bands · 9 m squares");
+            ui.heading(tr("panel-bands"));
             for row in &view.bands {
                 ui.horizontal_wrapped(|ui| {
                     let name = crate::rules::core::altitude::BAND_NAMES[usize::from(row.band)];
@@ -1912,12 +1913,12 @@ fn draw(
             }
             ui.separator();
         }
-        ui.heading("Under the cursor");
+        ui.heading(tr("panel-cursor"));
         for (line, colour) in &view.inspect {
             ui.label(egui::RichText::new(line).color(*colour));
         }
         ui.separator();
-        ui.heading("Combat log");
+        ui.heading(tr("panel-log"));
         // Only the rows in sight are laid out: the log of a long battle costs nothing per frame.
         let row_height = LOG_FONT + 3.0 + ui.spacing().item_spacing.y;
         egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show_rows(
@@ -1948,18 +1949,18 @@ fn draw(
         );
     }
     if let Some(ended) = &view.ended {
-        egui::Window::new("The fight is over").collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
+        egui::Window::new(tr("end-title")).collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
             ctx,
             |ui| {
                 ui.label(egui::RichText::new(ended).size(22.0));
                 ui.horizontal(|ui| {
-                    if ui.button("Restart").clicked() {
+                    if ui.button(tr("menu-restart")).clicked() {
                         clicks.0.push(HudClick::Restart);
                     }
-                    if ui.button("Levels").clicked() {
+                    if ui.button(tr("end-levels")).clicked() {
                         next.set(AppState::Menu);
                     }
-                    if view.from_editor && ui.button("Back to the editor").clicked() {
+                    if view.from_editor && ui.button(tr("back-to-editor")).clicked() {
                         clicks.0.push(HudClick::BackToEditor);
                     }
                 });
@@ -1967,54 +1968,67 @@ fn draw(
         );
     }
     if *state.get() == AppState::Menu {
-        egui::Window::new("Menu").collapsible(false).default_pos([40.0, 90.0]).default_width(540.0).show(ctx, |ui| {
-            ui.heading("Levels");
-            match super::menu::show_cards(ui, &view.levels, &mut thumbnails) {
-                Some((level, super::menu::CardChoice::Play)) => {
-                    clicks.0.push(HudClick::Level(level));
-                    next.set(AppState::Battle);
-                }
-                Some((level, super::menu::CardChoice::Edit)) => clicks.0.push(HudClick::Edit(Some(level))),
-                None => {}
-            }
-            if ui.button("New level…").on_hover_text("a new 20x14 map in the editor").clicked() {
-                clicks.0.push(HudClick::Edit(None));
-            }
-            ui.separator();
-            ui.heading("Who plays");
-            for (faction, control) in &view.factions {
+        egui::Window::new(tr("top-menu")).collapsible(false).default_pos([40.0, 90.0]).default_width(540.0).show(
+            ctx,
+            |ui| {
                 ui.horizontal(|ui| {
-                    ui.label(faction);
-                    for (option, label) in [(Control::Human, "a person"), (Control::Ai, "the computer")] {
-                        if ui.selectable_label(*control == option, label).clicked() {
-                            clicks.0.push(HudClick::Control(faction.clone(), option));
+                    ui.label(tr("menu-language"));
+                    for language in crate::locale::Language::ALL {
+                        if ui.selectable_label(crate::locale::language() == language, language.endonym()).clicked() {
+                            clicks.0.push(HudClick::Language(language));
                         }
                     }
                 });
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui.button("Save").clicked() {
-                    clicks.0.push(HudClick::Save);
+                ui.heading(tr("menu-levels"));
+                match super::menu::show_cards(ui, &view.levels, &mut thumbnails) {
+                    Some((level, super::menu::CardChoice::Play)) => {
+                        clicks.0.push(HudClick::Level(level));
+                        next.set(AppState::Battle);
+                    }
+                    Some((level, super::menu::CardChoice::Edit)) => clicks.0.push(HudClick::Edit(Some(level))),
+                    None => {}
                 }
-                if ui.button("Load").clicked() {
-                    clicks.0.push(HudClick::Load);
+                if ui.button(tr("menu-new-level")).on_hover_text(tr("menu-new-level-hover")).clicked() {
+                    clicks.0.push(HudClick::Edit(None));
                 }
-                if ui.button("Restart").clicked() {
-                    clicks.0.push(HudClick::Restart);
+                ui.separator();
+                ui.heading(tr("menu-who-plays"));
+                for (faction, control) in &view.factions {
+                    ui.horizontal(|ui| {
+                        ui.label(faction);
+                        for (option, label) in
+                            [(Control::Human, tr("menu-a-person")), (Control::Ai, tr("menu-the-computer"))]
+                        {
+                            if ui.selectable_label(*control == option, label).clicked() {
+                                clicks.0.push(HudClick::Control(faction.clone(), option));
+                            }
+                        }
+                    });
                 }
-                if ui.button("Back to the battle").clicked() {
-                    next.set(AppState::Battle);
-                }
-            });
-            ui.label(egui::RichText::new(format!("{} actions taken", view.steps)).small().color(GREY));
-        });
+                ui.separator();
+                ui.horizontal(|ui| {
+                    if ui.button(tr("menu-save")).clicked() {
+                        clicks.0.push(HudClick::Save);
+                    }
+                    if ui.button(tr("menu-load")).clicked() {
+                        clicks.0.push(HudClick::Load);
+                    }
+                    if ui.button(tr("menu-restart")).clicked() {
+                        clicks.0.push(HudClick::Restart);
+                    }
+                    if ui.button(tr("menu-back")).clicked() {
+                        next.set(AppState::Battle);
+                    }
+                });
+                ui.label(egui::RichText::new(tr!("menu-steps", steps = view.steps)).small().color(GREY));
+            },
+        );
     }
     if let Some((error, text)) = &notice.0 {
-        let title = if *error { "Error" } else { "Notice" };
+        let title = if *error { tr("notice-error") } else { tr("notice-notice") };
         egui::Window::new(title).collapsible(false).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -90.0]).show(ctx, |ui| {
             ui.label(egui::RichText::new(text).color(if *error { BAD } else { GOOD }).monospace());
-            if ui.button("OK").clicked() {
+            if ui.button(tr("notice-ok")).clicked() {
                 clicks.0.push(HudClick::Dismiss);
             }
         });
@@ -2065,6 +2079,10 @@ pub(super) fn apply_clicks(world: &mut World) {
                 choice.tumble = !choice.tumble;
             }
             HudClick::Power => super::weapons::next_power(world),
+            HudClick::Language(language) => {
+                crate::locale::set_language(language);
+                world.resource_mut::<super::settings::Settings>().language = language;
+            }
             HudClick::AllActions => {
                 let all = world.get_resource::<AllActions>().copied().unwrap_or_default();
                 world.insert_resource(AllActions(!all.0));

@@ -7,8 +7,10 @@ use bevy_egui::egui;
 
 use crate::data::level::Control;
 use crate::data::{Content, Encounter, load_level};
+use crate::locale::tr;
 use crate::rules::core::battlefield::Terrain;
 use crate::rules::core::geometry::Square;
+use crate::tr;
 
 /// What the menu shows of one level.
 #[derive(Clone, Debug)]
@@ -159,7 +161,7 @@ pub fn show_cards(
                         if ui.button(egui::RichText::new(&card.title).strong()).clicked() {
                             chosen = Some((card.path.clone(), CardChoice::Play));
                         }
-                        if ui.small_button("Edit").on_hover_text("open this level in the editor").clicked() {
+                        if ui.small_button(tr("card-edit")).on_hover_text(tr("card-edit-hover")).clicked() {
                             chosen = Some((card.path.clone(), CardChoice::Edit));
                         }
                     });
@@ -169,15 +171,17 @@ pub fn show_cards(
                     }
                     ui.label(egui::RichText::new(&card.description).small());
                     if !card.house_rules.is_empty() {
-                        let rules = format!("house rules: {}", card.house_rules.join(", "));
+                        let rules = tr!("card-house-rules", rules = card.house_rules.join(", "));
                         ui.label(egui::RichText::new(rules).small().color(egui::Color32::from_rgb(230, 190, 110)));
                     }
                     ui.horizontal_wrapped(|ui| {
-                        ui.label(egui::RichText::new(format!("{}x{} squares", card.size.0, card.size.1)).small());
+                        ui.label(
+                            egui::RichText::new(tr!("card-size", width = card.size.0, height = card.size.1)).small(),
+                        );
                         for (name, count, control, [r, g, b]) in &card.sides {
                             let who = match control {
-                                Control::Human => "you",
-                                Control::Ai => "computer",
+                                Control::Human => tr("card-you"),
+                                Control::Ai => tr("card-computer"),
                             };
                             ui.label(
                                 egui::RichText::new(format!("{name}: {count} ({who})"))

@@ -62,6 +62,8 @@ pub struct Launch {
     pub watch: bool,
     /// Open the editor instead of a battle.
     pub edit: Option<editor::EditRequest>,
+    /// The interface's language, over the one of the settings.
+    pub language: Option<crate::locale::Language>,
 }
 
 /// The game's systems, in order each frame; the rules run between `Play` and `Think`.
@@ -85,6 +87,82 @@ pub enum ViewSystems {
     Panels,
     /// Screenshots, once the frame is drawn.
     Capture,
+}
+
+/// A movement action as the interface names it ("double move").
+pub fn movement_words(action: crate::rules::movement::MovementAction) -> String {
+    use crate::rules::movement::MovementAction;
+    crate::locale::tr(match action {
+        MovementAction::Move => "movement-move",
+        MovementAction::DoubleMove => "movement-double-move",
+        MovementAction::Run => "movement-run",
+        MovementAction::Withdraw => "movement-withdraw",
+        MovementAction::FiveFootStep => "movement-five-foot-step",
+        MovementAction::MinimumMovement => "movement-minimum",
+        MovementAction::Charge => "movement-charge",
+        MovementAction::Crawl => "movement-crawl",
+    })
+}
+
+/// A size category as the interface names it (004:377-386).
+pub fn size_words(size: crate::rules::core::size::Size) -> String {
+    use crate::rules::core::size::Size;
+    crate::locale::tr(match size {
+        Size::Fine => "size-fine",
+        Size::Diminutive => "size-diminutive",
+        Size::Tiny => "size-tiny",
+        Size::Small => "size-small",
+        Size::Medium => "size-medium",
+        Size::Large => "size-large",
+        Size::Huge => "size-huge",
+        Size::Gargantuan => "size-gargantuan",
+        Size::Colossal => "size-colossal",
+    })
+}
+
+/// A condition as the interface names it ("flat-footed").
+pub fn condition_words(condition: crate::rules::core::creature::Condition) -> String {
+    use crate::rules::core::creature::Condition;
+    crate::locale::tr(match condition {
+        Condition::FlatFooted => "condition-flat-footed",
+        Condition::Prone => "condition-prone",
+        Condition::Helpless => "condition-helpless",
+        Condition::Squeezed => "condition-squeezed",
+        Condition::SqueezedTight => "condition-squeezed-tight",
+        Condition::Disabled => "condition-disabled",
+        Condition::Dying => "condition-dying",
+        Condition::Stable => "condition-stable",
+        Condition::Dead => "condition-dead",
+        Condition::Unconscious => "condition-unconscious",
+        Condition::Staggered => "condition-staggered",
+        Condition::Blinded => "condition-blinded",
+        Condition::Running => "condition-running",
+        Condition::TotalDefense => "condition-total-defense",
+        Condition::FightingDefensively => "condition-fighting-defensively",
+        Condition::Charging => "condition-charging",
+        Condition::Dazzled => "condition-dazzled",
+        Condition::Entangled => "condition-entangled",
+        Condition::Invisible => "condition-invisible",
+        Condition::Shaken => "condition-shaken",
+        Condition::Frightened => "condition-frightened",
+        Condition::Cowering => "condition-cowering",
+        Condition::Turned => "condition-turned",
+        Condition::Grappling => "condition-grappling",
+        Condition::Pinned => "condition-pinned",
+        Condition::Stunned => "condition-stunned",
+        Condition::Kneeling => "condition-kneeling",
+        Condition::Casting => "condition-casting",
+        Condition::OffBalance => "condition-off-balance",
+    })
+}
+
+/// The board's labels are drawn in Hack, which has the accents of French, in place of Bevy's built-in font
+/// (ASCII only): it takes the built-in font's handle, so every label uses it.
+fn install_font(app: &mut App) {
+    let font = Font::from_bytes(include_bytes!("../../assets/fonts/Hack-Regular.ttf").to_vec());
+    if let Err(problem) = app.world_mut().resource_mut::<Assets<Font>>().insert(AssetId::default(), font) {
+        warn!("the board's font: {problem}");
+    }
 }
 
 /// The level the game opens when none is named.
@@ -122,6 +200,7 @@ pub fn run(launch: Launch) -> ExitCode {
             })
             .set(ImagePlugin::default_nearest()),
     );
+    install_font(&mut app);
     app.add_plugins(bevy_egui::EguiPlugin::default());
     app.add_plugins(bevy::diagnostic::FrameTimeDiagnosticsPlugin::default());
     app.add_plugins(TilemapPlugin).add_plugins(crate::rules::plugin).add_plugins(plugin);
@@ -138,7 +217,7 @@ pub fn run(launch: Launch) -> ExitCode {
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.08, 0.1)));
     app.insert_resource(Seed(launch.seed));
     // A scripted run or a screenshot plays the same on every machine: no settings of this user.
-    settings::setup(&mut app, launch.script.is_some() || launch.capture.is_some());
+    settings::setup(&mut app, launch.script.is_some() || launch.capture.is_some(), launch.language);
     if let Some(capture) = launch.capture {
         app.insert_resource(capture);
     }

@@ -148,7 +148,7 @@ fn mark_provocations(
             .collect();
         label(
             commands,
-            format!("AoO: {}", names.join(", ")),
+            crate::tr!("overlay-aoo", who = names.join(", ")),
             at + Vec2::new(0.0, -TILE_PX * 0.32),
             Color::srgb(1.0, 0.75, 0.7),
             13.0,
@@ -344,11 +344,11 @@ pub fn redraw(
         }
         if let Some(last) = path.route.steps.last() {
             let at = square_centre(last.square, height) + Vec2::new(0.0, TILE_PX * 0.28);
-            let text = format!(
-                "{}: {} sq, {} m",
-                path.action.name().replace('_', " "),
-                path.route.cost,
-                squares_to_metres(path.route.cost)
+            let text = crate::tr!(
+                "overlay-path",
+                action = super::movement_words(path.action),
+                squares = path.route.cost,
+                metres = crate::locale::decimal(squares_to_metres(path.route.cost))
             );
             label(&mut commands, text, at, Color::WHITE, 15.0);
         }

@@ -88,14 +88,11 @@ pub fn reload(world: &mut World) -> bool {
             let name = encounter.name.clone();
             world.insert_resource(ActiveEncounter(encounter));
             world.insert_resource(Restart { replay: Vec::new() });
-            world.insert_resource(Notice(Some((false, format!("reloaded: {name} starts again from the new files")))));
+            world.insert_resource(Notice(Some((false, crate::tr!("notice-reloaded", level = name)))));
             true
         }
         Err(problems) => {
-            world.insert_resource(Notice(Some((
-                true,
-                format!("the files changed but do not load; the battle goes on as it was:\n{problems}"),
-            ))));
+            world.insert_resource(Notice(Some((true, crate::tr!("notice-reload-failed", problems = problems)))));
             false
         }
     }

@@ -70,7 +70,7 @@ pub fn load(world: &mut World) -> Result<(), String> {
 /// Saves the battle and tells the player where, or what went wrong.
 pub fn save_and_tell(world: &mut World) {
     let notice = match save(world) {
-        Ok(path) => (false, format!("saved to {}", path.display())),
+        Ok(path) => (false, crate::tr!("notice-saved", path = path.display().to_string())),
         Err(e) => (true, e),
     };
     world.insert_resource(super::state::Notice(Some(notice)));

@@ -39,6 +39,8 @@ pub enum ScriptStep {
     Drag(Square, Square),
     /// Ask to close the window, as its close button does.
     Close,
+    /// Choose the interface's language by its code ("fr", "en"), as the menu's choice does.
+    Language(String),
     /// Press and release a key, by name: "E", "Enter", "Escape", "Backspace", "ArrowLeft", "Plus", "Minus"…;
     /// "Shift+1" with Shift held, "Ctrl+Z" with Control.
     Key(String),
@@ -139,6 +141,10 @@ pub struct FinalState {
     pub screen: String,
     /// The editor, when the script ran in it.
     pub editor: Option<EditorState>,
+    /// The interface's language, by its code.
+    pub language: String,
+    /// What the top bar says: whose turn, or how the fight ended.
+    pub top_bar: String,
 }
 
 /// The wall-clock time of the frames a script played, in milliseconds.
@@ -282,6 +288,8 @@ pub fn final_state(world: &mut World) -> FinalState {
         frame_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.frame_times)),
         update_times: world.get_resource::<Script>().and_then(|s| FrameTimes::of(&s.update_times)),
         screen: format!("{:?}", world.resource::<State<super::state::AppState>>().get()),
+        language: crate::locale::language().code().to_string(),
+        top_bar: world.get_resource::<super::hud::HudView>().map(|v| v.turn().to_string()).unwrap_or_default(),
         editor: world.get_resource::<super::editor::Editor>().map(|e| {
             let (undo, redo) = e.history.counts();
             EditorState {
@@ -523,6 +531,15 @@ fn run_script(world: &mut World) {
             phase >= 3
         }
         ScriptStep::Wait(frames) => phase >= frames,
+        ScriptStep::Language(code) => {
+            if phase == 1 {
+                let Some(language) = crate::locale::Language::from_code(&code) else {
+                    return fail(world, format!("no language {code:?}"));
+                };
+                world.resource_mut::<super::hud::HudClicks>().0.push(super::hud::HudClick::Language(language));
+            }
+            phase >= 3
+        }
         ScriptStep::Close => {
             if phase == 1 {
                 let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();

@@ -1,5 +1,6 @@
 //! The player's settings, kept between runs in the user's configuration folder
-//! (`$ESTOC_CONFIG_DIR`, else `$XDG_CONFIG_HOME/estoc`, else `~/.config/estoc`): the zoom of each level.
+//! (`$ESTOC_CONFIG_DIR`, else `$XDG_CONFIG_HOME/estoc`, else `~/.config/estoc`): the interface's language
+//! and the zoom of each level.
 //! A scripted run neither reads nor writes them, so that it plays the same on every machine.
 
 use std::collections::BTreeMap;
@@ -20,6 +21,8 @@ pub const MAX_SCALE: f32 = 8.0;
 #[derive(Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
+    /// The interface's language.
+    pub language: crate::locale::Language,
     /// The zoom of each level the player zoomed, by the level file's name: the camera's scale, world
     /// units per screen pixel.
     pub zoom: BTreeMap<String, f32>,
@@ -79,7 +82,7 @@ pub fn save(path: &Path, settings: &Settings) -> Result<(), String> {
 
 /// Reads the settings at the start (not for a scripted run), saying on the terminal why a bad file is
 /// set aside.
-pub(super) fn setup(app: &mut App, scripted: bool) {
+pub(super) fn setup(app: &mut App, scripted: bool, language: Option<crate::locale::Language>) {
     let path = if scripted { None } else { default_path() };
     let settings = match path.as_deref().map(load) {
         Some(Ok(settings)) => settings,
@@ -89,6 +92,7 @@ pub(super) fn setup(app: &mut App, scripted: bool) {
         }
         None => Settings::default(),
     };
+    crate::locale::set_language(language.unwrap_or(settings.language));
     app.insert_resource(settings).insert_resource(SettingsFile(path));
 }
 
@@ -114,6 +118,7 @@ mod tests {
         let path = folder.join("settings.ron");
         let mut settings = Settings::default();
         settings.zoom.insert("battlefield.ron".into(), 1.5);
+        settings.language = crate::locale::Language::French;
         save(&path, &settings).expect("written");
         assert_eq!(load(&path).expect("read"), settings);
         std::fs::write(&path, "(zoom: {\"x.ron\": -3.0, \"y.ron\": 1e30})").expect("written");

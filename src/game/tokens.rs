@@ -46,9 +46,10 @@ struct Label;
 #[derive(Component)]
 struct StateWord;
 
-/// How a token was last drawn, to redraw it only when its creature's state changes.
+/// How a token was last drawn, to redraw it only when its creature's state or the interface's language
+/// changes.
 #[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
-struct Shown(Posture, Option<Down>);
+struct Shown(Posture, Option<Down>, crate::locale::Language);
 
 /// How a creature's body lies on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -98,15 +99,15 @@ impl Down {
     }
 
     /// The word shown.
-    pub fn word(self) -> &'static str {
-        match self {
-            Down::Dead => "dead",
-            Down::Dying => "dying",
-            Down::Stable => "stable",
-            Down::Unconscious => "unconscious",
-            Down::Helpless => "helpless",
-            Down::Disabled => "disabled",
-        }
+    pub fn word(self) -> String {
+        crate::locale::tr(match self {
+            Down::Dead => "down-dead",
+            Down::Dying => "down-dying",
+            Down::Stable => "down-stable",
+            Down::Unconscious => "down-unconscious",
+            Down::Helpless => "down-helpless",
+            Down::Disabled => "down-disabled",
+        })
     }
 
     /// Its colour, as red, green and blue.
@@ -585,10 +586,11 @@ fn show_posture(
         let Ok(conditions) = creatures.get(token.creature) else { continue };
         let posture = posture_of(conditions);
         let down = Down::of(conditions);
-        if shown.is_some_and(|s| *s == Shown(posture, down)) {
+        let now = Shown(posture, down, crate::locale::language());
+        if shown.is_some_and(|s| *s == now) {
             continue;
         }
-        commands.entity(entity).insert(Shown(posture, down));
+        commands.entity(entity).insert(now);
         let grey = |c: Color, amount: f32, alpha: f32| {
             let l = c.to_srgba();
             let mean = (l.red + l.green + l.blue) / 3.0 * 0.6;
@@ -636,7 +638,7 @@ fn show_posture(
                 match down {
                     Some(down) => {
                         let [r, g, b] = down.rgb();
-                        text.0 = down.word().to_string();
+                        text.0 = down.word();
                         colour.0 = Color::srgb_u8(r, g, b);
                         *visibility = Visibility::Inherited;
                     }

@@ -138,18 +138,18 @@ pub fn keep_choice_valid(world: &mut World) {
 
 /// Words for what a handling costs: "a move action", "free with its move", with who would strike.
 pub fn cost_words(preview: &HandlePreview, name: impl Fn(Entity) -> String) -> String {
-    let kind = match (preview.cost.kind, preview.cost.rule) {
-        (ActionKind::Free, "004:219") => "free with its move".to_string(),
-        (ActionKind::Free, _) => "a free action".to_string(),
-        (ActionKind::Move, _) => "a move action".to_string(),
-        (ActionKind::Standard, _) => "a standard action".to_string(),
-        (ActionKind::FullRound, _) => "a full-round action".to_string(),
-    };
+    let kind = crate::locale::tr(match (preview.cost.kind, preview.cost.rule) {
+        (ActionKind::Free, "004:219") => "cost-free-with-move",
+        (ActionKind::Free, _) => "cost-free",
+        (ActionKind::Move, _) => "cost-move",
+        (ActionKind::Standard, _) => "cost-standard",
+        (ActionKind::FullRound, _) => "cost-full-round",
+    });
     let strikes = if preview.strikers.is_empty() {
-        if preview.cost.provokes { ", provokes (no foe threatens it)".to_string() } else { String::new() }
+        if preview.cost.provokes { crate::locale::tr("cost-provokes-no-foe") } else { String::new() }
     } else {
         let who: Vec<String> = preview.strikers.iter().map(|e| name(*e)).collect();
-        format!(", provokes: {} would strike", who.join(", "))
+        crate::tr!("cost-provokes", who = who.join(", "))
     };
     format!("{kind}{strikes} ({})", preview.cost.rule)
 }

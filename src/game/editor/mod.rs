@@ -22,26 +22,26 @@ use crate::rules::core::battlefield::EdgeFeature;
 use crate::rules::core::geometry::{Direction, Square};
 use crate::rules::core::size::Size;
 
-/// The terrain characters of the palette, in the order of the keys 1 to 0, with their names.
+/// The terrain characters of the palette, in the order of the keys 1 to 0, with their names' message ids.
 pub const TERRAINS: [(char, &str); 10] = [
-    ('.', "open ground"),
-    (':', "rubble (difficult)"),
-    ('T', "undergrowth (difficult)"),
-    ('%', "obstacle"),
-    ('=', "low wall"),
-    ('#', "wall"),
-    ('O', "pit"),
-    ('~', "shallow water"),
-    ('W', "deep water"),
-    (',', "paved floor"),
+    ('.', "editor-terrain-open"),
+    (':', "editor-terrain-rubble"),
+    ('T', "editor-terrain-undergrowth"),
+    ('%', "editor-terrain-obstacle"),
+    ('=', "editor-terrain-low-wall"),
+    ('#', "editor-terrain-wall"),
+    ('O', "editor-terrain-pit"),
+    ('~', "editor-terrain-shallow-water"),
+    ('W', "editor-terrain-deep-water"),
+    (',', "editor-terrain-paved"),
 ];
 
-/// The edge features of the palette, with their names; `None` erases.
+/// The edge features of the palette, with their names' message ids; `None` erases.
 pub const EDGES: [(Option<EdgeFeature>, &str); 4] = [
-    (Some(EdgeFeature::Wall), "wall"),
-    (Some(EdgeFeature::LowWall), "low wall"),
-    (Some(EdgeFeature::ArrowSlit), "wall with an arrow slit"),
-    (None, "erase"),
+    (Some(EdgeFeature::Wall), "editor-edge-wall"),
+    (Some(EdgeFeature::LowWall), "editor-edge-low-wall"),
+    (Some(EdgeFeature::ArrowSlit), "editor-edge-arrow-slit"),
+    (None, "editor-edge-erase"),
 ];
 
 /// How a terrain is laid.
@@ -275,7 +275,7 @@ impl Editor {
                     .0
                     .iter()
                     .map(|d| Problem {
-                        message: format!("line {}: {}", d.line, d.message),
+                        message: crate::tr!("editor-problem-line", line = d.line, message = d.message.clone()),
                         of: d.line.checked_sub(1).and_then(|l| lines.get(l)).copied().unwrap_or(LineOf::Level),
                     })
                     .collect();
@@ -292,15 +292,15 @@ impl Editor {
                 self.saved = Some(text);
                 self.disk_time = modified(&self.path);
                 self.disk_changed = false;
-                let note = match self.problems.len() {
-                    0 => String::new(),
-                    n => format!(" as a draft ({n} problems to fix before it can be played)"),
-                };
-                self.status = Some((false, format!("saved {}{note}", self.path.display())));
+                let path = self.path.display().to_string();
+                self.status = Some((false, crate::tr!("editor-saved", path = path, problems = self.problems.len())));
                 true
             }
             Err(e) => {
-                self.status = Some((true, format!("{}: cannot save: {e}", self.path.display())));
+                self.status = Some((
+                    true,
+                    crate::tr!("editor-cannot-save", path = self.path.display().to_string(), why = e.to_string()),
+                ));
                 false
             }
         }
@@ -318,7 +318,7 @@ impl Editor {
                 self.saved = Some(text);
                 self.disk_time = modified(&self.path);
                 self.disk_changed = false;
-                self.status = Some((false, format!("reloaded {}", self.path.display())));
+                self.status = Some((false, crate::tr!("editor-reloaded", path = self.path.display().to_string())));
             }
             Err(e) => self.status = Some((true, e.to_string())),
         }
@@ -907,7 +907,7 @@ pub fn play_from_here(world: &mut World) {
     let mut editor = world.resource_mut::<Editor>();
     let Some(encounter) = editor.encounter.clone() else {
         let list: Vec<String> = editor.problems.iter().map(|p| p.message.clone()).collect();
-        editor.status = Some((true, format!("the level cannot be played yet:\n{}", list.join("\n"))));
+        editor.status = Some((true, crate::tr!("editor-cannot-play", problems = list.join("\n"))));
         return;
     };
     editor.playing = true;

@@ -7,8 +7,10 @@ use bevy_egui::{EguiContexts, egui};
 use super::{Confirm, EDGES, EditRequest, Editor, EditorContent, Shape, TERRAINS, Tool};
 use crate::data::draft::{Layer, LineOf};
 use crate::data::level::{Control, FactionDef};
+use crate::locale::tr;
 use crate::rules::core::creature::Condition;
 use crate::rules::core::geometry::Direction;
+use crate::tr;
 
 /// Width of the tools panel, in logical pixels.
 pub const LEFT: f32 = 250.0;
@@ -21,12 +23,12 @@ const GOOD: egui::Color32 = egui::Color32::from_rgb(140, 220, 140);
 
 /// The conditions the inspector offers a creature at the start.
 const CONDITIONS: [(Condition, &str); 6] = [
-    (Condition::Prone, "prone"),
-    (Condition::Helpless, "helpless (asleep, bound)"),
-    (Condition::Unconscious, "unconscious"),
-    (Condition::FlatFooted, "flat-footed"),
-    (Condition::Invisible, "invisible"),
-    (Condition::Entangled, "entangled"),
+    (Condition::Prone, "editor-condition-prone"),
+    (Condition::Helpless, "editor-condition-helpless"),
+    (Condition::Unconscious, "editor-condition-unconscious"),
+    (Condition::FlatFooted, "editor-condition-flat-footed"),
+    (Condition::Invisible, "editor-condition-invisible"),
+    (Condition::Entangled, "editor-condition-entangled"),
 ];
 
 /// What the panels ask of the world, carried out after them.
@@ -66,20 +68,14 @@ pub(super) fn draw(
         "editor".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
-    egui::Panel::top("editor-file").show(&mut root, |ui| file_bar(ui, &mut editor, &mut asked));
-    egui::Panel::bottom("editor-keys").show(&mut root, |ui| {
-        ui.label(
-            egui::RichText::new(
-                "1-0 terrain · B brush · R rectangle · F fill · L layers · E edges (again: next) · C creatures (Tab faction, [ ] template, right click or Delete removes) · Ctrl+Z / Ctrl+Y · Ctrl+S save · F5 play · arrows, middle drag, wheel: view",
-            )
-            .small()
-            .color(GREY),
-        );
+    egui::Panel::top("editor_file").show(&mut root, |ui| file_bar(ui, &mut editor, &mut asked));
+    egui::Panel::bottom("editor_keys").show(&mut root, |ui| {
+        ui.label(egui::RichText::new(tr("editor-keys-help")).small().color(GREY));
     });
-    egui::Panel::left("editor-tools").exact_size(LEFT).show(&mut root, |ui| {
+    egui::Panel::left("editor_tools").exact_size(LEFT).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| tools(ui, &mut editor, &content.0, &icons));
     });
-    egui::Panel::right("editor-info").exact_size(RIGHT).show(&mut root, |ui| {
+    egui::Panel::right("editor_info").exact_size(RIGHT).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             odds(ui, &editor);
             ui.separator();
@@ -120,36 +116,49 @@ pub(super) fn draw(
 /// The file's commands and its state: menu, save, undo, redo, play; the path, unsaved edits, the status.
 fn file_bar(ui: &mut egui::Ui, editor: &mut Editor, asked: &mut Option<Asked>) {
     ui.horizontal(|ui| {
-        if ui.button("Menu").clicked() {
+        if ui.button(tr("editor-menu")).clicked() {
             if editor.dirty() {
                 editor.confirm = Some(Confirm::Menu);
             } else {
                 *asked = Some(Asked::Menu);
             }
         }
-        if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
+        if ui.button(tr("editor-save")).on_hover_text(tr("editor-ctrl-s")).clicked() {
             editor.save();
         }
         let (undo, redo) = editor.history.counts();
-        if ui.add_enabled(undo > 0, egui::Button::new(format!("Undo ({undo})"))).on_hover_text("Ctrl+Z").clicked() {
+        if ui
+            .add_enabled(undo > 0, egui::Button::new(tr!("editor-undo", count = undo)))
+            .on_hover_text(tr("editor-ctrl-z"))
+            .clicked()
+        {
             editor.undo();
         }
-        if ui.add_enabled(redo > 0, egui::Button::new(format!("Redo ({redo})"))).on_hover_text("Ctrl+Y").clicked() {
+        if ui
+            .add_enabled(redo > 0, egui::Button::new(tr!("editor-redo", count = redo)))
+            .on_hover_text(tr("editor-ctrl-y"))
+            .clicked()
+        {
             editor.redo();
         }
         let playable = editor.encounter.is_some();
-        let play = ui.add_enabled(playable, egui::Button::new("Play from here"));
+        let play = ui.add_enabled(playable, egui::Button::new(tr("editor-play-from-here")));
         let play = if playable {
-            play.on_hover_text("F5: play this level now; Escape or the end of the fight comes back here")
+            play.on_hover_text(tr("editor-f5-play-this-level-now-escape"))
         } else {
-            play.on_disabled_hover_text("fix the problems listed on the right first")
+            play.on_disabled_hover_text(tr("editor-fix-the-problems-listed-on-the"))
         };
         if play.clicked() {
             *asked = Some(Asked::Play);
         }
         ui.separator();
-        let marker = if editor.dirty() { " (unsaved)" } else { "" };
-        ui.label(egui::RichText::new(format!("Editing {}{marker}", editor.path.display())).strong());
+        let path = editor.path.display().to_string();
+        let editing = if editor.dirty() {
+            tr!("editor-editing-unsaved", path = path)
+        } else {
+            tr!("editor-editing", path = path)
+        };
+        ui.label(egui::RichText::new(editing).strong());
         if let Some((error, text)) = &editor.status {
             let first = text.lines().next().unwrap_or_default();
             ui.label(egui::RichText::new(first).color(if *error { BAD } else { GOOD }));
@@ -164,58 +173,68 @@ fn tools(
     content: &crate::data::Content,
     icons: &std::collections::HashMap<String, egui::TextureId>,
 ) {
-    ui.heading("Terrain");
+    ui.heading(tr("editor-terrain"));
     let (look, shape) = match editor.tool {
         Tool::Terrain(look, shape) => (Some(look), shape),
         _ => (None, Shape::Brush),
     };
     for (i, (c, name)) in TERRAINS.iter().enumerate() {
         let key = (i + 1) % 10;
-        if ui.selectable_label(look == Some(*c), format!("{key}  {c}  {name}")).clicked() {
+        if ui.selectable_label(look == Some(*c), format!("{key}  {c}  {}", tr(name))).clicked() {
             editor.tool = Tool::Terrain(*c, shape);
         }
     }
     ui.horizontal(|ui| {
-        for (s, name) in [(Shape::Brush, "Brush B"), (Shape::Rectangle, "Rectangle R"), (Shape::Fill, "Fill F")] {
+        for (s, name) in [
+            (Shape::Brush, tr("editor-brush")),
+            (Shape::Rectangle, tr("editor-rectangle")),
+            (Shape::Fill, tr("editor-fill")),
+        ] {
             if ui.selectable_label(look.is_some() && shape == s, name).clicked() {
                 editor.tool = Tool::Terrain(look.unwrap_or('.'), s);
             }
         }
     });
     ui.separator();
-    ui.heading("Layers (L)");
+    ui.heading(tr("editor-layers-l"));
     let (layer, on) = match editor.tool {
         Tool::Layer(layer, on) => (Some(layer), on),
         _ => (None, true),
     };
     ui.horizontal_wrapped(|ui| {
         for l in Layer::ALL {
-            if ui.selectable_label(layer == Some(l), l.key()).clicked() {
+            let name = tr(match l {
+                Layer::Darkness => "editor-layer-darkness",
+                Layer::Fog => "editor-layer-fog",
+                Layer::Difficult => "editor-layer-difficult",
+                Layer::Obstacles => "editor-layer-obstacles",
+            });
+            if ui.selectable_label(layer == Some(l), name).clicked() {
                 editor.tool = Tool::Layer(l, on);
             }
         }
     });
     ui.horizontal(|ui| {
-        for (value, name) in [(true, "lay"), (false, "lift")] {
+        for (value, name) in [(true, tr("editor-lay")), (false, tr("editor-lift"))] {
             if ui.selectable_label(layer.is_some() && on == value, name).clicked() {
                 editor.tool = Tool::Layer(layer.unwrap_or(Layer::Darkness), value);
             }
         }
     });
     ui.separator();
-    ui.heading("Edges (E)");
-    ui.label(egui::RichText::new("click near a side of a square").small().color(GREY));
+    ui.heading(tr("editor-edges-e"));
+    ui.label(egui::RichText::new(tr("editor-click-near-a-side-of-a")).small().color(GREY));
     ui.horizontal_wrapped(|ui| {
         for (feature, name) in EDGES {
-            if ui.selectable_label(editor.tool == Tool::Edge(feature), name).clicked() {
+            if ui.selectable_label(editor.tool == Tool::Edge(feature), tr(name)).clicked() {
                 editor.tool = Tool::Edge(feature);
             }
         }
     });
     ui.separator();
-    ui.heading("Creatures (C)");
+    ui.heading(tr("editor-creatures-c"));
     ui.horizontal_wrapped(|ui| {
-        ui.label("side (Tab):");
+        ui.label(tr("editor-side-tab"));
         for (i, faction) in editor.draft.def.factions.clone().iter().enumerate() {
             let text = egui::RichText::new(&faction.name).color(rgb(faction.colour));
             if ui.selectable_label(editor.faction == i, text).clicked() {
@@ -226,7 +245,7 @@ fn tools(
     });
     for (name, (_, template)) in &content.templates {
         let chosen = editor.tool == Tool::Creatures && editor.template == *name;
-        let label = format!("{} · {:?}", template.name, template.size);
+        let label = format!("{} · {}", template.name, super::super::size_words(template.size));
         let response = ui
             .horizontal(|ui| {
                 if let Some(id) = icons.get(name) {
@@ -252,20 +271,23 @@ fn tools(
 /// The encounter's odds, played in the background: each side's win rate with its 95% interval, how long
 /// battles last, who usually survives.
 fn odds(ui: &mut egui::Ui, editor: &Editor) {
-    ui.heading("Who wins");
+    ui.heading(tr("editor-who-wins"));
     if editor.encounter.is_none() {
-        ui.label(egui::RichText::new("fix the problems below to see the odds").color(GREY));
+        ui.label(egui::RichText::new(tr("editor-fix-the-problems-below-to-see")).color(GREY));
         return;
     }
     let Some((_, run)) = editor.odds.as_ref().filter(|(g, _)| *g == editor.generation) else {
-        ui.label(egui::RichText::new("the odds follow once the edits settle…").color(GREY));
+        ui.label(egui::RichText::new(tr("editor-the-odds-follow-once-the-edits")).color(GREY));
         return;
     };
     let progress = run.progress();
     let tally = &progress.tally;
     let share = tally.battles as f32 / progress.planned.max(1) as f32;
-    let bar = egui::ProgressBar::new(share)
-        .text(format!("{} of {} battles, AI on every side", tally.battles, progress.planned));
+    let bar = egui::ProgressBar::new(share).text(tr!(
+        "editor-odds-progress",
+        done = tally.battles,
+        planned = progress.planned
+    ));
     ui.add(bar);
     if let Some(error) = &progress.error {
         ui.label(egui::RichText::new(error).color(BAD));
@@ -281,7 +303,7 @@ fn odds(ui: &mut egui::Ui, editor: &Editor) {
         if side.is_none() && rate == 0.0 {
             continue;
         }
-        let name = side.as_deref().unwrap_or("no winner (parted, or 50 rounds)");
+        let name = side.clone().unwrap_or_else(|| tr("editor-no-winner"));
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(120.0, 14.0), egui::Sense::hover());
             let painter = ui.painter();
@@ -297,7 +319,10 @@ fn odds(ui: &mut egui::Ui, editor: &Editor) {
             );
         });
     }
-    ui.label(format!("battles last {:.1} rounds at the median", tally.median_rounds()));
+    ui.label(tr!(
+        "editor-median-rounds",
+        rounds = crate::locale::decimal((tally.median_rounds() * 10.0).round() as f32 / 10.0)
+    ));
     let lengths = tally.lengths();
     let most = lengths.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
     let longest = lengths.last().map_or(1, |(r, _)| *r).max(1);
@@ -311,7 +336,7 @@ fn odds(ui: &mut egui::Ui, editor: &Editor) {
         let bar = egui::Rect::from_min_max(egui::pos2(x, rect.bottom() - h), egui::pos2(x + step * 0.8, rect.bottom()));
         painter.rect_filled(bar, 0.0, egui::Color32::from_rgb(120, 160, 220));
     }
-    ui.label(egui::RichText::new(format!("rounds 1 to {longest}, battles per length")).small().color(GREY));
+    ui.label(egui::RichText::new(tr!("editor-rounds-chart", longest = longest)).small().color(GREY));
     let mut survivors: Vec<(&String, &u64)> = tally.survived.iter().collect();
     survivors.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
     let list: Vec<String> = survivors
@@ -319,20 +344,20 @@ fn odds(ui: &mut egui::Ui, editor: &Editor) {
         .take(8)
         .map(|(id, n)| format!("{id} {:.0}%", **n as f64 * 100.0 / tally.battles as f64))
         .collect();
-    ui.label(egui::RichText::new(format!("alive at the end: {}", list.join(", "))).small());
+    ui.label(egui::RichText::new(tr!("editor-alive", list = list.join(", "))).small());
 }
 
 /// Every problem of the draft; clicking one selects what it is about.
 fn problems(ui: &mut egui::Ui, editor: &mut Editor) {
-    ui.heading(format!("Problems ({})", editor.problems.len()));
+    ui.heading(tr!("editor-problems", count = editor.problems.len()));
     if editor.problems.is_empty() {
-        ui.label(egui::RichText::new("none: the level can be played").color(GOOD));
+        ui.label(egui::RichText::new(tr("editor-none-the-level-can-be-played")).color(GOOD));
         return;
     }
     for problem in editor.problems.clone() {
         let response =
             ui.add(egui::Label::new(egui::RichText::new(&problem.message).color(BAD)).sense(egui::Sense::click()));
-        if response.on_hover_text("click to select what it is about").clicked() {
+        if response.on_hover_text(tr("editor-click-to-select-what-it-is")).clicked() {
             match problem.of {
                 LineOf::Creature(i) => {
                     editor.selected = Some(i);
@@ -352,18 +377,18 @@ fn problems(ui: &mut egui::Ui, editor: &mut Editor) {
 
 /// The selected creature's placement, each field an edit.
 fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Content) {
-    ui.heading("Selected creature");
+    ui.heading(tr("editor-selected-creature"));
     let Some(i) = editor.selected.filter(|i| *i < editor.draft.def.creatures.len()) else {
-        ui.label(egui::RichText::new("none: click a creature with the creature tool (C)").color(GREY));
+        ui.label(egui::RichText::new(tr("editor-none-click-a-creature-with-the")).color(GREY));
         return;
     };
     let mut p = editor.draft.def.creatures[i].clone();
     let before = p.clone();
     fields(ui, &mut p, &before.id, &editor.draft, content);
-    ui.checkbox(&mut p.lurking, "lying in wait (foes must spot it, 004:56-58)");
+    ui.checkbox(&mut p.lurking, tr("editor-lying-in-wait"));
     for (condition, name) in CONDITIONS {
         let mut on = p.conditions.contains(&condition);
-        if ui.checkbox(&mut on, name).changed() {
+        if ui.checkbox(&mut on, tr(name)).changed() {
             if on {
                 p.conditions.push(condition);
             } else {
@@ -395,7 +420,7 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Cont
             true
         });
     }
-    if ui.button("Remove this creature (Delete)").clicked() {
+    if ui.button(tr("editor-remove-this-creature-delete")).clicked() {
         editor.edit(|d| d.remove(i));
         editor.selected = None;
     }
@@ -403,29 +428,29 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Cont
 
 /// The level's own fields: name, description, size, scale, sides.
 fn level(ui: &mut egui::Ui, editor: &mut Editor) {
-    ui.heading("Level");
+    ui.heading(tr("editor-level"));
     let mut def = editor.draft.def.clone();
     let before = def.clone();
-    ui.label("name");
+    ui.label(tr("editor-name"));
     ui.text_edit_singleline(&mut def.name);
-    ui.label("description (shown in the menu)");
+    ui.label(tr("editor-description-shown-in-the-menu"));
     ui.add(egui::TextEdit::multiline(&mut def.description).desired_rows(2));
     ui.horizontal(|ui| {
-        ui.label("scale");
+        ui.label(tr("editor-scale"));
         use crate::rules::core::altitude::Scale;
-        ui.selectable_value(&mut def.scale, Scale::Normal, "normal (1.5 m)");
-        ui.selectable_value(&mut def.scale, Scale::Chase, "chase (9 m, 004:650)");
+        ui.selectable_value(&mut def.scale, Scale::Normal, tr("editor-normal-1-5-m"));
+        ui.selectable_value(&mut def.scale, Scale::Chase, tr("editor-chase-9-m-004-650"));
     });
-    ui.label("house rules (the texts by default)");
+    ui.label(tr("editor-house-rules-the-texts-by-default"));
     let house = &mut def.house_rules;
-    ui.checkbox(&mut house.flanking, "flanking, +2 (004:417)");
-    ui.checkbox(&mut house.massive_damage, "massive damage, 50+ from one attack (004:272)");
-    ui.checkbox(&mut house.confirm_criticals, "threats confirmed by a second roll (004:185)");
+    ui.checkbox(&mut house.flanking, tr("editor-flanking-2-004-417"));
+    ui.checkbox(&mut house.massive_damage, tr("editor-massive-damage-50-from-one-attack"));
+    ui.checkbox(&mut house.confirm_criticals, tr("editor-threats-confirmed-by-a-second-roll"));
     ui.horizontal(|ui| {
         ui.add(egui::DragValue::new(&mut house.attacks_of_opportunity).range(0..=10));
-        ui.label("attacks of opportunity a round (004:71: 1)");
+        ui.label(tr("editor-attacks-of-opportunity-a-round"));
     });
-    ui.label("sides");
+    ui.label(tr("editor-sides"));
     let used: Vec<String> = def.creatures.iter().map(|c| c.faction.clone()).collect();
     let mut remove = None;
     for (i, faction) in def.factions.iter_mut().enumerate() {
@@ -435,13 +460,13 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor) {
                 faction.colour = Some(colour);
             }
             ui.add(egui::TextEdit::singleline(&mut faction.name).desired_width(90.0));
-            for (control, name) in [(Control::Human, "person"), (Control::Ai, "computer")] {
+            for (control, name) in [(Control::Human, tr("editor-person")), (Control::Ai, tr("editor-computer"))] {
                 ui.selectable_value(&mut faction.control, control, name);
             }
             let empty = !used.contains(&faction.name);
             if ui
-                .add_enabled(empty, egui::Button::new("x"))
-                .on_disabled_hover_text("a side with creatures stays")
+                .add_enabled(empty, egui::Button::new(tr("editor-x")))
+                .on_disabled_hover_text(tr("editor-a-side-with-creatures-stays"))
                 .clicked()
             {
                 remove = Some(i);
@@ -451,7 +476,7 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor) {
     if let Some(i) = remove {
         def.factions.remove(i);
     }
-    if ui.button("Add a side").clicked() {
+    if ui.button(tr("editor-add-a-side")).clicked() {
         let name = (1..).map(|n| format!("side-{n}")).find(|n| def.factions.iter().all(|f| &f.name != n));
         def.factions.push(FactionDef {
             name: name.unwrap_or_default(),
@@ -480,11 +505,11 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor) {
     let id = ui.id().with("new size");
     let mut size = ui.data(|d| d.get_temp::<(i32, i32)>(id)).unwrap_or((width, height));
     ui.horizontal(|ui| {
-        ui.label("size");
+        ui.label(tr("editor-size"));
         ui.add(egui::DragValue::new(&mut size.0).range(1..=crate::data::level::MAX_MAP_SIDE));
-        ui.label("x");
+        ui.label(tr("editor-x"));
         ui.add(egui::DragValue::new(&mut size.1).range(1..=crate::data::level::MAX_MAP_SIDE));
-        if ui.add_enabled(size != (width, height), egui::Button::new("Resize")).clicked() {
+        if ui.add_enabled(size != (width, height), egui::Button::new(tr("editor-resize"))).clicked() {
             let mut result = Ok(false);
             editor.edit(|d| {
                 result = d.resize(size.0, size.1);
@@ -502,19 +527,20 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor) {
 fn questions(ctx: &egui::Context, editor: &mut Editor, asked: &mut Option<Asked>) {
     if let Some(confirm) = editor.confirm.clone() {
         let (what, go) = match &confirm {
-            Confirm::Quit => ("quit", Asked::Quit),
-            Confirm::Open(request) => ("open another level", Asked::Open(request.clone())),
-            Confirm::Menu => ("go back to the menu", Asked::Menu),
+            Confirm::Quit => (tr("editor-before-quit"), Asked::Quit),
+            Confirm::Open(request) => (tr("editor-before-open"), Asked::Open(request.clone())),
+            Confirm::Menu => (tr("editor-before-menu"), Asked::Menu),
         };
-        egui::Window::new("Unsaved changes").collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
-            ctx,
-            |ui| {
-                ui.label(format!("{} has edits not saved. Save them before you {what}?", editor.path.display()));
+        egui::Window::new(tr("editor-unsaved-changes"))
+            .collapsible(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.label(tr!("editor-unsaved-question", path = editor.path.display().to_string(), what = what.clone()));
                 ui.horizontal(|ui| {
-                    if ui.button("Save").clicked() && editor.save() {
+                    if ui.button(tr("editor-save")).clicked() && editor.save() {
                         editor.confirm = None;
                         *asked = Some(go);
-                    } else if ui.button("Do not save").clicked() {
+                    } else if ui.button(tr("editor-do-not-save")).clicked() {
                         editor.confirm = None;
                         // What was being edited is kept in the undo history of no editor: say so plainly.
                         *asked = Some(match confirm {
@@ -522,29 +548,32 @@ fn questions(ctx: &egui::Context, editor: &mut Editor, asked: &mut Option<Asked>
                             Confirm::Open(request) => Asked::Open(request),
                             Confirm::Menu => Asked::Menu,
                         });
-                    } else if ui.button("Cancel").clicked() {
+                    } else if ui.button(tr("editor-cancel")).clicked() {
                         editor.confirm = None;
                     }
                 });
-            },
-        );
+            });
         return;
     }
     if editor.disk_changed {
-        egui::Window::new("Changed on disk").collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
-            ctx,
-            |ui| {
-                ui.label(format!("{} was changed by another program.", editor.path.display()));
+        egui::Window::new(tr("editor-changed-on-disk-2"))
+            .collapsible(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.label(tr!("editor-changed-on-disk", path = editor.path.display().to_string()));
                 ui.horizontal(|ui| {
-                    if ui.button("Reload it").on_hover_text("Ctrl+Z brings your version back").clicked() {
+                    if ui
+                        .button(tr("editor-reload-it"))
+                        .on_hover_text(tr("editor-ctrl-z-brings-your-version-back"))
+                        .clicked()
+                    {
                         editor.reload();
                     }
-                    if ui.button("Keep mine").clicked() {
+                    if ui.button(tr("editor-keep-mine")).clicked() {
                         editor.disk_changed = false;
                     }
                 });
-            },
-        );
+            });
     }
 }
 
@@ -558,29 +587,29 @@ fn fields(
     content: &crate::data::Content,
 ) {
     egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
-        ui.label("id");
+        ui.label(tr("editor-id"));
         ui.text_edit_singleline(&mut p.id);
         ui.end_row();
-        ui.label("name");
+        ui.label(tr("editor-name"));
         let mut name = p.overrides.name.clone().unwrap_or_default();
-        ui.text_edit_singleline(&mut name).on_hover_text("empty: the template's name");
+        ui.text_edit_singleline(&mut name).on_hover_text(tr("editor-empty-the-template-s-name"));
         p.overrides.name = (!name.trim().is_empty()).then_some(name);
         ui.end_row();
-        ui.label("template");
+        ui.label(tr("editor-template"));
         egui::ComboBox::from_id_salt("template").selected_text(&p.template).show_ui(ui, |ui| {
             for name in content.templates.keys() {
                 ui.selectable_value(&mut p.template, name.clone(), name);
             }
         });
         ui.end_row();
-        ui.label("side");
+        ui.label(tr("editor-side"));
         egui::ComboBox::from_id_salt("faction").selected_text(&p.faction).show_ui(ui, |ui| {
             for faction in &draft.def.factions {
                 ui.selectable_value(&mut p.faction, faction.name.clone(), &faction.name);
             }
         });
         ui.end_row();
-        ui.label("facing");
+        ui.label(tr("editor-facing"));
         let heading = p.heading.unwrap_or(Direction::North);
         egui::ComboBox::from_id_salt("heading").selected_text(format!("{heading:?}")).show_ui(ui, |ui| {
             for d in Direction::ALL {
@@ -589,20 +618,20 @@ fn fields(
         });
         ui.end_row();
         if draft.def.scale.is_normal() {
-            ui.label("altitude (m)");
+            ui.label(tr("editor-altitude-m"));
             ui.add(egui::DragValue::new(&mut p.altitude_m).speed(0.1).range(0.0..=300.0));
             p.altitude_m = (p.altitude_m / 1.5).round() * 1.5;
         } else {
-            ui.label("altitude band");
+            ui.label(tr("editor-altitude-band"));
             let mut band = p.band.unwrap_or(0);
             ui.add(egui::DragValue::new(&mut band).range(0..=crate::rules::core::altitude::HIGHEST_BAND));
             p.band = (band > 0).then_some(band);
         }
         ui.end_row();
-        ui.label("hit points");
+        ui.label(tr("editor-hit-points"));
         let mut own = p.overrides.hit_points.is_some();
         ui.horizontal(|ui| {
-            ui.checkbox(&mut own, "own").on_hover_text("unticked: the template's");
+            ui.checkbox(&mut own, tr("editor-own")).on_hover_text(tr("editor-unticked-the-template-s"));
             let mut hp = p.overrides.hit_points.unwrap_or(1);
             if own {
                 ui.add(egui::DragValue::new(&mut hp).range(1..=999));
@@ -610,13 +639,13 @@ fn fields(
             p.overrides.hit_points = own.then_some(hp);
         });
         ui.end_row();
-        ui.label("damage taken");
+        ui.label(tr("editor-damage-taken"));
         ui.add(egui::DragValue::new(&mut p.damage).range(0..=999));
         ui.end_row();
-        ui.label("rides");
-        let riding = p.rides.clone().unwrap_or_else(|| "nothing".into());
+        ui.label(tr("editor-rides"));
+        let riding = p.rides.clone().unwrap_or_else(|| tr("editor-nothing"));
         egui::ComboBox::from_id_salt("rides").selected_text(riding).show_ui(ui, |ui| {
-            ui.selectable_value(&mut p.rides, None, "nothing");
+            ui.selectable_value(&mut p.rides, None, tr("editor-nothing"));
             for other in &draft.def.creatures {
                 if other.id != own_id && other.rides.is_none() {
                     ui.selectable_value(&mut p.rides, Some(other.id.clone()), &other.id);
