@@ -1,5 +1,5 @@
-//! The interface's words in the player's language: one Project Fluent file a language
-//! (`assets/locales/<code>/estoc.ftl`), built into the program so that the game finds them wherever it runs.
+//! The interface's words in the player's language: Project Fluent files a language
+//! (`assets/locales/<code>/estoc.ftl` and `previews.ftl`), built into the program so that the game finds them wherever it runs.
 //! The language is chosen in the menu (or by `--lang`) and remembered in the settings; English is the
 //! default, and the headless runs (scenarios, the event log, the simulator) write English always.
 //!
@@ -48,11 +48,15 @@ impl Language {
         Language::ALL.into_iter().find(|l| l.code().eq_ignore_ascii_case(code.trim()))
     }
 
-    /// The Fluent text of the language.
-    pub fn source(self) -> &'static str {
+    /// The Fluent files of the language: the interface, then the previews of the cursor panel.
+    pub fn sources(self) -> [&'static str; 2] {
         match self {
-            Language::English => include_str!("../assets/locales/en/estoc.ftl"),
-            Language::French => include_str!("../assets/locales/fr/estoc.ftl"),
+            Language::English => {
+                [include_str!("../assets/locales/en/estoc.ftl"), include_str!("../assets/locales/en/previews.ftl")]
+            }
+            Language::French => {
+                [include_str!("../assets/locales/fr/estoc.ftl"), include_str!("../assets/locales/fr/previews.ftl")]
+            }
         }
     }
 
@@ -90,9 +94,11 @@ fn build(language: Language) -> FluentBundle<FluentResource> {
     let mut bundle = FluentBundle::new_concurrent(vec![id]);
     // Egui draws the isolation marks Fluent puts around arguments as boxes.
     bundle.set_use_isolating(false);
-    let resource = FluentResource::try_new(language.source().to_owned()).unwrap_or_else(|(partial, _)| partial);
-    // A message defined twice keeps its first definition; the file test reports it.
-    let _ = bundle.add_resource(resource);
+    for source in language.sources() {
+        let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(partial, _)| partial);
+        // A message defined twice keeps its first definition; the file test reports it.
+        let _ = bundle.add_resource(resource);
+    }
     bundle
 }
 
@@ -155,20 +161,20 @@ macro_rules! tr {
 /// Every message id of a language's file, in the file's order, and the problems of the file.
 pub fn message_ids(language: Language) -> (Vec<String>, Vec<String>) {
     let mut problems = Vec::new();
-    let resource = match FluentResource::try_new(language.source().to_owned()) {
-        Ok(resource) => resource,
-        Err((partial, errors)) => {
-            problems.extend(errors.iter().map(|e| format!("{}: {e:?}", language.code())));
-            partial
-        }
-    };
-    let ids = resource
-        .entries()
-        .filter_map(|entry| match entry {
+    let mut ids = Vec::new();
+    for source in language.sources() {
+        let resource = match FluentResource::try_new(source.to_owned()) {
+            Ok(resource) => resource,
+            Err((partial, errors)) => {
+                problems.extend(errors.iter().map(|e| format!("{}: {e:?}", language.code())));
+                partial
+            }
+        };
+        ids.extend(resource.entries().filter_map(|entry| match entry {
             fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_owned()),
             _ => None,
-        })
-        .collect();
+        }));
+    }
     (ids, problems)
 }
 

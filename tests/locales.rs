@@ -85,3 +85,94 @@ fn the_french_speaks_the_texts_terms() {
     assert_eq!(estoc::locale::format_in(Language::English, "menu-steps", Some(&args)), "3 actions taken");
     assert_eq!(estoc::locale::format_in(Language::French, "menu-steps", Some(&args)), "3 actions jouées");
 }
+
+/// The variables (`{$name}`) each message of a language's files uses, by message id.
+fn variables(language: Language) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for source in language.sources() {
+        let mut current: Option<String> = None;
+        for line in source.lines() {
+            let starts = line.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+            if starts && let Some((id, _)) = line.split_once(" = ") {
+                current = Some(id.trim().to_string());
+            } else if !line.starts_with(' ') {
+                current = None;
+            }
+            let Some(id) = &current else { continue };
+            let entry: &mut BTreeSet<String> = out.entry(id.clone()).or_default();
+            for piece in line.split("{$").skip(1) {
+                let name: String =
+                    piece.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect();
+                entry.insert(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_message_takes_the_same_arguments_in_each_language() {
+    let english = variables(Language::English);
+    let french = variables(Language::French);
+    assert!(english.len() > 300, "the messages are read: {}", english.len());
+    for (id, names) in &english {
+        assert_eq!(french.get(id), Some(names), "{id}: the French does not take the English arguments");
+    }
+}
+
+/// Each `tr!` call of the interface's code: its message id and the names of the arguments it passes.
+fn calls_with_arguments() -> Vec<(String, BTreeSet<String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut calls = Vec::new();
+    let mut stack = vec![root.join("game")];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (at, _) in text.match_indices("tr!(") {
+            let body = &text[at + 4..];
+            let body = body.trim_start();
+            let Some(rest) = body.strip_prefix('"') else { continue };
+            let id: String = rest.chars().take_while(|c| *c != '"').collect();
+            // The names before ` = ` at the call's own depth, up to its closing parenthesis.
+            let (mut depth, mut in_string, mut names, mut word) = (0, false, BTreeSet::new(), String::new());
+            let mut chars = rest[id.len() + 1..].chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => in_string = !in_string,
+                    '\\' if in_string => {
+                        chars.next();
+                    }
+                    _ if in_string => {}
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' if depth == 0 => break,
+                    ')' | ']' | '}' => depth -= 1,
+                    '=' if depth == 0 && chars.peek() == Some(&' ') && !word.is_empty() => {
+                        names.insert(std::mem::take(&mut word));
+                    }
+                    c if c.is_ascii_alphanumeric() || c == '_' => word.push(c),
+                    ' ' => {}
+                    _ => word.clear(),
+                }
+                if c == ',' || c == '(' {
+                    word.clear();
+                }
+            }
+            calls.push((id, names));
+        }
+    }
+    calls
+}
+
+#[test]
+fn every_call_passes_the_arguments_its_message_takes() {
+    let messages = variables(Language::English);
+    let calls = calls_with_arguments();
+    assert!(calls.len() > 100, "the calls are found: {}", calls.len());
+    for (id, passed) in calls {
+        let Some(wanted) = messages.get(&id) else { panic!("{id}: no such message") };
+        assert_eq!(&passed, wanted, "{id}: the code passes {passed:?}, the message takes {wanted:?}");
+    }
+}

@@ -904,11 +904,8 @@ fn flier_strike_lines(
     out: &mut Vec<(String, egui::Color32)>,
 ) {
     match super::previews::flier_strike(world, square) {
-        Some(steps) if steps.len() == 1 => out.push((
-            "click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)".into(),
-            GOOD,
-        )),
-        Some(_) => out.push(("click: fly beside it and strike with the standard action left (004:691)".into(), GOOD)),
+        Some(steps) if steps.len() == 1 => out.push((tr("preview-click-a-dive-attack-on"), GOOD)),
+        Some(_) => out.push((tr("preview-click-fly-beside-it-and"), GOOD)),
         None => out.push((
             match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
                 crate::rules::core::altitude::Scale::Normal => {
@@ -1003,12 +1000,18 @@ fn first_aid_lines(
         Some(Ok(aid)) => {
             let chance = aid.chance() * 100.0;
             out.push((
-                format!("first aid: Heal {:+} against DC 15 — {chance:.0}% to stabilise it (004:283)", aid.bonus),
+                tr!(
+                    "preview-first-aid-heal-against-dc",
+                    bonus = format!("{:+}", aid.bonus),
+                    chance = format!("{:.0}", chance)
+                ),
                 GOOD,
             ));
-            out.push(("a standard action that provokes (004:107); click to tend it".into(), WARN));
+            out.push((tr("preview-a-standard-action-that-provokes"), WARN));
         }
-        Some(Err(refusal)) => out.push((format!("no first aid: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Some(Err(refusal)) => {
+            out.push((tr!("preview-no-first-aid", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
+        }
         None => {}
     }
 }
@@ -1028,49 +1031,39 @@ fn special_attack_lines(
     match world.resource::<Previews>().overrun.clone() {
         Some(Ok(o)) if o.blocks => {
             out.push((
-                format!(
-                    "overrun: it blocks — {} — {:.0}% to go through (004:534)",
-                    contest_terms(&o.attacker, &o.defender),
-                    o.chance() * 100.0
+                tr!(
+                    "preview-overrun-it-blocks-to-go",
+                    defender = contest_terms(&o.attacker, &o.defender),
+                    chance = format!("{:.0}", o.chance() * 100.0)
                 ),
                 GOOD,
             ));
             out.push((
-                format!(
-                    "won, it falls prone and you go on through its space ({} squares, 004:535); lost, it may knock                      you down ({}) and you fall back, your move over",
-                    o.squares,
-                    contest_terms(&o.knock, &o.resist)
+                tr!(
+                    "preview-won-it-falls-prone-and",
+                    squares = o.squares.to_string(),
+                    resist = contest_terms(&o.knock, &o.resist)
                 ),
                 WARN,
             ));
-            out.push(("the move and the standard action of your turn; click to overrun".into(), GOOD));
+            out.push((tr("preview-the-move-and-the-standard"), GOOD));
         }
-        Some(Ok(o)) => out.push((
-            format!(
-                "overrun: it would step aside (its block would fail more often than not): you go through, {} squares                  (004:533); click to overrun",
-                o.squares
-            ),
-            GOOD,
-        )),
-        Some(Err(refusal)) if refusal.reason.starts_with("it must stand next to the foe") => out.push((
-            "overrun: not next to it; a click charges to it and overruns at +2 if a lane is clear (004:534)".into(),
-            WARN,
-        )),
-        Some(Err(refusal)) => out.push((format!("no overrun: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Some(Ok(o)) => out.push((tr!("preview-overrun-it-would-step-aside", squares = o.squares.to_string()), GOOD)),
+        Some(Err(refusal)) if refusal.reason.starts_with("it must stand next to the foe") => {
+            out.push((tr("preview-overrun-not-next-to-it"), WARN))
+        }
+        Some(Err(refusal)) => {
+            out.push((tr!("preview-no-overrun", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
+        }
         None => {}
     }
     match world.resource::<Previews>().coup_de_grace.clone() {
         Some(Ok(weapon)) => {
-            out.push((
-                format!(
-                    "coup de grâce with the {}: an automatic critical, then Fortitude DC 10 + damage or die                      (004:424); a full-round action",
-                    weapon.name
-                ),
-                GOOD,
-            ));
-            out.push(("it provokes from every foe that threatens you (004:426); click to strike".into(), WARN));
+            out.push((tr!("preview-coup-de-gr-ce-with", name = weapon.name.to_string()), GOOD));
+            out.push((tr("preview-it-provokes-from-every-foe"), WARN));
         }
-        Some(Err(refusal)) => out.push((format!("no coup de grâce: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Some(Err(refusal)) => out
+            .push((tr!("preview-no-coup-de-gr-ce", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD)),
         None => {}
     }
     if let Some(sunder) = sunder {
@@ -1095,22 +1088,21 @@ fn special_attack_lines(
         Some(Ok(f)) => {
             use crate::rules::special::feint::sum;
             out.push((
-                format!(
-                    "feint: Bluff {:+} ({}) against Sense Motive {:+} ({}) — {:.0}% (004:524)",
-                    sum(&f.plan.bluff),
-                    describe_modifiers(&f.plan.bluff),
-                    sum(&f.plan.sense_motive),
-                    describe_modifiers(&f.plan.sense_motive),
-                    f.chance * 100.0
+                tr!(
+                    "preview-feint-bluff-against-sense-motive",
+                    bluff = format!("{:+}", sum(&f.plan.bluff)),
+                    terms = describe_modifiers(&f.plan.bluff),
+                    sense_motive = format!("{:+}", sum(&f.plan.sense_motive)),
+                    terms2 = describe_modifiers(&f.plan.sense_motive),
+                    chance = format!("{:.0}", f.chance * 100.0)
                 ),
                 GOOD,
             ));
-            out.push((
-                "won, it keeps no Dex bonus against your next melee attack on it (004:524); click to feint".into(),
-                GOOD,
-            ));
+            out.push((tr("preview-won-it-keeps-no-dex"), GOOD));
         }
-        Some(Err(refusal)) => out.push((format!("no feint: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Some(Err(refusal)) => {
+            out.push((tr!("preview-no-feint", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
+        }
         None => {}
     }
 }
@@ -1121,26 +1113,30 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
         Ok(a) => {
             let ally = display_name(world, a.ally);
             out.push((
-                format!(
-                    "aid {ally}: the {} {:+} vs AC 10 — {:.0}% (004:444)",
-                    a.plan.weapon.name,
-                    total(&a.plan.modifiers),
-                    a.chance * 100.0
+                tr!(
+                    "preview-aid-the-vs-ac-10",
+                    ally = ally.to_string(),
+                    name = a.plan.weapon.name.to_string(),
+                    modifiers = format!("{:+}", total(&a.plan.modifiers)),
+                    chance = format!("{:.0}", a.chance * 100.0)
                 ),
                 GOOD,
             ));
             out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
-            out.push(("lasts until your next turn; click to aid (select another ally first to aid it)".into(), GOOD));
+            out.push((tr("preview-lasts-until-your-next-turn"), GOOD));
         }
-        Err(refusal) => out.push((format!("no aid: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Err(refusal) => {
+            out.push((tr!("preview-no-aid", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
+        }
     }
 }
 
 /// The two sides of a special attack's opposed check, each its check, bonus and terms.
 fn contest_terms(ours: &crate::rules::special::Side, theirs: &crate::rules::special::Side) -> String {
-    let side =
-        |s: &crate::rules::special::Side| format!("{} {:+} ({})", s.check, s.bonus(), describe_modifiers(&s.terms));
-    format!("{} against {}", side(ours), side(theirs))
+    let side = |s: &crate::rules::special::Side| {
+        format!("{} {:+} ({})", super::check_words(s.check), s.bonus(), describe_modifiers(&s.terms))
+    };
+    tr!("contest-terms", ours = side(ours), theirs = side(theirs))
 }
 
 /// A sunder on the hovered foe's weapon: the opposed attack rolls with their terms and the chance, the
@@ -1152,33 +1148,34 @@ fn sunder_lines(
     let s = match sunder {
         Ok(s) => s,
         Err(refusal) => {
-            out.push((format!("no sunder: {} ({})", refusal.reason, refusal.rule), BAD));
+            out.push((tr!("preview-no-sunder", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
             return;
         }
     };
     out.push((
-        format!(
-            "sunder its {} with the {}: {} — {:.0}% (004:501)",
-            s.struck(),
-            s.weapon.name,
-            contest_terms(&s.attacker, &s.defender),
-            s.chance() * 100.0
+        tr!(
+            "preview-sunder-its-with-the",
+            struck = (s.struck()).to_string(),
+            name = s.weapon.name.to_string(),
+            defender = contest_terms(&s.attacker, &s.defender),
+            chance = format!("{:.0}", s.chance() * 100.0)
         ),
         GOOD,
     ));
     let (hardness, hit_points) = s.toughness;
     out.push((
-        format!(
-            "won, your damage less its hardness {hardness} comes off its {} of {hit_points} hit points (004:502, \
-             004:505-523)",
-            s.hit_points_left()
+        tr!(
+            "preview-won-your-damage-less-its",
+            hardness = hardness.to_string(),
+            hit_points_left = (s.hit_points_left()).to_string(),
+            hit_points = hit_points.to_string()
         ),
         GOOD,
     ));
     if s.provokes {
-        out.push(("it provokes the foe's attack of opportunity (004:500)".into(), WARN));
+        out.push((tr("preview-it-provokes-the-foe-s"), WARN));
     }
-    out.push(("click to sunder".into(), GOOD));
+    out.push((tr("preview-click-to-sunder"), GOOD));
 }
 
 /// A disarm on the hovered foe: the opposed attack rolls with their terms and the chance, whether it
@@ -1190,45 +1187,46 @@ fn disarm_lines(
     let d = match disarm {
         Ok(d) => d,
         Err(refusal) => {
-            out.push((format!("no disarm: {} ({})", refusal.reason, refusal.rule), BAD));
+            out.push((tr!("preview-no-disarm", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
             return;
         }
     };
     if let Some(object) = &d.object {
         out.push((
-            format!(
-                "snatch its {object}, unarmed: {} — {:.0}% (004:497)",
-                contest_terms(&d.attacker, &d.defender),
-                d.chance() * 100.0
+            tr!(
+                "preview-snatch-its-unarmed",
+                object = object.to_string(),
+                defender = contest_terms(&d.attacker, &d.defender),
+                chance = format!("{:.0}", d.chance() * 100.0)
             ),
             GOOD,
         ));
-        out.push(("won, you hold it; lost, nothing more: no disarming back (004:497)".into(), GOOD));
+        out.push((tr("preview-won-you-hold-it-lost"), GOOD));
         if d.provokes {
-            out.push(("it provokes the foe's attack of opportunity; a wound spoils it (004:492)".into(), WARN));
+            out.push((tr("preview-it-provokes-the-foe-s-2"), WARN));
         }
-        out.push(("click to snatch".into(), GOOD));
+        out.push((tr("preview-click-to-snatch"), GOOD));
         return;
     }
     out.push((
-        format!(
-            "disarm its {} with the {}: {} — {:.0}% (004:493)",
-            d.item.name,
-            d.weapon.name,
-            contest_terms(&d.attacker, &d.defender),
-            d.chance() * 100.0
+        tr!(
+            "preview-disarm-its-with-the",
+            name = d.item.name.to_string(),
+            name2 = d.weapon.name.to_string(),
+            defender = contest_terms(&d.attacker, &d.defender),
+            chance = format!("{:.0}", d.chance() * 100.0)
         ),
         GOOD,
     ));
     let won = if d.weapon.unarmed { "won, you hold its weapon" } else { "won, its weapon falls at its feet" };
     out.push((format!("{won} (004:494)"), GOOD));
     if d.counter {
-        out.push(("lost, it may disarm you back at once (004:495)".into(), WARN));
+        out.push((tr("preview-lost-it-may-disarm-you"), WARN));
     }
     if d.provokes {
-        out.push(("it provokes the foe's attack of opportunity; a wound spoils the disarm (004:492)".into(), WARN));
+        out.push((tr("preview-it-provokes-the-foe-s-3"), WARN));
     }
-    out.push(("click to disarm".into(), GOOD));
+    out.push((tr("preview-click-to-disarm"), GOOD));
 }
 
 /// The turning a click would make: its check and damage, and each undead within reach, nearest first, with
@@ -1241,62 +1239,66 @@ fn turning_lines(
     let plan = match turning {
         Ok(plan) => plan,
         Err(refusal) => {
-            out.push((format!("no turning: {} ({})", refusal.reason, refusal.rule), BAD));
+            out.push((tr!("preview-no-turning", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
             return;
         }
     };
     let (verb, worst) = match (plan.kind, plan.turning.energy) {
-        (TurnKind::Dispel, _) => ("dispel the turning of", "freed"),
-        (TurnKind::Bolster, _) => ("bolster", "bolstered"),
-        (_, Energy::Positive) => ("turn", "destroyed"),
-        (_, Energy::Negative) => ("rebuke", "commanded"),
+        (TurnKind::Dispel, _) => (tr("turning-dispel"), tr("turning-freed")),
+        (TurnKind::Bolster, _) => (tr("turning-bolster"), tr("turning-bolstered")),
+        (_, Energy::Positive) => (tr("turning-turn"), tr("turning-destroyed")),
+        (_, Energy::Negative) => (tr("turning-rebuke"), tr("turning-commanded")),
     };
     out.push((
-        format!(
-            "{verb} undead as a cleric of level {}: d20 {:+} on the table (004:552-563), then 2d6 {:+} Hit Dice \
-             (004:546); {} more today",
-            plan.turning.level, plan.check_bonus, plan.damage_bonus, plan.uses_left
+        tr!(
+            "preview-undead-as-a-cleric-of",
+            verb = verb.to_string(),
+            level = plan.turning.level.to_string(),
+            check_bonus = format!("{:+}", plan.check_bonus),
+            damage_bonus = format!("{:+}", plan.damage_bonus),
+            uses_left = plan.uses_left.to_string()
         ),
         GOOD,
     ));
     if plan.undead.is_empty() {
-        out.push(("no undead within 18 m with a line of effect (004:542)".into(), WARN));
+        out.push((tr("preview-no-undead-within-18-m"), WARN));
     }
     for u in &plan.undead {
         if plan.kind != TurnKind::Turn {
             let line = match (plan.kind, u.turned_by_check) {
-                (TurnKind::Dispel, Some(check)) => format!(
-                    "{}: {} HD, turned by a check of {check} — {:.0}% to equal it (004:568); {worst}",
-                    u.id,
-                    u.hit_dice,
-                    (1..=20).filter(|d| d + plan.check_bonus >= check).count() as f32 * 5.0
+                (TurnKind::Dispel, Some(check)) => tr!(
+                    "preview-hd-turned-by-a-check",
+                    id = u.id.to_string(),
+                    hit_dice = u.hit_dice.to_string(),
+                    check = check.to_string(),
+                    count = format!("{:.0}", (1..=20).filter(|d| d + plan.check_bonus >= check).count() as f32 * 5.0),
+                    worst = worst.to_string()
                 ),
-                _ => format!(
-                    "{}: {} HD — bolstered to the table's row if higher, for 10 rounds (004:570)",
-                    u.id, u.hit_dice
-                ),
+                _ => tr!("preview-hd-bolstered-to-the-table", id = u.id.to_string(), hit_dice = u.hit_dice.to_string()),
             };
             out.push((line, GREY));
             continue;
         }
-        let fate = if plan.turning.level >= 2 * u.hit_dice { worst } else { "turned for 10 rounds" };
+        let fate = if plan.turning.level >= 2 * u.hit_dice { worst.clone() } else { tr("turning-turned-10-rounds") };
         let resisting = if u.against_check > u.hit_dice as i32 {
-            format!(", {} against the check", u.against_check)
+            tr!("preview-against-the-check", against_check = u.against_check.to_string())
         } else {
             String::new()
         };
         out.push((
-            format!(
-                "{}: {} HD{resisting}, {:.1} m — {:.0}% the check reaches it; {fate}",
-                u.id,
-                u.hit_dice,
-                u.distance as f32 * 1.5,
-                plan.chance_for(u.against_check) * 100.0
+            tr!(
+                "preview-hd-m-the-check-reaches",
+                id = u.id.to_string(),
+                hit_dice = u.hit_dice.to_string(),
+                resisting = resisting.to_string(),
+                distance = format!("{:.1}", u.distance as f32 * 1.5),
+                chance = format!("{:.0}", plan.chance_for(u.against_check) * 100.0),
+                fate = fate.to_string()
             ),
             GREY,
         ));
     }
-    out.push((format!("the nearest first, as far as the damage goes; click anywhere to {verb}"), GOOD));
+    out.push((tr!("preview-the-nearest-first-as-far", verb = verb.to_string()), GOOD));
 }
 
 /// A bull rush on the hovered foe: the charge that brings the rusher there, who strikes as it enters, the
@@ -1309,48 +1311,41 @@ fn bull_rush_lines(
     let r = match rush {
         Ok(r) => r,
         Err(refusal) => {
-            out.push((format!("no bull rush: {} ({})", refusal.reason, refusal.rule), BAD));
+            out.push((tr!("preview-no-bull-rush", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
             return;
         }
     };
     let name = |e: Entity| display_name(world, e);
     let p = &r.plan;
     out.push((
-        format!("bull rush: {} — {:.0}% (004:448)", contest_terms(&p.attacker, &p.defender), r.chance * 100.0),
+        tr!(
+            "preview-bull-rush",
+            defender = contest_terms(&p.attacker, &p.defender),
+            chance = format!("{:.0}", r.chance * 100.0)
+        ),
         GOOD,
     ));
     if let Some(to) = r.charge_to {
-        out.push((format!("charges to {to} first, then rushes: +2 (004:458); the way is seen on arrival"), WARN));
+        out.push((tr!("preview-charges-to-first-then-rushes", to = to.to_string()), WARN));
     } else {
         if p.provokers.is_empty() {
-            out.push(("entering its space provokes no one (004:447)".into(), GREY));
+            out.push((tr("preview-entering-its-space-provokes-no"), GREY));
         } else {
             let names: Vec<String> = p.provokers.iter().map(|e| name(*e)).collect();
-            out.push((
-                format!(
-                    "entering its space provokes: {} — a blow by another than the foe strikes the foe on 25% (004:447)",
-                    names.join(", ")
-                ),
-                WARN,
-            ));
+            out.push((tr!("preview-entering-its-space-provokes-a", names = names.join(", ")), WARN));
         }
         let way: Vec<String> = p.pushes.iter().map(|f| f.origin.to_string()).collect();
         match (p.pushes.first(), p.follows.is_empty()) {
-            (None, _) => out.push(("won, it cannot be pushed: the square behind it is barred (004:449)".into(), WARN)),
+            (None, _) => out.push((tr("preview-won-it-cannot-be-pushed"), WARN)),
             (Some(first), true) => {
-                out.push((format!("won: pushed to {}; you stay (004:449; / to follow)", first.origin), GOOD));
+                out.push((tr!("preview-won-pushed-to-you-stay", origin = first.origin.to_string()), GOOD));
             }
-            (Some(_), false) => out.push((
-                format!(
-                    "won: pushed to {}, one square more per 5 points, you following (004:449; / to stay)",
-                    way.join(", then ")
-                ),
-                GOOD,
-            )),
+            (Some(_), false) => out
+                .push((tr!("preview-won-pushed-to-one-square", then = way.join(&tr("preview-then-separator"))), GOOD)),
         }
     }
-    out.push(("lost: you are thrown back 1.5 m (004:450)".into(), WARN));
-    out.push(("click to rush".into(), GOOD));
+    out.push((tr("preview-lost-you-are-thrown-back"), WARN));
+    out.push((tr("preview-click-to-rush"), GOOD));
 }
 
 /// A trip on the hovered foe: the touch attack and the check, each with its terms and chance (004:483-489).
@@ -1358,37 +1353,41 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
     let t = match trip {
         Ok(t) => t,
         Err(refusal) => {
-            out.push((format!("no trip: {} ({})", refusal.reason, refusal.rule), BAD));
+            out.push((tr!("preview-no-trip", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
             return;
         }
     };
     let percent = |p: f32| format!("{:.0}%", p * 100.0);
     out.push((
-        format!(
-            "trip with the {}: {} to lay it down (004:483-489)",
-            t.plan.touch.weapon.name,
-            percent(t.touch_chance * t.check_chance)
+        tr!(
+            "preview-trip-with-the-to-lay",
+            name = t.plan.touch.weapon.name.to_string(),
+            chance = percent(t.touch_chance * t.check_chance)
         ),
         GOOD,
     ));
     out.push((
-        format!(
-            "touch attack {:+} vs touch AC {} — {} (004:484, 004:199)",
-            total(&t.plan.touch.modifiers),
-            t.plan.touch.armor_class,
-            percent(t.touch_chance)
+        tr!(
+            "preview-touch-attack-vs-touch-ac",
+            modifiers = format!("{:+}", total(&t.plan.touch.modifiers)),
+            armor_class = t.plan.touch.armor_class.to_string(),
+            chance = percent(t.touch_chance)
         ),
         GREY,
     ));
     out.push((
-        format!("then {} — {} (004:485)", contest_terms(&t.plan.attacker, &t.plan.defender), percent(t.check_chance)),
+        tr!(
+            "preview-then-trip-check",
+            terms = contest_terms(&t.plan.attacker, &t.plan.defender),
+            chance = percent(t.check_chance)
+        ),
         GREY,
     ));
-    out.push(("lost, the foe may trip back at once (004:485)".into(), WARN));
+    out.push((tr("preview-lost-the-foe-may-trip"), WARN));
     if t.plan.provokes {
-        out.push(("unarmed: it provokes an attack of opportunity from the foe (004:484)".into(), WARN));
+        out.push((tr("preview-unarmed-it-provokes-an-attack"), WARN));
     }
-    out.push(("click to trip".into(), GOOD));
+    out.push((tr("preview-click-to-trip"), GOOD));
 }
 
 /// A splash weapon's throw: the ranged touch attack (or AC 5 at an intersection) with its terms and chance,
@@ -1401,40 +1400,40 @@ fn throw_lines(
     let t = match throw {
         Ok(t) => t,
         Err(refusal) => {
-            out.push((format!("no throw: {} ({})", refusal.reason, refusal.rule), BAD));
+            out.push((tr!("preview-no-throw", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
             return;
         }
     };
     let name = |e: Entity| display_name(world, e);
     let at = match t.target {
         Some(target) => format!("{} (touch AC {})", name(target), t.armor_class),
-        None => "the intersection (AC 5, 004:529)".to_string(),
+        None => tr("preview-the-intersection-ac-5-004"),
     };
     out.push((
-        format!(
-            "throw the {} at {at}: {:+} — {:.0}% (004:528)",
-            t.weapon.name,
-            total(&t.modifiers),
-            t.chance() * 100.0
+        tr!(
+            "preview-throw-the-at",
+            name = t.weapon.name.to_string(),
+            at = at.to_string(),
+            modifiers = format!("{:+}", total(&t.modifiers)),
+            chance = format!("{:.0}", t.chance() * 100.0)
         ),
         GOOD,
     ));
-    out.push((format!("bonus: {}", describe_modifiers(&t.modifiers)), GREY));
+    out.push((tr!("attack-bonus", terms = describe_modifiers(&t.modifiers)), GREY));
     let splash = t.weapon.splash.as_ref();
-    let direct = if t.target.is_some() { format!("{} to it, ", t.weapon.damage) } else { String::new() };
+    let direct =
+        if t.target.is_some() { tr!("preview-to-it", damage = t.weapon.damage.to_string()) } else { String::new() };
     out.push((
-        format!(
-            "on target: {direct}{} splash to every creature within 1.5 m{} (shaded)",
-            splash.map_or_else(String::new, |s| s.damage.to_string()),
-            if splash.is_some_and(|s| s.undead_only) { ", undead only" } else { "" }
+        tr!(
+            "preview-on-target-splash-to-every",
+            direct = direct.to_string(),
+            damage = (splash.map_or_else(String::new, |s| s.damage.to_string())).to_string(),
+            undead_only = if splash.is_some_and(|s| s.undead_only) { tr("preview-undead-only") } else { String::new() }
         ),
         GOOD,
     ));
-    out.push((
-        format!("a miss scatters {} square(s) by 1d8: 1 short, then clockwise (numbered, 004:530)", t.increments),
-        WARN,
-    ));
-    out.push(("it provokes in a threatened square, as a ranged attack (004:90); click to throw".into(), GOOD));
+    out.push((tr!("preview-a-miss-scatters-square-s", increments = t.increments.to_string()), WARN));
+    out.push((tr("preview-it-provokes-in-a-threatened"), GOOD));
 }
 
 /// A grapple move on the hovered foe: for a grab the touch attack and the hold's check, who strikes as it
@@ -1448,7 +1447,7 @@ fn grapple_lines(
     let g = match grapple {
         Ok(g) => g,
         Err(refusal) => {
-            out.push((format!("no grapple: {} ({})", refusal.reason, refusal.rule), BAD));
+            out.push((tr!("preview-no-grapple", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
             return;
         }
     };
@@ -1456,40 +1455,40 @@ fn grapple_lines(
     let name = |e: Entity| display_name(world, e);
     if let Some(grab) = &g.grab {
         let what = if grab.joining { "join the grapple (004:615)" } else { "grapple it (004:579-587)" };
-        out.push((format!("{what}: {} to hold it", percent(g.chance)), GOOD));
+        out.push((tr!("preview-to-hold-it", what = what.to_string(), chance = percent(g.chance)), GOOD));
         if let (Some(touch), Some(chance)) = (&grab.touch, g.touch_chance) {
             out.push((
-                format!(
-                    "touch attack {:+} vs touch AC {} — {} (004:582)",
-                    total(&touch.modifiers),
-                    touch.armor_class,
-                    percent(chance)
+                tr!(
+                    "preview-touch-attack-vs-touch-ac-2",
+                    modifiers = format!("{:+}", total(&touch.modifiers)),
+                    armor_class = touch.armor_class.to_string(),
+                    chance = percent(chance)
                 ),
                 GREY,
             ));
         }
         out.push((
-            format!(
-                "then {} — {} (004:583)",
-                contest_terms(&grab.attacker, &grab.defender),
-                percent(grab.attacker.chance_against(&grab.defender))
+            tr!(
+                "preview-then-grapple-check",
+                terms = contest_terms(&grab.attacker, &grab.defender),
+                chance = percent(grab.attacker.chance_against(&grab.defender))
             ),
             GREY,
         ));
-        out.push(("won, an unarmed strike's damage, and you move into its space (004:583, 004:586)".into(), GOOD));
+        out.push((tr("preview-won-an-unarmed-strike-s"), GOOD));
         if g.target_strikes {
-            out.push(("it provokes: the foe strikes first, and a wound spoils the grapple (004:581)".into(), WARN));
+            out.push((tr("preview-it-provokes-the-foe-strikes"), WARN));
         } else if grab.provokes {
-            out.push(("it provokes, but the foe cannot strike now (004:581)".into(), GREY));
+            out.push((tr("preview-it-provokes-but-the-foe"), GREY));
         }
         if !g.strikers.is_empty() {
             let names: Vec<String> = g.strikers.iter().map(|e| name(*e)).collect();
-            out.push((format!("moving in provokes from: {} (004:586)", names.join(", ")), WARN));
+            out.push((tr!("preview-moving-in-provokes-from", names = names.join(", ")), WARN));
         }
         if grab.into.is_none() {
-            out.push(("no room to enter its space: a hold would be let go at once (004:587)".into(), WARN));
+            out.push((tr("preview-no-room-to-enter-its"), WARN));
         }
-        out.push(("click to grapple".into(), GOOD));
+        out.push((tr("preview-click-to-grapple"), GOOD));
         return;
     }
     let Some(hold) = &g.hold else { return };
@@ -1508,7 +1507,7 @@ fn grapple_lines(
     for (foe, side) in &hold.opponents {
         out.push((format!("against {}: {}", name(*foe), contest_terms(&hold.attacker, side)), GREY));
     }
-    out.push(("click to do it".into(), GOOD));
+    out.push((tr("preview-click-to-do-it"), GOOD));
 }
 
 /// A flier's flights: how many squares its flight can end on, the speed declared, and the flight to the
@@ -1524,13 +1523,16 @@ fn flight_lines(
     let chase = world.resource::<crate::rules::core::battlefield::Battlefield>().scale()
         == crate::rules::core::altitude::Scale::Chase;
     let climb = match choice.climb {
-        0 => "level".to_string(),
-        _ if chase && choice.climb > 0 => "climbing a band: each square costs 2".into(),
-        _ if chase => "diving a band: each square costs a half".into(),
-        n if n > 0 => format!("climbing {} m first", n as f32 * 1.5),
-        n => format!("diving {} m first", -n as f32 * 1.5),
+        0 => tr("preview-level-flight"),
+        _ if chase && choice.climb > 0 => tr("preview-climbing-a-band-each-square"),
+        _ if chase => tr("preview-diving-a-band-each-square"),
+        n if n > 0 => tr!("preview-climbing-m-first", n = (n as f32 * 1.5).to_string()),
+        n => tr!("preview-diving-m-first", n = (-n as f32 * 1.5).to_string()),
     };
-    out.push((format!("flying ({climb}; Q climbs, Z dives): {} squares its flight can end on", flights.len()), WARN));
+    out.push((
+        tr!("preview-flying-q-climbs-z-dives", climb = climb.to_string(), flights = (flights.len()).to_string()),
+        WARN,
+    ));
     let fly_m = active
         .map(|a| super::turn::flier_of(world, a))
         .and_then(|f| world.get::<Speed>(f))
@@ -1543,16 +1545,17 @@ fn flight_lines(
             let last = f.waypoints.last();
             let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
             out.push((
-                format!(
-                    "flight: {}, {} squares ({} m), {} manoeuvres, ends at {} heading {} (004:689-732)",
-                    crate::rules::core::facts::plain(f.status),
-                    f.spent,
-                    f.spent as f32 * scale.square_m(),
-                    f.maneuvers,
-                    scale.altitude_label(last.map_or(0, |w| w.altitude)),
-                    crate::rules::core::facts::plain(
+                tr!(
+                    "preview-flight-squares-m-manoeuvres-ends",
+                    status = (crate::rules::core::facts::plain(f.status)).to_string(),
+                    spent = f.spent.to_string(),
+                    square_m = (f.spent as f32 * scale.square_m()).to_string(),
+                    maneuvers = f.maneuvers.to_string(),
+                    altitude = (scale.altitude_label(last.map_or(0, |w| w.altitude))).to_string(),
+                    heading = (crate::rules::core::facts::plain(
                         last.map_or(crate::rules::core::geometry::Direction::North, |w| w.heading)
-                    )
+                    ))
+                    .to_string()
                 ),
                 if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) { BAD } else { GOOD },
             ));
@@ -1562,15 +1565,20 @@ fn flight_lines(
                     .iter()
                     .map(|c| {
                         let m = c.maneuver;
-                        format!("{} DC {} at step {} (failed: {})", m.name(), c.dc, c.step + 1, m.on_failure())
+                        tr!(
+                            "preview-dc-at-step-failed",
+                            m = (m.name()).to_string(),
+                            dc = c.dc.to_string(),
+                            step = (c.step + 1).to_string(),
+                            on_failure = (m.on_failure()).to_string()
+                        )
                     })
                     .collect();
                 out.push((
-                    format!(
-                        "fly checks, all made {:.0}% of the time: {}; after a failed one, no other advanced \
-                         manoeuvre this round (004:749-780)",
-                        planned.chance * 100.0,
-                        checks.join(", ")
+                    tr!(
+                        "preview-fly-checks-all-made-of",
+                        chance = format!("{:.0}", planned.chance * 100.0),
+                        checks = (checks.join(", ")).to_string()
                     ),
                     WARN,
                 ));
@@ -1583,10 +1591,7 @@ fn flight_lines(
                 ));
             }
         }
-        None => out.push((
-            "no flight ends here this turn: its heading, speed and manoeuvres do not allow it (004:745)".into(),
-            BAD,
-        )),
+        None => out.push((tr("preview-no-flight-ends-here-this"), BAD)),
     }
 }
 
@@ -1594,7 +1599,7 @@ fn flight_lines(
 fn mode_hint(choice: &Choice) -> Option<String> {
     match (&choice.mode, &choice.spell) {
         (super::state::Mode::Cast, Some(spell)) => {
-            Some(format!("casting {spell}: click a creature (itself, an ally or a foe)"))
+            Some(tr!("preview-casting-click-a-creature-itself", spell = spell.to_string()))
         }
         (super::state::Mode::Ready, _) => Some(ready_hint(choice)),
         _ => None,
@@ -1604,18 +1609,15 @@ fn mode_hint(choice: &Choice) -> Option<String> {
 /// What a click readies in ready mode, and the keys that choose another action (004:620-622).
 fn ready_hint(choice: &Choice) -> String {
     use super::state::Readying;
-    let keys = "D total defence, U stand up, P potion, K a spell, M a move";
+    let keys = tr("preview-ready-keys");
     match &choice.readying {
-        None => format!(
-            "ready an attack (004:621): click a foe to strike when it acts, any other square to strike the \
-             first foe that steps into reach; or {keys}"
-        ),
-        Some(Readying::MoveTo(None)) => "ready a move: click the square to move to".into(),
+        None => tr!("preview-ready-an-attack-click-a", keys = keys.to_string()),
+        Some(Readying::MoveTo(None)) => tr("preview-ready-a-move-click-the"),
         Some(Readying::MoveTo(Some(to))) => {
-            format!("ready a move to {to}: click the creature whose action sets it off")
+            tr!("preview-ready-a-move-to-click", to = to.to_string())
         }
         Some(Readying::Action(action)) => {
-            format!("ready {action} (004:621): click the creature whose action sets it off; or {keys}")
+            tr!("preview-ready-click-the-creature-whose", action = action.to_string(), keys = keys.to_string())
         }
     }
 }
@@ -1630,45 +1632,47 @@ fn cast_lines(
         Ok(c) => {
             let def = &c.spell.def;
             out.push((
-                format!(
-                    "cast {} (level {}, {}, {} left)",
-                    c.spell.name,
-                    def.level,
-                    match def.casting {
-                        crate::rules::magic::CastingTime::Standard => "a standard action".to_string(),
-                        crate::rules::magic::CastingTime::Rounds(n) =>
-                            format!("{n} round(s): threatens nothing meanwhile"),
-                    },
-                    c.spell.uses
+                tr!(
+                    "preview-cast-level-left",
+                    name = c.spell.name.to_string(),
+                    level = def.level.to_string(),
+                    meanwhile = (match def.casting {
+                        crate::rules::magic::CastingTime::Standard => tr("cost-standard"),
+                        crate::rules::magic::CastingTime::Rounds(n) => tr!("preview-casting-rounds", rounds = n),
+                    })
+                    .to_string(),
+                    uses = c.spell.uses.to_string()
                 ),
                 GOOD,
             ));
             if choice.defensively {
                 let chance = crate::preview::CastPreview::chance(c.concentration, c.defensive_dc);
                 out.push((
-                    format!(
-                        "defensively: Concentration {:+} vs DC {} — {:.0}% (004:197)",
-                        c.concentration,
-                        c.defensive_dc,
-                        chance * 100.0
+                    tr!(
+                        "preview-defensively-concentration-vs-dc",
+                        concentration = format!("{:+}", c.concentration),
+                        defensive_dc = c.defensive_dc.to_string(),
+                        chance = format!("{:.0}", chance * 100.0)
                     ),
                     WARN,
                 ));
             } else if c.provokes_from.is_empty() {
-                out.push(("no foe threatens the caster: no attack of opportunity".into(), GOOD));
+                out.push((tr("preview-no-foe-threatens-the-caster"), GOOD));
             } else {
                 out.push((
-                    format!(
-                        "provokes from {} (004:196); G to cast defensively: DC {}",
-                        c.provokes_from.join(", "),
-                        c.defensive_dc
+                    tr!(
+                        "preview-provokes-from-g-to-cast",
+                        provokes_from = (c.provokes_from.join(", ")).to_string(),
+                        defensive_dc = c.defensive_dc.to_string()
                     ),
                     BAD,
                 ));
             }
-            out.push(("click to cast".into(), GOOD));
+            out.push((tr("preview-click-to-cast"), GOOD));
         }
-        Err(refusal) => out.push((format!("no casting: {} ({})", refusal.reason, refusal.rule), BAD)),
+        Err(refusal) => {
+            out.push((tr!("preview-no-casting", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
+        }
     }
 }
 
@@ -1713,11 +1717,11 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
         });
         match crate::rules::attack::underwater::with_water(ranged_cover(field, *at, here, &bystanders), water) {
             Cover::None => {}
-            Cover::Total => found.push(format!("{id} (total: no line of effect)")),
+            Cover::Total => found.push(tr!("preview-total-no-line-of-effect", id = id.to_string())),
             Cover::Hard { what } => found.push(format!("{id} (+4, {what})")),
             Cover::Soft { creature } => found.push(format!("{id} (+4 soft, {creature})")),
             Cover::Improved { what } => found.push(format!("{id} (+8 improved, {what})")),
-            Cover::Water => found.push(format!("{id} (+8 improved, in the water)")),
+            Cover::Water => found.push(tr!("preview-8-improved-in-the-water", id = id.to_string())),
         }
     }
     found
@@ -2101,22 +2105,21 @@ fn declared_speed(speed: Option<crate::rules::core::names::SpeedStatus>, deceler
             return "speed: as the flight goes (V declares one: hover, stall, deceleration, slow, fast, top speed)"
                 .into();
         }
-        Some(Stall) if decelerate => format!(
-            "deceleration: under {half} m, a fly check DC 15 and two manoeuvres; made, it is slow and does not \
-             drop; failed, a stall (004:759-762)"
-        ),
+        Some(Stall) if decelerate => tr!("preview-deceleration-under-m-a-fly", half = half.to_string()),
         Some(Hover) => {
-            format!("hover: {quarter} m at most, a move and a standard action; click itself to stay put (004:708-709)")
+            tr!("preview-hover-m-at-most-a", quarter = quarter.to_string())
         }
         Some(Stall) => {
-            format!("stall: under {half} m, a move and a standard action; 45 m down after (004:691, 004:701)")
+            tr!("preview-stall-under-m-a-move", half = half.to_string())
         }
-        Some(Slow) => format!("slow: {half} to {fly_m} m, a move and a standard action (004:692)"),
-        Some(Fast) => format!("fast: over {fly_m} up to {double} m, two moves, or a dive attack (004:693)"),
-        Some(TopSpeed) => format!("top speed: over {double} up to {} m, a run and nothing else (004:694)", fly_m * 4.0),
-        Some(FreeFall) => "free fall (004:690)".into(),
+        Some(Slow) => tr!("preview-slow-to-m-a-move", half = half.to_string(), fly_m = fly_m.to_string()),
+        Some(Fast) => tr!("preview-fast-over-up-to-m", fly_m = fly_m.to_string(), double = double.to_string()),
+        Some(TopSpeed) => {
+            tr!("preview-top-speed-over-up-to", double = double.to_string(), fly_m = (fly_m * 4.0).to_string())
+        }
+        Some(FreeFall) => tr("preview-free-fall"),
     };
-    format!("declared speed (V): {what}")
+    tr!("preview-declared-speed-v", what = what.to_string())
 }
 
 /// What the flyby and collide modes ask for, and what a click on the hovered creature would fly
@@ -2128,7 +2131,12 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
     let hovered = world.resource::<Previews>().hovered.filter(|h| *h != me);
     let flight_words = |p: &crate::rules::aerial::planner::PlannedFlight| {
         let f = &p.flight;
-        format!("{} squares, {}, {} manoeuvres", f.spent, crate::rules::core::facts::plain(f.status), f.maneuvers)
+        tr!(
+            "preview-squares-manoeuvres",
+            spent = f.spent.to_string(),
+            status = (crate::rules::core::facts::plain(f.status)).to_string(),
+            maneuvers = f.maneuvers.to_string()
+        )
     };
     match (choice.mode, &choice.flyby) {
         (Mode::Flyby, None) => {
@@ -2140,23 +2148,27 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
             ));
             match (manoeuvre, hovered) {
                 (Some(Ok(p)), Some(foe)) => out.push((
-                    format!(
-                        "click: strike {} after {} of the flight, then choose where it ends",
-                        name(foe),
-                        flight_words(&p)
+                    tr!(
+                        "preview-click-strike-after-of-the",
+                        foe = (name(foe)).to_string(),
+                        p = (flight_words(&p)).to_string()
                     ),
                     GOOD,
                 )),
-                (Some(Err(r)), Some(_)) => out.push((format!("no flyby on it: {} ({})", r.reason, r.rule), BAD)),
+                (Some(Err(r)), Some(_)) => out.push((
+                    tr!("preview-no-flyby-on-it", reason = r.reason.to_string(), rule = r.rule.to_string()),
+                    BAD,
+                )),
                 _ => {}
             }
         }
         (Mode::Flyby, Some(point)) => out.push((
-            format!(
-                "{} on {} from {}: click where the flight ends, or that square to end there; Esc cancels",
-                if point.swoop { "swoop, the claw for double damage, DC 20," } else { "flyby attack" },
-                name(point.target),
-                point.at().map_or_else(String::new, |s| s.to_string()),
+            tr!(
+                "preview-on-from-click-where-the",
+                attack = (if point.swoop { "swoop, the claw for double damage, DC 20," } else { "flyby attack" })
+                    .to_string(),
+                target = (name(point.target)).to_string(),
+                s = (point.at().map_or_else(String::new, |s| s.to_string())).to_string()
             ),
             GOOD,
         )),
@@ -2166,11 +2178,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                          band) away; Bluff against its Sense Motive, won, -5 on its fly checks to turn after you \
                          (004:818)"
                     .to_string(),
-                Some(p) => format!(
-                    "bluffing {}: click where the flight ends; only the flights that turn into a cloud or dive away \
-                     are shaded (004:818)",
-                    name(p)
-                ),
+                Some(p) => tr!("preview-bluffing-click-where-the-flight", p = (name(p)).to_string()),
             },
             WARN,
         )),
@@ -2182,10 +2190,12 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                 WARN,
             ));
             match (manoeuvre, hovered) {
-                (Some(Ok(p)), Some(foe)) => {
-                    out.push((format!("click: fly into {}: {}", name(foe), flight_words(&p)), GOOD))
-                }
-                (Some(Err(r)), Some(_)) => out.push((format!("no collision: {} ({})", r.reason, r.rule), BAD)),
+                (Some(Ok(p)), Some(foe)) => out.push((
+                    tr!("preview-click-fly-into", foe = (name(foe)).to_string(), p = (flight_words(&p)).to_string()),
+                    GOOD,
+                )),
+                (Some(Err(r)), Some(_)) => out
+                    .push((tr!("preview-no-collision", reason = r.reason.to_string(), rule = r.rule.to_string()), BAD)),
                 _ => {}
             }
         }
@@ -2206,19 +2216,20 @@ fn breath_lines(
 ) {
     let Some(b) = world.get::<crate::rules::breath::Breath>(me) else { return };
     out.push((
-        format!(
-            "breath: a {} m {} of {}, Reflex DC {} for half; then 1 to {} rounds before the next",
-            b.weapon.length_m,
-            b.weapon.shape.name(),
-            b.weapon.damage,
-            b.dc,
-            b.weapon.recharge.count * b.weapon.recharge.sides
+        tr!(
+            "preview-breath-a-m-of-reflex",
+            length_m = b.weapon.length_m.to_string(),
+            shape = (b.weapon.shape.name()).to_string(),
+            damage = b.weapon.damage.to_string(),
+            dc = b.dc.to_string(),
+            sides = (b.weapon.recharge.count * b.weapon.recharge.sides).to_string()
         ),
         WARN,
     ));
     match breath {
-        None => out.push(("click a creature to breathe at it".into(), WARN)),
-        Some(Err(refusal)) => out.push((format!("no breath there: {} ({})", refusal.reason, refusal.rule), BAD)),
+        None => out.push((tr("preview-click-a-creature-to-breathe"), WARN)),
+        Some(Err(refusal)) => out
+            .push((tr!("preview-no-breath-there", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD)),
         Some(Ok((covered, saves))) => {
             let mine = world.get::<Faction>(me);
             let names: Vec<String> = covered
@@ -2228,11 +2239,19 @@ fn breath_lines(
                     if world.get::<Faction>(*e) == mine { format!("{id} (ally!)") } else { id }
                 })
                 .collect();
-            out.push((format!("click to breathe: covers {}", names.join(", ")), GOOD));
+            out.push((tr!("preview-click-to-breathe-covers", names = names.join(", ")), GOOD));
             for (e, chance, terms) in saves {
                 let id = display_name(world, e);
                 let terms = if terms.is_empty() { String::new() } else { format!(", {}", describe_modifiers(&terms)) };
-                out.push((format!("  {id} saves for half {:.0}%{terms}", chance * 100.0), GREY));
+                out.push((
+                    tr!(
+                        "preview-saves-for-half",
+                        id = id.to_string(),
+                        chance = format!("{:.0}", chance * 100.0),
+                        terms = terms.to_string()
+                    ),
+                    GREY,
+                ));
             }
         }
     }

@@ -104,6 +104,30 @@ pub fn movement_words(action: crate::rules::movement::MovementAction) -> String 
     })
 }
 
+/// A check as the interface names it ("Sense Motive").
+pub fn check_words(check: crate::rules::core::names::Check) -> String {
+    use crate::rules::core::names::Check;
+    crate::locale::tr(match check {
+        Check::Constitution => "check-constitution",
+        Check::Fly => "check-fly",
+        Check::Jump => "check-jump",
+        Check::Concentration => "check-concentration",
+        Check::Hide => "check-hide",
+        Check::Spot => "check-spot",
+        Check::Bluff => "check-bluff",
+        Check::SenseMotive => "check-sense-motive",
+        Check::Ride => "check-ride",
+        Check::Strength => "check-strength",
+        Check::Attack => "check-attack",
+        Check::Dexterity => "check-dexterity",
+        Check::Grapple => "check-grapple",
+        Check::EscapeArtist => "check-escape-artist",
+        Check::Tumble => "check-tumble",
+        Check::Swim => "check-swim",
+        Check::Heal => "check-heal",
+    })
+}
+
 /// A size category as the interface names it (004:377-386).
 pub fn size_words(size: crate::rules::core::size::Size) -> String {
     use crate::rules::core::size::Size;
