@@ -149,11 +149,11 @@ fn calls_with_arguments() -> Vec<(String, BTreeSet<String>)> {
                     '(' | '[' | '{' => depth += 1,
                     ')' | ']' | '}' if depth == 0 => break,
                     ')' | ']' | '}' => depth -= 1,
-                    '=' if depth == 0 && chars.peek() == Some(&' ') && !word.is_empty() => {
+                    '=' if depth == 0 && chars.peek().is_some_and(|c| c.is_whitespace()) && !word.is_empty() => {
                         names.insert(std::mem::take(&mut word));
                     }
                     c if c.is_ascii_alphanumeric() || c == '_' => word.push(c),
-                    ' ' => {}
+                    c if c.is_whitespace() => {}
                     _ => word.clear(),
                 }
                 if c == ',' || c == '(' {

@@ -211,6 +211,8 @@ struct TrackerRow {
 pub struct LogView {
     lines: Vec<(String, egui::Color32)>,
     seen: usize,
+    /// The language the lines are in: another one writes them all again.
+    language: crate::locale::Language,
 }
 
 /// What the player clicked in the panels, carried out in the next update.
@@ -390,7 +392,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
     if let (Some(speed), Some(altitude)) = (world.get::<Speed>(entity), world.get::<Altitude>(entity))
         && (speed.fly.is_some() || altitude.0 > 0)
     {
-        let heading = world.get::<Heading>(entity).map(|h| crate::rules::core::facts::plain(h.0)).unwrap_or_default();
+        let heading = world.get::<Heading>(entity).map(|h| super::heading_words(h.0)).unwrap_or_default();
         let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
         out.push((tr!("creature-altitude", altitude = scale.altitude_label(altitude.0), heading = heading), GREY));
     }
@@ -772,7 +774,7 @@ fn inspect(world: &mut World) -> Vec<(String, egui::Color32)> {
     {
         let covers = cover_from_foes(world, me, square);
         if !covers.is_empty() {
-            out.push((format!("standing here, cover against: {}", covers.join("; ")), WARN));
+            out.push((tr!("cover-standing-here", list = covers.join("; ")), WARN));
         }
     }
     if let Some(path) = path {
@@ -1122,7 +1124,7 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
                 ),
                 GOOD,
             ));
-            out.push((format!("bonus: {}", describe_modifiers(&a.plan.modifiers)), GREY));
+            out.push((tr!("attack-bonus", terms = describe_modifiers(&a.plan.modifiers)), GREY));
             out.push((tr("preview-lasts-until-your-next-turn"), GOOD));
         }
         Err(refusal) => {
@@ -1218,8 +1220,8 @@ fn disarm_lines(
         ),
         GOOD,
     ));
-    let won = if d.weapon.unarmed { "won, you hold its weapon" } else { "won, its weapon falls at its feet" };
-    out.push((format!("{won} (004:494)"), GOOD));
+    let won = if d.weapon.unarmed { tr("preview-disarm-won-unarmed") } else { tr("preview-disarm-won-armed") };
+    out.push((won, GOOD));
     if d.counter {
         out.push((tr("preview-lost-it-may-disarm-you"), WARN));
     }
@@ -1406,7 +1408,7 @@ fn throw_lines(
     };
     let name = |e: Entity| display_name(world, e);
     let at = match t.target {
-        Some(target) => format!("{} (touch AC {})", name(target), t.armor_class),
+        Some(target) => tr!("preview-throw-target", name = name(target), ac = t.armor_class),
         None => tr("preview-the-intersection-ac-5-004"),
     };
     out.push((
@@ -1493,19 +1495,19 @@ fn grapple_lines(
     }
     let Some(hold) = &g.hold else { return };
     let what = match g.action {
-        GrappleMove::Damage => "damage it, an unarmed strike, nonlethal (004:597)",
-        GrappleMove::LethalDamage => "damage it, lethal, at -4 (004:597)",
-        GrappleMove::Pin => "pin it for a round (004:606)",
-        GrappleMove::BreakPin => "break free of the pin (004:614)",
-        GrappleMove::Escape | GrappleMove::EscapeArtist => "escape (004:600)",
-        GrappleMove::Release | GrappleMove::Grab => "let go (004:612)",
-        GrappleMove::FreeAlly => "free the ally it pins (004:607)",
-        GrappleMove::TurnWeapon => "turn its light weapon against it, then an attack at -4 (004:609)",
-        GrappleMove::Move => "move the grapple there at half speed, taking all in it along (004:602)",
+        GrappleMove::Damage => "grapple-damage",
+        GrappleMove::LethalDamage => "grapple-lethal",
+        GrappleMove::Pin => "grapple-pin",
+        GrappleMove::BreakPin => "grapple-break-pin",
+        GrappleMove::Escape | GrappleMove::EscapeArtist => "grapple-escape",
+        GrappleMove::Release | GrappleMove::Grab => "grapple-let-go",
+        GrappleMove::FreeAlly => "grapple-free-ally",
+        GrappleMove::TurnWeapon => "grapple-turn-weapon",
+        GrappleMove::Move => "grapple-move",
     };
-    out.push((format!("{what}: {}", percent(g.chance)), GOOD));
+    out.push((tr!("grapple-chance", what = tr(what), chance = percent(g.chance)), GOOD));
     for (foe, side) in &hold.opponents {
-        out.push((format!("against {}: {}", name(*foe), contest_terms(&hold.attacker, side)), GREY));
+        out.push((tr!("grapple-against", name = name(*foe), terms = contest_terms(&hold.attacker, side)), GREY));
     }
     out.push((tr("preview-click-to-do-it"), GOOD));
 }
@@ -1547,15 +1549,14 @@ fn flight_lines(
             out.push((
                 tr!(
                     "preview-flight-squares-m-manoeuvres-ends",
-                    status = (crate::rules::core::facts::plain(f.status)).to_string(),
+                    status = super::speed_words(f.status),
                     spent = f.spent.to_string(),
                     square_m = (f.spent as f32 * scale.square_m()).to_string(),
                     maneuvers = f.maneuvers.to_string(),
                     altitude = (scale.altitude_label(last.map_or(0, |w| w.altitude))).to_string(),
-                    heading = (crate::rules::core::facts::plain(
+                    heading = super::heading_words(
                         last.map_or(crate::rules::core::geometry::Direction::North, |w| w.heading)
-                    ))
-                    .to_string()
+                    )
                 ),
                 if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) { BAD } else { GOOD },
             ));
@@ -1718,9 +1719,11 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
         match crate::rules::attack::underwater::with_water(ranged_cover(field, *at, here, &bystanders), water) {
             Cover::None => {}
             Cover::Total => found.push(tr!("preview-total-no-line-of-effect", id = id.to_string())),
-            Cover::Hard { what } => found.push(format!("{id} (+4, {what})")),
-            Cover::Soft { creature } => found.push(format!("{id} (+4 soft, {creature})")),
-            Cover::Improved { what } => found.push(format!("{id} (+8 improved, {what})")),
+            Cover::Hard { what } => found.push(tr!("cover-hard", id = id.clone(), what = what.to_string())),
+            Cover::Soft { creature } => found.push(tr!("cover-soft", id = id.clone(), creature = creature.to_string())),
+            Cover::Improved { what } => {
+                found.push(tr!("cover-improved", id = id.clone(), what = what.to_string()));
+            }
             Cover::Water => found.push(tr!("preview-8-improved-in-the-water", id = id.to_string())),
         }
     }
@@ -1767,8 +1770,11 @@ fn follow_log(
     time: Res<Time>,
     creatures: Query<(&CreatureId, &Name)>,
 ) {
-    if log.0.len() < view.seen {
-        *view = LogView::default();
+    // A shorter log is a new battle; another language, the same log in other words (no banner again).
+    let language = crate::locale::language();
+    let rewritten = view.language != language && view.seen > 0;
+    if log.0.len() < view.seen || view.language != language {
+        *view = LogView { language, ..LogView::default() };
     }
     if log.0.len() == view.seen {
         return;
@@ -1785,12 +1791,13 @@ fn follow_log(
             }
         }
         match fact {
+            _ if rewritten => {}
             Fact::TurnStarted { creature, round } => {
                 let creature = with_names(&creature.0, &names);
                 let text = if joining == Some(*round) {
                     format!("{} + {creature}", banner.text)
                 } else {
-                    format!("Round {round}: {creature}")
+                    tr!("banner-turn", round = *round, name = creature)
                 };
                 *banner = Banner { text, shown_at: time.elapsed_secs() };
                 joining = Some(*round);
@@ -2134,7 +2141,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
         tr!(
             "preview-squares-manoeuvres",
             spent = f.spent.to_string(),
-            status = (crate::rules::core::facts::plain(f.status)).to_string(),
+            status = super::speed_words(f.status),
             maneuvers = f.maneuvers.to_string()
         )
     };
@@ -2165,8 +2172,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
         (Mode::Flyby, Some(point)) => out.push((
             tr!(
                 "preview-on-from-click-where-the",
-                attack = (if point.swoop { "swoop, the claw for double damage, DC 20," } else { "flyby attack" })
-                    .to_string(),
+                attack = if point.swoop { tr("preview-swoop") } else { tr("preview-flyby-attack") },
                 target = (name(point.target)).to_string(),
                 s = (point.at().map_or_else(String::new, |s| s.to_string())).to_string()
             ),
@@ -2236,7 +2242,7 @@ fn breath_lines(
                 .iter()
                 .map(|e| {
                     let id = display_name(world, *e);
-                    if world.get::<Faction>(*e) == mine { format!("{id} (ally!)") } else { id }
+                    if world.get::<Faction>(*e) == mine { tr!("preview-ally-caught", name = id) } else { id }
                 })
                 .collect();
             out.push((tr!("preview-click-to-breathe-covers", names = names.join(", ")), GOOD));

@@ -8,6 +8,7 @@ pub mod clicks;
 pub mod editor;
 pub mod hud;
 pub mod input;
+pub mod log;
 pub mod menu;
 pub mod overlay;
 pub mod previews;
@@ -101,6 +102,112 @@ pub fn movement_words(action: crate::rules::movement::MovementAction) -> String 
         MovementAction::MinimumMovement => "movement-minimum",
         MovementAction::Charge => "movement-charge",
         MovementAction::Crawl => "movement-crawl",
+    })
+}
+
+/// An action as the combat log names it ("double move", "coup de grâce").
+pub fn action_words(action: &crate::rules::core::names::Action) -> String {
+    use crate::rules::core::names::Action;
+    crate::locale::tr(match action {
+        Action::Use(item) => return crate::tr!("action-use-item-named", item = item.clone()),
+        Action::Cast(spell) => return crate::tr!("action-cast-named", spell = spell.clone()),
+        Action::Move => "action-move",
+        Action::DoubleMove => "action-double-move",
+        Action::Run => "action-run",
+        Action::Withdraw => "action-withdraw",
+        Action::FiveFootStep => "action-five-foot-step",
+        Action::MinimumMovement => "action-minimum-movement",
+        Action::Crawl => "action-crawl",
+        Action::Charge => "action-charge",
+        Action::Attack => "action-attack",
+        Action::ReadiedAttack => "action-readied-attack",
+        Action::CoupDeGrace => "action-coup-de-grace",
+        Action::StandUp => "action-stand-up",
+        Action::DropProne => "action-drop-prone",
+        Action::TotalDefense => "action-total-defense",
+        Action::UseItem => "action-use-item",
+        Action::Casting => "action-casting",
+        Action::Ready => "action-ready",
+        Action::Delay => "action-delay",
+        Action::Resume => "action-resume",
+        Action::EndTurn => "action-end-turn",
+        Action::Rest => "action-rest",
+        Action::TakeOff => "action-take-off",
+        Action::Fly => "action-fly",
+        Action::Land => "action-land",
+        Action::Hide => "action-hide",
+        Action::DiveAttack => "action-dive-attack",
+        Action::FlybyAttack => "action-flyby-attack",
+        Action::Collision => "action-collision",
+        Action::Breathe => "action-breathe",
+        Action::Mount => "action-mount",
+        Action::Dismount => "action-dismount",
+        Action::TakeReins => "action-take-reins",
+        Action::Trip => "action-trip",
+        Action::AidAnother => "action-aid-another",
+        Action::Feint => "action-feint",
+        Action::BullRush => "action-bull-rush",
+        Action::TurnUndead => "action-turn-undead",
+        Action::Disarm => "action-disarm",
+        Action::PickUp => "action-pick-up",
+        Action::Draw => "action-draw",
+        Action::PutAway => "action-put-away",
+        Action::Drop => "action-drop",
+        Action::Load => "action-load",
+        Action::ReadyShield => "action-ready-shield",
+        Action::LooseShield => "action-loose-shield",
+        Action::Sunder => "action-sunder",
+        Action::Grapple => "action-grapple",
+        Action::GrappleDamage => "action-grapple-damage",
+        Action::Pin => "action-pin",
+        Action::BreakPin => "action-break-pin",
+        Action::Escape => "action-escape",
+        Action::Release => "action-release",
+        Action::FreeAlly => "action-free-ally",
+        Action::FirstAid => "action-first-aid",
+        Action::GrappleMove => "action-grapple-move",
+        Action::Touch => "action-touch",
+        Action::TurnWeapon => "action-turn-weapon",
+        Action::Throw => "action-throw",
+        Action::Overrun => "action-overrun",
+    })
+}
+
+/// A heading as the interface names it ("north-east").
+pub fn heading_words(heading: crate::rules::core::geometry::Direction) -> String {
+    use crate::rules::core::geometry::Direction;
+    crate::locale::tr(match heading {
+        Direction::North => "heading-north",
+        Direction::NorthEast => "heading-north-east",
+        Direction::East => "heading-east",
+        Direction::SouthEast => "heading-south-east",
+        Direction::South => "heading-south",
+        Direction::SouthWest => "heading-south-west",
+        Direction::West => "heading-west",
+        Direction::NorthWest => "heading-north-west",
+    })
+}
+
+/// A flier's speed as the interface names it (004:686-709).
+pub fn speed_words(status: crate::rules::core::names::SpeedStatus) -> String {
+    use crate::rules::core::names::SpeedStatus;
+    crate::locale::tr(match status {
+        SpeedStatus::FreeFall => "speed-free-fall",
+        SpeedStatus::Stall => "speed-stall",
+        SpeedStatus::Slow => "speed-slow",
+        SpeedStatus::Fast => "speed-fast",
+        SpeedStatus::TopSpeed => "speed-top",
+        SpeedStatus::Hover => "speed-hover",
+    })
+}
+
+/// A saving throw as the interface names it.
+pub fn save_words(save: crate::rules::core::names::Save) -> String {
+    use crate::rules::core::names::Save;
+    crate::locale::tr(match save {
+        Save::Fortitude => "save-fortitude",
+        Save::Reflex => "save-reflex",
+        Save::Will => "save-will",
     })
 }
 

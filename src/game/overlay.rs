@@ -212,15 +212,16 @@ fn draw_flight(
         let odds = if planned.flight.checks.is_empty() {
             String::new()
         } else {
-            format!(", checks {:.0}%", planned.chance * 100.0)
+            crate::tr!("overlay-flight-checks", chance = format!("{:.0}", planned.chance * 100.0))
         };
-        let text = format!(
-            "{}: {} sq, {} manoeuvres, {}, {}{odds}",
-            crate::rules::core::facts::plain(planned.flight.status),
-            planned.flight.spent,
-            planned.flight.maneuvers,
-            scale.altitude_label(last.altitude),
-            crate::rules::core::facts::plain(last.heading)
+        let text = crate::tr!(
+            "overlay-flight",
+            status = super::speed_words(planned.flight.status),
+            spent = planned.flight.spent,
+            maneuvers = planned.flight.maneuvers,
+            altitude = scale.altitude_label(last.altitude),
+            heading = super::heading_words(last.heading),
+            odds = odds
         );
         label(commands, text, at, Color::WHITE, 15.0);
     }

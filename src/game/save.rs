@@ -41,9 +41,10 @@ pub fn save(world: &World) -> Result<PathBuf, String> {
         steps: world.resource::<History>().0.clone(),
     };
     let text = ron::ser::to_string_pretty(&battle, ron::ser::PrettyConfig::default())
-        .map_err(|e| format!("cannot write the save: {e}"))?;
+        .map_err(|e| crate::tr!("notice-cannot-save", why = e.to_string()))?;
     let path = save_path();
-    write_atomically(&path, &text).map_err(|e| format!("{}: cannot write the save: {e}", path.display()))?;
+    write_atomically(&path, &text)
+        .map_err(|e| crate::tr!("notice-cannot-save-to", path = path.display().to_string(), why = e.to_string()))?;
     Ok(path)
 }
 

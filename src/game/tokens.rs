@@ -254,7 +254,7 @@ fn show_badges(
                 // The altitude on a dark plate at the token's lower right, readable over any ground.
                 let words = match scale {
                     crate::rules::core::altitude::Scale::Normal => scale.altitude_label(altitude.0),
-                    crate::rules::core::altitude::Scale::Chase => format!("band {}", altitude.0.max(0)),
+                    crate::rules::core::altitude::Scale::Chase => crate::tr!("token-band", band = altitude.0.max(0)),
                 };
                 let plate = Vec2::new(words.chars().count() as f32 * 9.5 + 8.0, 20.0);
                 token.spawn((

@@ -1,0 +1,211 @@
+## The combat log (src/game/log.rs): each fact of the rules, with its dice and the text that rules it.
+log-lies-in-wait-hide-d20 = {$creature} lies in wait: Hide d20 {$roll} = {$value}; a foe that spots less is not aware of it (004:56-58)
+log-draws-its-004-121-004 = {$creature} draws its {$weapon} (004:121, 004:218)
+log-draws-its-as-it-moves = {$creature} draws its {$weapon} as it moves, a free action (004:219)
+log-puts-away-its-004-129 = {$creature} puts away its {$weapon} (004:129, 004:218)
+log-loads-its-004 = {$creature} loads its {$weapon} (004:{$line})
+log-s-poison-takes-from-now = {$by}'s poison takes {$amount} {$short} from {$creature} ({$faces}): {$score} now (004:28)
+log-regains-with-rest = {$creature} regains {$amount} {$short} with rest (004:297)
+log-straps-on-its-004-127 = {$creature} straps on its {$shield} (004:127, 004:221)
+log-straps-on-its-as-it = {$creature} straps on its {$shield} as it moves, a free action (004:221)
+log-looses-its-it-falls-on = {$creature} looses its {$shield}{$how}; it falls on {$at} (004:127, 004:221)
+log-drops-its-on-004-149 = {$creature} drops its {$weapon} on {$at} (004:149, 004:254)
+log-s-lies-on = {$creature}'s {$weapon} lies on {$at}
+log-distracts-2-on-s-next = {$aider} distracts {$foe}: +2 on {$ally}'s next attack against it (004:444)
+log-distracts-2-to-s-ac = {$aider} distracts {$foe}: +2 to {$ally}'s AC against its next attack (004:444)
+log-feints-no-dex-bonus-against = {$feinter} feints {$target}: no Dex bonus against {$feinter2}'s next melee attack (004:524)
+log-cannot-stay-on-and-is = {$creature} cannot stay on {$from} and is placed on {$to}: {$reason}
+log-strikes-into-the-space-shares = {$attacker} strikes into the space {$meant} shares with {$other}: d100 {$roll}, {$chance} or less strikes {$other2}: {$meant2} (004:447)
+log-stays-on = {$creature} stays on {$from}: {$reason}
+log-goes-from-to = {$creature} goes from {$from} to {$to}: {$reason}
+log-wrests-the-from-s-hands = {$by} wrests the {$weapon} from {$creature}'s hands and holds it (004:494)
+log-disarms-the-falls-on = {$by} disarms {$creature}: the {$weapon} falls on {$at} (004:494)
+log-strikes-s-damage-hardness-hit = {$attacker} strikes {$creature}'s {$weapon}: {$faces} = {$damage} damage, hardness {$hardness}: {$lost} hit points (004:502)
+log-s-has-hit-points-left = {$creature}'s {$weapon} has {$left} hit points left
+log-s-hit-points-left-is = {$creature}'s {$weapon}, {$left} hit points left, is {$state}
+log-joins-the-grapple-on-on = {$creature} joins the grapple on {$target}, on {$at} (004:614)
+log-grapples-from-into-its-space = {$creature} grapples {$target}: from {$from} into its space, {$at} (004:586)
+log-throws-the-at-an-intersection = {$creature} throws the {$weapon} at an intersection: d20 {$roll} = {$value} vs AC 5: {$miss} (004:529)
+log-s-scatters-d8-square-s = {$creature}'s {$weapon} scatters: d8 {$d8}, {$squares} square(s), bursting on {$at} (004:530)
+log-the-water-puts-out-the = the water puts out the fire {$creature} burned with: ordinary fire burns not in the water (004:635)
+log-overruns-who-blocks = {$creature} overruns {$target}, who blocks (004:533-534)
+log-overruns-who-steps-aside-and = {$creature} overruns {$target}, who steps aside and lets it through (004:533)
+log-and-grapple-no-more = {$creature} and {$with} grapple no more: {$reason}
+log-picks-up-the-from = {$creature} picks up the {$weapon} from {$at} (004:128)
+log-turns-undead-d20-up-to = {$creature} turns undead: d20 {$roll} {$bonus} = {$value}: up to {$max_hit_dice} Hit Dice (004:552-563)
+log-s-turning-damage-2d6-hit = {$creature}'s turning damage: 2d6 {$faces} {$bonus} = {$value} Hit Dice (004:546)
+log-turned-it-flees-for-10 = turned: it flees for 10 rounds (004:549)
+log-rebuked-it-cowers-for-10 = rebuked: it cowers for 10 rounds (004:565)
+log-freed-from-the-turning-it = freed from the turning it was under (004:568)
+log-bolstered-hit-dice-against-turning = bolstered: {$hit_dice} Hit Dice against turning for 10 rounds (004:570)
+log-begins-seed = {$level} begins (seed {$seed})
+log-initiative-d20 = {$creature} initiative: d20 {$roll} ({$terms}) = {$value}
+log-order = order: {$list}
+log-surprise-round-surprised = surprise round; surprised: {$list}
+log-round = — round {$value} —
+log-s-turn = {$creature}'s turn
+log-delays = {$creature} delays
+log-delayed-too-long-and-loses = {$creature} delayed too long and loses the action (004:631)
+log-ends-its-turn = {$creature} ends its turn
+log-from-up-to-squares = {$creature}: {$action} from {$from} (up to {$allowance} squares)
+log-moved-to-squares-m = {$creature} moved {$from} to {$to}, {$cost} squares ({$cost2} m)
+log-provokes-at = {$creature} provokes {$by} at {$square}: {$reason}
+log-stops-at = {$creature} stops at {$at}: {$reason}
+log-s-interrupted = {$creature}'s {$action} interrupted: {$reason}
+log-cannot = {$creature} cannot {$action}: {$reason} ({$rule})
+log-attacks-d20-vs-ac = {$attacker} attacks {$target} ({$weapon}): d20 {$roll} ({$terms}) = {$value} vs AC {$armor_class} ({$terms2}){$threat}: {$miss}
+log-delivers-a-coup-de-gr = {$attacker} delivers a coup de grâce to {$target} with the {$weapon}
+log-concealment-of-d100 = concealment of {$target} {$chance}%: d100 {$roll}: {$through}
+log-confirms-the-critical-d20 = {$attacker} confirms the critical: d20 {$roll} = {$value}: {$confirmed}
+log-takes-damage = {$target} takes {$value}{$nonlethal} damage: {$thrown}{$terms}{$multiplier}
+log-save-d20-vs-dc = {$creature} {$save} save ({$reason}): d20 {$roll}{$terms} = {$value} vs DC {$dc}: {$failure}
+log-check-d20-vs-dc = {$creature} {$check} check ({$reason}): d20 {$roll} = {$value} vs DC {$dc}: {$failure}
+log-d20-against-d20 = {$creature} {$check} (d20 {$roll} = {$value}) against {$opponent} {$their_check} (d20 {$their_roll} = {$their_total}), {$reason}: {$lost}
+log-stabilisation-d100 = {$creature} stabilisation: d100 {$roll}: {$dying}
+log-loses-hp = {$creature} loses {$amount} HP: {$reason}
+log-to-hp-nonlethal = {$creature}: {$before} to {$after} HP ({$nonlethal} nonlethal)
+log-to-hp = {$creature}: {$before} to {$after} HP
+log-is-now = {$creature} is now {$condition}
+log-knocked-out-stays-on-s = {$creature}, knocked out, stays on {$mount}'s back: d100 {$roll}, {$percent} or less (004:482)
+log-knocked-out-slides-off-d100 = {$creature}, knocked out, slides off {$mount}: d100 {$roll}, over {$percent} (004:482), and lies at {$s}
+log-is-no-longer = {$creature} is no longer {$condition}
+log-readies-when = {$creature} readies: {$action}, when {$trigger} (004:620)
+log-sets-off-s-readied-action = {$by} sets off {$creature}'s readied action: {$action} (004:621)
+log-begins-a-to-finish-next = {$creature} begins a {$action} to finish next round (004:212)
+log-is-for-rounds-until-this = {$creature} is {$condition} for {$rounds} rounds, until this count in round {$ends_round} (004:74)
+log-gives-up-the-rest-of = {$creature} gives up the rest of its full attack to move (004:232)
+log-uses-the-004 = {$creature} uses the {$item} (004:{$action_line})
+log-heals-hp-from-the = {$creature} heals {$amount} HP from the {$source}: {$expr} {$faces}
+log-begins-casting-at = {$caster} begins casting {$spell} at {$target}{$defensively}
+log-goes-on-casting = {$caster} goes on casting {$spell} (004:236)
+log-s-takes-effect-on = {$caster}'s {$spell} takes effect on {$target}
+log-loses = {$caster} loses {$spell}: {$reason}
+log-holds-the-charge-of-it = {$caster} holds the charge of {$spell}: it may touch again each round (004:200)
+log-breathes-a-at-reflex-dc = {$creature} breathes a {$shape} at {$toward}: {$expr} {$faces} = {$dice}, Reflex DC {$dc} for half, on {$covered}; again from round {$ready_in_round}
+log-takes-off-to-m = {$creature} takes off, to {$altitude_m} m
+log-lands = {$creature} lands
+log-flies-on-from-to = {$creature} flies on from {$from} to {$to}
+log-flies-from-to-chase-squares = {$creature} flies from {$from} to {$to}, {$spent} chase squares ({$status}), {$maneuvers} manoeuvres, to band {$band}, heading {$heading}
+log-flies-from-to-squares-manoeuvres = {$creature} flies from {$from} to {$to}, {$spent} squares ({$status}), {$maneuvers} manoeuvres, {$climbed_m} m to {$altitude_m} m, heading {$heading}
+log-collides-with = {$creature} collides with {$with}: {$expr} {$faces} ({$impact}) = {$value}
+log-takes-its-share-of-its = {$creature} takes its share of its mount's collision: {$value}
+log-gets-on-and-rides-it = {$creature} gets on {$mount} and rides it
+log-gets-on-as-a-passenger = {$creature} gets on {$mount} as a passenger
+log-changes-places-with-and-takes = {$creature} changes places with {$rider} and takes {$mount}'s reins (a {$action} action, 004:822)
+log-slides-into-s-free-rider = {$creature} slides into {$mount}'s free rider's seat and takes the reins (a {$action}, 004:822)
+log-gets-off-to = {$creature} gets off {$mount}, to {$to}
+log-falls-m-to-m = {$creature} falls {$metres} m, to {$altitude_m} m: {$reason}
+log-hits-the-ground = {$creature} hits the ground: {$expr} {$faces} = {$value}
+log-everyone-rests-h = everyone rests {$hours} h{$bed}
+log-hour-d100-to = {$creature}, hour {$hour}: d100 {$roll} to {$check}: {$no}
+log-hour = {$creature}, hour {$hour}: {$amount} {$regained} ({$reason})
+log-s-begun-last-round-is = {$creature}'s {$action} begun last round is lost, not finished in time (004:212)
+log-s-readied-action-lapses = {$creature}'s readied action lapses (004:624)
+log-rounds-without-a-blow-a = {$rounds} rounds without a blow, a spell or a wound: the sides part (our ruling)
+log-the-fight-is-over-win = the fight is over: {$w} win
+log-the-fight-is-over-no = the fight is over: no one wins
+log-as-it-moves-a-free = {" "}as it moves, a free action
+log-on-target = on target
+log-a-miss = a miss
+log-threat = , threat
+log-hit = hit
+log-miss = miss
+log-missed = missed
+log-through = through
+log-confirmed = confirmed
+log-not-confirmed = not confirmed
+log-nonlethal = {" "}nonlethal
+log-success = success
+log-failure = failure
+log-success-2 = success
+log-failure-2 = failure
+log-won = won
+log-lost = lost
+log-stable = stable
+log-still-dying = still dying
+log-defensively = , defensively
+log-in-bed = {" "}in bed
+log-yes = yes
+log-no = no
+log-nonlethal-damage-fades = nonlethal damage fades
+log-hp-regained = HP regained
+
+## The actions as the log names them (004:89-163)
+action-move = move
+action-double-move = double move
+action-run = run
+action-withdraw = withdraw
+action-five-foot-step = five foot step
+action-minimum-movement = minimum movement
+action-crawl = crawl
+action-charge = charge
+action-attack = attack
+action-readied-attack = readied attack
+action-coup-de-grace = coup de grace
+action-stand-up = stand up
+action-drop-prone = drop prone
+action-total-defense = total defense
+action-use-item = use item
+action-casting = cast
+action-ready = ready
+action-delay = delay
+action-resume = resume
+action-end-turn = end turn
+action-rest = rest
+action-take-off = take off
+action-fly = fly
+action-land = land
+action-hide = hide
+action-dive-attack = dive attack
+action-flyby-attack = flyby attack
+action-collision = collision
+action-breathe = breathe
+action-mount = mount
+action-dismount = dismount
+action-take-reins = take reins
+action-trip = trip
+action-aid-another = aid another
+action-feint = feint
+action-bull-rush = bull rush
+action-turn-undead = turn undead
+action-disarm = disarm
+action-pick-up = pick up
+action-draw = draw a weapon
+action-put-away = put away a weapon
+action-drop = drop a weapon
+action-load = load a crossbow
+action-ready-shield = ready a shield
+action-loose-shield = loose a shield
+action-sunder = sunder
+action-grapple = grapple
+action-grapple-damage = grapple damage
+action-pin = pin
+action-break-pin = break pin
+action-escape = escape
+action-release = release
+action-free-ally = free an ally
+action-first-aid = first aid
+action-grapple-move = move the grapple
+action-touch = touch
+action-turn-weapon = turn its weapon
+action-throw = throw
+action-overrun = overrun
+action-use-item-named = use {$item}
+action-cast-named = cast {$spell}
+
+log-destroyed = destroyed (004:551)
+log-commanded = commanded (004:566)
+log-undead-turned = {$creature}: {$undead} {$what}
+
+## Headings and saving throws
+heading-north = north
+heading-north-east = north-east
+heading-east = east
+heading-south-east = south-east
+heading-south = south
+heading-south-west = south-west
+heading-west = west
+heading-north-west = north-west
+save-fortitude = Fortitude
+save-reflex = Reflex
+save-will = Will

@@ -1,0 +1,211 @@
+## Le journal du combat (src/game/log.rs) : chaque fait des règles, avec ses dés et le texte qui le régit.
+log-lies-in-wait-hide-d20 = {$creature} se tient en embuscade : Discrétion d20 {$roll} = {$value} ; un adversaire qui obtient moins en Détection ignore sa présence (004:56-58)
+log-draws-its-004-121-004 = {$creature} dégaine {$weapon} (004:121, 004:218)
+log-draws-its-as-it-moves = {$creature} dégaine {$weapon} en se déplaçant, une action libre (004:219)
+log-puts-away-its-004-129 = {$creature} rengaine {$weapon} (004:129, 004:218)
+log-loads-its-004 = {$creature} charge {$weapon} (004:{$line})
+log-s-poison-takes-from-now = {$by} : son poison retire {$amount} {$short} à {$creature} ({$faces}) : {$score} désormais (004:28)
+log-regains-with-rest = {$creature} récupère {$amount} {$short} grâce au repos (004:297)
+log-straps-on-its-004-127 = {$creature} prépare son bouclier : {$shield} (004:127, 004:221)
+log-straps-on-its-as-it = {$creature} prépare son bouclier en se déplaçant, une action libre : {$shield} (004:221)
+log-looses-its-it-falls-on = {$creature} détache son bouclier ({$shield}){$how} ; il tombe en {$at} (004:127, 004:221)
+log-drops-its-on-004-149 = {$creature} lâche {$weapon} en {$at} (004:149, 004:254)
+log-s-lies-on = {$creature} : {$weapon} gît en {$at}
+log-distracts-2-on-s-next = {$aider} distrait {$foe} : {$ally} gagne +2 à sa prochaine attaque contre cet adversaire (004:444)
+log-distracts-2-to-s-ac = {$aider} distrait {$foe} : {$ally} gagne +2 à la CA contre la prochaine attaque de cet adversaire (004:444)
+log-feints-no-dex-bonus-against = {$feinter} exécute une feinte contre {$target} : pas de bonus de Dex face à la prochaine attaque au corps à corps portée par {$feinter2} (004:524)
+log-cannot-stay-on-and-is = {$creature} ne peut pas rester en {$from} et se retrouve en {$to} : {$reason}
+log-strikes-into-the-space-shares = {$attacker} frappe dans l'espace partagé par {$meant} et {$other} : d100 {$roll}, sur {$chance} ou moins le coup frappe {$other2} : {$meant2} (004:447)
+log-stays-on = {$creature} reste en {$from} : {$reason}
+log-goes-from-to = {$creature} passe de {$from} à {$to} : {$reason}
+log-wrests-the-from-s-hands = {$by} arrache {$weapon} à {$creature} et garde l'arme en main (004:494)
+log-disarms-the-falls-on = {$by} désarme {$creature} : {$weapon} tombe en {$at} (004:494)
+log-strikes-s-damage-hardness-hit = {$attacker} frappe {$weapon} que tient {$creature} : {$faces} = {$damage} dégâts, solidité {$hardness} : {$lost} points de résistance perdus (004:502)
+log-s-has-hit-points-left = {$creature} : {$weapon}, encore {$left} points de résistance
+log-s-hit-points-left-is = {$creature} : {$weapon}, {$left} points de résistance restants : {$state}
+log-joins-the-grapple-on-on = {$creature} se joint à la lutte contre {$target}, en {$at} (004:614)
+log-grapples-from-into-its-space = {$creature} agrippe {$target} : de {$from} dans l'espace de sa cible, en {$at} (004:586)
+log-throws-the-at-an-intersection = {$creature} lance {$weapon} sur une intersection : d20 {$roll} = {$value} contre CA 5 : {$miss} (004:529)
+log-s-scatters-d8-square-s = {$creature} : {$weapon} dévie, d8 {$d8}, de {$squares} case(s) ; impact en {$at} (004:530)
+log-the-water-puts-out-the = l'eau éteint le feu qui brûlait {$creature} : un feu ordinaire ne brûle pas sous l'eau (004:635)
+log-overruns-who-blocks = {$creature} tente un renversement contre {$target}, qui bloque (004:533-534)
+log-overruns-who-steps-aside-and = {$creature} tente un renversement contre {$target}, qui s'écarte et laisse passer (004:533)
+log-and-grapple-no-more = {$creature} et {$with} ne luttent plus : {$reason}
+log-picks-up-the-from = {$creature} ramasse {$weapon} en {$at} (004:128)
+log-turns-undead-d20-up-to = {$creature}, test de renvoi des morts-vivants : d20 {$roll} {$bonus} = {$value} : jusqu'à {$max_hit_dice} DV (004:552-563)
+log-s-turning-damage-2d6-hit = {$creature}, jet d'efficacité du renvoi : 2d6 {$faces} {$bonus} = {$value} DV (004:546)
+log-turned-it-flees-for-10 = renvoyé : fuit pendant 10 rounds (004:549)
+log-rebuked-it-cowers-for-10 = intimidé : se recroqueville pendant 10 rounds (004:565)
+log-freed-from-the-turning-it = libéré du renvoi subi (004:568)
+log-bolstered-hit-dice-against-turning = moral augmenté : {$hit_dice} DV contre le renvoi pendant 10 rounds (004:570)
+log-begins-seed = {$level} commence (graine {$seed})
+log-initiative-d20 = {$creature}, initiative : d20 {$roll} ({$terms}) = {$value}
+log-order = ordre : {$list}
+log-surprise-round-surprised = round de surprise ; surpris : {$list}
+log-round = — round {$value} —
+log-s-turn = {$creature} commence son tour
+log-delays = {$creature} retarde son action
+log-delayed-too-long-and-loses = {$creature} a trop retardé son action et la perd (004:631)
+log-ends-its-turn = {$creature} termine son tour
+log-from-up-to-squares = {$creature} : {$action} depuis {$from} (jusqu'à {$allowance} cases)
+log-moved-to-squares-m = {$creature} se déplace de {$from} à {$to}, {$cost} cases ({$cost2} m)
+log-provokes-at = {$creature} provoque une attaque d'opportunité de la part de {$by} en {$square} : {$reason}
+log-stops-at = {$creature} s'arrête en {$at} : {$reason}
+log-s-interrupted = {$creature} : {$action}, action interrompue : {$reason}
+log-cannot = {$creature} ne peut pas {$action} : {$reason} ({$rule})
+log-attacks-d20-vs-ac = {$attacker} attaque {$target} ({$weapon}) : d20 {$roll} ({$terms}) = {$value} contre CA {$armor_class} ({$terms2}){$threat} : {$miss}
+log-delivers-a-coup-de-gr = {$attacker} donne le coup de grâce à {$target} avec {$weapon}
+log-concealment-of-d100 = {$target}, camouflage {$chance} % : d100 {$roll} : {$through}
+log-confirms-the-critical-d20 = {$attacker} tente de confirmer le critique : d20 {$roll} = {$value} : {$confirmed}
+log-takes-damage = {$target} subit {$value} dégâts{$nonlethal} : {$thrown}{$terms}{$multiplier}
+log-save-d20-vs-dc = {$creature}, jet de {$save} ({$reason}) : d20 {$roll}{$terms} = {$value} contre DD {$dc} : {$failure}
+log-check-d20-vs-dc = {$creature}, {$check} ({$reason}) : d20 {$roll} = {$value} contre DD {$dc} : {$failure}
+log-d20-against-d20 = {$creature}, {$check} (d20 {$roll} = {$value}) contre {$opponent}, {$their_check} (d20 {$their_roll} = {$their_total}), {$reason} : {$lost}
+log-stabilisation-d100 = {$creature}, stabilisation : d100 {$roll} : {$dying}
+log-loses-hp = {$creature} perd {$amount} pv : {$reason}
+log-to-hp-nonlethal = {$creature} : de {$before} à {$after} pv ({$nonlethal} non létaux)
+log-to-hp = {$creature} : de {$before} à {$after} pv
+log-is-now = {$creature} : désormais {$condition}
+log-knocked-out-stays-on-s = {$creature}, sans connaissance, reste en selle sur {$mount} : d100 {$roll}, {$percent} ou moins (004:482)
+log-knocked-out-slides-off-d100 = {$creature}, sans connaissance, tombe de sa monture, {$mount} : d100 {$roll}, plus de {$percent} (004:482), et gît en {$s}
+log-is-no-longer = {$creature} : fin de l'état {$condition}
+log-readies-when = {$creature} prépare une action : {$action}, quand {$trigger} (004:620)
+log-sets-off-s-readied-action = {$by} déclenche l'action préparée par {$creature} : {$action} (004:621)
+log-begins-a-to-finish-next = {$creature} entame une action, à achever au round suivant : {$action} (004:212)
+log-is-for-rounds-until-this = {$creature} : {$condition} pendant {$rounds} rounds, jusqu'à ce même rang d'initiative au round {$ends_round} (004:74)
+log-gives-up-the-rest-of = {$creature} renonce au reste de son attaque à outrance pour se déplacer (004:232)
+log-uses-the-004 = {$creature} utilise {$item} (004:{$action_line})
+log-heals-hp-from-the = {$creature} récupère {$amount} pv grâce à {$source} : {$expr} {$faces}
+log-begins-casting-at = {$caster} commence à lancer {$spell} sur {$target}{$defensively}
+log-goes-on-casting = {$caster} continue de lancer {$spell} (004:236)
+log-s-takes-effect-on = {$caster} : {$spell} fait effet sur {$target}
+log-loses = {$caster} perd {$spell} : {$reason}
+log-holds-the-charge-of-it = {$caster} retient la charge du sort {$spell} : nouveau contact possible à chaque round (004:200)
+log-breathes-a-at-reflex-dc = {$creature} souffle ({$shape}) vers {$toward} : {$expr} {$faces} = {$dice}, jet de Réflexes DD {$dc} pour moitié, sur {$covered} ; de nouveau à partir du round {$ready_in_round}
+log-takes-off-to-m = {$creature} décolle, jusqu'à {$altitude_m} m
+log-lands = {$creature} atterrit
+log-flies-on-from-to = {$creature} poursuit son vol de {$from} à {$to}
+log-flies-from-to-chase-squares = {$creature} vole de {$from} à {$to}, {$spent} cases de poursuite ({$status}), {$maneuvers} manœuvres, vers la tranche {$band}, cap {$heading}
+log-flies-from-to-squares-manoeuvres = {$creature} vole de {$from} à {$to}, {$spent} cases ({$status}), {$maneuvers} manœuvres, {$climbed_m} m jusqu'à {$altitude_m} m, cap {$heading}
+log-collides-with = {$creature} percute {$with} : {$expr} {$faces} ({$impact}) = {$value}
+log-takes-its-share-of-its = {$creature} subit sa part de la collision de sa monture : {$value}
+log-gets-on-and-rides-it = {$creature} monte en selle sur {$mount} et prend les rênes
+log-gets-on-as-a-passenger = {$creature} monte sur {$mount}, en passager
+log-changes-places-with-and-takes = {$creature} change de place avec {$rider} et dirige désormais {$mount} (action : {$action}, 004:822)
+log-slides-into-s-free-rider = {$creature} se glisse à la place libre du cavalier sur {$mount} et prend les rênes (action : {$action}, 004:822)
+log-gets-off-to = {$creature} quitte {$mount} et descend en {$to}
+log-falls-m-to-m = {$creature} chute de {$metres} m, jusqu'à {$altitude_m} m : {$reason}
+log-hits-the-ground = {$creature} heurte le sol : {$expr} {$faces} = {$value}
+log-everyone-rests-h = tout le monde se repose {$hours} h{$bed}
+log-hour-d100-to = {$creature}, heure {$hour} : d100 {$roll} ({$check}) : {$no}
+log-hour = {$creature}, heure {$hour} : {$amount} {$regained} ({$reason})
+log-s-begun-last-round-is = {$creature} : l'action entamée au round précédent ({$action}) est perdue, faute d'être achevée à temps (004:212)
+log-s-readied-action-lapses = {$creature} : l'action préparée expire (004:624)
+log-rounds-without-a-blow-a = {$rounds} rounds sans coup, sort ni blessure : les camps se séparent (notre décision)
+log-the-fight-is-over-win = le combat est terminé : victoire pour {$w}
+log-the-fight-is-over-no = le combat est terminé : personne ne l'emporte
+log-as-it-moves-a-free = {" "}en se déplaçant, une action libre
+log-on-target = au but
+log-a-miss = raté
+log-threat = , critique possible
+log-hit = touché
+log-miss = raté
+log-missed = raté
+log-through = le coup passe
+log-confirmed = confirmé
+log-not-confirmed = non confirmé
+log-nonlethal = {" "}non létaux
+log-success = réussite
+log-failure = échec
+log-success-2 = réussite
+log-failure-2 = échec
+log-won = gagné
+log-lost = perdu
+log-stable = stable
+log-still-dying = toujours à l'agonie
+log-defensively = , sur la défensive
+log-in-bed = {" "}au lit
+log-yes = oui
+log-no = non
+log-nonlethal-damage-fades = dégâts non létaux dissipés
+log-hp-regained = pv récupérés
+
+## Les actions telles que le journal les nomme (004:89-163)
+action-move = se déplacer
+action-double-move = faire un double déplacement
+action-run = courir
+action-withdraw = battre en retraite
+action-five-foot-step = faire un pas de placement
+action-minimum-movement = faire un déplacement minimal (1 case)
+action-crawl = ramper
+action-charge = charger
+action-attack = attaquer
+action-readied-attack = porter l'attaque préparée
+action-coup-de-grace = donner le coup de grâce
+action-stand-up = se relever
+action-drop-prone = plonger au sol
+action-total-defense = se mettre en défense totale
+action-use-item = utiliser un objet
+action-casting = lancer un sort
+action-ready = préparer une action
+action-delay = retarder son action
+action-resume = reprendre son action
+action-end-turn = finir son tour
+action-rest = se reposer
+action-take-off = décoller
+action-fly = voler
+action-land = atterrir
+action-hide = se cacher
+action-dive-attack = faire une attaque en piqué
+action-flyby-attack = faire une attaque en vol
+action-collision = percuter
+action-breathe = souffler
+action-mount = monter en selle
+action-dismount = descendre de selle
+action-take-reins = prendre les rênes
+action-trip = faire un croc-en-jambe
+action-aid-another = aider quelqu'un
+action-feint = exécuter une feinte
+action-bull-rush = bousculer
+action-turn-undead = renvoyer les morts-vivants
+action-disarm = désarmer
+action-pick-up = ramasser un objet
+action-draw = dégainer une arme
+action-put-away = rengainer une arme
+action-drop = lâcher une arme
+action-load = charger une arbalète
+action-ready-shield = préparer un bouclier
+action-loose-shield = détacher un bouclier
+action-sunder = tenter une destruction
+action-grapple = engager la lutte
+action-grapple-damage = infliger des dégâts de lutte
+action-pin = immobiliser
+action-break-pin = se libérer d'une immobilisation
+action-escape = s'échapper
+action-release = lâcher prise
+action-free-ally = libérer un allié
+action-first-aid = prodiguer les premiers secours
+action-grapple-move = déplacer la lutte
+action-touch = toucher
+action-turn-weapon = retourner son arme
+action-throw = lancer une arme à impact
+action-overrun = tenter un renversement
+action-use-item-named = utiliser {$item}
+action-cast-named = lancer {$spell}
+
+log-destroyed = détruit (004:551)
+log-commanded = contrôlé (004:566)
+log-undead-turned = {$creature} : {$undead} {$what}
+
+## Les caps et les jets de sauvegarde
+heading-north = nord
+heading-north-east = nord-est
+heading-east = est
+heading-south-east = sud-est
+heading-south = sud
+heading-south-west = sud-ouest
+heading-west = ouest
+heading-north-west = nord-ouest
+save-fortitude = Vigueur
+save-reflex = Réflexes
+save-will = Volonté
