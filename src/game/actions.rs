@@ -660,7 +660,7 @@ pub(super) fn keys(world: &mut World) {
             match bar_state(world, entry.kind) {
                 Ok(()) => use_bar(world, entry.kind),
                 Err(refusal) => {
-                    let words = format!("{}: {} ({})", entry.label(), refusal.reason, refusal.rule);
+                    let words = format!("{}: {}", entry.label(), super::refusals::full(&refusal));
                     world.insert_resource(Notice(Some((false, words))));
                 }
             }

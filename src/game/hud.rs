@@ -123,7 +123,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             let button = egui::Button::new(label).selected(row.chosen);
             let hover = match &row.draw {
                 Some(Ok(draw)) => tr!("gear-draw", cost = super::weapons::cost_words(draw, name)),
-                Some(Err(refusal)) => tr!("gear-cannot-draw", why = refusal.to_string()),
+                Some(Err(refusal)) => tr!("gear-cannot-draw", why = super::refusals::full(refusal)),
                 None => tr("gear-attack-with"),
             };
             let enabled = row.draw.as_ref().is_none_or(Result::is_ok);
@@ -143,7 +143,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 let Some(cost) = cost else { continue };
                 let (enabled, hover) = match cost {
                     Ok(preview) => (true, super::weapons::cost_words(preview, name)),
-                    Err(refusal) => (false, refusal.to_string()),
+                    Err(refusal) => (false, super::refusals::full(refusal)),
                 };
                 let response = ui.add_enabled(enabled, egui::Button::new(label).small());
                 let response =
@@ -161,7 +161,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             };
             let (enabled, hover) = match &shield.cost {
                 Ok(preview) => (true, super::weapons::cost_words(preview, name)),
-                Err(refusal) => (false, refusal.to_string()),
+                Err(refusal) => (false, super::refusals::full(refusal)),
             };
             let response = ui.add_enabled(enabled, egui::Button::new(label).selected(shield.strapped));
             let response = if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
@@ -690,7 +690,7 @@ fn lane_lines(
             out.push((tr!("charge-lanes", lanes = l.len()), GOOD));
             provocation_lines(world, lane_provocations, &tr("provoke-along-it"), out);
         }
-        Err(refusal) => out.push((tr!("charge-none", why = refusal.to_string()), BAD)),
+        Err(refusal) => out.push((tr!("charge-none", why = super::refusals::full(&refusal)), BAD)),
     }
 }
 
@@ -869,7 +869,7 @@ fn path_lines(
             ));
             provocation_lines(world, &p.provocations, &tr("provoke-on-the-way"), out);
         }
-        Err(refusal) => out.push((tr!("path-none", why = refusal.to_string()), BAD)),
+        Err(refusal) => out.push((tr!("path-none", why = super::refusals::full(&refusal)), BAD)),
     }
 }
 
@@ -964,7 +964,7 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             }
             out.push((tr("attack-click"), GOOD));
         }
-        Err(refusal) => out.push((tr!("attack-none", why = refusal.to_string()), BAD)),
+        Err(refusal) => out.push((tr!("attack-none", why = super::refusals::full(&refusal)), BAD)),
     }
 }
 
@@ -1011,9 +1011,10 @@ fn first_aid_lines(
             ));
             out.push((tr("preview-a-standard-action-that-provokes"), WARN));
         }
-        Some(Err(refusal)) => {
-            out.push((tr!("preview-no-first-aid", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
-        }
+        Some(Err(refusal)) => out.push((
+            tr!("preview-no-first-aid", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            BAD,
+        )),
         None => {}
     }
 }
@@ -1054,9 +1055,10 @@ fn special_attack_lines(
         Some(Err(refusal)) if refusal.reason.starts_with("it must stand next to the foe") => {
             out.push((tr("preview-overrun-not-next-to-it"), WARN))
         }
-        Some(Err(refusal)) => {
-            out.push((tr!("preview-no-overrun", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
-        }
+        Some(Err(refusal)) => out.push((
+            tr!("preview-no-overrun", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            BAD,
+        )),
         None => {}
     }
     match world.resource::<Previews>().coup_de_grace.clone() {
@@ -1064,8 +1066,14 @@ fn special_attack_lines(
             out.push((tr!("preview-coup-de-gr-ce-with", name = weapon.name.to_string()), GOOD));
             out.push((tr("preview-it-provokes-from-every-foe"), WARN));
         }
-        Some(Err(refusal)) => out
-            .push((tr!("preview-no-coup-de-gr-ce", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD)),
+        Some(Err(refusal)) => out.push((
+            tr!(
+                "preview-no-coup-de-gr-ce",
+                reason = super::refusals::words(&refusal.reason),
+                rule = refusal.rule.clone()
+            ),
+            BAD,
+        )),
         None => {}
     }
     if let Some(sunder) = sunder {
@@ -1102,9 +1110,10 @@ fn special_attack_lines(
             ));
             out.push((tr("preview-won-it-keeps-no-dex"), GOOD));
         }
-        Some(Err(refusal)) => {
-            out.push((tr!("preview-no-feint", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
-        }
+        Some(Err(refusal)) => out.push((
+            tr!("preview-no-feint", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            BAD,
+        )),
         None => {}
     }
 }
@@ -1127,9 +1136,10 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
             out.push((tr!("attack-bonus", terms = describe_modifiers(&a.plan.modifiers)), GREY));
             out.push((tr("preview-lasts-until-your-next-turn"), GOOD));
         }
-        Err(refusal) => {
-            out.push((tr!("preview-no-aid", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
-        }
+        Err(refusal) => out.push((
+            tr!("preview-no-aid", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            BAD,
+        )),
     }
 }
 
@@ -1150,7 +1160,10 @@ fn sunder_lines(
     let s = match sunder {
         Ok(s) => s,
         Err(refusal) => {
-            out.push((tr!("preview-no-sunder", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
+            out.push((
+                tr!("preview-no-sunder", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                BAD,
+            ));
             return;
         }
     };
@@ -1189,7 +1202,10 @@ fn disarm_lines(
     let d = match disarm {
         Ok(d) => d,
         Err(refusal) => {
-            out.push((tr!("preview-no-disarm", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
+            out.push((
+                tr!("preview-no-disarm", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                BAD,
+            ));
             return;
         }
     };
@@ -1241,7 +1257,14 @@ fn turning_lines(
     let plan = match turning {
         Ok(plan) => plan,
         Err(refusal) => {
-            out.push((tr!("preview-no-turning", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
+            out.push((
+                tr!(
+                    "preview-no-turning",
+                    reason = super::refusals::words(&refusal.reason),
+                    rule = refusal.rule.clone()
+                ),
+                BAD,
+            ));
             return;
         }
     };
@@ -1313,7 +1336,14 @@ fn bull_rush_lines(
     let r = match rush {
         Ok(r) => r,
         Err(refusal) => {
-            out.push((tr!("preview-no-bull-rush", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
+            out.push((
+                tr!(
+                    "preview-no-bull-rush",
+                    reason = super::refusals::words(&refusal.reason),
+                    rule = refusal.rule.clone()
+                ),
+                BAD,
+            ));
             return;
         }
     };
@@ -1355,7 +1385,10 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
     let t = match trip {
         Ok(t) => t,
         Err(refusal) => {
-            out.push((tr!("preview-no-trip", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
+            out.push((
+                tr!("preview-no-trip", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                BAD,
+            ));
             return;
         }
     };
@@ -1402,7 +1435,10 @@ fn throw_lines(
     let t = match throw {
         Ok(t) => t,
         Err(refusal) => {
-            out.push((tr!("preview-no-throw", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
+            out.push((
+                tr!("preview-no-throw", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                BAD,
+            ));
             return;
         }
     };
@@ -1449,7 +1485,14 @@ fn grapple_lines(
     let g = match grapple {
         Ok(g) => g,
         Err(refusal) => {
-            out.push((tr!("preview-no-grapple", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD));
+            out.push((
+                tr!(
+                    "preview-no-grapple",
+                    reason = super::refusals::words(&refusal.reason),
+                    rule = refusal.rule.clone()
+                ),
+                BAD,
+            ));
             return;
         }
     };
@@ -1671,9 +1714,10 @@ fn cast_lines(
             }
             out.push((tr("preview-click-to-cast"), GOOD));
         }
-        Err(refusal) => {
-            out.push((tr!("preview-no-casting", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD))
-        }
+        Err(refusal) => out.push((
+            tr!("preview-no-casting", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            BAD,
+        )),
     }
 }
 
@@ -1899,7 +1943,7 @@ fn draw(
                 let button = egui::Button::new(entry.label()).selected(*on);
                 let response = ui.add_enabled(state.is_ok(), button);
                 let response = match state {
-                    Err(refusal) => response.on_disabled_hover_text(format!("{} ({})", refusal.reason, refusal.rule)),
+                    Err(refusal) => response.on_disabled_hover_text(super::refusals::full(refusal)),
                     Ok(()) => response,
                 };
                 if response.clicked() {
@@ -2163,7 +2207,11 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                     GOOD,
                 )),
                 (Some(Err(r)), Some(_)) => out.push((
-                    tr!("preview-no-flyby-on-it", reason = r.reason.to_string(), rule = r.rule.to_string()),
+                    tr!(
+                        "preview-no-flyby-on-it",
+                        reason = super::refusals::words(&r.reason),
+                        rule = r.rule.to_string()
+                    ),
                     BAD,
                 )),
                 _ => {}
@@ -2200,8 +2248,10 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                     tr!("preview-click-fly-into", foe = (name(foe)).to_string(), p = (flight_words(&p)).to_string()),
                     GOOD,
                 )),
-                (Some(Err(r)), Some(_)) => out
-                    .push((tr!("preview-no-collision", reason = r.reason.to_string(), rule = r.rule.to_string()), BAD)),
+                (Some(Err(r)), Some(_)) => out.push((
+                    tr!("preview-no-collision", reason = super::refusals::words(&r.reason), rule = r.rule.to_string()),
+                    BAD,
+                )),
                 _ => {}
             }
         }
@@ -2234,8 +2284,14 @@ fn breath_lines(
     ));
     match breath {
         None => out.push((tr("preview-click-a-creature-to-breathe"), WARN)),
-        Some(Err(refusal)) => out
-            .push((tr!("preview-no-breath-there", reason = refusal.reason.clone(), rule = refusal.rule.clone()), BAD)),
+        Some(Err(refusal)) => out.push((
+            tr!(
+                "preview-no-breath-there",
+                reason = super::refusals::words(&refusal.reason),
+                rule = refusal.rule.clone()
+            ),
+            BAD,
+        )),
         Some(Ok((covered, saves))) => {
             let mine = world.get::<Faction>(me);
             let names: Vec<String> = covered

@@ -445,7 +445,7 @@ impl Fact {
                     "log-cannot",
                     creature = creature.to_string(),
                     action = super::action_words(action),
-                    reason = reason.to_string(),
+                    reason = super::refusals::words(reason),
                     rule = rule.to_string()
                 )
             }

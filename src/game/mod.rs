@@ -12,6 +12,7 @@ pub mod log;
 pub mod menu;
 pub mod overlay;
 pub mod previews;
+pub mod refusals;
 pub mod reload;
 pub mod save;
 pub mod script;

@@ -115,7 +115,7 @@ pub fn plan_disarm(
     // The attack it replaces first (the turn, the action, the reach), then the item.
     let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("disarm", "004:490"))?;
     let Some(item) = held_weapon(target) else {
-        return Err(Refusal::new("it holds no weapon to take: natural weapons cannot be", "004:490"));
+        return Err(Refusal::new("it holds no weapon to take: natural weapons cannot be disarmed", "004:490"));
     };
     let melee_item = !crate::rules::core::creature::is_ranged(&item);
     let mut defender = disarm_side(target, &item, *attacker.size, melee_item);

@@ -1,0 +1,208 @@
+//! The rules' refusals in the player's language. A rule refuses in English words (`Refusal::reason`), the
+//! same words the headless runner and the tests read; the window finds the message whose English pattern
+//! those words match (`assets/locales/en/refusals.ftl`, each `{$name}` standing for any text), and writes
+//! that message in the player's language with the same values, each value itself translated if it is a
+//! refusal (a reason quoted in another). Words no pattern matches are shown as the rule wrote them.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use crate::locale::{Language, format_in, language};
+use crate::rules::core::refusal::Refusal;
+
+/// One piece of a pattern: words to find as written, or a value to take.
+#[derive(Clone, Debug, PartialEq)]
+enum Piece {
+    Words(String),
+    Value(String),
+}
+
+/// A refusal's message: its id and its English pattern.
+#[derive(Clone, Debug)]
+struct Pattern {
+    id: String,
+    pieces: Vec<Piece>,
+}
+
+/// How deep a value quoting a refusal is translated in turn.
+const NESTING: usize = 2;
+
+/// The patterns of the English refusals, read once from the English file.
+fn patterns() -> &'static [Pattern] {
+    static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
+    PATTERNS.get_or_init(|| read_patterns(Language::English.sources()[3]))
+}
+
+/// The messages of a Fluent file as patterns: `id = words {$name} words`, continuation lines joined by a
+/// new line, the quoted literals (`{" "}`) as their text.
+fn read_patterns(source: &str) -> Vec<Pattern> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for line in source.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("    ")
+            && let Some((_, text)) = found.last_mut()
+        {
+            text.push('\n');
+            text.push_str(rest);
+        } else if let Some((id, text)) = line.split_once(" = ") {
+            found.push((id.trim().to_string(), text.to_string()));
+        }
+    }
+    found.into_iter().map(|(id, text)| Pattern { id, pieces: pieces(&text) }).collect()
+}
+
+/// The pieces of a message's text: `{$name}` a value, `{"…"}` quoted words, the rest words.
+fn pieces(text: &str) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::new();
+    let mut words = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        words.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else { break };
+        let inside = rest[open + 1..open + close].trim();
+        if let Some(name) = inside.strip_prefix('$') {
+            if !words.is_empty() {
+                out.push(Piece::Words(std::mem::take(&mut words)));
+            }
+            out.push(Piece::Value(name.to_string()));
+        } else {
+            words.push_str(inside.trim_matches('"'));
+        }
+        rest = &rest[open + close + 1..];
+    }
+    words.push_str(rest);
+    if !words.is_empty() {
+        out.push(Piece::Words(words));
+    }
+    out
+}
+
+/// The values that make `text` read as the pattern, if it does: each value at least one character, the
+/// words between them found in order (trying every place a value could end).
+fn matches<'p, 't>(pieces: &'p [Piece], text: &'t str) -> Option<Vec<(&'p str, &'t str)>> {
+    fn go<'p, 't>(pieces: &'p [Piece], text: &'t str, taken: &mut Vec<(&'p str, &'t str)>) -> bool {
+        match pieces {
+            [] => text.is_empty(),
+            [Piece::Words(words), rest @ ..] => text.strip_prefix(words.as_str()).is_some_and(|t| go(rest, t, taken)),
+            [Piece::Value(name), rest @ ..] => {
+                let ends: Vec<usize> = match rest.first() {
+                    None => vec![text.len()],
+                    Some(Piece::Words(next)) => text.match_indices(next.as_str()).map(|(i, _)| i).collect(),
+                    // Two values side by side: the first takes one character more at each try.
+                    Some(Piece::Value(_)) => text.char_indices().map(|(i, _)| i).skip(1).collect(),
+                };
+                for end in ends.into_iter().filter(|end| *end > 0) {
+                    taken.push((name.as_str(), &text[..end]));
+                    if go(rest, &text[end..], taken) {
+                        return true;
+                    }
+                    taken.pop();
+                }
+                false
+            }
+        }
+    }
+    let mut taken = Vec::new();
+    go(pieces, text, &mut taken).then_some(taken)
+}
+
+/// `reason` in `language`, values quoting a refusal translated `depth` levels deep.
+fn translate(reason: &str, language: Language, depth: usize) -> String {
+    for pattern in patterns() {
+        let Some(values) = matches(&pattern.pieces, reason) else { continue };
+        let mut args = fluent_bundle::FluentArgs::new();
+        for (name, value) in values {
+            let value = if depth > 0 { translate(value, language, depth - 1) } else { value.to_string() };
+            args.set(name.to_string(), value);
+        }
+        return format_in(language, &pattern.id, Some(&args));
+    }
+    reason.to_string()
+}
+
+/// The words of a refusal's reason in the interface's language (as the rule wrote them in English).
+pub fn words(reason: &str) -> String {
+    let language = language();
+    if language == Language::English {
+        return reason.to_string();
+    }
+    // The panels ask for the same few reasons every frame: each is worked out once.
+    static SEEN: OnceLock<Mutex<HashMap<(Language, String), String>>> = OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(known) = seen.lock().ok().and_then(|s| s.get(&(language, reason.to_string())).cloned()) {
+        return known;
+    }
+    let text = translate(reason, language, NESTING);
+    if let Ok(mut seen) = seen.lock() {
+        seen.insert((language, reason.to_string()), text.clone());
+    }
+    text
+}
+
+/// A refusal in the interface's language, with its rule: "reason (004:259)".
+pub fn full(refusal: &Refusal) -> String {
+    format!("{} ({})", words(&refusal.reason), refusal.rule)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pattern_takes_its_values_back() {
+        let pattern = pieces("{$id} cannot be reached from {$origin}");
+        let values = matches(&pattern, "(3, 4) cannot be reached from (1, 1)").expect("it reads so");
+        assert_eq!(values, vec![("id", "(3, 4)"), ("origin", "(1, 1)")]);
+        assert_eq!(matches(&pattern, "(3, 4) can be reached from (1, 1)"), None);
+        assert_eq!(matches(&pieces("no such creature"), "no such creature: x"), None);
+        let spaced = pieces("{\" \"}a {$x}");
+        assert_eq!(matches(&spaced, " a b"), Some(vec![("x", "b")]));
+    }
+
+    #[test]
+    fn a_refusal_reads_in_french_with_its_values_and_its_quoted_reason() {
+        let plain = translate("no such creature", Language::French, NESTING);
+        assert_ne!(plain, "no such creature");
+        assert_eq!(translate("no such creature", Language::English, NESTING), "no such creature");
+        assert_eq!(translate("words no rule writes", Language::French, NESTING), "words no rule writes");
+        let ally = translate("goblin-1 is an ally", Language::French, NESTING);
+        assert!(ally.contains("goblin-1") && !ally.contains("is an ally"), "{ally}");
+        let nested = translate(
+            "not next to the foe, and no charge brings it there: no clear charge lane",
+            Language::French,
+            NESTING,
+        );
+        assert!(!nested.contains("no clear charge lane") && !nested.contains("not next to"), "{nested}");
+    }
+
+    #[test]
+    fn every_literal_refusal_of_the_rules_has_its_message() {
+        // Each refusal the code writes as plain words (a string literal) reads as one of the patterns.
+        let mut stack = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+        let mut missing = Vec::new();
+        let mut seen = 0;
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (at, _) in text.match_indices("Refusal::new(\"") {
+                let rest = &text[at + "Refusal::new(\"".len()..];
+                let Some(end) = rest.find('"') else { continue };
+                let reason = &rest[..end];
+                if reason.contains('\\') {
+                    continue;
+                }
+                seen += 1;
+                if !patterns().iter().any(|p| matches(&p.pieces, reason).is_some()) {
+                    missing.push(reason.to_string());
+                }
+            }
+        }
+        assert!(seen > 150, "the refusals are found: {seen}");
+        assert!(missing.is_empty(), "refusals with no message: {missing:?}");
+    }
+}
