@@ -1,6 +1,6 @@
 //! The interface's words in the player's language: Project Fluent files a language
-//! (`assets/locales/<code>/estoc.ftl`, `previews.ftl`, `log.ftl` and `refusals.ftl`), built into the
-//! program so that the game finds them wherever it runs.
+//! (`assets/locales/<code>/estoc.ftl`, `previews.ftl`, `log.ftl`, `refusals.ftl` and `terms.ftl`), built
+//! into the program so that the game finds them wherever it runs.
 //! The language is chosen in the menu (or by `--lang`) and remembered in the settings; English is the
 //! default, and the headless runs (scenarios, the event log, the simulator) write English always.
 //!
@@ -50,20 +50,22 @@ impl Language {
     }
 
     /// The Fluent files of the language: the interface, the previews of the cursor panel, the combat log,
-    /// the rules' refusals.
-    pub fn sources(self) -> [&'static str; 4] {
+    /// the rules' refusals, the sources of modifiers.
+    pub fn sources(self) -> [&'static str; 5] {
         match self {
             Language::English => [
                 include_str!("../assets/locales/en/estoc.ftl"),
                 include_str!("../assets/locales/en/previews.ftl"),
                 include_str!("../assets/locales/en/log.ftl"),
                 include_str!("../assets/locales/en/refusals.ftl"),
+                include_str!("../assets/locales/en/terms.ftl"),
             ],
             Language::French => [
                 include_str!("../assets/locales/fr/estoc.ftl"),
                 include_str!("../assets/locales/fr/previews.ftl"),
                 include_str!("../assets/locales/fr/log.ftl"),
                 include_str!("../assets/locales/fr/refusals.ftl"),
+                include_str!("../assets/locales/fr/terms.ftl"),
             ],
         }
     }

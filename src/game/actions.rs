@@ -660,7 +660,7 @@ pub(super) fn keys(world: &mut World) {
             match bar_state(world, entry.kind) {
                 Ok(()) => use_bar(world, entry.kind),
                 Err(refusal) => {
-                    let words = format!("{}: {}", entry.label(), super::refusals::full(&refusal));
+                    let words = format!("{}: {}", entry.label(), super::rules_words::refusal_full(&refusal));
                     world.insert_resource(Notice(Some((false, words))));
                 }
             }

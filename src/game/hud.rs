@@ -16,7 +16,7 @@ use crate::encounter::ActiveEncounter;
 use crate::locale::tr;
 use crate::rules::core::battlefield::{Battlefield, Terrain};
 use crate::rules::core::creature::*;
-use crate::rules::core::facts::{EventLog, Fact, describe_modifiers};
+use crate::rules::core::facts::{EventLog, Fact};
 use crate::rules::core::geometry::squares_to_metres;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::turns::TurnOrder;
@@ -123,7 +123,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             let button = egui::Button::new(label).selected(row.chosen);
             let hover = match &row.draw {
                 Some(Ok(draw)) => tr!("gear-draw", cost = super::weapons::cost_words(draw, name)),
-                Some(Err(refusal)) => tr!("gear-cannot-draw", why = super::refusals::full(refusal)),
+                Some(Err(refusal)) => tr!("gear-cannot-draw", why = super::rules_words::refusal_full(refusal)),
                 None => tr("gear-attack-with"),
             };
             let enabled = row.draw.as_ref().is_none_or(Result::is_ok);
@@ -143,7 +143,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 let Some(cost) = cost else { continue };
                 let (enabled, hover) = match cost {
                     Ok(preview) => (true, super::weapons::cost_words(preview, name)),
-                    Err(refusal) => (false, super::refusals::full(refusal)),
+                    Err(refusal) => (false, super::rules_words::refusal_full(refusal)),
                 };
                 let response = ui.add_enabled(enabled, egui::Button::new(label).small());
                 let response =
@@ -161,7 +161,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             };
             let (enabled, hover) = match &shield.cost {
                 Ok(preview) => (true, super::weapons::cost_words(preview, name)),
-                Err(refusal) => (false, super::refusals::full(refusal)),
+                Err(refusal) => (false, super::rules_words::refusal_full(refusal)),
             };
             let response = ui.add_enabled(enabled, egui::Button::new(label).selected(shield.strapped));
             let response = if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
@@ -690,7 +690,7 @@ fn lane_lines(
             out.push((tr!("charge-lanes", lanes = l.len()), GOOD));
             provocation_lines(world, lane_provocations, &tr("provoke-along-it"), out);
         }
-        Err(refusal) => out.push((tr!("charge-none", why = super::refusals::full(&refusal)), BAD)),
+        Err(refusal) => out.push((tr!("charge-none", why = super::rules_words::refusal_full(&refusal)), BAD)),
     }
 }
 
@@ -869,7 +869,7 @@ fn path_lines(
             ));
             provocation_lines(world, &p.provocations, &tr("provoke-on-the-way"), out);
         }
-        Err(refusal) => out.push((tr!("path-none", why = super::refusals::full(&refusal)), BAD)),
+        Err(refusal) => out.push((tr!("path-none", why = super::rules_words::refusal_full(&refusal)), BAD)),
     }
 }
 
@@ -939,12 +939,12 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
                 ),
                 GOOD,
             ));
-            out.push((tr!("attack-bonus", terms = describe_modifiers(&a.plan.modifiers)), GREY));
-            out.push((tr!("attack-ac", terms = describe_modifiers(&a.plan.armor_class_parts)), GREY));
+            out.push((tr!("attack-bonus", terms = super::rules_words::terms(&a.plan.modifiers)), GREY));
+            out.push((tr!("attack-ac", terms = super::rules_words::terms(&a.plan.armor_class_parts)), GREY));
             // The damage: the weapon's dice, its modifiers, extra dice thrown once even on a critical (004:27).
             let mut damage = a.plan.weapon.damage.to_string();
             if !a.plan.damage_modifiers.is_empty() {
-                damage = format!("{damage}, {}", describe_modifiers(&a.plan.damage_modifiers));
+                damage = format!("{damage}, {}", super::rules_words::terms(&a.plan.damage_modifiers));
             }
             // Multiplied (a set spear, a lance on a mounted charge, a dive): the dice and modifiers again.
             for times in &a.plan.multipliers {
@@ -964,7 +964,7 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             }
             out.push((tr("attack-click"), GOOD));
         }
-        Err(refusal) => out.push((tr!("attack-none", why = super::refusals::full(&refusal)), BAD)),
+        Err(refusal) => out.push((tr!("attack-none", why = super::rules_words::refusal_full(&refusal)), BAD)),
     }
 }
 
@@ -1012,7 +1012,11 @@ fn first_aid_lines(
             out.push((tr("preview-a-standard-action-that-provokes"), WARN));
         }
         Some(Err(refusal)) => out.push((
-            tr!("preview-no-first-aid", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            tr!(
+                "preview-no-first-aid",
+                reason = super::rules_words::refusal(&refusal.reason),
+                rule = refusal.rule.clone()
+            ),
             BAD,
         )),
         None => {}
@@ -1056,7 +1060,11 @@ fn special_attack_lines(
             out.push((tr("preview-overrun-not-next-to-it"), WARN))
         }
         Some(Err(refusal)) => out.push((
-            tr!("preview-no-overrun", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            tr!(
+                "preview-no-overrun",
+                reason = super::rules_words::refusal(&refusal.reason),
+                rule = refusal.rule.clone()
+            ),
             BAD,
         )),
         None => {}
@@ -1069,7 +1077,7 @@ fn special_attack_lines(
         Some(Err(refusal)) => out.push((
             tr!(
                 "preview-no-coup-de-gr-ce",
-                reason = super::refusals::words(&refusal.reason),
+                reason = super::rules_words::refusal(&refusal.reason),
                 rule = refusal.rule.clone()
             ),
             BAD,
@@ -1101,9 +1109,9 @@ fn special_attack_lines(
                 tr!(
                     "preview-feint-bluff-against-sense-motive",
                     bluff = format!("{:+}", sum(&f.plan.bluff)),
-                    terms = describe_modifiers(&f.plan.bluff),
+                    terms = super::rules_words::terms(&f.plan.bluff),
                     sense_motive = format!("{:+}", sum(&f.plan.sense_motive)),
-                    terms2 = describe_modifiers(&f.plan.sense_motive),
+                    terms2 = super::rules_words::terms(&f.plan.sense_motive),
                     chance = format!("{:.0}", f.chance * 100.0)
                 ),
                 GOOD,
@@ -1111,7 +1119,7 @@ fn special_attack_lines(
             out.push((tr("preview-won-it-keeps-no-dex"), GOOD));
         }
         Some(Err(refusal)) => out.push((
-            tr!("preview-no-feint", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            tr!("preview-no-feint", reason = super::rules_words::refusal(&refusal.reason), rule = refusal.rule.clone()),
             BAD,
         )),
         None => {}
@@ -1133,11 +1141,11 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
                 ),
                 GOOD,
             ));
-            out.push((tr!("attack-bonus", terms = describe_modifiers(&a.plan.modifiers)), GREY));
+            out.push((tr!("attack-bonus", terms = super::rules_words::terms(&a.plan.modifiers)), GREY));
             out.push((tr("preview-lasts-until-your-next-turn"), GOOD));
         }
         Err(refusal) => out.push((
-            tr!("preview-no-aid", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            tr!("preview-no-aid", reason = super::rules_words::refusal(&refusal.reason), rule = refusal.rule.clone()),
             BAD,
         )),
     }
@@ -1146,7 +1154,7 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
 /// The two sides of a special attack's opposed check, each its check, bonus and terms.
 fn contest_terms(ours: &crate::rules::special::Side, theirs: &crate::rules::special::Side) -> String {
     let side = |s: &crate::rules::special::Side| {
-        format!("{} {:+} ({})", super::check_words(s.check), s.bonus(), describe_modifiers(&s.terms))
+        format!("{} {:+} ({})", super::check_words(s.check), s.bonus(), super::rules_words::terms(&s.terms))
     };
     tr!("contest-terms", ours = side(ours), theirs = side(theirs))
 }
@@ -1161,7 +1169,11 @@ fn sunder_lines(
         Ok(s) => s,
         Err(refusal) => {
             out.push((
-                tr!("preview-no-sunder", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                tr!(
+                    "preview-no-sunder",
+                    reason = super::rules_words::refusal(&refusal.reason),
+                    rule = refusal.rule.clone()
+                ),
                 BAD,
             ));
             return;
@@ -1203,7 +1215,11 @@ fn disarm_lines(
         Ok(d) => d,
         Err(refusal) => {
             out.push((
-                tr!("preview-no-disarm", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                tr!(
+                    "preview-no-disarm",
+                    reason = super::rules_words::refusal(&refusal.reason),
+                    rule = refusal.rule.clone()
+                ),
                 BAD,
             ));
             return;
@@ -1260,7 +1276,7 @@ fn turning_lines(
             out.push((
                 tr!(
                     "preview-no-turning",
-                    reason = super::refusals::words(&refusal.reason),
+                    reason = super::rules_words::refusal(&refusal.reason),
                     rule = refusal.rule.clone()
                 ),
                 BAD,
@@ -1339,7 +1355,7 @@ fn bull_rush_lines(
             out.push((
                 tr!(
                     "preview-no-bull-rush",
-                    reason = super::refusals::words(&refusal.reason),
+                    reason = super::rules_words::refusal(&refusal.reason),
                     rule = refusal.rule.clone()
                 ),
                 BAD,
@@ -1386,7 +1402,11 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
         Ok(t) => t,
         Err(refusal) => {
             out.push((
-                tr!("preview-no-trip", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                tr!(
+                    "preview-no-trip",
+                    reason = super::rules_words::refusal(&refusal.reason),
+                    rule = refusal.rule.clone()
+                ),
                 BAD,
             ));
             return;
@@ -1436,7 +1456,11 @@ fn throw_lines(
         Ok(t) => t,
         Err(refusal) => {
             out.push((
-                tr!("preview-no-throw", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+                tr!(
+                    "preview-no-throw",
+                    reason = super::rules_words::refusal(&refusal.reason),
+                    rule = refusal.rule.clone()
+                ),
                 BAD,
             ));
             return;
@@ -1457,7 +1481,7 @@ fn throw_lines(
         ),
         GOOD,
     ));
-    out.push((tr!("attack-bonus", terms = describe_modifiers(&t.modifiers)), GREY));
+    out.push((tr!("attack-bonus", terms = super::rules_words::terms(&t.modifiers)), GREY));
     let splash = t.weapon.splash.as_ref();
     let direct =
         if t.target.is_some() { tr!("preview-to-it", damage = t.weapon.damage.to_string()) } else { String::new() };
@@ -1488,7 +1512,7 @@ fn grapple_lines(
             out.push((
                 tr!(
                     "preview-no-grapple",
-                    reason = super::refusals::words(&refusal.reason),
+                    reason = super::rules_words::refusal(&refusal.reason),
                     rule = refusal.rule.clone()
                 ),
                 BAD,
@@ -1715,7 +1739,11 @@ fn cast_lines(
             out.push((tr("preview-click-to-cast"), GOOD));
         }
         Err(refusal) => out.push((
-            tr!("preview-no-casting", reason = super::refusals::words(&refusal.reason), rule = refusal.rule.clone()),
+            tr!(
+                "preview-no-casting",
+                reason = super::rules_words::refusal(&refusal.reason),
+                rule = refusal.rule.clone()
+            ),
             BAD,
         )),
     }
@@ -1943,7 +1971,7 @@ fn draw(
                 let button = egui::Button::new(entry.label()).selected(*on);
                 let response = ui.add_enabled(state.is_ok(), button);
                 let response = match state {
-                    Err(refusal) => response.on_disabled_hover_text(super::refusals::full(refusal)),
+                    Err(refusal) => response.on_disabled_hover_text(super::rules_words::refusal_full(refusal)),
                     Ok(()) => response,
                 };
                 if response.clicked() {
@@ -2209,7 +2237,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                 (Some(Err(r)), Some(_)) => out.push((
                     tr!(
                         "preview-no-flyby-on-it",
-                        reason = super::refusals::words(&r.reason),
+                        reason = super::rules_words::refusal(&r.reason),
                         rule = r.rule.to_string()
                     ),
                     BAD,
@@ -2249,7 +2277,11 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                     GOOD,
                 )),
                 (Some(Err(r)), Some(_)) => out.push((
-                    tr!("preview-no-collision", reason = super::refusals::words(&r.reason), rule = r.rule.to_string()),
+                    tr!(
+                        "preview-no-collision",
+                        reason = super::rules_words::refusal(&r.reason),
+                        rule = r.rule.to_string()
+                    ),
                     BAD,
                 )),
                 _ => {}
@@ -2287,7 +2319,7 @@ fn breath_lines(
         Some(Err(refusal)) => out.push((
             tr!(
                 "preview-no-breath-there",
-                reason = super::refusals::words(&refusal.reason),
+                reason = super::rules_words::refusal(&refusal.reason),
                 rule = refusal.rule.clone()
             ),
             BAD,
@@ -2304,7 +2336,8 @@ fn breath_lines(
             out.push((tr!("preview-click-to-breathe-covers", names = names.join(", ")), GOOD));
             for (e, chance, terms) in saves {
                 let id = display_name(world, e);
-                let terms = if terms.is_empty() { String::new() } else { format!(", {}", describe_modifiers(&terms)) };
+                let terms =
+                    if terms.is_empty() { String::new() } else { format!(", {}", super::rules_words::terms(&terms)) };
                 out.push((
                     tr!(
                         "preview-saves-for-half",

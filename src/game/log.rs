@@ -2,7 +2,7 @@
 //! modifier and the text that rules it. The rules write facts; this is how the window reads them.
 
 use crate::locale::tr;
-use crate::rules::core::facts::{Fact, describe_modifiers};
+use crate::rules::core::facts::Fact;
 use crate::tr;
 
 impl Fact {
@@ -385,7 +385,7 @@ impl Fact {
                     "log-initiative-d20",
                     creature = creature.to_string(),
                     roll = roll.to_string(),
-                    terms = (describe_modifiers(modifiers)).to_string(),
+                    terms = (super::rules_words::terms(modifiers)).to_string(),
                     value = total.to_string()
                 )
             }
@@ -445,7 +445,7 @@ impl Fact {
                     "log-cannot",
                     creature = creature.to_string(),
                     action = super::action_words(action),
-                    reason = super::refusals::words(reason),
+                    reason = super::rules_words::refusal(reason),
                     rule = rule.to_string()
                 )
             }
@@ -474,10 +474,10 @@ impl Fact {
                 target = target.to_string(),
                 weapon = weapon.to_string(),
                 roll = roll.to_string(),
-                terms = (describe_modifiers(modifiers)).to_string(),
+                terms = (super::rules_words::terms(modifiers)).to_string(),
                 value = total.to_string(),
                 armor_class = armor_class.to_string(),
-                terms2 = (describe_modifiers(armor_class_parts)).to_string(),
+                terms2 = (super::rules_words::terms(armor_class_parts)).to_string(),
                 threat = (if *threat { tr("log-threat") } else { String::new() }).to_string(),
                 miss = (if *hit { tr("log-hit") } else { tr("log-miss") }).to_string()
             ),
@@ -516,7 +516,7 @@ impl Fact {
                     terms = (if modifiers.is_empty() {
                         String::new()
                     } else {
-                        format!(" ({})", describe_modifiers(modifiers))
+                        format!(" ({})", super::rules_words::terms(modifiers))
                     })
                     .to_string(),
                     multiplier = (if *multiplier > 1 {
@@ -543,7 +543,7 @@ impl Fact {
                 terms = (if modifiers.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", describe_modifiers(modifiers))
+                    format!(" ({})", super::rules_words::terms(modifiers))
                 })
                 .to_string(),
                 value = total.to_string(),

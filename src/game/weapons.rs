@@ -107,7 +107,7 @@ pub fn handle_shield(world: &mut World) {
     };
     let ready = !shield.strapped;
     if let Err(refusal) = crate::preview::shield_preview(world, me, ready) {
-        world.insert_resource(Notice(Some((false, super::refusals::full(&refusal)))));
+        world.insert_resource(Notice(Some((false, super::rules_words::refusal_full(&refusal)))));
         return;
     }
     let creature = id_of(world, me);
@@ -168,7 +168,7 @@ pub fn choose(world: &mut World, key: usize) {
 pub fn handle(world: &mut World, name: &str, what: Handle) {
     let Some(me) = human_turn(world) else { return };
     if let Err(refusal) = handle_preview(world, me, name, what) {
-        world.insert_resource(Notice(Some((false, super::refusals::full(&refusal)))));
+        world.insert_resource(Notice(Some((false, super::rules_words::refusal_full(&refusal)))));
         return;
     }
     let creature = id_of(world, me);

@@ -1,13 +1,15 @@
-//! The rules' refusals in the player's language. A rule refuses in English words (`Refusal::reason`), the
-//! same words the headless runner and the tests read; the window finds the message whose English pattern
-//! those words match (`assets/locales/en/refusals.ftl`, each `{$name}` standing for any text), and writes
-//! that message in the player's language with the same values, each value itself translated if it is a
-//! refusal (a reason quoted in another). Words no pattern matches are shown as the rule wrote them.
+//! The rules' own words in the player's language: the reasons of refusals and the sources of modifiers. A
+//! rule writes them in English (`Refusal::reason`, `Modifier::source`), the same words the headless runner
+//! and the tests read; the window finds the message whose English pattern those words match
+//! (`assets/locales/en/refusals.ftl`, `terms.ftl`, each `{$name}` standing for any text), and writes that
+//! message in the player's language with the same values, each value itself translated if it is a refusal
+//! (a reason quoted in another). Words no pattern matches are shown as the rule wrote them.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use crate::locale::{Language, format_in, language};
+use crate::rules::core::creature::Modifier;
 use crate::rules::core::refusal::Refusal;
 
 /// One piece of a pattern: words to find as written, or a value to take.
@@ -27,10 +29,21 @@ struct Pattern {
 /// How deep a value quoting a refusal is translated in turn.
 const NESTING: usize = 2;
 
-/// The patterns of the English refusals, read once from the English file.
-fn patterns() -> &'static [Pattern] {
-    static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
-    PATTERNS.get_or_init(|| read_patterns(Language::English.sources()[3]))
+/// Which of the rules' words: a refusal's reason or a modifier's source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Refusal,
+    Term,
+}
+
+/// The patterns of the English refusals or terms, each read once from its English file.
+fn patterns(kind: Kind) -> &'static [Pattern] {
+    static REFUSALS: OnceLock<Vec<Pattern>> = OnceLock::new();
+    static TERMS: OnceLock<Vec<Pattern>> = OnceLock::new();
+    match kind {
+        Kind::Refusal => REFUSALS.get_or_init(|| read_patterns(Language::English.sources()[3])),
+        Kind::Term => TERMS.get_or_init(|| read_patterns(Language::English.sources()[4])),
+    }
 }
 
 /// The messages of a Fluent file as patterns: `id = words {$name} words`, continuation lines joined by a
@@ -108,42 +121,64 @@ fn matches<'p, 't>(pieces: &'p [Piece], text: &'t str) -> Option<Vec<(&'p str, &
     go(pieces, text, &mut taken).then_some(taken)
 }
 
-/// `reason` in `language`, values quoting a refusal translated `depth` levels deep.
-fn translate(reason: &str, language: Language, depth: usize) -> String {
-    for pattern in patterns() {
-        let Some(values) = matches(&pattern.pieces, reason) else { continue };
+/// The rules' `words` in `language`, values quoting a refusal translated `depth` levels deep.
+fn translate(kind: Kind, words: &str, language: Language, depth: usize) -> String {
+    for pattern in patterns(kind) {
+        let Some(values) = matches(&pattern.pieces, words) else { continue };
         let mut args = fluent_bundle::FluentArgs::new();
         for (name, value) in values {
-            let value = if depth > 0 { translate(value, language, depth - 1) } else { value.to_string() };
+            let value =
+                if depth > 0 { translate(Kind::Refusal, value, language, depth - 1) } else { value.to_string() };
             args.set(name.to_string(), value);
         }
         return format_in(language, &pattern.id, Some(&args));
     }
-    reason.to_string()
+    words.to_string()
 }
 
-/// The words of a refusal's reason in the interface's language (as the rule wrote them in English).
-pub fn words(reason: &str) -> String {
+/// The rules' `words` of this kind in the interface's language.
+fn in_language(kind: Kind, words: &str) -> String {
     let language = language();
     if language == Language::English {
-        return reason.to_string();
+        return words.to_string();
     }
-    // The panels ask for the same few reasons every frame: each is worked out once.
-    static SEEN: OnceLock<Mutex<HashMap<(Language, String), String>>> = OnceLock::new();
+    // The panels ask for the same few words every frame: each is worked out once.
+    type Seen = HashMap<(Kind, Language, String), String>;
+    static SEEN: OnceLock<Mutex<Seen>> = OnceLock::new();
     let seen = SEEN.get_or_init(Default::default);
-    if let Some(known) = seen.lock().ok().and_then(|s| s.get(&(language, reason.to_string())).cloned()) {
+    let key = (kind, language, words.to_string());
+    if let Some(known) = seen.lock().ok().and_then(|s| s.get(&key).cloned()) {
         return known;
     }
-    let text = translate(reason, language, NESTING);
+    let text = translate(kind, words, language, NESTING);
     if let Ok(mut seen) = seen.lock() {
-        seen.insert((language, reason.to_string()), text.clone());
+        seen.insert(key, text.clone());
     }
     text
 }
 
+/// A refusal's reason in the interface's language (as the rule wrote it in English).
+pub fn refusal(reason: &str) -> String {
+    in_language(Kind::Refusal, reason)
+}
+
 /// A refusal in the interface's language, with its rule: "reason (004:259)".
-pub fn full(refusal: &Refusal) -> String {
-    format!("{} ({})", words(&refusal.reason), refusal.rule)
+pub fn refusal_full(refusal: &Refusal) -> String {
+    format!("{} ({})", in_language(Kind::Refusal, &refusal.reason), refusal.rule)
+}
+
+/// Modifiers as a player reads them, in the interface's language: "+5 base attack, +3 Str, -1 size"
+/// (`rules::core::facts::describe_modifiers` in the player's words).
+pub fn terms(modifiers: &[Modifier]) -> String {
+    let parts: Vec<String> = modifiers
+        .iter()
+        .filter(|m| m.value != 0 || !m.source.is_empty())
+        .map(|m| {
+            let source = in_language(Kind::Term, &m.source);
+            if m.value == 0 { source } else { format!("{:+} {source}", m.value) }
+        })
+        .collect();
+    parts.join(", ")
 }
 
 #[cfg(test)]
@@ -163,18 +198,26 @@ mod tests {
 
     #[test]
     fn a_refusal_reads_in_french_with_its_values_and_its_quoted_reason() {
-        let plain = translate("no such creature", Language::French, NESTING);
+        let plain = translate(Kind::Refusal, "no such creature", Language::French, NESTING);
         assert_ne!(plain, "no such creature");
-        assert_eq!(translate("no such creature", Language::English, NESTING), "no such creature");
-        assert_eq!(translate("words no rule writes", Language::French, NESTING), "words no rule writes");
-        let ally = translate("goblin-1 is an ally", Language::French, NESTING);
+        assert_eq!(translate(Kind::Refusal, "no such creature", Language::English, NESTING), "no such creature");
+        assert_eq!(translate(Kind::Refusal, "words no rule writes", Language::French, NESTING), "words no rule writes");
+        let ally = translate(Kind::Refusal, "goblin-1 is an ally", Language::French, NESTING);
         assert!(ally.contains("goblin-1") && !ally.contains("is an ally"), "{ally}");
         let nested = translate(
+            Kind::Refusal,
             "not next to the foe, and no charge brings it there: no clear charge lane",
             Language::French,
             NESTING,
         );
         assert!(!nested.contains("no clear charge lane") && !nested.contains("not next to"), "{nested}");
+    }
+
+    #[test]
+    fn a_modifier_reads_in_french() {
+        let flanking = translate(Kind::Term, "flanking with goblin-2 (004:417)", Language::French, NESTING);
+        assert!(flanking.contains("goblin-2") && !flanking.contains("flanking"), "{flanking}");
+        assert_eq!(translate(Kind::Term, "Str", Language::English, NESTING), "Str");
     }
 
     #[test]
@@ -197,7 +240,7 @@ mod tests {
                     continue;
                 }
                 seen += 1;
-                if !patterns().iter().any(|p| matches(&p.pieces, reason).is_some()) {
+                if !patterns(Kind::Refusal).iter().any(|p| matches(&p.pieces, reason).is_some()) {
                     missing.push(reason.to_string());
                 }
             }
