@@ -70,6 +70,16 @@ impl Language {
         }
     }
 
+    /// The language's patterns of the rules' refusals (`refusals.ftl`).
+    pub fn refusals(self) -> &'static str {
+        self.sources()[3]
+    }
+
+    /// The language's patterns of the modifiers' sources (`terms.ftl`).
+    pub fn terms(self) -> &'static str {
+        self.sources()[4]
+    }
+
     fn index(self) -> u8 {
         match self {
             Language::English => 0,

@@ -6,22 +6,27 @@ use std::path::Path;
 
 use estoc::locale::{Language, message_ids};
 
+/// The text of each Rust file under these paths of `src/`.
+fn sources(paths: &[&str]) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack: Vec<_> = paths.iter().map(|p| root.join(p)).collect();
+    let mut texts = Vec::new();
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            texts.push(std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    texts
+}
+
 /// The message ids the code names: the literal first argument of `tr(` or `tr!(`, and every string
 /// literal of the interface's code (`src/game`, `src/locale.rs`) that has the shape of a message id and
 /// one of the messages' prefixes (`"movement-move"` in a lookup table, `"bar-move"` in the action bar).
 fn ids_in_code(prefixes: &BTreeSet<String>) -> BTreeSet<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = BTreeSet::new();
-    let mut stack = vec![root.join("game"), root.join("locale.rs")];
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        if path.extension().is_none_or(|x| x != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
+    for text in sources(&["game", "locale.rs"]) {
         for call in ["tr(\"", "tr!(\"", "tr!(\n"] {
             for (at, _) in text.match_indices(call) {
                 let rest = text[at + call.len()..].trim_start_matches([' ', '\n', '"']);
@@ -122,15 +127,8 @@ fn a_message_takes_the_same_arguments_in_each_language() {
 
 /// Each `tr!` call of the interface's code: its message id and the names of the arguments it passes.
 fn calls_with_arguments() -> Vec<(String, BTreeSet<String>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut calls = Vec::new();
-    let mut stack = vec![root.join("game")];
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
+    for text in sources(&["game"]) {
         for (at, _) in text.match_indices("tr!(") {
             let body = &text[at + 4..];
             let body = body.trim_start();

@@ -1182,7 +1182,7 @@ fn sunder_lines(
     out.push((
         tr!(
             "preview-sunder-its-with-the",
-            struck = (s.struck()).to_string(),
+            struck = s.struck().to_string(),
             name = s.weapon.name.to_string(),
             defender = contest_terms(&s.attacker, &s.defender),
             chance = format!("{:.0}", s.chance() * 100.0)
@@ -1194,7 +1194,7 @@ fn sunder_lines(
         tr!(
             "preview-won-your-damage-less-its",
             hardness = hardness.to_string(),
-            hit_points_left = (s.hit_points_left()).to_string(),
+            hit_points_left = s.hit_points_left().to_string(),
             hit_points = hit_points.to_string()
         ),
         GOOD,
@@ -1489,7 +1489,7 @@ fn throw_lines(
         tr!(
             "preview-on-target-splash-to-every",
             direct = direct.to_string(),
-            damage = (splash.map_or_else(String::new, |s| s.damage.to_string())).to_string(),
+            damage = splash.map_or_else(String::new, |s| s.damage.to_string()),
             undead_only = if splash.is_some_and(|s| s.undead_only) { tr("preview-undead-only") } else { String::new() }
         ),
         GOOD,
@@ -1599,7 +1599,7 @@ fn flight_lines(
         n => tr!("preview-diving-m-first", n = (-n as f32 * 1.5).to_string()),
     };
     out.push((
-        tr!("preview-flying-q-climbs-z-dives", climb = climb.to_string(), flights = (flights.len()).to_string()),
+        tr!("preview-flying-q-climbs-z-dives", climb = climb.to_string(), flights = flights.len().to_string()),
         WARN,
     ));
     let fly_m = active
@@ -1635,10 +1635,10 @@ fn flight_lines(
                         let m = c.maneuver;
                         tr!(
                             "preview-dc-at-step-failed",
-                            m = (m.name()).to_string(),
+                            m = m.name().to_string(),
                             dc = c.dc.to_string(),
                             step = (c.step + 1).to_string(),
-                            on_failure = (m.on_failure()).to_string()
+                            on_failure = m.on_failure().to_string()
                         )
                     })
                     .collect();
@@ -1646,7 +1646,7 @@ fn flight_lines(
                     tr!(
                         "preview-fly-checks-all-made-of",
                         chance = format!("{:.0}", planned.chance * 100.0),
-                        checks = (checks.join(", ")).to_string()
+                        checks = checks.join(", ")
                     ),
                     WARN,
                 ));
@@ -1730,7 +1730,7 @@ fn cast_lines(
                 out.push((
                     tr!(
                         "preview-provokes-from-g-to-cast",
-                        provokes_from = (c.provokes_from.join(", ")).to_string(),
+                        provokes_from = c.provokes_from.join(", "),
                         defensive_dc = c.defensive_dc.to_string()
                     ),
                     BAD,
@@ -2226,14 +2226,9 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                 WARN,
             ));
             match (manoeuvre, hovered) {
-                (Some(Ok(p)), Some(foe)) => out.push((
-                    tr!(
-                        "preview-click-strike-after-of-the",
-                        foe = (name(foe)).to_string(),
-                        p = (flight_words(&p)).to_string()
-                    ),
-                    GOOD,
-                )),
+                (Some(Ok(p)), Some(foe)) => {
+                    out.push((tr!("preview-click-strike-after-of-the", foe = name(foe), p = flight_words(&p)), GOOD))
+                }
                 (Some(Err(r)), Some(_)) => out.push((
                     tr!(
                         "preview-no-flyby-on-it",
@@ -2249,8 +2244,8 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
             tr!(
                 "preview-on-from-click-where-the",
                 attack = if point.swoop { tr("preview-swoop") } else { tr("preview-flyby-attack") },
-                target = (name(point.target)).to_string(),
-                s = (point.at().map_or_else(String::new, |s| s.to_string())).to_string()
+                target = name(point.target),
+                s = point.at().map_or_else(String::new, |s| s.to_string())
             ),
             GOOD,
         )),
@@ -2260,7 +2255,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                          band) away; Bluff against its Sense Motive, won, -5 on its fly checks to turn after you \
                          (004:818)"
                     .to_string(),
-                Some(p) => tr!("preview-bluffing-click-where-the-flight", p = (name(p)).to_string()),
+                Some(p) => tr!("preview-bluffing-click-where-the-flight", p = name(p)),
             },
             WARN,
         )),
@@ -2272,10 +2267,9 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
                 WARN,
             ));
             match (manoeuvre, hovered) {
-                (Some(Ok(p)), Some(foe)) => out.push((
-                    tr!("preview-click-fly-into", foe = (name(foe)).to_string(), p = (flight_words(&p)).to_string()),
-                    GOOD,
-                )),
+                (Some(Ok(p)), Some(foe)) => {
+                    out.push((tr!("preview-click-fly-into", foe = name(foe), p = flight_words(&p)), GOOD))
+                }
                 (Some(Err(r)), Some(_)) => out.push((
                     tr!(
                         "preview-no-collision",
@@ -2307,7 +2301,7 @@ fn breath_lines(
         tr!(
             "preview-breath-a-m-of-reflex",
             length_m = b.weapon.length_m.to_string(),
-            shape = (b.weapon.shape.name()).to_string(),
+            shape = b.weapon.shape.name().to_string(),
             damage = b.weapon.damage.to_string(),
             dc = b.dc.to_string(),
             sides = (b.weapon.recharge.count * b.weapon.recharge.sides).to_string()

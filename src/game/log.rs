@@ -129,7 +129,7 @@ impl Fact {
                 "log-s-poison-takes-from-now",
                 by = by.to_string(),
                 amount = amount.to_string(),
-                short = (ability.short()).to_string(),
+                short = ability.short().to_string(),
                 creature = creature.to_string(),
                 faces = format!("{:?}", faces),
                 score = score.to_string()
@@ -139,7 +139,7 @@ impl Fact {
                     "log-regains-with-rest",
                     creature = creature.to_string(),
                     amount = amount.to_string(),
-                    short = (ability.short()).to_string()
+                    short = ability.short().to_string()
                 )
             }
             Fact::ShieldReadied { creature, shield, free: false } => {
@@ -385,16 +385,16 @@ impl Fact {
                     "log-initiative-d20",
                     creature = creature.to_string(),
                     roll = roll.to_string(),
-                    terms = (super::rules_words::terms(modifiers)).to_string(),
+                    terms = super::rules_words::terms(modifiers),
                     value = total.to_string()
                 )
             }
             Fact::InitiativeOrdered { order } => {
-                tr!("log-order", list = (order.iter().map(|c| c.0.as_str()).collect::<Vec<_>>().join(", ")).to_string())
+                tr!("log-order", list = order.iter().map(|c| c.0.as_str()).collect::<Vec<_>>().join(", "))
             }
             Fact::SurpriseRoundStarted { surprised } => tr!(
                 "log-surprise-round-surprised",
-                list = (surprised.iter().map(|c| c.0.as_str()).collect::<Vec<_>>().join(", ")).to_string()
+                list = surprised.iter().map(|c| c.0.as_str()).collect::<Vec<_>>().join(", ")
             ),
             Fact::RoundStarted { round } => tr!("log-round", value = round.to_string()),
             Fact::TurnStarted { creature, .. } => tr!("log-s-turn", creature = creature.to_string()),
@@ -474,10 +474,10 @@ impl Fact {
                 target = target.to_string(),
                 weapon = weapon.to_string(),
                 roll = roll.to_string(),
-                terms = (super::rules_words::terms(modifiers)).to_string(),
+                terms = super::rules_words::terms(modifiers),
                 value = total.to_string(),
                 armor_class = armor_class.to_string(),
-                terms2 = (super::rules_words::terms(armor_class_parts)).to_string(),
+                terms2 = super::rules_words::terms(armor_class_parts),
                 threat = (if *threat { tr("log-threat") } else { String::new() }).to_string(),
                 miss = (if *hit { tr("log-hit") } else { tr("log-miss") }).to_string()
             ),
@@ -512,7 +512,7 @@ impl Fact {
                     target = target.to_string(),
                     value = total.to_string(),
                     nonlethal = (if *nonlethal { tr("log-nonlethal") } else { String::new() }).to_string(),
-                    thrown = (thrown.join(" + ")).to_string(),
+                    thrown = thrown.join(" + "),
                     terms = (if modifiers.is_empty() {
                         String::new()
                     } else {
@@ -727,13 +727,13 @@ impl Fact {
                 tr!(
                     "log-breathes-a-at-reflex-dc",
                     creature = creature.to_string(),
-                    shape = (shape.name()).to_string(),
+                    shape = shape.name().to_string(),
                     toward = toward.to_string(),
                     expr = dice.expr.to_string(),
                     faces = format!("{:?}", dice.faces),
                     dice = dice.total.to_string(),
                     dc = dc.to_string(),
-                    covered = (covered.join(", ")).to_string(),
+                    covered = covered.join(", "),
                     ready_in_round = ready_in_round.to_string()
                 )
             }

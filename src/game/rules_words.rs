@@ -41,8 +41,8 @@ fn patterns(kind: Kind) -> &'static [Pattern] {
     static REFUSALS: OnceLock<Vec<Pattern>> = OnceLock::new();
     static TERMS: OnceLock<Vec<Pattern>> = OnceLock::new();
     match kind {
-        Kind::Refusal => REFUSALS.get_or_init(|| read_patterns(Language::English.sources()[3])),
-        Kind::Term => TERMS.get_or_init(|| read_patterns(Language::English.sources()[4])),
+        Kind::Refusal => REFUSALS.get_or_init(|| read_patterns(Language::English.refusals())),
+        Kind::Term => TERMS.get_or_init(|| read_patterns(Language::English.terms())),
     }
 }
 

@@ -982,20 +982,3 @@ pub fn describe_modifiers(modifiers: &[Modifier]) -> String {
         .collect();
     parts.join(", ")
 }
-
-/// A name of the rules' (a condition, a heading) in the player's words: `FlatFooted` reads "flat-footed",
-/// `NorthEast` "north-east", `OffBalance` "off balance".
-pub fn plain(name: impl std::fmt::Debug) -> String {
-    let debug = format!("{name:?}");
-    let mut out = String::with_capacity(debug.len() + 4);
-    for (i, c) in debug.chars().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            out.push(' ');
-        }
-        out.extend(c.to_lowercase());
-    }
-    for (spaced, joined) in [("flat footed", "flat-footed"), ("north ", "north-"), ("south ", "south-")] {
-        out = out.replace(spaced, joined);
-    }
-    out
-}
