@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::rules::core::geometry::{Corner, Direction, Edge, Footprint, LineTrace, Square, trace_line};
+use crate::rules::core::memo::Memo;
 
 /// What covers the ground of a square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -133,9 +134,16 @@ pub struct Battlefield {
     scale: crate::rules::core::altitude::Scale,
     /// The table's switches against the texts.
     house: HouseRules,
+    /// Tables the chapters derive from this map (the ground's cost of each step), dropped on any change.
+    derived: Memo,
 }
 
 impl Battlefield {
+    /// Tables the chapters derive from this map and keep until it changes.
+    pub fn derived(&self) -> &Memo {
+        &self.derived
+    }
+
     /// An open floor of `width` x `height` squares.
     pub fn open(width: i32, height: i32) -> Self {
         let n = (width.max(0) * height.max(0)) as usize;
@@ -150,6 +158,7 @@ impl Battlefield {
             edges: vec![[None; 2]; n],
             scale: crate::rules::core::altitude::Scale::Normal,
             house: HouseRules::default(),
+            derived: Memo::default(),
         }
     }
 
@@ -160,6 +169,7 @@ impl Battlefield {
 
     /// Sets the scale of its squares.
     pub fn set_scale(&mut self, scale: crate::rules::core::altitude::Scale) {
+        self.derived.clear();
         self.scale = scale;
     }
 
@@ -170,6 +180,7 @@ impl Battlefield {
 
     /// Sets the table's switches.
     pub fn set_house_rules(&mut self, house: HouseRules) {
+        self.derived.clear();
         self.house = house;
     }
 
@@ -199,6 +210,7 @@ impl Battlefield {
 
     /// Sets the terrain of a square on the map.
     pub fn set_terrain(&mut self, square: Square, terrain: Terrain) {
+        self.derived.clear();
         if let Some(i) = self.index(square) {
             self.terrain[i] = terrain;
         }
@@ -216,6 +228,7 @@ impl Battlefield {
 
     /// Puts fog on a square or takes it off.
     pub fn set_fog(&mut self, square: Square, fog: bool) {
+        self.derived.clear();
         if let Some(i) = self.index(square) {
             self.fog[i] = fog;
         }
@@ -236,6 +249,7 @@ impl Battlefield {
 
     /// Lays difficult ground over a square's terrain, or takes it off.
     pub fn set_difficult(&mut self, square: Square, difficult: bool) {
+        self.derived.clear();
         if let Some(i) = self.index(square) {
             self.difficult[i] = difficult;
         }
@@ -243,6 +257,7 @@ impl Battlefield {
 
     /// Lays an obstacle over a square's terrain, or takes it off.
     pub fn set_obstacle(&mut self, square: Square, obstacle: bool) {
+        self.derived.clear();
         if let Some(i) = self.index(square) {
             self.obstacle[i] = obstacle;
         }
@@ -250,6 +265,7 @@ impl Battlefield {
 
     /// Darkens or lights a square.
     pub fn set_dark(&mut self, square: Square, dark: bool) {
+        self.derived.clear();
         if let Some(i) = self.index(square) {
             self.dark[i] = dark;
         }
@@ -262,6 +278,7 @@ impl Battlefield {
 
     /// Puts a feature on an edge (of a square on the map; the map's outer edges are walls already).
     pub fn set_edge(&mut self, edge: Edge, feature: EdgeFeature) {
+        self.derived.clear();
         if let Some(i) = self.index(edge.square) {
             self.edges[i][usize::from(!edge.east)] = Some(feature);
         }

@@ -13,6 +13,7 @@ pub mod dice;
 pub mod facts;
 pub mod gear;
 pub mod geometry;
+pub mod memo;
 pub mod names;
 pub mod reach;
 pub mod refusal;

@@ -270,6 +270,13 @@ impl StepWorld<'_> {
 
     /// Checks that a footprint can be entered at all, and what entering costs and allows.
     pub fn enter(&self, mover: &Mover, to: Footprint, own: Footprint) -> Result<Entry, Blocked> {
+        let ground = self.enter_ground(mover, to)?;
+        self.enter_among(mover, to, own, ground)
+    }
+
+    /// What the map alone says of entering a footprint: the walls, pits and terrain of its squares and
+    /// the squeeze; the same for every search on the map, which keeps it (`super::table`).
+    pub fn enter_ground(&self, mover: &Mover, to: Footprint) -> Result<Entry, Blocked> {
         let mut doublings = 0;
         let mut can_stop = true;
         for square in to.squares() {
@@ -306,6 +313,13 @@ impl StepWorld<'_> {
                 }
             }
         }
+        Ok(Entry { hampering: Hampering { doublings, edge_extra: 0 }, can_stop })
+    }
+
+    /// What the other creatures add to entering a footprint whose ground gave `ground`: a space one may
+    /// not enter, a helpless body to step over, a space one may not stop in (000:67-90).
+    pub fn enter_among(&self, mover: &Mover, to: Footprint, own: Footprint, ground: Entry) -> Result<Entry, Blocked> {
+        let Entry { hampering: Hampering { mut doublings, edge_extra }, mut can_stop } = ground;
         // A squeezing creature may squeeze past a foe, never stopping in its space (000:119-120).
         let squeezing = to.width < mover.side() || to.height < mover.side();
         let mut small_sharers = 0u32;
@@ -343,7 +357,7 @@ impl StepWorld<'_> {
                 }
             }
         }
-        Ok(Entry { hampering: Hampering { doublings, edge_extra: 0 }, can_stop })
+        Ok(Entry { hampering: Hampering { doublings, edge_extra }, can_stop })
     }
 
     /// Judges one step of a footprint in `direction`: legality, the cost terms, and whether the mover may
@@ -354,6 +368,17 @@ impl StepWorld<'_> {
         from: Footprint,
         direction: Direction,
         own: Footprint,
+    ) -> Result<(Footprint, Entry), Blocked> {
+        let (to, ground) = self.step_ground(mover, from, direction)?;
+        Ok((to, self.enter_among(mover, to, own, ground)?))
+    }
+
+    /// What the map alone says of one step: the edges and corners crossed and the ground entered.
+    pub fn step_ground(
+        &self,
+        mover: &Mover,
+        from: Footprint,
+        direction: Direction,
     ) -> Result<(Footprint, Entry), Blocked> {
         let to = from.at(from.origin.step(direction));
         let mut edge_extra = 0;
@@ -386,7 +411,7 @@ impl StepWorld<'_> {
                 }
             }
         }
-        let mut entry = self.enter(mover, to, own)?;
+        let mut entry = self.enter_ground(mover, to)?;
         entry.hampering.edge_extra = edge_extra;
         Ok((to, entry))
     }

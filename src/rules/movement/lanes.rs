@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::cost::{Blocked, Mover, StepWorld};
 use super::paths::{Destination, Route, SearchRules, walk_path};
+use super::table::{Crowd, GroundTable, quick_step};
 use crate::rules::core::geometry::{Footprint, Square, distance_squares};
 
 /// `a / b` rounded to the nearest whole number, halves away from zero (`b` > 0).
@@ -34,6 +35,7 @@ const LONGEST_LINE: i64 = 4096;
 fn line_cost(
     world: &StepWorld<'_>,
     mover: &Mover,
+    (table, crowd, shape): (&GroundTable, &Crowd, Option<usize>),
     start: Footprint,
     to: Square,
     budget: u32,
@@ -49,7 +51,7 @@ fn line_cost(
     for i in 1..=n {
         let next = Square::new(at(start.origin.x, dx, i), at(start.origin.y, dy, i));
         let direction = here.origin.direction_to(next)?;
-        let (footprint, entry) = world.step(mover, here, direction, start).ok()?;
+        let (footprint, entry) = quick_step(world, mover, (table, crowd), here, shape, start, direction.index())?;
         let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
         if rules.no_hampered && step_hampered {
             return None;
@@ -79,13 +81,15 @@ pub fn straight_reachable(
 ) -> Vec<Destination> {
     let r = budget as i32;
     let mut out = Vec::new();
+    let (table, crowd) = (GroundTable::of(world.field, mover), Crowd::new(world, start));
+    let shape = mover.shapes().iter().position(|&s| s == (start.width, start.height));
     for y in (start.origin.y - r).max(0)..=(start.origin.y + r).min(world.field.height() - 1) {
         for x in (start.origin.x - r).max(0)..=(start.origin.x + r).min(world.field.width() - 1) {
             let to = Square::new(x, y);
             if to == start.origin || distance_squares(x - start.origin.x, y - start.origin.y) > budget {
                 continue;
             }
-            if let Some((cost, hampered)) = line_cost(world, mover, start, to, budget, rules) {
+            if let Some((cost, hampered)) = line_cost(world, mover, (&table, &crowd, shape), start, to, budget, rules) {
                 out.push(Destination { square: to, space: (start.width, start.height), cost, hampered });
             }
         }

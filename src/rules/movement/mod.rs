@@ -4,6 +4,7 @@
 pub mod cost;
 pub mod lanes;
 pub mod paths;
+pub mod table;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,8 @@ use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
-use super::cost::{Blocked, Mover, StepWorld, step_cost};
+use super::cost::{Blocked, Entry, Mover, StepWorld, step_cost};
+use super::table::{Crowd, GroundTable};
 use crate::rules::core::geometry::{Direction, Footprint, Square};
 
 /// Limits of one search beyond its budget.
@@ -86,8 +87,8 @@ pub struct ReachMap {
     /// The spaces the mover may take, full first.
     shapes: Vec<(i32, i32)>,
     /// Per (square, shape, alternation): best (cost, danger, hampered), the previous node, whether one may
-    /// stop.
-    nodes: Vec<Node>,
+    /// stop; packed ([`Node::pack`]), all zero while unseen.
+    nodes: Vec<Packed>,
 }
 
 /// The squares foes threaten, for the search to prefer, among the cheapest paths, the one that leaves
@@ -121,7 +122,7 @@ impl Danger {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Node {
     cost: u32,
     danger: u32,
@@ -134,6 +135,11 @@ struct Node {
 
 const UNSEEN: u32 = u32::MAX;
 
+/// A node in four words, all zero when unseen, so that a search's map is allocated zeroed and the
+/// search reads little memory: cost + 1; danger and hampered steps (each below 2^16: they never pass
+/// the budget); the step's cost, whether it was hampered and whether one may stop; previous node + 1.
+type Packed = [u32; 4];
+
 impl Node {
     const EMPTY: Node = Node {
         cost: UNSEEN,
@@ -144,6 +150,37 @@ impl Node {
         previous: UNSEEN,
         can_stop: false,
     };
+
+    fn pack(self) -> Packed {
+        [
+            self.cost.wrapping_add(1),
+            Self::order(self.danger, self.hampered),
+            (self.step_cost << 2) | (u32::from(self.step_hampered) << 1) | u32::from(self.can_stop),
+            self.previous.wrapping_add(1),
+        ]
+    }
+
+    fn unpack(packed: Packed) -> Node {
+        Node {
+            cost: packed[0].wrapping_sub(1),
+            danger: packed[1] >> 16,
+            hampered: packed[1] & 0xffff,
+            step_cost: packed[2] >> 2,
+            step_hampered: packed[2] & 2 != 0,
+            can_stop: packed[2] & 1 != 0,
+            previous: packed[3].wrapping_sub(1),
+        }
+    }
+
+    /// Danger then hampered steps, in one word that orders as the pair does.
+    fn order(danger: u32, hampered: u32) -> u32 {
+        (danger.min(0xffff) << 16) | hampered.min(0xffff)
+    }
+
+    /// (cost, danger, hampered) in one number that orders as the triple does; unseen is 0.
+    fn key(packed: &Packed) -> u64 {
+        (u64::from(packed[0]) << 32) | u64::from(packed[1])
+    }
 }
 
 /// Where one may end a move, and at what cost.
@@ -164,17 +201,22 @@ impl ReachMap {
         self.shapes.len()
     }
 
+    #[inline]
     fn index(&self, square: Square, shape: usize, odd: bool) -> Option<usize> {
         let (x, y) = (square.x - self.origin.x, square.y - self.origin.y);
         (x >= 0 && y >= 0 && x < self.width && y < self.height)
             .then(|| (((y * self.width + x) as usize) * self.shape_count() + shape) * 2 + usize::from(odd))
     }
 
+    #[inline]
     fn node_of(&self, index: usize) -> (Square, usize, bool) {
         let odd = index % 2 == 1;
         let rest = index / 2;
-        let shape = rest % self.shape_count();
-        let cell = (rest / self.shape_count()) as i32;
+        // One space only (most creatures): no division by the number of spaces.
+        let (shape, cell) = match self.shape_count() {
+            1 => (0, rest as i32),
+            n => (rest % n, (rest / n) as i32),
+        };
         (Square::new(self.origin.x + cell % self.width, self.origin.y + cell / self.width), shape, odd)
     }
 
@@ -186,12 +228,16 @@ impl ReachMap {
     /// The best stoppable node for a square over every shape and alternation: full space first among
     /// equals, then the cheapest.
     fn best(&self, square: Square) -> Option<(usize, Node)> {
-        (0..self.shape_count())
-            .flat_map(|shape| [false, true].map(|odd| (shape, odd)))
-            .filter_map(|(shape, odd)| self.index(square, shape, odd).map(|i| (i, shape, self.nodes[i])))
-            .filter(|(_, _, n)| n.cost != UNSEEN && n.can_stop)
-            .min_by_key(|(_, shape, n)| (n.cost, n.danger, n.hampered, *shape))
-            .map(|(i, _, n)| (i, n))
+        let first = self.index(square, 0, false)?;
+        let mut best: Option<(usize, u64)> = None;
+        for (i, packed) in self.nodes[first..first + self.shape_count() * 2].iter().enumerate() {
+            // In the order of the nodes: shape by shape, even then odd; the first of equals kept.
+            let key = Node::key(packed);
+            if packed[0] != 0 && packed[2] & 1 != 0 && best.is_none_or(|(_, b)| key < b) {
+                best = Some((first + i, key));
+            }
+        }
+        best.map(|(i, _)| (i, Node::unpack(self.nodes[i])))
     }
 
     /// Every square where the move may end, with its cost, the start excluded.
@@ -224,7 +270,7 @@ impl ReachMap {
         let (_, _, odd_diagonal_after) = self.node_of(index);
         let mut steps = Vec::new();
         loop {
-            let node = self.nodes[index];
+            let node = Node::unpack(self.nodes[index]);
             if node.previous == UNSEEN {
                 break;
             }
@@ -257,13 +303,92 @@ fn fits_full_around(world: &StepWorld<'_>, mover: &Mover, narrow: Footprint, own
 }
 
 /// Keeps `candidate` for node `index` if it is better than what is there, and queues it.
-fn relax(map: &mut ReachMap, queue: &mut BinaryHeap<Reverse<(u32, u32, u32, usize)>>, index: usize, candidate: Node) {
-    let old = map.nodes[index];
-    let key = |n: &Node| (n.cost, n.danger, n.hampered);
-    if old.cost == UNSEEN || key(&candidate) < key(&old) {
-        map.nodes[index] = candidate;
-        queue.push(Reverse((candidate.cost, candidate.danger, candidate.hampered, index)));
+fn relax(map: &mut ReachMap, queue: &mut impl Queue, index: usize, candidate: Node) {
+    let packed = candidate.pack();
+    let old = Node::key(&map.nodes[index]);
+    if old == 0 || Node::key(&packed) < old {
+        map.nodes[index] = packed;
+        queue.push(candidate.cost, candidate.danger, candidate.hampered, index);
     }
+}
+
+/// The search's frontier, a bucket queue: one bucket of nodes a cost (costs are small whole numbers of
+/// squares), each sorted when its turn comes, and a heap for the nodes a free step adds to the bucket
+/// being emptied (drawing in to squeeze). It hands nodes out in the order of (cost, danger, hampered,
+/// node), exactly as a binary heap of those keys would, so the paths chosen among equals do not depend
+/// on the queue. Kept between searches on a thread, so a search allocates nothing for it.
+#[derive(Default)]
+struct Frontier {
+    buckets: Vec<Vec<u64>>,
+    current: usize,
+    cursor: usize,
+    sorted: bool,
+    free_steps: BinaryHeap<Reverse<u64>>,
+}
+
+impl Frontier {
+    /// Empties it for a search whose costs go up to `budget`.
+    fn reset(&mut self, budget: u32) {
+        for bucket in &mut self.buckets {
+            bucket.clear();
+        }
+        if self.buckets.len() <= budget as usize {
+            self.buckets.resize_with(budget as usize + 1, Vec::new);
+        }
+        self.current = 0;
+        self.cursor = 0;
+        self.sorted = false;
+        self.free_steps.clear();
+    }
+
+    /// Danger and hampered steps never pass the budget (each costs a square), which is below 2^16.
+    fn pack(danger: u32, hampered: u32, index: usize) -> u64 {
+        (u64::from(danger.min(0xffff)) << 48) | (u64::from(hampered.min(0xffff)) << 32) | index as u64
+    }
+
+    fn push(&mut self, cost: u32, danger: u32, hampered: u32, index: usize) {
+        let key = Self::pack(danger, hampered, index);
+        if cost as usize == self.current && self.sorted {
+            self.free_steps.push(Reverse(key));
+        } else {
+            self.buckets[cost as usize].push(key);
+        }
+    }
+
+    fn pop(&mut self) -> Option<(u32, u32, u32, usize)> {
+        while self.current < self.buckets.len() {
+            let bucket = &mut self.buckets[self.current];
+            if !self.sorted {
+                bucket.sort_unstable();
+                self.sorted = true;
+            }
+            let queued = bucket.get(self.cursor).copied();
+            let free = self.free_steps.peek().map(|r| r.0);
+            let key = match (queued, free) {
+                (Some(q), Some(f)) if f < q => self.free_steps.pop().map(|r| r.0),
+                (Some(q), _) => {
+                    self.cursor += 1;
+                    Some(q)
+                }
+                (None, Some(_)) => self.free_steps.pop().map(|r| r.0),
+                (None, None) => None,
+            };
+            if let Some(key) = key {
+                let danger = (key >> 48) as u32;
+                let hampered = ((key >> 32) & 0xffff) as u32;
+                return Some((self.current as u32, danger, hampered, (key & 0xffff_ffff) as usize));
+            }
+            bucket.clear();
+            self.current += 1;
+            self.cursor = 0;
+            self.sorted = false;
+        }
+        None
+    }
+}
+
+thread_local! {
+    static FRONTIER: std::cell::RefCell<Frontier> = std::cell::RefCell::new(Frontier::default());
 }
 
 /// Squares added when a squeezing creature spreads into squares it did not hold: like a step (our
@@ -279,7 +404,6 @@ pub fn reachable(world: &StepWorld<'_>, mover: &Mover, start: Footprint, budget:
 }
 
 /// [`reachable`], preferring among paths of equal cost those that leave `danger`'s squares least often.
-#[expect(clippy::too_many_lines, reason = "one search: its frontier, the step rules and the bookkeeping read together")]
 pub fn reachable_avoiding(
     world: &StepWorld<'_>,
     mover: &Mover,
@@ -288,6 +412,28 @@ pub fn reachable_avoiding(
     rules: SearchRules,
     danger: Option<&Danger>,
 ) -> ReachMap {
+    let (mut map, first) = start_map(world, mover, start, budget, rules);
+    let Some(first) = first else { return map };
+    let budget = budget.min(4096);
+    let table = GroundTable::of(world.field, mover);
+    let crowd = Crowd::new(world, start);
+    let search = Search { world, mover, start, budget, rules, danger, table: Some(&table), crowd: Some(&crowd) };
+    FRONTIER.with_borrow_mut(|queue| {
+        queue.reset(budget);
+        queue.push(0, 0, 0, first);
+        search.run(&mut map, queue);
+    });
+    map
+}
+
+/// The empty map of a search from `start`, and the start's node (none off the window).
+fn start_map(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    budget: u32,
+    rules: SearchRules,
+) -> (ReachMap, Option<usize>) {
     let reach = budget.min(4096) as i32 + mover.side();
     let origin = Square::new((start.origin.x - reach).max(-1), (start.origin.y - reach).max(-1));
     let far = Square::new(
@@ -308,98 +454,182 @@ pub fn reachable_avoiding(
         shapes,
         nodes: Vec::new(),
     };
-    map.nodes = vec![Node::EMPTY; (map.width * map.height) as usize * map.shape_count() * 2];
-    let Some(first) = map.index(start.origin, start_shape, rules.odd_diagonal) else { return map };
-    map.nodes[first] = Node { cost: 0, can_stop: true, ..Node::EMPTY };
+    map.nodes = vec![[0; 4]; (map.width * map.height) as usize * map.shape_count() * 2];
+    let first = map.index(start.origin, start_shape, rules.odd_diagonal);
+    if let Some(first) = first {
+        map.nodes[first] = Node { cost: 0, can_stop: true, ..Node::EMPTY }.pack();
+    }
+    (map, first)
+}
+
+/// The same search with a plain binary heap and every step asked of the rules in full: what the fast
+/// search must find, node for node (the tests compare them on random maps).
+#[cfg(test)]
+fn reachable_plain(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    budget: u32,
+    rules: SearchRules,
+    danger: Option<&Danger>,
+) -> ReachMap {
+    let (mut map, first) = start_map(world, mover, start, budget, rules);
+    let Some(first) = first else { return map };
+    let budget = budget.min(4096);
+    let search = Search { world, mover, start, budget, rules, danger, table: None, crowd: None };
     let mut queue = BinaryHeap::new();
-    queue.push(Reverse((0u32, 0u32, 0u32, first)));
-    while let Some(Reverse((cost, risk, hampered, index))) = queue.pop() {
-        let node = map.nodes[index];
-        if (node.cost, node.danger, node.hampered) < (cost, risk, hampered) {
-            continue;
+    Queue::push(&mut queue, 0, 0, 0, first);
+    search.run(&mut map, &mut queue);
+    map
+}
+
+/// The order the search takes nodes in: (cost, danger, hampered, node), smallest first.
+trait Queue {
+    fn push(&mut self, cost: u32, danger: u32, hampered: u32, index: usize);
+    fn pop(&mut self) -> Option<(u32, u32, u32, usize)>;
+}
+
+impl Queue for Frontier {
+    fn push(&mut self, cost: u32, danger: u32, hampered: u32, index: usize) {
+        Frontier::push(self, cost, danger, hampered, index);
+    }
+
+    fn pop(&mut self) -> Option<(u32, u32, u32, usize)> {
+        Frontier::pop(self)
+    }
+}
+
+/// The plain queue the frontier must agree with (the tests compare them).
+impl Queue for BinaryHeap<Reverse<(u32, u32, u32, usize)>> {
+    fn push(&mut self, cost: u32, danger: u32, hampered: u32, index: usize) {
+        BinaryHeap::push(self, Reverse((cost, danger, hampered, index)));
+    }
+
+    fn pop(&mut self) -> Option<(u32, u32, u32, usize)> {
+        BinaryHeap::pop(self).map(|r| r.0)
+    }
+}
+
+/// One search's fixed inputs. Without a table or a crowd, every step asks the rules in full
+/// (`StepWorld::step`): the plain search the tests compare the fast one with.
+struct Search<'a, 'w> {
+    world: &'a StepWorld<'w>,
+    mover: &'a Mover,
+    start: Footprint,
+    budget: u32,
+    rules: SearchRules,
+    danger: Option<&'a Danger>,
+    table: Option<&'a GroundTable>,
+    crowd: Option<&'a Crowd>,
+}
+
+impl Search<'_, '_> {
+    /// One step from `here` in direction `d`: the table's answer where it has one, the other creatures
+    /// asked where one may stand.
+    #[inline]
+    fn step(&self, here: Footprint, known: Option<u64>, d: usize) -> Option<(Footprint, Entry)> {
+        let (to, ground) = match known {
+            Some(steps) => GroundTable::step(steps, here, d)?,
+            None => self.world.step_ground(self.mover, here, Direction::ALL[d]).ok()?,
+        };
+        if self.crowd.is_some_and(|crowd| !crowd.touches(to)) {
+            return Some((to, ground));
         }
-        let (square, shape, odd) = map.node_of(index);
-        let (w, h) = map.shapes[shape];
-        let here = Footprint::rect(square, w, h);
-        let step_risk = risk + u32::from(danger.is_some_and(|d| d.leaving(here)));
-        let mut blocked_nearby = false;
-        for direction in Direction::ALL {
-            let Ok((to, entry)) = world.step(mover, here, direction, start) else {
-                blocked_nearby = true;
-                continue;
-            };
-            let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
-            if rules.no_hampered && step_hampered {
+        self.world.enter_among(self.mover, to, self.start, ground).ok().map(|entry| (to, entry))
+    }
+
+    /// Dijkstra from the nodes in `queue`.
+    fn run(&self, map: &mut ReachMap, queue: &mut impl Queue) {
+        let Search { world, mover, start, budget, rules, danger, .. } = *self;
+        while let Some((cost, risk, hampered, index)) = queue.pop() {
+            let popped = (u64::from(cost + 1) << 32) | u64::from(Node::order(risk, hampered));
+            if Node::key(&map.nodes[index]) < popped {
                 continue;
             }
-            let (step, next_odd) = step_cost(direction.is_diagonal(), entry.hampering, odd);
-            let total = cost + step;
-            if total > budget {
+            let (square, shape, odd) = map.node_of(index);
+            let (w, h) = map.shapes[shape];
+            let here = Footprint::rect(square, w, h);
+            let step_risk = risk + u32::from(danger.is_some_and(|d| d.leaving(here)));
+            let mut blocked_nearby = false;
+            let known = self.table.and_then(|table| table.steps(world, mover, shape, square));
+            for (d, direction) in Direction::ALL.into_iter().enumerate() {
+                let Some((to, entry)) = self.step(here, known, d) else {
+                    blocked_nearby = true;
+                    continue;
+                };
+                let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
+                if rules.no_hampered && step_hampered {
+                    continue;
+                }
+                let (step, next_odd) = step_cost(direction.is_diagonal(), entry.hampering, odd);
+                let total = cost + step;
+                if total > budget {
+                    continue;
+                }
+                let Some(next) = map.index(to.origin, shape, next_odd) else { continue };
+                let key = (total, hampered + u32::from(step_hampered));
+                let can_stop = entry.can_stop && (shape == 0 || !fits_full_around(world, mover, to, start));
+                let candidate = Node {
+                    cost: key.0,
+                    danger: step_risk,
+                    hampered: key.1,
+                    step_cost: step,
+                    step_hampered,
+                    previous: index as u32,
+                    can_stop,
+                };
+                relax(map, queue, next, candidate);
+            }
+            // Squeezing in or spreading out in place: to another space that holds or is held by this one, or
+            // that overlaps it (turning a corner while squeezed). Only where something stopped a full step:
+            // in the open a creature never squeezes, and the search stays fast.
+            if rules.no_hampered || map.shape_count() == 1 || (shape == 0 && !blocked_nearby) {
                 continue;
             }
-            let Some(next) = map.index(to.origin, shape, next_odd) else { continue };
-            let key = (total, hampered + u32::from(step_hampered));
-            let can_stop = entry.can_stop && (shape == 0 || !fits_full_around(world, mover, to, start));
-            let candidate = Node {
-                cost: key.0,
-                danger: step_risk,
-                hampered: key.1,
-                step_cost: step,
-                step_hampered,
-                previous: index as u32,
-                can_stop,
-            };
-            relax(&mut map, &mut queue, next, candidate);
-        }
-        // Squeezing in or spreading out in place: to another space that holds or is held by this one, or
-        // that overlaps it (turning a corner while squeezed). Only where something stopped a full step:
-        // in the open a creature never squeezes, and the search stays fast.
-        if rules.no_hampered || map.shape_count() == 1 || (shape == 0 && !blocked_nearby) {
-            continue;
-        }
-        for other in 0..map.shape_count() {
-            let (ow, oh) = map.shapes[other];
-            if other == shape {
-                continue;
-            }
-            for oy in (square.y - oh + 1)..=(square.y + h - 1) {
-                for ox in (square.x - ow + 1)..=(square.x + w - 1) {
-                    let there = Footprint::rect(Square::new(ox, oy), ow, oh);
-                    let inside = here.squares().all(|s| there.contains(s)) || there.squares().all(|s| here.contains(s));
-                    let drawing_in = there.squares().all(|s| here.contains(s));
-                    if !there.overlaps(here) || (!inside && (ow == mover.side() && oh == mover.side())) {
-                        continue;
+            for other in 0..map.shape_count() {
+                let (ow, oh) = map.shapes[other];
+                if other == shape {
+                    continue;
+                }
+                for oy in (square.y - oh + 1)..=(square.y + h - 1) {
+                    for ox in (square.x - ow + 1)..=(square.x + w - 1) {
+                        let there = Footprint::rect(Square::new(ox, oy), ow, oh);
+                        let inside =
+                            here.squares().all(|s| there.contains(s)) || there.squares().all(|s| here.contains(s));
+                        let drawing_in = there.squares().all(|s| here.contains(s));
+                        if !there.overlaps(here) || (!inside && (ow == mover.side() && oh == mover.side())) {
+                            continue;
+                        }
+                        let Ok(entry) = world.enter(mover, there, start) else { continue };
+                        // One squeezes only where one must: not where the full space fits around (000:110).
+                        let needed = other == 0 || !fits_full_around(world, mover, there, start);
+                        // Spreading into new squares costs like a step, doubled while still squeezed (000:112).
+                        let step = match (drawing_in, other) {
+                            (true, _) => 0,
+                            (false, 0) => SPREAD_COST,
+                            (false, _) => SPREAD_COST * 2,
+                        };
+                        let total = cost + step;
+                        if total > budget {
+                            continue;
+                        }
+                        let Some(next) = map.index(there.origin, other, odd) else { continue };
+                        let squeezing_on = !drawing_in && other != 0;
+                        let candidate = Node {
+                            cost: total,
+                            danger: risk,
+                            hampered: hampered + u32::from(squeezing_on),
+                            step_cost: step,
+                            step_hampered: squeezing_on,
+                            previous: index as u32,
+                            can_stop: entry.can_stop && needed,
+                        };
+                        relax(map, queue, next, candidate);
                     }
-                    let Ok(entry) = world.enter(mover, there, start) else { continue };
-                    // One squeezes only where one must: not where the full space fits around (000:110).
-                    let needed = other == 0 || !fits_full_around(world, mover, there, start);
-                    // Spreading into new squares costs like a step, doubled while still squeezed (000:112).
-                    let step = match (drawing_in, other) {
-                        (true, _) => 0,
-                        (false, 0) => SPREAD_COST,
-                        (false, _) => SPREAD_COST * 2,
-                    };
-                    let total = cost + step;
-                    if total > budget {
-                        continue;
-                    }
-                    let Some(next) = map.index(there.origin, other, odd) else { continue };
-                    let squeezing_on = !drawing_in && other != 0;
-                    let candidate = Node {
-                        cost: total,
-                        danger: risk,
-                        hampered: hampered + u32::from(squeezing_on),
-                        step_cost: step,
-                        step_hampered: squeezing_on,
-                        previous: index as u32,
-                        can_stop: entry.can_stop && needed,
-                    };
-                    relax(&mut map, &mut queue, next, candidate);
                 }
             }
         }
     }
-    map
 }
 
 /// Where a creature stands when its move ends early, after `steps_taken` steps of `route` from `start`:
@@ -488,9 +718,103 @@ mod tests {
     use super::*;
     use crate::rules::core::battlefield::{Battlefield, Terrain};
     use crate::rules::core::size::Size;
+    use crate::rules::movement::cost::{Medium, Occupant};
 
     fn open_world(field: &Battlefield) -> StepWorld<'_> {
         StepWorld { field, occupants: &[] }
+    }
+
+    /// A random map of 12x12 squares from `seed`: walls, pits, rubble, obstacles, darkness, water, edge
+    /// walls and low walls, and creatures of every size, allies and foes, some helpless.
+    fn random_world(seed: u64) -> (Battlefield, Vec<Occupant>, Mover, Footprint, u32, SearchRules, Option<Danger>) {
+        use crate::rules::core::battlefield::EdgeFeature;
+        use crate::rules::core::dice::Dice;
+        use crate::rules::core::geometry::Edge;
+        let mut dice = Dice::seeded(seed);
+        let mut field = Battlefield::open(12, 12);
+        let terrains = [Terrain::Wall, Terrain::Pit, Terrain::Difficult, Terrain::Water, Terrain::DeepWater];
+        for square in field.squares().collect::<Vec<_>>() {
+            match dice.roll(20) {
+                1..=2 => field.set_terrain(square, terrains[dice.roll(5) as usize - 1]),
+                3 => field.set_obstacle(square, true),
+                4 => field.set_difficult(square, true),
+                5 => field.set_dark(square, true),
+                6 => field.set_edge(Edge { square, east: dice.roll(2) == 1 }, EdgeFeature::Wall),
+                7 => field.set_edge(Edge { square, east: dice.roll(2) == 1 }, EdgeFeature::LowWall),
+                _ => {}
+            }
+        }
+        let sizes = [Size::Tiny, Size::Small, Size::Medium, Size::Large, Size::Huge];
+        let mut mover = Mover::walker(sizes[dice.roll(5) as usize - 1]);
+        mover.medium = if dice.roll(4) == 1 { Medium::Fly } else { Medium::Land };
+        mover.darkvision = dice.roll(2) == 1;
+        mover.swims = dice.roll(3) == 1;
+        mover.charging = dice.roll(6) == 1;
+        let side = mover.side();
+        let start = Footprint::new(Square::new(dice.roll(12) as i32 - 1, dice.roll(12) as i32 - 1), side);
+        let occupants = (0..dice.roll(6))
+            .map(|_| {
+                let size = sizes[dice.roll(5) as usize - 1];
+                let at = Square::new(dice.roll(12) as i32 - 1, dice.roll(12) as i32 - 1);
+                Occupant {
+                    footprint: Footprint::new(at, size.side_squares()),
+                    size,
+                    ally: dice.roll(2) == 1,
+                    helpless: dice.roll(4) == 1,
+                    obstructs_when_helpless: dice.roll(2) == 1,
+                    fills_space: dice.roll(10) == 1,
+                }
+            })
+            .collect();
+        let rules = SearchRules { no_hampered: dice.roll(3) == 1, odd_diagonal: dice.roll(2) == 1 };
+        let danger = (dice.roll(2) == 1).then(|| {
+            let squares: Vec<Square> = field.squares().filter(|_| dice.roll(3) == 1).collect();
+            Danger::new(12, 12, squares)
+        });
+        (field, occupants, mover, start, dice.roll(16), rules, danger)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256),
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// The fast search (its bucket queue, the map's table of steps, the other creatures asked only
+        /// where they stand) finds what the plain one finds, node for node: the same costs, the same
+        /// paths among equals, the same squares to stop on.
+        #[test]
+        fn the_fast_search_finds_what_the_plain_one_finds(seed in proptest::prelude::any::<u64>()) {
+            let (field, occupants, mover, start, budget, rules, danger) = random_world(seed);
+            let world = StepWorld { field: &field, occupants: &occupants };
+            let fast = reachable_avoiding(&world, &mover, start, budget, rules, danger.as_ref());
+            // Twice: the second time the map's table is filled.
+            let again = reachable_avoiding(&world, &mover, start, budget, rules, danger.as_ref());
+            let plain = reachable_plain(&world, &mover, start, budget, rules, danger.as_ref());
+            proptest::prop_assert_eq!(&fast.nodes, &plain.nodes);
+            proptest::prop_assert_eq!(&again.nodes, &plain.nodes);
+            proptest::prop_assert_eq!(fast.destinations(), plain.destinations());
+        }
+
+        /// A step read from the map's table, the other creatures asked where one may stand, is the step
+        /// the rules judge in full, from every square, in every space, in every direction (the run's lines
+        /// and the search both take their steps so).
+        #[test]
+        fn a_quick_step_is_the_full_step(seed in proptest::prelude::any::<u64>()) {
+            use crate::rules::movement::table::{Crowd, GroundTable, quick_step};
+            let (field, occupants, mover, start, ..) = random_world(seed);
+            let world = StepWorld { field: &field, occupants: &occupants };
+            let (table, crowd) = (GroundTable::of(&field, &mover), Crowd::new(&world, start));
+            for (shape, &(w, h)) in mover.shapes().iter().enumerate() {
+                for square in field.squares() {
+                    let here = Footprint::rect(square, w, h);
+                    for (d, direction) in Direction::ALL.into_iter().enumerate() {
+                        let quick = quick_step(&world, &mover, (&table, &crowd), here, Some(shape), start, d);
+                        proptest::prop_assert_eq!(quick, world.step(&mover, here, direction, start).ok());
+                    }
+                }
+            }
+        }
     }
 
     #[test]
