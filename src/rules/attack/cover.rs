@@ -171,6 +171,10 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
                 if cover.rank() < best.rank() {
                     best = cover;
                 }
+                // Nothing beats no cover: the other corners need not be traced.
+                if best == Cover::None {
+                    return best;
+                }
             }
         }
     }
@@ -215,6 +219,10 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
             let cover = verdict(&lines);
             if cover.rank() < best.rank() {
                 best = cover;
+            }
+            // Nothing beats no cover (and the target is adjacent): the other squares need not be traced.
+            if best == Cover::None {
+                return best;
             }
         }
     }

@@ -133,8 +133,17 @@ impl Direction {
     }
 
     /// Index 0..8 clockwise from north.
-    pub fn index(self) -> usize {
-        Self::ALL.iter().position(|&d| d == self).unwrap_or(0)
+    pub const fn index(self) -> usize {
+        match self {
+            Direction::North => 0,
+            Direction::NorthEast => 1,
+            Direction::East => 2,
+            Direction::SouthEast => 3,
+            Direction::South => 4,
+            Direction::SouthWest => 5,
+            Direction::West => 6,
+            Direction::NorthWest => 7,
+        }
     }
 
     /// Turned clockwise by `eighths` of a full turn (45° each); negative turns anticlockwise.
@@ -403,6 +412,9 @@ mod tests {
         assert_eq!(Direction::East.turned(4), Direction::West);
         assert_eq!(Direction::North.turns_between(Direction::SouthWest), 3);
         assert_eq!(Square::new(2, 2).step(Direction::SouthWest), Square::new(1, 3));
+        for (i, direction) in Direction::ALL.into_iter().enumerate() {
+            assert_eq!(direction.index(), i);
+        }
         assert!(Direction::NorthWest.is_diagonal());
         assert!(!Direction::West.is_diagonal());
     }
