@@ -7,8 +7,8 @@ use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
-use super::cost::{Blocked, Entry, Mover, StepWorld, step_cost};
-use super::table::{Crowd, GroundTable};
+use super::cost::{Blocked, Mover, StepWorld, step_cost};
+use super::table::{Crowd, GroundTable, step_knowing};
 use crate::rules::core::geometry::{Direction, Footprint, Square};
 
 /// Limits of one search beyond its budget.
@@ -524,20 +524,6 @@ struct Search<'a, 'w> {
 }
 
 impl Search<'_, '_> {
-    /// One step from `here` in direction `d`: the table's answer where it has one, the other creatures
-    /// asked where one may stand.
-    #[inline]
-    fn step(&self, here: Footprint, known: Option<u64>, d: usize) -> Option<(Footprint, Entry)> {
-        let (to, ground) = match known {
-            Some(steps) => GroundTable::step(steps, here, d)?,
-            None => self.world.step_ground(self.mover, here, Direction::ALL[d]).ok()?,
-        };
-        if self.crowd.is_some_and(|crowd| !crowd.touches(to)) {
-            return Some((to, ground));
-        }
-        self.world.enter_among(self.mover, to, self.start, ground).ok().map(|entry| (to, entry))
-    }
-
     /// Dijkstra from the nodes in `queue`.
     fn run(&self, map: &mut ReachMap, queue: &mut impl Queue) {
         let Search { world, mover, start, budget, rules, danger, .. } = *self;
@@ -553,7 +539,7 @@ impl Search<'_, '_> {
             let mut blocked_nearby = false;
             let known = self.table.and_then(|table| table.steps(world, mover, shape, square));
             for (d, direction) in Direction::ALL.into_iter().enumerate() {
-                let Some((to, entry)) = self.step(here, known, d) else {
+                let Some((to, entry)) = step_knowing(world, mover, (known, self.crowd), here, start, d) else {
                     blocked_nearby = true;
                     continue;
                 };

@@ -148,11 +148,24 @@ pub fn quick_step(
     d: usize,
 ) -> Option<(Footprint, Entry)> {
     let known = shape.and_then(|shape| table.steps(world, mover, shape, here.origin));
+    step_knowing(world, mover, (known, Some(crowd)), here, own, d)
+}
+
+/// [`quick_step`] with the footprint's packed steps already read (`None`: ask the rules), and the crowd
+/// if there is one (`None`: ask the other creatures every time).
+pub fn step_knowing(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    (known, crowd): (Option<u64>, Option<&Crowd>),
+    here: Footprint,
+    own: Footprint,
+    d: usize,
+) -> Option<(Footprint, Entry)> {
     let (to, ground) = match known {
         Some(steps) => GroundTable::step(steps, here, d)?,
         None => world.step_ground(mover, here, Direction::ALL[d]).ok()?,
     };
-    if !crowd.touches(to) {
+    if crowd.is_some_and(|crowd| !crowd.touches(to)) {
         return Some((to, ground));
     }
     world.enter_among(mover, to, own, ground).ok().map(|entry| (to, entry))
