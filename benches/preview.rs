@@ -67,13 +67,32 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("64x64, 30 creatures: a frame when nothing changed", |b| b.iter(|| board.update()));
     let skirmish = load_level(&root.join("levels/skirmish.ron"), &content).unwrap();
-    c.bench_function("a whole AI battle, skirmish (4 creatures)", |b| {
+    c.bench_function("a whole AI battle, skirmish (4 creatures), in a new app", |b| {
         let mut seed = 0;
         b.iter(|| {
             seed += 1;
             black_box(estoc::simulate::battle(&skirmish, seed).rounds)
         })
     });
+    // As `estoc simulate` plays them: one app kept from battle to battle.
+    let mut arena = estoc::simulate::Arena::new();
+    c.bench_function("a whole AI battle, skirmish (4 creatures)", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            black_box(arena.battle(&skirmish, seed).rounds)
+        })
+    });
+    let mut group = c.benchmark_group("long");
+    group.sample_size(10);
+    group.bench_function("a whole AI battle, battlefield (30 creatures)", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            black_box(arena.battle(&encounter, seed).rounds)
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench);

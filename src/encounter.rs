@@ -7,8 +7,7 @@ use crate::data::Encounter;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
-use crate::rules::core::facts::EventLog;
-use crate::rules::turns::{BeginEncounterIntent, TurnOrder};
+use crate::rules::turns::BeginEncounterIntent;
 
 /// The encounter being played, kept for restarts and for the view.
 #[derive(Resource, Clone, Debug)]
@@ -63,8 +62,7 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
     }
     world.insert_resource(encounter.battlefield.clone());
     world.insert_resource(Dice::with_forced(seed, forced.iter().copied()));
-    world.insert_resource(TurnOrder::default());
-    world.insert_resource(EventLog::default());
+    crate::rules::forget_fight(world);
     let mut roster = Roster::default();
     let names = display_names(encounter);
     for (spec, display) in encounter.creatures.iter().zip(names) {

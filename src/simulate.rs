@@ -4,6 +4,7 @@
 use crate::data::Encounter;
 use crate::encounter::{begin, headless_app, spawn_encounter};
 use crate::rules::command::{Command, perform};
+use crate::rules::core::creature::{Condition, Conditions, CreatureId};
 use crate::rules::core::facts::{EventLog, Fact};
 use crate::rules::turns::TurnOrder;
 
@@ -28,52 +29,107 @@ pub struct Outcome {
     pub alive: Vec<String>,
 }
 
-/// Plays `encounter` with `seed`, the AI on every side.
+/// Plays `encounter` with `seed`, the AI on every side, in an app of its own.
 pub fn battle(encounter: &Encounter, seed: u64) -> Outcome {
-    let mut app = headless_app();
-    spawn_encounter(app.world_mut(), encounter, seed, &[]);
-    begin(app.world_mut(), &encounter.name, seed);
-    app.update();
-    let mut steps = Vec::new();
-    let mut turn = None;
-    let mut in_turn = 0;
-    loop {
-        let order = app.world().resource::<TurnOrder>();
-        if order.ended || order.round > ROUND_LIMIT {
-            break;
-        }
-        let Some(current) = order.current_entity() else { break };
-        let now = Some((order.round, current));
-        if turn != now {
-            turn = now;
-            in_turn = 0;
-        }
-        in_turn += 1;
-        let step = if in_turn > STEPS_PER_TURN {
-            let id = app.world().get::<crate::rules::core::creature::CreatureId>(current).cloned();
-            Command::EndTurn { creature: id.unwrap_or_default() }
-        } else {
-            crate::ai::next_step(app.world_mut(), current)
-        };
-        // The AI names only creatures of the fight.
-        let _ = perform(app.world_mut(), &step);
-        steps.push(step);
+    Arena::new().battle(encounter, seed)
+}
+
+/// A headless app kept from one battle to the next: the rules' schedules are built once, and the level's
+/// derived tables (kept with its map) are shared by every battle cloned from it. A battle in an arena
+/// gives what a battle in a new app gives (tested).
+pub struct Arena {
+    app: bevy::app::App,
+}
+
+impl Default for Arena {
+    fn default() -> Self {
+        Self::new()
     }
-    let world = app.world_mut();
-    let log = world.remove_resource::<EventLog>().unwrap_or_default();
-    let winner = log.0.iter().rev().find_map(|f| match f {
-        Fact::EncounterEnded { winner } => winner.clone(),
-        _ => None,
+}
+
+impl Arena {
+    /// An app with the rules; its schedules are built by the first battle.
+    pub fn new() -> Self {
+        Self { app: headless_app() }
+    }
+
+    /// Plays `encounter` with `seed`, the AI on every side.
+    pub fn battle(&mut self, encounter: &Encounter, seed: u64) -> Outcome {
+        forget_messages(self.app.world_mut());
+        spawn_encounter(self.app.world_mut(), encounter, seed, &[]);
+        begin(self.app.world_mut(), &encounter.name, seed);
+        self.app.update();
+        let steps = self.play();
+        self.outcome(steps)
+    }
+
+    /// The AI's steps until the battle ends or the round limit passes.
+    fn play(&mut self) -> Vec<Command> {
+        let world = self.app.world_mut();
+        let mut steps = Vec::new();
+        let mut turn = None;
+        let mut in_turn = 0;
+        loop {
+            let order = world.resource::<TurnOrder>();
+            if order.ended || order.round > ROUND_LIMIT {
+                break;
+            }
+            let Some(current) = order.current_entity() else { break };
+            let now = Some((order.round, current));
+            if turn != now {
+                turn = now;
+                in_turn = 0;
+            }
+            in_turn += 1;
+            let step = if in_turn > STEPS_PER_TURN {
+                let id = world.get::<CreatureId>(current).cloned();
+                Command::EndTurn { creature: id.unwrap_or_default() }
+            } else {
+                crate::ai::next_step(world, current)
+            };
+            // The AI names only creatures of the fight.
+            let _ = perform(world, &step);
+            steps.push(step);
+        }
+        steps
+    }
+
+    /// What the battle just played came to.
+    fn outcome(&mut self, steps: Vec<Command>) -> Outcome {
+        let world = self.app.world_mut();
+        let log = std::mem::take(&mut world.resource_mut::<EventLog>().0);
+        let log = EventLog(log);
+        let winner = log.0.iter().rev().find_map(|f| match f {
+            Fact::EncounterEnded { winner } => winner.clone(),
+            _ => None,
+        });
+        let rounds = world.resource::<TurnOrder>().round;
+        let mut alive: Vec<String> = world
+            .query::<(&CreatureId, &Conditions)>()
+            .iter(world)
+            .filter(|(_, c)| !c.has(Condition::Dead))
+            .map(|(id, _)| id.0.clone())
+            .collect();
+        alive.sort();
+        Outcome { winner, rounds, steps, log, alive }
+    }
+}
+
+/// Drops the messages the last battle left unread or kept for a frame: a battle is played without
+/// frames, so nothing else ages them.
+fn forget_messages(world: &mut bevy::ecs::world::World) {
+    use bevy::ecs::change_detection::Tick;
+    use bevy::ecs::message::MessageRegistry;
+    world.try_resource_scope(|world, mut registry: bevy::ecs::change_detection::Mut<MessageRegistry>| {
+        // Each update drops the older of a message type's two buffers.
+        registry.run_updates(world, Tick::new(0));
+        registry.run_updates(world, Tick::new(0));
     });
-    let rounds = world.resource::<TurnOrder>().round;
-    let mut alive: Vec<String> = world
-        .query::<(&crate::rules::core::creature::CreatureId, &crate::rules::core::creature::Conditions)>()
-        .iter(world)
-        .filter(|(_, c)| !c.has(crate::rules::core::creature::Condition::Dead))
-        .map(|(id, _)| id.0.clone())
-        .collect();
-    alive.sort();
-    Outcome { winner, rounds, steps, log, alive }
+}
+
+thread_local! {
+    /// The arena each thread plays its battles in.
+    static ARENA: std::cell::RefCell<Arena> = std::cell::RefCell::new(Arena::new());
 }
 
 /// Plays the battles of `seeds` on `threads` threads at once, handing each outcome to `each` in the
@@ -96,7 +152,9 @@ pub fn battles(
     while next <= last {
         let end = next.saturating_add(batch - 1).min(last);
         let chunk: Vec<u64> = (next..=end).collect();
-        let outcomes: Vec<Outcome> = pool.install(|| chunk.par_iter().map(|&seed| battle(encounter, seed)).collect());
+        let outcomes: Vec<Outcome> = pool.install(|| {
+            chunk.par_iter().map(|&seed| ARENA.with_borrow_mut(|arena| arena.battle(encounter, seed))).collect()
+        });
         outcomes.into_iter().for_each(&mut each);
         match end.checked_add(1) {
             Some(n) => next = n,
@@ -326,6 +384,31 @@ mod tests {
         let report = tally.report();
         assert!(report.contains("heroes: 2 (50%, 95% interval 15%-85%)"), "{report}");
         assert!(report.contains("alive at the end: fighter 75%, goblin-1 50%, archer 25%"), "{report}");
+    }
+
+    #[test]
+    fn a_battle_in_an_arena_gives_what_a_battle_in_a_new_app_gives() {
+        let content = crate::data::Content::load(&crate::data::assets_dir()).unwrap();
+        let level = |name: &str| crate::data::load_level(&crate::data::levels_dir().join(name), &content).unwrap();
+        let mut arena = Arena::new();
+        // Levels one after another in one arena, some twice, with riders, fliers, undead and water.
+        for (name, seed) in [
+            ("skirmish.ron", 1),
+            ("brawl.ron", 2),
+            ("skirmish.ron", 3),
+            ("crypt.ron", 1),
+            ("ford.ron", 4),
+            ("raid.ron", 1),
+            ("roost.ron", 1),
+            ("skirmish.ron", 1),
+        ] {
+            let level = level(name);
+            let again = arena.battle(&level, seed);
+            let fresh = battle(&level, seed);
+            assert_eq!(again.steps, fresh.steps, "{name}, seed {seed}");
+            assert_eq!(again.log.0, fresh.log.0, "{name}, seed {seed}");
+            assert_eq!((again.winner, again.rounds, again.alive), (fresh.winner, fresh.rounds, fresh.alive));
+        }
     }
 
     #[test]

@@ -59,3 +59,12 @@ pub fn plugin(app: &mut App) {
         breath::plugin,
     ));
 }
+
+/// Forgets whatever the last fight left in the world's resources: the turn order, the event log, the
+/// commands put off by readied actions and the move underway. What replacing a fight begins with.
+pub fn forget_fight(world: &mut World) {
+    world.insert_resource(turns::TurnOrder::default());
+    world.insert_resource(EventLog::default());
+    world.insert_resource(command::Deferred::default());
+    opportunity::forget_moves(world);
+}

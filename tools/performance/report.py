@@ -38,12 +38,16 @@ PREVIEW = [
     ("64x64, 30 creatures: a frame when the cursor enters another square", 930, 1000),
     ("64x64, 30 creatures: a frame when nothing changed", 230, None),
     ("64x64, 30 creatures: one AI decision", 4100, 1000),
+    ("a whole AI battle, skirmish (4 creatures), in a new app", 7200, None),
     ("a whole AI battle, skirmish (4 creatures)", 7200, 500),
+    ("long/a whole AI battle, battlefield (30 creatures)", 370000, 20000),
 ]
 
 
 def median_us(name):
-    folder = TARGET / "criterion" / name.replace(":", "_").replace("/", "_") / "new" / "estimates.json"
+    """The median of benchmark `name` ("group/name" for a benchmark in a group), in µs."""
+    group, bench = name.split("/", 1) if name.startswith("long/") else ("", name)
+    folder = TARGET / "criterion" / group / bench.replace(":", "_").replace("/", "_") / "new" / "estimates.json"
     if not folder.exists():
         return None
     return json.loads(folder.read_text())["median"]["point_estimate"] / 1000.0

@@ -622,6 +622,11 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Rules, refresh_reactions.in_set(RulesSystems::Turns).after(crate::rules::attack::end_full_attacks));
 }
 
+/// Forgets the move underway (a new fight begins).
+pub fn forget_moves(world: &mut World) {
+    world.insert_resource(MoveReactions::default());
+}
+
 /// What the attacks of opportunity know of the move underway: the moments it provokes and who strikes then,
 /// worked out when it starts (004:64-71), and the foes whose readied attacks it already set off.
 #[derive(Resource, Default, Debug)]
