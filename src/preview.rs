@@ -776,6 +776,8 @@ pub struct CastPreview {
     pub defensive_dc: i32,
     /// The caster's Concentration bonus.
     pub concentration: i32,
+    /// The Concentration DC its mount's pace this round calls for, and why (004:480).
+    pub jolted: Option<(i32, &'static str)>,
 }
 
 impl CastPreview {
@@ -809,7 +811,9 @@ pub fn cast_preview(world: &mut World, caster: Entity, target: Entity, spell: &s
         .collect();
     let known = magic.spells[index].clone();
     let skills = world.get::<Skills>(caster).cloned().unwrap_or_default();
+    let jolted = crate::rules::magic::jolted(order, &creatures, &c, known.def.level);
     Ok(CastPreview {
+        jolted,
         defensive_dc: crate::rules::magic::defensive_dc(known.def.level),
         concentration: crate::rules::magic::concentration_bonus(&skills, c.abilities),
         spell: known,

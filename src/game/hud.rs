@@ -1736,6 +1736,18 @@ fn cast_lines(
                     BAD,
                 ));
             }
+            if let Some((dc, _)) = c.jolted {
+                let chance = crate::preview::CastPreview::chance(c.concentration, dc);
+                out.push((
+                    tr!(
+                        "preview-moving-mount-concentration",
+                        concentration = format!("{:+}", c.concentration),
+                        dc = dc.to_string(),
+                        chance = format!("{:.0}", chance * 100.0)
+                    ),
+                    WARN,
+                ));
+            }
             out.push((tr("preview-click-to-cast"), GOOD));
         }
         Err(refusal) => out.push((

@@ -24,6 +24,7 @@ use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
+use crate::rules::turns::moving::Pace;
 use crate::rules::turns::{
     ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, Provoking, Strain, TurnOrder,
 };
@@ -1432,7 +1433,8 @@ pub fn power_attack(attacker: &CombatantItem, plan: &mut AttackPlan, n: u32) -> 
 /// What its mount's move this turn does to a rider's attack on the ground (004:477-479): after more
 /// than 1.5 m of it, one melee attack only, no full attack; after its charge, a melee attack on the foe it
 /// charged at +2 (004:478), a lance's damage doubled (004:460, 004:478); a ranged attack after its double
-/// move at -4, after its run at -8 (made, as our ruling, from where the mount stops).
+/// move (two move actions of movement, or beyond its speed) at -4, after its run at -8 (made, as our
+/// ruling, from where the mount stops).
 pub fn mount_moved(
     order: &TurnOrder,
     creatures: &Query<Combatant, With<Creature>>,
@@ -1452,7 +1454,6 @@ pub fn mount_moved(
         ));
     }
     let last = mount.last_move.filter(|m| m.round == order.round);
-    let action = last.map(|m| m.action);
     if let Some(charged) = last.and_then(|m| m.charged)
         && !is_ranged(&plan.weapon)
         && charged == target.entity
@@ -1463,17 +1464,23 @@ pub fn mount_moved(
         }
     }
     if is_ranged(&plan.weapon) {
-        match action {
-            Some(crate::rules::movement::MovementAction::DoubleMove) => {
-                plan.modifiers.push(Modifier::new(-4, "its mount's double move (004:479)"));
-            }
-            Some(crate::rules::movement::MovementAction::Run) => {
-                plan.modifiers.push(Modifier::new(-8, "its mount's run (004:479)"));
-            }
+        let double_move = mount.travelled.is_some_and(|t| t.double_move(order.round));
+        match mount_pace(order, &mount) {
+            Pace::Ran => plan.modifiers.push(Modifier::new(-8, "its mount's run (004:479)")),
+            _ if double_move => plan.modifiers.push(Modifier::new(-4, "its mount's double move (004:479)")),
             _ => {}
         }
     }
     Ok(())
+}
+
+/// How far a rider's mount went this round on the ground, by the distance (004:480). In the air the aerial
+/// chapter rules instead.
+pub fn mount_pace(order: &TurnOrder, mount: &CombatantItem) -> Pace {
+    match mount.travelled {
+        Some(travelled) if mount.altitude.0 == 0 => travelled.pace(order.round, mount.last_move),
+        _ => Pace::WithinSpeed,
+    }
 }
 
 /// The miss chance conditions give: an invisible target or a blinded attacker, total concealment, 50%

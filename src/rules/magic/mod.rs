@@ -9,8 +9,8 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::attack::Combatant;
 use crate::rules::attack::Damage;
+use crate::rules::attack::{Combatant, CombatantItem};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::roll_check;
 use crate::rules::core::checks::{Save, roll_save};
@@ -23,6 +23,7 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::health::Healing;
 use crate::rules::opportunity::{Opportunity, Reactions};
+use crate::rules::turns::moving::Pace;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// How long a spell takes to cast.
@@ -185,6 +186,22 @@ pub const fn wound_dc(damage: i32, level: u32) -> i32 {
 /// The Concentration DC to cast defensively: 15 + spell level (004:197).
 pub const fn defensive_dc(level: u32) -> i32 {
     15 + level as i32
+}
+
+/// The Concentration check a rider casting needs when its mount went beyond its speed this round
+/// (004:480): DC 10 + spell level during a double move, 15 + spell level once it ran twice its speed.
+pub fn jolted(
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    caster: &CombatantItem,
+    level: u32,
+) -> Option<(i32, &'static str)> {
+    let mount = caster.riding.and_then(|r| creatures.get(r.0).ok())?;
+    match crate::rules::attack::mount_pace(order, &mount) {
+        Pace::WithinSpeed => None,
+        Pace::BeyondSpeed => Some((10 + level as i32, "casting on a mount in its double move (004:480)")),
+        Pace::Ran => Some((15 + level as i32, "casting on a running mount (004:480)")),
+    }
 }
 
 /// The DC of a saving throw against a spell: 10 + spell level + the caster's ability modifier.
@@ -365,6 +382,14 @@ fn cast(
                 out.facts.write(lost(caster.id, &spell.name, "the wound broke the caster's concentration (004:196)"));
                 continue;
             }
+        }
+        // Cast on a mount that went beyond its speed this round: in the middle of its move, as we play a
+        // rider's actions after its mount's (004:480).
+        if let Some((dc, reason)) = jolted(&order, &creatures, &caster, spell.def.level)
+            && !keeps(dc, reason.into(), &mut dice, &mut out.facts)
+        {
+            out.facts.write(lost(caster.id, &spell.name, "a failed Concentration check on a moving mount (004:480)"));
+            continue;
         }
         // A touch spell on a foe: the touch attack now, as the casting's own (004:198-199); a miss holds
         // the charge (004:200).

@@ -48,6 +48,10 @@ pub struct RidingSystems;
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FallenRiderSystems;
 
+/// Riders controlling mounts not trained for war, as their turns begin.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MountControlSystems;
+
 /// Riders and mounts.
 pub fn plugin(app: &mut App) {
     app.add_message::<MountIntent>().add_message::<DismountIntent>().add_message::<TakeReinsIntent>();
@@ -74,6 +78,14 @@ pub fn plugin(app: &mut App) {
             .in_set(FallenRiderSystems),
     );
     app.configure_sets(Rules, FallenRiderSystems.before(crate::rules::turns::moving::RestSystems));
+    app.add_systems(
+        Rules,
+        control_frightened_mounts
+            .in_set(RulesSystems::Turns)
+            .in_set(MountControlSystems)
+            .after(crate::rules::turns::TurnSystems)
+            .after(crate::rules::special::turning::turner_comes_near),
+    );
     // A mount placed on the nearest legal space after a fall takes its riders with it.
     app.add_systems(
         Rules,
@@ -82,6 +94,66 @@ pub fn plugin(app: &mut App) {
             .after(crate::rules::turns::moving::RestSystems)
             .before(crate::rules::special::turning::turner_comes_near),
     );
+}
+
+/// The Ride check's DC to control a mount not trained for war, each round (004:473).
+pub const CONTROL_RIDE_DC: i32 = 20;
+
+/// A rider on a mount not trained for war (« poneys, chevaux légers et lourds sont effrayés par les cris
+/// et le bruit des armes ») controls it as its turn begins (« au début de chaque round »), with its move
+/// action: Ride DC 20 (004:473), its Ride bonus or, untrained, its Dex modifier. Made, its standard action
+/// remains; failed, the move action becomes a full-round action and it does nothing else this turn, nor
+/// does its mount, which it did not master (our ruling, docs/rulings.md). Passengers do not steer.
+fn control_frightened_mounts(
+    mut io: ParamSet<(MessageReader<Fact>, MessageWriter<Fact>)>,
+    seated: Seated<'_, '_>,
+    mounts: Query<&Traits>,
+    riders: Query<(&Skills, &Abilities)>,
+    mut budgets: Query<&mut crate::rules::turns::ActionBudget>,
+    mut dice: ResMut<Dice>,
+) {
+    let started: Vec<CreatureId> = io
+        .p0()
+        .read()
+        .filter_map(|f| match f {
+            Fact::TurnStarted { creature, .. } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut facts = io.p1();
+    let mut steering: Vec<_> = seated
+        .iter()
+        .filter(|(_, id, riding, seat, _)| {
+            !seat.passenger && started.contains(id) && mounts.get(riding.0).is_ok_and(|t| t.skittish)
+        })
+        .collect();
+    steering.sort_by(|a, b| a.1.cmp(b.1));
+    for (rider, id, riding, _, _) in steering {
+        let Ok((skills, abilities)) = riders.get(rider) else { continue };
+        let bonus = skills.ride.unwrap_or(ability_modifier(abilities.dex));
+        let reason = "controlling a mount not trained for war (004:473)";
+        let made = crate::rules::core::checks::roll_check(
+            &mut dice,
+            &mut facts,
+            id,
+            crate::rules::core::names::Check::Ride,
+            reason,
+            bonus,
+            CONTROL_RIDE_DC,
+        );
+        if made {
+            if let Ok(mut budget) = budgets.get_mut(rider) {
+                let _ = budget.spend(ActionKind::Move);
+            }
+            continue;
+        }
+        for who in [rider, riding.0] {
+            if let Ok(mut budget) = budgets.get_mut(who) {
+                budget.standard = false;
+                budget.move_action = false;
+            }
+        }
+    }
 }
 
 /// How many creatures a mount of `size` carries, its rider among them: one on a Large mount, two on a Huge

@@ -260,17 +260,68 @@ pub struct Travelled {
     pub round: u32,
     /// Squares paid.
     pub squares: u32,
+    /// The squares one move action allowed it at its last move: its speed then.
+    pub speed: u32,
+    /// The move actions its movement took this round: two for a double move or a withdrawal, one for a
+    /// move or a crawl (a run or a charge counts by its own kind and its squares).
+    pub moves: u32,
+}
+
+/// How far a creature went in a round, as the rider on its back feels it (004:479-480).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// No further than one move action takes it: its speed (« au maximum d'une distance correspondant à
+    /// sa vitesse de déplacement », 004:480).
+    WithinSpeed,
+    /// Further than its speed (004:480).
+    BeyondSpeed,
+    /// A run (004:479-480).
+    Ran,
 }
 
 impl Travelled {
+    /// Its pace in `round` by the distance it went (004:480), its last move being `last`.
+    pub fn pace(&self, round: u32, last: Option<&LastMove>) -> Pace {
+        if last.is_some_and(|m| m.round == round && m.action == MovementAction::Run) {
+            Pace::Ran
+        } else if self.in_round(round) > self.speed {
+            Pace::BeyondSpeed
+        } else {
+            Pace::WithinSpeed
+        }
+    }
+
+    /// Whether its movement in `round` was a double move (« un double déplacement », 004:479): two move
+    /// actions of movement, one double move or two moves, or movement beyond its speed (a long charge).
+    pub fn double_move(&self, round: u32) -> bool {
+        self.round == round && (self.moves >= 2 || self.squares > self.speed)
+    }
+
     /// The squares paid in `round`.
     pub fn in_round(&self, round: u32) -> u32 {
         if self.round == round { self.squares } else { 0 }
     }
 
+    /// Counts a move of `action` paying `squares` in `round`, a move action allowing `speed` squares.
+    pub fn record(&mut self, round: u32, action: MovementAction, squares: u32, speed: u32) {
+        let moves = match action {
+            MovementAction::Move | MovementAction::Crawl => 1,
+            MovementAction::DoubleMove | MovementAction::Withdraw => 2,
+            MovementAction::Run
+            | MovementAction::Charge
+            | MovementAction::FiveFootStep
+            | MovementAction::MinimumMovement => 0,
+        };
+        let before = if self.round == round { self.moves } else { 0 };
+        self.add(round, squares);
+        self.speed = speed;
+        self.moves = before + moves;
+    }
+
     /// Adds `squares` paid in `round`.
     pub fn add(&mut self, round: u32, squares: u32) {
-        *self = Travelled { round, squares: self.in_round(round) + squares };
+        let moves = if self.round == round { self.moves } else { 0 };
+        *self = Travelled { round, squares: self.in_round(round) + squares, speed: self.speed, moves };
     }
 }
 
@@ -520,6 +571,8 @@ struct MoveUnderway {
     was_tight: bool,
     disabled: bool,
     was_running: bool,
+    /// The squares a move action allows it.
+    speed: u32,
 }
 
 /// Carries out move intents, one after the other: each is checked and paid for, then the creature moves
@@ -830,6 +883,7 @@ fn begin_move(
         was_tight: me.conditions.has(Condition::SqueezedTight),
         disabled: me.conditions.has(Condition::Disabled),
         was_running: me.conditions.has(Condition::Running),
+        speed: query.speed,
         route,
     };
     let mut stored = creatures.p1();
@@ -873,7 +927,7 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     world.write_message(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost });
     let round = world.resource::<TurnOrder>().round;
     if let Some(mut travelled) = world.get_mut::<Travelled>(intent.creature) {
-        travelled.add(round, cost);
+        travelled.record(round, *action, cost, underway.speed);
     }
     let charged = intent.target.filter(|_| *action == MovementAction::Charge);
     world.entity_mut(intent.creature).insert(LastMove { round, action: *action, charged });

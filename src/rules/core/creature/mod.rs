@@ -858,6 +858,9 @@ pub struct Traits {
     pub turn_resistance: i32,
     /// Freedom of movement (a ring, a spell): the water changes nothing for it (004:641, 004:634).
     pub freedom_of_movement: bool,
+    /// A mount not trained for war, frightened by the shouts and the clash of arms (« poneys, chevaux
+    /// légers et lourds », 004:473): its rider must control it each round.
+    pub skittish: bool,
     /// Sneak attack (« attaque sournoise », 004:27, 004:425): these extra dice against a foe it flanks or
     /// that is denied its Dex bonus to AC (the d20 rogue's rule; our ruling, docs/rulings.md).
     pub sneak_attack: Option<DiceExpr>,
