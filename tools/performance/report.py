@@ -47,7 +47,8 @@ PREVIEW = [
 def median_us(name):
     """The median of benchmark `name` ("group/name" for a benchmark in a group), in µs."""
     group, bench = name.split("/", 1) if name.startswith("long/") else ("", name)
-    folder = TARGET / "criterion" / group / bench.replace(":", "_").replace("/", "_") / "new" / "estimates.json"
+    # Criterion's folder: the name with ":" and "/" replaced, cut to 64 characters.
+    folder = TARGET / "criterion" / group / bench.replace(":", "_").replace("/", "_")[:64] / "new" / "estimates.json"
     if not folder.exists():
         return None
     return json.loads(folder.read_text())["median"]["point_estimate"] / 1000.0
