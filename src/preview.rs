@@ -78,6 +78,9 @@ pub struct AttackPreview {
     pub bonuses: Vec<i32>,
     /// The chance that each blow hits.
     pub chances: Vec<f32>,
+    /// The Ride check to guide its mount with its knees this attack calls for first (004:476): the rider's
+    /// bonus and its chance, when one is still to roll this round and can fail.
+    pub knees: Option<(i32, f32)>,
 }
 
 /// The movement view of `creature` now, with the squares its foes threaten when `avoid` is set.
@@ -365,12 +368,18 @@ pub fn attack_preview(
     let mut bonuses: Vec<i32> =
         crate::rules::attack::blow_bonuses(&a, &plan.weapon, request.full).into_iter().map(|b| b + rest).collect();
     let mut chances: Vec<f32> = bonuses.iter().map(|&b| chance_to_hit(b, plan.armor_class, plan.miss_chance)).collect();
+    let two_weapons = off_hand.is_some();
     if let Some(off) = off_hand {
         let bonus = total(&off.modifiers);
         bonuses.push(bonus);
         chances.push(chance_to_hit(bonus, off.armor_class, off.miss_chance));
     }
-    Ok(AttackPreview { plan, bonuses, chances })
+    let knees = (crate::rules::attack::takes_both_hands(&a, &plan.weapon, two_weapons)
+        && a.knees.is_none_or(|k| k.round != order.round))
+    .then(|| crate::rules::attack::knees_bonus(&a))
+    .flatten()
+    .map(|bonus| (bonus, CastPreview::chance(bonus, crate::rules::attack::KNEES_RIDE_DC)));
+    Ok(AttackPreview { plan, bonuses, chances, knees })
 }
 
 /// A trip `attacker` could make on `target` now (004:483-489): the touch attack and its chance, the two sides

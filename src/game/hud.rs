@@ -962,6 +962,12 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             if a.plan.miss_chance > 0 {
                 out.push((tr!("attack-concealment", chance = a.plan.miss_chance), WARN));
             }
+            if let Some((bonus, chance)) = a.knees {
+                out.push((
+                    tr!("attack-knees", bonus = format!("{bonus:+}"), chance = format!("{:.0}", chance * 100.0)),
+                    WARN,
+                ));
+            }
             out.push((tr("attack-click"), GOOD));
         }
         Err(refusal) => out.push((tr!("attack-none", why = super::rules_words::refusal_full(&refusal)), BAD)),

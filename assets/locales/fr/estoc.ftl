@@ -225,6 +225,7 @@ attack-damage = dégâts : {$damage}
 attack-extra-dice = +{$dice} non multipliés (004:27)
 attack-nonlethal = , non létaux
 attack-concealment = camouflage : {$chance} % de chances de rater (004:407)
+attack-knees = d’abord, guider sa monture avec les genoux : Équitation {$bonus} contre DD 5 — {$chance} % ; raté, pas d’attaque à deux mains ce round (004:476)
 attack-click = cliquer pour attaquer
 attack-none = pas d'attaque : {$why}
 

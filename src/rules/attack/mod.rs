@@ -111,6 +111,7 @@ pub fn plan_off_hand(
     if attacker.conditions.has(Condition::Grappling) {
         return Err(Refusal::new("no fighting with two weapons in a grapple", "004:594"));
     }
+    reins_in_hand(order, attacker, &main.weapon, true)?;
     let off = attacker
         .armament
         .0
@@ -442,6 +443,8 @@ pub struct Combatant {
     pub last_move: Option<&'static crate::rules::turns::moving::LastMove>,
     /// The squares it paid moving this round.
     pub travelled: Option<&'static crate::rules::turns::moving::Travelled>,
+    /// Its Ride check this round to guide its mount with its knees, if it made one (004:476).
+    pub knees: Option<&'static Knees>,
 }
 
 /// A creature's body, as the movement rules meet it (a breath's cone, a grappler's or an overrunner's space).
@@ -1395,7 +1398,55 @@ pub fn prepare_attack(
         power_attack(attacker, &mut plan, request.power)?;
     }
     mount_moved(order, creatures, (attacker, target), &mut plan, request.full)?;
+    reins_in_hand(order, attacker, &plan.weapon, false)?;
     Ok(plan)
+}
+
+/// The Ride check's DC to guide a mount with the knees, a free action (004:476).
+pub const KNEES_RIDE_DC: i32 = 5;
+
+/// A rider's Ride check this round to guide its mount with its knees, and whether it made it (004:476).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knees {
+    /// The round of the check.
+    pub round: u32,
+    /// Made.
+    pub made: bool,
+}
+
+/// Whether an attack takes both of a rider's hands, one of which holds the reins: a two-handed weapon (a
+/// bow, a greatsword) or a weapon in each hand (004:476: « utiliser ses deux mains pour attaquer »).
+/// Passengers hold no reins; a strapped shield's hand holds them (our ruling, docs/rulings.md).
+pub fn takes_both_hands(attacker: &CombatantItem, weapon: &Weapon, two_weapons: bool) -> bool {
+    attacker.riding.is_some()
+        && attacker.seat.is_some_and(|s| !s.passenger)
+        && !weapon.natural
+        && (weapon.handling == Handling::TwoHanded || two_weapons)
+}
+
+/// The Ride bonus a rider guides its mount with (its Ride, else its Dex modifier), when the check can fail;
+/// `None` when no roll of the d20 fails it, and no roll is made.
+pub fn knees_bonus(attacker: &CombatantItem) -> Option<i32> {
+    let bonus = attacker.skills.ride.unwrap_or(ability_modifier(attacker.abilities.dex));
+    (bonus + 1 < KNEES_RIDE_DC).then_some(bonus)
+}
+
+/// Refuses an attack that takes both of a rider's hands in a round its Ride check to guide its mount with
+/// its knees failed (004:476).
+fn reins_in_hand(
+    order: &TurnOrder,
+    attacker: &CombatantItem,
+    weapon: &Weapon,
+    two_weapons: bool,
+) -> Result<(), Refusal> {
+    let failed = attacker.knees.is_some_and(|k| k.round == order.round && !k.made);
+    if failed && takes_both_hands(attacker, weapon, two_weapons) {
+        return Err(Refusal::new(
+            "its Ride check to guide its mount with its knees failed this round: one hand holds the reins",
+            "004:476",
+        ));
+    }
+    Ok(())
 }
 
 /// Power Attack (the d20 feat, named by the templates, not by the texts; docs/rulings.md): `n`, at most the
@@ -1505,6 +1556,9 @@ pub fn chance_to_hit(bonus: i32, armor_class: i32, miss_chance: u32) -> f32 {
 fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackIntent>>) {
     let read: Vec<AttackIntent> = intents.read(world.resource::<Messages<AttackIntent>>()).cloned().collect();
     for intent in read {
+        if world.run_system_cached_with(guide_with_knees, intent.clone()).is_err() {
+            continue;
+        }
         let Ok(Some(prepared)) = world.run_system_cached_with(prepare_attack_intent, intent.clone()) else {
             continue;
         };
@@ -1515,6 +1569,45 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
         }
         strike_blows(world, &intent, prepared);
     }
+}
+
+/// A rider about to attack with both hands in its turn guides its mount with its knees first, once a round:
+/// Ride DC 5, a free action (004:476), rolled only when a roll can fail it. Failed, the attack is refused
+/// by the checks that follow (`reins_in_hand`), and the rider may attack with one hand.
+fn guide_with_knees(
+    In(intent): In<AttackIntent>,
+    mut commands: Commands,
+    order: Res<TurnOrder>,
+    creatures: Query<Combatant, With<Creature>>,
+    underway: Query<&FullAttackUnderway>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) {
+    let Ok(rider) = creatures.get(intent.attacker) else { return };
+    if !order.acting.contains(&intent.attacker) || rider.knees.is_some_and(|k| k.round == order.round) {
+        return;
+    }
+    let weapon = match &intent.weapon {
+        Some(name) => rider.armament.0.iter().find(|w| &w.name == name),
+        None => rider.armament.ready().next(),
+    };
+    let two_weapons = underway.get(intent.attacker).map_or(intent.two_weapons, |u| u.two_weapons);
+    let Some(weapon) = weapon else { return };
+    if !takes_both_hands(&rider, weapon, two_weapons && intent.full) {
+        return;
+    }
+    let made = knees_bonus(&rider).is_none_or(|bonus| {
+        crate::rules::core::checks::roll_check(
+            &mut dice,
+            &mut facts,
+            rider.id,
+            crate::rules::core::names::Check::Ride,
+            "guiding its mount with its knees (004:476)",
+            bonus,
+            KNEES_RIDE_DC,
+        )
+    });
+    commands.entity(intent.attacker).insert(Knees { round: order.round, made });
 }
 
 /// Lets the foes that threaten `who` strike at it for an action that provokes where it stands (004:66);
