@@ -672,10 +672,7 @@ pub fn coup_de_grace_preview(
             budget
                 .check(crate::rules::turns::ActionKind::FullRound)
                 .or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
-            let chosen = match weapon {
-                Some(name) => a.armament.0.iter().find(|w| w.name == name),
-                None => a.armament.ready().next(),
-            };
+            let chosen = a.armament.chosen(weapon);
             let chosen = chosen.ok_or_else(|| Refusal::new("no such weapon", "data"))?.clone();
             crate::rules::attack::check_coup_de_grace(a, t, &chosen)?;
             Ok(chosen)

@@ -1427,7 +1427,7 @@ pub fn takes_both_hands(attacker: &CombatantItem, weapon: &Weapon, two_weapons: 
 /// The Ride bonus a rider guides its mount with (its Ride, else its Dex modifier), when the check can fail;
 /// `None` when no roll of the d20 fails it, and no roll is made.
 pub fn knees_bonus(attacker: &CombatantItem) -> Option<i32> {
-    let bonus = attacker.skills.ride.unwrap_or(ability_modifier(attacker.abilities.dex));
+    let bonus = crate::rules::core::checks::skill(attacker.skills.ride, attacker.abilities.dex);
     (bonus + 1 < KNEES_RIDE_DC).then_some(bonus)
 }
 
@@ -1587,12 +1587,8 @@ fn guide_with_knees(
     if !order.acting.contains(&intent.attacker) || rider.knees.is_some_and(|k| k.round == order.round) {
         return;
     }
-    let weapon = match &intent.weapon {
-        Some(name) => rider.armament.0.iter().find(|w| &w.name == name),
-        None => rider.armament.ready().next(),
-    };
     let two_weapons = underway.get(intent.attacker).map_or(intent.two_weapons, |u| u.two_weapons);
-    let Some(weapon) = weapon else { return };
+    let Some(weapon) = rider.armament.chosen(intent.weapon.as_deref()) else { return };
     if !takes_both_hands(&rider, weapon, two_weapons && intent.full) {
         return;
     }
@@ -1953,10 +1949,7 @@ fn begin_coup_de_grace(
         return None;
     };
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
-    let weapon = match &intent.weapon {
-        Some(name) => attacker.armament.0.iter().find(|w| &w.name == name),
-        None => attacker.armament.ready().next(),
-    };
+    let weapon = attacker.armament.chosen(intent.weapon.as_deref());
     // A restricted creature begins a full-round action with one standard action and finishes it with
     // another the next round (004:86, 004:212).
     let finishing = begun.get(intent.attacker).is_ok_and(|b| {

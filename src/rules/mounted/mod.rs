@@ -130,7 +130,7 @@ fn control_frightened_mounts(
     steering.sort_by(|a, b| a.1.cmp(b.1));
     for (rider, id, riding, _, _) in steering {
         let Ok((skills, abilities)) = riders.get(rider) else { continue };
-        let bonus = skills.ride.unwrap_or(ability_modifier(abilities.dex));
+        let bonus = crate::rules::core::checks::skill(skills.ride, abilities.dex);
         let reason = "controlling a mount not trained for war (004:473)";
         let made = crate::rules::core::checks::roll_check(
             &mut dice,
@@ -713,7 +713,7 @@ fn riders_thrown_by_falling_mounts(
         let dead = conditions.has(Condition::Dead);
         let softened = dead
             || (conditions.can_act() && {
-                let bonus = ride.ride.unwrap_or(ability_modifier(abilities.dex));
+                let bonus = crate::rules::core::checks::skill(ride.ride, abilities.dex);
                 let reason = format!("its mount {mount_id} falls (004:481)");
                 crate::rules::core::checks::roll_check(
                     &mut dice,

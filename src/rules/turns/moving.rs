@@ -312,10 +312,9 @@ impl Travelled {
             | MovementAction::FiveFootStep
             | MovementAction::MinimumMovement => 0,
         };
-        let before = if self.round == round { self.moves } else { 0 };
         self.add(round, squares);
         self.speed = speed;
-        self.moves = before + moves;
+        self.moves += moves;
     }
 
     /// Adds `squares` paid in `round`.

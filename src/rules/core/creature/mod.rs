@@ -717,6 +717,14 @@ impl Armament {
     pub fn ready(&self) -> impl Iterator<Item = &Weapon> {
         self.0.iter().filter(|w| !w.stowed)
     }
+
+    /// The weapon `name`, or with no name the first it can strike with now.
+    pub fn chosen(&self, name: Option<&str>) -> Option<&Weapon> {
+        match name {
+            Some(name) => self.0.iter().find(|w| w.name == name),
+            None => self.ready().next(),
+        }
+    }
 }
 
 /// Feats the rules know of. Unknown names in data are refused, so a typo never passes silently.
