@@ -124,6 +124,8 @@ pub struct FinalState {
     pub hand_over: Option<String>,
     /// Actions taken.
     pub actions: usize,
+    /// The commands of those actions, in order, as the rules received them (`Delay { creature: "fighter" }`).
+    pub commands: Vec<String>,
     /// Facts in the event log.
     pub facts: usize,
     /// Attacks rolled.
@@ -196,6 +198,10 @@ pub struct CreatureState {
     pub name: String,
     /// How its token is drawn, if it has one.
     pub token: Option<super::tokens::TokenLook>,
+    /// Its height above the ground, in steps of 1.5 m (in bands on a chase-scale level).
+    pub altitude: i32,
+    /// The weapons it can strike with now (not those put away), by name.
+    pub weapons: Vec<String>,
 }
 
 /// The editor at the end of a script.
@@ -270,6 +276,8 @@ pub fn final_state(world: &mut World) -> FinalState {
             conditions: c.0.iter().copied().collect(),
             name: super::turn::display_name(world, e),
             token: looks.get(&e).cloned(),
+            altitude: world.get::<Altitude>(e).map_or(0, |a| a.0),
+            weapons: world.get::<Armament>(e).map_or(vec![], |a| a.ready().map(|w| w.name.clone()).collect()),
         })
         .collect();
     creatures.sort_by(|a, b| a.id.cmp(&b.id));
@@ -281,6 +289,7 @@ pub fn final_state(world: &mut World) -> FinalState {
         creatures,
         hand_over: world.get_resource::<super::turn::HandOver>().and_then(|h| h.to.clone()),
         actions: world.resource::<super::state::History>().0.len(),
+        commands: world.resource::<super::state::History>().0.iter().map(|c| format!("{c:?}")).collect(),
         facts,
         attacks,
         refused,
@@ -335,8 +344,20 @@ pub fn key_code(name: &str) -> Option<KeyCode> {
         "Backspace" => KeyCode::Backspace,
         "Tab" => KeyCode::Tab,
         "Space" => KeyCode::Space,
+        "F1" => KeyCode::F1,
+        "F2" => KeyCode::F2,
+        "F3" => KeyCode::F3,
+        "F4" => KeyCode::F4,
         "F5" => KeyCode::F5,
+        "F6" => KeyCode::F6,
+        "F7" => KeyCode::F7,
+        "F8" => KeyCode::F8,
         "F9" => KeyCode::F9,
+        "F10" => KeyCode::F10,
+        "F11" => KeyCode::F11,
+        "F12" => KeyCode::F12,
+        "Insert" => KeyCode::Insert,
+        "End" => KeyCode::End,
         "Delete" => KeyCode::Delete,
         "ArrowLeft" => KeyCode::ArrowLeft,
         "ArrowRight" => KeyCode::ArrowRight,
