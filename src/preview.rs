@@ -397,11 +397,7 @@ pub struct TripPreview {
 /// The trip `attacker` could make on `target` now, through the rules' own plan.
 pub fn trip_preview(world: &mut World, attacker: Entity, target: Entity) -> Result<TripPreview, Refusal> {
     use crate::rules::special::{plan_in, trip::plan_trip};
-    let plan = plan_in(
-        world,
-        (attacker, target),
-        Box::new(|g, (a, t), budget| plan_trip(g.field, g.order, g.creatures, a, t, None, budget)),
-    )?;
+    let plan = plan_in(world, (attacker, target), Box::new(|g, (a, t), budget| plan_trip(g, a, t, None, budget)))?;
     let touch_chance = chance_to_hit(total(&plan.touch.modifiers), plan.touch.armor_class, plan.touch.miss_chance);
     let check_chance = plan.attacker.chance_against(&plan.defender);
     Ok(TripPreview { plan, touch_chance, check_chance })
@@ -462,11 +458,7 @@ pub fn sunder_preview(
 ) -> Result<crate::rules::special::sunder::SunderPlan, Refusal> {
     use crate::rules::special::{plan_in, sunder::plan_sunder};
     let shield = shield.then(|| world.get::<Shield>(target).copied());
-    plan_in(
-        world,
-        (attacker, target),
-        Box::new(move |g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, (weapon, shield), budget)),
-    )
+    plan_in(world, (attacker, target), Box::new(move |g, pair, budget| plan_sunder(g, pair, (weapon, shield), budget)))
 }
 
 /// The disarm `attacker` could make on `target` now, through the rules' own plan (004:490-498).
@@ -477,11 +469,7 @@ pub fn disarm_preview(
     weapon: Option<&str>,
 ) -> Result<crate::rules::special::disarm::DisarmPlan, Refusal> {
     use crate::rules::special::{disarm::plan_disarm, plan_in};
-    plan_in(
-        world,
-        (attacker, target),
-        Box::new(|g, pair, budget| plan_disarm(g.field, g.order, g.creatures, pair, weapon, budget)),
-    )
+    plan_in(world, (attacker, target), Box::new(|g, pair, budget| plan_disarm(g, pair, weapon, budget)))
 }
 
 /// The first object `target` carries that `attacker` could snatch, and the plan (004:497-498).
@@ -500,7 +488,7 @@ pub fn snatch_preview(
             let Some(object) = carried.first().cloned() else {
                 return Err(Refusal::new(format!("{} carries nothing to snatch", pair.1.id), "004:497"));
             };
-            disarm::plan_snatch(g.field, g.order, g.creatures, pair, (&object, &carried), budget)
+            disarm::plan_snatch(g, pair, (&object, &carried), budget)
         }),
     )
 }

@@ -378,6 +378,10 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("has no breath weapon", "data")),
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
+        // In place of a blow of the full attack under way (004:483, 004:490, 004:499).
+        BarKind::Mode(
+            Mode::Trip | Mode::Disarm | Mode::Snatch | Mode::Sunder | Mode::SunderShield | Mode::SunderObject,
+        ) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(
             Mode::Attack
             | Mode::Ready

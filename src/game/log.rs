@@ -565,10 +565,12 @@ impl Fact {
                 check,
                 roll,
                 total,
+                terms,
                 opponent,
                 their_check,
                 their_roll,
                 their_total,
+                their_terms,
                 won,
                 reason,
             } => {
@@ -577,10 +579,12 @@ impl Fact {
                     creature = creature.to_string(),
                     check = super::check_words(*check),
                     roll = roll.to_string(),
+                    terms = opposed_terms(terms),
                     value = total.to_string(),
                     opponent = opponent.to_string(),
-                    their_check = their_check.to_string(),
+                    their_check = super::check_words(*their_check),
                     their_roll = their_roll.to_string(),
+                    their_terms = opposed_terms(their_terms),
                     their_total = their_total.to_string(),
                     reason = reason.to_string(),
                     lost = (if *won { tr("log-won") } else { tr("log-lost") }).to_string()
@@ -870,4 +874,10 @@ impl Fact {
             other => unreachable!("{other:?} is another group's"),
         }
     }
+}
+
+/// One side's bonus in an opposed check, term by term; `+0` when it has none.
+fn opposed_terms(terms: &[crate::rules::core::creature::Modifier]) -> String {
+    let words = super::rules_words::terms(terms);
+    if words.is_empty() { "+0".to_string() } else { words }
 }

@@ -60,7 +60,7 @@ log-confirms-the-critical-d20 = {$attacker} confirms the critical: d20 {$roll} =
 log-takes-damage = {$target} takes {$value}{$nonlethal} damage: {$thrown}{$terms}{$multiplier}
 log-save-d20-vs-dc = {$creature} {$save} save ({$reason}): d20 {$roll}{$terms} = {$value} vs DC {$dc}: {$failure}
 log-check-d20-vs-dc = {$creature} {$check} check ({$reason}): d20 {$roll} = {$value} vs DC {$dc}: {$failure}
-log-d20-against-d20 = {$creature} {$check} (d20 {$roll} = {$value}) against {$opponent} {$their_check} (d20 {$their_roll} = {$their_total}), {$reason}: {$lost}
+log-d20-against-d20 = {$creature} {$check} (d20 {$roll}, {$terms} = {$value}) against {$opponent} {$their_check} (d20 {$their_roll}, {$their_terms} = {$their_total}), {$reason}: {$lost}
 log-stabilisation-d100 = {$creature} stabilisation: d100 {$roll}: {$dying}
 log-loses-hp = {$creature} loses {$amount} HP: {$reason}
 log-to-hp-nonlethal = {$creature}: {$before} to {$after} HP ({$nonlethal} nonlethal)

@@ -111,3 +111,5 @@ term-prone-ranged = prone, against ranged (004:395)
 term-shaken = shaken (004:380)
 term-stunned = stunned (004:397)
 term-stunned-no-dex = stunned: no Dex (004:397)
+term-skill = skill
+term-dense-surroundings-004-817 = dense surroundings (004:817)

@@ -60,7 +60,7 @@ log-confirms-the-critical-d20 = {$attacker} tente de confirmer le critique : d20
 log-takes-damage = {$target} subit {$value} dégâts{$nonlethal} : {$thrown}{$terms}{$multiplier}
 log-save-d20-vs-dc = {$creature}, jet de {$save} ({$reason}) : d20 {$roll}{$terms} = {$value} contre DD {$dc} : {$failure}
 log-check-d20-vs-dc = {$creature}, {$check} ({$reason}) : d20 {$roll} = {$value} contre DD {$dc} : {$failure}
-log-d20-against-d20 = {$creature}, {$check} (d20 {$roll} = {$value}) contre {$opponent}, {$their_check} (d20 {$their_roll} = {$their_total}), {$reason} : {$lost}
+log-d20-against-d20 = {$creature}, {$check} (d20 {$roll}, {$terms} = {$value}) contre {$opponent}, {$their_check} (d20 {$their_roll}, {$their_terms} = {$their_total}), {$reason} : {$lost}
 log-stabilisation-d100 = {$creature}, stabilisation : d100 {$roll} : {$dying}
 log-loses-hp = {$creature} perd {$amount} pv : {$reason}
 log-to-hp-nonlethal = {$creature} : de {$before} à {$after} pv ({$nonlethal} non létaux)

@@ -111,3 +111,5 @@ term-prone-ranged = à terre, contre les attaques à distance (004:395)
 term-shaken = secoué (004:380)
 term-stunned = étourdi (004:397)
 term-stunned-no-dex = étourdi : pas de Dex (004:397)
+term-skill = compétence
+term-dense-surroundings-004-817 = environnement dense (004:817)

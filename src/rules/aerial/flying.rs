@@ -908,11 +908,13 @@ fn bluff_pursuer(
     };
     let name = |e: Entity| saves.get(e).map_or_else(|_| flier.clone(), |s| s.0.clone());
     let roll = out.dice.d20();
+    let bluff = [Modifier::new(skill(bluffer, |s| s.bluff, |a| a.cha), "skill")];
+    let sense_motive = [Modifier::new(skill(pursuer, |s| s.sense_motive, |a| a.wis), "skill")];
     let won = crate::rules::core::checks::opposed(
         out.dice,
         out.facts,
-        (&name(bluffer), Check::Bluff, skill(bluffer, |s| s.bluff, |a| a.cha)),
-        (&name(pursuer), Check::SenseMotive, skill(pursuer, |s| s.sense_motive, |a| a.wis)),
+        (&name(bluffer), Check::Bluff, &bluff),
+        (&name(pursuer), Check::SenseMotive, &sense_motive),
         (roll, crate::rules::core::checks::Ties::Lost),
         "a feint before turning away: -5 on the pursuer's fly checks to turn after it (004:818)",
     );

@@ -150,7 +150,11 @@ fn hide(
             refuse(&mut facts, id, Action::Hide, refusal);
             continue;
         }
-        let bonus = skill(skills.hide, abilities.dex) + hide_size_modifier(*size) + DENSE_SURROUNDINGS_BONUS;
+        let hide = [
+            Modifier::new(skill(skills.hide, abilities.dex), "skill"),
+            Modifier::new(hide_size_modifier(*size), "size"),
+            Modifier::new(DENSE_SURROUNDINGS_BONUS, "dense surroundings (004:817)"),
+        ];
         let reason = format!(
             "losing its pursuers: +{DENSE_SURROUNDINGS_BONUS} dense surroundings, size {:+} (004:816-817)",
             hide_size_modifier(*size)
@@ -166,12 +170,12 @@ fn hide(
         pursuers.sort_by(|a, b| a.1.0.cmp(&b.1.0));
         let mut lost = BTreeSet::new();
         for (pursuer, their_id, _, _, _, _, their_skills, their_abilities, ..) in pursuers {
-            let spot = skill(their_skills.spot, their_abilities.wis);
+            let spot = [Modifier::new(skill(their_skills.spot, their_abilities.wis), "skill")];
             if opposed(
                 &mut dice,
                 &mut facts,
-                (id, Check::Hide, bonus),
-                (their_id, Check::Spot, spot),
+                (id, Check::Hide, &hide),
+                (their_id, Check::Spot, &spot),
                 (roll, Ties::Lost),
                 &reason,
             ) {

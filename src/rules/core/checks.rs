@@ -138,28 +138,33 @@ impl Ties {
     }
 }
 
+/// One side of an opposed check: who, its check, and its bonus term by term.
+pub type Opposing<'a> = (&'a CreatureId, Check, &'a [Modifier]);
+
 /// An opposed check: `creature`'s `check`, whose d20 came up `roll`, against `opponent`'s, thrown now;
-/// `ties` settles a tie. Writes the fact and says whether `creature` won.
+/// `ties` settles a tie. Writes the fact, with each side's terms, and says whether `creature` won.
 pub fn opposed(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
-    (creature, check, bonus): (&CreatureId, Check, i32),
-    (opponent, their_check, their_bonus): (&CreatureId, Check, i32),
+    ours: Opposing,
+    theirs: Opposing,
     (roll, ties): (u32, Ties),
     reason: &str,
 ) -> bool {
-    opposed_by(dice, facts, (creature, check, bonus), (opponent, their_check, their_bonus), (roll, ties), reason).0
+    opposed_by(dice, facts, ours, theirs, (roll, ties), reason).0
 }
 
 /// [`opposed`], telling by how much `creature`'s total beat (or fell short of) the opponent's as well.
 pub fn opposed_by(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
-    (creature, check, bonus): (&CreatureId, Check, i32),
-    (opponent, their_check, their_bonus): (&CreatureId, Check, i32),
+    (creature, check, terms): Opposing,
+    (opponent, their_check, their_terms): Opposing,
     (roll, ties): (u32, Ties),
     reason: &str,
 ) -> (bool, i32) {
+    let sum = |terms: &[Modifier]| terms.iter().map(|m| m.value).sum::<i32>();
+    let (bonus, their_bonus) = (sum(terms), sum(their_terms));
     let their_roll = dice.d20();
     let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
     let won = ties.judge((total, bonus), (their_total, their_bonus)).unwrap_or_else(|| dice.roll(2) == 1);
@@ -168,10 +173,12 @@ pub fn opposed_by(
         check,
         roll,
         total,
+        terms: terms.to_vec(),
         opponent: opponent.clone(),
         their_check,
         their_roll,
         their_total,
+        their_terms: their_terms.to_vec(),
         won,
         reason: reason.into(),
     });
@@ -184,8 +191,8 @@ pub fn opposed_by(
 pub fn contest(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
-    ours: (&CreatureId, Check, i32),
-    theirs: (&CreatureId, Check, i32),
+    ours: Opposing,
+    theirs: Opposing,
     reason: &str,
 ) -> bool {
     contest_by(dice, facts, ours, theirs, reason).0
@@ -196,8 +203,8 @@ pub fn contest(
 pub fn contest_by(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
-    ours: (&CreatureId, Check, i32),
-    theirs: (&CreatureId, Check, i32),
+    ours: Opposing,
+    theirs: Opposing,
     reason: &str,
 ) -> (bool, i32) {
     let roll = dice.d20();

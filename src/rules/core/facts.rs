@@ -272,6 +272,8 @@ pub enum Fact {
         roll: u32,
         /// Roll plus bonus.
         total: i32,
+        /// Its bonus, term by term (ability, size, stability, a charge…).
+        terms: Vec<Modifier>,
         /// Who opposes it.
         opponent: CreatureId,
         /// The opponent's skill.
@@ -280,6 +282,8 @@ pub enum Fact {
         their_roll: u32,
         /// Roll plus bonus.
         their_total: i32,
+        /// The opponent's bonus, term by term.
+        their_terms: Vec<Modifier>,
         /// Whether `creature` won.
         won: bool,
         /// Why, with the rule.

@@ -312,8 +312,8 @@ fn roll_bull_rush(
     Some(contest_by(
         &mut dice,
         &mut facts,
-        (attacker.id, plan.attacker.check, plan.attacker.bonus()),
-        (target.id, plan.defender.check, plan.defender.bonus()),
+        (attacker.id, plan.attacker.check, &plan.attacker.terms),
+        (target.id, plan.defender.check, &plan.defender.terms),
         "a bull rush: Strength against Strength (004:448)",
     ))
 }

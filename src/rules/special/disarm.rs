@@ -18,10 +18,9 @@
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
-use super::Side;
+use super::{Ground, Side};
 use crate::rules::attack::gear::{GroundWeapon, take_in_hand};
-use crate::rules::attack::{AttackRequest, Combatant, CombatantItem, prepare_attack, provoke_as};
-use crate::rules::core::battlefield::Battlefield;
+use crate::rules::attack::{Combatant, CombatantItem, prepare_attack, provoke_as};
 use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -30,7 +29,7 @@ use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+use crate::rules::turns::{ActionBudget, Provoking};
 
 /// Asks to disarm a foe.
 #[derive(Message, Clone, Debug)]
@@ -105,15 +104,13 @@ pub fn disarm_side(c: &CombatantItem, weapon: &Weapon, their_size: Size, melee_i
 /// Whether `attacker` may disarm `target` now, and how: a melee attack it could make now (reach, sight, its
 /// standard action), a weapon the foe holds.
 pub fn plan_disarm(
-    field: &Battlefield,
-    order: &TurnOrder,
-    creatures: &Query<Combatant, With<Creature>>,
+    ground: &Ground<'_, '_, '_>,
     (attacker, target): (&CombatantItem, &CombatantItem),
     weapon: Option<&str>,
     budget: &ActionBudget,
 ) -> Result<DisarmPlan, Refusal> {
     // The attack it replaces first (the turn, the action, the reach), then the item.
-    let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("disarm", "004:490"))?;
+    let attack = melee_attack(ground, (attacker, target), weapon, budget, ("disarm", "004:490"))?;
     let Some(item) = held_weapon(target) else {
         return Err(Refusal::new("it holds no weapon to take: natural weapons cannot be disarmed", "004:490"));
     };
@@ -122,8 +119,10 @@ pub fn plan_disarm(
     if target.conditions.has(Condition::Pinned) {
         defender.terms.push(Modifier::new(4, "pinned, it resists at +4 (004:611)"));
     }
+    let mut side = disarm_side(attacker, &attack.weapon, *target.size, true);
+    ground.at_blow(&mut side.terms);
     Ok(DisarmPlan {
-        attacker: disarm_side(attacker, &attack.weapon, *target.size, true),
+        attacker: side,
         defender,
         provokes: !attacker.feats.has(Feat::ImprovedDisarm),
         counter: melee_item,
@@ -151,9 +150,7 @@ pub fn carried_objects(items: Option<&Items>, armament: &Armament) -> Vec<String
 /// to catch it, +4 for an object loosely carried; the defender's attack roll with its weapon, -4 for an
 /// object that is no melee weapon (004:491), +4 pinned (004:611); no disarming back.
 pub fn plan_snatch(
-    field: &Battlefield,
-    order: &TurnOrder,
-    creatures: &Query<Combatant, With<Creature>>,
+    ground: &Ground<'_, '_, '_>,
     (attacker, target): (&CombatantItem, &CombatantItem),
     (object, carried): (&str, &[String]),
     budget: &ActionBudget,
@@ -161,16 +158,9 @@ pub fn plan_snatch(
     if !carried.iter().any(|o| o == object) {
         return Err(Refusal::new(format!("{} carries no {object}", target.id), "004:497"));
     }
-    let attack = melee_attack(
-        field,
-        order,
-        creatures,
-        (attacker, target),
-        Some("unarmed strike"),
-        budget,
-        ("disarm", "004:497"),
-    )?;
+    let attack = melee_attack(ground, (attacker, target), Some("unarmed strike"), budget, ("disarm", "004:497"))?;
     let mut side = disarm_side(attacker, &attack.weapon, *target.size, true);
+    ground.at_blow(&mut side.terms);
     side.terms.push(Modifier::new(4, "an object carried loose (004:497)"));
     let resisting = held_weapon(target)
         .or_else(|| target.armament.0.iter().find(|w| w.unarmed).cloned())
@@ -193,9 +183,7 @@ pub fn plan_snatch(
 /// The melee attack `attacker` could make on `target` now with `weapon` that a disarm or a sunder replaces
 /// (`what`, with its `rule`): planned as any attack (reach, sight, its standard action), refused if ranged.
 pub fn melee_attack(
-    field: &Battlefield,
-    order: &TurnOrder,
-    creatures: &Query<Combatant, With<Creature>>,
+    ground: &Ground<'_, '_, '_>,
     (attacker, target): (&CombatantItem, &CombatantItem),
     weapon: Option<&str>,
     budget: &ActionBudget,
@@ -205,11 +193,12 @@ pub fn melee_attack(
     if !(what == "disarm" && Grapple::pins(attacker.entity, target.grapple, target.conditions)) {
         out_of_grapple(attacker.conditions, what)?;
     }
-    let request = AttackRequest { weapon, ..default() };
-    let attack = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    let request = ground.replaced_attack(weapon);
+    let mut attack = prepare_attack(ground.field, ground.order, ground.creatures, attacker, target, request, budget)?;
     if crate::rules::core::creature::is_ranged(&attack.weapon) {
         return Err(Refusal::new(format!("a {what} replaces a melee attack"), rule));
     }
+    ground.at_blow(&mut attack.modifiers);
     Ok(attack)
 }
 
@@ -257,15 +246,15 @@ fn prepare_disarm(
     let weapon = intent.weapon.as_deref();
     let object = intent.object.clone();
     let carried_items = items.get(intent.target).ok().cloned();
-    planning.plan_and_pay(
+    planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        (Action::Disarm, ActionKind::Standard),
+        Action::Disarm,
         Box::new(move |g, pair, budget| match &object {
             Some(object) => {
                 let carried = snatchable(pair.1, carried_items.as_ref());
-                plan_snatch(g.field, g.order, g.creatures, pair, (object, &carried), budget)
+                plan_snatch(g, pair, (object, &carried), budget)
             }
-            None => plan_disarm(g.field, g.order, g.creatures, pair, weapon, budget),
+            None => plan_disarm(g, pair, weapon, budget),
         }),
     )
 }
@@ -291,8 +280,8 @@ fn roll_disarm(
     let won = contest(
         &mut dice,
         &mut facts,
-        (attacker.id, Check::Attack, plan.attacker.bonus()),
-        (target.id, Check::Attack, plan.defender.bonus()),
+        (attacker.id, Check::Attack, &plan.attacker.terms),
+        (target.id, Check::Attack, &plan.defender.terms),
         if plan.object.is_some() {
             "snatching an object: opposed attack rolls (004:493, 004:497)"
         } else {
@@ -311,8 +300,8 @@ fn roll_disarm(
     let won_back = contest(
         &mut dice,
         &mut facts,
-        (target.id, Check::Attack, back.bonus()),
-        (attacker.id, Check::Attack, resisting.bonus()),
+        (target.id, Check::Attack, &back.terms),
+        (attacker.id, Check::Attack, &resisting.terms),
         "disarming back (004:495)",
     );
     won_back.then_some(Loss { from: attacker.entity, by: target.entity, item: their_item, taken: false, object: None })

@@ -113,8 +113,8 @@ pub(super) fn feint(
         let won = opposed(
             &mut dice,
             &mut paying.facts,
-            (feinter.id, Check::Bluff, sum(&plan.bluff)),
-            (target.id, Check::SenseMotive, sum(&plan.sense_motive)),
+            (feinter.id, Check::Bluff, &plan.bluff),
+            (target.id, Check::SenseMotive, &plan.sense_motive),
             (roll, Ties::Lost),
             "a feint: Bluff against Sense Motive plus base attack (004:524)",
         );

@@ -706,8 +706,8 @@ fn roll_grab(
     let held = contest(
         &mut dice,
         &mut facts,
-        (a.id, Check::Grapple, plan.attacker.bonus()),
-        (t.id, Check::Grapple, plan.defender.bonus()),
+        (a.id, Check::Grapple, &plan.attacker.terms),
+        (t.id, Check::Grapple, &plan.defender.terms),
         if plan.joining { "joining a grapple (004:615)" } else { "the hold: opposed grapple checks (004:583)" },
     );
     if held {
@@ -862,8 +862,8 @@ fn roll_hold(
         won &= crate::rules::core::checks::opposed(
             &mut dice,
             &mut facts,
-            (a.id, plan.attacker.check, plan.attacker.bonus()),
-            (o.id, side.check, side.bonus()),
+            (a.id, plan.attacker.check, &plan.attacker.terms),
+            (o.id, side.check, &side.terms),
             (roll, crate::rules::core::checks::Ties::ByModifierThenDie),
             reason,
         );

@@ -26,7 +26,7 @@ use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
-use crate::rules::turns::{ActionBudget, ActionKind, Strain, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, FullAttackUnderway, Strain, TurnOrder};
 
 /// What a special attack writes as it is paid for or refused.
 #[derive(SystemParam)]
@@ -109,6 +109,34 @@ pub struct Ground<'a, 'w, 's> {
     pub order: &'a TurnOrder,
     /// Every creature.
     pub creatures: &'a Query<'w, 's, Combatant, With<Creature>>,
+    /// The base attack of the next blow of the attacker's full attack under way on this foe, which a trip,
+    /// a disarm or a sunder takes « à la place d'une attaque de corps à corps » (004:483, 004:490, 004:499):
+    /// already paid, at that blow's iterative bonus (004:229).
+    pub blow: Option<i32>,
+}
+
+impl Ground<'_, '_, '_> {
+    /// The request of the melee attack a trip, a disarm or a sunder replaces with `weapon`: paid by the full
+    /// attack when it is one of its blows.
+    pub fn replaced_attack<'a>(&self, weapon: Option<&'a str>) -> crate::rules::attack::AttackRequest<'a> {
+        crate::rules::attack::AttackRequest { weapon, paid: self.blow.is_some(), ..default() }
+    }
+
+    /// `terms` (an attack's or an opposed attack roll's) at the base attack of the blow replaced, if one is.
+    pub fn at_blow(&self, terms: &mut [Modifier]) {
+        if let Some(bonus) = self.blow
+            && let Some(base) = terms.iter_mut().find(|m| m.source == "base attack")
+        {
+            base.value = bonus;
+        }
+    }
+}
+
+/// The base attack of the next blow of `attacker`'s full attack under way on `target`, if it has one and a
+/// blow at its base attack is left (the off hand's last blow is no trip, disarm or sunder).
+fn next_blow(underway: Option<&FullAttackUnderway>, attacker: &CombatantItem, target: Entity) -> Option<i32> {
+    let underway = underway.filter(|u| u.target == target)?;
+    crate::rules::attack::iterative_bonuses(attacker.base_attack.0).get(underway.struck).copied()
 }
 
 /// The rules' plan of a special attack of one creature on another, as the game plays it and the previews
@@ -123,6 +151,8 @@ pub struct Planning<'w, 's> {
     order: Res<'w, TurnOrder>,
     creatures: Query<'w, 's, Combatant, With<Creature>>,
     budgets: Query<'w, 's, &'static mut ActionBudget>,
+    underway: Query<'w, 's, &'static mut FullAttackUnderway>,
+    commands: Commands<'w, 's>,
     paying: Paying<'w>,
 }
 
@@ -137,9 +167,38 @@ impl Planning<'_, '_> {
     ) -> Option<T> {
         let (Ok(a), Ok(t)) = (self.creatures.get(attacker), self.creatures.get(target)) else { return None };
         let mut budget = self.budgets.get_mut(attacker).ok()?;
-        let ground = Ground { field: &self.field, order: &self.order, creatures: &self.creatures };
+        let ground = Ground { field: &self.field, order: &self.order, creatures: &self.creatures, blow: None };
         let planned = plan(&ground, (&a, &t), &budget);
         self.paying.pay(planned, &a, (action, |_| kind), &mut budget)
+    }
+
+    /// [`Planning::plan_and_pay`] for a special attack made in place of a melee attack (a trip, a disarm, a
+    /// sunder: 004:483, 004:490, 004:499): a standard action, or the next blow of a full attack under way on
+    /// the same foe, which it then uses up (004:229).
+    pub fn plan_and_pay_blow<T>(
+        &mut self,
+        (attacker, target): (Entity, Entity),
+        action: Action,
+        plan: Box<PlanAgainst<'_, T>>,
+    ) -> Option<T> {
+        let (Ok(a), Ok(t)) = (self.creatures.get(attacker), self.creatures.get(target)) else { return None };
+        let mut budget = self.budgets.get_mut(attacker).ok()?;
+        let blow = next_blow(self.underway.get(attacker).ok(), &a, target);
+        let ground = Ground { field: &self.field, order: &self.order, creatures: &self.creatures, blow };
+        let planned = plan(&ground, (&a, &t), &budget);
+        let kind = if blow.is_some() { ActionKind::Free } else { ActionKind::Standard };
+        let paid = self.paying.pay(planned, &a, (action, |_| kind), &mut budget)?;
+        if blow.is_some()
+            && let Ok(mut underway) = self.underway.get_mut(attacker)
+        {
+            underway.struck += 1;
+            let blows =
+                crate::rules::attack::iterative_bonuses(a.base_attack.0).len() + usize::from(underway.two_weapons);
+            if underway.struck >= blows {
+                self.commands.entity(attacker).remove::<FullAttackUnderway>();
+            }
+        }
+        Some(paid)
     }
 }
 
@@ -169,8 +228,12 @@ pub fn plan_on<T>(
         return Err(Refusal::new("no such creature", "data"));
     };
     let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
-    let ground =
-        Ground { field: world.resource::<Battlefield>(), order: world.resource::<TurnOrder>(), creatures: &creatures };
+    let ground = Ground {
+        field: world.resource::<Battlefield>(),
+        order: world.resource::<TurnOrder>(),
+        creatures: &creatures,
+        blow: next_blow(world.get::<FullAttackUnderway>(attacker), &a, target),
+    };
     plan(&ground, (&a, &t), &budget)
 }
 

@@ -297,7 +297,7 @@ fn prepare_overrun(
     let (a, t) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
     let mut budget = budgets.get_mut(intent.attacker).ok()?;
     let (overran, travelled) = extra.get(intent.attacker).ok()?;
-    let ground = super::Ground { field: &field, order: &order, creatures: &creatures };
+    let ground = super::Ground { field: &field, order: &order, creatures: &creatures, blow: None };
     let state = (order.round, overran.map(|o| o.0), travelled.in_round(order.round));
     let planned = plan_overrun(&ground, (&a, &t), &budget, state, intent.charge);
     // A charge paid for it all (004:451).
@@ -322,8 +322,8 @@ fn roll_overrun(
     let won = contest(
         &mut dice,
         &mut facts,
-        (a.id, plan.attacker.check, plan.attacker.bonus()),
-        (t.id, plan.defender.check, plan.defender.bonus()),
+        (a.id, plan.attacker.check, &plan.attacker.terms),
+        (t.id, plan.defender.check, &plan.defender.terms),
         "an overrun blocked: Strength against the better of Strength and Dexterity (004:534)",
     );
     if won {
@@ -333,8 +333,8 @@ fn roll_overrun(
     let knocked = contest(
         &mut dice,
         &mut facts,
-        (t.id, plan.knock.check, plan.knock.bonus()),
-        (a.id, plan.resist.check, plan.resist.bonus()),
+        (t.id, plan.knock.check, &plan.knock.terms),
+        (a.id, plan.resist.check, &plan.resist.terms),
         "knocking the overrunner down (004:534)",
     );
     let at = a.position.0;

@@ -16,7 +16,6 @@ use bevy::prelude::*;
 use super::Side;
 use super::disarm::{disarm_side, held_weapon, melee_attack};
 use crate::rules::attack::{Combatant, CombatantItem, provoke_as};
-use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -24,7 +23,7 @@ use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+use crate::rules::turns::{ActionBudget, Provoking};
 
 /// Asks to sunder a foe's weapon.
 #[derive(Message, Clone, Debug)]
@@ -79,15 +78,7 @@ pub fn plan_object_sunder(
     if !carried.iter().any(|o| o == object) {
         return Err(Refusal::new(format!("{} carries no {object}", target.id), "004:504"));
     }
-    let attack = melee_attack(
-        ground.field,
-        ground.order,
-        ground.creatures,
-        (attacker, target),
-        weapon,
-        budget,
-        ("sunder", "004:504"),
-    )?;
+    let attack = melee_attack(ground, (attacker, target), weapon, budget, ("sunder", "004:504"))?;
     let dex = ability_modifier(target.abilities.dex);
     let parts = vec![
         Modifier::new(10, "base"),
@@ -154,9 +145,7 @@ impl SunderPlan {
 
 /// Whether `attacker` may sunder `target`'s weapon now, and how.
 pub fn plan_sunder(
-    field: &Battlefield,
-    order: &TurnOrder,
-    creatures: &Query<Combatant, With<Creature>>,
+    ground: &super::Ground<'_, '_, '_>,
     (attacker, target): (&CombatantItem, &CombatantItem),
     (weapon, shield): (Option<&str>, Option<Option<Shield>>),
     budget: &ActionBudget,
@@ -182,15 +171,17 @@ pub fn plan_sunder(
             (item, toughness, None)
         }
     };
-    let attack = melee_attack(field, order, creatures, (attacker, target), weapon, budget, ("sunder", "004:499"))?;
+    let attack = melee_attack(ground, (attacker, target), weapon, budget, ("sunder", "004:499"))?;
     if !attack.weapon.sunders {
         return Err(Refusal::new(
             format!("the {} neither slashes nor bludgeons: it cannot sunder", attack.weapon.name),
             "004:499",
         ));
     }
+    let mut side = disarm_side(attacker, &attack.weapon, *target.size, true);
+    ground.at_blow(&mut side.terms);
     Ok(SunderPlan {
-        attacker: disarm_side(attacker, &attack.weapon, *target.size, true),
+        attacker: side,
         defender: disarm_side(target, &item, *attacker.size, true),
         damage_bonus: attack.damage_modifiers.iter().map(|m| m.value).sum(),
         provokes: !attacker.feats.has(Feat::ImprovedSunder),
@@ -262,9 +253,9 @@ fn prepare_object_sunder(
     let weapon = intent.weapon.clone();
     let object = intent.object.clone().unwrap_or_default();
     let carried_items = items.get(intent.target).ok().cloned();
-    planning.plan_and_pay(
+    planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        (Action::Sunder, ActionKind::Standard),
+        Action::Sunder,
         Box::new(move |g, pair, budget| {
             let carried = super::disarm::snatchable(pair.1, carried_items.as_ref());
             plan_object_sunder(g, pair, (weapon.as_deref(), &object, &carried), budget)
@@ -324,10 +315,10 @@ fn prepare_sunder(
 ) -> Option<SunderPlan> {
     let weapon = intent.weapon.as_deref();
     let shield = intent.shield.then(|| shields.get(intent.target).ok().copied());
-    planning.plan_and_pay(
+    planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        (Action::Sunder, ActionKind::Standard),
-        Box::new(move |g, pair, budget| plan_sunder(g.field, g.order, g.creatures, pair, (weapon, shield), budget)),
+        Action::Sunder,
+        Box::new(move |g, pair, budget| plan_sunder(g, pair, (weapon, shield), budget)),
     )
 }
 
@@ -343,8 +334,8 @@ fn roll_sunder(
     let won = contest(
         &mut dice,
         &mut facts,
-        (attacker.id, Check::Attack, plan.attacker.bonus()),
-        (target.id, Check::Attack, plan.defender.bonus()),
+        (attacker.id, Check::Attack, &plan.attacker.terms),
+        (target.id, Check::Attack, &plan.defender.terms),
         "a sunder: opposed attack rolls (004:501)",
     );
     if !won {

@@ -11,8 +11,7 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use super::Side;
-use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, CombatantItem, prepare_attack, provoke};
-use crate::rules::core::battlefield::Battlefield;
+use crate::rules::attack::{AttackPlan, Combatant, CombatantItem, prepare_attack, provoke};
 use crate::rules::core::checks::{Check, contest, contest_chance};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -20,7 +19,7 @@ use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
+use crate::rules::turns::ActionBudget;
 
 /// Asks to trip a foe.
 #[derive(Message, Clone, Debug)]
@@ -120,9 +119,7 @@ pub fn trip_weapon(attacker: &CombatantItem, asked: Option<&str>) -> Result<Stri
 /// weapon, the attacker's turn and its standard action left; the touch attack is planned as any attack, the
 /// target's armour, shield and natural armour left out (004:199).
 pub fn plan_trip(
-    field: &Battlefield,
-    order: &TurnOrder,
-    creatures: &Query<Combatant, With<Creature>>,
+    ground: &super::Ground<'_, '_, '_>,
     attacker: &CombatantItem,
     target: &CombatantItem,
     weapon: Option<&str>,
@@ -139,9 +136,10 @@ pub fn plan_trip(
         return Err(Refusal::new("a creature in the air cannot be tripped (our ruling)", "004:483, docs/rulings.md"));
     }
     let weapon = trip_weapon(attacker, weapon)?;
-    let request = AttackRequest { weapon: Some(&weapon), ..default() };
-    let mut touch = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    let request = ground.replaced_attack(Some(&weapon));
+    let mut touch = prepare_attack(ground.field, ground.order, ground.creatures, attacker, target, request, budget)?;
     crate::rules::attack::as_touch_attack(&mut touch);
+    ground.at_blow(&mut touch.modifiers);
     let provokes = touch.weapon.unarmed && !attacker.feats.has(Feat::ImprovedTrip);
     Ok(TripPlan { touch, provokes, attacker: tripping_side(attacker), defender: resisting_side(target) })
 }
@@ -164,10 +162,10 @@ pub(super) fn resolve_trips(world: &mut World, mut intents: Local<MessageCursor<
 /// Checks a trip and pays its standard action, or writes why not.
 fn prepare_trip(In(intent): In<TripIntent>, mut planning: super::Planning) -> Option<TripPlan> {
     let weapon = intent.weapon.as_deref();
-    planning.plan_and_pay(
+    planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        (Action::Trip, ActionKind::Standard),
-        Box::new(|g, (a, t), budget| plan_trip(g.field, g.order, g.creatures, a, t, weapon, budget)),
+        Action::Trip,
+        Box::new(|g, (a, t), budget| plan_trip(g, a, t, weapon, budget)),
     )
 }
 
@@ -188,8 +186,8 @@ fn roll_trip(
     let tripped = contest(
         &mut dice,
         &mut facts,
-        (attacker.id, plan.attacker.check, plan.attacker.bonus()),
-        (target.id, plan.defender.check, plan.defender.bonus()),
+        (attacker.id, plan.attacker.check, &plan.attacker.terms),
+        (target.id, plan.defender.check, &plan.defender.terms),
         "a trip: Strength against the better of Strength and Dexterity (004:485)",
     );
     if tripped {
@@ -206,8 +204,8 @@ fn roll_trip(
     let tripped_back = contest(
         &mut dice,
         &mut facts,
-        (target.id, back.check, back.bonus()),
-        (attacker.id, resisting.check, resisting.bonus()),
+        (target.id, back.check, &back.terms),
+        (attacker.id, resisting.check, &resisting.terms),
         "tripping back (004:485)",
     );
     if tripped_back {
