@@ -1326,7 +1326,7 @@ fn turning_lines(
             out.push((line, GREY));
             continue;
         }
-        let fate = if plan.turning.level >= 2 * u.hit_dice { worst.clone() } else { tr("turning-turned-10-rounds") };
+        let fate = if u.overwhelmed_by(plan.turning.level) { worst.clone() } else { tr("turning-turned-10-rounds") };
         let resisting = if u.against_check > u.hit_dice as i32 {
             tr!("preview-against-the-check", against_check = u.against_check.to_string())
         } else {

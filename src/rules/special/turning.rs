@@ -149,10 +149,30 @@ pub struct InReach {
     pub distance: u32,
     /// Its Hit Dice.
     pub hit_dice: u32,
-    /// Its Hit Dice (bolstered ones while they last) and its turn resistance, against the check.
+    /// Its Hit Dice against turning: the bolstered ones while they last (004:570), else its own.
+    pub against_turning: u32,
+    /// Its Hit Dice against turning and its turn resistance, against the check.
     pub against_check: i32,
     /// The check of the turning it is under, if any (for a dispelling).
     pub turned_by_check: Option<i32>,
+}
+
+impl InReach {
+    /// Whether a turner of `level` destroys it (or commands it, with negative energy) rather than turns it:
+    /// « au moins deux fois supérieur au nombre de DV » (004:551, 004:564), bolstered Hit Dice counting
+    /// (004:570, docs/rulings.md).
+    pub fn overwhelmed_by(&self, level: u32) -> bool {
+        level >= 2 * self.against_turning
+    }
+}
+
+/// An undead a cleric of negative energy commands (004:564-566): whose Hit Dice count against its level.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandedBy {
+    /// The cleric.
+    pub cleric: Entity,
+    /// Its Hit Dice.
+    pub hit_dice: u32,
 }
 
 /// A turning checked and ready: its terms and the undead within reach, nearest first.
@@ -259,6 +279,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
                 id: id.clone(),
                 distance,
                 hit_dice,
+                against_turning: against,
                 against_check: against as i32 + traits.turn_resistance,
                 turned_by_check: turned.map(|t| t.check),
             };
@@ -396,10 +417,16 @@ fn bolster(world: &mut World, turner: Entity, affected: &[InReach], hit_dice: i3
 /// Turns, destroys, rebukes or commands each undead affected (004:549-551, 004:564-566).
 fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &[InReach], check: i32) {
     let level = plan.turning.level;
-    let mut commanded_hit_dice = 0;
+    // The Hit Dice it commands already, the living among them: all count against its level (004:566).
+    let mut under_command = world.query::<(&CommandedBy, &Conditions)>();
+    let mut commanded_hit_dice: u32 = under_command
+        .iter(world)
+        .filter(|(c, conditions)| c.cleric == turner && !conditions.has(Condition::Dead))
+        .map(|(c, _)| c.hit_dice)
+        .sum();
     let faction = world.get::<Faction>(turner).cloned();
     for undead in affected {
-        let overwhelmed = level >= 2 * undead.hit_dice;
+        let overwhelmed = undead.overwhelmed_by(level);
         let outcome = match plan.turning.energy {
             Energy::Positive if overwhelmed => {
                 world.write_message(Slay { target: undead.entity });
@@ -408,7 +435,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
             Energy::Negative if overwhelmed && commanded_hit_dice + undead.hit_dice <= level => {
                 commanded_hit_dice += undead.hit_dice;
                 if let (Some(faction), Ok(mut e)) = (faction.clone(), world.get_entity_mut(undead.entity)) {
-                    e.insert(faction);
+                    e.insert((faction, CommandedBy { cleric: turner, hit_dice: undead.hit_dice }));
                 }
                 TurnOutcome::Commanded
             }
