@@ -413,6 +413,8 @@ pub struct AidPreview {
     pub plan: crate::rules::attack::AttackPlan,
     /// Its chance.
     pub chance: f32,
+    /// The foe strikes first: an unarmed distraction provokes it, and it threatens the aider (004:168).
+    pub foe_strikes: bool,
 }
 
 /// The aid `aider` could give against `foe` now, through the rules' own plan.
@@ -422,6 +424,7 @@ pub fn aid_preview(
     foe: Entity,
     prefer: Option<Entity>,
 ) -> Result<AidPreview, Refusal> {
+    let strikers = strikers_in_place(world, aider).unwrap_or_default();
     let mut state = world.query_filtered::<Combatant, With<Creature>>();
     let world: &World = world;
     let creatures = state.query(world);
@@ -438,7 +441,9 @@ pub fn aid_preview(
         match crate::rules::special::aid::plan_aid(field, order, &creatures, (&a, &ally, &f), &budget) {
             Ok(plan) => {
                 let chance = chance_to_hit(total(&plan.modifiers), plan.armor_class, plan.miss_chance);
-                return Ok(AidPreview { ally: ally.entity, plan, chance });
+                let foe_strikes =
+                    crate::rules::special::aid::unarmed_provokes(world, aider, &plan.weapon) && strikers.contains(&foe);
+                return Ok(AidPreview { ally: ally.entity, plan, chance, foe_strikes });
             }
             Err(refusal) => {
                 first_refusal.get_or_insert(refusal);

@@ -444,7 +444,10 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Hide => crate::rules::aerial::pursuit::hide_allowed(world, me),
         BarKind::Reins => crate::rules::mounted::reins_allowed(world, me).map(|_| ()),
         BarKind::TakeOff | BarKind::Land => flight_bar_state(world, me, kind, &conditions),
-        BarKind::Mode(Mode::Overrun) => budget.check(ActionKind::FullRound),
+        // During a move: one to take, or the one that brought it next to its foe (004:531).
+        BarKind::Mode(Mode::Overrun) => {
+            budget.check(ActionKind::FullRound).or_else(|_| budget.check(ActionKind::Standard))
+        }
         BarKind::Mode(Mode::CoupDeGrace) => budget
             .check(ActionKind::FullRound)
             .or_else(|refusal| if budget.restricted { budget.check(ActionKind::Standard) } else { Err(refusal) }),

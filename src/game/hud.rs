@@ -1059,9 +1059,13 @@ fn special_attack_lines(
                 ),
                 WARN,
             ));
-            out.push((tr("preview-the-move-and-the-standard"), GOOD));
+            out.push((overrun_cost(o.during), GOOD));
+            overrun_strikers(world, out);
         }
-        Some(Ok(o)) => out.push((tr!("preview-overrun-it-would-step-aside", squares = o.squares.to_string()), GOOD)),
+        Some(Ok(o)) => {
+            out.push((tr!("preview-overrun-it-would-step-aside", squares = o.squares.to_string()), GOOD));
+            overrun_strikers(world, out);
+        }
         Some(Err(refusal)) if refusal.reason.starts_with("it must stand next to the foe") => {
             out.push((tr("preview-overrun-not-next-to-it"), WARN))
         }
@@ -1148,6 +1152,9 @@ fn aid_lines(world: &World, aid: Result<crate::preview::AidPreview, Refusal>, ou
                 GOOD,
             ));
             out.push((tr!("attack-bonus", terms = super::rules_words::terms(&a.plan.modifiers)), GREY));
+            if a.foe_strikes {
+                out.push((tr("preview-aid-unarmed-provokes"), WARN));
+            }
             out.push((tr("preview-lasts-until-your-next-turn"), GOOD));
         }
         Err(refusal) => out.push((
@@ -1453,6 +1460,24 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
 
 /// A splash weapon's throw: the ranged touch attack (or AC 5 at an intersection) with its terms and chance,
 /// who the burst would splash, and how a miss scatters (004:528-530).
+/// What an overrun costs, by the move it is made during (004:531).
+fn overrun_cost(during: crate::rules::special::overrun::During) -> String {
+    use crate::rules::special::overrun::During;
+    match during {
+        During::MoveGoingOn => tr("preview-overrun-during-the-move"),
+        During::NewMove | During::Charge => tr("preview-the-move-and-the-standard"),
+    }
+}
+
+/// The others that would strike as the overrunner leaves its square (004:531), if any.
+fn overrun_strikers(world: &World, out: &mut Vec<(String, egui::Color32)>) {
+    let strikers = &world.resource::<Previews>().overrun_strikers;
+    if !strikers.is_empty() {
+        let names: Vec<String> = strikers.iter().map(|e| display_name(world, *e)).collect();
+        out.push((tr!("preview-overrun-leaving-provokes", names = names.join(", ")), WARN));
+    }
+}
+
 fn throw_lines(
     world: &World,
     throw: Result<crate::rules::special::splash::ThrowPlan, Refusal>,
@@ -1501,7 +1526,13 @@ fn throw_lines(
         GOOD,
     ));
     out.push((tr!("preview-a-miss-scatters-square-s", increments = t.increments.to_string()), WARN));
-    out.push((tr("preview-it-provokes-in-a-threatened"), GOOD));
+    let strikers = &world.resource::<Previews>().throw_strikers;
+    if strikers.is_empty() {
+        out.push((tr("preview-it-provokes-in-a-threatened"), GOOD));
+    } else {
+        let names: Vec<String> = strikers.iter().map(|e| display_name(world, *e)).collect();
+        out.push((tr!("preview-throw-provokes-from", names = names.join(", ")), WARN));
+    }
 }
 
 /// A grapple move on the hovered foe: for a grab the touch attack and the hold's check, who strikes as it

@@ -106,7 +106,14 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
             previews.coup_de_grace = Some(crate::preview::coup_de_grace_preview(world, me, foe, weapon));
         }
         Mode::Grapple(action) => previews.grapple = Some(crate::preview::grapple_preview(world, me, Some(foe), action)),
-        Mode::Overrun => previews.overrun = Some(crate::rules::special::overrun::overrun_in(world, me, foe)),
+        Mode::Overrun => {
+            let plan = crate::rules::special::overrun::overrun_in(world, me, foe);
+            if plan.is_ok() {
+                let strikers = crate::preview::strikers_in_place(world, me).unwrap_or_default();
+                previews.overrun_strikers = strikers.into_iter().filter(|e| *e != foe).collect();
+            }
+            previews.overrun = Some(plan);
+        }
         Mode::Disarm => previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon)),
         Mode::Snatch => previews.disarm = Some(crate::preview::snatch_preview(world, me, foe)),
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
@@ -221,6 +228,14 @@ fn throw_at_hover(
     Some(crate::preview::throw_preview(world, me, aim, weapon))
 }
 
+/// The throw a click would make and the foes that would strike it first (004:90).
+fn preview_throw(world: &mut World, me: Entity, previews: &mut Previews, weapon: Option<&str>) {
+    previews.throw = throw_at_hover(world, me, previews.hovered, weapon);
+    if previews.throw.as_ref().is_some_and(|t| t.is_ok()) {
+        previews.throw_strikers = crate::preview::strikers_in_place(world, me).unwrap_or_default();
+    }
+}
+
 /// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
 pub fn update_previews(world: &mut World) {
     let active = human_turn(world);
@@ -301,7 +316,7 @@ pub fn update_previews(world: &mut World) {
             previews.first_aid = Some(crate::preview::first_aid_preview(world, me, patient));
         }
         if key.choice.mode == Mode::Throw {
-            previews.throw = throw_at_hover(world, me, previews.hovered, key.choice.weapon.as_deref());
+            preview_throw(world, me, &mut previews, key.choice.weapon.as_deref());
         }
         if let Mode::Turn(kind) = key.choice.mode {
             previews.turning = Some(crate::rules::special::turning::plan_turning(world, me, kind));

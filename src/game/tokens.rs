@@ -167,6 +167,7 @@ fn badge_of(condition: Condition) -> Option<&'static str> {
         Condition::Grappling => "grappling",
         Condition::Pinned => "pinned",
         Condition::OffBalance => "off_balance",
+        Condition::Cowering => "cowering",
         _ => return None,
     })
 }
@@ -198,6 +199,7 @@ fn show_badges(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     creatures: Query<(Ref<Conditions>, Ref<Altitude>, Ref<Heading>, &Speed, &Size)>,
+    disarmed: Query<Ref<Armament>, With<crate::rules::special::disarm::Disarmed>>,
     tokens: Query<(Entity, &Token, Option<&Children>)>,
     badges: Query<(), With<Badge>>,
     encounter: Option<Res<ActiveEncounter>>,
@@ -206,7 +208,9 @@ fn show_badges(
     for (token_entity, token, children) in &tokens {
         let Ok((conditions, altitude, heading, speed, size)) = creatures.get(token.creature) else { continue };
         let fresh = children.is_none_or(|c| !c.iter().any(|e| badges.contains(e)));
-        if !fresh && !conditions.is_changed() && !altitude.is_changed() && !heading.is_changed() {
+        let armament = disarmed.get(token.creature).ok();
+        let arms_changed = armament.as_ref().is_some_and(|a| a.is_changed());
+        if !fresh && !conditions.is_changed() && !altitude.is_changed() && !heading.is_changed() && !arms_changed {
             continue;
         }
         if let Some(children) = children {
@@ -218,6 +222,10 @@ fn show_badges(
         let badge = (side * 0.3).clamp(14.0, 24.0);
         let mut names: Vec<&str> = conditions.0.iter().filter_map(|c| badge_of(*c)).collect();
         names.dedup();
+        // Disarmed (004:494), while it holds no weapon again.
+        if armament.is_some_and(|a| crate::rules::special::disarm::Disarmed::shows(&a)) {
+            names.push("disarmed");
+        }
         let flier = speed.fly.is_some() || altitude.0 > 0;
         if flier {
             names.insert(0, "flying");

@@ -75,6 +75,8 @@ const BADGES = [
   ['pinned',        'manacles',          'lorc/manacles.svg'],
   ['flying',        'feathered-wing',    'lorc/feathered-wing.svg'],
   ['off_balance',   'drowning',          'lorc/drowning.svg'],
+  ['cowering',      'terror',            'lorc/terror.svg'],
+  ['disarmed',      'drop-weapon',       'lorc/drop-weapon.svg'],
   // plain-arrow points down in the set: turned 180 degrees to point north.
   ['heading',       'plain-arrow',       'delapouite/plain-arrow.svg', 180],
 ];

@@ -84,7 +84,7 @@ pub fn plugin(app: &mut App) {
             .in_set(RulesSystems::Turns)
             .in_set(MountControlSystems)
             .after(crate::rules::turns::TurnSystems)
-            .after(crate::rules::special::turning::turner_comes_near),
+            .after(crate::rules::special::turning::cornered_cower),
     );
     // A mount placed on the nearest legal space after a fall takes its riders with it.
     app.add_systems(

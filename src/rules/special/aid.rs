@@ -87,16 +87,21 @@ pub fn plan_aid(
     Ok(plan)
 }
 
+/// Whether `aider`'s distraction with `weapon` provokes its foe: an unarmed one by a creature not armed
+/// when unarmed (004:168); the foe strikes if it threatens the aider.
+pub fn unarmed_provokes(world: &World, aider: Entity, weapon: &Weapon) -> bool {
+    let armed = world.get::<Traits>(aider).is_some_and(|t| t.armed_unarmed)
+        || world.get::<Feats>(aider).is_some_and(|f| f.has(Feat::ImprovedUnarmedStrike));
+    weapon.unarmed && !armed
+}
+
 /// Carries out aid intents: checked and paid for, the attack of opportunity an unarmed distraction of an
 /// armed foe provokes (004:168), then the attack against AC 10 and the bonus.
 pub(super) fn resolve_aid(world: &mut World, mut intents: Local<MessageCursor<AidIntent>>) {
     let read: Vec<AidIntent> = intents.read(world.resource::<Messages<AidIntent>>()).cloned().collect();
     for intent in read {
         let Ok(Some(plan)) = world.run_system_cached_with(prepare_aid, intent.clone()) else { continue };
-        let armed = world.get::<Traits>(intent.aider).is_some_and(|t| t.armed_unarmed)
-            || world.get::<Feats>(intent.aider).is_some_and(|f| f.has(Feat::ImprovedUnarmedStrike));
-        if plan.weapon.unarmed
-            && !armed
+        if unarmed_provokes(world, intent.aider, &plan.weapon)
             && provoke(
                 world,
                 intent.aider,

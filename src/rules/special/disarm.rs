@@ -326,12 +326,25 @@ fn lose_weapon(world: &mut World, loss: Loss) {
     {
         armament.0.remove(i);
     }
+    world.entity_mut(from).insert(Disarmed);
     if taken {
         take_in_hand(world, by, item.clone());
     } else {
         world.spawn(GroundWeapon { weapon: item.clone(), at });
     }
     world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: item.name, taken, at });
+}
+
+/// A creature that lost a weapon to a disarm (004:494): the board shows it disarmed while it holds no
+/// manufactured weapon ([`Disarmed::shows`]).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Disarmed;
+
+impl Disarmed {
+    /// Whether a creature disarmed once still shows it: no manufactured weapon in hand.
+    pub fn shows(armament: &Armament) -> bool {
+        !armament.ready().any(|w| !w.natural && !w.unarmed && w.splash.is_none())
+    }
 }
 
 /// Takes `object` off `from`'s belt: an item among its items, else a flask among its weapons; what it was.

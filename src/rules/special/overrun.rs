@@ -8,9 +8,10 @@
 //! terms alone, and the mover falls back 1.5 m the way it came, prone if knocked down or if that square is
 //! taken, its move over (004:534-535).
 //!
-//! Our rulings (docs/rulings.md): the overrun is made from a square next to the foe, with the turn's move
-//! action and standard action both left: the move it is made during takes the mover through the foe's space
-//! to the first space beyond it, within its speed and what it has travelled this round. The mover came to
+//! Our rulings (docs/rulings.md): the overrun is made from a square next to the foe, with the turn's
+//! standard action left and either its move action too (the move it is made during takes the mover through
+//! the foe's space) or the move that brought it there, its only movement this round, going on: either way
+//! to the first space beyond the foe, within its speed and what it has travelled this round. The mover came to
 //! its square by that move's way, so falling back 1.5 m leaves it there. A defender avoids when its chance
 //! to win the block is below one in two, and blocks otherwise; an avoided overrun spends no standard action
 //! (004:533). A mount's overrun is the mounted overrun: the mount's Strength and size make the check
@@ -67,6 +68,8 @@ pub struct OverrunPlan {
     pub blocks: bool,
     /// The hoof the mount strikes a foe it knocked down with, its rider having Trample (004:537).
     pub hoof: Option<String>,
+    /// The move it is made during.
+    pub during: During,
 }
 
 impl OverrunPlan {
@@ -103,12 +106,40 @@ fn better_side(c: &CombatantItem, resisting: bool) -> Side {
     super::strength_side(c, check, resisting)
 }
 
+/// What a creature moved this round, as an overrun reads it: the squares and the move actions of movement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovedSoFar {
+    /// Squares paid.
+    pub squares: u32,
+    /// Move actions of movement taken (a 5-foot step takes none).
+    pub moves: u32,
+}
+
+impl MovedSoFar {
+    /// What `travelled` says of `round`.
+    pub fn of(travelled: Option<&crate::rules::turns::moving::Travelled>, round: u32) -> Self {
+        travelled.map_or_else(Self::default, |t| MovedSoFar { squares: t.in_round(round), moves: t.moves_in(round) })
+    }
+}
+
+/// How an overrun is taken « au cours d'un déplacement » (004:531): in the move action it starts, or in the
+/// one move action that brought the mover next to its foe, going on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum During {
+    /// A charge, which paid for it all (004:533-534).
+    Charge,
+    /// A move action begun with the passage.
+    NewMove,
+    /// The move action already taken this round, going on.
+    MoveGoingOn,
+}
+
 /// Whether `a` may overrun `t` now, and how.
 pub fn plan_overrun(
     ground: &super::Ground<'_, '_, '_>,
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
-    (round, overran, travelled): (u32, Option<u32>, u32),
+    (round, overran, moved): (u32, Option<u32>, MovedSoFar),
     charge: bool,
 ) -> Result<OverrunPlan, Refusal> {
     ground.order.check_turn(a.entity)?;
@@ -126,14 +157,18 @@ pub fn plan_overrun(
     if a.altitude.0 != t.altitude.0 {
         return Err(Refusal::new("the foe is not on its level", "004:531"));
     }
-    if !charge {
-        budget.check(ActionKind::FullRound).map_err(|_| {
-            Refusal::new(
-                "an overrun is made during a move: both the move and the standard action are needed",
-                "004:531",
-            )
-        })?;
-    }
+    let during = if charge {
+        During::Charge
+    } else if budget.check(ActionKind::FullRound).is_ok() {
+        During::NewMove
+    } else if moved.moves == 1 && budget.check(ActionKind::Standard).is_ok() {
+        During::MoveGoingOn
+    } else {
+        return Err(Refusal::new(
+            "an overrun is made during a move: its standard action and a move action to take or going on are needed",
+            "004:531",
+        ));
+    };
     let (mine, theirs) = (a.space.at(a.position.0), t.space.at(t.position.0));
     if mine.distance_to(theirs) != 1 {
         return Err(Refusal::new("it must stand next to the foe to go through its space", "004:531"));
@@ -151,9 +186,10 @@ pub fn plan_overrun(
     crate::rules::attack::may_stand(ground.field, ground.creatures.iter(), a, &[t.entity])(beyond)
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
     let squares = k as u32;
-    // A charge moves up to twice the speed (004:451).
-    let allowance = if charge { 2 * a.speed.land } else { a.speed.land };
-    if travelled + squares > allowance {
+    // A charge moves up to twice the speed (004:451), a move action the speed, counting what it moved
+    // this round.
+    let allowance = if during == During::Charge { 2 * a.speed.land } else { a.speed.land };
+    if moved.squares + squares > allowance {
         return Err(Refusal::new("not enough movement left to go through its space", "004:531"));
     }
     let mut attacker = super::strength_side(a, Check::Strength, false);
@@ -173,6 +209,7 @@ pub fn plan_overrun(
         squares,
         blocks,
         hoof,
+        during,
     })
 }
 
@@ -202,11 +239,11 @@ fn tramples(ground: &super::Ground<'_, '_, '_>, mount: &CombatantItem) -> bool {
 pub fn overrun_in(world: &mut World, attacker: Entity, target: Entity) -> Result<OverrunPlan, Refusal> {
     let round = world.resource::<crate::rules::turns::TurnOrder>().round;
     let overran = world.get::<Overran>(attacker).map(|o| o.0);
-    let travelled = world.get::<crate::rules::turns::moving::Travelled>(attacker).map_or(0, |t| t.in_round(round));
+    let moved = MovedSoFar::of(world.get::<crate::rules::turns::moving::Travelled>(attacker), round);
     super::plan_in(
         world,
         (attacker, target),
-        Box::new(move |g, pair, budget| plan_overrun(g, pair, budget, (round, overran, travelled), false)),
+        Box::new(move |g, pair, budget| plan_overrun(g, pair, budget, (round, overran, moved), false)),
     )
 }
 
@@ -291,18 +328,18 @@ fn prepare_overrun(
     order: Res<crate::rules::turns::TurnOrder>,
     creatures: Query<Combatant, With<Creature>>,
     mut budgets: Query<&mut ActionBudget>,
-    extra: Query<(Option<&Overran>, &crate::rules::turns::moving::Travelled)>,
+    extra: Query<(Option<&Overran>, Option<&crate::rules::turns::moving::Travelled>)>,
     mut paying: super::Paying,
 ) -> Option<OverrunPlan> {
     let (a, t) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
     let mut budget = budgets.get_mut(intent.attacker).ok()?;
     let (overran, travelled) = extra.get(intent.attacker).ok()?;
     let ground = super::Ground { field: &field, order: &order, creatures: &creatures, blow: None };
-    let state = (order.round, overran.map(|o| o.0), travelled.in_round(order.round));
+    let state = (order.round, overran.map(|o| o.0), MovedSoFar::of(travelled, order.round));
     let planned = plan_overrun(&ground, (&a, &t), &budget, state, intent.charge);
-    // A charge paid for it all (004:451).
-    let kind = if intent.charge { ActionKind::Free } else { ActionKind::Move };
-    let plan = paying.pay(planned, &a, (Action::Overrun, |_| kind), &mut budget)?;
+    // A charge paid for it all (004:451); a move going on, its move action already.
+    let kind = |plan: &OverrunPlan| if plan.during == During::NewMove { ActionKind::Move } else { ActionKind::Free };
+    let plan = paying.pay(planned, &a, (Action::Overrun, kind), &mut budget)?;
     if plan.blocks && !intent.charge {
         paying.pay(Ok(()), &a, (Action::Overrun, |_| ActionKind::Standard), &mut budget);
     }

@@ -113,7 +113,61 @@ pub const TURNER_NEAR_SQUARES: u32 = 2;
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<TurnIntent>();
     app.add_systems(Rules, turn_undead.in_set(RulesSystems::Act).after(super::bull_rush::resolve_bull_rushes));
-    app.add_systems(Rules, turner_comes_near.in_set(RulesSystems::Turns).after(super::feint::spend_feints));
+    app.add_systems(
+        Rules,
+        (turner_comes_near, cornered_cower).chain().in_set(RulesSystems::Turns).after(super::feint::spend_feints),
+    );
+}
+
+/// A turned undead whose every retreat is cut off, cowering for it (004:549).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cornered;
+
+/// « Si toute retraite leur est coupée, ils se recroquevillent » (004:549): as its turn begins, a turned
+/// undead that cannot take one step farther from its turner (every space one square away is nearer or as
+/// near, or one it may not stand on) cowers (+2 to hit it: the cowering condition, 004:388); it stops when a
+/// way opens at a later turn or when it is turned no more.
+pub fn cornered_cower(
+    mut facts: MessageReader<Fact>,
+    field: Res<Battlefield>,
+    creatures: Query<crate::rules::attack::Combatant, With<Creature>>,
+    turned: Query<(Entity, &TurnedBy, Has<Cornered>)>,
+    cornered: Query<(Entity, &Conditions), With<Cornered>>,
+    mut conditions: MessageWriter<ConditionChange>,
+    mut commands: Commands,
+) {
+    let cowers = |e: Entity, gained: bool| ConditionChange { creature: e, condition: Condition::Cowering, gained };
+    for (e, c) in &cornered {
+        if !c.has(Condition::Turned) {
+            conditions.write(cowers(e, false));
+            commands.entity(e).remove::<Cornered>();
+        }
+    }
+    for fact in facts.read() {
+        let Fact::TurnStarted { creature, .. } = fact else { continue };
+        for (e, by, was) in &turned {
+            let (Ok(undead), Ok(turner)) = (creatures.get(e), creatures.get(by.turner)) else { continue };
+            if undead.id != creature || !undead.conditions.has(Condition::Turned) {
+                continue;
+            }
+            let (mine, theirs) = (undead.space.at(undead.position.0), turner.space.at(turner.position.0));
+            let here = mine.distance_to(theirs);
+            let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &undead, &[]);
+            let way_out = crate::rules::core::geometry::Direction::ALL.iter().any(|d| {
+                let (dx, dy) = d.delta();
+                let there = mine.at(mine.origin.offset(dx, dy));
+                there.distance_to(theirs) > here && may_stand(there).is_ok()
+            });
+            if way_out == was {
+                conditions.write(cowers(e, !way_out));
+                if way_out {
+                    commands.entity(e).remove::<Cornered>();
+                } else {
+                    commands.entity(e).insert(Cornered);
+                }
+            }
+        }
+    }
 }
 
 /// Uses a day: 3 + the Charisma modifier (004:541), none below 0.

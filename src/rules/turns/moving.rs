@@ -302,6 +302,11 @@ impl Travelled {
         if self.round == round { self.squares } else { 0 }
     }
 
+    /// The move actions its movement took in `round`.
+    pub fn moves_in(&self, round: u32) -> u32 {
+        if self.round == round { self.moves } else { 0 }
+    }
+
     /// Counts a move of `action` paying `squares` in `round`, a move action allowing `speed` squares.
     pub fn record(&mut self, round: u32, action: MovementAction, squares: u32, speed: u32) {
         let moves = match action {

@@ -26,7 +26,7 @@ pub fn plugin(app: &mut App) {
             .chain()
             .in_set(RulesSystems::Turns)
             // The last of the turn's systems: the turn begun, the creatures come to rest where they stand.
-            .after(crate::rules::special::turning::turner_comes_near)
+            .after(crate::rules::special::turning::cornered_cower)
             .after(crate::rules::mounted::MountControlSystems),
     );
 }
