@@ -30,7 +30,8 @@ use crate::tr;
 pub struct HudView {
     turn: String,
     tracker: Vec<TrackerRow>,
-    bar: Vec<(usize, Result<(), Refusal>, bool)>,
+    /// Each entry of the bar: its index, whether it applies now, whether it is on, and what its hover says.
+    bar: Vec<(usize, Result<(), Refusal>, bool, Option<String>)>,
     /// The bar shows every action.
     all_actions: bool,
     inspect: Vec<(String, egui::Color32)>,
@@ -489,6 +490,8 @@ pub(super) fn gather(world: &mut World) {
         view.ended = Some(ended);
     }
     view.from_editor = world.get_resource::<super::editor::Editor>().is_some_and(|e| e.playing);
+    // Who would strike an action that provokes where the creature stands, worked out once (004:66).
+    let mut strikers: Option<Vec<String>> = None;
     for (i, entry) in BAR.iter().enumerate() {
         let on = {
             let choice = world.resource::<Choice>();
@@ -500,7 +503,20 @@ pub(super) fn gather(world: &mut World) {
                 _ => false,
             }
         };
-        view.bar.push((i, bar_state(world, entry.kind), on));
+        let state = bar_state(world, entry.kind);
+        let hover = state.as_ref().ok().and_then(|()| provokes_in_place(entry.kind)).map(|rule| {
+            let strikers = strikers.get_or_insert_with(|| {
+                let me = super::turn::human_turn(world);
+                let found = me.and_then(|me| crate::preview::strikers_in_place(world, me).ok()).unwrap_or_default();
+                found.iter().map(|e| display_name(world, *e)).collect::<Vec<_>>()
+            });
+            if strikers.is_empty() {
+                tr!("bar-provokes-no-foe", rule = rule)
+            } else {
+                tr!("bar-provokes-from", rule = rule, who = strikers.join(", "))
+            }
+        });
+        view.bar.push((i, state, on, hover));
     }
     view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
     view.hand_over = world
@@ -1460,6 +1476,17 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
 
 /// A splash weapon's throw: the ranged touch attack (or AC 5 at an intersection) with its terms and chance,
 /// who the burst would splash, and how a miss scatters (004:528-530).
+/// The rule by which a bar action provokes where its doer stands, for those that do: drinking a potion
+/// (004:96), standing up (004:225), picking up an item (004:128).
+fn provokes_in_place(kind: BarKind) -> Option<&'static str> {
+    match kind {
+        BarKind::Potion => Some("004:96"),
+        BarKind::StandUp => Some("004:225"),
+        BarKind::PickUp => Some("004:128"),
+        _ => None,
+    }
+}
+
 /// What an overrun costs, by the move it is made during (004:531).
 fn overrun_cost(during: crate::rules::special::overrun::During) -> String {
     use crate::rules::special::overrun::During;
@@ -2007,21 +2034,22 @@ fn draw(
     egui::Panel::bottom("actions").show(&mut root, |ui| {
         weapon_row(ui, &view, &mut clicks);
         ui.horizontal_wrapped(|ui| {
-            let hidden = view.bar.iter().filter(|(i, state, _)| state.is_err() && !common(BAR[*i].kind)).count();
+            let hidden = view.bar.iter().filter(|(i, state, ..)| state.is_err() && !common(BAR[*i].kind)).count();
             let toggle = if view.all_actions { tr("bar-fewer") } else { tr!("bar-all", hidden = hidden) };
             if ui.button(toggle).on_hover_text(tr("bar-all-hover")).clicked() {
                 clicks.0.push(HudClick::AllActions);
             }
-            for (i, state, on) in &view.bar {
+            for (i, state, on, hover) in &view.bar {
                 let entry = &BAR[*i];
                 if !view.all_actions && state.is_err() && !common(entry.kind) {
                     continue;
                 }
                 let button = egui::Button::new(entry.label()).selected(*on);
                 let response = ui.add_enabled(state.is_ok(), button);
-                let response = match state {
-                    Err(refusal) => response.on_disabled_hover_text(super::rules_words::refusal_full(refusal)),
-                    Ok(()) => response,
+                let response = match (state, hover) {
+                    (Err(refusal), _) => response.on_disabled_hover_text(super::rules_words::refusal_full(refusal)),
+                    (Ok(()), Some(hover)) => response.on_hover_text(hover),
+                    (Ok(()), None) => response,
                 };
                 if response.clicked() {
                     clicks.0.push(HudClick::Bar(entry.kind));

@@ -412,3 +412,5 @@ speed-hover = hover
 token-band = band {$band}
 notice-cannot-save = cannot write the save: {$why}
 notice-cannot-save-to = {$path}: cannot write the save: {$why}
+bar-provokes-from = provokes ({$rule}): attacks of opportunity from {$who}
+bar-provokes-no-foe = provokes ({$rule}), but no foe threatens you

@@ -412,3 +412,5 @@ speed-hover = vol stationnaire
 token-band = tranche {$band}
 notice-cannot-save = impossible d'écrire la sauvegarde : {$why}
 notice-cannot-save-to = {$path} : impossible d'écrire la sauvegarde : {$why}
+bar-provokes-from = provoque ({$rule}) : attaques d'opportunité de {$who}
+bar-provokes-no-foe = provoque ({$rule}), mais aucun adversaire ne vous menace
