@@ -142,6 +142,31 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["km", "hours", "mounts"])]
         table: bool,
     },
+    /// Evasion and pursuit (003:124-130): who gets away, by speed, or at the same speed by opposed Dexterity
+    /// checks after a few rounds (Constitution checks in a chase lasting all day), rolled with the seed.
+    Chase {
+        /// The pursuer's speed in metres (a round, or an hour overland: any one unit for both).
+        #[arg(long)]
+        pursuer: f64,
+        /// The quarry's speed, in the same unit.
+        #[arg(long)]
+        quarry: f64,
+        /// A chase lasting all day, the sides glimpsing each other now and then: Constitution decides.
+        #[arg(long)]
+        all_day: bool,
+        /// The pursuer's Dexterity modifier (its Constitution modifier with --all-day).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+        pursuer_modifier: i32,
+        /// The quarry's Dexterity modifier (its Constitution modifier with --all-day).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+        quarry_modifier: i32,
+        /// The gap between them, in metres: how many rounds a faster pursuer needs to close it.
+        #[arg(long)]
+        gap: Option<f64>,
+        /// The seed of the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Edit a level in the window (see docs/editing.md): paint terrain, put walls, place creatures, see the
     /// problems and the odds, play it, save it.
     Edit {
@@ -219,10 +244,82 @@ pub fn main() -> ExitCode {
         Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
         Command::Run { scenario, seed, check } => run(&scenario, seed, check),
         Command::Travel { table: true, walkers, .. } => travel_table(&walkers),
+        Command::Chase { pursuer, quarry, all_day, pursuer_modifier, quarry_modifier, gap, seed } => {
+            chase((pursuer, pursuer_modifier), (quarry, quarry_modifier), all_day, gap, seed)
+        }
         Command::Travel { walkers, mounts, pace, terrain, way, km, hours, hours_per_day, .. } => {
             travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
         }
     }
+}
+
+/// `estoc chase`: who wins a pursuit (003:124-130), the opposed checks rolled with the seeded dice.
+fn chase(
+    (pursuer, pursuer_mod): (f64, i32),
+    (quarry, quarry_mod): (f64, i32),
+    all_day: bool,
+    gap: Option<f64>,
+    seed: u64,
+) -> ExitCode {
+    use crate::rules::overland::travel::{
+        Chase, ChaseAbility, ChaseOutcome, ChaseScale, CheckResult, ROUNDS_BEFORE_CHASE_CHECK, chase,
+        resolve_chase_check, rounds_to_catch,
+    };
+    if !(pursuer.is_finite() && quarry.is_finite() && pursuer > 0.0 && quarry > 0.0) {
+        eprintln!("estoc chase: the speeds must be positive numbers");
+        return ExitCode::FAILURE;
+    }
+    let scale = if all_day { ChaseScale::AllDay } else { ChaseScale::RoundByRound };
+    println!("pursuer {pursuer} m, quarry {quarry} m");
+    match chase(pursuer, quarry, scale) {
+        Chase::PursuerCatchesUp => {
+            println!("the pursuer is faster: it runs the quarry down (003:126)");
+            if let Some(rounds) = gap.and_then(|g| rounds_to_catch(g, pursuer, quarry)) {
+                println!(
+                    "it closes the gap of {} m in {rounds} rounds, gaining {} m a round",
+                    gap.unwrap_or(0.0),
+                    pursuer - quarry
+                );
+            }
+        }
+        Chase::QuarryEscapes => println!("the quarry is faster: it gets away (003:126)"),
+        Chase::OpposedCheck(ability) => {
+            let (name, rule) = match ability {
+                ChaseAbility::Dexterity => {
+                    println!(
+                        "the same speed: the chase goes on {ROUNDS_BEFORE_CHASE_CHECK} rounds, then opposed Dexterity checks (003:128)"
+                    );
+                    ("Dexterity", "003:128")
+                }
+                ChaseAbility::Constitution => {
+                    println!("the same speed all day long: opposed Constitution checks (003:130)");
+                    ("Constitution", "003:130")
+                }
+            };
+            let mut dice = crate::rules::core::dice::Dice::seeded(seed);
+            loop {
+                let (q, p) = (dice.d20(), dice.d20());
+                let quarry_check = CheckResult { total: q as i32 + quarry_mod, modifier: quarry_mod };
+                let pursuer_check = CheckResult { total: p as i32 + pursuer_mod, modifier: pursuer_mod };
+                println!(
+                    "quarry {name} d20 {q} {quarry_mod:+} = {}, pursuer d20 {p} {pursuer_mod:+} = {}",
+                    quarry_check.total, pursuer_check.total
+                );
+                match resolve_chase_check(quarry_check, pursuer_check) {
+                    ChaseOutcome::QuarryEscapes => {
+                        println!("the quarry gets away ({rule})");
+                        break;
+                    }
+                    ChaseOutcome::PursuerCatchesUp => {
+                        println!("the pursuer catches it ({rule})");
+                        break;
+                    }
+                    ChaseOutcome::RollOff => println!("a tie, the modifiers too: rolled again"),
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// `estoc import`: a Tiled map made a level, written, then checked as every level is.

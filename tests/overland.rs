@@ -1,0 +1,40 @@
+//! `estoc chase`, the pursuit of 003:124-130 from the command line: the faster wins, a faster pursuer
+//! closes a gap at the difference of the speeds, the same speed goes to opposed checks rolled with the seed.
+
+use std::process::Command;
+
+fn chase(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_estoc"))
+        .arg("chase")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("estoc runs");
+    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn the_faster_wins_and_a_gap_closes_at_the_difference_003_126() {
+    let (ok, out) = chase(&["--pursuer", "12", "--quarry", "9", "--gap", "30"]);
+    assert!(ok && out.contains("runs the quarry down (003:126)"), "{out}");
+    assert!(out.contains("30 m in 10 rounds"), "{out}");
+    let (ok, out) = chase(&["--pursuer", "6", "--quarry", "9"]);
+    assert!(ok && out.contains("it gets away (003:126)"), "{out}");
+}
+
+#[test]
+fn the_same_speed_goes_to_opposed_checks_003_128_130() {
+    let (ok, out) = chase(&["--pursuer", "9", "--quarry", "9", "--pursuer-modifier", "2", "--quarry-modifier=-1"]);
+    assert!(ok && out.contains("opposed Dexterity checks (003:128)"), "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.ends_with("(003:128)") && (last.contains("gets away") || last.contains("catches")), "{out}");
+    // The same seed, the same rolls.
+    assert_eq!(
+        chase(&["--pursuer", "9", "--quarry", "9", "--seed", "7"]),
+        chase(&["--pursuer", "9", "--quarry", "9", "--seed", "7"])
+    );
+    let (ok, out) = chase(&["--pursuer", "9", "--quarry", "9", "--all-day"]);
+    assert!(ok && out.contains("opposed Constitution checks (003:130)"), "{out}");
+    let (ok, _) = chase(&["--pursuer=-1", "--quarry", "9"]);
+    assert!(!ok, "a negative speed is refused");
+}
