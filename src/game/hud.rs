@@ -25,13 +25,26 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::tr;
 
+/// An entry of the action bar as the panel shows it.
+#[derive(Clone)]
+struct BarEntry {
+    /// Its index in [`BAR`].
+    index: usize,
+    /// Whether it applies now, or why not.
+    state: Result<(), Refusal>,
+    /// A mode or switch that is on.
+    on: bool,
+    /// What its hover says when it applies: who would strike an action that provokes.
+    hover: Option<String>,
+}
+
 /// Everything the panels show, gathered from the world once a frame.
 #[derive(Resource, Default, Clone)]
 pub struct HudView {
     turn: String,
     tracker: Vec<TrackerRow>,
-    /// Each entry of the bar: its index, whether it applies now, whether it is on, and what its hover says.
-    bar: Vec<(usize, Result<(), Refusal>, bool, Option<String>)>,
+    /// Each entry of the bar.
+    bar: Vec<BarEntry>,
     /// The bar shows every action.
     all_actions: bool,
     inspect: Vec<(String, egui::Color32)>,
@@ -516,7 +529,7 @@ pub(super) fn gather(world: &mut World) {
                 tr!("bar-provokes-from", rule = rule, who = strikers.join(", "))
             }
         });
-        view.bar.push((i, state, on, hover));
+        view.bar.push(BarEntry { index: i, state, on, hover });
     }
     view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
     view.hand_over = world
@@ -2034,12 +2047,12 @@ fn draw(
     egui::Panel::bottom("actions").show(&mut root, |ui| {
         weapon_row(ui, &view, &mut clicks);
         ui.horizontal_wrapped(|ui| {
-            let hidden = view.bar.iter().filter(|(i, state, ..)| state.is_err() && !common(BAR[*i].kind)).count();
+            let hidden = view.bar.iter().filter(|e| e.state.is_err() && !common(BAR[e.index].kind)).count();
             let toggle = if view.all_actions { tr("bar-fewer") } else { tr!("bar-all", hidden = hidden) };
             if ui.button(toggle).on_hover_text(tr("bar-all-hover")).clicked() {
                 clicks.0.push(HudClick::AllActions);
             }
-            for (i, state, on, hover) in &view.bar {
+            for BarEntry { index: i, state, on, hover } in &view.bar {
                 let entry = &BAR[*i];
                 if !view.all_actions && state.is_err() && !common(entry.kind) {
                     continue;
