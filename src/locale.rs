@@ -1,6 +1,6 @@
 //! The interface's words in the player's language: Project Fluent files a language
-//! (`assets/locales/<code>/estoc.ftl`, `previews.ftl`, `log.ftl`, `refusals.ftl` and `terms.ftl`), built
-//! into the program so that the game finds them wherever it runs.
+//! (`assets/locales/<code>/estoc.ftl`, `previews.ftl`, `log.ftl`, `refusals.ftl`, `terms.ftl` and
+//! `reasons.ftl`), built into the program so that the game finds them wherever it runs.
 //! The language is chosen in the menu (or by `--lang`) and remembered in the settings; English is the
 //! default, and the headless runs (scenarios, the event log, the simulator) write English always.
 //!
@@ -50,8 +50,8 @@ impl Language {
     }
 
     /// The Fluent files of the language: the interface, the previews of the cursor panel, the combat log,
-    /// the rules' refusals, the sources of modifiers.
-    pub fn sources(self) -> [&'static str; 5] {
+    /// the rules' refusals, the sources of modifiers, the reasons of the facts.
+    pub fn sources(self) -> [&'static str; 6] {
         match self {
             Language::English => [
                 include_str!("../assets/locales/en/estoc.ftl"),
@@ -59,6 +59,7 @@ impl Language {
                 include_str!("../assets/locales/en/log.ftl"),
                 include_str!("../assets/locales/en/refusals.ftl"),
                 include_str!("../assets/locales/en/terms.ftl"),
+                include_str!("../assets/locales/en/reasons.ftl"),
             ],
             Language::French => [
                 include_str!("../assets/locales/fr/estoc.ftl"),
@@ -66,6 +67,7 @@ impl Language {
                 include_str!("../assets/locales/fr/log.ftl"),
                 include_str!("../assets/locales/fr/refusals.ftl"),
                 include_str!("../assets/locales/fr/terms.ftl"),
+                include_str!("../assets/locales/fr/reasons.ftl"),
             ],
         }
     }
@@ -78,6 +80,11 @@ impl Language {
     /// The language's patterns of the modifiers' sources (`terms.ftl`).
     pub fn terms(self) -> &'static str {
         self.sources()[4]
+    }
+
+    /// The language's patterns of the facts' reasons (`reasons.ftl`).
+    pub fn reasons(self) -> &'static str {
+        self.sources()[5]
     }
 
     fn index(self) -> u8 {

@@ -208,7 +208,7 @@ impl Fact {
                     creature = creature.to_string(),
                     from = from.to_string(),
                     to = to.to_string(),
-                    reason = reason.to_string()
+                    reason = super::rules_words::reason(reason)
                 )
             }
             Fact::StrayRolled { attacker, meant, other, chance, roll, strays } => tr!(
@@ -226,7 +226,7 @@ impl Fact {
                     "log-stays-on",
                     creature = creature.to_string(),
                     from = from.to_string(),
-                    reason = reason.to_string()
+                    reason = super::rules_words::reason(reason)
                 )
             }
             Fact::Pushed { creature, from, to, reason } => tr!(
@@ -234,7 +234,7 @@ impl Fact {
                 creature = creature.to_string(),
                 from = from.to_string(),
                 to = to.to_string(),
-                reason = reason.to_string()
+                reason = super::rules_words::reason(reason)
             ),
             Fact::Disarmed { creature, by, weapon, taken: true, .. } => {
                 tr!(
@@ -329,7 +329,7 @@ impl Fact {
                     "log-and-grapple-no-more",
                     creature = creature.to_string(),
                     with = with.to_string(),
-                    reason = reason.to_string()
+                    reason = super::rules_words::reason(reason)
                 )
             }
             Fact::PickedUp { creature, weapon, at } => tr!(
@@ -426,18 +426,23 @@ impl Fact {
                     creature = creature.to_string(),
                     by = by.to_string(),
                     square = square.to_string(),
-                    reason = reason.to_string()
+                    reason = super::rules_words::reason(reason)
                 )
             }
             Fact::MoveInterrupted { creature, at, reason } => {
-                tr!("log-stops-at", creature = creature.to_string(), at = at.to_string(), reason = reason.to_string())
+                tr!(
+                    "log-stops-at",
+                    creature = creature.to_string(),
+                    at = at.to_string(),
+                    reason = super::rules_words::reason(reason)
+                )
             }
             Fact::ActionInterrupted { creature, action, reason } => {
                 tr!(
                     "log-s-interrupted",
                     creature = creature.to_string(),
                     action = action.to_string(),
-                    reason = reason.to_string()
+                    reason = super::rules_words::reason(reason)
                 )
             }
             Fact::ActionRefused { creature, action, reason, rule } => {
@@ -538,7 +543,7 @@ impl Fact {
                 "log-save-d20-vs-dc",
                 creature = creature.to_string(),
                 save = super::save_words(*save),
-                reason = reason.to_string(),
+                reason = super::rules_words::reason(reason),
                 roll = roll.to_string(),
                 terms = (if modifiers.is_empty() {
                     String::new()
@@ -554,7 +559,7 @@ impl Fact {
                 "log-check-d20-vs-dc",
                 creature = creature.to_string(),
                 check = super::check_words(*check),
-                reason = reason.to_string(),
+                reason = super::rules_words::reason(reason),
                 roll = roll.to_string(),
                 value = total.to_string(),
                 dc = dc.to_string(),
@@ -586,7 +591,7 @@ impl Fact {
                     their_roll = their_roll.to_string(),
                     their_terms = opposed_terms(their_terms),
                     their_total = their_total.to_string(),
-                    reason = reason.to_string(),
+                    reason = super::rules_words::reason(reason),
                     lost = (if *won { tr("log-won") } else { tr("log-lost") }).to_string()
                 )
             }
@@ -602,7 +607,7 @@ impl Fact {
                 "log-loses-hp",
                 creature = creature.to_string(),
                 amount = amount.to_string(),
-                reason = reason.to_string()
+                reason = super::rules_words::reason(reason)
             ),
             Fact::HitPointsChanged { creature, before, after, nonlethal } => {
                 if *nonlethal > 0 {
@@ -721,7 +726,12 @@ impl Fact {
                 target = target.to_string()
             ),
             Fact::SpellLost { caster, spell, reason } => {
-                tr!("log-loses", caster = caster.to_string(), spell = spell.to_string(), reason = reason.to_string())
+                tr!(
+                    "log-loses",
+                    caster = caster.to_string(),
+                    spell = spell.to_string(),
+                    reason = super::rules_words::reason(reason)
+                )
             }
             Fact::ChargeHeld { caster, spell } => {
                 tr!("log-holds-the-charge-of-it", caster = caster.to_string(), spell = spell.to_string())
@@ -822,7 +832,7 @@ impl Fact {
                     creature = creature.to_string(),
                     metres = metres.to_string(),
                     altitude_m = altitude_m.to_string(),
-                    reason = reason.to_string()
+                    reason = super::rules_words::reason(reason)
                 )
             }
             Fact::FallingDamage { creature, dice, total } => {
@@ -858,7 +868,7 @@ impl Fact {
                 amount = amount.to_string(),
                 regained =
                     (if *nonlethal { tr("log-nonlethal-damage-fades") } else { tr("log-hp-regained") }).to_string(),
-                reason = reason.to_string()
+                reason = super::rules_words::reason(reason)
             ),
             Fact::FullRoundActionLost { creature, action } => {
                 tr!("log-s-begun-last-round-is", creature = creature.to_string(), action = action.to_string())

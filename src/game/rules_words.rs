@@ -1,7 +1,8 @@
-//! The rules' own words in the player's language: the reasons of refusals and the sources of modifiers. A
-//! rule writes them in English (`Refusal::reason`, `Modifier::source`), the same words the headless runner
-//! and the tests read; the window finds the message whose English pattern those words match
-//! (`assets/locales/en/refusals.ftl`, `terms.ftl`, each `{$name}` standing for any text), and writes that
+//! The rules' own words in the player's language: the reasons of refusals, the sources of modifiers and the
+//! reasons the facts give (a check's, a push's). A rule writes them in English (`Refusal::reason`,
+//! `Modifier::source`, a fact's `reason`), the same words the headless runner and the tests read; the window
+//! finds the message whose English pattern those words match (`assets/locales/en/refusals.ftl`, `terms.ftl`,
+//! `reasons.ftl`, each `{$name}` standing for any text), and writes that
 //! message in the player's language with the same values, each value itself translated if it is a refusal
 //! (a reason quoted in another). Words no pattern matches are shown as the rule wrote them.
 
@@ -29,20 +30,23 @@ struct Pattern {
 /// How deep a value quoting a refusal is translated in turn.
 const NESTING: usize = 2;
 
-/// Which of the rules' words: a refusal's reason or a modifier's source.
+/// Which of the rules' words: a refusal's reason, a modifier's source or a fact's reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Kind {
     Refusal,
     Term,
+    Reason,
 }
 
 /// The patterns of the English refusals or terms, each read once from its English file.
 fn patterns(kind: Kind) -> &'static [Pattern] {
     static REFUSALS: OnceLock<Vec<Pattern>> = OnceLock::new();
     static TERMS: OnceLock<Vec<Pattern>> = OnceLock::new();
+    static REASONS: OnceLock<Vec<Pattern>> = OnceLock::new();
     match kind {
         Kind::Refusal => REFUSALS.get_or_init(|| read_patterns(Language::English.refusals())),
         Kind::Term => TERMS.get_or_init(|| read_patterns(Language::English.terms())),
+        Kind::Reason => REASONS.get_or_init(|| read_patterns(Language::English.reasons())),
     }
 }
 
@@ -157,6 +161,11 @@ fn in_language(kind: Kind, words: &str) -> String {
     text
 }
 
+/// A fact's reason in the interface's language (as the rule wrote it in English): a check's, a push's.
+pub fn reason(words: &str) -> String {
+    in_language(Kind::Reason, words)
+}
+
 /// A refusal's reason in the interface's language (as the rule wrote it in English).
 pub fn refusal(reason: &str) -> String {
     in_language(Kind::Refusal, reason)
@@ -211,6 +220,21 @@ mod tests {
             NESTING,
         );
         assert!(!nested.contains("no clear charge lane") && !nested.contains("not next to"), "{nested}");
+    }
+
+    #[test]
+    fn a_facts_reason_reads_in_french() {
+        let trip = translate(
+            Kind::Reason,
+            "a trip: Strength against the better of Strength and Dexterity (004:485)",
+            Language::French,
+            NESTING,
+        );
+        assert!(trip.contains("(004:485)") && !trip.contains("Strength against"), "{trip}");
+        let ride =
+            translate(Kind::Reason, "controlling a mount not trained for war (004:473)", Language::French, NESTING);
+        assert!(ride.contains("(004:473)") && !ride.contains("controlling"), "{ride}");
+        assert_eq!(translate(Kind::Reason, "words no rule writes", Language::French, NESTING), "words no rule writes");
     }
 
     #[test]

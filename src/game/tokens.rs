@@ -534,6 +534,7 @@ const GLYPH_WIDTH: f32 = 0.62;
 /// Draws the names at one size on screen whatever the zoom. A name wider than its token would run into its
 /// neighbours': it is shown only for the creature under the cursor, the one selected and the one whose
 /// turn it is, the others keeping their names for when the board is zoomed in (the tracker lists them all).
+/// The creature under the cursor names itself under its token, the acting one over its own.
 #[expect(clippy::type_complexity, reason = "a Bevy query of the tokens and of their names")]
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource it reads")]
 fn fit_labels(
@@ -564,7 +565,12 @@ fn fit_labels(
                 *visibility = want;
             }
             let grow = ortho.scale / token_scale;
-            let at = Vec3::new(0.0, side * 0.5 + (LABEL_PX / 2.0 + 1.0) * grow, 0.5);
+            // The creature under the cursor, when it is not the one acting or selected, names itself under its
+            // token: beside the acting one, the two names do not run into each other.
+            let hovered = [hover.token, previews.hovered].contains(&Some(token.creature));
+            let acting = [selected.0, previews.active].contains(&Some(token.creature));
+            let lift = side * 0.5 + (LABEL_PX / 2.0 + 1.0) * grow;
+            let at = Vec3::new(0.0, if hovered && !acting { -lift - 4.0 * grow } else { lift }, 0.5);
             if transform.translation != at || transform.scale.x != grow {
                 transform.translation = at;
                 transform.scale = Vec3::splat(grow);

@@ -804,31 +804,42 @@ impl Feats {
 }
 
 /// Skill bonuses the combat rules call on (Escape Artist to squeeze, Jump to take off, Ride, Hide,
-/// Bluff, Sense Motive, Tumble), as total modifiers.
+/// Bluff, Sense Motive, Tumble), as total modifiers. Written with the skills it has only.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Skills {
     /// Évasion.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub escape_artist: Option<i32>,
     /// Saut.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub jump: Option<i32>,
     /// Équitation.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ride: Option<i32>,
     /// Discrétion.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hide: Option<i32>,
     /// Bluff.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bluff: Option<i32>,
     /// Psychologie.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sense_motive: Option<i32>,
     /// Détection: finding a flier that hides (004:816-817).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub spot: Option<i32>,
     /// Acrobaties.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tumble: Option<i32>,
     /// Concentration: keeping a spell when hurt or casting defensively (004:193-197).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub concentration: Option<i32>,
     /// Natation: swimming in deep water without a swim speed (004:643).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub swim: Option<i32>,
     /// Premiers secours: stabilising a dying creature (004:283).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub heal: Option<i32>,
 }
 
