@@ -381,7 +381,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         // In place of a blow of the full attack under way (004:483, 004:490, 004:499).
         BarKind::Mode(
             Mode::Trip | Mode::Disarm | Mode::Snatch | Mode::Sunder | Mode::SunderShield | Mode::SunderObject,
-        ) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
+        ) if crate::rules::special::blow_left(world, me) => Ok(()),
         BarKind::Mode(
             Mode::Attack
             | Mode::Ready
@@ -444,10 +444,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Hide => crate::rules::aerial::pursuit::hide_allowed(world, me),
         BarKind::Reins => crate::rules::mounted::reins_allowed(world, me).map(|_| ()),
         BarKind::TakeOff | BarKind::Land => flight_bar_state(world, me, kind, &conditions),
-        // During a move: one to take, or the one that brought it next to its foe (004:531).
-        BarKind::Mode(Mode::Overrun) => {
-            budget.check(ActionKind::FullRound).or_else(|_| budget.check(ActionKind::Standard))
-        }
+        BarKind::Mode(Mode::Overrun) => overrun_state(world, me, &budget),
         BarKind::Mode(Mode::CoupDeGrace) => budget
             .check(ActionKind::FullRound)
             .or_else(|refusal| if budget.restricted { budget.check(ActionKind::Standard) } else { Err(refusal) }),
@@ -481,6 +478,15 @@ pub fn castable(world: &World, creature: Entity) -> Vec<String> {
 /// The first healing item a creature carries.
 pub fn first_potion(world: &World, creature: Entity) -> Option<String> {
     world.get::<Items>(creature)?.0.iter().find(|i| i.heal.is_some()).map(|i| i.name.clone())
+}
+
+/// Whether the overrun mode applies: during a move, one to take or the one that brought the creature next to
+/// its foe (004:531), as the rules ask it.
+fn overrun_state(world: &World, me: Entity, budget: &crate::rules::turns::ActionBudget) -> Result<(), Refusal> {
+    use crate::rules::special::overrun::{MovedSoFar, during_a_move};
+    let round = world.resource::<TurnOrder>().round;
+    let moved = MovedSoFar::of(world.get::<crate::rules::turns::moving::Travelled>(me), round);
+    during_a_move(budget, moved).map(|_| ())
 }
 
 /// Carries out an action-bar entry for the active creature.

@@ -1346,6 +1346,7 @@ fn turning_lines(
     if plan.undead.is_empty() {
         out.push((tr("preview-no-undead-within-18-m"), WARN));
     }
+    let mut commanded = plan.commanded_hit_dice;
     for u in &plan.undead {
         if plan.kind != TurnKind::Turn {
             let line = match (plan.kind, u.turned_by_check) {
@@ -1362,7 +1363,12 @@ fn turning_lines(
             out.push((line, GREY));
             continue;
         }
-        let fate = if u.overwhelmed_by(plan.turning.level) { worst.clone() } else { tr("turning-turned-10-rounds") };
+        let fate = match plan.turning.energy {
+            Energy::Positive if u.overwhelmed_by(plan.turning.level) => worst.clone(),
+            Energy::Negative if plan.commands(u, &mut commanded) => worst.clone(),
+            Energy::Negative => tr("turning-rebuked-10-rounds"),
+            Energy::Positive => tr("turning-turned-10-rounds"),
+        };
         let resisting = if u.against_check > u.hit_dice as i32 {
             tr!("preview-against-the-check", against_check = u.against_check.to_string())
         } else {
@@ -1487,8 +1493,6 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
     out.push((tr("preview-click-to-trip"), GOOD));
 }
 
-/// A splash weapon's throw: the ranged touch attack (or AC 5 at an intersection) with its terms and chance,
-/// who the burst would splash, and how a miss scatters (004:528-530).
 /// The rule by which a bar action provokes where its doer stands, for those that do: drinking a potion
 /// (004:96), standing up (004:225), picking up an item (004:128).
 fn provokes_in_place(kind: BarKind) -> Option<&'static str> {
@@ -1518,6 +1522,8 @@ fn overrun_strikers(world: &World, out: &mut Vec<(String, egui::Color32)>) {
     }
 }
 
+/// A splash weapon's throw: the ranged touch attack (or AC 5 at an intersection) with its terms and chance,
+/// who the burst would splash, how a miss scatters (004:528-530), and who would strike first (004:90).
 fn throw_lines(
     world: &World,
     throw: Result<crate::rules::special::splash::ThrowPlan, Refusal>,

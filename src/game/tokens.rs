@@ -141,6 +141,10 @@ const BAR_HEIGHT: f32 = 6.0;
 #[derive(Component)]
 pub struct Badge;
 
+/// The badge of a disarmed creature: it goes when the creature holds a weapon again.
+#[derive(Component)]
+struct DisarmedBadge;
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, spawn_tokens.in_set(ViewSystems::Spawn));
     app.add_systems(
@@ -199,7 +203,8 @@ fn show_badges(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     creatures: Query<(Ref<Conditions>, Ref<Altitude>, Ref<Heading>, &Speed, &Size)>,
-    disarmed: Query<Ref<Armament>, With<crate::rules::special::disarm::Disarmed>>,
+    disarmed: Query<(), With<crate::rules::attack::gear::Disarmed>>,
+    disarmed_badges: Query<(), With<DisarmedBadge>>,
     tokens: Query<(Entity, &Token, Option<&Children>)>,
     badges: Query<(), With<Badge>>,
     encounter: Option<Res<ActiveEncounter>>,
@@ -208,9 +213,10 @@ fn show_badges(
     for (token_entity, token, children) in &tokens {
         let Ok((conditions, altitude, heading, speed, size)) = creatures.get(token.creature) else { continue };
         let fresh = children.is_none_or(|c| !c.iter().any(|e| badges.contains(e)));
-        let armament = disarmed.get(token.creature).ok();
-        let arms_changed = armament.as_ref().is_some_and(|a| a.is_changed());
-        if !fresh && !conditions.is_changed() && !altitude.is_changed() && !heading.is_changed() && !arms_changed {
+        let is_disarmed = disarmed.contains(token.creature);
+        let shown = children.is_some_and(|c| c.iter().any(|e| disarmed_badges.contains(e)));
+        if !fresh && !conditions.is_changed() && !altitude.is_changed() && !heading.is_changed() && is_disarmed == shown
+        {
             continue;
         }
         if let Some(children) = children {
@@ -222,8 +228,8 @@ fn show_badges(
         let badge = (side * 0.3).clamp(14.0, 24.0);
         let mut names: Vec<&str> = conditions.0.iter().filter_map(|c| badge_of(*c)).collect();
         names.dedup();
-        // Disarmed (004:494), while it holds no weapon again.
-        if armament.is_some_and(|a| crate::rules::special::disarm::Disarmed::shows(&a)) {
+        // Disarmed (004:494), until it holds a weapon again.
+        if is_disarmed {
             names.push("disarmed");
         }
         let flier = speed.fly.is_some() || altitude.0 > 0;
@@ -234,7 +240,7 @@ fn show_badges(
         commands.entity(token_entity).with_children(|token| {
             for name in &names {
                 let x = -side * 0.42 + badge / 2.0 + placed as f32 * (badge + 2.0);
-                token.spawn((
+                let mut shown = token.spawn((
                     Badge,
                     Sprite {
                         image: asset_server.load(format!("icons/badges/{name}.png")),
@@ -244,6 +250,9 @@ fn show_badges(
                     },
                     Transform::from_xyz(x, side * 0.3, 0.6),
                 ));
+                if *name == "disarmed" {
+                    shown.insert(DisarmedBadge);
+                }
                 placed += 1;
             }
             // A placeholder keeps a creature with nothing to show from being rebuilt every frame.

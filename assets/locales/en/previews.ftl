@@ -148,6 +148,7 @@ turning-bolstered = bolstered
 turning-destroyed = destroyed
 turning-commanded = commanded
 turning-turned-10-rounds = turned for 10 rounds
+turning-rebuked-10-rounds = rebuked: it cowers for 10 rounds
 preview-undead-only = , undead only
 preview-casting-rounds = { $rounds ->
     [one] 1 round: threatens nothing meanwhile

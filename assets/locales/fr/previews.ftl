@@ -148,6 +148,7 @@ turning-bolstered = moral augmenté
 turning-destroyed = détruit
 turning-commanded = contrôlé
 turning-turned-10-rounds = renvoyé pour 10 rounds
+turning-rebuked-10-rounds = intimidé : il se recroqueville 10 rounds
 preview-undead-only = , morts-vivants seulement
 preview-casting-rounds = { $rounds ->
     [one] 1 round : ne menace rien pendant ce temps

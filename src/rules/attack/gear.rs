@@ -328,6 +328,7 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
                     world.entity_mut(intent.creature).insert(DrewOnTheMove(round));
                 }
                 set_stowed(world, intent.creature, &weapon, false);
+                armed_again(world, intent.creature);
                 if let Some(second) = second_draw(world, intent.creature, &weapon) {
                     set_stowed(world, intent.creature, &second, false);
                     world.write_message(Fact::Drew { creature: id.clone(), weapon: weapon.clone(), free });
@@ -395,7 +396,29 @@ pub fn take_in_hand(world: &mut World, creature: Entity, mut weapon: Weapon) {
     let Some(mut armament) = world.get_mut::<Armament>(creature) else { return };
     weapon.stowed = hands_for(&weapon) > hands_free(&armament, shield.as_ref());
     // A weapon taken becomes its usual one; a flask snatched goes with its other gear.
-    if weapon.splash.is_some() { armament.0.push(weapon) } else { armament.0.insert(0, weapon) }
+    if weapon.splash.is_some() {
+        armament.0.push(weapon)
+    } else {
+        armament.0.insert(0, weapon)
+    }
+    armed_again(world, creature);
+}
+
+/// Whether a weapon is one a disarm takes from the hand: a manufactured weapon held, not a natural weapon,
+/// the unarmed strike or a flask (004:490).
+pub fn in_hand_to_disarm(weapon: &Weapon) -> bool {
+    !weapon.stowed && !weapon.natural && !weapon.unarmed && weapon.splash.is_none()
+}
+
+/// A creature that lost a weapon to a disarm (004:494) and holds none again yet: the board shows it disarmed.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Disarmed;
+
+/// A disarmed creature holding a weapon again (taken in hand, picked up, drawn) is disarmed no more.
+fn armed_again(world: &mut World, creature: Entity) {
+    if world.get::<Armament>(creature).is_some_and(|a| a.0.iter().any(in_hand_to_disarm)) {
+        world.entity_mut(creature).remove::<Disarmed>();
+    }
 }
 
 /// A crossbow shot is not loaded, unless it loads as a free action (Rapid Reload with a light one), which we

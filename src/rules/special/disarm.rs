@@ -79,7 +79,7 @@ impl DisarmPlan {
 /// The weapon a creature holds that a disarm takes: its first manufactured weapon in hand (natural weapons
 /// and the unarmed strike cannot be taken, nor a weapon put away).
 pub fn held_weapon(c: &CombatantItem) -> Option<Weapon> {
-    c.armament.ready().find(|w| !w.natural && !w.unarmed && w.splash.is_none()).cloned()
+    c.armament.ready().find(|w| crate::rules::attack::gear::in_hand_to_disarm(w)).cloned()
 }
 
 /// One side's opposed attack roll with `weapon` against a foe of `their_size` (004:493).
@@ -326,25 +326,13 @@ fn lose_weapon(world: &mut World, loss: Loss) {
     {
         armament.0.remove(i);
     }
-    world.entity_mut(from).insert(Disarmed);
+    world.entity_mut(from).insert(crate::rules::attack::gear::Disarmed);
     if taken {
         take_in_hand(world, by, item.clone());
     } else {
         world.spawn(GroundWeapon { weapon: item.clone(), at });
     }
     world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: item.name, taken, at });
-}
-
-/// A creature that lost a weapon to a disarm (004:494): the board shows it disarmed while it holds no
-/// manufactured weapon ([`Disarmed::shows`]).
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Disarmed;
-
-impl Disarmed {
-    /// Whether a creature disarmed once still shows it: no manufactured weapon in hand.
-    pub fn shows(armament: &Armament) -> bool {
-        !armament.ready().any(|w| !w.natural && !w.unarmed && w.splash.is_none())
-    }
 }
 
 /// Takes `object` off `from`'s belt: an item among its items, else a flask among its weapons; what it was.

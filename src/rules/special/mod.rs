@@ -21,7 +21,7 @@ use crate::rules::attack::{Combatant, CombatantItem};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::Check;
 use crate::rules::core::creature::Creature;
-use crate::rules::core::creature::{Condition, Modifier, ability_modifier};
+use crate::rules::core::creature::{BaseAttack, Condition, Modifier, ability_modifier};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
@@ -133,10 +133,20 @@ impl Ground<'_, '_, '_> {
 }
 
 /// The base attack of the next blow of `attacker`'s full attack under way on `target`, if it has one and a
-/// blow at its base attack is left (the off hand's last blow is no trip, disarm or sunder).
+/// blow at its base attack is left. Not in a full attack with two weapons (our ruling: the blows of both
+/// hands carry the two-weapon penalties, 004:467-470, which a trip, a disarm or a sunder does not take up).
 fn next_blow(underway: Option<&FullAttackUnderway>, attacker: &CombatantItem, target: Entity) -> Option<i32> {
-    let underway = underway.filter(|u| u.target == target)?;
+    let underway = underway.filter(|u| u.target == target && !u.two_weapons)?;
     crate::rules::attack::iterative_bonuses(attacker.base_attack.0).get(underway.struck).copied()
+}
+
+/// Whether `who` has a blow of a full attack under way left that a trip, a disarm or a sunder may take: what
+/// the action bar asks (the foe is the one the full attack began on).
+pub fn blow_left(world: &World, who: Entity) -> bool {
+    let (Some(underway), Some(base)) = (world.get::<FullAttackUnderway>(who), world.get::<BaseAttack>(who)) else {
+        return false;
+    };
+    !underway.two_weapons && underway.struck < crate::rules::attack::iterative_bonuses(base.0).len()
 }
 
 /// The rules' plan of a special attack of one creature on another, as the game plays it and the previews

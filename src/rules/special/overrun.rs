@@ -134,6 +134,24 @@ pub enum During {
     MoveGoingOn,
 }
 
+/// The move an overrun off a charge is made during (004:531), from the turn's actions and what the creature
+/// moved this round: one it begins with the passage, its move and standard actions left; or the one move
+/// action of movement it took this round going on, its standard action left. Never after a 5-foot step
+/// (004:259). The rules and the action bar both ask this.
+pub fn during_a_move(budget: &ActionBudget, moved: MovedSoFar) -> Result<During, Refusal> {
+    budget.check_movement()?;
+    if budget.check(ActionKind::FullRound).is_ok() {
+        Ok(During::NewMove)
+    } else if moved.moves == 1 && budget.check(ActionKind::Standard).is_ok() {
+        Ok(During::MoveGoingOn)
+    } else {
+        Err(Refusal::new(
+            "an overrun is made during a move: its standard action and a move action to take or going on are needed",
+            "004:531",
+        ))
+    }
+}
+
 /// Whether `a` may overrun `t` now, and how.
 pub fn plan_overrun(
     ground: &super::Ground<'_, '_, '_>,
@@ -157,18 +175,7 @@ pub fn plan_overrun(
     if a.altitude.0 != t.altitude.0 {
         return Err(Refusal::new("the foe is not on its level", "004:531"));
     }
-    let during = if charge {
-        During::Charge
-    } else if budget.check(ActionKind::FullRound).is_ok() {
-        During::NewMove
-    } else if moved.moves == 1 && budget.check(ActionKind::Standard).is_ok() {
-        During::MoveGoingOn
-    } else {
-        return Err(Refusal::new(
-            "an overrun is made during a move: its standard action and a move action to take or going on are needed",
-            "004:531",
-        ));
-    };
+    let during = if charge { During::Charge } else { during_a_move(budget, moved)? };
     let (mine, theirs) = (a.space.at(a.position.0), t.space.at(t.position.0));
     if mine.distance_to(theirs) != 1 {
         return Err(Refusal::new("it must stand next to the foe to go through its space", "004:531"));
@@ -306,8 +313,15 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
         let Some(mut position) = world.get_mut::<Position>(intent.attacker) else { continue };
         let from = position.0;
         position.0 = plan.beyond.origin;
+        let land = world.get::<Speed>(intent.attacker).map(|s| s.land);
         if let Some(mut travelled) = world.get_mut::<crate::rules::turns::moving::Travelled>(intent.attacker) {
-            travelled.add(round, plan.squares);
+            // A move begun with the passage is a move action of movement (004:479 reads them).
+            if plan.during == During::NewMove {
+                let speed = land.unwrap_or(travelled.speed);
+                travelled.record(round, crate::rules::movement::MovementAction::Move, plan.squares, speed);
+            } else {
+                travelled.add(round, plan.squares);
+            }
         }
         if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.attacker) {
             budget.movement = crate::rules::turns::MovementMade::Moved;

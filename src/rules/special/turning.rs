@@ -244,9 +244,25 @@ pub struct TurnPlan {
     pub uses_left: u32,
     /// What it does.
     pub kind: TurnKind,
+    /// The Hit Dice of the living undead it commands already (004:566).
+    pub commanded_hit_dice: u32,
 }
 
 impl TurnPlan {
+    /// Whether negative energy overwhelming `undead` commands it, `commanded` Hit Dice being commanded so far
+    /// (counted on when it does): their sum stays within the turner's level, and those beyond are rebuked
+    /// (004:564-566). The turning and its preview both ask this, in order, nearest first.
+    pub fn commands(&self, undead: &InReach, commanded: &mut u32) -> bool {
+        let level = self.turning.level;
+        let commands = self.turning.energy == Energy::Negative
+            && undead.overwhelmed_by(level)
+            && *commanded + undead.hit_dice <= level;
+        if commands {
+            *commanded += undead.hit_dice;
+        }
+        commands
+    }
+
     /// The chance that the check reaches `hit_dice` (with turn resistance): a d20 + bonus whose row of
     /// the table gives that many or more.
     pub fn chance_for(&self, against_check: i32) -> f32 {
@@ -285,6 +301,13 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     }
     let charisma = world.get::<Abilities>(turner).map_or(10, |a| a.cha);
     let per_day = uses_per_day(charisma);
+    // The Hit Dice it commands already, the living among them: all count against its level (004:566).
+    let mut under_command = world.query::<(&CommandedBy, &Conditions)>();
+    let commanded_hit_dice = under_command
+        .iter(world)
+        .filter(|(c, conditions)| c.cleric == turner && !conditions.has(Condition::Dead))
+        .map(|(c, _)| c.hit_dice)
+        .sum();
     if turning.spent >= per_day {
         return Err(Refusal::new(format!("its {per_day} turnings of the day are spent"), "004:541"));
     }
@@ -351,6 +374,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
         undead,
         uses_left: per_day - turning.spent - 1,
         kind,
+        commanded_hit_dice,
     })
 }
 
@@ -471,13 +495,7 @@ fn bolster(world: &mut World, turner: Entity, affected: &[InReach], hit_dice: i3
 /// Turns, destroys, rebukes or commands each undead affected (004:549-551, 004:564-566).
 fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &[InReach], check: i32) {
     let level = plan.turning.level;
-    // The Hit Dice it commands already, the living among them: all count against its level (004:566).
-    let mut under_command = world.query::<(&CommandedBy, &Conditions)>();
-    let mut commanded_hit_dice: u32 = under_command
-        .iter(world)
-        .filter(|(c, conditions)| c.cleric == turner && !conditions.has(Condition::Dead))
-        .map(|(c, _)| c.hit_dice)
-        .sum();
+    let mut commanded_hit_dice = plan.commanded_hit_dice;
     let faction = world.get::<Faction>(turner).cloned();
     for undead in affected {
         let overwhelmed = undead.overwhelmed_by(level);
@@ -486,8 +504,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
                 world.write_message(Slay { target: undead.entity });
                 TurnOutcome::Destroyed
             }
-            Energy::Negative if overwhelmed && commanded_hit_dice + undead.hit_dice <= level => {
-                commanded_hit_dice += undead.hit_dice;
+            Energy::Negative if plan.commands(undead, &mut commanded_hit_dice) => {
                 if let (Some(faction), Ok(mut e)) = (faction.clone(), world.get_entity_mut(undead.entity)) {
                     e.insert((faction, CommandedBy { cleric: turner, hit_dice: undead.hit_dice }));
                 }
