@@ -503,7 +503,7 @@ pub(super) fn gather(world: &mut World) {
         view.ended = Some(ended);
     }
     view.from_editor = world.get_resource::<super::editor::Editor>().is_some_and(|e| e.playing);
-    // Who would strike an action that provokes where the creature stands, worked out once (004:66).
+    // Who would strike an action that provokes where the creature stands, named once (004:66).
     let mut strikers: Option<Vec<String>> = None;
     for (i, entry) in BAR.iter().enumerate() {
         let on = {
@@ -519,9 +519,8 @@ pub(super) fn gather(world: &mut World) {
         let state = bar_state(world, entry.kind);
         let hover = state.as_ref().ok().and_then(|()| provokes_in_place(entry.kind)).map(|rule| {
             let strikers = strikers.get_or_insert_with(|| {
-                let me = super::turn::human_turn(world);
-                let found = me.and_then(|me| crate::preview::strikers_in_place(world, me).ok()).unwrap_or_default();
-                found.iter().map(|e| display_name(world, *e)).collect::<Vec<_>>()
+                let here = &world.resource::<Previews>().strikers_here;
+                here.iter().map(|e| display_name(world, *e)).collect::<Vec<_>>()
             });
             if strikers.is_empty() {
                 tr!("bar-provokes-no-foe", rule = rule)
@@ -1515,7 +1514,9 @@ fn overrun_cost(during: crate::rules::special::overrun::During) -> String {
 
 /// The others that would strike as the overrunner leaves its square (004:531), if any.
 fn overrun_strikers(world: &World, out: &mut Vec<(String, egui::Color32)>) {
-    let strikers = &world.resource::<Previews>().overrun_strikers;
+    let previews = world.resource::<Previews>();
+    let strikers: Vec<Entity> =
+        previews.strikers_here.iter().copied().filter(|e| Some(*e) != previews.hovered).collect();
     if !strikers.is_empty() {
         let names: Vec<String> = strikers.iter().map(|e| display_name(world, *e)).collect();
         out.push((tr!("preview-overrun-leaving-provokes", names = names.join(", ")), WARN));
@@ -1572,7 +1573,7 @@ fn throw_lines(
         GOOD,
     ));
     out.push((tr!("preview-a-miss-scatters-square-s", increments = t.increments.to_string()), WARN));
-    let strikers = &world.resource::<Previews>().throw_strikers;
+    let strikers = &world.resource::<Previews>().strikers_here;
     if strikers.is_empty() {
         out.push((tr("preview-it-provokes-in-a-threatened"), GOOD));
     } else {

@@ -106,14 +106,7 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
             previews.coup_de_grace = Some(crate::preview::coup_de_grace_preview(world, me, foe, weapon));
         }
         Mode::Grapple(action) => previews.grapple = Some(crate::preview::grapple_preview(world, me, Some(foe), action)),
-        Mode::Overrun => {
-            let plan = crate::rules::special::overrun::overrun_in(world, me, foe);
-            if plan.is_ok() {
-                let strikers = crate::preview::strikers_in_place(world, me).unwrap_or_default();
-                previews.overrun_strikers = strikers.into_iter().filter(|e| *e != foe).collect();
-            }
-            previews.overrun = Some(plan);
-        }
+        Mode::Overrun => previews.overrun = Some(crate::rules::special::overrun::overrun_in(world, me, foe)),
         Mode::Disarm => previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon)),
         Mode::Snatch => previews.disarm = Some(crate::preview::snatch_preview(world, me, foe)),
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
@@ -228,12 +221,13 @@ fn throw_at_hover(
     Some(crate::preview::throw_preview(world, me, aim, weapon))
 }
 
-/// The throw a click would make and the foes that would strike it first (004:90).
-fn preview_throw(world: &mut World, me: Entity, previews: &mut Previews, weapon: Option<&str>) {
-    previews.throw = throw_at_hover(world, me, previews.hovered, weapon);
-    if previews.throw.as_ref().is_some_and(|t| t.is_ok()) {
-        previews.throw_strikers = crate::preview::strikers_in_place(world, me).unwrap_or_default();
+/// The foes that would strike `me` for an action that provokes where it stands (004:66): the last ones while
+/// the state is the same (the cursor moving changes nothing of it).
+fn strikers_here(world: &mut World, me: Entity, same_state: bool) -> Vec<Entity> {
+    if same_state {
+        return world.resource::<Previews>().strikers_here.clone();
     }
+    crate::preview::strikers_in_place(world, me).unwrap_or_default()
 }
 
 /// Recomputes the previews when the turn, the state, the cursor's square or the choices change.
@@ -269,6 +263,7 @@ pub fn update_previews(world: &mut World) {
         let same_flight = old.key.as_ref().is_some_and(|k| same_flight(&k.choice, &key.choice));
         let old_flights = (same_state && same_flight).then(|| old.flights.clone());
         previews.options = if same_state { old.options.clone() } else { move_options_as(world, me, key.choice.tumble) };
+        previews.strikers_here = strikers_here(world, me, same_state);
         previews.flights = match old_flights {
             Some(flights) => flights,
             None => flights_for(world, me, &key.choice),
@@ -316,7 +311,7 @@ pub fn update_previews(world: &mut World) {
             previews.first_aid = Some(crate::preview::first_aid_preview(world, me, patient));
         }
         if key.choice.mode == Mode::Throw {
-            preview_throw(world, me, &mut previews, key.choice.weapon.as_deref());
+            previews.throw = throw_at_hover(world, me, previews.hovered, key.choice.weapon.as_deref());
         }
         if let Mode::Turn(kind) = key.choice.mode {
             previews.turning = Some(crate::rules::special::turning::plan_turning(world, me, kind));

@@ -239,10 +239,9 @@ pub struct Previews {
     pub throw: Option<Result<crate::rules::special::splash::ThrowPlan, Refusal>>,
     /// The overrun a click on the hovered foe would make.
     pub overrun: Option<Result<crate::rules::special::overrun::OverrunPlan, Refusal>>,
-    /// The others that would strike as the overrun leaves its square, not the foe (004:531).
-    pub overrun_strikers: Vec<Entity>,
-    /// The foes that would strike the throw a click would make, in a threatened square (004:90).
-    pub throw_strikers: Vec<Entity>,
+    /// The foes that would strike the active creature for an action that provokes where it stands (004:66):
+    /// a throw, a potion, an overrun leaving its square. Worked out when the state changes, not the cursor.
+    pub strikers_here: Vec<Entity>,
     /// The coup de grâce a click on the hovered foe would deliver.
     pub coup_de_grace: Option<Result<crate::rules::core::creature::Weapon, Refusal>>,
     /// The disarm a click on the hovered foe would make.

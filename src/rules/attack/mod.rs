@@ -1735,6 +1735,12 @@ fn prepare_attack_intent(
     Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, provokes })
 }
 
+/// The base attack term of an attack's modifiers (or of an opposed attack roll's), which a later blow of a
+/// full attack sets to its iterative bonus (004:229).
+pub fn base_attack_term(terms: &mut [Modifier]) -> Option<&mut Modifier> {
+    terms.iter_mut().find(|m| m.source == "base attack")
+}
+
 /// Readies the blows of a prepared attack, in order, each plan with its own attack bonus: the iterative
 /// attacks of a full attack (004:229), then the off hand's (004:462). Keeps a full attack underway when only
 /// some of its blows are struck now.
@@ -1773,7 +1779,7 @@ fn ready_blows(
         if !blows.is_empty() {
             without_aid(&mut this);
         }
-        if let Some(base) = this.modifiers.iter_mut().find(|m| m.source == "base attack") {
+        if let Some(base) = base_attack_term(&mut this.modifiers) {
             base.value = bonus;
             if i >= bonuses.len() {
                 base.source = "base attack, off hand".into();

@@ -917,7 +917,7 @@ fn strike_with_their_weapon(
         }
     };
     if let Ok(base_attack) = attack_at(&a, made)
-        && let Some(term) = plan.modifiers.iter_mut().find(|m| m.source == "base attack")
+        && let Some(term) = crate::rules::attack::base_attack_term(&mut plan.modifiers)
     {
         term.value = base_attack;
     }

@@ -125,7 +125,7 @@ impl Ground<'_, '_, '_> {
     /// `terms` (an attack's or an opposed attack roll's) at the base attack of the blow replaced, if one is.
     pub fn at_blow(&self, terms: &mut [Modifier]) {
         if let Some(bonus) = self.blow
-            && let Some(base) = terms.iter_mut().find(|m| m.source == "base attack")
+            && let Some(base) = crate::rules::attack::base_attack_term(terms)
         {
             base.value = bonus;
         }
