@@ -277,7 +277,7 @@ impl Fact {
                     creature = creature.to_string(),
                     weapon = weapon.to_string(),
                     left = left.to_string(),
-                    state = state.to_string()
+                    state = super::rules_words::reason(state)
                 )
             }
             Fact::Grappled { creature, target, joined: true, at, .. } => {
@@ -530,7 +530,9 @@ impl Fact {
                             if multiplied_by.is_empty() {
                                 String::new()
                             } else {
-                                format!(" ({})", multiplied_by.join(", "))
+                                let by: Vec<String> =
+                                    multiplied_by.iter().map(|m| super::rules_words::term(m)).collect();
+                                format!(" ({})", by.join(", "))
                             }
                         )
                     } else {

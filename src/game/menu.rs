@@ -171,7 +171,9 @@ pub fn show_cards(
                     }
                     ui.label(egui::RichText::new(&card.description).small());
                     if !card.house_rules.is_empty() {
-                        let rules = tr!("card-house-rules", rules = card.house_rules.join(", "));
+                        let departures: Vec<String> =
+                            card.house_rules.iter().map(|r| super::rules_words::term(r)).collect();
+                        let rules = tr!("card-house-rules", rules = departures.join(", "));
                         ui.label(egui::RichText::new(rules).small().color(egui::Color32::from_rgb(230, 190, 110)));
                     }
                     ui.horizontal_wrapped(|ui| {

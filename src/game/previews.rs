@@ -241,6 +241,7 @@ pub fn update_previews(world: &mut World) {
         corner: world.resource::<Hover>().corner,
         token: world.resource::<Hover>().token,
         choice: world.resource::<Choice>().clone(),
+        language: crate::locale::language(),
     };
     if world.resource::<Previews>().key.as_ref() == Some(&key) {
         return;

@@ -176,6 +176,15 @@ pub fn refusal_full(refusal: &Refusal) -> String {
     format!("{} ({})", in_language(Kind::Refusal, &refusal.reason), refusal.rule)
 }
 
+/// A modifier's source, or a multiplier's ("dive attack (004:753) x2"), in the interface's language.
+pub fn term(words: &str) -> String {
+    let times = words.rsplit_once(" x").filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    match times {
+        Some((source, n)) => format!("{} x{n}", in_language(Kind::Term, source)),
+        None => in_language(Kind::Term, words),
+    }
+}
+
 /// Modifiers as a player reads them, in the interface's language: "+5 base attack, +3 Str, -1 size"
 /// (`rules::core::facts::describe_modifiers` in the player's words).
 pub fn terms(modifiers: &[Modifier]) -> String {
@@ -271,5 +280,42 @@ mod tests {
         }
         assert!(seen > 150, "the refusals are found: {seen}");
         assert!(missing.is_empty(), "refusals with no message: {missing:?}");
+    }
+
+    #[test]
+    fn every_literal_with_a_citation_in_the_rules_reads_in_french() {
+        // Each plain string of the rules (outside their tests) that cites a line, a fact's reason, a
+        // modifier's source or a refusal, reads as one of the patterns, not only as the catch-all.
+        let mut stack = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules")];
+        let (mut missing, mut seen) = (Vec::new(), 0);
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//") && !l.trim_start().starts_with("#["))
+            {
+                for literal in line.split('"').skip(1).step_by(2) {
+                    let cites = literal.ends_with(')') && literal.contains(" (0");
+                    if !cites || literal.contains(['\\', '{']) {
+                        continue;
+                    }
+                    seen += 1;
+                    let found = [Kind::Reason, Kind::Refusal, Kind::Term].into_iter().any(|kind| {
+                        patterns(kind)
+                            .iter()
+                            .filter(|p| p.id != "reason-refusal-with-its-rule")
+                            .any(|p| matches(&p.pieces, literal).is_some())
+                    });
+                    if !found {
+                        missing.push(literal.to_string());
+                    }
+                }
+            }
+        }
+        assert!(seen > 150, "the literals are found: {seen}");
+        assert!(missing.is_empty(), "words with no message: {missing:?}");
     }
 }

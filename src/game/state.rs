@@ -302,6 +302,8 @@ pub(super) struct PreviewKey {
     pub(super) corner: Option<crate::rules::core::geometry::Corner>,
     pub(super) token: Option<Entity>,
     pub(super) choice: Choice,
+    /// The previews' words are written in the interface's language: a change writes them again.
+    pub(super) language: crate::locale::Language,
 }
 
 pub(super) fn plugin(app: &mut App) {
