@@ -1039,6 +1039,9 @@ fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Comman
             });
         }
     }
+    if let Some(step) = a_light_weapon_in_the_grapple(world, creature, me) {
+        return Some(step);
+    }
     let damage = try_move(world, GrappleMove::Damage)?;
     if damage.1 >= 0.5 {
         let lethal = try_move(world, GrappleMove::LethalDamage).filter(|(_, chance)| *chance >= 0.5);
@@ -1049,6 +1052,56 @@ fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Comman
     let artist = try_move(world, GrappleMove::EscapeArtist);
     let best = [escape, artist].into_iter().flatten().max_by(|a, b| a.1.total_cmp(&b.1));
     best.map(|(a, _)| command(a))
+}
+
+/// A light weapon in a grapple: held, it stabs the first foe it grapples for lethal damage when the attack at
+/// -4 is likely enough (004:594); put away, it is drawn with the move action when the grapple check is not unlikely
+/// won and the standard action is left to strike with it (004:599).
+fn a_light_weapon_in_the_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Command> {
+    use crate::rules::special::grapple::GrappleMove;
+    let foe = world.get::<Grapple>(creature).and_then(|g| g.with.first().copied())?;
+    let foe_id = world.get::<CreatureId>(foe).cloned()?;
+    let held = world.get::<Armament>(creature).and_then(|a| {
+        a.ready().find(|w| w.handling == Handling::Light && !w.natural && !w.unarmed).map(|w| w.name.clone())
+    });
+    if let Some(weapon) = held {
+        let request = crate::rules::attack::AttackRequest { weapon: Some(&weapon), ..default() };
+        let likely =
+            attack_preview(world, creature, foe, request).is_ok_and(|p| p.chances.first().is_some_and(|c| *c >= 0.4));
+        return likely.then(|| Command::Attack {
+            creature: me.id.clone(),
+            target: foe_id,
+            weapon: Some(weapon),
+            defensively: false,
+            full: false,
+            lethal: false,
+            nonlethal: false,
+            power: 0,
+            two_weapons: false,
+            blows: None,
+        });
+    }
+    let budget = world.get::<crate::rules::turns::ActionBudget>(creature).copied().unwrap_or_default();
+    if budget.check(ActionKind::Standard).is_err() {
+        return None;
+    }
+    let draw = crate::preview::grapple_preview(world, creature, None, GrappleMove::DrawLight).ok()?;
+    let stowed = crate::rules::special::grapple::weapon_to_draw(world, creature)?;
+    // Worth it only if the weapon, once in hand, would likely strike: asked of the rules with it in hand.
+    let gear = world.get::<Armament>(creature)?.clone();
+    let mut in_hand = gear.clone();
+    in_hand.0.iter_mut().filter(|w| w.name == stowed).for_each(|w| w.stowed = false);
+    world.entity_mut(creature).insert(in_hand);
+    let request = crate::rules::attack::AttackRequest { weapon: Some(&stowed), paid: true, ..default() };
+    let strikes =
+        attack_preview(world, creature, foe, request).is_ok_and(|p| p.chances.first().is_some_and(|c| *c >= 0.4));
+    world.entity_mut(creature).insert(gear);
+    (strikes && draw.chance >= 0.4).then(|| Command::Grapple {
+        creature: me.id.clone(),
+        target: None,
+        action: GrappleMove::DrawLight,
+        to: None,
+    })
 }
 
 /// The move that takes `creature` farthest from `from`, if any takes it farther than it is.

@@ -1632,6 +1632,53 @@ fn a_foe_is_grappled_and_escaped_with_the_mouse() {
     assert_eq!(footprint(&app, fighter).distance_to(footprint(&app, ogre)), 1, "next to the ogre");
 }
 
+/// Drawing a light weapon in a grapple from the bar (`Shift+G`, 004:599): greyed while the falchion fills the
+/// orc's hands, open once it is dropped, and the step it sends draws the dagger.
+#[test]
+fn a_light_weapon_is_drawn_in_a_grapple_from_the_bar() {
+    use estoc::data::level::Control;
+    use estoc::game::actions::{BarKind, bar_state, use_bar};
+    use estoc::game::state::Controllers;
+    use estoc::rules::core::creature::Armament;
+    use estoc::rules::special::grapple::GrappleMove;
+    let encounter = level_at("tests/scenarios/levels/grapple_draw.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("brutes".into(), Control::Human);
+    app.update();
+    let orc = entity(&app, "orc");
+    pass_turns_until(&mut app, orc);
+    let draw = BarKind::GrappleNow(GrappleMove::DrawLight);
+    assert!(bar_state(app.world(), draw).is_err(), "in no grapple yet");
+    let grab = Command::Grapple {
+        creature: "orc".into(),
+        target: Some("fighter".into()),
+        action: GrappleMove::Grab,
+        to: None,
+    };
+    let flat_footed = app
+        .world()
+        .get::<estoc::rules::core::creature::Conditions>(entity(&app, "fighter"))
+        .unwrap()
+        .has(estoc::rules::core::creature::Condition::FlatFooted);
+    let dice: &[u32] = if flat_footed { &[20, 20, 1, 1] } else { &[1, 20, 20, 1, 1] };
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force(dice.iter().copied());
+    let facts = play(&mut app, &grab);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Grappled { .. })), "{facts:?}");
+    let full = bar_state(app.world(), draw).expect_err("the falchion fills both hands");
+    assert_eq!(full.rule, "004:599");
+    play(&mut app, &Command::Drop { creature: "orc".into(), weapon: "falchion".into() });
+    assert_eq!(bar_state(app.world(), draw), Ok(()));
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([20, 1]);
+    use_bar(app.world_mut(), draw);
+    let step = app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front().expect("the bar's step");
+    assert!(matches!(&step, Command::Grapple { target: None, action: GrappleMove::DrawLight, .. }), "{step:?}");
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Drew { weapon, .. } if weapon == "dagger")), "{facts:?}");
+    let armament = app.world().get::<Armament>(orc).unwrap();
+    assert!(armament.ready().any(|w| w.name == "dagger"), "the dagger in hand");
+}
+
 /// A splash weapon with the mouse (004:528-530): in throw mode (`=`) the hovered thug shows the ranged touch
 /// attack and the burst that splashes its neighbour; an empty square offers the intersection nearest the
 /// cursor, at AC 5; a click there throws the flask at it, and the flask is gone.

@@ -259,3 +259,37 @@ fn a_fall_of_sixty_points_is_no_massive_damage() {
     assert!(!new.iter().any(|f| matches!(f, Fact::SaveRolled { .. })), "{new:?}");
     assert_eq!(app.world().get::<HitPoints>(fighter).unwrap().current, 140);
 }
+
+/// The AI in a grapple with its light weapon put away draws it by a grapple check (004:599), then stabs with
+/// it at -4 (004:594), the same rules the player's bar uses.
+#[test]
+fn the_ai_draws_a_light_weapon_in_a_grapple_and_stabs_with_it() {
+    use estoc::rules::command::{Command, perform};
+    use estoc::rules::special::grapple::GrappleMove;
+    let mut app = app_on("tests/scenarios/levels/grapple_draw.ron", &[2, 20]);
+    let orc = entity(&app, "orc");
+    let grab = Command::Grapple {
+        creature: "orc".into(),
+        target: Some("fighter".into()),
+        action: GrappleMove::Grab,
+        to: None,
+    };
+    force(&mut app, &[15, 18, 2]);
+    perform(app.world_mut(), &grab).unwrap();
+    perform(app.world_mut(), &Command::Drop { creature: "orc".into(), weapon: "falchion".into() }).unwrap();
+    perform(app.world_mut(), &Command::EndTurn { creature: "orc".into() }).unwrap();
+    perform(app.world_mut(), &Command::EndTurn { creature: "fighter".into() }).unwrap();
+    let first = estoc::ai::next_step(app.world_mut(), orc);
+    assert!(
+        matches!(first, Command::Grapple { action: GrappleMove::DrawLight, .. }),
+        "the orc draws its dagger first: {first:?}"
+    );
+    force(&mut app, &[19, 1]);
+    perform(app.world_mut(), &first).unwrap();
+    assert!(facts(&app).iter().any(|f| matches!(f, Fact::Drew { weapon, .. } if weapon == "dagger")));
+    let second = estoc::ai::next_step(app.world_mut(), orc);
+    assert!(
+        matches!(&second, Command::Attack { weapon: Some(w), .. } if w == "dagger"),
+        "then stabs with it: {second:?}"
+    );
+}

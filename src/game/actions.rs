@@ -206,6 +206,13 @@ pub const BAR: &[BarAction] = &[
         kind: BarKind::GrappleNow(GrappleMove::BreakPin),
     },
     BarAction { key: KeyCode::Minus, name: "bar-let-go", keys: "-", kind: BarKind::GrappleNow(GrappleMove::Release) },
+    // Shift+G, read with the other Shift keys: F13 stands for no key of its own.
+    BarAction {
+        key: KeyCode::F13,
+        name: "bar-draw-light-weapon",
+        keys: "Shift+G",
+        kind: BarKind::GrappleNow(GrappleMove::DrawLight),
+    },
     BarAction {
         key: KeyCode::End,
         name: "bar-free-an-ally",
@@ -631,6 +638,17 @@ fn choose_readied(world: &mut World, me: Entity, kind: BarKind) -> bool {
     true
 }
 
+/// An action-bar entry's key pressed: the action if it applies, else why not, as its greyed button says.
+fn press(world: &mut World, kind: BarKind, label: String) {
+    match bar_state(world, kind) {
+        Ok(()) => use_bar(world, kind),
+        Err(refusal) => {
+            let words = format!("{label}: {}", super::rules_words::refusal_full(&refusal));
+            world.insert_resource(Notice(Some((false, words))));
+        }
+    }
+}
+
 /// Keyboard shortcuts of the action bar; Escape clears the mode and waypoints, Backspace the last waypoint.
 pub(super) fn keys(world: &mut World) {
     if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input())
@@ -660,6 +678,10 @@ pub(super) fn keys(world: &mut World) {
                     choice.tumble = !choice.tumble;
                 }
                 KeyCode::KeyA => super::weapons::next_power(world),
+                KeyCode::KeyG => {
+                    let draw = BarKind::GrappleNow(GrappleMove::DrawLight);
+                    press(world, draw, crate::locale::tr("bar-draw-light-weapon"));
+                }
                 _ => {
                     if let Some(i) = super::input::DIGITS[..9].iter().position(|d| *d == key) {
                         super::weapons::choose(world, i + 1);
@@ -669,14 +691,7 @@ pub(super) fn keys(world: &mut World) {
             continue;
         }
         if let Some(entry) = BAR.iter().find(|b| b.key == key) {
-            // A key whose action does not apply says why, as its greyed button does.
-            match bar_state(world, entry.kind) {
-                Ok(()) => use_bar(world, entry.kind),
-                Err(refusal) => {
-                    let words = format!("{}: {}", entry.label(), super::rules_words::refusal_full(&refusal));
-                    world.insert_resource(Notice(Some((false, words))));
-                }
-            }
+            press(world, entry.kind, entry.label());
             continue;
         }
         match key {

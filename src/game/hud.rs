@@ -1654,6 +1654,7 @@ fn grapple_lines(
         GrappleMove::Release | GrappleMove::Grab => "grapple-let-go",
         GrappleMove::FreeAlly => "grapple-free-ally",
         GrappleMove::TurnWeapon => "grapple-turn-weapon",
+        GrappleMove::DrawLight => "grapple-draw-light",
         GrappleMove::Move => "grapple-move",
     };
     out.push((tr!("grapple-chance", what = tr(what), chance = percent(g.chance)), GOOD));

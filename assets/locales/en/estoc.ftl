@@ -41,6 +41,7 @@ bar-escape-artist = Escape Artist
 bar-break-pin = Break pin
 bar-let-go = Let go
 bar-free-an-ally = Free an ally
+bar-draw-light-weapon = Draw a light weapon
 bar-turn-its-weapon = Turn its weapon
 bar-throw-a-flask = Throw a flask
 bar-feint = Feint

@@ -169,6 +169,7 @@ grapple-break-pin = break free of the pin (004:614)
 grapple-escape = escape (004:600)
 grapple-let-go = let go (004:612)
 grapple-free-ally = free the ally it pins (004:607)
+grapple-draw-light = draw its first light weapon put away, a move action (004:599)
 grapple-turn-weapon = turn its light weapon against it, then an attack at -4 (004:609)
 grapple-move = move the grapple there at half speed, taking all in it along (004:602)
 grapple-chance = {$what}: {$chance}

@@ -41,6 +41,7 @@ bar-escape-artist = Évasion
 bar-break-pin = Se libérer
 bar-let-go = Lâcher prise
 bar-free-an-ally = Libérer un allié
+bar-draw-light-weapon = Dégainer une arme légère
 bar-turn-its-weapon = Retourner son arme
 bar-throw-a-flask = Lancer une fiole
 bar-feint = Feinte

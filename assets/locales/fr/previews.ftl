@@ -169,6 +169,7 @@ grapple-break-pin = se libérer de l'immobilisation (004:614)
 grapple-escape = s'échapper (004:600)
 grapple-let-go = lâcher prise (004:612)
 grapple-free-ally = libérer l'allié qu'il immobilise (004:607)
+grapple-draw-light = dégainer sa première arme légère rangée, une action de mouvement (004:599)
 grapple-turn-weapon = retourner son arme légère contre lui, puis une attaque à -4 (004:609)
 grapple-move = déplacer la lutte jusque-là à demi-vitesse, en emmenant tous ceux qui y sont (004:602)
 grapple-chance = {$what} : {$chance}

@@ -415,6 +415,20 @@ pub fn in_hand_to_disarm(weapon: &Weapon) -> bool {
 pub struct Disarmed;
 
 /// A disarmed creature holding a weapon again (taken in hand, picked up, drawn) is disarmed no more.
+/// A light weapon drawn by a won grapple check (004:599), the move action paid by the grapple: in hand now
+/// if its hands are free for it, or why not.
+pub fn draw_in_a_grapple(world: &mut World, creature: Entity, weapon: &str) {
+    let Some(id) = world.get::<CreatureId>(creature).cloned() else { return };
+    let Some(armament) = world.get::<Armament>(creature) else { return };
+    if let Err(refusal) = crate::rules::core::gear::check_draw(armament, world.get::<Shield>(creature), weapon) {
+        refuse(world, &id, Action::Draw, refusal);
+        return;
+    }
+    set_stowed(world, creature, weapon, false);
+    armed_again(world, creature);
+    world.write_message(Fact::Drew { creature: id, weapon: weapon.to_string(), free: false });
+}
+
 fn armed_again(world: &mut World, creature: Entity) {
     if world.get::<Armament>(creature).is_some_and(|a| a.0.iter().any(in_hand_to_disarm)) {
         world.entity_mut(creature).remove::<Disarmed>();

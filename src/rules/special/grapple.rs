@@ -60,6 +60,9 @@ pub enum GrappleMove {
     FreeAlly,
     /// Turn the foe's light weapon against it: won, an attack with it at -4; the foe keeps it (004:608-609).
     TurnWeapon,
+    /// Draw a light weapon it carries put away, the first in its gear: a move action won by a grapple check
+    /// (004:599), not while it pins a foe (004:613).
+    DrawLight,
     /// Move at half speed, taking everyone in the grapple along: a standard action, beating every one of
     /// them (004:602), +4 against a pinned foe when only the two grapple (004:603).
     Move,
@@ -77,6 +80,7 @@ impl GrappleMove {
             GrappleMove::Release => Action::Release,
             GrappleMove::FreeAlly => Action::FreeAlly,
             GrappleMove::TurnWeapon => Action::TurnWeapon,
+            GrappleMove::DrawLight => Action::Draw,
             GrappleMove::Move => Action::GrappleMove,
         }
     }
@@ -84,7 +88,7 @@ impl GrappleMove {
     /// Whether it replaces one of the creature's attacks (004:579, 004:592): all but Escape Artist (a
     /// standard action, 004:600) and letting go (free, 004:612).
     pub fn is_an_attack(self) -> bool {
-        !matches!(self, GrappleMove::EscapeArtist | GrappleMove::Release | GrappleMove::Move)
+        !matches!(self, GrappleMove::EscapeArtist | GrappleMove::Release | GrappleMove::Move | GrappleMove::DrawLight)
     }
 
     /// Its kind of action, the creature having made `made` grapple attacks this turn: the first is the
@@ -94,6 +98,7 @@ impl GrappleMove {
     pub fn kind(self, made: u32) -> ActionKind {
         match (self, made) {
             (GrappleMove::Release, _) => ActionKind::Free,
+            (GrappleMove::DrawLight, _) => ActionKind::Move,
             (GrappleMove::EscapeArtist | GrappleMove::Move, _) | (_, 0) => ActionKind::Standard,
             (_, 1) => ActionKind::Move,
             _ => ActionKind::Free,
@@ -407,7 +412,7 @@ pub fn plan_hold(
         GrappleMove::Release if pinning != Some(t.entity) => {
             return Err(Refusal::new(format!("it does not pin {}", t.id), "004:612"));
         }
-        GrappleMove::FreeAlly | GrappleMove::TurnWeapon if pinning.is_some() => {
+        GrappleMove::FreeAlly | GrappleMove::TurnWeapon | GrappleMove::DrawLight if pinning.is_some() => {
             return Err(Refusal::new("pinning a foe, it can neither free an ally nor use a weapon", "004:613"));
         }
         GrappleMove::FreeAlly if pinned_ally(ground.creatures, a, t).is_none() => {
@@ -415,6 +420,12 @@ pub fn plan_hold(
         }
         GrappleMove::TurnWeapon if light_weapon_of(t).is_none() => {
             return Err(Refusal::new(format!("{} holds no light weapon", t.id), "004:609"));
+        }
+        GrappleMove::DrawLight if light_weapon_to_draw(a).is_none() => {
+            return Err(Refusal::new("it carries no light weapon put away", "004:599"));
+        }
+        GrappleMove::DrawLight if crate::rules::core::gear::hands_free(a.armament, None) == 0 => {
+            return Err(Refusal::new("its hands are full: no hand to draw a weapon", "004:599"));
         }
         _ => {}
     }
@@ -553,11 +564,17 @@ pub fn pinned_ally(
 /// The light weapon a creature holds, that a grappler may turn against it (004:609): its first light melee
 /// weapon made by hand, not a natural one nor an unarmed strike (our ruling: what it carries it holds).
 pub fn light_weapon_of(t: &CombatantItem) -> Option<Weapon> {
-    t.armament
-        .0
-        .iter()
-        .find(|w| w.handling == Handling::Light && !w.natural && !w.unarmed && w.delivery == Delivery::Melee)
-        .cloned()
+    t.armament.ready().find(|w| is_light_manufactured(w)).cloned()
+}
+
+/// The light weapon a grappler would draw (004:599): the first it carries put away.
+pub fn light_weapon_to_draw(a: &CombatantItem) -> Option<Weapon> {
+    a.armament.0.iter().find(|w| w.stowed && is_light_manufactured(w)).cloned()
+}
+
+/// A light melee weapon made by hand: what a grapple lets one draw or turn (004:594, 004:599, 004:608).
+fn is_light_manufactured(w: &Weapon) -> bool {
+    w.handling == Handling::Light && !w.natural && !w.unarmed && w.delivery == Delivery::Melee
 }
 
 /// Carries out grapple intents one after the other.
@@ -808,6 +825,11 @@ fn hold(
                 });
             }
         }
+        GrappleMove::DrawLight => {
+            if let Some(weapon) = weapon_to_draw(world, attacker) {
+                crate::rules::attack::gear::draw_in_a_grapple(world, attacker, &weapon);
+            }
+        }
         GrappleMove::TurnWeapon => {
             // Counted already: this grapple attack is the last of those made this round.
             let made = attacks_made(world, attacker).saturating_sub(1);
@@ -834,6 +856,15 @@ fn hold(
     }
 }
 
+/// The name of the light weapon `who` would draw in its grapple.
+pub fn weapon_to_draw(world: &mut World, who: Entity) -> Option<String> {
+    world.run_system_cached_with(light_to_draw, who).ok().flatten()
+}
+
+fn light_to_draw(In(who): In<Entity>, creatures: Query<Combatant, With<Creature>>) -> Option<String> {
+    creatures.get(who).ok().and_then(|c| light_weapon_to_draw(&c).map(|w| w.name))
+}
+
 /// The opposed checks of a move in a grapple: the mover's one d20 against each opponent's (004:600, 004:618),
 /// ties to the higher modifier, then a die (004:585). Whether it beat them all.
 fn roll_hold(
@@ -849,6 +880,7 @@ fn roll_hold(
         GrappleMove::Pin => "pinning (004:606)",
         GrappleMove::FreeAlly => "freeing a pinned ally (004:607)",
         GrappleMove::TurnWeapon => "turning the foe's weapon against it (004:609)",
+        GrappleMove::DrawLight => "drawing a light weapon (004:599)",
         GrappleMove::Move => "moving the grapple: beating every one in it (004:602)",
         GrappleMove::BreakPin => "breaking free of a pin (004:614)",
         GrappleMove::EscapeArtist if a.conditions.has(Condition::Pinned) => {
