@@ -182,7 +182,7 @@ pub enum Command {
         #[arg(long)]
         state: Option<PathBuf>,
     },
-    /// Make a level of a map drawn in the Tiled editor (.tmx; see docs/editing.md for the convention).
+    /// Make a level of a map drawn in the Tiled editor (.tmx, or .tmj in JSON; see docs/editing.md for the convention).
     Import {
         /// The Tiled map.
         map: PathBuf,

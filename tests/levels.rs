@@ -331,6 +331,9 @@ fn the_sample_tiled_map_imports_and_plays() {
     let level = draft.check(&map.with_extension("ron"), &content()).unwrap_or_else(|e| panic!("{e}"));
     let outcome = estoc::simulate::battle(&level, 1);
     assert!(outcome.rounds >= 1 && outcome.log.0.len() > 10);
+    // The same map saved by Tiled as JSON (`.tmj`, its tileset `.tsj`) gives the same level, byte for byte.
+    let json = estoc::data::tiled::import(&map.with_extension("tmj")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(json.text(), draft.text());
 }
 
 /// A Tiled map may not make the importer read outside its folder, and what it cannot carry is named.
@@ -356,8 +359,22 @@ fn a_tiled_map_reads_only_its_folder_and_names_what_it_cannot_carry() {
     std::fs::write(&path, map("", object)).unwrap();
     let err = estoc::data::tiled::import(&path).unwrap_err();
     assert!(err.contains("layer \"things\", object 4 \"door\" at (1,1): edge \"portcullis\""), "{err}");
-    std::fs::write(dir.join("maps").join("m.tmj"), "{}").unwrap();
-    assert!(estoc::data::tiled::import(&dir.join("maps").join("m.tmj")).unwrap_err().contains("save the map as .tmx"));
+    // The same map in Tiled's JSON: the same refusal, the same place named.
+    let json = r#"{"type": "map", "version": "1.10", "orientation": "orthogonal", "width": 3, "height": 3,
+        "tilewidth": 64, "tileheight": 64, "infinite": false, "layers": [{"type": "objectgroup", "id": 1,
+        "name": "things", "objects": [{"id": 4, "name": "door", "x": 96, "y": 96, "point": true, "properties": [
+        {"name": "edge", "type": "string", "value": "portcullis"}, {"name": "side", "type": "string", "value": "North"}]}]}]}"#;
+    std::fs::write(dir.join("maps").join("m.tmj"), json).unwrap();
+    let err = estoc::data::tiled::import(&dir.join("maps").join("m.tmj")).unwrap_err();
+    assert!(err.contains("layer \"things\", object 4 \"door\" at (1,1): edge \"portcullis\""), "{err}");
+    let outside = r#"{"type": "map", "version": "1.10", "orientation": "orthogonal", "width": 3, "height": 3,
+        "tilewidth": 64, "tileheight": 64, "tilesets": [{"firstgid": 1, "source": "../outside.tsx"}], "layers": []}"#;
+    std::fs::write(dir.join("maps").join("m.tmj"), outside).unwrap();
+    let err = estoc::data::tiled::import(&dir.join("maps").join("m.tmj")).unwrap_err();
+    assert!(err.contains("outside the project's folders"), "{err}");
+    std::fs::write(dir.join("maps").join("m.tmj"), "{\n \"width\": 3,\n oops }").unwrap();
+    let err = estoc::data::tiled::import(&dir.join("maps").join("m.tmj")).unwrap_err();
+    assert!(err.contains("m.tmj: line 3, column"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

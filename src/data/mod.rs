@@ -6,6 +6,7 @@ pub mod diagnostics;
 pub mod draft;
 pub mod level;
 pub mod tiled;
+pub mod tiled_json;
 
 use std::path::PathBuf;
 

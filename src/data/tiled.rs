@@ -1,4 +1,5 @@
-//! `estoc import MAP.tmx -o levels/NAME.ron`: a map made in the Tiled editor turned into a level, by the
+//! `estoc import MAP.tmx -o levels/NAME.ron` (or `MAP.tmj`, Tiled's JSON, read as the XML it stands for,
+//! `tiled_json`): a map made in the Tiled editor turned into a level, by the
 //! convention of docs/editing.md. Tiles say their terrain by a `terrain` property (a level character such
 //! as `#`, or a name such as `wall`); a tile layer with a `layer` property (`darkness`, `fog`,
 //! `difficult`, `obstacles`) lays that layer wherever it has a tile; objects with an `edge` property put
@@ -39,8 +40,21 @@ impl tiled::ResourceReader for Confined {
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return Err(std::io::Error::other(format!("{}: larger than {MAX_FILE_BYTES} bytes", path.display())));
         }
+        // A JSON map or tileset is read as the XML it stands for.
+        if is_json(path) {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| std::io::Error::other(format!("{}: not UTF-8 text", path.display())))?;
+            let xml = super::tiled_json::to_xml(&text)
+                .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
+            return Ok(std::io::Cursor::new(xml.into_bytes()));
+        }
         Ok(std::io::Cursor::new(bytes))
     }
+}
+
+/// Whether a Tiled file is written in JSON (`.tmj`, `.tsj`, `.json`) rather than XML.
+fn is_json(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "tmj" || e == "tsj" || e == "json")
 }
 
 /// The level character a `terrain` property names.
@@ -81,11 +95,8 @@ fn text<'a>(properties: &'a tiled::Properties, key: &str) -> Option<&'a str> {
 /// is caught and told.
 pub fn import(path: &Path) -> Result<Draft, String> {
     let here = |message: String| format!("{}: {message}", path.display());
-    if path.extension().is_some_and(|e| e == "tmj" || e == "json") {
-        return Err(here("JSON maps are not read: save the map as .tmx (File > Save As in Tiled)".into()));
-    }
     let text = super::diagnostics::read_file(path).map_err(|d| d.to_string())?;
-    if text.contains("compression=") {
+    if !is_json(path) && text.contains("compression=") {
         return Err(here(
             "compressed tile data is not read: choose CSV or uncompressed Base64 as the tile layer format (Map > Map Properties)"
                 .into(),
