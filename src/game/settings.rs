@@ -1,6 +1,6 @@
 //! The player's settings, kept between runs in the user's configuration folder
 //! (`$ESTOC_CONFIG_DIR`, else `$XDG_CONFIG_HOME/estoc`, else `~/.config/estoc`): the interface's language
-//! and the zoom of each level.
+//! the zoom of each level and the house rules a new level starts with.
 //! A scripted run neither reads nor writes them, so that it plays the same on every machine.
 
 use std::collections::BTreeMap;
@@ -26,6 +26,8 @@ pub struct Settings {
     /// The zoom of each level the player zoomed, by the level file's name: the camera's scale, world
     /// units per screen pixel.
     pub zoom: BTreeMap<String, f32>,
+    /// The house rules a new level starts with (the texts' unless the player chose others).
+    pub house_rules: crate::rules::core::battlefield::HouseRules,
 }
 
 /// Where the settings are kept, and whether they are kept at all.

@@ -349,6 +349,9 @@ pub fn open(world: &mut World, request: &EditRequest) -> Result<(), String> {
         }
         EditRequest::New { width, height, path } => {
             let mut draft = Draft::new(*width, *height)?;
+            // A new level starts with the player's default house rules (the texts' unless they chose).
+            draft.def.house_rules =
+                world.get_resource::<super::settings::Settings>().map(|s| s.house_rules).unwrap_or_default();
             draft.def.name = path.file_stem().map(|s| s.to_string_lossy().replace(['-', '_'], " ")).unwrap_or_default();
             Editor::new(path.clone(), draft, None, &content)
         }
@@ -953,5 +956,27 @@ fn close_requested(
         _ => {
             exit.write(AppExit::Success);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_level_starts_with_the_players_default_house_rules() {
+        let mut world = World::new();
+        world.insert_resource(NextState::<AppState>::default());
+        let mut settings = super::super::settings::Settings::default();
+        settings.house_rules.flanking = false;
+        settings.house_rules.attacks_of_opportunity = 2;
+        world.insert_resource(settings.clone());
+        let path = std::env::temp_dir().join("estoc-new-level.ron");
+        open(&mut world, &EditRequest::New { width: 8, height: 6, path: path.clone() }).unwrap();
+        assert_eq!(world.resource::<Editor>().draft.def.house_rules, settings.house_rules);
+        // With the texts' default in the settings, a new level states none.
+        world.insert_resource(super::super::settings::Settings::default());
+        open(&mut world, &EditRequest::New { width: 8, height: 6, path }).unwrap();
+        assert!(world.resource::<Editor>().draft.def.house_rules.is_default());
     }
 }

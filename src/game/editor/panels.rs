@@ -51,6 +51,7 @@ pub(super) fn draw(
     mut commands: Commands,
     asset_server: Res<AssetServer>,
     mut icons: Local<std::collections::HashMap<String, egui::TextureId>>,
+    mut settings: Option<ResMut<crate::game::settings::Settings>>,
 ) -> Result {
     // Each template's portrait, as its token shows it, for the palette.
     for (name, (_, template)) in &content.0.templates {
@@ -83,7 +84,7 @@ pub(super) fn draw(
             ui.separator();
             inspector(ui, &mut editor, &content.0);
             ui.separator();
-            level(ui, &mut editor);
+            level(ui, &mut editor, settings.as_deref_mut());
         });
     });
     questions(ctx, &mut editor, &mut asked);
@@ -427,7 +428,7 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Cont
 }
 
 /// The level's own fields: name, description, size, scale, sides.
-fn level(ui: &mut egui::Ui, editor: &mut Editor) {
+fn level(ui: &mut egui::Ui, editor: &mut Editor, settings: Option<&mut crate::game::settings::Settings>) {
     ui.heading(tr("editor-level"));
     let mut def = editor.draft.def.clone();
     let before = def.clone();
@@ -450,6 +451,18 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor) {
         ui.add(egui::DragValue::new(&mut house.attacks_of_opportunity).range(0..=10));
         ui.label(tr("editor-attacks-of-opportunity-a-round"));
     });
+    // The player's default, kept in the settings: new levels start with it.
+    if let Some(settings) = settings {
+        let differ = settings.house_rules != *house;
+        ui.horizontal(|ui| {
+            if ui.add_enabled(differ, egui::Button::new(tr("editor-use-my-default-house-rules"))).clicked() {
+                *house = settings.house_rules;
+            }
+            if ui.add_enabled(differ, egui::Button::new(tr("editor-make-these-my-default"))).clicked() {
+                settings.house_rules = *house;
+            }
+        });
+    }
     ui.label(tr("editor-sides"));
     let used: Vec<String> = def.creatures.iter().map(|c| c.faction.clone()).collect();
     let mut remove = None;
