@@ -427,23 +427,13 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Cont
     }
 }
 
-/// The level's own fields: name, description, size, scale, sides.
-fn level(ui: &mut egui::Ui, editor: &mut Editor, settings: Option<&mut crate::game::settings::Settings>) {
-    ui.heading(tr("editor-level"));
-    let mut def = editor.draft.def.clone();
-    let before = def.clone();
-    ui.label(tr("editor-name"));
-    ui.text_edit_singleline(&mut def.name);
-    ui.label(tr("editor-description-shown-in-the-menu"));
-    ui.add(egui::TextEdit::multiline(&mut def.description).desired_rows(2));
-    ui.horizontal(|ui| {
-        ui.label(tr("editor-scale"));
-        use crate::rules::core::altitude::Scale;
-        ui.selectable_value(&mut def.scale, Scale::Normal, tr("editor-normal-1-5-m"));
-        ui.selectable_value(&mut def.scale, Scale::Chase, tr("editor-chase-9-m-004-650"));
-    });
+/// The level's house rules, and the player's default kept in the settings: new levels start with it.
+fn house_rules(
+    ui: &mut egui::Ui,
+    house: &mut crate::rules::core::battlefield::HouseRules,
+    settings: Option<&mut crate::game::settings::Settings>,
+) {
     ui.label(tr("editor-house-rules-the-texts-by-default"));
-    let house = &mut def.house_rules;
     ui.checkbox(&mut house.flanking, tr("editor-flanking-2-004-417"));
     ui.checkbox(&mut house.massive_damage, tr("editor-massive-damage-50-from-one-attack"));
     ui.checkbox(&mut house.confirm_criticals, tr("editor-threats-confirmed-by-a-second-roll"));
@@ -463,6 +453,24 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor, settings: Option<&mut crate::ga
             }
         });
     }
+}
+
+/// The level's own fields: name, description, size, scale, sides.
+fn level(ui: &mut egui::Ui, editor: &mut Editor, settings: Option<&mut crate::game::settings::Settings>) {
+    ui.heading(tr("editor-level"));
+    let mut def = editor.draft.def.clone();
+    let before = def.clone();
+    ui.label(tr("editor-name"));
+    ui.text_edit_singleline(&mut def.name);
+    ui.label(tr("editor-description-shown-in-the-menu"));
+    ui.add(egui::TextEdit::multiline(&mut def.description).desired_rows(2));
+    ui.horizontal(|ui| {
+        ui.label(tr("editor-scale"));
+        use crate::rules::core::altitude::Scale;
+        ui.selectable_value(&mut def.scale, Scale::Normal, tr("editor-normal-1-5-m"));
+        ui.selectable_value(&mut def.scale, Scale::Chase, tr("editor-chase-9-m-004-650"));
+    });
+    house_rules(ui, &mut def.house_rules, settings);
     ui.label(tr("editor-sides"));
     let used: Vec<String> = def.creatures.iter().map(|c| c.faction.clone()).collect();
     let mut remove = None;
