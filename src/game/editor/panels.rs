@@ -8,6 +8,7 @@ use super::{Confirm, EDGES, EditRequest, Editor, EditorContent, Shape, TERRAINS,
 use crate::data::draft::{Layer, LineOf};
 use crate::data::level::{Control, FactionDef};
 use crate::locale::tr;
+use crate::rules::core::battlefield::HouseRules;
 use crate::rules::core::creature::Condition;
 use crate::rules::core::geometry::Direction;
 use crate::tr;
@@ -84,7 +85,13 @@ pub(super) fn draw(
             ui.separator();
             inspector(ui, &mut editor, &content.0);
             ui.separator();
-            level(ui, &mut editor, settings.as_deref_mut());
+            // Read without marking the settings changed, written only when the player makes a new default.
+            let default = settings.as_ref().map(|s| s.house_rules);
+            if let Some(chosen) = level(ui, &mut editor, default)
+                && let Some(settings) = settings.as_mut()
+            {
+                settings.house_rules = chosen;
+            }
         });
     });
     questions(ctx, &mut editor, &mut asked);
@@ -428,11 +435,8 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Cont
 }
 
 /// The level's house rules, and the player's default kept in the settings: new levels start with it.
-fn house_rules(
-    ui: &mut egui::Ui,
-    house: &mut crate::rules::core::battlefield::HouseRules,
-    settings: Option<&mut crate::game::settings::Settings>,
-) {
+/// Returns the house rules made the new default, if the player made them so.
+fn house_rules(ui: &mut egui::Ui, house: &mut HouseRules, default: Option<HouseRules>) -> Option<HouseRules> {
     ui.label(tr("editor-house-rules-the-texts-by-default"));
     ui.checkbox(&mut house.flanking, tr("editor-flanking-2-004-417"));
     ui.checkbox(&mut house.massive_damage, tr("editor-massive-damage-50-from-one-attack"));
@@ -442,21 +446,23 @@ fn house_rules(
         ui.label(tr("editor-attacks-of-opportunity-a-round"));
     });
     // The player's default, kept in the settings: new levels start with it.
-    if let Some(settings) = settings {
-        let differ = settings.house_rules != *house;
-        ui.horizontal(|ui| {
-            if ui.add_enabled(differ, egui::Button::new(tr("editor-use-my-default-house-rules"))).clicked() {
-                *house = settings.house_rules;
-            }
-            if ui.add_enabled(differ, egui::Button::new(tr("editor-make-these-my-default"))).clicked() {
-                settings.house_rules = *house;
-            }
-        });
-    }
+    let default = default?;
+    let differ = default != *house;
+    let mut chosen = None;
+    ui.horizontal(|ui| {
+        if ui.add_enabled(differ, egui::Button::new(tr("editor-use-my-default-house-rules"))).clicked() {
+            *house = default;
+        }
+        if ui.add_enabled(differ, egui::Button::new(tr("editor-make-these-my-default"))).clicked() {
+            chosen = Some(*house);
+        }
+    });
+    chosen
 }
 
 /// The level's own fields: name, description, size, scale, sides.
-fn level(ui: &mut egui::Ui, editor: &mut Editor, settings: Option<&mut crate::game::settings::Settings>) {
+/// Returns the house rules made the player's new default, if they were.
+fn level(ui: &mut egui::Ui, editor: &mut Editor, default: Option<HouseRules>) -> Option<HouseRules> {
     ui.heading(tr("editor-level"));
     let mut def = editor.draft.def.clone();
     let before = def.clone();
@@ -470,7 +476,7 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor, settings: Option<&mut crate::ga
         ui.selectable_value(&mut def.scale, Scale::Normal, tr("editor-normal-1-5-m"));
         ui.selectable_value(&mut def.scale, Scale::Chase, tr("editor-chase-9-m-004-650"));
     });
-    house_rules(ui, &mut def.house_rules, settings);
+    let chosen = house_rules(ui, &mut def.house_rules, default);
     ui.label(tr("editor-sides"));
     let used: Vec<String> = def.creatures.iter().map(|c| c.faction.clone()).collect();
     let mut remove = None;
@@ -542,6 +548,7 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor, settings: Option<&mut crate::ga
         }
     });
     ui.data_mut(|d| d.insert_temp(id, size));
+    chosen
 }
 
 /// The questions that guard unsaved edits, and the offer to reload a file changed on disk.
