@@ -103,7 +103,13 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
         let conditions = Conditions(starting_conditions(spec));
         world.entity_mut(entity).insert(crate::rules::turns::Fall::at_start(&conditions));
         if s.speed.fly.is_some() {
-            world.entity_mut(entity).insert(crate::rules::aerial::flying::Flight::default());
+            // Aloft, it may begin hovering, or with the speed it flew at before the battle (004:708, 004:827).
+            let flight = crate::rules::aerial::flying::Flight {
+                hovering: spec.hovering,
+                speed_m: spec.flying_m,
+                ..Default::default()
+            };
+            world.entity_mut(entity).insert(flight);
         }
         if spec.lurking {
             world.entity_mut(entity).insert(crate::rules::core::creature::Lurking);

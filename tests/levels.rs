@@ -241,6 +241,41 @@ fn a_chase_level_takes_bands_and_shares_squares() {
     assert!(chase.creatures.iter().any(|c| c.id.0 == "dragon" && c.altitude == 4));
 }
 
+/// A flier may begin hovering or with the speed it flew at before the battle (004:708, 004:827): only aloft,
+/// only a flier, hovering only with perfect or good manoeuvrability or the Hover feat, a flight within a
+/// double move, not both. The good ones spawn with that flight.
+#[test]
+fn a_starting_flight_is_checked_where_it_is_written() {
+    let (path, text) = fixture("bad_flight_level.ron");
+    let problems = check_level(&path, &text, &content()).expect_err("the level is broken");
+    let lines: Vec<String> = problems.0.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
+    let at = |line: usize, words: &str| problems.0.iter().any(|d| d.line == line && d.message.contains(words));
+    assert!(
+        at(10, "cannot hover with average manoeuvrability: perfect or good, or the Hover feat (004:708)"),
+        "{lines:?}"
+    );
+    assert!(at(11, "on the ground it neither hovers nor flies"), "{lines:?}");
+    assert!(at(12, "it has no fly speed"), "{lines:?}");
+    assert!(at(13, "from 0 to 48 (a double move), not 49.5"), "{lines:?}");
+    assert!(at(14, "a flier that hovers flew no distance"), "{lines:?}");
+    assert_eq!(problems.0.len(), 5, "{lines:?}");
+    let good: String = text
+        .lines()
+        .filter(|l| !["stiff", "low", "orc", "fast", "both"].iter().any(|id| l.contains(&format!("\"{id}\""))))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let level = check_level(&path, &good, &content()).unwrap_or_else(|e| panic!("{e}"));
+    let mut app = estoc::encounter::headless_app();
+    estoc::encounter::spawn_encounter(app.world_mut(), &level, 1, &[]);
+    let world = app.world_mut();
+    let mut flights =
+        world.query::<(&estoc::rules::core::creature::CreatureId, &estoc::rules::aerial::flying::Flight)>();
+    let mut seen: Vec<(String, bool, f32)> =
+        flights.iter(world).map(|(id, f)| (id.0.clone(), f.hovering, f.speed_m)).collect();
+    seen.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(seen, [("griffon".to_string(), false, 24.0), ("wasp".to_string(), true, 0.0)]);
+}
+
 /// Riding mistakes are each reported where they are written: a mount with two riders and more than its
 /// seat, a mount not in the level, a rider given a square of its own, a creature riding a foe, one riding
 /// a rider, one with no square at all, a rider given the saddle its mount should wear. A good level puts

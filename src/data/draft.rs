@@ -314,6 +314,8 @@ impl Draft {
             heading: Some(heading),
             altitude_m: 0.0,
             band: None,
+            hovering: false,
+            flying_m: 0.0,
             aware_of: None,
             lurking: false,
             overrides: Default::default(),

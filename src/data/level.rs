@@ -11,7 +11,7 @@ use super::content::{Content, Stats, TemplateOverrides};
 use super::diagnostics::{Diagnostic, Diagnostics, Source, read_file};
 use crate::rules::core::altitude::{HIGHEST_BAND, Scale};
 use crate::rules::core::battlefield::{Battlefield, EdgeFeature, HouseRules, Terrain};
-use crate::rules::core::creature::{Condition, CreatureId, footprint_at};
+use crate::rules::core::creature::{Condition, CreatureId, Maneuverability, footprint_at};
 use crate::rules::core::geometry::{Direction, Edge, Square};
 
 /// The largest map side accepted, in squares: a larger map is refused before anything is allocated.
@@ -94,6 +94,13 @@ pub struct PlacementDef {
     /// Altitude band at chase scale, 0 (the ground) to 6 (004:788-797), instead of `altitude_m`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<u8>,
+    /// A flier aloft hovering as the battle begins: flying on from a hover costs it a move action (004:708).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hovering: bool,
+    /// Metres a flier aloft flew in the round before the battle: its speed until it flies (what a collision
+    /// reads, 004:827); none if it hovered or was still.
+    #[serde(default, skip_serializing_if = "is_zero_f32")]
+    pub flying_m: f32,
     /// The creatures it knows of at the start; absent: all of them (004:58-60).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aware_of: Option<Vec<String>>,
@@ -226,6 +233,10 @@ pub struct CreatureSpec {
     pub rides: Option<(CreatureId, bool)>,
     /// It wears a military saddle (004:482).
     pub military_saddle: bool,
+    /// Aloft, it hovers as the battle begins (004:708).
+    pub hovering: bool,
+    /// Aloft, the metres it flew in the round before the battle (004:827).
+    pub flying_m: f32,
 }
 
 /// A checked level: a legal starting position for a fight.
@@ -566,6 +577,10 @@ fn place_creature<'a>(
         }
         (Some(square), None, _) => (square, altitude),
     };
+    if let Some(problem) = starting_flight(placement, &stats, altitude) {
+        problems.push(source.error(at(problem.0), format!("creature {who:?}: {}", problem.1)));
+        return None;
+    }
     let space = footprint_at(def.scale, placed_at, stats.size);
     if space.squares().any(|s| !field.contains(s)) {
         problems.push(source.error(
@@ -660,7 +675,46 @@ fn place_creature<'a>(
         conditions: placement.conditions.clone(),
         rides: placement.rides.as_ref().map(|m| (CreatureId(m.clone()), placement.passenger)),
         military_saddle: placement.military_saddle,
+        hovering: placement.hovering,
+        flying_m: placement.flying_m,
     })
+}
+
+/// What is wrong with the flight a creature is given as the battle begins, with the field that says it: only
+/// a flier aloft hovers or flies, not both at once; hovering needs perfect or good manoeuvrability or the
+/// Hover feat (004:708); a flight before the battle is a multiple of 1.5 m within a double move (our ruling).
+fn starting_flight(placement: &PlacementDef, stats: &Stats, altitude: i32) -> Option<(&'static str, String)> {
+    let field = if placement.hovering { "hovering:" } else { "flying_m:" };
+    if !placement.hovering && placement.flying_m == 0.0 {
+        return None;
+    }
+    let Some(wings) = stats.speed.fly else { return Some((field, "it has no fly speed".into())) };
+    if placement.rides.is_some() {
+        return Some((field, "a rider flies with its mount: give the mount its flight".into()));
+    }
+    if altitude == 0 {
+        return Some((field, "on the ground it neither hovers nor flies: give it an altitude".into()));
+    }
+    if placement.hovering && placement.flying_m != 0.0 {
+        return Some(("flying_m:", "a flier that hovers flew no distance (004:827)".into()));
+    }
+    let nimble = matches!(wings.maneuverability, Maneuverability::Perfect | Maneuverability::Good);
+    if placement.hovering && !nimble && !stats.feats.has(crate::rules::core::creature::Feat::Hover) {
+        let class = format!("{:?}", wings.maneuverability).to_lowercase();
+        return Some((
+            field,
+            format!("it cannot hover with {class} manoeuvrability: perfect or good, or the Hover feat (004:708)"),
+        ));
+    }
+    let most = 2.0 * wings.squares as f32 * 1.5;
+    let whole = (placement.flying_m / 1.5).fract() == 0.0;
+    if !placement.flying_m.is_finite() || placement.flying_m < 0.0 || placement.flying_m > most || !whole {
+        return Some((
+            field,
+            format!("flying_m is a multiple of 1.5 m from 0 to {most} (a double move), not {}", placement.flying_m),
+        ));
+    }
+    None
 }
 
 /// Two creatures may share squares only when both are smaller than a square (000:148-151); at chase scale

@@ -394,6 +394,33 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Cont
     let before = p.clone();
     fields(ui, &mut p, &before.id, &editor.draft, content);
     ui.checkbox(&mut p.lurking, tr("editor-lying-in-wait"));
+    // A flier aloft may begin hovering (004:708) or with the speed it flew at before the battle (004:827).
+    let aloft = (p.altitude_m > 0.0 || p.band.is_some()) && p.rides.is_none();
+    if aloft {
+        ui.checkbox(&mut p.hovering, tr("editor-hovering"));
+        if !p.hovering {
+            ui.horizontal(|ui| {
+                ui.add(egui::DragValue::new(&mut p.flying_m).speed(0.5).range(0.0..=300.0));
+                ui.label(tr("editor-flying-m"));
+            });
+            p.flying_m = (p.flying_m / 1.5).round() * 1.5;
+        }
+    }
+    if !aloft || p.hovering {
+        p.flying_m = 0.0;
+    }
+    p.hovering &= aloft;
+    // A rider directs its mount or sits behind as a passenger (004:655); a military saddle goes on the mount
+    // itself (004:482).
+    if p.rides.is_some() {
+        ui.checkbox(&mut p.passenger, tr("editor-passenger"));
+    } else {
+        p.passenger = false;
+        let ridden = editor.draft.def.creatures.iter().any(|c| c.rides.as_ref() == Some(&p.id));
+        if ridden || p.military_saddle {
+            ui.checkbox(&mut p.military_saddle, tr("editor-military-saddle"));
+        }
+    }
     for (condition, name) in CONDITIONS {
         let mut on = p.conditions.contains(&condition);
         if ui.checkbox(&mut on, tr(name)).changed() {
