@@ -351,7 +351,9 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return step;
     }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
-    let two_hands = crate::rules::attack::holds_off_hand(&armament) && !archer;
+    let two_hands =
+        world.get::<Feats>(creature).is_some_and(|f| crate::rules::attack::fights_with_two_weapons(&armament, f))
+            && !archer;
     let attack = |target, weapon, full, power| Command::Attack {
         creature: me.id.clone(),
         target,

@@ -73,6 +73,9 @@ pub struct WeaponDef {
     /// A lance: double damage on a mounted charge (004:460, 004:478).
     #[serde(default)]
     pub lance: bool,
+    /// A double weapon: its other head strikes as an off-hand weapon in a full attack (004:471).
+    #[serde(default)]
+    pub double: bool,
     /// A poison its blow delivers (004:28; the d20 injury poison).
     #[serde(default)]
     pub poison: Option<crate::rules::core::creature::Poison>,
@@ -123,6 +126,7 @@ impl WeaponDef {
             reload: self.reload,
             unloaded: false,
             lance: self.lance,
+            double: self.double,
             poison: self.poison,
         }
     }

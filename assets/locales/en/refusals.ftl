@@ -314,3 +314,5 @@ refusal-fills-space = a creature that fills its space is in {$square}
 refusal-hampered = {$square} is hampered (difficult, obstructed, dark or squeezed): no running, charging or 5-foot step there
 refusal-cannot-stop = cannot end the move in {$square}: {$what}
 refusal-no-creature-named = there is no creature {$id}
+refusal-no-light-weapon-put-away = it carries no light weapon put away
+refusal-no-hand-to-draw = its hands are full: no hand to draw a weapon

@@ -314,3 +314,5 @@ refusal-fills-space = une créature qui remplit son espace occupe {$square}
 refusal-hampered = {$square} est une case gênante (difficile, obstruée, obscure ou étroite) : ni course, ni charge, ni pas de placement
 refusal-cannot-stop = impossible de finir le déplacement en {$square} : {$what}
 refusal-no-creature-named = il n'y a pas de créature {$id}
+refusal-no-light-weapon-put-away = il ne porte aucune arme légère rangée
+refusal-no-hand-to-draw = ses mains sont prises : aucune main pour dégainer une arme

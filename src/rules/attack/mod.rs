@@ -112,14 +112,21 @@ pub fn plan_off_hand(
         return Err(Refusal::new("no fighting with two weapons in a grapple", "004:594"));
     }
     reins_in_hand(order, attacker, &main.weapon, true)?;
-    let off = attacker
-        .armament
-        .0
-        .iter()
-        .find(|w| w.off_hand && !is_ranged(w) && w.name != main.weapon.name)
-        .ok_or_else(|| Refusal::new(format!("{} holds no weapon in its off hand", attacker.id), "004:462"))?;
+    // A double weapon's other head is the off-hand weapon (004:471).
+    let double = main.weapon.double && !is_ranged(&main.weapon);
+    let off = if double {
+        main.weapon.name.clone()
+    } else {
+        attacker
+            .armament
+            .0
+            .iter()
+            .find(|w| w.off_hand && !is_ranged(w) && w.name != main.weapon.name)
+            .map(|w| w.name.clone())
+            .ok_or_else(|| Refusal::new(format!("{} holds no weapon in its off hand", attacker.id), "004:462"))?
+    };
     let request = AttackRequest {
-        weapon: Some(off.name.as_str()),
+        weapon: Some(off.as_str()),
         full: true,
         paid: true,
         defensively: like.defensively,
@@ -129,11 +136,36 @@ pub fn plan_off_hand(
         ..default()
     };
     let mut off_plan = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    if double {
+        // Each head held as in one hand: the main head's Str x1, the other's x0.5 in the off hand, Power
+        // Attack as a one-handed and a light weapon (our ruling, docs/rulings.md).
+        held_as(main, attacker.abilities, Handling::OneHanded, false);
+        held_as(&mut off_plan, attacker.abilities, Handling::Light, true);
+    }
     let light = off_plan.weapon.handling == Handling::Light || off_plan.weapon.unarmed;
     let (main_penalty, off_penalty) = two_weapon_penalties(light, attacker.feats.has(Feat::TwoWeaponFighting));
     main.modifiers.push(Modifier::new(main_penalty, "two weapons, main hand (004:467-470)"));
     off_plan.modifiers.push(Modifier::new(off_penalty, "two weapons, off hand (004:467-470)"));
     Ok(off_plan)
+}
+
+/// `plan`'s weapon held as `handling`, in the off hand or not: its Strength term (004:24-26) and its Power
+/// Attack damage written again.
+fn held_as(plan: &mut AttackPlan, abilities: &Abilities, handling: Handling, off_hand: bool) {
+    plan.weapon.handling = handling;
+    plan.weapon.off_hand = off_hand;
+    plan.damage_modifiers.retain(|m| !m.source.starts_with("Str"));
+    if let Some(strength) = strength_to_damage(abilities, &plan.weapon) {
+        plan.damage_modifiers.insert(0, strength);
+    }
+    let traded = plan.modifiers.iter().find(|m| m.source == "Power Attack").map(|m| -m.value);
+    if let Some(n) = traded {
+        plan.damage_modifiers.retain(|m| m.source != "Power Attack");
+        let damage = if handling == Handling::Light { 0 } else { n };
+        if damage != 0 {
+            plan.damage_modifiers.push(Modifier::new(damage, "Power Attack"));
+        }
+    }
 }
 
 /// What a grapple leaves of an attack (004:594, 004:613-614): a grappler strikes only those it grapples,
@@ -165,9 +197,11 @@ pub fn in_a_grapple(
     Ok(())
 }
 
-/// Whether a creature holds a melee weapon in its off hand, for a full attack with two weapons.
-pub fn holds_off_hand(armament: &Armament) -> bool {
-    armament.ready().any(|w| w.off_hand && !is_ranged(w))
+/// Whether a creature's full attack strikes with two weapons (004:462): it holds a melee weapon in its off
+/// hand, or a double weapon (004:471) and has Two-Weapon Fighting (without the feat the other head's -4/-8
+/// is seldom worth it: our ruling, docs/rulings.md). The bar, the previews and the AI ask the same.
+pub fn fights_with_two_weapons(armament: &Armament, feats: &Feats) -> bool {
+    armament.ready().any(|w| !is_ranged(w) && (w.off_hand || (w.double && feats.has(Feat::TwoWeaponFighting))))
 }
 
 /// The penalties of fighting with two weapons, main hand then off hand (004:467-470): -6/-10, a light

@@ -166,6 +166,7 @@ mod tests {
             reload: None,
             unloaded: false,
             lance: false,
+            double: false,
             poison: None,
         }
     }

@@ -488,6 +488,10 @@ pub struct Weapon {
     /// A poison its blow delivers (004:28): see [`Poison`].
     #[serde(default)]
     pub poison: Option<Poison>,
+    /// A double weapon: held in both hands, its other head strikes as an off-hand weapon in a full attack,
+    /// as a light one (004:471).
+    #[serde(default)]
+    pub double: bool,
     /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:676).
     #[serde(default)]
     pub tail: bool,

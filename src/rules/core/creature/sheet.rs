@@ -503,6 +503,7 @@ mod tests {
             reload: None,
             unloaded: false,
             lance: false,
+            double: false,
             poison: None,
         }
     }
