@@ -352,7 +352,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
     let two_hands =
-        world.get::<Feats>(creature).is_some_and(|f| crate::rules::attack::fights_with_two_weapons(&armament, f))
+        world.get::<Feats>(creature).is_some_and(|f| crate::rules::attack::fights_with_two_weapons(&armament, f, None))
             && !archer;
     let attack = |target, weapon, full, power| Command::Attack {
         creature: me.id.clone(),
@@ -1083,8 +1083,9 @@ fn a_light_weapon_in_the_grapple(world: &mut World, creature: Entity, me: &Seen)
             blows: None,
         });
     }
+    // Drawn with the move action only if the standard action is left to stab with after it: a whole turn.
     let budget = world.get::<crate::rules::turns::ActionBudget>(creature).copied().unwrap_or_default();
-    if budget.check(ActionKind::Standard).is_err() {
+    if budget.check(ActionKind::FullRound).is_err() {
         return None;
     }
     let draw = crate::preview::grapple_preview(world, creature, None, GrappleMove::DrawLight).ok()?;
@@ -1092,7 +1093,9 @@ fn a_light_weapon_in_the_grapple(world: &mut World, creature: Entity, me: &Seen)
     // Worth it only if the weapon, once in hand, would likely strike: asked of the rules with it in hand.
     let gear = world.get::<Armament>(creature)?.clone();
     let mut in_hand = gear.clone();
-    in_hand.0.iter_mut().filter(|w| w.name == stowed).for_each(|w| w.stowed = false);
+    if let Some(weapon) = in_hand.0.iter_mut().find(|w| w.name == stowed && w.stowed) {
+        weapon.stowed = false;
+    }
     world.entity_mut(creature).insert(in_hand);
     let request = crate::rules::attack::AttackRequest { weapon: Some(&stowed), paid: true, ..default() };
     let strikes =

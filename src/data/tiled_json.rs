@@ -94,8 +94,12 @@ fn layers(out: &mut String, holder: &Object) -> Result<(), String> {
                 attributes(out, layer, &common);
                 out.push('>');
                 properties(out, layer, &format!("layer {name:?}"))?;
-                if let Some(source) = layer.get("image").and_then(Value::as_str).filter(|s| !s.is_empty()) {
-                    out.push_str(&format!("<image source=\"{}\"/>", escape(source)));
+                // The crate reads an image only with its size, which older JSON leaves out: then none.
+                let sized = layer.contains_key("imagewidth") && layer.contains_key("imageheight");
+                if let Some(source) = layer.get("image").and_then(Value::as_str).filter(|s| !s.is_empty() && sized) {
+                    out.push_str(&format!("<image source=\"{}\"", escape(source)));
+                    attributes_as(out, layer, &[("imagewidth", "width"), ("imageheight", "height")]);
+                    out.push_str("/>");
                 }
                 out.push_str("</imagelayer>");
             }

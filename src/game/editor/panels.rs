@@ -395,7 +395,7 @@ fn inspector(ui: &mut egui::Ui, editor: &mut Editor, content: &crate::data::Cont
     fields(ui, &mut p, &before.id, &editor.draft, content);
     ui.checkbox(&mut p.lurking, tr("editor-lying-in-wait"));
     // A flier aloft may begin hovering (004:708) or with the speed it flew at before the battle (004:827).
-    let aloft = (p.altitude_m > 0.0 || p.band.is_some()) && p.rides.is_none();
+    let aloft = (p.altitude_m > 0.0 || p.band.is_some_and(|b| b > 0)) && p.rides.is_none();
     if aloft {
         ui.checkbox(&mut p.hovering, tr("editor-hovering"));
         if !p.hovering {

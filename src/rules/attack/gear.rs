@@ -414,7 +414,6 @@ pub fn in_hand_to_disarm(weapon: &Weapon) -> bool {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Disarmed;
 
-/// A disarmed creature holding a weapon again (taken in hand, picked up, drawn) is disarmed no more.
 /// A light weapon drawn by a won grapple check (004:599), the move action paid by the grapple: in hand now
 /// if its hands are free for it, or why not.
 pub fn draw_in_a_grapple(world: &mut World, creature: Entity, weapon: &str) {
@@ -429,6 +428,7 @@ pub fn draw_in_a_grapple(world: &mut World, creature: Entity, weapon: &str) {
     world.write_message(Fact::Drew { creature: id, weapon: weapon.to_string(), free: false });
 }
 
+/// A disarmed creature holding a weapon again (taken in hand, picked up, drawn) is disarmed no more.
 fn armed_again(world: &mut World, creature: Entity) {
     if world.get::<Armament>(creature).is_some_and(|a| a.0.iter().any(in_hand_to_disarm)) {
         world.entity_mut(creature).remove::<Disarmed>();

@@ -112,19 +112,21 @@ pub fn plan_off_hand(
         return Err(Refusal::new("no fighting with two weapons in a grapple", "004:594"));
     }
     reins_in_hand(order, attacker, &main.weapon, true)?;
-    // A double weapon's other head is the off-hand weapon (004:471).
+    // A double weapon's other head is the off-hand weapon (004:471); a thrown weapon's, one thrown from the
+    // other hand (004:472).
     let double = main.weapon.double && !is_ranged(&main.weapon);
+    let thrown = is_thrown(&main.weapon);
     let off = if double {
-        main.weapon.name.clone()
+        main.weapon.clone()
     } else {
         attacker
             .armament
-            .0
-            .iter()
-            .find(|w| w.off_hand && !is_ranged(w) && w.name != main.weapon.name)
-            .map(|w| w.name.clone())
+            .ready()
+            .find(|w| w.off_hand && pairs_with(&main.weapon, w))
+            .cloned()
             .ok_or_else(|| Refusal::new(format!("{} holds no weapon in its off hand", attacker.id), "004:462"))?
     };
+    let off = off.name.clone();
     let request = AttackRequest {
         weapon: Some(off.as_str()),
         full: true,
@@ -136,6 +138,11 @@ pub fn plan_off_hand(
         ..default()
     };
     let mut off_plan = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
+    if thrown {
+        // Found by name, the plan may have taken the main hand's like weapon: this one is the off hand's.
+        let handling = off_plan.weapon.handling;
+        held_as(&mut off_plan, attacker.abilities, handling, true);
+    }
     if double {
         // Each head held as in one hand: the main head's Str x1, the other's x0.5 in the off hand, Power
         // Attack as a one-handed and a light weapon (our ruling, docs/rulings.md).
@@ -197,11 +204,25 @@ pub fn in_a_grapple(
     Ok(())
 }
 
-/// Whether a creature's full attack strikes with two weapons (004:462): it holds a melee weapon in its off
-/// hand, or a double weapon (004:471) and has Two-Weapon Fighting (without the feat the other head's -4/-8
-/// is seldom worth it: our ruling, docs/rulings.md). The bar, the previews and the AI ask the same.
-pub fn fights_with_two_weapons(armament: &Armament, feats: &Feats) -> bool {
-    armament.ready().any(|w| !is_ranged(w) && (w.off_hand || (w.double && feats.has(Feat::TwoWeaponFighting))))
+/// Whether a creature's full attack with `main` (its first weapon ready if none is named) strikes with two
+/// weapons (004:462): it holds a weapon in its off hand that pairs with it ([`pairs_with`]), or `main` is a
+/// double weapon (004:471) and it has Two-Weapon Fighting (without the feat the other head's -4/-8 is seldom
+/// worth it: our ruling, docs/rulings.md). The bar, the previews and the AI ask the same.
+pub fn fights_with_two_weapons(armament: &Armament, feats: &Feats, main: Option<&str>) -> bool {
+    let Some(main) = armament.ready().find(|w| main.is_none_or(|m| w.name == m)) else { return false };
+    (main.double && !is_ranged(main) && feats.has(Feat::TwoWeaponFighting))
+        || armament.ready().any(|w| w.off_hand && !std::ptr::eq(w, main) && pairs_with(main, w))
+}
+
+/// Whether `off`, in the off hand, strikes beside `main` in a full attack with two weapons: melee beside
+/// melee (004:462), thrown beside thrown (004:472: « une arme de jet dans chaque main »).
+pub fn pairs_with(main: &Weapon, off: &Weapon) -> bool {
+    if is_thrown(main) { is_thrown(off) } else { !is_ranged(off) && off.name != main.name }
+}
+
+/// A weapon thrown by hand (not a splash weapon, which has its own rules, 004:528).
+fn is_thrown(weapon: &Weapon) -> bool {
+    matches!(weapon.delivery, Delivery::Thrown { .. }) && weapon.splash.is_none()
 }
 
 /// The penalties of fighting with two weapons, main hand then off hand (004:467-470): -6/-10, a light
@@ -471,6 +492,8 @@ pub struct Combatant {
     pub feinted: Option<&'static Feinted>,
     /// The grapple it is in (004:576-618).
     pub grapple: Option<&'static crate::rules::core::creature::Grapple>,
+    /// Its shield, which takes a hand unless strapped (004:127, 004:221).
+    pub shield: Option<&'static crate::rules::core::creature::Shield>,
     /// The mount it rides, if any.
     pub riding: Option<&'static crate::rules::core::creature::Riding>,
     /// Its last move's action and round: its rider's attacks read it (004:477, 004:479).

@@ -57,10 +57,12 @@ pub fn ready_for_battle(armament: &mut Armament, shield: Option<&Shield>) {
 
 /// Whether `name` can be drawn now: a weapon it carries put away, with hands enough free for it (004:218).
 pub fn check_draw<'a>(armament: &'a Armament, shield: Option<&Shield>, name: &str) -> Result<&'a Weapon, Refusal> {
+    // One of that name put away, if it holds another already.
     let weapon = armament
         .0
         .iter()
-        .find(|w| w.name == name)
+        .find(|w| w.name == name && w.stowed)
+        .or_else(|| armament.0.iter().find(|w| w.name == name))
         .ok_or_else(|| Refusal::new(format!("it carries no {name}"), "004:218"))?;
     if !weapon.stowed {
         return Err(Refusal::new(format!("the {name} is already in hand"), "004:218"));

@@ -424,7 +424,7 @@ pub fn plan_hold(
         GrappleMove::DrawLight if light_weapon_to_draw(a).is_none() => {
             return Err(Refusal::new("it carries no light weapon put away", "004:599"));
         }
-        GrappleMove::DrawLight if crate::rules::core::gear::hands_free(a.armament, None) == 0 => {
+        GrappleMove::DrawLight if crate::rules::core::gear::hands_free(a.armament, a.shield) == 0 => {
             return Err(Refusal::new("its hands are full: no hand to draw a weapon", "004:599"));
         }
         _ => {}
