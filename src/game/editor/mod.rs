@@ -140,6 +140,11 @@ pub struct Editor {
     pub history: EditHistory,
     /// The text on disk when last opened or saved (`None`: never saved).
     saved: Option<String>,
+    /// Whether the draft differed from `saved`, worked out for a generation of the draft and of `saved`:
+    /// the panels ask every frame, and writing the draft's text each time is the editor's costliest work.
+    dirty_seen: std::sync::Mutex<Option<(u64, u64, bool)>>,
+    /// Counts the changes of `saved`.
+    saved_generation: u64,
     /// When the file on disk was last modified, as last seen.
     disk_time: Option<SystemTime>,
     /// The file changed on disk: the editor offers to reload it.
@@ -195,6 +200,8 @@ impl Editor {
             draft,
             history: EditHistory::default(),
             saved,
+            dirty_seen: std::sync::Mutex::new(None),
+            saved_generation: 0,
             disk_changed: false,
             tool: Tool::Terrain('#', Shape::Brush),
             template,
@@ -218,7 +225,16 @@ impl Editor {
 
     /// Whether the draft differs from the file on disk.
     pub fn dirty(&self) -> bool {
-        self.saved.as_deref() != Some(self.draft.text().as_str())
+        let key = (self.generation, self.saved_generation);
+        let mut seen = self.dirty_seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match *seen {
+            Some((generation, saved, dirty)) if (generation, saved) == key => dirty,
+            _ => {
+                let dirty = self.saved.as_deref() != Some(self.draft.text().as_str());
+                *seen = Some((key.0, key.1, dirty));
+                dirty
+            }
+        }
     }
 
     /// Makes one edit: the draft before it is kept for undo if `edit` changes anything.
@@ -290,6 +306,7 @@ impl Editor {
         match crate::data::draft::write_atomically(&self.path, &text) {
             Ok(()) => {
                 self.saved = Some(text);
+                self.saved_generation += 1;
                 self.disk_time = modified(&self.path);
                 self.disk_changed = false;
                 let path = self.path.display().to_string();
@@ -316,6 +333,7 @@ impl Editor {
                     true
                 });
                 self.saved = Some(text);
+                self.saved_generation += 1;
                 self.disk_time = modified(&self.path);
                 self.disk_changed = false;
                 self.status = Some((false, crate::tr!("editor-reloaded", path = self.path.display().to_string())));
@@ -978,5 +996,20 @@ mod tests {
         world.insert_resource(super::super::settings::Settings::default());
         open(&mut world, &EditRequest::New { width: 8, height: 6, path }).unwrap();
         assert!(world.resource::<Editor>().draft.def.house_rules.is_default());
+    }
+
+    #[test]
+    fn unsaved_edits_are_told_as_the_draft_and_the_file_change() {
+        let mut world = World::new();
+        world.insert_resource(NextState::<AppState>::default());
+        let path = crate::data::levels_dir().join("skirmish.ron");
+        open(&mut world, &EditRequest::Open(path)).unwrap();
+        let mut editor = world.resource_mut::<Editor>();
+        assert!(!editor.dirty(), "as on disk");
+        assert!(editor.edit(|d| d.paint(crate::rules::core::geometry::Square::new(1, 1), ':')));
+        assert!(editor.dirty(), "painted");
+        assert!(editor.dirty(), "asked again, the same answer");
+        editor.undo();
+        assert!(!editor.dirty(), "undone: as on disk again");
     }
 }
