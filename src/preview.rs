@@ -358,7 +358,8 @@ pub fn attack_preview(
     let order = world.resource::<TurnOrder>();
     let mut plan = prepare_attack(field, order, &creatures, &a, &t, request, &budget)?;
     // A full attack with a weapon in the off hand adds its blow, both at the two-weapon penalties.
-    let off_hand = if request.full && crate::rules::attack::fights_with_two_weapons(a.armament, a.feats, request.weapon)
+    let off_hand = if request.full
+        && crate::rules::attack::with_two_weapons(a.armament, a.feats, request.weapon, request.two_weapons)
     {
         Some(crate::rules::attack::plan_off_hand(field, order, &creatures, &a, &t, &mut plan, &budget, request)?)
     } else {

@@ -1999,6 +1999,39 @@ fn the_other_damage_switch_previews_and_strikes_to_subdue() {
     assert!(matches!(&step, Command::Attack { nonlethal: true, .. }), "{step:?}");
 }
 
+/// Two weapons or one from the bar (`Shift+W`, 004:462, 004:471): the novice's quarterstaff is a double
+/// weapon, but without Two-Weapon Fighting its full attack strikes with one head; the switch adds the other
+/// head's blow at -4/-8 to the preview and to the click's full attack.
+#[test]
+fn the_two_weapons_switch_adds_the_other_heads_blow() {
+    use estoc::game::state::{Choice, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/double_weapon.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    let novice = entity(&app, "novice");
+    pass_turns_until(&mut app, novice);
+    app.world_mut().resource_mut::<Choice>().mode = Mode::FullAttack;
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 3));
+    app.update();
+    let blows = |app: &App| {
+        let previews = app.world().resource::<Previews>();
+        previews.attack.as_ref().expect("a preview").as_ref().expect("the orc in reach").chances.len()
+    };
+    assert_eq!(blows(&app), 1, "one head without the feat");
+    let step = clicked(&mut app, Square::new(3, 3)).expect("an attack");
+    assert!(matches!(&step, Command::Attack { full: true, two_weapons: false, .. }), "{step:?}");
+    estoc::game::weapons::switch_two_weapons(app.world_mut());
+    assert_eq!(app.world().resource::<Choice>().two_weapons, Some(true));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 2));
+    app.update();
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(3, 3));
+    app.update();
+    assert_eq!(blows(&app), 2, "both heads");
+    let step = clicked(&mut app, Square::new(3, 3)).expect("an attack");
+    assert!(matches!(&step, Command::Attack { full: true, two_weapons: true, .. }), "{step:?}");
+}
+
 /// The breath's preview gives each creature covered its chance to save, cover's +2 included (004:402): DC 19,
 /// Reflex +1, 15% in the open (18 or better), 25% behind the low wall (16 or better); the rules roll the same
 /// (scenario `breath_cover`).

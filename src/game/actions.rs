@@ -678,6 +678,7 @@ pub(super) fn keys(world: &mut World) {
                     choice.tumble = !choice.tumble;
                 }
                 KeyCode::KeyA => super::weapons::next_power(world),
+                KeyCode::KeyW => super::weapons::switch_two_weapons(world),
                 KeyCode::KeyG => {
                     let draw = BarKind::GrappleNow(GrappleMove::DrawLight);
                     press(world, draw, crate::locale::tr("bar-draw-light-weapon"));

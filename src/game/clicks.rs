@@ -94,7 +94,7 @@ fn step_on_foe(
             // A full attack uses the off-hand weapon too when the creature holds one (004:462).
             two_weapons: mode == Mode::FullAttack
                 && world.get::<Armament>(me).zip(world.get::<Feats>(me)).is_some_and(|(a, f)| {
-                    crate::rules::attack::fights_with_two_weapons(a, f, choice.weapon.as_deref())
+                    crate::rules::attack::with_two_weapons(a, f, choice.weapon.as_deref(), choice.two_weapons)
                 }),
             // One blow a click: after the first the player may give up the rest to move (004:232).
             blows: (mode == Mode::FullAttack).then_some(1),

@@ -73,6 +73,8 @@ pub struct HudView {
     other_damage: bool,
     /// Moves tumble (000:78-79).
     tumble: bool,
+    /// Whether a full attack strikes with two weapons, if the creature commanded could (004:462, 004:471-472).
+    two_weapons: Option<bool>,
     /// Power Attack's amount, and whether the creature commanded has the feat.
     power: (u32, bool),
     /// What the weapon rows were worked out for: the steps played, the turn, the weapon chosen.
@@ -195,6 +197,12 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 clicks.0.push(HudClick::Power);
             }
         }
+        if let Some(two) = view.two_weapons {
+            let button = egui::Button::new(tr("gear-two-weapons")).selected(two);
+            if ui.add(button).on_hover_text(tr("gear-two-weapons-hover")).clicked() {
+                clicks.0.push(HudClick::TwoWeapons);
+            }
+        }
         let button = egui::Button::new(tr("gear-tumble")).selected(view.tumble);
         let hover = tr("gear-tumble-hover");
         if ui.add(button).on_hover_text(hover).clicked() {
@@ -264,6 +272,8 @@ pub enum HudClick {
     OtherDamage,
     /// Switch the moves to tumbles.
     Tumble,
+    /// Switch a full attack between two weapons and one.
+    TwoWeapons,
     /// The next Power Attack amount.
     Power,
     /// Strap on or loose the shield.
@@ -590,6 +600,7 @@ pub(super) fn gather(world: &mut World) {
     view.weapons_for = Some(key);
     view.other_damage = world.resource::<Choice>().other_damage;
     view.tumble = world.resource::<Choice>().tumble;
+    view.two_weapons = super::weapons::two_weapons_now(world);
     let feat = super::turn::human_turn(world)
         .is_some_and(|me| world.get::<Feats>(me).is_some_and(|f| f.has(Feat::PowerAttack)));
     view.power = (world.resource::<Choice>().power, feat);
@@ -2259,6 +2270,7 @@ pub(super) fn apply_clicks(world: &mut World) {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.tumble = !choice.tumble;
             }
+            HudClick::TwoWeapons => super::weapons::switch_two_weapons(world),
             HudClick::Power => super::weapons::next_power(world),
             HudClick::Language(language) => {
                 crate::locale::set_language(language);

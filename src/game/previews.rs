@@ -84,6 +84,7 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
         nonlethal: choice.other_damage,
         power: choice.power,
         paid: underway && choice.mode == Mode::FullAttack,
+        two_weapons: choice.two_weapons,
         ..default()
     }
 }

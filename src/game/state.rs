@@ -147,6 +147,9 @@ pub struct Choice {
     /// Moves tumble (000:78-79): at half speed, through foes' spaces, Tumble checks in place of attacks of
     /// opportunity.
     pub tumble: bool,
+    /// A full attack with two weapons or one (004:462, 004:471-472), as the player chose; `None`: the
+    /// default (two when it holds a weapon in its off hand, both heads of a double weapon with the feat).
+    pub two_weapons: Option<bool>,
     /// Power Attack: this much off the melee attack rolls, onto their damage (the d20 feat).
     pub power: u32,
 }

@@ -211,3 +211,21 @@ pub fn handle_chosen(world: &mut World, what: Handle) {
     let Some(name) = chosen_weapon(world, &armament) else { return };
     handle(world, &name, what);
 }
+
+/// Whether the creature commanded's full attack strikes with two weapons, if it could at all (004:462,
+/// 004:471-472): what the bar's switch shows.
+pub fn two_weapons_now(world: &World) -> Option<bool> {
+    let me = super::turn::human_turn(world)?;
+    let (armament, feats) = (world.get::<Armament>(me)?, world.get::<Feats>(me)?);
+    let choice = world.resource::<Choice>();
+    let main = choice.weapon.as_deref();
+    crate::rules::attack::could_fight_with_two_weapons(armament, main)
+        .then(|| crate::rules::attack::with_two_weapons(armament, feats, main, choice.two_weapons))
+}
+
+/// Switches the full attack between two weapons and one (`Shift+W`).
+pub fn switch_two_weapons(world: &mut World) {
+    if let Some(two) = two_weapons_now(world) {
+        world.resource_mut::<Choice>().two_weapons = Some(!two);
+    }
+}

@@ -214,6 +214,22 @@ pub fn fights_with_two_weapons(armament: &Armament, feats: &Feats, main: Option<
         || armament.ready().any(|w| w.off_hand && !std::ptr::eq(w, main) && pairs_with(main, w))
 }
 
+/// Whether a full attack with `main` could strike with two weapons at all (004:462, 004:471-472): a double
+/// weapon, or a weapon in the off hand that pairs with it. The player chooses between one and two.
+pub fn could_fight_with_two_weapons(armament: &Armament, main: Option<&str>) -> bool {
+    let Some(main) = armament.ready().find(|w| main.is_none_or(|m| w.name == m)) else { return false };
+    (main.double && !is_ranged(main))
+        || armament.ready().any(|w| w.off_hand && !std::ptr::eq(w, main) && pairs_with(main, w))
+}
+
+/// Whether a full attack strikes with two weapons: as the player chose, if it could, else the default.
+pub fn with_two_weapons(armament: &Armament, feats: &Feats, main: Option<&str>, chosen: Option<bool>) -> bool {
+    match chosen {
+        Some(two) => two && could_fight_with_two_weapons(armament, main),
+        None => fights_with_two_weapons(armament, feats, main),
+    }
+}
+
 /// Whether `off`, in the off hand, strikes beside `main` in a full attack with two weapons: melee beside
 /// melee (004:462), thrown beside thrown (004:472: « une arme de jet dans chaque main »).
 pub fn pairs_with(main: &Weapon, off: &Weapon) -> bool {
@@ -1346,6 +1362,9 @@ pub struct AttackRequest<'a> {
     pub paid: bool,
     /// A splash weapon thrown (004:528): only the splash chapter throws one.
     pub splash: bool,
+    /// The player's choice for a full attack: with two weapons or one; `None` takes
+    /// [`fights_with_two_weapons`]'s default.
+    pub two_weapons: Option<bool>,
 }
 
 /// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
@@ -1735,6 +1754,7 @@ fn prepare_attack_intent(
         readied: intent.readied,
         paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
         splash: false,
+        two_weapons: Some(intent.two_weapons),
     };
     let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
     let plan = match planned {
