@@ -250,7 +250,7 @@ gear-power-some = Power Attack -{$power} [Shift+A]
 gear-power-hover = Power Attack: each press trades one more point of the melee attack rolls for damage (twice with a two-handed weapon, none with a light one), up to the base attack bonus; the d20 feat
 gear-tumble = Tumble [Shift+T]
 gear-tumble-hover = moves tumble at half speed, through foes' spaces: a Tumble check in place of each foe's attack of opportunity (000:78-79)
-gear-two-weapons = Two weapons
+gear-two-weapons = Two weapons [Shift+W]
 gear-two-weapons-hover = A full attack strikes with the weapon in the off hand too, or a double weapon's other head (004:462-472): -6/-10, -4/-8 with a light off-hand weapon, less with Two-Weapon Fighting. Shift+W
 
 ## The level editor (src/game/editor)

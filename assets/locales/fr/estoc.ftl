@@ -250,7 +250,7 @@ gear-power-some = Attaque en puissance -{$power} [Maj+A]
 gear-power-hover = Attaque en puissance : chaque appui échange un point de plus des jets d'attaque au corps à corps contre des dégâts (le double avec une arme à deux mains, rien avec une arme légère), jusqu'au bonus de base à l'attaque ; le don du d20
 gear-tumble = Acrobaties [Maj+T]
 gear-tumble-hover = les déplacements se font en acrobatie à demi-vitesse, à travers l'espace des adversaires : un test d'Acrobaties à la place de l'attaque d'opportunité de chaque adversaire (000:78-79)
-gear-two-weapons = Deux armes
+gear-two-weapons = Deux armes [Maj+W]
 gear-two-weapons-hover = Une attaque à outrance frappe aussi avec l'arme de la main non directrice, ou l'autre tête d'une arme double (004:462-472) : -6/-10, -4/-8 avec une arme légère, moins avec Combat à deux armes. Maj+W
 
 ## L'éditeur de niveaux (src/game/editor)
