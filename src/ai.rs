@@ -1064,24 +1064,13 @@ fn a_light_weapon_in_the_grapple(world: &mut World, creature: Entity, me: &Seen)
     let foe = world.get::<Grapple>(creature).and_then(|g| g.with.first().copied())?;
     let foe_id = world.get::<CreatureId>(foe).cloned()?;
     let held = world.get::<Armament>(creature).and_then(|a| {
-        a.ready().find(|w| w.handling == Handling::Light && !w.natural && !w.unarmed).map(|w| w.name.clone())
+        a.ready().find(|w| crate::rules::special::grapple::is_light_manufactured(w)).map(|w| w.name.clone())
     });
     if let Some(weapon) = held {
         let request = crate::rules::attack::AttackRequest { weapon: Some(&weapon), ..default() };
         let likely =
             attack_preview(world, creature, foe, request).is_ok_and(|p| p.chances.first().is_some_and(|c| *c >= 0.4));
-        return likely.then(|| Command::Attack {
-            creature: me.id.clone(),
-            target: foe_id,
-            weapon: Some(weapon),
-            defensively: false,
-            full: false,
-            lethal: false,
-            nonlethal: false,
-            power: 0,
-            two_weapons: false,
-            blows: None,
-        });
+        return likely.then(|| Command::attack(me.id.clone(), foe_id, Some(weapon)));
     }
     // Drawn with the move action only if the standard action is left to stab with after it: a whole turn.
     let budget = world.get::<crate::rules::turns::ActionBudget>(creature).copied().unwrap_or_default();

@@ -63,58 +63,47 @@ fn layers(out: &mut String, holder: &Object) -> Result<(), String> {
         let layer = layer.as_object().ok_or("a layer that is not a JSON object")?;
         let name = layer.get("name").and_then(Value::as_str).unwrap_or_default();
         let here = |message: &str| format!("layer {name:?}: {message}");
-        let common = ["id", "name", "class", "opacity", "visible", "tintcolor", "offsetx", "offsety"];
-        match layer.get("type").and_then(Value::as_str).unwrap_or_default() {
-            "tilelayer" => {
-                if layer.contains_key("chunks") {
-                    return Err(here("an infinite map: give it a fixed size (Map > Map Properties)"));
-                }
-                out.push_str("<layer");
-                attributes(out, layer, &common);
-                attributes(out, layer, &["width", "height"]);
-                out.push('>');
-                properties(out, layer, &format!("layer {name:?}"))?;
-                tile_data(out, layer).map_err(|m| here(&m))?;
-                out.push_str("</layer>");
+        let kind = layer.get("type").and_then(Value::as_str).unwrap_or_default();
+        let (tag, extra): (&str, &[&str]) = match kind {
+            "tilelayer" if layer.contains_key("chunks") => {
+                return Err(here("an infinite map: give it a fixed size (Map > Map Properties)"));
             }
+            "tilelayer" => ("layer", &["width", "height"]),
+            "objectgroup" => ("objectgroup", &["color", "draworder"]),
+            "imagelayer" => ("imagelayer", &[]),
+            "group" => ("group", &[]),
+            other => return Err(here(&format!("a layer of type {other:?}, which Tiled does not write"))),
+        };
+        out.push_str(&format!("<{tag}"));
+        attributes(out, layer, &["id", "name", "class", "opacity", "visible", "tintcolor", "offsetx", "offsety"]);
+        attributes(out, layer, extra);
+        out.push('>');
+        properties(out, layer, &format!("layer {name:?}"))?;
+        match kind {
+            "tilelayer" => tile_data(out, layer).map_err(|m| here(&m))?,
             "objectgroup" => {
-                out.push_str("<objectgroup");
-                attributes(out, layer, &common);
-                attributes(out, layer, &["color", "draworder"]);
-                out.push('>');
-                properties(out, layer, &format!("layer {name:?}"))?;
                 for object in list(layer, "objects") {
                     let object = object.as_object().ok_or_else(|| here("an object that is not a JSON object"))?;
                     self::object(out, object).map_err(|m| here(&m))?;
                 }
-                out.push_str("</objectgroup>");
             }
-            "imagelayer" => {
-                out.push_str("<imagelayer");
-                attributes(out, layer, &common);
-                out.push('>');
-                properties(out, layer, &format!("layer {name:?}"))?;
-                // The crate reads an image only with its size, which older JSON leaves out: then none.
-                let sized = layer.contains_key("imagewidth") && layer.contains_key("imageheight");
-                if let Some(source) = layer.get("image").and_then(Value::as_str).filter(|s| !s.is_empty() && sized) {
-                    out.push_str(&format!("<image source=\"{}\"", escape(source)));
-                    attributes_as(out, layer, &[("imagewidth", "width"), ("imageheight", "height")]);
-                    out.push_str("/>");
-                }
-                out.push_str("</imagelayer>");
-            }
-            "group" => {
-                out.push_str("<group");
-                attributes(out, layer, &common);
-                out.push('>');
-                properties(out, layer, &format!("layer {name:?}"))?;
-                layers(out, layer)?;
-                out.push_str("</group>");
-            }
-            other => return Err(here(&format!("a layer of type {other:?}, which Tiled does not write"))),
+            // The crate reads an image only with its size, which older JSON leaves out: then none.
+            "imagelayer" if layer.contains_key("imagewidth") && layer.contains_key("imageheight") => image(out, layer),
+            "group" => layers(out, layer)?,
+            _ => {}
         }
+        out.push_str(&format!("</{tag}>"));
     }
     Ok(())
+}
+
+/// The image of a layer, a tileset or a tile, if it names one: its source and size.
+fn image(out: &mut String, holder: &Object) {
+    if let Some(source) = holder.get("image").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        out.push_str(&format!("<image source=\"{}\"", escape(source)));
+        attributes_as(out, holder, &[("imagewidth", "width"), ("imageheight", "height")]);
+        out.push_str("/>");
+    }
 }
 
 /// A tile layer's data: a list of numbers as CSV, or an uncompressed Base64 string.
@@ -192,11 +181,7 @@ fn tileset(out: &mut String, set: &Object, in_a_map: bool) -> Result<(), String>
         &["name", "class", "tilewidth", "tileheight", "spacing", "margin", "tilecount", "columns", "objectalignment"],
     );
     out.push('>');
-    if let Some(source) = set.get("image").and_then(Value::as_str) {
-        out.push_str(&format!("<image source=\"{}\"", escape(source)));
-        attributes_as(out, set, &[("imagewidth", "width"), ("imageheight", "height")]);
-        out.push_str("/>");
-    }
+    image(out, set);
     properties(out, set, &format!("tileset {name:?}"))?;
     for tile in list(set, "tiles") {
         let tile = tile.as_object().ok_or_else(|| format!("tileset {name:?}: a tile that is not a JSON object"))?;
@@ -205,11 +190,7 @@ fn tileset(out: &mut String, set: &Object, in_a_map: bool) -> Result<(), String>
         attributes(out, tile, &["id", "type", "probability"]);
         out.push('>');
         properties(out, tile, &format!("tileset {name:?}, tile {id}"))?;
-        if let Some(source) = tile.get("image").and_then(Value::as_str) {
-            out.push_str(&format!("<image source=\"{}\"", escape(source)));
-            attributes_as(out, tile, &[("imagewidth", "width"), ("imageheight", "height")]);
-            out.push_str("/>");
-        }
+        image(out, tile);
         out.push_str("</tile>");
     }
     out.push_str("</tileset>");

@@ -515,25 +515,7 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Command>> {
     let creature = id_of(world, me);
     let fly = |dive_at: Option<CreatureId>| planned_step(world, me, planned, dive_at, &choice);
     let target = id_of(world, foe);
-    Some(if dive {
-        vec![fly(Some(target))]
-    } else {
-        vec![
-            fly(None),
-            Command::Attack {
-                creature: creature.clone(),
-                target,
-                weapon: None,
-                defensively: false,
-                full: false,
-                lethal: false,
-                nonlethal: false,
-                power: 0,
-                two_weapons: false,
-                blows: None,
-            },
-        ]
-    })
+    Some(if dive { vec![fly(Some(target))] } else { vec![fly(None), Command::attack(creature.clone(), target, None)] })
 }
 
 /// The flyby attack on `foe` a click chooses in flyby mode (004:755-757): the cheapest slow flight that

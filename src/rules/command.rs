@@ -448,6 +448,23 @@ impl Command {
         }
     }
 
+    /// One plain attack on `target` with `weapon` (the first it can strike with if `None`): no full attack, no
+    /// switch.
+    pub fn attack(creature: CreatureId, target: CreatureId, weapon: Option<String>) -> Self {
+        Command::Attack {
+            creature,
+            target,
+            weapon,
+            defensively: false,
+            full: false,
+            lethal: false,
+            nonlethal: false,
+            power: 0,
+            two_weapons: false,
+            blows: None,
+        }
+    }
+
     /// The creature that acts, if the command is a creature's action.
     pub fn actor(&self) -> Option<&CreatureId> {
         match self {

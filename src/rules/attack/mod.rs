@@ -117,16 +117,12 @@ pub fn plan_off_hand(
     let double = main.weapon.double && !is_ranged(&main.weapon);
     let thrown = is_thrown(&main.weapon);
     let off = if double {
-        main.weapon.clone()
+        main.weapon.name.clone()
     } else {
-        attacker
-            .armament
-            .ready()
-            .find(|w| w.off_hand && pairs_with(&main.weapon, w))
-            .cloned()
+        off_hand_pair(attacker.armament, &main.weapon)
+            .map(|w| w.name.clone())
             .ok_or_else(|| Refusal::new(format!("{} holds no weapon in its off hand", attacker.id), "004:462"))?
     };
-    let off = off.name.clone();
     let request = AttackRequest {
         weapon: Some(off.as_str()),
         full: true,
@@ -168,7 +164,7 @@ fn held_as(plan: &mut AttackPlan, abilities: &Abilities, handling: Handling, off
     let traded = plan.modifiers.iter().find(|m| m.source == "Power Attack").map(|m| -m.value);
     if let Some(n) = traded {
         plan.damage_modifiers.retain(|m| m.source != "Power Attack");
-        let damage = if handling == Handling::Light { 0 } else { n };
+        let damage = power_damage(&plan.weapon, n);
         if damage != 0 {
             plan.damage_modifiers.push(Modifier::new(damage, "Power Attack"));
         }
@@ -209,17 +205,25 @@ pub fn in_a_grapple(
 /// double weapon (004:471) and it has Two-Weapon Fighting (without the feat the other head's -4/-8 is seldom
 /// worth it: our ruling, docs/rulings.md). The bar, the previews and the AI ask the same.
 pub fn fights_with_two_weapons(armament: &Armament, feats: &Feats, main: Option<&str>) -> bool {
-    let Some(main) = armament.ready().find(|w| main.is_none_or(|m| w.name == m)) else { return false };
-    (main.double && !is_ranged(main) && feats.has(Feat::TwoWeaponFighting))
-        || armament.ready().any(|w| w.off_hand && !std::ptr::eq(w, main) && pairs_with(main, w))
+    two_weapons_with(armament, main, |double| !double || feats.has(Feat::TwoWeaponFighting))
 }
 
 /// Whether a full attack with `main` could strike with two weapons at all (004:462, 004:471-472): a double
 /// weapon, or a weapon in the off hand that pairs with it. The player chooses between one and two.
 pub fn could_fight_with_two_weapons(armament: &Armament, main: Option<&str>) -> bool {
+    two_weapons_with(armament, main, |_| true)
+}
+
+/// Whether `main` (the first weapon ready if none is named) has a second weapon beside it, a double weapon's
+/// other head (taken if `take(true)`) or an off-hand weapon that pairs with it (if `take(false)`).
+fn two_weapons_with(armament: &Armament, main: Option<&str>, take: impl Fn(bool) -> bool) -> bool {
     let Some(main) = armament.ready().find(|w| main.is_none_or(|m| w.name == m)) else { return false };
-    (main.double && !is_ranged(main))
-        || armament.ready().any(|w| w.off_hand && !std::ptr::eq(w, main) && pairs_with(main, w))
+    (main.double && !is_ranged(main) && take(true)) || (off_hand_pair(armament, main).is_some() && take(false))
+}
+
+/// The weapon ready in the off hand that strikes beside `main` ([`pairs_with`]), if any.
+fn off_hand_pair<'a>(armament: &'a Armament, main: &Weapon) -> Option<&'a Weapon> {
+    armament.ready().find(|w| w.off_hand && !std::ptr::eq(*w, main) && pairs_with(main, w))
 }
 
 /// Whether a full attack strikes with two weapons: as the player chose, if it could, else the default.
@@ -1525,6 +1529,16 @@ fn reins_in_hand(
     Ok(())
 }
 
+/// The damage Power Attack's `n` adds with `weapon`: twice with a two-handed weapon, none with a light one
+/// (an unarmed strike and natural weapons excepted).
+fn power_damage(weapon: &Weapon, n: i32) -> i32 {
+    match weapon.handling {
+        Handling::TwoHanded if !weapon.natural && !weapon.unarmed => 2 * n,
+        Handling::Light if !weapon.natural && !weapon.unarmed => 0,
+        _ => n,
+    }
+}
+
 /// Power Attack (the d20 feat, named by the templates, not by the texts; docs/rulings.md): `n`, at most the
 /// base attack bonus, off a melee attack roll and onto its damage, twice that with a two-handed weapon,
 /// none with a light one (an unarmed strike and natural weapons excepted); a ranged attack takes none.
@@ -1545,12 +1559,7 @@ pub fn power_attack(attacker: &CombatantItem, plan: &mut AttackPlan, n: u32) -> 
     }
     let n = n as i32;
     plan.modifiers.push(Modifier::new(-n, "Power Attack"));
-    let weapon = &plan.weapon;
-    let damage = match weapon.handling {
-        Handling::TwoHanded if !weapon.natural && !weapon.unarmed => 2 * n,
-        Handling::Light if !weapon.natural && !weapon.unarmed => 0,
-        _ => n,
-    };
+    let damage = power_damage(&plan.weapon, n);
     if damage != 0 {
         plan.damage_modifiers.push(Modifier::new(damage, "Power Attack"));
     }

@@ -567,13 +567,13 @@ pub fn light_weapon_of(t: &CombatantItem) -> Option<Weapon> {
     t.armament.ready().find(|w| is_light_manufactured(w)).cloned()
 }
 
-/// The light weapon a grappler would draw (004:599): the first it carries put away.
-pub fn light_weapon_to_draw(a: &CombatantItem) -> Option<Weapon> {
-    a.armament.0.iter().find(|w| w.stowed && is_light_manufactured(w)).cloned()
+/// The name of the light weapon a grappler would draw (004:599): the first it carries put away.
+pub fn light_weapon_to_draw(a: &CombatantItem) -> Option<String> {
+    a.armament.0.iter().find(|w| w.stowed && is_light_manufactured(w)).map(|w| w.name.clone())
 }
 
 /// A light melee weapon made by hand: what a grapple lets one draw or turn (004:594, 004:599, 004:608).
-fn is_light_manufactured(w: &Weapon) -> bool {
+pub fn is_light_manufactured(w: &Weapon) -> bool {
     w.handling == Handling::Light && !w.natural && !w.unarmed && w.delivery == Delivery::Melee
 }
 
@@ -862,7 +862,7 @@ pub fn weapon_to_draw(world: &mut World, who: Entity) -> Option<String> {
 }
 
 fn light_to_draw(In(who): In<Entity>, creatures: Query<Combatant, With<Creature>>) -> Option<String> {
-    creatures.get(who).ok().and_then(|c| light_weapon_to_draw(&c).map(|w| w.name))
+    creatures.get(who).ok().and_then(|c| light_weapon_to_draw(&c))
 }
 
 /// The opposed checks of a move in a grapple: the mover's one d20 against each opponent's (004:600, 004:618),
