@@ -9,6 +9,7 @@
 use bevy::prelude::*;
 
 use crate::preview::{attack_preview, charge_lanes, move_options, move_options_as, path_preview_as};
+use crate::rules::attack::manoeuvre::{OpportunityChoice, opportunity_trip_weapon};
 use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::command::Command;
 use crate::rules::core::battlefield::Battlefield;
@@ -167,6 +168,12 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let fresh = budget.check(ActionKind::FullRound).is_ok();
     let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
 
+    // A creature that can trip in place of its attacks of opportunity weighs each one (004:483, 004:489).
+    if world.get::<Feats>(creature).is_some_and(|f| opportunity_trip_weapon(&armament, f).is_some())
+        && world.get::<OpportunityChoice>(creature).copied().unwrap_or_default() != OpportunityChoice::Weigh
+    {
+        return Command::AttacksOfOpportunity { creature: me.id.clone(), choice: OpportunityChoice::Weigh };
+    }
     // A rider flies its mount first, with its move action (004:807, 004:812); a mount its rider directs
     // does nothing else (004:656); a rider or passenger does not walk.
     let riding = world.get::<crate::rules::core::creature::Riding>(creature).is_some();

@@ -2100,3 +2100,30 @@ fn the_tumble_switch_previews_half_speed_through_a_foe_and_clicks_a_tumble() {
             .expect_err("untrained");
     assert_eq!(refused.rule, "000:78-79");
 }
+
+/// The bar's switch says what the attacks of opportunity of a creature with a trip weapon do (`Shift+O`,
+/// 004:483, 004:489): strike, trip, weigh, and round again; the rules carry the choice.
+#[test]
+fn the_opportunity_switch_cycles_strike_trip_and_weigh() {
+    use estoc::rules::attack::manoeuvre::OpportunityChoice;
+    let encounter = level_at("tests/scenarios/levels/trip_charger.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("beasts".into(), estoc::data::level::Control::Human);
+    app.update();
+    let halberdier = entity(&app, "halberdier");
+    pass_turns_until(&mut app, halberdier);
+    let now = |app: &App| estoc::game::weapons::opportunity_choice_now(app.world());
+    assert_eq!(now(&app), Some(OpportunityChoice::Strike), "strike by default");
+    for expected in [OpportunityChoice::Trip, OpportunityChoice::Weigh, OpportunityChoice::Strike] {
+        estoc::game::weapons::switch_opportunity_choice(app.world_mut());
+        let step = app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front().expect("a step");
+        assert!(matches!(step, Command::AttacksOfOpportunity { choice, .. } if choice == expected), "{step:?}");
+        play(&mut app, &step);
+        assert_eq!(now(&app), Some(expected));
+        assert_eq!(app.world().get::<OpportunityChoice>(halberdier).copied(), Some(expected));
+    }
+}

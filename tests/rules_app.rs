@@ -293,3 +293,47 @@ fn the_ai_draws_a_light_weapon_in_a_grapple_and_stabs_with_it() {
         "then stabs with it: {second:?}"
     );
 }
+
+/// The AI's halberdier says first that its attacks of opportunity weigh each trip (004:483, 004:489); then,
+/// weighing, it strikes an orc its guisarme would likely drop (a hit in four on 8 or better, 9 damage on
+/// average against 6 hit points), and trips a hardier orc charging past it, whose move stops where it falls.
+#[test]
+fn the_ai_weighs_a_trip_in_place_of_its_attack_of_opportunity() {
+    use estoc::rules::attack::manoeuvre::OpportunityChoice;
+    use estoc::rules::command::{Command, perform};
+    let charge = Command::Charge {
+        creature: "orc".into(),
+        target: "halberdier".into(),
+        to: None,
+        finish: estoc::rules::turns::moving::ChargeFinish::Attack,
+    };
+    for (orc_hit_points, trips, dice) in [(6, false, [12, 4, 4]), (30, true, [12, 15, 5])] {
+        let mut app = app_on("tests/scenarios/levels/trip_charger.ron", &[20, 1]);
+        let (halberdier, orc) = (entity(&app, "halberdier"), entity(&app, "orc"));
+        let first = estoc::ai::next_step(app.world_mut(), halberdier);
+        assert_eq!(
+            first,
+            Command::AttacksOfOpportunity { creature: "halberdier".into(), choice: OpportunityChoice::Weigh }
+        );
+        perform(app.world_mut(), &first).unwrap();
+        assert_eq!(app.world().get::<OpportunityChoice>(halberdier), Some(&OpportunityChoice::Weigh));
+        let second = estoc::ai::next_step(app.world_mut(), halberdier);
+        assert!(!matches!(second, Command::AttacksOfOpportunity { .. }), "said once: {second:?}");
+        perform(app.world_mut(), &Command::EndTurn { creature: "halberdier".into() }).unwrap();
+        let mut hp = app.world_mut().get_mut::<HitPoints>(orc).unwrap();
+        (hp.current, hp.max) = (orc_hit_points, orc_hit_points);
+        force(&mut app, &dice);
+        perform(app.world_mut(), &charge).unwrap();
+        let log = facts(&app);
+        let tripped =
+            log.iter().any(|f| matches!(f, Fact::Opposed { creature, won: true, .. } if creature.0 == "halberdier"));
+        let struck = log.iter().any(|f| matches!(f, Fact::DamageDealt { attacker, .. } if attacker.0 == "halberdier"));
+        assert_eq!((tripped, struck), (trips, !trips), "orc with {orc_hit_points} hit points");
+        let prone = app.world().get::<Conditions>(orc).unwrap().has(Condition::Prone);
+        assert_eq!(prone, trips);
+        if trips {
+            let at = app.world().get::<Position>(orc).unwrap().0;
+            assert_eq!(at, Square::new(4, 1), "a tripped charger stops where it falls");
+        }
+    }
+}

@@ -258,7 +258,7 @@ pub const BAR: &[BarAction] = &[
 /// The keys of the weapon selector and its toggles (`src/game/weapons.rs`), beside the bar's.
 pub const SELECTOR_KEYS: &[&str] = &[
     "Shift+1", "Shift+2", "Shift+3", "Shift+4", "Shift+5", "Shift+6", "Shift+7", "Shift+8", "Shift+9", "Shift+P",
-    "Shift+D", "Shift+L", "Shift+A", "Shift+N", "Shift+T", "Shift+S",
+    "Shift+D", "Shift+L", "Shift+A", "Shift+N", "Shift+T", "Shift+S", "Shift+W", "Shift+O",
 ];
 
 /// The rows of the table of actions in combat (004:89-163) the game offers, each with the key a player
@@ -679,6 +679,7 @@ pub(super) fn keys(world: &mut World) {
                 }
                 KeyCode::KeyA => super::weapons::next_power(world),
                 KeyCode::KeyW => super::weapons::switch_two_weapons(world),
+                KeyCode::KeyO => super::weapons::switch_opportunity_choice(world),
                 KeyCode::KeyG => {
                     let draw = BarKind::GrappleNow(GrappleMove::DrawLight);
                     press(world, draw, crate::locale::tr("bar-draw-light-weapon"));

@@ -75,6 +75,8 @@ pub struct HudView {
     tumble: bool,
     /// Whether a full attack strikes with two weapons, if the creature commanded could (004:462, 004:471-472).
     two_weapons: Option<bool>,
+    /// What its attacks of opportunity do, if it could trip with them.
+    opportunity: Option<crate::rules::attack::manoeuvre::OpportunityChoice>,
     /// Power Attack's amount, and whether the creature commanded has the feat.
     power: (u32, bool),
     /// What the weapon rows were worked out for: the steps played, the turn, the weapon chosen.
@@ -203,6 +205,18 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 clicks.0.push(HudClick::TwoWeapons);
             }
         }
+        if let Some(choice) = view.opportunity {
+            use crate::rules::attack::manoeuvre::OpportunityChoice;
+            let label = match choice {
+                OpportunityChoice::Strike => tr("gear-opportunity-strike"),
+                OpportunityChoice::Trip => tr("gear-opportunity-trip"),
+                OpportunityChoice::Weigh => tr("gear-opportunity-weigh"),
+            };
+            let button = egui::Button::new(label).selected(choice != OpportunityChoice::Strike);
+            if ui.add(button).on_hover_text(tr("gear-opportunity-hover")).clicked() {
+                clicks.0.push(HudClick::Opportunity);
+            }
+        }
         let button = egui::Button::new(tr("gear-tumble")).selected(view.tumble);
         let hover = tr("gear-tumble-hover");
         if ui.add(button).on_hover_text(hover).clicked() {
@@ -274,6 +288,8 @@ pub enum HudClick {
     Tumble,
     /// Switch a full attack between two weapons and one.
     TwoWeapons,
+    /// What the attacks of opportunity do.
+    Opportunity,
     /// The next Power Attack amount.
     Power,
     /// Strap on or loose the shield.
@@ -601,6 +617,7 @@ pub(super) fn gather(world: &mut World) {
     view.other_damage = world.resource::<Choice>().other_damage;
     view.tumble = world.resource::<Choice>().tumble;
     view.two_weapons = super::weapons::two_weapons_now(world);
+    view.opportunity = super::weapons::opportunity_choice_now(world);
     let feat = super::turn::human_turn(world)
         .is_some_and(|me| world.get::<Feats>(me).is_some_and(|f| f.has(Feat::PowerAttack)));
     view.power = (world.resource::<Choice>().power, feat);
@@ -2271,6 +2288,7 @@ pub(super) fn apply_clicks(world: &mut World) {
                 choice.tumble = !choice.tumble;
             }
             HudClick::TwoWeapons => super::weapons::switch_two_weapons(world),
+            HudClick::Opportunity => super::weapons::switch_opportunity_choice(world),
             HudClick::Power => super::weapons::next_power(world),
             HudClick::Language(language) => {
                 crate::locale::set_language(language);

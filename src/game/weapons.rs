@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use crate::preview::{HandlePreview, handle_preview};
 use crate::rules::attack::gear::Handle;
+use crate::rules::attack::manoeuvre::OpportunityChoice;
 use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::refusal::Refusal;
@@ -221,6 +222,22 @@ pub fn two_weapons_now(world: &World) -> Option<bool> {
     let main = choice.weapon.as_deref();
     crate::rules::attack::could_fight_with_two_weapons(armament, main)
         .then(|| crate::rules::attack::with_two_weapons(armament, feats, main, choice.two_weapons))
+}
+
+/// What the attacks of opportunity of the creature commanded do, if it could trip with them: a trip weapon
+/// in hand or Improved Trip (004:483, 004:486, 004:489): what the bar's switch shows.
+pub fn opportunity_choice_now(world: &World) -> Option<OpportunityChoice> {
+    let me = super::turn::human_turn(world)?;
+    let (armament, feats) = (world.get::<Armament>(me)?, world.get::<Feats>(me)?);
+    crate::rules::attack::manoeuvre::opportunity_trip_weapon(armament, feats)?;
+    Some(world.get::<OpportunityChoice>(me).copied().unwrap_or_default())
+}
+
+/// Switches what the creature's attacks of opportunity do: strike, trip, weigh each (`Shift+O`).
+pub fn switch_opportunity_choice(world: &mut World) {
+    let (Some(me), Some(now)) = (super::turn::human_turn(world), opportunity_choice_now(world)) else { return };
+    let creature = id_of(world, me);
+    world.resource_mut::<Pending>().0.push_back(Command::AttacksOfOpportunity { creature, choice: now.next() });
 }
 
 /// Switches the full attack between two weapons and one (`Shift+W`).

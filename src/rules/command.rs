@@ -425,6 +425,14 @@ pub enum Command {
         /// Its id.
         creature: CreatureId,
     },
+    /// What the creature's attacks of opportunity do from now on: strike, trip where it can, or weigh it
+    /// each time (004:483, 004:489); a standing choice, not an action (our ruling, docs/rulings.md).
+    AttacksOfOpportunity {
+        /// Its id.
+        creature: CreatureId,
+        /// The choice.
+        choice: crate::rules::attack::manoeuvre::OpportunityChoice,
+    },
     /// End the creature's turn.
     EndTurn {
         /// Its id.
@@ -509,6 +517,7 @@ impl Command {
             | Command::Rest { .. }
             | Command::Delay { .. }
             | Command::Resume { .. }
+            | Command::AttacksOfOpportunity { .. }
             | Command::EndTurn { .. } => None,
         }
     }
@@ -852,6 +861,9 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         }
         Command::Resume { creature } => {
             world.write_message(crate::rules::turns::ResumeIntent { creature: entity(creature)? });
+        }
+        Command::AttacksOfOpportunity { creature, choice } => {
+            world.entity_mut(entity(creature)?).insert(*choice);
         }
         Command::EndTurn { creature } => {
             world.write_message(crate::rules::turns::EndTurnIntent { creature: entity(creature)? });

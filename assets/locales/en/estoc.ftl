@@ -252,6 +252,10 @@ gear-tumble = Tumble [Shift+T]
 gear-tumble-hover = moves tumble at half speed, through foes' spaces: a Tumble check in place of each foe's attack of opportunity (000:78-79)
 gear-two-weapons = Two weapons [Shift+W]
 gear-two-weapons-hover = A full attack strikes with the weapon in the off hand too, or a double weapon's other head (004:462-472): -6/-10, -4/-8 with a light off-hand weapon, less with Two-Weapon Fighting. Shift+W
+gear-opportunity-strike = Opportunity: strike [Shift+O]
+gear-opportunity-trip = Opportunity: trip [Shift+O]
+gear-opportunity-weigh = Opportunity: weigh [Shift+O]
+gear-opportunity-hover = What this creature's attacks of opportunity do: strike for damage, trip in place of the blow with its trip weapon or Improved Trip (004:483, 004:489), or weigh each one as the computer does (trip a foe on the move when the trip is likely and the blow would not drop it). A tripped mover stops where it falls. Shift+O
 
 ## The level editor (src/game/editor)
 editor-condition-prone = prone

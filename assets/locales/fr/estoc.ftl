@@ -252,6 +252,10 @@ gear-tumble = Acrobaties [Maj+T]
 gear-tumble-hover = les déplacements se font en acrobatie à demi-vitesse, à travers l'espace des adversaires : un test d'Acrobaties à la place de l'attaque d'opportunité de chaque adversaire (000:78-79)
 gear-two-weapons = Deux armes [Maj+W]
 gear-two-weapons-hover = Une attaque à outrance frappe aussi avec l'arme de la main non directrice, ou l'autre tête d'une arme double (004:462-472) : -6/-10, -4/-8 avec une arme légère, moins avec Combat à deux armes. Maj+W
+gear-opportunity-strike = Opportunité : frapper [Maj+O]
+gear-opportunity-trip = Opportunité : croc-en-jambe [Maj+O]
+gear-opportunity-weigh = Opportunité : au cas par cas [Maj+O]
+gear-opportunity-hover = Ce que font les attaques d'opportunité de cette créature : frapper, faire un croc-en-jambe à la place du coup avec son arme de croc-en-jambe ou Science du croc-en-jambe (004:483, 004:489), ou en juger à chaque fois comme l'ordinateur (faire tomber un adversaire en mouvement quand le croc-en-jambe a de bonnes chances et que le coup ne l'abattrait pas). Un adversaire qui tombe s'arrête là. Maj+O
 
 ## L'éditeur de niveaux (src/game/editor)
 editor-condition-prone = à terre

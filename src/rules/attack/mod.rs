@@ -3,6 +3,7 @@
 
 pub mod cover;
 pub mod gear;
+pub mod manoeuvre;
 pub mod poison;
 pub mod roll;
 pub mod underwater;
@@ -323,6 +324,7 @@ pub const POINT_BLANK_M: f32 = 9.0;
 pub fn plugin(app: &mut App) {
     app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>().add_message::<CoupDeGraceIntent>();
     app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
+    app.add_message::<manoeuvre::PulledDown>();
     app.add_systems(Rules, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
     app.add_systems(Rules, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
     app.add_message::<gear::HandleIntent>().add_message::<gear::PickUpIntent>().add_message::<gear::ShieldIntent>();
@@ -522,6 +524,8 @@ pub struct Combatant {
     pub travelled: Option<&'static crate::rules::turns::moving::Travelled>,
     /// Its Ride check this round to guide its mount with its knees, if it made one (004:476).
     pub knees: Option<&'static Knees>,
+    /// What its attacks of opportunity do: strike, or trip (004:483, 004:489).
+    pub opportunity_choice: Option<&'static manoeuvre::OpportunityChoice>,
 }
 
 /// A creature's body, as the movement rules meet it (a breath's cone, a grappler's or an overrunner's space).
@@ -584,6 +588,27 @@ pub struct AttackPlan {
     pub halved: bool,
     /// A threat must be confirmed by a second roll (004:185); a table may make every threat a critical.
     pub confirm_criticals: bool,
+}
+
+impl AttackPlan {
+    /// The chance it hits: its bonus against the AC aimed at, concealment's miss chance counted (004:4).
+    pub fn chance(&self) -> f32 {
+        chance_to_hit(self.modifiers.iter().map(|m| m.value).sum(), self.armor_class, self.miss_chance)
+    }
+
+    /// Its mean damage on a hit, criticals aside: the dice's mean and the modifiers, multiplied, halved in
+    /// the water, at least 1 (004:17).
+    pub fn mean_damage(&self) -> f32 {
+        let mean = |d: &crate::rules::core::dice::DiceExpr| (d.min() + d.max()) as f32 / 2.0;
+        let flat: i32 = self.damage_modifiers.iter().map(|m| m.value).sum();
+        let extra: f32 = self.extra_dice.iter().map(mean).sum();
+        let multiplier =
+            roll::combined_multiplier(&self.multipliers.iter().map(|m| m.value.max(1) as u32).collect::<Vec<_>>())
+                as f32;
+        let base = (mean(&self.weapon.damage) + flat as f32) * multiplier + extra;
+        let base = if self.halved { base / 2.0 } else { base };
+        base.max(1.0)
+    }
 }
 
 /// Where and how an attack is made.

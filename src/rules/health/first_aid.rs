@@ -79,7 +79,7 @@ pub fn give_first_aid(
     mut reactions: Query<&mut crate::rules::opportunity::Reactions>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
-    mut out: (MessageWriter<Damage>, MessageWriter<ConditionChange>),
+    mut out: (MessageWriter<Damage>, crate::rules::attack::manoeuvre::Falls),
 ) {
     for intent in intents.read() {
         let (Ok(healer), Ok(patient)) = (creatures.get(intent.healer), creatures.get(intent.patient)) else {
@@ -101,6 +101,7 @@ pub fn give_first_aid(
             dice: &mut dice,
             facts: &mut facts,
             damage: &mut out.0,
+            falls: &mut out.1,
         };
         let why = format!("stabilising a dying friend ({FIRST_AID_LINE})");
         if strike.provoke_in_place(&healer, &initiative, &mut reactions, None, Action::FirstAid, &why) {
@@ -108,7 +109,11 @@ pub fn give_first_aid(
         }
         let reason = format!("first aid to {} (004:283)", patient.id);
         if roll_check(&mut dice, &mut facts, healer.id, Check::Heal, reason, plan.bonus, FIRST_AID_DC) {
-            out.1.write(ConditionChange { creature: intent.patient, condition: Condition::Stable, gained: true });
+            out.1.conditions.write(ConditionChange {
+                creature: intent.patient,
+                condition: Condition::Stable,
+                gained: true,
+            });
         }
     }
 }

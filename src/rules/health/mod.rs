@@ -173,6 +173,7 @@ pub fn use_item(
     mut damage: MessageWriter<Damage>,
     mut healing: MessageWriter<Healing>,
     mut strain: MessageWriter<Strain>,
+    mut falls: crate::rules::attack::manoeuvre::Falls,
 ) {
     use crate::rules::core::action_table::Provokes;
     use crate::rules::core::refusal::Refusal;
@@ -225,6 +226,7 @@ pub fn use_item(
                 dice: &mut dice,
                 facts: &mut facts,
                 damage: &mut damage,
+                falls: &mut falls,
             };
             if strike.provoke_in_place(&user, &initiative, &mut reactions, None, Action::UseItem, &why) {
                 continue;

@@ -250,7 +250,7 @@ pub struct CastOutput<'w> {
     facts: MessageWriter<'w, Fact>,
     damage: MessageWriter<'w, Damage>,
     healing: MessageWriter<'w, Healing>,
-    conditions: MessageWriter<'w, ConditionChange>,
+    falls: crate::rules::attack::manoeuvre::Falls<'w>,
     strain: MessageWriter<'w, crate::rules::turns::Strain>,
 }
 
@@ -357,6 +357,7 @@ fn cast(
                 dice: &mut dice,
                 facts: &mut out.facts,
                 damage: &mut out.damage,
+                falls: &mut out.falls,
             };
             let struck = strike.provoke_in_place_struck(
                 &caster,
@@ -411,7 +412,7 @@ fn cast(
                     target: intent.target,
                     completes: order.round + rounds.max(1),
                 });
-                out.conditions.write(ConditionChange {
+                out.falls.conditions.write(ConditionChange {
                     creature: intent.caster,
                     condition: Condition::Casting,
                     gained: true,
@@ -782,7 +783,7 @@ fn complete_casting(
             continue;
         }
         commands.entity(entity).remove::<CastingUnderway>();
-        out.conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
+        out.falls.conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
         match creatures.get(casting.target) {
             Ok(target) if caster.conditions.can_act() => {
                 take_effect(&casting.spell, &caster, &target, magic, &mut dice, &mut out);

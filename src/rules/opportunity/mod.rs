@@ -7,7 +7,8 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::attack::Damage;
-use crate::rules::attack::{AttackSituation, Combatant, CombatantItem, Cover, blind_of, plan_attack};
+use crate::rules::attack::manoeuvre::{Falls, TripOutcome, roll_trip_check, trip_in_place_of};
+use crate::rules::attack::{AttackPlan, AttackSituation, Combatant, CombatantItem, Cover, blind_of, plan_attack};
 use crate::rules::core::battlefield::{Battlefield, HouseRules};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -256,6 +257,15 @@ pub struct Struck {
     pub hit_points: i32,
     /// Whether it dropped (below 0, or knocked out by nonlethal damage): its action stops.
     pub dropped: bool,
+    /// Whether a foe tripped it in place of its blow (004:483, 004:489): a move stops there.
+    pub tripped: bool,
+}
+
+impl Struck {
+    /// Nothing happened to a creature with `hit_points` left.
+    pub fn unhurt(hit_points: i32) -> Self {
+        Self { hit_points, dropped: false, tripped: false }
+    }
 }
 
 /// How a creature stands exposed when it provokes.
@@ -273,7 +283,7 @@ pub struct Exposure<'a> {
 }
 
 /// Everything an attack of opportunity needs to be rolled and recorded.
-pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw> {
+pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw, 'lw> {
     /// The map, for cover.
     pub field: &'a crate::rules::core::battlefield::Battlefield,
     /// Every creature.
@@ -284,9 +294,11 @@ pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw> {
     pub facts: &'a mut MessageWriter<'fw, Fact>,
     /// Damage for the health chapter.
     pub damage: &'a mut MessageWriter<'dw, Damage>,
+    /// The tripped, laid down (a trip in place of the blow, 004:483).
+    pub falls: &'a mut Falls<'lw>,
 }
 
-impl Opportunity<'_, '_, '_, '_, '_> {
+impl Opportunity<'_, '_, '_, '_, '_, '_> {
     /// Resolves the attacks of opportunity of `from` against `mover` standing on `at`, at once and in order;
     /// stops when the mover drops. `hit_points` is what it had before; `used` counts each strike.
     pub fn strike(
@@ -299,7 +311,8 @@ impl Opportunity<'_, '_, '_, '_, '_> {
     ) -> Struck {
         let Exposure { at, why, mid_action, shared_with } = exposure;
         let hp = hit_points;
-        let Ok(target) = self.creatures.get(mover) else { return Struck { hit_points: hp.current, dropped: false } };
+        let Ok(target) = self.creatures.get(mover) else { return Struck::unhurt(hp.current) };
+        let mut tripped = false;
         for &foe in from {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
             // No attack of opportunity against a creature with total concealment (004:414); concealment's
@@ -362,15 +375,41 @@ impl Opportunity<'_, '_, '_, '_, '_> {
                 },
                 None => None,
             };
+            // A trip in place of the blow, not in a space two share (our ruling, docs/rulings.md).
+            let choice = attacker.opportunity_choice.copied().unwrap_or_default();
+            let trip = (natural.is_none() && shared_with.is_none() && !tripped)
+                .then(|| trip_in_place_of(choice, (&attacker, &target), (&plan, situation), hp, mid_action.moving))
+                .flatten();
+            if let Some(touch) = trip {
+                tripped = self.trip(&touch, &attacker, &target) == TripOutcome::Tripped;
+                // A tripped mover stops where it fell (our ruling); an action in place goes on, prone.
+                if tripped && mid_action.moving {
+                    return Struck { hit_points: hp.current, dropped: false, tripped };
+                }
+                continue;
+            }
             if self.land(&plan, &attacker, &target, natural, hp) {
-                return Struck { hit_points: hp.current, dropped: true };
+                return Struck { hit_points: hp.current, dropped: true, tripped };
             }
         }
-        Struck { hit_points: hp.current, dropped: false }
+        Struck { hit_points: hp.current, dropped: false, tripped }
+    }
+
+    /// A trip in place of an attack of opportunity: its touch attack, then the opposed check (004:483-485).
+    fn trip(&mut self, touch: &AttackPlan, attacker: &CombatantItem, target: &CombatantItem) -> TripOutcome {
+        if !crate::rules::attack::roll_touch_attack(touch, attacker.id, target.id, self.dice, self.facts) {
+            return TripOutcome::Resisted;
+        }
+        roll_trip_check(
+            (self.dice, self.facts, self.falls),
+            attacker,
+            target,
+            "a trip in place of an attack of opportunity (004:483, 004:489)",
+        )
     }
 }
 
-impl Opportunity<'_, '_, '_, '_, '_> {
+impl Opportunity<'_, '_, '_, '_, '_, '_> {
     /// A readied attack of `readier` on `mover` standing on `at`, set off as it steps in (004:621): one
     /// attack, not an attack of opportunity. Returns `true` if the mover dropped.
     pub fn strike_readied(
@@ -559,7 +598,7 @@ impl Opportunity<'_, '_, '_, '_, '_> {
         .filter(|t| strikers.only.is_none_or(|o| o == *t) && !strikers.except.contains(t))
         .collect();
         if threats.is_empty() {
-            return (Struck { hit_points: who.hit_points.current, dropped: false }, threats);
+            return (Struck::unhurt(who.hit_points.current), threats);
         }
         let mut hp = *who.hit_points;
         let exposure =
@@ -799,6 +838,7 @@ fn strike_the_leaving(
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
+    mut falls: Falls,
 ) {
     let moment = moving.event_mut();
     if moment.phase != MovePhase::Leaving {
@@ -814,6 +854,7 @@ fn strike_the_leaving(
             dice: &mut dice,
             facts: &mut facts,
             damage: &mut damage,
+            falls: &mut falls,
         };
         let exposure =
             Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action, shared_with: None };
@@ -822,8 +863,9 @@ fn strike_the_leaving(
                 r.used += 1;
             }
         });
-        if struck.dropped {
-            moment.dropped = true;
+        if struck.dropped || struck.tripped {
+            moment.dropped = struck.dropped;
+            moment.tripped = struck.tripped;
             return;
         }
     }
@@ -842,6 +884,7 @@ fn strike_the_entering(
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
+    mut falls: Falls,
 ) {
     let moment = moving.event_mut();
     if moment.phase != MovePhase::Entered {
@@ -875,6 +918,7 @@ fn strike_the_entering(
             dice: &mut dice,
             facts: &mut facts,
             damage: &mut damage,
+            falls: &mut falls,
         };
         let down = strike.strike_readied(
             readier,
@@ -910,11 +954,18 @@ fn strike_the_provoker(
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
+    mut falls: Falls,
 ) {
     let event = provoking.event_mut();
     let Ok(who) = combatants.get(event.who) else { return };
-    let mut strike =
-        Opportunity { field: &field, creatures: &combatants, dice: &mut dice, facts: &mut facts, damage: &mut damage };
+    let mut strike = Opportunity {
+        field: &field,
+        creatures: &combatants,
+        dice: &mut dice,
+        facts: &mut facts,
+        damage: &mut damage,
+        falls: &mut falls,
+    };
     let initiative = order.initiative();
     let strikers = Strikers { only: event.only, except: &event.except, shared_with: event.shared_with };
     let (struck, struck_by) =

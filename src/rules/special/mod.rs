@@ -17,15 +17,14 @@ pub mod turning;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
+pub use crate::rules::attack::manoeuvre::{Side, size_term, strength_side};
 use crate::rules::attack::{Combatant, CombatantItem};
 use crate::rules::core::battlefield::Battlefield;
-use crate::rules::core::checks::Check;
 use crate::rules::core::creature::Creature;
-use crate::rules::core::creature::{BaseAttack, Condition, Modifier, ability_modifier};
+use crate::rules::core::creature::{BaseAttack, Condition, Modifier};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::size::Size;
 use crate::rules::turns::{ActionBudget, ActionKind, FullAttackUnderway, Strain, TurnOrder};
 
 /// What a special attack writes as it is paid for or refused.
@@ -245,51 +244,6 @@ pub fn plan_on<T>(
         blow: next_blow(world.get::<FullAttackUnderway>(attacker), &a, target),
     };
     plan(&ground, (&a, &t), &budget)
-}
-
-/// One side of an opposed check of the special attacks, with its terms.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Side {
-    /// The ability it checks with.
-    pub check: Check,
-    /// Its terms: the ability, size, stability, a charge.
-    pub terms: Vec<Modifier>,
-}
-
-impl Side {
-    /// The bonus: the sum of its terms.
-    pub fn bonus(&self) -> i32 {
-        self.terms.iter().map(|m| m.value).sum()
-    }
-
-    /// The chance this side wins the contest against `other`, ties settled as contests settle them.
-    pub fn chance_against(&self, other: &Side) -> f32 {
-        crate::rules::core::checks::contest_chance(self.bonus(), other.bonus())
-    }
-}
-
-/// The size term of a trip's or a bull rush's check: +4 per category above Medium, -4 per category below
-/// (004:448, 004:485).
-pub fn size_term(size: Size) -> i32 {
-    4 * Size::Medium.steps_to(size)
-}
-
-/// A side checking `check` (Strength or Dexterity) with the size term, and +4 if `resisting` and stable,
-/// having more than two legs or otherwise hard to move (004:448, 004:485).
-pub fn strength_side(c: &CombatantItem, check: Check, resisting: bool) -> Side {
-    let (value, name) = match check {
-        Check::Dexterity => (ability_modifier(c.abilities.dex), "Dex"),
-        _ => (ability_modifier(c.abilities.str), "Str"),
-    };
-    let mut terms = vec![Modifier::new(value, name)];
-    let size = size_term(*c.size);
-    if size != 0 {
-        terms.push(Modifier::new(size, "size (004:448, 004:485)"));
-    }
-    if resisting && c.traits.stable {
-        terms.push(Modifier::new(4, "stable (004:448, 004:485)"));
-    }
-    Side { check, terms }
 }
 
 /// The special attacks.

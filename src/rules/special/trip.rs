@@ -11,8 +11,10 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use super::Side;
+use crate::rules::attack::manoeuvre::{Falls, roll_trip_check, trippable};
+pub use crate::rules::attack::manoeuvre::{PulledDown, resisting_side, tripping_side};
 use crate::rules::attack::{AttackPlan, Combatant, CombatantItem, prepare_attack, provoke};
-use crate::rules::core::checks::{Check, contest, contest_chance};
+use crate::rules::core::checks::contest_chance;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
@@ -34,7 +36,7 @@ pub struct TripIntent {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<TripIntent>().add_message::<PulledDown>();
+    app.add_message::<TripIntent>();
     app.add_systems(Rules, resolve_trips.in_set(RulesSystems::Act).after(crate::rules::attack::gear::resolve_pick_ups));
 }
 
@@ -56,37 +58,6 @@ impl TripPlan {
     pub fn chance(&self, touch_chance: f32) -> f32 {
         touch_chance * contest_chance(self.attacker.bonus(), self.defender.bonus())
     }
-}
-
-/// The trip's attacker side: Strength, and size (004:485).
-pub fn tripping_side(c: &CombatantItem) -> Side {
-    super::strength_side(c, Check::Strength, false)
-}
-
-/// The side that resists a trip: the better of Strength and Dexterity, size, and +4 for more than two legs
-/// or a stability of its own (004:485). A rider may check Ride instead (004:488), with the size term but
-/// not its own legs' stability (our ruling): it takes the best of the three.
-pub fn resisting_side(c: &CombatantItem) -> Side {
-    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
-    let check = if dex > str { Check::Dexterity } else { Check::Strength };
-    let on_foot = super::strength_side(c, check, true);
-    if c.seat.is_none() {
-        return on_foot;
-    }
-    let ride = crate::rules::core::checks::skill(c.skills.ride, c.abilities.dex);
-    let mut riding = Side { check: Check::Ride, terms: vec![Modifier::new(ride, "Ride (004:488)")] };
-    let size = super::size_term(*c.size);
-    if size != 0 {
-        riding.terms.push(Modifier::new(size, "size (004:485)"));
-    }
-    if riding.bonus() > on_foot.bonus() { riding } else { on_foot }
-}
-
-/// A rider tripped off its mount (004:488): the chapter of mounted combat sets it on the ground, prone.
-#[derive(Message, Clone, Copy, Debug)]
-pub struct PulledDown {
-    /// The rider.
-    pub rider: Entity,
 }
 
 /// The weapon a trip is made with: the one asked for if it is a trip weapon or the unarmed strike (004:483,
@@ -126,15 +97,7 @@ pub fn plan_trip(
     budget: &ActionBudget,
 ) -> Result<TripPlan, Refusal> {
     out_of_grapple(attacker.conditions, "trip")?;
-    if attacker.size.steps_to(*target.size) > 1 {
-        return Err(Refusal::new("a foe more than one size larger cannot be tripped", "004:483"));
-    }
-    if target.conditions.has(Condition::Prone) && target.seat.is_none() {
-        return Err(Refusal::new("it is already on the ground", "004:487"));
-    }
-    if target.altitude.0 > 0 {
-        return Err(Refusal::new("a creature in the air cannot be tripped (our ruling)", "004:483, docs/rulings.md"));
-    }
+    trippable(attacker, target)?;
     let weapon = trip_weapon(attacker, weapon)?;
     let request = ground.replaced_attack(Some(&weapon));
     let mut touch = prepare_attack(ground.field, ground.order, ground.creatures, attacker, target, request, budget)?;
@@ -176,39 +139,16 @@ fn roll_trip(
     creatures: Query<Combatant, With<Creature>>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
-    mut conditions: MessageWriter<ConditionChange>,
-    mut pulled: MessageWriter<PulledDown>,
+    mut falls: Falls,
 ) {
     let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else { return };
     if !crate::rules::attack::roll_touch_attack(&plan.touch, attacker.id, target.id, &mut dice, &mut facts) {
         return;
     }
-    let tripped = contest(
-        &mut dice,
-        &mut facts,
-        (attacker.id, plan.attacker.check, &plan.attacker.terms),
-        (target.id, plan.defender.check, &plan.defender.terms),
+    roll_trip_check(
+        (&mut dice, &mut facts, &mut falls),
+        &attacker,
+        &target,
         "a trip: Strength against the better of Strength and Dexterity (004:485)",
     );
-    if tripped {
-        // A rider is pulled to the ground (004:488): the mounted chapter sets it there.
-        if target.seat.is_some() {
-            pulled.write(PulledDown { rider: intent.target });
-        }
-        conditions.write(ConditionChange { creature: intent.target, condition: Condition::Prone, gained: true });
-        return;
-    }
-    // The defender who wins may trip back at once, with no touch attack (004:485); the AI and the player's
-    // defender always do.
-    let (back, resisting) = (tripping_side(&target), resisting_side(&attacker));
-    let tripped_back = contest(
-        &mut dice,
-        &mut facts,
-        (target.id, back.check, &back.terms),
-        (attacker.id, resisting.check, &resisting.terms),
-        "tripping back (004:485)",
-    );
-    if tripped_back {
-        conditions.write(ConditionChange { creature: intent.attacker, condition: Condition::Prone, gained: true });
-    }
 }

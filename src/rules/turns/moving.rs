@@ -543,6 +543,17 @@ pub struct Moving {
     pub hit_points: HitPoints,
     /// Dropped by a strike: the move ends here.
     pub dropped: bool,
+    /// Tripped in place of a strike (004:483, 004:489): the move ends here, the mover prone.
+    pub tripped: bool,
+}
+
+/// Why a move stopped before the end of its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// Dropped by an attack in the middle of it (004:70, 004:621).
+    Dropped,
+    /// Tripped by an attack of opportunity (004:483; our ruling, docs/rulings.md).
+    Tripped,
 }
 
 /// A move ended, wherever it stopped.
@@ -611,7 +622,7 @@ fn move_creature(world: &mut World, intent: MoveIntent) {
     let MoveUnderway { id, action, route, start, size, .. } = &underway;
     let mut hit_points = world.get::<HitPoints>(intent.creature).copied().unwrap_or_default();
     let mut taken = 0;
-    let mut dropped = false;
+    let mut halt = None;
     // The mover as it is at a moment of its move: running, squeezed or not (004:248, 000:113-123).
     let running_now = *action == MovementAction::Run || underway.was_running;
     let mid_action_at = |at: Footprint| {
@@ -634,16 +645,21 @@ fn move_creature(world: &mut World, intent: MoveIntent) {
             mid_action: mid_action_at(at),
             hit_points,
             dropped: false,
+            tripped: false,
         };
         world.trigger_ref(&mut moment);
         world.flush();
         hit_points = moment.hit_points;
-        moment.dropped
+        match (moment.dropped, moment.tripped) {
+            (true, _) => Some(Halt::Dropped),
+            (false, true) => Some(Halt::Tripped),
+            _ => None,
+        }
     };
     for i in 0..=route.steps.len() {
         let here = if i == 0 { *start } else { route.steps[i - 1].footprint() };
-        if react(world, MovePhase::Leaving, i, here, here) {
-            dropped = true;
+        halt = react(world, MovePhase::Leaving, i, here, here);
+        if halt.is_some() {
             break;
         }
         let Some(step) = route.steps.get(i) else { break };
@@ -661,12 +677,12 @@ fn move_creature(world: &mut World, intent: MoveIntent) {
             space: step.space,
         });
         taken = i + 1;
-        if react(world, MovePhase::Entered, i + 1, step.footprint(), here) {
-            dropped = true;
+        halt = react(world, MovePhase::Entered, i + 1, step.footprint(), here);
+        if halt.is_some() {
             break;
         }
     }
-    end_move(world, &intent, &underway, taken, dropped);
+    end_move(world, &intent, &underway, taken, halt);
 }
 
 /// The movers as the check reads them, then the budgets and exertion it pays from.
@@ -907,11 +923,12 @@ fn begin_move(
 
 /// Ends a move where it stopped: the facts of the move, the squeezing and running it leaves the mover in,
 /// and a charge's attack.
-fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, taken: usize, dropped: bool) {
+fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, taken: usize, halt: Option<Halt>) {
     let MoveUnderway { id, action, route, start, size, .. } = underway;
     let from = start.origin;
-    if dropped {
-        // It stops where it dropped, or on the last square of its path where it may lie (000:126-129).
+    let dropped = halt == Some(Halt::Dropped);
+    if let Some(halt) = halt {
+        // It stops where it fell, or on the last square of its path where it may lie (000:126-129).
         let rest = settle(*start, route, taken);
         if let Some(mut position) = world.get_mut::<Position>(intent.creature) {
             position.0 = rest.origin;
@@ -922,7 +939,11 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
         world.write_message(Fact::MoveInterrupted {
             creature: id.clone(),
             at: rest.origin,
-            reason: "dropped by an attack in the middle of its move (004:70, 004:621)".into(),
+            reason: match halt {
+                Halt::Dropped => "dropped by an attack in the middle of its move (004:70, 004:621)",
+                Halt::Tripped => "tripped by an attack of opportunity (004:483, 004:487)",
+            }
+            .into(),
         });
     }
     let Some(position) = world.get::<Position>(intent.creature).copied() else { return };
@@ -955,7 +976,7 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     if *action == MovementAction::Run && !underway.was_running {
         world.write_message(change(Condition::Running, true));
     }
-    if let (MovementAction::Charge, Some(target), false) = (*action, intent.target, dropped) {
+    if let (MovementAction::Charge, Some(target), None) = (*action, intent.target, halt) {
         world.write_message(change(Condition::Charging, true));
         // Its rider charges with it: -2 to its AC too (004:478).
         let riders: Vec<Entity> = world.get::<Riders>(intent.creature).map(|r| r.all().to_vec()).unwrap_or_default();

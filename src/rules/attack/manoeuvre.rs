@@ -1,0 +1,241 @@
+//! The opposed checks of the combat manoeuvres (004:446-489), shared by the special attacks and by the
+//! attacks of opportunity: each side's terms (the ability, +4 per size category above Medium and -4 per
+//! category below, the defender's stability, 004:448, 004:485), and the trip (004:483-489), which a creature
+//! may make in place of any melee attack with its trip weapon (004:489), an attack of opportunity too.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{AttackPlan, CombatantItem};
+use crate::rules::core::checks::{Check, contest};
+use crate::rules::core::creature::*;
+use crate::rules::core::dice::Dice;
+use crate::rules::core::facts::Fact;
+use crate::rules::core::refusal::Refusal;
+use crate::rules::core::size::Size;
+
+/// One side of an opposed check of the special attacks, with its terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    /// The ability it checks with.
+    pub check: Check,
+    /// Its terms: the ability, size, stability, a charge.
+    pub terms: Vec<Modifier>,
+}
+
+impl Side {
+    /// The bonus: the sum of its terms.
+    pub fn bonus(&self) -> i32 {
+        self.terms.iter().map(|m| m.value).sum()
+    }
+
+    /// The chance this side wins the contest against `other`, ties settled as contests settle them.
+    pub fn chance_against(&self, other: &Side) -> f32 {
+        crate::rules::core::checks::contest_chance(self.bonus(), other.bonus())
+    }
+}
+
+/// The size term of a trip's or a bull rush's check: +4 per category above Medium, -4 per category below
+/// (004:448, 004:485).
+pub fn size_term(size: Size) -> i32 {
+    4 * Size::Medium.steps_to(size)
+}
+
+/// A side checking `check` (Strength or Dexterity) with the size term, and +4 if `resisting` and stable,
+/// having more than two legs or otherwise hard to move (004:448, 004:485).
+pub fn strength_side(c: &CombatantItem, check: Check, resisting: bool) -> Side {
+    let (value, name) = match check {
+        Check::Dexterity => (ability_modifier(c.abilities.dex), "Dex"),
+        _ => (ability_modifier(c.abilities.str), "Str"),
+    };
+    let mut terms = vec![Modifier::new(value, name)];
+    let size = size_term(*c.size);
+    if size != 0 {
+        terms.push(Modifier::new(size, "size (004:448, 004:485)"));
+    }
+    if resisting && c.traits.stable {
+        terms.push(Modifier::new(4, "stable (004:448, 004:485)"));
+    }
+    Side { check, terms }
+}
+
+/// The trip's attacker side: Strength, and size (004:485).
+pub fn tripping_side(c: &CombatantItem) -> Side {
+    strength_side(c, Check::Strength, false)
+}
+
+/// The side that resists a trip: the better of Strength and Dexterity, size, and +4 for more than two legs
+/// or a stability of its own (004:485). A rider may check Ride instead (004:488), with the size term but
+/// not its own legs' stability (our ruling): it takes the best of the three.
+pub fn resisting_side(c: &CombatantItem) -> Side {
+    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
+    let check = if dex > str { Check::Dexterity } else { Check::Strength };
+    let on_foot = strength_side(c, check, true);
+    if c.seat.is_none() {
+        return on_foot;
+    }
+    let ride = crate::rules::core::checks::skill(c.skills.ride, c.abilities.dex);
+    let mut riding = Side { check: Check::Ride, terms: vec![Modifier::new(ride, "Ride (004:488)")] };
+    let size = size_term(*c.size);
+    if size != 0 {
+        riding.terms.push(Modifier::new(size, "size (004:485)"));
+    }
+    if riding.bonus() > on_foot.bonus() { riding } else { on_foot }
+}
+
+/// Whether `target` can be tripped by `attacker` at all: at most one size larger (004:483), on its feet or
+/// on a mount (004:487-488), and on the ground (our ruling: a flier in the air has nothing to trip on).
+pub fn trippable(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
+    if attacker.size.steps_to(*target.size) > 1 {
+        return Err(Refusal::new("a foe more than one size larger cannot be tripped", "004:483"));
+    }
+    if target.conditions.has(Condition::Prone) && target.seat.is_none() {
+        return Err(Refusal::new("it is already on the ground", "004:487"));
+    }
+    if target.altitude.0 > 0 {
+        return Err(Refusal::new("a creature in the air cannot be tripped (our ruling)", "004:483, docs/rulings.md"));
+    }
+    Ok(())
+}
+
+/// A rider tripped off its mount (004:488): the chapter of mounted combat sets it on the ground, prone.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct PulledDown {
+    /// The rider.
+    pub rider: Entity,
+}
+
+/// Where the tripped fall: prone, and a rider pulled off its mount first (004:487-488).
+#[derive(SystemParam)]
+pub struct Falls<'w> {
+    /// Conditions gained.
+    pub conditions: MessageWriter<'w, ConditionChange>,
+    /// Riders pulled down, for the mounted chapter.
+    pub pulled: MessageWriter<'w, PulledDown>,
+}
+
+impl Falls<'_> {
+    /// Lays `who` down: a rider is pulled to the ground (004:488), then it lies prone (004:487).
+    pub fn lay_down(&mut self, who: &CombatantItem) {
+        if who.seat.is_some() {
+            self.pulled.write(PulledDown { rider: who.entity });
+        }
+        self.conditions.write(ConditionChange { creature: who.entity, condition: Condition::Prone, gained: true });
+    }
+}
+
+/// How a trip's opposed check ended (004:485).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TripOutcome {
+    /// The defender lies prone.
+    Tripped,
+    /// The defender won, and tripped the attacker back.
+    TrippedBack,
+    /// Neither fell.
+    Resisted,
+}
+
+/// Rolls a trip's opposed check once its touch attack has touched (004:485): the attacker's Strength
+/// against the defender's better side; a defender who wins may at once try to trip back, and the AI and the
+/// player's defender always do. Writes the facts and lays the fallen down; `why` names the trip in the log.
+pub fn roll_trip_check(
+    (dice, facts, falls): (&mut Dice, &mut MessageWriter<Fact>, &mut Falls),
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    why: &str,
+) -> TripOutcome {
+    let (ours, theirs) = (tripping_side(attacker), resisting_side(target));
+    if contest(dice, facts, (attacker.id, ours.check, &ours.terms), (target.id, theirs.check, &theirs.terms), why) {
+        falls.lay_down(target);
+        return TripOutcome::Tripped;
+    }
+    let (back, resisting) = (tripping_side(target), resisting_side(attacker));
+    let tripped_back = contest(
+        dice,
+        facts,
+        (target.id, back.check, &back.terms),
+        (attacker.id, resisting.check, &resisting.terms),
+        "tripping back (004:485)",
+    );
+    if tripped_back {
+        falls.lay_down(attacker);
+        return TripOutcome::TrippedBack;
+    }
+    TripOutcome::Resisted
+}
+
+/// What a creature's attacks of opportunity do. The game resolves them in the middle of the foe's action,
+/// so the player says beforehand (our ruling, docs/rulings.md): strike, trip where it can, or weigh it each
+/// time as the AI does.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OpportunityChoice {
+    /// Strike for damage.
+    #[default]
+    Strike,
+    /// Trip in place of the blow wherever a trip is allowed (004:483, 004:489).
+    Trip,
+    /// Trip a foe on the move when the trip is likely and the blow would not drop it; strike otherwise.
+    Weigh,
+}
+
+impl OpportunityChoice {
+    /// The next choice, for the bar's switch.
+    pub fn next(self) -> Self {
+        match self {
+            Self::Strike => Self::Trip,
+            Self::Trip => Self::Weigh,
+            Self::Weigh => Self::Strike,
+        }
+    }
+}
+
+/// The chance a trip planned as `touch` lays the foe down: the touch attack lands, then the check is won.
+pub fn trip_chance(touch: &AttackPlan, attacker: &CombatantItem, target: &CombatantItem) -> f32 {
+    touch.chance() * tripping_side(attacker).chance_against(&resisting_side(target))
+}
+
+/// The weapon a creature would trip with in place of an attack of opportunity: a trip weapon in hand, else
+/// its unarmed strike with Improved Trip; neither provokes (004:486, 004:489), and an unarmed trip without
+/// the feat is not offered there (our ruling: it would provoke from the foe in the middle of its action).
+pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats) -> Option<&'a Weapon> {
+    armament
+        .ready()
+        .find(|w| w.trip)
+        .or_else(|| feats.has(Feat::ImprovedTrip).then(|| armament.0.iter().find(|w| w.unarmed))?)
+}
+
+/// The touch attack of a trip a creature makes in place of its attack of opportunity, if it would: a trip
+/// weapon it holds, or its unarmed strike with Improved Trip, neither of which provokes (004:486, 004:489),
+/// threatening the foe (004:62), which can be tripped; and its choice says trip. `blow` is the attack of
+/// opportunity as planned, `situation` where it is made; `moving` whether the foe is on the move.
+pub fn trip_in_place_of(
+    choice: OpportunityChoice,
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    (blow, situation): (&AttackPlan, super::AttackSituation<'_>),
+    hit_points: &HitPoints,
+    moving: bool,
+) -> Option<AttackPlan> {
+    if choice == OpportunityChoice::Strike || trippable(attacker, target).is_err() {
+        return None;
+    }
+    let weapon = opportunity_trip_weapon(attacker.armament, attacker.feats)?;
+    let mut touch =
+        super::plan_attack(attacker, target, super::AttackSituation { weapon: Some(&weapon.name), ..situation })
+            .ok()?;
+    super::as_touch_attack(&mut touch);
+    let trips = match choice {
+        OpportunityChoice::Strike => false,
+        OpportunityChoice::Trip => true,
+        OpportunityChoice::Weigh => {
+            moving && trip_chance(&touch, attacker, target) >= 0.3 && !likely_drops(blow, hit_points)
+        }
+    };
+    trips.then_some(touch)
+}
+
+/// Whether the blow drops its target more often than not: it hits at least half the time and its mean
+/// damage takes the target below 0 (a rule of thumb for [`OpportunityChoice::Weigh`]).
+fn likely_drops(blow: &AttackPlan, hit_points: &HitPoints) -> bool {
+    blow.chance() >= 0.5 && blow.mean_damage() > hit_points.current as f32
+}
