@@ -1186,10 +1186,45 @@ fn first_aid(world: &mut World, creature: Entity, me: &Seen, all: &[Seen]) -> Op
 fn turn_undead(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     world.get::<crate::rules::special::turning::Turning>(creature)?;
     let plan = crate::rules::special::turning::plan_turning(world, creature, TurnKind::Turn).ok()?;
+    if let Some(release) = release_for_a_stronger(world, (creature, me), &plan) {
+        return Some(release);
+    }
     let likely: Vec<_> = plan.undead.iter().filter(|u| plan.chance_for(u.against_check) >= 0.5).collect();
     let close =
         likely.iter().any(|u| foes.iter().any(|f| f.entity == u.entity && f.footprint.distance_to(me.footprint) <= 1));
     (likely.len() >= 2 || close).then(|| Command::TurnUndead { creature: me.id.clone(), kind: TurnKind::Turn })
+}
+
+/// A rebuker at the end of its command releases its weakest undead when that makes room for a stronger one
+/// in reach it would likely command (004:566): the strongest such, if releasing one of fewer Hit Dice, farther
+/// off than it, lets it fit within the rebuker's level.
+fn release_for_a_stronger(
+    world: &mut World,
+    (creature, me): (Entity, &Seen),
+    plan: &crate::rules::special::turning::TurnPlan,
+) -> Option<Command> {
+    use crate::rules::special::turning::{CommandedBy, Energy};
+    let level = plan.turning.level;
+    if plan.turning.energy != Energy::Negative {
+        return None;
+    }
+    let wanted = plan
+        .undead
+        .iter()
+        .filter(|u| u.overwhelmed_by(level) && plan.commanded_hit_dice + u.hit_dice > level)
+        .filter(|u| plan.chance_for(u.against_check) >= 0.5)
+        .max_by_key(|u| (u.hit_dice, std::cmp::Reverse(u.distance)))?;
+    // Released, an undead is a foe again: one nearer than the wanted would be taken back first (004:542).
+    let mut commanded = world.query::<(&CommandedBy, &CreatureId, &Conditions, &Position, &Space)>();
+    let (_, weakest, ..) = commanded
+        .iter(world)
+        .filter(|(c, _, conditions, ..)| c.cleric == creature && !conditions.has(Condition::Dead))
+        .filter(|(c, ..)| {
+            c.hit_dice < wanted.hit_dice && plan.commanded_hit_dice - c.hit_dice + wanted.hit_dice <= level
+        })
+        .filter(|(.., position, space)| space.at(position.0).distance_to(me.footprint) > wanted.distance)
+        .min_by_key(|(c, id, ..)| (c.hit_dice, (*id).clone()))?;
+    Some(Command::Release { creature: me.id.clone(), undead: weakest.clone() })
 }
 
 fn nearest_foe(foes: &[Seen], at: Footprint) -> u32 {

@@ -2127,3 +2127,40 @@ fn the_opportunity_switch_cycles_strike_trip_and_weigh() {
         assert_eq!(app.world().get::<OpportunityChoice>(halberdier).copied(), Some(expected));
     }
 }
+
+/// Releasing a commanded undead from the bar (`Shift+\`, 004:566): the bar entry is open once the priest
+/// commands undead, hovering one shows the Hit Dice it frees, and a click releases it.
+#[test]
+fn an_undead_commanded_is_released_from_the_bar() {
+    use estoc::game::actions::{BarKind, bar_state};
+    use estoc::game::state::{Choice, Hover, Mode, Previews};
+    let encounter = level_at("tests/scenarios/levels/command_release.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("dead".into(), estoc::data::level::Control::Human);
+    app.update();
+    let priest = entity(&app, "priest");
+    pass_turns_until(&mut app, priest);
+    assert!(bar_state(app.world(), BarKind::Mode(Mode::Release)).is_err(), "no undead commanded yet");
+    let rebuke =
+        Command::TurnUndead { creature: "priest".into(), kind: estoc::rules::special::turning::TurnKind::Turn };
+    app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([15, 6, 6]);
+    play(&mut app, &rebuke);
+    assert!(bar_state(app.world(), BarKind::Mode(Mode::Release)).is_ok());
+    app.world_mut().resource_mut::<Choice>().mode = Mode::Release;
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(4, 4));
+    app.update();
+    let plan = app.world().resource::<Previews>().release.clone().expect("a preview").expect("commanded");
+    assert_eq!((plan.hit_dice, plan.commanded_hit_dice, plan.level), (1, 3, 3));
+    let step = clicked(&mut app, Square::new(4, 4)).expect("a release");
+    assert_eq!(step, Command::Release { creature: "priest".into(), undead: "skeleton-2".into() });
+    let facts = play(&mut app, &step);
+    assert!(
+        facts
+            .iter()
+            .any(|f| matches!(f, Fact::UndeadTurned { outcome: estoc::rules::core::names::TurnOutcome::Released, .. }))
+    );
+}

@@ -337,3 +337,48 @@ fn the_ai_weighs_a_trip_in_place_of_its_attack_of_opportunity() {
         }
     }
 }
+
+/// An evil priest of level 4 commanding three skeletons (3 Hit Dice of its 4) sees a zombie of 2 Hit Dice
+/// come within 18 m, which its level overwhelms (4 = twice 2, 004:564) but which would not fit under its command.
+/// One skeleton has gone off behind, farther than the zombie: the AI releases it (004:566), then rebukes,
+/// nearest first (004:542): the zombie is commanded, the skeleton, now a foe, only rebuked. A skeleton
+/// nearer than the zombie is not released: the rebuke would take it back first.
+#[test]
+fn the_ai_releases_a_weak_undead_to_command_a_stronger_one() {
+    use estoc::rules::command::{Command, perform};
+    use estoc::rules::core::names::TurnOutcome;
+    let mut app = app_on("tests/scenarios/levels/command_release.ron", &[20, 4, 3, 2, 1]);
+    let priest = entity(&app, "priest");
+    app.world_mut().get_mut::<estoc::rules::special::turning::Turning>(priest).unwrap().level = 4;
+    let turn = Command::TurnUndead { creature: "priest".into(), kind: estoc::rules::special::turning::TurnKind::Turn };
+    force(&mut app, &[15, 6, 6]);
+    perform(app.world_mut(), &turn).unwrap();
+    let walk = |creature: &str, x, y| Command::Move {
+        creature: creature.into(),
+        to: Square::new(x, y),
+        action: MovementAction::Move,
+        path: None,
+    };
+    perform(app.world_mut(), &Command::EndTurn { creature: "priest".into() }).unwrap();
+    perform(app.world_mut(), &walk("skeleton-1", 0, 0)).unwrap();
+    for id in ["skeleton-1", "skeleton-2", "skeleton-3"] {
+        perform(app.world_mut(), &Command::EndTurn { creature: id.into() }).unwrap();
+    }
+    perform(app.world_mut(), &walk("zombie", 13, 4)).unwrap();
+    perform(app.world_mut(), &Command::EndTurn { creature: "zombie".into() }).unwrap();
+    let step = estoc::ai::next_step(app.world_mut(), priest);
+    assert_eq!(step, Command::Release { creature: "priest".into(), undead: "skeleton-1".into() });
+    perform(app.world_mut(), &step).unwrap();
+    force(&mut app, &[15, 6, 6]);
+    let next = estoc::ai::next_step(app.world_mut(), priest);
+    assert_eq!(next, turn, "then it rebukes");
+    perform(app.world_mut(), &next).unwrap();
+    let commanded = |undead: &str| {
+        facts(&app).iter().any(
+            |f| matches!(f, Fact::UndeadTurned { undead: u, outcome: TurnOutcome::Commanded, .. } if u.0 == undead),
+        )
+    };
+    assert!(commanded("zombie"), "the zombie fits once the skeleton is released");
+    let at = app.world().get::<Position>(entity(&app, "skeleton-1")).unwrap().0;
+    assert_eq!(at, Square::new(0, 0), "the skeleton went off behind");
+}

@@ -135,6 +135,8 @@ pub const BAR: &[BarAction] = &[
         keys: "Del",
         kind: BarKind::Mode(Mode::Turn(TurnKind::Dispel)),
     },
+    // Shift+\, read with the other Shift keys: F14 stands for no key of its own.
+    BarAction { key: KeyCode::F14, name: "bar-release-undead", keys: "Shift+\\", kind: BarKind::Mode(Mode::Release) },
     BarAction {
         key: KeyCode::F2,
         name: "bar-bolster-undead",
@@ -349,6 +351,16 @@ fn turn_state(world: &World, me: Entity, kind: TurnKind) -> Result<(), Refusal> 
     }
 }
 
+/// Whether a release is open: a cleric commanding undead (004:566), on its turn; a free action.
+fn release_state(world: &World, me: Entity) -> Result<(), Refusal> {
+    let mut commanded = world.try_query::<&crate::rules::special::turning::CommandedBy>();
+    if commanded.as_mut().is_some_and(|q| q.iter(world).any(|c| c.cleric == me)) {
+        Ok(())
+    } else {
+        Err(Refusal::new("it commands no undead", "004:566"))
+    }
+}
+
 /// Standing up is a move action for a creature lying prone (004:225); dropping prone a free action for one
 /// standing (004:255).
 fn posture_state(
@@ -421,6 +433,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             crate::rules::attack::gear::check_pick_up(world, &intent).map(|_| ())
         }
         BarKind::Mode(Mode::Turn(kind)) => turn_state(world, me, kind),
+        BarKind::Mode(Mode::Release) => release_state(world, me),
         // Standing next to its foe, or charging to it (004:446, 004:458).
         BarKind::Mode(Mode::BullRush) | BarKind::Stay => {
             budget.check(ActionKind::Standard).or_else(|_| budget.check(ActionKind::FullRound))
@@ -683,6 +696,9 @@ pub(super) fn keys(world: &mut World) {
                 KeyCode::KeyG => {
                     let draw = BarKind::GrappleNow(GrappleMove::DrawLight);
                     press(world, draw, crate::locale::tr("bar-draw-light-weapon"));
+                }
+                KeyCode::Backslash => {
+                    press(world, BarKind::Mode(Mode::Release), crate::locale::tr("bar-release-undead"));
                 }
                 _ => {
                     if let Some(i) = super::input::DIGITS[..9].iter().position(|d| *d == key) {

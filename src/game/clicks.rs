@@ -148,6 +148,11 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
         let touched = pointed_at(world, square).filter(|t| *t != me)?;
         return Some(Command::Touch { creature: my_id, target: id_of(world, touched) });
     }
+    // The undead clicked is released from the cleric's command (004:566).
+    if choice.mode == Mode::Release {
+        let undead = pointed_at(world, square).filter(|t| *t != me)?;
+        return Some(Command::Release { creature: my_id, undead: id_of(world, undead) });
+    }
     // First aid tends the creature clicked, a friend (004:283).
     if choice.mode == Mode::FirstAid {
         let patient = pointed_at(world, square).filter(|t| *t != me)?;

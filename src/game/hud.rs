@@ -1085,6 +1085,39 @@ fn first_aid_lines(
     }
 }
 
+/// What a click on the hovered friend would do: first aid (004:283), a release (004:566).
+fn friend_lines(previews: &Previews, out: &mut Vec<(String, egui::Color32)>) {
+    first_aid_lines(previews.first_aid.clone(), out);
+    release_lines(previews.release.clone(), out);
+}
+
+/// Releasing the hovered undead: the Hit Dice it frees (004:566), or why not.
+fn release_lines(
+    release: Option<Result<crate::rules::special::turning::ReleasePlan, Refusal>>,
+    out: &mut Vec<(String, egui::Color32)>,
+) {
+    match release {
+        Some(Ok(plan)) => out.push((
+            tr!(
+                "preview-release",
+                hit_dice = plan.hit_dice.to_string(),
+                left = plan.commanded_hit_dice.saturating_sub(plan.hit_dice).to_string(),
+                level = plan.level.to_string()
+            ),
+            GOOD,
+        )),
+        Some(Err(refusal)) => out.push((
+            tr!(
+                "preview-no-release",
+                reason = super::rules_words::refusal(&refusal.reason),
+                rule = refusal.rule.clone()
+            ),
+            BAD,
+        )),
+        None => {}
+    }
+}
+
 fn special_attack_lines(
     world: &World,
     (trip, aid, feint, bull_rush, turning, disarm, sunder): SpecialPreviews,
@@ -1096,7 +1129,7 @@ fn special_attack_lines(
     if let Some(throw) = world.resource::<Previews>().throw.clone() {
         throw_lines(world, throw, out);
     }
-    first_aid_lines(world.resource::<Previews>().first_aid.clone(), out);
+    friend_lines(world.resource::<Previews>(), out);
     match world.resource::<Previews>().overrun.clone() {
         Some(Ok(o)) if o.blocks => {
             out.push((

@@ -364,6 +364,7 @@ impl Fact {
                     TurnOutcome::Rebuked => tr("log-rebuked-it-cowers-for-10"),
                     TurnOutcome::Commanded => tr("log-commanded"),
                     TurnOutcome::Freed => tr("log-freed-from-the-turning-it"),
+                    TurnOutcome::Released => tr("log-released"),
                     TurnOutcome::Bolstered { hit_dice } => {
                         tr!("log-bolstered-hit-dice-against-turning", hit_dice = hit_dice.to_string())
                     }

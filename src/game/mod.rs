@@ -149,6 +149,7 @@ pub fn action_words(action: &crate::rules::core::names::Action) -> String {
         Action::Feint => "action-feint",
         Action::BullRush => "action-bull-rush",
         Action::TurnUndead => "action-turn-undead",
+        Action::ReleaseUndead => "action-release-undead",
         Action::Disarm => "action-disarm",
         Action::PickUp => "action-pick-up",
         Action::Draw => "action-draw",

@@ -89,6 +89,16 @@ fn request(choice: &Choice, underway: bool) -> AttackRequest<'_> {
     }
 }
 
+/// The preview of what a click on the creature `friend` would do in a mode aimed at one's own side: first aid
+/// (004:283), releasing an undead commanded (004:566).
+fn on_a_friend(world: &mut World, me: Entity, friend: Entity, mode: Mode, previews: &mut Previews) {
+    match mode {
+        Mode::FirstAid => previews.first_aid = Some(crate::preview::first_aid_preview(world, me, friend)),
+        Mode::Release => previews.release = Some(crate::rules::special::turning::plan_release(world, me, friend)),
+        _ => {}
+    }
+}
+
 /// The preview of what a click on `foe` would do in the chosen mode: an attack, a manoeuvre, a charge.
 fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::Choice, previews: &mut Previews) {
     let weapon = choice.weapon.as_deref();
@@ -307,10 +317,8 @@ pub fn update_previews(world: &mut World) {
                     .and_then(|p| crate::rules::special::grapple::grapple_destination(world, me, square).map(|_| p)),
             );
         }
-        if key.choice.mode == Mode::FirstAid
-            && let Some(patient) = previews.hovered.filter(|e| *e != me)
-        {
-            previews.first_aid = Some(crate::preview::first_aid_preview(world, me, patient));
+        if let Some(friend) = previews.hovered.filter(|e| *e != me) {
+            on_a_friend(world, me, friend, key.choice.mode, &mut previews);
         }
         if key.choice.mode == Mode::Throw {
             previews.throw = throw_at_hover(world, me, previews.hovered, key.choice.weapon.as_deref());

@@ -61,6 +61,8 @@ pub enum Mode {
     Snatch,
     /// Tend a dying friend (004:283).
     FirstAid,
+    /// Release an undead it commands, to command others (004:566).
+    Release,
     /// Deliver the charge of a touch spell held (004:200).
     Touch,
     /// Sunder the weapon of the foe clicked (004:499-523).
@@ -238,6 +240,8 @@ pub struct Previews {
     pub grapple: Option<Result<crate::preview::GrapplePreview, Refusal>>,
     /// The first aid a click on the hovered creature would give (004:283).
     pub first_aid: Option<Result<crate::rules::health::first_aid::FirstAidPlan, Refusal>>,
+    /// Releasing the hovered undead commanded (004:566).
+    pub release: Option<Result<crate::rules::special::turning::ReleasePlan, Refusal>>,
     /// The throw a click would make, in throw mode: at the hovered creature or intersection.
     pub throw: Option<Result<crate::rules::special::splash::ThrowPlan, Refusal>>,
     /// The overrun a click on the hovered foe would make.

@@ -433,6 +433,13 @@ pub enum Command {
         /// The choice.
         choice: crate::rules::attack::manoeuvre::OpportunityChoice,
     },
+    /// An evil cleric releases an undead it commands, to command others (004:566): a free action.
+    Release {
+        /// The cleric's id.
+        creature: CreatureId,
+        /// The undead's id.
+        undead: CreatureId,
+    },
     /// End the creature's turn.
     EndTurn {
         /// Its id.
@@ -512,6 +519,7 @@ impl Command {
             | Command::Breathe { creature, .. }
             | Command::Mount { creature, .. }
             | Command::Dismount { creature, .. }
+            | Command::Release { creature, .. }
             | Command::TakeReins { creature } => Some(creature),
             Command::Impose { .. }
             | Command::Rest { .. }
@@ -861,6 +869,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         }
         Command::Resume { creature } => {
             world.write_message(crate::rules::turns::ResumeIntent { creature: entity(creature)? });
+        }
+        Command::Release { creature, undead } => {
+            world.write_message(crate::rules::special::turning::ReleaseIntent {
+                cleric: entity(creature)?,
+                undead: entity(undead)?,
+            });
         }
         Command::AttacksOfOpportunity { creature, choice } => {
             world.entity_mut(entity(creature)?).insert(*choice);

@@ -18,6 +18,7 @@ bar-trip = Trip
 bar-bull-rush = Bull rush
 bar-rush-stay-put = Rush: stay put
 bar-turn-undead = Turn undead
+bar-release-undead = Release an undead
 bar-dispel-turning = Dispel turning
 bar-bolster-undead = Bolster undead
 bar-disarm = Disarm

@@ -168,6 +168,7 @@ action-aid-another = aid another
 action-feint = feint
 action-bull-rush = bull rush
 action-turn-undead = turn undead
+action-release-undead = release an undead
 action-disarm = disarm
 action-pick-up = pick up
 action-draw = draw a weapon
@@ -195,6 +196,7 @@ action-cast-named = cast {$spell}
 
 log-destroyed = destroyed (004:551)
 log-commanded = commanded (004:566)
+log-released = released from its command, back to its side (004:566)
 log-undead-turned = {$creature}: {$undead} {$what}
 
 ## Headings and saving throws

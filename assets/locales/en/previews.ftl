@@ -3,6 +3,8 @@
 preview-click-a-dive-attack-on = click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)
 preview-click-fly-beside-it-and = click: fly beside it and strike with the standard action left (004:691)
 preview-first-aid-heal-against-dc = first aid: Heal {$bonus} against DC 15 — {$chance}% to stabilise it (004:283)
+preview-release = Release it: its {$hit_dice} Hit Dice free, {$left} of {$level} left under command, to command others (004:566); a free action
+preview-no-release = No release: {$reason} ({$rule})
 preview-a-standard-action-that-provokes = a standard action that provokes (004:107); click to tend it
 preview-no-first-aid = no first aid: {$reason} ({$rule})
 preview-overrun-it-blocks-to-go = overrun: it blocks — {$defender} — {$chance}% to go through (004:534)

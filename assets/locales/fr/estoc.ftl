@@ -18,6 +18,7 @@ bar-trip = Croc-en-jambe
 bar-bull-rush = Bousculade
 bar-rush-stay-put = Bousculade : rester sur place
 bar-turn-undead = Renvoi des morts-vivants
+bar-release-undead = Relâcher un mort-vivant
 bar-dispel-turning = Dissiper un renvoi
 bar-bolster-undead = Augmenter le moral des morts-vivants
 bar-disarm = Désarmement

@@ -168,6 +168,7 @@ action-aid-another = aider quelqu'un
 action-feint = exécuter une feinte
 action-bull-rush = bousculer
 action-turn-undead = renvoyer les morts-vivants
+action-release-undead = relâcher un mort-vivant
 action-disarm = désarmer
 action-pick-up = ramasser un objet
 action-draw = dégainer une arme
@@ -195,6 +196,7 @@ action-cast-named = lancer {$spell}
 
 log-destroyed = détruit (004:551)
 log-commanded = contrôlé (004:566)
+log-released = libéré de son emprise, rendu à son camp (004:566)
 log-undead-turned = {$creature} : {$undead} {$what}
 
 ## Les caps et les jets de sauvegarde

@@ -3,6 +3,8 @@
 preview-click-a-dive-attack-on = clic : une attaque en piqué sur la cible, test de vol DD 10, les griffes à dégâts doublés (004:753)
 preview-click-fly-beside-it-and = clic : voler à côté de la cible et frapper avec l'action simple restante (004:691)
 preview-first-aid-heal-against-dc = premiers secours : test de Premiers secours {$bonus} contre DD 15 — {$chance} % de le stabiliser (004:283)
+preview-release = Le relâcher : ses {$hit_dice} DV libérés, {$left} sur {$level} encore contrôlés, pour en contrôler d'autres (004:566) ; une action libre
+preview-no-release = Pas de relâchement : {$reason} ({$rule})
 preview-a-standard-action-that-provokes = une action simple qui provoque une attaque d'opportunité (004:107) ; cliquer pour le soigner
 preview-no-first-aid = pas de premiers secours : {$reason} ({$rule})
 preview-overrun-it-blocks-to-go = renversement : l'adversaire bloque — {$defender} — {$chance} % de passer (004:534)

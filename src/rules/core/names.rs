@@ -126,6 +126,8 @@ pub enum Action {
     BullRush,
     /// Turning or rebuking undead (004:538-575).
     TurnUndead,
+    /// Releasing an undead commanded (004:566).
+    ReleaseUndead,
     /// A disarm (004:490-498).
     Disarm,
     /// Picking up an item (004:128).
@@ -216,6 +218,7 @@ impl Action {
             Action::Feint => "feint",
             Action::BullRush => "bull_rush",
             Action::TurnUndead => "turn_undead",
+            Action::ReleaseUndead => "release_undead",
             Action::Disarm => "disarm",
             Action::PickUp => "pick_up",
             Action::Draw => "draw a weapon",
@@ -356,6 +359,8 @@ pub enum TurnOutcome {
     Commanded,
     /// Freed from a good cleric's turning by an evil cleric's dispelling (004:568).
     Freed,
+    /// Released from the cleric's command, back to its side (004:566).
+    Released,
     /// Its morale bolstered: these Hit Dice against turning for 10 rounds (004:570).
     Bolstered {
         /// Its Hit Dice against turning.

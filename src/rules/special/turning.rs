@@ -111,8 +111,11 @@ pub const TURNED_ROUNDS: u32 = 10;
 pub const TURNER_NEAR_SQUARES: u32 = 2;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<TurnIntent>();
-    app.add_systems(Rules, turn_undead.in_set(RulesSystems::Act).after(super::bull_rush::resolve_bull_rushes));
+    app.add_message::<TurnIntent>().add_message::<ReleaseIntent>();
+    app.add_systems(
+        Rules,
+        (release_undead, turn_undead).chain().in_set(RulesSystems::Act).after(super::bull_rush::resolve_bull_rushes),
+    );
     app.add_systems(
         Rules,
         (turner_comes_near, cornered_cower).chain().in_set(RulesSystems::Turns).after(super::feint::spend_feints),
@@ -221,12 +224,80 @@ impl InReach {
 }
 
 /// An undead a cleric of negative energy commands (004:564-566): whose Hit Dice count against its level.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct CommandedBy {
     /// The cleric.
     pub cleric: Entity,
     /// Its Hit Dice.
     pub hit_dice: u32,
+    /// The side it stood on before, which it goes back to when released (our ruling).
+    pub was: Faction,
+}
+
+/// Asks a cleric to release an undead it commands, to command others in its place (004:566).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ReleaseIntent {
+    /// The cleric.
+    pub cleric: Entity,
+    /// The undead it commands.
+    pub undead: Entity,
+}
+
+/// A release checked: the Hit Dice it frees, and those the cleric commands and may command (004:566).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReleasePlan {
+    /// The undead's Hit Dice, freed for others.
+    pub hit_dice: u32,
+    /// The Hit Dice the cleric commands now, the living among them.
+    pub commanded_hit_dice: u32,
+    /// Its level: the most it may command (004:566).
+    pub level: u32,
+}
+
+/// The Hit Dice of the living undead `cleric` commands: all count against its level (004:566).
+pub fn commanded_hit_dice(world: &mut World, cleric: Entity) -> u32 {
+    let mut under_command = world.query::<(&CommandedBy, &Conditions)>();
+    under_command
+        .iter(world)
+        .filter(|(c, conditions)| c.cleric == cleric && !conditions.has(Condition::Dead))
+        .map(|(c, _)| c.hit_dice)
+        .sum()
+}
+
+/// Whether `cleric` may release `undead` now: one it commands (« il peut relâcher son emprise sur certains
+/// afin d'en contrôler d'autres », 004:566), on its turn; a free action (our ruling: the text gives none, and
+/// letting go of a pinned foe is one, 004:612).
+pub fn plan_release(world: &mut World, cleric: Entity, undead: Entity) -> Result<ReleasePlan, Refusal> {
+    let Some(turning) = world.get::<Turning>(cleric).copied() else {
+        return Err(Refusal::new("it cannot turn undead: clerics and paladins can", "004:538"));
+    };
+    world.resource::<TurnOrder>().check_turn(cleric)?;
+    let Some(commanded) = world.get::<CommandedBy>(undead).filter(|c| c.cleric == cleric).cloned() else {
+        return Err(Refusal::new("it commands no such undead", "004:566"));
+    };
+    let commanded_hit_dice = commanded_hit_dice(world, cleric);
+    Ok(ReleasePlan { hit_dice: commanded.hit_dice, commanded_hit_dice, level: turning.level })
+}
+
+/// Releases undead as their clerics ask: each goes back to the side it stood on, its Hit Dice free for the
+/// cleric to command others (004:566).
+pub(super) fn release_undead(world: &mut World, mut intents: Local<bevy::ecs::message::MessageCursor<ReleaseIntent>>) {
+    let messages = world.resource::<bevy::ecs::message::Messages<ReleaseIntent>>();
+    let read: Vec<ReleaseIntent> = intents.read(messages).copied().collect();
+    for intent in read {
+        if let Err(refusal) = plan_release(world, intent.cleric, intent.undead) {
+            super::refuse_in(world, intent.cleric, Action::ReleaseUndead, refusal);
+            continue;
+        }
+        let Some(commanded) = world.get::<CommandedBy>(intent.undead).cloned() else { continue };
+        world.entity_mut(intent.undead).remove::<CommandedBy>().insert(commanded.was);
+        let (Some(id), Some(undead)) =
+            (world.get::<CreatureId>(intent.cleric).cloned(), world.get::<CreatureId>(intent.undead).cloned())
+        else {
+            continue;
+        };
+        world.write_message(Fact::UndeadTurned { creature: id, undead, outcome: TurnOutcome::Released });
+    }
 }
 
 /// A turning checked and ready: its terms and the undead within reach, nearest first.
@@ -302,12 +373,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     let charisma = world.get::<Abilities>(turner).map_or(10, |a| a.cha);
     let per_day = uses_per_day(charisma);
     // The Hit Dice it commands already, the living among them: all count against its level (004:566).
-    let mut under_command = world.query::<(&CommandedBy, &Conditions)>();
-    let commanded_hit_dice = under_command
-        .iter(world)
-        .filter(|(c, conditions)| c.cleric == turner && !conditions.has(Condition::Dead))
-        .map(|(c, _)| c.hit_dice)
-        .sum();
+    let commanded_hit_dice = commanded_hit_dice(world, turner);
     if turning.spent >= per_day {
         return Err(Refusal::new(format!("its {per_day} turnings of the day are spent"), "004:541"));
     }
@@ -505,8 +571,11 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
                 TurnOutcome::Destroyed
             }
             Energy::Negative if plan.commands(undead, &mut commanded_hit_dice) => {
-                if let (Some(faction), Ok(mut e)) = (faction.clone(), world.get_entity_mut(undead.entity)) {
-                    e.insert((faction, CommandedBy { cleric: turner, hit_dice: undead.hit_dice }));
+                let was = world.get::<Faction>(undead.entity).cloned();
+                if let (Some(faction), Some(was), Ok(mut e)) =
+                    (faction.clone(), was, world.get_entity_mut(undead.entity))
+                {
+                    e.insert((faction, CommandedBy { cleric: turner, hit_dice: undead.hit_dice, was }));
                 }
                 TurnOutcome::Commanded
             }
