@@ -422,6 +422,13 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
             .collect();
         out.push((tr!("creature-weapons", list = names.join(", ")), GREY));
     }
+    match crate::rules::attack::manoeuvre::trips_by_opportunity(world, entity) {
+        Some(crate::rules::attack::manoeuvre::OpportunityChoice::Trip) => {
+            out.push((tr("creature-opportunity-trip"), GREY));
+        }
+        Some(_) => out.push((tr("creature-opportunity-weigh"), GREY)),
+        None => {}
+    }
     if !conditions.0.is_empty() {
         let list: Vec<String> = conditions.0.iter().map(|c| super::condition_words(*c)).collect();
         out.push((tr!("creature-conditions", list = list.join(", ")), WARN));
@@ -951,6 +958,15 @@ fn provocation_lines(
             ),
             BAD,
         ));
+        let trippers: Vec<String> = p
+            .from
+            .iter()
+            .filter(|e| crate::rules::attack::manoeuvre::trips_by_opportunity(world, **e).is_some())
+            .map(|e| display_name(world, *e))
+            .collect();
+        if !trippers.is_empty() {
+            out.push((tr!("provoke-may-trip", who = trippers.join(", ")), WARN));
+        }
     }
 }
 

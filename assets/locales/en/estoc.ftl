@@ -187,6 +187,8 @@ creature-hp = HP {$current}/{$max}{ $nonlethal ->
 creature-ac = AC {$normal} (touch {$touch}, flat-footed {$flat})
 creature-put-away = {$weapon} (put away)
 creature-weapons = weapons: {$list}
+creature-opportunity-trip = its attacks of opportunity trip (004:483, 004:489)
+creature-opportunity-weigh = its attacks of opportunity trip a foe on the move when the trip is likely (004:483, 004:489)
 creature-conditions = conditions: {$list}
 creature-altitude = altitude {$altitude}, heading {$heading}
 creature-hidden = hidden from {$from} until it attacks or its next turn (004:816-817)
@@ -213,6 +215,7 @@ provoke-none = no attack of opportunity {$place}
 provoke-on-the-way = on the way
 provoke-along-it = along it
 provoke-step = step {$step} at {$square}: {$who} would strike — {$why}
+provoke-may-trip = {$who} may trip you in place of the blow: the move would stop there, prone (004:483, 004:489)
 charge-lanes = { $lanes ->
     [one] 1 charge lane; click to charge along it
    *[other] {$lanes} charge lanes; click to charge along the first

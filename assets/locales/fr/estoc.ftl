@@ -187,6 +187,8 @@ creature-hp = pv {$current}/{$max}{ $nonlethal ->
 creature-ac = CA {$normal} (contact {$touch}, pris au dépourvu {$flat})
 creature-put-away = {$weapon} (rangée)
 creature-weapons = armes : {$list}
+creature-opportunity-trip = ses attaques d'opportunité font des crocs-en-jambe (004:483, 004:489)
+creature-opportunity-weigh = ses attaques d'opportunité font tomber un adversaire en mouvement quand le croc-en-jambe a de bonnes chances (004:483, 004:489)
 creature-conditions = états : {$list}
 creature-altitude = altitude {$altitude}, cap {$heading}
 creature-hidden = caché de {$from} jusqu'à ce qu'il attaque ou jusqu'à son prochain tour (004:816-817)
@@ -213,6 +215,7 @@ provoke-none = aucune attaque d'opportunité {$place}
 provoke-on-the-way = en chemin
 provoke-along-it = le long de la charge
 provoke-step = pas {$step} en {$square} : {$who} frapperait — {$why}
+provoke-may-trip = {$who} peut vous faire un croc-en-jambe à la place du coup : le déplacement s'arrêterait là, à terre (004:483, 004:489)
 charge-lanes = { $lanes ->
     [one] 1 ligne de charge ; cliquer pour charger
    *[other] {$lanes} lignes de charge ; cliquer pour charger le long de la première

@@ -205,6 +205,14 @@ pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats) -> Opt
         .or_else(|| feats.has(Feat::ImprovedTrip).then(|| armament.0.iter().find(|w| w.unarmed))?)
 }
 
+/// The choice of a creature that may trip in place of its attacks of opportunity, if it may at all: it
+/// could (a trip weapon in hand, or Improved Trip) and its choice is not to strike. What the previews warn of.
+pub fn trips_by_opportunity(world: &World, creature: Entity) -> Option<OpportunityChoice> {
+    let choice = world.get::<OpportunityChoice>(creature).copied().unwrap_or_default();
+    let (armament, feats) = (world.get::<Armament>(creature)?, world.get::<Feats>(creature)?);
+    (choice != OpportunityChoice::Strike && opportunity_trip_weapon(armament, feats).is_some()).then_some(choice)
+}
+
 /// The touch attack of a trip a creature makes in place of its attack of opportunity, if it would: a trip
 /// weapon it holds, or its unarmed strike with Improved Trip, neither of which provokes (004:486, 004:489),
 /// threatening the foe (004:62), which can be tripped; and its choice says trip. `blow` is the attack of
