@@ -169,7 +169,8 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
 
     // A creature that can trip in place of its attacks of opportunity weighs each one (004:483, 004:489).
-    if world.get::<Feats>(creature).is_some_and(|f| opportunity_trip_weapon(&armament, f).is_some())
+    if let (Some(feats), Some(traits)) = (world.get::<Feats>(creature), world.get::<Traits>(creature))
+        && opportunity_trip_weapon(&armament, feats, traits).is_some()
         && world.get::<OpportunityChoice>(creature).copied().unwrap_or_default() != OpportunityChoice::Weigh
     {
         return Command::AttacksOfOpportunity { creature: me.id.clone(), choice: OpportunityChoice::Weigh };
@@ -1192,7 +1193,12 @@ fn turn_undead(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) ->
     let likely: Vec<_> = plan.undead.iter().filter(|u| plan.chance_for(u.against_check) >= 0.5).collect();
     let close =
         likely.iter().any(|u| foes.iter().any(|f| f.entity == u.entity && f.footprint.distance_to(me.footprint) <= 1));
-    (likely.len() >= 2 || close).then(|| Command::TurnUndead { creature: me.id.clone(), kind: TurnKind::Turn })
+    // A rebuker commands one it likely would, within its level (004:566): the step after a release too.
+    let level = plan.turning.level;
+    let commands_one = plan.turning.energy == crate::rules::special::turning::Energy::Negative
+        && likely.iter().any(|u| u.overwhelmed_by(level) && plan.commanded_hit_dice + u.hit_dice <= level);
+    (likely.len() >= 2 || close || commands_one)
+        .then(|| Command::TurnUndead { creature: me.id.clone(), kind: TurnKind::Turn })
 }
 
 /// A rebuker at the end of its command releases its weakest undead when that makes room for a stronger one

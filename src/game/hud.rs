@@ -961,7 +961,10 @@ fn provocation_lines(
         let trippers: Vec<String> = p
             .from
             .iter()
-            .filter(|e| crate::rules::attack::manoeuvre::trips_by_opportunity(world, **e).is_some())
+            .filter(|e| {
+                let mover = world.resource::<Previews>().active;
+                mover.is_some_and(|m| crate::rules::attack::manoeuvre::may_trip_by_opportunity(world, **e, m))
+            })
             .map(|e| display_name(world, *e))
             .collect();
         if !trippers.is_empty() {

@@ -228,8 +228,8 @@ pub fn two_weapons_now(world: &World) -> Option<bool> {
 /// in hand or Improved Trip (004:483, 004:486, 004:489): what the bar's switch shows.
 pub fn opportunity_choice_now(world: &World) -> Option<OpportunityChoice> {
     let me = super::turn::human_turn(world)?;
-    let (armament, feats) = (world.get::<Armament>(me)?, world.get::<Feats>(me)?);
-    crate::rules::attack::manoeuvre::opportunity_trip_weapon(armament, feats)?;
+    let (armament, feats, traits) = (world.get::<Armament>(me)?, world.get::<Feats>(me)?, world.get::<Traits>(me)?);
+    crate::rules::attack::manoeuvre::opportunity_trip_weapon(armament, feats, traits)?;
     Some(world.get::<OpportunityChoice>(me).copied().unwrap_or_default())
 }
 

@@ -150,6 +150,10 @@ pub fn roll_trip_check(
         falls.lay_down(target);
         return TripOutcome::Tripped;
     }
+    // Tripping back is a trip: the attacker must be one the defender may trip (004:483).
+    if trippable(target, attacker).is_err() {
+        return TripOutcome::Resisted;
+    }
     let (back, resisting) = (tripping_side(target), resisting_side(attacker));
     let tripped_back = contest(
         dice,
@@ -195,14 +199,15 @@ pub fn trip_chance(touch: &AttackPlan, attacker: &CombatantItem, target: &Combat
     touch.chance() * tripping_side(attacker).chance_against(&resisting_side(target))
 }
 
-/// The weapon a creature would trip with in place of an attack of opportunity: a trip weapon in hand, else
-/// its unarmed strike with Improved Trip; neither provokes (004:486, 004:489), and an unarmed trip without
-/// the feat is not offered there (our ruling: it would provoke from the foe in the middle of its action).
-pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats) -> Option<&'a Weapon> {
-    armament
-        .ready()
-        .find(|w| w.trip)
-        .or_else(|| feats.has(Feat::ImprovedTrip).then(|| armament.0.iter().find(|w| w.unarmed))?)
+/// The weapon a creature would trip with in place of an attack of opportunity, among those it threatens
+/// with (004:62): a trip weapon, else its unarmed strike with Improved Trip; neither provokes (004:486,
+/// 004:489), and an unarmed trip without the feat is not offered there (our ruling: it would provoke from the
+/// foe in the middle of its action).
+pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats, traits: &Traits) -> Option<&'a Weapon> {
+    let armed_unarmed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+    let threatening = crate::rules::core::reach::threatening_weapons(&armament.0, armed_unarmed);
+    let unarmed_trip = |w: &&&Weapon| w.unarmed && feats.has(Feat::ImprovedTrip);
+    threatening.iter().find(|w| w.trip).or_else(|| threatening.iter().find(unarmed_trip)).copied()
 }
 
 /// The choice of a creature that may trip in place of its attacks of opportunity, if it may at all: it
@@ -210,7 +215,20 @@ pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats) -> Opt
 pub fn trips_by_opportunity(world: &World, creature: Entity) -> Option<OpportunityChoice> {
     let choice = world.get::<OpportunityChoice>(creature).copied().unwrap_or_default();
     let (armament, feats) = (world.get::<Armament>(creature)?, world.get::<Feats>(creature)?);
-    (choice != OpportunityChoice::Strike && opportunity_trip_weapon(armament, feats).is_some()).then_some(choice)
+    let traits = world.get::<Traits>(creature)?;
+    (choice != OpportunityChoice::Strike && opportunity_trip_weapon(armament, feats, traits).is_some())
+        .then_some(choice)
+}
+
+/// Whether `tripper` would trip `mover` in place of an attack of opportunity: its choice says trip or weigh,
+/// it could, and `mover` is one it may trip (004:483). What the move previews warn of.
+pub fn may_trip_by_opportunity(world: &World, tripper: Entity, mover: Entity) -> bool {
+    if trips_by_opportunity(world, tripper).is_none() {
+        return false;
+    }
+    let Some(mut creatures) = world.try_query_filtered::<super::Combatant, With<Creature>>() else { return false };
+    let Ok([tripper, mover]) = creatures.get_many(world, [tripper, mover]) else { return false };
+    trippable(&tripper, &mover).is_ok()
 }
 
 /// The touch attack of a trip a creature makes in place of its attack of opportunity, if it would: a trip
@@ -224,10 +242,12 @@ pub fn trip_in_place_of(
     hit_points: &HitPoints,
     moving: bool,
 ) -> Option<AttackPlan> {
-    if choice == OpportunityChoice::Strike || trippable(attacker, target).is_err() {
+    // Only a foe on the move of its own is tripped: one provoking in place, or carried by a bull rush, an
+    // overrun or a grapple's move, is struck (our ruling, docs/rulings.md).
+    if choice == OpportunityChoice::Strike || !moving || trippable(attacker, target).is_err() {
         return None;
     }
-    let weapon = opportunity_trip_weapon(attacker.armament, attacker.feats)?;
+    let weapon = opportunity_trip_weapon(attacker.armament, attacker.feats, attacker.traits)?;
     let mut touch =
         super::plan_attack(attacker, target, super::AttackSituation { weapon: Some(&weapon.name), ..situation })
             .ok()?;
@@ -235,9 +255,7 @@ pub fn trip_in_place_of(
     let trips = match choice {
         OpportunityChoice::Strike => false,
         OpportunityChoice::Trip => true,
-        OpportunityChoice::Weigh => {
-            moving && trip_chance(&touch, attacker, target) >= 0.3 && !likely_drops(blow, hit_points)
-        }
+        OpportunityChoice::Weigh => trip_chance(&touch, attacker, target) >= 0.3 && !likely_drops(blow, hit_points),
     };
     trips.then_some(touch)
 }

@@ -272,6 +272,9 @@ pub fn plan_release(world: &mut World, cleric: Entity, undead: Entity) -> Result
         return Err(Refusal::new("it cannot turn undead: clerics and paladins can", "004:538"));
     };
     world.resource::<TurnOrder>().check_turn(cleric)?;
+    if !world.get::<Conditions>(cleric).is_some_and(|c| c.can_act()) {
+        return Err(Refusal::new("a helpless creature cannot turn", "004:278"));
+    }
     let Some(commanded) = world.get::<CommandedBy>(undead).filter(|c| c.cleric == cleric).cloned() else {
         return Err(Refusal::new("it commands no such undead", "004:566"));
     };
