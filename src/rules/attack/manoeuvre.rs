@@ -87,13 +87,20 @@ pub fn resisting_side(c: &CombatantItem) -> Side {
 /// Whether `target` can be tripped by `attacker` at all: at most one size larger (004:483), on its feet or
 /// on a mount (004:487-488), and on the ground (our ruling: a flier in the air has nothing to trip on).
 pub fn trippable(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
-    if attacker.size.steps_to(*target.size) > 1 {
+    let lying = target.conditions.has(Condition::Prone) && target.seat.is_none();
+    trippable_as(*attacker.size, (*target.size, lying, target.altitude.0 > 0))
+}
+
+/// [`trippable`] from its parts: the attacker's size, and the target's size, whether it lies on the ground
+/// (prone and riding nothing) and whether it is in the air.
+fn trippable_as(attacker: Size, (size, lying, aloft): (Size, bool, bool)) -> Result<(), Refusal> {
+    if attacker.steps_to(size) > 1 {
         return Err(Refusal::new("a foe more than one size larger cannot be tripped", "004:483"));
     }
-    if target.conditions.has(Condition::Prone) && target.seat.is_none() {
+    if lying {
         return Err(Refusal::new("it is already on the ground", "004:487"));
     }
-    if target.altitude.0 > 0 {
+    if aloft {
         return Err(Refusal::new("a creature in the air cannot be tripped (our ruling)", "004:483, docs/rulings.md"));
     }
     Ok(())
@@ -226,9 +233,14 @@ pub fn may_trip_by_opportunity(world: &World, tripper: Entity, mover: Entity) ->
     if trips_by_opportunity(world, tripper).is_none() {
         return false;
     }
-    let Some(mut creatures) = world.try_query_filtered::<super::Combatant, With<Creature>>() else { return false };
-    let Ok([tripper, mover]) = creatures.get_many(world, [tripper, mover]) else { return false };
-    trippable(&tripper, &mover).is_ok()
+    let (Some(by), Some(size), Some(conditions)) =
+        (world.get::<Size>(tripper), world.get::<Size>(mover), world.get::<Conditions>(mover))
+    else {
+        return false;
+    };
+    let lying = conditions.has(Condition::Prone) && world.get::<Seat>(mover).is_none();
+    let aloft = world.get::<Altitude>(mover).is_some_and(|a| a.0 > 0);
+    trippable_as(*by, (*size, lying, aloft)).is_ok()
 }
 
 /// The touch attack of a trip a creature makes in place of its attack of opportunity, if it would: a trip
@@ -252,11 +264,8 @@ pub fn trip_in_place_of(
         super::plan_attack(attacker, target, super::AttackSituation { weapon: Some(&weapon.name), ..situation })
             .ok()?;
     super::as_touch_attack(&mut touch);
-    let trips = match choice {
-        OpportunityChoice::Strike => false,
-        OpportunityChoice::Trip => true,
-        OpportunityChoice::Weigh => trip_chance(&touch, attacker, target) >= 0.3 && !likely_drops(blow, hit_points),
-    };
+    let trips = choice == OpportunityChoice::Trip
+        || trip_chance(&touch, attacker, target) >= 0.3 && !likely_drops(blow, hit_points);
     trips.then_some(touch)
 }
 

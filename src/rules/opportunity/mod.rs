@@ -262,8 +262,8 @@ pub struct Struck {
 }
 
 impl Struck {
-    /// Nothing happened to a creature with `hit_points` left.
-    pub fn unhurt(hit_points: i32) -> Self {
+    /// Still up and on its feet, with `hit_points` left.
+    pub fn standing(hit_points: i32) -> Self {
         Self { hit_points, dropped: false, tripped: false }
     }
 }
@@ -311,8 +311,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
     ) -> Struck {
         let Exposure { at, why, mid_action, shared_with } = exposure;
         let hp = hit_points;
-        let Ok(target) = self.creatures.get(mover) else { return Struck::unhurt(hp.current) };
-        let mut tripped = false;
+        let Ok(target) = self.creatures.get(mover) else { return Struck::standing(hp.current) };
         for &foe in from {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
             // No attack of opportunity against a creature with total concealment (004:414); concealment's
@@ -377,22 +376,22 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             };
             // A trip in place of the blow, not in a space two share (our ruling, docs/rulings.md).
             let choice = attacker.opportunity_choice.copied().unwrap_or_default();
-            let trip = (natural.is_none() && shared_with.is_none() && !tripped)
+            let trip = shared_with
+                .is_none()
                 .then(|| trip_in_place_of(choice, (&attacker, &target), (&plan, situation), hp, mid_action.moving))
                 .flatten();
+            // Only a mover is tripped (trip_in_place_of): it stops where it fell (our ruling).
             if let Some(touch) = trip {
-                tripped = self.trip(&touch, &attacker, &target) == TripOutcome::Tripped;
-                // A tripped mover stops where it fell (our ruling); an action in place goes on, prone.
-                if tripped && mid_action.moving {
-                    return Struck { hit_points: hp.current, dropped: false, tripped };
+                if self.trip(&touch, &attacker, &target) == TripOutcome::Tripped {
+                    return Struck { hit_points: hp.current, dropped: false, tripped: true };
                 }
                 continue;
             }
             if self.land(&plan, &attacker, &target, natural, hp) {
-                return Struck { hit_points: hp.current, dropped: true, tripped };
+                return Struck { hit_points: hp.current, dropped: true, tripped: false };
             }
         }
-        Struck { hit_points: hp.current, dropped: false, tripped }
+        Struck::standing(hp.current)
     }
 
     /// A trip in place of an attack of opportunity: its touch attack, then the opposed check (004:483-485).
@@ -598,7 +597,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         .filter(|t| strikers.only.is_none_or(|o| o == *t) && !strikers.except.contains(t))
         .collect();
         if threats.is_empty() {
-            return (Struck::unhurt(who.hit_points.current), threats);
+            return (Struck::standing(who.hit_points.current), threats);
         }
         let mut hp = *who.hit_points;
         let exposure =
