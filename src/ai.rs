@@ -374,6 +374,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         two_weapons: full && two_hands,
         blows: None,
     };
+    // A foe next to a pit is pushed into it when that is likely (004:446-449, docs/rulings.md).
+    if let Some(step) = rush_into_a_pit(world, creature, &me, &foes) {
+        return step;
+    }
     // A trip weapon in hand lays a standing foe down when the trip is likely, provoking nothing (004:489).
     if let Some(step) = trip_a_foe(world, creature, &me, &foes) {
         return step;
@@ -874,6 +878,23 @@ fn take_up_the_bow(
         return None;
     }
     Some(Command::PutAway { creature: me.id.clone(), weapon: sword.name.clone() })
+}
+
+/// A bull rush that pushes an adjacent foe into a pit two times in five or more, when entering its space
+/// provokes no one but that foe (004:446-449): a foe at the bottom of a pit is out of the fight (our ruling,
+/// docs/rulings.md).
+fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let mut near: Vec<&Seen> = foes.iter().filter(|f| f.footprint.distance_to(me.footprint) == 1).collect();
+    near.sort_by_key(|f| f.id.clone());
+    near.into_iter().find_map(|foe| {
+        let rush = crate::preview::bull_rush_preview(world, creature, foe.entity, false).ok()?;
+        let others = rush.plan.provokers.iter().any(|e| *e != foe.entity);
+        (rush.charge_to.is_none() && !others && rush.plan.pit_chance()? >= 0.4).then(|| Command::BullRush {
+            creature: me.id.clone(),
+            target: foe.id.clone(),
+            stay: false,
+        })
+    })
 }
 
 /// A trip with a trip weapon it holds on the nearest foe it would lay down two times in five or more, provoking

@@ -734,6 +734,7 @@ pub fn bull_rush_preview(
         direction: crate::rules::special::bull_rush::away(a.space.at(lane.to), t.space.at(t.position.0)),
         pushes: Vec::new(),
         follows: Vec::new(),
+        into_pit: false,
     };
     Ok(BullRushPreview { charge_to: Some(lane.to), chance: plan.chance(), plan })
 }

@@ -382,3 +382,40 @@ fn the_ai_releases_a_weak_undead_to_command_a_stronger_one() {
     let at = app.world().get::<Position>(entity(&app, "skeleton-1")).unwrap().0;
     assert_eq!(at, Square::new(0, 0), "the skeleton went off behind");
 }
+
+/// A bull rush into a pit (004:446-449; our ruling in docs/rulings.md). The fighter's orc stands two squares
+/// from the well: the push reaches it only on a win by 5 (Str +3 against +3). The guard's orc has the well
+/// behind it: any win drops it in, and the AI, seeing it, rushes. At the bottom the orc is out of the fight:
+/// no attack reaches it, and it takes no turn.
+#[test]
+fn a_foe_pushed_into_a_pit_is_out_of_the_fight() {
+    use estoc::rules::command::{Command, perform};
+    use estoc::rules::core::checks::contest_chance;
+    let mut app = app_on("tests/scenarios/levels/bull_rush_pit.ron", &[20, 19, 1, 2]);
+    let (fighter, guard, orc, orc_2) =
+        (entity(&app, "fighter"), entity(&app, "guard"), entity(&app, "orc"), entity(&app, "orc-2"));
+    let far = estoc::preview::bull_rush_preview(app.world_mut(), fighter, orc, false).unwrap();
+    let way: Vec<Square> = far.plan.pushes.iter().map(|f| f.origin).collect();
+    assert_eq!(way, [Square::new(5, 2), Square::new(6, 2)]);
+    assert!(far.plan.into_pit);
+    assert_eq!(far.plan.pit_chance(), Some(contest_chance(3 - 5, 3)));
+    let staying = estoc::preview::bull_rush_preview(app.world_mut(), fighter, orc, true).unwrap();
+    assert_eq!(staying.plan.pit_chance(), None, "not following, it pushes 1.5 m: to the lip only");
+    perform(app.world_mut(), &Command::EndTurn { creature: "fighter".into() }).unwrap();
+    let near = estoc::preview::bull_rush_preview(app.world_mut(), guard, orc_2, false).unwrap();
+    assert_eq!(near.plan.pit_chance(), Some(near.chance), "the well is its first 1.5 m");
+    let step = estoc::ai::next_step(app.world_mut(), guard);
+    assert_eq!(step, Command::BullRush { creature: "guard".into(), target: "orc-2".into(), stay: false });
+    force(&mut app, &[15, 2, 1, 2]);
+    perform(app.world_mut(), &step).unwrap();
+    let conditions = app.world().get::<Conditions>(orc_2).unwrap();
+    assert!(conditions.has(Condition::InPit) && conditions.has(Condition::Prone));
+    assert_eq!(app.world().get::<HitPoints>(orc_2).unwrap().current, 6 - 3, "2d6 for 6 m");
+    // Not its turn: a readied attack, which skips the turn check.
+    let request = estoc::rules::attack::AttackRequest { readied: true, ..Default::default() };
+    let refused = estoc::preview::attack_preview(app.world_mut(), fighter, orc_2, request);
+    assert_eq!(refused.err().map(|r| r.rule), Some("docs/rulings.md".into()));
+    perform(app.world_mut(), &Command::EndTurn { creature: "guard".into() }).unwrap();
+    let next = app.world().resource::<TurnOrder>().current_entity();
+    assert_eq!(next, Some(orc), "the orc in the well takes no turn");
+}

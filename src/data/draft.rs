@@ -130,6 +130,7 @@ impl Draft {
                 edges: Vec::new(),
                 scale: Default::default(),
                 house_rules: Default::default(),
+                pit_depth: crate::data::level::DEFAULT_PIT_DEPTH,
                 factions: vec![
                     FactionDef { name: "heroes".into(), control: Control::Human, colour: Some([60, 120, 220]) },
                     FactionDef { name: "foes".into(), control: Control::Ai, colour: Some([200, 60, 50]) },
@@ -388,6 +389,7 @@ impl Draft {
         let mut field = Battlefield::open(width, height);
         field.set_scale(self.def.scale);
         field.set_house_rules(self.def.house_rules);
+        field.set_pit_depth_m(self.def.pit_depth);
         let mut looks = Vec::with_capacity((width * height) as usize);
         for y in 0..height {
             for x in 0..width {
@@ -435,6 +437,9 @@ impl Draft {
         }
         if !d.house_rules.is_default() {
             out.line(&format!("    house_rules: {},", one_line(&d.house_rules)), LineOf::Level);
+        }
+        if d.pit_depth != crate::data::level::DEFAULT_PIT_DEPTH {
+            out.line(&format!("    pit_depth: {},", one_line(&d.pit_depth)), LineOf::Level);
         }
         let rows = |out: &mut Writer, key: &str, rows: &[String]| {
             out.line(&format!("    {key}: ["), LineOf::Level);

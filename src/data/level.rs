@@ -161,10 +161,29 @@ pub struct LevelDef {
     /// opportunity a round); absent: the texts'.
     #[serde(default, skip_serializing_if = "HouseRules::is_default")]
     pub house_rules: HouseRules,
+    /// How deep its pits are, in metres: a creature pushed into one falls that far (our ruling,
+    /// docs/rulings.md); absent: 3 m.
+    #[serde(default = "default_pit_depth", skip_serializing_if = "is_default_pit_depth")]
+    pub pit_depth: f32,
     /// Factions.
     pub factions: Vec<FactionDef>,
     /// Creatures.
     pub creatures: Vec<PlacementDef>,
+}
+
+/// A pit's depth when a level gives none, in metres (our ruling, docs/rulings.md).
+pub const DEFAULT_PIT_DEPTH: f32 = 3.0;
+
+/// The deepest pit a level may give, in metres: deeper falls deal no more (20d6 at 60 m).
+pub const MAX_PIT_DEPTH: f32 = 1000.0;
+
+fn default_pit_depth() -> f32 {
+    DEFAULT_PIT_DEPTH
+}
+
+/// Whether a pit depth is the default one, for a level that leaves it out.
+fn is_default_pit_depth(depth: &f32) -> bool {
+    *depth == DEFAULT_PIT_DEPTH
 }
 
 /// Whether a number is 0, for the fields a level leaves out when they are.
@@ -289,6 +308,12 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         )]));
     }
     let (field, looks) = read_map(source, &def, &mut problems);
+    if !(def.pit_depth.is_finite() && (0.0..=MAX_PIT_DEPTH).contains(&def.pit_depth)) {
+        problems.push(source.error(
+            source.locate("pit_depth:", None),
+            format!("pit_depth {} is refused: give metres between 0 and {MAX_PIT_DEPTH}", def.pit_depth),
+        ));
+    }
     let faction_names = check_factions(source, &def, &mut problems);
     let ids: BTreeSet<&str> = def.creatures.iter().map(|c| c.id.as_str()).collect();
     let mut seen = BTreeSet::new();
@@ -353,6 +378,7 @@ fn read_map(source: &Source<'_>, def: &LevelDef, problems: &mut Vec<Diagnostic>)
     let mut field = Battlefield::open(width, height);
     field.set_scale(def.scale);
     field.set_house_rules(def.house_rules);
+    field.set_pit_depth_m(def.pit_depth);
     let mut looks = vec!['.'; (width * height) as usize];
     // Rows: the k-th quoted string after `terrain:` is row k.
     let rows_start = source.find_from(0, "terrain:").unwrap_or(0);

@@ -1518,6 +1518,20 @@ fn bull_rush_lines(
             (Some(_), false) => out
                 .push((tr!("preview-won-pushed-to-one-square", then = way.join(&tr("preview-then-separator"))), GOOD)),
         }
+        if let (Some(chance), Some(last)) = (p.pit_chance(), p.pushes.last()) {
+            let depth = world.resource::<Battlefield>().pit_depth_m();
+            let dice = crate::rules::health::falls::falling_damage(depth).map_or("0".into(), |d| d.to_string());
+            out.push((
+                tr!(
+                    "preview-into-the-pit",
+                    origin = last.origin.to_string(),
+                    depth = depth.to_string(),
+                    dice = dice,
+                    chance = format!("{:.0}", chance * 100.0)
+                ),
+                GOOD,
+            ));
+        }
     }
     out.push((tr("preview-lost-you-are-thrown-back"), WARN));
     out.push((tr("preview-click-to-rush"), GOOD));

@@ -286,6 +286,7 @@ pub fn condition_words(condition: crate::rules::core::creature::Condition) -> St
         Condition::Kneeling => "condition-kneeling",
         Condition::Casting => "condition-casting",
         Condition::OffBalance => "condition-off-balance",
+        Condition::InPit => "condition-in-pit",
     })
 }
 

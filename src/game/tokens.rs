@@ -171,6 +171,7 @@ fn badge_of(condition: Condition) -> Option<&'static str> {
         Condition::Grappling => "grappling",
         Condition::Pinned => "pinned",
         Condition::OffBalance => "off_balance",
+        Condition::InPit => "in_pit",
         Condition::Cowering => "cowering",
         _ => return None,
     })

@@ -77,6 +77,7 @@ const BADGES = [
   ['off_balance',   'drowning',          'lorc/drowning.svg'],
   ['cowering',      'terror',            'lorc/terror.svg'],
   ['disarmed',      'drop-weapon',       'lorc/drop-weapon.svg'],
+  ['in_pit',        'hole-ladder',       'delapouite/hole-ladder.svg'],
   // plain-arrow points down in the set: turned 180 degrees to point north.
   ['heading',       'plain-arrow',       'delapouite/plain-arrow.svg', 180],
 ];

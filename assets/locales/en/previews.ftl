@@ -51,6 +51,7 @@ preview-entering-its-space-provokes-no = entering its space provokes no one (004
 preview-entering-its-space-provokes-a = entering its space provokes: {$names} — a blow by another than the foe strikes the foe on 25% (004:447)
 preview-won-it-cannot-be-pushed = won, it cannot be pushed: the square behind it is barred (004:449)
 preview-won-pushed-to-you-stay = won: pushed to {$origin}; you stay (004:449; / to follow)
+preview-into-the-pit = {$chance}%: pushed as far as {$origin}, it falls into the pit: {$depth} m, {$dice} damage, out of the fight (ruling)
 preview-won-pushed-to-one-square = won: pushed to {$then}, one square more per 5 points, you following (004:449; / to stay)
 preview-lost-you-are-thrown-back = lost: you are thrown back 1.5 m (004:450)
 preview-click-to-rush = click to rush

@@ -51,6 +51,7 @@ preview-entering-its-space-provokes-no = entrer dans son espace ne provoque aucu
 preview-entering-its-space-provokes-a = entrer dans son espace provoque : {$names} — un coup porté par un autre que la cible frappe la cible dans 25 % des cas (004:447)
 preview-won-it-cannot-be-pushed = réussite, mais impossible de le repousser : la case derrière lui est bloquée (004:449)
 preview-won-pushed-to-you-stay = réussite : repoussé en {$origin} ; vous restez sur place (004:449 ; / pour suivre)
+preview-into-the-pit = {$chance} % : repoussé jusqu'en {$origin}, il tombe dans la fosse : {$depth} m, {$dice} de dégâts, hors de combat (arbitrage)
 preview-won-pushed-to-one-square = réussite : repoussé en {$then}, une case de plus par 5 points d'écart, et vous le suivez (004:449 ; / pour rester)
 preview-lost-you-are-thrown-back = échec : vous êtes repoussé de 1,5 m (004:450)
 preview-click-to-rush = cliquer pour bousculer

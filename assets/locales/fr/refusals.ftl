@@ -318,3 +318,4 @@ refusal-cannot-stop = impossible de finir le déplacement en {$square} : {$what}
 refusal-no-creature-named = il n'y a pas de créature {$id}
 refusal-no-light-weapon-put-away = il ne porte aucune arme légère rangée
 refusal-no-hand-to-draw = ses mains sont prises : aucune main pour dégainer une arme
+refusal-it-lies-at-the-bottom-of = il gît au fond d'une fosse, hors de combat

@@ -503,6 +503,11 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor, default: Option<HouseRules>) ->
         ui.selectable_value(&mut def.scale, Scale::Normal, tr("editor-normal-1-5-m"));
         ui.selectable_value(&mut def.scale, Scale::Chase, tr("editor-chase-9-m-004-650"));
     });
+    ui.horizontal(|ui| {
+        ui.label(tr("editor-pit-depth"));
+        let most = crate::data::level::MAX_PIT_DEPTH;
+        ui.add(egui::DragValue::new(&mut def.pit_depth).range(0.0..=most).speed(0.5).suffix(" m"));
+    });
     let chosen = house_rules(ui, &mut def.house_rules, default);
     ui.label(tr("editor-sides"));
     let used: Vec<String> = def.creatures.iter().map(|c| c.faction.clone()).collect();

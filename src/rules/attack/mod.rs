@@ -816,12 +816,13 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> R
     .and_then(|weapon| crate::rules::core::gear::check_loaded(&weapon).map(|()| weapon))
 }
 
-/// Whether `target` may be attacked at all: alive, another creature, still in sight (004:3, 004:38,
-/// 004:816-817).
-fn check_target(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
+/// Whether `target` may be attacked at all: alive, another creature, not at the bottom of a pit, still in
+/// sight (004:3, 004:38, docs/rulings.md, 004:816-817).
+pub fn check_target(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
     if target.conditions.has(Condition::Dead) {
         return Err(Refusal::new(format!("{} is dead", target.id), "004:38, 004:271"));
     }
+    crate::rules::core::creature::within_the_fight(target.conditions)?;
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
     }

@@ -134,6 +134,8 @@ pub struct Battlefield {
     scale: crate::rules::core::altitude::Scale,
     /// The table's switches against the texts.
     house: HouseRules,
+    /// How deep its pits are, in centimetres (the level's `pit_depth`, in metres).
+    pit_depth_cm: u32,
     /// Tables the chapters derive from this map (the ground's cost of each step), dropped on any change.
     derived: Memo,
 }
@@ -158,6 +160,7 @@ impl Battlefield {
             edges: vec![[None; 2]; n],
             scale: crate::rules::core::altitude::Scale::Normal,
             house: HouseRules::default(),
+            pit_depth_cm: 300,
             derived: Memo::default(),
         }
     }
@@ -176,6 +179,17 @@ impl Battlefield {
     /// The table's switches against the texts, played on this map.
     pub fn house_rules(&self) -> HouseRules {
         self.house
+    }
+
+    /// How deep its pits are, in metres: a creature pushed into one falls that far (our ruling,
+    /// docs/rulings.md).
+    pub fn pit_depth_m(&self) -> f32 {
+        self.pit_depth_cm as f32 / 100.0
+    }
+
+    /// Sets how deep its pits are.
+    pub fn set_pit_depth_m(&mut self, depth: f32) {
+        self.pit_depth_cm = (depth.max(0.0) * 100.0).round() as u32;
     }
 
     /// Sets the table's switches.

@@ -51,6 +51,13 @@ impl FallOutput<'_> {
         self.conditions.write(ConditionChange { creature: entity, condition: Condition::Prone, gained: true });
     }
 
+    /// A creature carried into a pit falls to its bottom, `depth_m` below: falling damage, prone, and out of
+    /// the fight down there (our ruling, docs/rulings.md).
+    pub fn into_the_pit(&mut self, entity: Entity, id: &CreatureId, depth_m: f32, dice: &mut Dice) {
+        self.fall_for(entity, id, falling_damage(depth_m), dice);
+        self.conditions.write(ConditionChange { creature: entity, condition: Condition::InPit, gained: true });
+    }
+
     /// Writes a fact about the fall.
     pub fn tell(&mut self, fact: Fact) {
         self.facts.write(fact);

@@ -75,6 +75,8 @@ pub struct BullRushPlan {
     pub pushes: Vec<Footprint>,
     /// The attacker's squares after each 1.5 m it follows; empty if it stays.
     pub follows: Vec<Footprint>,
+    /// The last push carries the target over a pit, into which it falls (our ruling, docs/rulings.md).
+    pub into_pit: bool,
 }
 
 impl BullRushPlan {
@@ -88,6 +90,15 @@ impl BullRushPlan {
     /// The chance to win the check.
     pub fn chance(&self) -> f32 {
         self.attacker.chance_against(&self.defender)
+    }
+
+    /// The chance the push carries the target into a pit: a win by 5 points for every 1.5 m before it
+    /// (004:449); none when the way leads to no pit.
+    pub fn pit_chance(&self) -> Option<f32> {
+        let before = i32::try_from(self.pushes.len()).ok()? - 1;
+        self.into_pit.then(|| {
+            crate::rules::core::checks::contest_chance(self.attacker.bonus() - 5 * before, self.defender.bonus())
+        })
     }
 }
 
@@ -148,6 +159,7 @@ pub fn check_bull_rush(
     if attacker.entity == target.entity {
         return Err(Refusal::new("one cannot rush oneself", "004:446"));
     }
+    within_the_fight(target.conditions)?;
     within_size(attacker, target)?;
     if attacker.altitude.0 != target.altitude.0 {
         return Err(Refusal::new("the two must stand at one height to push (our ruling)", "004:447, docs/rulings.md"));
@@ -202,14 +214,28 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
         }
     };
     let body = |bodies: &[Body], who: Entity| bodies.iter().find(|b| b.entity == who).cloned();
+    let mut into_pit = false;
     while let Some(pushed) = body(&bodies, intent.target) {
         let occupants = occupants_for(&bodies, &pushed);
         let ground = StepWorld { field, occupants: &occupants };
-        let Ok((next, entry)) = ground.step(&theirs.mover, at, direction, at) else { break };
-        if !entry.can_stop {
+        let (next, entry) = match ground.step(&theirs.mover, at, direction, at) {
+            Ok(step) => step,
+            // A creature that flies catches itself at the edge (our ruling, docs/rulings.md).
+            Err(crate::rules::movement::Blocked::Pit { .. }) if t.speed.fly.is_none() => {
+                match over_a_pit(&ground, &theirs.mover, at, direction) {
+                    Some(step) => {
+                        into_pit = true;
+                        step
+                    }
+                    None => break,
+                }
+            }
+            Err(_) => break,
+        };
+        if !entry.can_stop && !into_pit {
             break;
         }
-        if intent.stay {
+        if intent.stay || (into_pit && pushes.is_empty()) {
             pushes.push(next);
             break;
         }
@@ -225,6 +251,9 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
                 follows.push(then);
                 place(&mut bodies, intent.attacker, then);
                 (at, behind, paid, odd) = (next, then, paid + cost, now_odd);
+                if into_pit {
+                    break;
+                }
             }
             // It cannot follow the first 1.5 m: the target goes that far alone (004:449).
             _ if pushes.is_empty() => {
@@ -242,7 +271,20 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
         direction,
         pushes,
         follows,
+        into_pit,
     })
+}
+
+/// The step of a push that carries `mover` over a pit: where it would be were the pit ground, if walls,
+/// corners and other creatures let it get there (our ruling, docs/rulings.md).
+fn over_a_pit(
+    ground: &StepWorld<'_>,
+    mover: &crate::rules::movement::Mover,
+    at: Footprint,
+    direction: Direction,
+) -> Option<(Footprint, crate::rules::movement::cost::Entry)> {
+    let over = crate::rules::movement::Mover { medium: crate::rules::movement::Medium::Fly, ..*mover };
+    ground.step(&over, at, direction, at).ok()
 }
 
 /// A charge that ends in a bull rush rushes (004:458).
@@ -334,6 +376,9 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
             return;
         }
         move_to(world, intent.target, plan.pushes[step], "pushed by a bull rush (004:449)");
+        if plan.into_pit && step + 1 == plan.pushes.len() {
+            let _ = world.run_system_cached_with(fall_into_the_pit, intent.target);
+        }
         let Some(&then) = plan.follows.get(step) else { return };
         let following = Provoking {
             except: struck_attacker.clone(),
@@ -349,6 +394,19 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
             return;
         }
         move_to(world, intent.attacker, then, "following the foe it pushes (004:449)");
+    }
+}
+
+/// A creature pushed over a pit falls to its bottom (our ruling, docs/rulings.md).
+fn fall_into_the_pit(
+    In(who): In<Entity>,
+    ids: Query<&CreatureId>,
+    field: Res<Battlefield>,
+    mut dice: ResMut<Dice>,
+    mut out: crate::rules::health::falls::FallOutput,
+) {
+    if let Ok(id) = ids.get(who) {
+        out.into_the_pit(who, id, field.pit_depth_m(), &mut dice);
     }
 }
 

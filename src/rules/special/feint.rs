@@ -55,6 +55,7 @@ pub fn plan_feint(
     order.check_turn(feinter.entity)?;
     able_to_act(feinter.conditions)?;
     out_of_grapple(feinter.conditions, "feint")?;
+    crate::rules::core::creature::within_the_fight(target.conditions)?;
     if target.faction == feinter.faction {
         return Err(Refusal::new(format!("{} is no foe", target.id), "004:524"));
     }

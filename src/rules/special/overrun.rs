@@ -163,6 +163,7 @@ pub fn plan_overrun(
     ground.order.check_turn(a.entity)?;
     able_to_act(a.conditions)?;
     on_its_feet(a.conditions)?;
+    crate::rules::core::creature::within_the_fight(t.conditions)?;
     if a.size.steps_to(*t.size) > 1 {
         return Err(Refusal::new("a foe more than one size larger cannot be overrun", "004:531"));
     }

@@ -954,6 +954,9 @@ pub enum Condition {
     /// Off balance in the water, its Swim check failed: no headway, no Dex bonus to AC, +2 to attacks
     /// against it (004:645; our ruling after the d20 standard for the lost footnote).
     OffBalance,
+    /// At the bottom of a pit it was pushed into: out of the fight, no one reaching it nor it anyone,
+    /// climbing being out of the game (our ruling, docs/rulings.md).
+    InPit,
 }
 
 /// Asks that a condition be gained or lost; the health chapter applies it and writes the fact.
@@ -988,9 +991,18 @@ impl Conditions {
         self.has(Condition::Casting) || self.has(Condition::Grappling)
     }
 
-    /// Whether the creature can still act at all.
+    /// Whether the creature can still act at all: not helpless, nor at the bottom of a pit.
     pub fn can_act(&self) -> bool {
-        !self.is_helpless()
+        !self.is_helpless() && !self.has(Condition::InPit)
+    }
+}
+
+/// Refuses to aim at a creature at the bottom of a pit: out of the fight (our ruling, docs/rulings.md).
+pub fn within_the_fight(conditions: &Conditions) -> Result<(), Refusal> {
+    if conditions.has(Condition::InPit) {
+        Err(Refusal::new("it lies at the bottom of a pit, out of the fight", "docs/rulings.md"))
+    } else {
+        Ok(())
     }
 }
 
