@@ -9,7 +9,7 @@
 use bevy::prelude::*;
 
 use crate::preview::{attack_preview, charge_lanes, move_options, move_options_as, path_preview_as};
-use crate::rules::attack::manoeuvre::{OpportunityChoice, opportunity_trip_weapon};
+use crate::rules::attack::manoeuvre::OpportunityChoice;
 use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::command::Command;
 use crate::rules::core::battlefield::Battlefield;
@@ -168,9 +168,9 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let fresh = budget.check(ActionKind::FullRound).is_ok();
     let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
 
-    // A creature that can trip in place of its attacks of opportunity weighs each one (004:483, 004:489).
-    if let (Some(feats), Some(traits)) = (world.get::<Feats>(creature), world.get::<Traits>(creature))
-        && opportunity_trip_weapon(&armament, feats, traits).is_some()
+    // A creature that can trip, disarm or sunder in place of its attacks of opportunity weighs each one
+    // (004:483, 004:489, 004:490, 004:499).
+    if crate::rules::attack::disarming::OpportunityOptions::of_creature(world, creature).any()
         && world.get::<OpportunityChoice>(creature).copied().unwrap_or_default() != OpportunityChoice::Weigh
     {
         return Command::AttacksOfOpportunity { creature: me.id.clone(), choice: OpportunityChoice::Weigh };

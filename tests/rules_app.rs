@@ -419,3 +419,51 @@ fn a_foe_pushed_into_a_pit_is_out_of_the_fight() {
     let next = app.world().resource::<TurnOrder>().current_entity();
     assert_eq!(next, Some(orc), "the orc in the well takes no turn");
 }
+
+/// The AI's disarmer (Improved Disarm, a greatsword: +9 against the falchion's +8, 004:493) weighs its
+/// attacks of opportunity (004:490): an orc the blow would likely drop is struck; a hardier one loses its
+/// falchion, at the square it leaves, and walks on without it.
+#[test]
+fn the_ai_weighs_a_disarm_in_place_of_its_attack_of_opportunity() {
+    use estoc::rules::attack::manoeuvre::OpportunityChoice;
+    use estoc::rules::command::{Command, perform};
+    for (orc_hit_points, disarms, dice) in [(3, false, [15, 8]), (30, true, [18, 2])] {
+        let mut app = app_on("tests/scenarios/levels/gear_by_opportunity.ron", &[1, 20, 1]);
+        let (disarmer, orc) = (entity(&app, "disarmer"), entity(&app, "orc"));
+        app.world_mut().resource_mut::<estoc::rules::core::facts::EventLog>().0.clear();
+        let first = estoc::ai::next_step(app.world_mut(), disarmer);
+        assert_eq!(
+            first,
+            Command::AttacksOfOpportunity { creature: "disarmer".into(), choice: OpportunityChoice::Weigh }
+        );
+        perform(app.world_mut(), &first).unwrap();
+        perform(app.world_mut(), &Command::EndTurn { creature: "disarmer".into() }).unwrap();
+        perform(app.world_mut(), &Command::EndTurn { creature: "breaker".into() }).unwrap();
+        let mut hp = app.world_mut().get_mut::<HitPoints>(orc).unwrap();
+        (hp.current, hp.max) = (orc_hit_points, orc_hit_points);
+        force(&mut app, &dice);
+        // The breaker stands aside; the orc walks east past the disarmer.
+        let breaker = entity(&app, "breaker");
+        app.world_mut().get_mut::<Position>(breaker).unwrap().0 = Square::new(0, 4);
+        let path = (2..=7).map(|x| Square::new(x, 2)).collect();
+        let walk = Command::Move {
+            creature: "orc".into(),
+            to: Square::new(7, 2),
+            action: MovementAction::Move,
+            path: Some(path),
+        };
+        perform(app.world_mut(), &walk).unwrap();
+        let log = facts(&app);
+        let disarmed = log.iter().any(|f| matches!(f, Fact::Disarmed { by, .. } if by.0 == "disarmer"));
+        let struck = log.iter().any(|f| matches!(f, Fact::AttackRolled { attacker, .. } if attacker.0 == "disarmer"));
+        assert_eq!((disarmed, struck), (disarms, !disarms), "orc with {orc_hit_points} hit points: {log:?}");
+        let holds = app
+            .world()
+            .get::<estoc::rules::core::creature::Armament>(orc)
+            .unwrap()
+            .0
+            .iter()
+            .any(|w| w.name == "falchion");
+        assert_eq!(holds, !disarms);
+    }
+}

@@ -121,6 +121,18 @@ fn band_reaches(band: u8) -> String {
 }
 
 /// The weapon selector: each weapon with its attack line, the chosen one marked; one put away offers its
+/// The bar's switch of what the creature's attacks of opportunity do.
+fn opportunity_label(choice: crate::rules::attack::manoeuvre::OpportunityChoice) -> String {
+    use crate::rules::attack::manoeuvre::OpportunityChoice;
+    match choice {
+        OpportunityChoice::Strike => tr("gear-opportunity-strike"),
+        OpportunityChoice::Trip => tr("gear-opportunity-trip"),
+        OpportunityChoice::Disarm => tr("gear-opportunity-disarm"),
+        OpportunityChoice::Sunder => tr("gear-opportunity-sunder"),
+        OpportunityChoice::Weigh => tr("gear-opportunity-weigh"),
+    }
+}
+
 /// draw, the chosen one in hand its putting away and its dropping, each with its cost and who would strike.
 fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
     use crate::rules::attack::gear::Handle;
@@ -206,13 +218,8 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             }
         }
         if let Some(choice) = view.opportunity {
-            use crate::rules::attack::manoeuvre::OpportunityChoice;
-            let label = match choice {
-                OpportunityChoice::Strike => tr("gear-opportunity-strike"),
-                OpportunityChoice::Trip => tr("gear-opportunity-trip"),
-                OpportunityChoice::Weigh => tr("gear-opportunity-weigh"),
-            };
-            let button = egui::Button::new(label).selected(choice != OpportunityChoice::Strike);
+            let button = egui::Button::new(opportunity_label(choice))
+                .selected(choice != crate::rules::attack::manoeuvre::OpportunityChoice::Strike);
             if ui.add(button).on_hover_text(tr("gear-opportunity-hover")).clicked() {
                 clicks.0.push(HudClick::Opportunity);
             }
@@ -422,12 +429,19 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
             .collect();
         out.push((tr!("creature-weapons", list = names.join(", ")), GREY));
     }
-    match crate::rules::attack::manoeuvre::trips_by_opportunity(world, entity) {
-        Some(crate::rules::attack::manoeuvre::OpportunityChoice::Trip) => {
-            out.push((tr("creature-opportunity-trip"), GREY));
-        }
-        Some(_) => out.push((tr("creature-opportunity-weigh"), GREY)),
-        None => {}
+    use crate::rules::attack::manoeuvre::OpportunityChoice;
+    let options = crate::rules::attack::disarming::OpportunityOptions::of_creature(world, entity);
+    let choice = world.get::<OpportunityChoice>(entity).copied().unwrap_or_default();
+    let line = match choice {
+        OpportunityChoice::Strike => None,
+        _ if !options.allows(choice) => None,
+        OpportunityChoice::Trip => Some("creature-opportunity-trip"),
+        OpportunityChoice::Disarm => Some("creature-opportunity-disarm"),
+        OpportunityChoice::Sunder => Some("creature-opportunity-sunder"),
+        OpportunityChoice::Weigh => Some("creature-opportunity-weigh"),
+    };
+    if let Some(key) = line {
+        out.push((tr(key), GREY));
     }
     if !conditions.0.is_empty() {
         let list: Vec<String> = conditions.0.iter().map(|c| super::condition_words(*c)).collect();
@@ -969,6 +983,20 @@ fn provocation_lines(
             .collect();
         if !trippers.is_empty() {
             out.push((tr!("provoke-may-trip", who = trippers.join(", ")), WARN));
+        }
+        let mover = world.resource::<Previews>().active;
+        for e in &p.from {
+            use crate::rules::attack::manoeuvre::OpportunityChoice;
+            let taking =
+                mover.and_then(|m| crate::rules::attack::disarming::may_take_weapon_by_opportunity(world, *e, m));
+            let who = display_name(world, *e);
+            let line = match taking {
+                Some(OpportunityChoice::Disarm) => tr!("provoke-may-disarm", who = who),
+                Some(OpportunityChoice::Sunder) => tr!("provoke-may-sunder", who = who),
+                Some(_) => tr!("provoke-may-disarm-or-sunder", who = who),
+                None => continue,
+            };
+            out.push((line, WARN));
         }
     }
 }

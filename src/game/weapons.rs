@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 
 use crate::preview::{HandlePreview, handle_preview};
+use crate::rules::attack::disarming::OpportunityOptions;
 use crate::rules::attack::gear::Handle;
 use crate::rules::attack::manoeuvre::OpportunityChoice;
 use crate::rules::command::Command;
@@ -224,20 +225,23 @@ pub fn two_weapons_now(world: &World) -> Option<bool> {
         .then(|| crate::rules::attack::with_two_weapons(armament, feats, main, choice.two_weapons))
 }
 
-/// What the attacks of opportunity of the creature commanded do, if it could trip with them: a trip weapon
-/// in hand or Improved Trip (004:483, 004:486, 004:489): what the bar's switch shows.
+/// What the attacks of opportunity of the creature commanded do, if it could do more than strike with them:
+/// trip (a trip weapon in hand or Improved Trip, 004:483, 004:486, 004:489), disarm (Improved Disarm,
+/// 004:490) or sunder (Improved Sunder, 004:499): what the bar's switch shows.
 pub fn opportunity_choice_now(world: &World) -> Option<OpportunityChoice> {
     let me = super::turn::human_turn(world)?;
-    let (armament, feats, traits) = (world.get::<Armament>(me)?, world.get::<Feats>(me)?, world.get::<Traits>(me)?);
-    crate::rules::attack::manoeuvre::opportunity_trip_weapon(armament, feats, traits)?;
-    Some(world.get::<OpportunityChoice>(me).copied().unwrap_or_default())
+    OpportunityOptions::of_creature(world, me)
+        .any()
+        .then(|| world.get::<OpportunityChoice>(me).copied().unwrap_or_default())
 }
 
-/// Switches what the creature's attacks of opportunity do: strike, trip, weigh each (`Shift+O`).
+/// Switches what the creature's attacks of opportunity do: strike, then each of trip, disarm and sunder it
+/// could do, then weigh each (`Shift+O`).
 pub fn switch_opportunity_choice(world: &mut World) {
     let (Some(me), Some(now)) = (super::turn::human_turn(world), opportunity_choice_now(world)) else { return };
     let creature = id_of(world, me);
-    world.resource_mut::<Pending>().0.push_back(Command::AttacksOfOpportunity { creature, choice: now.next() });
+    let choice = OpportunityOptions::of_creature(world, me).after(now);
+    world.resource_mut::<Pending>().0.push_back(Command::AttacksOfOpportunity { creature, choice });
 }
 
 /// Switches the full attack between two weapons and one (`Shift+W`).

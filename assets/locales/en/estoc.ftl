@@ -189,7 +189,9 @@ creature-ac = AC {$normal} (touch {$touch}, flat-footed {$flat})
 creature-put-away = {$weapon} (put away)
 creature-weapons = weapons: {$list}
 creature-opportunity-trip = its attacks of opportunity trip (004:483, 004:489)
-creature-opportunity-weigh = its attacks of opportunity trip a foe on the move when the trip is likely (004:483, 004:489)
+creature-opportunity-disarm = its attacks of opportunity disarm a foe on the move (004:490)
+creature-opportunity-sunder = its attacks of opportunity strike the weapon of a foe on the move (004:499)
+creature-opportunity-weigh = its attacks of opportunity trip, disarm or sunder a foe on the move when that is likely (004:483, 004:490, 004:499)
 creature-conditions = conditions: {$list}
 creature-altitude = altitude {$altitude}, heading {$heading}
 creature-hidden = hidden from {$from} until it attacks or its next turn (004:816-817)
@@ -217,6 +219,9 @@ provoke-on-the-way = on the way
 provoke-along-it = along it
 provoke-step = step {$step} at {$square}: {$who} would strike — {$why}
 provoke-may-trip = {$who} may trip you in place of the blow: the move would stop there, prone (004:483, 004:489)
+provoke-may-disarm = {$who} may disarm you in place of the blow: your weapon would fall there (004:490, 004:494)
+provoke-may-sunder = {$who} may strike your weapon in place of the blow (004:499-502)
+provoke-may-disarm-or-sunder = {$who} may disarm you or strike your weapon in place of the blow, if likely (004:490, 004:499)
 charge-lanes = { $lanes ->
     [one] 1 charge lane; click to charge along it
    *[other] {$lanes} charge lanes; click to charge along the first
@@ -259,8 +264,10 @@ gear-two-weapons = Two weapons [Shift+W]
 gear-two-weapons-hover = A full attack strikes with the weapon in the off hand too, or a double weapon's other head (004:462-472): -6/-10, -4/-8 with a light off-hand weapon, less with Two-Weapon Fighting. Shift+W
 gear-opportunity-strike = Opportunity: strike [Shift+O]
 gear-opportunity-trip = Opportunity: trip [Shift+O]
+gear-opportunity-disarm = Opportunity: disarm [Shift+O]
+gear-opportunity-sunder = Opportunity: sunder [Shift+O]
 gear-opportunity-weigh = Opportunity: weigh [Shift+O]
-gear-opportunity-hover = What this creature's attacks of opportunity do: strike for damage, trip in place of the blow with its trip weapon or Improved Trip (004:483, 004:489), or weigh each one as the computer does (trip a foe on the move when the trip is likely and the blow would not drop it). A tripped mover stops where it falls. Shift+O
+gear-opportunity-hover = What this creature's attacks of opportunity do: strike for damage, trip in place of the blow with its trip weapon or Improved Trip (004:483, 004:489), disarm with Improved Disarm (004:490), sunder with Improved Sunder (004:499), or weigh each one as the computer does (trip a foe on the move when the trip is likely and the blow would not drop it, else disarm or sunder it when likely). A tripped mover stops where it falls; a disarmed one goes on without its weapon, which lies where it was. Shift+O
 
 ## The level editor (src/game/editor)
 editor-condition-prone = prone

@@ -189,7 +189,9 @@ creature-ac = CA {$normal} (contact {$touch}, pris au dépourvu {$flat})
 creature-put-away = {$weapon} (rangée)
 creature-weapons = armes : {$list}
 creature-opportunity-trip = ses attaques d'opportunité font des crocs-en-jambe (004:483, 004:489)
-creature-opportunity-weigh = ses attaques d'opportunité font tomber un adversaire en mouvement quand le croc-en-jambe a de bonnes chances (004:483, 004:489)
+creature-opportunity-disarm = ses attaques d'opportunité désarment un adversaire en mouvement (004:490)
+creature-opportunity-sunder = ses attaques d'opportunité frappent l'arme d'un adversaire en mouvement (004:499)
+creature-opportunity-weigh = ses attaques d'opportunité font tomber, désarment ou brisent l'arme d'un adversaire en mouvement quand c'est probable (004:483, 004:490, 004:499)
 creature-conditions = états : {$list}
 creature-altitude = altitude {$altitude}, cap {$heading}
 creature-hidden = caché de {$from} jusqu'à ce qu'il attaque ou jusqu'à son prochain tour (004:816-817)
@@ -217,6 +219,9 @@ provoke-on-the-way = en chemin
 provoke-along-it = le long de la charge
 provoke-step = pas {$step} en {$square} : {$who} frapperait — {$why}
 provoke-may-trip = {$who} peut vous faire un croc-en-jambe à la place du coup : le déplacement s'arrêterait là, à terre (004:483, 004:489)
+provoke-may-disarm = {$who} peut vous désarmer à la place du coup : votre arme tomberait là (004:490, 004:494)
+provoke-may-sunder = {$who} peut frapper votre arme à la place du coup (004:499-502)
+provoke-may-disarm-or-sunder = {$who} peut vous désarmer ou frapper votre arme à la place du coup, si c'est probable (004:490, 004:499)
 charge-lanes = { $lanes ->
     [one] 1 ligne de charge ; cliquer pour charger
    *[other] {$lanes} lignes de charge ; cliquer pour charger le long de la première
@@ -259,8 +264,10 @@ gear-two-weapons = Deux armes [Maj+W]
 gear-two-weapons-hover = Une attaque à outrance frappe aussi avec l'arme de la main non directrice, ou l'autre tête d'une arme double (004:462-472) : -6/-10, -4/-8 avec une arme légère, moins avec Combat à deux armes. Maj+W
 gear-opportunity-strike = Opportunité : frapper [Maj+O]
 gear-opportunity-trip = Opportunité : croc-en-jambe [Maj+O]
+gear-opportunity-disarm = Opportunité : désarmer [Maj+O]
+gear-opportunity-sunder = Opportunité : briser l'arme [Maj+O]
 gear-opportunity-weigh = Opportunité : au cas par cas [Maj+O]
-gear-opportunity-hover = Ce que font les attaques d'opportunité de cette créature : frapper, faire un croc-en-jambe à la place du coup avec son arme de croc-en-jambe ou Science du croc-en-jambe (004:483, 004:489), ou en juger à chaque fois comme l'ordinateur (faire tomber un adversaire en mouvement quand le croc-en-jambe a de bonnes chances et que le coup ne l'abattrait pas). Un adversaire qui tombe s'arrête là. Maj+O
+gear-opportunity-hover = Ce que font les attaques d'opportunité de cette créature : frapper, faire un croc-en-jambe à la place du coup avec son arme de croc-en-jambe ou Science du croc-en-jambe (004:483, 004:489), désarmer avec Science du désarmement (004:490), frapper l'arme avec Science de la destruction (004:499), ou en juger à chaque fois comme l'ordinateur (faire tomber un adversaire en mouvement quand le croc-en-jambe a de bonnes chances et que le coup ne l'abattrait pas, sinon le désarmer ou briser son arme quand c'est probable). Un adversaire qui tombe s'arrête là ; un adversaire désarmé poursuit sans son arme, qui reste au sol. Maj+O
 
 ## L'éditeur de niveaux (src/game/editor)
 editor-condition-prone = à terre

@@ -177,8 +177,8 @@ pub fn roll_trip_check(
 }
 
 /// What a creature's attacks of opportunity do. The game resolves them in the middle of the foe's action,
-/// so the player says beforehand (our ruling, docs/rulings.md): strike, trip where it can, or weigh it each
-/// time as the AI does.
+/// so the player says beforehand (our ruling, docs/rulings.md): strike, trip, disarm or sunder where it can,
+/// or weigh it each time as the AI does.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OpportunityChoice {
     /// Strike for damage.
@@ -186,19 +186,18 @@ pub enum OpportunityChoice {
     Strike,
     /// Trip in place of the blow wherever a trip is allowed (004:483, 004:489).
     Trip,
-    /// Trip a foe on the move when the trip is likely and the blow would not drop it; strike otherwise.
+    /// Disarm in place of the blow wherever a disarm is allowed (004:490).
+    Disarm,
+    /// Sunder the foe's weapon in place of the blow wherever a sunder is allowed (004:499).
+    Sunder,
+    /// Trip a foe on the move when the trip is likely and the blow would not drop it, else disarm or sunder
+    /// it when that is likely; strike otherwise.
     Weigh,
 }
 
 impl OpportunityChoice {
-    /// The next choice, for the bar's switch.
-    pub fn next(self) -> Self {
-        match self {
-            Self::Strike => Self::Trip,
-            Self::Trip => Self::Weigh,
-            Self::Weigh => Self::Strike,
-        }
-    }
+    /// The choices in the order the bar's switch goes through them.
+    pub const ALL: [Self; 5] = [Self::Strike, Self::Trip, Self::Disarm, Self::Sunder, Self::Weigh];
 }
 
 /// The chance a trip planned as `touch` lays the foe down: the touch attack lands, then the check is won.
@@ -218,13 +217,15 @@ pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats, traits
 }
 
 /// The choice of a creature that may trip in place of its attacks of opportunity, if it may at all: it
-/// could (a trip weapon in hand, or Improved Trip) and its choice is not to strike. What the previews warn of.
+/// could (a trip weapon in hand, or Improved Trip) and its choice is to trip or to weigh. What the previews
+/// warn of.
 pub fn trips_by_opportunity(world: &World, creature: Entity) -> Option<OpportunityChoice> {
     let choice = world.get::<OpportunityChoice>(creature).copied().unwrap_or_default();
     let (armament, feats) = (world.get::<Armament>(creature)?, world.get::<Feats>(creature)?);
     let traits = world.get::<Traits>(creature)?;
-    (choice != OpportunityChoice::Strike && opportunity_trip_weapon(armament, feats, traits).is_some())
-        .then_some(choice)
+    (matches!(choice, OpportunityChoice::Trip | OpportunityChoice::Weigh)
+        && opportunity_trip_weapon(armament, feats, traits).is_some())
+    .then_some(choice)
 }
 
 /// Whether `tripper` would trip `mover` in place of an attack of opportunity: its choice says trip or weigh,
@@ -256,7 +257,8 @@ pub fn trip_in_place_of(
 ) -> Option<AttackPlan> {
     // Only a foe on the move of its own is tripped: one provoking in place, or carried by a bull rush, an
     // overrun or a grapple's move, is struck (our ruling, docs/rulings.md).
-    if choice == OpportunityChoice::Strike || !moving || trippable(attacker, target).is_err() {
+    let trips_or_weighs = matches!(choice, OpportunityChoice::Trip | OpportunityChoice::Weigh);
+    if !trips_or_weighs || !moving || trippable(attacker, target).is_err() {
         return None;
     }
     let weapon = opportunity_trip_weapon(attacker.armament, attacker.feats, attacker.traits)?;
@@ -271,6 +273,6 @@ pub fn trip_in_place_of(
 
 /// Whether the blow drops its target more often than not: it hits at least half the time and its mean
 /// damage takes the target below 0 (a rule of thumb for [`OpportunityChoice::Weigh`]).
-fn likely_drops(blow: &AttackPlan, hit_points: &HitPoints) -> bool {
+pub fn likely_drops(blow: &AttackPlan, hit_points: &HitPoints) -> bool {
     blow.chance() >= 0.5 && blow.mean_damage() > hit_points.current as f32
 }

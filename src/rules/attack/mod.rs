@@ -2,6 +2,7 @@
 //! every modifier named, criticals confirmed, damage handed to the health chapter.
 
 pub mod cover;
+pub mod disarming;
 pub mod gear;
 pub mod manoeuvre;
 pub mod poison;

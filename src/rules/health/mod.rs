@@ -227,6 +227,7 @@ pub fn use_item(
                 facts: &mut facts,
                 damage: &mut damage,
                 falls: &mut falls,
+                gear: Vec::new(),
             };
             if strike.provoke_in_place(&user, &initiative, &mut reactions, None, Action::UseItem, &why) {
                 continue;

@@ -358,6 +358,7 @@ fn cast(
                 facts: &mut out.facts,
                 damage: &mut out.damage,
                 falls: &mut out.falls,
+                gear: Vec::new(),
             };
             let struck = strike.provoke_in_place_struck(
                 &caster,

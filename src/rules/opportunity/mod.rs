@@ -7,6 +7,9 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::attack::Damage;
+use crate::rules::attack::disarming::{
+    GearBlow, InPlace, WeaponDamage, gear_blow_in_place_of, roll_disarm, roll_sunder,
+};
 use crate::rules::attack::manoeuvre::{Falls, TripOutcome, roll_trip_check, trip_in_place_of};
 use crate::rules::attack::{AttackPlan, AttackSituation, Combatant, CombatantItem, Cover, blind_of, plan_attack};
 use crate::rules::core::battlefield::{Battlefield, HouseRules};
@@ -296,6 +299,9 @@ pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw, 'lw> {
     pub damage: &'a mut MessageWriter<'dw, Damage>,
     /// The tripped, laid down (a trip in place of the blow, 004:483).
     pub falls: &'a mut Falls<'lw>,
+    /// Weapons lost or damaged by a disarm or a sunder in place of a blow (004:490, 004:499), to apply once
+    /// the strikes of the moment are over: only a mover's, which [`strike_the_leaving`] applies.
+    pub gear: Vec<GearBlow>,
 }
 
 impl Opportunity<'_, '_, '_, '_, '_, '_> {
@@ -387,11 +393,41 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 }
                 continue;
             }
+            // A disarm or a sunder in place of the blow, once a moment against the mover's weapon.
+            let untouched = !self.gear.iter().any(|g| g.concerns(mover));
+            let in_place = (shared_with.is_none() && untouched)
+                .then(|| gear_blow_in_place_of(choice, (&attacker, &target), (&plan, situation), hp, mid_action.moving))
+                .flatten();
+            if let Some(in_place) = in_place {
+                self.disarm_or_sunder(in_place, &attacker, &target);
+                continue;
+            }
             if self.land(&plan, &attacker, &target, natural, hp) {
                 return Struck { hit_points: hp.current, dropped: true, tripped: false };
             }
         }
         Struck::standing(hp.current)
+    }
+
+    /// A disarm or a sunder in place of an attack of opportunity: the opposed attack rolls (004:493, 004:501),
+    /// the weapon lost or damaged kept for later.
+    fn disarm_or_sunder(&mut self, in_place: InPlace, attacker: &CombatantItem, target: &CombatantItem) {
+        let rolling = (&mut *self.dice, &mut *self.facts);
+        match in_place {
+            InPlace::Disarm(rolls) => {
+                let why = "a disarm in place of an attack of opportunity: opposed attack rolls (004:490, 004:493)";
+                if let Some(loss) = roll_disarm(rolling, (attacker, target), &rolls, why) {
+                    self.gear.push(GearBlow::Lost(loss));
+                }
+            }
+            InPlace::Sunder(rolls, hit_points) => {
+                let why = "a sunder in place of an attack of opportunity: opposed attack rolls (004:499, 004:501)";
+                if let Some(lost) = roll_sunder(rolling, (attacker, target), &rolls, why) {
+                    let weapon = rolls.struck.clone();
+                    self.gear.push(GearBlow::Damaged(WeaponDamage { holder: target.entity, weapon, hit_points, lost }));
+                }
+            }
+        }
     }
 
     /// A trip in place of an attack of opportunity: its touch attack, then the opposed check (004:483-485).
@@ -838,6 +874,7 @@ fn strike_the_leaving(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut falls: Falls,
+    mut commands: Commands,
 ) {
     let moment = moving.event_mut();
     if moment.phase != MovePhase::Leaving {
@@ -854,6 +891,7 @@ fn strike_the_leaving(
             facts: &mut facts,
             damage: &mut damage,
             falls: &mut falls,
+            gear: Vec::new(),
         };
         let exposure =
             Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action, shared_with: None };
@@ -862,6 +900,10 @@ fn strike_the_leaving(
                 r.used += 1;
             }
         });
+        // The weapons lost or struck, before the mover's next step (the move flushes after each moment).
+        for blow in strike.gear.drain(..) {
+            commands.queue(move |world: &mut World| blow.apply(world));
+        }
         if struck.dropped || struck.tripped {
             moment.dropped = struck.dropped;
             moment.tripped = struck.tripped;
@@ -918,6 +960,7 @@ fn strike_the_entering(
             facts: &mut facts,
             damage: &mut damage,
             falls: &mut falls,
+            gear: Vec::new(),
         };
         let down = strike.strike_readied(
             readier,
@@ -964,6 +1007,7 @@ fn strike_the_provoker(
         facts: &mut facts,
         damage: &mut damage,
         falls: &mut falls,
+        gear: Vec::new(),
     };
     let initiative = order.initiative();
     let strikers = Strikers { only: event.only, except: &event.except, shared_with: event.shared_with };

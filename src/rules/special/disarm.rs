@@ -19,15 +19,14 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use super::{Ground, Side};
-use crate::rules::attack::gear::{GroundWeapon, take_in_hand};
+use crate::rules::attack::disarming::{DisarmRolls, WeaponLoss};
+use crate::rules::attack::gear::take_in_hand;
 use crate::rules::attack::{Combatant, CombatantItem, prepare_attack, provoke_as};
-use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{ActionBudget, Provoking};
 
@@ -76,30 +75,7 @@ impl DisarmPlan {
     }
 }
 
-/// The weapon a creature holds that a disarm takes: its first manufactured weapon in hand (natural weapons
-/// and the unarmed strike cannot be taken, nor a weapon put away).
-pub fn held_weapon(c: &CombatantItem) -> Option<Weapon> {
-    c.armament.ready().find(|w| crate::rules::attack::gear::in_hand_to_disarm(w)).cloned()
-}
-
-/// One side's opposed attack roll with `weapon` against a foe of `their_size` (004:493).
-pub fn disarm_side(c: &CombatantItem, weapon: &Weapon, their_size: Size, melee_item: bool) -> Side {
-    let mut terms = attack_bonus(*c.base_attack, c.abilities, *c.size, c.feats, weapon);
-    match weapon.handling {
-        Handling::TwoHanded => terms.push(Modifier::new(4, "two-handed weapon (004:493)")),
-        Handling::Light => terms.push(Modifier::new(-4, "light weapon (004:493)")),
-        Handling::OneHanded if weapon.unarmed => terms.push(Modifier::new(-4, "unarmed: light (004:493)")),
-        Handling::OneHanded => {}
-    }
-    let larger = their_size.steps_to(*c.size);
-    if larger > 0 {
-        terms.push(Modifier::new(4 * larger, "larger (004:493)"));
-    }
-    if !melee_item {
-        terms.push(Modifier::new(-4, "not a melee weapon (004:493)"));
-    }
-    Side { check: Check::Attack, terms }
-}
+pub use crate::rules::attack::disarming::{disarm_side, held_weapon};
 
 /// Whether `attacker` may disarm `target` now, and how: a melee attack it could make now (reach, sight, its
 /// standard action), a weapon the foe holds.
@@ -259,13 +235,9 @@ fn prepare_disarm(
     )
 }
 
-/// A weapon lost to a disarm: who loses it, who took it, and whether into its hand (004:494); or the object
-/// snatched (004:497).
+/// A weapon lost to a disarm (004:494), or the object snatched (004:497).
 struct Loss {
-    from: Entity,
-    by: Entity,
-    item: Weapon,
-    taken: bool,
+    weapon: WeaponLoss,
     object: Option<String>,
 }
 
@@ -277,62 +249,41 @@ fn roll_disarm(
     mut facts: MessageWriter<Fact>,
 ) -> Option<Loss> {
     let (attacker, target) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
-    let won = contest(
-        &mut dice,
-        &mut facts,
-        (attacker.id, Check::Attack, &plan.attacker.terms),
-        (target.id, Check::Attack, &plan.defender.terms),
-        if plan.object.is_some() {
-            "snatching an object: opposed attack rolls (004:493, 004:497)"
-        } else {
-            "a disarm: opposed attack rolls (004:493)"
-        },
-    );
-    if won {
-        let taken = plan.weapon.unarmed;
-        return Some(Loss { from: target.entity, by: attacker.entity, item: plan.item, taken, object: plan.object });
-    }
-    // The defender disarms back at once, provoking nothing; a failure ends it (004:495).
-    let their_item = held_weapon(&attacker).filter(|_| plan.counter)?;
-    let melee_item = !crate::rules::core::creature::is_ranged(&their_item);
-    let back = disarm_side(&target, &plan.item, *attacker.size, true);
-    let resisting = disarm_side(&attacker, &their_item, *target.size, melee_item);
-    let won_back = contest(
-        &mut dice,
-        &mut facts,
-        (target.id, Check::Attack, &back.terms),
-        (attacker.id, Check::Attack, &resisting.terms),
-        "disarming back (004:495)",
-    );
-    won_back.then_some(Loss { from: attacker.entity, by: target.entity, item: their_item, taken: false, object: None })
+    let rolls = DisarmRolls {
+        attacker: plan.attacker.clone(),
+        defender: plan.defender.clone(),
+        item: plan.item.clone(),
+        unarmed: plan.weapon.unarmed,
+        counter: plan.counter,
+    };
+    let reason = if plan.object.is_some() {
+        "snatching an object: opposed attack rolls (004:493, 004:497)"
+    } else {
+        "a disarm: opposed attack rolls (004:493)"
+    };
+    let weapon =
+        crate::rules::attack::disarming::roll_disarm((&mut dice, &mut facts), (&attacker, &target), &rolls, reason)?;
+    // Only the attacker's win snatches the object; the defender disarms back a weapon (004:495, 004:497).
+    let object = plan.object.filter(|_| weapon.by == attacker.entity);
+    Some(Loss { weapon, object })
 }
 
 /// A weapon lost: out of the loser's hands, into the disarmer's if it disarmed unarmed, else on the ground
-/// at the loser's feet (004:494).
+/// at the loser's feet (004:494); or the object snatched into the winner's hand (004:497).
 fn lose_weapon(world: &mut World, loss: Loss) {
-    let Loss { from, by, item, taken, object } = loss;
+    let Loss { weapon, object } = loss;
+    let Some(object) = object else {
+        crate::rules::attack::disarming::lose_weapon(world, weapon);
+        return;
+    };
+    let WeaponLoss { from, by, .. } = weapon;
     let (Some(loser), Some(winner)) = (world.get::<CreatureId>(from).cloned(), world.get::<CreatureId>(by).cloned())
     else {
         return;
     };
     let Some(at) = world.get::<Position>(from).map(|p| p.0) else { return };
-    if let Some(object) = object {
-        snatch(world, (from, by), &object);
-        world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: object, taken: true, at });
-        return;
-    }
-    if let Some(mut armament) = world.get_mut::<Armament>(from)
-        && let Some(i) = armament.0.iter().position(|w| w.name == item.name)
-    {
-        armament.0.remove(i);
-    }
-    world.entity_mut(from).insert(crate::rules::attack::gear::Disarmed);
-    if taken {
-        take_in_hand(world, by, item.clone());
-    } else {
-        world.spawn(GroundWeapon { weapon: item.clone(), at });
-    }
-    world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: item.name, taken, at });
+    snatch(world, (from, by), &object);
+    world.write_message(Fact::Disarmed { creature: loser, by: winner, weapon: object, taken: true, at });
 }
 
 /// Takes `object` off `from`'s belt: an item among its items, else a flask among its weapons; what it was.

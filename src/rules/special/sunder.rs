@@ -15,8 +15,8 @@ use bevy::prelude::*;
 
 use super::Side;
 use super::disarm::{disarm_side, held_weapon, melee_attack};
+use crate::rules::attack::disarming::{SunderRolls, WeaponDamage};
 use crate::rules::attack::{Combatant, CombatantItem, provoke_as};
-use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
@@ -331,55 +331,27 @@ fn roll_sunder(
     mut facts: MessageWriter<Fact>,
 ) -> Option<u32> {
     let (attacker, target) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
-    let won = contest(
-        &mut dice,
-        &mut facts,
-        (attacker.id, Check::Attack, &plan.attacker.terms),
-        (target.id, Check::Attack, &plan.defender.terms),
+    let rolls = SunderRolls {
+        attacker: plan.attacker.clone(),
+        defender: plan.defender.clone(),
+        weapon: plan.weapon.clone(),
+        damage_bonus: plan.damage_bonus,
+        struck: plan.struck().to_string(),
+        hardness: plan.toughness.0,
+    };
+    crate::rules::attack::disarming::roll_sunder(
+        (&mut dice, &mut facts),
+        (&attacker, &target),
+        &rolls,
         "a sunder: opposed attack rolls (004:501)",
-    );
-    if !won {
-        return None;
-    }
-    let extra: Vec<_> = plan.weapon.extra.into_iter().collect();
-    let rolled = crate::rules::attack::roll::roll_damage(&mut dice, &plan.weapon, plan.damage_bonus, 1, &extra);
-    let (hardness, _) = plan.toughness;
-    let lost = (rolled.total.max(0) as u32).saturating_sub(hardness);
-    facts.write(Fact::WeaponStruck {
-        attacker: attacker.id.clone(),
-        creature: target.id.clone(),
-        weapon: plan.struck().to_string(),
-        faces: rolled.throws.iter().flat_map(|t| t.faces.clone()).collect(),
-        damage: rolled.total,
-        hardness,
-        lost,
-    });
-    Some(lost)
+    )
 }
 
 /// The weapon loses `lost` hit points: broken at half (our ruling), destroyed and gone at 0 (004:502).
 fn damage_weapon(world: &mut World, holder: Entity, plan: &SunderPlan, lost: u32) {
-    let Some(id) = world.get::<CreatureId>(holder).cloned() else { return };
-    let Some(mut armament) = world.get_mut::<Armament>(holder) else { return };
-    let Some(i) = armament.0.iter().position(|w| w.name == plan.item.name) else { return };
-    let was_broken = armament.0[i].broken();
-    armament.0[i].hit_points_lost += lost;
     let (_, hit_points) = plan.toughness;
-    let left = hit_points.saturating_sub(armament.0[i].hit_points_lost);
-    let state = if left == 0 {
-        armament.0.remove(i);
-        Some("destroyed (004:502)")
-    } else if armament.0[i].broken() && !was_broken {
-        Some("broken: -2 on attack and damage rolls (our ruling)")
-    } else {
-        None
-    };
-    world.write_message(Fact::WeaponDamaged {
-        creature: id,
-        weapon: plan.item.name.clone(),
-        left,
-        state: state.map(str::to_string),
-    });
+    let weapon = plan.item.name.clone();
+    crate::rules::attack::disarming::damage_weapon(world, WeaponDamage { holder, weapon, hit_points, lost });
 }
 
 /// The shield loses `lost` hit points: broken at half, it gives half its bonus; destroyed at 0, none, and is
