@@ -310,6 +310,8 @@ pub struct MoveQuery<'a> {
     pub danger: Option<paths::Danger>,
     /// It lies prone: it crawls, or stands up first (004:217, 004:225).
     pub prone: bool,
+    /// The squares of a move going on after an overrun's passage, which a move takes (004:535).
+    pub going_on: Option<u32>,
 }
 
 impl MoveQuery<'_> {
@@ -329,6 +331,7 @@ impl MoveQuery<'_> {
             return 0;
         }
         match action {
+            MovementAction::Move if self.going_on.is_some() => self.going_on.unwrap_or_default(),
             MovementAction::Withdraw | MovementAction::Charge if self.restricted => self.speed,
             _ => allowance(action, self.speed, self.run_multiplier),
         }

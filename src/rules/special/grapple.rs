@@ -523,6 +523,7 @@ pub fn grapple_destination(
             odd_diagonal: query.odd_diagonal,
             danger: None,
             prone: false,
+            going_on: None,
         };
         let map = half.reachable(crate::rules::movement::MovementAction::Move);
         (half.start, map.destinations().iter().any(|d| d.square == to))

@@ -324,8 +324,16 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
                 travelled.add(round, plan.squares);
             }
         }
+        // Through, the move goes on (004:535): the rest of its move action's movement, no action more; a
+        // charge ends there (our ruling).
+        let speed = crate::rules::turns::moving::with_move_query(world, intent.attacker, |q, _| q.speed);
+        let travelled = world
+            .get::<crate::rules::turns::moving::Travelled>(intent.attacker)
+            .map_or(plan.squares, |t| t.in_round(round));
+        let left = speed.unwrap_or_default().saturating_sub(travelled);
         if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.attacker) {
             budget.movement = crate::rules::turns::MovementMade::Moved;
+            budget.going_on = (plan.during != During::Charge && left > 0).then_some(left);
         }
         world.write_message(Fact::Pushed {
             creature: id,

@@ -50,6 +50,9 @@ pub struct ActionBudget {
     pub odd_diagonal: bool,
     /// It rides a flier in the air: riding takes a move action, so no full-round action (004:807, 004:824).
     pub riding: bool,
+    /// The squares of a move that goes on after an overrun's passage (004:535 « il continue son déplacement
+    /// normalement »): a move may take them with no action more, until another action is spent.
+    pub going_on: Option<u32>,
 }
 
 impl Default for ActionBudget {
@@ -61,6 +64,7 @@ impl Default for ActionBudget {
             movement: MovementMade::None,
             odd_diagonal: false,
             riding: false,
+            going_on: None,
         }
     }
 }
@@ -75,6 +79,7 @@ impl ActionBudget {
             movement: MovementMade::None,
             odd_diagonal: false,
             riding: false,
+            going_on: None,
         }
     }
 
@@ -134,6 +139,9 @@ impl ActionBudget {
         if self.restricted && kind != ActionKind::Free {
             self.standard = false;
             self.move_action = false;
+        }
+        if kind != ActionKind::Free {
+            self.going_on = None;
         }
         Ok(())
     }

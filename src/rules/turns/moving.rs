@@ -105,6 +105,8 @@ pub fn check_action(
     }
     match action {
         MovementAction::Crawl => budget.check(ActionKind::Move).and(budget.check_movement()),
+        // The move going on after an overrun's passage costs no action more (004:535).
+        MovementAction::Move if budget.going_on.is_some() => budget.check_movement(),
         MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),
         MovementAction::DoubleMove => budget.check_double_move().and(budget.check_movement()),
         MovementAction::Run => {
@@ -136,8 +138,12 @@ pub fn check_action(
     }
 }
 
-/// Spends what a movement action costs.
+/// Spends what a movement action costs: nothing for the move going on after an overrun (004:535).
 fn spend(action: MovementAction, budget: &mut ActionBudget) {
+    if action == MovementAction::Move && budget.going_on.take().is_some() {
+        budget.movement = MovementMade::Moved;
+        return;
+    }
     let kinds: &[ActionKind] = match action {
         MovementAction::Move | MovementAction::Crawl => &[ActionKind::Move],
         MovementAction::DoubleMove => &[ActionKind::Move, ActionKind::Move],
@@ -451,6 +457,7 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         odd_diagonal: c.budget.odd_diagonal,
         danger: None,
         prone: c.conditions.has(Condition::Prone),
+        going_on: c.budget.going_on,
     }
 }
 
@@ -577,6 +584,8 @@ pub struct ChargeEnded {
 /// A move checked and paid for, to be carried out.
 struct MoveUnderway {
     id: CreatureId,
+    /// The move going on after an overrun's passage: the same move action (004:535).
+    going_on: bool,
     tumble: Option<i32>,
     action: MovementAction,
     route: Route,
@@ -903,6 +912,7 @@ fn begin_move(
         was_tight: me.conditions.has(Condition::SqueezedTight),
         disabled: me.conditions.has(Condition::Disabled),
         was_running: me.conditions.has(Condition::Running),
+        going_on: intent.action == MovementAction::Move && budget.going_on.is_some() && !intent.readied,
         speed: query.speed,
         route,
     };
@@ -952,7 +962,12 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     world.write_message(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost });
     let round = world.resource::<TurnOrder>().round;
     if let Some(mut travelled) = world.get_mut::<Travelled>(intent.creature) {
-        travelled.record(round, *action, cost, underway.speed);
+        // The move going on after an overrun is the move action the passage was part of (004:535).
+        if underway.going_on {
+            travelled.add(round, cost);
+        } else {
+            travelled.record(round, *action, cost, underway.speed);
+        }
     }
     let charged = intent.target.filter(|_| *action == MovementAction::Charge);
     world.entity_mut(intent.creature).insert(LastMove { round, action: *action, charged });
