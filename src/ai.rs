@@ -387,6 +387,16 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if let Some(step) = disarm_or_sunder(world, creature, &me, &foes) {
         return step;
     }
+    // A foe screening a caster is overrun on the way to it when the passage is likely (004:531-535).
+    if let Some(step) = overrun_a_screen(world, creature, &me, &foes) {
+        return step;
+    }
+    // Through, its move goes on (004:535) to a square from which it strikes a caster, if one is in reach.
+    if budget.going_on.is_some()
+        && let Some(step) = on_to_a_caster(world, creature, &me, &foes, (&armament, reach))
+    {
+        return step;
+    }
     // A grappler seizes a caster, or any foe if it grapples without provoking, when the hold is likely.
     if let Some(step) = grapple_a_foe(world, creature, &me, &foes) {
         return step;
@@ -895,6 +905,51 @@ fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
             stay: false,
         })
     })
+}
+
+/// An overrun of a foe next to it that screens a caster (004:531-535): the space beyond it nearer a foe who
+/// casts than where it stands, the passage likely (the foe stepping aside, or the block won one time in two
+/// or more). Through, its move goes on toward the caster (004:535).
+fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let casters: Vec<Footprint> = foes.iter().filter(|f| casts(world, f.entity)).map(|f| f.footprint).collect();
+    let mut screens: Vec<&Seen> =
+        foes.iter().filter(|f| f.footprint.distance_to(me.footprint) == 1 && !casts(world, f.entity)).collect();
+    screens.sort_by_key(|f| f.id.clone());
+    screens.into_iter().find_map(|screen| {
+        let plan = crate::rules::special::overrun::overrun_in(world, creature, screen.entity).ok()?;
+        let nearer = casters.iter().any(|c| plan.beyond.distance_to(*c) < me.footprint.distance_to(*c));
+        (nearer && plan.chance() >= 0.5)
+            .then(|| Command::Overrun { creature: me.id.clone(), target: screen.id.clone() })
+    })
+}
+
+/// Whether a foe casts spells: what an overrun screens it from.
+fn casts(world: &World, e: Entity) -> bool {
+    world.get::<crate::rules::magic::Spellcasting>(e).is_some_and(|m| m.castable().next().is_some())
+}
+
+/// The move going on after an overrun (004:535), to the nearest square from which it strikes a foe who
+/// casts, if the rest of its movement gets it there.
+fn on_to_a_caster(
+    world: &mut World,
+    creature: Entity,
+    me: &Seen,
+    foes: &[Seen],
+    (armament, reach): (&Armament, u32),
+) -> Option<Command> {
+    let casters: Vec<Footprint> = foes.iter().filter(|f| casts(world, f.entity)).map(|f| f.footprint).collect();
+    let field = world.resource::<Battlefield>().clone();
+    let options = move_options(world, creature);
+    let side = me.footprint.width;
+    let strikes = |s: Square| {
+        casters.iter().any(|c| could_strike(&field, armament, reach, Footprint::new(s, side), *c, false))
+    };
+    let (to, _) = options
+        .squares
+        .iter()
+        .filter(|(s, (a, _))| *a == MovementAction::Move && strikes(**s))
+        .min_by_key(|(s, (_, cost))| (*cost, s.y, s.x))?;
+    Some(Command::Move { creature: me.id.clone(), to: *to, action: MovementAction::Move, path: None })
 }
 
 /// A trip with a trip weapon it holds on the nearest foe it would lay down two times in five or more, provoking

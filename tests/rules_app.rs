@@ -467,3 +467,24 @@ fn the_ai_weighs_a_disarm_in_place_of_its_attack_of_opportunity() {
         assert_eq!(holds, !disarms);
     }
 }
+
+/// The AI overruns a foe screening a caster (004:531-535): the orc beside the goblin, the wizard beyond it.
+/// The goblin, Small (-4), steps aside; the orc goes through to the square beyond and its move goes on to
+/// the wizard, whom it then strikes with the standard action the avoided overrun left it (004:533).
+#[test]
+fn the_ai_overruns_a_foe_screening_a_caster() {
+    use estoc::rules::command::{Command, perform};
+    // Initiative in id order: dwarf 1, goblin 1, orc 20, wizard 1: the orc first.
+    let mut app = app_on("tests/scenarios/levels/overrun_screen.ron", &[1, 1, 20, 1]);
+    let orc = entity(&app, "orc");
+    let first = estoc::ai::next_step(app.world_mut(), orc);
+    assert_eq!(first, Command::Overrun { creature: "orc".into(), target: "goblin".into() });
+    perform(app.world_mut(), &first).unwrap();
+    assert_eq!(app.world().get::<Position>(orc).unwrap().0, Square::new(4, 2), "through the goblin's space");
+    let second = estoc::ai::next_step(app.world_mut(), orc);
+    let Command::Move { to, action: MovementAction::Move, .. } = second else { panic!("the move goes on: {second:?}") };
+    assert!(to.x == 6 && (1..=3).contains(&to.y), "next to the wizard: {to:?}");
+    perform(app.world_mut(), &second).unwrap();
+    let third = estoc::ai::next_step(app.world_mut(), orc);
+    assert!(matches!(&third, Command::Attack { target, .. } if target.0 == "wizard"), "{third:?}");
+}
