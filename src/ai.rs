@@ -941,9 +941,8 @@ fn on_to_a_caster(
     let field = world.resource::<Battlefield>().clone();
     let options = move_options(world, creature);
     let side = me.footprint.width;
-    let strikes = |s: Square| {
-        casters.iter().any(|c| could_strike(&field, armament, reach, Footprint::new(s, side), *c, false))
-    };
+    let strikes =
+        |s: Square| casters.iter().any(|c| could_strike(&field, armament, reach, Footprint::new(s, side), *c, false));
     let (to, _) = options
         .squares
         .iter()

@@ -1538,7 +1538,10 @@ fn bull_rush_lines(
             out.push((tr!("preview-entering-its-space-provokes-a", names = names.join(", ")), WARN));
         }
         let way: Vec<String> = p.pushes.iter().map(|f| f.origin.to_string()).collect();
+        // A push whose first 1.5 m is the pit says so alone, below.
+        let straight_in = p.into_pit && p.pushes.len() == 1;
         match (p.pushes.first(), p.follows.is_empty()) {
+            _ if straight_in => {}
             (None, _) => out.push((tr("preview-won-it-cannot-be-pushed"), WARN)),
             (Some(first), true) => {
                 out.push((tr!("preview-won-pushed-to-you-stay", origin = first.origin.to_string()), GOOD));

@@ -19,6 +19,7 @@ shots=(
     "skyway|levels/skyway.ron|2|tools/screenshots/skyway.ron|"
     "crypt|levels/crypt.ron|2|tools/screenshots/crypt.ron|target/screenshots/crypt-turning.png:crypt-turning.png"
     "bull-rush|tests/scenarios/levels/bull_rush.ron|3|tools/screenshots/bull-rush.ron|target/screenshots/bull-rush.png:bull-rush.png"
+    "bull-rush-pit|tests/scenarios/levels/bull_rush_pit.ron|3|tools/screenshots/bull-rush-pit.ron|target/screenshots/bull-rush-pit-guard.png:bull-rush-pit.png"
     "disarm|tests/scenarios/levels/disarm.ron|5|tools/screenshots/disarm.ron|target/screenshots/disarm.png:disarm.png"
     "grapple|tests/scenarios/levels/wrestle.ron|5|tools/screenshots/grapple.ron|target/screenshots/grapple.png:grapple.png target/screenshots/grapple-hold.png:grapple-hold.png"
     "splash|tests/scenarios/levels/splash.ron|1|tools/screenshots/splash.ron|target/screenshots/splash.png:splash.png"
