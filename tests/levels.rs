@@ -110,6 +110,26 @@ fn numbers_out_of_range_are_refused_where_written() {
     assert_eq!(found, vec![(7, true), (8, true)], "{problems:?}");
 }
 
+/// A pit's depth is metres from 0 to 1000: a negative one, or one past that, is refused on its line; an
+/// infinite one (`inf`) too.
+#[test]
+fn a_pit_depth_out_of_range_is_refused_where_written() {
+    for (depth, refused) in [("-3.0", true), ("1e9", true), ("inf", true), ("NaN", true), ("6.0", false)] {
+        let text = format!(
+            "(\n    name: \"P\",\n    size: (width: 2, height: 1),\n    pit_depth: {depth},\n    terrain: [\"O.\"],\n    factions: [(name: \"a\")],\n    creatures: [(id: \"f\", template: \"goblin\", faction: \"a\", at: (1, 0))],\n)\n"
+        );
+        let checked = check_level(Path::new("pit.ron"), &text, &content());
+        match checked {
+            Err(problems) => {
+                assert!(refused, "{depth}: {problems:?}");
+                assert_eq!(problems.0.len(), 1, "{depth}: {problems:?}");
+                assert_eq!(problems.0[0].line, 4, "{depth}: {problems:?}");
+            }
+            Ok(_) => assert!(!refused, "{depth} is accepted"),
+        }
+    }
+}
+
 /// Hit points and damage have ranges, and the states hit points bring are not written by hand: hit points
 /// of 2^31, damage past death (-10, 004:38), `dying` and `disabled` in a list of conditions, and `stable` on
 /// a creature not below 0 (004:282) are each refused on their line.
