@@ -2169,7 +2169,8 @@ fn draw(
                 if row.delaying {
                     text = text.italics();
                 }
-                let response = ui.label(text);
+                // One entry never breaks across two lines of the tracker (30 creatures fill three).
+                let response = ui.add(egui::Label::new(text).extend());
                 if let Some(down) = row.down {
                     response.on_hover_text(format!("{} · {}", down.word(), row.hp));
                 }
