@@ -894,6 +894,9 @@ fn take_up_the_bow(
 /// provokes no one but that foe (004:446-449): a foe at the bottom of a pit is out of the fight (our ruling,
 /// docs/rulings.md).
 fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    if !world.resource::<Battlefield>().has_pit() {
+        return None;
+    }
     let mut near: Vec<&Seen> = foes.iter().filter(|f| f.footprint.distance_to(me.footprint) == 1).collect();
     near.sort_by_key(|f| f.id.clone());
     near.into_iter().find_map(|foe| {
@@ -912,6 +915,9 @@ fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
 /// or more). Through, its move goes on toward the caster (004:535).
 fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     let casters: Vec<Footprint> = foes.iter().filter(|f| casts(world, f.entity)).map(|f| f.footprint).collect();
+    if casters.is_empty() {
+        return None;
+    }
     let mut screens: Vec<&Seen> =
         foes.iter().filter(|f| f.footprint.distance_to(me.footprint) == 1 && !casts(world, f.entity)).collect();
     screens.sort_by_key(|f| f.id.clone());

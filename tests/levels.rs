@@ -110,11 +110,12 @@ fn numbers_out_of_range_are_refused_where_written() {
     assert_eq!(found, vec![(7, true), (8, true)], "{problems:?}");
 }
 
-/// A pit's depth is metres from 0 to 1000: a negative one, or one past that, is refused on its line; an
-/// infinite one (`inf`) too.
+/// A pit's depth is metres, more than 0 and at most 1000: none, a negative one, or one past that, is refused
+/// on its line; an infinite one (`inf`) and NaN too.
 #[test]
 fn a_pit_depth_out_of_range_is_refused_where_written() {
-    for (depth, refused) in [("-3.0", true), ("1e9", true), ("inf", true), ("NaN", true), ("6.0", false)] {
+    for (depth, refused) in [("-3.0", true), ("0.0", true), ("1e9", true), ("inf", true), ("NaN", true), ("6.0", false)]
+    {
         let text = format!(
             "(\n    name: \"P\",\n    size: (width: 2, height: 1),\n    pit_depth: {depth},\n    terrain: [\"O.\"],\n    factions: [(name: \"a\")],\n    creatures: [(id: \"f\", template: \"goblin\", faction: \"a\", at: (1, 0))],\n)\n"
         );

@@ -401,6 +401,13 @@ fn a_foe_pushed_into_a_pit_is_out_of_the_fight() {
     assert_eq!(far.plan.pit_chance(), Some(contest_chance(3 - 5, 3)));
     let staying = estoc::preview::bull_rush_preview(app.world_mut(), fighter, orc, true).unwrap();
     assert_eq!(staying.plan.pit_chance(), None, "not following, it pushes 1.5 m: to the lip only");
+    // Having walked 5 of its 6 squares, it follows one step only: the push ends at the lip, not in the well.
+    let travelled = estoc::rules::turns::moving::Travelled { round: 1, squares: 5, speed: 6, moves: 1 };
+    app.world_mut().entity_mut(fighter).insert(travelled);
+    let tired = estoc::preview::bull_rush_preview(app.world_mut(), fighter, orc, false).unwrap();
+    assert!(!tired.plan.into_pit && tired.plan.pit_chance().is_none(), "{:?}", tired.plan.pushes);
+    assert_eq!(tired.plan.pushes.len(), 1);
+    app.world_mut().entity_mut(fighter).insert(estoc::rules::turns::moving::Travelled::default());
     perform(app.world_mut(), &Command::EndTurn { creature: "fighter".into() }).unwrap();
     let near = estoc::preview::bull_rush_preview(app.world_mut(), guard, orc_2, false).unwrap();
     assert_eq!(near.plan.pit_chance(), Some(near.chance), "the well is its first 1.5 m");

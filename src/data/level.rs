@@ -308,10 +308,10 @@ fn validate(source: &Source<'_>, def: LevelDef, content: &Content) -> Result<Enc
         )]));
     }
     let (field, looks) = read_map(source, &def, &mut problems);
-    if !(def.pit_depth.is_finite() && (0.0..=MAX_PIT_DEPTH).contains(&def.pit_depth)) {
+    if !(def.pit_depth.is_finite() && def.pit_depth > 0.0 && def.pit_depth <= MAX_PIT_DEPTH) {
         problems.push(source.error(
             source.locate("pit_depth:", None),
-            format!("pit_depth {} is refused: give metres between 0 and {MAX_PIT_DEPTH}", def.pit_depth),
+            format!("pit_depth {} is refused: give metres more than 0 and at most {MAX_PIT_DEPTH}", def.pit_depth),
         ));
     }
     let faction_names = check_factions(source, &def, &mut problems);

@@ -120,7 +120,6 @@ fn band_reaches(band: u8) -> String {
     }
 }
 
-/// The weapon selector: each weapon with its attack line, the chosen one marked; one put away offers its
 /// The bar's switch of what the creature's attacks of opportunity do.
 fn opportunity_label(choice: crate::rules::attack::manoeuvre::OpportunityChoice) -> String {
     use crate::rules::attack::manoeuvre::OpportunityChoice;
@@ -133,6 +132,7 @@ fn opportunity_label(choice: crate::rules::attack::manoeuvre::OpportunityChoice)
     }
 }
 
+/// The weapon selector: each weapon with its attack line, the chosen one marked; one put away offers its
 /// draw, the chosen one in hand its putting away and its dropping, each with its cost and who would strike.
 fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
     use crate::rules::attack::gear::Handle;
@@ -1990,8 +1990,12 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
     };
     let Ok((my_swimmer, my_altitude)) = swimmers.get(world, me).map(swimmer) else { return Vec::new() };
     let mut q = world.query::<(Entity, &Name, &Faction, &Position, &Space, &Conditions)>();
-    let all: Vec<(Entity, String, bool, Footprint, bool)> =
-        q.iter(world).map(|(e, n, f, p, s, c)| (e, n.to_string(), *f != mine, s.at(p.0), c.can_act())).collect();
+    // One at the bottom of a pit is out of the fight: no foe to aim at, in no one's way (our ruling).
+    let all: Vec<(Entity, String, bool, Footprint, bool)> = q
+        .iter(world)
+        .filter(|(.., c)| !c.has(Condition::InPit))
+        .map(|(e, n, f, p, s, c)| (e, n.to_string(), *f != mine, s.at(p.0), c.can_act()))
+        .collect();
     let field = world.resource::<Battlefield>();
     let here = Footprint::new(square, side);
     let mut found = Vec::new();

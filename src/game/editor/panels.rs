@@ -506,7 +506,7 @@ fn level(ui: &mut egui::Ui, editor: &mut Editor, default: Option<HouseRules>) ->
     ui.horizontal(|ui| {
         ui.label(tr("editor-pit-depth"));
         let most = crate::data::level::MAX_PIT_DEPTH;
-        ui.add(egui::DragValue::new(&mut def.pit_depth).range(0.0..=most).speed(0.5).suffix(" m"));
+        ui.add(egui::DragValue::new(&mut def.pit_depth).range(0.5..=most).speed(0.5).suffix(" m"));
     });
     let chosen = house_rules(ui, &mut def.house_rules, default);
     ui.label(tr("editor-sides"));

@@ -116,11 +116,10 @@ pub fn lose_weapon(world: &mut World, loss: WeaponLoss) {
         return;
     };
     let Some(at) = world.get::<Position>(from).map(|p| p.0) else { return };
-    if let Some(mut armament) = world.get_mut::<Armament>(from)
-        && let Some(i) = armament.0.iter().position(|w| w.name == item.name)
-    {
-        armament.0.remove(i);
-    }
+    // A weapon it no longer holds is lost once only.
+    let Some(mut armament) = world.get_mut::<Armament>(from) else { return };
+    let Some(i) = armament.0.iter().position(|w| w.name == item.name) else { return };
+    armament.0.remove(i);
     world.entity_mut(from).insert(super::gear::Disarmed);
     if taken {
         super::gear::take_in_hand(world, by, item.clone());
@@ -320,9 +319,10 @@ pub fn may_take_weapon_by_opportunity(world: &World, striker: Entity, mover: Ent
         && options.sunder
         && held.toughness().is_some();
     match (disarms, sunders) {
-        (true, _) => Some(if choice == OpportunityChoice::Weigh { choice } else { OpportunityChoice::Disarm }),
+        (true, true) => Some(OpportunityChoice::Weigh),
+        (true, false) => Some(OpportunityChoice::Disarm),
         (false, true) => Some(OpportunityChoice::Sunder),
-        _ => None,
+        (false, false) => None,
     }
 }
 

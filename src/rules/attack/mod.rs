@@ -1420,7 +1420,8 @@ pub fn prepare_attack(
     let flanking = flanking_ally(field.house_rules(), attacker, target, creatures.iter());
     let bystanders: Vec<Bystander> = creatures
         .iter()
-        .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
+        // One at the bottom of a pit stands in no one's way (our ruling).
+        .filter(|c| c.entity != attacker.entity && c.entity != target.entity && !c.conditions.has(Condition::InPit))
         .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
         .collect();
     let ranged = match request.weapon {
@@ -2018,6 +2019,7 @@ pub fn take_total_defense(
 
 /// Why a coup de grâce cannot be delivered, if it cannot (004:424-427).
 pub fn check_coup_de_grace(attacker: &CombatantItem, target: &CombatantItem, weapon: &Weapon) -> Result<(), Refusal> {
+    crate::rules::core::creature::within_the_fight(target.conditions)?;
     if !target.conditions.is_helpless() || target.conditions.has(Condition::Dead) {
         return Err(Refusal::new(format!("{} is not helpless", target.id), "004:424"));
     }

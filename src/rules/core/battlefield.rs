@@ -222,6 +222,11 @@ impl Battlefield {
         self.index(square).map_or(Terrain::Wall, |i| self.terrain[i])
     }
 
+    /// Whether any square of the map is a pit (a bull rush may then push a foe into one).
+    pub fn has_pit(&self) -> bool {
+        self.terrain.contains(&Terrain::Pit)
+    }
+
     /// Sets the terrain of a square on the map.
     pub fn set_terrain(&mut self, square: Square, terrain: Terrain) {
         self.derived.clear();

@@ -53,6 +53,7 @@ pub fn plan_first_aid(
     order.check_turn(healer.entity)?;
     able_to_act(healer.conditions)?;
     out_of_grapple(healer.conditions, "first aid")?;
+    crate::rules::core::creature::within_the_fight(patient.conditions)?;
     if !patient.conditions.has(Condition::Dying) || patient.conditions.has(Condition::Dead) {
         return Err(Refusal::new(format!("{} is not dying", patient.id), "004:283"));
     }

@@ -580,6 +580,7 @@ pub fn check_cast(
 ) -> Result<usize, Refusal> {
     order.check_turn_unless_readied(caster.entity, budget.is_none())?;
     crate::rules::core::creature::able_to_act(caster.conditions)?;
+    crate::rules::core::creature::within_the_fight(target.conditions)?;
     if caster.conditions.has(Condition::Casting) {
         return Err(Refusal::new("it is already casting a spell", "004:237"));
     }

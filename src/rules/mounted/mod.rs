@@ -589,11 +589,12 @@ type Standing<'w, 's> = Query<
     Without<Riding>,
 >;
 
-/// Whether a rider coming off `mount` cannot land on `s`: off the map, a wall, or another creature on the
-/// ground there.
+/// Whether a rider coming off `mount` cannot land on `s`: off the map, a wall, a pit, or another creature on
+/// the ground there.
 fn landing_taken(field: &Battlefield, standing: &Standing<'_, '_>, mount: Entity, s: Square) -> bool {
     !field.contains(s)
         || field.terrain(s).blocks()
+        || field.terrain(s) == crate::rules::core::battlefield::Terrain::Pit
         || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
 }
 

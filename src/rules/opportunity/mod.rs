@@ -880,10 +880,13 @@ fn strike_the_leaving(
     if moment.phase != MovePhase::Leaving {
         return;
     }
+    // The weapons lost or struck this moment, over all its provocations: one weapon is lost once.
+    let mut gear = Vec::new();
     for provocation in plan.provocations.iter().filter(|p| p.after_steps == moment.steps) {
         if let Ok(mut provoked) = provoked.get_mut(moment.mover) {
             provoked.0.extend(provocation.from.iter().copied());
         }
+        let before = gear.len();
         let mut strike = Opportunity {
             field: &field,
             creatures: &combatants,
@@ -891,7 +894,7 @@ fn strike_the_leaving(
             facts: &mut facts,
             damage: &mut damage,
             falls: &mut falls,
-            gear: Vec::new(),
+            gear: std::mem::take(&mut gear),
         };
         let exposure =
             Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action, shared_with: None };
@@ -901,7 +904,8 @@ fn strike_the_leaving(
             }
         });
         // The weapons lost or struck, before the mover's next step (the move flushes after each moment).
-        for blow in strike.gear.drain(..) {
+        gear = std::mem::take(&mut strike.gear);
+        for blow in gear[before..].iter().cloned() {
             commands.queue(move |world: &mut World| blow.apply(world));
         }
         if struck.dropped || struck.tripped {

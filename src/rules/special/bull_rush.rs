@@ -203,7 +203,9 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
     let action = if intent.charge { MovementAction::Charge } else { MovementAction::Move };
     let round = order.round;
     let travelled = world.get::<Travelled>(intent.attacker).map_or(0, |t| t.in_round(round));
-    let left = mine.allowance(action).saturating_sub(travelled);
+    // The round's movement, its speed (twice on a charge), whatever part of a move goes on after an overrun.
+    let allowed = if mine.going_on.is_some() { mine.speed } else { mine.allowance(action) };
+    let left = allowed.saturating_sub(travelled);
     let direction = away(mine.start, theirs.start);
     let (mut pushes, mut follows) = (Vec::new(), Vec::new());
     let mut bodies = all.clone();
@@ -214,29 +216,29 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
         }
     };
     let body = |bodies: &[Body], who: Entity| bodies.iter().find(|b| b.entity == who).cloned();
+    // A creature that flies catches itself at the lip; one in a grapple is held there (our rulings).
+    let may_fall = t.speed.fly.is_none() && !t.conditions.has(Condition::Grappling);
     let mut into_pit = false;
     while let Some(pushed) = body(&bodies, intent.target) {
         let occupants = occupants_for(&bodies, &pushed);
         let ground = StepWorld { field, occupants: &occupants };
-        let (next, entry) = match ground.step(&theirs.mover, at, direction, at) {
-            Ok(step) => step,
-            // A creature that flies catches itself at the edge (our ruling, docs/rulings.md).
-            Err(crate::rules::movement::Blocked::Pit { .. }) if t.speed.fly.is_none() => {
+        let (next, entry, over_pit) = match ground.step(&theirs.mover, at, direction, at) {
+            Ok((next, entry)) => (next, entry, false),
+            Err(crate::rules::movement::Blocked::Pit { .. }) if may_fall => {
                 match over_a_pit(&ground, &theirs.mover, at, direction) {
-                    Some(step) => {
-                        into_pit = true;
-                        step
-                    }
+                    Some((next, entry)) => (next, entry, true),
                     None => break,
                 }
             }
             Err(_) => break,
         };
-        if !entry.can_stop && !into_pit {
+        if !entry.can_stop && !over_pit {
             break;
         }
-        if intent.stay || (into_pit && pushes.is_empty()) {
+        // The pit only when the push gets there: a first 1.5 m, or a step the attacker follows.
+        if intent.stay || (over_pit && pushes.is_empty()) {
             pushes.push(next);
+            into_pit = over_pit;
             break;
         }
         place(&mut bodies, intent.target, next);
@@ -251,7 +253,8 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
                 follows.push(then);
                 place(&mut bodies, intent.attacker, then);
                 (at, behind, paid, odd) = (next, then, paid + cost, now_odd);
-                if into_pit {
+                if over_pit {
+                    into_pit = true;
                     break;
                 }
             }

@@ -332,7 +332,7 @@ fn roll_throw(
     let mut splashed: Vec<CombatantItem> = creatures
         .iter()
         .filter(|c| Some(c.entity) != plan.target.filter(|_| hit))
-        .filter(|c| !c.conditions.has(Condition::Dead))
+        .filter(|c| !c.conditions.has(Condition::Dead) && !c.conditions.has(Condition::InPit))
         .filter(|c| burst.reaches(c.space.at(c.position.0)) && harmed(c))
         // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633).
         .filter(|c| !water::in_the_water(&field, c.space.at(c.position.0), *c.size, c.altitude.0))

@@ -412,7 +412,8 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
                 TurnKind::Dispel => turned.is_some() && conditions.has(Condition::Turned),
                 TurnKind::Bolster => own_side && !already,
             };
-            *e != turner && traits.undead && !conditions.has(Condition::Dead) && wanted
+            let in_the_fight = !conditions.has(Condition::Dead) && !conditions.has(Condition::InPit);
+            *e != turner && traits.undead && in_the_fight && wanted
         })
         .map(|(entity, id, traits, position, space, level, _, turned, _)| {
             let at = space.at(position.0);

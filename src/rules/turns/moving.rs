@@ -87,6 +87,7 @@ pub fn check_action(
     speed: u32,
     conditions: &Conditions,
 ) -> Result<(), Refusal> {
+    crate::rules::core::creature::within_the_fight(conditions)?;
     if !conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
     }

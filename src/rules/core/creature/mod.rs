@@ -1006,8 +1006,9 @@ pub fn within_the_fight(conditions: &Conditions) -> Result<(), Refusal> {
     }
 }
 
-/// Refuses any action of a creature that is helpless (004:278).
+/// Refuses any action of a creature at the bottom of a pit (our ruling) or helpless (004:278).
 pub fn able_to_act(conditions: &Conditions) -> Result<(), Refusal> {
+    within_the_fight(conditions)?;
     if conditions.can_act() { Ok(()) } else { Err(Refusal::new("a helpless creature cannot act", "004:278")) }
 }
 
