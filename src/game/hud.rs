@@ -326,6 +326,13 @@ fn common(kind: BarKind) -> bool {
     )
 }
 
+/// The banner's letter size: 26 points, less when its line would not fit `width` points of board (a letter
+/// of the banner's bold face is about 0.6 of its size wide), 12 at least.
+fn banner_size(text: &str, width: f32) -> f32 {
+    let wide = 0.6 * 26.0 * text.chars().count() as f32;
+    (26.0 * (width / wide).min(1.0)).max(12.0)
+}
+
 /// A banner announcing the turn, shown for a moment.
 #[derive(Resource, Default)]
 struct Banner {
@@ -2250,11 +2257,15 @@ fn draw(
         }
     }
     if time.elapsed_secs() - banner.shown_at < 1.5 && !banner.text.is_empty() {
+        // One line, never wrapped: on a narrow window the letters shrink to fit the board instead.
+        let board = (ctx.content_rect().width() - RIGHT_PANEL - 60.0).max(120.0);
+        let size = banner_size(&banner.text, board);
         egui::Area::new("banner".into()).anchor(egui::Align2::CENTER_TOP, [-(RIGHT_PANEL / 2.0), 90.0]).show(
             ctx,
             |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
-                    ui.label(egui::RichText::new(&banner.text).size(26.0).strong().color(egui::Color32::WHITE));
+                    let text = egui::RichText::new(&banner.text).size(size).strong().color(egui::Color32::WHITE);
+                    ui.add(egui::Label::new(text).extend());
                 });
             },
         );
@@ -2579,6 +2590,16 @@ fn breath_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_banner_shrinks_to_one_line_on_a_narrow_board() {
+        let short = "Round 1: Ogre";
+        assert_eq!(banner_size(short, 980.0), 26.0, "a short banner keeps its size");
+        let long = "Round 3: Goblin 1 + Goblin 2 + Goblin 3 + Goblin 4 + Wolf 1 + Wolf 2";
+        let size = banner_size(long, 500.0);
+        assert!(size < 26.0 && 0.6 * size * long.chars().count() as f32 <= 500.0 + 1e-3, "{size}");
+        assert_eq!(banner_size(long, 50.0), 12.0, "never below 12 points");
+    }
 
     fn names() -> Vec<(String, String)> {
         board_names(
