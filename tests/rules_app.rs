@@ -495,3 +495,20 @@ fn the_ai_overruns_a_foe_screening_a_caster() {
     let third = estoc::ai::next_step(app.world_mut(), orc);
     assert!(matches!(&third, Command::Attack { target, .. } if target.0 == "wizard"), "{third:?}");
 }
+
+/// The overrun's passage is counted against the speed the creature's moves have (004:531): an orc in medium
+/// armour walks 6 m (4 squares, 000:11-12), so after 3 squares the 2 of the passage are too many; unarmoured,
+/// its 9 m allow them.
+#[test]
+fn an_overrun_passage_counts_against_the_speed_in_armour() {
+    use estoc::rules::core::creature::{ArmorCategory, Encumbrance};
+    for (armour, allowed) in [(ArmorCategory::None, true), (ArmorCategory::Medium, false)] {
+        let mut app = app_on("tests/scenarios/levels/overrun_screen.ron", &[1, 1, 20, 1]);
+        let (orc, goblin) = (entity(&app, "orc"), entity(&app, "goblin"));
+        app.world_mut().get_mut::<Encumbrance>(orc).unwrap().armor = armour;
+        let walked = estoc::rules::turns::moving::Travelled { round: 1, squares: 3, speed: 6, moves: 1 };
+        app.world_mut().entity_mut(orc).insert(walked);
+        let plan = estoc::rules::special::overrun::overrun_in(app.world_mut(), orc, goblin);
+        assert_eq!(plan.is_ok(), allowed, "{armour:?}: {plan:?}");
+    }
+}

@@ -157,7 +157,7 @@ pub fn plan_overrun(
     ground: &super::Ground<'_, '_, '_>,
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
-    (round, overran, moved): (u32, Option<u32>, MovedSoFar),
+    (round, overran, moved, speed): (u32, Option<u32>, MovedSoFar, u32),
     charge: bool,
 ) -> Result<OverrunPlan, Refusal> {
     ground.order.check_turn(a.entity)?;
@@ -195,8 +195,8 @@ pub fn plan_overrun(
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
     let squares = k as u32;
     // A charge moves up to twice the speed (004:451), a move action the speed, counting what it moved
-    // this round.
-    let allowance = if during == During::Charge { 2 * a.speed.land } else { a.speed.land };
+    // this round: its speed as its moves have it (in armour, under its load).
+    let allowance = if during == During::Charge { 2 * speed } else { speed };
     if moved.squares + squares > allowance {
         return Err(Refusal::new("not enough movement left to go through its space", "004:531"));
     }
@@ -248,11 +248,18 @@ pub fn overrun_in(world: &mut World, attacker: Entity, target: Entity) -> Result
     let round = world.resource::<crate::rules::turns::TurnOrder>().round;
     let overran = world.get::<Overran>(attacker).map(|o| o.0);
     let moved = MovedSoFar::of(world.get::<crate::rules::turns::moving::Travelled>(attacker), round);
+    let speed = move_speed(world, attacker);
     super::plan_in(
         world,
         (attacker, target),
-        Box::new(move |g, pair, budget| plan_overrun(g, pair, budget, (round, overran, moved), false)),
+        Box::new(move |g, pair, budget| plan_overrun(g, pair, budget, (round, overran, moved, speed), false)),
     )
+}
+
+/// A creature's speed in squares as its moves have it: in armour, under its load, in the water (the move
+/// an overrun is made during).
+fn move_speed(world: &mut World, creature: Entity) -> u32 {
+    crate::rules::turns::moving::with_move_query(world, creature, |query, _| query.speed).unwrap_or_default()
 }
 
 /// Where a charge that ends in an overrun of `target` would stop, if `attacker` is not next to it and a
@@ -277,7 +284,8 @@ pub fn charge_to_overrun(
 fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunIntent>>) {
     let read: Vec<OverrunIntent> = intents.read(world.resource::<Messages<OverrunIntent>>()).cloned().collect();
     for intent in read {
-        let Ok(Some(plan)) = world.run_system_cached_with(prepare_overrun, intent.clone()) else { continue };
+        let speed = move_speed(world, intent.attacker);
+        let Ok(Some(plan)) = world.run_system_cached_with(prepare_overrun, (intent.clone(), speed)) else { continue };
         let round = world.resource::<crate::rules::turns::TurnOrder>().round;
         world.entity_mut(intent.attacker).insert(Overran(round));
         let (Some(id), Some(foe)) =
@@ -346,7 +354,7 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
 
 /// Checks an overrun and pays for it: the move action always, the standard action if blocked (004:533).
 fn prepare_overrun(
-    In(intent): In<OverrunIntent>,
+    In((intent, speed)): In<(OverrunIntent, u32)>,
     field: Res<crate::rules::core::battlefield::Battlefield>,
     order: Res<crate::rules::turns::TurnOrder>,
     creatures: Query<Combatant, With<Creature>>,
@@ -358,7 +366,7 @@ fn prepare_overrun(
     let mut budget = budgets.get_mut(intent.attacker).ok()?;
     let (overran, travelled) = extra.get(intent.attacker).ok()?;
     let ground = super::Ground { field: &field, order: &order, creatures: &creatures, blow: None };
-    let state = (order.round, overran.map(|o| o.0), MovedSoFar::of(travelled, order.round));
+    let state = (order.round, overran.map(|o| o.0), MovedSoFar::of(travelled, order.round), speed);
     let planned = plan_overrun(&ground, (&a, &t), &budget, state, intent.charge);
     // A charge paid for it all (004:451); a move going on, its move action already.
     let kind = |plan: &OverrunPlan| if plan.during == During::NewMove { ActionKind::Move } else { ActionKind::Free };
