@@ -9,7 +9,7 @@
 use bevy::prelude::*;
 
 use super::CombatantItem;
-use super::manoeuvre::{OpportunityChoice, Side};
+use super::manoeuvre::{OpportunityChoice, Side, threatening_weapons_of};
 use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -77,14 +77,7 @@ pub fn roll_disarm(
     rolls: &DisarmRolls,
     reason: &str,
 ) -> Option<WeaponLoss> {
-    let won = contest(
-        dice,
-        facts,
-        (attacker.id, Check::Attack, &rolls.attacker.terms),
-        (target.id, Check::Attack, &rolls.defender.terms),
-        reason,
-    );
-    if won {
+    if opposed_attack_rolls((dice, facts), (attacker.id, &rolls.attacker), (target.id, &rolls.defender), reason) {
         return Some(WeaponLoss {
             from: target.entity,
             by: attacker.entity,
@@ -97,13 +90,8 @@ pub fn roll_disarm(
     let melee_item = !is_ranged(&their_item);
     let back = disarm_side(target, &rolls.item, *attacker.size, true);
     let resisting = disarm_side(attacker, &their_item, *target.size, melee_item);
-    let won_back = contest(
-        dice,
-        facts,
-        (target.id, Check::Attack, &back.terms),
-        (attacker.id, Check::Attack, &resisting.terms),
-        "disarming back (004:495)",
-    );
+    let won_back =
+        opposed_attack_rolls((dice, facts), (target.id, &back), (attacker.id, &resisting), "disarming back (004:495)");
     won_back.then_some(WeaponLoss { from: attacker.entity, by: target.entity, item: their_item, taken: false })
 }
 
@@ -154,29 +142,44 @@ pub fn roll_sunder(
     rolls: &SunderRolls,
     reason: &str,
 ) -> Option<u32> {
-    let won = contest(
-        dice,
-        facts,
-        (attacker.id, Check::Attack, &rolls.attacker.terms),
-        (target.id, Check::Attack, &rolls.defender.terms),
-        reason,
-    );
-    if !won {
+    if !opposed_attack_rolls((dice, facts), (attacker.id, &rolls.attacker), (target.id, &rolls.defender), reason) {
         return None;
     }
-    let extra: Vec<_> = rolls.weapon.extra.into_iter().collect();
-    let rolled = super::roll::roll_damage(dice, &rolls.weapon, rolls.damage_bonus, 1, &extra);
-    let lost = (rolled.total.max(0) as u32).saturating_sub(rolls.hardness);
+    let blow = (&rolls.weapon, rolls.damage_bonus);
+    Some(blow_past_hardness((dice, facts), (attacker, target), blow, (&rolls.struck, rolls.hardness)))
+}
+
+/// Opposed attack rolls, the disarm's and the sunder's (004:493, 004:501): whether `ours` wins.
+fn opposed_attack_rolls(
+    (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
+    (us, ours): (&CreatureId, &Side),
+    (them, theirs): (&CreatureId, &Side),
+    reason: &str,
+) -> bool {
+    contest(dice, facts, (us, Check::Attack, &ours.terms), (them, Check::Attack, &theirs.terms), reason)
+}
+
+/// A blow on an object `target` holds or carries, `struck` of `hardness`: its damage rolled as usual, the
+/// hit points the object loses past its hardness (004:502), with the fact.
+pub fn blow_past_hardness(
+    (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    (weapon, damage_bonus): (&Weapon, i32),
+    (struck, hardness): (&str, u32),
+) -> u32 {
+    let extra: Vec<_> = weapon.extra.into_iter().collect();
+    let rolled = super::roll::roll_damage(dice, weapon, damage_bonus, 1, &extra);
+    let lost = (rolled.total.max(0) as u32).saturating_sub(hardness);
     facts.write(Fact::WeaponStruck {
         attacker: attacker.id.clone(),
         creature: target.id.clone(),
-        weapon: rolls.struck.clone(),
+        weapon: struck.to_string(),
         faces: rolled.throws.iter().flat_map(|t| t.faces.clone()).collect(),
         damage: rolled.total,
-        hardness: rolls.hardness,
+        hardness,
         lost,
     });
-    Some(lost)
+    lost
 }
 
 /// A weapon struck by a sunder: whose, which, its full hit points, and what it lost.
@@ -240,8 +243,7 @@ pub fn opportunity_disarm_weapon<'a>(armament: &'a Armament, feats: &Feats, trai
     if !feats.has(Feat::ImprovedDisarm) {
         return None;
     }
-    let armed_unarmed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
-    crate::rules::core::reach::threatening_weapons(&armament.0, armed_unarmed).into_iter().find(|w| !w.natural)
+    threatening_weapons_of(armament, feats, traits).into_iter().find(|w| !w.natural)
 }
 
 /// The weapon a creature would sunder with in place of an attack of opportunity (004:499): with Improved
@@ -250,8 +252,7 @@ pub fn opportunity_sunder_weapon<'a>(armament: &'a Armament, feats: &Feats, trai
     if !feats.has(Feat::ImprovedSunder) {
         return None;
     }
-    let armed_unarmed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
-    crate::rules::core::reach::threatening_weapons(&armament.0, armed_unarmed).into_iter().find(|w| w.sunders)
+    threatening_weapons_of(armament, feats, traits).into_iter().find(|w| w.sunders)
 }
 
 /// What a creature could do in place of its attacks of opportunity besides striking.

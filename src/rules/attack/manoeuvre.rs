@@ -210,10 +210,16 @@ pub fn trip_chance(touch: &AttackPlan, attacker: &CombatantItem, target: &Combat
 /// 004:489), and an unarmed trip without the feat is not offered there (our ruling: it would provoke from the
 /// foe in the middle of its action).
 pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats, traits: &Traits) -> Option<&'a Weapon> {
-    let armed_unarmed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
-    let threatening = crate::rules::core::reach::threatening_weapons(&armament.0, armed_unarmed);
+    let threatening = threatening_weapons_of(armament, feats, traits);
     let unarmed_trip = |w: &&&Weapon| w.unarmed && feats.has(Feat::ImprovedTrip);
     threatening.iter().find(|w| w.trip).or_else(|| threatening.iter().find(unarmed_trip)).copied()
+}
+
+/// The weapons a creature threatens with (004:62), its unarmed strike among them when it strikes as if armed
+/// (a monk's, or with Improved Unarmed Strike): those its attacks of opportunity may be made with.
+pub fn threatening_weapons_of<'a>(armament: &'a Armament, feats: &Feats, traits: &Traits) -> Vec<&'a Weapon> {
+    let armed_unarmed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+    crate::rules::core::reach::threatening_weapons(&armament.0, armed_unarmed)
 }
 
 /// The choice of a creature that may trip in place of its attacks of opportunity, if it may at all: it

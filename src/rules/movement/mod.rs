@@ -330,9 +330,9 @@ impl MoveQuery<'_> {
         if posture_allows(action, self.prone).is_err() {
             return 0;
         }
-        match action {
-            MovementAction::Move if self.going_on.is_some() => self.going_on.unwrap_or_default(),
-            MovementAction::Withdraw | MovementAction::Charge if self.restricted => self.speed,
+        match (action, self.going_on) {
+            (MovementAction::Move, Some(left)) => left,
+            (MovementAction::Withdraw | MovementAction::Charge, _) if self.restricted => self.speed,
             _ => allowance(action, self.speed, self.run_multiplier),
         }
     }

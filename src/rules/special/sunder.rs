@@ -291,19 +291,13 @@ fn roll_object_sunder(
     if !judged.hit {
         return Some(false);
     }
-    let extra: Vec<_> = plan.weapon.extra.into_iter().collect();
-    let rolled = crate::rules::attack::roll::roll_damage(&mut dice, &plan.weapon, plan.damage_bonus, 1, &extra);
     let (hardness, hit_points) = VIAL;
-    let lost = (rolled.total.max(0) as u32).saturating_sub(hardness);
-    facts.write(Fact::WeaponStruck {
-        attacker: attacker.id.clone(),
-        creature: target.id.clone(),
-        weapon: plan.object.clone(),
-        faces: rolled.throws.iter().flat_map(|t| t.faces.clone()).collect(),
-        damage: rolled.total,
-        hardness,
-        lost,
-    });
+    let lost = crate::rules::attack::disarming::blow_past_hardness(
+        (&mut dice, &mut facts),
+        (&attacker, &target),
+        (&plan.weapon, plan.damage_bonus),
+        (&plan.object, hardness),
+    );
     Some(lost >= hit_points)
 }
 
