@@ -14,7 +14,7 @@ use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::command::Command;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
-use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::reach::melee_reaches;
 use crate::rules::movement::MovementAction;
 use crate::rules::special::turning::TurnKind;
@@ -97,9 +97,10 @@ fn could_strike(
     foe: Footprint,
     ranged: bool,
 ) -> bool {
+    let diagonals = field.diagonals();
     armament.ready().filter(|w| is_ranged(w) == ranged).any(|w| match max_range_m(w) {
-        None => melee_reaches(reach, w.reach, at, foe),
-        Some(range) => range_m(at, foe) <= range && field.line_of_sight(at, foe),
+        None => melee_reaches(diagonals, reach, w.reach, at, foe),
+        Some(range) => range_m(diagonals, at, foe) <= range && field.line_of_sight(at, foe),
     })
 }
 
@@ -149,6 +150,7 @@ fn is_directed(world: &World, creature: Entity) -> bool {
 /// The next step of one creature of the party whose turn it is.
 #[expect(clippy::too_many_lines, reason = "the AI's priorities in order, each a few lines")]
 fn member_step(world: &mut World, creature: Entity) -> Command {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let all = census(world);
     let Some(me) = all.iter().find(|s| s.entity == creature).cloned() else {
         return Command::EndTurn { creature: CreatureId::default() };
@@ -166,7 +168,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let hp = world.get::<HitPoints>(creature).copied().unwrap_or_default();
     let archer = armament.ready().next().is_some_and(is_ranged);
     let fresh = budget.check(ActionKind::FullRound).is_ok();
-    let adjacent_foe = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
+    let adjacent_foe = foes.iter().any(|f| f.footprint.touches(me.footprint));
 
     // A creature that can trip, disarm or sunder in place of its attacks of opportunity weighs each one
     // (004:483, 004:489, 004:490, 004:499).
@@ -191,7 +193,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         let grounded = world.get::<Altitude>(creature).is_none_or(|a| a.0 == 0);
         if grounded && fresh {
             let mut near: Vec<&Seen> = foes.iter().collect();
-            near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+            near.sort_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()));
             if let Some(step) = charge_first_of(world, creature, &me, near) {
                 return step;
             }
@@ -300,7 +302,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
                 .squares
                 .iter()
                 .filter(|(_, (a, _))| matches!(a, MovementAction::Move | MovementAction::DoubleMove))
-                .map(|(s, _)| (*s, nearest_foe(&foes, Footprint::new(*s, me.footprint.width))))
+                .map(|(s, _)| (*s, nearest_foe(diagonals, &foes, Footprint::new(*s, me.footprint.width))))
                 .collect();
             squares.sort_by_key(|(s, d)| (std::cmp::Reverse(*d), s.y, s.x));
             if let Some((to, _)) = squares.first() {
@@ -344,7 +346,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             .iter()
             .filter(|(_, (a, _))| *a == MovementAction::FiveFootStep)
             .map(|(s, _)| *s)
-            .filter(|s| nearest_foe(&foes, Footprint::new(*s, me.footprint.width)) > 1)
+            .filter(|s| nearest_foe(diagonals, &foes, Footprint::new(*s, me.footprint.width)) > 1)
             .min_by_key(|s| (s.y, s.x));
         if let Some(to) = step {
             return Command::Move { creature: me.id.clone(), to, action: MovementAction::FiveFootStep, path: None };
@@ -460,7 +462,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     // Otherwise walk toward the nearest foe, as far as the turn allows, provoking least.
     let walk = if fresh { MovementAction::DoubleMove } else { MovementAction::Move };
     if budget.check(ActionKind::Move).is_ok() {
-        let here = nearest_foe(&foes, me.footprint);
+        let here = nearest_foe(diagonals, &foes, me.footprint);
         let mut squares: Vec<(u32, u32, Square)> = options
             .squares
             .iter()
@@ -468,7 +470,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
                 matches!(a, MovementAction::FiveFootStep | MovementAction::Move)
                     || (walk == MovementAction::DoubleMove && *a == MovementAction::DoubleMove)
             })
-            .map(|(s, (_, cost))| (nearest_foe(&foes, Footprint::new(*s, side)), *cost, *s))
+            .map(|(s, (_, cost))| (nearest_foe(diagonals, &foes, Footprint::new(*s, side)), *cost, *s))
             .filter(|(d, _, _)| *d < here)
             .collect();
         squares.sort_by_key(|(d, cost, s)| (*d, *cost, s.y, s.x));
@@ -543,7 +545,7 @@ fn close_in(
             score += 20;
         }
         if c.archer {
-            score += 3 * nearest_foe(c.foes, at).min(6) as i32;
+            score += 3 * nearest_foe(field.diagonals(), c.foes, at).min(6) as i32;
         }
         candidates.push((score, *square, *action));
     }
@@ -625,13 +627,14 @@ fn cast_something(
 /// flight leaves the standard action to strike), never a stall if another flight will do, and never one
 /// whose fly checks fail more often than not if another will do.
 fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::aerial::route::FlightStep;
     use crate::rules::core::names::SpeedStatus;
     let altitude = world.get::<Altitude>(creature)?.0;
     if altitude <= 0 || world.get::<Speed>(creature)?.fly.is_none() {
         return None;
     }
-    let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()))?;
+    let foe = foes.iter().min_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()))?;
     let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
     let side = me.footprint.width;
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
@@ -687,7 +690,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     };
     let best = options.iter().filter(|(_, p)| affordable(p.flight.status)).min_by_key(|(square, planned)| {
         let at = Footprint::new(**square, side);
-        let d = at.distance_to(foe.footprint);
+        let d = at.distance_to(foe.footprint, diagonals);
         let strikes = strike.reaches(**square, planned);
         // A flight whose fly checks fail more often than not is a last resort.
         let unlikely = planned.chance < 0.5;
@@ -703,6 +706,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 /// for their full attacks. `None` without the feat, its move
 /// and standard actions, or such a flight.
 fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::aerial::flying::{flyby_fits, plan_flights};
     use crate::rules::core::creature::Hidden;
     use crate::rules::core::names::SpeedStatus;
@@ -719,7 +723,7 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
     let options = plan_flights(world, creature, &[], None)?;
     let mut near: Vec<&Seen> =
         foes.iter().filter(|f| !world.get::<Hidden>(f.entity).is_some_and(|h| h.from.contains(&creature))).collect();
-    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()));
     for foe in near {
         let Some(blow) = crate::preview::FlightStrike::of(world, creature, creature, foe.entity) else { continue };
         // The flight to the strike may be short of a slow flight (a stall) when the flight on makes it
@@ -747,10 +751,12 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
                         && p.flight.checks.is_empty()
                         && flyby_fits(&p.flight, &p.steps, after, false, maneuverability, scale).is_ok()
                 })
-                .map(|(at, p)| (nearest_foe(foes, Footprint::new(*at, side)), at, p))
+                .map(|(at, p)| (nearest_foe(diagonals, foes, Footprint::new(*at, side)), at, p))
                 .max_by_key(|(far, at, p)| (*far, std::cmp::Reverse((p.flight.spent, at.y, at.x))));
             let steps = match away {
-                Some((far, _, p)) if !slow || far > nearest_foe(foes, strike_end(strike, side)) => p.steps.clone(),
+                Some((far, _, p)) if !slow || far > nearest_foe(diagonals, foes, strike_end(strike, side)) => {
+                    p.steps.clone()
+                }
                 _ if slow => strike.steps.clone(),
                 _ => continue,
             };
@@ -809,6 +815,7 @@ fn arm_itself(
     (armament, foes): (&Armament, &[Seen]),
     in_melee: bool,
 ) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::attack::gear::{Handle, check_handle};
     use crate::rules::core::gear::{HANDS, hands_for, hands_free, shield_hands};
     let manufactured = |w: &&Weapon| !w.natural && !w.unarmed;
@@ -824,7 +831,7 @@ fn arm_itself(
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let reach_only = !held.is_empty() && held.iter().all(|w| w.reach && !is_ranged(w));
     let stowed_close = armament.0.iter().any(|w| w.stowed && !is_ranged(w) && !w.reach && hands_for(w) <= room);
-    let none_at_reach = !foes.iter().any(|f| melee_reaches(reach, true, me.footprint, f.footprint));
+    let none_at_reach = !foes.iter().any(|f| melee_reaches(diagonals, reach, true, me.footprint, f.footprint));
     if in_melee && reach_only && stowed_close && none_at_reach {
         return Some(Command::Drop { creature: me.id.clone(), weapon: held[0].name.clone() });
     }
@@ -834,9 +841,9 @@ fn arm_itself(
     let free = hands_free(armament, shield);
     let fits = |w: &&Weapon| w.stowed && hands_for(w) <= free;
     // Beside a foe a melee weapon; else one that would strike a foe from here; else the first.
-    let adjacent = foes.iter().any(|f| f.footprint.distance_to(me.footprint) <= 1);
+    let adjacent = foes.iter().any(|f| f.footprint.touches(me.footprint));
     let strikes_from_here = |w: &&Weapon| {
-        max_range_m(w).is_some_and(|range| foes.iter().any(|f| range_m(me.footprint, f.footprint) <= range))
+        max_range_m(w).is_some_and(|range| foes.iter().any(|f| range_m(diagonals, me.footprint, f.footprint) <= range))
     };
     let weapon = armament
         .0
@@ -857,6 +864,7 @@ fn take_up_the_bow(
     me: &Seen,
     (armament, foes): (&Armament, &[Seen]),
 ) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::core::gear::{HANDS, hands_for, shield_hands};
     let held: Vec<&Weapon> = armament.ready().filter(|w| !w.natural && !w.unarmed).collect();
     let [sword] = held.as_slice() else { return None };
@@ -870,7 +878,7 @@ fn take_up_the_bow(
             && matches!(w.delivery, Delivery::Projectile { .. })
             && hands_for(w) <= room
             && foes.iter().any(|f| {
-                max_range_m(w).is_some_and(|range| range_m(me.footprint, f.footprint) <= range)
+                max_range_m(w).is_some_and(|range| range_m(diagonals, me.footprint, f.footprint) <= range)
                     && field.line_of_sight(me.footprint, f.footprint)
             })
     })?;
@@ -880,9 +888,9 @@ fn take_up_the_bow(
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let closes = options.squares.iter().any(|(square, (action, _))| {
         matches!(action, MovementAction::Move | MovementAction::FiveFootStep | MovementAction::DoubleMove)
-            && foes
-                .iter()
-                .any(|f| melee_reaches(reach, sword.reach, Footprint::new(*square, me.footprint.width), f.footprint))
+            && foes.iter().any(|f| {
+                melee_reaches(diagonals, reach, sword.reach, Footprint::new(*square, me.footprint.width), f.footprint)
+            })
     });
     if closes {
         return None;
@@ -897,7 +905,7 @@ fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
     if !world.resource::<Battlefield>().has_pit() {
         return None;
     }
-    let mut near: Vec<&Seen> = foes.iter().filter(|f| f.footprint.distance_to(me.footprint) == 1).collect();
+    let mut near: Vec<&Seen> = foes.iter().filter(|f| f.footprint.adjacent_to(me.footprint)).collect();
     near.sort_by_key(|f| f.id.clone());
     near.into_iter().find_map(|foe| {
         let rush = crate::preview::bull_rush_preview(world, creature, foe.entity, false).ok()?;
@@ -914,16 +922,18 @@ fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
 /// casts than where it stands, the passage likely (the foe stepping aside, or the block won one time in two
 /// or more). Through, its move goes on toward the caster (004:535).
 fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let casters: Vec<Footprint> = foes.iter().filter(|f| casts(world, f.entity)).map(|f| f.footprint).collect();
     if casters.is_empty() {
         return None;
     }
     let mut screens: Vec<&Seen> =
-        foes.iter().filter(|f| f.footprint.distance_to(me.footprint) == 1 && !casts(world, f.entity)).collect();
+        foes.iter().filter(|f| f.footprint.adjacent_to(me.footprint) && !casts(world, f.entity)).collect();
     screens.sort_by_key(|f| f.id.clone());
     screens.into_iter().find_map(|screen| {
         let plan = crate::rules::special::overrun::overrun_in(world, creature, screen.entity).ok()?;
-        let nearer = casters.iter().any(|c| plan.beyond.distance_to(*c) < me.footprint.distance_to(*c));
+        let nearer =
+            casters.iter().any(|c| plan.beyond.distance_to(*c, diagonals) < me.footprint.distance_to(*c, diagonals));
         (nearer && plan.chance() >= 0.5)
             .then(|| Command::Overrun { creature: me.id.clone(), target: screen.id.clone() })
     })
@@ -960,11 +970,12 @@ fn on_to_a_caster(
 /// A trip with a trip weapon it holds on the nearest foe it would lay down two times in five or more, provoking
 /// nothing (004:483-489): a prone foe fights at -4 and is struck at +4 in melee (004:392).
 fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     if !world.get::<Armament>(creature).is_some_and(|a| a.0.iter().any(|w| w.trip)) {
         return None;
     }
     let mut near: Vec<&Seen> = foes.iter().collect();
-    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()));
     near.into_iter().find_map(|foe| {
         let trip = crate::preview::trip_preview(world, creature, foe.entity).ok()?;
         (!trip.plan.provokes && trip.touch_chance * trip.check_chance >= 0.4).then(|| Command::Trip {
@@ -979,13 +990,14 @@ fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 /// in reach that holds a weapon (a melee one, for a disarm), when it would be won three times in five or more: a disarmed foe fights
 /// unarmed or stoops for its weapon (004:494), a sundered one strikes with a broken weapon (004:502).
 fn disarm_or_sunder(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let feats = world.get::<Feats>(creature)?.clone();
     let (disarms, sunders) = (feats.has(Feat::ImprovedDisarm), feats.has(Feat::ImprovedSunder));
     if !disarms && !sunders {
         return None;
     }
     let mut near: Vec<&Seen> = foes.iter().collect();
-    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()));
     near.into_iter().find_map(|foe| {
         let (creature_id, target) = (me.id.clone(), foe.id.clone());
         if disarms
@@ -1010,6 +1022,7 @@ fn disarm_or_sunder(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen
 /// A splash weapon thrown at the foe it would hit one time in two or more whose burst splashes no ally,
 /// the one that catches the most foes; holy water at undead alone.
 fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], allies: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::special::splash::Aim;
     let flasks: Vec<Weapon> =
         world.get::<Armament>(creature)?.0.iter().filter(|w| w.splash.is_some()).cloned().collect();
@@ -1025,11 +1038,11 @@ fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], 
             else {
                 continue;
             };
-            if plan.chance() < 0.5 || allies.iter().any(|a| plan.burst.reaches(a.footprint)) {
+            if plan.chance() < 0.5 || allies.iter().any(|a| plan.burst.reaches(a.footprint, diagonals)) {
                 continue;
             }
-            let caught = foes.iter().filter(|f| plan.burst.reaches(f.footprint)).count();
-            let distance = foe.footprint.distance_to(me.footprint);
+            let caught = foes.iter().filter(|f| plan.burst.reaches(f.footprint, diagonals)).count();
+            let distance = foe.footprint.distance_to(me.footprint, diagonals);
             if best.as_ref().is_none_or(|(c, d, ..)| caught > *c || caught == *c && distance < *d) {
                 best = Some((caught, distance, foe.id.clone(), flask.name.clone()));
             }
@@ -1042,6 +1055,7 @@ fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], 
 /// A coup de grâce on a helpless foe it can deliver one to now, the nearest first: one that would wake or
 /// be healed (knocked out, stable), not one already bleeding to death.
 fn coup_de_grace(world: &mut World, creature: Entity, me: &Seen, all: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let mut helpless: Vec<&Seen> = all
         .iter()
         .filter(|s| s.faction != me.faction && !s.up)
@@ -1052,7 +1066,7 @@ fn coup_de_grace(world: &mut World, creature: Entity, me: &Seen, all: &[Seen]) -
             })
         })
         .collect();
-    helpless.sort_by_key(|s| (s.footprint.distance_to(me.footprint), s.id.clone()));
+    helpless.sort_by_key(|s| (s.footprint.distance_to(me.footprint, diagonals), s.id.clone()));
     helpless.into_iter().find_map(|foe| {
         crate::preview::coup_de_grace_preview(world, creature, foe.entity, None).ok().map(|_| Command::CoupDeGrace {
             creature: me.id.clone(),
@@ -1082,11 +1096,12 @@ fn take_off(world: &mut World, creature: Entity, me: &Seen, budget: ActionBudget
 /// more: a caster (held, it casts no spell with gestures, 004:595), or any foe for a wrestler (Improved
 /// Grapple or Improved Grab).
 fn grapple_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::special::grapple::GrappleMove;
     let wrestler = world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::ImprovedGrapple))
         || world.get::<Traits>(creature).is_some_and(|t| t.improved_grab);
-    let mut near: Vec<&Seen> = foes.iter().filter(|f| f.footprint.distance_to(me.footprint) <= 1).collect();
-    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint), f.id.clone()));
+    let mut near: Vec<&Seen> = foes.iter().filter(|f| f.footprint.touches(me.footprint)).collect();
+    near.sort_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()));
     near.into_iter().find_map(|foe| {
         let caster = world.get::<crate::rules::magic::Spellcasting>(foe.entity).is_some();
         let grab = crate::preview::grapple_preview(world, creature, Some(foe.entity), GrappleMove::Grab).ok()?;
@@ -1189,13 +1204,14 @@ fn a_light_weapon_in_the_grapple(world: &mut World, creature: Entity, me: &Seen)
 
 /// The move that takes `creature` farthest from `from`, if any takes it farther than it is.
 fn flee(world: &mut World, creature: Entity, me: &Seen, from: Entity) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let away = world.get::<Space>(from).zip(world.get::<Position>(from)).map(|(s, p)| s.at(p.0))?;
-    let here = away.distance_to(me.footprint);
+    let here = away.distance_to(me.footprint, diagonals);
     let options = move_options(world, creature);
     let mut squares: Vec<(Square, MovementAction, u32)> = options
         .squares
         .iter()
-        .map(|(s, (a, _))| (*s, *a, away.distance_to(Footprint::new(*s, me.footprint.width))))
+        .map(|(s, (a, _))| (*s, *a, away.distance_to(Footprint::new(*s, me.footprint.width), diagonals)))
         .filter(|(_, _, d)| *d > here)
         .collect();
     squares.sort_by_key(|(s, _, d)| (std::cmp::Reverse(*d), s.y, s.x));
@@ -1238,12 +1254,13 @@ fn touch_with_the_charge(world: &mut World, creature: Entity, me: &Seen, foes: &
     let caster = creatures.get(creature).ok()?;
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
     let order = world.resource::<crate::rules::turns::TurnOrder>();
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let mut reachable: Vec<&Seen> = foes
         .iter()
         .filter(|f| {
-            creatures
-                .get(f.entity)
-                .is_ok_and(|t| crate::rules::magic::check_touch(order, (&caster, &t), Some(&held), &budget).is_ok())
+            creatures.get(f.entity).is_ok_and(|t| {
+                crate::rules::magic::check_touch((order, diagonals), (&caster, &t), Some(&held), &budget).is_ok()
+            })
         })
         .collect();
     reachable.sort_by_key(|s| (s.hit_points, s.id.clone()));
@@ -1254,7 +1271,7 @@ fn touch_with_the_charge(world: &mut World, creature: Entity, me: &Seen, foes: &
 fn first_aid(world: &mut World, creature: Entity, me: &Seen, all: &[Seen]) -> Option<Command> {
     let mut dying: Vec<&Seen> = all
         .iter()
-        .filter(|s| s.faction == me.faction && s.entity != creature && s.footprint.distance_to(me.footprint) <= 1)
+        .filter(|s| s.faction == me.faction && s.entity != creature && s.footprint.touches(me.footprint))
         .filter(|s| {
             world.get::<Conditions>(s.entity).is_some_and(|c| c.has(Condition::Dying) && !c.has(Condition::Stable))
         })
@@ -1272,8 +1289,7 @@ fn turn_undead(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) ->
         return Some(release);
     }
     let likely: Vec<_> = plan.undead.iter().filter(|u| plan.chance_for(u.against_check) >= 0.5).collect();
-    let close =
-        likely.iter().any(|u| foes.iter().any(|f| f.entity == u.entity && f.footprint.distance_to(me.footprint) <= 1));
+    let close = likely.iter().any(|u| foes.iter().any(|f| f.entity == u.entity && f.footprint.touches(me.footprint)));
     // A rebuker commands one it likely would, within its level (004:566): the step after a release too.
     let level = plan.turning.level;
     let commands_one = plan.turning.energy == crate::rules::special::turning::Energy::Negative
@@ -1290,6 +1306,7 @@ fn release_for_a_stronger(
     (creature, me): (Entity, &Seen),
     plan: &crate::rules::special::turning::TurnPlan,
 ) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::special::turning::{CommandedBy, Energy};
     let level = plan.turning.level;
     if plan.turning.energy != Energy::Negative {
@@ -1309,11 +1326,11 @@ fn release_for_a_stronger(
         .filter(|(c, ..)| {
             c.hit_dice < wanted.hit_dice && plan.commanded_hit_dice - c.hit_dice + wanted.hit_dice <= level
         })
-        .filter(|(.., position, space)| space.at(position.0).distance_to(me.footprint) > wanted.distance)
+        .filter(|(.., position, space)| space.at(position.0).distance_to(me.footprint, diagonals) > wanted.distance)
         .min_by_key(|(c, id, ..)| (c.hit_dice, (*id).clone()))?;
     Some(Command::Release { creature: me.id.clone(), undead: weakest.clone() })
 }
 
-fn nearest_foe(foes: &[Seen], at: Footprint) -> u32 {
-    foes.iter().map(|f| f.footprint.distance_to(at)).min().unwrap_or(u32::MAX)
+fn nearest_foe(diagonals: Diagonals, foes: &[Seen], at: Footprint) -> u32 {
+    foes.iter().map(|f| f.footprint.distance_to(at, diagonals)).min().unwrap_or(u32::MAX)
 }

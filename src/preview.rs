@@ -669,7 +669,7 @@ pub fn coup_de_grace_preview(
                 .or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
             let chosen = a.armament.chosen(weapon);
             let chosen = chosen.ok_or_else(|| Refusal::new("no such weapon", "data"))?.clone();
-            crate::rules::attack::check_coup_de_grace(a, t, &chosen)?;
+            crate::rules::attack::check_coup_de_grace(g.field.diagonals(), a, t, &chosen)?;
             Ok(chosen)
         }),
     )
@@ -702,7 +702,7 @@ pub fn bull_rush_preview(
     let intent = BullRushIntent { attacker, target, stay, charge: false };
     let adjacent = {
         let at = |e: Entity| world.get::<Position>(e).zip(world.get::<Space>(e)).map(|(p, s)| s.at(p.0));
-        at(attacker).zip(at(target)).is_some_and(|(a, t)| a.distance_to(t) == 1)
+        at(attacker).zip(at(target)).is_some_and(|(a, t)| a.adjacent_to(t))
     };
     if adjacent {
         let plan = plan_bull_rush(world, &intent)?;
@@ -761,7 +761,8 @@ pub fn feint_preview(world: &mut World, feinter: Entity, target: Entity) -> Resu
         return Err(Refusal::new("no such creature", "data"));
     };
     let budget = world.get::<ActionBudget>(feinter).copied().unwrap_or_default();
-    let plan = plan_feint(world.resource::<TurnOrder>(), (&a, a_skills), (&t, t_skills), &budget)?;
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
+    let plan = plan_feint((world.resource::<TurnOrder>(), diagonals), (&a, a_skills), (&t, t_skills), &budget)?;
     let chance = crate::rules::core::checks::beat_chance(sum(&plan.bluff), sum(&plan.sense_motive));
     Ok(FeintPreview { plan, chance })
 }
@@ -834,6 +835,8 @@ pub struct FlightStrike {
     their_size: Size,
     /// The battlefield's scale.
     pub scale: crate::rules::core::altitude::Scale,
+    /// How the battlefield counts diagonals.
+    pub diagonals: crate::rules::core::geometry::Diagonals,
 }
 
 impl FlightStrike {
@@ -848,6 +851,7 @@ impl FlightStrike {
             their_altitude: world.get::<Altitude>(foe)?.0,
             their_size: *world.get::<Size>(foe)?,
             scale: world.resource::<Battlefield>().scale(),
+            diagonals: world.resource::<Battlefield>().diagonals(),
         })
     }
 
@@ -857,7 +861,7 @@ impl FlightStrike {
         use crate::rules::core::altitude::{vertical_reach, vertical_steps};
         use crate::rules::core::reach::melee_reaches;
         let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
-        melee_reaches(self.reach, false, Footprint::new(at, self.side), self.their_at)
+        melee_reaches(self.diagonals, self.reach, false, Footprint::new(at, self.side), self.their_at)
             && vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size)
                 <= vertical_reach(self.reach, false)
     }

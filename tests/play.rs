@@ -1629,7 +1629,7 @@ fn a_foe_is_grappled_and_escaped_with_the_mouse() {
     let facts = play(&mut app, &step);
     assert!(facts.iter().any(|f| matches!(f, Fact::GrappleEnded { .. })), "{facts:?}");
     assert!(!app.world().get::<Conditions>(fighter).unwrap().has(Condition::Grappling));
-    assert_eq!(footprint(&app, fighter).distance_to(footprint(&app, ogre)), 1, "next to the ogre");
+    assert!(footprint(&app, fighter).adjacent_to(footprint(&app, ogre)), "next to the ogre");
 }
 
 /// Drawing a light weapon in a grapple from the bar (`Shift+G`, 004:599): greyed while the falchion fills the
@@ -1708,7 +1708,10 @@ fn a_flask_is_thrown_with_the_mouse() {
             (world.get::<estoc::rules::core::creature::Space>(e).unwrap(), world.get::<Position>(e).unwrap());
         space.at(position.0)
     };
-    assert!(plan.burst.reaches(footprint(thug_2)), "the splash reaches the thug beside it");
+    assert!(
+        plan.burst.reaches(footprint(thug_2), estoc::rules::core::geometry::Diagonals::Alternating),
+        "the splash reaches the thug beside it"
+    );
     assert_eq!(plan.scatter.len(), 8);
     *app.world_mut().resource_mut::<Hover>() =
         Hover { square: Some(Square::new(6, 2)), token: None, corner: Some(Corner { x: 6, y: 3 }) };

@@ -16,9 +16,15 @@ use estoc::rules::turns::moving::MoveIntent;
 use estoc::rules::turns::{EndTurnIntent, TurnOrder};
 
 fn app_on(level: &str, dice: &[u32]) -> App {
+    app_under(level, dice, estoc::rules::core::battlefield::HouseRules::default())
+}
+
+/// [`app_on`] with the table's house rules set as a scenario sets them.
+fn app_under(level: &str, dice: &[u32], house: estoc::rules::core::battlefield::HouseRules) -> App {
     let content = Content::load(&estoc::data::assets_dir()).unwrap();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(level);
-    let encounter = load_level(&path, &content).unwrap();
+    let mut encounter = load_level(&path, &content).unwrap();
+    encounter.battlefield.set_house_rules(house);
     let mut app = headless_app();
     app.edit_schedule(estoc::rules::Rules, |schedule| {
         schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
@@ -510,5 +516,36 @@ fn an_overrun_passage_counts_against_the_speed_in_armour() {
         app.world_mut().entity_mut(orc).insert(walked);
         let plan = estoc::rules::special::overrun::overrun_in(app.world_mut(), orc, goblin);
         assert_eq!(plan.is_ok(), allowed, "{armour:?}: {plan:?}");
+    }
+}
+
+/// The diagonal house rule (every diagonal one square, against 1-2-1-2, 000:59-61) as the game's previews
+/// and the AI's searches see it: the move preview's cost and action, the attack preview's range increment
+/// (004:174), the squares a foe's reach weapon threatens (004:63), the AI's view of a foe's reach. The same
+/// level played under the house rule is tests/scenarios/house_single_diagonals.ron.
+#[test]
+fn diagonals_count_as_the_table_plays_them() {
+    use estoc::rules::core::battlefield::HouseRules;
+    use estoc::rules::core::geometry::Diagonals;
+    for (diagonals, walk, range_penalty, threatened) in [
+        (Diagonals::Alternating, (MovementAction::DoubleMove, 9), Some(-2), false),
+        (Diagonals::Single, (MovementAction::Move, 6), None, true),
+    ] {
+        let house = HouseRules { diagonals, ..HouseRules::default() };
+        let mut app = app_under("tests/scenarios/levels/diagonals.ron", &[20, 1, 5, 15], house);
+        let (archer, goblin, fighter) = (entity(&app, "archer"), entity(&app, "goblin"), entity(&app, "fighter"));
+        // Six diagonals north-east.
+        let options = estoc::preview::move_options(app.world_mut(), archer);
+        assert_eq!(options.at(Square::new(7, 16)), Some(walk), "{diagonals:?}");
+        // Twenty diagonals to the goblin: 30 m or 45 m against the longbow's 30 m increment.
+        let request = estoc::rules::attack::AttackRequest::default();
+        let preview = estoc::preview::attack_preview(app.world_mut(), archer, goblin, request).unwrap();
+        let range = preview.plan.modifiers.iter().find(|m| m.source.starts_with("range")).map(|m| m.value);
+        assert_eq!(range, range_penalty, "{diagonals:?}");
+        // The fighter four diagonals from the ogre's space: within its longspear's 4 squares only if each
+        // diagonal is one.
+        let squares = estoc::game::previews::foes_threatened(app.world_mut(), fighter);
+        assert_eq!(squares.contains(&Square::new(15, 15)), threatened, "{diagonals:?}");
+        assert!(!squares.contains(&Square::new(16, 16)), "five diagonals away: out of reach either way");
     }
 }

@@ -166,6 +166,7 @@ fn set_position(world: &mut World, creature: Entity, square: Square) {
 fn approach(world: &mut World, me: Entity, foe: Entity, choice: &Choice, previews: &mut Previews) {
     let Some(own) = world.get::<Position>(me).map(|p| p.0) else { return };
     let Some(side) = world.get::<Space>(me).map(|s| s.at(own).width) else { return };
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let Some(there) = world.get::<Position>(foe).zip(world.get::<Space>(foe)).map(|(p, s)| s.at(p.0)) else {
         return;
     };
@@ -174,7 +175,9 @@ fn approach(world: &mut World, me: Entity, foe: Entity, choice: &Choice, preview
         .squares
         .iter()
         .filter(|(_, (action, _))| matches!(action, MovementAction::FiveFootStep | MovementAction::Move))
-        .filter(|(square, _)| crate::rules::core::geometry::Footprint::new(**square, side).distance_to(there) <= 4)
+        .filter(|(square, _)| {
+            crate::rules::core::geometry::Footprint::new(**square, side).distance_to(there, diagonals) <= 4
+        })
         .map(|(square, (action, cost))| (*cost, *square, *action))
         .collect();
     walks.sort_by_key(|(cost, square, _)| (*cost, square.y, square.x));
@@ -669,9 +672,9 @@ pub fn climb_steps(climb: i32) -> Vec<crate::rules::aerial::route::FlightStep> {
 pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let my_height = (world.get::<Altitude>(me).map_or(0, |a| a.0), world.get::<Size>(me).copied().unwrap_or_default());
-    let (width, height, scale) = {
+    let (width, height, scale, diagonals) = {
         let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
-        (field.width(), field.height(), field.scale())
+        (field.width(), field.height(), field.scale(), field.diagonals())
     };
     let mut q = world.query::<(
         &Faction,
@@ -705,7 +708,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
                 traits.all_round_vision,
                 &armament.0,
             );
-            threatened_squares(at, reach.0, &weapons, armed, width, height)
+            threatened_squares(diagonals, at, reach.0, &weapons, armed, width, height)
                 .into_iter()
                 .filter(move |s| !behind.contains(s))
         })

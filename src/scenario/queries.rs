@@ -374,9 +374,9 @@ fn answer_path(world: &mut World, entity: Option<Entity>, id: &str, path: &[Squa
 fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Answer {
     let unknown = Answer::UnknownCreature { creature: id.to_string() };
     let Some(entity) = entity else { return unknown };
-    let (width, height) = {
+    let (width, height, diagonals) = {
         let field = world.resource::<Battlefield>();
-        (field.width(), field.height())
+        (field.width(), field.height(), field.diagonals())
     };
     let mut q = world.query::<(&Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions)>();
     let Ok((position, space, reach, armament, traits, feats, conditions)) = q.get(world, entity) else {
@@ -387,7 +387,7 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
     let squares = if conditions.threatens_nothing() {
         Vec::new()
     } else {
-        threatened_squares(space.at(position.0), reach.0, &armament.0, armed, width, height)
+        threatened_squares(diagonals, space.at(position.0), reach.0, &armament.0, armed, width, height)
     };
     // A flier in the air does not threaten its blind spot (004:675-680).
     let mut flight = world.query::<(&Altitude, &Heading, &Speed, &Position, &Space, &Traits, &Armament)>();
@@ -409,7 +409,7 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
 }
 
 fn answer_distance(world: &mut World, a: Option<Entity>, b: Option<Entity>, from: &str, to: &str) -> Answer {
-    let scale = world.resource::<Battlefield>().scale();
+    let (scale, diagonals) = (world.resource::<Battlefield>().scale(), world.resource::<Battlefield>().diagonals());
     let mut q = world.query::<(&Position, &Space, &Altitude)>();
     let (Some(a), Some(b)) = (a, b) else {
         return Answer::UnknownCreature { creature: if a.is_none() { from.to_string() } else { to.to_string() } };
@@ -418,8 +418,8 @@ fn answer_distance(world: &mut World, a: Option<Entity>, b: Option<Entity>, from
         return Answer::UnknownCreature { creature: from.to_string() };
     };
     let (own, theirs) = (pa.1.at(pa.0.0), pb.1.at(pb.0.0));
-    let squares = own.distance_to(theirs);
+    let squares = own.distance_to(theirs, diagonals);
     // Heights count (004:781-784): the metres are the distance ranged attacks and spells measure.
-    let metres = crate::rules::core::altitude::separation_m(scale, (own, pa.2.0), (theirs, pb.2.0));
+    let metres = crate::rules::core::altitude::separation_m(scale, diagonals, (own, pa.2.0), (theirs, pb.2.0));
     Answer::Distance { from: from.to_string(), to: to.to_string(), squares, metres }
 }

@@ -472,6 +472,12 @@ fn house_rules(ui: &mut egui::Ui, house: &mut HouseRules, default: Option<HouseR
         ui.add(egui::DragValue::new(&mut house.attacks_of_opportunity).range(0..=10));
         ui.label(tr("editor-attacks-of-opportunity-a-round"));
     });
+    ui.horizontal(|ui| {
+        use crate::rules::core::geometry::Diagonals;
+        ui.label(tr("editor-diagonals"));
+        ui.selectable_value(&mut house.diagonals, Diagonals::Alternating, tr("editor-diagonals-1-2-1-2-000-59-61"));
+        ui.selectable_value(&mut house.diagonals, Diagonals::Single, tr("editor-every-diagonal-one-square"));
+    });
     // The player's default, kept in the settings: new levels start with it.
     let default = default?;
     let differ = default != *house;

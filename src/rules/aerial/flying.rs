@@ -489,6 +489,7 @@ pub(super) fn fly_creatures(
             hover_feat: feats.has(Feat::Hover),
             since_maneuver: state.since_maneuver,
             scale: field.scale(),
+            diagonals: field.diagonals(),
             check_bonus: crate::rules::mounted::fly_check_bonus(
                 ability_modifier(abilities.dex),
                 0,
@@ -617,7 +618,13 @@ pub(super) fn fly_creatures(
             && flight_done.collision.is_none()
             && let Some(foe) = bodies.iter().find(|b| b.entity == target)
         {
-            let striker = Striker { at: space.at(position.0), altitude: altitude.0, size: my_size, reach: reach.0 };
+            let striker = Striker {
+                at: space.at(position.0),
+                altitude: altitude.0,
+                size: my_size,
+                reach: reach.0,
+                diagonals: field.diagonals(),
+            };
             dive_attack(&mut out, id, intent.creature, foe, striker, armament, (scale, bonus, &by));
         }
         // A collision (004:825-852): both take the damage of the higher speed and the smaller size, times
@@ -1053,13 +1060,15 @@ fn strike_on_the_way(
     }
 }
 
-/// Where a flier strikes from at the end of its flight: its squares, height, size and natural reach.
+/// Where a flier strikes from at the end of its flight: its squares, height, size and natural reach, and
+/// how the table counts the diagonals that reach spans.
 #[derive(Clone, Copy)]
 struct Striker {
     at: Footprint,
     altitude: i32,
     size: Size,
     reach: u32,
+    diagonals: crate::rules::core::geometry::Diagonals,
 }
 
 /// The dive attack's claw, if the flight ends where the flier threatens the foe and the fly check (DC 10)
@@ -1079,7 +1088,7 @@ fn dive_attack(
         .find(|w| w.natural && w.name.contains("claw"))
         .or_else(|| armament.ready().find(|w| !is_ranged(w)));
     let reaches = claw.is_some_and(|w| {
-        crate::rules::core::reach::melee_reaches(striker.reach, w.reach, striker.at, foe.footprint)
+        crate::rules::core::reach::melee_reaches(striker.diagonals, striker.reach, w.reach, striker.at, foe.footprint)
             && crate::rules::core::altitude::vertical_steps(
                 scale,
                 striker.altitude,
@@ -1590,6 +1599,7 @@ pub fn plan_flights_through(
         hover_feat: world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::Hover)),
         since_maneuver: flight.map_or(0, |f| f.since_maneuver),
         scale,
+        diagonals: field.diagonals(),
         check_bonus: planning_check_bonus(world, creature),
     };
     let bodies: Vec<Traffic> = all

@@ -442,19 +442,19 @@ pub fn collision_dice(speed_a_m: f32, speed_b_m: f32, size_a: Size, size_b: Size
 mod tests {
     use super::*;
     use crate::rules::core::altitude::*;
-    use crate::rules::core::geometry::{Footprint, Square};
+    use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 
     #[test]
     fn chase_scale_distances_004_652_004_800() {
         let at = |x, y| Footprint::new(Square::new(x, y), 1);
         // Sharing a square: 3 m apart; bands 0 or 1 apart add nothing.
-        assert_eq!(separation_m(Scale::Chase, (at(2, 2), 3), (at(2, 2), 2)), 3.0);
+        assert_eq!(separation_m(Scale::Chase, Diagonals::Alternating, (at(2, 2), 3), (at(2, 2), 2)), 3.0);
         // Two squares: 18 m, three bands apart: 60 m more.
-        assert_eq!(separation_m(Scale::Chase, (at(2, 2), 1), (at(4, 2), 4)), 78.0);
+        assert_eq!(separation_m(Scale::Chase, Diagonals::Alternating, (at(2, 2), 1), (at(4, 2), 4)), 78.0);
         // Normal scale: 004:784's example, 12 m apart on the grid, at 6 m and 24 m: 24 m, whatever the bodies.
-        assert_eq!(separation_m(Scale::Normal, (at(0, 0), 4), (at(8, 0), 16)), 24.0);
+        assert_eq!(separation_m(Scale::Normal, Diagonals::Alternating, (at(0, 0), 4), (at(8, 0), 16)), 24.0);
         let large = |x, y| Footprint::new(Square::new(x, y), 2);
-        assert_eq!(separation_m(Scale::Normal, (large(0, 0), 4), (large(9, 0), 16)), 24.0);
+        assert_eq!(separation_m(Scale::Normal, Diagonals::Alternating, (large(0, 0), 4), (large(9, 0), 16)), 24.0);
     }
 
     #[test]
@@ -492,9 +492,9 @@ mod tests {
     #[test]
     fn the_distance_between_two_fliers_004_784() {
         // 12 m apart on the map, at 6 m and 24 m: 18 m up and half of 12, 24 m.
-        assert_eq!(distance_3d_m(12.0, 24.0 - 6.0), 24.0);
-        assert_eq!(distance_3d_m(18.0, 12.0), 24.0);
-        assert_eq!(distance_3d_m(9.0, 0.0), 9.0);
+        assert_eq!(Diagonals::Alternating.distance_3d(12.0, 24.0 - 6.0), 24.0);
+        assert_eq!(Diagonals::Alternating.distance_3d(18.0, 12.0), 24.0);
+        assert_eq!(Diagonals::Alternating.distance_3d(9.0, 0.0), 9.0);
     }
 
     #[test]

@@ -162,7 +162,7 @@ impl<'a> Planner<'a> {
         let (mut spent, mut used, mut since) = (0, 0, flier.since_maneuver);
         let mut odd = false;
         for step in prefix {
-            spent += step_halves(*step, heading, perfect, &mut odd, scale, self.band_change);
+            spent += step_halves(*step, heading, perfect, (flier.diagonals, &mut odd), scale, self.band_change);
             if !perfect && step.is_maneuver() {
                 used += if step.advanced().is_some() { super::ADVANCED_MANEUVER_COST } else { 1 };
             }
@@ -285,12 +285,12 @@ impl<'a> Planner<'a> {
             let slow_only = node.slow_only || !flown(strict.1) || used > strict.0;
             Some(Node { since: 0, used, slow_only, ..node })
         };
-        // Ahead, a diagonal counted 1, 2, 1, 2 (000:61).
+        // Ahead, a diagonal counted 1, 2, 1, 2 (000:61), or 1 under the house rule.
         let ahead = square.step(heading);
         if clear(ahead, node.altitude) {
-            let diagonal = heading.is_diagonal();
-            let step_cost = ahead_halves(if diagonal && node.odd { 2 } else { 1 }, self.scale, self.band_change);
-            let odd = node.odd != diagonal;
+            let (squares, odd) =
+                if heading.is_diagonal() { self.flier.diagonals.next_diagonal(node.odd) } else { (1, node.odd) };
+            let step_cost = ahead_halves(squares, self.scale, self.band_change);
             let since_cap = loose.1.max(strict.1);
             let to = Node { y: ahead.y, x: ahead.x, since: (node.since + 1).min(since_cap), odd, ..node };
             next.push((FlightStep::Forward, to, step_cost));
@@ -459,6 +459,7 @@ mod tests {
     use super::*;
     use crate::rules::aerial::AdvancedManeuver;
     use crate::rules::aerial::route::Obstacle;
+    use crate::rules::core::geometry::Diagonals;
     use crate::rules::core::refusal::Refusal;
 
     fn succeed(_: AdvancedManeuver, _: i32) -> bool {
@@ -475,6 +476,7 @@ mod tests {
             hover_feat: false,
             since_maneuver: 0,
             scale: Scale::Normal,
+            diagonals: Diagonals::Alternating,
             check_bonus: 2,
         }
     }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::{AdvancedManeuver, Maneuvers, maneuvers};
 use crate::rules::core::altitude::Scale;
 use crate::rules::core::creature::Maneuverability;
-use crate::rules::core::geometry::{Direction, Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Direction, Footprint, Square};
 use crate::rules::core::names::SpeedStatus;
 use crate::rules::core::refusal::Refusal;
 
@@ -169,6 +169,8 @@ pub struct Flier {
     pub since_maneuver: u32,
     /// The scale of the squares: at chase scale, 9 m squares and altitude in bands (004:650, 004:788).
     pub scale: Scale,
+    /// How the table counts diagonals: 1-2-1-2 (000:61), or each one square.
+    pub diagonals: Diagonals,
     /// Its fly checks' bonus before the table's modifiers: its Dex modifier, or its rider's Ride when better
     /// (004:734, 004:811). The planner weighs flights with checks by it.
     pub check_bonus: i32,
@@ -233,21 +235,23 @@ pub struct Flight {
 }
 
 /// Half-squares of movement one step costs, before any check (a failed manoeuvre costs what it tried).
-/// `diagonal_odd` is the 1-2-1-2 alternation of diagonals so far (000:61). At chase scale `band` is the
+/// `diagonal_odd` is the 1-2-1-2 alternation of diagonals so far (000:61), as the table counts them
+/// (`flier.diagonals`). At chase scale `band` is the
 /// flight's change of band: climbing one, each square entered costs 2; diving one, half a square
 /// (004:749); the climb or the dive itself costs nothing more.
 pub(super) fn step_halves(
     step: FlightStep,
     heading: Direction,
     perfect: bool,
-    diagonal_odd: &mut bool,
+    (diagonals, diagonal_odd): (Diagonals, &mut bool),
     scale: Scale,
     band: i32,
 ) -> u32 {
     let mut ahead = || {
         let squares = if heading.is_diagonal() {
-            *diagonal_odd = !*diagonal_odd;
-            if *diagonal_odd { 1 } else { 2 }
+            let (squares, odd) = diagonals.next_diagonal(*diagonal_odd);
+            *diagonal_odd = odd;
+            squares
         } else {
             1
         };
@@ -336,7 +340,7 @@ pub fn fly(
     let mut heading = flier.heading;
     let mut planned_halves = 0;
     for step in steps {
-        planned_halves += step_halves(*step, heading, perfect, &mut odd, scale, band);
+        planned_halves += step_halves(*step, heading, perfect, (flier.diagonals, &mut odd), scale, band);
         heading = step.heading_after(heading, true);
     }
     let planned = whole(planned_halves);
@@ -376,7 +380,7 @@ pub fn fly(
             flight.skipped.push(i);
             continue;
         }
-        let cost = step_halves(step, heading, perfect, &mut odd, scale, band);
+        let cost = step_halves(step, heading, perfect, (flier.diagonals, &mut odd), scale, band);
         if step.is_maneuver() && !free {
             let uses = if step.advanced().is_some() { 2 } else { 1 };
             if flight.maneuvers + uses > limit {
@@ -476,6 +480,7 @@ mod tests {
             hover_feat: false,
             since_maneuver: 0,
             scale: Scale::Normal,
+            diagonals: Diagonals::Alternating,
             check_bonus: 2,
         }
     }

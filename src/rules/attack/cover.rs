@@ -2,7 +2,7 @@
 //! through walls, low walls and creatures. Pure.
 
 use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::core::geometry::{Corner, Footprint, LineTrace, Square, distance_squares, trace_line};
+use crate::rules::core::geometry::{Corner, Footprint, LineTrace, Square, trace_line};
 
 /// Squares within which a low obstacle gives cover (004:400): 9 m.
 pub const LOW_OBSTACLE_RANGE: u32 = 6;
@@ -95,8 +95,8 @@ fn meets(
     let mut out = LineMeets { blocked: field.line_blocked(trace, attacker, target), ..LineMeets::default() };
     // A low obstacle covers a target within 9 m of it, unless the attacker is nearer to it than the target.
     let low_covers = |at: Square| {
-        let to_target = target.distance_to_square(at);
-        to_target <= LOW_OBSTACLE_RANGE && attacker.distance_to_square(at) >= to_target
+        let to_target = target.distance_to_square(at, field.diagonals());
+        to_target <= LOW_OBSTACLE_RANGE && attacker.distance_to_square(at, field.diagonals()) >= to_target
     };
     for &square in &trace.squares {
         if target.contains(square) || attacker.contains(square) {
@@ -193,7 +193,7 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
     let mut adjacent = false;
     for a in attacker.squares() {
         for t in target.squares() {
-            if distance_squares(t.x - a.x, t.y - a.y) > 1 {
+            if !Footprint::new(a, 1).touches(Footprint::new(t, 1)) {
                 continue;
             }
             adjacent = true;

@@ -14,7 +14,7 @@ use super::provoke_as;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::gear::{Loading, check_draw, check_in_hand, check_load, hands_for, hands_free, loading};
-use crate::rules::core::geometry::Square;
+use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Provoking, TurnOrder};
@@ -482,8 +482,8 @@ pub fn within_reach(world: &World, creature: Entity) -> Vec<(Entity, GroundWeapo
     };
     let Some(mut q) = world.try_query::<(Entity, &GroundWeapon)>() else { return Vec::new() };
     let mut found: Vec<(Entity, GroundWeapon)> =
-        q.iter(world).filter(|(_, g)| at.distance_to_square(g.at) <= 1).map(|(e, g)| (e, g.clone())).collect();
-    found.sort_by_key(|(_, g)| (at.distance_to_square(g.at), g.at.y, g.at.x, g.weapon.name.clone()));
+        q.iter(world).filter(|(_, g)| at.touches(Footprint::new(g.at, 1))).map(|(e, g)| (e, g.clone())).collect();
+    found.sort_by_key(|(_, g)| (!at.contains(g.at), g.at.y, g.at.x, g.weapon.name.clone()));
     found
 }
 
@@ -498,8 +498,8 @@ pub fn shields_within_reach(world: &World, creature: Entity) -> Vec<(Entity, Gro
     }
     let Some(mut q) = world.try_query::<(Entity, &GroundShield)>() else { return Vec::new() };
     let mut found: Vec<(Entity, GroundShield)> =
-        q.iter(world).filter(|(_, g)| at.distance_to_square(g.at) <= 1).map(|(e, g)| (e, *g)).collect();
-    found.sort_by_key(|(_, g)| (at.distance_to_square(g.at), g.at.y, g.at.x, g.shield.kind.name()));
+        q.iter(world).filter(|(_, g)| at.touches(Footprint::new(g.at, 1))).map(|(e, g)| (e, *g)).collect();
+    found.sort_by_key(|(_, g)| (!at.contains(g.at), g.at.y, g.at.x, g.shield.kind.name()));
     found
 }
 

@@ -21,7 +21,7 @@ use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
@@ -655,7 +655,7 @@ pub fn cover_against(
 ) -> Cover {
     let own = attacker.space.at(attacker.position.0);
     let theirs = target.space.at(target.position.0);
-    if !weapon_ranged && own.distance_to(theirs) <= 1 {
+    if !weapon_ranged && own.touches(theirs) {
         melee_cover(field, own, theirs)
     } else if weapon_ranged {
         ranged_cover(field, own, theirs, bystanders)
@@ -703,7 +703,9 @@ pub fn flanking_ally_at<'a>(
         .filter(|c| {
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             let fp = c.space.at(c.position.0);
-            threatening_weapons(&c.armament.0, armed).iter().any(|w| melee_reaches(c.reach.0, w.reach, fp, theirs))
+            threatening_weapons(&c.armament.0, armed)
+                .iter()
+                .any(|w| melee_reaches(house.diagonals, c.reach.0, w.reach, fp, theirs))
         })
         .filter(|c| flanks(own, c.space.at(c.position.0), theirs))
         .collect();
@@ -808,7 +810,7 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> R
         },
         None if opportunity => threatening_weapons(&attacker.armament.0, armed)
             .into_iter()
-            .find(|w| melee_reaches(attacker.reach.0, w.reach, own, theirs)),
+            .find(|w| melee_reaches(situation.house.diagonals, attacker.reach.0, w.reach, own, theirs)),
         None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
         None => attacker.armament.ready().next(),
     }
@@ -943,8 +945,12 @@ fn reach_and_range(
     };
     crate::rules::core::altitude::band_allows(scale, attacker.altitude.0, target.altitude.0, reaching)?;
     if is_ranged(weapon) {
-        let distance =
-            crate::rules::core::altitude::separation_m(scale, (own, attacker.altitude.0), (theirs, target.altitude.0));
+        let distance = crate::rules::core::altitude::separation_m(
+            scale,
+            situation.house.diagonals,
+            (own, attacker.altitude.0),
+            (theirs, target.altitude.0),
+        );
         if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
             modifiers.push(Modifier::new(1, "Point Blank Shot"));
             damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
@@ -962,6 +968,7 @@ fn reach_and_range(
             modifiers.push(Modifier::new(-4, "shooting into melee (004:180)"));
         }
     } else if let Some(reaches) = crate::rules::core::reach::high_seat_reaches(
+        situation.house.diagonals,
         attacker.seat.is_some_and(|s| s.high),
         target.seat.is_some_and(|s| s.high),
         attacker.reach.0,
@@ -976,7 +983,7 @@ fn reach_and_range(
                 "004:814",
             ));
         }
-    } else if !melee_reaches(attacker.reach.0, weapon.reach, own, theirs) {
+    } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach, own, theirs) {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
     }
@@ -1046,7 +1053,7 @@ pub fn sneak_attack(
         return None;
     }
     let (own, theirs) = (attacker.space.at(attacker.position.0), target.space.at(target.position.0));
-    if is_ranged(weapon) && range_m(own, theirs) > SNEAK_ATTACK_RANGE_M {
+    if is_ranged(weapon) && range_m(situation.house.diagonals, own, theirs) > SNEAK_ATTACK_RANGE_M {
         return None;
     }
     let why = if situation.flanking_with.is_some() {
@@ -1415,7 +1422,7 @@ pub fn prepare_attack(
         c.entity != attacker.entity
             && c.faction == attacker.faction
             && c.conditions.can_act()
-            && c.space.at(c.position.0).distance_to(theirs) <= 1
+            && c.space.at(c.position.0).touches(theirs)
     });
     let flanking = flanking_ally(field.house_rules(), attacker, target, creatures.iter());
     let bystanders: Vec<Bystander> = creatures
@@ -1433,9 +1440,8 @@ pub fn prepare_attack(
     let waters = underwater::waters(field, (attacker, own), (target, theirs));
     let cover = cover_against(field, attacker, target, ranged, &bystanders);
     let cover = underwater::with_water(cover, underwater::water_cover(&waters, !ranged));
-    let miss_chance =
-        concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.distance_to(theirs) <= 1)
-            .max(condition_miss_chance(attacker, target));
+    let miss_chance = concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.touches(theirs))
+        .max(condition_miss_chance(attacker, target));
     if !request.readied {
         order.check_turn(attacker.entity)?;
     }
@@ -2018,7 +2024,12 @@ pub fn take_total_defense(
 }
 
 /// Why a coup de grâce cannot be delivered, if it cannot (004:424-427).
-pub fn check_coup_de_grace(attacker: &CombatantItem, target: &CombatantItem, weapon: &Weapon) -> Result<(), Refusal> {
+pub fn check_coup_de_grace(
+    diagonals: Diagonals,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: &Weapon,
+) -> Result<(), Refusal> {
     crate::rules::core::creature::within_the_fight(target.conditions)?;
     if !target.conditions.is_helpless() || target.conditions.has(Condition::Dead) {
         return Err(Refusal::new(format!("{} is not helpless", target.id), "004:424"));
@@ -2029,8 +2040,8 @@ pub fn check_coup_de_grace(attacker: &CombatantItem, target: &CombatantItem, wea
     let own = attacker.space.at(attacker.position.0);
     let theirs = target.space.at(target.position.0);
     let reaches = match weapon.delivery {
-        Delivery::Melee => melee_reaches(attacker.reach.0, weapon.reach, own, theirs),
-        Delivery::Projectile { .. } => own.distance_to(theirs) <= 1,
+        Delivery::Melee => melee_reaches(diagonals, attacker.reach.0, weapon.reach, own, theirs),
+        Delivery::Projectile { .. } => own.touches(theirs),
         Delivery::Thrown { .. } => false,
     };
     if reaches {
@@ -2061,6 +2072,7 @@ fn begin_coup_de_grace(
     mut commands: Commands,
     begun: Query<&FullRoundBegun>,
     order: Res<TurnOrder>,
+    field: Res<Battlefield>,
     creatures: Query<Combatant, With<Creature>>,
     mut budgets: Query<&mut ActionBudget>,
     mut facts: MessageWriter<Fact>,
@@ -2084,7 +2096,7 @@ fn begin_coup_de_grace(
         .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
         .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
         .and_then(|w| crate::rules::core::gear::put_away(w).map(|()| w))
-        .and_then(|w| check_coup_de_grace(&attacker, &target, w).map(|()| w.clone()));
+        .and_then(|w| check_coup_de_grace(field.diagonals(), &attacker, &target, w).map(|()| w.clone()));
     let weapon = match checked {
         Ok(weapon) => weapon,
         Err(refusal) => {

@@ -6,8 +6,7 @@ use serde::Serialize;
 
 use crate::rules::core::creature::{Delivery, Modifier, Weapon, total};
 use crate::rules::core::dice::{Dice, Thrown};
-use crate::rules::core::geometry::{Footprint, distance_squares, squares_to_metres};
-use crate::rules::core::reach::gaps;
+use crate::rules::core::geometry::{Diagonals, Footprint, squares_to_metres};
 
 /// The outcome of an attack roll against an Armor Class.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -86,10 +85,9 @@ pub fn range_penalty(weapon: &Weapon, distance_m: f32) -> Option<i32> {
     Some(-2 * full_increments)
 }
 
-/// Distance in metres between two footprints for range, with the diagonal count.
-pub fn range_m(a: Footprint, b: Footprint) -> f32 {
-    let (dx, dy) = gaps(a, b);
-    squares_to_metres(distance_squares(dx as i32, dy as i32))
+/// Distance in metres between two footprints for range, with the table's diagonal count.
+pub fn range_m(diagonals: Diagonals, a: Footprint, b: Footprint) -> f32 {
+    squares_to_metres(a.distance_to(b, diagonals))
 }
 
 /// Whether two allies flank a target (004:417-421): the line between the centres of a square of each

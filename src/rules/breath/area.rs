@@ -4,7 +4,7 @@
 
 use crate::rules::core::altitude::{Reaching, Scale, band_allows, separation_m};
 use crate::rules::core::creature::Body;
-use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::names::BreathShape;
 use crate::rules::core::refusal::Refusal;
 
@@ -58,17 +58,22 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
 /// At chase scale, between a band and the ground, the band table alone says whether a breath reaches (our
 /// ruling): the bands' 30 m and more are not added, or no breath would ever reach the ground from band 2
 /// or 3, which the table allows (004:793-794).
-fn distance_m(scale: Scale, breather: &Body, other: &Body) -> f32 {
+fn distance_m((scale, diagonals): (Scale, Diagonals), breather: &Body, other: &Body) -> f32 {
     let to_the_ground = scale == Scale::Chase && breather.altitude.min(other.altitude) <= 0;
     let (own, theirs) = if to_the_ground { (0, 0) } else { (breather.altitude, other.altitude) };
-    separation_m(scale, (breather.footprint, own), (other.footprint, theirs))
+    separation_m(scale, diagonals, (breather.footprint, own), (other.footprint, theirs))
 }
 
 /// Whether a breath from `breather` aimed at `aim` covers `other`, at normal scale: within its length, and
 /// within the cone's quarter circle or the line's 1.5 m width around the axis from the breather's centre
 /// through the aim's.
-fn covers(shape: BreathShape, length_m: f32, breather: &Body, aim: &Body, other: &Body) -> bool {
-    if distance_m(Scale::Normal, breather, other) > length_m + 1e-3 {
+fn covers(
+    (shape, length_m, diagonals): (BreathShape, f32, Diagonals),
+    breather: &Body,
+    aim: &Body,
+    other: &Body,
+) -> bool {
+    if distance_m((Scale::Normal, diagonals), breather, other) > length_m + 1e-3 {
         return false;
     }
     let from = centre(breather);
@@ -101,7 +106,7 @@ fn covers(shape: BreathShape, length_m: f32, breather: &Body, aim: &Body, other:
 /// - At chase scale a cone covers everyone in the aim's square and band, a line the aim alone (our
 ///   ruling: a 1.5 m line through a 9 m square meets one creature).
 pub fn covered(
-    scale: Scale,
+    (scale, diagonals): (Scale, Diagonals),
     area: Area,
     breather: &Body,
     others: &[Body],
@@ -112,7 +117,7 @@ pub fn covered(
     let Area { shape, length_m } = area;
     let target = &others[aim];
     band_allows(scale, breather.altitude, target.altitude, shape.reaching())?;
-    let far = distance_m(scale, breather, target);
+    let far = distance_m((scale, diagonals), breather, target);
     if far > length_m + 1e-3 {
         return Err(Refusal::new(
             format!("{far} m away, beyond the {length_m} m {} of its breath", shape.name()),
@@ -138,7 +143,8 @@ pub fn covered(
                     && other.altitude == target.altitude
             }
             Scale::Normal => {
-                covers(shape, length_m, breather, target, other) && !(shape == BreathShape::Line && in_blind(other))
+                covers((shape, length_m, diagonals), breather, target, other)
+                    && !(shape == BreathShape::Line && in_blind(other))
             }
         };
         if covered {
@@ -186,11 +192,15 @@ mod tests {
             body(8, 10, 0, Size::Medium),  // behind
             body(16, 10, 0, Size::Medium), // stacked on the aim's square (a test of width only)
         ];
-        let cone = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
+        let cone =
+            covered((Scale::Normal, Diagonals::Alternating), cone_of(12.0), &dragon, &others, 0, &[], everywhere)
+                .unwrap();
         assert_eq!(cone, vec![0, 1, 2, 5]);
-        let line = covered(Scale::Normal, line_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
+        let line =
+            covered((Scale::Normal, Diagonals::Alternating), line_of(12.0), &dragon, &others, 0, &[], everywhere)
+                .unwrap();
         assert_eq!(line, vec![0, 2, 5]);
-        let far = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 3, &[], everywhere);
+        let far = covered((Scale::Normal, Diagonals::Alternating), cone_of(12.0), &dragon, &others, 3, &[], everywhere);
         assert!(far.is_err());
     }
 
@@ -200,11 +210,16 @@ mod tests {
         // reached; one 5 squares off is 10.5 + 3.75 = 14.25 m away.
         let dragon = body(10, 10, 7, Size::Large);
         let others = [body(12, 10, 0, Size::Medium), body(16, 10, 0, Size::Medium)];
-        let cone = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
+        let cone =
+            covered((Scale::Normal, Diagonals::Alternating), cone_of(12.0), &dragon, &others, 0, &[], everywhere)
+                .unwrap();
         assert_eq!(cone, vec![0], "the one further off is out of reach at that height");
         let walled = |f: Footprint| f.origin.x < 14;
-        assert!(covered(Scale::Normal, cone_of(24.0), &dragon, &others, 1, &[], walled).is_err());
-        let cone = covered(Scale::Normal, cone_of(24.0), &dragon, &others, 0, &[], walled).unwrap();
+        assert!(
+            covered((Scale::Normal, Diagonals::Alternating), cone_of(24.0), &dragon, &others, 1, &[], walled).is_err()
+        );
+        let cone =
+            covered((Scale::Normal, Diagonals::Alternating), cone_of(24.0), &dragon, &others, 0, &[], walled).unwrap();
         assert_eq!(cone, vec![0]);
     }
 
@@ -213,9 +228,12 @@ mod tests {
         let dragon = body(10, 10, 4, Size::Large);
         let blind: Vec<Square> = Footprint::new(Square::new(8, 10), 2).squares().collect();
         let others = [body(8, 10, 4, Size::Medium), body(16, 10, 4, Size::Medium)];
-        let cone = covered(Scale::Normal, cone_of(12.0), &dragon, &others, 0, &blind, everywhere).unwrap();
+        let cone =
+            covered((Scale::Normal, Diagonals::Alternating), cone_of(12.0), &dragon, &others, 0, &blind, everywhere)
+                .unwrap();
         assert_eq!(cone, vec![0]);
-        let line = covered(Scale::Normal, line_of(12.0), &dragon, &others, 0, &blind, everywhere);
+        let line =
+            covered((Scale::Normal, Diagonals::Alternating), line_of(12.0), &dragon, &others, 0, &blind, everywhere);
         assert_eq!(line.unwrap_err().rule, "004:676");
     }
 
@@ -228,16 +246,21 @@ mod tests {
             chaser(5, 4, 3, Size::Medium), // its rider
             chaser(5, 4, 2, Size::Large),  // another a band lower
         ];
-        let cone = covered(Scale::Chase, cone_of(12.0), &dragon, &others, 0, &[], everywhere);
+        let cone = covered((Scale::Chase, Diagonals::Alternating), cone_of(12.0), &dragon, &others, 0, &[], everywhere);
         assert_eq!(cone.unwrap_err().rule, "004:788-797", "no cone to the ground from band 3");
-        let line = covered(Scale::Chase, line_of(12.0), &dragon, &others, 0, &[], everywhere).unwrap();
+        let line = covered((Scale::Chase, Diagonals::Alternating), line_of(12.0), &dragon, &others, 0, &[], everywhere)
+            .unwrap();
         assert_eq!(line, vec![0]);
-        let cone = covered(Scale::Chase, cone_of(12.0), &dragon, &others, 1, &[], everywhere).unwrap();
+        let cone = covered((Scale::Chase, Diagonals::Alternating), cone_of(12.0), &dragon, &others, 1, &[], everywhere)
+            .unwrap();
         assert_eq!(cone, vec![1, 2], "the griffon and its rider");
-        let line = covered(Scale::Chase, line_of(12.0), &dragon, &others, 1, &[], everywhere).unwrap();
+        let line = covered((Scale::Chase, Diagonals::Alternating), line_of(12.0), &dragon, &others, 1, &[], everywhere)
+            .unwrap();
         assert_eq!(line, vec![1]);
         // Two squares off is 18 m: beyond 12 m.
         let far = [chaser(6, 4, 3, Size::Large)];
-        assert!(covered(Scale::Chase, cone_of(12.0), &dragon, &far, 0, &[], everywhere).is_err());
+        assert!(
+            covered((Scale::Chase, Diagonals::Alternating), cone_of(12.0), &dragon, &far, 0, &[], everywhere).is_err()
+        );
     }
 }

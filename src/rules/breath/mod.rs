@@ -156,7 +156,7 @@ pub fn check_breath(
     let own = crate::rules::attack::body_of(breather);
     let blind = crate::rules::attack::unseen_of(breather);
     let open = |at| ranged_cover(field, own.footprint, at, &[]) != Cover::Total;
-    let caught = covered(field.scale(), breath.weapon.area(), &own, &bodies, aim, &blind, open)?;
+    let caught = covered((field.scale(), field.diagonals()), breath.weapon.area(), &own, &bodies, aim, &blind, open)?;
     let mut entities: Vec<&CombatantItem> = caught.into_iter().map(|i| others[i]).collect();
     entities[1..].sort_by(|a, b| a.id.0.cmp(&b.id.0));
     Ok(entities.into_iter().map(|c| c.entity).collect())

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::core::geometry::Footprint;
+use crate::rules::core::geometry::{Diagonals, Footprint};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 
@@ -234,29 +234,23 @@ pub fn band_allows(scale: Scale, a: i32, b: i32, what: Reaching) -> Result<(), R
 /// The distance between two creatures for ranged attacks, spells and breaths, in metres, each on its squares
 /// at its altitude: at normal scale the 3-D distance of 004:781-784, the horizontal distance on the grid and
 /// the vertical one between the two altitudes (12 m apart at 6 m and 24 m: 24 m); at chase scale 9 m a
-/// square, 3 m apart in a shared square (004:652), plus what the bands between add (004:800-804).
+/// square, 3 m apart in a shared square (004:652), plus what the bands between add (004:800-804). Squares
+/// and heights count as the table counts diagonals.
 pub fn separation_m(
     scale: Scale,
+    diagonals: Diagonals,
     (own, own_altitude): (Footprint, i32),
     (theirs, their_altitude): (Footprint, i32),
 ) -> f32 {
-    let squares = own.distance_to(theirs) as f32;
+    let squares = own.distance_to(theirs, diagonals) as f32;
     let apart = own_altitude.abs_diff(their_altitude);
     match scale {
-        Scale::Normal => distance_3d_m(squares * 1.5, apart as f32 * 1.5),
+        Scale::Normal => diagonals.distance_3d(squares * 1.5, apart as f32 * 1.5),
         Scale::Chase => {
             let horizontal = if own.overlaps(theirs) { CHASE_SHARED_SQUARE_M } else { squares * CHASE_SQUARE_M };
             horizontal + band_distance_m(apart.min(u32::from(u8::MAX)) as u8)
         }
     }
-}
-
-/// The distance between two fliers (004:783): the longer of the horizontal and vertical distances plus half
-/// the shorter.
-pub fn distance_3d_m(horizontal_m: f32, vertical_m: f32) -> f32 {
-    let (long, short) =
-        if horizontal_m >= vertical_m { (horizontal_m, vertical_m) } else { (vertical_m, horizontal_m) };
-    long + short / 2.0
 }
 
 /// Metres added to the horizontal distance between creatures `difference` bands apart (004:800-804): none

@@ -80,11 +80,19 @@ pub struct HouseRules {
     /// Attacks of opportunity a creature may make in a round, before Combat Reflexes adds its Dexterity
     /// bonus (004:71: one).
     pub attacks_of_opportunity: u32,
+    /// How diagonals count: 1-2-1-2 (000:59-61), or every diagonal one square.
+    pub diagonals: crate::rules::core::geometry::Diagonals,
 }
 
 impl Default for HouseRules {
     fn default() -> Self {
-        HouseRules { flanking: true, massive_damage: true, confirm_criticals: true, attacks_of_opportunity: 1 }
+        HouseRules {
+            flanking: true,
+            massive_damage: true,
+            confirm_criticals: true,
+            attacks_of_opportunity: 1,
+            diagonals: crate::rules::core::geometry::Diagonals::Alternating,
+        }
     }
 }
 
@@ -106,11 +114,20 @@ impl HouseRules {
         if !self.confirm_criticals {
             out.push("threats are criticals unconfirmed (004:185)".to_string());
         }
+        if self.diagonals == crate::rules::core::geometry::Diagonals::Single {
+            out.push("every diagonal one square (000:59-61)".to_string());
+        }
         if self.attacks_of_opportunity != 1 {
             out.push(format!("{} attacks of opportunity a round (004:71)", self.attacks_of_opportunity));
         }
         out
     }
+}
+
+/// How diagonals count in the fight `world` holds (its battlefield's house rules; the texts' 1-2-1-2 when
+/// it holds none).
+pub fn diagonals_in(world: &World) -> crate::rules::core::geometry::Diagonals {
+    world.get_resource::<Battlefield>().map(Battlefield::diagonals).unwrap_or_default()
 }
 
 /// The map of the fight, in squares. `(0,0)` is the north-west square.
@@ -179,6 +196,11 @@ impl Battlefield {
     /// The table's switches against the texts, played on this map.
     pub fn house_rules(&self) -> HouseRules {
         self.house
+    }
+
+    /// How its diagonals count, as its house rules have it (000:59-61).
+    pub fn diagonals(&self) -> crate::rules::core::geometry::Diagonals {
+        self.house.diagonals
     }
 
     /// How deep its pits are, in metres: a creature pushed into one falls that far (our ruling,

@@ -158,17 +158,55 @@ impl Direction {
     }
 }
 
-/// Squares counted from one square to another with the 1-2-1-2 diagonal rule: "la première diagonale
-/// compte pour une case, la seconde compte pour deux cases" (000:59-60).
-pub fn distance_squares(dx: i32, dy: i32) -> u32 {
-    let (a, b) = (dx.unsigned_abs(), dy.unsigned_abs());
-    let (long, short) = (a.max(b), a.min(b));
-    long + short / 2
+/// How diagonals count on the grid: 1-2-1-2 as the text has it, "la première diagonale compte pour une
+/// case, la seconde compte pour deux cases" (000:59-61), or every diagonal one square, the house rule many
+/// tables play (a level's `house_rules: (diagonals: Single)`). Every distance, step cost, reach, range and
+/// area asks here, so that the rules, the previews, the AI and the simulator count alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Diagonals {
+    /// 1, 2, 1, 2 (000:59-61).
+    #[default]
+    Alternating,
+    /// Every diagonal one square (house rule).
+    Single,
 }
 
-/// Squares between two single squares.
-pub fn square_distance(a: Square, b: Square) -> u32 {
-    distance_squares(b.x - a.x, b.y - a.y)
+impl Diagonals {
+    /// Squares counted for a gap of (`dx`, `dy`) squares: 1-2-1-2, the longer leg plus half the shorter;
+    /// or, every diagonal one square, the longer leg alone.
+    pub fn squares(self, dx: i32, dy: i32) -> u32 {
+        let (a, b) = (dx.unsigned_abs(), dy.unsigned_abs());
+        let (long, short) = (a.max(b), a.min(b));
+        match self {
+            Diagonals::Alternating => long + short / 2,
+            Diagonals::Single => long,
+        }
+    }
+
+    /// Squares between two single squares.
+    pub fn between(self, a: Square, b: Square) -> u32 {
+        self.squares(b.x - a.x, b.y - a.y)
+    }
+
+    /// Squares one more diagonal costs after `odd_taken` (an odd number of diagonals so far), and the
+    /// alternation after it: 1 then 2 (000:61), or always 1.
+    pub fn next_diagonal(self, odd_taken: bool) -> (u32, bool) {
+        match self {
+            Diagonals::Alternating => (if odd_taken { 2 } else { 1 }, !odd_taken),
+            Diagonals::Single => (1, odd_taken),
+        }
+    }
+
+    /// The distance in 3-D from its horizontal and vertical legs: the longer plus half the shorter
+    /// (004:783, the diagonal rule in the air), or the longer alone when every diagonal is one square
+    /// (our ruling: the house rule counts the air's diagonals as the ground's).
+    pub fn distance_3d(self, horizontal: f32, vertical: f32) -> f32 {
+        let (long, short) = if horizontal >= vertical { (horizontal, vertical) } else { (vertical, horizontal) };
+        match self {
+            Diagonals::Alternating => long + short / 2.0,
+            Diagonals::Single => long,
+        }
+    }
 }
 
 /// The squares a creature covers: a `width` x `height` block whose north-west square is `origin`.
@@ -222,27 +260,47 @@ impl Footprint {
         Self { origin, ..self }
     }
 
-    /// Squares between the nearest squares of two footprints, with the diagonal rule: what "distance
-    /// between two creatures" and reach measure.
-    pub fn distance_to(self, other: Footprint) -> u32 {
+    /// The steps between the nearest squares of two footprints, per axis: 0 when they overlap on that
+    /// axis, 1 when adjacent.
+    pub fn gaps(self, other: Footprint) -> (u32, u32) {
         let gap = |a0: i32, a_len: i32, b0: i32, b_len: i32| {
             if b0 >= a0 + a_len {
-                b0 - (a0 + a_len - 1)
+                (b0 - (a0 + a_len - 1)) as u32
             } else if a0 >= b0 + b_len {
-                a0 - (b0 + b_len - 1)
+                (a0 - (b0 + b_len - 1)) as u32
             } else {
                 0
             }
         };
-        distance_squares(
+        (
             gap(self.origin.x, self.width, other.origin.x, other.width),
             gap(self.origin.y, self.height, other.origin.y, other.height),
         )
     }
 
+    /// Squares between the nearest squares of two footprints, with the table's diagonal count: what
+    /// "distance between two creatures" and reach measure.
+    pub fn distance_to(self, other: Footprint, diagonals: Diagonals) -> u32 {
+        let (dx, dy) = self.gaps(other);
+        diagonals.squares(dx as i32, dy as i32)
+    }
+
     /// Squares from this footprint to one square.
-    pub fn distance_to_square(self, square: Square) -> u32 {
-        self.distance_to(Footprint::new(square, 1))
+    pub fn distance_to_square(self, square: Square, diagonals: Diagonals) -> u32 {
+        self.distance_to(Footprint::new(square, 1), diagonals)
+    }
+
+    /// Whether the two are side by side or corner to corner, sharing no square: one square apart
+    /// whichever way diagonals count.
+    pub fn adjacent_to(self, other: Footprint) -> bool {
+        let (dx, dy) = self.gaps(other);
+        dx.max(dy) == 1
+    }
+
+    /// Whether the two share a square or are adjacent.
+    pub fn touches(self, other: Footprint) -> bool {
+        let (dx, dy) = self.gaps(other);
+        dx.max(dy) <= 1
     }
 }
 
@@ -396,13 +454,36 @@ mod tests {
 
     #[test]
     fn diagonals_count_one_two_one_two() {
-        assert_eq!(distance_squares(1, 1), 1);
-        assert_eq!(distance_squares(2, 2), 3);
-        assert_eq!(distance_squares(3, 3), 4);
-        assert_eq!(distance_squares(4, 4), 6);
-        assert_eq!(distance_squares(5, 2), 6);
-        assert_eq!(distance_squares(-6, 0), 6);
-        assert_eq!(squares_to_metres(distance_squares(2, 2)), 4.5);
+        let d = Diagonals::Alternating;
+        assert_eq!(d.squares(1, 1), 1);
+        assert_eq!(d.squares(2, 2), 3);
+        assert_eq!(d.squares(3, 3), 4);
+        assert_eq!(d.squares(4, 4), 6);
+        assert_eq!(d.squares(5, 2), 6);
+        assert_eq!(d.squares(-6, 0), 6);
+        assert_eq!(squares_to_metres(d.squares(2, 2)), 4.5);
+        assert_eq!((d.next_diagonal(false), d.next_diagonal(true)), ((1, true), (2, false)));
+    }
+
+    #[test]
+    fn every_diagonal_one_square_under_the_house_rule() {
+        let d = Diagonals::Single;
+        assert_eq!(d.squares(1, 1), 1);
+        assert_eq!(d.squares(2, 2), 2);
+        assert_eq!(d.squares(4, 4), 4);
+        assert_eq!(d.squares(5, 2), 5);
+        assert_eq!(d.squares(-6, 0), 6);
+        assert_eq!((d.next_diagonal(false), d.next_diagonal(true)), ((1, false), (1, true)));
+        assert_eq!(d.distance_3d(12.0, 18.0), 18.0);
+        assert_eq!(Diagonals::Alternating.distance_3d(12.0, 18.0), 24.0);
+        let ogre = Footprint::new(Square::new(0, 0), 2);
+        let far = Footprint::new(Square::new(4, 4), 1);
+        assert_eq!((ogre.distance_to(far, d), ogre.distance_to(far, Diagonals::Alternating)), (3, 4));
+        assert!(ogre.adjacent_to(Footprint::new(Square::new(2, 2), 1)));
+        assert!(
+            !ogre.adjacent_to(Footprint::new(Square::new(1, 1), 1))
+                && ogre.touches(Footprint::new(Square::new(1, 1), 1))
+        );
     }
 
     #[test]
@@ -423,9 +504,13 @@ mod tests {
     fn footprints_measure_between_nearest_squares() {
         let ogre = Footprint::new(Square::new(0, 0), 2);
         let man = Footprint::new(Square::new(3, 0), 1);
-        assert_eq!(ogre.distance_to(man), 2);
-        assert_eq!(ogre.distance_to(Footprint::new(Square::new(2, 2), 1)), 1, "diagonally adjacent");
-        assert_eq!(ogre.distance_to(Footprint::new(Square::new(1, 1), 1)), 0);
+        assert_eq!(ogre.distance_to(man, Diagonals::Alternating), 2);
+        assert_eq!(
+            ogre.distance_to(Footprint::new(Square::new(2, 2), 1), Diagonals::Alternating),
+            1,
+            "diagonally adjacent"
+        );
+        assert_eq!(ogre.distance_to(Footprint::new(Square::new(1, 1), 1), Diagonals::Alternating), 0);
         assert!(ogre.contains(Square::new(1, 1)));
         assert!(!ogre.contains(Square::new(2, 1)));
         assert_eq!(ogre.squares().count(), 4);

@@ -3,44 +3,36 @@
 //! seat on a Huge mount (004:813-815). Every chapter that asks "can it strike there" asks here.
 
 use crate::rules::core::creature::{CreatureId, Delivery, Weapon};
-use crate::rules::core::geometry::{Footprint, Square, distance_squares};
+use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 
-/// Whether a target at a gap of (`dx`, `dy`) squares between the nearest squares (0 = adjacent) lies
-/// within `reach` squares: the 1-2-1-2 count, except that a 3 m reach also reaches two diagonals away
-/// (RULES-INDEX ruling).
-pub fn within(dx: u32, dy: u32, reach: u32) -> bool {
-    let d = distance_squares(dx as i32, dy as i32);
+/// Whether a target at a gap of (`dx`, `dy`) squares between the nearest squares (1 = adjacent) lies
+/// within `reach` squares: the table's diagonal count, except that under the 1-2-1-2 count a 3 m reach
+/// also reaches two diagonals away (RULES-INDEX ruling).
+pub fn within(diagonals: Diagonals, dx: u32, dy: u32, reach: u32) -> bool {
+    let d = diagonals.squares(dx as i32, dy as i32);
     d <= reach || (reach == 2 && dx == 2 && dy == 2)
-}
-
-/// The steps between two footprints, per axis: 1 when adjacent.
-pub fn gaps(a: Footprint, b: Footprint) -> (u32, u32) {
-    let gap = |a0: i32, a_len: i32, b0: i32, b_len: i32| -> u32 {
-        if b0 >= a0 + a_len {
-            (b0 - (a0 + a_len - 1)) as u32
-        } else if a0 >= b0 + b_len {
-            (a0 - (b0 + b_len - 1)) as u32
-        } else {
-            0
-        }
-    };
-    (gap(a.origin.x, a.width, b.origin.x, b.width), gap(a.origin.y, a.height, b.origin.y, b.height))
 }
 
 /// Whether a melee weapon reaches a target: natural reach for ordinary weapons (a creature with reach 0
 /// must share the target's square, 000:152-156); a reach weapon strikes at twice the natural reach but not
 /// within it (004:63, 000:169-172).
-pub fn melee_reaches(natural_reach: u32, reach_weapon: bool, attacker: Footprint, target: Footprint) -> bool {
-    let (dx, dy) = gaps(attacker, target);
+pub fn melee_reaches(
+    diagonals: Diagonals,
+    natural_reach: u32,
+    reach_weapon: bool,
+    attacker: Footprint,
+    target: Footprint,
+) -> bool {
+    let (dx, dy) = attacker.gaps(target);
     if natural_reach == 0 {
         return attacker.overlaps(target);
     }
     if reach_weapon {
-        within(dx, dy, natural_reach * 2) && !within(dx, dy, natural_reach)
+        within(diagonals, dx, dy, natural_reach * 2) && !within(diagonals, dx, dy, natural_reach)
     } else {
-        within(dx, dy, natural_reach)
+        within(diagonals, dx, dy, natural_reach)
     }
 }
 
@@ -64,6 +56,7 @@ pub fn threatening_weapons(weapons: &[Weapon], armed_unarmed: bool) -> Vec<&Weap
 /// The squares a creature threatens from `own`: every square within reach of a weapon it threatens with
 /// (reach 0 threatens nothing, 000:156-158), inside `width` x `height`.
 pub fn threatened_squares(
+    diagonals: Diagonals,
     own: Footprint,
     natural_reach: u32,
     weapons: &[Weapon],
@@ -84,7 +77,7 @@ pub fn threatened_squares(
                 continue;
             }
             let target = Footprint::new(square, 1);
-            if usable.iter().any(|w| melee_reaches(natural_reach, w.reach, own, target)) {
+            if usable.iter().any(|w| melee_reaches(diagonals, natural_reach, w.reach, own, target)) {
                 out.push(square);
             }
         }
@@ -102,6 +95,7 @@ pub fn sits_high(mount: Size, rider: Size) -> bool {
 /// and only with a reach weapon; a high rider is struck only by a creature with reach, natural or a
 /// weapon's (004:813-814). `None` when no high seat is involved: the usual reach rules decide.
 pub fn high_seat_reaches(
+    diagonals: Diagonals,
     attacker_high: bool,
     target_high: bool,
     natural_reach: u32,
@@ -110,11 +104,11 @@ pub fn high_seat_reaches(
     theirs: Footprint,
 ) -> Option<bool> {
     if attacker_high {
-        return Some(reach_weapon && own.distance_to(theirs) == 1);
+        return Some(reach_weapon && own.adjacent_to(theirs));
     }
     if target_high {
         let reaches = reach_weapon || natural_reach >= 2;
-        return Some(reaches && melee_reaches(natural_reach, reach_weapon, own, theirs));
+        return Some(reaches && melee_reaches(diagonals, natural_reach, reach_weapon, own, theirs));
     }
     None
 }
@@ -134,32 +128,54 @@ pub fn below_the_mount(who: &CreatureId) -> Refusal {
 mod tests {
     use super::*;
 
+    const A: Diagonals = Diagonals::Alternating;
+
     #[test]
     fn reach_and_reach_weapons() {
         let at = |x, y| Footprint::new(Square::new(x, y), 1);
         let me = at(5, 5);
-        assert!(melee_reaches(1, false, me, at(6, 6)));
-        assert!(!melee_reaches(1, false, me, at(7, 5)));
+        assert!(melee_reaches(A, 1, false, me, at(6, 6)));
+        assert!(!melee_reaches(A, 1, false, me, at(7, 5)));
         // A Medium creature's reach weapon: 2 squares, not adjacent, and the corner two diagonals away.
-        assert!(melee_reaches(1, true, me, at(7, 5)));
-        assert!(melee_reaches(1, true, me, at(7, 7)));
-        assert!(!melee_reaches(1, true, me, at(6, 5)));
+        assert!(melee_reaches(A, 1, true, me, at(7, 5)));
+        assert!(melee_reaches(A, 1, true, me, at(7, 7)));
+        assert!(!melee_reaches(A, 1, true, me, at(6, 5)));
         let ring = (-3..=3)
             .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| melee_reaches(1, true, me, at(5 + dx, 5 + dy)))
+            .filter(|&(dx, dy)| melee_reaches(A, 1, true, me, at(5 + dx, 5 + dy)))
             .count();
         assert_eq!(ring, 16, "the 5x5 ring minus the inner 3x3");
         // A Large ogre (natural reach 2) hits adjacent and 2 away.
         let ogre = Footprint::new(Square::new(0, 0), 2);
-        assert!(melee_reaches(2, false, ogre, at(2, 0)));
-        assert!(melee_reaches(2, false, ogre, at(3, 0)));
-        assert!(!melee_reaches(2, false, ogre, at(4, 0)));
+        assert!(melee_reaches(A, 2, false, ogre, at(2, 0)));
+        assert!(melee_reaches(A, 2, false, ogre, at(3, 0)));
+        assert!(!melee_reaches(A, 2, false, ogre, at(4, 0)));
         // With a reach weapon of its size: 4 squares but not within 2.
-        assert!(!melee_reaches(2, true, ogre, at(3, 0)));
-        assert!(melee_reaches(2, true, ogre, at(5, 0)));
+        assert!(!melee_reaches(A, 2, true, ogre, at(3, 0)));
+        assert!(melee_reaches(A, 2, true, ogre, at(5, 0)));
         // Reach 0: only in the same square.
-        assert!(!melee_reaches(0, false, me, at(6, 5)));
-        assert!(melee_reaches(0, false, me, at(5, 5)));
+        assert!(!melee_reaches(A, 0, false, me, at(6, 5)));
+        assert!(melee_reaches(A, 0, false, me, at(5, 5)));
+    }
+
+    #[test]
+    fn every_diagonal_one_square_widens_long_reach_to_the_corners() {
+        let at = |x, y| Footprint::new(Square::new(x, y), 1);
+        // A Huge creature's 4.5 m reach (3 squares): three diagonals away is 4 squares 1-2-1-2, 3 under the
+        // house rule.
+        let giant = Footprint::new(Square::new(0, 0), 3);
+        assert!(!melee_reaches(A, 3, false, giant, at(5, 5)));
+        assert!(melee_reaches(Diagonals::Single, 3, false, giant, at(5, 5)));
+        assert!(!melee_reaches(Diagonals::Single, 3, false, giant, at(6, 5)));
+        // The 3 m reach already takes the corner two diagonals away: the same ring either way.
+        let me = at(5, 5);
+        let ring = |d| {
+            (-3..=3)
+                .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| melee_reaches(d, 1, true, me, at(5 + dx, 5 + dy)))
+                .count()
+        };
+        assert_eq!((ring(A), ring(Diagonals::Single)), (16, 16));
     }
 
     #[test]
@@ -170,14 +186,14 @@ mod tests {
         let beside = Footprint::new(Square::new(7, 4), 1);
         let two_off = Footprint::new(Square::new(8, 4), 1);
         // The rider with a sword reaches nobody; with a longspear, the squares next to the mount (004:814).
-        assert_eq!(high_seat_reaches(true, false, 1, false, mount, beside), Some(false));
-        assert_eq!(high_seat_reaches(true, false, 1, true, mount, beside), Some(true));
-        assert_eq!(high_seat_reaches(true, false, 1, true, mount, two_off), Some(false));
+        assert_eq!(high_seat_reaches(A, true, false, 1, false, mount, beside), Some(false));
+        assert_eq!(high_seat_reaches(A, true, false, 1, true, mount, beside), Some(true));
+        assert_eq!(high_seat_reaches(A, true, false, 1, true, mount, two_off), Some(false));
         // A swordsman next to the mount does not reach the rider; a longspear or an ogre's reach does.
-        assert_eq!(high_seat_reaches(false, true, 1, false, beside, mount), Some(false));
-        assert_eq!(high_seat_reaches(false, true, 1, true, two_off, mount), Some(true));
-        assert_eq!(high_seat_reaches(false, true, 2, false, beside, mount), Some(true));
-        assert_eq!(high_seat_reaches(false, false, 1, false, beside, mount), None);
+        assert_eq!(high_seat_reaches(A, false, true, 1, false, beside, mount), Some(false));
+        assert_eq!(high_seat_reaches(A, false, true, 1, true, two_off, mount), Some(true));
+        assert_eq!(high_seat_reaches(A, false, true, 2, false, beside, mount), Some(true));
+        assert_eq!(high_seat_reaches(A, false, false, 1, false, beside, mount), None);
     }
 
     #[test]

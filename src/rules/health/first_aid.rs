@@ -62,7 +62,7 @@ pub fn plan_first_aid(
     }
     budget.check(ActionKind::Standard)?;
     let (mine, theirs) = (healer.space.at(healer.position.0), patient.space.at(patient.position.0));
-    if mine.distance_to(theirs) > 1 || healer.altitude.0 != patient.altitude.0 {
+    if !mine.touches(theirs) || healer.altitude.0 != patient.altitude.0 {
         return Err(Refusal::new(format!("{} is out of reach of its hands", patient.id), "004:283"));
     }
     Ok(FirstAidPlan { bonus: skill(healer.skills.heal, healer.abilities.wis) })

@@ -473,7 +473,7 @@ fn deliver_touch(
     for intent in intents.read() {
         let (Ok(caster), Ok(target)) = (creatures.get(intent.caster), creatures.get(intent.target)) else { continue };
         let Ok((magic, mut budget, held)) = casters.get_mut(intent.caster) else { continue };
-        let checked = check_touch(&order, (&caster, &target), held, &budget);
+        let checked = check_touch((&order, field.diagonals()), (&caster, &target), held, &budget);
         let spell = match checked {
             Ok(spell) => spell,
             Err(refusal) => {
@@ -536,7 +536,7 @@ fn discharge(
 /// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action, a
 /// charge held, the target within its reach; the spell held.
 pub fn check_touch(
-    order: &TurnOrder,
+    (order, diagonals): (&TurnOrder, crate::rules::core::geometry::Diagonals),
     (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
     held: Option<&HeldCharge>,
     budget: &ActionBudget,
@@ -546,7 +546,7 @@ pub fn check_touch(
     let held = held.ok_or_else(|| Refusal::new("it holds no charge of a touch spell", "004:200"))?;
     budget.check(ActionKind::Standard)?;
     let (own, theirs) = (caster.space.at(caster.position.0), target.space.at(target.position.0));
-    if !crate::rules::core::reach::melee_reaches(caster.reach.0, false, own, theirs) {
+    if !crate::rules::core::reach::melee_reaches(diagonals, caster.reach.0, false, own, theirs) {
         return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
     }
     Ok(held.spell.clone())
@@ -630,7 +630,7 @@ pub fn check_cast(
                 crate::rules::core::altitude::Reaching::CloseSpell,
             )?;
             if caster.entity != target.entity
-                && (!crate::rules::core::reach::melee_reaches(caster.reach.0, false, own, theirs)
+                && (!crate::rules::core::reach::melee_reaches(field.diagonals(), caster.reach.0, false, own, theirs)
                     || rise > crate::rules::core::altitude::vertical_reach(caster.reach.0, false))
             {
                 return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
@@ -642,6 +642,7 @@ pub fn check_cast(
             crate::rules::core::altitude::band_allows(scale, caster.altitude.0, target.altitude.0, reaching)?;
             let metres = crate::rules::core::altitude::separation_m(
                 scale,
+                field.diagonals(),
                 (own, caster.altitude.0),
                 (theirs, target.altitude.0),
             );

@@ -205,10 +205,8 @@ pub fn mount_beside(world: &World, creature: Entity, creatures: impl Iterator<It
     let faction = world.get::<Faction>(creature)?;
     let size = *world.get::<Size>(creature)?;
     let own = world.get::<Space>(creature)?.at(world.get::<Position>(creature)?.0);
-    let next_to = match world.get_resource::<Battlefield>().map(|f| f.scale()) {
-        Some(crate::rules::core::altitude::Scale::Chase) => 0,
-        _ => 1,
-    };
+    let chase =
+        world.get_resource::<Battlefield>().is_some_and(|f| f.scale() == crate::rules::core::altitude::Scale::Chase);
     let mut mounts: Vec<(&CreatureId, Entity)> = creatures
         .filter(|e| *e != creature && world.get::<Riding>(*e).is_none())
         .filter(|e| world.get::<Faction>(*e) == Some(faction) && world.get::<Size>(*e).is_some_and(|s| *s > size))
@@ -216,7 +214,7 @@ pub fn mount_beside(world: &World, creature: Entity, creatures: impl Iterator<It
             world
                 .get::<Space>(*e)
                 .zip(world.get::<Position>(*e))
-                .is_some_and(|(s, p)| s.at(p.0).distance_to(own) <= next_to)
+                .is_some_and(|(s, p)| if chase { s.at(p.0).overlaps(own) } else { s.at(p.0).touches(own) })
         })
         .filter_map(|e| world.get::<CreatureId>(e).map(|id| (id, e)))
         .collect();
@@ -290,8 +288,8 @@ fn get_on(
                     ));
                 }
                 let next_to = match scale {
-                    crate::rules::core::altitude::Scale::Chase => own.distance_to(theirs) == 0,
-                    crate::rules::core::altitude::Scale::Normal => own.distance_to(theirs) <= 1,
+                    crate::rules::core::altitude::Scale::Chase => own.overlaps(theirs),
+                    crate::rules::core::altitude::Scale::Normal => own.touches(theirs),
                 };
                 if !next_to || me.6.0 != mount.6.0 {
                     return Err(Refusal::new(
@@ -349,9 +347,9 @@ fn get_off(
             .and_then(|()| crate::rules::core::creature::able_to_act(me.7))
             .and_then(|()| {
                 let next_to = match scale {
-                    crate::rules::core::altitude::Scale::Chase => landing.distance_to(mount_at) <= 1,
+                    crate::rules::core::altitude::Scale::Chase => landing.touches(mount_at),
                     crate::rules::core::altitude::Scale::Normal => {
-                        landing.distance_to(mount_at) == 1 && !landing.squares().any(|s| mount_at.contains(s))
+                        landing.adjacent_to(mount_at) && !landing.squares().any(|s| mount_at.contains(s))
                     }
                 };
                 if !next_to {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::core::geometry::{Corner, Direction, Footprint, Square};
+use crate::rules::core::geometry::{Corner, Diagonals, Direction, Footprint, Square};
 use crate::rules::core::size::Size;
 use crate::rules::core::water;
 
@@ -216,12 +216,14 @@ pub const EDGE_OBSTACLE_COST: u32 = 2;
 
 /// The cost of one step in squares. Orthogonal: 1, doubled per hampering (2, 4, 8). Diagonal: 1 or 2
 /// by the alternation when unhampered; 3, 6, 12 when hampered, leaving the alternation as it was
-/// (000:130-138 and the RULES-INDEX ruling). Returns the cost and the alternation after the step.
-pub fn step_cost(diagonal: bool, hampering: Hampering, odd_diagonal_taken: bool) -> (u32, bool) {
-    let base = match (diagonal, hampering.doublings) {
+/// (000:130-138 and the RULES-INDEX ruling). Under the house rule where every diagonal is one square, a
+/// diagonal costs what an orthogonal step does. Returns the cost and the alternation after the step.
+pub fn step_cost(diagonals: Diagonals, diagonal: bool, hampering: Hampering, odd_diagonal_taken: bool) -> (u32, bool) {
+    let base = match (diagonal && diagonals == Diagonals::Alternating, hampering.doublings) {
         (false, d) => 1 << d,
         (true, 0) => {
-            return (if odd_diagonal_taken { 2 } else { 1 } + hampering.edge_extra, !odd_diagonal_taken);
+            let (squares, odd) = diagonals.next_diagonal(odd_diagonal_taken);
+            return (squares + hampering.edge_extra, odd);
         }
         (true, d) => 3 << (d - 1),
     };
@@ -441,12 +443,12 @@ mod tests {
     #[test]
     fn doubling_multiplies_000_130() {
         let h = |doublings| Hampering { doublings, edge_extra: 0 };
-        assert_eq!(step_cost(false, h(1), false).0, 2);
-        assert_eq!(step_cost(false, h(2), false).0, 4);
-        assert_eq!(step_cost(false, h(3), false).0, 8);
-        assert_eq!(step_cost(true, h(1), false).0, 3);
-        assert_eq!(step_cost(true, h(2), true).0, 6);
-        assert_eq!(step_cost(true, h(3), false).0, 12);
+        assert_eq!(step_cost(Diagonals::Alternating, false, h(1), false).0, 2);
+        assert_eq!(step_cost(Diagonals::Alternating, false, h(2), false).0, 4);
+        assert_eq!(step_cost(Diagonals::Alternating, false, h(3), false).0, 8);
+        assert_eq!(step_cost(Diagonals::Alternating, true, h(1), false).0, 3);
+        assert_eq!(step_cost(Diagonals::Alternating, true, h(2), true).0, 6);
+        assert_eq!(step_cost(Diagonals::Alternating, true, h(3), false).0, 12);
     }
 
     #[test]
@@ -457,7 +459,7 @@ mod tests {
         for (diagonal, hampering) in
             [(false, PLAIN), (true, PLAIN), (true, PLAIN), (false, DIFFICULT), (true, DIFFICULT)]
         {
-            let (cost, next) = step_cost(diagonal, hampering, odd);
+            let (cost, next) = step_cost(Diagonals::Alternating, diagonal, hampering, odd);
             odd = next;
             spent.push(cost);
         }
@@ -466,13 +468,30 @@ mod tests {
     }
 
     #[test]
+    fn every_diagonal_costs_as_a_straight_step_under_the_house_rule() {
+        let single = Diagonals::Single;
+        let mut odd = false;
+        let mut spent = Vec::new();
+        for (diagonal, hampering) in
+            [(false, PLAIN), (true, PLAIN), (true, PLAIN), (false, DIFFICULT), (true, DIFFICULT)]
+        {
+            let (cost, next) = step_cost(single, diagonal, hampering, odd);
+            odd = next;
+            spent.push(cost);
+        }
+        assert_eq!(spent, vec![1, 1, 1, 2, 2], "the fighter of 002:46 under the house rule");
+        let edge = Hampering { doublings: 0, edge_extra: EDGE_OBSTACLE_COST };
+        assert_eq!(step_cost(single, true, edge, false), (3, false));
+    }
+
+    #[test]
     fn a_hampered_diagonal_leaves_the_alternation() {
-        let (_, odd) = step_cost(true, PLAIN, false);
+        let (_, odd) = step_cost(Diagonals::Alternating, true, PLAIN, false);
         assert!(odd);
-        let (cost, still_odd) = step_cost(true, DIFFICULT, odd);
+        let (cost, still_odd) = step_cost(Diagonals::Alternating, true, DIFFICULT, odd);
         assert_eq!(cost, 3);
         assert!(still_odd, "it counts as two diagonals");
-        assert_eq!(step_cost(true, PLAIN, still_odd).0, 2);
+        assert_eq!(step_cost(Diagonals::Alternating, true, PLAIN, still_odd).0, 2);
     }
 
     fn world(field: &Battlefield) -> StepWorld<'_> {
@@ -532,7 +551,7 @@ mod tests {
         let mut field = Battlefield::open(4, 1);
         field.set_edge(Edge { square: Square::new(0, 0), east: true }, EdgeFeature::LowWall);
         let (_, entry) = world(&field).step(&man, at, Direction::East, at).unwrap();
-        assert_eq!(step_cost(false, entry.hampering, false).0, 3);
+        assert_eq!(step_cost(Diagonals::Alternating, false, entry.hampering, false).0, 3);
     }
 
     #[test]
@@ -599,12 +618,18 @@ mod tests {
         let (_, entry) = world(&field).step(&man, at, Direction::East, at).unwrap();
         assert_eq!(entry.hampering.doublings, 3);
         assert!(!entry.can_stop, "an obstacle is crossed, not stopped on");
-        assert_eq!(step_cost(false, entry.hampering, false).0, 8);
-        assert_eq!(step_cost(true, entry.hampering, false).0, 12);
+        assert_eq!(step_cost(Diagonals::Alternating, false, entry.hampering, false).0, 8);
+        assert_eq!(step_cost(Diagonals::Alternating, true, entry.hampering, false).0, 12);
         // Twice hampered: 4 squares, 6 diagonally (000:135-136).
         let elf = Mover { darkvision: true, ..man };
         let (_, entry) = world(&field).step(&elf, at, Direction::East, at).unwrap();
-        assert_eq!((step_cost(false, entry.hampering, false).0, step_cost(true, entry.hampering, false).0), (4, 6));
+        assert_eq!(
+            (
+                step_cost(Diagonals::Alternating, false, entry.hampering, false).0,
+                step_cost(Diagonals::Alternating, true, entry.hampering, false).0
+            ),
+            (4, 6)
+        );
         // A flier is hampered by the dark alone.
         let bird = Mover { medium: Medium::Fly, ..man };
         assert_eq!(world(&field).step(&bird, at, Direction::East, at).unwrap().1.hampering.doublings, 1);
@@ -618,7 +643,7 @@ mod tests {
         let at = Footprint::new(Square::new(0, 0), 1);
         let man = Mover::walker(Size::Medium);
         let entry = world(&field).step(&man, at, Direction::East, at).unwrap().1;
-        assert_eq!(step_cost(false, entry.hampering, false).0, 4);
+        assert_eq!(step_cost(Diagonals::Alternating, false, entry.hampering, false).0, 4);
         let elf = Mover { darkvision: true, ..man };
         assert_eq!(world(&field).step(&elf, at, Direction::East, at).unwrap().1.hampering.doublings, 1);
     }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::cost::{Blocked, Mover, StepWorld};
 use super::paths::{Destination, Route, SearchRules, walk_path};
 use super::table::{Crowd, GroundTable, quick_step};
-use crate::rules::core::geometry::{Footprint, Square, distance_squares};
+use crate::rules::core::geometry::{Footprint, Square};
 
 /// `a / b` rounded to the nearest whole number, halves away from zero (`b` > 0).
 fn div_round(a: i64, b: i64) -> i64 {
@@ -56,7 +56,8 @@ fn line_cost(
         if rules.no_hampered && step_hampered {
             return None;
         }
-        let (step, next_odd) = super::cost::step_cost(direction.is_diagonal(), entry.hampering, odd);
+        let (step, next_odd) =
+            super::cost::step_cost(world.field.diagonals(), direction.is_diagonal(), entry.hampering, odd);
         cost += step;
         if cost > budget {
             return None;
@@ -86,7 +87,7 @@ pub fn straight_reachable(
     for y in (start.origin.y - r).max(0)..=(start.origin.y + r).min(world.field.height() - 1) {
         for x in (start.origin.x - r).max(0)..=(start.origin.x + r).min(world.field.width() - 1) {
             let to = Square::new(x, y);
-            if to == start.origin || distance_squares(x - start.origin.x, y - start.origin.y) > budget {
+            if to == start.origin || world.field.diagonals().squares(x - start.origin.x, y - start.origin.y) > budget {
                 continue;
             }
             if let Some((cost, hampered)) = line_cost(world, mover, (&table, &crowd, shape), start, to, budget, rules) {
@@ -171,7 +172,7 @@ pub fn charge_lanes(
     for y in (start.origin.y - r).max(0)..=(start.origin.y + r).min(world.field.height() - 1) {
         for x in (start.origin.x - r).max(0)..=(start.origin.x + r).min(world.field.width() - 1) {
             let square = Square::new(x, y);
-            let d = distance_squares(x - start.origin.x, y - start.origin.y);
+            let d = world.field.diagonals().squares(x - start.origin.x, y - start.origin.y);
             // A square of wall or pit is no place to attack from; an occupied one is, and blocks the charge.
             let standable = !matches!(
                 world.enter(mover, start.at(square), start),
@@ -252,7 +253,7 @@ mod tests {
         let man = Mover { charging: true, ..Mover::walker(Size::Medium) };
         let start = Footprint::new(Square::new(1, 3), 1);
         let target = Footprint::new(Square::new(7, 3), 1);
-        let reach = |square: Square| Footprint::new(square, 1).distance_to(target) == 1;
+        let reach = |square: Square| Footprint::new(square, 1).adjacent_to(target);
         let world = StepWorld { field: &field, occupants: &[] };
         let lanes = charge_lanes(&world, &man, start, 12, reach).unwrap();
         let ends: Vec<Square> = lanes.iter().map(|l| l.to).collect();

@@ -126,7 +126,7 @@ pub fn legal_space(world: &StepWorld<'_>, mover: &Mover, at: Footprint) -> Resul
 
 /// Where a creature that comes to rest on the ground at `at` without choosing it (a fall, a flier dropping)
 /// is placed: there if it may stand there, else on the nearest space where it may (« sur l'espace légal le
-/// plus près s'il en existe un », 000:126-129), counted 1-2-1-2 from where it came down; a tie is broken
+/// plus près s'il en existe un », 000:126-129), counted as the table counts diagonals from where it came down; a tie is broken
 /// by a die (000:63-65). A legal space is one a move could end on ([`StepWorld::enter`]'s `can_stop`): on the
 /// map, no wall, pit or obstacle, no creature it may not share a space with. `None` if the map has none.
 pub fn nearest_legal_space(
@@ -153,7 +153,7 @@ pub fn nearest_legal_space(
                 }
                 let there = at.at(at.origin.offset(dx, dy));
                 if legal(there) {
-                    found.push((crate::rules::core::geometry::square_distance(at.origin, there.origin), there));
+                    found.push((world.field.diagonals().between(at.origin, there.origin), there));
                 }
             }
         }
@@ -345,8 +345,10 @@ impl MoveQuery<'_> {
         }
         let charger = Mover { charging: true, ..self.mover };
         let shape = self.start;
-        let attack_from =
-            |square: Square| crate::rules::core::reach::melee_reaches(reach, reach_weapon, shape.at(square), target);
+        let diagonals = self.field.diagonals();
+        let attack_from = |square: Square| {
+            crate::rules::core::reach::melee_reaches(diagonals, reach, reach_weapon, shape.at(square), target)
+        };
         let world = self.world();
         charge_lanes(&world, &charger, self.start, self.allowance(MovementAction::Charge), attack_from)
             .map_err(|no| Refusal::new(no.to_string(), no.rule()))

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::cost::{Blocked, Mover, StepWorld, step_cost};
 use super::table::{Crowd, GroundTable, step_knowing};
-use crate::rules::core::geometry::{Direction, Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Direction, Footprint, Square};
 
 /// Limits of one search beyond its budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -547,7 +547,8 @@ impl Search<'_, '_> {
                 if rules.no_hampered && step_hampered {
                     continue;
                 }
-                let (step, next_odd) = step_cost(direction.is_diagonal(), entry.hampering, odd);
+                let (step, next_odd) =
+                    step_cost(world.field.diagonals(), direction.is_diagonal(), entry.hampering, odd);
                 let total = cost + step;
                 if total > budget {
                     continue;
@@ -629,11 +630,17 @@ pub fn settle(start: Footprint, route: &Route, steps_taken: usize) -> Footprint 
         .map_or(start, |s| Footprint::rect(s.square, s.space.0, s.space.1))
 }
 
-/// The nearest of `candidates` to `from` by the 1-2-1-2 count; a tie is broken by a die (000:63-65,
+/// The nearest of `candidates` to `from` by the table's diagonal count; a tie is broken by a die (000:63-65,
 /// RULES-INDEX): a die with as many faces as tied candidates picks one, in the order given.
-pub fn nearest(from: Footprint, candidates: &[Footprint], dice: &mut crate::rules::core::dice::Dice) -> Option<usize> {
-    let best = candidates.iter().map(|c| from.distance_to(*c)).min()?;
-    let tied: Vec<usize> = (0..candidates.len()).filter(|&i| from.distance_to(candidates[i]) == best).collect();
+pub fn nearest(
+    from: Footprint,
+    candidates: &[Footprint],
+    diagonals: Diagonals,
+    dice: &mut crate::rules::core::dice::Dice,
+) -> Option<usize> {
+    let best = candidates.iter().map(|c| from.distance_to(*c, diagonals)).min()?;
+    let tied: Vec<usize> =
+        (0..candidates.len()).filter(|&i| from.distance_to(candidates[i], diagonals) == best).collect();
     if tied.len() == 1 { Some(tied[0]) } else { Some(tied[dice.roll(tied.len() as u32) as usize - 1]) }
 }
 
@@ -672,7 +679,7 @@ pub fn walk_path(
         if rules.no_hampered && hampered {
             return Err(refuse(Blocked::Hampered { square }));
         }
-        let (cost, next_odd) = step_cost(direction.is_diagonal(), entry.hampering, odd);
+        let (cost, next_odd) = step_cost(world.field.diagonals(), direction.is_diagonal(), entry.hampering, odd);
         odd = next_odd;
         route.cost += cost;
         route.hampered += u32::from(hampered);
@@ -817,7 +824,7 @@ mod tests {
         // A 13x13 diamond-ish area: count it against the 1-2-1-2 metric directly.
         let expected = (-6..=6)
             .flat_map(|dy| (-6..=6).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| (dx, dy) != (0, 0) && crate::rules::core::geometry::distance_squares(dx, dy) <= 6)
+            .filter(|&(dx, dy)| (dx, dy) != (0, 0) && Diagonals::Alternating.squares(dx, dy) <= 6)
             .count();
         assert_eq!(map.destinations().len(), expected);
     }
@@ -989,11 +996,15 @@ mod tests {
         let a = Footprint::new(Square::new(2, 0), 1);
         let b = Footprint::new(Square::new(0, 2), 1);
         let mut dice = crate::rules::core::dice::Dice::with_forced(1, [2, 1]);
-        assert_eq!(nearest(from, &[far, a], &mut dice), Some(1));
+        assert_eq!(nearest(from, &[far, a], Diagonals::Alternating, &mut dice), Some(1));
         assert_eq!(dice.forced_left(), 2, "no die without a tie");
-        assert_eq!(nearest(from, &[a, far, b], &mut dice), Some(2), "the die said 2: the second of the tied");
-        assert_eq!(nearest(from, &[a, far, b], &mut dice), Some(0));
-        assert_eq!(nearest(from, &[], &mut dice), None);
+        assert_eq!(
+            nearest(from, &[a, far, b], Diagonals::Alternating, &mut dice),
+            Some(2),
+            "the die said 2: the second of the tied"
+        );
+        assert_eq!(nearest(from, &[a, far, b], Diagonals::Alternating, &mut dice), Some(0));
+        assert_eq!(nearest(from, &[], Diagonals::Alternating, &mut dice), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::rules::core::battlefield::{Battlefield, HouseRules};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::systems::{Rules, RulesSystems};
@@ -63,19 +63,20 @@ pub struct Threat {
     /// It sits high on a Huge or larger mount: it threatens only the squares next to the mount, and only
     /// with a reach weapon (004:814).
     pub high: bool,
+    /// How the table counts the diagonals its reach spans.
+    pub diagonals: Diagonals,
 }
 
 impl Threat {
     /// Whether it threatens `square` (004:62-63): within reach of a weapon it threatens with.
     pub fn threatens(&self, square: Square) -> bool {
         if self.high {
-            return self.weapon_reach.iter().any(|&r| r) && self.footprint.distance_to(Footprint::new(square, 1)) == 1;
+            return self.weapon_reach.iter().any(|&r| r) && self.footprint.adjacent_to(Footprint::new(square, 1));
         }
         !self.blind.contains(&square)
-            && self
-                .weapon_reach
-                .iter()
-                .any(|&reach_weapon| melee_reaches(self.reach, reach_weapon, self.footprint, Footprint::new(square, 1)))
+            && self.weapon_reach.iter().any(|&reach_weapon| {
+                melee_reaches(self.diagonals, self.reach, reach_weapon, self.footprint, Footprint::new(square, 1))
+            })
     }
 }
 
@@ -160,13 +161,23 @@ pub fn can_react(house: HouseRules, c: &CombatantItem, reactions: &Reactions) ->
             .is_empty()
 }
 
-/// A creature's threat: its squares, reach and the weapons it threatens with.
-pub fn threat_of(c: &CombatantItem) -> Threat {
+/// A creature's threat: its squares, reach and the weapons it threatens with, reach counted with the
+/// table's `diagonals`.
+pub fn threat_of(c: &CombatantItem, diagonals: Diagonals) -> Threat {
     let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
     let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
     let footprint = c.space.at(c.position.0);
     let high = c.seat.is_some_and(|s| s.high);
-    Threat { entity: c.entity, footprint, reach: c.reach.0, weapon_reach, unseen: false, blind: blind_of(c), high }
+    Threat {
+        entity: c.entity,
+        footprint,
+        reach: c.reach.0,
+        weapon_reach,
+        unseen: false,
+        blind: blind_of(c),
+        high,
+        diagonals,
+    }
 }
 
 /// The foes of `mover` that could strike at it, as threats, in `order` (initiative order).
@@ -222,6 +233,7 @@ pub fn threats_to<'a>(
                     unseen,
                     blind: blind_of(&c),
                     high,
+                    diagonals: field.diagonals(),
                 },
             )
         })
@@ -943,7 +955,7 @@ fn strike_the_entering(
         .filter_map(|(e, r)| combatants.get(e).ok().map(|c| (c, r)))
         .filter(|(c, _)| c.faction != mover.faction && c.conditions.can_act())
         .filter(|(c, _)| {
-            let threat = threat_of(c);
+            let threat = threat_of(c, field.diagonals());
             here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| threat.threatens(s))
         })
         .map(|(c, r)| {
@@ -1074,6 +1086,7 @@ mod tests {
             unseen: false,
             blind: Vec::new(),
             high: false,
+            diagonals: Diagonals::Alternating,
         }
     }
 

@@ -43,8 +43,8 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Whether `a` threatens `b` in melee now: able to act, a weapon it threatens with reaching one of `b`'s
 /// squares (004:62).
-pub fn threatens(a: &CombatantItem, b: &CombatantItem) -> bool {
-    let threat = threat_of(a);
+pub fn threatens(diagonals: crate::rules::core::geometry::Diagonals, a: &CombatantItem, b: &CombatantItem) -> bool {
+    let threat = threat_of(a, diagonals);
     a.conditions.can_act()
         && !a.conditions.threatens_nothing()
         && a.altitude.0 == b.altitude.0
@@ -69,7 +69,7 @@ pub fn plan_aid(
     if foe.faction == aider.faction {
         return Err(Refusal::new(format!("{} is no foe", foe.id), "004:444"));
     }
-    if !(threatens(ally, foe) || threatens(foe, ally)) {
+    if !(threatens(field.diagonals(), ally, foe) || threatens(field.diagonals(), foe, ally)) {
         return Err(Refusal::new(format!("{} and {} are not engaged in melee", ally.id, foe.id), "004:444"));
     }
     let weapon = aider

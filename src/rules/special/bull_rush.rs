@@ -164,7 +164,7 @@ pub fn check_bull_rush(
     if attacker.altitude.0 != target.altitude.0 {
         return Err(Refusal::new("the two must stand at one height to push (our ruling)", "004:447, docs/rulings.md"));
     }
-    if attacker.space.at(attacker.position.0).distance_to(target.space.at(target.position.0)) != 1 {
+    if !attacker.space.at(attacker.position.0).adjacent_to(target.space.at(target.position.0)) {
         return Err(Refusal::new(
             "the foe must stand next to it: a bull rush enters its space (our ruling; a charge brings it there)",
             "004:447, docs/rulings.md",
@@ -246,7 +246,7 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
         let occupants = occupants_for(&bodies, &follower);
         let ground = StepWorld { field, occupants: &occupants };
         let followed = ground.step(&mine.mover, behind, direction, behind).ok().filter(|(_, e)| e.can_stop);
-        let cost = followed.map(|(_, e)| step_cost(direction.is_diagonal(), e.hampering, odd));
+        let cost = followed.map(|(_, e)| step_cost(field.diagonals(), direction.is_diagonal(), e.hampering, odd));
         match (followed, cost) {
             (Some((then, _)), Some((cost, now_odd))) if paid + cost <= left => {
                 pushes.push(next);

@@ -295,9 +295,7 @@ pub fn hold_space(ground: &Ground<'_, '_, '_>, a: &CombatantItem, t: &CombatantI
             }
         }
     }
-    found
-        .into_iter()
-        .min_by_key(|f| (crate::rules::core::geometry::square_distance(mine.origin, f.origin), f.origin.y, f.origin.x))
+    found.into_iter().min_by_key(|f| (ground.field.diagonals().between(mine.origin, f.origin), f.origin.y, f.origin.x))
 }
 
 /// A move inside a grapple checked and ready: the mover's check and each opponent's.
@@ -1077,7 +1075,7 @@ fn space_beside(
     let me = creatures.get(who).ok()?;
     let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &me, &[]);
     let mine = me.space.at(me.position.0);
-    if beside.is_none_or(|b| mine.distance_to(b) == 1) && may_stand(mine).is_ok() {
+    if beside.is_none_or(|b| mine.adjacent_to(b)) && may_stand(mine).is_ok() {
         return Some(mine);
     }
     let around = beside.unwrap_or(mine);
@@ -1086,15 +1084,13 @@ fn space_beside(
     for dy in -reach..=reach {
         for dx in -reach..=reach {
             let f = mine.at(around.origin.offset(dx, dy));
-            let next_to = beside.is_none_or(|b| f.distance_to(b) == 1);
+            let next_to = beside.is_none_or(|b| f.adjacent_to(b));
             if next_to && may_stand(f).is_ok() {
                 found.push(f);
             }
         }
     }
-    found
-        .into_iter()
-        .min_by_key(|f| (crate::rules::core::geometry::square_distance(mine.origin, f.origin), f.origin.y, f.origin.x))
+    found.into_iter().min_by_key(|f| (field.diagonals().between(mine.origin, f.origin), f.origin.y, f.origin.x))
 }
 
 /// A grappler that falls helpless, or dies, holds no one (our ruling): its grapple ends, and the one that

@@ -178,7 +178,7 @@ pub fn plan_overrun(
     }
     let during = if charge { During::Charge } else { during_a_move(budget, moved)? };
     let (mine, theirs) = (a.space.at(a.position.0), t.space.at(t.position.0));
-    if mine.distance_to(theirs) != 1 {
+    if !mine.adjacent_to(theirs) {
         return Err(Refusal::new("it must stand next to the foe to go through its space", "004:531"));
     }
     let (dx, dy) = super::bull_rush::away(mine, theirs).delta();
@@ -272,7 +272,7 @@ pub fn charge_to_overrun(
     let footprint =
         |world: &World, e: Entity| world.get::<Space>(e).zip(world.get::<Position>(e)).map(|(s, p)| s.at(p.0));
     let (mine, theirs) = (footprint(world, attacker)?, footprint(world, target)?);
-    if mine.distance_to(theirs) <= 1 {
+    if mine.touches(theirs) {
         return None;
     }
     let lanes = crate::rules::turns::moving::charge_lanes_of(world, attacker, target, true)?.ok()?;

@@ -18,7 +18,7 @@ use crate::rules::core::battlefield::{Battlefield, Terrain};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::{Corner, Direction, Footprint};
+use crate::rules::core::geometry::{Corner, Diagonals, Direction, Footprint};
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
@@ -56,9 +56,9 @@ pub struct Burst {
 }
 
 impl Burst {
-    /// Whether the splash reaches a creature standing on `space`.
-    pub fn reaches(&self, space: Footprint) -> bool {
-        self.area.distance_to(space) <= self.reach
+    /// Whether the splash reaches a creature standing on `space`, diagonals counted as the table counts them.
+    pub fn reaches(&self, space: Footprint, diagonals: Diagonals) -> bool {
+        self.area.distance_to(space, diagonals) <= self.reach
     }
 
     /// The burst moved `squares` toward `direction`.
@@ -188,7 +188,7 @@ pub fn plan_throw(
             }
             let mut modifiers =
                 attack_bonus(*thrower.base_attack, thrower.abilities, *thrower.size, thrower.feats, &weapon);
-            let distance = crate::rules::attack::roll::range_m(own, area);
+            let distance = crate::rules::attack::roll::range_m(ground.field.diagonals(), own, area);
             match crate::rules::attack::roll::range_penalty(&weapon, distance) {
                 None => return Err(Refusal::new("beyond five range increments", "004:174")),
                 Some(0) => {}
@@ -197,7 +197,7 @@ pub fn plan_throw(
             (None, area, 0, modifiers, 5, vec![Modifier::new(5, "an intersection (004:529)")], 0)
         }
     };
-    let distance = crate::rules::attack::roll::range_m(own, area);
+    let distance = crate::rules::attack::roll::range_m(ground.field.diagonals(), own, area);
     let increments = ((distance / increment_m).ceil() as u32).max(1);
     let burst = Burst { area, reach };
     let toward = super::bull_rush::away(own, area);
@@ -333,7 +333,7 @@ fn roll_throw(
         .iter()
         .filter(|c| Some(c.entity) != plan.target.filter(|_| hit))
         .filter(|c| !c.conditions.has(Condition::Dead) && !c.conditions.has(Condition::InPit))
-        .filter(|c| burst.reaches(c.space.at(c.position.0)) && harmed(c))
+        .filter(|c| burst.reaches(c.space.at(c.position.0), field.diagonals()) && harmed(c))
         // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633).
         .filter(|c| !water::in_the_water(&field, c.space.at(c.position.0), *c.size, c.altitude.0))
         .collect();
@@ -435,12 +435,12 @@ mod tests {
     #[test]
     fn the_splash_reaches_1_5_m_around_or_the_four_squares_of_an_intersection() {
         let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1 };
-        assert!(on_creature.reaches(Footprint::new(Square::new(6, 6), 1)));
-        assert!(!on_creature.reaches(Footprint::new(Square::new(7, 5), 1)));
+        assert!(on_creature.reaches(Footprint::new(Square::new(6, 6), 1), Diagonals::Alternating));
+        assert!(!on_creature.reaches(Footprint::new(Square::new(7, 5), 1), Diagonals::Alternating));
         assert_eq!(on_creature.squares().len(), 9);
         let on_corner = Burst { area: Footprint::new(Square::new(5, 5), 2), reach: 0 };
-        assert!(on_corner.reaches(Footprint::new(Square::new(6, 6), 1)));
-        assert!(!on_corner.reaches(Footprint::new(Square::new(7, 6), 1)));
+        assert!(on_corner.reaches(Footprint::new(Square::new(6, 6), 1), Diagonals::Alternating));
+        assert!(!on_corner.reaches(Footprint::new(Square::new(7, 6), 1), Diagonals::Alternating));
         assert_eq!(on_corner.squares().len(), 4);
     }
 }

@@ -154,12 +154,12 @@ pub fn cornered_cower(
                 continue;
             }
             let (mine, theirs) = (undead.space.at(undead.position.0), turner.space.at(turner.position.0));
-            let here = mine.distance_to(theirs);
+            let here = mine.distance_to(theirs, field.diagonals());
             let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &undead, &[]);
             let way_out = crate::rules::core::geometry::Direction::ALL.iter().any(|d| {
                 let (dx, dy) = d.delta();
                 let there = mine.at(mine.origin.offset(dx, dy));
-                there.distance_to(theirs) > here && may_stand(there).is_ok()
+                there.distance_to(theirs, field.diagonals()) > here && may_stand(there).is_ok()
             });
             if way_out == was {
                 conditions.write(cowers(e, !way_out));
@@ -417,7 +417,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
         })
         .map(|(entity, id, traits, position, space, level, _, turned, _)| {
             let at = space.at(position.0);
-            let distance = from.distance_to(at);
+            let distance = from.distance_to(at, field.diagonals());
             let seen = field.line_of_sight(from, at);
             let hit_dice = level.0.max(1);
             let against = Bolstered::hit_dice(bolstered.get(world, entity).ok(), hit_dice, round);
@@ -602,6 +602,7 @@ pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
     mut turned: Query<(Entity, &mut TurnedBy, &Position, &Space)>,
     places: Query<(&CreatureId, &Position, &Space)>,
+    field: Res<Battlefield>,
     mut conditions: MessageWriter<ConditionChange>,
     mut commands: Commands,
 ) {
@@ -612,7 +613,7 @@ pub fn turner_comes_near(
             if id != creature {
                 continue;
             }
-            let distance = s.at(p.0).distance_to(space.at(position.0));
+            let distance = s.at(p.0).distance_to(space.at(position.0), field.diagonals());
             if distance <= TURNER_NEAR_SQUARES && distance < by.nearest {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
                 commands.entity(entity).remove::<TurnedBy>();
