@@ -482,7 +482,8 @@ fn house_rules(ui: &mut egui::Ui, house: &mut HouseRules, default: Option<HouseR
     let default = default?;
     let differ = default != *house;
     let mut chosen = None;
-    ui.horizontal(|ui| {
+    // Wrapped: the two buttons are wider than the panel together, and a row that overflows it draws past it.
+    ui.horizontal_wrapped(|ui| {
         if ui.add_enabled(differ, egui::Button::new(tr("editor-use-my-default-house-rules"))).clicked() {
             *house = default;
         }
