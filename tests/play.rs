@@ -1461,6 +1461,14 @@ fn a_foe_is_disarmed_with_the_mouse_and_picks_its_weapon_up() {
     pass_turns_until(&mut app, orc);
     assert_eq!(bar_state(app.world(), BarKind::PickUp), Ok(()));
     app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([1]);
+    // Picking up provokes (004:128) from the fighter beside it: the press declares it, a second one goes.
+    use_bar(app.world_mut(), BarKind::PickUp);
+    assert!(app.world().resource::<estoc::game::state::Pending>().0.is_empty(), "declared, not yet sent");
+    let declared = app.world().resource::<estoc::game::declare::Declared>().0.clone().expect("declared");
+    assert!(
+        matches!(&declared.why, estoc::game::declare::Why::Provokes { who, rule } if who.len() == 1 && *rule == "004:128"),
+        "{declared:?}"
+    );
     use_bar(app.world_mut(), BarKind::PickUp);
     let step = app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front().expect("the bar's step");
     assert!(matches!(&step, Command::PickUp { creature, .. } if creature == "orc"));
@@ -2166,4 +2174,65 @@ fn an_undead_commanded_is_released_from_the_bar() {
             .iter()
             .any(|f| matches!(f, Fact::UndeadTurned { outcome: estoc::rules::core::names::TurnOutcome::Released, .. }))
     );
+}
+
+/// An action declared before it is carried out (issue 21): a move whose path provokes waits for a second
+/// click on the same square, Escape takes it back with nothing done; a move that provokes nothing goes at
+/// once; ending the turn with actions left waits for a second Enter; the player's setting acts at once.
+#[test]
+fn a_provoking_move_and_an_early_end_of_turn_wait_for_the_players_word() {
+    use estoc::data::level::Control;
+    use estoc::game::declare::{Declared, Why};
+    use estoc::game::state::{Controllers, Hover, Pending};
+    let encounter = level_at("tests/scenarios/levels/disarm.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
+    app.update();
+    let (fighter, orc) = (entity(&app, "fighter"), entity(&app, "orc"));
+    // The orc acts first so that it is not flat-footed and may strike (004:53).
+    pass_turns_until(&mut app, orc);
+    pass_turns_until(&mut app, fighter);
+    let declared = |app: &App| app.world().resource::<Declared>().0.clone();
+    let pending = |app: &App| app.world().resource::<Pending>().0.len();
+    // Away from the orc at (3, 2): leaving its reach provokes (004:64-71).
+    let away = Square::new(0, 2);
+    app.world_mut().resource_mut::<Hover>().square = Some(away);
+    app.update();
+    estoc::game::clicks::click(app.world_mut(), away);
+    assert_eq!(pending(&app), 0, "declared, not yet sent");
+    let held = declared(&app).expect("a declaration");
+    assert!(matches!(&held.why, Why::Provokes { who, .. } if who.len() == 1), "{held:?}");
+    // Escape takes it back: nothing was done.
+    assert!(estoc::game::declare::take_back(app.world_mut()));
+    assert!(declared(&app).is_none() && pending(&app) == 0);
+    assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 2));
+    // Declared again, then the second click on the same square sends it.
+    estoc::game::clicks::click(app.world_mut(), away);
+    assert!(declared(&app).is_some());
+    estoc::game::clicks::click(app.world_mut(), away);
+    assert!(declared(&app).is_none());
+    let step = app.world_mut().resource_mut::<Pending>().0.pop_front().expect("the move");
+    assert!(matches!(&step, Command::Move { to, .. } if *to == away), "{step:?}");
+    play(&mut app, &step);
+    assert_eq!(app.world().get::<Position>(fighter).unwrap().0, away);
+    // A step that provokes nothing goes at once.
+    let near = Square::new(0, 3);
+    app.world_mut().resource_mut::<Hover>().square = Some(near);
+    app.update();
+    estoc::game::clicks::click(app.world_mut(), near);
+    assert!(declared(&app).is_none() && pending(&app) == 1, "a 5-foot step away from every foe");
+    app.world_mut().resource_mut::<Pending>().0.clear();
+    // Ending the turn with its standard action left asks first; the second press ends it.
+    estoc::game::actions::use_bar(app.world_mut(), estoc::game::actions::BarKind::EndTurn);
+    let held = declared(&app).expect("an early end declared");
+    assert!(matches!(&held.why, Why::EndsEarly(left) if left.contains(&"standard")), "{held:?}");
+    assert!(estoc::game::declare::confirm(app.world_mut()));
+    assert!(matches!(app.world().resource::<Pending>().0.front(), Some(Command::EndTurn { .. })));
+    app.world_mut().resource_mut::<Pending>().0.clear();
+    // The player who wants no question acts at once.
+    let settings = estoc::game::settings::Settings { act_at_once: true, ..Default::default() };
+    app.world_mut().insert_resource(settings);
+    estoc::game::actions::use_bar(app.world_mut(), estoc::game::actions::BarKind::EndTurn);
+    assert!(declared(&app).is_none() && pending(&app) == 1);
 }

@@ -594,8 +594,14 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
             return;
         }
     };
-    world.resource_mut::<Pending>().0.push_back(step);
-    *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
+    // An action that provokes where it stands, or an end of turn with actions left, waits for a second press.
+    let why = match kind {
+        BarKind::EndTurn => super::declare::why_ending(world, me),
+        kind => provokes_in_place(kind).and_then(|rule| super::declare::why_in_place(world, rule)),
+    };
+    if super::declare::submit(world, vec![step], why) {
+        *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
+    }
 }
 
 /// The first creature (in initiative order) of a side the player plays that is delaying its turn: it may
@@ -662,6 +668,17 @@ fn press(world: &mut World, kind: BarKind, label: String) {
     }
 }
 
+/// The rule by which a bar action provokes where its doer stands, for those that do: drinking a potion
+/// (004:96), standing up (004:225), picking up an item (004:128).
+pub fn provokes_in_place(kind: BarKind) -> Option<&'static str> {
+    match kind {
+        BarKind::Potion => Some("004:96"),
+        BarKind::StandUp => Some("004:225"),
+        BarKind::PickUp => Some("004:128"),
+        _ => None,
+    }
+}
+
 /// Keyboard shortcuts of the action bar; Escape clears the mode and waypoints, Backspace the last waypoint.
 pub(super) fn keys(world: &mut World) {
     if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_keyboard_input())
@@ -716,6 +733,8 @@ pub(super) fn keys(world: &mut World) {
             KeyCode::Backspace => {
                 world.resource_mut::<Choice>().waypoints.pop();
             }
+            // Escape takes back an action declared first, else clears the mode and the waypoints.
+            KeyCode::Escape if super::declare::take_back(world) => {}
             KeyCode::Escape => {
                 let mut choice = world.resource_mut::<Choice>();
                 choice.waypoints.clear();
@@ -749,10 +768,13 @@ pub(super) fn keys(world: &mut World) {
             }
             KeyCode::F5 => super::save::save_and_tell(world),
             KeyCode::F9 => super::save::load_or_tell(world),
+            // Enter confirms an action declared, else ends the turn (asked first when actions are left).
+            KeyCode::Enter if super::declare::confirm(world) => {}
             KeyCode::Enter => {
                 if let Some(me) = human_turn(world) {
                     let creature = id_of(world, me);
-                    world.resource_mut::<Pending>().0.push_back(Command::EndTurn { creature });
+                    let why = super::declare::why_ending(world, me);
+                    super::declare::submit(world, vec![Command::EndTurn { creature }], why);
                 }
             }
             _ => {}

@@ -314,16 +314,22 @@ pub fn click(world: &mut World, square: Square) {
             return;
         }
     }
+    // A walk or a charge that provokes waits for a second click on the same square (super::declare).
     if let Some(steps) = approach_steps(world, square) {
-        world.resource_mut::<Pending>().0.extend(steps);
-        world.resource_mut::<Choice>().waypoints.clear();
+        let why = super::declare::why_moving(world, &steps);
+        if super::declare::submit(world, steps, why) {
+            world.resource_mut::<Choice>().waypoints.clear();
+        }
         return;
     }
     if let Some(step) = click_step(world, square) {
         // A full attack goes on blow by blow: the mode stays until the player changes it.
         let keep = matches!(step, Command::Attack { full: true, .. });
         let flew = matches!(step, Command::Fly { .. });
-        world.resource_mut::<Pending>().0.push_back(step);
+        let why = super::declare::why_moving(world, std::slice::from_ref(&step));
+        if !super::declare::submit(world, vec![step], why) {
+            return;
+        }
         let mut choice = world.resource_mut::<Choice>();
         choice.waypoints.clear();
         choice.readying = None;

@@ -42,6 +42,10 @@ struct BarEntry {
 #[derive(Resource, Default, Clone)]
 pub struct HudView {
     turn: String,
+    /// The action declared and waiting for the player's word, in words (super::declare).
+    declared: Option<String>,
+    /// The player's setting: act at once, never asked first.
+    act_at_once: bool,
     tracker: Vec<TrackerRow>,
     /// Each entry of the bar.
     bar: Vec<BarEntry>,
@@ -285,6 +289,9 @@ pub enum HudClick {
     Dismiss,
     /// Show every action of the bar, or only those open now and the common ones.
     AllActions,
+    /// The player's setting: act at once, or be asked first before an action that provokes or ends the
+    /// turn early.
+    ActAtOnce(bool),
     /// Choose the weapon of this number (drawing it if it is put away).
     Weapon(usize),
     /// Put away or drop a weapon.
@@ -557,6 +564,8 @@ pub(super) fn gather(world: &mut World) {
         view.ended = Some(ended);
     }
     view.from_editor = world.get_resource::<super::editor::Editor>().is_some_and(|e| e.playing);
+    view.declared = super::declare::current(world).map(super::declare::words);
+    view.act_at_once = world.get_resource::<super::settings::Settings>().is_some_and(|s| s.act_at_once);
     // Who would strike an action that provokes where the creature stands, named once (004:66).
     let mut strikers: Option<Vec<String>> = None;
     for (i, entry) in BAR.iter().enumerate() {
@@ -571,7 +580,7 @@ pub(super) fn gather(world: &mut World) {
             }
         };
         let state = bar_state(world, entry.kind);
-        let hover = state.as_ref().ok().and_then(|()| provokes_in_place(entry.kind)).map(|rule| {
+        let hover = state.as_ref().ok().and_then(|()| super::actions::provokes_in_place(entry.kind)).map(|rule| {
             let strikers = strikers.get_or_insert_with(|| {
                 let here = &world.resource::<Previews>().strikers_here;
                 here.iter().map(|e| display_name(world, *e)).collect::<Vec<_>>()
@@ -1624,17 +1633,6 @@ fn trip_lines(trip: Result<crate::preview::TripPreview, Refusal>, out: &mut Vec<
     out.push((tr("preview-click-to-trip"), GOOD));
 }
 
-/// The rule by which a bar action provokes where its doer stands, for those that do: drinking a potion
-/// (004:96), standing up (004:225), picking up an item (004:128).
-fn provokes_in_place(kind: BarKind) -> Option<&'static str> {
-    match kind {
-        BarKind::Potion => Some("004:96"),
-        BarKind::StandUp => Some("004:225"),
-        BarKind::PickUp => Some("004:128"),
-        _ => None,
-    }
-}
-
 /// What an overrun costs, by the move it is made during (004:531).
 fn overrun_cost(during: crate::rules::special::overrun::During) -> String {
     use crate::rules::special::overrun::During;
@@ -2161,6 +2159,9 @@ fn draw(
                 });
             }
         });
+        if let Some(declared) = &view.declared {
+            ui.label(egui::RichText::new(declared).strong().color(WARN));
+        }
         ui.horizontal_wrapped(|ui| {
             for row in &view.tracker {
                 let state = match row.down {
@@ -2301,6 +2302,10 @@ fn draw(
                         }
                     }
                 });
+                let mut at_once = view.act_at_once;
+                if ui.checkbox(&mut at_once, tr("settings-act-at-once")).changed() {
+                    clicks.0.push(HudClick::ActAtOnce(at_once));
+                }
                 ui.heading(tr("menu-levels"));
                 match super::menu::show_cards(ui, &view.levels, &mut thumbnails) {
                     Some((level, super::menu::CardChoice::Play)) => {
@@ -2407,6 +2412,7 @@ pub(super) fn apply_clicks(world: &mut World) {
                 crate::locale::set_language(language);
                 world.resource_mut::<super::settings::Settings>().language = language;
             }
+            HudClick::ActAtOnce(at_once) => world.resource_mut::<super::settings::Settings>().act_at_once = at_once,
             HudClick::AllActions => {
                 let all = world.get_resource::<AllActions>().copied().unwrap_or_default();
                 world.insert_resource(AllActions(!all.0));

@@ -5,6 +5,7 @@ pub mod actions;
 mod board;
 mod capture;
 pub mod clicks;
+pub mod declare;
 pub mod editor;
 pub mod hud;
 pub mod input;
@@ -456,6 +457,7 @@ pub fn plugin(app: &mut App) {
         previews::plugin,
         actions::plugin,
         clicks::plugin,
+        declare::plugin,
         overlay::plugin,
         hud::plugin,
         script::plugin,

@@ -28,6 +28,9 @@ pub struct Settings {
     pub zoom: BTreeMap<String, f32>,
     /// The house rules a new level starts with (the texts' unless the player chose others).
     pub house_rules: crate::rules::core::battlefield::HouseRules,
+    /// Carry out at once, without asking first, an action that provokes or ends the turn with actions left
+    /// (by default the game asks: a second click or Enter confirms, Escape takes it back).
+    pub act_at_once: bool,
 }
 
 /// Where the settings are kept, and whether they are kept at all.

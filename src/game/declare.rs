@@ -1,0 +1,152 @@
+//! Actions declared before they are carried out: a click that would provoke an attack of opportunity, or an
+//! end of turn with actions left, waits for a second click (or Enter) on the same action; Escape takes it
+//! back. Nothing has happened until then: the rules see the action only when it is confirmed. The player
+//! may turn the question off in the settings (`act_at_once`).
+
+use bevy::prelude::*;
+
+use crate::rules::command::Command;
+use crate::rules::turns::{ActionBudget, ActionKind};
+
+use super::state::{Pending, Previews};
+use super::turn::{display_name, human_turn};
+
+/// Why an action waits for the player's word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// It provokes attacks of opportunity from these (their names), by this rule.
+    Provokes {
+        /// Who would strike.
+        who: Vec<String>,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// It ends the turn with these actions left ("standard", "move").
+    EndsEarly(Vec<&'static str>),
+}
+
+/// An action waiting for the player's word: the commands a confirmation sends, and why it asks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declaration {
+    /// Whose turn it was declared in.
+    pub creature: Entity,
+    /// The commands, in order.
+    pub commands: Vec<Command>,
+    /// Why it waits.
+    pub why: Why,
+}
+
+/// The action declared and not yet confirmed, if any.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct Declared(pub Option<Declaration>);
+
+/// Sends `commands` for the creature whose turn it is, or holds them for a confirmation when `why` says
+/// they provoke or end the turn early and the player wants to be asked. The same commands declared again
+/// (the second click on the same square) go. Returns whether they went.
+pub fn submit(world: &mut World, commands: Vec<Command>, why: Option<Why>) -> bool {
+    forget_stale(world);
+    let at_once = world.get_resource::<super::settings::Settings>().is_some_and(|s| s.act_at_once);
+    let again = world.get_resource_or_init::<Declared>().0.as_ref().is_some_and(|d| d.commands == commands);
+    match (why, human_turn(world)) {
+        (Some(why), Some(creature)) if !at_once && !again => {
+            world.get_resource_or_init::<Declared>().0 = Some(Declaration { creature, commands, why });
+            false
+        }
+        _ => {
+            world.get_resource_or_init::<Declared>().0 = None;
+            world.resource_mut::<Pending>().0.extend(commands);
+            true
+        }
+    }
+}
+
+/// Confirms the action declared: its commands go. Whether there was one.
+pub fn confirm(world: &mut World) -> bool {
+    forget_stale(world);
+    let Some(declaration) = world.get_resource_or_init::<Declared>().0.take() else { return false };
+    world.resource_mut::<Pending>().0.extend(declaration.commands);
+    true
+}
+
+/// Takes back the action declared. Whether there was one.
+pub fn take_back(world: &mut World) -> bool {
+    forget_stale(world);
+    world.get_resource_or_init::<Declared>().0.take().is_some()
+}
+
+/// Why a move, tumble or charge (the first of `commands`) waits: the foes its path provokes, as the
+/// previews of the hovered square show them (004:64-71).
+pub fn why_moving(world: &World, commands: &[Command]) -> Option<Why> {
+    let previews = world.resource::<Previews>();
+    let provoking = match commands.first()? {
+        Command::Move { .. } | Command::Tumble { .. } => &previews.path.as_ref()?.as_ref().ok()?.provocations,
+        Command::Charge { .. } => &previews.lane_provocations,
+        _ => return None,
+    };
+    let mut who: Vec<Entity> = provoking.iter().flat_map(|p| p.from.iter().copied()).collect();
+    who.sort();
+    who.dedup();
+    let who: Vec<String> = who.into_iter().map(|e| display_name(world, e)).collect();
+    (!who.is_empty()).then_some(Why::Provokes { who, rule: "004:64-71" })
+}
+
+/// Why an action that provokes where its doer stands waits, by `rule`: the foes that would strike
+/// (004:66), if any.
+pub fn why_in_place(world: &World, rule: &'static str) -> Option<Why> {
+    let previews = world.resource::<Previews>();
+    let who: Vec<String> = previews.strikers_here.iter().map(|e| display_name(world, *e)).collect();
+    (!who.is_empty()).then_some(Why::Provokes { who, rule })
+}
+
+/// Why ending `creature`'s turn now waits: the standard action it has not taken (004:73-86). A move action
+/// left alone is not asked about: a creature that struck and stood is the common turn.
+pub fn why_ending(world: &World, creature: Entity) -> Option<Why> {
+    let budget = world.get::<ActionBudget>(creature)?;
+    let conditions = world.get::<crate::rules::core::creature::Conditions>(creature)?;
+    if !conditions.can_act() {
+        return None;
+    }
+    let left: Vec<&'static str> = [(ActionKind::Standard, "standard")]
+        .into_iter()
+        .filter(|(kind, _)| budget.check(*kind).is_ok())
+        .map(|(_, name)| name)
+        .collect();
+    (!left.is_empty()).then_some(Why::EndsEarly(left))
+}
+
+/// The declaration in the player's words, for the top of the board.
+pub fn words(declaration: &Declaration) -> String {
+    use crate::locale::tr;
+    use crate::tr;
+    let what = match &declaration.why {
+        Why::Provokes { who, rule } => tr!("declared-provokes", who = who.join(", "), rule = *rule),
+        Why::EndsEarly(left) => {
+            let left: Vec<String> = left
+                .iter()
+                .map(|l| match *l {
+                    "standard" => tr("declared-left-standard"),
+                    _ => tr("declared-left-move"),
+                })
+                .collect();
+            tr!("declared-ends-early", left = left.join(", "))
+        }
+    };
+    tr!("declared-confirm", what = what)
+}
+
+/// The declaration waiting now: one made in another creature's turn is gone with that turn.
+pub fn current(world: &World) -> Option<&Declaration> {
+    let now = human_turn(world);
+    world.get_resource::<Declared>()?.0.as_ref().filter(|d| Some(d.creature) == now)
+}
+
+/// Forgets a declaration made in a turn that has passed.
+fn forget_stale(world: &mut World) {
+    if current(world).is_none() {
+        world.get_resource_or_init::<Declared>().0 = None;
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Declared>();
+}
