@@ -669,7 +669,7 @@ pub fn coup_de_grace_preview(
                 .or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
             let chosen = a.armament.chosen(weapon);
             let chosen = chosen.ok_or_else(|| Refusal::new("no such weapon", "data"))?.clone();
-            crate::rules::attack::check_coup_de_grace(g.field.diagonals(), a, t, &chosen)?;
+            crate::rules::attack::check_coup_de_grace(g.field, a, t, &chosen)?;
             Ok(chosen)
         }),
     )

@@ -32,6 +32,26 @@ fn every_template_and_weapon_validates() {
     }
 }
 
+/// The speed table (000:39-44): a human walks 9 m, 6 m in medium or heavy armour; a template gives the speed
+/// without armour and the armour takes its share once. The clerics in scale mail walk 6 m (4 squares), the
+/// dwarf in armour keeps its 6 m (000:46-50); the fighter's chain shirt and the archer's studded leather are
+/// light armour: 9 m.
+#[test]
+fn a_template_s_speed_loses_its_armour_s_share_once() {
+    let content = content();
+    let walk = |template: &str| {
+        let (_, t) = &content.templates[template];
+        let sheet = content.stats(t, &Default::default()).unwrap().sheet();
+        sheet.speeds.iter().find(|s| s.action == "move").map(|s| (s.squares, s.metres)).unwrap()
+    };
+    for template in ["human_cleric", "evil_priest", "dwarf_defender"] {
+        assert_eq!(walk(template), (4, 6.0), "{template}");
+    }
+    for template in ["human_fighter", "elf_archer"] {
+        assert_eq!(walk(template), (6, 9.0), "{template}");
+    }
+}
+
 /// One weapon, its damage by the wielder's size (our ruling from the d20 weapon tables, docs/rulings.md):
 /// the goblin's morningstar deals 1d6 and its javelin 1d4 where a Medium one deals 1d8 and 1d6; the ogre's
 /// greatclub 2d8 (1d10 Medium) and its longspear 2d6 (1d8); unarmed 1d2, 1d3, 1d4 (004:172).

@@ -2113,7 +2113,7 @@ fn the_tumble_switch_previews_half_speed_through_a_foe_and_clicks_a_tumble() {
 }
 
 /// The bar's switch says what the attacks of opportunity of a creature with a trip weapon do (`Shift+O`,
-/// 004:483, 004:489): strike, trip, weigh, and round again; the rules carry the choice.
+/// 004:483, 004:489): strike, trip, weigh, hold (004:68), and round again; the rules carry the choice.
 #[test]
 fn the_opportunity_switch_cycles_strike_trip_and_weigh() {
     use estoc::rules::attack::manoeuvre::OpportunityChoice;
@@ -2129,7 +2129,9 @@ fn the_opportunity_switch_cycles_strike_trip_and_weigh() {
     pass_turns_until(&mut app, halberdier);
     let now = |app: &App| estoc::game::weapons::opportunity_choice_now(app.world());
     assert_eq!(now(&app), Some(OpportunityChoice::Strike), "strike by default");
-    for expected in [OpportunityChoice::Trip, OpportunityChoice::Weigh, OpportunityChoice::Strike] {
+    for expected in
+        [OpportunityChoice::Trip, OpportunityChoice::Weigh, OpportunityChoice::Hold, OpportunityChoice::Strike]
+    {
         estoc::game::weapons::switch_opportunity_choice(app.world_mut());
         let step = app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front().expect("a step");
         assert!(matches!(step, Command::AttacksOfOpportunity { choice, .. } if choice == expected), "{step:?}");

@@ -133,6 +133,7 @@ fn opportunity_label(choice: crate::rules::attack::manoeuvre::OpportunityChoice)
         OpportunityChoice::Disarm => tr("gear-opportunity-disarm"),
         OpportunityChoice::Sunder => tr("gear-opportunity-sunder"),
         OpportunityChoice::Weigh => tr("gear-opportunity-weigh"),
+        OpportunityChoice::Hold => tr("gear-opportunity-hold"),
     }
 }
 
@@ -453,6 +454,7 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         OpportunityChoice::Disarm => Some("creature-opportunity-disarm"),
         OpportunityChoice::Sunder => Some("creature-opportunity-sunder"),
         OpportunityChoice::Weigh => Some("creature-opportunity-weigh"),
+        OpportunityChoice::Hold => Some("creature-opportunity-hold"),
     };
     if let Some(key) = line {
         out.push((tr(key), GREY));

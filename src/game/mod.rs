@@ -143,6 +143,7 @@ pub fn action_words(action: &crate::rules::core::names::Action) -> String {
         Action::Collision => "action-collision",
         Action::Breathe => "action-breathe",
         Action::Mount => "action-mount",
+        Action::CalmMount => "action-calm-mount",
         Action::Dismount => "action-dismount",
         Action::TakeReins => "action-take-reins",
         Action::Trip => "action-trip",

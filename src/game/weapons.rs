@@ -230,13 +230,11 @@ pub fn two_weapons_now(world: &World) -> Option<bool> {
 /// 004:490) or sunder (Improved Sunder, 004:499): what the bar's switch shows.
 pub fn opportunity_choice_now(world: &World) -> Option<OpportunityChoice> {
     let me = super::turn::human_turn(world)?;
-    OpportunityOptions::of_creature(world, me)
-        .any()
-        .then(|| world.get::<OpportunityChoice>(me).copied().unwrap_or_default())
+    Some(world.get::<OpportunityChoice>(me).copied().unwrap_or_default())
 }
 
 /// Switches what the creature's attacks of opportunity do: strike, then each of trip, disarm and sunder it
-/// could do, then weigh each (`Shift+O`).
+/// could do, then weigh each, then hold them all (004:68) (`Shift+O`).
 pub fn switch_opportunity_choice(world: &mut World) {
     let (Some(me), Some(now)) = (super::turn::human_turn(world), opportunity_choice_now(world)) else { return };
     let creature = id_of(world, me);

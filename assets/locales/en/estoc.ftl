@@ -192,6 +192,7 @@ creature-opportunity-trip = its attacks of opportunity trip (004:483, 004:489)
 creature-opportunity-disarm = its attacks of opportunity disarm a foe on the move (004:490)
 creature-opportunity-sunder = its attacks of opportunity strike the weapon of a foe on the move (004:499)
 creature-opportunity-weigh = its attacks of opportunity trip, disarm or sunder a foe on the move when that is likely (004:483, 004:490, 004:499)
+creature-opportunity-hold = it holds its attacks of opportunity: it makes none (004:68)
 creature-conditions = conditions: {$list}
 creature-altitude = altitude {$altitude}, heading {$heading}
 creature-hidden = hidden from {$from} until it attacks or its next turn (004:816-817)
@@ -267,6 +268,7 @@ gear-opportunity-trip = Opportunity: trip [Shift+O]
 gear-opportunity-disarm = Opportunity: disarm [Shift+O]
 gear-opportunity-sunder = Opportunity: sunder [Shift+O]
 gear-opportunity-weigh = Opportunity: weigh [Shift+O]
+gear-opportunity-hold = Opportunity: hold, none made (004:68) [Shift+O]
 gear-opportunity-hover = What this creature's attacks of opportunity do: strike for damage, trip in place of the blow with its trip weapon or Improved Trip (004:483, 004:489), disarm with Improved Disarm (004:490), sunder with Improved Sunder (004:499), or weigh each one as the computer does (trip a foe on the move when the trip is likely and the blow would not drop it, else disarm or sunder it when likely). A tripped mover stops where it falls; a disarmed one goes on without its weapon, which lies where it was. Shift+O
 
 ## The level editor (src/game/editor)

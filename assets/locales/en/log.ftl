@@ -161,6 +161,7 @@ action-flyby-attack = flyby attack
 action-collision = collision
 action-breathe = breathe
 action-mount = mount
+action-calm-mount = calm a frightened mount
 action-dismount = dismount
 action-take-reins = take reins
 action-trip = trip

@@ -30,6 +30,7 @@ reason-for-half = {$spell} for half
 reason-s-poison-004-28 = {$by}'s poison (004:28)
 reason-coup-de-grace-004-424 = coup de grâce (004:424)
 reason-a-coup-de-grace-004 = a coup de grâce (004:426)
+reason-calming-a-frightened-mount-004 = calming a frightened mount (004:119)
 reason-standing-up-from-prone-004 = standing up from prone (004:225)
 reason-an-unarmed-attack-on-an = an unarmed attack on an armed foe (004:168)
 reason-a-ranged-attack-in-a = a ranged attack in a threatened square (004:90)

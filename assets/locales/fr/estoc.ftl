@@ -192,6 +192,7 @@ creature-opportunity-trip = ses attaques d'opportunité font des crocs-en-jambe 
 creature-opportunity-disarm = ses attaques d'opportunité désarment un adversaire en mouvement (004:490)
 creature-opportunity-sunder = ses attaques d'opportunité frappent l'arme d'un adversaire en mouvement (004:499)
 creature-opportunity-weigh = ses attaques d'opportunité font tomber, désarment ou brisent l'arme d'un adversaire en mouvement quand c'est probable (004:483, 004:490, 004:499)
+creature-opportunity-hold = il retient ses attaques d'opportunité : il n'en porte aucune (004:68)
 creature-conditions = états : {$list}
 creature-altitude = altitude {$altitude}, cap {$heading}
 creature-hidden = caché de {$from} jusqu'à ce qu'il attaque ou jusqu'à son prochain tour (004:816-817)
@@ -267,6 +268,7 @@ gear-opportunity-trip = Opportunité : croc-en-jambe [Maj+O]
 gear-opportunity-disarm = Opportunité : désarmer [Maj+O]
 gear-opportunity-sunder = Opportunité : briser l'arme [Maj+O]
 gear-opportunity-weigh = Opportunité : au cas par cas [Maj+O]
+gear-opportunity-hold = Opportunité : retenue, aucune (004:68) [Maj+O]
 gear-opportunity-hover = Ce que font les attaques d'opportunité de cette créature : frapper, faire un croc-en-jambe à la place du coup avec son arme de croc-en-jambe ou Science du croc-en-jambe (004:483, 004:489), désarmer avec Science du désarmement (004:490), frapper l'arme avec Science de la destruction (004:499), ou en juger à chaque fois comme l'ordinateur (faire tomber un adversaire en mouvement quand le croc-en-jambe a de bonnes chances et que le coup ne l'abattrait pas, sinon le désarmer ou briser son arme quand c'est probable). Un adversaire qui tombe s'arrête là ; un adversaire désarmé poursuit sans son arme, qui reste au sol. Maj+O
 
 ## L'éditeur de niveaux (src/game/editor)

@@ -161,6 +161,7 @@ action-flyby-attack = faire une attaque en vol
 action-collision = percuter
 action-breathe = souffler
 action-mount = monter en selle
+action-calm-mount = calmer une monture effrayée
 action-dismount = descendre de selle
 action-take-reins = prendre les rênes
 action-trip = faire un croc-en-jambe

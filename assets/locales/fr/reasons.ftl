@@ -30,6 +30,7 @@ reason-for-half = {$spell}, pour moitié
 reason-s-poison-004-28 = poison de {$by} (004:28)
 reason-coup-de-grace-004-424 = coup de grâce (004:424)
 reason-a-coup-de-grace-004 = un coup de grâce (004:426)
+reason-calming-a-frightened-mount-004 = calmer une monture effrayée (004:119)
 reason-standing-up-from-prone-004 = se relever depuis une position à terre (004:225)
 reason-an-unarmed-attack-on-an = une attaque à mains nues contre un adversaire armé (004:168)
 reason-a-ranged-attack-in-a = une attaque à distance dans une case contrôlée (004:90)

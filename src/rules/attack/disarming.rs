@@ -297,6 +297,7 @@ impl OpportunityOptions {
             OpportunityChoice::Disarm => self.disarm,
             OpportunityChoice::Sunder => self.sunder,
             OpportunityChoice::Weigh => self.any(),
+            OpportunityChoice::Hold => true,
         }
     }
 
@@ -409,11 +410,13 @@ mod tests {
     fn the_switch_goes_through_the_choices_a_creature_has() {
         use OpportunityChoice::*;
         let disarmer = OpportunityOptions { trip: false, disarm: true, sunder: false };
-        let cycle: Vec<_> = std::iter::successors(Some(Strike), |c| Some(disarmer.after(*c))).take(4).collect();
-        assert_eq!(cycle, [Strike, Disarm, Weigh, Strike]);
+        let cycle: Vec<_> = std::iter::successors(Some(Strike), |c| Some(disarmer.after(*c))).take(5).collect();
+        assert_eq!(cycle, [Strike, Disarm, Weigh, Hold, Strike]);
         let all = OpportunityOptions { trip: true, disarm: true, sunder: true };
-        let cycle: Vec<_> = std::iter::successors(Some(Strike), |c| Some(all.after(*c))).take(6).collect();
-        assert_eq!(cycle, [Strike, Trip, Disarm, Sunder, Weigh, Strike]);
-        assert_eq!(OpportunityOptions::default().after(Weigh), Strike, "nothing but the strike");
+        let cycle: Vec<_> = std::iter::successors(Some(Strike), |c| Some(all.after(*c))).take(7).collect();
+        assert_eq!(cycle, [Strike, Trip, Disarm, Sunder, Weigh, Hold, Strike]);
+        // Any creature may hold its attacks of opportunity (004:68).
+        assert_eq!(OpportunityOptions::default().after(Strike), Hold, "the strike, or none");
+        assert_eq!(OpportunityOptions::default().after(Hold), Strike);
     }
 }

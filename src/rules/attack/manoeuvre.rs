@@ -193,11 +193,14 @@ pub enum OpportunityChoice {
     /// Trip a foe on the move when the trip is likely and the blow would not drop it, else disarm or sunder
     /// it when that is likely; strike otherwise.
     Weigh,
+    /// Make none: « Porter une attaque d'opportunité n'est pas obligatoire » (004:68). The creature keeps
+    /// its attacks of opportunity and strikes no one by them.
+    Hold,
 }
 
 impl OpportunityChoice {
     /// The choices in the order the bar's switch goes through them.
-    pub const ALL: [Self; 5] = [Self::Strike, Self::Trip, Self::Disarm, Self::Sunder, Self::Weigh];
+    pub const ALL: [Self; 6] = [Self::Strike, Self::Trip, Self::Disarm, Self::Sunder, Self::Weigh, Self::Hold];
 }
 
 /// The chance a trip planned as `touch` lays the foe down: the touch attack lands, then the check is won.

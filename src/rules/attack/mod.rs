@@ -21,7 +21,7 @@ use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::{Diagonals, Footprint, Square};
+use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
@@ -237,9 +237,20 @@ pub fn with_two_weapons(armament: &Armament, feats: &Feats, main: Option<&str>, 
 }
 
 /// Whether `off`, in the off hand, strikes beside `main` in a full attack with two weapons: melee beside
-/// melee (004:462), thrown beside thrown (004:472: « une arme de jet dans chaque main »).
+/// melee (004:462), hurled beside hurled (004:472: « une arme de jet dans chaque main », the sling among
+/// them). A bow or a crossbow pairs with nothing.
 pub fn pairs_with(main: &Weapon, off: &Weapon) -> bool {
-    if is_thrown(main) { is_thrown(off) } else { !is_ranged(off) && off.name != main.name }
+    match (hurled(main), hurled(off)) {
+        (true, true) => true,
+        (false, false) => !is_ranged(main) && !is_ranged(off) && off.name != main.name,
+        _ => false,
+    }
+}
+
+/// A weapon hurled from one hand: thrown, or a sling, which 004:472 counts among them (« la fronde … à une
+/// main »).
+fn hurled(weapon: &Weapon) -> bool {
+    is_thrown(weapon) || (matches!(weapon.delivery, Delivery::Projectile { .. }) && weapon.name == "sling")
 }
 
 /// A weapon thrown by hand (not a splash weapon, which has its own rules, 004:528).
@@ -1131,14 +1142,23 @@ fn defended_armor_class(
     } else {
         (ac.normal, ac.parts.clone())
     };
-    let loses_dex = denied.is_some();
+    let mut loses_dex = denied.is_some();
     let mut armor_class = armor_class;
     if now.squeezed || now.tight {
         armor_class -= 4;
         armor_class_parts.push(Modifier::new(-4, "squeezing (000:113)"));
     }
+    // Where the Dex bonus no longer counts the dodge bonuses go with it (004:36): a helpless or pinned
+    // defender's Dex is 0.
+    let lose_dodge = |armor_class: &mut i32, parts: &mut Vec<Modifier>, why: &'static str| {
+        let dodge: i32 = parts.iter().filter(|m| m.source == "dodge").map(|m| m.value).sum();
+        if dodge != 0 {
+            *armor_class -= dodge;
+            parts.push(Modifier::new(-dodge, why));
+        }
+    };
     // The defender table (004:383-397): helpless -4 against melee and Dex 0 (004:423); prone -4 against
-    // melee, +4 against ranged attacks.
+    // melee, +4 against ranged attacks, a helpless creature lying down taking both rows.
     if target.conditions.is_helpless() {
         let dex = dex_to_ac(target_abilities, target.defense);
         let counted = if loses_dex { dex.min(0) } else { dex };
@@ -1147,11 +1167,16 @@ fn defended_armor_class(
             armor_class += to_zero;
             armor_class_parts.push(Modifier::new(to_zero, "helpless: Dex 0 (004:423)"));
         }
+        if !loses_dex {
+            lose_dodge(&mut armor_class, &mut armor_class_parts, "helpless: no dodge bonus (004:36)");
+            loses_dex = true;
+        }
         if !is_ranged(weapon) {
             armor_class -= 4;
             armor_class_parts.push(Modifier::new(-4, "helpless, against melee (004:423)"));
         }
-    } else if target.conditions.has(Condition::Prone) {
+    }
+    if target.conditions.has(Condition::Prone) {
         let (value, source) = if is_ranged(weapon) {
             (4, "prone, against ranged (004:395)")
         } else {
@@ -1190,6 +1215,10 @@ fn defended_armor_class(
         defender_row(-5 - counted, "pinned: Dex 0 (004:394)");
         if !ranged && !Grapple::pinned_by(target.grapple, attacker.entity) {
             defender_row(-4, "pinned, against melee but its pinner's (004:394, 004:614)");
+        }
+        if !loses_dex {
+            lose_dodge(&mut armor_class, &mut armor_class_parts, "pinned: no dodge bonus (004:36)");
+            loses_dex = true;
         }
     }
     if !loses_dex && target.conditions.has(Condition::TotalDefense) {
@@ -1440,8 +1469,7 @@ pub fn prepare_attack(
     let waters = underwater::waters(field, (attacker, own), (target, theirs));
     let cover = cover_against(field, attacker, target, ranged, &bystanders);
     let cover = underwater::with_water(cover, underwater::water_cover(&waters, !ranged));
-    let miss_chance = concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.touches(theirs))
-        .max(condition_miss_chance(attacker, target));
+    let miss_chance = miss_chance_at(field, attacker, target, theirs, ranged);
     if !request.readied {
         order.check_turn(attacker.entity)?;
     }
@@ -1651,6 +1679,23 @@ pub fn mount_pace(order: &TurnOrder, mount: &CombatantItem) -> Pace {
         Some(travelled) if mount.altitude.0 == 0 => travelled.pace(order.round, mount.last_move),
         _ => Pace::WithinSpeed,
     }
+}
+
+/// The miss chance `target`, standing on `theirs`, has against `attacker`'s attack (004:408-416): what the
+/// target's own squares give against an adjacent melee attack; against a ranged attack or a reach weapon's
+/// blow at a foe not adjacent, what the lines from the attacker cross (004:409); total against an
+/// invisible target or for a blinded attacker. Every attack asks here: a turn's, an attack of
+/// opportunity, a readied one, a coup de grâce.
+pub fn miss_chance_at(
+    field: &Battlefield,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    theirs: Footprint,
+    ranged: bool,
+) -> u32 {
+    let own = attacker.space.at(attacker.position.0);
+    concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.touches(theirs))
+        .max(condition_miss_chance(attacker, target))
 }
 
 /// The miss chance conditions give: an invisible target or a blinded attacker, total concealment, 50%
@@ -2025,7 +2070,7 @@ pub fn take_total_defense(
 
 /// Why a coup de grâce cannot be delivered, if it cannot (004:424-427).
 pub fn check_coup_de_grace(
-    diagonals: Diagonals,
+    field: &Battlefield,
     attacker: &CombatantItem,
     target: &CombatantItem,
     weapon: &Weapon,
@@ -2039,16 +2084,37 @@ pub fn check_coup_de_grace(
     }
     let own = attacker.space.at(attacker.position.0);
     let theirs = target.space.at(target.position.0);
+    // « avec une arme de corps à corps … avec un arc ou une arbalète » from an adjacent square (004:424): no
+    // sling, no thrown weapon.
+    let bow = matches!(weapon.delivery, Delivery::Projectile { .. }) && weapon.name.contains("bow");
     let reaches = match weapon.delivery {
-        Delivery::Melee => melee_reaches(diagonals, attacker.reach.0, weapon.reach, own, theirs),
-        Delivery::Projectile { .. } => own.touches(theirs),
+        Delivery::Melee => melee_reaches(field.diagonals(), attacker.reach.0, weapon.reach, own, theirs),
+        Delivery::Projectile { .. } => bow && own.touches(theirs),
         Delivery::Thrown { .. } => false,
     };
-    if reaches {
-        Ok(())
-    } else {
-        Err(Refusal::new("a coup de grâce is struck in melee, or with a bow from an adjacent square", "004:424"))
+    if !reaches {
+        return Err(Refusal::new(
+            "a coup de grâce is struck in melee, or with a bow or crossbow from an adjacent square",
+            "004:424",
+        ));
     }
+    // It is an attack: none at a creature with total cover (004:406).
+    if cover_against(field, attacker, target, is_ranged(weapon), &[]) == Cover::Total {
+        return Err(Refusal::new(format!("{} has total cover", target.id), "004:406"));
+    }
+    Ok(())
+}
+
+/// Whether `target` has total concealment from `attacker`'s coup de grâce with `weapon`: then it takes two
+/// full-round actions in a row (004:427).
+pub fn coup_de_grace_in_total_concealment(
+    field: &Battlefield,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: &Weapon,
+) -> bool {
+    let theirs = target.space.at(target.position.0);
+    miss_chance_at(field, attacker, target, theirs, is_ranged(weapon)) >= cover::TOTAL_CONCEALMENT
 }
 
 /// Carries out coups de grâce: the full-round action, the attacks of opportunity it provokes (004:426), the
@@ -2084,19 +2150,23 @@ fn begin_coup_de_grace(
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
     let weapon = attacker.armament.chosen(intent.weapon.as_deref());
     // A restricted creature begins a full-round action with one standard action and finishes it with
-    // another the next round (004:86, 004:212).
+    // another the next round (004:86, 004:212); against total concealment the coup de grâce takes two
+    // full-round actions in a row (004:427), the first begun, the second striking.
+    let concealed =
+        weapon.is_some_and(|w| coup_de_grace_in_total_concealment(&field, &attacker, &target, w)) && !budget.restricted;
+    let step = if concealed { ActionKind::FullRound } else { ActionKind::Standard };
     let finishing = begun.get(intent.attacker).is_ok_and(|b| {
         b.action == BegunAction::CoupDeGrace { target: intent.target }
             && b.round + 1 == order.round
-            && budget.check(ActionKind::Standard).is_ok()
+            && budget.check(step).is_ok()
     });
-    let beginning = !finishing && budget.restricted && budget.check(ActionKind::Standard).is_ok();
+    let beginning = !finishing && (budget.restricted || concealed) && budget.check(step).is_ok();
     let checked = order
         .check_turn(intent.attacker)
         .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
         .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
         .and_then(|w| crate::rules::core::gear::put_away(w).map(|()| w))
-        .and_then(|w| check_coup_de_grace(field.diagonals(), &attacker, &target, w).map(|()| w.clone()));
+        .and_then(|w| check_coup_de_grace(&field, &attacker, &target, w).map(|()| w.clone()));
     let weapon = match checked {
         Ok(weapon) => weapon,
         Err(refusal) => {
@@ -2113,7 +2183,7 @@ fn begin_coup_de_grace(
         strain.write(Strain { creature: intent.attacker, reason: "a standard action while disabled (004:274)".into() });
     }
     if beginning {
-        let _ = budget.spend(ActionKind::Standard);
+        let _ = budget.spend(step);
         facts.write(Fact::FullRoundActionBegun { creature: attacker.id.clone(), action: Action::CoupDeGrace });
         commands
             .entity(intent.attacker)
@@ -2121,7 +2191,7 @@ fn begin_coup_de_grace(
         return None;
     }
     if finishing {
-        let _ = budget.spend(ActionKind::Standard);
+        let _ = budget.spend(step);
         commands.entity(intent.attacker).remove::<FullRoundBegun>();
     } else {
         let _ = budget.spend(ActionKind::FullRound);
@@ -2296,6 +2366,51 @@ mod tests {
         assert_eq!(two_weapon_penalties(true, false), (-4, -8));
         assert_eq!(two_weapon_penalties(false, true), (-4, -4));
         assert_eq!(two_weapon_penalties(true, true), (-2, -2));
+    }
+
+    fn weapon(name: &str, delivery: Delivery) -> Weapon {
+        Weapon {
+            name: name.into(),
+            damage: "1d4".parse().unwrap(),
+            threat: 20,
+            multiplier: 2,
+            reach: false,
+            handling: crate::rules::core::creature::Handling::OneHanded,
+            delivery,
+            strength: crate::rules::core::creature::StrengthToDamage::Full,
+            natural: false,
+            unarmed: false,
+            off_hand: true,
+            brace: false,
+            tail: false,
+            trip: false,
+            extra: None,
+            make: None,
+            sunders: false,
+            pierces: false,
+            splash: None,
+            hit_points_lost: 0,
+            stowed: false,
+            reload: None,
+            unloaded: false,
+            lance: false,
+            double: false,
+            poison: None,
+        }
+    }
+
+    /// Melee beside melee (004:462), hurled beside hurled, the sling among them (004:472).
+    #[test]
+    fn two_weapons_pair_melee_with_melee_and_hurled_with_hurled_004_472() {
+        let dagger = weapon("dagger", Delivery::Melee);
+        let sword = weapon("short sword", Delivery::Melee);
+        let javelin = weapon("javelin", Delivery::Thrown { increment_m: 9.0 });
+        let sling = weapon("sling", Delivery::Projectile { increment_m: 15.0 });
+        let crossbow = weapon("hand crossbow", Delivery::Projectile { increment_m: 9.0 });
+        assert!(pairs_with(&sword, &dagger));
+        assert!(pairs_with(&javelin, &javelin) && pairs_with(&sling, &sling) && pairs_with(&sling, &javelin));
+        assert!(!pairs_with(&sling, &dagger), "a sling's shot and a dagger's stab are no pair");
+        assert!(!pairs_with(&sword, &javelin) && !pairs_with(&crossbow, &dagger) && !pairs_with(&crossbow, &crossbow));
     }
 
     #[test]

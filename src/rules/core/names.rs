@@ -116,6 +116,8 @@ pub enum Action {
     Dismount,
     /// Taking the reins (004:822).
     TakeReins,
+    /// Calming a frightened mount (004:119, 004:473).
+    CalmMount,
     /// A trip (004:483-489).
     Trip,
     /// Aid another (004:444).
@@ -213,6 +215,7 @@ impl Action {
             Action::Mount => "mount",
             Action::Dismount => "dismount",
             Action::TakeReins => "take_reins",
+            Action::CalmMount => "calm_mount",
             Action::Trip => "trip",
             Action::AidAnother => "aid_another",
             Action::Feint => "feint",

@@ -101,59 +101,78 @@ pub const CONTROL_RIDE_DC: i32 = 20;
 
 /// A rider on a mount not trained for war (« poneys, chevaux légers et lourds sont effrayés par les cris
 /// et le bruit des armes ») controls it as its turn begins (« au début de chaque round »), with its move
-/// action: Ride DC 20 (004:473), its Ride bonus or, untrained, its Dex modifier. Made, its standard action
-/// remains; failed, the move action becomes a full-round action and it does nothing else this turn, nor
-/// does its mount, which it did not master (our ruling, docs/rulings.md). Passengers do not steer.
+/// action: Ride DC 20 (004:473), its Ride bonus or, untrained, its Dex modifier. Calming a frightened mount
+/// provokes attacks of opportunity (004:119), struck before the check; a rider they drop controls nothing.
+/// Made, its standard action remains; failed, the move action becomes a full-round action and it does
+/// nothing else this turn, nor does its mount, which it did not master (our ruling, docs/rulings.md).
+/// Passengers do not steer.
 fn control_frightened_mounts(
-    mut io: ParamSet<(MessageReader<Fact>, MessageWriter<Fact>)>,
+    mut facts: MessageReader<Fact>,
     seated: Seated<'_, '_>,
     mounts: Query<&Traits>,
-    riders: Query<(&Skills, &Abilities)>,
-    mut budgets: Query<&mut crate::rules::turns::ActionBudget>,
-    mut dice: ResMut<Dice>,
+    mut commands: Commands,
 ) {
-    let started: Vec<CreatureId> = io
-        .p0()
+    let started: Vec<CreatureId> = facts
         .read()
         .filter_map(|f| match f {
             Fact::TurnStarted { creature, .. } => Some(creature.clone()),
             _ => None,
         })
         .collect();
-    let mut facts = io.p1();
     let mut steering: Vec<_> = seated
         .iter()
         .filter(|(_, id, riding, seat, _)| {
             !seat.passenger && started.contains(id) && mounts.get(riding.0).is_ok_and(|t| t.skittish)
         })
+        .map(|(rider, id, riding, ..)| (id.clone(), rider, riding.0))
         .collect();
-    steering.sort_by(|a, b| a.1.cmp(b.1));
-    for (rider, id, riding, _, _) in steering {
-        let Ok((skills, abilities)) = riders.get(rider) else { continue };
-        let bonus = crate::rules::core::checks::skill(skills.ride, abilities.dex);
-        let reason = "controlling a mount not trained for war (004:473)";
-        let made = crate::rules::core::checks::roll_check(
-            &mut dice,
-            &mut facts,
-            id,
-            crate::rules::core::names::Check::Ride,
-            reason,
-            bonus,
-            CONTROL_RIDE_DC,
-        );
-        if made {
-            if let Ok(mut budget) = budgets.get_mut(rider) {
-                let _ = budget.spend(ActionKind::Move);
-            }
-            continue;
+    steering.sort();
+    for (_, rider, mount) in steering {
+        commands.queue(move |world: &mut World| control_mount(world, rider, mount));
+    }
+}
+
+/// One rider's control of its frightened mount: the attacks of opportunity calming it provokes (004:119),
+/// then the Ride check (004:473) and what it leaves of the rider's and the mount's turn.
+fn control_mount(world: &mut World, rider: Entity, mount: Entity) {
+    let why = "calming a frightened mount (004:119)";
+    if crate::rules::attack::provoke(world, rider, None, Action::CalmMount, why) {
+        return;
+    }
+    let Some(id) = world.get::<CreatureId>(rider).cloned() else { return };
+    let (Some(skills), Some(abilities)) = (world.get::<Skills>(rider), world.get::<Abilities>(rider)) else { return };
+    let bonus = crate::rules::core::checks::skill(skills.ride, abilities.dex);
+    let reason = "controlling a mount not trained for war (004:473)";
+    let made = world.run_system_cached_with(ride_check, (id, reason, bonus)).unwrap_or(false);
+    if made {
+        if let Some(mut budget) = world.get_mut::<crate::rules::turns::ActionBudget>(rider) {
+            let _ = budget.spend(ActionKind::Move);
         }
-        for who in [rider, riding.0] {
-            if let Ok(mut budget) = budgets.get_mut(who) {
-                budget.standard = false;
-                budget.move_action = false;
-            }
+        return;
+    }
+    for who in [rider, mount] {
+        if let Some(mut budget) = world.get_mut::<crate::rules::turns::ActionBudget>(who) {
+            budget.standard = false;
+            budget.move_action = false;
         }
     }
+}
+
+/// A Ride check against the control DC (004:473).
+fn ride_check(
+    In((id, reason, bonus)): In<(CreatureId, &'static str, i32)>,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+) -> bool {
+    crate::rules::core::checks::roll_check(
+        &mut dice,
+        &mut facts,
+        &id,
+        crate::rules::core::names::Check::Ride,
+        reason,
+        bonus,
+        CONTROL_RIDE_DC,
+    )
 }
 
 /// How many creatures a mount of `size` carries, its rider among them: one on a Large mount, two on a Huge

@@ -252,14 +252,12 @@ impl StepWorld<'_> {
     /// How many times the ground of `square` doubles the mover's cost: once for difficult terrain, once
     /// for an obstacle, once for poor visibility (darkness, for a creature without darkvision); when several
     /// apply they multiply (003:36-47: ×2, ×4, ×8; 000:130-138). Fliers and incorporeal creatures are not
-    /// hampered by the ground (000:98, 000:108-109); swimmers are not by shallow water. Deep water slows a
-    /// walker as the underwater table's row says (004:641-645, `water::step_doublings`).
+    /// hampered by the ground (000:98, 000:108-109) but are by darkness, which hampers sight, not feet
+    /// (003:41); swimmers are not by shallow water. Deep water slows a walker as the underwater table's row
+    /// says (004:641-645, `water::step_doublings`).
     fn terrain_doublings(&self, mover: &Mover, square: Square) -> u32 {
-        if mover.incorporeal {
-            return 0;
-        }
         let field = self.field;
-        let on_ground = mover.medium != Medium::Fly;
+        let on_ground = mover.medium != Medium::Fly && !mover.incorporeal;
         let terrain = field.terrain(square);
         let swum = mover.swims && terrain == Terrain::Water;
         let difficult = on_ground && !swum && field.is_difficult(square);
@@ -602,6 +600,14 @@ mod tests {
         assert!(world(&field).step(&bird, at, Direction::East, at).is_err());
         let ghost = Mover { incorporeal: true, ..Mover::walker(Size::Medium) };
         assert!(world(&field).step(&ghost, at, Direction::East, at).is_ok());
+        // Darkness hampers sight, not feet: a ghost without darkvision is slowed in the dark (003:41), not
+        // by rubble (000:98).
+        field.set_terrain(Square::new(1, 0), Terrain::Difficult);
+        assert_eq!(world(&field).step(&ghost, at, Direction::East, at).unwrap().1.hampering.doublings, 0);
+        field.set_dark(Square::new(1, 0), true);
+        assert_eq!(world(&field).step(&ghost, at, Direction::East, at).unwrap().1.hampering.doublings, 1);
+        let seeing = Mover { darkvision: true, ..ghost };
+        assert_eq!(world(&field).step(&seeing, at, Direction::East, at).unwrap().1.hampering.doublings, 0);
     }
 
     #[test]

@@ -173,11 +173,9 @@ pub fn charge_lanes(
         for x in (start.origin.x - r).max(0)..=(start.origin.x + r).min(world.field.width() - 1) {
             let square = Square::new(x, y);
             let d = world.field.diagonals().squares(x - start.origin.x, y - start.origin.y);
-            // A square of wall or pit is no place to attack from; an occupied one is, and blocks the charge.
-            let standable = !matches!(
-                world.enter(mover, start.at(square), start),
-                Err(Blocked::Wall { .. } | Blocked::Pit { .. } | Blocked::OffMap { .. })
-            );
+            // A square of wall or pit, or a hindering obstacle crossed and never stopped on, is no place to
+            // attack from (docs/rulings.md); an occupied one is, and blocks the charge.
+            let standable = world.enter_ground(mover, start.at(square)).is_ok_and(|entry| entry.can_stop);
             if d <= budget && standable && attack_from(square) {
                 candidates.push((d, square));
             }

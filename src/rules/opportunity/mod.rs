@@ -149,9 +149,11 @@ pub fn provocations(
 }
 
 /// Whether a creature can make an attack of opportunity now: able to act, not flat-footed (004:53), not in
-/// total defence, with one left this round, reach and a weapon it threatens with.
+/// total defence, with one left this round, reach and a weapon it threatens with; and whether it will: one
+/// whose player holds its attacks of opportunity makes none (004:68).
 pub fn can_react(house: HouseRules, c: &CombatantItem, reactions: &Reactions) -> bool {
-    c.conditions.can_act()
+    c.opportunity_choice.copied() != Some(crate::rules::attack::manoeuvre::OpportunityChoice::Hold)
+        && c.conditions.can_act()
         && !c.conditions.has(Condition::FlatFooted)
         && !c.conditions.has(Condition::TotalDefense)
         && !c.conditions.threatens_nothing()
@@ -334,15 +336,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
             // No attack of opportunity against a creature with total concealment (004:414); concealment's
             // miss chance otherwise.
-            let sees_in_dark = attacker.traits.darkvision_m > 0;
-            let miss_chance = crate::rules::attack::concealment(
-                self.field,
-                attacker.space.at(attacker.position.0),
-                at,
-                sees_in_dark,
-                true,
-            )
-            .max(crate::rules::attack::condition_miss_chance(&attacker, &target));
+            let miss_chance = crate::rules::attack::miss_chance_at(self.field, &attacker, &target, at, false);
             if miss_chance >= crate::rules::attack::cover::TOTAL_CONCEALMENT {
                 continue;
             }
@@ -472,9 +466,10 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             return false;
         };
         let own = attacker.space.at(attacker.position.0);
-        let miss_chance =
-            crate::rules::attack::concealment(self.field, own, at, attacker.traits.darkvision_m > 0, true)
-                .max(crate::rules::attack::condition_miss_chance(&attacker, &target));
+        let ranged = weapon.is_some_and(|name| {
+            attacker.armament.0.iter().any(|w| w.name == name && crate::rules::core::creature::is_ranged(w))
+        });
+        let miss_chance = crate::rules::attack::miss_chance_at(self.field, &attacker, &target, at, ranged);
         let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
         let cover = crate::rules::attack::underwater::with_water(
             crate::rules::attack::melee_cover(self.field, own, at),
