@@ -319,3 +319,4 @@ refusal-no-creature-named = there is no creature {$id}
 refusal-no-light-weapon-put-away = it carries no light weapon put away
 refusal-no-hand-to-draw = its hands are full: no hand to draw a weapon
 refusal-it-lies-at-the-bottom-of = it lies at the bottom of a pit, out of the fight
+refusal-a-creature-that-cannot-act-does = a creature that cannot act does not change its place in the order

@@ -319,3 +319,4 @@ refusal-no-creature-named = il n'y a pas de créature {$id}
 refusal-no-light-weapon-put-away = il ne porte aucune arme légère rangée
 refusal-no-hand-to-draw = ses mains sont prises : aucune main pour dégainer une arme
 refusal-it-lies-at-the-bottom-of = il gît au fond d'une fosse, hors de combat
+refusal-a-creature-that-cannot-act-does = une créature qui ne peut pas agir ne change pas de rang dans l'ordre

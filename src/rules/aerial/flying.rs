@@ -271,7 +271,7 @@ fn take_off(
             _,
             space,
             speed,
-            _,
+            abilities,
             skills,
             conditions,
             mut budget,
@@ -328,7 +328,8 @@ fn take_off(
         } else if intent.extra_m > 0.0 {
             match takeoff_jump_dc(intent.extra_m) {
                 Some(dc) => {
-                    let bonus = skills.jump.unwrap_or(0)
+                    // A Jump check: its ranks, or untrained its Strength modifier (004:659).
+                    let bonus = crate::rules::core::checks::skill(skills.jump, abilities.str)
                         + takeoff_speed_bonus(speed.land as f32 * 1.5, wings.squares as f32 * 1.5);
                     let reason = format!("taking off {} m above its space (004:659-668)", intent.extra_m);
                     let higher = reached + steps_of(intent.extra_m);
@@ -1491,6 +1492,7 @@ fn fall(
 fn start_of_turn_recovery(
     mut io: ParamSet<(MessageReader<Fact>, FallOutput)>,
     mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &Abilities, &mut Flight)>,
+    riders: Query<(&crate::rules::core::creature::Riding, &Seat, &Skills, &Conditions)>,
     mut dice: ResMut<Dice>,
     field: Res<Battlefield>,
 ) {
@@ -1508,7 +1510,13 @@ fn start_of_turn_recovery(
         }
         let Some(wings) = speed.fly else { continue };
         let dc = AdvancedManeuver::Recovery.dc().unwrap_or(5);
-        let bonus = ability_modifier(abilities.dex) + fly_check_modifier(wings.maneuverability, SpeedStatus::FreeFall);
+        // The rider who directs it rolls its Ride in place of the flier's Dex, when better (004:734, 004:811).
+        let ride = riders
+            .iter()
+            .find(|(riding, seat, _, conditions)| riding.0 == entity && !seat.passenger && conditions.can_act())
+            .and_then(|(.., skills, _)| skills.ride);
+        let table = fly_check_modifier(wings.maneuverability, SpeedStatus::FreeFall);
+        let bonus = crate::rules::mounted::fly_check_bonus(ability_modifier(abilities.dex), table, ride).0;
         if roll_check(&mut dice, &mut out.facts, id, Check::Fly, "recovery from a free fall (004:763)", bonus, dc) {
             flight.falling = false;
         } else {

@@ -80,7 +80,11 @@ pub fn give_first_aid(
     mut reactions: Query<&mut crate::rules::opportunity::Reactions>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
-    mut out: (MessageWriter<Damage>, crate::rules::attack::manoeuvre::Falls),
+    mut out: (
+        MessageWriter<Damage>,
+        crate::rules::attack::manoeuvre::Falls,
+        MessageWriter<crate::rules::turns::Strain>,
+    ),
 ) {
     for intent in intents.read() {
         let (Ok(healer), Ok(patient)) = (creatures.get(intent.healer), creatures.get(intent.patient)) else {
@@ -95,6 +99,11 @@ pub fn give_first_aid(
             }
         };
         let _ = budget.spend(ActionKind::Standard);
+        // A standard action costs a disabled healer 1 hit point (004:274).
+        if healer.conditions.has(Condition::Disabled) {
+            let reason = "a standard action while disabled (004:274)".into();
+            out.2.write(crate::rules::turns::Strain { creature: intent.healer, reason });
+        }
         let initiative = order.initiative();
         let mut strike = crate::rules::opportunity::Opportunity {
             field: &field,

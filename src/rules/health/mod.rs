@@ -32,9 +32,10 @@ pub fn states_for(current: i32) -> &'static [Condition] {
 }
 
 /// The state nonlethal damage brings: staggered when it equals current hit points, unconscious above
-/// (004:301-308).
+/// (004:301-308), whether the nonlethal damage rose or the hit points fell: at 0 or below any nonlethal
+/// damage is above them.
 pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
-    if nonlethal <= 0 || current <= 0 {
+    if nonlethal <= 0 {
         None
     } else if nonlethal == current {
         Some(Condition::Staggered)
@@ -425,6 +426,10 @@ mod tests {
         assert_eq!(nonlethal_state(8, 8), Some(Condition::Staggered));
         assert_eq!(nonlethal_state(8, 9), Some(Condition::Unconscious));
         assert_eq!(nonlethal_state(8, 3), None);
+        // Hit points falling to 0 under 7 nonlethal: still unconscious (004:301); none, nothing.
+        assert_eq!(nonlethal_state(0, 7), Some(Condition::Unconscious));
+        assert_eq!(nonlethal_state(-3, 2), Some(Condition::Unconscious));
+        assert_eq!(nonlethal_state(0, 0), None);
     }
 
     #[test]

@@ -482,6 +482,11 @@ fn deliver_touch(
             }
         };
         let _ = budget.spend(ActionKind::Standard);
+        // A standard action costs a disabled caster 1 hit point (004:274).
+        if caster.conditions.has(Condition::Disabled) {
+            let reason = "a standard action while disabled (004:274)".into();
+            out.strain.write(crate::rules::turns::Strain { creature: intent.caster, reason });
+        }
         let friend = caster.faction == target.faction;
         // A friend is touched at will; a foe by a touch attack (004:198).
         if friend || touch_attack(&field, &order, &creatures, (&caster, &target), false, &mut dice, &mut out) {

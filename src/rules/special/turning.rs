@@ -373,6 +373,8 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     if !conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot turn", "004:278"));
     }
+    // Turning is an attack (004:539) and not among what a grappler may do (004:592-613).
+    crate::rules::core::creature::out_of_grapple(&conditions, "turning")?;
     let charisma = world.get::<Abilities>(turner).map_or(10, |a| a.cha);
     let per_day = uses_per_day(charisma);
     // The Hit Dice it commands already, the living among them: all count against its level (004:566).
@@ -607,14 +609,18 @@ pub fn turner_comes_near(
     mut commands: Commands,
 ) {
     for fact in facts.read() {
-        let Fact::CreatureMoved { creature, .. } = fact else { continue };
+        let Fact::CreatureMoved { creature, from, .. } = fact else { continue };
         for (entity, mut by, position, space) in &mut turned {
             let Ok((id, p, s)) = places.get(by.turner) else { continue };
             if id != creature {
                 continue;
             }
-            let distance = s.at(p.0).distance_to(space.at(position.0), field.diagonals());
-            if distance <= TURNER_NEAR_SQUARES && distance < by.nearest {
+            let theirs = space.at(position.0);
+            let distance = s.at(p.0).distance_to(theirs, field.diagonals());
+            // « il suffit que le prêtre s'approche à moins de 3 mètres » (004:549): this move brought it
+            // nearer than it stood, within 3 m, wherever the undead fled in between.
+            let before = s.at(*from).distance_to(theirs, field.diagonals());
+            if distance <= TURNER_NEAR_SQUARES && distance < before {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
                 commands.entity(entity).remove::<TurnedBy>();
             } else {

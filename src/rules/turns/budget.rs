@@ -88,6 +88,19 @@ impl ActionBudget {
         ActionBudget { restricted: true, ..Self::fresh() }
     }
 
+    /// Restricted from now on, in the middle of a turn (a creature disabled or staggered by what befell it,
+    /// 004:274, 004:304): one standard or one move action a round, so none left if it has taken one.
+    pub fn restrict(&mut self) {
+        if self.restricted {
+            return;
+        }
+        if !self.standard || !self.move_action {
+            self.standard = false;
+            self.move_action = false;
+        }
+        self.restricted = true;
+    }
+
     /// Whether an action of `kind` can be taken now.
     pub fn check(&self, kind: ActionKind) -> Result<(), Refusal> {
         if self.restricted && kind != ActionKind::Free && !self.standard && !self.move_action {

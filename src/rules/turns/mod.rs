@@ -188,7 +188,15 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Rules, (notice_lurkers, roll_initiative).chain().in_set(RulesSystems::Setup));
     app.add_systems(
         Rules,
-        (ask_to_resume, delay_turn, end_turn, declare_victory, note_exchanges, declare_parting)
+        (
+            restrict_the_newly_disabled,
+            ask_to_resume,
+            delay_turn,
+            end_turn,
+            declare_victory,
+            note_exchanges,
+            declare_parting,
+        )
             .chain()
             .in_set(RulesSystems::Turns)
             .in_set(TurnSystems),
@@ -558,15 +566,46 @@ fn roll_to_stabilise(
     }
 }
 
+/// A creature that becomes disabled or staggered in its own turn is restricted at once: one standard or
+/// one move action a round (004:274, 004:304), none more if it has taken one.
+fn restrict_the_newly_disabled(
+    mut facts: MessageReader<Fact>,
+    order: Res<TurnOrder>,
+    roster: Res<crate::rules::core::creature::Roster>,
+    mut budgets: Query<&mut ActionBudget>,
+) {
+    for fact in facts.read() {
+        let Fact::ConditionGained { creature, condition: Condition::Disabled | Condition::Staggered } = fact else {
+            continue;
+        };
+        let Some(entity) = roster.0.get(creature).copied() else { continue };
+        if order.is_acting(entity)
+            && let Ok(mut budget) = budgets.get_mut(entity)
+        {
+            budget.restrict();
+        }
+    }
+}
+
 /// Marks a delaying creature to act when the current turn ends.
 fn ask_to_resume(
     mut intents: MessageReader<ResumeIntent>,
     mut order: ResMut<TurnOrder>,
-    ids: Query<&CreatureId>,
+    ids: Query<(&CreatureId, &Conditions)>,
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let id = ids.get(intent.creature).cloned().unwrap_or_default();
+        let (id, conditions) = ids.get(intent.creature).map(|(i, c)| (i.clone(), c.clone())).unwrap_or_default();
+        // An unconscious or dying creature takes no special action to change its place (004:281).
+        if !conditions.can_act() {
+            facts.write(Fact::ActionRefused {
+                creature: id,
+                action: Action::Resume,
+                reason: "a creature that cannot act does not change its place in the order".into(),
+                rule: "004:281".into(),
+            });
+            continue;
+        }
         if order.entries.iter().any(|e| e.entity == intent.creature && e.delaying) {
             order.resuming = Some(intent.creature);
         } else {

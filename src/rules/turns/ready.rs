@@ -126,12 +126,15 @@ pub struct ReadyIntent {
 }
 
 /// Moves `readier` to just before `trigger` in the order, for the rest of the fight (004:622); the creature
-/// whose turn it is keeps it.
+/// whose turn it is keeps it. A mount or a passenger has no place of its own: it acts in its rider's, and
+/// the readier goes before that place.
 pub fn move_before(order: &mut TurnOrder, readier: Entity, trigger: Entity) {
     let Some(from) = order.entries.iter().position(|e| e.entity == readier) else { return };
+    let has_place = order.entries.iter().any(|e| e.entity == trigger);
+    let place = if !has_place && order.acting.contains(&trigger) { order.place_holder() } else { Some(trigger) };
     let current = order.current_entity();
     let entry = order.entries.remove(from);
-    let to = order.entries.iter().position(|e| e.entity == trigger).unwrap_or(order.entries.len());
+    let to = place.and_then(|p| order.entries.iter().position(|e| e.entity == p)).unwrap_or(order.entries.len());
     order.entries.insert(to, entry);
     order.current = current.and_then(|c| order.entries.iter().position(|e| e.entity == c));
 }
