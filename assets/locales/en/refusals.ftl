@@ -320,3 +320,6 @@ refusal-no-light-weapon-put-away = it carries no light weapon put away
 refusal-no-hand-to-draw = its hands are full: no hand to draw a weapon
 refusal-it-lies-at-the-bottom-of = it lies at the bottom of a pit, out of the fight
 refusal-a-creature-that-cannot-act-does = a creature that cannot act does not change its place in the order
+refusal-no-deceleration-after-a-failed-advanced = no deceleration after a failed advanced manoeuvre this turn
+refusal-no-flyby-attack-after-a-failed = no flyby attack after a failed advanced manoeuvre this turn
+refusal-no-dive-attack-after-a-failed = no dive attack after a failed advanced manoeuvre this turn

@@ -320,3 +320,6 @@ refusal-no-light-weapon-put-away = il ne porte aucune arme légère rangée
 refusal-no-hand-to-draw = ses mains sont prises : aucune main pour dégainer une arme
 refusal-it-lies-at-the-bottom-of = il gît au fond d'une fosse, hors de combat
 refusal-a-creature-that-cannot-act-does = une créature qui ne peut pas agir ne change pas de rang dans l'ordre
+refusal-no-deceleration-after-a-failed-advanced = pas de ralentissement après une manœuvre avancée ratée ce tour
+refusal-no-flyby-attack-after-a-failed = pas d'attaque en vol après une manœuvre avancée ratée ce tour
+refusal-no-dive-attack-after-a-failed = pas d'attaque en piqué après une manœuvre avancée ratée ce tour

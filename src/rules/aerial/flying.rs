@@ -578,15 +578,28 @@ pub(super) fn fly_creatures(
         }
         let from = position.0;
         let altitude_before = altitude.0;
+        // After a failed advanced manoeuvre « ne peut tenter de nouvelle manouvre avancée pour le tour »
+        // (004:750): no deceleration, flyby or dive attack after it.
+        let mut open = flight_done.checks.iter().all(|c| c.success);
+        let closed = |reason: &str, out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>| {
+            refuse(out.facts, id, Action::Fly, Refusal::new(reason, "004:750"));
+        };
         // A deceleration: made (DC 15), the flier is slow, not stalled; failed, it stalls (004:759-762).
         let mut status = flight_done.status;
-        if intent.decelerate {
+        if intent.decelerate && !open {
+            closed("no deceleration after a failed advanced manoeuvre this turn", &mut out);
+        } else if intent.decelerate {
             let dc = AdvancedManeuver::Deceleration.dc().unwrap_or(15);
             if roll_check(out.dice, out.facts, id, Check::Fly, format!("deceleration (004:759){by}"), bonus, dc) {
                 status = SpeedStatus::Slow;
+            } else {
+                open = false;
             }
         }
-        let broken_at = match intent.flyby {
+        if !open && intent.flyby.is_some() {
+            closed("no flyby attack after a failed advanced manoeuvre this turn", &mut out);
+        }
+        let broken_at = match intent.flyby.filter(|_| open) {
             Some(flyby) => {
                 let striker = director.map_or(intent.creature, |d| d.0);
                 let feat = (feats.has(Feat::FlybyAttack) || director.is_some()) && !intent.swoop;
@@ -615,7 +628,10 @@ pub(super) fn fly_creatures(
             scale,
         );
         let square_m = scale.square_m();
-        if let Some(target) = intent.dive_at
+        if !open && intent.dive_at.is_some() {
+            closed("no dive attack after a failed advanced manoeuvre this turn", &mut out);
+        }
+        if let Some(target) = intent.dive_at.filter(|_| open)
             && flight_done.collision.is_none()
             && let Some(foe) = bodies.iter().find(|b| b.entity == target)
         {
