@@ -51,6 +51,17 @@ fn play(app: &mut App, step: &Command) -> Vec<Fact> {
 }
 
 /// Ends the turns of whoever plays before `who`, every faction played by a person, until its turn.
+/// The disarm yard (tests/scenarios/levels/disarm.ron, seed 5) with its overlays, both sides played by people.
+fn disarm_yard_played_by_people() -> App {
+    let encounter = level_at("tests/scenarios/levels/disarm.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
+    controllers.insert("beasts".into(), estoc::data::level::Control::Human);
+    app.update();
+    app
+}
+
 fn pass_turns_until(app: &mut App, who: Entity) {
     for _ in 0..16 {
         let now = estoc::game::turn::human_turn(app.world()).expect("a person's turn");
@@ -1421,16 +1432,11 @@ fn undead_are_turned_with_the_mouse() {
 /// and on the orc's turn the pick-up (`2`) is open to it and takes the falchion back into its hand.
 #[test]
 fn a_foe_is_disarmed_with_the_mouse_and_picks_its_weapon_up() {
-    use estoc::data::level::Control;
     use estoc::game::actions::{BarKind, bar_state, use_bar};
-    use estoc::game::state::{Controllers, Hover, Mode, Previews};
+    use estoc::game::state::{Hover, Mode, Previews};
     use estoc::rules::attack::gear::GroundWeapon;
     use estoc::rules::core::creature::{Armament, Condition};
-    let encounter = level_at("tests/scenarios/levels/disarm.ron");
-    let mut app = started(&encounter, 5);
-    estoc::game::overlays_headless(&mut app, &encounter);
-    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
-    app.update();
+    let mut app = disarm_yard_played_by_people();
     let (fighter, orc) = (entity(&app, "fighter"), entity(&app, "orc"));
     pass_turns_until(&mut app, fighter);
     use_bar(app.world_mut(), BarKind::Mode(Mode::Disarm));
@@ -1482,14 +1488,9 @@ fn a_foe_is_disarmed_with_the_mouse_and_picks_its_weapon_up() {
 /// that it provokes; a click sunders.
 #[test]
 fn a_weapon_is_sundered_with_the_mouse() {
-    use estoc::data::level::Control;
     use estoc::game::actions::{BarKind, use_bar};
-    use estoc::game::state::{Controllers, Hover, Mode, Previews};
-    let encounter = level_at("tests/scenarios/levels/disarm.ron");
-    let mut app = started(&encounter, 5);
-    estoc::game::overlays_headless(&mut app, &encounter);
-    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
-    app.update();
+    use estoc::game::state::{Hover, Mode, Previews};
+    let mut app = disarm_yard_played_by_people();
     let fighter = entity(&app, "fighter");
     pass_turns_until(&mut app, fighter);
     use_bar(app.world_mut(), BarKind::Mode(Mode::Sunder));
@@ -2183,14 +2184,9 @@ fn an_undead_commanded_is_released_from_the_bar() {
 /// once; ending the turn with actions left waits for a second Enter; the player's setting acts at once.
 #[test]
 fn a_provoking_move_and_an_early_end_of_turn_wait_for_the_players_word() {
-    use estoc::data::level::Control;
     use estoc::game::declare::{Declared, Why};
-    use estoc::game::state::{Controllers, Hover, Pending};
-    let encounter = level_at("tests/scenarios/levels/disarm.ron");
-    let mut app = started(&encounter, 5);
-    estoc::game::overlays_headless(&mut app, &encounter);
-    app.world_mut().resource_mut::<Controllers>().0.insert("beasts".into(), Control::Human);
-    app.update();
+    use estoc::game::state::{Hover, Pending};
+    let mut app = disarm_yard_played_by_people();
     let (fighter, orc) = (entity(&app, "fighter"), entity(&app, "orc"));
     // The orc acts first so that it is not flat-footed and may strike (004:53).
     pass_turns_until(&mut app, orc);

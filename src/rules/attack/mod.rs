@@ -2369,34 +2369,8 @@ mod tests {
     }
 
     fn weapon(name: &str, delivery: Delivery) -> Weapon {
-        Weapon {
-            name: name.into(),
-            damage: "1d4".parse().unwrap(),
-            threat: 20,
-            multiplier: 2,
-            reach: false,
-            handling: crate::rules::core::creature::Handling::OneHanded,
-            delivery,
-            strength: crate::rules::core::creature::StrengthToDamage::Full,
-            natural: false,
-            unarmed: false,
-            off_hand: true,
-            brace: false,
-            tail: false,
-            trip: false,
-            extra: None,
-            make: None,
-            sunders: false,
-            pierces: false,
-            splash: None,
-            hit_points_lost: 0,
-            stowed: false,
-            reload: None,
-            unloaded: false,
-            lance: false,
-            double: false,
-            poison: None,
-        }
+        let plain = Weapon::plain(name, "1d4", crate::rules::core::creature::Handling::OneHanded);
+        Weapon { threat: 20, delivery, off_hand: true, ..plain }
     }
 
     /// Melee beside melee (004:462), hurled beside hurled, the sling among them (004:472).

@@ -135,38 +135,11 @@ fn line_crosses_opposite_borders(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::core::creature::{Handling, StrengthToDamage};
+    use crate::rules::core::creature::Handling;
     use crate::rules::core::geometry::Square;
 
     fn sword() -> Weapon {
-        Weapon {
-            name: "longsword".into(),
-            damage: "1d8".parse().unwrap(),
-            threat: 19,
-            multiplier: 2,
-            reach: false,
-            handling: Handling::OneHanded,
-            delivery: Delivery::Melee,
-            strength: StrengthToDamage::Full,
-            natural: false,
-            unarmed: false,
-            off_hand: false,
-            brace: false,
-            tail: false,
-            trip: false,
-            extra: None,
-            make: None,
-            sunders: false,
-            pierces: false,
-            splash: None,
-            hit_points_lost: 0,
-            stowed: false,
-            reload: None,
-            unloaded: false,
-            lance: false,
-            double: false,
-            poison: None,
-        }
+        Weapon::plain("longsword", "1d8", Handling::OneHanded)
     }
 
     #[test]

@@ -167,38 +167,10 @@ pub fn ranged(weapon: &Weapon) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::core::creature::{Make, StrengthToDamage};
-    use crate::rules::core::dice::DiceExpr;
+    use crate::rules::core::creature::Make;
 
     fn weapon(name: &str, handling: Handling) -> Weapon {
-        Weapon {
-            name: name.into(),
-            damage: "1d8".parse::<DiceExpr>().unwrap(),
-            threat: 20,
-            multiplier: 2,
-            reach: false,
-            handling,
-            delivery: Delivery::Melee,
-            strength: StrengthToDamage::Full,
-            natural: false,
-            unarmed: false,
-            off_hand: false,
-            brace: false,
-            tail: false,
-            trip: false,
-            extra: None,
-            make: Some(Make::Blade),
-            sunders: true,
-            pierces: false,
-            splash: None,
-            hit_points_lost: 0,
-            stowed: false,
-            reload: None,
-            unloaded: false,
-            lance: false,
-            double: false,
-            poison: None,
-        }
+        Weapon { threat: 20, make: Some(Make::Blade), sunders: true, ..Weapon::plain(name, "1d8", handling) }
     }
 
     fn shield(kind: ShieldKind) -> Shield {

@@ -52,14 +52,12 @@ pub enum Energy {
     Negative,
 }
 
-/// An undead turned or rebuked: by whom, how near the turner stood, so that its coming nearer within 3 m
-/// ends it (004:549), and the turning check that did it, which a dispelling must equal (004:568).
+/// An undead turned or rebuked: by whom, so that its coming nearer within 3 m ends it (004:549), and the
+/// turning check that did it, which a dispelling must equal (004:568).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnedBy {
     /// The turner.
     pub turner: Entity,
-    /// The nearest the turner has been since, in squares.
-    pub nearest: u32,
     /// The turning check's result.
     pub check: i32,
 }
@@ -589,7 +587,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
                 let condition = if energy == Energy::Positive { Condition::Turned } else { Condition::Cowering };
                 world.write_message(ImposeIntent { creature: undead.entity, condition, rounds: TURNED_ROUNDS });
                 if let Ok(mut e) = world.get_entity_mut(undead.entity) {
-                    e.insert(TurnedBy { turner, nearest: undead.distance, check });
+                    e.insert(TurnedBy { turner, check });
                 }
                 if energy == Energy::Positive { TurnOutcome::Turned } else { TurnOutcome::Rebuked }
             }
@@ -602,7 +600,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
 /// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549).
 pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
-    mut turned: Query<(Entity, &mut TurnedBy, &Position, &Space)>,
+    turned: Query<(Entity, &TurnedBy, &Position, &Space)>,
     places: Query<(&CreatureId, &Position, &Space)>,
     field: Res<Battlefield>,
     mut conditions: MessageWriter<ConditionChange>,
@@ -610,7 +608,7 @@ pub fn turner_comes_near(
 ) {
     for fact in facts.read() {
         let Fact::CreatureMoved { creature, from, .. } = fact else { continue };
-        for (entity, mut by, position, space) in &mut turned {
+        for (entity, by, position, space) in &turned {
             let Ok((id, p, s)) = places.get(by.turner) else { continue };
             if id != creature {
                 continue;
@@ -623,8 +621,6 @@ pub fn turner_comes_near(
             if distance <= TURNER_NEAR_SQUARES && distance < before {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
                 commands.entity(entity).remove::<TurnedBy>();
-            } else {
-                by.nearest = by.nearest.min(distance);
             }
         }
     }

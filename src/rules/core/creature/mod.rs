@@ -680,6 +680,41 @@ pub fn hardness_and_hit_points(make: Make, handling: Handling) -> (u32, u32) {
     }
 }
 
+#[cfg(test)]
+impl Weapon {
+    /// A plain manufactured melee weapon for the tests, 19-20/x2, in the main hand, of no make.
+    pub(crate) fn plain(name: &str, damage: &str, handling: Handling) -> Weapon {
+        Weapon {
+            name: name.into(),
+            damage: damage.parse().unwrap(),
+            threat: 19,
+            multiplier: 2,
+            reach: false,
+            handling,
+            delivery: Delivery::Melee,
+            strength: StrengthToDamage::Full,
+            natural: false,
+            unarmed: false,
+            off_hand: false,
+            brace: false,
+            tail: false,
+            trip: false,
+            extra: None,
+            make: None,
+            sunders: false,
+            pierces: false,
+            splash: None,
+            hit_points_lost: 0,
+            stowed: false,
+            reload: None,
+            unloaded: false,
+            lance: false,
+            double: false,
+            poison: None,
+        }
+    }
+}
+
 impl Weapon {
     /// Its hardness and full hit points, if it can be sundered.
     pub fn toughness(&self) -> Option<(u32, u32)> {

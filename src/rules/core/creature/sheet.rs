@@ -478,34 +478,7 @@ mod tests {
 
     /// A plain melee weapon, 19-20/x2.
     fn melee(name: &str, damage: &str, handling: Handling) -> Weapon {
-        Weapon {
-            name: name.into(),
-            damage: damage.parse().unwrap(),
-            threat: 19,
-            multiplier: 2,
-            reach: false,
-            handling,
-            delivery: Delivery::Melee,
-            strength: StrengthToDamage::Full,
-            natural: false,
-            unarmed: false,
-            off_hand: false,
-            brace: false,
-            tail: false,
-            trip: false,
-            extra: None,
-            make: None,
-            sunders: false,
-            pierces: false,
-            splash: None,
-            hit_points_lost: 0,
-            stowed: false,
-            reload: None,
-            unloaded: false,
-            lance: false,
-            double: false,
-            poison: None,
-        }
+        Weapon::plain(name, damage, handling)
     }
 
     #[test]
