@@ -665,7 +665,18 @@ pub fn cover_against(
     bystanders: &[Bystander],
 ) -> Cover {
     let own = attacker.space.at(attacker.position.0);
-    let theirs = target.space.at(target.position.0);
+    cover_between(field, own, target.space.at(target.position.0), weapon_ranged, bystanders)
+}
+
+/// [`cover_against`] between two footprints: the target's where it stands at that moment (a mover struck
+/// in the middle of its move).
+pub fn cover_between(
+    field: &Battlefield,
+    own: Footprint,
+    theirs: Footprint,
+    weapon_ranged: bool,
+    bystanders: &[Bystander],
+) -> Cover {
     if !weapon_ranged && own.touches(theirs) {
         melee_cover(field, own, theirs)
     } else if weapon_ranged {
@@ -1434,6 +1445,32 @@ pub struct AttackRequest<'a> {
     pub two_weapons: Option<bool>,
 }
 
+/// Whether one of `attacker`'s allies able to act stands within 1.5 m of a target on `theirs`: a ranged
+/// attack then shoots into melee (004:180-182).
+pub fn allies_near(creatures: &Query<Combatant, With<Creature>>, attacker: &CombatantItem, theirs: Footprint) -> bool {
+    creatures.iter().any(|c| {
+        c.entity != attacker.entity
+            && c.faction == attacker.faction
+            && c.conditions.can_act()
+            && c.space.at(c.position.0).touches(theirs)
+    })
+}
+
+/// The creatures that may stand between `attacker` and `target`, giving soft cover against ranged attacks
+/// (004:404).
+pub fn bystanders_between(
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+) -> Vec<Bystander> {
+    creatures
+        .iter()
+        // One at the bottom of a pit stands in no one's way (our ruling).
+        .filter(|c| c.entity != attacker.entity && c.entity != target.entity && !c.conditions.has(Condition::InPit))
+        .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
+        .collect()
+}
+
 /// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
 /// attack with everything the field gives: flanking, cover, concealment, shooting into melee. The attack
 /// resolution and the game's attack preview both come through here.
@@ -1447,19 +1484,9 @@ pub fn prepare_attack(
     budget: &ActionBudget,
 ) -> Result<AttackPlan, Refusal> {
     let theirs = target.space.at(target.position.0);
-    let allies_near_target = creatures.iter().any(|c| {
-        c.entity != attacker.entity
-            && c.faction == attacker.faction
-            && c.conditions.can_act()
-            && c.space.at(c.position.0).touches(theirs)
-    });
+    let allies_near_target = allies_near(creatures, attacker, theirs);
     let flanking = flanking_ally(field.house_rules(), attacker, target, creatures.iter());
-    let bystanders: Vec<Bystander> = creatures
-        .iter()
-        // One at the bottom of a pit stands in no one's way (our ruling).
-        .filter(|c| c.entity != attacker.entity && c.entity != target.entity && !c.conditions.has(Condition::InPit))
-        .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
-        .collect();
+    let bystanders = bystanders_between(creatures, attacker, target);
     let ranged = match request.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),
         None if request.charge => false,

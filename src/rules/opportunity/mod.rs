@@ -471,9 +471,16 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         });
         let miss_chance = crate::rules::attack::miss_chance_at(self.field, &attacker, &target, at, ranged);
         let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
+        // A readied bow or crossbow shoots as any ranged attack does: soft cover from the creatures between,
+        // and into melee when an ally of the readier stands by its foe (004:180-182, 004:398-404).
+        let bystanders = if ranged {
+            crate::rules::attack::bystanders_between(self.creatures, &attacker, &target)
+        } else {
+            Vec::new()
+        };
         let cover = crate::rules::attack::underwater::with_water(
-            crate::rules::attack::melee_cover(self.field, own, at),
-            crate::rules::attack::underwater::water_cover(&waters, weapon.is_none()),
+            crate::rules::attack::cover_between(self.field, own, at, ranged, &bystanders),
+            crate::rules::attack::underwater::water_cover(&waters, !ranged),
         );
         let flanking = crate::rules::attack::flanking_ally_at(
             self.field.house_rules(),
@@ -485,7 +492,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             weapon,
             own,
             theirs: at,
-            allies_near_target: false,
+            allies_near_target: ranged && crate::rules::attack::allies_near(self.creatures, &attacker, at),
             charge: false,
             opportunity: weapon.is_none(),
             mid_action: Some(mid_action),

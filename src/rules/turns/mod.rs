@@ -696,7 +696,9 @@ fn end_turn(
         for member in party {
             if let Ok(mut c) = creatures.get_mut(member) {
                 facts.write(Fact::TurnEnded { creature: c.1.clone() });
-                *c.5 = ActionBudget::default();
+                // Its movement of the turn stays on record until its next turn: a 5-foot step forbids a
+                // readied move before then (004:259).
+                *c.5 = ActionBudget { movement: c.5.movement, ..ActionBudget::default() };
             }
         }
         let current = order.current;

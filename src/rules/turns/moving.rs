@@ -787,7 +787,9 @@ fn begin_move(
         });
     };
     let budget = match (intent.readied, giving_up) {
-        (true, _) => ActionBudget::fresh(),
+        // Paid for when readied, but a 5-foot step in the turn it readied it in still forbids other movement
+        // before its next turn (004:259).
+        (true, _) => ActionBudget { movement: me.budget.movement, ..ActionBudget::fresh() },
         (false, true) if me.budget.movement == MovementMade::FiveFootStep => {
             refuse(
                 &mut facts,
