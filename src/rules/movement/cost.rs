@@ -268,6 +268,13 @@ impl StepWorld<'_> {
         u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep + u32::from(mover.tumbling)
     }
 
+    /// Whether the ground of `footprint` hampers `mover` standing there: difficult terrain, an obstacle, deep
+    /// water, darkness it does not see in (what a 5-foot step may not be taken on, 004:261).
+    pub fn ground_hampers(&self, mover: &Mover, footprint: Footprint) -> bool {
+        let walking = Mover { tumbling: false, ..mover.clone() };
+        footprint.squares().any(|s| self.field.contains(s) && self.terrain_doublings(&walking, s) > 0)
+    }
+
     /// Checks that a footprint can be entered at all, and what entering costs and allows.
     pub fn enter(&self, mover: &Mover, to: Footprint, own: Footprint) -> Result<Entry, Blocked> {
         let ground = self.enter_ground(mover, to)?;

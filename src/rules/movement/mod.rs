@@ -369,10 +369,28 @@ impl MoveQuery<'_> {
     /// Whether a route is a legal 5-foot step: one unhampered square of cost 1, not into darkness even for a
     /// creature that sees in the dark (004:261).
     fn five_foot_step_ok(&self, route: &Route) -> bool {
-        route.steps.len() == 1
+        self.five_foot_step_from_here().is_ok()
+            && route.steps.len() == 1
             && route.hampered == 0
             && route.cost == 1
             && route.end_footprint().is_some_and(|f| f.squares().all(|s| !self.field.is_dark(s)))
+    }
+
+    /// Whether a 5-foot step may leave the squares the mover stands on: not « sur un terrain difficile ou
+    /// dans les ténèbres » (004:261), which a step out of rubble or out of the dark is made on as much as a
+    /// step into it (our ruling, docs/rulings.md).
+    pub fn five_foot_step_from_here(&self) -> Result<(), Refusal> {
+        let world = self.world();
+        if self.start.squares().any(|s| self.field.is_dark(s)) {
+            return Err(Refusal::new("no 5-foot step in darkness: it stands in the dark", "004:261"));
+        }
+        if world.ground_hampers(&self.mover, self.start) {
+            return Err(Refusal::new(
+                "no 5-foot step on difficult terrain: it stands on ground that hampers it",
+                "004:261",
+            ));
+        }
+        Ok(())
     }
 
     /// The single steps that are legal whatever their cost: the minimum movement (000:139-144).
@@ -444,6 +462,9 @@ impl MoveQuery<'_> {
             }
             (_, path) => path,
         };
+        if action == MovementAction::FiveFootStep {
+            self.five_foot_step_from_here()?;
+        }
         let route = match path {
             Some(path) => {
                 if path.last() != Some(&to) {
