@@ -271,7 +271,7 @@ impl StepWorld<'_> {
     /// Whether the ground of `footprint` hampers `mover` standing there: difficult terrain, an obstacle, deep
     /// water, darkness it does not see in (what a 5-foot step may not be taken on, 004:261).
     pub fn ground_hampers(&self, mover: &Mover, footprint: Footprint) -> bool {
-        let walking = Mover { tumbling: false, ..mover.clone() };
+        let walking = Mover { tumbling: false, ..*mover };
         footprint.squares().any(|s| self.field.contains(s) && self.terrain_doublings(&walking, s) > 0)
     }
 
