@@ -410,7 +410,12 @@ pub fn plan_hold(
         GrappleMove::Release if pinning != Some(t.entity) => {
             return Err(Refusal::new(format!("it does not pin {}", t.id), "004:612"));
         }
-        GrappleMove::FreeAlly | GrappleMove::TurnWeapon | GrappleMove::DrawLight if pinning.is_some() => {
+        // The pinner turns the weapon of the foe it pins, one of « les options précédentes » (004:610); it
+        // uses no other weapon (004:613).
+        GrappleMove::TurnWeapon if pinning.is_some_and(|p| p != t.entity) => {
+            return Err(Refusal::new("pinning a foe, it can neither free an ally nor use a weapon", "004:613"));
+        }
+        GrappleMove::FreeAlly | GrappleMove::DrawLight if pinning.is_some() => {
             return Err(Refusal::new("pinning a foe, it can neither free an ally nor use a weapon", "004:613"));
         }
         GrappleMove::FreeAlly if pinned_ally(ground.creatures, a, t).is_none() => {
