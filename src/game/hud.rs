@@ -1752,14 +1752,18 @@ fn grapple_lines(
                 GREY,
             ));
         }
-        out.push((
-            tr!(
-                "preview-then-grapple-check",
-                terms = contest_terms(&grab.attacker, &grab.defender),
-                chance = percent(grab.attacker.chance_against(&grab.defender))
-            ),
-            GREY,
-        ));
+        if grab.hopeless {
+            out.push((tr("preview-the-hold-always-fails"), BAD));
+        } else {
+            out.push((
+                tr!(
+                    "preview-then-grapple-check",
+                    terms = contest_terms(&grab.attacker, &grab.defender),
+                    chance = percent(grab.attacker.chance_against(&grab.defender))
+                ),
+                GREY,
+            ));
+        }
         out.push((tr("preview-won-an-unarmed-strike-s"), GOOD));
         if g.target_strikes {
             out.push((tr("preview-it-provokes-the-foe-strikes"), WARN));

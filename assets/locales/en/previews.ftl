@@ -123,6 +123,7 @@ preview-click-to-breathe-covers = click to breathe: covers {$names}
 preview-saves-for-half = {" "} {$id} saves for half {$chance}%{$terms}
 contest-terms = {$ours} against {$theirs}
 preview-then-trip-check = then {$terms} — {$chance} (004:485)
+preview-the-hold-always-fails = then the hold: on a foe two sizes larger or more it always fails (004:584)
 preview-then-grapple-check = then {$terms} — {$chance} (004:583)
 preview-then-separator = , then{" "}
 check-constitution = Constitution

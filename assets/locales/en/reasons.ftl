@@ -60,6 +60,7 @@ reason-a-sunder-in-place-of-an-opportunity = a sunder in place of an attack of o
 reason-tripped-by-an-opportunity = tripped by an attack of opportunity (004:483, 004:487)
 reason-a-feint-bluff-against-sense = a feint: Bluff against Sense Motive plus base attack (004:524)
 reason-starting-a-grapple-004-581 = starting a grapple (004:581)
+reason-a-hold-on-a-foe-two = a hold on a foe two sizes larger or more always fails (004:584)
 reason-the-attack-of-opportunity-wounded = the attack of opportunity wounded it: the grapple fails (004:581)
 reason-it-cannot-enter-its-foe = it cannot enter its foe's space: it lets go (004:587)
 reason-moving-into-its-foe-s = moving into its foe's space (004:586)

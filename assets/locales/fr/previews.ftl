@@ -123,6 +123,7 @@ preview-click-to-breathe-covers = cliquer pour souffler : atteint {$names}
 preview-saves-for-half = {" "} {$id} réussit son jet pour moitié des dégâts : {$chance} %{$terms}
 contest-terms = {$ours} contre {$theirs}
 preview-then-trip-check = puis {$terms} — {$chance} (004:485)
+preview-the-hold-always-fails = puis la prise : sur un adversaire de deux catégories de taille de plus, elle échoue systématiquement (004:584)
 preview-then-grapple-check = puis {$terms} — {$chance} (004:583)
 preview-then-separator = , puis{" "}
 check-constitution = Constitution

@@ -60,6 +60,7 @@ reason-a-sunder-in-place-of-an-opportunity = une destruction d'arme à la place 
 reason-tripped-by-an-opportunity = jeté à terre par une attaque d'opportunité (004:483, 004:487)
 reason-a-feint-bluff-against-sense = feinte : Bluff contre Psychologie plus bonus de base à l'attaque (004:524)
 reason-starting-a-grapple-004-581 = engager une lutte (004:581)
+reason-a-hold-on-a-foe-two = la prise sur un adversaire de deux catégories de taille de plus échoue systématiquement (004:584)
 reason-the-attack-of-opportunity-wounded = l'attaque d'opportunité l'a blessé : la lutte échoue (004:581)
 reason-it-cannot-enter-its-foe = impossible d'entrer dans l'espace de son adversaire : il lâche prise (004:587)
 reason-moving-into-its-foe-s = entrer dans l'espace de son adversaire (004:586)

@@ -196,11 +196,16 @@ pub struct GrabPlan {
     pub into: Option<Footprint>,
     /// It joins a grapple the foe is already in (004:615).
     pub joining: bool,
+    /// The foe is two sizes larger or more: the attempt is made, and the hold always fails (004:584).
+    pub hopeless: bool,
 }
 
 impl GrabPlan {
     /// The chance the hold is made: the touch attack lands (`touch_chance`), then the check is won.
     pub fn chance(&self, touch_chance: f32) -> f32 {
+        if self.hopeless {
+            return 0.0;
+        }
         let touch = if self.touch.is_some() { touch_chance } else { 1.0 };
         touch * self.attacker.chance_against(&self.defender)
     }
@@ -228,8 +233,8 @@ fn halves(size: Size, their_size: Size) -> i32 {
     }
 }
 
-/// Whether `attacker` may grab `target` now, and how: at most one size larger than it can be held
-/// (004:584), a foe within reach of its unarmed strike or natural weapon, its turn and standard action,
+/// Whether `attacker` may grab `target` now, and how: a foe two sizes larger or more it may try for, and
+/// never hold (004:584); a foe within reach of its unarmed strike or natural weapon, its turn and standard action,
 /// room in the grapple if it joins one (004:616-617).
 pub fn plan_grab(
     ground: &Ground<'_, '_, '_>,
@@ -241,9 +246,6 @@ pub fn plan_grab(
     budget.check(GrappleMove::Grab.kind(made))?;
     if a.conditions.has(Condition::Grappling) {
         return Err(Refusal::new("grappling already, it cannot move into another's space", "004:586, 004:591"));
-    }
-    if a.size.steps_to(*t.size) >= 2 {
-        return Err(Refusal::new("a hold on a foe two sizes larger or more always fails", "004:584"));
     }
     let joining = t.conditions.has(Condition::Grappling);
     if joining {
@@ -272,6 +274,7 @@ pub fn plan_grab(
         defender: grapple_side(t),
         into: hold_space(ground, a, t),
         joining,
+        hopeless: a.size.steps_to(*t.size) >= 2,
     })
 }
 
@@ -722,6 +725,16 @@ fn roll_grab(
     if let Some(touch) = &plan.touch
         && !crate::rules::attack::roll_touch_attack(touch, a.id, t.id, &mut dice, &mut facts)
     {
+        return false;
+    }
+    // « échouent systématiquement » (004:584): the attempt made, its attack of opportunity and its touch
+    // attack, the hold fails.
+    if plan.hopeless {
+        facts.write(Fact::ActionInterrupted {
+            creature: a.id.clone(),
+            action: Action::Grapple,
+            reason: "a hold on a foe two sizes larger or more always fails (004:584)".into(),
+        });
         return false;
     }
     let held = contest(
