@@ -13,6 +13,7 @@ impl Fact {
             Fact::SquareEntered { .. } => None,
             Fact::EncounterStarted { .. }
             | Fact::InitiativeRolled { .. }
+            | Fact::InitiativeTieRolled { .. }
             | Fact::InitiativeOrdered { .. }
             | Fact::SurpriseRoundStarted { .. }
             | Fact::RoundStarted { .. }
@@ -380,6 +381,9 @@ impl Fact {
         match self {
             Fact::EncounterStarted { level, seed } => {
                 tr!("log-begins-seed", level = level.to_string(), seed = seed.to_string())
+            }
+            Fact::InitiativeTieRolled { creature, roll } => {
+                tr!("log-initiative-tie", creature = creature.to_string(), roll = roll.to_string())
             }
             Fact::InitiativeRolled { creature, roll, modifiers, total } => {
                 tr!(

@@ -39,6 +39,7 @@ log-rebuked-it-cowers-for-10 = rebuked: it cowers for 10 rounds (004:565)
 log-freed-from-the-turning-it = freed from the turning it was under (004:568)
 log-bolstered-hit-dice-against-turning = bolstered: {$hit_dice} Hit Dice against turning for 10 rounds (004:570)
 log-begins-seed = {$level} begins (seed {$seed})
+log-initiative-tie = {$creature} breaks an initiative tie: d20 {$roll} (004:52)
 log-initiative-d20 = {$creature} initiative: d20 {$roll} ({$terms}) = {$value}
 log-order = order: {$list}
 log-surprise-round-surprised = surprise round; surprised: {$list}

@@ -39,6 +39,7 @@ log-rebuked-it-cowers-for-10 = intimidé : se recroqueville pendant 10 rounds (0
 log-freed-from-the-turning-it = libéré du renvoi subi (004:568)
 log-bolstered-hit-dice-against-turning = moral augmenté : {$hit_dice} DV contre le renvoi pendant 10 rounds (004:570)
 log-begins-seed = {$level} commence (graine {$seed})
+log-initiative-tie = {$creature} départage une égalité d'initiative : d20 {$roll} (004:52)
 log-initiative-d20 = {$creature}, initiative : d20 {$roll} ({$terms}) = {$value}
 log-order = ordre : {$list}
 log-surprise-round-surprised = round de surprise ; surpris : {$list}

@@ -32,6 +32,14 @@ pub enum Fact {
         /// Roll plus modifiers.
         total: i32,
     },
+    /// A creature level with another on initiative and modifier rolled a tie-break die (004:52), again if
+    /// it left them level.
+    InitiativeTieRolled {
+        /// Who.
+        creature: CreatureId,
+        /// The d20.
+        roll: u32,
+    },
     /// The order of play was settled: ties go to the higher modifier, then a die (004:52).
     InitiativeOrdered {
         /// Creatures from first to last.

@@ -203,11 +203,41 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-/// Sorts creatures by initiative: total, then modifier, then the tie-break die (004:51-54).
-pub fn order_initiative(entries: &mut [(InitiativeEntry, u32)]) {
-    entries.sort_by(|(a, a_die), (b, b_die)| {
-        (b.total, b.modifier, *b_die).cmp(&(a.total, a.modifier, *a_die)).then_with(|| a.id.cmp(&b.id))
+/// Sorts creatures by initiative: total, then modifier, then the tie-break dice, the first, then the one
+/// rolled again among those it left level (004:51-54).
+pub fn order_initiative(entries: &mut [(InitiativeEntry, Vec<u32>)]) {
+    entries.sort_by(|(a, a_dice), (b, b_dice)| {
+        (b.total, b.modifier, b_dice).cmp(&(a.total, a.modifier, a_dice)).then_with(|| a.id.cmp(&b.id))
     });
+}
+
+/// Times the tie-break die is rolled again among creatures it left level: far more than any fight needs
+/// (each roll ties with one chance in 20), a bound so that no run of dice goes on for ever.
+const TIE_REROLLS: usize = 32;
+
+/// Rolls the tie-break dice of 004:52 (« jouez l'initiative à pile ou face »): a d20 for each creature level
+/// with another on total and modifier, in id order, then again for those still level, until none is.
+/// Each die is told to `rolled_die`.
+fn break_ties(
+    rolled: &mut [(InitiativeEntry, Vec<u32>)],
+    dice: &mut Dice,
+    mut rolled_die: impl FnMut(&CreatureId, u32),
+) {
+    for _ in 0..TIE_REROLLS {
+        let level = |i: usize, j: usize, rolled: &[(InitiativeEntry, Vec<u32>)]| {
+            let ((a, a_dice), (b, b_dice)) = (&rolled[i], &rolled[j]);
+            i != j && a.total == b.total && a.modifier == b.modifier && a_dice == b_dice
+        };
+        let tied: Vec<usize> = (0..rolled.len()).filter(|&i| (0..rolled.len()).any(|j| level(i, j, rolled))).collect();
+        if tied.is_empty() {
+            return;
+        }
+        for i in tied {
+            let roll = dice.d20();
+            rolled[i].1.push(roll);
+            rolled_die(&rolled[i].0.id, roll);
+        }
+    }
 }
 
 /// As the fight begins, each creature lying in wait hides (Hide, or Dex untrained) and each of its foes tries
@@ -280,17 +310,13 @@ fn roll_initiative(
         let sum = roll as i32 + modifier;
         facts.write(Fact::InitiativeRolled { creature: id.clone(), roll, modifiers, total: sum });
         let surprised = is_surprised(id, &sides);
-        rolled.push((InitiativeEntry { entity, id: id.clone(), total: sum, modifier, surprised, delaying: false }, 0));
+        let entry = InitiativeEntry { entity, id: id.clone(), total: sum, modifier, surprised, delaying: false };
+        rolled.push((entry, Vec::new()));
     }
     // Dice only for creatures still tied after the modifier, in id order.
-    for i in 0..rolled.len() {
-        let tied = rolled.iter().enumerate().any(|(j, (other, _))| {
-            j != i && other.total == rolled[i].0.total && other.modifier == rolled[i].0.modifier
-        });
-        if tied {
-            rolled[i].1 = dice.d20();
-        }
-    }
+    break_ties(&mut rolled, &mut dice, |creature, roll| {
+        facts.write(Fact::InitiativeTieRolled { creature: creature.clone(), roll });
+    });
     order_initiative(&mut rolled);
     order.entries = rolled.into_iter().map(|(entry, _)| entry).collect();
     order.current = None;
@@ -786,10 +812,26 @@ mod tests {
 
     #[test]
     fn ties_go_to_the_higher_modifier_then_the_die() {
-        let mut rolled =
-            vec![(entry("a", 15, 1), 0), (entry("b", 15, 3), 0), (entry("c", 18, 0), 0), (entry("d", 15, 1), 17)];
+        let mut rolled = vec![
+            (entry("a", 15, 1), vec![4]),
+            (entry("b", 15, 3), vec![]),
+            (entry("c", 18, 0), vec![]),
+            (entry("d", 15, 1), vec![17]),
+        ];
         order_initiative(&mut rolled);
         let ids: Vec<&str> = rolled.iter().map(|(e, _)| e.id.0.as_str()).collect();
         assert_eq!(ids, vec!["c", "b", "d", "a"]);
+    }
+
+    #[test]
+    fn a_tie_die_that_ties_is_rolled_again_among_those_it_left_level() {
+        // Three level on 15 and +1: dice 9, 9, 3 leave a and b level; rolled again, 2 and 11: b first.
+        let mut dice = Dice::seeded(1);
+        dice.force([9, 3, 9, 2, 11]);
+        let mut rolled = vec![(entry("a", 15, 1), vec![]), (entry("c", 15, 1), vec![]), (entry("b", 15, 1), vec![])];
+        break_ties(&mut rolled, &mut dice, |_, _| {});
+        order_initiative(&mut rolled);
+        let ids: Vec<&str> = rolled.iter().map(|(e, _)| e.id.0.as_str()).collect();
+        assert_eq!(ids, vec!["b", "a", "c"]);
     }
 }
