@@ -2002,8 +2002,9 @@ fn drop_armor_class_parts(plan: &mut AttackPlan, sources: &[&str]) {
 /// chapter of health applies it and logs the hit points before the next blow is rolled (a foe dropped by the
 /// first blow changes what the second may do, 004:229); no blow falls on a foe already down.
 fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAttack) {
+    let provokes = prepared.provokes;
     let Ok(blows) = world.run_system_cached_with(ready_blows, (intent.clone(), prepared)) else { return };
-    for plan in blows {
+    for (i, plan) in blows.into_iter().enumerate() {
         // A weapon thrown is no longer in hand: a later blow needs another one drawn (004:218).
         let thrown = matches!(plan.weapon.delivery, Delivery::Thrown { .. });
         if thrown
@@ -2015,6 +2016,15 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
         if world
             .get::<Armament>(intent.attacker)
             .is_some_and(|a| a.ready().any(|w| w.name == plan.weapon.name && w.unloaded))
+        {
+            break;
+        }
+        // Each shot (or unarmed blow) of a full attack is an attack that provokes on its own: a foe with
+        // Combat Reflexes strikes at each, one blow per opportunity (004:68, 004:90, 004:168). The first
+        // provoked before the blows were readied.
+        if i > 0
+            && let Some((only, why)) = provokes
+            && provoke(world, intent.attacker, only, Action::Attack, why)
         {
             break;
         }
