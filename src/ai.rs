@@ -163,6 +163,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return end;
     }
     let Some(budget) = world.get::<ActionBudget>(creature).copied() else { return end };
+    // Cowering, it does nothing (004:565).
+    if budget.cowering {
+        return end;
+    }
     let armament = world.get::<Armament>(creature).cloned().unwrap_or_default();
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let hp = world.get::<HitPoints>(creature).copied().unwrap_or_default();

@@ -926,6 +926,17 @@ fn clicked(app: &mut App, square: Square) -> Option<Command> {
     app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front()
 }
 
+/// A click on an action that provokes where the creature stands: the first click declares it when a foe
+/// would strike (the declaration's words given back, the rule among them) and a second carries it out; when
+/// none would, the first carries it out.
+fn clicked_past_the_question(app: &mut App, square: Square) -> (Option<String>, Option<Command>) {
+    if let Some(step) = clicked(app, square) {
+        return (None, Some(step));
+    }
+    let asked = estoc::game::declare::current(app.world()).map(|d| format!("{:?}", d.why));
+    (asked, clicked(app, square))
+}
+
 /// A swoop with the mouse (004:751, 004:755): in flyby mode (H) after 6 m of dives (Z four times), hovering
 /// the ogre shows the flight that strikes it; a click on it chooses the attack, the preview then offers only
 /// flights that go on from there with the flyby's two manoeuvres left, and a click on one of them flies it,
@@ -1446,7 +1457,10 @@ fn a_foe_is_disarmed_with_the_mouse_and_picks_its_weapon_up() {
     assert_eq!((plan.attacker.bonus(), plan.defender.bonus()), (6, 8), "{plan:?}");
     assert_eq!(plan.item.name, "falchion");
     assert!(plan.provokes && plan.counter);
-    let step = clicked(&mut app, Square::new(3, 2)).expect("a disarm");
+    let (asked, step) = clicked_past_the_question(&mut app, Square::new(3, 2));
+    let step = step.expect("a disarm");
+    // It provokes where it stands: the first click only declared it, naming who would strike (004:66).
+    assert_eq!(asked.as_deref(), Some(r#"Provokes { who: ["Orc"], rule: "004:492" }"#));
     assert!(matches!(&step, Command::Disarm { creature, target, .. } if creature == "fighter" && target == "orc"));
     // The orc's attack of opportunity misses (if it may make one), the fighter rolls 20 against 1.
     let flat_footed =
@@ -1501,7 +1515,10 @@ fn a_weapon_is_sundered_with_the_mouse() {
     assert_eq!(plan.toughness, (10, 10));
     assert_eq!((plan.attacker.bonus(), plan.defender.bonus()), (6, 8));
     assert!(plan.provokes);
-    let step = clicked(&mut app, Square::new(3, 2)).expect("a sunder");
+    let (asked, step) = clicked_past_the_question(&mut app, Square::new(3, 2));
+    let step = step.expect("a sunder");
+    // It provokes where it stands: the first click only declared it, naming who would strike (004:66).
+    assert_eq!(asked.as_deref(), Some(r#"Provokes { who: ["Orc"], rule: "004:500" }"#));
     assert!(matches!(&step, Command::Sunder { creature, target, .. } if creature == "fighter" && target == "orc"));
     let facts = play(&mut app, &step);
     assert!(facts.iter().any(|f| matches!(f, Fact::Opposed { reason, .. } if reason.contains("sunder"))), "{facts:?}");
@@ -1599,7 +1616,10 @@ fn a_foe_is_grappled_and_escaped_with_the_mouse() {
     let grab = preview.grab.clone().expect("a grab's plan");
     assert_eq!((grab.attacker.bonus(), grab.defender.bonus()), (5, 12), "{grab:?}");
     assert!(grab.provokes && grab.touch.is_some() && !grab.joining && grab.into.is_some());
-    let step = clicked(&mut app, Square::new(4, 3)).expect("a grab");
+    let (asked, step) = clicked_past_the_question(&mut app, Square::new(4, 3));
+    let step = step.expect("a grab");
+    // It provokes where it stands: the first click only declared it, naming who would strike (004:66).
+    assert_eq!(asked.as_deref(), Some(r#"Provokes { who: ["Ogre"], rule: "004:581, 004:586" }"#));
     assert!(matches!(&step, Command::Grapple { creature, target: Some(t), action: GrappleMove::Grab, .. }
         if creature == "fighter" && t == "ogre"));
     let flat_footed = app.world().get::<Conditions>(ogre).unwrap().has(Condition::FlatFooted);
@@ -1763,7 +1783,10 @@ fn a_coup_de_grace_is_delivered_with_the_mouse() {
     app.update();
     let refused = app.world().resource::<Previews>().coup_de_grace.clone().expect("a preview");
     assert_eq!(refused.map(|w| w.name).map_err(|r| r.rule), Err("004:424".to_string()));
-    let step = clicked(&mut app, sleeper_at).expect("a coup de grâce");
+    let (asked, step) = clicked_past_the_question(&mut app, sleeper_at);
+    let step = step.expect("a coup de grâce");
+    // It provokes where it stands: the first click only declared it, naming who would strike (004:66).
+    assert_eq!(asked.as_deref(), Some(r#"Provokes { who: ["Goblin 1"], rule: "004:426" }"#));
     assert!(
         matches!(&step, Command::CoupDeGrace { creature, target, .. } if creature == "fighter" && target == "sleeper")
     );

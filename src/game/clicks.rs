@@ -326,7 +326,7 @@ pub fn click(world: &mut World, square: Square) {
         // A full attack goes on blow by blow: the mode stays until the player changes it.
         let keep = matches!(step, Command::Attack { full: true, .. });
         let flew = matches!(step, Command::Fly { .. });
-        let why = super::declare::why_moving(world, std::slice::from_ref(&step));
+        let why = super::declare::why_acting(world, std::slice::from_ref(&step));
         if !super::declare::submit(world, vec![step], why) {
             return;
         }

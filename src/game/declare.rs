@@ -90,6 +90,62 @@ pub fn why_moving(world: &World, commands: &[Command]) -> Option<Why> {
     (!who.is_empty()).then_some(Why::Provokes { who, rule: "004:64-71" })
 }
 
+/// Why a click's action waits: a move's or a charge's path ([`why_moving`]), or an attack or special attack
+/// that provokes where the creature stands, from the foes its preview names: an unarmed trip, disarm or
+/// grab from the foe it aims at (004:484, 004:492, 004:581), a sunder's blow (004:500), a bull rush's
+/// entry into the foe's space (004:447), an overrun's leaving its square (004:64-65), a shot, a throw or a
+/// coup de grâce from every foe that threatens it (004:90, 004:426), an unarmed blow on an armed foe
+/// (004:168), first aid (004:107), a spell not cast defensively (004:196).
+pub fn why_acting(world: &World, commands: &[Command]) -> Option<Why> {
+    if let Some(why) = why_moving(world, commands) {
+        return Some(why);
+    }
+    let previews = world.resource::<Previews>();
+    let here = &previews.strikers_here;
+    let foe = previews.hovered;
+    let the_foe = |provokes: bool| -> Vec<Entity> {
+        if provokes { here.iter().copied().filter(|e| Some(*e) == foe).collect() } else { Vec::new() }
+    };
+    let (who, rule): (Vec<Entity>, &'static str) = match commands.first()? {
+        Command::Trip { .. } => (the_foe(previews.trip.as_ref()?.as_ref().ok()?.plan.provokes), "004:484"),
+        Command::Disarm { .. } => (the_foe(previews.disarm.as_ref()?.as_ref().ok()?.provokes), "004:492"),
+        Command::Sunder { .. } => (the_foe(previews.sunder.as_ref()?.as_ref().ok()?.provokes), "004:500"),
+        Command::Grapple { target: Some(_), .. } => {
+            let grapple = previews.grapple.as_ref()?.as_ref().ok()?;
+            let mut who = the_foe(grapple.target_strikes);
+            who.extend(grapple.strikers.iter().copied());
+            (who, "004:581, 004:586")
+        }
+        Command::BullRush { .. } => (previews.bull_rush.as_ref()?.as_ref().ok()?.plan.provokers.clone(), "004:447"),
+        Command::Overrun { .. } => (here.iter().copied().filter(|e| Some(*e) != foe).collect(), "004:64-65"),
+        Command::Throw { .. } => (here.clone(), "004:90"),
+        Command::CoupDeGrace { .. } => (here.clone(), "004:426"),
+        Command::FirstAid { .. } => (here.clone(), "004:107"),
+        Command::Attack { .. } => {
+            let weapon = &previews.attack.as_ref()?.as_ref().ok()?.plan.weapon;
+            if crate::rules::core::creature::is_ranged(weapon) {
+                (here.clone(), "004:90")
+            } else if let Some(me) = previews.active
+                && crate::rules::special::aid::unarmed_provokes(world, me, weapon)
+            {
+                // An unarmed creature's blow provokes its foe, when that foe threatens it (004:168).
+                (the_foe(true), "004:168")
+            } else {
+                (Vec::new(), "")
+            }
+        }
+        Command::Aid { .. } => (the_foe(previews.aid.as_ref()?.as_ref().ok()?.foe_strikes), "004:168"),
+        Command::Cast { defensively: false, .. } => {
+            let cast = previews.cast.as_ref()?.as_ref().ok()?;
+            let who: Vec<String> = cast.provokes_from.clone();
+            return (!who.is_empty()).then_some(Why::Provokes { who, rule: "004:196" });
+        }
+        _ => return None,
+    };
+    let who: Vec<String> = who.into_iter().map(|e| display_name(world, e)).collect();
+    (!who.is_empty()).then_some(Why::Provokes { who, rule })
+}
+
 /// Why an action that provokes where its doer stands waits, by `rule`: the foes that would strike
 /// (004:66), if any.
 pub fn why_in_place(world: &World, rule: &'static str) -> Option<Why> {

@@ -280,6 +280,7 @@ refusal-a-double-move-needs-both-actions = a double move needs both actions of t
 refusal-only-one-5-foot-step-a = only one 5-foot step a round
 refusal-no-5-foot-step-in-a = no 5-foot step in a round with other movement
 refusal-no-other-movement-in-a-round = no other movement in a round with a 5-foot step
+refusal-a-creature-of-speed-0-cannot = a creature of speed 0 cannot move at all
 refusal-no-5-foot-step-in-darkness = no 5-foot step in darkness: it stands in the dark
 refusal-no-5-foot-step-on-difficult = no 5-foot step on difficult terrain: it stands on ground that hampers it
 refusal-the-fight-is-over = the fight is over

@@ -280,6 +280,7 @@ refusal-a-double-move-needs-both-actions = un double déplacement demande les de
 refusal-only-one-5-foot-step-a = un seul pas de placement par round
 refusal-no-5-foot-step-in-a = aucun pas de placement dans un round avec un autre déplacement
 refusal-no-other-movement-in-a-round = aucun autre déplacement dans un round avec un pas de placement
+refusal-a-creature-of-speed-0-cannot = une créature de vitesse nulle ne peut pas se déplacer du tout
 refusal-no-5-foot-step-in-darkness = pas de pas de placement dans les ténèbres : il s'y tient
 refusal-no-5-foot-step-on-difficult = pas de pas de placement sur un terrain difficile : le sol où il se tient le gêne
 refusal-the-fight-is-over = le combat est terminé

@@ -53,8 +53,9 @@ pub fn threatening_weapons(weapons: &[Weapon], armed_unarmed: bool) -> Vec<&Weap
         .collect()
 }
 
-/// The squares a creature threatens from `own`: every square within reach of a weapon it threatens with
-/// (reach 0 threatens nothing, 000:156-158), inside `width` x `height`.
+/// The squares a creature threatens from `own`: every square within reach of a weapon it threatens with,
+/// inside `width` x `height`; of reach 0, its own square only, where a creature passing through provokes it
+/// (002:80), none around it (000:155-156).
 pub fn threatened_squares(
     diagonals: Diagonals,
     own: Footprint,
@@ -65,8 +66,11 @@ pub fn threatened_squares(
     height: i32,
 ) -> Vec<Square> {
     let usable = threatening_weapons(weapons, armed_unarmed);
-    if natural_reach == 0 || usable.is_empty() {
+    if usable.is_empty() {
         return Vec::new();
+    }
+    if natural_reach == 0 {
+        return own.squares().filter(|s| (0..width).contains(&s.x) && (0..height).contains(&s.y)).collect();
     }
     let far = (natural_reach * 2) as i32 + 1;
     let mut out = Vec::new();

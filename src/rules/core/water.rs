@@ -203,10 +203,11 @@ impl Headway {
 
 /// How many times a square of deep water doubles a walker's step into it: by the table's row for a
 /// creature it puts in the water (a floundering one moves not at all, which the turn refuses before any
-/// step), once for a Huge or bigger one that wades in it as in shallow water (our ruling).
+/// step), once for a Huge or bigger one that wades in it as in shallow water (our ruling), and so not at all
+/// when it has a swim speed, as shallow water does not hamper a swimmer.
 pub fn step_doublings(size: Size, swims: bool) -> u32 {
     if depth_for(size) == Depth::Wading {
-        return 1;
+        return u32::from(!swims);
     }
     let row = row_for(Swimmer { size, swim_speed: swims, freedom: false, floundering: false });
     row.headway().doublings().unwrap_or(0)

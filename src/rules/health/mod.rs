@@ -317,6 +317,10 @@ fn wound(
         return;
     };
     let before = hp.current;
+    // An undead takes no nonlethal damage (d20 standard; our ruling).
+    if hit.nonlethal && traits.undead {
+        return;
+    }
     if hit.nonlethal {
         hp.nonlethal += hit.amount;
     } else {
@@ -335,7 +339,10 @@ fn wound(
     }
     facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
     let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
-    if massive && !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
+    // An undead has no Fortitude against massive damage to fail: it is destroyed at 0 hit points only (d20
+    // standard; our ruling).
+    let mortal = !traits.undead;
+    if massive && mortal && !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
         let saved = roll_save(
             dice,
             facts,

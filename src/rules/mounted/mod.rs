@@ -110,6 +110,7 @@ fn control_frightened_mounts(
     mut facts: MessageReader<Fact>,
     seated: Seated<'_, '_>,
     mounts: Query<&Traits>,
+    states: Query<&Conditions>,
     mut commands: Commands,
 ) {
     let started: Vec<CreatureId> = facts
@@ -121,8 +122,12 @@ fn control_frightened_mounts(
         .collect();
     let mut steering: Vec<_> = seated
         .iter()
-        .filter(|(_, id, riding, seat, _)| {
-            !seat.passenger && started.contains(id) && mounts.get(riding.0).is_ok_and(|t| t.skittish)
+        // A rider who cannot act controls nothing: its mount acts on its own (docs/rulings.md).
+        .filter(|(rider, id, riding, seat, _)| {
+            !seat.passenger
+                && started.contains(id)
+                && mounts.get(riding.0).is_ok_and(|t| t.skittish)
+                && states.get(*rider).is_ok_and(Conditions::can_act)
         })
         .map(|(rider, id, riding, ..)| (id.clone(), rider, riding.0))
         .collect();
@@ -654,17 +659,21 @@ fn unconscious_riders_slide_off(
     field: Res<Battlefield>,
     mut dice: ResMut<Dice>,
 ) {
-    let knocked_out: Vec<CreatureId> = io
-        .p0()
-        .read()
-        .filter_map(|f| match f {
-            Fact::ConditionGained { creature, condition: Condition::Unconscious } => Some(creature.clone()),
-            _ => None,
-        })
-        .collect();
+    // Killed outright, it lost consciousness too (« perd connaissance »); one that was out already (it
+    // loses its unconsciousness as it dies) rolled when it fell unconscious.
+    let (mut fainted, mut died, mut was_out) = (Vec::new(), Vec::new(), Vec::new());
+    for fact in io.p0().read() {
+        match fact {
+            Fact::ConditionGained { creature, condition: Condition::Unconscious } => fainted.push(creature.clone()),
+            Fact::ConditionGained { creature, condition: Condition::Dead } => died.push(creature.clone()),
+            Fact::ConditionLost { creature, condition: Condition::Unconscious } => was_out.push(creature.clone()),
+            _ => {}
+        }
+    }
+    let knocked_out = |id: &CreatureId| fainted.contains(id) || (died.contains(id) && !was_out.contains(id));
     let mut out = io.p1();
     let scale = field.scale();
-    for (rider, id, riding, seat, size) in seated.iter().filter(|c| knocked_out.contains(c.1)) {
+    for (rider, id, riding, seat, size) in seated.iter().filter(|c| knocked_out(c.1)) {
         let Ok((mount, mount_id, at, space, altitude, military)) = standing.get(riding.0) else { continue };
         let roll = dice.d100();
         let percent = saddle_kept_percent(military);

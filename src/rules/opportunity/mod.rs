@@ -149,16 +149,18 @@ pub fn provocations(
 }
 
 /// Whether a creature can make an attack of opportunity now: able to act, not flat-footed (004:53), not in
-/// total defence, with one left this round, reach and a weapon it threatens with; and whether it will: one
-/// whose player holds its attacks of opportunity makes none (004:68).
+/// total defence nor cowering, with one left this round and a weapon it threatens with; and whether it will:
+/// one whose player holds its attacks of opportunity makes none (004:68). A creature of reach 0 threatens its
+/// own square only (000:155-156): it strikes one passing through it (« de la part de l'occupant », 002:80),
+/// none beside it.
 pub fn can_react(house: HouseRules, c: &CombatantItem, reactions: &Reactions) -> bool {
     c.opportunity_choice.copied() != Some(crate::rules::attack::manoeuvre::OpportunityChoice::Hold)
         && c.conditions.can_act()
         && !c.conditions.has(Condition::FlatFooted)
+        && !c.conditions.has(Condition::Cowering)
         && !c.conditions.has(Condition::TotalDefense)
         && !c.conditions.threatens_nothing()
         && reactions.used < reactions_per_round(house.attacks_of_opportunity, c.abilities, c.feats)
-        && c.reach.0 > 0
         && !threatening_weapons(&c.armament.0, c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike))
             .is_empty()
 }

@@ -128,6 +128,7 @@ pub struct Cornered;
 /// undead that cannot take one step farther from its turner (every space one square away is nearer or as
 /// near, or one it may not stand on) cowers (+2 to hit it: the cowering condition, 004:388); it stops when a
 /// way opens at a later turn or when it is turned no more.
+#[expect(clippy::too_many_arguments, reason = "a system: one parameter per query or message it touches")]
 pub fn cornered_cower(
     mut facts: MessageReader<Fact>,
     field: Res<Battlefield>,
@@ -135,6 +136,7 @@ pub fn cornered_cower(
     turned: Query<(Entity, &TurnedBy, Has<Cornered>)>,
     cornered: Query<(Entity, &Conditions), With<Cornered>>,
     mut conditions: MessageWriter<ConditionChange>,
+    mut budgets: Query<&mut crate::rules::turns::ActionBudget>,
     mut commands: Commands,
 ) {
     let cowers = |e: Entity, gained: bool| ConditionChange { creature: e, condition: Condition::Cowering, gained };
@@ -161,6 +163,10 @@ pub fn cornered_cower(
             });
             if way_out == was {
                 conditions.write(cowers(e, !way_out));
+                // Its turn has begun: cowering, it does nothing in it; a way out, it flees.
+                if let Ok(mut budget) = budgets.get_mut(e) {
+                    budget.cowering = !way_out;
+                }
                 if way_out {
                     commands.entity(e).remove::<Cornered>();
                 } else {
@@ -382,13 +388,13 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     }
     let Some(from) = footprint(world, turner) else { return Err(Refusal::new("no such creature", "data")) };
     let mine = world.get::<Faction>(turner).cloned();
+    let height = world.get::<Altitude>(turner).map_or(0, |a| a.0);
     let round = world.resource::<TurnOrder>().round;
     let mut q = world.query_filtered::<(
         Entity,
         &CreatureId,
         &Traits,
-        &Position,
-        &Space,
+        (&Position, &Space, Option<&Altitude>),
         &Level,
         &Conditions,
         Option<&TurnedBy>,
@@ -399,9 +405,11 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     let field = world.resource::<Battlefield>();
     let mut undead: Vec<InReach> = q
         .iter(world)
-        .filter(|(e, _, traits, _, _, _, conditions, turned, faction)| {
-            let already =
-                turned.is_some() && (conditions.has(Condition::Turned) || conditions.has(Condition::Cowering));
+        .filter(|(e, _, traits, _, _, conditions, turned, faction)| {
+            // « il ne gaspille pas » its Hit Dice on those its own earlier turning still holds (004:548); another
+            // cleric's turning does not shield them from this one (it may destroy what the other turned).
+            let already = turned.is_some_and(|t| t.turner == turner)
+                && (conditions.has(Condition::Turned) || conditions.has(Condition::Cowering));
             let own_side = mine.as_ref() == Some(*faction);
             let wanted = match kind {
                 // A rebuker spares its own side's undead, which it commands already (our ruling).
@@ -415,9 +423,10 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
             let in_the_fight = !conditions.has(Condition::Dead) && !conditions.has(Condition::InPit);
             *e != turner && traits.undead && in_the_fight && wanted
         })
-        .map(|(entity, id, traits, position, space, level, _, turned, _)| {
+        .map(|(entity, id, traits, (position, space, altitude), level, _, turned, _)| {
             let at = space.at(position.0);
-            let distance = from.distance_to(at, field.diagonals());
+            // Its distance in three dimensions, the height between counted (004:781-784).
+            let distance = squares_apart(field, (from, height), (at, altitude.map_or(0, |a| a.0)));
             let seen = field.line_of_sight(from, at);
             let hit_dice = level.0.max(1);
             let against = Bolstered::hit_dice(bolstered.get(world, entity).ok(), hit_dice, round);
@@ -597,27 +606,46 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
     }
 }
 
+/// The squares between two creatures in three dimensions: the metres between them (004:781-784) in squares
+/// of 1.5 m, to the nearest; the ground distance when both stand at one height.
+fn squares_apart(field: &Battlefield, own: (Footprint, i32), theirs: (Footprint, i32)) -> u32 {
+    if own.1 == theirs.1 {
+        return own.0.distance_to(theirs.0, field.diagonals());
+    }
+    let metres = crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), own, theirs);
+    (metres / 1.5).round() as u32
+}
+
+/// The undead some cleric's turning holds, where they are and in what state.
+type HeldUndead<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, &'static TurnedBy, &'static Position, &'static Space, &'static Conditions, Option<&'static Altitude>),
+>;
+
 /// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549).
 pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
-    turned: Query<(Entity, &TurnedBy, &Position, &Space)>,
-    places: Query<(&CreatureId, &Position, &Space)>,
+    turned: HeldUndead<'_, '_>,
+    places: Query<(&CreatureId, &Position, &Space, Option<&Altitude>)>,
     field: Res<Battlefield>,
     mut conditions: MessageWriter<ConditionChange>,
     mut commands: Commands,
 ) {
     for fact in facts.read() {
         let Fact::CreatureMoved { creature, from, .. } = fact else { continue };
-        for (entity, by, position, space) in &turned {
-            let Ok((id, p, s)) = places.get(by.turner) else { continue };
-            if id != creature {
+        for (entity, by, position, space, state, altitude) in &turned {
+            let Ok((id, p, s, height)) = places.get(by.turner) else { continue };
+            // Only a turned undead flees its turner; a rebuked one cowers for its minute (004:565).
+            if id != creature || !state.has(Condition::Turned) {
                 continue;
             }
-            let theirs = space.at(position.0);
-            let distance = s.at(p.0).distance_to(theirs, field.diagonals());
+            let theirs = (space.at(position.0), altitude.map_or(0, |a| a.0));
+            let high = height.map_or(0, |a| a.0);
+            let distance = squares_apart(&field, (s.at(p.0), high), theirs);
             // « il suffit que le prêtre s'approche à moins de 3 mètres » (004:549): this move brought it
             // nearer than it stood, within 3 m, wherever the undead fled in between.
-            let before = s.at(*from).distance_to(theirs, field.diagonals());
+            let before = squares_apart(&field, (s.at(*from), high), theirs);
             if distance <= TURNER_NEAR_SQUARES && distance < before {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
                 commands.entity(entity).remove::<TurnedBy>();

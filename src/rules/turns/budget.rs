@@ -53,6 +53,14 @@ pub struct ActionBudget {
     /// The squares of a move that goes on after an overrun's passage (004:535 « il continue son déplacement
     /// normalement »): a move may take them with no action more, until another action is spent.
     pub going_on: Option<u32>,
+    /// Cowering (a rebuked undead, 004:565; a turned one cornered, 004:549): it takes no actions this turn
+    /// (the cowering of 004:388, the d20 standard; docs/rulings.md).
+    pub cowering: bool,
+}
+
+/// Why a cowering creature does nothing.
+fn cowers() -> Refusal {
+    Refusal::new("cowering, it takes no actions", "004:388, 004:565")
 }
 
 impl Default for ActionBudget {
@@ -65,6 +73,7 @@ impl Default for ActionBudget {
             odd_diagonal: false,
             riding: false,
             going_on: None,
+            cowering: false,
         }
     }
 }
@@ -80,6 +89,7 @@ impl ActionBudget {
             odd_diagonal: false,
             riding: false,
             going_on: None,
+            cowering: false,
         }
     }
 
@@ -103,6 +113,9 @@ impl ActionBudget {
 
     /// Whether an action of `kind` can be taken now.
     pub fn check(&self, kind: ActionKind) -> Result<(), Refusal> {
+        if self.cowering && kind != ActionKind::Free {
+            return Err(cowers());
+        }
         if self.restricted && kind != ActionKind::Free && !self.standard && !self.move_action {
             return Err(Refusal::new(
                 "restricted to one standard or one move action this turn, already taken",
@@ -161,6 +174,9 @@ impl ActionBudget {
 
     /// Whether two move actions are still available (a double move).
     pub fn check_double_move(&self) -> Result<(), Refusal> {
+        if self.cowering {
+            return Err(cowers());
+        }
         if self.restricted {
             return Err(Refusal::new("a creature restricted to one action has a single move action", "004:77"));
         }
@@ -174,6 +190,9 @@ impl ActionBudget {
     /// Whether a 5-foot step is still possible: one per round, and only in a round with no other
     /// movement (004:259).
     pub fn check_five_foot_step(&self) -> Result<(), Refusal> {
+        if self.cowering {
+            return Err(cowers());
+        }
         match self.movement {
             MovementMade::None => Ok(()),
             MovementMade::FiveFootStep => Err(Refusal::new("only one 5-foot step a round", "004:259")),

@@ -448,6 +448,7 @@ fn begin_turn(
     } else {
         ActionBudget::fresh()
     };
+    budget.cowering = conditions.has(Condition::Cowering);
     budget.riding = riding_a_flier;
 }
 

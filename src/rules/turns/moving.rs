@@ -124,6 +124,10 @@ pub fn check_action(
             let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
             budget.check(kind).and(budget.check_movement())
         }
+        // The minimum movement is for a creature slowed below a square, not one that cannot move (000:141-142).
+        MovementAction::MinimumMovement if speed == 0 => {
+            Err(Refusal::new("a creature of speed 0 cannot move at all", "000:141-142"))
+        }
         MovementAction::MinimumMovement => budget.check(ActionKind::FullRound).and(budget.check_movement()),
         MovementAction::Charge => {
             // A restricted creature charges with its one action, at its speed only (004:456).
