@@ -719,7 +719,8 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
     }
     let maneuverability = world.get::<Speed>(creature)?.fly?.maneuverability;
     let budget = world.get::<ActionBudget>(creature).copied()?;
-    if budget.check(ActionKind::Standard).is_err() || budget.check(ActionKind::Move).is_err() {
+    // The flight's move action and the blow's standard action, both (a restricted creature has one).
+    if budget.restricted || budget.check(ActionKind::Standard).is_err() || budget.check(ActionKind::Move).is_err() {
         return None;
     }
     let scale = world.resource::<Battlefield>().scale();

@@ -791,6 +791,14 @@ fn check_flight(
         .and_then(|plan| {
             let Some((_, after)) = intent.flyby else { return Ok(plan) };
             if director.is_none() {
+                // The flight's move action and the blow's standard action: a creature restricted to one
+                // action has not both (004:77, 004:755).
+                if budget.restricted {
+                    return Err(Refusal::new(
+                        "restricted to one action, it cannot fly and strike on the way",
+                        "004:77, 004:755",
+                    ));
+                }
                 budget.check(ActionKind::Standard)?;
             }
             flyby_fits(&plan, &intent.steps, after, intent.swoop, wings.maneuverability, field.scale())?;
