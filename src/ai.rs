@@ -606,12 +606,16 @@ fn cast_something(
         if adjacent_foe && matches!(casting, CastingTime::Rounds(_)) {
             continue;
         }
-        let healing = matches!(effect, SpellEffect::Heal { .. });
-        let mut targets: Vec<&Seen> = if healing {
-            std::iter::once(me).chain(allies.iter()).filter(|s| hurt(s, world)).collect()
-        } else {
-            foes.iter().collect()
-        };
+        // Positive energy heals the living and wounds the undead, negative energy the other way round.
+        let positive = matches!(effect, SpellEffect::Heal { .. });
+        let negative = matches!(effect, SpellEffect::Blast { negative: true, .. });
+        let undead = |s: &Seen| world.get::<Traits>(s.entity).is_some_and(|t| t.undead);
+        let heals = |s: &Seen| (positive && !undead(s)) || (negative && undead(s));
+        let mut targets: Vec<&Seen> = std::iter::once(me)
+            .chain(allies.iter())
+            .filter(|s| heals(s) && hurt(s, world))
+            .chain(foes.iter().filter(|s| if positive { undead(s) } else { !heals(s) }))
+            .collect();
         targets.sort_by_key(|s| (s.hit_points, s.id.clone()));
         for target in targets {
             let Ok(preview) = cast_preview(world, creature, target.entity, spell) else { continue };

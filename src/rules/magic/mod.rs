@@ -65,8 +65,13 @@ pub enum SpellEffect {
         /// Plus the caster level, counting for at most this much (an inflict spell); none if 0.
         #[serde(default)]
         max_level_bonus: u32,
+        /// Negative energy (an inflict spell): it heals an undead in place of wounding it (the d20 standard;
+        /// docs/rulings.md).
+        #[serde(default)]
+        negative: bool,
     },
-    /// Healing: `dice` plus the caster level, the level counting for at most `max_level_bonus`.
+    /// Healing: `dice` plus the caster level, the level counting for at most `max_level_bonus`; positive
+    /// energy, it wounds an undead instead, a Will save for half (the d20 standard; docs/rulings.md).
     Heal {
         /// Healing dice.
         dice: DiceExpr,
@@ -702,7 +707,18 @@ fn take_effect(
         spell: spell.name.clone(),
         target: target.id.clone(),
     });
-    match spell.def.effect {
+    // Positive energy wounds the undead and negative energy heals them (004:538 for turning; the d20
+    // standard for spells, docs/rulings.md).
+    let effect = match spell.def.effect {
+        SpellEffect::Heal { dice, max_level_bonus } if target.traits.undead => {
+            SpellEffect::Blast { dice, save: Save::Will, max_level_bonus, negative: false }
+        }
+        SpellEffect::Blast { dice, max_level_bonus, negative: true, .. } if target.traits.undead => {
+            SpellEffect::Heal { dice, max_level_bonus }
+        }
+        other => other,
+    };
+    match effect {
         SpellEffect::Missiles { dice: each, max } => {
             let thrown: Vec<_> = (0..missiles(magic.caster_level, max)).map(|_| dice.throw(each)).collect();
             let total = thrown.iter().map(|t| t.total).sum::<i32>().max(1);
@@ -718,7 +734,7 @@ fn take_effect(
             });
             out.damage.write(Damage { target: target.entity, amount: total, nonlethal: false, from_one_attack: true });
         }
-        SpellEffect::Blast { dice: expr, save, max_level_bonus } => {
+        SpellEffect::Blast { dice: expr, save, max_level_bonus, .. } => {
             let thrown = dice.throw(expr);
             let level_bonus = magic.caster_level.min(max_level_bonus) as i32;
             let dc = save_dc(spell.def.level, magic.ability_modifier);
