@@ -343,6 +343,7 @@ impl MoveQuery<'_> {
         if !self.field.line_of_sight(self.start, target) {
             return Err(Refusal::new("no line of sight to the target at the start of the turn", "004:454"));
         }
+        self.sets_off_from_here(MovementAction::Charge)?;
         let charger = Mover { charging: true, ..self.mover };
         let shape = self.start;
         let diagonals = self.field.diagonals();
@@ -393,6 +394,22 @@ impl MoveQuery<'_> {
         Ok(())
     }
 
+    /// Whether `action` may set off from the squares the mover stands on: not a 5-foot step
+    /// ([`Self::five_foot_step_from_here`]), nor a run or a charge « sur un terrain difficile » (000:94-95),
+    /// out of hampering ground as much as into it (our ruling, docs/rulings.md); anything else may.
+    pub fn sets_off_from_here(&self, action: MovementAction) -> Result<(), Refusal> {
+        match action {
+            MovementAction::FiveFootStep => self.five_foot_step_from_here(),
+            MovementAction::Run | MovementAction::Charge if self.world().ground_hampers(&self.mover, self.start) => {
+                Err(Refusal::new(
+                    "no run nor charge on difficult terrain: it stands on ground that hampers it",
+                    "000:94-95",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The single steps that are legal whatever their cost: the minimum movement (000:139-144).
     fn single_steps(&self) -> Vec<Route> {
         crate::rules::core::geometry::Direction::ALL
@@ -411,6 +428,9 @@ impl MoveQuery<'_> {
             let last = r.steps.last().expect("a route of one step at least");
             Destination { square: last.square, space: last.space, cost: r.cost, hampered: r.hampered }
         };
+        if self.sets_off_from_here(action).is_err() {
+            return Vec::new();
+        }
         match action {
             MovementAction::Run => straight_reachable(
                 &self.world(),
@@ -462,9 +482,7 @@ impl MoveQuery<'_> {
             }
             (_, path) => path,
         };
-        if action == MovementAction::FiveFootStep {
-            self.five_foot_step_from_here()?;
-        }
+        self.sets_off_from_here(action)?;
         let route = match path {
             Some(path) => {
                 if path.last() != Some(&to) {
