@@ -217,17 +217,20 @@ pub const EDGE_OBSTACLE_COST: u32 = 2;
 /// The cost of one step in squares. Orthogonal: 1, doubled per hampering (2, 4, 8). Diagonal: 1 or 2
 /// by the alternation when unhampered; 3, 6, 12 when hampered, leaving the alternation as it was
 /// (000:130-138 and the RULES-INDEX ruling). Under the house rule where every diagonal is one square, a
-/// diagonal costs what an orthogonal step does. Returns the cost and the alternation after the step.
+/// diagonal costs what an orthogonal step does. An obstacle on the edge crossed adds its 2 (RULES-INDEX),
+/// doubled as the step's other hampering doubles it: the costs multiply (003:47), so a low wall on an edge
+/// in the dark costs what one on a square does. Returns the cost and the alternation after the step.
 pub fn step_cost(diagonals: Diagonals, diagonal: bool, hampering: Hampering, odd_diagonal_taken: bool) -> (u32, bool) {
+    let edge = hampering.edge_extra << hampering.doublings;
     let base = match (diagonal && diagonals == Diagonals::Alternating, hampering.doublings) {
         (false, d) => 1 << d,
         (true, 0) => {
             let (squares, odd) = diagonals.next_diagonal(odd_diagonal_taken);
-            return (squares + hampering.edge_extra, odd);
+            return (squares + edge, odd);
         }
         (true, d) => 3 << (d - 1),
     };
-    (base + hampering.edge_extra, odd_diagonal_taken)
+    (base + edge, odd_diagonal_taken)
 }
 
 /// The world a step is judged in.
@@ -487,6 +490,9 @@ mod tests {
         assert_eq!(spent, vec![1, 1, 1, 2, 2], "the fighter of 002:46 under the house rule");
         let edge = Hampering { doublings: 0, edge_extra: EDGE_OBSTACLE_COST };
         assert_eq!(step_cost(single, true, edge, false), (3, false));
+        // The edge's 2 doubles with the step's other hampering (003:47): 2 + 4 in the dark.
+        let dark_edge = Hampering { doublings: 1, edge_extra: EDGE_OBSTACLE_COST };
+        assert_eq!(step_cost(Diagonals::Alternating, false, dark_edge, false), (6, false));
     }
 
     #[test]
