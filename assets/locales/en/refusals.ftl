@@ -284,6 +284,7 @@ refusal-a-creature-of-speed-0-cannot = a creature of speed 0 cannot move at all
 refusal-cowering-it-takes-no-actions = cowering, it takes no actions
 refusal-restricted-to-one-action-it-cannot-fly = restricted to one action, it cannot fly and strike on the way
 refusal-no-run-nor-charge-on-difficult = no run nor charge on difficult terrain: it stands on ground that hampers it
+refusal-no-5-foot-step-blinded-it-sees = no 5-foot step blinded: it sees no more than in darkness
 refusal-no-5-foot-step-in-darkness = no 5-foot step in darkness: it stands in the dark
 refusal-no-5-foot-step-on-difficult = no 5-foot step on difficult terrain: it stands on ground that hampers it
 refusal-the-fight-is-over = the fight is over

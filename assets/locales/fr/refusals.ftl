@@ -284,6 +284,7 @@ refusal-a-creature-of-speed-0-cannot = une créature de vitesse nulle ne peut pa
 refusal-cowering-it-takes-no-actions = recroquevillé, il n'entreprend aucune action
 refusal-restricted-to-one-action-it-cannot-fly = limité à une action, il ne peut pas voler et frapper en chemin
 refusal-no-run-nor-charge-on-difficult = ni course ni charge sur un terrain difficile : le sol où il se tient le gêne
+refusal-no-5-foot-step-blinded-it-sees = pas de pas de placement en étant aveuglé : il n'y voit pas plus que dans les ténèbres
 refusal-no-5-foot-step-in-darkness = pas de pas de placement dans les ténèbres : il s'y tient
 refusal-no-5-foot-step-on-difficult = pas de pas de placement sur un terrain difficile : le sol où il se tient le gêne
 refusal-the-fight-is-over = le combat est terminé

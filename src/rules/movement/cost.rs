@@ -42,6 +42,9 @@ pub struct Mover {
     pub squeeze: i32,
     /// Tumbling (000:78-79): at half speed, every square counting double (the d20 Tumble rule).
     pub tumbling: bool,
+    /// Blinded: it sees no better than in darkness (« Mauvaise visibilité », 003:41), every square hampering
+    /// it as darkness does, darkvision or not (our ruling, docs/rulings.md).
+    pub blinded: bool,
 }
 
 impl Mover {
@@ -57,6 +60,7 @@ impl Mover {
             passes_foes: false,
             squeeze: squeeze_width(size, false),
             tumbling: false,
+            blinded: false,
         }
     }
 
@@ -265,7 +269,7 @@ impl StepWorld<'_> {
         let swum = mover.swims && terrain == Terrain::Water;
         let difficult = on_ground && !swum && field.is_difficult(square);
         let obstacle = on_ground && field.has_obstacle(square);
-        let dark = field.is_dark(square) && !mover.darkvision;
+        let dark = (field.is_dark(square) && !mover.darkvision) || mover.blinded;
         let deep =
             if on_ground && terrain == Terrain::DeepWater { water::step_doublings(mover.size, mover.swims) } else { 0 };
         u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep + u32::from(mover.tumbling)

@@ -241,6 +241,7 @@ pub fn mover_of(size: Size, speed: &Speed, altitude: i32, traits: &Traits, skill
         passes_foes: false,
         squeeze: squeeze_width(size, skills.escape_artist.is_some()),
         tumbling: false,
+        blinded: false,
     }
 }
 
@@ -384,6 +385,9 @@ impl MoveQuery<'_> {
         let world = self.world();
         if self.start.squares().any(|s| self.field.is_dark(s)) {
             return Err(Refusal::new("no 5-foot step in darkness: it stands in the dark", "004:261"));
+        }
+        if self.mover.blinded {
+            return Err(Refusal::new("no 5-foot step blinded: it sees no more than in darkness", "004:261"));
         }
         if world.ground_hampers(&self.mover, self.start) {
             return Err(Refusal::new(

@@ -193,10 +193,11 @@ fn fill(world: &StepWorld<'_>, mover: &Mover, from: Footprint) -> u64 {
 /// only the other creatures read.
 fn kind(mover: &Mover) -> u64 {
     let size = Size::ALL.iter().position(|&s| s == mover.size).unwrap_or(0) as u64;
-    let flags = [mover.medium == Medium::Fly, mover.incorporeal, mover.darkvision, mover.swims, mover.tumbling]
-        .iter()
-        .enumerate()
-        .fold(0u64, |acc, (i, &on)| acc | (u64::from(on) << i));
+    let flags =
+        [mover.medium == Medium::Fly, mover.incorporeal, mover.darkvision, mover.swims, mover.tumbling, mover.blinded]
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (i, &on)| acc | (u64::from(on) << i));
     size | (flags << 8) | ((mover.squeeze.clamp(0, 0xffff) as u64) << 16)
 }
 

@@ -444,7 +444,10 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
     MoveQuery {
         field,
         occupants: occupants_for(all, &body_of(c)),
-        mover: mover_of(*c.size, c.speed, c.altitude.0, c.traits, c.skills),
+        mover: crate::rules::movement::Mover {
+            blinded: c.conditions.has(Condition::Blinded),
+            ..mover_of(*c.size, c.speed, c.altitude.0, c.traits, c.skills)
+        },
         start: c.space.at(c.position.0),
         speed: match (medium_of(c.speed, c.altitude.0), c.speed.fly, c.speed.swim) {
             (Medium::Fly, Some(fly), _) => fly.squares,
