@@ -62,20 +62,24 @@ pub struct TurnedBy {
     pub check: i32,
 }
 
-/// An undead whose morale an evil cleric bolstered: against turning it has these Hit Dice, until the round
-/// given (004:570).
+/// An undead whose morale an evil cleric bolstered: against turning it has these Hit Dice for 1 minute, 10
+/// rounds (004:570), ending just before the bolsterer's count as any effect with a duration does (004:74).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bolstered {
     /// Its Hit Dice against turning.
     pub hit_dice: u32,
-    /// The round the bolstering ends in: 10 rounds after it (004:570).
+    /// The round the bolstering ends in: 10 rounds after it.
     pub until: u32,
+    /// The bolsterer, at whose count it began and just before whose count it ends.
+    pub count_of: Entity,
 }
 
 impl Bolstered {
-    /// Its Hit Dice against turning in `round`: the bolstered ones while they last, else `own`.
-    pub fn hit_dice(bolstered: Option<&Bolstered>, own: u32, round: u32) -> u32 {
-        bolstered.filter(|b| round < b.until).map_or(own, |b| b.hit_dice.max(own))
+    /// Its Hit Dice against turning now: the bolstered ones while they last, else `own`.
+    pub fn hit_dice(bolstered: Option<&Bolstered>, own: u32, order: &TurnOrder) -> u32 {
+        bolstered
+            .filter(|b| !crate::rules::turns::lasting::count_reached(b.until, b.count_of, order))
+            .map_or(own, |b| b.hit_dice.max(own))
     }
 }
 
@@ -389,7 +393,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     let Some(from) = footprint(world, turner) else { return Err(Refusal::new("no such creature", "data")) };
     let mine = world.get::<Faction>(turner).cloned();
     let height = world.get::<Altitude>(turner).map_or(0, |a| a.0);
-    let round = world.resource::<TurnOrder>().round;
+    let order = world.resource::<TurnOrder>().clone();
     let mut q = world.query_filtered::<(
         Entity,
         &CreatureId,
@@ -429,7 +433,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
             let distance = squares_apart(field, (from, height), (at, altitude.map_or(0, |a| a.0)));
             let seen = field.line_of_sight(from, at);
             let hit_dice = level.0.max(1);
-            let against = Bolstered::hit_dice(bolstered.get(world, entity).ok(), hit_dice, round);
+            let against = Bolstered::hit_dice(bolstered.get(world, entity).ok(), hit_dice, &order);
             let reach = InReach {
                 entity,
                 id: id.clone(),
@@ -562,7 +566,7 @@ fn bolster(world: &mut World, turner: Entity, affected: &[InReach], hit_dice: i3
     let Some(id) = world.get::<CreatureId>(turner).cloned() else { return };
     let until = world.resource::<TurnOrder>().round + TURNED_ROUNDS;
     for undead in affected {
-        world.entity_mut(undead.entity).insert(Bolstered { hit_dice: hit_dice.max(0) as u32, until });
+        world.entity_mut(undead.entity).insert(Bolstered { hit_dice: hit_dice.max(0) as u32, until, count_of: turner });
         world.write_message(Fact::UndeadTurned {
             creature: id.clone(),
             undead: undead.id.clone(),

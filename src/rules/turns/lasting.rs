@@ -39,13 +39,19 @@ pub struct ImposeIntent {
 /// Whether an effect is over now: its round has passed, or it is its round and the count it began at has
 /// come (004:74).
 pub fn is_over(effect: &Effect, order: &TurnOrder) -> bool {
-    if order.round > effect.ends_round {
+    count_reached(effect.ends_round, effect.count_of, order)
+}
+
+/// Whether the count of `count_of` in round `ends_round` has come (or passed): when an effect begun at that
+/// count, to end in that round, is over (004:74).
+pub fn count_reached(ends_round: u32, count_of: Entity, order: &TurnOrder) -> bool {
+    if order.round > ends_round {
         return true;
     }
-    if order.round < effect.ends_round {
+    if order.round < ends_round {
         return false;
     }
-    let (Some(now), Some(at)) = (order.current, order.entries.iter().position(|e| e.entity == effect.count_of)) else {
+    let (Some(now), Some(at)) = (order.current, order.entries.iter().position(|e| e.entity == count_of)) else {
         return order.current.is_none();
     };
     at <= now
