@@ -631,17 +631,23 @@ type HeldUndead<'w, 's> = Query<
 pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
     turned: HeldUndead<'_, '_>,
-    places: Query<(&CreatureId, &Position, &Space, Option<&Altitude>)>,
+    places: Query<(&CreatureId, &Position, &Space, Option<&Altitude>, Option<&crate::rules::core::creature::Riding>)>,
     field: Res<Battlefield>,
     mut conditions: MessageWriter<ConditionChange>,
     mut commands: Commands,
 ) {
     for fact in facts.read() {
-        let Fact::CreatureMoved { creature, from, .. } = fact else { continue };
+        // A walk or a flight, its own or its mount's carrying it (004:549 « s'approche », however it comes).
+        let (mover, from, climbed) = match fact {
+            Fact::CreatureMoved { creature, from, .. } => (creature, *from, 0),
+            Fact::Flew { creature, from, climbed_m, .. } => (creature, *from, (climbed_m / 1.5).round() as i32),
+            _ => continue,
+        };
         for (entity, by, position, space, state, altitude) in &turned {
-            let Ok((id, p, s, height)) = places.get(by.turner) else { continue };
+            let Ok((id, p, s, height, riding)) = places.get(by.turner) else { continue };
+            let carried = riding.and_then(|r| places.get(r.0).ok()).is_some_and(|mount| mount.0 == mover);
             // Only a turned undead flees its turner; a rebuked one cowers for its minute (004:565).
-            if id != creature || !state.has(Condition::Turned) {
+            if (id != mover && !carried) || !state.has(Condition::Turned) {
                 continue;
             }
             let theirs = (space.at(position.0), altitude.map_or(0, |a| a.0));
@@ -649,7 +655,7 @@ pub fn turner_comes_near(
             let distance = squares_apart(&field, (s.at(p.0), high), theirs);
             // « il suffit que le prêtre s'approche à moins de 3 mètres » (004:549): this move brought it
             // nearer than it stood, within 3 m, wherever the undead fled in between.
-            let before = squares_apart(&field, (s.at(*from), high), theirs);
+            let before = squares_apart(&field, (s.at(from), high - climbed), theirs);
             if distance <= TURNER_NEAR_SQUARES && distance < before {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
                 commands.entity(entity).remove::<TurnedBy>();
