@@ -627,11 +627,18 @@ type HeldUndead<'w, 's> = Query<
     (Entity, &'static TurnedBy, &'static Position, &'static Space, &'static Conditions, Option<&'static Altitude>),
 >;
 
+/// Where turners are, at what height, and on what mount.
+type Turners<'w, 's> = Query<
+    'w,
+    's,
+    (&'static CreatureId, &'static Position, &'static Space, Option<&'static Altitude>, Option<&'static Riding>),
+>;
+
 /// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549).
 pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
     turned: HeldUndead<'_, '_>,
-    places: Query<(&CreatureId, &Position, &Space, Option<&Altitude>, Option<&crate::rules::core::creature::Riding>)>,
+    places: Turners<'_, '_>,
     field: Res<Battlefield>,
     mut conditions: MessageWriter<ConditionChange>,
     mut commands: Commands,
