@@ -559,7 +559,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         BarKind::TakeOff => Command::TakeOff { creature, extra_m: 0.0 },
         BarKind::Land => Command::Land { creature },
         BarKind::EndTurn => Command::EndTurn { creature },
-        BarKind::Ride => match ride_step(world, me) {
+        BarKind::Ride => match ride_step(world, me, false) {
             Some(step) => step,
             None => return,
         },
@@ -708,6 +708,14 @@ pub(super) fn keys(world: &mut World) {
                     choice.tumble = !choice.tumble;
                 }
                 KeyCode::KeyA => super::weapons::next_power(world),
+                // Getting on or off quickly, a free action on a Ride check DC 20 (004:227).
+                KeyCode::KeyM => {
+                    if let Some(me) = human_turn(world)
+                        && let Some(step) = ride_step(world, me, true)
+                    {
+                        world.resource_mut::<super::state::Pending>().0.push_back(step);
+                    }
+                }
                 KeyCode::KeyW => super::weapons::switch_two_weapons(world),
                 KeyCode::KeyO => super::weapons::switch_opportunity_choice(world),
                 KeyCode::KeyG => {
@@ -783,8 +791,9 @@ pub(super) fn keys(world: &mut World) {
 }
 
 /// The step that gets `me` on an ally next to it, or off its mount onto the first free square beside it
-/// (004:226): what `N` does. `None` when there is no mount to get on.
-pub fn ride_step(world: &mut World, me: Entity) -> Option<Command> {
+/// (004:226): what `N` does; `fast`, on a Ride check DC 20 as a free action (004:227): what `Shift+M` does.
+/// `None` when there is no mount to get on.
+pub fn ride_step(world: &mut World, me: Entity, fast: bool) -> Option<Command> {
     let creature = id_of(world, me);
     if let Some(riding) = world.get::<crate::rules::core::creature::Riding>(me).copied() {
         let mount = riding.0;
@@ -797,10 +806,10 @@ pub fn ride_step(world: &mut World, me: Entity) -> Option<Command> {
             .collect();
         around.sort_by_key(|s| (s.y, s.x));
         let free = around.into_iter().find(|s| creature_at(world, *s).is_none())?;
-        return Some(Command::Dismount { creature, to: free });
+        return Some(Command::Dismount { creature, to: free, fast });
     }
     let mount = mount_beside(world, me)?;
-    Some(Command::Mount { creature, mount: id_of(world, mount) })
+    Some(Command::Mount { creature, mount: id_of(world, mount), fast })
 }
 
 /// The ally `me` could get on now, if any ([`crate::rules::mounted::mount_beside`] over the roster).

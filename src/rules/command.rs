@@ -374,19 +374,27 @@ pub enum Command {
         /// The creature aimed at.
         toward: CreatureId,
     },
-    /// Get on an ally's back: a move action (004:226, 004:654-655).
+    /// Get on an ally's back: a move action (004:226, 004:654-655), or `fast`, a free action on a Ride check
+    /// DC 20 (004:227).
     Mount {
         /// Its id.
         creature: CreatureId,
         /// The mount's id.
         mount: CreatureId,
+        /// Quickly (004:227).
+        #[serde(default)]
+        fast: bool,
     },
-    /// Get off onto a square next to the mount: a move action (004:226).
+    /// Get off onto a square next to the mount: a move action (004:226), or `fast`, a free action on a Ride
+    /// check DC 20 (004:227).
     Dismount {
         /// Its id.
         creature: CreatureId,
         /// Where it stands then.
         to: Square,
+        /// Quickly (004:227).
+        #[serde(default)]
+        fast: bool,
     },
     /// A passenger takes the reins of its mount: into the free rider's seat, or changing places with the
     /// rider (004:822).
@@ -838,14 +846,19 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 toward: entity(toward)?,
             });
         }
-        Command::Mount { creature, mount } => {
+        Command::Mount { creature, mount, fast } => {
             world.write_message(crate::rules::mounted::MountIntent {
                 creature: entity(creature)?,
                 mount: entity(mount)?,
+                fast: *fast,
             });
         }
-        Command::Dismount { creature, to } => {
-            world.write_message(crate::rules::mounted::DismountIntent { creature: entity(creature)?, to: *to });
+        Command::Dismount { creature, to, fast } => {
+            world.write_message(crate::rules::mounted::DismountIntent {
+                creature: entity(creature)?,
+                to: *to,
+                fast: *fast,
+            });
         }
         Command::TakeReins { creature } => {
             world.write_message(crate::rules::mounted::TakeReinsIntent { creature: entity(creature)? });

@@ -26,6 +26,8 @@ pub struct MountIntent {
     pub creature: Entity,
     /// Onto whom.
     pub mount: Entity,
+    /// Quickly: a free action on a Ride check, DC 20; failed, the move action (004:227).
+    pub fast: bool,
 }
 
 /// Gets off onto a free square next to the mount: a move action (004:226).
@@ -35,6 +37,34 @@ pub struct DismountIntent {
     pub creature: Entity,
     /// Where it stands then (the north-west square of its footprint).
     pub to: Square,
+    /// Quickly: a free action on a Ride check, DC 20; failed, the move action (004:227).
+    pub fast: bool,
+}
+
+/// The Ride DC to get on or off quickly, as a free action (004:227).
+pub const FAST_MOUNT_RIDE_DC: i32 = 20;
+
+/// A quick mount or dismount (004:227): the Ride check, DC 20, its Ride bonus or, untrained, its Dex
+/// modifier (the sheet's Ride carries its armour's penalty). Whether it is made: a free action; else the move
+/// action, which the creature must have left to try (« sans avoir au moins une action de mouvement »).
+fn fast_ride(
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+    id: &CreatureId,
+    sheet: (&Skills, &Abilities),
+    getting_on: bool,
+) -> bool {
+    let bonus = crate::rules::core::checks::skill(sheet.0.ride, sheet.1.dex);
+    let reason = if getting_on { "getting on quickly (004:227)" } else { "getting off quickly (004:227)" };
+    crate::rules::core::checks::roll_check(
+        dice,
+        facts,
+        id,
+        crate::rules::core::names::Check::Ride,
+        reason,
+        bonus,
+        FAST_MOUNT_RIDE_DC,
+    )
 }
 
 /// The Reflex save against a share of a collision (004:852).
@@ -270,12 +300,15 @@ type Getters<'w, 's> = Query<
 
 /// Gets creatures on their mounts: a move action next to an ally at the same height, with a seat free. The
 /// mount then acts on its rider's next turn, and a passenger on it too (004:654-655).
+#[expect(clippy::too_many_arguments, reason = "a system: one parameter per resource, query or message it touches")]
 fn get_on(
     mut commands: Commands,
     mut intents: MessageReader<MountIntent>,
     mut order: ResMut<TurnOrder>,
     field: Res<Battlefield>,
     mut creatures: Getters<'_, '_>,
+    sheets: Query<(&Skills, &Abilities)>,
+    mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
@@ -323,10 +356,15 @@ fn get_on(
                 }
                 Ok(())
             })
-            .and_then(|()| me.8.spend(ActionKind::Move));
+            .and_then(|()| me.8.check(ActionKind::Move));
         if let Err(refusal) = checked {
             refuse(&mut facts, me.1, Action::Mount, refusal);
             continue;
+        }
+        let quick = intent.fast
+            && sheets.get(intent.creature).is_ok_and(|sheet| fast_ride(&mut dice, &mut facts, me.1, sheet, true));
+        if !quick {
+            let _ = me.8.spend(ActionKind::Move);
         }
         // The first on its back directs it; whoever gets on after is a passenger (004:655).
         let passenger = taken > 0;
@@ -342,12 +380,15 @@ fn get_on(
 /// Gets creatures off their mounts onto a free square next to it, at the mount's height: a move action
 /// (004:226). A creature that gets off acts on its own from the next round: it takes its place in the
 /// order just before the turn now being played.
+#[expect(clippy::too_many_arguments, reason = "a system: one parameter per resource, query or message it touches")]
 fn get_off(
     mut commands: Commands,
     mut intents: MessageReader<DismountIntent>,
     mut order: ResMut<TurnOrder>,
     field: Res<Battlefield>,
     mut creatures: Getters<'_, '_>,
+    sheets: Query<(&Skills, &Abilities)>,
+    mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
@@ -402,9 +443,14 @@ fn get_off(
         let (id, mount_id) = (me.1.clone(), ridden.1.clone());
         let passenger = me.12.is_some_and(|s| s.passenger);
         let Ok(mut me) = creatures.get_mut(intent.creature) else { continue };
-        if let Err(refusal) = me.8.spend(ActionKind::Move) {
+        if let Err(refusal) = me.8.check(ActionKind::Move) {
             refuse(&mut facts, &id, Action::Dismount, refusal);
             continue;
+        }
+        let quick = intent.fast
+            && sheets.get(intent.creature).is_ok_and(|sheet| fast_ride(&mut dice, &mut facts, &id, sheet, false));
+        if !quick {
+            let _ = me.8.spend(ActionKind::Move);
         }
         commands.entity(intent.creature).remove::<(Riding, Seat)>().insert((Position(intent.to), space));
         facts.write(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to: intent.to });
