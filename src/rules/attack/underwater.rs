@@ -28,7 +28,7 @@ pub struct Waters {
 /// A creature as the underwater table sees it: its size, its swim speed, freedom of movement, and whether
 /// its last Swim check failed.
 pub fn swimmer_of(c: &CombatantItem) -> Swimmer {
-    Swimmer::of(*c.size, c.speed, c.traits, c.conditions)
+    Swimmer { carried: c.seat.is_some(), ..Swimmer::of(*c.size, c.speed, c.traits, c.conditions) }
 }
 
 /// The water around an attack of `attacker` standing on `own` on `target` standing on `theirs`.

@@ -72,6 +72,9 @@ pub struct Swimmer {
     pub freedom: bool,
     /// Its last Swim check failed: it flounders (our ruling, docs/rulings.md).
     pub floundering: bool,
+    /// It rides a mount: carried above the water, never in it on its own account (004:632 names the
+    /// swimmer, the wader and the one on the bottom; our ruling, docs/rulings.md).
+    pub carried: bool,
 }
 
 impl Swimmer {
@@ -88,6 +91,7 @@ impl Swimmer {
             swim_speed: speed.swim.is_some(),
             freedom: traits.freedom_of_movement,
             floundering: conditions.has(crate::rules::core::creature::Condition::OffBalance),
+            carried: false,
         }
     }
 }
@@ -143,7 +147,7 @@ pub fn row_for(swimmer: Swimmer) -> WaterRow {
 
 /// The row of the table for a creature standing on `footprint` at `altitude`, `None` out of the water.
 pub fn row_at(field: &Battlefield, footprint: Footprint, altitude: i32, swimmer: Swimmer) -> Option<WaterRow> {
-    in_the_water(field, footprint, swimmer.size, altitude).then(|| row_for(swimmer))
+    (!swimmer.carried && in_the_water(field, footprint, swimmer.size, altitude)).then(|| row_for(swimmer))
 }
 
 impl WaterRow {
@@ -209,7 +213,7 @@ pub fn step_doublings(size: Size, swims: bool) -> u32 {
     if depth_for(size) == Depth::Wading {
         return u32::from(!swims);
     }
-    let row = row_for(Swimmer { size, swim_speed: swims, freedom: false, floundering: false });
+    let row = row_for(Swimmer { size, swim_speed: swims, freedom: false, floundering: false, carried: false });
     row.headway().doublings().unwrap_or(0)
 }
 
@@ -244,7 +248,7 @@ mod tests {
     use super::*;
 
     fn swimmer(size: Size) -> Swimmer {
-        Swimmer { size, swim_speed: false, freedom: false, floundering: false }
+        Swimmer { size, swim_speed: false, freedom: false, floundering: false, carried: false }
     }
 
     #[test]

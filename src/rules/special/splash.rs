@@ -335,7 +335,8 @@ fn roll_throw(
         .filter(|c| !c.conditions.has(Condition::Dead) && !c.conditions.has(Condition::InPit))
         .filter(|c| burst.reaches(c.space.at(c.position.0), field.diagonals()) && harmed(c))
         // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633).
-        .filter(|c| !water::in_the_water(&field, c.space.at(c.position.0), *c.size, c.altitude.0))
+        // A rider sits above it (docs/rulings.md).
+        .filter(|c| c.seat.is_some() || !water::in_the_water(&field, c.space.at(c.position.0), *c.size, c.altitude.0))
         .collect();
     splashed.sort_by_key(|c| c.id.clone());
     for c in splashed {

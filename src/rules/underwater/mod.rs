@@ -43,6 +43,7 @@ pub struct SwimmerView {
     skills: &'static Skills,
     abilities: &'static Abilities,
     position: &'static Position,
+    seat: Option<&'static crate::rules::core::creature::Seat>,
     space: &'static Space,
     altitude: &'static Altitude,
     conditions: &'static mut Conditions,
@@ -51,7 +52,11 @@ pub struct SwimmerView {
 /// The row of the table for a creature where it stands, its last check set aside: whether it must swim by
 /// its Swim check.
 fn swims_by_check(field: &Battlefield, c: &SwimmerViewItem) -> bool {
-    let swimmer = Swimmer { floundering: false, ..Swimmer::of(*c.size, c.speed, c.traits, &c.conditions) };
+    let swimmer = Swimmer {
+        floundering: false,
+        carried: c.seat.is_some(),
+        ..Swimmer::of(*c.size, c.speed, c.traits, &c.conditions)
+    };
     water::row_at(field, c.space.at(c.position.0), c.altitude.0, swimmer).is_some_and(|row| row.swims_by_check())
 }
 
