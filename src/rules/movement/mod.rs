@@ -351,7 +351,11 @@ impl MoveQuery<'_> {
         let attack_from = |square: Square| {
             crate::rules::core::reach::melee_reaches(diagonals, reach, reach_weapon, shape.at(square), target)
         };
-        let world = self.world();
+        // A creature of reach 0 attacks in its foe's space, which it must enter (000:152-156): its charge
+        // ends there, the foe no creature in its lane.
+        let without_the_foe: Vec<Occupant> =
+            self.occupants.iter().filter(|o| reach > 0 || o.footprint != target).cloned().collect();
+        let world = StepWorld { field: self.field, occupants: &without_the_foe };
         charge_lanes(&world, &charger, self.start, self.allowance(MovementAction::Charge), attack_from)
             .map_err(|no| Refusal::new(no.to_string(), no.rule()))
     }
