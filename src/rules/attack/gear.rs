@@ -17,7 +17,7 @@ use crate::rules::core::gear::{Loading, check_draw, check_in_hand, check_load, h
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Provoking, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
 
 /// A weapon lying on the ground: an object on the board (004:494).
 #[derive(Component, Clone, Debug, PartialEq)]
@@ -148,13 +148,10 @@ pub struct ShieldOnTheMove(pub u32);
 /// +1 or more, « un déplacement normal » made (a move action of movement: a move, a double move, a
 /// withdrawal, a crawl; not a run nor a charge, full-round actions of their own), and none of that kind yet
 /// this round (`last`: the round of the last one).
-fn free_with_the_move(world: &World, creature: Entity, budget: &ActionBudget, last: Option<u32>) -> bool {
+fn free_with_the_move(world: &World, creature: Entity, last: Option<u32>) -> bool {
     let round = world.resource::<TurnOrder>().round;
     let moved = world.get::<crate::rules::turns::moving::Travelled>(creature).is_some_and(|t| t.moves_in(round) >= 1);
-    world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1)
-        && budget.movement == MovementMade::Moved
-        && moved
-        && last != Some(round)
+    world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1) && moved && last != Some(round)
 }
 
 /// What strapping on its shield (`ready`) or loosing it costs `creature` now, or why it cannot: a move
@@ -187,7 +184,7 @@ pub fn check_shield(world: &World, creature: Entity, ready: bool) -> Result<Hand
         (false, true) => {}
     }
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
-    let on_the_move = free_with_the_move(world, creature, &budget, world.get::<ShieldOnTheMove>(creature).map(|d| d.0));
+    let on_the_move = free_with_the_move(world, creature, world.get::<ShieldOnTheMove>(creature).map(|d| d.0));
     let (kind, provokes) = row(127);
     let cost = if on_the_move {
         HandleCost { kind: ActionKind::Free, provokes, rule: "004:221" }
@@ -269,7 +266,7 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
         Handle::Draw => {
             check_draw(armament, shield, weapon)?;
             let last = world.get::<DrewOnTheMove>(creature).map(|d| d.0);
-            let on_the_move = free_with_the_move(world, creature, &budget, last);
+            let on_the_move = free_with_the_move(world, creature, last);
             let (kind, provokes) = row(121);
             let kind = if on_the_move { ActionKind::Free } else { kind };
             HandleCost { kind, provokes, rule: if on_the_move { "004:219" } else { "004:121, 004:218" } }

@@ -373,10 +373,10 @@ impl MoveQuery<'_> {
     }
 
     /// Whether a route is a legal 5-foot step: one unhampered square of cost 1, not into darkness even for a
-    /// creature that sees in the dark (004:261).
+    /// creature that sees in the dark (004:261). Where it sets off from is [`Self::sets_off_from_here`]'s,
+    /// which every caller asks first.
     fn five_foot_step_ok(&self, route: &Route) -> bool {
-        self.five_foot_step_from_here().is_ok()
-            && route.steps.len() == 1
+        route.steps.len() == 1
             && route.hampered == 0
             && route.cost == 1
             && route.end_footprint().is_some_and(|f| f.squares().all(|s| !self.field.is_dark(s)))

@@ -334,9 +334,12 @@ fn roll_throw(
         .filter(|c| Some(c.entity) != plan.target.filter(|_| hit))
         .filter(|c| !c.conditions.has(Condition::Dead) && !c.conditions.has(Condition::InPit))
         .filter(|c| burst.reaches(c.space.at(c.position.0), field.diagonals()) && harmed(c))
-        // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633).
-        // A rider sits above it (docs/rulings.md).
-        .filter(|c| c.seat.is_some() || !water::in_the_water(&field, c.space.at(c.position.0), *c.size, c.altitude.0))
+        // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633); a
+        // rider sits above it (docs/rulings.md).
+        .filter(|c| {
+            let swimmer = crate::rules::attack::underwater::swimmer_of(c);
+            water::row_at(&field, c.space.at(c.position.0), c.altitude.0, swimmer).is_none()
+        })
         .collect();
     splashed.sort_by_key(|c| c.id.clone());
     for c in splashed {

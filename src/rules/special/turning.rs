@@ -393,7 +393,6 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     let Some(from) = footprint(world, turner) else { return Err(Refusal::new("no such creature", "data")) };
     let mine = world.get::<Faction>(turner).cloned();
     let height = world.get::<Altitude>(turner).map_or(0, |a| a.0);
-    let order = world.resource::<TurnOrder>().clone();
     let mut q = world.query_filtered::<(
         Entity,
         &CreatureId,
@@ -406,7 +405,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     ), With<Creature>>();
     let mut bolstered = world.query::<&Bolstered>();
     let world: &World = world;
-    let field = world.resource::<Battlefield>();
+    let (field, order) = (world.resource::<Battlefield>(), world.resource::<TurnOrder>());
     let mut undead: Vec<InReach> = q
         .iter(world)
         .filter(|(e, _, traits, _, _, conditions, turned, faction)| {
@@ -433,7 +432,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
             let distance = squares_apart(field, (from, height), (at, altitude.map_or(0, |a| a.0)));
             let seen = field.line_of_sight(from, at);
             let hit_dice = level.0.max(1);
-            let against = Bolstered::hit_dice(bolstered.get(world, entity).ok(), hit_dice, &order);
+            let against = Bolstered::hit_dice(bolstered.get(world, entity).ok(), hit_dice, order);
             let reach = InReach {
                 entity,
                 id: id.clone(),
