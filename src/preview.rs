@@ -15,7 +15,7 @@ use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{ChargeLane, Danger, MoveQuery, MovementAction, Route, reachable};
 use crate::rules::opportunity::{Provoked, Reactions, Threat, danger_of, provocations, threats_to};
-use crate::rules::turns::moving::{MoverView, bodies, check_action, move_query};
+use crate::rules::turns::moving::{MoverView, RiderActed, Travelled, bodies, check_action, move_query, rider_allows};
 use crate::rules::turns::{ActionBudget, TurnOrder};
 
 /// The movement actions the move preview shades, cheapest first.
@@ -125,6 +125,12 @@ pub fn with_move_query_as<T>(
         reach: me.reach.0,
         grounded: crate::rules::movement::check_grounded(field.scale(), me.speed, me.altitude),
         tumbler,
+        rider_bound: RiderBound {
+            acted: me.rider_acted.copied(),
+            travelled: me.travelled.copied(),
+            round: world.resource::<TurnOrder>().round,
+            speed: query.speed,
+        },
     };
     Some(f(&query, &facts))
 }
@@ -165,6 +171,24 @@ pub struct MoverViewItemRef {
     pub grounded: Result<(), Refusal>,
     /// Asked to tumble: what its check reads (000:78-79).
     pub tumbler: Option<Tumbler>,
+    /// A mount whose rider acted this round: the pace it must keep to (004:477-480).
+    pub rider_bound: RiderBound,
+}
+
+/// What a mount's rider did this round binds the mount's pace (004:477-480).
+#[derive(Clone, Copy, Debug)]
+pub struct RiderBound {
+    acted: Option<RiderActed>,
+    travelled: Option<Travelled>,
+    round: u32,
+    speed: u32,
+}
+
+impl RiderBound {
+    /// Whether a move of `action` paying `cost` squares keeps to it.
+    pub fn allows(&self, action: MovementAction, cost: u32) -> Result<(), Refusal> {
+        rider_allows(self.acted.as_ref(), self.travelled.as_ref(), self.round, (action, cost, self.speed))
+    }
 }
 
 /// The foes who could strike `creature` now, in initiative order, those it already provoked this turn, and
@@ -215,7 +239,9 @@ pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> Mov
                 continue;
             }
             for d in query.destinations(action) {
-                options.squares.entry(d.square).or_insert((action, d.cost));
+                if me.rider_bound.allows(action, d.cost).is_ok() {
+                    options.squares.entry(d.square).or_insert((action, d.cost));
+                }
             }
         }
         options
@@ -250,7 +276,7 @@ pub fn path_preview_as(
             tumbler.check(action)?;
         }
         if waypoints.is_empty() {
-            return query.route(action, to, None);
+            return query.route(action, to, None).map(|r| (r, me.rider_bound));
         }
         let mut squares: Vec<Square> = Vec::new();
         let mut from = query.start;
@@ -267,10 +293,11 @@ pub fn path_preview_as(
             squares.extend(leg.squares());
             from = leg.end_footprint().map(|f| Footprint::new(f.origin, query.start.width)).unwrap_or(from);
         }
-        query.route(action, to, Some(&squares))
+        query.route(action, to, Some(&squares)).map(|r| (r, me.rider_bound))
     })
     .ok_or_else(|| Refusal::new("no such creature", "data"))?;
-    let route = found?;
+    let (route, bound) = found?;
+    bound.allows(action, route.cost)?;
     let start = with_move_query(world, creature, false, |q, _| q.start).expect("the creature exists");
     let squares: Vec<Square> = route.squares().collect();
     let provocations = provocations_along(world, creature, start, &route, action);

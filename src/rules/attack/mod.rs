@@ -26,7 +26,7 @@ use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::turns::moving::Pace;
+use crate::rules::turns::moving::{Pace, RiderAct, RiderActed};
 use crate::rules::turns::{
     ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, Provoking, Strain, TurnOrder,
 };
@@ -534,6 +534,8 @@ pub struct Combatant {
     pub last_move: Option<&'static crate::rules::turns::moving::LastMove>,
     /// The squares it paid moving this round.
     pub travelled: Option<&'static crate::rules::turns::moving::Travelled>,
+    /// What its rider did this round that its pace must keep to (004:477-480).
+    pub rider_acted: Option<&'static RiderActed>,
     /// Its Ride check this round to guide its mount with its knees, if it made one (004:476).
     pub knees: Option<&'static Knees>,
     /// What its attacks of opportunity do: strike, or trip (004:483, 004:489).
@@ -1699,6 +1701,29 @@ pub fn mount_moved(
     Ok(())
 }
 
+/// Keeps on a rider's mount on the ground the pace a ranged attack or a full melee attack of its rider was
+/// judged at, the first of the round (004:477-479).
+fn rider_binds_its_mount(
+    commands: &mut Commands,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    rider: &CombatantItem,
+    weapon: &Weapon,
+    full: bool,
+) {
+    let Some(mount) = rider.riding.and_then(|r| creatures.get(r.0).ok()) else { return };
+    let act = if is_ranged(weapon) {
+        RiderAct::Ranged
+    } else if full {
+        RiderAct::FullMelee
+    } else {
+        return;
+    };
+    if mount.altitude.0 == 0 && mount.rider_acted.is_none_or(|a| a.round != order.round) {
+        commands.entity(mount.entity).insert(RiderActed::new(order.round, act, mount.travelled, mount.last_move));
+    }
+}
+
 /// How far a rider's mount went this round on the ground, by the distance (004:480). In the air the aerial
 /// chapter rules instead.
 pub fn mount_pace(order: &TurnOrder, mount: &CombatantItem) -> Pace {
@@ -1829,6 +1854,7 @@ struct PreparedAttack {
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn prepare_attack_intent(
     In(intent): In<AttackIntent>,
+    mut commands: Commands,
     underway: Query<&FullAttackUnderway>,
     order: Res<TurnOrder>,
     creatures: Query<Combatant, With<Creature>>,
@@ -1904,6 +1930,9 @@ fn prepare_attack_intent(
     }
     if !intent.charge && !intent.readied && !intent.dive && !intent.trample && !intent.cleave && underway.is_none() {
         let _ = budget.spend(if intent.full { ActionKind::FullRound } else { ActionKind::Standard });
+    }
+    if !intent.readied {
+        rider_binds_its_mount(&mut commands, &order, &creatures, &attacker, &plan.weapon, intent.full);
     }
     if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
         conditions.write(ConditionChange {

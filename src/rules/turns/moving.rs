@@ -352,6 +352,93 @@ pub struct LastMove {
     pub charged: Option<Entity>,
 }
 
+/// What a rider did this round that its mount's pace must keep to, kept on the mount (004:477-480). A
+/// rider's action is judged by the pace its mount has when it is taken; the mount may not then go beyond
+/// what that judgement allowed (our ruling, docs/rulings.md): after a full melee attack no further than
+/// 1.5 m in the round (004:477); after a shot made at less than a double move, no double move nor run
+/// (004:479); after a spell cast standing, no further than its speed, and after one cast once it moved,
+/// no further at all, which would be casting in the middle of its move (004:480).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RiderActed {
+    /// The round.
+    pub round: u32,
+    /// What the rider did.
+    pub act: RiderAct,
+    /// The squares the mount had paid this round when its rider acted.
+    pub squares: u32,
+    /// The mount's pace then.
+    pub pace: Pace,
+    /// Whether its movement then was a double move (004:479).
+    pub double_move: bool,
+}
+
+/// A rider's action that binds its mount's pace (004:477-480).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RiderAct {
+    /// A full attack in melee (004:477).
+    FullMelee,
+    /// A ranged attack (004:479).
+    Ranged,
+    /// A spell (004:480).
+    Spell,
+}
+
+impl RiderActed {
+    /// What a mount that went as `travelled` says when its rider acts in `round`.
+    pub fn new(round: u32, act: RiderAct, travelled: Option<&Travelled>, last: Option<&LastMove>) -> Self {
+        let travelled = travelled.copied().unwrap_or(Travelled { round, squares: 0, speed: 0, moves: 0 });
+        RiderActed {
+            round,
+            act,
+            squares: travelled.in_round(round),
+            pace: travelled.pace(round, last),
+            double_move: travelled.double_move(round),
+        }
+    }
+}
+
+/// Whether a mount that went as `travelled` this round (`round`), its rider having acted as `acted`, may make
+/// a move of `action` paying `cost` squares more, a move action allowing it `speed` squares (004:477-480).
+pub fn rider_allows(
+    acted: Option<&RiderActed>,
+    travelled: Option<&Travelled>,
+    round: u32,
+    (action, cost, speed): (MovementAction, u32, u32),
+) -> Result<(), Refusal> {
+    let Some(acted) = acted.filter(|a| a.round == round) else { return Ok(()) };
+    let mut after = travelled.copied().unwrap_or(Travelled { round, squares: 0, speed, moves: 0 });
+    after.record(round, action, cost, speed);
+    let ran = action == MovementAction::Run;
+    let refused = match acted.act {
+        RiderAct::FullMelee => (after.in_round(round) > 1)
+            .then_some(("its rider made a full attack: it goes no further than 1.5 m this round", "004:477")),
+        RiderAct::Ranged => match acted.pace {
+            Pace::Ran => None,
+            _ if acted.double_move => ran.then_some((
+                "its rider shot during its double move: it does not run after (-8 instead of -4)",
+                "004:479",
+            )),
+            _ => (ran || after.double_move(round)).then_some((
+                "its rider shot before any double move: it does not go beyond one move this round",
+                "004:479",
+            )),
+        },
+        RiderAct::Spell => match acted.pace {
+            Pace::WithinSpeed if acted.squares == 0 => (ran || after.in_round(round) > speed)
+                .then_some(("its rider cast before it moved: it goes no further than its speed after", "004:480")),
+            Pace::WithinSpeed => (cost > 0 || ran).then_some((
+                "its rider cast after it moved: moving on would be casting in the middle of its move",
+                "004:480",
+            )),
+            _ => ran.then_some(("its rider cast during its double move: it does not run after", "004:480")),
+        },
+    };
+    match refused {
+        Some((reason, rule)) => Err(Refusal::new(reason, rule)),
+        None => Ok(()),
+    }
+}
+
 /// The movement chapter's systems, so other chapters can order themselves around it.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MovementSystems;
@@ -403,6 +490,10 @@ pub struct MoverView {
     pub hidden: Option<&'static crate::rules::core::creature::Hidden>,
     /// Those on its back, the rider first (a mounted charge strikes with the rider's weapon, 004:478).
     pub riders: Option<&'static Riders>,
+    /// How far it went this round (a mount's pace binds its rider's actions, 004:477-480).
+    pub travelled: Option<&'static Travelled>,
+    /// What its rider did this round that its pace must keep to (004:477-480).
+    pub rider_acted: Option<&'static RiderActed>,
 }
 
 /// The gear of the rider on `mount`'s back (the first of its riders), whose blow ends a mounted charge.
@@ -851,6 +942,11 @@ fn begin_move(
             }
             _ => query.route(intent.action, intent.to, intent.path.as_deref()),
         });
+    // A mount keeps to the pace its rider's action was judged at (004:477-480).
+    let checked = checked.and_then(|route| {
+        rider_allows(me.rider_acted, me.travelled, order.round, (intent.action, route.cost, query.speed))
+            .map(|()| route)
+    });
     let route = match checked {
         Ok(route) => route,
         Err(refusal) => {
