@@ -549,6 +549,88 @@ impl std::fmt::Display for UnknownCreature {
     }
 }
 
+/// The intent of a move, an attack or a casting: the commands whose refusal is checked before they set
+/// off a readied action.
+enum PlainIntent {
+    /// A move or a tumble.
+    Move(MoveIntent),
+    /// An attack.
+    Attack(crate::rules::attack::AttackIntent),
+    /// A casting.
+    Cast(crate::rules::magic::CastIntent),
+}
+
+/// The intent of a move, an attack or a casting command; `None` for the other commands.
+fn plain_intent(world: &World, command: &Command) -> Result<Option<PlainIntent>, UnknownCreature> {
+    let roster = world.resource::<Roster>();
+    let entity = |id: &CreatureId| roster.0.get(id).copied().ok_or_else(|| UnknownCreature(id.clone()));
+    Ok(Some(match command {
+        Command::Move { creature, to, action, path } | Command::Tumble { creature, to, action, path } => {
+            PlainIntent::Move(MoveIntent {
+                creature: entity(creature)?,
+                target: None,
+                action: *action,
+                to: *to,
+                path: path.clone(),
+                readied: false,
+                finish: ChargeFinish::Attack,
+                tumble: matches!(command, Command::Tumble { .. }),
+            })
+        }
+        Command::Attack {
+            creature,
+            target,
+            weapon,
+            defensively,
+            full,
+            lethal,
+            nonlethal,
+            power,
+            two_weapons,
+            blows,
+        } => PlainIntent::Attack(crate::rules::attack::AttackIntent {
+            defensively: *defensively,
+            full: *full,
+            lethal: *lethal,
+            nonlethal: *nonlethal,
+            power: *power,
+            two_weapons: *two_weapons,
+            blows: *blows,
+            ..crate::rules::attack::AttackIntent::new(entity(creature)?, entity(target)?, weapon.clone())
+        }),
+        Command::Cast { creature, spell, target, defensively } => {
+            let caster = entity(creature)?;
+            let target = target.as_ref().map(entity).transpose()?.unwrap_or(caster);
+            PlainIntent::Cast(crate::rules::magic::CastIntent {
+                caster,
+                spell: spell.clone(),
+                target,
+                defensively: *defensively,
+                readied: false,
+            })
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// Whether the rules would refuse the move, attack or casting `plain` as things stand: a refused action
+/// is no action, and sets off no readied action (« juste avant l'action qui déclenche », 004:621).
+fn refused_anyway(world: &mut World, plain: Option<&PlainIntent>) -> bool {
+    let refusal = match plain {
+        Some(PlainIntent::Move(intent)) => {
+            world.run_system_cached_with(crate::rules::turns::moving::move_refusal, intent.clone()).ok().flatten()
+        }
+        Some(PlainIntent::Attack(intent)) => {
+            world.run_system_cached_with(crate::rules::attack::attack_refusal, intent.clone()).ok().flatten()
+        }
+        Some(PlainIntent::Cast(intent)) => {
+            world.run_system_cached_with(crate::rules::magic::cast_refusal, intent.clone()).ok().flatten()
+        }
+        None => None,
+    };
+    refusal.is_some()
+}
+
 /// The commands waiting for a readied action to be taken first (004:621).
 #[derive(Resource, Default, Debug)]
 pub struct Deferred(pub Vec<Command>);
@@ -578,47 +660,29 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
     let maybe = |id: &Option<CreatureId>| id.as_ref().map(entity).transpose();
     // Every creature named must exist before anything happens.
     let actor = command.actor().map(entity).transpose()?;
+    let plain = plain_intent(world, command)?;
     if let Some(actor) = actor
-        && set_off_readied(world, command, actor)
+        && set_off_readied(world, command, actor, plain.as_ref())
     {
         return Ok(());
     }
+    match plain {
+        Some(PlainIntent::Move(intent)) => {
+            world.write_message(intent);
+            return Ok(());
+        }
+        Some(PlainIntent::Attack(intent)) => {
+            world.write_message(intent);
+            return Ok(());
+        }
+        Some(PlainIntent::Cast(intent)) => {
+            world.write_message(intent);
+            return Ok(());
+        }
+        None => {}
+    }
     match command {
-        Command::Move { creature, to, action, path } | Command::Tumble { creature, to, action, path } => {
-            world.write_message(MoveIntent {
-                creature: entity(creature)?,
-                target: None,
-                action: *action,
-                to: *to,
-                path: path.clone(),
-                readied: false,
-                finish: ChargeFinish::Attack,
-                tumble: matches!(command, Command::Tumble { .. }),
-            });
-        }
-        Command::Attack {
-            creature,
-            target,
-            weapon,
-            defensively,
-            full,
-            lethal,
-            nonlethal,
-            power,
-            two_weapons,
-            blows,
-        } => {
-            world.write_message(crate::rules::attack::AttackIntent {
-                defensively: *defensively,
-                full: *full,
-                lethal: *lethal,
-                nonlethal: *nonlethal,
-                power: *power,
-                two_weapons: *two_weapons,
-                blows: *blows,
-                ..crate::rules::attack::AttackIntent::new(entity(creature)?, entity(target)?, weapon.clone())
-            });
-        }
+        Command::Move { .. } | Command::Tumble { .. } | Command::Attack { .. } | Command::Cast { .. } => {}
         Command::CoupDeGrace { creature, target, weapon } => {
             world.write_message(crate::rules::attack::CoupDeGraceIntent {
                 attacker: entity(creature)?,
@@ -866,17 +930,6 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         Command::Rest { hours, bed_rest } => {
             world.write_message(crate::rules::health::rest::RestIntent { hours: *hours, bed_rest: *bed_rest });
         }
-        Command::Cast { creature, spell, target, defensively } => {
-            let caster = entity(creature)?;
-            let target = maybe(target)?.unwrap_or(caster);
-            world.write_message(crate::rules::magic::CastIntent {
-                caster,
-                spell: spell.clone(),
-                target,
-                defensively: *defensively,
-                readied: false,
-            });
-        }
         Command::Delay { creature } => {
             world.write_message(crate::rules::turns::DelayIntent { creature: entity(creature)? });
         }
@@ -902,8 +955,8 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
 /// If `command` is the action of a creature another readied against, takes the readied action first: the
 /// readier moves to just before it in the order (004:622), its action is asked for, and the command waits
 /// in [`Deferred`] (004:621). Returns whether it did.
-fn set_off_readied(world: &mut World, command: &Command, actor: Entity) -> bool {
-    if world.resource::<TurnOrder>().check_turn(actor).is_err() {
+fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: Option<&PlainIntent>) -> bool {
+    if world.resource::<TurnOrder>().check_turn(actor).is_err() || refused_anyway(world, plain) {
         return false;
     }
     let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };

@@ -85,8 +85,9 @@ pub fn roll_disarm(
             taken: rolls.unarmed,
         });
     }
-    // The defender disarms back at once, provoking nothing; a failure ends it (004:495).
-    let their_item = held_weapon(attacker).filter(|_| rolls.counter)?;
+    // The defender disarms back at once, provoking nothing; a failure ends it (004:495). One that cannot
+    // act (helpless, 004:278) tries nothing.
+    let their_item = held_weapon(attacker).filter(|_| rolls.counter && target.conditions.can_act())?;
     let melee_item = !is_ranged(&their_item);
     let back = disarm_side(target, &rolls.item, *attacker.size, true);
     let resisting = disarm_side(attacker, &their_item, *target.size, melee_item);

@@ -157,8 +157,9 @@ pub fn roll_trip_check(
         falls.lay_down(target);
         return TripOutcome::Tripped;
     }
-    // Tripping back is a trip: the attacker must be one the defender may trip (004:483).
-    if trippable(target, attacker).is_err() {
+    // Tripping back is a trip: the attacker must be one the defender may trip (004:483), by a defender
+    // that can act (a helpless one tries nothing, 004:278).
+    if trippable(target, attacker).is_err() || !target.conditions.can_act() {
         return TripOutcome::Resisted;
     }
     let (back, resisting) = (tripping_side(target), resisting_side(attacker));

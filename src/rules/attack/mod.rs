@@ -880,7 +880,18 @@ fn attacker_modifiers(
         return Err(Refusal::new("a turned undead flees and attacks no one", "004:549"));
     }
     in_a_grapple(attacker, target, weapon, modifiers)?;
-    // The attacker table (004:372-382).
+    attacker_rows(attacker, weapon, modifiers)?;
+    if !is_ranged(weapon) && attacker.altitude.0 > target.altitude.0 {
+        modifiers.push(Modifier::new(1, "higher ground (004:377)"));
+    } else if mounted_above(attacker, target, weapon) {
+        modifiers.push(Modifier::new(1, "mounted, above a foe on foot (004:477)"));
+    }
+    Ok(())
+}
+
+/// The rows of the attacker table that read the attacker alone (004:372-382), and the prone archer's
+/// refusal (004:375): every attack asks them, a flask thrown at an intersection too (004:529).
+pub fn attacker_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut Vec<Modifier>) -> Result<(), Refusal> {
     for (condition, value, source) in [
         (Condition::Dazzled, -1, "dazzled (004:376)"),
         (Condition::Entangled, -2, "entangled (004:378)"),
@@ -891,11 +902,6 @@ fn attacker_modifiers(
         if attacker.conditions.has(condition) {
             modifiers.push(Modifier::new(value, source));
         }
-    }
-    if !is_ranged(weapon) && attacker.altitude.0 > target.altitude.0 {
-        modifiers.push(Modifier::new(1, "higher ground (004:377)"));
-    } else if mounted_above(attacker, target, weapon) {
-        modifiers.push(Modifier::new(1, "mounted, above a foe on foot (004:477)"));
     }
     if is_ranged(weapon)
         && attacker.conditions.has(Condition::Prone)
@@ -1042,14 +1048,20 @@ fn situation_modifiers(
     {
         modifiers.push(Modifier::new(2, format!("flanking with {ally} (004:417)")));
     }
-    if attacker.conditions.has(Condition::SqueezedTight) {
-        return Err(Refusal::new("no attack while squeezing narrower than half its space", "000:121-123"));
-    }
     if charge {
         if is_ranged(weapon) {
             return Err(Refusal::new("a charge ends in a melee attack", "004:457"));
         }
         modifiers.push(Modifier::new(2, "charge (004:457)"));
+    }
+    stance_rows(attacker, weapon, modifiers)
+}
+
+/// What the attacker's own stance gives any attack (squeezing, 000:113-123; fighting defensively, 004:183;
+/// lying prone, 004:375): a flask thrown at an intersection asks it too (004:529).
+pub fn stance_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut Vec<Modifier>) -> Result<(), Refusal> {
+    if attacker.conditions.has(Condition::SqueezedTight) {
+        return Err(Refusal::new("no attack while squeezing narrower than half its space", "000:121-123"));
     }
     if attacker.conditions.has(Condition::Squeezed) {
         modifiers.push(Modifier::new(-4, "squeezing (000:113)"));
@@ -1873,29 +1885,13 @@ fn prepare_attack_intent(
         rule: refusal.rule,
     };
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
-    // The next blows of a full attack already begun: paid for, against the same foe (004:229-231).
     let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
-    if let Some(begun) = &underway
-        && begun.target != intent.target
-    {
-        facts.write(refuse(Refusal::new(
-            "the rest of a full attack goes at the foe it began on (RULES-INDEX ruling)",
-            "004:229-231",
-        )));
-        return None;
-    }
-    let request = AttackRequest {
-        weapon: intent.weapon.as_deref(),
-        charge: intent.charge,
-        full: intent.full,
-        defensively: intent.defensively,
-        lethal: intent.lethal,
-        nonlethal: intent.nonlethal,
-        power: intent.power,
-        readied: intent.readied,
-        paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
-        splash: false,
-        two_weapons: Some(intent.two_weapons),
+    let request = match attack_request(&intent, underway.as_ref()) {
+        Ok(request) => request,
+        Err(refusal) => {
+            facts.write(refuse(refusal));
+            return None;
+        }
     };
     let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
     let plan = match planned {
@@ -1954,6 +1950,53 @@ fn prepare_attack_intent(
         None
     };
     Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, provokes })
+}
+
+/// What an attack intent asks for, going on with the full attack `underway` if any: its next blows are
+/// paid for and go at the foe it began on (004:229-231).
+fn attack_request<'a>(
+    intent: &'a AttackIntent,
+    underway: Option<&FullAttackUnderway>,
+) -> Result<AttackRequest<'a>, Refusal> {
+    if underway.is_some_and(|begun| begun.target != intent.target) {
+        return Err(Refusal::new(
+            "the rest of a full attack goes at the foe it began on (RULES-INDEX ruling)",
+            "004:229-231",
+        ));
+    }
+    Ok(AttackRequest {
+        weapon: intent.weapon.as_deref(),
+        charge: intent.charge,
+        full: intent.full,
+        defensively: intent.defensively,
+        lethal: intent.lethal,
+        nonlethal: intent.nonlethal,
+        power: intent.power,
+        readied: intent.readied,
+        paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
+        splash: false,
+        two_weapons: Some(intent.two_weapons),
+    })
+}
+
+/// Why the rules would refuse an attack intent as things stand, checked as [`prepare_attack_intent`]
+/// checks it and paying nothing: a refused attack is no action, and sets off no readied action (004:621).
+pub fn attack_refusal(
+    In(intent): In<AttackIntent>,
+    underway: Query<&FullAttackUnderway>,
+    order: Res<TurnOrder>,
+    creatures: Query<Combatant, With<Creature>>,
+    budgets: Query<&ActionBudget>,
+    field: Res<Battlefield>,
+) -> Option<Refusal> {
+    let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
+        return Some(Refusal::new("no such creature", "data"));
+    };
+    let budget = budgets.get(intent.attacker).copied().unwrap_or_default();
+    let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
+    attack_request(&intent, underway.as_ref())
+        .and_then(|request| prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget))
+        .err()
 }
 
 /// The base attack term of an attack's modifiers (or of an opposed attack roll's), which a later blow of a

@@ -441,6 +441,24 @@ fn cast(
     }
 }
 
+/// Why the rules would refuse a casting as things stand, checked as [`cast`] checks it first and paying
+/// nothing: a refused casting is no action, and sets off no readied action (004:621).
+pub fn cast_refusal(
+    In(intent): In<CastIntent>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+    casters: Query<(&Spellcasting, &ActionBudget)>,
+) -> Option<Refusal> {
+    let (Ok(caster), Ok(target)) = (creatures.get(intent.caster), creatures.get(intent.target)) else {
+        return Some(Refusal::new("no such creature", "data"));
+    };
+    let Ok((magic, budget)) = casters.get(intent.caster) else {
+        return Some(Refusal::new(format!("{} casts no spells", caster.id), "data"));
+    };
+    check_cast(&order, &field, &caster, &target, magic, (!intent.readied).then_some(budget), &intent.spell).err()
+}
+
 /// What a casting reads and spends of its caster: its magic, its budget, its skills, a readied action it
 /// awaits, the charge it holds.
 type Caster = (

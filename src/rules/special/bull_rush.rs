@@ -147,6 +147,7 @@ pub fn check_bull_rush(
 ) -> Result<(), Refusal> {
     order.check_turn(attacker.entity)?;
     out_of_grapple(attacker.conditions, "bull rush")?;
+    super::afoot(attacker, "bull rush")?;
     if !charge {
         budget.check(ActionKind::Standard)?;
     }

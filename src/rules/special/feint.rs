@@ -132,7 +132,8 @@ pub(super) fn feint(
 }
 
 /// Spends feints: the feinter's melee attack roll on its target spends it; the end of the feinter's turn
-/// after the one it feinted in ends it (004:524).
+/// after the one it feinted in ends it, and so does the start of a turn of its two rounds on, its next one
+/// delayed away (004:524).
 pub(super) fn spend_feints(
     mut facts: MessageReader<Fact>,
     roster: Res<Roster>,
@@ -157,6 +158,14 @@ pub(super) fn spend_feints(
                 let Some(feinter) = roster.get(&creature.0) else { continue };
                 for mut held in &mut feinted {
                     held.0.retain(|f| !(f.feinter == feinter && f.round < order.round));
+                }
+            }
+            // A feinter whose next turn went by (delayed through a whole round, it never ended) begins a
+            // turn two rounds on: too late (« avant ou lors du prochain tour de jeu »).
+            Fact::TurnStarted { creature, round } => {
+                let Some(feinter) = roster.get(&creature.0) else { continue };
+                for mut held in &mut feinted {
+                    held.0.retain(|f| !(f.feinter == feinter && f.round + 1 < *round));
                 }
             }
             _ => {}

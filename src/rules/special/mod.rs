@@ -77,6 +77,20 @@ impl Paying<'_> {
     }
 }
 
+/// Refuses to a rider a special attack (`what`) that moves its maker through or into a foe's space: its
+/// mount moves, not it, and makes it with its own Strength and size (« la monture du personnage effectue le
+/// test de Force », 004:537 for the overrun; our ruling for the bull rush, docs/rulings.md).
+pub fn afoot(a: &CombatantItem, what: &str) -> Result<(), Refusal> {
+    if a.riding.is_some() {
+        Err(Refusal::new(
+            format!("{} rides: its mount makes the {what}, with its own Strength and size", a.id),
+            "004:537",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// Pays `kind` of action from `who`'s turn, from a system that holds the world: as [`Paying::pay`] does,
 /// with a disabled creature's strain for a standard action (004:274).
 pub fn pay_in(world: &mut World, who: Entity, (action, kind): (Action, ActionKind)) {

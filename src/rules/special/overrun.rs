@@ -163,6 +163,7 @@ pub fn plan_overrun(
     ground.order.check_turn(a.entity)?;
     able_to_act(a.conditions)?;
     on_its_feet(a.conditions)?;
+    super::afoot(a, "overrun")?;
     crate::rules::core::creature::within_the_fight(t.conditions)?;
     if a.size.steps_to(*t.size) > 1 {
         return Err(Refusal::new("a foe more than one size larger cannot be overrun", "004:531"));
@@ -206,7 +207,10 @@ pub fn plan_overrun(
     }
     let defender = better_side(t, true);
     let trampling = tramples(ground, a);
-    let blocks = a.feats.has(Feat::ImprovedOverrun) || trampling || defender.chance_against(&attacker) >= 0.5;
+    // A defender that cannot act chooses nothing and blocks nothing: its space is passed as a helpless
+    // foe's (000:71; our ruling).
+    let blocks = t.conditions.can_act()
+        && (a.feats.has(Feat::ImprovedOverrun) || trampling || defender.chance_against(&attacker) >= 0.5);
     let hoof = if trampling { hoof_of(a) } else { None };
     Ok(OverrunPlan {
         attacker,

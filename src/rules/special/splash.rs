@@ -188,6 +188,9 @@ pub fn plan_throw(
             }
             let mut modifiers =
                 attack_bonus(*thrower.base_attack, thrower.abilities, *thrower.size, thrower.feats, &weapon);
+            // The thrower's own state counts as for any ranged attack (« une attaque à distance », 004:529).
+            crate::rules::attack::attacker_rows(thrower, &weapon, &mut modifiers)?;
+            crate::rules::attack::stance_rows(thrower, &weapon, &mut modifiers)?;
             let distance = crate::rules::attack::roll::range_m(ground.field.diagonals(), own, area);
             match crate::rules::attack::roll::range_penalty(&weapon, distance) {
                 None => return Err(Refusal::new("beyond five range increments", "004:174")),

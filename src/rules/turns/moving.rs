@@ -803,6 +803,30 @@ type MoversThenBudgets<'w, 's> = ParamSet<
     ),
 >;
 
+/// Why the rules would refuse a move as things stand, checked as [`begin_move`] checks its turn and its
+/// route, paying nothing: a refused move is no action, and sets off no readied action (004:621). Its
+/// budget (which a full attack given up or a minimum movement reads its own way), a charge's lanes and a
+/// tumble's check are left to the move itself.
+pub fn move_refusal(
+    In(intent): In<MoveIntent>,
+    field: Res<Battlefield>,
+    order: Res<TurnOrder>,
+    views: Query<MoverView>,
+) -> Option<Refusal> {
+    let all = bodies(views.iter());
+    let Ok(me) = views.get(intent.creature) else { return Some(Refusal::new("no such creature", "data")) };
+    let query = move_query(&field, &all, &me);
+    let checked = order
+        .check_turn(intent.creature)
+        .and_then(|()| if me.riding { Err(Refusal::new("it rides", "004:807")) } else { Ok(()) })
+        .and_then(|()| check_grounded(field.scale(), me.speed, me.altitude));
+    match (checked, intent.action, intent.tumble) {
+        (Err(refusal), ..) => Some(refusal),
+        (Ok(()), MovementAction::Charge, _) | (Ok(()), _, true) => None,
+        (Ok(()), action, false) => query.route(action, intent.to, intent.path.as_deref()).err(),
+    }
+}
+
 /// Checks a move intent (the turn, the action left, the state, the path), writes its refusal or pays for
 /// it and writes that it starts.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
