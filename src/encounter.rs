@@ -110,6 +110,9 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
                 ..Default::default()
             };
             world.entity_mut(entity).insert(flight);
+            if spec.hovering {
+                world.entity_mut(entity).insert(crate::rules::core::creature::Hovering);
+            }
         }
         if spec.lurking {
             world.entity_mut(entity).insert(crate::rules::core::creature::Lurking);

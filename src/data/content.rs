@@ -49,6 +49,9 @@ pub struct WeaponDef {
     /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:676).
     #[serde(default)]
     pub tail: bool,
+    /// A wing: a hovering flier cannot strike with it (004:709).
+    #[serde(default)]
+    pub wing: bool,
     /// A trip weapon (004:489): flails, the halberd, the guisarme, the spiked chain.
     #[serde(default)]
     pub trip: bool,
@@ -115,6 +118,7 @@ impl WeaponDef {
             off_hand,
             brace: self.brace,
             tail: self.tail,
+            wing: self.wing,
             trip: self.trip,
             extra: self.extra,
             make: self.make,

@@ -338,3 +338,5 @@ refusal-rider-cast-after-moving = its rider cast after it moved: moving on would
 refusal-rider-cast-in-double-move = its rider cast during its double move: it does not run after
 refusal-rider-mount-overruns = {$id} rides: its mount makes the overrun, with its own Strength and size
 refusal-rider-mount-bull-rushes = {$id} rides: its mount makes the bull rush, with its own Strength and size
+refusal-hovering-no-wing-attack = hovering, it cannot attack with its wings
+refusal-landed-turn-closed = it landed at the end of its turn: nothing more this turn

@@ -338,3 +338,5 @@ refusal-rider-cast-after-moving = son cavalier a lancé un sort après son dépl
 refusal-rider-cast-in-double-move = son cavalier a lancé un sort pendant son double déplacement : elle ne court pas ensuite
 refusal-rider-mount-overruns = {$id} est en selle : c'est sa monture qui tente le renversement, avec sa Force et sa taille
 refusal-rider-mount-bull-rushes = {$id} est en selle : c'est sa monture qui tente la bousculade, avec sa Force et sa taille
+refusal-hovering-no-wing-attack = en vol stationnaire, elle ne peut pas attaquer avec ses ailes
+refusal-landed-turn-closed = elle s'est posée à la fin de son tour de jeu : plus rien ce tour

@@ -715,6 +715,11 @@ fn end_flight(
     let square_m = scale.square_m();
     let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * square_m };
     let after = Flight { since_maneuver: flight_done.since_maneuver, flown: Some(status), speed_m, hovering, ..state };
+    if hovering {
+        out.commands.entity(entity).insert(crate::rules::core::creature::Hovering);
+    } else {
+        out.commands.entity(entity).remove::<crate::rules::core::creature::Hovering>();
+    }
     match flight {
         Some(mut f) => *f = after,
         None => {
@@ -1197,12 +1202,15 @@ fn collide(
     share_collision(&struck.riders, theirs, saves, out.dice, out.facts, out.damage);
 }
 
-/// How far a flight's steps come down, in altitude steps (a dive 1, a wingover 6 m or a band).
+/// How far a flight's steps come down in all, in altitude steps (a dive 1, a wingover 6 m or a band, a
+/// climb back up 1): « chutant d'au moins 6 mètres » (004:753), « doit descendre de 6 mètres » (004:751)
+/// read the height lost, not the dives flown.
 fn dived(scale: crate::rules::core::altitude::Scale, steps: &[FlightStep]) -> i32 {
     steps
         .iter()
         .map(|s| match s {
             FlightStep::Dive { .. } => 1,
+            FlightStep::Climb => -1,
             FlightStep::Wingover { .. } => scale.wingover_drop(),
             _ => 0,
         })
@@ -1355,7 +1363,8 @@ fn finish_flybys(
 }
 
 /// Lands: a free action when it is no higher than its space; from higher, after slowing to a stall this
-/// turn, with its other move action (004:669-670).
+/// turn, with its other move action (004:669-670). At the beginning of its turn or at its end: landed once
+/// it has acted, it acts no more this turn.
 pub(super) fn land(
     mut intents: MessageReader<LandIntent>,
     order: Res<TurnOrder>,
@@ -1394,6 +1403,11 @@ pub(super) fn land(
                 altitude.0 = 0;
                 if let Some(mut f) = flight {
                     f.falling = false;
+                }
+                // « au début ou à la fin de son tour de jeu » (004:669): landed once it has acted, its turn
+                // is at its end.
+                if !budget.untouched() {
+                    budget.close();
                 }
                 facts.write(Fact::Landed { creature: id.clone() });
             }

@@ -277,8 +277,11 @@ pub fn maneuvers_a_round(status: SpeedStatus, maneuverability: Maneuverability, 
 }
 
 /// The fly check's modifiers besides Dex (004:734-743): manoeuvrability (perfect +4, good +2, average 0,
-/// poor -2, clumsy -4) and status (fast -2, top speed -4, stall -4, the others 0).
+/// poor -2, clumsy -4; a hovering flier's is perfect, 004:709) and status (fast -2, top speed -4, stall -4,
+/// the others 0).
 pub fn fly_check_modifier(maneuverability: Maneuverability, status: SpeedStatus) -> i32 {
+    // Hovering, it is a perfect flier (« elle bénéficie d'une manœuvrabilité parfaite », 004:709).
+    let maneuverability = if status == SpeedStatus::Hover { Maneuverability::Perfect } else { maneuverability };
     let class = match maneuverability {
         Maneuverability::Perfect => 4,
         Maneuverability::Good => 2,
@@ -591,6 +594,8 @@ mod tests {
         assert_eq!(fly_check_modifier(Maneuverability::Perfect, SpeedStatus::Slow), 4);
         assert_eq!(fly_check_modifier(Maneuverability::Clumsy, SpeedStatus::TopSpeed), -8);
         assert_eq!(fly_check_modifier(Maneuverability::Good, SpeedStatus::Fast), 0);
+        // Hovering, a poor flier with the Hover feat checks as a perfect one (004:709).
+        assert_eq!(fly_check_modifier(Maneuverability::Poor, SpeedStatus::Hover), 4);
         assert_eq!(AdvancedManeuver::Recovery.dc().unwrap(), 5);
         assert_eq!(AdvancedManeuver::Swoop.dc().unwrap(), 20);
         assert_eq!(AdvancedManeuver::Wingover(135).dc().unwrap(), 15);

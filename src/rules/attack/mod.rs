@@ -536,6 +536,8 @@ pub struct Combatant {
     pub travelled: Option<&'static crate::rules::turns::moving::Travelled>,
     /// What its rider did this round that its pace must keep to (004:477-480).
     pub rider_acted: Option<&'static RiderActed>,
+    /// It hovers in the air (004:708-709).
+    pub hovering: Has<crate::rules::core::creature::Hovering>,
     /// Its Ride check this round to guide its mount with its knees, if it made one (004:476).
     pub knees: Option<&'static Knees>,
     /// What its attacks of opportunity do: strike, or trip (004:483, 004:489).
@@ -879,6 +881,10 @@ fn attacker_modifiers(
     if attacker.conditions.has(Condition::Turned) {
         return Err(Refusal::new("a turned undead flees and attacks no one", "004:549"));
     }
+    // « Elle ne peut pas porter d'attaque à l'aide de ses ailes » (004:709).
+    if weapon.wing && attacker.hovering && attacker.altitude.0 > 0 {
+        return Err(Refusal::new("hovering, it cannot attack with its wings", "004:709"));
+    }
     in_a_grapple(attacker, target, weapon, modifiers)?;
     attacker_rows(attacker, weapon, modifiers)?;
     if !is_ranged(weapon) && attacker.altitude.0 > target.altitude.0 {
@@ -939,7 +945,15 @@ fn check_sight(
     if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
         return Err(Refusal::new(format!("{} is in its blind spot, behind it", target.id), "004:675-677"));
     }
-    // Riders and what is right below their mount have total cover from each other (004:815).
+    mount_between((attacker, own), (target, theirs))
+}
+
+/// Riders and what is right below their mount have total cover from each other, and no line of sight
+/// (004:787, 004:815): no attack nor spell between them, either way.
+pub fn mount_between(
+    (attacker, own): (&CombatantItem, Footprint),
+    (target, theirs): (&CombatantItem, Footprint),
+) -> Result<(), Refusal> {
     if attacker.seat.is_some()
         && crate::rules::core::reach::covered_by_the_mount(own, attacker.altitude.0, theirs, target.altitude.0)
     {

@@ -707,6 +707,7 @@ pub fn check_cast(
         if crate::rules::attack::ranged_cover(field, own, theirs, &[]) == crate::rules::attack::Cover::Total {
             return Err(Refusal::new(format!("no line of effect to {}", target.id), "004:406"));
         }
+        crate::rules::attack::mount_between((caster, own), (target, theirs))?;
     }
     Ok(index)
 }

@@ -56,6 +56,13 @@ pub struct ActionBudget {
     /// Cowering (a rebuked undead, 004:565; a turned one cornered, 004:549): it takes no actions this turn
     /// (the cowering of 004:388, the d20 standard; docs/rulings.md).
     pub cowering: bool,
+    /// Its turn is at its end (a flier landed once it had acted, 004:669): no action nor movement is left.
+    pub closed: bool,
+}
+
+/// Why nothing is left of a closed turn.
+fn closed() -> Refusal {
+    Refusal::new("it landed at the end of its turn: nothing more this turn", "004:669")
 }
 
 /// Why a cowering creature does nothing.
@@ -74,6 +81,7 @@ impl Default for ActionBudget {
             riding: false,
             going_on: None,
             cowering: false,
+            closed: false,
         }
     }
 }
@@ -90,6 +98,7 @@ impl ActionBudget {
             riding: false,
             going_on: None,
             cowering: false,
+            closed: false,
         }
     }
 
@@ -111,10 +120,27 @@ impl ActionBudget {
         self.restricted = true;
     }
 
+    /// Whether nothing of the turn is spent yet: its beginning (004:669 « au début … de son tour de jeu »).
+    pub fn untouched(&self) -> bool {
+        self.standard && self.move_action && self.movement == MovementMade::None && self.going_on.is_none()
+    }
+
+    /// Ends the turn's actions: no action nor movement is left (a flier landing at the end of its turn,
+    /// 004:669).
+    pub fn close(&mut self) {
+        self.standard = false;
+        self.move_action = false;
+        self.going_on = None;
+        self.closed = true;
+    }
+
     /// Whether an action of `kind` can be taken now.
     pub fn check(&self, kind: ActionKind) -> Result<(), Refusal> {
         if self.cowering && kind != ActionKind::Free {
             return Err(cowers());
+        }
+        if self.closed && kind != ActionKind::Free {
+            return Err(closed());
         }
         if self.restricted && kind != ActionKind::Free && !self.standard && !self.move_action {
             return Err(Refusal::new(
@@ -177,6 +203,9 @@ impl ActionBudget {
         if self.cowering {
             return Err(cowers());
         }
+        if self.closed {
+            return Err(closed());
+        }
         if self.restricted {
             return Err(Refusal::new("a creature restricted to one action has a single move action", "004:77"));
         }
@@ -193,6 +222,9 @@ impl ActionBudget {
         if self.cowering {
             return Err(cowers());
         }
+        if self.closed {
+            return Err(closed());
+        }
         match self.movement {
             MovementMade::None => Ok(()),
             MovementMade::FiveFootStep => Err(Refusal::new("only one 5-foot step a round", "004:259")),
@@ -202,6 +234,9 @@ impl ActionBudget {
 
     /// Whether other movement is still possible (not after a 5-foot step, 004:259).
     pub fn check_movement(&self) -> Result<(), Refusal> {
+        if self.closed {
+            return Err(closed());
+        }
         if self.movement == MovementMade::FiveFootStep {
             Err(Refusal::new("no other movement in a round with a 5-foot step", "004:259"))
         } else {

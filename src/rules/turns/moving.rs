@@ -818,7 +818,13 @@ pub fn move_refusal(
     let query = move_query(&field, &all, &me);
     let checked = order
         .check_turn(intent.creature)
-        .and_then(|()| if me.riding { Err(Refusal::new("it rides", "004:807")) } else { Ok(()) })
+        .and_then(|()| {
+            if me.riding {
+                Err(Refusal::new(format!("{} rides: its mount moves, not it (it gets off first)", me.id), "004:807"))
+            } else {
+                Ok(())
+            }
+        })
         .and_then(|()| check_grounded(field.scale(), me.speed, me.altitude));
     match (checked, intent.action, intent.tumble) {
         (Err(refusal), ..) => Some(refusal),

@@ -495,6 +495,9 @@ pub struct Weapon {
     /// A tail: it strikes into its flier's blind spot, which no other weapon reaches (004:676).
     #[serde(default)]
     pub tail: bool,
+    /// A wing: a hovering flier cannot strike with it (004:709).
+    #[serde(default)]
+    pub wing: bool,
     /// A trip weapon (004:489): it trips with a melee touch attack of its own, provoking nothing.
     #[serde(default)]
     pub trip: bool,
@@ -698,6 +701,7 @@ impl Weapon {
             off_hand: false,
             brace: false,
             tail: false,
+            wing: false,
             trip: false,
             extra: None,
             make: None,
@@ -1086,6 +1090,11 @@ impl Default for Level {
 /// Height above the ground in steps of 1.5 m (fliers, 004:646-851). Zero for creatures on the ground.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Altitude(pub i32);
+
+/// This flier hovers in the air (004:708-709): the aerial chapter marks it so while its last flight was a
+/// hover, and the attacks read it (no wing attacks while hovering, 004:709).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hovering;
 
 /// Where a creature faces, one of the eight 45° headings; fliers turn only by manoeuvres.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
