@@ -983,10 +983,24 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
     match &readied.action {
         ReadiedAction::Attack { target, weapon } => {
             let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
-            world.write_message(crate::rules::attack::AttackIntent {
+            let intent = crate::rules::attack::AttackIntent {
                 readied: true,
                 ..crate::rules::attack::AttackIntent::new(readier, target, weapon.clone())
-            });
+            };
+            // Out of its reach, a 5-foot step first, if it has not moved this round (004:623).
+            if let Some(to) = crate::rules::attack::step_to_strike(world, &intent) {
+                world.write_message(MoveIntent {
+                    creature: readier,
+                    target: None,
+                    action: MovementAction::FiveFootStep,
+                    to,
+                    path: None,
+                    readied: true,
+                    finish: ChargeFinish::Attack,
+                    tumble: false,
+                });
+            }
+            world.write_message(intent);
         }
         ReadiedAction::DropProne | ReadiedAction::StandUp => {
             world.write_message(crate::rules::attack::StanceIntent {

@@ -2013,6 +2013,30 @@ pub fn attack_refusal(
         .err()
 }
 
+/// Where a readier whose readied attack falls out of its reach steps first, 1.5 m, to strike: « Le
+/// personnage peut effectuer un pas de placement de 1,50 mètre en combinaison avec son action préparée,
+/// mais uniquement s'il ne se déplace pas par ailleurs pendant tout le round » (004:623). The first square
+/// of its 5-foot step from which the rules allow the attack, asked as they ask it (the attacker set there
+/// for the question, then back); `None` when it strikes from where it stands, has moved this round, or no
+/// step brings the foe within its reach.
+pub fn step_to_strike(world: &mut World, intent: &AttackIntent) -> Option<Square> {
+    world.run_system_cached_with(attack_refusal, intent.clone()).ok().flatten()?;
+    let squares = world
+        .run_system_cached_with(crate::rules::turns::moving::five_foot_step_squares, intent.attacker)
+        .unwrap_or_default();
+    let home = *world.get::<Position>(intent.attacker)?;
+    let mut found = None;
+    for square in squares {
+        world.entity_mut(intent.attacker).insert(Position(square));
+        if world.run_system_cached_with(attack_refusal, intent.clone()).ok().flatten().is_none() {
+            found = Some(square);
+            break;
+        }
+    }
+    world.entity_mut(intent.attacker).insert(home);
+    found
+}
+
 /// The base attack term of an attack's modifiers (or of an opposed attack roll's), which a later blow of a
 /// full attack sets to its iterative bonus (004:229).
 pub fn base_attack_term(terms: &mut [Modifier]) -> Option<&mut Modifier> {

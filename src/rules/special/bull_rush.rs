@@ -365,10 +365,15 @@ fn roll_bull_rush(
 }
 
 /// Pushes the target `steps` squares along the plan's way, the attacker following if it does; each
-/// square left provokes from the others that threaten it, once each, not from the pair (004:449). A
-/// creature dropped on the way stops there.
+/// square left provokes from the others that threaten it, once each, not from the pair nor those riding
+/// either, who move with it (« seuls les intervenants extérieurs », 004:449). A creature dropped on the
+/// way stops there.
 fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: usize) {
-    let (mut struck_target, mut struck_attacker) = (vec![intent.attacker], vec![intent.target]);
+    let with_riders = |who: Entity| {
+        let riders = world.get::<crate::rules::core::creature::Riders>(who).map(|r| r.all().to_vec());
+        std::iter::once(who).chain(riders.unwrap_or_default()).collect::<Vec<Entity>>()
+    };
+    let (mut struck_target, mut struck_attacker) = (with_riders(intent.attacker), with_riders(intent.target));
     for step in 0..steps {
         let leaving = Provoking {
             except: struck_target.clone(),

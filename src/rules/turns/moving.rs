@@ -833,6 +833,27 @@ pub fn move_refusal(
     }
 }
 
+/// The squares `creature` may take a 5-foot step to now, out of its turn too (a readied action's step,
+/// 004:623): none if it rides, flies, has moved this round or may not step from where it stands.
+pub fn five_foot_step_squares(
+    In(creature): In<Entity>,
+    field: Res<Battlefield>,
+    views: Query<MoverView>,
+) -> Vec<Square> {
+    let all = bodies(views.iter());
+    let Ok(me) = views.get(creature) else { return Vec::new() };
+    let query = move_query(&field, &all, &me);
+    let budget = ActionBudget { movement: me.budget.movement, ..ActionBudget::fresh() };
+    let allowed = !me.riding
+        && check_grounded(field.scale(), me.speed, me.altitude).is_ok()
+        && check_action(MovementAction::FiveFootStep, &budget, query.speed, me.conditions).is_ok()
+        && query.five_foot_step_from_here().is_ok();
+    if !allowed {
+        return Vec::new();
+    }
+    query.destinations(MovementAction::FiveFootStep).into_iter().map(|d| d.square).collect()
+}
+
 /// Checks a move intent (the turn, the action left, the state, the path), writes its refusal or pays for
 /// it and writes that it starts.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
@@ -1058,6 +1079,9 @@ fn begin_move(
     if !intent.readied {
         spend(intent.action, &mut budget);
         budget.odd_diagonal = underway.route.odd_diagonal_after;
+    } else if intent.action == MovementAction::FiveFootStep {
+        // The 5-foot step a readied action takes with it bars other movement this round (004:623).
+        budget.movement = MovementMade::FiveFootStep;
     }
     if giving_up {
         facts.write(Fact::FullAttackGivenUp { creature: id.clone() });
