@@ -26,6 +26,7 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::health::falls::FallOutput;
 use crate::rules::mounted::share_collision;
+use crate::rules::movement::walls_in_the_way;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// Altitude steps of `m` metres at normal scale.
@@ -498,7 +499,8 @@ pub(super) fn fly_creatures(
             )
             .0,
         };
-        let obstacle = |at: Footprint, alt: i32| obstacle_at(&field, &bodies, my_size, at, alt);
+        let obstacle =
+            |from: Footprint, at: Footprint, alt: i32| obstacle_at(&field, &bodies, my_size, (from, at), alt);
         // The flight as planned, every check a success: its status and whether the rules allow it.
         let planned = fly(&flier, &intent.steps, intent.hover, |_, _| true, obstacle);
         let check = FlightCheck {
@@ -968,7 +970,7 @@ fn fly_with_checks(
     (flier, steps, hover): (&Flier, &[FlightStep], bool),
     (bonus, by): (i32, &str),
     misled: Option<CreatureId>,
-    obstacle: impl Fn(Footprint, i32) -> Option<Obstacle>,
+    obstacle: impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
 ) -> Result<super::route::Flight, Refusal> {
     let mut rolls: Vec<(AdvancedManeuver, i32, u32, i32)> = Vec::new();
     let dice = &mut *out.dice;
@@ -1217,12 +1219,26 @@ fn dived(scale: crate::rules::core::altitude::Scale, steps: &[FlightStep]) -> i3
         .sum()
 }
 
-/// What stands in the way of a flier of `size` at `at` and `alt`: a wall or the map's edge, or the first of
-/// `bodies` whose space it would enter at an overlapping height (a body rises as high as
-/// [`crate::rules::core::altitude::Scale::body_height`]), as [`meeting`] judges it.
-fn obstacle_at(field: &Battlefield, bodies: &[Traffic], size: Size, at: Footprint, alt: i32) -> Option<Obstacle> {
+/// What stands in the way of a flier of `size` stepping from `from` to `at` at `alt`: a wall or the map's
+/// edge, a wall edge crossed or a wall corner cut on the way (walls stand full height: the step's own
+/// predicate, [`walls_in_the_way`], as a walker's), or the first of `bodies` whose space it would enter at
+/// an overlapping height (a body rises as high as [`crate::rules::core::altitude::Scale::body_height`]),
+/// as [`meeting`] judges it.
+fn obstacle_at(
+    field: &Battlefield,
+    bodies: &[Traffic],
+    size: Size,
+    (from, at): (Footprint, Footprint),
+    alt: i32,
+) -> Option<Obstacle> {
     if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
         return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
+    }
+    let (dx, dy) = (at.origin.x - from.origin.x, at.origin.y - from.origin.y);
+    if let Some(direction) = crate::rules::core::geometry::Direction::from_delta(dx, dy)
+        && let Err(blocked) = walls_in_the_way(field, from, direction)
+    {
+        return Some(Obstacle::Wall(Refusal::new(blocked.to_string(), blocked.rule())));
     }
     let scale = field.scale();
     bodies
@@ -1662,6 +1678,6 @@ pub fn plan_flights_through(
             riders: Vec::new(),
         })
         .collect();
-    let obstacle = |fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, fp, alt);
+    let obstacle = |from: Footprint, fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, (from, fp), alt);
     Some(super::planner::flights(&flier, prefix, declared, &obstacle))
 }

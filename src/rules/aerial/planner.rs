@@ -94,7 +94,7 @@ pub fn flights(
     flier: &Flier,
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
-    obstacle: &impl Fn(Footprint, i32) -> Option<Obstacle>,
+    obstacle: &impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
 ) -> HashMap<Square, PlannedFlight> {
     let Some(planner) = Planner::new(flier, prefix, declared) else { return HashMap::new() };
     let Some((first, spent)) = planner.after_prefix(prefix, obstacle) else { return HashMap::new() };
@@ -153,7 +153,7 @@ impl<'a> Planner<'a> {
     fn after_prefix(
         &self,
         prefix: &[FlightStep],
-        obstacle: &impl Fn(Footprint, i32) -> Option<Obstacle>,
+        obstacle: &impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
     ) -> Option<(Node, u32)> {
         let (flier, scale, perfect) = (self.flier, self.scale, self.perfect);
         let mut at = flier.at;
@@ -169,7 +169,7 @@ impl<'a> Planner<'a> {
             heading = step.heading_after(heading, true);
             altitude += step.rise(scale);
             for next in step.entered(scale, at, heading) {
-                if altitude < 0 || obstacle(next, altitude).is_some() {
+                if altitude < 0 || obstacle(at, next, altitude).is_some() {
                     return None;
                 }
                 at = next;
@@ -199,7 +199,7 @@ impl<'a> Planner<'a> {
         &self,
         first: Node,
         spent: u32,
-        obstacle: &impl Fn(Footprint, i32) -> Option<Obstacle>,
+        obstacle: &impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
     ) -> (Vec<Reached>, Vec<usize>) {
         let mut reached: Vec<Reached> = vec![(spent, first, None)];
         // Whether a node is still worth going on from: not since beaten by another.
@@ -207,13 +207,14 @@ impl<'a> Planner<'a> {
         let mut queue = BinaryHeap::new();
         queue.push(Reverse((spent, 0)));
         let mut ends: Vec<usize> = Vec::new();
-        // What stands in each square at each height, asked once a square.
-        let mut open_at: HashMap<(Square, i32), bool, Fast> = HashMap::default();
+        // What stands in the way of each step at each height, asked once a step.
+        let mut open_at: HashMap<(Square, Square, i32), bool, Fast> = HashMap::default();
         let (width, height) = (self.flier.at.width, self.flier.at.height);
-        let mut clear = |square: Square, altitude: i32| {
-            *open_at
-                .entry((square, altitude))
-                .or_insert_with(|| obstacle(Footprint::rect(square, width, height), altitude).is_none())
+        let mut clear = |from: Square, square: Square, altitude: i32| {
+            *open_at.entry((from, square, altitude)).or_insert_with(|| {
+                obstacle(Footprint::rect(from, width, height), Footprint::rect(square, width, height), altitude)
+                    .is_none()
+            })
         };
         // For each square, heading and altitude, the nodes reached so far: a node no cheaper, with no fewer
         // manoeuvres used, no more squares flown since a turn, and no freer (no check yet, not bound to be
@@ -268,7 +269,7 @@ impl<'a> Planner<'a> {
     fn successors(
         &self,
         node: Node,
-        clear: &mut impl FnMut(Square, i32) -> bool,
+        clear: &mut impl FnMut(Square, Square, i32) -> bool,
         next: &mut Vec<(FlightStep, Node, u32)>,
     ) {
         let (square, heading) = (node.square(), node.direction());
@@ -287,7 +288,7 @@ impl<'a> Planner<'a> {
         };
         // Ahead, a diagonal counted 1, 2, 1, 2 (000:61), or 1 under the house rule.
         let ahead = square.step(heading);
-        if clear(ahead, node.altitude) {
+        if clear(square, ahead, node.altitude) {
             let (squares, odd) =
                 if heading.is_diagonal() { self.flier.diagonals.next_diagonal(node.odd) } else { (1, node.odd) };
             let step_cost = ahead_halves(squares, self.scale, self.band_change);
@@ -312,7 +313,7 @@ impl<'a> Planner<'a> {
             let (sx, sy) = heading.turned(side.eighths(2)).delta();
             let to = square.offset(dx + sx, dy + sy);
             if let Some(node) = after(Some(0), 1)
-                && clear(to, node.altitude)
+                && clear(square, to, node.altitude)
             {
                 next.push((FlightStep::Sideslip(side), Node { y: to.y, x: to.x, ..node }, 6));
             }
@@ -338,7 +339,7 @@ impl<'a> Planner<'a> {
             }
         }
         let lower = node.altitude - self.scale.wingover_drop();
-        let room_below = lower >= 1 && clear(square, lower);
+        let room_below = lower >= 1 && clear(square, square, lower);
         let wingovers =
             [(Side::Left, 90), (Side::Right, 90), (Side::Left, 135), (Side::Right, 135), (Side::Right, 180)];
         for (side, degrees) in wingovers {
@@ -360,7 +361,7 @@ impl<'a> Planner<'a> {
         reached: &[Reached],
         mut ends: Vec<usize>,
         start_altitude: i32,
-        obstacle: &impl Fn(Footprint, i32) -> Option<Obstacle>,
+        obstacle: &impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
     ) -> HashMap<Square, PlannedFlight> {
         let (flier, declared, hover) = (self.flier, self.declared, self.hover);
         let path_to = |end: usize| -> Vec<FlightStep> {
@@ -397,13 +398,13 @@ impl<'a> Planner<'a> {
         let mut out: HashMap<Square, PlannedFlight> = HashMap::new();
         let mut tried: HashMap<Square, u32> = HashMap::new();
         // The same squares are asked of again and again by the candidate flights: remember the answers.
-        let seen: std::cell::RefCell<HashMap<(Footprint, i32), Option<Obstacle>, Fast>> = Default::default();
-        let cached = |at: Footprint, alt: i32| -> Option<Obstacle> {
-            if let Some(known) = seen.borrow().get(&(at, alt)) {
+        let seen: std::cell::RefCell<Seen> = Default::default();
+        let cached = |from: Footprint, at: Footprint, alt: i32| -> Option<Obstacle> {
+            if let Some(known) = seen.borrow().get(&(from, at, alt)) {
                 return known.clone();
             }
-            let found = obstacle(at, alt);
-            seen.borrow_mut().insert((at, alt), found.clone());
+            let found = obstacle(from, at, alt);
+            seen.borrow_mut().insert((from, at, alt), found.clone());
             found
         };
         // A hover may stay where it is (004:708).
@@ -453,6 +454,8 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// What stands in the way of each step tried at each height: (from, to, altitude).
+type Seen = HashMap<(Footprint, Footprint, i32), Option<Obstacle>, Fast>;
 #[cfg(test)]
 mod tests {
     use super::FlightStep::*;
@@ -486,7 +489,7 @@ mod tests {
         Flier { altitude: 3, scale: Scale::Chase, ..flier(maneuverability, speed_m) }
     }
 
-    fn open(_: Footprint, _: i32) -> Option<Obstacle> {
+    fn open(_: Footprint, _: Footprint, _: i32) -> Option<Obstacle> {
         None
     }
 
@@ -609,7 +612,7 @@ mod tests {
     fn a_wingover_drops_into_what_is_below_004_825() {
         // A flier 6 m right below: the wingover comes down into it.
         let griffon = flier(Maneuverability::Average, 24.0);
-        let below = |at: Footprint, alt: i32| {
+        let below = |_: Footprint, at: Footprint, alt: i32| {
             (at.origin == Square::new(11, 10) && alt == 6).then(|| Obstacle::Creature("hawk".into()))
         };
         let plan = [Forward, Wingover { side: Side::Right, degrees: 180 }, Forward, Forward, Forward, Forward, Forward];
@@ -658,7 +661,7 @@ mod tests {
         let all = flights(&clumsy, &[], None, &open);
         // A corridor with a jog, one row down at x 14: a sideslip keeps the heading through it, where a turn
         // would leave the clumsy flier heading into the wall (004:746).
-        let jog = |at: Footprint, _: i32| {
+        let jog = |_: Footprint, at: Footprint, _: i32| {
             let s = at.origin;
             let open = if s.x <= 13 { s.y == 10 } else { s.y == 11 };
             (!open).then(|| Obstacle::Wall(Refusal::new("a wall", "000:60")))
@@ -684,7 +687,7 @@ mod tests {
         let low = Flier { altitude: 4, ..clumsy };
         assert!(flights(&low, &[], None, &open).values().all(|p| wingovers(p) == 0));
         // A wall where it would come back down: the wingover's height is checked.
-        let wall = |at: Footprint, alt: i32| {
+        let wall = |_: Footprint, at: Footprint, alt: i32| {
             (at.origin.x < 10 && alt < 8).then(|| Obstacle::Wall(Refusal::new("a cliff", "000:60")))
         };
         assert!(!flights(&clumsy, &[], None, &wall).contains_key(&Square::new(9, 10)));

@@ -330,7 +330,7 @@ pub fn fly(
     steps: &[FlightStep],
     hover: bool,
     mut check: impl FnMut(AdvancedManeuver, i32) -> bool,
-    obstacle: impl Fn(Footprint, i32) -> Option<Obstacle>,
+    obstacle: impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
 ) -> Result<Flight, Refusal> {
     // The distance declared is what the flight costs; it sets the status, and the status the manoeuvres.
     let perfect = flier.maneuverability == Maneuverability::Perfect || hover;
@@ -435,7 +435,7 @@ pub fn fly(
             ));
         }
         for next in step.entered(scale, at, heading) {
-            match obstacle(next, altitude) {
+            match obstacle(at, next, altitude) {
                 Some(Obstacle::Wall(refusal)) => {
                     return Err(Refusal::new(format!("step {}: {}", i + 1, refusal.reason), refusal.rule));
                 }
@@ -540,7 +540,7 @@ mod tests {
         assert_eq!(f.unwrap().waypoints.last().unwrap().altitude, 2);
     }
 
-    fn open(_: Footprint, _: i32) -> Option<Obstacle> {
+    fn open(_: Footprint, _: Footprint, _: i32) -> Option<Obstacle> {
         None
     }
 
@@ -662,10 +662,13 @@ mod tests {
         assert_eq!(f.waypoints[1].square, Square::new(12, 11));
         assert_eq!(f.waypoints[1].heading, Direction::East);
         assert_eq!(f.spent, 1 + 3 + 5);
-        let wall = |at: Footprint, _| (at.origin.x >= 13).then(|| Obstacle::Wall(Refusal::new("a wall", "000:60")));
+        let wall = |_: Footprint, at: Footprint, _| {
+            (at.origin.x >= 13).then(|| Obstacle::Wall(Refusal::new("a wall", "000:60")))
+        };
         assert!(fly(&griffon, &[Forward; 8], false, succeed, wall).is_err());
-        let dragon =
-            |at: Footprint, alt: i32| (at.origin.x == 12 && alt == 10).then(|| Obstacle::Creature("dragon".into()));
+        let dragon = |_: Footprint, at: Footprint, alt: i32| {
+            (at.origin.x == 12 && alt == 10).then(|| Obstacle::Creature("dragon".into()))
+        };
         let f = fly(&griffon, &[Forward; 8], false, succeed, dragon).unwrap();
         assert_eq!(f.collision, Some((1, "dragon".into())));
         assert_eq!(f.waypoints.last().unwrap().square, Square::new(11, 10), "it stops before the dragon");

@@ -386,8 +386,18 @@ fn cleave(
 ) {
     for fact in facts.read() {
         match fact {
-            Fact::AttackRolled { attacker, target, weapon, hit: true, .. } => {
-                *last = Some((attacker.clone(), target.clone(), weapon.clone()));
+            Fact::AttackRolled { attacker, target, weapon, hit, .. } => {
+                *last = hit.then(|| (attacker.clone(), target.clone(), weapon.clone()));
+            }
+            // Only the blow's own damage drops its foe for Cleave: another's damage, a breath, a spell or
+            // a new turn between the two leaves it to what dealt it.
+            Fact::DamageDealt { attacker, target, .. }
+                if last.as_ref().is_some_and(|(a, t, _)| a != attacker || t != target) =>
+            {
+                *last = None;
+            }
+            Fact::Breathed { .. } | Fact::CastingBegun { .. } | Fact::TurnStarted { .. } | Fact::TurnEnded { .. } => {
+                *last = None;
             }
             Fact::ConditionGained {
                 creature,

@@ -397,31 +397,23 @@ impl StepWorld<'_> {
         let to = from.at(from.origin.step(direction));
         let mut edge_extra = 0;
         if !mover.incorporeal {
+            walls_in_the_way(self.field, from, direction)?;
             for square in from.squares() {
                 let next = square.step(direction);
-                if from.contains(next) {
+                if from.contains(next) || mover.medium == Medium::Fly {
                     continue;
                 }
                 if direction.is_diagonal() {
                     let (dx, dy) = direction.delta();
                     let corner = Corner { x: square.x + i32::from(dx > 0), y: square.y + i32::from(dy > 0) };
-                    let side_a = square.offset(dx, 0);
-                    let side_b = square.offset(0, dy);
-                    let walled = |s: Square| self.field.terrain(s).blocks() && !from.contains(s);
-                    if self.field.wall_touches_corner(corner) || walled(side_a) || walled(side_b) {
-                        return Err(Blocked::CutsCorner { from: square, to: next });
-                    }
-                    if mover.medium != Medium::Fly && self.obstacle_edge_touches(corner) {
+                    if self.obstacle_edge_touches(corner) {
                         edge_extra = EDGE_OBSTACLE_COST;
                     }
-                } else {
-                    match self.field.edge_crossed(square, direction) {
-                        Some(EdgeFeature::Wall | EdgeFeature::ArrowSlit) => return Err(Blocked::Wall { square: next }),
-                        Some(EdgeFeature::LowWall | EdgeFeature::Obstacle) if mover.medium != Medium::Fly => {
-                            edge_extra = EDGE_OBSTACLE_COST;
-                        }
-                        _ => {}
-                    }
+                } else if matches!(
+                    self.field.edge_crossed(square, direction),
+                    Some(EdgeFeature::LowWall | EdgeFeature::Obstacle)
+                ) {
+                    edge_extra = EDGE_OBSTACLE_COST;
                 }
             }
         }
@@ -430,6 +422,7 @@ impl StepWorld<'_> {
         Ok((to, entry))
     }
 
+    /// Whether an edge obstacle or low wall ends at or runs through `corner`.
     fn obstacle_edge_touches(&self, corner: Corner) -> bool {
         let (x, y) = (corner.x, corner.y);
         use crate::rules::core::geometry::Edge;
@@ -442,6 +435,30 @@ impl StepWorld<'_> {
         .iter()
         .any(|e| matches!(self.field.edge(*e), Some(EdgeFeature::LowWall | EdgeFeature::Obstacle)))
     }
+}
+
+/// What walls say of one step of a footprint `from` in `direction`, for any body that is not incorporeal,
+/// on foot or in the air (walls stand full height): a wall edge or an arrow slit crossed (000:106-107), a
+/// wall corner cut or a wall square beside a diagonal (000:61, 002:56). The one predicate of the walls a
+/// step meets, shared by the moves and the flights.
+pub fn walls_in_the_way(field: &Battlefield, from: Footprint, direction: Direction) -> Result<(), Blocked> {
+    for square in from.squares() {
+        let next = square.step(direction);
+        if from.contains(next) {
+            continue;
+        }
+        if direction.is_diagonal() {
+            let (dx, dy) = direction.delta();
+            let corner = Corner { x: square.x + i32::from(dx > 0), y: square.y + i32::from(dy > 0) };
+            let walled = |s: Square| field.terrain(s).blocks() && !from.contains(s);
+            if field.wall_touches_corner(corner) || walled(square.offset(dx, 0)) || walled(square.offset(0, dy)) {
+                return Err(Blocked::CutsCorner { from: square, to: next });
+            }
+        } else if matches!(field.edge_crossed(square, direction), Some(EdgeFeature::Wall | EdgeFeature::ArrowSlit)) {
+            return Err(Blocked::Wall { square: next });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

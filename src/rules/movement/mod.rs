@@ -9,7 +9,7 @@ pub mod table;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width};
+pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width, walls_in_the_way};
 pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
 pub use paths::{Danger, Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
 
