@@ -316,7 +316,8 @@ pub fn provocations_along(
         return Vec::new();
     }
     let Some((threats, already, tiny)) = threats_against(world, mover) else { return Vec::new() };
-    provocations(start, route, &threats, tiny, action == MovementAction::Withdraw, &already)
+    let crawl = action == MovementAction::Crawl;
+    provocations(start, route, &threats, (tiny, crawl), action == MovementAction::Withdraw, &already)
         .into_iter()
         .map(|p| Provoking { after_steps: p.after_steps, square: p.square, from: p.from, reason: p.reason })
         .collect()

@@ -187,3 +187,4 @@ reason-shield-broken = brisé : la moitié de son bonus à la CA (notre décisio
 reason-nonlethal-fades = les dégâts non létaux s'estompent, 1 par heure et par niveau (004:307)
 reason-drawing-a-light-weapon = dégainer une arme légère (004:599)
 reason-refusal-with-its-rule = {$reason} ({$rule})
+reason-crawling-in-a-threatened-square = en rampant dans une case contrôlée (004:217)

@@ -2198,6 +2198,8 @@ pub fn take_total_defense(
         let checked = order
             .check_turn_unless_readied(intent.creature, intent.readied)
             .and_then(|()| crate::rules::core::creature::able_to_act(state))
+            // Not among the grapple's actions (004:592-613).
+            .and_then(|()| crate::rules::core::creature::out_of_grapple(state, "total defence"))
             .and_then(|()| budget.spend_unless_readied(ActionKind::Standard, intent.readied));
         match checked {
             Ok(()) => {

@@ -41,7 +41,8 @@ pub enum MovementAction {
     /// Charge, a full-round action: a straight clear lane of 2 squares to twice the speed to the nearest
     /// square from which to attack the target, then one attack at +2 (004:451-459).
     Charge,
-    /// Crawl: a creature lying prone moves 1.5 m as a move action, provoking as any move does (004:217).
+    /// Crawl: a creature lying prone moves 1.5 m as a move action, provoking from every foe that threatens
+    /// it at any point of it, the squares it enters too (004:217).
     Crawl,
 }
 

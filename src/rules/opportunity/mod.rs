@@ -99,16 +99,20 @@ pub const LEAVING: &str = "leaving a threatened square (004:64-65)";
 /// Why a Tiny creature entering a foe's space provokes.
 pub const ENTERING: &str = "entering a foe's space as a creature smaller than a square (000:80-82)";
 
+/// Why a crawl provokes in a square it enters.
+pub const CRAWLING: &str = "crawling in a threatened square (004:217)";
+
 /// The attacks of opportunity a route provokes (004:64-65, 004:71): leaving a square a foe threatens
 /// provokes it, once per foe for the whole movement of the turn (`already` struck earlier this turn); a
-/// creature smaller than a square that enters a foe's space provokes it (000:80-82). With
-/// `first_square_free` (a withdraw, 004:243) the squares it started on are not threatened by the foes it
-/// sees, however many steps it takes to leave them.
+/// creature smaller than a square that enters a foe's space provokes it (000:80-82); a crawl provokes
+/// every foe that threatens it « en tout point de son déplacement », the squares it enters too (004:217).
+/// With `first_square_free` (a withdraw, 004:243) the squares it started on are not threatened by the foes
+/// it sees, however many steps it takes to leave them.
 pub fn provocations(
     start: Footprint,
     route: &Route,
     threats: &[Threat],
-    tiny: bool,
+    (tiny, crawl): (bool, bool),
     first_square_free: bool,
     already: &[Entity],
 ) -> Vec<Provocation> {
@@ -142,6 +146,16 @@ pub fn provocations(
         }
         if !entering.is_empty() {
             out.push(Provocation { after_steps: i + 1, square: next.origin, from: entering, reason: ENTERING });
+        }
+        let mut crawling_in = Vec::new();
+        for (t, threat) in threats.iter().enumerate() {
+            if crawl && !struck[t] && next.squares().any(|s| threat.threatens(s)) {
+                struck[t] = true;
+                crawling_in.push(threat.entity);
+            }
+        }
+        if !crawling_in.is_empty() {
+            out.push(Provocation { after_steps: i + 1, square: next.origin, from: crawling_in, reason: CRAWLING });
         }
         here = next;
     }
@@ -278,12 +292,15 @@ pub struct Struck {
     pub dropped: bool,
     /// Whether a foe tripped it in place of its blow (004:483, 004:489): a move stops there.
     pub tripped: bool,
+    /// Whether any damage came to it, lethal, nonlethal or off its temporary hit points: « le moindre
+    /// dégât » spoils a grab (004:581), « des dégâts » a disarm (004:492).
+    pub wounded: bool,
 }
 
 impl Struck {
     /// Still up and on its feet, with `hit_points` left.
     pub fn standing(hit_points: i32) -> Self {
-        Self { hit_points, dropped: false, tripped: false }
+        Self { hit_points, dropped: false, tripped: false, wounded: false }
     }
 }
 
@@ -397,7 +414,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             // Only a mover is tripped (trip_in_place_of): it stops where it fell (our ruling).
             if let Some(touch) = trip {
                 if self.trip(&touch, &attacker, &target) == TripOutcome::Tripped {
-                    return Struck { hit_points: hp.current, dropped: false, tripped: true };
+                    return Struck { hit_points: hp.current, dropped: false, tripped: true, wounded: false };
                 }
                 continue;
             }
@@ -411,7 +428,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 continue;
             }
             if self.land(&plan, &attacker, &target, natural, hp) {
-                return Struck { hit_points: hp.current, dropped: true, tripped: false };
+                return Struck { hit_points: hp.current, dropped: true, tripped: false, wounded: true };
             }
         }
         Struck::standing(hp.current)
@@ -655,12 +672,15 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let exposure =
             Exposure { at: own, why, mid_action: MidAction::of(who.conditions), shared_with: strikers.shared_with };
         let mut struck_by = Vec::new();
-        let struck = self.strike(who.entity, exposure, &threats, &mut hp, |foe| {
+        let before = hp;
+        let mut struck = self.strike(who.entity, exposure, &threats, &mut hp, |foe| {
             struck_by.push(foe);
             if let Ok(mut r) = reactions.get_mut(foe) {
                 r.used += 1;
             }
         });
+        // Any damage at all: lethal, nonlethal or off its temporary hit points (004:581, 004:492).
+        struck.wounded = hp != before;
         if struck.dropped {
             self.facts.write(Fact::ActionInterrupted {
                 creature: who.id.clone(),
@@ -786,7 +806,8 @@ fn plan_provocations(
             let (threats, already) = foes_around(&me, &field, &order, &combatants, &reactions, &provoked);
             strikers = threats.iter().map(|t| t.entity).filter(|e| !already.contains(e)).collect();
             let tiny = me.size.is_smaller_than_a_square();
-            provocations(start, route, &threats, tiny, action == MovementAction::Withdraw, &already)
+            let crawl = action == MovementAction::Crawl;
+            provocations(start, route, &threats, (tiny, crawl), action == MovementAction::Withdraw, &already)
         }
         _ => Vec::new(),
     };
@@ -1034,7 +1055,7 @@ fn strike_the_provoker(
     let (struck, struck_by) =
         strike.provoke_among(&who, &initiative, &mut reactions, strikers, event.action.clone(), &event.why);
     event.dropped = struck.dropped;
-    event.wounded = struck.hit_points < who.hit_points.current;
+    event.wounded = struck.wounded;
     event.struck_by = struck_by;
 }
 
@@ -1100,13 +1121,13 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 1);
         let path = route(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]);
         let goblin = goblin_at(2, 1, 7);
-        let provoked = provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[]);
+        let provoked = provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[]);
         assert_eq!(provoked.len(), 1, "one opportunity for the whole move (004:71)");
         assert_eq!(provoked[0].after_steps, 1, "struck when leaving (1,0), the first threatened square");
         assert_eq!(provoked[0].square, Square::new(1, 0));
         // Entering a threatened square provokes nothing (004:65): stopping beside the goblin is safe.
         let approach = route(&[(1, 0)]);
-        assert!(provocations(start, &approach, std::slice::from_ref(&goblin), false, false, &[]).is_empty());
+        assert!(provocations(start, &approach, std::slice::from_ref(&goblin), (false, false), false, &[]).is_empty());
     }
 
     #[test]
@@ -1114,11 +1135,14 @@ mod tests {
         let start = Footprint::new(Square::new(1, 0), 1);
         let goblin = goblin_at(2, 1, 7);
         let path = route(&[(0, 0), (0, 1)]);
-        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[]).len(), 1);
-        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, true, &[]).is_empty(), "004:243");
+        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[]).len(), 1);
+        assert!(
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[]).is_empty(),
+            "004:243"
+        );
         // But a second threatened square on the way does.
         let along = route(&[(1, 1), (1, 2)]);
-        let provoked = provocations(start, &along, std::slice::from_ref(&goblin), false, true, &[]);
+        let provoked = provocations(start, &along, std::slice::from_ref(&goblin), (false, false), true, &[]);
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].square, Square::new(1, 1));
     }
@@ -1128,7 +1152,10 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 1);
         let path = route(&[(1, 0), (2, 0), (3, 0)]);
         let goblin = goblin_at(2, 1, 7);
-        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[goblin.entity]).is_empty());
+        assert!(
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[goblin.entity])
+                .is_empty()
+        );
     }
 
     #[test]
@@ -1138,8 +1165,8 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 2);
         let path = route_of(&[(-1, 0), (-2, 0)], (2, 2));
         let goblin = goblin_at(2, 0, 7);
-        assert!(provocations(start, &path, std::slice::from_ref(&goblin), false, true, &[]).is_empty());
-        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), false, false, &[]).len(), 1);
+        assert!(provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[]).is_empty());
+        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[]).len(), 1);
     }
 
     #[test]
@@ -1155,7 +1182,7 @@ mod tests {
         // A pikeman does not threaten the squares beside it, but a rat that enters its space provokes it.
         let start = Footprint::new(Square::new(0, 0), 1);
         let goblin = Threat { weapon_reach: vec![true], ..goblin_at(1, 0, 9) };
-        let provoked = provocations(start, &route(&[(1, 0)]), std::slice::from_ref(&goblin), true, false, &[]);
+        let provoked = provocations(start, &route(&[(1, 0)]), std::slice::from_ref(&goblin), (true, false), false, &[]);
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].after_steps, 1);
     }
