@@ -333,10 +333,23 @@ fn take_off(
                     let bonus = crate::rules::core::checks::skill(skills.jump, abilities.str)
                         + takeoff_speed_bonus(speed.land as f32 * 1.5, wings.squares as f32 * 1.5);
                     let reason = format!("taking off {} m above its space (004:659-668)", intent.extra_m);
-                    let higher = reached + steps_of(intent.extra_m);
-                    if roll_check(&mut dice, &mut facts, id, Check::Jump, reason, bonus, dc as i32)
-                        && taken(space.at(position.0), higher).is_none()
-                    {
+                    let total = crate::rules::core::checks::roll_check_total(
+                        &mut dice,
+                        &mut facts,
+                        id,
+                        Check::Jump,
+                        reason,
+                        bonus,
+                        dc as i32,
+                    );
+                    // The table read by the result: the highest row its total reaches, up to the height it
+                    // tried for (004:661-668); below DC 20's row, its space.
+                    let extra = (0..=steps_of(intent.extra_m))
+                        .rev()
+                        .find(|s| takeoff_jump_dc(*s as f32 * 1.5).is_some_and(|dc| total >= dc as i32))
+                        .unwrap_or(0);
+                    let higher = reached + extra;
+                    if extra > 0 && taken(space.at(position.0), higher).is_none() {
                         reached = higher;
                     }
                 }

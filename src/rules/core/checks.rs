@@ -81,9 +81,21 @@ pub fn roll_check(
     bonus: i32,
     dc: i32,
 ) -> bool {
+    roll_check_total(dice, facts, creature, check, reason, bonus, dc) >= dc
+}
+
+/// [`roll_check`], giving its total: a table read by the result (a take-off's height, 004:661-668).
+pub fn roll_check_total(
+    dice: &mut crate::rules::core::dice::Dice,
+    facts: &mut MessageWriter<Fact>,
+    creature: &CreatureId,
+    check: Check,
+    reason: impl Into<String>,
+    bonus: i32,
+    dc: i32,
+) -> i32 {
     let roll = dice.d20();
     let total = roll as i32 + bonus;
-    let success = total >= dc;
     facts.write(Fact::CheckRolled {
         creature: creature.clone(),
         check,
@@ -91,9 +103,9 @@ pub fn roll_check(
         roll,
         total,
         dc,
-        success,
+        success: total >= dc,
     });
-    success
+    total
 }
 
 /// A skill's total modifier: the creature's, or the ability's modifier when it has no ranks.
