@@ -317,7 +317,15 @@ pub fn provocations_along(
     }
     let Some((threats, already, tiny)) = threats_against(world, mover) else { return Vec::new() };
     let crawl = action == MovementAction::Crawl;
-    provocations(start, route, &threats, (tiny, crawl), action == MovementAction::Withdraw, &already)
+    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let combatants = state.query(world);
+    let field = world.resource::<Battlefield>();
+    let Ok(me) = combatants.get(mover) else { return Vec::new() };
+    let strikes_at = |foe: Entity, at: Footprint| {
+        combatants.get(foe).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &a, &me, at))
+    };
+    let withdraw = action == MovementAction::Withdraw;
+    provocations(start, route, &threats, (tiny, crawl), withdraw, &already, &strikes_at)
         .into_iter()
         .map(|p| Provoking { after_steps: p.after_steps, square: p.square, from: p.from, reason: p.reason })
         .collect()

@@ -115,6 +115,7 @@ pub fn provocations(
     (tiny, crawl): (bool, bool),
     first_square_free: bool,
     already: &[Entity],
+    strikes_at: &dyn Fn(Entity, Footprint) -> bool,
 ) -> Vec<Provocation> {
     let mut struck: Vec<bool> = threats.iter().map(|t| already.contains(&t.entity)).collect();
     let mut out: Vec<Provocation> = Vec::new();
@@ -129,7 +130,9 @@ pub fn provocations(
             }
             // A withdraw's first squares are safe from the foes the mover sees (004:243).
             let safe = |s: &Square| first_square_free && !threat.unseen && start.contains(*s);
-            if left.iter().any(|s| !safe(s) && threat.threatens(*s)) {
+            // A foe that may not strike there (the mover in total concealment or behind cover from it,
+            // 004:401, 004:414) has had no opportunity: it keeps it for a square further on.
+            if left.iter().any(|s| !safe(s) && threat.threatens(*s)) && strikes_at(threat.entity, here) {
                 struck[t] = true;
                 from.push(threat.entity);
             }
@@ -139,7 +142,12 @@ pub fn provocations(
         }
         let mut entering = Vec::new();
         for (t, threat) in threats.iter().enumerate() {
-            if tiny && !struck[t] && threat.footprint.overlaps(next) && !threat.footprint.overlaps(here) {
+            if tiny
+                && !struck[t]
+                && threat.footprint.overlaps(next)
+                && !threat.footprint.overlaps(here)
+                && strikes_at(threat.entity, next)
+            {
                 struck[t] = true;
                 entering.push(threat.entity);
             }
@@ -149,7 +157,7 @@ pub fn provocations(
         }
         let mut crawling_in = Vec::new();
         for (t, threat) in threats.iter().enumerate() {
-            if crawl && !struck[t] && next.squares().any(|s| threat.threatens(s)) {
+            if crawl && !struck[t] && next.squares().any(|s| threat.threatens(s)) && strikes_at(threat.entity, next) {
                 struck[t] = true;
                 crawling_in.push(threat.entity);
             }
@@ -318,6 +326,21 @@ pub struct Exposure<'a> {
     pub shared_with: Option<Entity>,
 }
 
+/// Whether `attacker` may make an attack of opportunity on `target` standing on `at`: none against a
+/// creature with total concealment (004:414), nor a defender with cover from it (004:401), the water's too,
+/// to a creature in it against a foe out of it (004:634). The one predicate of the strike and of the plan
+/// of a move's provocations.
+pub fn may_strike_at(field: &Battlefield, attacker: &CombatantItem, target: &CombatantItem, at: Footprint) -> bool {
+    let miss_chance = crate::rules::attack::miss_chance_at(field, attacker, target, at, false);
+    if miss_chance >= crate::rules::attack::cover::TOTAL_CONCEALMENT {
+        return false;
+    }
+    let own = attacker.space.at(attacker.position.0);
+    let waters = crate::rules::attack::underwater::waters(field, (attacker, own), (target, at));
+    crate::rules::attack::melee_cover(field, own, at) == Cover::None
+        && crate::rules::attack::underwater::water_cover(&waters, true).is_none()
+}
+
 /// Everything an attack of opportunity needs to be rolled and recorded.
 pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw, 'lw> {
     /// The map, for cover.
@@ -353,21 +376,13 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let Ok(target) = self.creatures.get(mover) else { return Struck::standing(hp.current) };
         for &foe in from {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
-            // No attack of opportunity against a creature with total concealment (004:414); concealment's
-            // miss chance otherwise.
-            let miss_chance = crate::rules::attack::miss_chance_at(self.field, &attacker, &target, at, false);
-            if miss_chance >= crate::rules::attack::cover::TOTAL_CONCEALMENT {
+            if !may_strike_at(self.field, &attacker, &target, at) {
                 continue;
             }
-            // A defender with cover from this foe gives it no attack of opportunity (004:401): the water's
-            // too, to a creature in it against a foe out of it (004:634).
+            // Concealment's miss chance.
+            let miss_chance = crate::rules::attack::miss_chance_at(self.field, &attacker, &target, at, false);
             let own = attacker.space.at(attacker.position.0);
             let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
-            if crate::rules::attack::melee_cover(self.field, own, at) != Cover::None
-                || crate::rules::attack::underwater::water_cover(&waters, true).is_some()
-            {
-                continue;
-            }
             // Flanking counts for attacks of opportunity too, against the mover where it stands (004:417).
             let flanking = crate::rules::attack::flanking_ally_at(
                 self.field.house_rules(),
@@ -807,7 +822,10 @@ fn plan_provocations(
             strikers = threats.iter().map(|t| t.entity).filter(|e| !already.contains(e)).collect();
             let tiny = me.size.is_smaller_than_a_square();
             let crawl = action == MovementAction::Crawl;
-            provocations(start, route, &threats, (tiny, crawl), action == MovementAction::Withdraw, &already)
+            let strikes_at =
+                |foe: Entity, at: Footprint| combatants.get(foe).is_ok_and(|a| may_strike_at(&field, &a, &me, at));
+            let withdraw = action == MovementAction::Withdraw;
+            provocations(start, route, &threats, (tiny, crawl), withdraw, &already, &strikes_at)
         }
         _ => Vec::new(),
     };
@@ -1121,13 +1139,17 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 1);
         let path = route(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]);
         let goblin = goblin_at(2, 1, 7);
-        let provoked = provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[]);
+        let provoked =
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true);
         assert_eq!(provoked.len(), 1, "one opportunity for the whole move (004:71)");
         assert_eq!(provoked[0].after_steps, 1, "struck when leaving (1,0), the first threatened square");
         assert_eq!(provoked[0].square, Square::new(1, 0));
         // Entering a threatened square provokes nothing (004:65): stopping beside the goblin is safe.
         let approach = route(&[(1, 0)]);
-        assert!(provocations(start, &approach, std::slice::from_ref(&goblin), (false, false), false, &[]).is_empty());
+        assert!(
+            provocations(start, &approach, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true)
+                .is_empty()
+        );
     }
 
     #[test]
@@ -1135,14 +1157,19 @@ mod tests {
         let start = Footprint::new(Square::new(1, 0), 1);
         let goblin = goblin_at(2, 1, 7);
         let path = route(&[(0, 0), (0, 1)]);
-        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[]).len(), 1);
+        assert_eq!(
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true).len(),
+            1
+        );
         assert!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[]).is_empty(),
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[], &|_, _| true)
+                .is_empty(),
             "004:243"
         );
         // But a second threatened square on the way does.
         let along = route(&[(1, 1), (1, 2)]);
-        let provoked = provocations(start, &along, std::slice::from_ref(&goblin), (false, false), true, &[]);
+        let provoked =
+            provocations(start, &along, std::slice::from_ref(&goblin), (false, false), true, &[], &|_, _| true);
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].square, Square::new(1, 1));
     }
@@ -1153,8 +1180,16 @@ mod tests {
         let path = route(&[(1, 0), (2, 0), (3, 0)]);
         let goblin = goblin_at(2, 1, 7);
         assert!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[goblin.entity])
-                .is_empty()
+            provocations(
+                start,
+                &path,
+                std::slice::from_ref(&goblin),
+                (false, false),
+                false,
+                &[goblin.entity],
+                &|_, _| true
+            )
+            .is_empty()
         );
     }
 
@@ -1165,8 +1200,14 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 2);
         let path = route_of(&[(-1, 0), (-2, 0)], (2, 2));
         let goblin = goblin_at(2, 0, 7);
-        assert!(provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[]).is_empty());
-        assert_eq!(provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[]).len(), 1);
+        assert!(
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[], &|_, _| true)
+                .is_empty()
+        );
+        assert_eq!(
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true).len(),
+            1
+        );
     }
 
     #[test]
@@ -1182,7 +1223,15 @@ mod tests {
         // A pikeman does not threaten the squares beside it, but a rat that enters its space provokes it.
         let start = Footprint::new(Square::new(0, 0), 1);
         let goblin = Threat { weapon_reach: vec![true], ..goblin_at(1, 0, 9) };
-        let provoked = provocations(start, &route(&[(1, 0)]), std::slice::from_ref(&goblin), (true, false), false, &[]);
+        let provoked = provocations(
+            start,
+            &route(&[(1, 0)]),
+            std::slice::from_ref(&goblin),
+            (true, false),
+            false,
+            &[],
+            &|_, _| true,
+        );
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].after_steps, 1);
     }
