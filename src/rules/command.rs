@@ -560,6 +560,23 @@ enum PlainIntent {
     Cast(crate::rules::magic::CastIntent),
 }
 
+impl PlainIntent {
+    /// Writes it for the rules to carry out when they next run.
+    fn write(self, world: &mut World) {
+        match self {
+            PlainIntent::Move(intent) => {
+                world.write_message(intent);
+            }
+            PlainIntent::Attack(intent) => {
+                world.write_message(intent);
+            }
+            PlainIntent::Cast(intent) => {
+                world.write_message(intent);
+            }
+        }
+    }
+}
+
 /// The intent of a move, an attack or a casting command; `None` for the other commands.
 fn plain_intent(world: &World, command: &Command) -> Result<Option<PlainIntent>, UnknownCreature> {
     let roster = world.resource::<Roster>();
@@ -666,22 +683,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
     {
         return Ok(());
     }
-    match plain {
-        Some(PlainIntent::Move(intent)) => {
-            world.write_message(intent);
-            return Ok(());
-        }
-        Some(PlainIntent::Attack(intent)) => {
-            world.write_message(intent);
-            return Ok(());
-        }
-        Some(PlainIntent::Cast(intent)) => {
-            world.write_message(intent);
-            return Ok(());
-        }
-        None => {}
+    if let Some(plain) = plain {
+        plain.write(world);
+        return Ok(());
     }
     match command {
+        // Written above, as their plain intents.
         Command::Move { .. } | Command::Tumble { .. } | Command::Attack { .. } | Command::Cast { .. } => {}
         Command::CoupDeGrace { creature, target, weapon } => {
             world.write_message(crate::rules::attack::CoupDeGraceIntent {

@@ -1755,8 +1755,14 @@ fn rider_binds_its_mount(
     } else {
         return;
     };
-    if mount.altitude.0 == 0 && mount.rider_acted.is_none_or(|a| a.round != order.round) {
-        commands.entity(mount.entity).insert(RiderActed::new(order.round, act, mount.travelled, mount.last_move));
+    bind_the_mount(commands, order.round, &mount, act);
+}
+
+/// Keeps on `mount`, on the ground, the pace its rider's `act` in `round` was judged at, the first such act
+/// of the round (004:477-480); in the air the aerial chapter rules instead.
+pub fn bind_the_mount(commands: &mut Commands, round: u32, mount: &CombatantItem, act: RiderAct) {
+    if mount.altitude.0 == 0 && mount.rider_acted.is_none_or(|a| a.round != round) {
+        commands.entity(mount.entity).insert(RiderActed::new(round, act, mount.travelled, mount.last_move));
     }
 }
 

@@ -23,7 +23,7 @@ use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::health::Healing;
 use crate::rules::opportunity::{Opportunity, Reactions};
-use crate::rules::turns::moving::{Pace, RiderAct, RiderActed};
+use crate::rules::turns::moving::{Pace, RiderAct};
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// How long a spell takes to cast.
@@ -400,16 +400,9 @@ fn cast(
         }
         // Its mount keeps to the pace the casting was judged at (004:480).
         if let Some(mount) = caster.riding.and_then(|r| creatures.get(r.0).ok())
-            && mount.altitude.0 == 0
             && !intent.readied
-            && mount.rider_acted.is_none_or(|a| a.round != order.round)
         {
-            commands.entity(mount.entity).insert(RiderActed::new(
-                order.round,
-                RiderAct::Spell,
-                mount.travelled,
-                mount.last_move,
-            ));
+            crate::rules::attack::bind_the_mount(&mut commands, order.round, &mount, RiderAct::Spell);
         }
         // A touch spell on a foe: the touch attack now, as the casting's own (004:198-199); a miss holds
         // the charge (004:200).

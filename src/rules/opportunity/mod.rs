@@ -373,6 +373,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
     ) -> Struck {
         let Exposure { at, why, mid_action, shared_with } = exposure;
         let hp = hit_points;
+        let before = *hp;
         let Ok(target) = self.creatures.get(mover) else { return Struck::standing(hp.current) };
         for &foe in from {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
@@ -429,7 +430,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             // Only a mover is tripped (trip_in_place_of): it stops where it fell (our ruling).
             if let Some(touch) = trip {
                 if self.trip(&touch, &attacker, &target) == TripOutcome::Tripped {
-                    return Struck { hit_points: hp.current, dropped: false, tripped: true, wounded: false };
+                    return Struck { hit_points: hp.current, dropped: false, tripped: true, wounded: *hp != before };
                 }
                 continue;
             }
@@ -446,7 +447,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 return Struck { hit_points: hp.current, dropped: true, tripped: false, wounded: true };
             }
         }
-        Struck::standing(hp.current)
+        Struck { wounded: *hp != before, ..Struck::standing(hp.current) }
     }
 
     /// A disarm or a sunder in place of an attack of opportunity: the opposed attack rolls (004:493, 004:501),
@@ -670,12 +671,14 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         why: &str,
     ) -> (Struck, Vec<Entity>) {
         let own = who.space.at(who.position.0);
-        let threats: Vec<Entity> = threatening_in_place(
+        let squares: Vec<Square> = strikers.leaving.map_or_else(|| own.squares().collect(), <[Square]>::to_vec);
+        let threats: Vec<Entity> = threatening_any_of(
             self.field,
             who,
             self.creatures,
             |e| reactions.get(e).copied().unwrap_or_default(),
             initiative,
+            &squares,
         )
         .into_iter()
         .filter(|t| strikers.only.is_none_or(|o| o == *t) && !strikers.except.contains(t))
@@ -687,15 +690,12 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let exposure =
             Exposure { at: own, why, mid_action: MidAction::of(who.conditions), shared_with: strikers.shared_with };
         let mut struck_by = Vec::new();
-        let before = hp;
-        let mut struck = self.strike(who.entity, exposure, &threats, &mut hp, |foe| {
+        let struck = self.strike(who.entity, exposure, &threats, &mut hp, |foe| {
             struck_by.push(foe);
             if let Ok(mut r) = reactions.get_mut(foe) {
                 r.used += 1;
             }
         });
-        // Any damage at all: lethal, nonlethal or off its temporary hit points (004:581, 004:492).
-        struck.wounded = hp != before;
         if struck.dropped {
             self.facts.write(Fact::ActionInterrupted {
                 creature: who.id.clone(),
@@ -716,6 +716,8 @@ pub struct Strikers<'a> {
     pub except: &'a [Entity],
     /// The creature whose space it shares (004:447).
     pub shared_with: Option<Entity>,
+    /// The squares it leaves, if it moves: only those who threaten one of them (004:65).
+    pub leaving: Option<&'a [Square]>,
 }
 
 /// The foes that threaten `who` where it stands and could strike at it now, in initiative order (004:66).
@@ -726,10 +728,23 @@ pub fn threatening_in_place(
     reactions: impl Fn(Entity) -> Reactions,
     initiative: &[Entity],
 ) -> Vec<Entity> {
-    let own = who.space.at(who.position.0);
+    let own: Vec<Square> = who.space.at(who.position.0).squares().collect();
+    threatening_any_of(field, who, creatures, reactions, initiative, &own)
+}
+
+/// The foes that threaten one of `squares` of `who` and could strike at it now, in initiative order: those
+/// a move out of them provokes (004:65).
+pub fn threatening_any_of(
+    field: &crate::rules::core::battlefield::Battlefield,
+    who: &CombatantItem,
+    creatures: &Query<crate::rules::attack::Combatant, With<Creature>>,
+    reactions: impl Fn(Entity) -> Reactions,
+    initiative: &[Entity],
+    squares: &[Square],
+) -> Vec<Entity> {
     threats_to(field, who, creatures.iter(), reactions, initiative)
         .into_iter()
-        .filter(|t| own.squares().any(|s| t.threatens(s)))
+        .filter(|t| squares.iter().any(|s| t.threatens(*s)))
         .map(|t| t.entity)
         .collect()
 }
@@ -1069,7 +1084,12 @@ fn strike_the_provoker(
         gear: Vec::new(),
     };
     let initiative = order.initiative();
-    let strikers = Strikers { only: event.only, except: &event.except, shared_with: event.shared_with };
+    let strikers = Strikers {
+        only: event.only,
+        except: &event.except,
+        shared_with: event.shared_with,
+        leaving: event.leaving.as_deref(),
+    };
     let (struck, struck_by) =
         strike.provoke_among(&who, &initiative, &mut reactions, strikers, event.action.clone(), &event.why);
     event.dropped = struck.dropped;

@@ -695,14 +695,13 @@ fn grab(world: &mut World, attacker: Entity, target: Entity, made: u32) {
     };
     let grapplers = world.get::<Grapple>(target).map(|g| g.with.clone()).unwrap_or_default();
     // The move provokes as any move: from the foes that threaten a square it leaves (004:65, 004:586).
-    let left: Vec<crate::rules::core::geometry::Square> =
-        match (world.get::<Position>(attacker), world.get::<Space>(attacker)) {
-            (Some(position), Some(space)) => space.at(position.0).squares().filter(|s| !into.contains(*s)).collect(),
-            _ => Vec::new(),
-        };
-    let unthreatened = world.run_system_cached_with(threatening_none_of, (attacker, left)).unwrap_or_default();
+    let left = match (world.get::<Position>(attacker), world.get::<Space>(attacker)) {
+        (Some(position), Some(space)) => space.at(position.0).squares().filter(|s| !into.contains(*s)).collect(),
+        _ => Vec::new(),
+    };
     let entering = Provoking {
-        except: [vec![target], grapplers, unthreatened].concat(),
+        except: [vec![target], grapplers].concat(),
+        leaving: Some(left),
         ..Provoking::new(attacker, Action::Grapple, "moving into its foe's space (004:586)")
     };
     if provoke_as(world, entering).dropped {
@@ -1130,26 +1129,6 @@ pub(super) fn let_go_of_the_fallen(world: &mut World) {
             settle(world, freed.into_iter().filter(|e| *e == other).collect(), "out of the grapple (our ruling)");
         }
     }
-}
-
-/// The foes of `who` that threaten none of `left`, the squares it leaves: a move provokes only the foes
-/// that threaten a square it leaves (« Le fait de sortir d'une case contrôlée (mais pas d'y entrer) »,
-/// 004:65).
-fn threatening_none_of(
-    In((who, left)): In<(Entity, Vec<crate::rules::core::geometry::Square>)>,
-    field: Res<crate::rules::core::battlefield::Battlefield>,
-    combatants: Query<Combatant, With<Creature>>,
-) -> Vec<Entity> {
-    let Ok(me) = combatants.get(who) else { return Vec::new() };
-    combatants
-        .iter()
-        .filter(|c| c.faction != me.faction)
-        .filter(|c| {
-            let threat = crate::rules::opportunity::threat_of(c, field.diagonals());
-            !left.iter().any(|s| threat.threatens(*s))
-        })
-        .map(|c| c.entity)
-        .collect()
 }
 #[cfg(test)]
 mod tests {

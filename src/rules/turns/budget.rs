@@ -346,6 +346,9 @@ pub struct Provoking {
     /// The creature whose space the doer shares as it provokes: each striker but it hits it instead on 25%
     /// of the d% (a bull rush, 004:447).
     pub shared_with: Option<Entity>,
+    /// The squares it leaves, for a move: only the foes that threaten one of them may strike (« Le fait de
+    /// sortir d'une case contrôlée (mais pas d'y entrer) », 004:65); `None`, every foe threatening its space.
+    pub leaving: Option<Vec<crate::rules::core::geometry::Square>>,
     /// The action, as the log names it.
     pub action: crate::rules::core::names::Action,
     /// What provokes, with the rule.
@@ -354,7 +357,8 @@ pub struct Provoking {
     pub dropped: bool,
     /// The foes that struck.
     pub struck_by: Vec<Entity>,
-    /// It lost hit points to them (a disarm fails then, 004:492).
+    /// Any damage came to it from them, nonlethal or off its temporary hit points too (a grab or a disarm
+    /// fails then, 004:581, 004:492).
     pub wounded: bool,
 }
 
@@ -366,6 +370,7 @@ impl Provoking {
             only: None,
             except: Vec::new(),
             shared_with: None,
+            leaving: None,
             action,
             why: why.into(),
             dropped: false,

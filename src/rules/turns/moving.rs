@@ -818,18 +818,21 @@ pub fn move_refusal(
     let query = move_query(&field, &all, &me);
     let checked = order
         .check_turn(intent.creature)
-        .and_then(|()| {
-            if me.riding {
-                Err(Refusal::new(format!("{} rides: its mount moves, not it (it gets off first)", me.id), "004:807"))
-            } else {
-                Ok(())
-            }
-        })
+        .and_then(|()| walks(&me))
         .and_then(|()| check_grounded(field.scale(), me.speed, me.altitude));
     match (checked, intent.action, intent.tumble) {
         (Err(refusal), ..) => Some(refusal),
         (Ok(()), MovementAction::Charge, _) | (Ok(()), _, true) => None,
         (Ok(()), action, false) => query.route(action, intent.to, intent.path.as_deref()).err(),
+    }
+}
+
+/// Refuses a move to a rider: its mount moves, not it (004:807).
+fn walks(me: &MoverViewItem<'_, '_>) -> Result<(), Refusal> {
+    if me.riding {
+        Err(Refusal::new(format!("{} rides: its mount moves, not it (it gets off first)", me.id), "004:807"))
+    } else {
+        Ok(())
     }
 }
 
@@ -955,13 +958,7 @@ fn begin_move(
         (false, false) => *me.budget,
     };
     let checked = turn
-        .and_then(|()| {
-            if me.riding {
-                Err(Refusal::new(format!("{id} rides: its mount moves, not it (it gets off first)"), "004:807"))
-            } else {
-                Ok(())
-            }
-        })
+        .and_then(|()| walks(&me))
         .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) })
         .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
         .and_then(|()| me.exertion.check_rest(order.round, intent.action))
