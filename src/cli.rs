@@ -292,7 +292,7 @@ fn chase(
                     ("Dexterity", "003:128")
                 }
                 ChaseAbility::Constitution => {
-                    println!("the same speed all day long: opposed Constitution checks (003:130)");
+                    println!("a chase all day long: opposed Constitution checks decide who keeps its pace (003:130)");
                     ("Constitution", "003:130")
                 }
             };

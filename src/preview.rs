@@ -569,6 +569,40 @@ pub struct GrapplePreview {
     pub target_strikes: bool,
 }
 
+/// Moving `mover`'s grapple to `to` (004:602), as the rules would carry it out now: the check against every
+/// one in the grapple, and the foes that would strike as it leaves squares they threaten on its way (004:65).
+pub fn grapple_move_preview(
+    world: &mut World,
+    mover: Entity,
+    to: crate::rules::core::geometry::Square,
+) -> Result<GrapplePreview, Refusal> {
+    use crate::rules::special::grapple::{GrappleMove, grapple_destination};
+    let preview = grapple_preview(world, mover, None, GrappleMove::Move)?;
+    let shift = grapple_destination(world, mover, to)?;
+    let group: Vec<Entity> = shift.members.iter().map(|(e, _)| *e).collect();
+    let strikers = strikers_leaving(world, mover, &shift.left())?.into_iter().filter(|e| !group.contains(e)).collect();
+    Ok(GrapplePreview { strikers, ..preview })
+}
+
+/// The foes that would strike `who` as it leaves `squares` (004:65), through the rules' own predicate: each
+/// that threatens one of them and has an attack of opportunity left.
+pub fn strikers_leaving(world: &mut World, who: Entity, squares: &[Square]) -> Result<Vec<Entity>, Refusal> {
+    let mut state = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+    let world: &World = world;
+    let creatures = state.query(world);
+    let me = creatures.get(who).map_err(|_| Refusal::new("no such creature", "data"))?;
+    let reactions = |e: Entity| world.get::<crate::rules::opportunity::Reactions>(e).copied().unwrap_or_default();
+    let order = world.resource::<TurnOrder>().initiative();
+    Ok(crate::rules::opportunity::threatening_any_of(
+        world.resource::<crate::rules::core::battlefield::Battlefield>(),
+        &me,
+        &creatures,
+        reactions,
+        &order,
+        squares,
+    ))
+}
+
 /// The foes that would strike `who` for an action that provokes where it stands (004:66), through the
 /// rules' own predicate: each that threatens it and has an attack of opportunity left.
 pub fn strikers_in_place(world: &mut World, who: Entity) -> Result<Vec<Entity>, Refusal> {

@@ -32,7 +32,10 @@ fn the_same_speed_goes_to_opposed_checks_003_128_130() {
     assert!(out.contains("quarry Dexterity d20 11 -1 = 10, pursuer d20 9 +2 = 11"), "{out}");
     assert!(last.contains("catches"), "{out}");
     let (ok, out) = chase(&["--pursuer", "9", "--quarry", "9", "--all-day"]);
-    assert!(ok && out.contains("opposed Constitution checks (003:130)"), "{out}");
+    assert!(ok && out.contains("opposed Constitution checks decide who keeps its pace (003:130)"), "{out}");
+    // All day long the speeds decide nothing: the slower quarry may still outlast its pursuer (003:130).
+    let (ok, out) = chase(&["--pursuer", "12", "--quarry", "9", "--all-day", "--quarry-modifier", "5"]);
+    assert!(ok && out.contains("Constitution") && !out.contains("003:126"), "{out}");
     let (ok, _) = chase(&["--pursuer=-1", "--quarry", "9"]);
     assert!(!ok, "a negative speed is refused");
 }

@@ -110,6 +110,9 @@ pub fn why_acting(world: &World, commands: &[Command]) -> Option<Why> {
         Command::Trip { .. } => (the_foe(previews.trip.as_ref()?.as_ref().ok()?.plan.provokes), "004:484"),
         Command::Disarm { .. } => (the_foe(previews.disarm.as_ref()?.as_ref().ok()?.provokes), "004:492"),
         Command::Sunder { .. } => (the_foe(previews.sunder.as_ref()?.as_ref().ok()?.provokes), "004:500"),
+        Command::Grapple { action: crate::rules::special::grapple::GrappleMove::Move, .. } => {
+            (previews.grapple.as_ref()?.as_ref().ok()?.strikers.clone(), "004:65, 004:602")
+        }
         Command::Grapple { target: Some(_), .. } => {
             let grapple = previews.grapple.as_ref()?.as_ref().ok()?;
             let mut who = the_foe(grapple.target_strikes);

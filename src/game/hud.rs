@@ -1797,6 +1797,10 @@ fn grapple_lines(
     for (foe, side) in &hold.opponents {
         out.push((tr!("grapple-against", name = name(*foe), terms = contest_terms(&hold.attacker, side)), GREY));
     }
+    if !g.strikers.is_empty() {
+        let names: Vec<String> = g.strikers.iter().map(|e| name(*e)).collect();
+        out.push((tr!("preview-moving-provokes-from", names = names.join(", ")), WARN));
+    }
     out.push((tr("preview-click-to-do-it"), GOOD));
 }
 

@@ -314,11 +314,7 @@ pub fn update_previews(world: &mut World) {
         if key.choice.mode == Mode::Grapple(crate::rules::special::grapple::GrappleMove::Move)
             && let Some(square) = key.hover.filter(|_| previews.hovered.is_none())
         {
-            let action = crate::rules::special::grapple::GrappleMove::Move;
-            previews.grapple = Some(
-                crate::preview::grapple_preview(world, me, None, action)
-                    .and_then(|p| crate::rules::special::grapple::grapple_destination(world, me, square).map(|_| p)),
-            );
+            previews.grapple = Some(crate::preview::grapple_move_preview(world, me, square));
         }
         if let Some(friend) = previews.hovered.filter(|e| *e != me) {
             on_a_friend(world, me, friend, key.choice.mode, &mut previews);

@@ -75,6 +75,7 @@ preview-won-an-unarmed-strike-s = won, an unarmed strike's damage, and you move 
 preview-it-provokes-the-foe-strikes = it provokes: the foe strikes first, and a wound spoils the grapple (004:581)
 preview-it-provokes-but-the-foe = it provokes, but the foe cannot strike now (004:581)
 preview-moving-in-provokes-from = moving in provokes from: {$names} (004:586)
+preview-moving-provokes-from = moving the grapple provokes from: {$names} (004:65, 004:602)
 preview-no-room-to-enter-its = no room to enter its space: a hold would be let go at once (004:587)
 preview-click-to-grapple = click to grapple
 preview-click-to-do-it = click to do it

@@ -75,6 +75,7 @@ preview-won-an-unarmed-strike-s = réussite : les dégâts d'une attaque à main
 preview-it-provokes-the-foe-strikes = provoque : l'adversaire frappe d'abord, et une blessure fait échouer la lutte (004:581)
 preview-it-provokes-but-the-foe = provoque, mais l'adversaire ne peut pas frapper maintenant (004:581)
 preview-moving-in-provokes-from = entrer dans son espace provoque : {$names} (004:586)
+preview-moving-provokes-from = déplacer la lutte provoque : {$names} (004:65, 004:602)
 preview-no-room-to-enter-its = pas de place pour entrer dans son espace : la prise serait aussitôt lâchée (004:587)
 preview-click-to-grapple = cliquer pour engager la lutte
 preview-click-to-do-it = cliquer pour le faire

@@ -670,7 +670,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         action: Action,
         why: &str,
     ) -> (Struck, Vec<Entity>) {
-        let own = who.space.at(who.position.0);
+        let own = strikers.at.unwrap_or(who.space.at(who.position.0));
         let squares: Vec<Square> = strikers.leaving.map_or_else(|| own.squares().collect(), <[Square]>::to_vec);
         let threats: Vec<Entity> = threatening_any_of(
             self.field,
@@ -718,6 +718,8 @@ pub struct Strikers<'a> {
     pub shared_with: Option<Entity>,
     /// The squares it leaves, if it moves: only those who threaten one of them (004:65).
     pub leaving: Option<&'a [Square]>,
+    /// Where it stands as they strike, if not in its own space.
+    pub at: Option<Footprint>,
 }
 
 /// The foes that threaten `who` where it stands and could strike at it now, in initiative order (004:66).
@@ -1089,6 +1091,7 @@ fn strike_the_provoker(
         except: &event.except,
         shared_with: event.shared_with,
         leaving: event.leaving.as_deref(),
+        at: event.at,
     };
     let (struck, struck_by) =
         strike.provoke_among(&who, &initiative, &mut reactions, strikers, event.action.clone(), &event.why);

@@ -932,22 +932,23 @@ pub enum Chase {
     PursuerCatchesUp,
     /// The faster quarry gets away, 003:126.
     QuarryEscapes,
-    /// Same speed: opposed checks decide, 003:128, 003:130.
+    /// Opposed checks decide: Dexterity at the same speed (003:128), Constitution all day long (003:130).
     OpposedCheck(ChaseAbility),
 }
 
 /// Who wins a chase between a pursuer and a quarry at these speeds (any one unit for both: metres a
-/// round, or metres an hour overland): the faster one, or at the same speed an opposed Dexterity check
-/// (after `ROUNDS_BEFORE_CHASE_CHECK` rounds) or, all day long, an opposed Constitution check,
-/// 003:126-130.
+/// round, or metres an hour overland): round by round, the faster one (003:126, « dans un déplacement au
+/// round par round »), or at the same speed an opposed Dexterity check after `ROUNDS_BEFORE_CHASE_CHECK`
+/// rounds (003:128); all day long, an opposed Constitution check whatever the speeds: which keeps its pace
+/// the longest (003:130).
 pub fn chase(pursuer_speed: f64, quarry_speed: f64, scale: ChaseScale) -> Chase {
+    if scale == ChaseScale::AllDay {
+        return Chase::OpposedCheck(ChaseAbility::Constitution);
+    }
     match pursuer_speed.total_cmp(&quarry_speed) {
         Ordering::Greater => Chase::PursuerCatchesUp,
         Ordering::Less => Chase::QuarryEscapes,
-        Ordering::Equal => Chase::OpposedCheck(match scale {
-            ChaseScale::RoundByRound => ChaseAbility::Dexterity,
-            ChaseScale::AllDay => ChaseAbility::Constitution,
-        }),
+        Ordering::Equal => Chase::OpposedCheck(ChaseAbility::Dexterity),
     }
 }
 
@@ -1467,12 +1468,14 @@ mod tests {
 
     #[test]
     fn who_wins_a_chase() {
-        // 003:126: the faster wins; 003:128, 003:130: equal speeds go to opposed checks.
+        // 003:126: round by round the faster wins; 003:128: equal speeds go to opposed Dexterity checks;
+        // 003:130: all day long, opposed Constitution checks whatever the speeds.
         assert_eq!(chase(12.0, 9.0, ChaseScale::RoundByRound), Chase::PursuerCatchesUp);
         assert_eq!(chase(9.0, 12.0, ChaseScale::RoundByRound), Chase::QuarryEscapes);
         assert_eq!(chase(9.0, 9.0, ChaseScale::RoundByRound), Chase::OpposedCheck(ChaseAbility::Dexterity));
         assert_eq!(chase(4_500.0, 4_500.0, ChaseScale::AllDay), Chase::OpposedCheck(ChaseAbility::Constitution));
-        assert_eq!(chase(7_500.0, 4_500.0, ChaseScale::AllDay), Chase::PursuerCatchesUp);
+        assert_eq!(chase(7_500.0, 4_500.0, ChaseScale::AllDay), Chase::OpposedCheck(ChaseAbility::Constitution));
+        assert_eq!(chase(3_000.0, 4_500.0, ChaseScale::AllDay), Chase::OpposedCheck(ChaseAbility::Constitution));
     }
 
     #[test]

@@ -499,14 +499,37 @@ pub fn grapple_group(creatures: &Query<Combatant, With<Creature>>, who: Entity) 
     ids.into_iter().map(|(_, e)| e).collect()
 }
 
+/// A grapple moved (004:602): where each member goes, and the squares its mover leaves on the way.
+#[derive(Clone, Debug)]
+pub struct GrappleShift {
+    /// The members and their new spaces.
+    pub members: Vec<(Entity, Footprint)>,
+    /// The steps of the mover's path: the space it stands in, and the squares of it that it leaves by the
+    /// step; the foes that threaten one may strike it there, as in any move (004:65).
+    pub legs: Vec<(Footprint, Vec<crate::rules::core::geometry::Square>)>,
+}
+
+impl GrappleShift {
+    /// Every square the mover leaves on its way.
+    pub fn left(&self) -> Vec<crate::rules::core::geometry::Square> {
+        let mut left = Vec::new();
+        for square in self.legs.iter().flat_map(|(_, squares)| squares) {
+            if !left.contains(square) {
+                left.push(*square);
+            }
+        }
+        left
+    }
+}
+
 /// Where a grapple moved by `mover` to `to` puts each of its members (004:602): the mover at `to`, reached
 /// within half its speed by a path the others in the grapple do not block, and every other member shifted as
-/// much, each on a space it may stand on. The members and their new spaces, or why not.
+/// much, each on a space it may stand on; with the squares the mover leaves on its way. Or why not.
 pub fn grapple_destination(
     world: &mut World,
     mover: Entity,
     to: crate::rules::core::geometry::Square,
-) -> Result<Vec<(Entity, Footprint)>, Refusal> {
+) -> Result<GrappleShift, Refusal> {
     let group: Vec<Entity> = {
         let mut q = world.query_filtered::<Combatant, With<Creature>>();
         let creatures = q.query(world);
@@ -532,12 +555,16 @@ pub fn grapple_destination(
             going_on: None,
         };
         let map = half.reachable(crate::rules::movement::MovementAction::Move);
-        (half.start, map.destinations().iter().any(|d| d.square == to))
+        let reaches = map.destinations().iter().any(|d| d.square == to);
+        (half.start, map.route_to(to).filter(|_| reaches))
     });
-    let Some((start, reachable)) = reached else { return Err(Refusal::new("no such creature", "data")) };
-    if !reachable {
+    let Some((start, route)) = reached else { return Err(Refusal::new("no such creature", "data")) };
+    let Some(route) = route else {
         return Err(Refusal::new(format!("{to} is beyond half its speed, or the way is blocked"), "004:602"));
-    }
+    };
+    // Each step leaves the squares of the space before it that the space after it does not cover.
+    let spaces: Vec<Footprint> = std::iter::once(start).chain(route.steps.iter().map(|s| s.footprint())).collect();
+    let legs = spaces.windows(2).map(|pair| (pair[0], pair[0].squares().filter(|s| !pair[1].contains(*s)).collect())).collect();
     let (dx, dy) = (to.x - start.origin.x, to.y - start.origin.y);
     let mut q = world.query_filtered::<Combatant, With<Creature>>();
     let world: &World = world;
@@ -551,7 +578,7 @@ pub fn grapple_destination(
             .map_err(|r| Refusal::new(format!("{} cannot stand there: {}", c.id, r.reason), "004:602"))?;
         moved.push((*member, there));
     }
-    Ok(moved)
+    Ok(GrappleShift { members: moved, legs })
 }
 
 /// The ally of `a` that `t` pins, if any (004:607).
@@ -826,16 +853,25 @@ fn hold(
         }
         GrappleMove::Move => {
             let Some(to) = to else { return };
-            let Ok(moved) = grapple_destination(world, attacker, to) else { return };
-            let group: Vec<Entity> = moved.iter().map(|(e, _)| *e).collect();
-            let leaving = Provoking {
-                except: group.clone(),
-                ..Provoking::new(attacker, Action::GrappleMove, "moving its grapple (004:602)")
-            };
-            if provoke_as(world, leaving).dropped {
-                return;
+            let Ok(shift) = grapple_destination(world, attacker, to) else { return };
+            // It provokes as any move, step by step, from the foes that threaten a square it leaves on its way
+            // (004:65), each foe once (004:68); those it drags along are moved, and provoke nothing (our
+            // ruling). Dropped on the way, the grapple stays where it began (our ruling).
+            let mut except: Vec<Entity> = shift.members.iter().map(|(e, _)| *e).collect();
+            for (at, left) in shift.legs.iter().filter(|(_, left)| !left.is_empty()) {
+                let leaving = Provoking {
+                    except: except.clone(),
+                    leaving: Some(left.clone()),
+                    at: Some(*at),
+                    ..Provoking::new(attacker, Action::GrappleMove, "moving its grapple (004:602)")
+                };
+                let provoked = provoke_as(world, leaving);
+                if provoked.dropped {
+                    return;
+                }
+                except.extend(provoked.struck_by);
             }
-            for (member, there) in moved {
+            for (member, there) in shift.members {
                 let Some(id) = world.get::<CreatureId>(member).cloned() else { continue };
                 let Some(mut position) = world.get_mut::<Position>(member) else { continue };
                 let from = position.0;

@@ -349,6 +349,9 @@ pub struct Provoking {
     /// The squares it leaves, for a move: only the foes that threaten one of them may strike (« Le fait de
     /// sortir d'une case contrôlée (mais pas d'y entrer) », 004:65); `None`, every foe threatening its space.
     pub leaving: Option<Vec<crate::rules::core::geometry::Square>>,
+    /// Where it stands as they strike, if not where it is: a step along a move resolved at once (a grapple
+    /// moved, 004:602).
+    pub at: Option<crate::rules::core::geometry::Footprint>,
     /// The action, as the log names it.
     pub action: crate::rules::core::names::Action,
     /// What provokes, with the rule.
@@ -371,6 +374,7 @@ impl Provoking {
             except: Vec::new(),
             shared_with: None,
             leaving: None,
+            at: None,
             action,
             why: why.into(),
             dropped: false,
