@@ -364,6 +364,9 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if !in_reach && let Some(step) = throw_a_flask(world, creature, &me, &foes, &allies) {
         return step;
     }
+    if !in_reach && fresh && let Some(step) = prepare_a_flask(world, creature, &me, &foes) {
+        return step;
+    }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.
     let two_hands =
         world.get::<Feats>(creature).is_some_and(|f| crate::rules::attack::fights_with_two_weapons(&armament, f, None))
@@ -1059,6 +1062,35 @@ fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], 
     }
     let (_, _, target, weapon) = best?;
     Some(Command::Throw { creature: me.id.clone(), target: Some(target), corner: None, weapon: Some(weapon) })
+}
+
+/// With its whole turn, no flask ready in hand and no foe threatening it, a flask prepared to throw (a
+/// full-round action that provokes, 004:144) when a foe it could harm is within five range increments and
+/// in sight.
+fn prepare_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
+    let armament = world.get::<Armament>(creature)?.clone();
+    if armament.ready().any(|w| w.splash.is_some() && w.prepared) {
+        return None;
+    }
+    if !crate::preview::strikers_in_place(world, creature).ok()?.is_empty() {
+        return None;
+    }
+    let field = world.resource::<Battlefield>();
+    let flask = armament.0.iter().find(|w| {
+        let undead_only = w.splash.as_ref().is_some_and(|s| s.undead_only);
+        w.splash.is_some()
+            && !w.prepared
+            && foes.iter().any(|f| {
+                (!undead_only || world.get::<Traits>(f.entity).is_some_and(|t| t.undead))
+                    && max_range_m(w).is_some_and(|range| range_m(diagonals, me.footprint, f.footprint) <= range)
+                    && field.line_of_sight(me.footprint, f.footprint)
+            })
+    })?;
+    let name = flask.name.clone();
+    crate::rules::attack::gear::check_handle(world, creature, &name, crate::rules::attack::gear::Handle::Prepare)
+        .ok()?;
+    Some(Command::Prepare { creature: me.id.clone(), weapon: name })
 }
 
 /// A coup de grâce on a helpless foe it can deliver one to now, the nearest first: one that would wake or

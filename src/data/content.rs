@@ -129,6 +129,7 @@ impl WeaponDef {
             stowed: false,
             reload: self.reload,
             unloaded: false,
+            prepared: false,
             lance: self.lance,
             double: self.double,
             poison: self.poison,

@@ -167,15 +167,15 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             if response.clicked() {
                 clicks.0.push(HudClick::Weapon(row.key));
             }
-            if !row.chosen {
-                continue;
-            }
+            let chosen = row.chosen;
             for (what, label, cost) in [
+                (Handle::Prepare, tr("gear-prepare"), &row.prepare),
                 (Handle::Load, tr("gear-load"), &row.load),
                 (Handle::PutAway, tr("gear-put-away-button"), &row.put_away),
                 (Handle::Drop, tr("gear-drop"), &row.drop),
             ] {
-                let Some(cost) = cost else { continue };
+                // A flask shows how to prepare it, in hand or not (004:144); the rest, the weapon chosen.
+                let Some(cost) = cost.as_ref().filter(|_| chosen || what == Handle::Prepare) else { continue };
                 let (enabled, hover) = match cost {
                     Ok(preview) => (true, super::weapons::cost_words(preview, name)),
                     Err(refusal) => (false, super::rules_words::refusal_full(refusal)),

@@ -95,6 +95,7 @@ impl Fact {
             | Fact::PutAway { .. }
             | Fact::Dropped { .. }
             | Fact::Loaded { .. }
+            | Fact::Prepared { .. }
             | Fact::AbilityDamaged { .. }
             | Fact::AbilityRestored { .. }
             | Fact::ShieldReadied { .. }
@@ -119,6 +120,9 @@ impl Fact {
             }
             Fact::PutAway { creature, weapon } => {
                 tr!("log-puts-away-its-004-129", creature = creature.to_string(), weapon = weapon.to_string())
+            }
+            Fact::Prepared { creature, weapon } => {
+                tr!("log-prepares-its-flask", creature = creature.to_string(), weapon = weapon.to_string())
             }
             Fact::Loaded { creature, weapon, line } => tr!(
                 "log-loads-its-004",

@@ -158,6 +158,7 @@ pub fn action_words(action: &crate::rules::core::names::Action) -> String {
         Action::PutAway => "action-put-away",
         Action::Drop => "action-drop",
         Action::Load => "action-load",
+        Action::PrepareSplash => "action-prepare-splash",
         Action::ReadyShield => "action-ready-shield",
         Action::LooseShield => "action-loose-shield",
         Action::Sunder => "action-sunder",

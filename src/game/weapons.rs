@@ -41,6 +41,8 @@ pub struct WeaponRow {
     pub unloaded: bool,
     /// What loading it would cost, if it is a crossbow in hand not loaded.
     pub load: Option<Result<HandlePreview, Refusal>>,
+    /// What preparing it to throw would cost, if it is a splash weapon not prepared (004:144).
+    pub prepare: Option<Result<HandlePreview, Refusal>>,
 }
 
 /// The weapon rows of the creature the player commands now; none outside its turn.
@@ -64,6 +66,8 @@ pub fn weapon_rows(world: &mut World) -> Vec<WeaponRow> {
             (true, false) => (None, handled(world, Handle::PutAway), handled(world, Handle::Drop)),
         };
         let load = (weapon.unloaded && !weapon.stowed).then(|| handle_preview(world, me, &weapon.name, Handle::Load));
+        let prepare = (weapon.splash.is_some() && !weapon.prepared)
+            .then(|| handle_preview(world, me, &weapon.name, Handle::Prepare));
         rows.push(WeaponRow {
             key: i + 1,
             name: weapon.name.clone(),
@@ -75,6 +79,7 @@ pub fn weapon_rows(world: &mut World) -> Vec<WeaponRow> {
             drop,
             unloaded: weapon.unloaded,
             load,
+            prepare,
         });
     }
     rows
@@ -180,6 +185,7 @@ pub fn handle(world: &mut World, name: &str, what: Handle) {
         Handle::PutAway => Command::PutAway { creature, weapon },
         Handle::Drop => Command::Drop { creature, weapon },
         Handle::Load => Command::Load { creature, weapon },
+        Handle::Prepare => Command::Prepare { creature, weapon },
     };
     world.resource_mut::<Pending>().0.push_back(command);
 }
@@ -211,6 +217,9 @@ pub fn handle_chosen(world: &mut World, what: Handle) {
     let Some(me) = human_turn(world) else { return };
     let Some(armament) = world.get::<Armament>(me).cloned() else { return };
     let Some(name) = chosen_weapon(world, &armament) else { return };
+    // The key that loads a crossbow prepares a flask (004:120, 004:144).
+    let flask = armament.0.iter().any(|w| w.name == name && w.splash.is_some());
+    let what = if what == Handle::Load && flask { Handle::Prepare } else { what };
     handle(world, &name, what);
 }
 

@@ -239,6 +239,14 @@ pub enum Command {
         /// The crossbow's name.
         weapon: String,
     },
+    /// Prepare a splash weapon to throw (004:144): a full-round action that provokes; a flask put away is
+    /// taken in hand with it.
+    Prepare {
+        /// Its id.
+        creature: CreatureId,
+        /// The flask's name.
+        weapon: String,
+    },
     /// Deliver the charge of a touch spell held (004:200): a melee touch attack, a standard action.
     Touch {
         /// Its id.
@@ -509,6 +517,7 @@ impl Command {
             | Command::PutAway { creature, .. }
             | Command::Drop { creature, .. }
             | Command::Load { creature, .. }
+            | Command::Prepare { creature, .. }
             | Command::Shield { creature, .. }
             | Command::Sunder { creature, .. }
             | Command::Grapple { creature, .. }
@@ -778,12 +787,14 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         Command::Draw { creature, weapon }
         | Command::PutAway { creature, weapon }
         | Command::Drop { creature, weapon }
-        | Command::Load { creature, weapon } => {
+        | Command::Load { creature, weapon }
+        | Command::Prepare { creature, weapon } => {
             use crate::rules::attack::gear::{Handle, HandleIntent};
             let handle = match command {
                 Command::Draw { .. } => Handle::Draw,
                 Command::PutAway { .. } => Handle::PutAway,
                 Command::Load { .. } => Handle::Load,
+                Command::Prepare { .. } => Handle::Prepare,
                 _ => Handle::Drop,
             };
             world.write_message(HandleIntent { creature: entity(creature)?, weapon: weapon.clone(), handle });

@@ -250,6 +250,7 @@ gear-draw = draw it: {$cost}
 gear-cannot-draw = cannot draw it: {$why}
 gear-attack-with = attack with it
 gear-load = Load [Shift+L]
+gear-prepare = Prepare to throw [Shift+L]
 gear-put-away-button = Put away [Shift+P]
 gear-drop = Drop [Shift+D]
 gear-loose-shield = Loose the {$shield} [Shift+S]

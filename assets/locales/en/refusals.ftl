@@ -310,7 +310,7 @@ refusal-lying-prone-it-stands-up-first = lying prone it stands up first (a move 
 
 ## The reasons a move or a charge cannot be made (src/rules/movement/cost.rs, lanes.rs; src/rules/command.rs)
 refusal-already-within-reach = the target is already within reach: a charge moves at least 2 squares
-refusal-charge-too-far = no square from which to attack the target lies within twice the speed
+refusal-charge-too-far = no square from which to attack the target lies within its charge: twice its speed, its speed alone when restricted to one action
 refusal-charge-too-close = the nearest square from which to attack is less than 2 squares away
 refusal-lane-not-clear = the lane to {$to}, the nearest square of attack, is not clear: {$blocked}
 refusal-off-map = {$square} is off the map

@@ -250,6 +250,7 @@ gear-draw = la dégainer : {$cost}
 gear-cannot-draw = impossible de la dégainer : {$why}
 gear-attack-with = attaquer avec
 gear-load = Charger [Maj+L]
+gear-prepare = Préparer le lancer [Maj+L]
 gear-put-away-button = Rengainer [Maj+P]
 gear-drop = Lâcher [Maj+D]
 gear-loose-shield = Détacher : {$shield} [Maj+S]

@@ -310,7 +310,7 @@ refusal-lying-prone-it-stands-up-first = à terre, il faut d'abord se relever (u
 
 ## Les raisons pour lesquelles un déplacement ou une charge est impossible (src/rules/movement/cost.rs, lanes.rs ; src/rules/command.rs)
 refusal-already-within-reach = la cible est déjà à portée : une charge parcourt au moins 2 cases
-refusal-charge-too-far = aucune case d'où attaquer la cible n'est à moins de deux fois la vitesse
+refusal-charge-too-far = aucune case d'où attaquer la cible n'est à portée de sa charge : deux fois sa vitesse, sa vitesse seule quand il est limité à une action
 refusal-charge-too-close = la case d'attaque la plus proche est à moins de 2 cases
 refusal-lane-not-clear = la ligne de charge vers {$to}, la case d'attaque la plus proche, n'est pas dégagée : {$blocked}
 refusal-off-map = {$square} est hors de la carte

@@ -85,6 +85,8 @@ pub enum Handle {
     Drop,
     /// Load it, a crossbow (004:120, 004:137).
     Load,
+    /// Prepare it to throw, a splash weapon (004:144).
+    Prepare,
 }
 
 impl Handle {
@@ -95,6 +97,7 @@ impl Handle {
             Handle::PutAway => Action::PutAway,
             Handle::Drop => Action::Drop,
             Handle::Load => Action::Load,
+            Handle::Prepare => Action::PrepareSplash,
         }
     }
 }
@@ -121,13 +124,14 @@ pub struct PickUpIntent {
 
 /// The rows of the table of actions the handlings are (004:121, 004:129, 004:149): line, action, whether
 /// it provokes, as this module plays them; picking up is 004:128, a move action that provokes.
-pub const TABLE_ROWS: [(u32, ActionKind, bool); 7] = [
+pub const TABLE_ROWS: [(u32, ActionKind, bool); 8] = [
     (120, ActionKind::Move, true),
     (121, ActionKind::Move, false),
     (127, ActionKind::Move, false),
     (128, ActionKind::Move, true),
     (129, ActionKind::Move, true),
     (137, ActionKind::FullRound, true),
+    (144, ActionKind::FullRound, true),
     (149, ActionKind::Free, false),
 ];
 
@@ -250,7 +254,8 @@ pub struct HandleCost {
 /// for it, a move action, free when it has moved this turn with a base attack of +1 or more and has not yet
 /// drawn so (004:219); putting away what it holds, a move action that provokes (004:129); dropping it, free
 /// (004:149); loading a crossbow shot, a move action for a light one, a full-round action for a heavy one,
-/// one step less with Rapid Reload, provoking (004:120, 004:137).
+/// one step less with Rapid Reload, provoking (004:120, 004:137); preparing a splash weapon to throw, a
+/// full-round action that provokes, the flask taken in hand with it if put away (004:144).
 pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handle) -> Result<HandleCost, Refusal> {
     world.resource::<TurnOrder>().check_turn(creature)?;
     if !world.get::<Conditions>(creature).is_some_and(|c| c.can_act()) {
@@ -293,6 +298,11 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
             };
             HandleCost { kind, provokes, rule }
         }
+        Handle::Prepare => {
+            crate::rules::core::gear::check_prepare(armament, shield, weapon)?;
+            let (kind, provokes) = row(144);
+            HandleCost { kind, provokes, rule: "004:144" }
+        }
     };
     budget.check(cost.kind)?;
     Ok(cost)
@@ -314,6 +324,7 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
         spend(world, intent.creature, cost.kind);
         let why = match intent.handle {
             Handle::Load => "loading a crossbow (004:120, 004:137)",
+            Handle::Prepare => "preparing a splash weapon (004:144)",
             _ => "putting away a weapon (004:129)",
         };
         if cost.provokes && provoke_as(world, Provoking::new(intent.creature, action, why)).dropped {
@@ -346,6 +357,10 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
                 set_loaded(world, intent.creature, &weapon, true);
                 let line = if cost.rule.starts_with("004:137") { 137 } else { 120 };
                 Fact::Loaded { creature: id, weapon, line }
+            }
+            Handle::Prepare => {
+                prepare(world, intent.creature, &weapon);
+                Fact::Prepared { creature: id, weapon }
             }
             Handle::Drop => {
                 let Some(dropped) = take_from_hand(world, intent.creature, &weapon) else { continue };
@@ -458,7 +473,22 @@ fn set_stowed(world: &mut World, creature: Entity, name: &str, stowed: bool) {
         && let Some(weapon) = armament.0.iter_mut().find(|w| w.name == name && w.stowed != stowed)
     {
         weapon.stowed = stowed;
+        // A flask put away is no longer ready to throw (004:144).
+        weapon.prepared &= !stowed;
     }
+}
+
+/// Makes the flask named ready to throw, in hand: the one in hand not yet prepared, else one put away.
+fn prepare(world: &mut World, creature: Entity, name: &str) {
+    let Some(mut armament) = world.get_mut::<Armament>(creature) else { return };
+    let held = armament.0.iter().position(|w| w.name == name && w.splash.is_some() && !w.prepared && !w.stowed);
+    let Some(i) = held.or_else(|| armament.0.iter().position(|w| w.name == name && w.splash.is_some() && w.stowed))
+    else {
+        return;
+    };
+    let flask = &mut armament.0[i];
+    flask.stowed = false;
+    flask.prepared = true;
 }
 
 fn spend(world: &mut World, creature: Entity, kind: ActionKind) {

@@ -671,6 +671,13 @@ pub enum Fact {
         /// The points.
         amount: i32,
     },
+    /// A creature prepared a splash weapon to throw, in hand (004:144).
+    Prepared {
+        /// Who.
+        creature: CreatureId,
+        /// The flask.
+        weapon: String,
+    },
     /// A creature loaded its crossbow (004:120, 004:137).
     Loaded {
         /// Who.

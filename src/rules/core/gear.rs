@@ -98,6 +98,25 @@ pub fn check_in_hand<'a>(armament: &'a Armament, name: &str) -> Result<&'a Weapo
     Ok(weapon)
 }
 
+/// Whether the splash weapon named can be prepared to throw (004:144): one in hand not yet prepared, else one
+/// put away with a hand free to take it.
+pub fn check_prepare(armament: &Armament, shield: Option<&Shield>, name: &str) -> Result<(), Refusal> {
+    let flasks: Vec<&Weapon> = armament.0.iter().filter(|w| w.name == name).collect();
+    if flasks.is_empty() {
+        return Err(Refusal::new(format!("it carries no {name}"), "004:218"));
+    }
+    if flasks.iter().all(|w| w.splash.is_none()) {
+        return Err(Refusal::new(format!("the {name} is no splash weapon"), "004:528"));
+    }
+    if flasks.iter().any(|w| !w.stowed && !w.prepared) {
+        return Ok(());
+    }
+    if flasks.iter().all(|w| !w.stowed) {
+        return Err(Refusal::new(format!("the {name} is ready to throw already"), "004:144"));
+    }
+    check_draw(armament, shield, name).map(|_| ())
+}
+
 /// Why `weapon` cannot strike now, if it is put away: it must be drawn first (004:218).
 pub fn put_away(weapon: &Weapon) -> Result<(), Refusal> {
     if weapon.stowed {

@@ -142,6 +142,8 @@ pub enum Action {
     Drop,
     /// Load a crossbow (004:120, 004:137).
     Load,
+    /// Prepare a splash weapon to throw (004:144).
+    PrepareSplash,
     /// Strap a shield on (004:127, 004:221).
     ReadyShield,
     /// Loose a shield and drop it (004:127, 004:221).
@@ -228,6 +230,7 @@ impl Action {
             Action::PutAway => "put away a weapon",
             Action::Drop => "drop a weapon",
             Action::Load => "load a crossbow",
+            Action::PrepareSplash => "prepare a splash weapon",
             Action::ReadyShield => "ready a shield",
             Action::LooseShield => "loose a shield",
             Action::Sunder => "sunder",

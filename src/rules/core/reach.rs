@@ -25,10 +25,15 @@ pub fn melee_reaches(
     attacker: Footprint,
     target: Footprint,
 ) -> bool {
-    let (dx, dy) = attacker.gaps(target);
-    if natural_reach == 0 {
-        return attacker.overlaps(target);
+    // Anyone strikes into the space it occupies (004:352 « n'importe qui peut en effet délivrer des coups
+    // dans l'espace qu'il occupe »), with a reach weapon too; of reach 0, there only (000:152-156).
+    if attacker.overlaps(target) {
+        return true;
     }
+    if natural_reach == 0 {
+        return false;
+    }
+    let (dx, dy) = attacker.gaps(target);
     if reach_weapon {
         within(diagonals, dx, dy, natural_reach * 2) && !within(diagonals, dx, dy, natural_reach)
     } else {

@@ -68,7 +68,8 @@ pub fn plugin(app: &mut App) {
         (apply_strain, apply_damage, apply_slay, apply_healing, apply_condition_changes)
             .chain()
             .in_set(HealthSystems)
-            .in_set(RulesSystems::Consequences),
+            .in_set(RulesSystems::Consequences)
+            .after(crate::rules::turns::give_up_full_attacks),
     );
     app.add_systems(
         Rules,

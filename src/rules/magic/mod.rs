@@ -245,7 +245,10 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Rules, complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems));
     app.add_systems(
         Rules,
-        keep_concentration.in_set(RulesSystems::Consequences).before(crate::rules::health::HealthSystems),
+        keep_concentration
+            .in_set(RulesSystems::Consequences)
+            .after(crate::rules::turns::give_up_full_attacks)
+            .before(crate::rules::health::HealthSystems),
     );
 }
 

@@ -120,26 +120,39 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The flask `thrower` throws: the one asked for, else the first splash weapon it holds; a flask put away is
-/// drawn first (004:218).
+/// The flask `thrower` throws: the one asked for, else the first splash weapon it holds; it must be in hand
+/// (a flask put away is drawn first, 004:218) and prepared (004:144).
 pub fn flask(thrower: &CombatantItem, asked: Option<&str>) -> Result<Weapon, Refusal> {
     let weapons = &thrower.armament.0;
-    match asked {
-        Some(name) => match weapons.iter().find(|w| w.name == name) {
-            Some(w) if w.splash.is_some() => crate::rules::core::gear::put_away(w).map(|()| w.clone()),
-            Some(_) => Err(Refusal::new(format!("the {name} is no splash weapon"), "004:528")),
-            None => Err(Refusal::new(format!("{} carries no {name}", thrower.id), "data")),
-        },
-        None => match weapons.iter().find(|w| w.splash.is_some()) {
-            Some(first) => thrower
-                .armament
-                .ready()
-                .find(|w| w.splash.is_some())
-                .cloned()
-                .ok_or_else(|| crate::rules::core::gear::put_away(first).unwrap_err()),
-            None => Err(Refusal::new(format!("{} carries no splash weapon", thrower.id), "004:528")),
-        },
+    let splash: Vec<&Weapon> = match asked {
+        Some(name) => {
+            let named: Vec<&Weapon> = weapons.iter().filter(|w| w.name == name).collect();
+            if named.is_empty() {
+                return Err(Refusal::new(format!("{} carries no {name}", thrower.id), "data"));
+            }
+            if named.iter().all(|w| w.splash.is_none()) {
+                return Err(Refusal::new(format!("the {name} is no splash weapon"), "004:528"));
+            }
+            named
+        }
+        None => weapons.iter().filter(|w| w.splash.is_some()).collect(),
+    };
+    if let Some(ready) = splash.iter().find(|w| w.splash.is_some() && !w.stowed && w.prepared) {
+        return Ok((*ready).clone());
     }
+    match (splash.iter().find(|w| w.splash.is_some() && !w.stowed), splash.first()) {
+        (Some(held), _) => Err(not_prepared(&held.name)),
+        (None, Some(first)) => Err(crate::rules::core::gear::put_away(first).unwrap_err()),
+        (None, None) => Err(Refusal::new(format!("{} carries no splash weapon", thrower.id), "004:528")),
+    }
+}
+
+/// Why a flask in hand is not thrown yet.
+fn not_prepared(name: &str) -> Refusal {
+    Refusal::new(
+        format!("the {name} is not prepared: preparing a splash weapon to throw is a full-round action"),
+        "004:144",
+    )
 }
 
 /// Where a miss bursts for each d8 (004:530): 1 short, 2 short and to the left, and so on clockwise, each
@@ -225,7 +238,7 @@ fn resolve_throws(world: &mut World, mut intents: Local<MessageCursor<ThrowInten
         let Ok(Some(plan)) = world.run_system_cached_with(prepare_throw, intent.clone()) else { continue };
         // The flask leaves its hand.
         if let Some(mut armament) = world.get_mut::<Armament>(intent.thrower)
-            && let Some(i) = armament.0.iter().position(|w| w.name == plan.weapon.name)
+            && let Some(i) = armament.0.iter().position(|w| w.name == plan.weapon.name && !w.stowed && w.prepared)
         {
             armament.0.remove(i);
         }

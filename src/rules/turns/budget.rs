@@ -58,6 +58,13 @@ pub struct ActionBudget {
     pub cowering: bool,
     /// Its turn is at its end (a flier landed once it had acted, 004:669): no action nor movement is left.
     pub closed: bool,
+    /// A full attack is under way, its first blow struck: the rest may be given up for a move action
+    /// (004:232 « un personnage peut changer d'avis et décider d'effectuer une action de mouvement »). Kept
+    /// by [`FullAttackUnderway`]'s hooks.
+    pub full_attack_begun: bool,
+    /// The rest of its full attack was just given up for a move action: the rules end the full attack.
+    #[serde(skip)]
+    pub full_attack_given_up: bool,
 }
 
 /// Why nothing is left of a closed turn.
@@ -82,6 +89,8 @@ impl Default for ActionBudget {
             going_on: None,
             cowering: false,
             closed: false,
+            full_attack_begun: false,
+            full_attack_given_up: false,
         }
     }
 }
@@ -99,6 +108,8 @@ impl ActionBudget {
             going_on: None,
             cowering: false,
             closed: false,
+            full_attack_begun: false,
+            full_attack_given_up: false,
         }
     }
 
@@ -152,7 +163,7 @@ impl ActionBudget {
             ActionKind::Free => Ok(()),
             ActionKind::Standard if self.standard => Ok(()),
             ActionKind::Standard => Err(Refusal::new("the standard action of this turn is spent", "004:76")),
-            ActionKind::Move if self.move_action || self.standard => Ok(()),
+            ActionKind::Move if self.move_action || self.standard || self.full_attack_begun => Ok(()),
             ActionKind::Move => {
                 Err(Refusal::new("no move action left this turn (a move can replace the standard action)", "004:76"))
             }
@@ -182,7 +193,12 @@ impl ActionBudget {
             ActionKind::Free => {}
             ActionKind::Standard => self.standard = false,
             ActionKind::Move if self.move_action => self.move_action = false,
-            ActionKind::Move => self.standard = false,
+            ActionKind::Move if self.standard => self.standard = false,
+            // The rest of the full attack under way, given up for this move action (004:232).
+            ActionKind::Move => {
+                self.full_attack_begun = false;
+                self.full_attack_given_up = true;
+            }
             ActionKind::FullRound => {
                 self.standard = false;
                 self.move_action = false;
@@ -290,8 +306,10 @@ impl BegunAction {
     }
 }
 
-/// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232).
+/// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232). While it lasts
+/// its creature's budget knows the rest may be given up for a move action (004:232).
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[component(on_insert = full_attack_begun, on_remove = full_attack_over)]
 pub struct FullAttackUnderway {
     /// The foe of every blow.
     pub target: Entity,
@@ -299,6 +317,37 @@ pub struct FullAttackUnderway {
     pub struck: usize,
     /// With two weapons.
     pub two_weapons: bool,
+}
+
+fn full_attack_begun(mut world: bevy::ecs::world::DeferredWorld, context: bevy::ecs::lifecycle::HookContext) {
+    if let Some(mut budget) = world.get_mut::<ActionBudget>(context.entity) {
+        budget.full_attack_begun = true;
+    }
+}
+
+fn full_attack_over(mut world: bevy::ecs::world::DeferredWorld, context: bevy::ecs::lifecycle::HookContext) {
+    if let Some(mut budget) = world.get_mut::<ActionBudget>(context.entity) {
+        budget.full_attack_begun = false;
+    }
+}
+
+/// Ends the full attacks whose rest was given up for a move action other than movement (004:232): drawing a
+/// weapon, loading a crossbow… (movement gives it up as the move begins, `turns::moving`).
+pub fn give_up_full_attacks(
+    mut commands: Commands,
+    mut budgets: Query<(Entity, &crate::rules::core::creature::CreatureId, &mut ActionBudget, Has<FullAttackUnderway>)>,
+    mut facts: MessageWriter<crate::rules::core::facts::Fact>,
+) {
+    for (entity, id, mut budget, underway) in &mut budgets {
+        if !budget.full_attack_given_up {
+            continue;
+        }
+        budget.full_attack_given_up = false;
+        if underway {
+            facts.write(crate::rules::core::facts::Fact::FullAttackGivenUp { creature: id.clone() });
+            commands.entity(entity).remove::<FullAttackUnderway>();
+        }
+    }
 }
 
 /// A creature's state in the middle of its action, which its conditions may not show yet.

@@ -178,6 +178,7 @@ pub struct TurnSystems;
 /// Initiative, turns and the action budget.
 pub fn plugin(app: &mut App) {
     app.register_required_components::<Creature, ActionBudget>().register_required_components::<Creature, Fall>();
+    app.add_systems(Rules, budget::give_up_full_attacks.in_set(RulesSystems::Consequences));
     app.add_message::<BeginEncounterIntent>()
         .add_message::<Strain>()
         .add_message::<EndTurnIntent>()

@@ -1081,6 +1081,7 @@ fn begin_move(
         budget.movement = MovementMade::FiveFootStep;
     }
     if giving_up {
+        budget.full_attack_given_up = false;
         facts.write(Fact::FullAttackGivenUp { creature: id.clone() });
         commands.entity(intent.creature).remove::<FullAttackUnderway>();
     }

@@ -529,6 +529,10 @@ pub struct Weapon {
     /// A crossbow shot and not loaded again: it shoots no more until loaded (004:120, 004:137).
     #[serde(default)]
     pub unloaded: bool,
+    /// A splash weapon made ready to throw, in hand (« Se préparer à lancer une arme à impact », a full-round
+    /// action, 004:144): thrown only once prepared.
+    #[serde(default)]
+    pub prepared: bool,
     /// A lance: double damage when its rider's mount charges (004:460, 004:478).
     #[serde(default)]
     pub lance: bool,
