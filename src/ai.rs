@@ -364,7 +364,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if !in_reach && let Some(step) = throw_a_flask(world, creature, &me, &foes, &allies) {
         return step;
     }
-    if !in_reach && fresh && let Some(step) = prepare_a_flask(world, creature, &me, &foes) {
+    if !in_reach
+        && fresh
+        && let Some(step) = prepare_a_flask(world, creature, &me, &foes)
+    {
         return step;
     }
     // Strike from here with its own kind of weapon: a full attack if the turn is whole, else one attack.

@@ -1706,9 +1706,11 @@ fn a_light_weapon_is_drawn_in_a_grapple_from_the_bar() {
     assert!(armament.ready().any(|w| w.name == "dagger"), "the dagger in hand");
 }
 
-/// A splash weapon with the mouse (004:528-530): in throw mode (`=`) the hovered thug shows the ranged touch
-/// attack and the burst that splashes its neighbour; an empty square offers the intersection nearest the
-/// cursor, at AC 5; a click there throws the flask at it, and the flask is gone.
+/// A splash weapon with the mouse (004:528-530): in throw mode (`=`) the hovered thug is refused while the
+/// flask is not prepared (004:144); the weapon's button prepares it, a full-round action; next turn the
+/// hovered thug shows the ranged touch attack and the burst that splashes its neighbour; an empty square
+/// offers the intersection nearest the cursor, at AC 5; a click there throws the flask at it, and the flask
+/// is gone.
 #[test]
 fn a_flask_is_thrown_with_the_mouse() {
     use estoc::data::level::Control;
@@ -1722,6 +1724,20 @@ fn a_flask_is_thrown_with_the_mouse() {
     app.world_mut().resource_mut::<Controllers>().0.insert("thugs".into(), Control::Human);
     app.update();
     let (alchemist, thug_1, thug_2) = (entity(&app, "alchemist"), entity(&app, "thug-1"), entity(&app, "thug-2"));
+    pass_turns_until(&mut app, alchemist);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Throw));
+    app.world_mut().resource_mut::<Hover>().square = Some(Square::new(5, 4));
+    app.update();
+    let unready = app.world().resource::<Previews>().throw.clone().expect("a throw preview").expect_err("unprepared");
+    assert_eq!(unready.rule, "004:144");
+    let row = estoc::game::weapons::weapon_rows(app.world_mut()).into_iter().find(|r| r.name == "acid flask");
+    assert!(row.and_then(|r| r.prepare).is_some_and(|p| p.is_ok()), "the flask's button prepares it");
+    estoc::game::weapons::handle(app.world_mut(), "acid flask", estoc::rules::attack::gear::Handle::Prepare);
+    let step = app.world_mut().resource_mut::<estoc::game::state::Pending>().0.pop_front().expect("the preparing");
+    assert!(matches!(&step, Command::Prepare { .. }), "{step:?}");
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Prepared { .. })), "{facts:?}");
+    play(&mut app, &Command::EndTurn { creature: "alchemist".into() });
     pass_turns_until(&mut app, alchemist);
     use_bar(app.world_mut(), BarKind::Mode(Mode::Throw));
     app.world_mut().resource_mut::<Hover>().square = Some(Square::new(5, 4));

@@ -300,6 +300,7 @@ pub const TABLE_KEYS: &[(u32, &str)] = &[
     (138, "R"),       // run
     (139, "`"),       // coup de grâce
     (142, "W"),       // withdraw
+    (144, "Shift+L"), // prepare a splash weapon to throw
     (149, "Shift+D"), // drop an item
     (152, "F8"),      // drop to the floor
     (156, "S"),       // 5-foot step

@@ -340,3 +340,5 @@ refusal-rider-mount-overruns = {$id} rides: its mount makes the overrun, with it
 refusal-rider-mount-bull-rushes = {$id} rides: its mount makes the bull rush, with its own Strength and size
 refusal-hovering-no-wing-attack = hovering, it cannot attack with its wings
 refusal-landed-turn-closed = it landed at the end of its turn: nothing more this turn
+refusal-flask-not-prepared = the {$value} is not prepared: preparing a splash weapon to throw is a full-round action
+refusal-flask-ready-already = the {$value} is ready to throw already

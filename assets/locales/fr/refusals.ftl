@@ -340,3 +340,5 @@ refusal-rider-mount-overruns = {$id} est en selle : c'est sa monture qui tente l
 refusal-rider-mount-bull-rushes = {$id} est en selle : c'est sa monture qui tente la bousculade, avec sa Force et sa taille
 refusal-hovering-no-wing-attack = en vol stationnaire, elle ne peut pas attaquer avec ses ailes
 refusal-landed-turn-closed = elle s'est posée à la fin de son tour de jeu : plus rien ce tour
+refusal-flask-not-prepared = {$value} n'est pas préparé : se préparer à lancer une arme à impact est une action complexe
+refusal-flask-ready-already = {$value} est déjà prêt à être lancé

@@ -1375,13 +1375,19 @@ pub fn impact_of(mine: Direction, theirs: Direction) -> Impact {
     }
 }
 
-/// A flight broken by a flyby attack goes on to its end once the attack is done.
+/// A flight broken by a flyby attack goes on to its end once the attack is done, and the Cleave it gave, made
+/// « dès que » it applies (004:234), from where the flier struck.
 fn finish_flybys(
     mut commands: Commands,
     mut fliers: Query<(Entity, &CreatureId, &mut Position, &mut Altitude, &mut Heading, &FlybyRemainder)>,
+    mut cleaves: MessageReader<crate::rules::attack::AttackIntent>,
     mut facts: MessageWriter<Fact>,
 ) {
+    let cleaving: Vec<Entity> = cleaves.read().filter(|i| i.cleave).map(|i| i.attacker).collect();
     for (entity, id, mut position, mut altitude, mut heading, rest) in &mut fliers {
+        if cleaving.contains(&entity) {
+            continue;
+        }
         let from = position.0;
         position.0 = rest.square;
         altitude.0 = rest.altitude;

@@ -1956,8 +1956,8 @@ fn prepare_attack_intent(
     }
     // A full attack of a single blow (a base attack below +6, a crossbow shot once a round) is the attack
     // it begins with, a standard action: the full attack is told from it only by its second blow (004:231).
-    let full = intent.full
-        && (two_weapons || underway.is_some() || blow_bonuses(&attacker, &plan.weapon, true).len() > 1);
+    let full =
+        intent.full && (two_weapons || underway.is_some() || blow_bonuses(&attacker, &plan.weapon, true).len() > 1);
     if !intent.charge && !intent.readied && !intent.dive && !intent.trample && !intent.cleave && underway.is_none() {
         let _ = budget.spend(if full { ActionKind::FullRound } else { ActionKind::Standard });
     }

@@ -123,7 +123,10 @@ impl std::fmt::Display for NoCharge {
             NoCharge::AlreadyInReach => {
                 write!(f, "the target is already within reach: a charge moves at least 2 squares")
             }
-            NoCharge::TooFar => write!(f, "no square from which to attack the target lies within its charge: twice its speed, its speed alone when restricted to one action"),
+            NoCharge::TooFar => write!(
+                f,
+                "no square from which to attack the target lies within its charge: twice its speed, its speed alone when restricted to one action"
+            ),
             NoCharge::TooClose => write!(f, "the nearest square from which to attack is less than 2 squares away"),
             NoCharge::LaneBlocked { to, blocked } => {
                 write!(f, "the lane to {to}, the nearest square of attack, is not clear: {blocked}")

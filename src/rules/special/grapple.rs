@@ -564,7 +564,10 @@ pub fn grapple_destination(
     };
     // Each step leaves the squares of the space before it that the space after it does not cover.
     let spaces: Vec<Footprint> = std::iter::once(start).chain(route.steps.iter().map(|s| s.footprint())).collect();
-    let legs = spaces.windows(2).map(|pair| (pair[0], pair[0].squares().filter(|s| !pair[1].contains(*s)).collect())).collect();
+    let legs = spaces
+        .windows(2)
+        .map(|pair| (pair[0], pair[0].squares().filter(|s| !pair[1].contains(*s)).collect()))
+        .collect();
     let (dx, dy) = (to.x - start.origin.x, to.y - start.origin.y);
     let mut q = world.query_filtered::<Combatant, With<Creature>>();
     let world: &World = world;

@@ -716,6 +716,7 @@ impl Weapon {
             stowed: false,
             reload: None,
             unloaded: false,
+            prepared: false,
             lance: false,
             double: false,
             poison: None,
