@@ -1739,10 +1739,12 @@ fn a_flask_is_thrown_with_the_mouse() {
     assert!(facts.iter().any(|f| matches!(f, Fact::Prepared { .. })), "{facts:?}");
     play(&mut app, &Command::EndTurn { creature: "alchemist".into() });
     pass_turns_until(&mut app, alchemist);
-    use_bar(app.world_mut(), BarKind::Mode(Mode::Throw));
+    // Still in throw mode.
+    assert_eq!(app.world().resource::<estoc::game::state::Choice>().mode, Mode::Throw);
     app.world_mut().resource_mut::<Hover>().square = Some(Square::new(5, 4));
     app.update();
-    let plan = app.world().resource::<Previews>().throw.clone().expect("a throw preview").expect("a throw");
+    let plan = app.world().resource::<Previews>().throw.clone().expect("a throw preview");
+    let plan = plan.unwrap_or_else(|refusal| panic!("{refusal:?}"));
     assert_eq!(plan.target, Some(thug_1));
     assert_eq!(plan.weapon.name, "acid flask");
     let footprint = |e| {

@@ -35,6 +35,7 @@ reason-standing-up-from-prone-004 = se relever depuis une position à terre (004
 reason-an-unarmed-attack-on-an = une attaque à mains nues contre un adversaire armé (004:168)
 reason-a-ranged-attack-in-a = une attaque à distance dans une case contrôlée (004:90)
 reason-loading-a-crossbow-004-120 = charger une arbalète (004:120, 004:137)
+reason-preparing-a-splash-weapon-004-144 = se préparer à lancer une arme à impact (004:144)
 reason-putting-away-a-weapon-004 = rengainer une arme (004:129)
 reason-picking-up-an-item-004 = ramasser un objet (004:128)
 reason-guiding-its-mount-with-its = guider sa monture avec les genoux (004:476)
