@@ -1,7 +1,6 @@
 //! Attacks and damage (004:1-43, 004:164-189): a single attack as a standard action, melee or ranged,
 //! every modifier named, criticals confirmed, damage handed to the health chapter.
 
-pub mod cover;
 pub mod disarming;
 pub mod gear;
 pub mod manoeuvre;
@@ -12,7 +11,7 @@ pub mod underwater;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
-pub use cover::{Bystander, Cover, concealment, melee_cover, ranged_cover};
+pub use crate::rules::core::cover::{self, Bystander, Cover, concealment, melee_cover, ranged_cover};
 pub use roll::*;
 
 use crate::rules::core::altitude::{vertical_reach, vertical_steps};

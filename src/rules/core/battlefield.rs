@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::core::geometry::{Corner, Direction, Edge, Footprint, LineTrace, Square, trace_line};
+use crate::rules::core::geometry::{Corner, Direction, Edge, Footprint, LineTrace, Square, trace_between};
 use crate::rules::core::memo::Memo;
 
 /// What covers the ground of a square.
@@ -363,9 +363,12 @@ impl Battlefield {
     /// Whether a straight line from some corner of a square of `from` to some corner of a square of `to`
     /// is not [blocked](Self::line_blocked): line of sight for a charge (004:454), the AI's aim, pursuit.
     pub fn line_of_sight(&self, from: Footprint, to: Footprint) -> bool {
-        let corners = |f: Footprint| f.squares().flat_map(Corner::of).collect::<Vec<_>>();
+        let corners =
+            |f: Footprint| f.squares().flat_map(|s| Corner::of(s).map(move |c| (s, c))).collect::<Vec<_>>();
         let (ours, theirs) = (corners(from), corners(to));
-        ours.iter().any(|a| theirs.iter().any(|b| !self.line_blocked(&trace_line(*a, *b), from, to)))
+        ours.iter().any(|&(a, ac)| {
+            theirs.iter().any(|&(b, bc)| !self.line_blocked(&trace_between(a, ac, b, bc), from, to))
+        })
     }
 
     /// Whether the line `trace`, drawn from a corner of `from` to a corner of `to`, is blocked: it enters a
@@ -393,6 +396,7 @@ impl Battlefield {
             || trace.along_edges.iter().any(between_walls)
             || trace.corners_passed.iter().any(|(c, [p, q])| (wall(*p) && wall(*q)) || self.wall_touches_corner(*c))
             || trace.corners_along.iter().any(|c| self.corner_closed(*c))
+            || trace.crossed_at_corners.iter().any(|[p, q]| crosses_wall(p) && crosses_wall(q))
     }
 
     /// Whether no line passes through `corner`: a wall edge ends at it or runs through it, or two wall squares

@@ -380,6 +380,9 @@ pub struct LineTrace {
     /// Square corners a line along a grid line passes through between its ends: a wall edge touching one
     /// of them stands across the line or ends on it.
     pub corners_along: Vec<Corner>,
+    /// Where a line leaves its first square or reaches its last along a grid line from a corner of it: the
+    /// two edges of the grid line across it that meet at that corner; a wall on both stands across the line.
+    pub crossed_at_corners: Vec<[Edge; 2]>,
 }
 
 /// Traces the segment between two corners. Exact: corners are integer points, so every crossing is a
@@ -446,6 +449,70 @@ pub fn trace_line(from: Corner, to: Corner) -> LineTrace {
         }
     }
     trace
+}
+
+/// [`trace_line`] from corner `from` of square `a` to corner `to` of square `b`, with the way the line leaves
+/// `a` and enters `b` at those corners: into a square sharing an edge with it, across that edge; into the
+/// square diagonally across, through the corner between the two others; along a grid line that is not its
+/// own edge, through the corner. The lines of 004:398 are drawn from the squares' corners, but they leave the
+/// attacker's square and reach the target's: a wall along the edge of either stands in the way of the lines
+/// drawn from its corners to the far side of it (« passe par … un bord qui bloque la ligne d'effet »).
+pub fn trace_between(a: Square, from: Corner, b: Square, to: Corner) -> LineTrace {
+    let mut trace = trace_line(from, to);
+    let (dx, dy) = ((to.x - from.x).signum(), (to.y - from.y).signum());
+    if (dx, dy) == (0, 0) {
+        return trace;
+    }
+    if let Some(way) = way_out(a, from, dx, dy) {
+        match way {
+            WayOut::Edge(edge) => trace.crossed_edges.insert(0, edge),
+            WayOut::Corner(corner, sides) => trace.corners_passed.insert(0, (corner, sides)),
+            WayOut::Along(edges) => trace.crossed_at_corners.insert(0, edges),
+        }
+    }
+    if let Some(way) = way_out(b, to, -dx, -dy) {
+        match way {
+            WayOut::Edge(edge) => trace.crossed_edges.push(edge),
+            WayOut::Corner(corner, sides) => trace.corners_passed.push((corner, sides)),
+            WayOut::Along(edges) => trace.crossed_at_corners.push(edges),
+        }
+    }
+    trace
+}
+
+/// How a line leaving `square` from its `corner` with signs (`dx`, `dy`) gets out of it.
+enum WayOut {
+    /// Across an edge of the square.
+    Edge(Edge),
+    /// Through the corner, diagonally, between the two other squares around it.
+    Corner(Corner, [Square; 2]),
+    /// Along a grid line through the corner, across the grid line of these two edges, which meet there.
+    Along([Edge; 2]),
+}
+
+/// The way out of `square` of a line drawn from its `corner` with signs (`dx`, `dy`); `None` if the line
+/// goes through the square itself or along its own edge.
+fn way_out(square: Square, corner: Corner, dx: i32, dy: i32) -> Option<WayOut> {
+    if dx != 0 && dy != 0 {
+        // The square the line's first piece lies in.
+        let first = Square::new(corner.x - i32::from(dx < 0), corner.y - i32::from(dy < 0));
+        let (ox, oy) = (first.x - square.x, first.y - square.y);
+        return match (ox, oy) {
+            (0, 0) => None,
+            (0, _) | (_, 0) => Edge::crossed(square, Direction::from_delta(ox, oy)?).map(WayOut::Edge),
+            _ => Some(WayOut::Corner(corner, [Square::new(square.x, first.y), Square::new(first.x, square.y)])),
+        };
+    }
+    let next = Corner { x: corner.x + dx, y: corner.y + dy };
+    if Corner::of(square).contains(&next) {
+        return None;
+    }
+    let (x, y) = (corner.x, corner.y);
+    Some(WayOut::Along(if dx != 0 {
+        [Edge { square: Square::new(x - 1, y - 1), east: true }, Edge { square: Square::new(x - 1, y), east: true }]
+    } else {
+        [Edge { square: Square::new(x - 1, y - 1), east: false }, Edge { square: Square::new(x, y - 1), east: false }]
+    }))
 }
 
 #[cfg(test)]

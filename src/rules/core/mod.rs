@@ -7,6 +7,7 @@ pub mod action_table;
 pub mod altitude;
 pub mod battlefield;
 pub mod checks;
+pub mod cover;
 pub mod creature;
 pub mod death;
 pub mod dice;

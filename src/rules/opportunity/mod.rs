@@ -332,7 +332,7 @@ pub struct Exposure<'a> {
 /// of a move's provocations.
 pub fn may_strike_at(field: &Battlefield, attacker: &CombatantItem, target: &CombatantItem, at: Footprint) -> bool {
     let miss_chance = crate::rules::attack::miss_chance_at(field, attacker, target, at, false);
-    if miss_chance >= crate::rules::attack::cover::TOTAL_CONCEALMENT {
+    if miss_chance >= crate::rules::core::cover::TOTAL_CONCEALMENT {
         return false;
     }
     let own = attacker.space.at(attacker.position.0);

@@ -2,7 +2,7 @@
 //! through walls, low walls and creatures. Pure.
 
 use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::core::geometry::{Corner, Footprint, LineTrace, Square, trace_line};
+use crate::rules::core::geometry::{Corner, Footprint, LineTrace, Square, trace_between, trace_line};
 
 /// Squares within which a low obstacle gives cover (004:400): 9 m.
 pub const LOW_OBSTACLE_RANGE: u32 = 6;
@@ -165,7 +165,7 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
             for corner in Corner::of(a) {
                 let lines: Vec<LineMeets> = Corner::of(t)
                     .iter()
-                    .map(|&tc| meets(field, &trace_line(corner, tc), target, attacker, bystanders))
+                    .map(|&tc| meets(field, &trace_between(a, corner, t, tc), target, attacker, bystanders))
                     .collect();
                 let cover = verdict(&lines);
                 if cover.rank() < best.rank() {
@@ -211,7 +211,7 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
                 .flat_map(|&ac| Corner::of(t).map(move |tc| (ac, tc)))
                 .filter(|(ac, tc)| ac != tc)
                 .map(|(ac, tc)| {
-                    let mut line = meets(field, &trace_line(ac, tc), target, attacker, &[]);
+                    let mut line = meets(field, &trace_between(a, ac, t, tc), target, attacker, &[]);
                     line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && closed(*c));
                     line
                 })
