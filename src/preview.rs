@@ -831,8 +831,8 @@ pub fn feint_preview(world: &mut World, feinter: Entity, target: Entity) -> Resu
         return Err(Refusal::new("no such creature", "data"));
     };
     let budget = world.get::<ActionBudget>(feinter).copied().unwrap_or_default();
-    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
-    let plan = plan_feint((world.resource::<TurnOrder>(), diagonals), (&a, a_skills), (&t, t_skills), &budget)?;
+    let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
+    let plan = plan_feint((world.resource::<TurnOrder>(), field), (&a, a_skills), (&t, t_skills), &budget)?;
     let chance = crate::rules::core::checks::beat_chance(sum(&plan.bluff), sum(&plan.sense_motive));
     Ok(FeintPreview { plan, chance })
 }

@@ -699,49 +699,57 @@ pub fn cover_between(
     }
 }
 
-/// The first ally (by id) with whom `attacker` flanks `target` in melee: an ally that can act, has reach and
-/// threatens the target's space, on the opposite border (004:417-421). Creatures of reach 0 never flank.
+/// Whether `c` controls the space `theirs` of a creature at `altitude` of `size`: able to act and to
+/// threaten, a weapon it threatens with reaching it on the ground and in height, and a line of effect to it
+/// (no total cover against its blow, 004:406). « Seul un allié qui est en mesure de porter une attaque de
+/// corps à corps sur un adversaire (c'est ce que signifie contrôler l'espace qu'il occupe) » (004:420): the
+/// one predicate of flanking (004:417-420), of two creatures in melee for a shot into it (004:180), of a foe
+/// engaged with an ally for aid another (004:444) and of a feint's foe in reach.
+pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size): (Footprint, i32, Size)) -> bool {
+    if !c.conditions.can_act() || c.conditions.threatens_nothing() {
+        return false;
+    }
+    let own = c.space.at(c.position.0);
+    let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+    let rise = vertical_steps(field.scale(), c.altitude.0, *c.size, altitude, size);
+    let reaches = threatening_weapons(&c.armament.0, armed).iter().any(|w| {
+        melee_reaches(field.diagonals(), c.reach.0, w.reach, own, theirs) && rise <= vertical_reach(c.reach.0, w.reach)
+    });
+    reaches && melee_cover(field, own, theirs) != Cover::Total
+}
+
+/// The space, height and size of `c`, as [`controls`] reads a creature.
+pub fn placed(c: &CombatantItem) -> (Footprint, i32, Size) {
+    (c.space.at(c.position.0), c.altitude.0, *c.size)
+}
+
+/// The first ally (by id) with whom `attacker` flanks `target` in melee: an ally that has reach and
+/// controls the target's space, on the opposite border (004:417-421). Creatures of reach 0 never flank.
 pub fn flanking_ally<'a>(
-    house: crate::rules::core::battlefield::HouseRules,
+    field: &Battlefield,
     attacker: &CombatantItem,
     target: &CombatantItem,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
-    flanking_ally_at(
-        house,
-        attacker,
-        target.space.at(target.position.0),
-        creatures.filter(|c| c.entity != target.entity),
-    )
+    flanking_ally_at(field, attacker, placed(target), creatures.filter(|c| c.entity != target.entity))
 }
 
 /// [`flanking_ally`] against a target standing on `theirs` (a mover struck in the middle of its move).
 pub fn flanking_ally_at<'a>(
-    house: crate::rules::core::battlefield::HouseRules,
+    field: &Battlefield,
     attacker: &CombatantItem,
-    theirs: Footprint,
+    target: (Footprint, i32, Size),
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
     // A table that plays without flanking (a house rule) gives none.
-    if attacker.reach.0 == 0 || !house.flanking {
+    if attacker.reach.0 == 0 || !field.house_rules().flanking {
         return None;
     }
     let own = attacker.space.at(attacker.position.0);
+    let theirs = target.0;
     let mut allies: Vec<CombatantItem> = creatures
-        .filter(|c| {
-            c.entity != attacker.entity
-                && c.faction == attacker.faction
-                && c.conditions.can_act()
-                && !c.conditions.threatens_nothing()
-                && c.reach.0 > 0
-        })
-        .filter(|c| {
-            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
-            let fp = c.space.at(c.position.0);
-            threatening_weapons(&c.armament.0, armed)
-                .iter()
-                .any(|w| melee_reaches(house.diagonals, c.reach.0, w.reach, fp, theirs))
-        })
+        .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && c.reach.0 > 0)
+        .filter(|c| controls(field, c, target))
         .filter(|c| flanks(own, c.space.at(c.position.0), theirs))
         .collect();
     allies.sort_by(|a, b| a.id.cmp(b.id));
@@ -1482,15 +1490,25 @@ pub struct AttackRequest<'a> {
     pub two_weapons: Option<bool>,
 }
 
-/// Whether one of `attacker`'s allies able to act stands within 1.5 m of a target on `theirs`: a ranged
-/// attack then shoots into melee (004:180-182).
-pub fn allies_near(creatures: &Query<Combatant, With<Creature>>, attacker: &CombatantItem, theirs: Footprint) -> bool {
-    creatures.iter().any(|c| {
-        c.entity != attacker.entity
-            && c.faction == attacker.faction
-            && c.conditions.can_act()
-            && c.space.at(c.position.0).touches(theirs)
-    })
+/// Whether a ranged attack of `attacker` at `target`, standing on `theirs`, shoots into melee (004:180-181):
+/// an ally of the attacker able to act is in melee with it, one of the two controlling the other's space
+/// ([`controls`]); and every part of the target lies within 3 m of such an ally (« au moins à 3 mètres de
+/// l'allié le plus proche, le malus de -4 ne s'applique pas »: the attacker aims at the part of a big
+/// creature farthest from them, and a foe engaged only by a long reach 3 m away is shot freely).
+pub fn shoots_into_melee(
+    field: &Battlefield,
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    (target, theirs): (&CombatantItem, Footprint),
+) -> bool {
+    let body = (theirs, target.altitude.0, *target.size);
+    let allies: Vec<CombatantItem> = creatures
+        .iter()
+        .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && c.conditions.can_act())
+        .collect();
+    let engaged = allies.iter().any(|c| controls(field, c, body) || controls(field, target, placed(c)));
+    let near = |s: Square| allies.iter().any(|c| c.space.at(c.position.0).distance_to_square(s, field.diagonals()) < 2);
+    engaged && theirs.squares().all(near)
 }
 
 /// The creatures that may stand between `attacker` and `target`, giving soft cover against ranged attacks
@@ -1521,8 +1539,8 @@ pub fn prepare_attack(
     budget: &ActionBudget,
 ) -> Result<AttackPlan, Refusal> {
     let theirs = target.space.at(target.position.0);
-    let allies_near_target = allies_near(creatures, attacker, theirs);
-    let flanking = flanking_ally(field.house_rules(), attacker, target, creatures.iter());
+    let allies_near_target = shoots_into_melee(field, creatures, attacker, (target, theirs));
+    let flanking = flanking_ally(field, attacker, target, creatures.iter());
     let bystanders = bystanders_between(creatures, attacker, target);
     let ranged = match request.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),

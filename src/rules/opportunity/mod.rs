@@ -386,9 +386,9 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
             // Flanking counts for attacks of opportunity too, against the mover where it stands (004:417).
             let flanking = crate::rules::attack::flanking_ally_at(
-                self.field.house_rules(),
+                self.field,
                 &attacker,
-                at,
+                (at, target.altitude.0, *target.size),
                 self.creatures.iter().filter(|c| c.entity != mover),
             );
             let situation = AttackSituation {
@@ -518,16 +518,17 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             crate::rules::attack::underwater::water_cover(&waters, !ranged),
         );
         let flanking = crate::rules::attack::flanking_ally_at(
-            self.field.house_rules(),
+            self.field,
             &attacker,
-            at,
+            (at, target.altitude.0, *target.size),
             self.creatures.iter().filter(|c| c.entity != mover),
         );
         let situation = AttackSituation {
             weapon,
             own,
             theirs: at,
-            allies_near_target: ranged && crate::rules::attack::allies_near(self.creatures, &attacker, at),
+            allies_near_target: ranged
+                && crate::rules::attack::shoots_into_melee(self.field, self.creatures, &attacker, (&target, at)),
             charge: false,
             opportunity: weapon.is_none(),
             mid_action: Some(mid_action),

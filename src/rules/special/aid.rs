@@ -16,7 +16,6 @@ use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
-use crate::rules::opportunity::threat_of;
 use crate::rules::turns::{ActionBudget, ActionKind, TurnOrder};
 
 /// The AC the aid's attack roll is made against (004:444).
@@ -41,14 +40,10 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Rules, spend_aid.in_set(RulesSystems::Turns).after(crate::rules::turns::moving::RestSystems));
 }
 
-/// Whether `a` threatens `b` in melee now: able to act, a weapon it threatens with reaching one of `b`'s
-/// squares (004:62).
-pub fn threatens(diagonals: crate::rules::core::geometry::Diagonals, a: &CombatantItem, b: &CombatantItem) -> bool {
-    let threat = threat_of(a, diagonals);
-    a.conditions.can_act()
-        && !a.conditions.threatens_nothing()
-        && a.altitude.0 == b.altitude.0
-        && b.space.at(b.position.0).squares().any(|s| threat.threatens(s))
+/// Whether `a` threatens `b` in melee now, its space controlled (004:62, 004:420; one predicate,
+/// [`crate::rules::attack::controls`]).
+pub fn threatens(field: &Battlefield, a: &CombatantItem, b: &CombatantItem) -> bool {
+    crate::rules::attack::controls(field, a, crate::rules::attack::placed(b))
 }
 
 /// Whether `aider` may aid `ally` against `foe` now, and the attack it makes: an ally, not itself; a foe
@@ -69,7 +64,7 @@ pub fn plan_aid(
     if foe.faction == aider.faction {
         return Err(Refusal::new(format!("{} is no foe", foe.id), "004:444"));
     }
-    if !(threatens(field.diagonals(), ally, foe) || threatens(field.diagonals(), foe, ally)) {
+    if !(threatens(field, ally, foe) || threatens(field, foe, ally)) {
         return Err(Refusal::new(format!("{} and {} are not engaged in melee", ally.id, foe.id), "004:444"));
     }
     let weapon = aider

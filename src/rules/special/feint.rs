@@ -47,7 +47,7 @@ pub struct FeintPlan {
 /// or move with Improved Feint, 004:527); a foe it could strike in melee (our ruling: a feint is a melee
 /// manoeuvre, its effect on a melee attack); not a mindless one (004:525).
 pub fn plan_feint(
-    (order, diagonals): (&TurnOrder, crate::rules::core::geometry::Diagonals),
+    (order, field): (&TurnOrder, &crate::rules::core::battlefield::Battlefield),
     (feinter, feinter_skills): (&CombatantItem, &Skills),
     (target, target_skills): (&CombatantItem, &Skills),
     budget: &ActionBudget,
@@ -62,7 +62,7 @@ pub fn plan_feint(
     if target.abilities.int == 0 {
         return Err(Refusal::new("a mindless creature cannot be feinted", "004:525"));
     }
-    if !super::aid::threatens(diagonals, feinter, target) {
+    if !super::aid::threatens(field, feinter, target) {
         return Err(Refusal::new("a feint is made on a foe within reach of a melee weapon (our ruling)", "004:524"));
     }
     let kind = if feinter.feats.has(Feat::ImprovedFeint) { ActionKind::Move } else { ActionKind::Standard };
@@ -107,7 +107,7 @@ pub(super) fn feint(
         };
         let Ok(mut budget) = budgets.get_mut(intent.feinter) else { continue };
         let planned =
-            plan_feint((&order, field.diagonals()), (&feinter, feinter_skills), (&target, target_skills), &budget);
+            plan_feint((&order, &field), (&feinter, feinter_skills), (&target, target_skills), &budget);
         let Some(plan) = paying.pay(planned, &feinter, (Action::Feint, |p: &FeintPlan| p.kind), &mut budget) else {
             continue;
         };
