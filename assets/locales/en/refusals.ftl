@@ -342,3 +342,5 @@ refusal-hovering-no-wing-attack = hovering, it cannot attack with its wings
 refusal-landed-turn-closed = it landed at the end of its turn: nothing more this turn
 refusal-flask-not-prepared = the {$value} is not prepared: preparing a splash weapon to throw is a full-round action
 refusal-flask-ready-already = the {$value} is ready to throw already
+refusal-cannot-go-through = it cannot go through: {$value}
+refusal-cannot-enter-foes-space = it cannot enter its foe's space: {$value}

@@ -342,3 +342,5 @@ refusal-hovering-no-wing-attack = en vol stationnaire, elle ne peut pas attaquer
 refusal-landed-turn-closed = elle s'est posée à la fin de son tour de jeu : plus rien ce tour
 refusal-flask-not-prepared = {$value} n'est pas préparé : se préparer à lancer une arme à impact est une action complexe
 refusal-flask-ready-already = {$value} est déjà prêt à être lancé
+refusal-cannot-go-through = il ne peut pas passer : {$value}
+refusal-cannot-enter-foes-space = il ne peut pas entrer dans l'espace de son adversaire : {$value}

@@ -363,12 +363,10 @@ impl Battlefield {
     /// Whether a straight line from some corner of a square of `from` to some corner of a square of `to`
     /// is not [blocked](Self::line_blocked): line of sight for a charge (004:454), the AI's aim, pursuit.
     pub fn line_of_sight(&self, from: Footprint, to: Footprint) -> bool {
-        let corners =
-            |f: Footprint| f.squares().flat_map(|s| Corner::of(s).map(move |c| (s, c))).collect::<Vec<_>>();
+        let corners = |f: Footprint| f.squares().flat_map(|s| Corner::of(s).map(move |c| (s, c))).collect::<Vec<_>>();
         let (ours, theirs) = (corners(from), corners(to));
-        ours.iter().any(|&(a, ac)| {
-            theirs.iter().any(|&(b, bc)| !self.line_blocked(&trace_between(a, ac, b, bc), from, to))
-        })
+        ours.iter()
+            .any(|&(a, ac)| theirs.iter().any(|&(b, bc)| !self.line_blocked(&trace_between(a, ac, b, bc), from, to)))
     }
 
     /// Whether the line `trace`, drawn from a corner of `from` to a corner of `to`, is blocked: it enters a

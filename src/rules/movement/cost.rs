@@ -461,6 +461,20 @@ pub fn walls_in_the_way(field: &Battlefield, from: Footprint, direction: Directi
     Ok(())
 }
 
+/// What walls say of a footprint `from` shifting to `to` step by step, diagonally first and then straight
+/// (each step [`walls_in_the_way`]): what entering a foe's space asks of a bull rush, a grapple and an
+/// overrun's passage (004:447, 004:531, 004:586), one predicate with the moves.
+pub fn walls_between(field: &Battlefield, from: Footprint, to: Footprint) -> Result<(), Blocked> {
+    let mut at = from;
+    while at.origin != to.origin {
+        let (dx, dy) = ((to.origin.x - at.origin.x).signum(), (to.origin.y - at.origin.y).signum());
+        let Some(direction) = Direction::from_delta(dx, dy) else { break };
+        walls_in_the_way(field, at, direction)?;
+        at = at.at(at.origin.offset(dx, dy));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ pub mod table;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width, walls_in_the_way};
+pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width, walls_between, walls_in_the_way};
 pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
 pub use paths::{Danger, Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
 
@@ -349,8 +349,12 @@ impl MoveQuery<'_> {
         let charger = Mover { charging: true, ..self.mover };
         let shape = self.start;
         let diagonals = self.field.diagonals();
+        // A square from which it can attack the foe (004:453): within reach, and with a line of effect to it
+        // (no total cover, 004:406).
         let attack_from = |square: Square| {
             crate::rules::core::reach::melee_reaches(diagonals, reach, reach_weapon, shape.at(square), target)
+                && crate::rules::core::cover::melee_cover(self.field, shape.at(square), target)
+                    != crate::rules::core::cover::Cover::Total
         };
         // A creature of reach 0 attacks in its foe's space, which it must enter (000:152-156): its charge
         // ends there, the foe no creature in its lane.

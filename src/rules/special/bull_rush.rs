@@ -208,6 +208,10 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
     let allowed = if mine.going_on.is_some() { mine.speed } else { mine.allowance(action) };
     let left = allowed.saturating_sub(travelled);
     let direction = away(mine.start, theirs.start);
+    // « Le personnage doit commencer par entrer dans l'espace de sa cible » (004:447): through no wall.
+    crate::rules::movement::walls_in_the_way(field, mine.start, direction).map_err(|blocked| {
+        Refusal::new(format!("it cannot enter its foe's space: {blocked}"), "004:447, 000:106-107")
+    })?;
     let (mut pushes, mut follows) = (Vec::new(), Vec::new());
     let mut bodies = all.clone();
     let (mut at, mut behind, mut paid, mut odd) = (theirs.start, mine.start, 0, me.budget.odd_diagonal);

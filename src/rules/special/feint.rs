@@ -106,8 +106,7 @@ pub(super) fn feint(
             continue;
         };
         let Ok(mut budget) = budgets.get_mut(intent.feinter) else { continue };
-        let planned =
-            plan_feint((&order, &field), (&feinter, feinter_skills), (&target, target_skills), &budget);
+        let planned = plan_feint((&order, &field), (&feinter, feinter_skills), (&target, target_skills), &budget);
         let Some(plan) = paying.pay(planned, &feinter, (Action::Feint, |p: &FeintPlan| p.kind), &mut budget) else {
             continue;
         };

@@ -293,7 +293,9 @@ pub fn hold_space(ground: &Ground<'_, '_, '_>, a: &CombatantItem, t: &CombatantI
         for dx in (1 - w.max(theirs.width))..=(w.max(theirs.width) - 1) {
             let f = mine.at(theirs.origin.offset(dx, dy));
             let nests = f.squares().all(|s| theirs.contains(s)) || theirs.squares().all(|s| f.contains(s));
-            if nests && may_stand(f).is_ok() {
+            // Got to through no wall (000:61, 000:106-107): a hold it cannot enter is let go (004:587).
+            let walled = crate::rules::movement::walls_between(ground.field, mine, f).is_err();
+            if nests && !walled && may_stand(f).is_ok() {
                 found.push(f);
             }
         }

@@ -192,6 +192,9 @@ pub fn plan_overrun(
         k += 1;
     }
     let beyond = shifted(k);
+    // Through the foe's space by no wall and no wall corner (000:61, 000:106-107).
+    crate::rules::movement::walls_between(ground.field, mine, beyond)
+        .map_err(|blocked| Refusal::new(format!("it cannot go through: {blocked}"), "004:531, 000:106-107"))?;
     crate::rules::attack::may_stand(ground.field, ground.creatures.iter(), a, &[t.entity])(beyond)
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
     let squares = k as u32;
