@@ -117,7 +117,7 @@ pub fn heal(hp: HitPoints, amount: i32) -> HitPoints {
 /// Heals, then sets the states the new hit points bring.
 fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_, '_>, mut facts: MessageWriter<Fact>) {
     for cure in healing.read() {
-        let Ok((id, mut hp, mut conditions, _, _, _, _)) = creatures.get_mut(cure.target) else { continue };
+        let Ok((id, mut hp, mut conditions, abilities, _, _, _)) = creatures.get_mut(cure.target) else { continue };
         if conditions.has(Condition::Dead) {
             continue;
         }
@@ -143,7 +143,7 @@ fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_,
         if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
             wanted.push(state);
         }
-        set_hp_states(id, &mut conditions, &wanted, &mut facts);
+        set_hp_states(id, (&mut conditions, abilities), &wanted, &mut facts);
     }
 }
 
@@ -251,9 +251,16 @@ pub fn use_item(
 pub(crate) use crate::rules::core::death::{HP_STATES, kill};
 
 /// Gives a creature exactly the hit-point states in `wanted`, writing each change.
-fn set_hp_states(id: &CreatureId, conditions: &mut Conditions, wanted: &[Condition], facts: &mut MessageWriter<Fact>) {
+fn set_hp_states(
+    id: &CreatureId,
+    (conditions, abilities): (&mut Conditions, &Abilities),
+    wanted: &[Condition],
+    facts: &mut MessageWriter<Fact>,
+) {
+    // An Intelligence, Wisdom or Charisma of 0 keeps it unconscious whatever its hit points (004:28).
+    let mind_out = abilities.int <= 0 || abilities.wis <= 0 || abilities.cha <= 0;
     for condition in HP_STATES {
-        let want = wanted.contains(&condition);
+        let want = wanted.contains(&condition) || (condition == Condition::Unconscious && mind_out);
         if want && conditions.0.insert(condition) {
             facts.write(Fact::ConditionGained { creature: id.clone(), condition });
         } else if !want && conditions.0.remove(&condition) {
@@ -363,16 +370,17 @@ fn wound(
     if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
         wanted.push(state);
     }
-    // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round.
+    // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round (004:281
+    // « Le premier de ces jets a lieu le round suivant sa chute »), as for a creature that was not down.
     if wanted.contains(&Condition::Dying) && !hit.nonlethal {
-        if !conditions.has(Condition::Dying) {
+        if !conditions.has(Condition::Dying) || conditions.has(Condition::Stable) {
             fall.0 = Some(round);
         }
         if conditions.0.remove(&Condition::Stable) {
             facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
         }
     }
-    set_hp_states(id, &mut conditions, &wanted, facts);
+    set_hp_states(id, (&mut conditions, abilities), &wanted, facts);
 }
 
 /// Kills the creatures a rule slays: hit points to -10 at most, dead (004:271).

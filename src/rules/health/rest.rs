@@ -199,6 +199,7 @@ pub fn take_rest(
     order: Res<TurnOrder>,
     mut creatures: Resting<'_, '_>,
     recovering: Query<(), With<Recovering>>,
+    abilities: Query<&Abilities>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
@@ -275,7 +276,9 @@ pub fn take_rest(
                 wanted.push(state);
             }
             wanted.retain(|c| HP_STATES.contains(c));
-            set_hp_states(id, &mut conditions, &wanted, &mut facts);
+            if let Ok(scores) = abilities.get(entity) {
+                set_hp_states(id, (&mut conditions, scores), &wanted, &mut facts);
+            }
             let stable = hp.current < 0 && hp.current > -10;
             if stable && conditions.0.insert(Condition::Stable) {
                 facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Stable });
