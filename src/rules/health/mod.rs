@@ -117,7 +117,7 @@ pub fn heal(hp: HitPoints, amount: i32) -> HitPoints {
 /// Heals, then sets the states the new hit points bring.
 fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_, '_>, mut facts: MessageWriter<Fact>) {
     for cure in healing.read() {
-        let Ok((id, mut hp, mut conditions, abilities, _, _, _)) = creatures.get_mut(cure.target) else { continue };
+        let Ok((id, mut hp, mut conditions, mind, _, _, _)) = creatures.get_mut(cure.target) else { continue };
         if conditions.has(Condition::Dead) {
             continue;
         }
@@ -143,7 +143,7 @@ fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_,
         if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
             wanted.push(state);
         }
-        set_hp_states(id, (&mut conditions, abilities), &wanted, &mut facts);
+        set_hp_states(id, (&mut conditions, mind), &wanted, &mut facts);
     }
 }
 
@@ -253,12 +253,17 @@ pub(crate) use crate::rules::core::death::{HP_STATES, kill};
 /// Gives a creature exactly the hit-point states in `wanted`, writing each change.
 fn set_hp_states(
     id: &CreatureId,
-    (conditions, abilities): (&mut Conditions, &Abilities),
+    (conditions, mind): (&mut Conditions, Mind<'_>),
     wanted: &[Condition],
     facts: &mut MessageWriter<Fact>,
 ) {
-    // An Intelligence, Wisdom or Charisma of 0 keeps it unconscious whatever its hit points (004:28).
-    let mind_out = abilities.int <= 0 || abilities.wis <= 0 || abilities.cha <= 0;
+    // An Intelligence, Wisdom or Charisma weakened to 0 keeps it unconscious whatever its hit points (004:28;
+    // a mindless creature's Intelligence of 0 is no weakening).
+    let (abilities, damage) = mind;
+    use crate::rules::core::creature::Ability;
+    let mind_out = [Ability::Int, Ability::Wis, Ability::Cha]
+        .into_iter()
+        .any(|a| a.score(abilities) <= 0 && damage.is_some_and(|d| d.0.get(&a).is_some_and(|n| *n > 0)));
     for condition in HP_STATES {
         let want = wanted.contains(&condition) || (condition == Condition::Unconscious && mind_out);
         if want && conditions.0.insert(condition) {
@@ -269,6 +274,9 @@ fn set_hp_states(
     }
 }
 
+/// A creature's scores and the points of them it has lost.
+pub(super) type Mind<'a> = (&'a Abilities, Option<&'a crate::rules::core::ability_damage::AbilityDamage>);
+
 /// The creatures as damage sees them.
 type Wounded<'w, 's> = Query<
     'w,
@@ -277,7 +285,7 @@ type Wounded<'w, 's> = Query<
         &'static CreatureId,
         &'static mut HitPoints,
         &'static mut Conditions,
-        &'static Abilities,
+        (&'static Abilities, Option<&'static crate::rules::core::ability_damage::AbilityDamage>),
         &'static Saves,
         &'static mut Fall,
         &'static crate::rules::core::creature::Traits,
@@ -321,7 +329,7 @@ fn wound(
     creatures: &mut Wounded<'_, '_>,
     facts: &mut MessageWriter<Fact>,
 ) {
-    let Ok((id, mut hp, mut conditions, abilities, saves, mut fall, traits)) = creatures.get_mut(hit.target) else {
+    let Ok((id, mut hp, mut conditions, mind, saves, mut fall, traits)) = creatures.get_mut(hit.target) else {
         return;
     };
     let before = hp.current;
@@ -351,16 +359,8 @@ fn wound(
     // standard; our ruling).
     let mortal = !traits.undead;
     if massive && mortal && !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
-        let saved = roll_save(
-            dice,
-            facts,
-            id,
-            Save::Fortitude,
-            saves,
-            abilities,
-            "massive damage (004:272)",
-            MASSIVE_DAMAGE_DC,
-        );
+        let saved =
+            roll_save(dice, facts, id, Save::Fortitude, saves, mind.0, "massive damage (004:272)", MASSIVE_DAMAGE_DC);
         if !saved {
             // Dead on the spot whatever its hit points (004:272), as any killing is written.
             kill(id, &mut hp, &mut conditions, facts);
@@ -380,7 +380,7 @@ fn wound(
             facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
         }
     }
-    set_hp_states(id, (&mut conditions, abilities), &wanted, facts);
+    set_hp_states(id, (&mut conditions, mind), &wanted, facts);
 }
 
 /// Kills the creatures a rule slays: hit points to -10 at most, dead (004:271).

@@ -193,13 +193,14 @@ type Resting<'w, 's> = Query<
 >;
 
 /// Everyone rests: the fight must be over (our ruling: rest is not an action in combat).
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 pub fn take_rest(
     mut commands: Commands,
     mut intents: MessageReader<RestIntent>,
     order: Res<TurnOrder>,
     mut creatures: Resting<'_, '_>,
     recovering: Query<(), With<Recovering>>,
-    abilities: Query<&Abilities>,
+    minds: Query<(&Abilities, Option<&AbilityDamage>)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
@@ -276,8 +277,8 @@ pub fn take_rest(
                 wanted.push(state);
             }
             wanted.retain(|c| HP_STATES.contains(c));
-            if let Ok(scores) = abilities.get(entity) {
-                set_hp_states(id, (&mut conditions, scores), &wanted, &mut facts);
+            if let Ok(mind) = minds.get(entity) {
+                set_hp_states(id, (&mut conditions, mind), &wanted, &mut facts);
             }
             let stable = hp.current < 0 && hp.current > -10;
             if stable && conditions.0.insert(Condition::Stable) {
