@@ -112,6 +112,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the rules texts' own words a citation points at: `estoc rule 004:259`, `estoc rule 000:139-144`
+    Rule {
+        /// One or more citations (any words holding them).
+        citations: Vec<String>,
+    },
     /// Overland travel (003): how far, how long and at what cost a party goes.
     Travel {
         /// Land speed in metres of each walker of the party (e.g. --walker 9 --walker 6).
@@ -243,6 +248,7 @@ pub fn main() -> ExitCode {
         Command::Check { files } => check(&files),
         Command::Sheet { name, level, json } => sheet(&name, level.as_deref(), json),
         Command::Run { scenario, seed, check } => run(&scenario, seed, check),
+        Command::Rule { citations } => rule(&citations.join(" ")),
         Command::Travel { table: true, walkers, .. } => travel_table(&walkers),
         Command::Chase { pursuer, quarry, all_day, pursuer_modifier, quarry_modifier, gap, seed } => {
             chase((pursuer, pursuer_modifier), (quarry, quarry_modifier), all_day, gap, seed)
@@ -251,6 +257,32 @@ pub fn main() -> ExitCode {
             travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
         }
     }
+}
+
+/// `estoc rule`: the lines each citation points at, in the texts' own words.
+fn rule(words: &str) -> ExitCode {
+    let cited = crate::rules_text::citations(words);
+    if cited.is_empty() {
+        let counts: Vec<String> =
+            crate::rules_text::line_counts().iter().map(|(n, c)| format!("{n} ({c} lines)")).collect();
+        eprintln!(
+            "estoc rule: no citation in {words:?}; cite a text and its lines, as 004:259 or 000:139-144: {}",
+            counts.join(", ")
+        );
+        return ExitCode::FAILURE;
+    }
+    let mut ok = true;
+    for citation in cited {
+        println!("{citation}");
+        match crate::rules_text::lines_of(citation) {
+            Some(lines) => lines.iter().for_each(|l| println!("  {l}")),
+            None => {
+                eprintln!("  the text has no such lines");
+                ok = false;
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 /// `estoc chase`: who wins a pursuit (003:124-130), the opposed checks rolled with the seeded dice.

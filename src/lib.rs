@@ -17,5 +17,6 @@ pub mod game;
 pub mod locale;
 pub mod preview;
 pub mod rules;
+pub mod rules_text;
 pub mod scenario;
 pub mod simulate;

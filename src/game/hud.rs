@@ -163,7 +163,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
             };
             let enabled = row.draw.as_ref().is_none_or(Result::is_ok);
             let response = ui.add_enabled(enabled, button);
-            let response = if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
+            let response = super::rules_cursor::hover(response, &hover, enabled);
             if response.clicked() {
                 clicks.0.push(HudClick::Weapon(row.key));
             }
@@ -181,8 +181,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                     Err(refusal) => (false, super::rules_words::refusal_full(refusal)),
                 };
                 let response = ui.add_enabled(enabled, egui::Button::new(label).small());
-                let response =
-                    if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
+                let response = super::rules_cursor::hover(response, &hover, enabled);
                 if response.clicked() {
                     clicks.0.push(HudClick::Handle(row.name.clone(), what));
                 }
@@ -199,7 +198,7 @@ fn weapon_row(ui: &mut egui::Ui, view: &HudView, clicks: &mut HudClicks) {
                 Err(refusal) => (false, super::rules_words::refusal_full(refusal)),
             };
             let response = ui.add_enabled(enabled, egui::Button::new(label).selected(shield.strapped));
-            let response = if enabled { response.on_hover_text(hover) } else { response.on_disabled_hover_text(hover) };
+            let response = super::rules_cursor::hover(response, &hover, enabled);
             if response.clicked() {
                 clicks.0.push(HudClick::Shield);
             }
@@ -2216,8 +2215,10 @@ fn draw(
                 let button = egui::Button::new(entry.label()).selected(*on);
                 let response = ui.add_enabled(state.is_ok(), button);
                 let response = match (state, hover) {
-                    (Err(refusal), _) => response.on_disabled_hover_text(super::rules_words::refusal_full(refusal)),
-                    (Ok(()), Some(hover)) => response.on_hover_text(hover),
+                    (Err(refusal), _) => {
+                        super::rules_cursor::hover(response, &super::rules_words::refusal_full(refusal), false)
+                    }
+                    (Ok(()), Some(hover)) => super::rules_cursor::hover(response, hover, true),
                     (Ok(()), None) => response,
                 };
                 if response.clicked() {
@@ -2243,8 +2244,9 @@ fn draw(
             ui.separator();
         }
         ui.heading(tr("panel-cursor"));
+        // Each line that cites the rules shows their own words on hover (the rules at the cursor).
         for (line, colour) in &view.inspect {
-            ui.label(egui::RichText::new(line).color(*colour));
+            super::rules_cursor::with_rules(ui.label(egui::RichText::new(line).color(*colour)), line);
         }
         ui.separator();
         ui.heading(tr("panel-log"));
@@ -2256,7 +2258,8 @@ fn draw(
             log.lines.len(),
             |ui, rows| {
                 for (line, colour) in &log.lines[rows] {
-                    ui.add(egui::Label::new(egui::RichText::new(line).color(*colour).size(LOG_FONT)).truncate());
+                    let label = egui::Label::new(egui::RichText::new(line).color(*colour).size(LOG_FONT)).truncate();
+                    super::rules_cursor::with_rules(ui.add(label), line);
                 }
             },
         );
@@ -2364,7 +2367,8 @@ fn draw(
     if let Some((error, text)) = &notice.0 {
         let title = if *error { tr("notice-error") } else { tr("notice-notice") };
         egui::Window::new(title).collapsible(false).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -90.0]).show(ctx, |ui| {
-            ui.label(egui::RichText::new(text).color(if *error { BAD } else { GOOD }).monospace());
+            let label = ui.label(egui::RichText::new(text).color(if *error { BAD } else { GOOD }).monospace());
+            super::rules_cursor::with_rules(label, text);
             if ui.button(tr("notice-ok")).clicked() {
                 clicks.0.push(HudClick::Dismiss);
             }

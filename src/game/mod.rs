@@ -14,6 +14,7 @@ pub mod menu;
 pub mod overlay;
 pub mod previews;
 pub mod reload;
+pub mod rules_cursor;
 pub mod rules_words;
 pub mod save;
 pub mod script;

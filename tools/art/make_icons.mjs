@@ -167,6 +167,12 @@ This file is written by \`tools/art/make_icons.mjs\`; edit that script, not this
 | --- | --- | --- |
 | \`tiles/terrain.png\` | Made for Estoc with \`tools/art/make_tiles.py\` (Python + Pillow, seeded noise, no outside images). One row of 64x64 tiles: ${tiles.map((t, i) => `${i} ${t}`).join(', ')}. | CC0 1.0 (https://creativecommons.org/publicdomain/zero/1.0/), or at your choice the same licence as the game |
 
+## Rules texts
+
+| file | source | licence |
+| --- | --- | --- |
+| \`rules/000_e111ff7e67995029.txt\` … \`rules/004_fbebb9850f97e21f.txt\` | The five French rules texts of the game's specification (\`../shared/rules/\`, see its \`RULES-INDEX.md\`), copied unchanged: d20 System Reference Document material (the 3.5 SRD's combat and movement chapters in French, the Pathfinder RPG French wiki's "Déplacement et position", a wiki's movement chapter and aerial combat rules). Compiled into the game (\`src/rules_text.rs\`) so that a citation such as 004:259 shows the rule's own words. | Open Game Content under the Open Game License v1.0a, as the d20 SRD and the Pathfinder RPG reference are published; the texts carry no notice of their own, so this attribution rests on their origin as the specification names it |
+
 ## Creature icons and condition badges
 
 All icons come from the **Game Icons** set (https://game-icons.net, ${info.author.url}),

@@ -452,3 +452,6 @@ declared-left-standard = a standard action
 declared-left-move = a move action
 declared-confirm = Declared: {$what}. Click again or press Enter to go ahead, Escape to take it back.
 settings-act-at-once = Act at once: do not ask before an action that provokes or ends the turn early
+rules-more-lines = … and {$count} lines more of the text
+rules-not-in-the-texts = (no such lines in the rules texts)
+rules-more-citations = … and more rules cited

@@ -452,3 +452,6 @@ declared-left-standard = une action simple
 declared-left-move = une action de mouvement
 declared-confirm = Action annoncée : {$what}. Cliquez de nouveau ou appuyez sur Entrée pour la faire, Échap pour la reprendre.
 settings-act-at-once = Agir aussitôt : ne pas demander avant une action qui provoque ou qui finit le tour plus tôt
+rules-more-lines = … et {$count} lignes de plus du texte
+rules-not-in-the-texts = (pas de telles lignes dans les textes des règles)
+rules-more-citations = … et d'autres règles citées
