@@ -47,7 +47,7 @@ pub fn citations(words: &str) -> Vec<Citation> {
     let mut found: Vec<Citation> = Vec::new();
     let mut i = 0;
     while i + 4 < bytes.len() {
-        let starts = i == 0 || !bytes[i - 1].is_ascii_digit();
+        let starts = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
         let text = TEXTS.iter().map(|(n, _)| *n).find(|n| bytes[i..].starts_with(n.as_bytes()));
         let (Some(text), true) = (text, starts && bytes.get(i + 3) == Some(&b':')) else {
             i += 1;
