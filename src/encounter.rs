@@ -155,11 +155,11 @@ fn starting_conditions(spec: &crate::data::level::CreatureSpec) -> std::collecti
     use crate::rules::health::{nonlethal_state, states_for};
     let hp = spec.stats.hit_points;
     let mut conditions: std::collections::BTreeSet<Condition> = spec.conditions.iter().copied().collect();
-    conditions.extend(states_for(hp.current).iter().copied());
+    conditions.extend(states_for(hp.total()).iter().copied());
     if conditions.contains(&Condition::Stable) {
         conditions.remove(&Condition::Dying);
     }
-    conditions.extend(nonlethal_state(hp.current, hp.nonlethal));
+    conditions.extend(nonlethal_state(hp.total(), hp.nonlethal));
     conditions
 }
 

@@ -129,7 +129,7 @@ fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_,
             after: hp.current,
             nonlethal: hp.nonlethal,
         });
-        let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
+        let mut wanted: Vec<Condition> = states_for(hp.total()).to_vec();
         // Magical healing stabilises a dying creature (004:284): still below 0, it is stable and unconscious.
         let still_down = wanted.contains(&Condition::Dying);
         if still_down {
@@ -140,7 +140,7 @@ fn apply_healing(mut healing: MessageReader<Healing>, mut creatures: Wounded<'_,
         } else if conditions.0.remove(&Condition::Stable) {
             facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
         }
-        if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
+        if let Some(state) = nonlethal_state(hp.total(), hp.nonlethal) {
             wanted.push(state);
         }
         set_hp_states(id, (&mut conditions, mind), &wanted, &mut facts);
@@ -354,7 +354,7 @@ fn wound(
         return;
     }
     facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
-    let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
+    let mut wanted: Vec<Condition> = states_for(hp.total()).to_vec();
     // An undead has no Fortitude against massive damage to fail: it is destroyed at 0 hit points only (d20
     // standard; our ruling).
     let mortal = !traits.undead;
@@ -367,7 +367,7 @@ fn wound(
             return;
         }
     }
-    if let Some(state) = nonlethal_state(hp.current, hp.nonlethal) {
+    if let Some(state) = nonlethal_state(hp.total(), hp.nonlethal) {
         wanted.push(state);
     }
     // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round (004:281

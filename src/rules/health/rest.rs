@@ -265,7 +265,7 @@ pub fn take_rest(
                 });
             }
             // The states the new hit points bring; below 0 and awake, it is disabled as at 0 (004:287).
-            let mut wanted: Vec<Condition> = states_for(hp.current).to_vec();
+            let mut wanted: Vec<Condition> = states_for(hp.total()).to_vec();
             if hp.current < 0 && hp.current > -10 {
                 wanted.retain(|c| *c != Condition::Dying);
                 if who.conscious {
@@ -273,7 +273,7 @@ pub fn take_rest(
                     wanted.push(Condition::Disabled);
                 }
             }
-            if let Some(state) = super::nonlethal_state(hp.current, hp.nonlethal) {
+            if let Some(state) = super::nonlethal_state(hp.total(), hp.nonlethal) {
                 wanted.push(state);
             }
             wanted.retain(|c| HP_STATES.contains(c));

@@ -295,6 +295,13 @@ impl HitPoints {
     pub const fn full(max: i32) -> Self {
         HitPoints { current: max, max, nonlethal: 0, temporary: 0 }
     }
+
+    /// The current hit points the states are read from: the current ones with the temporary ones on top,
+    /// which are part of them while they last (« notez le nombre de points de vie actuels … avant de prendre
+    /// en compte l'effet magique », 004:298; « points de vie actuels », 004:301); dead at -10 whatever.
+    pub fn total(&self) -> i32 {
+        if self.current <= -10 { self.current } else { self.current + self.temporary.max(0) }
+    }
 }
 
 /// The six ability scores.
