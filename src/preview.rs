@@ -606,19 +606,11 @@ pub fn strikers_leaving(world: &mut World, who: Entity, squares: &[Square]) -> R
 /// The foes that would strike `who` for an action that provokes where it stands (004:66), through the
 /// rules' own predicate: each that threatens it and has an attack of opportunity left.
 pub fn strikers_in_place(world: &mut World, who: Entity) -> Result<Vec<Entity>, Refusal> {
-    let mut state = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
-    let world: &World = world;
-    let creatures = state.query(world);
-    let me = creatures.get(who).map_err(|_| Refusal::new("no such creature", "data"))?;
-    let reactions = |e: Entity| world.get::<crate::rules::opportunity::Reactions>(e).copied().unwrap_or_default();
-    let order = world.resource::<TurnOrder>().initiative();
-    Ok(crate::rules::opportunity::threatening_in_place(
-        world.resource::<crate::rules::core::battlefield::Battlefield>(),
-        &me,
-        &creatures,
-        reactions,
-        &order,
-    ))
+    let own: Vec<Square> = match (world.get::<Space>(who), world.get::<Position>(who)) {
+        (Some(space), Some(position)) => space.at(position.0).squares().collect(),
+        _ => return Err(Refusal::new("no such creature", "data")),
+    };
+    strikers_leaving(world, who, &own)
 }
 
 /// What handling a weapon would cost `who` now, and who would strike (putting one away provokes, 004:129).

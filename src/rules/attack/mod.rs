@@ -749,8 +749,8 @@ pub fn flanking_ally_at<'a>(
     let theirs = target.0;
     let mut allies: Vec<CombatantItem> = creatures
         .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && c.reach.0 > 0)
-        .filter(|c| controls(field, c, target))
         .filter(|c| flanks(own, c.space.at(c.position.0), theirs))
+        .filter(|c| controls(field, c, target))
         .collect();
     allies.sort_by(|a, b| a.id.cmp(b.id));
     allies.first().map(|c| c.id.0.clone())
@@ -1506,9 +1506,9 @@ pub fn shoots_into_melee(
         .iter()
         .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && c.conditions.can_act())
         .collect();
-    let engaged = allies.iter().any(|c| controls(field, c, body) || controls(field, target, placed(c)));
     let near = |s: Square| allies.iter().any(|c| c.space.at(c.position.0).distance_to_square(s, field.diagonals()) < 2);
-    engaged && theirs.squares().all(near)
+    // The cheap distance first: the lines of effect of `controls` only for a target close to an ally.
+    theirs.squares().all(near) && allies.iter().any(|c| controls(field, c, body) || controls(field, target, placed(c)))
 }
 
 /// The creatures that may stand between `attacker` and `target`, giving soft cover against ranged attacks
