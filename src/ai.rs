@@ -163,8 +163,8 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return end;
     }
     let Some(budget) = world.get::<ActionBudget>(creature).copied() else { return end };
-    // Cowering, it does nothing (004:565).
-    if budget.cowering {
+    // Cowering or stunned, it does nothing (004:565, docs/rulings.md).
+    if budget.idle().is_some() {
         return end;
     }
     let armament = world.get::<Armament>(creature).cloned().unwrap_or_default();

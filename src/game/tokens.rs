@@ -173,6 +173,7 @@ fn badge_of(condition: Condition) -> Option<&'static str> {
         Condition::OffBalance => "off_balance",
         Condition::InPit => "in_pit",
         Condition::Cowering => "cowering",
+        Condition::Stunned => "stunned",
         _ => return None,
     })
 }

@@ -76,6 +76,7 @@ const BADGES = [
   ['flying',        'feathered-wing',    'lorc/feathered-wing.svg'],
   ['off_balance',   'drowning',          'lorc/drowning.svg'],
   ['cowering',      'terror',            'lorc/terror.svg'],
+  ['stunned',       'star-swirl',        'lorc/star-swirl.svg'],
   ['disarmed',      'drop-weapon',       'lorc/drop-weapon.svg'],
   ['in_pit',        'hole-ladder',       'delapouite/hole-ladder.svg'],
   // plain-arrow points down in the set: turned 180 degrees to point north.

@@ -282,6 +282,7 @@ refusal-no-5-foot-step-in-a = no 5-foot step in a round with other movement
 refusal-no-other-movement-in-a-round = no other movement in a round with a 5-foot step
 refusal-a-creature-of-speed-0-cannot = a creature of speed 0 cannot move at all
 refusal-cowering-it-takes-no-actions = cowering, it takes no actions
+refusal-stunned-it-takes-no-actions = stunned, it takes no actions
 refusal-restricted-to-one-action-it-cannot-fly = restricted to one action, it cannot fly and strike on the way
 refusal-no-run-nor-charge-on-difficult = no run nor charge on difficult terrain: it stands on ground that hampers it
 refusal-no-5-foot-step-blinded-it-sees = no 5-foot step blinded: it sees no more than in darkness

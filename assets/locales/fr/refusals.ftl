@@ -282,6 +282,7 @@ refusal-no-5-foot-step-in-a = aucun pas de placement dans un round avec un autre
 refusal-no-other-movement-in-a-round = aucun autre déplacement dans un round avec un pas de placement
 refusal-a-creature-of-speed-0-cannot = une créature de vitesse nulle ne peut pas se déplacer du tout
 refusal-cowering-it-takes-no-actions = recroquevillé, il n'entreprend aucune action
+refusal-stunned-it-takes-no-actions = étourdi, il n'entreprend aucune action
 refusal-restricted-to-one-action-it-cannot-fly = limité à une action, il ne peut pas voler et frapper en chemin
 refusal-no-run-nor-charge-on-difficult = ni course ni charge sur un terrain difficile : le sol où il se tient le gêne
 refusal-no-5-foot-step-blinded-it-sees = pas de pas de placement en étant aveuglé : il n'y voit pas plus que dans les ténèbres

@@ -2091,13 +2091,15 @@ fn ready_blows(
 ) -> Vec<AttackPlan> {
     let Ok(attacker) = creatures.get(intent.attacker) else { return Vec::new() };
     let PreparedAttack { plan, off_hand_plan, underway, two_weapons, .. } = prepared;
-    if attacker.conditions.has(Condition::Disabled) {
-        strain.write(Strain { creature: intent.attacker, reason: "a standard action while disabled (004:274)".into() });
+    let first = underway.as_ref().map_or(0, |u| u.struck);
+    // The attack action, once begun (not a readied one, paid when readied): it costs a creature disabled
+    // once it is done 1 hit point (004:274).
+    if first == 0 && !intent.readied {
+        strain.write(Strain::standard_action(intent.attacker));
     }
     let bonuses = blow_bonuses(&attacker, &plan.weapon, intent.full);
     let all: Vec<(i32, &AttackPlan)> =
         bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
-    let first = underway.as_ref().map_or(0, |u| u.struck);
     let last = match intent.blows {
         Some(n) if intent.full => (first + n.max(1) as usize).min(all.len()),
         _ => all.len(),
@@ -2235,12 +2237,7 @@ pub fn take_total_defense(
                     condition: Condition::TotalDefense,
                     gained: true,
                 });
-                if state.has(Condition::Disabled) {
-                    strain.write(Strain {
-                        creature: intent.creature,
-                        reason: "a standard action while disabled (004:274)".into(),
-                    });
-                }
+                strain.write(Strain::standard_action(intent.creature));
             }
             Err(refusal) => {
                 facts.write(Fact::ActionRefused {
@@ -2365,8 +2362,8 @@ fn begin_coup_de_grace(
             return None;
         }
     };
-    if (beginning || finishing) && attacker.conditions.has(Condition::Disabled) {
-        strain.write(Strain { creature: intent.attacker, reason: "a standard action while disabled (004:274)".into() });
+    if beginning || finishing {
+        strain.write(Strain::standard_action(intent.attacker));
     }
     if beginning {
         let _ = budget.spend(step);

@@ -17,7 +17,7 @@ pub(super) fn envenom(
     In((attacker, target, poison)): In<(Entity, Entity, Poison)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
-    mut conditions: MessageWriter<ConditionChange>,
+    (mut conditions, mut slay): (MessageWriter<ConditionChange>, MessageWriter<super::Slay>),
     mut victims: Query<(&CreatureId, &Saves, &mut Abilities, Option<&mut AbilityDamage>)>,
     ids: Query<&CreatureId>,
     mut commands: Commands,
@@ -42,7 +42,10 @@ pub(super) fn envenom(
         score,
         by,
     });
-    if score == 0 && taken > 0 {
+    if score == 0 && taken > 0 && poison.ability == Ability::Con {
+        // Constitution at 0 kills (004:280): as any death, hit points to -10 at most (docs/rulings.md).
+        slay.write(super::Slay { target });
+    } else if score == 0 && taken > 0 {
         conditions.write(ConditionChange { creature: target, condition: at_zero(poison.ability), gained: true });
     }
 }

@@ -223,13 +223,8 @@ fn breathe(
             }
         };
         let _ = budget.spend(ActionKind::Standard);
-        // A standard action costs a disabled creature 1 hit point (004:274).
-        if me.conditions.has(Condition::Disabled) {
-            strain.write(Strain {
-                creature: intent.creature,
-                reason: "a standard action while disabled (004:274)".into(),
-            });
-        }
+        // A standard action costs a creature disabled once it is done 1 hit point (004:274).
+        strain.write(Strain::standard_action(intent.creature));
         let thrown = dice.throw(breath.weapon.damage);
         let wait = dice.throw(breath.weapon.recharge).total.max(1) as u32;
         breath.ready_round = order.round + wait;

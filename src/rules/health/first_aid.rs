@@ -99,11 +99,8 @@ pub fn give_first_aid(
             }
         };
         let _ = budget.spend(ActionKind::Standard);
-        // A standard action costs a disabled healer 1 hit point (004:274).
-        if healer.conditions.has(Condition::Disabled) {
-            let reason = "a standard action while disabled (004:274)".into();
-            out.2.write(crate::rules::turns::Strain { creature: intent.healer, reason });
-        }
+        // A standard action costs a healer disabled once it is done 1 hit point (004:274).
+        out.2.write(crate::rules::turns::Strain::standard_action(intent.healer));
         let initiative = order.initiative();
         let mut strike = crate::rules::opportunity::Opportunity {
             field: &field,

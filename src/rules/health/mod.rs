@@ -65,7 +65,7 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(
         Rules,
-        (apply_strain, apply_damage, apply_slay, apply_healing, apply_condition_changes)
+        (apply_damage, apply_slay, apply_healing, apply_strain, apply_condition_changes)
             .chain()
             .in_set(HealthSystems)
             .in_set(RulesSystems::Consequences)
@@ -204,15 +204,10 @@ pub fn use_item(
             }
         };
         let item = items.0.remove(index);
-        // A standard action costs a disabled creature 1 hit point, unless it heals it (004:274).
-        if user.conditions.has(Condition::Disabled)
-            && budget_kind(item.action_kind) == crate::rules::turns::ActionKind::Standard
-            && item.heal.is_none()
-        {
-            strain.write(Strain {
-                creature: intent.creature,
-                reason: "a standard action while disabled (004:274)".into(),
-            });
+        // A standard action costs a creature disabled once it is done 1 hit point, unless it healed it
+        // (004:274): weighed after the healing.
+        if budget_kind(item.action_kind) == crate::rules::turns::ActionKind::Standard {
+            strain.write(Strain::standard_action(intent.creature));
         }
         facts.write(Fact::ItemUsed {
             creature: user.id.clone(),
@@ -394,17 +389,26 @@ fn apply_slay(mut slay: MessageReader<Slay>, mut creatures: Wounded<'_, '_>, mut
     }
 }
 
-/// Turns strain into 1 point of damage, with a fact saying why (004:274).
+/// Turns the strain of an action done into 1 point of damage, with a fact saying why, if its doer is
+/// disabled once the action's wounds and healing are weighed (004:274 « dès qu'il l'a accomplie. À moins
+/// que l'action ait eu pour conséquence de soigner le personnage »).
 fn apply_strain(
+    field: Option<Res<crate::rules::core::battlefield::Battlefield>>,
     mut strain: MessageReader<Strain>,
-    ids: Query<&CreatureId>,
-    mut damage: MessageWriter<Damage>,
+    mut dice: ResMut<Dice>,
+    order: Res<TurnOrder>,
+    mut creatures: Wounded<'_, '_>,
     mut facts: MessageWriter<Fact>,
 ) {
+    let massive = field.as_ref().is_none_or(|f| f.house_rules().massive_damage);
     for s in strain.read() {
-        let Ok(id) = ids.get(s.creature) else { continue };
+        let Ok((id, _, conditions, ..)) = creatures.get(s.creature) else { continue };
+        if !conditions.has(Condition::Disabled) {
+            continue;
+        }
         facts.write(Fact::HitPointsLost { creature: id.clone(), amount: 1, reason: s.reason.clone() });
-        damage.write(Damage { target: s.creature, amount: 1, nonlethal: false, from_one_attack: false });
+        let strained = Damage { target: s.creature, amount: 1, nonlethal: false, from_one_attack: false };
+        wound(&strained, (&mut dice, order.round, massive), &mut creatures, &mut facts);
     }
 }
 

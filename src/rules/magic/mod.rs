@@ -315,13 +315,9 @@ fn cast(
         let _ = budget.spend_unless_readied(kind, intent.readied);
         magic.spells[index].uses -= 1;
         let spell = magic.spells[index].clone();
-        // A standard action costs a disabled creature 1 hit point, unless it heals itself (004:274).
-        let heals_itself = intent.target == intent.caster && matches!(spell.def.effect, SpellEffect::Heal { .. });
-        if caster.conditions.has(Condition::Disabled) && kind == ActionKind::Standard && !heals_itself {
-            out.strain.write(crate::rules::turns::Strain {
-                creature: intent.caster,
-                reason: "a standard action while disabled (004:274)".into(),
-            });
+        // A standard action costs a creature disabled once it is cast 1 hit point (004:274).
+        if kind == ActionKind::Standard && !intent.readied {
+            out.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
         }
         out.facts.write(Fact::CastingBegun {
             caster: caster.id.clone(),
@@ -514,11 +510,8 @@ fn deliver_touch(
             }
         };
         let _ = budget.spend(ActionKind::Standard);
-        // A standard action costs a disabled caster 1 hit point (004:274).
-        if caster.conditions.has(Condition::Disabled) {
-            let reason = "a standard action while disabled (004:274)".into();
-            out.strain.write(crate::rules::turns::Strain { creature: intent.caster, reason });
-        }
+        // A standard action costs a caster disabled once it is done 1 hit point (004:274).
+        out.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
         let friend = caster.faction == target.faction;
         // A friend is touched at will; a foe by a touch attack (004:198).
         if friend || touch_attack(&field, &order, &creatures, (&caster, &target), false, &mut dice, &mut out) {

@@ -21,7 +21,7 @@ pub use crate::rules::attack::manoeuvre::{Side, size_term, strength_side};
 use crate::rules::attack::{Combatant, CombatantItem};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::Creature;
-use crate::rules::core::creature::{BaseAttack, Condition, Modifier};
+use crate::rules::core::creature::{BaseAttack, Modifier};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
@@ -51,11 +51,8 @@ impl Paying<'_> {
             Ok(plan) => {
                 let kind = kind(&plan);
                 let _ = budget.spend(kind);
-                if kind == ActionKind::Standard && actor.conditions.has(Condition::Disabled) {
-                    self.strain.write(Strain {
-                        creature: actor.entity,
-                        reason: "a standard action while disabled (004:274)".into(),
-                    });
+                if kind == ActionKind::Standard {
+                    self.strain.write(Strain::standard_action(actor.entity));
                 }
                 Some(plan)
             }

@@ -46,6 +46,10 @@ pub struct ActionBudget {
     pub restricted: bool,
     /// Movement made so far.
     pub movement: MovementMade,
+    /// The standard action was taken this turn (a move in its place, or a full-round action).
+    pub took_standard: bool,
+    /// The move action was taken this turn (or a full-round action).
+    pub took_move: bool,
     /// An odd number of plain diagonals taken so far this turn (RULES-INDEX: one alternation a turn).
     pub odd_diagonal: bool,
     /// It rides a flier in the air: riding takes a move action, so no full-round action (004:807, 004:824).
@@ -56,6 +60,9 @@ pub struct ActionBudget {
     /// Cowering (a rebuked undead, 004:565; a turned one cornered, 004:549): it takes no actions this turn
     /// (the cowering of 004:388, the d20 standard; docs/rulings.md).
     pub cowering: bool,
+    /// Stunned: it takes no actions (the d20 standard; the texts give only its AC row, 004:397;
+    /// docs/rulings.md).
+    pub stunned: bool,
     /// Its turn is at its end (a flier landed once it had acted, 004:669): no action nor movement is left.
     pub closed: bool,
     /// A full attack is under way, its first blow struck: the rest may be given up for a move action
@@ -72,6 +79,19 @@ fn closed() -> Refusal {
     Refusal::new("it landed at the end of its turn: nothing more this turn", "004:669")
 }
 
+impl ActionBudget {
+    /// Why the creature takes no actions at all this turn, if it does not: cowering or stunned.
+    pub fn idle(&self) -> Option<Refusal> {
+        if self.cowering {
+            Some(cowers())
+        } else if self.stunned {
+            Some(Refusal::new("stunned, it takes no actions", "docs/rulings.md"))
+        } else {
+            None
+        }
+    }
+}
+
 /// Why a cowering creature does nothing.
 fn cowers() -> Refusal {
     Refusal::new("cowering, it takes no actions", "004:388, 004:565")
@@ -84,10 +104,13 @@ impl Default for ActionBudget {
             move_action: false,
             restricted: false,
             movement: MovementMade::None,
+            took_standard: false,
+            took_move: false,
             odd_diagonal: false,
             riding: false,
             going_on: None,
             cowering: false,
+            stunned: false,
             closed: false,
             full_attack_begun: false,
             full_attack_given_up: false,
@@ -103,10 +126,13 @@ impl ActionBudget {
             move_action: true,
             restricted: false,
             movement: MovementMade::None,
+            took_standard: false,
+            took_move: false,
             odd_diagonal: false,
             riding: false,
             going_on: None,
             cowering: false,
+            stunned: false,
             closed: false,
             full_attack_begun: false,
             full_attack_given_up: false,
@@ -131,6 +157,20 @@ impl ActionBudget {
         self.restricted = true;
     }
 
+    /// No longer restricted, in the middle of a turn: a disabled creature healed (004:275 « il retrouve
+    /// instantanément tous ses moyens, comme s'il n'était jamais descendu à 0 »): the actions it has not
+    /// taken come back.
+    pub fn unrestrict(&mut self) {
+        if !self.restricted {
+            return;
+        }
+        self.restricted = false;
+        if !self.closed {
+            self.standard = !self.took_standard;
+            self.move_action = !self.took_move;
+        }
+    }
+
     /// Whether nothing of the turn is spent yet: its beginning (004:669 « au début … de son tour de jeu »).
     pub fn untouched(&self) -> bool {
         self.standard && self.move_action && self.movement == MovementMade::None && self.going_on.is_none()
@@ -147,8 +187,8 @@ impl ActionBudget {
 
     /// Whether an action of `kind` can be taken now.
     pub fn check(&self, kind: ActionKind) -> Result<(), Refusal> {
-        if self.cowering && kind != ActionKind::Free {
-            return Err(cowers());
+        if let Some(why) = self.idle().filter(|_| kind != ActionKind::Free) {
+            return Err(why);
         }
         if self.closed && kind != ActionKind::Free {
             return Err(closed());
@@ -191,9 +231,18 @@ impl ActionBudget {
         self.check(kind)?;
         match kind {
             ActionKind::Free => {}
-            ActionKind::Standard => self.standard = false,
-            ActionKind::Move if self.move_action => self.move_action = false,
-            ActionKind::Move if self.standard => self.standard = false,
+            ActionKind::Standard => {
+                self.standard = false;
+                self.took_standard = true;
+            }
+            ActionKind::Move if self.move_action => {
+                self.move_action = false;
+                self.took_move = true;
+            }
+            ActionKind::Move if self.standard => {
+                self.standard = false;
+                self.took_standard = true;
+            }
             // The rest of the full attack under way, given up for this move action (004:232).
             ActionKind::Move => {
                 self.full_attack_begun = false;
@@ -202,6 +251,8 @@ impl ActionBudget {
             ActionKind::FullRound => {
                 self.standard = false;
                 self.move_action = false;
+                self.took_standard = true;
+                self.took_move = true;
             }
         }
         if self.restricted && kind != ActionKind::Free {
@@ -216,8 +267,8 @@ impl ActionBudget {
 
     /// Whether two move actions are still available (a double move).
     pub fn check_double_move(&self) -> Result<(), Refusal> {
-        if self.cowering {
-            return Err(cowers());
+        if let Some(why) = self.idle() {
+            return Err(why);
         }
         if self.closed {
             return Err(closed());
@@ -235,8 +286,8 @@ impl ActionBudget {
     /// Whether a 5-foot step is still possible: one per round, and only in a round with no other
     /// movement (004:259).
     pub fn check_five_foot_step(&self) -> Result<(), Refusal> {
-        if self.cowering {
-            return Err(cowers());
+        if let Some(why) = self.idle() {
+            return Err(why);
         }
         if self.closed {
             return Err(closed());
@@ -261,13 +312,24 @@ impl ActionBudget {
     }
 }
 
-/// A strenuous action that costs a disabled creature 1 hit point (004:274).
+/// A strenuous action done: it costs 1 hit point to a creature disabled once it is done (004:274 « lui
+/// fait perdre 1 point de vie dès qu'il l'a accomplie »). Written for every standard action (and every
+/// other strenuous one); the health chapter weighs it after the action's wounds and healing, so a creature
+/// dropped to 0 by the opportunity its own action provoked pays, one dropped below 0 or healed by it does
+/// not.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct Strain {
     /// Who strains.
     pub creature: Entity,
     /// What it did, with the rule.
     pub reason: String,
+}
+
+impl Strain {
+    /// `creature` has done a standard action (004:274).
+    pub fn standard_action(creature: Entity) -> Self {
+        Strain { creature, reason: "a standard action while disabled (004:274)".into() }
+    }
 }
 
 /// A full-round action begun with a standard action by a restricted creature, to be finished with another

@@ -450,6 +450,7 @@ fn begin_turn(
         ActionBudget::fresh()
     };
     budget.cowering = conditions.has(Condition::Cowering);
+    budget.stunned = conditions.has(Condition::Stunned);
     budget.riding = riding_a_flier;
 }
 
@@ -595,22 +596,38 @@ fn roll_to_stabilise(
 }
 
 /// A creature that becomes disabled or staggered in its own turn is restricted at once: one standard or
-/// one move action a round (004:274, 004:304), none more if it has taken one.
+/// one move action a round (004:274, 004:304), none more if it has taken one. One healed out of both in its
+/// own turn has its means back at once (004:275 « il retrouve instantanément tous ses moyens »), outside
+/// the surprise round.
 fn restrict_the_newly_disabled(
     mut facts: MessageReader<Fact>,
     order: Res<TurnOrder>,
     roster: Res<crate::rules::core::creature::Roster>,
-    mut budgets: Query<&mut ActionBudget>,
+    mut budgets: Query<(&mut ActionBudget, &Conditions)>,
 ) {
     for fact in facts.read() {
-        let Fact::ConditionGained { creature, condition: Condition::Disabled | Condition::Staggered } = fact else {
-            continue;
+        let (creature, gained) = match fact {
+            Fact::ConditionGained { creature, condition: Condition::Disabled | Condition::Staggered } => {
+                (creature, true)
+            }
+            Fact::ConditionLost { creature, condition: Condition::Disabled | Condition::Staggered } => {
+                (creature, false)
+            }
+            _ => continue,
         };
         let Some(entity) = roster.0.get(creature).copied() else { continue };
-        if order.is_acting(entity)
-            && let Ok(mut budget) = budgets.get_mut(entity)
-        {
+        let Ok((mut budget, conditions)) = budgets.get_mut(entity) else { continue };
+        if !order.is_acting(entity) {
+            continue;
+        }
+        if gained {
             budget.restrict();
+        } else if order.round > 0
+            && conditions.can_act()
+            && !conditions.has(Condition::Disabled)
+            && !conditions.has(Condition::Staggered)
+        {
+            budget.unrestrict();
         }
     }
 }

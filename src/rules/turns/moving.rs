@@ -1003,8 +1003,8 @@ fn begin_move(
         }
     };
     // Each half of it is a standard action: it costs a disabled creature 1 hit point (004:274).
-    if over_two_rounds.is_some() && me.conditions.has(Condition::Disabled) {
-        strain.write(Strain { creature: intent.creature, reason: "a standard action while disabled (004:274)".into() });
+    if over_two_rounds.is_some() {
+        strain.write(Strain::standard_action(intent.creature));
     }
     if over_two_rounds == Some(false) {
         if let Ok((mut budget, _)) = creatures.p1().get_mut(intent.creature) {

@@ -208,12 +208,7 @@ fn ready(
         match checked {
             Ok(()) => {
                 // Readying is a standard action: it costs a disabled creature 1 hit point (004:274).
-                if conditions.has(Condition::Disabled) {
-                    strain.write(crate::rules::turns::Strain {
-                        creature: intent.creature,
-                        reason: "a standard action while disabled (004:274)".into(),
-                    });
-                }
+                strain.write(crate::rules::turns::Strain::standard_action(intent.creature));
                 facts.write(Fact::ActionReadied {
                     creature: id.clone(),
                     action: intent.action.to_string(),

@@ -996,7 +996,8 @@ pub enum Condition {
     Grappling,
     /// Pinned: -4 AC against melee, Dex counted as 0 (004:394).
     Pinned,
-    /// Stunned: -2 AC and no Dex bonus (004:397).
+    /// Stunned: -2 AC and no Dex bonus (004:397); it takes no actions and threatens no square (the d20
+    /// standard, docs/rulings.md).
     Stunned,
     /// Kneeling or sitting: -2 AC against melee, +2 against ranged (004:393).
     Kneeling,
@@ -1037,12 +1038,14 @@ impl Conditions {
     }
 
     /// Whether the creature threatens no square whatever it holds: casting a spell of a round or more
-    /// (004:238), grappling (004:589), cowering (no actions, 004:388, 004:565) or turned (it flees and
-    /// attacks no one, 004:549). One that threatens nothing controls no space: it flanks nobody (« Seul un
+    /// (004:238), grappling (004:589), cowering (no actions, 004:388, 004:565), stunned (no actions, the
+    /// d20 standard, docs/rulings.md) or turned (it flees and attacks no one, 004:549). One that threatens nothing controls no space: it flanks nobody (« Seul un
     /// allié qui est en mesure de porter une attaque de corps à corps », 004:420) and makes no attack of
     /// opportunity.
     pub fn threatens_nothing(&self) -> bool {
-        [Condition::Casting, Condition::Grappling, Condition::Cowering, Condition::Turned].iter().any(|c| self.has(*c))
+        [Condition::Casting, Condition::Grappling, Condition::Cowering, Condition::Stunned, Condition::Turned]
+            .iter()
+            .any(|c| self.has(*c))
     }
 
     /// Whether the creature can still act at all: not helpless, nor at the bottom of a pit.
