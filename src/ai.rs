@@ -8,7 +8,7 @@
 
 use bevy::prelude::*;
 
-use crate::preview::{attack_preview, charge_lanes, move_options, move_options_as, path_preview_as};
+use crate::preview::{attack_preview, charge_lanes, move_options, move_options_as, paths_preview_as};
 use crate::rules::attack::manoeuvre::OpportunityChoice;
 use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::command::Command;
@@ -568,11 +568,21 @@ fn close_in(
         }
         None => 30,
     };
+    // The best eight, each action's paths found by one search.
+    candidates.truncate(8);
+    let mut paths: Vec<Option<usize>> = vec![None; candidates.len()];
+    for action in [MovementAction::FiveFootStep, MovementAction::Move] {
+        let mine: Vec<usize> = (0..candidates.len()).filter(|i| candidates[*i].2 == action).collect();
+        let squares: Vec<Square> = mine.iter().map(|i| candidates[*i].1).collect();
+        let previews = paths_preview_as(world, creature, (action, tumble.is_some()), &squares);
+        for (i, preview) in mine.into_iter().zip(previews) {
+            paths[i] = preview.ok().map(|p| p.provocations.iter().map(|p| p.from.len()).sum::<usize>());
+        }
+    }
     let mut best: Option<(i32, Square, MovementAction)> = None;
-    for (score, square, action) in candidates.into_iter().take(8) {
-        let path = path_preview_as(world, creature, (action, tumble.is_some()), square, &[]);
-        let Ok(path) = path else { continue };
-        let score = score - per_blow * path.provocations.iter().map(|p| p.from.len() as i32).sum::<i32>();
+    for ((score, square, action), strikes) in candidates.into_iter().zip(paths) {
+        let Some(strikes) = strikes else { continue };
+        let score = score - per_blow * strikes as i32;
         if best.is_none_or(|(b, _, _)| score > b) {
             best = Some((score, square, action));
         }

@@ -269,14 +269,14 @@ pub fn path_preview_as(
     to: Square,
     waypoints: &[Square],
 ) -> Result<PathPreview, Refusal> {
+    if waypoints.is_empty() {
+        return paths_preview_as(world, creature, (action, tumble), &[to]).pop().expect("one preview a square");
+    }
     let found = with_move_query_as(world, creature, (true, tumble), |query, me| {
         // A flier in the air, or anyone at chase scale, does not walk.
         me.grounded.clone()?;
         if let Some(tumbler) = &me.tumbler {
             tumbler.check(action)?;
-        }
-        if waypoints.is_empty() {
-            return query.route(action, to, None).map(|r| (r, me.rider_bound));
         }
         let mut squares: Vec<Square> = Vec::new();
         let mut from = query.start;
@@ -304,6 +304,43 @@ pub fn path_preview_as(
     Ok(PathPreview { action, squares, route, provocations })
 }
 
+/// [`path_preview_as`] to each of `targets` by the cheapest path (no waypoints), the search and the foes'
+/// threats made once for them all: what the AI weighs square by square.
+pub fn paths_preview_as(
+    world: &mut World,
+    creature: Entity,
+    (action, tumble): (MovementAction, bool),
+    targets: &[Square],
+) -> Vec<Result<PathPreview, Refusal>> {
+    let found = with_move_query_as(world, creature, (true, tumble), |query, me| {
+        // A flier in the air, or anyone at chase scale, does not walk.
+        let walks =
+            me.grounded.clone().and_then(|()| me.tumbler.as_ref().map_or(Ok(()), |t| t.check(action).map(|_| ())));
+        let routes = match walks {
+            Ok(()) => query.routes(action, targets),
+            Err(refusal) => vec![Err(refusal); targets.len()],
+        };
+        (routes, me.rider_bound, query.start)
+    });
+    let Some((routes, bound, start)) = found else {
+        return vec![Err(Refusal::new("no such creature", "data")); targets.len()];
+    };
+    let routes: Vec<Result<Route, Refusal>> =
+        routes.into_iter().map(|r| r.and_then(|route| bound.allows(action, route.cost).map(|()| route))).collect();
+    let walked: Vec<&Route> = routes.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let mut provoked = provocations_along_each(world, creature, start, &walked, action).into_iter();
+    routes
+        .into_iter()
+        .map(|r| {
+            r.map(|route| {
+                let squares: Vec<Square> = route.squares().collect();
+                let provocations = provoked.next().unwrap_or_default();
+                PathPreview { action, squares, route, provocations }
+            })
+        })
+        .collect()
+}
+
 /// Which foes a route would provoke, and where (004:64-71).
 pub fn provocations_along(
     world: &mut World,
@@ -312,22 +349,39 @@ pub fn provocations_along(
     route: &Route,
     action: MovementAction,
 ) -> Vec<Provoking> {
+    provocations_along_each(world, mover, start, &[route], action).pop().unwrap_or_default()
+}
+
+/// [`provocations_along`] for each of `routes` from `start`, the foes' threats read once.
+fn provocations_along_each(
+    world: &mut World,
+    mover: Entity,
+    start: Footprint,
+    routes: &[&Route],
+    action: MovementAction,
+) -> Vec<Vec<Provoking>> {
+    let none = || vec![Vec::new(); routes.len()];
     if action == MovementAction::FiveFootStep {
-        return Vec::new();
+        return none();
     }
-    let Some((threats, already, tiny)) = threats_against(world, mover) else { return Vec::new() };
+    let Some((threats, already, tiny)) = threats_against(world, mover) else { return none() };
     let crawl = action == MovementAction::Crawl;
     let mut state = world.query_filtered::<Combatant, With<Creature>>();
     let combatants = state.query(world);
     let field = world.resource::<Battlefield>();
-    let Ok(me) = combatants.get(mover) else { return Vec::new() };
+    let Ok(me) = combatants.get(mover) else { return none() };
     let strikes_at = |foe: Entity, at: Footprint| {
         combatants.get(foe).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &a, &me, at))
     };
     let withdraw = action == MovementAction::Withdraw;
-    provocations(start, route, &threats, (tiny, crawl), withdraw, &already, &strikes_at)
-        .into_iter()
-        .map(|p| Provoking { after_steps: p.after_steps, square: p.square, from: p.from, reason: p.reason })
+    routes
+        .iter()
+        .map(|route| {
+            provocations(start, route, &threats, (tiny, crawl), withdraw, &already, &strikes_at)
+                .into_iter()
+                .map(|p| Provoking { after_steps: p.after_steps, square: p.square, from: p.from, reason: p.reason })
+                .collect()
+        })
         .collect()
 }
 

@@ -474,6 +474,24 @@ impl MoveQuery<'_> {
     /// The route for an intent: the given path checked, or the cheapest one found (a straight line for a
     /// run); refused with the rule if it is illegal or too dear.
     pub fn route(&self, action: MovementAction, to: Square, path: Option<&[Square]>) -> Result<Route, Refusal> {
+        self.route_in(action, to, path, &mut None)
+    }
+
+    /// [`Self::route`] to each of `targets` by the cheapest path, the search made once for them all.
+    pub fn routes(&self, action: MovementAction, targets: &[Square]) -> Vec<Result<Route, Refusal>> {
+        let mut reach = None;
+        targets.iter().map(|to| self.route_in(action, *to, None, &mut reach)).collect()
+    }
+
+    /// [`Self::route`], with the squares reachable by `action` searched once into `reach` when a path is to
+    /// be found.
+    fn route_in(
+        &self,
+        action: MovementAction,
+        to: Square,
+        path: Option<&[Square]>,
+        reach: &mut Option<paths::ReachMap>,
+    ) -> Result<Route, Refusal> {
         let budget = self.allowance(action);
         if let Some(off) = std::iter::once(&to).chain(path.into_iter().flatten()).find(|s| !self.field.contains(**s)) {
             return Err(Refusal::new(
@@ -512,7 +530,7 @@ impl MoveQuery<'_> {
                     Refusal::new(format!("{to} is not a legal square one step away"), "000:139-144, 004:259")
                 })?
             }
-            None => self.reachable(action).route_to(to).ok_or_else(|| {
+            None => reach.get_or_insert_with(|| self.reachable(action)).route_to(to).ok_or_else(|| {
                 Refusal::new(
                     format!("{to} cannot be reached with a {} of {} squares", action.words(), budget),
                     "000:8-22",
