@@ -6,9 +6,10 @@
 //! the flights likeliest to make their fly checks, and it hides from its pursuers after its flight where
 //! it can. Deterministic: ties go to the lower square and the first creature by id.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
-use crate::preview::{attack_preview, charge_lanes, move_options, move_options_as, paths_preview_as};
+use crate::preview::{attack_preview, charge_lanes, move_options, move_options_among, paths_preview_as};
 use crate::rules::attack::manoeuvre::OpportunityChoice;
 use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::command::Command;
@@ -538,7 +539,10 @@ fn close_in(
     tumble: Option<i32>,
 ) -> Option<(i32, Square, MovementAction)> {
     let field = world.resource::<Battlefield>().clone();
-    let options = move_options_as(world, creature, tumble.is_some());
+    // The squares of a 5-foot step or a move, each with the first shaded action that reaches it: a double
+    // move or a run comes after them, so only a crawl may take a square first.
+    let among = [MovementAction::FiveFootStep, MovementAction::Crawl, MovementAction::Move];
+    let options = move_options_among(world, creature, tumble.is_some(), &among);
     let side = c.me.footprint.width;
     let mut candidates: Vec<(i32, Square, MovementAction)> = Vec::new();
     for (square, (action, cost)) in &options.squares {
@@ -1302,7 +1306,7 @@ fn channel_for_its_undead(world: &mut World, creature: Entity, me: &Seen, foes: 
 /// The touch that delivers a charge held (004:200): the weakest foe within reach the rules let it touch.
 fn touch_with_the_charge(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     let held = world.get::<crate::rules::magic::HeldCharge>(creature).cloned()?;
-    let mut q = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+    let mut q = kept::<crate::rules::attack::Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = q.query(world);
     let caster = creatures.get(creature).ok()?;
@@ -1373,7 +1377,7 @@ fn release_for_a_stronger(
         .filter(|u| plan.chance_for(u.against_check) >= 0.5)
         .max_by_key(|u| (u.hit_dice, std::cmp::Reverse(u.distance)))?;
     // Released, an undead is a foe again: one nearer than the wanted would be taken back first (004:542).
-    let mut commanded = world.query::<(&CommandedBy, &CreatureId, &Conditions, &Position, &Space)>();
+    let mut commanded = kept::<(&CommandedBy, &CreatureId, &Conditions, &Position, &Space), ()>(world);
     let (_, weakest, ..) = commanded
         .iter(world)
         .filter(|(c, _, conditions, ..)| c.cleric == creature && !conditions.has(Condition::Dead))

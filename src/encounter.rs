@@ -1,6 +1,7 @@
 //! Spawning a checked encounter into the world, and the app that runs the rules without a window.
 //! Start, restart, hot reload and the headless runner all come through [`spawn_encounter`].
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use crate::data::Encounter;
@@ -53,10 +54,10 @@ pub fn display_names(encounter: &Encounter) -> Vec<String> {
 /// spawns every creature whole, and resets the turn order and the event log. The dice are reseeded with
 /// `seed` and `forced` dice.
 pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forced: &[u32]) {
-    let mut old: Vec<Entity> = world.query_filtered::<Entity, With<Creature>>().iter(world).collect();
+    let mut old: Vec<Entity> = kept::<Entity, With<Creature>>(world).iter(world).collect();
     // The weapons left on the ground by the last fight.
-    old.extend(world.query_filtered::<Entity, With<crate::rules::attack::gear::GroundWeapon>>().iter(world));
-    old.extend(world.query_filtered::<Entity, With<crate::rules::attack::gear::GroundShield>>().iter(world));
+    old.extend(kept::<Entity, With<crate::rules::attack::gear::GroundWeapon>>(world).iter(world));
+    old.extend(kept::<Entity, With<crate::rules::attack::gear::GroundShield>>(world).iter(world));
     for entity in old {
         world.despawn(entity);
     }
@@ -179,21 +180,24 @@ pub fn headless_app() -> App {
 
 /// Reads a creature's sheet from the world.
 pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
-    let mut query = world.query::<(
-        &Size,
-        &Reach,
-        &Speed,
-        &SpeedModifiers,
-        &Encumbrance,
-        &Traits,
-        &HitPoints,
-        &Abilities,
-        &BaseAttack,
-        &Saves,
-        &Defense,
-        &Armament,
-        &Feats,
-    )>();
+    let mut query = kept::<
+        (
+            &Size,
+            &Reach,
+            &Speed,
+            &SpeedModifiers,
+            &Encumbrance,
+            &Traits,
+            &HitPoints,
+            &Abilities,
+            &BaseAttack,
+            &Saves,
+            &Defense,
+            &Armament,
+            &Feats,
+        ),
+        (),
+    >(world);
     let (
         size,
         reach,

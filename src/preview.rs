@@ -4,6 +4,7 @@
 //! they go through the very functions the rules resolve with, so the preview never disagrees with the
 //! result.
 
+use crate::rules::core::kept::kept;
 use std::collections::HashMap;
 
 use bevy::prelude::*;
@@ -102,7 +103,7 @@ pub fn with_move_query_as<T>(
     f: impl FnOnce(&MoveQuery<'_>, &MoverViewItemRef) -> T,
 ) -> Option<T> {
     let danger = if avoid { danger_for(world, creature) } else { None };
-    let mut q = world.query::<MoverView>();
+    let mut q = kept::<MoverView, ()>(world);
     let world: &World = world;
     let all = bodies(q.iter(world));
     let me = q.get(world, creature).ok()?;
@@ -196,9 +197,9 @@ impl RiderBound {
 fn threats_against(world: &mut World, creature: Entity) -> Option<(Vec<Threat>, Vec<Entity>, bool)> {
     let order = world.resource::<TurnOrder>().initiative();
     let reactions: HashMap<Entity, Reactions> =
-        world.query::<(Entity, &Reactions)>().iter(world).map(|(e, r)| (e, *r)).collect();
+        kept::<(Entity, &Reactions), ()>(world).iter(world).map(|(e, r)| (e, *r)).collect();
     let already = world.get::<Provoked>(creature).map(|p| p.0.clone()).unwrap_or_default();
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let combatants = state.query(world);
     let me = combatants.get(creature).ok()?;
     let threats = threats_to(
@@ -225,9 +226,22 @@ pub fn move_options(world: &mut World, creature: Entity) -> MoveOptions {
 
 /// [`move_options`], tumbling or not (000:78-79): a tumble's squares at half speed, through foes' spaces.
 pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> MoveOptions {
+    let every: Vec<MovementAction> =
+        SHADED.into_iter().chain([MovementAction::Withdraw, MovementAction::Charge]).collect();
+    move_options_among(world, creature, tumble, &every)
+}
+
+/// [`move_options_as`] for `actions` only, in their order: each square with the first of them that reaches
+/// it (the squares of the shaded actions among them, the others only open or not).
+pub fn move_options_among(
+    world: &mut World,
+    creature: Entity,
+    tumble: bool,
+    actions: &[MovementAction],
+) -> MoveOptions {
     with_move_query_as(world, creature, (false, tumble), |query, me| {
         let mut options = MoveOptions::default();
-        for action in SHADED.into_iter().chain([MovementAction::Withdraw, MovementAction::Charge]) {
+        for &action in actions {
             let open = me
                 .grounded
                 .clone()
@@ -366,7 +380,7 @@ fn provocations_along_each(
     }
     let Some((threats, already, tiny)) = threats_against(world, mover) else { return none() };
     let crawl = action == MovementAction::Crawl;
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let combatants = state.query(world);
     let field = world.resource::<Battlefield>();
     let Ok(me) = combatants.get(mover) else { return none() };
@@ -387,7 +401,7 @@ fn provocations_along_each(
 
 /// The charge lanes from `charger` toward `target`, or why there is none (004:451-459).
 pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Result<Vec<ChargeLane>, Refusal> {
-    let mut q = world.query::<MoverView>();
+    let mut q = kept::<MoverView, ()>(world);
     let (aim, unseen) = q
         .get(world, target)
         .ok()
@@ -433,7 +447,7 @@ pub fn attack_preview(
     target: Entity,
     request: AttackRequest<'_>,
 ) -> Result<AttackPreview, Refusal> {
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = state.query(world);
     let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
@@ -517,7 +531,7 @@ pub fn aid_preview(
     prefer: Option<Entity>,
 ) -> Result<AidPreview, Refusal> {
     let strikers = strikers_in_place(world, aider).unwrap_or_default();
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = state.query(world);
     let (Ok(a), Ok(f)) = (creatures.get(aider), creatures.get(foe)) else {
@@ -641,7 +655,7 @@ pub fn grapple_move_preview(
 /// The foes that would strike `who` as it leaves `squares` (004:65), through the rules' own predicate: each
 /// that threatens one of them and has an attack of opportunity left.
 pub fn strikers_leaving(world: &mut World, who: Entity, squares: &[Square]) -> Result<Vec<Entity>, Refusal> {
-    let mut state = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+    let mut state = kept::<crate::rules::attack::Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = state.query(world);
     let me = creatures.get(who).map_err(|_| Refusal::new("no such creature", "data"))?;
@@ -708,7 +722,7 @@ pub fn grapple_preview(
     let target = match target {
         Some(t) => t,
         None => {
-            let mut q = world.query_filtered::<crate::rules::attack::Combatant, With<Creature>>();
+            let mut q = kept::<crate::rules::attack::Combatant, With<Creature>>(world);
             let me = q.get(world, attacker).map_err(|_| Refusal::new("no such creature", "data"))?;
             default_foe(&me, action).ok_or_else(|| Refusal::new("it is in no grapple", "004:592"))?
         }
@@ -833,7 +847,7 @@ pub fn bull_rush_preview(
             )
         })?;
     let Some(lane) = lane.first() else { return Err(Refusal::new("no clear charge lane", "004:452-453")) };
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = state.query(world);
     let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
@@ -867,7 +881,7 @@ pub struct FeintPreview {
 /// The feint `feinter` could make on `target` now, through the rules' own plan.
 pub fn feint_preview(world: &mut World, feinter: Entity, target: Entity) -> Result<FeintPreview, Refusal> {
     use crate::rules::special::feint::{plan_feint, sum};
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = state.query(world);
     let (Ok(a), Ok(t)) = (creatures.get(feinter), creatures.get(target)) else {
@@ -909,7 +923,7 @@ impl CastPreview {
 /// The spell `caster` could cast at `target` now, or the rule that forbids it (004:190-200).
 pub fn cast_preview(world: &mut World, caster: Entity, target: Entity, spell: &str) -> Result<CastPreview, Refusal> {
     let (threats, _, _) = threats_against(world, caster).ok_or_else(|| Refusal::new("no such creature", "data"))?;
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = state.query(world);
     let (Ok(c), Ok(t)) = (creatures.get(caster), creatures.get(target)) else {

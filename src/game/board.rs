@@ -1,6 +1,7 @@
 //! The board: terrain tiles from `assets/tiles/terrain.png`, darkness, edge walls, a subtle grid, and the
 //! camera fitted to the map.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use super::state::AppState;
@@ -290,9 +291,9 @@ pub(super) fn follow_turn(world: &mut World, mut last: Local<Option<Entity>>) {
     let height = encounter.0.battlefield.height();
     let Some(at) = world.get::<crate::rules::core::creature::Position>(creature).map(|p| p.0) else { return };
     let spot = super::square_centre(at, height);
-    let mut windows = world.query::<&Window>();
+    let mut windows = kept::<&Window, ()>(world);
     let Some(free) = windows.iter(world).next().map(free_size) else { return };
-    let mut camera = world.query_filtered::<(&mut Transform, &Projection), With<Camera2d>>();
+    let mut camera = kept::<(&mut Transform, &Projection), With<Camera2d>>(world);
     let Some((mut transform, projection)) = camera.iter_mut(world).next() else { return };
     let Projection::Orthographic(ortho) = projection else { return };
     let shown = transform.translation.truncate() - camera_centre(Vec2::ZERO, ortho.scale);

@@ -2,6 +2,7 @@
 //! and the combat log on the right, the action bar at the bottom, the menu (levels, who plays each
 //! faction, save, load, restart), the end of the fight and any error.
 
+use crate::rules::core::kept::kept;
 use std::path::PathBuf;
 
 use super::RIGHT_PANEL;
@@ -605,7 +606,7 @@ pub(super) fn gather(world: &mut World) {
     if last.inspected == Some(now) {
         view.inspect = last.inspect.clone();
     } else {
-        let mut q = world.query::<(&CreatureId, &Name)>();
+        let mut q = kept::<(&CreatureId, &Name), ()>(world);
         let names = board_names(q.iter(world).map(|(id, name)| (id.0.as_str(), name.as_str())));
         // The rules' words name creatures by id: the player reads their names on the board.
         view.inspect = inspect(world).into_iter().map(|(line, colour)| (with_names(&line, &names), colour)).collect();
@@ -613,7 +614,7 @@ pub(super) fn gather(world: &mut World) {
     view.inspected = Some(now);
     view.fps = frames_per_second(world);
     if encounter.0.battlefield.scale() == crate::rules::core::altitude::Scale::Chase {
-        let mut q = world.query::<(&CreatureId, &Altitude, &Faction, &Conditions)>();
+        let mut q = kept::<(&CreatureId, &Altitude, &Faction, &Conditions), ()>(world);
         let mut everyone: Vec<(String, i32, egui::Color32)> = q
             .iter(world)
             .filter(|(.., c)| !c.has(Condition::Dead))
@@ -647,7 +648,7 @@ pub(super) fn gather(world: &mut World) {
     } else {
         view.weapons = super::weapons::weapon_rows(world);
         view.shield = super::weapons::shield_row(world);
-        let mut creatures = world.query_filtered::<Entity, With<CreatureId>>();
+        let mut creatures = kept::<Entity, With<CreatureId>>(world);
         let all: Vec<Entity> = creatures.iter(world).collect();
         view.names = all.into_iter().map(|e| (e, display_name(world, e))).collect();
     }
@@ -1997,13 +1998,13 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
     use crate::rules::core::geometry::Footprint;
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let side = world.get::<Space>(me).map_or(1, |s| s.width.max(1));
-    let mut swimmers = world.query::<(&Size, &Speed, &Traits, &Conditions, &Altitude)>();
+    let mut swimmers = kept::<(&Size, &Speed, &Traits, &Conditions, &Altitude), ()>(world);
     let swimmer = |(size, speed, traits, conditions, altitude): (&Size, &Speed, &Traits, &Conditions, &Altitude)| {
         let swimmer = crate::rules::core::water::Swimmer::of(*size, speed, traits, conditions);
         (swimmer, altitude.0)
     };
     let Ok((my_swimmer, my_altitude)) = swimmers.get(world, me).map(swimmer) else { return Vec::new() };
-    let mut q = world.query::<(Entity, &Name, &Faction, &Position, &Space, &Conditions)>();
+    let mut q = kept::<(Entity, &Name, &Faction, &Position, &Space, &Conditions), ()>(world);
     // One at the bottom of a pit is out of the fight: no foe to aim at, in no one's way (our ruling).
     let all: Vec<(Entity, String, bool, Footprint, bool)> = q
         .iter(world)

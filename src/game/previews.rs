@@ -2,6 +2,7 @@
 //! changes: where it can move and at what cost, the path to the hovered square with its attacks of
 //! opportunity, the attack or spell on the hovered creature, a flier's flights and manoeuvres.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use crate::preview::{
@@ -672,17 +673,20 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
         let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
         (field.width(), field.height(), field.scale(), field.diagonals())
     };
-    let mut q = world.query::<(
-        &Faction,
-        &Position,
-        &Space,
-        &Reach,
-        &Armament,
-        &Traits,
-        &Feats,
-        &Conditions,
-        (&Altitude, &Heading, &Speed, &Size),
-    )>();
+    let mut q = kept::<
+        (
+            &Faction,
+            &Position,
+            &Space,
+            &Reach,
+            &Armament,
+            &Traits,
+            &Feats,
+            &Conditions,
+            (&Altitude, &Heading, &Speed, &Size),
+        ),
+        (),
+    >(world);
     let mut squares: Vec<Square> = q
         .iter(world)
         .filter(|(f, .., c, _)| **f != mine && c.can_act() && !c.threatens_nothing())

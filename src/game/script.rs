@@ -4,6 +4,7 @@
 //! the game exits. The input goes in as the window's cursor position and as the input messages the
 //! operating system's events become, so egui and the game read it exactly as they read a mouse.
 
+use crate::rules::core::kept::kept;
 use std::path::{Path, PathBuf};
 
 use super::square_centre;
@@ -266,7 +267,7 @@ pub fn final_state(world: &mut World) -> FinalState {
         .collect();
     let facts = log.0.len();
     let looks = super::tokens::token_looks(world);
-    let mut q = world.query::<(Entity, &CreatureId, &Position, &HitPoints, &Conditions)>();
+    let mut q = kept::<(Entity, &CreatureId, &Position, &HitPoints, &Conditions), ()>(world);
     let mut creatures: Vec<CreatureState> = q
         .iter(world)
         .map(|(e, id, p, hp, c)| CreatureState {
@@ -395,10 +396,10 @@ fn point_near(world: &mut World, square: Square, off: Vec2) -> Result<(), String
         _ => world.resource::<crate::rules::core::battlefield::Battlefield>().height(),
     };
     let target = (square_centre(square, height) + off * super::TILE_PX).extend(0.0);
-    let mut cameras = world.query::<(&Camera, &GlobalTransform)>();
+    let mut cameras = kept::<(&Camera, &GlobalTransform), ()>(world);
     let (camera, transform) = cameras.iter(world).next().ok_or("no camera")?;
     let at = camera.world_to_viewport(transform, target).map_err(|e| format!("{square} is off screen: {e:?}"))?;
-    let mut windows = world.query_filtered::<(Entity, &mut Window), With<PrimaryWindow>>();
+    let mut windows = kept::<(Entity, &mut Window), With<PrimaryWindow>>(world);
     let (window, mut w) = windows.single_mut(world).map_err(|e| format!("no window: {e}"))?;
     let scale = w.scale_factor() as f64;
     w.set_physical_cursor_position(Some(bevy::math::DVec2::new(at.x as f64 * scale, at.y as f64 * scale)));
@@ -409,7 +410,7 @@ fn point_near(world: &mut World, square: Square, off: Vec2) -> Result<(), String
 }
 
 fn press_button(world: &mut World, button: MouseButton, state: ButtonState) {
-    let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+    let mut windows = kept::<Entity, With<PrimaryWindow>>(world);
     let Ok(window) = windows.single(world) else { return };
     let message = MouseButtonInput { button, state, window };
     world.write_message(message);
@@ -417,7 +418,7 @@ fn press_button(world: &mut World, button: MouseButton, state: ButtonState) {
 }
 
 fn press_key(world: &mut World, key_code: KeyCode, state: ButtonState) {
-    let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+    let mut windows = kept::<Entity, With<PrimaryWindow>>(world);
     let Ok(window) = windows.single(world) else { return };
     let message = KeyboardInput {
         key_code,
@@ -537,7 +538,7 @@ fn run_script(world: &mut World) {
         }
         ScriptStep::Wheel(notches) => {
             if phase == 1 {
-                let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+                let mut windows = kept::<Entity, With<PrimaryWindow>>(world);
                 let Ok(window) = windows.single(world) else { return fail(world, "no window".into()) };
                 for _ in 0..notches.unsigned_abs() {
                     world.write_message(MouseWheel {
@@ -563,7 +564,7 @@ fn run_script(world: &mut World) {
         }
         ScriptStep::Close => {
             if phase == 1 {
-                let mut windows = world.query_filtered::<Entity, With<PrimaryWindow>>();
+                let mut windows = kept::<Entity, With<PrimaryWindow>>(world);
                 let Ok(window) = windows.single(world) else { return fail(world, "no window".into()) };
                 world.write_message(bevy::window::WindowCloseRequested { window });
             }

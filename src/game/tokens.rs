@@ -1,6 +1,7 @@
 //! Creature tokens: a disc of the faction's colour sized to the creature's space, its icon, its name and
 //! a health bar; they follow the rules' positions and hit points.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use super::state::AppState;
@@ -694,7 +695,7 @@ pub struct TokenLook {
 
 /// How each creature's token is drawn.
 pub(super) fn token_looks(world: &mut World) -> std::collections::HashMap<Entity, TokenLook> {
-    let mut tokens = world.query::<(&Token, &Children, &Transform)>();
+    let mut tokens = kept::<(&Token, &Children, &Transform), ()>(world);
     let mut out = std::collections::HashMap::new();
     for (token, children, placed) in tokens.iter(world) {
         let mut look = TokenLook {

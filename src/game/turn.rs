@@ -2,6 +2,7 @@
 //! [`crate::rules::command::perform`] one at a time, each kept in [`super::state::History`] (what a saved
 //! battle replays); starting again.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use crate::data::level::Control;
@@ -50,7 +51,7 @@ pub fn pointed_at(world: &mut World, square: Square) -> Option<Entity> {
 
 /// The creature standing on `square`, if any.
 pub fn creature_at(world: &mut World, square: Square) -> Option<Entity> {
-    let mut q = world.query_filtered::<(Entity, &Position, &Space, &Conditions), With<Creature>>();
+    let mut q = kept::<(Entity, &Position, &Space, &Conditions), With<Creature>>(world);
     let mut found: Vec<(bool, bool, Entity)> = q
         .iter(world)
         .filter(|(_, p, s, _)| s.at(p.0).contains(square))

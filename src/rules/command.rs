@@ -3,6 +3,7 @@
 //! it out: it writes the chapter's intent (or first sets off an action readied against it, 004:621-622),
 //! runs the rules, and then whatever was put off. Nothing else writes a player's intents.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -980,7 +981,7 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
     let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
     let Some(actor_faction) = world.get::<Faction>(actor).cloned() else { return false };
     let casting = matches!(command, Command::Cast { .. });
-    let mut readiers = world.query::<(Entity, &CreatureId, &Readied, &Conditions, &Faction)>();
+    let mut readiers = kept::<(Entity, &CreatureId, &Readied, &Conditions, &Faction), ()>(world);
     let found = readiers
         .iter(world)
         .filter(|(e, _, r, c, f)| {

@@ -2,6 +2,7 @@
 //! costs, where a charge may go, what a creature threatens, how far apart two are, a creature's sheet), and
 //! their answers, written to the event log in place.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -378,7 +379,7 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
         let field = world.resource::<Battlefield>();
         (field.width(), field.height(), field.diagonals())
     };
-    let mut q = world.query::<(&Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions)>();
+    let mut q = kept::<(&Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions), ()>(world);
     let Ok((position, space, reach, armament, traits, feats, conditions)) = q.get(world, entity) else {
         return unknown;
     };
@@ -390,7 +391,7 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
         threatened_squares(diagonals, space.at(position.0), reach.0, &armament.0, armed, width, height)
     };
     // A flier in the air does not threaten its blind spot (004:675-680).
-    let mut flight = world.query::<(&Altitude, &Heading, &Speed, &Position, &Space, &Traits, &Armament)>();
+    let mut flight = kept::<(&Altitude, &Heading, &Speed, &Position, &Space, &Traits, &Armament), ()>(world);
     let behind = flight.get(world, entity).map_or(
         Vec::new(),
         |(altitude, heading, speed, position, space, traits, armament)| {
@@ -410,7 +411,7 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
 
 fn answer_distance(world: &mut World, a: Option<Entity>, b: Option<Entity>, from: &str, to: &str) -> Answer {
     let (scale, diagonals) = (world.resource::<Battlefield>().scale(), world.resource::<Battlefield>().diagonals());
-    let mut q = world.query::<(&Position, &Space, &Altitude)>();
+    let mut q = kept::<(&Position, &Space, &Altitude), ()>(world);
     let (Some(a), Some(b)) = (a, b) else {
         return Answer::UnknownCreature { creature: if a.is_none() { from.to_string() } else { to.to_string() } };
     };

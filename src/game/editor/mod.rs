@@ -5,6 +5,7 @@
 
 mod panels;
 
+use crate::rules::core::kept::kept;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -543,9 +544,9 @@ fn pointed(world: &mut World, height: i32) -> Option<(Square, Direction)> {
     if world.get_resource::<EguiWantsInput>().is_some_and(|w| w.wants_any_pointer_input()) {
         return None;
     }
-    let mut windows = world.query_filtered::<&Window, With<PrimaryWindow>>();
+    let mut windows = kept::<&Window, With<PrimaryWindow>>(world);
     let cursor = windows.single(world).ok()?.cursor_position()?;
-    let mut cameras = world.query::<(&Camera, &GlobalTransform)>();
+    let mut cameras = kept::<(&Camera, &GlobalTransform), ()>(world);
     let (camera, transform) = cameras.iter(world).next()?;
     let at = camera.viewport_to_world_2d(transform, cursor).ok()?;
     let square = square_of(at, height);
@@ -770,7 +771,7 @@ struct Drawn {
 fn draw_draft(world: &mut World, mut drawn: Local<Drawn>) {
     let editor = world.resource::<Editor>();
     let key = Some((editor.generation, editor.selected));
-    let mut parts = world.query_filtered::<Entity, With<EditorPart>>();
+    let mut parts = kept::<Entity, With<EditorPart>>(world);
     let fresh = parts.iter(world).next().is_none();
     if drawn.key == key && !fresh {
         return;
@@ -781,7 +782,7 @@ fn draw_draft(world: &mut World, mut drawn: Local<Drawn>) {
     let selected = editor.selected;
     let ground = Ground::of(&draft);
     let (field, looks) = draft.battlefield();
-    let mut tokens = world.query_filtered::<Entity, With<EditorToken>>();
+    let mut tokens = kept::<Entity, With<EditorToken>>(world);
     let old: Vec<Entity> = tokens.iter(world).collect();
     for entity in old {
         world.entity_mut(entity).despawn();
@@ -808,7 +809,7 @@ fn draw_draft(world: &mut World, mut drawn: Local<Drawn>) {
 /// Gives the tiles whose terrain changed their new look, in place.
 fn retile(world: &mut World, old: &[char], new: &[char], (width, height): (i32, i32)) {
     use bevy_ecs_tilemap::prelude::{TilePos, TileStorage, TileTextureIndex};
-    let mut storages = world.query_filtered::<&TileStorage, With<EditorPart>>();
+    let mut storages = kept::<&TileStorage, With<EditorPart>>(world);
     let Some(storage) = storages.iter(world).next() else { return };
     let changed: Vec<(Entity, u32)> = (0..width * height)
         .filter(|&i| old.get(i as usize) != new.get(i as usize))

@@ -3,6 +3,7 @@
 //! end of the turn, the recovery at the start of the next, collisions and falls. Headless rules over the
 //! creature components, which the game and the AI fly through.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use super::route::{Flier, FlightStep, Obstacle, fly};
@@ -230,8 +231,7 @@ pub fn taken_at(others: &[Aloft], at: Footprint, height: i32) -> Option<Creature
 
 /// The creatures other than `creature` and those riding, where they are: what [`taken_at`] is asked about.
 pub fn aloft_but(world: &mut World, creature: Entity) -> Vec<Aloft> {
-    let mut q =
-        world.query_filtered::<(Entity, &CreatureId, &Position, &Space, &Altitude, Has<Riding>), With<Creature>>();
+    let mut q = kept::<(Entity, &CreatureId, &Position, &Space, &Altitude, Has<Riding>), With<Creature>>(world);
     q.iter(world)
         .filter(|(e, .., rides)| *e != creature && !rides)
         .map(|(_, id, p, s, a, _)| Aloft { id: id.clone(), space: s.at(p.0), height: a.0 })
@@ -1656,10 +1656,10 @@ pub fn plan_flights_through(
     through: Option<Entity>,
 ) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
     // Riders are where their mounts are: no obstacle of their own.
-    let mut q = world.query_filtered::<
+    let mut q = kept::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
         Without<Riding>,
-    >();
+    >(world);
     let all: Vec<_> = q
         .iter(world)
         .map(|(e, id, p, s, a, h, size, f, speed)| (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed))

@@ -6,6 +6,7 @@
 
 pub mod area;
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -165,7 +166,7 @@ pub fn check_breath(
 /// Whom `breather` would cover breathing at `toward` now, or why it may not: for the game's preview and
 /// the AI.
 pub fn breath_preview(world: &mut World, breather: Entity, toward: Entity) -> Result<Vec<Entity>, Refusal> {
-    let mut q = world.query_filtered::<Combatant, With<Creature>>();
+    let mut q = kept::<Combatant, With<Creature>>(world);
     let all: Vec<CombatantItem> = q.iter(world).collect();
     let me = all.iter().find(|c| c.entity == breather).ok_or_else(|| Refusal::new("no such creature", "data"))?;
     let breath = world.get::<Breath>(breather).ok_or_else(|| Refusal::new("it has no breath weapon", "data"))?;
@@ -177,7 +178,7 @@ pub fn breath_preview(world: &mut World, breather: Entity, toward: Entity) -> Re
 /// its save (cover, 004:402): what the game shows before the breath.
 pub fn breath_saves(world: &mut World, breather: Entity, covered: &[Entity]) -> Vec<(Entity, f32, Vec<Modifier>)> {
     use crate::rules::core::checks::{save_bonus, save_chance};
-    let mut state = world.query_filtered::<Combatant, With<Creature>>();
+    let mut state = kept::<Combatant, With<Creature>>(world);
     let world: &World = world;
     let q = state.query(world);
     let (Ok(me), Some(breath)) = (q.get(breather), world.get::<Breath>(breather)) else { return Vec::new() };

@@ -14,6 +14,7 @@ pub mod dice;
 pub mod facts;
 pub mod gear;
 pub mod geometry;
+pub mod kept;
 pub mod memo;
 pub mod names;
 pub mod reach;

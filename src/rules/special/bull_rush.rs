@@ -16,6 +16,7 @@
 //! paid as a move pays its squares, out of the attacker's speed (twice it on a charge) less what it moved
 //! this round.
 
+use crate::rules::core::kept::kept;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
@@ -176,8 +177,8 @@ pub fn check_bull_rush(
 
 /// Plans `intent` in `world`: checked, its provokers, its sides, and the way the push could go.
 pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<BullRushPlan, Refusal> {
-    let mut combatants = world.query_filtered::<Combatant, With<Creature>>();
-    let mut movers = world.query_filtered::<MoverView, With<Creature>>();
+    let mut combatants = kept::<Combatant, With<Creature>>(world);
+    let mut movers = kept::<MoverView, With<Creature>>(world);
     let world: &World = world;
     let creatures = combatants.query(world);
     let (Ok(a), Ok(t)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {

@@ -18,6 +18,7 @@
 //! next to the foe (004:600-601); the pinner lets go as a free action (004:612). Attacks with a light or
 //! natural weapon at -4 go through the attack chapter ([`crate::rules::attack::in_a_grapple`]).
 
+use crate::rules::core::kept::kept;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -533,7 +534,7 @@ pub fn grapple_destination(
     to: crate::rules::core::geometry::Square,
 ) -> Result<GrappleShift, Refusal> {
     let group: Vec<Entity> = {
-        let mut q = world.query_filtered::<Combatant, With<Creature>>();
+        let mut q = kept::<Combatant, With<Creature>>(world);
         let creatures = q.query(world);
         grapple_group(&creatures, mover)
     };
@@ -571,7 +572,7 @@ pub fn grapple_destination(
         .map(|pair| (pair[0], pair[0].squares().filter(|s| !pair[1].contains(*s)).collect()))
         .collect();
     let (dx, dy) = (to.x - start.origin.x, to.y - start.origin.y);
-    let mut q = world.query_filtered::<Combatant, With<Creature>>();
+    let mut q = kept::<Combatant, With<Creature>>(world);
     let world: &World = world;
     let creatures = q.query(world);
     let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
@@ -621,7 +622,7 @@ pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCurs
     let read: Vec<GrappleIntent> = intents.read(world.resource::<Messages<GrappleIntent>>()).cloned().collect();
     for intent in read {
         let target = intent.target.or_else(|| {
-            let mut q = world.query_filtered::<Combatant, With<Creature>>();
+            let mut q = kept::<Combatant, With<Creature>>(world);
             q.get(world, intent.attacker).ok().and_then(|c| default_foe(&c, intent.action))
         });
         let Some(target) = target else {
@@ -1161,7 +1162,7 @@ fn space_beside(
 /// A grappler that falls helpless, or dies, holds no one (our ruling): its grapple ends, and the one that
 /// entered the other's space steps out of it.
 pub(super) fn let_go_of_the_fallen(world: &mut World) {
-    let mut q = world.query::<(Entity, &Grapple, &Conditions)>();
+    let mut q = kept::<(Entity, &Grapple, &Conditions), ()>(world);
     let fallen: Vec<(Entity, Vec<Entity>)> =
         q.iter(world).filter(|(_, _, c)| c.is_helpless()).map(|(e, g, _)| (e, g.with.clone())).collect();
     for (down, others) in fallen {

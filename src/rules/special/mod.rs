@@ -14,6 +14,7 @@ pub mod sunder;
 pub mod trip;
 pub mod turning;
 
+use crate::rules::core::kept::kept;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -229,7 +230,7 @@ pub fn plan_in<T>(
     plan: Box<PlanAgainst<'_, T>>,
 ) -> Result<T, Refusal> {
     // The query's components registered, [`plan_on`] finds them.
-    world.query_filtered::<Combatant, With<Creature>>();
+    kept::<Combatant, With<Creature>>(world);
     plan_on(world, (attacker, target), plan)
 }
 

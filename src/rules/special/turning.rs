@@ -13,6 +13,7 @@
 //! damage; going nearest first, the first undead whose Hit Dice exceed what is left of the damage ends it;
 //! a turned undead attacks no one.
 
+use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -264,7 +265,7 @@ pub struct ReleasePlan {
 
 /// The Hit Dice of the living undead `cleric` commands: all count against its level (004:566).
 pub fn commanded_hit_dice(world: &mut World, cleric: Entity) -> u32 {
-    let mut under_command = world.query::<(&CommandedBy, &Conditions)>();
+    let mut under_command = kept::<(&CommandedBy, &Conditions), ()>(world);
     under_command
         .iter(world)
         .filter(|(c, conditions)| c.cleric == cleric && !conditions.has(Condition::Dead))
@@ -393,17 +394,20 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
     let Some(from) = footprint(world, turner) else { return Err(Refusal::new("no such creature", "data")) };
     let mine = world.get::<Faction>(turner).cloned();
     let height = world.get::<Altitude>(turner).map_or(0, |a| a.0);
-    let mut q = world.query_filtered::<(
-        Entity,
-        &CreatureId,
-        &Traits,
-        (&Position, &Space, Option<&Altitude>),
-        &Level,
-        &Conditions,
-        Option<&TurnedBy>,
-        &Faction,
-    ), With<Creature>>();
-    let mut bolstered = world.query::<&Bolstered>();
+    let mut q = kept::<
+        (
+            Entity,
+            &CreatureId,
+            &Traits,
+            (&Position, &Space, Option<&Altitude>),
+            &Level,
+            &Conditions,
+            Option<&TurnedBy>,
+            &Faction,
+        ),
+        With<Creature>,
+    >(world);
+    let mut bolstered = kept::<&Bolstered, ()>(world);
     let world: &World = world;
     let (field, order) = (world.resource::<Battlefield>(), world.resource::<TurnOrder>());
     let mut undead: Vec<InReach> = q

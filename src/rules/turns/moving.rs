@@ -4,6 +4,7 @@
 //! not written here: each moment of the move is an event ([`Moving`]) that later chapters observe (the
 //! attacks of opportunity and the readied attacks), and a mover they drop stops where it is.
 
+use crate::rules::core::kept::kept;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
@@ -566,7 +567,7 @@ pub fn with_move_query<T>(
     creature: Entity,
     f: impl FnOnce(&MoveQuery<'_>, &MoverViewItem<'_, '_>) -> T,
 ) -> Option<T> {
-    let mut q = world.query_filtered::<MoverView, With<Creature>>();
+    let mut q = kept::<MoverView, With<Creature>>(world);
     let world: &World = world;
     let all = bodies(q.iter(world));
     let me = q.get(world, creature).ok()?;
@@ -583,7 +584,7 @@ pub fn charge_lanes_of(
     target: Entity,
     adjacent: bool,
 ) -> Option<Result<Vec<ChargeLane>, Refusal>> {
-    let mut q = world.query::<MoverView>();
+    let mut q = kept::<MoverView, ()>(world);
     let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
     let rider_gear = rider_armament(world, charger).cloned();
     with_move_query(world, charger, |query, me| {
