@@ -9,7 +9,7 @@
 use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
-use crate::preview::{attack_preview, charge_lanes, move_options, move_options_among, paths_preview_as};
+use crate::preview::{approach, attack_preview, charge_lanes, move_options};
 use crate::rules::attack::manoeuvre::OpportunityChoice;
 use crate::rules::attack::{AttackRequest, flanks, range_m};
 use crate::rules::command::Command;
@@ -539,31 +539,37 @@ fn close_in(
     tumble: Option<i32>,
 ) -> Option<(i32, Square, MovementAction)> {
     let field = world.resource::<Battlefield>().clone();
-    // The squares of a 5-foot step or a move, each with the first shaded action that reaches it: a double
-    // move or a run comes after them, so only a crawl may take a square first.
-    let among = [MovementAction::FiveFootStep, MovementAction::Crawl, MovementAction::Move];
-    let options = move_options_among(world, creature, tumble.is_some(), &among);
     let side = c.me.footprint.width;
     let mut candidates: Vec<(i32, Square, MovementAction)> = Vec::new();
-    for (square, (action, cost)) in &options.squares {
-        if !matches!(action, MovementAction::FiveFootStep | MovementAction::Move) {
-            continue;
+    // The squares of a 5-foot step or a move, each with the first shaded action that reaches it: a double
+    // move or a run comes after them, so only a crawl may take a square first. The best eight are weighed
+    // by their paths' attacks of opportunity.
+    let among = [MovementAction::FiveFootStep, MovementAction::Crawl, MovementAction::Move];
+    let choose = |options: &crate::preview::MoveOptions| {
+        for (square, (action, cost)) in &options.squares {
+            if !matches!(action, MovementAction::FiveFootStep | MovementAction::Move) {
+                continue;
+            }
+            let at = Footprint::new(*square, side);
+            let Some(foe) =
+                c.foes.iter().find(|f| could_strike(&field, c.armament, c.reach, at, f.footprint, c.archer))
+            else {
+                continue;
+            };
+            let mut score = 100 - *cost as i32;
+            if c.allies.iter().any(|a| flanks(at, a.footprint, foe.footprint)) {
+                score += 20;
+            }
+            if c.archer {
+                score += 3 * nearest_foe(field.diagonals(), c.foes, at).min(6) as i32;
+            }
+            candidates.push((score, *square, *action));
         }
-        let at = Footprint::new(*square, side);
-        let Some(foe) = c.foes.iter().find(|f| could_strike(&field, c.armament, c.reach, at, f.footprint, c.archer))
-        else {
-            continue;
-        };
-        let mut score = 100 - *cost as i32;
-        if c.allies.iter().any(|a| flanks(at, a.footprint, foe.footprint)) {
-            score += 20;
-        }
-        if c.archer {
-            score += 3 * nearest_foe(field.diagonals(), c.foes, at).min(6) as i32;
-        }
-        candidates.push((score, *square, *action));
-    }
-    candidates.sort_by_key(|(score, s, _)| (std::cmp::Reverse(*score), s.y, s.x));
+        candidates.sort_by_key(|(score, s, _)| (std::cmp::Reverse(*score), s.y, s.x));
+        candidates.truncate(8);
+        candidates.iter().map(|(_, square, action)| (*square, *action)).collect()
+    };
+    let paths = approach(world, creature, tumble.is_some(), &among, choose);
     // Tumbling, a foe strikes only when the check fails: 30 points a blow weighed by that chance.
     let per_blow = match tumble {
         Some(bonus) => {
@@ -572,21 +578,10 @@ fn close_in(
         }
         None => 30,
     };
-    // The best eight, each action's paths found by one search.
-    candidates.truncate(8);
-    let mut paths: Vec<Option<usize>> = vec![None; candidates.len()];
-    for action in [MovementAction::FiveFootStep, MovementAction::Move] {
-        let mine: Vec<usize> = (0..candidates.len()).filter(|i| candidates[*i].2 == action).collect();
-        let squares: Vec<Square> = mine.iter().map(|i| candidates[*i].1).collect();
-        let previews = paths_preview_as(world, creature, (action, tumble.is_some()), &squares);
-        for (i, preview) in mine.into_iter().zip(previews) {
-            paths[i] = preview.ok().map(|p| p.provocations.iter().map(|p| p.from.len()).sum::<usize>());
-        }
-    }
     let mut best: Option<(i32, Square, MovementAction)> = None;
-    for ((score, square, action), strikes) in candidates.into_iter().zip(paths) {
-        let Some(strikes) = strikes else { continue };
-        let score = score - per_blow * strikes as i32;
+    for ((score, square, action), (_, path)) in candidates.into_iter().zip(paths) {
+        let Ok(path) = path else { continue };
+        let score = score - per_blow * path.provocations.iter().map(|p| p.from.len() as i32).sum::<i32>();
         if best.is_none_or(|(b, _, _)| score > b) {
             best = Some((score, square, action));
         }

@@ -239,28 +239,45 @@ pub fn move_options_among(
     tumble: bool,
     actions: &[MovementAction],
 ) -> MoveOptions {
-    with_move_query_as(world, creature, (false, tumble), |query, me| {
-        let mut options = MoveOptions::default();
-        for &action in actions {
-            let open = me
-                .grounded
-                .clone()
-                .and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions))
-                .and_then(|()| me.tumbler.as_ref().map_or(Ok(0), |t| t.check(action)).map(|_| ()))
-                .map(|()| query.allowance(action));
-            options.open.push((action, open.clone()));
-            if open.is_err() || !SHADED.contains(&action) {
-                continue;
-            }
-            for d in query.destinations(action) {
-                if me.rider_bound.allows(action, d.cost).is_ok() {
-                    options.squares.entry(d.square).or_insert((action, d.cost));
-                }
+    with_move_query_as(world, creature, (false, tumble), |query, me| options_in(query, me, actions)).unwrap_or_default()
+}
+
+/// [`move_options_among`] of a query made.
+fn options_in(query: &MoveQuery<'_>, me: &MoverViewItemRef, actions: &[MovementAction]) -> MoveOptions {
+    let mut options = MoveOptions::default();
+    for &action in actions {
+        let open = me
+            .grounded
+            .clone()
+            .and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions))
+            .and_then(|()| me.tumbler.as_ref().map_or(Ok(0), |t| t.check(action)).map(|_| ()))
+            .map(|()| query.allowance(action));
+        options.open.push((action, open.clone()));
+        if open.is_err() || !SHADED.contains(&action) {
+            continue;
+        }
+        for d in query.destinations(action) {
+            if me.rider_bound.allows(action, d.cost).is_ok() {
+                options.squares.entry(d.square).or_insert((action, d.cost));
             }
         }
-        options
-    })
-    .unwrap_or_default()
+    }
+    options
+}
+
+/// The squares `creature` could end a move on with `actions` (as [`move_options_among`]), and the path to
+/// each square `choose` picks among them, with the attacks of opportunity it provokes (as
+/// [`path_preview_as`]), in one query: what the AI weighs as it closes in. One search per action serves
+/// both: the danger the paths avoid orders paths of equal cost only, so the squares and their costs are
+/// the same.
+pub fn approach(
+    world: &mut World,
+    creature: Entity,
+    tumble: bool,
+    actions: &[MovementAction],
+    choose: impl FnOnce(&MoveOptions) -> Vec<(Square, MovementAction)>,
+) -> Vec<((Square, MovementAction), Result<PathPreview, Refusal>)> {
+    previews_in(world, creature, tumble, |query, me| choose(&options_in(query, me, actions)))
 }
 
 /// The path `creature` would take with `action` to `to`, through `waypoints` in order: the cheapest legs,
@@ -326,31 +343,62 @@ pub fn paths_preview_as(
     (action, tumble): (MovementAction, bool),
     targets: &[Square],
 ) -> Vec<Result<PathPreview, Refusal>> {
-    let found = with_move_query_as(world, creature, (true, tumble), |query, me| {
-        // A flier in the air, or anyone at chase scale, does not walk.
-        let walks =
-            me.grounded.clone().and_then(|()| me.tumbler.as_ref().map_or(Ok(()), |t| t.check(action).map(|_| ())));
-        let routes = match walks {
-            Ok(()) => query.routes(action, targets),
-            Err(refusal) => vec![Err(refusal); targets.len()],
-        };
-        (routes, me.rider_bound, query.start)
-    });
-    let Some((routes, bound, start)) = found else {
+    let chosen = targets.iter().map(|to| (*to, action)).collect();
+    let previews = previews_in(world, creature, tumble, |_, _| chosen);
+    if previews.len() != targets.len() {
         return vec![Err(Refusal::new("no such creature", "data")); targets.len()];
-    };
-    let routes: Vec<Result<Route, Refusal>> =
-        routes.into_iter().map(|r| r.and_then(|route| bound.allows(action, route.cost).map(|()| route))).collect();
-    let walked: Vec<&Route> = routes.iter().filter_map(|r| r.as_ref().ok()).collect();
-    let mut provoked = provocations_along_each(world, creature, start, &walked, action).into_iter();
-    routes
-        .into_iter()
-        .map(|r| {
-            r.map(|route| {
-                let squares: Vec<Square> = route.squares().collect();
-                let provocations = provoked.next().unwrap_or_default();
-                PathPreview { action, squares, route, provocations }
+    }
+    previews.into_iter().map(|(_, preview)| preview).collect()
+}
+
+/// The path to each (square, action) `choose` picks, found in one query (each action's search made once),
+/// with the attacks of opportunity it provokes (the foes' threats read once an action).
+fn previews_in(
+    world: &mut World,
+    creature: Entity,
+    tumble: bool,
+    choose: impl FnOnce(&MoveQuery<'_>, &MoverViewItemRef) -> Vec<(Square, MovementAction)>,
+) -> Vec<((Square, MovementAction), Result<PathPreview, Refusal>)> {
+    let found = with_move_query_as(world, creature, (true, tumble), |query, me| {
+        let chosen = choose(query, me);
+        let routes: Vec<Result<Route, Refusal>> = chosen
+            .iter()
+            .map(|(to, action)| {
+                // A flier in the air, or anyone at chase scale, does not walk.
+                me.grounded.clone()?;
+                if let Some(tumbler) = &me.tumbler {
+                    tumbler.check(*action)?;
+                }
+                let route = query.route(*action, *to, None)?;
+                me.rider_bound.allows(*action, route.cost).map(|()| route)
             })
+            .collect();
+        (chosen, routes, query.start)
+    });
+    let Some((chosen, routes, start)) = found else { return Vec::new() };
+    let mut provocations: Vec<Vec<Provoking>> = vec![Vec::new(); chosen.len()];
+    let mut actions: Vec<MovementAction> = Vec::new();
+    for (_, action) in &chosen {
+        if !actions.contains(action) {
+            actions.push(*action);
+        }
+    }
+    for action in actions {
+        let mine: Vec<usize> = (0..chosen.len()).filter(|i| chosen[*i].1 == action && routes[*i].is_ok()).collect();
+        let walked: Vec<&Route> = mine.iter().filter_map(|i| routes[*i].as_ref().ok()).collect();
+        for (i, found) in mine.into_iter().zip(provocations_along_each(world, creature, start, &walked, action)) {
+            provocations[i] = found;
+        }
+    }
+    chosen
+        .into_iter()
+        .zip(routes.into_iter().zip(provocations))
+        .map(|((to, action), (route, provocations))| {
+            let preview = route.map(|route| {
+                let squares: Vec<Square> = route.squares().collect();
+                PathPreview { action, squares, route, provocations }
+            });
+            ((to, action), preview)
         })
         .collect()
 }

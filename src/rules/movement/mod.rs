@@ -314,9 +314,26 @@ pub struct MoveQuery<'a> {
     pub prone: bool,
     /// The squares of a move going on after an overrun's passage, which a move takes (004:535).
     pub going_on: Option<u32>,
+    /// The searches made so far, for the query's later questions: its fields are set before it is asked.
+    pub searched: Searched,
 }
 
+/// The squares each movement action reaches, searched once for all a query's questions.
+#[derive(Default)]
+pub struct Searched(std::cell::RefCell<Vec<(MovementAction, paths::ReachMap)>>);
+
 impl MoveQuery<'_> {
+    /// `f` of the squares `action` reaches, searched the first time it is asked.
+    fn with_reach<T>(&self, action: MovementAction, f: impl FnOnce(&paths::ReachMap) -> T) -> T {
+        if let Some((_, map)) = self.searched.0.borrow().iter().find(|(a, _)| *a == action) {
+            return f(map);
+        }
+        let map = self.reachable(action);
+        let out = f(&map);
+        self.searched.0.borrow_mut().push((action, map));
+        out
+    }
+
     /// The step world.
     pub fn world(&self) -> StepWorld<'_> {
         StepWorld { field: self.field, occupants: &self.occupants }
@@ -467,31 +484,13 @@ impl MoveQuery<'_> {
             MovementAction::FiveFootStep => {
                 self.single_steps().iter().filter(|r| self.five_foot_step_ok(r)).map(of_route).collect()
             }
-            _ => self.reachable(action).destinations(),
+            _ => self.with_reach(action, paths::ReachMap::destinations),
         }
     }
 
     /// The route for an intent: the given path checked, or the cheapest one found (a straight line for a
     /// run); refused with the rule if it is illegal or too dear.
     pub fn route(&self, action: MovementAction, to: Square, path: Option<&[Square]>) -> Result<Route, Refusal> {
-        self.route_in(action, to, path, &mut None)
-    }
-
-    /// [`Self::route`] to each of `targets` by the cheapest path, the search made once for them all.
-    pub fn routes(&self, action: MovementAction, targets: &[Square]) -> Vec<Result<Route, Refusal>> {
-        let mut reach = None;
-        targets.iter().map(|to| self.route_in(action, *to, None, &mut reach)).collect()
-    }
-
-    /// [`Self::route`], with the squares reachable by `action` searched once into `reach` when a path is to
-    /// be found.
-    fn route_in(
-        &self,
-        action: MovementAction,
-        to: Square,
-        path: Option<&[Square]>,
-        reach: &mut Option<paths::ReachMap>,
-    ) -> Result<Route, Refusal> {
         let budget = self.allowance(action);
         if let Some(off) = std::iter::once(&to).chain(path.into_iter().flatten()).find(|s| !self.field.contains(**s)) {
             return Err(Refusal::new(
@@ -530,7 +529,7 @@ impl MoveQuery<'_> {
                     Refusal::new(format!("{to} is not a legal square one step away"), "000:139-144, 004:259")
                 })?
             }
-            None => reach.get_or_insert_with(|| self.reachable(action)).route_to(to).ok_or_else(|| {
+            None => self.with_reach(action, |reach| reach.route_to(to)).ok_or_else(|| {
                 Refusal::new(
                     format!("{to} cannot be reached with a {} of {} squares", action.words(), budget),
                     "000:8-22",
