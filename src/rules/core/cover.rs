@@ -2,7 +2,7 @@
 //! through walls, low walls and creatures. Pure.
 
 use crate::rules::core::battlefield::{Battlefield, EdgeFeature, Terrain};
-use crate::rules::core::geometry::{Corner, Footprint, LineTrace, Square, trace_between, trace_line};
+use crate::rules::core::geometry::{Corner, Edge, Footprint, LineTrace, Square, trace_between, trace_line};
 
 /// Squares within which a low obstacle gives cover (004:400): 9 m.
 pub const LOW_OBSTACLE_RANGE: u32 = 6;
@@ -189,6 +189,12 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
 /// several squares attacks from its best square (004:405); a target beyond the adjacent squares is covered
 /// as against a ranged attack (004:398).
 pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) -> Cover {
+    melee_cover_traced(field, attacker, target, true)
+}
+
+/// [`melee_cover`], taking the bare ground around two squares as clear without tracing it when `shortcut`
+/// (the tests compare both).
+fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprint, shortcut: bool) -> Cover {
     let mut best = Cover::Total;
     let mut adjacent = false;
     for a in attacker.squares() {
@@ -197,6 +203,10 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
                 continue;
             }
             adjacent = true;
+            // Nothing around the two squares that a line could meet: every line is clear.
+            if shortcut && bare_around(field, a, t) {
+                return Cover::None;
+            }
             // The corners the two squares share are the gap between them: a line from one passes there, and
             // is blocked where a wall edge ends on it or, diagonally, the two other squares are walls (000:61).
             // (Not `Battlefield::corner_closed`: a flier may stand over a wall square, which closes nothing.)
@@ -227,6 +237,37 @@ pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) 
         }
     }
     if adjacent { best } else { ranged_cover(field, attacker, target, &[]) }
+}
+
+/// Per square of a map: whether nothing on it or on its east and south edges could stop or cover a line
+/// (no wall, low wall or obstacle, no edge feature), kept with the map.
+struct Bare(Vec<bool>);
+
+/// Whether the squares within one square of `a` and `t` (two adjacent squares) are all bare: every line
+/// between their corners stays among them, and what closes a corner they share stands on their edges.
+fn bare_around(field: &Battlefield, a: Square, t: Square) -> bool {
+    let bare = field.derived().get_or_build(0, || {
+        Bare(
+            field
+                .squares()
+                .map(|s| {
+                    let terrain = field.terrain(s);
+                    !terrain.blocks()
+                        && !terrain.is_obstacle()
+                        && !field.has_obstacle(s)
+                        && field.edge(Edge { square: s, east: true }).is_none()
+                        && field.edge(Edge { square: s, east: false }).is_none()
+                })
+                .collect(),
+        )
+    });
+    let (x0, x1, y0, y1) = (a.x.min(t.x) - 1, a.x.max(t.x) + 1, a.y.min(t.y) - 1, a.y.max(t.y) + 1);
+    (y0..=y1).all(|y| {
+        (x0..=x1).all(|x| {
+            let s = Square::new(x, y);
+            field.contains(s) && bare.0[(y * field.width() + x) as usize]
+        })
+    })
 }
 
 /// Miss chance of total concealment: the target's own squares in darkness (004:408-413).
@@ -289,7 +330,42 @@ fn through(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::core::geometry::Edge;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The bare ground shortcut changes no verdict: random maps of walls, low walls, obstacles and edge
+        /// features, every pair of adjacent squares and creatures of one or two squares.
+        #[test]
+        fn melee_cover_is_the_same_with_or_without_the_shortcut(
+            cells in proptest::collection::vec(0u8..24, 36),
+            edges in proptest::collection::vec((0u8..72, 0u8..3), 0..5),
+            (ax, ay, side) in (0i32..6, 0i32..6, 1i32..3),
+            (dx, dy) in (-2i32..3, -2i32..3),
+        ) {
+            let mut field = Battlefield::open(6, 6);
+            for (i, cell) in cells.iter().enumerate() {
+                let square = Square::new(i as i32 % 6, i as i32 / 6);
+                match cell {
+                    0 => field.set_terrain(square, Terrain::Wall),
+                    1 => field.set_terrain(square, Terrain::LowWall),
+                    2 => field.set_terrain(square, Terrain::Obstacle),
+                    3 => field.set_obstacle(square, true),
+                    _ => {}
+                }
+            }
+            for (at, feature) in edges {
+                let square = Square::new(i32::from(at % 36) % 6, i32::from(at % 36) / 6);
+                let feature = [EdgeFeature::Wall, EdgeFeature::LowWall, EdgeFeature::ArrowSlit][usize::from(feature)];
+                field.set_edge(Edge { square, east: at < 36 }, feature);
+            }
+            let attacker = Footprint::new(Square::new(ax, ay), side);
+            let target = Footprint::new(Square::new(ax + dx, ay + dy), 1);
+            prop_assert_eq!(
+                melee_cover_traced(&field, attacker, target, true),
+                melee_cover_traced(&field, attacker, target, false)
+            );
+        }
+    }
 
     fn at(x: i32, y: i32) -> Footprint {
         Footprint::new(Square::new(x, y), 1)
