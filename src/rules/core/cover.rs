@@ -102,7 +102,8 @@ fn meets(
         if target.contains(square) || attacker.contains(square) {
             continue;
         }
-        if matches!(field.terrain(square), Terrain::LowWall | Terrain::Obstacle) && low_covers(square) {
+        // A low wall or an obstacle, of the square's terrain or laid over it (the same predicate movement asks).
+        if field.has_obstacle(square) && low_covers(square) {
             out.hard.get_or_insert(format!(
                 "{} at {square}",
                 if field.terrain(square) == Terrain::LowWall { "low wall" } else { "obstacle" }
