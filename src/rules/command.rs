@@ -975,7 +975,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
 /// readier moves to just before it in the order (004:622), its action is asked for, and the command waits
 /// in [`Deferred`] (004:621). Returns whether it did.
 fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: Option<&PlainIntent>) -> bool {
-    if world.resource::<TurnOrder>().check_turn(actor).is_err() || refused_anyway(world, plain) {
+    if world.resource::<TurnOrder>().check_turn(actor).is_err() {
         return false;
     }
     let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
@@ -989,7 +989,9 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
         })
         .map(|(e, id, r, ..)| (e, id.clone(), r.clone()))
         .min_by(|a, b| a.1.cmp(&b.1));
-    let Some((readier, readier_id, readied)) = found else { return false };
+    drop(readiers);
+    // An action the rules refuse anyway sets nothing off (asked only when someone waits for it).
+    let Some((readier, readier_id, readied)) = found.filter(|_| !refused_anyway(world, plain)) else { return false };
     world.entity_mut(readier).remove::<Readied>();
     move_before(&mut world.resource_mut::<TurnOrder>(), readier, actor);
     let order: Vec<CreatureId> = world.resource::<TurnOrder>().entries.iter().map(|e| e.id.clone()).collect();
