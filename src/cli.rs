@@ -684,6 +684,13 @@ fn by_name<T: Copy + std::fmt::Debug>(all: &[T], text: &str, what: &str) -> Resu
     })
 }
 
+/// `x` in the French way, with at most `places` decimals and none that is 0 (13,8 for 13.799999999999999).
+fn decimal(x: f64, places: usize) -> String {
+    let fixed = format!("{x:.places$}");
+    let trimmed = if fixed.contains('.') { fixed.trim_end_matches('0').trim_end_matches('.') } else { &fixed };
+    trimmed.replace('.', ",")
+}
+
 /// Prints the movement table of 003:4-19: per round, per minute, per hour and per day, "—" where the text
 /// gives none.
 fn travel_table(walkers: &[f64]) -> ExitCode {
@@ -693,9 +700,8 @@ fn travel_table(walkers: &[f64]) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let speeds = if walkers.is_empty() { TABLE_SPEEDS_M.to_vec() } else { walkers.to_vec() };
-    let metres = |m: f64| format!("{} m", m.to_string().replace('.', ","));
-    let km =
-        |m: Option<f64>| m.map_or("—".to_string(), |m| format!("{} km", (m / 1000.0).to_string().replace('.', ",")));
+    let metres = |m: f64| format!("{} m", decimal(m, 3));
+    let km = |m: Option<f64>| m.map_or("—".to_string(), |m| format!("{} km", decimal(m / 1000.0, 4)));
     println!("Movement and distance (003:4-19)");
     println!("{:<10} {:>10} {:>12} {:>12} {:>12}", "pace", "speed", "one round", "one minute", "hour / day");
     for row in movement_table(&speeds) {

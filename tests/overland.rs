@@ -39,3 +39,15 @@ fn the_same_speed_goes_to_opposed_checks_003_128_130() {
     let (ok, _) = chase(&["--pursuer=-1", "--quarry", "9"]);
     assert!(!ok, "a negative speed is refused");
 }
+
+#[test]
+fn the_movement_table_prints_decimals_as_the_text_does_003_4_19() {
+    let output = Command::new(env!("CARGO_BIN_EXE_estoc"))
+        .args(["travel", "--table", "--walker", "4.6"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("estoc runs");
+    let out = String::from_utf8_lossy(&output.stdout);
+    // 4,6 m a move: 13,8 m a round of walking, not the float's 13,799999999999999.
+    assert!(output.status.success() && out.contains("13,8 m") && !out.contains("99999"), "{out}");
+}
