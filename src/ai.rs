@@ -6,7 +6,6 @@
 //! the flights likeliest to make their fly checks, and it hides from its pursuers after its flight where
 //! it can. Deterministic: ties go to the lower square and the first creature by id.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use crate::preview::{approach, attack_preview, charge_lanes, move_options};
@@ -16,6 +15,7 @@ use crate::rules::command::Command;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Diagonals, Footprint, Square};
+use crate::rules::core::kept::kept;
 use crate::rules::core::reach::melee_reaches;
 use crate::rules::movement::MovementAction;
 use crate::rules::special::turning::TurnKind;

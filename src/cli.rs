@@ -302,15 +302,15 @@ fn chase(
         return ExitCode::FAILURE;
     }
     let scale = if all_day { ChaseScale::AllDay } else { ChaseScale::RoundByRound };
-    println!("pursuer {pursuer} m, quarry {quarry} m");
+    println!("pursuer {} m, quarry {} m", decimal(pursuer, 3), decimal(quarry, 3));
     match chase(pursuer, quarry, scale) {
         Chase::PursuerCatchesUp => {
             println!("the pursuer is faster: it runs the quarry down (003:126)");
             if let Some(rounds) = gap.and_then(|g| rounds_to_catch(g, pursuer, quarry)) {
                 println!(
                     "it closes the gap of {} m in {rounds} rounds, gaining {} m a round",
-                    gap.unwrap_or(0.0),
-                    pursuer - quarry
+                    decimal(gap.unwrap_or(0.0), 3),
+                    decimal(pursuer - quarry, 3)
                 );
             }
         }

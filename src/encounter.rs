@@ -1,13 +1,13 @@
 //! Spawning a checked encounter into the world, and the app that runs the rules without a window.
 //! Start, restart, hot reload and the headless runner all come through [`spawn_encounter`].
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use crate::data::Encounter;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
+use crate::rules::core::kept::kept;
 use crate::rules::turns::BeginEncounterIntent;
 
 /// The encounter being played, kept for restarts and for the view.

@@ -4,7 +4,6 @@
 //! they go through the very functions the rules resolve with, so the preview never disagrees with the
 //! result.
 
-use crate::rules::core::kept::kept;
 use std::collections::HashMap;
 
 use bevy::prelude::*;
@@ -13,6 +12,7 @@ use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, chance_to_hit, 
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::kept::kept;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{ChargeLane, Danger, MoveQuery, MovementAction, Route, reachable};
 use crate::rules::opportunity::{Provoked, Reactions, Threat, danger_of, provocations, threats_to};
@@ -228,21 +228,11 @@ pub fn move_options(world: &mut World, creature: Entity) -> MoveOptions {
 pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> MoveOptions {
     let every: Vec<MovementAction> =
         SHADED.into_iter().chain([MovementAction::Withdraw, MovementAction::Charge]).collect();
-    move_options_among(world, creature, tumble, &every)
+    with_move_query_as(world, creature, (false, tumble), |query, me| options_in(query, me, &every)).unwrap_or_default()
 }
 
-/// [`move_options_as`] for `actions` only, in their order: each square with the first of them that reaches
-/// it (the squares of the shaded actions among them, the others only open or not).
-pub fn move_options_among(
-    world: &mut World,
-    creature: Entity,
-    tumble: bool,
-    actions: &[MovementAction],
-) -> MoveOptions {
-    with_move_query_as(world, creature, (false, tumble), |query, me| options_in(query, me, actions)).unwrap_or_default()
-}
-
-/// [`move_options_among`] of a query made.
+/// The options of a query made for `actions` only, in their order: each square with the first of them that
+/// reaches it (the squares of the shaded actions among them, the others only open or not).
 fn options_in(query: &MoveQuery<'_>, me: &MoverViewItemRef, actions: &[MovementAction]) -> MoveOptions {
     let mut options = MoveOptions::default();
     for &action in actions {
@@ -265,7 +255,7 @@ fn options_in(query: &MoveQuery<'_>, me: &MoverViewItemRef, actions: &[MovementA
     options
 }
 
-/// The squares `creature` could end a move on with `actions` (as [`move_options_among`]), and the path to
+/// The squares `creature` could end a move on with `actions` (as [`options_in`]), and the path to
 /// each square `choose` picks among them, with the attacks of opportunity it provokes (as
 /// [`path_preview_as`]), in one query: what the AI weighs as it closes in. One search per action serves
 /// both: the danger the paths avoid orders paths of equal cost only, so the squares and their costs are
@@ -301,7 +291,8 @@ pub fn path_preview_as(
     waypoints: &[Square],
 ) -> Result<PathPreview, Refusal> {
     if waypoints.is_empty() {
-        return paths_preview_as(world, creature, (action, tumble), &[to]).pop().expect("one preview a square");
+        let found = previews_in(world, creature, tumble, |_, _| vec![(to, action)]).pop();
+        return found.map_or_else(|| Err(Refusal::new("no such creature", "data")), |(_, preview)| preview);
     }
     let found = with_move_query_as(world, creature, (true, tumble), |query, me| {
         // A flier in the air, or anyone at chase scale, does not walk.
@@ -333,22 +324,6 @@ pub fn path_preview_as(
     let squares: Vec<Square> = route.squares().collect();
     let provocations = provocations_along(world, creature, start, &route, action);
     Ok(PathPreview { action, squares, route, provocations })
-}
-
-/// [`path_preview_as`] to each of `targets` by the cheapest path (no waypoints), the search and the foes'
-/// threats made once for them all: what the AI weighs square by square.
-pub fn paths_preview_as(
-    world: &mut World,
-    creature: Entity,
-    (action, tumble): (MovementAction, bool),
-    targets: &[Square],
-) -> Vec<Result<PathPreview, Refusal>> {
-    let chosen = targets.iter().map(|to| (*to, action)).collect();
-    let previews = previews_in(world, creature, tumble, |_, _| chosen);
-    if previews.len() != targets.len() {
-        return vec![Err(Refusal::new("no such creature", "data")); targets.len()];
-    }
-    previews.into_iter().map(|(_, preview)| preview).collect()
 }
 
 /// The path to each (square, action) `choose` picks, found in one query (each action's search made once),

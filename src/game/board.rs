@@ -1,7 +1,6 @@
 //! The board: terrain tiles from `assets/tiles/terrain.png`, darkness, edge walls, a subtle grid, and the
 //! camera fitted to the map.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use super::state::AppState;
@@ -11,6 +10,7 @@ use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::ActiveEncounter;
 use crate::rules::core::battlefield::{EdgeFeature, Terrain};
 use crate::rules::core::geometry::Square;
+use crate::rules::core::kept::kept;
 
 /// Everything drawn for the current map, despawned when the encounter changes.
 #[derive(Component, Clone)]

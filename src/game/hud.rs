@@ -2,7 +2,6 @@
 //! and the combat log on the right, the action bar at the bottom, the menu (levels, who plays each
 //! faction, save, load, restart), the end of the fight and any error.
 
-use crate::rules::core::kept::kept;
 use std::path::PathBuf;
 
 use super::RIGHT_PANEL;
@@ -19,6 +18,7 @@ use crate::rules::core::battlefield::{Battlefield, Terrain};
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::{EventLog, Fact};
 use crate::rules::core::geometry::squares_to_metres;
+use crate::rules::core::kept::kept;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::turns::TurnOrder;
 use bevy::prelude::*;

@@ -2,7 +2,6 @@
 //! changes: where it can move and at what cost, the path to the hovered square with its attacks of
 //! opportunity, the attack or spell on the hovered creature, a flier's flights and manoeuvres.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use crate::preview::{
@@ -13,6 +12,7 @@ use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::EventLog;
 use crate::rules::core::geometry::Square;
+use crate::rules::core::kept::kept;
 use crate::rules::core::reach::threatened_squares;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{ChargeLane, MovementAction};

@@ -4,7 +4,6 @@
 //! the game exits. The input goes in as the window's cursor position and as the input messages the
 //! operating system's events become, so egui and the game read it exactly as they read a mouse.
 
-use crate::rules::core::kept::kept;
 use std::path::{Path, PathBuf};
 
 use super::square_centre;
@@ -14,6 +13,7 @@ use crate::data::diagnostics::{Diagnostic, Source, read_file};
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::{EventLog, Fact};
 use crate::rules::core::geometry::Square;
+use crate::rules::core::kept::kept;
 use crate::rules::turns::TurnOrder;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};

@@ -1,7 +1,6 @@
 //! Creature tokens: a disc of the faction's colour sized to the creature's space, its icon, its name and
 //! a health bar; they follow the rules' positions and hit points.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use super::state::AppState;
@@ -10,6 +9,7 @@ use super::{TILE_PX, ViewSystems, square_centre};
 use crate::encounter::{ActiveEncounter, Portrait};
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::Square;
+use crate::rules::core::kept::kept;
 
 /// The token drawn for a creature.
 #[derive(Component)]

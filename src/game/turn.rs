@@ -2,7 +2,6 @@
 //! [`crate::rules::command::perform`] one at a time, each kept in [`super::state::History`] (what a saved
 //! battle replays); starting again.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use crate::data::level::Control;
@@ -10,6 +9,7 @@ use crate::encounter::{ActiveEncounter, begin, spawn_encounter};
 use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::Square;
+use crate::rules::core::kept::kept;
 use crate::rules::turns::TurnOrder;
 
 use super::state::*;

@@ -3,7 +3,6 @@
 //! it out: it writes the chapter's intent (or first sets off an action readied against it, 004:621-622),
 //! runs the rules, and then whatever was put off. Nothing else writes a player's intents.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +10,7 @@ use crate::rules::aerial::route::FlightStep;
 use crate::rules::core::creature::{Condition, Conditions, CreatureId, Faction, HitPoints, Roster};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Square;
+use crate::rules::core::kept::kept;
 use crate::rules::core::systems::run_rules;
 use crate::rules::movement::MovementAction;
 use crate::rules::turns::TurnOrder;
@@ -989,7 +989,6 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
         })
         .map(|(e, id, r, ..)| (e, id.clone(), r.clone()))
         .min_by(|a, b| a.1.cmp(&b.1));
-    drop(readiers);
     // An action the rules refuse anyway sets nothing off (asked only when someone waits for it).
     let Some((readier, readier_id, readied)) = found.filter(|_| !refused_anyway(world, plain)) else { return false };
     world.entity_mut(readier).remove::<Readied>();

@@ -2,7 +2,6 @@
 //! costs, where a charge may go, what a creature threatens, how far apart two are, a creature's sheet), and
 //! their answers, written to the event log in place.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +9,7 @@ use crate::encounter::sheet_of;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::{Square, squares_to_metres};
+use crate::rules::core::kept::kept;
 use crate::rules::core::reach::threatened_squares;
 use crate::rules::movement::{MovementAction, walk_path};
 use crate::rules::turns::moving::charge_lanes_of;

@@ -5,7 +5,6 @@
 
 mod panels;
 
-use crate::rules::core::kept::kept;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -21,6 +20,7 @@ use crate::data::level::PlacementDef;
 use crate::data::{Content, Encounter};
 use crate::rules::core::battlefield::EdgeFeature;
 use crate::rules::core::geometry::{Direction, Square};
+use crate::rules::core::kept::kept;
 use crate::rules::core::size::Size;
 
 /// The terrain characters of the palette, in the order of the keys 1 to 0, with their names' message ids.

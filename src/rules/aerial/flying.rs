@@ -3,7 +3,6 @@
 //! end of the turn, the recovery at the start of the next, collisions and falls. Headless rules over the
 //! creature components, which the game and the AI fly through.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 
 use super::route::{Flier, FlightStep, Obstacle, fly};
@@ -20,6 +19,7 @@ use crate::rules::core::creature::{Riders, Riding, Seat};
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::{Fact, refuse};
 use crate::rules::core::geometry::{Direction, Footprint};
+use crate::rules::core::kept::kept;
 use crate::rules::core::names::Action;
 use crate::rules::core::names::Check;
 use crate::rules::core::names::SpeedStatus;

@@ -42,10 +42,13 @@ pub(super) fn envenom(
         score,
         by,
     });
-    if score == 0 && taken > 0 && poison.ability == Ability::Con {
+    if score > 0 || taken == 0 {
+        return;
+    }
+    if poison.ability == Ability::Con {
         // Constitution at 0 kills (004:280): as any death, hit points to -10 at most (docs/rulings.md).
         slay.write(super::Slay { target });
-    } else if score == 0 && taken > 0 {
+    } else {
         conditions.write(ConditionChange { creature: target, condition: at_zero(poison.ability), gained: true });
     }
 }

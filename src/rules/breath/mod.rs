@@ -6,10 +6,10 @@
 
 pub mod area;
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::rules::core::kept::kept;
 pub use crate::rules::core::names::Action;
 use crate::rules::core::names::BreathShape;
 pub use area::{Area, covered};

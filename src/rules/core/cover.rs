@@ -252,9 +252,7 @@ fn bare_around(field: &Battlefield, a: Square, t: Square) -> bool {
             field
                 .squares()
                 .map(|s| {
-                    let terrain = field.terrain(s);
-                    !terrain.blocks()
-                        && !terrain.is_obstacle()
+                    !field.terrain(s).blocks()
                         && !field.has_obstacle(s)
                         && field.edge(Edge { square: s, east: true }).is_none()
                         && field.edge(Edge { square: s, east: false }).is_none()

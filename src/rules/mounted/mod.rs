@@ -187,8 +187,7 @@ fn control_mount(world: &mut World, rider: Entity, mount: Entity) {
     }
     for who in [rider, mount] {
         if let Some(mut budget) = world.get_mut::<crate::rules::turns::ActionBudget>(who) {
-            budget.standard = false;
-            budget.move_action = false;
+            budget.lose_both_actions();
         }
     }
 }

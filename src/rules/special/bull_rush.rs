@@ -16,7 +16,6 @@
 //! paid as a move pays its squares, out of the attacker's speed (twice it on a charge) less what it moved
 //! this round.
 
-use crate::rules::core::kept::kept;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
@@ -28,6 +27,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Direction, Footprint};
+use crate::rules::core::kept::kept;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};

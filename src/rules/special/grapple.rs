@@ -18,7 +18,6 @@
 //! next to the foe (004:600-601); the pinner lets go as a free action (004:612). Attacks with a light or
 //! natural weapon at -4 go through the attack chapter ([`crate::rules::attack::in_a_grapple`]).
 
-use crate::rules::core::kept::kept;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -30,6 +29,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Footprint;
+use crate::rules::core::kept::kept;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;

@@ -14,7 +14,6 @@ pub mod sunder;
 pub mod trip;
 pub mod turning;
 
-use crate::rules::core::kept::kept;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -24,6 +23,7 @@ use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::Creature;
 use crate::rules::core::creature::{BaseAttack, Modifier};
 use crate::rules::core::facts::Fact;
+use crate::rules::core::kept::kept;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::turns::{ActionBudget, ActionKind, FullAttackUnderway, Strain, TurnOrder};

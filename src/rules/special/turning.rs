@@ -13,7 +13,6 @@
 //! damage; going nearest first, the first undead whose Hit Dice exceed what is left of the damage ends it;
 //! a turned undead attacks no one.
 
-use crate::rules::core::kept::kept;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +22,7 @@ use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Footprint;
+use crate::rules::core::kept::kept;
 use crate::rules::core::names::{Action, TurnOutcome};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};

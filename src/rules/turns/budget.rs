@@ -79,19 +79,6 @@ fn closed() -> Refusal {
     Refusal::new("it landed at the end of its turn: nothing more this turn", "004:669")
 }
 
-impl ActionBudget {
-    /// Why the creature takes no actions at all this turn, if it does not: cowering or stunned.
-    pub fn idle(&self) -> Option<Refusal> {
-        if self.cowering {
-            Some(cowers())
-        } else if self.stunned {
-            Some(Refusal::new("stunned, it takes no actions", "docs/rulings.md"))
-        } else {
-            None
-        }
-    }
-}
-
 /// Why a cowering creature does nothing.
 fn cowers() -> Refusal {
     Refusal::new("cowering, it takes no actions", "004:388, 004:565")
@@ -155,6 +142,26 @@ impl ActionBudget {
             self.move_action = false;
         }
         self.restricted = true;
+    }
+
+    /// Why the creature takes no actions at all this turn, if it does not: cowering or stunned.
+    pub fn idle(&self) -> Option<Refusal> {
+        if self.cowering {
+            Some(cowers())
+        } else if self.stunned {
+            Some(Refusal::new("stunned, it takes no actions", "docs/rulings.md"))
+        } else {
+            None
+        }
+    }
+
+    /// Loses the standard and the move action of this turn, as if both were taken (a mount that would not
+    /// be controlled, 004:473).
+    pub fn lose_both_actions(&mut self) {
+        self.standard = false;
+        self.move_action = false;
+        self.took_standard = true;
+        self.took_move = true;
     }
 
     /// No longer restricted, in the middle of a turn: a disabled creature healed (004:275 « il retrouve

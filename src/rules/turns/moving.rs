@@ -4,7 +4,6 @@
 //! not written here: each moment of the move is an event ([`Moving`]) that later chapters observe (the
 //! attacks of opportunity and the readied attacks), and a mover they drop stops where it is.
 
-use crate::rules::core::kept::kept;
 use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
@@ -17,6 +16,7 @@ use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square, squares_to_metres};
+use crate::rules::core::kept::kept;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};

@@ -1039,9 +1039,9 @@ impl Conditions {
 
     /// Whether the creature threatens no square whatever it holds: casting a spell of a round or more
     /// (004:238), grappling (004:589), cowering (no actions, 004:388, 004:565), stunned (no actions, the
-    /// d20 standard, docs/rulings.md) or turned (it flees and attacks no one, 004:549). One that threatens nothing controls no space: it flanks nobody (« Seul un
-    /// allié qui est en mesure de porter une attaque de corps à corps », 004:420) and makes no attack of
-    /// opportunity.
+    /// d20 standard, docs/rulings.md) or turned (it flees and attacks no one, 004:549). One that threatens
+    /// nothing controls no space: it flanks nobody (« Seul un allié qui est en mesure de porter une attaque
+    /// de corps à corps », 004:420) and makes no attack of opportunity.
     pub fn threatens_nothing(&self) -> bool {
         [Condition::Casting, Condition::Grappling, Condition::Cowering, Condition::Stunned, Condition::Turned]
             .iter()
