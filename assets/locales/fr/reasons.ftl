@@ -189,3 +189,4 @@ reason-nonlethal-fades = les dégâts non létaux s'estompent, 1 par heure et pa
 reason-drawing-a-light-weapon = dégainer une arme légère (004:599)
 reason-refusal-with-its-rule = {$reason} ({$rule})
 reason-crawling-in-a-threatened-square = en rampant dans une case contrôlée (004:217)
+reason-a-weakened-constitution = une Constitution affaiblie : 1 par dé de vie et par point de modificateur (004:300)

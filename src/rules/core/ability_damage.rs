@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 
-use super::creature::{Abilities, Ability, Condition};
+use super::creature::{Abilities, Ability, Condition, ability_modifier};
 
 /// What a score of 0 in `ability` does (the d20 standard, docs/rulings.md).
 pub const fn at_zero(ability: Ability) -> Condition {
@@ -32,6 +32,21 @@ pub fn weaken(abilities: &mut Abilities, damage: &mut AbilityDamage, ability: Ab
     *damage.0.entry(ability).or_default() += taken;
     taken
 }
+
+/// The hit points a weakened Constitution holds back from a creature's maximum and its current hit points
+/// (004:300 read the other way: a higher Constitution gives hit points that are not temporary, a lower one
+/// takes them; the d20 standard): 1 a Hit Die for each point the modifier lost from `full_con` to `con_now`,
+/// the maximum (`whole_max`, with nothing held back) kept at 1 a Hit Die at least. Given back as the score
+/// comes back (docs/rulings.md).
+pub fn withheld_hit_points(full_con: i32, con_now: i32, hit_dice: u32, whole_max: i32) -> i32 {
+    let hit_dice = hit_dice.max(1) as i32;
+    let lost = (ability_modifier(full_con) - ability_modifier(con_now)).max(0) * hit_dice;
+    lost.min((whole_max - hit_dice).max(0))
+}
+
+/// The hit points a weakened Constitution holds back now (`withheld_hit_points`), kept to give them back.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WithheldHitPoints(pub i32);
 
 /// The points rest gives back to each weakened ability: 1 a night of rest, 2 a whole day of rest (004:297).
 pub const fn rest_points(nights: u32, days_in_bed: u32) -> i32 {
@@ -81,5 +96,18 @@ mod tests {
         assert_eq!(restore(&mut abilities, &mut damage, rest_points(0, 1)), vec![(Ability::Str, 2)]);
         assert!(damage.0.is_empty());
         assert_eq!(abilities, Abilities::default());
+    }
+
+    #[test]
+    fn a_weakened_constitution_holds_back_a_hit_point_a_die_per_point_of_modifier_004_300() {
+        // Constitution 14 (+2) down to 11 (+0) on 2 Hit Dice: 4 hit points.
+        assert_eq!(withheld_hit_points(14, 11, 2, 20), 4);
+        // 13 (+1): 2; the score whole again: none; an odd point lost changes nothing.
+        assert_eq!(withheld_hit_points(14, 13, 2, 20), 2);
+        assert_eq!(withheld_hit_points(14, 14, 2, 20), 0);
+        assert_eq!(withheld_hit_points(15, 14, 2, 20), 0);
+        // The maximum keeps 1 hit point a Hit Die: 10 (+0) to 1 (-5) on 3 Hit Dice and 12 hit points.
+        assert_eq!(withheld_hit_points(10, 1, 3, 12), 9);
+        assert_eq!(withheld_hit_points(10, 1, 3, 30), 15);
     }
 }

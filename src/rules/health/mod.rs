@@ -4,9 +4,11 @@
 use bevy::prelude::*;
 
 use crate::rules::attack::{Damage, Slay};
+use crate::rules::core::ability_damage::{AbilityDamage, WithheldHitPoints, withheld_hit_points};
 use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::{
-    Abilities, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Saves, absorb,
+    Abilities, Ability, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Level, Saves,
+    absorb,
 };
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
@@ -61,7 +63,10 @@ pub fn plugin(app: &mut App) {
     app.add_message::<first_aid::FirstAidIntent>();
     app.add_systems(
         Rules,
-        (rest::take_rest, rest::rest_abilities).chain().in_set(RulesSystems::Consequences).after(HealthSystems),
+        (rest::take_rest, rest::rest_abilities, weigh_constitution)
+            .chain()
+            .in_set(RulesSystems::Consequences)
+            .after(HealthSystems),
     );
     app.add_systems(
         Rules,
@@ -349,7 +354,6 @@ fn wound(
         return;
     }
     facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
-    let mut wanted: Vec<Condition> = states_for(hp.total()).to_vec();
     // An undead has no Fortitude against massive damage to fail: it is destroyed at 0 hit points only (d20
     // standard; our ruling).
     let mortal = !traits.undead;
@@ -362,12 +366,24 @@ fn wound(
             return;
         }
     }
+    settle(id, &hp, (&mut conditions, mind), (&mut fall, round, !hit.nonlethal), facts);
+}
+
+/// Sets the states `hp` brings after a loss of hit points, lethal or not (`lethal`).
+fn settle(
+    id: &CreatureId,
+    hp: &HitPoints,
+    (conditions, mind): (&mut Conditions, Mind<'_>),
+    (fall, round, lethal): (&mut Fall, u32, bool),
+    facts: &mut MessageWriter<Fact>,
+) {
+    let mut wanted: Vec<Condition> = states_for(hp.total()).to_vec();
     if let Some(state) = nonlethal_state(hp.total(), hp.nonlethal) {
         wanted.push(state);
     }
     // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round (004:281
     // « Le premier de ces jets a lieu le round suivant sa chute »), as for a creature that was not down.
-    if wanted.contains(&Condition::Dying) && !hit.nonlethal {
+    if wanted.contains(&Condition::Dying) && lethal {
         if !conditions.has(Condition::Dying) || conditions.has(Condition::Stable) {
             fall.0 = Some(round);
         }
@@ -375,7 +391,64 @@ fn wound(
             facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
         }
     }
-    set_hp_states(id, (&mut conditions, mind), &wanted, facts);
+    set_hp_states(id, (conditions, mind), &wanted, facts);
+}
+
+/// A Constitution weakened or given back moves the hit points with it (004:300 read the other way; the d20
+/// standard, docs/rulings.md): the maximum and the current hit points lose, or get back, 1 a Hit Die for
+/// each point of modifier (`withheld_hit_points`). Temporary hit points are not touched. Only creatures
+/// whose scores changed are weighed.
+#[expect(clippy::type_complexity, reason = "a Bevy query: one element per component read")]
+fn weigh_constitution(
+    order: Res<TurnOrder>,
+    mut creatures: Query<
+        (
+            Entity,
+            &CreatureId,
+            (&mut HitPoints, &mut Conditions, &mut Fall),
+            (&Abilities, Option<&AbilityDamage>),
+            &Level,
+            Option<&WithheldHitPoints>,
+        ),
+        (With<Creature>, Changed<Abilities>),
+    >,
+    mut commands: Commands,
+    mut facts: MessageWriter<Fact>,
+) {
+    for (entity, id, (mut hp, mut conditions, mut fall), mind, level, held) in &mut creatures {
+        if conditions.has(Condition::Dead) {
+            continue;
+        }
+        let (abilities, damage) = mind;
+        let lost = damage.and_then(|d| d.0.get(&Ability::Con)).copied().unwrap_or(0);
+        let before = held.map_or(0, |h| h.0);
+        let now = withheld_hit_points(abilities.con + lost, abilities.con, level.0, hp.max + before);
+        let change = now - before;
+        if change == 0 {
+            continue;
+        }
+        commands.entity(entity).insert(WithheldHitPoints(now));
+        let current = hp.current;
+        hp.max -= change;
+        hp.current -= change;
+        if change > 0 {
+            let reason = "a weakened Constitution: 1 a Hit Die per point of modifier (004:300)".to_string();
+            facts.write(Fact::HitPointsLost { creature: id.clone(), amount: change, reason });
+        }
+        facts.write(Fact::HitPointsChanged {
+            creature: id.clone(),
+            before: current,
+            after: hp.current,
+            nonlethal: hp.nonlethal,
+        });
+        // Hit points given back leave a creature still below 0 as its rest left it (stable or recovering).
+        if change > 0 || hp.current >= 0 {
+            if hp.current >= 0 && conditions.0.remove(&Condition::Stable) {
+                facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
+            }
+            settle(id, &hp, (&mut conditions, mind), (&mut fall, order.round, change > 0), &mut facts);
+        }
+    }
 }
 
 /// Kills the creatures a rule slays: hit points to -10 at most, dead (004:271).
