@@ -257,7 +257,10 @@ struct TrackerRow {
 /// The combat log as text, kept in step with the event log.
 #[derive(Resource, Default)]
 pub struct LogView {
-    lines: Vec<(String, egui::Color32)>,
+    /// Each row as drawn, its colour, and the entry it belongs to (in `entries`).
+    lines: Vec<(String, egui::Color32, usize)>,
+    /// Each entry whole: a row's hover shows its entry's rules, whichever row the citation fell in.
+    entries: Vec<String>,
     seen: usize,
     /// The language the lines are in: another one writes them all again.
     language: crate::locale::Language,
@@ -2098,10 +2101,12 @@ fn follow_log(
     for fact in &log.0[view.seen..] {
         if let Some(text) = fact.describe() {
             let text = with_names(&text, &names);
+            let entry = view.entries.len();
             for (i, row) in wrap(&text, LOG_COLUMNS).into_iter().enumerate() {
                 let row = if i == 0 { row } else { format!("    {row}") };
-                view.lines.push((row, fact_colour(fact)));
+                view.lines.push((row, fact_colour(fact), entry));
             }
+            view.entries.push(text);
         }
         match fact {
             _ if rewritten => {}
@@ -2258,9 +2263,9 @@ fn draw(
             row_height,
             log.lines.len(),
             |ui, rows| {
-                for (line, colour) in &log.lines[rows] {
+                for (line, colour, entry) in &log.lines[rows] {
                     let label = egui::Label::new(egui::RichText::new(line).color(*colour).size(LOG_FONT)).truncate();
-                    super::rules_cursor::with_rules(ui.add(label), line);
+                    super::rules_cursor::with_rules(ui.add(label), &log.entries[*entry]);
                 }
             },
         );

@@ -30,6 +30,9 @@ use serde::{Deserialize, Serialize};
 pub enum ScriptStep {
     /// Move the cursor over a square.
     Hover(Square),
+    /// Move the cursor to a point of the window, in logical pixels from its top left corner: a line of a
+    /// panel, a button (the rules at the cursor).
+    HoverPoint((f32, f32)),
     /// Move the cursor over a square and click the left button.
     Click(Square),
     /// Move the cursor over a square and click the right button (a waypoint).
@@ -399,8 +402,17 @@ fn point_near(world: &mut World, square: Square, off: Vec2) -> Result<(), String
     let mut cameras = kept::<(&Camera, &GlobalTransform), ()>(world);
     let (camera, transform) = cameras.iter(world).next().ok_or("no camera")?;
     let at = camera.world_to_viewport(transform, target).map_err(|e| format!("{square} is off screen: {e:?}"))?;
+    point_window(world, at)
+}
+
+/// Puts the cursor at `at`, in logical pixels from the window's top left corner.
+fn point_window(world: &mut World, at: Vec2) -> Result<(), String> {
     let mut windows = kept::<(Entity, &mut Window), With<PrimaryWindow>>(world);
     let (window, mut w) = windows.single_mut(world).map_err(|e| format!("no window: {e}"))?;
+    let (width, height) = (w.width(), w.height());
+    if !(0.0..width).contains(&at.x) || !(0.0..height).contains(&at.y) {
+        return Err(format!("the point ({}, {}) is outside the window ({width}x{height})", at.x, at.y));
+    }
     let scale = w.scale_factor() as f64;
     w.set_physical_cursor_position(Some(bevy::math::DVec2::new(at.x as f64 * scale, at.y as f64 * scale)));
     let moved = CursorMoved { window, position: at, delta: None };
@@ -452,6 +464,10 @@ fn run_script(world: &mut World) {
     };
     let done = match step {
         ScriptStep::Hover(square) => match point_at(world, square) {
+            Ok(()) => phase >= 3,
+            Err(e) => return fail(world, e),
+        },
+        ScriptStep::HoverPoint((x, y)) => match point_window(world, Vec2::new(x, y)) {
             Ok(()) => phase >= 3,
             Err(e) => return fail(world, e),
         },
