@@ -887,6 +887,7 @@ pub fn bull_rush_preview(
         direction: crate::rules::special::bull_rush::away(a.space.at(lane.to), t.space.at(t.position.0)),
         pushes: Vec::new(),
         follows: Vec::new(),
+        follow_costs: Vec::new(),
         into_pit: false,
     };
     Ok(BullRushPreview { charge_to: Some(lane.to), chance: plan.chance(), plan })

@@ -25,11 +25,13 @@ pub fn held_weapon(c: &CombatantItem) -> Option<Weapon> {
 /// One side's opposed attack roll with `weapon` against a foe of `their_size` (004:493, 004:501).
 pub fn disarm_side(c: &CombatantItem, weapon: &Weapon, their_size: Size, melee_item: bool) -> Side {
     let mut terms = attack_bonus(*c.base_attack, c.abilities, *c.size, c.feats, weapon);
+    // Light and two-handed are the melee weapons' kinds: a bow held in two hands is neither (docs/rulings.md).
+    let melee_weapon = !crate::rules::core::creature::is_ranged(weapon);
     match weapon.handling {
-        Handling::TwoHanded => terms.push(Modifier::new(4, "two-handed weapon (004:493)")),
-        Handling::Light => terms.push(Modifier::new(-4, "light weapon (004:493)")),
+        Handling::TwoHanded if melee_weapon => terms.push(Modifier::new(4, "two-handed weapon (004:493)")),
+        Handling::Light if melee_weapon => terms.push(Modifier::new(-4, "light weapon (004:493)")),
         Handling::OneHanded if weapon.unarmed => terms.push(Modifier::new(-4, "unarmed: light (004:493)")),
-        Handling::OneHanded => {}
+        Handling::OneHanded | Handling::TwoHanded | Handling::Light => {}
     }
     let larger = their_size.steps_to(*c.size);
     if larger > 0 {

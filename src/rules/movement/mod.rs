@@ -314,6 +314,9 @@ pub struct MoveQuery<'a> {
     pub prone: bool,
     /// The squares of a move going on after an overrun's passage, which a move takes (004:535).
     pub going_on: Option<u32>,
+    /// The squares it paid this turn following a bull rush, which its move action does not get again
+    /// (004:449).
+    pub followed: u32,
     /// The searches made so far, for the query's later questions: its fields are set before it is asked.
     pub searched: Searched,
 }
@@ -351,6 +354,7 @@ impl MoveQuery<'_> {
         }
         match (action, self.going_on) {
             (MovementAction::Move, Some(left)) => left,
+            (MovementAction::Move, None) => self.speed.saturating_sub(self.followed),
             (MovementAction::Withdraw | MovementAction::Charge, _) if self.restricted => self.speed,
             _ => allowance(action, self.speed, self.run_multiplier),
         }

@@ -35,7 +35,7 @@ use crate::rules::movement::cost::step_cost;
 use crate::rules::movement::{MovementAction, StepWorld, occupants_for};
 use crate::rules::opportunity::{Reactions, threatening_in_place};
 use crate::rules::turns::moving::{ChargeEnded, ChargeFinish, MoverView, Travelled, bodies, move_query};
-use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Provoking, TurnOrder};
 
 /// Asks to bull rush a foe.
 #[derive(Message, Clone, Debug)]
@@ -76,6 +76,9 @@ pub struct BullRushPlan {
     pub pushes: Vec<Footprint>,
     /// The attacker's squares after each 1.5 m it follows; empty if it stays.
     pub follows: Vec<Footprint>,
+    /// What each 1.5 m followed costs in movement, and whether an odd number of diagonals is taken once
+    /// it is (one alternation a turn, RULES-INDEX): the round's movement it uses (004:449).
+    pub follow_costs: Vec<(u32, bool)>,
     /// The last push carries the target over a pit, into which it falls (our ruling, docs/rulings.md).
     pub into_pit: bool,
 }
@@ -207,13 +210,15 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
     let travelled = world.get::<Travelled>(intent.attacker).map_or(0, |t| t.in_round(round));
     // The round's movement, its speed (twice on a charge), whatever part of a move goes on after an overrun.
     let allowed = if mine.going_on.is_some() { mine.speed } else { mine.allowance(action) };
-    let left = allowed.saturating_sub(travelled);
+    // After a 5-foot step no other movement in the round (004:259): the target goes 1.5 m alone.
+    let stepped = me.budget.movement == MovementMade::FiveFootStep;
+    let left = if stepped { 0 } else { allowed.saturating_sub(travelled) };
     let direction = away(mine.start, theirs.start);
     // « Le personnage doit commencer par entrer dans l'espace de sa cible » (004:447): through no wall.
     crate::rules::movement::walls_in_the_way(field, mine.start, direction).map_err(|blocked| {
         Refusal::new(format!("it cannot enter its foe's space: {blocked}"), "004:447, 000:106-107")
     })?;
-    let (mut pushes, mut follows) = (Vec::new(), Vec::new());
+    let (mut pushes, mut follows, mut follow_costs) = (Vec::new(), Vec::new(), Vec::new());
     let mut bodies = all.clone();
     let (mut at, mut behind, mut paid, mut odd) = (theirs.start, mine.start, 0, me.budget.odd_diagonal);
     let place = |bodies: &mut Vec<Body>, who: Entity, f: Footprint| {
@@ -257,6 +262,7 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
             (Some((then, _)), Some((cost, now_odd))) if paid + cost <= left => {
                 pushes.push(next);
                 follows.push(then);
+                follow_costs.push((cost, now_odd));
                 place(&mut bodies, intent.attacker, then);
                 (at, behind, paid, odd) = (next, then, paid + cost, now_odd);
                 if over_pit {
@@ -280,6 +286,7 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
         direction,
         pushes,
         follows,
+        follow_costs,
         into_pit,
     })
 }
@@ -380,8 +387,10 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
     };
     let (mut struck_target, mut struck_attacker) = (with_riders(intent.attacker), with_riders(intent.target));
     for step in 0..steps {
+        // The two go together: a blow by the rusher's allies strikes it instead on 25% (004:447).
         let leaving = Provoking {
             except: struck_target.clone(),
+            shared_with: Some(intent.attacker),
             ..Provoking::new(intent.target, Action::BullRush, "pushed out of a threatened square (004:449)")
         };
         let provoked = provoke_as(world, leaving);
@@ -396,6 +405,7 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
         let Some(&then) = plan.follows.get(step) else { return };
         let following = Provoking {
             except: struck_attacker.clone(),
+            shared_with: Some(intent.target),
             ..Provoking::new(
                 intent.attacker,
                 Action::BullRush,
@@ -408,6 +418,24 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
             return;
         }
         move_to(world, intent.attacker, then, "following the foe it pushes (004:449)");
+        if let Some(&(cost, odd)) = plan.follow_costs.get(step) {
+            count_the_follow(world, intent.attacker, cost, odd);
+        }
+    }
+}
+
+/// Counts 1.5 m followed against the round's movement (004:449 « ne peut en aucun cas dépasser la distance
+/// de déplacement qui lui est allouée pour le round »): its squares travelled, the move action left shorter
+/// by as much, the diagonals' alternation carried on, and movement made (no 5-foot step after it, 004:259).
+fn count_the_follow(world: &mut World, attacker: Entity, cost: u32, odd: bool) {
+    let round = world.resource::<TurnOrder>().round;
+    if let Some(mut travelled) = world.get_mut::<Travelled>(attacker) {
+        travelled.add(round, cost);
+    }
+    if let Some(mut budget) = world.get_mut::<ActionBudget>(attacker) {
+        budget.followed += cost;
+        budget.odd_diagonal = odd;
+        budget.movement = MovementMade::Moved;
     }
 }
 

@@ -556,6 +556,7 @@ pub fn grapple_destination(
             danger: None,
             prone: false,
             going_on: None,
+            followed: 0,
             searched: Default::default(),
         };
         let map = half.reachable(crate::rules::movement::MovementAction::Move);

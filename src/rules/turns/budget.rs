@@ -57,6 +57,10 @@ pub struct ActionBudget {
     /// The squares of a move that goes on after an overrun's passage (004:535 « il continue son déplacement
     /// normalement »): a move may take them with no action more, until another action is spent.
     pub going_on: Option<u32>,
+    /// The squares of movement it paid this turn following the foes it bull-rushed (004:449 « le personnage
+    /// ne peut en aucun cas dépasser la distance de déplacement qui lui est allouée pour le round »): a move
+    /// action later in the turn goes that much less far.
+    pub followed: u32,
     /// Cowering (a rebuked undead, 004:565; a turned one cornered, 004:549): it takes no actions this turn
     /// (the cowering of 004:388, the d20 standard; docs/rulings.md).
     pub cowering: bool,
@@ -96,6 +100,7 @@ impl Default for ActionBudget {
             odd_diagonal: false,
             riding: false,
             going_on: None,
+            followed: 0,
             cowering: false,
             stunned: false,
             closed: false,
@@ -118,6 +123,7 @@ impl ActionBudget {
             odd_diagonal: false,
             riding: false,
             going_on: None,
+            followed: 0,
             cowering: false,
             stunned: false,
             closed: false,

@@ -558,6 +558,7 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         danger: None,
         prone: c.conditions.has(Condition::Prone),
         going_on: c.budget.going_on,
+        followed: c.budget.followed,
         searched: Default::default(),
     }
 }
