@@ -205,14 +205,8 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
         return Err(Refusal::new("no such creature", "data"));
     };
     let (mine, theirs) = (move_query(field, &all, &me), move_query(field, &all, &them));
-    let action = if intent.charge { MovementAction::Charge } else { MovementAction::Move };
-    let round = order.round;
-    let travelled = world.get::<Travelled>(intent.attacker).map_or(0, |t| t.in_round(round));
-    // The round's movement, its speed (twice on a charge), whatever part of a move goes on after an overrun.
-    let allowed = if mine.going_on.is_some() { mine.speed } else { mine.allowance(action) };
-    // After a 5-foot step no other movement in the round (004:259): the target goes 1.5 m alone.
-    let stepped = me.budget.movement == MovementMade::FiveFootStep;
-    let left = if stepped { 0 } else { allowed.saturating_sub(travelled) };
+    let travelled = world.get::<Travelled>(intent.attacker).map_or(0, |t| t.in_round(order.round));
+    let left = left_to_follow(&mine, intent.charge, travelled, me.budget.movement);
     let direction = away(mine.start, theirs.start);
     // « Le personnage doit commencer par entrer dans l'espace de sa cible » (004:447): through no wall.
     crate::rules::movement::walls_in_the_way(field, mine.start, direction).map_err(|blocked| {
@@ -289,6 +283,20 @@ pub fn plan_bull_rush(world: &mut World, intent: &BullRushIntent) -> Result<Bull
         follow_costs,
         into_pit,
     })
+}
+
+/// The squares of movement the rusher has left to follow its push (004:449): the round's movement, its speed
+/// (twice on a charge) or whatever part of a move goes on after an overrun, less what it `travelled`; none
+/// after a 5-foot step (004:259: the target goes 1.5 m alone).
+fn left_to_follow(
+    mine: &crate::rules::movement::MoveQuery<'_>,
+    charge: bool,
+    travelled: u32,
+    made: MovementMade,
+) -> u32 {
+    let action = if charge { MovementAction::Charge } else { MovementAction::Move };
+    let allowed = if mine.going_on.is_some() { mine.speed } else { mine.allowance(action) };
+    if made == MovementMade::FiveFootStep { 0 } else { allowed.saturating_sub(travelled) }
 }
 
 /// The step of a push that carries `mover` over a pit: where it would be were the pit ground, if walls,
