@@ -309,6 +309,8 @@ fn take_off(
                     None => Ok(()),
                 })
                 .and(riding_paid)
+                // Rising into the air is movement: not in a round with a 5-foot step (004:259).
+                .and_then(|()| budget.check_movement())
                 .and_then(|()| if free { Ok(()) } else { budget.spend(ActionKind::Move) });
         if let Err(refusal) = checked {
             refuse(&mut facts, id, Action::TakeOff, refusal);
@@ -362,6 +364,7 @@ fn take_off(
             }
         }
         altitude.0 = reached;
+        budget.movement = crate::rules::turns::MovementMade::Moved;
         facts.write(Fact::TookOff { creature: id.clone(), altitude_m: field.scale().height_m(reached) });
         pay_for_riding(&mut commands, able_riders);
         match flight {
@@ -505,6 +508,7 @@ pub(super) fn fly_creatures(
             since_maneuver: state.since_maneuver,
             scale: field.scale(),
             diagonals: field.diagonals(),
+            odd_diagonal: budget.odd_diagonal,
             check_bonus: crate::rules::mounted::fly_check_bonus(
                 ability_modifier(abilities.dex),
                 0,
@@ -591,6 +595,9 @@ pub(super) fn fly_creatures(
         {
             ram(&mut out, id, foe, &mut flight_done, (bonus, &by));
         }
+        // The diagonals' 1-2-1-2 count goes on into the turn's later movement (004:712).
+        budget.odd_diagonal = flight_done.odd_diagonal;
+        budget.movement = crate::rules::turns::MovementMade::Moved;
         let from = position.0;
         let altitude_before = altitude.0;
         // After a failed advanced manoeuvre « ne peut tenter de nouvelle manouvre avancée pour le tour »
@@ -660,13 +667,15 @@ pub(super) fn fly_creatures(
             dive_attack(&mut out, id, intent.creature, foe, striker, armament, (scale, bonus, &by));
         }
         // A collision (004:825-852): both take the damage of the higher speed and the smaller size, times
-        // the impact; the creature struck saves for half.
+        // the impact; the creature struck saves for half. Its speed is the round's, the distance declared
+        // (004:686, 004:827 « qui se déplace à la vitesse de 45 mètres par round »), not the part flown
+        // before the impact.
         if let Some((_, struck_id)) = &flight_done.collision
             && let Some(struck) = bodies.iter().find(|b| b.id == *struck_id)
         {
             let mine =
                 Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
-            collide(&mut out, &saves, mine, flight_done.spent as f32 * square_m, struck);
+            collide(&mut out, &saves, mine, flight_done.declared.max(flight_done.spent) as f32 * square_m, struck);
         }
     }
 }
@@ -728,7 +737,9 @@ fn end_flight(
         heading.0 = stop.heading;
     }
     let square_m = scale.square_m();
-    let speed_m = if status == SpeedStatus::Hover { 0.0 } else { flight_done.spent as f32 * square_m };
+    // Its speed for the round: the distance declared (004:686, 004:827), even when a collision cut it short.
+    let speed_m =
+        if status == SpeedStatus::Hover { 0.0 } else { flight_done.declared.max(flight_done.spent) as f32 * square_m };
     let after = Flight { since_maneuver: flight_done.since_maneuver, flown: Some(status), speed_m, hovering, ..state };
     if hovering {
         out.commands.entity(entity).insert(crate::rules::core::creature::Hovering);
@@ -1682,6 +1693,7 @@ pub fn plan_flights_through(
         scale,
         diagonals: field.diagonals(),
         check_bonus: planning_check_bonus(world, creature),
+        odd_diagonal: world.get::<ActionBudget>(creature).is_some_and(|b| b.odd_diagonal),
     };
     let bodies: Vec<Traffic> = all
         .into_iter()

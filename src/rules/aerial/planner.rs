@@ -481,6 +481,7 @@ mod tests {
             scale: Scale::Normal,
             diagonals: Diagonals::Alternating,
             check_bonus: 2,
+            odd_diagonal: false,
         }
     }
 

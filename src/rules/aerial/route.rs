@@ -174,6 +174,9 @@ pub struct Flier {
     /// Its fly checks' bonus before the table's modifiers: its Dex modifier, or its rider's Ride when better
     /// (004:734, 004:811). The planner weighs flights with checks by it.
     pub check_bonus: i32,
+    /// An odd number of plain diagonals already taken this turn, on foot or flying: the 1-2-1-2 count runs
+    /// over the whole turn (004:712, RULES-INDEX).
+    pub odd_diagonal: bool,
 }
 
 /// Where a flier is after a step.
@@ -232,6 +235,13 @@ pub struct Flight {
     pub collision: Option<(usize, String)>,
     /// Advanced manoeuvres not attempted, after a failed one this turn (004:749): the steps left out.
     pub skipped: Vec<usize>,
+    /// Whether an odd number of plain diagonals has been taken this turn once it is flown (004:712).
+    #[serde(skip)]
+    pub odd_diagonal: bool,
+    /// The squares of movement declared, its speed for the round (004:686) even when a collision stops it
+    /// short (004:827).
+    #[serde(skip)]
+    pub declared: u32,
 }
 
 /// Half-squares of movement one step costs, before any check (a failed manoeuvre costs what it tried).
@@ -336,7 +346,7 @@ pub fn fly(
     let perfect = flier.maneuverability == Maneuverability::Perfect || hover;
     let scale = flier.scale;
     let band = band_change(scale, steps)?;
-    let mut odd = false;
+    let mut odd = flier.odd_diagonal;
     let mut heading = flier.heading;
     let mut planned_halves = 0;
     for step in steps {
@@ -369,9 +379,11 @@ pub fn fly(
         since_maneuver: flier.since_maneuver,
         collision: None,
         skipped: Vec::new(),
+        odd_diagonal: odd,
+        declared: planned,
     };
     let (mut at, mut altitude, mut heading) = (flier.at, flier.altitude, flier.heading);
-    let mut odd = false;
+    let mut odd = flier.odd_diagonal;
     let mut advanced_open = true;
     let mut spent_halves = 0;
     for (i, step) in steps.iter().copied().enumerate() {
@@ -442,6 +454,7 @@ pub fn fly(
                 Some(Obstacle::Creature(id)) => {
                     flight.collision = Some((i, id));
                     flight.spent = whole(spent_halves + cost);
+                    flight.odd_diagonal = odd;
                     return Ok(flight);
                 }
                 None => at = next,
@@ -455,6 +468,7 @@ pub fn fly(
         flight.spent = whole(spent_halves);
         flight.waypoints.push(Waypoint { square: at.origin, altitude, heading, spent: flight.spent, step: i });
     }
+    flight.odd_diagonal = odd;
     Ok(flight)
 }
 
@@ -482,6 +496,7 @@ mod tests {
             scale: Scale::Normal,
             diagonals: Diagonals::Alternating,
             check_bonus: 2,
+            odd_diagonal: false,
         }
     }
 
