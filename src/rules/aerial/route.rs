@@ -108,9 +108,16 @@ impl FlightStep {
         let (dx, dy) = heading.delta();
         let slip = aside.map_or((0, 0), |side| heading.turned(side.eighths(2)).delta());
         let drop = matches!(self, FlightStep::Wingover { .. }).then_some(from);
-        drop.into_iter().chain((1..=ahead).map(move |n| {
-            let (sx, sy) = if n == ahead { slip } else { (0, 0) };
+        // On a diagonal heading the slip's last square is two columns (or rows) away: the flier passes the
+        // square ahead first, so walls and bodies there stop it too (000:106-107).
+        let through = heading.is_diagonal() && slip != (0, 0);
+        let at = move |n: i32, (sx, sy): (i32, i32)| {
             Footprint::rect(from.origin.offset(dx * n + sx, dy * n + sy), from.width, from.height)
+        };
+        drop.into_iter().chain((1..=ahead).flat_map(move |n| {
+            let last = n == ahead;
+            let passed = (last && through).then(|| at(n, (0, 0)));
+            passed.into_iter().chain(std::iter::once(at(n, if last { slip } else { (0, 0) })))
         }))
     }
 
