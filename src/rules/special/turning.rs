@@ -637,9 +637,12 @@ type Turners<'w, 's> = Query<
     (&'static CreatureId, &'static Position, &'static Space, Option<&'static Altitude>, Option<&'static Riding>),
 >;
 
-/// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549).
+/// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549): at any
+/// square of a walk (« il suffit que le prêtre s'approche »), or where a flight or a move carried it.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
+    mut walking: Local<Option<(CreatureId, crate::rules::core::geometry::Square)>>,
     turned: HeldUndead<'_, '_>,
     places: Turners<'_, '_>,
     field: Res<Battlefield>,
@@ -648,9 +651,18 @@ pub fn turner_comes_near(
 ) {
     for fact in facts.read() {
         // A walk or a flight, its own or its mount's carrying it (004:549 « s'approche », however it comes).
-        let (mover, from, climbed) = match fact {
-            Fact::CreatureMoved { creature, from, .. } => (creature, *from, 0),
-            Fact::Flew { creature, from, climbed_m, .. } => (creature, *from, (climbed_m / 1.5).round() as i32),
+        // Where it came from and where it is now (`None`: where it stands once moved).
+        let (mover, from, now, climbed) = match fact {
+            Fact::MoveStarted { creature, from, .. } => {
+                *walking = Some((creature.clone(), *from));
+                continue;
+            }
+            Fact::SquareEntered { creature, square, .. } => match &*walking {
+                Some((walker, from)) if walker == creature => (creature, *from, Some(*square), 0),
+                _ => continue,
+            },
+            Fact::CreatureMoved { creature, from, .. } => (creature, *from, None, 0),
+            Fact::Flew { creature, from, climbed_m, .. } => (creature, *from, None, (climbed_m / 1.5).round() as i32),
             _ => continue,
         };
         for (entity, by, position, space, state, altitude) in &turned {
@@ -662,7 +674,7 @@ pub fn turner_comes_near(
             }
             let theirs = (space.at(position.0), altitude.map_or(0, |a| a.0));
             let high = height.map_or(0, |a| a.0);
-            let distance = squares_apart(&field, (s.at(p.0), high), theirs);
+            let distance = squares_apart(&field, (s.at(now.unwrap_or(p.0)), high), theirs);
             // « il suffit que le prêtre s'approche à moins de 3 mètres » (004:549): this move brought it
             // nearer than it stood, within 3 m, wherever the undead fled in between.
             let before = squares_apart(&field, (s.at(from), high - climbed), theirs);
