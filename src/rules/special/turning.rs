@@ -639,7 +639,6 @@ type Turners<'w, 's> = Query<
 
 /// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549): at any
 /// square of a walk (« il suffit que le prêtre s'approche »), or where a flight or a move carried it.
-#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
     mut walking: Local<Option<(CreatureId, crate::rules::core::geometry::Square)>>,
