@@ -2424,6 +2424,11 @@ fn strike_coup_de_grace(
         nonlethal: weapon.unarmed,
         from_one_attack: true,
     });
+    // Nonlethal damage kills no one (004:302-305): a coup de grâce dealt with it calls for no save against
+    // death (docs/rulings.md).
+    if weapon.unarmed {
+        return;
+    }
     let dc = 10 + rolled.total;
     let saved = roll_save(
         &mut dice,
