@@ -44,6 +44,10 @@ pub struct BreathWeapon {
     /// Rounds it waits before it breathes again.
     #[serde(default = "one_d_four")]
     pub recharge: DiceExpr,
+    /// It is fire (a red dragon's): the water shields a swimmer from it as from an attack from the land
+    /// (004:634 « sauf s'ils ... relèvent du feu »); any other breath it does not.
+    #[serde(default)]
+    pub fire: bool,
 }
 
 impl BreathWeapon {
@@ -111,9 +115,29 @@ pub fn plugin(app: &mut App) {
 
 /// The terms of the situation on `victim`'s Reflex save against `breather`'s breath: cover between them,
 /// the breath's origin on the other side (004:402, 004:407); the game's preview shows the same.
-pub fn reflex_terms(field: &Battlefield, breather: &CombatantItem, victim: &CombatantItem) -> Vec<Modifier> {
+pub fn reflex_terms(
+    field: &Battlefield,
+    (breather, fire): (&CombatantItem, bool),
+    victim: &CombatantItem,
+) -> Vec<Modifier> {
     let from = breather.space.at(breather.position.0);
-    ranged_cover(field, from, victim.space.at(victim.position.0), &[]).reflex_bonus().into_iter().collect()
+    let cover = ranged_cover(field, from, victim.space.at(victim.position.0), &[]);
+    // A swimmer or a wader up to its chest has improved cover against a foe on the land, +4 on Reflex, from
+    // a magical effect that is fire (004:634); the better of the two covers counts.
+    let water = fire.then(|| {
+        let (attacker, target) = (
+            crate::rules::attack::underwater::swimmer_of(breather),
+            crate::rules::attack::underwater::swimmer_of(victim),
+        );
+        let own = (attacker, from, breather.altitude.0);
+        crate::rules::attack::underwater::water_cover_at(
+            field,
+            own,
+            (target, victim.space.at(victim.position.0), victim.altitude.0),
+            false,
+        )
+    });
+    crate::rules::attack::underwater::with_water(cover, water.flatten()).reflex_bonus().into_iter().collect()
 }
 
 /// Whether `breather` may breathe at `toward` now, and whom the breath would cover, the aim first and the
@@ -187,7 +211,7 @@ pub fn breath_saves(world: &mut World, breather: Entity, covered: &[Entity]) -> 
         .iter()
         .filter_map(|e| q.get(*e).ok())
         .map(|victim| {
-            let terms = reflex_terms(field, &me, &victim);
+            let terms = reflex_terms(field, (&me, breath.weapon.fire), &victim);
             let bonus =
                 save_bonus(Save::Reflex, victim.saves, victim.abilities) + terms.iter().map(|m| m.value).sum::<i32>();
             (victim.entity, save_chance(bonus, breath.dc), terms)
@@ -250,7 +274,7 @@ fn breathe(
                 (victim.saves, victim.abilities),
                 reason,
                 breath.dc,
-                reflex_terms(&field, &me, victim),
+                reflex_terms(&field, (&me, breath.weapon.fire), victim),
             );
             let amount = if saved { (full / 2).max(1) } else { full };
             let modifiers =
