@@ -127,7 +127,11 @@ pub fn plugin(app: &mut App) {
             .before(crate::rules::turns::moving::MovementSystems),
     );
     app.configure_sets(Rules, FallSystems.before(crate::rules::mounted::FallenRiderSystems));
-    app.add_systems(Rules, (finish_flybys, take_off, fly_creatures, land).chain().in_set(AerialSystems));
+    app.init_resource::<FlownLegs>();
+    app.add_systems(
+        Rules,
+        (finish_flybys, take_off, fly_creatures, strike_the_fliers, land).chain().in_set(AerialSystems),
+    );
     app.add_systems(
         Rules,
         (end_of_turn_falls, start_of_turn_recovery)
@@ -458,6 +462,7 @@ pub(super) fn fly_creatures(
     mut damage: MessageWriter<Damage>,
     mut attacks: MessageWriter<AttackIntent>,
     pursuit: Pursuit,
+    mut legs_flown: ResMut<FlownLegs>,
 ) {
     for intent in intents.read() {
         let (bodies, my_size, on_its_back) = traffic_around(&queries.p0(), intent.creature);
@@ -639,6 +644,15 @@ pub(super) fn fly_creatures(
             None => None,
         };
         let scale = field.scale();
+        // The squares it left on its way, for the attacks of opportunity they provoke (004:65, 004:656); at
+        // chase scale nobody threatens (docs/rulings.md).
+        if scale == crate::rules::core::altitude::Scale::Normal {
+            let stop = broken_at.map(|w| w.step);
+            let legs = legs_of(space.at(from), altitude_before, &flight_done.waypoints, stop);
+            if !legs.is_empty() {
+                legs_flown.0.push((intent.creature, legs));
+            }
+        }
         let placed = Placed { status, broken_at, from, altitude_before, hovering: intent.hover, state };
         end_flight(
             &mut out,
@@ -1408,6 +1422,91 @@ fn finish_flybys(
     }
 }
 
+/// Where a flight leaves squares on its way: the flier's squares and height as it leaves them, and the
+/// squares left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leg {
+    /// Its squares as it leaves.
+    pub at: Footprint,
+    /// Its altitude then, in 1.5 m steps.
+    pub altitude: i32,
+    /// The squares it leaves.
+    pub left: Vec<crate::rules::core::geometry::Square>,
+}
+
+/// The flights flown in this run of the rules, each with its legs, for the attacks of opportunity they
+/// provoke.
+#[derive(Resource, Default, Debug)]
+pub struct FlownLegs(Vec<(Entity, Vec<Leg>)>);
+
+/// The legs of a flight from `start` at `altitude` through its `waypoints`, up to the step it stopped at
+/// (`stop`, a flyby attack's) if it did, a square at a time: a step of several squares leaves each in turn.
+/// A climb or a dive changes the height it leaves the next square at.
+pub fn legs_of(start: Footprint, altitude: i32, waypoints: &[super::route::Waypoint], stop: Option<usize>) -> Vec<Leg> {
+    let mut legs = Vec::new();
+    let (mut here, mut height) = (start, altitude);
+    for waypoint in waypoints.iter().take_while(|w| stop.is_none_or(|s| w.step <= s)) {
+        let next = Footprint::rect(waypoint.square, start.width, start.height);
+        while here.origin != next.origin {
+            let (dx, dy) = ((next.origin.x - here.origin.x).signum(), (next.origin.y - here.origin.y).signum());
+            let on = Footprint::rect(here.origin.offset(dx, dy), here.width, here.height);
+            let left = here.squares().filter(|s| !on.contains(*s)).collect();
+            legs.push(Leg { at: here, altitude: height, left });
+            here = on;
+        }
+        height = waypoint.altitude;
+    }
+    legs
+}
+
+/// The attacks of opportunity the flights provoke (004:64-65; 004:656 « une créature volante et son
+/// cavalier se déplacent de la même façon que lors d'un combat classique »), leg by leg in order: a foe that
+/// threatens a square the flier leaves, at the height it leaves it, may strike, once for the turn's
+/// movement (004:68). A flier dropped by one stops where it was struck, at that height (and falls as any
+/// flier that cannot fly).
+pub(super) fn strike_the_fliers(world: &mut World) {
+    let flown = std::mem::take(&mut world.resource_mut::<FlownLegs>().0);
+    for (flier, legs) in flown {
+        let place = |world: &mut World, at: crate::rules::core::geometry::Square, height: i32| {
+            if let Some(mut position) = world.get_mut::<Position>(flier) {
+                position.0 = at;
+            }
+            if let Some(mut altitude) = world.get_mut::<Altitude>(flier) {
+                altitude.0 = height;
+            }
+        };
+        let (Some(end), Some(end_height)) =
+            (world.get::<Position>(flier).map(|p| p.0), world.get::<Altitude>(flier).map(|a| a.0))
+        else {
+            continue;
+        };
+        let mut struck: Vec<Entity> = Vec::new();
+        let mut stopped = None;
+        for leg in legs {
+            place(world, leg.at.origin, leg.altitude);
+            let leaving = crate::rules::turns::Provoking {
+                except: struck.clone(),
+                leaving: Some(leg.left.clone()),
+                at: Some(leg.at),
+                ..crate::rules::turns::Provoking::new(flier, Action::Fly, crate::rules::opportunity::LEAVING)
+            };
+            let provoked = crate::rules::attack::provoke_as(world, leaving);
+            struck.extend(provoked.struck_by);
+            if provoked.dropped {
+                stopped = Some(leg);
+                break;
+            }
+        }
+        // Dropped, the attack's own interruption is written (004:70): it stays where it was struck.
+        match stopped {
+            Some(_) => {
+                world.entity_mut(flier).remove::<FlybyRemainder>();
+            }
+            None => place(world, end, end_height),
+        }
+    }
+}
+
 /// Lands: a free action when it is no higher than its space; from higher, after slowing to a stall this
 /// turn, with its other move action (004:669-670). At the beginning of its turn or at its end: landed once
 /// it has acted, it acts no more this turn.
@@ -1711,4 +1810,29 @@ pub fn plan_flights_through(
         .collect();
     let obstacle = |from: Footprint, fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, (from, fp), alt);
     Some(super::planner::flights(&flier, prefix, declared, &obstacle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::aerial::route::Waypoint;
+    use crate::rules::core::geometry::Square;
+
+    fn waypoint(x: i32, y: i32, altitude: i32, step: usize) -> Waypoint {
+        Waypoint { square: Square::new(x, y), altitude, heading: Direction::East, spent: 0, step }
+    }
+
+    #[test]
+    fn a_flight_leaves_each_square_in_turn_at_the_height_it_flies_004_65() {
+        let start = Footprint::rect(Square::new(0, 0), 2, 2);
+        // Ahead one square at 1.5 m, a climb to 3 m, then a step of two squares (a fast dive's).
+        let way = [waypoint(1, 0, 1, 0), waypoint(2, 0, 2, 1), waypoint(4, 0, 2, 2)];
+        let legs = legs_of(start, 1, &way, None);
+        let froms: Vec<(i32, i32)> = legs.iter().map(|l| (l.at.origin.x, l.altitude)).collect();
+        assert_eq!(froms, vec![(0, 1), (1, 1), (2, 2), (3, 2)]);
+        // A Large flier leaves its back column: two squares each step.
+        assert_eq!(legs[0].left, vec![Square::new(0, 0), Square::new(0, 1)]);
+        // Stopped at the second step for a flyby attack: the legs end there.
+        assert_eq!(legs_of(start, 1, &way, Some(1)).len(), 2);
+    }
 }
