@@ -298,7 +298,9 @@ pub fn concealment(
 }
 
 /// The miss chance of one kind of concealing square: `inside` when all the target's squares are of it,
-/// `CONCEALMENT` when every line from the attacker's best corner crosses one (not for adjacent melee).
+/// `CONCEALMENT` when every line from the attacker's best corner crosses one (not for adjacent melee). Against
+/// a creature of several squares the attacker judges by whichever of its squares it sees best, as for cover
+/// (004:405 « on peut choisir n'importe laquelle des cases qu'elle occupe », 004:409; docs/rulings.md).
 fn through(
     field: &Battlefield,
     attacker: Footprint,
@@ -314,7 +316,7 @@ fn through(
         return 0;
     }
     let clear_corner = attacker.squares().flat_map(Corner::of).any(|corner| {
-        target.squares().all(|t| {
+        target.squares().any(|t| {
             Corner::of(t).iter().all(|&tc| {
                 trace_line(corner, tc)
                     .squares
