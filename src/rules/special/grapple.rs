@@ -43,9 +43,9 @@ pub enum GrappleMove {
     /// Start a grapple with the foe, or join the grapple it is in (004:579-587, 004:615).
     #[default]
     Grab,
-    /// Deal an unarmed strike's damage, nonlethal (004:597).
+    /// Deal an unarmed strike's damage, nonlethal (004:597); a monk's too, as it may choose (004:598).
     Damage,
-    /// Deal it lethal, at -4 on the check (004:597).
+    /// Deal it lethal, at -4 on the check (004:597); a monk's without the -4 (004:598).
     LethalDamage,
     /// Pin the foe for a round (004:606).
     Pin,
@@ -1033,7 +1033,9 @@ fn deal_grapple_damage(
     mut damage: MessageWriter<Damage>,
 ) {
     let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else { return };
-    unarmed_damage_to(&a, &t, lethal || a.traits.armed_unarmed, &mut dice, &mut facts, &mut damage);
+    // A monk's lethal damage takes no -4, and it may deal nonlethal damage as it chooses (004:598): the damage
+    // is what the grappler chose.
+    unarmed_damage_to(&a, &t, lethal, &mut dice, &mut facts, &mut damage);
 }
 
 /// Writes that `who`'s action stopped, and why.
