@@ -395,6 +395,19 @@ thread_local! {
 /// ruling, docs/rulings.md); drawing in to squeeze is free.
 pub const SPREAD_COST: u32 = 1;
 
+/// How far a change of space carries the body: the farthest of the squares it takes anew from the squares
+/// it held (1-2-1-2 not needed: each is within two of them). A reshape costs a step for each square of it
+/// (000:112), so a long body does not slide along a corridor faster by changing its shape.
+fn shift(here: Footprint, there: Footprint) -> u32 {
+    there
+        .squares()
+        .filter(|s| !here.contains(*s))
+        .map(|s| here.squares().map(|h| (s.x - h.x).unsigned_abs().max((s.y - h.y).unsigned_abs())).min().unwrap_or(0))
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
+
 /// Searches every square `mover` can reach from `start` spending at most `budget` squares, with the
 /// diagonal alternation counted along the whole path (RULES-INDEX ruling). Dijkstra over (square, space,
 /// alternation), ordered by cost then hampered steps. A creature of several squares may squeeze where
@@ -593,8 +606,8 @@ impl Search<'_, '_> {
                         // Spreading into new squares costs like a step, doubled while still squeezed (000:112).
                         let step = match (drawing_in, other) {
                             (true, _) => 0,
-                            (false, 0) => SPREAD_COST,
-                            (false, _) => SPREAD_COST * 2,
+                            (false, 0) => SPREAD_COST * shift(here, there),
+                            (false, _) => SPREAD_COST * 2 * shift(here, there),
                         };
                         let total = cost + step;
                         if total > budget {
