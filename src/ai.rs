@@ -711,13 +711,30 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
         SpeedStatus::TopSpeed => budget.check(ActionKind::FullRound).is_ok(),
         _ => budget.check(ActionKind::Move).is_ok(),
     };
+    // The squares the foes who could still strike it threaten: a flight that leaves one provokes (004:656).
+    let danger = crate::preview::danger_for(world, creature);
+    let start = me.footprint;
     let best = options.iter().filter(|(_, p)| affordable(p.flight.status)).min_by_key(|(square, planned)| {
         let at = Footprint::new(**square, side);
         let d = at.distance_to(foe.footprint, diagonals);
         let strikes = strike.reaches(**square, planned);
         // A flight whose fly checks fail more often than not is a last resort.
         let unlikely = planned.chance < 0.5;
-        (rank(planned.flight.status), unlikely, !strikes, d, odds(planned), planned.flight.spent, square.y, square.x)
+        // Each square it leaves under a foe's threat weighs as three squares farther from its foe.
+        let risky = danger.as_ref().map_or(0, |danger| {
+            let legs = crate::rules::aerial::flying::legs_of(start, altitude, &planned.flight.waypoints, None);
+            legs.iter().filter(|leg| danger.leaving(leg.at)).count() as u32
+        });
+        (
+            rank(planned.flight.status),
+            unlikely,
+            !strikes,
+            d + 3 * risky,
+            odds(planned),
+            planned.flight.spent,
+            square.y,
+            square.x,
+        )
     })?;
     Some(Command::flight(me.id.clone(), best.1.steps.clone(), None))
 }

@@ -389,6 +389,58 @@ pub fn provocations_along(
     provocations_along_each(world, mover, start, &[route], action).pop().unwrap_or_default()
 }
 
+/// The attacks of opportunity `flight` of `flier` from where it is would provoke (004:64-65, 004:656), as
+/// the rules strike them: leg by leg (`legs_of`), each foe that threatens a square the flier leaves, at the
+/// height it leaves it, once for the turn's movement; none at chase scale (nobody threatens there).
+pub fn flight_provocations(
+    world: &mut World,
+    flier: Entity,
+    flight: &crate::rules::aerial::route::Flight,
+) -> Vec<Provoking> {
+    if world.resource::<Battlefield>().scale() != crate::rules::core::altitude::Scale::Normal {
+        return Vec::new();
+    }
+    let order = world.resource::<TurnOrder>().initiative();
+    let reactions: HashMap<Entity, Reactions> =
+        kept::<(Entity, &Reactions), ()>(world).iter(world).map(|(e, r)| (e, *r)).collect();
+    let mut struck = world.get::<Provoked>(flier).map(|p| p.0.clone()).unwrap_or_default();
+    let mut state = kept::<Combatant, With<Creature>>(world);
+    let combatants = state.query(world);
+    let field = world.resource::<Battlefield>();
+    let Ok(me) = combatants.get(flier) else { return Vec::new() };
+    let legs =
+        crate::rules::aerial::flying::legs_of(me.space.at(me.position.0), me.altitude.0, &flight.waypoints, None);
+    let mut out = Vec::new();
+    let mut at_height: Option<(i32, Vec<Threat>)> = None;
+    for (i, leg) in legs.iter().enumerate() {
+        if at_height.as_ref().is_none_or(|(h, _)| *h != leg.altitude) {
+            let reacting = |e: Entity| reactions.get(&e).copied().unwrap_or_default();
+            let threats =
+                crate::rules::opportunity::threats_at(field, (&me, leg.altitude), combatants.iter(), reacting, &order);
+            at_height = Some((leg.altitude, threats));
+        }
+        let Some((_, threats)) = &at_height else { continue };
+        let from: Vec<Entity> = threats
+            .iter()
+            .filter(|t| !struck.contains(&t.entity) && leg.left.iter().any(|s| t.threatens(*s)))
+            .filter(|t| {
+                combatants.get(t.entity).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &a, &me, leg.at))
+            })
+            .map(|t| t.entity)
+            .collect();
+        if !from.is_empty() {
+            struck.extend(from.iter().copied());
+            out.push(Provoking {
+                after_steps: i,
+                square: leg.at.origin,
+                from,
+                reason: crate::rules::opportunity::LEAVING,
+            });
+        }
+    }
+    out
+}
+
 /// [`provocations_along`] for each of `routes` from `start`, the foes' threats read once.
 fn provocations_along_each(
     world: &mut World,

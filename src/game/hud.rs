@@ -1810,13 +1810,16 @@ fn grapple_lines(
 /// A flier's flights: how many squares its flight can end on, the speed declared, and the flight to the
 /// hovered square with its fly checks.
 fn flight_lines(
-    world: &World,
+    world: &mut World,
     active: Option<Entity>,
     choice: &super::state::Choice,
     square: crate::rules::core::geometry::Square,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
-    let Some(flights) = world.resource::<Previews>().flights.as_ref() else { return };
+    let Some((count, here)) = world.resource::<Previews>().flights.as_ref().map(|f| (f.len(), f.get(&square).cloned()))
+    else {
+        return;
+    };
     let chase = world.resource::<crate::rules::core::battlefield::Battlefield>().scale()
         == crate::rules::core::altitude::Scale::Chase;
     let climb = match choice.climb {
@@ -1826,17 +1829,14 @@ fn flight_lines(
         n if n > 0 => tr!("preview-climbing-m-first", n = (n as f32 * 1.5).to_string()),
         n => tr!("preview-diving-m-first", n = (-n as f32 * 1.5).to_string()),
     };
-    out.push((
-        tr!("preview-flying-q-climbs-z-dives", climb = climb.to_string(), flights = flights.len().to_string()),
-        WARN,
-    ));
+    out.push((tr!("preview-flying-q-climbs-z-dives", climb = climb.to_string(), flights = count.to_string()), WARN));
     let fly_m = active
         .map(|a| super::turn::flier_of(world, a))
         .and_then(|f| world.get::<Speed>(f))
         .and_then(|s| s.fly)
         .map_or(0.0, |w| w.squares as f32 * 1.5);
     out.push((declared_speed(choice.speed, choice.decelerate, fly_m), WARN));
-    match flights.get(&square) {
+    match here {
         Some(planned) => {
             let f = &planned.flight;
             let last = f.waypoints.last();
@@ -1885,6 +1885,11 @@ fn flight_lines(
                         .into(),
                     BAD,
                 ));
+            }
+            // Who strikes as it flies past (004:64-65, 004:656), as a move's preview says it.
+            if let Some(flier) = active.map(|a| super::turn::flier_of(world, a)) {
+                let provoked = crate::preview::flight_provocations(world, flier, f);
+                provocation_lines(world, &provoked, &tr("provoke-on-the-way"), out);
             }
         }
         None => out.push((tr("preview-no-flight-ends-here-this"), BAD)),

@@ -26,6 +26,7 @@ shots=(
     "ford|levels/ford.ron|4|tools/screenshots/ford.ron|"
     "raid|levels/raid.ron|2|tools/screenshots/raid.ron|target/screenshots/raid-charge.png:raid-charge.png target/screenshots/raid.png:raid.png"
     "weapons|levels/skirmish.ron|3|tools/screenshots/weapons.ron|target/screenshots/weapons.png:weapons.png"
+    "flight-provokes|tests/scenarios/levels/flying_past_an_ogre.ron|4|tools/screenshots/flight-provokes.ron|target/screenshots/flight-provokes.png:flight-provokes.png"
     "rules-at-cursor|levels/skirmish.ron|1|tools/screenshots/rules-at-cursor.ron|target/screenshots/rules-at-cursor.png:rules-at-cursor.png"
     "battlefield|levels/battlefield.ron|1|tools/screenshots/battlefield.ron|"
     "fallen|tests/fixtures/fallen.ron|1|tests/scripts/board.ron|target/script/board-1-fallen.png:fallen.png"

@@ -214,6 +214,18 @@ pub fn threats_to<'a>(
     reactions: impl Fn(Entity) -> Reactions,
     order: &[Entity],
 ) -> Vec<Threat> {
+    threats_at(field, (mover, mover.altitude.0), creatures, reactions, order)
+}
+
+/// [`threats_to`] with the mover at `altitude` (in 1.5 m steps): a flight leaves each square at its own
+/// height (004:656, 004:783-784).
+pub fn threats_at<'a>(
+    field: &crate::rules::core::battlefield::Battlefield,
+    (mover, altitude): (&CombatantItem, i32),
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+    reactions: impl Fn(Entity) -> Reactions,
+    order: &[Entity],
+) -> Vec<Threat> {
     let scale = field.scale();
     let mut found: Vec<(usize, Threat)> = creatures
         .filter(|c| {
@@ -223,13 +235,8 @@ pub fn threats_to<'a>(
         })
         // A foe far above or below reaches nobody (004:783-784).
         .filter(|c| {
-            let rise = crate::rules::core::altitude::vertical_steps(
-                scale,
-                c.altitude.0,
-                *c.size,
-                mover.altitude.0,
-                *mover.size,
-            );
+            let rise =
+                crate::rules::core::altitude::vertical_steps(scale, c.altitude.0, *c.size, altitude, *mover.size);
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             threatening_weapons(&c.armament.0, armed)
                 .iter()
