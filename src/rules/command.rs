@@ -971,6 +971,42 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
     Ok(())
 }
 
+/// The first creature, by id, whose readied action `actor`'s command sets off and who takes it now; `None`
+/// when no one waits for it or the rules refuse the command anyway.
+fn willing_readier(
+    world: &mut World,
+    (actor, actor_id): (Entity, &CreatureId),
+    casting: bool,
+    plain: Option<&PlainIntent>,
+) -> Option<(Entity, CreatureId, Readied)> {
+    let actor_faction = world.get::<Faction>(actor).cloned()?;
+    let mut readiers = kept::<(Entity, &CreatureId, &Readied, &Conditions, &Faction), ()>(world);
+    let mut waiting: Vec<(Entity, CreatureId, Readied)> = readiers
+        .iter(world)
+        .filter(|(e, _, r, c, f)| *e != actor && c.can_act() && waits_for(r, actor_id, casting && **f != actor_faction))
+        .map(|(e, id, r, ..)| (e, id.clone(), r.clone()))
+        .collect();
+    waiting.sort_by(|a, b| a.1.cmp(&b.1));
+    // An action the rules refuse anyway sets nothing off (asked only when someone waits for it).
+    if waiting.is_empty() || refused_anyway(world, plain) {
+        return None;
+    }
+    // « il peut accomplir son action ... (sans toutefois y être obligé) » (004:621): a readied attack that
+    // could not strike the foe, from where the readier stands or after its 5-foot step, is held for a later
+    // trigger, and its initiative is left as it was (004:622).
+    waiting.into_iter().find(|(readier, _, readied)| match &readied.action {
+        ReadiedAction::Attack { target, weapon } => {
+            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
+            let intent = crate::rules::attack::AttackIntent {
+                readied: true,
+                ..crate::rules::attack::AttackIntent::new(*readier, target, weapon.clone())
+            };
+            crate::rules::attack::may_strike_readied(world, &intent)
+        }
+        _ => true,
+    })
+}
+
 /// If `command` is the action of a creature another readied against, takes the readied action first: the
 /// readier moves to just before it in the order (004:622), its action is asked for, and the command waits
 /// in [`Deferred`] (004:621). Returns whether it did.
@@ -979,18 +1015,10 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
         return false;
     }
     let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
-    let Some(actor_faction) = world.get::<Faction>(actor).cloned() else { return false };
     let casting = matches!(command, Command::Cast { .. });
-    let mut readiers = kept::<(Entity, &CreatureId, &Readied, &Conditions, &Faction), ()>(world);
-    let found = readiers
-        .iter(world)
-        .filter(|(e, _, r, c, f)| {
-            *e != actor && c.can_act() && waits_for(r, &actor_id, casting && **f != actor_faction)
-        })
-        .map(|(e, id, r, ..)| (e, id.clone(), r.clone()))
-        .min_by(|a, b| a.1.cmp(&b.1));
-    // An action the rules refuse anyway sets nothing off (asked only when someone waits for it).
-    let Some((readier, readier_id, readied)) = found.filter(|_| !refused_anyway(world, plain)) else { return false };
+    let Some((readier, readier_id, readied)) = willing_readier(world, (actor, &actor_id), casting, plain) else {
+        return false;
+    };
     world.entity_mut(readier).remove::<Readied>();
     move_before(&mut world.resource_mut::<TurnOrder>(), readier, actor);
     let order: Vec<CreatureId> = world.resource::<TurnOrder>().entries.iter().map(|e| e.id.clone()).collect();

@@ -2074,6 +2074,13 @@ pub fn step_to_strike(world: &mut World, intent: &AttackIntent) -> Option<Square
     found
 }
 
+/// Whether a readied attack could strike now: from where the readier stands, or after the 5-foot step it may
+/// take with it (004:623); the rules' own refusal asked as an attack asks it.
+pub fn may_strike_readied(world: &mut World, intent: &AttackIntent) -> bool {
+    world.run_system_cached_with(attack_refusal, intent.clone()).ok().flatten().is_none()
+        || step_to_strike(world, intent).is_some()
+}
+
 /// The base attack term of an attack's modifiers (or of an opposed attack roll's), which a later blow of a
 /// full attack sets to its iterative bonus (004:229).
 pub fn base_attack_term(terms: &mut [Modifier]) -> Option<&mut Modifier> {
