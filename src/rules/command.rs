@@ -688,6 +688,19 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
     // Every creature named must exist before anything happens.
     let actor = command.actor().map(entity).transpose()?;
     let plain = plain_intent(world, command)?;
+    // A turned undead flees (004:549): a move that does not take it farther from its turner is refused.
+    if let (Command::Move { creature, to, action, .. } | Command::Tumble { creature, to, action, .. }, Some(actor)) =
+        (command, actor)
+        && let Err(refusal) = crate::rules::special::turning::fleeing(world, actor, *to)
+    {
+        world.write_message(Fact::ActionRefused {
+            creature: creature.clone(),
+            action: action.action(),
+            reason: refusal.reason,
+            rule: refusal.rule,
+        });
+        return Ok(());
+    }
     if let Some(actor) = actor
         && set_off_readied(world, command, actor, plain.as_ref())
     {

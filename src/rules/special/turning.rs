@@ -637,6 +637,37 @@ type Turners<'w, 's> = Query<
     (&'static CreatureId, &'static Position, &'static Space, Option<&'static Altitude>, Option<&'static Riding>),
 >;
 
+/// Whether a turned undead may move its `creature` to `to`: « Les morts-vivants repoussés fuient aussi vite
+/// que possible » (004:549): a move must take it farther from its turner than it stands, never nearer nor
+/// as near. Any other creature may.
+pub fn fleeing(world: &mut World, creature: Entity, to: crate::rules::core::geometry::Square) -> Result<(), Refusal> {
+    let (Some(by), Some(conditions)) = (world.get::<TurnedBy>(creature).copied(), world.get::<Conditions>(creature))
+    else {
+        return Ok(());
+    };
+    if !conditions.has(Condition::Turned) {
+        return Ok(());
+    }
+    let place = |world: &World, who: Entity| {
+        let (position, space) = (world.get::<Position>(who)?, world.get::<Space>(who)?);
+        Some((*space, position.0, world.get::<Altitude>(who).map_or(0, |a| a.0)))
+    };
+    let (Some((space, at, height)), Some((turner_space, turner_at, turner_height))) =
+        (place(world, creature), place(world, by.turner))
+    else {
+        return Ok(());
+    };
+    let field = world.resource::<Battlefield>();
+    let turner = (turner_space.at(turner_at), turner_height);
+    let now = squares_apart(field, (space.at(at), height), turner);
+    let then = squares_apart(field, (space.at(to), height), turner);
+    if then > now {
+        Ok(())
+    } else {
+        Err(Refusal::new("a turned undead flees its turner: it moves only farther from it", "004:549"))
+    }
+}
+
 /// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549): at any
 /// square of a walk (« il suffit que le prêtre s'approche »), or where a flight or a move carried it.
 pub fn turner_comes_near(
