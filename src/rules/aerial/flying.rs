@@ -414,12 +414,14 @@ fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>) {
 
 /// What a flight writes as it goes: the dice it rolls and the facts, damage, attacks and components it
 /// leaves.
-struct FlightOutput<'a, 'c, 's, 'f, 'd, 'k> {
+struct FlightOutput<'a, 'c, 's, 'f, 'd> {
     commands: &'a mut Commands<'c, 's>,
     dice: &'a mut Dice,
     facts: &'a mut MessageWriter<'f, Fact>,
     damage: &'a mut MessageWriter<'d, Damage>,
-    attacks: &'a mut MessageWriter<'k, AttackIntent>,
+    /// The attacks it makes on its way or at its end (a flyby, a dive), written once the attacks of
+    /// opportunity of its way have not dropped it.
+    attacks: &'a mut Vec<AttackIntent>,
 }
 
 /// The rider that directs a flier, if one can (004:806-812): its entity, its Ride (which may stand for the
@@ -460,7 +462,6 @@ pub(super) fn fly_creatures(
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
-    mut attacks: MessageWriter<AttackIntent>,
     pursuit: Pursuit,
     mut legs_flown: ResMut<FlownLegs>,
 ) {
@@ -559,6 +560,7 @@ pub(super) fn fly_creatures(
             director.and_then(|d| d.1),
         );
         let by = if director.is_some() { format!(", {by}") } else { String::new() };
+        let mut attacks: Vec<AttackIntent> = Vec::new();
         let mut out = FlightOutput {
             commands: &mut commands,
             dice: &mut dice,
@@ -608,7 +610,7 @@ pub(super) fn fly_creatures(
         // After a failed advanced manoeuvre « ne peut tenter de nouvelle manouvre avancée pour le tour »
         // (004:750): no deceleration, flyby or dive attack after it.
         let mut open = flight_done.checks.iter().all(|c| c.success);
-        let closed = |reason: &str, out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>| {
+        let closed = |reason: &str, out: &mut FlightOutput<'_, '_, '_, '_, '_>| {
             refuse(out.facts, id, Action::Fly, Refusal::new(reason, "004:750"));
         };
         // A deceleration: made (DC 15), the flier is slow, not stalled; failed, it stalls (004:759-762).
@@ -646,13 +648,11 @@ pub(super) fn fly_creatures(
         let scale = field.scale();
         // The squares it left on its way, for the attacks of opportunity they provoke (004:65, 004:656); at
         // chase scale nobody threatens (docs/rulings.md).
-        if scale == crate::rules::core::altitude::Scale::Normal {
-            let stop = broken_at.map(|w| w.step);
-            let legs = legs_of(space.at(from), altitude_before, &flight_done.waypoints, stop);
-            if !legs.is_empty() {
-                legs_flown.0.push((intent.creature, legs));
-            }
-        }
+        let legs = if scale == crate::rules::core::altitude::Scale::Normal {
+            legs_of(space.at(from), altitude_before, &flight_done.waypoints, broken_at.map(|w| w.step))
+        } else {
+            Vec::new()
+        };
         let placed = Placed { status, broken_at, from, altitude_before, hovering: intent.hover, state };
         end_flight(
             &mut out,
@@ -691,6 +691,7 @@ pub(super) fn fly_creatures(
                 Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
             collide(&mut out, &saves, mine, flight_done.declared.max(flight_done.spent) as f32 * square_m, struck);
         }
+        legs_flown.0.push(Flown { flier: intent.creature, legs, attacks });
     }
 }
 
@@ -714,7 +715,7 @@ struct Placed {
 /// way waits where it struck, the rest of its route kept for after the attack; its flight state is the
 /// status it flew at, its speed the metres it flew (004:827), none when it hovered.
 fn end_flight(
-    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
     (entity, id): (Entity, &CreatureId),
     (position, altitude, heading): (&mut Position, &mut Altitude, &mut Heading),
     flight: Option<Mut<'_, Flight>>,
@@ -973,7 +974,7 @@ fn spend_for_flight(
 /// A Bluff against a pursuer, `bluffer`'s Bluff against `pursuer`'s Sense Motive (004:818): won, the
 /// pursuer that chases (`chasing`, itself or its mount) is misled.
 fn bluff_pursuer(
-    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
     saves: &Query<(&CreatureId, &Saves, &Abilities)>,
     pursuit: &Pursuit<'_, '_>,
     flier: &CreatureId,
@@ -1003,7 +1004,7 @@ fn bluff_pursuer(
 /// The flight flown, each advanced manoeuvre's fly check rolled (004:734-780), a misled pursuer's turns at
 /// -5 (004:818), and each check written.
 fn fly_with_checks(
-    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
     id: &CreatureId,
     (flier, steps, hover): (&Flier, &[FlightStep], bool),
     (bonus, by): (i32, &str),
@@ -1052,7 +1053,7 @@ fn fly_with_checks(
 /// The collision manoeuvre at chase scale (004:758): made, the flight ends in the foe's square, against it;
 /// failed, the flier misses and flies on.
 fn ram(
-    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
     id: &CreatureId,
     foe: &Traffic,
     flight: &mut super::route::Flight,
@@ -1084,7 +1085,7 @@ fn ram(
     reason = "the flight's output, the intent, the striker, the flight, the flier's gear and budget, its check"
 )]
 fn strike_on_the_way(
-    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
     id: &CreatureId,
     intent: &FlyIntent,
     ((target, after), striker, feat): ((Entity, usize), Entity, bool),
@@ -1108,7 +1109,7 @@ fn strike_on_the_way(
                 Some(claw) if intent.swoop => Some(claw.name.clone()),
                 _ => armament.ready().find(|w| !is_ranged(w)).map(|w| w.name.clone()),
             };
-            out.attacks.write(AttackIntent { swoop: intent.swoop, ..AttackIntent::new(striker, target, weapon) });
+            out.attacks.push(AttackIntent { swoop: intent.swoop, ..AttackIntent::new(striker, target, weapon) });
             Some(stop)
         }
         _ => {
@@ -1144,7 +1145,7 @@ struct Striker {
 /// The dive attack's claw, if the flight ends where the flier threatens the foe and the fly check (DC 10)
 /// succeeds (004:753-754).
 fn dive_attack(
-    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
     id: &CreatureId,
     flier: Entity,
     foe: &Traffic,
@@ -1172,7 +1173,7 @@ fn dive_attack(
     match claw {
         Some(claw) if reaches && made => {
             out.attacks
-                .write(AttackIntent { dive: true, ..AttackIntent::new(flier, foe.entity, Some(claw.name.clone())) });
+                .push(AttackIntent { dive: true, ..AttackIntent::new(flier, foe.entity, Some(claw.name.clone())) });
         }
         _ => {
             let why = if reaches {
@@ -1201,7 +1202,7 @@ struct Collider<'a> {
 /// A collision (004:825-852): both take the damage of the higher speed and the smaller size, times the
 /// impact; the creature struck saves for half; the riders of each share it (004:852).
 fn collide(
-    out: &mut FlightOutput<'_, '_, '_, '_, '_, '_>,
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
     saves: &Query<(&CreatureId, &Saves, &Abilities)>,
     mine: Collider<'_>,
     my_speed: f32,
@@ -1434,10 +1435,18 @@ pub struct Leg {
     pub left: Vec<crate::rules::core::geometry::Square>,
 }
 
-/// The flights flown in this run of the rules, each with its legs, for the attacks of opportunity they
-/// provoke.
+/// A flight flown in this run of the rules: its legs, for the attacks of opportunity they provoke, and the
+/// attacks it makes (a flyby, a dive), which wait for them.
+#[derive(Debug)]
+pub struct Flown {
+    flier: Entity,
+    legs: Vec<Leg>,
+    attacks: Vec<AttackIntent>,
+}
+
+/// The flights flown in this run of the rules.
 #[derive(Resource, Default, Debug)]
-pub struct FlownLegs(Vec<(Entity, Vec<Leg>)>);
+pub struct FlownLegs(Vec<Flown>);
 
 /// The legs of a flight from `start` at `altitude` through its `waypoints`, up to the step it stopped at
 /// (`stop`, a flyby attack's) if it did, a square at a time: a step of several squares leaves each in turn.
@@ -1466,7 +1475,7 @@ pub fn legs_of(start: Footprint, altitude: i32, waypoints: &[super::route::Waypo
 /// flier that cannot fly).
 pub(super) fn strike_the_fliers(world: &mut World) {
     let flown = std::mem::take(&mut world.resource_mut::<FlownLegs>().0);
-    for (flier, legs) in flown {
+    for Flown { flier, legs, attacks } in flown {
         let place = |world: &mut World, at: crate::rules::core::geometry::Square, height: i32| {
             if let Some(mut position) = world.get_mut::<Position>(flier) {
                 position.0 = at;
@@ -1497,12 +1506,18 @@ pub(super) fn strike_the_fliers(world: &mut World) {
                 break;
             }
         }
-        // Dropped, the attack's own interruption is written (004:70): it stays where it was struck.
+        // Dropped, the attack's own interruption is written (004:70): it stays where it was struck, and makes
+        // none of the attacks its flight was to end in.
         match stopped {
             Some(_) => {
                 world.entity_mut(flier).remove::<FlybyRemainder>();
             }
-            None => place(world, end, end_height),
+            None => {
+                place(world, end, end_height);
+                for attack in attacks {
+                    world.write_message(attack);
+                }
+            }
         }
     }
 }

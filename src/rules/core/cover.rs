@@ -123,10 +123,11 @@ fn meets(
                     out.improved.get_or_insert(format!("arrow slit at {}", edge.square));
                 }
             }
-            Some(EdgeFeature::LowWall | EdgeFeature::Obstacle)
+            Some(feature @ (EdgeFeature::LowWall | EdgeFeature::Obstacle))
                 if low_covers(edge.square) || low_covers(edge.squares().1) =>
             {
-                out.hard.get_or_insert(format!("low wall on the edge at {}", edge.square));
+                let what = if feature == EdgeFeature::LowWall { "low wall" } else { "obstacle" };
+                out.hard.get_or_insert(format!("{what} on the edge at {}", edge.square));
             }
             _ => {}
         }
