@@ -193,7 +193,12 @@ pub fn charge_lanes(
     let mut first_block = None;
     for (_, to) in candidates.into_iter().filter(|(d, _)| *d == nearest) {
         match walk_path(world, mover, start, &straight_line(start.origin, to), rules) {
-            Ok(route) if route.cost <= budget => lanes.push(ChargeLane { to, route }),
+            Ok(route) if route.cost <= budget => match swept_block(world, mover, start, start.at(to)) {
+                None => lanes.push(ChargeLane { to, route }),
+                Some(blocked) => {
+                    first_block.get_or_insert(NoCharge::LaneBlocked { to, blocked });
+                }
+            },
             Ok(_) => {}
             Err(refused) => {
                 first_block.get_or_insert(NoCharge::LaneBlocked { to, blocked: refused.blocked });
@@ -201,6 +206,64 @@ pub fn charge_lanes(
         }
     }
     if lanes.is_empty() { Err(first_block.unwrap_or(NoCharge::TooFar)) } else { Ok(lanes) }
+}
+
+/// Whether square `s`'s inside meets the space swept by the footprint `from` sliding straight to `to` (of
+/// the same size): every line from a point of the start space to the same point of the end space, and so
+/// every line between the two spaces that a straight move covers. Touching a side or a corner only is not
+/// meeting it.
+pub fn swept_meets(from: Footprint, to: Footprint, s: Square) -> bool {
+    // For each axis, the times t in [0, 1] at which the sliding space overlaps the square's inside on it.
+    let axis = |start: i32, size: i32, moved: i32, at: i32| -> Option<(f64, f64)> {
+        let (centre, half) = (f64::from(start) + f64::from(size) / 2.0, f64::from(size + 1) / 2.0);
+        let gap = f64::from(at) + 0.5 - centre;
+        if moved == 0 {
+            return (gap.abs() < half).then_some((f64::NEG_INFINITY, f64::INFINITY));
+        }
+        let (a, b) = ((gap - half) / f64::from(moved), (gap + half) / f64::from(moved));
+        Some((a.min(b), a.max(b)))
+    };
+    let (dx, dy) = (to.origin.x - from.origin.x, to.origin.y - from.origin.y);
+    let (Some((x0, x1)), Some((y0, y1))) =
+        (axis(from.origin.x, from.width, dx, s.x), axis(from.origin.y, from.height, dy, s.y))
+    else {
+        return false;
+    };
+    let (lo, hi) = (x0.max(y0), x1.min(y1));
+    lo < hi && lo < 1.0 && hi > 0.0
+}
+
+/// What blocks a charge from `start` to `end` off the line between their centres (004:453 « si n'importe
+/// quelle ligne entre son espace de départ et son espace d'arrivée passe par une case bloquante ..., par une
+/// case qui ralentit le mouvement ... ou par un espace occupé par une créature »): a square the swept space
+/// meets (`swept_meets`), outside both spaces, that is a wall or a pit, hampers the charger, or holds a
+/// creature that is not helpless.
+fn swept_block(world: &StepWorld<'_>, mover: &Mover, start: Footprint, end: Footprint) -> Option<Blocked> {
+    // One square at a time, as a creature of one square would find it (a big charger is judged by its
+    // squares, not by a squeeze).
+    let probe = Mover { size: crate::rules::core::size::Size::Medium, ..*mover };
+    let (x0, x1) = (start.origin.x.min(end.origin.x), start.origin.x.max(end.origin.x) + start.width);
+    let (y0, y1) = (start.origin.y.min(end.origin.y), start.origin.y.max(end.origin.y) + start.height);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let s = Square::new(x, y);
+            if start.contains(s) || end.contains(s) || !swept_meets(start, end, s) {
+                continue;
+            }
+            let square = Footprint::new(s, 1);
+            let ground = match world.enter_ground(&probe, square) {
+                Ok(ground) => ground,
+                Err(blocked) => return Some(blocked),
+            };
+            if ground.hampering.doublings > 0 || !ground.can_stop {
+                return Some(Blocked::Hampered { square: s });
+            }
+            if let Err(blocked) = world.enter_among(&probe, square, start, ground) {
+                return Some(blocked);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -249,6 +312,28 @@ mod tests {
     }
 
     #[test]
+    fn a_charge_lane_is_every_line_between_the_two_spaces_004_453() {
+        let met = |from: Footprint, to: Footprint| -> Vec<(i32, i32)> {
+            (0..6)
+                .flat_map(|y| (0..6).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    let s = Square::new(x, y);
+                    !from.contains(s) && !to.contains(s) && swept_meets(from, to, s)
+                })
+                .collect()
+        };
+        let at = |x, y, side| Footprint::new(Square::new(x, y), side);
+        // Straight along a row: that row only.
+        assert_eq!(met(at(0, 0, 1), at(4, 0, 1)), vec![(1, 0), (2, 0), (3, 0)]);
+        // Three across and one down: the squares each side of the centre line that some line crosses.
+        assert_eq!(met(at(0, 0, 1), at(3, 1, 1)), vec![(1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1)]);
+        // A diagonal: the squares beside it too, a line from a side of the start to the same side of the end.
+        assert_eq!(met(at(0, 0, 1), at(2, 2, 1)), vec![(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)]);
+        // A Large charger sweeps its two rows.
+        assert_eq!(met(at(0, 0, 2), at(3, 0, 2)), vec![(2, 0), (2, 1)]);
+    }
+
+    #[test]
     fn a_charge_takes_the_nearest_square_by_a_clear_lane() {
         let field = Battlefield::open(12, 7);
         let man = Mover { charging: true, ..Mover::walker(Size::Medium) };
@@ -285,17 +370,27 @@ mod tests {
             charge_lanes(&world, &man, Footprint::new(Square::new(6, 3), 1), 12, reach),
             Err(NoCharge::AlreadyInReach)
         );
-        // A wall square beside the target is no square to charge to: the nearest standable ones are.
+        // A wall square beside the target is no square to charge to; and a line from the start to (6,2) or
+        // (6,4), the nearest standable ones, crosses it (from a corner of the start to the same corner of
+        // the end): no lane (004:453 « n'importe quelle ligne »).
         let mut walled = Battlefield::open(12, 7);
         walled.set_terrain(Square::new(6, 3), Terrain::Wall);
         let world = StepWorld { field: &walled, occupants: &[] };
+        assert!(matches!(
+            charge_lanes(&world, &man, start, 12, reach),
+            Err(NoCharge::LaneBlocked { blocked: Blocked::Wall { .. }, .. })
+        ));
+        // The wall a row farther off, (6,1): no line between the start and any of the three crosses it.
+        let mut walled = Battlefield::open(12, 7);
+        walled.set_terrain(Square::new(6, 1), Terrain::Wall);
+        let world = StepWorld { field: &walled, occupants: &[] };
         let ends: Vec<Square> = charge_lanes(&world, &man, start, 12, reach).unwrap().iter().map(|l| l.to).collect();
-        assert_eq!(ends, vec![Square::new(6, 2), Square::new(6, 4)]);
-        // A creature in the lane blocks, even a foe three sizes smaller; a helpless ally does not.
+        assert_eq!(ends, vec![Square::new(6, 2), Square::new(6, 3), Square::new(6, 4)]);
+        // A creature in a lane blocks, even a foe three sizes smaller: the rat at (4,3) lies on every line
+        // of each; a helpless ally does not.
         let tiny_foe = [Occupant { ally: false, size: Size::Tiny, ..ally(3) }];
         let world = StepWorld { field: &field, occupants: &tiny_foe };
-        let ends: Vec<Square> = charge_lanes(&world, &man, start, 12, reach).unwrap().iter().map(|l| l.to).collect();
-        assert_eq!(ends, vec![Square::new(6, 2), Square::new(6, 4)], "not through the rat at (4,3)");
+        assert!(matches!(charge_lanes(&world, &man, start, 12, reach), Err(NoCharge::LaneBlocked { .. })));
         let sleeping = [Occupant { helpless: true, ..ally(3) }];
         let world = StepWorld { field: &field, occupants: &sleeping };
         assert_eq!(charge_lanes(&world, &man, start, 12, reach).unwrap().len(), 3);
