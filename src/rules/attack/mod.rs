@@ -337,6 +337,7 @@ pub fn plugin(app: &mut App) {
     app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
     app.add_message::<manoeuvre::PulledDown>();
     app.add_systems(Rules, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
+    app.add_systems(Rules, mark_melee_assailed.in_set(RulesSystems::Record));
     app.add_systems(Rules, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
     app.add_message::<gear::HandleIntent>().add_message::<gear::PickUpIntent>().add_message::<gear::ShieldIntent>();
     app.add_systems(
@@ -551,6 +552,63 @@ pub struct Combatant {
     pub knees: Option<&'static Knees>,
     /// What its attacks of opportunity do: strike, or trip (004:483, 004:489).
     pub opportunity_choice: Option<&'static manoeuvre::OpportunityChoice>,
+    /// It has been attacked in melee since its last turn began (004:180).
+    pub assailed: Has<MeleeAssailed>,
+}
+
+/// A creature being attacked in melee: the creatures that attacked it in melee and have not had a turn since
+/// (« Un personnage inconscient ou immobilisé ... n'est considéré au corps à corps que s'il se fait
+/// attaquer », 004:180; docs/rulings.md).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MeleeAssailed(pub Vec<Entity>);
+
+/// Marks each creature a melee attack is rolled at with its attacker, and takes the attacker off every mark
+/// as its next turn begins: whether a creature is being attacked, for the shots into melee (004:180).
+fn mark_melee_assailed(
+    mut facts: MessageReader<Fact>,
+    roster: Option<Res<Roster>>,
+    armaments: Query<&Armament>,
+    mut marked: Query<(Entity, &mut MeleeAssailed)>,
+    mut commands: Commands,
+) {
+    let Some(roster) = roster else { return };
+    // Who attacks whom, as the facts go: the marks as they stand, then each fact in turn.
+    let mut marks: std::collections::BTreeMap<Entity, Vec<Entity>> =
+        marked.iter().map(|(e, m)| (e, m.0.clone())).collect();
+    let before = marks.clone();
+    for fact in facts.read() {
+        match fact {
+            Fact::AttackRolled { attacker, target, weapon, .. } => {
+                let (Some(&a), Some(&t)) = (roster.0.get(attacker), roster.0.get(target)) else { continue };
+                let ranged = armaments.get(a).is_ok_and(|arm| arm.0.iter().any(|w| &w.name == weapon && is_ranged(w)));
+                let by = marks.entry(t).or_default();
+                if !ranged && !by.contains(&a) {
+                    by.push(a);
+                }
+            }
+            Fact::TurnStarted { creature, .. } => {
+                if let Some(&e) = roster.0.get(creature) {
+                    marks.values_mut().for_each(|by| by.retain(|x| *x != e));
+                }
+            }
+            _ => {}
+        }
+    }
+    if marks == before {
+        return;
+    }
+    for (target, by) in marks {
+        match marked.get_mut(target) {
+            Ok((_, _)) if by.is_empty() => {
+                commands.entity(target).remove::<MeleeAssailed>();
+            }
+            Ok((_, mut mark)) => mark.0 = by,
+            Err(_) if !by.is_empty() => {
+                commands.entity(target).insert(MeleeAssailed(by));
+            }
+            Err(_) => {}
+        }
+    }
 }
 
 /// A creature's body, as the movement rules meet it (a breath's cone, a grappler's or an overrunner's space).
@@ -1501,10 +1559,16 @@ pub fn shoots_into_melee(
     attacker: &CombatantItem,
     (target, theirs): (&CombatantItem, Footprint),
 ) -> bool {
+    // « Un personnage inconscient ou immobilisé ... n'est considéré au corps à corps que s'il se fait
+    // attaquer » (004:180): a helpless target or ally is in melee only while it is attacked in melee.
+    let in_melee = |c: &CombatantItem| c.conditions.can_act() || c.assailed;
+    if !in_melee(target) {
+        return false;
+    }
     let body = (theirs, target.altitude.0, *target.size);
     let allies: Vec<CombatantItem> = creatures
         .iter()
-        .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && c.conditions.can_act())
+        .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && in_melee(c))
         .collect();
     let near = |s: Square| allies.iter().any(|c| c.space.at(c.position.0).distance_to_square(s, field.diagonals()) < 2);
     // The cheap distance first: the lines of effect of `controls` only for a target close to an ally.
