@@ -1490,33 +1490,30 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             continue;
         };
         let mut struck: Vec<Entity> = Vec::new();
-        let mut stopped = None;
+        let mut dropped = false;
         for leg in legs {
             place(world, leg.at.origin, leg.altitude);
             let leaving = crate::rules::turns::Provoking {
                 except: struck.clone(),
-                leaving: Some(leg.left.clone()),
+                leaving: Some(leg.left),
                 at: Some(leg.at),
                 ..crate::rules::turns::Provoking::new(flier, Action::Fly, crate::rules::opportunity::LEAVING)
             };
             let provoked = crate::rules::attack::provoke_as(world, leaving);
             struck.extend(provoked.struck_by);
-            if provoked.dropped {
-                stopped = Some(leg);
+            dropped = provoked.dropped;
+            if dropped {
                 break;
             }
         }
         // Dropped, the attack's own interruption is written (004:70): it stays where it was struck, and makes
         // none of the attacks its flight was to end in.
-        match stopped {
-            Some(_) => {
-                world.entity_mut(flier).remove::<FlybyRemainder>();
-            }
-            None => {
-                place(world, end, end_height);
-                for attack in attacks {
-                    world.write_message(attack);
-                }
+        if dropped {
+            world.entity_mut(flier).remove::<FlybyRemainder>();
+        } else {
+            place(world, end, end_height);
+            for attack in attacks {
+                world.write_message(attack);
             }
         }
     }

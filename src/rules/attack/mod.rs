@@ -552,7 +552,7 @@ pub struct Combatant {
     pub knees: Option<&'static Knees>,
     /// What its attacks of opportunity do: strike, or trip (004:483, 004:489).
     pub opportunity_choice: Option<&'static manoeuvre::OpportunityChoice>,
-    /// It has been attacked in melee since its last turn began (004:180).
+    /// It is being attacked in melee: some creature attacked it so and has not had a turn since (004:180).
     pub assailed: Has<MeleeAssailed>,
 }
 

@@ -640,7 +640,7 @@ type Turners<'w, 's> = Query<
 /// Whether a turned undead may move its `creature` to `to`: « Les morts-vivants repoussés fuient aussi vite
 /// que possible » (004:549): a move must take it farther from its turner than it stands, never nearer nor
 /// as near. Any other creature may.
-pub fn fleeing(world: &mut World, creature: Entity, to: crate::rules::core::geometry::Square) -> Result<(), Refusal> {
+pub fn fleeing(world: &World, creature: Entity, to: crate::rules::core::geometry::Square) -> Result<(), Refusal> {
     let (Some(by), Some(conditions)) = (world.get::<TurnedBy>(creature).copied(), world.get::<Conditions>(creature))
     else {
         return Ok(());
