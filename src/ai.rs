@@ -414,7 +414,11 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if let Some(step) = grapple_a_foe(world, creature, &me, &foes) {
         return step;
     }
-    if fresh && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer) {
+    // A full attack whose foe fell goes on at another in reach (004:229).
+    let underway = world.get::<crate::rules::turns::FullAttackUnderway>(creature).is_some();
+    if (fresh || underway)
+        && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer)
+    {
         let power = power_for(world, creature, &foes, (&target, weapon.as_deref()), true);
         return attack(target, weapon, true, power);
     }

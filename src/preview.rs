@@ -228,7 +228,11 @@ pub fn move_options(world: &mut World, creature: Entity) -> MoveOptions {
 pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> MoveOptions {
     let every: Vec<MovementAction> =
         SHADED.into_iter().chain([MovementAction::Withdraw, MovementAction::Charge]).collect();
-    with_move_query_as(world, creature, (false, tumble), |query, me| options_in(query, me, &every)).unwrap_or_default()
+    let mut options = with_move_query_as(world, creature, (false, tumble), |query, me| options_in(query, me, &every))
+        .unwrap_or_default();
+    // A turned undead flees its turner (004:549): the squares it may not move to are not shown as open.
+    options.squares.retain(|square, _| crate::rules::special::turning::fleeing(world, creature, *square).is_ok());
+    options
 }
 
 /// The options of a query made for `actions` only, in their order: each square with the first of them that

@@ -305,6 +305,11 @@ fn answer_why_not(
 ) -> Answer {
     let unknown = Answer::UnknownCreature { creature: id.to_string() };
     let Some(entity) = entity else { return unknown };
+    // A turned undead may not move nearer its turner (004:549), however open the square.
+    if let Err(refusal) = crate::rules::special::turning::fleeing(world, entity, square) {
+        let reason = Some(refusal.to_string());
+        return Answer::WhyNot { creature: id.to_string(), action, square, reachable: false, cost: None, reason };
+    }
     with_move_query(world, entity, |q| {
         let answer = |reachable, cost, reason| Answer::WhyNot { creature: id.to_string(), action, square, reachable, cost, reason };
         if let Some(d) = q.destinations(action).into_iter().find(|d| d.square == square) {
@@ -331,7 +336,7 @@ fn answer_why_not(
 fn answer_reachable(world: &mut World, entity: Option<Entity>, id: &str, action: MovementAction) -> Answer {
     let unknown = Answer::UnknownCreature { creature: id.to_string() };
     let Some(entity) = entity else { return unknown };
-    with_move_query(world, entity, |q| {
+    let answer = with_move_query(world, entity, |q| {
         let mut squares: Vec<ReachableSquare> = q
             .destinations(action)
             .into_iter()
@@ -344,8 +349,15 @@ fn answer_reachable(world: &mut World, entity: Option<Entity>, id: &str, action:
             .collect();
         squares.sort_by_key(|s| (s.square.y, s.square.x));
         Answer::Reachable { creature: id.to_string(), action, allowance: q.allowance(action), squares }
-    })
-    .unwrap_or(unknown)
+    });
+    match answer {
+        // A turned undead may end its move only farther from its turner (004:549).
+        Some(Answer::Reachable { creature, action, allowance, mut squares }) => {
+            squares.retain(|s| crate::rules::special::turning::fleeing(world, entity, s.square).is_ok());
+            Answer::Reachable { creature, action, allowance, squares }
+        }
+        other => other.unwrap_or(unknown),
+    }
 }
 
 fn answer_path(world: &mut World, entity: Option<Entity>, id: &str, path: &[Square]) -> Answer {

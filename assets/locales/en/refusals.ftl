@@ -246,7 +246,6 @@ refusal-the-is-a-splash-weapon-throw = the {$weapon_name} is a splash weapon: th
 refusal-power-attack-is-a-feat-it = Power Attack is a feat it does not have
 refusal-power-attack-trades-at-most-its = Power Attack trades at most its base attack bonus, {$most}
 refusal-moved-more-than-1-5-m = {$id} moved more than 1.5 m this turn: one melee attack only
-refusal-the-rest-of-a-full-attack = the rest of a full attack goes at the foe it began on (RULES-INDEX ruling)
 refusal-the-off-hand-attack-comes-with = the off-hand attack comes with a full attack only
 refusal-is-not-helpless = {$id} is not helpless
 refusal-is-immune-to-critical-hits = {$id} is immune to critical hits

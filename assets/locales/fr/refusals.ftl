@@ -246,7 +246,6 @@ refusal-the-is-a-splash-weapon-throw = {$weapon_name} est une arme à impact : i
 refusal-power-attack-is-a-feat-it = Attaque en puissance est un don qui lui manque
 refusal-power-attack-trades-at-most-its = Attaque en puissance échange au plus son bonus de base à l'attaque, {$most}
 refusal-moved-more-than-1-5-m = {$id} a parcouru plus de 1,5 m ce tour : une seule attaque au corps à corps
-refusal-the-rest-of-a-full-attack = le reste d'une attaque à outrance vise l'adversaire attaqué en premier (décision du RULES-INDEX)
 refusal-the-off-hand-attack-comes-with = l'attaque de la main non directrice n'a lieu qu'avec une attaque à outrance
 refusal-is-not-helpless = {$id} n'est pas sans défense
 refusal-is-immune-to-critical-hits = {$id} ne subit pas de coups critiques

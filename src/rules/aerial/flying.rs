@@ -81,8 +81,10 @@ pub struct FlyIntent {
 }
 
 /// The end of a flight broken by a flyby attack: the flier goes on there once the attack is done.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct FlybyRemainder {
+    /// The squares it leaves on its way there, for the attacks of opportunity they provoke (004:65).
+    pub legs: Vec<Leg>,
     /// Where the flight ends.
     pub square: crate::rules::core::geometry::Square,
     /// At what height.
@@ -648,12 +650,19 @@ pub(super) fn fly_creatures(
         let scale = field.scale();
         // The squares it left on its way, for the attacks of opportunity they provoke (004:65, 004:656); at
         // chase scale nobody threatens (docs/rulings.md).
-        let legs = if scale == crate::rules::core::altitude::Scale::Normal {
-            legs_of(space.at(from), altitude_before, &flight_done.waypoints, broken_at.map(|w| w.step))
+        // Broken by a flyby attack, the legs after it are flown once the attack is done.
+        let mut legs = if scale == crate::rules::core::altitude::Scale::Normal {
+            legs_of(space.at(from), altitude_before, &flight_done.waypoints, None)
         } else {
             Vec::new()
         };
-        let placed = Placed { status, broken_at, from, altitude_before, hovering: intent.hover, state };
+        let rest = match broken_at {
+            Some(stop) if !legs.is_empty() => {
+                legs.split_off(legs_of(space.at(from), altitude_before, &flight_done.waypoints, Some(stop.step)).len())
+            }
+            _ => Vec::new(),
+        };
+        let placed = Placed { status, broken_at, rest, from, altitude_before, hovering: intent.hover, state };
         end_flight(
             &mut out,
             (intent.creature, id),
@@ -701,6 +710,8 @@ struct Placed {
     status: SpeedStatus,
     /// Where it stopped to strike a flyby attack, if it did: it waits there until its attack is made.
     broken_at: Option<super::route::Waypoint>,
+    /// The legs of its route after that stop.
+    rest: Vec<Leg>,
     /// Where it started.
     from: crate::rules::core::geometry::Square,
     /// Its altitude before.
@@ -723,7 +734,7 @@ fn end_flight(
     placed: Placed,
     scale: crate::rules::core::altitude::Scale,
 ) {
-    let Placed { status, broken_at, from, altitude_before, hovering, state } = placed;
+    let Placed { status, broken_at, rest, from, altitude_before, hovering, state } = placed;
     if let Some(last) = flight_done.waypoints.last() {
         position.0 = last.square;
         altitude.0 = last.altitude;
@@ -743,6 +754,7 @@ fn end_flight(
     });
     if let (Some(stop), Some(last)) = (broken_at, flight_done.waypoints.last()) {
         out.commands.entity(entity).insert(FlybyRemainder {
+            legs: rest,
             square: last.square,
             altitude: last.altitude,
             heading: last.heading,
@@ -1402,12 +1414,14 @@ pub fn impact_of(mine: Direction, theirs: Direction) -> Impact {
 }
 
 /// A flight broken by a flyby attack goes on to its end once the attack is done, and the Cleave it gave, made
-/// « dès que » it applies (004:234), from where the flier struck.
+/// « dès que » it applies (004:234), from where the flier struck; the squares it leaves on the way provoke
+/// as the first part's did (004:65, 004:656).
 fn finish_flybys(
     mut commands: Commands,
     mut fliers: Query<(Entity, &CreatureId, &mut Position, &mut Altitude, &mut Heading, &FlybyRemainder)>,
     mut cleaves: MessageReader<crate::rules::attack::AttackIntent>,
     mut facts: MessageWriter<Fact>,
+    mut legs_flown: ResMut<FlownLegs>,
 ) {
     let cleaving: Vec<Entity> = cleaves.read().filter(|i| i.cleave).map(|i| i.attacker).collect();
     for (entity, id, mut position, mut altitude, mut heading, rest) in &mut fliers {
@@ -1420,6 +1434,7 @@ fn finish_flybys(
         heading.0 = rest.heading;
         commands.entity(entity).remove::<FlybyRemainder>();
         facts.write(Fact::FlybyResumed { creature: id.clone(), from, to: rest.square });
+        legs_flown.0.push(Flown { flier: entity, legs: rest.legs.clone(), attacks: Vec::new() });
     }
 }
 
@@ -1489,7 +1504,10 @@ pub(super) fn strike_the_fliers(world: &mut World) {
         else {
             continue;
         };
-        let mut struck: Vec<Entity> = Vec::new();
+        // Once for the turn's movement (004:68, 004:71): the foes it provoked on foot or earlier in its flight
+        // strike no more.
+        let provoked = || world.get::<crate::rules::opportunity::Provoked>(flier).map(|p| p.0.clone());
+        let mut struck: Vec<Entity> = provoked().unwrap_or_default();
         let mut dropped = false;
         for leg in legs {
             place(world, leg.at.origin, leg.altitude);
@@ -1500,6 +1518,9 @@ pub(super) fn strike_the_fliers(world: &mut World) {
                 ..crate::rules::turns::Provoking::new(flier, Action::Fly, crate::rules::opportunity::LEAVING)
             };
             let provoked = crate::rules::attack::provoke_as(world, leaving);
+            if let Some(mut them) = world.get_mut::<crate::rules::opportunity::Provoked>(flier) {
+                them.0.extend(provoked.struck_by.iter().copied());
+            }
             struck.extend(provoked.struck_by);
             dropped = provoked.dropped;
             if dropped {

@@ -1997,13 +1997,7 @@ fn prepare_attack_intent(
     };
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
     let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
-    let request = match attack_request(&intent, underway.as_ref()) {
-        Ok(request) => request,
-        Err(refusal) => {
-            facts.write(refuse(refusal));
-            return None;
-        }
-    };
+    let request = attack_request(&intent, underway.as_ref());
     let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
     let plan = match planned {
         Ok(plan) => plan,
@@ -2068,18 +2062,9 @@ fn prepare_attack_intent(
 }
 
 /// What an attack intent asks for, going on with the full attack `underway` if any: its next blows are
-/// paid for and go at the foe it began on (004:229-231).
-fn attack_request<'a>(
-    intent: &'a AttackIntent,
-    underway: Option<&FullAttackUnderway>,
-) -> Result<AttackRequest<'a>, Refusal> {
-    if underway.is_some_and(|begun| begun.target != intent.target) {
-        return Err(Refusal::new(
-            "the rest of a full attack goes at the foe it began on (RULES-INDEX ruling)",
-            "004:229-231",
-        ));
-    }
-    Ok(AttackRequest {
+/// paid for, and go at whichever foe it names (« il peut décider au fur et à mesure », 004:229).
+fn attack_request<'a>(intent: &'a AttackIntent, underway: Option<&FullAttackUnderway>) -> AttackRequest<'a> {
+    AttackRequest {
         weapon: intent.weapon.as_deref(),
         charge: intent.charge,
         full: intent.full,
@@ -2091,7 +2076,7 @@ fn attack_request<'a>(
         paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
         splash: false,
         two_weapons: Some(intent.two_weapons),
-    })
+    }
 }
 
 /// Why the rules would refuse an attack intent as things stand, checked as [`prepare_attack_intent`]
@@ -2109,9 +2094,8 @@ pub fn attack_refusal(
     };
     let budget = budgets.get(intent.attacker).copied().unwrap_or_default();
     let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
-    attack_request(&intent, underway.as_ref())
-        .and_then(|request| prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget))
-        .err()
+    let request = attack_request(&intent, underway.as_ref());
+    prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget).err()
 }
 
 /// Where a readier whose readied attack falls out of its reach steps first, 1.5 m, to strike: « Le
@@ -2159,8 +2143,8 @@ fn ready_blows(
     mut commands: Commands,
     creatures: Query<Combatant, With<Creature>>,
     mut strain: MessageWriter<Strain>,
-) -> Vec<AttackPlan> {
-    let Ok(attacker) = creatures.get(intent.attacker) else { return Vec::new() };
+) -> Blows {
+    let Ok(attacker) = creatures.get(intent.attacker) else { return Blows::default() };
     let PreparedAttack { plan, off_hand_plan, underway, two_weapons, .. } = prepared;
     let first = underway.as_ref().map_or(0, |u| u.struck);
     // The attack action, once begun (not a readied one, paid when readied): it costs a creature disabled
@@ -2171,16 +2155,13 @@ fn ready_blows(
     let bonuses = blow_bonuses(&attacker, &plan.weapon, intent.full);
     let all: Vec<(i32, &AttackPlan)> =
         bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
+    let all_count = all.len();
     let last = match intent.blows {
-        Some(n) if intent.full => (first + n.max(1) as usize).min(all.len()),
-        _ => all.len(),
+        Some(n) if intent.full => (first + n.max(1) as usize).min(all_count),
+        _ => all_count,
     };
     if last < all.len() {
-        commands.entity(intent.attacker).insert(FullAttackUnderway {
-            target: intent.target,
-            struck: last,
-            two_weapons,
-        });
+        commands.entity(intent.attacker).insert(FullAttackUnderway { struck: last, two_weapons });
     } else if underway.is_some() {
         commands.entity(intent.attacker).remove::<FullAttackUnderway>();
     }
@@ -2201,7 +2182,20 @@ fn ready_blows(
         }
         blows.push(this);
     }
-    blows
+    Blows { plans: blows, first, total: all_count, two_weapons }
+}
+
+/// The blows an attack intent strikes now, and where they stand in its full attack.
+#[derive(Default)]
+struct Blows {
+    /// Each blow's plan, in order.
+    plans: Vec<AttackPlan>,
+    /// How many blows of the full attack were struck before them.
+    first: usize,
+    /// How many blows the full attack has in all.
+    total: usize,
+    /// With two weapons.
+    two_weapons: bool,
 }
 
 /// Takes an aid another's bonuses out of a plan: its first blow spent them (004:444).
@@ -2223,8 +2217,12 @@ fn drop_armor_class_parts(plan: &mut AttackPlan, sources: &[&str]) {
 /// first blow changes what the second may do, 004:229); no blow falls on a foe already down.
 fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAttack) {
     let provokes = prepared.provokes;
-    let Ok(blows) = world.run_system_cached_with(ready_blows, (intent.clone(), prepared)) else { return };
-    for (i, plan) in blows.into_iter().enumerate() {
+    let Ok(Blows { plans, first, total, two_weapons }) =
+        world.run_system_cached_with(ready_blows, (intent.clone(), prepared))
+    else {
+        return;
+    };
+    for (i, plan) in plans.into_iter().enumerate() {
         // A weapon thrown is no longer in hand: a later blow needs another one drawn (004:218).
         let thrown = matches!(plan.weapon.delivery, Delivery::Thrown { .. });
         if thrown
@@ -2263,7 +2261,11 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
                 let _ = world.run_system_cached_with(poison::envenom, (intent.attacker, intent.target, poison));
             }
         }
+        // Its foe down, the blows left may go at another, or be given up for a move action (004:229, 004:232).
         if world.get::<HitPoints>(intent.target).is_none_or(|hp| hp.current < 0) {
+            if first + i + 1 < total {
+                world.entity_mut(intent.attacker).insert(FullAttackUnderway { struck: first + i + 1, two_weapons });
+            }
             break;
         }
     }

@@ -143,16 +143,17 @@ impl Ground<'_, '_, '_> {
     }
 }
 
-/// The base attack of the next blow of `attacker`'s full attack under way on `target`, if it has one and a
-/// blow at its base attack is left. Not in a full attack with two weapons (our ruling: the blows of both
-/// hands carry the two-weapon penalties, 004:467-470, which a trip, a disarm or a sunder does not take up).
-fn next_blow(underway: Option<&FullAttackUnderway>, attacker: &CombatantItem, target: Entity) -> Option<i32> {
-    let underway = underway.filter(|u| u.target == target && !u.two_weapons)?;
+/// The base attack of the next blow of `attacker`'s full attack under way, if it has one and a blow at its
+/// base attack is left, at whichever foe (004:229). Not in a full attack with two weapons (our ruling: the
+/// blows of both hands carry the two-weapon penalties, 004:467-470, which a trip, a disarm or a sunder does
+/// not take up).
+fn next_blow(underway: Option<&FullAttackUnderway>, attacker: &CombatantItem) -> Option<i32> {
+    let underway = underway.filter(|u| !u.two_weapons)?;
     crate::rules::attack::iterative_bonuses(attacker.base_attack.0).get(underway.struck).copied()
 }
 
 /// Whether `who` has a blow of a full attack under way left that a trip, a disarm or a sunder may take: what
-/// the action bar asks (the foe is the one the full attack began on).
+/// the action bar asks (at any foe, 004:229).
 pub fn blow_left(world: &World, who: Entity) -> bool {
     let (Some(underway), Some(base)) = (world.get::<FullAttackUnderway>(who), world.get::<BaseAttack>(who)) else {
         return false;
@@ -194,8 +195,8 @@ impl Planning<'_, '_> {
     }
 
     /// [`Planning::plan_and_pay`] for a special attack made in place of a melee attack (a trip, a disarm, a
-    /// sunder: 004:483, 004:490, 004:499): a standard action, or the next blow of a full attack under way on
-    /// the same foe, which it then uses up (004:229).
+    /// sunder: 004:483, 004:490, 004:499): a standard action, or the next blow of a full attack under way, at
+    /// any foe, which it then uses up (004:229).
     pub fn plan_and_pay_blow<T>(
         &mut self,
         (attacker, target): (Entity, Entity),
@@ -204,7 +205,7 @@ impl Planning<'_, '_> {
     ) -> Option<T> {
         let (Ok(a), Ok(t)) = (self.creatures.get(attacker), self.creatures.get(target)) else { return None };
         let mut budget = self.budgets.get_mut(attacker).ok()?;
-        let blow = next_blow(self.underway.get(attacker).ok(), &a, target);
+        let blow = next_blow(self.underway.get(attacker).ok(), &a);
         let ground = Ground { field: &self.field, order: &self.order, creatures: &self.creatures, blow };
         let planned = plan(&ground, (&a, &t), &budget);
         let kind = if blow.is_some() { ActionKind::Free } else { ActionKind::Standard };
@@ -253,7 +254,7 @@ pub fn plan_on<T>(
         field: world.resource::<Battlefield>(),
         order: world.resource::<TurnOrder>(),
         creatures: &creatures,
-        blow: next_blow(world.get::<FullAttackUnderway>(attacker), &a, target),
+        blow: next_blow(world.get::<FullAttackUnderway>(attacker), &a),
     };
     plan(&ground, (&a, &t), &budget)
 }

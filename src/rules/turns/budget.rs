@@ -381,13 +381,12 @@ impl BegunAction {
     }
 }
 
-/// A full attack begun and not finished: the next blow to strike, and at whom (004:229-232). While it lasts
-/// its creature's budget knows the rest may be given up for a move action (004:232).
+/// A full attack begun and not finished: the next blow to strike, at whichever foe the attacker chooses as it
+/// goes (« il peut décider au fur et à mesure, en fonction du résultat des précédentes », 004:229). While it
+/// lasts its creature's budget knows the rest may be given up for a move action (004:232).
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 #[component(on_insert = full_attack_begun, on_remove = full_attack_over)]
 pub struct FullAttackUnderway {
-    /// The foe of every blow.
-    pub target: Entity,
     /// Blows already struck.
     pub struck: usize,
     /// With two weapons.
