@@ -35,7 +35,10 @@ pub fn melee_reaches(
     }
     let (dx, dy) = attacker.gaps(target);
     if reach_weapon {
-        within(diagonals, dx, dy, natural_reach * 2) && !within(diagonals, dx, dy, natural_reach)
+        // « ne peuvent pas frapper quelqu'un se trouvant à une distance égale ou inférieure à leur allonge
+        // naturelle » (004:356): by the distance, not by what the natural reach threatens: the square two
+        // diagonals off a 3 m reach, 4.5 m away, is struck with the weapon too.
+        within(diagonals, dx, dy, natural_reach * 2) && diagonals.squares(dx as i32, dy as i32) > natural_reach
     } else {
         within(diagonals, dx, dy, natural_reach)
     }
@@ -162,6 +165,11 @@ mod tests {
         // With a reach weapon of its size: 4 squares but not within 2.
         assert!(!melee_reaches(A, 2, true, ogre, at(3, 0)));
         assert!(melee_reaches(A, 2, true, ogre, at(5, 0)));
+        // Two diagonals off its space, 4.5 m away: its natural 3 m reach takes it (the corner exception), and
+        // so does the weapon, farther than the natural reach (004:356): no hole at the ring's corners.
+        assert!(melee_reaches(A, 2, false, ogre, at(3, 3)));
+        assert!(melee_reaches(A, 2, true, ogre, at(3, 3)));
+        assert!(!melee_reaches(A, 2, true, ogre, at(3, 2)));
         // Reach 0: only in the same square.
         assert!(!melee_reaches(A, 0, false, me, at(6, 5)));
         assert!(melee_reaches(A, 0, false, me, at(5, 5)));

@@ -392,7 +392,8 @@ thread_local! {
 }
 
 /// Squares added when a squeezing creature spreads into squares it did not hold: like a step (our
-/// ruling, docs/rulings.md); drawing in to squeeze is free.
+/// ruling, docs/rulings.md), doubled as a step is by squeezing and the ground; drawing in to squeeze, where
+/// one must, is free.
 pub const SPREAD_COST: u32 = 1;
 
 /// How far a change of space carries the body: the farthest of the squares it takes anew from the squares
@@ -601,20 +602,27 @@ impl Search<'_, '_> {
                             continue;
                         }
                         let Ok(entry) = world.enter(mover, there, start) else { continue };
-                        // One squeezes only where one must: not where the full space fits around (000:110).
-                        let needed = other == 0 || !fits_full_around(world, mover, there, start);
-                        // Spreading into new squares costs like a step, doubled while still squeezed (000:112).
-                        let step = match (drawing_in, other) {
-                            (true, _) => 0,
-                            (false, 0) => SPREAD_COST * shift(here, there),
-                            (false, _) => SPREAD_COST * 2 * shift(here, there),
+                        // One squeezes only where one must: only into a space the full space does not fit around
+                        // (« un endroit qui n'est pas aussi large que l'espace qu'elle occupe », 000:110-111); so
+                        // a creature never draws in where it stands whole, to creep on by drawing in and
+                        // spreading out.
+                        if other != 0 && fits_full_around(world, mover, there, start) {
+                            continue;
+                        }
+                        // Spreading into new squares costs like a step, doubled for each thing that hampers the
+                        // space taken: still squeezed (000:112), its worst ground (000:96-97).
+                        let hampers = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
+                        let step = if drawing_in {
+                            0
+                        } else {
+                            (SPREAD_COST * shift(here, there) + entry.hampering.edge_extra) << entry.hampering.doublings
                         };
                         let total = cost + step;
                         if total > budget {
                             continue;
                         }
                         let Some(next) = map.index(there.origin, other, odd) else { continue };
-                        let squeezing_on = !drawing_in && other != 0;
+                        let squeezing_on = !drawing_in && hampers;
                         let candidate = Node {
                             cost: total,
                             danger: risk,
@@ -622,7 +630,7 @@ impl Search<'_, '_> {
                             step_cost: step,
                             step_hampered: squeezing_on,
                             previous: index as u32,
-                            can_stop: entry.can_stop && needed,
+                            can_stop: entry.can_stop,
                         };
                         relax(map, queue, next, candidate);
                     }
@@ -924,7 +932,7 @@ mod tests {
         let map = reachable(&open_world(&field), &ogre, start, 8, SearchRules::default());
         let up = map.destinations().into_iter().find(|d| d.square == Square::new(3, 1)).expect("the corridor's end");
         assert_eq!(up.space, (1, 2), "two squares of the corridor, one wide");
-        assert_eq!(up.cost, 4, "draw in (free), then two squeezed steps at double cost");
+        assert_eq!(up.cost, 4, "shift into the corridor's mouth, then a squeezed step, each at double cost");
         let route = map.route_to(Square::new(3, 1)).unwrap();
         assert!(route.steps.iter().filter(|s| s.cost > 0).all(|s| s.cost == 2 && s.hampered));
         // In the open room it never squeezes and never moves for free.
