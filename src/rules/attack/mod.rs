@@ -2354,6 +2354,8 @@ pub fn check_coup_de_grace(
             "004:424",
         ));
     }
+    // A crossbow shoots its coup de grâce as any shot: loaded (004:120, 004:137).
+    crate::rules::core::gear::check_loaded(weapon)?;
     // It is an attack: none at a creature with total cover (004:406).
     if cover_against(field, attacker, target, is_ranged(weapon), &[]) == Cover::Total {
         return Err(Refusal::new(format!("{} has total cover", target.id), "004:406"));
@@ -2382,7 +2384,10 @@ fn deliver_coups_de_grace(world: &mut World, mut intents: Local<MessageCursor<Co
         if provoke(world, intent.attacker, None, Action::CoupDeGrace, "a coup de grâce (004:426)") {
             continue;
         }
-        let _ = world.run_system_cached_with(strike_coup_de_grace, (intent, weapon));
+        let attacker = intent.attacker;
+        let _ = world.run_system_cached_with(strike_coup_de_grace, (intent, weapon.clone()));
+        // A crossbow's coup de grâce is a shot: it must be loaded again (004:120, 004:137).
+        gear::shot(world, attacker, &weapon);
     }
 }
 

@@ -150,7 +150,9 @@ pub fn rest(who: &mut Convalescent, hours: u32, bed_rest: bool, mut d100: impl F
         // Stabilised and unconscious alone: no natural healing (004:289); otherwise a night heals the level,
         // a whole day in bed twice the level (004:293-294).
         let heals = who.hit_points.current >= 0 || who.tended || who.recovering;
-        let (due, amount, reason) = if bed_rest {
+        // A day in bed the rest does not complete still holds its night's sleep (8 hours or more, 004:293).
+        let whole_day = hour.div_ceil(24) * 24 <= hours;
+        let (due, amount, reason) = if bed_rest && whole_day {
             (hour % 24 == 0, 2 * who.level as i32, "a whole day of bed rest (004:294)")
         } else {
             (hour % 24 == NIGHT_HOURS, who.level as i32, "a night's rest (004:293)")
@@ -294,7 +296,8 @@ pub fn take_rest(
 /// of sleep), 2 a whole day in bed (004:297), counted as the hit points' nights and days are (004:293-294).
 pub const fn ability_points(hours: u32, bed_rest: bool) -> i32 {
     if bed_rest {
-        crate::rules::core::ability_damage::rest_points(0, hours / 24)
+        // The part of a day in bed the rest does not complete still holds its night (004:293).
+        crate::rules::core::ability_damage::rest_points((hours % 24 >= NIGHT_HOURS) as u32, hours / 24)
     } else {
         crate::rules::core::ability_damage::rest_points(hours / 24 + (hours % 24 >= NIGHT_HOURS) as u32, 0)
     }
@@ -381,6 +384,15 @@ mod tests {
         let mut fighter = hurt(5, 20, 2);
         rest(&mut fighter, 48, true, || 100);
         assert_eq!(fighter.hit_points.current, 13, "two days in bed: 4 each");
+        // Eight hours in bed hold a night's sleep; a day and eight hours, a day and a night.
+        let mut fighter = hurt(5, 20, 2);
+        rest(&mut fighter, 8, true, || 100);
+        assert_eq!(fighter.hit_points.current, 7, "8 hours in bed: a night");
+        let mut fighter = hurt(5, 20, 2);
+        rest(&mut fighter, 32, true, || 100);
+        assert_eq!(fighter.hit_points.current, 11, "a day in bed (4) and a night (2)");
+        assert_eq!(ability_points(32, true), 3);
+        assert_eq!(ability_points(8, true), 1);
         let mut fighter = hurt(19, 20, 4);
         rest(&mut fighter, 8, false, || 100);
         assert_eq!(fighter.hit_points.current, 20, "never above the maximum (004:292)");
