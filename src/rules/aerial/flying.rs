@@ -53,6 +53,9 @@ pub struct Flight {
     pub speed_m: f32,
     /// Its last flight was a hover: passing from flying to hovering, or back, costs a move action (004:708).
     pub hovering: bool,
+    /// The altitude its flight this turn began at: a stall it does not land from crashes from there (004:670,
+    /// 004:700).
+    pub flight_from: i32,
 }
 
 /// Asks a flier to fly.
@@ -767,7 +770,14 @@ fn end_flight(
     // Its speed for the round: the distance declared (004:686, 004:827), even when a collision cut it short.
     let speed_m =
         if status == SpeedStatus::Hover { 0.0 } else { flight_done.declared.max(flight_done.spent) as f32 * square_m };
-    let after = Flight { since_maneuver: flight_done.since_maneuver, flown: Some(status), speed_m, hovering, ..state };
+    let after = Flight {
+        since_maneuver: flight_done.since_maneuver,
+        flown: Some(status),
+        speed_m,
+        hovering,
+        flight_from: altitude_before,
+        ..state
+    };
     if hovering {
         out.commands.entity(entity).insert(crate::rules::core::creature::Hovering);
     } else {
@@ -1566,8 +1576,17 @@ pub(super) fn land(
             .and_then(|()| if altitude.0 > 0 { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
             .and(room)
             .and_then(|()| match (low, stalled) {
-                (true, _) => Ok(()),
-                (false, true) => budget.spend(ActionKind::Move),
+                (true, false) => Ok(()),
+                // « Elles peuvent alors utiliser leur seconde action de mouvement pour atterrir en toute
+                // sécurité si leur altitude est inférieure ou égale à leur espace occupé » (004:700).
+                (true, true) => budget.spend(ActionKind::Move),
+                (false, true) => Err(Refusal::new(
+                    format!(
+                        "at {}, higher than its space: a stalled flier lands only from no higher than its space",
+                        field.scale().altitude_label(altitude.0)
+                    ),
+                    "004:700",
+                )),
                 (false, false) => Err(Refusal::new(
                     format!(
                         "at {}, higher than its space: it must slow to a stall first, then land with its other move action",
@@ -1616,7 +1635,7 @@ fn room_to_land(
 /// ground, it takes falling damage and lies prone.
 fn end_of_turn_falls(
     mut io: ParamSet<(MessageReader<Fact>, FallOutput)>,
-    mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &mut Flight, &Conditions)>,
+    mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &mut Flight, &Conditions, &Space)>,
     mut dice: ResMut<Dice>,
     field: Res<Battlefield>,
 ) {
@@ -1634,7 +1653,7 @@ fn end_of_turn_falls(
         }
     }
     let mut out = io.p1();
-    for (entity, id, mut altitude, speed, mut flight, conditions) in &mut fliers {
+    for (entity, id, mut altitude, speed, mut flight, conditions, space) in &mut fliers {
         // A flier that can no longer act drops at once (004:696).
         if knocked_out.contains(id) && altitude.0 > 0 && !conditions.can_act() {
             flight.falling = true;
@@ -1654,9 +1673,15 @@ fn end_of_turn_falls(
             continue;
         }
         let perfect = speed.fly.is_some_and(|w| w.maneuverability == Maneuverability::Perfect);
+        let stalled = flight.flown == Some(SpeedStatus::Stall);
         let drop = if altitude.0 <= 0 || flight.fell {
             None
-        } else if flight.flown == Some(SpeedStatus::Stall) {
+        } else if stalled && scale == crate::rules::core::altitude::Scale::Normal && altitude.0 <= space.width.max(1) {
+            // Low enough to land and not landed with its second move action, it crashes, hurt as from the
+            // height its move began at (004:670, 004:700).
+            crash(entity, id, &mut altitude, &mut flight, &mut dice, &mut out, scale);
+            None
+        } else if stalled {
             flight.falling = true;
             Some((scale.stall_drop_steps(), "a stall: 45 m (a band) down at the end of the turn (004:701, 004:703)"))
         } else if flight.flown.is_none() && !flight.took_off && !perfect && conditions.can_act() {
@@ -1675,6 +1700,32 @@ fn end_of_turn_falls(
         flight.took_off = false;
         flight.fell = false;
     }
+}
+
+/// A stall that could have landed and did not: « elle s'écrase, subissant alors les dégâts de chute
+/// correspondant à son altitude au début de son déplacement » (004:700; 004:670).
+fn crash(
+    entity: Entity,
+    id: &CreatureId,
+    altitude: &mut Altitude,
+    flight: &mut Flight,
+    dice: &mut Dice,
+    out: &mut FallOutput,
+    scale: crate::rules::core::altitude::Scale,
+) {
+    let fallen_m = scale.height_m(altitude.0);
+    let from_m = scale.height_m(flight.flight_from.max(altitude.0));
+    altitude.0 = 0;
+    flight.falling = false;
+    out.facts.write(Fact::Fell {
+        creature: id.clone(),
+        metres: fallen_m,
+        altitude_m: 0.0,
+        reason: format!(
+            "a stall low enough to land, not landed: it crashes, hurt as from {from_m} m, where its move began (004:700)"
+        ),
+    });
+    out.hit_the_ground(entity, id, from_m, dice);
 }
 
 #[expect(clippy::too_many_arguments, reason = "the fall's inputs and its outputs")]
