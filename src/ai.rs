@@ -679,7 +679,7 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             let limit = crate::rules::aerial::maneuvers_a_round(status, maneuverability, scale);
             used.saturating_add(crate::rules::aerial::ADVANCED_MANEUVER_COST) <= limit
         };
-        if let Some(options) = crate::rules::aerial::flying::plan_flights(world, creature, &dives, None)
+        if let Some(options) = crate::rules::aerial::flying::plan_attack_flights(world, creature, &dives, None)
             && let Some((_, planned)) = options
                 .iter()
                 .filter(|(at, p)| {

@@ -513,9 +513,14 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Command>> {
         return None;
     }
     let choice = world.resource::<Choice>().clone();
-    let flights = flights_of(world, me, &choice)?;
     let strike = FlightStrike::of(world, me, flier_of(world, me), foe)?;
     let dive = choice.climb <= -strike.scale.dive_attack_drop();
+    // A dive attack's dives are its descent, not manoeuvres of their own (004:753, docs/rulings.md).
+    let flights = if dive {
+        crate::rules::aerial::flying::plan_attack_flights(world, flier, &climb_steps(choice.climb), choice.speed)?
+    } else {
+        flights_of(world, me, &choice)?
+    };
     let (_, planned) = flights
         .iter()
         .filter(|(at, planned)| strike.reaches(**at, planned) && (dive || strike_rank(at, planned).0 == 0))
@@ -553,7 +558,13 @@ pub fn flyby_point(world: &mut World, me: Entity, foe: Entity) -> Result<FlybyPo
             return Err(Refusal::new("a ridden flier takes no standard action of its own: no swoop", "004:656"));
         }
     }
-    let flights = flights_of(world, me, &choice).ok_or_else(grounded)?;
+    // A swoop's dives are its descent, not manoeuvres of their own (004:751, docs/rulings.md).
+    let flights = if swoop {
+        crate::rules::aerial::flying::plan_attack_flights(world, flier, &climb_steps(choice.climb), choice.speed)
+    } else {
+        flights_of(world, me, &choice)
+    }
+    .ok_or_else(grounded)?;
     let maneuverability = world.get::<Speed>(flier).and_then(|s| s.fly).ok_or_else(grounded)?.maneuverability;
     let reaching: Vec<_> = flights.iter().filter(|(at, planned)| strike.reaches(**at, planned)).collect();
     if reaching.is_empty() {

@@ -172,6 +172,7 @@ reason-escaping-next-to-its-foe = escaping, to a square next to its foe (004:601
 reason-helpless-holds-no-one = a helpless creature holds no one (our ruling)
 reason-unable-to-fly-it-falls = unable to fly: it falls (004:696)
 reason-a-stall-a-band-down = a stall: 45 m (a band) down at the end of the turn (004:701, 004:703)
+reason-a-stall-low-enough-crashes = a stall low enough to land, not landed: it crashes, hurt as from {$metres} m, where its move began (004:700)
 reason-not-flying-free-fall = not flying: a free fall of 180 m (3 bands) (004:696, 004:699)
 reason-unable-to-fly-free-fall = unable to fly: a free fall of 180 m (3 bands) (004:696, 004:699)
 reason-no-recovery-free-fall = no recovery: the free fall goes on (004:764)

@@ -193,6 +193,7 @@ refusal-a-bluff-comes-just-before-a = a Bluff comes just before a turn into a cl
 refusal-a-deceleration-is-a-flight-under = a deceleration is a flight under half its speed
 refusal-no-manoeuvres-left-for-the-this = no manoeuvres left for the {$what} this round
 refusal-at-higher-than-its-space-it = at {$altitude}, higher than its space: it must slow to a stall first, then land with its other move action
+refusal-at-higher-than-its-space-stalled = at {$altitude}, higher than its space: a stalled flier lands only from no higher than its space
 refusal-no-room-to-land = no room to land: {$reason}
 refusal-only-perfect-or-good-fliers-or = only perfect or good fliers, or the Hover feat, can hover
 refusal-a-hover-covers-chase-squares-at = a hover covers {$most} chase squares at most

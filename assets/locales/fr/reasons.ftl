@@ -172,6 +172,7 @@ reason-escaping-next-to-its-foe = en s'échappant, vers une case à côté de so
 reason-helpless-holds-no-one = une créature sans défense ne retient personne (notre décision)
 reason-unable-to-fly-it-falls = incapable de voler : elle tombe (004:696)
 reason-a-stall-a-band-down = un décrochage : 45 m (une tranche) plus bas à la fin du tour (004:701, 004:703)
+reason-a-stall-low-enough-crashes = un décrochage assez bas pour se poser, sans se poser : elle s'écrase, blessée comme de {$metres} m, où commençait son déplacement (004:700)
 reason-not-flying-free-fall = ne vole pas : une chute libre de 180 m (3 tranches) (004:696, 004:699)
 reason-unable-to-fly-free-fall = incapable de voler : une chute libre de 180 m (3 tranches) (004:696, 004:699)
 reason-no-recovery-free-fall = pas de rétablissement : la chute libre continue (004:764)

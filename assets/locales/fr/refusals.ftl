@@ -193,6 +193,7 @@ refusal-a-bluff-comes-just-before-a = un Bluff se fait juste avant un virage ver
 refusal-a-deceleration-is-a-flight-under = une décélération est un vol à moins de la moitié de sa vitesse
 refusal-no-manoeuvres-left-for-the-this = plus de manœuvres disponibles pour {$what} ce round
 refusal-at-higher-than-its-space-it = à {$altitude}, plus haut que son espace : il faut d'abord ralentir jusqu'au décrochage, puis atterrir avec l'autre action de mouvement
+refusal-at-higher-than-its-space-stalled = à {$altitude}, plus haut que son espace : une créature qui décroche ne se pose que d'une altitude inférieure ou égale à son espace
 refusal-no-room-to-land = pas de place pour atterrir : {$reason}
 refusal-only-perfect-or-good-fliers-or = seules les créatures volantes à manœuvrabilité parfaite ou bonne, ou avec le don Vol stationnaire, peuvent faire du vol stationnaire
 refusal-a-hover-covers-chase-squares-at = un vol stationnaire couvre {$most} cases de poursuite au plus

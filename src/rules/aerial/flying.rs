@@ -520,6 +520,7 @@ pub(super) fn fly_creatures(
             scale: field.scale(),
             diagonals: field.diagonals(),
             odd_diagonal: budget.odd_diagonal,
+            attack_descent: intent.dive_at.is_some() || intent.swoop,
             check_bonus: crate::rules::mounted::fly_check_bonus(
                 ability_modifier(abilities.dex),
                 0,
@@ -1849,6 +1850,27 @@ pub fn plan_flights_through(
     declared: Option<SpeedStatus>,
     through: Option<Entity>,
 ) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
+    plan_flights_as(world, creature, (prefix, declared), through, false)
+}
+
+/// [`plan_flights`] for a dive attack or a swoop (004:751-753): the dives are that manoeuvre's descent, not
+/// manoeuvres of their own ([`Flier::attack_descent`](super::route::Flier)).
+pub fn plan_attack_flights(
+    world: &mut World,
+    creature: Entity,
+    prefix: &[FlightStep],
+    declared: Option<SpeedStatus>,
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
+    plan_flights_as(world, creature, (prefix, declared), None, true)
+}
+
+fn plan_flights_as(
+    world: &mut World,
+    creature: Entity,
+    (prefix, declared): (&[FlightStep], Option<SpeedStatus>),
+    through: Option<Entity>,
+    attack_descent: bool,
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = kept::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
@@ -1877,6 +1899,7 @@ pub fn plan_flights_through(
         diagonals: field.diagonals(),
         check_bonus: planning_check_bonus(world, creature),
         odd_diagonal: world.get::<ActionBudget>(creature).is_some_and(|b| b.odd_diagonal),
+        attack_descent,
     };
     let bodies: Vec<Traffic> = all
         .into_iter()

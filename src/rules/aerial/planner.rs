@@ -163,7 +163,7 @@ impl<'a> Planner<'a> {
         let mut odd = false;
         for step in prefix {
             spent += step_halves(*step, heading, perfect, (flier.diagonals, &mut odd), scale, self.band_change);
-            if !perfect && step.is_maneuver() {
+            if !perfect && flier.counts(*step) {
                 used += if step.advanced().is_some() { super::ADVANCED_MANEUVER_COST } else { 1 };
             }
             heading = step.heading_after(heading, true);
@@ -482,6 +482,7 @@ mod tests {
             diagonals: Diagonals::Alternating,
             check_bonus: 2,
             odd_diagonal: false,
+            attack_descent: false,
         }
     }
 

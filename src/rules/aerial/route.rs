@@ -184,6 +184,18 @@ pub struct Flier {
     /// An odd number of plain diagonals already taken this turn, on foot or flying: the 1-2-1-2 count runs
     /// over the whole turn (004:712, RULES-INDEX).
     pub odd_diagonal: bool,
+    /// The flight is a dive attack or a swoop (004:751-753): its dives are the descent that advanced
+    /// manoeuvre is made of (« chutant d'au moins 6 mètres au passage »), not manoeuvres of their own (our
+    /// ruling: counted, they would leave the fast row's dive attack, 004:693, to perfect fliers alone).
+    pub attack_descent: bool,
+}
+
+impl Flier {
+    /// Whether `step` counts against the round's manoeuvres (004:713-715): every manoeuvre, but the dives of
+    /// a dive attack or a swoop.
+    pub fn counts(&self, step: FlightStep) -> bool {
+        step.is_maneuver() && !(self.attack_descent && matches!(step, FlightStep::Dive { .. }))
+    }
 }
 
 /// Where a flier is after a step.
@@ -400,7 +412,7 @@ pub fn fly(
             continue;
         }
         let cost = step_halves(step, heading, perfect, (flier.diagonals, &mut odd), scale, band);
-        if step.is_maneuver() && !free {
+        if flier.counts(step) && !free {
             let uses = if step.advanced().is_some() { 2 } else { 1 };
             if flight.maneuvers + uses > limit {
                 return Err(Refusal::new(
@@ -504,6 +516,7 @@ mod tests {
             diagonals: Diagonals::Alternating,
             check_bonus: 2,
             odd_diagonal: false,
+            attack_descent: false,
         }
     }
 
