@@ -44,6 +44,7 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(Update, self::core::systems::run_rules.in_set(RulesStep));
     app.add_message::<Fact>().add_message::<self::core::creature::ConditionChange>().init_resource::<EventLog>();
+    app.init_resource::<self::core::systems::Unsettled>();
     app.add_systems(Rules, self::core::facts::record_facts.in_set(RulesSystems::Record));
     app.add_plugins((
         movement::plugin,

@@ -28,7 +28,21 @@ pub enum RulesSystems {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RulesStep;
 
-/// Runs the rules' schedule.
+/// Set when a run of the rules left consequences the next run must settle: a fall at the end of a turn,
+/// whose damage and prone come after the run's consequences were drawn.
+#[derive(Resource, Default, Debug)]
+pub struct Unsettled(pub bool);
+
+/// Runs the rules' schedule, and again while a run left something to settle (at most twice more): what a
+/// turn's end did is settled before the next creature acts (a flier's stall drops it, hurt and prone,
+/// before the foe after it strikes, 004:701).
 pub fn run_rules(world: &mut World) {
     world.run_schedule(Rules);
+    for _ in 0..2 {
+        let again = world.get_resource_mut::<Unsettled>().is_some_and(|mut u| std::mem::take(&mut u.0));
+        if !again {
+            break;
+        }
+        world.run_schedule(Rules);
+    }
 }

@@ -27,6 +27,8 @@ pub struct FallOutput<'w> {
     pub conditions: MessageWriter<'w, ConditionChange>,
     /// Where it comes to rest.
     pub resting: MessageWriter<'w, crate::rules::turns::moving::ComeToRest>,
+    /// The rules run again to settle a fall made after the run's consequences (at a turn's end).
+    pub unsettled: ResMut<'w, crate::rules::core::systems::Unsettled>,
 }
 
 impl FallOutput<'_> {
@@ -42,6 +44,7 @@ impl FallOutput<'_> {
 
     /// A creature falls and takes `damage` (none: only the fall), and lies prone.
     pub fn fall_for(&mut self, entity: Entity, id: &CreatureId, damage: Option<DiceExpr>, dice: &mut Dice) {
+        self.unsettled.0 = true;
         if let Some(expr) = damage {
             let thrown = dice.throw(expr);
             let amount = thrown.total.max(1);
