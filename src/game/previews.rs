@@ -694,35 +694,37 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
             &Traits,
             &Feats,
             &Conditions,
-            (&Altitude, &Heading, &Speed, &Size),
+            (&Altitude, &Heading, &Speed, &Size, Has<crate::rules::core::creature::Hovering>),
         ),
         (),
     >(world);
     let mut squares: Vec<Square> = q
         .iter(world)
         .filter(|(f, .., c, _)| **f != mine && c.can_act() && !c.threatens_nothing())
-        .flat_map(|(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed, size))| {
-            let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
-            // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
-            let rise = crate::rules::core::altitude::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
-            let weapons: Vec<Weapon> = crate::rules::core::reach::threatening_weapons(&armament.0, armed)
-                .into_iter()
-                .filter(|w| rise <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach))
-                .cloned()
-                .collect();
-            let at = space.at(position.0);
-            let behind = crate::rules::core::sight::unthreatened_behind(
-                at,
-                altitude.0,
-                heading.0,
-                speed,
-                traits.all_round_vision,
-                &armament.0,
-            );
-            threatened_squares(diagonals, at, reach.0, &weapons, armed, width, height)
-                .into_iter()
-                .filter(move |s| !behind.contains(s))
-        })
+        .flat_map(
+            |(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed, size, hovering))| {
+                let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+                // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
+                let rise =
+                    crate::rules::core::altitude::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
+                let weapons: Vec<Weapon> = crate::rules::core::reach::threatening_weapons(&armament.0, armed)
+                    .into_iter()
+                    .filter(|w| rise <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach))
+                    .cloned()
+                    .collect();
+                let at = space.at(position.0);
+                let behind = crate::rules::core::sight::unthreatened_behind(
+                    at,
+                    (altitude.0, heading.0),
+                    (speed, hovering),
+                    traits.all_round_vision,
+                    &armament.0,
+                );
+                threatened_squares(diagonals, at, reach.0, &weapons, armed, width, height)
+                    .into_iter()
+                    .filter(move |s| !behind.contains(s))
+            },
+        )
         .collect();
     squares.sort_by_key(|s| (s.y, s.x));
     squares.dedup();

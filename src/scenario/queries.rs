@@ -403,15 +403,25 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
         threatened_squares(diagonals, space.at(position.0), reach.0, &armament.0, armed, width, height)
     };
     // A flier in the air does not threaten its blind spot (004:675-680).
-    let mut flight = kept::<(&Altitude, &Heading, &Speed, &Position, &Space, &Traits, &Armament), ()>(world);
+    let mut flight = kept::<
+        (
+            &Altitude,
+            &Heading,
+            (&Speed, Has<crate::rules::core::creature::Hovering>),
+            &Position,
+            &Space,
+            &Traits,
+            &Armament,
+        ),
+        (),
+    >(world);
     let behind = flight.get(world, entity).map_or(
         Vec::new(),
-        |(altitude, heading, speed, position, space, traits, armament)| {
+        |(altitude, heading, (speed, hovering), position, space, traits, armament)| {
             crate::rules::core::sight::unthreatened_behind(
                 space.at(position.0),
-                altitude.0,
-                heading.0,
-                speed,
+                (altitude.0, heading.0),
+                (speed, hovering),
                 traits.all_round_vision,
                 &armament.0,
             )

@@ -2606,9 +2606,8 @@ pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
     }
     crate::rules::core::sight::unseen_behind(
         c.space.at(c.position.0),
-        c.altitude.0,
-        c.heading.0,
-        c.speed,
+        (c.altitude.0, c.heading.0),
+        (c.speed, c.hovering),
         c.traits.all_round_vision,
     )
 }

@@ -14,16 +14,15 @@ pub fn is_nimble(maneuverability: Maneuverability) -> bool {
 /// none on the ground, none with a tail attack (which still threatens it, 004:676).
 pub fn unthreatened_behind(
     footprint: Footprint,
-    altitude: i32,
-    heading: Direction,
-    speed: &Speed,
+    (altitude, heading): (i32, Direction),
+    (speed, hovering): (&Speed, bool),
     all_round_vision: bool,
     weapons: &[Weapon],
 ) -> Vec<Square> {
     if has_tail_attack(weapons) {
         return Vec::new();
     }
-    unseen_behind(footprint, altitude, heading, speed, all_round_vision)
+    unseen_behind(footprint, (altitude, heading), (speed, hovering), all_round_vision)
 }
 
 /// Whether a creature has a tail attack, which still threatens its blind spot (004:676).
@@ -40,13 +39,14 @@ pub fn reaches_blind_spot(weapon: &Weapon) -> bool {
 /// spell or a line of breath cannot be aimed at.
 pub fn unseen_behind(
     footprint: Footprint,
-    altitude: i32,
-    heading: Direction,
-    speed: &Speed,
+    (altitude, heading): (i32, Direction),
+    (speed, hovering): (&Speed, bool),
     all_round_vision: bool,
 ) -> Vec<Square> {
     let Some(wings) = speed.fly else { return Vec::new() };
-    if altitude <= 0 {
+    // Hovering, it « bénéficie d'une manœuvrabilité parfaite » (004:709), and a perfect flier has no blind
+    // spot (004:680).
+    if altitude <= 0 || hovering {
         return Vec::new();
     }
     blind_spot(footprint, heading, wings.maneuverability, all_round_vision)
