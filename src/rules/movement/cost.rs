@@ -197,7 +197,7 @@ impl std::fmt::Display for Blocked {
             Blocked::Hampered { square } => {
                 write!(
                     f,
-                    "{square} is hampered (difficult, obstructed, dark or squeezed): no running, charging or 5-foot step there"
+                    "{square} is hampered (difficult, obstructed, dark, foggy or squeezed): no running, charging or 5-foot step there"
                 )
             }
             Blocked::CannotStop { square, what } => write!(f, "cannot end the move in {square}: {what}"),
@@ -257,7 +257,7 @@ pub struct Entry {
 
 impl StepWorld<'_> {
     /// How many times the ground of `square` doubles the mover's cost: once for difficult terrain, once
-    /// for an obstacle, once for poor visibility (darkness, for a creature without darkvision); when several
+    /// for an obstacle, once for poor visibility (fog, or darkness for a creature without darkvision); when several
     /// apply they multiply (003:36-47: ×2, ×4, ×8; 000:130-138). Fliers and incorporeal creatures are not
     /// hampered by the ground (000:98, 000:108-109) but are by darkness, which hampers sight, not feet
     /// (003:41); swimmers are not by shallow water. Deep water slows a walker as the underwater table's row
@@ -269,7 +269,9 @@ impl StepWorld<'_> {
         let swum = mover.swims && terrain == Terrain::Water;
         let difficult = on_ground && !swum && field.is_difficult(square);
         let obstacle = on_ground && field.has_obstacle(square);
-        let dark = (field.is_dark(square) && !mover.darkvision) || mover.blinded;
+        // Poor visibility, once however it comes (« Mauvaise visibilité ×2 », 003:41): darkness it does not
+        // see in, fog, which no eyes see through, or its own blindness.
+        let dark = (field.is_dark(square) && !mover.darkvision) || field.is_foggy(square) || mover.blinded;
         let deep =
             if on_ground && terrain == Terrain::DeepWater { water::step_doublings(mover.size, mover.swims) } else { 0 };
         u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep + u32::from(mover.tumbling)
