@@ -322,6 +322,7 @@ refusal-foe-stands-in = a foe who is not helpless stands in {$square}
 refusal-ally-while-charging = an ally stands in {$square} and a charge cannot pass allies
 refusal-fills-space = a creature that fills its space is in {$square}
 refusal-hampered = {$square} is hampered (difficult, obstructed, dark, foggy or squeezed): no running, charging or 5-foot step there
+refusal-a-charge-moves-at-least = a charge moves 3 m (2 squares) at least
 refusal-cannot-stop = cannot end the move in {$square}: {$what}
 refusal-no-creature-named = there is no creature {$id}
 refusal-no-light-weapon-put-away = it carries no light weapon put away

@@ -322,6 +322,7 @@ refusal-foe-stands-in = un adversaire qui n'est pas sans défense occupe {$squar
 refusal-ally-while-charging = un allié occupe {$square} et une charge ne traverse pas les alliés
 refusal-fills-space = une créature qui remplit son espace occupe {$square}
 refusal-hampered = {$square} est une case gênante (difficile, obstruée, obscure, embrumée ou étroite) : ni course, ni charge, ni pas de placement
+refusal-a-charge-moves-at-least = une charge parcourt au moins 3 mètres (2 cases)
 refusal-cannot-stop = impossible de finir le déplacement en {$square} : {$what}
 refusal-no-creature-named = il n'y a pas de créature {$id}
 refusal-no-light-weapon-put-away = il ne porte aucune arme légère rangée

@@ -485,6 +485,8 @@ impl MoveQuery<'_> {
                     .filter(|d| d.cost >= 2)
                     .collect()
             }
+            // No 5-foot step at a speed of 1.5 m or less (004:261).
+            MovementAction::FiveFootStep if self.speed <= 1 => Vec::new(),
             MovementAction::FiveFootStep => {
                 self.single_steps().iter().filter(|r| self.five_foot_step_ok(r)).map(of_route).collect()
             }
@@ -510,7 +512,9 @@ impl MoveQuery<'_> {
             (MovementAction::Run, Some(path)) if path != straight_line(self.start.origin, to).as_slice() => {
                 return Err(Refusal::new("a run goes in a straight line", "004:248"));
             }
-            (MovementAction::Run, None) => {
+            // A run and a charge go in a straight line (004:248, 004:452); a charge's lane toward its target
+            // is `lanes::charge_lanes`', which gives the path.
+            (MovementAction::Run | MovementAction::Charge, None) => {
                 line = straight_line(self.start.origin, to);
                 Some(line.as_slice())
             }
@@ -524,7 +528,9 @@ impl MoveQuery<'_> {
                 }
                 let rules =
                     if action == MovementAction::MinimumMovement { SearchRules::default() } else { self.rules(action) };
-                walk_path(&self.world(), &self.mover, self.start, path, rules).map_err(refuse_path)?
+                // A charge may not pass even an ally (004:453).
+                let mover = Mover { charging: action == MovementAction::Charge, ..self.mover };
+                walk_path(&self.world(), &mover, self.start, path, rules).map_err(refuse_path)?
             }
             None if matches!(action, MovementAction::MinimumMovement | MovementAction::FiveFootStep) => {
                 let steps = self.single_steps();
@@ -540,6 +546,12 @@ impl MoveQuery<'_> {
                 )
             })?,
         };
+        if action == MovementAction::Charge && route.cost < 2 {
+            return Err(Refusal::new("a charge moves 3 m (2 squares) at least", "004:452"));
+        }
+        if action == MovementAction::FiveFootStep && self.speed <= 1 {
+            return Err(Refusal::new("a creature of speed 1.5 m or less cannot take a 5-foot step", "004:261"));
+        }
         let (ok, rule) = match action {
             MovementAction::MinimumMovement => (route.steps.len() == 1, "000:139-144"),
             MovementAction::FiveFootStep => (self.five_foot_step_ok(&route), "004:259-261"),
