@@ -3,6 +3,7 @@
 ## (src/game/refusals.rs).
 term-set-against-a-charge-004-461 = set against a charge (004:461)
 term-halved-by-the-save = halved by the save
+term-caster-level = caster level
 term-charging-004-448-004-458 = charging (004:448, 004:458)
 term-aid-another-ac-10-004-444 = aid another: AC 10 (004:444)
 term-ride-004-488 = Ride (004:488)
@@ -123,6 +124,7 @@ term-a-direct-hit = a direct hit (004:528)
 term-splash = splash (004:528)
 term-critical = critical x{$n} (004:185)
 term-critical-unconfirmed = critical x{$n} (004:185, unconfirmed: house rule)
+term-critical-spell = critical x2 (004:189, 004:199)
 term-coup-de-grace-critical = coup de grâce, an automatic critical x{$n} (004:424)
 term-house-no-flanking = no flanking (004:417)
 term-house-no-massive-damage = no massive damage (004:272)

@@ -3,6 +3,7 @@
 ## (src/game/refusals.rs).
 term-set-against-a-charge-004-461 = réception de charge (004:461)
 term-halved-by-the-save = réduit de moitié par le jet de sauvegarde
+term-caster-level = niveau de lanceur de sorts
 term-charging-004-448-004-458 = en charge (004:448, 004:458)
 term-aid-another-ac-10-004-444 = aider quelqu'un : CA 10 (004:444)
 term-ride-004-488 = Équitation (004:488)
@@ -123,6 +124,7 @@ term-a-direct-hit = un coup au but (004:528)
 term-splash = éclaboussure (004:528)
 term-critical = critique x{$n} (004:185)
 term-critical-unconfirmed = critique x{$n} (004:185, sans confirmation : règle maison)
+term-critical-spell = critique x2 (004:189, 004:199)
 term-coup-de-grace-critical = coup de grâce, un critique automatique x{$n} (004:424)
 term-house-no-flanking = pas de prise en tenaille (004:417)
 term-house-no-massive-damage = pas de dégâts massifs (004:272)

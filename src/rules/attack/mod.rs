@@ -1404,7 +1404,35 @@ pub fn roll_touch_attack(
     roll_to_hit(plan, (attacker, target), (NO_THREAT, None), dice, facts).is_some()
 }
 
-/// A threat range no natural roll reaches: the roll threatens nothing.
+/// Rolls a touch attack delivering a spell: `None` if it misses; else whether it is a critical hit (« Les
+/// sorts qui nécessitent un jet d'attaque ... peuvent obtenir un coup critique », 004:189, 004:199): a natural
+/// 20 threatens (spells threaten on 20 alone, the d20 standard) and a second roll against the same AC
+/// confirms it, as a weapon's (004:185); a creature immune to critical hits takes none.
+pub fn roll_touch_spell(
+    plan: &AttackPlan,
+    (attacker, target): (&CreatureId, &CreatureId),
+    target_traits: &Traits,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) -> Option<bool> {
+    let rolled = roll_to_hit(plan, (attacker, target), (NO_THREAT, None), dice, facts)?;
+    if !rolled.threat || target_traits.immune_to_criticals {
+        return Some(false);
+    }
+    if !plan.confirm_criticals {
+        return Some(true);
+    }
+    let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, NO_THREAT);
+    facts.write(Fact::CriticalConfirmationRolled {
+        attacker: attacker.clone(),
+        roll: confirm.roll,
+        total: confirm.total,
+        confirmed: confirm.hit,
+    });
+    Some(confirm.hit)
+}
+
+/// A threat range no natural roll reaches but a natural 20: the roll threatens on 20 alone.
 const NO_THREAT: u32 = 21;
 
 /// Rolls a planned attack's d20 (or takes the `natural` roll already thrown) against its AC, threatening

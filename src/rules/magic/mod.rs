@@ -406,17 +406,19 @@ fn cast(
         // A touch spell on a foe: the touch attack now, as the casting's own (004:198-199); a miss holds
         // the charge (004:200).
         let foe = caster.faction != target.faction;
+        let mut critical = false;
         if spell.def.range == SpellRange::Touch && foe && spell.def.casting == CastingTime::Standard {
             let touched =
                 touch_attack(&field, &order, &creatures, (&caster, &target), intent.readied, &mut dice, &mut out);
-            if !touched {
+            let Some(crit) = touched else {
                 out.facts.write(Fact::ChargeHeld { caster: caster.id.clone(), spell: spell.name.clone() });
                 commands.entity(intent.caster).insert(HeldCharge { spell });
                 continue;
-            }
+            };
+            critical = crit;
         }
         match spell.def.casting {
-            CastingTime::Standard => take_effect(&spell, &caster, &target, &magic, &mut dice, &mut out),
+            CastingTime::Standard => take_effect(&spell, (&caster, &target, critical), &magic, &mut dice, &mut out),
             CastingTime::Rounds(rounds) => {
                 commands.entity(intent.caster).insert(CastingUnderway {
                     spell,
@@ -463,7 +465,8 @@ type Caster = (
 
 /// A melee touch attack delivering a touch spell (004:198-199): the attack of its unarmed hand against the
 /// target's touch AC, which drops armour, shield and natural armour; it provokes nothing. Whether it hits; a
-/// touch that cannot even be made (out of reach, out of sight) misses.
+/// touch that cannot even be made (out of reach, out of sight) misses. `None` for a miss, else whether it is a
+/// critical hit (004:189, 004:199).
 fn touch_attack(
     field: &Battlefield,
     order: &TurnOrder,
@@ -472,17 +475,17 @@ fn touch_attack(
     readied: bool,
     dice: &mut Dice,
     out: &mut CastOutput,
-) -> bool {
+) -> Option<bool> {
     let hand = caster.armament.0.iter().find(|w| w.unarmed).map(|w| w.name.clone());
     let request =
         crate::rules::attack::AttackRequest { weapon: hand.as_deref(), paid: true, readied, ..Default::default() };
     let budget = ActionBudget::default();
     let Ok(mut plan) = crate::rules::attack::prepare_attack(field, order, creatures, caster, target, request, &budget)
     else {
-        return false;
+        return None;
     };
     crate::rules::attack::as_touch_attack(&mut plan);
-    crate::rules::attack::roll_touch_attack(&plan, caster.id, target.id, dice, &mut out.facts)
+    crate::rules::attack::roll_touch_spell(&plan, (caster.id, target.id), target.traits, dice, &mut out.facts)
 }
 
 /// Delivers held charges (004:200): a standard action, a melee touch attack on a creature within reach that
@@ -514,9 +517,14 @@ fn deliver_touch(
         out.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
         let friend = caster.faction == target.faction;
         // A friend is touched at will; a foe by a touch attack (004:198).
-        if friend || touch_attack(&field, &order, &creatures, (&caster, &target), false, &mut dice, &mut out) {
+        let touched = if friend {
+            Some(false)
+        } else {
+            touch_attack(&field, &order, &creatures, (&caster, &target), false, &mut dice, &mut out)
+        };
+        if let Some(critical) = touched {
             commands.entity(intent.caster).remove::<HeldCharge>();
-            take_effect(&spell, &caster, &target, magic, &mut dice, &mut out);
+            take_effect(&spell, (&caster, &target, critical), magic, &mut dice, &mut out);
         }
     }
 }
@@ -560,7 +568,7 @@ fn discharge(
     let (Ok(c), Ok(t), Ok(magic)) = (creatures.get(caster), creatures.get(target), casters.get(caster)) else {
         return;
     };
-    take_effect(&spell, &c, &t, magic, &mut dice, &mut out);
+    take_effect(&spell, (&c, &t, false), magic, &mut dice, &mut out);
 }
 
 /// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action, a
@@ -715,10 +723,11 @@ fn lost(caster: &CreatureId, spell: &str, reason: &str) -> Fact {
 }
 
 /// The spell's effect on its target.
+/// A touch spell's `critical` hit (004:189, 004:199) doubles its damage: its dice thrown twice, its bonus
+/// counted twice (004:27).
 fn take_effect(
     spell: &KnownSpell,
-    caster: &crate::rules::attack::CombatantItem,
-    target: &crate::rules::attack::CombatantItem,
+    (caster, target, critical): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem, bool),
     magic: &Spellcasting,
     dice: &mut Dice,
     out: &mut CastOutput,
@@ -756,7 +765,8 @@ fn take_effect(
             out.damage.write(Damage { target: target.entity, amount: total, nonlethal: false, from_one_attack: true });
         }
         SpellEffect::Blast { dice: expr, save, max_level_bonus, .. } => {
-            let thrown = dice.throw(expr);
+            let multiplier = if critical { 2 } else { 1 };
+            let throws: Vec<_> = (0..multiplier).map(|_| dice.throw(expr)).collect();
             let level_bonus = magic.caster_level.min(max_level_bonus) as i32;
             let dc = save_dc(spell.def.level, magic.ability_modifier);
             let success = roll_save(
@@ -769,17 +779,22 @@ fn take_effect(
                 format!("{} for half", spell.name),
                 dc,
             );
-            let full = (thrown.total + level_bonus).max(1);
+            let full = (throws.iter().map(|t| t.total).sum::<i32>() + level_bonus * multiplier as i32).max(1);
             let amount = if success { (full / 2).max(1) } else { full };
-            let modifiers =
-                if success { vec![Modifier::new(-(full - amount), "halved by the save")] } else { Vec::new() };
+            let mut modifiers = Vec::new();
+            if level_bonus != 0 {
+                modifiers.push(Modifier::new(level_bonus, "caster level"));
+            }
+            if success {
+                modifiers.push(Modifier::new(-(full - amount), "halved by the save"));
+            }
             out.facts.write(Fact::DamageDealt {
                 attacker: caster.id.clone(),
                 target: target.id.clone(),
-                dice: vec![thrown],
+                dice: throws,
                 modifiers,
-                multiplier: 1,
-                multiplied_by: Vec::new(),
+                multiplier,
+                multiplied_by: if critical { vec!["critical x2 (004:189, 004:199)".into()] } else { Vec::new() },
                 total: amount,
                 nonlethal: false,
             });
@@ -831,7 +846,7 @@ fn complete_casting(
         out.falls.conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
         match creatures.get(casting.target) {
             Ok(target) if caster.conditions.can_act() => {
-                take_effect(&casting.spell, &caster, &target, magic, &mut dice, &mut out);
+                take_effect(&casting.spell, (&caster, &target, false), magic, &mut dice, &mut out);
             }
             Ok(_) => {
                 out.facts.write(lost(caster.id, &casting.spell.name, "the caster can no longer act (004:237)"));
