@@ -308,11 +308,23 @@ pub struct TotalDefenseIntent {
 pub fn blow_bonuses(attacker: &CombatantItem, weapon: &Weapon, full: bool) -> Vec<i32> {
     let base = attacker.base_attack.0;
     let rapid = attacker.feats.has(Feat::RapidReload);
+    if full && weapon.natural {
+        // « une attaque à outrance à l'aide de toutes ses armes naturelles » (004:696): each natural weapon
+        // once, the first at the full bonus, the others (secondary) at 5 less; no iterative attacks.
+        let naturals = natural_weapons(attacker.armament).len().max(1);
+        return std::iter::once(base).chain(std::iter::repeat_n(base - 5, naturals - 1)).collect();
+    }
     if full && !crate::rules::core::gear::one_shot_a_round(weapon, rapid) {
         iterative_bonuses(base)
     } else {
         vec![base]
     }
+}
+
+/// A creature's natural weapons, in the order its template lists them: the blows of a full attack made with
+/// them (004:696), the first its primary.
+pub fn natural_weapons(armament: &Armament) -> Vec<&Weapon> {
+    armament.ready().filter(|w| w.natural).collect()
 }
 
 /// The attack bonuses of a full attack: the base attack bonus, then 5 less for each further attack while
@@ -2170,6 +2182,7 @@ fn ready_blows(
     In((intent, prepared)): In<(AttackIntent, PreparedAttack)>,
     mut commands: Commands,
     creatures: Query<Combatant, With<Creature>>,
+    (field, order): (Res<Battlefield>, Res<TurnOrder>),
     mut strain: MessageWriter<Strain>,
 ) -> Blows {
     let Ok(attacker) = creatures.get(intent.attacker) else { return Blows::default() };
@@ -2181,8 +2194,34 @@ fn ready_blows(
         strain.write(Strain::standard_action(intent.attacker));
     }
     let bonuses = blow_bonuses(&attacker, &plan.weapon, intent.full);
-    let all: Vec<(i32, &AttackPlan)> =
-        bonuses.iter().map(|b| (*b, &plan)).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], p))).collect();
+    // A full attack with natural weapons strikes with each (004:696): a blow whose weapon cannot strike this
+    // foe (out of its reach) is lost.
+    let naturals: Vec<Option<AttackPlan>> = if intent.full && plan.weapon.natural {
+        let target = creatures.get(intent.target);
+        natural_weapons(attacker.armament)
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let own = if w.name == plan.weapon.name {
+                    plan.clone()
+                } else {
+                    let request = AttackRequest { weapon: Some(&w.name), ..attack_request(&intent, underway.as_ref()) };
+                    let target = target.as_ref().ok()?;
+                    let paid = AttackRequest { paid: true, ..request };
+                    prepare_attack(&field, &order, &creatures, &attacker, target, paid, &ActionBudget::default())
+                        .ok()?
+                };
+                Some(if i == 0 { own } else { secondary_natural(own) })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let all: Vec<(i32, Option<&AttackPlan>)> = if naturals.is_empty() {
+        bonuses.iter().map(|b| (*b, Some(&plan))).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], Some(p)))).collect()
+    } else {
+        bonuses.iter().copied().zip(naturals.iter().map(Option::as_ref)).collect()
+    };
     let all_count = all.len();
     let last = match intent.blows {
         Some(n) if intent.full => (first + n.max(1) as usize).min(all_count),
@@ -2195,6 +2234,7 @@ fn ready_blows(
     }
     let mut blows = Vec::new();
     for (i, (bonus, plan)) in all.into_iter().enumerate().take(last).skip(first) {
+        let Some(plan) = plan else { continue };
         let mut this = plan.clone();
         // An aid another is for the next attack only (004:444): not the blows after it.
         if !blows.is_empty() {
@@ -2204,6 +2244,8 @@ fn ready_blows(
             base.value = bonus;
             if i >= bonuses.len() {
                 base.source = "base attack, off hand".into();
+            } else if i > 0 && !naturals.is_empty() {
+                base.source = "base attack, a secondary natural weapon (-5)".into();
             } else if i > 0 {
                 base.source = format!("base attack, attack {} of the full attack", i + 1);
             }
@@ -2211,6 +2253,16 @@ fn ready_blows(
         blows.push(this);
     }
     Blows { plans: blows, first, total: all_count, two_weapons }
+}
+
+/// A natural weapon's blow after the first of a full attack: a secondary attack, at 5 less (set with the
+/// blow's bonus) and half the Strength bonus to damage (the d20 standard, docs/rulings.md).
+fn secondary_natural(mut plan: AttackPlan) -> AttackPlan {
+    if let Some(strength) = plan.damage_modifiers.iter_mut().find(|m| m.source.starts_with("Str") && m.value > 0) {
+        strength.value /= 2;
+        strength.source = "Str x0.5 (a secondary natural weapon)".into();
+    }
+    plan
 }
 
 /// The blows an attack intent strikes now, and where they stand in its full attack.
