@@ -135,8 +135,9 @@ pub fn plan_off_hand(
         ..default()
     };
     let mut off_plan = prepare_attack(field, order, creatures, attacker, target, request, budget)?;
-    if thrown {
-        // Found by name, the plan may have taken the main hand's like weapon: this one is the off hand's.
+    if thrown || (!double && off == main.weapon.name) {
+        // Found by name, the plan may have taken the main hand's like weapon (two daggers, two javelins): this
+        // one is the off hand's.
         let handling = off_plan.weapon.handling;
         held_as(&mut off_plan, attacker.abilities, handling, true);
     }
@@ -241,7 +242,7 @@ pub fn with_two_weapons(armament: &Armament, feats: &Feats, main: Option<&str>, 
 pub fn pairs_with(main: &Weapon, off: &Weapon) -> bool {
     match (hurled(main), hurled(off)) {
         (true, true) => true,
-        (false, false) => !is_ranged(main) && !is_ranged(off) && off.name != main.name,
+        (false, false) => !is_ranged(main) && !is_ranged(off),
         _ => false,
     }
 }
