@@ -589,6 +589,7 @@ impl Fact {
                 their_terms,
                 won,
                 reason,
+                ..
             } => {
                 tr!(
                     "log-d20-against-d20",

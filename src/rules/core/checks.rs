@@ -179,7 +179,9 @@ pub fn opposed_by(
     let (bonus, their_bonus) = (sum(terms), sum(their_terms));
     let their_roll = dice.d20();
     let (total, their_total) = (roll as i32 + bonus, their_roll as i32 + their_bonus);
-    let won = ties.judge((total, bonus), (their_total, their_bonus)).unwrap_or_else(|| dice.roll(2) == 1);
+    let judged = ties.judge((total, bonus), (their_total, their_bonus));
+    let tie_die = judged.is_none().then(|| dice.roll(2));
+    let won = judged.unwrap_or(tie_die == Some(1));
     facts.write(Fact::Opposed {
         creature: creature.clone(),
         check,
@@ -191,6 +193,7 @@ pub fn opposed_by(
         their_roll,
         their_total,
         their_terms: their_terms.to_vec(),
+        tie_die,
         won,
         reason: reason.into(),
     });

@@ -292,6 +292,10 @@ pub enum Fact {
         their_total: i32,
         /// The opponent's bonus, term by term.
         their_terms: Vec<Modifier>,
+        /// The die that settled a tie of totals and of modifiers (1 or 2: odd, `creature` won), when one
+        /// did (« on doit tirer le vainqueur au hasard », 004:585).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tie_die: Option<u32>,
         /// Whether `creature` won.
         won: bool,
         /// Why, with the rule.
