@@ -224,6 +224,11 @@ fn two_weapons_with(armament: &Armament, main: Option<&str>, take: impl Fn(bool)
 }
 
 /// The weapon ready in the off hand that strikes beside `main` ([`pairs_with`]), if any.
+/// The weapon `name`d, if it is the one held in the off hand.
+fn off_hand_named<'a>(armament: &'a Armament, name: Option<&str>) -> Option<&'a Weapon> {
+    name.and_then(|n| armament.chosen(Some(n))).filter(|w| w.off_hand)
+}
+
 fn off_hand_pair<'a>(armament: &'a Armament, main: &Weapon) -> Option<&'a Weapon> {
     armament.ready().find(|w| w.off_hand && !std::ptr::eq(*w, main) && pairs_with(main, w))
 }
@@ -2010,6 +2015,8 @@ struct PreparedAttack {
     underway: Option<FullAttackUnderway>,
     /// With two weapons.
     two_weapons: bool,
+    /// With two weapons, the off hand strikes first (004:231).
+    off_first: bool,
     /// It provokes where the attacker stands: who may strike (all if `None`) and why.
     provokes: Option<(Option<Entity>, &'static str)>,
 }
@@ -2038,7 +2045,21 @@ fn prepare_attack_intent(
     };
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
     let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
-    let request = attack_request(&intent, underway.as_ref());
+    let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
+    // With two weapons the attacker « choisit laquelle frappe en premier » (004:231): naming the off hand's
+    // weapon, it strikes first; the main hand's weapon is still the main plan's.
+    let off_first = underway.as_ref().map_or_else(
+        || two_weapons && intent.full && off_hand_named(attacker.armament, intent.weapon.as_deref()).is_some(),
+        |u| u.off_first,
+    );
+    let main_hand = off_hand_named(attacker.armament, intent.weapon.as_deref())
+        .and_then(|off| attacker.armament.ready().find(|w| !w.off_hand && !w.natural && pairs_with(w, off)))
+        .map(|w| w.name.clone())
+        .filter(|_| two_weapons && intent.full);
+    let request = AttackRequest {
+        weapon: main_hand.as_deref().or(intent.weapon.as_deref()),
+        ..attack_request(&intent, underway.as_ref())
+    };
     let planned = prepare_attack(&field, &order, &creatures, &attacker, &target, request, &budget);
     let plan = match planned {
         Ok(plan) => plan,
@@ -2055,7 +2076,6 @@ fn prepare_attack_intent(
         plan.multipliers.push(Modifier::new(2, "swoop (004:751)"));
     }
     let mut off_hand_plan = None;
-    let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
     if two_weapons {
         let planned = if intent.full {
             plan_off_hand(&field, &order, &creatures, &attacker, &target, &mut plan, &budget, request)
@@ -2099,7 +2119,7 @@ fn prepare_attack_intent(
     } else {
         None
     };
-    Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, provokes })
+    Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, provokes })
 }
 
 /// What an attack intent asks for, going on with the full attack `underway` if any: its next blows are
@@ -2187,7 +2207,7 @@ fn ready_blows(
     mut strain: MessageWriter<Strain>,
 ) -> Blows {
     let Ok(attacker) = creatures.get(intent.attacker) else { return Blows::default() };
-    let PreparedAttack { plan, off_hand_plan, underway, two_weapons, .. } = prepared;
+    let PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, .. } = prepared;
     let first = underway.as_ref().map_or(0, |u| u.struck);
     // The attack action, once begun (not a readied one, paid when readied): it costs a creature disabled
     // once it is done 1 hit point (004:274).
@@ -2218,10 +2238,15 @@ fn ready_blows(
     } else {
         Vec::new()
     };
-    let all: Vec<(i32, Option<&AttackPlan>)> = if naturals.is_empty() {
-        bonuses.iter().map(|b| (*b, Some(&plan))).chain(off_hand_plan.as_ref().map(|p| (bonuses[0], Some(p)))).collect()
+    // Each blow: its bonus, its plan, whether it is the off hand's (at the first bonus, last or first as the
+    // attacker chose, 004:231, 004:462).
+    let off = off_hand_plan.as_ref().map(|p| (bonuses[0], Some(p), true));
+    let all: Vec<(i32, Option<&AttackPlan>, bool)> = if !naturals.is_empty() {
+        bonuses.iter().zip(naturals.iter()).map(|(b, p)| (*b, p.as_ref(), false)).collect()
+    } else if off_first {
+        off.into_iter().chain(bonuses.iter().map(|b| (*b, Some(&plan), false))).collect()
     } else {
-        bonuses.iter().copied().zip(naturals.iter().map(Option::as_ref)).collect()
+        bonuses.iter().map(|b| (*b, Some(&plan), false)).chain(off).collect()
     };
     let all_count = all.len();
     let last = match intent.blows {
@@ -2229,12 +2254,13 @@ fn ready_blows(
         _ => all_count,
     };
     if last < all.len() {
-        commands.entity(intent.attacker).insert(FullAttackUnderway { struck: last, two_weapons });
+        commands.entity(intent.attacker).insert(FullAttackUnderway { struck: last, two_weapons, off_first });
     } else if underway.is_some() {
         commands.entity(intent.attacker).remove::<FullAttackUnderway>();
     }
     let mut blows = Vec::new();
-    for (i, (bonus, plan)) in all.into_iter().enumerate().take(last).skip(first) {
+    let main_first = usize::from(off_first);
+    for (i, (bonus, plan, off_hand)) in all.into_iter().enumerate().take(last).skip(first) {
         let Some(plan) = plan else { continue };
         let mut this = plan.clone();
         // An aid another is for the next attack only (004:444): not the blows after it.
@@ -2243,17 +2269,17 @@ fn ready_blows(
         }
         if let Some(base) = base_attack_term(&mut this.modifiers) {
             base.value = bonus;
-            if i >= bonuses.len() {
+            if off_hand {
                 base.source = "base attack, off hand".into();
             } else if i > 0 && !naturals.is_empty() {
                 base.source = "base attack, a secondary natural weapon (-5)".into();
-            } else if i > 0 {
-                base.source = format!("base attack, attack {} of the full attack", i + 1);
+            } else if i > main_first {
+                base.source = format!("base attack, attack {} of the full attack", i + 1 - main_first);
             }
         }
         blows.push(this);
     }
-    Blows { plans: blows, first, total: all_count, two_weapons }
+    Blows { plans: blows, first, total: all_count, two_weapons, off_first }
 }
 
 /// A natural weapon's blow after the first of a full attack: a secondary attack, at 5 less (set with the
@@ -2277,6 +2303,8 @@ struct Blows {
     total: usize,
     /// With two weapons.
     two_weapons: bool,
+    /// The off hand's blow first.
+    off_first: bool,
 }
 
 /// Takes an aid another's bonuses out of a plan: its first blow spent them (004:444).
@@ -2298,7 +2326,7 @@ fn drop_armor_class_parts(plan: &mut AttackPlan, sources: &[&str]) {
 /// first blow changes what the second may do, 004:229); no blow falls on a foe already down.
 fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAttack) {
     let provokes = prepared.provokes;
-    let Ok(Blows { plans, first, total, two_weapons }) =
+    let Ok(Blows { plans, first, total, two_weapons, off_first }) =
         world.run_system_cached_with(ready_blows, (intent.clone(), prepared))
     else {
         return;
@@ -2345,7 +2373,8 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
         // Its foe down, the blows left may go at another, or be given up for a move action (004:229, 004:232).
         if world.get::<HitPoints>(intent.target).is_none_or(|hp| hp.current < 0) {
             if first + i + 1 < total {
-                world.entity_mut(intent.attacker).insert(FullAttackUnderway { struck: first + i + 1, two_weapons });
+                let rest = FullAttackUnderway { struck: first + i + 1, two_weapons, off_first };
+                world.entity_mut(intent.attacker).insert(rest);
             }
             break;
         }

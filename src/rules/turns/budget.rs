@@ -391,6 +391,8 @@ pub struct FullAttackUnderway {
     pub struck: usize,
     /// With two weapons.
     pub two_weapons: bool,
+    /// With two weapons, the off hand's blow first (« il choisit laquelle frappe en premier », 004:231).
+    pub off_first: bool,
 }
 
 fn full_attack_begun(mut world: bevy::ecs::world::DeferredWorld, context: bevy::ecs::lifecycle::HookContext) {
