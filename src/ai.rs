@@ -749,6 +749,11 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
 /// slow and without checks, to the end farthest from every foe, out of their reach rather than beside them
 /// for their full attacks. `None` without the feat, its move
 /// and standard actions, or such a flight.
+/// How many foes would strike at `creature` flying `planned` from where it is (004:64-65, 004:656).
+fn strikers_on(world: &mut World, creature: Entity, planned: &crate::rules::aerial::planner::PlannedFlight) -> usize {
+    crate::preview::flight_provocations(world, creature, &planned.flight).iter().map(|p| p.from.len()).sum()
+}
+
 fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     use crate::rules::aerial::flying::{flyby_fits, plan_flights};
@@ -783,13 +788,17 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
             })
             .collect();
         strikes.sort_by_key(|(at, p)| (p.flight.status != SpeedStatus::Slow, p.flight.spent, at.y, at.x));
-        for (_, strike) in strikes.into_iter().take(3) {
+        // Of the cheapest few, the one whose way provokes least (004:64-65, 004:656).
+        let mut strikes: Vec<_> = strikes.into_iter().take(6).map(|s| (strikers_on(world, creature, s.1), s)).collect();
+        strikes.sort_by_key(|(provoked, _)| *provoked);
+        for (_, (_, strike)) in strikes.into_iter().take(3) {
             let after = strike.steps.len();
             let slow = strike.flight.status == SpeedStatus::Slow;
             // On, slow and without checks (a failed one could end it against a wall, the attack lost), to
             // the end farthest from the foes.
             let on = plan_flights(world, creature, &strike.steps, None).unwrap_or_default();
-            let away = on
+            // The way on provokes as any flight (004:64-65): the fewest foes striking, then the farthest end.
+            let ways: Vec<_> = on
                 .iter()
                 .filter(|(_, p)| {
                     p.flight.status == SpeedStatus::Slow
@@ -797,7 +806,14 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
                         && flyby_fits(&p.flight, &p.steps, after, false, maneuverability, scale).is_ok()
                 })
                 .map(|(at, p)| (nearest_foe(diagonals, foes, Footprint::new(*at, side)), at, p))
-                .max_by_key(|(far, at, p)| (*far, std::cmp::Reverse((p.flight.spent, at.y, at.x))));
+                .collect();
+            let away = ways
+                .into_iter()
+                .map(|(far, at, p)| (strikers_on(world, creature, p), far, at, p))
+                .max_by_key(|(provoked, far, at, p)| {
+                    (std::cmp::Reverse(*provoked), *far, std::cmp::Reverse((p.flight.spent, at.y, at.x)))
+                })
+                .map(|(_, far, at, p)| (far, at, p));
             let steps = match away {
                 Some((far, _, p)) if !slow || far > nearest_foe(diagonals, foes, strike_end(strike, side)) => {
                     p.steps.clone()

@@ -67,10 +67,13 @@ pub fn may_hide(altitude: i32, flown: bool, hid_this_turn: bool, dense: bool) ->
 /// Whether `creature` (a flier, or the rider of one) may hide now, as [`may_hide`] reads the world.
 pub fn hide_allowed(world: &World, creature: Entity) -> Result<(), Refusal> {
     let flier = world.get::<Riding>(creature).map_or(creature, |r| r.0);
-    let at = world.get::<Space>(flier).zip(world.get::<Position>(flier)).map(|(s, p)| s.at(p.0));
+    // A flight broken by a flyby attack goes on to its end before the Hide is made: it hides there.
+    let rest = world.get::<super::flying::FlybyRemainder>(flier);
+    let square = rest.map(|r| r.square).or_else(|| world.get::<Position>(flier).map(|p| p.0));
+    let at = world.get::<Space>(flier).zip(square).map(|(s, p)| s.at(p));
     let round = world.resource::<TurnOrder>().round;
     may_hide(
-        world.get::<Altitude>(flier).map_or(0, |a| a.0),
+        rest.map(|r| r.altitude).or_else(|| world.get::<Altitude>(flier).map(|a| a.0)).unwrap_or(0),
         world.get::<super::flying::Flight>(flier).and_then(|f| f.flown).is_some(),
         world.get::<Hidden>(flier).is_some_and(|h| h.round == round),
         at.is_some_and(|at| dense_around(world.resource::<Battlefield>(), at)),
