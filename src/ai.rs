@@ -679,17 +679,26 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             let limit = crate::rules::aerial::maneuvers_a_round(status, maneuverability, scale);
             used.saturating_add(crate::rules::aerial::ADVANCED_MANEUVER_COST) <= limit
         };
-        if let Some(options) = crate::rules::aerial::flying::plan_attack_flights(world, creature, &dives, None)
-            && let Some((_, planned)) = options
+        if let Some(options) = crate::rules::aerial::flying::plan_attack_flights(world, creature, &dives, None) {
+            let mut fitting: Vec<_> = options
                 .iter()
                 .filter(|(at, p)| {
                     matches!(p.flight.status, SpeedStatus::Slow | SpeedStatus::Fast)
                         && room(p.flight.status, p.flight.maneuvers)
                         && strike.reaches(**at, p)
                 })
-                .min_by_key(|(at, p)| (odds(p), p.flight.maneuvers, p.flight.spent, at.y, at.x))
-        {
-            return Some(Command::flight(me.id.clone(), planned.steps.clone(), Some(foe.id.clone())));
+                .collect();
+            fitting.sort_by_key(|(at, p)| (odds(p), p.flight.maneuvers, p.flight.spent, at.y, at.x));
+            // Of the likeliest few, the one whose way provokes least (004:64-65, 004:656).
+            let best = fitting
+                .into_iter()
+                .take(6)
+                .enumerate()
+                .map(|(rank, (_, p))| (strikers_on(world, creature, p), rank, p))
+                .min_by_key(|(provoked, rank, _)| (*provoked, *rank));
+            if let Some((_, _, planned)) = best {
+                return Some(Command::flight(me.id.clone(), planned.steps.clone(), Some(foe.id.clone())));
+            }
         }
     }
     // At chase scale a flight climbs or dives one band at most (004:749).
