@@ -231,7 +231,9 @@ pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> Mov
     let mut options = with_move_query_as(world, creature, (false, tumble), |query, me| options_in(query, me, &every))
         .unwrap_or_default();
     // A turned undead flees its turner (004:549): the squares it may not move to are not shown as open.
-    options.squares.retain(|square, _| crate::rules::special::turning::fleeing(world, creature, *square).is_ok());
+    if world.get::<crate::rules::special::turning::TurnedBy>(creature).is_some() {
+        options.squares.retain(|square, _| crate::rules::special::turning::fleeing(world, creature, *square).is_ok());
+    }
     options
 }
 

@@ -1515,24 +1515,22 @@ pub(super) fn strike_the_fliers(world: &mut World) {
         else {
             continue;
         };
-        // Once for the turn's movement (004:68, 004:71): the foes it provoked on foot or earlier in its flight
-        // strike no more.
-        let provoked = || world.get::<crate::rules::opportunity::Provoked>(flier).map(|p| p.0.clone());
-        let mut struck: Vec<Entity> = provoked().unwrap_or_default();
         let mut dropped = false;
         for leg in legs {
             place(world, leg.at.origin, leg.altitude);
+            // Once for the turn's movement (004:68, 004:71): the foes it provoked on foot or earlier in its
+            // flight strike no more.
+            let already = world.get::<crate::rules::opportunity::Provoked>(flier).map(|p| p.0.clone());
             let leaving = crate::rules::turns::Provoking {
-                except: struck.clone(),
+                except: already.unwrap_or_default(),
                 leaving: Some(leg.left),
                 at: Some(leg.at),
                 ..crate::rules::turns::Provoking::new(flier, Action::Fly, crate::rules::opportunity::LEAVING)
             };
             let provoked = crate::rules::attack::provoke_as(world, leaving);
             if let Some(mut them) = world.get_mut::<crate::rules::opportunity::Provoked>(flier) {
-                them.0.extend(provoked.struck_by.iter().copied());
+                them.0.extend(provoked.struck_by);
             }
-            struck.extend(provoked.struck_by);
             dropped = provoked.dropped;
             if dropped {
                 break;
@@ -1569,7 +1567,7 @@ pub(super) fn land(
         else {
             continue;
         };
-        let low = altitude.0 <= space.width.max(1);
+        let low = low_enough_to_land(altitude.0, space);
         let stalled = flight.as_deref().is_some_and(|f| f.flown == Some(SpeedStatus::Stall));
         let checked = order
             .check_turn(intent.creature)
@@ -1612,6 +1610,12 @@ pub(super) fn land(
             Err(refusal) => refuse(&mut facts, id, Action::Land, refusal),
         }
     }
+}
+
+/// Whether a flier at `altitude` is no higher than its space: it lands as a free action (004:669), or from a
+/// stall with its second move action (004:700).
+fn low_enough_to_land(altitude: i32, space: &Space) -> bool {
+    altitude <= space.width.max(1)
 }
 
 /// Whether the ground under a flier is a space it may stand on, as a move's end must be (000:126-129): no
@@ -1677,7 +1681,10 @@ fn end_of_turn_falls(
         let stalled = flight.flown == Some(SpeedStatus::Stall);
         let drop = if altitude.0 <= 0 || flight.fell {
             None
-        } else if stalled && scale == crate::rules::core::altitude::Scale::Normal && altitude.0 <= space.width.max(1) {
+        } else if stalled
+            && scale == crate::rules::core::altitude::Scale::Normal
+            && low_enough_to_land(altitude.0, space)
+        {
             // Low enough to land and not landed with its second move action, it crashes, hurt as from the
             // height its move began at (004:670, 004:700).
             crash(entity, id, &mut altitude, &mut flight, &mut dice, &mut out, scale);

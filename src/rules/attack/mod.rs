@@ -1434,11 +1434,25 @@ pub fn roll_touch_spell(
     facts: &mut MessageWriter<Fact>,
 ) -> Option<bool> {
     let rolled = roll_to_hit(plan, (attacker, target), (NO_THREAT, None), dice, facts)?;
+    Some(critical_of(&rolled, plan, attacker, target_traits, dice, facts).is_some())
+}
+
+/// Whether a hit's threat is a critical hit (004:185): `None` if not (no threat, or a foe immune to
+/// critical hits); `Some(true)` confirmed by a second roll against the same AC, written; `Some(false)`
+/// unconfirmed, at a table that does not confirm threats (a house rule).
+fn critical_of(
+    rolled: &AttackRoll,
+    plan: &AttackPlan,
+    attacker: &CreatureId,
+    target_traits: &Traits,
+    dice: &mut Dice,
+    facts: &mut MessageWriter<Fact>,
+) -> Option<bool> {
     if !rolled.threat || target_traits.immune_to_criticals {
-        return Some(false);
+        return None;
     }
     if !plan.confirm_criticals {
-        return Some(true);
+        return Some(false);
     }
     let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, NO_THREAT);
     facts.write(Fact::CriticalConfirmationRolled {
@@ -1447,7 +1461,7 @@ pub fn roll_touch_spell(
         total: confirm.total,
         confirmed: confirm.hit,
     });
-    Some(confirm.hit)
+    confirm.hit.then_some(true)
 }
 
 /// A threat range no natural roll reaches but a natural 20: the roll threatens on 20 alone.
@@ -1526,22 +1540,17 @@ pub fn roll_planned_attack_from(
     let mut multipliers: Vec<u32> = plan.multipliers.iter().map(|m| m.value as u32).collect();
     let mut multiplied_by: Vec<String> =
         plan.multipliers.iter().map(|m| format!("{} x{}", m.source, m.value)).collect();
-    if rolled.threat && !target_traits.immune_to_criticals && !plan.confirm_criticals {
-        // A table that does not confirm threats (a house rule): every threat is a critical hit.
-        multipliers.push(plan.weapon.multiplier);
-        multiplied_by.push(format!("critical x{} (004:185, unconfirmed: house rule)", plan.weapon.multiplier));
-    } else if rolled.threat && !target_traits.immune_to_criticals {
-        let confirm = roll_attack(dice, &plan.modifiers, plan.armor_class, NO_THREAT);
-        facts.write(Fact::CriticalConfirmationRolled {
-            attacker: attacker.clone(),
-            roll: confirm.roll,
-            total: confirm.total,
-            confirmed: confirm.hit,
-        });
-        if confirm.hit {
+    match critical_of(&rolled, plan, attacker, target_traits, dice, facts) {
+        Some(true) => {
             multipliers.push(plan.weapon.multiplier);
             multiplied_by.push(format!("critical x{} (004:185)", plan.weapon.multiplier));
         }
+        // A table that does not confirm threats (a house rule): every threat is a critical hit.
+        Some(false) => {
+            multipliers.push(plan.weapon.multiplier);
+            multiplied_by.push(format!("critical x{} (004:185, unconfirmed: house rule)", plan.weapon.multiplier));
+        }
+        None => {}
     }
     // Every multiplier counts from the base damage (004:27); extra dice are thrown once.
     let multiplier = roll::combined_multiplier(&multipliers);
@@ -2226,10 +2235,13 @@ fn ready_blows(
                 let own = if w.name == plan.weapon.name {
                     plan.clone()
                 } else {
-                    let request = AttackRequest { weapon: Some(&w.name), ..attack_request(&intent, underway.as_ref()) };
+                    let request = AttackRequest {
+                        weapon: Some(&w.name),
+                        paid: true,
+                        ..attack_request(&intent, underway.as_ref())
+                    };
                     let target = target.as_ref().ok()?;
-                    let paid = AttackRequest { paid: true, ..request };
-                    prepare_attack(&field, &order, &creatures, &attacker, target, paid, &ActionBudget::default())
+                    prepare_attack(&field, &order, &creatures, &attacker, target, request, &ActionBudget::default())
                         .ok()?
                 };
                 Some(if i == 0 { own } else { secondary_natural(own) })

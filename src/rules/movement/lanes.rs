@@ -185,7 +185,7 @@ pub fn charge_lanes(
         }
     }
     let Some(nearest) = candidates.iter().map(|(d, _)| *d).min() else { return Err(NoCharge::TooFar) };
-    if nearest < 2 {
+    if nearest < super::CHARGE_LEAST_SQUARES {
         return Err(NoCharge::TooClose);
     }
     let rules = SearchRules { no_hampered: true, odd_diagonal: false };

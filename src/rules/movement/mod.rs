@@ -246,6 +246,17 @@ pub fn mover_of(size: Size, speed: &Speed, altitude: i32, traits: &Traits, skill
     }
 }
 
+/// The least a charge moves: « Il doit parcourir un minimum de 3 mètres (2 cases) » (004:452).
+pub const CHARGE_LEAST_SQUARES: u32 = 2;
+
+/// Whether a creature of `speed` squares may take a 5-foot step at all: not at 1.5 m or less (004:261).
+pub fn five_foot_step_speed(speed: u32) -> Result<(), Refusal> {
+    if speed <= 1 {
+        return Err(Refusal::new("a creature of speed 1.5 m or less cannot take a 5-foot step", "004:261"));
+    }
+    Ok(())
+}
+
 /// The Tumble DC to pass the `nth` foe (from 0) whose threatened squares a tumbler moves through without
 /// provoking: 15, +2 for each foe after the first (the d20 Tumble rule; 000:78-79 names the skill).
 pub const fn tumble_past_dc(nth: usize) -> i32 {
@@ -482,11 +493,10 @@ impl MoveQuery<'_> {
                 let charger = Mover { charging: true, ..self.mover };
                 straight_reachable(&self.world(), &charger, self.start, self.allowance(action), action.search_rules())
                     .into_iter()
-                    .filter(|d| d.cost >= 2)
+                    .filter(|d| d.cost >= CHARGE_LEAST_SQUARES)
                     .collect()
             }
-            // No 5-foot step at a speed of 1.5 m or less (004:261).
-            MovementAction::FiveFootStep if self.speed <= 1 => Vec::new(),
+            MovementAction::FiveFootStep if five_foot_step_speed(self.speed).is_err() => Vec::new(),
             MovementAction::FiveFootStep => {
                 self.single_steps().iter().filter(|r| self.five_foot_step_ok(r)).map(of_route).collect()
             }
@@ -546,11 +556,11 @@ impl MoveQuery<'_> {
                 )
             })?,
         };
-        if action == MovementAction::Charge && route.cost < 2 {
+        if action == MovementAction::Charge && route.cost < CHARGE_LEAST_SQUARES {
             return Err(Refusal::new("a charge moves 3 m (2 squares) at least", "004:452"));
         }
-        if action == MovementAction::FiveFootStep && self.speed <= 1 {
-            return Err(Refusal::new("a creature of speed 1.5 m or less cannot take a 5-foot step", "004:261"));
+        if action == MovementAction::FiveFootStep {
+            five_foot_step_speed(self.speed)?;
         }
         let (ok, rule) = match action {
             MovementAction::MinimumMovement => (route.steps.len() == 1, "000:139-144"),

@@ -622,13 +622,13 @@ impl Search<'_, '_> {
                             continue;
                         }
                         let Some(next) = map.index(there.origin, other, odd) else { continue };
-                        let squeezing_on = !drawing_in && hampers;
+                        let step_hampered = !drawing_in && hampers;
                         let candidate = Node {
                             cost: total,
                             danger: risk,
-                            hampered: hampered + u32::from(squeezing_on),
+                            hampered: hampered + u32::from(step_hampered),
                             step_cost: step,
-                            step_hampered: squeezing_on,
+                            step_hampered,
                             previous: index as u32,
                             can_stop: entry.can_stop,
                         };

@@ -136,9 +136,7 @@ pub fn check_action(
             budget.check(kind).and(budget.check_movement())
         }
         MovementAction::FiveFootStep => {
-            if speed <= 1 {
-                return Err(Refusal::new("a creature of speed 1.5 m or less cannot take a 5-foot step", "004:261"));
-            }
+            crate::rules::movement::five_foot_step_speed(speed)?;
             budget.check_five_foot_step()
         }
     }
