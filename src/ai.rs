@@ -99,10 +99,24 @@ fn could_strike(
     ranged: bool,
 ) -> bool {
     let diagonals = field.diagonals();
-    armament.ready().filter(|w| is_ranged(w) == ranged).any(|w| match max_range_m(w) {
-        None => melee_reaches(diagonals, reach, w.reach, at, foe),
-        Some(range) => range_m(diagonals, at, foe) <= range && field.line_of_sight(at, foe),
-    })
+    if ranged {
+        armament.ready().filter(|w| is_ranged(w)).any(|w| {
+            max_range_m(w).is_some_and(|range| range_m(diagonals, at, foe) <= range && field.line_of_sight(at, foe))
+        })
+    } else {
+        reaches_in_melee(diagonals, armament, reach, at, foe) && line_of_effect(field, at, foe)
+    }
+}
+
+/// Whether from `at` one of its melee weapons reaches `foe`, walls aside.
+fn reaches_in_melee(diagonals: Diagonals, armament: &Armament, reach: u32, at: Footprint, foe: Footprint) -> bool {
+    armament.ready().filter(|w| !is_ranged(w)).any(|w| melee_reaches(diagonals, reach, w.reach, at, foe))
+}
+
+/// Whether a blow in melee from `at` has a line of effect to `foe` (no total cover, 004:406): the rules'
+/// `controls` asks the same.
+fn line_of_effect(field: &Battlefield, at: Footprint, foe: Footprint) -> bool {
+    crate::rules::core::cover::melee_cover(field, at, foe) != crate::rules::core::cover::Cover::Total
 }
 
 /// The next step of `creature`'s turn, and of those who act with it: a rider, its mount and passengers
@@ -229,10 +243,13 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return Command::StandUp { creature: me.id.clone() };
     }
     // With hands, no melee weapon in them nor put away, a melee weapon within reach on the ground: it picks
-    // it up (004:128).
+    // it up (004:128); not a caster with spells of gestures left, which let it fall to cast (004:192).
     let unarmed =
         armament.0.iter().any(|w| w.unarmed) && !armament.0.iter().any(|w| !w.natural && !w.unarmed && !is_ranged(w));
+    let gestures =
+        world.get::<crate::rules::magic::Spellcasting>(creature).is_some_and(|m| m.castable().any(|s| s.def.somatic));
     if unarmed
+        && !gestures
         && budget.check(ActionKind::Move).is_ok()
         && let Some((_, lying)) =
             crate::rules::attack::gear::within_reach(world, creature).into_iter().find(|(_, g)| !is_ranged(&g.weapon))
@@ -489,6 +506,18 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             .filter(|(d, _, _)| *d < here)
             .collect();
         squares.sort_by_key(|(d, cost, s)| (*d, *cost, s.y, s.x));
+        // No square nearer as the crow flies (a wall between): the way round on foot to a square it could
+        // strike from, as far along it as the turn allows.
+        let field = world.resource::<Battlefield>();
+        let strikes_here = foes.iter().any(|f| could_strike(field, &armament, reach, me.footprint, f.footprint, false));
+        let may_walk = options.open.iter().any(|(a, open)| *a == walk && open.is_ok());
+        if squares.is_empty()
+            && may_walk
+            && !strikes_here
+            && let Some(to) = way_round(world, creature, (&foes, &armament, reach), walk)
+        {
+            return Command::Move { creature: me.id.clone(), to, action: walk, path: None };
+        }
         if let Some((_, _, to)) = squares.first() {
             let action = options.at(*to).map(|(a, _)| a).unwrap_or(walk);
             let action = if action == MovementAction::FiveFootStep { MovementAction::Move } else { action };
@@ -496,6 +525,44 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         }
     }
     end
+}
+
+/// The furthest square `walk` reaches, and it may stop on, along the cheapest way on foot to the nearest
+/// square from which it could strike a foe, when that square lies beyond this turn (within two turns).
+fn way_round(
+    world: &mut World,
+    creature: Entity,
+    (foes, armament, reach): (&[Seen], &Armament, u32),
+    walk: MovementAction,
+) -> Option<Square> {
+    let field = world.resource::<Battlefield>().clone();
+    crate::rules::turns::moving::with_move_query(world, creature, |query, _| {
+        let allowance = query.allowance(walk);
+        // Two turns of walking: round a wall of a level, not the whole map.
+        let far = crate::rules::movement::reachable(
+            &query.world(),
+            &query.mover,
+            query.start,
+            allowance.saturating_mul(2),
+            query.rules(walk),
+        );
+        let side = query.start.width;
+        let goal = far
+            .destinations()
+            .into_iter()
+            .filter(|d| {
+                let at = Footprint::new(d.square, side);
+                foes.iter().any(|f| could_strike(&field, armament, reach, at, f.footprint, false))
+            })
+            .min_by_key(|d| (d.cost, d.square.y, d.square.x))?;
+        // Within this turn already: the straight approach's own search finds it.
+        if goal.cost <= allowance {
+            return None;
+        }
+        let route = far.route_to(goal.square)?;
+        route.steps.iter().rfind(|s| s.spent <= allowance && s.can_stop).map(|s| s.square)
+    })
+    .flatten()
 }
 
 /// How much Power Attack a creature with the feat trades on this melee attack: all its base attack bonus
@@ -555,11 +622,15 @@ fn close_in(
                 continue;
             }
             let at = Footprint::new(*square, side);
-            let Some(foe) =
-                c.foes.iter().find(|f| could_strike(&field, c.armament, c.reach, at, f.footprint, c.archer))
-            else {
-                continue;
+            // Walls aside first, cheap; the line of effect for the best only, below.
+            let reaches = |f: &&Seen| {
+                if c.archer {
+                    could_strike(&field, c.armament, c.reach, at, f.footprint, true)
+                } else {
+                    reaches_in_melee(field.diagonals(), c.armament, c.reach, at, f.footprint)
+                }
             };
+            let Some(foe) = c.foes.iter().find(reaches) else { continue };
             let mut score = 100 - *cost as i32;
             if c.allies.iter().any(|a| flanks(at, a.footprint, foe.footprint)) {
                 score += 20;
@@ -570,6 +641,23 @@ fn close_in(
             candidates.push((score, *square, *action));
         }
         candidates.sort_by_key(|(score, s, _)| (std::cmp::Reverse(*score), s.y, s.x));
+        // The best eight from which a blow has a line of effect to some foe it reaches.
+        if !c.archer {
+            let strikes = |square: Square| {
+                let at = Footprint::new(square, side);
+                c.foes.iter().any(|f| could_strike(&field, c.armament, c.reach, at, f.footprint, false))
+            };
+            let mut kept = Vec::new();
+            for candidate in candidates.drain(..) {
+                if kept.len() == 8 {
+                    break;
+                }
+                if strikes(candidate.1) {
+                    kept.push(candidate);
+                }
+            }
+            candidates = kept;
+        }
         candidates.truncate(8);
         candidates.iter().map(|(_, square, action)| (*square, *action)).collect()
     };
@@ -607,11 +695,16 @@ fn cast_something(
 ) -> Option<Command> {
     use crate::preview::{CastPreview, cast_preview};
     use crate::rules::magic::{CastingTime, SpellEffect, Spellcasting};
-    let spells: Vec<(String, SpellEffect, CastingTime)> = world
+    let spells: Vec<(String, SpellEffect, CastingTime, bool)> = world
         .get::<Spellcasting>(creature)?
         .castable()
-        .map(|s| (s.name.clone(), s.def.effect, s.def.casting))
+        .map(|s| (s.name.clone(), s.def.effect, s.def.casting, s.def.range == crate::rules::magic::SpellRange::Touch))
         .collect();
+    // A touch spell at a creature in reach only: cast beyond it, its charge would be held for a touch the AI
+    // does not walk up to make (004:198-200).
+    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+    let touches = |s: &Seen| s.entity == creature || melee_reaches(diagonals, reach, false, me.footprint, s.footprint);
     let cast = |target: &Seen, spell: &str, defensively: bool| Command::Cast {
         creature: me.id.clone(),
         spell: spell.to_string(),
@@ -621,7 +714,7 @@ fn cast_something(
     let hurt = |s: &Seen, world: &World| {
         world.get::<HitPoints>(s.entity).is_some_and(|hp| hp.current * 2 <= hp.max && hp.current < hp.max)
     };
-    for (spell, effect, casting) in &spells {
+    for (spell, effect, casting, touch) in &spells {
         if adjacent_foe && matches!(casting, CastingTime::Rounds(_)) {
             continue;
         }
@@ -634,10 +727,20 @@ fn cast_something(
             .chain(allies.iter())
             .filter(|s| heals(s) && hurt(s, world))
             .chain(foes.iter().filter(|s| if positive { undead(s) } else { !heals(s) }))
+            .filter(|s| !*touch || touches(s))
             .collect();
         targets.sort_by_key(|s| (s.hit_points, s.id.clone()));
         for target in targets {
-            let Ok(preview) = cast_preview(world, creature, target.entity, spell) else { continue };
+            let preview = match cast_preview(world, creature, target.entity, spell) {
+                Ok(preview) => preview,
+                // Its hands full, the spell's gestures need one free (004:192): what it holds in one hand
+                // falls first (a free action, 004:254), then it casts.
+                Err(refused) if refused.rule == "004:192" => match one_hand_to_free(world, creature) {
+                    Some(weapon) => return Some(Command::Drop { creature: me.id.clone(), weapon }),
+                    None => continue,
+                },
+                Err(_) => continue,
+            };
             if preview.provokes_from.is_empty() {
                 return Some(cast(target, spell, false));
             }
@@ -647,6 +750,14 @@ fn cast_something(
         }
     }
     None
+}
+
+/// The weapon `creature` holds whose fall frees a hand: one held in one hand (a light or one-handed one,
+/// beside its shield), else the one it holds in two.
+fn one_hand_to_free(world: &World, creature: Entity) -> Option<String> {
+    let armament = world.get::<Armament>(creature)?;
+    let held: Vec<&Weapon> = armament.ready().filter(|w| !w.natural && !w.unarmed).collect();
+    held.iter().find(|w| w.handling != Handling::TwoHanded).or_else(|| held.first()).map(|w| w.name.clone())
 }
 
 /// A flight toward the nearest foe for a flier in the air that has not flown this turn: down (or up) to its
@@ -908,8 +1019,11 @@ fn arm_itself(
     if !held.is_empty() {
         return None;
     }
+    // A caster with spells of gestures left keeps a hand free for them (004:192).
+    let gestures =
+        world.get::<crate::rules::magic::Spellcasting>(creature).is_some_and(|m| m.castable().any(|s| s.def.somatic));
     let free = hands_free(armament, shield);
-    let fits = |w: &&Weapon| w.stowed && hands_for(w) <= free;
+    let fits = |w: &&Weapon| w.stowed && hands_for(w) <= free && (!gestures || hands_for(w).min(1) < free);
     // Beside a foe a melee weapon; else one that would strike a foe from here; else the first.
     let adjacent = foes.iter().any(|f| f.footprint.touches(me.footprint));
     let strikes_from_here = |w: &&Weapon| {
@@ -1353,12 +1467,13 @@ fn touch_with_the_charge(world: &mut World, creature: Entity, me: &Seen, foes: &
     let caster = creatures.get(creature).ok()?;
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
     let order = world.resource::<crate::rules::turns::TurnOrder>();
-    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
+    let field = world.resource::<crate::rules::core::battlefield::Battlefield>();
     let mut reachable: Vec<&Seen> = foes
         .iter()
         .filter(|f| {
             creatures.get(f.entity).is_ok_and(|t| {
-                crate::rules::magic::check_touch((order, diagonals), (&caster, &t), Some(&held), &budget).is_ok()
+                crate::rules::magic::check_touch((order, field, &creatures), (&caster, &t), Some(&held), &budget)
+                    .is_ok()
             })
         })
         .collect();

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, chance_to_hit, prepare_attack};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
-use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::kept::kept;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{ChargeLane, Danger, MoveQuery, MovementAction, Route, reachable};
@@ -186,9 +186,26 @@ pub struct RiderBound {
 }
 
 impl RiderBound {
-    /// Whether a move of `action` paying `cost` squares keeps to it.
-    pub fn allows(&self, action: MovementAction, cost: u32) -> Result<(), Refusal> {
-        rider_allows(self.acted.as_ref(), self.travelled.as_ref(), self.round, (action, cost, self.speed))
+    /// Whether a move of `action` along `route` from `from` keeps to it.
+    pub fn allows(
+        &self,
+        action: MovementAction,
+        route: &Route,
+        from: Square,
+        diagonals: Diagonals,
+    ) -> Result<(), Refusal> {
+        let distance = route.distance(from, route.steps.len(), diagonals);
+        rider_allows(
+            self.acted.as_ref(),
+            self.travelled.as_ref(),
+            self.round,
+            (action, route.cost, distance, self.speed),
+        )
+    }
+
+    /// Whether a rider's action this round binds the mount at all.
+    pub fn binds(&self) -> bool {
+        self.acted.is_some_and(|a| a.round == self.round)
     }
 }
 
@@ -252,8 +269,14 @@ fn options_in(query: &MoveQuery<'_>, me: &MoverViewItemRef, actions: &[MovementA
         if open.is_err() || !SHADED.contains(&action) {
             continue;
         }
+        let diagonals = query.world().field.diagonals();
         for d in query.destinations(action) {
-            if me.rider_bound.allows(action, d.cost).is_ok() {
+            // A mount its rider's action binds: the distance of the way there (rare, and asked only then).
+            let allowed = !me.rider_bound.binds()
+                || query
+                    .route(action, d.square, None)
+                    .is_ok_and(|route| me.rider_bound.allows(action, &route, query.start.origin, diagonals).is_ok());
+            if allowed {
                 options.squares.entry(d.square).or_insert((action, d.cost));
             }
         }
@@ -325,8 +348,8 @@ pub fn path_preview_as(
     })
     .ok_or_else(|| Refusal::new("no such creature", "data"))?;
     let (route, bound) = found?;
-    bound.allows(action, route.cost)?;
     let start = with_move_query(world, creature, false, |q, _| q.start).expect("the creature exists");
+    bound.allows(action, &route, start.origin, crate::rules::core::battlefield::diagonals_in(world))?;
     let squares: Vec<Square> = route.squares().collect();
     let provocations = provocations_along(world, creature, start, &route, action);
     Ok(PathPreview { action, squares, route, provocations })
@@ -351,7 +374,8 @@ fn previews_in(
                     tumbler.check(*action)?;
                 }
                 let route = query.route(*action, *to, None)?;
-                me.rider_bound.allows(*action, route.cost).map(|()| route)
+                let diagonals = query.world().field.diagonals();
+                me.rider_bound.allows(*action, &route, query.start.origin, diagonals).map(|()| route)
             })
             .collect();
         (chosen, routes, query.start)
@@ -430,7 +454,9 @@ pub fn flight_provocations(
             .iter()
             .filter(|t| !struck.contains(&t.entity) && leg.left.iter().any(|s| t.threatens(*s)))
             .filter(|t| {
-                combatants.get(t.entity).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &a, &me, leg.at))
+                combatants
+                    .get(t.entity)
+                    .is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &combatants, &a, &me, leg.at))
             })
             .map(|t| t.entity)
             .collect();
@@ -466,7 +492,7 @@ fn provocations_along_each(
     let field = world.resource::<Battlefield>();
     let Ok(me) = combatants.get(mover) else { return none() };
     let strikes_at = |foe: Entity, at: Footprint| {
-        combatants.get(foe).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &a, &me, at))
+        combatants.get(foe).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &combatants, &a, &me, at))
     };
     let withdraw = action == MovementAction::Withdraw;
     routes

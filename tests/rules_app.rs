@@ -408,7 +408,7 @@ fn a_foe_pushed_into_a_pit_is_out_of_the_fight() {
     let staying = estoc::preview::bull_rush_preview(app.world_mut(), fighter, orc, true).unwrap();
     assert_eq!(staying.plan.pit_chance(), None, "not following, it pushes 1.5 m: to the lip only");
     // Having walked 5 of its 6 squares, it follows one step only: the push ends at the lip, not in the well.
-    let travelled = estoc::rules::turns::moving::Travelled { round: 1, squares: 5, speed: 6, moves: 1 };
+    let travelled = estoc::rules::turns::moving::Travelled { round: 1, squares: 5, distance: 5, speed: 6, moves: 1 };
     app.world_mut().entity_mut(fighter).insert(travelled);
     let tired = estoc::preview::bull_rush_preview(app.world_mut(), fighter, orc, false).unwrap();
     assert!(!tired.plan.into_pit && tired.plan.pit_chance().is_none(), "{:?}", tired.plan.pushes);
@@ -512,7 +512,7 @@ fn an_overrun_passage_counts_against_the_speed_in_armour() {
         let mut app = app_on("tests/scenarios/levels/overrun_screen.ron", &[1, 1, 20, 1]);
         let (orc, goblin) = (entity(&app, "orc"), entity(&app, "goblin"));
         app.world_mut().get_mut::<Encumbrance>(orc).unwrap().armor = armour;
-        let walked = estoc::rules::turns::moving::Travelled { round: 1, squares: 3, speed: 6, moves: 1 };
+        let walked = estoc::rules::turns::moving::Travelled { round: 1, squares: 3, distance: 3, speed: 6, moves: 1 };
         app.world_mut().entity_mut(orc).insert(walked);
         let plan = estoc::rules::special::overrun::overrun_in(app.world_mut(), orc, goblin);
         assert_eq!(plan.is_ok(), allowed, "{armour:?}: {plan:?}");

@@ -82,6 +82,13 @@ pub struct WeaponDef {
     /// A poison its blow delivers (004:28; the d20 injury poison).
     #[serde(default)]
     pub poison: Option<crate::rules::core::creature::Poison>,
+    /// A natural weapon the creature has several of (two claws, two wings): each strikes in a full attack.
+    #[serde(default = "one")]
+    pub count: u32,
+    /// A secondary natural weapon (the d20 standard: a dragon's claws, wings and tail, a griffon's claws): -5
+    /// to hit and half the Strength bonus to damage (docs/rulings.md).
+    #[serde(default)]
+    pub secondary: bool,
 }
 
 /// A creature's skills with Alertness: +2 on Spot (the d20 feat, « Vigilance »; the texts name it
@@ -101,6 +108,9 @@ fn twenty() -> u32 {
 fn two() -> u32 {
     2
 }
+
+/// The most natural weapons of one kind a creature has (eight is plenty).
+const MOST_NATURAL_WEAPONS: u32 = 8;
 
 impl WeaponDef {
     fn to_weapon(&self, name: &str, off_hand: bool) -> Weapon {
@@ -133,6 +143,8 @@ impl WeaponDef {
             lance: self.lance,
             double: self.double,
             poison: self.poison,
+            count: self.count,
+            secondary: self.secondary,
         }
     }
 
@@ -142,6 +154,15 @@ impl WeaponDef {
         }
         if !(2..=6).contains(&self.multiplier) {
             return Some(format!("weapon {name:?}: multiplier x{} must be between x2 and x6", self.multiplier));
+        }
+        if !(1..=MOST_NATURAL_WEAPONS).contains(&self.count) || (self.count > 1 && !self.natural) {
+            return Some(format!(
+                "weapon {name:?}: a count is for natural weapons, from 1 to {MOST_NATURAL_WEAPONS}, not {}",
+                self.count
+            ));
+        }
+        if self.secondary && !self.natural {
+            return Some(format!("weapon {name:?}: only a natural weapon is secondary"));
         }
         match self.delivery {
             Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m }
@@ -879,5 +900,19 @@ mod tests {
             assert!(metres_to_squares(bad, "speed").is_err(), "{bad} accepted");
         }
         assert_eq!(metres_to_squares(3000.0, "altitude"), Ok(2000));
+    }
+
+    #[test]
+    fn natural_weapon_counts_and_secondary_weapons_are_checked() {
+        let def = |text: &str| ron::from_str::<WeaponDef>(text).expect("a weapon");
+        assert_eq!(def(r#"(damage: "1d4", natural: true, count: 2, secondary: true)"#).check("claw"), None);
+        for bad in [
+            r#"(damage: "1d4", natural: true, count: 0)"#,
+            r#"(damage: "1d4", natural: true, count: 9)"#,
+            r#"(damage: "1d8", count: 2)"#,
+            r#"(damage: "1d8", secondary: true)"#,
+        ] {
+            assert!(def(bad).check("w").is_some(), "{bad} accepted");
+        }
     }
 }

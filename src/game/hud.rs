@@ -436,7 +436,8 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
     if let (Some(defense), Some(abilities), Some(size)) =
         (world.get::<Defense>(entity), world.get::<Abilities>(entity), world.get::<Size>(entity))
     {
-        let ac = armor_class(defense, abilities, *size);
+        let traits = world.get::<Traits>(entity).cloned().unwrap_or_default();
+        let ac = armor_class(defense, abilities, *size).for_traits(&traits);
         out.push((tr!("creature-ac", normal = ac.normal, touch = ac.touch, flat = ac.flat_footed), GREY));
     }
     if let Some(armament) = world.get::<Armament>(entity) {

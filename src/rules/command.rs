@@ -1020,6 +1020,20 @@ fn willing_readier(
     })
 }
 
+/// A charge's attack is a further chance for an attack readied « when it acts » against the charger and held
+/// while it could not strike (the charger out of reach as it set off): at the end of the charge's move,
+/// before its blow (or the bull rush or overrun in its place), the readied attack goes off if it can strike
+/// now (004:621, 004:628), as it would before a move's attack.
+pub fn readied_at_a_charge_end(on: On<crate::rules::turns::moving::ChargeArrived>, mut commands: Commands) {
+    let charger = on.event().charger;
+    commands.queue(move |world: &mut World| {
+        let Some(id) = world.get::<CreatureId>(charger).cloned() else { return };
+        if let Some(found) = willing_readier(world, (charger, &id), false, None) {
+            take_readied(world, found, (charger, id));
+        }
+    });
+}
+
 /// If `command` is the action of a creature another readied against, takes the readied action first: the
 /// readier moves to just before it in the order (004:622), its action is asked for, and the command waits
 /// in [`Deferred`] (004:621). Returns whether it did.
@@ -1029,9 +1043,25 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
     }
     let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
     let casting = matches!(command, Command::Cast { .. });
-    let Some((readier, readier_id, readied)) = willing_readier(world, (actor, &actor_id), casting, plain) else {
+    let Some(found) = willing_readier(world, (actor, &actor_id), casting, plain) else {
         return false;
     };
+    take_readied(world, found, (actor, actor_id));
+    if casting && let Some(hp) = world.get::<HitPoints>(actor).copied() {
+        // The readied action strikes before the spell: a wound calls for a Concentration check (004:196).
+        world.entity_mut(actor).insert(crate::rules::magic::AwaitingCast { hit_points: hp });
+    }
+    world.get_resource_or_insert_with(Deferred::default).0.push(command.clone());
+    true
+}
+
+/// Takes `readier`'s readied action against `actor`: the readier moves to just before it in the order
+/// (004:622) and its action is asked for.
+fn take_readied(
+    world: &mut World,
+    (readier, readier_id, readied): (Entity, CreatureId, Readied),
+    (actor, actor_id): (Entity, CreatureId),
+) {
     world.entity_mut(readier).remove::<Readied>();
     move_before(&mut world.resource_mut::<TurnOrder>(), readier, actor);
     let order: Vec<CreatureId> = world.resource::<TurnOrder>().entries.iter().map(|e| e.id.clone()).collect();
@@ -1103,10 +1133,4 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
             });
         }
     }
-    if casting && let Some(hp) = world.get::<HitPoints>(actor).map(|hp| hp.current) {
-        // The readied action strikes before the spell: a wound calls for a Concentration check (004:196).
-        world.entity_mut(actor).insert(crate::rules::magic::AwaitingCast { hit_points: hp });
-    }
-    world.get_resource_or_insert_with(Deferred::default).0.push(command.clone());
-    true
 }

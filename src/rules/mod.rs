@@ -46,6 +46,7 @@ pub fn plugin(app: &mut App) {
     app.add_message::<Fact>().add_message::<self::core::creature::ConditionChange>().init_resource::<EventLog>();
     app.init_resource::<self::core::systems::Unsettled>();
     app.add_systems(Rules, self::core::facts::record_facts.in_set(RulesSystems::Record));
+    app.add_observer(command::readied_at_a_charge_end);
     app.add_plugins((
         movement::plugin,
         turns::plugin,
@@ -64,7 +65,10 @@ pub fn plugin(app: &mut App) {
 /// Forgets whatever the last fight left in the world's resources: the turn order, the event log, the
 /// commands put off by readied actions and the move underway. What replacing a fight begins with.
 pub fn forget_fight(world: &mut World) {
-    world.insert_resource(turns::TurnOrder::default());
+    // The count of turns begun goes on from fight to fight: a system that tells turns apart by it (a
+    // `Local`) never takes the next fight's first turn for the last one's.
+    let turns_begun = world.get_resource::<turns::TurnOrder>().map_or(0, |o| o.turns_begun);
+    world.insert_resource(turns::TurnOrder { turns_begun, ..default() });
     world.insert_resource(EventLog::default());
     world.insert_resource(command::Deferred::default());
     opportunity::forget_moves(world);

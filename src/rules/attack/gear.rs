@@ -149,13 +149,16 @@ pub struct DrewOnTheMove(pub u32);
 pub struct ShieldOnTheMove(pub u32);
 
 /// Whether a handling rides free on the move `creature` made this turn (004:219, 004:221): a base attack of
-/// +1 or more, « un déplacement normal » made (a move action of movement: a move, a double move, a
-/// withdrawal, a crawl; not a run nor a charge, full-round actions of their own), and none of that kind yet
-/// this round (`last`: the round of the last one).
+/// +1 or more, « un déplacement normal » made (a move action of movement: a move, a double move, a crawl;
+/// not a run, a charge nor a withdrawal, full-round actions of their own, 004:243 « Cette action
+/// complexe »), and none of that kind yet this round (`last`: the round of the last one).
 fn free_with_the_move(world: &World, creature: Entity, last: Option<u32>) -> bool {
     let round = world.resource::<TurnOrder>().round;
     let moved = world.get::<crate::rules::turns::moving::Travelled>(creature).is_some_and(|t| t.moves_in(round) >= 1);
-    world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1) && moved && last != Some(round)
+    let withdrew = world
+        .get::<crate::rules::turns::moving::LastMove>(creature)
+        .is_some_and(|m| m.round == round && m.action == crate::rules::movement::MovementAction::Withdraw);
+    world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1) && moved && !withdrew && last != Some(round)
 }
 
 /// What strapping on its shield (`ready`) or loosing it costs `creature` now, or why it cannot: a move

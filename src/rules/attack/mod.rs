@@ -316,9 +316,8 @@ pub fn blow_bonuses(attacker: &CombatantItem, weapon: &Weapon, full: bool) -> Ve
     let rapid = attacker.feats.has(Feat::RapidReload);
     if full && weapon.natural {
         // « une attaque à outrance à l'aide de toutes ses armes naturelles » (004:696): each natural weapon
-        // once, the first at the full bonus, the others (secondary) at 5 less; no iterative attacks.
-        let naturals = natural_weapons(attacker.armament).len().max(1);
-        return std::iter::once(base).chain(std::iter::repeat_n(base - 5, naturals - 1)).collect();
+        // once (a secondary one at 5 less, a term of its own), no iterative attacks.
+        return vec![base; natural_weapons(attacker.armament).len().max(1)];
     }
     if full && !crate::rules::core::gear::one_shot_a_round(weapon, rapid) {
         iterative_bonuses(base)
@@ -327,10 +326,12 @@ pub fn blow_bonuses(attacker: &CombatantItem, weapon: &Weapon, full: bool) -> Ve
     }
 }
 
-/// A creature's natural weapons, in the order its template lists them: the blows of a full attack made with
-/// them (004:696), the first its primary.
+/// A creature's natural weapons, each as many times as it has of them (two claws): the blows of a full
+/// attack made with them (004:696), the primary ones first.
 pub fn natural_weapons(armament: &Armament) -> Vec<&Weapon> {
-    armament.ready().filter(|w| w.natural).collect()
+    let (primary, secondary): (Vec<&Weapon>, Vec<&Weapon>) =
+        armament.ready().filter(|w| w.natural).partition(|w| !w.secondary);
+    primary.into_iter().chain(secondary).flat_map(|w| std::iter::repeat_n(w, w.count.max(1) as usize)).collect()
 }
 
 /// The attack bonuses of a full attack: the base attack bonus, then 5 less for each further attack while
@@ -745,7 +746,8 @@ pub struct AttackSituation<'a> {
 }
 
 /// The cover `target` has from `attacker` with `weapon`: the melee rule against an adjacent target, the
-/// ranged rule otherwise, creatures giving soft cover against ranged attacks only (004:398-404).
+/// ranged rule otherwise, a reach weapon's blow at a foe not adjacent too (« on utilise la règle des armes à
+/// distance », 004:399), creatures between giving it soft cover (004:398, 004:404).
 pub fn cover_against(
     field: &Battlefield,
     attacker: &CombatantItem,
@@ -768,10 +770,8 @@ pub fn cover_between(
 ) -> Cover {
     if !weapon_ranged && own.touches(theirs) {
         melee_cover(field, own, theirs)
-    } else if weapon_ranged {
-        ranged_cover(field, own, theirs, bystanders)
     } else {
-        ranged_cover(field, own, theirs, &[])
+        ranged_cover(field, own, theirs, bystanders)
     }
 }
 
@@ -1631,7 +1631,7 @@ pub fn shoots_into_melee(
 }
 
 /// The creatures that may stand between `attacker` and `target`, giving soft cover against ranged attacks
-/// (004:404).
+/// and a reach weapon's blows (004:398-399, 004:404).
 pub fn bystanders_between(
     creatures: &Query<Combatant, With<Creature>>,
     attacker: &CombatantItem,
@@ -1740,6 +1740,12 @@ pub fn prepare_attack(
     if request.power > 0 {
         power_attack(attacker, &mut plan, request.power)?;
     }
+    // « une arme disposée de la sorte inflige des dégâts doublés contre un adversaire lancé en pleine
+    // charge » (004:628, 004:461): a readied spear striking a charger at its charge's end, whatever
+    // triggered it (the one striking as it enters reach doubles in the attacks of opportunity's path).
+    if request.readied && plan.weapon.brace && target.conditions.has(Condition::Charging) {
+        plan.multipliers.push(Modifier::new(2, "set against a charge (004:461)"));
+    }
     mount_moved(order, creatures, (attacker, target), &mut plan, request.full)?;
     reins_in_hand(order, attacker, &plan.weapon, false)?;
     Ok(plan)
@@ -1845,7 +1851,7 @@ pub fn mount_moved(
     if mount.altitude.0 > 0 {
         return Ok(());
     }
-    let moved = mount.travelled.map_or(0, |t| t.in_round(order.round));
+    let moved = mount.travelled.map_or(0, |t| t.distance_in(order.round));
     if full && !is_ranged(&plan.weapon) && moved > 1 {
         return Err(Refusal::new(
             format!("{} moved more than 1.5 m this turn: one melee attack only", mount.id),
@@ -1924,8 +1930,18 @@ pub fn miss_chance_at(
     ranged: bool,
 ) -> u32 {
     let own = attacker.space.at(attacker.position.0);
-    concealment(field, own, theirs, attacker.traits.darkvision_m > 0, !ranged && own.touches(theirs))
+    concealment(field, own, theirs, darkvision_reaches(field, attacker, theirs), !ranged && own.touches(theirs))
         .max(condition_miss_chance(attacker, target))
+}
+
+/// Whether `attacker` sees `theirs` by darkvision: it has some, and the target stands within its range, the
+/// template's `darkvision_m` (an orc's 18 m; 004:415 « une zone faiblement éclairée ou sombre ne fournit
+/// aucun camouflage face à un attaquant qui dispose de la vision dans le noir »). Beyond it the dark
+/// conceals as from any creature.
+pub fn darkvision_reaches(field: &Battlefield, attacker: &CombatantItem, theirs: Footprint) -> bool {
+    let own = attacker.space.at(attacker.position.0);
+    attacker.traits.darkvision_m > 0
+        && roll::range_m(field.diagonals(), own, theirs) <= attacker.traits.darkvision_m as f32
 }
 
 /// The miss chance conditions give: an invisible target or a blinded attacker, total concealment, 50%
@@ -2230,8 +2246,7 @@ fn ready_blows(
         let target = creatures.get(intent.target);
         natural_weapons(attacker.armament)
             .into_iter()
-            .enumerate()
-            .map(|(i, w)| {
+            .map(|w| {
                 let own = if w.name == plan.weapon.name {
                     plan.clone()
                 } else {
@@ -2244,7 +2259,7 @@ fn ready_blows(
                     prepare_attack(&field, &order, &creatures, &attacker, target, request, &ActionBudget::default())
                         .ok()?
                 };
-                Some(if i == 0 { own } else { secondary_natural(own) })
+                Some(own)
             })
             .collect()
     } else {
@@ -2284,7 +2299,7 @@ fn ready_blows(
             if off_hand {
                 base.source = "base attack, off hand".into();
             } else if i > 0 && !naturals.is_empty() {
-                base.source = "base attack, a secondary natural weapon (-5)".into();
+                base.source = format!("base attack, natural weapon {} of the full attack", i + 1);
             } else if i > main_first {
                 base.source = format!("base attack, attack {} of the full attack", i + 1 - main_first);
             }
@@ -2292,16 +2307,6 @@ fn ready_blows(
         blows.push(this);
     }
     Blows { plans: blows, first, total: all_count, two_weapons, off_first }
-}
-
-/// A natural weapon's blow after the first of a full attack: a secondary attack, at 5 less (set with the
-/// blow's bonus) and half the Strength bonus to damage (the d20 standard, docs/rulings.md).
-fn secondary_natural(mut plan: AttackPlan) -> AttackPlan {
-    if let Some(strength) = plan.damage_modifiers.iter_mut().find(|m| m.source.starts_with("Str") && m.value > 0) {
-        strength.value /= 2;
-        strength.source = "Str x0.5 (a secondary natural weapon)".into();
-    }
-    plan
 }
 
 /// The blows an attack intent strikes now, and where they stand in its full attack.

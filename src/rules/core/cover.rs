@@ -93,17 +93,20 @@ fn meets(
     bystanders: &[Bystander],
 ) -> LineMeets {
     let mut out = LineMeets { blocked: field.line_blocked(trace, attacker, target), ..LineMeets::default() };
-    // A low obstacle covers a target within 9 m of it, unless the attacker is nearer to it than the target.
-    let low_covers = |at: Square| {
-        let to_target = target.distance_to_square(at, field.diagonals());
-        to_target <= LOW_OBSTACLE_RANGE && attacker.distance_to_square(at, field.diagonals()) >= to_target
+    // A low obstacle covers a target within 9 m of it, unless the attacker is nearer to it than the target
+    // (004:400): the obstacle fills its square, or lies on the edge between two, as near to each creature as
+    // the nearer of them.
+    let low_covers = |at: &[Square]| {
+        let nearest = |f: Footprint| at.iter().map(|&s| f.distance_to_square(s, field.diagonals())).min();
+        let (Some(to_target), Some(to_attacker)) = (nearest(target), nearest(attacker)) else { return false };
+        to_target <= LOW_OBSTACLE_RANGE && to_attacker >= to_target
     };
     for &square in &trace.squares {
         if target.contains(square) || attacker.contains(square) {
             continue;
         }
         // A low wall or an obstacle, of the square's terrain or laid over it (the same predicate movement asks).
-        if field.has_obstacle(square) && low_covers(square) {
+        if field.has_obstacle(square) && low_covers(&[square]) {
             out.hard.get_or_insert(format!(
                 "{} at {square}",
                 if field.terrain(square) == Terrain::LowWall { "low wall" } else { "obstacle" }
@@ -124,7 +127,7 @@ fn meets(
                 }
             }
             Some(feature @ (EdgeFeature::LowWall | EdgeFeature::Obstacle))
-                if low_covers(edge.square) || low_covers(edge.squares().1) =>
+                if low_covers(&[edge.squares().0, edge.squares().1]) =>
             {
                 let what = if feature == EdgeFeature::LowWall { "low wall" } else { "obstacle" };
                 out.hard.get_or_insert(format!("{what} on the edge at {}", edge.square));
@@ -184,7 +187,8 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
 }
 
 /// The cover an adjacent target has against a melee attack (004:399): every line from a corner of the
-/// attacker's square to a corner of the target's is drawn, « n'importe quelle ligne », through the same
+/// attacker's square to a corner of the target's is drawn, « n'importe quelle ligne » (but those running
+/// along a grid line, which cross nothing and only graze what lies along it), through the same
 /// [`meets`] as ranged cover (walls and low walls on squares or edges, the corner between two walls, arrow
 /// slits); if every line is blocked there is no line of effect and the cover is total (004:406), if any is
 /// blocked or passes a low wall or an obstacle the cover is hard. Creatures give none. A creature of
@@ -204,6 +208,11 @@ fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprin
             if !Footprint::new(a, 1).touches(Footprint::new(t, 1)) {
                 continue;
             }
+            // One square shared (a creature smaller than a square fights in its foe's space, « on les combat
+            // normalement », 000:154-156): every line stays in it, and nothing on its edges is between them.
+            if a == t {
+                return Cover::None;
+            }
             adjacent = true;
             // Nothing around the two squares that a line could meet: every line is clear.
             if shortcut && bare_around(field, a, t) {
@@ -213,15 +222,31 @@ fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprin
             // is blocked where a wall edge ends on it or, diagonally, the two other squares are walls (000:61).
             // (Not `Battlefield::corner_closed`: a flier may stand over a wall square, which closes nothing.)
             let shared = Corner::of(a).into_iter().filter(|c| Corner::of(t).contains(c)).collect::<Vec<_>>();
+            // Between diagonal neighbours every line passes the one corner they share, and a wall ending on it
+            // stands between them. Side by side they share an edge: a wall on it closes its corners, but a wall
+            // merely touching its end runs along their far sides, not between them.
+            let diagonal = a.x != t.x && a.y != t.y;
+            let between = match (t.x - a.x, t.y - a.y) {
+                (1, _) => Edge { square: a, east: true },
+                (-1, _) => Edge { square: t, east: true },
+                (_, 1) => Edge { square: a, east: false },
+                _ => Edge { square: t, east: false },
+            };
+            let wall_between = !diagonal && field.edge(between).is_some_and(EdgeFeature::is_wall);
             let closed = |c: Corner| {
-                let diagonal = a.x != t.x && a.y != t.y;
                 let wall = |s: Square| field.terrain(s).blocks();
-                field.wall_touches_corner(c) || (diagonal && wall(Square::new(a.x, t.y)) && wall(Square::new(t.x, a.y)))
+                wall_between
+                    || (diagonal
+                        && (field.wall_touches_corner(c)
+                            || (wall(Square::new(a.x, t.y)) && wall(Square::new(t.x, a.y)))))
             };
             let lines: Vec<LineMeets> = Corner::of(a)
                 .iter()
                 .flat_map(|&ac| Corner::of(t).map(move |tc| (ac, tc)))
-                .filter(|(ac, tc)| ac != tc)
+                // A line along a grid line runs beside what stands on it, and « traverse » no wall (004:399): two
+                // creatures side by side along a wall have no cover from each other. The slanted lines cross
+                // every edge between them, and those from a corner they share meet what closes it.
+                .filter(|(ac, tc)| ac.x != tc.x && ac.y != tc.y)
                 .map(|(ac, tc)| {
                     let mut line = meets(field, &trace_between(a, ac, t, tc), target, attacker, &[]);
                     line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && closed(*c));
@@ -513,7 +538,9 @@ mod tests {
         let mut f = Battlefield::open(3, 3);
         f.set_edge(Edge { square: Square::new(0, 0), east: true }, EdgeFeature::Wall);
         assert_eq!(melee_cover(&f, at(0, 0), at(1, 0)), Cover::Total, "a wall between: no line of effect (004:406)");
-        assert!(matches!(melee_cover(&f, at(0, 1), at(1, 1)), Cover::Hard { .. }), "lines from the wall's end");
+        // The wall ends on the corner the two squares below share, beyond them: it is between no line of
+        // theirs (it stands along the squares above).
+        assert_eq!(melee_cover(&f, at(0, 1), at(1, 1)), Cover::None, "a wall ending on their shared edge's end");
     }
 
     #[test]

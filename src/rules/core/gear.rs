@@ -23,6 +23,14 @@ pub fn hands_for(weapon: &Weapon) -> u32 {
     }
 }
 
+/// Whether a hand is free for a spell's gestures (« il faut au moins pouvoir bouger librement une main »,
+/// 004:192): a weapon wielded in two hands is held in one while the other gestures (letting go with one hand
+/// is no action; our ruling), so only a weapon in each hand, or one beside a strapped shield, fills them.
+pub fn hand_free_for_gestures(armament: &Armament, shield: Option<&Shield>) -> bool {
+    let held: u32 = armament.ready().map(|w| hands_for(w).min(1)).sum::<u32>() + shield_hands(shield);
+    held < HANDS
+}
+
 /// The hands a shield takes: strapped on, one, a buckler none (004:221); slung on its back, none.
 pub fn shield_hands(shield: Option<&Shield>) -> u32 {
     match shield {

@@ -146,8 +146,8 @@ pub struct CastingUnderway {
 /// then, so that the wound the readied action deals calls for a Concentration check.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AwaitingCast {
-    /// Hit points before the readied action.
-    pub hit_points: i32,
+    /// Hit points before the readied action, nonlethal and temporary ones too.
+    pub hit_points: HitPoints,
 }
 
 /// A touch spell whose touch missed, or not yet delivered: the caster holds its charge, and may touch again
@@ -330,7 +330,7 @@ fn cast(
             roll_check(dice, facts, caster.id, Check::Concentration, reason, bonus, dc)
         };
         // A readied action set off by this casting struck first (004:621): its wound distracts.
-        let wounded_before = awaiting.map_or(0, |a| (a.hit_points - caster.hit_points.current).max(0));
+        let wounded_before = awaiting.map_or(0, |a| caster.hit_points.damage_since(&a.hit_points));
         if wounded_before > 0
             && !keeps(
                 wound_dc(wounded_before, spell.def.level),
@@ -376,7 +376,7 @@ fn cast(
                 out.facts.write(lost(caster.id, &spell.name, "the caster dropped (004:70)"));
                 continue;
             }
-            let wound = caster.hit_points.current - struck.hit_points;
+            let wound = struck.damage;
             if wound > 0
                 && !keeps(
                     wound_dc(wound, spell.def.level),
@@ -403,11 +403,22 @@ fn cast(
         {
             crate::rules::attack::bind_the_mount(&mut commands, order.round, &mount, RiderAct::Spell);
         }
+        // A touch spell on a creature out of its touch (beyond reach, behind a wall…): the charge is held
+        // for a touch after a move (004:198-200).
+        let touch_now = spell.def.range == SpellRange::Touch && spell.def.casting == CastingTime::Standard;
+        if touch_now
+            && caster.entity != target.entity
+            && touch_plan(&field, &order, &creatures, (&caster, &target), intent.readied).is_err()
+        {
+            out.facts.write(Fact::ChargeHeld { caster: caster.id.clone(), spell: spell.name.clone() });
+            commands.entity(intent.caster).insert(HeldCharge { spell });
+            continue;
+        }
         // A touch spell on a foe: the touch attack now, as the casting's own (004:198-199); a miss holds
         // the charge (004:200).
         let foe = caster.faction != target.faction;
         let mut critical = false;
-        if spell.def.range == SpellRange::Touch && foe && spell.def.casting == CastingTime::Standard {
+        if touch_now && foe {
             let touched =
                 touch_attack(&field, &order, &creatures, (&caster, &target), intent.readied, &mut dice, &mut out);
             let Some(crit) = touched else {
@@ -476,14 +487,7 @@ fn touch_attack(
     dice: &mut Dice,
     out: &mut CastOutput,
 ) -> Option<bool> {
-    let hand = caster.armament.0.iter().find(|w| w.unarmed).map(|w| w.name.clone());
-    let request =
-        crate::rules::attack::AttackRequest { weapon: hand.as_deref(), paid: true, readied, ..Default::default() };
-    let budget = ActionBudget::default();
-    let Ok(mut plan) = crate::rules::attack::prepare_attack(field, order, creatures, caster, target, request, &budget)
-    else {
-        return None;
-    };
+    let Ok(mut plan) = touch_plan(field, order, creatures, (caster, target), readied) else { return None };
     crate::rules::attack::as_touch_attack(&mut plan);
     crate::rules::attack::roll_touch_spell(&plan, (caster.id, target.id), target.traits, dice, &mut out.facts)
 }
@@ -504,7 +508,7 @@ fn deliver_touch(
     for intent in intents.read() {
         let (Ok(caster), Ok(target)) = (creatures.get(intent.caster), creatures.get(intent.target)) else { continue };
         let Ok((magic, mut budget, held)) = casters.get_mut(intent.caster) else { continue };
-        let checked = check_touch((&order, field.diagonals()), (&caster, &target), held, &budget);
+        let checked = check_touch((&order, &field, &creatures), (&caster, &target), held, &budget);
         let spell = match checked {
             Ok(spell) => spell,
             Err(refusal) => {
@@ -574,7 +578,7 @@ fn discharge(
 /// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action, a
 /// charge held, the target within its reach; the spell held.
 pub fn check_touch(
-    (order, diagonals): (&TurnOrder, crate::rules::core::geometry::Diagonals),
+    (order, field, creatures): (&TurnOrder, &Battlefield, &Query<Combatant, With<Creature>>),
     (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
     held: Option<&HeldCharge>,
     budget: &ActionBudget,
@@ -584,10 +588,28 @@ pub fn check_touch(
     let held = held.ok_or_else(|| Refusal::new("it holds no charge of a touch spell", "004:200"))?;
     budget.check(ActionKind::Standard)?;
     let (own, theirs) = (caster.space.at(caster.position.0), target.space.at(target.position.0));
-    if !crate::rules::core::reach::melee_reaches(diagonals, caster.reach.0, false, own, theirs) {
+    if !crate::rules::core::reach::melee_reaches(field.diagonals(), caster.reach.0, false, own, theirs) {
         return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
     }
+    // Whatever else a blow in melee asks (a line of effect, height, sight, the blind spot…): the touch is
+    // one (004:198-199), a friend's as a foe's, and is refused for what would refuse it.
+    touch_plan(field, order, creatures, (caster, target), false)?;
     Ok(held.spell.clone())
+}
+
+/// The plan of a touch at `target`: a melee attack with the caster's hand, paid with the action that
+/// delivers it, as [`crate::rules::attack::prepare_attack`] checks it.
+fn touch_plan(
+    field: &Battlefield,
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
+    readied: bool,
+) -> Result<crate::rules::attack::AttackPlan, Refusal> {
+    let hand = caster.armament.0.iter().find(|w| w.unarmed).map(|w| w.name.clone());
+    let request =
+        crate::rules::attack::AttackRequest { weapon: hand.as_deref(), paid: true, readied, ..Default::default() };
+    crate::rules::attack::prepare_attack(field, order, creatures, caster, target, request, &ActionBudget::default())
 }
 
 /// Whether a creature with `magic` may ready the casting of `spell`: it knows it, and casting it takes one
@@ -667,7 +689,11 @@ pub fn check_cast(
                 target.altitude.0,
                 crate::rules::core::altitude::Reaching::CloseSpell,
             )?;
+            // « le déplacement peut s'effectuer avant l'incantation, après avoir touché le sujet, ou entre ces
+            // deux instants » (004:198): a spell of one action cast out of reach holds its charge for a touch
+            // after a move (004:199-200); one of a round or more is cast at a creature in reach.
             if caster.entity != target.entity
+                && known.def.casting != CastingTime::Standard
                 && (!crate::rules::core::reach::melee_reaches(field.diagonals(), caster.reach.0, false, own, theirs)
                     || rise > crate::rules::core::altitude::vertical_reach(caster.reach.0, false))
             {
@@ -705,6 +731,14 @@ pub fn check_cast(
             return Err(Refusal::new(format!("no line of effect to {}", target.id), "004:406"));
         }
         crate::rules::attack::mount_between((caster, own), (target, theirs))?;
+    }
+    // Last, all else allowing it: gestures need a hand free (« il faut au moins pouvoir bouger librement
+    // une main … ni lorsqu'on a les mains prises », 004:192).
+    if known.def.somatic && !crate::rules::core::gear::hand_free_for_gestures(caster.armament, caster.shield) {
+        return Err(Refusal::new(
+            "its hands are full: a spell with gestures needs one free (drop or put away what it holds)",
+            "004:192",
+        ));
     }
     Ok(index)
 }

@@ -74,6 +74,25 @@ impl Route {
     pub fn end_footprint(&self) -> Option<Footprint> {
         self.steps.last().map(|s| Footprint::rect(s.square, s.space.0, s.space.1))
     }
+
+    /// The distance its first `taken` steps cover from `from`, in squares as the grid counts them (1.5 m a
+    /// square, the diagonals alternating 1 and 2, 000:61), whatever the ground made them cost: how far the
+    /// mover went, as a rider feels it (« se déplace de plus de 1,50 mètre », 004:477).
+    pub fn distance(&self, from: Square, taken: usize, diagonals: Diagonals) -> u32 {
+        let (mut at, mut odd, mut distance) = (from, false, 0);
+        for step in self.steps.iter().take(taken) {
+            let (dx, dy) = (step.square.x - at.x, step.square.y - at.y);
+            if dx != 0 && dy != 0 {
+                let (squares, now_odd) = diagonals.next_diagonal(odd);
+                distance += squares;
+                odd = now_odd;
+            } else if dx != 0 || dy != 0 {
+                distance += 1;
+            }
+            at = step.square;
+        }
+        distance
+    }
 }
 
 /// The result of a search from one start: for each square, the cheapest way to reach it.

@@ -310,12 +310,14 @@ pub struct Struck {
     /// Whether any damage came to it, lethal, nonlethal or off its temporary hit points: « le moindre
     /// dégât » spoils a grab (004:581), « des dégâts » a disarm (004:492).
     pub wounded: bool,
+    /// How much, all of it: a caster's Concentration DC counts it (004:196).
+    pub damage: i32,
 }
 
 impl Struck {
     /// Still up and on its feet, with `hit_points` left.
     pub fn standing(hit_points: i32) -> Self {
-        Self { hit_points, dropped: false, tripped: false, wounded: false }
+        Self { hit_points, dropped: false, tripped: false, wounded: false, damage: 0 }
     }
 }
 
@@ -334,17 +336,29 @@ pub struct Exposure<'a> {
 }
 
 /// Whether `attacker` may make an attack of opportunity on `target` standing on `at`: none against a
-/// creature with total concealment (004:414), nor a defender with cover from it (004:401), the water's too,
-/// to a creature in it against a foe out of it (004:634). The one predicate of the strike and of the plan
-/// of a move's provocations.
-pub fn may_strike_at(field: &Battlefield, attacker: &CombatantItem, target: &CombatantItem, at: Footprint) -> bool {
+/// creature with total concealment (004:414), nor a defender with cover from it (004:401), a creature's soft
+/// cover against a reach weapon's blow too (004:399, 004:404), the water's to a creature in it against a foe
+/// out of it (004:634). The one predicate of the strike and of the plan of a move's provocations.
+pub fn may_strike_at(
+    field: &Battlefield,
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    at: Footprint,
+) -> bool {
     let miss_chance = crate::rules::attack::miss_chance_at(field, attacker, target, at, false);
     if miss_chance >= crate::rules::core::cover::TOTAL_CONCEALMENT {
         return false;
     }
     let own = attacker.space.at(attacker.position.0);
     let waters = crate::rules::attack::underwater::waters(field, (attacker, own), (target, at));
-    crate::rules::attack::melee_cover(field, own, at) == Cover::None
+    // Soft cover only against a foe not adjacent: the creatures between are looked for then only.
+    let bystanders = if own.touches(at) {
+        Vec::new()
+    } else {
+        crate::rules::attack::bystanders_between(creatures, attacker, target)
+    };
+    crate::rules::attack::cover_between(field, own, at, false, &bystanders) == Cover::None
         && crate::rules::attack::underwater::water_cover(&waters, true).is_none()
 }
 
@@ -384,7 +398,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let Ok(target) = self.creatures.get(mover) else { return Struck::standing(hp.current) };
         for &foe in from {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
-            if !may_strike_at(self.field, &attacker, &target, at) {
+            if !may_strike_at(self.field, self.creatures, &attacker, &target, at) {
                 continue;
             }
             // Concealment's miss chance.
@@ -437,7 +451,14 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             // Only a mover is tripped (trip_in_place_of): it stops where it fell (our ruling).
             if let Some(touch) = trip {
                 if self.trip(&touch, &attacker, &target) == TripOutcome::Tripped {
-                    return Struck { hit_points: hp.current, dropped: false, tripped: true, wounded: *hp != before };
+                    let damage = hp.damage_since(&before);
+                    return Struck {
+                        hit_points: hp.current,
+                        dropped: false,
+                        tripped: true,
+                        wounded: *hp != before,
+                        damage,
+                    };
                 }
                 continue;
             }
@@ -451,10 +472,11 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 continue;
             }
             if self.land(&plan, &attacker, &target, natural, hp) {
-                return Struck { hit_points: hp.current, dropped: true, tripped: false, wounded: true };
+                let damage = hp.damage_since(&before);
+                return Struck { hit_points: hp.current, dropped: true, tripped: false, wounded: true, damage };
             }
         }
-        Struck { wounded: *hp != before, ..Struck::standing(hp.current) }
+        Struck { wounded: *hp != before, damage: hp.damage_since(&before), ..Struck::standing(hp.current) }
     }
 
     /// A disarm or a sunder in place of an attack of opportunity: the opposed attack rolls (004:493, 004:501),
@@ -513,9 +535,10 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         });
         let miss_chance = crate::rules::attack::miss_chance_at(self.field, &attacker, &target, at, ranged);
         let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
-        // A readied bow or crossbow shoots as any ranged attack does: soft cover from the creatures between,
-        // and into melee when an ally of the readier stands by its foe (004:180-182, 004:398-404).
-        let bystanders = if ranged {
+        // A readied bow or crossbow shoots as any ranged attack does, and a reach weapon's blow at a foe not
+        // adjacent is covered as one: soft cover from the creatures between, and into melee when an ally of
+        // the readier stands by its foe (004:180-182, 004:398-404).
+        let bystanders = if ranged || !own.touches(at) {
             crate::rules::attack::bystanders_between(self.creatures, &attacker, &target)
         } else {
             Vec::new()
@@ -847,8 +870,9 @@ fn plan_provocations(
             strikers = threats.iter().map(|t| t.entity).filter(|e| !already.contains(e)).collect();
             let tiny = me.size.is_smaller_than_a_square();
             let crawl = action == MovementAction::Crawl;
-            let strikes_at =
-                |foe: Entity, at: Footprint| combatants.get(foe).is_ok_and(|a| may_strike_at(&field, &a, &me, at));
+            let strikes_at = |foe: Entity, at: Footprint| {
+                combatants.get(foe).is_ok_and(|a| may_strike_at(&field, &combatants, &a, &me, at))
+            };
             let withdraw = action == MovementAction::Withdraw;
             provocations(start, route, &threats, (tiny, crawl), withdraw, &already, &strikes_at)
         }

@@ -67,16 +67,18 @@ pub fn plan_aid(
     if !(threatens(field, ally, foe) || threatens(field, foe, ally)) {
         return Err(Refusal::new(format!("{} and {} are not engaged in melee", ally.id, foe.id), "004:444"));
     }
-    let weapon = aider
-        .armament
-        .0
-        .iter()
-        .find(|w| !crate::rules::core::creature::is_ranged(w) && !w.unarmed)
-        .or_else(|| aider.armament.ready().find(|w| !crate::rules::core::creature::is_ranged(w)))
-        .map(|w| w.name.clone())
-        .ok_or_else(|| Refusal::new("it has no melee attack to distract the foe with", "004:444"))?;
-    let request = AttackRequest { weapon: Some(&weapon), ..default() };
-    let mut plan = prepare_attack(field, order, creatures, aider, foe, request, budget)?;
+    // « en position d'attaquer au corps à corps » (004:444): with any melee attack it can make now, a
+    // weapon in hand first, else an unarmed strike; the first that can strike the foe.
+    let melee: Vec<&Weapon> = aider.armament.ready().filter(|w| !crate::rules::core::creature::is_ranged(w)).collect();
+    let mut candidates = melee.iter().filter(|w| !w.unarmed).chain(melee.iter().filter(|w| w.unarmed));
+    let first =
+        candidates.next().ok_or_else(|| Refusal::new("it has no melee attack to distract the foe with", "004:444"))?;
+    let attempt = |w: &Weapon| {
+        let request = AttackRequest { weapon: Some(&w.name), ..default() };
+        prepare_attack(field, order, creatures, aider, foe, request, budget)
+    };
+    let mut plan =
+        candidates.fold(attempt(first), |found, w| found.or_else(|refused| attempt(w).map_err(|_| refused)))?;
     plan.armor_class = AID_ARMOR_CLASS;
     plan.armor_class_parts = vec![Modifier::new(AID_ARMOR_CLASS, "aid another: AC 10 (004:444)")];
     Ok(plan)

@@ -438,7 +438,8 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
 fn count_the_follow(world: &mut World, attacker: Entity, cost: u32, odd: bool) {
     let round = world.resource::<TurnOrder>().round;
     if let Some(mut travelled) = world.get_mut::<Travelled>(attacker) {
-        travelled.add(round, cost);
+        // Each push followed is 1.5 m (004:449).
+        travelled.add(round, cost, 1);
     }
     if let Some(mut budget) = world.get_mut::<ActionBudget>(attacker) {
         budget.followed += cost;

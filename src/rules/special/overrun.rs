@@ -61,8 +61,14 @@ pub struct OverrunPlan {
     pub resist: Side,
     /// Where the mover ends when it goes through.
     pub beyond: Footprint,
-    /// Squares of movement the passage takes.
+    /// Squares of movement the passage takes, as a move pays them: the diagonals alternating, hampered
+    /// ground doubling (000:61, 000:92-98).
     pub squares: u32,
+    /// The diagonals' alternation after the passage, for the move going on (000:61).
+    pub odd_diagonal: bool,
+    /// The footprints the passage leaves, its start first: each provokes from the foes threatening it
+    /// (004:65), the foe passed aside.
+    pub left: Vec<Footprint>,
     /// The defender blocks (must against Improved Overrun, 004:536, or a mount whose rider has Trample,
     /// 004:537; else by its chance).
     pub blocks: bool,
@@ -197,7 +203,24 @@ pub fn plan_overrun(
         .map_err(|blocked| Refusal::new(format!("it cannot go through: {blocked}"), "004:531, 000:106-107"))?;
     crate::rules::attack::may_stand(ground.field, ground.creatures.iter(), a, &[t.entity])(beyond)
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
-    let squares = k as u32;
+    // « au cours d'un déplacement » (004:531): the passage is movement, paid step by step as a move pays
+    // it, the turn's alternation of diagonals carried on.
+    let direction = super::bull_rush::away(mine, theirs);
+    let mover = crate::rules::movement::mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
+    let map = crate::rules::movement::StepWorld { field: ground.field, occupants: &[] };
+    let (mut squares, mut odd) = (0, budget.odd_diagonal);
+    for step in 0..k {
+        let (_, entry) = map
+            .step_ground(&mover, shifted(step), direction)
+            .map_err(|blocked| Refusal::new(format!("it cannot go through: {blocked}"), "004:531, 000:106-107"))?;
+        let (cost, now_odd) = crate::rules::movement::cost::step_cost(
+            ground.field.diagonals(),
+            direction.is_diagonal(),
+            entry.hampering,
+            odd,
+        );
+        (squares, odd) = (squares + cost, now_odd);
+    }
     // A charge moves up to twice the speed (004:451), a move action the speed, counting what it moved
     // this round: its speed as its moves have it (in armour, under its load).
     let allowance = if during == During::Charge { 2 * speed } else { speed };
@@ -222,6 +245,8 @@ pub fn plan_overrun(
         resist: better_side(a, false),
         beyond,
         squares,
+        odd_diagonal: odd,
+        left: (0..k).map(shifted).collect(),
         blocks,
         hoof,
         during,
@@ -307,6 +332,12 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
             true
         };
         if !through {
+            // « ce qui finit son mouvement » (004:535): no more movement this turn, a 5-foot step neither
+            // (004:259).
+            if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.attacker) {
+                budget.movement = crate::rules::turns::MovementMade::Moved;
+                budget.going_on = None;
+            }
             continue;
         }
         // The trampling mount's hoof on the foe it knocked down, with no action of its own (004:537).
@@ -318,12 +349,25 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
                 ..crate::rules::attack::AttackIntent::new(intent.attacker, intent.target, Some(hoof.clone()))
             });
         }
-        // The move goes on through the foe's space: leaving its square provokes, but not from the foe.
-        let leaving = Provoking {
-            except: vec![intent.target],
-            ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
-        };
-        if provoke_as(world, leaving).dropped {
+        // The move goes on through the foe's space: each square it leaves provokes from the foes threatening
+        // it, each once (004:65, 004:68), but not from the foe passed.
+        let mut except = vec![intent.target];
+        let mut dropped = false;
+        for at in &plan.left {
+            let leaving = Provoking {
+                except: except.clone(),
+                leaving: Some(at.squares().collect()),
+                at: Some(*at),
+                ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
+            };
+            let done = provoke_as(world, leaving);
+            except.extend(done.struck_by);
+            if done.dropped {
+                dropped = true;
+                break;
+            }
+        }
+        if dropped {
             continue;
         }
         let Some(mut position) = world.get_mut::<Position>(intent.attacker) else { continue };
@@ -334,9 +378,14 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
             // A move begun with the passage is a move action of movement (004:479 reads them).
             if plan.during == During::NewMove {
                 let speed = land.unwrap_or(travelled.speed);
-                travelled.record(round, crate::rules::movement::MovementAction::Move, plan.squares, speed);
+                travelled.record(
+                    round,
+                    crate::rules::movement::MovementAction::Move,
+                    (plan.squares, plan.squares),
+                    speed,
+                );
             } else {
-                travelled.add(round, plan.squares);
+                travelled.add(round, plan.squares, plan.squares);
             }
         }
         // Through, the move goes on (004:535): the rest of its move action's movement, no action more; a
@@ -349,6 +398,7 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
         if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.attacker) {
             budget.movement = crate::rules::turns::MovementMade::Moved;
             budget.going_on = (plan.during != During::Charge && left > 0).then_some(left);
+            budget.odd_diagonal = plan.odd_diagonal;
         }
         world.write_message(Fact::Pushed {
             creature: id,

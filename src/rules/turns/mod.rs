@@ -81,8 +81,12 @@ pub struct TurnOrder {
     pub ended: bool,
     /// The last round in which a blow, a spell, a breath or a wound was exchanged (0 before any).
     pub last_exchange: u32,
-    /// A delaying creature that asked to act when the current turn ends.
-    pub resuming: Option<Entity>,
+    /// How many turns have begun in the fight: what tells a turn's start from its creature's place moving
+    /// in the order (a readied action set off before it, 004:624).
+    pub turns_begun: u64,
+    /// The delaying creatures that asked to act, in the order they asked: the first when the current turn
+    /// ends, the next when its turn ends, and so on (004:629-631).
+    pub resuming: Vec<Entity>,
     /// The creatures acting in the current turn: the one whose place it is (or, when it cannot act, the
     /// first of its party that can), then its mount or its riders and passengers, who act together
     /// (004:653-655).
@@ -139,8 +143,8 @@ impl TurnOrder {
             entry.entity = to;
             entry.id = id;
         }
-        if self.resuming == Some(from) {
-            self.resuming = Some(to);
+        for resumer in self.resuming.iter_mut().filter(|r| **r == from) {
+            *resumer = to;
         }
         if let Some(i) = self.acting.iter().position(|e| *e == to) {
             let first = self.acting.remove(i);
@@ -496,10 +500,11 @@ fn advance(
         order.ended = true;
         return;
     }
-    // A delaying creature that asked to act takes its turn now, and this place from now on (004:631).
-    if let Some(resumer) = order.resuming.take()
-        && let Some(from) = order.entries.iter().position(|e| e.entity == resumer && e.delaying)
-    {
+    // A delaying creature that asked to act takes its turn now, and this place from now on (004:631); the
+    // others that asked after it wait for its turn to end.
+    while !order.resuming.is_empty() {
+        let resumer = order.resuming.remove(0);
+        let Some(from) = order.entries.iter().position(|e| e.entity == resumer && e.delaying) else { continue };
         let mut entry = order.entries.remove(from);
         entry.delaying = false;
         let at = match after {
@@ -512,6 +517,8 @@ fn advance(
         if start_party(order, at, creatures, parties, dice, facts) {
             return;
         }
+        // It could not act after all: the next who asked comes after its place.
+        after = Some(at.min(order.entries.len() - 1));
     }
     let mut pos = after.map_or(0, |i| i + 1);
     for _ in 0..=2 * n {
@@ -567,6 +574,9 @@ fn start_party(
         }
     }
     order.acting = acting;
+    if !order.acting.is_empty() {
+        order.turns_begun += 1;
+    }
     !order.acting.is_empty()
 }
 
@@ -652,7 +662,9 @@ fn ask_to_resume(
             continue;
         }
         if order.entries.iter().any(|e| e.entity == intent.creature && e.delaying) {
-            order.resuming = Some(intent.creature);
+            if !order.resuming.contains(&intent.creature) {
+                order.resuming.push(intent.creature);
+            }
         } else {
             facts.write(Fact::ActionRefused {
                 creature: id,

@@ -270,6 +270,9 @@ pub struct Travelled {
     pub round: u32,
     /// Squares paid.
     pub squares: u32,
+    /// Squares of distance covered, whatever the ground made them cost ([`Route::distance`]): how far it
+    /// went (« se déplace de plus de 1,50 mètre », 004:477).
+    pub distance: u32,
     /// The squares one move action allowed it at its last move: its speed then.
     pub speed: u32,
     /// The move actions its movement took this round: two for a double move or a withdrawal, one for a
@@ -312,13 +315,19 @@ impl Travelled {
         if self.round == round { self.squares } else { 0 }
     }
 
+    /// The squares of distance covered in `round`, whatever they cost.
+    pub fn distance_in(&self, round: u32) -> u32 {
+        if self.round == round { self.distance } else { 0 }
+    }
+
     /// The move actions its movement took in `round`.
     pub fn moves_in(&self, round: u32) -> u32 {
         if self.round == round { self.moves } else { 0 }
     }
 
-    /// Counts a move of `action` paying `squares` in `round`, a move action allowing `speed` squares.
-    pub fn record(&mut self, round: u32, action: MovementAction, squares: u32, speed: u32) {
+    /// Counts a move of `action` paying `squares` for `distance` in `round`, a move action allowing `speed`
+    /// squares.
+    pub fn record(&mut self, round: u32, action: MovementAction, (squares, distance): (u32, u32), speed: u32) {
         let moves = match action {
             MovementAction::Move | MovementAction::Crawl => 1,
             MovementAction::DoubleMove | MovementAction::Withdraw => 2,
@@ -327,15 +336,21 @@ impl Travelled {
             | MovementAction::FiveFootStep
             | MovementAction::MinimumMovement => 0,
         };
-        self.add(round, squares);
+        self.add(round, squares, distance);
         self.speed = speed;
         self.moves += moves;
     }
 
-    /// Adds `squares` paid in `round`.
-    pub fn add(&mut self, round: u32, squares: u32) {
+    /// Adds `squares` paid for `distance` in `round`.
+    pub fn add(&mut self, round: u32, squares: u32, distance: u32) {
         let moves = if self.round == round { self.moves } else { 0 };
-        *self = Travelled { round, squares: self.in_round(round) + squares, speed: self.speed, moves };
+        *self = Travelled {
+            round,
+            squares: self.in_round(round) + squares,
+            distance: self.distance_in(round) + distance,
+            speed: self.speed,
+            moves,
+        };
     }
 }
 
@@ -385,7 +400,7 @@ pub enum RiderAct {
 impl RiderActed {
     /// What a mount that went as `travelled` says when its rider acts in `round`.
     pub fn new(round: u32, act: RiderAct, travelled: Option<&Travelled>, last: Option<&LastMove>) -> Self {
-        let travelled = travelled.copied().unwrap_or(Travelled { round, squares: 0, speed: 0, moves: 0 });
+        let travelled = travelled.copied().unwrap_or(Travelled { round, ..Travelled::default() });
         RiderActed {
             round,
             act,
@@ -397,19 +412,20 @@ impl RiderActed {
 }
 
 /// Whether a mount that went as `travelled` this round (`round`), its rider having acted as `acted`, may make
-/// a move of `action` paying `cost` squares more, a move action allowing it `speed` squares (004:477-480).
+/// a move of `action` paying `cost` squares more for `distance`, a move action allowing it `speed` squares
+/// (004:477-480).
 pub fn rider_allows(
     acted: Option<&RiderActed>,
     travelled: Option<&Travelled>,
     round: u32,
-    (action, cost, speed): (MovementAction, u32, u32),
+    (action, cost, distance, speed): (MovementAction, u32, u32, u32),
 ) -> Result<(), Refusal> {
     let Some(acted) = acted.filter(|a| a.round == round) else { return Ok(()) };
-    let mut after = travelled.copied().unwrap_or(Travelled { round, squares: 0, speed, moves: 0 });
-    after.record(round, action, cost, speed);
+    let mut after = travelled.copied().unwrap_or(Travelled { round, speed, ..Travelled::default() });
+    after.record(round, action, (cost, distance), speed);
     let ran = action == MovementAction::Run;
     let refused = match acted.act {
-        RiderAct::FullMelee => (after.in_round(round) > 1)
+        RiderAct::FullMelee => (after.distance_in(round) > 1)
             .then_some(("its rider made a full attack: it goes no further than 1.5 m this round", "004:477")),
         RiderAct::Ranged => match acted.pace {
             Pace::Ran => None,
@@ -668,6 +684,14 @@ pub enum Halt {
 pub struct MoveEnded {
     /// Who moved.
     pub mover: Entity,
+}
+
+/// A charger arrived where it strikes from, its attack (or bull rush, or overrun) not yet made: an attack
+/// readied against it and held while it was out of reach may go off now (004:621, 004:628).
+#[derive(Event, Debug)]
+pub struct ChargeArrived {
+    /// Who charged.
+    pub charger: Entity,
 }
 
 /// The end of a charge's movement: its attack follows (004:451-459).
@@ -993,7 +1017,8 @@ fn begin_move(
         });
     // A mount keeps to the pace its rider's action was judged at (004:477-480).
     let checked = checked.and_then(|route| {
-        rider_allows(me.rider_acted, me.travelled, order.round, (intent.action, route.cost, query.speed))
+        let distance = route.distance(query.start.origin, route.steps.len(), query.world().field.diagonals());
+        rider_allows(me.rider_acted, me.travelled, order.round, (intent.action, route.cost, distance, query.speed))
             .map(|()| route)
     });
     let route = match checked {
@@ -1118,14 +1143,15 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     let Some(position) = world.get::<Position>(intent.creature).copied() else { return };
     let Some(space) = world.get::<Space>(intent.creature).copied() else { return };
     let cost = if taken == 0 { 0 } else { route.steps[taken - 1].spent };
+    let distance = route.distance(from, taken, crate::rules::core::battlefield::diagonals_in(world));
     world.write_message(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost });
     let round = world.resource::<TurnOrder>().round;
     if let Some(mut travelled) = world.get_mut::<Travelled>(intent.creature) {
         // The move going on after an overrun is the move action the passage was part of (004:535).
         if underway.going_on {
-            travelled.add(round, cost);
+            travelled.add(round, cost, distance);
         } else {
-            travelled.record(round, *action, cost, underway.speed);
+            travelled.record(round, *action, (cost, distance), underway.speed);
         }
     }
     let charged = intent.target.filter(|_| *action == MovementAction::Charge);
@@ -1151,16 +1177,28 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
         world.write_message(change(Condition::Running, true));
     }
     if let (MovementAction::Charge, Some(target), None) = (*action, intent.target, halt) {
-        world.write_message(change(Condition::Charging, true));
-        // Its rider charges with it: -2 to its AC too (004:478).
+        // « Après s'être déplacé ... Dans le même temps ... un malus de -2 à la CA » (004:457): in force
+        // now, as its attack comes, or the bull rush or overrun that takes its place and the attacks of
+        // opportunity they draw (004:458, 004:534). Its rider charges with it: -2 to its AC too (004:478).
         let riders: Vec<Entity> = world.get::<Riders>(intent.creature).map(|r| r.all().to_vec()).unwrap_or_default();
-        for rider in riders {
-            world.write_message(ConditionChange { creature: rider, condition: Condition::Charging, gained: true });
+        for charger in std::iter::once(intent.creature).chain(riders) {
+            gain_now(world, charger, Condition::Charging);
         }
+        world.trigger(ChargeArrived { charger: intent.creature });
+        world.flush();
         world.write_message(ChargeEnded { charger: intent.creature, target, finish: intent.finish });
     }
     world.trigger(MoveEnded { mover: intent.creature });
     world.flush();
+}
+
+/// Gives `creature` `condition` at once (not by a [`ConditionChange`] applied later), with its fact.
+fn gain_now(world: &mut World, creature: Entity, condition: Condition) {
+    let Some(id) = world.get::<CreatureId>(creature).cloned() else { return };
+    let gained = world.get_mut::<Conditions>(creature).is_some_and(|mut c| c.0.insert(condition));
+    if gained {
+        world.write_message(Fact::ConditionGained { creature: id, condition });
+    }
 }
 
 /// DC of the Constitution check to go on running in round `round` (1-based) of a run: `None` during the

@@ -66,12 +66,14 @@ fn swims_by_check(field: &Battlefield, c: &SwimmerViewItem) -> bool {
 pub fn swim_at_turn_start(
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
-    mut last: Local<Option<(u32, Option<usize>)>>,
+    mut last: Local<Option<u64>>,
     mut creatures: Query<SwimmerView>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
-    let now = (order.round, order.current);
+    // Once a turn: its creature's place may move in the order during it (a readied action set off before
+    // it, 004:624) and its turn goes on all the same.
+    let now = order.turns_begun;
     if order.current.is_none() || *last == Some(now) {
         return;
     }

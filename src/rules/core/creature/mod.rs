@@ -302,6 +302,14 @@ impl HitPoints {
     pub fn total(&self) -> i32 {
         if self.current <= -10 { self.current } else { self.current + self.temporary.max(0) }
     }
+
+    /// The damage taken since `before`: hit points lost, nonlethal damage taken and temporary hit points
+    /// gone, each a wound « le moindre dégât » (004:196, 004:581); healing between is not counted off.
+    pub fn damage_since(&self, before: &HitPoints) -> i32 {
+        (before.current - self.current).max(0)
+            + (self.nonlethal - before.nonlethal).max(0)
+            + (before.temporary - self.temporary).max(0)
+    }
 }
 
 /// The six ability scores.
@@ -543,6 +551,17 @@ pub struct Weapon {
     /// A lance: double damage when its rider's mount charges (004:460, 004:478).
     #[serde(default)]
     pub lance: bool,
+    /// How many of it a creature has, for natural weapons (two claws): each strikes in a full attack.
+    #[serde(default = "one")]
+    pub count: u32,
+    /// A secondary natural weapon: -5 to hit, half the Strength bonus to damage (the d20 standard,
+    /// docs/rulings.md).
+    #[serde(default)]
+    pub secondary: bool,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// A poison a blow delivers, as the d20 standard plays an injury poison (the texts name ability damage,
@@ -727,6 +746,8 @@ impl Weapon {
             lance: false,
             double: false,
             poison: None,
+            count: 1,
+            secondary: false,
         }
     }
 }

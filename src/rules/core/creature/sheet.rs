@@ -114,6 +114,14 @@ pub fn armor_class(defense: &Defense, abilities: &Abilities, size: Size) -> Armo
     ArmorClass { normal, touch, flat_footed, parts }
 }
 
+impl ArmorClass {
+    /// As a creature with `traits` has it: uncanny dodge keeps its Dex bonus to AC when flat-footed (the
+    /// rule its attacks read, 004:53).
+    pub fn for_traits(self, traits: &Traits) -> ArmorClass {
+        if traits.uncanny_dodge { ArmorClass { flat_footed: self.normal, ..self } } else { self }
+    }
+}
+
 /// The damage of an unarmed strike by size: 1d3 Medium, 1d2 Small, 1d4 Large (004:172); the other sizes
 /// take the same steps as a weapon's damage ([`weapon_damage`]: 1 Tiny and smaller, 1d6 Huge, 1d8
 /// Gargantuan, 2d6 Colossal).
@@ -221,6 +229,9 @@ pub fn attack_bonus(
     if feats.focus_on(weapon) {
         parts.push(Modifier::new(1, "Weapon Focus"));
     }
+    if weapon.natural && weapon.secondary {
+        parts.push(Modifier::new(-5, "a secondary natural weapon"));
+    }
     if weapon.broken() {
         parts.push(Modifier::new(-2, "broken weapon (our ruling)"));
     }
@@ -229,19 +240,20 @@ pub fn attack_bonus(
 }
 
 /// The Strength term of a weapon's damage (004:24-26): x1.5 two-handed (not light weapons), x0.5 in
-/// the off hand, rounded down; only a penalty for ordinary bows; nothing for composite bows and
-/// crossbows.
+/// the off hand or with a secondary natural weapon (the d20 standard), rounded down; only a penalty for
+/// ordinary bows; nothing for composite bows and crossbows.
 pub fn strength_to_damage(abilities: &Abilities, weapon: &Weapon) -> Option<Modifier> {
     let str_mod = ability_modifier(abilities.str);
     let value = match weapon.strength {
         StrengthToDamage::None => 0,
         StrengthToDamage::PenaltyOnly => str_mod.min(0),
-        StrengthToDamage::Full if str_mod > 0 && weapon.off_hand => str_mod / 2,
+        StrengthToDamage::Full if str_mod > 0 && (weapon.off_hand || weapon.secondary) => str_mod / 2,
         StrengthToDamage::Full if str_mod > 0 && weapon.handling == Handling::TwoHanded => str_mod * 3 / 2,
         StrengthToDamage::Full => str_mod,
     };
     let source = match weapon.strength {
         StrengthToDamage::Full if weapon.off_hand && str_mod > 0 => "Str x0.5 (off hand)",
+        StrengthToDamage::Full if weapon.secondary && str_mod > 0 => "Str x0.5 (a secondary natural weapon)",
         StrengthToDamage::Full if weapon.handling == Handling::TwoHanded && str_mod > 0 => "Str x1.5 (two hands)",
         _ => "Str",
     };
@@ -409,7 +421,7 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
         reach_m: squares_to_metres(c.reach.0),
         hit_points: c.hit_points,
         speeds,
-        armor_class: armor_class(c.defense, c.abilities, c.size),
+        armor_class: armor_class(c.defense, c.abilities, c.size).for_traits(c.traits),
         initiative: total(&initiative_modifier(c.abilities, c.feats)),
         saves: [c.saves.fortitude + con, c.saves.reflex + dex, c.saves.will + wis],
         attacks,
