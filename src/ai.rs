@@ -246,8 +246,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     // it up (004:128); not a caster with spells of gestures left, which let it fall to cast (004:192).
     let unarmed =
         armament.0.iter().any(|w| w.unarmed) && !armament.0.iter().any(|w| !w.natural && !w.unarmed && !is_ranged(w));
-    let gestures =
-        world.get::<crate::rules::magic::Spellcasting>(creature).is_some_and(|m| m.castable().any(|s| s.def.somatic));
+    let gestures = gestures_left(world, creature);
     if unarmed
         && !gestures
         && budget.check(ActionKind::Move).is_ok()
@@ -508,12 +507,14 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         squares.sort_by_key(|(d, cost, s)| (*d, *cost, s.y, s.x));
         // No square nearer as the crow flies (a wall between): the way round on foot to a square it could
         // strike from, as far along it as the turn allows.
-        let field = world.resource::<Battlefield>();
-        let strikes_here = foes.iter().any(|f| could_strike(field, &armament, reach, me.footprint, f.footprint, false));
         let may_walk = options.open.iter().any(|(a, open)| *a == walk && open.is_ok());
+        let strikes_here = |world: &World| {
+            let field = world.resource::<Battlefield>();
+            foes.iter().any(|f| could_strike(field, &armament, reach, me.footprint, f.footprint, false))
+        };
         if squares.is_empty()
             && may_walk
-            && !strikes_here
+            && !strikes_here(world)
             && let Some(to) = way_round(world, creature, (&foes, &armament, reach), walk)
         {
             return Command::Move { creature: me.id.clone(), to, action: walk, path: None };
@@ -535,8 +536,8 @@ fn way_round(
     (foes, armament, reach): (&[Seen], &Armament, u32),
     walk: MovementAction,
 ) -> Option<Square> {
-    let field = world.resource::<Battlefield>().clone();
     crate::rules::turns::moving::with_move_query(world, creature, |query, _| {
+        let field = query.field;
         let allowance = query.allowance(walk);
         // Two turns of walking: round a wall of a level, not the whole map.
         let far = crate::rules::movement::reachable(
@@ -552,7 +553,7 @@ fn way_round(
             .into_iter()
             .filter(|d| {
                 let at = Footprint::new(d.square, side);
-                foes.iter().any(|f| could_strike(&field, armament, reach, at, f.footprint, false))
+                foes.iter().any(|f| could_strike(field, armament, reach, at, f.footprint, false))
             })
             .min_by_key(|d| (d.cost, d.square.y, d.square.x))?;
         // Within this turn already: the straight approach's own search finds it.
@@ -750,6 +751,11 @@ fn cast_something(
         }
     }
     None
+}
+
+/// Whether `creature` has spells with gestures left to cast, for which it keeps a hand free (004:192).
+fn gestures_left(world: &World, creature: Entity) -> bool {
+    world.get::<crate::rules::magic::Spellcasting>(creature).is_some_and(|m| m.castable().any(|s| s.def.somatic))
 }
 
 /// The weapon `creature` holds whose fall frees a hand: one held in one hand (a light or one-handed one,
@@ -1020,8 +1026,7 @@ fn arm_itself(
         return None;
     }
     // A caster with spells of gestures left keeps a hand free for them (004:192).
-    let gestures =
-        world.get::<crate::rules::magic::Spellcasting>(creature).is_some_and(|m| m.castable().any(|s| s.def.somatic));
+    let gestures = gestures_left(world, creature);
     let free = hands_free(armament, shield);
     let fits = |w: &&Weapon| w.stowed && hands_for(w) <= free && (!gestures || hands_for(w).min(1) < free);
     // Beside a foe a melee weapon; else one that would strike a foe from here; else the first.

@@ -406,21 +406,19 @@ fn cast(
         // A touch spell on a creature out of its touch (beyond reach, behind a wall…): the charge is held
         // for a touch after a move (004:198-200).
         let touch_now = spell.def.range == SpellRange::Touch && spell.def.casting == CastingTime::Standard;
-        if touch_now
-            && caster.entity != target.entity
-            && touch_plan(&field, &order, &creatures, (&caster, &target), intent.readied).is_err()
-        {
+        let touch = (touch_now && caster.entity != target.entity)
+            .then(|| touch_plan(&field, &order, &creatures, (&caster, &target), intent.readied));
+        let Ok(touch) = touch.transpose() else {
             out.facts.write(Fact::ChargeHeld { caster: caster.id.clone(), spell: spell.name.clone() });
             commands.entity(intent.caster).insert(HeldCharge { spell });
             continue;
-        }
+        };
         // A touch spell on a foe: the touch attack now, as the casting's own (004:198-199); a miss holds
         // the charge (004:200).
         let foe = caster.faction != target.faction;
         let mut critical = false;
-        if touch_now && foe {
-            let touched =
-                touch_attack(&field, &order, &creatures, (&caster, &target), intent.readied, &mut dice, &mut out);
+        if let Some(plan) = touch.filter(|_| foe) {
+            let touched = touch_attack(plan, (&caster, &target), &mut dice, &mut out);
             let Some(crit) = touched else {
                 out.facts.write(Fact::ChargeHeld { caster: caster.id.clone(), spell: spell.name.clone() });
                 commands.entity(intent.caster).insert(HeldCharge { spell });
@@ -474,20 +472,15 @@ type Caster = (
     Option<&'static HeldCharge>,
 );
 
-/// A melee touch attack delivering a touch spell (004:198-199): the attack of its unarmed hand against the
-/// target's touch AC, which drops armour, shield and natural armour; it provokes nothing. Whether it hits; a
-/// touch that cannot even be made (out of reach, out of sight) misses. `None` for a miss, else whether it is a
-/// critical hit (004:189, 004:199).
+/// A melee touch attack delivering a touch spell (004:198-199): `plan`, the attack of its unarmed hand
+/// ([`touch_plan`]), against the target's touch AC, which drops armour, shield and natural armour; it provokes
+/// nothing. `None` for a miss, else whether it is a critical hit (004:189, 004:199).
 fn touch_attack(
-    field: &Battlefield,
-    order: &TurnOrder,
-    creatures: &Query<Combatant, With<Creature>>,
+    mut plan: crate::rules::attack::AttackPlan,
     (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
-    readied: bool,
     dice: &mut Dice,
     out: &mut CastOutput,
 ) -> Option<bool> {
-    let Ok(mut plan) = touch_plan(field, order, creatures, (caster, target), readied) else { return None };
     crate::rules::attack::as_touch_attack(&mut plan);
     crate::rules::attack::roll_touch_spell(&plan, (caster.id, target.id), target.traits, dice, &mut out.facts)
 }
@@ -509,8 +502,8 @@ fn deliver_touch(
         let (Ok(caster), Ok(target)) = (creatures.get(intent.caster), creatures.get(intent.target)) else { continue };
         let Ok((magic, mut budget, held)) = casters.get_mut(intent.caster) else { continue };
         let checked = check_touch((&order, &field, &creatures), (&caster, &target), held, &budget);
-        let spell = match checked {
-            Ok(spell) => spell,
+        let (spell, plan) = match checked {
+            Ok(checked) => checked,
             Err(refusal) => {
                 crate::rules::core::facts::refuse(&mut out.facts, caster.id, Action::Touch, refusal);
                 continue;
@@ -521,11 +514,7 @@ fn deliver_touch(
         out.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
         let friend = caster.faction == target.faction;
         // A friend is touched at will; a foe by a touch attack (004:198).
-        let touched = if friend {
-            Some(false)
-        } else {
-            touch_attack(&field, &order, &creatures, (&caster, &target), false, &mut dice, &mut out)
-        };
+        let touched = if friend { Some(false) } else { touch_attack(plan, (&caster, &target), &mut dice, &mut out) };
         if let Some(critical) = touched {
             commands.entity(intent.caster).remove::<HeldCharge>();
             take_effect(&spell, (&caster, &target, critical), magic, &mut dice, &mut out);
@@ -576,13 +565,13 @@ fn discharge(
 }
 
 /// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action, a
-/// charge held, the target within its reach; the spell held.
+/// charge held, the target within its reach; the spell held and the touch's plan.
 pub fn check_touch(
     (order, field, creatures): (&TurnOrder, &Battlefield, &Query<Combatant, With<Creature>>),
     (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
     held: Option<&HeldCharge>,
     budget: &ActionBudget,
-) -> Result<KnownSpell, Refusal> {
+) -> Result<(KnownSpell, crate::rules::attack::AttackPlan), Refusal> {
     order.check_turn(caster.entity)?;
     crate::rules::core::creature::able_to_act(caster.conditions)?;
     let held = held.ok_or_else(|| Refusal::new("it holds no charge of a touch spell", "004:200"))?;
@@ -593,8 +582,8 @@ pub fn check_touch(
     }
     // Whatever else a blow in melee asks (a line of effect, height, sight, the blind spot…): the touch is
     // one (004:198-199), a friend's as a foe's, and is refused for what would refuse it.
-    touch_plan(field, order, creatures, (caster, target), false)?;
-    Ok(held.spell.clone())
+    let plan = touch_plan(field, order, creatures, (caster, target), false)?;
+    Ok((held.spell.clone(), plan))
 }
 
 /// The plan of a touch at `target`: a melee attack with the caster's hand, paid with the action that

@@ -188,7 +188,8 @@ pub fn plan_overrun(
     if !mine.adjacent_to(theirs) {
         return Err(Refusal::new("it must stand next to the foe to go through its space", "004:531"));
     }
-    let (dx, dy) = super::bull_rush::away(mine, theirs).delta();
+    let direction = super::bull_rush::away(mine, theirs);
+    let (dx, dy) = direction.delta();
     let shifted = |k: i32| mine.at(mine.origin.offset(dx * k, dy * k));
     if !shifted(1).overlaps(theirs) {
         return Err(Refusal::new("it goes through the foe's space in a straight line", "004:531"));
@@ -205,7 +206,6 @@ pub fn plan_overrun(
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
     // « au cours d'un déplacement » (004:531): the passage is movement, paid step by step as a move pays
     // it, the turn's alternation of diagonals carried on.
-    let direction = super::bull_rush::away(mine, theirs);
     let mover = crate::rules::movement::mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
     let map = crate::rules::movement::StepWorld { field: ground.field, occupants: &[] };
     let (mut squares, mut odd) = (0, budget.odd_diagonal);
