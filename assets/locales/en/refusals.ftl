@@ -204,6 +204,7 @@ refusal-step-at-chase-scale-a-flight = step {$i}: at chase scale a flight climbs
 refusal-step-at-chase-scale-the-climb = step {$i}: at chase scale the climb or dive sets the cost of every square: it comes first
 refusal-squares-is-more-than-four-times = {$planned} squares is more than four times its fly speed ({$speed_squares} squares)
 refusal-step-no-manoeuvre-left-this-round = step {$i}: no manoeuvre left this round ({$limit} at this speed and manoeuvrability)
+refusal-step-a-flier-chooses-its-heading = step {$i}: a flier chooses its heading anew only first, just after a recovery or a take-off; otherwise it turns by manoeuvres
 refusal-step-it-must-fly-squares-between = step {$i}: it must fly {$needed} squares between two turns, and has flown {$since_maneuver}
 refusal-step-band-is-the-highest-very = step {$i}: band {$highest_band} is the highest (very high)
 refusal-step-it-would-fly-into-the = step {$i}: it would fly into the ground; a flier lands by landing

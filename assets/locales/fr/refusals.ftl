@@ -204,6 +204,7 @@ refusal-step-at-chase-scale-a-flight = pas {$i} : à l'échelle de poursuite, un
 refusal-step-at-chase-scale-the-climb = pas {$i} : à l'échelle de poursuite, la montée ou le piqué fixe le coût de chaque case : il vient en premier
 refusal-squares-is-more-than-four-times = {$planned} cases, c'est plus de quatre fois sa vitesse de vol ({$speed_squares} cases)
 refusal-step-no-manoeuvre-left-this-round = pas {$i} : plus de manœuvre ce round ({$limit} à cette vitesse et cette manœuvrabilité)
+refusal-step-a-flier-chooses-its-heading = pas {$i} : une créature volante ne choisit de nouveau son cap qu'en premier, juste après un rattrapage ou un décollage ; sinon elle tourne par des manœuvres
 refusal-step-it-must-fly-squares-between = pas {$i} : il faut voler {$needed} cases entre deux virages, et {$since_maneuver} ont été parcourues
 refusal-step-band-is-the-highest-very = pas {$i} : la tranche {$highest_band} est la plus haute (très élevée)
 refusal-step-it-would-fly-into-the = pas {$i} : le vol finirait dans le sol ; une créature volante se pose en atterrissant

@@ -56,6 +56,9 @@ pub struct Flight {
     /// The altitude its flight this turn began at: a stall it does not land from crashes from there (004:670,
     /// 004:700).
     pub flight_from: i32,
+    /// It has just recovered from a fall (004:763) or taken off (004:671) and has not flown since: its
+    /// flight may begin by choosing its heading anew.
+    pub heading_free: bool,
 }
 
 /// Asks a flier to fly.
@@ -380,9 +383,10 @@ fn take_off(
             Some(mut f) => {
                 f.took_off = true;
                 f.falling = false;
+                f.heading_free = true;
             }
             None => {
-                commands.entity(intent.creature).insert(Flight { took_off: true, ..default() });
+                commands.entity(intent.creature).insert(Flight { took_off: true, heading_free: true, ..default() });
             }
         }
     }
@@ -521,6 +525,7 @@ pub(super) fn fly_creatures(
             diagonals: field.diagonals(),
             odd_diagonal: budget.odd_diagonal,
             attack_descent: intent.dive_at.is_some() || intent.swoop,
+            heading_free: state.heading_free,
             check_bonus: crate::rules::mounted::fly_check_bonus(
                 ability_modifier(abilities.dex),
                 0,
@@ -593,7 +598,7 @@ pub(super) fn fly_creatures(
                     action: Action::Fly,
                     reason: format!("{} ({})", refusal.reason, refusal.rule),
                 });
-                let after = Flight { flown: Some(plan.status), since_maneuver: 0, ..state };
+                let after = Flight { flown: Some(plan.status), since_maneuver: 0, heading_free: false, ..state };
                 match flight {
                     Some(mut f) => *f = after,
                     None => {
@@ -777,6 +782,7 @@ fn end_flight(
         speed_m,
         hovering,
         flight_from: altitude_before,
+        heading_free: false,
         ..state
     };
     if hovering {
@@ -1707,6 +1713,7 @@ fn end_of_turn_falls(
         flight.flown = None;
         flight.took_off = false;
         flight.fell = false;
+        flight.heading_free = false;
     }
 }
 
@@ -1794,6 +1801,7 @@ fn start_of_turn_recovery(
         let bonus = crate::rules::mounted::fly_check_bonus(ability_modifier(abilities.dex), table, ride).0;
         if roll_check(&mut dice, &mut out.facts, id, Check::Fly, "recovery from a free fall (004:763)", bonus, dc) {
             flight.falling = false;
+            flight.heading_free = true;
         } else {
             flight.fell = true;
             fall(
@@ -1907,6 +1915,7 @@ fn plan_flights_as(
         check_bonus: planning_check_bonus(world, creature),
         odd_diagonal: world.get::<ActionBudget>(creature).is_some_and(|b| b.odd_diagonal),
         attack_descent,
+        heading_free: flight.is_some_and(|f| f.heading_free),
     };
     let bodies: Vec<Traffic> = all
         .into_iter()

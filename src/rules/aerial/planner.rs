@@ -97,9 +97,20 @@ pub fn flights(
     obstacle: &impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
 ) -> HashMap<Square, PlannedFlight> {
     let Some(planner) = Planner::new(flier, prefix, declared) else { return HashMap::new() };
-    let Some((first, spent)) = planner.after_prefix(prefix, obstacle) else { return HashMap::new() };
-    let (reached, ends) = planner.search(first, spent, obstacle);
-    planner.choose(prefix, &reached, ends, first.altitude, obstacle)
+    // A flier free to choose its heading anew (004:763, 004:671) starts on each: on its own, then on the
+    // seven others, each chosen by a first step.
+    let mut ways = vec![prefix.to_vec()];
+    if flier.heading_free && !matches!(prefix.first(), Some(FlightStep::Face(_))) {
+        let others = Direction::ALL.into_iter().filter(|d| *d != flier.heading);
+        ways.extend(others.map(|d| std::iter::once(FlightStep::Face(d)).chain(prefix.iter().copied()).collect()));
+    }
+    let starts: Vec<(Vec<FlightStep>, (Node, u32))> =
+        ways.into_iter().filter_map(|way| planner.after_prefix(&way, obstacle).map(|start| (way, start))).collect();
+    let Some(altitude) = starts.first().map(|(_, (first, _))| first.altitude) else { return HashMap::new() };
+    let roots: Vec<(Node, u32)> = starts.iter().map(|(_, start)| *start).collect();
+    let (reached, ends) = planner.search(&roots, obstacle);
+    let prefixes: Vec<&[FlightStep]> = starts.iter().map(|(way, _)| way.as_slice()).collect();
+    planner.choose(&prefixes, &reached, ends, altitude, obstacle)
 }
 
 impl<'a> Planner<'a> {
@@ -193,19 +204,18 @@ impl<'a> Planner<'a> {
         Some((first, spent))
     }
 
-    /// The cheapest way to every node, from `first`: the nodes reached (each with the one it came from),
-    /// and those a flight may end on (after a step ahead or aside).
+    /// The cheapest way to every node, from the `roots` (each node with what reaching it cost): the nodes
+    /// reached (each with the one it came from; the roots first, from none), and those a flight may end on
+    /// (after a step ahead or aside).
     fn search(
         &self,
-        first: Node,
-        spent: u32,
+        roots: &[(Node, u32)],
         obstacle: &impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
     ) -> (Vec<Reached>, Vec<usize>) {
-        let mut reached: Vec<Reached> = vec![(spent, first, None)];
+        let mut reached: Vec<Reached> = roots.iter().map(|&(node, spent)| (spent, node, None)).collect();
         // Whether a node is still worth going on from: not since beaten by another.
-        let mut alive = vec![true];
-        let mut queue = BinaryHeap::new();
-        queue.push(Reverse((spent, 0)));
+        let mut alive = vec![true; roots.len()];
+        let mut queue: BinaryHeap<_> = roots.iter().enumerate().map(|(i, &(_, spent))| Reverse((spent, i))).collect();
         let mut ends: Vec<usize> = Vec::new();
         // What stands in the way of each step at each height, asked once a step.
         let mut open_at: HashMap<(Square, Square, i32), bool, Fast> = HashMap::default();
@@ -357,7 +367,7 @@ impl<'a> Planner<'a> {
     /// likelier to make all its checks.
     fn choose(
         &self,
-        prefix: &[FlightStep],
+        prefixes: &[&[FlightStep]],
         reached: &[Reached],
         mut ends: Vec<usize>,
         start_altitude: i32,
@@ -372,7 +382,7 @@ impl<'a> Planner<'a> {
                 at = before;
             }
             steps.reverse();
-            let mut all = prefix.to_vec();
+            let mut all = prefixes[at].to_vec();
             all.extend(steps);
             all
         };
@@ -483,6 +493,7 @@ mod tests {
             check_bonus: 2,
             odd_diagonal: false,
             attack_descent: false,
+            heading_free: false,
         }
     }
 

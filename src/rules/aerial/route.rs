@@ -69,6 +69,10 @@ pub enum FlightStep {
         /// 90, 135 or 180.
         degrees: u16,
     },
+    /// The heading chosen anew, as the flight's first step, by a flier that has just recovered from a free
+    /// fall or a stall (« elle décide de nouveau de son statut et de son cap », 004:763) or has just taken
+    /// off (on the ground it turned as it liked, 004:671): no movement and no manoeuvre.
+    Face(Direction),
 }
 
 impl FlightStep {
@@ -84,7 +88,7 @@ impl FlightStep {
 
     /// Whether it is a manoeuvre, counted against the round's (004:713-715).
     pub fn is_maneuver(self) -> bool {
-        !matches!(self, FlightStep::Forward)
+        !matches!(self, FlightStep::Forward | FlightStep::Face(_))
     }
 
     /// The squares ahead it moves, and the side it slips to on the last of them (004:745-748); a climb or
@@ -128,6 +132,7 @@ impl FlightStep {
             FlightStep::TightTurn { side, .. } if made => heading.turned(side.eighths(1)),
             FlightStep::HardTurn(side) => heading.turned(side.eighths(if made { 2 } else { 1 })),
             FlightStep::Wingover { side, degrees } if made => heading.turned(side.eighths(i32::from(degrees / 45))),
+            FlightStep::Face(chosen) => chosen,
             _ => heading,
         }
     }
@@ -188,6 +193,9 @@ pub struct Flier {
     /// manoeuvre is made of (« chutant d'au moins 6 mètres au passage »), not manoeuvres of their own (our
     /// ruling: counted, they would leave the fast row's dive attack, 004:693, to perfect fliers alone).
     pub attack_descent: bool,
+    /// It may choose its heading anew before it flies: it has just recovered from a fall (004:763) or taken
+    /// off (004:671).
+    pub heading_free: bool,
 }
 
 impl Flier {
@@ -296,6 +304,7 @@ pub(super) fn step_halves(
         (FlightStep::Dive { .. }, Scale::Normal) => 2,
         (FlightStep::HardTurn(_) | FlightStep::Wingover { .. }, _) => 4,
         (FlightStep::TightTurn { step, .. }, _) => 2 * (1 + u32::from(step.min(3))),
+        (FlightStep::Face(_), _) => 0,
     }
 }
 
@@ -406,6 +415,18 @@ pub fn fly(
     let mut advanced_open = true;
     let mut spent_halves = 0;
     for (i, step) in steps.iter().copied().enumerate() {
+        if let FlightStep::Face(_) = step
+            && (i > 0 || !flier.heading_free)
+        {
+            return Err(Refusal::new(
+                format!(
+                    "step {}: a flier chooses its heading anew only first, just after a recovery or a take-off; \
+                     otherwise it turns by manoeuvres",
+                    i + 1
+                ),
+                "004:673, 004:763",
+            ));
+        }
         // After a failed advanced manoeuvre no other is attempted this turn (004:749).
         if step.advanced().is_some() && !advanced_open {
             flight.skipped.push(i);
@@ -517,6 +538,7 @@ mod tests {
             check_bonus: 2,
             odd_diagonal: false,
             attack_descent: false,
+            heading_free: false,
         }
     }
 

@@ -17,7 +17,9 @@ use crate::rules::core::gear::{Loading, check_draw, check_in_hand, check_load, h
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
-use crate::rules::turns::{ActionBudget, ActionKind, Provoking, TurnOrder};
+use crate::rules::turns::{
+    ActionBudget, ActionKind, BegunAction, FullRoundBegun, Provoking, Strain, TurnOrder, over_two_rounds,
+};
 
 /// A weapon lying on the ground: an object on the board (004:494).
 #[derive(Component, Clone, Debug, PartialEq)]
@@ -194,9 +196,9 @@ pub fn check_shield(world: &World, creature: Entity, ready: bool) -> Result<Hand
     let on_the_move = free_with_the_move(world, creature, world.get::<ShieldOnTheMove>(creature).map(|d| d.0));
     let (kind, provokes) = row(127);
     let cost = if on_the_move {
-        HandleCost { kind: ActionKind::Free, provokes, rule: "004:221" }
+        HandleCost { kind: ActionKind::Free, provokes, rule: "004:221", over_two_rounds: None }
     } else {
-        HandleCost { kind, provokes, rule: "004:127, 004:221" }
+        HandleCost { kind, provokes, rule: "004:127, 004:221", over_two_rounds: None }
     };
     budget.check(cost.kind)?;
     Ok(cost)
@@ -251,6 +253,9 @@ pub struct HandleCost {
     pub provokes: bool,
     /// The rule.
     pub rule: &'static str,
+    /// A full-round action a creature restricted to one action takes over two rounds with a standard action
+    /// each (004:86, 004:212): `Some(false)` begins it, provoking nothing yet; `Some(true)` finishes it.
+    pub over_two_rounds: Option<bool>,
 }
 
 /// What handling `weapon` costs `creature` now, or why it cannot: drawing a weapon put away with hands free
@@ -277,17 +282,17 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
             let on_the_move = free_with_the_move(world, creature, last);
             let (kind, provokes) = row(121);
             let kind = if on_the_move { ActionKind::Free } else { kind };
-            HandleCost { kind, provokes, rule: if on_the_move { "004:219" } else { "004:121, 004:218" } }
+            HandleCost { kind, provokes, rule: if on_the_move { "004:219" } else { "004:121, 004:218" }, over_two_rounds: None }
         }
         Handle::PutAway => {
             check_in_hand(armament, weapon)?;
             let (kind, provokes) = row(129);
-            HandleCost { kind, provokes, rule: "004:129, 004:218" }
+            HandleCost { kind, provokes, rule: "004:129, 004:218", over_two_rounds: None }
         }
         Handle::Drop => {
             check_in_hand(armament, weapon)?;
             let (kind, provokes) = row(149);
-            HandleCost { kind, provokes, rule: "004:149, 004:254" }
+            HandleCost { kind, provokes, rule: "004:149, 004:254", over_two_rounds: None }
         }
         Handle::Load => {
             let crossbow = check_load(armament, weapon)?;
@@ -299,14 +304,30 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
                 (_, true) => (kind, "004:137"),
                 (_, false) => (kind, "004:120"),
             };
-            HandleCost { kind, provokes, rule }
+            HandleCost { kind, provokes, rule, over_two_rounds: None }
         }
         Handle::Prepare => {
             crate::rules::core::gear::check_prepare(armament, shield, weapon)?;
             let (kind, provokes) = row(144);
-            HandleCost { kind, provokes, rule: "004:144" }
+            HandleCost { kind, provokes, rule: "004:144", over_two_rounds: None }
         }
     };
+    let mut cost = cost;
+    let begun_as = match handle {
+        Handle::Load if cost.kind == ActionKind::FullRound => Some(BegunAction::Load { weapon: weapon.to_string() }),
+        Handle::Prepare => Some(BegunAction::Prepare { weapon: weapon.to_string() }),
+        _ => None,
+    };
+    let round = world.resource::<TurnOrder>().round;
+    let begun = world.get::<FullRoundBegun>(creature);
+    if let Some(finishing) = begun_as.and_then(|action| over_two_rounds(&budget, begun, &action, round)) {
+        cost = HandleCost {
+            kind: ActionKind::Standard,
+            provokes: cost.provokes && finishing,
+            over_two_rounds: Some(finishing),
+            ..cost
+        };
+    }
     budget.check(cost.kind)?;
     Ok(cost)
 }
@@ -325,6 +346,27 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
             }
         };
         spend(world, intent.creature, cost.kind);
+        // Each half is a standard action: it costs a disabled creature 1 hit point (004:274).
+        if cost.over_two_rounds.is_some() {
+            world.write_message(Strain::standard_action(intent.creature));
+        }
+        match cost.over_two_rounds {
+            Some(false) => {
+                let round = world.resource::<TurnOrder>().round;
+                let action = match intent.handle {
+                    Handle::Load => BegunAction::Load { weapon: intent.weapon.clone() },
+                    _ => BegunAction::Prepare { weapon: intent.weapon.clone() },
+                };
+                let named = action.action();
+                world.entity_mut(intent.creature).insert(FullRoundBegun { action, round });
+                world.write_message(Fact::FullRoundActionBegun { creature: id, action: named });
+                continue;
+            }
+            Some(true) => {
+                world.entity_mut(intent.creature).remove::<FullRoundBegun>();
+            }
+            None => {}
+        }
         let why = match intent.handle {
             Handle::Load => "loading a crossbow (004:120, 004:137)",
             Handle::Prepare => "preparing a splash weapon (004:144)",

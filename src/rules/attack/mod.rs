@@ -1934,6 +1934,15 @@ pub fn miss_chance_at(
         .max(condition_miss_chance(attacker, target))
 }
 
+/// Whether `looker` can see `seen` (« les adversaires que le personnage peut voir », 004:243): `seen` is
+/// not totally concealed from it (invisible, in the dark beyond its darkvision, itself blinded: 004:413-415,
+/// as a melee blow would find it) and has not hidden from it (004:816-817).
+pub fn sees(field: &Battlefield, looker: &CombatantItem, seen: &CombatantItem) -> bool {
+    let theirs = seen.space.at(seen.position.0);
+    miss_chance_at(field, looker, seen, theirs, false) < cover::TOTAL_CONCEALMENT
+        && !crate::rules::core::creature::lost_sight(seen.hidden, looker.entity)
+}
+
 /// Whether `attacker` sees `theirs` by darkvision: it has some, and the target stands within its range, the
 /// template's `darkvision_m` (an orc's 18 m; 004:415 « une zone faiblement éclairée ou sombre ne fournit
 /// aucun camouflage face à un attaquant qui dispose de la vision dans le noir »). Beyond it the dark

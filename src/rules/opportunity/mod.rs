@@ -33,8 +33,9 @@ pub struct Reactions {
     pub used: u32,
 }
 
-/// The foes that already struck at this creature for leaving their squares this turn: leaving several
-/// squares a foe threatens is one opportunity, over the two move actions of a turn too (004:71).
+/// The foes that already struck at this creature for leaving their squares this turn (whoever's turn it
+/// is): leaving several squares a foe threatens is one opportunity, over the two move actions of a turn too
+/// (004:71).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Provoked(pub Vec<Entity>);
 
@@ -253,7 +254,7 @@ pub fn threats_at<'a>(
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
             let rank = order.iter().position(|e| *e == c.entity).unwrap_or(usize::MAX);
-            let unseen = c.conditions.has(Condition::Invisible) || mover.conditions.has(Condition::Blinded);
+            let unseen = !crate::rules::attack::sees(field, mover, &c);
             let footprint = c.space.at(c.position.0);
             let high = c.seat.is_some_and(|s| s.high);
             (
@@ -1132,8 +1133,9 @@ fn strike_the_provoker(
     event.struck_by = struck_by;
 }
 
-/// A creature's attacks of opportunity come back when its turn begins, and the foes it provoked by moving
-/// may strike again in its new turn.
+/// A creature's attacks of opportunity come back when its turn begins (004:68). A movement is one
+/// occasion within one turn: the foes a creature provoked by moving may strike again at its next movement
+/// in any later turn, its own or (a readied move) another's (004:71 « à deux occasions différentes »).
 pub fn refresh_reactions(
     mut facts: MessageReader<Fact>,
     mut creatures: Query<(&CreatureId, &mut Reactions, &mut Provoked)>,
@@ -1143,8 +1145,8 @@ pub fn refresh_reactions(
             for (id, mut reactions, mut provoked) in &mut creatures {
                 if id == creature {
                     reactions.used = 0;
-                    provoked.0.clear();
                 }
+                provoked.0.clear();
             }
         }
     }

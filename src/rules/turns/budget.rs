@@ -200,7 +200,8 @@ impl ActionBudget {
 
     /// Whether an action of `kind` can be taken now.
     pub fn check(&self, kind: ActionKind) -> Result<(), Refusal> {
-        if let Some(why) = self.idle().filter(|_| kind != ActionKind::Free) {
+        // Stunned or cowering, no action at all, free ones too (docs/rulings.md).
+        if let Some(why) = self.idle() {
             return Err(why);
         }
         if self.closed && kind != ActionKind::Free {
@@ -369,6 +370,30 @@ pub enum BegunAction {
         /// Where to.
         to: crate::rules::core::geometry::Square,
     },
+    /// Loading this heavy crossbow (004:137).
+    Load {
+        /// The crossbow's name.
+        weapon: String,
+    },
+    /// Preparing this splash weapon to throw (004:144).
+    Prepare {
+        /// The flask's name.
+        weapon: String,
+    },
+}
+
+/// Whether a creature restricted to one action takes the full-round action `action` over two rounds now
+/// (004:86 « on peut l'effectuer en deux rounds avec deux actions simples », 004:212): `None` when it is
+/// not restricted or has no standard action left (the action is then paid whole, or refused); `Some(false)`
+/// to begin it with this round's standard action; `Some(true)` to finish it, begun the round before.
+pub fn over_two_rounds(
+    budget: &ActionBudget,
+    begun: Option<&FullRoundBegun>,
+    action: &BegunAction,
+    round: u32,
+) -> Option<bool> {
+    (budget.restricted && budget.check(ActionKind::Standard).is_ok())
+        .then(|| begun.is_some_and(|b| b.action == *action && b.round + 1 == round))
 }
 
 impl BegunAction {
@@ -377,6 +402,8 @@ impl BegunAction {
         match self {
             BegunAction::CoupDeGrace { .. } => crate::rules::core::names::Action::CoupDeGrace,
             BegunAction::MinimumMovement { .. } => crate::rules::core::names::Action::MinimumMovement,
+            BegunAction::Load { .. } => crate::rules::core::names::Action::Load,
+            BegunAction::Prepare { .. } => crate::rules::core::names::Action::PrepareSplash,
         }
     }
 }

@@ -946,15 +946,12 @@ fn begin_move(
     let giving_up = attack_underway && intent.action == MovementAction::Move;
     // A restricted creature takes the minimum movement over two rounds, a standard action each
     // (004:86, 004:212): `Some(false)` begins it, `Some(true)` finishes the one begun last round.
-    let over_two_rounds = (intent.action == MovementAction::MinimumMovement
-        && me.budget.restricted
-        && !intent.readied
-        && me.budget.check(ActionKind::Standard).is_ok())
-    .then(|| {
-        begun
-            .as_ref()
-            .is_some_and(|b| b.action == BegunAction::MinimumMovement { to: intent.to } && b.round + 1 == order.round)
-    });
+    let over_two_rounds = (intent.action == MovementAction::MinimumMovement && !intent.readied)
+        .then(|| {
+            let action = BegunAction::MinimumMovement { to: intent.to };
+            crate::rules::turns::over_two_rounds(me.budget, begun.as_ref(), &action, order.round)
+        })
+        .flatten();
     let refuse = |facts: &mut MessageWriter<Fact>, refusal: Refusal| {
         facts.write(Fact::ActionRefused {
             creature: id.clone(),
