@@ -206,6 +206,7 @@ refusal-squares-is-more-than-four-times = {$planned} squares is more than four t
 refusal-step-no-manoeuvre-left-this-round = step {$i}: no manoeuvre left this round ({$limit} at this speed and manoeuvrability)
 refusal-step-a-flier-chooses-its-heading = step {$i}: a flier chooses its heading anew only first, just after a recovery or a take-off; otherwise it turns by manoeuvres
 refusal-step-it-must-fly-squares-between = step {$i}: it must fly {$needed} squares between two turns, and has flown {$since_maneuver}
+refusal-step-after-a-turn-it-must-fly = step {$i}: after a turn it must fly {$factor} squares before another manoeuvre, and has flown {$since_maneuver}
 refusal-step-band-is-the-highest-very = step {$i}: band {$highest_band} is the highest (very high)
 refusal-step-it-would-fly-into-the = step {$i}: it would fly into the ground; a flier lands by landing
 refusal-step = step {$i}: {$reason}

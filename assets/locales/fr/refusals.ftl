@@ -206,6 +206,7 @@ refusal-squares-is-more-than-four-times = {$planned} cases, c'est plus de quatre
 refusal-step-no-manoeuvre-left-this-round = pas {$i} : plus de manœuvre ce round ({$limit} à cette vitesse et cette manœuvrabilité)
 refusal-step-a-flier-chooses-its-heading = pas {$i} : une créature volante ne choisit de nouveau son cap qu'en premier, juste après un rattrapage ou un décollage ; sinon elle tourne par des manœuvres
 refusal-step-it-must-fly-squares-between = pas {$i} : il faut voler {$needed} cases entre deux virages, et {$since_maneuver} ont été parcourues
+refusal-step-after-a-turn-it-must-fly = pas {$i} : après un virage il faut voler {$factor} cases avant une autre manœuvre, et {$since_maneuver} ont été parcourues
 refusal-step-band-is-the-highest-very = pas {$i} : la tranche {$highest_band} est la plus haute (très élevée)
 refusal-step-it-would-fly-into-the = pas {$i} : le vol finirait dans le sol ; une créature volante se pose en atterrissant
 refusal-step = pas {$i} : {$reason}

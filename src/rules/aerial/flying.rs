@@ -56,6 +56,9 @@ pub struct Flight {
     /// The altitude its flight this turn began at: a stall it does not land from crashes from there (004:670,
     /// 004:700).
     pub flight_from: i32,
+    /// Its `since_maneuver` counts from a turn, a slip or a wingover: a climb or a dive waits for the factor
+    /// too (004:745).
+    pub after_turn: bool,
     /// It has just recovered from a fall (004:763) or taken off (004:671) and has not flown since: its
     /// flight may begin by choosing its heading anew.
     pub heading_free: bool,
@@ -138,7 +141,9 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<FlownLegs>();
     app.add_systems(
         Rules,
-        (finish_flybys, take_off, fly_creatures, strike_the_fliers, land).chain().in_set(AerialSystems),
+        (finish_flybys, take_off, fly_creatures, run_at_top_speed, strike_the_fliers, land)
+            .chain()
+            .in_set(AerialSystems),
     );
     app.add_systems(
         Rules,
@@ -148,6 +153,27 @@ pub fn plugin(app: &mut App) {
             .in_set(FallSystems)
             .after(crate::rules::opportunity::refresh_reactions),
     );
+}
+
+/// A flight at top speed is the run action (004:694 « Action de course », 004:707 « a recours à l'action de
+/// course »): the flier loses its Dex bonus to AC as a runner does (004:248) until its next turn.
+fn run_at_top_speed(
+    mut facts: MessageReader<Fact>,
+    mut changes: MessageWriter<crate::rules::core::creature::ConditionChange>,
+    fliers: Query<(Entity, &CreatureId, &Conditions)>,
+) {
+    for fact in facts.read() {
+        if let Fact::Flew { creature, status: SpeedStatus::TopSpeed, .. } = fact
+            && let Some((entity, ..)) =
+                fliers.iter().find(|(_, id, conditions)| *id == creature && !conditions.has(Condition::Running))
+        {
+            changes.write(crate::rules::core::creature::ConditionChange {
+                creature: entity,
+                condition: Condition::Running,
+                gained: true,
+            });
+        }
+    }
 }
 
 /// What losing a pursuer asks of a flight (004:816-818): the skills, the mount ridden, a Bluff suffered,
@@ -526,6 +552,7 @@ pub(super) fn fly_creatures(
             odd_diagonal: budget.odd_diagonal,
             attack_descent: intent.dive_at.is_some() || intent.swoop,
             heading_free: state.heading_free,
+            after_turn: state.after_turn,
             check_bonus: crate::rules::mounted::fly_check_bonus(
                 ability_modifier(abilities.dex),
                 0,
@@ -598,7 +625,13 @@ pub(super) fn fly_creatures(
                     action: Action::Fly,
                     reason: format!("{} ({})", refusal.reason, refusal.rule),
                 });
-                let after = Flight { flown: Some(plan.status), since_maneuver: 0, heading_free: false, ..state };
+                let after = Flight {
+                    flown: Some(plan.status),
+                    since_maneuver: 0,
+                    heading_free: false,
+                    after_turn: true,
+                    ..state
+                };
                 match flight {
                     Some(mut f) => *f = after,
                     None => {
@@ -778,6 +811,7 @@ fn end_flight(
         if status == SpeedStatus::Hover { 0.0 } else { flight_done.declared.max(flight_done.spent) as f32 * square_m };
     let after = Flight {
         since_maneuver: flight_done.since_maneuver,
+        after_turn: flight_done.after_turn,
         flown: Some(status),
         speed_m,
         hovering,
@@ -1916,6 +1950,7 @@ fn plan_flights_as(
         odd_diagonal: world.get::<ActionBudget>(creature).is_some_and(|b| b.odd_diagonal),
         attack_descent,
         heading_free: flight.is_some_and(|f| f.heading_free),
+        after_turn: flight.is_some_and(|f| f.after_turn),
     };
     let bodies: Vec<Traffic> = all
         .into_iter()

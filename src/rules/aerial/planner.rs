@@ -494,6 +494,7 @@ mod tests {
             odd_diagonal: false,
             attack_descent: false,
             heading_free: false,
+            after_turn: false,
         }
     }
 

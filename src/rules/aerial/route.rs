@@ -193,6 +193,9 @@ pub struct Flier {
     /// manoeuvre is made of (« chutant d'au moins 6 mètres au passage »), not manoeuvres of their own (our
     /// ruling: counted, they would leave the fast row's dive attack, 004:693, to perfect fliers alone).
     pub attack_descent: bool,
+    /// The squares flown since its last manoeuvre (`since_maneuver`) count from a turn, a slip or a
+    /// wingover: until the factor is flown, a climb or a dive waits too (004:745).
+    pub after_turn: bool,
     /// It may choose its heading anew before it flies: it has just recovered from a fall (004:763) or taken
     /// off (004:671).
     pub heading_free: bool,
@@ -269,6 +272,10 @@ pub struct Flight {
     /// short (004:827).
     #[serde(skip)]
     pub declared: u32,
+    /// The count of squares since a manoeuvre, at the end, began at a turn, a slip or a wingover: until the
+    /// factor is flown, a climb or a dive waits too (004:745).
+    #[serde(skip)]
+    pub after_turn: bool,
 }
 
 /// Half-squares of movement one step costs, before any check (a failed manoeuvre costs what it tried).
@@ -409,6 +416,7 @@ pub fn fly(
         skipped: Vec::new(),
         odd_diagonal: odd,
         declared: planned,
+        after_turn: flier.after_turn,
     };
     let (mut at, mut altitude, mut heading) = (flier.at, flier.altitude, flier.heading);
     let mut odd = flier.odd_diagonal;
@@ -448,6 +456,20 @@ pub fn fly(
             FlightStep::TightTurn { step: s, .. } => factor.saturating_sub(u32::from(s.min(3))),
             _ => factor,
         };
+        // After a turn or a slip, a climb or a dive waits for the factor too: « La créature
+        // doit avancer ... avant de pouvoir effectuer une nouvelle manœuvre » (004:745-746); only after a climb
+        // or a dive is the next manoeuvre free of it (004:747-748).
+        let climb_or_dive = matches!(step, FlightStep::Climb | FlightStep::Dive { .. });
+        if climb_or_dive && flight.after_turn && !free && flight.since_maneuver < factor {
+            return Err(Refusal::new(
+                format!(
+                    "step {}: after a turn it must fly {factor} squares before another manoeuvre, and has flown {}",
+                    i + 1,
+                    flight.since_maneuver
+                ),
+                "004:745",
+            ));
+        }
         if step.needs_factor() && !free && flight.since_maneuver < needed {
             return Err(Refusal::new(
                 format!(
@@ -503,6 +525,7 @@ pub fn fly(
         }
         if step.resets_count() {
             flight.since_maneuver = 0;
+            flight.after_turn = true;
         }
         spent_halves += cost;
         flight.spent = whole(spent_halves);
@@ -539,6 +562,7 @@ mod tests {
             odd_diagonal: false,
             attack_descent: false,
             heading_free: false,
+            after_turn: false,
         }
     }
 

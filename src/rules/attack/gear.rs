@@ -282,7 +282,12 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
             let on_the_move = free_with_the_move(world, creature, last);
             let (kind, provokes) = row(121);
             let kind = if on_the_move { ActionKind::Free } else { kind };
-            HandleCost { kind, provokes, rule: if on_the_move { "004:219" } else { "004:121, 004:218" }, over_two_rounds: None }
+            HandleCost {
+                kind,
+                provokes,
+                rule: if on_the_move { "004:219" } else { "004:121, 004:218" },
+                over_two_rounds: None,
+            }
         }
         Handle::PutAway => {
             check_in_hand(armament, weapon)?;
