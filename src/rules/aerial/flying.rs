@@ -742,6 +742,20 @@ pub(super) fn fly_creatures(
                 Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
             collide(&mut out, &saves, mine, flight_done.declared.max(flight_done.spent) as f32 * square_m, struck);
         }
+        if let Some((step, struck)) = flight_done.wall {
+            let step = step + 1;
+            let reason = if struck {
+                format!("step {step}: a failed manoeuvre sent it into the wall, which it strikes (004:750, 004:825)")
+            } else {
+                format!("step {step}: a failed manoeuvre sent it to the edge of the map, where it stops (004:750)")
+            };
+            out.facts.write(Fact::ActionInterrupted { creature: id.clone(), action: Action::Fly, reason });
+        }
+        if flight_done.wall.is_some_and(|(_, struck)| struck) {
+            let mine =
+                Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
+            strike_a_wall(&mut out, &saves, mine, flight_done.declared.max(flight_done.spent) as f32 * square_m);
+        }
         legs_flown.0.push(Flown { flier: intent.creature, legs, attacks });
     }
 }
@@ -1306,6 +1320,29 @@ fn collide(
     share_collision(&struck.riders, theirs, saves, out.dice, out.facts, out.damage);
 }
 
+/// A flier a failed manoeuvre sent into a wall strikes it: a collision with an object (004:825), the
+/// damage of its speed and of the smaller size (its own: no wall is smaller), x1 against an object
+/// (004:847); its riders share it (004:852).
+fn strike_a_wall(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    mine: Collider<'_>,
+    my_speed: f32,
+) {
+    let Some(dice_expr) = collision_dice(my_speed, 0.0, mine.size, mine.size) else { return };
+    let thrown = out.dice.throw(dice_expr);
+    let amount = (thrown.total * Impact::Stationary.halves() as i32 / 2).max(1);
+    out.facts.write(Fact::Collided {
+        creature: mine.id.clone(),
+        with: "wall".into(),
+        dice: thrown,
+        impact: format!("{:?}", Impact::Stationary),
+        total: amount,
+    });
+    out.damage.write(Damage { target: mine.entity, amount, nonlethal: false, from_one_attack: false });
+    share_collision(mine.riders, amount, saves, out.dice, out.facts, out.damage);
+}
+
 /// How far a flight's steps come down in all, in altitude steps (a dive 1, a wingover 6 m or a band, a
 /// climb back up 1): « chutant d'au moins 6 mètres » (004:753), « doit descendre de 6 mètres » (004:751)
 /// read the height lost, not the dives flown.
@@ -1333,7 +1370,10 @@ fn obstacle_at(
     (from, at): (Footprint, Footprint),
     alt: i32,
 ) -> Option<Obstacle> {
-    if at.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
+    if at.squares().any(|s| !field.contains(s)) {
+        return Some(Obstacle::Edge(Refusal::new("a wall or the edge of the map", "000:60")));
+    }
+    if at.squares().any(|s| field.terrain(s).blocks()) {
         return Some(Obstacle::Wall(Refusal::new("a wall or the edge of the map", "000:60")));
     }
     let (dx, dy) = (at.origin.x - from.origin.x, at.origin.y - from.origin.y);
@@ -1365,7 +1405,7 @@ fn meeting(scale: crate::rules::core::altitude::Scale, mine: Size, other: &Traff
     match scale {
         crate::rules::core::altitude::Scale::Normal => Some(Obstacle::Creature(other.id.clone())),
         crate::rules::core::altitude::Scale::Chase if mine == Size::Colossal || other.size == Size::Colossal => {
-            Some(Obstacle::Wall(Refusal::new(
+            Some(Obstacle::Edge(Refusal::new(
                 format!("{} and a Colossal creature cannot share a chase square", other.id),
                 "004:651",
             )))

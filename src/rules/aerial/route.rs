@@ -240,8 +240,11 @@ pub struct FlyCheck {
 /// What blocks a flier's way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Obstacle {
-    /// A wall, the map's edge: the flight cannot go there.
+    /// A wall: the flight cannot go there, and one sent there strikes it (004:825).
     Wall(Refusal),
+    /// The map's edge, or a chase square a Colossal creature holds: the flight cannot go there, and one sent
+    /// there stops, nothing struck.
+    Edge(Refusal),
     /// A creature whose space the flier would enter: at normal scale, a collision (004:825).
     Creature(String),
 }
@@ -272,6 +275,11 @@ pub struct Flight {
     /// short (004:827).
     #[serde(skip)]
     pub declared: u32,
+    /// Where a failed advanced manoeuvre sent it into a wall or the map's edge: the step, and whether it
+    /// struck something (a wall: a collision with an object, 004:825, 004:847 « Objet ... x1 »). The
+    /// flight stops before it.
+    #[serde(skip)]
+    pub wall: Option<(usize, bool)>,
     /// The count of squares since a manoeuvre, at the end, began at a turn, a slip or a wingover: until the
     /// factor is flown, a climb or a dive waits too (004:745).
     #[serde(skip)]
@@ -417,6 +425,7 @@ pub fn fly(
         odd_diagonal: odd,
         declared: planned,
         after_turn: flier.after_turn,
+        wall: None,
     };
     let (mut at, mut altitude, mut heading) = (flier.at, flier.altitude, flier.heading);
     let mut odd = flier.odd_diagonal;
@@ -510,7 +519,28 @@ pub fn fly(
         }
         for next in step.entered(scale, at, heading) {
             match obstacle(at, next, altitude) {
-                Some(Obstacle::Wall(refusal)) => {
+                // A flight declared into a wall is refused; one a failed manoeuvre sends there strikes it
+                // (004:825 « heurte ... un objet »).
+                Some(obstacle @ (Obstacle::Wall(_) | Obstacle::Edge(_)))
+                    if flight.checks.iter().any(|c| !c.success) =>
+                {
+                    flight.wall = Some((i, matches!(obstacle, Obstacle::Wall(_))));
+                    flight.spent = whole(spent_halves + cost);
+                    flight.odd_diagonal = odd;
+                    let last =
+                        flight.waypoints.last().map_or((flier.at.origin, flier.altitude), |w| (w.square, w.altitude));
+                    if last != (at.origin, altitude) {
+                        flight.waypoints.push(Waypoint {
+                            square: at.origin,
+                            altitude,
+                            heading,
+                            spent: flight.spent,
+                            step: i,
+                        });
+                    }
+                    return Ok(flight);
+                }
+                Some(Obstacle::Wall(refusal) | Obstacle::Edge(refusal)) => {
                     return Err(Refusal::new(format!("step {}: {}", i + 1, refusal.reason), refusal.rule));
                 }
                 Some(Obstacle::Creature(id)) => {
