@@ -404,7 +404,7 @@ fn take_off(
         altitude.0 = reached;
         budget.movement = crate::rules::turns::MovementMade::Moved;
         facts.write(Fact::TookOff { creature: id.clone(), altitude_m: field.scale().height_m(reached) });
-        pay_for_riding(&mut commands, able_riders);
+        pay_for_riding(&mut commands, able_riders, None);
         match flight {
             Some(mut f) => {
                 f.took_off = true;
@@ -432,8 +432,9 @@ fn riders_to_pay(on_its_back: &[Entity], back: &OnItsBack<'_, '_>) -> (Vec<Entit
 }
 
 /// Those on a flier's back spend a move action riding it, and take no full-round action this turn (004:807,
-/// 004:824): checked before the flight, paid once it is flown.
-fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>) {
+/// 004:824): checked before the flight, paid once it is flown. The rider that directs a flight beyond the
+/// mount's speed (`faster`) spends its second move action too (see [`faster_than_its_speed`]).
+fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>, faster: Option<Entity>) {
     if riders.is_empty() {
         return;
     }
@@ -441,10 +442,21 @@ fn pay_for_riding(commands: &mut Commands, riders: Vec<Entity>) {
         for rider in riders {
             if let Some(mut left) = world.get_mut::<ActionBudget>(rider) {
                 let _ = left.spend(ActionKind::Move);
+                if faster == Some(rider) {
+                    let _ = left.spend(ActionKind::Move);
+                }
                 left.riding = true;
             }
         }
     });
+}
+
+/// Whether a flight at `status` goes beyond its mount's speed: « Lors de cette action, le cavalier fait
+/// progresser la monture d'un nombre de cases maximal égal à sa vitesse de déplacement » (004:807, 004:810);
+/// a fast flight or top speed takes the directing rider's second move action, its standard action (our
+/// ruling, as the mount's own fast flight takes its two move actions, 004:693-694).
+fn faster_than_its_speed(status: SpeedStatus) -> bool {
+    matches!(status, SpeedStatus::Fast | SpeedStatus::TopSpeed)
 }
 
 /// What a flight writes as it goes: the dice it rolls and the facts, damage, attacks and components it
@@ -460,8 +472,9 @@ struct FlightOutput<'a, 'c, 's, 'f, 'd> {
 }
 
 /// The rider that directs a flier, if one can (004:806-812): its entity, its Ride (which may stand for the
-/// fly check), whether it has Flyby Attack, and whether its standard action is left.
-type Director = (Entity, Option<i32>, bool, bool);
+/// fly check), whether it has Flyby Attack, whether its standard action is left, and whether it has two
+/// move actions left (a flight beyond the mount's speed takes both, 004:807).
+type Director = (Entity, Option<i32>, bool, bool, bool);
 
 /// What a flight is checked against before it is flown.
 struct FlightCheck<'a> {
@@ -587,8 +600,8 @@ pub(super) fn fly_creatures(
             }
         };
         *budget = spent_budget;
-        if director.is_some() {
-            pay_for_riding(&mut commands, able_riders.clone());
+        if let Some((rider, ..)) = director {
+            pay_for_riding(&mut commands, able_riders.clone(), faster_than_its_speed(plan.status).then_some(rider));
         }
         // Now the real flight, with its fly checks (004:734-743), the rider's Ride standing for them when
         // better (004:734, 004:811).
@@ -654,8 +667,13 @@ pub(super) fn fly_creatures(
         // After a failed advanced manoeuvre « ne peut tenter de nouvelle manouvre avancée pour le tour »
         // (004:750): no deceleration, flyby or dive attack after it.
         let mut open = flight_done.checks.iter().all(|c| c.success);
+        // What the failed manoeuvre closes is lost with the flight under way: an interruption, not a refusal.
         let closed = |reason: &str, out: &mut FlightOutput<'_, '_, '_, '_, '_>| {
-            refuse(out.facts, id, Action::Fly, Refusal::new(reason, "004:750"));
+            out.facts.write(Fact::ActionInterrupted {
+                creature: id.clone(),
+                action: Action::Fly,
+                reason: format!("{reason} (004:750)"),
+            });
         };
         // A deceleration: made (DC 15), the flier is slow, not stalled; failed, it stalls (004:759-762).
         let mut status = flight_done.status;
@@ -871,11 +889,13 @@ fn traffic_around(others: &Others<'_, '_>, creature: Entity) -> (Vec<Traffic>, S
 
 /// The rider on a flier's back that directs it and can act, if any (004:806-812).
 fn director_of(on_its_back: &[Entity], back: &OnItsBack<'_, '_>) -> Option<Director> {
-    on_its_back
-        .iter()
-        .copied()
-        .find(|r| back.get(*r).is_ok_and(|b| !b.1.passenger && b.2.can_act()))
-        .and_then(|r| back.get(r).ok().map(|b| (r, b.4.ride, b.5.has(Feat::FlybyAttack), b.3.standard)))
+    on_its_back.iter().copied().find(|r| back.get(*r).is_ok_and(|b| !b.1.passenger && b.2.can_act())).and_then(|r| {
+        back.get(r).ok().map(|b| {
+            let mut left = *b.3;
+            let two_moves = left.spend(ActionKind::Move).is_ok() && left.spend(ActionKind::Move).is_ok();
+            (r, b.4.ride, b.5.has(Feat::FlybyAttack), b.3.standard, two_moves)
+        })
+    })
 }
 
 /// Checks a flight before it is flown, every fly check taken as made: the turn, a take-off first, the
@@ -908,6 +928,26 @@ fn check_flight(
             // 1.5 m or less is no flight but a free fall (004:690): a flier stays up by flying on.
             if plan.status == SpeedStatus::FreeFall && wings.maneuverability != Maneuverability::Perfect {
                 return Err(Refusal::new("1.5 m or less is a free fall, not a flight", "004:690"));
+            }
+            Ok(plan)
+        })
+        .and_then(|plan| {
+            // Beyond the mount's speed the rider spends its second move action on it (004:807, 004:810).
+            if let Some((_, _, _, _, two_moves)) = director
+                && faster_than_its_speed(plan.status)
+            {
+                if !two_moves {
+                    return Err(Refusal::new(
+                        "beyond its mount's speed the rider spends its second move action on the flight, and it is spent",
+                        "004:807, 004:810",
+                    ));
+                }
+                if intent.flyby.is_some() {
+                    return Err(Refusal::new(
+                        "beyond its mount's speed the rider spends its standard action on the flight: no blow on the way",
+                        "004:807, 004:810",
+                    ));
+                }
             }
             Ok(plan)
         })
@@ -946,7 +986,7 @@ fn check_ridden(intent: &FlyIntent, director: Option<Director>) -> Result<(), Re
         Some(_) if intent.swoop => {
             Err(Refusal::new("a ridden flier takes no standard action of its own: no swoop", "004:656"))
         }
-        Some((_, _, feat, standard)) if intent.flyby.is_some() => {
+        Some((_, _, feat, standard, _)) if intent.flyby.is_some() => {
             if !feat {
                 Err(Refusal::new(
                     "the rider acts before or after its mount's move, not in the middle of it, without Flyby Attack",

@@ -433,9 +433,16 @@ fn cleave(
                 // The foes the rules let it strike now with that weapon: reach, height, sight (one predicate).
                 let request = AttackRequest { weapon: Some(&melee.name), paid: true, ..Default::default() };
                 let budget = ActionBudget::default();
+                // Not the rider of a mount that cannot fly on: it falls with it, out of this blow's way.
+                let falling = |c: &CombatantItem| {
+                    c.riding.and_then(|r| creatures.get(r.0).ok()).is_some_and(|mount| {
+                        mount.altitude.0 > 0 && (!mount.conditions.can_act() || mount.id.0 == target.0)
+                    })
+                };
                 let mut next: Vec<CombatantItem> = creatures
                     .iter()
                     .filter(|c| c.faction != a.faction && c.id != &target && c.conditions.can_act())
+                    .filter(|c| !falling(c))
                     .filter(|c| prepare_attack(&field, &order, &creatures, &a, c, request, &budget).is_ok())
                     .collect();
                 next.sort_by(|x, y| (x.hit_points.current, x.id).cmp(&(y.hit_points.current, y.id)));
