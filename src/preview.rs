@@ -1096,11 +1096,11 @@ impl FlightStrike {
     /// Whether the flight `planned`, ending on `at`, leaves the foe within reach, heights counted
     /// (004:783-784).
     pub fn reaches(&self, at: Square, planned: &crate::rules::aerial::planner::PlannedFlight) -> bool {
-        use crate::rules::core::altitude::{vertical_reach, vertical_steps};
-        use crate::rules::core::reach::melee_reaches;
+        use crate::rules::core::altitude::vertical_steps;
+        use crate::rules::core::reach::melee_reaches_at_height;
         let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
-        melee_reaches(self.diagonals, self.reach, false, Footprint::new(at, self.side), self.their_at)
-            && vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size)
-                <= vertical_reach(self.reach, false)
+        let rise = vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size);
+        let both = (Footprint::new(at, self.side), self.their_at);
+        melee_reaches_at_height((self.diagonals, self.scale), self.reach, false, both, rise)
     }
 }

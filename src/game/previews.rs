@@ -720,9 +720,21 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
                     traits.all_round_vision,
                     &armament.0,
                 );
-                threatened_squares(diagonals, at, reach.0, &weapons, armed, width, height)
-                    .into_iter()
-                    .filter(move |s| !behind.contains(s))
+                let near = threatened_squares(diagonals, at, reach.0, &weapons, armed, width, height);
+                // Across and in height, one distance (004:783).
+                let reaches_up = move |s: &Square| {
+                    weapons.iter().any(|w| {
+                        let both = (at, crate::rules::core::geometry::Footprint::new(*s, 1));
+                        crate::rules::core::reach::melee_reaches_at_height(
+                            (diagonals, scale),
+                            reach.0,
+                            w.reach,
+                            both,
+                            rise,
+                        )
+                    })
+                };
+                near.into_iter().filter(move |s| !behind.contains(s) && reaches_up(s))
             },
         )
         .collect();

@@ -1276,14 +1276,16 @@ fn dive_attack(
         .find(|w| w.natural && w.name.contains("claw"))
         .or_else(|| armament.ready().find(|w| !is_ranged(w)));
     let reaches = claw.is_some_and(|w| {
-        crate::rules::core::reach::melee_reaches(striker.diagonals, striker.reach, w.reach, striker.at, foe.footprint)
-            && crate::rules::core::altitude::vertical_steps(
-                scale,
-                striker.altitude,
-                striker.size,
-                foe.altitude,
-                foe.size,
-            ) <= crate::rules::core::altitude::vertical_reach(striker.reach, w.reach)
+        let rise =
+            crate::rules::core::altitude::vertical_steps(scale, striker.altitude, striker.size, foe.altitude, foe.size);
+        let both = (striker.at, foe.footprint);
+        crate::rules::core::reach::melee_reaches_at_height(
+            (striker.diagonals, scale),
+            striker.reach,
+            w.reach,
+            both,
+            rise,
+        )
     });
     let dc = AdvancedManeuver::DiveAttack.dc().unwrap_or(10);
     let made = roll_check(out.dice, out.facts, id, Check::Fly, format!("dive attack (004:753){by}"), bonus, dc);

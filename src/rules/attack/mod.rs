@@ -22,7 +22,7 @@ use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::names::Action;
-use crate::rules::core::reach::{melee_reaches, threatening_weapons};
+use crate::rules::core::reach::{melee_reaches, melee_reaches_at_height, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::moving::{Pace, RiderAct, RiderActed};
@@ -795,9 +795,9 @@ pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size)
     let own = c.space.at(c.position.0);
     let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
     let rise = vertical_steps(field.scale(), c.altitude.0, *c.size, altitude, size);
-    let reaches = threatening_weapons(&c.armament.0, armed).iter().any(|w| {
-        melee_reaches(field.diagonals(), c.reach.0, w.reach, own, theirs) && rise <= vertical_reach(c.reach.0, w.reach)
-    });
+    let reaches = threatening_weapons(&c.armament.0, armed)
+        .iter()
+        .any(|w| melee_reaches_at_height((field.diagonals(), field.scale()), c.reach.0, w.reach, (own, theirs), rise));
     reaches && melee_cover(field, own, theirs) != Cover::Total
 }
 
@@ -1127,11 +1127,20 @@ fn reach_and_range(
                 "004:814",
             ));
         }
-    } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach, own, theirs) {
+    } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach, own, theirs)
+        // Near across, a reach weapon may still strike up: height and distance make one (004:783).
+        && !(weapon.reach && rise > 0)
+    {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
     }
-    if !is_ranged(weapon) && rise > vertical_reach(attacker.reach.0, weapon.reach) {
+    let high_seat = attacker.seat.is_some_and(|s| s.high) || target.seat.is_some_and(|s| s.high);
+    let at_height = |rise| {
+        let both = (situation.house.diagonals, scale);
+        melee_reaches_at_height(both, attacker.reach.0, weapon.reach, (own, theirs), rise)
+    };
+    if !is_ranged(weapon) && (rise > vertical_reach(attacker.reach.0, weapon.reach) || (!high_seat && !at_height(rise)))
+    {
         return Err(Refusal::new(
             format!(
                 "{} is {} away in height, out of reach of the {}",

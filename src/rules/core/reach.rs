@@ -44,6 +44,42 @@ pub fn melee_reaches(
     }
 }
 
+/// [`melee_reaches`] with the target `rise` steps away in height ([`crate::rules::core::altitude::vertical_steps`]:
+/// 0 when their bodies overlap in height, 1 when one is right above the other, one more a 1.5 m of air
+/// between). « Commencez par déterminer la distance horizontale et la distance verticale qui les séparent.
+/// Ajoutez la moitié de la distance la plus courte à la distance la plus longue » (004:783): the distance
+/// across (as the table counts it) and the height make one distance, the shorter's half rounded down as
+/// the 1-2-1-2 diagonals round it (the longer alone when every diagonal is one square), within the
+/// weapon's reach: the natural reach (a square at least, up into its own space), twice it with a reach
+/// weapon, which still strikes nothing within the natural reach (004:63, 004:356).
+pub fn melee_reaches_at_height(
+    (diagonals, scale): (Diagonals, crate::rules::core::altitude::Scale),
+    natural_reach: u32,
+    reach_weapon: bool,
+    (attacker, target): (Footprint, Footprint),
+    rise: u32,
+) -> bool {
+    let reach = crate::rules::core::altitude::vertical_reach(natural_reach, reach_weapon);
+    // At chase scale a square is 9 m and the heights are bands: the band's row says who reaches whom
+    // (004:788-797), the band within the weapon's reach.
+    if rise == 0 || scale == crate::rules::core::altitude::Scale::Chase {
+        return melee_reaches(diagonals, natural_reach, reach_weapon, attacker, target) && rise <= reach;
+    }
+    let overlap = attacker.overlaps(target);
+    if natural_reach == 0 && !overlap {
+        return false;
+    }
+    let across = if overlap {
+        0
+    } else {
+        let (dx, dy) = attacker.gaps(target);
+        diagonals.squares(dx as i32, dy as i32)
+    };
+    // The diagonal rule, in the air (004:783).
+    let distance = diagonals.squares(across as i32, rise as i32);
+    distance <= reach && (!reach_weapon || distance > natural_reach)
+}
+
 /// Whether a creature threatens with a weapon: melee only; an unarmed strike only when "armed" (a monk, or
 /// Improved Unarmed Strike), natural weapons always (004:62).
 pub fn threatens_with(weapon: &Weapon, armed_unarmed: bool) -> bool {
@@ -141,6 +177,29 @@ mod tests {
     use super::*;
 
     const A: Diagonals = Diagonals::Alternating;
+
+    #[test]
+    fn height_and_distance_across_make_one_distance_004_783() {
+        use crate::rules::core::altitude::Scale::{Chase, Normal};
+        let at = |x: i32, side: i32| Footprint::new(Square::new(x, 0), side);
+        // The text's example: 12 m across (8 squares) and 18 m up (12 steps) are 24 m (16 squares) apart; a
+        // reach of 16 squares would reach, one of 15 not.
+        assert!(melee_reaches_at_height((A, Normal), 8, true, (at(0, 1), at(8, 1)), 12));
+        assert!(!melee_reaches_at_height((A, Normal), 7, true, (at(0, 1), at(8, 1)), 12));
+        // A longspear (3 m): 2 across on the ground, or 1 across and 2 up, reach; 2 across and 2 up is 3.
+        assert!(melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(2, 1)), 0));
+        assert!(melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(1, 1)), 2));
+        assert!(!melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(2, 1)), 2));
+        // Nor within the natural reach: right above, one step up.
+        assert!(!melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(0, 1)), 1));
+        // A sword: adjacent and right above its head (1 + 0), yes; 2 up beside it, no.
+        assert!(melee_reaches_at_height((A, Normal), 1, false, (at(0, 1), at(1, 1)), 1));
+        assert!(!melee_reaches_at_height((A, Normal), 1, false, (at(0, 1), at(1, 1)), 2));
+        // Every diagonal one square (the house rule): the longer leg alone.
+        assert!(melee_reaches_at_height((Diagonals::Single, Normal), 1, true, (at(0, 1), at(2, 1)), 2));
+        // At chase scale the band, not the distance.
+        assert!(melee_reaches_at_height((A, Chase), 1, false, (at(0, 1), at(1, 1)), 1));
+    }
 
     #[test]
     fn reach_and_reach_weapons() {

@@ -683,8 +683,13 @@ pub fn check_cast(
             // after a move (004:199-200); one of a round or more is cast at a creature in reach.
             if caster.entity != target.entity
                 && known.def.casting != CastingTime::Standard
-                && (!crate::rules::core::reach::melee_reaches(field.diagonals(), caster.reach.0, false, own, theirs)
-                    || rise > crate::rules::core::altitude::vertical_reach(caster.reach.0, false))
+                && !crate::rules::core::reach::melee_reaches_at_height(
+                    (field.diagonals(), scale),
+                    caster.reach.0,
+                    false,
+                    (own, theirs),
+                    rise,
+                )
             {
                 return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
             }

@@ -18,7 +18,7 @@ use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::names::Action;
-use crate::rules::core::reach::{melee_reaches, threatening_weapons};
+use crate::rules::core::reach::{melee_reaches_at_height, threatening_weapons};
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::{MovementAction, Route};
 use crate::rules::turns::MidAction;
@@ -66,6 +66,11 @@ pub struct Threat {
     pub high: bool,
     /// How the table counts the diagonals its reach spans.
     pub diagonals: Diagonals,
+    /// How far the mover is from it in height ([`crate::rules::core::altitude::vertical_steps`]): the
+    /// height and the distance across make one distance (004:783).
+    pub rise: u32,
+    /// The scale of the squares and heights.
+    pub scale: crate::rules::core::altitude::Scale,
 }
 
 impl Threat {
@@ -76,7 +81,14 @@ impl Threat {
         }
         !self.blind.contains(&square)
             && self.weapon_reach.iter().any(|&reach_weapon| {
-                melee_reaches(self.diagonals, self.reach, reach_weapon, self.footprint, Footprint::new(square, 1))
+                let (own, theirs) = (self.footprint, Footprint::new(square, 1));
+                melee_reaches_at_height(
+                    (self.diagonals, self.scale),
+                    self.reach,
+                    reach_weapon,
+                    (own, theirs),
+                    self.rise,
+                )
             })
     }
 }
@@ -204,6 +216,8 @@ pub fn threat_of(c: &CombatantItem, diagonals: Diagonals) -> Threat {
         blind: blind_of(c),
         high,
         diagonals,
+        rise: 0,
+        scale: crate::rules::core::altitude::Scale::Normal,
     }
 }
 
@@ -268,6 +282,14 @@ pub fn threats_at<'a>(
                     blind: blind_of(&c),
                     high,
                     diagonals: field.diagonals(),
+                    rise: crate::rules::core::altitude::vertical_steps(
+                        scale,
+                        c.altitude.0,
+                        *c.size,
+                        altitude,
+                        *mover.size,
+                    ),
+                    scale,
                 },
             )
         })
@@ -1187,6 +1209,8 @@ mod tests {
             blind: Vec::new(),
             high: false,
             diagonals: Diagonals::Alternating,
+            rise: 0,
+            scale: crate::rules::core::altitude::Scale::Normal,
         }
     }
 
