@@ -784,9 +784,18 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     let foe_top = world.get::<Altitude>(foe.entity).map_or(0, |a| a.0)
         + world.get::<Size>(foe.entity).map_or(1, |s| scale.body_height(*s));
     let strike = crate::preview::FlightStrike::of(world, creature, creature, foe.entity)?;
+    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
+    // A perfect flier within reach of a foe stays where it is and makes its full attack: moving 1.5 m or
+    // less, it keeps its full-round action (004:710), and it does not fall for not flying.
+    let perfect = world.get::<Speed>(creature)?.fly.is_some_and(|w| w.maneuverability == Maneuverability::Perfect);
+    if perfect
+        && budget.check(ActionKind::FullRound).is_ok()
+        && best_attack(world, creature, foes, true, false).is_some()
+    {
+        return None;
+    }
     // High enough above it, with its whole turn: a dive attack, 6 m of dives to a flight that ends where it
     // threatens the foe, for the claw's double damage (004:753).
-    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
     let drop = altitude - foe_top;
     let least = scale.dive_attack_drop();
     if (least..=2 * least).contains(&drop) && budget.check(ActionKind::FullRound).is_ok() {

@@ -358,6 +358,24 @@ fn the_flight_preview_agrees_with_the_rules() {
     }
 }
 
+/// A perfect flier in reach of its foe stays where it is and makes its full attack, as a flier moving
+/// 1.5 m or less may (004:710), rather than flying a few squares for one blow.
+#[test]
+fn the_ais_perfect_flier_stays_and_makes_its_full_attack() {
+    let encounter = level_at("tests/scenarios/levels/perfect_griffon_and_ogre.ron");
+    let outcome = estoc::simulate::battle(&encounter, 1);
+    let griffon = |f: &&Fact| matches!(f, Fact::AttackRolled { attacker, .. } if attacker.0 == "griffon");
+    let claws = outcome
+        .log
+        .0
+        .iter()
+        .filter(griffon)
+        .filter(|f| matches!(f, Fact::AttackRolled { weapon, .. } if weapon == "claw"))
+        .count();
+    assert!(claws >= 2, "the griffon's full attack brings its claws: {claws}");
+    assert!(!outcome.log.0.iter().any(|f| matches!(f, Fact::Flew { creature, .. } if creature.0 == "griffon")));
+}
+
 /// The AI's casters cast: the wizard's missiles, the druid's lightning.
 #[test]
 fn the_ai_casts_its_spells() {
