@@ -12,7 +12,6 @@ use crate::rules::core::geometry::{Square, squares_to_metres};
 use crate::rules::core::kept::kept;
 use crate::rules::core::reach::threatened_squares;
 use crate::rules::movement::{MovementAction, walk_path};
-use crate::rules::turns::moving::charge_lanes_of;
 
 fn default_move() -> MovementAction {
     MovementAction::Move
@@ -238,17 +237,18 @@ pub fn answer(world: &mut World, question: &Question) -> Answer {
     let entity = |id: &str| roster.get(id);
     match question {
         Question::ChargeLanes { creature, target } => match (entity(creature), entity(target)) {
-            (Some(c), Some(t)) => match charge_lanes_of(world, c, t, false) {
-                Some(Ok(lanes)) => {
+            // The lanes as the game offers them: the charge's own checks first (a flier in the air, the
+            // action left, sight, a melee weapon, the height), as the preview asks them.
+            (Some(c), Some(t)) => match crate::preview::charge_lanes(world, c, t) {
+                Ok(lanes) => {
                     Answer::ChargeLanes { creature: creature.clone(), target: target.clone(), lanes, refusal: None }
                 }
-                Some(Err(r)) => Answer::ChargeLanes {
+                Err(r) => Answer::ChargeLanes {
                     creature: creature.clone(),
                     target: target.clone(),
                     lanes: Vec::new(),
                     refusal: Some(r.to_string()),
                 },
-                None => Answer::UnknownCreature { creature: creature.clone() },
             },
             (None, _) => Answer::UnknownCreature { creature: creature.clone() },
             (_, None) => Answer::UnknownCreature { creature: target.clone() },
