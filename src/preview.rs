@@ -532,16 +532,18 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
     let reach_weapon = own.is_some_and(|own| crate::rules::turns::moving::charges_with_reach(own, rider_gear));
     let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
     let (mine, theirs) = (height(charger), height(target));
-    if let (Some((a, a_size, reach)), Some((b, b_size, _))) = (mine, theirs)
-        && crate::rules::core::altitude::vertical_steps(world.resource::<Battlefield>().scale(), a, a_size, b, b_size)
-            > crate::rules::core::altitude::vertical_reach(reach, reach_weapon)
-    {
-        return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
+    let mut rise = 0;
+    if let (Some((a, a_size, reach)), Some((b, b_size, _))) = (mine, theirs) {
+        rise =
+            crate::rules::core::altitude::vertical_steps(world.resource::<Battlefield>().scale(), a, a_size, b, b_size);
+        if rise > crate::rules::core::altitude::vertical_reach(reach, reach_weapon) {
+            return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
+        }
     }
     with_move_query(world, charger, false, |query, me| {
         me.grounded.clone()?;
         check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions)?;
-        query.charge_lanes(aim, me.reach, reach_weapon)
+        query.charge_lanes((aim, rise), me.reach, reach_weapon)
     })
     .unwrap_or_else(|| Err(Refusal::new("no such creature", "data")))
 }

@@ -373,7 +373,12 @@ impl MoveQuery<'_> {
 
     /// The legal charge lanes toward `target`, for a creature of natural reach `reach` wielding a melee
     /// weapon that is a reach weapon or not (004:451-459).
-    pub fn charge_lanes(&self, target: Footprint, reach: u32, reach_weapon: bool) -> Result<Vec<ChargeLane>, Refusal> {
+    pub fn charge_lanes(
+        &self,
+        (target, rise): (Footprint, u32),
+        reach: u32,
+        reach_weapon: bool,
+    ) -> Result<Vec<ChargeLane>, Refusal> {
         if !self.field.line_of_sight(self.start, target) {
             return Err(Refusal::new("no line of sight to the target at the start of the turn", "004:454"));
         }
@@ -381,10 +386,12 @@ impl MoveQuery<'_> {
         let charger = Mover { charging: true, ..self.mover };
         let shape = self.start;
         let diagonals = self.field.diagonals();
-        // A square from which it can attack the foe (004:453): within reach, and with a line of effect to it
-        // (no total cover, 004:406).
+        // A square from which it can attack the foe (004:453): within reach, `rise` steps up or down and
+        // across making one distance (004:783), and with a line of effect to it (no total cover, 004:406).
+        let scale = self.field.scale();
         let attack_from = |square: Square| {
-            crate::rules::core::reach::melee_reaches(diagonals, reach, reach_weapon, shape.at(square), target)
+            let both = (shape.at(square), target);
+            crate::rules::core::reach::melee_reaches_at_height((diagonals, scale), reach, reach_weapon, both, rise)
                 && crate::rules::core::cover::melee_cover(self.field, shape.at(square), target)
                     != crate::rules::core::cover::Cover::Total
         };

@@ -601,11 +601,17 @@ pub fn charge_lanes_of(
     adjacent: bool,
 ) -> Option<Result<Vec<ChargeLane>, Refusal>> {
     let mut q = kept::<MoverView, ()>(world);
-    let aim = q.get(world, target).ok().map(|t| t.space.at(t.position.0))?;
+    let (aim, height) = q.get(world, target).ok().map(|t| (t.space.at(t.position.0), (t.altitude.0, *t.size)))?;
     let rider_gear = rider_armament(world, charger).cloned();
+    let scale = world.resource::<Battlefield>().scale();
     with_move_query(world, charger, |query, me| {
         let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref());
-        if adjacent { query.charge_lanes(aim, 1, false) } else { query.charge_lanes(aim, me.reach.0, reach_weapon) }
+        let rise = vertical_steps(scale, me.altitude.0, *me.size, height.0, height.1);
+        if adjacent {
+            query.charge_lanes((aim, rise), 1, false)
+        } else {
+            query.charge_lanes((aim, rise), me.reach.0, reach_weapon)
+        }
     })
 }
 
@@ -1002,9 +1008,14 @@ fn begin_move(
                     return Err(Refusal::new("the foe is out of reach in height for a charge", "004:783-784"));
                 }
                 // A bull rush ends next to its foe, whose space it enters (004:447).
+                let rise = target_height.map_or(0, |(altitude, size)| {
+                    vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
+                });
                 let lanes = match intent.finish {
-                    ChargeFinish::Attack => query.charge_lanes(target, me.reach.0, reach_weapon)?,
-                    ChargeFinish::BullRush { .. } | ChargeFinish::Overrun => query.charge_lanes(target, 1, false)?,
+                    ChargeFinish::Attack => query.charge_lanes((target, rise), me.reach.0, reach_weapon)?,
+                    ChargeFinish::BullRush { .. } | ChargeFinish::Overrun => {
+                        query.charge_lanes((target, rise), 1, false)?
+                    }
                 };
                 lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
                     Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
