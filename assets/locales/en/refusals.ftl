@@ -205,6 +205,7 @@ refusal-step-at-chase-scale-the-climb = step {$i}: at chase scale the climb or d
 refusal-squares-is-more-than-four-times = {$planned} squares is more than four times its fly speed ({$speed_squares} squares)
 refusal-beyond-its-mounts-speed-the-rider = beyond its mount's speed the rider spends its second move action on the flight, and it is spent
 refusal-beyond-its-mounts-speed-the-rider-spends = beyond its mount's speed the rider spends its standard action on the flight: no blow on the way
+refusal-is-within-its-natural-reach-where = {$id} is within its natural reach, where the {$weapon_name} strikes nothing
 refusal-step-no-manoeuvre-left-this-round = step {$i}: no manoeuvre left this round ({$limit} at this speed and manoeuvrability)
 refusal-step-a-flier-chooses-its-heading = step {$i}: a flier chooses its heading anew only first, just after a recovery or a take-off; otherwise it turns by manoeuvres
 refusal-step-it-must-fly-squares-between = step {$i}: it must fly {$needed} squares between two turns, and has flown {$since_maneuver}

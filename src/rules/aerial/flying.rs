@@ -35,6 +35,11 @@ fn steps_of(m: f32) -> i32 {
     (m / 1.5).round() as i32
 }
 
+/// The squares « flown since its last manoeuvre » of a flier setting off afresh, just recovered from a fall
+/// (« elle décide de nouveau de son statut et de son cap », 004:763) or just off the ground (004:671):
+/// more than any manoeuvre factor, so that nothing it did before holds its first manoeuvre.
+const SETTING_OFF_AFRESH: u32 = 1_000;
+
 /// A flier's state between its moves.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Flight {
@@ -410,9 +415,13 @@ fn take_off(
                 f.took_off = true;
                 f.falling = false;
                 f.heading_free = true;
+                f.since_maneuver = SETTING_OFF_AFRESH;
+                f.after_turn = false;
             }
             None => {
-                commands.entity(intent.creature).insert(Flight { took_off: true, heading_free: true, ..default() });
+                let fresh =
+                    Flight { took_off: true, heading_free: true, since_maneuver: SETTING_OFF_AFRESH, ..default() };
+                commands.entity(intent.creature).insert(fresh);
             }
         }
     }
@@ -1829,7 +1838,6 @@ fn end_of_turn_falls(
         flight.flown = None;
         flight.took_off = false;
         flight.fell = false;
-        flight.heading_free = false;
     }
 }
 
@@ -1918,6 +1926,8 @@ fn start_of_turn_recovery(
         if roll_check(&mut dice, &mut out.facts, id, Check::Fly, "recovery from a free fall (004:763)", bonus, dc) {
             flight.falling = false;
             flight.heading_free = true;
+            flight.since_maneuver = SETTING_OFF_AFRESH;
+            flight.after_turn = false;
         } else {
             flight.fell = true;
             fall(

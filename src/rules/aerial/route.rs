@@ -469,7 +469,7 @@ pub fn fly(
         // doit avancer ... avant de pouvoir effectuer une nouvelle manœuvre » (004:745-746); only after a climb
         // or a dive is the next manoeuvre free of it (004:747-748).
         let climb_or_dive = matches!(step, FlightStep::Climb | FlightStep::Dive { .. });
-        if climb_or_dive && flight.after_turn && !free && flight.since_maneuver < factor {
+        if climb_or_dive && flier.counts(step) && flight.after_turn && !free && flight.since_maneuver < factor {
             return Err(Refusal::new(
                 format!(
                     "step {}: after a turn it must fly {factor} squares before another manoeuvre, and has flown {}",

@@ -848,7 +848,8 @@ pub fn plan_attack(
     target: &CombatantItem,
     situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
-    let weapon = choose_weapon(attacker, &situation)?;
+    let rise = vertical_steps(situation.scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
+    let weapon = choose_weapon(attacker, &situation, rise)?;
     plan_attack_with(attacker, target, weapon, situation)
 }
 
@@ -913,8 +914,8 @@ pub fn plan_attack_with(
 /// The weapon an attack is made with: the one named, if in hand (004:218); else for an attack of
 /// opportunity the first it threatens with that reaches (004:62, 004:68), for a charge the first melee
 /// weapon ready, otherwise the first ready.
-fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> Result<Weapon, Refusal> {
-    let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, .. } = *situation;
+fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise: u32) -> Result<Weapon, Refusal> {
+    let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, scale, .. } = *situation;
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     // Into its blind spot a flier strikes with its tail alone (004:676).
     let unseen = unseen_of(attacker);
@@ -934,9 +935,11 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>) -> R
             }
             found => found,
         },
-        None if opportunity => threatening_weapons(&attacker.armament.0, armed)
-            .into_iter()
-            .find(|w| melee_reaches(situation.house.diagonals, attacker.reach.0, w.reach, own, theirs)),
+        // The weapon that reaches it, across and in height (004:783).
+        None if opportunity => threatening_weapons(&attacker.armament.0, armed).into_iter().find(|w| {
+            let both = (situation.house.diagonals, scale);
+            melee_reaches_at_height(both, attacker.reach.0, w.reach, (own, theirs), rise)
+        }),
         None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
         None => attacker.armament.ready().next(),
     }
@@ -1128,8 +1131,9 @@ fn reach_and_range(
             ));
         }
     } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach, own, theirs)
-        // Near across, a reach weapon may still strike up: height and distance make one (004:783).
-        && !(weapon.reach && rise > 0)
+        // Within the natural reach across, a reach weapon may still strike up: height and distance make one
+        // (004:783).
+        && !(weapon.reach && rise > 0 && melee_reaches(situation.house.diagonals, attacker.reach.0, false, own, theirs))
     {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
@@ -1139,6 +1143,19 @@ fn reach_and_range(
         let both = (situation.house.diagonals, scale);
         melee_reaches_at_height(both, attacker.reach.0, weapon.reach, (own, theirs), rise)
     };
+    let both = (situation.house.diagonals, scale);
+    if !is_ranged(weapon)
+        && weapon.reach
+        && !high_seat
+        && !at_height(rise)
+        && melee_reaches_at_height(both, attacker.reach.0, false, (own, theirs), rise)
+    {
+        // Near enough up and across for its natural reach: a reach weapon strikes nothing there (004:63).
+        return Err(Refusal::new(
+            format!("{} is within its natural reach, where the {} strikes nothing", target.id, weapon.name),
+            "004:63, 004:356",
+        ));
+    }
     if !is_ranged(weapon) && (rise > vertical_reach(attacker.reach.0, weapon.reach) || (!high_seat && !at_height(rise)))
     {
         return Err(Refusal::new(

@@ -1070,7 +1070,16 @@ fn strike_the_entering(
         .filter_map(|(e, r)| combatants.get(e).ok().map(|c| (c, r)))
         .filter(|(c, _)| c.faction != mover.faction && c.conditions.can_act())
         .filter(|(c, _)| {
-            let threat = threat_of(c, field.diagonals());
+            // Across and in height (004:783): a flier far above threatens nothing on the ground.
+            let scale = field.scale();
+            let rise = crate::rules::core::altitude::vertical_steps(
+                scale,
+                c.altitude.0,
+                *c.size,
+                mover.altitude.0,
+                *mover.size,
+            );
+            let threat = Threat { rise, scale, ..threat_of(c, field.diagonals()) };
             here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| threat.threatens(s))
         })
         .map(|(c, r)| {

@@ -382,18 +382,24 @@ pub enum BegunAction {
     },
 }
 
-/// Whether a creature restricted to one action takes the full-round action `action` over two rounds now
-/// (004:86 « on peut l'effectuer en deux rounds avec deux actions simples », 004:212): `None` when it is
-/// not restricted or has no standard action left (the action is then paid whole, or refused); `Some(false)`
-/// to begin it with this round's standard action; `Some(true)` to finish it, begun the round before.
+/// Whether a creature takes the full-round action `action` over two rounds now (004:86 « on peut
+/// l'effectuer en deux rounds avec deux actions simples », 004:212): `Some(true)` to finish it with this
+/// round's standard action, begun the round before (« l'achever au round suivant avec une autre action
+/// simple », restricted still or not); `Some(false)` to begin it, restricted to one action, with this
+/// round's standard action; `None` when it is paid whole (or refused), or no standard action is left.
 pub fn over_two_rounds(
     budget: &ActionBudget,
     begun: Option<&FullRoundBegun>,
     action: &BegunAction,
     round: u32,
 ) -> Option<bool> {
-    (budget.restricted && budget.check(ActionKind::Standard).is_ok())
-        .then(|| begun.is_some_and(|b| b.action == *action && b.round + 1 == round))
+    if budget.check(ActionKind::Standard).is_err() {
+        return None;
+    }
+    if begun.is_some_and(|b| b.action == *action && b.round + 1 == round) {
+        return Some(true);
+    }
+    budget.restricted.then_some(false)
 }
 
 impl BegunAction {

@@ -981,8 +981,10 @@ fn begin_move(
             return None;
         }
         (false, true) => ActionBudget { standard: false, move_action: true, ..*me.budget },
-        // Checked as the full-round action it is, paid with the standard action.
-        (false, false) if over_two_rounds.is_some() => ActionBudget { restricted: false, ..*me.budget },
+        // Checked as the full-round action it is, paid with the standard action (which over_two_rounds saw).
+        (false, false) if over_two_rounds.is_some() => {
+            ActionBudget { restricted: false, move_action: true, ..*me.budget }
+        }
         (false, false) => *me.budget,
     };
     let checked = turn
