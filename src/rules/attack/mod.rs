@@ -20,7 +20,7 @@ use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::names::Action;
 use crate::rules::core::reach::{melee_reaches, melee_reaches_at_height, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
@@ -1131,9 +1131,7 @@ fn reach_and_range(
             ));
         }
     } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach, own, theirs)
-        // Within the natural reach across, a reach weapon may still strike up: height and distance make one
-        // (004:783).
-        && !(weapon.reach && rise > 0 && melee_reaches(situation.house.diagonals, attacker.reach.0, false, own, theirs))
+        && !near_but_up(situation.house.diagonals, attacker.reach.0, weapon.reach, (own, theirs), rise)
     {
         let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
@@ -1172,6 +1170,18 @@ fn reach_and_range(
         ));
     }
     Ok(())
+}
+
+/// Whether a reach weapon's foe, within the natural reach across, is `rise` steps up or down: height and
+/// distance across make one distance (004:783), which may yet be the weapon's.
+fn near_but_up(
+    diagonals: Diagonals,
+    natural: u32,
+    reach_weapon: bool,
+    (own, theirs): (Footprint, Footprint),
+    rise: u32,
+) -> bool {
+    reach_weapon && rise > 0 && melee_reaches(diagonals, natural, false, own, theirs)
 }
 
 /// What the situation gives the attack: flanking (004:417), a charge (004:457), squeezing (000:113-123),
