@@ -206,6 +206,7 @@ refusal-squares-is-more-than-four-times = {$planned} squares is more than four t
 refusal-beyond-its-mounts-speed-the-rider = beyond its mount's speed the rider spends its second move action on the flight, and it is spent
 refusal-beyond-its-mounts-speed-the-rider-spends = beyond its mount's speed the rider spends its standard action on the flight: no blow on the way
 refusal-is-within-its-natural-reach-where = {$id} is within its natural reach, where the {$weapon_name} strikes nothing
+refusal-after-running-it-must-rest-until-flying = after running it must rest until round {$until}, flying no faster than its speed
 refusal-step-no-manoeuvre-left-this-round = step {$i}: no manoeuvre left this round ({$limit} at this speed and manoeuvrability)
 refusal-step-a-flier-chooses-its-heading = step {$i}: a flier chooses its heading anew only first, just after a recovery or a take-off; otherwise it turns by manoeuvres
 refusal-step-it-must-fly-squares-between = step {$i}: it must fly {$needed} squares between two turns, and has flown {$since_maneuver}

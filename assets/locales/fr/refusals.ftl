@@ -206,6 +206,7 @@ refusal-squares-is-more-than-four-times = {$planned} cases, c'est plus de quatre
 refusal-beyond-its-mounts-speed-the-rider = au-delà de la vitesse de sa monture, le cavalier consacre au vol sa seconde action de mouvement, et elle est dépensée
 refusal-beyond-its-mounts-speed-the-rider-spends = au-delà de la vitesse de sa monture, le cavalier consacre au vol son action simple : pas de coup en chemin
 refusal-is-within-its-natural-reach-where = {$id} est dans son allonge naturelle, où l'arme {$weapon_name} ne frappe rien
+refusal-after-running-it-must-rest-until-flying = après avoir couru, elle doit se reposer jusqu'au round {$until}, sans voler plus vite que sa vitesse
 refusal-step-no-manoeuvre-left-this-round = pas {$i} : plus de manœuvre ce round ({$limit} à cette vitesse et cette manœuvrabilité)
 refusal-step-a-flier-chooses-its-heading = pas {$i} : une créature volante ne choisit de nouveau son cap qu'en premier, juste après un rattrapage ou un décollage ; sinon elle tourne par des manœuvres
 refusal-step-it-must-fly-squares-between = pas {$i} : il faut voler {$needed} cases entre deux virages, et {$since_maneuver} ont été parcourues

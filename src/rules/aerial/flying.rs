@@ -243,7 +243,14 @@ type Fliers<'w, 's> = Query<
         &'static Conditions,
         &'static mut ActionBudget,
         Option<&'static mut Flight>,
-        (&'static Armament, &'static Reach, &'static Feats, Has<Riding>, Option<&'static Riders>),
+        (
+            &'static Armament,
+            &'static Reach,
+            &'static Feats,
+            Has<Riding>,
+            Option<&'static Riders>,
+            &'static mut crate::rules::turns::moving::Exertion,
+        ),
     ),
     With<Creature>,
 >;
@@ -320,7 +327,7 @@ fn take_off(
             conditions,
             mut budget,
             flight,
-            (.., rides, _),
+            (.., rides, _, _),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -500,6 +507,8 @@ struct FlightCheck<'a> {
     bodies: &'a [Traffic],
     pursuit: &'a Pursuit<'a, 'a>,
     bluffed: Option<(Entity, Entity)>,
+    /// The round it rests until, after a run it could not keep up (004:249), if it rests now.
+    resting_until: Option<u32>,
 }
 
 /// Flies: the flight is checked, its fly checks rolled, then the flier is where it ends, with the status
@@ -540,7 +549,7 @@ pub(super) fn fly_creatures(
             conditions,
             mut budget,
             flight,
-            (armament, reach, feats, rides, _),
+            (armament, reach, feats, rides, _, mut exertion),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -600,6 +609,7 @@ pub(super) fn fly_creatures(
             bodies: &bodies,
             pursuit: &pursuit,
             bluffed,
+            resting_until: exertion.resting_until.filter(|until| order.round < *until),
         };
         let (plan, spent_budget) = match check_flight(&check, planned) {
             Ok(ok) => ok,
@@ -608,6 +618,18 @@ pub(super) fn fly_creatures(
                 continue;
             }
         };
+        // Top speed is the run action (004:694, 004:707): the run's Constitution check and rest (004:249).
+        if plan.status == SpeedStatus::TopSpeed
+            && let Err(refusal) = crate::rules::turns::moving::keep_running(
+                &mut exertion,
+                (order.round, abilities.con),
+                id,
+                (&mut *dice, &mut facts),
+            )
+        {
+            refuse(&mut facts, id, Action::Fly, refusal);
+            continue;
+        }
         *budget = spent_budget;
         if let Some((rider, ..)) = director {
             pay_for_riding(&mut commands, able_riders.clone(), faster_than_its_speed(plan.status).then_some(rider));
@@ -939,6 +961,14 @@ fn check_flight(
                 return Err(Refusal::new("1.5 m or less is a free fall, not a flight", "004:690"));
             }
             Ok(plan)
+        })
+        .and_then(|plan| match check.resting_until {
+            // Resting after a run, no faster than one move action (004:249).
+            Some(until) if faster_than_its_speed(plan.status) => Err(Refusal::new(
+                format!("after running it must rest until round {until}, flying no faster than its speed"),
+                "004:249",
+            )),
+            _ => Ok(plan),
         })
         .and_then(|plan| {
             // Beyond the mount's speed the rider spends its second move action on it (004:807, 004:810).
@@ -2012,6 +2042,13 @@ fn plan_flights_as(
     through: Option<Entity>,
     attack_descent: bool,
 ) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
+    // Resting after a run, it flies no faster than its speed (004:249): slow flights only.
+    let round = world.resource::<TurnOrder>().round;
+    let resting = world
+        .get::<crate::rules::turns::moving::Exertion>(creature)
+        .and_then(|e| e.resting_until)
+        .is_some_and(|until| round < until);
+    let declared = declared.or_else(|| resting.then_some(SpeedStatus::Slow));
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = kept::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),

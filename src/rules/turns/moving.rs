@@ -220,6 +220,42 @@ impl Exertion {
     }
 }
 
+/// Runs on in `round` (004:249), a creature of Constitution `con`: free its Constitution score's rounds
+/// in a row, then a Constitution check of DC 10, one more each round after (its roll written to `facts`);
+/// failed, it stops and must rest a minute (the refusal). The run action on foot and a flight at top
+/// speed, the run action in the air (004:694, 004:707), count the same.
+pub fn keep_running(
+    exertion: &mut Exertion,
+    (round, con): (u32, i32),
+    id: &CreatureId,
+    (dice, facts): (&mut crate::rules::core::dice::Dice, &mut MessageWriter<Fact>),
+) -> Result<(), Refusal> {
+    if let RunDemand::Check(dc) = exertion.demand(round, con) {
+        let roll = dice.d20();
+        let total = roll as i32 + ability_modifier(con);
+        let success = total >= dc as i32;
+        facts.write(Fact::CheckRolled {
+            creature: id.clone(),
+            check: crate::rules::core::names::Check::Constitution,
+            reason: format!("running for round {} in a row (004:249)", exertion.streak(round)),
+            roll,
+            total,
+            dc: dc as i32,
+            success,
+        });
+        if !success {
+            *exertion = Exertion { rounds_run: 0, last_run_round: None, resting_until: Some(round + RUN_REST_ROUNDS) };
+            return Err(Refusal::new(
+                format!("too winded to run on: it must rest until round {}", round + RUN_REST_ROUNDS),
+                "004:249",
+            ));
+        }
+    }
+    exertion.rounds_run = exertion.streak(round);
+    exertion.last_run_round = Some(round);
+    Ok(())
+}
+
 /// Rounds of rest after a failed Constitution check to keep running: one minute (004:249).
 pub const RUN_REST_ROUNDS: u32 = 10;
 
@@ -1058,38 +1094,14 @@ fn begin_move(
     let from = me.position.0;
     let round = order.round;
     let mut exertion = *me.exertion;
-    if intent.action == MovementAction::Run {
-        if let RunDemand::Check(dc) = exertion.demand(round, me.abilities.con) {
-            let roll = dice.d20();
-            let total = roll as i32 + ability_modifier(me.abilities.con);
-            let success = total >= dc as i32;
-            facts.write(Fact::CheckRolled {
-                creature: id.clone(),
-                check: crate::rules::core::names::Check::Constitution,
-                reason: format!("running for round {} in a row (004:249)", exertion.streak(round)),
-                roll,
-                total,
-                dc: dc as i32,
-                success,
-            });
-            if !success {
-                exertion =
-                    Exertion { rounds_run: 0, last_run_round: None, resting_until: Some(round + RUN_REST_ROUNDS) };
-                refuse(
-                    &mut facts,
-                    Refusal::new(
-                        format!("too winded to run on: it must rest until round {}", round + RUN_REST_ROUNDS),
-                        "004:249",
-                    ),
-                );
-                if let Ok((_, mut kept)) = creatures.p1().get_mut(intent.creature) {
-                    *kept = exertion;
-                }
-                return None;
-            }
+    if intent.action == MovementAction::Run
+        && let Err(refusal) = keep_running(&mut exertion, (round, me.abilities.con), &id, (&mut *dice, &mut facts))
+    {
+        refuse(&mut facts, refusal);
+        if let Ok((_, mut kept)) = creatures.p1().get_mut(intent.creature) {
+            *kept = exertion;
         }
-        exertion.rounds_run = exertion.streak(round);
-        exertion.last_run_round = Some(round);
+        return None;
     }
     let allowance = query.allowance(intent.action);
     let underway = MoveUnderway {
