@@ -1370,17 +1370,7 @@ fn collide(
     let their_speed = struck.speed_m;
     let impact = if their_speed > 0.0 { impact_of(mine.heading, struck.heading) } else { Impact::Stationary };
     let Some(dice_expr) = collision_dice(my_speed, their_speed, mine.size, struck.size) else { return };
-    let thrown = out.dice.throw(dice_expr);
-    let amount = (thrown.total * impact.halves() as i32 / 2).max(1);
-    out.facts.write(Fact::Collided {
-        creature: mine.id.clone(),
-        with: struck.id.clone(),
-        dice: thrown,
-        impact: format!("{impact:?}"),
-        total: amount,
-    });
-    out.damage.write(Damage { target: mine.entity, amount, nonlethal: false, from_one_attack: false });
-    share_collision(mine.riders, amount, saves, out.dice, out.facts, out.damage);
+    let amount = take_the_impact(out, saves, &mine, (struck.id.clone(), dice_expr, impact));
     let mut theirs = amount;
     if let Ok((_, their_saves, their_abilities)) = saves.get(struck.entity) {
         let success = roll_save(
@@ -1411,17 +1401,29 @@ fn strike_a_wall(
     my_speed: f32,
 ) {
     let Some(dice_expr) = collision_dice(my_speed, 0.0, mine.size, mine.size) else { return };
-    let thrown = out.dice.throw(dice_expr);
-    let amount = (thrown.total * Impact::Stationary.halves() as i32 / 2).max(1);
+    take_the_impact(out, saves, &mine, ("wall".into(), dice_expr, Impact::Stationary));
+}
+
+/// The flier that collides takes the collision's damage, `dice` times the `impact` (004:826-850), and its
+/// riders share it (004:852); the damage it took, which the creature struck takes too.
+fn take_the_impact(
+    out: &mut FlightOutput<'_, '_, '_, '_, '_>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    mine: &Collider<'_>,
+    (with, dice, impact): (String, crate::rules::core::dice::DiceExpr, Impact),
+) -> i32 {
+    let thrown = out.dice.throw(dice);
+    let amount = (thrown.total * impact.halves() as i32 / 2).max(1);
     out.facts.write(Fact::Collided {
         creature: mine.id.clone(),
-        with: "wall".into(),
+        with,
         dice: thrown,
-        impact: format!("{:?}", Impact::Stationary),
+        impact: format!("{impact:?}"),
         total: amount,
     });
     out.damage.write(Damage { target: mine.entity, amount, nonlethal: false, from_one_attack: false });
     share_collision(mine.riders, amount, saves, out.dice, out.facts, out.damage);
+    amount
 }
 
 /// How far a flight's steps come down in all, in altitude steps (a dive 1, a wingover 6 m or a band, a

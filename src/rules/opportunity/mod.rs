@@ -200,24 +200,22 @@ pub fn can_react(house: HouseRules, c: &CombatantItem, reactions: &Reactions) ->
             .is_empty()
 }
 
-/// A creature's threat: its squares, reach and the weapons it threatens with, reach counted with the
-/// table's `diagonals`.
-pub fn threat_of(c: &CombatantItem, diagonals: Diagonals) -> Threat {
+/// A creature's threat to `mover` at `altitude`: its squares, reach and the weapons it threatens with, the
+/// mover's height from it (004:783), whether the mover sees it (004:243), counted as `field` counts.
+pub fn threat_of(field: &Battlefield, c: &CombatantItem, (mover, altitude): (&CombatantItem, i32)) -> Threat {
     let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
-    let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
-    let footprint = c.space.at(c.position.0);
-    let high = c.seat.is_some_and(|s| s.high);
+    let scale = field.scale();
     Threat {
         entity: c.entity,
-        footprint,
+        footprint: c.space.at(c.position.0),
         reach: c.reach.0,
-        weapon_reach,
-        unseen: false,
+        weapon_reach: threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect(),
+        unseen: !crate::rules::attack::sees(field, mover, c),
         blind: blind_of(c),
-        high,
-        diagonals,
-        rise: 0,
-        scale: crate::rules::core::altitude::Scale::Normal,
+        high: c.seat.is_some_and(|s| s.high),
+        diagonals: field.diagonals(),
+        rise: crate::rules::core::altitude::vertical_steps(scale, c.altitude.0, *c.size, altitude, *mover.size),
+        scale,
     }
 }
 
@@ -265,33 +263,8 @@ pub fn threats_at<'a>(
                 || threatening_weapons(&c.armament.0, armed).iter().any(|w| w.reach)
         })
         .map(|c| {
-            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
-            let weapon_reach = threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect();
             let rank = order.iter().position(|e| *e == c.entity).unwrap_or(usize::MAX);
-            let unseen = !crate::rules::attack::sees(field, mover, &c);
-            let footprint = c.space.at(c.position.0);
-            let high = c.seat.is_some_and(|s| s.high);
-            (
-                rank,
-                Threat {
-                    entity: c.entity,
-                    footprint,
-                    reach: c.reach.0,
-                    weapon_reach,
-                    unseen,
-                    blind: blind_of(&c),
-                    high,
-                    diagonals: field.diagonals(),
-                    rise: crate::rules::core::altitude::vertical_steps(
-                        scale,
-                        c.altitude.0,
-                        *c.size,
-                        altitude,
-                        *mover.size,
-                    ),
-                    scale,
-                },
-            )
+            (rank, threat_of(field, &c, (mover, altitude)))
         })
         .collect();
     found.sort_by_key(|(rank, t)| (*rank, t.entity));
@@ -1071,15 +1044,7 @@ fn strike_the_entering(
         .filter(|(c, _)| c.faction != mover.faction && c.conditions.can_act())
         .filter(|(c, _)| {
             // Across and in height (004:783): a flier far above threatens nothing on the ground.
-            let scale = field.scale();
-            let rise = crate::rules::core::altitude::vertical_steps(
-                scale,
-                c.altitude.0,
-                *c.size,
-                mover.altitude.0,
-                *mover.size,
-            );
-            let threat = Threat { rise, scale, ..threat_of(c, field.diagonals()) };
+            let threat = threat_of(&field, c, (&mover, mover.altitude.0));
             here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| threat.threatens(s))
         })
         .map(|(c, r)| {
