@@ -446,11 +446,11 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     }
     // A flier that has flown (and struck) hides among the towers from its pursuers: it costs no action
     // (004:816-817, docs/rulings.md).
-    if crate::rules::aerial::pursuit::hide_allowed(world, creature).is_ok() {
+    if crate::rules::aerial::pursuit::hide_aloft_allowed(world, creature).is_ok() {
         return Command::Hide { creature: me.id.clone() };
     }
     if riding || (budget.check(ActionKind::Move).is_err() && budget.check(ActionKind::Standard).is_err()) {
-        return end;
+        return hide_or(world, creature, end);
     }
     // Close in: the square within one move from which it could strike, flanking if it can, provoking least;
     // a tumbler weighs the tumble too (000:78-79).
@@ -525,7 +525,21 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             return Command::Move { creature: me.id.clone(), to: *to, action, path: None };
         }
     }
-    end
+    hide_or(world, creature, end)
+}
+
+/// Its turn spent with no blow struck, a creature trained to hide (a Hide skill) hides behind the cover or
+/// concealment it stands in, if any (004:403, 004:412): it costs no action. Otherwise, `end`.
+fn hide_or(world: &World, creature: Entity, end: Command) -> Command {
+    let trained = world.get::<Skills>(creature).is_some_and(|s| s.hide.is_some());
+    match end {
+        Command::EndTurn { creature: id }
+            if trained && crate::rules::attack::hiding::hide_allowed(world, creature).is_ok() =>
+        {
+            Command::Hide { creature: id }
+        }
+        end => end,
+    }
 }
 
 /// The furthest square `walk` reaches, and it may stop on, along the cheapest way on foot to the nearest

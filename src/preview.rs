@@ -515,14 +515,14 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
         .map(|t| {
             (
                 t.space.at(t.position.0),
-                crate::rules::core::creature::lost_sight(t.hidden, charger).then(|| t.id.clone()),
+                crate::rules::core::creature::lost_sight(t.hidden, charger).then(|| (t.id.clone(), t.hidden.cloned())),
             )
         })
         .ok_or_else(|| Refusal::new("no such target", "data"))?;
     // The foe in sight as the turn begins (004:454).
-    if let Some(id) = unseen {
-        let hidden = crate::rules::core::creature::out_of_sight(&id);
-        return Err(Refusal::new(hidden.reason, "004:454, 004:816-817"));
+    if let Some((id, hidden)) = unseen {
+        let hidden = crate::rules::core::creature::out_of_sight(&id, hidden.as_ref());
+        return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
     }
     let rider_gear = crate::rules::turns::moving::rider_armament(world, charger);
     let own = world.get::<Armament>(charger);

@@ -377,6 +377,20 @@ fn the_ais_perfect_flier_stays_and_makes_its_full_attack() {
     assert!(!early.iter().any(|f| matches!(f, Fact::Flew { creature, .. } if creature.0 == "griffon")));
 }
 
+/// The AI's rogue, too far to strike, walks on in the fog and hides there (004:412), and its foe has lost it.
+#[test]
+fn the_ais_rogue_hides_in_the_fog_when_it_cannot_strike() {
+    let encounter = level_at("tests/scenarios/levels/fog_lane.ron");
+    let outcome = estoc::simulate::battle(&encounter, 1);
+    let first: Vec<&Fact> =
+        outcome.log.0.iter().take_while(|f| !matches!(f, Fact::TurnStarted { round: 2, .. })).collect();
+    let hid = first.iter().any(|f| {
+        matches!(f, Fact::Opposed { creature, check, opponent, won: true, .. }
+            if creature.0 == "rogue" && opponent.0 == "fighter" && check.to_string() == "hide")
+    });
+    assert!(hid, "the rogue hides from the fighter in its first turn and beats its Spot");
+}
+
 /// The AI's casters cast: the wizard's missiles, the druid's lightning.
 #[test]
 fn the_ai_casts_its_spells() {

@@ -931,7 +931,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
             });
         }
         Command::Hide { creature } => {
-            world.write_message(crate::rules::aerial::pursuit::HideIntent { creature: entity(creature)? });
+            world.write_message(crate::rules::attack::hiding::HideIntent { creature: entity(creature)? });
         }
         Command::Land { creature } => {
             world.write_message(crate::rules::aerial::flying::LandIntent { creature: entity(creature)? });

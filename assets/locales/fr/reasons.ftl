@@ -97,6 +97,7 @@ reason-a-disarm-opposed-attack-rolls = désarmement : jets d'attaque opposés (0
 reason-disarming-back-004-495 = désarmement en retour (004:495)
 reason-taking-off-m-above-its = décoller à {$metres} m au-dessus de son espace (004:659-668)
 reason-losing-its-pursuers-dense-surroundings = semer ses poursuivants : +{$bonus} environnement dense, taille {$size} (004:816-817)
+reason-hiding-behind-cover-or-concealment = se cacher derrière un abri ou un camouflage (004:403, 004:412)
 reason-a-feint-before-turning-away = feinte avant de virer : -5 aux tests de vol du poursuivant pour virer à sa suite (004:818)
 reason-recovery-from-a-free-fall = rattrapage après une chute libre (004:763)
 reason-a-collision-for-half-004 = collision, pour moitié (004:826)

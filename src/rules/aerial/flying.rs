@@ -139,6 +139,7 @@ pub fn plugin(app: &mut App) {
         AerialSystems
             .in_set(RulesSystems::Act)
             .after(crate::rules::attack::take_total_defense)
+            .after(crate::rules::attack::hiding::hide_on_foot)
             .before(crate::rules::mounted::RidingSystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
@@ -1067,9 +1068,9 @@ fn check_ram(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<supe
     let Some(foe) = check.bodies.iter().find(|b| b.entity == target) else {
         return Err(Refusal::new("no flier to collide with there", "004:758"));
     };
-    if crate::rules::core::creature::lost_sight(check.pursuit.get(target).ok().and_then(|p| p.3), check.intent.creature)
-    {
-        return Err(crate::rules::core::creature::out_of_sight(&CreatureId(foe.id.clone())));
+    let hidden = check.pursuit.get(target).ok().and_then(|p| p.3);
+    if crate::rules::core::creature::lost_sight(hidden, check.intent.creature) {
+        return Err(crate::rules::core::creature::out_of_sight(&CreatureId(foe.id.clone()), hidden));
     }
     if foe.altitude <= 0 {
         return Err(Refusal::new(format!("{} is not flying", foe.id), "004:758"));

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use bevy::prelude::*;
 
+use crate::rules::attack::hiding::{HideIntent, hide_size_modifier};
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::checks::{Ties, opposed, skill};
 use crate::rules::core::creature::*;
@@ -24,13 +25,6 @@ use crate::rules::turns::TurnOrder;
 /// The bonus of the dense surroundings a flier hides in: towers, a town, mountains, Colossal or larger
 /// (004:817).
 pub const DENSE_SURROUNDINGS_BONUS: i32 = 8;
-
-/// A flier's attempt to lose its pursuers by hiding, after its flight this turn (004:816-817).
-#[derive(Message, Clone, Copy, Debug)]
-pub struct HideIntent {
-    /// The creature hiding: a flier, or the rider of one (the party hides as one).
-    pub creature: Entity,
-}
 
 /// Whether a wall (a tower, a cliff face, a peak) stands within one square of `at`: the dense
 /// surroundings a flier may hide in (004:817; our ruling: nowhere else).
@@ -64,8 +58,23 @@ pub fn may_hide(altitude: i32, flown: bool, hid_this_turn: bool, dense: bool) ->
     Ok(())
 }
 
-/// Whether `creature` (a flier, or the rider of one) may hide now, as [`may_hide`] reads the world.
+/// Whether `creature` may hide now: a flier in the air (or the rider of one) from its pursuers, as
+/// [`may_hide`] reads the world; on the ground behind cover or concealment, as
+/// [`crate::rules::attack::hiding::hide_allowed`] reads it. What the action bar asks.
 pub fn hide_allowed(world: &World, creature: Entity) -> Result<(), Refusal> {
+    let flier = world.get::<Riding>(creature).map_or(creature, |r| r.0);
+    let rest = world.get::<super::flying::FlybyRemainder>(flier);
+    let height = rest.map(|r| r.altitude).or_else(|| world.get::<Altitude>(flier).map(|a| a.0)).unwrap_or(0);
+    if world.get::<Speed>(flier).is_some_and(|s| crate::rules::attack::hiding::flying(s, height)) {
+        hide_aloft_allowed(world, creature)
+    } else {
+        crate::rules::attack::hiding::hide_allowed(world, creature)
+    }
+}
+
+/// Whether `creature` (a flier, or the rider of one) may hide from its pursuers now, as [`may_hide`] reads
+/// the world: what the AI's flier asks.
+pub fn hide_aloft_allowed(world: &World, creature: Entity) -> Result<(), Refusal> {
     let flier = world.get::<Riding>(creature).map_or(creature, |r| r.0);
     // A flight broken by a flyby attack goes on to its end before the Hide is made: it hides there.
     let rest = world.get::<super::flying::FlybyRemainder>(flier);
@@ -80,16 +89,10 @@ pub fn hide_allowed(world: &World, creature: Entity) -> Result<(), Refusal> {
     )
 }
 
-/// The Hide modifier of a size: 4 a category, Small +4, Large -4, Colossal -16.
-pub fn hide_size_modifier(size: Size) -> i32 {
-    -4 * Size::Medium.steps_to(size)
-}
-
 pub fn plugin(app: &mut App) {
-    app.add_message::<HideIntent>();
     app.add_systems(Rules, hide.in_set(super::flying::AerialSystems).after(super::flying::land));
-    // After the frame's facts are all written: they only read them.
-    app.add_systems(Rules, (reveal, lift_misleading).in_set(crate::rules::core::systems::RulesSystems::Record));
+    // After the frame's facts are all written: it only reads them.
+    app.add_systems(Rules, lift_misleading.in_set(crate::rules::core::systems::RulesSystems::Record));
 }
 
 type Hiders<'w, 's> = Query<
@@ -126,6 +129,7 @@ fn hide(
     mut commands: Commands,
     creatures: Hiders,
     heights: Query<&Altitude>,
+    speeds: Query<&Speed>,
 ) {
     for intent in intents.read() {
         let Ok((_, id, faction, _, _, _, skills, abilities, conditions, riding, ..)) = creatures.get(intent.creature)
@@ -137,6 +141,12 @@ fn hide(
         let Ok((_, _, _, position, space, size, _, _, _, _, riders, flight, hidden)) = creatures.get(flier) else {
             continue;
         };
+        // On the ground (or a ledge) it hides behind cover or concealment, by the attack chapter's rule
+        // (004:403).
+        let height = heights.get(flier).map_or(0, |a| a.0);
+        if !speeds.get(flier).is_ok_and(|s| crate::rules::attack::hiding::flying(s, height)) {
+            continue;
+        }
         let at = space.at(position.0);
         let checked = order
             .check_turn(intent.creature)
@@ -186,42 +196,7 @@ fn hide(
             }
         }
         for member in party {
-            commands.entity(member).insert(Hidden { from: lost.clone(), round: order.round });
-        }
-    }
-}
-
-/// The creatures, with their mounts and riders.
-type Parties<'w, 's> =
-    Query<'w, 's, (Entity, &'static CreatureId, Option<&'static Riding>, Option<&'static Riders>, Has<Hidden>)>;
-
-/// A flier that hid is found again when it attacks, casts or breathes, with all on its back, and when its
-/// next turn begins (our ruling on 004:816-817).
-fn reveal(mut facts: MessageReader<Fact>, mut commands: Commands, creatures: Parties) {
-    let mut shown: Vec<CreatureId> = Vec::new();
-    for fact in facts.read() {
-        match fact {
-            Fact::AttackRolled { attacker, .. } => shown.push(attacker.clone()),
-            Fact::CastingBegun { caster, .. } => shown.push(caster.clone()),
-            Fact::Breathed { creature, .. } | Fact::TurnStarted { creature, .. } => shown.push(creature.clone()),
-            _ => {}
-        }
-    }
-    if shown.is_empty() {
-        return;
-    }
-    // One of a party shown shows the mount and all on its back; a new turn begins for them all at once.
-    let mut found: BTreeSet<Entity> = BTreeSet::new();
-    for (entity, id, riding, ..) in &creatures {
-        if shown.contains(id) {
-            let mount = riding.map_or(entity, |r| r.0);
-            found.insert(mount);
-            found.extend(creatures.get(mount).ok().and_then(|m| m.3).map_or(&[][..], |r| r.all()));
-        }
-    }
-    for entity in found {
-        if creatures.get(entity).is_ok_and(|c| c.4) {
-            commands.entity(entity).remove::<Hidden>();
+            commands.entity(member).insert(Hidden { from: lost.clone(), round: order.round, at: None });
         }
     }
 }

@@ -14,7 +14,6 @@ use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::size::Size;
 
 /// The weapon a creature holds that a disarm takes or a sunder strikes: its first manufactured weapon in hand
 /// (natural weapons and the unarmed strike cannot be taken, nor a weapon put away).
@@ -22,9 +21,14 @@ pub fn held_weapon(c: &CombatantItem) -> Option<Weapon> {
     c.armament.ready().find(|w| super::gear::in_hand_to_disarm(w)).cloned()
 }
 
-/// One side's opposed attack roll with `weapon` against a foe of `their_size` (004:493, 004:501).
-pub fn disarm_side(c: &CombatantItem, weapon: &Weapon, their_size: Size, melee_item: bool) -> Side {
+/// One side's opposed attack roll with `weapon` against `foe` (004:493, 004:501): unseen from hiding, +2 as
+/// any attack (004:379).
+pub fn disarm_side(c: &CombatantItem, weapon: &Weapon, foe: &CombatantItem, melee_item: bool) -> Side {
+    let their_size = *foe.size;
     let mut terms = attack_bonus(*c.base_attack, c.abilities, *c.size, c.feats, weapon);
+    if super::unseen_by(c, foe) {
+        terms.push(Modifier::new(2, "unseen: hidden from its target (004:379)"));
+    }
     // Light and two-handed are the melee weapons' kinds: a bow held in two hands is neither (docs/rulings.md).
     let melee_weapon = !crate::rules::core::creature::is_ranged(weapon);
     match weapon.handling {
@@ -91,8 +95,8 @@ pub fn roll_disarm(
     // act (helpless, 004:278) tries nothing.
     let their_item = held_weapon(attacker).filter(|_| rolls.counter && target.conditions.can_act())?;
     let melee_item = !is_ranged(&their_item);
-    let back = disarm_side(target, &rolls.item, *attacker.size, true);
-    let resisting = disarm_side(attacker, &their_item, *target.size, melee_item);
+    let back = disarm_side(target, &rolls.item, attacker, true);
+    let resisting = disarm_side(attacker, &their_item, target, melee_item);
     let won_back =
         opposed_attack_rolls((dice, facts), (target.id, &back), (attacker.id, &resisting), "disarming back (004:495)");
     won_back.then_some(WeaponLoss { from: attacker.entity, by: target.entity, item: their_item, taken: false })
@@ -368,8 +372,8 @@ pub fn gear_blow_in_place_of(
     {
         let melee_item = !is_ranged(&item);
         let rolls = DisarmRolls {
-            attacker: disarm_side(attacker, &plan.weapon, *target.size, true),
-            defender: disarm_side(target, &item, *attacker.size, melee_item),
+            attacker: disarm_side(attacker, &plan.weapon, target, true),
+            defender: disarm_side(target, &item, attacker, melee_item),
             item: item.clone(),
             unarmed: plan.weapon.unarmed,
             counter: melee_item,
@@ -384,8 +388,8 @@ pub fn gear_blow_in_place_of(
     let (hardness, full) = item.toughness()?;
     let plan = opportunity_sunder_weapon(armament, feats, traits).and_then(planned)?;
     let rolls = SunderRolls {
-        attacker: disarm_side(attacker, &plan.weapon, *target.size, true),
-        defender: disarm_side(target, &item, *attacker.size, true),
+        attacker: disarm_side(attacker, &plan.weapon, target, true),
+        defender: disarm_side(target, &item, attacker, true),
         weapon: plan.weapon.clone(),
         damage_bonus: plan.damage_modifiers.iter().map(|m| m.value).sum(),
         struck: item.name.clone(),

@@ -3,6 +3,7 @@
 
 pub mod disarming;
 pub mod gear;
+pub mod hiding;
 pub mod manoeuvre;
 pub mod poison;
 pub mod roll;
@@ -355,6 +356,7 @@ pub fn plugin(app: &mut App) {
     app.add_message::<AttackIntent>().add_message::<TotalDefenseIntent>().add_message::<CoupDeGraceIntent>();
     app.add_message::<StanceIntent>().add_message::<Damage>().add_message::<Slay>();
     app.add_message::<manoeuvre::PulledDown>();
+    hiding::plugin(app);
     app.add_systems(Rules, deliver_coups_de_grace.in_set(RulesSystems::Act).after(resolve_attacks));
     app.add_systems(Rules, mark_melee_assailed.in_set(RulesSystems::Record));
     app.add_systems(Rules, change_stances.in_set(RulesSystems::Act).after(deliver_coups_de_grace));
@@ -368,7 +370,8 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(
         Rules,
-        take_total_defense
+        (take_total_defense, hiding::hide_on_foot)
+            .chain()
             .in_set(RulesSystems::Act)
             .after(crate::rules::turns::ready::ReadySystems)
             .before(crate::rules::turns::moving::MovementSystems),
@@ -814,14 +817,15 @@ pub fn flanking_ally<'a>(
     target: &CombatantItem,
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
-    flanking_ally_at(field, attacker, placed(target), creatures.filter(|c| c.entity != target.entity))
+    flanking_ally_at(field, attacker, (target, target.space.at(target.position.0)), creatures)
 }
 
-/// [`flanking_ally`] against a target standing on `theirs` (a mover struck in the middle of its move).
+/// [`flanking_ally`] against a target standing on `theirs` (a mover struck in the middle of its move). An
+/// ally that lost sight of the target (it hid, 004:403) cannot attack it, so does not flank it (004:420).
 pub fn flanking_ally_at<'a>(
     field: &Battlefield,
     attacker: &CombatantItem,
-    target: (Footprint, i32, Size),
+    (target, theirs): (&CombatantItem, Footprint),
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
     // A table that plays without flanking (a house rule) gives none.
@@ -829,11 +833,13 @@ pub fn flanking_ally_at<'a>(
         return None;
     }
     let own = attacker.space.at(attacker.position.0);
-    let theirs = target.0;
+    let body = (theirs, target.altitude.0, *target.size);
     let mut allies: Vec<CombatantItem> = creatures
-        .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && c.reach.0 > 0)
+        .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
+        .filter(|c| c.faction == attacker.faction && c.reach.0 > 0)
+        .filter(|c| !crate::rules::core::creature::lost_sight(target.hidden, c.entity))
         .filter(|c| flanks(own, c.space.at(c.position.0), theirs))
-        .filter(|c| controls(field, c, target))
+        .filter(|c| controls(field, c, body))
         .collect();
     allies.sort_by(|a, b| a.id.cmp(b.id));
     allies.first().map(|c| c.id.0.clone())
@@ -959,7 +965,7 @@ pub fn check_target(attacker: &CombatantItem, target: &CombatantItem) -> Result<
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
     }
     if crate::rules::core::creature::lost_sight(target.hidden, attacker.entity) {
-        return Err(crate::rules::core::creature::out_of_sight(target.id));
+        return Err(crate::rules::core::creature::out_of_sight(target.id, target.hidden));
     }
     Ok(())
 }
@@ -990,6 +996,10 @@ fn attacker_modifiers(
     }
     in_a_grapple(attacker, target, weapon, modifiers)?;
     attacker_rows(attacker, weapon, modifiers)?;
+    // Hidden from its target, it attacks unseen as an invisible attacker does (004:379; docs/rulings.md).
+    if unseen_by(attacker, target) {
+        modifiers.push(Modifier::new(2, "unseen: hidden from its target (004:379)"));
+    }
     if !is_ranged(weapon) && attacker.altitude.0 > target.altitude.0 {
         modifiers.push(Modifier::new(1, "higher ground (004:377)"));
     } else if mounted_above(attacker, target, weapon) {
@@ -1278,6 +1288,8 @@ pub fn denied_dex(
     .map(|(_, why)| why)
     .or((attacker.conditions.has(Condition::Invisible) && !target.traits.uncanny_dodge)
         .then_some("against an invisible attacker: no Dex (004:379)"))
+    .or((unseen_by(attacker, target) && !target.traits.uncanny_dodge)
+        .then_some("against an attacker hidden from it: no Dex (004:379)"))
     .or((Feinted::by(target.feinted, attacker.entity) && !is_ranged(weapon))
         .then_some("feinted: no Dex against this melee attack (004:524)"));
     if now.tight {
@@ -1972,8 +1984,19 @@ pub fn miss_chance_at(
     theirs: Footprint,
     ranged: bool,
 ) -> u32 {
-    let own = attacker.space.at(attacker.position.0);
-    concealment(field, own, theirs, darkvision_reaches(field, attacker, theirs), !ranged && own.touches(theirs))
+    miss_chance_from(field, (attacker, attacker.space.at(attacker.position.0)), target, theirs, ranged)
+}
+
+/// [`miss_chance_at`] with `attacker` standing on `own`: a foe seeing a creature as it moves by.
+pub fn miss_chance_from(
+    field: &Battlefield,
+    (attacker, own): (&CombatantItem, Footprint),
+    target: &CombatantItem,
+    theirs: Footprint,
+    ranged: bool,
+) -> u32 {
+    let darkvision = darkvision_reaches_from(field, (attacker, own), theirs);
+    concealment(field, own, theirs, darkvision, !ranged && own.touches(theirs))
         .max(condition_miss_chance(attacker, target))
 }
 
@@ -1991,9 +2014,24 @@ pub fn sees(field: &Battlefield, looker: &CombatantItem, seen: &CombatantItem) -
 /// aucun camouflage face à un attaquant qui dispose de la vision dans le noir »). Beyond it the dark
 /// conceals as from any creature.
 pub fn darkvision_reaches(field: &Battlefield, attacker: &CombatantItem, theirs: Footprint) -> bool {
-    let own = attacker.space.at(attacker.position.0);
+    darkvision_reaches_from(field, (attacker, attacker.space.at(attacker.position.0)), theirs)
+}
+
+/// [`darkvision_reaches`] from `own`, where the attacker stands or passes.
+pub fn darkvision_reaches_from(
+    field: &Battlefield,
+    (attacker, own): (&CombatantItem, Footprint),
+    theirs: Footprint,
+) -> bool {
     attacker.traits.darkvision_m > 0
         && roll::range_m(field.diagonals(), own, theirs) <= attacker.traits.darkvision_m as f32
+}
+
+/// Whether `attacker`, not invisible, attacks `target` from hiding: `target` lost sight of it (004:403,
+/// 004:412, 004:816-817). It attacks as an invisible attacker would (004:379); the attack shows it.
+pub fn unseen_by(attacker: &CombatantItem, target: &CombatantItem) -> bool {
+    !attacker.conditions.has(Condition::Invisible)
+        && crate::rules::core::creature::lost_sight(attacker.hidden, target.entity)
 }
 
 /// The miss chance conditions give: an invisible target or a blinded attacker, total concealment, 50%
@@ -2016,8 +2054,15 @@ pub fn chance_to_hit(bonus: i32, armor_class: i32, miss_chance: u32) -> f32 {
 /// Carries out attack intents, one after the other: each is checked and paid for, the attacks of
 /// opportunity it provokes fall (a ranged or unarmed attack, 004:90, 004:168), then its blows are rolled.
 fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackIntent>>) {
-    let read: Vec<AttackIntent> = intents.read(world.resource::<Messages<AttackIntent>>()).cloned().collect();
-    for intent in read {
+    let mut read: std::collections::VecDeque<AttackIntent> =
+        intents.read(world.resource::<Messages<AttackIntent>>()).cloned().collect();
+    while let Some(mut intent) = read.pop_front() {
+        // A full attack from hiding: its first blow is unseen, and shows the attacker (004:379; docs/rulings.md):
+        // that blow alone, then the rest, seen.
+        let unseen = intent.full
+            && intent.blows.is_none_or(|n| n > 1)
+            && world.get::<Hidden>(intent.attacker).is_some_and(|h| h.from.contains(&intent.target));
+        let rest = unseen.then(|| intent.blows.replace(1).map(|n| n - 1));
         if world.run_system_cached_with(guide_with_knees, intent.clone()).is_err() {
             continue;
         }
@@ -2030,6 +2075,12 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
             continue;
         }
         strike_blows(world, &intent, prepared);
+        if let Some(rest) = rest {
+            hiding::show(world, intent.attacker);
+            if world.get::<FullAttackUnderway>(intent.attacker).is_some() {
+                read.push_front(AttackIntent { blows: rest, ..intent });
+            }
+        }
     }
 }
 

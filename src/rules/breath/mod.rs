@@ -175,7 +175,7 @@ pub fn check_breath(
         .position(|c| c.entity == toward)
         .ok_or_else(|| Refusal::new("nobody there to aim at", "docs/rulings.md"))?;
     if crate::rules::core::creature::lost_sight(others[aim].hidden, breather.entity) {
-        return Err(crate::rules::core::creature::out_of_sight(others[aim].id));
+        return Err(crate::rules::core::creature::out_of_sight(others[aim].id, others[aim].hidden));
     }
     let bodies: Vec<Body> = others.iter().map(|c| crate::rules::attack::body_of(c)).collect();
     let own = crate::rules::attack::body_of(breather);

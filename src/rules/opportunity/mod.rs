@@ -183,7 +183,7 @@ pub fn provocations(
     out
 }
 
-/// Whether a creature can make an attack of opportunity now: able to act, not flat-footed (004:53), not in
+/// Whether a creature can make an attack of opportunity now: able to act, not flat-footed (004:54), not in
 /// total defence nor cowering, with one left this round and a weapon it threatens with; and whether it will:
 /// one whose player holds its attacks of opportunity makes none (004:68). A creature of reach 0 threatens its
 /// own square only (000:155-156): it strikes one passing through it (« de la part de l'occupant », 002:80),
@@ -402,12 +402,8 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             let own = attacker.space.at(attacker.position.0);
             let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
             // Flanking counts for attacks of opportunity too, against the mover where it stands (004:417).
-            let flanking = crate::rules::attack::flanking_ally_at(
-                self.field,
-                &attacker,
-                (at, target.altitude.0, *target.size),
-                self.creatures.iter().filter(|c| c.entity != mover),
-            );
+            let flanking =
+                crate::rules::attack::flanking_ally_at(self.field, &attacker, (&target, at), self.creatures.iter());
             let situation = AttackSituation {
                 weapon: None,
                 own: attacker.space.at(attacker.position.0),
@@ -543,12 +539,8 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             crate::rules::attack::cover_between(self.field, own, at, ranged, &bystanders),
             crate::rules::attack::underwater::water_cover(&waters, !ranged),
         );
-        let flanking = crate::rules::attack::flanking_ally_at(
-            self.field,
-            &attacker,
-            (at, target.altitude.0, *target.size),
-            self.creatures.iter().filter(|c| c.entity != mover),
-        );
+        let flanking =
+            crate::rules::attack::flanking_ally_at(self.field, &attacker, (&target, at), self.creatures.iter());
         let situation = AttackSituation {
             weapon,
             own,

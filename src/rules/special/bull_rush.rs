@@ -165,6 +165,7 @@ pub fn check_bull_rush(
         return Err(Refusal::new("one cannot rush oneself", "004:446"));
     }
     within_the_fight(target.conditions)?;
+    crate::rules::core::creature::in_sight_of(target.hidden, attacker.entity, target.id)?;
     within_size(attacker, target)?;
     if attacker.altitude.0 != target.altitude.0 {
         return Err(Refusal::new("the two must stand at one height to push (our ruling)", "004:447, docs/rulings.md"));

@@ -56,6 +56,7 @@ pub fn plan_feint(
     able_to_act(feinter.conditions)?;
     out_of_grapple(feinter.conditions, "feint")?;
     crate::rules::core::creature::within_the_fight(target.conditions)?;
+    crate::rules::core::creature::in_sight_of(target.hidden, feinter.entity, target.id)?;
     if target.faction == feinter.faction {
         return Err(Refusal::new(format!("{} is no foe", target.id), "004:524"));
     }

@@ -171,6 +171,7 @@ pub fn plan_overrun(
     on_its_feet(a.conditions)?;
     super::afoot(a, "overrun")?;
     crate::rules::core::creature::within_the_fight(t.conditions)?;
+    crate::rules::core::creature::in_sight_of(t.hidden, a.entity, t.id)?;
     if a.size.steps_to(*t.size) > 1 {
         return Err(Refusal::new("a foe more than one size larger cannot be overrun", "004:531"));
     }

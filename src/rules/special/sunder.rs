@@ -178,11 +178,11 @@ pub fn plan_sunder(
             "004:499",
         ));
     }
-    let mut side = disarm_side(attacker, &attack.weapon, *target.size, true);
+    let mut side = disarm_side(attacker, &attack.weapon, target, true);
     ground.at_blow(&mut side.terms);
     Ok(SunderPlan {
         attacker: side,
-        defender: disarm_side(target, &item, *attacker.size, true),
+        defender: disarm_side(target, &item, attacker, true),
         damage_bonus: attack.damage_modifiers.iter().map(|m| m.value).sum(),
         provokes: !attacker.feats.has(Feat::ImprovedSunder),
         weapon: attack.weapon,

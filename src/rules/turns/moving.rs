@@ -1033,8 +1033,8 @@ fn begin_move(
             (MovementAction::Charge, Some(target)) => {
                 // The foe in sight as the turn begins (004:454).
                 if let Some(unseen) = &target_unseen {
-                    let hidden = crate::rules::core::creature::out_of_sight(unseen.id);
-                    return Err(Refusal::new(hidden.reason, "004:454, 004:816-817"));
+                    let hidden = crate::rules::core::creature::out_of_sight(unseen.id, unseen.hidden);
+                    return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
                 }
                 let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
                 let reach_weapon = charges_with_reach(me.armament, rider.map(|r| r.armament));
