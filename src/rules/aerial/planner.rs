@@ -401,7 +401,8 @@ impl<'a> Planner<'a> {
                 (None, status) => status.map_or(2, rank),
             }
         };
-        ends.sort_by_key(|&i| {
+        // The key is dear (a speed status each): computed once an end.
+        ends.sort_by_cached_key(|&i| {
             let (cost, n, _) = reached[i];
             (n.y, n.x, status_of(cost), n.checked, cost, start_altitude - n.altitude, n)
         });

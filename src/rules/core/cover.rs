@@ -161,7 +161,13 @@ fn verdict(lines: &[LineMeets]) -> Cover {
 /// soft (004:398-404, 004:400).
 pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint, bystanders: &[Bystander]) -> Cover {
     // The creature named for soft cover is the first by id among those in the way, whatever the order given.
-    let mut by_id = bystanders.to_vec();
+    // Every line runs within the rectangle that holds both creatures: a bystander outside it is in no line's
+    // way, and need not be looked for along each.
+    let (x0, y0) = (attacker.origin.x.min(target.origin.x), attacker.origin.y.min(target.origin.y));
+    let x1 = (attacker.origin.x + attacker.width).max(target.origin.x + target.width);
+    let y1 = (attacker.origin.y + attacker.height).max(target.origin.y + target.height);
+    let between = Footprint::rect(Square::new(x0, y0), x1 - x0, y1 - y0);
+    let mut by_id: Vec<Bystander> = bystanders.iter().filter(|b| b.footprint.overlaps(between)).cloned().collect();
     by_id.sort_by(|a, b| a.id.cmp(&b.id));
     let bystanders = by_id.as_slice();
     let mut best = Cover::Total;

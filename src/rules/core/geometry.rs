@@ -385,6 +385,27 @@ pub struct LineTrace {
     pub crossed_at_corners: Vec<[Edge; 2]>,
 }
 
+/// Where a segment of `dx` across and `dy` down meets the grid lines, as parameters `k / n` along it (`n` =
+/// |dx| |dy|, each at least 1), from 0 to `n`, rising, once each: the vertical lines' parameters and the
+/// horizontal ones', each rising already, merged.
+fn grid_cuts(dx: i64, dy: i64) -> Vec<i64> {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let n = ax.max(1) * ay.max(1);
+    let mut cuts: Vec<i64> = Vec::with_capacity((ax + ay + 1) as usize);
+    cuts.push(0);
+    let (mut i, mut j) = (1, 1);
+    while i < ax || j < ay {
+        let across = if i < ax { i * n / ax } else { i64::MAX };
+        let down = if j < ay { j * n / ay } else { i64::MAX };
+        let t = across.min(down);
+        i += i64::from(across == t);
+        j += i64::from(down == t);
+        cuts.push(t);
+    }
+    cuts.push(n);
+    cuts
+}
+
 /// Traces the segment between two corners. Exact: corners are integer points, so every crossing is a
 /// rational parameter computed without rounding.
 pub fn trace_line(from: Corner, to: Corner) -> LineTrace {
@@ -395,15 +416,7 @@ pub fn trace_line(from: Corner, to: Corner) -> LineTrace {
     }
     // Parameters t = k / n (n = the common denominator) where the segment meets a grid line.
     let n = (dx.abs().max(1)) * (dy.abs().max(1));
-    let mut cuts: Vec<i64> = vec![0, n];
-    for k in 1..dx.abs() {
-        cuts.push(k * n / dx.abs());
-    }
-    for k in 1..dy.abs() {
-        cuts.push(k * n / dy.abs());
-    }
-    cuts.sort_unstable();
-    cuts.dedup();
+    let cuts = grid_cuts(dx, dy);
     for &t in &cuts[1..cuts.len() - 1] {
         let (px, py) = (n * from.x as i64 + dx * t, n * from.y as i64 + dy * t);
         if px % n == 0 && py % n == 0 && dx != 0 && dy != 0 {
@@ -518,6 +531,22 @@ fn way_out(square: Square, corner: Corner, dx: i32, dy: i32) -> Option<WayOut> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The merged cuts are the plain way's: every parameter of both families, sorted, each once.
+    #[test]
+    fn grid_cuts_merge_as_sorting_would() {
+        for dx in -40..=40_i64 {
+            for dy in -40..=40_i64 {
+                let n = dx.abs().max(1) * dy.abs().max(1);
+                let mut plain: Vec<i64> = vec![0, n];
+                plain.extend((1..dx.abs()).map(|k| k * n / dx.abs()));
+                plain.extend((1..dy.abs()).map(|k| k * n / dy.abs()));
+                plain.sort_unstable();
+                plain.dedup();
+                assert_eq!(grid_cuts(dx, dy), plain, "dx {dx}, dy {dy}");
+            }
+        }
+    }
 
     #[test]
     fn diagonals_count_one_two_one_two() {
