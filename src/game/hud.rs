@@ -482,7 +482,12 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         && !hidden.from.is_empty()
     {
         let from: Vec<String> = hidden.from.iter().map(name).collect();
-        out.push((tr!("creature-hidden", from = from.join(", ")), WARN));
+        let line = if hidden.at.is_some() {
+            tr!("creature-hidden-on-foot", from = from.join(", "))
+        } else {
+            tr!("creature-hidden", from = from.join(", "))
+        };
+        out.push((line, WARN));
     }
     if let Some(misled) = world.get::<crate::rules::core::creature::Misled>(entity) {
         out.push((tr!("creature-misled", by = misled.by.to_string()), WARN));
@@ -694,10 +699,12 @@ pub fn with_names(text: &str, names: &[(String, String)]) -> String {
         let after_word = out.chars().next_back().is_some_and(|c| word(c) || c == '#');
         if !after_word {
             for (id, name) in names {
-                // The id already read as the end of its name ("Human fighter" for "fighter") stays.
+                // The id already read inside its name ("Human fighter" for "fighter", "Human rogue 1" for
+                // "rogue") stays.
                 let in_name = name.len() > id.len()
-                    && name.ends_with(id.as_str())
-                    && out.ends_with(&name[..name.len() - id.len()]);
+                    && name
+                        .match_indices(id.as_str())
+                        .any(|(k, _)| out.ends_with(&name[..k]) && rest.starts_with(&name[k..]));
                 if rest.starts_with(id.as_str()) && !rest[id.len()..].chars().next().is_some_and(word) && !in_name {
                     out.push_str(name);
                     rest = &rest[id.len()..];
@@ -2635,8 +2642,14 @@ mod tests {
 
     fn names() -> Vec<(String, String)> {
         board_names(
-            [("goblin-1", "Goblin 1"), ("goblin-10", "Goblin 10"), ("fighter", "Human fighter"), ("ogre", "ogre")]
-                .into_iter(),
+            [
+                ("goblin-1", "Goblin 1"),
+                ("goblin-10", "Goblin 10"),
+                ("fighter", "Human fighter"),
+                ("ogre", "ogre"),
+                ("rogue", "Human rogue 1"),
+            ]
+            .into_iter(),
         )
     }
 
@@ -2652,6 +2665,8 @@ mod tests {
         // An id that is already its name, or the end of its name, or written as an id, stays.
         assert_eq!(with_names("the ogre strikes", &names), "the ogre strikes");
         assert_eq!(with_names("Human fighter (#fighter)", &names), "Human fighter (#fighter)");
+        assert_eq!(with_names("Human rogue 1 (heroes, #rogue)", &names), "Human rogue 1 (heroes, #rogue)");
+        assert_eq!(with_names("rogue hides", &names), "Human rogue 1 hides");
         assert_eq!(with_names("é goblin-1", &names), "é Goblin 1");
     }
 }

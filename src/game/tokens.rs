@@ -146,6 +146,10 @@ pub struct Badge;
 #[derive(Component)]
 struct DisarmedBadge;
 
+/// The badge of a creature hidden from some foe (004:403, 004:412, 004:816-817).
+#[derive(Component)]
+struct HiddenBadge;
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, spawn_tokens.in_set(ViewSystems::Spawn));
     app.add_systems(
@@ -208,6 +212,8 @@ fn show_badges(
     creatures: Query<(Ref<Conditions>, Ref<Altitude>, Ref<Heading>, &Speed, &Size)>,
     disarmed: Query<(), With<crate::rules::attack::gear::Disarmed>>,
     disarmed_badges: Query<(), With<DisarmedBadge>>,
+    hidden: Query<&crate::rules::core::creature::Hidden>,
+    hidden_badges: Query<(), With<HiddenBadge>>,
     tokens: Query<(Entity, &Token, Option<&Children>)>,
     badges: Query<(), With<Badge>>,
     encounter: Option<Res<ActiveEncounter>>,
@@ -218,7 +224,14 @@ fn show_badges(
         let fresh = children.is_none_or(|c| !c.iter().any(|e| badges.contains(e)));
         let is_disarmed = disarmed.contains(token.creature);
         let shown = children.is_some_and(|c| c.iter().any(|e| disarmed_badges.contains(e)));
-        if !fresh && !conditions.is_changed() && !altitude.is_changed() && !heading.is_changed() && is_disarmed == shown
+        let is_hidden = hidden.get(token.creature).is_ok_and(|h| !h.from.is_empty());
+        let shown_hidden = children.is_some_and(|c| c.iter().any(|e| hidden_badges.contains(e)));
+        if !fresh
+            && !conditions.is_changed()
+            && !altitude.is_changed()
+            && !heading.is_changed()
+            && is_disarmed == shown
+            && is_hidden == shown_hidden
         {
             continue;
         }
@@ -234,6 +247,10 @@ fn show_badges(
         // Disarmed (004:494), until it holds a weapon again.
         if is_disarmed {
             names.push("disarmed");
+        }
+        // Hidden from some foe: the panel says from whom.
+        if is_hidden {
+            names.push("hidden");
         }
         let flier = speed.fly.is_some() || altitude.0 > 0;
         if flier {
@@ -255,6 +272,9 @@ fn show_badges(
                 ));
                 if *name == "disarmed" {
                     shown.insert(DisarmedBadge);
+                }
+                if *name == "hidden" {
+                    shown.insert(HiddenBadge);
                 }
                 placed += 1;
             }

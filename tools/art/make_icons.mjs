@@ -79,6 +79,7 @@ const BADGES = [
   ['stunned',       'star-swirl',        'lorc/star-swirl.svg'],
   ['disarmed',      'drop-weapon',       'lorc/drop-weapon.svg'],
   ['in_pit',        'hole-ladder',       'delapouite/hole-ladder.svg'],
+  ['hidden',        'hood',              'lorc/hood.svg'],
   // plain-arrow points down in the set: turned 180 degrees to point north.
   ['heading',       'plain-arrow',       'delapouite/plain-arrow.svg', 180],
 ];

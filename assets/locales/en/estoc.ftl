@@ -196,6 +196,7 @@ creature-opportunity-hold = it holds its attacks of opportunity: it makes none (
 creature-conditions = conditions: {$list}
 creature-altitude = altitude {$altitude}, heading {$heading}
 creature-hidden = hidden from {$from} until it attacks or its next turn (004:816-817)
+creature-hidden-on-foot = hidden from {$from} while it stays in its square, until it attacks or a foe sees it plainly (004:403, 004:412)
 creature-misled = misled by {$by}'s Bluff: -5 on its fly checks to turn (004:818)
 creature-military-saddle = military saddle: a rider knocked out on it stays on 75% of the time (004:482)
 creature-passenger = a passenger: O takes the reins (004:822)

@@ -196,6 +196,7 @@ creature-opportunity-hold = il retient ses attaques d'opportunité : il n'en por
 creature-conditions = états : {$list}
 creature-altitude = altitude {$altitude}, cap {$heading}
 creature-hidden = caché de {$from} jusqu'à ce qu'il attaque ou jusqu'à son prochain tour (004:816-817)
+creature-hidden-on-foot = caché de {$from} tant qu'il reste dans sa case, jusqu'à ce qu'il attaque ou qu'un adversaire le voie à découvert (004:403, 004:412)
 creature-misled = trompé par le Bluff de {$by} : -5 à ses tests de vol pour tourner (004:818)
 creature-military-saddle = selle de guerre : un cavalier assommé y reste en selle 75 % du temps (004:482)
 creature-passenger = un passager : O pour prendre les rênes (004:822)
