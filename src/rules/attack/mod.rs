@@ -2077,7 +2077,7 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
         strike_blows(world, &intent, prepared);
         if let Some(rest) = rest {
             hiding::show(world, intent.attacker);
-            if world.get::<FullAttackUnderway>(intent.attacker).is_some() {
+            if world.get::<FullAttackUnderway>(intent.attacker).is_some() && !foe_down(world, intent.target) {
                 read.push_front(AttackIntent { blows: rest, ..intent });
             }
         }
@@ -2491,7 +2491,7 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
             }
         }
         // Its foe down, the blows left may go at another, or be given up for a move action (004:229, 004:232).
-        if world.get::<HitPoints>(intent.target).is_none_or(|hp| hp.current < 0) {
+        if foe_down(world, intent.target) {
             if first + i + 1 < total {
                 let rest = FullAttackUnderway { struck: first + i + 1, two_weapons, off_first };
                 world.entity_mut(intent.attacker).insert(rest);
@@ -2499,6 +2499,11 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
             break;
         }
     }
+}
+
+/// Whether the foe of a full attack is down: the blows left are for another (004:229).
+fn foe_down(world: &World, target: Entity) -> bool {
+    world.get::<HitPoints>(target).is_none_or(|hp| hp.current < 0)
 }
 
 /// Rolls one blow; the damage it deals, if it hits.
