@@ -1069,9 +1069,7 @@ fn check_ram(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<supe
         return Err(Refusal::new("no flier to collide with there", "004:758"));
     };
     let hidden = check.pursuit.get(target).ok().and_then(|p| p.3);
-    if crate::rules::core::creature::lost_sight(hidden, check.intent.creature) {
-        return Err(crate::rules::core::creature::out_of_sight(&CreatureId(foe.id.clone()), hidden));
-    }
+    crate::rules::core::creature::in_sight_of(hidden, check.intent.creature, &CreatureId(foe.id.clone()))?;
     if foe.altitude <= 0 {
         return Err(Refusal::new(format!("{} is not flying", foe.id), "004:758"));
     }

@@ -964,9 +964,7 @@ pub fn check_target(attacker: &CombatantItem, target: &CombatantItem) -> Result<
     if target.entity == attacker.entity {
         return Err(Refusal::new("a creature does not attack itself", "004:3"));
     }
-    if crate::rules::core::creature::lost_sight(target.hidden, attacker.entity) {
-        return Err(crate::rules::core::creature::out_of_sight(target.id, target.hidden));
-    }
+    crate::rules::core::creature::in_sight_of(target.hidden, attacker.entity, target.id)?;
     Ok(())
 }
 

@@ -174,9 +174,7 @@ pub fn check_breath(
         .iter()
         .position(|c| c.entity == toward)
         .ok_or_else(|| Refusal::new("nobody there to aim at", "docs/rulings.md"))?;
-    if crate::rules::core::creature::lost_sight(others[aim].hidden, breather.entity) {
-        return Err(crate::rules::core::creature::out_of_sight(others[aim].id, others[aim].hidden));
-    }
+    crate::rules::core::creature::in_sight_of(others[aim].hidden, breather.entity, others[aim].id)?;
     let bodies: Vec<Body> = others.iter().map(|c| crate::rules::attack::body_of(c)).collect();
     let own = crate::rules::attack::body_of(breather);
     let blind = crate::rules::attack::unseen_of(breather);

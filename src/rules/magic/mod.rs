@@ -712,9 +712,7 @@ pub fn check_cast(
             }
         }
     }
-    if crate::rules::core::creature::lost_sight(target.hidden, caster.entity) {
-        return Err(crate::rules::core::creature::out_of_sight(target.id, target.hidden));
-    }
+    crate::rules::core::creature::in_sight_of(target.hidden, caster.entity, target.id)?;
     if caster.entity != target.entity {
         // No line of sight into a flier's blind spot (004:676); a line of effect as cover draws it (004:406).
         let blind = crate::rules::attack::unseen_of(caster);
