@@ -110,7 +110,7 @@ fn could_strike(
 
 /// Whether from `at` one of its melee weapons reaches `foe`, walls aside.
 fn reaches_in_melee(diagonals: Diagonals, armament: &Armament, reach: u32, at: Footprint, foe: Footprint) -> bool {
-    armament.ready().filter(|w| !is_ranged(w)).any(|w| melee_reaches(diagonals, reach, w.reach, at, foe))
+    armament.ready().filter(|w| !is_ranged(w)).any(|w| melee_reaches(diagonals, reach, w.reach_kind(), at, foe))
 }
 
 /// Whether a blow in melee from `at` has a line of effect to `foe` (no total cover, 004:406): the rules'
@@ -719,7 +719,16 @@ fn cast_something(
     // does not walk up to make (004:198-200).
     let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
-    let touches = |s: &Seen| s.entity == creature || melee_reaches(diagonals, reach, false, me.footprint, s.footprint);
+    let touches = |s: &Seen| {
+        s.entity == creature
+            || melee_reaches(
+                diagonals,
+                reach,
+                crate::rules::core::reach::WeaponReach::Natural,
+                me.footprint,
+                s.footprint,
+            )
+    };
     let cast = |target: &Seen, spell: &str, defensively: bool| Command::Cast {
         creature: me.id.clone(),
         spell: spell.to_string(),
@@ -1041,7 +1050,9 @@ fn arm_itself(
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     let reach_only = !held.is_empty() && held.iter().all(|w| w.reach && !is_ranged(w));
     let stowed_close = armament.0.iter().any(|w| w.stowed && !is_ranged(w) && !w.reach && hands_for(w) <= room);
-    let none_at_reach = !foes.iter().any(|f| melee_reaches(diagonals, reach, true, me.footprint, f.footprint));
+    let none_at_reach = !foes.iter().any(|f| {
+        melee_reaches(diagonals, reach, crate::rules::core::reach::WeaponReach::Doubled, me.footprint, f.footprint)
+    });
     if in_melee && reach_only && stowed_close && none_at_reach {
         return Some(Command::Drop { creature: me.id.clone(), weapon: held[0].name.clone() });
     }
@@ -1101,7 +1112,13 @@ fn take_up_the_bow(
     let closes = options.squares.iter().any(|(square, (action, _))| {
         matches!(action, MovementAction::Move | MovementAction::FiveFootStep | MovementAction::DoubleMove)
             && foes.iter().any(|f| {
-                melee_reaches(diagonals, reach, sword.reach, Footprint::new(*square, me.footprint.width), f.footprint)
+                melee_reaches(
+                    diagonals,
+                    reach,
+                    sword.reach_kind(),
+                    Footprint::new(*square, me.footprint.width),
+                    f.footprint,
+                )
             })
     });
     if closes {

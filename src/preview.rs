@@ -529,7 +529,9 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
     if !own.into_iter().chain(rider_gear).any(|a| a.ready().any(|w| !is_ranged(w))) {
         return Err(Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"));
     }
-    let reach_weapon = own.is_some_and(|own| crate::rules::turns::moving::charges_with_reach(own, rider_gear));
+    let reach_weapon = own.map_or(crate::rules::core::reach::WeaponReach::Natural, |own| {
+        crate::rules::turns::moving::charges_with_reach(own, rider_gear)
+    });
     let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
     let (mine, theirs) = (height(charger), height(target));
     let mut rise = 0;
@@ -1103,6 +1105,12 @@ impl FlightStrike {
         let end = planned.flight.waypoints.last().map_or(0, |w| w.altitude);
         let rise = vertical_steps(self.scale, end, self.size, self.their_altitude, self.their_size);
         let both = (Footprint::new(at, self.side), self.their_at);
-        melee_reaches_at_height((self.diagonals, self.scale), self.reach, false, both, rise)
+        melee_reaches_at_height(
+            (self.diagonals, self.scale),
+            self.reach,
+            crate::rules::core::reach::WeaponReach::Natural,
+            both,
+            rise,
+        )
     }
 }

@@ -52,9 +52,17 @@ pub struct WeaponDef {
     /// A wing: a hovering flier cannot strike with it (004:709).
     #[serde(default)]
     pub wing: bool,
-    /// A trip weapon (004:489): flails, the halberd, the guisarme, the spiked chain.
+    /// A trip weapon (004:489): flails, the halberd, the guisarme, the spiked chain, the whip.
     #[serde(default)]
     pub trip: bool,
+    /// A whip (the d20 standard's, docs/rulings.md): reach 4.5 m for a Medium wielder, the next squares
+    /// too, threatening nothing, provoking as a ranged attack, nonlethal, nothing through armour, +2 to
+    /// disarm.
+    #[serde(default)]
+    pub whip: bool,
+    /// Wielded with Weapon Finesse though not light (the whip, the spiked chain).
+    #[serde(default)]
+    pub finesse: bool,
     /// Extra damage dice, never multiplied (a flaming blade's 1d6 fire, 004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
@@ -130,6 +138,8 @@ impl WeaponDef {
             tail: self.tail,
             wing: self.wing,
             trip: self.trip,
+            whip: self.whip,
+            finesse: self.finesse,
             extra: self.extra,
             make: self.make,
             sunders: self.sunders,

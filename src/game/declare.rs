@@ -126,7 +126,7 @@ pub fn why_acting(world: &World, commands: &[Command]) -> Option<Why> {
         Command::FirstAid { .. } => (here.clone(), "004:107"),
         Command::Attack { .. } => {
             let weapon = &previews.attack.as_ref()?.as_ref().ok()?.plan.weapon;
-            if crate::rules::core::creature::is_ranged(weapon) {
+            if crate::rules::core::creature::provokes_as_a_shot(weapon).is_some() {
                 (here.clone(), "004:90")
             } else if let Some(me) = previews.active
                 && crate::rules::special::aid::unarmed_provokes(world, me, weapon)

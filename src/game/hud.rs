@@ -1085,12 +1085,11 @@ fn attack_lines(attack: Result<crate::preview::AttackPreview, Refusal>, out: &mu
             for extra in &a.plan.extra_dice {
                 damage = format!("{damage}, {}", tr!("attack-extra-dice", dice = extra.to_string()));
             }
-            let nonlethal = if a.plan.nonlethal || (a.plan.weapon.unarmed && !a.plan.lethal) {
-                tr("attack-nonlethal")
-            } else {
-                String::new()
-            };
+            let nonlethal = if a.plan.deals_nonlethal() { tr("attack-nonlethal") } else { String::new() };
             out.push((tr!("attack-damage", damage = format!("{damage}{nonlethal}")), GREY));
+            if let Some(why) = a.plan.harmless {
+                out.push((tr!("attack-harmless", reason = super::rules_words::reason(why)), WARN));
+            }
             if a.plan.miss_chance > 0 {
                 out.push((tr!("attack-concealment", chance = a.plan.miss_chance), WARN));
             }

@@ -32,6 +32,7 @@ impl Fact {
             | Fact::ConcealmentRolled { .. }
             | Fact::CriticalConfirmationRolled { .. }
             | Fact::DamageDealt { .. }
+            | Fact::NoDamage { .. }
             | Fact::SaveRolled { .. }
             | Fact::CheckRolled { .. }
             | Fact::Opposed { .. }
@@ -320,6 +321,12 @@ impl Fact {
                     at = at.to_string()
                 )
             }
+            Fact::NoDamage { attacker, target, reason } => tr!(
+                "log-deals-no-damage",
+                attacker = attacker.to_string(),
+                target = target.to_string(),
+                reason = super::rules_words::reason(reason)
+            ),
             Fact::FireDoused { creature } => {
                 tr!("log-the-water-puts-out-the", creature = creature.to_string())
             }

@@ -709,7 +709,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
                     crate::rules::core::altitude::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);
                 let weapons: Vec<Weapon> = crate::rules::core::reach::threatening_weapons(&armament.0, armed)
                     .into_iter()
-                    .filter(|w| rise <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach))
+                    .filter(|w| rise <= crate::rules::core::altitude::vertical_reach(reach.0, w.reach_kind()))
                     .cloned()
                     .collect();
                 let at = space.at(position.0);
@@ -728,7 +728,7 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
                         crate::rules::core::reach::melee_reaches_at_height(
                             (diagonals, scale),
                             reach.0,
-                            w.reach,
+                            w.reach_kind(),
                             both,
                             rise,
                         )

@@ -237,6 +237,7 @@ attack-ac = AC: {$terms}
 attack-damage = damage: {$damage}
 attack-extra-dice = +{$dice} not multiplied (004:27)
 attack-nonlethal = , nonlethal
+attack-harmless = no damage: {$reason}
 attack-concealment = concealment: {$chance}% miss chance (004:407)
 attack-knees = first, guiding its mount with its knees: Ride {$bonus} vs DC 5 — {$chance}%; failed, no attack with both hands this round (004:476)
 attack-click = click to attack

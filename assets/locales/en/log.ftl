@@ -29,6 +29,7 @@ log-grapples-from-into-its-space = {$creature} grapples {$target}: from {$from} 
 log-throws-the-at-an-intersection = {$creature} throws the {$weapon} at an intersection: d20 {$roll} = {$value} vs AC 5: {$miss} (004:529)
 log-s-scatters-d8-square-s = {$creature}'s {$weapon} scatters: d8 {$d8}, {$squares} square(s), bursting on {$at} (004:530)
 log-the-water-puts-out-the = the water puts out the fire {$creature} burned with: ordinary fire burns not in the water (004:635)
+log-deals-no-damage = {$attacker} hits {$target} and deals no damage: {$reason}
 log-overruns-who-blocks = {$creature} overruns {$target}, who blocks (004:533-534)
 log-overruns-who-steps-aside-and = {$creature} overruns {$target}, who steps aside and lets it through (004:533)
 log-and-grapple-no-more = {$creature} and {$with} grapple no more: {$reason}

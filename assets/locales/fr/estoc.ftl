@@ -237,6 +237,7 @@ attack-ac = CA : {$terms}
 attack-damage = dégâts : {$damage}
 attack-extra-dice = +{$dice} non multipliés (004:27)
 attack-nonlethal = , non létaux
+attack-harmless = aucun dégât : {$reason}
 attack-concealment = camouflage : {$chance} % de chances de rater (004:407)
 attack-knees = d’abord, guider sa monture avec les genoux : Équitation {$bonus} contre DD 5 — {$chance} % ; raté, pas d’attaque à deux mains ce round (004:476)
 attack-click = cliquer pour attaquer

@@ -29,6 +29,7 @@ log-grapples-from-into-its-space = {$creature} agrippe {$target} : de {$from} da
 log-throws-the-at-an-intersection = {$creature} lance {$weapon} sur une intersection : d20 {$roll} = {$value} contre CA 5 : {$miss} (004:529)
 log-s-scatters-d8-square-s = {$creature} : {$weapon} dévie, d8 {$d8}, de {$squares} case(s) ; impact en {$at} (004:530)
 log-the-water-puts-out-the = l'eau éteint le feu qui brûlait {$creature} : un feu ordinaire ne brûle pas sous l'eau (004:635)
+log-deals-no-damage = {$attacker} touche {$target} sans lui infliger de dégâts : {$reason}
 log-overruns-who-blocks = {$creature} tente un renversement contre {$target}, qui bloque (004:533-534)
 log-overruns-who-steps-aside-and = {$creature} tente un renversement contre {$target}, qui s'écarte et laisse passer (004:533)
 log-and-grapple-no-more = {$creature} et {$with} ne luttent plus : {$reason}

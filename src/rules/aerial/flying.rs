@@ -1320,7 +1320,7 @@ fn dive_attack(
         crate::rules::core::reach::melee_reaches_at_height(
             (striker.diagonals, scale),
             striker.reach,
-            w.reach,
+            w.reach_kind(),
             both,
             rise,
         )

@@ -47,6 +47,16 @@ pub fn disarm_side(c: &CombatantItem, weapon: &Weapon, foe: &CombatantItem, mele
     Side { check: Check::Attack, terms }
 }
 
+/// A disarm's side: [`disarm_side`], and a whip's +2, to disarm as to keep its own weapon (the d20
+/// standard's whip; docs/rulings.md).
+pub fn disarming_side(c: &CombatantItem, weapon: &Weapon, foe: &CombatantItem, melee_item: bool) -> Side {
+    let mut side = disarm_side(c, weapon, foe, melee_item);
+    if weapon.whip {
+        side.terms.push(Modifier::new(2, "a whip disarms at +2 (docs/rulings.md)"));
+    }
+    side
+}
+
 /// A disarm's opposed rolls, as planned: the two sides, the weapon taken, and what follows a win or a loss.
 #[derive(Clone, Debug)]
 pub struct DisarmRolls {
@@ -95,8 +105,8 @@ pub fn roll_disarm(
     // act (helpless, 004:278) tries nothing.
     let their_item = held_weapon(attacker).filter(|_| rolls.counter && target.conditions.can_act())?;
     let melee_item = !is_ranged(&their_item);
-    let back = disarm_side(target, &rolls.item, attacker, true);
-    let resisting = disarm_side(attacker, &their_item, target, melee_item);
+    let back = disarming_side(target, &rolls.item, attacker, true);
+    let resisting = disarming_side(attacker, &their_item, target, melee_item);
     let won_back =
         opposed_attack_rolls((dice, facts), (target.id, &back), (attacker.id, &resisting), "disarming back (004:495)");
     won_back.then_some(WeaponLoss { from: attacker.entity, by: target.entity, item: their_item, taken: false })
@@ -372,8 +382,8 @@ pub fn gear_blow_in_place_of(
     {
         let melee_item = !is_ranged(&item);
         let rolls = DisarmRolls {
-            attacker: disarm_side(attacker, &plan.weapon, target, true),
-            defender: disarm_side(target, &item, attacker, melee_item),
+            attacker: disarming_side(attacker, &plan.weapon, target, true),
+            defender: disarming_side(target, &item, attacker, melee_item),
             item: item.clone(),
             unarmed: plan.weapon.unarmed,
             counter: melee_item,

@@ -474,8 +474,8 @@ fn attack_at_the_end_of_a_charge(
     for charge in ended.read().filter(|c| c.finish == crate::rules::turns::moving::ChargeFinish::Attack) {
         let rider = riders.get(charge.charger).ok().and_then(|r| r.all().first()).and_then(|r| gear.get(*r).ok());
         if let (Ok(own), Some(rider)) = (gear.get(charge.charger), rider)
-            && charges_with_reach(own, Some(rider))
-            && !charges_with_reach(own, None)
+            && charges_with_reach(own, Some(rider)).long()
+            && !charges_with_reach(own, None).long()
         {
             continue;
         }
@@ -700,9 +700,17 @@ pub struct AttackPlan {
     pub halved: bool,
     /// A threat must be confirmed by a second roll (004:185); a table may make every threat a critical.
     pub confirm_criticals: bool,
+    /// Why its blow deals no damage, if it cannot (a whip against armour, [`whip_stopped`]).
+    pub harmless: Option<&'static str>,
 }
 
 impl AttackPlan {
+    /// Whether its blows deal nonlethal damage: an unarmed strike not made lethal, a whip, a lethal weapon
+    /// struck to subdue (004:168, 004:302).
+    pub fn deals_nonlethal(&self) -> bool {
+        self.nonlethal || self.weapon.nonlethal_blows(self.lethal)
+    }
+
     /// The chance it hits: its bonus against the AC aimed at, concealment's miss chance counted (004:4).
     pub fn chance(&self) -> f32 {
         chance_to_hit(self.modifiers.iter().map(|m| m.value).sum(), self.armor_class, self.miss_chance)
@@ -711,6 +719,9 @@ impl AttackPlan {
     /// Its mean damage on a hit, criticals aside: the dice's mean and the modifiers, multiplied, halved in
     /// the water, at least 1 (004:17).
     pub fn mean_damage(&self) -> f32 {
+        if self.harmless.is_some() {
+            return 0.0;
+        }
         let mean = |d: &crate::rules::core::dice::DiceExpr| (d.min() + d.max()) as f32 / 2.0;
         let flat: i32 = self.damage_modifiers.iter().map(|m| m.value).sum();
         let extra: f32 = self.extra_dice.iter().map(mean).sum();
@@ -798,9 +809,9 @@ pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size)
     let own = c.space.at(c.position.0);
     let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
     let rise = vertical_steps(field.scale(), c.altitude.0, *c.size, altitude, size);
-    let reaches = threatening_weapons(&c.armament.0, armed)
-        .iter()
-        .any(|w| melee_reaches_at_height((field.diagonals(), field.scale()), c.reach.0, w.reach, (own, theirs), rise));
+    let reaches = threatening_weapons(&c.armament.0, armed).iter().any(|w| {
+        melee_reaches_at_height((field.diagonals(), field.scale()), c.reach.0, w.reach_kind(), (own, theirs), rise)
+    });
     reaches && melee_cover(field, own, theirs) != Cover::Total
 }
 
@@ -901,6 +912,7 @@ pub fn plan_attack_with(
         extra_dice.push(dice);
         damage_modifiers.push(Modifier::new(0, format!("sneak attack {dice}: {why} (004:27)")));
     }
+    let harmless = whip_stopped(&weapon, target.defense);
     Ok(AttackPlan {
         weapon,
         modifiers,
@@ -914,7 +926,15 @@ pub fn plan_attack_with(
         extra_dice,
         halved,
         confirm_criticals: situation.house.confirm_criticals,
+        harmless,
     })
+}
+
+/// Why a whip's lash hurts nothing: its foe has an armour bonus of +1 or more or a natural armour of +3 or
+/// more (the d20 standard's whip; docs/rulings.md).
+pub fn whip_stopped(weapon: &Weapon, defense: &Defense) -> Option<&'static str> {
+    (weapon.whip && (defense.armor >= 1 || defense.natural >= 3))
+        .then_some("a whip deals no damage through an armour bonus of +1 or a natural armour of +3 (docs/rulings.md)")
 }
 
 /// The weapon an attack is made with: the one named, if in hand (004:218); else for an attack of
@@ -944,7 +964,7 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise
         // The weapon that reaches it, across and in height (004:783).
         None if opportunity => threatening_weapons(&attacker.armament.0, armed).into_iter().find(|w| {
             let both = (situation.house.diagonals, scale);
-            melee_reaches_at_height(both, attacker.reach.0, w.reach, (own, theirs), rise)
+            melee_reaches_at_height(both, attacker.reach.0, w.reach_kind(), (own, theirs), rise)
         }),
         None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
         None => attacker.armament.ready().next(),
@@ -1127,7 +1147,7 @@ fn reach_and_range(
         attacker.seat.is_some_and(|s| s.high),
         target.seat.is_some_and(|s| s.high),
         attacker.reach.0,
-        weapon.reach,
+        weapon.reach_kind(),
         own,
         theirs,
     ) {
@@ -1138,23 +1158,33 @@ fn reach_and_range(
                 "004:814",
             ));
         }
-    } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach, own, theirs)
-        && !near_but_up(situation.house.diagonals, attacker.reach.0, weapon.reach, (own, theirs), rise)
+    } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach_kind(), own, theirs)
+        && !near_but_up(situation.house.diagonals, attacker.reach.0, weapon.reach_kind(), (own, theirs), rise)
     {
-        let rule = if weapon.reach { "004:63, 000:169-172" } else { "004:62" };
+        let rule = match weapon.reach_kind() {
+            crate::rules::core::reach::WeaponReach::Natural => "004:62",
+            crate::rules::core::reach::WeaponReach::Doubled => "004:63, 000:169-172",
+            crate::rules::core::reach::WeaponReach::Whip => "004:489, docs/rulings.md",
+        };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
     }
     let high_seat = attacker.seat.is_some_and(|s| s.high) || target.seat.is_some_and(|s| s.high);
     let at_height = |rise| {
         let both = (situation.house.diagonals, scale);
-        melee_reaches_at_height(both, attacker.reach.0, weapon.reach, (own, theirs), rise)
+        melee_reaches_at_height(both, attacker.reach.0, weapon.reach_kind(), (own, theirs), rise)
     };
     let both = (situation.house.diagonals, scale);
     if !is_ranged(weapon)
-        && weapon.reach
+        && weapon.reach_kind() == crate::rules::core::reach::WeaponReach::Doubled
         && !high_seat
         && !at_height(rise)
-        && melee_reaches_at_height(both, attacker.reach.0, false, (own, theirs), rise)
+        && melee_reaches_at_height(
+            both,
+            attacker.reach.0,
+            crate::rules::core::reach::WeaponReach::Natural,
+            (own, theirs),
+            rise,
+        )
     {
         // Near enough up and across for its natural reach: a reach weapon strikes nothing there (004:63).
         return Err(Refusal::new(
@@ -1162,7 +1192,8 @@ fn reach_and_range(
             "004:63, 004:356",
         ));
     }
-    if !is_ranged(weapon) && (rise > vertical_reach(attacker.reach.0, weapon.reach) || (!high_seat && !at_height(rise)))
+    if !is_ranged(weapon)
+        && (rise > vertical_reach(attacker.reach.0, weapon.reach_kind()) || (!high_seat && !at_height(rise)))
     {
         return Err(Refusal::new(
             format!(
@@ -1185,11 +1216,13 @@ fn reach_and_range(
 fn near_but_up(
     diagonals: Diagonals,
     natural: u32,
-    reach_weapon: bool,
+    reach_weapon: crate::rules::core::reach::WeaponReach,
     (own, theirs): (Footprint, Footprint),
     rise: u32,
 ) -> bool {
-    reach_weapon && rise > 0 && melee_reaches(diagonals, natural, false, own, theirs)
+    reach_weapon == crate::rules::core::reach::WeaponReach::Doubled
+        && rise > 0
+        && melee_reaches(diagonals, natural, crate::rules::core::reach::WeaponReach::Natural, own, theirs)
 }
 
 /// What the situation gives the attack: flanking (004:417), a charge (004:457), squeezing (000:113-123),
@@ -1590,6 +1623,10 @@ pub fn roll_planned_attack_from(
     facts: &mut MessageWriter<Fact>,
 ) -> Option<Hit> {
     let rolled = roll_to_hit(plan, (attacker, target), (plan.weapon.threat, natural), dice, facts)?;
+    if let Some(reason) = plan.harmless {
+        facts.write(Fact::NoDamage { attacker: attacker.clone(), target: target.clone(), reason: reason.to_string() });
+        return None;
+    }
     let mut multipliers: Vec<u32> = plan.multipliers.iter().map(|m| m.value as u32).collect();
     let mut multiplied_by: Vec<String> =
         plan.multipliers.iter().map(|m| format!("{} x{}", m.source, m.value)).collect();
@@ -1614,7 +1651,7 @@ pub fn roll_planned_attack_from(
         rolled_damage.total = (rolled_damage.total / 2).max(1);
         multiplied_by.push(underwater::HALF_DAMAGE.to_string());
     }
-    let nonlethal = (plan.weapon.unarmed && !plan.lethal) || plan.nonlethal;
+    let nonlethal = plan.deals_nonlethal();
     facts.write(Fact::DamageDealt {
         attacker: attacker.clone(),
         target: target.clone(),
@@ -2240,10 +2277,8 @@ fn prepare_attack_intent(
     // provokes from its armed target only, before it lands (004:168).
     let provokes = if unarmed {
         Some((Some(intent.target), "an unarmed attack on an armed foe (004:168)"))
-    } else if is_ranged(&plan.weapon) {
-        Some((None, "a ranged attack in a threatened square (004:90)"))
     } else {
-        None
+        provokes_as_a_shot(&plan.weapon).map(|why| (None, why))
     };
     Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, provokes })
 }
@@ -2577,7 +2612,7 @@ pub fn check_coup_de_grace(
     // sling, no thrown weapon.
     let bow = matches!(weapon.delivery, Delivery::Projectile { .. }) && weapon.name.contains("bow");
     let reaches = match weapon.delivery {
-        Delivery::Melee => melee_reaches(field.diagonals(), attacker.reach.0, weapon.reach, own, theirs),
+        Delivery::Melee => melee_reaches(field.diagonals(), attacker.reach.0, weapon.reach_kind(), own, theirs),
         Delivery::Projectile { .. } => bow && own.touches(theirs),
         Delivery::Thrown { .. } => false,
     };
@@ -2727,12 +2762,12 @@ fn strike_coup_de_grace(
         multiplier: weapon.multiplier,
         multiplied_by: vec![format!("coup de grâce, an automatic critical x{} (004:424)", weapon.multiplier)],
         total: rolled.total,
-        nonlethal: weapon.unarmed,
+        nonlethal: weapon.nonlethal_blows(false),
     });
     damage.write(Damage {
         target: intent.target,
         amount: rolled.total,
-        nonlethal: weapon.unarmed,
+        nonlethal: weapon.nonlethal_blows(false),
         from_one_attack: true,
     });
     // Nonlethal damage kills no one (004:302-305): a coup de grâce dealt with it calls for no save against

@@ -276,9 +276,9 @@ pub fn vertical_steps(scale: Scale, a_altitude: i32, a_size: Size, b_altitude: i
 }
 
 /// The height a melee weapon reaches, in the steps of [`vertical_steps`]: the natural reach, twice with a
-/// reach weapon.
-pub fn vertical_reach(natural_reach: u32, reach_weapon: bool) -> u32 {
-    if reach_weapon { (natural_reach * 2).max(1) } else { natural_reach.max(1) }
+/// reach weapon, a whip's (a square at least).
+pub fn vertical_reach(natural_reach: u32, reach_weapon: crate::rules::core::weapon_reach::WeaponReach) -> u32 {
+    reach_weapon.squares(natural_reach).max(1)
 }
 
 #[cfg(test)]
@@ -292,8 +292,14 @@ mod tests {
         assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 0, Size::Large), 0);
         // At 3 m, 1.5 m of air between: a reach of 3 m or a reach weapon is needed.
         assert_eq!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large), 2);
-        assert!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large) > vertical_reach(1, false));
-        assert!(vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large) <= vertical_reach(1, true));
+        assert!(
+            vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large)
+                > vertical_reach(1, crate::rules::core::weapon_reach::WeaponReach::Natural)
+        );
+        assert!(
+            vertical_steps(Scale::Normal, 0, Size::Medium, 2, Size::Large)
+                <= vertical_reach(1, crate::rules::core::weapon_reach::WeaponReach::Doubled)
+        );
         assert_eq!(vertical_steps(Scale::Normal, 20, Size::Large, 0, Size::Medium), 20, "30 m up");
     }
 }

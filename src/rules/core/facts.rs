@@ -232,6 +232,15 @@ pub enum Fact {
         /// Whether it was nonlethal.
         nonlethal: bool,
     },
+    /// A blow that hits and deals no damage, and why (a whip against armour).
+    NoDamage {
+        /// Who struck.
+        attacker: CreatureId,
+        /// Who was struck.
+        target: CreatureId,
+        /// Why it deals nothing.
+        reason: String,
+    },
     /// A saving throw (004:44-50).
     SaveRolled {
         /// Who saves.

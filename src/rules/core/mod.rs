@@ -23,3 +23,4 @@ pub mod sight;
 pub mod size;
 pub mod systems;
 pub mod water;
+pub mod weapon_reach;

@@ -6,6 +6,7 @@ use crate::rules::core::creature::{CreatureId, Delivery, Weapon};
 use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::size::Size;
+pub use crate::rules::core::weapon_reach::WeaponReach;
 
 /// Whether a target at a gap of (`dx`, `dy`) squares between the nearest squares (1 = adjacent) lies
 /// within `reach` squares: the table's diagonal count, except that under the 1-2-1-2 count a 3 m reach
@@ -17,11 +18,11 @@ pub fn within(diagonals: Diagonals, dx: u32, dy: u32, reach: u32) -> bool {
 
 /// Whether a melee weapon reaches a target: natural reach for ordinary weapons (a creature with reach 0
 /// must share the target's square, 000:152-156); a reach weapon strikes at twice the natural reach but not
-/// within it (004:63, 000:169-172).
+/// within it (004:63, 000:169-172); a whip anywhere within its reach.
 pub fn melee_reaches(
     diagonals: Diagonals,
     natural_reach: u32,
-    reach_weapon: bool,
+    reach_weapon: WeaponReach,
     attacker: Footprint,
     target: Footprint,
 ) -> bool {
@@ -34,13 +35,13 @@ pub fn melee_reaches(
         return false;
     }
     let (dx, dy) = attacker.gaps(target);
-    if reach_weapon {
+    if reach_weapon == WeaponReach::Doubled {
         // « ne peuvent pas frapper quelqu'un se trouvant à une distance égale ou inférieure à leur allonge
         // naturelle » (004:356): by the distance, not by what the natural reach threatens: the square two
         // diagonals off a 3 m reach, 4.5 m away, is struck with the weapon too.
         within(diagonals, dx, dy, natural_reach * 2) && diagonals.squares(dx as i32, dy as i32) > natural_reach
     } else {
-        within(diagonals, dx, dy, natural_reach)
+        within(diagonals, dx, dy, reach_weapon.squares(natural_reach))
     }
 }
 
@@ -51,11 +52,11 @@ pub fn melee_reaches(
 /// across (as the table counts it) and the height make one distance, the shorter's half rounded down as
 /// the 1-2-1-2 diagonals round it (the longer alone when every diagonal is one square), within the
 /// weapon's reach: the natural reach (a square at least, up into its own space), twice it with a reach
-/// weapon, which still strikes nothing within the natural reach (004:63, 004:356).
+/// weapon, which still strikes nothing within the natural reach (004:63, 004:356), a whip's.
 pub fn melee_reaches_at_height(
     (diagonals, scale): (Diagonals, crate::rules::core::altitude::Scale),
     natural_reach: u32,
-    reach_weapon: bool,
+    reach_weapon: WeaponReach,
     (attacker, target): (Footprint, Footprint),
     rise: u32,
 ) -> bool {
@@ -77,13 +78,14 @@ pub fn melee_reaches_at_height(
     };
     // The diagonal rule, in the air (004:783).
     let distance = diagonals.squares(across as i32, rise as i32);
-    distance <= reach && (!reach_weapon || distance > natural_reach)
+    distance <= reach && (reach_weapon != WeaponReach::Doubled || distance > natural_reach)
 }
 
 /// Whether a creature threatens with a weapon: melee only; an unarmed strike only when "armed" (a monk, or
-/// Improved Unarmed Strike), natural weapons always (004:62).
+/// Improved Unarmed Strike), natural weapons always (004:62); a whip never (the d20 standard's whip
+/// threatens nothing it strikes; docs/rulings.md).
 pub fn threatens_with(weapon: &Weapon, armed_unarmed: bool) -> bool {
-    matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed)
+    matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed) && !weapon.whip
 }
 
 /// The weapons a creature threatens with: the first manufactured melee weapon it holds in hand (not one
@@ -125,7 +127,7 @@ pub fn threatened_squares(
                 continue;
             }
             let target = Footprint::new(square, 1);
-            if usable.iter().any(|w| melee_reaches(diagonals, natural_reach, w.reach, own, target)) {
+            if usable.iter().any(|w| melee_reaches(diagonals, natural_reach, w.reach_kind(), own, target)) {
                 out.push(square);
             }
         }
@@ -147,15 +149,15 @@ pub fn high_seat_reaches(
     attacker_high: bool,
     target_high: bool,
     natural_reach: u32,
-    reach_weapon: bool,
+    reach_weapon: WeaponReach,
     own: Footprint,
     theirs: Footprint,
 ) -> Option<bool> {
     if attacker_high {
-        return Some(reach_weapon && own.adjacent_to(theirs));
+        return Some(reach_weapon.long() && own.adjacent_to(theirs));
     }
     if target_high {
-        let reaches = reach_weapon || natural_reach >= 2;
+        let reaches = reach_weapon.long() || natural_reach >= 2;
         return Some(reaches && melee_reaches(diagonals, natural_reach, reach_weapon, own, theirs));
     }
     None
@@ -174,6 +176,7 @@ pub fn below_the_mount(who: &CreatureId) -> Refusal {
 
 #[cfg(test)]
 mod tests {
+    use super::WeaponReach::{Doubled, Natural};
     use super::*;
 
     const A: Diagonals = Diagonals::Alternating;
@@ -184,54 +187,76 @@ mod tests {
         let at = |x: i32, side: i32| Footprint::new(Square::new(x, 0), side);
         // The text's example: 12 m across (8 squares) and 18 m up (12 steps) are 24 m (16 squares) apart; a
         // reach of 16 squares would reach, one of 15 not.
-        assert!(melee_reaches_at_height((A, Normal), 8, true, (at(0, 1), at(8, 1)), 12));
-        assert!(!melee_reaches_at_height((A, Normal), 7, true, (at(0, 1), at(8, 1)), 12));
+        assert!(melee_reaches_at_height((A, Normal), 8, Doubled, (at(0, 1), at(8, 1)), 12));
+        assert!(!melee_reaches_at_height((A, Normal), 7, Doubled, (at(0, 1), at(8, 1)), 12));
         // A longspear (3 m): 2 across on the ground, or 1 across and 2 up, reach; 2 across and 2 up is 3.
-        assert!(melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(2, 1)), 0));
-        assert!(melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(1, 1)), 2));
-        assert!(!melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(2, 1)), 2));
+        assert!(melee_reaches_at_height((A, Normal), 1, Doubled, (at(0, 1), at(2, 1)), 0));
+        assert!(melee_reaches_at_height((A, Normal), 1, Doubled, (at(0, 1), at(1, 1)), 2));
+        assert!(!melee_reaches_at_height((A, Normal), 1, Doubled, (at(0, 1), at(2, 1)), 2));
         // Nor within the natural reach: right above, one step up.
-        assert!(!melee_reaches_at_height((A, Normal), 1, true, (at(0, 1), at(0, 1)), 1));
+        assert!(!melee_reaches_at_height((A, Normal), 1, Doubled, (at(0, 1), at(0, 1)), 1));
         // A sword: adjacent and right above its head (1 + 0), yes; 2 up beside it, no.
-        assert!(melee_reaches_at_height((A, Normal), 1, false, (at(0, 1), at(1, 1)), 1));
-        assert!(!melee_reaches_at_height((A, Normal), 1, false, (at(0, 1), at(1, 1)), 2));
+        assert!(melee_reaches_at_height((A, Normal), 1, Natural, (at(0, 1), at(1, 1)), 1));
+        assert!(!melee_reaches_at_height((A, Normal), 1, Natural, (at(0, 1), at(1, 1)), 2));
         // Every diagonal one square (the house rule): the longer leg alone.
-        assert!(melee_reaches_at_height((Diagonals::Single, Normal), 1, true, (at(0, 1), at(2, 1)), 2));
+        assert!(melee_reaches_at_height((Diagonals::Single, Normal), 1, Doubled, (at(0, 1), at(2, 1)), 2));
         // At chase scale the band, not the distance.
-        assert!(melee_reaches_at_height((A, Chase), 1, false, (at(0, 1), at(1, 1)), 1));
+        assert!(melee_reaches_at_height((A, Chase), 1, Natural, (at(0, 1), at(1, 1)), 1));
     }
 
     #[test]
     fn reach_and_reach_weapons() {
         let at = |x, y| Footprint::new(Square::new(x, y), 1);
         let me = at(5, 5);
-        assert!(melee_reaches(A, 1, false, me, at(6, 6)));
-        assert!(!melee_reaches(A, 1, false, me, at(7, 5)));
+        assert!(melee_reaches(A, 1, Natural, me, at(6, 6)));
+        assert!(!melee_reaches(A, 1, Natural, me, at(7, 5)));
         // A Medium creature's reach weapon: 2 squares, not adjacent, and the corner two diagonals away.
-        assert!(melee_reaches(A, 1, true, me, at(7, 5)));
-        assert!(melee_reaches(A, 1, true, me, at(7, 7)));
-        assert!(!melee_reaches(A, 1, true, me, at(6, 5)));
+        assert!(melee_reaches(A, 1, Doubled, me, at(7, 5)));
+        assert!(melee_reaches(A, 1, Doubled, me, at(7, 7)));
+        assert!(!melee_reaches(A, 1, Doubled, me, at(6, 5)));
         let ring = (-3..=3)
             .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| melee_reaches(A, 1, true, me, at(5 + dx, 5 + dy)))
+            .filter(|&(dx, dy)| melee_reaches(A, 1, Doubled, me, at(5 + dx, 5 + dy)))
             .count();
         assert_eq!(ring, 17, "the 5x5 ring minus the inner 3x3, and its own square (004:352)");
         // A Large ogre (natural reach 2) hits adjacent and 2 away.
         let ogre = Footprint::new(Square::new(0, 0), 2);
-        assert!(melee_reaches(A, 2, false, ogre, at(2, 0)));
-        assert!(melee_reaches(A, 2, false, ogre, at(3, 0)));
-        assert!(!melee_reaches(A, 2, false, ogre, at(4, 0)));
+        assert!(melee_reaches(A, 2, Natural, ogre, at(2, 0)));
+        assert!(melee_reaches(A, 2, Natural, ogre, at(3, 0)));
+        assert!(!melee_reaches(A, 2, Natural, ogre, at(4, 0)));
         // With a reach weapon of its size: 4 squares but not within 2.
-        assert!(!melee_reaches(A, 2, true, ogre, at(3, 0)));
-        assert!(melee_reaches(A, 2, true, ogre, at(5, 0)));
+        assert!(!melee_reaches(A, 2, Doubled, ogre, at(3, 0)));
+        assert!(melee_reaches(A, 2, Doubled, ogre, at(5, 0)));
         // Two diagonals off its space, 4.5 m away: its natural 3 m reach takes it (the corner exception), and
         // so does the weapon, farther than the natural reach (004:356): no hole at the ring's corners.
-        assert!(melee_reaches(A, 2, false, ogre, at(3, 3)));
-        assert!(melee_reaches(A, 2, true, ogre, at(3, 3)));
-        assert!(!melee_reaches(A, 2, true, ogre, at(3, 2)));
+        assert!(melee_reaches(A, 2, Natural, ogre, at(3, 3)));
+        assert!(melee_reaches(A, 2, Doubled, ogre, at(3, 3)));
+        assert!(!melee_reaches(A, 2, Doubled, ogre, at(3, 2)));
         // Reach 0: only in the same square.
-        assert!(!melee_reaches(A, 0, false, me, at(6, 5)));
-        assert!(melee_reaches(A, 0, false, me, at(5, 5)));
+        assert!(!melee_reaches(A, 0, Natural, me, at(6, 5)));
+        assert!(melee_reaches(A, 0, Natural, me, at(5, 5)));
+    }
+
+    #[test]
+    fn a_whip_reaches_4_5_m_next_squares_included() {
+        use super::WeaponReach::Whip;
+        let at = |x, y| Footprint::new(Square::new(x, y), 1);
+        let me = at(5, 5);
+        // Next to it, 3 m, 4.5 m straight; 4.5 m on two diagonals (1 + 2) and three squares and one aside.
+        for (x, y) in [(6, 5), (7, 5), (8, 5), (7, 7), (8, 6), (5, 2)] {
+            assert!(melee_reaches(A, 1, Whip, me, at(x, y)), "({x}, {y})");
+        }
+        // 6 m: four squares straight, three diagonals (1 + 2 + 1).
+        for (x, y) in [(9, 5), (8, 8), (1, 5)] {
+            assert!(!melee_reaches(A, 1, Whip, me, at(x, y)), "({x}, {y})");
+        }
+        // A Large wielder's natural 3 m and 3 m more: four squares off its space.
+        let ogre = Footprint::new(Square::new(0, 0), 2);
+        assert!(melee_reaches(A, 2, Whip, ogre, at(2, 0)));
+        assert!(melee_reaches(A, 2, Whip, ogre, at(5, 0)));
+        assert!(!melee_reaches(A, 2, Whip, ogre, at(6, 0)));
+        // In height as across (004:783): three steps up, right above it.
+        assert_eq!(crate::rules::core::altitude::vertical_reach(1, Whip), 3);
     }
 
     #[test]
@@ -240,15 +265,15 @@ mod tests {
         // A Huge creature's 4.5 m reach (3 squares): three diagonals away is 4 squares 1-2-1-2, 3 under the
         // house rule.
         let giant = Footprint::new(Square::new(0, 0), 3);
-        assert!(!melee_reaches(A, 3, false, giant, at(5, 5)));
-        assert!(melee_reaches(Diagonals::Single, 3, false, giant, at(5, 5)));
-        assert!(!melee_reaches(Diagonals::Single, 3, false, giant, at(6, 5)));
+        assert!(!melee_reaches(A, 3, Natural, giant, at(5, 5)));
+        assert!(melee_reaches(Diagonals::Single, 3, Natural, giant, at(5, 5)));
+        assert!(!melee_reaches(Diagonals::Single, 3, Natural, giant, at(6, 5)));
         // The 3 m reach already takes the corner two diagonals away: the same ring either way.
         let me = at(5, 5);
         let ring = |d| {
             (-3..=3)
                 .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
-                .filter(|&(dx, dy)| melee_reaches(d, 1, true, me, at(5 + dx, 5 + dy)))
+                .filter(|&(dx, dy)| melee_reaches(d, 1, Doubled, me, at(5 + dx, 5 + dy)))
                 .count()
         };
         // (The ring, and its own square, 004:352.)
@@ -263,14 +288,14 @@ mod tests {
         let beside = Footprint::new(Square::new(7, 4), 1);
         let two_off = Footprint::new(Square::new(8, 4), 1);
         // The rider with a sword reaches nobody; with a longspear, the squares next to the mount (004:814).
-        assert_eq!(high_seat_reaches(A, true, false, 1, false, mount, beside), Some(false));
-        assert_eq!(high_seat_reaches(A, true, false, 1, true, mount, beside), Some(true));
-        assert_eq!(high_seat_reaches(A, true, false, 1, true, mount, two_off), Some(false));
+        assert_eq!(high_seat_reaches(A, true, false, 1, Natural, mount, beside), Some(false));
+        assert_eq!(high_seat_reaches(A, true, false, 1, Doubled, mount, beside), Some(true));
+        assert_eq!(high_seat_reaches(A, true, false, 1, Doubled, mount, two_off), Some(false));
         // A swordsman next to the mount does not reach the rider; a longspear or an ogre's reach does.
-        assert_eq!(high_seat_reaches(A, false, true, 1, false, beside, mount), Some(false));
-        assert_eq!(high_seat_reaches(A, false, true, 1, true, two_off, mount), Some(true));
-        assert_eq!(high_seat_reaches(A, false, true, 2, false, beside, mount), Some(true));
-        assert_eq!(high_seat_reaches(A, false, false, 1, false, beside, mount), None);
+        assert_eq!(high_seat_reaches(A, false, true, 1, Natural, beside, mount), Some(false));
+        assert_eq!(high_seat_reaches(A, false, true, 1, Doubled, two_off, mount), Some(true));
+        assert_eq!(high_seat_reaches(A, false, true, 2, Natural, beside, mount), Some(true));
+        assert_eq!(high_seat_reaches(A, false, false, 1, Natural, beside, mount), None);
     }
 
     #[test]

@@ -577,7 +577,13 @@ pub fn check_touch(
     let held = held.ok_or_else(|| Refusal::new("it holds no charge of a touch spell", "004:200"))?;
     budget.check(ActionKind::Standard)?;
     let (own, theirs) = (caster.space.at(caster.position.0), target.space.at(target.position.0));
-    if !crate::rules::core::reach::melee_reaches(field.diagonals(), caster.reach.0, false, own, theirs) {
+    if !crate::rules::core::reach::melee_reaches(
+        field.diagonals(),
+        caster.reach.0,
+        crate::rules::core::reach::WeaponReach::Natural,
+        own,
+        theirs,
+    ) {
         return Err(Refusal::new(format!("{} is out of reach for a touch", target.id), "004:198"));
     }
     // Whatever else a blow in melee asks (a line of effect, height, sight, the blind spot…): the touch is
@@ -686,7 +692,7 @@ pub fn check_cast(
                 && !crate::rules::core::reach::melee_reaches_at_height(
                     (field.diagonals(), scale),
                     caster.reach.0,
-                    false,
+                    crate::rules::core::reach::WeaponReach::Natural,
                     (own, theirs),
                     rise,
                 )

@@ -377,7 +377,7 @@ impl MoveQuery<'_> {
         &self,
         (target, rise): (Footprint, u32),
         reach: u32,
-        reach_weapon: bool,
+        reach_weapon: crate::rules::core::reach::WeaponReach,
     ) -> Result<Vec<ChargeLane>, Refusal> {
         if !self.field.line_of_sight(self.start, target) {
             return Err(Refusal::new("no line of sight to the target at the start of the turn", "004:454"));

@@ -55,7 +55,7 @@ pub struct Threat {
     /// Its natural reach.
     pub reach: u32,
     /// Whether its threatening weapons are reach weapons (one entry per weapon it threatens with).
-    pub weapon_reach: Vec<bool>,
+    pub weapon_reach: Vec<crate::rules::core::reach::WeaponReach>,
     /// The mover cannot see it (it is invisible, or the mover blind): a withdraw's first square is not safe
     /// from it (004:243).
     pub unseen: bool,
@@ -77,7 +77,7 @@ impl Threat {
     /// Whether it threatens `square` (004:62-63): within reach of a weapon it threatens with.
     pub fn threatens(&self, square: Square) -> bool {
         if self.high {
-            return self.weapon_reach.iter().any(|&r| r) && self.footprint.adjacent_to(Footprint::new(square, 1));
+            return self.weapon_reach.iter().any(|r| r.long()) && self.footprint.adjacent_to(Footprint::new(square, 1));
         }
         !self.blind.contains(&square)
             && self.weapon_reach.iter().any(|&reach_weapon| {
@@ -209,7 +209,7 @@ pub fn threat_of(field: &Battlefield, c: &CombatantItem, (mover, altitude): (&Co
         entity: c.entity,
         footprint: c.space.at(c.position.0),
         reach: c.reach.0,
-        weapon_reach: threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach).collect(),
+        weapon_reach: threatening_weapons(&c.armament.0, armed).iter().map(|w| w.reach_kind()).collect(),
         unseen: !crate::rules::attack::sees(field, mover, c),
         blind: blind_of(c),
         high: c.seat.is_some_and(|s| s.high),
@@ -253,14 +253,14 @@ pub fn threats_at<'a>(
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             threatening_weapons(&c.armament.0, armed)
                 .iter()
-                .any(|w| rise <= crate::rules::core::altitude::vertical_reach(c.reach.0, w.reach))
+                .any(|w| rise <= crate::rules::core::altitude::vertical_reach(c.reach.0, w.reach_kind()))
         })
         // A rider high on a Huge mount is out of reach of those without reach (004:814).
         .filter(|c| {
             let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
             !mover.seat.is_some_and(|s| s.high)
                 || c.reach.0 >= 2
-                || threatening_weapons(&c.armament.0, armed).iter().any(|w| w.reach)
+                || threatening_weapons(&c.armament.0, armed).iter().any(|w| w.reach_kind().long())
         })
         .map(|c| {
             let rank = order.iter().position(|e| *e == c.entity).unwrap_or(usize::MAX);
@@ -1170,7 +1170,7 @@ mod tests {
             entity: Entity::from_raw_u32(entity).unwrap(),
             footprint: Footprint::new(Square::new(x, y), 1),
             reach: 1,
-            weapon_reach: vec![false],
+            weapon_reach: vec![crate::rules::core::reach::WeaponReach::Natural],
             unseen: false,
             blind: Vec::new(),
             high: false,
@@ -1259,7 +1259,8 @@ mod tests {
 
     #[test]
     fn reach_weapons_threaten_the_ring_not_adjacent_squares() {
-        let pikeman = Threat { weapon_reach: vec![true], ..goblin_at(5, 5, 3) };
+        let pikeman =
+            Threat { weapon_reach: vec![crate::rules::core::reach::WeaponReach::Doubled], ..goblin_at(5, 5, 3) };
         assert!(!pikeman.threatens(Square::new(6, 5)));
         assert!(pikeman.threatens(Square::new(7, 5)));
         assert!(pikeman.threatens(Square::new(7, 7)));
@@ -1269,7 +1270,8 @@ mod tests {
     fn a_tiny_creature_entering_a_foes_square_provokes_it() {
         // A pikeman does not threaten the squares beside it, but a rat that enters its space provokes it.
         let start = Footprint::new(Square::new(0, 0), 1);
-        let goblin = Threat { weapon_reach: vec![true], ..goblin_at(1, 0, 9) };
+        let goblin =
+            Threat { weapon_reach: vec![crate::rules::core::reach::WeaponReach::Doubled], ..goblin_at(1, 0, 9) };
         let provoked = provocations(
             start,
             &route(&[(1, 0)]),

@@ -75,7 +75,7 @@ impl DisarmPlan {
     }
 }
 
-pub use crate::rules::attack::disarming::{disarm_side, held_weapon};
+pub use crate::rules::attack::disarming::{disarm_side, disarming_side, held_weapon};
 
 /// Whether `attacker` may disarm `target` now, and how: a melee attack it could make now (reach, sight, its
 /// standard action), a weapon the foe holds.
@@ -91,11 +91,11 @@ pub fn plan_disarm(
         return Err(Refusal::new("it holds no weapon to take: natural weapons cannot be disarmed", "004:490"));
     };
     let melee_item = !crate::rules::core::creature::is_ranged(&item);
-    let mut defender = disarm_side(target, &item, attacker, melee_item);
+    let mut defender = disarming_side(target, &item, attacker, melee_item);
     if target.conditions.has(Condition::Pinned) {
         defender.terms.push(Modifier::new(4, "pinned, it resists at +4 (004:611)"));
     }
-    let mut side = disarm_side(attacker, &attack.weapon, target, true);
+    let mut side = disarming_side(attacker, &attack.weapon, target, true);
     ground.at_blow(&mut side.terms);
     Ok(DisarmPlan {
         attacker: side,
@@ -135,13 +135,13 @@ pub fn plan_snatch(
         return Err(Refusal::new(format!("{} carries no {object}", target.id), "004:497"));
     }
     let attack = melee_attack(ground, (attacker, target), Some("unarmed strike"), budget, ("disarm", "004:497"))?;
-    let mut side = disarm_side(attacker, &attack.weapon, target, true);
+    let mut side = disarming_side(attacker, &attack.weapon, target, true);
     ground.at_blow(&mut side.terms);
     side.terms.push(Modifier::new(4, "an object carried loose (004:497)"));
     let resisting = held_weapon(target)
         .or_else(|| target.armament.0.iter().find(|w| w.unarmed).cloned())
         .unwrap_or_else(|| attack.weapon.clone());
-    let mut defender = disarm_side(target, &resisting, attacker, false);
+    let mut defender = disarming_side(target, &resisting, attacker, false);
     if target.conditions.has(Condition::Pinned) {
         defender.terms.push(Modifier::new(4, "pinned, it resists at +4 (004:611)"));
     }

@@ -298,6 +298,7 @@ fn roll_throw(
                 halved: false,
                 extra_dice: Vec::new(),
                 confirm_criticals: true,
+                harmless: None,
             };
             crate::rules::attack::roll_touch_attack(&touch, me.id, t.id, &mut dice, &mut facts)
         }

@@ -556,8 +556,10 @@ pub fn rider_armament(world: &World, mount: Entity) -> Option<&Armament> {
 /// Whether a charge ends where a reach weapon strikes: the charger's first melee weapon ready, or, for a
 /// mount with a rider, the rider's, whose blow ends the mounted charge (a lance, 004:460, 004:478; our
 /// ruling, docs/rulings.md).
-pub fn charges_with_reach(own: &Armament, rider: Option<&Armament>) -> bool {
-    let reach = |a: &Armament| a.ready().find(|w| !is_ranged(w)).is_some_and(|w| w.reach);
+pub fn charges_with_reach(own: &Armament, rider: Option<&Armament>) -> crate::rules::core::reach::WeaponReach {
+    let reach = |a: &Armament| {
+        a.ready().find(|w| !is_ranged(w)).map_or(crate::rules::core::reach::WeaponReach::Natural, |w| w.reach_kind())
+    };
     rider.map_or_else(|| reach(own), reach)
 }
 
@@ -644,7 +646,7 @@ pub fn charge_lanes_of(
         let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref());
         let rise = vertical_steps(scale, me.altitude.0, *me.size, height.0, height.1);
         if adjacent {
-            query.charge_lanes((aim, rise), 1, false)
+            query.charge_lanes((aim, rise), 1, crate::rules::core::reach::WeaponReach::Natural)
         } else {
             query.charge_lanes((aim, rise), me.reach.0, reach_weapon)
         }
@@ -1052,7 +1054,7 @@ fn begin_move(
                 let lanes = match intent.finish {
                     ChargeFinish::Attack => query.charge_lanes((target, rise), me.reach.0, reach_weapon)?,
                     ChargeFinish::BullRush { .. } | ChargeFinish::Overrun => {
-                        query.charge_lanes((target, rise), 1, false)?
+                        query.charge_lanes((target, rise), 1, crate::rules::core::reach::WeaponReach::Natural)?
                     }
                 };
                 lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {

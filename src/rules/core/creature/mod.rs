@@ -516,6 +516,15 @@ pub struct Weapon {
     /// A trip weapon (004:489): it trips with a melee touch attack of its own, provoking nothing.
     #[serde(default)]
     pub trip: bool,
+    /// A whip, « le fouet » of 004:489, as the d20 standard has it (docs/rulings.md): it strikes up to two
+    /// squares beyond the natural reach, the next squares too, threatens nothing, provokes when it attacks
+    /// as a ranged attack does, deals nonlethal damage, none to a foe in armour (an armour bonus of +1 or
+    /// more, or a natural armour of +3 or more), and gives +2 on the opposed rolls of a disarm.
+    #[serde(default)]
+    pub whip: bool,
+    /// Wielded with Weapon Finesse though not light (the whip, the spiked chain: the d20 standard).
+    #[serde(default)]
+    pub finesse: bool,
     /// Extra damage dice, thrown once even on a critical (004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
@@ -612,6 +621,9 @@ pub enum Make {
     WoodHaft,
     /// A projectile weapon (Arme à projectiles).
     Projectile,
+    /// Leather, as a whip is (no row of the table: the d20 standard's leather, hardness 2, and 2 hit points
+    /// as the lightest weapons of the table; docs/rulings.md).
+    Leather,
 }
 
 /// A shield, as the table of hardness and hit points names it (004:518-523).
@@ -710,6 +722,7 @@ pub fn hardness_and_hit_points(make: Make, handling: Handling) -> (u32, u32) {
         (Make::WoodHaft, Handling::OneHanded) => (5, 5),
         (Make::WoodHaft, Handling::TwoHanded) => (5, 10),
         (Make::Projectile, _) => (5, 5),
+        (Make::Leather, _) => (2, 2),
     }
 }
 
@@ -733,6 +746,8 @@ impl Weapon {
             tail: false,
             wing: false,
             trip: false,
+            whip: false,
+            finesse: false,
             extra: None,
             make: None,
             sunders: false,
@@ -753,6 +768,24 @@ impl Weapon {
 }
 
 impl Weapon {
+    /// How far it strikes in melee (004:63, 000:169-172; a whip's, docs/rulings.md).
+    pub fn reach_kind(&self) -> crate::rules::core::weapon_reach::WeaponReach {
+        use crate::rules::core::weapon_reach::WeaponReach;
+        if self.whip {
+            WeaponReach::Whip
+        } else if self.reach {
+            WeaponReach::Doubled
+        } else {
+            WeaponReach::Natural
+        }
+    }
+
+    /// Whether its blows deal nonlethal damage: an unarmed strike unless dealt as lethal (004:168, 004:302),
+    /// a whip always (the d20 standard).
+    pub fn nonlethal_blows(&self, lethal: bool) -> bool {
+        (self.unarmed && !lethal) || self.whip
+    }
+
     /// Its hardness and full hit points, if it can be sundered.
     pub fn toughness(&self) -> Option<(u32, u32)> {
         self.make.map(|make| hardness_and_hit_points(make, self.handling))

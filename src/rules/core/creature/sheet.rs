@@ -202,6 +202,18 @@ pub fn is_ranged(weapon: &Weapon) -> bool {
     !matches!(weapon.delivery, Delivery::Melee)
 }
 
+/// Why an attack with the weapon provokes every foe that threatens its attacker, if it does: a ranged
+/// attack (004:90), a whip's lash as a ranged attack (the d20 standard's whip; docs/rulings.md).
+pub fn provokes_as_a_shot(weapon: &Weapon) -> Option<&'static str> {
+    if is_ranged(weapon) {
+        Some("a ranged attack in a threatened square (004:90)")
+    } else if weapon.whip {
+        Some("a whip's lash in a threatened square, as a ranged attack (004:90, docs/rulings.md)")
+    } else {
+        None
+    }
+}
+
 /// The attack bonus of a weapon before the situation: BAB + Str (melee) or Dex (ranged) + size
 /// (004:5-8). Weapon Finesse lets a light weapon or natural attack use Dex in melee.
 pub fn attack_bonus(
@@ -214,8 +226,9 @@ pub fn attack_bonus(
     let mut parts = vec![Modifier::new(base_attack.0, "base attack")];
     let str_mod = ability_modifier(abilities.str);
     let dex_mod = ability_modifier(abilities.dex);
-    let finesse =
-        feats.has(Feat::WeaponFinesse) && (weapon.handling == Handling::Light || weapon.natural) && dex_mod > str_mod;
+    let finesse = feats.has(Feat::WeaponFinesse)
+        && (weapon.handling == Handling::Light || weapon.natural || weapon.finesse)
+        && dex_mod > str_mod;
     if is_ranged(weapon) {
         parts.push(Modifier::new(dex_mod, "Dex"));
     } else if finesse {
