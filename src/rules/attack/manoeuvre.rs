@@ -113,13 +113,16 @@ pub struct PulledDown {
     pub rider: Entity,
 }
 
-/// Where the tripped fall: prone, and a rider pulled off its mount first (004:487-488).
+/// Where the tripped fall: prone, and a rider pulled off its mount first (004:487-488); and who a blow in
+/// the middle of an action slays outright (a failed save against massive damage, 004:272).
 #[derive(SystemParam)]
 pub struct Falls<'w> {
     /// Conditions gained.
     pub conditions: MessageWriter<'w, ConditionChange>,
     /// Riders pulled down, for the mounted chapter.
     pub pulled: MessageWriter<'w, PulledDown>,
+    /// Creatures slain on the spot, for the health chapter.
+    pub slain: MessageWriter<'w, super::Slay>,
 }
 
 impl Falls<'_> {

@@ -2534,9 +2534,10 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
     }
 }
 
-/// Whether the foe of a full attack is down: the blows left are for another (004:229).
+/// Whether the foe of a full attack is down, its wounds applied blow by blow: the blows left are for
+/// another (004:229), as Cleave reads a foe dropped (004:234).
 fn foe_down(world: &World, target: Entity) -> bool {
-    world.get::<HitPoints>(target).is_none_or(|hp| hp.current < 0)
+    world.get::<Conditions>(target).is_none_or(|c| c.dropped())
 }
 
 /// Rolls one blow; the damage it deals, if it hits.

@@ -16,37 +16,9 @@ use crate::rules::core::names::Action;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{Fall, Strain, TurnOrder};
 
-/// Damage from one attack that calls for a Fortitude save or death (004:272): 50 points or more.
-pub const MASSIVE_DAMAGE: i32 = 50;
-
-/// The Fortitude DC against massive damage (004:272).
-pub const MASSIVE_DAMAGE_DC: i32 = 15;
-
-/// The states hit points alone bring: disabled at exactly 0, dying from -1 to -9, dead at -10 or below
-/// (004:38, 004:269-278).
-pub fn states_for(current: i32) -> &'static [Condition] {
-    match current {
-        i32::MIN..=-10 => &[Condition::Dead],
-        -9..=-1 => &[Condition::Dying, Condition::Unconscious],
-        0 => &[Condition::Disabled],
-        _ => &[],
-    }
-}
-
-/// The state nonlethal damage brings: staggered when it equals current hit points, unconscious above
-/// (004:301-308), whether the nonlethal damage rose or the hit points fell: at 0 or below any nonlethal
-/// damage is above them.
-pub fn nonlethal_state(current: i32, nonlethal: i32) -> Option<Condition> {
-    if nonlethal <= 0 {
-        None
-    } else if nonlethal == current {
-        Some(Condition::Staggered)
-    } else if nonlethal > current {
-        Some(Condition::Unconscious)
-    } else {
-        None
-    }
-}
+pub use crate::rules::core::death::{
+    MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, calls_for_massive_save, drops_at, nonlethal_state, states_for,
+};
 
 pub mod falls;
 pub mod first_aid;
@@ -356,8 +328,7 @@ fn wound(
     facts.write(Fact::HitPointsChanged { creature: id.clone(), before, after: hp.current, nonlethal: hp.nonlethal });
     // An undead has no Fortitude against massive damage to fail: it is destroyed at 0 hit points only (d20
     // standard; our ruling).
-    let mortal = !traits.undead;
-    if massive && mortal && !hit.nonlethal && hit.from_one_attack && hit.amount >= MASSIVE_DAMAGE && hp.current > -10 {
+    if massive && hit.from_one_attack && calls_for_massive_save(hit.amount, hit.nonlethal, traits.undead, &hp) {
         let saved =
             roll_save(dice, facts, id, Save::Fortitude, saves, mind.0, "massive damage (004:272)", MASSIVE_DAMAGE_DC);
         if !saved {

@@ -634,20 +634,42 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             self.dice,
             self.facts,
         );
+        let undead = target.traits.undead;
+        let mut slain = false;
         if let Some(hit) = hit {
+            // An undead takes no nonlethal damage (the health chapter's ruling).
+            if hit.nonlethal && !undead {
+                hp.nonlethal += hit.amount;
+            } else if !hit.nonlethal {
+                *hp = crate::rules::core::creature::absorb(*hp, hit.amount);
+            }
+            // The save against massive damage is made now, as the blow lands (« il meurt sur le coup »,
+            // 004:272): a mover slain stops here; the wound then calls for no second save.
+            let massive = self.field.house_rules().massive_damage
+                && crate::rules::core::death::calls_for_massive_save(hit.amount, hit.nonlethal, undead, hp);
+            if massive {
+                slain = !crate::rules::core::checks::roll_save(
+                    self.dice,
+                    self.facts,
+                    target.id,
+                    crate::rules::core::checks::Save::Fortitude,
+                    target.saves,
+                    target.abilities,
+                    "massive damage (004:272)",
+                    crate::rules::core::death::MASSIVE_DAMAGE_DC,
+                );
+            }
             self.damage.write(Damage {
                 target: target.entity,
                 amount: hit.amount,
                 nonlethal: hit.nonlethal,
-                from_one_attack: true,
+                from_one_attack: !massive,
             });
-            if hit.nonlethal {
-                hp.nonlethal += hit.amount;
-            } else {
-                *hp = crate::rules::core::creature::absorb(*hp, hit.amount);
+            if slain {
+                self.falls.slain.write(crate::rules::attack::Slay { target: target.entity });
             }
         }
-        hp.current < 0 || hp.nonlethal > hp.current
+        slain || crate::rules::core::death::drops_at(hp, undead)
     }
 
     /// Lets the foes that threaten `who` where it stands strike at it for an action that provokes there

@@ -232,18 +232,29 @@ fn ready(
     }
 }
 
-/// A readied action not set off by the readier's next turn is lost (004:624).
+/// A readied action not set off by the time the readier's next turn comes is lost (004:624 « Si son tour de
+/// jeu suivant arrive sans que les conditions … ne se soient réalisées, l'action est perdue »): when its
+/// place in the order comes round in a later round, whether it acts there or not (dying, helpless, its
+/// place passed over), or a whole round later; a rider without a place of its own, when it acts.
 pub fn lapse(
     mut commands: Commands,
     order: Res<TurnOrder>,
-    readied: Query<(&CreatureId, &Readied)>,
+    readied: Query<(Entity, &CreatureId, &Readied)>,
     mut facts: MessageWriter<Fact>,
 ) {
-    let Some(current) = order.current_entity() else { return };
-    if let Ok((id, r)) = readied.get(current)
-        && r.round < order.round
-    {
-        facts.write(Fact::ReadyLapsed { creature: id.clone() });
-        commands.entity(current).remove::<Readied>();
+    let Some(now) = order.current else { return };
+    for (entity, id, r) in &readied {
+        if r.round >= order.round {
+            continue;
+        }
+        let come = r.round + 1 < order.round
+            || match order.entries.iter().position(|e| e.entity == entity) {
+                Some(place) => place <= now,
+                None => order.acting.contains(&entity) || order.current_entity() == Some(entity),
+            };
+        if come {
+            facts.write(Fact::ReadyLapsed { creature: id.clone() });
+            commands.entity(entity).remove::<Readied>();
+        }
     }
 }

@@ -1102,6 +1102,12 @@ impl Conditions {
             .any(|c| self.has(*c))
     }
 
+    /// Whether its wounds dropped it (« s'effondre », 004:229, 004:234): dying, dead, or unconscious (from
+    /// its wounds or nonlethal damage, 004:269, 004:305).
+    pub fn dropped(&self) -> bool {
+        [Condition::Dying, Condition::Dead, Condition::Unconscious].iter().any(|c| self.has(*c))
+    }
+
     /// Whether the creature can still act at all: not helpless, nor at the bottom of a pit.
     pub fn can_act(&self) -> bool {
         !self.is_helpless() && !self.has(Condition::InPit)
