@@ -675,7 +675,10 @@ impl Content {
             strike.damage = unarmed_damage(size);
             weapons.push(strike);
         }
-        for (name, def) in &template.natural_weapons {
+        // The primary natural weapons first, the secondary after (the d20 standard): a charge, an attack of
+        // opportunity or a blow with no weapon named strikes with the first (a warhorse's hoof, not its bite).
+        let (primary, secondary): (Vec<_>, Vec<_>) = template.natural_weapons.iter().partition(|(_, d)| !d.secondary);
+        for (name, def) in primary.into_iter().chain(secondary) {
             if let Some(message) = def.check(name) {
                 problems.push((format!("\"{name}\""), message));
             }

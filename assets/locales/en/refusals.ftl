@@ -325,6 +325,7 @@ refusal-already-within-reach = the target is already within reach: a charge move
 refusal-charge-too-far = no square from which to attack the target lies within its charge: twice its speed, its speed alone when restricted to one action
 refusal-charge-too-close = the nearest square from which to attack is less than 2 squares away
 refusal-lane-not-clear = the lane to {$to}, the nearest square of attack, is not clear: {$blocked}
+refusal-charge-end-occupied = {$to}, the nearest square of attack, is occupied
 refusal-off-map = {$square} is off the map
 refusal-wall-blocks = a wall blocks {$square}
 refusal-is-a-pit = {$square} is a pit

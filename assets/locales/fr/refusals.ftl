@@ -325,6 +325,7 @@ refusal-already-within-reach = la cible est déjà à portée : une charge parco
 refusal-charge-too-far = aucune case d'où attaquer la cible n'est à portée de sa charge : deux fois sa vitesse, sa vitesse seule quand il est limité à une action
 refusal-charge-too-close = la case d'attaque la plus proche est à moins de 2 cases
 refusal-lane-not-clear = la ligne de charge vers {$to}, la case d'attaque la plus proche, n'est pas dégagée : {$blocked}
+refusal-charge-end-occupied = {$to}, la case d'attaque la plus proche, est occupée
 refusal-off-map = {$square} est hors de la carte
 refusal-wall-blocks = un mur bloque {$square}
 refusal-is-a-pit = {$square} est une fosse

@@ -220,21 +220,35 @@ pub fn step_doublings(size: Size, swims: bool) -> u32 {
 /// The number of 1.5 m squares of water a ranged attack passes through between `own` and `theirs`
 /// (004:633): the squares of deep water the line between their centres passes through, the target's
 /// included and the attacker's not. The attack counts them when one of the two is in the water: a shot over
-/// a pond between two creatures on its banks flies in the air (our ruling).
+/// a pond between two creatures on its banks flies in the air (our ruling). The line is traced exactly, on a
+/// grid of half squares where the centres are corners: a line through a corner of the grid enters neither
+/// square beside it, whichever way it goes; a line along the edge between two squares of water crosses one
+/// square's length of water, and none along a shore.
 pub fn water_crossed(field: &Battlefield, own: Footprint, theirs: Footprint) -> u32 {
-    let centre = |f: Footprint| (f.origin.x as f64 + f.width as f64 / 2.0, f.origin.y as f64 + f.height as f64 / 2.0);
-    let ((ax, ay), (bx, by)) = (centre(own), centre(theirs));
-    // Sampled eight times a square along the line: every square it passes through is met.
-    let samples = 8 * (((bx - ax).abs().max((by - ay).abs())).ceil() as usize).max(1);
+    use crate::rules::core::geometry::{Corner, trace_line};
+    let centre = |f: Footprint| Corner { x: 2 * f.origin.x + f.width, y: 2 * f.origin.y + f.height };
+    let whole = |s: Square| Square::new(s.x.div_euclid(2), s.y.div_euclid(2));
+    let deep = |s: Square| field.terrain(s) == Terrain::DeepWater;
+    let trace = trace_line(centre(own), centre(theirs));
     let mut seen: Vec<Square> = Vec::new();
-    for k in 0..=samples {
-        let t = k as f64 / samples as f64;
-        let square = Square::new((ax + (bx - ax) * t).floor() as i32, (ay + (by - ay) * t).floor() as i32);
+    let mut note = |square: Square| {
         if !own.contains(square) && !seen.contains(&square) {
             seen.push(square);
         }
+    };
+    for half in &trace.squares {
+        note(whole(*half));
     }
-    seen.iter().filter(|s| field.terrain(**s) == Terrain::DeepWater).count() as u32
+    for edge in &trace.along_edges {
+        // Along the middle of a row or column of squares, inside them; along the edge between two squares,
+        // counted once, as the first of the two, when both are water.
+        let (a, b) = edge.squares();
+        let (a, b) = (whole(a), whole(b));
+        if a == b || (deep(a) && deep(b)) {
+            note(a);
+        }
+    }
+    seen.iter().filter(|s| deep(**s)).count() as u32
 }
 
 /// Why a thrown weapon does nothing in the water (004:633).
@@ -323,5 +337,28 @@ mod tests {
             water_crossed(&field, Footprint::new(Square::new(3, 0), 1), Footprint::new(Square::new(5, 2), 1)),
             1
         );
+    }
+
+    #[test]
+    fn a_diagonal_counts_the_same_water_whichever_way_it_goes_004_633() {
+        // A lake from column 3 on: archers on the bank shoot two squares out along each diagonal.
+        let mut field = Battlefield::open(10, 10);
+        for y in 0..10 {
+            for x in 3..10 {
+                field.set_terrain(Square::new(x, y), Terrain::DeepWater);
+            }
+        }
+        let at = |x, y| Footprint::new(Square::new(x, y), 1);
+        // North-east, south-east, and back: (2, 4) to (4, 2) crosses (3, 3) and ends in (4, 2), 2 squares.
+        assert_eq!(water_crossed(&field, at(2, 4), at(4, 2)), 2);
+        assert_eq!(water_crossed(&field, at(2, 4), at(4, 6)), 2);
+        assert_eq!(water_crossed(&field, at(4, 2), at(2, 4)), 1);
+        assert_eq!(water_crossed(&field, at(4, 6), at(2, 4)), 1);
+        // Six diagonals out: six squares, both ways.
+        assert_eq!(water_crossed(&field, at(2, 7), at(8, 1)), 6);
+        assert_eq!(water_crossed(&field, at(2, 1), at(8, 7)), 6);
+        // A Large swimmer's centre on a corner: along the edge between two rows of water, one square a column.
+        let large = Footprint::new(Square::new(6, 4), 2);
+        assert_eq!(water_crossed(&field, Footprint::new(Square::new(1, 4), 2), large), 4);
     }
 }

@@ -108,6 +108,12 @@ pub enum NoCharge {
     TooFar,
     /// The nearest squares from which to attack are all too close (under 2 squares away).
     TooClose,
+    /// The nearest square of attack is occupied, by a helpless creature too (004:453 « Si cet espace est
+    /// occupé ou bloqué d'une autre façon, le personnage est dans l'incapacité de charger »).
+    EndOccupied {
+        /// The nearest attack square looked at.
+        to: Square,
+    },
     /// Every nearest square's lane is blocked; the first reason found is kept.
     LaneBlocked {
         /// The nearest attack square looked at.
@@ -128,6 +134,7 @@ impl std::fmt::Display for NoCharge {
                 "no square from which to attack the target lies within its charge: twice its speed, its speed alone when restricted to one action"
             ),
             NoCharge::TooClose => write!(f, "the nearest square from which to attack is less than 2 squares away"),
+            NoCharge::EndOccupied { to } => write!(f, "{to}, the nearest square of attack, is occupied"),
             NoCharge::LaneBlocked { to, blocked } => {
                 write!(f, "the lane to {to}, the nearest square of attack, is not clear: {blocked}")
             }
@@ -141,6 +148,7 @@ impl NoCharge {
         match self {
             NoCharge::AlreadyInReach | NoCharge::TooClose => "004:452",
             NoCharge::TooFar => "004:451",
+            NoCharge::EndOccupied { .. } => "004:453",
             NoCharge::LaneBlocked { .. } => "004:452-453",
         }
     }
@@ -192,6 +200,12 @@ pub fn charge_lanes(
     let mut lanes = Vec::new();
     let mut first_block = None;
     for (_, to) in candidates.into_iter().filter(|(d, _)| *d == nearest) {
+        // The end square free of every creature, a helpless one too: « Les créatures sans défense ne gênent
+        // pas les charges » is said of the lane (004:453).
+        if world.occupants.iter().any(|o| o.footprint.overlaps(start.at(to))) {
+            first_block.get_or_insert(NoCharge::EndOccupied { to });
+            continue;
+        }
         match walk_path(world, mover, start, &straight_line(start.origin, to), rules) {
             Ok(route) if route.cost <= budget => match swept_block(world, mover, start, start.at(to)) {
                 None => lanes.push(ChargeLane { to, route }),
