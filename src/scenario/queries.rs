@@ -311,23 +311,21 @@ fn answer_why_not(
         return Answer::WhyNot { creature: id.to_string(), action, square, reachable: false, cost: None, reason };
     }
     with_move_query(world, entity, |q| {
-        let answer = |reachable, cost, reason| Answer::WhyNot { creature: id.to_string(), action, square, reachable, cost, reason };
+        let answer = |reachable, cost, reason| Answer::WhyNot {
+            creature: id.to_string(),
+            action,
+            square,
+            reachable,
+            cost,
+            reason,
+        };
         if let Some(d) = q.destinations(action).into_iter().find(|d| d.square == square) {
             return answer(true, Some(d.cost), None);
         }
         match q.route(action, square, None) {
             Ok(route) => answer(true, Some(route.cost), None),
-            Err(refusal) => {
-                // Say what stands in the way when the square itself cannot hold the creature.
-                let reason = match q.world().enter(&q.mover, q.start.at(square), q.start) {
-                    Err(blocked) => format!("{blocked} ({})", blocked.rule()),
-                    Ok(entry) if !entry.can_stop => {
-                        format!("cannot end the move in {square}: occupied, or an obstacle to cross (000:74-75, 000:101-105)")
-                    }
-                    Ok(_) => refusal.to_string(),
-                };
-                answer(false, None, Some(reason))
-            }
+            // The move's own refusal, which says what stands in the way on the square itself first.
+            Err(refusal) => answer(false, None, Some(refusal.to_string())),
         }
     })
     .unwrap_or(unknown)
@@ -363,7 +361,9 @@ fn answer_reachable(world: &mut World, entity: Option<Entity>, id: &str, action:
 fn answer_path(world: &mut World, entity: Option<Entity>, id: &str, path: &[Square]) -> Answer {
     let unknown = Answer::UnknownCreature { creature: id.to_string() };
     let Some(entity) = entity else { return unknown };
-    with_move_query(world, entity, |q| match walk_path(&q.world(), &q.mover, q.start, path, Default::default()) {
+    // The diagonals counted on from the turn's moves so far (RULES-INDEX ruling), as the move would count them.
+    let rules = |q: &crate::rules::movement::MoveQuery| q.rules(crate::rules::movement::MovementAction::Move);
+    with_move_query(world, entity, |q| match walk_path(&q.world(), &q.mover, q.start, path, rules(q)) {
         Ok(route) => Answer::PathCost {
             creature: id.to_string(),
             legal: true,

@@ -511,6 +511,20 @@ impl MoveQuery<'_> {
         }
     }
 
+    /// Why `to` is out of a move when no route reaches it: what the square itself holds first (a wall, a
+    /// foe, a square it may cross but not stop on, 000:74-75, 000:101-105), else `otherwise`.
+    fn unreachable(&self, to: Square, otherwise: Refusal) -> Refusal {
+        match self.world().enter(&self.mover, self.start.at(to), self.start) {
+            Err(blocked) => Refusal::new(blocked.to_string(), blocked.rule()),
+            Ok(entry) if !entry.can_stop => {
+                let what = "occupied, or an obstacle that must be crossed".to_string();
+                let blocked = Blocked::CannotStop { square: to, what };
+                Refusal::new(blocked.to_string(), blocked.rule())
+            }
+            Ok(_) => otherwise,
+        }
+    }
+
     /// The route for an intent: the given path checked, or the cheapest one found (a straight line for a
     /// run); refused with the rule if it is illegal or too dear.
     pub fn route(&self, action: MovementAction, to: Square, path: Option<&[Square]>) -> Result<Route, Refusal> {
@@ -553,13 +567,24 @@ impl MoveQuery<'_> {
                 let steps = self.single_steps();
                 let found = steps.into_iter().find(|r| r.end() == Some(to));
                 found.ok_or_else(|| {
-                    Refusal::new(format!("{to} is not a legal square one step away"), "000:139-144, 004:259")
+                    // The step itself, if it is one, says what forbids it (a wall's corner cut, 000:61).
+                    let stepped = walk_path(&self.world(), &self.mover, self.start, &[to], self.rules(action));
+                    let otherwise = match stepped {
+                        Err(r) if self.start.origin.direction_to(to).is_some() => {
+                            Refusal::new(r.blocked.to_string(), r.blocked.rule())
+                        }
+                        _ => Refusal::new(format!("{to} is not a legal square one step away"), "000:139-144, 004:259"),
+                    };
+                    self.unreachable(to, otherwise)
                 })?
             }
             None => self.with_reach(action, |reach| reach.route_to(to)).ok_or_else(|| {
-                Refusal::new(
-                    format!("{to} cannot be reached with a {} of {} squares", action.words(), budget),
-                    "000:8-22",
+                self.unreachable(
+                    to,
+                    Refusal::new(
+                        format!("{to} cannot be reached with a {} of {} squares", action.words(), budget),
+                        "000:8-22",
+                    ),
                 )
             })?,
         };

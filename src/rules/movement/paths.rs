@@ -312,12 +312,15 @@ impl ReachMap {
 }
 
 /// Whether the mover's full space fits somewhere around a narrower footprint: then it need not squeeze
-/// there.
-fn fits_full_around(world: &StepWorld<'_>, mover: &Mover, narrow: Footprint, own: Footprint) -> bool {
+/// there. The map alone says so (walls, pits, the map's edge): « un endroit qui n'est pas aussi large que
+/// l'espace qu'elle occupe » (000:110-111) is a narrow place, and creatures make none: a foe in the open
+/// is walked round, not squeezed past (000:70-71; only a creature squeezing through a narrow place may pass
+/// a foe, 000:119-120).
+fn fits_full_around(world: &StepWorld<'_>, mover: &Mover, narrow: Footprint) -> bool {
     let side = mover.side();
     ((narrow.origin.y + narrow.height - side)..=narrow.origin.y).any(|y| {
         ((narrow.origin.x + narrow.width - side)..=narrow.origin.x)
-            .any(|x| world.enter(mover, Footprint::new(Square::new(x, y), side), own).is_ok())
+            .any(|x| world.enter_ground(mover, Footprint::new(Square::new(x, y), side)).is_ok())
     })
 }
 
@@ -588,7 +591,7 @@ impl Search<'_, '_> {
                 }
                 let Some(next) = map.index(to.origin, shape, next_odd) else { continue };
                 let key = (total, hampered + u32::from(step_hampered));
-                let can_stop = entry.can_stop && (shape == 0 || !fits_full_around(world, mover, to, start));
+                let can_stop = entry.can_stop && (shape == 0 || !fits_full_around(world, mover, to));
                 let candidate = Node {
                     cost: key.0,
                     danger: step_risk,
@@ -614,10 +617,11 @@ impl Search<'_, '_> {
                 for oy in (square.y - oh + 1)..=(square.y + h - 1) {
                     for ox in (square.x - ow + 1)..=(square.x + w - 1) {
                         let there = Footprint::rect(Square::new(ox, oy), ow, oh);
-                        let inside =
-                            here.squares().all(|s| there.contains(s)) || there.squares().all(|s| here.contains(s));
+                        // Into a space that holds this one or that it holds, or that overlaps it: turning a corner
+                        // while squeezed, or stepping out of the narrow place whole, a step like any other whose
+                        // new squares are not squeezed (000:112 counts double the squares moved squeezed only).
                         let drawing_in = there.squares().all(|s| here.contains(s));
-                        if !there.overlaps(here) || (!inside && (ow == mover.side() && oh == mover.side())) {
+                        if !there.overlaps(here) {
                             continue;
                         }
                         let Ok(entry) = world.enter(mover, there, start) else { continue };
@@ -625,7 +629,7 @@ impl Search<'_, '_> {
                         // (« un endroit qui n'est pas aussi large que l'espace qu'elle occupe », 000:110-111); so
                         // a creature never draws in where it stands whole, to creep on by drawing in and
                         // spreading out.
-                        if other != 0 && fits_full_around(world, mover, there, start) {
+                        if other != 0 && fits_full_around(world, mover, there) {
                             continue;
                         }
                         // Spreading into new squares costs like a step, doubled for each thing that hampers the
