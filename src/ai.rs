@@ -142,12 +142,13 @@ fn charge_first_of<'a>(
     foes: impl IntoIterator<Item = &'a Seen>,
 ) -> Option<Command> {
     foes.into_iter().find_map(|foe| {
-        let lane = charge_lanes(world, creature, foe.entity).ok()?.into_iter().next()?;
+        let lane = charge_lanes(world, (creature, None), foe.entity).ok()?.into_iter().next()?;
         Some(Command::Charge {
             creature: me.id.clone(),
             target: foe.id.clone(),
             to: Some(lane.to),
             finish: ChargeFinish::Attack,
+            weapon: None,
         })
     })
 }

@@ -507,7 +507,11 @@ fn provocations_along_each(
 }
 
 /// The charge lanes from `charger` toward `target`, or why there is none (004:451-459).
-pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Result<Vec<ChargeLane>, Refusal> {
+pub fn charge_lanes(
+    world: &mut World,
+    (charger, weapon): (Entity, Option<&str>),
+    target: Entity,
+) -> Result<Vec<ChargeLane>, Refusal> {
     let mut q = kept::<MoverView, ()>(world);
     let (aim, unseen) = q
         .get(world, target)
@@ -530,7 +534,7 @@ pub fn charge_lanes(world: &mut World, charger: Entity, target: Entity) -> Resul
         return Err(Refusal::new("a charge ends in a melee attack and there is no melee weapon", "004:457"));
     }
     let reach_weapon = own.map_or(crate::rules::core::reach::WeaponReach::Natural, |own| {
-        crate::rules::turns::moving::charges_with_reach(own, rider_gear)
+        crate::rules::turns::moving::charges_with_reach(own, rider_gear, weapon)
     });
     let mut height = |e: Entity| q.get(world, e).ok().map(|c| (c.altitude.0, *c.size, c.reach.0));
     let (mine, theirs) = (height(charger), height(target));
@@ -910,7 +914,7 @@ pub fn coup_de_grace_preview(
                 .or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
             let chosen = a.armament.chosen(weapon);
             let chosen = chosen.ok_or_else(|| Refusal::new("no such weapon", "data"))?.clone();
-            crate::rules::attack::check_coup_de_grace(g.field, a, t, &chosen)?;
+            crate::rules::attack::check_coup_de_grace((g.field, g.order, g.creatures), a, t, &chosen)?;
             Ok(chosen)
         }),
     )
@@ -949,7 +953,7 @@ pub fn bull_rush_preview(
         let plan = plan_bull_rush(world, &intent)?;
         return Ok(BullRushPreview { charge_to: None, chance: plan.chance(), plan });
     }
-    let lane = crate::rules::turns::moving::charge_lanes_of(world, attacker, target, true)
+    let lane = crate::rules::turns::moving::charge_lanes_of(world, (attacker, None), target, true)
         .ok_or_else(|| Refusal::new("no such creature", "data"))?
         .map_err(|refusal| {
             Refusal::new(

@@ -69,6 +69,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         readied: false,
         finish: Default::default(),
         tumble: false,
+        weapon: None,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(goblin).unwrap().0, Square::new(3, 2), "not its turn: nothing moved");
@@ -81,6 +82,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         readied: false,
         finish: Default::default(),
         tumble: false,
+        weapon: None,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 5));
@@ -96,6 +98,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         readied: false,
         finish: Default::default(),
         tumble: false,
+        weapon: None,
     });
     app.world_mut().write_message(MoveIntent {
         creature: fighter,
@@ -106,6 +109,7 @@ fn a_move_intent_moves_the_creature_and_a_refused_one_changes_nothing() {
         readied: false,
         finish: Default::default(),
         tumble: false,
+        weapon: None,
     });
     app.update();
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(2, 6));
@@ -170,6 +174,7 @@ fn the_opportunity_plugin_strikes_a_foe_leaving_reach() {
         readied: false,
         finish: Default::default(),
         tumble: false,
+        weapon: None,
     });
     app.update();
     assert!(facts(&app).iter().any(|f| matches!(f, Fact::OpportunityProvoked { by, .. } if by.0 == "fighter")));
@@ -312,6 +317,7 @@ fn the_ai_weighs_a_trip_in_place_of_its_attack_of_opportunity() {
         target: "halberdier".into(),
         to: None,
         finish: estoc::rules::turns::moving::ChargeFinish::Attack,
+        weapon: None,
     };
     for (orc_hit_points, trips, dice) in [(6, false, [12, 4, 4]), (30, true, [12, 15, 5])] {
         let mut app = app_on("tests/scenarios/levels/trip_charger.ron", &[20, 1]);

@@ -679,11 +679,20 @@ fn place_creature<'a>(
             Condition::Stable if stats.hit_points.current - placement.damage.max(0) >= 0 => {
                 Some("only a creature below 0 hit points can be stable (004:282): give it `damage:` too".into())
             }
+            Condition::Fatigued if placement.nonlethal <= 0 => Some(
+                "fatigue comes with the nonlethal damage of a hustle or a forced march and ends with it (003:69, 003:71): give it `nonlethal:` too"
+                    .into(),
+            ),
             _ => None,
         };
         if let Some(message) = wrong {
             problems.push(source.error(at("conditions:"), format!("creature {who:?}: {message}")));
         }
+    }
+    // Fatigued, it is 2 weaker and 2 clumsier while it lasts (003:71).
+    if placement.conditions.contains(&Condition::Fatigued) {
+        stats.abilities.str = (stats.abilities.str + crate::rules::core::creature::FATIGUE_PENALTY).max(0);
+        stats.abilities.dex = (stats.abilities.dex + crate::rules::core::creature::FATIGUE_PENALTY).max(0);
     }
     stats.hit_points.current -= placement.damage.clamp(0, most);
     stats.hit_points.nonlethal = placement.nonlethal.clamp(0, crate::data::content::MOST_HIT_POINTS);

@@ -28,7 +28,9 @@ fn overrun_step(
     (there, target): (Entity, CreatureId),
 ) -> Command {
     match crate::rules::special::overrun::charge_to_overrun(world, me, there) {
-        Some(to) => Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::Overrun },
+        Some(to) => {
+            Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::Overrun, weapon: None }
+        }
         None => Command::Overrun { creature: my_id, target },
     }
 }
@@ -64,9 +66,13 @@ fn step_on_foe(
         Mode::BullRush => {
             let stay = choice.stay;
             match crate::preview::bull_rush_preview(world, me, there, stay).ok().and_then(|p| p.charge_to) {
-                Some(to) => {
-                    Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::BullRush { stay } }
-                }
+                Some(to) => Command::Charge {
+                    creature: my_id,
+                    target,
+                    to: Some(to),
+                    finish: ChargeFinish::BullRush { stay },
+                    weapon: None,
+                },
                 // Next to it, or refused with the rule that forbids it.
                 None => Command::BullRush { creature: my_id, target, stay },
             }
@@ -78,8 +84,9 @@ fn step_on_foe(
             Command::Aid { creature: my_id, ally: id_of(world, ally), foe: target, kind }
         }
         Mode::Charge => {
-            let to = charge_lanes(world, me, there).ok().and_then(|l| l.first().map(|l| l.to));
-            Command::Charge { creature: my_id, target, to, finish: ChargeFinish::Attack }
+            let weapon = choice.weapon.clone();
+            let to = charge_lanes(world, (me, weapon.as_deref()), there).ok().and_then(|l| l.first().map(|l| l.to));
+            Command::Charge { creature: my_id, target, to, finish: ChargeFinish::Attack, weapon }
         }
         mode => Command::Attack {
             creature: my_id,
@@ -363,7 +370,8 @@ fn approach_steps(world: &mut World, square: Square) -> Option<Vec<Command>> {
             Some(vec![walk, blow])
         }
         super::state::Approach::Charge { foe, to } if foe == there => {
-            Some(vec![Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::Attack }])
+            let weapon = choice.weapon.clone();
+            Some(vec![Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::Attack, weapon }])
         }
         _ => None,
     }

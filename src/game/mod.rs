@@ -283,6 +283,7 @@ pub fn condition_words(condition: crate::rules::core::creature::Condition) -> St
         Condition::Shaken => "condition-shaken",
         Condition::Frightened => "condition-frightened",
         Condition::Cowering => "condition-cowering",
+        Condition::Fatigued => "condition-fatigued",
         Condition::Turned => "condition-turned",
         Condition::Grappling => "condition-grappling",
         Condition::Pinned => "condition-pinned",

@@ -123,7 +123,7 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
         Mode::Snatch => previews.disarm = Some(crate::preview::snatch_preview(world, me, foe)),
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
         Mode::Charge => {
-            let lanes = charge_lanes(world, me, foe);
+            let lanes = charge_lanes(world, (me, weapon), foe);
             previews.lane_provocations = lane_provocations(world, me, &lanes);
             previews.lanes = Some(lanes);
         }
@@ -203,7 +203,7 @@ fn approach(world: &mut World, me: Entity, foe: Entity, choice: &Choice, preview
         previews.attack = Some(Ok(blow));
         return;
     }
-    if let Ok(lanes) = charge_lanes(world, me, foe)
+    if let Ok(lanes) = charge_lanes(world, (me, choice.weapon.as_deref()), foe)
         && let Some(lane) = lanes.first()
     {
         previews.approach = Some(Approach::Charge { foe, to: lane.to });

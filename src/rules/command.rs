@@ -303,6 +303,9 @@ pub enum Command {
         /// What it ends in: its attack, or a bull rush (004:458).
         #[serde(default)]
         finish: ChargeFinish,
+        /// The weapon its attack strikes with (its first melee weapon ready if none is named).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<String>,
     },
     /// Ready an action for a trigger (004:620-628).
     Ready {
@@ -602,6 +605,7 @@ fn plain_intent(world: &World, command: &Command) -> Result<Option<PlainIntent>,
                 readied: false,
                 finish: ChargeFinish::Attack,
                 tumble: matches!(command, Command::Tumble { .. }),
+                weapon: None,
             })
         }
         Command::Attack {
@@ -851,12 +855,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 readied: false,
             });
         }
-        Command::Charge { creature, target, to, finish } => {
+        Command::Charge { creature, target, to, finish, weapon } => {
             let (charger, foe) = (entity(creature)?, entity(target)?);
             // Without a lane the rules refuse the intent and say why; a bull rush ends next to its foe.
             let adjacent = *finish != ChargeFinish::Attack;
             let lane_end = to.or_else(|| {
-                crate::rules::turns::moving::charge_lanes_of(world, charger, foe, adjacent)
+                crate::rules::turns::moving::charge_lanes_of(world, (charger, weapon.as_deref()), foe, adjacent)
                     .and_then(|lanes| lanes.ok())
                     .and_then(|lanes| lanes.first().map(|l| l.to))
             });
@@ -869,6 +873,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 readied: false,
                 finish: *finish,
                 tumble: false,
+                weapon: weapon.clone(),
             });
         }
         Command::Ready { creature, action, trigger } => {
@@ -1089,6 +1094,7 @@ fn take_readied(
                     readied: true,
                     finish: ChargeFinish::Attack,
                     tumble: false,
+                    weapon: None,
                 });
             }
             world.write_message(intent);
@@ -1130,6 +1136,7 @@ fn take_readied(
                 readied: true,
                 finish: ChargeFinish::Attack,
                 tumble: false,
+                weapon: None,
             });
         }
     }

@@ -239,7 +239,7 @@ pub fn answer(world: &mut World, question: &Question) -> Answer {
         Question::ChargeLanes { creature, target } => match (entity(creature), entity(target)) {
             // The lanes as the game offers them: the charge's own checks first (a flier in the air, the
             // action left, sight, a melee weapon, the height), as the preview asks them.
-            (Some(c), Some(t)) => match crate::preview::charge_lanes(world, c, t) {
+            (Some(c), Some(t)) => match crate::preview::charge_lanes(world, (c, None), t) {
                 Ok(lanes) => {
                     Answer::ChargeLanes { creature: creature.clone(), target: target.clone(), lanes, refusal: None }
                 }

@@ -132,6 +132,7 @@ condition-stable = stable
 condition-dead = dead
 condition-unconscious = unconscious
 condition-staggered = staggered
+condition-fatigued = fatigued
 condition-blinded = blinded
 condition-running = running
 condition-total-defense = total defence

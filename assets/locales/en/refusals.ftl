@@ -272,6 +272,7 @@ refusal-a-helpless-creature-cannot-move = a helpless creature cannot move
 refusal-floundering-in-the-water-its-swim = floundering in the water, its Swim check failed, it makes no headway this round
 refusal-grappling-it-moves-only-by-winning = grappling, it moves only by winning a grapple check, or escapes first
 refusal-one-cannot-run-without-seeing-where = one cannot run without seeing where one goes
+refusal-fatigued-it-can-neither-run = fatigued, it can neither run nor charge
 refusal-a-blinded-creature-cannot-withdraw = a blinded creature cannot withdraw
 refusal-a-creature-of-speed-1-5 = a creature of speed 1.5 m or less cannot take a 5-foot step
 refusal-after-running-it-must-rest-until = after running it must rest until round {$until}, moving no faster than one move action

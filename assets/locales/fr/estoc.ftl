@@ -132,6 +132,7 @@ condition-stable = stabilisé
 condition-dead = mort
 condition-unconscious = inconscient
 condition-staggered = chancelant
+condition-fatigued = fatigué
 condition-blinded = aveuglé
 condition-running = en course
 condition-total-defense = défense totale

@@ -272,6 +272,7 @@ refusal-a-helpless-creature-cannot-move = une créature sans défense ne peut pa
 refusal-floundering-in-the-water-its-swim = se débat dans l'eau : test de Natation raté, pas d'avancée ce round
 refusal-grappling-it-moves-only-by-winning = en situation de lutte, on ne se déplace qu'en remportant un test de lutte, ou en s'échappant d'abord
 refusal-one-cannot-run-without-seeing-where = on ne peut pas courir sans voir où l'on va
+refusal-fatigued-it-can-neither-run = fatigué, il ne peut ni courir ni charger
 refusal-a-blinded-creature-cannot-withdraw = une créature aveuglée ne peut pas battre en retraite
 refusal-a-creature-of-speed-1-5 = une créature de vitesse 1,5 m ou moins ne peut pas faire de pas de placement
 refusal-after-running-it-must-rest-until = après avoir couru, il faut se reposer jusqu'au round {$until}, sans aller plus vite qu'une action de mouvement

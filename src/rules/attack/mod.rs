@@ -474,12 +474,20 @@ fn attack_at_the_end_of_a_charge(
     for charge in ended.read().filter(|c| c.finish == crate::rules::turns::moving::ChargeFinish::Attack) {
         let rider = riders.get(charge.charger).ok().and_then(|r| r.all().first()).and_then(|r| gear.get(*r).ok());
         if let (Ok(own), Some(rider)) = (gear.get(charge.charger), rider)
-            && charges_with_reach(own, Some(rider)).long()
-            && !charges_with_reach(own, None).long()
+            && charges_with_reach(own, Some(rider), None).long()
+            && !charges_with_reach(own, None, None).long()
         {
             continue;
         }
-        attacks.write(AttackIntent { charge: true, ..AttackIntent::new(charge.charger, charge.target, None) });
+        // The weapon named, if the charger holds it ready for a melee blow (004:457).
+        let named = charge.weapon.as_deref();
+        let weapon = gear
+            .get(charge.charger)
+            .ok()
+            .and_then(|own| crate::rules::turns::moving::charge_weapon(own, named))
+            .filter(|w| Some(w.name.as_str()) == named)
+            .map(|w| w.name.clone());
+        attacks.write(AttackIntent { charge: true, ..AttackIntent::new(charge.charger, charge.target, weapon) });
     }
 }
 
@@ -1283,7 +1291,8 @@ pub fn sneak_attack(
     if is_ranged(weapon) && range_m(situation.house.diagonals, own, theirs) > SNEAK_ATTACK_RANGE_M {
         return None;
     }
-    let why = if situation.flanking_with.is_some() {
+    // Flanking is a melee attack's (004:381, 004:417): a shot finds no foe flanked.
+    let why = if situation.flanking_with.is_some() && !is_ranged(weapon) {
         "flanked"
     } else if target.conditions.is_helpless() {
         "helpless"
@@ -2595,7 +2604,7 @@ pub fn take_total_defense(
 
 /// Why a coup de grâce cannot be delivered, if it cannot (004:424-427).
 pub fn check_coup_de_grace(
-    field: &Battlefield,
+    (field, order, creatures): (&Battlefield, &TurnOrder, &Query<Combatant, With<Creature>>),
     attacker: &CombatantItem,
     target: &CombatantItem,
     weapon: &Weapon,
@@ -2629,7 +2638,11 @@ pub fn check_coup_de_grace(
     if cover_against(field, attacker, target, is_ranged(weapon), &[]) == Cover::Total {
         return Err(Refusal::new(format!("{} has total cover", target.id), "004:406"));
     }
-    Ok(())
+    // It is an attack (« porter un coup de grâce », 004:424): what refuses the attack refuses it (a prone
+    // archer's bow, 004:375; a foe out of reach in height, 004:783-784; a grappler's foe outside its grapple,
+    // 004:594; squeezed narrower than half its space, 000:121-123; out of sight), its action paid apart.
+    let request = AttackRequest { weapon: Some(&weapon.name), paid: true, ..Default::default() };
+    prepare_attack(field, order, creatures, attacker, target, request, &ActionBudget::default()).map(|_| ())
 }
 
 /// Whether `target` has total concealment from `attacker`'s coup de grâce with `weapon`: then it takes two
@@ -2696,7 +2709,7 @@ fn begin_coup_de_grace(
         .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
         .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
         .and_then(|w| crate::rules::core::gear::put_away(w).map(|()| w))
-        .and_then(|w| check_coup_de_grace(&field, &attacker, &target, w).map(|()| w.clone()));
+        .and_then(|w| check_coup_de_grace((&field, &order, &creatures), &attacker, &target, w).map(|()| w.clone()));
     let weapon = match checked {
         Ok(weapon) => weapon,
         Err(refusal) => {

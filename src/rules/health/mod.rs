@@ -35,7 +35,7 @@ pub fn plugin(app: &mut App) {
     app.add_message::<first_aid::FirstAidIntent>();
     app.add_systems(
         Rules,
-        (rest::take_rest, rest::rest_abilities, weigh_constitution)
+        (rest::take_rest, rest::rest_abilities, weigh_constitution, end_fatigue)
             .chain()
             .in_set(RulesSystems::Consequences)
             .after(HealthSystems),
@@ -418,6 +418,23 @@ fn weigh_constitution(
                 facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Stable });
             }
             settle(id, &hp, (&mut conditions, mind), (&mut fall, order.round, change > 0), &mut facts);
+        }
+    }
+}
+
+/// Fatigue ends with the nonlethal damage that brought it (003:71 « Éliminer les dégâts non-létaux élimine
+/// aussi la fatigue »), by healing or rest: its -2 to Strength and Dexterity given back.
+fn end_fatigue(
+    mut creatures: Query<(&CreatureId, &HitPoints, &mut Conditions, &mut Abilities), With<Creature>>,
+    mut facts: MessageWriter<Fact>,
+) {
+    use crate::rules::core::creature::FATIGUE_PENALTY;
+    for (id, hp, mut conditions, mut abilities) in &mut creatures {
+        if hp.nonlethal == 0 && conditions.has(Condition::Fatigued) {
+            conditions.0.remove(&Condition::Fatigued);
+            abilities.str -= FATIGUE_PENALTY;
+            abilities.dex -= FATIGUE_PENALTY;
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Fatigued });
         }
     }
 }

@@ -49,7 +49,12 @@ pub const FORCED_MARCH_DAMAGE: DamageDice = DamageDice { count: 1, sides: 6 };
 pub const ROUNDS_BEFORE_CHASE_CHECK: u32 = 3;
 
 /// What being fatigued does (fatigué), 003:71: no running, no charging, -2 Strength and Dexterity.
-pub const FATIGUED: FatigueEffects = FatigueEffects { can_run: false, can_charge: false, strength: -2, dexterity: -2 };
+pub const FATIGUED: FatigueEffects = FatigueEffects {
+    can_run: false,
+    can_charge: false,
+    strength: crate::rules::core::creature::FATIGUE_PENALTY,
+    dexterity: crate::rules::core::creature::FATIGUE_PENALTY,
+};
 
 /// Dice of damage, as `count`d`sides` (1d6 is `DamageDice { count: 1, sides: 6 }`); the caller rolls them
 /// with the seeded dice, 003:92.
@@ -839,6 +844,8 @@ pub fn plan_journey(
     let mut walking_rate_m: Option<f64> = None;
     let mut has_on_foot = false;
     let mut has_ridden_mount = false;
+    // The slowest walking rate of those on foot (and the draft animals) and of the ridden mounts.
+    let (mut slowest_on_foot, mut slowest_mount) = (f64::INFINITY, f64::INFINITY);
     for traveller in party {
         let rate = match *traveller {
             Traveller::OnFoot { speed_m } => {
@@ -846,6 +853,7 @@ pub fn plan_journey(
                     return Err(TravelError::InvalidSpeed(speed_m));
                 }
                 has_on_foot = true;
+                slowest_on_foot = slowest_on_foot.min(speed_m * HOURLY_METRES_PER_METRE_OF_SPEED);
                 speed_m * HOURLY_METRES_PER_METRE_OF_SPEED
             }
             Traveller::Mounted(conveyance) => {
@@ -858,6 +866,11 @@ pub fn plan_journey(
                     ConveyanceKind::RiverCraft | ConveyanceKind::Ship => {
                         return Err(TravelError::NotALandTraveller(conveyance));
                     }
+                }
+                if conveyance.kind() == ConveyanceKind::Mount {
+                    slowest_mount = slowest_mount.min(conveyance.per_hour_m());
+                } else {
+                    slowest_on_foot = slowest_on_foot.min(conveyance.per_hour_m());
                 }
                 conveyance.per_hour_m()
             }
@@ -895,12 +908,18 @@ pub fn plan_journey(
 
     // A started hour is an hour marched: it pays its full strain (ruling, docs/overland.md).
     let started_hours = hours.min(f64::from(hours_per_day)).ceil() as u32;
-    let hustle_hour = |hour: u32| (pace == Pace::Hustle).then_some(hour);
+    // A member hustles when the party's rate is above its own walk: the party keeps its slowest member's
+    // rate, so a member twice as fast only walks, and bears no hustle's damage (003:17, 003:69, 003:94).
+    let party_rate = walking_rate_m * f64::from(round_multiplier(pace, Burden::Normal));
+    let hustles = |own_walk: f64| pace == Pace::Hustle && own_walk < party_rate;
+    let (foot_hustles, mounts_hustle) = (hustles(slowest_on_foot), hustles(slowest_mount));
+    let hustle_hour = |hustling: bool, hour: u32| hustling.then_some(hour);
     let daily_strain = (1..=started_hours)
         .map(|hour| TravelHour {
             hour,
-            on_foot: has_on_foot.then(|| hour_strain(Bearer::OnFoot, hour, hustle_hour(hour))),
-            ridden_mounts: has_ridden_mount.then(|| hour_strain(Bearer::RiddenMount, hour, hustle_hour(hour))),
+            on_foot: has_on_foot.then(|| hour_strain(Bearer::OnFoot, hour, hustle_hour(foot_hustles, hour))),
+            ridden_mounts: has_ridden_mount
+                .then(|| hour_strain(Bearer::RiddenMount, hour, hustle_hour(mounts_hustle, hour))),
         })
         .collect();
 
@@ -1424,6 +1443,27 @@ mod tests {
         let second = journey.daily_strain[1];
         assert_eq!(second.on_foot, None);
         assert_eq!(second.ridden_mounts.map(|s| (s.hustle_damage, s.damage_kind)), Some((1, DamageKind::Lethal)));
+    }
+
+    #[test]
+    fn a_party_hustles_only_those_slower_than_its_rate() {
+        // Walkers of 6 m hustle at 6 km/h (003:18); the light horse beside them walks 7,5 km/h (003:101):
+        // it keeps up at a walk, and takes no hustle damage; the walkers take theirs (003:69).
+        let party = [on_foot(6.0), Traveller::Mounted(Conveyance::LightHorse)];
+        let journey = plan_journey(&party, Pace::Hustle, Terrain::Plains, Way::Highway, Goal::Hours(3)).unwrap();
+        assert_eq!(journey.per_hour_m, 6_000.0);
+        let walkers: Vec<u32> =
+            journey.daily_strain.iter().filter_map(|h| h.on_foot.map(|s| s.hustle_damage)).collect();
+        let horse: Vec<u32> =
+            journey.daily_strain.iter().filter_map(|h| h.ridden_mounts.map(|s| s.hustle_damage)).collect();
+        assert_eq!(walkers, [0, 1, 2]);
+        assert_eq!(horse, [0, 0, 0]);
+        // A 9 m walker beside a 4,5 m one: the party hustles at 4,5 km/h, the 9 m walker's own walk; the
+        // slow one hustles, so the walkers' line pays.
+        let journey =
+            plan_journey(&[on_foot(9.0), on_foot(4.5)], Pace::Hustle, Terrain::Plains, Way::Highway, Goal::Hours(2))
+                .unwrap();
+        assert_eq!(journey.daily_strain[1].on_foot.map(|s| s.hustle_damage), Some(1));
     }
 
     #[test]

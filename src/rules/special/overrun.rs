@@ -308,7 +308,7 @@ pub fn charge_to_overrun(
     if mine.touches(theirs) {
         return None;
     }
-    let lanes = crate::rules::turns::moving::charge_lanes_of(world, attacker, target, true)?.ok()?;
+    let lanes = crate::rules::turns::moving::charge_lanes_of(world, (attacker, None), target, true)?.ok()?;
     lanes.first().map(|l| l.to)
 }
 

@@ -111,6 +111,9 @@ pub fn check_action(
         MovementAction::Move if budget.going_on.is_some() => budget.check_movement(),
         MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),
         MovementAction::DoubleMove => budget.check_double_move().and(budget.check_movement()),
+        MovementAction::Run | MovementAction::Charge if conditions.has(Condition::Fatigued) => {
+            Err(Refusal::new("fatigued, it can neither run nor charge", "003:71"))
+        }
         MovementAction::Run => {
             if conditions.has(Condition::Blinded) {
                 return Err(Refusal::new("one cannot run without seeing where one goes", "004:250"));
@@ -277,6 +280,8 @@ pub struct MoveIntent {
     pub readied: bool,
     /// What a charge ends in.
     pub finish: ChargeFinish,
+    /// The weapon a charge's attack strikes with, if named (else its first melee weapon ready).
+    pub weapon: Option<String>,
     /// Tumbling (000:78-79): at half speed, through foes' spaces, a Tumble check in place of each foe's
     /// attack of opportunity.
     pub tumble: bool,
@@ -553,14 +558,25 @@ pub fn rider_armament(world: &World, mount: Entity) -> Option<&Armament> {
     world.get::<Armament>(rider)
 }
 
-/// Whether a charge ends where a reach weapon strikes: the charger's first melee weapon ready, or, for a
-/// mount with a rider, the rider's, whose blow ends the mounted charge (a lance, 004:460, 004:478; our
+/// How far a charge's blow strikes: the charger's weapon ([`charge_weapon`]), or, for a mount with a
+/// rider, the rider's, whose blow ends the mounted charge (a lance, 004:460, 004:478; our
 /// ruling, docs/rulings.md).
-pub fn charges_with_reach(own: &Armament, rider: Option<&Armament>) -> crate::rules::core::reach::WeaponReach {
+pub fn charges_with_reach(
+    own: &Armament,
+    rider: Option<&Armament>,
+    weapon: Option<&str>,
+) -> crate::rules::core::reach::WeaponReach {
     let reach = |a: &Armament| {
-        a.ready().find(|w| !is_ranged(w)).map_or(crate::rules::core::reach::WeaponReach::Natural, |w| w.reach_kind())
+        charge_weapon(a, weapon).map_or(crate::rules::core::reach::WeaponReach::Natural, |w| w.reach_kind())
     };
     rider.map_or_else(|| reach(own), reach)
+}
+
+/// The melee weapon a charge strikes with (004:457): the one named, if it holds it ready, else its first
+/// melee weapon ready.
+pub fn charge_weapon<'a>(armament: &'a Armament, named: Option<&str>) -> Option<&'a Weapon> {
+    let melee = |w: &&Weapon| !is_ranged(w);
+    named.and_then(|n| armament.ready().filter(melee).find(|w| w.name == n)).or_else(|| armament.ready().find(melee))
 }
 
 /// Collects every creature's body.
@@ -634,7 +650,7 @@ pub fn with_move_query<T>(
 /// reach: a bull rush's, which enters the foe's space (004:447).
 pub fn charge_lanes_of(
     world: &mut World,
-    charger: Entity,
+    (charger, weapon): (Entity, Option<&str>),
     target: Entity,
     adjacent: bool,
 ) -> Option<Result<Vec<ChargeLane>, Refusal>> {
@@ -643,7 +659,7 @@ pub fn charge_lanes_of(
     let rider_gear = rider_armament(world, charger).cloned();
     let scale = world.resource::<Battlefield>().scale();
     with_move_query(world, charger, |query, me| {
-        let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref());
+        let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref(), weapon);
         let rise = vertical_steps(scale, me.altitude.0, *me.size, height.0, height.1);
         if adjacent {
             query.charge_lanes((aim, rise), 1, crate::rules::core::reach::WeaponReach::Natural)
@@ -739,7 +755,7 @@ pub struct ChargeArrived {
 }
 
 /// The end of a charge's movement: its attack follows (004:451-459).
-#[derive(Message, Clone, Copy, Debug)]
+#[derive(Message, Clone, Debug)]
 pub struct ChargeEnded {
     /// The charger.
     pub charger: Entity,
@@ -747,6 +763,8 @@ pub struct ChargeEnded {
     pub target: Entity,
     /// What the charge ends in.
     pub finish: ChargeFinish,
+    /// The weapon its attack strikes with, if named.
+    pub weapon: Option<String>,
 }
 
 /// A move checked and paid for, to be carried out.
@@ -1039,7 +1057,7 @@ fn begin_move(
                     return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
                 }
                 let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
-                let reach_weapon = charges_with_reach(me.armament, rider.map(|r| r.armament));
+                let reach_weapon = charges_with_reach(me.armament, rider.map(|r| r.armament), intent.weapon.as_deref());
                 // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
                 if let Some((altitude, size)) = target_height
                     && vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
@@ -1210,7 +1228,12 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
         }
         world.trigger(ChargeArrived { charger: intent.creature });
         world.flush();
-        world.write_message(ChargeEnded { charger: intent.creature, target, finish: intent.finish });
+        world.write_message(ChargeEnded {
+            charger: intent.creature,
+            target,
+            finish: intent.finish,
+            weapon: intent.weapon.clone(),
+        });
     }
     world.trigger(MoveEnded { mover: intent.creature });
     world.flush();

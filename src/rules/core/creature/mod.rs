@@ -994,6 +994,10 @@ pub struct Traits {
     pub sneak_attack: Option<DiceExpr>,
 }
 
+/// What fatigue takes off Strength and Dexterity while it lasts (003:71 « un malus de -2 à la Force et à la
+/// Dextérité »).
+pub const FATIGUE_PENALTY: i32 = -2;
+
 /// States and conditions that change what a creature can do or how it is hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -1042,6 +1046,9 @@ pub enum Condition {
     Shaken,
     /// Frightened: -2 to attacks (004:380).
     Frightened,
+    /// Fatigued (« fatigué », 003:71): it can neither run nor charge, -2 to Strength and Dexterity (taken off
+    /// its scores while it lasts, [`FATIGUE_PENALTY`]); it ends with the nonlethal damage that brought it.
+    Fatigued,
     /// Cowering: -2 AC and no Dex bonus (004:388).
     Cowering,
     /// Turned: an undead that flees its turner and attacks no one (004:549).
