@@ -365,6 +365,7 @@ fn release_state(world: &World, me: Entity) -> Result<(), Refusal> {
 /// Standing up is a move action for a creature lying prone (004:225); dropping prone a free action for one
 /// standing (004:255).
 fn posture_state(
+    (world, me): (&World, Entity),
     kind: BarKind,
     conditions: &Conditions,
     budget: &crate::rules::turns::ActionBudget,
@@ -373,7 +374,13 @@ fn posture_state(
         (BarKind::StandUp, true) => budget.check(crate::rules::turns::ActionKind::Move),
         (BarKind::StandUp, false) => Err(Refusal::new("standing already", "004:225")),
         (_, true) => Err(Refusal::new("lying prone already", "004:255")),
-        (_, false) => Ok(()),
+        // Ground to lie on: the rule's own check (004:255).
+        (_, false) => {
+            let speed = world.get::<crate::rules::core::creature::Speed>(me).copied().unwrap_or_default();
+            let altitude = world.get::<crate::rules::core::creature::Altitude>(me).map_or(0, |a| a.0);
+            let riding = world.get::<crate::rules::core::creature::Riding>(me).is_some();
+            crate::rules::attack::ground_under((&speed, altitude), riding)
+        }
     }
 }
 
@@ -442,7 +449,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),
-        BarKind::StandUp | BarKind::DropProne => posture_state(kind, &conditions, &budget),
+        BarKind::StandUp | BarKind::DropProne => posture_state((world, me), kind, &conditions, &budget),
         BarKind::ActNow => delayed_of_the_player(world).map(|_| ()),
         BarKind::Mode(Mode::Touch) => match world.get::<crate::rules::magic::HeldCharge>(me) {
             Some(_) => budget.check(ActionKind::Standard),

@@ -2842,7 +2842,8 @@ fn pay_for_stance(
         .and_then(|()| match (intent.stand_up, prone) {
             (true, false) => Err(Refusal::new("it is not prone", "004:225")),
             (false, true) => Err(Refusal::new("it is already prone", "004:255")),
-            _ => Ok(()),
+            (false, false) => ground_to_lie_on(&who),
+            (true, true) => Ok(()),
         })
         .and_then(|()| budget.spend_unless_readied(kind, intent.readied));
     if let Err(refusal) = checked {
@@ -2855,6 +2856,23 @@ fn pay_for_stance(
         return false;
     }
     true
+}
+
+/// Whether a creature has ground to drop prone on (« Tomber à terre sur sa case », 004:255): not a flier in
+/// the air, nor a rider in its saddle (our ruling: it gets down first, docs/rulings.md).
+pub fn ground_to_lie_on(who: &CombatantItem) -> Result<(), Refusal> {
+    ground_under((who.speed, who.altitude.0), who.riding.is_some())
+}
+
+/// [`ground_to_lie_on`] from a creature's speed and altitude and whether it rides.
+pub fn ground_under((speed, altitude): (&Speed, i32), riding: bool) -> Result<(), Refusal> {
+    if hiding::flying(speed, altitude) {
+        return Err(Refusal::new("in the air, it has no ground to drop prone on", "004:255"));
+    }
+    if riding {
+        return Err(Refusal::new("in the saddle, it gets down before it drops prone", "004:255"));
+    }
+    Ok(())
 }
 
 /// Damage to apply to a creature, already rolled: written as a message, the chapter of health applies it with

@@ -13,6 +13,7 @@
 //! damage; going nearest first, the first undead whose Hit Dice exceed what is left of the damage ends it;
 //! a turned undead attacks no one.
 
+use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -130,56 +131,60 @@ pub(super) fn plugin(app: &mut App) {
 pub struct Cornered;
 
 /// « Si toute retraite leur est coupée, ils se recroquevillent » (004:549): as its turn begins, a turned
-/// undead that cannot take one step farther from its turner (every space one square away is nearer or as
-/// near, or one it may not stand on) cowers (+2 to hit it: the cowering condition, 004:388); it stops when a
-/// way opens at a later turn or when it is turned no more.
-#[expect(clippy::too_many_arguments, reason = "a system: one parameter per query or message it touches")]
-pub fn cornered_cower(
-    mut facts: MessageReader<Fact>,
-    field: Res<Battlefield>,
-    creatures: Query<crate::rules::attack::Combatant, With<Creature>>,
-    turned: Query<(Entity, &TurnedBy, Has<Cornered>)>,
-    cornered: Query<(Entity, &Conditions), With<Cornered>>,
-    mut conditions: MessageWriter<ConditionChange>,
-    mut budgets: Query<&mut crate::rules::turns::ActionBudget>,
-    mut commands: Commands,
-) {
+/// undead with no way to flee its turner ([`way_out`]) cowers (+2 to hit it: the cowering condition,
+/// 004:388); it stops when a way opens at a later turn or when it is turned no more.
+pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
     let cowers = |e: Entity, gained: bool| ConditionChange { creature: e, condition: Condition::Cowering, gained };
-    for (e, c) in &cornered {
-        if !c.has(Condition::Turned) {
-            conditions.write(cowers(e, false));
-            commands.entity(e).remove::<Cornered>();
+    let freed: Vec<Entity> = world
+        .query_filtered::<(Entity, &Conditions), With<Cornered>>()
+        .iter(world)
+        .filter(|(_, c)| !c.has(Condition::Turned))
+        .map(|(e, _)| e)
+        .collect();
+    for e in freed {
+        world.write_message(cowers(e, false));
+        world.entity_mut(e).remove::<Cornered>();
+    }
+    let started: Vec<CreatureId> = seen
+        .read(world.resource::<Messages<Fact>>())
+        .filter_map(|f| match f {
+            Fact::TurnStarted { creature, .. } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect();
+    for creature in started {
+        let Some(e) = world.resource::<Roster>().get(&creature.0) else { continue };
+        let turned = world.get::<Conditions>(e).is_some_and(|c| c.has(Condition::Turned));
+        if world.get::<TurnedBy>(e).is_none() || !turned {
+            continue;
+        }
+        let was = world.get::<Cornered>(e).is_some();
+        let out = way_out(world, e);
+        if out == was {
+            world.write_message(cowers(e, !out));
+            // Its turn has begun: cowering, it does nothing in it; a way out, it flees.
+            if let Some(mut budget) = world.get_mut::<ActionBudget>(e) {
+                budget.cowering = !out;
+            }
+            if out {
+                world.entity_mut(e).remove::<Cornered>();
+            } else {
+                world.entity_mut(e).insert(Cornered);
+            }
         }
     }
-    for fact in facts.read() {
-        let Fact::TurnStarted { creature, .. } = fact else { continue };
-        for (e, by, was) in &turned {
-            let (Ok(undead), Ok(turner)) = (creatures.get(e), creatures.get(by.turner)) else { continue };
-            if undead.id != creature || !undead.conditions.has(Condition::Turned) {
-                continue;
-            }
-            let (mine, theirs) = (undead.space.at(undead.position.0), turner.space.at(turner.position.0));
-            let here = mine.distance_to(theirs, field.diagonals());
-            let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &undead, &[]);
-            let way_out = crate::rules::core::geometry::Direction::ALL.iter().any(|d| {
-                let (dx, dy) = d.delta();
-                let there = mine.at(mine.origin.offset(dx, dy));
-                there.distance_to(theirs, field.diagonals()) > here && may_stand(there).is_ok()
-            });
-            if way_out == was {
-                conditions.write(cowers(e, !way_out));
-                // Its turn has begun: cowering, it does nothing in it; a way out, it flees.
-                if let Ok(mut budget) = budgets.get_mut(e) {
-                    budget.cowering = !way_out;
-                }
-                if way_out {
-                    commands.entity(e).remove::<Cornered>();
-                } else {
-                    commands.entity(e).insert(Cornered);
-                }
-            }
-        }
-    }
+}
+
+/// Whether a turned undead has a way to flee its turner this turn: a square its movement reaches (a double
+/// move, the search every move asks) that takes it farther from its turner, by the test its move must pass
+/// ([`fleeing`]). A wall at its back is no cut retreat when it can go along it (004:549).
+fn way_out(world: &mut World, undead: Entity) -> bool {
+    let ends: Vec<crate::rules::core::geometry::Square> =
+        crate::rules::turns::moving::with_move_query(world, undead, |q, _| {
+            q.destinations(crate::rules::movement::MovementAction::DoubleMove).into_iter().map(|d| d.square).collect()
+        })
+        .unwrap_or_default();
+    ends.into_iter().any(|square| fleeing(world, undead, square).is_ok())
 }
 
 /// Uses a day: 3 + the Charisma modifier (004:541), none below 0.
@@ -564,16 +569,28 @@ fn dispel(world: &mut World, turner: Entity, affected: &[InReach]) {
     }
 }
 
-/// Gives each undead affected `hit_dice` against turning for 10 rounds (004:570).
+/// Gives each undead affected `hit_dice` against turning for 10 rounds (004:570), unless a bolstering still
+/// running gives it more: the higher holds while it lasts (« tant que dure cet effet »), a weaker one
+/// lowering nothing.
 fn bolster(world: &mut World, turner: Entity, affected: &[InReach], hit_dice: i32) {
     let Some(id) = world.get::<CreatureId>(turner).cloned() else { return };
     let until = world.resource::<TurnOrder>().round + TURNED_ROUNDS;
+    let hit_dice = hit_dice.max(0) as u32;
     for undead in affected {
-        world.entity_mut(undead.entity).insert(Bolstered { hit_dice: hit_dice.max(0) as u32, until, count_of: turner });
+        let running = world.get::<Bolstered>(undead.entity).copied().filter(|b| {
+            !crate::rules::turns::lasting::count_reached(b.until, b.count_of, world.resource::<TurnOrder>())
+        });
+        let now = match running {
+            Some(stronger) if stronger.hit_dice >= hit_dice => stronger.hit_dice,
+            _ => {
+                world.entity_mut(undead.entity).insert(Bolstered { hit_dice, until, count_of: turner });
+                hit_dice
+            }
+        };
         world.write_message(Fact::UndeadTurned {
             creature: id.clone(),
             undead: undead.id.clone(),
-            outcome: TurnOutcome::Bolstered { hit_dice: hit_dice.max(0) as u32 },
+            outcome: TurnOutcome::Bolstered { hit_dice: now },
         });
     }
 }
