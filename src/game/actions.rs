@@ -448,7 +448,8 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         }
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
-        BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Delay => Ok(()),
+        BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Threats => Ok(()),
+        BarKind::Delay => crate::rules::turns::check_delay(world.resource(), me, &budget),
         BarKind::StandUp | BarKind::DropProne => posture_state((world, me), kind, &conditions, &budget),
         BarKind::ActNow => delayed_of_the_player(world).map(|_| ()),
         BarKind::Mode(Mode::Touch) => match world.get::<crate::rules::magic::HeldCharge>(me) {
@@ -459,7 +460,6 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             Some(_) => budget.check(ActionKind::Standard),
             None => Err(Refusal::new("carries no healing potion", "004:96")),
         },
-        BarKind::Threats => Ok(()),
         BarKind::Ride => {
             let riding = world.get::<crate::rules::core::creature::Riding>(me).is_some();
             if riding || mount_beside(world, me).is_some() {

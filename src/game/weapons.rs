@@ -174,10 +174,13 @@ pub fn choose(world: &mut World, key: usize) {
 /// Draws, puts away or drops `name`, or says why not.
 pub fn handle(world: &mut World, name: &str, what: Handle) {
     let Some(me) = human_turn(world) else { return };
-    if let Err(refusal) = handle_preview(world, me, name, what) {
-        world.insert_resource(Notice(Some((false, super::rules_words::refusal_full(&refusal)))));
-        return;
-    }
+    let preview = match handle_preview(world, me, name, what) {
+        Ok(preview) => preview,
+        Err(refusal) => {
+            world.insert_resource(Notice(Some((false, super::rules_words::refusal_full(&refusal)))));
+            return;
+        }
+    };
     let creature = id_of(world, me);
     let weapon = name.to_string();
     let command = match what {
@@ -187,7 +190,12 @@ pub fn handle(world: &mut World, name: &str, what: Handle) {
         Handle::Load => Command::Load { creature, weapon },
         Handle::Prepare => Command::Prepare { creature, weapon },
     };
-    world.resource_mut::<Pending>().0.push_back(command);
+    // A handling that provokes where it stands (putting a weapon away, loading a crossbow, 004:120, 004:129)
+    // waits for a second press, as a potion or standing up does, naming who would strike.
+    let why = (preview.cost.provokes && !preview.strikers.is_empty())
+        .then(|| super::declare::why_in_place(world, preview.cost.rule))
+        .flatten();
+    super::declare::submit(world, vec![command], why);
 }
 
 /// The next Power Attack amount for the creature commanded: one more, back to none past its base attack

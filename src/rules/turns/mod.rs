@@ -676,6 +676,17 @@ fn ask_to_resume(
     }
 }
 
+/// Whether `creature` may delay now (004:629-631): in its own turn, holding its place (a mount and its
+/// passengers act on the rider's), before it has acted; what the rule and the bar ask.
+pub fn check_delay(order: &TurnOrder, creature: Entity, budget: &ActionBudget) -> Result<(), Refusal> {
+    order.check_turn(creature)?;
+    if order.place_holder() != Some(creature) {
+        return Err(Refusal::new("a mount and those on it act on the rider's turn: the rider delays", "004:653"));
+    }
+    let fresh = budget.standard && budget.move_action && budget.movement == MovementMade::None;
+    if fresh { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
+}
+
 /// The creature whose turn it is delays: it must not have acted yet; its turn passes (004:629-631). A
 /// rider delays for its mount and passengers, who act with it.
 fn delay_turn(
@@ -689,20 +700,7 @@ fn delay_turn(
     for intent in intents.read() {
         let Ok((_, id, _, _, _, budget, _, _, _)) = creatures.get(intent.creature) else { continue };
         let id = id.clone();
-        let fresh = budget.standard && budget.move_action && budget.movement == MovementMade::None;
-        let checked = order
-            .check_turn(intent.creature)
-            .and_then(|()| {
-                if order.place_holder() == Some(intent.creature) {
-                    Ok(())
-                } else {
-                    Err(Refusal::new("a mount and those on it act on the rider's turn: the rider delays", "004:653"))
-                }
-            })
-            .and_then(|()| {
-                if fresh { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
-            });
-        if let Err(refusal) = checked {
+        if let Err(refusal) = check_delay(&order, intent.creature, budget) {
             facts.write(Fact::ActionRefused {
                 creature: id,
                 action: Action::Delay,
