@@ -150,12 +150,18 @@ pub enum Command {
     /// Evasion and pursuit (003:124-130): who gets away, by speed, or at the same speed by opposed Dexterity
     /// checks after a few rounds (Constitution checks in a chase lasting all day), rolled with the seed.
     Chase {
-        /// The pursuer's speed in metres (a round, or an hour overland: any one unit for both).
+        /// The pursuer's speed in metres; round by round both run, ×4 (003:9-10, 003:126).
         #[arg(long)]
         pursuer: f64,
-        /// The quarry's speed, in the same unit.
+        /// The quarry's speed, in metres.
         #[arg(long)]
         quarry: f64,
+        /// The pursuer runs in heavy armour or under a heavy load: ×3 (003:10).
+        #[arg(long)]
+        pursuer_heavy: bool,
+        /// The quarry runs in heavy armour or under a heavy load: ×3 (003:10).
+        #[arg(long)]
+        quarry_heavy: bool,
         /// A chase lasting all day, the sides glimpsing each other now and then: Constitution decides.
         #[arg(long)]
         all_day: bool,
@@ -250,7 +256,24 @@ pub fn main() -> ExitCode {
         Command::Run { scenario, seed, check } => run(&scenario, seed, check),
         Command::Rule { citations } => rule(&citations.join(" ")),
         Command::Travel { table: true, walkers, .. } => travel_table(&walkers),
-        Command::Chase { pursuer, quarry, all_day, pursuer_modifier, quarry_modifier, gap, seed } => {
+        Command::Chase {
+            pursuer,
+            quarry,
+            pursuer_heavy,
+            quarry_heavy,
+            all_day,
+            pursuer_modifier,
+            quarry_modifier,
+            gap,
+            seed,
+        } => {
+            // Round by round both run, counting squares (003:126): ×4, ×3 in heavy armour or load (003:10).
+            let run = |speed: f64, heavy: bool| {
+                use crate::rules::overland::travel::{Burden, Pace, round_multiplier};
+                let burden = if heavy { Burden::Heavy } else { Burden::Normal };
+                speed * f64::from(round_multiplier(Pace::Run, burden))
+            };
+            let (pursuer, quarry) = (run(pursuer, pursuer_heavy), run(quarry, quarry_heavy));
             chase((pursuer, pursuer_modifier), (quarry, quarry_modifier), all_day, gap, seed)
         }
         Command::Travel { walkers, mounts, pace, terrain, way, km, hours, hours_per_day, .. } => {
@@ -302,7 +325,7 @@ fn chase(
         return ExitCode::FAILURE;
     }
     let scale = if all_day { ChaseScale::AllDay } else { ChaseScale::RoundByRound };
-    println!("pursuer {} m, quarry {} m", decimal(pursuer, 3), decimal(quarry, 3));
+    println!("pursuer runs {} m a round, quarry {} m", decimal(pursuer, 3), decimal(quarry, 3));
     match chase(pursuer, quarry, scale) {
         Chase::PursuerCatchesUp => {
             println!("the pursuer is faster: it runs the quarry down (003:126)");

@@ -1,5 +1,6 @@
-//! `estoc chase`, the pursuit of 003:124-130 from the command line: the faster wins, a faster pursuer
-//! closes a gap at the difference of the speeds, the same speed goes to opposed checks rolled with the seed.
+//! `estoc chase`, the pursuit of 003:124-130 from the command line: both run (×4, ×3 in heavy armour or
+//! load), the faster wins, a faster pursuer closes a gap at the difference of the runs, the same speed goes
+//! to opposed checks rolled with the seed.
 
 use std::process::Command;
 
@@ -15,10 +16,17 @@ fn chase(args: &[&str]) -> (bool, String) {
 
 #[test]
 fn the_faster_wins_and_a_gap_closes_at_the_difference_003_126() {
+    // Running, 48 m against 36 m a round: 12 m gained a round, 30 m in 3 rounds.
     let (ok, out) = chase(&["--pursuer", "12", "--quarry", "9", "--gap", "30"]);
     assert!(ok && out.contains("runs the quarry down (003:126)"), "{out}");
-    assert!(out.contains("30 m in 10 rounds"), "{out}");
+    assert!(out.contains("30 m in 3 rounds"), "{out}");
     let (ok, out) = chase(&["--pursuer", "6", "--quarry", "9"]);
+    assert!(ok && out.contains("it gets away (003:126)"), "{out}");
+    // The same speed, the quarry in heavy armour: 36 m against its 27 m run (003:10).
+    let (ok, out) = chase(&["--pursuer", "9", "--quarry", "9", "--quarry-heavy"]);
+    assert!(ok && out.contains("runs the quarry down (003:126)"), "{out}");
+    // A 9 m dwarf in heavy armour (27 m) outruns a 6 m walker (24 m).
+    let (ok, out) = chase(&["--pursuer", "6", "--quarry", "9", "--quarry-heavy"]);
     assert!(ok && out.contains("it gets away (003:126)"), "{out}");
 }
 

@@ -409,6 +409,10 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
                     squares_to_metres(c.reach.0 * 2),
                     squares_to_metres(c.reach.0)
                 ),
+                Delivery::Melee if weapon.whip => format!(
+                    "whip: reach {} m, threatening nothing",
+                    squares_to_metres(weapon.reach_kind().squares(c.reach.0))
+                ),
                 Delivery::Melee => format!("reach {} m", squares_to_metres(c.reach.0)),
                 Delivery::Thrown { increment_m } => format!("thrown, increment {increment_m} m"),
                 Delivery::Projectile { increment_m } => format!("fired, increment {increment_m} m"),
