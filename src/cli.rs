@@ -267,8 +267,12 @@ pub fn main() -> ExitCode {
             gap,
             seed,
         } => {
-            // Round by round both run, counting squares (003:126): ×4, ×3 in heavy armour or load (003:10).
+            // Round by round both run, counting squares (003:126): ×4, ×3 in heavy armour or load (003:10); all
+            // day long the speeds decide nothing (003:130).
             let run = |speed: f64, heavy: bool| {
+                if all_day {
+                    return speed;
+                }
                 use crate::rules::overland::travel::{Burden, Pace, round_multiplier};
                 let burden = if heavy { Burden::Heavy } else { Burden::Normal };
                 speed * f64::from(round_multiplier(Pace::Run, burden))
@@ -325,7 +329,11 @@ fn chase(
         return ExitCode::FAILURE;
     }
     let scale = if all_day { ChaseScale::AllDay } else { ChaseScale::RoundByRound };
-    println!("pursuer runs {} m a round, quarry {} m", decimal(pursuer, 3), decimal(quarry, 3));
+    if all_day {
+        println!("pursuer {} m, quarry {} m", decimal(pursuer, 3), decimal(quarry, 3));
+    } else {
+        println!("pursuer runs {} m a round, quarry {} m", decimal(pursuer, 3), decimal(quarry, 3));
+    }
     match chase(pursuer, quarry, scale) {
         Chase::PursuerCatchesUp => {
             println!("the pursuer is faster: it runs the quarry down (003:126)");

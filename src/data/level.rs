@@ -691,8 +691,9 @@ fn place_creature<'a>(
     }
     // Fatigued, it is 2 weaker and 2 clumsier while it lasts (003:71).
     if placement.conditions.contains(&Condition::Fatigued) {
-        stats.abilities.str = (stats.abilities.str + crate::rules::core::creature::FATIGUE_PENALTY).max(0);
-        stats.abilities.dex = (stats.abilities.dex + crate::rules::core::creature::FATIGUE_PENALTY).max(0);
+        // Given back whole when it ends (`end_fatigue`): not clamped, so it goes back to what it was.
+        stats.abilities.str += crate::rules::core::creature::FATIGUE_PENALTY;
+        stats.abilities.dex += crate::rules::core::creature::FATIGUE_PENALTY;
     }
     stats.hit_points.current -= placement.damage.clamp(0, most);
     stats.hit_points.nonlethal = placement.nonlethal.clamp(0, crate::data::content::MOST_HIT_POINTS);

@@ -474,8 +474,8 @@ fn attack_at_the_end_of_a_charge(
     for charge in ended.read().filter(|c| c.finish == crate::rules::turns::moving::ChargeFinish::Attack) {
         let rider = riders.get(charge.charger).ok().and_then(|r| r.all().first()).and_then(|r| gear.get(*r).ok());
         if let (Ok(own), Some(rider)) = (gear.get(charge.charger), rider)
-            && charges_with_reach(own, Some(rider), None).long()
-            && !charges_with_reach(own, None, None).long()
+            && charges_with_reach(own, Some(rider), charge.weapon.as_deref()).long()
+            && !charges_with_reach(own, None, charge.weapon.as_deref()).long()
         {
             continue;
         }
@@ -1832,7 +1832,7 @@ pub fn prepare_attack(
         }
         plan.lethal = true;
     }
-    if request.nonlethal && !plan.weapon.unarmed && !is_ranged(&plan.weapon) {
+    if request.nonlethal && !plan.weapon.nonlethal_blows(plan.lethal) && !is_ranged(&plan.weapon) {
         plan.modifiers.push(Modifier::new(-4, "nonlethal blow with a lethal weapon (004:302)"));
         plan.nonlethal = true;
     }
@@ -2762,12 +2762,17 @@ fn strike_coup_de_grace(
         extra.push(sneak);
         modifiers.push(Modifier::new(0, format!("sneak attack {sneak}: helpless (004:425)")));
     }
-    let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &extra);
     facts.write(Fact::CoupDeGraceDelivered {
         attacker: attacker.id.clone(),
         target: target.id.clone(),
         weapon: weapon.name.clone(),
     });
+    // A whip hurts nothing through armour (docs/rulings.md "The whip"): no damage, no save.
+    if let Some(reason) = whip_stopped(&weapon, target.defense) {
+        facts.write(Fact::NoDamage { attacker: attacker.id.clone(), target: target.id.clone(), reason: reason.into() });
+        return;
+    }
+    let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &extra);
     facts.write(Fact::DamageDealt {
         attacker: attacker.id.clone(),
         target: target.id.clone(),
@@ -2784,9 +2789,9 @@ fn strike_coup_de_grace(
         nonlethal: weapon.nonlethal_blows(false),
         from_one_attack: true,
     });
-    // Nonlethal damage kills no one (004:302-305): a coup de grâce dealt with it calls for no save against
-    // death (docs/rulings.md).
-    if weapon.unarmed {
+    // Nonlethal damage kills no one (004:302-305): a coup de grâce dealt with it (unarmed, a whip) calls for
+    // no save against death (docs/rulings.md).
+    if weapon.nonlethal_blows(false) {
         return;
     }
     let dc = 10 + rolled.total;
