@@ -23,7 +23,7 @@ use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::{Diagonals, Footprint, Square};
 use crate::rules::core::names::Action;
-use crate::rules::core::reach::{melee_reaches, melee_reaches_at_height, threatening_weapons};
+use crate::rules::core::reach::{WeaponReach, melee_reaches, melee_reaches_at_height, threatening_weapons};
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::moving::{Pace, RiderAct, RiderActed};
@@ -421,10 +421,7 @@ fn cleave(
             Fact::Breathed { .. } | Fact::CastingBegun { .. } | Fact::TurnStarted { .. } | Fact::TurnEnded { .. } => {
                 *last = None;
             }
-            Fact::ConditionGained {
-                creature,
-                condition: Condition::Dying | Condition::Dead | Condition::Unconscious,
-            } => {
+            Fact::ConditionGained { creature, condition } if DROPPED.contains(condition) => {
                 let Some((attacker, target, weapon)) = last.clone().filter(|(_, t, _)| t == creature) else { continue };
                 *last = None;
                 let Some(a) = roster.get(&attacker.0).and_then(|e| creatures.get(e).ok()) else { continue };
@@ -1170,9 +1167,9 @@ fn reach_and_range(
         && !near_but_up(situation.house.diagonals, attacker.reach.0, weapon.reach_kind(), (own, theirs), rise)
     {
         let rule = match weapon.reach_kind() {
-            crate::rules::core::reach::WeaponReach::Natural => "004:62",
-            crate::rules::core::reach::WeaponReach::Doubled => "004:63, 000:169-172",
-            crate::rules::core::reach::WeaponReach::Whip => "004:489, docs/rulings.md",
+            WeaponReach::Natural => "004:62",
+            WeaponReach::Doubled => "004:63, 000:169-172",
+            WeaponReach::Whip => "004:489, docs/rulings.md",
         };
         return Err(Refusal::new(format!("{} is out of reach of the {}", target.id, weapon.name), rule));
     }
@@ -1183,16 +1180,10 @@ fn reach_and_range(
     };
     let both = (situation.house.diagonals, scale);
     if !is_ranged(weapon)
-        && weapon.reach_kind() == crate::rules::core::reach::WeaponReach::Doubled
+        && weapon.reach_kind() == WeaponReach::Doubled
         && !high_seat
         && !at_height(rise)
-        && melee_reaches_at_height(
-            both,
-            attacker.reach.0,
-            crate::rules::core::reach::WeaponReach::Natural,
-            (own, theirs),
-            rise,
-        )
+        && melee_reaches_at_height(both, attacker.reach.0, WeaponReach::Natural, (own, theirs), rise)
     {
         // Near enough up and across for its natural reach: a reach weapon strikes nothing there (004:63).
         return Err(Refusal::new(
@@ -1224,13 +1215,13 @@ fn reach_and_range(
 fn near_but_up(
     diagonals: Diagonals,
     natural: u32,
-    reach_weapon: crate::rules::core::reach::WeaponReach,
+    reach_weapon: WeaponReach,
     (own, theirs): (Footprint, Footprint),
     rise: u32,
 ) -> bool {
-    reach_weapon == crate::rules::core::reach::WeaponReach::Doubled
+    reach_weapon == WeaponReach::Doubled
         && rise > 0
-        && melee_reaches(diagonals, natural, crate::rules::core::reach::WeaponReach::Natural, own, theirs)
+        && melee_reaches(diagonals, natural, WeaponReach::Natural, own, theirs)
 }
 
 /// What the situation gives the attack: flanking (004:417), a charge (004:457), squeezing (000:113-123),

@@ -994,6 +994,10 @@ pub struct Traits {
     pub sneak_attack: Option<DiceExpr>,
 }
 
+/// The states of a creature its wounds dropped (« s'effondre », 004:229, 004:234): dying, dead, or
+/// unconscious (from its wounds or nonlethal damage, 004:269, 004:305).
+pub const DROPPED: [Condition; 3] = [Condition::Dying, Condition::Dead, Condition::Unconscious];
+
 /// What fatigue takes off Strength and Dexterity while it lasts (003:71 « un malus de -2 à la Force et à la
 /// Dextérité »).
 pub const FATIGUE_PENALTY: i32 = -2;
@@ -1109,10 +1113,9 @@ impl Conditions {
             .any(|c| self.has(*c))
     }
 
-    /// Whether its wounds dropped it (« s'effondre », 004:229, 004:234): dying, dead, or unconscious (from
-    /// its wounds or nonlethal damage, 004:269, 004:305).
+    /// Whether its wounds dropped it (« s'effondre », 004:229, 004:234): one of [`DROPPED`].
     pub fn dropped(&self) -> bool {
-        [Condition::Dying, Condition::Dead, Condition::Unconscious].iter().any(|c| self.has(*c))
+        DROPPED.iter().any(|c| self.has(*c))
     }
 
     /// Whether the creature can still act at all: not helpless, nor at the bottom of a pit.
