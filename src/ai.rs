@@ -134,14 +134,34 @@ pub fn next_step(world: &mut World, creature: Entity) -> Command {
     Command::EndTurn { creature: id }
 }
 
-/// A charge on the first of `foes` a clear lane reaches, along its first lane (004:451-459).
+/// A charge on the first of `foes` a clear lane reaches, along its first lane (004:451-459). With a trip
+/// weapon in hand it ends in a trip in place of the attack (004:457, 004:483), when the trip would lay the
+/// foe down two times in five or more, provoking nothing, as [`trip_a_foe`] weighs it.
 fn charge_first_of<'a>(
     world: &mut World,
     creature: Entity,
     me: &Seen,
     foes: impl IntoIterator<Item = &'a Seen>,
 ) -> Option<Command> {
+    let trips = world.get::<Armament>(creature).is_some_and(|a| a.ready().any(|w| w.trip));
     foes.into_iter().find_map(|foe| {
+        let trip = trips
+            .then(|| crate::preview::charge_blow_preview(world, (creature, foe.entity), (ChargeFinish::Trip, None)))
+            .flatten();
+        if let Some((lanes, Ok(crate::rules::special::charge_end::ChargeBlow::Trip(plan)))) = trip
+            && let Some(lane) = lanes.first()
+        {
+            let odds = crate::preview::TripPreview::of(*plan);
+            if !odds.plan.provokes && odds.touch_chance * odds.check_chance >= TRIP_ODDS {
+                return Some(Command::Charge {
+                    creature: me.id.clone(),
+                    target: foe.id.clone(),
+                    to: Some(lane.to),
+                    finish: ChargeFinish::Trip,
+                    weapon: None,
+                });
+            }
+        }
         let lane = charge_lanes(world, (creature, None), foe.entity).ok()?.into_iter().next()?;
         Some(Command::Charge {
             creature: me.id.clone(),
@@ -152,6 +172,9 @@ fn charge_first_of<'a>(
         })
     })
 }
+
+/// The chance of laying a foe down at which the AI trips rather than strikes.
+const TRIP_ODDS: f32 = 0.4;
 
 /// Whether `creature` is a mount whose rider directs it now.
 fn is_directed(world: &World, creature: Entity) -> bool {
@@ -1208,7 +1231,7 @@ fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     near.sort_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()));
     near.into_iter().find_map(|foe| {
         let trip = crate::preview::trip_preview(world, creature, foe.entity).ok()?;
-        (!trip.plan.provokes && trip.touch_chance * trip.check_chance >= 0.4).then(|| Command::Trip {
+        (!trip.plan.provokes && trip.touch_chance * trip.check_chance >= TRIP_ODDS).then(|| Command::Trip {
             creature: me.id.clone(),
             target: foe.id.clone(),
             weapon: None,

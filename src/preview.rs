@@ -619,9 +619,32 @@ pub struct TripPreview {
 pub fn trip_preview(world: &mut World, attacker: Entity, target: Entity) -> Result<TripPreview, Refusal> {
     use crate::rules::special::{plan_in, trip::plan_trip};
     let plan = plan_in(world, (attacker, target), Box::new(|g, (a, t), budget| plan_trip(g, a, t, None, budget)))?;
-    let touch_chance = chance_to_hit(total(&plan.touch.modifiers), plan.touch.armor_class, plan.touch.miss_chance);
-    let check_chance = plan.attacker.chance_against(&plan.defender);
-    Ok(TripPreview { plan, touch_chance, check_chance })
+    Ok(TripPreview::of(plan))
+}
+
+impl TripPreview {
+    /// The odds of a planned trip.
+    pub fn of(plan: crate::rules::special::trip::TripPlan) -> TripPreview {
+        let touch_chance = chance_to_hit(total(&plan.touch.modifiers), plan.touch.armor_class, plan.touch.miss_chance);
+        let check_chance = plan.attacker.chance_against(&plan.defender);
+        TripPreview { plan, touch_chance, check_chance }
+    }
+}
+
+/// The trip, disarm or sunder (`finish`) that would end `attacker`'s charge on `target`, out of its reach
+/// (004:457): where the first lane ends, its lanes, and the special attack planned by the rules as it would
+/// be made there, with the charge's +2; `None` when no lane reaches it.
+pub fn charge_blow_preview(
+    world: &mut World,
+    (attacker, target): (Entity, Entity),
+    (finish, weapon): (crate::rules::turns::moving::ChargeFinish, Option<&str>),
+) -> Option<(Vec<ChargeLane>, Result<crate::rules::special::charge_end::ChargeBlow, Refusal>)> {
+    use crate::rules::special::charge_end::{plan_charge_blow, weapon_for};
+    let weapon = world.get::<Armament>(attacker).and_then(|a| weapon_for(a, finish, weapon));
+    let lanes = charge_lanes(world, (attacker, weapon.as_deref()), target).ok()?;
+    let to = lanes.first()?.to;
+    let planned = plan_charge_blow(world, (attacker, target), (to, finish, weapon.as_deref()))?;
+    Some((lanes, planned))
 }
 
 /// An aid another `aider` could give now against `foe` (004:444): the ally it would aid (of the allies

@@ -369,9 +369,10 @@ fn approach_steps(world: &mut World, square: Square) -> Option<Vec<Command>> {
             let blow = step_on_foe(world, &choice, (me, my_id), (there, target));
             Some(vec![walk, blow])
         }
-        super::state::Approach::Charge { foe, to } if foe == there => {
-            let weapon = choice.weapon.clone();
-            Some(vec![Command::Charge { creature: my_id, target, to: Some(to), finish: ChargeFinish::Attack, weapon }])
+        super::state::Approach::Charge { foe, to, finish } if foe == there => {
+            // A trip takes its trip weapon or goes unarmed, not the weapon chosen for blows (004:483).
+            let weapon = choice.weapon.clone().filter(|_| finish != ChargeFinish::Trip);
+            Some(vec![Command::Charge { creature: my_id, target, to: Some(to), finish, weapon }])
         }
         _ => None,
     }

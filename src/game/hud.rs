@@ -806,8 +806,13 @@ fn approach_lines(approach: Option<&super::state::Approach>, out: &mut Vec<(Stri
         Some(super::state::Approach::MoveThenAttack { to, action, .. }) => {
             out.push((tr!("approach-walk", to = to.to_string(), action = super::movement_words(*action)), WARN))
         }
-        Some(super::state::Approach::Charge { to, .. }) => {
+        Some(super::state::Approach::Charge {
+            to, finish: crate::rules::turns::moving::ChargeFinish::Attack, ..
+        }) => {
             out.push((tr!("approach-charge", to = to.to_string()), WARN));
+        }
+        Some(super::state::Approach::Charge { to, .. }) => {
+            out.push((tr!("approach-charge-instead", to = to.to_string()), WARN));
         }
         None => {}
     }

@@ -16,7 +16,9 @@ use crate::rules::core::kept::kept;
 use crate::rules::core::reach::threatened_squares;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{ChargeLane, MovementAction};
+use crate::rules::special::charge_end::ChargeBlow;
 use crate::rules::turns::FullAttackUnderway;
+use crate::rules::turns::moving::ChargeFinish;
 
 use super::state::*;
 use super::turn::*;
@@ -109,17 +111,38 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
             previews.aid = Some(crate::preview::aid_preview(world, me, foe, prefer));
         }
         Mode::Feint => previews.feint = Some(crate::preview::feint_preview(world, me, foe)),
-        Mode::Trip => previews.trip = Some(crate::preview::trip_preview(world, me, foe)),
+        Mode::Trip => {
+            let plain = crate::preview::trip_preview(world, me, foe);
+            let trip = or_charging(world, (me, foe), (ChargeFinish::Trip, None), plain, previews, |blow| match blow {
+                ChargeBlow::Trip(plan) => Some(crate::preview::TripPreview::of(*plan)),
+                _ => None,
+            });
+            previews.trip = Some(trip);
+        }
         Mode::Sunder | Mode::SunderShield => {
             let shield = choice.mode == Mode::SunderShield;
-            previews.sunder = Some(crate::preview::sunder_preview(world, me, foe, (weapon, shield)));
+            let plain = crate::preview::sunder_preview(world, me, foe, (weapon, shield));
+            let finish = ChargeFinish::Sunder { shield };
+            let sunder = or_charging(world, (me, foe), (finish, weapon), plain, previews, |blow| match blow {
+                ChargeBlow::Sunder(plan) => Some(*plan),
+                _ => None,
+            });
+            previews.sunder = Some(sunder);
         }
         Mode::CoupDeGrace => {
             previews.coup_de_grace = Some(crate::preview::coup_de_grace_preview(world, me, foe, weapon));
         }
         Mode::Grapple(action) => previews.grapple = Some(crate::preview::grapple_preview(world, me, Some(foe), action)),
         Mode::Overrun => previews.overrun = Some(crate::rules::special::overrun::overrun_in(world, me, foe)),
-        Mode::Disarm => previews.disarm = Some(crate::preview::disarm_preview(world, me, foe, weapon)),
+        Mode::Disarm => {
+            let plain = crate::preview::disarm_preview(world, me, foe, weapon);
+            let disarm =
+                or_charging(world, (me, foe), (ChargeFinish::Disarm, weapon), plain, previews, |blow| match blow {
+                    ChargeBlow::Disarm(plan) => Some(*plan),
+                    _ => None,
+                });
+            previews.disarm = Some(disarm);
+        }
         Mode::Snatch => previews.disarm = Some(crate::preview::snatch_preview(world, me, foe)),
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
         Mode::Charge => {
@@ -138,6 +161,31 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
             }
         }
     }
+}
+
+/// A trip, a disarm or a sunder that the rules refuse where the creature stands (`plain`): at the end of a
+/// charge instead (`finish`), when a lane reaches the foe and the rules would allow it there, with the
+/// charge's +2 (004:457); previewed as the click would make it, the lanes and where they provoke shown.
+fn or_charging<T>(
+    world: &mut World,
+    (me, foe): (Entity, Entity),
+    (finish, weapon): (ChargeFinish, Option<&str>),
+    plain: Result<T, Refusal>,
+    previews: &mut Previews,
+    take: impl FnOnce(ChargeBlow) -> Option<T>,
+) -> Result<T, Refusal> {
+    if plain.is_ok() {
+        return plain;
+    }
+    let Some((lanes, Ok(blow))) = crate::preview::charge_blow_preview(world, (me, foe), (finish, weapon)) else {
+        return plain;
+    };
+    let (Some(plan), Some(lane)) = (take(blow), lanes.first()) else { return plain };
+    previews.approach = Some(Approach::Charge { foe, to: lane.to, finish });
+    let lanes = Ok(lanes);
+    previews.lane_provocations = lane_provocations(world, me, &lanes);
+    previews.lanes = Some(lanes);
+    Ok(plan)
 }
 
 /// Where a charge along the first of `lanes` would provoke (the lane a click takes).
@@ -206,7 +254,7 @@ fn approach(world: &mut World, me: Entity, foe: Entity, choice: &Choice, preview
     if let Ok(lanes) = charge_lanes(world, (me, choice.weapon.as_deref()), foe)
         && let Some(lane) = lanes.first()
     {
-        previews.approach = Some(Approach::Charge { foe, to: lane.to });
+        previews.approach = Some(Approach::Charge { foe, to: lane.to, finish: ChargeFinish::Attack });
         let lanes = Ok(lanes);
         previews.lane_provocations = lane_provocations(world, me, &lanes);
         previews.lanes = Some(lanes);

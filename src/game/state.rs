@@ -298,6 +298,8 @@ pub enum Approach {
         foe: Entity,
         /// Where the charge ends.
         to: Square,
+        /// What it ends in: its attack, or a trip, a disarm, a sunder in its place (004:457).
+        finish: crate::rules::turns::moving::ChargeFinish,
     },
 }
 

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::rules::aerial::route::FlightStep;
-use crate::rules::core::creature::{Condition, Conditions, CreatureId, Faction, HitPoints, Roster};
+use crate::rules::core::creature::{Armament, Condition, Conditions, CreatureId, Faction, HitPoints, Roster};
 use crate::rules::core::facts::Fact;
 use crate::rules::core::geometry::Square;
 use crate::rules::core::kept::kept;
@@ -752,6 +752,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 target: entity(target)?,
                 weapon: weapon.clone(),
                 object: object.clone(),
+                charge: false,
             });
         }
         Command::Sunder { creature, target, weapon, shield, object } => {
@@ -761,6 +762,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 weapon: weapon.clone(),
                 shield: *shield,
                 object: object.clone(),
+                charge: false,
             });
         }
         Command::Grapple { creature, target, action, to } => {
@@ -847,6 +849,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 attacker: entity(creature)?,
                 target: entity(target)?,
                 weapon: weapon.clone(),
+                charge: false,
             });
         }
         Command::TotalDefense { creature } => {
@@ -857,13 +860,34 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
         }
         Command::Charge { creature, target, to, finish, weapon } => {
             let (charger, foe) = (entity(creature)?, entity(target)?);
+            // A trip names its trip weapon, or goes unarmed, whose reach the lanes take.
+            let weapon = world
+                .get::<Armament>(charger)
+                .and_then(|a| crate::rules::special::charge_end::weapon_for(a, *finish, weapon.as_deref()));
             // Without a lane the rules refuse the intent and say why; a bull rush ends next to its foe.
-            let adjacent = *finish != ChargeFinish::Attack;
+            let adjacent = finish.enters();
             let lane_end = to.or_else(|| {
                 crate::rules::turns::moving::charge_lanes_of(world, (charger, weapon.as_deref()), foe, adjacent)
                     .and_then(|lanes| lanes.ok())
                     .and_then(|lanes| lanes.first().map(|l| l.to))
             });
+            // A trip, a disarm or a sunder in place of its attack is refused before the charge if it would
+            // be at its end (too big a foe, no weapon to take, 004:483-499).
+            if let Some(to) = lane_end
+                && let Some(Err(refusal)) = crate::rules::special::charge_end::plan_charge_blow(
+                    world,
+                    (charger, foe),
+                    (to, *finish, weapon.as_deref()),
+                )
+            {
+                world.write_message(Fact::ActionRefused {
+                    creature: creature.clone(),
+                    action: crate::rules::core::names::Action::Charge,
+                    reason: refusal.reason,
+                    rule: refusal.rule,
+                });
+                return Ok(());
+            }
             world.write_message(MoveIntent {
                 creature: charger,
                 target: Some(foe),

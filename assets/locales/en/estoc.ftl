@@ -232,6 +232,7 @@ charge-lanes = { $lanes ->
 charge-none = no charge: {$why}
 approach-walk = out of reach: a click walks to {$to} ({$action}), then attacks
 approach-charge = beyond a move: a click charges, to {$to} (004:455-459)
+approach-charge-instead = out of reach: a click charges, to {$to}, and the charge ends in this in place of its attack, at +2 on its attack roll (004:457)
 attack-line = attack with the {$weapon}: {$bonuses} vs AC {$ac} — {$chances} to hit
 attack-bonus = bonus: {$terms}
 attack-ac = AC: {$terms}

@@ -232,6 +232,7 @@ charge-lanes = { $lanes ->
 charge-none = pas de charge : {$why}
 approach-walk = hors d'allonge : un clic marche jusqu'en {$to} ({$action}), puis attaque
 approach-charge = au-delà d'un déplacement : un clic charge, jusqu'en {$to} (004:455-459)
+approach-charge-instead = hors d'allonge : un clic charge, jusqu'en {$to}, et la charge s'achève par cette manœuvre au lieu de son attaque, à +2 sur son jet d'attaque (004:457)
 attack-line = attaque avec {$weapon} : {$bonuses} contre CA {$ac} — {$chances} de toucher
 attack-bonus = bonus : {$terms}
 attack-ac = CA : {$terms}

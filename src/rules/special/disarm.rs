@@ -41,11 +41,35 @@ pub struct DisarmIntent {
     pub weapon: Option<String>,
     /// An object the foe carries to snatch rather than its weapon (a potion, a flask), unarmed (004:497).
     pub object: Option<String>,
+    /// In place of the attack ending a charge (004:457): paid by it, its attack roll at +2.
+    pub charge: bool,
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<DisarmIntent>();
-    app.add_systems(Rules, resolve_disarms.in_set(RulesSystems::Act).after(super::turning::turn_undead));
+    app.add_systems(
+        Rules,
+        (disarm_at_the_end_of_a_charge, resolve_disarms)
+            .chain()
+            .in_set(RulesSystems::Act)
+            .after(super::turning::turn_undead),
+    );
+}
+
+/// A charge that ends in a disarm disarms (004:457, 004:490).
+fn disarm_at_the_end_of_a_charge(
+    mut ended: MessageReader<crate::rules::turns::moving::ChargeEnded>,
+    mut disarms: MessageWriter<DisarmIntent>,
+) {
+    for charge in ended.read().filter(|c| c.finish == crate::rules::turns::moving::ChargeFinish::Disarm) {
+        disarms.write(DisarmIntent {
+            attacker: charge.charger,
+            target: charge.target,
+            weapon: charge.weapon.clone(),
+            object: None,
+            charge: true,
+        });
+    }
 }
 
 /// A disarm checked and ready: the two attack rolls' sides and whether it provokes.
@@ -97,6 +121,7 @@ pub fn plan_disarm(
     }
     let mut side = disarming_side(attacker, &attack.weapon, target, true);
     ground.at_blow(&mut side.terms);
+    ground.charging(&mut side);
     Ok(DisarmPlan {
         attacker: side,
         defender,
@@ -137,6 +162,7 @@ pub fn plan_snatch(
     let attack = melee_attack(ground, (attacker, target), Some("unarmed strike"), budget, ("disarm", "004:497"))?;
     let mut side = disarming_side(attacker, &attack.weapon, target, true);
     ground.at_blow(&mut side.terms);
+    ground.charging(&mut side);
     side.terms.push(Modifier::new(4, "an object carried loose (004:497)"));
     let resisting = held_weapon(target)
         .or_else(|| target.armament.0.iter().find(|w| w.unarmed).cloned())
@@ -224,7 +250,7 @@ fn prepare_disarm(
     let carried_items = items.get(intent.target).ok().cloned();
     planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        Action::Disarm,
+        (Action::Disarm, intent.charge),
         Box::new(move |g, pair, budget| match &object {
             Some(object) => {
                 let carried = snatchable(pair.1, carried_items.as_ref());

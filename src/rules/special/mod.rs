@@ -5,6 +5,7 @@
 
 pub mod aid;
 pub mod bull_rush;
+pub mod charge_end;
 pub mod disarm;
 pub mod feint;
 pub mod grapple;
@@ -20,9 +21,10 @@ use bevy::prelude::*;
 pub use crate::rules::attack::manoeuvre::{Side, size_term, strength_side};
 use crate::rules::attack::{Combatant, CombatantItem};
 use crate::rules::core::battlefield::Battlefield;
-use crate::rules::core::creature::Creature;
 use crate::rules::core::creature::{BaseAttack, Modifier};
+use crate::rules::core::creature::{Creature, Position};
 use crate::rules::core::facts::Fact;
+use crate::rules::core::geometry::Square;
 use crate::rules::core::kept::kept;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
@@ -124,13 +126,32 @@ pub struct Ground<'a, 'w, 's> {
     /// a disarm or a sunder takes « à la place d'une attaque de corps à corps » (004:483, 004:490, 004:499):
     /// already paid, at that blow's iterative bonus (004:229).
     pub blow: Option<i32>,
+    /// The attack replaced is the one ending a charge (004:457): paid by the charge, at +2.
+    pub charge: bool,
 }
 
 impl Ground<'_, '_, '_> {
+    /// Where a special attack on one foe is planned, as a standard action.
+    pub fn new<'a, 'w, 's>(
+        field: &'a Battlefield,
+        order: &'a TurnOrder,
+        creatures: &'a Query<'w, 's, Combatant, With<Creature>>,
+    ) -> Ground<'a, 'w, 's> {
+        Ground { field, order, creatures, blow: None, charge: false }
+    }
+
     /// The request of the melee attack a trip, a disarm or a sunder replaces with `weapon`: paid by the full
-    /// attack when it is one of its blows.
+    /// attack when it is one of its blows, or by the charge it ends (004:457), with the charge's +2.
     pub fn replaced_attack<'a>(&self, weapon: Option<&'a str>) -> crate::rules::attack::AttackRequest<'a> {
-        crate::rules::attack::AttackRequest { weapon, paid: self.blow.is_some(), ..default() }
+        crate::rules::attack::AttackRequest { weapon, paid: self.blow.is_some(), charge: self.charge, ..default() }
+    }
+
+    /// `side`, the attacker's opposed attack roll of a disarm or a sunder, with the charge's +2 when it ends
+    /// one (« un bonus de +2 au jet d'attaque », 004:457: the roll is its attack roll, 004:493, 004:501).
+    pub fn charging(&self, side: &mut Side) {
+        if self.charge {
+            side.terms.push(Modifier::new(2, "charging (004:457)"));
+        }
     }
 
     /// `terms` (an attack's or an opposed attack roll's) at the base attack of the blow replaced, if one is.
@@ -189,26 +210,27 @@ impl Planning<'_, '_> {
     ) -> Option<T> {
         let (Ok(a), Ok(t)) = (self.creatures.get(attacker), self.creatures.get(target)) else { return None };
         let mut budget = self.budgets.get_mut(attacker).ok()?;
-        let ground = Ground { field: &self.field, order: &self.order, creatures: &self.creatures, blow: None };
+        let ground = Ground::new(&self.field, &self.order, &self.creatures);
         let planned = plan(&ground, (&a, &t), &budget);
         self.paying.pay(planned, &a, (action, |_| kind), &mut budget)
     }
 
     /// [`Planning::plan_and_pay`] for a special attack made in place of a melee attack (a trip, a disarm, a
     /// sunder: 004:483, 004:490, 004:499): a standard action, or the next blow of a full attack under way, at
-    /// any foe, which it then uses up (004:229).
+    /// any foe, which it then uses up (004:229), or, at the end of a `charge`, the charge's one attack, paid
+    /// with it (004:457).
     pub fn plan_and_pay_blow<T>(
         &mut self,
         (attacker, target): (Entity, Entity),
-        action: Action,
+        (action, charge): (Action, bool),
         plan: Box<PlanAgainst<'_, T>>,
     ) -> Option<T> {
         let (Ok(a), Ok(t)) = (self.creatures.get(attacker), self.creatures.get(target)) else { return None };
         let mut budget = self.budgets.get_mut(attacker).ok()?;
-        let blow = next_blow(self.underway.get(attacker).ok(), &a);
-        let ground = Ground { field: &self.field, order: &self.order, creatures: &self.creatures, blow };
+        let blow = if charge { None } else { next_blow(self.underway.get(attacker).ok(), &a) };
+        let ground = Ground { blow, charge, ..Ground::new(&self.field, &self.order, &self.creatures) };
         let planned = plan(&ground, (&a, &t), &budget);
-        let kind = if blow.is_some() { ActionKind::Free } else { ActionKind::Standard };
+        let kind = if blow.is_some() || charge { ActionKind::Free } else { ActionKind::Standard };
         let paid = self.paying.pay(planned, &a, (action, |_| kind), &mut budget)?;
         if blow.is_some()
             && let Ok(mut underway) = self.underway.get_mut(attacker)
@@ -237,9 +259,15 @@ pub fn plan_in<T>(
 
 /// [`plan_in`] from a shared world (the action bar's state): refused as "no such creature" if none were
 /// ever spawned.
-pub fn plan_on<T>(
+pub fn plan_on<T>(world: &World, pair: (Entity, Entity), plan: Box<PlanAgainst<'_, T>>) -> Result<T, Refusal> {
+    plan_with(world, pair, false, plan)
+}
+
+/// [`plan_on`], the attack replaced being the one ending a `charge` (004:457) or not.
+fn plan_with<T>(
     world: &World,
     (attacker, target): (Entity, Entity),
+    charge: bool,
     plan: Box<PlanAgainst<'_, T>>,
 ) -> Result<T, Refusal> {
     let Some(mut state) = world.try_query_filtered::<Combatant, With<Creature>>() else {
@@ -251,12 +279,32 @@ pub fn plan_on<T>(
     };
     let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
     let ground = Ground {
-        field: world.resource::<Battlefield>(),
-        order: world.resource::<TurnOrder>(),
-        creatures: &creatures,
-        blow: next_blow(world.get::<FullAttackUnderway>(attacker), &a),
+        blow: if charge { None } else { next_blow(world.get::<FullAttackUnderway>(attacker), &a) },
+        charge,
+        ..Ground::new(world.resource::<Battlefield>(), world.resource::<TurnOrder>(), &creatures)
     };
     plan(&ground, (&a, &t), &budget)
+}
+
+/// `plan` of the special attack ending `attacker`'s charge on `target` (004:457), as the rules will plan it
+/// once the charge has brought it to `to`, the end of its lane: the attacker set there for the asking, and
+/// back. What the charge's declaration checks and its preview shows.
+pub fn plan_at_charge_end<T>(
+    world: &mut World,
+    (attacker, target): (Entity, Entity),
+    to: Square,
+    plan: Box<PlanAgainst<'_, T>>,
+) -> Result<T, Refusal> {
+    kept::<Combatant, With<Creature>>(world);
+    let place = |world: &mut World, square: Square| -> Option<Square> {
+        let mut position = world.get_mut::<Position>(attacker)?;
+        let position = position.bypass_change_detection();
+        Some(std::mem::replace(&mut position.0, square))
+    };
+    let Some(own) = place(world, to) else { return Err(Refusal::new("no such creature", "data")) };
+    let planned = plan_with(world, (attacker, target), true, plan);
+    place(world, own);
+    planned
 }
 
 /// The special attacks.

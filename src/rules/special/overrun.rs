@@ -423,7 +423,7 @@ fn prepare_overrun(
     let (a, t) = (creatures.get(intent.attacker).ok()?, creatures.get(intent.target).ok()?);
     let mut budget = budgets.get_mut(intent.attacker).ok()?;
     let (overran, travelled) = extra.get(intent.attacker).ok()?;
-    let ground = super::Ground { field: &field, order: &order, creatures: &creatures, blow: None };
+    let ground = super::Ground::new(&field, &order, &creatures);
     let state = (order.round, overran.map(|o| o.0), MovedSoFar::of(travelled, order.round), speed);
     let planned = plan_overrun(&ground, (&a, &t), &budget, state, intent.charge);
     // A charge paid for it all (004:451); a move going on, its move action already.

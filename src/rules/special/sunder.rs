@@ -38,6 +38,8 @@ pub struct SunderIntent {
     pub shield: bool,
     /// Strike an object the foe carries (a flask, a potion) by its AC rather than its weapon (004:504).
     pub object: Option<String>,
+    /// In place of the attack ending a charge (004:457): paid by it, its attack roll at +2.
+    pub charge: bool,
 }
 
 /// A blow at an object a foe carries, checked and ready (004:504): a plain attack roll against the object's
@@ -99,7 +101,32 @@ pub fn plan_object_sunder(
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<SunderIntent>();
-    app.add_systems(Rules, resolve_sunders.in_set(RulesSystems::Act).after(super::disarm::resolve_disarms));
+    app.add_systems(
+        Rules,
+        (sunder_at_the_end_of_a_charge, resolve_sunders)
+            .chain()
+            .in_set(RulesSystems::Act)
+            .after(super::disarm::resolve_disarms),
+    );
+}
+
+/// A charge that ends in a sunder sunders (004:457, 004:499).
+fn sunder_at_the_end_of_a_charge(
+    mut ended: MessageReader<crate::rules::turns::moving::ChargeEnded>,
+    mut sunders: MessageWriter<SunderIntent>,
+) {
+    for charge in ended.read() {
+        if let crate::rules::turns::moving::ChargeFinish::Sunder { shield } = charge.finish {
+            sunders.write(SunderIntent {
+                attacker: charge.charger,
+                target: charge.target,
+                weapon: charge.weapon.clone(),
+                shield,
+                object: None,
+                charge: true,
+            });
+        }
+    }
 }
 
 /// A sunder checked and ready.
@@ -180,6 +207,7 @@ pub fn plan_sunder(
     }
     let mut side = disarm_side(attacker, &attack.weapon, target, true);
     ground.at_blow(&mut side.terms);
+    ground.charging(&mut side);
     Ok(SunderPlan {
         attacker: side,
         defender: disarm_side(target, &item, attacker, true),
@@ -255,7 +283,7 @@ fn prepare_object_sunder(
     let carried_items = items.get(intent.target).ok().cloned();
     planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        Action::Sunder,
+        (Action::Sunder, intent.charge),
         Box::new(move |g, pair, budget| {
             let carried = super::disarm::snatchable(pair.1, carried_items.as_ref());
             plan_object_sunder(g, pair, (weapon.as_deref(), &object, &carried), budget)
@@ -311,7 +339,7 @@ fn prepare_sunder(
     let shield = intent.shield.then(|| shields.get(intent.target).ok().copied());
     planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        Action::Sunder,
+        (Action::Sunder, intent.charge),
         Box::new(move |g, pair, budget| plan_sunder(g, pair, (weapon, shield), budget)),
     )
 }

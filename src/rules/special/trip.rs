@@ -22,6 +22,7 @@ use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::ActionBudget;
+use crate::rules::turns::moving::{ChargeEnded, ChargeFinish};
 
 /// Asks to trip a foe.
 #[derive(Message, Clone, Debug)]
@@ -33,11 +34,31 @@ pub struct TripIntent {
     /// With which weapon: a trip weapon or the unarmed strike; if `None`, a trip weapon it holds, else its
     /// unarmed strike.
     pub weapon: Option<String>,
+    /// In place of the attack ending a charge (004:457): paid by it, its touch attack at +2.
+    pub charge: bool,
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<TripIntent>();
-    app.add_systems(Rules, resolve_trips.in_set(RulesSystems::Act).after(crate::rules::attack::gear::resolve_pick_ups));
+    app.add_systems(
+        Rules,
+        (trip_at_the_end_of_a_charge, resolve_trips)
+            .chain()
+            .in_set(RulesSystems::Act)
+            .after(crate::rules::attack::gear::resolve_pick_ups),
+    );
+}
+
+/// A charge that ends in a trip trips (004:457, 004:483).
+fn trip_at_the_end_of_a_charge(mut ended: MessageReader<ChargeEnded>, mut trips: MessageWriter<TripIntent>) {
+    for charge in ended.read().filter(|c| c.finish == ChargeFinish::Trip) {
+        trips.write(TripIntent {
+            attacker: charge.charger,
+            target: charge.target,
+            weapon: charge.weapon.clone(),
+            charge: true,
+        });
+    }
 }
 
 /// A trip checked and ready: the touch attack, whether it provokes, and the two sides of the check.
@@ -76,13 +97,15 @@ pub fn trip_weapon(attacker: &CombatantItem, asked: Option<&str>) -> Result<Stri
             None => Err(Refusal::new(format!("{} has no {name}", attacker.id), "data")),
         };
     }
-    attacker
-        .armament
-        .ready()
-        .find(|w| w.trip)
-        .or_else(|| weapons.iter().find(|w| w.unarmed))
+    held_trip_weapon(attacker.armament)
         .map(|w| w.name.clone())
         .ok_or_else(|| Refusal::new("it has neither hands to trip with nor a trip weapon", "004:483"))
+}
+
+/// What a trip is made with when none is named: a trip weapon in hand, else the unarmed strike (004:483,
+/// 004:489).
+pub fn held_trip_weapon(armament: &Armament) -> Option<&Weapon> {
+    armament.ready().find(|w| w.trip).or_else(|| armament.0.iter().find(|w| w.unarmed))
 }
 
 /// Whether `attacker` may trip `target` now, and how: the target at most one size larger (004:483), on its
@@ -127,7 +150,7 @@ fn prepare_trip(In(intent): In<TripIntent>, mut planning: super::Planning) -> Op
     let weapon = intent.weapon.as_deref();
     planning.plan_and_pay_blow(
         (intent.attacker, intent.target),
-        Action::Trip,
+        (Action::Trip, intent.charge),
         Box::new(|g, (a, t), budget| plan_trip(g, a, t, weapon, budget)),
     )
 }

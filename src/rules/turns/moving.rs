@@ -287,7 +287,9 @@ pub struct MoveIntent {
     pub tumble: bool,
 }
 
-/// What a charge ends in: its one melee attack (004:457), or a bull rush (004:446, 004:458).
+/// What a charge ends in: its one melee attack (004:457), a special attack made in its place (a trip, a
+/// disarm, a sunder: « en remplacement d'une attaque de corps à corps », 004:483, 004:490, 004:499), or a
+/// bull rush (004:446, 004:458) or an overrun (004:533), which enter the foe's space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ChargeFinish {
     /// One melee attack at +2.
@@ -301,6 +303,26 @@ pub enum ChargeFinish {
     },
     /// An overrun at +2 on the Strength check, the charge going on through the foe (004:533-534).
     Overrun,
+    /// A trip in place of the attack: its touch attack at +2 (004:457, 004:484), with the weapon named (a
+    /// trip weapon) or unarmed.
+    Trip,
+    /// A disarm in place of the attack: its opposed attack roll at +2 (004:457, 004:493).
+    Disarm,
+    /// A sunder in place of the attack, of the foe's weapon or its `shield`: its opposed attack roll at +2
+    /// (004:457, 004:501).
+    Sunder {
+        /// The foe's shield rather than its weapon.
+        #[serde(default)]
+        shield: bool,
+    },
+}
+
+impl ChargeFinish {
+    /// Whether the charge ends in the foe's space, a bull rush or an overrun (004:447, 004:533), so next to
+    /// it; else it ends within reach of its blow.
+    pub fn enters(self) -> bool {
+        matches!(self, ChargeFinish::BullRush { .. } | ChargeFinish::Overrun)
+    }
 }
 
 /// How far a creature has moved in the round of its turn, in squares of movement as a move pays them: what
@@ -1069,11 +1091,10 @@ fn begin_move(
                 let rise = target_height.map_or(0, |(altitude, size)| {
                     vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
                 });
-                let lanes = match intent.finish {
-                    ChargeFinish::Attack => query.charge_lanes((target, rise), me.reach.0, reach_weapon)?,
-                    ChargeFinish::BullRush { .. } | ChargeFinish::Overrun => {
-                        query.charge_lanes((target, rise), 1, crate::rules::core::reach::WeaponReach::Natural)?
-                    }
+                let lanes = if intent.finish.enters() {
+                    query.charge_lanes((target, rise), 1, crate::rules::core::reach::WeaponReach::Natural)?
+                } else {
+                    query.charge_lanes((target, rise), me.reach.0, reach_weapon)?
                 };
                 lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
                     Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
