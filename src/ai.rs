@@ -244,10 +244,9 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return end;
     }
     // A turned undead flees its turner as fast as it can (004:549); with nowhere farther to go it stays.
-    if let Some(by) = world.get::<crate::rules::special::turning::TurnedBy>(creature).copied()
-        && world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Turned))
-    {
-        return flee(world, creature, &me, by.turner).unwrap_or(end);
+    let turners = crate::rules::special::turning::fled_from(world, creature);
+    if !turners.is_empty() {
+        return flee(world, creature, &me, &turners).unwrap_or(end);
     }
     // A cleric turns undead when its turning would reach two or more of them, or one that threatens it.
     if let Some(step) = channel_for_its_undead(world, creature, &me, &foes) {
@@ -1484,17 +1483,22 @@ fn a_light_weapon_in_the_grapple(world: &mut World, creature: Entity, me: &Seen)
     })
 }
 
-/// The move that takes `creature` farthest from `from`, if any takes it farther than it is.
-fn flee(world: &mut World, creature: Entity, me: &Seen, from: Entity) -> Option<Command> {
+/// The move that takes `creature` farthest from the nearest of those it flees, `from`, among those the rules
+/// let it make (farther from each, 004:549), if any.
+fn flee(world: &mut World, creature: Entity, me: &Seen, from: &[Entity]) -> Option<Command> {
     let diagonals = crate::rules::core::battlefield::diagonals_in(world);
-    let away = world.get::<Space>(from).zip(world.get::<Position>(from)).map(|(s, p)| s.at(p.0))?;
-    let here = away.distance_to(me.footprint, diagonals);
+    let away: Vec<Footprint> = from
+        .iter()
+        .filter_map(|e| world.get::<Space>(*e).zip(world.get::<Position>(*e)).map(|(s, p)| s.at(p.0)))
+        .collect();
+    let nearest = |at: Footprint| away.iter().map(|a| a.distance_to(at, diagonals)).min().unwrap_or(0);
+    // The move options keep only the squares the rules let it flee to (`turning::fleeing`).
     let options = move_options(world, creature);
     let mut squares: Vec<(Square, MovementAction, u32)> = options
         .squares
         .iter()
-        .map(|(s, (a, _))| (*s, *a, away.distance_to(Footprint::new(*s, me.footprint.width), diagonals)))
-        .filter(|(_, _, d)| *d > here)
+        .filter(|(s, _)| **s != me.footprint.origin)
+        .map(|(s, (a, _))| (*s, *a, nearest(Footprint::new(*s, me.footprint.width))))
         .collect();
     squares.sort_by_key(|(s, _, d)| (std::cmp::Reverse(*d), s.y, s.x));
     let (to, action, _) = squares.first()?;

@@ -54,14 +54,48 @@ pub enum Energy {
     Negative,
 }
 
-/// An undead turned or rebuked: by whom, so that its coming nearer within 3 m ends it (004:549), and the
-/// turning check that did it, which a dispelling must equal (004:568).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TurnedBy {
+/// An undead turned or rebuked, by one cleric or several (our ruling: each turning holds it on its own, for
+/// its own minute, 004:549): one hold a turner.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnedBy(pub Vec<Hold>);
+
+/// One cleric's turning or rebuking of an undead: by whom, so that its coming nearer within 3 m ends it
+/// (004:549), the turning check that did it, which a dispelling must equal (004:568), and when its minute
+/// ends, as the lasting effect it gave (004:74).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hold {
     /// The turner.
     pub turner: Entity,
     /// The turning check's result.
     pub check: i32,
+    /// The round its effect ends in.
+    pub ends_round: u32,
+    /// The creature at whose count it began, and just before whose count it ends.
+    pub count_of: Entity,
+}
+
+impl TurnedBy {
+    /// The holds whose minute is not over.
+    pub fn running<'a>(&'a self, order: &'a TurnOrder) -> impl Iterator<Item = &'a Hold> + 'a {
+        self.0.iter().filter(|h| !crate::rules::turns::lasting::count_reached(h.ends_round, h.count_of, order))
+    }
+
+    /// The turners whose turning still holds it.
+    pub fn turners(&self, order: &TurnOrder) -> Vec<Entity> {
+        self.running(order).map(|h| h.turner).collect()
+    }
+
+    /// What a dispelling must equal to free it (004:568): the highest check of the turnings that hold it
+    /// (our ruling: held by two, it is freed of both or neither).
+    pub fn check(&self, order: &TurnOrder) -> Option<i32> {
+        self.running(order).map(|h| h.check).max()
+    }
+
+    /// Records `hold`, in place of its turner's earlier one.
+    fn hold(&mut self, hold: Hold) {
+        self.0.retain(|h| h.turner != hold.turner);
+        self.0.push(hold);
+    }
 }
 
 /// An undead whose morale an evil cleric bolstered: against turning it has these Hit Dice for 1 minute, 10
@@ -420,7 +454,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
         .filter(|(e, _, traits, _, _, conditions, turned, faction)| {
             // « il ne gaspille pas » its Hit Dice on those its own earlier turning still holds (004:548); another
             // cleric's turning does not shield them from this one (it may destroy what the other turned).
-            let already = turned.is_some_and(|t| t.turner == turner)
+            let already = turned.is_some_and(|t| t.running(order).any(|h| h.turner == turner))
                 && (conditions.has(Condition::Turned) || conditions.has(Condition::Cowering));
             let own_side = mine.as_ref() == Some(*faction);
             let wanted = match kind {
@@ -429,7 +463,9 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
                     let commands_it = turning.energy == Energy::Negative && own_side;
                     !already && !commands_it
                 }
-                TurnKind::Dispel => turned.is_some() && conditions.has(Condition::Turned),
+                TurnKind::Dispel => {
+                    turned.is_some_and(|t| t.check(order).is_some()) && conditions.has(Condition::Turned)
+                }
                 TurnKind::Bolster => own_side && !already,
             };
             let in_the_fight = !conditions.has(Condition::Dead) && !conditions.has(Condition::InPit);
@@ -449,7 +485,7 @@ pub fn plan_turning(world: &mut World, turner: Entity, kind: TurnKind) -> Result
                 hit_dice,
                 against_turning: against,
                 against_check: against as i32 + traits.turn_resistance,
-                turned_by_check: turned.map(|t| t.check),
+                turned_by_check: turned.and_then(|t| t.check(order)),
             };
             (reach, seen)
         })
@@ -619,8 +655,21 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
             energy => {
                 let condition = if energy == Energy::Positive { Condition::Turned } else { Condition::Cowering };
                 world.write_message(ImposeIntent { creature: undead.entity, condition, rounds: TURNED_ROUNDS });
+                // As the lasting effect will record it (`lasting::impose`): from the count now.
+                let order = world.resource::<TurnOrder>();
+                let hold = Hold {
+                    turner,
+                    check,
+                    ends_round: order.round + TURNED_ROUNDS,
+                    count_of: order.current_entity().unwrap_or(turner),
+                };
                 if let Ok(mut e) = world.get_entity_mut(undead.entity) {
-                    e.insert(TurnedBy { turner, check });
+                    match e.get_mut::<TurnedBy>() {
+                        Some(mut by) => by.hold(hold),
+                        None => {
+                            e.insert(TurnedBy(vec![hold]));
+                        }
+                    }
                 }
                 if energy == Energy::Positive { TurnOutcome::Turned } else { TurnOutcome::Rebuked }
             }
@@ -640,11 +689,17 @@ fn squares_apart(field: &Battlefield, own: (Footprint, i32), theirs: (Footprint,
     (metres / 1.5).round() as u32
 }
 
-/// The undead some cleric's turning holds, where they are and in what state.
+/// The undead some cleric's turning holds, where they are and in what state, and the effects that hold them.
 type HeldUndead<'w, 's> = Query<
     'w,
     's,
-    (Entity, &'static TurnedBy, &'static Position, &'static Space, &'static Conditions, Option<&'static Altitude>),
+    (
+        Entity,
+        &'static mut TurnedBy,
+        (&'static Position, &'static Space, Option<&'static Altitude>),
+        &'static Conditions,
+        Option<&'static mut crate::rules::turns::lasting::Lasting>,
+    ),
 >;
 
 /// Where turners are, at what height, and on what mount.
@@ -656,45 +711,51 @@ type Turners<'w, 's> = Query<
 
 /// Whether a turned undead may move its `creature` to `to`: « Les morts-vivants repoussés fuient aussi vite
 /// que possible » (004:549): a move must take it farther from its turner than it stands, never nearer nor
-/// as near. Any other creature may.
+/// as near; turned by several, farther from each (our ruling). Any other creature may.
 pub fn fleeing(world: &World, creature: Entity, to: crate::rules::core::geometry::Square) -> Result<(), Refusal> {
-    let (Some(by), Some(conditions)) = (world.get::<TurnedBy>(creature).copied(), world.get::<Conditions>(creature))
-    else {
+    let (Some(by), Some(conditions)) = (world.get::<TurnedBy>(creature), world.get::<Conditions>(creature)) else {
         return Ok(());
     };
     if !conditions.has(Condition::Turned) {
         return Ok(());
     }
-    let place = |world: &World, who: Entity| {
+    let place = |who: Entity| {
         let (position, space) = (world.get::<Position>(who)?, world.get::<Space>(who)?);
         Some((*space, position.0, world.get::<Altitude>(who).map_or(0, |a| a.0)))
     };
-    let (Some((space, at, height)), Some((turner_space, turner_at, turner_height))) =
-        (place(world, creature), place(world, by.turner))
-    else {
-        return Ok(());
-    };
+    let Some((space, at, height)) = place(creature) else { return Ok(()) };
     let field = world.resource::<Battlefield>();
-    let turner = (turner_space.at(turner_at), turner_height);
-    let now = squares_apart(field, (space.at(at), height), turner);
-    let then = squares_apart(field, (space.at(to), height), turner);
-    if then > now {
-        Ok(())
-    } else {
-        Err(Refusal::new("a turned undead flees its turner: it moves only farther from it", "004:549"))
+    for turner in by.turners(world.resource::<TurnOrder>()) {
+        let Some((turner_space, turner_at, turner_height)) = place(turner) else { continue };
+        let turner = (turner_space.at(turner_at), turner_height);
+        let now = squares_apart(field, (space.at(at), height), turner);
+        let then = squares_apart(field, (space.at(to), height), turner);
+        if then <= now {
+            return Err(Refusal::new("a turned undead flees its turner: it moves only farther from it", "004:549"));
+        }
+    }
+    Ok(())
+}
+
+/// The turners whose turning holds `creature`, turned, as it flees them (004:549).
+pub fn fled_from(world: &World, creature: Entity) -> Vec<Entity> {
+    let turned = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Turned));
+    match world.get::<TurnedBy>(creature) {
+        Some(by) if turned => by.turners(world.resource::<TurnOrder>()),
+        _ => Vec::new(),
     }
 }
 
-/// The turner coming nearer than it was, within 3 m, ends the turning of that undead (004:549): at any
-/// square of a walk (« il suffit que le prêtre s'approche »), or where a flight or a move carried it.
+/// The turner coming nearer than it was, within 3 m, ends its turning of that undead (004:549): at any
+/// square of a walk (« il suffit que le prêtre s'approche »), or where a flight or a move carried it. Turned
+/// by another too, the undead stays turned by that one's turning for what is left of its minute.
 pub fn turner_comes_near(
     mut facts: MessageReader<Fact>,
     mut walking: Local<Option<(CreatureId, crate::rules::core::geometry::Square)>>,
-    turned: HeldUndead<'_, '_>,
+    mut turned: HeldUndead<'_, '_>,
     places: Turners<'_, '_>,
-    field: Res<Battlefield>,
+    (field, order): (Res<Battlefield>, Res<TurnOrder>),
     mut conditions: MessageWriter<ConditionChange>,
-    mut commands: Commands,
 ) {
     for fact in facts.read() {
         // A walk or a flight, its own or its mount's carrying it (004:549 « s'approche », however it comes).
@@ -712,22 +773,39 @@ pub fn turner_comes_near(
             Fact::Flew { creature, from, climbed_m, .. } => (creature, *from, None, (climbed_m / 1.5).round() as i32),
             _ => continue,
         };
-        for (entity, by, position, space, state, altitude) in &turned {
-            let Ok((id, p, s, height, riding)) = places.get(by.turner) else { continue };
-            let carried = riding.and_then(|r| places.get(r.0).ok()).is_some_and(|mount| mount.0 == mover);
+        for (entity, mut by, (position, space, altitude), state, lasting) in &mut turned {
             // Only a turned undead flees its turner; a rebuked one cowers for its minute (004:565).
-            if (id != mover && !carried) || !state.has(Condition::Turned) {
+            if !state.has(Condition::Turned) {
                 continue;
             }
             let theirs = (space.at(position.0), altitude.map_or(0, |a| a.0));
-            let high = height.map_or(0, |a| a.0);
-            let distance = squares_apart(&field, (s.at(now.unwrap_or(p.0)), high), theirs);
-            // « il suffit que le prêtre s'approche à moins de 3 mètres » (004:549): this move brought it
-            // nearer than it stood, within 3 m, wherever the undead fled in between.
-            let before = squares_apart(&field, (s.at(from), high - climbed), theirs);
-            if distance <= TURNER_NEAR_SQUARES && distance < before {
+            let near = |hold: &Hold| {
+                let Ok((id, p, s, height, riding)) = places.get(hold.turner) else { return false };
+                let carried = riding.and_then(|r| places.get(r.0).ok()).is_some_and(|mount| mount.0 == mover);
+                if id != mover && !carried {
+                    return false;
+                }
+                let high = height.map_or(0, |a| a.0);
+                let distance = squares_apart(&field, (s.at(now.unwrap_or(p.0)), high), theirs);
+                // « il suffit que le prêtre s'approche à moins de 3 mètres » (004:549): this move brought it
+                // nearer than it stood, within 3 m, wherever the undead fled in between.
+                let before = squares_apart(&field, (s.at(from), high - climbed), theirs);
+                distance <= TURNER_NEAR_SQUARES && distance < before
+            };
+            let ended: Vec<Hold> = by.running(&order).filter(|h| near(h)).copied().collect();
+            if ended.is_empty() {
+                continue;
+            }
+            by.0.retain(|h| !ended.contains(h));
+            // Its own lasting effect goes with it; another's keeps the undead turned.
+            if let Some(mut lasting) = lasting {
+                lasting.0.retain(|e| {
+                    !(e.condition == Condition::Turned
+                        && ended.iter().any(|h| h.ends_round == e.ends_round && h.count_of == e.count_of))
+                });
+            }
+            if by.running(&order).next().is_none() {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
-                commands.entity(entity).remove::<TurnedBy>();
             }
         }
     }
