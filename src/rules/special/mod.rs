@@ -230,8 +230,25 @@ impl Planning<'_, '_> {
         let blow = if charge { None } else { next_blow(self.underway.get(attacker).ok(), &a) };
         let ground = Ground { blow, charge, ..Ground::new(&self.field, &self.order, &self.creatures) };
         let planned = plan(&ground, (&a, &t), &budget);
-        let kind = if blow.is_some() || charge { ActionKind::Free } else { ActionKind::Standard };
+        // The turn's first action, by a creature with several blows: the first blow of a full attack, whose
+        // rest it may give up for a move action (004:229-232), as a lone attack leaves it.
+        let begins = !charge
+            && self.underway.get(attacker).is_err()
+            && crate::rules::attack::iterative_bonuses(a.base_attack.0).len() > 1
+            && budget.check(ActionKind::FullRound).is_ok();
+        let kind = match (blow.is_some() || charge, begins) {
+            (true, _) => ActionKind::Free,
+            (false, true) => ActionKind::FullRound,
+            (false, false) => ActionKind::Standard,
+        };
         let paid = self.paying.pay(planned, &a, (action, |_| kind), &mut budget)?;
+        if begins {
+            self.commands.entity(attacker).insert(FullAttackUnderway {
+                struck: 1,
+                two_weapons: false,
+                off_first: false,
+            });
+        }
         if blow.is_some()
             && let Ok(mut underway) = self.underway.get_mut(attacker)
         {
