@@ -614,10 +614,10 @@ fn sheet(name: &str, level: Option<&Path>, json: bool) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let stats = match level {
+    let (stats, conditions) = match level {
         Some(level) => match load_level(level, &content) {
             Ok(encounter) => match encounter.creatures.iter().find(|c| c.id.0 == name) {
-                Some(c) => c.stats.clone(),
+                Some(c) => (c.stats.clone(), c.conditions.clone()),
                 None => {
                     let ids: Vec<&str> = encounter.creatures.iter().map(|c| c.id.0.as_str()).collect();
                     eprintln!("{}: no creature {name:?} (creatures: {})", level.display(), ids.join(", "));
@@ -631,7 +631,7 @@ fn sheet(name: &str, level: Option<&Path>, json: bool) -> ExitCode {
         },
         None => match content.templates.get(name) {
             Some((_, template)) => match content.stats(template, &Default::default()) {
-                Ok(stats) => stats,
+                Ok(stats) => (stats, Vec::new()),
                 Err(problems) => {
                     for (_, message) in problems {
                         eprintln!("{name}: {message}");
@@ -646,7 +646,7 @@ fn sheet(name: &str, level: Option<&Path>, json: bool) -> ExitCode {
             }
         },
     };
-    let sheet = stats.sheet();
+    let sheet = stats.sheet_in(&conditions);
     if json {
         println!("{}", serde_json::to_string_pretty(&sheet).expect("sheets serialise"));
     } else {

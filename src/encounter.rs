@@ -195,6 +195,7 @@ pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
             &Defense,
             &Armament,
             &Feats,
+            Option<&Conditions>,
         ),
         (),
     >(world);
@@ -212,6 +213,7 @@ pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
         defense,
         armament,
         feats,
+        conditions,
     ) = query.get(world, entity).ok()?;
     Some(derive_sheet(SheetInput {
         size: *size,
@@ -227,5 +229,6 @@ pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
         defense,
         armament,
         feats,
+        fatigued: conditions.is_some_and(|c| c.has(Condition::Fatigued)),
     }))
 }

@@ -477,3 +477,17 @@ fn a_hostile_tiled_map_is_refused_not_obeyed() {
     assert_eq!(draft.look(estoc::rules::core::geometry::Square::new(3, 3)), '#');
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A fatigued creature « ne peut ni courir ni charger » and has Strength and Dexterity 2 lower (003:71): the
+/// level's fatigued fighter's sheet lists no run, and its Strength bonus is +2 (Str 14), not +3.
+#[test]
+fn a_fatigued_creature_s_sheet_lists_no_run() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/levels/fatigued_fighter.ron");
+    let level = load_level(&path, &content()).unwrap();
+    let fighter = level.creatures.iter().find(|c| c.id.0 == "fighter").unwrap();
+    let tired = fighter.stats.sheet_in(&fighter.conditions);
+    let actions: Vec<&str> = tired.speeds.iter().map(|s| s.action.as_str()).collect();
+    assert_eq!(actions, ["move", "double move"]);
+    assert!(fighter.stats.sheet().speeds.iter().any(|s| s.action == "run"), "rested, it runs");
+    assert_eq!(fighter.stats.abilities.str, 14);
+}

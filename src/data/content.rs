@@ -438,6 +438,12 @@ pub struct Stats {
 impl Stats {
     /// The sheet these stats give.
     pub fn sheet(&self) -> Sheet {
+        self.sheet_in(&[])
+    }
+
+    /// The sheet these stats give a creature under `conditions` (a level's): a fatigued one runs not at all
+    /// (003:71).
+    pub fn sheet_in(&self, conditions: &[crate::rules::core::creature::Condition]) -> Sheet {
         derive_sheet(SheetInput {
             size: self.size,
             reach: self.reach,
@@ -452,6 +458,7 @@ impl Stats {
             defense: &self.defense,
             armament: &self.armament,
             feats: &self.feats,
+            fatigued: conditions.contains(&crate::rules::core::creature::Condition::Fatigued),
         })
     }
 }

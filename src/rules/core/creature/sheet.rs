@@ -377,6 +377,8 @@ pub struct SheetInput<'a> {
     pub armament: &'a Armament,
     /// Feats.
     pub feats: &'a Feats,
+    /// Fatigued: it cannot run (003:71).
+    pub fatigued: bool,
 }
 
 /// Derives the sheet.
@@ -384,8 +386,11 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
     let land = land_speed(c.speed, c.speed_modifiers, c.encumbrance, c.traits);
     let line =
         |action: &str, squares: u32| SpeedLine { action: action.into(), squares, metres: squares_to_metres(squares) };
-    let mut speeds =
-        vec![line("move", land), line("double move", land * 2), line("run", land * run_multiplier(c.encumbrance))];
+    let mut speeds = vec![line("move", land), line("double move", land * 2)];
+    // A fatigued creature runs not at all (« ne peut ni courir ni charger », 003:71).
+    if !c.fatigued {
+        speeds.push(line("run", land * run_multiplier(c.encumbrance)));
+    }
     if let Some(fly) = c.speed.fly {
         speeds.push(line(&format!("fly ({:?})", fly.maneuverability).to_lowercase(), fly.squares));
     }
