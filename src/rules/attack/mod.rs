@@ -2104,6 +2104,9 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
         let Ok(Some(prepared)) = world.run_system_cached_with(prepare_attack_intent, intent.clone()) else {
             continue;
         };
+        if prepared.defensively {
+            crate::rules::turns::moving::gain_now(world, intent.attacker, Condition::FightingDefensively);
+        }
         if let Some((only, why)) = prepared.provokes
             && provoke(world, intent.attacker, only, Action::Attack, why)
         {
@@ -2182,20 +2185,19 @@ struct PreparedAttack {
     off_first: bool,
     /// It provokes where the attacker stands: who may strike (all if `None`) and why.
     provokes: Option<(Option<Entity>, &'static str)>,
+    /// It begins fighting defensively (004:183).
+    defensively: bool,
 }
 
 /// Checks an attack intent and pays for it, or writes why not.
-#[expect(clippy::too_many_arguments, reason = "a Bevy system: one parameter per resource or message it touches")]
 fn prepare_attack_intent(
     In(intent): In<AttackIntent>,
     mut commands: Commands,
     underway: Query<&FullAttackUnderway>,
-    order: Res<TurnOrder>,
+    (order, field): (Res<TurnOrder>, Res<Battlefield>),
     creatures: Query<Combatant, With<Creature>>,
     mut budgets: Query<&mut ActionBudget>,
     mut facts: MessageWriter<Fact>,
-    mut conditions: MessageWriter<ConditionChange>,
-    field: Res<Battlefield>,
 ) -> Option<PreparedAttack> {
     let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
         return None;
@@ -2263,13 +2265,9 @@ fn prepare_attack_intent(
     if !intent.readied {
         rider_binds_its_mount(&mut commands, &order, &creatures, &attacker, &plan.weapon, full);
     }
-    if intent.defensively && !attacker.conditions.has(Condition::FightingDefensively) {
-        conditions.write(ConditionChange {
-            creature: intent.attacker,
-            condition: Condition::FightingDefensively,
-            gained: true,
-        });
-    }
+    // Fighting defensively is in force from this attack on: against the foes its own provocation draws too
+    // (004:183, 004:168), so it is given as the attack goes ahead, before them.
+    let defensively = intent.defensively && !attacker.conditions.has(Condition::FightingDefensively);
     let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
     let unarmed = plan.weapon.unarmed && !armed;
     // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes strike
@@ -2280,7 +2278,7 @@ fn prepare_attack_intent(
     } else {
         provokes_as_a_shot(&plan.weapon).map(|why| (None, why))
     };
-    Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, provokes })
+    Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, provokes, defensively })
 }
 
 /// What an attack intent asks for, going on with the full attack `underway` if any: its next blows are

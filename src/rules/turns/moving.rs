@@ -1261,7 +1261,7 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
 }
 
 /// Gives `creature` `condition` at once (not by a [`ConditionChange`] applied later), with its fact.
-fn gain_now(world: &mut World, creature: Entity, condition: Condition) {
+pub fn gain_now(world: &mut World, creature: Entity, condition: Condition) {
     let Some(id) = world.get::<CreatureId>(creature).cloned() else { return };
     let gained = world.get_mut::<Conditions>(creature).is_some_and(|mut c| c.0.insert(condition));
     if gained {
