@@ -785,9 +785,8 @@ fn check_overlaps(source: &Source<'_>, scale: Scale, creatures: &[CreatureSpec],
         if chase && here.iter().all(|c| c.stats.size != crate::rules::core::size::Size::Colossal) {
             continue;
         }
-        let all_small = here.iter().all(|c| c.stats.size.is_smaller_than_a_square());
-        let capacity = here.iter().map(|c| c.stats.size.per_square()).min().unwrap_or(1) as usize;
-        if !all_small || here.len() > capacity {
+        // As play allows (000:80-82, 000:148-156): the small by their shares, beside one bigger at most.
+        if !crate::rules::core::size::fit_in_a_square(here.iter().map(|c| c.stats.size)) {
             let names: Vec<&str> = here.iter().map(|c| c.id.0.as_str()).collect();
             if reported.insert(names.join(",")) {
                 problems.push(source.error(

@@ -101,7 +101,8 @@ impl Size {
     }
 
     /// How many creatures of this size fit in one square: 4 Tiny, 25 Diminutive, 100 Fine (000:150-151);
-    /// one for all others.
+    /// one for all others. Creatures of several of these sizes share a square by their shares of it
+    /// ([`Size::share_of_square`], [`fit_in_a_square`]).
     pub const fn per_square(self) -> u32 {
         match self {
             Size::Fine => 100,
@@ -109,6 +110,13 @@ impl Size {
             Size::Tiny => 4,
             _ => 1,
         }
+    }
+
+    /// The share of one square a creature of this size takes, in hundredths: a quarter for a Tiny one, a
+    /// twenty-fifth for a Diminutive one, a hundredth for a Fine one (« 75 cm de côté », « quatre »,
+    /// « vingt-cinq », « cent », 000:148-151); the whole square for the others.
+    pub const fn share_of_square(self) -> u32 {
+        100 / self.per_square()
     }
 
     /// Natural reach in squares for a body shape (004:359-370). Tiny and smaller have 0.
@@ -153,9 +161,42 @@ impl Size {
     }
 }
 
+/// Whether creatures of `sizes` may stand together in one square: those smaller than a square by their
+/// shares of it, a square at most (4 Tiny, or 3 Tiny and 25 Fine…, 000:148-151), beside at most one creature
+/// of a square or more, in whose space a creature smaller than a square may stand (000:80-82, 000:152-156).
+pub fn fit_in_a_square(sizes: impl IntoIterator<Item = Size>) -> bool {
+    let (mut shares, mut whole) = (0, 0);
+    for size in sizes {
+        if size.is_smaller_than_a_square() {
+            shares += size.share_of_square();
+        } else {
+            whole += 1;
+        }
+    }
+    shares <= 100 && whole <= 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn creatures_smaller_than_a_square_share_it_by_their_shares_000_148_151() {
+        use Size::*;
+        assert!(fit_in_a_square([Tiny; 4]));
+        assert!(!fit_in_a_square([Tiny; 5]));
+        assert!(fit_in_a_square([Diminutive; 25]));
+        assert!(!fit_in_a_square([Diminutive; 26]));
+        assert!(fit_in_a_square([Fine; 100]));
+        // Four Tiny fill it: no Fine one more; three Tiny leave room for 25 Fine or 6 Diminutive.
+        assert!(!fit_in_a_square([Tiny, Tiny, Tiny, Tiny, Fine]));
+        assert!(fit_in_a_square([Tiny, Tiny, Tiny].into_iter().chain([Fine; 25])));
+        assert!(fit_in_a_square([Tiny, Tiny, Tiny].into_iter().chain([Diminutive; 6])));
+        assert!(!fit_in_a_square([Tiny, Tiny, Tiny].into_iter().chain([Diminutive; 7])));
+        // A Tiny one in a Medium one's square (000:80-82); two Medium ones never.
+        assert!(fit_in_a_square([Medium, Tiny]));
+        assert!(!fit_in_a_square([Medium, Small]));
+    }
 
     #[test]
     fn size_modifiers_follow_004_9() {

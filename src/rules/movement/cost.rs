@@ -338,7 +338,8 @@ impl StepWorld<'_> {
         let Entry { hampering: Hampering { mut doublings, edge_extra }, mut can_stop } = ground;
         // A squeezing creature may squeeze past a foe, never stopping in its space (000:119-120).
         let squeezing = to.width < mover.side() || to.height < mover.side();
-        let mut small_sharers = 0u32;
+        // The shares of the square taken by the creatures smaller than a square there, the mover's first.
+        let mut shares = mover.size.share_of_square();
         for other in self.occupants {
             if other.footprint == own || !other.footprint.overlaps(to) {
                 continue;
@@ -366,9 +367,10 @@ impl StepWorld<'_> {
             if !(other.helpless || tiny_mover) {
                 can_stop = false;
             }
+            // By their shares of it, whatever their sizes (000:148-151).
             if tiny_mover && other.size.is_smaller_than_a_square() {
-                small_sharers += 1;
-                if small_sharers >= mover.size.per_square() {
+                shares += other.size.share_of_square();
+                if shares > 100 {
                     can_stop = false;
                 }
             }
