@@ -741,17 +741,27 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
             &Armament,
             &Traits,
             &Feats,
-            &Conditions,
+            (&Conditions, Has<crate::rules::core::creature::HoldingCharge>),
             (&Altitude, &Heading, &Speed, &Size, Has<crate::rules::core::creature::Hovering>),
         ),
         (),
     >(world);
     let mut squares: Vec<Square> = q
         .iter(world)
-        .filter(|(f, .., c, _)| **f != mine && c.can_act() && !c.threatens_nothing())
+        .filter(|(f, .., (c, _), _)| **f != mine && c.can_act() && !c.threatens_nothing())
         .flat_map(
-            |(_, position, space, reach, armament, traits, feats, _, (altitude, heading, speed, size, hovering))| {
-                let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+            |(
+                _,
+                position,
+                space,
+                reach,
+                armament,
+                traits,
+                feats,
+                (_, holding),
+                (altitude, heading, speed, size, hovering),
+            )| {
+                let armed = crate::rules::core::creature::armed_unarmed(traits, feats, holding);
                 // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
                 let rise =
                     crate::rules::core::altitude::vertical_steps(scale, altitude.0, *size, my_height.0, my_height.1);

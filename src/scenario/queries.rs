@@ -391,11 +391,23 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
         let field = world.resource::<Battlefield>();
         (field.width(), field.height(), field.diagonals())
     };
-    let mut q = kept::<(&Position, &Space, &Reach, &Armament, &Traits, &Feats, &Conditions), ()>(world);
-    let Ok((position, space, reach, armament, traits, feats, conditions)) = q.get(world, entity) else {
+    let mut q = kept::<
+        (
+            &Position,
+            &Space,
+            &Reach,
+            &Armament,
+            &Traits,
+            &Feats,
+            &Conditions,
+            Has<crate::rules::core::creature::HoldingCharge>,
+        ),
+        (),
+    >(world);
+    let Ok((position, space, reach, armament, traits, feats, conditions, holding)) = q.get(world, entity) else {
         return unknown;
     };
-    let armed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+    let armed = crate::rules::core::creature::armed_unarmed(traits, feats, holding);
     // A grappler or a caster in a spell of a round or more threatens nothing (004:238, 004:589).
     let squares = if conditions.threatens_nothing() {
         Vec::new()

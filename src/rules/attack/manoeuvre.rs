@@ -225,7 +225,7 @@ pub fn opportunity_trip_weapon<'a>(armament: &'a Armament, feats: &Feats, traits
 /// The weapons a creature threatens with (004:62), its unarmed strike among them when it strikes as if armed
 /// (a monk's, or with Improved Unarmed Strike): those its attacks of opportunity may be made with.
 pub fn threatening_weapons_of<'a>(armament: &'a Armament, feats: &Feats, traits: &Traits) -> Vec<&'a Weapon> {
-    let armed_unarmed = traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike);
+    let armed_unarmed = crate::rules::core::creature::armed_unarmed(traits, feats, false);
     crate::rules::core::reach::threatening_weapons(&armament.0, armed_unarmed)
 }
 

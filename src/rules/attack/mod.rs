@@ -588,6 +588,15 @@ pub struct Combatant {
     pub opportunity_choice: Option<&'static manoeuvre::OpportunityChoice>,
     /// It is being attacked in melee: some creature attacked it so and has not had a turn since (004:180).
     pub assailed: Has<MeleeAssailed>,
+    /// It holds a touch spell's charge: armed (004:170-171).
+    pub holding_charge: Has<crate::rules::core::creature::HoldingCharge>,
+}
+
+impl CombatantItem<'_, '_> {
+    /// Whether its unarmed strike threatens and strikes by opportunity (004:170-171).
+    pub fn armed_unarmed(&self) -> bool {
+        crate::rules::core::creature::armed_unarmed(self.traits, self.feats, self.holding_charge)
+    }
 }
 
 /// A creature being attacked in melee: the creatures that attacked it in melee and have not had a turn since
@@ -812,7 +821,7 @@ pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size)
         return false;
     }
     let own = c.space.at(c.position.0);
-    let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+    let armed = c.armed_unarmed();
     let rise = vertical_steps(field.scale(), c.altitude.0, *c.size, altitude, size);
     let reaches = threatening_weapons(&c.armament.0, armed).iter().any(|w| {
         melee_reaches_at_height((field.diagonals(), field.scale()), c.reach.0, w.reach_kind(), (own, theirs), rise)
@@ -917,8 +926,9 @@ pub fn plan_attack_with(
         extra_dice.push(dice);
         damage_modifiers.push(Modifier::new(0, format!("sneak attack {dice}: {why} (004:27)")));
     }
-    let harmless = whip_stopped(&weapon, target.defense);
-    Ok(AttackPlan {
+    let touch = held_touch(attacker, &weapon, &situation);
+    let harmless = touch.or_else(|| whip_stopped(&weapon, target.defense));
+    let mut plan = AttackPlan {
         weapon,
         modifiers,
         armor_class,
@@ -932,7 +942,20 @@ pub fn plan_attack_with(
         halved,
         confirm_criticals: situation.house.confirm_criticals,
         harmless,
-    })
+    };
+    if touch.is_some() {
+        as_touch_attack(&mut plan);
+    }
+    Ok(plan)
+}
+
+/// Why an attack of opportunity of a caster holding a touch spell's charge, with its bare hand, is the
+/// touch that delivers the spell (« le personnage peut porter des attaques d'opportunité », 004:170-171): a
+/// touch attack (004:199), the spell its whole effect (the magic chapter delivers it on the hit, 004:201);
+/// `None` for any other blow.
+fn held_touch(attacker: &CombatantItem, weapon: &Weapon, situation: &AttackSituation<'_>) -> Option<&'static str> {
+    (situation.opportunity && attacker.holding_charge && weapon.unarmed)
+        .then_some("the touch of a charge held delivers its spell, no blow of its own (004:170-171, 004:199)")
 }
 
 /// Why a whip's lash hurts nothing: its foe has an armour bonus of +1 or more or a natural armour of +3 or
@@ -947,7 +970,7 @@ pub fn whip_stopped(weapon: &Weapon, defense: &Defense) -> Option<&'static str> 
 /// weapon ready, otherwise the first ready.
 fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise: u32) -> Result<Weapon, Refusal> {
     let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, scale, .. } = *situation;
-    let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
+    let armed = attacker.armed_unarmed();
     // Into its blind spot a flier strikes with its tail alone (004:676).
     let unseen = unseen_of(attacker);
     let behind = !unseen.is_empty() && theirs.squares().all(|s| unseen.contains(&s));
@@ -2268,7 +2291,9 @@ fn prepare_attack_intent(
     // Fighting defensively is in force from this attack on: against the foes its own provocation draws too
     // (004:183, 004:168), so it is given as the attack goes ahead, before them.
     let defensively = intent.defensively && !attacker.conditions.has(Condition::FightingDefensively);
-    let armed = attacker.traits.armed_unarmed || attacker.feats.has(Feat::ImprovedUnarmedStrike);
+    // A charge held does not arm its holder's own unarmed attack (« le personnage n'est pas considéré comme
+    // armé et provoque normalement une attaque d'opportunité », 004:201).
+    let armed = crate::rules::core::creature::armed_unarmed(attacker.traits, attacker.feats, false);
     let unarmed = plan.weapon.unarmed && !armed;
     // A ranged attack in a threatened square provokes (004:90, "Attaque à distance | Oui"): the foes strike
     // first, and an archer who drops does not shoot. An unarmed attack by a creature that is not "armed"

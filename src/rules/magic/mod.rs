@@ -153,9 +153,21 @@ pub struct AwaitingCast {
 /// A touch spell whose touch missed, or not yet delivered: the caster holds its charge, and may touch again
 /// each round (004:200); casting another spell dissipates it.
 #[derive(Component, Clone, Debug, PartialEq)]
+#[component(on_insert = charge_held, on_remove = charge_gone)]
 pub struct HeldCharge {
     /// The spell held.
     pub spell: KnownSpell,
+}
+
+/// The charge held arms its holder's bare hands (004:170-171): the core's mark, which the threat reads.
+fn charge_held(mut world: bevy::ecs::world::DeferredWorld, context: bevy::ecs::lifecycle::HookContext) {
+    world.commands().entity(context.entity).insert(HoldingCharge);
+}
+
+fn charge_gone(mut world: bevy::ecs::world::DeferredWorld, context: bevy::ecs::lifecycle::HookContext) {
+    if let Ok(mut holder) = world.commands().get_entity(context.entity) {
+        holder.try_remove::<HoldingCharge>();
+    }
 }
 
 /// Asks to deliver a held charge with a touch (004:200): a standard action, a melee touch attack that

@@ -196,14 +196,13 @@ pub fn can_react(house: HouseRules, c: &CombatantItem, reactions: &Reactions) ->
         && !c.conditions.has(Condition::TotalDefense)
         && !c.conditions.threatens_nothing()
         && reactions.used < reactions_per_round(house.attacks_of_opportunity, c.abilities, c.feats)
-        && !threatening_weapons(&c.armament.0, c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike))
-            .is_empty()
+        && !threatening_weapons(&c.armament.0, c.armed_unarmed()).is_empty()
 }
 
 /// A creature's threat to `mover` at `altitude`: its squares, reach and the weapons it threatens with, the
 /// mover's height from it (004:783), whether the mover sees it (004:243), counted as `field` counts.
 pub fn threat_of(field: &Battlefield, c: &CombatantItem, (mover, altitude): (&CombatantItem, i32)) -> Threat {
-    let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+    let armed = c.armed_unarmed();
     let scale = field.scale();
     Threat {
         entity: c.entity,
@@ -250,14 +249,14 @@ pub fn threats_at<'a>(
         .filter(|c| {
             let rise =
                 crate::rules::core::altitude::vertical_steps(scale, c.altitude.0, *c.size, altitude, *mover.size);
-            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+            let armed = c.armed_unarmed();
             threatening_weapons(&c.armament.0, armed)
                 .iter()
                 .any(|w| rise <= crate::rules::core::altitude::vertical_reach(c.reach.0, w.reach_kind()))
         })
         // A rider high on a Huge mount is out of reach of those without reach (004:814).
         .filter(|c| {
-            let armed = c.traits.armed_unarmed || c.feats.has(Feat::ImprovedUnarmedStrike);
+            let armed = c.armed_unarmed();
             !mover.seat.is_some_and(|s| s.high)
                 || c.reach.0 >= 2
                 || threatening_weapons(&c.armament.0, armed).iter().any(|w| w.reach_kind().long())

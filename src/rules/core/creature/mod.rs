@@ -1179,6 +1179,22 @@ impl Default for Level {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Altitude(pub i32);
 
+/// A caster holding a touch spell's charge (004:200), as the magic chapter marks it while the charge is
+/// held: armed though its hands are bare, for the squares it threatens and its attacks of opportunity, and
+/// against an unarmed attacker (« un lanceur de sorts délivrant un sort de contact … valable aussi bien pour
+/// l'attaque que pour la défense (le personnage peut porter des attaques d'opportunité) », 004:170-171). Its
+/// own unarmed attacks provoke all the same (004:201).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HoldingCharge;
+
+/// Whether a creature's unarmed strike is a weapon it threatens with and strikes by opportunity with
+/// (« Être armé à mains nues », 004:170-171): a monk's or a natural attacker's (`armed_unarmed`), with
+/// Improved Unarmed Strike, or while it holds a touch spell's charge. The one predicate of the threat, the
+/// attacks of opportunity, flanking and an unarmed attack's provocation.
+pub fn armed_unarmed(traits: &Traits, feats: &Feats, holding_charge: bool) -> bool {
+    traits.armed_unarmed || feats.has(Feat::ImprovedUnarmedStrike) || holding_charge
+}
+
 /// This flier hovers in the air (004:708-709): the aerial chapter marks it so while its last flight was a
 /// hover, and the attacks read it (no wing attacks while hovering, 004:709).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
