@@ -61,19 +61,17 @@ fn best_attack(
     full: bool,
     ranged: bool,
 ) -> Option<(CreatureId, Option<String>, f32)> {
-    // Not a bare fist against an armed foe, which provokes for 1d3 nonlethal (004:168), unless it strikes as
-    // if armed.
-    let armed = world.get::<Traits>(me).is_some_and(|t| t.armed_unarmed)
-        || world.get::<Feats>(me).is_some_and(|f| f.has(Feat::ImprovedUnarmedStrike));
-    let weapons: Vec<String> = world
-        .get::<Armament>(me)?
-        .ready()
-        .filter(|w| is_ranged(w) == ranged && (armed || !w.unarmed))
-        .map(|w| w.name.clone())
-        .collect();
+    // A bare fist only with nothing better in hand, and not against an armed foe, whom it would provoke for
+    // 1d3 nonlethal (004:168), unless it strikes as if armed (its own, 004:201: not a charge held).
+    let armed = world.get::<Traits>(me).zip(world.get::<Feats>(me)).is_some_and(|(t, f)| armed_unarmed(t, f, false));
+    let armament = world.get::<Armament>(me)?;
+    let weapons: Vec<(String, bool)> =
+        armament.ready().filter(|w| is_ranged(w) == ranged).map(|w| (w.name.clone(), w.unarmed)).collect();
+    let bare_only = weapons.iter().all(|(_, unarmed)| *unarmed);
     let mut best: Option<(CreatureId, Option<String>, f32, i32)> = None;
     for foe in foes.iter().filter(|f| f.up) {
-        for weapon in &weapons {
+        let fist = armed || (bare_only && !threatens(world, foe.entity));
+        for (weapon, _) in weapons.iter().filter(|(_, unarmed)| fist || !unarmed) {
             let request = AttackRequest { weapon: Some(weapon), full, ..default() };
             let Ok(preview) = attack_preview(world, me, foe.entity, request) else { continue };
             let expected: f32 = preview.chances.iter().sum();
@@ -87,6 +85,18 @@ fn best_attack(
         }
     }
     best.map(|(id, w, e, _)| (id, w, e))
+}
+
+/// Whether `foe` threatens with some weapon (004:62, 004:170-171): an unarmed attack on it provokes it
+/// (004:168).
+fn threatens(world: &World, foe: Entity) -> bool {
+    let (Some(armament), Some(traits), Some(feats)) =
+        (world.get::<Armament>(foe), world.get::<Traits>(foe), world.get::<Feats>(foe))
+    else {
+        return false;
+    };
+    let holding = world.get::<crate::rules::core::creature::HoldingCharge>(foe).is_some();
+    !crate::rules::core::reach::threatening_weapons(&armament.0, armed_unarmed(traits, feats, holding)).is_empty()
 }
 
 /// Whether from `at` the creature could strike `foe` with one of its weapons, ranged ones or melee ones.
