@@ -512,16 +512,31 @@ impl MoveQuery<'_> {
     }
 
     /// Why `to` is out of a move when no route reaches it: what the square itself holds first (a wall, a
-    /// foe, a square it may cross but not stop on, 000:74-75, 000:101-105), else `otherwise`.
+    /// foe, a square it may cross but not stop on, 000:74-75, 000:101-105), else `otherwise`. Each space
+    /// the mover may take there is asked, its full one and squeezed (000:111-118): a space it could stand
+    /// in leaves `otherwise` (too dear, no way there), one it could cross but not stop in says so, and
+    /// only when none fits does the full space's obstacle answer.
     fn unreachable(&self, to: Square, otherwise: Refusal) -> Refusal {
-        match self.world().enter(&self.mover, self.start.at(to), self.start) {
-            Err(blocked) => Refusal::new(blocked.to_string(), blocked.rule()),
-            Ok(entry) if !entry.can_stop => {
+        let world = self.world();
+        let mut full = None;
+        let mut no_stop = false;
+        for (width, height) in self.mover.shapes() {
+            match world.enter(&self.mover, Footprint::rect(to, width, height), self.start) {
+                Ok(entry) if entry.can_stop => return otherwise,
+                Ok(_) => no_stop = true,
+                Err(blocked) => {
+                    full.get_or_insert(blocked);
+                }
+            }
+        }
+        match full {
+            _ if no_stop => {
                 let what = "occupied, or an obstacle that must be crossed".to_string();
                 let blocked = Blocked::CannotStop { square: to, what };
                 Refusal::new(blocked.to_string(), blocked.rule())
             }
-            Ok(_) => otherwise,
+            Some(blocked) => Refusal::new(blocked.to_string(), blocked.rule()),
+            None => otherwise,
         }
     }
 
