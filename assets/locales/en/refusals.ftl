@@ -359,3 +359,4 @@ refusal-flask-ready-already = the {$value} is ready to throw already
 refusal-cannot-go-through = it cannot go through: {$value}
 refusal-cannot-enter-foes-space = it cannot enter its foe's space: {$value}
 refusal-a-turned-undead-flees-its-turner = a turned undead flees its turner: it moves only farther from it
+refusal-squeezing-into-a-space-under-half = {$to}: squeezing into a space under half its width takes Escape Artist

@@ -359,3 +359,4 @@ refusal-flask-ready-already = {$value} est déjà prêt à être lancé
 refusal-cannot-go-through = il ne peut pas passer : {$value}
 refusal-cannot-enter-foes-space = il ne peut pas entrer dans l'espace de son adversaire : {$value}
 refusal-a-turned-undead-flees-its-turner = un mort-vivant repoussé fuit celui qui l'a repoussé : il ne se déplace qu'en s'en éloignant
+refusal-squeezing-into-a-space-under-half = {$to} : se serrer dans un espace de moins de la moitié de sa largeur demande la compétence Évasion

@@ -529,6 +529,21 @@ impl MoveQuery<'_> {
                 }
             }
         }
+        // Narrower than half its width, only Escape Artist squeezes it there (000:121-123).
+        let narrowest = cost::squeeze_width(self.mover.size, true);
+        if !no_stop && narrowest > 0 && narrowest < self.mover.squeeze {
+            let artist = Mover { squeeze: narrowest, ..self.mover };
+            let side = artist.side();
+            let fits = [(narrowest, side), (side, narrowest)]
+                .into_iter()
+                .any(|(w, h)| world.enter(&artist, Footprint::rect(to, w, h), self.start).is_ok());
+            if fits {
+                return Refusal::new(
+                    format!("{to}: squeezing into a space under half its width takes Escape Artist"),
+                    "000:121-123",
+                );
+            }
+        }
         match full {
             _ if no_stop => {
                 let what = "occupied, or an obstacle that must be crossed".to_string();
