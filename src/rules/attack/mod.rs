@@ -954,7 +954,9 @@ pub fn plan_attack_with(
 /// touch attack (004:199), the spell its whole effect (the magic chapter delivers it on the hit, 004:201);
 /// `None` for any other blow.
 fn held_touch(attacker: &CombatantItem, weapon: &Weapon, situation: &AttackSituation<'_>) -> Option<&'static str> {
-    (situation.opportunity && attacker.holding_charge && weapon.unarmed)
+    // A creature armed without the charge strikes its blow and delivers the spell with it (004:201).
+    let armed = crate::rules::core::creature::armed_unarmed(attacker.traits, attacker.feats, false);
+    (situation.opportunity && attacker.holding_charge && weapon.unarmed && !armed)
         .then_some("the touch of a charge held delivers its spell, no blow of its own (004:170-171, 004:199)")
 }
 

@@ -363,7 +363,9 @@ fn pay_bull_rush(
     let mut budget = budgets.get_mut(intent.attacker).ok()?;
     if intent.charge {
         // The charge paid its full-round action (004:451).
-        return planned.map_err(|refusal| paying.refuse(&attacker, Action::BullRush, refusal)).ok();
+        let plan = planned.map_err(|refusal| paying.refuse(&attacker, Action::BullRush, refusal)).ok()?;
+        paying.strain_of_a_charge(&attacker);
+        return Some(plan);
     }
     paying.pay(planned, &attacker, (Action::BullRush, |_| ActionKind::Standard), &mut budget)
 }

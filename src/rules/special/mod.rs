@@ -66,6 +66,13 @@ impl Paying<'_> {
         }
     }
 
+    /// The action of a charge, once done, costs a disabled creature 1 hit point (004:274, its charge a
+    /// standard action, 004:456), as the attack ending it does: written for the special attack that ends
+    /// it in the attack's place.
+    pub fn strain_of_a_charge(&mut self, actor: &CombatantItem) {
+        self.strain.write(Strain::standard_action(actor.entity));
+    }
+
     /// Writes why `actor`'s `action` is refused.
     pub fn refuse(&mut self, actor: &CombatantItem, action: Action, refusal: Refusal) {
         self.facts.write(Fact::ActionRefused {
@@ -242,6 +249,9 @@ impl Planning<'_, '_> {
             (false, false) => ActionKind::Standard,
         };
         let paid = self.paying.pay(planned, &a, (action, |_| kind), &mut budget)?;
+        if charge {
+            self.paying.strain_of_a_charge(&a);
+        }
         if begins {
             self.commands.entity(attacker).insert(FullAttackUnderway {
                 struck: 1,

@@ -429,6 +429,9 @@ fn prepare_overrun(
     // A charge paid for it all (004:451); a move going on, its move action already.
     let kind = |plan: &OverrunPlan| if plan.during == During::NewMove { ActionKind::Move } else { ActionKind::Free };
     let plan = paying.pay(planned, &a, (Action::Overrun, kind), &mut budget)?;
+    if intent.charge {
+        paying.strain_of_a_charge(&a);
+    }
     if plan.blocks && !intent.charge {
         paying.pay(Ok(()), &a, (Action::Overrun, |_| ActionKind::Standard), &mut budget);
     }

@@ -72,6 +72,8 @@ pub struct Hold {
     pub ends_round: u32,
     /// The creature at whose count it began, and just before whose count it ends.
     pub count_of: Entity,
+    /// What it gave: turned (a good cleric's, 004:549) or cowering (a rebuke's, 004:565).
+    pub condition: Condition,
 }
 
 impl TurnedBy {
@@ -80,15 +82,20 @@ impl TurnedBy {
         self.0.iter().filter(|h| !crate::rules::turns::lasting::count_reached(h.ends_round, h.count_of, order))
     }
 
-    /// The turners whose turning still holds it.
+    /// The running holds that turned it, not a rebuke's (004:549, 004:565).
+    pub fn turnings<'a>(&'a self, order: &'a TurnOrder) -> impl Iterator<Item = &'a Hold> + 'a {
+        self.running(order).filter(|h| h.condition == Condition::Turned)
+    }
+
+    /// The turners whose turning still holds it: those it flees (004:549).
     pub fn turners(&self, order: &TurnOrder) -> Vec<Entity> {
-        self.running(order).map(|h| h.turner).collect()
+        self.turnings(order).map(|h| h.turner).collect()
     }
 
     /// What a dispelling must equal to free it (004:568): the highest check of the turnings that hold it
     /// (our ruling: held by two, it is freed of both or neither).
     pub fn check(&self, order: &TurnOrder) -> Option<i32> {
-        self.running(order).map(|h| h.check).max()
+        self.turnings(order).map(|h| h.check).max()
     }
 
     /// Records `hold`, in place of its turner's earlier one.
@@ -596,7 +603,10 @@ fn dispel(world: &mut World, turner: Entity, affected: &[InReach]) {
             lasting.0.retain(|e| e.condition != Condition::Turned);
         }
         world.write_message(ConditionChange { creature: undead.entity, condition: Condition::Turned, gained: false });
-        world.entity_mut(undead.entity).remove::<TurnedBy>();
+        // The turnings go; a rebuke that holds it too stays (004:565).
+        if let Some(mut by) = world.get_mut::<TurnedBy>(undead.entity) {
+            by.0.retain(|h| h.condition != Condition::Turned);
+        }
         world.write_message(Fact::UndeadTurned {
             creature: id.clone(),
             undead: undead.id.clone(),
@@ -662,6 +672,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
                     check,
                     ends_round: order.round + TURNED_ROUNDS,
                     count_of: order.current_entity().unwrap_or(turner),
+                    condition,
                 };
                 if let Ok(mut e) = world.get_entity_mut(undead.entity) {
                     match e.get_mut::<TurnedBy>() {
@@ -792,7 +803,7 @@ pub fn turner_comes_near(
                 let before = squares_apart(&field, (s.at(from), high - climbed), theirs);
                 distance <= TURNER_NEAR_SQUARES && distance < before
             };
-            let ended: Vec<Hold> = by.running(&order).filter(|h| near(h)).copied().collect();
+            let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
             if ended.is_empty() {
                 continue;
             }
@@ -804,7 +815,7 @@ pub fn turner_comes_near(
                         && ended.iter().any(|h| h.ends_round == e.ends_round && h.count_of == e.count_of))
                 });
             }
-            if by.running(&order).next().is_none() {
+            if by.turnings(&order).next().is_none() {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
             }
         }
