@@ -84,6 +84,27 @@ pub fn why_moving(world: &World, commands: &[Command]) -> Option<Why> {
         _ => return None,
     };
     let mut who: Vec<Entity> = provoking.iter().flat_map(|p| p.from.iter().copied()).collect();
+    // A charge that ends in an unarmed trip, or a disarm or sunder without its feat, provokes its foe there
+    // too (004:484, 004:492, 004:500): the plan the preview made at the lane's end says so.
+    if let Command::Charge { finish, .. } = commands.first()? {
+        use crate::rules::turns::moving::ChargeFinish;
+        let ok = |p: Option<bool>| p.unwrap_or(false);
+        let ends_provoking = match finish {
+            ChargeFinish::Trip => ok(previews.trip.as_ref().and_then(|t| t.as_ref().ok()).map(|t| t.plan.provokes)),
+            ChargeFinish::Disarm => ok(previews.disarm.as_ref().and_then(|d| d.as_ref().ok()).map(|d| d.provokes)),
+            ChargeFinish::Sunder { .. } => {
+                ok(previews.sunder.as_ref().and_then(|s| s.as_ref().ok()).map(|s| s.provokes))
+            }
+            _ => false,
+        };
+        // A foe flat-footed or unable to act strikes no one (004:53).
+        let reacts = |foe: &Entity| {
+            world
+                .get::<crate::rules::core::creature::Conditions>(*foe)
+                .is_some_and(|c| c.can_act() && !c.has(crate::rules::core::creature::Condition::FlatFooted))
+        };
+        who.extend(previews.hovered.filter(|foe| ends_provoking && reacts(foe)));
+    }
     who.sort();
     who.dedup();
     let who: Vec<String> = who.into_iter().map(|e| display_name(world, e)).collect();
