@@ -194,6 +194,7 @@ pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
             &Saves,
             &Defense,
             &Armament,
+            Option<&Shield>,
             &Feats,
             Option<&Conditions>,
         ),
@@ -212,6 +213,7 @@ pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
         saves,
         defense,
         armament,
+        shield,
         feats,
         conditions,
     ) = query.get(world, entity).ok()?;
@@ -228,6 +230,7 @@ pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
         saves: *saves,
         defense,
         armament,
+        shield,
         feats,
         fatigued: conditions.is_some_and(|c| c.has(Condition::Fatigued)),
     }))

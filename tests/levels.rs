@@ -491,3 +491,19 @@ fn a_fatigued_creature_s_sheet_lists_no_run() {
     assert!(fighter.stats.sheet().speeds.iter().any(|s| s.action == "run"), "rested, it runs");
     assert_eq!(fighter.stats.abilities.str, 14);
 }
+
+/// A one-handed weapon held alone is gripped in both hands on the sheet as in play (004:26): the grip
+/// level's lone longsword lists Str x1.5, the one beside a dagger Str x1, the light short sword Str x1.
+#[test]
+fn a_lone_one_handed_weapon_s_sheet_lists_its_grip() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/levels/grip.ron");
+    let level = load_level(&path, &content()).unwrap();
+    let strength = |id: &str, weapon: &str| {
+        let creature = level.creatures.iter().find(|c| c.id.0 == id).unwrap();
+        let line = creature.stats.sheet().attacks.into_iter().find(|a| a.weapon == weapon).unwrap();
+        line.damage_parts.into_iter().find(|m| m.source.starts_with("Str")).map(|m| (m.value, m.source))
+    };
+    assert_eq!(strength("sword", "longsword"), Some((4, "Str x1.5 (two hands)".to_string())));
+    assert_eq!(strength("pair", "longsword"), Some((3, "Str".to_string())));
+    assert_eq!(strength("short", "short sword"), Some((3, "Str".to_string())));
+}

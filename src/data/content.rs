@@ -134,6 +134,7 @@ impl WeaponDef {
             natural: self.natural,
             unarmed: self.unarmed,
             off_hand,
+            two_hands: false,
             brace: self.brace,
             tail: self.tail,
             wing: self.wing,
@@ -457,6 +458,7 @@ impl Stats {
             saves: self.saves,
             defense: &self.defense,
             armament: &self.armament,
+            shield: self.shield.as_ref(),
             feats: &self.feats,
             fatigued: conditions.contains(&crate::rules::core::creature::Condition::Fatigued),
         })

@@ -999,9 +999,19 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise
         None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
         None => attacker.armament.ready().next(),
     }
-    .cloned()
+    .map(|weapon| gripped(attacker, weapon.clone()))
     .ok_or_else(|| Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data"))
     .and_then(|weapon| crate::rules::core::gear::check_loaded(&weapon).map(|()| weapon))
+}
+
+/// `weapon` as `attacker` holds it to strike: a one-handed weapon in both hands when the other is free
+/// (004:26, [`crate::rules::core::gear::grips_in_both_hands`]), but for a rider's, whose other hand holds
+/// the reins (004:476; a passenger holds none).
+pub fn gripped(attacker: &CombatantItem, mut weapon: Weapon) -> Weapon {
+    let reins = attacker.riding.is_some() && attacker.seat.is_none_or(|s| !s.passenger);
+    weapon.two_hands =
+        !reins && crate::rules::core::gear::grips_in_both_hands(attacker.armament, attacker.shield, &weapon);
+    weapon
 }
 
 /// Whether `target` may be attacked at all: alive, another creature, not at the bottom of a pit, still in
@@ -1885,7 +1895,7 @@ pub fn takes_both_hands(attacker: &CombatantItem, weapon: &Weapon, two_weapons: 
     attacker.riding.is_some()
         && attacker.seat.is_some_and(|s| !s.passenger)
         && !weapon.natural
-        && (weapon.handling == Handling::TwoHanded || two_weapons)
+        && (weapon.wielded_two_handed() || two_weapons)
 }
 
 /// The Ride bonus a rider guides its mount with (its Ride, else its Dex modifier), when the check can fail;
@@ -1917,7 +1927,7 @@ fn reins_in_hand(
 /// (an unarmed strike and natural weapons excepted).
 fn power_damage(weapon: &Weapon, n: i32) -> i32 {
     match weapon.handling {
-        Handling::TwoHanded if !weapon.natural && !weapon.unarmed => 2 * n,
+        _ if weapon.wielded_two_handed() => 2 * n,
         Handling::Light if !weapon.natural && !weapon.unarmed => 0,
         _ => n,
     }
@@ -2725,7 +2735,10 @@ fn begin_coup_de_grace(
         .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
         .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
         .and_then(|w| crate::rules::core::gear::put_away(w).map(|()| w))
-        .and_then(|w| check_coup_de_grace((&field, &order, &creatures), &attacker, &target, w).map(|()| w.clone()));
+        .and_then(|w| {
+            check_coup_de_grace((&field, &order, &creatures), &attacker, &target, w)
+                .map(|()| gripped(&attacker, w.clone()))
+        });
     let weapon = match checked {
         Ok(weapon) => weapon,
         Err(refusal) => {

@@ -39,6 +39,19 @@ pub fn shield_hands(shield: Option<&Shield>) -> u32 {
     }
 }
 
+/// Whether `weapon` is gripped in both hands as it strikes (004:26, « utilise à deux mains »): a one-handed
+/// melee weapon in hand, the other hand free (no second weapon, no shield strapped on but a buckler). The
+/// grip costs no action, and a wielder takes it whenever it can (our ruling, docs/rulings.md); a rider
+/// holding the reins keeps a hand on them ([`crate::rules::attack`] asks that).
+pub fn grips_in_both_hands(armament: &Armament, shield: Option<&Shield>, weapon: &Weapon) -> bool {
+    weapon.handling == Handling::OneHanded
+        && !weapon.natural
+        && !weapon.unarmed
+        && weapon.delivery == Delivery::Melee
+        && !weapon.stowed
+        && hands_free(armament, shield) >= 1
+}
+
 /// The hands strapping `shield` on would take: one, a buckler none (004:221).
 pub fn hands_to_strap(shield: &Shield) -> u32 {
     shield_hands(Some(&Shield { strapped: true, ..*shield }))
@@ -229,5 +242,28 @@ mod tests {
         assert!(check_in_hand(&gear, "short sword").is_err());
         gear.0[0].stowed = true;
         assert!(check_draw(&gear, None, "short sword").is_ok());
+    }
+
+    /// 004:26: a one-handed weapon is gripped in both hands when the other hand is free, a light one never
+    /// counts as two-handed, a shield strapped on (not a buckler) fills the other hand, a throw is no grip.
+    #[test]
+    fn a_lone_one_handed_weapon_is_gripped_in_both_hands() {
+        let sword = weapon("longsword", Handling::OneHanded);
+        let alone = Armament(vec![sword.clone()]);
+        assert!(grips_in_both_hands(&alone, None, &sword));
+        assert!(Weapon { two_hands: true, ..sword.clone() }.wielded_two_handed());
+        assert!(!grips_in_both_hands(&alone, Some(&shield(ShieldKind::HeavySteel)), &sword));
+        assert!(!grips_in_both_hands(&alone, Some(&shield(ShieldKind::LightWooden)), &sword));
+        assert!(grips_in_both_hands(&alone, Some(&shield(ShieldKind::Buckler)), &sword));
+        let slung = Shield { strapped: false, ..shield(ShieldKind::HeavySteel) };
+        assert!(grips_in_both_hands(&alone, Some(&slung), &sword));
+        let with_dagger = Armament(vec![sword.clone(), weapon("dagger", Handling::Light)]);
+        assert!(!grips_in_both_hands(&with_dagger, None, &sword));
+        let short = weapon("short sword", Handling::Light);
+        assert!(!grips_in_both_hands(&Armament(vec![short.clone()]), None, &short));
+        assert!(!Weapon { two_hands: true, ..short }.wielded_two_handed(), "a light weapon gains nothing (004:26)");
+        let javelin =
+            Weapon { delivery: Delivery::Thrown { increment_m: 9.0 }, ..weapon("javelin", Handling::OneHanded) };
+        assert!(!grips_in_both_hands(&Armament(vec![javelin.clone()]), None, &javelin));
     }
 }

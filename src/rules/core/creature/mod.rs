@@ -497,6 +497,10 @@ pub struct Weapon {
     pub unarmed: bool,
     /// Held in the off hand: x0.5 Strength to damage.
     pub off_hand: bool,
+    /// A one-handed weapon gripped in both hands as it strikes (004:26), set by the attack that uses it
+    /// ([`crate::rules::core::gear::grips_in_both_hands`]), never by the data.
+    #[serde(skip)]
+    pub two_hands: bool,
     /// Set against a charge, double damage to a charging foe (004:461).
     #[serde(default)]
     pub brace: bool,
@@ -742,6 +746,7 @@ impl Weapon {
             natural: false,
             unarmed: false,
             off_hand: false,
+            two_hands: false,
             brace: false,
             tail: false,
             wing: false,
@@ -768,6 +773,16 @@ impl Weapon {
 }
 
 impl Weapon {
+    /// Whether it strikes as a weapon in two hands, for the Strength bonus x1.5 (004:26) and Power Attack's
+    /// damage doubled: a two-handed weapon, or a one-handed one gripped in both hands; never a light one
+    /// (« les armes légères ne bénéficient pas de ce bonus quand on les utilise à deux mains »), a natural
+    /// weapon or the unarmed strike.
+    pub fn wielded_two_handed(&self) -> bool {
+        !self.natural
+            && !self.unarmed
+            && (self.handling == Handling::TwoHanded || (self.two_hands && self.handling == Handling::OneHanded))
+    }
+
     /// How far it strikes in melee (004:63, 000:169-172; a whip's, docs/rulings.md).
     pub fn reach_kind(&self) -> crate::rules::core::weapon_reach::WeaponReach {
         use crate::rules::core::weapon_reach::WeaponReach;

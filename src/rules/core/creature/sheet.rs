@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::*;
+use crate::rules::core::gear::grips_in_both_hands;
 use crate::rules::core::geometry::squares_to_metres;
 
 /// One named term of a total: "+2 Str", "-1 size", "+4 cover: low wall at (5,3)".
@@ -261,13 +262,13 @@ pub fn strength_to_damage(abilities: &Abilities, weapon: &Weapon) -> Option<Modi
         StrengthToDamage::None => 0,
         StrengthToDamage::PenaltyOnly => str_mod.min(0),
         StrengthToDamage::Full if str_mod > 0 && (weapon.off_hand || weapon.secondary) => str_mod / 2,
-        StrengthToDamage::Full if str_mod > 0 && weapon.handling == Handling::TwoHanded => str_mod * 3 / 2,
+        StrengthToDamage::Full if str_mod > 0 && weapon.wielded_two_handed() => str_mod * 3 / 2,
         StrengthToDamage::Full => str_mod,
     };
     let source = match weapon.strength {
         StrengthToDamage::Full if weapon.off_hand && str_mod > 0 => "Str x0.5 (off hand)",
         StrengthToDamage::Full if weapon.secondary && str_mod > 0 => "Str x0.5 (a secondary natural weapon)",
-        StrengthToDamage::Full if weapon.handling == Handling::TwoHanded && str_mod > 0 => "Str x1.5 (two hands)",
+        StrengthToDamage::Full if weapon.wielded_two_handed() && str_mod > 0 => "Str x1.5 (two hands)",
         _ => "Str",
     };
     (value != 0).then(|| Modifier::new(value, source))
@@ -375,6 +376,8 @@ pub struct SheetInput<'a> {
     pub defense: &'a Defense,
     /// Weapons.
     pub armament: &'a Armament,
+    /// Its shield, which may fill the hand a one-handed weapon would be gripped with (004:26).
+    pub shield: Option<&'a Shield>,
     /// Feats.
     pub feats: &'a Feats,
     /// Fatigued: it cannot run (003:71).
@@ -406,7 +409,9 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
         .iter()
         .map(|weapon| {
             let bonus_parts = attack_bonus(c.base_attack, c.abilities, c.size, c.feats, weapon);
-            let damage_parts: Vec<Modifier> = strength_to_damage(c.abilities, weapon).into_iter().collect();
+            // On foot, a one-handed weapon held alone is gripped in both hands (004:26).
+            let held = Weapon { two_hands: grips_in_both_hands(c.armament, c.shield, weapon), ..weapon.clone() };
+            let damage_parts: Vec<Modifier> = strength_to_damage(c.abilities, &held).into_iter().collect();
             let threat = if weapon.threat >= 20 { "20".to_string() } else { format!("{}-20", weapon.threat) };
             let reach_or_range = match weapon.delivery {
                 Delivery::Melee if weapon.reach => format!(
