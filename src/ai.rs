@@ -449,13 +449,13 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if let Some(step) = disarm_or_sunder(world, creature, &me, &foes) {
         return step;
     }
-    // A foe screening a caster is overrun on the way to it when the passage is likely (004:531-535).
+    // A foe screening a caster or an archer is overrun on the way to it when the passage is likely (004:531-535).
     if let Some(step) = overrun_a_screen(world, creature, &me, &foes) {
         return step;
     }
-    // Through, its move goes on (004:535) to a square from which it strikes a caster, if one is in reach.
+    // Through, its move goes on (004:535) to a square from which it strikes a caster or an archer.
     if budget.going_on.is_some()
-        && let Some(step) = on_to_a_caster(world, creature, &me, &foes, (&armament, reach))
+        && let Some(step) = on_to_a_far_striker(world, creature, &me, &foes, (&armament, reach))
     {
         return step;
     }
@@ -1180,17 +1180,18 @@ fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
     })
 }
 
-/// An overrun of a foe next to it that screens a caster (004:531-535): the space beyond it nearer a foe who
-/// casts than where it stands, the passage likely (the foe stepping aside, or the block won one time in two
-/// or more). Through, its move goes on toward the caster (004:535).
+/// An overrun of a foe next to it that screens a caster or an archer (004:531-535): the space beyond it
+/// nearer such a foe than where it stands, the passage likely (the foe stepping aside, or the block won one
+/// time in two or more). Through, its move goes on toward it (004:535).
 fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     let diagonals = crate::rules::core::battlefield::diagonals_in(world);
-    let casters: Vec<Footprint> = foes.iter().filter(|f| casts(world, f.entity)).map(|f| f.footprint).collect();
+    let casters: Vec<Footprint> =
+        foes.iter().filter(|f| strikes_from_afar(world, f.entity)).map(|f| f.footprint).collect();
     if casters.is_empty() {
         return None;
     }
     let mut screens: Vec<&Seen> =
-        foes.iter().filter(|f| f.footprint.adjacent_to(me.footprint) && !casts(world, f.entity)).collect();
+        foes.iter().filter(|f| f.footprint.adjacent_to(me.footprint) && !strikes_from_afar(world, f.entity)).collect();
     screens.sort_by_key(|f| f.id.clone());
     screens.into_iter().find_map(|screen| {
         let plan = crate::rules::special::overrun::overrun_in(world, creature, screen.entity).ok()?;
@@ -1201,21 +1202,23 @@ fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen
     })
 }
 
-/// Whether a foe casts spells: what an overrun screens it from.
-fn casts(world: &World, e: Entity) -> bool {
+/// Whether a foe casts spells or shoots (a ranged weapon in hand): what an overrun screens it from.
+fn strikes_from_afar(world: &World, e: Entity) -> bool {
     world.get::<crate::rules::magic::Spellcasting>(e).is_some_and(|m| m.castable().next().is_some())
+        || world.get::<Armament>(e).is_some_and(|a| a.ready().next().is_some_and(is_ranged))
 }
 
 /// The move going on after an overrun (004:535), to the nearest square from which it strikes a foe who
-/// casts, if the rest of its movement gets it there.
-fn on_to_a_caster(
+/// casts or shoots, if the rest of its movement gets it there.
+fn on_to_a_far_striker(
     world: &mut World,
     creature: Entity,
     me: &Seen,
     foes: &[Seen],
     (armament, reach): (&Armament, u32),
 ) -> Option<Command> {
-    let casters: Vec<Footprint> = foes.iter().filter(|f| casts(world, f.entity)).map(|f| f.footprint).collect();
+    let casters: Vec<Footprint> =
+        foes.iter().filter(|f| strikes_from_afar(world, f.entity)).map(|f| f.footprint).collect();
     let field = world.resource::<Battlefield>().clone();
     let options = move_options(world, creature);
     let side = me.footprint.width;

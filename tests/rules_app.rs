@@ -508,6 +508,25 @@ fn the_ai_overruns_a_foe_screening_a_caster() {
     assert!(matches!(&third, Command::Attack { target, .. } if target.0 == "wizard"), "{third:?}");
 }
 
+/// The AI overruns a foe screening an archer as it does one screening a caster: the orc goes through the
+/// goblin, on to the elf archer (its longbow in hand) and strikes it.
+#[test]
+fn the_ai_overruns_a_foe_screening_an_archer() {
+    use estoc::rules::command::{Command, perform};
+    // Initiative in id order: dwarf 1, goblin 1, orc 20, archer 1: the orc first.
+    let mut app = app_on("tests/scenarios/levels/overrun_screen_archer.ron", &[1, 1, 20, 1]);
+    let orc = entity(&app, "orc");
+    let first = estoc::ai::next_step(app.world_mut(), orc);
+    assert_eq!(first, Command::Overrun { creature: "orc".into(), target: "goblin".into() });
+    perform(app.world_mut(), &first).unwrap();
+    let second = estoc::ai::next_step(app.world_mut(), orc);
+    let Command::Move { to, action: MovementAction::Move, .. } = second else { panic!("the move goes on: {second:?}") };
+    assert!(to.x == 6 && (1..=3).contains(&to.y), "next to the archer: {to:?}");
+    perform(app.world_mut(), &second).unwrap();
+    let third = estoc::ai::next_step(app.world_mut(), orc);
+    assert!(matches!(&third, Command::Attack { target, .. } if target.0 == "wizard"), "{third:?}");
+}
+
 /// The overrun's passage is counted against the speed the creature's moves have (004:531): an orc in medium
 /// armour walks 6 m (4 squares, 000:11-12), so after 3 squares the 2 of the passage are too many; unarmoured,
 /// its 9 m allow them.

@@ -1006,11 +1006,13 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise
 
 /// `weapon` as `attacker` holds it to strike: a one-handed weapon in both hands when the other is free
 /// (004:26, [`crate::rules::core::gear::grips_in_both_hands`]), but for a rider's, whose other hand holds
-/// the reins (004:476; a passenger holds none).
+/// the reins (004:476; a passenger holds none), or for one whose other hand holds a touch spell's charge
+/// (004:201: what that hand touches, the spell strikes).
 pub fn gripped(attacker: &CombatantItem, mut weapon: Weapon) -> Weapon {
     let reins = attacker.riding.is_some() && attacker.seat.is_none_or(|s| !s.passenger);
-    weapon.two_hands =
-        !reins && crate::rules::core::gear::grips_in_both_hands(attacker.armament, attacker.shield, &weapon);
+    weapon.two_hands = !reins
+        && !attacker.holding_charge
+        && crate::rules::core::gear::grips_in_both_hands(attacker.armament, attacker.shield, &weapon);
     weapon
 }
 
