@@ -872,14 +872,17 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                     .and_then(|lanes| lanes.first().map(|l| l.to))
             });
             // A trip, a disarm or a sunder in place of its attack is refused before the charge if it would
-            // be at its end (too big a foe, no weapon to take, 004:483-499).
-            if let Some(to) = lane_end
-                && let Some(Err(refusal)) = crate::rules::special::charge_end::plan_charge_blow(
+            // be at its end (too big a foe, no weapon to take, 004:483-499); a bull rush or an overrun if its
+            // foe could be pushed or passed from nowhere (004:446, 004:531).
+            let pushed = crate::rules::special::charge_end::check_charge_push(world, (charger, foe), *finish);
+            let planned = lane_end.and_then(|to| {
+                crate::rules::special::charge_end::plan_charge_blow(
                     world,
                     (charger, foe),
                     (to, *finish, weapon.as_deref()),
                 )
-            {
+            });
+            if let Some(refusal) = pushed.err().or_else(|| planned.and_then(Result::err)) {
                 world.write_message(Fact::ActionRefused {
                     creature: creature.clone(),
                     action: crate::rules::core::names::Action::Charge,

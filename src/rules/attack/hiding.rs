@@ -108,10 +108,7 @@ pub fn aloft(creatures: &Query<Combatant, With<Creature>>, hider: &CombatantItem
     creatures.get(mount).is_ok_and(|m| flying(m.speed, m.altitude.0))
 }
 
-/// Whether a creature of `speed` at `altitude` is a flier in the air (a walker on a ledge is not).
-pub fn flying(speed: &Speed, altitude: i32) -> bool {
-    altitude > 0 && speed.fly.is_some()
-}
+pub use crate::rules::core::creature::flying;
 
 /// Whether `hider` may hide on the ground now, and what screens it from each foe able to act (004:403,
 /// 004:412): in its turn, on its own feet (a rider and its mount hide only in the air), once a turn, before

@@ -71,7 +71,8 @@ pub fn tripping_side(c: &CombatantItem) -> Side {
 pub fn resisting_side(c: &CombatantItem) -> Side {
     let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
     let check = if dex > str { Check::Dexterity } else { Check::Strength };
-    let on_foot = strength_side(c, check, true);
+    // In the saddle its legs do not hold it up: no stability of its own (our ruling).
+    let on_foot = strength_side(c, check, c.seat.is_none());
     if c.seat.is_none() {
         return on_foot;
     }
@@ -88,11 +89,12 @@ pub fn resisting_side(c: &CombatantItem) -> Side {
 /// on a mount (004:487-488), and on the ground (our ruling: a flier in the air has nothing to trip on).
 pub fn trippable(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
     let lying = target.conditions.has(Condition::Prone) && target.seat.is_none();
-    trippable_as(*attacker.size, (*target.size, lying, target.altitude.0 > 0))
+    let aloft = crate::rules::core::creature::flying(target.speed, target.altitude.0);
+    trippable_as(*attacker.size, (*target.size, lying, aloft))
 }
 
 /// [`trippable`] from its parts: the attacker's size, and the target's size, whether it lies on the ground
-/// (prone and riding nothing) and whether it is in the air.
+/// (prone and riding nothing) and whether it is a flier in the air (a walker on a ledge stands on its feet).
 fn trippable_as(attacker: Size, (size, lying, aloft): (Size, bool, bool)) -> Result<(), Refusal> {
     if attacker.steps_to(size) > 1 {
         return Err(Refusal::new("a foe more than one size larger cannot be tripped", "004:483"));
@@ -253,7 +255,10 @@ pub fn may_trip_by_opportunity(world: &World, tripper: Entity, mover: Entity) ->
         return false;
     };
     let lying = conditions.has(Condition::Prone) && world.get::<Seat>(mover).is_none();
-    let aloft = world.get::<Altitude>(mover).is_some_and(|a| a.0 > 0);
+    let aloft = world
+        .get::<Altitude>(mover)
+        .zip(world.get::<Speed>(mover))
+        .is_some_and(|(a, s)| crate::rules::core::creature::flying(s, a.0));
     trippable_as(*by, (*size, lying, aloft)).is_ok()
 }
 

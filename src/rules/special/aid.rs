@@ -85,11 +85,14 @@ pub fn plan_aid(
 }
 
 /// Whether `aider`'s distraction with `weapon` provokes its foe: an unarmed one by a creature not armed
-/// when unarmed (004:168); the foe strikes if it threatens the aider.
+/// when unarmed (004:168, [`crate::rules::core::creature::armed_unarmed`]); the foe strikes if it threatens
+/// the aider.
 pub fn unarmed_provokes(world: &World, aider: Entity, weapon: &Weapon) -> bool {
-    let armed = world.get::<Traits>(aider).is_some_and(|t| t.armed_unarmed)
-        || world.get::<Feats>(aider).is_some_and(|f| f.has(Feat::ImprovedUnarmedStrike));
-    weapon.unarmed && !armed
+    let (Some(traits), Some(feats)) = (world.get::<Traits>(aider), world.get::<Feats>(aider)) else {
+        return weapon.unarmed;
+    };
+    let holding = world.get::<crate::rules::core::creature::HoldingCharge>(aider).is_some();
+    weapon.unarmed && !crate::rules::core::creature::armed_unarmed(traits, feats, holding)
 }
 
 /// Carries out aid intents: checked and paid for, the attack of opportunity an unarmed distraction of an

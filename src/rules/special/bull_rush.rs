@@ -141,6 +141,20 @@ pub fn within_size(attacker: &CombatantItem, target: &CombatantItem) -> Result<(
     Ok(())
 }
 
+/// Whether `target` is a foe `attacker` may bull rush wherever it stands: in the fight, seen, at most one size
+/// larger (004:446), on its own feet (not a rider, [`super::not_a_rider`]), at its height (our ruling). What
+/// a charge ending in a bull rush is checked for before it moves.
+pub fn rushable(attacker: &CombatantItem, target: &CombatantItem) -> Result<(), Refusal> {
+    within_the_fight(target.conditions)?;
+    crate::rules::core::creature::in_sight_of(target.hidden, attacker.entity, target.id)?;
+    within_size(attacker, target)?;
+    super::not_a_rider(target, "bull rush")?;
+    if attacker.altitude.0 != target.altitude.0 {
+        return Err(Refusal::new("the two must stand at one height to push (our ruling)", "004:447, docs/rulings.md"));
+    }
+    Ok(())
+}
+
 /// Whether `attacker` may bull rush `target` now, and how (the checks of 004:446-448 and our rulings).
 pub fn check_bull_rush(
     order: &TurnOrder,
@@ -164,12 +178,7 @@ pub fn check_bull_rush(
     if attacker.entity == target.entity {
         return Err(Refusal::new("one cannot rush oneself", "004:446"));
     }
-    within_the_fight(target.conditions)?;
-    crate::rules::core::creature::in_sight_of(target.hidden, attacker.entity, target.id)?;
-    within_size(attacker, target)?;
-    if attacker.altitude.0 != target.altitude.0 {
-        return Err(Refusal::new("the two must stand at one height to push (our ruling)", "004:447, docs/rulings.md"));
-    }
+    rushable(attacker, target)?;
     if !attacker.space.at(attacker.position.0).adjacent_to(target.space.at(target.position.0)) {
         return Err(Refusal::new(
             "the foe must stand next to it: a bull rush enters its space (our ruling; a charge brings it there)",

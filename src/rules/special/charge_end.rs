@@ -37,6 +37,31 @@ pub fn weapon_for(armament: &Armament, finish: ChargeFinish, named: Option<&str>
     }
 }
 
+/// Whether a charge of `attacker` may end in the bull rush or the overrun `finish` names on `target`,
+/// wherever its lane ends: the checks of the foe that do not hang on where the two stand (its size, its
+/// height, a rider, one overrun a round; 004:446, 004:531), made before the charge moves as a trip's are.
+pub fn check_charge_push(
+    world: &mut World,
+    (attacker, target): (Entity, Entity),
+    finish: ChargeFinish,
+) -> Result<(), Refusal> {
+    if finish == ChargeFinish::Overrun {
+        return super::overrun::overrunnable_in(world, (attacker, target));
+    }
+    let mut combatants = crate::rules::core::kept::kept::<
+        crate::rules::attack::Combatant,
+        With<crate::rules::core::creature::Creature>,
+    >(world);
+    let creatures = combatants.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    match finish {
+        ChargeFinish::BullRush { .. } => super::bull_rush::rushable(&a, &t),
+        _ => Ok(()),
+    }
+}
+
 /// The special attack `finish` names, of `attacker` on `target` with `weapon`, planned as the rules will
 /// plan it at the end of the charge's lane, `to`: `None` when the charge ends in its plain attack, a bull
 /// rush or an overrun (planned by their own chapters).

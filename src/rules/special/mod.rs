@@ -98,6 +98,19 @@ pub fn afoot(a: &CombatantItem, what: &str) -> Result<(), Refusal> {
     }
 }
 
+/// Refuses a special attack (`what`) that pushes or goes through a rider: it sits in its mount's space and
+/// goes where its mount goes (« on considère que le personnage partage l'espace de sa monture », 004:474),
+/// so the mount is the body pushed or passed (our ruling, docs/rulings.md).
+pub fn not_a_rider(t: &CombatantItem, what: &str) -> Result<(), Refusal> {
+    match t.riding {
+        Some(_) => Err(Refusal::new(
+            format!("{} rides, in its mount's space: the {what} is made on the mount", t.id),
+            "004:474, docs/rulings.md",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Pays `kind` of action from `who`'s turn, from a system that holds the world: as [`Paying::pay`] does,
 /// with a disabled creature's strain for a standard action (004:274).
 pub fn pay_in(world: &mut World, who: Entity, (action, kind): (Action, ActionKind)) {

@@ -158,6 +158,43 @@ pub fn during_a_move(budget: &ActionBudget, moved: MovedSoFar) -> Result<During,
     }
 }
 
+/// Whether `t` is a foe `a` may overrun wherever they stand, `overran` the round of its last overrun: in the
+/// fight, seen, at most one size larger, a foe, one overrun a round (004:531), on its own feet (not a rider,
+/// [`super::not_a_rider`]), on its level. What a charge ending in an overrun is checked for before it moves.
+pub fn overrunnable(
+    (a, t): (&CombatantItem, &CombatantItem),
+    (round, overran): (u32, Option<u32>),
+) -> Result<(), Refusal> {
+    crate::rules::core::creature::within_the_fight(t.conditions)?;
+    crate::rules::core::creature::in_sight_of(t.hidden, a.entity, t.id)?;
+    if a.size.steps_to(*t.size) > 1 {
+        return Err(Refusal::new("a foe more than one size larger cannot be overrun", "004:531"));
+    }
+    if a.faction == t.faction {
+        return Err(Refusal::new("an ally lets it pass: no overrun is needed", "004:531"));
+    }
+    if overran == Some(round) {
+        return Err(Refusal::new("one overrun a round", "004:531"));
+    }
+    super::not_a_rider(t, "overrun")?;
+    if a.altitude.0 != t.altitude.0 {
+        return Err(Refusal::new("the foe is not on its level", "004:531"));
+    }
+    Ok(())
+}
+
+/// [`overrunnable`] of `attacker` and `target` as things stand in `world`.
+pub fn overrunnable_in(world: &mut World, (attacker, target): (Entity, Entity)) -> Result<(), Refusal> {
+    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
+    let overran = world.get::<Overran>(attacker).map(|o| o.0);
+    let mut combatants = crate::rules::core::kept::kept::<Combatant, With<Creature>>(world);
+    let creatures = combatants.query(world);
+    let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    overrunnable((&a, &t), (round, overran))
+}
+
 /// Whether `a` may overrun `t` now, and how.
 pub fn plan_overrun(
     ground: &super::Ground<'_, '_, '_>,
@@ -170,20 +207,7 @@ pub fn plan_overrun(
     able_to_act(a.conditions)?;
     on_its_feet(a.conditions)?;
     super::afoot(a, "overrun")?;
-    crate::rules::core::creature::within_the_fight(t.conditions)?;
-    crate::rules::core::creature::in_sight_of(t.hidden, a.entity, t.id)?;
-    if a.size.steps_to(*t.size) > 1 {
-        return Err(Refusal::new("a foe more than one size larger cannot be overrun", "004:531"));
-    }
-    if a.faction == t.faction {
-        return Err(Refusal::new("an ally lets it pass: no overrun is needed", "004:531"));
-    }
-    if overran == Some(round) {
-        return Err(Refusal::new("one overrun a round", "004:531"));
-    }
-    if a.altitude.0 != t.altitude.0 {
-        return Err(Refusal::new("the foe is not on its level", "004:531"));
-    }
+    overrunnable((a, t), (round, overran))?;
     let during = if charge { During::Charge } else { during_a_move(budget, moved)? };
     let (mine, theirs) = (a.space.at(a.position.0), t.space.at(t.position.0));
     if !mine.adjacent_to(theirs) {
@@ -308,6 +332,8 @@ pub fn charge_to_overrun(
     if mine.touches(theirs) {
         return None;
     }
+    // A foe that could be overrun from nowhere is not charged: the overrun's own refusal says why.
+    overrunnable_in(world, (attacker, target)).ok()?;
     let lanes = crate::rules::turns::moving::charge_lanes_of(world, (attacker, None), target, true)?.ok()?;
     lanes.first().map(|l| l.to)
 }
@@ -326,6 +352,19 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
         else {
             continue;
         };
+        // Into the foe's space, it leaves the square next to it first: the foes threatening that square strike,
+        // the foe passed among them (004:65; the d20 standard's first step, lost from the steps of 004:532),
+        // before the foe chooses; one it drops goes no farther.
+        let Some((first, further)) = plan.left.split_first() else { continue };
+        let entering = Provoking {
+            leaving: Some(first.squares().collect()),
+            at: Some(*first),
+            ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
+        };
+        let entered = provoke_as(world, entering);
+        if entered.dropped {
+            continue;
+        }
         world.write_message(Fact::OverrunMet { creature: id.clone(), target: foe, blocks: plan.blocks });
         let through = if plan.blocks {
             world.run_system_cached_with(roll_overrun, (intent.clone(), plan.clone())).unwrap_or(false)
@@ -350,11 +389,12 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
                 ..crate::rules::attack::AttackIntent::new(intent.attacker, intent.target, Some(hoof.clone()))
             });
         }
-        // The move goes on through the foe's space: each square it leaves provokes from the foes threatening
-        // it, each once (004:65, 004:68), but not from the foe passed.
-        let mut except = vec![intent.target];
+        // The move goes on through the foe's space: each further square it leaves provokes from the foes
+        // threatening it, each once (004:65, 004:68), the foe passed lying down or having let it by.
+        let mut except = entered.struck_by;
+        except.push(intent.target);
         let mut dropped = false;
-        for at in &plan.left {
+        for at in further {
             let leaving = Provoking {
                 except: except.clone(),
                 leaving: Some(at.squares().collect()),
@@ -445,7 +485,7 @@ fn roll_overrun(
     creatures: Query<Combatant, With<Creature>>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
-    mut conditions: MessageWriter<ConditionChange>,
+    mut falls: crate::rules::attack::manoeuvre::Falls,
 ) -> bool {
     let (Ok(a), Ok(t)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else { return false };
     let won = contest(
@@ -456,7 +496,7 @@ fn roll_overrun(
         "an overrun blocked: Strength against the better of Strength and Dexterity (004:534)",
     );
     if won {
-        conditions.write(ConditionChange { creature: intent.target, condition: Condition::Prone, gained: true });
+        falls.lay_down(&t);
         return true;
     }
     let knocked = contest(
@@ -474,7 +514,7 @@ fn roll_overrun(
         reason: "the overrun fails: back 1.5 m the way it came, its move over (004:535)".into(),
     });
     if knocked {
-        conditions.write(ConditionChange { creature: intent.attacker, condition: Condition::Prone, gained: true });
+        falls.lay_down(&a);
     }
     false
 }

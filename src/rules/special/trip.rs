@@ -66,7 +66,8 @@ fn trip_at_the_end_of_a_charge(mut ended: MessageReader<ChargeEnded>, mut trips:
 pub struct TripPlan {
     /// The melee touch attack (004:484).
     pub touch: AttackPlan,
-    /// An unarmed trip without Improved Trip provokes from its target (004:484, 004:486).
+    /// An unarmed trip without Improved Trip provokes from its target (004:484, 004:486), unless its maker
+    /// is armed unarmed (004:168-171).
     pub provokes: bool,
     /// The attacker's Strength check (004:485).
     pub attacker: Side,
@@ -90,7 +91,7 @@ pub fn trip_weapon(attacker: &CombatantItem, asked: Option<&str>) -> Result<Stri
             Some(w) if w.trip || w.unarmed => crate::rules::core::gear::put_away(w).map(|()| w.name.clone()),
             Some(_) => Err(Refusal::new(
                 format!(
-                    "the {name} is no trip weapon: trip unarmed or with a flail, a halberd, a guisarme, a spiked chain"
+                    "the {name} is no trip weapon: trip unarmed or with a spiked chain, a flail, a dire flail, a whip, a guisarme, a halberd"
                 ),
                 "004:483, 004:489",
             )),
@@ -126,7 +127,9 @@ pub fn plan_trip(
     let mut touch = prepare_attack(ground.field, ground.order, ground.creatures, attacker, target, request, budget)?;
     crate::rules::attack::as_touch_attack(&mut touch);
     ground.at_blow(&mut touch.modifiers);
-    let provokes = touch.weapon.unarmed && !attacker.feats.has(Feat::ImprovedTrip);
+    // « Le personnage s'expose donc » (004:484): for its unarmed attack, which provokes as any does, not by
+    // one armed unarmed (004:168-171, Improved Unarmed Strike).
+    let provokes = touch.weapon.unarmed && !attacker.armed_unarmed() && !attacker.feats.has(Feat::ImprovedTrip);
     Ok(TripPlan { touch, provokes, attacker: tripping_side(attacker), defender: resisting_side(target) })
 }
 

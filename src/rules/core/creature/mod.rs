@@ -1202,6 +1202,12 @@ pub struct Altitude(pub i32);
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HoldingCharge;
 
+/// Whether a creature of `speed` at `altitude` is a flier in the air (a walker on a ledge is not): the one
+/// predicate of "in the air" for the rules that spare or forbid it (a trip, a hiding place on the ground).
+pub fn flying(speed: &Speed, altitude: i32) -> bool {
+    altitude > 0 && speed.fly.is_some()
+}
+
 /// Whether a creature's unarmed strike is a weapon it threatens with and strikes by opportunity with
 /// (« Être armé à mains nues », 004:170-171): a monk's or a natural attacker's (`armed_unarmed`), with
 /// Improved Unarmed Strike, or while it holds a touch spell's charge. The one predicate of the threat, the
