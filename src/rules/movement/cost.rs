@@ -155,6 +155,8 @@ pub enum Blocked {
     Hampered {
         /// The square.
         square: Square,
+        /// What hampers it there ([`StepWorld::hampered_by`]).
+        by: &'static str,
     },
     /// Ending in an occupied space (000:74-75), or on an obstacle that must be crossed (000:101-105).
     CannotStop {
@@ -194,11 +196,8 @@ impl std::fmt::Display for Blocked {
                 write!(f, "an ally stands in {square} and a charge cannot pass allies")
             }
             Blocked::FillsSpace { square } => write!(f, "a creature that fills its space is in {square}"),
-            Blocked::Hampered { square } => {
-                write!(
-                    f,
-                    "{square} is hampered (difficult, obstructed, dark, foggy or squeezed): no running, charging or 5-foot step there"
-                )
+            Blocked::Hampered { square, by } => {
+                write!(f, "{square} is hampered by {by}: no running, charging or 5-foot step there")
             }
             Blocked::CannotStop { square, what } => write!(f, "cannot end the move in {square}: {what}"),
         }
@@ -275,6 +274,38 @@ impl StepWorld<'_> {
         let deep =
             if on_ground && terrain == Terrain::DeepWater { water::step_doublings(mover.size, mover.swims) } else { 0 };
         u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep + u32::from(mover.tumbling)
+    }
+
+    /// What hampers `mover` entering `to`, for the refusal that names it (000:94-95, 004:261): the first of
+    /// its squares' obstacle, difficult terrain, deep water, fog, darkness it does not see in; else an
+    /// obstacle on the edge or corner crossed (`edge`), a squeeze, or its tumble.
+    pub fn hampered_by(&self, mover: &Mover, to: Footprint, edge: bool) -> &'static str {
+        let on_ground = mover.medium != Medium::Fly && !mover.incorporeal;
+        for s in to.squares().filter(|s| self.field.contains(*s)) {
+            let terrain = self.field.terrain(s);
+            if on_ground && self.field.has_obstacle(s) {
+                return "an obstacle";
+            }
+            if on_ground && self.field.is_difficult(s) && !(mover.swims && terrain == Terrain::Water) {
+                return "difficult terrain";
+            }
+            if on_ground && terrain == Terrain::DeepWater {
+                return "deep water";
+            }
+            if self.field.is_foggy(s) {
+                return "fog";
+            }
+            if (self.field.is_dark(s) && !mover.darkvision) || mover.blinded {
+                return "darkness";
+            }
+        }
+        let squeezed = to.width.min(to.height) < mover.size.side_squares().max(1);
+        match () {
+            () if edge => "an obstacle on the way",
+            () if squeezed => "squeezing",
+            () if mover.tumbling => "tumbling",
+            () => "an obstacle on the way",
+        }
     }
 
     /// Whether the ground of `footprint` hampers `mover` standing there: difficult terrain, an obstacle, deep
@@ -411,6 +442,19 @@ impl StepWorld<'_> {
                     let (dx, dy) = direction.delta();
                     let corner = Corner { x: square.x + i32::from(dx > 0), y: square.y + i32::from(dy > 0) };
                     if self.obstacle_edge_touches(corner) {
+                        edge_extra = EDGE_OBSTACLE_COST;
+                    }
+                    // Between two squares of one obstacle meeting at their corner, the diagonal goes across it
+                    // (« On ne peut pas traverser un obstacle infranchissable, comme une fosse, en diagonale »,
+                    // 002:58): between two pit squares it is refused; between hindering obstacles (a pit on
+                    // one side at most) it pays the obstacle as an edge's (docs/rulings.md).
+                    let (side, other) = (square.offset(dx, 0), square.offset(0, dy));
+                    let pit = |s: Square| !from.contains(s) && self.field.terrain(s) == Terrain::Pit;
+                    let hinders = |s: Square| !from.contains(s) && (self.field.has_obstacle(s) || pit(s));
+                    if pit(side) && pit(other) {
+                        return Err(Blocked::Pit { square: side });
+                    }
+                    if hinders(side) && hinders(other) {
                         edge_extra = EDGE_OBSTACLE_COST;
                     }
                 } else if matches!(

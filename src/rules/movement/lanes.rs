@@ -270,7 +270,7 @@ fn swept_block(world: &StepWorld<'_>, mover: &Mover, start: Footprint, end: Foot
                 Err(blocked) => return Some(blocked),
             };
             if ground.hampering.doublings > 0 || !ground.can_stop {
-                return Some(Blocked::Hampered { square: s });
+                return Some(Blocked::Hampered { square: s, by: world.hampered_by(&probe, square, false) });
             }
             if let Err(blocked) = world.enter_among(&probe, square, start, ground) {
                 return Some(blocked);

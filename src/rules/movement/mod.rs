@@ -416,14 +416,33 @@ impl MoveQuery<'_> {
         )
     }
 
-    /// Whether a route is a legal 5-foot step: one unhampered square of cost 1, not into darkness even for a
-    /// creature that sees in the dark (004:261). Where it sets off from is [`Self::sets_off_from_here`]'s,
-    /// which every caller asks first.
-    fn five_foot_step_ok(&self, route: &Route) -> bool {
-        route.steps.len() == 1
-            && route.hampered == 0
-            && route.cost == 1
-            && route.end_footprint().is_some_and(|f| f.squares().all(|s| !self.field.is_dark(s)))
+    /// Whether a route is a legal 5-foot step: one square (004:259), not into darkness even for a creature
+    /// that sees in the dark, not onto difficult terrain (004:261), and of cost 1 (a squeezed step costs 2,
+    /// 000:116: not a 5-foot step, our ruling). Where it sets off from is [`Self::sets_off_from_here`]'s, which
+    /// every caller asks first. The refusal names the true reason.
+    fn five_foot_step_ok(&self, route: &Route) -> Result<(), Refusal> {
+        let end = route.end_footprint();
+        if route.steps.len() != 1 || end.is_none() {
+            return Err(Refusal::new("a 5-foot step moves one square", "004:259"));
+        }
+        if let Some(dark) = end.and_then(|f| f.squares().find(|s| self.field.is_dark(*s))) {
+            return Err(Refusal::new(format!("no 5-foot step into darkness: {dark} is dark"), "004:261"));
+        }
+        if let Some(to) = end.filter(|_| route.hampered > 0) {
+            let by = self.world().hampered_by(&self.mover, to, false);
+            return Err(Refusal::new(Blocked::Hampered { square: route.steps[0].square, by }.to_string(), "004:261"));
+        }
+        if route.cost != 1 {
+            return Err(Refusal::new(
+                format!(
+                    "the path costs {} squares ({} m) and a 5-foot step allows 1",
+                    route.cost,
+                    squares_to_metres(route.cost)
+                ),
+                "004:259-261",
+            ));
+        }
+        Ok(())
     }
 
     /// Whether a 5-foot step may leave the squares the mover stands on: not « sur un terrain difficile ou
@@ -505,7 +524,7 @@ impl MoveQuery<'_> {
             }
             MovementAction::FiveFootStep if five_foot_step_speed(self.speed).is_err() => Vec::new(),
             MovementAction::FiveFootStep => {
-                self.single_steps().iter().filter(|r| self.five_foot_step_ok(r)).map(of_route).collect()
+                self.single_steps().iter().filter(|r| self.five_foot_step_ok(r).is_ok()).map(of_route).collect()
             }
             _ => self.with_reach(action, paths::ReachMap::destinations),
         }
@@ -565,6 +584,11 @@ impl MoveQuery<'_> {
                 "000:8-22",
             ));
         }
+        // A move that ends where it began is no move (« Un personnage qui ne se déplace pas », 004:259): it
+        // spends nothing and takes no 5-foot step away.
+        if to == self.start.origin && path.is_none_or(|p| p.is_empty() || p == [to]) {
+            return Err(Refusal::new(format!("it stands on {to} already: no movement to make"), "004:259"));
+        }
         let refuse_path = |r: paths::PathRefused| {
             Refusal::new(format!("step {} to {}: {}", r.step + 1, r.square, r.blocked), r.blocked.rule())
         };
@@ -623,10 +647,11 @@ impl MoveQuery<'_> {
         }
         if action == MovementAction::FiveFootStep {
             five_foot_step_speed(self.speed)?;
+            self.five_foot_step_ok(&route)?;
+            return Ok(route);
         }
         let (ok, rule) = match action {
             MovementAction::MinimumMovement => (route.steps.len() == 1, "000:139-144"),
-            MovementAction::FiveFootStep => (self.five_foot_step_ok(&route), "004:259-261"),
             _ => (route.cost <= budget, "000:15-22"),
         };
         if !ok {

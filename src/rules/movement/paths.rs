@@ -721,7 +721,8 @@ pub fn walk_path(
         let (to, entry) = world.step(mover, here, direction, start).map_err(refuse)?;
         let hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
         if rules.no_hampered && hampered {
-            return Err(refuse(Blocked::Hampered { square }));
+            let by = world.hampered_by(mover, to, entry.hampering.edge_extra > 0);
+            return Err(refuse(Blocked::Hampered { square, by }));
         }
         let (cost, next_odd) = step_cost(world.field.diagonals(), direction.is_diagonal(), entry.hampering, odd);
         odd = next_odd;
