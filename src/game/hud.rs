@@ -1042,19 +1042,21 @@ fn flier_strike_lines(
     square: crate::rules::core::geometry::Square,
     out: &mut Vec<(String, egui::Color32)>,
 ) {
+    // The foe above the flier is reached by climbing, one below by diving (004:747, 004:753).
+    let above = super::turn::human_turn(world)
+        .map(|me| super::turn::flier_of(world, me))
+        .zip(super::turn::pointed_at(world, square))
+        .and_then(|(flier, foe)| Some(world.get::<Altitude>(foe)?.0 > world.get::<Altitude>(flier)?.0))
+        .unwrap_or(false);
     match super::previews::flier_strike(world, square) {
         Some(steps) if steps.len() == 1 => out.push((tr("preview-click-a-dive-attack-on"), GOOD)),
         Some(_) => out.push((tr("preview-click-fly-beside-it-and"), GOOD)),
         None => out.push((
-            match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
-                crate::rules::core::altitude::Scale::Normal => {
-                    "no flight this turn ends within its reach: dive first (Z), four times for a dive attack"
-                }
-                crate::rules::core::altitude::Scale::Chase => {
-                    "no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first"
-                }
-            }
-            .into(),
+            tr(match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
+                crate::rules::core::altitude::Scale::Normal if above => "hud-flier-climb-first",
+                crate::rules::core::altitude::Scale::Normal => "hud-flier-dive-first",
+                crate::rules::core::altitude::Scale::Chase => "hud-flier-band-first",
+            }),
             BAD,
         )),
     }

@@ -457,7 +457,7 @@ impl Fact {
                 tr!(
                     "log-s-interrupted",
                     creature = creature.to_string(),
-                    action = action.to_string(),
+                    action = super::action_words(action),
                     reason = super::rules_words::reason(reason)
                 )
             }
@@ -890,7 +890,7 @@ impl Fact {
                 reason = super::rules_words::reason(reason)
             ),
             Fact::FullRoundActionLost { creature, action } => {
-                tr!("log-s-begun-last-round-is", creature = creature.to_string(), action = action.to_string())
+                tr!("log-s-begun-last-round-is", creature = creature.to_string(), action = super::action_words(action))
             }
             Fact::ReadyLapsed { creature } => tr!("log-s-readied-action-lapses", creature = creature.to_string()),
             Fact::Parted { rounds } => {

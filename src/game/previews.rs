@@ -439,7 +439,7 @@ fn same_flight(a: &Choice, b: &Choice) -> bool {
 }
 
 /// The flights `me` (its mount, when it rides one) can fly now as the choice asks: after its climbs and
-/// dives, or after the flyby attack chosen; at the speed declared; flown as a deceleration (004:759) or
+/// dives, or after the flyby attack chosen; at the speed declared; flown as a deceleration (004:760) or
 /// with a flyby attack (004:755) only where the rules allow that manoeuvre. `None` when it cannot fly.
 pub fn flights_for(
     world: &mut World,

@@ -125,10 +125,23 @@ fn matches<'p, 't>(pieces: &'p [Piece], text: &'t str) -> Option<Vec<(&'p str, &
     go(pieces, text, &mut taken).then_some(taken)
 }
 
-/// The rules' `words` in `language`, values quoting a refusal translated `depth` levels deep.
+/// The number of characters a pattern fixes, its words outside its values: the more, the more specific.
+fn fixed_len(pattern: &Pattern) -> usize {
+    pattern.pieces.iter().map(|p| if let Piece::Words(w) = p { w.chars().count() } else { 0 }).sum()
+}
+
+/// The rules' `words` in `language`, values quoting a refusal translated `depth` levels deep. Of the
+/// patterns that read `words`, the most specific (the most words fixed) wins, whatever their order in the
+/// file: `it carries no shield` is its own message, not `{$id} carries no shield` of "it".
 fn translate(kind: Kind, words: &str, language: Language, depth: usize) -> String {
+    let mut best: Option<(&Pattern, Vec<(&str, &str)>)> = None;
     for pattern in patterns(kind) {
         let Some(values) = matches(&pattern.pieces, words) else { continue };
+        if best.as_ref().is_none_or(|(b, _)| fixed_len(pattern) > fixed_len(b)) {
+            best = Some((pattern, values));
+        }
+    }
+    if let Some((pattern, values)) = best {
         let mut args = fluent_bundle::FluentArgs::new();
         for (name, value) in values {
             let value =
@@ -229,6 +242,18 @@ mod tests {
             NESTING,
         );
         assert!(!nested.contains("no clear charge lane") && !nested.contains("not next to"), "{nested}");
+    }
+
+    /// The first pattern a message matches wins: the general ones (`{$id} has no {$value}`) come last, so that
+    /// a specific message is not read through them (found by the message audit).
+    #[test]
+    fn a_specific_refusal_is_not_read_through_a_general_one() {
+        for english in
+            ["in the air, it has no ground to drop prone on", "it carries no shield", "goblin-1 carries no shield"]
+        {
+            let french = translate(Kind::Refusal, english, Language::French, NESTING);
+            assert!(!french.contains("n'en a pas") && !french.contains("it "), "{english} -> {french}");
+        }
     }
 
     #[test]

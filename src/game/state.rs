@@ -132,7 +132,7 @@ pub struct Choice {
     /// The speed a flier declares for its turn (004:686), which its flight must keep to (V); `None` lets
     /// the length of the flight chosen say.
     pub speed: Option<crate::rules::core::names::SpeedStatus>,
-    /// The declared stall is flown as a deceleration (004:759): a fly check, slow if it is made.
+    /// The declared stall is flown as a deceleration (004:760): a fly check, slow if it is made.
     pub decelerate: bool,
     /// In flyby mode, the attack chosen on the way.
     pub flyby: Option<FlybyPoint>,

@@ -24,7 +24,7 @@ log-disarms-the-falls-on = {$by} disarms {$creature}: the {$weapon} falls on {$a
 log-strikes-s-damage-hardness-hit = {$attacker} strikes {$creature}'s {$weapon}: {$faces} = {$damage} damage, hardness {$hardness}: {$lost} hit points (004:502)
 log-s-has-hit-points-left = {$creature}'s {$weapon} has {$left} hit points left
 log-s-hit-points-left-is = {$creature}'s {$weapon}, {$left} hit points left, is {$state}
-log-joins-the-grapple-on-on = {$creature} joins the grapple on {$target}, on {$at} (004:614)
+log-joins-the-grapple-on-on = {$creature} joins the grapple on {$target}, on {$at} (004:615)
 log-grapples-from-into-its-space = {$creature} grapples {$target}: from {$from} into its space, {$at} (004:586)
 log-throws-the-at-an-intersection = {$creature} throws the {$weapon} at an intersection: d20 {$roll} = {$value} vs AC 5: {$miss} (004:529)
 log-s-scatters-d8-square-s = {$creature}'s {$weapon} scatters: d8 {$d8}, {$squares} square(s), bursting on {$at} (004:530)

@@ -1,6 +1,9 @@
 ## What the cursor panel previews before the click: special attacks, grapple, flight, spells and
 ## breath (src/game/hud.rs). Each line keeps its citation of the texts.
 preview-click-a-dive-attack-on = click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)
+hud-flier-climb-first = no flight this turn ends within its reach: the foe is above, climb first (Q) (004:747)
+hud-flier-dive-first = no flight this turn ends within its reach: dive first (Z), four times for a dive attack (004:753)
+hud-flier-band-first = no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first
 preview-click-fly-beside-it-and = click: fly beside it and strike with the standard action left (004:691)
 preview-first-aid-heal-against-dc = first aid: Heal {$bonus} against DC 15 — {$chance}% to stabilise it (004:283)
 preview-release = Release it: its {$hit_dice} Hit Dice free, {$left} of {$level} left under command, to command others (004:566); a free action
@@ -102,7 +105,7 @@ preview-click-to-cast = click to cast
 preview-no-casting = no casting: {$reason} ({$rule})
 preview-total-no-line-of-effect = {$id} (total: no line of effect)
 preview-8-improved-in-the-water = {$id} (+8 improved, in the water)
-preview-deceleration-under-m-a-fly = deceleration: under {$half} m, a fly check DC 15 and two manoeuvres; made, it is slow and does not drop; failed, a stall (004:759-762)
+preview-deceleration-under-m-a-fly = deceleration: under {$half} m, a fly check DC 15 and two manoeuvres; made, it is slow and does not drop; failed, a stall (004:760-762)
 preview-hover-m-at-most-a = hover: {$quarter} m at most, a move and a standard action; click itself to stay put (004:708-709)
 preview-stall-under-m-a-move = stall: under {$half} m, a move and a standard action; 45 m down after (004:691, 004:701)
 preview-slow-to-m-a-move = slow: {$half} to {$fly_m} m, a move and a standard action (004:692)

@@ -24,7 +24,7 @@ log-disarms-the-falls-on = {$by} désarme {$creature} : {$weapon} tombe en {$at}
 log-strikes-s-damage-hardness-hit = {$attacker} frappe {$weapon} que tient {$creature} : {$faces} = {$damage} dégâts, solidité {$hardness} : {$lost} points de résistance perdus (004:502)
 log-s-has-hit-points-left = {$creature} : {$weapon}, encore {$left} points de résistance
 log-s-hit-points-left-is = {$creature} : {$weapon}, {$left} points de résistance restants : {$state}
-log-joins-the-grapple-on-on = {$creature} se joint à la lutte contre {$target}, en {$at} (004:614)
+log-joins-the-grapple-on-on = {$creature} se joint à la lutte contre {$target}, en {$at} (004:615)
 log-grapples-from-into-its-space = {$creature} agrippe {$target} : de {$from} dans l'espace de sa cible, en {$at} (004:586)
 log-throws-the-at-an-intersection = {$creature} lance {$weapon} sur une intersection : d20 {$roll} = {$value} contre CA 5 : {$miss} (004:529)
 log-s-scatters-d8-square-s = {$creature} : {$weapon} dévie, d8 {$d8}, de {$squares} case(s) ; impact en {$at} (004:530)

@@ -1,6 +1,9 @@
 ## Ce que le panneau du curseur montre avant le clic : attaques spéciales, lutte, vol, sorts et
 ## souffle (src/game/hud.rs). Chaque ligne garde sa référence aux textes.
 preview-click-a-dive-attack-on = clic : une attaque en piqué sur la cible, test de vol DD 10, les griffes à dégâts doublés (004:753)
+hud-flier-climb-first = aucun vol de ce tour ne finit à sa portée : la cible est plus haut, monter d'abord (Q) (004:747)
+hud-flier-dive-first = aucun vol de ce tour ne finit à sa portée : descendre d'abord (Z), quatre fois pour une attaque en piqué (004:753)
+hud-flier-band-first = aucun vol de ce tour ne finit dans sa case et sa tranche : monter (Q) ou descendre (Z) d'une tranche d'abord
 preview-click-fly-beside-it-and = clic : voler à côté de la cible et frapper avec l'action simple restante (004:691)
 preview-first-aid-heal-against-dc = premiers secours : test de Premiers secours {$bonus} contre DD 15 — {$chance} % de le stabiliser (004:283)
 preview-release = Le relâcher : ses {$hit_dice} DV libérés, {$left} sur {$level} encore contrôlés, pour en contrôler d'autres (004:566) ; une action libre
@@ -102,7 +105,7 @@ preview-click-to-cast = cliquer pour lancer le sort
 preview-no-casting = pas d'incantation : {$reason} ({$rule})
 preview-total-no-line-of-effect = {$id} (total : pas de ligne d'effet)
 preview-8-improved-in-the-water = {$id} (+8 abri supérieur, dans l'eau)
-preview-deceleration-under-m-a-fly = décélération : moins de {$half} m, un test de vol DD 15 et deux manœuvres ; réussi, le statut reste lent et la créature ne chute pas ; raté, un décrochage (004:759-762)
+preview-deceleration-under-m-a-fly = décélération : moins de {$half} m, un test de vol DD 15 et deux manœuvres ; réussi, le statut reste lent et la créature ne chute pas ; raté, un décrochage (004:760-762)
 preview-hover-m-at-most-a = vol stationnaire : {$quarter} m au plus, une action de mouvement et une action simple ; cliquez sur la créature elle-même pour rester sur place (004:708-709)
 preview-stall-under-m-a-move = décrochage : moins de {$half} m, une action de mouvement et une action simple ; chute de 45 m ensuite (004:691, 004:701)
 preview-slow-to-m-a-move = lent : {$half} à {$fly_m} m, une action de mouvement et une action simple (004:692)

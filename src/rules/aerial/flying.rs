@@ -82,12 +82,12 @@ pub struct FlyIntent {
     pub dive_at: Option<Entity>,
     /// A flyby attack (004:755-757): this creature struck, with the standard action, after this many steps.
     pub flyby: Option<(Entity, usize)>,
-    /// A deceleration (004:759-762): under half its speed yet slow rather than stalled, with a fly check.
+    /// A deceleration (004:760-762): under half its speed yet slow rather than stalled, with a fly check.
     pub decelerate: bool,
     /// The flyby attack is a swoop (004:751-752): down 6 m before it, the claw for double damage, DC 20.
     pub swoop: bool,
     /// At chase scale, a collision with this flier, whose square the flight enters in its band: a fly check,
-    /// DC 15; made, the flight ends there against it; failed, the flier misses it and flies on (004:758).
+    /// DC 15; made, the flight ends there against it; failed, the flier misses it and flies on (004:759).
     pub ram: Option<Entity>,
     /// A Bluff against this pursuer just before the flight turns into a cloud or dives away (004:818):
     /// against its Sense Motive; won, the pursuer's fly checks to turn are at -5 until its next turn ends.
@@ -707,13 +707,13 @@ pub(super) fn fly_creatures(
                 reason: format!("{reason} (004:750)"),
             });
         };
-        // A deceleration: made (DC 15), the flier is slow, not stalled; failed, it stalls (004:759-762).
+        // A deceleration: made (DC 15), the flier is slow, not stalled; failed, it stalls (004:760-762).
         let mut status = flight_done.status;
         if intent.decelerate && !open {
             closed("no deceleration after a failed advanced manoeuvre this turn", &mut out);
         } else if intent.decelerate {
             let dc = AdvancedManeuver::Deceleration.dc().unwrap_or(15);
-            if roll_check(out.dice, out.facts, id, Check::Fly, format!("deceleration (004:759){by}"), bonus, dc) {
+            if roll_check(out.dice, out.facts, id, Check::Fly, format!("deceleration (004:760){by}"), bonus, dc) {
                 status = SpeedStatus::Slow;
             } else {
                 open = false;
@@ -1226,7 +1226,7 @@ fn ram(
         out.facts.write(Fact::ActionInterrupted {
             creature: id.clone(),
             action: Action::Collision,
-            reason: format!("the fly check failed: it misses {} and flies on (004:758)", foe.id),
+            reason: format!("the fly check failed: it misses {} and flies on (004:759)", foe.id),
         });
     }
 }
@@ -1274,7 +1274,7 @@ fn strike_on_the_way(
             let reason = if made {
                 "the flight never reached that step: the attack and the standard action are lost"
             } else {
-                "the fly check failed: the attack and the standard action are lost (004:757)"
+                "the fly check failed: the attack and the standard action are lost (004:756)"
             };
             out.facts.write(Fact::ActionInterrupted {
                 creature: id.clone(),
@@ -1541,7 +1541,7 @@ pub fn bluff_fits(
     ))
 }
 
-/// Whether `plan` can be flown as a deceleration (004:759): under half its speed, with two of the round's
+/// Whether `plan` can be flown as a deceleration (004:760): under half its speed, with two of the round's
 /// manoeuvres left.
 pub fn deceleration_fits(
     plan: &super::route::Flight,

@@ -173,7 +173,7 @@ impl Blocked {
         match self {
             Blocked::OffMap { .. } => "level bounds",
             Blocked::Wall { .. } => "000:106-107",
-            Blocked::Pit { .. } => "002:58",
+            Blocked::Pit { .. } => "002:58, RULES-INDEX",
             Blocked::CutsCorner { .. } => "000:61",
             Blocked::Foe { .. } => "000:70-71",
             Blocked::AllyWhileCharging { .. } => "000:67-68, 004:453",
