@@ -164,6 +164,8 @@ pub enum Blocked {
         square: Square,
         /// What is there.
         what: String,
+        /// The rule that forbids it.
+        rule: &'static str,
     },
 }
 
@@ -179,7 +181,7 @@ impl Blocked {
             Blocked::AllyWhileCharging { .. } => "000:67-68, 004:453",
             Blocked::FillsSpace { .. } => "000:89-90",
             Blocked::Hampered { .. } => "000:94-95, 004:250, 004:261",
-            Blocked::CannotStop { .. } => "000:74-75, 000:101-105",
+            Blocked::CannotStop { rule, .. } => rule,
         }
     }
 }
@@ -199,7 +201,7 @@ impl std::fmt::Display for Blocked {
             Blocked::Hampered { square, by } => {
                 write!(f, "{square} is hampered by {by}: no running, charging or 5-foot step there")
             }
-            Blocked::CannotStop { square, what } => write!(f, "cannot end the move in {square}: {what}"),
+            Blocked::CannotStop { square, what, .. } => write!(f, "cannot end the move in {square}: {what}"),
         }
     }
 }
@@ -274,6 +276,23 @@ impl StepWorld<'_> {
         let deep =
             if on_ground && terrain == Terrain::DeepWater { water::step_doublings(mover.size, mover.swims) } else { 0 };
         u32::from(difficult) + u32::from(obstacle) + u32::from(dark) + deep + u32::from(mover.tumbling)
+    }
+
+    /// Why `mover` may cross `to` but not end its move there, naming the cause: an obstacle crossed, never
+    /// stopped on (000:99-105), another creature's space (000:74-75), else a squeezed space passed through
+    /// in the open (000:110-111, docs/rulings.md).
+    pub fn no_stop(&self, mover: &Mover, to: Footprint, own: Footprint) -> Blocked {
+        let square = to.origin;
+        let on_ground = mover.medium != Medium::Fly && !mover.incorporeal;
+        if let Some(s) = to.squares().find(|s| on_ground && self.field.has_obstacle(*s)) {
+            let what = format!("{s} holds an obstacle, crossed and never stopped on");
+            return Blocked::CannotStop { square, what, rule: "000:99-105" };
+        }
+        if self.occupants.iter().any(|o| o.footprint != own && o.footprint.overlaps(to)) {
+            return Blocked::CannotStop { square, what: "another creature stands there".into(), rule: "000:74-75" };
+        }
+        let what = "a squeezed space is passed through, not stopped in".into();
+        Blocked::CannotStop { square, what, rule: "000:110-111, docs/rulings.md" }
     }
 
     /// What hampers `mover` entering `to`, for the refusal that names it (000:94-95, 004:261): the first of

@@ -538,11 +538,14 @@ impl MoveQuery<'_> {
     fn unreachable(&self, to: Square, otherwise: Refusal) -> Refusal {
         let world = self.world();
         let mut full = None;
-        let mut no_stop = false;
+        let mut no_stop = None;
         for (width, height) in self.mover.shapes() {
-            match world.enter(&self.mover, Footprint::rect(to, width, height), self.start) {
+            let space = Footprint::rect(to, width, height);
+            match world.enter(&self.mover, space, self.start) {
                 Ok(entry) if entry.can_stop => return otherwise,
-                Ok(_) => no_stop = true,
+                Ok(_) => {
+                    no_stop.get_or_insert(space);
+                }
                 Err(blocked) => {
                     full.get_or_insert(blocked);
                 }
@@ -550,7 +553,7 @@ impl MoveQuery<'_> {
         }
         // Narrower than half its width, only Escape Artist squeezes it there (000:121-123).
         let narrowest = cost::squeeze_width(self.mover.size, true);
-        if !no_stop && narrowest > 0 && narrowest < self.mover.squeeze {
+        if no_stop.is_none() && narrowest > 0 && narrowest < self.mover.squeeze {
             let artist = Mover { squeeze: narrowest, ..self.mover };
             let side = artist.side();
             let fits = [(narrowest, side), (side, narrowest)]
@@ -564,9 +567,8 @@ impl MoveQuery<'_> {
             }
         }
         match full {
-            _ if no_stop => {
-                let what = "occupied, or an obstacle that must be crossed".to_string();
-                let blocked = Blocked::CannotStop { square: to, what };
+            _ if let Some(space) = no_stop => {
+                let blocked = world.no_stop(&self.mover, space, self.start);
                 Refusal::new(blocked.to_string(), blocked.rule())
             }
             Some(blocked) => Refusal::new(blocked.to_string(), blocked.rule()),

@@ -716,7 +716,8 @@ pub fn walk_path(
     for (i, &square) in path.iter().enumerate() {
         let refuse = |blocked| PathRefused { step: i, square, blocked };
         let Some(direction) = here.origin.direction_to(square) else {
-            return Err(refuse(Blocked::CannotStop { square, what: format!("not next to {}", here.origin) }));
+            let what = format!("not next to {}", here.origin);
+            return Err(refuse(Blocked::CannotStop { square, what, rule: "scenario" }));
         };
         let (to, entry) = world.step(mover, here, direction, start).map_err(refuse)?;
         let hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
@@ -744,7 +745,7 @@ pub fn walk_path(
         return Err(PathRefused {
             step: path.len().saturating_sub(1),
             square,
-            blocked: Blocked::CannotStop { square, what: "occupied, or an obstacle that must be crossed".into() },
+            blocked: world.no_stop(mover, here, start),
         });
     }
     route.odd_diagonal_after = odd;
