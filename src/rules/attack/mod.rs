@@ -1000,7 +1000,7 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise
         None => attacker.armament.ready().next(),
     }
     .map(|weapon| gripped(attacker, weapon.clone()))
-    .ok_or_else(|| Refusal::new(format!("{} has no weapon named {:?}", attacker.id, weapon_name.unwrap_or("")), "data"))
+    .ok_or_else(|| Refusal::new(format!("{} has no weapon named {}", attacker.id, weapon_name.unwrap_or("")), "data"))
     .and_then(|weapon| crate::rules::core::gear::check_loaded(&weapon).map(|()| weapon))
 }
 

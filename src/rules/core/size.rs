@@ -41,6 +41,21 @@ pub enum BodyShape {
 }
 
 impl Size {
+    /// Its name in the rules' messages, in lower case ("medium"); the interface translates it.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Size::Fine => "fine",
+            Size::Diminutive => "diminutive",
+            Size::Tiny => "tiny",
+            Size::Small => "small",
+            Size::Medium => "medium",
+            Size::Large => "large",
+            Size::Huge => "huge",
+            Size::Gargantuan => "gargantuan",
+            Size::Colossal => "colossal",
+        }
+    }
+
     /// All sizes from the smallest.
     pub const ALL: [Size; 9] = [
         Size::Fine,

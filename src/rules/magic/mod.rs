@@ -624,7 +624,7 @@ fn touch_plan(
 pub fn check_readiable(magic: Option<&Spellcasting>, spell: &str) -> Result<(), Refusal> {
     let known = magic
         .and_then(|m| m.spells.iter().find(|s| s.name == spell))
-        .ok_or_else(|| Refusal::new(format!("it does not know {spell:?}"), "data"))?;
+        .ok_or_else(|| Refusal::new(format!("it does not know {spell}"), "data"))?;
     match known.def.casting {
         CastingTime::Standard => Ok(()),
         CastingTime::Rounds(_) => Err(Refusal::new(
@@ -655,7 +655,7 @@ pub fn check_cast(
         .spells
         .iter()
         .position(|s| s.name == spell)
-        .ok_or_else(|| Refusal::new(format!("{} does not know {spell:?}", caster.id), "data"))?;
+        .ok_or_else(|| Refusal::new(format!("{} does not know {spell}", caster.id), "data"))?;
     let known = &magic.spells[index];
     if known.uses == 0 {
         return Err(Refusal::new(format!("no casting of {spell} left today"), "data"));

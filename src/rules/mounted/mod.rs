@@ -227,7 +227,7 @@ pub fn may_carry(mount: Size, rider: Size) -> Result<(), Refusal> {
     if mount > rider {
         Ok(())
     } else {
-        Err(Refusal::new(format!("a {mount:?} creature cannot carry a {rider:?} one"), "004:475"))
+        Err(Refusal::new(format!("a {} creature cannot carry a {} one", mount.words(), rider.words()), "004:475"))
     }
 }
 
@@ -339,7 +339,7 @@ fn get_on(
                 may_carry(*mount.3, *me.3)?;
                 if taken >= seats(*mount.3) {
                     return Err(Refusal::new(
-                        format!("{} has no seat left ({} for a {:?} mount)", mount.1, seats(*mount.3), mount.3),
+                        format!("{} has no seat left ({} for a {} mount)", mount.1, seats(*mount.3), mount.3.words()),
                         "004:655",
                     ));
                 }

@@ -199,7 +199,7 @@ fn ready(
                     Err(Refusal::new("only an attack can be readied against a foe stepping in", "004:621"))
                 }
                 (Trigger::Acts(who), _) if !ids.iter().any(|(_, i)| i == who) => {
-                    Err(Refusal::new(format!("there is no creature {:?}", who.0), "004:621"))
+                    Err(Refusal::new(format!("there is no creature {}", who.0), "004:621"))
                 }
                 _ => Ok(()),
             })
