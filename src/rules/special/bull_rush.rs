@@ -353,7 +353,10 @@ pub(super) fn resolve_bull_rushes(world: &mut World, mut intents: Local<MessageC
         else {
             continue;
         };
-        if won {
+        if won && plan.steps_for(margin) == 0 {
+            // Won, with no space behind the foe to push it into: it stays, and the log says why.
+            stays(world, &intent);
+        } else if won {
             push(world, &intent, &plan, plan.steps_for(margin));
         } else {
             thrown_back(world, &intent);
@@ -484,6 +487,15 @@ fn thrown_back(world: &mut World, intent: &BullRushIntent) {
         to: at,
         reason: "the bull rush fails: thrown back to where it came from (004:450)".into(),
     });
+}
+
+/// A bull rush won whose foe has no space behind it to be pushed into (a wall, the map's edge, a creature, a
+/// wall's corner): it stays where it stands (004:449, docs/rulings.md "Bull rush").
+fn stays(world: &mut World, intent: &BullRushIntent) {
+    let Some(at) = world.get::<Position>(intent.target).map(|p| p.0) else { return };
+    let Some(id) = world.get::<CreatureId>(intent.target).cloned() else { return };
+    let reason = "won, but no space behind it to push it into: it stays (004:449, docs/rulings.md)";
+    world.write_message(Fact::Pushed { creature: id, from: at, to: at, reason: reason.into() });
 }
 
 /// Moves `who` onto `to`, with the fact.
