@@ -352,6 +352,7 @@ refusal-hampered-by-on-the-way = an obstacle on the way
 refusal-hampered-by-squeezing = squeezing
 refusal-hampered-by-tumbling = tumbling
 refusal-a-5-foot-step-moves-one-square = a 5-foot step moves one square
+refusal-snatch-bare-handed = an object is snatched bare-handed, not with the {$weapon}
 refusal-stands-already = it stands on {$square} already: no movement to make
 refusal-no-5-foot-step-into-darkness = no 5-foot step into darkness: {$square} is dark
 refusal-path-costs-and-a-5-foot-step-allows-1 = the path costs {$cost} squares ({$metres} m) and a 5-foot step allows 1

@@ -352,6 +352,7 @@ refusal-hampered-by-on-the-way = un obstacle sur le passage
 refusal-hampered-by-squeezing = l'obligation de se serrer
 refusal-hampered-by-tumbling = l'acrobatie
 refusal-a-5-foot-step-moves-one-square = un pas de placement ne franchit qu'une case
+refusal-snatch-bare-handed = un objet s'arrache à mains nues, pas avec {$weapon}
 refusal-stands-already = il se tient déjà en {$square} : aucun déplacement à faire
 refusal-no-5-foot-step-into-darkness = pas de pas de placement dans les ténèbres : {$square} est obscure
 refusal-path-costs-and-a-5-foot-step-allows-1 = le chemin coûte {$cost} cases ({$metres} m) et un pas de placement n'en permet qu'une

@@ -252,6 +252,11 @@ fn prepare_disarm(
         (intent.attacker, intent.target),
         (Action::Disarm, intent.charge),
         Box::new(move |g, pair, budget| match &object {
+            // « Si l'on veut attraper l'objet, ce désarmement doit se faire à mains nues » (004:497).
+            Some(_) if weapon.is_some_and(|w| w != "unarmed strike") => Err(Refusal::new(
+                format!("an object is snatched bare-handed, not with the {}", weapon.unwrap_or_default()),
+                "004:497",
+            )),
             Some(object) => {
                 let carried = snatchable(pair.1, carried_items.as_ref());
                 plan_snatch(g, pair, (object, &carried), budget)
