@@ -254,15 +254,18 @@ pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> Mov
     options
 }
 
+/// Whether `action` is open to the mover now, before any square is asked: on the ground, its turn's actions
+/// left for it, its conditions (`check_action`). What the board, the queries and the moves share.
+pub fn action_open(query: &MoveQuery<'_>, me: &MoverViewItemRef, action: MovementAction) -> Result<(), Refusal> {
+    me.grounded.clone().and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions))
+}
+
 /// The options of a query made for `actions` only, in their order: each square with the first of them that
 /// reaches it (the squares of the shaded actions among them, the others only open or not).
 fn options_in(query: &MoveQuery<'_>, me: &MoverViewItemRef, actions: &[MovementAction]) -> MoveOptions {
     let mut options = MoveOptions::default();
     for &action in actions {
-        let open = me
-            .grounded
-            .clone()
-            .and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions))
+        let open = action_open(query, me, action)
             .and_then(|()| me.tumbler.as_ref().map_or(Ok(0), |t| t.check(action)).map(|_| ()))
             .map(|()| query.allowance(action));
         options.open.push((action, open.clone()));

@@ -256,8 +256,11 @@ pub fn answer(world: &mut World, question: &Question) -> Answer {
         Question::Path { creature, action, to } => {
             let id = creature.clone();
             match entity(creature).and_then(|e| {
-                crate::preview::with_move_query(world, e, true, |q, _| (q.route(*action, *to, None), q.start))
-                    .map(|r| (e, r))
+                let open = action_open(world, e, *action);
+                crate::preview::with_move_query(world, e, true, |q, _| {
+                    (open.and_then(|()| q.route(*action, *to, None)), q.start)
+                })
+                .map(|r| (e, r))
             }) {
                 Some((e, (Ok(route), start))) => {
                     let provokes = provocations_along(world, e, start, &route, *action);
@@ -296,6 +299,21 @@ fn with_move_query<T>(
     crate::preview::with_move_query(world, entity, false, |query, _| f(query))
 }
 
+/// Whether `action` is open to `entity` now, as the board and the move ask it first (the turn's actions
+/// left, its conditions: 004:259, 000:17-18, 004:81). A creature whose turn it is not is asked as at the start
+/// of a turn of its own: whether the squares are open to it.
+fn action_open(
+    world: &mut World,
+    entity: Entity,
+    action: MovementAction,
+) -> Result<(), crate::rules::core::refusal::Refusal> {
+    if !world.resource::<crate::rules::turns::TurnOrder>().acting.contains(&entity) {
+        return Ok(());
+    }
+    crate::preview::with_move_query(world, entity, false, |query, me| crate::preview::action_open(query, me, action))
+        .unwrap_or(Ok(()))
+}
+
 fn answer_why_not(
     world: &mut World,
     entity: Option<Entity>,
@@ -307,6 +325,10 @@ fn answer_why_not(
     let Some(entity) = entity else { return unknown };
     // A turned undead may not move nearer its turner (004:549), however open the square.
     if let Err(refusal) = crate::rules::special::turning::fleeing(world, entity, square) {
+        let reason = Some(refusal.to_string());
+        return Answer::WhyNot { creature: id.to_string(), action, square, reachable: false, cost: None, reason };
+    }
+    if let Err(refusal) = action_open(world, entity, action) {
         let reason = Some(refusal.to_string());
         return Answer::WhyNot { creature: id.to_string(), action, square, reachable: false, cost: None, reason };
     }
@@ -334,10 +356,12 @@ fn answer_why_not(
 fn answer_reachable(world: &mut World, entity: Option<Entity>, id: &str, action: MovementAction) -> Answer {
     let unknown = Answer::UnknownCreature { creature: id.to_string() };
     let Some(entity) = entity else { return unknown };
+    let open = action_open(world, entity, action).is_ok();
     let answer = with_move_query(world, entity, |q| {
         let mut squares: Vec<ReachableSquare> = q
             .destinations(action)
             .into_iter()
+            .filter(|_| open)
             .map(|d| ReachableSquare {
                 square: d.square,
                 space: d.space,
