@@ -141,7 +141,8 @@ pub fn why_acting(world: &World, commands: &[Command]) -> Option<Why> {
             (who, "004:581, 004:586")
         }
         Command::BullRush { .. } => (previews.bull_rush.as_ref()?.as_ref().ok()?.plan.provokers.clone(), "004:447"),
-        Command::Overrun { .. } => (here.iter().copied().filter(|e| Some(*e) != foe).collect(), "004:64-65"),
+        // The foe passed among them: the square next to it is left for its space (004:65, docs/rulings.md).
+        Command::Overrun { .. } => (here.clone(), "004:64-65"),
         Command::Throw { .. } => (here.clone(), "004:90"),
         Command::CoupDeGrace { .. } => (here.clone(), "004:426"),
         Command::FirstAid { .. } => (here.clone(), "004:107"),

@@ -1661,11 +1661,11 @@ fn overrun_cost(during: crate::rules::special::overrun::During) -> String {
     }
 }
 
-/// The others that would strike as the overrunner leaves its square (004:531), if any.
+/// The foes that would strike as the overrunner leaves its square, the foe passed among them (004:65, 004:531), if any.
 fn overrun_strikers(world: &World, out: &mut Vec<(String, egui::Color32)>) {
     let previews = world.resource::<Previews>();
-    let strikers: Vec<Entity> =
-        previews.strikers_here.iter().copied().filter(|e| Some(*e) != previews.hovered).collect();
+    // The foe passed among them: the square next to it is left for its space (004:65, docs/rulings.md).
+    let strikers: Vec<Entity> = previews.strikers_here.clone();
     if !strikers.is_empty() {
         let names: Vec<String> = strikers.iter().map(|e| display_name(world, *e)).collect();
         out.push((tr!("preview-overrun-leaving-provokes", names = names.join(", ")), WARN));

@@ -187,6 +187,6 @@ cover-soft = {$id} (+4 soft, {$creature})
 cover-improved = {$id} (+8 improved, {$what})
 cover-standing-here = standing here, cover against: {$list}
 preview-overrun-during-the-move = the standard action, during the move that brought you here (004:531); click to overrun
-preview-overrun-leaving-provokes = leaving your square provokes the attacks of opportunity of {$names}, not the foe's (004:531)
+preview-overrun-leaving-provokes = leaving your square for the foe's space provokes the attacks of opportunity of {$names} (004:65, 004:531)
 preview-throw-provokes-from = first the attacks of opportunity of {$names}: the throw provokes in a threatened square, as a ranged attack (004:90); click to throw
 preview-aid-unarmed-provokes = unarmed against an armed foe: it strikes first, an attack of opportunity (004:168)

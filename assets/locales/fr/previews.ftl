@@ -187,6 +187,6 @@ cover-soft = {$id} (+4 abri mou, {$creature})
 cover-improved = {$id} (+8 abri supérieur, {$what})
 cover-standing-here = à cette place, abri contre : {$list}
 preview-overrun-during-the-move = l'action simple, au cours du déplacement qui vous a amené ici (004:531) ; cliquer pour renverser
-preview-overrun-leaving-provokes = quitter votre case provoque les attaques d'opportunité de {$names}, pas celle de l'adversaire (004:531)
+preview-overrun-leaving-provokes = quitter votre case pour l'espace de l'adversaire provoque les attaques d'opportunité de {$names} (004:65, 004:531)
 preview-throw-provokes-from = d'abord les attaques d'opportunité de {$names} : le lancer provoque dans une case contrôlée, comme une attaque à distance (004:90) ; cliquer pour lancer
 preview-aid-unarmed-provokes = à mains nues contre un adversaire armé : il frappe d'abord, une attaque d'opportunité (004:168)
