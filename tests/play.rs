@@ -1847,8 +1847,9 @@ fn a_coup_de_grace_is_delivered_with_the_mouse() {
 }
 
 /// An overrun with the mouse (004:531-537): in overrun mode (Home) the hovered goblin is shown stepping
-/// aside (its block would fail more often than not) and the square beyond it; a click takes the fighter
-/// through its space.
+/// aside (its block would fail more often than not) and the square beyond it; leaving its square for the
+/// goblin's space provokes the goblin (004:65), so the first click declares it, naming the goblin, and the
+/// second takes the fighter through its space.
 #[test]
 fn a_foe_is_overrun_with_the_mouse() {
     use estoc::data::level::Control;
@@ -1867,7 +1868,9 @@ fn a_foe_is_overrun_with_the_mouse() {
     let plan = app.world().resource::<Previews>().overrun.clone().expect("an overrun preview").expect("an overrun");
     assert!(!plan.blocks, "the goblin steps aside");
     assert_eq!(plan.beyond.origin, Square::new(1, 3));
-    let step = clicked(&mut app, Square::new(2, 3)).expect("an overrun");
+    let (asked, step) = clicked_past_the_question(&mut app, Square::new(2, 3));
+    assert!(asked.as_deref().is_some_and(|a| a.contains("Goblin")), "{asked:?}");
+    let step = step.expect("an overrun");
     assert!(matches!(&step, Command::Overrun { creature, target } if creature == "fighter" && target == "goblin"));
     play(&mut app, &step);
     assert_eq!(app.world().get::<Position>(fighter).unwrap().0, Square::new(1, 3));
