@@ -253,8 +253,13 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         }
         return end;
     }
-    // A turned undead flees its turner as fast as it can (004:549); with nowhere farther to go it stays.
+    // A turned undead flees its turner as fast as it can (004:549); held in a grapple it escapes first; with
+    // nowhere farther to go it stays.
     let turners = crate::rules::special::turning::fled_from(world, creature);
+    let grappling = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Grappling));
+    if !turners.is_empty() && grappling {
+        return in_a_grapple(world, creature, &me).unwrap_or(end);
+    }
     if !turners.is_empty() {
         return flee(world, creature, &me, &turners).unwrap_or(end);
     }
@@ -1418,9 +1423,15 @@ fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Comman
         crate::preview::grapple_preview(world, creature, None, action).ok().map(|p| (action, p.chance))
     };
     let command = |action: GrappleMove| Command::Grapple { creature: me.id.clone(), target: None, action, to: None };
-    let pinned = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Pinned));
-    if pinned {
+    let conditions = world.get::<Conditions>(creature).cloned().unwrap_or_default();
+    if conditions.has(Condition::Pinned) {
         return try_move(world, GrappleMove::BreakPin).map(|(a, _)| command(a));
+    }
+    // Turned, it flees (004:549): it lets go of a foe it pins, or escapes.
+    if conditions.has(Condition::Turned)
+        && let Some((action, _)) = try_move(world, GrappleMove::Release)
+    {
+        return Some(command(action));
     }
     // An ally pinned by a foe it grapples comes first (004:607).
     let foes = world.get::<Grapple>(creature).map(|g| g.with.clone()).unwrap_or_default();
@@ -1442,8 +1453,9 @@ fn in_a_grapple(world: &mut World, creature: Entity, me: &Seen) -> Option<Comman
     if let Some(step) = a_light_weapon_in_the_grapple(world, creature, me) {
         return Some(step);
     }
-    let damage = try_move(world, GrappleMove::Damage)?;
-    if damage.1 >= 0.5 {
+    if let Some(damage) = try_move(world, GrappleMove::Damage)
+        && damage.1 >= 0.5
+    {
         let lethal = try_move(world, GrappleMove::LethalDamage).filter(|(_, chance)| *chance >= 0.5);
         let (action, _) = lethal.unwrap_or(damage);
         return Some(command(action));

@@ -868,13 +868,9 @@ pub fn grapple_preview(
             default_foe(&me, action).ok_or_else(|| Refusal::new("it is in no grapple", "004:592"))?
         }
     };
-    let made = crate::rules::special::grapple::attacks_made(world, attacker);
     if action != GrappleMove::Grab {
-        let hold = plan_in(
-            world,
-            (attacker, target),
-            Box::new(move |g, pair, budget| plan_hold(g, pair, budget, (action, made))),
-        )?;
+        let hold =
+            plan_in(world, (attacker, target), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)))?;
         return Ok(GrapplePreview {
             action,
             chance: hold.chance(),
@@ -885,7 +881,7 @@ pub fn grapple_preview(
             target_strikes: false,
         });
     }
-    let grab = plan_in(world, (attacker, target), Box::new(move |g, pair, budget| plan_grab(g, pair, budget, made)))?;
+    let grab = plan_in(world, (attacker, target), Box::new(plan_grab))?;
     let touch_chance = grab.touch.as_ref().map(|t| chance_to_hit(total(&t.modifiers), t.armor_class, t.miss_chance));
     let grapplers = world.get::<Grapple>(target).map(|g| g.with.clone()).unwrap_or_default();
     let threatening = strikers_in_place(world, attacker)?;

@@ -574,3 +574,81 @@ fn diagonals_count_as_the_table_plays_them() {
         assert!(!squares.contains(&Square::new(16, 16)), "five diagonals away: out of reach either way");
     }
 }
+
+/// A creature in a grapple casts a spell with no gestures only by a Concentration check, DC 20 + the spell's
+/// level (004:595): the wizard the orc holds casts magic missile (its gestures taken off for the test: every
+/// spell of the catalogue has some), and keeps it on a high roll, loses it on a low one.
+#[test]
+fn a_spell_cast_in_a_grapple_takes_a_concentration_check_004_595() {
+    use estoc::rules::command::{Command, perform};
+    use estoc::rules::core::checks::Check;
+    use estoc::rules::magic::Spellcasting;
+    use estoc::rules::special::grapple::GrappleMove;
+    for (roll, kept) in [(20, true), (1, false)] {
+        let mut app = app_on("tests/scenarios/levels/spells.ron", &[1, 2, 20, 10]);
+        let wizard = entity(&app, "wizard");
+        for spell in &mut app.world_mut().get_mut::<Spellcasting>(wizard).unwrap().spells {
+            spell.def.somatic = false;
+        }
+        force(&mut app, &[19, 18, 2]);
+        let grab = Command::Grapple {
+            creature: "orc".into(),
+            target: Some("wizard".into()),
+            action: GrappleMove::Grab,
+            to: None,
+        };
+        perform(app.world_mut(), &grab).unwrap();
+        assert!(app.world().get::<Conditions>(wizard).unwrap().has(Condition::Grappling));
+        perform(app.world_mut(), &Command::EndTurn { creature: "orc".into() }).unwrap();
+        force(&mut app, &[roll]);
+        let cast = Command::Cast {
+            creature: "wizard".into(),
+            spell: "magic missile".into(),
+            target: Some("orc".into()),
+            defensively: false,
+        };
+        perform(app.world_mut(), &cast).unwrap();
+        let all = facts(&app);
+        let check = all.iter().find_map(|f| match f {
+            Fact::CheckRolled { check: Check::Concentration, dc, success, reason, .. } => {
+                Some((*dc, *success, reason.clone()))
+            }
+            _ => None,
+        });
+        assert_eq!(check.as_ref().map(|c| (c.0, c.1)), Some((21, kept)), "{check:?}");
+        let cast = all.iter().any(|f| matches!(f, Fact::SpellTakesEffect { .. }));
+        assert_eq!(cast, kept, "{all:#?}");
+    }
+}
+
+/// A turned undead flees (004:549): the ghoul that holds the fighter, turned, tries to escape rather than
+/// hurt its foe or stay cornered in the grapple.
+#[test]
+fn the_ai_s_turned_grappler_escapes() {
+    use estoc::rules::command::{Command, perform};
+    use estoc::rules::special::grapple::GrappleMove;
+    let mut app = app_on("tests/scenarios/levels/grapple_yard.ron", &[1, 2, 20, 19]);
+    let ghoul = entity(&app, "ghoul");
+    force(&mut app, &[15, 15, 1, 2]);
+    let grab = Command::Grapple {
+        creature: "ghoul".into(),
+        target: Some("fighter".into()),
+        action: GrappleMove::Grab,
+        to: None,
+    };
+    perform(app.world_mut(), &grab).unwrap();
+    for id in ["ghoul", "orc", "fighter"] {
+        perform(app.world_mut(), &Command::EndTurn { creature: id.into() }).unwrap();
+    }
+    force(&mut app, &[12, 6, 6]);
+    perform(app.world_mut(), &Command::TurnUndead { creature: "cleric".into(), kind: Default::default() }).unwrap();
+    perform(app.world_mut(), &Command::EndTurn { creature: "cleric".into() }).unwrap();
+    let conditions = app.world().get::<Conditions>(ghoul).unwrap();
+    assert!(conditions.has(Condition::Turned) && conditions.has(Condition::Grappling));
+    assert!(!conditions.has(Condition::Cowering));
+    let step = estoc::ai::next_step(app.world_mut(), ghoul);
+    assert!(
+        matches!(step, Command::Grapple { action: GrappleMove::Escape | GrappleMove::EscapeArtist, .. }),
+        "the turned ghoul escapes: {step:?}"
+    );
+}

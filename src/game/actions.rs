@@ -330,13 +330,12 @@ fn grapple_state(world: &World, me: Entity, action: GrappleMove) -> Result<(), R
     if !world.get::<Conditions>(me).is_some_and(|c| c.has(Condition::Grappling)) {
         return Err(Refusal::new("it is in no grapple", "004:592"));
     }
-    let budget = world.get::<crate::rules::turns::ActionBudget>(me).copied().unwrap_or_default();
     match action {
         GrappleMove::Damage
         | GrappleMove::LethalDamage
         | GrappleMove::Pin
         | GrappleMove::FreeAlly
-        | GrappleMove::TurnWeapon => budget.check(action.kind(crate::rules::special::grapple::attacks_made(world, me))),
+        | GrappleMove::TurnWeapon => crate::rules::special::grapple::attack_left(world, me),
         _ => crate::rules::special::grapple::move_now(world, me, action).map(|_| ()),
     }
 }
@@ -424,9 +423,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         )
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
-        BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) => {
-            budget.check(GrappleMove::Grab.kind(crate::rules::special::grapple::attacks_made(world, me)))
-        }
+        BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) => crate::rules::special::grapple::attack_left(world, me),
         BarKind::Mode(Mode::Throw) => {
             let carries = world.get::<Armament>(me).is_some_and(|a| a.0.iter().any(|w| w.splash.is_some()));
             if carries {

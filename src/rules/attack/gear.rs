@@ -592,6 +592,13 @@ pub fn check_pick_up(world: &World, intent: &PickUpIntent) -> Result<(Entity, Ly
     if !world.get::<Conditions>(intent.creature).is_some_and(|c| c.can_act()) {
         return Err(Refusal::new("a helpless creature cannot pick anything up", "004:278"));
     }
+    // A grappler's hands are on its foe: it draws only a light weapon, by a grapple check (004:592-599).
+    if world.get::<Grapple>(intent.creature).is_some() {
+        return Err(Refusal::new(
+            "in a grapple nothing is picked up: a light weapon is drawn by a grapple check",
+            "004:599",
+        ));
+    }
     let weapons = within_reach(world, intent.creature).into_iter().map(|(e, g)| (e, Lying::Weapon(g)));
     let shields = shields_within_reach(world, intent.creature).into_iter().map(|(e, g)| (e, Lying::Shield(g)));
     weapons

@@ -187,9 +187,7 @@ pub fn in_a_grapple(
     if !attacker.conditions.has(Condition::Grappling) {
         return Ok(());
     }
-    if attacker.conditions.has(Condition::Pinned) {
-        return Err(Refusal::new("pinned, it can only try to break free (004:614)", "004:614"));
-    }
+    crate::rules::core::creature::not_pinned(attacker.conditions)?;
     if !Grapple::holds(attacker.grapple, target.entity) {
         return Err(Refusal::new("grappling, it can strike only those it grapples", "004:594"));
     }

@@ -163,6 +163,7 @@ pub fn use_item(
         let checked = order
             .check_turn_unless_readied(intent.creature, intent.readied)
             .and_then(|()| crate::rules::core::creature::able_to_act(user.conditions))
+            .and_then(|()| crate::rules::core::creature::not_pinned(user.conditions))
             .and_then(|()| found.ok_or_else(|| Refusal::new(format!("{} carries no {}", user.id, intent.item), "data")))
             .and_then(|i| {
                 let item = &items.0[i];

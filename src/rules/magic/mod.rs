@@ -205,6 +205,11 @@ pub const fn defensive_dc(level: u32) -> i32 {
     15 + level as i32
 }
 
+/// The Concentration DC to cast in a grapple, or pinned: 20 + spell level (004:595).
+pub const fn grappled_dc(level: u32) -> i32 {
+    20 + level as i32
+}
+
 /// The Concentration check a rider casting needs when its mount went beyond its speed this round
 /// (004:480): DC 10 + spell level during a double move, 15 + spell level once it ran twice its speed.
 pub fn jolted(
@@ -407,6 +412,13 @@ fn cast(
             && !keeps(dc, reason.into(), &mut dice, &mut out.facts)
         {
             out.facts.write(lost(caster.id, &spell.name, "a failed Concentration check on a moving mount (004:480)"));
+            continue;
+        }
+        // In a grapple, or pinned, a spell is kept by a Concentration check, DC 20 + its level (004:595).
+        if caster.conditions.has(Condition::Grappling)
+            && !keeps(grappled_dc(spell.def.level), "casting in a grapple (004:595)".into(), &mut dice, &mut out.facts)
+        {
+            out.facts.write(lost(caster.id, &spell.name, "a failed Concentration check in a grapple (004:595)"));
             continue;
         }
         // Its mount keeps to the pace the casting was judged at (004:480).

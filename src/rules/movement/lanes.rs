@@ -3,10 +3,11 @@
 
 use serde::Serialize;
 
-use super::cost::{Blocked, Mover, StepWorld};
+use super::cost::{Blocked, Medium, Mover, StepWorld};
 use super::paths::{Destination, Route, SearchRules, walk_path};
 use super::table::{Crowd, GroundTable, quick_step};
-use crate::rules::core::geometry::{Footprint, Square};
+use crate::rules::core::battlefield::EdgeFeature;
+use crate::rules::core::geometry::{Edge, Footprint, Square};
 
 /// `a / b` rounded to the nearest whole number, halves away from zero (`b` > 0).
 fn div_round(a: i64, b: i64) -> i64 {
@@ -114,6 +115,12 @@ pub enum NoCharge {
         /// The nearest attack square looked at.
         to: Square,
     },
+    /// The square asked for is not one of the nearest from which to attack (004:453 « l'espace le plus
+    /// proche de lui et à partir duquel il peut attaquer »).
+    NotNearest {
+        /// The square asked for.
+        to: Square,
+    },
     /// Every nearest square's lane is blocked; the first reason found is kept.
     LaneBlocked {
         /// The nearest attack square looked at.
@@ -135,6 +142,7 @@ impl std::fmt::Display for NoCharge {
             ),
             NoCharge::TooClose => write!(f, "the nearest square from which to attack is less than 2 squares away"),
             NoCharge::EndOccupied { to } => write!(f, "{to}, the nearest square of attack, is occupied"),
+            NoCharge::NotNearest { to } => write!(f, "{to} is not one of the nearest squares from which to attack"),
             NoCharge::LaneBlocked { to, blocked } => {
                 write!(f, "the lane to {to}, the nearest square of attack, is not clear: {blocked}")
             }
@@ -148,7 +156,7 @@ impl NoCharge {
         match self {
             NoCharge::AlreadyInReach | NoCharge::TooClose => "004:452",
             NoCharge::TooFar => "004:451",
-            NoCharge::EndOccupied { .. } => "004:453",
+            NoCharge::EndOccupied { .. } | NoCharge::NotNearest { .. } => "004:453",
             NoCharge::LaneBlocked { .. } => "004:452-453",
         }
     }
@@ -175,6 +183,18 @@ pub fn charge_lanes(
     budget: u32,
     attack_from: impl Fn(Square) -> bool,
 ) -> Result<Vec<ChargeLane>, NoCharge> {
+    charge_lanes_to(world, mover, start, (budget, None), attack_from)
+}
+
+/// [`charge_lanes`], or, given `only`, the lane to that square alone, or why there is none: not a nearest
+/// square of attack, or what stands in its own lane.
+pub fn charge_lanes_to(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    (budget, only): (u32, Option<Square>),
+    attack_from: impl Fn(Square) -> bool,
+) -> Result<Vec<ChargeLane>, NoCharge> {
     if attack_from(start.origin) {
         return Err(NoCharge::AlreadyInReach);
     }
@@ -199,7 +219,12 @@ pub fn charge_lanes(
     let rules = SearchRules { no_hampered: true, odd_diagonal: false };
     let mut lanes = Vec::new();
     let mut first_block = None;
-    for (_, to) in candidates.into_iter().filter(|(d, _)| *d == nearest) {
+    if let Some(to) = only
+        && !candidates.contains(&(nearest, to))
+    {
+        return Err(NoCharge::NotNearest { to });
+    }
+    for (_, to) in candidates.into_iter().filter(|(d, to)| *d == nearest && only.is_none_or(|o| o == *to)) {
         // The end square free of every creature, a helpless one too: « Les créatures sans défense ne gênent
         // pas les charges » is said of the lane (004:453).
         if world.occupants.iter().any(|o| o.footprint.overlaps(start.at(to))) {
@@ -227,10 +252,30 @@ pub fn charge_lanes(
 /// every line between the two spaces that a straight move covers. Touching a side or a corner only is not
 /// meeting it.
 pub fn swept_meets(from: Footprint, to: Footprint, s: Square) -> bool {
-    // For each axis, the times t in [0, 1] at which the sliding space overlaps the square's inside on it.
-    let axis = |start: i32, size: i32, moved: i32, at: i32| -> Option<(f64, f64)> {
-        let (centre, half) = (f64::from(start) + f64::from(size) / 2.0, f64::from(size + 1) / 2.0);
-        let gap = f64::from(at) + 0.5 - centre;
+    let (x, y) = (f64::from(s.x), f64::from(s.y));
+    sweep_meets(from, to, (x, x + 1.0), (y, y + 1.0))
+}
+
+/// Whether the inside of `edge`, the segment between two squares, meets the space swept by `from` sliding
+/// straight to `to`: a line between the two spaces crosses it. One running along the swept space's side or
+/// ending on it does not.
+pub fn swept_meets_edge(from: Footprint, to: Footprint, edge: Edge) -> bool {
+    let (x, y) = (f64::from(edge.square.x), f64::from(edge.square.y));
+    if edge.east {
+        sweep_meets(from, to, (x + 1.0, x + 1.0), (y, y + 1.0))
+    } else {
+        sweep_meets(from, to, (x, x + 1.0), (y + 1.0, y + 1.0))
+    }
+}
+
+/// Whether the space `from` sliding straight to `to` overlaps, inside, the box `xs` by `ys` (a square, or a
+/// segment where one of them is a single point): for each axis the times t at which the sliding space's
+/// inside meets the box's extent on it, the two ranges meeting within the slide.
+fn sweep_meets(from: Footprint, to: Footprint, xs: (f64, f64), ys: (f64, f64)) -> bool {
+    let axis = |start: i32, size: i32, moved: i32, (lo, hi): (f64, f64)| -> Option<(f64, f64)> {
+        let centre = f64::from(start) + f64::from(size) / 2.0;
+        let half = f64::from(size) / 2.0 + (hi - lo) / 2.0;
+        let gap = (lo + hi) / 2.0 - centre;
         if moved == 0 {
             return (gap.abs() < half).then_some((f64::NEG_INFINITY, f64::INFINITY));
         }
@@ -239,7 +284,7 @@ pub fn swept_meets(from: Footprint, to: Footprint, s: Square) -> bool {
     };
     let (dx, dy) = (to.origin.x - from.origin.x, to.origin.y - from.origin.y);
     let (Some((x0, x1)), Some((y0, y1))) =
-        (axis(from.origin.x, from.width, dx, s.x), axis(from.origin.y, from.height, dy, s.y))
+        (axis(from.origin.x, from.width, dx, xs), axis(from.origin.y, from.height, dy, ys))
     else {
         return false;
     };
@@ -251,11 +296,10 @@ pub fn swept_meets(from: Footprint, to: Footprint, s: Square) -> bool {
 /// quelle ligne entre son espace de départ et son espace d'arrivée passe par une case bloquante ..., par une
 /// case qui ralentit le mouvement ... ou par un espace occupé par une créature »): a square the swept space
 /// meets (`swept_meets`), outside both spaces, that is a wall or a pit, hampers the charger, or holds a
-/// creature that is not helpless.
+/// creature that is not helpless; an edge it crosses (`swept_meets_edge`) with a wall or an arrow slit on
+/// it, or, on the ground, a low wall or an obstacle, as the square would (RULES-INDEX: an edge's obstacle is
+/// an obstacle).
 fn swept_block(world: &StepWorld<'_>, mover: &Mover, start: Footprint, end: Footprint) -> Option<Blocked> {
-    // One square at a time, as a creature of one square would find it (a big charger is judged by its
-    // squares, not by a squeeze).
-    let probe = Mover { size: crate::rules::core::size::Size::Medium, ..*mover };
     let (x0, x1) = (start.origin.x.min(end.origin.x), start.origin.x.max(end.origin.x) + start.width);
     let (y0, y1) = (start.origin.y.min(end.origin.y), start.origin.y.max(end.origin.y) + start.height);
     for y in y0..y1 {
@@ -264,20 +308,116 @@ fn swept_block(world: &StepWorld<'_>, mover: &Mover, start: Footprint, end: Foot
             if start.contains(s) || end.contains(s) || !swept_meets(start, end, s) {
                 continue;
             }
-            let square = Footprint::new(s, 1);
-            let ground = match world.enter_ground(&probe, square) {
-                Ok(ground) => ground,
-                Err(blocked) => return Some(blocked),
-            };
-            if ground.hampering.doublings > 0 || !ground.can_stop {
-                return Some(Blocked::Hampered { square: s, by: world.hampered_by(&probe, square, false) });
-            }
-            if let Err(blocked) = world.enter_among(&probe, square, start, ground) {
+            if let Some(blocked) = square_across_a_lane(world, mover, start, s) {
                 return Some(blocked);
             }
         }
     }
+    let vertical = (x0..=x1).flat_map(|x| (y0..y1).map(move |y| Edge { square: Square::new(x - 1, y), east: true }));
+    let horizontal = (y0..=y1).flat_map(|y| (x0..x1).map(move |x| Edge { square: Square::new(x, y - 1), east: false }));
+    for edge in vertical.chain(horizontal) {
+        if beside_a_lane(start, end, edge) {
+            continue;
+        }
+        if let Some(blocked) = edge_across_a_lane(world, mover, edge) {
+            return Some(blocked);
+        }
+    }
     None
+}
+
+/// What stands across the charge lane from `start` to the space at `to` off its drawn line ([`swept_block`]).
+pub fn lane_blocked(world: &StepWorld<'_>, mover: &Mover, start: Footprint, to: Square) -> Option<Blocked> {
+    swept_block(world, mover, start, start.at(to))
+}
+
+/// What square `s` puts across a charge lane from `start` meeting it (004:453): a wall or a pit, what
+/// hampers the charger, a creature that is not helpless. One square at a time, as a creature of one square
+/// would find it (a big charger is judged by its squares, not by a squeeze).
+fn square_across_a_lane(world: &StepWorld<'_>, mover: &Mover, start: Footprint, s: Square) -> Option<Blocked> {
+    let probe = Mover { size: crate::rules::core::size::Size::Medium, ..*mover };
+    let square = Footprint::new(s, 1);
+    let ground = match world.enter_ground(&probe, square) {
+        Ok(ground) => ground,
+        Err(blocked) => return Some(blocked),
+    };
+    if ground.hampering.doublings > 0 || !ground.can_stop {
+        return Some(Blocked::Hampered { square: s, by: world.hampered_by(&probe, square, false) });
+    }
+    world.enter_among(&probe, square, start, ground).err()
+}
+
+/// What `edge` puts across a charge lane crossing it: a wall or an arrow slit, or, on the ground, a low wall
+/// or an obstacle, as on a square (RULES-INDEX: an edge's obstacle is an obstacle). Nothing stops an
+/// incorporeal charger.
+fn edge_across_a_lane(world: &StepWorld<'_>, mover: &Mover, edge: Edge) -> Option<Blocked> {
+    if mover.incorporeal {
+        return None;
+    }
+    let beyond = edge.squares().1;
+    match world.field.edge(edge) {
+        Some(EdgeFeature::Wall | EdgeFeature::ArrowSlit) => Some(Blocked::Wall { square: beyond }),
+        Some(EdgeFeature::LowWall | EdgeFeature::Obstacle) if mover.medium != Medium::Fly => {
+            Some(Blocked::Hampered { square: beyond, by: "an obstacle on the way" })
+        }
+        _ => None,
+    }
+}
+
+/// Whether a lane from `start` to `end` leaves `edge` aside: inside one of the two spaces, or crossed by no
+/// line between them.
+fn beside_a_lane(start: Footprint, end: Footprint, edge: Edge) -> bool {
+    let (p, q) = edge.squares();
+    let within = |f: Footprint| f.contains(p) && f.contains(q);
+    within(start) || within(end) || !swept_meets_edge(start, end, edge)
+}
+
+/// Of `destinations`, the ends of straight moves from `start`, those whose lane is clear off the line too
+/// ([`swept_block`]): what stands across a lane within `budget` squares is found once, then each lane's
+/// swept space is asked whether it meets one.
+pub fn clear_lanes(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    start: Footprint,
+    budget: u32,
+    destinations: Vec<Destination>,
+) -> Vec<Destination> {
+    let r = budget as i32;
+    let (x0, x1) = ((start.origin.x - r).max(0), (start.origin.x + start.width + r).min(world.field.width()));
+    let (y0, y1) = ((start.origin.y - r).max(0), (start.origin.y + start.height + r).min(world.field.height()));
+    let mut squares = Vec::new();
+    let mut edges = Vec::new();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let s = Square::new(x, y);
+            if !start.contains(s) && square_across_a_lane(world, mover, start, s).is_some() {
+                squares.push(s);
+            }
+            for east in [true, false] {
+                let edge = Edge { square: s, east };
+                if edge_across_a_lane(world, mover, edge).is_some() {
+                    edges.push(edge);
+                }
+            }
+            // The edges on the area's west and north sides belong to the squares beyond it.
+            for edge in [
+                Edge { square: Square::new(x - 1, y), east: true },
+                Edge { square: Square::new(x, y - 1), east: false },
+            ] {
+                if (x == x0 && edge.east || y == y0 && !edge.east) && edge_across_a_lane(world, mover, edge).is_some() {
+                    edges.push(edge);
+                }
+            }
+        }
+    }
+    destinations
+        .into_iter()
+        .filter(|d| {
+            let end = start.at(d.square);
+            let meets = |s: &Square| !end.contains(*s) && swept_meets(start, end, *s);
+            !squares.iter().any(meets) && edges.iter().all(|e| beside_a_lane(start, end, *e))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -379,6 +379,17 @@ impl MoveQuery<'_> {
         reach: u32,
         reach_weapon: crate::rules::core::reach::WeaponReach,
     ) -> Result<Vec<ChargeLane>, Refusal> {
+        self.charge_lanes_to((target, rise), reach, reach_weapon, None)
+    }
+
+    /// [`MoveQuery::charge_lanes`], or, given `only`, the one lane to that square, or why there is none.
+    pub fn charge_lanes_to(
+        &self,
+        (target, rise): (Footprint, u32),
+        reach: u32,
+        reach_weapon: crate::rules::core::reach::WeaponReach,
+        only: Option<Square>,
+    ) -> Result<Vec<ChargeLane>, Refusal> {
         if !self.field.line_of_sight(self.start, target) {
             return Err(Refusal::new("no line of sight to the target at the start of the turn", "004:454"));
         }
@@ -400,8 +411,14 @@ impl MoveQuery<'_> {
         let without_the_foe: Vec<Occupant> =
             self.occupants.iter().filter(|o| reach > 0 || o.footprint != target).cloned().collect();
         let world = StepWorld { field: self.field, occupants: &without_the_foe };
-        charge_lanes(&world, &charger, self.start, self.allowance(MovementAction::Charge), attack_from)
-            .map_err(|no| Refusal::new(no.to_string(), no.rule()))
+        lanes::charge_lanes_to(
+            &world,
+            &charger,
+            self.start,
+            (self.allowance(MovementAction::Charge), only),
+            attack_from,
+        )
+        .map_err(|no| Refusal::new(no.to_string(), no.rule()))
     }
 
     /// The search of every square reachable with a budgeted action (move, double move, withdraw).
@@ -517,10 +534,12 @@ impl MoveQuery<'_> {
             // (the lanes toward a given target come from `charge_lanes`).
             MovementAction::Charge => {
                 let charger = Mover { charging: true, ..self.mover };
-                straight_reachable(&self.world(), &charger, self.start, self.allowance(action), action.search_rules())
+                let (world, allowance) = (self.world(), self.allowance(action));
+                let ends = straight_reachable(&world, &charger, self.start, allowance, action.search_rules())
                     .into_iter()
                     .filter(|d| d.cost >= CHARGE_LEAST_SQUARES)
-                    .collect()
+                    .collect();
+                lanes::clear_lanes(&world, &charger, self.start, allowance, ends)
             }
             MovementAction::FiveFootStep if five_foot_step_speed(self.speed).is_err() => Vec::new(),
             MovementAction::FiveFootStep => {
@@ -646,6 +665,13 @@ impl MoveQuery<'_> {
         };
         if action == MovementAction::Charge && route.cost < CHARGE_LEAST_SQUARES {
             return Err(Refusal::new("a charge moves 3 m (2 squares) at least", "004:452"));
+        }
+        // Any line between the two spaces, not the drawn one alone (004:453).
+        if action == MovementAction::Charge
+            && let Some(blocked) =
+                lanes::lane_blocked(&self.world(), &Mover { charging: true, ..self.mover }, self.start, to)
+        {
+            return Err(Refusal::new(format!("the lane to {to} is not clear: {blocked}"), "004:453"));
         }
         if action == MovementAction::FiveFootStep {
             five_foot_step_speed(self.speed)?;

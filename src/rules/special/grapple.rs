@@ -23,7 +23,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Ground, Side};
-use crate::rules::attack::{AttackPlan, AttackRequest, Combatant, CombatantItem, Damage, prepare_attack, provoke_as};
+use crate::rules::attack::{AttackPlan, Combatant, CombatantItem, Damage, prepare_attack, provoke_as};
 use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -92,43 +92,44 @@ impl GrappleMove {
         !matches!(self, GrappleMove::EscapeArtist | GrappleMove::Release | GrappleMove::Move | GrappleMove::DrawLight)
     }
 
-    /// Its kind of action, the creature having made `made` grapple attacks this turn: the first is the
-    /// standard action's attack; a second turns the turn into a full attack, taking the move action too; the
-    /// others are the full attack's (004:579, 004:592, 004:229-231). Escape Artist is a standard action,
-    /// letting go free.
-    pub fn kind(self, made: u32) -> ActionKind {
-        match (self, made) {
-            (GrappleMove::Release, _) => ActionKind::Free,
-            (GrappleMove::DrawLight, _) => ActionKind::Move,
-            (GrappleMove::EscapeArtist | GrappleMove::Move, _) | (_, 0) => ActionKind::Standard,
-            (_, 1) => ActionKind::Move,
-            _ => ActionKind::Free,
+    /// Its kind of action when it is no attack: Escape Artist and a move are standard actions, drawing a
+    /// light weapon a move action, letting go free (004:600, 004:602, 004:599, 004:612). One in place of an
+    /// attack is a blow: a standard action's attack, or the next blow of a full attack under way, at its base
+    /// attack, mixed with the weapon's blows and the other special attacks' (004:579, 004:592, 004:229).
+    pub fn kind(self) -> ActionKind {
+        match self {
+            GrappleMove::Release => ActionKind::Free,
+            GrappleMove::DrawLight => ActionKind::Move,
+            _ => ActionKind::Standard,
         }
     }
 }
 
-/// The grapple attacks a creature made in a round: each of its attacks may be one (004:579, 004:592).
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GrappleAttacks {
-    /// The round.
-    pub round: u32,
-    /// How many.
-    pub made: u32,
+/// Whether `who` has an attack left that a grab or a move in a grapple may take: the next blow of a full
+/// attack under way, or its standard action (004:579, 004:592). What the action bar asks.
+pub fn attack_left(world: &World, who: Entity) -> Result<(), Refusal> {
+    if super::blow_left(world, who) {
+        return Ok(());
+    }
+    world.get::<ActionBudget>(who).copied().unwrap_or_default().check(ActionKind::Standard)
 }
 
-/// The grapple attacks `who` has made this round.
-pub fn attacks_made(world: &World, who: Entity) -> u32 {
-    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
-    world.get::<GrappleAttacks>(who).filter(|a| a.round == round).map_or(0, |a| a.made)
-}
-
-/// The base attack of a creature's grapple attack after `made` others this round, or why it has none
-/// left: the first at its full base attack, the others each 5 less (004:579).
-fn attack_at(c: &CombatantItem, made: u32) -> Result<i32, Refusal> {
-    crate::rules::attack::iterative_bonuses(c.base_attack.0)
-        .get(made as usize)
-        .copied()
-        .ok_or_else(|| Refusal::new(format!("no attack left this round: base attack {:+}", c.base_attack.0), "004:579"))
+/// The base attack of the attack a grab or a grapple move replaces, if its action is left: the next blow of
+/// a full attack under way, or the standard action's at the full base attack (004:579, 004:592); a move that
+/// is no attack, its own action's, at the full base attack.
+fn blow_of(
+    ground: &Ground<'_, '_, '_>,
+    a: &CombatantItem,
+    budget: &ActionBudget,
+    action: GrappleMove,
+) -> Result<i32, Refusal> {
+    if !action.is_an_attack() {
+        return budget.check(action.kind()).map(|()| a.base_attack.0);
+    }
+    match ground.blow {
+        Some(bonus) => Ok(bonus),
+        None => budget.check(ActionKind::Standard).map(|()| a.base_attack.0),
+    }
 }
 
 /// Asks for a grapple move.
@@ -241,10 +242,8 @@ pub fn plan_grab(
     ground: &Ground<'_, '_, '_>,
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
-    made: u32,
 ) -> Result<GrabPlan, Refusal> {
-    let base_attack = attack_at(a, made)?;
-    budget.check(GrappleMove::Grab.kind(made))?;
+    let base_attack = blow_of(ground, a, budget, GrappleMove::Grab)?;
     if a.conditions.has(Condition::Grappling) {
         return Err(Refusal::new("grappling already, it cannot move into another's space", "004:586, 004:591"));
     }
@@ -261,12 +260,10 @@ pub fn plan_grab(
         }
     }
     let weapon = grabbing_weapon(a)?;
-    let request = AttackRequest { weapon: Some(&weapon.name), paid: made > 0, ..default() };
+    let request = ground.replaced_attack(Some(&weapon.name));
     let mut touch = prepare_attack(ground.field, ground.order, ground.creatures, a, t, request, budget)?;
     crate::rules::attack::as_touch_attack(&mut touch);
-    if base_attack != a.base_attack.0 {
-        touch.modifiers.push(Modifier::new(base_attack - a.base_attack.0, "a later attack (004:579)"));
-    }
+    ground.at_blow(&mut touch.modifiers);
     let free = a.feats.has(Feat::ImprovedUnarmedStrike) || a.feats.has(Feat::ImprovedGrapple) || a.traits.improved_grab;
     Ok(GrabPlan {
         touch: (!joining).then_some(touch),
@@ -311,6 +308,8 @@ pub struct HoldPlan {
     pub action: GrappleMove,
     /// The mover's check (a grapple check, or Escape Artist).
     pub attacker: Side,
+    /// The base attack of the attack it replaces (004:579): a foe's weapon turned strikes at it (004:609).
+    pub base_attack: i32,
     /// The opponents it must beat, each with its grapple check: the foe, or every opponent for an escape
     /// (004:600, 004:618).
     pub opponents: Vec<(Entity, Side)>,
@@ -364,8 +363,7 @@ pub fn move_now(world: &World, who: Entity, action: GrappleMove) -> Result<HoldP
         .try_query_filtered::<Combatant, With<Creature>>()
         .and_then(|mut q| q.query(world).get(who).ok().and_then(|c| default_foe(&c, action)))
         .ok_or_else(|| Refusal::new("it is in no grapple", "004:592"))?;
-    let made = attacks_made(world, who);
-    super::plan_on(world, (who, foe), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, (action, made))))
+    super::plan_on(world, (who, foe), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)))
 }
 
 /// Whether `a` may make `action` in its grapple with `t` now, and with which checks.
@@ -373,18 +371,18 @@ pub fn plan_hold(
     ground: &Ground<'_, '_, '_>,
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
-    (action, made): (GrappleMove, u32),
+    action: GrappleMove,
 ) -> Result<HoldPlan, Refusal> {
     ground.order.check_turn(a.entity)?;
     able_to_act(a.conditions)?;
-    let base_attack = if action.is_an_attack() { attack_at(a, made)? } else { a.base_attack.0 };
-    budget.check(action.kind(made))?;
+    let base_attack = blow_of(ground, a, budget, action)?;
     let Some(grapple) = a.grapple.filter(|_| a.conditions.has(Condition::Grappling)) else {
         return Err(Refusal::new("it is in no grapple", "004:592"));
     };
     if !grapple.with.contains(&t.entity) {
         return Err(Refusal::new(format!("it does not grapple {}", t.id), "004:592"));
     }
+    fleeing_in_a_grapple(a, action)?;
     let pinned = a.conditions.has(Condition::Pinned);
     let pinning = ground
         .creatures
@@ -464,7 +462,7 @@ pub fn plan_hold(
             .filter_map(|e| ground.creatures.get(*e).ok())
             .map(|c| (c.entity, grapple_side(&c)))
             .collect();
-        return Ok(HoldPlan { action, attacker, opponents });
+        return Ok(HoldPlan { action, attacker, base_attack, opponents });
     }
     let opponents: Vec<(Entity, Side)> = if escaping {
         grapple
@@ -476,7 +474,20 @@ pub fn plan_hold(
     } else {
         vec![(t.entity, grapple_side(t))]
     };
-    Ok(HoldPlan { action, attacker, opponents })
+    Ok(HoldPlan { action, attacker, base_attack, opponents })
+}
+
+/// A turned undead flees and attacks no one (004:549): held, its flight is an escape, a pin broken or one
+/// let go (our ruling).
+fn fleeing_in_a_grapple(a: &CombatantItem, action: GrappleMove) -> Result<(), Refusal> {
+    let flight = matches!(
+        action,
+        GrappleMove::Escape | GrappleMove::EscapeArtist | GrappleMove::BreakPin | GrappleMove::Release
+    );
+    if a.conditions.has(Condition::Turned) && !flight {
+        return Err(Refusal::new("a turned undead flees: in a grapple it only tries to escape", "004:549"));
+    }
+    Ok(())
 }
 
 /// Everyone in `who`'s grapple, itself included: those it grapples, those they grapple, and so on, in id
@@ -636,7 +647,6 @@ pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCurs
             );
             continue;
         };
-        let made = attacks_made(world, intent.attacker);
         // A move needs a place it may reach and every member may stand on (004:602).
         if intent.action == GrappleMove::Move {
             let Some(to) = intent.to else {
@@ -656,54 +666,45 @@ pub(super) fn resolve_grapples(world: &mut World, mut intents: Local<MessageCurs
             }
         }
         if intent.action == GrappleMove::Grab {
-            grab(world, intent.attacker, target, made);
+            grab(world, intent.attacker, target);
         } else if let Ok(Some(plan)) =
-            world.run_system_cached_with(prepare_hold, (intent.attacker, target, intent.action, made))
+            world.run_system_cached_with(prepare_hold, (intent.attacker, target, intent.action))
         {
-            if intent.action.is_an_attack() {
-                count_attack(world, intent.attacker);
-            }
             hold(world, intent.attacker, target, plan, intent.to);
         }
     }
 }
 
 /// Checks a grab and pays for it (one of its attacks, 004:579), or writes why not.
-fn prepare_grab(
-    In((attacker, target, made)): In<(Entity, Entity, u32)>,
-    mut planning: super::Planning,
-) -> Option<GrabPlan> {
-    planning.plan_and_pay(
-        (attacker, target),
-        (Action::Grapple, GrappleMove::Grab.kind(made)),
-        Box::new(move |g, pair, budget| plan_grab(g, pair, budget, made)),
-    )
+fn prepare_grab(In((attacker, target)): In<(Entity, Entity)>, mut planning: super::Planning) -> Option<GrabPlan> {
+    planning.plan_and_pay_blow((attacker, target), (Action::Grapple, false), Box::new(plan_grab))
 }
 
-/// Checks a move in a grapple and pays for it, or writes why not.
+/// Checks a move in a grapple and pays for it, or writes why not: one in place of an attack as any blow is
+/// paid (004:592), the others with their action.
 fn prepare_hold(
-    In((attacker, target, action, made)): In<(Entity, Entity, GrappleMove, u32)>,
+    In((attacker, target, action)): In<(Entity, Entity, GrappleMove)>,
     mut planning: super::Planning,
 ) -> Option<HoldPlan> {
-    planning.plan_and_pay(
-        (attacker, target),
-        (action.action(), action.kind(made)),
-        Box::new(move |g, pair, budget| plan_hold(g, pair, budget, (action, made))),
-    )
-}
-
-/// One more grapple attack made by `who` this round.
-fn count_attack(world: &mut World, who: Entity) {
-    let round = world.resource::<crate::rules::turns::TurnOrder>().round;
-    let made = attacks_made(world, who) + 1;
-    world.entity_mut(who).insert(GrappleAttacks { round, made });
+    if action.is_an_attack() {
+        planning.plan_and_pay_blow(
+            (attacker, target),
+            (action.action(), false),
+            Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)),
+        )
+    } else {
+        planning.plan_and_pay(
+            (attacker, target),
+            (action.action(), action.kind()),
+            Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)),
+        )
+    }
 }
 
 /// Starts or joins a grapple: the target's blow (a wound spoils it), the touch attack, the opposed check,
 /// the damage, then into the foe's space past the others' blows (004:579-587).
-fn grab(world: &mut World, attacker: Entity, target: Entity, made: u32) {
-    let Ok(Some(plan)) = world.run_system_cached_with(prepare_grab, (attacker, target, made)) else { return };
-    count_attack(world, attacker);
+fn grab(world: &mut World, attacker: Entity, target: Entity) {
+    let Ok(Some(plan)) = world.run_system_cached_with(prepare_grab, (attacker, target)) else { return };
     if plan.provokes {
         let provoking = Provoking {
             only: Some(target),
@@ -898,9 +899,7 @@ fn hold(
             }
         }
         GrappleMove::TurnWeapon => {
-            // Counted already: this grapple attack is the last of those made this round.
-            let made = attacks_made(world, attacker).saturating_sub(1);
-            let _ = world.run_system_cached_with(strike_with_their_weapon, (attacker, target, made));
+            let _ = world.run_system_cached_with(strike_with_their_weapon, (attacker, target, plan.base_attack));
         }
         GrappleMove::EscapeArtist if world.get::<Conditions>(attacker).is_some_and(|c| c.has(Condition::Pinned)) => {
             unpin(world, attacker);
@@ -979,10 +978,10 @@ fn ally_pinned_by(
     pinned_ally(&creatures, &a, &t)
 }
 
-/// The attack with the foe's own light weapon, at -4, at the base attack of the grapple attack it replaces,
-/// the `made`-th of the round (004:579, 004:609): rolled, and its damage dealt; the foe keeps the weapon.
+/// The attack with the foe's own light weapon, at -4, at the base attack of the grapple attack it replaces
+/// (004:579, 004:609): rolled, and its damage dealt; the foe keeps the weapon.
 fn strike_with_their_weapon(
-    In((attacker, target, made)): In<(Entity, Entity, u32)>,
+    In((attacker, target, base_attack)): In<(Entity, Entity, i32)>,
     creatures: Query<Combatant, With<Creature>>,
     field: Res<crate::rules::core::battlefield::Battlefield>,
     mut dice: ResMut<Dice>,
@@ -1015,9 +1014,7 @@ fn strike_with_their_weapon(
             return;
         }
     };
-    if let Ok(base_attack) = attack_at(&a, made)
-        && let Some(term) = crate::rules::attack::base_attack_term(&mut plan.modifiers)
-    {
+    if let Some(term) = crate::rules::attack::base_attack_term(&mut plan.modifiers) {
         term.value = base_attack;
     }
     if let Some(hit) = crate::rules::attack::roll_planned_attack(&plan, a.id, t.id, t.traits, &mut dice, facts) {
@@ -1164,8 +1161,24 @@ fn space_beside(
 }
 
 /// A grappler that falls helpless, or dies, holds no one (our ruling): its grapple ends, and the one that
-/// entered the other's space steps out of it.
+/// entered the other's space steps out of it. Two grapplers no longer in one space, one of them pushed out
+/// of it (a bull rush), grapple no more: « doit entrer dans l'espace occupé par son adversaire … Si le
+/// personnage ne peut pénétrer dans l'espace de son adversaire, il ne peut poursuivre la lutte et doit
+/// lâcher immédiatement sa cible » (004:586-587).
 pub(super) fn let_go_of_the_fallen(world: &mut World) {
+    let mut q = kept::<(Entity, &Grapple, &Space, &Position), ()>(world);
+    let spaces: Vec<(Entity, Footprint, Vec<Entity>)> =
+        q.iter(world).map(|(e, g, s, p)| (e, s.at(p.0), g.with.clone())).collect();
+    let space_of = |e: Entity| spaces.iter().find(|(o, ..)| *o == e).map(|(_, f, _)| *f);
+    let apart: Vec<(Entity, Entity)> = spaces
+        .iter()
+        .flat_map(|(e, f, with)| with.iter().map(move |o| (*e, *f, *o)))
+        .filter(|(e, f, o)| e < o && space_of(*o).is_some_and(|g| !g.overlaps(*f)))
+        .map(|(e, _, o)| (e, o))
+        .collect();
+    for (a, b) in apart {
+        part(world, a, b, "no longer in one space, the grapple is let go (004:587)");
+    }
     let mut q = kept::<(Entity, &Grapple, &Conditions), ()>(world);
     let fallen: Vec<(Entity, Vec<Entity>)> =
         q.iter(world).filter(|(_, _, c)| c.is_helpless()).map(|(e, g, _)| (e, g.with.clone())).collect();
@@ -1216,6 +1229,7 @@ mod tests {
         let against = |opponents: Vec<i32>| HoldPlan {
             action: GrappleMove::Escape,
             attacker: side(0),
+            base_attack: 0,
             opponents: opponents.into_iter().map(|b| (Entity::PLACEHOLDER, side(b))).collect(),
         };
         let one = against(vec![0]).chance();

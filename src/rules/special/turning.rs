@@ -218,8 +218,12 @@ pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
 
 /// Whether a turned undead has a way to flee its turner this turn: a square its movement reaches (a double
 /// move, the search every move asks) that takes it farther from its turner, by the test its move must pass
-/// ([`fleeing`]). A wall at its back is no cut retreat when it can go along it (004:549).
+/// ([`fleeing`]). A wall at its back is no cut retreat when it can go along it (004:549). Held in a grapple,
+/// its way out is an escape, which it tries (our ruling).
 fn way_out(world: &mut World, undead: Entity) -> bool {
+    if world.get::<Conditions>(undead).is_some_and(|c| c.has(Condition::Grappling)) {
+        return true;
+    }
     let ends: Vec<crate::rules::core::geometry::Square> =
         crate::rules::turns::moving::with_move_query(world, undead, |q, _| {
             q.destinations(crate::rules::movement::MovementAction::DoubleMove).into_iter().map(|d| d.square).collect()

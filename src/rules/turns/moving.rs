@@ -1091,14 +1091,22 @@ fn begin_move(
                 let rise = target_height.map_or(0, |(altitude, size)| {
                     vertical_steps(field.scale(), me.altitude.0, *me.size, altitude, size)
                 });
-                let lanes = if intent.finish.enters() {
-                    query.charge_lanes((target, rise), 1, crate::rules::core::reach::WeaponReach::Natural)?
+                let (reach, reach_weapon) = if intent.finish.enters() {
+                    (1, crate::rules::core::reach::WeaponReach::Natural)
                 } else {
-                    query.charge_lanes((target, rise), me.reach.0, reach_weapon)?
+                    (me.reach.0, reach_weapon)
                 };
-                lanes.into_iter().find(|l| l.to == intent.to).map(|l| l.route).ok_or_else(|| {
-                    Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
-                })
+                let lanes = query.charge_lanes((target, rise), reach, reach_weapon)?;
+                match lanes.into_iter().find(|l| l.to == intent.to) {
+                    Some(lane) => Ok(lane.route),
+                    // Not a clear lane's end: what stands in the way of the lane to the square asked for.
+                    None => Err(query
+                        .charge_lanes_to((target, rise), reach, reach_weapon, Some(intent.to))
+                        .err()
+                        .unwrap_or_else(|| {
+                            Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
+                        })),
+                }
             }
             _ => query.route(intent.action, intent.to, intent.path.as_deref()),
         });

@@ -1166,6 +1166,16 @@ pub fn out_of_grapple(conditions: &Conditions, what: &str) -> Result<(), Refusal
     Ok(())
 }
 
+/// Refuses to a pinned creature what is not breaking free (004:614): « incapable de bouger », held, it
+/// tries to break the pin by a grapple check or with Escape Artist, or casts a spell with no gestures
+/// (« agrippé ou même immobilisé », 004:595), no more.
+pub fn not_pinned(conditions: &Conditions) -> Result<(), Refusal> {
+    if conditions.has(Condition::Pinned) {
+        return Err(Refusal::new("pinned, it can only try to break free (004:614)", "004:614"));
+    }
+    Ok(())
+}
+
 /// Whether a creature is on its feet for what it is about to do (taking off, mounting, an overrun): lying
 /// prone it stands up first, a move action that provokes (004:225; our ruling, docs/rulings.md); grappling,
 /// it moves only by a grapple check (004:591).
