@@ -253,6 +253,13 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         }
         return end;
     }
+    // A mount that carried a rider, with none now able to direct it, avoids the fight (004:482 « Si son
+    // cavalier n'est plus là pour le diriger, le cheval évite les combats »): it draws away from its foes,
+    // or stands, and strikes no one.
+    if world.get::<crate::rules::mounted::Ridden>(creature).is_some() {
+        let from: Vec<Entity> = foes.iter().map(|f| f.entity).collect();
+        return flee(world, creature, &me, &from).unwrap_or(end);
+    }
     // A turned undead flees its turner as fast as it can (004:549); held in a grapple it escapes first; with
     // nowhere farther to go it stays.
     let turners = crate::rules::special::turning::fled_from(world, creature);
@@ -1509,7 +1516,7 @@ fn a_light_weapon_in_the_grapple(world: &mut World, creature: Entity, me: &Seen)
 }
 
 /// The move that takes `creature` farthest from the nearest of those it flees, `from`, among those the rules
-/// let it make (farther from each, 004:549), if any.
+/// let it make (farther from each, 004:549), if any takes it farther than it stands.
 fn flee(world: &mut World, creature: Entity, me: &Seen, from: &[Entity]) -> Option<Command> {
     let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let away: Vec<Footprint> = from
@@ -1523,7 +1530,8 @@ fn flee(world: &mut World, creature: Entity, me: &Seen, from: &[Entity]) -> Opti
         .squares
         .iter()
         .filter(|(s, _)| **s != me.footprint.origin)
-        .map(|(s, (a, _))| (*s, *a, nearest(Footprint::new(*s, me.footprint.width))))
+        .map(|(s, (a, _))| (*s, *a, nearest(me.footprint.at(*s))))
+        .filter(|(_, _, d)| *d > nearest(me.footprint))
         .collect();
     squares.sort_by_key(|(s, _, d)| (std::cmp::Reverse(*d), s.y, s.x));
     let (to, action, _) = squares.first()?;

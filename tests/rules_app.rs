@@ -652,3 +652,24 @@ fn the_ai_s_turned_grappler_escapes() {
         "the turned ghoul escapes: {step:?}"
     );
 }
+
+/// « Si son cavalier n'est plus là pour le diriger, le cheval évite les combats » (004:482): the orc knocked
+/// out on its warhorse (or fallen off it), the horse beside the fighter strikes no one and draws away.
+#[test]
+fn the_ai_s_riderless_horse_avoids_the_fight() {
+    let mut app = app_on("tests/scenarios/levels/riderless_horse.ron", &[1, 20]);
+    let (horse, orc) = (entity(&app, "horse"), entity(&app, "orc"));
+    app.world_mut().write_message(estoc::rules::attack::Damage {
+        target: orc,
+        amount: 12,
+        nonlethal: false,
+        from_one_attack: true,
+    });
+    app.update();
+    assert!(!app.world().get::<Conditions>(orc).unwrap().can_act());
+    let step = estoc::ai::next_step(app.world_mut(), horse);
+    assert!(
+        matches!(step, estoc::rules::command::Command::Move { .. }),
+        "the horse draws away from the fighter, striking no one: {step:?}"
+    );
+}

@@ -1867,8 +1867,13 @@ pub fn prepare_attack(
     }
     // « une arme disposée de la sorte inflige des dégâts doublés contre un adversaire lancé en pleine
     // charge » (004:628, 004:461): a readied spear striking a charger at its charge's end, whatever
-    // triggered it (the one striking as it enters reach doubles in the attacks of opportunity's path).
-    if request.readied && plan.weapon.brace && target.conditions.has(Condition::Charging) {
+    // triggered it (the one striking as it enters reach doubles in the attacks of opportunity's path), in
+    // its charge's turn: the charging condition's -2 AC lasts to its next turn (004:457), the charge not.
+    if request.readied
+        && plan.weapon.brace
+        && target.conditions.has(Condition::Charging)
+        && order.is_acting(target.entity)
+    {
         plan.multipliers.push(Modifier::new(2, "set against a charge (004:461)"));
     }
     mount_moved(order, creatures, (attacker, target), &mut plan, request.full)?;

@@ -19,6 +19,18 @@ use crate::rules::core::size::Size;
 use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::turns::{ActionKind, TurnOrder};
 
+/// A mount that has carried someone in this fight: with no rider left able to direct it, it avoids the fight
+/// (004:482).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ridden;
+
+/// Marks a mount ridden when someone gets on it, or starts on it.
+fn mark_ridden(on: On<Add, Riding>, riding: Query<&Riding>, mut commands: Commands) {
+    if let Ok(mount) = riding.get(on.event().entity) {
+        commands.entity(mount.0).insert(Ridden);
+    }
+}
+
 /// Climbs onto an adjacent ally's back: a move action (004:226, 004:654).
 #[derive(Message, Clone, Copy, Debug)]
 pub struct MountIntent {
@@ -85,6 +97,7 @@ pub struct MountControlSystems;
 /// Riders and mounts.
 pub fn plugin(app: &mut App) {
     app.add_message::<MountIntent>().add_message::<DismountIntent>().add_message::<TakeReinsIntent>();
+    app.add_observer(mark_ridden);
     app.add_systems(
         Rules,
         (get_on, take_reins, get_off, carry_riders)
