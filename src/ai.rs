@@ -499,7 +499,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     }
     // Close in: the square within one move from which it could strike, flanking if it can, provoking least;
     // a tumbler weighs the tumble too (000:78-79).
-    let closing = Closing { me: &me, foes: &foes, allies: &allies, armament: &armament, reach, archer };
+    let closing = Closing { me: &me, foes: &foes, armament: &armament, reach, archer };
     let walk = close_in(world, creature, &closing, None);
     let tumble_bonus = world.get::<Skills>(creature).and_then(|s| s.tumble).filter(|b| *b >= 5);
     let tumble = tumble_bonus.and_then(|bonus| close_in(world, creature, &closing, Some(bonus)));
@@ -655,7 +655,6 @@ fn power_for(
 struct Closing<'a> {
     me: &'a Seen,
     foes: &'a [Seen],
-    allies: &'a [Seen],
     armament: &'a Armament,
     reach: u32,
     archer: bool,
@@ -676,6 +675,24 @@ fn close_in(
     // move or a run comes after them, so only a crawl may take a square first. The best eight are weighed
     // by their paths' attacks of opportunity.
     let among = [MovementAction::FiveFootStep, MovementAction::Crawl, MovementAction::Move];
+    // The allies able to flank each foe with it, by the rule's own predicate (004:417-420): wherever it
+    // stands, only the squares opposite them remain to weigh.
+    let flankers: Vec<(Entity, Vec<Footprint>)> = {
+        let mut q = kept::<crate::rules::attack::Combatant, With<Creature>>(world);
+        let all = q.query(world);
+        match all.get(creature) {
+            Ok(me) => c
+                .foes
+                .iter()
+                .filter_map(|f| all.get(f.entity).ok().map(|t| (f, t)))
+                .map(|(f, t)| {
+                    let able = crate::rules::attack::able_flankers(&field, &me, (&t, f.footprint), all.iter());
+                    (f.entity, able.iter().map(|a| a.space.at(a.position.0)).collect())
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    };
     let choose = |options: &crate::preview::MoveOptions| {
         for (square, (action, cost)) in &options.squares {
             if !matches!(action, MovementAction::FiveFootStep | MovementAction::Move) {
@@ -692,7 +709,8 @@ fn close_in(
             };
             let Some(foe) = c.foes.iter().find(reaches) else { continue };
             let mut score = 100 - *cost as i32;
-            if c.allies.iter().any(|a| flanks(at, a.footprint, foe.footprint)) {
+            let beside = flankers.iter().find(|(e, _)| *e == foe.entity).map_or(&[][..], |(_, f)| f.as_slice());
+            if beside.iter().any(|a| flanks(at, *a, foe.footprint)) {
                 score += 20;
             }
             if c.archer {
@@ -1378,6 +1396,8 @@ fn coup_de_grace(world: &mut World, creature: Entity, me: &Seen, all: &[Seen]) -
             creature: me.id.clone(),
             target: foe.id.clone(),
             weapon: None,
+            // To kill: lethal even with its fists (004:173).
+            lethal: true,
         })
     })
 }

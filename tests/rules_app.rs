@@ -673,3 +673,16 @@ fn the_ai_s_riderless_horse_avoids_the_fight() {
         "the horse draws away from the fighter, striking no one: {step:?}"
     );
 }
+
+/// The AI weighs a flank by the rule's own predicate (004:417-420): a stunned ally threatens nothing and
+/// flanks no one, so the goblin takes the cheaper square beside the fighter, not the one opposite its ally.
+#[test]
+fn the_ai_seeks_no_flank_beside_a_stunned_ally() {
+    let mut app = app_on("tests/scenarios/levels/flank_beside_a_stunned_ally.ron", &[20, 1, 2]);
+    let goblin = entity(&app, "g");
+    let step = estoc::ai::next_step(app.world_mut(), goblin);
+    assert!(
+        matches!(step, estoc::rules::command::Command::Move { to, .. } if to == Square::new(4, 4)),
+        "the goblin takes the cheaper square: {step:?}"
+    );
+}

@@ -61,7 +61,10 @@ fn step_on_foe(
             Command::Sunder { creature: my_id, target, weapon: choice.weapon.clone(), shield: false, object }
         }
         Mode::Grapple(action) => Command::Grapple { creature: my_id, target: Some(target), action, to: None },
-        Mode::CoupDeGrace => Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone() },
+        // The other kind of damage than the weapon's: lethal with an unarmed strike (004:173).
+        Mode::CoupDeGrace => {
+            Command::CoupDeGrace { creature: my_id, target, weapon: choice.weapon.clone(), lethal: choice.other_damage }
+        }
         Mode::Overrun => overrun_step(world, (me, my_id), (there, target)),
         Mode::BullRush => {
             let stay = choice.stay;

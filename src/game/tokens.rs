@@ -84,12 +84,13 @@ pub enum Down {
 }
 
 impl Down {
-    /// The creature's state, if it is out of the fight or limited.
+    /// The creature's state, if it is out of the fight or limited: a stable creature (still below 0, its
+    /// dying stopped, 004:281-284) shows as stable, however it became so.
     pub fn of(conditions: &Conditions) -> Option<Down> {
         [
             (Condition::Dead, Down::Dead),
-            (Condition::Dying, Down::Dying),
             (Condition::Stable, Down::Stable),
+            (Condition::Dying, Down::Dying),
             (Condition::Unconscious, Down::Unconscious),
             (Condition::Helpless, Down::Helpless),
             (Condition::Disabled, Down::Disabled),

@@ -93,6 +93,10 @@ pub enum Command {
         /// Weapon name; the first if absent.
         #[serde(default)]
         weapon: Option<String>,
+        /// Lethal damage with an unarmed strike, as one may declare (004:173); the -4 is nothing to a blow
+        /// that cannot miss.
+        #[serde(default)]
+        lethal: bool,
     },
     /// Stand up from prone (004:225).
     StandUp {
@@ -717,11 +721,12 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
     match command {
         // Written above, as their plain intents.
         Command::Move { .. } | Command::Tumble { .. } | Command::Attack { .. } | Command::Cast { .. } => {}
-        Command::CoupDeGrace { creature, target, weapon } => {
+        Command::CoupDeGrace { creature, target, weapon, lethal } => {
             world.write_message(crate::rules::attack::CoupDeGraceIntent {
                 attacker: entity(creature)?,
                 target: entity(target)?,
                 weapon: weapon.clone(),
+                lethal: *lethal,
             });
         }
         Command::StandUp { creature } | Command::DropProne { creature } => {

@@ -284,6 +284,8 @@ pub struct CoupDeGraceIntent {
     pub target: Entity,
     /// The weapon by name; the first if absent.
     pub weapon: Option<String>,
+    /// Lethal damage declared with an unarmed strike (004:173).
+    pub lethal: bool,
 }
 
 /// Stands up from prone (a move action that provokes, 004:225) or drops prone (a free action, 004:255).
@@ -851,21 +853,36 @@ pub fn flanking_ally_at<'a>(
     (target, theirs): (&CombatantItem, Footprint),
     creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
 ) -> Option<String> {
-    // A table that plays without flanking (a house rule) gives none.
-    if attacker.reach.0 == 0 || !field.house_rules().flanking {
-        return None;
-    }
     let own = attacker.space.at(attacker.position.0);
-    let body = (theirs, target.altitude.0, *target.size);
-    let mut allies: Vec<CombatantItem> = creatures
-        .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
-        .filter(|c| c.faction == attacker.faction && c.reach.0 > 0)
-        .filter(|c| !crate::rules::core::creature::lost_sight(target.hidden, c.entity))
+    let mut allies: Vec<CombatantItem> = able_flankers(field, attacker, (target, theirs), creatures)
+        .into_iter()
         .filter(|c| flanks(own, c.space.at(c.position.0), theirs))
-        .filter(|c| controls(field, c, body))
         .collect();
     allies.sort_by(|a, b| a.id.cmp(b.id));
     allies.first().map(|c| c.id.0.clone())
+}
+
+/// The allies of `attacker` able to flank `target` on `theirs` with it, wherever it stands (004:417-420):
+/// of its side, threatening the target (« Seul un allié qui est en mesure de porter une attaque de corps à
+/// corps », 004:420: reach, in height, able to act, not lost sight of it), the table playing flanking; the
+/// attacker itself able to strike in melee. What [`flanking_ally_at`] and the AI choosing where to stand ask.
+pub fn able_flankers<'a>(
+    field: &Battlefield,
+    attacker: &CombatantItem,
+    (target, theirs): (&CombatantItem, Footprint),
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+) -> Vec<CombatantItem<'a, 'a>> {
+    // A table that plays without flanking (a house rule) gives none.
+    if attacker.reach.0 == 0 || !field.house_rules().flanking {
+        return Vec::new();
+    }
+    let body = (theirs, target.altitude.0, *target.size);
+    creatures
+        .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
+        .filter(|c| c.faction == attacker.faction && c.reach.0 > 0)
+        .filter(|c| !crate::rules::core::creature::lost_sight(target.hidden, c.entity))
+        .filter(|c| controls(field, c, body))
+        .collect()
 }
 
 /// Prepares an attack of `attacker` on `target`, or says which rule forbids it: the weapon, the target
@@ -1302,7 +1319,8 @@ pub fn stance_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut Ve
 
 /// The sneak attack dice `attacker` adds to this attack, and why (« attaque sournoise », 004:27, 004:425;
 /// the d20 rogue's rule, docs/rulings.md): a melee attack or a ranged one within 9 m, on a foe it flanks,
-/// one denied its Dex bonus to AC or helpless; not on a foe immune to critical hits nor one concealed.
+/// one denied its Dex bonus to AC, helpless or pinned (Dex 0); not on a foe immune to critical hits nor one
+/// concealed.
 pub fn sneak_attack(
     attacker: &CombatantItem,
     target: &CombatantItem,
@@ -1322,6 +1340,9 @@ pub fn sneak_attack(
         "flanked"
     } else if target.conditions.is_helpless() {
         "helpless"
+    } else if target.conditions.has(Condition::Pinned) {
+        // Dex 0, as the helpless (004:394, footnote 4): no Dex bonus to AC.
+        "pinned"
     } else {
         denied_dex(attacker, target, weapon, situation.mid_action).map(|_| "denied its Dex bonus")?
     };
@@ -2410,9 +2431,10 @@ fn ready_blows(
     let Ok(attacker) = creatures.get(intent.attacker) else { return Blows::default() };
     let PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, .. } = prepared;
     let first = underway.as_ref().map_or(0, |u| u.struck);
-    // The attack action, once begun (not a readied one, paid when readied): it costs a creature disabled
-    // once it is done 1 hit point (004:274).
-    if first == 0 && !intent.readied {
+    // The attack action, once begun: it costs a creature disabled once it is done 1 hit point (004:274), a
+    // readied one too, taken by a creature disabled since it readied it (readying while disabled left it
+    // dying, and able to take nothing).
+    if first == 0 {
         strain.write(Strain::standard_action(intent.attacker));
     }
     let bonuses = blow_bonuses(&attacker, &plan.weapon, intent.full);
@@ -2815,17 +2837,17 @@ fn strike_coup_de_grace(
         multiplier: weapon.multiplier,
         multiplied_by: vec![format!("coup de grâce, an automatic critical x{} (004:424)", weapon.multiplier)],
         total: rolled.total,
-        nonlethal: weapon.nonlethal_blows(false),
+        nonlethal: weapon.nonlethal_blows(intent.lethal),
     });
     damage.write(Damage {
         target: intent.target,
         amount: rolled.total,
-        nonlethal: weapon.nonlethal_blows(false),
+        nonlethal: weapon.nonlethal_blows(intent.lethal),
         from_one_attack: true,
     });
-    // Nonlethal damage kills no one (004:302-305): a coup de grâce dealt with it (unarmed, a whip) calls for
-    // no save against death (docs/rulings.md).
-    if weapon.nonlethal_blows(false) {
+    // Nonlethal damage kills no one (004:302-305): a coup de grâce dealt with it (unarmed unless lethal damage
+    // is declared, 004:173; a whip) calls for no save against death (docs/rulings.md).
+    if weapon.nonlethal_blows(intent.lethal) {
         return;
     }
     let dc = 10 + rolled.total;

@@ -210,8 +210,8 @@ pub fn breath_saves(world: &mut World, breather: Entity, covered: &[Entity]) -> 
         .filter_map(|e| q.get(*e).ok())
         .map(|victim| {
             let terms = reflex_terms(field, (&me, breath.weapon.fire), &victim);
-            let bonus =
-                save_bonus(Save::Reflex, victim.saves, victim.abilities) + terms.iter().map(|m| m.value).sum::<i32>();
+            let bonus = save_bonus(Save::Reflex, victim.saves, &abilities_in_play(victim.abilities, victim.conditions))
+                + terms.iter().map(|m| m.value).sum::<i32>();
             (victim.entity, save_chance(bonus, breath.dc), terms)
         })
         .collect()
@@ -269,7 +269,7 @@ fn breathe(
                 &mut facts,
                 victim.id,
                 Save::Reflex,
-                (victim.saves, victim.abilities),
+                (victim.saves, &abilities_in_play(victim.abilities, victim.conditions)),
                 reason,
                 breath.dc,
                 reflex_terms(&field, (&me, breath.weapon.fire), victim),

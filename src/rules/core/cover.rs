@@ -168,6 +168,12 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
     let y1 = (attacker.origin.y + attacker.height).max(target.origin.y + target.height);
     let between = Footprint::rect(Square::new(x0, y0), x1 - x0, y1 - y0);
     let mut by_id: Vec<Bystander> = bystanders.iter().filter(|b| b.footprint.overlaps(between)).cloned().collect();
+    // No creature between and nothing on the ground or the edges around: every line is clear. (The lines
+    // stay within `between`; what stops or covers them lies on its squares, or on the edges and corners of
+    // its border, kept by the squares one beyond.)
+    if by_id.is_empty() && bare_rect(field, (x0 - 1, y0 - 1), (x1, y1)) {
+        return Cover::None;
+    }
     by_id.sort_by(|a, b| a.id.cmp(&b.id));
     let bystanders = by_id.as_slice();
     let mut best = Cover::Total;
@@ -272,33 +278,45 @@ fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprin
     if adjacent { best } else { ranged_cover(field, attacker, target, &[]) }
 }
 
-/// Per square of a map: whether nothing on it or on its east and south edges could stop or cover a line
-/// (no wall, low wall or obstacle, no edge feature), kept with the map.
-struct Bare(Vec<bool>);
+/// Per map, how many squares are not bare in each rectangle from the north-west corner: a square is bare when
+/// nothing on it or on its east and south edges could stop or cover a line (no wall, low wall or obstacle,
+/// no edge feature). A summed-area table, `(width + 1) * (height + 1)`, kept with the map.
+struct Bare(Vec<u32>);
+
+impl Bare {
+    fn of(field: &Battlefield) -> Bare {
+        let (w, h) = (field.width().max(0) as usize, field.height().max(0) as usize);
+        let mut sums = vec![0u32; (w + 1) * (h + 1)];
+        for y in 0..h {
+            for x in 0..w {
+                let s = Square::new(x as i32, y as i32);
+                let bare = !field.terrain(s).blocks()
+                    && !field.has_obstacle(s)
+                    && field.edge(Edge { square: s, east: true }).is_none()
+                    && field.edge(Edge { square: s, east: false }).is_none();
+                sums[(y + 1) * (w + 1) + x + 1] =
+                    u32::from(!bare) + sums[y * (w + 1) + x + 1] + sums[(y + 1) * (w + 1) + x] - sums[y * (w + 1) + x];
+            }
+        }
+        Bare(sums)
+    }
+}
+
+/// Whether every square from `(x0, y0)` to `(x1, y1)`, both included, lies on the map and is bare.
+fn bare_rect(field: &Battlefield, (x0, y0): (i32, i32), (x1, y1): (i32, i32)) -> bool {
+    if x0 < 0 || y0 < 0 || x1 >= field.width() || y1 >= field.height() || x0 > x1 || y0 > y1 {
+        return false;
+    }
+    let bare = field.derived().get_or_build(0, || Bare::of(field));
+    let w = field.width() as usize + 1;
+    let at = |x: i32, y: i32| bare.0[y as usize * w + x as usize];
+    at(x1 + 1, y1 + 1) + at(x0, y0) - at(x0, y1 + 1) - at(x1 + 1, y0) == 0
+}
 
 /// Whether the squares within one square of `a` and `t` (two adjacent squares) are all bare: every line
 /// between their corners stays among them, and what closes a corner they share stands on their edges.
 fn bare_around(field: &Battlefield, a: Square, t: Square) -> bool {
-    let bare = field.derived().get_or_build(0, || {
-        Bare(
-            field
-                .squares()
-                .map(|s| {
-                    !field.terrain(s).blocks()
-                        && !field.has_obstacle(s)
-                        && field.edge(Edge { square: s, east: true }).is_none()
-                        && field.edge(Edge { square: s, east: false }).is_none()
-                })
-                .collect(),
-        )
-    });
-    let (x0, x1, y0, y1) = (a.x.min(t.x) - 1, a.x.max(t.x) + 1, a.y.min(t.y) - 1, a.y.max(t.y) + 1);
-    (y0..=y1).all(|y| {
-        (x0..=x1).all(|x| {
-            let s = Square::new(x, y);
-            field.contains(s) && bare.0[(y * field.width() + x) as usize]
-        })
-    })
+    bare_rect(field, (a.x.min(t.x) - 1, a.y.min(t.y) - 1), (a.x.max(t.x) + 1, a.y.max(t.y) + 1))
 }
 
 /// Miss chance of total concealment: the target's own squares in darkness (004:408-413).

@@ -332,8 +332,8 @@ fn cast(
         let _ = budget.spend_unless_readied(kind, intent.readied);
         magic.spells[index].uses -= 1;
         let spell = magic.spells[index].clone();
-        // A standard action costs a creature disabled once it is cast 1 hit point (004:274).
-        if kind == ActionKind::Standard && !intent.readied {
+        // A standard action costs a creature disabled once it is cast 1 hit point (004:274), a readied one too.
+        if kind == ActionKind::Standard {
             out.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
         }
         out.facts.write(Fact::CastingBegun {
@@ -831,7 +831,7 @@ fn take_effect(
                 target.id,
                 save,
                 target.saves,
-                target.abilities,
+                &crate::rules::core::creature::abilities_in_play(target.abilities, target.conditions),
                 format!("{} for half", spell.name),
                 dc,
             );

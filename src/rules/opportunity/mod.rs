@@ -1043,6 +1043,7 @@ fn strike_the_entering(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut falls: Falls,
+    mut strain: MessageWriter<crate::rules::turns::Strain>,
 ) {
     let moment = moving.event_mut();
     if moment.phase != MovePhase::Entered {
@@ -1088,6 +1089,8 @@ fn strike_the_entering(
             weapon.as_deref(),
             &mut moment.hit_points,
         );
+        // The readied attack is a standard action: one disabled since it readied it pays (004:274).
+        strain.write(crate::rules::turns::Strain::standard_action(readier));
         facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
         if down {
             moment.dropped = true;

@@ -801,7 +801,6 @@ struct MoveUnderway {
     size: Size,
     was_squeezed: bool,
     was_tight: bool,
-    disabled: bool,
     was_running: bool,
     /// The squares a move action allows it.
     speed: u32,
@@ -1161,7 +1160,6 @@ fn begin_move(
         size: *me.size,
         was_squeezed: me.conditions.has(Condition::Squeezed),
         was_tight: me.conditions.has(Condition::SqueezedTight),
-        disabled: me.conditions.has(Condition::Disabled),
         was_running: me.conditions.has(Condition::Running),
         going_on: intent.action == MovementAction::Move && budget.going_on.is_some() && !intent.readied,
         speed: query.speed,
@@ -1237,8 +1235,10 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
         world.write_message(change(Condition::SqueezedTight, tight));
     }
     // A disabled creature that takes a standard action loses 1 hit point (004:274): its restricted
-    // withdraw is one (the restricted charge pays it with its attack).
-    if underway.disabled && *action == MovementAction::Withdraw && !dropped {
+    // withdraw is one (the restricted charge pays it with its attack); a run or a withdraw that one dropped
+    // to 0 in its middle completes is among « d'autres actions fatigantes », as a charge (the strain weighs
+    // whether it is disabled once done).
+    if matches!(action, MovementAction::Withdraw | MovementAction::Run) && !dropped {
         world.write_message(Strain {
             creature: intent.creature,
             reason: "a standard action while disabled (004:274)".into(),

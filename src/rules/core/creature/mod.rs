@@ -1119,13 +1119,21 @@ impl Conditions {
 
     /// Whether the creature threatens no square whatever it holds: casting a spell of a round or more
     /// (004:238), grappling (004:589), cowering (no actions, 004:388, 004:565), stunned (no actions, the
-    /// d20 standard, docs/rulings.md) or turned (it flees and attacks no one, 004:549). One that threatens
-    /// nothing controls no space: it flanks nobody (« Seul un allié qui est en mesure de porter une attaque
-    /// de corps à corps », 004:420) and makes no attack of opportunity.
+    /// d20 standard, docs/rulings.md), turned (it flees and attacks no one, 004:549) or squeezed too tight
+    /// to attack (000:121-123). One that threatens nothing controls no space: it flanks nobody (« Seul un
+    /// allié qui est en mesure de porter une attaque de corps à corps », 004:420) and makes no attack of
+    /// opportunity.
     pub fn threatens_nothing(&self) -> bool {
-        [Condition::Casting, Condition::Grappling, Condition::Cowering, Condition::Stunned, Condition::Turned]
-            .iter()
-            .any(|c| self.has(*c))
+        [
+            Condition::Casting,
+            Condition::Grappling,
+            Condition::Cowering,
+            Condition::Stunned,
+            Condition::Turned,
+            Condition::SqueezedTight,
+        ]
+        .iter()
+        .any(|c| self.has(*c))
     }
 
     /// Whether its wounds dropped it (« s'effondre », 004:229, 004:234): one of [`DROPPED`].
@@ -1137,6 +1145,20 @@ impl Conditions {
     pub fn can_act(&self) -> bool {
         !self.is_helpless() && !self.has(Condition::InPit)
     }
+}
+
+/// A creature's abilities as its conditions leave them in play, for its saving throws: Dex 0 when helpless
+/// (« on considère même que sa valeur de Dextérité est égale à 0 », 004:423) or pinned (004:394, the same
+/// footnote), Dex -4 when entangled (004:378); the Reflex save takes the Dex modifier (004:46). (The AC
+/// takes the same rows as the defender's table, each named.)
+pub fn abilities_in_play(abilities: &Abilities, conditions: &Conditions) -> Abilities {
+    let mut out = *abilities;
+    if conditions.is_helpless() || conditions.has(Condition::Pinned) {
+        out.dex = 0;
+    } else if conditions.has(Condition::Entangled) {
+        out.dex -= 4;
+    }
+    out
 }
 
 /// Refuses to aim at a creature at the bottom of a pit: out of the fight (our ruling, docs/rulings.md).
