@@ -290,8 +290,11 @@ mod tests {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            for (at, _) in text.match_indices("Refusal::new(\"") {
-                let rest = &text[at + "Refusal::new(\"".len()..];
+            let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+            // The literal right after the call's parenthesis, on its line or the next (a long call cargo fmt
+            // breaks over several lines).
+            for (at, _) in text.match_indices("Refusal::new(") {
+                let Some(rest) = text[at + "Refusal::new(".len()..].trim_start().strip_prefix('"') else { continue };
                 let Some(end) = rest.find('"') else { continue };
                 let reason = &rest[..end];
                 if reason.contains('\\') {

@@ -160,6 +160,17 @@ fn verdict(lines: &[LineMeets]) -> Cover {
 /// total, if one is blocked or passes a low obstacle the cover is hard, if one passes a creature it is
 /// soft (004:398-404, 004:400).
 pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint, bystanders: &[Bystander]) -> Cover {
+    ranged_cover_traced(field, (attacker, target), bystanders, true)
+}
+
+/// [`ranged_cover`], taking bare ground between the two with no creature in it as clear without tracing it
+/// when `shortcut` (the tests compare both).
+fn ranged_cover_traced(
+    field: &Battlefield,
+    (attacker, target): (Footprint, Footprint),
+    bystanders: &[Bystander],
+    shortcut: bool,
+) -> Cover {
     // The creature named for soft cover is the first by id among those in the way, whatever the order given.
     // Every line runs within the rectangle that holds both creatures: a bystander outside it is in no line's
     // way, and need not be looked for along each.
@@ -171,7 +182,7 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
     // No creature between and nothing on the ground or the edges around: every line is clear. (The lines
     // stay within `between`; what stops or covers them lies on its squares, or on the edges and corners of
     // its border, kept by the squares one beyond.)
-    if by_id.is_empty() && bare_rect(field, (x0 - 1, y0 - 1), (x1, y1)) {
+    if shortcut && by_id.is_empty() && bare_rect(field, (x0 - 1, y0 - 1), (x1, y1)) {
         return Cover::None;
     }
     by_id.sort_by(|a, b| a.id.cmp(&b.id));
@@ -414,6 +425,47 @@ mod tests {
             prop_assert_eq!(
                 melee_cover_traced(&field, attacker, target, true),
                 melee_cover_traced(&field, attacker, target, false)
+            );
+        }
+
+        /// The bare rectangle shortcut of ranged cover changes no verdict: random maps, mostly open, creatures
+        /// of one or two squares anywhere, with or without a bystander.
+        #[test]
+        fn ranged_cover_is_the_same_with_or_without_the_shortcut(
+            cells in proptest::collection::vec(0u8..60, 64),
+            edges in proptest::collection::vec((0u8..128, 0u8..4), 0..3),
+            (ax, ay, side) in (0i32..8, 0i32..8, 1i32..3),
+            (tx, ty) in (0i32..8, 0i32..8),
+            bystander in proptest::option::of((0i32..8, 0i32..8)),
+        ) {
+            let mut field = Battlefield::open(8, 8);
+            for (i, cell) in cells.iter().enumerate() {
+                let square = Square::new(i as i32 % 8, i as i32 / 8);
+                match cell {
+                    0 => field.set_terrain(square, Terrain::Wall),
+                    1 => field.set_terrain(square, Terrain::LowWall),
+                    2 => field.set_terrain(square, Terrain::Obstacle),
+                    3 => field.set_obstacle(square, true),
+                    _ => {}
+                }
+            }
+            for (at, feature) in edges {
+                let square = Square::new(i32::from(at % 64) % 8, i32::from(at % 64) / 8);
+                let feature = [EdgeFeature::Wall, EdgeFeature::LowWall, EdgeFeature::ArrowSlit, EdgeFeature::Obstacle]
+                    [usize::from(feature)];
+                field.set_edge(Edge { square, east: at < 64 }, feature);
+            }
+            let attacker = Footprint::new(Square::new(ax, ay), side);
+            let target = Footprint::new(Square::new(tx, ty), 1);
+            prop_assume!(!attacker.overlaps(target));
+            let by: Vec<Bystander> = bystander
+                .map(|(x, y)| Bystander { id: "by".into(), footprint: Footprint::new(Square::new(x, y), 1) })
+                .into_iter()
+                .filter(|b| !b.footprint.overlaps(attacker) && !b.footprint.overlaps(target))
+                .collect();
+            prop_assert_eq!(
+                ranged_cover_traced(&field, (attacker, target), &by, true),
+                ranged_cover_traced(&field, (attacker, target), &by, false)
             );
         }
     }
