@@ -257,6 +257,24 @@ mod tests {
     }
 
     #[test]
+    fn the_values_a_refusal_carries_read_in_french() {
+        let far = translate(
+            Kind::Refusal,
+            "(5,2) cannot be reached with a double move of 12 squares",
+            Language::French,
+            NESTING,
+        );
+        assert!(far.contains("double déplacement") && !far.contains("double move"), "{far}");
+        let trip = translate(
+            Kind::Refusal,
+            "in a grapple there is no trip: only the grapple's moves, a light weapon, a spell or an item",
+            Language::French,
+            NESTING,
+        );
+        assert!(trip.contains("croc-en-jambe") && !trip.contains("trip"), "{trip}");
+    }
+
+    #[test]
     fn a_facts_reason_reads_in_french() {
         let trip = translate(
             Kind::Reason,
