@@ -1115,19 +1115,23 @@ fn take_readied(
                 readied: true,
                 ..crate::rules::attack::AttackIntent::new(readier, target, weapon.clone())
             };
-            // Out of its reach, a 5-foot step first, if it has not moved this round (004:623).
+            // Out of its reach, a 5-foot step first, if it has not moved this round (004:623): taken at once,
+            // before the attack is asked for, in whatever moment set it off (a charge's end among them).
             if let Some(to) = crate::rules::attack::step_to_strike(world, &intent) {
-                world.write_message(MoveIntent {
-                    creature: readier,
-                    target: None,
-                    action: MovementAction::FiveFootStep,
-                    to,
-                    path: None,
-                    readied: true,
-                    finish: ChargeFinish::Attack,
-                    tumble: false,
-                    weapon: None,
-                });
+                crate::rules::turns::moving::move_creature(
+                    world,
+                    MoveIntent {
+                        creature: readier,
+                        target: None,
+                        action: MovementAction::FiveFootStep,
+                        to,
+                        path: None,
+                        readied: true,
+                        finish: ChargeFinish::Attack,
+                        tumble: false,
+                        weapon: None,
+                    },
+                );
             }
             world.write_message(intent);
         }

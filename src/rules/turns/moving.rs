@@ -816,7 +816,7 @@ fn resolve_movement(world: &mut World, mut intents: Local<MessageCursor<MoveInte
 }
 
 /// One move intent, from its check to the last square entered.
-fn move_creature(world: &mut World, intent: MoveIntent) {
+pub(crate) fn move_creature(world: &mut World, intent: MoveIntent) {
     let mut planning = PlanningMove { mover: intent.creature, danger: None };
     if intent.action != MovementAction::FiveFootStep {
         world.trigger_ref(&mut planning);
