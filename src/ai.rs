@@ -263,11 +263,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     // A turned undead flees its turner as fast as it can (004:549); held in a grapple it escapes first; with
     // nowhere farther to go it stays.
     let turners = crate::rules::special::turning::fled_from(world, creature);
-    let grappling = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Grappling));
-    if !turners.is_empty() && grappling {
-        return in_a_grapple(world, creature, &me).unwrap_or(end);
-    }
     if !turners.is_empty() {
+        if world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Grappling)) {
+            return in_a_grapple(world, creature, &me).unwrap_or(end);
+        }
         return flee(world, creature, &me, &turners).unwrap_or(end);
     }
     // A cleric turns undead when its turning would reach two or more of them, or one that threatens it.

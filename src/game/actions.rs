@@ -335,7 +335,7 @@ fn grapple_state(world: &World, me: Entity, action: GrappleMove) -> Result<(), R
         | GrappleMove::LethalDamage
         | GrappleMove::Pin
         | GrappleMove::FreeAlly
-        | GrappleMove::TurnWeapon => crate::rules::special::grapple::attack_left(world, me),
+        | GrappleMove::TurnWeapon => crate::rules::special::attack_left(world, me),
         _ => crate::rules::special::grapple::move_now(world, me, action).map(|_| ()),
     }
 }
@@ -404,26 +404,20 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             None => Err(Refusal::new("has no breath weapon", "data")),
             Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
         },
-        // In place of a blow of the full attack under way (004:483, 004:490, 004:499).
+        // In place of an attack: the standard action's, or a blow of the full attack under way (004:483,
+        // 004:490, 004:499, 004:579).
         BarKind::Mode(
-            Mode::Trip | Mode::Disarm | Mode::Snatch | Mode::Sunder | Mode::SunderShield | Mode::SunderObject,
-        ) if crate::rules::special::blow_left(world, me) => Ok(()),
-        BarKind::Mode(
-            Mode::Attack
-            | Mode::Ready
-            | Mode::Trip
-            | Mode::Feint
-            | Mode::Aid(_)
+            Mode::Trip
             | Mode::Disarm
             | Mode::Snatch
-            | Mode::FirstAid
             | Mode::Sunder
             | Mode::SunderShield
-            | Mode::SunderObject,
-        )
+            | Mode::SunderObject
+            | Mode::Grapple(GrappleMove::Grab),
+        ) => crate::rules::special::attack_left(world, me),
+        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Feint | Mode::Aid(_) | Mode::FirstAid)
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
-        BarKind::Mode(Mode::Grapple(GrappleMove::Grab)) => crate::rules::special::grapple::attack_left(world, me),
         BarKind::Mode(Mode::Throw) => {
             let carries = world.get::<Armament>(me).is_some_and(|a| a.0.iter().any(|w| w.splash.is_some()));
             if carries {

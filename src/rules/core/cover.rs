@@ -404,22 +404,7 @@ mod tests {
             (ax, ay, side) in (0i32..6, 0i32..6, 1i32..3),
             (dx, dy) in (-2i32..3, -2i32..3),
         ) {
-            let mut field = Battlefield::open(6, 6);
-            for (i, cell) in cells.iter().enumerate() {
-                let square = Square::new(i as i32 % 6, i as i32 / 6);
-                match cell {
-                    0 => field.set_terrain(square, Terrain::Wall),
-                    1 => field.set_terrain(square, Terrain::LowWall),
-                    2 => field.set_terrain(square, Terrain::Obstacle),
-                    3 => field.set_obstacle(square, true),
-                    _ => {}
-                }
-            }
-            for (at, feature) in edges {
-                let square = Square::new(i32::from(at % 36) % 6, i32::from(at % 36) / 6);
-                let feature = [EdgeFeature::Wall, EdgeFeature::LowWall, EdgeFeature::ArrowSlit][usize::from(feature)];
-                field.set_edge(Edge { square, east: at < 36 }, feature);
-            }
+            let field = random_field(6, &cells, &edges);
             let attacker = Footprint::new(Square::new(ax, ay), side);
             let target = Footprint::new(Square::new(ax + dx, ay + dy), 1);
             prop_assert_eq!(
@@ -438,23 +423,7 @@ mod tests {
             (tx, ty) in (0i32..8, 0i32..8),
             bystander in proptest::option::of((0i32..8, 0i32..8)),
         ) {
-            let mut field = Battlefield::open(8, 8);
-            for (i, cell) in cells.iter().enumerate() {
-                let square = Square::new(i as i32 % 8, i as i32 / 8);
-                match cell {
-                    0 => field.set_terrain(square, Terrain::Wall),
-                    1 => field.set_terrain(square, Terrain::LowWall),
-                    2 => field.set_terrain(square, Terrain::Obstacle),
-                    3 => field.set_obstacle(square, true),
-                    _ => {}
-                }
-            }
-            for (at, feature) in edges {
-                let square = Square::new(i32::from(at % 64) % 8, i32::from(at % 64) / 8);
-                let feature = [EdgeFeature::Wall, EdgeFeature::LowWall, EdgeFeature::ArrowSlit, EdgeFeature::Obstacle]
-                    [usize::from(feature)];
-                field.set_edge(Edge { square, east: at < 64 }, feature);
-            }
+            let field = random_field(8, &cells, &edges);
             let attacker = Footprint::new(Square::new(ax, ay), side);
             let target = Footprint::new(Square::new(tx, ty), 1);
             prop_assume!(!attacker.overlaps(target));
@@ -468,6 +437,31 @@ mod tests {
                 ranged_cover_traced(&field, (attacker, target), &by, false)
             );
         }
+    }
+
+    /// A square map `side` wide: each cell 0 a wall, 1 a low wall, 2 an obstacle terrain, 3 an obstacle laid
+    /// over it, anything else open; each edge `(at, feature)` on the east (`at` below side²) or south side
+    /// of square `at % side²`: a wall, a low wall, an arrow slit, an obstacle.
+    fn random_field(side: i32, cells: &[u8], edges: &[(u8, u8)]) -> Battlefield {
+        let mut field = Battlefield::open(side, side);
+        for (i, cell) in cells.iter().enumerate() {
+            let square = Square::new(i as i32 % side, i as i32 / side);
+            match cell {
+                0 => field.set_terrain(square, Terrain::Wall),
+                1 => field.set_terrain(square, Terrain::LowWall),
+                2 => field.set_terrain(square, Terrain::Obstacle),
+                3 => field.set_obstacle(square, true),
+                _ => {}
+            }
+        }
+        let area = side * side;
+        for &(at, feature) in edges {
+            let i = i32::from(at) % area;
+            let feature = [EdgeFeature::Wall, EdgeFeature::LowWall, EdgeFeature::ArrowSlit, EdgeFeature::Obstacle]
+                [usize::from(feature)];
+            field.set_edge(Edge { square: Square::new(i % side, i / side), east: i32::from(at) < area }, feature);
+        }
+        field
     }
 
     fn at(x: i32, y: i32) -> Footprint {

@@ -387,27 +387,19 @@ pub fn clear_lanes(
     let (y0, y1) = ((start.origin.y - r).max(0), (start.origin.y + start.height + r).min(world.field.height()));
     let mut squares = Vec::new();
     let mut edges = Vec::new();
-    for y in y0..y1 {
-        for x in x0..x1 {
+    // The area's squares; its edges kept by them and, on its west and north sides, by the squares beyond.
+    for y in (y0 - 1)..y1 {
+        for x in (x0 - 1)..x1 {
             let s = Square::new(x, y);
-            if !start.contains(s) && square_across_a_lane(world, mover, start, s).is_some() {
+            if x >= x0 && y >= y0 && !start.contains(s) && square_across_a_lane(world, mover, start, s).is_some() {
                 squares.push(s);
             }
-            for east in [true, false] {
-                let edge = Edge { square: s, east };
-                if edge_across_a_lane(world, mover, edge).is_some() {
-                    edges.push(edge);
-                }
-            }
-            // The edges on the area's west and north sides belong to the squares beyond it.
-            for edge in [
-                Edge { square: Square::new(x - 1, y), east: true },
-                Edge { square: Square::new(x, y - 1), east: false },
-            ] {
-                if (x == x0 && edge.east || y == y0 && !edge.east) && edge_across_a_lane(world, mover, edge).is_some() {
-                    edges.push(edge);
-                }
-            }
+            edges.extend(
+                [true, false]
+                    .map(|east| Edge { square: s, east })
+                    .into_iter()
+                    .filter(|e| edge_across_a_lane(world, mover, *e).is_some()),
+            );
         }
     }
     destinations

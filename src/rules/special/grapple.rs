@@ -105,15 +105,6 @@ impl GrappleMove {
     }
 }
 
-/// Whether `who` has an attack left that a grab or a move in a grapple may take: the next blow of a full
-/// attack under way, or its standard action (004:579, 004:592). What the action bar asks.
-pub fn attack_left(world: &World, who: Entity) -> Result<(), Refusal> {
-    if super::blow_left(world, who) {
-        return Ok(());
-    }
-    world.get::<ActionBudget>(who).copied().unwrap_or_default().check(ActionKind::Standard)
-}
-
 /// The base attack of the attack a grab or a grapple move replaces, if its action is left: the next blow of
 /// a full attack under way, or the standard action's at the full base attack (004:579, 004:592); a move that
 /// is no attack, its own action's, at the full base attack.

@@ -193,6 +193,16 @@ fn next_blow(underway: Option<&FullAttackUnderway>, attacker: &CombatantItem) ->
     crate::rules::attack::iterative_bonuses(attacker.base_attack.0).get(underway.struck).copied()
 }
 
+/// Whether `who` has an attack left that a special attack in place of one may take (a trip, a disarm, a
+/// snatch, a sunder, a grab or a move in a grapple: 004:483, 004:490, 004:499, 004:579, 004:592): the next
+/// blow of a full attack under way, or its standard action. What the action bar asks.
+pub fn attack_left(world: &World, who: Entity) -> Result<(), Refusal> {
+    if blow_left(world, who) {
+        return Ok(());
+    }
+    world.get::<ActionBudget>(who).copied().unwrap_or_default().check(ActionKind::Standard)
+}
+
 /// Whether `who` has a blow of a full attack under way left that a trip, a disarm or a sunder may take: what
 /// the action bar asks (at any foe, 004:229).
 pub fn blow_left(world: &World, who: Entity) -> bool {
