@@ -27,6 +27,13 @@ fn bench(c: &mut Criterion) {
     let hero = app.world().resource::<estoc::rules::turns::TurnOrder>().current_entity().unwrap();
     let foe = app.world().resource::<Roster>().get("foe-4").unwrap();
     let world = app.world_mut();
+    // The rules' schedule run with no command to carry out: what every step pays before its own work.
+    let systems =
+        world.resource::<bevy::ecs::schedule::Schedules>().get(estoc::rules::Rules).map_or(0, |s| s.systems_len());
+    eprintln!("the rules' schedule: {systems} systems");
+    c.bench_function("64x64, 30 creatures: the rules run with nothing to do", |b| {
+        b.iter(|| estoc::rules::core::systems::run_rules(world))
+    });
     c.bench_function("64x64, 30 creatures: move options (every action)", |b| {
         b.iter(|| black_box(move_options(world, hero)))
     });

@@ -34,9 +34,10 @@ struct Seen {
 }
 
 fn census(world: &mut World) -> Vec<Seen> {
-    let mut q = world
-        .query_filtered::<(Entity, &CreatureId, &Faction, &Position, &Space, &Conditions, &HitPoints), With<Creature>>(
-        );
+    let mut q = crate::rules::core::kept::kept::<
+        (Entity, &CreatureId, &Faction, &Position, &Space, &Conditions, &HitPoints),
+        With<Creature>,
+    >(world);
     let mut all: Vec<Seen> = q
         .iter(world)
         .map(|(entity, id, faction, position, space, conditions, hp)| Seen {
@@ -69,9 +70,17 @@ fn best_attack(
         armament.ready().filter(|w| is_ranged(w) == ranged).map(|w| (w.name.clone(), w.unarmed)).collect();
     let bare_only = weapons.iter().all(|(_, unarmed)| *unarmed);
     let mut best: Option<(CreatureId, Option<String>, f32, i32)> = None;
-    for foe in foes.iter().filter(|f| f.up) {
+    let standing: Vec<&Seen> = foes.iter().filter(|f| f.up).collect();
+    let targets: Vec<Entity> = standing.iter().map(|f| f.entity).collect();
+    // Out of reach, an attack is refused whatever its other terms: those are weighed only for the rest.
+    let reaches: Vec<Vec<bool>> =
+        weapons.iter().map(|(weapon, _)| crate::preview::weapon_reaches(world, me, &targets, weapon)).collect();
+    for (i, foe) in standing.into_iter().enumerate() {
         let fist = armed || (bare_only && !threatens(world, foe.entity));
-        for (weapon, _) in weapons.iter().filter(|(_, unarmed)| fist || !unarmed) {
+        for (w, (weapon, _)) in weapons.iter().enumerate().filter(|(_, (_, unarmed))| fist || !unarmed) {
+            if !reaches[w][i] {
+                continue;
+            }
             let request = AttackRequest { weapon: Some(weapon), full, ..default() };
             let Ok(preview) = attack_preview(world, me, foe.entity, request) else { continue };
             let expected: f32 = preview.chances.iter().sum();

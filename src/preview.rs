@@ -557,6 +557,28 @@ pub fn charge_lanes(
     .unwrap_or_else(|| Err(Refusal::new("no such creature", "data")))
 }
 
+/// For each of `targets`, whether `weapon` of `attacker` reaches it where they stand
+/// ([`crate::rules::attack::within_reach`]): cheap beside an attack's preview, whose cover and other terms
+/// an attack out of reach is refused without. True where either is unknown: the preview tells.
+pub fn weapon_reaches(world: &mut World, attacker: Entity, targets: &[Entity], weapon: &str) -> Vec<bool> {
+    let mut state = kept::<Combatant, With<Creature>>(world);
+    let world: &World = world;
+    let creatures = state.query(world);
+    let field = world.resource::<Battlefield>();
+    let terms = (field.scale(), field.diagonals());
+    let Ok(a) = creatures.get(attacker) else { return vec![true; targets.len()] };
+    let Some(held) = a.armament.0.iter().find(|w| w.name == weapon) else { return vec![true; targets.len()] };
+    let own = a.space.at(a.position.0);
+    targets
+        .iter()
+        .map(|t| {
+            creatures.get(*t).map_or(true, |t| {
+                crate::rules::attack::within_reach(&a, &t, held, (own, t.space.at(t.position.0)), terms).is_ok()
+            })
+        })
+        .collect()
+}
+
 /// The attack `attacker` could make on `target` now with `request`, and its odds, or the rule that
 /// forbids it.
 pub fn attack_preview(

@@ -172,7 +172,7 @@ pub fn hide_terms(order: &TurnOrder, hider: &CombatantItem) -> Vec<Modifier> {
 /// Whether `creature` may hide on the ground now, as [`may_hide_on_foot`] reads the world: what the action
 /// bar and the AI ask.
 pub fn hide_allowed(world: &World, creature: Entity) -> Result<(), Refusal> {
-    let Some(mut state) = world.try_query_filtered::<Combatant, With<Creature>>() else {
+    let Some(mut state) = crate::rules::core::kept::kept_ref::<Combatant, With<Creature>>(world) else {
         return Err(Refusal::new("no such creature", "data"));
     };
     let creatures = state.query(world);

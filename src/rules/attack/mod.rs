@@ -1167,6 +1167,40 @@ fn reach_and_range(
     damage_modifiers: &mut Vec<Modifier>,
 ) -> Result<(), Refusal> {
     let AttackSituation { own, theirs, allies_near_target, scale, .. } = *situation;
+    within_reach(attacker, target, weapon, (own, theirs), (scale, situation.house.diagonals))?;
+    if is_ranged(weapon) {
+        let distance = crate::rules::core::altitude::separation_m(
+            scale,
+            situation.house.diagonals,
+            (own, attacker.altitude.0),
+            (theirs, target.altitude.0),
+        );
+        if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
+            modifiers.push(Modifier::new(1, "Point Blank Shot"));
+            damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
+        }
+        let penalty = range_penalty(weapon, distance).unwrap_or_default();
+        if penalty != 0 {
+            modifiers.push(Modifier::new(penalty, format!("range {distance} m (004:8, 004:174)")));
+        }
+        if allies_near_target && !attacker.feats.has(Feat::PreciseShot) {
+            modifiers.push(Modifier::new(-4, "shooting into melee (004:180)"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `weapon` reaches `target` from where each stands, as an attack asks it: the chase scale's bands
+/// (004:788-797), a ranged weapon's maximum range (004:174), a melee weapon's reach across and in height
+/// (004:62-63, 004:783-784), a rider's high seat (004:813-814). Where the cover and the rest of an attack's
+/// terms are not worth weighing: the AI asks it first.
+pub fn within_reach(
+    attacker: &CombatantItem,
+    target: &CombatantItem,
+    weapon: &Weapon,
+    (own, theirs): (Footprint, Footprint),
+    (scale, diagonals): (crate::rules::core::altitude::Scale, Diagonals),
+) -> Result<(), Refusal> {
     // Heights count (004:783-784): a creature's body rises from its altitude as high as its space is wide.
     let rise = vertical_steps(scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
     // At chase scale, between the ground and a band, only what the band's row allows (004:788-797).
@@ -1179,28 +1213,20 @@ fn reach_and_range(
     if is_ranged(weapon) {
         let distance = crate::rules::core::altitude::separation_m(
             scale,
-            situation.house.diagonals,
+            diagonals,
             (own, attacker.altitude.0),
             (theirs, target.altitude.0),
         );
-        if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
-            modifiers.push(Modifier::new(1, "Point Blank Shot"));
-            damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
-        }
-        let penalty = range_penalty(weapon, distance).ok_or_else(|| {
-            Refusal::new(
+        if range_penalty(weapon, distance).is_none() {
+            return Err(Refusal::new(
                 format!("{} is {distance} m away, beyond the {}'s maximum range", target.id, weapon.name),
                 "004:174",
-            )
-        })?;
-        if penalty != 0 {
-            modifiers.push(Modifier::new(penalty, format!("range {distance} m (004:8, 004:174)")));
+            ));
         }
-        if allies_near_target && !attacker.feats.has(Feat::PreciseShot) {
-            modifiers.push(Modifier::new(-4, "shooting into melee (004:180)"));
-        }
-    } else if let Some(reaches) = crate::rules::core::reach::high_seat_reaches(
-        situation.house.diagonals,
+        return Ok(());
+    }
+    if let Some(reaches) = crate::rules::core::reach::high_seat_reaches(
+        diagonals,
         attacker.seat.is_some_and(|s| s.high),
         target.seat.is_some_and(|s| s.high),
         attacker.reach.0,
@@ -1215,8 +1241,8 @@ fn reach_and_range(
                 "004:814",
             ));
         }
-    } else if !melee_reaches(situation.house.diagonals, attacker.reach.0, weapon.reach_kind(), own, theirs)
-        && !near_but_up(situation.house.diagonals, attacker.reach.0, weapon.reach_kind(), (own, theirs), rise)
+    } else if !melee_reaches(diagonals, attacker.reach.0, weapon.reach_kind(), own, theirs)
+        && !near_but_up(diagonals, attacker.reach.0, weapon.reach_kind(), (own, theirs), rise)
     {
         let rule = match weapon.reach_kind() {
             WeaponReach::Natural => "004:62",
@@ -1227,12 +1253,11 @@ fn reach_and_range(
     }
     let high_seat = attacker.seat.is_some_and(|s| s.high) || target.seat.is_some_and(|s| s.high);
     let at_height = |rise| {
-        let both = (situation.house.diagonals, scale);
+        let both = (diagonals, scale);
         melee_reaches_at_height(both, attacker.reach.0, weapon.reach_kind(), (own, theirs), rise)
     };
-    let both = (situation.house.diagonals, scale);
-    if !is_ranged(weapon)
-        && weapon.reach_kind() == WeaponReach::Doubled
+    let both = (diagonals, scale);
+    if weapon.reach_kind() == WeaponReach::Doubled
         && !high_seat
         && !at_height(rise)
         && melee_reaches_at_height(both, attacker.reach.0, WeaponReach::Natural, (own, theirs), rise)
@@ -1243,9 +1268,7 @@ fn reach_and_range(
             "004:63, 004:356",
         ));
     }
-    if !is_ranged(weapon)
-        && (rise > vertical_reach(attacker.reach.0, weapon.reach_kind()) || (!high_seat && !at_height(rise)))
-    {
+    if rise > vertical_reach(attacker.reach.0, weapon.reach_kind()) || (!high_seat && !at_height(rise)) {
         return Err(Refusal::new(
             format!(
                 "{} is {} away in height, out of reach of the {}",

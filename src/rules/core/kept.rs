@@ -38,6 +38,18 @@ pub fn kept<D: QueryData + 'static, F: QueryFilter + 'static>(world: &mut World)
     Kept { world: world.id(), state: Some(state) }
 }
 
+/// [`kept`] for a caller that only reads the world: `None` where a new state could not be built, a
+/// component the query names never having been registered (as `World::try_query_filtered`).
+pub fn kept_ref<D: QueryData + 'static, F: QueryFilter + 'static>(world: &World) -> Option<Kept<D, F>> {
+    let key = (world.id(), TypeId::of::<QueryState<D, F>>());
+    let found = KEPT.with_borrow_mut(|kept| kept.remove(&key));
+    let state = match found.and_then(|s| s.downcast::<QueryState<D, F>>().ok()) {
+        Some(state) => *state,
+        None => world.try_query_filtered::<D, F>()?,
+    };
+    Some(Kept { world: world.id(), state: Some(state) })
+}
+
 impl<D: QueryData + 'static, F: QueryFilter + 'static> Deref for Kept<D, F> {
     type Target = QueryState<D, F>;
 

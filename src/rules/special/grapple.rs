@@ -350,8 +350,7 @@ pub fn default_foe(c: &CombatantItem, action: GrappleMove) -> Option<Entity> {
 
 /// Whether `who` may make `action` now against its default foe ([`default_foe`]): what the action bar asks.
 pub fn move_now(world: &World, who: Entity, action: GrappleMove) -> Result<HoldPlan, Refusal> {
-    let foe = world
-        .try_query_filtered::<Combatant, With<Creature>>()
+    let foe = crate::rules::core::kept::kept_ref::<Combatant, With<Creature>>(world)
         .and_then(|mut q| q.query(world).get(who).ok().and_then(|c| default_foe(&c, action)))
         .ok_or_else(|| Refusal::new("it is in no grapple", "004:592"))?;
     super::plan_on(world, (who, foe), Box::new(move |g, pair, budget| plan_hold(g, pair, budget, action)))

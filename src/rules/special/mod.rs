@@ -320,7 +320,7 @@ fn plan_with<T>(
     charge: bool,
     plan: Box<PlanAgainst<'_, T>>,
 ) -> Result<T, Refusal> {
-    let Some(mut state) = world.try_query_filtered::<Combatant, With<Creature>>() else {
+    let Some(mut state) = crate::rules::core::kept::kept_ref::<Combatant, With<Creature>>(world) else {
         return Err(Refusal::new("no such creature", "data"));
     };
     let creatures = state.query(world);

@@ -176,13 +176,14 @@ pub struct Cornered;
 /// 004:388); it stops when a way opens at a later turn or when it is turned no more.
 pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
     let cowers = |e: Entity, gained: bool| ConditionChange { creature: e, condition: Condition::Cowering, gained };
-    let freed: Vec<Entity> = world
-        .query_filtered::<(Entity, &Conditions), With<Cornered>>()
+    // In the order of their ids, whatever the order the world keeps them in.
+    let mut freed: Vec<(CreatureId, Entity)> = kept::<(Entity, &CreatureId, &Conditions), With<Cornered>>(world)
         .iter(world)
-        .filter(|(_, c)| !c.has(Condition::Turned))
-        .map(|(e, _)| e)
+        .filter(|(_, _, c)| !c.has(Condition::Turned))
+        .map(|(e, id, _)| (id.clone(), e))
         .collect();
-    for e in freed {
+    freed.sort();
+    for (_, e) in freed {
         world.write_message(cowers(e, false));
         world.entity_mut(e).remove::<Cornered>();
     }
