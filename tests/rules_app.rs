@@ -686,3 +686,37 @@ fn the_ai_seeks_no_flank_beside_a_stunned_ally() {
         "the goblin takes the cheaper square: {step:?}"
     );
 }
+
+/// The AI weighs an attack's cover and other terms only where `weapon_reaches` says the weapon reaches:
+/// everywhere it says no, the rules refuse the attack. Every creature, foe and weapon of the levels with
+/// fliers, riders, reach weapons and bows (the request readied, so that no turn or action stands first).
+#[test]
+fn an_attack_the_ai_leaves_unweighed_is_one_the_rules_refuse() {
+    let (mut out_of_reach, mut allowed) = (0, 0);
+    for level in ["levels/battlefield.ron", "levels/roost.ron", "levels/horse_fair.ron", "levels/skyway.ron"] {
+        let mut app = app_on(level, &[]);
+        let world = app.world_mut();
+        let creatures: Vec<(Entity, String, Vec<String>)> = world
+            .query::<(Entity, &estoc::rules::core::creature::Faction, &estoc::rules::core::creature::Armament)>()
+            .iter(world)
+            .map(|(e, f, a)| (e, f.0.clone(), a.0.iter().map(|w| w.name.clone()).collect()))
+            .collect();
+        for (me, side, weapons) in &creatures {
+            let foes: Vec<Entity> = creatures.iter().filter(|(_, s, _)| s != side).map(|(e, ..)| *e).collect();
+            for weapon in weapons {
+                let reaches = estoc::preview::weapon_reaches(world, *me, &foes, weapon);
+                for (foe, reaches) in foes.iter().zip(reaches) {
+                    let request =
+                        estoc::rules::attack::AttackRequest { weapon: Some(weapon), readied: true, ..default() };
+                    let preview = estoc::preview::attack_preview(world, *me, *foe, request);
+                    if !reaches {
+                        out_of_reach += 1;
+                        assert!(preview.is_err(), "{level}: {weapon} of {me} on {foe} is out of reach, yet allowed");
+                    }
+                    allowed += usize::from(preview.is_ok());
+                }
+            }
+        }
+    }
+    assert!(out_of_reach > 100 && allowed > 10, "{out_of_reach} out of reach, {allowed} allowed");
+}

@@ -3,8 +3,7 @@
 //! used and squares flown since its last turn, each candidate flight then flown by [`super::route::fly`]
 //! so that what the planner offers is what the rules allow.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 
 use super::route::{
     Flier, Flight, FlightStep, Obstacle, Side, ahead_halves, band_change, chance, fly, step_halves, whole,
@@ -26,7 +25,7 @@ type Fast = bevy::platform::hash::FixedHasher;
 struct Node {
     y: i32,
     x: i32,
-    heading: usize,
+    heading: u8,
     since: u32,
     used: u32,
     altitude: i32,
@@ -42,7 +41,7 @@ impl Node {
     }
 
     fn direction(self) -> Direction {
-        Direction::ALL[self.heading]
+        Direction::ALL[usize::from(self.heading)]
     }
 }
 
@@ -108,9 +107,31 @@ pub fn flights(
         ways.into_iter().filter_map(|way| planner.after_prefix(&way, obstacle).map(|start| (way, start))).collect();
     let Some(altitude) = starts.first().map(|(_, (first, _))| first.altitude) else { return HashMap::new() };
     let roots: Vec<(Node, u32)> = starts.iter().map(|(_, start)| *start).collect();
-    let (reached, ends) = planner.search(&roots, obstacle);
+    // The search's tables, kept by the thread from one plan to the next (a plan nested in another, none
+    // yet, would make its own).
+    let mut scratch = SCRATCH.with_borrow_mut(Option::take).unwrap_or_default();
+    let ends = planner.search(&roots, obstacle, &mut scratch);
     let prefixes: Vec<&[FlightStep]> = starts.iter().map(|(way, _)| way.as_slice()).collect();
-    planner.choose(&prefixes, &reached, ends, altitude, obstacle)
+    let planned = planner.choose(&prefixes, &scratch.reached, ends, altitude, obstacle);
+    SCRATCH.with_borrow_mut(|kept| *kept = Some(scratch));
+    planned
+}
+
+/// The search's tables, emptied by each search and grown as it needs: the nodes reached, whether each is
+/// still worth going on from, the one reached before it at its place, the last reached at each place,
+/// what stands in the way of each step, and the queue.
+#[derive(Default)]
+struct Scratch {
+    reached: Vec<Reached>,
+    alive: Vec<bool>,
+    earlier: Vec<Option<usize>>,
+    frontier: HashMap<u64, usize, Fast>,
+    open_at: HashMap<u64, bool, Fast>,
+    queue: Buckets,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
 }
 
 impl<'a> Planner<'a> {
@@ -193,7 +214,7 @@ impl<'a> Planner<'a> {
         let first = Node {
             y: at.origin.y,
             x: at.origin.x,
-            heading: heading.index(),
+            heading: heading.index() as u8,
             since: since.min(self.loose.1.max(self.strict.1)),
             used,
             altitude,
@@ -211,25 +232,37 @@ impl<'a> Planner<'a> {
         &self,
         roots: &[(Node, u32)],
         obstacle: &impl Fn(Footprint, Footprint, i32) -> Option<Obstacle>,
-    ) -> (Vec<Reached>, Vec<usize>) {
-        let mut reached: Vec<Reached> = roots.iter().map(|&(node, spent)| (spent, node, None)).collect();
+        scratch: &mut Scratch,
+    ) -> Vec<usize> {
+        let Scratch { reached, alive, earlier, frontier, open_at, queue } = scratch;
+        reached.clear();
+        reached.extend(roots.iter().map(|&(node, spent)| (spent, node, None)));
         // Whether a node is still worth going on from: not since beaten by another.
-        let mut alive = vec![true; roots.len()];
-        let mut queue: BinaryHeap<_> = roots.iter().enumerate().map(|(i, &(_, spent))| Reverse((spent, i))).collect();
+        alive.clear();
+        alive.resize(roots.len(), true);
+        // The nodes to go on from, cheapest first, and of equal cost the first reached.
+        queue.clear();
+        for (i, &(_, spent)) in roots.iter().enumerate() {
+            queue.push(spent, i);
+        }
         let mut ends: Vec<usize> = Vec::new();
         // What stands in the way of each step at each height, asked once a step.
-        let mut open_at: HashMap<(Square, Square, i32), bool, Fast> = HashMap::default();
+        open_at.clear();
         let (width, height) = (self.flier.at.width, self.flier.at.height);
         let mut clear = |from: Square, square: Square, altitude: i32| {
-            *open_at.entry((from, square, altitude)).or_insert_with(|| {
+            *open_at.entry(step_key(from, square, altitude)).or_insert_with(|| {
                 obstacle(Footprint::rect(from, width, height), Footprint::rect(square, width, height), altitude)
                     .is_none()
             })
         };
         // For each square, heading and altitude, the nodes reached so far: a node no cheaper, with no fewer
         // manoeuvres used, no more squares flown since a turn, and no freer (no check yet, not bound to be
-        // slow) than one already found can do nothing better than that one.
-        let mut frontier: HashMap<(Square, usize, i32), Vec<usize>, Fast> = HashMap::default();
+        // slow) than one already found can do nothing better than that one. Each list is chained through
+        // `earlier` (the node reached before it there); a node beaten since is skipped, whatever beat it
+        // being on the list and beating what it beat.
+        frontier.clear();
+        earlier.clear();
+        earlier.resize(roots.len(), None);
         let dominates = |(c, n): (u32, Node), (total, to): (u32, Node)| {
             c <= total
                 && n.used <= to.used
@@ -240,7 +273,7 @@ impl<'a> Planner<'a> {
         };
         let makeable = |step: FlightStep| step.advanced().is_none_or(|m| m.dc().is_ok_and(|dc| dc <= self.most));
         let mut next: Vec<(FlightStep, Node, u32)> = Vec::new();
-        while let Some(Reverse((cost, index))) = queue.pop() {
+        while let Some((cost, index)) = queue.pop() {
             if !alive[index] {
                 continue;
             }
@@ -251,26 +284,29 @@ impl<'a> Planner<'a> {
                 if total > self.max_cost || (to.slow_only && total > self.slow_most) || !makeable(step) {
                     continue;
                 }
-                let known = frontier.entry((to.square(), to.heading, to.altitude)).or_default();
-                if known.iter().any(|&k| dominates((reached[k].0, reached[k].1), (total, to))) {
+                let key = place_key(to);
+                let first = frontier.get(&key).copied();
+                let known = || std::iter::successors(first, |&k| earlier[k]).filter(|&k| alive[k]);
+                if known().any(|k| dominates((reached[k].0, reached[k].1), (total, to))) {
                     continue;
                 }
-                known.retain(|&k| {
-                    let beaten = dominates((total, to), (reached[k].0, reached[k].1));
-                    alive[k] &= !beaten;
-                    !beaten
-                });
+                let beaten: Vec<usize> =
+                    known().filter(|&k| dominates((total, to), (reached[k].0, reached[k].1))).collect();
+                for k in beaten {
+                    alive[k] = false;
+                }
                 let new = reached.len();
-                known.push(new);
+                frontier.insert(key, new);
+                earlier.push(first);
                 reached.push((total, to, Some((index, step))));
                 alive.push(true);
                 if matches!(step, FlightStep::Forward | FlightStep::Sideslip(_)) {
                     ends.push(new);
                 }
-                queue.push(Reverse((total, new)));
+                queue.push(total, new);
             }
         }
-        (reached, ends)
+        ends
     }
 
     /// The steps a flier at `node` may take next, each with the node it leads to and its cost in
@@ -308,7 +344,7 @@ impl<'a> Planner<'a> {
         }
         let turn_uses = u32::from(!self.perfect);
         for side in [Side::Left, Side::Right] {
-            let turned = heading.turned(side.eighths(1)).index();
+            let turned = heading.turned(side.eighths(1)).index() as u8;
             if let Some(to) = after(Some(0), turn_uses) {
                 next.push((FlightStep::Turn(side), Node { heading: turned, ..to }, if self.perfect { 0 } else { 2 }));
             }
@@ -335,7 +371,7 @@ impl<'a> Planner<'a> {
         let uses = super::ADVANCED_MANEUVER_COST;
         for side in [Side::Left, Side::Right] {
             if let Some(to) = after(Some(0), uses) {
-                let turned = heading.turned(side.eighths(2)).index();
+                let turned = heading.turned(side.eighths(2)).index() as u8;
                 next.push((FlightStep::HardTurn(side), Node { heading: turned, checked: true, ..to }, 4));
             }
             let mut shorts = [loose.1.saturating_sub(node.since), strict.1.saturating_sub(node.since)];
@@ -343,7 +379,7 @@ impl<'a> Planner<'a> {
             for short in shorts.into_iter().filter(|s| (1..=3).contains(s)) {
                 if let Some(to) = after(Some(short), uses) {
                     let step = FlightStep::TightTurn { side, step: short as u8 };
-                    let turned = heading.turned(side.eighths(1)).index();
+                    let turned = heading.turned(side.eighths(1)).index() as u8;
                     next.push((step, Node { heading: turned, checked: true, ..to }, 2 * (1 + short)));
                 }
             }
@@ -354,7 +390,7 @@ impl<'a> Planner<'a> {
             [(Side::Left, 90), (Side::Right, 90), (Side::Left, 135), (Side::Right, 135), (Side::Right, 180)];
         for (side, degrees) in wingovers {
             if room_below && let Some(to) = after(None, uses) {
-                let turned = heading.turned(side.eighths(i32::from(degrees / 45))).index();
+                let turned = heading.turned(side.eighths(i32::from(degrees / 45))).index() as u8;
                 let step = FlightStep::Wingover { side, degrees };
                 next.push((step, Node { heading: turned, altitude: lower, checked: true, ..to }, 4));
             }
@@ -462,6 +498,59 @@ impl<'a> Planner<'a> {
             }
         }
         out
+    }
+}
+
+/// A step's key for the search's memory of what stands in the way: from, to (at most two squares
+/// away), altitude.
+fn step_key(from: Square, to: Square, altitude: i32) -> u64 {
+    let (dx, dy) = ((to.x - from.x + 8) as u64 & 0xf, (to.y - from.y + 8) as u64 & 0xf);
+    (from.x as u16 as u64) | (from.y as u16 as u64) << 16 | dx << 32 | dy << 36 | (altitude as u16 as u64) << 40
+}
+
+/// A node's place for the search's frontier: square, heading, altitude.
+fn place_key(node: Node) -> u64 {
+    (node.x as u16 as u64)
+        | (node.y as u16 as u64) << 16
+        | (node.heading as u64) << 32
+        | (node.altitude as u16 as u64) << 40
+}
+
+/// The search's queue: a bucket a cost (costs are small whole numbers of half-squares), each taken in the
+/// order it was filled: of equal cost, the node reached first, as the nodes are numbered in the order
+/// they are reached.
+#[derive(Default)]
+struct Buckets {
+    buckets: Vec<Vec<usize>>,
+    /// The cost of the bucket being taken and how far into it.
+    at: usize,
+    taken: usize,
+}
+
+impl Buckets {
+    fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(Vec::clear);
+        (self.at, self.taken) = (0, 0);
+    }
+
+    fn push(&mut self, cost: u32, node: usize) {
+        let cost = cost as usize;
+        if self.buckets.len() <= cost {
+            self.buckets.resize_with(cost + 1, Vec::new);
+        }
+        self.buckets[cost].push(node);
+    }
+
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        while let Some(bucket) = self.buckets.get(self.at) {
+            if let Some(&node) = bucket.get(self.taken) {
+                self.taken += 1;
+                return Some((self.at as u32, node));
+            }
+            self.at += 1;
+            self.taken = 0;
+        }
+        None
     }
 }
 

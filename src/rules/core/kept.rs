@@ -15,7 +15,7 @@ use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
 /// The most states a thread keeps: past it (worlds made and dropped by the tests), it forgets them all.
-const MOST_KEPT: usize = 64;
+const MOST_KEPT: usize = 1024;
 
 thread_local! {
     static KEPT: RefCell<HashMap<(WorldId, TypeId), Box<dyn Any>>> = RefCell::new(HashMap::new());
