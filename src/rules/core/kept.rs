@@ -29,25 +29,22 @@ pub struct Kept<D: QueryData + 'static, F: QueryFilter + 'static = ()> {
 
 /// The state of the query `D` filtered by `F` on `world`: the one kept from an earlier call, or a new one.
 pub fn kept<D: QueryData + 'static, F: QueryFilter + 'static>(world: &mut World) -> Kept<D, F> {
-    let key = (world.id(), TypeId::of::<QueryState<D, F>>());
-    let found = KEPT.with_borrow_mut(|kept| kept.remove(&key));
-    let state = match found.and_then(|s| s.downcast::<QueryState<D, F>>().ok()) {
-        Some(state) => *state,
-        None => world.query_filtered::<D, F>(),
-    };
+    let state = taken(world.id()).unwrap_or_else(|| world.query_filtered::<D, F>());
     Kept { world: world.id(), state: Some(state) }
 }
 
 /// [`kept`] for a caller that only reads the world: `None` where a new state could not be built, a
 /// component the query names never having been registered (as `World::try_query_filtered`).
 pub fn kept_ref<D: QueryData + 'static, F: QueryFilter + 'static>(world: &World) -> Option<Kept<D, F>> {
-    let key = (world.id(), TypeId::of::<QueryState<D, F>>());
-    let found = KEPT.with_borrow_mut(|kept| kept.remove(&key));
-    let state = match found.and_then(|s| s.downcast::<QueryState<D, F>>().ok()) {
-        Some(state) => *state,
-        None => world.try_query_filtered::<D, F>()?,
-    };
+    let state = taken(world.id()).or_else(|| world.try_query_filtered::<D, F>())?;
     Some(Kept { world: world.id(), state: Some(state) })
+}
+
+/// The state of `D` filtered by `F` the thread keeps for `world`, taken from its keeping.
+fn taken<D: QueryData + 'static, F: QueryFilter + 'static>(world: WorldId) -> Option<QueryState<D, F>> {
+    let key = (world, TypeId::of::<QueryState<D, F>>());
+    let found = KEPT.with_borrow_mut(|kept| kept.remove(&key));
+    found.and_then(|s| s.downcast::<QueryState<D, F>>().ok()).map(|state| *state)
 }
 
 impl<D: QueryData + 'static, F: QueryFilter + 'static> Deref for Kept<D, F> {
