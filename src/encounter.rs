@@ -217,6 +217,10 @@ pub fn sheet_of(world: &mut World, entity: Entity) -> Option<Sheet> {
         feats,
         conditions,
     ) = query.get(world, entity).ok()?;
+    // Its Dexterity as its conditions leave it: 0 helpless or pinned, -4 entangled (004:423, 004:394, 004:378),
+    // on its AC, its Reflex save and its initiative as in play.
+    let in_play = conditions.map_or(*abilities, |c| crate::rules::core::creature::abilities_in_play(abilities, c));
+    let abilities = &in_play;
     Some(derive_sheet(SheetInput {
         size: *size,
         reach: *reach,

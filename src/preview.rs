@@ -16,7 +16,9 @@ use crate::rules::core::kept::kept;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::movement::{ChargeLane, Danger, MoveQuery, MovementAction, Route, reachable};
 use crate::rules::opportunity::{Provoked, Reactions, Threat, danger_of, provocations, threats_to};
-use crate::rules::turns::moving::{MoverView, RiderActed, Travelled, bodies, check_action, move_query, rider_allows};
+use crate::rules::turns::moving::{
+    Exertion, MoverView, RiderActed, Travelled, bodies, check_action, move_query, rider_allows,
+};
 use crate::rules::turns::{ActionBudget, TurnOrder};
 
 /// The movement actions the move preview shades, cheapest first.
@@ -120,8 +122,15 @@ pub fn with_move_query_as<T>(
     if tumble {
         query = query.tumbling();
     }
+    // A creature whose turn it is not is asked of its own turn, as it begins (docs/scenarios.md).
+    let order = world.resource::<TurnOrder>();
+    let budget = if order.acting.contains(&creature) {
+        *me.budget
+    } else {
+        crate::rules::turns::turn_budget(order.round, me.conditions, me.budget.riding)
+    };
     let facts = MoverViewItemRef {
-        budget: *me.budget,
+        budget,
         conditions: me.conditions.clone(),
         reach: me.reach.0,
         grounded: crate::rules::movement::check_grounded(field.scale(), me.speed, me.altitude),
@@ -129,9 +138,10 @@ pub fn with_move_query_as<T>(
         rider_bound: RiderBound {
             acted: me.rider_acted.copied(),
             travelled: me.travelled.copied(),
-            round: world.resource::<TurnOrder>().round,
+            round: order.round,
             speed: query.speed,
         },
+        exertion: *me.exertion,
     };
     Some(f(&query, &facts))
 }
@@ -174,6 +184,15 @@ pub struct MoverViewItemRef {
     pub tumbler: Option<Tumbler>,
     /// A mount whose rider acted this round: the pace it must keep to (004:477-480).
     pub rider_bound: RiderBound,
+    /// How long it has run, and whether it must rest (004:249).
+    pub exertion: Exertion,
+}
+
+impl MoverViewItemRef {
+    /// Its rest after a run, as of this round (004:249).
+    pub fn rest(&self) -> (&Exertion, u32) {
+        (&self.exertion, self.rider_bound.round)
+    }
 }
 
 /// What a mount's rider did this round binds the mount's pace (004:477-480).
@@ -257,7 +276,7 @@ pub fn move_options_as(world: &mut World, creature: Entity, tumble: bool) -> Mov
 /// Whether `action` is open to the mover now, before any square is asked: on the ground, its turn's actions
 /// left for it, its conditions (`check_action`). What the board, the queries and the moves share.
 pub fn action_open(query: &MoveQuery<'_>, me: &MoverViewItemRef, action: MovementAction) -> Result<(), Refusal> {
-    me.grounded.clone().and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions))
+    me.grounded.clone().and_then(|()| check_action(action, &me.budget, query.speed, &me.conditions, me.rest()))
 }
 
 /// The options of a query made for `actions` only, in their order: each square with the first of them that
@@ -551,7 +570,7 @@ pub fn charge_lanes(
     }
     with_move_query(world, charger, false, |query, me| {
         me.grounded.clone()?;
-        check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions)?;
+        check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions, me.rest())?;
         query.charge_lanes((aim, rise), me.reach, reach_weapon)
     })
     .unwrap_or_else(|| Err(Refusal::new("no such creature", "data")))

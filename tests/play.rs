@@ -1995,7 +1995,7 @@ fn the_bar_drops_prone_moves_one_square_and_steps_a_delayed_creature_in() {
     play(&mut app, &resume);
     let archer_id = app.world().get::<CreatureId>(archer).unwrap().clone();
     let facts = play(&mut app, &Command::EndTurn { creature: archer_id });
-    assert!(facts.iter().any(|f| matches!(f, Fact::TurnStarted { creature, .. } if creature == "fighter")));
+    assert!(facts.iter().any(|f| matches!(f, Fact::TurnResumed { creature, .. } if creature == "fighter")));
     // The fighter drops prone, then crawls a square as a full-round action.
     use_bar(app.world_mut(), BarKind::DropProne);
     let drop = pending(&mut app).expect("drop prone");

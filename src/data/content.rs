@@ -66,6 +66,9 @@ pub struct WeaponDef {
     /// Extra damage dice, never multiplied (a flaming blade's 1d6 fire, 004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
+    /// Its extra dice are fire: they burn nothing under water (004:635).
+    #[serde(default)]
+    pub extra_fire: bool,
     /// How it is made, for its hardness and hit points (004:505-523).
     #[serde(default)]
     pub make: Option<crate::rules::core::creature::Make>,
@@ -142,6 +145,7 @@ impl WeaponDef {
             whip: self.whip,
             finesse: self.finesse,
             extra: self.extra,
+            extra_fire: self.extra_fire,
             make: self.make,
             sunders: self.sunders,
             pierces: self.pierces,
@@ -675,8 +679,10 @@ impl Content {
             }
         }
         // A creature that wields manufactured weapons can always strike unarmed (004:168-172), to trip a foe
-        // (004:483) among others: last of its weapons, so never its first choice.
-        if weapons.iter().any(|w| !w.natural && !w.unarmed)
+        // (004:483) among others: last of its weapons, so never its first choice. So can one that carries
+        // nothing at all and has no natural weapon (a commoner with empty hands): its fists are its weapon.
+        let empty_handed = weapons.is_empty() && template.natural_weapons.is_empty();
+        if (empty_handed || weapons.iter().any(|w| !w.natural && !w.unarmed))
             && !weapons.iter().any(|w| w.unarmed)
             && let Some(def) = self.weapons.get(UNARMED_STRIKE)
         {

@@ -437,7 +437,11 @@ fn creature_lines(world: &World, entity: Entity, out: &mut Vec<(String, egui::Co
         (world.get::<Defense>(entity), world.get::<Abilities>(entity), world.get::<Size>(entity))
     {
         let traits = world.get::<Traits>(entity).cloned().unwrap_or_default();
-        let ac = armor_class(defense, abilities, *size).for_traits(&traits);
+        // Its Dexterity as its conditions leave it (004:378, 004:394, 004:423), as the attacks on it read it.
+        let abilities = world
+            .get::<Conditions>(entity)
+            .map_or(*abilities, |c| crate::rules::core::creature::abilities_in_play(abilities, c));
+        let ac = armor_class(defense, &abilities, *size).for_traits(&traits);
         out.push((tr!("creature-ac", normal = ac.normal, touch = ac.touch, flat = ac.flat_footed), GREY));
     }
     if let Some(armament) = world.get::<Armament>(entity) {
@@ -2069,7 +2073,10 @@ fn fact_colour(fact: &Fact) -> egui::Color32 {
     match fact {
         Fact::ActionRefused { .. } | Fact::OpportunityProvoked { .. } => BAD,
         Fact::AttackRolled { hit: true, .. } | Fact::DamageDealt { .. } => WARN,
-        Fact::RoundStarted { .. } | Fact::TurnStarted { .. } | Fact::EncounterEnded { .. } => egui::Color32::WHITE,
+        Fact::RoundStarted { .. }
+        | Fact::TurnStarted { .. }
+        | Fact::TurnResumed { .. }
+        | Fact::EncounterEnded { .. } => egui::Color32::WHITE,
         _ => GREY,
     }
 }
@@ -2129,7 +2136,7 @@ fn follow_log(
         }
         match fact {
             _ if rewritten => {}
-            Fact::TurnStarted { creature, round } => {
+            Fact::TurnStarted { creature, round } | Fact::TurnResumed { creature, round } => {
                 let creature = with_names(&creature.0, &names);
                 let text = if joining == Some(*round) {
                     format!("{} + {creature}", banner.text)

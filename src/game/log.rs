@@ -19,6 +19,7 @@ impl Fact {
             | Fact::RoundStarted { .. }
             | Fact::TurnStarted { .. }
             | Fact::TurnDelayed { .. }
+            | Fact::TurnResumed { .. }
             | Fact::DelayLapsed { .. }
             | Fact::TurnEnded { .. }
             | Fact::MoveStarted { .. }
@@ -415,6 +416,7 @@ impl Fact {
             Fact::RoundStarted { round } => tr!("log-round", value = round.to_string()),
             Fact::TurnStarted { creature, .. } => tr!("log-s-turn", creature = creature.to_string()),
             Fact::TurnDelayed { creature } => tr!("log-delays", creature = creature.to_string()),
+            Fact::TurnResumed { creature, .. } => tr!("log-resumes", creature = creature.to_string()),
             Fact::DelayLapsed { creature } => tr!("log-delayed-too-long-and-loses", creature = creature.to_string()),
             Fact::TurnEnded { creature } => tr!("log-ends-its-turn", creature = creature.to_string()),
             Fact::MoveStarted { creature, action, from, allowance } => {

@@ -666,6 +666,46 @@ fn refused_anyway(world: &mut World, plain: Option<&PlainIntent>) -> bool {
     refusal.is_some()
 }
 
+/// Whether the rules would refuse a special attack, a first aid, a standing up or a turning as things stand,
+/// by the plan its chapter makes before it acts (the plan its preview shows): a refused action is no action
+/// and sets off no readied action (004:621), as [`refused_anyway`] asks of moves, attacks and castings.
+fn special_refused(world: &mut World, command: &Command) -> bool {
+    use crate::rules::special::{disarm, grapple, plan_in, sunder, trip};
+    let roster = world.resource::<Roster>();
+    let pair = |a: &CreatureId, t: &CreatureId| roster.0.get(a).copied().zip(roster.0.get(t).copied());
+    let refused = match command {
+        Command::Trip { creature, target, weapon } => pair(creature, target).map(|p| {
+            plan_in(world, p, Box::new(|g, (a, t), b| trip::plan_trip(g, a, t, weapon.as_deref(), b))).is_err()
+        }),
+        Command::Disarm { creature, target, weapon, object: None } => pair(creature, target).map(|p| {
+            plan_in(world, p, Box::new(|g, pair, b| disarm::plan_disarm(g, pair, weapon.as_deref(), b))).is_err()
+        }),
+        Command::Sunder { creature, target, weapon, shield, object: None } => pair(creature, target).map(|p| {
+            let shield = shield.then(|| world.get::<crate::rules::core::creature::Shield>(p.1).copied());
+            plan_in(world, p, Box::new(move |g, pair, b| sunder::plan_sunder(g, pair, (weapon.as_deref(), shield), b)))
+                .is_err()
+        }),
+        Command::Grapple { creature, target: Some(target), action: grapple::GrappleMove::Grab, .. } => {
+            pair(creature, target).map(|p| plan_in(world, p, Box::new(grapple::plan_grab)).is_err())
+        }
+        Command::FirstAid { creature, target } => pair(creature, target).map(|p| {
+            plan_in(world, p, Box::new(|g, pair, b| crate::rules::health::first_aid::plan_first_aid(g.order, pair, b)))
+                .is_err()
+        }),
+        Command::TurnUndead { creature, kind } => roster
+            .0
+            .get(creature)
+            .copied()
+            .map(|e| crate::rules::special::turning::plan_turning(world, e, *kind).is_err()),
+        // Standing up is for the prone (004:225).
+        Command::StandUp { creature } => roster.0.get(creature).map(|e| {
+            !world.get::<crate::rules::core::creature::Conditions>(*e).is_some_and(|c| c.has(Condition::Prone))
+        }),
+        _ => None,
+    };
+    refused.unwrap_or(false)
+}
+
 /// The commands waiting for a readied action to be taken first (004:621).
 #[derive(Resource, Default, Debug)]
 pub struct Deferred(pub Vec<Command>);
@@ -1027,7 +1067,7 @@ fn willing_readier(
     world: &mut World,
     (actor, actor_id): (Entity, &CreatureId),
     casting: bool,
-    plain: Option<&PlainIntent>,
+    (plain, command): (Option<&PlainIntent>, Option<&Command>),
 ) -> Option<(Entity, CreatureId, Readied)> {
     let actor_faction = world.get::<Faction>(actor).cloned()?;
     let mut readiers = kept::<(Entity, &CreatureId, &Readied, &Conditions, &Faction), ()>(world);
@@ -1038,7 +1078,7 @@ fn willing_readier(
         .collect();
     waiting.sort_by(|a, b| a.1.cmp(&b.1));
     // An action the rules refuse anyway sets nothing off (asked only when someone waits for it).
-    if waiting.is_empty() || refused_anyway(world, plain) {
+    if waiting.is_empty() || refused_anyway(world, plain) || command.is_some_and(|c| special_refused(world, c)) {
         return None;
     }
     // « il peut accomplir son action ... (sans toutefois y être obligé) » (004:621): a readied attack that
@@ -1053,6 +1093,35 @@ fn willing_readier(
             };
             crate::rules::attack::may_strike_readied(world, &intent)
         }
+        // Any other readied action the rules would refuse now is not taken either: no action, so no new place
+        // in the order (004:622 « au moment où il a exécuté son action préparée »); it waits for a later
+        // trigger, as a held attack does.
+        ReadiedAction::Move { to } => {
+            let intent = MoveIntent {
+                creature: *readier,
+                target: None,
+                action: MovementAction::Move,
+                to: *to,
+                path: None,
+                readied: true,
+                finish: ChargeFinish::Attack,
+                tumble: false,
+                weapon: None,
+            };
+            world.run_system_cached_with(crate::rules::turns::moving::move_refusal, intent).ok().flatten().is_none()
+        }
+        ReadiedAction::Cast { spell, target } => {
+            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
+            let intent = crate::rules::magic::CastIntent {
+                caster: *readier,
+                spell: spell.clone(),
+                target,
+                defensively: false,
+                readied: true,
+            };
+            world.run_system_cached_with(crate::rules::magic::cast_refusal, intent).ok().flatten().is_none()
+        }
+        ReadiedAction::StandUp => world.get::<Conditions>(*readier).is_some_and(|c| c.has(Condition::Prone)),
         _ => true,
     })
 }
@@ -1065,7 +1134,7 @@ pub fn readied_at_a_charge_end(on: On<crate::rules::turns::moving::ChargeArrived
     let charger = on.event().charger;
     commands.queue(move |world: &mut World| {
         let Some(id) = world.get::<CreatureId>(charger).cloned() else { return };
-        if let Some(found) = willing_readier(world, (charger, &id), false, None) {
+        if let Some(found) = willing_readier(world, (charger, &id), false, (None, None)) {
             take_readied(world, found, (charger, id));
         }
     });
@@ -1080,7 +1149,7 @@ fn set_off_readied(world: &mut World, command: &Command, actor: Entity, plain: O
     }
     let Some(actor_id) = world.get::<CreatureId>(actor).cloned() else { return false };
     let casting = matches!(command, Command::Cast { .. });
-    let Some(found) = willing_readier(world, (actor, &actor_id), casting, plain) else {
+    let Some(found) = willing_readier(world, (actor, &actor_id), casting, (plain, Some(command))) else {
         return false;
     };
     take_readied(world, found, (actor, actor_id));

@@ -300,16 +300,13 @@ fn with_move_query<T>(
 }
 
 /// Whether `action` is open to `entity` now, as the board and the move ask it first (the turn's actions
-/// left, its conditions: 004:259, 000:17-18, 004:81). A creature whose turn it is not is asked as at the start
-/// of a turn of its own: whether the squares are open to it.
+/// left, its conditions, its rest after a run: 004:259, 000:17-18, 004:81, 004:249). A creature whose turn it
+/// is not is asked as at the start of a turn of its own (`preview::with_move_query_as`).
 fn action_open(
     world: &mut World,
     entity: Entity,
     action: MovementAction,
 ) -> Result<(), crate::rules::core::refusal::Refusal> {
-    if !world.resource::<crate::rules::turns::TurnOrder>().acting.contains(&entity) {
-        return Ok(());
-    }
     crate::preview::with_move_query(world, entity, false, |query, me| crate::preview::action_open(query, me, action))
         .unwrap_or(Ok(()))
 }

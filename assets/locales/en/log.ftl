@@ -48,6 +48,7 @@ log-surprise-round-surprised = surprise round; surprised: {$list}
 log-round = — round {$value} —
 log-s-turn = {$creature}'s turn
 log-delays = {$creature} delays
+log-resumes = {$creature} acts, its delayed turn resumed (004:631)
 log-delayed-too-long-and-loses = {$creature} delayed too long and loses the action (004:631)
 log-ends-its-turn = {$creature} ends its turn
 log-from-up-to-squares = {$creature}: {$action} from {$from} (up to {$allowance} squares)

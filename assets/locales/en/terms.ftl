@@ -3,6 +3,10 @@
 ## (src/game/refusals.rs).
 term-set-against-a-charge-004-461 = set against a charge (004:461)
 term-halved-by-the-save = halved by the save
+term-improved-cover-evasion = improved cover: nothing on a save, half on a failure (004:407)
+term-none-saved-in-improved-cover = none: saved in improved cover (004:407)
+term-halved-improved-cover = halved: improved cover (004:407)
+term-fire-quenched = its fire goes out under water (004:635)
 term-caster-level = caster level
 term-charging-004-448-004-458 = charging (004:448, 004:458)
 term-aid-another-ac-10-004-444 = aid another: AC 10 (004:444)
@@ -89,6 +93,7 @@ term-str-off-hand = Str x0.5 (off hand)
 term-str-secondary-natural = Str x0.5 (a secondary natural weapon)
 term-str-two-hands = Str x1.5 (two hands)
 term-invisible-attacker-no-dex = against an invisible attacker: no Dex (004:379)
+term-unseen-attacker-no-dex = against an attacker it cannot see: no Dex (004:31, 004:379)
 term-aid-another = aid another (004:444)
 term-aided-against-this-foe = aided against this foe (004:444)
 term-armour = armour

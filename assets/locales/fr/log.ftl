@@ -48,6 +48,7 @@ log-surprise-round-surprised = round de surprise ; surpris : {$list}
 log-round = — round {$value} —
 log-s-turn = {$creature} commence son tour
 log-delays = {$creature} retarde son action
+log-resumes = {$creature} agit enfin, son action retardée (004:631)
 log-delayed-too-long-and-loses = {$creature} a trop retardé son action et la perd (004:631)
 log-ends-its-turn = {$creature} termine son tour
 log-from-up-to-squares = {$creature} : {$action} depuis {$from} (jusqu'à {$allowance} cases)

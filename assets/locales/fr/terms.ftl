@@ -3,6 +3,10 @@
 ## (src/game/refusals.rs).
 term-set-against-a-charge-004-461 = réception de charge (004:461)
 term-halved-by-the-save = réduit de moitié par le jet de sauvegarde
+term-improved-cover-evasion = abri supérieur : rien si le jet réussit, la moitié s'il échoue (004:407)
+term-none-saved-in-improved-cover = aucun : jet réussi derrière un abri supérieur (004:407)
+term-halved-improved-cover = réduit de moitié : abri supérieur (004:407)
+term-fire-quenched = son feu s'éteint sous l'eau (004:635)
 term-caster-level = niveau de lanceur de sorts
 term-charging-004-448-004-458 = en charge (004:448, 004:458)
 term-aid-another-ac-10-004-444 = aider quelqu'un : CA 10 (004:444)
@@ -89,6 +93,7 @@ term-str-off-hand = For x0,5 (main non directrice)
 term-str-secondary-natural = For x0,5 (arme naturelle secondaire)
 term-str-two-hands = For x1,5 (deux mains)
 term-invisible-attacker-no-dex = contre un attaquant invisible : pas de Dex (004:379)
+term-unseen-attacker-no-dex = contre un attaquant qu'il ne voit pas : pas de Dex (004:31, 004:379)
 term-aid-another = aider quelqu'un (004:444)
 term-aided-against-this-foe = aidé contre cet adversaire (004:444)
 term-armour = armure

@@ -525,7 +525,7 @@ pub(super) fn fly_creatures(
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
     mut queries: ParamSet<(Others<'_, '_>, Fliers<'_, '_>, OnItsBack<'_, '_>)>,
-    saves: Query<(&CreatureId, &Saves, &Abilities)>,
+    saves: Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
@@ -1130,7 +1130,7 @@ fn spend_for_flight(
 /// pursuer that chases (`chasing`, itself or its mount) is misled.
 fn bluff_pursuer(
     out: &mut FlightOutput<'_, '_, '_, '_, '_>,
-    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
     pursuit: &Pursuit<'_, '_>,
     flier: &CreatureId,
     (bluffer, pursuer, chasing): (Entity, Entity, Entity),
@@ -1360,7 +1360,7 @@ struct Collider<'a> {
 /// impact; the creature struck saves for half; the riders of each share it (004:852).
 fn collide(
     out: &mut FlightOutput<'_, '_, '_, '_, '_>,
-    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
     mine: Collider<'_>,
     my_speed: f32,
     struck: &Traffic,
@@ -1371,14 +1371,14 @@ fn collide(
     let Some(dice_expr) = collision_dice(my_speed, their_speed, mine.size, struck.size) else { return };
     let amount = take_the_impact(out, saves, &mine, (struck.id.clone(), dice_expr, impact));
     let mut theirs = amount;
-    if let Ok((_, their_saves, their_abilities)) = saves.get(struck.entity) {
+    if let Ok((_, their_saves, their_abilities, their_conditions)) = saves.get(struck.entity) {
         let success = roll_save(
             out.dice,
             out.facts,
             &CreatureId(struck.id.clone()),
             Save::Reflex,
             their_saves,
-            their_abilities,
+            &abilities_in_play(their_abilities, their_conditions),
             "a collision, for half (004:826)",
             super::COLLISION_REFLEX_DC,
         );
@@ -1395,7 +1395,7 @@ fn collide(
 /// (004:847); its riders share it (004:852).
 fn strike_a_wall(
     out: &mut FlightOutput<'_, '_, '_, '_, '_>,
-    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
     mine: Collider<'_>,
     my_speed: f32,
 ) {
@@ -1407,7 +1407,7 @@ fn strike_a_wall(
 /// riders share it (004:852); the damage it took, which the creature struck takes too.
 fn take_the_impact(
     out: &mut FlightOutput<'_, '_, '_, '_, '_>,
-    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
     mine: &Collider<'_>,
     (with, dice, impact): (String, crate::rules::core::dice::DiceExpr, Impact),
 ) -> i32 {

@@ -46,7 +46,7 @@ pub fn size_term(size: Size) -> i32 {
 /// having more than two legs or otherwise hard to move (004:448, 004:485).
 pub fn strength_side(c: &CombatantItem, check: Check, resisting: bool) -> Side {
     let (value, name) = match check {
-        Check::Dexterity => (ability_modifier(c.abilities.dex), "Dex"),
+        Check::Dexterity => (ability_modifier(c.in_play().dex), "Dex"),
         _ => (ability_modifier(c.abilities.str), "Str"),
     };
     let mut terms = vec![Modifier::new(value, name)];
@@ -69,14 +69,14 @@ pub fn tripping_side(c: &CombatantItem) -> Side {
 /// or a stability of its own (004:485). A rider may check Ride instead (004:488), with the size term but
 /// not its own legs' stability (our ruling): it takes the best of the three.
 pub fn resisting_side(c: &CombatantItem) -> Side {
-    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
+    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.in_play().dex));
     let check = if dex > str { Check::Dexterity } else { Check::Strength };
     // In the saddle its legs do not hold it up: no stability of its own (our ruling).
     let on_foot = strength_side(c, check, c.seat.is_none());
     if c.seat.is_none() {
         return on_foot;
     }
-    let ride = crate::rules::core::checks::skill(c.skills.ride, c.abilities.dex);
+    let ride = crate::rules::core::checks::skill(c.skills.ride, c.in_play().dex);
     let mut riding = Side { check: Check::Ride, terms: vec![Modifier::new(ride, "Ride (004:488)")] };
     let size = size_term(*c.size);
     if size != 0 {

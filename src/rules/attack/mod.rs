@@ -597,6 +597,12 @@ impl CombatantItem<'_, '_> {
     pub fn armed_unarmed(&self) -> bool {
         crate::rules::core::creature::armed_unarmed(self.traits, self.feats, self.holding_charge)
     }
+
+    /// Its abilities as its conditions leave them: Dex 0 helpless or pinned, Dex -4 entangled (004:423,
+    /// 004:394, 004:378), for its checks and skills (`creature::abilities_in_play`).
+    pub fn in_play(&self) -> Abilities {
+        crate::rules::core::creature::abilities_in_play(self.abilities, self.conditions)
+    }
 }
 
 /// A creature being attacked in melee: the creatures that attacked it in melee and have not had a turn since
@@ -772,6 +778,9 @@ pub struct AttackSituation<'a> {
     pub cover: &'a Cover,
     /// The concealment miss chance, in percent (004:407-413).
     pub miss_chance: u32,
+    /// The target cannot see the attacker at that moment ([`attacker_unseen`]): its Dex bonus does not
+    /// serve it (004:31, 004:379).
+    pub unseen: bool,
     /// The scale of the field's squares (004:647-652).
     pub scale: crate::rules::core::altitude::Scale,
     /// The table's switches against the texts (flanking, critical confirmation).
@@ -904,7 +913,7 @@ pub fn plan_attack(
 pub fn plan_attack_with(
     attacker: &CombatantItem,
     target: &CombatantItem,
-    weapon: Weapon,
+    mut weapon: Weapon,
     situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
     check_target(attacker, target)?;
@@ -935,6 +944,10 @@ pub fn plan_attack_with(
     if aided != 0 {
         armor_class += aided;
         armor_class_parts.push(Modifier::new(aided, AID_ON_ARMOR_CLASS));
+    }
+    if quenched(&weapon, &situation.waters) {
+        weapon.extra = None;
+        damage_modifiers.push(Modifier::new(0, QUENCHED));
     }
     let mut extra_dice: Vec<crate::rules::core::dice::DiceExpr> = weapon.extra.into_iter().collect();
     if let Some((dice, why)) = sneak_attack(attacker, target, &weapon, &situation) {
@@ -1367,7 +1380,8 @@ pub fn sneak_attack(
         // Dex 0, as the helpless (004:394, footnote 4): no Dex bonus to AC.
         "pinned"
     } else {
-        denied_dex(attacker, target, weapon, situation.mid_action).map(|_| "denied its Dex bonus")?
+        denied_dex(attacker, target, weapon, (situation.mid_action, situation.unseen))
+            .map(|_| "denied its Dex bonus")?
     };
     Some((dice, why))
 }
@@ -1381,7 +1395,7 @@ pub fn denied_dex(
     attacker: &CombatantItem,
     target: &CombatantItem,
     weapon: &Weapon,
-    mid_action: Option<MidAction>,
+    (mid_action, unseen): (Option<MidAction>, bool),
 ) -> Option<&'static str> {
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
     // The defender rows that take away the Dex bonus (004:386-397), with the reason the log gives.
@@ -1400,6 +1414,8 @@ pub fn denied_dex(
         .then_some("against an invisible attacker: no Dex (004:379)"))
     .or((unseen_by(attacker, target) && !target.traits.uncanny_dodge)
         .then_some("against an attacker hidden from it: no Dex (004:379)"))
+    .or((unseen && !target.traits.uncanny_dodge)
+        .then_some("against an attacker it cannot see: no Dex (004:31, 004:379)"))
     .or((Feinted::by(target.feinted, attacker.entity) && !is_ranged(weapon))
         .then_some("feinted: no Dex against this melee attack (004:524)"));
     if now.tight {
@@ -1427,10 +1443,10 @@ fn defended_armor_class(
     weapon: &Weapon,
     situation: &AttackSituation<'_>,
 ) -> Result<(i32, Vec<Modifier>), Refusal> {
-    let AttackSituation { mid_action, cover, .. } = *situation;
+    let AttackSituation { mid_action, cover, unseen, .. } = *situation;
     let ac = armor_class(target.defense, target_abilities, *target.size);
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
-    let denied = denied_dex(attacker, target, weapon, mid_action);
+    let denied = denied_dex(attacker, target, weapon, (mid_action, unseen));
     let (armor_class, mut armor_class_parts) = if let Some(why) = denied {
         let mut parts: Vec<Modifier> =
             ac.parts.iter().filter(|m| !(m.source == "Dex" && m.value > 0) && m.source != "dodge").cloned().collect();
@@ -1878,6 +1894,7 @@ pub fn prepare_attack(
         flanking_with: flanking.as_deref(),
         cover: &cover,
         miss_chance,
+        unseen: attacker_unseen(field, (attacker, own), (target, theirs)),
         scale: field.scale(),
         house: field.house_rules(),
         waters,
@@ -1950,7 +1967,7 @@ pub fn takes_both_hands(attacker: &CombatantItem, weapon: &Weapon, two_weapons: 
 /// The Ride bonus a rider guides its mount with (its Ride, else its Dex modifier), when the check can fail;
 /// `None` when no roll of the d20 fails it, and no roll is made.
 pub fn knees_bonus(attacker: &CombatantItem) -> Option<i32> {
-    let bonus = crate::rules::core::checks::skill(attacker.skills.ride, attacker.abilities.dex);
+    let bonus = crate::rules::core::checks::skill(attacker.skills.ride, attacker.in_play().dex);
     (bonus + 1 < KNEES_RIDE_DC).then_some(bonus)
 }
 
@@ -2144,6 +2161,19 @@ pub fn darkvision_reaches_from(
 ) -> bool {
     attacker.traits.darkvision_m > 0
         && roll::range_m(field.diagonals(), own, theirs) <= attacker.traits.darkvision_m as f32
+}
+
+/// Whether `target`, on `theirs`, cannot see `attacker` on `own`: the attacker totally concealed from it (in
+/// the dark beyond its sight, invisible, itself blinded) or hidden from it, as [`sees`] asks. « s'il ne les
+/// voit pas venir, sa vitesse de réaction ne lui sert à rien » (004:31): it loses its Dex bonus to AC
+/// against that attack (004:379), and a sneak attack finds it.
+pub fn attacker_unseen(
+    field: &Battlefield,
+    (attacker, own): (&CombatantItem, Footprint),
+    (target, theirs): (&CombatantItem, Footprint),
+) -> bool {
+    miss_chance_from(field, (target, theirs), attacker, own, false) >= cover::TOTAL_CONCEALMENT
+        || crate::rules::core::creature::lost_sight(attacker.hidden, target.entity)
 }
 
 /// Whether `attacker`, not invisible, attacks `target` from hiding: `target` lost sight of it (004:403,
@@ -2821,11 +2851,22 @@ fn begin_coup_de_grace(
     Some(weapon)
 }
 
+/// What the log says of a weapon's fire put out by the water.
+const QUENCHED: &str = "its fire goes out under water (004:635)";
+
+/// Whether `weapon`'s fire is put out: « Les feux ordinaires … ne brûlent pas sous l'eau … les sorts et effets
+/// magiques affichant le registre du feu sont inefficaces » (004:635): its extra fire dice count for nothing
+/// when the attacker or its target is in the water, the blade striking under it.
+pub fn quenched(weapon: &Weapon, waters: &underwater::Waters) -> bool {
+    weapon.extra_fire && weapon.extra.is_some() && (waters.attacker.is_some() || waters.target.is_some())
+}
+
 /// Strikes a coup de grâce: it hits and is a critical; the foe saves (Fortitude, DC 10 + the damage) or
 /// dies (004:424).
 fn strike_coup_de_grace(
-    In((intent, weapon)): In<(CoupDeGraceIntent, Weapon)>,
+    In((intent, mut weapon)): In<(CoupDeGraceIntent, Weapon)>,
     mut dice: ResMut<Dice>,
+    field: Res<Battlefield>,
     creatures: Query<Combatant, With<Creature>>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
@@ -2835,6 +2876,15 @@ fn strike_coup_de_grace(
         return;
     };
     let mut modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
+    let waters = underwater::waters(
+        &field,
+        (&attacker, attacker.space.at(attacker.position.0)),
+        (&target, target.space.at(target.position.0)),
+    );
+    if quenched(&weapon, &waters) {
+        weapon.extra = None;
+        modifiers.push(Modifier::new(0, QUENCHED));
+    }
     // A rogue adds its sneak attack to the coup de grâce's critical (004:425), its dice thrown once (004:27).
     let mut extra: Vec<crate::rules::core::dice::DiceExpr> = weapon.extra.into_iter().collect();
     if let Some(sneak) = attacker.traits.sneak_attack {

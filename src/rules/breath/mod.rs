@@ -119,7 +119,7 @@ pub fn reflex_terms(
     field: &Battlefield,
     (breather, fire): (&CombatantItem, bool),
     victim: &CombatantItem,
-) -> Vec<Modifier> {
+) -> (Vec<Modifier>, bool) {
     let from = breather.space.at(breather.position.0);
     let cover = ranged_cover(field, from, victim.space.at(victim.position.0), &[]);
     // A swimmer or a wader up to its chest has improved cover against a foe on the land, +4 on Reflex, from
@@ -137,7 +137,23 @@ pub fn reflex_terms(
             false,
         )
     });
-    crate::rules::attack::underwater::with_water(cover, water.flatten()).reflex_bonus().into_iter().collect()
+    let cover = crate::rules::attack::underwater::with_water(cover, water.flatten());
+    let mut terms: Vec<Modifier> = cover.reflex_bonus().into_iter().collect();
+    let evasion = cover.improved_evasion();
+    if evasion {
+        terms.push(Modifier::new(0, "improved cover: nothing on a save, half on a failure (004:407)"));
+    }
+    (terms, evasion)
+}
+
+/// The damage a Reflex save for half leaves of `full`: half (at least 1) on a save, all on a failure; with
+/// improved evasion, which improved cover gives (004:407), none on a save and half on a failure.
+pub fn reflex_damage(full: i32, saved: bool, improved_evasion: bool) -> i32 {
+    match (saved, improved_evasion) {
+        (true, true) => 0,
+        (true, false) | (false, true) => (full / 2).max(1),
+        (false, false) => full,
+    }
 }
 
 /// Whether `breather` may breathe at `toward` now, and whom the breath would cover, the aim first and the
@@ -209,7 +225,7 @@ pub fn breath_saves(world: &mut World, breather: Entity, covered: &[Entity]) -> 
         .iter()
         .filter_map(|e| q.get(*e).ok())
         .map(|victim| {
-            let terms = reflex_terms(field, (&me, breath.weapon.fire), &victim);
+            let (terms, _) = reflex_terms(field, (&me, breath.weapon.fire), &victim);
             let bonus = save_bonus(Save::Reflex, victim.saves, &abilities_in_play(victim.abilities, victim.conditions))
                 + terms.iter().map(|m| m.value).sum::<i32>();
             (victim.entity, save_chance(bonus, breath.dc), terms)
@@ -264,6 +280,7 @@ fn breathe(
         let full = thrown.total.max(1);
         for victim in &victims {
             let reason = format!("{}'s breath, for half", me.id);
+            let (terms, evasion) = reflex_terms(&field, (&me, breath.weapon.fire), victim);
             let saved = roll_save_with(
                 &mut dice,
                 &mut facts,
@@ -272,11 +289,15 @@ fn breathe(
                 (victim.saves, &abilities_in_play(victim.abilities, victim.conditions)),
                 reason,
                 breath.dc,
-                reflex_terms(&field, (&me, breath.weapon.fire), victim),
+                terms,
             );
-            let amount = if saved { (full / 2).max(1) } else { full };
-            let modifiers =
-                if saved { vec![Modifier::new(-(full - amount), "halved by the save")] } else { Vec::new() };
+            let amount = reflex_damage(full, saved, evasion);
+            let modifiers = match (saved, evasion) {
+                (true, true) => vec![Modifier::new(-full, "none: saved in improved cover (004:407)")],
+                (false, true) => vec![Modifier::new(-(full - amount), "halved: improved cover (004:407)")],
+                (true, false) => vec![Modifier::new(-(full - amount), "halved by the save")],
+                (false, false) => Vec::new(),
+            };
             facts.write(Fact::DamageDealt {
                 attacker: me.id.clone(),
                 target: victim.id.clone(),

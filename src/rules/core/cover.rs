@@ -57,6 +57,14 @@ impl Cover {
         }
     }
 
+    /// Whether it gives the effects of improved evasion against what its Reflex bonus counts against: no
+    /// damage on a save for half, half on a failure (« obtient les effets de l'aptitude de classe d'esquive
+    /// extraordinaire contre toutes les attaques contre lesquelles le bonus d'abri aux jets de Réflexes
+    /// s'applique », 004:407): improved cover, the water's among it (004:634).
+    pub fn improved_evasion(&self) -> bool {
+        matches!(self, Cover::Improved { .. } | Cover::Water)
+    }
+
     /// The AC bonus it gives.
     pub fn bonus(&self) -> i32 {
         match self {

@@ -67,6 +67,14 @@ pub enum Fact {
         /// Who.
         creature: CreatureId,
     },
+    /// A delaying creature acts: its one turn of the round goes on at its new place (004:629-631), nothing of
+    /// a turn's start coming again (its attacks of opportunity, a Swim check, 004:68, 004:643).
+    TurnResumed {
+        /// The round.
+        round: u32,
+        /// Who.
+        creature: CreatureId,
+    },
     /// A delaying creature's place came round again: the delayed action is lost (004:631).
     DelayLapsed {
         /// Who.

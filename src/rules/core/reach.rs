@@ -88,15 +88,11 @@ pub fn threatens_with(weapon: &Weapon, armed_unarmed: bool) -> bool {
     matches!(weapon.delivery, Delivery::Melee) && (!weapon.unarmed || armed_unarmed) && !weapon.whip
 }
 
-/// The weapons a creature threatens with: the first manufactured melee weapon it holds in hand (not one
-/// put away, 004:218) and all its natural weapons.
+/// The weapons a creature threatens with: « la zone … dans laquelle il est capable de faire des attaques de
+/// corps à corps » (004:62): every melee weapon it holds in hand (not one put away, 004:218), two in its two
+/// hands threatening the squares of both, and all its natural weapons.
 pub fn threatening_weapons(weapons: &[Weapon], armed_unarmed: bool) -> Vec<&Weapon> {
-    let wielded = weapons.iter().find(|w| !w.natural && !w.stowed && matches!(w.delivery, Delivery::Melee));
-    weapons
-        .iter()
-        .filter(|w| w.natural || wielded.is_some_and(|h| std::ptr::eq(*w, h)))
-        .filter(|w| threatens_with(w, armed_unarmed))
-        .collect()
+    weapons.iter().filter(|w| w.natural || !w.stowed).filter(|w| threatens_with(w, armed_unarmed)).collect()
 }
 
 /// The squares a creature threatens from `own`: every square within reach of a weapon it threatens with,

@@ -848,13 +848,13 @@ fn pull_riders_down(
 pub fn share_collision(
     riders: &[Entity],
     mount_took: i32,
-    saves: &Query<(&CreatureId, &Saves, &Abilities)>,
+    saves: &Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
     damage: &mut MessageWriter<Damage>,
 ) {
     for rider in riders {
-        let Ok((id, rider_saves, abilities)) = saves.get(*rider) else { continue };
+        let Ok((id, rider_saves, abilities, conditions)) = saves.get(*rider) else { continue };
         let mut amount = collision_share(mount_took);
         let success = roll_save(
             dice,
@@ -862,7 +862,7 @@ pub fn share_collision(
             id,
             Save::Reflex,
             rider_saves,
-            abilities,
+            &abilities_in_play(abilities, conditions),
             "its mount's collision, for half of its share (004:852)",
             COLLISION_SHARE_REFLEX_DC,
         );

@@ -195,7 +195,12 @@ pub fn can_react(house: HouseRules, c: &CombatantItem, reactions: &Reactions) ->
         && !c.conditions.has(Condition::Cowering)
         && !c.conditions.has(Condition::TotalDefense)
         && !c.conditions.threatens_nothing()
-        && reactions.used < reactions_per_round(house.attacks_of_opportunity, c.abilities, c.feats)
+        && reactions.used
+            < reactions_per_round(
+                house.attacks_of_opportunity,
+                &crate::rules::core::creature::abilities_in_play(c.abilities, c.conditions),
+                c.feats,
+            )
         && !threatening_weapons(&c.armament.0, c.armed_unarmed()).is_empty()
 }
 
@@ -414,6 +419,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 flanking_with: flanking.as_deref(),
                 cover: &Cover::None,
                 miss_chance,
+                unseen: crate::rules::attack::attacker_unseen(self.field, (&attacker, own), (&target, at)),
                 scale: self.field.scale(),
                 house: self.field.house_rules(),
                 waters,
@@ -552,6 +558,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             flanking_with: flanking.as_deref(),
             cover: &cover,
             miss_chance,
+            unseen: crate::rules::attack::attacker_unseen(self.field, (&attacker, own), (&target, at)),
             scale: self.field.scale(),
             house: self.field.house_rules(),
             waters,

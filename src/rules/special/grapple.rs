@@ -993,6 +993,7 @@ fn strike_with_their_weapon(
         flanking_with: None,
         cover: &cover,
         miss_chance: 0,
+        unseen: crate::rules::attack::attacker_unseen(&field, (&a, own), (&t, theirs)),
         scale: field.scale(),
         house: field.house_rules(),
         waters: crate::rules::attack::underwater::waters(&field, (&a, own), (&t, theirs)),

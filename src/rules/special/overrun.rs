@@ -107,7 +107,7 @@ fn overrun_at_the_end_of_a_charge(
 
 /// A side checking the better of Strength and Dexterity with the size term, and stability if `resisting`.
 fn better_side(c: &CombatantItem, resisting: bool) -> Side {
-    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.abilities.dex));
+    let (str, dex) = (ability_modifier(c.abilities.str), ability_modifier(c.in_play().dex));
     let check = if dex > str { Check::Dexterity } else { Check::Strength };
     super::strength_side(c, check, resisting)
 }

@@ -404,20 +404,23 @@ pub struct Burning {
     pub lit: (Option<Entity>, u32),
 }
 
+/// Where a burning creature stands, as the water asks it.
+type Placed = (&'static Position, &'static Space, &'static Size, &'static Altitude);
+
 /// Burns each burning creature at the start of its next turn, once; the water puts the fire out first
-/// (004:635).
+/// (004:635), a rider's only when it is in the water itself (never in the saddle, our ruling).
 pub(super) fn burn(
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
-    burning: Query<(Entity, &CreatureId, &Burning, &Position, &Space, &Size, &Altitude)>,
+    burning: Query<(Entity, &CreatureId, &Burning, Placed, Has<crate::rules::core::creature::Riding>)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut commands: Commands,
 ) {
     let now = order.current_entity();
-    for (entity, id, fire, position, space, size, altitude) in &burning {
-        if water::in_the_water(&field, space.at(position.0), *size, altitude.0) {
+    for (entity, id, fire, (position, space, size, altitude), riding) in &burning {
+        if !riding && water::in_the_water(&field, space.at(position.0), *size, altitude.0) {
             facts.write(Fact::FireDoused { creature: id.clone() });
             commands.entity(entity).remove::<Burning>();
             continue;

@@ -81,7 +81,7 @@ pub fn plan_object_sunder(
         return Err(Refusal::new(format!("{} carries no {object}", target.id), "004:504"));
     }
     let attack = melee_attack(ground, (attacker, target), weapon, budget, ("sunder", "004:504"))?;
-    let dex = ability_modifier(target.abilities.dex);
+    let dex = ability_modifier(target.in_play().dex);
     let parts = vec![
         Modifier::new(10, "base"),
         Modifier::new(CARRIED_OBJECT_SIZE, "a Diminutive object (our ruling)"),

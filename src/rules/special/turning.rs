@@ -70,8 +70,8 @@ pub struct Hold {
     pub check: i32,
     /// The round its effect ends in.
     pub ends_round: u32,
-    /// The creature at whose count it began, and just before whose count it ends.
-    pub count_of: Entity,
+    /// The initiative count it began at, and just before which it ends (004:74).
+    pub count_of: crate::rules::turns::Count,
     /// What it gave: turned (a good cleric's, 004:549) or cowering (a rebuke's, 004:565).
     pub condition: Condition,
 }
@@ -113,8 +113,8 @@ pub struct Bolstered {
     pub hit_dice: u32,
     /// The round the bolstering ends in: 10 rounds after it.
     pub until: u32,
-    /// The bolsterer, at whose count it began and just before whose count it ends.
-    pub count_of: Entity,
+    /// The initiative count it began at, and just before which it ends (004:74).
+    pub count_of: crate::rules::turns::Count,
 }
 
 impl Bolstered {
@@ -626,6 +626,7 @@ fn dispel(world: &mut World, turner: Entity, affected: &[InReach]) {
 fn bolster(world: &mut World, turner: Entity, affected: &[InReach], hit_dice: i32) {
     let Some(id) = world.get::<CreatureId>(turner).cloned() else { return };
     let until = world.resource::<TurnOrder>().round + TURNED_ROUNDS;
+    let count_of = world.resource::<TurnOrder>().count_now().unwrap_or_default();
     let hit_dice = hit_dice.max(0) as u32;
     for undead in affected {
         let running = world.get::<Bolstered>(undead.entity).copied().filter(|b| {
@@ -634,7 +635,7 @@ fn bolster(world: &mut World, turner: Entity, affected: &[InReach], hit_dice: i3
         let now = match running {
             Some(stronger) if stronger.hit_dice >= hit_dice => stronger.hit_dice,
             _ => {
-                world.entity_mut(undead.entity).insert(Bolstered { hit_dice, until, count_of: turner });
+                world.entity_mut(undead.entity).insert(Bolstered { hit_dice, until, count_of });
                 hit_dice
             }
         };
@@ -676,7 +677,7 @@ fn apply_turning(world: &mut World, turner: Entity, plan: &TurnPlan, affected: &
                     turner,
                     check,
                     ends_round: order.round + TURNED_ROUNDS,
-                    count_of: order.current_entity().unwrap_or(turner),
+                    count_of: order.count_now().unwrap_or_default(),
                     condition,
                 };
                 if let Ok(mut e) = world.get_entity_mut(undead.entity) {

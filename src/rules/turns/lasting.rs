@@ -16,8 +16,8 @@ pub struct Effect {
     pub condition: Condition,
     /// The round in which it ends.
     pub ends_round: u32,
-    /// The creature at whose initiative count it began, and just before whose count it ends.
-    pub count_of: Entity,
+    /// The initiative count it began at, and just before which it ends (004:74).
+    pub count_of: crate::rules::turns::Count,
 }
 
 /// The effects with a duration on a creature.
@@ -42,19 +42,17 @@ pub fn is_over(effect: &Effect, order: &TurnOrder) -> bool {
     count_reached(effect.ends_round, effect.count_of, order)
 }
 
-/// Whether the count of `count_of` in round `ends_round` has come (or passed): when an effect begun at that
-/// count, to end in that round, is over (004:74).
-pub fn count_reached(ends_round: u32, count_of: Entity, order: &TurnOrder) -> bool {
+/// Whether the count `count_of` in round `ends_round` has come (or passed): when an effect begun at that
+/// count, to end in that round, is over (« juste avant la valeur d'initiative à laquelle ils ont débuté »,
+/// 004:74), wherever the creature that began it has moved in the order since.
+pub fn count_reached(ends_round: u32, count_of: crate::rules::turns::Count, order: &TurnOrder) -> bool {
     if order.round > ends_round {
         return true;
     }
     if order.round < ends_round {
         return false;
     }
-    let (Some(now), Some(at)) = (order.current, order.entries.iter().position(|e| e.entity == count_of)) else {
-        return order.current.is_none();
-    };
-    at <= now
+    order.count_now().is_none_or(|now| now <= count_of)
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -72,7 +70,7 @@ pub fn impose(
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let Some(count_of) = order.current_entity() else { continue };
+        let Some(count_of) = order.count_now() else { continue };
         let Ok((id, mut conditions, lasting)) = creatures.get_mut(intent.creature) else { continue };
         let effect = Effect { condition: intent.condition, ends_round: order.round + intent.rounds, count_of };
         if conditions.0.insert(intent.condition) {

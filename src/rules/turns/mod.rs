@@ -36,6 +36,16 @@ pub struct EndTurnIntent {
     pub creature: Entity,
 }
 
+/// A count of the initiative order, higher first (004:74): spaced when the order is rolled; a creature that
+/// moves in the order (a readied action, 004:622; a delay, 004:631) takes one between its new neighbours,
+/// so an effect begun at a count ends at that count, whoever moved since.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Count(pub i64);
+
+/// The space between two counts of the order as it is rolled: room for some forty moves between two
+/// neighbours, each halving it.
+const COUNT_SPACING: i64 = 1 << 40;
+
 /// One place in the initiative order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InitiativeEntry {
@@ -52,6 +62,8 @@ pub struct InitiativeEntry {
     /// Delaying its action (004:629-631): it acts later when it chooses, or loses the action when its place
     /// in the order comes round again.
     pub delaying: bool,
+    /// Its count in the order (004:74).
+    pub count: Count,
 }
 
 /// The creature whose turn it is delays its action: it does nothing now and may act later (004:629).
@@ -97,6 +109,35 @@ pub struct TurnOrder {
 }
 
 impl TurnOrder {
+    /// The count of the turn now: where an effect begun now begins and ends (004:74).
+    pub fn count_now(&self) -> Option<Count> {
+        self.current.and_then(|i| self.entries.get(i)).map(|e| e.count)
+    }
+
+    /// Gives every place its count, from the first down, as the order is rolled.
+    fn space_counts(&mut self) {
+        let n = self.entries.len() as i64;
+        for (i, entry) in self.entries.iter_mut().enumerate() {
+            entry.count = Count((n - i as i64) * COUNT_SPACING);
+        }
+    }
+
+    /// Gives the place at `index`, just taken by a creature that moved there, a count between its
+    /// neighbours' (004:622, 004:631).
+    pub fn recount(&mut self, index: usize) {
+        let before = index.checked_sub(1).and_then(|i| self.entries.get(i)).map(|e| e.count.0);
+        let after = self.entries.get(index + 1).map(|e| e.count.0);
+        let count = match (before, after) {
+            (Some(b), Some(a)) => a + (b - a) / 2,
+            (Some(b), None) => b - COUNT_SPACING,
+            (None, Some(a)) => a + COUNT_SPACING,
+            (None, None) => COUNT_SPACING,
+        };
+        if let Some(entry) = self.entries.get_mut(index) {
+            entry.count = Count(count);
+        }
+    }
+
     /// The creature whose turn it is: the first of those acting together.
     pub fn current_entity(&self) -> Option<Entity> {
         let entry = self.place_holder()?;
@@ -133,6 +174,7 @@ impl TurnOrder {
         let Some(cur) = self.current else { return };
         let Some(like) = self.entries.get(cur).cloned() else { return };
         self.entries.insert(cur, InitiativeEntry { entity, id, delaying: false, ..like });
+        self.recount(cur);
         self.current = Some(cur + 1);
     }
 
@@ -309,13 +351,23 @@ fn roll_initiative(
         if !parties.leads(entity) {
             continue;
         }
-        let modifiers = initiative_modifier(abilities, feats);
+        // Initiative is a Dexterity check (004:51), with the Dex its conditions leave it (004:378).
+        let modifiers =
+            initiative_modifier(&crate::rules::core::creature::abilities_in_play(abilities, &conditions), feats);
         let modifier = total(&modifiers);
         let roll = dice.d20();
         let sum = roll as i32 + modifier;
         facts.write(Fact::InitiativeRolled { creature: id.clone(), roll, modifiers, total: sum });
         let surprised = is_surprised(id, &sides);
-        let entry = InitiativeEntry { entity, id: id.clone(), total: sum, modifier, surprised, delaying: false };
+        let entry = InitiativeEntry {
+            entity,
+            id: id.clone(),
+            total: sum,
+            modifier,
+            surprised,
+            delaying: false,
+            count: Count::default(),
+        };
         rolled.push((entry, Vec::new()));
     }
     // Dice only for creatures still tied after the modifier, in id order.
@@ -324,6 +376,7 @@ fn roll_initiative(
     });
     order_initiative(&mut rolled);
     order.entries = rolled.into_iter().map(|(entry, _)| entry).collect();
+    order.space_counts();
     order.current = None;
     order.ended = false;
     facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
@@ -448,7 +501,13 @@ fn begin_turn(
             facts.write(Fact::ConditionLost { creature: id.clone(), condition });
         }
     }
-    *budget = if round == 0 || conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
+    *budget = turn_budget(round, conditions, riding_a_flier);
+}
+
+/// The actions a creature has as its turn in `round` begins: one only in the surprise round, disabled or
+/// staggered (004:59, 004:77, 004:274), else a standard and a move action.
+pub fn turn_budget(round: u32, conditions: &Conditions, riding_a_flier: bool) -> ActionBudget {
+    let mut budget = if round == 0 || conditions.has(Condition::Disabled) || conditions.has(Condition::Staggered) {
         ActionBudget::restricted()
     } else {
         ActionBudget::fresh()
@@ -456,6 +515,7 @@ fn begin_turn(
     budget.cowering = conditions.has(Condition::Cowering);
     budget.stunned = conditions.has(Condition::Stunned);
     budget.riding = riding_a_flier;
+    budget
 }
 
 /// Whether a creature rolls to stabilise on its turn in `round`: dying, not stable, and fallen in an earlier
@@ -513,8 +573,9 @@ fn advance(
             None => 0,
         };
         order.entries.insert(at.min(order.entries.len()), entry);
+        order.recount(at.min(order.entries.len() - 1));
         facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
-        if start_party(order, at, creatures, parties, dice, facts) {
+        if start_party(order, (at, true), creatures, parties, dice, facts) {
             return;
         }
         // It could not act after all: the next who asked comes after its place.
@@ -532,7 +593,7 @@ fn advance(
             order.entries[pos].delaying = false;
             facts.write(Fact::DelayLapsed { creature: order.entries[pos].id.clone() });
         }
-        if start_party(order, pos, creatures, parties, dice, facts) {
+        if start_party(order, (pos, false), creatures, parties, dice, facts) {
             return;
         }
         pos += 1;
@@ -541,10 +602,11 @@ fn advance(
 }
 
 /// Begins the turn of the party whose place is `pos`, if any of it can act; the dying among it roll to
-/// stabilise. Whether the turn began.
+/// stabilise. A delayed turn resumed (`resumed`) is the round's one turn going on: its actions, and nothing
+/// else of a turn's start again (004:629-631). Whether the turn began.
 fn start_party(
     order: &mut TurnOrder,
-    pos: usize,
+    (pos, resumed): (usize, bool),
     creatures: &mut TurnCreatures<'_, '_>,
     parties: &Parties,
     dice: &mut Dice,
@@ -568,13 +630,18 @@ fn start_party(
                 order.current = Some(pos);
             }
             acting.push(*member);
-            begin_turn(order.round, id, &mut conditions, &mut budget, riding_a_flier, facts);
+            if resumed {
+                *budget = turn_budget(order.round, &conditions, riding_a_flier);
+                facts.write(Fact::TurnResumed { round: order.round, creature: id.clone() });
+            } else {
+                begin_turn(order.round, id, &mut conditions, &mut budget, riding_a_flier, facts);
+            }
         } else if rolls_to_stabilise(&conditions, *fall, order.round) {
             roll_to_stabilise(id, &mut conditions, &mut hp, dice, facts);
         }
     }
     order.acting = acting;
-    if !order.acting.is_empty() {
+    if !order.acting.is_empty() && !resumed {
         order.turns_begun += 1;
     }
     !order.acting.is_empty()
@@ -826,6 +893,7 @@ mod tests {
             modifier,
             surprised: false,
             delaying: false,
+            count: Count::default(),
         }
     }
 

@@ -81,14 +81,17 @@ fn come_to_rest(
     }
 }
 
-/// Whether a creature may take a movement action now, given its budget, speed and state.
+/// Whether a creature may take a movement action now, given its budget, speed and state, and its rest after
+/// a run in `round` (004:249): the one predicate of the move, its previews, the AI's options and the queries.
 pub fn check_action(
     action: MovementAction,
     budget: &ActionBudget,
     speed: u32,
     conditions: &Conditions,
+    (exertion, round): (&Exertion, u32),
 ) -> Result<(), Refusal> {
     crate::rules::core::creature::within_the_fight(conditions)?;
+    exertion.check_rest(round, action)?;
     if !conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
     }
@@ -924,10 +927,11 @@ pub fn move_refusal(
     let all = bodies(views.iter());
     let Ok(me) = views.get(intent.creature) else { return Some(Refusal::new("no such creature", "data")) };
     let query = move_query(&field, &all, &me);
+    // As the move asks: a readied move is taken out of its turn, and wherever the readier stands.
     let checked = order
-        .check_turn(intent.creature)
+        .check_turn_unless_readied(intent.creature, intent.readied)
         .and_then(|()| walks(&me))
-        .and_then(|()| check_grounded(field.scale(), me.speed, me.altitude));
+        .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) });
     match (checked, intent.action, intent.tumble) {
         (Err(refusal), ..) => Some(refusal),
         (Ok(()), MovementAction::Charge, _) | (Ok(()), _, true) => None,
@@ -957,7 +961,8 @@ pub fn five_foot_step_squares(
     let budget = ActionBudget { movement: me.budget.movement, ..ActionBudget::fresh() };
     let allowed = !me.riding
         && check_grounded(field.scale(), me.speed, me.altitude).is_ok()
-        && check_action(MovementAction::FiveFootStep, &budget, query.speed, me.conditions).is_ok()
+        // A 5-foot step is never too fast for a rest after a run: no round to ask.
+        && check_action(MovementAction::FiveFootStep, &budget, query.speed, me.conditions, (me.exertion, 0)).is_ok()
         && query.five_foot_step_from_here().is_ok();
     if !allowed {
         return Vec::new();
@@ -1067,8 +1072,7 @@ fn begin_move(
     let checked = turn
         .and_then(|()| walks(&me))
         .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) })
-        .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions))
-        .and_then(|()| me.exertion.check_rest(order.round, intent.action))
+        .and_then(|()| check_action(intent.action, &budget, query.speed, me.conditions, (me.exertion, order.round)))
         .and_then(|()| match (intent.action, target) {
             (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
             (MovementAction::Charge, Some(target)) => {

@@ -136,6 +136,7 @@ pub fn move_before(order: &mut TurnOrder, readier: Entity, trigger: Entity) {
     let entry = order.entries.remove(from);
     let to = place.and_then(|p| order.entries.iter().position(|e| e.entity == p)).unwrap_or(order.entries.len());
     order.entries.insert(to, entry);
+    order.recount(to);
     order.current = current.and_then(|c| order.entries.iter().position(|e| e.entity == c));
 }
 

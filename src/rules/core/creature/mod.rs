@@ -532,6 +532,9 @@ pub struct Weapon {
     /// Extra damage dice, thrown once even on a critical (004:27).
     #[serde(default)]
     pub extra: Option<DiceExpr>,
+    /// Its extra dice are fire (a flaming blade's): none under water (004:635).
+    #[serde(default)]
+    pub extra_fire: bool,
     /// What it is made as, for its hardness and hit points (004:505-523); `None` for natural weapons and
     /// unarmed strikes, which cannot be sundered.
     #[serde(default)]
@@ -754,6 +757,7 @@ impl Weapon {
             whip: false,
             finesse: false,
             extra: None,
+            extra_fire: false,
             make: None,
             sunders: false,
             pierces: false,
