@@ -147,6 +147,28 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["km", "hours", "mounts"])]
         table: bool,
     },
+    /// A voyage by boat (003:110-117, 003:122): a craft's speed on the sea, a lake, down or up a river, and the
+    /// time a distance takes.
+    Voyage {
+        /// The craft: raft-or-barge, keelboat, rowboat, sailing-ship, warship, longship, galley.
+        #[arg(long)]
+        craft: String,
+        /// sea, lake, downstream or upstream.
+        #[arg(long, default_value = "lake")]
+        water: String,
+        /// Downstream, the current in metres an hour (the text's typical 4,500 m/h, 003:122).
+        #[arg(long, default_value_t = crate::rules::overland::travel::TYPICAL_CURRENT_M_PER_HOUR)]
+        current: f64,
+        /// Upstream, towed from the bank by draft animals (003:122).
+        #[arg(long)]
+        towed: bool,
+        /// Downstream, left to drift the rest of the day, someone steering (003:122).
+        #[arg(long)]
+        drift: bool,
+        /// Distance to cover, in kilometres.
+        #[arg(long)]
+        km: Option<f64>,
+    },
     /// Evasion and pursuit (003:124-130): who gets away, by speed, or at the same speed by opposed Dexterity
     /// checks after a few rounds (Constitution checks in a chase lasting all day), rolled with the seed.
     Chase {
@@ -174,6 +196,9 @@ pub enum Command {
         /// The gap between them, in metres: how many rounds a faster pursuer needs to close it.
         #[arg(long)]
         gap: Option<f64>,
+        /// The pursuer's Constitution score: the rounds it runs before checks to keep running (004:249).
+        #[arg(long, default_value_t = 10)]
+        pursuer_con: u32,
         /// The seed of the dice.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -265,8 +290,15 @@ pub fn main() -> ExitCode {
             pursuer_modifier,
             quarry_modifier,
             gap,
+            pursuer_con,
             seed,
         } => {
+            // Round by round the sides count squares (003:126): speeds of whole squares of 1.5 m.
+            let squares = |m: f64| (m / 1.5 - (m / 1.5).round()).abs() < 1e-9;
+            if !all_day && !(squares(pursuer) && squares(quarry)) {
+                eprintln!("estoc chase: round by round speeds are counted in squares of 1.5 m (003:126)");
+                return ExitCode::FAILURE;
+            }
             // Round by round both run, counting squares (003:126): ×4, ×3 in heavy armour or load (003:10); all
             // day long the speeds decide nothing (003:130).
             let run = |speed: f64, heavy: bool| {
@@ -278,7 +310,10 @@ pub fn main() -> ExitCode {
                 speed * f64::from(round_multiplier(Pace::Run, burden))
             };
             let (pursuer, quarry) = (run(pursuer, pursuer_heavy), run(quarry, quarry_heavy));
-            chase((pursuer, pursuer_modifier), (quarry, quarry_modifier), all_day, gap, seed)
+            chase((pursuer, pursuer_modifier), (quarry, quarry_modifier), all_day, (gap, pursuer_con), seed)
+        }
+        Command::Voyage { craft, water, current, towed, drift, km } => {
+            voyage(&craft, &water, (current, towed, drift), km)
         }
         Command::Travel { walkers, mounts, pace, terrain, way, km, hours, hours_per_day, .. } => {
             travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
@@ -317,7 +352,7 @@ fn chase(
     (pursuer, pursuer_mod): (f64, i32),
     (quarry, quarry_mod): (f64, i32),
     all_day: bool,
-    gap: Option<f64>,
+    (gap, pursuer_con): (Option<f64>, u32),
     seed: u64,
 ) -> ExitCode {
     use crate::rules::overland::travel::{
@@ -343,6 +378,15 @@ fn chase(
                     decimal(gap.unwrap_or(0.0), 3),
                     decimal(pursuer - quarry, 3)
                 );
+                // A runner runs its Constitution score's rounds, then must pass a check each round to run on
+                // (DC 10, one more each round, 004:249, 003:61).
+                if rounds > pursuer_con {
+                    println!(
+                        "  if it can run that long: after {pursuer_con} rounds (its Constitution) it checks Con DC 10, \
+                         +1 each round, to run on, and rests a minute on a failure (004:249); by then it has closed {} m",
+                        decimal((pursuer - quarry) * f64::from(pursuer_con), 3)
+                    );
+                }
             }
         }
         Chase::QuarryEscapes => println!("the quarry is faster: it gets away (003:126)"),
@@ -694,6 +738,44 @@ fn run(path: &Path, seed: Option<u64>, check: bool) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `estoc voyage`: a craft's speed on some water and the days a distance takes (003:110-117, 003:122).
+fn voyage(craft: &str, water: &str, (current, towed, drift): (f64, bool, bool), km: Option<f64>) -> ExitCode {
+    use crate::rules::overland::travel::{Conveyance, Water, voyage_rate};
+    let planned = (|| -> Result<_, String> {
+        let craft = by_name(&Conveyance::ALL, craft, "craft")?;
+        let water = match water.to_lowercase().as_str() {
+            "sea" => Water::Sea,
+            "lake" => Water::Lake,
+            "downstream" => Water::Downstream { current_m_per_hour: current },
+            "upstream" => Water::Upstream { towed },
+            other => return Err(format!("unknown water {other:?}: sea, lake, downstream or upstream")),
+        };
+        if let Some(km) = km
+            && !(km.is_finite() && km > 0.0)
+        {
+            return Err(format!("{km} km is no distance to cover"));
+        }
+        voyage_rate(craft, water, drift).map(|rate| (craft, rate)).map_err(|e| e.to_string())
+    })();
+    let (craft, rate) = match planned {
+        Ok(planned) => planned,
+        Err(message) => {
+            eprintln!("estoc voyage: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("{} (003:110-117, 003:122)", craft.label());
+    println!("  {:.2} km an hour under way", rate.per_hour_m / 1000.0);
+    println!("  {:.2} km a day, {} hours moving", rate.per_day_m / 1000.0, rate.hours_moving);
+    if let Some(km) = km {
+        let days = km * 1000.0 / rate.per_day_m;
+        let whole = days.floor();
+        let hours_left = (km * 1000.0 - whole * rate.per_day_m) / rate.per_hour_m;
+        println!("  {km:.2} km: {whole} day(s) and {hours_left:.2} hour(s)");
+    }
+    ExitCode::SUCCESS
 }
 
 /// Finds the value of `all` whose name, written in kebab-case, is `text`.

@@ -46,6 +46,52 @@ fn the_same_speed_goes_to_opposed_checks_003_128_130() {
     assert!(ok && out.contains("Constitution") && !out.contains("003:126"), "{out}");
     let (ok, _) = chase(&["--pursuer=-1", "--quarry", "9"]);
     assert!(!ok, "a negative speed is refused");
+    // Round by round the sides count squares (003:126): 6.1 m is no whole number of squares.
+    let (ok, _) = chase(&["--pursuer", "6", "--quarry", "6.1"]);
+    assert!(!ok, "a speed of no whole squares is refused");
+}
+
+#[test]
+fn a_long_gap_is_closed_only_while_the_pursuer_can_run_004_249() {
+    // 3,000 m at 12 m gained a round is 250 rounds; a pursuer of Constitution 10 runs 10 of them free (004:249).
+    let (ok, out) = chase(&["--pursuer", "12", "--quarry", "9", "--gap", "3000"]);
+    assert!(ok && out.contains("250 rounds") && out.contains("after 10 rounds") && out.contains("120 m"), "{out}");
+    let (ok, out) = chase(&["--pursuer", "12", "--quarry", "9", "--gap", "30", "--pursuer-con", "14"]);
+    assert!(ok && !out.contains("after 14 rounds"), "3 rounds is within its running: {out}");
+}
+
+fn voyage(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_estoc"))
+        .arg("voyage")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("estoc runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (output.status.success(), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn boats_by_the_table_and_the_current_003_110_122() {
+    // A keelboat rowed, 1,5 km an hour and 15 km a day (003:115, the index's reading of its glued note);
+    // down a river the current's 4,5 km an hour is added, each of its 10 hours; drifting, 24 hours.
+    let (ok, out, _) = voyage(&["--craft", "keelboat"]);
+    assert!(ok && out.contains("1.50 km an hour") && out.contains("15.00 km a day, 10 hours"), "{out}");
+    let (ok, out, _) = voyage(&["--craft", "keelboat", "--water", "downstream", "--km", "100"]);
+    assert!(ok && out.contains("6.00 km an hour") && out.contains("60.00 km a day"), "{out}");
+    assert!(out.contains("1 day(s) and 6.67 hour(s)"), "{out}");
+    let (ok, out, _) = voyage(&["--craft", "keelboat", "--water", "downstream", "--drift"]);
+    assert!(ok && out.contains("123.00 km a day, 24 hours"), "{out}");
+    // Upstream only towed (003:122), at the towed raft's 750 m an hour; a river craft stays off the sea.
+    let (ok, _, err) = voyage(&["--craft", "rowboat", "--water", "upstream"]);
+    assert!(!ok && err.contains("003:122"), "{err}");
+    let (ok, out, _) = voyage(&["--craft", "rowboat", "--water", "upstream", "--towed"]);
+    assert!(ok && out.contains("0.75 km an hour"), "{out}");
+    let (ok, _, err) = voyage(&["--craft", "rowboat", "--water", "sea"]);
+    assert!(!ok && err.contains("lakes and rivers"), "{err}");
+    // A sailing ship at sea, 24 hours a day.
+    let (ok, out, _) = voyage(&["--craft", "sailing-ship", "--water", "sea"]);
+    assert!(ok && out.contains("24 hours moving"), "{out}");
 }
 
 #[test]

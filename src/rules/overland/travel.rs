@@ -583,7 +583,9 @@ impl fmt::Display for TravelError {
             Self::InvalidHoursPerDay(hours) => write!(f, "{hours} hours a day is not 1 to 24"),
             Self::InvalidHours(hours) => write!(f, "{hours} hours without sleep is not 0 to 24"),
             Self::VehicleOnTrail(c) => write!(f, "{} cannot use a trail (003:75)", c.label()),
-            Self::NotALandTraveller(c) => write!(f, "{} does not travel on land", c.label()),
+            Self::NotALandTraveller(c) => {
+                write!(f, "{} does not travel on land (a craft on the water: estoc voyage)", c.label())
+            }
             Self::NotAWaterCraft(c) => write!(f, "{} is not a boat", c.label()),
             Self::RiverCraftAtSea(c) => {
                 write!(f, "{} is for lakes and rivers only (003:122)", c.label())
