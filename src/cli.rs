@@ -295,7 +295,7 @@ pub fn main() -> ExitCode {
         } => {
             // Round by round the sides count squares (003:126): speeds of whole squares of 1.5 m.
             let squares = |m: f64| (m / 1.5 - (m / 1.5).round()).abs() < 1e-9;
-            if !all_day && !(squares(pursuer) && squares(quarry)) {
+            if !(all_day || squares(pursuer) && squares(quarry)) {
                 eprintln!("estoc chase: round by round speeds are counted in squares of 1.5 m (003:126)");
                 return ExitCode::FAILURE;
             }

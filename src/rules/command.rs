@@ -688,6 +688,34 @@ fn special_refused(world: &mut World, command: &Command) -> bool {
         Command::Grapple { creature, target: Some(target), action: grapple::GrappleMove::Grab, .. } => {
             pair(creature, target).map(|p| plan_in(world, p, Box::new(grapple::plan_grab)).is_err())
         }
+        // A move inside a grapple it is in (an escape, a pin, damage…), by its plan (004:592-614).
+        Command::Grapple { creature, action, .. } if *action != grapple::GrappleMove::Grab => {
+            roster.0.get(creature).map(|e| grapple::move_now(world, *e, *action).is_err())
+        }
+        Command::Overrun { creature, target } => {
+            pair(creature, target).map(|p| crate::rules::special::overrun::overrunnable_in(world, p).is_err())
+        }
+        Command::Hide { creature } => {
+            roster.0.get(creature).map(|e| crate::rules::attack::hiding::hide_allowed(world, *e).is_err())
+        }
+        // What these need first: something to dismount from, the item carried, wings on the ground, a flask
+        // to throw at the foe (004:227, 004:97-163, 004:657, 004:528).
+        Command::Dismount { creature, .. } => {
+            roster.0.get(creature).map(|e| world.get::<crate::rules::core::creature::Riding>(*e).is_none())
+        }
+        Command::UseItem { creature, item } => roster.0.get(creature).map(|e| {
+            !world.get::<crate::rules::core::creature::Items>(*e).is_some_and(|i| i.0.iter().any(|it| it.name == *item))
+        }),
+        Command::TakeOff { creature, .. } => roster.0.get(creature).map(|e| {
+            let flies = world.get::<crate::rules::core::creature::Speed>(*e).is_some_and(|s| s.fly.is_some());
+            let aloft = world.get::<crate::rules::core::creature::Altitude>(*e).is_some_and(|a| a.0 > 0);
+            !flies || aloft
+        }),
+        Command::Throw { creature, target: Some(target), weapon, .. } => pair(creature, target).map(|p| {
+            use crate::rules::special::splash::{Aim, plan_throw};
+            plan_in(world, p, Box::new(|g, (a, t), b| plan_throw(g, a, Aim::Creature(t.entity), weapon.as_deref(), b)))
+                .is_err()
+        }),
         Command::FirstAid { creature, target } => pair(creature, target).map(|p| {
             plan_in(world, p, Box::new(|g, pair, b| crate::rules::health::first_aid::plan_first_aid(g.order, pair, b)))
                 .is_err()
@@ -697,13 +725,82 @@ fn special_refused(world: &mut World, command: &Command) -> bool {
             .get(creature)
             .copied()
             .map(|e| crate::rules::special::turning::plan_turning(world, e, *kind).is_err()),
-        // Standing up is for the prone (004:225).
+        _ => other_refused(world, command),
+    };
+    refused.unwrap_or(false)
+}
+
+/// The other commands [`special_refused`] asks of: by what their chapter checks first (004:225, 004:255,
+/// 004:451-455, 004:524, 004:446, 004:424, 004:218-222, 004:128, 004:403, 004:227, 004:657, 004:528).
+fn other_refused(world: &mut World, command: &Command) -> Option<bool> {
+    use crate::rules::special::plan_in;
+    let roster = world.resource::<Roster>();
+    let pair = |a: &CreatureId, t: &CreatureId| roster.0.get(a).copied().zip(roster.0.get(t).copied());
+    match command {
+        // Standing up is for the prone (004:225), dropping prone for the standing (004:255).
         Command::StandUp { creature } => roster.0.get(creature).map(|e| {
             !world.get::<crate::rules::core::creature::Conditions>(*e).is_some_and(|c| c.has(Condition::Prone))
         }),
+        Command::DropProne { creature } => roster.0.get(creature).map(|e| {
+            world.get::<crate::rules::core::creature::Conditions>(*e).is_some_and(|c| c.has(Condition::Prone))
+        }),
+        // A charge with no clear lane, or none ending where it names (004:451-455).
+        Command::Charge { creature, target, weapon, finish, to } => pair(creature, target).map(|(c, t)| {
+            let lanes = crate::rules::turns::moving::charge_lanes_of(world, (c, weapon.as_deref()), t, finish.enters());
+            !lanes.and_then(Result::ok).is_some_and(|lanes| to.is_none_or(|to| lanes.iter().any(|l| l.to == to)))
+        }),
+        Command::Feint { creature, target } => pair(creature, target).map(|p| {
+            use crate::rules::core::creature::Skills;
+            let skills = |e: Entity| world.get::<Skills>(e).cloned().unwrap_or_default();
+            let (mine, theirs) = (skills(p.0), skills(p.1));
+            plan_in(
+                world,
+                p,
+                Box::new(move |g, (a, t), b| {
+                    crate::rules::special::feint::plan_feint((g.order, g.field), (a, &mine), (t, &theirs), b)
+                }),
+            )
+            .is_err()
+        }),
+        Command::BullRush { creature, target, stay } => pair(creature, target).map(|(attacker, target)| {
+            let intent =
+                crate::rules::special::bull_rush::BullRushIntent { attacker, target, stay: *stay, charge: false };
+            crate::rules::special::bull_rush::plan_bull_rush(world, &intent).is_err()
+        }),
+        Command::CoupDeGrace { creature, target, weapon, .. } => pair(creature, target).map(|p| {
+            plan_in(
+                world,
+                p,
+                Box::new(|g, (a, t), b| {
+                    g.order.check_turn(a.entity)?;
+                    b.check(crate::rules::turns::ActionKind::FullRound)
+                        .or_else(|r| if b.restricted { Ok(()) } else { Err(r) })?;
+                    let w = a
+                        .armament
+                        .chosen(weapon.as_deref())
+                        .ok_or_else(|| crate::rules::core::refusal::Refusal::new("no such weapon", "data"))?;
+                    crate::rules::attack::check_coup_de_grace((g.field, g.order, g.creatures), a, t, w)
+                }),
+            )
+            .is_err()
+        }),
+        Command::Draw { creature, weapon }
+        | Command::PutAway { creature, weapon }
+        | Command::Drop { creature, weapon } => {
+            use crate::rules::attack::gear::{Handle, check_handle};
+            let handle = match command {
+                Command::Draw { .. } => Handle::Draw,
+                Command::PutAway { .. } => Handle::PutAway,
+                _ => Handle::Drop,
+            };
+            roster.0.get(creature).map(|e| check_handle(world, *e, weapon, handle).is_err())
+        }
+        Command::PickUp { creature, weapon } => roster.0.get(creature).map(|e| {
+            let intent = crate::rules::attack::gear::PickUpIntent { creature: *e, weapon: weapon.clone() };
+            crate::rules::attack::gear::check_pick_up(world, &intent).is_err()
+        }),
         _ => None,
-    };
-    refused.unwrap_or(false)
+    }
 }
 
 /// The commands waiting for a readied action to be taken first (004:621).
@@ -1122,6 +1219,7 @@ fn willing_readier(
             world.run_system_cached_with(crate::rules::magic::cast_refusal, intent).ok().flatten().is_none()
         }
         ReadiedAction::StandUp => world.get::<Conditions>(*readier).is_some_and(|c| c.has(Condition::Prone)),
+        ReadiedAction::DropProne => !world.get::<Conditions>(*readier).is_some_and(|c| c.has(Condition::Prone)),
         _ => true,
     })
 }

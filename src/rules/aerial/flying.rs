@@ -215,6 +215,7 @@ type Others<'w, 's> = Query<
 
 /// Another creature in the air or on the ground, as a flight meets it: where its body is, how fast it flew
 /// (a collision's speed), and who rides it.
+#[derive(Clone, Debug)]
 struct Traffic {
     entity: Entity,
     id: String,
@@ -260,8 +261,22 @@ type Fliers<'w, 's> = Query<
 type OnItsBack<'w, 's> = Query<
     'w,
     's,
-    (&'static CreatureId, &'static Seat, &'static Conditions, &'static ActionBudget, &'static Skills, &'static Feats),
+    (
+        &'static CreatureId,
+        &'static Seat,
+        &'static Conditions,
+        &'static ActionBudget,
+        &'static Skills,
+        &'static Feats,
+        &'static Abilities,
+    ),
 >;
+
+/// A directing rider's Ride, untrained its Dex modifier (`checks::skill`), with the Dex its conditions leave
+/// it: what it checks in place of its flier's Dex when better (004:734, 004:811).
+fn rider_ride(skills: &Skills, abilities: &Abilities, conditions: &Conditions) -> i32 {
+    crate::rules::core::checks::skill(skills.ride, abilities_in_play(abilities, conditions).dex)
+}
 
 /// A creature where it is, at its height: what a take-off may not rise into.
 #[derive(Clone, Debug)]
@@ -784,13 +799,14 @@ pub(super) fn fly_creatures(
         // A collision (004:825-852): both take the damage of the higher speed and the smaller size, times
         // the impact; the creature struck saves for half. Its speed is the round's, the distance declared
         // (004:686, 004:827 « qui se déplace à la vitesse de 45 mètres par round »), not the part flown
-        // before the impact.
+        // before the impact. Made once the attacks of opportunity of its way have not dropped it (004:70).
+        let my_speed = flight_done.declared.max(flight_done.spent) as f32 * square_m;
+        let me = (intent.creature, id.clone(), heading.0, my_size, on_its_back.clone());
+        let mut impacts = Vec::new();
         if let Some((_, struck_id)) = &flight_done.collision
             && let Some(struck) = bodies.iter().find(|b| b.id == *struck_id)
         {
-            let mine =
-                Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
-            collide(&mut out, &saves, mine, flight_done.declared.max(flight_done.spent) as f32 * square_m, struck);
+            impacts.push(Collision { me: me.clone(), my_speed, into: Some(struck.clone()) });
         }
         if let Some((step, struck)) = flight_done.wall {
             let step = step + 1;
@@ -802,11 +818,9 @@ pub(super) fn fly_creatures(
             out.facts.write(Fact::ActionInterrupted { creature: id.clone(), action: Action::Fly, reason });
         }
         if flight_done.wall.is_some_and(|(_, struck)| struck) {
-            let mine =
-                Collider { entity: intent.creature, id, heading: heading.0, size: my_size, riders: &on_its_back };
-            strike_a_wall(&mut out, &saves, mine, flight_done.declared.max(flight_done.spent) as f32 * square_m);
+            impacts.push(Collision { me, my_speed, into: None });
         }
-        legs_flown.0.push(Flown { flier: intent.creature, legs, attacks });
+        legs_flown.0.push(Flown { flier: intent.creature, legs, attacks, impacts });
     }
 }
 
@@ -925,7 +939,7 @@ fn director_of(on_its_back: &[Entity], back: &OnItsBack<'_, '_>) -> Option<Direc
         back.get(r).ok().map(|b| {
             let mut left = *b.3;
             let two_moves = left.spend(ActionKind::Move).is_ok() && left.spend(ActionKind::Move).is_ok();
-            (r, b.4.ride, b.5.has(Feat::FlybyAttack), b.3.standard, two_moves)
+            (r, Some(rider_ride(b.4, b.6, b.2)), b.5.has(Feat::FlybyAttack), b.3.standard, two_moves)
         })
     })
 }
@@ -1607,7 +1621,7 @@ fn finish_flybys(
         heading.0 = rest.heading;
         commands.entity(entity).remove::<FlybyRemainder>();
         facts.write(Fact::FlybyResumed { creature: id.clone(), from, to: rest.square });
-        legs_flown.0.push(Flown { flier: entity, legs: rest.legs.clone(), attacks: Vec::new() });
+        legs_flown.0.push(Flown { flier: entity, legs: rest.legs.clone(), attacks: Vec::new(), impacts: Vec::new() });
     }
 }
 
@@ -1630,6 +1644,42 @@ pub struct Flown {
     flier: Entity,
     legs: Vec<Leg>,
     attacks: Vec<AttackIntent>,
+    /// The collisions its flight comes to, made if it is not dropped on its way.
+    impacts: Vec<Collision>,
+}
+
+/// A collision a flight comes to (004:825-852): the flier (its entity, id, heading, size and riders), its
+/// speed, and the creature it runs into, or a wall when `None`.
+#[derive(Clone, Debug)]
+pub struct Collision {
+    me: (Entity, CreatureId, Direction, Size, Vec<Entity>),
+    my_speed: f32,
+    into: Option<Traffic>,
+}
+
+/// Makes a collision its flight came to, the flier not dropped on its way (004:70, 004:825).
+fn make_impact(
+    In(impact): In<Collision>,
+    mut commands: Commands,
+    mut dice: ResMut<Dice>,
+    mut facts: MessageWriter<Fact>,
+    mut damage: MessageWriter<Damage>,
+    saves: Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
+) {
+    let mut attacks = Vec::new();
+    let mut out = FlightOutput {
+        commands: &mut commands,
+        dice: &mut dice,
+        facts: &mut facts,
+        damage: &mut damage,
+        attacks: &mut attacks,
+    };
+    let (entity, id, heading, size, riders) = &impact.me;
+    let mine = Collider { entity: *entity, id, heading: *heading, size: *size, riders };
+    match &impact.into {
+        Some(struck) => collide(&mut out, &saves, mine, impact.my_speed, struck),
+        None => strike_a_wall(&mut out, &saves, mine, impact.my_speed),
+    }
 }
 
 /// The flights flown in this run of the rules.
@@ -1663,7 +1713,7 @@ pub fn legs_of(start: Footprint, altitude: i32, waypoints: &[super::route::Waypo
 /// flier that cannot fly).
 pub(super) fn strike_the_fliers(world: &mut World) {
     let flown = std::mem::take(&mut world.resource_mut::<FlownLegs>().0);
-    for Flown { flier, legs, attacks } in flown {
+    for Flown { flier, legs, attacks, impacts } in flown {
         let place = |world: &mut World, at: crate::rules::core::geometry::Square, height: i32| {
             if let Some(mut position) = world.get_mut::<Position>(flier) {
                 position.0 = at;
@@ -1704,6 +1754,9 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             world.entity_mut(flier).remove::<FlybyRemainder>();
         } else {
             place(world, end, end_height);
+            for impact in impacts {
+                let _ = world.run_system_cached_with(make_impact, impact);
+            }
             for attack in attacks {
                 world.write_message(attack);
             }
@@ -1929,7 +1982,7 @@ fn fall(
 fn start_of_turn_recovery(
     mut io: ParamSet<(MessageReader<Fact>, FallOutput)>,
     mut fliers: Query<(Entity, &CreatureId, &mut Altitude, &Speed, &Abilities, &mut Flight)>,
-    riders: Query<(&crate::rules::core::creature::Riding, &Seat, &Skills, &Conditions)>,
+    riders: Query<(&crate::rules::core::creature::Riding, &Seat, &Skills, &Conditions, &Abilities)>,
     mut dice: ResMut<Dice>,
     field: Res<Battlefield>,
 ) {
@@ -1950,8 +2003,8 @@ fn start_of_turn_recovery(
         // The rider who directs it rolls its Ride in place of the flier's Dex, when better (004:734, 004:811).
         let ride = riders
             .iter()
-            .find(|(riding, seat, _, conditions)| riding.0 == entity && !seat.passenger && conditions.can_act())
-            .and_then(|(.., skills, _)| skills.ride);
+            .find(|(riding, seat, _, conditions, _)| riding.0 == entity && !seat.passenger && conditions.can_act())
+            .map(|(_, _, skills, conditions, abilities)| rider_ride(skills, abilities, conditions));
         let table = fly_check_modifier(wings.maneuverability, SpeedStatus::FreeFall);
         let bonus = crate::rules::mounted::fly_check_bonus(ability_modifier(abilities.dex), table, ride).0;
         if roll_check(&mut dice, &mut out.facts, id, Check::Fly, "recovery from a free fall (004:763)", bonus, dc) {
@@ -2002,8 +2055,10 @@ fn planning_check_bonus(world: &World, creature: Entity) -> i32 {
                     world.get::<Conditions>(**r).unwrap_or(&Conditions::default()),
                 )
             })
-            .and_then(|r| world.get::<Skills>(*r))
-            .and_then(|s| s.ride)
+            .and_then(|r| {
+                let (skills, abilities) = (world.get::<Skills>(*r)?, world.get::<Abilities>(*r)?);
+                Some(rider_ride(skills, abilities, world.get::<Conditions>(*r).unwrap_or(&Conditions::default())))
+            })
     });
     let misled = if world.get::<crate::rules::core::creature::Misled>(creature).is_some() {
         crate::rules::core::creature::MISLED_PENALTY

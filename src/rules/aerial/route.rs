@@ -492,7 +492,9 @@ pub fn fly(
         let mut succeeded = true;
         if let Some(maneuver) = step.advanced() {
             let dc = maneuver.dc()?;
-            if !perfect {
+            // A perfect flier needs no check « car elles virent quand elles le souhaitent » (004:769, 004:773),
+            // but not at top speed, where the table limits it too (004:731): there it checks as others do.
+            if !free {
                 succeeded = check(maneuver, dc);
                 flight.checks.push(FlyCheck { step: i, maneuver, dc, success: succeeded });
                 advanced_open = succeeded;

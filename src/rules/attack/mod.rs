@@ -1025,7 +1025,19 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise
             melee_reaches_at_height(both, attacker.reach.0, w.reach_kind(), (own, theirs), rise)
         }),
         None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
-        None => attacker.armament.ready().next(),
+        // None named: the first in hand, unless it is a melee weapon that does not reach and another in hand
+        // does (a lance and a short sword against a foe beside it: the sword).
+        None => {
+            let reaches = |w: &&Weapon| {
+                let both = (situation.house.diagonals, scale);
+                !is_ranged(w) && melee_reaches_at_height(both, attacker.reach.0, w.reach_kind(), (own, theirs), rise)
+            };
+            let first = attacker.armament.ready().next();
+            match first {
+                Some(w) if !is_ranged(w) && !reaches(&w) => attacker.armament.ready().find(reaches).or(first),
+                _ => first,
+            }
+        }
     }
     .map(|weapon| gripped(attacker, weapon.clone()))
     .ok_or_else(|| Refusal::new(format!("{} has no weapon named {}", attacker.id, weapon_name.unwrap_or("")), "data"))

@@ -1160,13 +1160,15 @@ pub fn refresh_reactions(
     mut creatures: Query<(&CreatureId, &mut Reactions, &mut Provoked)>,
 ) {
     for fact in facts.read() {
-        if let Fact::TurnStarted { creature, .. } = fact {
-            for (id, mut reactions, mut provoked) in &mut creatures {
-                if id == creature {
-                    reactions.used = 0;
-                }
-                provoked.0.clear();
+        // A delayed turn resumed is a turn of movement of its own (another occasion, 004:71), but the round's
+        // attacks of opportunity of the one resuming do not come back (004:68).
+        let (Fact::TurnStarted { creature, .. } | Fact::TurnResumed { creature, .. }) = fact else { continue };
+        let fresh = matches!(fact, Fact::TurnStarted { .. });
+        for (id, mut reactions, mut provoked) in &mut creatures {
+            if fresh && id == creature {
+                reactions.used = 0;
             }
+            provoked.0.clear();
         }
     }
 }

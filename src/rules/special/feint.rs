@@ -124,7 +124,7 @@ pub(super) fn feint(
         if won {
             let mut held = target.feinted.cloned().unwrap_or_default();
             held.0.retain(|f| f.feinter != intent.feinter);
-            held.0.push(FeintBy { feinter: intent.feinter, round: order.round });
+            held.0.push(FeintBy { feinter: intent.feinter, round: order.round, turn_over: false });
             commands.entity(intent.target).insert(held);
             paying.facts.write(Fact::Feinted { feinter: feinter.id.clone(), target: target.id.clone() });
         }
@@ -137,7 +137,6 @@ pub(super) fn feint(
 pub(super) fn spend_feints(
     mut facts: MessageReader<Fact>,
     roster: Res<Roster>,
-    order: Res<TurnOrder>,
     armaments: Query<&Armament>,
     mut feinted: Query<&mut Feinted>,
 ) {
@@ -154,10 +153,15 @@ pub(super) fn spend_feints(
                     held.0.retain(|f| f.feinter != a);
                 }
             }
+            // The end of the turn it feinted in, then the end of its next: the feint is over (counted by the
+            // feinter's turns, not the rounds, which may have moved on when the last of the order ends its).
             Fact::TurnEnded { creature } => {
                 let Some(feinter) = roster.get(&creature.0) else { continue };
                 for mut held in &mut feinted {
-                    held.0.retain(|f| !(f.feinter == feinter && f.round < order.round));
+                    held.0.retain(|f| !(f.feinter == feinter && f.turn_over));
+                    for f in held.0.iter_mut().filter(|f| f.feinter == feinter) {
+                        f.turn_over = true;
+                    }
                 }
             }
             // A feinter whose next turn went by (delayed through a whole round, it never ended) begins a

@@ -425,7 +425,8 @@ pub(super) fn burn(
             commands.entity(entity).remove::<Burning>();
             continue;
         }
-        if now != Some(entity) || fire.lit == (now, order.round) {
+        // At the start of its next turn: not again in a delayed turn resumed (004:630).
+        if now != Some(entity) || fire.lit == (now, order.round) || order.resumed {
             continue;
         }
         let mut out = (&mut dice, &mut facts, &mut damage);

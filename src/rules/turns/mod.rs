@@ -96,6 +96,8 @@ pub struct TurnOrder {
     /// How many turns have begun in the fight: what tells a turn's start from its creature's place moving
     /// in the order (a readied action set off before it, 004:624).
     pub turns_begun: u64,
+    /// The current turn is a delayed one resumed (004:629-631): nothing of a turn's start comes again.
+    pub resumed: bool,
     /// The delaying creatures that asked to act, in the order they asked: the first when the current turn
     /// ends, the next when its turn ends, and so on (004:629-631).
     pub resuming: Vec<Entity>,
@@ -641,8 +643,9 @@ fn start_party(
         }
     }
     order.acting = acting;
-    if !order.acting.is_empty() && !resumed {
+    if !order.acting.is_empty() {
         order.turns_begun += 1;
+        order.resumed = resumed;
     }
     !order.acting.is_empty()
 }

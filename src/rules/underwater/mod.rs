@@ -74,7 +74,8 @@ pub fn swim_at_turn_start(
     // Once a turn: its creature's place may move in the order during it (a readied action set off before
     // it, 004:624) and its turn goes on all the same.
     let now = order.turns_begun;
-    if order.current.is_none() || *last == Some(now) {
+    // A delayed turn resumed is the round's one turn going on: its check was made as it began (004:630).
+    if order.current.is_none() || *last == Some(now) || order.resumed {
         return;
     }
     *last = Some(now);

@@ -1348,6 +1348,8 @@ pub struct FeintBy {
     pub feinter: Entity,
     /// The round of the feint: it lasts to the end of the feinter's next turn.
     pub round: u32,
+    /// The turn the feinter feinted in has ended: the end of its next one ends the feint.
+    pub turn_over: bool,
 }
 
 /// The creatures a creature grapples with (004:576-618): every side of a grapple carries it, naming the
