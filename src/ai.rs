@@ -1341,10 +1341,11 @@ fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], 
             else {
                 continue;
             };
-            if plan.chance() < 0.5 || allies.iter().any(|a| plan.burst.reaches(a.footprint, diagonals)) {
+            let height = |s: &Seen| world.get::<Altitude>(s.entity).map_or(0, |a| a.0);
+            if plan.chance() < 0.5 || allies.iter().any(|a| plan.burst.reaches((a.footprint, height(a)), diagonals)) {
                 continue;
             }
-            let caught = foes.iter().filter(|f| plan.burst.reaches(f.footprint, diagonals)).count();
+            let caught = foes.iter().filter(|f| plan.burst.reaches((f.footprint, height(f)), diagonals)).count();
             let distance = foe.footprint.distance_to(me.footprint, diagonals);
             if best.as_ref().is_none_or(|(c, d, ..)| caught > *c || caught == *c && distance < *d) {
                 best = Some((caught, distance, foe.id.clone(), flask.name.clone()));

@@ -1031,7 +1031,9 @@ pub fn bull_rush_preview(
     let (Ok(a), Ok(t)) = (creatures.get(attacker), creatures.get(target)) else {
         return Err(Refusal::new("no such creature", "data"));
     };
-    crate::rules::special::bull_rush::within_size(&a, &t)?;
+    // What the charge's end asks before it moves (charge_end::check_charge_push): size, a rider, height,
+    // sight (004:446, 004:474).
+    crate::rules::special::bull_rush::rushable(&a, &t)?;
     let budget = world.get::<ActionBudget>(attacker).copied().unwrap_or_default();
     budget.check(crate::rules::turns::ActionKind::FullRound)?;
     let plan = BullRushPlan {

@@ -1790,7 +1790,7 @@ fn a_flask_is_thrown_with_the_mouse() {
         space.at(position.0)
     };
     assert!(
-        plan.burst.reaches(footprint(thug_2), estoc::rules::core::geometry::Diagonals::Alternating),
+        plan.burst.reaches((footprint(thug_2), 0), estoc::rules::core::geometry::Diagonals::Alternating),
         "the splash reaches the thug beside it"
     );
     assert_eq!(plan.scatter.len(), 8);

@@ -2072,14 +2072,20 @@ pub fn mount_moved(
         }
     }
     if is_ranged(&plan.weapon) {
-        let double_move = mount.travelled.is_some_and(|t| t.double_move(order.round));
-        match mount_pace(order, &mount) {
-            Pace::Ran => plan.modifiers.push(Modifier::new(-8, "its mount's run (004:479)")),
-            _ if double_move => plan.modifiers.push(Modifier::new(-4, "its mount's double move (004:479)")),
-            _ => {}
-        }
+        plan.modifiers.extend(mount_pace_penalty(order, &mount));
     }
     Ok(())
+}
+
+/// What its ground mount's pace this round takes off a rider's ranged attack (004:479): -4 after its double
+/// move, -8 after its run; the shots and the throws, at a creature or at an intersection, alike.
+pub fn mount_pace_penalty(order: &TurnOrder, mount: &CombatantItem) -> Option<Modifier> {
+    let double_move = mount.travelled.is_some_and(|t| t.double_move(order.round));
+    match mount_pace(order, mount) {
+        Pace::Ran => Some(Modifier::new(-8, "its mount's run (004:479)")),
+        _ if double_move => Some(Modifier::new(-4, "its mount's double move (004:479)")),
+        _ => None,
+    }
 }
 
 /// Keeps on a rider's mount on the ground the pace a ranged attack or a full melee attack of its rider was

@@ -53,12 +53,19 @@ pub struct Burst {
     pub area: Footprint,
     /// How far the splash goes from it, in squares.
     pub reach: u32,
+    /// The height it bursts at, in steps of 1.5 m: the creature hit's, the ground's for an intersection.
+    pub altitude: i32,
 }
 
 impl Burst {
-    /// Whether the splash reaches a creature standing on `space`, diagonals counted as the table counts them.
-    pub fn reaches(&self, space: Footprint, diagonals: Diagonals) -> bool {
-        self.area.distance_to(space, diagonals) <= self.reach
+    /// Whether the splash reaches a creature standing on `space` at `altitude`: « distantes de 1,50 mètre »
+    /// (004:528-529) counted in three dimensions as every distance is (004:783-784), diagonals as the table
+    /// counts them.
+    pub fn reaches(&self, (space, altitude): (Footprint, i32), diagonals: Diagonals) -> bool {
+        let scale = crate::rules::core::altitude::Scale::Normal;
+        let apart =
+            crate::rules::core::altitude::separation_m(scale, diagonals, (self.area, self.altitude), (space, altitude));
+        apart <= self.reach as f32 * 1.5 + 1e-3
     }
 
     /// The burst moved `squares` toward `direction`.
@@ -162,6 +169,12 @@ pub fn scatter_bursts(burst: Burst, toward: Direction, squares: u32) -> Vec<Burs
     (0..8).map(|k| burst.moved(short.turned(k), squares as i32)).collect()
 }
 
+/// How far a flask flies from the thrower on `own` at its height to `at` at its: in three dimensions, as any
+/// ranged attack's range (004:174, 004:783-784), which its range increments and its scatter count (004:530).
+fn thrown_m(field: &Battlefield, own: (Footprint, i32), at: (Footprint, i32)) -> f32 {
+    crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), own, at)
+}
+
 /// Whether `thrower` may throw `weapon` at `aim` now, and how.
 pub fn plan_throw(
     ground: &super::Ground<'_, '_, '_>,
@@ -181,7 +194,7 @@ pub fn plan_throw(
         Delivery::Melee => return Err(Refusal::new("a splash weapon is thrown", "004:528")),
     };
     let own = thrower.space.at(thrower.position.0);
-    let (target, area, reach, modifiers, armor_class, armor_class_parts, miss_chance) = match aim {
+    let (target, target_at, reach, modifiers, armor_class, armor_class_parts, miss_chance) = match aim {
         Aim::Creature(entity) => {
             let target = ground.creatures.get(entity).map_err(|_| Refusal::new("no such creature", "data"))?;
             let request = AttackRequest { weapon: Some(&weapon.name), splash: true, ..default() };
@@ -189,11 +202,19 @@ pub fn plan_throw(
                 prepare_attack(ground.field, ground.order, ground.creatures, thrower, &target, request, budget)?;
             crate::rules::attack::as_touch_attack(&mut plan);
             let area = target.space.at(target.position.0);
-            (Some(entity), area, 1, plan.modifiers, plan.armor_class, plan.armor_class_parts, plan.miss_chance)
+            let at = (area, target.altitude.0);
+            (Some(entity), at, 1, plan.modifiers, plan.armor_class, plan.armor_class_parts, plan.miss_chance)
         }
         Aim::Corner(corner) => {
             let area = Footprint::new(crate::rules::core::geometry::Square::new(corner.x - 1, corner.y - 1), 2);
-            if ground.creatures.iter().any(|c| area.squares().all(|s| c.space.at(c.position.0).contains(s))) {
+            // A creature on the ground holds it; a flier above does not (004:529).
+            let on_the_ground = |c: &CombatantItem| c.altitude.0 == 0;
+            if ground
+                .creatures
+                .iter()
+                .filter(on_the_ground)
+                .any(|c| area.squares().all(|s| c.space.at(c.position.0).contains(s)))
+            {
                 return Err(Refusal::new("a creature's space holds that intersection: aim at the creature", "004:529"));
             }
             if area.squares().all(|s| ground.field.terrain(s) == Terrain::DeepWater) {
@@ -204,18 +225,24 @@ pub fn plan_throw(
             // The thrower's own state counts as for any ranged attack (« une attaque à distance », 004:529).
             crate::rules::attack::attacker_rows(thrower, &weapon, &mut modifiers)?;
             crate::rules::attack::stance_rows(thrower, &weapon, &mut modifiers)?;
-            let distance = crate::rules::attack::roll::range_m(ground.field.diagonals(), own, area);
+            // A rider's throw after its mount's double move or run, as any ranged attack (004:479).
+            if let Some(mount) = thrower.riding.and_then(|r| ground.creatures.get(r.0).ok())
+                && mount.altitude.0 == 0
+            {
+                modifiers.extend(crate::rules::attack::mount_pace_penalty(ground.order, &mount));
+            }
+            let distance = thrown_m(ground.field, (own, thrower.altitude.0), (area, 0));
             match crate::rules::attack::roll::range_penalty(&weapon, distance) {
                 None => return Err(Refusal::new("beyond five range increments", "004:174")),
                 Some(0) => {}
                 Some(p) => modifiers.push(Modifier::new(p, format!("range {distance} m (004:8, 004:174)"))),
             }
-            (None, area, 0, modifiers, 5, vec![Modifier::new(5, "an intersection (004:529)")], 0)
+            (None, (area, 0), 0, modifiers, 5, vec![Modifier::new(5, "an intersection (004:529)")], 0)
         }
     };
-    let distance = crate::rules::attack::roll::range_m(ground.field.diagonals(), own, area);
+    let ((area, altitude), distance) = (target_at, thrown_m(ground.field, (own, thrower.altitude.0), target_at));
     let increments = ((distance / increment_m).ceil() as u32).max(1);
-    let burst = Burst { area, reach };
+    let burst = Burst { area, reach, altitude };
     let toward = super::bull_rush::away(own, area);
     Ok(ThrowPlan {
         weapon,
@@ -350,7 +377,7 @@ fn roll_throw(
         .iter()
         .filter(|c| Some(c.entity) != plan.target.filter(|_| hit))
         .filter(|c| !c.conditions.has(Condition::Dead) && !c.conditions.has(Condition::InPit))
-        .filter(|c| burst.reaches(c.space.at(c.position.0), field.diagonals()) && harmed(c))
+        .filter(|c| burst.reaches((c.space.at(c.position.0), c.altitude.0), field.diagonals()) && harmed(c))
         // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633); a
         // rider sits above it (docs/rulings.md).
         .filter(|c| {
@@ -444,7 +471,7 @@ mod tests {
     fn a_miss_scatters_short_then_clockwise_004_530() {
         // Thrown eastward: 1 is short (west, back toward the thrower), 2 short and to the left (north-west),
         // then clockwise; two range increments, two squares.
-        let burst = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1 };
+        let burst = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0 };
         let toward = super::super::bull_rush::away(Footprint::new(Square::new(0, 5), 1), burst.area);
         assert_eq!(toward, Direction::East);
         let landed: Vec<Square> = scatter_bursts(burst, toward, 2).iter().map(|b| b.area.origin).collect();
@@ -459,13 +486,13 @@ mod tests {
 
     #[test]
     fn the_splash_reaches_1_5_m_around_or_the_four_squares_of_an_intersection() {
-        let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1 };
-        assert!(on_creature.reaches(Footprint::new(Square::new(6, 6), 1), Diagonals::Alternating));
-        assert!(!on_creature.reaches(Footprint::new(Square::new(7, 5), 1), Diagonals::Alternating));
+        let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0 };
+        assert!(on_creature.reaches((Footprint::new(Square::new(6, 6), 1), 0), Diagonals::Alternating));
+        assert!(!on_creature.reaches((Footprint::new(Square::new(7, 5), 1), 0), Diagonals::Alternating));
         assert_eq!(on_creature.squares().len(), 9);
-        let on_corner = Burst { area: Footprint::new(Square::new(5, 5), 2), reach: 0 };
-        assert!(on_corner.reaches(Footprint::new(Square::new(6, 6), 1), Diagonals::Alternating));
-        assert!(!on_corner.reaches(Footprint::new(Square::new(7, 6), 1), Diagonals::Alternating));
+        let on_corner = Burst { area: Footprint::new(Square::new(5, 5), 2), reach: 0, altitude: 0 };
+        assert!(on_corner.reaches((Footprint::new(Square::new(6, 6), 1), 0), Diagonals::Alternating));
+        assert!(!on_corner.reaches((Footprint::new(Square::new(7, 6), 1), 0), Diagonals::Alternating));
         assert_eq!(on_corner.squares().len(), 4);
     }
 }
