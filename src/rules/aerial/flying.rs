@@ -275,7 +275,7 @@ type OnItsBack<'w, 's> = Query<
 /// A directing rider's Ride, untrained its Dex modifier (`checks::skill`), with the Dex its conditions leave
 /// it: what it checks in place of its flier's Dex when better (004:734, 004:811).
 fn rider_ride(skills: &Skills, abilities: &Abilities, conditions: &Conditions) -> i32 {
-    crate::rules::core::checks::skill(skills.ride, abilities_in_play(abilities, conditions).dex)
+    dex_skill(skills.ride, abilities, conditions)
 }
 
 /// A creature where it is, at its height: what a take-off may not rise into.
@@ -601,7 +601,7 @@ pub(super) fn fly_creatures(
             heading_free: state.heading_free,
             after_turn: state.after_turn,
             check_bonus: crate::rules::mounted::fly_check_bonus(
-                ability_modifier(abilities.dex),
+                ability_modifier(abilities_in_play(abilities, conditions).dex),
                 0,
                 director.and_then(|d| d.1),
             )
@@ -653,7 +653,7 @@ pub(super) fn fly_creatures(
         // Now the real flight, with its fly checks (004:734-743), the rider's Ride standing for them when
         // better (004:734, 004:811).
         let (bonus, by) = crate::rules::mounted::fly_check_bonus(
-            ability_modifier(abilities.dex),
+            ability_modifier(abilities_in_play(abilities, conditions).dex),
             fly_check_modifier(wings.maneuverability, plan.status),
             director.and_then(|d| d.1),
         );
@@ -2044,7 +2044,8 @@ pub fn plan_flights(
 /// the rider who directs it when better (004:734, 004:811), less the -5 of a pursuer misled by a Bluff
 /// (every check the planner plans is a turn, 004:818).
 fn planning_check_bonus(world: &World, creature: Entity) -> i32 {
-    let dex = world.get::<Abilities>(creature).map_or(0, |a| ability_modifier(a.dex));
+    let conditions = world.get::<Conditions>(creature).cloned().unwrap_or_default();
+    let dex = world.get::<Abilities>(creature).map_or(0, |a| ability_modifier(abilities_in_play(a, &conditions).dex));
     let ride = world.get::<Riders>(creature).and_then(|riders| {
         riders
             .all()

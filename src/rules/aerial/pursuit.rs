@@ -164,7 +164,7 @@ fn hide(
             continue;
         }
         let hide = [
-            Modifier::new(skill(skills.hide, abilities.dex), "skill"),
+            Modifier::new(crate::rules::core::creature::dex_skill(skills.hide, abilities, conditions), "skill"),
             Modifier::new(hide_size_modifier(*size), "size"),
             Modifier::new(DENSE_SURROUNDINGS_BONUS, "dense surroundings (004:817)"),
         ];

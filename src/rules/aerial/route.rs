@@ -465,11 +465,11 @@ pub fn fly(
             FlightStep::TightTurn { step: s, .. } => factor.saturating_sub(u32::from(s.min(3))),
             _ => factor,
         };
-        // After a turn or a slip, a climb or a dive waits for the factor too: « La créature
-        // doit avancer ... avant de pouvoir effectuer une nouvelle manœuvre » (004:745-746); only after a climb
-        // or a dive is the next manoeuvre free of it (004:747-748).
-        let climb_or_dive = matches!(step, FlightStep::Climb | FlightStep::Dive { .. });
-        if climb_or_dive && flier.counts(step) && flight.after_turn && !free && flight.since_maneuver < factor {
+        // After a turn or a slip, a climb, a dive or a wingover waits for the factor too: « La créature
+        // doit avancer ... avant de pouvoir effectuer une nouvelle manœuvre » (004:745-746), whatever that
+        // manoeuvre; only after a climb or a dive is the next manoeuvre free of it (004:747-748).
+        let waits = matches!(step, FlightStep::Climb | FlightStep::Dive { .. } | FlightStep::Wingover { .. });
+        if waits && flier.counts(step) && flight.after_turn && !free && flight.since_maneuver < factor {
             return Err(Refusal::new(
                 format!(
                     "step {}: after a turn it must fly {factor} squares before another manoeuvre, and has flown {}",

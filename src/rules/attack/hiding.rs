@@ -153,7 +153,10 @@ pub fn may_hide_on_foot(
 /// size, invisibility (004:415), and a hurried move's penalty.
 pub fn hide_terms(order: &TurnOrder, hider: &CombatantItem) -> Vec<Modifier> {
     let mut terms = vec![
-        Modifier::new(skill(hider.skills.hide, hider.abilities.dex), "skill"),
+        Modifier::new(
+            crate::rules::core::creature::dex_skill(hider.skills.hide, hider.abilities, hider.conditions),
+            "skill",
+        ),
         Modifier::new(hide_size_modifier(*hider.size), "size"),
     ];
     let moved = hider.travelled.filter(|t| t.round == order.round && t.distance > 0);

@@ -76,7 +76,7 @@ pub fn resisting_side(c: &CombatantItem) -> Side {
     if c.seat.is_none() {
         return on_foot;
     }
-    let ride = crate::rules::core::checks::skill(c.skills.ride, c.in_play().dex);
+    let ride = crate::rules::core::creature::dex_skill(c.skills.ride, c.abilities, c.conditions);
     let mut riding = Side { check: Check::Ride, terms: vec![Modifier::new(ride, "Ride (004:488)")] };
     let size = size_term(*c.size);
     if size != 0 {

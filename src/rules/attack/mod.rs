@@ -1979,7 +1979,7 @@ pub fn takes_both_hands(attacker: &CombatantItem, weapon: &Weapon, two_weapons: 
 /// The Ride bonus a rider guides its mount with (its Ride, else its Dex modifier), when the check can fail;
 /// `None` when no roll of the d20 fails it, and no roll is made.
 pub fn knees_bonus(attacker: &CombatantItem) -> Option<i32> {
-    let bonus = crate::rules::core::checks::skill(attacker.skills.ride, attacker.in_play().dex);
+    let bonus = crate::rules::core::creature::dex_skill(attacker.skills.ride, attacker.abilities, attacker.conditions);
     (bonus + 1 < KNEES_RIDE_DC).then_some(bonus)
 }
 

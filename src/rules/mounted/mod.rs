@@ -63,10 +63,10 @@ fn fast_ride(
     dice: &mut Dice,
     facts: &mut MessageWriter<Fact>,
     id: &CreatureId,
-    sheet: (&Skills, &Abilities),
+    sheet: (&Skills, &Abilities, &Conditions),
     getting_on: bool,
 ) -> bool {
-    let bonus = crate::rules::core::checks::skill(sheet.0.ride, sheet.1.dex);
+    let bonus = dex_skill(sheet.0.ride, sheet.1, sheet.2);
     let reason = if getting_on { "getting on quickly (004:227)" } else { "getting off quickly (004:227)" };
     crate::rules::core::checks::roll_check(
         dice,
@@ -189,7 +189,8 @@ fn control_mount(world: &mut World, rider: Entity, mount: Entity) {
     }
     let Some(id) = world.get::<CreatureId>(rider).cloned() else { return };
     let (Some(skills), Some(abilities)) = (world.get::<Skills>(rider), world.get::<Abilities>(rider)) else { return };
-    let bonus = crate::rules::core::checks::skill(skills.ride, abilities.dex);
+    let conditions = world.get::<Conditions>(rider).cloned().unwrap_or_default();
+    let bonus = dex_skill(skills.ride, abilities, &conditions);
     let reason = "controlling a mount not trained for war (004:473)";
     let made = world.run_system_cached_with(ride_check, (id, reason, bonus)).unwrap_or(false);
     if made {
@@ -319,7 +320,7 @@ fn get_on(
     mut order: ResMut<TurnOrder>,
     field: Res<Battlefield>,
     mut creatures: Getters<'_, '_>,
-    sheets: Query<(&Skills, &Abilities)>,
+    sheets: Query<(&Skills, &Abilities, &Conditions)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
@@ -399,7 +400,7 @@ fn get_off(
     mut order: ResMut<TurnOrder>,
     field: Res<Battlefield>,
     mut creatures: Getters<'_, '_>,
-    sheets: Query<(&Skills, &Abilities)>,
+    sheets: Query<(&Skills, &Abilities, &Conditions)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
@@ -798,7 +799,7 @@ fn riders_thrown_by_falling_mounts(
         let dead = conditions.has(Condition::Dead);
         let softened = dead
             || (conditions.can_act() && {
-                let bonus = crate::rules::core::checks::skill(ride.ride, abilities.dex);
+                let bonus = dex_skill(ride.ride, abilities, conditions);
                 let reason = format!("its mount {mount_id} falls (004:481)");
                 crate::rules::core::checks::roll_check(
                     &mut dice,

@@ -432,6 +432,8 @@ pub fn plan_hold(
             attacker.terms.push(Modifier::new(-4, "lethal damage (004:597)"));
         }
         GrappleMove::EscapeArtist => {
+            // Its Dex as it is: a pin's « Dex 0 » is the defender's against blows (004:394, 004:423), not
+            // the wriggle that breaks it (004:614).
             let skill = crate::rules::core::checks::skill(a.skills.escape_artist, a.abilities.dex);
             attacker =
                 Side { check: Check::EscapeArtist, terms: vec![Modifier::new(skill, "Escape Artist (004:600)")] };

@@ -1165,6 +1165,14 @@ pub fn abilities_in_play(abilities: &Abilities, conditions: &Conditions) -> Abil
     out
 }
 
+/// A Dexterity-based skill's bonus (Ride, Hide, Escape Artist) with the Dex its conditions leave it
+/// ([`abilities_in_play`]): the total its sheet gives (which counts the whole Dex modifier) moved by what the
+/// conditions take off that modifier; untrained, that modifier (004:378, 004:394, 004:423).
+pub fn dex_skill(total: Option<i32>, abilities: &Abilities, conditions: &Conditions) -> i32 {
+    let (raw, now) = (ability_modifier(abilities.dex), ability_modifier(abilities_in_play(abilities, conditions).dex));
+    total.map_or(now, |t| t + now - raw)
+}
+
 /// Refuses to aim at a creature at the bottom of a pit: out of the fight (our ruling, docs/rulings.md).
 pub fn within_the_fight(conditions: &Conditions) -> Result<(), Refusal> {
     if conditions.has(Condition::InPit) {
