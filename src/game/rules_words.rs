@@ -265,6 +265,13 @@ mod tests {
             NESTING,
         );
         assert!(far.contains("double déplacement") && !far.contains("double move"), "{far}");
+        let barred = translate(
+            Kind::Refusal,
+            "(4,1): the foes in the way bar it, and no one passes through a foe's square",
+            Language::French,
+            NESTING,
+        );
+        assert!(barred.contains("adversaire") && barred.contains("(4,1)") && !barred.contains("foe"), "{barred}");
         let trip = translate(
             Kind::Refusal,
             "in a grapple there is no trip: only the grapple's moves, a light weapon, a spell or an item",

@@ -66,6 +66,7 @@ refusal-a-run-goes-in-a-straight = a run goes in a straight line
 refusal-the-path-does-not-end-at = the path does not end at {$to}
 refusal-is-not-a-legal-square-one = {$to} is not a legal square one step away
 refusal-cannot-be-reached-with-a-of = {$to} cannot be reached with a {$action} of {$budget} squares
+refusal-the-foes-in-the-way-bar-it = {$to}: the foes in the way bar it, and no one passes through a foe's square
 refusal-the-path-costs-squares-m-and = the path costs {$cost} squares ({$cost2} m) and a {$action} allows {$budget}
 refusal-m-away-beyond-the-m-of = {$far} m away, beyond the {$length_m} m {$shape_name} of its breath
 refusal-behind-it-in-its-blind-spot = behind it, in its blind spot: a line of breath does not reach there

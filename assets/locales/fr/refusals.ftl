@@ -66,6 +66,7 @@ refusal-a-run-goes-in-a-straight = une course se fait en ligne droite
 refusal-the-path-does-not-end-at = le chemin ne s'achève pas en {$to}
 refusal-is-not-a-legal-square-one = la case {$to} n'est pas accessible en un pas
 refusal-cannot-be-reached-with-a-of = la case {$to} est hors d'atteinte : {$action} de {$budget} cases
+refusal-the-foes-in-the-way-bar-it = la case {$to} : les adversaires sur le chemin la barrent, et nul ne traverse la case d'un adversaire
 refusal-the-path-costs-squares-m-and = le chemin coûte {$cost} cases ({$cost2} m) ; {$action} : {$budget} au plus
 refusal-m-away-beyond-the-m-of = à {$far} m, au-delà des {$length_m} m de son souffle ({$shape_name})
 refusal-behind-it-in-its-blind-spot = dans son dos, dans son angle mort : un souffle en forme de ligne n'y porte pas

@@ -348,6 +348,17 @@ impl MoveQuery<'_> {
         out
     }
 
+    /// Whether `to`, out of a move of `action`, would be within it were it not for the foes standing in the
+    /// way (neither allies nor helpless): what bars it is then them, not the distance (000:70-71). Asked only
+    /// to say why a square is refused.
+    fn barred_by_foes(&self, action: MovementAction, to: Square) -> bool {
+        let passable: Vec<Occupant> = self.occupants.iter().filter(|o| o.ally || o.helpless).cloned().collect();
+        let world = StepWorld { field: self.field, occupants: &passable };
+        paths::reachable(&world, &self.mover, self.start, self.allowance(action), self.rules(action))
+            .route_to(to)
+            .is_some()
+    }
+
     /// The step world.
     pub fn world(&self) -> StepWorld<'_> {
         StepWorld { field: self.field, occupants: &self.occupants }
@@ -654,13 +665,18 @@ impl MoveQuery<'_> {
                 })?
             }
             None => self.with_reach(action, |reach| reach.route_to(to)).ok_or_else(|| {
-                self.unreachable(
-                    to,
+                let otherwise = if self.barred_by_foes(action, to) {
+                    Refusal::new(
+                        format!("{to}: the foes in the way bar it, and no one passes through a foe's square"),
+                        "000:70-71",
+                    )
+                } else {
                     Refusal::new(
                         format!("{to} cannot be reached with a {} of {} squares", action.words(), budget),
                         "000:8-22",
-                    ),
-                )
+                    )
+                };
+                self.unreachable(to, otherwise)
             })?,
         };
         if action == MovementAction::Charge && route.cost < CHARGE_LEAST_SQUARES {
