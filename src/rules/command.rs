@@ -1183,39 +1183,18 @@ fn willing_readier(
     // trigger, and its initiative is left as it was (004:622).
     waiting.into_iter().find(|(readier, _, readied)| match &readied.action {
         ReadiedAction::Attack { target, weapon } => {
-            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
-            let intent = crate::rules::attack::AttackIntent {
-                readied: true,
-                ..crate::rules::attack::AttackIntent::new(*readier, target, weapon.clone())
-            };
+            let intent = readied_attack(world, (*readier, actor), target.as_ref(), weapon);
             crate::rules::attack::may_strike_readied(world, &intent)
         }
         // Any other readied action the rules would refuse now is not taken either: no action, so no new place
         // in the order (004:622 « au moment où il a exécuté son action préparée »); it waits for a later
         // trigger, as a held attack does.
         ReadiedAction::Move { to } => {
-            let intent = MoveIntent {
-                creature: *readier,
-                target: None,
-                action: MovementAction::Move,
-                to: *to,
-                path: None,
-                readied: true,
-                finish: ChargeFinish::Attack,
-                tumble: false,
-                weapon: None,
-            };
+            let intent = readied_move(*readier, *to);
             world.run_system_cached_with(crate::rules::turns::moving::move_refusal, intent).ok().flatten().is_none()
         }
         ReadiedAction::Cast { spell, target } => {
-            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
-            let intent = crate::rules::magic::CastIntent {
-                caster: *readier,
-                spell: spell.clone(),
-                target,
-                defensively: false,
-                readied: true,
-            };
+            let intent = readied_cast(world, (*readier, actor), spell, target.as_ref());
             world.run_system_cached_with(crate::rules::magic::cast_refusal, intent).ok().flatten().is_none()
         }
         ReadiedAction::StandUp => world.get::<Conditions>(*readier).is_some_and(|c| c.has(Condition::Prone)),
@@ -1277,11 +1256,7 @@ fn take_readied(
     world.write_message(Fact::InitiativeOrdered { order });
     match &readied.action {
         ReadiedAction::Attack { target, weapon } => {
-            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
-            let intent = crate::rules::attack::AttackIntent {
-                readied: true,
-                ..crate::rules::attack::AttackIntent::new(readier, target, weapon.clone())
-            };
+            let intent = readied_attack(world, (readier, actor), target.as_ref(), weapon);
             // Out of its reach, a 5-foot step first, if it has not moved this round (004:623): taken at once,
             // before the attack is asked for, in whatever moment set it off (a charge's end among them).
             if let Some(to) = crate::rules::attack::step_to_strike(world, &intent) {
@@ -1320,27 +1295,61 @@ fn take_readied(
             });
         }
         ReadiedAction::Cast { spell, target } => {
-            let target = target.as_ref().and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor);
-            world.write_message(crate::rules::magic::CastIntent {
-                caster: readier,
-                spell: spell.clone(),
-                target,
-                defensively: false,
-                readied: true,
-            });
+            let intent = readied_cast(world, (readier, actor), spell, target.as_ref());
+            world.write_message(intent);
         }
         ReadiedAction::Move { to } => {
-            world.write_message(MoveIntent {
-                creature: readier,
-                target: None,
-                action: MovementAction::Move,
-                to: *to,
-                path: None,
-                readied: true,
-                finish: ChargeFinish::Attack,
-                tumble: false,
-                weapon: None,
-            });
+            world.write_message(readied_move(readier, *to));
         }
+    }
+}
+
+/// The creature a readied action names, else `actor`, the one that set it off.
+fn readied_target(world: &World, named: Option<&CreatureId>, actor: Entity) -> Entity {
+    named.and_then(|t| world.resource::<Roster>().0.get(t).copied()).unwrap_or(actor)
+}
+
+/// `readier`'s readied attack, set off by `actor`: on the foe it names, else on `actor`.
+fn readied_attack(
+    world: &World,
+    (readier, actor): (Entity, Entity),
+    target: Option<&CreatureId>,
+    weapon: &Option<String>,
+) -> crate::rules::attack::AttackIntent {
+    let target = readied_target(world, target, actor);
+    crate::rules::attack::AttackIntent {
+        readied: true,
+        ..crate::rules::attack::AttackIntent::new(readier, target, weapon.clone())
+    }
+}
+
+/// `readier`'s readied move to `to`.
+fn readied_move(readier: Entity, to: Square) -> MoveIntent {
+    MoveIntent {
+        creature: readier,
+        target: None,
+        action: MovementAction::Move,
+        to,
+        path: None,
+        readied: true,
+        finish: ChargeFinish::Attack,
+        tumble: false,
+        weapon: None,
+    }
+}
+
+/// `readier`'s readied casting of `spell`, set off by `actor`: on the creature it names, else on `actor`.
+fn readied_cast(
+    world: &World,
+    (readier, actor): (Entity, Entity),
+    spell: &str,
+    target: Option<&CreatureId>,
+) -> crate::rules::magic::CastIntent {
+    crate::rules::magic::CastIntent {
+        caster: readier,
+        spell: spell.to_string(),
+        target: readied_target(world, target, actor),
+        defensively: false,
+        readied: true,
     }
 }

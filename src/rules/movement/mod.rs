@@ -352,6 +352,10 @@ impl MoveQuery<'_> {
     /// way (neither allies nor helpless): what bars it is then them, not the distance (000:70-71). Asked only
     /// to say why a square is refused.
     fn barred_by_foes(&self, action: MovementAction, to: Square) -> bool {
+        // Farther than the allowance as the crow flies, the distance alone refuses it: no search.
+        if self.start.distance_to(self.start.at(to), self.field.diagonals()) > self.allowance(action) {
+            return false;
+        }
         let passable: Vec<Occupant> = self.occupants.iter().filter(|o| o.ally || o.helpless).cloned().collect();
         let world = StepWorld { field: self.field, occupants: &passable };
         paths::reachable(&world, &self.mover, self.start, self.allowance(action), self.rules(action))
