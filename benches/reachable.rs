@@ -170,7 +170,7 @@ fn bench(c: &mut Criterion) {
             medium,
             centre,
             24,
-            SearchRules { no_hampered: true, odd_diagonal: false },
+            SearchRules { no_hampered: true, odd_diagonal: false, dry: false },
         ),
         (
             "maze 64x64, Medium, run (24)",
@@ -178,7 +178,7 @@ fn bench(c: &mut Criterion) {
             medium,
             in_room,
             24,
-            SearchRules { no_hampered: true, odd_diagonal: false },
+            SearchRules { no_hampered: true, odd_diagonal: false, dry: false },
         ),
         ("maze 64x64, Medium, double move (12)", &maze, medium, in_room, 12, SearchRules::default()),
         (
@@ -187,7 +187,7 @@ fn bench(c: &mut Criterion) {
             large,
             Footprint::new(Square::new(31, 31), 2),
             32,
-            SearchRules { no_hampered: true, odd_diagonal: false },
+            SearchRules { no_hampered: true, odd_diagonal: false, dry: false },
         ),
     ];
     // The reference beside the game's search, on the same maps: both must find the same squares.
@@ -198,7 +198,7 @@ fn bench(c: &mut Criterion) {
         ("reference: maze 64x64, Medium, double move (12)", &maze, in_room.origin, 12, false),
     ] {
         let world = StepWorld { field, occupants: &[] };
-        let rules = SearchRules { no_hampered, odd_diagonal: false };
+        let rules = SearchRules { no_hampered, odd_diagonal: false, dry: false };
         let ours = reachable(&world, &medium, Footprint::new(start, 1), budget, rules).destinations().len();
         let flat = Flat::new(field);
         assert_eq!(reference(&flat, start, budget, no_hampered), ours, "{name}: the two searches disagree");
@@ -211,7 +211,7 @@ fn bench(c: &mut Criterion) {
         });
     }
     // The run the game offers: every straight line of x4 speed (004:248).
-    let run_rules = SearchRules { no_hampered: true, odd_diagonal: false };
+    let run_rules = SearchRules { no_hampered: true, odd_diagonal: false, dry: false };
     for (name, field, mover, start, budget) in [
         ("open 64x64, Medium, run lines (24)", &open, medium, centre, 24),
         ("maze 64x64, Medium, run lines (24)", &maze, medium, in_room, 24),

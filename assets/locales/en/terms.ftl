@@ -76,6 +76,7 @@ term-charging-004-457 = charging (004:457)
 term-touch-attack-no-armour-shield-or = touch attack: no armour, shield or natural armour (004:199)
 term-lethal-unarmed-strike-004-173 = lethal unarmed strike (004:173)
 term-nonlethal-blow-with-a-lethal-weapon = nonlethal blow with a lethal weapon (004:302)
+term-lethal-blow-with-a-nonlethal-weapon = lethal blow with a nonlethal weapon (004:303)
 term-power-attack = Power Attack
 term-its-mount-s-charge-004-478 = its mount's charge (004:478)
 term-a-lance-on-a-mounted-charge = a lance on a mounted charge (004:460, 004:478)

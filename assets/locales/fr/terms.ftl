@@ -76,6 +76,7 @@ term-charging-004-457 = en charge (004:457)
 term-touch-attack-no-armour-shield-or = attaque de contact : ni armure, ni bouclier, ni armure naturelle (004:199)
 term-lethal-unarmed-strike-004-173 = attaque à mains nues létale (004:173)
 term-nonlethal-blow-with-a-lethal-weapon = coup non létal avec une arme létale (004:302)
+term-lethal-blow-with-a-nonlethal-weapon = coup létal avec une arme non létale (004:303)
 term-power-attack = Attaque en puissance
 term-its-mount-s-charge-004-478 = charge de sa monture (004:478)
 term-a-lance-on-a-mounted-charge = lance d'arçon lors d'une charge montée (004:460, 004:478)

@@ -125,6 +125,8 @@ pub struct Falls<'w> {
     pub pulled: MessageWriter<'w, PulledDown>,
     /// Creatures slain on the spot, for the health chapter.
     pub slain: MessageWriter<'w, super::Slay>,
+    /// What a strike costs a disabled striker (004:274), for the health chapter.
+    pub strain: MessageWriter<'w, crate::rules::turns::Strain>,
 }
 
 impl Falls<'_> {

@@ -436,7 +436,7 @@ fn cleave(
                 // Not the rider of a mount that cannot fly on: it falls with it, out of this blow's way.
                 let falling = |c: &CombatantItem| {
                     c.riding.and_then(|r| creatures.get(r.0).ok()).is_some_and(|mount| {
-                        mount.altitude.0 > 0 && (!mount.conditions.can_act() || mount.id.0 == target.0)
+                        mount.in_the_air() && (!mount.conditions.can_act() || mount.id.0 == target.0)
                     })
                 };
                 let mut next: Vec<CombatantItem> = creatures
@@ -593,6 +593,11 @@ pub struct Combatant {
 }
 
 impl CombatantItem<'_, '_> {
+    /// Whether it is a flier in the air, a walker on a ledge not (`creature::flying`).
+    pub fn in_the_air(&self) -> bool {
+        crate::rules::core::creature::flying(self.speed, self.altitude.0)
+    }
+
     /// Whether its unarmed strike threatens and strikes by opportunity (004:170-171).
     pub fn armed_unarmed(&self) -> bool {
         crate::rules::core::creature::armed_unarmed(self.traits, self.feats, self.holding_charge)
@@ -1134,14 +1139,14 @@ pub fn attacker_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut 
     Ok(())
 }
 
-/// Whether a rider on the ground strikes a foe on foot of Medium size or smaller from its mount's height: +1
-/// in melee, as from higher ground (004:477).
+/// Whether a rider strikes a foe on foot of Medium size or smaller standing where its mount stands (the
+/// ground, or a ledge), from its mount's height: +1 in melee, as from higher ground (004:477).
 pub fn mounted_above(attacker: &CombatantItem, target: &CombatantItem, weapon: &Weapon) -> bool {
     !is_ranged(weapon)
         && attacker.seat.is_some()
-        && attacker.altitude.0 == 0
+        && attacker.altitude.0 == target.altitude.0
         && target.seat.is_none()
-        && target.altitude.0 == 0
+        && !target.in_the_air()
         && *target.size <= Size::Medium
 }
 
@@ -1795,6 +1800,8 @@ pub struct AttackRequest<'a> {
     pub paid: bool,
     /// A splash weapon thrown (004:528): only the splash chapter throws one.
     pub splash: bool,
+    /// The attack roll of a disarm: a pinner may disarm the foe it pins, weaponless (004:611, 004:613).
+    pub disarming: bool,
     /// The player's choice for a full attack: with two weapons or one; `None` takes
     /// [`fights_with_two_weapons`]'s default.
     pub two_weapons: Option<bool>,
@@ -1881,7 +1888,7 @@ pub fn prepare_attack(
             .iter()
             .any(|r| creatures.get(*r).is_ok_and(|c| crate::rules::core::creature::directs(c.seat, c.conditions)))
     });
-    if directed && attacker.altitude.0 > 0 && !request.readied && !request.paid {
+    if directed && attacker.in_the_air() && !request.readied && !request.paid {
         return Err(Refusal::new(
             format!(
                 "{} is ridden in the air: it flies, charges or runs as its rider bids, and attacks only by a dive",
@@ -1912,9 +1919,12 @@ pub fn prepare_attack(
         waters,
     };
     let mut plan = plan_attack(attacker, target, situation)?;
-    // Pinning a foe, it can use no weapon, against anyone (004:613).
+    // Pinning a foe, it can use no weapon, against anyone (004:613), and has only the options 004:610-611 list
+    // (damage, the foe's own weapon, moving: grapple checks; a disarm, weaponless), no blow with fists or
+    // teeth either.
     let pinning = || creatures.iter().any(|c| Grapple::pins(attacker.entity, c.grapple, c.conditions));
-    if !plan.weapon.natural && !plan.weapon.unarmed && attacker.conditions.has(Condition::Grappling) && pinning() {
+    let weaponless = plan.weapon.natural || plan.weapon.unarmed;
+    if attacker.conditions.has(Condition::Grappling) && !(request.disarming && weaponless) && pinning() {
         return Err(Refusal::new("pinning a foe, it can use no weapon", "004:613"));
     }
     if plan.weapon.splash.is_some() && !request.splash {
@@ -1924,14 +1934,21 @@ pub fn prepare_attack(
         plan.modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
     }
     // The other kind of damage than the weapon's, at -4 (004:173, 004:302-303): lethal with an unarmed
-    // strike (no penalty with Improved Unarmed Strike), nonlethal with a lethal melee weapon.
-    if request.lethal && plan.weapon.unarmed {
-        if !attacker.feats.has(Feat::ImprovedUnarmedStrike) {
+    // strike (no penalty with Improved Unarmed Strike) or a whip, nonlethal with a lethal melee weapon
+    // (« une arme de corps à corps », 004:302: not a shot).
+    let usually_nonlethal = plan.weapon.nonlethal_blows(false);
+    if request.lethal && usually_nonlethal {
+        if plan.weapon.whip {
+            plan.modifiers.push(Modifier::new(-4, "lethal blow with a nonlethal weapon (004:303)"));
+        } else if !attacker.feats.has(Feat::ImprovedUnarmedStrike) {
             plan.modifiers.push(Modifier::new(-4, "lethal unarmed strike (004:173)"));
         }
         plan.lethal = true;
     }
-    if request.nonlethal && !plan.weapon.nonlethal_blows(plan.lethal) && !is_ranged(&plan.weapon) {
+    if request.nonlethal && !usually_nonlethal {
+        if is_ranged(&plan.weapon) {
+            return Err(Refusal::new("nonlethal damage is dealt with a melee weapon, not a shot", "004:302"));
+        }
         plan.modifiers.push(Modifier::new(-4, "nonlethal blow with a lethal weapon (004:302)"));
         plan.nonlethal = true;
     }
@@ -2051,7 +2068,7 @@ pub fn mount_moved(
     full: bool,
 ) -> Result<(), Refusal> {
     let Some(mount) = attacker.riding.and_then(|r| creatures.get(r.0).ok()) else { return Ok(()) };
-    if mount.altitude.0 > 0 {
+    if mount.in_the_air() {
         return Ok(());
     }
     let moved = mount.travelled.map_or(0, |t| t.distance_in(order.round));
@@ -2112,7 +2129,7 @@ fn rider_binds_its_mount(
 /// Keeps on `mount`, on the ground, the pace its rider's `act` in `round` was judged at, the first such act
 /// of the round (004:477-480); in the air the aerial chapter rules instead.
 pub fn bind_the_mount(commands: &mut Commands, round: u32, mount: &CombatantItem, act: RiderAct) {
-    if mount.altitude.0 == 0 && mount.rider_acted.is_none_or(|a| a.round != round) {
+    if !mount.in_the_air() && mount.rider_acted.is_none_or(|a| a.round != round) {
         commands.entity(mount.entity).insert(RiderActed::new(round, act, mount.travelled, mount.last_move));
     }
 }
@@ -2121,7 +2138,7 @@ pub fn bind_the_mount(commands: &mut Commands, round: u32, mount: &CombatantItem
 /// chapter rules instead.
 pub fn mount_pace(order: &TurnOrder, mount: &CombatantItem) -> Pace {
     match mount.travelled {
-        Some(travelled) if mount.altitude.0 == 0 => travelled.pace(order.round, mount.last_move),
+        Some(travelled) if !mount.in_the_air() => travelled.pace(order.round, mount.last_move),
         _ => Pace::WithinSpeed,
     }
 }
@@ -2429,6 +2446,7 @@ fn attack_request<'a>(intent: &'a AttackIntent, underway: Option<&FullAttackUnde
         readied: intent.readied,
         paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
         splash: false,
+        disarming: false,
         two_weapons: Some(intent.two_weapons),
     }
 }

@@ -177,7 +177,7 @@ pub fn check_breath(
             .iter()
             .any(|r| all.iter().any(|c| c.entity == *r && crate::rules::core::creature::directs(c.seat, c.conditions)))
     });
-    if directed && breather.altitude.0 > 0 {
+    if directed && breather.in_the_air() {
         return Err(Refusal::new(
             format!("{} is ridden in the air: it flies as its rider bids, and breathes not", breather.id),
             "004:656",

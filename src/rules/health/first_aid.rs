@@ -80,11 +80,7 @@ pub fn give_first_aid(
     mut reactions: Query<&mut crate::rules::opportunity::Reactions>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
-    mut out: (
-        MessageWriter<Damage>,
-        crate::rules::attack::manoeuvre::Falls,
-        MessageWriter<crate::rules::turns::Strain>,
-    ),
+    mut out: (MessageWriter<Damage>, crate::rules::attack::manoeuvre::Falls),
 ) {
     for intent in intents.read() {
         let (Ok(healer), Ok(patient)) = (creatures.get(intent.healer), creatures.get(intent.patient)) else {
@@ -100,7 +96,7 @@ pub fn give_first_aid(
         };
         let _ = budget.spend(ActionKind::Standard);
         // A standard action costs a healer disabled once it is done 1 hit point (004:274).
-        out.2.write(crate::rules::turns::Strain::standard_action(intent.healer));
+        out.1.strain.write(crate::rules::turns::Strain::standard_action(intent.healer));
         let initiative = order.initiative();
         let mut strike = crate::rules::opportunity::Opportunity {
             field: &field,

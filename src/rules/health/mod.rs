@@ -151,7 +151,6 @@ pub fn use_item(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut healing: MessageWriter<Healing>,
-    mut strain: MessageWriter<Strain>,
     mut falls: crate::rules::attack::manoeuvre::Falls,
 ) {
     use crate::rules::core::action_table::Provokes;
@@ -185,7 +184,7 @@ pub fn use_item(
         // A standard action costs a creature disabled once it is done 1 hit point, unless it healed it
         // (004:274): weighed after the healing.
         if budget_kind(item.action_kind) == crate::rules::turns::ActionKind::Standard {
-            strain.write(Strain::standard_action(intent.creature));
+            falls.strain.write(Strain::standard_action(intent.creature));
         }
         facts.write(Fact::ItemUsed {
             creature: user.id.clone(),

@@ -276,7 +276,6 @@ pub struct CastOutput<'w> {
     damage: MessageWriter<'w, Damage>,
     healing: MessageWriter<'w, Healing>,
     falls: crate::rules::attack::manoeuvre::Falls<'w>,
-    strain: MessageWriter<'w, crate::rules::turns::Strain>,
 }
 
 /// Casts: the turn, the action, the spell and its range; then the attacks of opportunity or the defensive
@@ -334,7 +333,7 @@ fn cast(
         let spell = magic.spells[index].clone();
         // A standard action costs a creature disabled once it is cast 1 hit point (004:274), a readied one too.
         if kind == ActionKind::Standard {
-            out.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
+            out.falls.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
         }
         out.facts.write(Fact::CastingBegun {
             caster: caster.id.clone(),
@@ -535,7 +534,7 @@ fn deliver_touch(
         };
         let _ = budget.spend(ActionKind::Standard);
         // A standard action costs a caster disabled once it is done 1 hit point (004:274).
-        out.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
+        out.falls.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
         let friend = caster.faction == target.faction;
         // A friend is touched at will; a foe by a touch attack (004:198).
         let touched = if friend { Some(false) } else { touch_attack(plan, (&caster, &target), &mut dice, &mut out) };

@@ -369,7 +369,9 @@ fn get_on(
                 }
                 Ok(())
             })
-            .and_then(|()| me.8.check(ActionKind::Move));
+            .and_then(|()| me.8.check(ActionKind::Move))
+            // Onto its mount's back is movement: not in a round with a 5-foot step (004:259).
+            .and_then(|()| me.8.check_movement());
         if let Err(refusal) = checked {
             refuse(&mut facts, me.1, Action::Mount, refusal);
             continue;
@@ -379,6 +381,7 @@ fn get_on(
         if !quick {
             let _ = me.8.spend(ActionKind::Move);
         }
+        me.8.movement = crate::rules::turns::MovementMade::Moved;
         // The first on its back directs it; whoever gets on after is a passenger (004:655).
         let passenger = taken > 0;
         let seat = Seat { passenger, high: crate::rules::core::reach::sits_high(*mount.3, *me.3) };
@@ -441,7 +444,7 @@ fn get_off(
                 if crowded {
                     return Err(Refusal::new(format!("{} is taken", intent.to), "000:74-75"));
                 }
-                if ridden.6.0 > 0 && me.11.fly.is_none() {
+                if flying(ridden.11, ridden.6.0) && me.11.fly.is_none() {
                     return Err(Refusal::new(
                         format!("{} cannot fly: getting off in the air, it would fall", me.1),
                         "004:807",
@@ -456,7 +459,8 @@ fn get_off(
         let (id, mount_id) = (me.1.clone(), ridden.1.clone());
         let passenger = me.12.is_some_and(|s| s.passenger);
         let Ok(mut me) = creatures.get_mut(intent.creature) else { continue };
-        if let Err(refusal) = me.8.check(ActionKind::Move) {
+        // Off its mount's back onto a square beside it is movement: not in a round with a 5-foot step (004:259).
+        if let Err(refusal) = me.8.check(ActionKind::Move).and_then(|()| me.8.check_movement()) {
             refuse(&mut facts, &id, Action::Dismount, refusal);
             continue;
         }
@@ -465,6 +469,7 @@ fn get_off(
         if !quick {
             let _ = me.8.spend(ActionKind::Move);
         }
+        me.8.movement = crate::rules::turns::MovementMade::Moved;
         commands.entity(intent.creature).remove::<(Riding, Seat)>().insert((Position(intent.to), space));
         facts.write(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to: intent.to });
         // Whoever now leads a turn of its own takes its place in the order (004:653-655).
@@ -641,19 +646,19 @@ pub fn saddle_kept_percent(military_saddle: bool) -> u32 {
 }
 
 /// Where a rider sliding off its mount comes to lie: under the mount, on the first of its squares nobody
-/// stands on, when the mount flies; else, or when all are taken, on the first free square next to it (our
-/// ruling, docs/rulings.md); at chase scale, the mount's square. `taken` says whether a square is a wall or
-/// someone stands there.
+/// stands on, when the mount flies in the air (`aloft`); else, or when all are taken, on the first free
+/// square next to it (our ruling, docs/rulings.md); at chase scale, the mount's square. `taken` says whether
+/// a square is a wall or someone stands there.
 pub fn where_it_falls(
     scale: crate::rules::core::altitude::Scale,
     mount: Footprint,
-    mount_altitude: i32,
+    aloft: bool,
     taken: impl Fn(Square) -> bool,
 ) -> Square {
     if scale == crate::rules::core::altitude::Scale::Chase {
         return mount.origin;
     }
-    let under = mount.squares().filter(|_| mount_altitude > 0).find(|s| !taken(*s));
+    let under = mount.squares().filter(|_| aloft).find(|s| !taken(*s));
     let ring = Footprint::rect(mount.origin.offset(-1, -1), mount.width + 2, mount.height + 2);
     under.or_else(|| ring.squares().find(|s| !mount.contains(*s) && !taken(*s))).unwrap_or(mount.origin)
 }
@@ -666,27 +671,46 @@ type Seated<'w, 's> =
 type Standing<'w, 's> = Query<
     'w,
     's,
-    (Entity, &'static CreatureId, &'static Position, &'static Space, &'static Altitude, Has<MilitarySaddle>),
+    (
+        Entity,
+        &'static CreatureId,
+        &'static Position,
+        &'static Space,
+        &'static Altitude,
+        Has<MilitarySaddle>,
+        &'static Speed,
+    ),
     Without<Riding>,
 >;
 
-/// Whether a rider coming off `mount` cannot land on `s`: off the map, a wall, a pit, or another creature on
-/// the ground there.
-fn landing_taken(field: &Battlefield, standing: &Standing<'_, '_>, mount: Entity, s: Square) -> bool {
+/// Where a rider coming off a mount lands, and from what height it falls: the ground under a flier in the
+/// air, from the flier's height; the mount's own footing beside a walker, on a ledge too (`flying`).
+fn landing(altitude: &Altitude, speed: &Speed) -> (bool, i32) {
+    let aloft = flying(speed, altitude.0);
+    (aloft, if aloft { 0 } else { altitude.0 })
+}
+
+/// Whether a rider coming off `mount` cannot land on `s` at `height`: off the map, a wall, a pit, or another
+/// creature standing there at that height.
+fn landing_taken(field: &Battlefield, standing: &Standing<'_, '_>, (mount, height): (Entity, i32), s: Square) -> bool {
     !field.contains(s)
         || field.terrain(s).blocks()
         || field.terrain(s) == crate::rules::core::battlefield::Terrain::Pit
-        || standing.iter().any(|(e, _, p, sp, a, _)| e != mount && a.0 == 0 && sp.at(p.0).contains(s))
+        || standing.iter().any(|(e, _, p, sp, a, ..)| e != mount && a.0 == height && sp.at(p.0).contains(s))
 }
 
-/// Takes a rider off its mount and sets it on the ground at `to`.
+/// Takes a rider off its mount and sets it on its feet at `to`, `height` up (a ledge's).
 fn set_down(
     commands: &mut Commands,
     (rider, size): (Entity, Size),
-    to: Square,
+    (to, height): (Square, i32),
     scale: crate::rules::core::altitude::Scale,
 ) {
-    commands.entity(rider).remove::<(Riding, Seat)>().insert((Position(to), Space::at_scale(scale, size), Altitude(0)));
+    commands.entity(rider).remove::<(Riding, Seat)>().insert((
+        Position(to),
+        Space::at_scale(scale, size),
+        Altitude(height),
+    ));
 }
 
 /// Whoever leads a turn of its own once a rider is off takes its place in the order, as when getting off
@@ -733,17 +757,18 @@ fn unconscious_riders_slide_off(
     let mut out = io.p1();
     let scale = field.scale();
     for (rider, id, riding, seat, size) in seated.iter().filter(|c| knocked_out(c.1)) {
-        let Ok((mount, mount_id, at, space, altitude, military)) = standing.get(riding.0) else { continue };
+        let Ok((mount, mount_id, at, space, altitude, military, speed)) = standing.get(riding.0) else { continue };
         let roll = dice.d100();
         let percent = saddle_kept_percent(military);
         let kept = roll <= percent;
         let mount_at = space.at(at.0);
+        let (aloft, height) = landing(altitude, speed);
         let to = (!kept)
-            .then(|| where_it_falls(scale, mount_at, altitude.0, |s| landing_taken(&field, &standing, mount, s)));
+            .then(|| where_it_falls(scale, mount_at, aloft, |s| landing_taken(&field, &standing, (mount, height), s)));
         out.tell(Fact::SaddleKept { creature: id.clone(), mount: mount_id.clone(), roll, percent, kept, to });
         let Some(to) = to else { continue };
-        set_down(&mut commands, (rider, *size), to, scale);
-        let damage = if altitude.0 > 0 {
+        set_down(&mut commands, (rider, *size), (to, height), scale);
+        let damage = if aloft {
             crate::rules::health::falls::falling_damage(scale.height_m(altitude.0))
         } else {
             Some(crate::rules::core::dice::DiceExpr::new(1, 6))
@@ -789,11 +814,13 @@ fn riders_thrown_by_falling_mounts(
         .collect();
     let mut out = io.p1();
     let scale = field.scale();
-    let mut thrown: Vec<_> =
-        seated.iter().filter(|c| standing.get(c.2.0).is_ok_and(|m| m.4.0 == 0 && fallen.contains(m.1))).collect();
+    let mut thrown: Vec<_> = seated
+        .iter()
+        .filter(|c| standing.get(c.2.0).is_ok_and(|m| !flying(m.6, m.4.0) && fallen.contains(m.1)))
+        .collect();
     thrown.sort_by(|a, b| a.1.cmp(b.1));
     for (rider, id, riding, seat, size) in thrown {
-        let Ok((mount, mount_id, at, space, _, _)) = standing.get(riding.0) else { continue };
+        let Ok((mount, mount_id, at, space, altitude, _, _)) = standing.get(riding.0) else { continue };
         let Ok((ride, abilities, conditions)) = skills.get(rider) else { continue };
         // The dead fall without a check or harm; one that cannot act falls without a check.
         let dead = conditions.has(Condition::Dead);
@@ -811,8 +838,9 @@ fn riders_thrown_by_falling_mounts(
                     MOUNT_FALLS_RIDE_DC,
                 )
             });
-        let to = where_it_falls(scale, space.at(at.0), 0, |s| landing_taken(&field, &standing, mount, s));
-        set_down(&mut commands, (rider, *size), to, scale);
+        let to =
+            where_it_falls(scale, space.at(at.0), false, |s| landing_taken(&field, &standing, (mount, altitude.0), s));
+        set_down(&mut commands, (rider, *size), (to, altitude.0), scale);
         out.tell(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to });
         if !softened {
             out.fall_for(rider, id, Some(MOUNT_FALLS_DAMAGE), &mut dice);
@@ -836,9 +864,10 @@ fn pull_riders_down(
     let scale = field.scale();
     for down in pulled.read() {
         let Ok((rider, id, riding, seat, size)) = seated.get(down.rider) else { continue };
-        let Ok((mount, mount_id, at, space, altitude, _)) = standing.get(riding.0) else { continue };
-        let to = where_it_falls(scale, space.at(at.0), altitude.0, |s| landing_taken(&field, &standing, mount, s));
-        set_down(&mut commands, (rider, *size), to, scale);
+        let Ok((mount, mount_id, at, space, altitude, _, speed)) = standing.get(riding.0) else { continue };
+        let (aloft, height) = landing(altitude, speed);
+        let to = where_it_falls(scale, space.at(at.0), aloft, |s| landing_taken(&field, &standing, (mount, height), s));
+        set_down(&mut commands, (rider, *size), (to, height), scale);
         facts.write(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to });
         lead_own_turn(&mut order, seat.passenger, (rider, id), (mount, mount_id));
     }
@@ -900,11 +929,11 @@ mod tests {
         use crate::rules::core::altitude::Scale;
         let griffon = Footprint::new(Square::new(6, 5), 2);
         let nobody = |_: Square| false;
-        assert_eq!(where_it_falls(Scale::Normal, griffon, 4, nobody), Square::new(6, 5), "under it");
+        assert_eq!(where_it_falls(Scale::Normal, griffon, true, nobody), Square::new(6, 5), "under it");
         let swordsman_below = |s: Square| s == Square::new(6, 5);
-        assert_eq!(where_it_falls(Scale::Normal, griffon, 4, swordsman_below), Square::new(7, 5));
-        assert_eq!(where_it_falls(Scale::Normal, griffon, 0, nobody), Square::new(5, 4), "beside it");
-        assert_eq!(where_it_falls(Scale::Chase, Footprint::new(Square::new(3, 3), 1), 2, nobody), Square::new(3, 3));
+        assert_eq!(where_it_falls(Scale::Normal, griffon, true, swordsman_below), Square::new(7, 5));
+        assert_eq!(where_it_falls(Scale::Normal, griffon, false, nobody), Square::new(5, 4), "beside it");
+        assert_eq!(where_it_falls(Scale::Chase, Footprint::new(Square::new(3, 3), 1), true, nobody), Square::new(3, 3));
     }
 
     #[test]

@@ -150,6 +150,11 @@ pub enum Blocked {
         /// The square.
         square: Square,
     },
+    /// Deep water a withdrawal would swim without a swim speed (004:245).
+    Swum {
+        /// The square.
+        square: Square,
+    },
     /// A hampered square where running, charging and the 5-foot step may not go (000:94-95, 004:250,
     /// 004:261).
     Hampered {
@@ -181,6 +186,7 @@ impl Blocked {
             Blocked::AllyWhileCharging { .. } => "000:67-68, 004:453",
             Blocked::FillsSpace { .. } => "000:89-90",
             Blocked::Hampered { .. } => "000:94-95, 004:250, 004:261",
+            Blocked::Swum { .. } => "004:245",
             Blocked::CannotStop { rule, .. } => rule,
         }
     }
@@ -200,6 +206,9 @@ impl std::fmt::Display for Blocked {
             Blocked::FillsSpace { square } => write!(f, "a creature that fills its space is in {square}"),
             Blocked::Hampered { square, by } => {
                 write!(f, "{square} is hampered by {by}: no running, charging or 5-foot step there")
+            }
+            Blocked::Swum { square } => {
+                write!(f, "{square} is deep water: one withdraws only by a form of movement one has a speed for")
             }
             Blocked::CannotStop { square, what, .. } => write!(f, "cannot end the move in {square}: {what}"),
         }
@@ -332,6 +341,16 @@ impl StepWorld<'_> {
     pub fn ground_hampers(&self, mover: &Mover, footprint: Footprint) -> bool {
         let walking = Mover { tumbling: false, ..*mover };
         footprint.squares().any(|s| self.field.contains(s) && self.terrain_doublings(&walking, s) > 0)
+    }
+
+    /// Whether `mover` on `footprint` swims with no swim speed: on the ground (not flying), in deep water over
+    /// its head, by its Swim checks (004:641-645): no form of movement it has a speed for (004:245).
+    pub fn swims_without_speed(&self, mover: &Mover, footprint: Footprint) -> bool {
+        !mover.swims
+            && mover.medium != Medium::Fly
+            && !mover.incorporeal
+            && water::depth_for(mover.size) == water::Depth::OverHead
+            && footprint.squares().any(|s| self.field.contains(s) && self.field.terrain(s) == Terrain::DeepWater)
     }
 
     /// Checks that a footprint can be entered at all, and what entering costs and allows.

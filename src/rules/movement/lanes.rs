@@ -216,7 +216,7 @@ pub fn charge_lanes_to(
     if nearest < super::CHARGE_LEAST_SQUARES {
         return Err(NoCharge::TooClose);
     }
-    let rules = SearchRules { no_hampered: true, odd_diagonal: false };
+    let rules = SearchRules { no_hampered: true, odd_diagonal: false, dry: false };
     let mut lanes = Vec::new();
     let mut first_block = None;
     if let Some(to) = only
@@ -450,7 +450,13 @@ mod tests {
         let world = StepWorld { field: &field, occupants: &[] };
         let man = Mover::walker(Size::Medium);
         let start = Footprint::new(Square::new(1, 2), 1);
-        let run = straight_reachable(&world, &man, start, 24, SearchRules { no_hampered: true, odd_diagonal: false });
+        let run = straight_reachable(
+            &world,
+            &man,
+            start,
+            24,
+            SearchRules { no_hampered: true, odd_diagonal: false, dry: false },
+        );
         let ends: Vec<Square> = run.iter().map(|d| d.square).collect();
         assert!(ends.contains(&Square::new(4, 2)));
         assert!(!ends.contains(&Square::new(6, 2)), "the rubble is in the straight line and cannot be run through");

@@ -93,11 +93,13 @@ impl MovementAction {
         }
     }
 
-    /// Search limits: no hampered square when running (000:94-95) or for a 5-foot step (004:261).
+    /// Search limits: no hampered square when running (000:94-95) or for a 5-foot step (004:261); a
+    /// withdrawal only by a form of movement one has a speed for (004:245).
     pub fn search_rules(self) -> SearchRules {
         SearchRules {
             no_hampered: matches!(self, MovementAction::Run | MovementAction::FiveFootStep | MovementAction::Charge),
             odd_diagonal: false,
+            dry: self == MovementAction::Withdraw,
         }
     }
 }
@@ -248,6 +250,10 @@ pub fn mover_of(size: Size, speed: &Speed, altitude: i32, traits: &Traits, skill
 
 /// The least a charge moves: « Il doit parcourir un minimum de 3 mètres (2 cases) » (004:452).
 pub const CHARGE_LEAST_SQUARES: u32 = 2;
+
+/// Why a withdrawal does not swim without a swim speed (004:245).
+const WITHDRAW_SWIMMING: &str =
+    "one withdraws only by a form of movement one has a speed for: swimming without a swim speed, it does not";
 
 /// Whether a creature of `speed` squares may take a 5-foot step at all: not at 1.5 m or less (004:261).
 pub fn five_foot_step_speed(speed: u32) -> Result<(), Refusal> {
@@ -509,6 +515,9 @@ impl MoveQuery<'_> {
                     "000:94-95",
                 ))
             }
+            MovementAction::Withdraw if self.world().swims_without_speed(&self.mover, self.start) => {
+                Err(Refusal::new(WITHDRAW_SWIMMING, "004:245"))
+            }
             _ => Ok(()),
         }
     }
@@ -669,7 +678,11 @@ impl MoveQuery<'_> {
                 })?
             }
             None => self.with_reach(action, |reach| reach.route_to(to)).ok_or_else(|| {
-                let otherwise = if self.barred_by_foes(action, to) {
+                let otherwise = if action == MovementAction::Withdraw
+                    && self.world().swims_without_speed(&self.mover, self.start.at(to))
+                {
+                    Refusal::new(WITHDRAW_SWIMMING, "004:245")
+                } else if self.barred_by_foes(action, to) {
                     Refusal::new(
                         format!("{to}: the foes in the way bar it, and no one passes through a foe's square"),
                         "000:70-71",

@@ -19,6 +19,9 @@ pub struct SearchRules {
     /// An odd number of plain diagonals was already taken this turn: the next one costs 2 (the
     /// alternation runs along the whole movement of a turn, RULES-INDEX).
     pub odd_diagonal: bool,
+    /// Only by a form of movement the mover has a speed for: no swimming without a swim speed (a
+    /// withdrawal, 004:245; `StepWorld::swims_without_speed`).
+    pub dry: bool,
 }
 
 /// One square entered along a path.
@@ -583,6 +586,9 @@ impl Search<'_, '_> {
                 if rules.no_hampered && step_hampered {
                     continue;
                 }
+                if rules.dry && world.swims_without_speed(mover, to) {
+                    continue;
+                }
                 let (step, next_odd) =
                     step_cost(world.field.diagonals(), direction.is_diagonal(), entry.hampering, odd);
                 let total = cost + step;
@@ -725,6 +731,9 @@ pub fn walk_path(
             let by = world.hampered_by(mover, to, entry.hampering.edge_extra > 0);
             return Err(refuse(Blocked::Hampered { square, by }));
         }
+        if rules.dry && world.swims_without_speed(mover, to) {
+            return Err(refuse(Blocked::Swum { square }));
+        }
         let (cost, next_odd) = step_cost(world.field.diagonals(), direction.is_diagonal(), entry.hampering, odd);
         odd = next_odd;
         route.cost += cost;
@@ -805,7 +814,8 @@ mod tests {
                 }
             })
             .collect();
-        let rules = SearchRules { no_hampered: dice.roll(3) == 1, odd_diagonal: dice.roll(2) == 1 };
+        let rules =
+            SearchRules { no_hampered: dice.roll(3) == 1, odd_diagonal: dice.roll(2) == 1, dry: dice.roll(3) == 1 };
         let danger = (dice.roll(2) == 1).then(|| {
             let squares: Vec<Square> = field.squares().filter(|_| dice.roll(3) == 1).collect();
             Danger::new(12, 12, squares)
@@ -1009,8 +1019,13 @@ mod tests {
         let field = corridor_north_of_a_room();
         let ogre = Mover::walker(Size::Large);
         let start = Footprint::new(Square::new(2, 3), 2);
-        let map =
-            reachable(&open_world(&field), &ogre, start, 16, SearchRules { no_hampered: true, odd_diagonal: false });
+        let map = reachable(
+            &open_world(&field),
+            &ogre,
+            start,
+            16,
+            SearchRules { no_hampered: true, odd_diagonal: false, dry: false },
+        );
         assert_eq!(map.cost_to(Square::new(3, 1)), None);
     }
 
@@ -1102,7 +1117,7 @@ mod tests {
             &man,
             Footprint::new(Square::new(3, 2), 1),
             &[Square::new(4, 3), Square::new(4, 4)],
-            SearchRules { no_hampered: true, odd_diagonal: false },
+            SearchRules { no_hampered: true, odd_diagonal: false, dry: false },
         );
         assert!(running.is_err());
     }

@@ -432,6 +432,8 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 reason: why.to_string(),
             });
             used(foe);
+            // An attack as strenuous as the standard action's: a disabled striker pays it (004:274; our ruling).
+            self.falls.strain.write(crate::rules::turns::Strain::opportunity(foe));
             let natural = match shared_with.filter(|o| *o != foe) {
                 Some(other) => match self.strike_in_shared_space(&attacker, (&target, other), situation) {
                     Ok(()) => continue,
@@ -1050,7 +1052,6 @@ fn strike_the_entering(
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
     mut falls: Falls,
-    mut strain: MessageWriter<crate::rules::turns::Strain>,
 ) {
     let moment = moving.event_mut();
     if moment.phase != MovePhase::Entered {
@@ -1097,7 +1098,7 @@ fn strike_the_entering(
             &mut moment.hit_points,
         );
         // The readied attack is a standard action: one disabled since it readied it pays (004:274).
-        strain.write(crate::rules::turns::Strain::standard_action(readier));
+        strike.falls.strain.write(crate::rules::turns::Strain::standard_action(readier));
         facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
         if down {
             moment.dropped = true;

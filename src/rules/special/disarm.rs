@@ -195,7 +195,7 @@ pub fn melee_attack(
     if !(what == "disarm" && Grapple::pins(attacker.entity, target.grapple, target.conditions)) {
         out_of_grapple(attacker.conditions, what)?;
     }
-    let request = ground.replaced_attack(weapon);
+    let request = crate::rules::attack::AttackRequest { disarming: what == "disarm", ..ground.replaced_attack(weapon) };
     let mut attack = prepare_attack(ground.field, ground.order, ground.creatures, attacker, target, request, budget)?;
     if crate::rules::core::creature::is_ranged(&attack.weapon) {
         return Err(Refusal::new(format!("a {what} replaces a melee attack"), rule));

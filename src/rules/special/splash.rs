@@ -227,7 +227,7 @@ pub fn plan_throw(
             crate::rules::attack::stance_rows(thrower, &weapon, &mut modifiers)?;
             // A rider's throw after its mount's double move or run, as any ranged attack (004:479).
             if let Some(mount) = thrower.riding.and_then(|r| ground.creatures.get(r.0).ok())
-                && mount.altitude.0 == 0
+                && !mount.in_the_air()
             {
                 modifiers.extend(crate::rules::attack::mount_pace_penalty(ground.order, &mount));
             }

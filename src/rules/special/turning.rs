@@ -552,7 +552,9 @@ pub(super) fn turn_undead(world: &mut World, mut intents: Local<bevy::ecs::messa
 /// distance broken by a die (002: « en lançant un dé »), and the check's result. A turning reaches the undead
 /// whose Hit Dice the table's row covers (004:544); a dispelling those turned by a check it equals or beats
 /// (004:568); a bolstering those whose Hit Dice are below the row's, which it raises (004:570). The damage,
-/// 2d6 + level + Charisma, counts the Hit Dice affected in each case (004:546, 004:568).
+/// 2d6 + level + Charisma, counts the Hit Dice affected by a turning or a bolstering (004:546, « la
+/// procédure est la même », 004:564), and the undead a dispelling frees (« combien de morts-vivants il peut
+/// libérer », 004:568).
 fn roll_turning(world: &mut World, id: &CreatureId, plan: &TurnPlan) -> (Vec<InReach>, i32) {
     let mut dice = world.resource_mut::<Dice>();
     let roll = dice.d20();
@@ -587,10 +589,11 @@ fn roll_turning(world: &mut World, id: &CreatureId, plan: &TurnPlan) -> (Vec<InR
             let tied: Vec<usize> = (0..rest.len()).filter(|i| rest[*i].distance == nearest).collect();
             let pick = if tied.len() > 1 { tied[dice.roll(tied.len() as u32) as usize - 1] } else { tied[0] };
             let next = rest.remove(pick);
-            if next.hit_dice as i32 > left {
+            let spent = if plan.kind == TurnKind::Dispel { 1 } else { next.hit_dice as i32 };
+            if spent > left {
                 break;
             }
-            left -= next.hit_dice as i32;
+            left -= spent;
             affected.push(next);
         }
     }

@@ -344,6 +344,11 @@ impl Strain {
     pub fn standard_action(creature: Entity) -> Self {
         Strain { creature, reason: "a standard action while disabled (004:274)".into() }
     }
+
+    /// `creature` has made an attack of opportunity, a strenuous action (004:274).
+    pub fn opportunity(creature: Entity) -> Self {
+        Strain { creature, reason: "an attack of opportunity while disabled (004:274)".into() }
+    }
 }
 
 /// A full-round action begun with a standard action by a restricted creature, to be finished with another

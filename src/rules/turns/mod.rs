@@ -11,7 +11,7 @@ pub use budget::*;
 
 use crate::rules::core::creature::{
     Abilities, Altitude, Awareness, Condition, Conditions, Creature, CreatureId, Faction, Feats, HitPoints, Skills,
-    ability_modifier, initiative_modifier, total,
+    Speed, ability_modifier, flying, initiative_modifier, total,
 };
 use crate::rules::core::creature::{Riding, Seat};
 use crate::rules::core::dice::Dice;
@@ -344,7 +344,7 @@ fn roll_initiative(
     let mut sorted: Vec<_> = creatures.iter_mut().collect();
     sorted.sort_by(|a, b| a.1.cmp(b.1));
     let mut rolled = Vec::new();
-    for (entity, id, abilities, feats, mut conditions, mut budget, _, _, _) in sorted {
+    for (entity, id, abilities, feats, mut conditions, mut budget, ..) in sorted {
         if !conditions.has(Condition::Dead) && conditions.0.insert(Condition::FlatFooted) {
             facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::FlatFooted });
         }
@@ -411,6 +411,7 @@ type TurnCreatures<'w, 's> = Query<
         &'static mut HitPoints,
         &'static Fall,
         &'static Altitude,
+        &'static Speed,
     ),
     With<Creature>,
 >;
@@ -616,18 +617,16 @@ fn start_party(
 ) -> bool {
     let sits_out = order.round == 0 && order.entries[pos].surprised;
     let party = parties.of(order.entries[pos].entity);
-    let heights: Vec<i32> = party.iter().map(|e| creatures.get(*e).map_or(0, |c| c.8.0)).collect();
+    let aloft: Vec<bool> = party.iter().map(|e| creatures.get(*e).is_ok_and(|c| flying(c.9, c.8.0))).collect();
     let mut acting = Vec::new();
     for member in &party {
-        let Ok((_, id, _, _, mut conditions, mut budget, mut hp, fall, _)) = creatures.get_mut(*member) else {
+        let Ok((_, id, _, _, mut conditions, mut budget, mut hp, fall, ..)) = creatures.get_mut(*member) else {
             continue;
         };
         if conditions.can_act() && !sits_out {
             // A rider or passenger on a flier in the air spends a move action riding it (004:807, 004:824).
-            let riding_a_flier = parties
-                .mount_of(*member)
-                .and_then(|m| party.iter().position(|e| *e == m))
-                .is_some_and(|m| heights[m] > 0);
+            let riding_a_flier =
+                parties.mount_of(*member).and_then(|m| party.iter().position(|e| *e == m)).is_some_and(|m| aloft[m]);
             if acting.is_empty() {
                 order.current = Some(pos);
             }
@@ -768,7 +767,7 @@ fn delay_turn(
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let Ok((_, id, _, _, _, budget, _, _, _)) = creatures.get(intent.creature) else { continue };
+        let Ok((_, id, _, _, _, budget, ..)) = creatures.get(intent.creature) else { continue };
         let id = id.clone();
         if let Err(refusal) = check_delay(&order, intent.creature, budget) {
             facts.write(Fact::ActionRefused {

@@ -799,10 +799,10 @@ impl Weapon {
         }
     }
 
-    /// Whether its blows deal nonlethal damage: an unarmed strike unless dealt as lethal (004:168, 004:302),
-    /// a whip always (the d20 standard).
+    /// Whether its blows deal nonlethal damage: an unarmed strike or a whip (the d20 standard) unless dealt
+    /// as lethal (004:168, 004:303).
     pub fn nonlethal_blows(&self, lethal: bool) -> bool {
-        (self.unarmed && !lethal) || self.whip
+        (self.unarmed || self.whip) && !lethal
     }
 
     /// Its hardness and full hit points, if it can be sundered.
