@@ -252,7 +252,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if is_directed(world, creature) {
         // On the ground its rider charges it at the nearest foe a lane reaches, for the rider's blow at the
         // end (004:478, a lance's double damage, 004:460); otherwise it stands for its rider to fight.
-        let grounded = world.get::<Altitude>(creature).is_none_or(|a| a.0 == 0);
+        let grounded = !world
+            .get::<Altitude>(creature)
+            .zip(world.get::<Speed>(creature))
+            .is_some_and(|(a, s)| crate::rules::core::creature::flying(s, a.0));
         if grounded && fresh {
             let mut near: Vec<&Seen> = foes.iter().collect();
             near.sort_by_key(|f| (f.footprint.distance_to(me.footprint, diagonals), f.id.clone()));

@@ -313,7 +313,10 @@ pub const TABLE_KEYS: &[(u32, &str)] = &[
 
 /// Whether taking off or landing could apply: the rules check the rest on the click (004:657-670).
 fn flight_bar_state(world: &World, me: Entity, kind: BarKind, conditions: &Conditions) -> Result<(), Refusal> {
-    let aloft = world.get::<Altitude>(me).is_some_and(|a| a.0 > 0);
+    let aloft = world
+        .get::<Altitude>(me)
+        .zip(world.get::<Speed>(me))
+        .is_some_and(|(a, s)| crate::rules::core::creature::flying(s, a.0));
     match (kind, world.get::<Speed>(me).and_then(|s| s.fly)) {
         (BarKind::Land, _) if aloft => Ok(()),
         (BarKind::Land, _) => Err(Refusal::new("it is on the ground", "004:669")),

@@ -2513,8 +2513,9 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
     match (choice.mode, &choice.flyby) {
         (Mode::Flyby, None) => {
             out.push((
-                "flyby: click the foe to strike on the way, then where the flight ends; a fly check DC 20, none \
-                 with Flyby Attack (004:755-757); Z four times first makes it a swoop (004:751)"
+                "flyby: click the foe to strike on the way, then where the flight ends; no fly check with Flyby \
+                 Attack, DC 20 for a perfect flier without it (004:755-757); Z four times first makes it a swoop \
+                 (004:751)"
                     .into(),
                 WARN,
             ));

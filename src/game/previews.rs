@@ -614,6 +614,11 @@ pub fn flyby_point(world: &mut World, me: Entity, foe: Entity) -> Result<FlybyPo
     }
     .ok_or_else(grounded)?;
     let maneuverability = world.get::<Speed>(flier).and_then(|s| s.fly).ok_or_else(grounded)?.maneuverability;
+    if flier == me {
+        let feat = world.get::<Feats>(me).is_some_and(|f| f.has(Feat::FlybyAttack));
+        let hover = choice.speed == Some(crate::rules::core::names::SpeedStatus::Hover);
+        crate::rules::aerial::flying::flyby_tried(feat, (maneuverability, hover), swoop)?;
+    }
     let reaching: Vec<_> = flights.iter().filter(|(at, planned)| strike.reaches(**at, planned)).collect();
     if reaching.is_empty() {
         return Err(Refusal::new("no flight this turn ends within its reach", "004:755"));

@@ -421,5 +421,7 @@ refusal-value-bull-rush = bull rush
 refusal-value-aid-another = aid another
 refusal-value-feint = feint
 refusal-value-first-aid = first aid
+refusal-value-breath-weapon = breath weapon
 refusal-value-throw-of-a-splash-weapon = throw of a splash weapon
 refusal-nonlethal-not-with-a-shot = nonlethal damage is dealt with a melee weapon, not a shot
+refusal-flyby-without-the-feat = without the Flyby Attack feat, only a perfect flier tries a flyby attack

@@ -421,5 +421,7 @@ refusal-value-bull-rush = bousculade
 refusal-value-aid-another = aide à un allié
 refusal-value-feint = feinte
 refusal-value-first-aid = premiers secours
+refusal-value-breath-weapon = souffle
 refusal-value-throw-of-a-splash-weapon = lancer d'arme à impact
 refusal-nonlethal-not-with-a-shot = les dégâts non létaux s'infligent avec une arme de corps à corps, non d'un tir
+refusal-flyby-without-the-feat = sans le don Attaque en vol, seule une créature à la manœuvrabilité parfaite tente une attaque en vol

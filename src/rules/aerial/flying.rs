@@ -67,6 +67,9 @@ pub struct Flight {
     /// It has just recovered from a fall (004:763) or taken off (004:671) and has not flown since: its
     /// flight may begin by choosing its heading anew.
     pub heading_free: bool,
+    /// It recovered from a fall at the start of this turn: an advanced manoeuvre, two of the turn's
+    /// manoeuvres spent (004:750, 004:763).
+    pub recovered: bool,
 }
 
 /// Asks a flier to fly.
@@ -525,6 +528,8 @@ struct FlightCheck<'a> {
     bluffed: Option<(Entity, Entity)>,
     /// The round it rests until, after a run it could not keep up (004:249), if it rests now.
     resting_until: Option<u32>,
+    /// It has the Flyby Attack feat (004:756-757).
+    flyby_feat: bool,
 }
 
 /// Flies: the flight is checked, its fly checks rolled, then the flier is where it ends, with the status
@@ -600,6 +605,8 @@ pub(super) fn fly_creatures(
             attack_descent: intent.dive_at.is_some() || intent.swoop,
             heading_free: state.heading_free,
             after_turn: state.after_turn,
+            decelerating: intent.decelerate,
+            maneuvers_spent: if state.recovered { super::ADVANCED_MANEUVER_COST } else { 0 },
             check_bonus: crate::rules::mounted::fly_check_bonus(
                 ability_modifier(abilities_in_play(abilities, conditions).dex),
                 0,
@@ -626,6 +633,7 @@ pub(super) fn fly_creatures(
             pursuit: &pursuit,
             bluffed,
             resting_until: exertion.resting_until.filter(|until| order.round < *until),
+            flyby_feat: feats.has(Feat::FlybyAttack),
         };
         let (plan, spent_budget) = match check_flight(&check, planned) {
             Ok(ok) => ok,
@@ -654,7 +662,7 @@ pub(super) fn fly_creatures(
         // better (004:734, 004:811).
         let (bonus, by) = crate::rules::mounted::fly_check_bonus(
             ability_modifier(abilities_in_play(abilities, conditions).dex),
-            fly_check_modifier(wings.maneuverability, plan.status),
+            fly_check_modifier(wings.maneuverability, flier.row(plan.status)),
             director.and_then(|d| d.1),
         );
         let by = if director.is_some() { format!(", {by}") } else { String::new() };
@@ -1017,6 +1025,7 @@ fn check_flight(
                     ));
                 }
                 budget.check(ActionKind::Standard)?;
+                flyby_tried(check.flyby_feat, (wings.maneuverability, intent.hover), intent.swoop)?;
             }
             flyby_fits(&plan, &intent.steps, after, intent.swoop, wings.maneuverability, field.scale())?;
             Ok(plan)
@@ -1108,7 +1117,7 @@ fn check_dive(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<sup
     if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
         return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
     }
-    room_for(&plan, check.wings.maneuverability, scale, "dive attack")?;
+    room_for((&plan, plan.status), check.wings.maneuverability, scale, "dive attack")?;
     Ok(plan)
 }
 
@@ -1510,6 +1519,18 @@ fn meeting(scale: crate::rules::core::altitude::Scale, mine: Size, other: &Traff
     }
 }
 
+/// Whether a flier of `maneuverability`, hovering or not, with the Flyby Attack feat or not (`feat`), may try
+/// a flyby attack of its own: with the feat, made without a check (004:756); without it, only a perfect flier
+/// tries it (« Les créatures dotées d'une manoeuvrabilité parfaite peuvent tenter … si elles ne possèdent
+/// pas le don », 004:757), a hovering one among them (« bénéficie d'une manœuvrabilité parfaite », 004:709).
+/// A swoop is an advanced manoeuvre of its own, open to any (004:751).
+pub fn flyby_tried(feat: bool, (maneuverability, hover): (Maneuverability, bool), swoop: bool) -> Result<(), Refusal> {
+    if swoop || feat || hover || maneuverability == Maneuverability::Perfect {
+        return Ok(());
+    }
+    Err(Refusal::new("without the Flyby Attack feat, only a perfect flier tries a flyby attack", "004:757"))
+}
+
 /// Whether `plan`, the flight of `steps`, allows a flyby attack after `after` of its steps (004:755-757):
 /// one move action of flight, the attack after a step of it, two of the round's manoeuvres left, and for a
 /// swoop 6 m down before the attack (004:751). The standard action it takes is the caller's to check.
@@ -1530,7 +1551,7 @@ pub fn flyby_fits(
     if swoop && dived(scale, &steps[..after]) < scale.dive_attack_drop() {
         return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
     }
-    room_for(plan, maneuverability, scale, "flyby attack")
+    room_for((plan, plan.status), maneuverability, scale, "flyby attack")
 }
 
 /// Whether a flight of `steps` allows a Bluff against a pursuer (004:818): it turns into a cloud
@@ -1555,8 +1576,8 @@ pub fn bluff_fits(
     ))
 }
 
-/// Whether `plan` can be flown as a deceleration (004:760): under half its speed, with two of the round's
-/// manoeuvres left.
+/// Whether `plan` can be flown as a deceleration (004:760): under half its speed, with two of the slow row's
+/// manoeuvres left (« son statut reste lent »).
 pub fn deceleration_fits(
     plan: &super::route::Flight,
     maneuverability: Maneuverability,
@@ -1565,7 +1586,7 @@ pub fn deceleration_fits(
     if plan.status != SpeedStatus::Stall {
         return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
     }
-    room_for(plan, maneuverability, scale, "deceleration")
+    room_for((plan, SpeedStatus::Slow), maneuverability, scale, "deceleration")
 }
 
 /// Whether `plan` leaves room for the collision manoeuvre (004:758), two of the round's manoeuvres.
@@ -1574,17 +1595,18 @@ pub fn collision_fits(
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
-    room_for(plan, maneuverability, scale, "collision")
+    room_for((plan, plan.status), maneuverability, scale, "collision")
 }
 
-/// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715).
+/// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715), those of the
+/// row of `status`.
 fn room_for(
-    plan: &super::route::Flight,
+    (plan, status): (&super::route::Flight, SpeedStatus),
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
     what: &str,
 ) -> Result<(), Refusal> {
-    let limit = super::maneuvers_a_round(plan.status, maneuverability, scale);
+    let limit = super::maneuvers_a_round(status, maneuverability, scale);
     if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
         return Err(Refusal::new(format!("no manoeuvres left for the {what} this round"), "004:716-732"));
     }
@@ -1777,17 +1799,19 @@ pub(super) fn land(
     for intent in intents.read() {
         let room = room_to_land(&field, &creatures.p1(), intent.creature);
         let mut fliers = creatures.p0();
-        let Ok((id, _, mut altitude, _, space, _, _, _, conditions, mut budget, flight, _)) =
+        let Ok((id, _, mut altitude, _, space, speed, _, _, conditions, mut budget, flight, _)) =
             fliers.get_mut(intent.creature)
         else {
             continue;
         };
+        let aloft = crate::rules::core::creature::flying(speed, altitude.0);
         let low = low_enough_to_land(altitude.0, space);
         let stalled = flight.as_deref().is_some_and(|f| f.flown == Some(SpeedStatus::Stall));
         let checked = order
             .check_turn(intent.creature)
             .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
-            .and_then(|()| if altitude.0 > 0 { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
+            // A walker on a ledge stands on it: only a flier in the air lands (004:669).
+            .and_then(|()| if aloft { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
             .and(room)
             .and_then(|()| match (low, stalled) {
                 (true, false) => Ok(()),
@@ -1993,8 +2017,9 @@ fn start_of_turn_recovery(
         if !started.contains(id) {
             continue;
         }
-        // A new turn: last round's speed is spent.
+        // A new turn: last round's speed is spent, and the manoeuvres of last turn's recovery.
         flight.speed_m = 0.0;
+        flight.recovered = false;
         if !flight.falling || altitude.0 <= 0 {
             continue;
         }
@@ -2012,6 +2037,7 @@ fn start_of_turn_recovery(
             flight.heading_free = true;
             flight.since_maneuver = SETTING_OFF_AFRESH;
             flight.after_turn = false;
+            flight.recovered = true;
         } else {
             flight.fell = true;
             fall(
@@ -2137,6 +2163,8 @@ fn plan_flights_as(
         attack_descent,
         heading_free: flight.is_some_and(|f| f.heading_free),
         after_turn: flight.is_some_and(|f| f.after_turn),
+        decelerating: false,
+        maneuvers_spent: if flight.is_some_and(|f| f.recovered) { super::ADVANCED_MANEUVER_COST } else { 0 },
     };
     let bodies: Vec<Traffic> = all
         .into_iter()

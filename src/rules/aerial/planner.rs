@@ -585,6 +585,8 @@ mod tests {
             attack_descent: false,
             heading_free: false,
             after_turn: false,
+            decelerating: false,
+            maneuvers_spent: 0,
         }
     }
 

@@ -199,9 +199,20 @@ pub struct Flier {
     /// It may choose its heading anew before it flies: it has just recovered from a fall (004:763) or taken
     /// off (004:671).
     pub heading_free: bool,
+    /// The flight is a deceleration (004:760): under half its speed, its status stays slow.
+    pub decelerating: bool,
+    /// Manoeuvres already spent this turn: a recovery at its start is an advanced manoeuvre, two of them
+    /// (004:750, 004:763).
+    pub maneuvers_spent: u32,
 }
 
 impl Flier {
+    /// The row of the tables (manoeuvres, 004:716-732; fly checks, 004:735-743) a flight of `status` is read
+    /// on: a deceleration's is the slow row, « son statut reste lent » (004:760).
+    pub fn row(&self, status: SpeedStatus) -> SpeedStatus {
+        if self.decelerating && status == SpeedStatus::Stall { SpeedStatus::Slow } else { status }
+    }
+
     /// Whether `step` counts against the round's manoeuvres (004:713-715): every manoeuvre, but the dives of
     /// a dive attack or a swoop.
     pub fn counts(&self, step: FlightStep) -> bool {
@@ -407,7 +418,7 @@ pub fn fly(
     let status = scale.status(planned, flier.speed_m, flier.maneuverability, hover, flier.hover_feat)?;
     // A perfect flier turns as it likes, but at top speed the table limits it too (004:731).
     let free = hover || (perfect && status != SpeedStatus::TopSpeed);
-    let (limit, factor) = match maneuvers(status, flier.maneuverability, scale) {
+    let (limit, factor) = match maneuvers(flier.row(status), flier.maneuverability, scale) {
         _ if free => (u32::MAX, 0),
         Maneuvers::Unlimited => (u32::MAX, 0),
         Maneuvers::None => (0, 0),
@@ -417,7 +428,7 @@ pub fn fly(
         waypoints: Vec::new(),
         spent: 0,
         status,
-        maneuvers: 0,
+        maneuvers: flier.maneuvers_spent,
         checks: Vec::new(),
         since_maneuver: flier.since_maneuver,
         collision: None,
@@ -570,7 +581,7 @@ pub fn fly(
 /// The chance that `flier` makes every fly check of `flight` (004:734-743): a d20 plus its bonus and the
 /// table's modifiers for its manoeuvrability and the flight's status, against each DC.
 pub fn chance(flier: &Flier, flight: &Flight) -> f32 {
-    let bonus = flier.check_bonus + super::fly_check_modifier(flier.maneuverability, flight.status);
+    let bonus = flier.check_bonus + super::fly_check_modifier(flier.maneuverability, flier.row(flight.status));
     flight.checks.iter().map(|c| ((21 + bonus - c.dc) as f32 / 20.0).clamp(0.0, 1.0)).product()
 }
 
@@ -595,6 +606,8 @@ mod tests {
             attack_descent: false,
             heading_free: false,
             after_turn: false,
+            decelerating: false,
+            maneuvers_spent: 0,
         }
     }
 

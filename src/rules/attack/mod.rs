@@ -2078,11 +2078,7 @@ pub fn mount_moved(
             "004:477",
         ));
     }
-    let last = mount.last_move.filter(|m| m.round == order.round);
-    if let Some(charged) = last.and_then(|m| m.charged)
-        && !is_ranged(&plan.weapon)
-        && charged == target.entity
-    {
+    if !is_ranged(&plan.weapon) && charged_by_mount(order, &mount, target) {
         plan.modifiers.push(Modifier::new(2, "its mount's charge (004:478)"));
         if plan.weapon.lance {
             plan.multipliers.push(Modifier::new(2, "a lance on a mounted charge (004:460, 004:478)"));
@@ -2132,6 +2128,11 @@ pub fn bind_the_mount(commands: &mut Commands, round: u32, mount: &CombatantItem
     if !mount.in_the_air() && mount.rider_acted.is_none_or(|a| a.round != round) {
         commands.entity(mount.entity).insert(RiderActed::new(round, act, mount.travelled, mount.last_move));
     }
+}
+
+/// Whether `mount` charged `target` this round: its rider's melee blow at it ends the charge (004:478).
+pub fn charged_by_mount(order: &TurnOrder, mount: &CombatantItem, target: &CombatantItem) -> bool {
+    mount.last_move.filter(|m| m.round == order.round).and_then(|m| m.charged) == Some(target.entity)
 }
 
 /// How far a rider's mount went this round on the ground, by the distance (004:480). In the air the aerial
@@ -2525,6 +2526,14 @@ fn ready_blows(
     // dying, and able to take nothing).
     if first == 0 {
         strain.write(Strain::standard_action(intent.attacker));
+        // A mount's charge ends in its rider's blow: done then, it strains the mount too (004:274, 004:478).
+        let mount = attacker.riding.and_then(|r| creatures.get(r.0).ok());
+        if let (Some(mount), Ok(target)) = (mount, creatures.get(intent.target))
+            && !is_ranged(&plan.weapon)
+            && charged_by_mount(&order, &mount, &target)
+        {
+            strain.write(Strain::standard_action(mount.entity));
+        }
     }
     let bonuses = blow_bonuses(&attacker, &plan.weapon, intent.full);
     // A full attack with natural weapons strikes with each (004:696): a blow whose weapon cannot strike this

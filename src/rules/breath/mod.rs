@@ -169,6 +169,10 @@ pub fn check_breath(
 ) -> Result<Vec<Entity>, Refusal> {
     order.check_turn(breather.entity)?;
     crate::rules::core::creature::able_to_act(breather.conditions)?;
+    // Pinned it only breaks free; grappling, it has the grapple's options alone, no breath among them
+    // (004:592-596, 004:614).
+    crate::rules::core::creature::not_pinned(breather.conditions)?;
+    crate::rules::core::creature::out_of_grapple(breather.conditions, "breath weapon")?;
     breath.ready(order.round)?;
     // A flier in the air directed by its rider flies as it is bid and does nothing else (004:656).
     let directed = breather.riders.is_some_and(|riders| {

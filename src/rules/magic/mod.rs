@@ -902,6 +902,9 @@ fn complete_casting(
         match creatures.get(casting.target) {
             Ok(target) if caster.conditions.can_act() => {
                 take_effect(&casting.spell, (&caster, &target, false), magic, &mut dice, &mut out);
+                // A casting completed by one disabled since it began is among « d'autres actions fatigantes »
+                // (004:274): it pays once it is done, unless the spell healed it.
+                out.falls.strain.write(crate::rules::turns::Strain::completed(entity));
             }
             Ok(_) => {
                 out.facts.write(lost(caster.id, &casting.spell.name, "the caster can no longer act (004:237)"));

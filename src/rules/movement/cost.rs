@@ -409,6 +409,9 @@ impl StepWorld<'_> {
         let squeezing = to.width < mover.side() || to.height < mover.side();
         // The shares of the square taken by the creatures smaller than a square there, the mover's first.
         let mut shares = mover.size.share_of_square();
+        // Bodies that obstruct double the squares crossed once, however many the space covers: its worst
+        // square counts (000:72-73, 000:96-97).
+        let mut over_a_body = false;
         for other in self.occupants {
             if other.footprint == own || !other.footprint.overlaps(to) {
                 continue;
@@ -424,7 +427,8 @@ impl StepWorld<'_> {
                 return Err(if other.ally { Blocked::AllyWhileCharging { square } } else { Blocked::Foe { square } });
             }
             if other.helpless {
-                if other.obstructs_when_helpless {
+                if other.obstructs_when_helpless && !over_a_body {
+                    over_a_body = true;
                     doublings += 1;
                 }
             } else if !other.ally && !squeezing && !tiny_mover && !far_apart && !mover.incorporeal && !mover.passes_foes

@@ -906,6 +906,10 @@ fn hold(
             if let Some(first) = opponents.first() {
                 let beside = world.get::<Space>(*first).zip(world.get::<Position>(*first)).map(|(s, p)| s.at(p.0));
                 step_out(world, Some((attacker, beside)), "escaping, to a square next to its foe (004:601)");
+                // « il achève son action en se déplaçant »: movement, no 5-foot step this round (004:259).
+                if let Some(mut budget) = world.get_mut::<crate::rules::turns::ActionBudget>(attacker) {
+                    budget.movement = crate::rules::turns::MovementMade::Moved;
+                }
             }
             freed.reverse();
             settle(world, freed, "out of the grapple (our ruling)");

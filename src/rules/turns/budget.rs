@@ -345,6 +345,11 @@ impl Strain {
         Strain { creature, reason: "a standard action while disabled (004:274)".into() }
     }
 
+    /// `creature` has completed a full-round action begun before it was disabled, a strenuous action (004:274).
+    pub fn completed(creature: Entity) -> Self {
+        Strain { creature, reason: "an action completed while disabled (004:274)".into() }
+    }
+
     /// `creature` has made an attack of opportunity, a strenuous action (004:274).
     pub fn opportunity(creature: Entity) -> Self {
         Strain { creature, reason: "an attack of opportunity while disabled (004:274)".into() }

@@ -195,6 +195,11 @@ fn ready(
         let checked = order
             .check_turn(intent.creature)
             .and_then(|()| able_to_act(conditions))
+            // Pinned, it only breaks free, or casts (004:595, 004:614): readying is no breaking free.
+            .and_then(|()| match intent.action {
+                ReadiedAction::Cast { .. } => Ok(()),
+                _ => crate::rules::core::creature::not_pinned(conditions),
+            })
             .and_then(|()| match (&intent.trigger, &intent.action) {
                 (Trigger::EntersThreatened, action) if !matches!(action, ReadiedAction::Attack { .. }) => {
                     Err(Refusal::new("only an attack can be readied against a foe stepping in", "004:621"))
