@@ -174,6 +174,7 @@ reason-failed-concentration-defensively = a failed Concentration check casting d
 reason-caster-dropped = the caster dropped (004:70)
 reason-failed-concentration-moving-mount = a failed Concentration check on a moving mount (004:480)
 reason-caster-can-no-longer-act = the caster can no longer act (004:237)
+reason-grappled-no-gestures = grappled, it cannot make the spell's gestures (004:595)
 reason-its-target-is-gone = its target is gone
 reason-lets-go-of-the-foe-it-pins = lets go of the foe it pins (004:612)
 reason-out-of-the-grapple = out of the grapple (004:612)

@@ -174,6 +174,7 @@ reason-failed-concentration-defensively = un test de Concentration raté en lan�
 reason-caster-dropped = le lanceur de sorts est terrassé (004:70)
 reason-failed-concentration-moving-mount = un test de Concentration raté sur une monture en mouvement (004:480)
 reason-caster-can-no-longer-act = le lanceur de sorts ne peut plus agir (004:237)
+reason-grappled-no-gestures = agrippé, il ne peut accomplir les gestes du sort (004:595)
 reason-its-target-is-gone = sa cible n'est plus là
 reason-lets-go-of-the-foe-it-pins = lâche l'adversaire qu'il immobilise (004:612)
 reason-out-of-the-grapple = hors de la lutte (004:612)

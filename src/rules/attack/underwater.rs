@@ -39,11 +39,14 @@ pub fn waters(
 ) -> Waters {
     let attacker_row = water::row_at(field, own, attacker.altitude.0, swimmer_of(attacker));
     let target_row = water::row_at(field, theirs, target.altitude.0, swimmer_of(target));
-    let wet = attacker_row.is_some() || target_row.is_some();
+    // A missile crosses water between two creatures in it (« qu'il leur faut franchir », 004:633); between the
+    // water and the land or the air it flies over the surface, where a creature in the water is taken, and the
+    // water's cover stands for it (004:634).
+    let under = attacker_row.is_some() && target_row.is_some();
     Waters {
         attacker: attacker_row,
         target: target_row,
-        crossed: if wet { water::water_crossed(field, own, theirs) } else { 0 },
+        crossed: if under { water::water_crossed(field, own, theirs) } else { 0 },
         attacker_free: attacker.traits.freedom_of_movement,
     }
 }

@@ -219,8 +219,8 @@ pub fn step_doublings(size: Size, swims: bool) -> u32 {
 
 /// The number of 1.5 m squares of water a ranged attack passes through between `own` and `theirs`
 /// (004:633): the squares of deep water the line between their centres passes through, the target's
-/// included and the attacker's not. The attack counts them when one of the two is in the water: a shot over
-/// a pond between two creatures on its banks flies in the air (our ruling). The line is traced exactly, on a
+/// included and the attacker's not. The attack counts them when both are in the water: a shot over a pond
+/// between two creatures on its banks, or between the bank and a swimmer, flies in the air (our ruling). The line is traced exactly, on a
 /// grid of half squares where the centres are corners: a line through a corner of the grid enters neither
 /// square beside it, whichever way it goes; a line along the edge between two squares of water crosses one
 /// square's length of water, and none along a shore.

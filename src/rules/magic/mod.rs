@@ -157,6 +157,10 @@ pub struct AwaitingCast {
 pub struct HeldCharge {
     /// The spell held.
     pub spell: KnownSpell,
+    /// The round it was cast in, when no touch was tried yet: the touch that round is the casting's own, no
+    /// action more (« lors du round où il lance le sort … le déplacement peut s'effectuer avant
+    /// l'incantation, après avoir touché le sujet, ou entre ces deux instants », 004:198).
+    pub untried_in: Option<u32>,
 }
 
 /// The charge held arms its holder's bare hands (004:170-171): the core's mark, which the threat reads.
@@ -433,7 +437,7 @@ fn cast(
             .then(|| touch_plan(&field, &order, &creatures, (&caster, &target), intent.readied));
         let Ok(touch) = touch.transpose() else {
             out.facts.write(Fact::ChargeHeld { caster: caster.id.clone(), spell: spell.name.clone() });
-            commands.entity(intent.caster).insert(HeldCharge { spell });
+            commands.entity(intent.caster).insert(HeldCharge { spell, untried_in: Some(order.round) });
             continue;
         };
         // A touch spell on a foe: the touch attack now, as the casting's own (004:198-199); a miss holds
@@ -444,7 +448,7 @@ fn cast(
             let touched = touch_attack(plan, (&caster, &target), &mut dice, &mut out);
             let Some(crit) = touched else {
                 out.facts.write(Fact::ChargeHeld { caster: caster.id.clone(), spell: spell.name.clone() });
-                commands.entity(intent.caster).insert(HeldCharge { spell });
+                commands.entity(intent.caster).insert(HeldCharge { spell, untried_in: None });
                 continue;
             };
             critical = crit;
@@ -532,9 +536,14 @@ fn deliver_touch(
                 continue;
             }
         };
-        let _ = budget.spend(ActionKind::Standard);
-        // A standard action costs a caster disabled once it is done 1 hit point (004:274).
-        out.falls.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
+        // The casting's own touch, in its round, costs nothing more (004:198); a later one is a standard
+        // action, which costs a caster disabled once it is done 1 hit point (004:274).
+        if !casting_touch(&order, held) {
+            let _ = budget.spend(ActionKind::Standard);
+            out.falls.strain.write(crate::rules::turns::Strain::standard_action(intent.caster));
+        }
+        // Tried, a missed touch keeps the charge for a later round (004:200).
+        commands.entity(intent.caster).insert(HeldCharge { spell: spell.clone(), untried_in: None });
         let friend = caster.faction == target.faction;
         // A friend is touched at will; a foe by a touch attack (004:198).
         let touched = if friend { Some(false) } else { touch_attack(plan, (&caster, &target), &mut dice, &mut out) };
@@ -587,8 +596,15 @@ fn discharge(
     take_effect(&spell, (&c, &t, false), magic, &mut dice, &mut out);
 }
 
-/// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action, a
-/// charge held, the target within its reach; the spell held and the touch's plan.
+/// Whether the touch of `held` now is the casting's own: in the round the spell was cast, no touch tried yet
+/// (004:198).
+fn casting_touch(order: &TurnOrder, held: Option<&HeldCharge>) -> bool {
+    held.and_then(|h| h.untried_in) == Some(order.round)
+}
+
+/// Whether `caster` may touch `target` with the charge it holds now: its turn, its standard action (none in
+/// the casting's round, 004:198), a charge held, the target within its reach; the spell held and the touch's
+/// plan.
 pub fn check_touch(
     (order, field, creatures): (&TurnOrder, &Battlefield, &Query<Combatant, With<Creature>>),
     (caster, target): (&crate::rules::attack::CombatantItem, &crate::rules::attack::CombatantItem),
@@ -597,8 +613,10 @@ pub fn check_touch(
 ) -> Result<(KnownSpell, crate::rules::attack::AttackPlan), Refusal> {
     order.check_turn(caster.entity)?;
     crate::rules::core::creature::able_to_act(caster.conditions)?;
+    if !casting_touch(order, held) {
+        budget.check(ActionKind::Standard)?;
+    }
     let held = held.ok_or_else(|| Refusal::new("it holds no charge of a touch spell", "004:200"))?;
-    budget.check(ActionKind::Standard)?;
     let (own, theirs) = (caster.space.at(caster.position.0), target.space.at(target.position.0));
     if !crate::rules::core::reach::melee_reaches(
         field.diagonals(),
@@ -900,6 +918,16 @@ fn complete_casting(
         commands.entity(entity).remove::<CastingUnderway>();
         out.falls.conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
         match creatures.get(casting.target) {
+            // Grappled since it began, it cannot make the gestures (every spell of the catalogue has them):
+            // « s'il se laisse distraire entre le début et la fin de l'incantation, le sort est perdu » (004:192,
+            // 004:237, 004:595).
+            Ok(_) if caster.conditions.has(Condition::Grappling) => {
+                out.facts.write(lost(
+                    caster.id,
+                    &casting.spell.name,
+                    "grappled, it cannot make the spell's gestures (004:595)",
+                ));
+            }
             Ok(target) if caster.conditions.can_act() => {
                 take_effect(&casting.spell, (&caster, &target, false), magic, &mut dice, &mut out);
                 // A casting completed by one disabled since it began is among « d'autres actions fatigantes »
