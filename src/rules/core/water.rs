@@ -223,7 +223,9 @@ pub fn step_doublings(size: Size, swims: bool) -> u32 {
 /// between two creatures on its banks, or between the bank and a swimmer, flies in the air (our ruling). The line is traced exactly, on a
 /// grid of half squares where the centres are corners: a line through a corner of the grid enters neither
 /// square beside it, whichever way it goes; a line along the edge between two squares of water crosses one
-/// square's length of water, and none along a shore.
+/// square's length of water, and none along a shore. Never more than the distance between them, as the grid
+/// counts it (« tous les 1,50 mètre d'eau »: a line slanting through a row of squares passes through more
+/// squares than it goes metres).
 pub fn water_crossed(field: &Battlefield, own: Footprint, theirs: Footprint) -> u32 {
     use crate::rules::core::geometry::{Corner, trace_line};
     let centre = |f: Footprint| Corner { x: 2 * f.origin.x + f.width, y: 2 * f.origin.y + f.height };
@@ -248,7 +250,8 @@ pub fn water_crossed(field: &Battlefield, own: Footprint, theirs: Footprint) -> 
             note(a);
         }
     }
-    seen.iter().filter(|s| deep(**s)).count() as u32
+    let squares = seen.iter().filter(|s| deep(**s)).count() as u32;
+    squares.min(own.distance_to(theirs, field.diagonals()))
 }
 
 /// Why a thrown weapon does nothing in the water (004:633).
@@ -354,6 +357,9 @@ mod tests {
         assert_eq!(water_crossed(&field, at(2, 4), at(4, 6)), 2);
         assert_eq!(water_crossed(&field, at(4, 2), at(2, 4)), 1);
         assert_eq!(water_crossed(&field, at(4, 6), at(2, 4)), 1);
+        // A slanting line passes through more squares than it goes: 15 squares of water (crossing 6 columns
+        // and 9 rows) on a shot of 12 by the grid count, 12 (« tous les 1,50 mètre »).
+        assert_eq!(water_crossed(&field, at(3, 0), at(9, 9)), 12);
         // Six diagonals out: six squares, both ways.
         assert_eq!(water_crossed(&field, at(2, 7), at(8, 1)), 6);
         assert_eq!(water_crossed(&field, at(2, 1), at(8, 7)), 6);
