@@ -375,11 +375,14 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         let options = move_options(world, creature);
         let withdraw_open = options.open.iter().any(|(a, r)| *a == MovementAction::Withdraw && r.is_ok());
         if withdraw_open {
-            let mut squares: Vec<(Square, u32)> = options
-                .squares
-                .iter()
-                .filter(|(_, (a, _))| matches!(a, MovementAction::Move | MovementAction::DoubleMove))
-                .map(|(s, _)| (*s, nearest_foe(diagonals, &foes, Footprint::new(*s, me.footprint.width))))
+            // The withdrawal's own squares: what its search reaches (no swimming without a swim speed, 004:245).
+            let reach = crate::preview::with_move_query(world, creature, false, |query, _| {
+                query.destinations(MovementAction::Withdraw).into_iter().map(|d| d.square).collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+            let mut squares: Vec<(Square, u32)> = reach
+                .into_iter()
+                .map(|s| (s, nearest_foe(diagonals, &foes, Footprint::new(s, me.footprint.width))))
                 .collect();
             squares.sort_by_key(|(s, d)| (std::cmp::Reverse(*d), s.y, s.x));
             if let Some((to, _)) = squares.first() {

@@ -965,6 +965,8 @@ fn check_flight(
     order
         .check_turn(intent.creature)
         .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
+        // No flight in a round with a 5-foot step (004:259), a perfect flier's as any.
+        .and_then(|()| budget.check_movement())
         .and_then(|()| if *altitude <= 0 { Err(Refusal::new("it must take off first", "004:657")) } else { Ok(()) })
         .and(riding_paid.clone())
         .and_then(|()| check_ridden(intent, *director))
@@ -1117,7 +1119,7 @@ fn check_dive(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<sup
     if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
         return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
     }
-    room_for((&plan, plan.status), check.wings.maneuverability, scale, "dive attack")?;
+    room_for((&plan, plan.row), check.wings.maneuverability, scale, "dive attack")?;
     Ok(plan)
 }
 
@@ -1551,7 +1553,7 @@ pub fn flyby_fits(
     if swoop && dived(scale, &steps[..after]) < scale.dive_attack_drop() {
         return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
     }
-    room_for((plan, plan.status), maneuverability, scale, "flyby attack")
+    room_for((plan, plan.row), maneuverability, scale, "flyby attack")
 }
 
 /// Whether a flight of `steps` allows a Bluff against a pursuer (004:818): it turns into a cloud
@@ -1595,7 +1597,7 @@ pub fn collision_fits(
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
-    room_for((plan, plan.status), maneuverability, scale, "collision")
+    room_for((plan, plan.row), maneuverability, scale, "collision")
 }
 
 /// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715), those of the

@@ -269,6 +269,9 @@ pub struct Flight {
     pub spent: u32,
     /// The status that distance gives (004:689-695).
     pub status: SpeedStatus,
+    /// The row of the tables it is read on: its status's, the slow row for a deceleration (004:760).
+    #[serde(skip)]
+    pub row: SpeedStatus,
     /// Manoeuvres used (an advanced one counts two, 004:715).
     pub maneuvers: u32,
     /// The fly checks rolled, in order.
@@ -428,6 +431,7 @@ pub fn fly(
         waypoints: Vec::new(),
         spent: 0,
         status,
+        row: flier.row(status),
         maneuvers: flier.maneuvers_spent,
         checks: Vec::new(),
         since_maneuver: flier.since_maneuver,

@@ -3018,6 +3018,8 @@ fn pay_for_stance(
     let checked = order
         .check_turn_unless_readied(intent.creature, intent.readied)
         .and_then(|()| crate::rules::core::creature::able_to_act(who.conditions))
+        // Pinned, « incapable de bouger », it only breaks free (004:614).
+        .and_then(|()| crate::rules::core::creature::not_pinned(who.conditions))
         .and_then(|()| match (intent.stand_up, prone) {
             (true, false) => Err(Refusal::new("it is not prone", "004:225")),
             (false, true) => Err(Refusal::new("it is already prone", "004:255")),
