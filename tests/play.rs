@@ -1029,8 +1029,8 @@ fn a_flier_swoops_on_a_foe_on_its_way_with_the_mouse() {
 }
 
 /// A deceleration with the mouse (004:759): the declared speed (V) past the stall is a deceleration; the
-/// preview offers only stalls with two manoeuvres left, and the click flies one as a deceleration, the fly
-/// check DC 15 rolled.
+/// preview offers only stalls with two of the slow row's manoeuvres left (004:760), and the click flies one
+/// as a deceleration, the fly check DC 15 rolled.
 #[test]
 fn a_flier_decelerates_with_the_mouse() {
     use estoc::game::actions::{BarKind, use_bar};
@@ -1048,6 +1048,9 @@ fn a_flier_decelerates_with_the_mouse() {
     app.update();
     let flights = app.world().resource::<Previews>().flights.clone().unwrap();
     assert!(!flights.is_empty() && flights.values().all(|p| p.flight.status == SpeedStatus::Stall));
+    // Read on the slow row (004:760): turns besides the deceleration's two manoeuvres, beyond the stall
+    // row's two of an average flier.
+    assert!(flights.values().any(|p| p.flight.maneuvers >= 1), "no deceleration with a turn offered");
     let to = *flights.keys().max_by_key(|s| (s.x, -s.y)).unwrap();
     let step = clicked(&mut app, to).expect("the flight");
     assert!(matches!(&step, Command::Fly { decelerate: true, .. }), "{step:?}");

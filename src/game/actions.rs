@@ -405,7 +405,11 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Charge) => open(MovementAction::Charge),
         BarKind::Mode(Mode::Breath) => match world.get::<crate::rules::breath::Breath>(me) {
             None => Err(Refusal::new("has no breath weapon", "data")),
-            Some(b) => b.ready(world.resource::<TurnOrder>().round).and_then(|()| budget.check(ActionKind::Standard)),
+            Some(b) => b
+                .ready(world.resource::<TurnOrder>().round)
+                .and_then(|()| crate::rules::core::creature::not_pinned(&conditions))
+                .and_then(|()| crate::rules::core::creature::out_of_grapple(&conditions, "breath weapon"))
+                .and_then(|()| budget.check(ActionKind::Standard)),
         },
         // In place of an attack: the standard action's, or a blow of the full attack under way (004:483,
         // 004:490, 004:499, 004:579).
@@ -446,18 +450,25 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Delay => crate::rules::turns::check_delay(world.resource(), me, &budget),
         BarKind::StandUp | BarKind::DropProne => posture_state((world, me), kind, &conditions, &budget),
         BarKind::ActNow => delayed_of_the_player(world).map(|_| ()),
+        // The casting's own touch in its round costs no action more (004:198).
         BarKind::Mode(Mode::Touch) => match world.get::<crate::rules::magic::HeldCharge>(me) {
+            Some(h) if h.untried_in == Some(world.resource::<TurnOrder>().round) => Ok(()),
             Some(_) => budget.check(ActionKind::Standard),
             None => Err(Refusal::new("it holds no charge of a touch spell", "004:200")),
         },
         BarKind::Potion => match first_potion(world, me) {
-            Some(_) => budget.check(ActionKind::Standard),
+            Some(_) => {
+                crate::rules::core::creature::not_pinned(&conditions).and_then(|()| budget.check(ActionKind::Standard))
+            }
             None => Err(Refusal::new("carries no healing potion", "004:96")),
         },
+        // Getting on or off is movement (004:259); one gets on on its feet, out of a grapple (004:591), as
+        // the rules ask.
         BarKind::Ride => {
             let riding = world.get::<crate::rules::core::creature::Riding>(me).is_some();
             if riding || mount_beside(world, me).is_some() {
-                budget.check(ActionKind::Move)
+                let afoot = if riding { Ok(()) } else { crate::rules::core::creature::on_its_feet(&conditions) };
+                afoot.and_then(|()| budget.check(ActionKind::Move)).and_then(|()| budget.check_movement())
             } else {
                 Err(Refusal::new("no ally larger than it next to it to get on", "004:226"))
             }

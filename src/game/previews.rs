@@ -452,8 +452,11 @@ pub fn flights_for(
         Some(point) => point.planned.steps.clone(),
         None => climb_steps(choice.climb),
     };
-    let declared = if choice.decelerate { Some(crate::rules::core::names::SpeedStatus::Stall) } else { choice.speed };
-    let mut flights = flying::plan_flights(world, flier, &prefix, declared)?;
+    let mut flights = if choice.decelerate {
+        flying::plan_decelerations(world, flier, &prefix)?
+    } else {
+        flying::plan_flights(world, flier, &prefix, choice.speed)?
+    };
     let maneuverability = world.get::<Speed>(flier)?.fly?.maneuverability;
     let scale = world.resource::<crate::rules::core::battlefield::Battlefield>().scale();
     if choice.decelerate {

@@ -2106,7 +2106,16 @@ pub fn plan_flights_through(
     declared: Option<SpeedStatus>,
     through: Option<Entity>,
 ) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
-    plan_flights_as(world, creature, (prefix, declared), through, false)
+    plan_flights_as(world, creature, (prefix, declared), through, (false, false))
+}
+
+/// [`plan_flights`] for a deceleration (004:760): flights under half its speed, read on the slow row.
+pub fn plan_decelerations(
+    world: &mut World,
+    creature: Entity,
+    prefix: &[FlightStep],
+) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
+    plan_flights_as(world, creature, (prefix, Some(SpeedStatus::Stall)), None, (false, true))
 }
 
 /// [`plan_flights`] for a dive attack or a swoop (004:751-753): the dives are that manoeuvre's descent, not
@@ -2117,7 +2126,7 @@ pub fn plan_attack_flights(
     prefix: &[FlightStep],
     declared: Option<SpeedStatus>,
 ) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
-    plan_flights_as(world, creature, (prefix, declared), None, true)
+    plan_flights_as(world, creature, (prefix, declared), None, (true, false))
 }
 
 fn plan_flights_as(
@@ -2125,7 +2134,7 @@ fn plan_flights_as(
     creature: Entity,
     (prefix, declared): (&[FlightStep], Option<SpeedStatus>),
     through: Option<Entity>,
-    attack_descent: bool,
+    (attack_descent, decelerating): (bool, bool),
 ) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
     // Resting after a run, it flies no faster than its speed (004:249): slow flights only.
     let round = world.resource::<TurnOrder>().round;
@@ -2165,7 +2174,7 @@ fn plan_flights_as(
         attack_descent,
         heading_free: flight.is_some_and(|f| f.heading_free),
         after_turn: flight.is_some_and(|f| f.after_turn),
-        decelerating: false,
+        decelerating,
         maneuvers_spent: if flight.is_some_and(|f| f.recovered) { super::ADVANCED_MANEUVER_COST } else { 0 },
     };
     let bodies: Vec<Traffic> = all

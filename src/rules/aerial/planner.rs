@@ -150,7 +150,7 @@ impl<'a> Planner<'a> {
         };
         // The bands planned for: the declared one, or slow and fast. Slow's limits are the looser
         // (004:727-732): a step only slow allows makes the flight slow or nothing.
-        let band = |status| match maneuvers(status, flier.maneuverability, scale) {
+        let band = |status| match maneuvers(flier.row(status), flier.maneuverability, scale) {
             _ if perfect => (u32::MAX, 0),
             Maneuvers::Unlimited => (u32::MAX, 0),
             Maneuvers::None => (0, 0),
@@ -163,7 +163,7 @@ impl<'a> Planner<'a> {
         // An advanced manoeuvre it could not make even on a 20, at the best status it may fly at, is no way
         // anywhere (004:734-743).
         let best_status = declared.unwrap_or(SpeedStatus::Slow);
-        let most = 20 + flier.check_bonus + super::fly_check_modifier(flier.maneuverability, best_status);
+        let most = 20 + flier.check_bonus + super::fly_check_modifier(flier.maneuverability, flier.row(best_status));
         Some(Planner {
             flier,
             declared,
