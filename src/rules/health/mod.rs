@@ -202,6 +202,7 @@ pub fn use_item(
                 damage: &mut damage,
                 falls: &mut falls,
                 gear: Vec::new(),
+                wounds: Vec::new(),
             };
             if strike.provoke_in_place(&user, &initiative, &mut reactions, None, Action::UseItem, &why) {
                 continue;

@@ -383,6 +383,7 @@ fn cast(
                 damage: &mut out.damage,
                 falls: &mut out.falls,
                 gear: Vec::new(),
+                wounds: Vec::new(),
             };
             let struck = strike.provoke_in_place_struck(
                 &caster,
@@ -392,19 +393,22 @@ fn cast(
                 Action::Casting,
                 "casting a spell (004:103, 004:196)",
             );
+            let wounds = std::mem::take(&mut strike.wounds);
             if struck.dropped {
                 out.facts.write(lost(caster.id, &spell.name, "the caster dropped (004:70)"));
                 continue;
             }
-            let wound = struck.damage;
-            if wound > 0
-                && !keeps(
-                    wound_dc(wound, spell.def.level),
+            // A check for each wound, its own damage in its DC (« DD 10 + nombre de points de dégâts
+            // encaissés », 004:196); the first failed loses the spell.
+            let broken = wounds.iter().any(|wound| {
+                !keeps(
+                    wound_dc(*wound, spell.def.level),
                     format!("wounded for {wound} by attacks of opportunity (004:196)"),
                     &mut dice,
                     &mut out.facts,
                 )
-            {
+            });
+            if broken {
                 out.facts.write(lost(caster.id, &spell.name, "the wound broke the caster's concentration (004:196)"));
                 continue;
             }

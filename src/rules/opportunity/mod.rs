@@ -379,6 +379,9 @@ pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw, 'lw> {
     /// Weapons lost or damaged by a disarm or a sunder in place of a blow (004:490, 004:499), to apply once
     /// the strikes of the moment are over: only a mover's, which [`strike_the_leaving`] applies.
     pub gear: Vec<GearBlow>,
+    /// The damage of each blow that landed, in order: a caster makes a Concentration check for each
+    /// (« DD 10 + nombre de points de dégâts encaissés », 004:196).
+    pub wounds: Vec<i32>,
 }
 
 impl Opportunity<'_, '_, '_, '_, '_, '_> {
@@ -645,6 +648,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let undead = target.traits.undead;
         let mut slain = false;
         if let Some(hit) = hit {
+            let before = *hp;
             // An undead takes no nonlethal damage (the health chapter's ruling).
             if hit.nonlethal && !undead {
                 hp.nonlethal += hit.amount;
@@ -673,6 +677,10 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 nonlethal: hit.nonlethal,
                 from_one_attack: !massive,
             });
+            let wound = hp.damage_since(&before);
+            if wound > 0 {
+                self.wounds.push(wound);
+            }
             if slain {
                 self.falls.slain.write(crate::rules::attack::Slay { target: target.entity });
             }
@@ -1017,6 +1025,7 @@ fn strike_the_leaving(
             damage: &mut damage,
             falls: &mut falls,
             gear: std::mem::take(&mut gear),
+            wounds: Vec::new(),
         };
         let exposure =
             Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action, shared_with: None };
@@ -1088,6 +1097,7 @@ fn strike_the_entering(
             damage: &mut damage,
             falls: &mut falls,
             gear: Vec::new(),
+            wounds: Vec::new(),
         };
         let down = strike.strike_readied(
             readier,
@@ -1137,6 +1147,7 @@ fn strike_the_provoker(
         damage: &mut damage,
         falls: &mut falls,
         gear: Vec::new(),
+        wounds: Vec::new(),
     };
     let initiative = order.initiative();
     let strikers = Strikers {
