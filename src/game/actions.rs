@@ -452,7 +452,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::ActNow => delayed_of_the_player(world).map(|_| ()),
         // The casting's own touch in its round costs no action more (004:198).
         BarKind::Mode(Mode::Touch) => match world.get::<crate::rules::magic::HeldCharge>(me) {
-            Some(h) if h.untried_in == Some(world.resource::<TurnOrder>().round) => Ok(()),
+            held @ Some(_) if crate::rules::magic::casting_touch(world.resource::<TurnOrder>(), held) => Ok(()),
             Some(_) => budget.check(ActionKind::Standard),
             None => Err(Refusal::new("it holds no charge of a touch spell", "004:200")),
         },

@@ -1262,17 +1262,7 @@ fn take_readied(
             if let Some(to) = crate::rules::attack::step_to_strike(world, &intent) {
                 crate::rules::turns::moving::move_creature(
                     world,
-                    MoveIntent {
-                        creature: readier,
-                        target: None,
-                        action: MovementAction::FiveFootStep,
-                        to,
-                        path: None,
-                        readied: true,
-                        finish: ChargeFinish::Attack,
-                        tumble: false,
-                        weapon: None,
-                    },
+                    MoveIntent { action: MovementAction::FiveFootStep, ..readied_move(readier, to) },
                 );
             }
             world.write_message(intent);
@@ -1323,7 +1313,7 @@ fn readied_attack(
     }
 }
 
-/// `readier`'s readied move to `to`.
+/// `readier`'s readied move to `to` (a move action; its 5-foot step before an attack too).
 fn readied_move(readier: Entity, to: Square) -> MoveIntent {
     MoveIntent {
         creature: readier,

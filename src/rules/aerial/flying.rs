@@ -662,7 +662,7 @@ pub(super) fn fly_creatures(
         // better (004:734, 004:811).
         let (bonus, by) = crate::rules::mounted::fly_check_bonus(
             ability_modifier(abilities_in_play(abilities, conditions).dex),
-            fly_check_modifier(wings.maneuverability, flier.row(plan.status)),
+            fly_check_modifier(wings.maneuverability, plan.row),
             director.and_then(|d| d.1),
         );
         let by = if director.is_some() { format!(", {by}") } else { String::new() };
@@ -1119,7 +1119,7 @@ fn check_dive(check: &FlightCheck<'_>, plan: super::route::Flight) -> Result<sup
     if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
         return Err(Refusal::new("a dive attack flies at up to twice its speed", "004:753"));
     }
-    room_for((&plan, plan.row), check.wings.maneuverability, scale, "dive attack")?;
+    room_for(&plan, check.wings.maneuverability, scale, "dive attack")?;
     Ok(plan)
 }
 
@@ -1553,7 +1553,7 @@ pub fn flyby_fits(
     if swoop && dived(scale, &steps[..after]) < scale.dive_attack_drop() {
         return Err(Refusal::new("a swoop comes down 6 m at least before it strikes", "004:751"));
     }
-    room_for((plan, plan.row), maneuverability, scale, "flyby attack")
+    room_for(plan, maneuverability, scale, "flyby attack")
 }
 
 /// Whether a flight of `steps` allows a Bluff against a pursuer (004:818): it turns into a cloud
@@ -1578,8 +1578,8 @@ pub fn bluff_fits(
     ))
 }
 
-/// Whether `plan` can be flown as a deceleration (004:760): under half its speed, with two of the slow row's
-/// manoeuvres left (« son statut reste lent »).
+/// Whether `plan`, planned as a deceleration (`Flier::decelerating`), can be flown so (004:760): under half its
+/// speed, with two of the slow row's manoeuvres left (« son statut reste lent »).
 pub fn deceleration_fits(
     plan: &super::route::Flight,
     maneuverability: Maneuverability,
@@ -1588,7 +1588,7 @@ pub fn deceleration_fits(
     if plan.status != SpeedStatus::Stall {
         return Err(Refusal::new("a deceleration is a flight under half its speed", "004:759"));
     }
-    room_for((plan, SpeedStatus::Slow), maneuverability, scale, "deceleration")
+    room_for(plan, maneuverability, scale, "deceleration")
 }
 
 /// Whether `plan` leaves room for the collision manoeuvre (004:758), two of the round's manoeuvres.
@@ -1597,18 +1597,18 @@ pub fn collision_fits(
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
 ) -> Result<(), Refusal> {
-    room_for((plan, plan.row), maneuverability, scale, "collision")
+    room_for(plan, maneuverability, scale, "collision")
 }
 
 /// An advanced manoeuvre made besides a flight takes two of the round's manoeuvres (004:715), those of the
-/// row of `status`.
+/// flight's row (the slow row for a deceleration, 004:760).
 fn room_for(
-    (plan, status): (&super::route::Flight, SpeedStatus),
+    plan: &super::route::Flight,
     maneuverability: Maneuverability,
     scale: crate::rules::core::altitude::Scale,
     what: &str,
 ) -> Result<(), Refusal> {
-    let limit = super::maneuvers_a_round(status, maneuverability, scale);
+    let limit = super::maneuvers_a_round(plan.row, maneuverability, scale);
     if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
         return Err(Refusal::new(format!("no manoeuvres left for the {what} this round"), "004:716-732"));
     }

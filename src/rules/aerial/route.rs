@@ -585,7 +585,7 @@ pub fn fly(
 /// The chance that `flier` makes every fly check of `flight` (004:734-743): a d20 plus its bonus and the
 /// table's modifiers for its manoeuvrability and the flight's status, against each DC.
 pub fn chance(flier: &Flier, flight: &Flight) -> f32 {
-    let bonus = flier.check_bonus + super::fly_check_modifier(flier.maneuverability, flier.row(flight.status));
+    let bonus = flier.check_bonus + super::fly_check_modifier(flier.maneuverability, flight.row);
     flight.checks.iter().map(|c| ((21 + bonus - c.dc) as f32 / 20.0).clamp(0.0, 1.0)).product()
 }
 

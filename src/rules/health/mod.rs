@@ -463,13 +463,7 @@ fn apply_strain(
     mut facts: MessageWriter<Fact>,
 ) {
     let massive = field.as_ref().is_none_or(|f| f.house_rules().massive_damage);
-    // One action, one hit point: a mount's charge and the blow it ends with strain it once.
-    let mut strained = Vec::new();
     for s in strain.read() {
-        if strained.contains(&s.creature) {
-            continue;
-        }
-        strained.push(s.creature);
         let Ok((id, _, conditions, ..)) = creatures.get(s.creature) else { continue };
         if !conditions.has(Condition::Disabled) {
             continue;

@@ -602,7 +602,7 @@ fn discharge(
 
 /// Whether the touch of `held` now is the casting's own: in the round the spell was cast, no touch tried yet
 /// (004:198).
-fn casting_touch(order: &TurnOrder, held: Option<&HeldCharge>) -> bool {
+pub fn casting_touch(order: &TurnOrder, held: Option<&HeldCharge>) -> bool {
     held.and_then(|h| h.untried_in) == Some(order.round)
 }
 

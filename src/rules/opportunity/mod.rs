@@ -310,14 +310,12 @@ pub struct Struck {
     /// Whether any damage came to it, lethal, nonlethal or off its temporary hit points: « le moindre
     /// dégât » spoils a grab (004:581), « des dégâts » a disarm (004:492).
     pub wounded: bool,
-    /// How much, all of it: a caster's Concentration DC counts it (004:196).
-    pub damage: i32,
 }
 
 impl Struck {
     /// Still up and on its feet, with `hit_points` left.
     pub fn standing(hit_points: i32) -> Self {
-        Self { hit_points, dropped: false, tripped: false, wounded: false, damage: 0 }
+        Self { hit_points, dropped: false, tripped: false, wounded: false }
     }
 }
 
@@ -453,14 +451,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             // Only a mover is tripped (trip_in_place_of): it stops where it fell (our ruling).
             if let Some(touch) = trip {
                 if self.trip(&touch, &attacker, &target) == TripOutcome::Tripped {
-                    let damage = hp.damage_since(&before);
-                    return Struck {
-                        hit_points: hp.current,
-                        dropped: false,
-                        tripped: true,
-                        wounded: *hp != before,
-                        damage,
-                    };
+                    return Struck { hit_points: hp.current, dropped: false, tripped: true, wounded: *hp != before };
                 }
                 continue;
             }
@@ -474,11 +465,10 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 continue;
             }
             if self.land(&plan, &attacker, &target, natural, hp) {
-                let damage = hp.damage_since(&before);
-                return Struck { hit_points: hp.current, dropped: true, tripped: false, wounded: true, damage };
+                return Struck { hit_points: hp.current, dropped: true, tripped: false, wounded: true };
             }
         }
-        Struck { wounded: *hp != before, damage: hp.damage_since(&before), ..Struck::standing(hp.current) }
+        Struck { wounded: *hp != before, ..Struck::standing(hp.current) }
     }
 
     /// A disarm or a sunder in place of an attack of opportunity: the opposed attack rolls (004:493, 004:501),
