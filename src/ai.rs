@@ -975,6 +975,12 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
             square.x,
         )
     })?;
+    // No slow flight brings it where it strikes: it charges if it can, straight at the foe, up to twice its
+    // speed, its blow at +2 (004:451-459, 004:693).
+    let strikes_after = rank(best.1.flight.status) == 0 && strike.reaches(*best.0, best.1);
+    if !strikes_after && let Ok((steps, _)) = crate::rules::aerial::flying::plan_charge(world, creature, foe.entity) {
+        return Some(Command::flying_charge(me.id.clone(), steps, foe.id.clone()));
+    }
     Some(Command::flight(me.id.clone(), best.1.steps.clone(), None))
 }
 

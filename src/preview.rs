@@ -691,6 +691,28 @@ pub fn charge_blow_preview(
     Some((lanes, planned))
 }
 
+/// A charge a flier in the air could fly at `foe` now (004:451-459, 004:693): its flight
+/// ([`crate::rules::aerial::flying::plan_charge`]) and the blow at its end as the rules would make it there,
+/// with the charge's +2, and its odds.
+pub fn flying_charge_preview(
+    world: &mut World,
+    flier: Entity,
+    foe: Entity,
+) -> Result<(Vec<crate::rules::aerial::route::FlightStep>, AttackPreview), Refusal> {
+    let (steps, end) = crate::rules::aerial::flying::plan_charge(world, flier, foe)?;
+    // Previewed from where the flight ends, the flier put back after.
+    let place = |world: &mut World, (square, height): (Square, i32)| -> Option<(Square, i32)> {
+        let mut position = world.get_mut::<Position>(flier)?;
+        let before = std::mem::replace(&mut position.bypass_change_detection().0, square);
+        let mut altitude = world.get_mut::<Altitude>(flier)?;
+        Some((before, std::mem::replace(&mut altitude.bypass_change_detection().0, height)))
+    };
+    let own = place(world, (end.square, end.altitude)).ok_or_else(|| Refusal::new("no such creature", "data"))?;
+    let attack = attack_preview(world, flier, foe, AttackRequest { charge: true, ..AttackRequest::default() });
+    place(world, own);
+    Ok((steps, attack?))
+}
+
 /// An aid another `aider` could give now against `foe` (004:444): the ally it would aid (of the allies
 /// engaged with the foe, `prefer` if it is one, else the first by id), the attack against AC 10 and its chance.
 #[derive(Clone, Debug)]

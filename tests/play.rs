@@ -631,8 +631,9 @@ fn the_overlays_follow_the_cursor() {
     assert_eq!(rolled, Some(blow.bonuses[0]), "{facts:?}");
 }
 
-/// A flier in the air clicking a foe: out of reach at its height, no strike is offered; after diving 6 m
-/// first (Z four times), the click makes a dive attack, and the rules carry it out.
+/// A flier in the air clicking a foe: out of reach of a slow flight at its height, the click charges it,
+/// diving on its way (004:451-459); after diving 6 m first (Z four times), the click makes a dive attack,
+/// and the rules carry it out.
 #[test]
 fn a_flier_dives_on_the_foe_it_clicks() {
     use estoc::game::previews::flier_strike;
@@ -647,7 +648,11 @@ fn a_flier_dives_on_the_foe_it_clicks() {
     app.update();
     let griffon = entity(&app, "griffon");
     assert_eq!(estoc::game::turn::human_turn(app.world()), Some(griffon));
-    assert!(flier_strike(app.world_mut(), ogre).is_none(), "at 9 m the griffon reaches nothing below");
+    let charge = flier_strike(app.world_mut(), ogre).expect("a charge");
+    assert!(
+        matches!(&charge[..], [Command::Fly { charge_at: Some(t), dive_at: None, .. }] if t == "ogre"),
+        "{charge:?}"
+    );
     app.world_mut().resource_mut::<Choice>().climb = -4;
     let steps = flier_strike(app.world_mut(), ogre).expect("a dive attack");
     assert!(matches!(&steps[..], [Command::Fly { dive_at: Some(t), .. }] if t == "ogre"), "{steps:?}");
@@ -661,6 +666,41 @@ fn a_flier_dives_on_the_foe_it_clicks() {
         ),
         "{facts:?}"
     );
+}
+
+/// A flier in the air clicking a foe that no slow flight reaches charges it (004:451-459, 004:693): the
+/// griffon 3 m up flies straight at the ogre 25 squares off, fast, and its bite comes at the bonus the
+/// window showed before the click, the charge's +2 in it.
+#[test]
+fn a_flier_charges_the_foe_it_clicks() {
+    use estoc::game::previews::flier_strike;
+    let encounter = level_at("tests/scenarios/levels/long_stoop.ron");
+    let mut app = started(&encounter, 2);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    let griffon = entity(&app, "griffon");
+    if estoc::game::turn::human_turn(app.world()) != Some(griffon) {
+        let _ = perform(app.world_mut(), &Command::EndTurn { creature: "ogre".into() });
+        app.update();
+    }
+    assert_eq!(estoc::game::turn::human_turn(app.world()), Some(griffon));
+    let ogre = entity(&app, "ogre");
+    let (_, shown) = estoc::preview::flying_charge_preview(app.world_mut(), griffon, ogre).expect("a charge");
+    assert!(shown.plan.modifiers.iter().any(|m| m.source.contains("charge") && m.value == 2), "{:?}", shown.plan);
+    let steps = flier_strike(app.world_mut(), Square::new(25, 3)).expect("a charge");
+    assert!(matches!(&steps[..], [Command::Fly { charge_at: Some(t), .. }] if t == "ogre"), "{steps:?}");
+    let from = app.world().resource::<EventLog>().0.len();
+    let _ = perform(app.world_mut(), &steps[0]);
+    app.update();
+    let facts = facts_since(&app, from);
+    let rolled = facts.iter().find_map(|f| match f {
+        Fact::AttackRolled { attacker, weapon, roll, total, .. } if attacker.0 == "griffon" && weapon == "bite" => {
+            Some(total - *roll as i32)
+        }
+        _ => None,
+    });
+    assert_eq!(rolled, Some(shown.bonuses[0]), "{facts:?}");
+    assert!(facts.iter().any(|f| matches!(f, Fact::Flew { creature, status: estoc::rules::core::names::SpeedStatus::Fast, .. } if creature.0 == "griffon")), "{facts:?}");
 }
 
 /// The AI's flier high above a foe dives on it (004:753), with the fly check and the claw.

@@ -1053,6 +1053,14 @@ fn flier_strike_lines(
         .and_then(|(flier, foe)| Some(world.get::<Altitude>(foe)?.0 > world.get::<Altitude>(flier)?.0))
         .unwrap_or(false);
     match super::previews::flier_strike(world, square) {
+        Some(steps) if matches!(&steps[..], [crate::rules::command::Command::Fly { charge_at: Some(_), .. }]) => {
+            out.push((tr("preview-click-a-flying-charge"), GOOD));
+            let me = super::turn::human_turn(world);
+            let foe = super::turn::pointed_at(world, square);
+            if let (Some(me), Some(foe)) = (me, foe) {
+                attack_lines(crate::preview::flying_charge_preview(world, me, foe).map(|(_, a)| a), out);
+            }
+        }
         Some(steps) if steps.len() == 1 => out.push((tr("preview-click-a-dive-attack-on"), GOOD)),
         Some(_) => out.push((tr("preview-click-fly-beside-it-and"), GOOD)),
         None => out.push((

@@ -572,11 +572,20 @@ pub fn flier_strike(world: &mut World, square: Square) -> Option<Vec<Command>> {
     } else {
         flights_of(world, me, &choice)?
     };
-    let (_, planned) = flights
+    let best = flights
         .iter()
         .filter(|(at, planned)| strike.reaches(**at, planned) && (dive || strike_rank(at, planned).0 == 0))
-        .min_by_key(|(at, planned)| strike_rank(at, planned))?;
+        .min_by_key(|(at, planned)| strike_rank(at, planned));
     let creature = id_of(world, me);
+    // Out of a slow flight's reach, a flier flying for itself charges: straight at the foe, up to twice its
+    // speed, its blow at +2 (004:451-459, 004:693).
+    let Some((_, planned)) = best else {
+        if flier != me || dive {
+            return None;
+        }
+        let (steps, _) = crate::preview::flying_charge_preview(world, me, foe).ok()?;
+        return Some(vec![Command::flying_charge(creature, steps, id_of(world, foe))]);
+    };
     let fly = |dive_at: Option<CreatureId>| planned_step(world, me, planned, dive_at, &choice);
     let target = id_of(world, foe);
     Some(if dive { vec![fly(Some(target))] } else { vec![fly(None), Command::attack(creature.clone(), target, None)] })

@@ -357,6 +357,9 @@ pub enum Command {
         /// A dive attack on this creature, at the end of the flight (004:753).
         #[serde(default)]
         dive_at: Option<CreatureId>,
+        /// A charge at this creature: the flight straight at it, its attack at the end (004:451-459, 004:693).
+        #[serde(default)]
+        charge_at: Option<CreatureId>,
         /// A flyby attack on this creature after this many steps (004:755).
         #[serde(default)]
         flyby: Option<(CreatureId, usize)>,
@@ -479,6 +482,23 @@ impl Command {
             steps,
             hover: false,
             dive_at,
+            charge_at: None,
+            flyby: None,
+            decelerate: false,
+            swoop: false,
+            ram: None,
+            bluff: None,
+        }
+    }
+
+    /// A flier's charge at `target` along `steps` (004:451-459, 004:693).
+    pub fn flying_charge(creature: CreatureId, steps: Vec<FlightStep>, target: CreatureId) -> Self {
+        Command::Fly {
+            creature,
+            steps,
+            hover: false,
+            dive_at: None,
+            charge_at: Some(target),
             flyby: None,
             decelerate: false,
             swoop: false,
@@ -1085,9 +1105,10 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 extra_m: *extra_m,
             });
         }
-        Command::Fly { creature, steps, hover, dive_at, flyby, decelerate, swoop, ram, bluff } => {
+        Command::Fly { creature, steps, hover, dive_at, charge_at, flyby, decelerate, swoop, ram, bluff } => {
             let flier = entity(creature)?;
             let dive_at = maybe(dive_at)?;
+            let charge_at = maybe(charge_at)?;
             let flyby = match flyby {
                 Some((foe, after)) => Some((entity(foe)?, *after)),
                 None => None,
@@ -1097,6 +1118,7 @@ pub fn apply(world: &mut World, command: &Command) -> Result<(), UnknownCreature
                 steps: steps.clone(),
                 hover: *hover,
                 dive_at,
+                charge_at,
                 flyby,
                 decelerate: *decelerate,
                 swoop: *swoop,

@@ -1,6 +1,7 @@
 ## What the cursor panel previews before the click: special attacks, grapple, flight, spells and
 ## breath (src/game/hud.rs). Each line keeps its citation of the texts.
 preview-click-a-dive-attack-on = click: a dive attack on it, the fly check DC 10, the claw for double damage (004:753)
+preview-click-a-flying-charge = click: charge it, straight on at up to twice its speed, one blow at +2, -2 to its AC until its next turn (004:451-459, 004:693)
 hud-flier-climb-first = no flight this turn ends within its reach: the foe is above, climb first (Q) (004:747)
 hud-flier-dive-first = no flight this turn ends within its reach: dive first (Z), four times for a dive attack (004:753)
 hud-flier-band-first = no flight this turn ends in its square and band: climb (Q) or dive (Z) a band first

@@ -1,6 +1,7 @@
 ## Ce que le panneau du curseur montre avant le clic : attaques spéciales, lutte, vol, sorts et
 ## souffle (src/game/hud.rs). Chaque ligne garde sa référence aux textes.
 preview-click-a-dive-attack-on = clic : une attaque en piqué sur la cible, test de vol DD 10, les griffes à dégâts doublés (004:753)
+preview-click-a-flying-charge = clic : la charger, en ligne droite jusqu'à deux fois sa vitesse, une attaque à +2, -2 à sa CA jusqu'à son prochain tour (004:451-459, 004:693)
 hud-flier-climb-first = aucun vol de ce tour ne finit à sa portée : la cible est plus haut, monter d'abord (Q) (004:747)
 hud-flier-dive-first = aucun vol de ce tour ne finit à sa portée : descendre d'abord (Z), quatre fois pour une attaque en piqué (004:753)
 hud-flier-band-first = aucun vol de ce tour ne finit dans sa case et sa tranche : monter (Q) ou descendre (Z) d'une tranche d'abord

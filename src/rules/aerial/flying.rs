@@ -83,6 +83,9 @@ pub struct FlyIntent {
     pub hover: bool,
     /// A dive attack on this creature at the end of the flight (004:753): a full-round action.
     pub dive_at: Option<Entity>,
+    /// A charge at this creature (004:451-459, 004:693): the flight straight at it, a full-round action,
+    /// its one melee attack at +2 at the end.
+    pub charge_at: Option<Entity>,
     /// A flyby attack (004:755-757): this creature struck, with the standard action, after this many steps.
     pub flyby: Option<(Entity, usize)>,
     /// A deceleration (004:760-762): under half its speed yet slow rather than stalled, with a fly check.
@@ -642,6 +645,18 @@ pub(super) fn fly_creatures(
                 continue;
             }
         };
+        // A charge flies straight at its foe and ends where it first threatens it (004:451-459, 004:693).
+        if let Some(target) = intent.charge_at
+            && let Err(refusal) = check_flying_charge(
+                (&field, intent, conditions, director.is_some()),
+                (space.at(position.0), altitude.0, my_size, reach.0),
+                (&plan, armament),
+                bodies.iter().find(|b| b.entity == target),
+            )
+        {
+            refuse(&mut facts, id, Action::Charge, refusal);
+            continue;
+        }
         // Top speed is the run action (004:694, 004:707): the run's Constitution check and rest (004:249).
         if plan.status == SpeedStatus::TopSpeed
             && let Err(refusal) = crate::rules::turns::moving::keep_running(
@@ -828,7 +843,13 @@ pub(super) fn fly_creatures(
         if flight_done.wall.is_some_and(|(_, struck)| struck) {
             impacts.push(Collision { me, my_speed, into: None });
         }
-        legs_flown.0.push(Flown { flier: intent.creature, legs, attacks, impacts });
+        let charge = intent.charge_at.map(|target| crate::rules::turns::moving::ChargeEnded {
+            charger: intent.creature,
+            target,
+            finish: crate::rules::turns::moving::ChargeFinish::Attack,
+            weapon: None,
+        });
+        legs_flown.0.push(Flown { flier: intent.creature, legs, attacks, impacts, charge });
     }
 }
 
@@ -1131,7 +1152,7 @@ fn spend_for_flight(
 ) -> Result<(super::route::Flight, ActionBudget), Refusal> {
     let (intent, wings) = (check.intent, check.wings);
     let kinds: &[ActionKind] = match plan.status {
-        _ if intent.dive_at.is_some() => &[ActionKind::FullRound],
+        _ if intent.dive_at.is_some() || intent.charge_at.is_some() => &[ActionKind::FullRound],
         SpeedStatus::Fast => &[ActionKind::Move, ActionKind::Move],
         SpeedStatus::TopSpeed => &[ActionKind::FullRound],
         SpeedStatus::FreeFall => &[],
@@ -1320,6 +1341,146 @@ struct Striker {
     size: Size,
     reach: u32,
     diagonals: crate::rules::core::geometry::Diagonals,
+}
+
+/// Whether `striker` threatens the foe (its footprint, altitude and size) with a melee weapon of `kind`:
+/// within reach across and in height as one distance (004:783), with a line of effect to it (no total
+/// cover, 004:406). Where an aerial charge must end (004:453).
+fn threatens_from(
+    field: &Battlefield,
+    striker: &Striker,
+    kind: crate::rules::core::reach::WeaponReach,
+    (foe, foe_altitude, foe_size): (Footprint, i32, Size),
+) -> bool {
+    let scale = field.scale();
+    let rise =
+        crate::rules::core::altitude::vertical_steps(scale, striker.altitude, striker.size, foe_altitude, foe_size);
+    crate::rules::core::reach::melee_reaches_at_height(
+        (striker.diagonals, scale),
+        striker.reach,
+        kind,
+        (striker.at, foe),
+        rise,
+    ) && crate::rules::core::cover::melee_cover(field, striker.at, foe) != crate::rules::core::cover::Cover::Total
+}
+
+/// A flier's charge as [`charge_fits`] checks it, with what it strikes with: its first melee weapon ready
+/// (004:457), from its reach (004:453); a charge is its own full-round action, with no other manoeuvre nor a
+/// hover (004:451, 004:709), and no fatigued creature charges (003:71). A `ridden` flier strikes no blow of
+/// its own (004:656): its rider's is the dive attack.
+fn check_flying_charge(
+    (field, intent, conditions, ridden): (&Battlefield, &FlyIntent, &Conditions, bool),
+    (start, altitude, size, reach): (Footprint, i32, Size, u32),
+    (plan, armament): (&super::route::Flight, &Armament),
+    foe: Option<&Traffic>,
+) -> Result<(), Refusal> {
+    let Some(foe) = foe else { return Err(Refusal::new("a charge needs a target", "004:451")) };
+    if ridden {
+        return Err(Refusal::new("a ridden flier takes no standard action of its own: no charge", "004:656"));
+    }
+    if intent.dive_at.is_some() || intent.flyby.is_some() || intent.ram.is_some() || intent.decelerate || intent.hover {
+        return Err(Refusal::new("a charge is a full-round action of its own: no other manoeuvre with it", "004:451"));
+    }
+    if conditions.has(Condition::Fatigued) {
+        return Err(Refusal::new("fatigued, it can neither run nor charge", "003:71"));
+    }
+    let threatens = charge_threat(field, armament, (size, reach), foe)?;
+    charge_fits(
+        field,
+        (start, altitude),
+        (&intent.steps, plan),
+        (foe.footprint, foe.altitude, foe.size),
+        (size, &threatens),
+    )
+}
+
+/// Whether a charger of `size` and natural `reach` would threaten `foe` from a footprint at a height with
+/// the weapon its charge strikes with, its first melee weapon ready (004:457); none, no charge.
+fn charge_threat<'a>(
+    field: &'a Battlefield,
+    armament: &Armament,
+    (size, reach): (Size, u32),
+    foe: &'a Traffic,
+) -> Result<impl Fn(Footprint, i32) -> bool + 'a, Refusal> {
+    let Some(weapon) = crate::rules::turns::moving::charge_weapon(armament, None) else {
+        return Err(Refusal::new("a charge ends in a melee attack", "004:457"));
+    };
+    let kind = weapon.reach_kind();
+    Ok(move |at: Footprint, height: i32| {
+        let striker = Striker { at, altitude: height, size, reach, diagonals: field.diagonals() };
+        threatens_from(field, &striker, kind, (foe.footprint, foe.altitude, foe.size))
+    })
+}
+
+/// Whether a flight is a charge at the foe (004:451-459; « Rapide ... charge », 004:693, 004:706): seen at
+/// the start of the turn (004:454); straight on along its heading, climbing or diving but neither turning
+/// nor slipping aside (« en ligne droite », 004:452), its heading chosen first only when it is free; every
+/// step nearer the foe across and in height (« toujours vers l'adversaire »); 3 m at least (004:452); at up
+/// to twice its speed, slow or fast (004:451, 004:693); through no creature (004:453: a collision, 004:825);
+/// and ending on the first square of its way from which it threatens the foe, the nearest (004:453), never
+/// from where it already does. `threatens` says whether the flier threatens the foe from a footprint at a
+/// height. The full-round action is the caller's to spend.
+pub fn charge_fits(
+    field: &Battlefield,
+    (start, altitude): (Footprint, i32),
+    (steps, plan): (&[FlightStep], &super::route::Flight),
+    (foe, foe_altitude, foe_size): (Footprint, i32, Size),
+    (my_size, threatens): (Size, &dyn Fn(Footprint, i32) -> bool),
+) -> Result<(), Refusal> {
+    if !field.line_of_sight(start, foe) {
+        return Err(Refusal::new("no line of sight to the target at the start of the turn", "004:454"));
+    }
+    if threatens(start, altitude) {
+        return Err(Refusal::new("the target is already within reach: a charge moves at least 2 squares", "004:452"));
+    }
+    let straight = steps.iter().enumerate().all(|(i, step)| match step {
+        FlightStep::Forward | FlightStep::Climb | FlightStep::Dive { .. } => true,
+        FlightStep::Face(_) => i == 0,
+        _ => false,
+    });
+    if !straight {
+        return Err(Refusal::new("a charge flies straight at its foe: no turn and no slip aside", "004:452"));
+    }
+    if !matches!(plan.status, SpeedStatus::Slow | SpeedStatus::Fast) {
+        return Err(Refusal::new("a charge flies at up to twice its speed, slow or fast", "004:451, 004:693"));
+    }
+    if let Some((_, with)) = &plan.collision {
+        return Err(Refusal::new(format!("the charge's way is not clear: {with} is in it"), "004:453"));
+    }
+    let scale = field.scale();
+    let at = |w: &super::route::Waypoint| Footprint::rect(w.square, start.width, start.height);
+    let gaps = |fp: Footprint, alt: i32| {
+        let (dx, dy) = fp.gaps(foe);
+        (dx, dy, crate::rules::core::altitude::vertical_steps(scale, alt, my_size, foe_altitude, foe_size))
+    };
+    let mut before = gaps(start, altitude);
+    for w in &plan.waypoints {
+        let now = gaps(at(w), w.altitude);
+        let nearer = now.0 <= before.0 && now.1 <= before.1 && now.2 <= before.2 && now != before;
+        if !nearer && at(w).origin != start.origin {
+            let square = w.square;
+            return Err(Refusal::new(format!("at {square} the charge no longer flies toward its foe"), "004:452"));
+        }
+        before = now;
+    }
+    let Some(last) = plan.waypoints.last() else {
+        return Err(Refusal::new("a charge moves 3 m (2 squares) at least", "004:452"));
+    };
+    let (dx, dy) = (last.square.x - start.origin.x, last.square.y - start.origin.y);
+    if dx.abs().max(dy.abs()) < 2 {
+        return Err(Refusal::new("a charge moves 3 m (2 squares) at least", "004:452"));
+    }
+    if let Some(sooner) = plan.waypoints[..plan.waypoints.len() - 1].iter().find(|w| threatens(at(w), w.altitude)) {
+        let square = sooner.square;
+        return Err(Refusal::new(
+            format!("{square} is the nearest square of its way from which to attack: the charge ends there"),
+            "004:453",
+        ));
+    }
+    if !threatens(at(last), last.altitude) {
+        return Err(Refusal::new("the charge does not end where it threatens its foe", "004:453"));
+    }
+    Ok(())
 }
 
 /// The dive attack's claw, if the flight ends where the flier threatens the foe and the fly check (DC 10)
@@ -1645,7 +1806,13 @@ fn finish_flybys(
         heading.0 = rest.heading;
         commands.entity(entity).remove::<FlybyRemainder>();
         facts.write(Fact::FlybyResumed { creature: id.clone(), from, to: rest.square });
-        legs_flown.0.push(Flown { flier: entity, legs: rest.legs.clone(), attacks: Vec::new(), impacts: Vec::new() });
+        legs_flown.0.push(Flown {
+            flier: entity,
+            legs: rest.legs.clone(),
+            attacks: Vec::new(),
+            impacts: Vec::new(),
+            charge: None,
+        });
     }
 }
 
@@ -1670,6 +1837,8 @@ pub struct Flown {
     attacks: Vec<AttackIntent>,
     /// The collisions its flight comes to, made if it is not dropped on its way.
     impacts: Vec<Collision>,
+    /// The charge it flew, ended as any charge is once it arrives (004:457).
+    charge: Option<crate::rules::turns::moving::ChargeEnded>,
 }
 
 /// A collision a flight comes to (004:825-852): the flier (its entity, id, heading, size and riders), its
@@ -1737,7 +1906,7 @@ pub fn legs_of(start: Footprint, altitude: i32, waypoints: &[super::route::Waypo
 /// flier that cannot fly).
 pub(super) fn strike_the_fliers(world: &mut World) {
     let flown = std::mem::take(&mut world.resource_mut::<FlownLegs>().0);
-    for Flown { flier, legs, attacks, impacts } in flown {
+    for Flown { flier, legs, attacks, impacts, charge } in flown {
         let place = |world: &mut World, at: crate::rules::core::geometry::Square, height: i32| {
             if let Some(mut position) = world.get_mut::<Position>(flier) {
                 position.0 = at;
@@ -1783,6 +1952,9 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             }
             for attack in attacks {
                 world.write_message(attack);
+            }
+            if let Some(charge) = charge {
+                crate::rules::turns::moving::charge_arrives(world, charge);
             }
         }
     }
@@ -2134,7 +2306,7 @@ fn plan_flights_as(
     creature: Entity,
     (prefix, declared): (&[FlightStep], Option<SpeedStatus>),
     through: Option<Entity>,
-    (attack_descent, decelerating): (bool, bool),
+    flags: (bool, bool),
 ) -> Option<std::collections::HashMap<crate::rules::core::geometry::Square, super::planner::PlannedFlight>> {
     // Resting after a run, it flies no faster than its speed (004:249): slow flights only.
     let round = world.resource::<TurnOrder>().round;
@@ -2143,6 +2315,20 @@ fn plan_flights_as(
         .and_then(|e| e.resting_until)
         .is_some_and(|until| round < until);
     let declared = declared.or_else(|| resting.then_some(SpeedStatus::Slow));
+    let (flier, bodies, my_size) = planning_flier(world, creature, through, flags)?;
+    let field = world.resource::<Battlefield>();
+    let obstacle = |from: Footprint, fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, (from, fp), alt);
+    Some(super::planner::flights(&flier, prefix, declared, &obstacle))
+}
+
+/// A flier in the air that has not flown this turn as the planner sees it, with the other creatures (but
+/// `through`) and its size; `None` when it cannot fly now.
+fn planning_flier(
+    world: &mut World,
+    creature: Entity,
+    through: Option<Entity>,
+    (attack_descent, decelerating): (bool, bool),
+) -> Option<(Flier, Vec<Traffic>, Size)> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = kept::<
         (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
@@ -2191,8 +2377,98 @@ fn plan_flights_as(
             riders: Vec::new(),
         })
         .collect();
+    Some((flier, bodies, my_size))
+}
+
+/// The charge `creature`, a flier in the air, could fly at `foe` now (004:451-459, 004:693): straight on
+/// along its heading (toward the foe when its heading is free), diving or climbing a step at a time toward
+/// the foe's height while it can, forward otherwise, to the first square of its way from which it
+/// threatens the foe; checked as the rules will check it ([`check_flying_charge`]). The steps and where
+/// they end, or why there is no such charge.
+pub fn plan_charge(
+    world: &mut World,
+    creature: Entity,
+    foe: Entity,
+) -> Result<(Vec<FlightStep>, super::route::Waypoint), Refusal> {
+    let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
+    world.get::<ActionBudget>(creature).copied().unwrap_or_default().check(ActionKind::FullRound)?;
+    let (flier, bodies, my_size) = planning_flier(world, creature, None, (false, false)).ok_or_else(grounded)?;
+    let Some(target) = bodies.iter().find(|b| b.entity == foe).cloned() else {
+        return Err(Refusal::new("a charge needs a target", "004:451"));
+    };
+    let conditions = world.get::<Conditions>(creature).cloned().unwrap_or_default();
+    let armament = world.get::<Armament>(creature).cloned().unwrap_or_default();
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
+    // A rider directs it (004:806-812): the same rider the fly checks take the Ride of.
+    let ridden = world.get::<Riders>(creature).is_some_and(|riders| {
+        riders.all().iter().any(|r| {
+            crate::rules::core::creature::directs(
+                world.get::<Seat>(*r),
+                world.get::<Conditions>(*r).unwrap_or(&Conditions::default()),
+            )
+        })
+    });
+    let field = world.resource::<Battlefield>();
+    let scale = field.scale();
     let obstacle = |from: Footprint, fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, (from, fp), alt);
-    Some(super::planner::flights(&flier, prefix, declared, &obstacle))
+    let mut intent = FlyIntent {
+        creature,
+        steps: Vec::new(),
+        hover: false,
+        dive_at: None,
+        charge_at: Some(foe),
+        flyby: None,
+        decelerate: false,
+        swoop: false,
+        ram: None,
+        bluff: None,
+    };
+    if flier.heading_free {
+        let (dx, dy) = (target.footprint.origin.x - flier.at.origin.x, target.footprint.origin.y - flier.at.origin.y);
+        let toward = Direction::from_delta(dx.signum(), dy.signum()).ok_or_else(|| {
+            Refusal::new("the target is already within reach: a charge moves at least 2 squares", "004:452")
+        })?;
+        intent.steps.push(FlightStep::Face(toward));
+    }
+    let threatens = charge_threat(field, &armament, (my_size, reach), &target)?;
+    let most = 2 * (flier.speed_m / scale.square_m()) as u32 + 2;
+    let why = Refusal::new("the charge does not end where it threatens its foe", "004:453");
+    for _ in 0..most {
+        let plan = fly(&flier, &intent.steps, false, |_, _| true, obstacle)?;
+        let height = plan.waypoints.last().map_or(flier.altitude, |w| w.altitude);
+        // Within a step of its height any weapon reaches it from beside it (1 + 0, 004:783).
+        let apart = crate::rules::core::altitude::vertical_steps(scale, height, my_size, target.altitude, target.size);
+        let toward_height = match apart {
+            0 | 1 => None,
+            _ if height > target.altitude => Some(FlightStep::Dive { far: false }),
+            _ => Some(FlightStep::Climb),
+        };
+        let step = toward_height
+            .into_iter()
+            .chain([FlightStep::Forward])
+            .find(|step| {
+                let mut trial = intent.steps.clone();
+                trial.push(*step);
+                fly(&flier, &trial, false, |_, _| true, obstacle).is_ok()
+            })
+            .ok_or_else(|| why.clone())?;
+        intent.steps.push(step);
+        let plan = fly(&flier, &intent.steps, false, |_, _| true, obstacle)?;
+        // Short of where it threatens the foe, it flies on.
+        if let Some(end) = plan.waypoints.last().copied()
+            && threatens(Footprint::rect(end.square, flier.at.width, flier.at.height), end.altitude)
+        {
+            let start = (flier.at, flier.altitude, my_size, reach);
+            return check_flying_charge(
+                (field, &intent, &conditions, ridden),
+                start,
+                (&plan, &armament),
+                Some(&target),
+            )
+            .map(|()| (intent.steps, end));
+        }
+    }
+    Err(why)
 }
 
 #[cfg(test)]

@@ -1252,24 +1252,26 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
         world.write_message(change(Condition::Running, true));
     }
     if let (MovementAction::Charge, Some(target), None) = (*action, intent.target, halt) {
-        // « Après s'être déplacé ... Dans le même temps ... un malus de -2 à la CA » (004:457): in force
-        // now, as its attack comes, or the bull rush or overrun that takes its place and the attacks of
-        // opportunity they draw (004:458, 004:534). Its rider charges with it: -2 to its AC too (004:478).
-        let riders: Vec<Entity> = world.get::<Riders>(intent.creature).map(|r| r.all().to_vec()).unwrap_or_default();
-        for charger in std::iter::once(intent.creature).chain(riders) {
-            gain_now(world, charger, Condition::Charging);
-        }
-        world.trigger(ChargeArrived { charger: intent.creature });
-        world.flush();
-        world.write_message(ChargeEnded {
-            charger: intent.creature,
-            target,
-            finish: intent.finish,
-            weapon: intent.weapon.clone(),
-        });
+        let ended =
+            ChargeEnded { charger: intent.creature, target, finish: intent.finish, weapon: intent.weapon.clone() };
+        charge_arrives(world, ended);
     }
     world.trigger(MoveEnded { mover: intent.creature });
     world.flush();
+}
+
+/// A charger arrives, on foot or in the air: « Après s'être déplacé ... Dans le même temps ... un malus de -2
+/// à la CA » (004:457), in force now, as its attack comes, or the bull rush or overrun that takes its place
+/// and the attacks of opportunity they draw (004:458, 004:534). Its rider charges with it: -2 to its AC too
+/// (004:478). The actions readied for a charger's arrival go off, then its charge ends.
+pub fn charge_arrives(world: &mut World, ended: ChargeEnded) {
+    let riders: Vec<Entity> = world.get::<Riders>(ended.charger).map(|r| r.all().to_vec()).unwrap_or_default();
+    for charger in std::iter::once(ended.charger).chain(riders) {
+        gain_now(world, charger, Condition::Charging);
+    }
+    world.trigger(ChargeArrived { charger: ended.charger });
+    world.flush();
+    world.write_message(ended);
 }
 
 /// Gives `creature` `condition` at once (not by a [`ConditionChange`] applied later), with its fact.
