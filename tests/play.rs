@@ -668,6 +668,41 @@ fn a_flier_dives_on_the_foe_it_clicks() {
     );
 }
 
+/// In ready mode a click on the readier itself readies its attack for the first foe that starts casting
+/// (004:621): the wizard's spell then comes after the orc's blow, struck at the caster.
+#[test]
+fn a_click_on_itself_readies_against_a_casting() {
+    use estoc::game::state::{Choice, Mode};
+    use estoc::rules::turns::ready::Trigger;
+    let encounter = level_at("tests/scenarios/levels/spells.ron");
+    let mut app = started(&encounter, 5);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
+    controllers.insert("raiders".into(), estoc::data::level::Control::Human);
+    app.update();
+    let orc = entity(&app, "orc");
+    pass_turns_until(&mut app, orc);
+    app.world_mut().resource_mut::<Choice>().mode = Mode::Ready;
+    let step = estoc::game::clicks::click_step(app.world_mut(), Square::new(3, 1)).expect("a readied attack");
+    assert!(matches!(&step, Command::Ready { trigger: Trigger::StartsCasting, .. }), "{step:?}");
+    play(&mut app, &step);
+    let wizard = entity(&app, "wizard");
+    pass_turns_until(&mut app, wizard);
+    let cast = Command::Cast {
+        creature: "wizard".into(),
+        spell: "magic missile".into(),
+        target: Some("orc".into()),
+        defensively: false,
+    };
+    let facts = play(&mut app, &cast);
+    let at = |pick: &dyn Fn(&Fact) -> bool| facts.iter().position(pick);
+    let struck = at(
+        &|f| matches!(f, Fact::AttackRolled { attacker, target, .. } if attacker.0 == "orc" && target.0 == "wizard"),
+    );
+    let cast_at = at(&|f| matches!(f, Fact::CastingBegun { caster, .. } if caster.0 == "wizard"));
+    assert!(struck.is_some() && cast_at.is_some() && struck < cast_at, "{facts:?}");
+}
+
 /// A flier in the air clicking a foe that no slow flight reaches charges it (004:451-459, 004:693): the
 /// griffon 3 m up flies straight at the ogre 25 squares off, fast, and its bite comes at the bonus the
 /// window showed before the click, the charge's +2 in it.

@@ -422,6 +422,10 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             | Mode::SunderObject
             | Mode::Grapple(GrappleMove::Grab),
         ) => crate::rules::special::attack_left(world, me),
+        // Pinned, it readies a spell or nothing (004:595, 004:614), as the rules ask.
+        BarKind::Mode(Mode::Ready) if castable(world, me).is_empty() => {
+            crate::rules::core::creature::not_pinned(&conditions).and_then(|()| budget.check(ActionKind::Standard))
+        }
         BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Feint | Mode::Aid(_) | Mode::FirstAid)
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
@@ -642,6 +646,7 @@ fn choose_readied(world: &mut World, me: Entity, kind: BarKind) -> bool {
     let readying = match kind {
         BarKind::TotalDefense => Readying::Action(ReadiedAction::TotalDefense),
         BarKind::StandUp => Readying::Action(ReadiedAction::StandUp),
+        BarKind::DropProne => Readying::Action(ReadiedAction::DropProne),
         BarKind::Potion => match first_potion(world, me) {
             Some(item) => Readying::Action(ReadiedAction::UseItem { item }),
             None => return false,

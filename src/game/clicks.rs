@@ -210,10 +210,12 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
 }
 
 /// A click in ready mode (004:620-622). On another creature: ready the chosen action for when it acts (an
-/// attack or a spell goes at it unless the action names its own target). On any other square: a readied
+/// attack or a spell goes at it unless the action names its own target). On the readier itself: for when a
+/// foe starts casting, at the caster (004:621, to spoil its spell, 004:196). On any other square: a readied
 /// move takes the square as its end; a readied attack waits for the first foe to step into reach.
 fn ready_step(world: &mut World, me: Entity, choice: &Choice, square: Square) -> Option<Command> {
     let creature = id_of(world, me);
+    let on_itself = pointed_at(world, square) == Some(me);
     let there = pointed_at(world, square).filter(|&t| t != me);
     let action = match &choice.readying {
         None => ReadiedAction::Attack { target: None, weapon: choice.weapon.clone() },
@@ -221,12 +223,15 @@ fn ready_step(world: &mut World, me: Entity, choice: &Choice, square: Square) ->
         Some(Readying::MoveTo(Some(to))) => ReadiedAction::Move { to: *to },
         Some(Readying::MoveTo(None)) => {
             // The move's square first; the creature whose action sets it off next.
-            if there.is_none() {
+            if there.is_none() && !on_itself {
                 world.resource_mut::<Choice>().readying = Some(Readying::MoveTo(Some(square)));
             }
             return None;
         }
     };
+    if on_itself {
+        return Some(Command::Ready { creature, action, trigger: Trigger::StartsCasting });
+    }
     let Some(there) = there else {
         return matches!(action, ReadiedAction::Attack { .. }).then_some(Command::Ready {
             creature,

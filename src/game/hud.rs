@@ -945,20 +945,20 @@ fn tumble_lines(world: &World, tumbler: Option<Entity>, out: &mut Vec<(String, e
     use crate::rules::movement::{TUMBLE_THROUGH_DC, tumble_past_dc};
     let Some(me) = tumbler else { return };
     let Some(bonus) = world.get::<Skills>(me).and_then(|s| s.tumble) else {
-        out.push(("tumbling: only a creature trained in Tumble tumbles (000:78-79)".into(), BAD));
+        out.push((tr("hud-tumble-untrained"), BAD));
         return;
     };
     let chance = |dc: i32| (1..=20).filter(|roll| roll + bonus >= dc).count() * 5;
     out.push((
-        format!(
-            "tumbling at half speed, Tumble {bonus:+}: past each foe that would strike DC {} ({}%), {} ({}%)…; \
-             through a foe's space DC {TUMBLE_THROUGH_DC} ({}%), failed: it stops before it and that foe strikes \
-             (000:78-79)",
-            tumble_past_dc(0),
-            chance(tumble_past_dc(0)),
-            tumble_past_dc(1),
-            chance(tumble_past_dc(1)),
-            chance(TUMBLE_THROUGH_DC)
+        tr!(
+            "hud-tumble-checks",
+            bonus = format!("{bonus:+}"),
+            first = tumble_past_dc(0).to_string(),
+            first_chance = chance(tumble_past_dc(0)).to_string(),
+            second = tumble_past_dc(1).to_string(),
+            second_chance = chance(tumble_past_dc(1)).to_string(),
+            through = TUMBLE_THROUGH_DC.to_string(),
+            through_chance = chance(TUMBLE_THROUGH_DC).to_string()
         ),
         WARN,
     ));
@@ -1906,11 +1906,7 @@ fn flight_lines(
                 ));
             }
             if matches!(f.status, crate::rules::core::names::SpeedStatus::Stall) {
-                out.push((
-                    "a stall: it drops 45 m (a band) at the end of its turn and starts the next in free fall (004:701)"
-                        .into(),
-                    BAD,
-                ));
+                out.push((tr("hud-stall-drops"), BAD));
             }
             // Who strikes as it flies past (004:64-65, 004:656), as a move's preview says it.
             if let Some(flier) = active.map(|a| super::turn::flier_of(world, a)) {
@@ -2520,13 +2516,7 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
     };
     match (choice.mode, &choice.flyby) {
         (Mode::Flyby, None) => {
-            out.push((
-                "flyby: click the foe to strike on the way, then where the flight ends; no fly check with Flyby \
-                 Attack, DC 20 for a perfect flier without it (004:755-757); Z four times first makes it a swoop \
-                 (004:751)"
-                    .into(),
-                WARN,
-            ));
+            out.push((tr("hud-flyby-how"), WARN));
             match (manoeuvre, hovered) {
                 (Some(Ok(p)), Some(foe)) => {
                     out.push((tr!("preview-click-strike-after-of-the", foe = name(foe), p = flight_words(&p)), GOOD))
@@ -2553,21 +2543,13 @@ fn manoeuvre_lines(world: &World, me: Entity, choice: &super::state::Choice, out
         )),
         (Mode::Bluff, _) => out.push((
             match choice.bluff {
-                None => "bluff: click the pursuer to mislead, then a flight that turns into a cloud or dives 6 m (a \
-                         band) away; Bluff against its Sense Motive, won, -5 on its fly checks to turn after you \
-                         (004:818)"
-                    .to_string(),
+                None => tr("hud-bluff-how"),
                 Some(p) => tr!("preview-bluffing-click-where-the-flight", p = name(p)),
             },
             WARN,
         )),
         (Mode::Ram, _) => {
-            out.push((
-                "collide: click a flier to fly into it; damage by the faster's speed and the smaller's size, a \
-                 Reflex save DC 15 for half (004:825-843); at chase scale a fly check DC 15 first (004:758)"
-                    .into(),
-                WARN,
-            ));
+            out.push((tr("hud-collide-how"), WARN));
             match (manoeuvre, hovered) {
                 (Some(Ok(p)), Some(foe)) => {
                     out.push((tr!("preview-click-fly-into", foe = name(foe), p = flight_words(&p)), GOOD))

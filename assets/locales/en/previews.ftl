@@ -93,10 +93,10 @@ preview-dc-at-step-failed = {$m} DC {$dc} at step {$step} (failed: {$on_failure}
 preview-fly-checks-all-made-of = fly checks, all made {$chance}% of the time: {$checks}; after a failed one, no other advanced manoeuvre this round (004:749-780)
 preview-no-flight-ends-here-this = no flight ends here this turn: its heading, speed and manoeuvres do not allow it (004:745)
 preview-casting-click-a-creature-itself = casting {$spell}: click a creature (itself, an ally or a foe)
-preview-ready-an-attack-click-a = ready an attack (004:621): click a foe to strike when it acts, any other square to strike the first foe that steps into reach; or {$keys}
+preview-ready-an-attack-click-a = ready an attack (004:621): click a foe to strike when it acts, yourself to strike the first foe that starts casting, at the caster, any other square to strike the first foe that steps into reach; or {$keys}
 preview-ready-a-move-click-the = ready a move: click the square to move to
-preview-ready-a-move-to-click = ready a move to {$to}: click the creature whose action sets it off
-preview-ready-click-the-creature-whose = ready {$action} (004:621): click the creature whose action sets it off; or {$keys}
+preview-ready-a-move-to-click = ready a move to {$to}: click the creature whose action sets it off, or yourself for the first foe that starts casting
+preview-ready-click-the-creature-whose = ready {$action} (004:621): click the creature whose action sets it off, or yourself for the first foe that starts casting; or {$keys}
 preview-cast-level-left = cast {$name} (level {$level}, {$meanwhile}, {$uses} left)
 preview-defensively-concentration-vs-dc = defensively: Concentration {$concentration} vs DC {$defensive_dc} — {$chance}% (004:197)
 preview-moving-mount-concentration = its mount went beyond its speed: Concentration {$concentration} vs DC {$dc} — {$chance}% (004:480)
@@ -163,7 +163,7 @@ preview-casting-rounds = { $rounds ->
     [one] 1 round: threatens nothing meanwhile
    *[other] {$rounds} rounds: threatens nothing meanwhile
 }
-preview-ready-keys = D total defence, U stand up, P potion, K a spell, M a move
+preview-ready-keys = D total defence, U stand up, F8 drop prone, P potion, K a spell, M a move
 preview-level-flight = level
 preview-throw-target = {$name} (touch AC {$ac})
 preview-disarm-won-unarmed = won, you hold its weapon (004:494)
@@ -191,3 +191,9 @@ preview-overrun-during-the-move = the standard action, during the move that brou
 preview-overrun-leaving-provokes = leaving your square for the foe's space provokes the attacks of opportunity of {$names} (004:65, 004:531)
 preview-throw-provokes-from = first the attacks of opportunity of {$names}: the throw provokes in a threatened square, as a ranged attack (004:90); click to throw
 preview-aid-unarmed-provokes = unarmed against an armed foe: it strikes first, an attack of opportunity (004:168)
+hud-tumble-untrained = tumbling: only a creature trained in Tumble tumbles (000:78-79)
+hud-tumble-checks = tumbling at half speed, Tumble {$bonus}: past each foe that would strike DC {$first} ({$first_chance}%), {$second} ({$second_chance}%)…; through a foe's space DC {$through} ({$through_chance}%), failed: it stops before it and that foe strikes (000:78-79)
+hud-stall-drops = a stall: it drops 45 m (a band) at the end of its turn and starts the next in free fall (004:701)
+hud-flyby-how = flyby: click the foe to strike on the way, then where the flight ends; no fly check with Flyby Attack, DC 20 for a perfect flier without it (004:755-757); Z four times first makes it a swoop (004:751)
+hud-bluff-how = bluff: click the pursuer to mislead, then a flight that turns into a cloud or dives 6 m (a band) away; Bluff against its Sense Motive, won, -5 on its fly checks to turn after you (004:818)
+hud-collide-how = collide: click a flier to fly into it; damage by the faster's speed and the smaller's size, a Reflex save DC 15 for half (004:825-843); at chase scale a fly check DC 15 first (004:758)

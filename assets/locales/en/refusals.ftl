@@ -432,4 +432,4 @@ refusal-flying-charge-short = the charge does not end where it threatens its foe
 refusal-flying-charge-not-clear = the charge's way is not clear: {$with} is in it
 refusal-flying-charge-away = at {$square} the charge no longer flies toward its foe
 refusal-flying-charge-nearest = {$square} is the nearest square of its way from which to attack: the charge ends there
-refusal-flying-charge-ridden = a ridden flier takes no standard action of its own: no charge
+refusal-flying-charge-restricted = restricted to one action, it charges at its speed only

@@ -93,10 +93,10 @@ preview-dc-at-step-failed = {$m} DD {$dc} au pas {$step} (en cas d'échec : {$on
 preview-fly-checks-all-made-of = tests de vol, tous réussis {$chance} % du temps : {$checks} ; après un échec, plus aucune manœuvre avancée ce round (004:749-780)
 preview-no-flight-ends-here-this = aucun vol ne s'achève ici ce tour : son cap, sa vitesse et ses manœuvres ne le permettent pas (004:745)
 preview-casting-click-a-creature-itself = lancer {$spell} : cliquez sur une créature (le lanceur lui-même, un allié ou un adversaire)
-preview-ready-an-attack-click-a = préparer une attaque (004:621) : cliquez sur un adversaire pour le frapper quand il agit, sur toute autre case pour frapper le premier adversaire qui entre dans votre allonge ; ou {$keys}
+preview-ready-an-attack-click-a = préparer une attaque (004:621) : cliquez sur un adversaire pour le frapper quand il agit, sur vous-même pour frapper le premier adversaire qui commence à lancer un sort, sur toute autre case pour frapper le premier adversaire qui entre dans votre allonge ; ou {$keys}
 preview-ready-a-move-click-the = préparer un déplacement : cliquez sur la case où aller
-preview-ready-a-move-to-click = préparer un déplacement jusqu'en {$to} : cliquez sur la créature dont l'action le déclenchera
-preview-ready-click-the-creature-whose = préparer {$action} (004:621) : cliquez sur la créature dont l'action déclenchera la vôtre ; ou {$keys}
+preview-ready-a-move-to-click = préparer un déplacement jusqu'en {$to} : cliquez sur la créature dont l'action le déclenchera, ou sur vous-même pour le premier adversaire qui commence à lancer un sort
+preview-ready-click-the-creature-whose = préparer {$action} (004:621) : cliquez sur la créature dont l'action déclenchera la vôtre, ou sur vous-même pour le premier adversaire qui commence à lancer un sort ; ou {$keys}
 preview-cast-level-left = lancer {$name} (niveau {$level}, {$meanwhile}, encore {$uses})
 preview-defensively-concentration-vs-dc = sur la défensive : Concentration {$concentration} contre DD {$defensive_dc} — {$chance} % (004:197)
 preview-moving-mount-concentration = sa monture a dépassé sa vitesse : Concentration {$concentration} contre DD {$dc} — {$chance} % (004:480)
@@ -163,7 +163,7 @@ preview-casting-rounds = { $rounds ->
     [one] 1 round : ne menace rien pendant ce temps
    *[other] {$rounds} rounds : ne menace rien pendant ce temps
 }
-preview-ready-keys = D défense totale, U se relever, P potion, K un sort, M un déplacement
+preview-ready-keys = D défense totale, U se relever, F8 se jeter à terre, P potion, K un sort, M un déplacement
 preview-level-flight = en palier
 preview-throw-target = {$name} (CA de contact {$ac})
 preview-disarm-won-unarmed = réussite : vous tenez son arme (004:494)
@@ -191,3 +191,9 @@ preview-overrun-during-the-move = l'action simple, au cours du déplacement qui 
 preview-overrun-leaving-provokes = quitter votre case pour l'espace de l'adversaire provoque les attaques d'opportunité de {$names} (004:65, 004:531)
 preview-throw-provokes-from = d'abord les attaques d'opportunité de {$names} : le lancer provoque dans une case contrôlée, comme une attaque à distance (004:90) ; cliquer pour lancer
 preview-aid-unarmed-provokes = à mains nues contre un adversaire armé : il frappe d'abord, une attaque d'opportunité (004:168)
+hud-tumble-untrained = acrobaties : seule une créature formée à Acrobaties s'en sert (000:78-79)
+hud-tumble-checks = acrobaties à demi-vitesse, Acrobaties {$bonus} : devant chaque adversaire qui frapperait DD {$first} ({$first_chance} %), {$second} ({$second_chance} %)… ; à travers l'espace d'un adversaire DD {$through} ({$through_chance} %), en cas d'échec elle s'arrête devant lui et cet adversaire frappe (000:78-79)
+hud-stall-drops = décrochage : elle tombe de 45 m (une tranche) à la fin de son tour et commence le suivant en chute libre (004:701)
+hud-flyby-how = attaque en vol : cliquez l'adversaire à frapper en chemin, puis là où finit le vol ; aucun test de vol avec le don Attaque en vol, DD 20 pour une créature à la manœuvrabilité parfaite qui ne l'a pas (004:755-757) ; Z quatre fois d'abord en fait une attaque en descente (004:751)
+hud-bluff-how = bluff : cliquez le poursuivant à tromper, puis un vol qui vire dans un nuage ou pique de 6 m (une tranche) ; Bluff contre sa Psychologie, gagné, -5 à ses tests de vol pour virer à votre suite (004:818)
+hud-collide-how = collision : cliquez une créature volante pour la percuter ; dégâts selon la vitesse de la plus rapide et la taille de la plus petite, jet de Réflexes DD 15 pour la moitié (004:825-843) ; à l'échelle de poursuite, un test de vol DD 15 d'abord (004:758)

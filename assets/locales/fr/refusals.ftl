@@ -432,4 +432,4 @@ refusal-flying-charge-short = la charge ne finit pas là d'où elle menace l'adv
 refusal-flying-charge-not-clear = le passage de la charge n'est pas dégagé : {$with} s'y trouve
 refusal-flying-charge-away = en {$square} la charge ne vole plus vers l'adversaire
 refusal-flying-charge-nearest = {$square} est la case la plus proche de son chemin d'où attaquer : la charge s'y arrête
-refusal-flying-charge-ridden = une créature volante montée n'entreprend aucune action simple propre : pas de charge
+refusal-flying-charge-restricted = limitée à une action, elle ne charge qu'à sa vitesse

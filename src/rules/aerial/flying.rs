@@ -648,8 +648,8 @@ pub(super) fn fly_creatures(
         // A charge flies straight at its foe and ends where it first threatens it (004:451-459, 004:693).
         if let Some(target) = intent.charge_at
             && let Err(refusal) = check_flying_charge(
-                (&field, intent, conditions, director.is_some()),
-                (space.at(position.0), altitude.0, my_size, reach.0),
+                (&field, intent, conditions, budget.restricted),
+                (space.at(position.0), altitude.0, my_size, reach.0, wings.maneuverability == Maneuverability::Perfect),
                 (&plan, armament),
                 bodies.iter().find(|b| b.entity == target),
             )
@@ -1152,6 +1152,8 @@ fn spend_for_flight(
 ) -> Result<(super::route::Flight, ActionBudget), Refusal> {
     let (intent, wings) = (check.intent, check.wings);
     let kinds: &[ActionKind] = match plan.status {
+        // Restricted to one action, it charges with its standard action (004:455).
+        _ if intent.charge_at.is_some() && check.budget.restricted => &[ActionKind::Standard],
         _ if intent.dive_at.is_some() || intent.charge_at.is_some() => &[ActionKind::FullRound],
         SpeedStatus::Fast => &[ActionKind::Move, ActionKind::Move],
         SpeedStatus::TopSpeed => &[ActionKind::FullRound],
@@ -1366,17 +1368,17 @@ fn threatens_from(
 
 /// A flier's charge as [`charge_fits`] checks it, with what it strikes with: its first melee weapon ready
 /// (004:457), from its reach (004:453); a charge is its own full-round action, with no other manoeuvre nor a
-/// hover (004:451, 004:709), and no fatigued creature charges (003:71). A `ridden` flier strikes no blow of
-/// its own (004:656): its rider's is the dive attack.
+/// hover (004:451, 004:709), and no fatigued creature charges (003:71). A creature `restricted` to one action
+/// charges at its speed only (004:455): a slow flight.
 fn check_flying_charge(
-    (field, intent, conditions, ridden): (&Battlefield, &FlyIntent, &Conditions, bool),
-    (start, altitude, size, reach): (Footprint, i32, Size, u32),
+    (field, intent, conditions, restricted): (&Battlefield, &FlyIntent, &Conditions, bool),
+    (start, altitude, size, reach, perfect): (Footprint, i32, Size, u32, bool),
     (plan, armament): (&super::route::Flight, &Armament),
     foe: Option<&Traffic>,
 ) -> Result<(), Refusal> {
     let Some(foe) = foe else { return Err(Refusal::new("a charge needs a target", "004:451")) };
-    if ridden {
-        return Err(Refusal::new("a ridden flier takes no standard action of its own: no charge", "004:656"));
+    if restricted && plan.status == SpeedStatus::Fast {
+        return Err(Refusal::new("restricted to one action, it charges at its speed only", "004:455"));
     }
     if intent.dive_at.is_some() || intent.flyby.is_some() || intent.ram.is_some() || intent.decelerate || intent.hover {
         return Err(Refusal::new("a charge is a full-round action of its own: no other manoeuvre with it", "004:451"));
@@ -1390,7 +1392,7 @@ fn check_flying_charge(
         (start, altitude),
         (&intent.steps, plan),
         (foe.footprint, foe.altitude, foe.size),
-        (size, &threatens),
+        (size, perfect, &threatens),
     )
 }
 
@@ -1414,8 +1416,9 @@ fn charge_threat<'a>(
 
 /// Whether a flight is a charge at the foe (004:451-459; « Rapide ... charge », 004:693, 004:706): seen at
 /// the start of the turn (004:454); straight on along its heading, climbing or diving but neither turning
-/// nor slipping aside (« en ligne droite », 004:452), its heading chosen first only when it is free; every
-/// step nearer the foe across and in height (« toujours vers l'adversaire »); 3 m at least (004:452); at up
+/// nor slipping aside (« en ligne droite », 004:452), its heading chosen first only when it is free, or
+/// turned first by a `perfect` flier, which heeds no heading (004:676); every step nearer the foe across
+/// and in height (« toujours vers l'adversaire »); 3 m at least (004:452, a chase square's 9 m too); at up
 /// to twice its speed, slow or fast (004:451, 004:693); through no creature (004:453: a collision, 004:825);
 /// and ending on the first square of its way from which it threatens the foe, the nearest (004:453), never
 /// from where it already does. `threatens` says whether the flier threatens the foe from a footprint at a
@@ -1425,7 +1428,7 @@ pub fn charge_fits(
     (start, altitude): (Footprint, i32),
     (steps, plan): (&[FlightStep], &super::route::Flight),
     (foe, foe_altitude, foe_size): (Footprint, i32, Size),
-    (my_size, threatens): (Size, &dyn Fn(Footprint, i32) -> bool),
+    (my_size, perfect, threatens): (Size, bool, &dyn Fn(Footprint, i32) -> bool),
 ) -> Result<(), Refusal> {
     if !field.line_of_sight(start, foe) {
         return Err(Refusal::new("no line of sight to the target at the start of the turn", "004:454"));
@@ -1433,9 +1436,12 @@ pub fn charge_fits(
     if threatens(start, altitude) {
         return Err(Refusal::new("the target is already within reach: a charge moves at least 2 squares", "004:452"));
     }
+    let set_off =
+        steps.iter().position(|s| matches!(s, FlightStep::Forward | FlightStep::Climb | FlightStep::Dive { .. }));
     let straight = steps.iter().enumerate().all(|(i, step)| match step {
         FlightStep::Forward | FlightStep::Climb | FlightStep::Dive { .. } => true,
         FlightStep::Face(_) => i == 0,
+        FlightStep::Turn(_) => perfect && set_off.is_none_or(|first| i < first),
         _ => false,
     });
     if !straight {
@@ -1467,7 +1473,7 @@ pub fn charge_fits(
         return Err(Refusal::new("a charge moves 3 m (2 squares) at least", "004:452"));
     };
     let (dx, dy) = (last.square.x - start.origin.x, last.square.y - start.origin.y);
-    if dx.abs().max(dy.abs()) < 2 {
+    if (dx.abs().max(dy.abs()) as f32) * scale.square_m() < 3.0 {
         return Err(Refusal::new("a charge moves 3 m (2 squares) at least", "004:452"));
     }
     if let Some(sooner) = plan.waypoints[..plan.waypoints.len() - 1].iter().find(|w| threatens(at(w), w.altitude)) {
@@ -1921,15 +1927,26 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             continue;
         };
         let mut dropped = false;
-        for leg in legs {
+        let width = legs.first().map_or((1, 1), |l| (l.at.width, l.at.height));
+        let ends_at = (Footprint::rect(end, width.0, width.1), end_height);
+        let entered: Vec<(Footprint, i32)> =
+            legs.iter().skip(1).map(|l| (l.at, l.altitude)).chain(std::iter::once(ends_at)).collect();
+        for (leg, (next, height)) in legs.into_iter().zip(entered) {
             place(world, leg.at.origin, leg.altitude);
             // Once for the turn's movement (004:68, 004:71): the foes it provoked on foot or earlier in its
             // flight strike no more.
             let already = world.get::<crate::rules::opportunity::Provoked>(flier).map(|p| p.0.clone());
+            let conditions = world.get::<Conditions>(flier).cloned().unwrap_or_default();
+            let mid_action = crate::rules::turns::MidAction {
+                charging: charge.is_some(),
+                moving: true,
+                ..crate::rules::turns::MidAction::of(&conditions)
+            };
             let leaving = crate::rules::turns::Provoking {
                 except: already.unwrap_or_default(),
                 leaving: Some(leg.left),
                 at: Some(leg.at),
+                mid_action: Some(mid_action),
                 ..crate::rules::turns::Provoking::new(flier, Action::Fly, crate::rules::opportunity::LEAVING)
             };
             let provoked = crate::rules::attack::provoke_as(world, leaving);
@@ -1940,7 +1957,30 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             if dropped {
                 break;
             }
+            // In the next square, at its height: a foe who readied an attack for a creature stepping into its
+            // reach strikes now (004:621), as at a walker's step.
+            place(world, next.origin, height);
+            let mut moment = crate::rules::turns::moving::Moving {
+                mover: flier,
+                phase: crate::rules::turns::moving::MovePhase::Entered,
+                steps: 0,
+                at: next,
+                before: leg.at,
+                mid_action,
+                hit_points: world.get::<HitPoints>(flier).copied().unwrap_or_default(),
+                dropped: false,
+                tripped: false,
+            };
+            world.trigger_ref(&mut moment);
+            world.flush();
+            dropped = moment.dropped;
+            if dropped {
+                break;
+            }
         }
+        // The readied attacks it set off are spent (004:621).
+        world.trigger(crate::rules::turns::moving::MoveEnded { mover: flier });
+        world.flush();
         // Dropped, the attack's own interruption is written (004:70): it stays where it was struck, and makes
         // none of the attacks its flight was to end in.
         if dropped {
@@ -1954,6 +1994,13 @@ pub(super) fn strike_the_fliers(world: &mut World) {
                 world.write_message(attack);
             }
             if let Some(charge) = charge {
+                // Its rider's blow at the foe ends a ridden flier's charge (004:478, 004:656).
+                let round = world.resource::<TurnOrder>().round;
+                world.entity_mut(flier).insert(crate::rules::turns::moving::LastMove {
+                    round,
+                    action: crate::rules::movement::MovementAction::Charge,
+                    charged: Some(charge.target),
+                });
                 crate::rules::turns::moving::charge_arrives(world, charge);
             }
         }
@@ -2391,7 +2438,8 @@ pub fn plan_charge(
     foe: Entity,
 ) -> Result<(Vec<FlightStep>, super::route::Waypoint), Refusal> {
     let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
-    world.get::<ActionBudget>(creature).copied().unwrap_or_default().check(ActionKind::FullRound)?;
+    let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
+    budget.check(if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound })?;
     let (flier, bodies, my_size) = planning_flier(world, creature, None, (false, false)).ok_or_else(grounded)?;
     let Some(target) = bodies.iter().find(|b| b.entity == foe).cloned() else {
         return Err(Refusal::new("a charge needs a target", "004:451"));
@@ -2400,14 +2448,8 @@ pub fn plan_charge(
     let armament = world.get::<Armament>(creature).cloned().unwrap_or_default();
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     // A rider directs it (004:806-812): the same rider the fly checks take the Ride of.
-    let ridden = world.get::<Riders>(creature).is_some_and(|riders| {
-        riders.all().iter().any(|r| {
-            crate::rules::core::creature::directs(
-                world.get::<Seat>(*r),
-                world.get::<Conditions>(*r).unwrap_or(&Conditions::default()),
-            )
-        })
-    });
+    let restricted = world.get::<ActionBudget>(creature).is_some_and(|b| b.restricted);
+    let perfect = flier.maneuverability == Maneuverability::Perfect;
     let field = world.resource::<Battlefield>();
     let scale = field.scale();
     let obstacle = |from: Footprint, fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, (from, fp), alt);
@@ -2423,12 +2465,21 @@ pub fn plan_charge(
         ram: None,
         bluff: None,
     };
+    let (dx, dy) = (target.footprint.origin.x - flier.at.origin.x, target.footprint.origin.y - flier.at.origin.y);
+    let toward = Direction::from_delta(dx.signum(), dy.signum()).ok_or_else(|| {
+        Refusal::new("the target is already within reach: a charge moves at least 2 squares", "004:452")
+    })?;
     if flier.heading_free {
-        let (dx, dy) = (target.footprint.origin.x - flier.at.origin.x, target.footprint.origin.y - flier.at.origin.y);
-        let toward = Direction::from_delta(dx.signum(), dy.signum()).ok_or_else(|| {
-            Refusal::new("the target is already within reach: a charge moves at least 2 squares", "004:452")
-        })?;
         intent.steps.push(FlightStep::Face(toward));
+    } else if perfect {
+        // A perfect flier heeds no heading (004:676): it turns to face its foe first.
+        let turns = flier.heading.turns_between(toward) as usize;
+        let side = if flier.heading.turned(turns as i32) == toward {
+            super::route::Side::Right
+        } else {
+            super::route::Side::Left
+        };
+        intent.steps.extend(std::iter::repeat_n(FlightStep::Turn(side), turns));
     }
     let threatens = charge_threat(field, &armament, (my_size, reach), &target)?;
     let most = 2 * (flier.speed_m / scale.square_m()) as u32 + 2;
@@ -2458,9 +2509,9 @@ pub fn plan_charge(
         if let Some(end) = plan.waypoints.last().copied()
             && threatens(Footprint::rect(end.square, flier.at.width, flier.at.height), end.altitude)
         {
-            let start = (flier.at, flier.altitude, my_size, reach);
+            let start = (flier.at, flier.altitude, my_size, reach, perfect);
             return check_flying_charge(
-                (field, &intent, &conditions, ridden),
+                (field, &intent, &conditions, restricted),
                 start,
                 (&plan, &armament),
                 Some(&target),

@@ -460,15 +460,21 @@ fn cleave(
 
 /// A charge ends in one melee attack, at +2 (004:457): its full-round action is already spent. A mount that
 /// charged to where its rider's reach weapon strikes (a lance, 004:478) leaves the blow to its rider, its
-/// own not reaching there (our ruling, docs/rulings.md).
+/// own not reaching there (our ruling, docs/rulings.md); so does a ridden flier in the air, which strikes
+/// no blow of its own (004:656, 004:812).
 fn attack_at_the_end_of_a_charge(
     mut ended: MessageReader<crate::rules::turns::moving::ChargeEnded>,
     mut attacks: MessageWriter<AttackIntent>,
     riders: Query<&Riders>,
     gear: Query<&Armament>,
+    aloft: Query<(&Speed, &Altitude)>,
 ) {
     use crate::rules::turns::moving::charges_with_reach;
     for charge in ended.read().filter(|c| c.finish == crate::rules::turns::moving::ChargeFinish::Attack) {
+        let ridden = riders.get(charge.charger).is_ok_and(|r| !r.all().is_empty());
+        if ridden && aloft.get(charge.charger).is_ok_and(|(s, a)| crate::rules::core::creature::flying(s, a.0)) {
+            continue;
+        }
         let rider = riders.get(charge.charger).ok().and_then(|r| r.all().first()).and_then(|r| gear.get(*r).ok());
         if let (Ok(own), Some(rider)) = (gear.get(charge.charger), rider)
             && charges_with_reach(own, Some(rider), charge.weapon.as_deref()).long()
@@ -2068,6 +2074,14 @@ pub fn mount_moved(
     full: bool,
 ) -> Result<(), Refusal> {
     let Some(mount) = attacker.riding.and_then(|r| creatures.get(r.0).ok()) else { return Ok(()) };
+    // A flying mount's charge too (004:656): its rider's blow ends it.
+    if !is_ranged(&plan.weapon) && charged_by_mount(order, &mount, target) {
+        plan.modifiers.push(Modifier::new(2, "its mount's charge (004:478)"));
+        if plan.weapon.lance {
+            plan.multipliers.push(Modifier::new(2, "a lance on a mounted charge (004:460, 004:478)"));
+        }
+    }
+    // In the air the aerial chapter rules the rest (004:806-812).
     if mount.in_the_air() {
         return Ok(());
     }
@@ -2077,12 +2091,6 @@ pub fn mount_moved(
             format!("{} moved more than 1.5 m this turn: one melee attack only", mount.id),
             "004:477",
         ));
-    }
-    if !is_ranged(&plan.weapon) && charged_by_mount(order, &mount, target) {
-        plan.modifiers.push(Modifier::new(2, "its mount's charge (004:478)"));
-        if plan.weapon.lance {
-            plan.multipliers.push(Modifier::new(2, "a lance on a mounted charge (004:460, 004:478)"));
-        }
     }
     if is_ranged(&plan.weapon) {
         plan.modifiers.extend(mount_pace_penalty(order, &mount));

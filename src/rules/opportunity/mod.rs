@@ -734,8 +734,8 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             return (Struck::standing(who.hit_points.current), threats);
         }
         let mut hp = *who.hit_points;
-        let exposure =
-            Exposure { at: own, why, mid_action: MidAction::of(who.conditions), shared_with: strikers.shared_with };
+        let mid_action = strikers.mid_action.unwrap_or_else(|| MidAction::of(who.conditions));
+        let exposure = Exposure { at: own, why, mid_action, shared_with: strikers.shared_with };
         let mut struck_by = Vec::new();
         let struck = self.strike(who.entity, exposure, &threats, &mut hp, |foe| {
             struck_by.push(foe);
@@ -767,6 +767,8 @@ pub struct Strikers<'a> {
     pub leaving: Option<&'a [Square]>,
     /// Where it stands as they strike, if not in its own space.
     pub at: Option<Footprint>,
+    /// What it is in the middle of, if not what its conditions show.
+    pub mid_action: Option<MidAction>,
 }
 
 /// The foes that threaten `who` where it stands and could strike at it now, in initiative order (004:66).
@@ -1146,6 +1148,7 @@ fn strike_the_provoker(
         shared_with: event.shared_with,
         leaving: event.leaving.as_deref(),
         at: event.at,
+        mid_action: event.mid_action,
     };
     let (struck, struck_by) =
         strike.provoke_among(&who, &initiative, &mut reactions, strikers, event.action.clone(), &event.why);

@@ -520,6 +520,9 @@ pub struct Provoking {
     /// Where it stands as they strike, if not where it is: a step along a move resolved at once (a grapple
     /// moved, 004:602).
     pub at: Option<crate::rules::core::geometry::Footprint>,
+    /// What it is in the middle of, if not what its conditions show: a flight's leg is movement, a charge's
+    /// too (Mobility, 004:457's -2 and a spear set against it).
+    pub mid_action: Option<MidAction>,
     /// The action, as the log names it.
     pub action: crate::rules::core::names::Action,
     /// What provokes, with the rule.
@@ -543,6 +546,7 @@ impl Provoking {
             shared_with: None,
             leaving: None,
             at: None,
+            mid_action: None,
             action,
             why: why.into(),
             dropped: false,
