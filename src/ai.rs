@@ -272,6 +272,11 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         let from: Vec<Entity> = foes.iter().map(|f| f.entity).collect();
         return flee(world, creature, &me, &from).unwrap_or(end);
     }
+    // A rider off its mount (thrown, or got off) gets back on the riderless mount beside it, a move action
+    // (004:226), before it fights on foot.
+    if !riding && let Some(mount) = mount_again(world, creature, &budget) {
+        return Command::Mount { creature: me.id.clone(), mount, fast: false };
+    }
     // A turned undead flees its turner as fast as it can (004:549); held in a grapple it escapes first; with
     // nowhere farther to go it stays.
     let turners = crate::rules::special::turning::fled_from(world, creature);
@@ -866,6 +871,30 @@ fn one_hand_to_free(world: &World, creature: Entity) -> Option<String> {
     held.iter().find(|w| w.handling != Handling::TwoHanded).or_else(|| held.first()).map(|w| w.name.clone())
 }
 
+/// The mount `creature` rode in this fight, riderless beside it, if it may get back on now as the rules ask
+/// (004:226, 004:475, 004:654): on its feet with its move action and movement left, the mount able to act,
+/// at its height.
+fn mount_again(world: &World, creature: Entity, budget: &ActionBudget) -> Option<CreatureId> {
+    let conditions = world.get::<Conditions>(creature)?;
+    let rode = world.get::<crate::rules::mounted::Rode>(creature)?.0;
+    if !conditions.can_act()
+        || crate::rules::core::creature::on_its_feet(conditions).is_err()
+        || budget.check(ActionKind::Move).is_err()
+        || budget.check_movement().is_err()
+    {
+        return None;
+    }
+    let roster = world.get_resource::<crate::rules::core::creature::Roster>()?;
+    let mount =
+        crate::rules::mounted::mount_beside(world, creature, roster.0.values().copied().filter(|e| *e == rode))?;
+    let free = world.get::<Riders>(mount).is_none_or(|r| r.all().is_empty());
+    let able = world.get::<Conditions>(mount).is_some_and(Conditions::can_act);
+    let level = world.get::<Altitude>(mount).map(|a| a.0) == world.get::<Altitude>(creature).map(|a| a.0);
+    (world.get::<crate::rules::mounted::Ridden>(mount).is_some() && free && able && level)
+        .then(|| world.get::<CreatureId>(mount).cloned())
+        .flatten()
+}
+
 /// A flight toward the nearest foe for a flier in the air that has not flown this turn: down (or up) to its
 /// height first, then the flight ending nearest to it, beside it if it can, slow rather than fast (a slow
 /// flight leaves the standard action to strike), never a stall if another flight will do, and never one
@@ -978,10 +1007,20 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     // No slow flight brings it where it strikes: it charges if it can, straight at the foe, up to twice its
     // speed, its blow at +2 (004:451-459, 004:693).
     let strikes_after = rank(best.1.flight.status) == 0 && strike.reaches(*best.0, best.1);
-    if !strikes_after && let Ok((steps, _)) = crate::rules::aerial::flying::plan_charge(world, creature, foe.entity) {
-        return Some(Command::flying_charge(me.id.clone(), steps, foe.id.clone()));
+    if !strikes_after && let Some(charge) = charge_from_the_air(world, creature, me, foe) {
+        return Some(charge);
     }
     Some(Command::flight(me.id.clone(), best.1.steps.clone(), None))
+}
+
+/// A flier's charge at `foe` (004:451-459, 004:693), when no slow flight strikes it. A ridden flier's charge
+/// is its rider's blow after the move (004:812): within its speed, the one move action of its rider's that
+/// leaves the standard action.
+fn charge_from_the_air(world: &mut World, creature: Entity, me: &Seen, foe: &Seen) -> Option<Command> {
+    let ridden = world.get::<Riders>(creature).is_some_and(|r| !r.all().is_empty());
+    let speed = world.get::<Speed>(creature).and_then(|s| s.fly).map_or(0, |w| w.squares);
+    let (steps, end) = crate::rules::aerial::flying::plan_charge(world, creature, foe.entity).ok()?;
+    (!ridden || end.spent <= speed).then(|| Command::flying_charge(me.id.clone(), steps, foe.id.clone()))
 }
 
 /// A flyby attack by a flier with the Flyby Attack feat, which makes it without a fly check (004:755-757):

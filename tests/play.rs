@@ -668,6 +668,28 @@ fn a_flier_dives_on_the_foe_it_clicks() {
     );
 }
 
+/// The AI gets a rider back on the mount it rode (004:226): the knight, off its warhorse beside it, mounts it
+/// again with its move action at its next turn, and the rules carry it out.
+#[test]
+fn the_ai_gets_a_rider_back_on_its_mount() {
+    let encounter = level_at("tests/scenarios/levels/mounted_charge.ron");
+    let mut app = started(&encounter, 1);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
+    controllers.insert("orcs".into(), estoc::data::level::Control::Human);
+    app.update();
+    let knight = entity(&app, "knight");
+    pass_turns_until(&mut app, knight);
+    let off = play(&mut app, &Command::Dismount { creature: "knight".into(), to: Square::new(1, 1), fast: false });
+    assert!(off.iter().any(|f| matches!(f, Fact::Dismounted { .. })), "{off:?}");
+    play(&mut app, &Command::EndTurn { creature: "knight".into() });
+    pass_turns_until(&mut app, knight);
+    let step = estoc::ai::next_step(app.world_mut(), knight);
+    assert!(matches!(&step, Command::Mount { mount, .. } if mount == "horse"), "{step:?}");
+    let on = play(&mut app, &step);
+    assert!(on.iter().any(|f| matches!(f, Fact::Mounted { creature, .. } if creature.0 == "knight")), "{on:?}");
+}
+
 /// In ready mode a click on the readier itself readies its attack for the first foe that starts casting
 /// (004:621): the wizard's spell then comes after the orc's blow, struck at the caster.
 #[test]

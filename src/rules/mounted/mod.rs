@@ -24,10 +24,15 @@ use crate::rules::turns::{ActionKind, TurnOrder};
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ridden;
 
-/// Marks a mount ridden when someone gets on it, or starts on it.
+/// The mount a creature has ridden in this fight, kept once it is off it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rode(pub Entity);
+
+/// Marks a mount ridden when someone gets on it, or starts on it, and the rider as having ridden it.
 fn mark_ridden(on: On<Add, Riding>, riding: Query<&Riding>, mut commands: Commands) {
     if let Ok(mount) = riding.get(on.event().entity) {
         commands.entity(mount.0).insert(Ridden);
+        commands.entity(on.event().entity).insert(Rode(mount.0));
     }
 }
 
