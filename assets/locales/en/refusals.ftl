@@ -433,3 +433,4 @@ refusal-flying-charge-not-clear = the charge's way is not clear: {$with} is in i
 refusal-flying-charge-away = at {$square} the charge no longer flies toward its foe
 refusal-flying-charge-nearest = {$square} is the nearest square of its way from which to attack: the charge ends there
 refusal-flying-charge-restricted = restricted to one action, it charges at its speed only
+refusal-flight-stops-in-an-ally = it cannot stop in {$who}'s space

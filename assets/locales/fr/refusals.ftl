@@ -433,3 +433,4 @@ refusal-flying-charge-not-clear = le passage de la charge n'est pas dégagé : {
 refusal-flying-charge-away = en {$square} la charge ne vole plus vers l'adversaire
 refusal-flying-charge-nearest = {$square} est la case la plus proche de son chemin d'où attaquer : la charge s'y arrête
 refusal-flying-charge-restricted = limitée à une action, elle ne charge qu'à sa vitesse
+refusal-flight-stops-in-an-ally = elle ne peut s'arrêter dans l'espace de {$who}

@@ -215,6 +215,7 @@ type Others<'w, 's> = Query<
         &'static Size,
         Option<&'static Flight>,
         Option<&'static Riders>,
+        (&'static Faction, &'static Conditions, &'static Traits),
     ),
     (With<Creature>, Without<Riding>),
 >;
@@ -233,6 +234,34 @@ struct Traffic {
     speed_m: f32,
     /// Those on its back, who share a collision (004:852).
     riders: Vec<Entity>,
+    /// How a flight may pass through its space, as a move does (004:656, 000:66-75).
+    passage: Passage,
+}
+
+/// How a mover may pass through another creature's space (« Passer sans s'arrêter », 000:66-75): a foe's it
+/// may not; an ally's it may cross but not stop in, nor cross charging; a helpless creature's it crosses and
+/// may stop in, but for one whose body is an obstacle even so (000:72-73).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passage {
+    /// A foe able to act, or a helpless body that is an obstacle all the same.
+    Blocks,
+    /// An ally: crossed, but not charging, and not stopped in.
+    Crossed,
+    /// A helpless creature: crossed and stopped in.
+    Open,
+}
+
+impl Passage {
+    /// How `mover_faction`'s mover may pass a creature of `faction` in `conditions`, with `traits`.
+    pub fn of(mover_faction: &Faction, (faction, conditions, traits): (&Faction, &Conditions, &Traits)) -> Self {
+        if conditions.is_helpless() {
+            if traits.obstructs_when_helpless { Passage::Blocks } else { Passage::Open }
+        } else if faction == mover_faction {
+            Passage::Crossed
+        } else {
+            Passage::Blocks
+        }
+    }
 }
 
 /// What flying needs of a creature.
@@ -645,13 +674,20 @@ pub(super) fn fly_creatures(
                 continue;
             }
         };
+        // It crosses an ally's space but does not stop in it (000:74-75).
+        let ends_at = plan.waypoints.last().map(|w| (Footprint::rect(w.square, space.width, space.height), w.altitude));
+        if let Some(ally) = ends_at.and_then(|end| stopped_in(field.scale(), &bodies, my_size, end)) {
+            let who = &ally.id;
+            refuse(&mut facts, id, Action::Fly, Refusal::new(format!("it cannot stop in {who}'s space"), "000:74-75"));
+            continue;
+        }
         // A charge flies straight at its foe and ends where it first threatens it (004:451-459, 004:693).
         if let Some(target) = intent.charge_at
             && let Err(refusal) = check_flying_charge(
                 (&field, intent, conditions, budget.restricted),
                 (space.at(position.0), altitude.0, my_size, reach.0, wings.maneuverability == Maneuverability::Perfect),
                 (&plan, armament),
-                bodies.iter().find(|b| b.entity == target),
+                (bodies.iter().find(|b| b.entity == target), &bodies),
             )
         {
             refuse(&mut facts, id, Action::Charge, refusal);
@@ -941,10 +977,11 @@ fn end_flight(
 
 /// The other creatures as a flight meets them, by id; the flier's size, and those on its back.
 fn traffic_around(others: &Others<'_, '_>, creature: Entity) -> (Vec<Traffic>, Size, Vec<Entity>) {
+    let mine = others.get(creature).map(|o| o.9.0.clone()).unwrap_or_default();
     let mut bodies: Vec<Traffic> = others
         .iter()
         .filter(|(e, ..)| *e != creature)
-        .map(|(e, id, p, s, a, h, size, f, riders)| Traffic {
+        .map(|(e, id, p, s, a, h, size, f, riders, theirs)| Traffic {
             entity: e,
             id: id.0.clone(),
             footprint: s.at(p.0),
@@ -953,6 +990,7 @@ fn traffic_around(others: &Others<'_, '_>, creature: Entity) -> (Vec<Traffic>, S
             size: *size,
             speed_m: f.map_or(0.0, |f| f.speed_m),
             riders: riders.map(|r| r.all().to_vec()).unwrap_or_default(),
+            passage: Passage::of(&mine, theirs),
         })
         .collect();
     bodies.sort_by(|a, b| a.id.cmp(&b.id));
@@ -1374,9 +1412,21 @@ fn check_flying_charge(
     (field, intent, conditions, restricted): (&Battlefield, &FlyIntent, &Conditions, bool),
     (start, altitude, size, reach, perfect): (Footprint, i32, Size, u32, bool),
     (plan, armament): (&super::route::Flight, &Armament),
-    foe: Option<&Traffic>,
+    (foe, others): (Option<&Traffic>, &[Traffic]),
 ) -> Result<(), Refusal> {
     let Some(foe) = foe else { return Err(Refusal::new("a charge needs a target", "004:451")) };
+    // No ally in its way: « à moins d'être en train de charger » (000:67-68); a helpless creature hinders no
+    // charge (004:453), and a foe's space is a collision, which the flight itself finds.
+    let crossed = plan.waypoints.iter().find_map(|w| {
+        let at = Footprint::rect(w.square, start.width, start.height);
+        others.iter().filter(|b| b.passage == Passage::Crossed).find(|b| {
+            b.footprint.overlaps(at) && heights_overlap(field.scale(), (w.altitude, size), (b.altitude, b.size))
+        })
+    });
+    if let Some(ally) = crossed {
+        let with = &ally.id;
+        return Err(Refusal::new(format!("the charge's way is not clear: {with} is in it"), "004:453"));
+    }
     if restricted && plan.status == SpeedStatus::Fast {
         return Err(Refusal::new("restricted to one action, it charges at its speed only", "004:455"));
     }
@@ -1657,8 +1707,10 @@ fn obstacle_at(
         return Some(Obstacle::Wall(Refusal::new(blocked.to_string(), blocked.rule())));
     }
     let scale = field.scale();
+    // An ally's space or a helpless creature's is crossed, as a move crosses it (004:656, 000:66-73).
     bodies
         .iter()
+        .filter(|b| b.passage == Passage::Blocks)
         .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (alt, size), (b.altitude, b.size)))
         .and_then(|b| meeting(scale, size, b))
 }
@@ -2365,7 +2417,33 @@ fn plan_flights_as(
     let (flier, bodies, my_size) = planning_flier(world, creature, through, flags)?;
     let field = world.resource::<Battlefield>();
     let obstacle = |from: Footprint, fp: Footprint, alt: i32| obstacle_at(field, &bodies, my_size, (from, fp), alt);
-    Some(super::planner::flights(&flier, prefix, declared, &obstacle))
+    let mut flights = super::planner::flights(&flier, prefix, declared, &obstacle);
+    // Not one that stops in an ally's space (000:74-75).
+    flights.retain(|_, planned| {
+        planned.flight.waypoints.last().is_none_or(|end| {
+            let at = Footprint::rect(end.square, flier.at.width, flier.at.height);
+            stopped_in(field.scale(), &bodies, my_size, (at, end.altitude)).is_none()
+        })
+    });
+    Some(flights)
+}
+
+/// The ally in whose space, at its height, a flier of `size` would stop at `end`: a space it may cross but
+/// not stop in (« Il est impossible de s'arrêter dans l'espace occupé par une créature qui n'est pas sans
+/// défense », 000:74-75). At chase scale a square holds many (004:651).
+fn stopped_in(
+    scale: crate::rules::core::altitude::Scale,
+    bodies: &[Traffic],
+    size: Size,
+    (at, altitude): (Footprint, i32),
+) -> Option<&Traffic> {
+    if scale == crate::rules::core::altitude::Scale::Chase {
+        return None;
+    }
+    bodies
+        .iter()
+        .filter(|b| b.passage == Passage::Crossed)
+        .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (altitude, size), (b.altitude, b.size)))
 }
 
 /// A flier in the air that has not flown this turn as the planner sees it, with the other creatures (but
@@ -2378,14 +2456,28 @@ fn planning_flier(
 ) -> Option<(Flier, Vec<Traffic>, Size)> {
     // Riders are where their mounts are: no obstacle of their own.
     let mut q = kept::<
-        (Entity, &CreatureId, &Position, &Space, &Altitude, &Heading, &Size, Option<&Flight>, &Speed),
+        (
+            Entity,
+            &CreatureId,
+            &Position,
+            &Space,
+            &Altitude,
+            &Heading,
+            &Size,
+            Option<&Flight>,
+            &Speed,
+            (&Faction, &Conditions, &Traits),
+        ),
         Without<Riding>,
     >(world);
+    let mine = q.get(world, creature).ok()?.9.0.clone();
     let all: Vec<_> = q
         .iter(world)
-        .map(|(e, id, p, s, a, h, size, f, speed)| (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed))
+        .map(|(e, id, p, s, a, h, size, f, speed, theirs)| {
+            (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed, Passage::of(&mine, theirs))
+        })
         .collect();
-    let (_, _, at, altitude, heading, my_size, flight, speed) = all.iter().find(|c| c.0 == creature).cloned()?;
+    let (_, _, at, altitude, heading, my_size, flight, speed, _) = all.iter().find(|c| c.0 == creature).cloned()?;
     let wings = speed.fly?;
     if altitude <= 0 || flight.is_some_and(|f| f.falling || f.flown.is_some()) {
         return None;
@@ -2413,7 +2505,7 @@ fn planning_flier(
     let bodies: Vec<Traffic> = all
         .into_iter()
         .filter(|c| c.0 != creature && Some(c.0) != through)
-        .map(|(entity, id, footprint, altitude, heading, size, flight, _)| Traffic {
+        .map(|(entity, id, footprint, altitude, heading, size, flight, _, passage)| Traffic {
             entity,
             id,
             footprint,
@@ -2422,6 +2514,7 @@ fn planning_flier(
             size,
             speed_m: flight.map_or(0.0, |f| f.speed_m),
             riders: Vec::new(),
+            passage,
         })
         .collect();
     Some((flier, bodies, my_size))
@@ -2514,7 +2607,7 @@ pub fn plan_charge(
                 (field, &intent, &conditions, restricted),
                 start,
                 (&plan, &armament),
-                Some(&target),
+                (Some(&target), &bodies),
             )
             .map(|()| (intent.steps, end));
         }
