@@ -1987,52 +1987,24 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             place(world, leg.at.origin, leg.altitude);
             // Once for the turn's movement (004:68, 004:71): the foes it provoked on foot or earlier in its
             // flight strike no more.
-            let already = world.get::<crate::rules::opportunity::Provoked>(flier).map(|p| p.0.clone());
-            let conditions = world.get::<Conditions>(flier).cloned().unwrap_or_default();
-            let mid_action = crate::rules::turns::MidAction {
-                charging: charge.is_some(),
-                moving: true,
-                ..crate::rules::turns::MidAction::of(&conditions)
-            };
             let leaving = crate::rules::turns::Provoking {
-                except: already.unwrap_or_default(),
                 leaving: Some(leg.left),
                 at: Some(leg.at),
-                mid_action: Some(mid_action),
                 ..crate::rules::turns::Provoking::new(flier, Action::Fly, crate::rules::opportunity::LEAVING)
             };
-            let provoked = crate::rules::attack::provoke_as(world, leaving);
-            if let Some(mut them) = world.get_mut::<crate::rules::opportunity::Provoked>(flier) {
-                them.0.extend(provoked.struck_by);
-            }
-            dropped = provoked.dropped;
+            dropped = crate::rules::opportunity::provoke_by_moving(world, leaving, charge.is_some()).dropped;
             if dropped {
                 break;
             }
             // In the next square, at its height: a foe who readied an attack for a creature stepping into its
             // reach strikes now (004:621), as at a walker's step.
             place(world, next.origin, height);
-            let mut moment = crate::rules::turns::moving::Moving {
-                mover: flier,
-                phase: crate::rules::turns::moving::MovePhase::Entered,
-                steps: 0,
-                at: next,
-                before: leg.at,
-                mid_action,
-                hit_points: world.get::<HitPoints>(flier).copied().unwrap_or_default(),
-                dropped: false,
-                tripped: false,
-            };
-            world.trigger_ref(&mut moment);
-            world.flush();
-            dropped = moment.dropped;
+            dropped = crate::rules::opportunity::step_entered(world, flier, (next, leg.at), charge.is_some());
             if dropped {
                 break;
             }
         }
-        // The readied attacks it set off are spent (004:621).
-        world.trigger(crate::rules::turns::moving::MoveEnded { mover: flier });
-        world.flush();
+        crate::rules::opportunity::movement_over(world, flier);
         // Dropped, the attack's own interruption is written (004:70): it stays where it was struck, and makes
         // none of the attacks its flight was to end in.
         if dropped {

@@ -1091,11 +1091,12 @@ fn strike_the_entering(
             gear: Vec::new(),
             wounds: Vec::new(),
         };
+        // A readied attack is no attack of opportunity: no Mobility against it (the d20 feat; our ruling).
         let down = strike.strike_readied(
             readier,
             moment.mover,
             here,
-            moment.mid_action,
+            MidAction { moving: false, ..moment.mid_action },
             weapon.as_deref(),
             &mut moment.hit_points,
         );
@@ -1107,6 +1108,61 @@ fn strike_the_entering(
             return;
         }
     }
+}
+
+/// A creature provoking by its own movement outside a move (an overrun's passage, a bull rush's follow, a
+/// grab's step into its foe's space, a flight's leg), as a move provokes (004:64-71): the foes it already
+/// provoked by moving this turn strike no more (one opportunity for the turn's movement, 004:68, 004:71),
+/// and it is moving, charging if `charging` (Mobility's +4, 004:457's -2, a set spear's x2, 004:461). The
+/// foes that struck are kept for the rest of its movement.
+pub fn provoke_by_moving(world: &mut World, provoking: Provoking, charging: bool) -> Provoking {
+    let mover = provoking.who;
+    let already = world.get::<Provoked>(mover).map(|p| p.0.clone()).unwrap_or_default();
+    let conditions = world.get::<Conditions>(mover).cloned().unwrap_or_default();
+    let mid_action = provoking.mid_action.unwrap_or(crate::rules::turns::MidAction {
+        moving: true,
+        charging: charging || conditions.has(Condition::Charging),
+        ..crate::rules::turns::MidAction::of(&conditions)
+    });
+    let provoking =
+        Provoking { except: [provoking.except.clone(), already].concat(), mid_action: Some(mid_action), ..provoking };
+    let provoked = crate::rules::attack::provoke_as(world, provoking);
+    if let Some(mut them) = world.get_mut::<Provoked>(mover) {
+        them.0.extend(provoked.struck_by.iter().copied());
+    }
+    provoked
+}
+
+/// A creature steps by its own movement into `at` from `before`, outside a move (a flight, an overrun's
+/// passage, a bull rush's follow, a grab's step): a foe who readied an attack for a creature stepping into
+/// its reach strikes now (004:621), as at a walker's step, the moment known as the mover's (`charging`: a set
+/// spear's x2, 004:461). Whether a blow dropped it there.
+pub fn step_entered(world: &mut World, mover: Entity, (at, before): (Footprint, Footprint), charging: bool) -> bool {
+    let conditions = world.get::<Conditions>(mover).cloned().unwrap_or_default();
+    let mut moment = crate::rules::turns::moving::Moving {
+        mover,
+        phase: crate::rules::turns::moving::MovePhase::Entered,
+        steps: 0,
+        at,
+        before,
+        mid_action: crate::rules::turns::MidAction {
+            moving: true,
+            charging: charging || conditions.has(Condition::Charging),
+            ..crate::rules::turns::MidAction::of(&conditions)
+        },
+        hit_points: world.get::<HitPoints>(mover).copied().unwrap_or_default(),
+        dropped: false,
+        tripped: false,
+    };
+    world.trigger_ref(&mut moment);
+    world.flush();
+    moment.dropped || moment.tripped
+}
+
+/// The movement outside a move is over: the readied attacks it set off are spent (004:621).
+pub fn movement_over(world: &mut World, mover: Entity) {
+    world.trigger(crate::rules::turns::moving::MoveEnded { mover });
+    world.flush();
 }
 
 /// The readied attacks a move set off are spent once it ends (004:621).

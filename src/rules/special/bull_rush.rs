@@ -346,7 +346,7 @@ pub(super) fn resolve_bull_rushes(world: &mut World, mut intents: Local<MessageC
             shared_with: Some(intent.target),
             ..Provoking::new(intent.attacker, Action::BullRush, "entering a foe's space in a bull rush (004:447)")
         };
-        if provoke_as(world, entering).dropped {
+        if crate::rules::opportunity::provoke_by_moving(world, entering, intent.charge).dropped {
             continue;
         }
         let Ok(Some((won, margin))) = world.run_system_cached_with(roll_bull_rush, (intent.clone(), plan.clone()))
@@ -358,6 +358,7 @@ pub(super) fn resolve_bull_rushes(world: &mut World, mut intents: Local<MessageC
             stays(world, &intent);
         } else if won {
             push(world, &intent, &plan, plan.steps_for(margin));
+            crate::rules::opportunity::movement_over(world, intent.attacker);
         } else {
             thrown_back(world, &intent);
         }
@@ -435,12 +436,22 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
                 "following its push out of a threatened square (004:449)",
             )
         };
-        let provoked = provoke_as(world, following);
+        let provoked = crate::rules::opportunity::provoke_by_moving(world, following, intent.charge);
         struck_attacker.extend(provoked.struck_by);
         if provoked.dropped {
             return;
         }
+        let footprint = |world: &World| {
+            world.get::<Space>(intent.attacker).zip(world.get::<Position>(intent.attacker)).map(|(s, p)| s.at(p.0))
+        };
+        let before = footprint(world);
         move_to(world, intent.attacker, then, "following the foe it pushes (004:449)");
+        // Its own movement: a readier's reach it steps into strikes (004:621).
+        if let (Some(before), Some(at)) = (before, footprint(world))
+            && crate::rules::opportunity::step_entered(world, intent.attacker, (at, before), intent.charge)
+        {
+            return;
+        }
         if let Some(&(cost, odd)) = plan.follow_costs.get(step) {
             count_the_follow(world, intent.attacker, cost, odd);
         }

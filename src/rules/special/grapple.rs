@@ -732,12 +732,20 @@ fn grab(world: &mut World, attacker: Entity, target: Entity) {
         leaving: Some(left),
         ..Provoking::new(attacker, Action::Grapple, "moving into its foe's space (004:586)")
     };
-    if provoke_as(world, entering).dropped {
+    if crate::rules::opportunity::provoke_by_moving(world, entering, false).dropped {
         return;
     }
     let Some(mut position) = world.get_mut::<Position>(attacker) else { return };
     let from = position.0;
     position.0 = into.origin;
+    // Its own movement: a readier's reach it steps into strikes (004:621); dropped, it holds no one.
+    let before = world.get::<Space>(attacker).map(|s| s.at(from));
+    let dropped =
+        before.is_some_and(|before| crate::rules::opportunity::step_entered(world, attacker, (into, before), false));
+    crate::rules::opportunity::movement_over(world, attacker);
+    if dropped {
+        return;
+    }
     let (Some(id), Some(foe)) = (world.get::<CreatureId>(attacker).cloned(), world.get::<CreatureId>(target).cloned())
     else {
         return;

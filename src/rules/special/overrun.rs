@@ -22,7 +22,7 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use super::Side;
-use crate::rules::attack::{Combatant, CombatantItem, provoke_as};
+use crate::rules::attack::{Combatant, CombatantItem};
 use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
@@ -338,6 +338,14 @@ pub fn charge_to_overrun(
     lanes.first().map(|l| l.to)
 }
 
+/// Beyond the foe, a readier's reach it steps into strikes (004:621): whether it dropped it there, where it
+/// goes no farther.
+fn steps_beyond(world: &mut World, intent: &OverrunIntent, (beyond, before): (Footprint, Footprint)) -> bool {
+    let dropped = crate::rules::opportunity::step_entered(world, intent.attacker, (beyond, before), intent.charge);
+    crate::rules::opportunity::movement_over(world, intent.attacker);
+    dropped
+}
+
 /// Carries out overruns: checked and paid, then avoided or blocked, the checks, and the passage or the fall
 /// back.
 fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunIntent>>) {
@@ -361,7 +369,7 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
             at: Some(*first),
             ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
         };
-        let entered = provoke_as(world, entering);
+        let entered = crate::rules::opportunity::provoke_by_moving(world, entering, intent.charge);
         if entered.dropped {
             continue;
         }
@@ -401,7 +409,7 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
                 at: Some(*at),
                 ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
             };
-            let done = provoke_as(world, leaving);
+            let done = crate::rules::opportunity::provoke_by_moving(world, leaving, intent.charge);
             except.extend(done.struck_by);
             if done.dropped {
                 dropped = true;
@@ -414,6 +422,9 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
         let Some(mut position) = world.get_mut::<Position>(intent.attacker) else { continue };
         let from = position.0;
         position.0 = plan.beyond.origin;
+        if steps_beyond(world, &intent, (plan.beyond, further.last().copied().unwrap_or(*first))) {
+            continue;
+        }
         let land = world.get::<Speed>(intent.attacker).map(|s| s.land);
         if let Some(mut travelled) = world.get_mut::<crate::rules::turns::moving::Travelled>(intent.attacker) {
             // A move begun with the passage is a move action of movement (004:479 reads them).
