@@ -1013,14 +1013,11 @@ fn fly_toward(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     Some(Command::flight(me.id.clone(), best.1.steps.clone(), None))
 }
 
-/// A flier's charge at `foe` (004:451-459, 004:693), when no slow flight strikes it. A ridden flier's charge
-/// is its rider's blow after the move (004:812): within its speed, the one move action of its rider's that
-/// leaves the standard action.
+/// A flier's charge at `foe` (004:451-459, 004:693), when no slow flight strikes it; a ridden flier's within
+/// its speed, as the rules ask.
 fn charge_from_the_air(world: &mut World, creature: Entity, me: &Seen, foe: &Seen) -> Option<Command> {
-    let ridden = world.get::<Riders>(creature).is_some_and(|r| !r.all().is_empty());
-    let speed = world.get::<Speed>(creature).and_then(|s| s.fly).map_or(0, |w| w.squares);
-    let (steps, end) = crate::rules::aerial::flying::plan_charge(world, creature, foe.entity).ok()?;
-    (!ridden || end.spent <= speed).then(|| Command::flying_charge(me.id.clone(), steps, foe.id.clone()))
+    let (steps, _) = crate::rules::aerial::flying::plan_charge(world, creature, foe.entity).ok()?;
+    Some(Command::flying_charge(me.id.clone(), steps, foe.id.clone()))
 }
 
 /// A flyby attack by a flier with the Flyby Attack feat, which makes it without a fly check (004:755-757):

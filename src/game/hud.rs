@@ -277,6 +277,8 @@ pub enum HudClick {
     Bar(BarKind),
     /// Start the battle again.
     Restart,
+    /// Rest after the fight: a night's sleep, or a whole day in bed (`true`) (004:293-294).
+    Rest(bool),
     /// Play another level.
     Level(PathBuf),
     /// Edit a level, or a new one (`None`).
@@ -2332,6 +2334,13 @@ fn draw(
                     if ui.button(tr("end-levels")).clicked() {
                         next.set(AppState::Menu);
                     }
+                    // The night's sleep and the day in bed that heal the survivors (004:293-294).
+                    if ui.button(tr("end-rest-night")).clicked() {
+                        clicks.0.push(HudClick::Rest(false));
+                    }
+                    if ui.button(tr("end-rest-bed")).clicked() {
+                        clicks.0.push(HudClick::Rest(true));
+                    }
                     if view.from_editor && ui.button(tr("back-to-editor")).clicked() {
                         clicks.0.push(HudClick::BackToEditor);
                     }
@@ -2425,6 +2434,13 @@ pub(super) fn apply_clicks(world: &mut World) {
             }
             HudClick::Restart => {
                 world.insert_resource(Restart { replay: Vec::new() });
+            }
+            HudClick::Rest(bed_rest) => {
+                let hours = if bed_rest { 24 } else { 8 };
+                world
+                    .resource_mut::<super::state::Pending>()
+                    .0
+                    .push_back(crate::rules::command::Command::Rest { hours, bed_rest });
             }
             HudClick::Level(path) => super::switch_level(world, &path),
             HudClick::Edit(path) => {

@@ -434,3 +434,4 @@ refusal-flying-charge-away = at {$square} the charge no longer flies toward its 
 refusal-flying-charge-nearest = {$square} is the nearest square of its way from which to attack: the charge ends there
 refusal-flying-charge-restricted = restricted to one action, it charges at its speed only
 refusal-flight-stops-in-an-ally = it cannot stop in {$who}'s space
+refusal-flying-charge-ridden-fast = ridden, it charges within its speed: its rider's blow ends the charge with the standard action left

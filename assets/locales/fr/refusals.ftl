@@ -434,3 +434,4 @@ refusal-flying-charge-away = en {$square} la charge ne vole plus vers l'adversai
 refusal-flying-charge-nearest = {$square} est la case la plus proche de son chemin d'où attaquer : la charge s'y arrête
 refusal-flying-charge-restricted = limitée à une action, elle ne charge qu'à sa vitesse
 refusal-flight-stops-in-an-ally = elle ne peut s'arrêter dans l'espace de {$who}
+refusal-flying-charge-ridden-fast = montée, elle charge dans la limite de sa vitesse : le coup de son cavalier achève la charge avec l'action simple qui lui reste

@@ -215,7 +215,7 @@ type Others<'w, 's> = Query<
         &'static Size,
         Option<&'static Flight>,
         Option<&'static Riders>,
-        (&'static Faction, &'static Conditions, &'static Traits),
+        (&'static Faction, &'static Conditions),
     ),
     (With<Creature>, Without<Riding>),
 >;
@@ -240,10 +240,11 @@ struct Traffic {
 
 /// How a mover may pass through another creature's space (« Passer sans s'arrêter », 000:66-75): a foe's it
 /// may not; an ally's it may cross but not stop in, nor cross charging; a helpless creature's it crosses and
-/// may stop in, but for one whose body is an obstacle even so (000:72-73).
+/// may stop in (one whose body is an obstacle even so doubles a walker's squares, 000:72-73, which a flight's
+/// distance does not count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Passage {
-    /// A foe able to act, or a helpless body that is an obstacle all the same.
+    /// A foe able to act.
     Blocks,
     /// An ally: crossed, but not charging, and not stopped in.
     Crossed,
@@ -252,10 +253,10 @@ pub enum Passage {
 }
 
 impl Passage {
-    /// How `mover_faction`'s mover may pass a creature of `faction` in `conditions`, with `traits`.
-    pub fn of(mover_faction: &Faction, (faction, conditions, traits): (&Faction, &Conditions, &Traits)) -> Self {
+    /// How `mover_faction`'s mover may pass a creature of `faction` in `conditions`.
+    pub fn of(mover_faction: &Faction, (faction, conditions): (&Faction, &Conditions)) -> Self {
         if conditions.is_helpless() {
-            if traits.obstructs_when_helpless { Passage::Blocks } else { Passage::Open }
+            Passage::Open
         } else if faction == mover_faction {
             Passage::Crossed
         } else {
@@ -684,7 +685,7 @@ pub(super) fn fly_creatures(
         // A charge flies straight at its foe and ends where it first threatens it (004:451-459, 004:693).
         if let Some(target) = intent.charge_at
             && let Err(refusal) = check_flying_charge(
-                (&field, intent, conditions, budget.restricted),
+                (&field, intent, conditions, (budget.restricted, director.is_some())),
                 (space.at(position.0), altitude.0, my_size, reach.0, wings.maneuverability == Maneuverability::Perfect),
                 (&plan, armament),
                 (bodies.iter().find(|b| b.entity == target), &bodies),
@@ -1407,9 +1408,10 @@ fn threatens_from(
 /// A flier's charge as [`charge_fits`] checks it, with what it strikes with: its first melee weapon ready
 /// (004:457), from its reach (004:453); a charge is its own full-round action, with no other manoeuvre nor a
 /// hover (004:451, 004:709), and no fatigued creature charges (003:71). A creature `restricted` to one action
-/// charges at its speed only (004:455): a slow flight.
+/// charges at its speed only (004:455): a slow flight; a `ridden` one too, its rider's blow ending it with
+/// the standard action a flight within the mount's speed leaves it (004:807, 004:812).
 fn check_flying_charge(
-    (field, intent, conditions, restricted): (&Battlefield, &FlyIntent, &Conditions, bool),
+    (field, intent, conditions, (restricted, ridden)): (&Battlefield, &FlyIntent, &Conditions, (bool, bool)),
     (start, altitude, size, reach, perfect): (Footprint, i32, Size, u32, bool),
     (plan, armament): (&super::route::Flight, &Armament),
     (foe, others): (Option<&Traffic>, &[Traffic]),
@@ -1417,7 +1419,8 @@ fn check_flying_charge(
     let Some(foe) = foe else { return Err(Refusal::new("a charge needs a target", "004:451")) };
     // No ally in its way: « à moins d'être en train de charger » (000:67-68); a helpless creature hinders no
     // charge (004:453), and a foe's space is a collision, which the flight itself finds.
-    let crossed = plan.waypoints.iter().find_map(|w| {
+    let chase = field.scale() == crate::rules::core::altitude::Scale::Chase;
+    let crossed = plan.waypoints.iter().filter(|_| !chase).find_map(|w| {
         let at = Footprint::rect(w.square, start.width, start.height);
         others.iter().filter(|b| b.passage == Passage::Crossed).find(|b| {
             b.footprint.overlaps(at) && heights_overlap(field.scale(), (w.altitude, size), (b.altitude, b.size))
@@ -1429,6 +1432,12 @@ fn check_flying_charge(
     }
     if restricted && plan.status == SpeedStatus::Fast {
         return Err(Refusal::new("restricted to one action, it charges at its speed only", "004:455"));
+    }
+    if ridden && plan.status == SpeedStatus::Fast {
+        return Err(Refusal::new(
+            "ridden, it charges within its speed: its rider's blow ends the charge with the standard action left",
+            "004:812",
+        ));
     }
     if intent.dive_at.is_some() || intent.flyby.is_some() || intent.ram.is_some() || intent.decelerate || intent.hover {
         return Err(Refusal::new("a charge is a full-round action of its own: no other manoeuvre with it", "004:451"));
@@ -1999,7 +2008,12 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             // In the next square, at its height: a foe who readied an attack for a creature stepping into its
             // reach strikes now (004:621), as at a walker's step.
             place(world, next.origin, height);
-            dropped = crate::rules::opportunity::step_entered(world, flier, (next, leg.at), charge.is_some());
+            dropped = crate::rules::opportunity::step_entered(
+                world,
+                flier,
+                (next, (leg.at, Some(leg.altitude))),
+                charge.is_some(),
+            );
             if dropped {
                 break;
             }
@@ -2438,7 +2452,7 @@ fn planning_flier(
             &Size,
             Option<&Flight>,
             &Speed,
-            (&Faction, &Conditions, &Traits),
+            (&Faction, &Conditions),
         ),
         Without<Riding>,
     >(world);
@@ -2514,6 +2528,14 @@ pub fn plan_charge(
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0);
     // A rider directs it (004:806-812): the same rider the fly checks take the Ride of.
     let restricted = world.get::<ActionBudget>(creature).is_some_and(|b| b.restricted);
+    let ridden = world.get::<Riders>(creature).is_some_and(|riders| {
+        riders.all().iter().any(|r| {
+            crate::rules::core::creature::directs(
+                world.get::<Seat>(*r),
+                world.get::<Conditions>(*r).unwrap_or(&Conditions::default()),
+            )
+        })
+    });
     let perfect = flier.maneuverability == Maneuverability::Perfect;
     let field = world.resource::<Battlefield>();
     let scale = field.scale();
@@ -2576,7 +2598,7 @@ pub fn plan_charge(
         {
             let start = (flier.at, flier.altitude, my_size, reach, perfect);
             return check_flying_charge(
-                (field, &intent, &conditions, restricted),
+                (field, &intent, &conditions, (restricted, ridden)),
                 start,
                 (&plan, &armament),
                 (Some(&target), &bodies),

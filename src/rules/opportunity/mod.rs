@@ -1068,7 +1068,8 @@ fn strike_the_entering(
         .filter(|(c, _)| {
             // Across and in height (004:783): a flier far above threatens nothing on the ground.
             let threat = threat_of(&field, c, (&mover, mover.altitude.0));
-            here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| threat.threatens(s))
+            let then = threat_of(&field, c, (&mover, moment.before_altitude.unwrap_or(mover.altitude.0)));
+            here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| then.threatens(s))
         })
         .map(|(c, r)| {
             let weapon = match &r.action {
@@ -1137,7 +1138,12 @@ pub fn provoke_by_moving(world: &mut World, provoking: Provoking, charging: bool
 /// passage, a bull rush's follow, a grab's step): a foe who readied an attack for a creature stepping into
 /// its reach strikes now (004:621), as at a walker's step, the moment known as the mover's (`charging`: a set
 /// spear's x2, 004:461). Whether a blow dropped it there.
-pub fn step_entered(world: &mut World, mover: Entity, (at, before): (Footprint, Footprint), charging: bool) -> bool {
+pub fn step_entered(
+    world: &mut World,
+    mover: Entity,
+    (at, (before, before_altitude)): (Footprint, (Footprint, Option<i32>)),
+    charging: bool,
+) -> bool {
     let conditions = world.get::<Conditions>(mover).cloned().unwrap_or_default();
     let mut moment = crate::rules::turns::moving::Moving {
         mover,
@@ -1145,6 +1151,7 @@ pub fn step_entered(world: &mut World, mover: Entity, (at, before): (Footprint, 
         steps: 0,
         at,
         before,
+        before_altitude,
         mid_action: crate::rules::turns::MidAction {
             moving: true,
             charging: charging || conditions.has(Condition::Charging),

@@ -346,7 +346,7 @@ pub(super) fn resolve_bull_rushes(world: &mut World, mut intents: Local<MessageC
             shared_with: Some(intent.target),
             ..Provoking::new(intent.attacker, Action::BullRush, "entering a foe's space in a bull rush (004:447)")
         };
-        if crate::rules::opportunity::provoke_by_moving(world, entering, intent.charge).dropped {
+        if provoke_as(world, entering).dropped {
             continue;
         }
         let Ok(Some((won, margin))) = world.run_system_cached_with(roll_bull_rush, (intent.clone(), plan.clone()))
@@ -448,7 +448,7 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
         move_to(world, intent.attacker, then, "following the foe it pushes (004:449)");
         // Its own movement: a readier's reach it steps into strikes (004:621).
         if let (Some(before), Some(at)) = (before, footprint(world))
-            && crate::rules::opportunity::step_entered(world, intent.attacker, (at, before), intent.charge)
+            && crate::rules::opportunity::step_entered(world, intent.attacker, (at, (before, None)), intent.charge)
         {
             return;
         }

@@ -740,10 +740,14 @@ fn grab(world: &mut World, attacker: Entity, target: Entity) {
     position.0 = into.origin;
     // Its own movement: a readier's reach it steps into strikes (004:621); dropped, it holds no one.
     let before = world.get::<Space>(attacker).map(|s| s.at(from));
-    let dropped =
-        before.is_some_and(|before| crate::rules::opportunity::step_entered(world, attacker, (into, before), false));
+    let dropped = before
+        .is_some_and(|before| crate::rules::opportunity::step_entered(world, attacker, (into, (before, None)), false));
     crate::rules::opportunity::movement_over(world, attacker);
     if dropped {
+        // Dropped on the way in, it holds no one and lies where it stood, not in its foe's space (004:649).
+        if let Some(mut position) = world.get_mut::<Position>(attacker) {
+            position.0 = from;
+        }
         return;
     }
     let (Some(id), Some(foe)) = (world.get::<CreatureId>(attacker).cloned(), world.get::<CreatureId>(target).cloned())

@@ -338,10 +338,45 @@ pub fn charge_to_overrun(
     lanes.first().map(|l| l.to)
 }
 
+/// The move goes on through the foe's space: each further square it leaves provokes from the foes
+/// threatening it, each once (004:65, 004:68), the foe passed lying down or having let it by (`except`);
+/// each square it steps into sets off the attacks readied for a foe stepping into reach (004:621), as a
+/// walker's step does. Whether it came through, not dropped on the way.
+fn passes_through(
+    world: &mut World,
+    intent: &OverrunIntent,
+    (first, further): (Footprint, &[Footprint]),
+    mut except: Vec<Entity>,
+) -> bool {
+    let steps_into = |world: &mut World, (at, before): (Footprint, Footprint)| {
+        crate::rules::opportunity::step_entered(world, intent.attacker, (at, (before, None)), intent.charge)
+    };
+    let mut dropped = further.first().is_some_and(|next| steps_into(world, (*next, first)));
+    for (i, at) in further.iter().enumerate() {
+        if dropped {
+            break;
+        }
+        let leaving = Provoking {
+            except: except.clone(),
+            leaving: Some(at.squares().collect()),
+            at: Some(*at),
+            ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
+        };
+        let done = crate::rules::opportunity::provoke_by_moving(world, leaving, intent.charge);
+        except.extend(done.struck_by);
+        dropped = done.dropped || further.get(i + 1).is_some_and(|next| steps_into(world, (*next, *at)));
+    }
+    if dropped {
+        crate::rules::opportunity::movement_over(world, intent.attacker);
+    }
+    !dropped
+}
+
 /// Beyond the foe, a readier's reach it steps into strikes (004:621): whether it dropped it there, where it
 /// goes no farther.
 fn steps_beyond(world: &mut World, intent: &OverrunIntent, (beyond, before): (Footprint, Footprint)) -> bool {
-    let dropped = crate::rules::opportunity::step_entered(world, intent.attacker, (beyond, before), intent.charge);
+    let dropped =
+        crate::rules::opportunity::step_entered(world, intent.attacker, (beyond, (before, None)), intent.charge);
     crate::rules::opportunity::movement_over(world, intent.attacker);
     dropped
 }
@@ -397,26 +432,9 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
                 ..crate::rules::attack::AttackIntent::new(intent.attacker, intent.target, Some(hoof.clone()))
             });
         }
-        // The move goes on through the foe's space: each further square it leaves provokes from the foes
-        // threatening it, each once (004:65, 004:68), the foe passed lying down or having let it by.
         let mut except = entered.struck_by;
         except.push(intent.target);
-        let mut dropped = false;
-        for at in further {
-            let leaving = Provoking {
-                except: except.clone(),
-                leaving: Some(at.squares().collect()),
-                at: Some(*at),
-                ..Provoking::new(intent.attacker, Action::Overrun, "moving through its foe's space (004:531)")
-            };
-            let done = crate::rules::opportunity::provoke_by_moving(world, leaving, intent.charge);
-            except.extend(done.struck_by);
-            if done.dropped {
-                dropped = true;
-                break;
-            }
-        }
-        if dropped {
+        if !passes_through(world, &intent, (*first, further), except) {
             continue;
         }
         let Some(mut position) = world.get_mut::<Position>(intent.attacker) else { continue };

@@ -745,6 +745,8 @@ pub struct Moving {
     pub at: Footprint,
     /// Where it stood before its last step (where it stands, before its first).
     pub before: Footprint,
+    /// The height it stood at there, if not the height it is at now (a flier's climb or dive, 004:783).
+    pub before_altitude: Option<i32>,
     /// What it is doing, which its conditions do not show yet (running, squeezing, charging).
     pub mid_action: MidAction,
     /// Its hit points as the strikes so far left them.
@@ -861,6 +863,7 @@ pub(crate) fn move_creature(world: &mut World, intent: MoveIntent) {
             steps,
             at,
             before,
+            before_altitude: None,
             mid_action: mid_action_at(at),
             hit_points,
             dropped: false,
