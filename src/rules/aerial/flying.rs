@@ -761,6 +761,9 @@ pub(super) fn fly_creatures(
                 continue;
             }
         };
+        // A failed manoeuvre that sends it on into an ally's space, where it may not stop (000:74-75), ends in
+        // a collision with that ally (004:825), as the route meets a foe.
+        crash_into_an_ally(&mut flight_done, &bodies, (field.scale(), my_size), space.at(position.0));
         if let Some(target) = intent.ram
             && let Some(foe) = bodies.iter().find(|b| b.entity == target)
         {
@@ -2412,6 +2415,29 @@ fn plan_flights_as(
         })
     });
     Some(flights)
+}
+
+/// Ends `flight` against the ally whose space its last squares hold, if it ended there: the flight stops
+/// before the first of them, in a collision with that ally.
+fn crash_into_an_ally(
+    flight: &mut super::route::Flight,
+    bodies: &[Traffic],
+    (scale, size): (crate::rules::core::altitude::Scale, Size),
+    start: Footprint,
+) {
+    let at = |w: &super::route::Waypoint| (Footprint::rect(w.square, start.width, start.height), w.altitude);
+    let Some(ally) = flight.waypoints.last().and_then(|end| stopped_in(scale, bodies, size, at(end))) else { return };
+    let inside = |w: &super::route::Waypoint| {
+        let (fp, alt) = at(w);
+        ally.footprint.overlaps(fp) && heights_overlap(scale, (alt, size), (ally.altitude, ally.size))
+    };
+    let first = flight.waypoints.iter().rposition(|w| !inside(w)).map_or(0, |i| i + 1);
+    if first == 0 {
+        return;
+    }
+    let step = flight.waypoints[first].step;
+    flight.waypoints.truncate(first);
+    flight.collision = Some((step, ally.id.clone()));
 }
 
 /// The ally in whose space, at its height, a flier of `size` would stop at `end`: a space it may cross but
