@@ -50,18 +50,23 @@ fn play(app: &mut App, step: &Command) -> Vec<Fact> {
     facts_since(app, from)
 }
 
-/// Ends the turns of whoever plays before `who`, every faction played by a person, until its turn.
 /// The disarm yard (tests/scenarios/levels/disarm.ron, seed 5) with its overlays, both sides played by people.
 fn disarm_yard_played_by_people() -> App {
-    let encounter = level_at("tests/scenarios/levels/disarm.ron");
-    let mut app = started(&encounter, 5);
+    played_by_people("tests/scenarios/levels/disarm.ron", 5, "beasts")
+}
+
+/// The level at `path` begun with `seed` and its overlays, `faction` played by a person as well.
+fn played_by_people(path: &str, seed: u64, faction: &str) -> App {
+    let encounter = level_at(path);
+    let mut app = started(&encounter, seed);
     estoc::game::overlays_headless(&mut app, &encounter);
     let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
-    controllers.insert("beasts".into(), estoc::data::level::Control::Human);
+    controllers.insert(faction.into(), estoc::data::level::Control::Human);
     app.update();
     app
 }
 
+/// Ends the turns of whoever plays before `who`, every faction played by a person, until its turn.
 fn pass_turns_until(app: &mut App, who: Entity) {
     for _ in 0..16 {
         let now = estoc::game::turn::human_turn(app.world()).expect("a person's turn");
@@ -672,12 +677,7 @@ fn a_flier_dives_on_the_foe_it_clicks() {
 /// again with its move action at its next turn, and the rules carry it out.
 #[test]
 fn the_ai_gets_a_rider_back_on_its_mount() {
-    let encounter = level_at("tests/scenarios/levels/mounted_charge.ron");
-    let mut app = started(&encounter, 1);
-    estoc::game::overlays_headless(&mut app, &encounter);
-    let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
-    controllers.insert("orcs".into(), estoc::data::level::Control::Human);
-    app.update();
+    let mut app = played_by_people("tests/scenarios/levels/mounted_charge.ron", 1, "orcs");
     let knight = entity(&app, "knight");
     pass_turns_until(&mut app, knight);
     let off = play(&mut app, &Command::Dismount { creature: "knight".into(), to: Square::new(1, 1), fast: false });
@@ -696,12 +696,7 @@ fn the_ai_gets_a_rider_back_on_its_mount() {
 fn a_click_on_itself_readies_against_a_casting() {
     use estoc::game::state::{Choice, Mode};
     use estoc::rules::turns::ready::Trigger;
-    let encounter = level_at("tests/scenarios/levels/spells.ron");
-    let mut app = started(&encounter, 5);
-    estoc::game::overlays_headless(&mut app, &encounter);
-    let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
-    controllers.insert("raiders".into(), estoc::data::level::Control::Human);
-    app.update();
+    let mut app = played_by_people("tests/scenarios/levels/spells.ron", 5, "raiders");
     let orc = entity(&app, "orc");
     pass_turns_until(&mut app, orc);
     app.world_mut().resource_mut::<Choice>().mode = Mode::Ready;

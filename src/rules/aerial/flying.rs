@@ -1422,12 +1422,8 @@ fn check_flying_charge(
     let Some(foe) = foe else { return Err(Refusal::new("a charge needs a target", "004:451")) };
     // No ally in its way: « à moins d'être en train de charger » (000:67-68); a helpless creature hinders no
     // charge (004:453), and a foe's space is a collision, which the flight itself finds.
-    let chase = field.scale() == crate::rules::core::altitude::Scale::Chase;
-    let crossed = plan.waypoints.iter().filter(|_| !chase).find_map(|w| {
-        let at = Footprint::rect(w.square, start.width, start.height);
-        others.iter().filter(|b| b.passage == Passage::Crossed).find(|b| {
-            b.footprint.overlaps(at) && heights_overlap(field.scale(), (w.altitude, size), (b.altitude, b.size))
-        })
+    let crossed = plan.waypoints.iter().find_map(|w| {
+        stopped_in(field.scale(), others, size, (Footprint::rect(w.square, start.width, start.height), w.altitude))
     });
     if let Some(ally) = crossed {
         let with = &ally.id;
@@ -2597,9 +2593,8 @@ pub fn plan_charge(
     let threatens = charge_threat(field, &armament, (my_size, reach), &target)?;
     let most = 2 * (flier.speed_m / scale.square_m()) as u32 + 2;
     let why = Refusal::new("the charge does not end where it threatens its foe", "004:453");
+    let mut height = flier.altitude;
     for _ in 0..most {
-        let plan = fly(&flier, &intent.steps, false, |_, _| true, obstacle)?;
-        let height = plan.waypoints.last().map_or(flier.altitude, |w| w.altitude);
         // Within a step of its height any weapon reaches it from beside it (1 + 0, 004:783).
         let apart = crate::rules::core::altitude::vertical_steps(scale, height, my_size, target.altitude, target.size);
         let toward_height = match apart {
@@ -2607,17 +2602,18 @@ pub fn plan_charge(
             _ if height > target.altitude => Some(FlightStep::Dive { far: false }),
             _ => Some(FlightStep::Climb),
         };
-        let step = toward_height
+        // The step toward its height if the flight allows it, else straight on.
+        let (step, plan) = toward_height
             .into_iter()
             .chain([FlightStep::Forward])
-            .find(|step| {
+            .find_map(|step| {
                 let mut trial = intent.steps.clone();
-                trial.push(*step);
-                fly(&flier, &trial, false, |_, _| true, obstacle).is_ok()
+                trial.push(step);
+                fly(&flier, &trial, false, |_, _| true, obstacle).ok().map(|plan| (step, plan))
             })
             .ok_or_else(|| why.clone())?;
         intent.steps.push(step);
-        let plan = fly(&flier, &intent.steps, false, |_, _| true, obstacle)?;
+        height = plan.waypoints.last().map_or(height, |w| w.altitude);
         // Short of where it threatens the foe, it flies on.
         if let Some(end) = plan.waypoints.last().copied()
             && threatens(Footprint::rect(end.square, flier.at.width, flier.at.height), end.altitude)

@@ -1119,14 +1119,8 @@ fn strike_the_entering(
 pub fn provoke_by_moving(world: &mut World, provoking: Provoking, charging: bool) -> Provoking {
     let mover = provoking.who;
     let already = world.get::<Provoked>(mover).map(|p| p.0.clone()).unwrap_or_default();
-    let conditions = world.get::<Conditions>(mover).cloned().unwrap_or_default();
-    let mid_action = provoking.mid_action.unwrap_or(crate::rules::turns::MidAction {
-        moving: true,
-        charging: charging || conditions.has(Condition::Charging),
-        ..crate::rules::turns::MidAction::of(&conditions)
-    });
-    let provoking =
-        Provoking { except: [provoking.except.clone(), already].concat(), mid_action: Some(mid_action), ..provoking };
+    let mid_action = Some(moving_now(world, mover, charging));
+    let provoking = Provoking { except: [provoking.except.clone(), already].concat(), mid_action, ..provoking };
     let provoked = crate::rules::attack::provoke_as(world, provoking);
     if let Some(mut them) = world.get_mut::<Provoked>(mover) {
         them.0.extend(provoked.struck_by.iter().copied());
@@ -1144,7 +1138,6 @@ pub fn step_entered(
     (at, (before, before_altitude)): (Footprint, (Footprint, Option<i32>)),
     charging: bool,
 ) -> bool {
-    let conditions = world.get::<Conditions>(mover).cloned().unwrap_or_default();
     let mut moment = crate::rules::turns::moving::Moving {
         mover,
         phase: crate::rules::turns::moving::MovePhase::Entered,
@@ -1152,11 +1145,7 @@ pub fn step_entered(
         at,
         before,
         before_altitude,
-        mid_action: crate::rules::turns::MidAction {
-            moving: true,
-            charging: charging || conditions.has(Condition::Charging),
-            ..crate::rules::turns::MidAction::of(&conditions)
-        },
+        mid_action: moving_now(world, mover, charging),
         hit_points: world.get::<HitPoints>(mover).copied().unwrap_or_default(),
         dropped: false,
         tripped: false,
@@ -1164,6 +1153,13 @@ pub fn step_entered(
     world.trigger_ref(&mut moment);
     world.flush();
     moment.dropped || moment.tripped
+}
+
+/// What `mover` is in the middle of as it moves by its own movement outside a move: moving, charging if
+/// `charging` or its conditions say so, and what else its conditions show.
+fn moving_now(world: &World, mover: Entity, charging: bool) -> MidAction {
+    let conditions = world.get::<Conditions>(mover).cloned().unwrap_or_default();
+    MidAction { moving: true, charging: charging || conditions.has(Condition::Charging), ..MidAction::of(&conditions) }
 }
 
 /// The movement outside a move is over: the readied attacks it set off are spent (004:621).
