@@ -1119,7 +1119,7 @@ pub struct CastPreview {
 impl CastPreview {
     /// The chance, 0 to 1, of a Concentration check of this bonus against `dc` (a d20, no automatic results).
     pub fn chance(bonus: i32, dc: i32) -> f32 {
-        (1..=20).filter(|&roll| roll + bonus >= dc).count() as f32 / 20.0
+        crate::rules::core::checks::check_chance(bonus, dc)
     }
 }
 

@@ -2407,3 +2407,33 @@ fn a_provoking_move_and_an_early_end_of_turn_wait_for_the_players_word() {
     estoc::game::actions::use_bar(app.world_mut(), estoc::game::actions::BarKind::EndTurn);
     assert!(declared(&app).is_none() && pending(&app) == 1);
 }
+
+/// Taking off higher with the keyboard (004:659-668): `Q` twice on the ground aims 3 m above the griffon's
+/// space, the take-off button says the Jump's DC and chance, and its press takes off with that Jump.
+#[test]
+fn a_flier_takes_off_higher_with_a_jump_from_the_bar() {
+    use estoc::game::actions::{BarKind, takeoff_hint, use_bar};
+    use estoc::game::state::{Choice, Pending};
+    let mut app = played_by_people("tests/scenarios/levels/sky.ron", 4, "dragons");
+    let grounded = entity(&app, "grounded");
+    pass_turns_until(&mut app, grounded);
+    assert!(takeoff_hint(app.world(), grounded).contains("004:657"), "at first it rises to its space");
+    // What `Q` does: one more 1.5 m climb asked each press.
+    app.world_mut().resource_mut::<Choice>().climb = 2;
+    let hint = takeoff_hint(app.world(), grounded);
+    assert!(hint.contains("DC 40"), "{hint}");
+    use_bar(app.world_mut(), BarKind::TakeOff);
+    let step = app.world_mut().resource_mut::<Pending>().0.pop_front().expect("the take-off");
+    assert!(matches!(step, Command::TakeOff { ref creature, extra_m } if creature == "grounded" && extra_m == 3.0));
+    let facts = play(&mut app, &step);
+    let jump = facts.iter().find_map(|f| match f {
+        Fact::CheckRolled { creature, check: estoc::rules::core::checks::Check::Jump, dc, .. }
+            if creature.0 == "grounded" =>
+        {
+            Some(*dc)
+        }
+        _ => None,
+    });
+    assert_eq!(jump, Some(40), "the Jump of the table's row for 3 m above its space");
+    assert!(facts.iter().any(|f| matches!(f, Fact::TookOff { creature, .. } if creature.0 == "grounded")));
+}

@@ -312,6 +312,42 @@ pub const TABLE_KEYS: &[(u32, &str)] = &[
 ];
 
 /// Whether taking off or landing could apply: the rules check the rest on the click (004:657-670).
+/// How far above its space the take-off button rises: as many 1.5 m as `Q` has asked before it, with a
+/// Jump check (004:659-668); none at chase scale, where a take-off reaches the lowest band (004:788).
+pub fn takeoff_extra_m(world: &World) -> f32 {
+    match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
+        crate::rules::core::altitude::Scale::Normal => world.resource::<Choice>().climb.max(0) as f32 * 1.5,
+        crate::rules::core::altitude::Scale::Chase => 0.0,
+    }
+}
+
+/// The take-off button's words: how high it rises and, above its space, the Jump check's DC and chance.
+pub fn takeoff_hint(world: &World, me: Entity) -> String {
+    let extra = takeoff_extra_m(world);
+    if extra <= 0.0 {
+        return crate::locale::tr("bar-take-off-hover");
+    }
+    let (Some(skills), Some(abilities), Some(speed)) =
+        (world.get::<Skills>(me), world.get::<Abilities>(me), world.get::<Speed>(me))
+    else {
+        return crate::locale::tr("bar-take-off-hover");
+    };
+    match crate::rules::aerial::takeoff_jump_dc(extra) {
+        Some(dc) => {
+            let bonus = crate::rules::aerial::takeoff_jump_bonus(skills, abilities, speed);
+            let chance = crate::rules::core::checks::check_chance(bonus, dc as i32);
+            crate::tr!(
+                "bar-take-off-higher-hover",
+                m = extra.to_string(),
+                dc = dc.to_string(),
+                bonus = format!("{bonus:+}"),
+                chance = format!("{:.0}", chance * 100.0)
+            )
+        }
+        None => crate::locale::tr("bar-take-off-too-high-hover"),
+    }
+}
+
 fn flight_bar_state(world: &World, me: Entity, kind: BarKind, conditions: &Conditions) -> Result<(), Refusal> {
     let aloft = world
         .get::<Altitude>(me)
@@ -573,7 +609,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         },
         BarKind::Hide => Command::Hide { creature },
         BarKind::Reins => Command::TakeReins { creature },
-        BarKind::TakeOff => Command::TakeOff { creature, extra_m: 0.0 },
+        BarKind::TakeOff => Command::TakeOff { creature, extra_m: takeoff_extra_m(world) },
         BarKind::Land => Command::Land { creature },
         BarKind::EndTurn => Command::EndTurn { creature },
         BarKind::Ride => match ride_step(world, me, false) {

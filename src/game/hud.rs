@@ -597,6 +597,10 @@ pub(super) fn gather(world: &mut World) {
             }
         };
         let state = bar_state(world, entry.kind);
+        let takeoff = match (entry.kind, &state, super::turn::human_turn(world)) {
+            (BarKind::TakeOff, Ok(()), Some(me)) => Some(super::actions::takeoff_hint(world, me)),
+            _ => None,
+        };
         let hover = state.as_ref().ok().and_then(|()| super::actions::provokes_in_place(entry.kind)).map(|rule| {
             let strikers = strikers.get_or_insert_with(|| {
                 let here = &world.resource::<Previews>().strikers_here;
@@ -608,7 +612,7 @@ pub(super) fn gather(world: &mut World) {
                 tr!("bar-provokes-from", rule = rule, who = strikers.join(", "))
             }
         });
-        view.bar.push(BarEntry { index: i, state, on, hover });
+        view.bar.push(BarEntry { index: i, state, on, hover: hover.or(takeoff) });
     }
     view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
     view.hand_over = world

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::route::{Flier, FlightStep, Obstacle, fly};
 use super::{
-    AdvancedManeuver, Impact, collision_dice, fly_check_modifier, takeoff_is_free, takeoff_jump_dc, takeoff_speed_bonus,
+    AdvancedManeuver, Impact, collision_dice, fly_check_modifier, takeoff_is_free, takeoff_jump_dc,
 };
 use crate::rules::attack::AttackIntent;
 use crate::rules::attack::Damage;
@@ -433,9 +433,7 @@ fn take_off(
         } else if intent.extra_m > 0.0 {
             match takeoff_jump_dc(intent.extra_m) {
                 Some(dc) => {
-                    // A Jump check: its ranks, or untrained its Strength modifier (004:659).
-                    let bonus = crate::rules::core::checks::skill(skills.jump, abilities.str)
-                        + takeoff_speed_bonus(speed.land as f32 * 1.5, wings.squares as f32 * 1.5);
+                    let bonus = super::takeoff_jump_bonus(skills, abilities, speed);
                     let reason = format!("taking off {} m above its space (004:659-668)", intent.extra_m);
                     let total = crate::rules::core::checks::roll_check_total(
                         &mut dice,

@@ -130,6 +130,17 @@ pub fn takeoff_speed_bonus(land_m: f32, fly_m: f32) -> i32 {
     (((best - 9.0) / 3.0 + 1e-4).floor().max(0.0) as i32) * 4
 }
 
+/// A flier's Jump bonus for taking off higher (004:659): its Jump ranks, or untrained its Strength
+/// modifier, and the bonus for the better of its land and fly speeds.
+pub fn takeoff_jump_bonus(
+    skills: &crate::rules::core::creature::Skills,
+    abilities: &crate::rules::core::creature::Abilities,
+    speed: &crate::rules::core::creature::Speed,
+) -> i32 {
+    let fly_m = speed.fly.map_or(0.0, |w| w.squares as f32 * 1.5);
+    crate::rules::core::checks::skill(skills.jump, abilities.str) + takeoff_speed_bonus(speed.land as f32 * 1.5, fly_m)
+}
+
 /// How a take-off is paid for (004:657-658): a move action, a free action with perfect manoeuvrability.
 pub fn takeoff_is_free(maneuverability: Maneuverability) -> bool {
     maneuverability == Maneuverability::Perfect

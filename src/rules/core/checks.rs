@@ -71,6 +71,11 @@ pub fn save_chance(bonus: i32, dc: i32) -> f32 {
     (1..=20u32).filter(|&roll| save_succeeds(roll, roll as i32 + bonus, dc)).count() as f32 / 20.0
 }
 
+/// The chance, 0 to 1, that a check of `bonus` reaches `dc` (a d20, no automatic results).
+pub fn check_chance(bonus: i32, dc: i32) -> f32 {
+    (1..=20).filter(|&roll| roll + bonus >= dc).count() as f32 / 20.0
+}
+
 /// Rolls a d20 check, `bonus` against `dc`, and writes it; whether it succeeds (no automatic results).
 pub fn roll_check(
     dice: &mut crate::rules::core::dice::Dice,
