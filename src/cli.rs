@@ -770,9 +770,7 @@ fn voyage(craft: &str, water: &str, (current, towed, drift): (f64, bool, bool), 
     println!("  {:.2} km an hour under way", rate.per_hour_m / 1000.0);
     println!("  {:.2} km a day, {} hours moving", rate.per_day_m / 1000.0, rate.hours_moving);
     if let Some(km) = km {
-        let days = km * 1000.0 / rate.per_day_m;
-        let whole = days.floor();
-        let hours_left = (km * 1000.0 - whole * rate.per_day_m) / rate.per_hour_m;
+        let (whole, hours_left) = rate.duration(km * 1000.0);
         println!("  {km:.2} km: {whole} day(s) and {hours_left:.2} hour(s)");
     }
     ExitCode::SUCCESS

@@ -629,6 +629,27 @@ pub struct VoyageRate {
     pub per_day_m: f64,
     /// Hours moving in the day: 10 rowing (24 with the night's drift), 24 sailing, 003:65, 003:122.
     pub hours_moving: u32,
+    /// Of those, the hours under way at `per_hour_m`; the rest drift on the current alone (003:122).
+    pub hours_under_way: u32,
+    /// Metres an hour while drifting: the current's.
+    pub drift_m_per_hour: f64,
+}
+
+impl VoyageRate {
+    /// Whole days and hours left over to cover `m` metres: each day as far as `per_day_m`, then the
+    /// last day's remainder under way first and, past its hours under way, drifting on the current
+    /// (003:122: rowed ten hours, it drifts the fourteen others).
+    pub fn duration(&self, m: f64) -> (f64, f64) {
+        let days = (m / self.per_day_m).floor();
+        let left = m - days * self.per_day_m;
+        let under_way_m = self.per_hour_m * f64::from(self.hours_under_way);
+        let hours = if left <= under_way_m || self.drift_m_per_hour <= 0.0 {
+            left / self.per_hour_m
+        } else {
+            f64::from(self.hours_under_way) + (left - under_way_m) / self.drift_m_per_hour
+        };
+        (days, hours)
+    }
 }
 
 /// Speed of `craft` on `water`, 003:111-117, 003:122. River craft (raft, keelboat, rowboat) stay off the
@@ -636,8 +657,13 @@ pub struct VoyageRate {
 /// `drift_overnight` (someone steers; 63 km with the typical current), and go upstream only towed, at the
 /// table's towed rate (750 m/h, the raft's "tracté" row). Ships keep their table rate on any water.
 pub fn voyage_rate(craft: Conveyance, water: Water, drift_overnight: bool) -> Result<VoyageRate, TravelError> {
-    let table =
-        VoyageRate { per_hour_m: craft.per_hour_m(), per_day_m: craft.per_day_m(), hours_moving: craft.day_hours() };
+    let table = VoyageRate {
+        per_hour_m: craft.per_hour_m(),
+        per_day_m: craft.per_day_m(),
+        hours_moving: craft.day_hours(),
+        hours_under_way: craft.day_hours(),
+        drift_m_per_hour: 0.0,
+    };
     match craft.kind() {
         ConveyanceKind::Mount | ConveyanceKind::LandVehicle => Err(TravelError::NotAWaterCraft(craft)),
         ConveyanceKind::Ship => Ok(table),
@@ -653,6 +679,8 @@ pub fn voyage_rate(craft: Conveyance, water: Water, drift_overnight: bool) -> Re
                     per_hour_m: table.per_hour_m + current_m_per_hour,
                     per_day_m: table.per_day_m + current_m_per_hour * f64::from(table.hours_moving + drift_hours),
                     hours_moving: table.hours_moving + drift_hours,
+                    hours_under_way: table.hours_moving,
+                    drift_m_per_hour: if drift_overnight { current_m_per_hour } else { 0.0 },
                 })
             }
             Water::Upstream { towed: false } => Err(TravelError::CannotGoUpstream(craft)),
@@ -660,6 +688,8 @@ pub fn voyage_rate(craft: Conveyance, water: Water, drift_overnight: bool) -> Re
                 per_hour_m: Conveyance::RaftOrBarge.per_hour_m(),
                 per_day_m: Conveyance::RaftOrBarge.per_day_m(),
                 hours_moving: ROWING_HOURS_PER_DAY,
+                hours_under_way: ROWING_HOURS_PER_DAY,
+                drift_m_per_hour: 0.0,
             }),
         },
     }
@@ -1298,6 +1328,16 @@ mod tests {
         assert_eq!(rowing.per_day_m, 67_500.0);
         assert_eq!((rowing.hours_moving, drifting.hours_moving), (10, 24));
         assert_eq!(drifting.per_day_m, 130_500.0);
+        // The last day's remainder goes rowing ten hours, then drifting (003:122): 200 km is 130,5 km the
+        // first day, then 67,5 km in 10 hours and 2 km more at the current's 4,5 km an hour.
+        let (days, hours) = drifting.duration(200_000.0);
+        assert_eq!(days, 1.0);
+        assert!((hours - (10.0 + 2.0 / 4.5)).abs() < 1e-9, "{hours}");
+        // A keelboat on a 5 km/h current: 65 km rowing in 10 hours, the 35 km left in 7 hours drifting.
+        let keelboat = voyage_rate(Conveyance::Keelboat, Water::Downstream { current_m_per_hour: 5_000.0 }, true);
+        assert_eq!(keelboat.unwrap().duration(100_000.0), (0.0, 17.0));
+        // Without the drift, all of it rowing.
+        assert_eq!(rowing.duration(33_750.0), (0.0, 5.0));
     }
 
     #[test]

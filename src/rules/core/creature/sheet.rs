@@ -32,7 +32,8 @@ pub fn total(modifiers: &[Modifier]) -> i32 {
 /// Land speed in squares after modifiers, then armour and load (000:23-57).
 ///
 /// Modifiers apply first; of several of one type only the best bonus and the worst penalty count
-/// (000:27-29). A modifier lost in heavy armour (the barbarian's, 000:23-24) is dropped first. Then
+/// (000:27-29). A modifier lost in armour (the barbarian's in heavy armour, the monk's in any, 000:23-25)
+/// is dropped first, by the armour worn alone: the text names no load for it. Then
 /// medium or heavy armour, or a medium or heavy load, slow the creature as the tactical speed table
 /// does: 6 squares become 4 and 4 become 3 (000:30-57); other speeds lose a third, rounded down (our
 /// ruling, docs/rulings.md), and creatures unhindered by armour (dwarves) keep theirs.
@@ -41,7 +42,7 @@ pub fn land_speed(speed: &Speed, modifiers: &SpeedModifiers, encumbrance: Encumb
     let mut typed: std::collections::BTreeMap<&str, (i32, i32)> = Default::default();
     let mut untyped = 0;
     for m in &modifiers.0 {
-        if m.lost_in.is_some_and(|lost| hampering >= lost) {
+        if m.lost_in.is_some_and(|lost| encumbrance.armor >= lost) {
             continue;
         }
         match &m.bonus_type {
@@ -570,6 +571,10 @@ mod tests {
             "12 m slowed by medium armour: 9 m"
         );
         assert_eq!(land_speed(&speed, &mods, enc(ArmorCategory::Heavy), &traits), 4, "lost in heavy armour");
+        // A heavy load slows it as heavy armour would, but the text takes the bonus away only in heavy
+        // armour (000:23-24): 12 m slowed to 9 m.
+        let loaded = Encumbrance { armor: ArmorCategory::Light, load: Load::Heavy };
+        assert_eq!(land_speed(&speed, &mods, loaded, &traits), 6, "12 m slowed by a heavy load: 9 m");
     }
 
     #[test]
