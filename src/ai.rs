@@ -96,6 +96,27 @@ fn best_attack(
     best.map(|(id, w, e, _)| (id, w, e))
 }
 
+/// An aid another on the attack for an ally engaged with a foe in its reach (004:444), when its own best
+/// blow hits one time in four or less, the distraction (against AC 10) three times in four or more, and
+/// provokes no blow from the foe: the ally's +2 is worth more than its own blow.
+fn aid_an_ally(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    world.get::<ActionBudget>(creature)?.check(ActionKind::Standard).ok()?;
+    let (_, _, own) = best_attack(world, creature, foes, false, false)?;
+    if own > 0.25 {
+        return None;
+    }
+    foes.iter().filter(|f| f.up).find_map(|foe| {
+        let aid = crate::preview::aid_preview(world, creature, foe.entity, None).ok()?;
+        let ally = world.get::<CreatureId>(aid.ally)?.clone();
+        (aid.chance >= 0.75 && !aid.foe_strikes).then(|| Command::Aid {
+            creature: me.id.clone(),
+            ally,
+            foe: foe.id.clone(),
+            kind: AidKind::Attack,
+        })
+    })
+}
+
 /// Whether `foe` threatens with some weapon (004:62, 004:170-171): an unarmed attack on it provokes it
 /// (004:168).
 fn threatens(world: &World, foe: Entity) -> bool {
@@ -496,6 +517,13 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     }
     // A full attack whose foe fell goes on at another in reach (004:229).
     let underway = world.get::<crate::rules::turns::FullAttackUnderway>(creature).is_some();
+    // Its own blows all but hopeless, it distracts a foe for an ally engaged with it (004:444).
+    if !underway
+        && !archer
+        && let Some(step) = aid_an_ally(world, creature, &me, &foes)
+    {
+        return step;
+    }
     if (fresh || underway)
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer)
     {

@@ -2028,6 +2028,10 @@ fn field_allows_standing(world: &World, square: crate::rules::core::geometry::Sq
     !terrain.blocks() && !field.has_obstacle(square) && terrain != Terrain::Pit
 }
 
+/// A creature as [`cover_from_foes`] reads it: its entity, name, whether a foe, its squares, whether it
+/// can act, and its altitude, size and conditions for whether it stands in a line's way.
+type Placed = (Entity, String, bool, crate::rules::core::geometry::Footprint, bool, (i32, Size, Conditions));
+
 /// The foes of `me` against whose ranged attacks `me` would have cover standing on `square`.
 fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::geometry::Square) -> Vec<String> {
     use crate::rules::attack::{Bystander, Cover, ranged_cover};
@@ -2040,22 +2044,26 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
         (swimmer, altitude.0)
     };
     let Ok((my_swimmer, my_altitude)) = swimmers.get(world, me).map(swimmer) else { return Vec::new() };
-    let mut q = kept::<(Entity, &Name, &Faction, &Position, &Space, &Conditions), ()>(world);
+    let mut q = kept::<(Entity, &Name, &Faction, &Position, &Space, &Conditions, &Altitude, &Size), ()>(world);
     // One at the bottom of a pit is out of the fight: no foe to aim at, in no one's way (our ruling).
-    let all: Vec<(Entity, String, bool, Footprint, bool)> = q
+    let all: Vec<Placed> = q
         .iter(world)
-        .filter(|(.., c)| !c.has(Condition::InPit))
-        .map(|(e, n, f, p, s, c)| (e, n.to_string(), *f != mine, s.at(p.0), c.can_act()))
+        .filter(|(_, _, _, _, _, c, _, _)| !c.has(Condition::InPit))
+        .map(|(e, n, f, p, s, c, a, size)| {
+            (e, n.to_string(), *f != mine, s.at(p.0), c.can_act(), (a.0, *size, c.clone()))
+        })
         .collect();
     let field = world.resource::<Battlefield>();
     let here = Footprint::new(square, side);
     let mut found = Vec::new();
-    for (foe, id, hostile, at, up) in all.iter().filter(|(e, _, hostile, _, up)| *hostile && *up && *e != me) {
+    for (foe, id, hostile, at, up, (altitude, ..)) in all.iter().filter(|(e, _, hostile, _, up, _)| *hostile && *up && *e != me) {
         let _ = (hostile, up);
+        let ends = ((*at, *altitude), (here, my_altitude));
         let bystanders: Vec<Bystander> = all
             .iter()
             .filter(|(e, ..)| *e != me && e != foe)
-            .map(|(_, id, _, fp, _)| Bystander { id: id.clone(), footprint: *fp })
+            .filter(|(_, _, _, fp, _, (a, size, c))| crate::rules::attack::in_the_way(field.scale(), ends, (*fp, *a, *size), c))
+            .map(|(_, id, _, fp, _, _)| Bystander { id: id.clone(), footprint: *fp })
             .collect();
         let water = swimmers.get(world, *foe).map(swimmer).ok().and_then(|(foe_swimmer, foe_altitude)| {
             crate::rules::attack::underwater::water_cover_at(

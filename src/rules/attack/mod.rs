@@ -1843,16 +1843,32 @@ pub fn shoots_into_melee(
 /// The creatures that may stand between `attacker` and `target`, giving soft cover against ranged attacks
 /// and a reach weapon's blows (004:398-399, 004:404).
 pub fn bystanders_between(
+    scale: crate::rules::core::altitude::Scale,
     creatures: &Query<Combatant, With<Creature>>,
     attacker: &CombatantItem,
     target: &CombatantItem,
 ) -> Vec<Bystander> {
+    let ends = ((attacker.space.at(attacker.position.0), attacker.altitude.0), (target.space.at(target.position.0), target.altitude.0));
     creatures
         .iter()
-        // One at the bottom of a pit stands in no one's way (our ruling).
-        .filter(|c| c.entity != attacker.entity && c.entity != target.entity && !c.conditions.has(Condition::InPit))
+        .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
+        .filter(|c| in_the_way(scale, ends, (c.space.at(c.position.0), c.altitude.0, *c.size), c.conditions))
         .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
         .collect()
+}
+
+/// Whether a creature at `(footprint, altitude, size)` may give soft cover against the lines between
+/// `ends` (004:404): not one at the bottom of a pit, nor a dead one, a body that is an object now, nor one
+/// flying above or below the lines ([`crate::rules::core::cover::in_the_lines_height`]; our rulings).
+pub fn in_the_way(
+    scale: crate::rules::core::altitude::Scale,
+    (attacker, target): ((Footprint, i32), (Footprint, i32)),
+    (footprint, altitude, size): (Footprint, i32, Size),
+    conditions: &Conditions,
+) -> bool {
+    !conditions.has(Condition::InPit)
+        && !conditions.has(Condition::Dead)
+        && crate::rules::core::cover::in_the_lines_height(attacker, target, (footprint, altitude, scale.body_height(size)))
 }
 
 /// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
@@ -1870,7 +1886,7 @@ pub fn prepare_attack(
     let theirs = target.space.at(target.position.0);
     let allies_near_target = shoots_into_melee(field, creatures, attacker, (target, theirs));
     let flanking = flanking_ally(field, attacker, target, creatures.iter());
-    let bystanders = bystanders_between(creatures, attacker, target);
+    let bystanders = bystanders_between(field.scale(), creatures, attacker, target);
     let ranged = match request.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),
         None if request.charge => false,

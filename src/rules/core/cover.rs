@@ -84,6 +84,29 @@ pub struct Bystander {
     pub footprint: Footprint,
 }
 
+/// Whether a creature whose body rises from `altitude` for `body` steps, at `footprint`, is in the height
+/// of the line between two others: the line from the attacker's altitude to the target's (their feet:
+/// between two creatures on the ground it runs along the ground, and every creature on the ground between
+/// is in its way, as 004:404 counts squares), taken over the stretch of it beside the bystander's squares.
+/// A creature flying far above or below that stretch is in no line's way (our ruling, docs/rulings.md).
+pub fn in_the_lines_height(
+    (attacker, attacker_altitude): (Footprint, i32),
+    (target, target_altitude): (Footprint, i32),
+    (footprint, altitude, body): (Footprint, i32, i32),
+) -> bool {
+    let centre = |f: Footprint| (f.origin.x as f32 + f.width as f32 / 2.0, f.origin.y as f32 + f.height as f32 / 2.0);
+    let (p, q) = (centre(attacker), centre(target));
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let length = dx * dx + dy * dy;
+    let along = |x: f32, y: f32| if length > 0.0 { (((x - p.0) * dx + (y - p.1) * dy) / length).clamp(0.0, 1.0) } else { 0.0 };
+    let (x0, y0) = (footprint.origin.x as f32, footprint.origin.y as f32);
+    let (x1, y1) = (x0 + footprint.width as f32, y0 + footprint.height as f32);
+    let ends = [along(x0, y0), along(x1, y0), along(x0, y1), along(x1, y1)];
+    let height = |s: f32| attacker_altitude as f32 + s * (target_altitude - attacker_altitude) as f32;
+    let (low, high) = ends.iter().fold((f32::MAX, f32::MIN), |(lo, hi), &s| (lo.min(height(s)), hi.max(height(s))));
+    low < (altitude + body.max(1)) as f32 && high >= altitude as f32
+}
+
 /// What one line meets.
 #[derive(Default)]
 struct LineMeets {

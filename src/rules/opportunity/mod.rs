@@ -354,7 +354,7 @@ pub fn may_strike_at(
     let bystanders = if own.touches(at) {
         Vec::new()
     } else {
-        crate::rules::attack::bystanders_between(creatures, attacker, target)
+        crate::rules::attack::bystanders_between(field.scale(), creatures, attacker, target)
     };
     crate::rules::attack::cover_between(field, own, at, false, &bystanders) == Cover::None
         && crate::rules::attack::underwater::water_cover(&waters, true).is_none()
@@ -531,7 +531,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         // adjacent is covered as one: soft cover from the creatures between, and into melee when an ally of
         // the readier stands by its foe (004:180-182, 004:398-404).
         let bystanders = if ranged || !own.touches(at) {
-            crate::rules::attack::bystanders_between(self.creatures, &attacker, &target)
+            crate::rules::attack::bystanders_between(self.field.scale(), self.creatures, &attacker, &target)
         } else {
             Vec::new()
         };
