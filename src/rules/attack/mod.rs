@@ -932,10 +932,7 @@ pub fn plan_attack_with(
     let mut modifiers =
         attack_bonus(*attacker.base_attack, &attacker_abilities, *attacker.size, attacker.feats, &weapon);
     attacker_modifiers(attacker, target, &weapon, &mut modifiers)?;
-    let mut damage_modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
-    if weapon.broken() {
-        damage_modifiers.push(Modifier::new(-2, "broken weapon (our ruling)"));
-    }
+    let mut damage_modifiers = weapon_damage_terms(attacker, &weapon);
     check_sight(attacker, target, &situation)?;
     reach_and_range(attacker, target, &weapon, &situation, &mut modifiers, &mut damage_modifiers)?;
     situation_modifiers(attacker, &weapon, &situation, &mut modifiers)?;
@@ -1126,12 +1123,15 @@ pub fn attacker_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut 
         (Condition::Dazzled, -1, "dazzled (004:376)"),
         (Condition::Entangled, -2, "entangled (004:378)"),
         (Condition::Invisible, 2, "invisible attacker (004:379)"),
-        (Condition::Shaken, -2, "shaken (004:380)"),
-        (Condition::Frightened, -2, "frightened (004:380)"),
     ] {
         if attacker.conditions.has(condition) {
             modifiers.push(Modifier::new(value, source));
         }
+    }
+    // One row for both (« est secoué ou effrayé », 004:380): -2 once, shaken and frightened together.
+    let (shaken, frightened) = (attacker.conditions.has(Condition::Shaken), attacker.conditions.has(Condition::Frightened));
+    if shaken || frightened {
+        modifiers.push(Modifier::new(-2, if frightened { "frightened (004:380)" } else { "shaken (004:380)" }));
     }
     if is_ranged(weapon)
         && attacker.conditions.has(Condition::Prone)
@@ -1211,9 +1211,9 @@ fn reach_and_range(
             (own, attacker.altitude.0),
             (theirs, target.altitude.0),
         );
-        if attacker.feats.has(Feat::PointBlankShot) && distance <= POINT_BLANK_M {
-            modifiers.push(Modifier::new(1, "Point Blank Shot"));
-            damage_modifiers.push(Modifier::new(1, "Point Blank Shot"));
+        if let Some(point_blank) = point_blank_shot(attacker, distance) {
+            modifiers.push(point_blank.clone());
+            damage_modifiers.push(point_blank);
         }
         let penalty = range_penalty(weapon, distance).unwrap_or_default();
         if penalty != 0 {
@@ -1224,6 +1224,21 @@ fn reach_and_range(
         }
     }
     Ok(())
+}
+
+/// The damage terms a blow with `weapon` carries whatever its target: the wielder's Strength (004:24-26)
+/// and a broken weapon's -2 (our ruling). The attack's plan and the coup de grâce both start from them.
+fn weapon_damage_terms(attacker: &CombatantItem, weapon: &Weapon) -> Vec<Modifier> {
+    let mut terms: Vec<Modifier> = strength_to_damage(attacker.abilities, weapon).into_iter().collect();
+    if weapon.broken() {
+        terms.push(Modifier::new(-2, "broken weapon (our ruling)"));
+    }
+    terms
+}
+
+/// Point Blank Shot's +1 on a ranged attack's roll and damage within 9 m (our ruling, docs/rulings.md).
+fn point_blank_shot(attacker: &CombatantItem, distance_m: f32) -> Option<Modifier> {
+    (attacker.feats.has(Feat::PointBlankShot) && distance_m <= POINT_BLANK_M).then(|| Modifier::new(1, "Point Blank Shot"))
 }
 
 /// Whether `weapon` reaches `target` from where each stands, as an attack asks it: the chase scale's bands
@@ -2944,12 +2959,17 @@ fn strike_coup_de_grace(
     let (Ok(attacker), Ok(target)) = (creatures.get(intent.attacker), creatures.get(intent.target)) else {
         return;
     };
-    let mut modifiers: Vec<Modifier> = strength_to_damage(attacker.abilities, &weapon).into_iter().collect();
-    let waters = underwater::waters(
-        &field,
-        (&attacker, attacker.space.at(attacker.position.0)),
-        (&target, target.space.at(target.position.0)),
-    );
+    // The terms of any blow with the weapon, Point Blank Shot from the square beside, and half damage in
+    // the water where the table says (004:637-645): an automatic critical of the same blow (004:424).
+    let mut modifiers = weapon_damage_terms(&attacker, &weapon);
+    let (own, theirs) = (attacker.space.at(attacker.position.0), target.space.at(target.position.0));
+    if is_ranged(&weapon) {
+        let distance =
+            crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), (own, attacker.altitude.0), (theirs, target.altitude.0));
+        modifiers.extend(point_blank_shot(&attacker, distance));
+    }
+    let waters = underwater::waters(&field, (&attacker, own), (&target, theirs));
+    let halved = underwater::water_terms(&waters, &weapon, &mut Vec::new()).unwrap_or(false);
     if quenched(&weapon, &waters) {
         weapon.extra = None;
         modifiers.push(Modifier::new(0, QUENCHED));
@@ -2970,14 +2990,20 @@ fn strike_coup_de_grace(
         facts.write(Fact::NoDamage { attacker: attacker.id.clone(), target: target.id.clone(), reason: reason.into() });
         return;
     }
-    let rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &extra);
+    let mut rolled = roll_damage(&mut dice, &weapon, total(&modifiers), weapon.multiplier, &extra);
+    let mut multiplied_by = vec![format!("coup de grâce, an automatic critical x{} (004:424)", weapon.multiplier)];
+    if halved {
+        // Halved after the multiplier, at least 1 as any damage (004:23), as any blow in the water.
+        rolled.total = (rolled.total / 2).max(1);
+        multiplied_by.push(underwater::HALF_DAMAGE.to_string());
+    }
     facts.write(Fact::DamageDealt {
         attacker: attacker.id.clone(),
         target: target.id.clone(),
         dice: rolled.throws.iter().chain(&rolled.extra).cloned().collect(),
         modifiers,
         multiplier: weapon.multiplier,
-        multiplied_by: vec![format!("coup de grâce, an automatic critical x{} (004:424)", weapon.multiplier)],
+        multiplied_by,
         total: rolled.total,
         nonlethal: weapon.nonlethal_blows(intent.lethal),
     });
