@@ -1830,9 +1830,11 @@ pub struct AttackRequest<'a> {
 
 /// Whether a ranged attack of `attacker` at `target`, standing on `theirs`, shoots into melee (004:180-181):
 /// an ally of the attacker able to act is in melee with it, one of the two controlling the other's space
-/// ([`controls`]); and every part of the target lies within 3 m of such an ally (« au moins à 3 mètres de
+/// ([`controls`]); and every part of the target lies within 3 m of an ally (« au moins à 3 mètres de
 /// l'allié le plus proche, le malus de -4 ne s'applique pas »: the attacker aims at the part of a big
-/// creature farthest from them, and a foe engaged only by a long reach 3 m away is shot freely).
+/// creature farthest from them, and a foe engaged only by a long reach 3 m away is shot freely). The
+/// nearest ally is any living one, a helpless one lying by the target too, and heights count in the
+/// distance (004:783: an ally on a ledge 3 m above is 3 m away).
 pub fn shoots_into_melee(
     field: &Battlefield,
     creatures: &Query<Combatant, With<Creature>>,
@@ -1848,11 +1850,25 @@ pub fn shoots_into_melee(
     let body = (theirs, target.altitude.0, *target.size);
     let allies: Vec<CombatantItem> = creatures
         .iter()
-        .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && in_melee(c))
+        .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && !c.conditions.has(Condition::Dead))
         .collect();
-    let near = |s: Square| allies.iter().any(|c| c.space.at(c.position.0).distance_to_square(s, field.diagonals()) < 2);
+    // At chase scale, within a square or the next as before (a square is 9 m, two sharing one are 3 m
+    // apart, 004:652).
+    let near = |s: Square| {
+        allies.iter().any(|c| {
+            let at = (c.space.at(c.position.0), c.altitude.0);
+            match field.scale() {
+                crate::rules::core::altitude::Scale::Normal => {
+                    let there = (Footprint::new(s, 1), target.altitude.0);
+                    crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), at, there) < 3.0
+                }
+                crate::rules::core::altitude::Scale::Chase => at.0.distance_to_square(s, field.diagonals()) < 2,
+            }
+        })
+    };
     // The cheap distance first: the lines of effect of `controls` only for a target close to an ally.
-    theirs.squares().all(near) && allies.iter().any(|c| controls(field, c, body) || controls(field, target, placed(c)))
+    theirs.squares().all(near)
+        && allies.iter().filter(|c| in_melee(c)).any(|c| controls(field, c, body) || controls(field, target, placed(c)))
 }
 
 /// The creatures that may stand between `attacker` and `target`, giving soft cover against ranged attacks
