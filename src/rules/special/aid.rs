@@ -64,7 +64,10 @@ pub fn plan_aid(
     if foe.faction == aider.faction {
         return Err(Refusal::new(format!("{} is no foe", foe.id), "004:444"));
     }
-    if !(threatens(field, ally, foe) || threatens(field, foe, ally)) {
+    // Grappling each other, they fight in melee too (« Cette forme de combat », 004:576), though a
+    // grappler controls no space (004:589).
+    let grappling = crate::rules::core::creature::Grapple::holds(ally.grapple, foe.entity);
+    if !(grappling || threatens(field, ally, foe) || threatens(field, foe, ally)) {
         return Err(Refusal::new(format!("{} and {} are not engaged in melee", ally.id, foe.id), "004:444"));
     }
     // « en position d'attaquer au corps à corps » (004:444): with any melee attack it can make now, a

@@ -234,6 +234,10 @@ pub fn plan_grab(
     (a, t): (&CombatantItem, &CombatantItem),
     budget: &ActionBudget,
 ) -> Result<GrabPlan, Refusal> {
+    // Its own action on its own turn, unless a blow out of it (a readied one) carries the grab (004:73).
+    if ground.blow.is_none() {
+        ground.order.check_turn(a.entity)?;
+    }
     let base_attack = blow_of(ground, a, budget, GrappleMove::Grab)?;
     if a.conditions.has(Condition::Grappling) {
         return Err(Refusal::new("grappling already, it cannot move into another's space", "004:586, 004:591"));
