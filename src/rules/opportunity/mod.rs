@@ -31,6 +31,8 @@ use crate::rules::turns::{Provoking, TurnOrder};
 pub struct Reactions {
     /// How many were made.
     pub used: u32,
+    /// The round they last came back in.
+    pub round: u32,
 }
 
 /// The foes that already struck at this creature for leaving their squares this turn (whoever's turn it
@@ -1216,23 +1218,33 @@ fn strike_the_provoker(
     event.struck_by = struck_by;
 }
 
-/// A creature's attacks of opportunity come back when its turn begins (004:68). A movement is one
-/// occasion within one turn: the foes a creature provoked by moving may strike again at its next movement
-/// in any later turn, its own or (a readied move) another's (004:71 « à deux occasions différentes »).
+/// A creature's attacks of opportunity come back when its turn begins (004:68), and when it first acts in
+/// a round before its turn there: a delayed turn resumed in the next round, a readied action set off in it
+/// (its place in the order moves there, its round begins there, 004:624, 004:631). A delayed turn resumed
+/// in its own round brings nothing back. A movement is one occasion within one turn: the foes a creature
+/// provoked by moving may strike again at its next movement in any later turn, its own or (a readied move)
+/// another's (004:71 « à deux occasions différentes »).
 pub fn refresh_reactions(
     mut facts: MessageReader<Fact>,
+    order: Res<TurnOrder>,
     mut creatures: Query<(&CreatureId, &mut Reactions, &mut Provoked)>,
 ) {
     for fact in facts.read() {
-        // A delayed turn resumed is a turn of movement of its own (another occasion, 004:71), but the round's
-        // attacks of opportunity of the one resuming do not come back (004:68).
-        let (Fact::TurnStarted { creature, .. } | Fact::TurnResumed { creature, .. }) = fact else { continue };
+        let (creature, round, turn) = match fact {
+            Fact::TurnStarted { creature, round } | Fact::TurnResumed { creature, round } => (creature, *round, true),
+            Fact::ReadiedActionTriggered { creature, .. } => (creature, order.round, false),
+            _ => continue,
+        };
         let fresh = matches!(fact, Fact::TurnStarted { .. });
         for (id, mut reactions, mut provoked) in &mut creatures {
-            if fresh && id == creature {
+            if id == creature && (fresh || round > reactions.round) {
                 reactions.used = 0;
+                reactions.round = round;
             }
-            provoked.0.clear();
+            // A turn, its own or resumed, is another occasion for the movements in it (004:71).
+            if turn {
+                provoked.0.clear();
+            }
         }
     }
 }
