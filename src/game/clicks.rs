@@ -87,7 +87,7 @@ fn step_on_foe(
             Command::Aid { creature: my_id, ally: id_of(world, ally), foe: target, kind }
         }
         Mode::Charge => {
-            let weapon = choice.weapon.clone();
+            let weapon = super::previews::charge_weapon_choice(world, me, choice);
             let to = charge_lanes(world, (me, weapon.as_deref()), there).ok().and_then(|l| l.first().map(|l| l.to));
             Command::Charge { creature: my_id, target, to, finish: ChargeFinish::Attack, weapon }
         }
@@ -379,7 +379,8 @@ fn approach_steps(world: &mut World, square: Square) -> Option<Vec<Command>> {
         }
         super::state::Approach::Charge { foe, to, finish } if foe == there => {
             // A trip takes its trip weapon or goes unarmed, not the weapon chosen for blows (004:483).
-            let weapon = choice.weapon.clone().filter(|_| finish != ChargeFinish::Trip);
+            let weapon =
+                super::previews::charge_weapon_choice(world, me, &choice).filter(|_| finish != ChargeFinish::Trip);
             Some(vec![Command::Charge { creature: my_id, target, to: Some(to), finish, weapon }])
         }
         _ => None,

@@ -2056,13 +2056,17 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
     let field = world.resource::<Battlefield>();
     let here = Footprint::new(square, side);
     let mut found = Vec::new();
-    for (foe, id, hostile, at, up, (altitude, ..)) in all.iter().filter(|(e, _, hostile, _, up, _)| *hostile && *up && *e != me) {
+    for (foe, id, hostile, at, up, (altitude, ..)) in
+        all.iter().filter(|(e, _, hostile, _, up, _)| *hostile && *up && *e != me)
+    {
         let _ = (hostile, up);
         let ends = ((*at, *altitude), (here, my_altitude));
         let bystanders: Vec<Bystander> = all
             .iter()
             .filter(|(e, ..)| *e != me && e != foe)
-            .filter(|(_, _, _, fp, _, (a, size, c))| crate::rules::attack::in_the_way(field.scale(), ends, (*fp, *a, *size), c))
+            .filter(|(_, _, _, fp, _, (a, size, c))| {
+                crate::rules::attack::in_the_way(field.scale(), ends, (*fp, *a, *size), c)
+            })
             .map(|(_, id, _, fp, _, _)| Bystander { id: id.clone(), footprint: *fp })
             .collect();
         let water = swimmers.get(world, *foe).map(swimmer).ok().and_then(|(foe_swimmer, foe_altitude)| {

@@ -102,6 +102,15 @@ fn on_a_friend(world: &mut World, me: Entity, friend: Entity, mode: Mode, previe
     }
 }
 
+/// The weapon chosen, for a charge's blow: the one chosen if it is a melee weapon in hand (the charger's or
+/// its rider's), else none, the charge striking with its first melee weapon (a bow chosen for shots does
+/// not stop a charge).
+pub fn charge_weapon_choice(world: &World, me: Entity, choice: &super::state::Choice) -> Option<String> {
+    let own = world.get::<crate::rules::core::creature::Armament>(me)?;
+    let rider = crate::rules::turns::moving::rider_armament(world, me);
+    choice.weapon.clone().filter(|w| crate::rules::turns::moving::check_charge_weapon(own, rider, Some(w)).is_ok())
+}
+
 /// The preview of what a click on `foe` would do in the chosen mode: an attack, a manoeuvre, a charge.
 fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::Choice, previews: &mut Previews) {
     let weapon = choice.weapon.as_deref();
@@ -146,7 +155,8 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
         Mode::Snatch => previews.disarm = Some(crate::preview::snatch_preview(world, me, foe)),
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
         Mode::Charge => {
-            let lanes = charge_lanes(world, (me, weapon), foe);
+            let weapon = charge_weapon_choice(world, me, choice);
+            let lanes = charge_lanes(world, (me, weapon.as_deref()), foe);
             previews.lane_provocations = lane_provocations(world, me, &lanes);
             previews.lanes = Some(lanes);
         }
@@ -251,7 +261,8 @@ fn approach(world: &mut World, me: Entity, foe: Entity, choice: &Choice, preview
         previews.attack = Some(Ok(blow));
         return;
     }
-    if let Ok(lanes) = charge_lanes(world, (me, choice.weapon.as_deref()), foe)
+    let weapon = charge_weapon_choice(world, me, choice);
+    if let Ok(lanes) = charge_lanes(world, (me, weapon.as_deref()), foe)
         && let Some(lane) = lanes.first()
     {
         previews.approach = Some(Approach::Charge { foe, to: lane.to, finish: ChargeFinish::Attack });

@@ -5,6 +5,7 @@ refusal-cannot-be-reached-from = {$leg_end} cannot be reached from {$origin}
 refusal-no-such-creature = no such creature
 refusal-no-such-target = no such target
 refusal-a-charge-ends-in-a-melee = a charge ends in a melee attack and there is no melee weapon
+refusal-is-no-melee-weapon-in-hand = the {$named} is no melee weapon in hand: a charge ends in a melee attack
 refusal-the-foe-is-out-of-reach = the foe is out of reach in height for a charge
 refusal-is-an-ally = {$id} is an ally
 refusal-no-ally-to-aid = no ally to aid

@@ -5,6 +5,7 @@ refusal-cannot-be-reached-from = impossible d'atteindre {$leg_end} depuis {$orig
 refusal-no-such-creature = créature introuvable
 refusal-no-such-target = cible introuvable
 refusal-a-charge-ends-in-a-melee = une charge se termine par une attaque au corps à corps, et il n'y a pas d'arme de corps à corps
+refusal-is-no-melee-weapon-in-hand = {$named} n'est pas une arme de corps à corps en main : une charge se termine par une attaque au corps à corps
 refusal-the-foe-is-out-of-reach = l'adversaire est hors d'allonge en hauteur pour une charge
 refusal-is-an-ally = {$id} est un allié
 refusal-no-ally-to-aid = aucun allié à aider

@@ -6,9 +6,7 @@
 use bevy::prelude::*;
 
 use super::route::{Flier, FlightStep, Obstacle, fly};
-use super::{
-    AdvancedManeuver, Impact, collision_dice, fly_check_modifier, takeoff_is_free, takeoff_jump_dc,
-};
+use super::{AdvancedManeuver, Impact, collision_dice, fly_check_modifier, takeoff_is_free, takeoff_jump_dc};
 use crate::rules::attack::AttackIntent;
 use crate::rules::attack::Damage;
 use crate::rules::core::battlefield::Battlefield;

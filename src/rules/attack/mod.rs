@@ -1129,7 +1129,8 @@ pub fn attacker_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut 
         }
     }
     // One row for both (« est secoué ou effrayé », 004:380): -2 once, shaken and frightened together.
-    let (shaken, frightened) = (attacker.conditions.has(Condition::Shaken), attacker.conditions.has(Condition::Frightened));
+    let (shaken, frightened) =
+        (attacker.conditions.has(Condition::Shaken), attacker.conditions.has(Condition::Frightened));
     if shaken || frightened {
         modifiers.push(Modifier::new(-2, if frightened { "frightened (004:380)" } else { "shaken (004:380)" }));
     }
@@ -1238,7 +1239,8 @@ fn weapon_damage_terms(attacker: &CombatantItem, weapon: &Weapon) -> Vec<Modifie
 
 /// Point Blank Shot's +1 on a ranged attack's roll and damage within 9 m (our ruling, docs/rulings.md).
 fn point_blank_shot(attacker: &CombatantItem, distance_m: f32) -> Option<Modifier> {
-    (attacker.feats.has(Feat::PointBlankShot) && distance_m <= POINT_BLANK_M).then(|| Modifier::new(1, "Point Blank Shot"))
+    (attacker.feats.has(Feat::PointBlankShot) && distance_m <= POINT_BLANK_M)
+        .then(|| Modifier::new(1, "Point Blank Shot"))
 }
 
 /// Whether `weapon` reaches `target` from where each stands, as an attack asks it: the chase scale's bands
@@ -1879,7 +1881,10 @@ pub fn bystanders_between(
     attacker: &CombatantItem,
     target: &CombatantItem,
 ) -> Vec<Bystander> {
-    let ends = ((attacker.space.at(attacker.position.0), attacker.altitude.0), (target.space.at(target.position.0), target.altitude.0));
+    let ends = (
+        (attacker.space.at(attacker.position.0), attacker.altitude.0),
+        (target.space.at(target.position.0), target.altitude.0),
+    );
     creatures
         .iter()
         .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
@@ -1899,7 +1904,11 @@ pub fn in_the_way(
 ) -> bool {
     !conditions.has(Condition::InPit)
         && !conditions.has(Condition::Dead)
-        && crate::rules::core::cover::in_the_lines_height(attacker, target, (footprint, altitude, scale.body_height(size)))
+        && crate::rules::core::cover::in_the_lines_height(
+            attacker,
+            target,
+            (footprint, altitude, scale.body_height(size)),
+        )
 }
 
 /// Checks that `attacker` may attack `target` now (its turn, able to act, the action left) and prepares the
@@ -2980,8 +2989,12 @@ fn strike_coup_de_grace(
     let mut modifiers = weapon_damage_terms(&attacker, &weapon);
     let (own, theirs) = (attacker.space.at(attacker.position.0), target.space.at(target.position.0));
     if is_ranged(&weapon) {
-        let distance =
-            crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), (own, attacker.altitude.0), (theirs, target.altitude.0));
+        let distance = crate::rules::core::altitude::separation_m(
+            field.scale(),
+            field.diagonals(),
+            (own, attacker.altitude.0),
+            (theirs, target.altitude.0),
+        );
         modifiers.extend(point_blank_shot(&attacker, distance));
     }
     let waters = underwater::waters(&field, (&attacker, own), (&target, theirs));

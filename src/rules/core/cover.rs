@@ -98,7 +98,8 @@ pub fn in_the_lines_height(
     let (p, q) = (centre(attacker), centre(target));
     let (dx, dy) = (q.0 - p.0, q.1 - p.1);
     let length = dx * dx + dy * dy;
-    let along = |x: f32, y: f32| if length > 0.0 { (((x - p.0) * dx + (y - p.1) * dy) / length).clamp(0.0, 1.0) } else { 0.0 };
+    let along =
+        |x: f32, y: f32| if length > 0.0 { (((x - p.0) * dx + (y - p.1) * dy) / length).clamp(0.0, 1.0) } else { 0.0 };
     let (x0, y0) = (footprint.origin.x as f32, footprint.origin.y as f32);
     let (x1, y1) = (x0 + footprint.width as f32, y0 + footprint.height as f32);
     let ends = [along(x0, y0), along(x1, y0), along(x0, y1), along(x1, y1)];

@@ -604,6 +604,21 @@ pub fn charge_weapon<'a>(armament: &'a Armament, named: Option<&str>) -> Option<
     named.and_then(|n| armament.ready().filter(melee).find(|w| w.name == n)).or_else(|| armament.ready().find(melee))
 }
 
+/// Whether the weapon named for a charge's blow, if any, is a melee weapon in hand, the charger's or its
+/// rider's: a charge ends in a melee attack (004:451, 004:457).
+pub fn check_charge_weapon(own: &Armament, rider: Option<&Armament>, named: Option<&str>) -> Result<(), Refusal> {
+    let Some(named) = named else { return Ok(()) };
+    if [Some(own), rider].into_iter().flatten().any(|a| charge_weapon(a, Some(named)).is_some_and(|w| w.name == named))
+    {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            format!("the {named} is no melee weapon in hand: a charge ends in a melee attack"),
+            "004:451, 004:457",
+        ))
+    }
+}
+
 /// Collects every creature's body.
 pub fn bodies<'a>(creatures: impl Iterator<Item = MoverViewItem<'a, 'a>>) -> Vec<Body> {
     creatures.filter(|c| !c.riding).map(|c| body_of(&c)).collect()
@@ -686,6 +701,9 @@ pub fn charge_lanes_of(
     with_move_query(world, charger, |query, me| {
         let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref(), weapon);
         let rise = vertical_steps(scale, me.altitude.0, *me.size, height.0, height.1);
+        if !adjacent {
+            check_charge_weapon(me.armament, rider_gear.as_ref(), weapon)?;
+        }
         if adjacent {
             query.charge_lanes((aim, rise), 1, crate::rules::core::reach::WeaponReach::Natural)
         } else {
@@ -1085,6 +1103,9 @@ fn begin_move(
                     return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
                 }
                 let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
+                if intent.finish == ChargeFinish::Attack {
+                    check_charge_weapon(me.armament, rider.as_ref().map(|r| r.armament), intent.weapon.as_deref())?;
+                }
                 let reach_weapon = charges_with_reach(me.armament, rider.map(|r| r.armament), intent.weapon.as_deref());
                 // A charge ends in a melee attack: the foe must be within reach in height (004:783-784).
                 if let Some((altitude, size)) = target_height
