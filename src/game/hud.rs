@@ -2034,7 +2034,7 @@ type Placed = (Entity, String, bool, crate::rules::core::geometry::Footprint, bo
 
 /// The foes of `me` against whose ranged attacks `me` would have cover standing on `square`.
 fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::geometry::Square) -> Vec<String> {
-    use crate::rules::attack::{Bystander, Cover, ranged_cover};
+    use crate::rules::attack::{Bystander, Cover};
     use crate::rules::core::geometry::Footprint;
     let Some(mine) = world.get::<Faction>(me).cloned() else { return Vec::new() };
     let side = world.get::<Space>(me).map_or(1, |s| s.width.max(1));
@@ -2077,7 +2077,9 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
                 false,
             )
         });
-        match crate::rules::attack::underwater::with_water(ranged_cover(field, *at, here, &bystanders), water) {
+        let cover =
+            crate::rules::core::cover::ranged_cover_at(field, ((*at, *altitude), (here, my_altitude)), &bystanders);
+        match crate::rules::attack::underwater::with_water(cover, water) {
             Cover::None => {}
             Cover::Total => found.push(tr!("preview-total-no-line-of-effect", id = id.to_string())),
             Cover::Hard { what } => found.push(tr!("cover-hard", id = id.clone(), what = what.to_string())),

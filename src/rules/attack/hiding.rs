@@ -92,7 +92,7 @@ pub fn screen_from(field: &Battlefield, (foe, own): (&CombatantItem, Footprint),
         return Screen::OutOfSight;
     }
     let concealed = miss > 0;
-    match super::cover_between(field, own, theirs, false, &[]) {
+    match super::cover_between(field, (own, foe.altitude.0), (theirs, hider.altitude.0), false, &[]) {
         Cover::Total => Screen::OutOfSight,
         Cover::Improved { .. } | Cover::Water => Screen::Screened { improved: true },
         Cover::Hard { .. } => Screen::Screened { improved: false },

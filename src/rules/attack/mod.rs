@@ -810,23 +810,23 @@ pub fn cover_against(
     weapon_ranged: bool,
     bystanders: &[Bystander],
 ) -> Cover {
-    let own = attacker.space.at(attacker.position.0);
-    cover_between(field, own, target.space.at(target.position.0), weapon_ranged, bystanders)
+    let own = (attacker.space.at(attacker.position.0), attacker.altitude.0);
+    cover_between(field, own, (target.space.at(target.position.0), target.altitude.0), weapon_ranged, bystanders)
 }
 
-/// [`cover_against`] between two footprints: the target's where it stands at that moment (a mover struck
-/// in the middle of its move).
+/// [`cover_against`] between two footprints at their altitudes: the target's where it stands at that
+/// moment (a mover struck in the middle of its move).
 pub fn cover_between(
     field: &Battlefield,
-    own: Footprint,
-    theirs: Footprint,
+    own: (Footprint, i32),
+    theirs: (Footprint, i32),
     weapon_ranged: bool,
     bystanders: &[Bystander],
 ) -> Cover {
-    if !weapon_ranged && own.touches(theirs) {
-        melee_cover(field, own, theirs)
+    if !weapon_ranged && own.0.touches(theirs.0) {
+        melee_cover(field, own.0, theirs.0)
     } else {
-        ranged_cover(field, own, theirs, bystanders)
+        crate::rules::core::cover::ranged_cover_at(field, (own, theirs), bystanders)
     }
 }
 

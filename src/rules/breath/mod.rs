@@ -121,7 +121,11 @@ pub fn reflex_terms(
     victim: &CombatantItem,
 ) -> (Vec<Modifier>, bool) {
     let from = breather.space.at(breather.position.0);
-    let cover = ranged_cover(field, from, victim.space.at(victim.position.0), &[]);
+    let cover = crate::rules::core::cover::ranged_cover_at(
+        field,
+        ((from, breather.altitude.0), (victim.space.at(victim.position.0), victim.altitude.0)),
+        &[],
+    );
     // A swimmer or a wader up to its chest has improved cover against a foe on the land, +4 on Reflex, from
     // a magical effect that is fire (004:634); the better of the two covers counts.
     let water = fire.then(|| {

@@ -108,6 +108,41 @@ pub fn in_the_lines_height(
     low < (altitude + body.max(1)) as f32 && high >= altitude as f32
 }
 
+/// A line's heights, in altitude steps: from the attacker's altitude at its corner `from` to the target's at
+/// `to`, and the top of a low obstacle (« pas plus de la moitié de la hauteur de la créature », 004:400:
+/// half the target's height, its space's width in steps).
+#[derive(Clone, Copy)]
+struct LineHeights {
+    from: Corner,
+    to: Corner,
+    heights: (f32, f32),
+    obstacle_top: f32,
+}
+
+impl LineHeights {
+    /// Whether the line passes over a low obstacle on `squares` (one square, or the two beside an edge): its
+    /// height, from feet to feet, midway along its stretch over them at the obstacle's top or above.
+    fn over(&self, squares: &[Square]) -> bool {
+        let (dx, dy) = ((self.to.x - self.from.x) as f32, (self.to.y - self.from.y) as f32);
+        // The stretch of the line over the squares: the parameters where it enters and leaves their box.
+        let (x0, y0) = squares.iter().fold((i32::MAX, i32::MAX), |(x, y), s| (x.min(s.x), y.min(s.y)));
+        let (x1, y1) = squares.iter().fold((i32::MIN, i32::MIN), |(x, y), s| (x.max(s.x + 1), y.max(s.y + 1)));
+        let slab = |from: i32, d: f32, low: i32, high: i32| -> (f32, f32) {
+            if d.abs() < f32::EPSILON {
+                (0.0, 1.0)
+            } else {
+                let (a, b) = ((low - from) as f32 / d, (high - from) as f32 / d);
+                (a.min(b), a.max(b))
+            }
+        };
+        let (ax, bx) = slab(self.from.x, dx, x0, x1);
+        let (ay, by) = slab(self.from.y, dy, y0, y1);
+        let (enter, leave) = (ax.max(ay).max(0.0), bx.min(by).min(1.0));
+        let middle = if enter <= leave { (enter + leave) / 2.0 } else { 0.5 };
+        self.heights.0 + middle * (self.heights.1 - self.heights.0) >= self.obstacle_top
+    }
+}
+
 /// What one line meets.
 #[derive(Default)]
 struct LineMeets {
@@ -119,7 +154,7 @@ struct LineMeets {
 
 fn meets(
     field: &Battlefield,
-    trace: &LineTrace,
+    (trace, heights): (&LineTrace, Option<LineHeights>),
     target: Footprint,
     attacker: Footprint,
     bystanders: &[Bystander],
@@ -128,7 +163,11 @@ fn meets(
     // A low obstacle covers a target within 9 m of it, unless the attacker is nearer to it than the target
     // (004:400): the obstacle fills its square, or lies on the edge between two, as near to each creature as
     // the nearer of them.
+    // Heights count (004:783): a line passing above the obstacle's top there crosses it freely.
     let low_covers = |at: &[Square]| {
+        if heights.is_some_and(|h| h.over(at)) {
+            return false;
+        }
         let nearest = |f: Footprint| at.iter().map(|&s| f.distance_to_square(s, field.diagonals())).min();
         let (Some(to_target), Some(to_attacker)) = (nearest(target), nearest(attacker)) else { return false };
         to_target <= LOW_OBSTACLE_RANGE && to_attacker >= to_target
@@ -192,6 +231,16 @@ fn verdict(lines: &[LineMeets]) -> Cover {
 /// total, if one is blocked or passes a low obstacle the cover is hard, if one passes a creature it is
 /// soft (004:398-404, 004:400).
 pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint, bystanders: &[Bystander]) -> Cover {
+    ranged_cover_traced(field, ((attacker, 0), (target, 0)), bystanders, true)
+}
+
+/// [`ranged_cover`] between an attacker and a target at their altitudes (in steps): a line from one in the
+/// air passes over a low obstacle whose top it clears (004:400, 004:783; our ruling, docs/rulings.md).
+pub fn ranged_cover_at(
+    field: &Battlefield,
+    (attacker, target): ((Footprint, i32), (Footprint, i32)),
+    bystanders: &[Bystander],
+) -> Cover {
     ranged_cover_traced(field, (attacker, target), bystanders, true)
 }
 
@@ -199,10 +248,20 @@ pub fn ranged_cover(field: &Battlefield, attacker: Footprint, target: Footprint,
 /// when `shortcut` (the tests compare both).
 fn ranged_cover_traced(
     field: &Battlefield,
-    (attacker, target): (Footprint, Footprint),
+    ((attacker, attacker_altitude), (target, target_altitude)): ((Footprint, i32), (Footprint, i32)),
     bystanders: &[Bystander],
     shortcut: bool,
 ) -> Cover {
+    let obstacle_top = target.width.max(1) as f32 / 2.0;
+    let aloft = attacker_altitude != 0 || target_altitude != 0;
+    let heights = |from: Corner, to: Corner| {
+        aloft.then_some(LineHeights {
+            from,
+            to,
+            heights: (attacker_altitude as f32, target_altitude as f32),
+            obstacle_top,
+        })
+    };
     // The creature named for soft cover is the first by id among those in the way, whatever the order given.
     // Every line runs within the rectangle that holds both creatures: a bystander outside it is in no line's
     // way, and need not be looked for along each.
@@ -225,7 +284,10 @@ fn ranged_cover_traced(
             for corner in Corner::of(a) {
                 let lines: Vec<LineMeets> = Corner::of(t)
                     .iter()
-                    .map(|&tc| meets(field, &trace_between(a, corner, t, tc), target, attacker, bystanders))
+                    .map(|&tc| {
+                        let trace = trace_between(a, corner, t, tc);
+                        meets(field, (&trace, heights(corner, tc)), target, attacker, bystanders)
+                    })
                     .collect();
                 let cover = verdict(&lines);
                 if cover.rank() < best.rank() {
@@ -303,7 +365,7 @@ fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprin
                 // every edge between them, and those from a corner they share meet what closes it.
                 .filter(|(ac, tc)| ac.x != tc.x && ac.y != tc.y)
                 .map(|(ac, tc)| {
-                    let mut line = meets(field, &trace_between(a, ac, t, tc), target, attacker, &[]);
+                    let mut line = meets(field, (&trace_between(a, ac, t, tc), None), target, attacker, &[]);
                     line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && closed(*c));
                     line
                 })
@@ -465,8 +527,8 @@ mod tests {
                 .filter(|b| !b.footprint.overlaps(attacker) && !b.footprint.overlaps(target))
                 .collect();
             prop_assert_eq!(
-                ranged_cover_traced(&field, (attacker, target), &by, true),
-                ranged_cover_traced(&field, (attacker, target), &by, false)
+                ranged_cover_traced(&field, ((attacker, 0), (target, 0)), &by, true),
+                ranged_cover_traced(&field, ((attacker, 0), (target, 0)), &by, false)
             );
         }
     }
@@ -521,6 +583,23 @@ mod tests {
     fn an_open_line_gives_no_cover() {
         let field = Battlefield::open(10, 10);
         assert_eq!(ranged_cover(&field, at(0, 0), at(6, 3), &[]), Cover::None);
+    }
+
+    #[test]
+    fn a_line_from_high_above_passes_over_a_low_wall_004_400_004_783() {
+        let mut field = Battlefield::open(12, 5);
+        for y in 0..5 {
+            field.set_terrain(Square::new(8, y), Terrain::LowWall);
+        }
+        let (archer, target) = (at(1, 2), at(9, 2));
+        let from = |altitude| ranged_cover_at(&field, ((archer, altitude), (target, 0)), &[]);
+        // On the ground, or just above it far away, the line runs through the wall.
+        assert!(matches!(from(0), Cover::Hard { .. }));
+        assert!(matches!(from(1), Cover::Hard { .. }));
+        // 18 m up (12 steps), it comes down over the wall's square well above its top.
+        assert_eq!(from(12), Cover::None);
+        // Two fliers above it: nothing in the way.
+        assert_eq!(ranged_cover_at(&field, ((archer, 4), (target, 4)), &[]), Cover::None);
     }
 
     #[test]

@@ -358,7 +358,8 @@ pub fn may_strike_at(
     } else {
         crate::rules::attack::bystanders_between(field.scale(), creatures, attacker, target)
     };
-    crate::rules::attack::cover_between(field, own, at, false, &bystanders) == Cover::None
+    crate::rules::attack::cover_between(field, (own, attacker.altitude.0), (at, target.altitude.0), false, &bystanders)
+        == Cover::None
         && crate::rules::attack::underwater::water_cover(&waters, true).is_none()
 }
 
@@ -538,7 +539,13 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             Vec::new()
         };
         let cover = crate::rules::attack::underwater::with_water(
-            crate::rules::attack::cover_between(self.field, own, at, ranged, &bystanders),
+            crate::rules::attack::cover_between(
+                self.field,
+                (own, attacker.altitude.0),
+                (at, target.altitude.0),
+                ranged,
+                &bystanders,
+            ),
             crate::rules::attack::underwater::water_cover(&waters, !ranged),
         );
         let flanking =
