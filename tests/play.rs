@@ -2437,3 +2437,48 @@ fn a_flier_takes_off_higher_with_a_jump_from_the_bar() {
     assert_eq!(jump, Some(40), "the Jump of the table's row for 3 m above its space");
     assert!(facts.iter().any(|f| matches!(f, Fact::TookOff { creature, .. } if creature.0 == "grounded")));
 }
+
+/// Of two creatures delaying, the one selected steps in (004:629-631): the act-now button is not bound to
+/// the first in the order.
+#[test]
+fn the_delayed_creature_selected_steps_in() {
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Pending, Selected};
+    let encounter = level("skirmish.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("goblins".into(), estoc::data::level::Control::Human);
+    app.update();
+    let pending = |app: &mut App| app.world_mut().resource_mut::<Pending>().0.pop_front();
+    let mut delayed = Vec::new();
+    for _ in 0..2 {
+        let now = estoc::game::turn::human_turn(app.world()).expect("a person's turn");
+        delayed.push(app.world().get::<estoc::rules::core::creature::CreatureId>(now).unwrap().clone());
+        use_bar(app.world_mut(), BarKind::Delay);
+        let delay = pending(&mut app).expect("a delay");
+        play(&mut app, &delay);
+    }
+    // The second to delay, selected, is the one that steps in.
+    let second = entity(&app, &delayed[1].0);
+    app.world_mut().insert_resource(Selected(Some(second)));
+    use_bar(app.world_mut(), BarKind::ActNow);
+    let resume = pending(&mut app).expect("a delayed creature steps in");
+    assert!(matches!(&resume, Command::Resume { creature } if *creature == delayed[1]), "{resume:?}");
+    // With nothing selected, the first of them in the order.
+    let first = app
+        .world()
+        .resource::<estoc::rules::turns::TurnOrder>()
+        .entries
+        .iter()
+        .find(|e| e.delaying)
+        .unwrap()
+        .id
+        .clone();
+    app.world_mut().insert_resource(Selected(None));
+    use_bar(app.world_mut(), BarKind::ActNow);
+    let resume = pending(&mut app).expect("a delayed creature steps in");
+    assert!(matches!(&resume, Command::Resume { creature } if *creature == first), "{resume:?}");
+}

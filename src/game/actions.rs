@@ -657,20 +657,23 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
     }
 }
 
-/// The first creature (in initiative order) of a side the player plays that is delaying its turn: it may
-/// act when the current turn ends (004:629-631).
+/// The creature of a side the player plays that is delaying its turn, the one selected if it is one, else
+/// the first in initiative order: it may act when the current turn ends (004:629-631).
 fn delayed_of_the_player(world: &World) -> Result<CreatureId, Refusal> {
     let controllers = world.resource::<Controllers>();
-    world
-        .resource::<TurnOrder>()
-        .entries
-        .iter()
-        .filter(|e| e.delaying)
-        .find(|e| {
-            world.get::<Faction>(e.entity).is_some_and(|f| {
-                controllers.0.get(&f.0).copied().unwrap_or_default() == crate::data::level::Control::Human
-            })
-        })
+    let selected = world.resource::<Selected>().0;
+    let mut delaying = world.resource::<TurnOrder>().entries.iter().filter(|e| e.delaying).filter(|e| {
+        world
+            .get::<Faction>(e.entity)
+            .is_some_and(|f| controllers.0.get(&f.0).copied().unwrap_or_default() == crate::data::level::Control::Human)
+    });
+    // The one selected (a click on it on the board or in the tracker), else the first in the order.
+    let first = delaying.next();
+    first
+        .into_iter()
+        .chain(delaying)
+        .find(|e| Some(e.entity) == selected)
+        .or(first)
         .map(|e| e.id.clone())
         .ok_or_else(|| Refusal::new("none of your creatures is delaying", "004:629"))
 }
