@@ -2482,3 +2482,38 @@ fn the_delayed_creature_selected_steps_in() {
     let resume = pending(&mut app).expect("a delayed creature steps in");
     assert!(matches!(&resume, Command::Resume { creature } if *creature == first), "{resume:?}");
 }
+
+/// A charge goes along the lane the player marks (004:453): a right click on the square of one of the
+/// lanes the rules allow, then a click on the foe in charge mode, charges to that square, not the first.
+#[test]
+fn a_charge_goes_along_the_lane_marked() {
+    use estoc::game::actions::{BarKind, use_bar};
+    use estoc::game::state::{Choice, Hover, Mode};
+    let encounter = level("skirmish.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.world_mut()
+        .resource_mut::<estoc::game::state::Controllers>()
+        .0
+        .insert("goblins".into(), estoc::data::level::Control::Human);
+    app.update();
+    let fighter = entity(&app, "fighter");
+    pass_turns_until(&mut app, fighter);
+    let foes: Vec<Entity> = ["goblin-1", "goblin-2"].iter().map(|id| entity(&app, id)).collect();
+    let (foe, lanes) = foes
+        .iter()
+        .find_map(|&foe| {
+            let lanes = estoc::preview::charge_lanes(app.world_mut(), (fighter, None), foe).ok()?;
+            (lanes.len() >= 2).then_some((foe, lanes))
+        })
+        .expect("a foe with two lanes or more");
+    let (first, other) = (lanes[0].to, lanes[lanes.len() - 1].to);
+    assert_ne!(first, other);
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Charge));
+    app.world_mut().resource_mut::<Choice>().waypoints.push(other);
+    let at = app.world().get::<Position>(foe).unwrap().0;
+    app.world_mut().resource_mut::<Hover>().square = Some(at);
+    app.update();
+    let step = clicked(&mut app, at).expect("a charge");
+    assert!(matches!(step, Command::Charge { to: Some(to), .. } if to == other), "{step:?}");
+}

@@ -88,7 +88,10 @@ fn step_on_foe(
         }
         Mode::Charge => {
             let weapon = super::previews::charge_weapon_choice(world, me, choice);
-            let to = charge_lanes(world, (me, weapon.as_deref()), there).ok().and_then(|l| l.first().map(|l| l.to));
+            let to = charge_lanes(world, (me, weapon.as_deref()), there).ok().and_then(|mut lanes| {
+                super::previews::chosen_lane_first(world, &mut lanes);
+                lanes.first().map(|l| l.to)
+            });
             Command::Charge { creature: my_id, target, to, finish: ChargeFinish::Attack, weapon }
         }
         mode => Command::Attack {

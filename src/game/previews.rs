@@ -156,7 +156,10 @@ fn on_a_foe(world: &mut World, me: Entity, foe: Entity, choice: &super::state::C
         Mode::BullRush => previews.bull_rush = Some(crate::preview::bull_rush_preview(world, me, foe, choice.stay)),
         Mode::Charge => {
             let weapon = charge_weapon_choice(world, me, choice);
-            let lanes = charge_lanes(world, (me, weapon.as_deref()), foe);
+            let mut lanes = charge_lanes(world, (me, weapon.as_deref()), foe);
+            if let Ok(lanes) = &mut lanes {
+                chosen_lane_first(world, lanes);
+            }
             previews.lane_provocations = lane_provocations(world, me, &lanes);
             previews.lanes = Some(lanes);
         }
@@ -187,15 +190,25 @@ fn or_charging<T>(
     if plain.is_ok() {
         return plain;
     }
-    let Some((lanes, Ok(blow))) = crate::preview::charge_blow_preview(world, (me, foe), (finish, weapon)) else {
+    let Some((mut lanes, Ok(blow))) = crate::preview::charge_blow_preview(world, (me, foe), (finish, weapon)) else {
         return plain;
     };
+    chosen_lane_first(world, &mut lanes);
     let (Some(plan), Some(lane)) = (take(blow), lanes.first()) else { return plain };
     previews.approach = Some(Approach::Charge { foe, to: lane.to, finish });
     let lanes = Ok(lanes);
     previews.lane_provocations = lane_provocations(world, me, &lanes);
     previews.lanes = Some(lanes);
     Ok(plan)
+}
+
+/// Puts first the lane a click takes: the one ending on the last waypoint marked (a right click on the
+/// square to charge to, among the lanes the rules allow, 004:453), else the rules' first.
+pub fn chosen_lane_first(world: &World, lanes: &mut [ChargeLane]) {
+    let Some(mark) = world.resource::<Choice>().waypoints.last().copied() else { return };
+    if let Some(i) = lanes.iter().position(|l| l.to == mark) {
+        lanes[..=i].rotate_right(1);
+    }
 }
 
 /// Where a charge along the first of `lanes` would provoke (the lane a click takes).
@@ -262,8 +275,11 @@ fn approach(world: &mut World, me: Entity, foe: Entity, choice: &Choice, preview
         return;
     }
     let weapon = charge_weapon_choice(world, me, choice);
-    if let Ok(lanes) = charge_lanes(world, (me, weapon.as_deref()), foe)
-        && let Some(lane) = lanes.first()
+    if let Ok(mut lanes) = charge_lanes(world, (me, weapon.as_deref()), foe)
+        && let Some(lane) = {
+            chosen_lane_first(world, &mut lanes);
+            lanes.first()
+        }
     {
         previews.approach = Some(Approach::Charge { foe, to: lane.to, finish: ChargeFinish::Attack });
         let lanes = Ok(lanes);
