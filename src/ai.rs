@@ -1499,7 +1499,9 @@ fn take_off(world: &mut World, creature: Entity, me: &Seen, budget: ActionBudget
     // Not into a space another flies in (004:647-649).
     let height = world.get::<Space>(creature)?.width.max(1);
     let others = crate::rules::aerial::flying::aloft_but(world, creature);
-    let free = crate::rules::aerial::flying::taken_at(&others, me.footprint, height).is_none();
+    let size = *world.get::<Size>(creature)?;
+    let scale = world.resource::<Battlefield>().scale();
+    let free = crate::rules::aerial::flying::taken_at(scale, &others, (me.footprint, height, size)).is_none();
     (wanted && free).then(|| Command::TakeOff { creature: me.id.clone(), extra_m: 0.0 })
 }
 

@@ -286,6 +286,7 @@ type Fliers<'w, 's> = Query<
             Has<Riding>,
             Option<&'static Riders>,
             &'static mut crate::rules::turns::moving::Exertion,
+            &'static Size,
         ),
     ),
     With<Creature>,
@@ -321,20 +322,42 @@ pub struct Aloft {
     pub space: Footprint,
     /// Its altitude in steps.
     pub height: i32,
+    /// Its size.
+    pub size: Size,
 }
 
-/// Who of `others` stands or flies in `at` at `height`: no two creatures in one space at one height
-/// (004:647-649), so a take-off does not rise into it.
-pub fn taken_at(others: &[Aloft], at: Footprint, height: i32) -> Option<CreatureId> {
-    others.iter().find(|o| o.height == height && o.space.overlaps(at)).map(|o| o.id.clone())
+/// Who of `others` stands or flies where a creature of `size` at `height` in `at` would be: at normal scale
+/// one whose body its own would overlap (no two creatures in one space at one height, 004:647-649, bodies
+/// counting as for a flight, [`heights_overlap`]); at chase scale, where creatures share squares, a
+/// Colossal one in its square and band, or any when it is Colossal itself (004:651). A take-off does not
+/// rise into it.
+pub fn taken_at(
+    scale: crate::rules::core::altitude::Scale,
+    others: &[Aloft],
+    (at, height, size): (Footprint, i32, Size),
+) -> Option<CreatureId> {
+    others
+        .iter()
+        .find(|o| {
+            o.space.overlaps(at)
+                && match scale {
+                    crate::rules::core::altitude::Scale::Normal => {
+                        heights_overlap(scale, (height, size), (o.height, o.size))
+                    }
+                    crate::rules::core::altitude::Scale::Chase => {
+                        o.height == height && (size == Size::Colossal || o.size == Size::Colossal)
+                    }
+                }
+        })
+        .map(|o| o.id.clone())
 }
 
 /// The creatures other than `creature` and those riding, where they are: what [`taken_at`] is asked about.
 pub fn aloft_but(world: &mut World, creature: Entity) -> Vec<Aloft> {
-    let mut q = kept::<(Entity, &CreatureId, &Position, &Space, &Altitude, Has<Riding>), With<Creature>>(world);
+    let mut q = kept::<(Entity, &CreatureId, &Position, &Space, &Altitude, &Size, Has<Riding>), With<Creature>>(world);
     q.iter(world)
         .filter(|(e, .., rides)| *e != creature && !rides)
-        .map(|(_, id, p, s, a, _)| Aloft { id: id.clone(), space: s.at(p.0), height: a.0 })
+        .map(|(_, id, p, s, a, size, _)| Aloft { id: id.clone(), space: s.at(p.0), height: a.0, size: *size })
         .collect()
 }
 
@@ -361,9 +384,10 @@ fn take_off(
             .p0()
             .iter()
             .filter(|c| Some(c.0) != me.as_ref() && !c.11.3)
-            .map(|c| Aloft { id: c.0.clone(), space: c.4.at(c.1.0), height: c.2.0 })
+            .map(|c| Aloft { id: c.0.clone(), space: c.4.at(c.1.0), height: c.2.0, size: *c.11.6 })
             .collect();
-        let taken = |at: Footprint, height: i32| taken_at(&others, at, height);
+        let my_size = queries.p0().get(intent.creature).map_or(Size::Medium, |c| *c.11.6);
+        let taken = |at: Footprint, height: i32| taken_at(field.scale(), &others, (at, height, my_size));
         let mut fliers = queries.p0();
         let Ok((
             id,
@@ -377,7 +401,7 @@ fn take_off(
             conditions,
             mut budget,
             flight,
-            (.., rides, _, _),
+            (.., rides, _, _, _),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -599,7 +623,7 @@ pub(super) fn fly_creatures(
             conditions,
             mut budget,
             flight,
-            (armament, reach, feats, rides, _, mut exertion),
+            (armament, reach, feats, rides, _, mut exertion, _),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -2122,7 +2146,8 @@ fn room_to_land(
     use crate::rules::turns::moving::{bodies, body_of};
     let Ok(c) = creatures.get(flier) else { return Ok(()) };
     let grounded = crate::rules::core::creature::Body { altitude: 0, ..body_of(&c) };
-    let occupants = occupants_for(&bodies(creatures.iter()), &grounded);
+    let all = crate::rules::turns::moving::unshared_bodies(field.scale(), bodies(creatures.iter()), *c.size);
+    let occupants = occupants_for(&all, &grounded);
     let mover = Mover { medium: Medium::Land, ..mover_of(*c.size, c.speed, 0, c.traits, c.skills) };
     legal_space(&StepWorld { field, occupants: &occupants }, &mover, grounded.footprint)
         .map_err(|r| Refusal::new(format!("no room to land: {}", r.reason), r.rule))

@@ -556,11 +556,22 @@ fn refuse(world: &mut World, id: &CreatureId, action: Action, refusal: Refusal) 
     });
 }
 
+/// Whether `creature` is low enough to reach the ground with a hand: no higher above it than its reach,
+/// a step at least (heights count, 004:783-784: a flier 30 m up picks nothing up).
+fn reaches_the_ground(world: &World, creature: Entity) -> bool {
+    let altitude = world.get::<Altitude>(creature).map_or(0, |a| a.0);
+    let reach = world.get::<Reach>(creature).map_or(1, |r| r.0).max(1);
+    altitude <= reach as i32
+}
+
 /// The weapons on the ground `creature` could pick up now: on its squares or next to them, nearest first.
 pub fn within_reach(world: &World, creature: Entity) -> Vec<(Entity, GroundWeapon)> {
     let Some(at) = world.get::<Space>(creature).zip(world.get::<Position>(creature)).map(|(s, p)| s.at(p.0)) else {
         return Vec::new();
     };
+    if !reaches_the_ground(world, creature) {
+        return Vec::new();
+    }
     let Some(mut q) = world.try_query::<(Entity, &GroundWeapon)>() else { return Vec::new() };
     let mut found: Vec<(Entity, GroundWeapon)> =
         q.iter(world).filter(|(_, g)| at.touches(Footprint::new(g.at, 1))).map(|(e, g)| (e, g.clone())).collect();
@@ -574,7 +585,7 @@ pub fn shields_within_reach(world: &World, creature: Entity) -> Vec<(Entity, Gro
     let Some(at) = world.get::<Space>(creature).zip(world.get::<Position>(creature)).map(|(s, p)| s.at(p.0)) else {
         return Vec::new();
     };
-    if world.get::<Shield>(creature).is_some() {
+    if world.get::<Shield>(creature).is_some() || !reaches_the_ground(world, creature) {
         return Vec::new();
     }
     let Some(mut q) = world.try_query::<(Entity, &GroundShield)>() else { return Vec::new() };

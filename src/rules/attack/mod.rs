@@ -1407,8 +1407,16 @@ pub fn sneak_attack(
     if target.traits.immune_to_criticals || situation.miss_chance > 0 {
         return None;
     }
-    let (own, theirs) = (attacker.space.at(attacker.position.0), target.space.at(target.position.0));
-    if is_ranged(weapon) && range_m(situation.house.diagonals, own, theirs) > SNEAK_ATTACK_RANGE_M {
+    // A ranged one within 9 m, heights counting (004:783-784), as Point Blank Shot's 9 m.
+    let (own, theirs) = (situation.own, situation.theirs);
+    if is_ranged(weapon)
+        && crate::rules::core::altitude::separation_m(
+            situation.scale,
+            situation.house.diagonals,
+            (own, attacker.altitude.0),
+            (theirs, target.altitude.0),
+        ) > SNEAK_ATTACK_RANGE_M
+    {
         return None;
     }
     // Flanking is a melee attack's (004:381, 004:417): a shot finds no foe flanked.
@@ -2231,7 +2239,7 @@ pub fn miss_chance_from(
     theirs: Footprint,
     ranged: bool,
 ) -> u32 {
-    let darkvision = darkvision_reaches_from(field, (attacker, own), theirs);
+    let darkvision = darkvision_reaches_from(field, (attacker, own), (theirs, target.altitude.0));
     concealment(field, own, theirs, darkvision, !ranged && own.touches(theirs))
         .max(condition_miss_chance(attacker, target))
 }
@@ -2245,22 +2253,22 @@ pub fn sees(field: &Battlefield, looker: &CombatantItem, seen: &CombatantItem) -
         && !crate::rules::core::creature::lost_sight(seen.hidden, looker.entity)
 }
 
-/// Whether `attacker` sees `theirs` by darkvision: it has some, and the target stands within its range, the
-/// template's `darkvision_m` (an orc's 18 m; 004:415 « une zone faiblement éclairée ou sombre ne fournit
-/// aucun camouflage face à un attaquant qui dispose de la vision dans le noir »). Beyond it the dark
-/// conceals as from any creature.
-pub fn darkvision_reaches(field: &Battlefield, attacker: &CombatantItem, theirs: Footprint) -> bool {
-    darkvision_reaches_from(field, (attacker, attacker.space.at(attacker.position.0)), theirs)
-}
-
-/// [`darkvision_reaches`] from `own`, where the attacker stands or passes.
+/// Whether `attacker`, standing on `own`, sees `theirs` at `altitude` by darkvision: it has some, and the
+/// target is within its range, the template's `darkvision_m` (an orc's 18 m; 004:415 « une zone faiblement
+/// éclairée ou sombre ne fournit aucun camouflage face à un attaquant qui dispose de la vision dans le
+/// noir »), heights counting (004:783-784). Beyond it the dark conceals as from any creature.
 pub fn darkvision_reaches_from(
     field: &Battlefield,
     (attacker, own): (&CombatantItem, Footprint),
-    theirs: Footprint,
+    (theirs, altitude): (Footprint, i32),
 ) -> bool {
     attacker.traits.darkvision_m > 0
-        && roll::range_m(field.diagonals(), own, theirs) <= attacker.traits.darkvision_m as f32
+        && crate::rules::core::altitude::separation_m(
+            field.scale(),
+            field.diagonals(),
+            (own, attacker.altitude.0),
+            (theirs, altitude),
+        ) <= attacker.traits.darkvision_m as f32
 }
 
 /// Whether `target`, on `theirs`, cannot see `attacker` on `own`: the attacker totally concealed from it (in
@@ -2838,7 +2846,12 @@ pub fn check_coup_de_grace(
     let bow = matches!(weapon.delivery, Delivery::Projectile { .. }) && weapon.name.contains("bow");
     let reaches = match weapon.delivery {
         Delivery::Melee => melee_reaches(field.diagonals(), attacker.reach.0, weapon.reach_kind(), own, theirs),
-        Delivery::Projectile { .. } => bow && own.touches(theirs),
+        // Adjacent in height too (004:783-784): one step between their bodies at most, as a square beside.
+        Delivery::Projectile { .. } => {
+            bow && own.touches(theirs)
+                && vertical_steps(field.scale(), attacker.altitude.0, *attacker.size, target.altitude.0, *target.size)
+                    <= 1
+        }
         Delivery::Thrown { .. } => false,
     };
     if !reaches {

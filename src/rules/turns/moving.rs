@@ -60,8 +60,8 @@ fn come_to_rest(
     for ComeToRest { creature, reason } in resting.read().cloned().collect::<Vec<_>>() {
         let placed = {
             let view = creatures.p0();
-            let all = bodies(view.iter());
             let Ok(c) = view.get(creature) else { continue };
+            let all = unshared_bodies(field.scale(), bodies(view.iter()), *c.size);
             if c.riding || c.altitude.0 > 0 {
                 continue;
             }
@@ -616,6 +616,17 @@ pub fn check_charge_weapon(own: &Armament, rider: Option<&Armament>, named: Opti
             format!("the {named} is no melee weapon in hand: a charge ends in a melee attack"),
             "004:451, 004:457",
         ))
+    }
+}
+
+/// Of `all`, the bodies a creature of `size` may not share a square with: at chase scale, where creatures
+/// share squares, only a Colossal one, or every one for a Colossal creature (004:651); at normal scale all.
+pub fn unshared_bodies(scale: crate::rules::core::altitude::Scale, all: Vec<Body>, size: Size) -> Vec<Body> {
+    match scale {
+        crate::rules::core::altitude::Scale::Normal => all,
+        crate::rules::core::altitude::Scale::Chase => {
+            all.into_iter().filter(|b| size == Size::Colossal || b.size == Size::Colossal).collect()
+        }
     }
 }
 
