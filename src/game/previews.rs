@@ -491,8 +491,11 @@ pub fn flights_for(
     }
     if let Some(point) = &choice.flyby {
         let after = point.planned.steps.len();
-        flights
-            .retain(|_, p| flying::flyby_fits(&p.flight, &p.steps, after, point.swoop, maneuverability, scale).is_ok());
+        let count = 1 + u32::from(choice.decelerate);
+        flights.retain(|_, p| {
+            flying::flyby_fits(&p.flight, &p.steps, after, point.swoop, maneuverability, scale).is_ok()
+                && flying::advanced_maneuvers_fit(&p.flight, count, maneuverability, scale).is_ok()
+        });
         // Ending the flight where it strikes.
         if let Some(at) = point.at() {
             flights.insert(at, point.planned.clone());

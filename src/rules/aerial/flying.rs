@@ -1124,6 +1124,15 @@ fn check_flight(
         .and_then(|plan| check_bluff(check, plan))
         .and_then(|plan| check_ram(check, plan))
         .and_then(|plan| check_dive(check, plan))
+        .and_then(|plan| {
+            // Each advanced manoeuvre fits alone; together they add up.
+            let count = [intent.flyby.is_some(), intent.decelerate, intent.ram.is_some(), intent.dive_at.is_some()]
+                .iter()
+                .filter(|made| **made)
+                .count() as u32;
+            advanced_maneuvers_fit(&plan, count, wings.maneuverability, field.scale())?;
+            Ok(plan)
+        })
         .and_then(|plan| spend_for_flight(check, plan))
 }
 
@@ -1735,10 +1744,14 @@ fn obstacle_at(
         return Some(Obstacle::Wall(Refusal::new(blocked.to_string(), blocked.rule())));
     }
     let scale = field.scale();
-    // An ally's space or a helpless creature's is crossed, as a move crosses it (004:656, 000:66-73).
+    // An ally's space or a helpless creature's is crossed, as a move crosses it (004:656, 000:66-73); at chase
+    // scale no one shares a square with a Colossal creature, ally or not (004:651).
+    let colossal = |b: &Traffic| {
+        scale == crate::rules::core::altitude::Scale::Chase && (size == Size::Colossal || b.size == Size::Colossal)
+    };
     bodies
         .iter()
-        .filter(|b| b.passage == Passage::Blocks)
+        .filter(|b| b.passage == Passage::Blocks || colossal(b))
         .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (alt, size), (b.altitude, b.size)))
         .and_then(|b| meeting(scale, size, b))
 }
@@ -1855,9 +1868,26 @@ fn room_for(
     scale: crate::rules::core::altitude::Scale,
     what: &str,
 ) -> Result<(), Refusal> {
+    advanced_maneuvers_fit(plan, 1, maneuverability, scale)
+        .map_err(|_| Refusal::new(format!("no manoeuvres left for the {what} this round"), "004:716-732"))
+}
+
+/// Whether `count` advanced manoeuvres made besides the flight of `plan` (a flyby attack, a deceleration,
+/// a collision, a dive attack: two of the round's manoeuvres each, 004:715) fit with the flight's own in
+/// its row of the table (004:716-732): they add up.
+pub fn advanced_maneuvers_fit(
+    plan: &super::route::Flight,
+    count: u32,
+    maneuverability: Maneuverability,
+    scale: crate::rules::core::altitude::Scale,
+) -> Result<(), Refusal> {
     let limit = super::maneuvers_a_round(plan.row, maneuverability, scale);
-    if plan.maneuvers + super::ADVANCED_MANEUVER_COST > limit {
-        return Err(Refusal::new(format!("no manoeuvres left for the {what} this round"), "004:716-732"));
+    let wanted = plan.maneuvers + count * super::ADVANCED_MANEUVER_COST;
+    if wanted > limit {
+        return Err(Refusal::new(
+            format!("{wanted} manoeuvres, {count} advanced ones among them, where the round allows {limit}"),
+            "004:715-732",
+        ));
     }
     Ok(())
 }
