@@ -824,7 +824,7 @@ pub fn cover_between(
     bystanders: &[Bystander],
 ) -> Cover {
     if !weapon_ranged && own.0.touches(theirs.0) {
-        melee_cover(field, own.0, theirs.0)
+        crate::rules::core::cover::melee_cover_at(field, (own, theirs))
     } else {
         crate::rules::core::cover::ranged_cover_at(field, (own, theirs), bystanders)
     }

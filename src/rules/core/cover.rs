@@ -312,12 +312,31 @@ fn ranged_cover_traced(
 /// several squares attacks from its best square (004:405); a target beyond the adjacent squares is covered
 /// as against a ranged attack (004:398).
 pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) -> Cover {
-    melee_cover_traced(field, attacker, target, true)
+    melee_cover_traced(field, ((attacker, 0), (target, 0)), true)
+}
+
+/// [`melee_cover`] between an attacker and a target at their altitudes (in steps): a line from or to one in
+/// the air passes over a low obstacle whose top it clears, as [`ranged_cover_at`] (004:400, 004:783).
+pub fn melee_cover_at(field: &Battlefield, (attacker, target): ((Footprint, i32), (Footprint, i32))) -> Cover {
+    melee_cover_traced(field, (attacker, target), true)
 }
 
 /// [`melee_cover`], taking the bare ground around two squares as clear without tracing it when `shortcut`
 /// (the tests compare both).
-fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprint, shortcut: bool) -> Cover {
+fn melee_cover_traced(
+    field: &Battlefield,
+    ((attacker, attacker_altitude), (target, target_altitude)): ((Footprint, i32), (Footprint, i32)),
+    shortcut: bool,
+) -> Cover {
+    let aloft = attacker_altitude != 0 || target_altitude != 0;
+    let heights = |from: Corner, to: Corner| {
+        aloft.then_some(LineHeights {
+            from,
+            to,
+            heights: (attacker_altitude as f32, target_altitude as f32),
+            obstacle_top: target.width.max(1) as f32 / 2.0,
+        })
+    };
     let mut best = Cover::Total;
     let mut adjacent = false;
     for a in attacker.squares() {
@@ -365,7 +384,7 @@ fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprin
                 // every edge between them, and those from a corner they share meet what closes it.
                 .filter(|(ac, tc)| ac.x != tc.x && ac.y != tc.y)
                 .map(|(ac, tc)| {
-                    let mut line = meets(field, (&trace_between(a, ac, t, tc), None), target, attacker, &[]);
+                    let mut line = meets(field, (&trace_between(a, ac, t, tc), heights(ac, tc)), target, attacker, &[]);
                     line.blocked |= [ac, tc].iter().any(|c| shared.contains(c) && closed(*c));
                     line
                 })
@@ -380,7 +399,11 @@ fn melee_cover_traced(field: &Battlefield, attacker: Footprint, target: Footprin
             }
         }
     }
-    if adjacent { best } else { ranged_cover(field, attacker, target, &[]) }
+    if adjacent {
+        best
+    } else {
+        ranged_cover_at(field, ((attacker, attacker_altitude), (target, target_altitude)), &[])
+    }
 }
 
 /// Per map, how many squares are not bare in each rectangle from the north-west corner: a square is bare when
@@ -502,8 +525,8 @@ mod tests {
             let attacker = Footprint::new(Square::new(ax, ay), side);
             let target = Footprint::new(Square::new(ax + dx, ay + dy), 1);
             prop_assert_eq!(
-                melee_cover_traced(&field, attacker, target, true),
-                melee_cover_traced(&field, attacker, target, false)
+                melee_cover_traced(&field, ((attacker, 0), (target, 0)), true),
+                melee_cover_traced(&field, ((attacker, 0), (target, 0)), false)
             );
         }
 
