@@ -931,7 +931,7 @@ pub fn plan_attack_with(
     let (attacker_abilities, target_abilities) = (entangled(attacker), entangled(target));
     let mut modifiers =
         attack_bonus(*attacker.base_attack, &attacker_abilities, *attacker.size, attacker.feats, &weapon);
-    attacker_modifiers(attacker, target, &weapon, &mut modifiers)?;
+    attacker_modifiers(attacker, (target, situation.waters.target.is_some()), &weapon, &mut modifiers)?;
     let mut damage_modifiers = weapon_damage_terms(attacker, &weapon);
     check_sight(attacker, target, &situation)?;
     reach_and_range(attacker, target, &weapon, &situation, &mut modifiers, &mut damage_modifiers)?;
@@ -1091,7 +1091,7 @@ fn entangled(c: &CombatantItem) -> Abilities {
 /// The attacker's rows of the attack modifiers table (004:372-382), and the prone archer's refusal.
 fn attacker_modifiers(
     attacker: &CombatantItem,
-    target: &CombatantItem,
+    (target, swimming): (&CombatantItem, bool),
     weapon: &Weapon,
     modifiers: &mut Vec<Modifier>,
 ) -> Result<(), Refusal> {
@@ -1110,7 +1110,7 @@ fn attacker_modifiers(
     }
     if !is_ranged(weapon) && attacker.altitude.0 > target.altitude.0 {
         modifiers.push(Modifier::new(1, "higher ground (004:377)"));
-    } else if mounted_above(attacker, target, weapon) {
+    } else if !swimming && mounted_above(attacker, target, weapon) {
         modifiers.push(Modifier::new(1, "mounted, above a foe on foot (004:477)"));
     }
     Ok(())
@@ -1147,7 +1147,8 @@ pub fn attacker_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut 
 }
 
 /// Whether a rider strikes a foe on foot of Medium size or smaller standing where its mount stands (the
-/// ground, or a ledge), from its mount's height: +1 in melee, as from higher ground (004:477).
+/// ground, or a ledge), from its mount's height: +1 in melee, as from higher ground (004:477). A foe in the
+/// water is not on foot: the attack's plan asks that too.
 pub fn mounted_above(attacker: &CombatantItem, target: &CombatantItem, weapon: &Weapon) -> bool {
     !is_ranged(weapon)
         && attacker.seat.is_some()

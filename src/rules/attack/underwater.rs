@@ -23,6 +23,8 @@ pub struct Waters {
     pub crossed: u32,
     /// The attacker moves freely in the water (freedom of movement, 004:634).
     pub attacker_free: bool,
+    /// The attacker stands in deep water, whatever its row: not « sur la terre ferme » (004:634).
+    pub attacker_wading: bool,
 }
 
 /// A creature as the underwater table sees it: its size, its swim speed, freedom of movement, and whether
@@ -48,13 +50,19 @@ pub fn waters(
         target: target_row,
         crossed: if under { water::water_crossed(field, own, theirs) } else { 0 },
         attacker_free: attacker.traits.freedom_of_movement,
+        attacker_wading: water::stands_in_deep_water(field, own, attacker.altitude.0),
     }
 }
 
 /// The cover the water gives the target against this attacker: improved cover, +8, to a creature in the
-/// water against a foe out of it; a foe with freedom of movement ignores it in melee (004:634).
+/// water against a foe out of it, on dry land or in the air (« situés sur la terre ferme », 004:634: not one
+/// standing in the water out of the table's rows, a wading giant, a rider in a ford); a foe with freedom of
+/// movement ignores it in melee (004:634).
 pub fn water_cover(waters: &Waters, melee: bool) -> Option<Cover> {
-    let shielded = waters.target.is_some() && waters.attacker.is_none() && !(melee && waters.attacker_free);
+    let shielded = waters.target.is_some()
+        && waters.attacker.is_none()
+        && !waters.attacker_wading
+        && !(melee && waters.attacker_free);
     shielded.then_some(Cover::Water)
 }
 
@@ -79,6 +87,7 @@ pub fn water_cover_at(
         target: water::row_at(field, theirs, target_altitude, target),
         crossed: 0,
         attacker_free: attacker.freedom,
+        attacker_wading: water::stands_in_deep_water(field, own, attacker_altitude),
     };
     water_cover(&waters, melee)
 }

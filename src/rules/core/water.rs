@@ -129,6 +129,15 @@ pub fn in_the_water(field: &Battlefield, footprint: Footprint, size: Size, altit
     wet > 0 && 2 * wet >= squares
 }
 
+/// Whether a creature on `footprint` at `altitude` stands in deep water, however deep it is for it (a
+/// Huge creature wading, a mount carrying its rider through a ford): not « sur la terre ferme » (004:634),
+/// though the table may put it in no row.
+pub fn stands_in_deep_water(field: &Battlefield, footprint: Footprint, altitude: i32) -> bool {
+    let squares = footprint.squares().count();
+    let wet = footprint.squares().filter(|s| field.terrain(*s) == Terrain::DeepWater).count();
+    altitude == 0 && wet > 0 && 2 * wet >= squares
+}
+
 /// The row of the table for a creature in the water: the best that applies to it, freedom of movement
 /// first (004:641-645).
 pub fn row_for(swimmer: Swimmer) -> WaterRow {
