@@ -840,6 +840,7 @@ fn cast_something(
             )
     };
     let cast = |target: &Seen, spell: &str, defensively: bool| Command::Cast {
+        between_moves: false,
         creature: me.id.clone(),
         spell: spell.to_string(),
         target: Some(target.id.clone()),

@@ -1114,6 +1114,8 @@ pub struct CastPreview {
     pub concentration: i32,
     /// The Concentration DC its mount's pace this round calls for, and why (004:480).
     pub jolted: Option<(i32, &'static str)>,
+    /// The Concentration DC of a cast between two moves of its mount, when it may cast so (004:480).
+    pub between_moves: Option<i32>,
 }
 
 impl CastPreview {
@@ -1148,8 +1150,11 @@ pub fn cast_preview(world: &mut World, caster: Entity, target: Entity, spell: &s
     let known = magic.spells[index].clone();
     let skills = world.get::<Skills>(caster).cloned().unwrap_or_default();
     let jolted = crate::rules::magic::jolted(order, &creatures, &c, known.def.level);
+    let between_moves =
+        crate::rules::magic::between_moves(order, &creatures, &c).ok().map(|()| 10 + known.def.level as i32);
     Ok(CastPreview {
         jolted,
+        between_moves,
         defensive_dc: crate::rules::magic::defensive_dc(known.def.level),
         concentration: crate::rules::magic::concentration_bonus(&skills, c.abilities),
         spell: known,

@@ -427,6 +427,7 @@ fn the_cast_preview_agrees_with_the_rules() {
             spell: "magic missile".into(),
             target: Some(target.clone().into()),
             defensively: false,
+            between_moves: false,
         };
         let _ = perform(app.world_mut(), &step);
         app.update();
@@ -710,6 +711,7 @@ fn a_click_on_itself_readies_against_a_casting() {
         spell: "magic missile".into(),
         target: Some("orc".into()),
         defensively: false,
+        between_moves: false,
     };
     let facts = play(&mut app, &cast);
     let at = |pick: &dyn Fn(&Fact) -> bool| facts.iter().position(pick);

@@ -222,6 +222,7 @@ fn the_magic_plugin_casts_a_spell() {
         target: orc,
         defensively: true,
         readied: false,
+        between_moves: false,
     });
     app.update();
     let all = facts(&app);
@@ -606,6 +607,7 @@ fn a_spell_cast_in_a_grapple_takes_a_concentration_check_004_595() {
             spell: "magic missile".into(),
             target: Some("orc".into()),
             defensively: false,
+            between_moves: false,
         };
         perform(app.world_mut(), &cast).unwrap();
         let all = facts(&app);

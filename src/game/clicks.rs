@@ -151,6 +151,10 @@ pub fn click_step(world: &mut World, square: Square) -> Option<Command> {
             spell,
             target: Some(id_of(world, there)),
             defensively: choice.defensively,
+            // Shift+click: between two moves of its mount (004:480).
+            between_moves: world
+                .get_resource::<ButtonInput<KeyCode>>()
+                .is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight])),
         });
     }
     if choice.mode == Mode::Ready {

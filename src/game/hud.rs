@@ -2009,6 +2009,18 @@ fn cast_lines(
                     WARN,
                 ));
             }
+            if let Some(dc) = c.between_moves {
+                let chance = crate::preview::CastPreview::chance(c.concentration, dc);
+                out.push((
+                    tr!(
+                        "preview-cast-between-moves",
+                        concentration = format!("{:+}", c.concentration),
+                        dc = dc.to_string(),
+                        chance = format!("{:.0}", chance * 100.0)
+                    ),
+                    WARN,
+                ));
+            }
             out.push((tr("preview-click-to-cast"), GOOD));
         }
         Err(refusal) => out.push((

@@ -441,6 +441,10 @@ pub enum Command {
         /// Cast defensively: no attack of opportunity, a Concentration check (004:197).
         #[serde(default)]
         defensively: bool,
+        /// A rider casting between two moves of its mount, which has moved this round and moves on after: a
+        /// Concentration check, DC 10 + the spell's level (004:480).
+        #[serde(default)]
+        between_moves: bool,
     },
     /// Delay: the creature whose turn it is acts later (004:629).
     Delay {
@@ -653,7 +657,7 @@ fn plain_intent(world: &World, command: &Command) -> Result<Option<PlainIntent>,
             blows: *blows,
             ..crate::rules::attack::AttackIntent::new(entity(creature)?, entity(target)?, weapon.clone())
         }),
-        Command::Cast { creature, spell, target, defensively } => {
+        Command::Cast { creature, spell, target, defensively, between_moves } => {
             let caster = entity(creature)?;
             let target = target.as_ref().map(entity).transpose()?.unwrap_or(caster);
             PlainIntent::Cast(crate::rules::magic::CastIntent {
@@ -662,6 +666,7 @@ fn plain_intent(world: &World, command: &Command) -> Result<Option<PlainIntent>,
                 target,
                 defensively: *defensively,
                 readied: false,
+                between_moves: *between_moves,
             })
         }
         _ => return Ok(None),
@@ -1363,5 +1368,6 @@ fn readied_cast(
         target: readied_target(world, target, actor),
         defensively: false,
         readied: true,
+        between_moves: false,
     }
 }

@@ -99,6 +99,7 @@ preview-ready-a-move-to-click = ready a move to {$to}: click the creature whose 
 preview-ready-click-the-creature-whose = ready {$action} (004:621): click the creature whose action sets it off, or yourself for the first foe that starts casting; or {$keys}
 preview-cast-level-left = cast {$name} (level {$level}, {$meanwhile}, {$uses} left)
 preview-defensively-concentration-vs-dc = defensively: Concentration {$concentration} vs DC {$defensive_dc} — {$chance}% (004:197)
+preview-cast-between-moves = Shift+click: cast between its mount's moves, the mount going on after: Concentration {$concentration} vs DC {$dc} — {$chance}% (004:480)
 preview-moving-mount-concentration = its mount went beyond its speed: Concentration {$concentration} vs DC {$dc} — {$chance}% (004:480)
 preview-no-foe-threatens-the-caster = no foe threatens the caster: no attack of opportunity
 preview-provokes-from-g-to-cast = provokes from {$provokes_from} (004:196); G to cast defensively: DC {$defensive_dc}

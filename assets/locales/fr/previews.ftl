@@ -99,6 +99,7 @@ preview-ready-a-move-to-click = préparer un déplacement jusqu'en {$to} : cliqu
 preview-ready-click-the-creature-whose = préparer {$action} (004:621) : cliquez sur la créature dont l'action déclenchera la vôtre, ou sur vous-même pour le premier adversaire qui commence à lancer un sort ; ou {$keys}
 preview-cast-level-left = lancer {$name} (niveau {$level}, {$meanwhile}, encore {$uses})
 preview-defensively-concentration-vs-dc = sur la défensive : Concentration {$concentration} contre DD {$defensive_dc} — {$chance} % (004:197)
+preview-cast-between-moves = Maj+clic : lancer entre deux déplacements de sa monture, qui repart ensuite : Concentration {$concentration} contre DD {$dc} — {$chance} % (004:480)
 preview-moving-mount-concentration = sa monture a dépassé sa vitesse : Concentration {$concentration} contre DD {$dc} — {$chance} % (004:480)
 preview-no-foe-threatens-the-caster = aucun adversaire ne menace le lanceur : pas d'attaque d'opportunité
 preview-provokes-from-g-to-cast = provoque : {$provokes_from} (004:196) ; G pour lancer sur la défensive : DD {$defensive_dc}

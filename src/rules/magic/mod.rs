@@ -197,6 +197,8 @@ pub struct CastIntent {
     pub defensively: bool,
     /// A readied casting set off by its trigger: out of turn, its action already spent (004:621).
     pub readied: bool,
+    /// A rider casting between two moves of its mount (004:480).
+    pub between_moves: bool,
 }
 
 /// The Concentration DC to keep a spell after a wound: 10 + damage + spell level (004:196).
@@ -227,6 +229,27 @@ pub fn jolted(
         Pace::WithinSpeed => None,
         Pace::BeyondSpeed => Some((10 + level as i32, "casting on a mount in its double move (004:480)")),
         Pace::Ran => Some((15 + level as i32, "casting on a running mount (004:480)")),
+    }
+}
+
+/// Whether `caster` may cast between two moves of its mount (004:480): it rides one on the ground that has
+/// moved this round, within its speed (beyond it, the check of [`jolted`] stands for it).
+pub fn between_moves(
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    caster: &CombatantItem,
+) -> Result<(), Refusal> {
+    let mount = caster
+        .riding
+        .and_then(|r| creatures.get(r.0).ok())
+        .ok_or_else(|| Refusal::new("it rides no mount to cast between its moves", "004:480"))?;
+    let moved = mount.travelled.is_some_and(|t| t.in_round(order.round) > 0);
+    match crate::rules::attack::mount_pace(order, &mount) {
+        Pace::WithinSpeed if moved && !mount.in_the_air() => Ok(()),
+        Pace::WithinSpeed => {
+            Err(Refusal::new("its mount has not moved yet this round: it casts before its move", "004:480"))
+        }
+        _ => Err(Refusal::new("its mount went beyond its speed: the check of a double move stands for it", "004:480")),
     }
 }
 
@@ -315,7 +338,10 @@ fn cast(
             commands.entity(intent.caster).remove::<AwaitingCast>();
         }
         let checked =
-            check_cast(&order, &field, &caster, &target, &magic, (!intent.readied).then_some(&*budget), &intent.spell);
+            check_cast(&order, &field, &caster, &target, &magic, (!intent.readied).then_some(&*budget), &intent.spell)
+                .and_then(|i| {
+                    if intent.between_moves { between_moves(&order, &creatures, &caster).map(|()| i) } else { Ok(i) }
+                });
         let index = match checked {
             Ok(i) => i,
             Err(refusal) => {
@@ -428,11 +454,25 @@ fn cast(
             out.facts.write(lost(caster.id, &spell.name, "a failed Concentration check in a grapple (004:595)"));
             continue;
         }
+        // Cast between two moves of its mount (« s'il la fait avancer avant l'incantation, puis après »,
+        // 004:480): a Concentration check, DC 10 + level, and the mount may move on after.
+        if intent.between_moves
+            && !keeps(
+                10 + spell.def.level as i32,
+                "casting between two moves of its mount (004:480)".into(),
+                &mut dice,
+                &mut out.facts,
+            )
+        {
+            out.facts.write(lost(caster.id, &spell.name, "a failed Concentration check on a moving mount (004:480)"));
+            continue;
+        }
         // Its mount keeps to the pace the casting was judged at (004:480).
         if let Some(mount) = caster.riding.and_then(|r| creatures.get(r.0).ok())
             && !intent.readied
         {
-            crate::rules::attack::bind_the_mount(&mut commands, order.round, &mount, RiderAct::Spell);
+            let act = if intent.between_moves { RiderAct::SpellBetweenMoves } else { RiderAct::Spell };
+            crate::rules::attack::bind_the_mount(&mut commands, order.round, &mount, act);
         }
         // A touch spell on a creature out of its touch (beyond reach, behind a wall…): the charge is held
         // for a touch after a move (004:198-200).

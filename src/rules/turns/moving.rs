@@ -461,6 +461,8 @@ pub enum RiderAct {
     Ranged,
     /// A spell (004:480).
     Spell,
+    /// A spell cast between two moves of the mount, with its Concentration check (004:480).
+    SpellBetweenMoves,
 }
 
 impl RiderActed {
@@ -513,6 +515,10 @@ pub fn rider_allows(
             )),
             _ => ran.then_some(("its rider cast during its double move: it does not run after", "004:480")),
         },
+        // Cast « pendant que sa monture se déplace », the check made: it moves on, but does not run.
+        RiderAct::SpellBetweenMoves => {
+            ran.then_some(("its rider cast in the middle of its move: it does not run after", "004:480"))
+        }
     };
     match refused {
         Some((reason, rule)) => Err(Refusal::new(reason, rule)),
