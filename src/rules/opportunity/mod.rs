@@ -1069,7 +1069,9 @@ fn strike_the_entering(
     }
     let Ok(mover) = combatants.get(moment.mover) else { return };
     let (here, before) = (moment.at, moment.before);
-    let setting_off: Vec<(Entity, Option<String>)> = readiers
+    // Its riders step in with it, in its space (004:474): an attack readied at one of them strikes it.
+    let riders: Vec<Entity> = mover.riders.map(|r| r.all().to_vec()).unwrap_or_default();
+    let setting_off: Vec<(Entity, Option<String>, Entity)> = readiers
         .iter()
         .filter(|(e, r)| r.trigger == Trigger::EntersThreatened && !plan.fired.contains(e) && *e != moment.mover)
         .filter_map(|(e, r)| combatants.get(e).ok().map(|c| (c, r)))
@@ -1081,14 +1083,18 @@ fn strike_the_entering(
             here.squares().any(|s| threat.threatens(s)) && !before.squares().any(|s| then.threatens(s))
         })
         .map(|(c, r)| {
-            let weapon = match &r.action {
-                ReadiedAction::Attack { weapon, .. } => weapon.clone(),
-                _ => None,
+            let (weapon, named) = match &r.action {
+                ReadiedAction::Attack { weapon, target } => (weapon.clone(), target.clone()),
+                _ => (None, None),
             };
-            (c.entity, weapon)
+            let rider = riders
+                .iter()
+                .copied()
+                .find(|e| named.as_ref().is_some_and(|n| combatants.get(*e).is_ok_and(|rider| rider.id == n)));
+            (c.entity, weapon, rider.unwrap_or(moment.mover))
         })
         .collect();
-    for (readier, weapon) in setting_off {
+    for (readier, weapon, struck) in setting_off {
         plan.fired.push(readier);
         move_before(&mut order, readier, moment.mover);
         let mut strike = Opportunity {
@@ -1102,14 +1108,15 @@ fn strike_the_entering(
             wounds: Vec::new(),
         };
         // A readied attack is no attack of opportunity: no Mobility against it (the d20 feat; our ruling).
-        let down = strike.strike_readied(
-            readier,
-            moment.mover,
-            here,
-            MidAction { moving: false, ..moment.mid_action },
-            weapon.as_deref(),
-            &mut moment.hit_points,
-        );
+        let mid_action = MidAction { moving: false, ..moment.mid_action };
+        let down = if struck == moment.mover {
+            strike.strike_readied(readier, moment.mover, here, mid_action, weapon.as_deref(), &mut moment.hit_points)
+        } else {
+            // The rider named, charging with its mount if it charges (004:478); its fall stops no move.
+            let mut hit_points = combatants.get(struck).map(|c| *c.hit_points).unwrap_or_default();
+            strike.strike_readied(readier, struck, here, mid_action, weapon.as_deref(), &mut hit_points);
+            false
+        };
         // The readied attack is a standard action: one disabled since it readied it pays (004:274).
         strike.falls.strain.write(crate::rules::turns::Strain::standard_action(readier));
         facts.write(Fact::InitiativeOrdered { order: order.entries.iter().map(|e| e.id.clone()).collect() });
