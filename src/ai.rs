@@ -1496,7 +1496,13 @@ fn take_off(world: &mut World, creature: Entity, me: &Seen, budget: ActionBudget
     let grounded = world.get::<Altitude>(creature).is_some_and(|a| a.0 == 0);
     let standing = world.get::<Conditions>(creature).is_some_and(|c| c.can_act() && !c.has(Condition::Prone));
     let carried = world.get::<crate::rules::core::creature::Riders>(creature).is_some_and(|r| !r.all().is_empty());
-    let wanted = grounded && standing && !carried && fly.squares > speed.land && budget.check(ActionKind::Move).is_ok();
+    // Rising into the air is movement: not after a 5-foot step (004:259).
+    let wanted = grounded
+        && standing
+        && !carried
+        && fly.squares > speed.land
+        && budget.check(ActionKind::Move).is_ok()
+        && budget.check_movement().is_ok();
     // Not into a space another flies in (004:647-649).
     let height = world.get::<Space>(creature)?.width.max(1);
     let others = crate::rules::aerial::flying::aloft_but(world, creature);

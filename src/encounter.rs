@@ -108,6 +108,7 @@ pub fn spawn_encounter(world: &mut World, encounter: &Encounter, seed: u64, forc
             let flight = crate::rules::aerial::flying::Flight {
                 hovering: spec.hovering,
                 speed_m: spec.flying_m,
+                since_maneuver: crate::rules::aerial::flying::SETTING_OFF_AFRESH,
                 ..Default::default()
             };
             world.entity_mut(entity).insert(flight);

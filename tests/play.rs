@@ -916,7 +916,10 @@ fn a_rider_flies_its_griffon_and_shoots_with_the_mouse() {
     assert_eq!(flights.keys().collect::<std::collections::BTreeSet<_>>(), mine.keys().collect());
     let to = *flights
         .iter()
-        .filter(|(s, p)| s.x > 4 && p.flight.checks.is_empty())
+        // Within its speed (slow), so that the rider keeps her standard action (004:807).
+        .filter(|(s, p)| {
+            s.x > 4 && p.flight.checks.is_empty() && p.flight.status == estoc::rules::core::names::SpeedStatus::Slow
+        })
         .min_by_key(|(s, _)| (s.x, s.y))
         .unwrap()
         .0;
@@ -1323,8 +1326,13 @@ fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
     use estoc::rules::aerial::route::FlightStep;
     use estoc::rules::core::creature::{Altitude, Heading};
     use estoc::rules::core::geometry::Direction;
-    let (app, encounter) = griffon_first_in_pursuit();
+    let (mut app, encounter) = griffon_first_in_pursuit();
     let griffon = entity(&app, "griffon");
+    // It has just turned (as after a turn in its last flight): no simple turn before a square's flight, so
+    // the squares behind it are a wingover's (004:745, 004:774).
+    app.world_mut().get_mut::<estoc::rules::aerial::flying::Flight>(griffon).unwrap().since_maneuver = 0;
+    app.world_mut().resource_mut::<estoc::game::state::Previews>().forget();
+    app.update();
     let at = app.world().get::<Position>(griffon).unwrap().0;
     let height = app.world().get::<Altitude>(griffon).unwrap().0;
     assert_eq!(app.world().get::<Heading>(griffon).unwrap().0, Direction::East);
@@ -1353,6 +1361,9 @@ fn a_flier_comes_about_by_a_wingover_with_the_mouse() {
         if estoc::game::turn::human_turn(app.world()) != Some(griffon) {
             continue;
         }
+        app.world_mut().get_mut::<estoc::rules::aerial::flying::Flight>(griffon).unwrap().since_maneuver = 0;
+        app.world_mut().resource_mut::<estoc::game::state::Previews>().forget();
+        app.update();
         let step = clicked(&mut app, target).expect("the flight");
         let facts = play(&mut app, &step);
         let checks: Vec<(bool, String)> = facts

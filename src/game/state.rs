@@ -278,6 +278,14 @@ pub struct Previews {
     pub threatened: Vec<Square>,
 }
 
+impl Previews {
+    /// Forgets what the previews were worked out for: the next update works them all out anew (a state
+    /// changed outside the rules' facts, a hot reload, a test setting a creature's state).
+    pub fn forget(&mut self) {
+        self.key = None;
+    }
+}
+
 /// The compound action a click on a foe out of reach makes in the automatic mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Approach {

@@ -27,6 +27,7 @@ reason-wounded-for-by-attacks-of = wounded for {$amount} by attacks of opportuni
 reason-wounded-for-in-the-middle = wounded for {$amount} in the middle of casting (004:237)
 reason-casting-on-a-mount-in = casting on a mount in its double move (004:480)
 reason-casting-on-a-running-mount = casting on a running mount (004:480)
+reason-casting-between-two-moves = casting between two moves of its mount (004:480)
 reason-s-breath-for-half = {$creature}'s breath, for half
 reason-for-half = {$spell} for half
 reason-s-poison-004-28 = {$by}'s poison (004:28)

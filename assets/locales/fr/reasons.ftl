@@ -27,6 +27,7 @@ reason-wounded-for-by-attacks-of = blessé de {$amount} points par des attaques 
 reason-wounded-for-in-the-middle = blessé de {$amount} points en pleine incantation (004:237)
 reason-casting-on-a-mount-in = lancer un sort sur une monture en double déplacement (004:480)
 reason-casting-on-a-running-mount = lancer un sort sur une monture qui court (004:480)
+reason-casting-between-two-moves = lancer un sort entre deux déplacements de sa monture (004:480)
 reason-s-breath-for-half = souffle de {$creature}, pour moitié
 reason-for-half = {$spell}, pour moitié
 reason-s-poison-004-28 = poison de {$by} (004:28)

@@ -34,9 +34,10 @@ fn steps_of(m: f32) -> i32 {
 }
 
 /// The squares « flown since its last manoeuvre » of a flier setting off afresh, just recovered from a fall
-/// (« elle décide de nouveau de son statut et de son cap », 004:763) or just off the ground (004:671):
-/// more than any manoeuvre factor, so that nothing it did before holds its first manoeuvre.
-const SETTING_OFF_AFRESH: u32 = 1_000;
+/// (« elle décide de nouveau de son statut et de son cap », 004:763), just off the ground (004:671), or in
+/// the air as the fight begins (our ruling: no manoeuvre of before the fight holds its first one): more
+/// than any manoeuvre factor, so that nothing it did before holds its first manoeuvre.
+pub const SETTING_OFF_AFRESH: u32 = 1_000;
 
 /// A flier's state between its moves.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
