@@ -2056,6 +2056,7 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
         (swimmer, altitude.0)
     };
     let Ok((my_swimmer, my_altitude)) = swimmers.get(world, me).map(swimmer) else { return Vec::new() };
+    let my_size = world.get::<Size>(me).copied().unwrap_or(Size::Medium);
     let mut q = kept::<(Entity, &Name, &Faction, &Position, &Space, &Conditions, &Altitude, &Size), ()>(world);
     // One at the bottom of a pit is out of the fight: no foe to aim at, in no one's way (our ruling).
     let all: Vec<Placed> = q
@@ -2068,11 +2069,11 @@ fn cover_from_foes(world: &mut World, me: Entity, square: crate::rules::core::ge
     let field = world.resource::<Battlefield>();
     let here = Footprint::new(square, side);
     let mut found = Vec::new();
-    for (foe, id, hostile, at, up, (altitude, ..)) in
+    for (foe, id, hostile, at, up, (altitude, foe_size, _)) in
         all.iter().filter(|(e, _, hostile, _, up, _)| *hostile && *up && *e != me)
     {
         let _ = (hostile, up);
-        let ends = ((*at, *altitude), (here, my_altitude));
+        let ends = ((*at, *altitude, *foe_size), (here, my_altitude, my_size));
         let bystanders: Vec<Bystander> = all
             .iter()
             .filter(|(e, ..)| *e != me && e != foe)

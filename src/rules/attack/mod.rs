@@ -1891,8 +1891,8 @@ pub fn bystanders_between(
     target: &CombatantItem,
 ) -> Vec<Bystander> {
     let ends = (
-        (attacker.space.at(attacker.position.0), attacker.altitude.0),
-        (target.space.at(target.position.0), target.altitude.0),
+        (attacker.space.at(attacker.position.0), attacker.altitude.0, *attacker.size),
+        (target.space.at(target.position.0), target.altitude.0, *target.size),
     );
     creatures
         .iter()
@@ -1907,16 +1907,20 @@ pub fn bystanders_between(
 /// flying above or below the lines ([`crate::rules::core::cover::in_the_lines_height`]; our rulings).
 pub fn in_the_way(
     scale: crate::rules::core::altitude::Scale,
-    (attacker, target): ((Footprint, i32), (Footprint, i32)),
+    (attacker, target): ((Footprint, i32, Size), (Footprint, i32, Size)),
     (footprint, altitude, size): (Footprint, i32, Size),
     conditions: &Conditions,
 ) -> bool {
+    // Each body from its feet to its top, in metres (the bands' own heights at chase scale).
+    let body = |(at, altitude, size): (Footprint, i32, Size)| {
+        (at, (scale.height_m(altitude), scale.height_m(altitude + scale.body_height(size))))
+    };
     !conditions.has(Condition::InPit)
         && !conditions.has(Condition::Dead)
         && crate::rules::core::cover::in_the_lines_height(
-            attacker,
-            target,
-            (footprint, altitude, scale.body_height(size)),
+            body(attacker),
+            body(target),
+            body((footprint, altitude, size)),
         )
 }
 

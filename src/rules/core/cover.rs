@@ -84,15 +84,16 @@ pub struct Bystander {
     pub footprint: Footprint,
 }
 
-/// Whether a creature whose body rises from `altitude` for `body` steps, at `footprint`, is in the height
-/// of the line between two others: the line from the attacker's altitude to the target's (their feet:
-/// between two creatures on the ground it runs along the ground, and every creature on the ground between
-/// is in its way, as 004:404 counts squares), taken over the stretch of it beside the bystander's squares.
-/// A creature flying far above or below that stretch is in no line's way (our ruling, docs/rulings.md).
+/// Whether a creature whose body spans `body` (from its feet to its top, in metres above the ground) at
+/// `footprint` is in the height of the lines between two others, each a body too: the lines run between
+/// the two bodies, from the attacker's feet and top to the target's, and over the stretch beside the
+/// bystander's squares they must pass through its body. Between creatures on the ground every creature on
+/// the ground between is in their way, as 004:404 counts squares; a creature flying above or below that
+/// stretch is in no line's way (heights count, 004:783; our ruling, docs/rulings.md).
 pub fn in_the_lines_height(
-    (attacker, attacker_altitude): (Footprint, i32),
-    (target, target_altitude): (Footprint, i32),
-    (footprint, altitude, body): (Footprint, i32, i32),
+    (attacker, (attacker_feet, attacker_top)): (Footprint, (f32, f32)),
+    (target, (target_feet, target_top)): (Footprint, (f32, f32)),
+    (footprint, (feet, top)): (Footprint, (f32, f32)),
 ) -> bool {
     let centre = |f: Footprint| (f.origin.x as f32 + f.width as f32 / 2.0, f.origin.y as f32 + f.height as f32 / 2.0);
     let (p, q) = (centre(attacker), centre(target));
@@ -103,9 +104,11 @@ pub fn in_the_lines_height(
     let (x0, y0) = (footprint.origin.x as f32, footprint.origin.y as f32);
     let (x1, y1) = (x0 + footprint.width as f32, y0 + footprint.height as f32);
     let ends = [along(x0, y0), along(x1, y0), along(x0, y1), along(x1, y1)];
-    let height = |s: f32| attacker_altitude as f32 + s * (target_altitude - attacker_altitude) as f32;
-    let (low, high) = ends.iter().fold((f32::MAX, f32::MIN), |(lo, hi), &s| (lo.min(height(s)), hi.max(height(s))));
-    low < (altitude + body.max(1)) as f32 && high >= altitude as f32
+    let lowest = |s: f32| attacker_feet + s * (target_feet - attacker_feet);
+    let highest = |s: f32| attacker_top + s * (target_top - attacker_top);
+    let low = ends.iter().map(|&s| lowest(s)).fold(f32::MAX, f32::min);
+    let high = ends.iter().map(|&s| highest(s)).fold(f32::MIN, f32::max);
+    low < top && high > feet
 }
 
 /// A line's heights, in altitude steps: from the attacker's altitude at its corner `from` to the target's at
