@@ -382,6 +382,7 @@ refusal-rider-cast-before-moving = its rider cast before it moved: it goes no fu
 refusal-rider-cast-after-moving = its rider cast after it moved: moving on would be casting in the middle of its move
 refusal-rider-cast-mid-move-no-run = its rider cast in the middle of its move: it does not run after
 refusal-rides-no-mount-between-moves = it rides no mount to cast between its moves
+refusal-mount-flies-rider-acts-before-or-after = its mount flies: the rider acts before or after the flight, not during it
 refusal-mount-not-moved-yet = its mount has not moved yet this round: it casts before its move
 refusal-mount-beyond-speed-check-stands = its mount went beyond its speed: the check of a double move stands for it
 refusal-rider-cast-in-double-move = its rider cast during its double move: it does not run after

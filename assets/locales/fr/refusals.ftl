@@ -382,6 +382,7 @@ refusal-rider-cast-before-moving = son cavalier a lancé un sort avant qu'elle b
 refusal-rider-cast-after-moving = son cavalier a lancé un sort après son déplacement : repartir reviendrait à lancer le sort pendant qu'elle se déplace
 refusal-rider-cast-mid-move-no-run = son cavalier a lancé un sort au milieu de son déplacement : elle ne court pas ensuite
 refusal-rides-no-mount-between-moves = il ne monte aucune monture entre les déplacements de laquelle lancer un sort
+refusal-mount-flies-rider-acts-before-or-after = sa monture vole : le cavalier agit avant ou après le vol, pas pendant
 refusal-mount-not-moved-yet = sa monture ne s'est pas encore déplacée ce round : il lance avant son déplacement
 refusal-mount-beyond-speed-check-stands = sa monture a dépassé sa vitesse : le test du double déplacement en tient lieu
 refusal-rider-cast-in-double-move = son cavalier a lancé un sort pendant son double déplacement : elle ne court pas ensuite

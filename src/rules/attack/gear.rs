@@ -557,11 +557,15 @@ fn refuse(world: &mut World, id: &CreatureId, action: Action, refusal: Refusal) 
 }
 
 /// Whether `creature` is low enough to reach the ground with a hand: no higher above it than its reach,
-/// a step at least (heights count, 004:783-784: a flier 30 m up picks nothing up).
+/// a step at least (heights count, 004:783-784: a flier 30 m up picks nothing up); at chase scale, on the
+/// ground itself (the lowest band above it is 6 m up).
 fn reaches_the_ground(world: &World, creature: Entity) -> bool {
     let altitude = world.get::<Altitude>(creature).map_or(0, |a| a.0);
     let reach = world.get::<Reach>(creature).map_or(1, |r| r.0).max(1);
-    altitude <= reach as i32
+    match world.resource::<crate::rules::core::battlefield::Battlefield>().scale() {
+        crate::rules::core::altitude::Scale::Normal => altitude <= reach as i32,
+        crate::rules::core::altitude::Scale::Chase => altitude == 0,
+    }
 }
 
 /// The weapons on the ground `creature` could pick up now: on its squares or next to them, nearest first.

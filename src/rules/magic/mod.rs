@@ -243,9 +243,15 @@ pub fn between_moves(
         .riding
         .and_then(|r| creatures.get(r.0).ok())
         .ok_or_else(|| Refusal::new("it rides no mount to cast between its moves", "004:480"))?;
+    if mount.in_the_air() {
+        return Err(Refusal::new(
+            "its mount flies: the rider acts before or after the flight, not during it",
+            "004:480, 004:812",
+        ));
+    }
     let moved = mount.travelled.is_some_and(|t| t.in_round(order.round) > 0);
     match crate::rules::attack::mount_pace(order, &mount) {
-        Pace::WithinSpeed if moved && !mount.in_the_air() => Ok(()),
+        Pace::WithinSpeed if moved => Ok(()),
         Pace::WithinSpeed => {
             Err(Refusal::new("its mount has not moved yet this round: it casts before its move", "004:480"))
         }
