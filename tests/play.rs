@@ -2457,14 +2457,7 @@ fn a_flier_takes_off_higher_with_a_jump_from_the_bar() {
 fn the_delayed_creature_selected_steps_in() {
     use estoc::game::actions::{BarKind, use_bar};
     use estoc::game::state::{Pending, Selected};
-    let encounter = level("skirmish.ron");
-    let mut app = started(&encounter, 3);
-    estoc::game::overlays_headless(&mut app, &encounter);
-    app.world_mut()
-        .resource_mut::<estoc::game::state::Controllers>()
-        .0
-        .insert("goblins".into(), estoc::data::level::Control::Human);
-    app.update();
+    let mut app = played_by_people("levels/skirmish.ron", 3, "goblins");
     let pending = |app: &mut App| app.world_mut().resource_mut::<Pending>().0.pop_front();
     let mut delayed = Vec::new();
     for _ in 0..2 {
@@ -2502,14 +2495,7 @@ fn the_delayed_creature_selected_steps_in() {
 fn a_charge_goes_along_the_lane_marked() {
     use estoc::game::actions::{BarKind, use_bar};
     use estoc::game::state::{Choice, Hover, Mode};
-    let encounter = level("skirmish.ron");
-    let mut app = started(&encounter, 3);
-    estoc::game::overlays_headless(&mut app, &encounter);
-    app.world_mut()
-        .resource_mut::<estoc::game::state::Controllers>()
-        .0
-        .insert("goblins".into(), estoc::data::level::Control::Human);
-    app.update();
+    let mut app = played_by_people("levels/skirmish.ron", 3, "goblins");
     let fighter = entity(&app, "fighter");
     pass_turns_until(&mut app, fighter);
     let foes: Vec<Entity> = ["goblin-1", "goblin-2"].iter().map(|id| entity(&app, id)).collect();

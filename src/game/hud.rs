@@ -1997,29 +1997,17 @@ fn cast_lines(
                     BAD,
                 ));
             }
-            if let Some((dc, _)) = c.jolted {
-                let chance = crate::preview::CastPreview::chance(c.concentration, dc);
-                out.push((
-                    tr!(
-                        "preview-moving-mount-concentration",
-                        concentration = format!("{:+}", c.concentration),
-                        dc = dc.to_string(),
-                        chance = format!("{:.0}", chance * 100.0)
-                    ),
-                    WARN,
-                ));
-            }
-            if let Some(dc) = c.between_moves {
-                let chance = crate::preview::CastPreview::chance(c.concentration, dc);
-                out.push((
-                    tr!(
-                        "preview-cast-between-moves",
-                        concentration = format!("{:+}", c.concentration),
-                        dc = dc.to_string(),
-                        chance = format!("{:.0}", chance * 100.0)
-                    ),
-                    WARN,
-                ));
+            // The Concentration checks a moving mount calls for (004:480): its pace now, a cast between its moves.
+            for (dc, between) in [(c.jolted.map(|(dc, _)| dc), false), (c.between_moves, true)] {
+                let Some(dc) = dc else { continue };
+                let chance = format!("{:.0}", crate::preview::CastPreview::chance(c.concentration, dc) * 100.0);
+                let (concentration, dc) = (format!("{:+}", c.concentration), dc.to_string());
+                let line = if between {
+                    tr!("preview-cast-between-moves", concentration = concentration, dc = dc, chance = chance)
+                } else {
+                    tr!("preview-moving-mount-concentration", concentration = concentration, dc = dc, chance = chance)
+                };
+                out.push((line, WARN));
             }
             out.push((tr("preview-click-to-cast"), GOOD));
         }

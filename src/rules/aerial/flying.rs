@@ -346,7 +346,7 @@ pub fn taken_at(
                         heights_overlap(scale, (height, size), (o.height, o.size))
                     }
                     crate::rules::core::altitude::Scale::Chase => {
-                        o.height == height && (size == Size::Colossal || o.size == Size::Colossal)
+                        o.height == height && !crate::rules::core::altitude::share_a_chase_square(size, o.size)
                     }
                 }
         })
@@ -1748,7 +1748,8 @@ fn obstacle_at(
     // An ally's space or a helpless creature's is crossed, as a move crosses it (004:656, 000:66-73); at chase
     // scale no one shares a square with a Colossal creature, ally or not (004:651).
     let colossal = |b: &Traffic| {
-        scale == crate::rules::core::altitude::Scale::Chase && (size == Size::Colossal || b.size == Size::Colossal)
+        scale == crate::rules::core::altitude::Scale::Chase
+            && !crate::rules::core::altitude::share_a_chase_square(size, b.size)
     };
     bodies
         .iter()
@@ -1772,7 +1773,9 @@ pub fn heights_overlap(
 fn meeting(scale: crate::rules::core::altitude::Scale, mine: Size, other: &Traffic) -> Option<Obstacle> {
     match scale {
         crate::rules::core::altitude::Scale::Normal => Some(Obstacle::Creature(other.id.clone())),
-        crate::rules::core::altitude::Scale::Chase if mine == Size::Colossal || other.size == Size::Colossal => {
+        crate::rules::core::altitude::Scale::Chase
+            if !crate::rules::core::altitude::share_a_chase_square(mine, other.size) =>
+        {
             Some(Obstacle::Edge(Refusal::new(
                 format!("{} and a Colossal creature cannot share a chase square", other.id),
                 "004:651",

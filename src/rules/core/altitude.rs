@@ -266,6 +266,13 @@ pub fn band_distance_m(difference: u8) -> f32 {
     }
 }
 
+/// Whether two creatures of these sizes may share a square at chase scale: any may, but a Colossal one,
+/// which holds its square alone (« Plusieurs créatures peuvent occuper la même case, sauf si l'une d'elles
+/// est de taille C », 004:651).
+pub fn share_a_chase_square(a: Size, b: Size) -> bool {
+    a != Size::Colossal && b != Size::Colossal
+}
+
 /// How far apart two creatures are in height, in the steps reach counts: 0 when their bodies overlap in
 /// height, 1 when one is right above the other, then one more for each 1.5 m of air between (each band
 /// between, at chase scale). A body rises from its altitude as high as its space is wide, one band at

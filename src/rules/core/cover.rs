@@ -123,6 +123,16 @@ struct LineHeights {
 }
 
 impl LineHeights {
+    /// The heights of the lines from an attacker at `altitudes.0` to a target on `target` at `altitudes.1`,
+    /// each line between two corners; none when both stand on the ground, where nothing changes.
+    fn of(altitudes: (i32, i32), target: Footprint) -> impl Fn(Corner, Corner) -> Option<LineHeights> {
+        let aloft = altitudes.0 != 0 || altitudes.1 != 0;
+        let obstacle_top = target.width.max(1) as f32 / 2.0;
+        move |from, to| {
+            aloft.then_some(LineHeights { from, to, heights: (altitudes.0 as f32, altitudes.1 as f32), obstacle_top })
+        }
+    }
+
     /// Whether the line passes over a low obstacle on `squares` (one square, or the two beside an edge): its
     /// height, from feet to feet, midway along its stretch over them at the obstacle's top or above.
     fn over(&self, squares: &[Square]) -> bool {
@@ -255,16 +265,7 @@ fn ranged_cover_traced(
     bystanders: &[Bystander],
     shortcut: bool,
 ) -> Cover {
-    let obstacle_top = target.width.max(1) as f32 / 2.0;
-    let aloft = attacker_altitude != 0 || target_altitude != 0;
-    let heights = |from: Corner, to: Corner| {
-        aloft.then_some(LineHeights {
-            from,
-            to,
-            heights: (attacker_altitude as f32, target_altitude as f32),
-            obstacle_top,
-        })
-    };
+    let heights = LineHeights::of((attacker_altitude, target_altitude), target);
     // The creature named for soft cover is the first by id among those in the way, whatever the order given.
     // Every line runs within the rectangle that holds both creatures: a bystander outside it is in no line's
     // way, and need not be looked for along each.
@@ -331,15 +332,7 @@ fn melee_cover_traced(
     ((attacker, attacker_altitude), (target, target_altitude)): ((Footprint, i32), (Footprint, i32)),
     shortcut: bool,
 ) -> Cover {
-    let aloft = attacker_altitude != 0 || target_altitude != 0;
-    let heights = |from: Corner, to: Corner| {
-        aloft.then_some(LineHeights {
-            from,
-            to,
-            heights: (attacker_altitude as f32, target_altitude as f32),
-            obstacle_top: target.width.max(1) as f32 / 2.0,
-        })
-    };
+    let heights = LineHeights::of((attacker_altitude, target_altitude), target);
     let mut best = Cover::Total;
     let mut adjacent = false;
     for a in attacker.squares() {

@@ -631,7 +631,7 @@ pub fn unshared_bodies(scale: crate::rules::core::altitude::Scale, all: Vec<Body
     match scale {
         crate::rules::core::altitude::Scale::Normal => all,
         crate::rules::core::altitude::Scale::Chase => {
-            all.into_iter().filter(|b| size == Size::Colossal || b.size == Size::Colossal).collect()
+            all.into_iter().filter(|b| !crate::rules::core::altitude::share_a_chase_square(size, b.size)).collect()
         }
     }
 }
