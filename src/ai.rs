@@ -517,6 +517,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     }
     // A full attack whose foe fell goes on at another in reach (004:229).
     let underway = world.get::<crate::rules::turns::FullAttackUnderway>(creature).is_some();
+    // A sneak attacker with no sneak on a foe next to it feints it out of its Dex bonus (004:524-527).
+    if !underway && let Some(step) = feint_a_foe(world, creature, &me, &foes) {
+        return step;
+    }
     // Its own blows all but hopeless, it distracts a foe for an ally engaged with it (004:444).
     if !underway
         && !archer
@@ -535,6 +539,11 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     {
         let power = power_for(world, creature, &foes, (&target, weapon.as_deref()), false);
         return attack(target, weapon, false, power);
+    }
+    // Foes in its reach but no blow worth striking at them (bare hands against armed foes, 004:168), one
+    // threatening it: total defence, +4 to its AC (004:211), rather than walk about.
+    if in_reach && let Some(step) = total_defense(world, creature, &me, &budget) {
+        return step;
     }
     // A flier that has flown (and struck) hides among the towers from its pursuers: it costs no action
     // (004:816-817, docs/rulings.md).
@@ -617,7 +626,21 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             return Command::Move { creature: me.id.clone(), to: *to, action, path: None };
         }
     }
+    // No blow to strike and nowhere better to go, a foe threatening it: total defence (004:211).
+    if let Some(step) = total_defense(world, creature, &me, &budget) {
+        return step;
+    }
     hide_or(world, creature, end)
+}
+
+/// Total defence, +4 to its AC for a round (004:211), for a creature on foot with its standard action left
+/// that stands where a foe threatens it.
+fn total_defense(world: &mut World, creature: Entity, me: &Seen, budget: &ActionBudget) -> Option<Command> {
+    let riding = world.get::<crate::rules::core::creature::Riding>(creature).is_some();
+    (budget.check(ActionKind::Standard).is_ok()
+        && !riding
+        && crate::preview::danger_for(world, creature).is_some_and(|danger| danger.leaving(me.footprint)))
+    .then(|| Command::TotalDefense { creature: me.id.clone() })
 }
 
 /// Its turn spent with no blow struck, a creature trained to hide (a Hide skill) hides behind the cover or
@@ -1366,6 +1389,37 @@ fn trip_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> 
     })
 }
 
+/// A feint (004:524-527) by a creature with Bluff, on the foe in its melee reach it would strike, whom its
+/// blow would not sneak attack now but would once denied its Dex bonus (no concealment, not immune to
+/// criticals), when the feint is won three times in five or more and the blow it buys is its only one:
+/// with Improved Feint a move action before this turn's attack; without, its standard action, for next
+/// turn's first blow, not on a foe nearly down (one blow now may end it).
+fn feint_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let sneaker = world.get::<Traits>(creature)?.sneak_attack.is_some();
+    let bluffs = world.get::<Skills>(creature)?.bluff.is_some();
+    if !sneaker || !bluffs {
+        return None;
+    }
+    let budget = *world.get::<ActionBudget>(creature)?;
+    let improved = world.get::<Feats>(creature)?.has(Feat::ImprovedFeint);
+    let (target, weapon, _) = best_attack(world, creature, foes, false, false)?;
+    let foe = foes.iter().find(|f| f.id == target)?;
+    let feint = crate::preview::feint_preview(world, creature, foe.entity).ok()?;
+    let request = AttackRequest { weapon: weapon.as_deref(), full: true, ..default() };
+    let blow = attack_preview(world, creature, foe.entity, request).ok()?;
+    let immune = world.get::<Traits>(foe.entity).is_some_and(|t| t.immune_to_criticals);
+    if feint.chance < FEINT_ODDS || blow.plan.sneaks() || blow.plan.miss_chance > 0 || immune || blow.chances.len() > 1
+    {
+        return None;
+    }
+    let now = improved && budget.check(ActionKind::Standard).is_ok();
+    let next_turn = !improved && foe.hit_points as f32 > blow.plan.mean_damage();
+    (now || next_turn).then(|| Command::Feint { creature: me.id.clone(), target })
+}
+
+/// The least chance of a won feint the AI feints for.
+const FEINT_ODDS: f32 = 0.6;
+
 /// A disarm (with Improved Disarm) or a sunder (with Improved Sunder), provoking nothing, on the nearest foe
 /// in reach that holds a weapon (a melee one, for a disarm), when it would be won three times in five or more: a disarmed foe fights
 /// unarmed or stoops for its weapon (004:494), a sundered one strikes with a broken weapon (004:502).
@@ -1419,10 +1473,11 @@ fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], 
                 continue;
             };
             let height = |s: &Seen| world.get::<Altitude>(s.entity).map_or(0, |a| a.0);
-            if plan.chance() < 0.5 || allies.iter().any(|a| plan.burst.reaches((a.footprint, height(a)), diagonals)) {
+            let field = world.resource::<Battlefield>();
+            if plan.chance() < 0.5 || allies.iter().any(|a| plan.burst.reaches(field, (a.footprint, height(a)))) {
                 continue;
             }
-            let caught = foes.iter().filter(|f| plan.burst.reaches((f.footprint, height(f)), diagonals)).count();
+            let caught = foes.iter().filter(|f| plan.burst.reaches(field, (f.footprint, height(f)))).count();
             let distance = foe.footprint.distance_to(me.footprint, diagonals);
             if best.as_ref().is_none_or(|(c, d, ..)| caught > *c || caught == *c && distance < *d) {
                 best = Some((caught, distance, foe.id.clone(), flask.name.clone()));

@@ -1898,7 +1898,8 @@ fn a_flask_is_thrown_with_the_mouse() {
         space.at(position.0)
     };
     assert!(
-        plan.burst.reaches((footprint(thug_2), 0), estoc::rules::core::geometry::Diagonals::Alternating),
+        plan.burst
+            .reaches(app.world().resource::<estoc::rules::core::battlefield::Battlefield>(), (footprint(thug_2), 0)),
         "the splash reaches the thug beside it"
     );
     assert_eq!(plan.scatter.len(), 8);
@@ -2515,4 +2516,61 @@ fn a_charge_goes_along_the_lane_marked() {
     app.update();
     let step = clicked(&mut app, at).expect("a charge");
     assert!(matches!(step, Command::Charge { to: Some(to), .. } if to == other), "{step:?}");
+}
+
+/// The AI's sneak attackers feint a foe they cannot flank (004:524-527): the rogue for its next turn's blow,
+/// the one with Improved Feint with its move action before this turn's; the blow after the feint is a sneak
+/// attack.
+#[test]
+fn the_ais_rogues_feint_for_a_sneak_attack() {
+    let encounter = level_at("tests/scenarios/levels/feint_ai.ron");
+    let logs: Vec<Vec<Fact>> = (1..=6).map(|seed| estoc::simulate::battle(&encounter, seed).log.0).collect();
+    for rogue in ["rogue", "feinter"] {
+        let struck_after_a_feint = logs.iter().any(|log| {
+            let feinted = log.iter().position(|f| matches!(f, Fact::Feinted { feinter, .. } if feinter.0 == rogue));
+            feinted.is_some_and(|at| {
+                log[at..].iter().any(|f| {
+                    matches!(f, Fact::AttackRolled { attacker, armor_class_parts, .. }
+                        if attacker.0 == rogue && armor_class_parts.iter().any(|m| m.source.contains("feinted")))
+                })
+            })
+        });
+        assert!(struck_after_a_feint, "{rogue} never struck a foe it had feinted");
+    }
+}
+
+/// An AI creature with no blow worth striking (bare hands against an armed foe, 004:168) and a foe
+/// threatening it takes total defence, +4 to its AC (004:211), and the orc's next blow aims at it.
+#[test]
+fn the_ai_takes_total_defence_with_no_blow_to_strike() {
+    let mut app = played_by_people("tests/scenarios/levels/total_defence_ai.ron", 1, "orcs");
+    let villager = entity(&app, "villager");
+    pass_turns_until(&mut app, villager);
+    let step = estoc::ai::next_step(app.world_mut(), villager);
+    assert!(matches!(&step, Command::TotalDefense { creature } if creature == "villager"), "{step:?}");
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::ConditionGained { .. })), "{facts:?}");
+    play(&mut app, &Command::EndTurn { creature: "villager".into() });
+    let orc = entity(&app, "orc");
+    pass_turns_until(&mut app, orc);
+    let blow = play(
+        &mut app,
+        &Command::Attack {
+            creature: "orc".into(),
+            target: "villager".into(),
+            weapon: None,
+            defensively: false,
+            full: false,
+            lethal: false,
+            nonlethal: false,
+            power: 0,
+            two_weapons: false,
+            blows: None,
+        },
+    );
+    let parts = blow.iter().find_map(|f| match f {
+        Fact::AttackRolled { armor_class_parts, .. } => Some(armor_class_parts.clone()),
+        _ => None,
+    });
+    assert!(parts.is_some_and(|p| p.iter().any(|m| m.value == 4 && m.source.contains("004:211"))), "{blow:?}");
 }

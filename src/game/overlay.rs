@@ -380,7 +380,7 @@ pub fn redraw(
     }
     // Where a splash weapon bursts on target (shaded orange) and where a miss would, by the d8 (numbered).
     if let Some(Ok(throw)) = &previews.throw {
-        for square in throw.burst.squares() {
+        for square in throw.burst.squares(&encounter.0.battlefield) {
             shade(&mut commands, square, height, Color::srgba(1.0, 0.55, 0.1, 0.35), 4.0, Z_SHADE + 1.5);
         }
         for (i, missed) in throw.scatter.iter().enumerate() {

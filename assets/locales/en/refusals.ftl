@@ -159,6 +159,7 @@ refusal-carries-no-splash-weapon = {$id} carries no splash weapon
 refusal-a-splash-weapon-is-thrown = a splash weapon is thrown
 refusal-a-creature-s-space-holds-that = a creature's space holds that intersection: aim at the creature
 refusal-beyond-five-range-increments = beyond five range increments
+refusal-no-line-of-effect-to-that-intersection = no line of effect to that intersection: a wall is in the way
 refusal-only-a-cleric-channelling-negative-energy = only a cleric channelling negative energy dispels a turning
 refusal-only-a-cleric-channelling-negative-energy-2 = only a cleric channelling negative energy bolsters undead
 refusal-it-cannot-turn-undead-clerics-and = it cannot turn undead: clerics and paladins can

@@ -159,6 +159,7 @@ refusal-carries-no-splash-weapon = {$id} ne porte aucune arme à impact
 refusal-a-splash-weapon-is-thrown = une arme à impact se lance
 refusal-a-creature-s-space-holds-that = cette intersection est dans l'espace d'une créature : visez la créature
 refusal-beyond-five-range-increments = au-delà de cinq facteurs de portée
+refusal-no-line-of-effect-to-that-intersection = aucune ligne d'effet jusqu'à cette intersection : un mur est sur le chemin
 refusal-only-a-cleric-channelling-negative-energy = seul un prêtre qui canalise l'énergie négative dissipe un renvoi
 refusal-only-a-cleric-channelling-negative-energy-2 = seul un prêtre qui canalise l'énergie négative augmente le moral des morts-vivants
 refusal-it-cannot-turn-undead-clerics-and = incapable de renvoyer les morts-vivants : seuls les prêtres et les paladins le peuvent

@@ -288,6 +288,7 @@ type Fliers<'w, 's> = Query<
             Option<&'static Riders>,
             &'static mut crate::rules::turns::moving::Exertion,
             &'static Size,
+            (&'static Encumbrance, &'static Traits),
         ),
     ),
     With<Creature>,
@@ -402,7 +403,7 @@ fn take_off(
             conditions,
             mut budget,
             flight,
-            (.., rides, _, _, _),
+            (_, _, _, rides, ..),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -624,7 +625,7 @@ pub(super) fn fly_creatures(
             conditions,
             mut budget,
             flight,
-            (armament, reach, feats, rides, _, mut exertion, _),
+            (armament, reach, feats, rides, _, mut exertion, _, (encumbrance, traits)),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -641,7 +642,7 @@ pub(super) fn fly_creatures(
         let state = flight.as_deref().copied().unwrap_or_default();
         // A Bluff's pursuer, and the flier it chases on: itself, or the mount it rides (004:816-818).
         let bluffed = intent.bluff.map(|p| (p, pursuit.get(p).ok().and_then(|q| q.1).map_or(p, |r| r.0)));
-        let Some(wings) = speed.fly else {
+        let Some(wings) = crate::rules::core::creature::fly_speed(speed, *encumbrance, traits) else {
             refuse(&mut facts, id, Action::Fly, Refusal::new(format!("{id} cannot fly"), "004:655"));
             continue;
         };
@@ -2541,7 +2542,9 @@ fn planning_flier(
         })
         .collect();
     let (_, _, at, altitude, heading, my_size, flight, speed, _) = all.iter().find(|c| c.0 == creature).cloned()?;
-    let wings = speed.fly?;
+    let encumbrance = world.get::<Encumbrance>(creature).copied().unwrap_or_default();
+    let traits = world.get::<Traits>(creature).cloned().unwrap_or_default();
+    let wings = crate::rules::core::creature::fly_speed(&speed, encumbrance, &traits)?;
     if altitude <= 0 || flight.is_some_and(|f| f.falling || f.flown.is_some()) {
         return None;
     }

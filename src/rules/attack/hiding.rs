@@ -275,7 +275,8 @@ type Parties<'w, 's> = Query<
     (Entity, &'static CreatureId, Option<&'static Riding>, Option<&'static Riders>, Option<&'static Hidden>),
 >;
 
-/// A creature that attacks, casts or breathes shows itself (and cannot hide again this turn): a flier that
+/// A creature that attacks (a coup de grâce, a flask at an intersection, a turning too), casts or breathes
+/// shows itself (and cannot hide again this turn): a flier that
 /// hid in the air is found again, with all on its back, and so when its next turn begins (our ruling on
 /// 004:816-817); a creature that hid on the ground is found by every foe, and stays hidden into its next
 /// turn otherwise.
@@ -284,7 +285,14 @@ fn reveal(mut facts: MessageReader<Fact>, order: Res<TurnOrder>, mut commands: C
     let mut begun: Vec<CreatureId> = Vec::new();
     for fact in facts.read() {
         match fact {
-            Fact::AttackRolled { attacker, .. } => shown.push(attacker.clone()),
+            Fact::AttackRolled { attacker, .. } | Fact::CoupDeGraceDelivered { attacker, .. } => {
+                shown.push(attacker.clone());
+            }
+            // A flask thrown at an intersection is a ranged attack (004:529); a turning « est considéré
+            // comme une attaque » (004:539).
+            Fact::IntersectionAimed { creature, .. } | Fact::TurningChecked { creature, .. } => {
+                shown.push(creature.clone());
+            }
             Fact::CastingBegun { caster, .. } => shown.push(caster.clone()),
             Fact::Breathed { creature, .. } => shown.push(creature.clone()),
             // A special attack (disarm, sunder, bull rush, overrun, grapple) shows it as a blow does; its

@@ -704,6 +704,27 @@ pub fn may_stand<'a>(
     }
 }
 
+/// Whether `me` may go from where it stands into the space given, step by step as a move goes (walls, pits,
+/// foes' spaces; `steps_between`), the creatures in `ignoring` aside: a grappler's way into its foe's space
+/// (004:586).
+pub fn may_go_into<'a>(
+    field: &'a Battlefield,
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+    me: &CombatantItem,
+    ignoring: &[Entity],
+) -> impl Fn(Footprint) -> Result<(), Refusal> + 'a {
+    let others: Vec<Body> =
+        creatures.filter(|c| c.seat.is_none() && !ignoring.contains(&c.entity)).map(|c| body_of(&c)).collect();
+    let occupants = crate::rules::movement::occupants_for(&others, &body_of(me));
+    let mover = crate::rules::movement::mover_of(*me.size, me.speed, me.altitude.0, me.traits, me.skills);
+    let from = me.space.at(me.position.0);
+    move |to| {
+        let ground = crate::rules::movement::StepWorld { field, occupants: &occupants };
+        crate::rules::movement::cost::steps_between(&ground, &mover, from, to)
+            .map_err(|blocked| Refusal::new(blocked.to_string(), blocked.rule()))
+    }
+}
+
 /// A prepared attack: the modifiers and the AC it is rolled against, or why it cannot be made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttackPlan {
@@ -745,6 +766,11 @@ impl AttackPlan {
     /// The chance it hits: its bonus against the AC aimed at, concealment's miss chance counted (004:4).
     pub fn chance(&self) -> f32 {
         chance_to_hit(self.modifiers.iter().map(|m| m.value).sum(), self.armor_class, self.miss_chance)
+    }
+
+    /// Whether its damage carries a sneak attack's dice (004:27): dice beyond the weapon's own.
+    pub fn sneaks(&self) -> bool {
+        self.extra_dice.len() > usize::from(self.weapon.extra.is_some())
     }
 
     /// Its mean damage on a hit, criticals aside: the dice's mean and the modifiers, multiplied, halved in

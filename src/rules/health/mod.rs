@@ -7,8 +7,8 @@ use crate::rules::attack::{Damage, Slay};
 use crate::rules::core::ability_damage::{AbilityDamage, WithheldHitPoints, withheld_hit_points};
 use crate::rules::core::checks::{Save, roll_save};
 use crate::rules::core::creature::{
-    Abilities, Ability, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items, Level, Saves,
-    absorb,
+    Abilities, Ability, Altitude, Condition, ConditionChange, Conditions, Creature, CreatureId, HitPoints, Items,
+    Level, Position, Riding, Saves, Space, absorb,
 };
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
@@ -42,7 +42,7 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(
         Rules,
-        (apply_damage, apply_slay, apply_healing, apply_strain, apply_condition_changes)
+        (apply_damage, apply_slay, apply_healing, apply_strain, collapse, apply_condition_changes)
             .chain()
             .in_set(HealthSystems)
             .in_set(RulesSystems::Consequences)
@@ -180,7 +180,7 @@ pub fn use_item(
                 continue;
             }
         };
-        let item = items.0.remove(index);
+        let item = items.0[index].clone();
         // A standard action costs a creature disabled once it is done 1 hit point, unless it healed it
         // (004:274): weighed after the healing.
         if budget_kind(item.action_kind) == crate::rules::turns::ActionKind::Standard {
@@ -205,9 +205,11 @@ pub fn use_item(
                 wounds: Vec::new(),
             };
             if strike.provoke_in_place(&user, &initiative, &mut reactions, None, Action::UseItem, &why) {
+                // Dropped by the blow it drew, it never used the item: it keeps it.
                 continue;
             }
         }
+        items.0.remove(index);
         if let Some(expr) = item.heal {
             let thrown = dice.throw(expr);
             facts.write(Fact::Healed {
@@ -353,6 +355,11 @@ fn settle(
     if let Some(state) = nonlethal_state(hp.total(), hp.nonlethal) {
         wanted.push(state);
     }
+    // Nonlethal damage takes no hit points (004:301): a creature a healing stabilised, no longer dying, is
+    // not dying again for it.
+    if !lethal && conditions.has(Condition::Stable) && !conditions.has(Condition::Dying) {
+        wanted.retain(|c| *c != Condition::Dying);
+    }
     // A fresh wound reopens a stable creature's dying (004:279-281); its first roll is next round (004:281
     // « Le premier de ces jets a lieu le round suivant sa chute »), as for a creature that was not down.
     if wanted.contains(&Condition::Dying) && lethal {
@@ -465,12 +472,42 @@ fn apply_strain(
     let massive = field.as_ref().is_none_or(|f| f.house_rules().massive_damage);
     for s in strain.read() {
         let Ok((id, _, conditions, ..)) = creatures.get(s.creature) else { continue };
-        if !conditions.has(Condition::Disabled) {
+        // Dropped by a blow it drew (knocked out at 0 by nonlethal damage, 004:305), it never finished the
+        // action and pays nothing (« dès qu'il l'a accomplie », 004:274; docs/rulings.md).
+        if !conditions.has(Condition::Disabled) || !conditions.can_act() {
             continue;
         }
         facts.write(Fact::HitPointsLost { creature: id.clone(), amount: 1, reason: s.reason.clone() });
         let strained = Damage { target: s.creature, amount: 1, nonlethal: false, from_one_attack: false };
         wound(&strained, (&mut dice, order.round, massive), &mut creatures, &mut facts);
+    }
+}
+
+/// A creature that falls unconscious collapses (« le personnage s'effondre, inconscient », 004:305; our
+/// ruling for every fall into unconsciousness, dying too, 004:277): it lies prone, and once awake it
+/// stands up as any prone creature does (004:225). Not a rider or passenger (its seat keeps it or throws it,
+/// 004:482), nor a flier in the air (it falls, 004:649), nor a creature in the water.
+#[expect(clippy::type_complexity, reason = "a Bevy query: one element per component read")]
+fn collapse(
+    field: Option<Res<crate::rules::core::battlefield::Battlefield>>,
+    mut creatures: Query<
+        (&CreatureId, &mut Conditions, &Position, &Space, &crate::rules::core::size::Size, &Altitude, Has<Riding>),
+        (With<Creature>, Changed<Conditions>),
+    >,
+    mut facts: MessageWriter<Fact>,
+) {
+    for (id, mut conditions, position, space, size, altitude, riding) in &mut creatures {
+        let down = conditions.has(Condition::Unconscious) && !conditions.has(Condition::Dead);
+        if !down || conditions.has(Condition::Prone) || riding || altitude.0 > 0 {
+            continue;
+        }
+        let wet = field
+            .as_ref()
+            .is_some_and(|f| crate::rules::core::water::in_the_water(f, space.at(position.0), *size, altitude.0));
+        if !wet {
+            conditions.0.insert(Condition::Prone);
+            facts.write(Fact::ConditionGained { creature: id.clone(), condition: Condition::Prone });
+        }
     }
 }
 

@@ -111,7 +111,7 @@ pub fn plugin(app: &mut App) {
             .in_set(RidingSystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
-    app.add_systems(Rules, carry_riders.in_set(RulesSystems::Consequences));
+    app.add_systems(Rules, carry_riders.in_set(RulesSystems::Consequences).before(crate::rules::health::HealthSystems));
     app.add_systems(
         Rules,
         (

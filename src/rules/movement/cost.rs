@@ -565,6 +565,19 @@ pub fn walls_between(field: &Battlefield, from: Footprint, to: Footprint) -> Res
     Ok(())
 }
 
+/// What a footprint `from` shifting to `to` step by step (diagonally first, then straight, as
+/// [`walls_between`]) meets, each step judged as a move's is: walls and corners, pits, the spaces of foes
+/// (000:70-71): the way a grappler with reach goes into its foe's space, « un déplacement » (004:586).
+pub fn steps_between(ground: &StepWorld<'_>, mover: &Mover, from: Footprint, to: Footprint) -> Result<(), Blocked> {
+    let mut at = from;
+    while at.origin != to.origin {
+        let (dx, dy) = ((to.origin.x - at.origin.x).signum(), (to.origin.y - at.origin.y).signum());
+        let Some(direction) = Direction::from_delta(dx, dy) else { break };
+        at = ground.step(mover, at, direction, from)?.0;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

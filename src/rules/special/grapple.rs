@@ -272,23 +272,24 @@ pub fn plan_grab(
 }
 
 /// The space `a` holds `t` from (004:586): one that lies inside the foe's space or holds it whole, where `a`
-/// may stand but for the foe and those grappling it; the nearest to where `a` stands, then the northmost,
-/// westmost.
+/// may stand but for the foe and those grappling it, reached from where it stands as a move goes; the nearest
+/// to where `a` stands, then the northmost, westmost.
 pub fn hold_space(ground: &Ground<'_, '_, '_>, a: &CombatantItem, t: &CombatantItem) -> Option<Footprint> {
     let theirs = t.space.at(t.position.0);
     let mine = a.space.at(a.position.0);
     let mut ignoring = t.grapple.map(|g| g.with.clone()).unwrap_or_default();
     ignoring.push(t.entity);
     let may_stand = crate::rules::attack::may_stand(ground.field, ground.creatures.iter(), a, &ignoring);
+    let may_go = crate::rules::attack::may_go_into(ground.field, ground.creatures.iter(), a, &ignoring);
     let (w, h) = (mine.width, mine.height);
     let mut found: Vec<Footprint> = Vec::new();
     for dy in (1 - h.max(theirs.height))..=(h.max(theirs.height) - 1) {
         for dx in (1 - w.max(theirs.width))..=(w.max(theirs.width) - 1) {
             let f = mine.at(theirs.origin.offset(dx, dy));
             let nests = f.squares().all(|s| theirs.contains(s)) || theirs.squares().all(|s| f.contains(s));
-            // Got to through no wall (000:61, 000:106-107): a hold it cannot enter is let go (004:587).
-            let walled = crate::rules::movement::walls_between(ground.field, mine, f).is_err();
-            if nests && !walled && may_stand(f).is_ok() {
+            // Got to as a move goes, through no wall, pit or foe (000:61, 000:70-71, 000:106-107): a hold it
+            // cannot enter is let go (004:587).
+            if nests && may_go(f).is_ok() && may_stand(f).is_ok() {
                 found.push(f);
             }
         }
@@ -914,24 +915,50 @@ fn hold(
         }
         GrappleMove::Escape | GrappleMove::EscapeArtist => {
             let opponents: Vec<Entity> = plan.opponents.iter().map(|(e, _)| *e).collect();
-            let mut freed = Vec::new();
-            for other in &opponents {
-                freed.extend(part(world, attacker, *other, "escapes the grapple (004:600)"));
-            }
-            freed.retain(|e| *e != attacker);
-            if let Some(first) = opponents.first() {
-                let beside = world.get::<Space>(*first).zip(world.get::<Position>(*first)).map(|(s, p)| s.at(p.0));
-                step_out(world, Some((attacker, beside)), "escaping, to a square next to its foe (004:601)");
-                // « il achève son action en se déplaçant »: movement, no 5-foot step this round (004:259).
-                if let Some(mut budget) = world.get_mut::<crate::rules::turns::ActionBudget>(attacker) {
-                    budget.movement = crate::rules::turns::MovementMade::Moved;
-                }
-            }
-            freed.reverse();
-            settle(world, freed, "out of the grapple (our ruling)");
+            escape(world, attacker, &opponents);
         }
         GrappleMove::Grab | GrappleMove::Release => {}
     }
+}
+
+/// An escape won (004:600-601): out of the grapple with every opponent, then « en se déplaçant » to the
+/// nearest square next to its first opponent where it may stand, those it leaves in its space stepping out.
+/// The step out is movement: the squares it leaves provoke from the foes outside the grapple it left, as its
+/// step in did (004:65, 004:586); dropped, it goes nowhere. No 5-foot step after it (004:259).
+fn escape(world: &mut World, attacker: Entity, opponents: &[Entity]) {
+    let mut freed = Vec::new();
+    for other in opponents {
+        freed.extend(part(world, attacker, *other, "escapes the grapple (004:600)"));
+    }
+    freed.retain(|e| *e != attacker);
+    if let Some(first) = opponents.first() {
+        let footprint =
+            |world: &World, e: Entity| world.get::<Space>(e).zip(world.get::<Position>(e)).map(|(s, p)| s.at(p.0));
+        let beside = footprint(world, *first);
+        let here = footprint(world, attacker);
+        let there = world.run_system_cached_with(space_beside, (attacker, beside)).ok().flatten();
+        let dropped = match (here, there) {
+            (Some(here), Some(there)) if here != there => {
+                let leaving = Provoking {
+                    except: opponents.to_vec(),
+                    leaving: Some(here.squares().filter(|s| !there.contains(*s)).collect()),
+                    ..Provoking::new(attacker, Action::Grapple, "escaping, stepping out of the grapple (004:601)")
+                };
+                crate::rules::opportunity::provoke_by_moving(world, leaving, false).dropped
+            }
+            _ => false,
+        };
+        if dropped {
+            crate::rules::opportunity::movement_over(world, attacker);
+        } else {
+            step_out(world, Some((attacker, beside)), "escaping, to a square next to its foe (004:601)");
+            if let Some(mut budget) = world.get_mut::<crate::rules::turns::ActionBudget>(attacker) {
+                budget.movement = crate::rules::turns::MovementMade::Moved;
+            }
+        }
+    }
+    freed.reverse();
+    settle(world, freed, "out of the grapple (our ruling)");
 }
 
 /// The name of the light weapon `who` would draw in its grapple.

@@ -18,7 +18,7 @@ use crate::rules::core::battlefield::{Battlefield, Terrain};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::{Dice, DiceExpr};
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::{Corner, Diagonals, Direction, Footprint};
+use crate::rules::core::geometry::{Corner, Direction, Footprint};
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
 use crate::rules::core::systems::{Rules, RulesSystems};
@@ -60,12 +60,21 @@ pub struct Burst {
 impl Burst {
     /// Whether the splash reaches a creature standing on `space` at `altitude`: « distantes de 1,50 mètre »
     /// (004:528-529) counted in three dimensions as every distance is (004:783-784), diagonals as the table
-    /// counts them.
-    pub fn reaches(&self, (space, altitude): (Footprint, i32), diagonals: Diagonals) -> bool {
+    /// counts them; and not through a wall (our ruling: the splash is the flask's own, not an area that goes
+    /// round corners, 004:401): a space beside the burst behind a wall edge or past a corner between wall
+    /// squares, where a blow from the burst's space could not go (`melee_cover`), is spared.
+    pub fn reaches(&self, field: &Battlefield, (space, altitude): (Footprint, i32)) -> bool {
         let scale = crate::rules::core::altitude::Scale::Normal;
-        let apart =
-            crate::rules::core::altitude::separation_m(scale, diagonals, (self.area, self.altitude), (space, altitude));
+        let apart = crate::rules::core::altitude::separation_m(
+            scale,
+            field.diagonals(),
+            (self.area, self.altitude),
+            (space, altitude),
+        );
         apart <= self.reach as f32 * 1.5 + 1e-3
+            && (space.overlaps(self.area)
+                || crate::rules::core::cover::melee_cover(field, self.area, space)
+                    != crate::rules::core::cover::Cover::Total)
     }
 
     /// The burst moved `squares` toward `direction`.
@@ -74,15 +83,15 @@ impl Burst {
         Burst { area: self.area.at(self.area.origin.offset(dx * squares, dy * squares)), ..self }
     }
 
-    /// The squares the splash covers.
-    pub fn squares(&self) -> Vec<crate::rules::core::geometry::Square> {
+    /// The squares the splash covers on the ground, walls aside.
+    pub fn squares(&self, field: &Battlefield) -> Vec<crate::rules::core::geometry::Square> {
         let r = self.reach as i32;
         let grown = Footprint {
             origin: self.area.origin.offset(-r, -r),
             width: self.area.width + 2 * r,
             height: self.area.height + 2 * r,
         };
-        grown.squares().collect()
+        grown.squares().filter(|s| self.reaches(field, (Footprint::new(*s, 1), self.altitude))).collect()
     }
 }
 
@@ -219,6 +228,15 @@ pub fn plan_throw(
             }
             if area.squares().all(|s| ground.field.terrain(s) == Terrain::DeepWater) {
                 return Err(Refusal::new(water::THROWN_IN_WATER, "004:633"));
+            }
+            // A ranged attack (004:529) needs a line to where it lands: to one of the four squares about
+            // the intersection that is not a wall (« On ne peut attaquer [...] un abri total », 004:406).
+            let field = ground.field;
+            let seen = |s: crate::rules::core::geometry::Square| {
+                !field.terrain(s).blocks() && field.line_of_sight(own, Footprint::new(s, 1))
+            };
+            if !area.squares().any(seen) {
+                return Err(Refusal::new("no line of effect to that intersection: a wall is in the way", "004:406"));
             }
             let mut modifiers =
                 attack_bonus(*thrower.base_attack, thrower.abilities, *thrower.size, thrower.feats, &weapon);
@@ -377,7 +395,7 @@ fn roll_throw(
         .iter()
         .filter(|c| Some(c.entity) != plan.target.filter(|_| hit))
         .filter(|c| !c.conditions.has(Condition::Dead) && !c.conditions.has(Condition::InPit))
-        .filter(|c| burst.reaches((c.space.at(c.position.0), c.altitude.0), field.diagonals()) && harmed(c))
+        .filter(|c| burst.reaches(&field, (c.space.at(c.position.0), c.altitude.0)) && harmed(c))
         // The water shields a creature in it from the splash: thrown, it is ineffective there (004:633); a
         // rider sits above it (docs/rulings.md).
         .filter(|c| {
@@ -486,13 +504,27 @@ mod tests {
 
     #[test]
     fn the_splash_reaches_1_5_m_around_or_the_four_squares_of_an_intersection() {
+        let field = Battlefield::open(12, 12);
         let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0 };
-        assert!(on_creature.reaches((Footprint::new(Square::new(6, 6), 1), 0), Diagonals::Alternating));
-        assert!(!on_creature.reaches((Footprint::new(Square::new(7, 5), 1), 0), Diagonals::Alternating));
-        assert_eq!(on_creature.squares().len(), 9);
+        assert!(on_creature.reaches(&field, (Footprint::new(Square::new(6, 6), 1), 0)));
+        assert!(!on_creature.reaches(&field, (Footprint::new(Square::new(7, 5), 1), 0)));
+        assert_eq!(on_creature.squares(&field).len(), 9);
         let on_corner = Burst { area: Footprint::new(Square::new(5, 5), 2), reach: 0, altitude: 0 };
-        assert!(on_corner.reaches((Footprint::new(Square::new(6, 6), 1), 0), Diagonals::Alternating));
-        assert!(!on_corner.reaches((Footprint::new(Square::new(7, 6), 1), 0), Diagonals::Alternating));
-        assert_eq!(on_corner.squares().len(), 4);
+        assert!(on_corner.reaches(&field, (Footprint::new(Square::new(6, 6), 1), 0)));
+        assert!(!on_corner.reaches(&field, (Footprint::new(Square::new(7, 6), 1), 0)));
+        assert_eq!(on_corner.squares(&field).len(), 4);
+    }
+
+    #[test]
+    fn the_splash_goes_through_no_wall() {
+        use crate::rules::core::battlefield::EdgeFeature;
+        use crate::rules::core::geometry::Edge;
+        let mut field = Battlefield::open(12, 12);
+        // A wall edge east of (5,5).
+        field.set_edge(Edge { square: Square::new(5, 5), east: true }, EdgeFeature::Wall);
+        let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0 };
+        assert!(!on_creature.reaches(&field, (Footprint::new(Square::new(6, 5), 1), 0)), "behind the wall edge");
+        assert!(on_creature.reaches(&field, (Footprint::new(Square::new(5, 6), 1), 0)), "below, in the open");
+        assert!(!on_creature.squares(&field).contains(&Square::new(6, 5)));
     }
 }

@@ -667,7 +667,9 @@ pub fn move_query<'a>(field: &'a Battlefield, all: &[Body], c: &MoverViewItem<'_
         },
         start: c.space.at(c.position.0),
         speed: match (medium_of(c.speed, c.altitude.0), c.speed.fly, c.speed.swim) {
-            (Medium::Fly, Some(fly), _) => fly.squares,
+            (Medium::Fly, Some(_), _) => {
+                crate::rules::core::creature::fly_speed(c.speed, *c.encumbrance, c.traits).map_or(0, |f| f.squares)
+            }
             // In the water a swimmer moves at its swim speed (004:642); squares of land on its way cost it
             // nothing more (our ruling, docs/rulings.md).
             (_, _, Some(swim))

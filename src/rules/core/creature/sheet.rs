@@ -65,6 +65,16 @@ pub const fn reduced_speed(squares: u32) -> u32 {
     squares - squares / 3
 }
 
+/// Fly speed after armour and load: medium or heavy armour, or a medium or heavy load, slow a flier as they
+/// slow a walker (« une vitesse en vol de 2, voire de 1 s'il porte une armure lourde ou intermédiaire »: 18 m
+/// become 12 m, 004:712), a third lost, rounded down; creatures unhindered by armour keep theirs.
+pub fn fly_speed(speed: &Speed, encumbrance: Encumbrance, traits: &Traits) -> Option<FlySpeed> {
+    let slowed = encumbrance.hampering() >= ArmorCategory::Medium && !traits.unhindered_by_armor;
+    speed
+        .fly
+        .map(|wings| FlySpeed { squares: if slowed { reduced_speed(wings.squares) } else { wings.squares }, ..wings })
+}
+
 /// Running multiplies speed by 4, by 3 in heavy armour or with a heavy load (004:248, RULES-INDEX).
 pub fn run_multiplier(encumbrance: Encumbrance) -> u32 {
     if encumbrance.hampering() >= ArmorCategory::Heavy { 3 } else { 4 }
@@ -395,7 +405,7 @@ pub fn derive_sheet(c: SheetInput<'_>) -> Sheet {
     if !c.fatigued {
         speeds.push(line("run", land * run_multiplier(c.encumbrance)));
     }
-    if let Some(fly) = c.speed.fly {
+    if let Some(fly) = fly_speed(c.speed, c.encumbrance, c.traits) {
         speeds.push(line(&format!("fly ({:?})", fly.maneuverability).to_lowercase(), fly.squares));
     }
     if let Some(swim) = c.speed.swim {
