@@ -381,11 +381,22 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         return step;
     }
     // A flier on the ground that flies faster than it walks takes off (004:657).
-    if !riding && let Some(step) = take_off(world, creature, &me, budget) {
+    if !riding
+        && !adjacent_foe
+        && let Some(step) = take_off(world, creature, &me, budget)
+    {
         return step;
     }
     // A breath weapon ready breathes where it covers the most foes, before a flier flies on with its move.
     if let Some(step) = breathe_at(world, creature, &me, &foes) {
+        return step;
+    }
+    // A flier that must keep flying, low beside a foe on the ground, lands there to make its full attack
+    // (004:669): at its turn's beginning it strikes at once, at its end next turn.
+    if !riding
+        && budget.untouched()
+        && let Some(step) = land_by_a_foe(world, creature, &me, &foes)
+    {
         return step;
     }
     // A flier with Flyby Attack strikes on the way and flies on out of reach (004:755-757).
@@ -545,6 +556,9 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if in_reach && let Some(step) = total_defense(world, creature, &me, &budget) {
         return step;
     }
+    if !riding && let Some(step) = land_by_a_foe(world, creature, &me, &foes) {
+        return step;
+    }
     // A flier that has flown (and struck) hides among the towers from its pursuers: it costs no action
     // (004:816-817, docs/rulings.md).
     if crate::rules::aerial::pursuit::hide_aloft_allowed(world, creature).is_ok() {
@@ -606,6 +620,16 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             .filter(|(d, _, _)| *d < here)
             .collect();
         squares.sort_by_key(|(d, cost, s)| (*d, *cost, s.y, s.x));
+        // Still far off after a double move: it runs (004:248-250), to a square out of every foe's reach
+        // (three squares off or more: it strikes nothing this turn and loses its Dex bonus while it runs),
+        // from which it charges or strikes next turn.
+        if let Some(to) = run_toward(&options, (&foes, diagonals), squares.first().map(|(d, _, _)| *d), side)
+            && fresh
+            && !archer
+            && !riding
+        {
+            return Command::Move { creature: me.id.clone(), to, action: MovementAction::Run, path: None };
+        }
         // No square nearer as the crow flies (a wall between): the way round on foot to a square it could
         // strike from, as far along it as the turn allows.
         let may_walk = options.open.iter().any(|(a, open)| *a == walk && open.is_ok());
@@ -633,12 +657,70 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     hide_or(world, creature, end)
 }
 
+/// A landing (004:669) for a flier in the air that neither hovers nor flies perfectly, so gets one blow a
+/// round aloft, with several blows to its full attack: low enough to land as a free action, beside a foe
+/// standing on the ground, on ground it may stand on.
+fn land_by_a_foe(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let speed = *world.get::<Speed>(creature)?;
+    let altitude = world.get::<Altitude>(creature)?.0;
+    let wings = speed.fly?;
+    let hovers = world.get::<Feats>(creature).is_some_and(|f| f.has(Feat::Hover));
+    if !crate::rules::core::creature::flying(&speed, altitude)
+        || wings.maneuverability == Maneuverability::Perfect
+        || hovers
+    {
+        return None;
+    }
+    let natural = world.get::<Armament>(creature)?.ready().filter(|w| w.natural).count();
+    let base = world.get::<BaseAttack>(creature)?.0;
+    if natural < 2 && crate::rules::attack::iterative_bonuses(base).len() < 2 {
+        return None;
+    }
+    // At chase scale, fights are the fliers' (a 9 m square is no place to land beside a foe).
+    if world.resource::<Battlefield>().scale() == crate::rules::core::altitude::Scale::Chase {
+        return None;
+    }
+    // On the ground itself, not a rider carried aloft.
+    let on_the_ground = |f: &&Seen| world.get::<Altitude>(f.entity).is_some_and(|a| a.0 == 0);
+    foes.iter().filter(|f| f.up).filter(on_the_ground).find(|f| f.footprint.touches(me.footprint))?;
+    crate::rules::aerial::flying::may_land(world, creature).ok()?;
+    Some(Command::Land { creature: me.id.clone() })
+}
+
+/// Where a run takes a walker far from its foes (its best double move leaves it `walked` squares from the
+/// nearest, more than three), when the run gets nearer: the square nearest a foe that stays three squares
+/// or more from every foe, the cheapest of those.
+fn run_toward(
+    options: &crate::preview::MoveOptions,
+    (foes, diagonals): (&[Seen], Diagonals),
+    walked: Option<u32>,
+    side: i32,
+) -> Option<Square> {
+    const OUT_OF_REACH: u32 = 3;
+    let walked = walked?;
+    let runs = options.open.iter().any(|(a, open)| *a == MovementAction::Run && open.is_ok());
+    if !runs || walked <= OUT_OF_REACH {
+        return None;
+    }
+    options
+        .squares
+        .iter()
+        .filter(|(_, (a, _))| *a == MovementAction::Run)
+        .map(|(s, (_, cost))| (nearest_foe(diagonals, foes, Footprint::new(*s, side)), *cost, *s))
+        .filter(|(d, _, _)| *d >= OUT_OF_REACH && *d < walked)
+        .min_by_key(|(d, cost, s)| (*d, *cost, s.y, s.x))
+        .map(|(_, _, s)| s)
+}
+
 /// Total defence, +4 to its AC for a round (004:211), for a creature on foot with its standard action left
 /// that stands where a foe threatens it.
 fn total_defense(world: &mut World, creature: Entity, me: &Seen, budget: &ActionBudget) -> Option<Command> {
     let riding = world.get::<crate::rules::core::creature::Riding>(creature).is_some();
+    // Disabled, a standard action would cost it a hit point and leave it dying (004:274).
+    let disabled = world.get::<Conditions>(creature).is_some_and(|c| c.has(Condition::Disabled));
     (budget.check(ActionKind::Standard).is_ok()
         && !riding
+        && !disabled
         && crate::preview::danger_for(world, creature).is_some_and(|danger| danger.leaving(me.footprint)))
     .then(|| Command::TotalDefense { creature: me.id.clone() })
 }
@@ -1094,7 +1176,8 @@ fn fly_by(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Opti
     let maneuverability = world.get::<Speed>(creature)?.fly?.maneuverability;
     let budget = world.get::<ActionBudget>(creature).copied()?;
     // The flight's move action and the blow's standard action, both (a restricted creature has one).
-    if budget.restricted || budget.check(ActionKind::Standard).is_err() || budget.check(ActionKind::Move).is_err() {
+    // The flight takes its move action, the blow its standard one: both left (a take-off spent the move).
+    if budget.restricted || budget.check(ActionKind::Standard).is_err() || !budget.move_action {
         return None;
     }
     let scale = world.resource::<Battlefield>().scale();

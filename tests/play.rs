@@ -2574,3 +2574,38 @@ fn the_ai_takes_total_defence_with_no_blow_to_strike() {
     });
     assert!(parts.is_some_and(|p| p.iter().any(|m| m.value == 4 && m.source.contains("004:211"))), "{blow:?}");
 }
+
+/// Far from its foes, beyond a double move, the AI runs (004:248-250), and stops out of their reach, three
+/// squares off or more, to charge or strike next turn; near enough, it walks.
+#[test]
+fn the_ai_runs_to_a_far_foe_and_stops_out_of_its_reach() {
+    let mut app = played_by_people("tests/scenarios/levels/long_field.ron", 1, "orcs");
+    let orc = entity(&app, "orc");
+    pass_turns_until(&mut app, orc);
+    let step = estoc::ai::next_step(app.world_mut(), orc);
+    assert!(matches!(&step, Command::Move { action: MovementAction::Run, .. }), "{step:?}");
+    let facts = play(&mut app, &step);
+    assert!(
+        facts.iter().any(|f| matches!(f, Fact::CreatureMoved { creature, .. } if creature.0 == "orc")),
+        "{facts:?}"
+    );
+    let at = app.world().get::<Position>(orc).unwrap().0;
+    let fighter = app.world().get::<Position>(entity(&app, "fighter")).unwrap().0;
+    let apart = (fighter.x - at.x).abs().max((fighter.y - at.y).abs());
+    assert!((3..=14).contains(&apart), "{at:?}, {apart} squares from the fighter");
+}
+
+/// A flier that must keep flying (no hover, not perfect) gets one blow a round aloft: low beside a foe on
+/// the ground, the AI lands it (004:669) and it makes its full attack there, as the griffon of the roost does.
+#[test]
+fn the_ai_lands_a_flier_beside_a_foe_for_its_full_attack() {
+    let encounter = level("roost.ron");
+    let log = estoc::simulate::battle(&encounter, 1).log.0;
+    let landed = log.iter().position(|f| matches!(f, Fact::Landed { creature } if creature.0 == "griffon"));
+    let landed = landed.expect("the griffon lands");
+    let full = log[landed..].iter().any(|f| {
+        matches!(f, Fact::AttackRolled { attacker, modifiers, .. }
+            if attacker.0 == "griffon" && modifiers.iter().any(|m| m.source.contains("of the full attack")))
+    });
+    assert!(full, "no full attack after the landing");
+}

@@ -742,7 +742,9 @@ fn starting_flight(placement: &PlacementDef, stats: &Stats, altitude: i32) -> Op
             format!("it cannot hover with {class} manoeuvrability: perfect or good, or the Hover feat (004:708)"),
         ));
     }
-    let most = 2.0 * wings.squares as f32 * 1.5;
+    // Its fly speed as armour and load leave it (004:712).
+    let slowed = crate::rules::core::creature::fly_speed(&stats.speed, stats.encumbrance, &stats.traits);
+    let most = 2.0 * slowed.map_or(wings.squares, |w| w.squares) as f32 * 1.5;
     let whole = (placement.flying_m / 1.5).fract() == 0.0;
     if !placement.flying_m.is_finite() || placement.flying_m < 0.0 || placement.flying_m > most || !whole {
         return Some((

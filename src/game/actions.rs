@@ -334,7 +334,15 @@ pub fn takeoff_hint(world: &World, me: Entity) -> String {
     };
     match crate::rules::aerial::takeoff_jump_dc(extra) {
         Some(dc) => {
-            let bonus = crate::rules::aerial::takeoff_jump_bonus(skills, abilities, speed);
+            let modifiers = world.get::<SpeedModifiers>(me).cloned().unwrap_or_default();
+            let encumbrance = world.get::<Encumbrance>(me).copied().unwrap_or_default();
+            let traits = world.get::<Traits>(me).cloned().unwrap_or_default();
+            let bonus = crate::rules::aerial::takeoff_jump_bonus(
+                skills,
+                abilities,
+                (speed, &modifiers),
+                (encumbrance, &traits),
+            );
             let chance = crate::rules::core::checks::check_chance(bonus, dc as i32);
             crate::tr!(
                 "bar-take-off-higher-hover",

@@ -1864,8 +1864,11 @@ fn flight_lines(
     out.push((tr!("preview-flying-q-climbs-z-dives", climb = climb.to_string(), flights = count.to_string()), WARN));
     let fly_m = active
         .map(|a| super::turn::flier_of(world, a))
-        .and_then(|f| world.get::<Speed>(f))
-        .and_then(|s| s.fly)
+        .and_then(|f| {
+            let (speed, traits) = (world.get::<Speed>(f)?, world.get::<crate::rules::core::creature::Traits>(f)?);
+            let encumbrance = world.get::<crate::rules::core::creature::Encumbrance>(f).copied().unwrap_or_default();
+            crate::rules::core::creature::fly_speed(speed, encumbrance, traits)
+        })
         .map_or(0.0, |w| w.squares as f32 * 1.5);
     out.push((declared_speed(choice.speed, choice.decelerate, fly_m), WARN));
     match here {

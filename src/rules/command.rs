@@ -1197,7 +1197,9 @@ fn willing_readier(
     let mut readiers = kept::<(Entity, &CreatureId, &Readied, &Conditions, &Faction), ()>(world);
     let mut waiting: Vec<(Entity, CreatureId, Readied)> = readiers
         .iter(world)
-        .filter(|(e, _, r, c, f)| *e != actor && c.can_act() && waits_for(r, actor_id, casting && **f != actor_faction))
+        .filter(|(e, _, r, c, f)| {
+            *e != actor && c.takes_actions() && waits_for(r, actor_id, casting && **f != actor_faction)
+        })
         .map(|(e, id, r, ..)| (e, id.clone(), r.clone()))
         .collect();
     waiting.sort_by(|a, b| a.1.cmp(&b.1));

@@ -288,7 +288,7 @@ type Fliers<'w, 's> = Query<
             Option<&'static Riders>,
             &'static mut crate::rules::turns::moving::Exertion,
             &'static Size,
-            (&'static Encumbrance, &'static Traits),
+            (&'static Encumbrance, &'static Traits, &'static SpeedModifiers),
         ),
     ),
     With<Creature>,
@@ -403,7 +403,7 @@ fn take_off(
             conditions,
             mut budget,
             flight,
-            (_, _, _, rides, ..),
+            (_, _, _, rides, _, _, _, (encumbrance, traits, modifiers)),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -457,7 +457,8 @@ fn take_off(
         } else if intent.extra_m > 0.0 {
             match takeoff_jump_dc(intent.extra_m) {
                 Some(dc) => {
-                    let bonus = super::takeoff_jump_bonus(skills, abilities, speed);
+                    let bonus =
+                        super::takeoff_jump_bonus(skills, abilities, (speed, modifiers), (*encumbrance, traits));
                     let reason = format!("taking off {} m above its space (004:659-668)", intent.extra_m);
                     let total = crate::rules::core::checks::roll_check_total(
                         &mut dice,
@@ -625,7 +626,7 @@ pub(super) fn fly_creatures(
             conditions,
             mut budget,
             flight,
-            (armament, reach, feats, rides, _, mut exertion, _, (encumbrance, traits)),
+            (armament, reach, feats, rides, _, mut exertion, _, (encumbrance, traits, _)),
         )) = fliers.get_mut(intent.creature)
         else {
             continue;
@@ -2110,42 +2111,12 @@ pub(super) fn land(
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let room = room_to_land(&field, &creatures.p1(), intent.creature);
+        let checked = landing((&order, &field), &mut creatures, intent.creature);
         let mut fliers = creatures.p0();
-        let Ok((id, _, mut altitude, _, space, speed, _, _, conditions, mut budget, flight, _)) =
-            fliers.get_mut(intent.creature)
-        else {
+        let Ok((id, _, mut altitude, _, _, _, _, _, _, mut budget, flight, _)) = fliers.get_mut(intent.creature) else {
             continue;
         };
-        let aloft = crate::rules::core::creature::flying(speed, altitude.0);
-        let low = low_enough_to_land(altitude.0, space);
-        let stalled = flight.as_deref().is_some_and(|f| f.flown == Some(SpeedStatus::Stall));
-        let checked = order
-            .check_turn(intent.creature)
-            .and_then(|()| crate::rules::core::creature::able_to_act(conditions))
-            // A walker on a ledge stands on it: only a flier in the air lands (004:669).
-            .and_then(|()| if aloft { Ok(()) } else { Err(Refusal::new("it is on the ground", "004:669")) })
-            .and(room)
-            .and_then(|()| match (low, stalled) {
-                (true, false) => Ok(()),
-                // « Elles peuvent alors utiliser leur seconde action de mouvement pour atterrir en toute
-                // sécurité si leur altitude est inférieure ou égale à leur espace occupé » (004:700).
-                (true, true) => budget.spend(ActionKind::Move),
-                (false, true) => Err(Refusal::new(
-                    format!(
-                        "at {}, higher than its space: a stalled flier lands only from no higher than its space",
-                        field.scale().altitude_label(altitude.0)
-                    ),
-                    "004:700",
-                )),
-                (false, false) => Err(Refusal::new(
-                    format!(
-                        "at {}, higher than its space: it must slow to a stall first, then land with its other move action",
-                        field.scale().altitude_label(altitude.0)
-                    ),
-                    "004:670",
-                )),
-            });
+        let checked = checked.and_then(|spends| if spends { budget.spend(ActionKind::Move) } else { Ok(()) });
         match checked {
             Ok(()) => {
                 altitude.0 = 0;
@@ -2162,6 +2133,66 @@ pub(super) fn land(
             Err(refusal) => refuse(&mut facts, id, Action::Land, refusal),
         }
     }
+}
+
+/// Whether `creature` may land now, and whether the landing spends a move action: a free action when it is
+/// no higher than its space (004:669), its second move action after a stall (004:700); from higher, not.
+fn landing(
+    (order, field): (&TurnOrder, &Battlefield),
+    creatures: &mut ParamSet<(Fliers<'_, '_>, Query<crate::rules::turns::moving::MoverView>)>,
+    creature: Entity,
+) -> Result<bool, Refusal> {
+    let room = room_to_land(field, &creatures.p1(), creature);
+    let fliers = creatures.p0();
+    let Ok((_, _, altitude, _, space, speed, _, _, conditions, budget, flight, _)) = fliers.get(creature) else {
+        return Err(Refusal::new("no such creature", "data"));
+    };
+    let aloft = crate::rules::core::creature::flying(speed, altitude.0);
+    let low = low_enough_to_land(altitude.0, space);
+    let stalled = flight.is_some_and(|f| f.flown == Some(SpeedStatus::Stall));
+    order.check_turn(creature)?;
+    crate::rules::core::creature::able_to_act(conditions)?;
+    // A walker on a ledge stands on it: only a flier in the air lands (004:669).
+    if !aloft {
+        return Err(Refusal::new("it is on the ground", "004:669"));
+    }
+    room?;
+    match (low, stalled) {
+        (true, false) => Ok(false),
+        // « Elles peuvent alors utiliser leur seconde action de mouvement pour atterrir en toute sécurité si
+        // leur altitude est inférieure ou égale à leur espace occupé » (004:700).
+        (true, true) => budget.check(ActionKind::Move).map(|()| true),
+        (false, true) => Err(Refusal::new(
+            format!(
+                "at {}, higher than its space: a stalled flier lands only from no higher than its space",
+                field.scale().altitude_label(altitude.0)
+            ),
+            "004:700",
+        )),
+        (false, false) => Err(Refusal::new(
+            format!(
+                "at {}, higher than its space: it must slow to a stall first, then land with its other move action",
+                field.scale().altitude_label(altitude.0)
+            ),
+            "004:670",
+        )),
+    }
+}
+
+/// Whether `creature` may land now (004:669-670, 004:700): what the AI and the window ask before the rules.
+pub fn may_land(world: &mut World, creature: Entity) -> Result<(), Refusal> {
+    world
+        .run_system_cached_with(may_land_now, creature)
+        .unwrap_or_else(|_| Err(Refusal::new("no such creature", "data")))
+}
+
+fn may_land_now(
+    In(creature): In<Entity>,
+    order: Res<TurnOrder>,
+    field: Res<Battlefield>,
+    mut creatures: ParamSet<(Fliers<'_, '_>, Query<crate::rules::turns::moving::MoverView>)>,
+) -> Result<(), Refusal> {
+    landing((&order, &field), &mut creatures, creature).map(|_| ())
 }
 
 /// Whether a flier at `altitude` is no higher than its space: it lands as a free action (004:669), or from a

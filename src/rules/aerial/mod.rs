@@ -131,14 +131,18 @@ pub fn takeoff_speed_bonus(land_m: f32, fly_m: f32) -> i32 {
 }
 
 /// A flier's Jump bonus for taking off higher (004:659): its Jump ranks, or untrained its Strength
-/// modifier, and the bonus for the better of its land and fly speeds.
+/// modifier, and the bonus for the better of its land and fly speeds, as armour and load leave them
+/// (000:30-57, 004:712).
 pub fn takeoff_jump_bonus(
     skills: &crate::rules::core::creature::Skills,
     abilities: &crate::rules::core::creature::Abilities,
-    speed: &crate::rules::core::creature::Speed,
+    (speed, modifiers): (&crate::rules::core::creature::Speed, &crate::rules::core::creature::SpeedModifiers),
+    (encumbrance, traits): (crate::rules::core::creature::Encumbrance, &crate::rules::core::creature::Traits),
 ) -> i32 {
-    let fly_m = speed.fly.map_or(0.0, |w| w.squares as f32 * 1.5);
-    crate::rules::core::checks::skill(skills.jump, abilities.str) + takeoff_speed_bonus(speed.land as f32 * 1.5, fly_m)
+    let land = crate::rules::core::creature::land_speed(speed, modifiers, encumbrance, traits);
+    let fly = crate::rules::core::creature::fly_speed(speed, encumbrance, traits);
+    let fly_m = fly.map_or(0.0, |w| w.squares as f32 * 1.5);
+    crate::rules::core::checks::skill(skills.jump, abilities.str) + takeoff_speed_bonus(land as f32 * 1.5, fly_m)
 }
 
 /// How a take-off is paid for (004:657-658): a move action, a free action with perfect manoeuvrability.

@@ -694,9 +694,7 @@ pub fn may_stand<'a>(
     me: &CombatantItem,
     ignoring: &[Entity],
 ) -> impl Fn(Footprint) -> Result<(), Refusal> + 'a {
-    let others: Vec<Body> =
-        creatures.filter(|c| c.seat.is_none() && !ignoring.contains(&c.entity)).map(|c| body_of(&c)).collect();
-    let occupants = crate::rules::movement::occupants_for(&others, &body_of(me));
+    let occupants = occupants_around(creatures, me, ignoring);
     let mover = crate::rules::movement::mover_of(*me.size, me.speed, me.altitude.0, me.traits, me.skills);
     move |at| {
         let ground = crate::rules::movement::StepWorld { field, occupants: &occupants };
@@ -704,8 +702,19 @@ pub fn may_stand<'a>(
     }
 }
 
+/// The creatures about `me` as its moves meet them, those in `ignoring` and those riding aside.
+pub fn occupants_around<'a>(
+    creatures: impl Iterator<Item = CombatantItem<'a, 'a>>,
+    me: &CombatantItem,
+    ignoring: &[Entity],
+) -> Vec<crate::rules::movement::cost::Occupant> {
+    let others: Vec<Body> =
+        creatures.filter(|c| c.seat.is_none() && !ignoring.contains(&c.entity)).map(|c| body_of(&c)).collect();
+    crate::rules::movement::occupants_for(&others, &body_of(me))
+}
+
 /// Whether `me` may go from where it stands into the space given, step by step as a move goes (walls, pits,
-/// foes' spaces; `steps_between`), the creatures in `ignoring` aside: a grappler's way into its foe's space
+/// foes' spaces; `way_between`), the creatures in `ignoring` aside: a grappler's way into its foe's space
 /// (004:586).
 pub fn may_go_into<'a>(
     field: &'a Battlefield,
@@ -713,14 +722,12 @@ pub fn may_go_into<'a>(
     me: &CombatantItem,
     ignoring: &[Entity],
 ) -> impl Fn(Footprint) -> Result<(), Refusal> + 'a {
-    let others: Vec<Body> =
-        creatures.filter(|c| c.seat.is_none() && !ignoring.contains(&c.entity)).map(|c| body_of(&c)).collect();
-    let occupants = crate::rules::movement::occupants_for(&others, &body_of(me));
+    let occupants = occupants_around(creatures, me, ignoring);
     let mover = crate::rules::movement::mover_of(*me.size, me.speed, me.altitude.0, me.traits, me.skills);
     let from = me.space.at(me.position.0);
     move |to| {
         let ground = crate::rules::movement::StepWorld { field, occupants: &occupants };
-        crate::rules::movement::cost::steps_between(&ground, &mover, from, to)
+        crate::rules::movement::cost::way_between(&ground, &mover, from, to)
             .map_err(|blocked| Refusal::new(blocked.to_string(), blocked.rule()))
     }
 }

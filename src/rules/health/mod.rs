@@ -491,14 +491,21 @@ fn apply_strain(
 fn collapse(
     field: Option<Res<crate::rules::core::battlefield::Battlefield>>,
     mut creatures: Query<
-        (&CreatureId, &mut Conditions, &Position, &Space, &crate::rules::core::size::Size, &Altitude, Has<Riding>),
+        (
+            &CreatureId,
+            &mut Conditions,
+            (&Position, &Space, &crate::rules::core::size::Size, &Altitude, &crate::rules::core::creature::Speed),
+            Has<Riding>,
+        ),
         (With<Creature>, Changed<Conditions>),
     >,
     mut facts: MessageWriter<Fact>,
 ) {
-    for (id, mut conditions, position, space, size, altitude, riding) in &mut creatures {
+    for (id, mut conditions, (position, space, size, altitude, speed), riding) in &mut creatures {
         let down = conditions.has(Condition::Unconscious) && !conditions.has(Condition::Dead);
-        if !down || conditions.has(Condition::Prone) || riding || altitude.0 > 0 {
+        // A walker on a ledge stands on it: it collapses there; a flier in the air falls.
+        let aloft = crate::rules::core::creature::flying(speed, altitude.0);
+        if !down || conditions.has(Condition::Prone) || riding || aloft {
             continue;
         }
         let wet = field

@@ -578,6 +578,28 @@ pub fn steps_between(ground: &StepWorld<'_>, mover: &Mover, from: Footprint, to:
     Ok(())
 }
 
+/// Whether a footprint at `from` can get to `to` by as few steps as the squares between them, each judged
+/// as a move's ([`StepWorld::step`]): any such route, not only the diagonal-first one, but no detour. Why
+/// not, as the diagonal-first route finds it, when none does.
+pub fn way_between(ground: &StepWorld<'_>, mover: &Mover, from: Footprint, to: Footprint) -> Result<(), Blocked> {
+    let apart = |f: Footprint| (to.origin.x - f.origin.x).abs().max((to.origin.y - f.origin.y).abs());
+    let mut seen = std::collections::BTreeSet::from([(from.origin.x, from.origin.y)]);
+    let mut frontier = std::collections::VecDeque::from([from]);
+    while let Some(at) = frontier.pop_front() {
+        if at.origin == to.origin {
+            return Ok(());
+        }
+        for direction in Direction::ALL {
+            let Ok((next, _)) = ground.step(mover, at, direction, from) else { continue };
+            // Each step one square nearer: a shortest route.
+            if apart(next) < apart(at) && seen.insert((next.origin.x, next.origin.y)) {
+                frontier.push_back(next);
+            }
+        }
+    }
+    steps_between(ground, mover, from, to).and(Err(Blocked::Wall { square: to.origin }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

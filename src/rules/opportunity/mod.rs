@@ -1075,7 +1075,7 @@ fn strike_the_entering(
         .iter()
         .filter(|(e, r)| r.trigger == Trigger::EntersThreatened && !plan.fired.contains(e) && *e != moment.mover)
         .filter_map(|(e, r)| combatants.get(e).ok().map(|c| (c, r)))
-        .filter(|(c, _)| c.faction != mover.faction && c.conditions.can_act())
+        .filter(|(c, _)| c.faction != mover.faction && c.conditions.takes_actions())
         .filter(|(c, _)| {
             // Across and in height (004:783): a flier far above threatens nothing on the ground.
             let threat = threat_of(&field, c, (&mover, mover.altitude.0));

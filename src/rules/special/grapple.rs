@@ -931,6 +931,14 @@ fn escape(world: &mut World, attacker: Entity, opponents: &[Entity]) {
         freed.extend(part(world, attacker, *other, "escapes the grapple (004:600)"));
     }
     freed.retain(|e| *e != attacker);
+    // Out of the grapple before it steps out: the blows its step draws find it grappling no more (004:590).
+    if world.get::<Grapple>(attacker).is_none()
+        && let Some(mut conditions) = world.get_mut::<Conditions>(attacker)
+        && conditions.0.remove(&Condition::Grappling)
+        && let Some(id) = world.get::<CreatureId>(attacker).cloned()
+    {
+        world.write_message(Fact::ConditionLost { creature: id, condition: Condition::Grappling });
+    }
     if let Some(first) = opponents.first() {
         let footprint =
             |world: &World, e: Entity| world.get::<Space>(e).zip(world.get::<Position>(e)).map(|(s, p)| s.at(p.0));
@@ -1181,6 +1189,8 @@ fn space_beside(
 ) -> Option<Footprint> {
     let me = creatures.get(who).ok()?;
     let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &me, &[]);
+    // Got to as a move goes: through no wall, pit or foe (000:61, 000:106-107).
+    let may_go = crate::rules::attack::may_go_into(&field, creatures.iter(), &me, &[]);
     let mine = me.space.at(me.position.0);
     if beside.is_none_or(|b| mine.adjacent_to(b)) && may_stand(mine).is_ok() {
         return Some(mine);
@@ -1192,7 +1202,7 @@ fn space_beside(
         for dx in -reach..=reach {
             let f = mine.at(around.origin.offset(dx, dy));
             let next_to = beside.is_none_or(|b| f.adjacent_to(b));
-            if next_to && may_stand(f).is_ok() {
+            if next_to && may_stand(f).is_ok() && may_go(f).is_ok() {
                 found.push(f);
             }
         }

@@ -232,11 +232,13 @@ pub fn plan_overrun(
     // « au cours d'un déplacement » (004:531): the passage is movement, paid step by step as a move pays
     // it, the turn's alternation of diagonals carried on.
     let mover = crate::rules::movement::mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
-    let map = crate::rules::movement::StepWorld { field: ground.field, occupants: &[] };
+    // Through its foe only: no other foe's space on the way (000:70-71).
+    let occupants = crate::rules::attack::occupants_around(ground.creatures.iter(), a, &[t.entity]);
+    let map = crate::rules::movement::StepWorld { field: ground.field, occupants: &occupants };
     let (mut squares, mut odd) = (0, budget.odd_diagonal);
     for step in 0..k {
         let (_, entry) = map
-            .step_ground(&mover, shifted(step), direction)
+            .step(&mover, shifted(step), direction, mine)
             .map_err(|blocked| Refusal::new(format!("it cannot go through: {blocked}"), "004:531, 000:106-107"))?;
         let (cost, now_odd) = crate::rules::movement::cost::step_cost(
             ground.field.diagonals(),

@@ -55,6 +55,9 @@ pub struct Burst {
     pub reach: u32,
     /// The height it bursts at, in steps of 1.5 m: the creature hit's, the ground's for an intersection.
     pub altitude: i32,
+    /// For an intersection, the thrower's space: the flask bursts on its side of a wall that runs through
+    /// the intersection.
+    pub thrown_from: Option<Footprint>,
 }
 
 impl Burst {
@@ -71,10 +74,33 @@ impl Burst {
             (self.area, self.altitude),
             (space, altitude),
         );
+        let on_its_side = |s: crate::rules::core::geometry::Square| {
+            self.thrown_from.is_none_or(|from| field.line_of_sight(from, Footprint::new(s, 1)))
+        };
         apart <= self.reach as f32 * 1.5 + 1e-3
-            && (space.overlaps(self.area)
-                || crate::rules::core::cover::melee_cover(field, self.area, space)
-                    != crate::rules::core::cover::Cover::Total)
+            && if space.overlaps(self.area) {
+                space.squares().any(|s| self.area.contains(s) && on_its_side(s))
+            } else {
+                crate::rules::core::cover::melee_cover(field, self.area, space)
+                    != crate::rules::core::cover::Cover::Total
+            }
+    }
+
+    /// The burst moved `squares` toward `direction`, as far as no wall stops it (our ruling): a wall edge or
+    /// corner it would cross, or a wall square it would enter, holds it on this side; the map's edge does not.
+    pub fn moved_short_of_walls(self, field: &Battlefield, direction: Direction, squares: u32) -> Burst {
+        let mut at = self;
+        for _ in 0..squares {
+            let next = at.moved(direction, 1);
+            let entered = next.area.squares().filter(|s| !at.area.contains(*s));
+            let walled = crate::rules::movement::cost::walls_in_the_way(field, at.area, direction).is_err()
+                || entered.into_iter().any(|s| field.contains(s) && field.terrain(s).blocks());
+            if walled {
+                break;
+            }
+            at = next;
+        }
+        at
     }
 
     /// The burst moved `squares` toward `direction`.
@@ -172,10 +198,10 @@ fn not_prepared(name: &str) -> Refusal {
 }
 
 /// Where a miss bursts for each d8 (004:530): 1 short, 2 short and to the left, and so on clockwise, each
-/// `squares` squares from where it was aimed.
-pub fn scatter_bursts(burst: Burst, toward: Direction, squares: u32) -> Vec<Burst> {
+/// `squares` squares from where it was aimed, or short of the wall in the way.
+pub fn scatter_bursts(field: &Battlefield, burst: Burst, toward: Direction, squares: u32) -> Vec<Burst> {
     let short = toward.turned(4);
-    (0..8).map(|k| burst.moved(short.turned(k), squares as i32)).collect()
+    (0..8).map(|k| burst.moved_short_of_walls(field, short.turned(k), squares)).collect()
 }
 
 /// How far a flask flies from the thrower on `own` at its height to `at` at its: in three dimensions, as any
@@ -260,7 +286,8 @@ pub fn plan_throw(
     };
     let ((area, altitude), distance) = (target_at, thrown_m(ground.field, (own, thrower.altitude.0), target_at));
     let increments = ((distance / increment_m).ceil() as u32).max(1);
-    let burst = Burst { area, reach, altitude };
+    let thrown_from = matches!(aim, Aim::Corner(_)).then_some(own);
+    let burst = Burst { area, reach, altitude, thrown_from };
     let toward = super::bull_rush::away(own, area);
     Ok(ThrowPlan {
         weapon,
@@ -271,7 +298,7 @@ pub fn plan_throw(
         miss_chance,
         increments,
         burst,
-        scatter: scatter_bursts(burst, toward, increments),
+        scatter: scatter_bursts(ground.field, burst, toward, increments),
         toward,
     })
 }
@@ -489,27 +516,38 @@ mod tests {
     fn a_miss_scatters_short_then_clockwise_004_530() {
         // Thrown eastward: 1 is short (west, back toward the thrower), 2 short and to the left (north-west),
         // then clockwise; two range increments, two squares.
-        let burst = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0 };
+        let burst = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0, thrown_from: None };
         let toward = super::super::bull_rush::away(Footprint::new(Square::new(0, 5), 1), burst.area);
         assert_eq!(toward, Direction::East);
-        let landed: Vec<Square> = scatter_bursts(burst, toward, 2).iter().map(|b| b.area.origin).collect();
+        let field = Battlefield::open(12, 12);
+        let landed: Vec<Square> = scatter_bursts(&field, burst, toward, 2).iter().map(|b| b.area.origin).collect();
         assert_eq!(
             landed,
             [(3, 5), (3, 3), (5, 3), (7, 3), (7, 5), (7, 7), (5, 7), (3, 7)].map(|(x, y)| Square::new(x, y))
         );
         // Thrown southward, 1 is north.
         let south = super::super::bull_rush::away(Footprint::new(Square::new(5, 0), 1), burst.area);
-        assert_eq!(scatter_bursts(burst, south, 1)[0].area.origin, Square::new(5, 4));
+        assert_eq!(scatter_bursts(&field, burst, south, 1)[0].area.origin, Square::new(5, 4));
+        // A wall square two squares short holds the burst one square short; a wall edge east of the aimed
+        // square holds the long ones where they were aimed.
+        let mut walled = Battlefield::open(12, 12);
+        walled.set_terrain(Square::new(3, 5), Terrain::Wall);
+        let e = crate::rules::core::geometry::Edge { square: Square::new(5, 5), east: true };
+        walled.set_edge(e, crate::rules::core::battlefield::EdgeFeature::Wall);
+        let landed: Vec<Square> = scatter_bursts(&walled, burst, toward, 2).iter().map(|b| b.area.origin).collect();
+        assert_eq!(landed[0], Square::new(4, 5), "short, stopped by the wall square");
+        assert_eq!(landed[4], Square::new(5, 5), "long, stopped by the wall edge");
     }
 
     #[test]
     fn the_splash_reaches_1_5_m_around_or_the_four_squares_of_an_intersection() {
         let field = Battlefield::open(12, 12);
-        let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0 };
+        let on_creature =
+            Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0, thrown_from: None };
         assert!(on_creature.reaches(&field, (Footprint::new(Square::new(6, 6), 1), 0)));
         assert!(!on_creature.reaches(&field, (Footprint::new(Square::new(7, 5), 1), 0)));
         assert_eq!(on_creature.squares(&field).len(), 9);
-        let on_corner = Burst { area: Footprint::new(Square::new(5, 5), 2), reach: 0, altitude: 0 };
+        let on_corner = Burst { area: Footprint::new(Square::new(5, 5), 2), reach: 0, altitude: 0, thrown_from: None };
         assert!(on_corner.reaches(&field, (Footprint::new(Square::new(6, 6), 1), 0)));
         assert!(!on_corner.reaches(&field, (Footprint::new(Square::new(7, 6), 1), 0)));
         assert_eq!(on_corner.squares(&field).len(), 4);
@@ -522,7 +560,8 @@ mod tests {
         let mut field = Battlefield::open(12, 12);
         // A wall edge east of (5,5).
         field.set_edge(Edge { square: Square::new(5, 5), east: true }, EdgeFeature::Wall);
-        let on_creature = Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0 };
+        let on_creature =
+            Burst { area: Footprint::new(Square::new(5, 5), 1), reach: 1, altitude: 0, thrown_from: None };
         assert!(!on_creature.reaches(&field, (Footprint::new(Square::new(6, 5), 1), 0)), "behind the wall edge");
         assert!(on_creature.reaches(&field, (Footprint::new(Square::new(5, 6), 1), 0)), "below, in the open");
         assert!(!on_creature.squares(&field).contains(&Square::new(6, 5)));

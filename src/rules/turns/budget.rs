@@ -76,6 +76,9 @@ pub struct ActionBudget {
     /// The rest of its full attack was just given up for a move action: the rules end the full attack.
     #[serde(skip)]
     pub full_attack_given_up: bool,
+    /// It took a free action this turn (dropped prone, let something fall): it has acted, and may no longer
+    /// delay (004:629).
+    pub acted_freely: bool,
 }
 
 /// Why nothing is left of a closed turn.
@@ -106,6 +109,7 @@ impl Default for ActionBudget {
             closed: false,
             full_attack_begun: false,
             full_attack_given_up: false,
+            acted_freely: false,
         }
     }
 }
@@ -129,6 +133,7 @@ impl ActionBudget {
             closed: false,
             full_attack_begun: false,
             full_attack_given_up: false,
+            acted_freely: false,
         }
     }
 
@@ -244,7 +249,7 @@ impl ActionBudget {
     pub fn spend(&mut self, kind: ActionKind) -> Result<(), Refusal> {
         self.check(kind)?;
         match kind {
-            ActionKind::Free => {}
+            ActionKind::Free => self.acted_freely = true,
             ActionKind::Standard => {
                 self.standard = false;
                 self.took_standard = true;

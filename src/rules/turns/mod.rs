@@ -752,7 +752,7 @@ pub fn check_delay(order: &TurnOrder, creature: Entity, budget: &ActionBudget) -
     if order.place_holder() != Some(creature) {
         return Err(Refusal::new("a mount and those on it act on the rider's turn: the rider delays", "004:653"));
     }
-    let fresh = budget.standard && budget.move_action && budget.movement == MovementMade::None;
+    let fresh = budget.standard && budget.move_action && budget.movement == MovementMade::None && !budget.acted_freely;
     if fresh { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
 }
 

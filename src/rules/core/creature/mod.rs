@@ -1149,6 +1149,12 @@ impl Conditions {
     pub fn can_act(&self) -> bool {
         !self.is_helpless() && !self.has(Condition::InPit)
     }
+
+    /// Whether it takes actions now: able to act, and neither stunned nor cowering, which take none
+    /// (004:388, 004:565; the d20 standard for stunned, docs/rulings.md): a readied action waits.
+    pub fn takes_actions(&self) -> bool {
+        self.can_act() && !self.has(Condition::Stunned) && !self.has(Condition::Cowering)
+    }
 }
 
 /// A creature's abilities as its conditions leave them in play, for its saving throws: Dex 0 when helpless
