@@ -2117,6 +2117,10 @@ pub(super) fn land(
             continue;
         };
         let checked = checked.and_then(|spends| if spends { budget.spend(ActionKind::Move) } else { Ok(()) });
+        // A landing is an action of its turn, free or not: no delay after it (004:629, 004:669).
+        if checked.is_ok() {
+            budget.acted_freely = true;
+        }
         match checked {
             Ok(()) => {
                 altitude.0 = 0;

@@ -431,7 +431,10 @@ fn cleave(
                     continue;
                 }
                 // The foes the rules let it strike now with that weapon: reach, height, sight (one predicate).
-                let request = AttackRequest { weapon: Some(&melee.name), paid: true, ..Default::default() };
+                // « dès qu'elle s'applique » (004:234): in its own turn or another's (an attack of
+                // opportunity, a readied blow).
+                let request =
+                    AttackRequest { weapon: Some(&melee.name), paid: true, anytime: true, ..Default::default() };
                 let budget = ActionBudget::default();
                 // Not the rider of a mount that cannot fly on: it falls with it, out of this blow's way.
                 let falling = |c: &CombatantItem| {
@@ -1861,6 +1864,8 @@ pub struct AttackRequest<'a> {
     pub power: u32,
     /// A readied attack: out of turn, already paid for (004:620-622).
     pub readied: bool,
+    /// An attack made « dès qu'elle s'applique », in anyone's turn: Cleave's (004:234).
+    pub anytime: bool,
     /// Its action already paid for (the off-hand blow of a full attack).
     pub paid: bool,
     /// A splash weapon thrown (004:528): only the splash chapter throws one.
@@ -1983,7 +1988,7 @@ pub fn prepare_attack(
     let cover = cover_against(field, attacker, target, ranged, &bystanders);
     let cover = underwater::with_water(cover, underwater::water_cover(&waters, !ranged));
     let miss_chance = miss_chance_at(field, attacker, target, theirs, ranged);
-    if !request.readied {
+    if !request.readied && !request.anytime {
         order.check_turn(attacker.entity)?;
     }
     if !attacker.conditions.can_act() {
@@ -2555,6 +2560,7 @@ fn attack_request<'a>(intent: &'a AttackIntent, underway: Option<&FullAttackUnde
         nonlethal: intent.nonlethal,
         power: intent.power,
         readied: intent.readied,
+        anytime: intent.cleave,
         paid: underway.is_some() || intent.dive || intent.trample || intent.cleave,
         splash: false,
         disarming: false,

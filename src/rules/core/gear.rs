@@ -50,6 +50,8 @@ pub fn grips_in_both_hands(armament: &Armament, shield: Option<&Shield>, weapon:
         && weapon.delivery == Delivery::Melee
         && !weapon.stowed
         && hands_free(armament, shield) >= 1
+        // A hand kept for the off-hand blow, even a bare fist (004:462), grips nothing else.
+        && !armament.ready().any(|w| w.off_hand && w.name != weapon.name)
 }
 
 /// The hands strapping `shield` on would take: one, a buckler none (004:221).

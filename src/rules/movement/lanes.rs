@@ -344,7 +344,15 @@ fn square_across_a_lane(world: &StepWorld<'_>, mover: &Mover, start: Footprint, 
     if ground.hampering.doublings > 0 || !ground.can_stop {
         return Some(Blocked::Hampered { square: s, by: world.hampered_by(&probe, square, false) });
     }
-    world.enter_among(&probe, square, start, ground).err()
+    // A helpless body that obstructs slows who crosses it (000:72-73): across the lane it stops the charge
+    // as rubble would, on the drawn line or off it.
+    match world.enter_among(&probe, square, start, ground) {
+        Err(blocked) => Some(blocked),
+        Ok(entry) if entry.hampering.doublings > ground.hampering.doublings => {
+            Some(Blocked::Hampered { square: s, by: "an obstacle on the way" })
+        }
+        Ok(_) => None,
+    }
 }
 
 /// What `edge` puts across a charge lane crossing it: a wall or an arrow slit, or, on the ground, a low wall

@@ -1189,9 +1189,15 @@ fn space_beside(
 ) -> Option<Footprint> {
     let me = creatures.get(who).ok()?;
     let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &me, &[]);
-    // Got to as a move goes: through no wall, pit or foe (000:61, 000:106-107).
-    let may_go = crate::rules::attack::may_go_into(&field, creatures.iter(), &me, &[]);
     let mine = me.space.at(me.position.0);
+    // Got to as a move goes: through no wall, pit or foe (000:61, 000:106-107), but out of the space it
+    // shares with those it was grappling.
+    let sharing: Vec<Entity> = creatures
+        .iter()
+        .filter(|c| c.entity != who && c.space.at(c.position.0).overlaps(mine))
+        .map(|c| c.entity)
+        .collect();
+    let may_go = crate::rules::attack::may_go_into(&field, creatures.iter(), &me, &sharing);
     if beside.is_none_or(|b| mine.adjacent_to(b)) && may_stand(mine).is_ok() {
         return Some(mine);
     }

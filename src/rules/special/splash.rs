@@ -92,9 +92,12 @@ impl Burst {
         let mut at = self;
         for _ in 0..squares {
             let next = at.moved(direction, 1);
+            // Off the map's edge nothing is a wall (the map's own edge holds nothing back).
+            let off = next.area.squares().any(|s| !field.contains(s));
             let entered = next.area.squares().filter(|s| !at.area.contains(*s));
-            let walled = crate::rules::movement::cost::walls_in_the_way(field, at.area, direction).is_err()
-                || entered.into_iter().any(|s| field.contains(s) && field.terrain(s).blocks());
+            let walled = !off
+                && (crate::rules::movement::cost::walls_in_the_way(field, at.area, direction).is_err()
+                    || entered.into_iter().any(|s| field.terrain(s).blocks()));
             if walled {
                 break;
             }
@@ -201,7 +204,10 @@ fn not_prepared(name: &str) -> Refusal {
 /// `squares` squares from where it was aimed, or short of the wall in the way.
 pub fn scatter_bursts(field: &Battlefield, burst: Burst, toward: Direction, squares: u32) -> Vec<Burst> {
     let short = toward.turned(4);
-    (0..8).map(|k| burst.moved_short_of_walls(field, short.turned(k), squares)).collect()
+    // Landed away from where it was aimed, it splashes all about it: the thrower's side counts only where
+    // it was aimed.
+    let landed = Burst { thrown_from: None, ..burst };
+    (0..8).map(|k| landed.moved_short_of_walls(field, short.turned(k), squares)).collect()
 }
 
 /// How far a flask flies from the thrower on `own` at its height to `at` at its: in three dimensions, as any
@@ -537,6 +543,10 @@ mod tests {
         let landed: Vec<Square> = scatter_bursts(&walled, burst, toward, 2).iter().map(|b| b.area.origin).collect();
         assert_eq!(landed[0], Square::new(4, 5), "short, stopped by the wall square");
         assert_eq!(landed[4], Square::new(5, 5), "long, stopped by the wall edge");
+        // The map's edge holds nothing back, on a diagonal either.
+        let corner = Burst { area: Footprint::new(Square::new(1, 1), 1), ..burst };
+        let off = corner.moved_short_of_walls(&field, Direction::NorthWest, 3);
+        assert_eq!(off.area.origin, Square::new(-2, -2));
     }
 
     #[test]

@@ -354,6 +354,10 @@ pub(super) fn release_undead(world: &mut World, mut intents: Local<bevy::ecs::me
         }
         let Some(commanded) = world.get::<CommandedBy>(intent.undead).cloned() else { continue };
         world.entity_mut(intent.undead).remove::<CommandedBy>().insert(commanded.was);
+        // A free action of its turn: no delay after it (004:629).
+        if let Some(mut budget) = world.get_mut::<ActionBudget>(intent.cleric) {
+            let _ = budget.spend(crate::rules::turns::ActionKind::Free);
+        }
         let (Some(id), Some(undead)) =
             (world.get::<CreatureId>(intent.cleric).cloned(), world.get::<CreatureId>(intent.undead).cloned())
         else {
