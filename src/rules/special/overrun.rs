@@ -231,7 +231,11 @@ pub fn plan_overrun(
         .map_err(|r| Refusal::new(format!("no room beyond the foe: {}", r.reason), "004:531"))?;
     // « au cours d'un déplacement » (004:531): the passage is movement, paid step by step as a move pays
     // it, the turn's alternation of diagonals carried on.
-    let mover = crate::rules::movement::mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills);
+    // At a charge's end, it passes no ally either (« même un allié », 004:453, 000:67-68).
+    let mover = crate::rules::movement::Mover {
+        charging: during == During::Charge,
+        ..crate::rules::movement::mover_of(*a.size, a.speed, a.altitude.0, a.traits, a.skills)
+    };
     // Through its foe only: no other foe's space on the way (000:70-71).
     let occupants = crate::rules::attack::occupants_around(ground.creatures.iter(), a, &[t.entity]);
     let map = crate::rules::movement::StepWorld { field: ground.field, occupants: &occupants };
