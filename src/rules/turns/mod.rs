@@ -685,6 +685,15 @@ fn restrict_the_newly_disabled(
     mut budgets: Query<(&mut ActionBudget, &Conditions)>,
 ) {
     for fact in facts.read() {
+        // Stunned in its own turn, it takes no more actions in it (docs/rulings.md, the d20 standard).
+        if let Fact::ConditionGained { creature, condition: Condition::Stunned } = fact
+            && let Some(entity) = roster.0.get(creature).copied()
+            && order.is_acting(entity)
+            && let Ok((mut budget, _)) = budgets.get_mut(entity)
+        {
+            budget.stunned = true;
+            continue;
+        }
         let (creature, gained) = match fact {
             Fact::ConditionGained { creature, condition: Condition::Disabled | Condition::Staggered } => {
                 (creature, true)
