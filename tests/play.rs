@@ -2553,21 +2553,7 @@ fn the_ai_takes_total_defence_with_no_blow_to_strike() {
     play(&mut app, &Command::EndTurn { creature: "villager".into() });
     let orc = entity(&app, "orc");
     pass_turns_until(&mut app, orc);
-    let blow = play(
-        &mut app,
-        &Command::Attack {
-            creature: "orc".into(),
-            target: "villager".into(),
-            weapon: None,
-            defensively: false,
-            full: false,
-            lethal: false,
-            nonlethal: false,
-            power: 0,
-            two_weapons: false,
-            blows: None,
-        },
-    );
+    let blow = play(&mut app, &Command::attack("orc".into(), "villager".into(), None));
     let parts = blow.iter().find_map(|f| match f {
         Fact::AttackRolled { armor_class_parts, .. } => Some(armor_class_parts.clone()),
         _ => None,

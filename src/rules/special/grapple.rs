@@ -959,7 +959,9 @@ fn escape(world: &mut World, attacker: Entity, opponents: &[Entity]) {
         if dropped {
             crate::rules::opportunity::movement_over(world, attacker);
         } else {
-            step_out(world, Some((attacker, beside)), "escaping, to a square next to its foe (004:601)");
+            if let Some(there) = there {
+                put(world, attacker, there, "escaping, to a square next to its foe (004:601)");
+            }
             if let Some(mut budget) = world.get_mut::<crate::rules::turns::ActionBudget>(attacker) {
                 budget.movement = crate::rules::turns::MovementMade::Moved;
             }
@@ -1170,6 +1172,11 @@ fn stepping_out(world: &World, a: Entity, b: Entity) -> Option<(Entity, Option<F
 fn step_out(world: &mut World, out: Option<(Entity, Option<Footprint>)>, why: &str) {
     let Some((who, beside)) = out else { return };
     let Ok(Some(to)) = world.run_system_cached_with(space_beside, (who, beside)) else { return };
+    put(world, who, to, why);
+}
+
+/// Puts `who` on `to`, a push told with `why` when it moves.
+fn put(world: &mut World, who: Entity, to: Footprint, why: &str) {
     let Some(mut position) = world.get_mut::<Position>(who) else { return };
     let from = position.0;
     if from == to.origin {
