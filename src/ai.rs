@@ -174,7 +174,8 @@ pub fn next_step(world: &mut World, creature: Entity) -> Command {
     Command::EndTurn { creature: id }
 }
 
-/// A charge on the first of `foes` a clear lane reaches, along its first lane (004:451-459). With a trip
+/// A charge on the first of `foes` a clear lane reaches, along its first lane (004:451-459), not one a die
+/// may refuse (000:63-65). With a trip
 /// weapon in hand it ends in a trip in place of the attack (004:457, 004:483), when the trip would lay the
 /// foe down two times in five or more, provoking nothing, as [`trip_a_foe`] weighs it.
 fn charge_first_of<'a>(
@@ -189,6 +190,7 @@ fn charge_first_of<'a>(
             .then(|| crate::preview::charge_blow_preview(world, (creature, foe.entity), (ChargeFinish::Trip, None)))
             .flatten();
         if let Some((lanes, Ok(crate::rules::special::charge_end::ChargeBlow::Trip(plan)))) = trip
+            && !crate::rules::movement::by_a_die(&lanes)
             && let Some(lane) = lanes.first()
         {
             let odds = crate::preview::TripPreview::of(*plan);
@@ -202,7 +204,9 @@ fn charge_first_of<'a>(
                 });
             }
         }
-        let lane = charge_lanes(world, (creature, None), foe.entity).ok()?.into_iter().next()?;
+        // Not a charge a die may refuse, its nearest square's lane not clear (000:63-65).
+        let lanes = charge_lanes(world, (creature, None), foe.entity).ok()?;
+        let lane = lanes.first().filter(|_| !crate::rules::movement::by_a_die(&lanes))?;
         Some(Command::Charge {
             creature: me.id.clone(),
             target: foe.id.clone(),

@@ -571,7 +571,19 @@ pub fn charge_lanes(
     with_move_query(world, charger, false, |query, me| {
         me.grounded.clone()?;
         check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions, me.rest())?;
-        query.charge_lanes((aim, rise), me.reach, reach_weapon)
+        let lanes = query.charge_lanes((aim, rise), me.reach, reach_weapon)?;
+        // A die thrown this turn for this charge has said which square it ends on (000:63-65).
+        match me.budget.charge_die.filter(|d| d.from == query.start.origin && d.toward == aim.origin) {
+            Some(die) if crate::rules::movement::by_a_die(&lanes) => {
+                let kept: Vec<ChargeLane> = lanes.into_iter().filter(|l| l.to == die.to).collect();
+                if kept.is_empty() {
+                    query.charge_lanes_to((aim, rise), me.reach, reach_weapon, Some(die.to)).map(|_| kept)
+                } else {
+                    Ok(kept)
+                }
+            }
+            _ => Ok(lanes),
+        }
     })
     .unwrap_or_else(|| Err(Refusal::new("no such creature", "data")))
 }

@@ -2585,11 +2585,18 @@ fn the_ai_runs_to_a_far_foe_and_stops_out_of_its_reach() {
 /// the ground, the AI lands it (004:669) and it makes its full attack there, as the griffon of the roost does.
 #[test]
 fn the_ai_lands_a_flier_beside_a_foe_for_its_full_attack() {
-    let encounter = level("roost.ron");
-    let log = estoc::simulate::battle(&encounter, 1).log.0;
-    let landed = log.iter().position(|f| matches!(f, Fact::Landed { creature } if creature.0 == "griffon"));
-    let landed = landed.expect("the griffon lands");
-    let full = log[landed..].iter().any(|f| {
+    let mut app = played_by_people("tests/scenarios/levels/griffon_low_beside_a_villager.ron", 1, "beasts");
+    let griffon = entity(&app, "griffon");
+    pass_turns_until(&mut app, griffon);
+    let step = estoc::ai::next_step(app.world_mut(), griffon);
+    assert!(matches!(&step, Command::Land { creature } if creature == "griffon"), "{step:?}");
+    let mut log = play(&mut app, &step);
+    assert!(log.iter().any(|f| matches!(f, Fact::Landed { creature } if creature.0 == "griffon")), "{log:?}");
+    for _ in 0..4 {
+        let step = estoc::ai::next_step(app.world_mut(), griffon);
+        log.extend(play(&mut app, &step));
+    }
+    let full = log.iter().any(|f| {
         matches!(f, Fact::AttackRolled { attacker, modifiers, .. }
             if attacker.0 == "griffon" && modifiers.iter().any(|m| m.source.contains("of the full attack")))
     });

@@ -804,6 +804,10 @@ fn lane_lines(
     match lanes {
         Ok(l) => {
             out.push((tr!("charge-lanes", lanes = l.len()), GOOD));
+            if crate::rules::movement::by_a_die(&l) {
+                let among = l.first().map_or(0, |lane| lane.nearest.len());
+                out.push((tr!("charge-by-a-die", among = among, clear = l.len()), WARN));
+            }
             provocation_lines(world, lane_provocations, &tr("provoke-along-it"), out);
         }
         Err(refusal) => out.push((tr!("charge-none", why = super::rules_words::refusal_full(&refusal)), BAD)),

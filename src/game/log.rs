@@ -14,6 +14,7 @@ impl Fact {
             Fact::EncounterStarted { .. }
             | Fact::InitiativeRolled { .. }
             | Fact::InitiativeTieRolled { .. }
+            | Fact::ChargeSquareRolled { .. }
             | Fact::InitiativeOrdered { .. }
             | Fact::SurpriseRoundStarted { .. }
             | Fact::RoundStarted { .. }
@@ -397,6 +398,13 @@ impl Fact {
             Fact::InitiativeTieRolled { creature, roll } => {
                 tr!("log-initiative-tie", creature = creature.to_string(), roll = roll.to_string())
             }
+            Fact::ChargeSquareRolled { creature, squares, roll, to } => tr!(
+                "log-charge-square-rolled",
+                creature = creature.to_string(),
+                sides = squares.len().to_string(),
+                roll = roll.to_string(),
+                to = to.to_string()
+            ),
             Fact::InitiativeRolled { creature, roll, modifiers, total } => {
                 tr!(
                     "log-initiative-d20",

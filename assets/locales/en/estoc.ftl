@@ -234,6 +234,7 @@ charge-lanes = { $lanes ->
     [one] 1 charge lane; click to charge along it
    *[other] {$lanes} charge lanes; click to charge along the first
 }
+charge-by-a-die = A die picks among the {$among} equally near squares of attack: {$clear} in {$among} have a clear lane; on another the charge is refused and the die holds this turn (000:63-65, 004:453)
 charge-none = no charge: {$why}
 approach-walk = out of reach: a click walks to {$to} ({$action}), then attacks
 approach-charge = beyond a move: a click charges, to {$to} (004:455-459)

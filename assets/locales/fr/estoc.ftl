@@ -234,6 +234,7 @@ charge-lanes = { $lanes ->
     [one] 1 ligne de charge ; cliquer pour charger
    *[other] {$lanes} lignes de charge ; cliquer pour charger le long de la première
 }
+charge-by-a-die = Un dé choisit parmi les {$among} cases d'attaque à égale distance : {$clear} sur {$among} ont un passage dégagé ; sur une autre la charge est impossible, et le dé vaut pour tout le tour (000:63-65, 004:453)
 charge-none = pas de charge : {$why}
 approach-walk = hors d'allonge : un clic marche jusqu'en {$to} ({$action}), puis attaque
 approach-charge = au-delà d'un déplacement : un clic charge, jusqu'en {$to} (004:455-459)

@@ -40,6 +40,18 @@ pub enum Fact {
         /// The d20.
         roll: u32,
     },
+    /// A charger's nearest squares of attack were equally near and not all of them had a clear lane: a die
+    /// picked the one its charge must end on (000:63-65, 004:453).
+    ChargeSquareRolled {
+        /// The charger.
+        creature: CreatureId,
+        /// The equally near squares, in the die's order.
+        squares: Vec<Square>,
+        /// The die, with as many faces as squares.
+        roll: u32,
+        /// The square it picked.
+        to: Square,
+    },
     /// The order of play was settled: ties go to the higher modifier, then a die (004:52).
     InitiativeOrdered {
         /// Creatures from first to last.

@@ -169,6 +169,19 @@ pub struct ChargeLane {
     pub to: Square,
     /// The route.
     pub route: Route,
+    /// Every square of attack as near as this one (this one among them), in the order a die picks them: when
+    /// some of them have no clear lane, a die says which one is the nearest (000:63-65, RULES-INDEX), and
+    /// the charge may go only if its lane is clear ([`by_a_die`]).
+    pub nearest: Vec<Square>,
+}
+
+/// Whether a die must say which of the equally near squares of attack the charge goes to: some of them
+/// have no clear lane, and the one the die picks must have one (000:63-65, RULES-INDEX: a tie for the
+/// nearest square is broken by a die; 004:453 « Si cet espace est occupé ou bloqué d'une autre façon, le
+/// personnage est dans l'incapacité de charger »). When every one is clear, the charger picks
+/// (docs/rulings.md).
+pub fn by_a_die(lanes: &[ChargeLane]) -> bool {
+    lanes.first().is_some_and(|lane| lanes.len() < lane.nearest.len())
 }
 
 /// The charge lanes of `mover` (with `charging` set, so creatures in the way block) from `start` toward the
@@ -224,7 +237,8 @@ pub fn charge_lanes_to(
     {
         return Err(NoCharge::NotNearest { to });
     }
-    for (_, to) in candidates.into_iter().filter(|(d, to)| *d == nearest && only.is_none_or(|o| o == *to)) {
+    let tied: Vec<Square> = candidates.iter().filter(|(d, _)| *d == nearest).map(|(_, to)| *to).collect();
+    for to in tied.iter().copied().filter(|to| only.is_none_or(|o| o == *to)) {
         // The end square free of every creature, a helpless one too: « Les créatures sans défense ne gênent
         // pas les charges » is said of the lane (004:453).
         if world.occupants.iter().any(|o| o.footprint.overlaps(start.at(to))) {
@@ -233,7 +247,7 @@ pub fn charge_lanes_to(
         }
         match walk_path(world, mover, start, &straight_line(start.origin, to), rules) {
             Ok(route) if route.cost <= budget => match swept_block(world, mover, start, start.at(to)) {
-                None => lanes.push(ChargeLane { to, route }),
+                None => lanes.push(ChargeLane { to, route, nearest: tied.clone() }),
                 Some(blocked) => {
                     first_block.get_or_insert(NoCharge::LaneBlocked { to, blocked });
                 }

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub use cost::{Blocked, Medium, Mover, Occupant, StepWorld, squeeze_width, walls_between, walls_in_the_way};
-pub use lanes::{ChargeLane, NoCharge, charge_lanes, straight_line, straight_reachable};
+pub use lanes::{ChargeLane, NoCharge, by_a_die, charge_lanes, straight_line, straight_reachable};
 pub use paths::{Danger, Destination, PathStep, Route, SearchRules, nearest, reachable, settle, walk_path};
 
 use crate::rules::core::altitude::{Scale, vertical_steps};

@@ -79,6 +79,20 @@ pub struct ActionBudget {
     /// It took a free action this turn (dropped prone, let something fall): it has acted, and may no longer
     /// delay (004:629).
     pub acted_freely: bool,
+    /// The die it threw this turn for the square its charge would end on, among equally near ones
+    /// (000:63-65): a charge declared again from the same place at the same foe keeps what it said.
+    pub charge_die: Option<ChargeDie>,
+}
+
+/// A die thrown for a charge's end among equally near squares of attack (000:63-65).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ChargeDie {
+    /// Where the charger stood.
+    pub from: crate::rules::core::geometry::Square,
+    /// Where the foe stood.
+    pub toward: crate::rules::core::geometry::Square,
+    /// The square the die picked.
+    pub to: crate::rules::core::geometry::Square,
 }
 
 /// Why nothing is left of a closed turn.
@@ -110,6 +124,7 @@ impl Default for ActionBudget {
             full_attack_begun: false,
             full_attack_given_up: false,
             acted_freely: false,
+            charge_die: None,
         }
     }
 }
@@ -134,6 +149,7 @@ impl ActionBudget {
             full_attack_begun: false,
             full_attack_given_up: false,
             acted_freely: false,
+            charge_die: None,
         }
     }
 

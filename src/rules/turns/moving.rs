@@ -8,8 +8,8 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 
 use super::{
-    ActionBudget, ActionKind, BegunAction, FullAttackUnderway, FullRoundBegun, MidAction, MovementMade, Strain,
-    TurnOrder,
+    ActionBudget, ActionKind, BegunAction, ChargeDie, FullAttackUnderway, FullRoundBegun, MidAction, MovementMade,
+    Strain, TurnOrder,
 };
 use crate::rules::core::altitude::{vertical_reach, vertical_steps};
 use crate::rules::core::battlefield::Battlefield;
@@ -704,6 +704,24 @@ pub fn with_move_query<T>(
     Some(f(&query, &me))
 }
 
+/// The square a charge from `from` toward a foe at `toward` must end on when its `lanes` leave it to a die
+/// ([`crate::rules::movement::by_a_die`]): the one `kept` from a die thrown this turn for the same charge,
+/// else a new die among the equally near squares, with what it showed (000:63-65).
+pub fn charge_die(
+    lanes: &[ChargeLane],
+    (from, toward): (Square, Square),
+    kept: Option<ChargeDie>,
+    dice: &mut crate::rules::core::dice::Dice,
+) -> (ChargeDie, u32) {
+    let nearest = lanes.first().map_or(&[][..], |l| &l.nearest[..]);
+    if let Some(kept) = kept.filter(|k| k.from == from && k.toward == toward && nearest.contains(&k.to)) {
+        return (kept, 0);
+    }
+    let roll = dice.roll(nearest.len() as u32);
+    let to = nearest.get(roll as usize - 1).copied().unwrap_or(from);
+    (ChargeDie { from, toward, to }, roll)
+}
+
 /// The clear charge lanes from where `charger` stands toward `target` (004:451-459), or why there are none;
 /// `None` if either is not a creature. An `adjacent` charge ends next to the foe, whatever the charger's
 /// reach: a bull rush's, which enters the foe's space (004:447).
@@ -1109,6 +1127,7 @@ fn begin_move(
         }
         (false, false) => *me.budget,
     };
+    let mut rolled_for_charge = None;
     let checked = turn
         .and_then(|()| walks(&me))
         .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) })
@@ -1143,14 +1162,29 @@ fn begin_move(
                     (me.reach.0, reach_weapon)
                 };
                 let lanes = query.charge_lanes((target, rise), reach, reach_weapon)?;
-                match lanes.into_iter().find(|l| l.to == intent.to) {
+                let asked = if crate::rules::movement::by_a_die(&lanes) {
+                    let die = charge_die(&lanes, (query.start.origin, target.origin), me.budget.charge_die, &mut dice);
+                    if me.budget.charge_die != Some(die.0) {
+                        rolled_for_charge = Some(die.0);
+                        facts.write(Fact::ChargeSquareRolled {
+                            creature: id.clone(),
+                            squares: lanes[0].nearest.clone(),
+                            roll: die.1,
+                            to: die.0.to,
+                        });
+                    }
+                    die.0.to
+                } else {
+                    intent.to
+                };
+                match lanes.into_iter().find(|l| l.to == asked) {
                     Some(lane) => Ok(lane.route),
                     // Not a clear lane's end: what stands in the way of the lane to the square asked for.
                     None => Err(query
-                        .charge_lanes_to((target, rise), reach, reach_weapon, Some(intent.to))
+                        .charge_lanes_to((target, rise), reach, reach_weapon, Some(asked))
                         .err()
                         .unwrap_or_else(|| {
-                            Refusal::new(format!("{} is not the end of a clear charge lane", intent.to), "004:452-453")
+                            Refusal::new(format!("{asked} is not the end of a clear charge lane"), "004:452-453")
                         })),
                 }
             }
@@ -1162,6 +1196,10 @@ fn begin_move(
         rider_allows(me.rider_acted, me.travelled, order.round, (intent.action, route.cost, distance, query.speed))
             .map(|()| route)
     });
+    // The die keeps what it said for the rest of the turn, the charge refused or not.
+    if let Some(die) = rolled_for_charge {
+        commands.entity(intent.creature).entry::<ActionBudget>().and_modify(move |mut b| b.charge_die = Some(die));
+    }
     let route = match checked {
         Ok(route) => route,
         Err(refusal) => {
