@@ -301,6 +301,7 @@ refusal-no-move-action-left-this-turn = no move action left this turn (a move ca
 refusal-riding-a-flier-takes-a-move = riding a flier takes a move action: no full-round action on its back
 refusal-a-creature-restricted-to-one-action = a creature restricted to one action cannot take a full-round action
 refusal-a-full-round-action-takes-the = a full-round action takes the whole turn, and part of it is spent
+refusal-it-has-moved-this-round-a = it has moved this round: a full-round action allows no movement but a 5-foot step
 refusal-a-creature-restricted-to-one-action-2 = a creature restricted to one action has a single move action
 refusal-a-double-move-needs-both-actions = a double move needs both actions of the turn
 refusal-only-one-5-foot-step-a = only one 5-foot step a round

@@ -301,6 +301,7 @@ refusal-no-move-action-left-this-turn = plus d'action de mouvement ce tour (un d
 refusal-riding-a-flier-takes-a-move = chevaucher une créature volante demande une action de mouvement : pas d'action complexe sur son dos
 refusal-a-creature-restricted-to-one-action = une créature limitée à une action ne peut pas entreprendre d'action complexe
 refusal-a-full-round-action-takes-the = une action complexe prend tout le tour, et une partie en est déjà utilisée
+refusal-it-has-moved-this-round-a = il s'est déjà déplacé ce round : une action complexe ne permet d'autre déplacement qu'un pas de placement
 refusal-a-creature-restricted-to-one-action-2 = une créature limitée à une action n'a qu'une seule action de mouvement
 refusal-a-double-move-needs-both-actions = un double déplacement demande les deux actions du tour
 refusal-only-one-5-foot-step-a = un seul pas de placement par round

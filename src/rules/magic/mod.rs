@@ -290,7 +290,14 @@ pub fn plugin(app: &mut App) {
             .before(crate::rules::attack::take_total_defense),
     );
     app.add_message::<TouchIntent>();
-    app.add_systems(Rules, (cast, deliver_touch, discharge_on_a_blow).chain().in_set(CastSystems));
+    app.add_systems(Rules, (cast, deliver_touch).chain().in_set(CastSystems));
+    app.add_systems(
+        Rules,
+        discharge_on_a_blow
+            .in_set(RulesSystems::Consequences)
+            .before(crate::rules::turns::give_up_full_attacks)
+            .before(crate::rules::health::HealthSystems),
+    );
     // A spell's round comes before anything the caster might do in its turn.
     app.add_systems(Rules, complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems));
     app.add_systems(
@@ -605,17 +612,23 @@ fn deliver_touch(
 }
 
 /// An unarmed or natural blow that hits while its attacker holds a touch spell's charge delivers the spell as
-/// well as its own damage (004:201).
-fn discharge_on_a_blow(world: &mut World, mut cursor: Local<bevy::ecs::message::MessageCursor<Fact>>) {
-    let hits: Vec<(CreatureId, CreatureId, String)> = cursor
-        .read(world.resource::<bevy::ecs::message::Messages<Fact>>())
-        .filter_map(|fact| match fact {
+/// well as its own damage (004:201), in the same pass of the rules as the blow; not a hit the miss chance of
+/// concealment turned into a miss (004:411 « l'attaque rate »).
+pub fn discharge_on_a_blow(world: &mut World, mut cursor: Local<bevy::ecs::message::MessageCursor<Fact>>) {
+    let mut hits: Vec<(CreatureId, CreatureId, String)> = Vec::new();
+    for fact in cursor.read(world.resource::<bevy::ecs::message::Messages<Fact>>()) {
+        match fact {
             Fact::AttackRolled { attacker, target, weapon, hit: true, .. } => {
-                Some((attacker.clone(), target.clone(), weapon.clone()))
+                hits.push((attacker.clone(), target.clone(), weapon.clone()));
             }
-            _ => None,
-        })
-        .collect();
+            Fact::ConcealmentRolled { attacker, target, missed: true, .. }
+                if hits.last().is_some_and(|(a, t, _)| a == attacker && t == target) =>
+            {
+                hits.pop();
+            }
+            _ => {}
+        }
+    }
     for (attacker, target, weapon) in hits {
         let roster = world.resource::<Roster>();
         let (Some(a), Some(t)) = (roster.get(&attacker.0), roster.get(&target.0)) else { continue };

@@ -111,7 +111,13 @@ pub fn plugin(app: &mut App) {
             .in_set(RidingSystems)
             .before(crate::rules::turns::moving::MovementSystems),
     );
-    app.add_systems(Rules, carry_riders.in_set(RulesSystems::Consequences).before(crate::rules::health::HealthSystems));
+    app.add_systems(
+        Rules,
+        carry_riders
+            .in_set(RulesSystems::Consequences)
+            .after(crate::rules::magic::discharge_on_a_blow)
+            .before(crate::rules::health::HealthSystems),
+    );
     app.add_systems(
         Rules,
         (

@@ -286,6 +286,8 @@ impl Planning<'_, '_> {
             && let Ok(mut underway) = self.underway.get_mut(attacker)
         {
             underway.struck += 1;
+            // Its second blow struck, the full attack is no longer one to give up (004:232).
+            budget.full_attack_begun = false;
             let blows =
                 crate::rules::attack::iterative_bonuses(a.base_attack.0).len() + usize::from(underway.two_weapons);
             if underway.struck >= blows {

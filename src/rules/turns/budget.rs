@@ -69,7 +69,7 @@ pub struct ActionBudget {
     pub stunned: bool,
     /// Its turn is at its end (a flier landed once it had acted, 004:669): no action nor movement is left.
     pub closed: bool,
-    /// A full attack is under way, its first blow struck: the rest may be given up for a move action
+    /// A full attack is under way, its first blow struck and only that one (« Après sa première attaque »): the rest may be given up for a move action
     /// (004:232 « un personnage peut changer d'avis et décider d'effectuer une action de mouvement »). Kept
     /// by [`FullAttackUnderway`]'s hooks.
     pub full_attack_begun: bool,
@@ -247,6 +247,20 @@ impl ActionBudget {
             }
             ActionKind::FullRound if self.restricted => {
                 Err(Refusal::new("a creature restricted to one action cannot take a full-round action", "004:86"))
+            }
+            // Movement made already, other than a 5-foot step (getting on or off a mount quickly, a free
+            // action that is movement): « Le personnage ne peut pas se déplacer autrement qu'en exécutant un
+            // pas de placement » (004:81, 004:230).
+            ActionKind::FullRound
+                if self.standard
+                    && self.move_action
+                    && self.movement == MovementMade::Moved
+                    && self.going_on.is_none() =>
+            {
+                Err(Refusal::new(
+                    "it has moved this round: a full-round action allows no movement but a 5-foot step",
+                    "004:81",
+                ))
             }
             ActionKind::FullRound if self.standard && self.move_action => Ok(()),
             ActionKind::FullRound => {
@@ -459,9 +473,12 @@ pub struct FullAttackUnderway {
     pub off_first: bool,
 }
 
+/// Only its first blow struck, the rest of a full attack may be given up for a move action: « Après sa
+/// première attaque » (004:232), not after the second.
 fn full_attack_begun(mut world: bevy::ecs::world::DeferredWorld, context: bevy::ecs::lifecycle::HookContext) {
+    let first = world.get::<FullAttackUnderway>(context.entity).is_some_and(|u| u.struck <= 1);
     if let Some(mut budget) = world.get_mut::<ActionBudget>(context.entity) {
-        budget.full_attack_begun = true;
+        budget.full_attack_begun = first;
     }
 }
 

@@ -91,7 +91,8 @@ pub fn check_action(
     (exertion, round): (&Exertion, u32),
 ) -> Result<(), Refusal> {
     crate::rules::core::creature::within_the_fight(conditions)?;
-    exertion.check_rest(round, action)?;
+    let moved = budget.movement == MovementMade::Moved && budget.going_on.is_none();
+    exertion.check_rest(round, action, moved)?;
     if !conditions.can_act() {
         return Err(Refusal::new("a helpless creature cannot move", "000:141-142, 004:278"));
     }
@@ -210,12 +211,13 @@ impl Exertion {
         }
     }
 
-    /// Whether a resting creature may take `action`: no faster than one move action (004:249).
-    pub fn check_rest(&self, round: u32, action: MovementAction) -> Result<(), Refusal> {
+    /// Whether a resting creature may take `action`, having `moved` already this turn: no faster than one
+    /// move action (004:249), so no second move after a first either, which would go as far as a double move.
+    pub fn check_rest(&self, round: u32, action: MovementAction, moved: bool) -> Result<(), Refusal> {
         let fast = matches!(
             action,
             MovementAction::DoubleMove | MovementAction::Run | MovementAction::Withdraw | MovementAction::Charge
-        );
+        ) || (moved && action == MovementAction::Move);
         match self.resting_until {
             Some(until) if round < until && fast => Err(Refusal::new(
                 format!("after running it must rest until round {until}, moving no faster than one move action"),
@@ -1086,10 +1088,10 @@ fn begin_move(
         .and_then(|t| views.get(t).ok())
         .filter(|t| crate::rules::core::creature::lost_sight(t.hidden, intent.creature));
     let turn = order.check_turn_unless_readied(intent.creature, intent.readied);
-    // After the first blow of a full attack, the rest may be given up for a move action; after a 5-foot
-    // step that move action cannot be movement (004:232).
+    // After the first blow of a full attack (not the second), the rest may be given up for a move action;
+    // after a 5-foot step that move action cannot be movement (004:232).
     let (attack_underway, begun) = pending.get(intent.creature).map_or((false, None), |(u, b)| (u, b.cloned()));
-    let giving_up = attack_underway && intent.action == MovementAction::Move;
+    let giving_up = attack_underway && me.budget.full_attack_begun && intent.action == MovementAction::Move;
     // A restricted creature takes the minimum movement over two rounds, a standard action each
     // (004:86, 004:212): `Some(false)` begins it, `Some(true)` finishes the one begun last round.
     let over_two_rounds = (intent.action == MovementAction::MinimumMovement && !intent.readied)
@@ -1399,9 +1401,11 @@ mod tests {
         assert_eq!(e.demand(7, 3), RunDemand::Free, "a round without running starts afresh");
         let resting = Exertion { resting_until: Some(15), ..Exertion::default() };
         assert_eq!(resting.demand(6, 3), RunDemand::Resting(15));
-        assert!(resting.check_rest(6, MovementAction::DoubleMove).is_err());
-        assert!(resting.check_rest(6, MovementAction::Move).is_ok());
-        assert!(resting.check_rest(15, MovementAction::Run).is_ok());
+        assert!(resting.check_rest(6, MovementAction::DoubleMove, false).is_err());
+        assert!(resting.check_rest(6, MovementAction::Move, false).is_ok());
+        assert!(resting.check_rest(6, MovementAction::Move, true).is_err());
+        assert!(resting.check_rest(15, MovementAction::Run, false).is_ok());
+        assert!(resting.check_rest(15, MovementAction::Move, true).is_ok());
     }
 
     #[test]
