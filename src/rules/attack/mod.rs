@@ -1901,18 +1901,14 @@ pub fn shoots_into_melee(
         .iter()
         .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && !c.conditions.has(Condition::Dead))
         .collect();
-    // At chase scale, within a square or the next as before (a square is 9 m, two sharing one are 3 m
-    // apart, 004:652).
+    // « au moins à 3 mètres de l'allié le plus proche, le malus de -4 ne s'applique pas » (004:181), the
+    // distance of ranged attacks at either scale: at chase scale two sharing a square are 3 m apart (004:652),
+    // so no -4 there.
     let near = |s: Square| {
         allies.iter().any(|c| {
             let at = (c.space.at(c.position.0), c.altitude.0);
-            match field.scale() {
-                crate::rules::core::altitude::Scale::Normal => {
-                    let there = (Footprint::new(s, 1), target.altitude.0);
-                    crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), at, there) < 3.0
-                }
-                crate::rules::core::altitude::Scale::Chase => at.0.distance_to_square(s, field.diagonals()) < 2,
-            }
+            let there = (Footprint::new(s, 1), target.altitude.0);
+            crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), at, there) < 3.0
         })
     };
     // The cheap distance first: the lines of effect of `controls` only for a target close to an ally.

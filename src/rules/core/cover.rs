@@ -395,11 +395,26 @@ fn melee_cover_traced(
             }
         }
     }
-    if adjacent {
-        best
-    } else {
-        ranged_cover_at(field, ((attacker, attacker_altitude), (target, target_altitude)), &[])
+    if !adjacent {
+        return ranged_cover_at(field, ((attacker, attacker_altitude), (target, target_altitude)), &[]);
     }
+    // « Ces créatures peuvent choisir n'importe laquelle des cases qu'elles occupent », and whoever attacks
+    // one « peut choisir n'importe laquelle des cases qu'elle occupe » (004:405): between a square of the
+    // attacker and one of the target that do not touch, the target is not adjacent, and the rule of ranged
+    // attacks judges (004:399).
+    for a in attacker.squares() {
+        for t in target.squares().filter(|t| !Footprint::new(a, 1).touches(Footprint::new(*t, 1))) {
+            let ends = ((Footprint::new(a, 1), attacker_altitude), (Footprint::new(t, 1), target_altitude));
+            let cover = ranged_cover_at(field, ends, &[]);
+            if cover.rank() < best.rank() {
+                best = cover;
+            }
+            if best == Cover::None {
+                return best;
+            }
+        }
+    }
+    best
 }
 
 /// Per map, how many squares are not bare in each rectangle from the north-west corner: a square is bare when

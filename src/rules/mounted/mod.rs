@@ -701,12 +701,15 @@ fn landing(altitude: &Altitude, speed: &Speed) -> (bool, i32) {
     (aloft, if aloft { 0 } else { altitude.0 })
 }
 
-/// Whether a rider coming off `mount` cannot land on `s` at `height`: off the map, a wall, a pit, or another
-/// creature standing there at that height.
+/// Whether a rider coming off `mount` cannot land on `s` at `height`: off the map, a wall, a pit, an obstacle
+/// or low wall, crossed and never stood on (000:99-105, 000:126-129), or another creature standing there at
+/// that height.
 fn landing_taken(field: &Battlefield, standing: &Standing<'_, '_>, (mount, height): (Entity, i32), s: Square) -> bool {
     !field.contains(s)
         || field.terrain(s).blocks()
         || field.terrain(s) == crate::rules::core::battlefield::Terrain::Pit
+        || field.terrain(s).is_obstacle()
+        || field.has_obstacle(s)
         || standing.iter().any(|(e, _, p, sp, a, ..)| e != mount && a.0 == height && sp.at(p.0).contains(s))
 }
 
