@@ -573,17 +573,8 @@ pub fn charge_lanes(
         check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions, me.rest())?;
         let lanes = query.charge_lanes((aim, rise), me.reach, reach_weapon)?;
         // A die thrown this turn for this charge has said which square it ends on (000:63-65).
-        match me.budget.charge_die.filter(|d| d.from == query.start.origin && d.toward == aim.origin) {
-            Some(die) if crate::rules::movement::by_a_die(&lanes) => {
-                let kept: Vec<ChargeLane> = lanes.into_iter().filter(|l| l.to == die.to).collect();
-                if kept.is_empty() {
-                    query.charge_lanes_to((aim, rise), me.reach, reach_weapon, Some(die.to)).map(|_| kept)
-                } else {
-                    Ok(kept)
-                }
-            }
-            _ => Ok(lanes),
-        }
+        crate::rules::turns::moving::after_the_kept_die(lanes, (query.start.origin, aim.origin), &me.budget)
+            .or_else(|to| query.charge_lanes_to((aim, rise), me.reach, reach_weapon, Some(to)).map(|_| Vec::new()))
     })
     .unwrap_or_else(|| Err(Refusal::new("no such creature", "data")))
 }

@@ -493,7 +493,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
             budget.check(ActionKind::Standard).or_else(|_| budget.check(ActionKind::FullRound))
         }
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
-        BarKind::Mode(Mode::FullAttack) => budget.check(ActionKind::FullRound),
+        BarKind::Mode(Mode::FullAttack) => budget.check_full_round(),
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Threats => Ok(()),
         BarKind::Delay => crate::rules::turns::check_delay(world.resource(), me, &budget),
         BarKind::StandUp | BarKind::DropProne => posture_state((world, me), kind, &conditions, &budget),
@@ -527,7 +527,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::TakeOff | BarKind::Land => flight_bar_state(world, me, kind, &conditions),
         BarKind::Mode(Mode::Overrun) => overrun_state(world, me, &budget),
         BarKind::Mode(Mode::CoupDeGrace) => budget
-            .check(ActionKind::FullRound)
+            .check_full_round()
             .or_else(|refusal| if budget.restricted { budget.check(ActionKind::Standard) } else { Err(refusal) }),
         BarKind::Mode(Mode::Flyby) => in_flight(world).and_then(|()| budget.check(ActionKind::Standard)),
         BarKind::Cast => {

@@ -770,9 +770,19 @@ fn other_refused(world: &mut World, command: &Command) -> Option<bool> {
             world.get::<crate::rules::core::creature::Conditions>(*e).is_some_and(|c| c.has(Condition::Prone))
         }),
         // A charge with no clear lane, or none ending where it names (004:451-455).
+        // A die to throw among equally near squares is thrown first: the charge it refuses sets off nothing
+        // (000:63-65, 004:621).
         Command::Charge { creature, target, weapon, finish, to } => pair(creature, target).map(|(c, t)| {
-            let lanes = crate::rules::turns::moving::charge_lanes_of(world, (c, weapon.as_deref()), t, finish.enters());
-            !lanes.and_then(Result::ok).is_some_and(|lanes| to.is_none_or(|to| lanes.iter().any(|l| l.to == to)))
+            use crate::rules::turns::moving::{charge_lanes_of, throw_charge_die};
+            let lanes = charge_lanes_of(world, (c, weapon.as_deref()), t, finish.enters()).and_then(Result::ok);
+            let Some(lanes) = lanes else { return true };
+            if !crate::rules::movement::by_a_die(&lanes) {
+                return to.is_some_and(|to| !lanes.iter().any(|l| l.to == to));
+            }
+            throw_charge_die(world, (c, t), &lanes);
+            charge_lanes_of(world, (c, weapon.as_deref()), t, finish.enters())
+                .and_then(Result::ok)
+                .is_none_or(|l| l.is_empty())
         }),
         Command::Feint { creature, target } => pair(creature, target).map(|p| {
             use crate::rules::core::creature::Skills;

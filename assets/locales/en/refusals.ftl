@@ -96,6 +96,7 @@ refusal-has-no-seat-left-for-a = {$mount} has no seat left ({$mount2} for a {$mo
 refusal-must-be-next-to-and-at = {$me} must be next to {$mount} and at its height to get on
 refusal-is-not-next-to-the-mount = {$to} is not next to the mount
 refusal-is-a-wall-or-off-the = {$to} is a wall or off the map
+refusal-is-no-place-to-stand-a = {$to} is no place to stand: a pit, or an obstacle crossed and never stood on
 refusal-is-taken = {$to} is taken
 refusal-cannot-fly-getting-off-in-the = {$me} cannot fly: getting off in the air, it would fall
 refusal-it-rides-nothing = it rides nothing

@@ -96,6 +96,7 @@ refusal-has-no-seat-left-for-a = {$mount} n'a plus de place libre ({$mount2} pou
 refusal-must-be-next-to-and-at = {$me} doit être à côté de la monture ({$mount}) et à sa hauteur pour monter
 refusal-is-not-next-to-the-mount = la case {$to} n'est pas adjacente à la monture
 refusal-is-a-wall-or-off-the = la case {$to} est un mur ou hors de la carte
+refusal-is-no-place-to-stand-a = {$to} n'est pas un endroit où se tenir : une fosse, ou un obstacle que l'on traverse sans s'y arrêter
 refusal-is-taken = la case {$to} est occupée
 refusal-cannot-fly-getting-off-in-the = {$me} ne vole pas : descendre en l'air, ce serait tomber
 refusal-it-rides-nothing = pas en selle

@@ -403,7 +403,7 @@ fn cleave(
     roster: Res<Roster>,
     creatures: Query<Combatant, With<Creature>>,
     cleaved: Query<&Cleaved>,
-    mut commands: Commands,
+    (mut commands, mut unsettled): (Commands, ResMut<crate::rules::core::systems::Unsettled>),
     mut last: Local<Option<(CreatureId, CreatureId, String)>>,
 ) {
     for fact in facts.read() {
@@ -455,6 +455,9 @@ fn cleave(
                     cleave: true,
                     ..AttackIntent::new(a.entity, foe.entity, Some(weapon.clone()))
                 });
+                // « dès qu'elle s'applique »: struck in this same pass of the rules, before anything else the
+                // creature does.
+                unsettled.0 = true;
             }
             _ => {}
         }
@@ -860,7 +863,7 @@ pub fn cover_between(
     bystanders: &[Bystander],
 ) -> Cover {
     if !weapon_ranged && own.0.touches(theirs.0) {
-        crate::rules::core::cover::melee_cover_at(field, (own, theirs))
+        crate::rules::core::cover::melee_cover_among(field, (own, theirs), bystanders)
     } else {
         crate::rules::core::cover::ranged_cover_at(field, (own, theirs), bystanders)
     }
@@ -2008,7 +2011,7 @@ pub fn prepare_attack(
     }
     match (request.charge || request.readied || request.paid, request.full) {
         (true, _) => {}
-        (false, true) => budget.check(ActionKind::FullRound)?,
+        (false, true) => budget.check_full_round()?,
         (false, false) => budget.check(ActionKind::Standard)?,
     }
     let situation = AttackSituation {
@@ -2974,7 +2977,7 @@ fn begin_coup_de_grace(
     let beginning = !finishing && (budget.restricted || concealed) && budget.check(step).is_ok();
     let checked = order
         .check_turn(intent.attacker)
-        .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check(ActionKind::FullRound) })
+        .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check_full_round() })
         .and_then(|()| weapon.ok_or_else(|| Refusal::new("no such weapon", "data")))
         .and_then(|w| crate::rules::core::gear::put_away(w).map(|()| w))
         .and_then(|w| {

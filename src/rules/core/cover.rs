@@ -316,21 +316,40 @@ fn ranged_cover_traced(
 /// several squares attacks from its best square (004:405); a target beyond the adjacent squares is covered
 /// as against a ranged attack (004:398).
 pub fn melee_cover(field: &Battlefield, attacker: Footprint, target: Footprint) -> Cover {
-    melee_cover_traced(field, ((attacker, 0), (target, 0)), true)
+    melee_cover_traced(field, ((attacker, 0), (target, 0)), true, Some(&[]))
 }
 
 /// [`melee_cover`] between an attacker and a target at their altitudes (in steps): a line from or to one in
 /// the air passes over a low obstacle whose top it clears, as [`ranged_cover_at`] (004:400, 004:783).
 pub fn melee_cover_at(field: &Battlefield, (attacker, target): ((Footprint, i32), (Footprint, i32))) -> Cover {
-    melee_cover_traced(field, (attacker, target), true)
+    melee_cover_traced(field, (attacker, target), true, Some(&[]))
+}
+
+/// [`melee_cover_at`] for a blow: from a square of a big attacker (or to one of a big target) that does not
+/// touch the other, the ranged rule judges, and the `bystanders` there give soft cover as against a shot
+/// (004:398-399, 004:404-405).
+pub fn melee_cover_among(
+    field: &Battlefield,
+    ends: ((Footprint, i32), (Footprint, i32)),
+    bystanders: &[Bystander],
+) -> Cover {
+    melee_cover_traced(field, ends, true, Some(bystanders))
+}
+
+/// The cover between the squares of `from` and those of `target` that touch, by the rule of adjacent blows
+/// alone (004:399): what a burst from a space reaches beside it (a splash), where no one chooses a square.
+pub fn melee_cover_beside(field: &Battlefield, from: Footprint, target: Footprint) -> Cover {
+    melee_cover_traced(field, ((from, 0), (target, 0)), true, None)
 }
 
 /// [`melee_cover`], taking the bare ground around two squares as clear without tracing it when `shortcut`
-/// (the tests compare both).
+/// (the tests compare both); from the squares that do not touch, the ranged rule with the `far` bystanders
+/// (004:405), or not at all when `None`.
 fn melee_cover_traced(
     field: &Battlefield,
     ((attacker, attacker_altitude), (target, target_altitude)): ((Footprint, i32), (Footprint, i32)),
     shortcut: bool,
+    far: Option<&[Bystander]>,
 ) -> Cover {
     let heights = LineHeights::of((attacker_altitude, target_altitude), target);
     let mut best = Cover::Total;
@@ -396,8 +415,9 @@ fn melee_cover_traced(
         }
     }
     if !adjacent {
-        return ranged_cover_at(field, ((attacker, attacker_altitude), (target, target_altitude)), &[]);
+        return ranged_cover_at(field, ((attacker, attacker_altitude), (target, target_altitude)), far.unwrap_or(&[]));
     }
+    let Some(bystanders) = far else { return best };
     // « Ces créatures peuvent choisir n'importe laquelle des cases qu'elles occupent », and whoever attacks
     // one « peut choisir n'importe laquelle des cases qu'elle occupe » (004:405): between a square of the
     // attacker and one of the target that do not touch, the target is not adjacent, and the rule of ranged
@@ -405,7 +425,7 @@ fn melee_cover_traced(
     for a in attacker.squares() {
         for t in target.squares().filter(|t| !Footprint::new(a, 1).touches(Footprint::new(*t, 1))) {
             let ends = ((Footprint::new(a, 1), attacker_altitude), (Footprint::new(t, 1), target_altitude));
-            let cover = ranged_cover_at(field, ends, &[]);
+            let cover = ranged_cover_at(field, ends, bystanders);
             if cover.rank() < best.rank() {
                 best = cover;
             }
@@ -536,8 +556,8 @@ mod tests {
             let attacker = Footprint::new(Square::new(ax, ay), side);
             let target = Footprint::new(Square::new(ax + dx, ay + dy), 1);
             prop_assert_eq!(
-                melee_cover_traced(&field, ((attacker, 0), (target, 0)), true),
-                melee_cover_traced(&field, ((attacker, 0), (target, 0)), false)
+                melee_cover_traced(&field, ((attacker, 0), (target, 0)), true, Some(&[])),
+                melee_cover_traced(&field, ((attacker, 0), (target, 0)), false, Some(&[]))
             );
         }
 

@@ -140,6 +140,9 @@ pub struct CastingUnderway {
     pub target: Entity,
     /// The round at the start of whose turn it takes effect.
     pub completes: u32,
+    /// Begun by a creature restricted to one action with its standard action: the full-round action is
+    /// completed with the standard action of its next turn, spent as the spell takes effect (004:86, 004:212).
+    pub over_two_rounds: bool,
 }
 
 /// Set on a caster whose casting waits for a readied action set off by it (004:621): its hit points
@@ -367,8 +370,12 @@ fn cast(
             out.facts.write(lost(caster.id, &held.spell.name, "a new casting dissipates the charge held (004:200)"));
             commands.entity(intent.caster).remove::<HeldCharge>();
         }
+        let over_two_rounds = !intent.readied
+            && magic.spells[index].def.casting == CastingTime::Rounds(1)
+            && begins_over_two_rounds(&budget);
         let kind = match magic.spells[index].def.casting {
             CastingTime::Standard => ActionKind::Standard,
+            CastingTime::Rounds(_) if over_two_rounds => ActionKind::Standard,
             CastingTime::Rounds(_) => ActionKind::FullRound,
         };
         let _ = budget.spend_unless_readied(kind, intent.readied);
@@ -517,6 +524,7 @@ fn cast(
                     spell,
                     target: intent.target,
                     completes: order.round + rounds.max(1),
+                    over_two_rounds,
                 });
                 out.falls.conditions.write(ConditionChange {
                     creature: intent.caster,
@@ -526,6 +534,12 @@ fn cast(
             }
         }
     }
+}
+
+/// Whether a creature restricted to one action (a surprise round, disabled, staggered: 004:77) would begin a
+/// full-round casting with its standard action, to complete it with the next (004:86, 004:212).
+fn begins_over_two_rounds(budget: &ActionBudget) -> bool {
+    budget.restricted && budget.check(ActionKind::Standard).is_ok()
 }
 
 /// Why the rules would refuse a casting as things stand, checked as [`cast`] checks it first and paying
@@ -766,7 +780,10 @@ pub fn check_cast(
         (CastingTime::Rounds(_), None) => {
             return Err(Refusal::new("a spell of a round or more cannot be readied", "004:621"));
         }
-        (CastingTime::Rounds(_), Some(budget)) => budget.check(ActionKind::FullRound).map_err(|r| {
+        // Restricted to one action, it begins a spell of one round with its standard action and completes it
+        // with the next (« commencer une action complexe et finir une action complexe », 004:86, 004:212).
+        (CastingTime::Rounds(1), Some(budget)) if begins_over_two_rounds(budget) => {}
+        (CastingTime::Rounds(_), Some(budget)) => budget.check_full_round().map_err(|r| {
             Refusal::new(format!("a spell of a round or more takes a full-round action: {}", r.reason), "004:235")
         })?,
     }
@@ -980,6 +997,12 @@ fn complete_casting(
         }
         commands.entity(entity).remove::<CastingUnderway>();
         out.falls.conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
+        // Begun over two rounds: the standard action of this turn completes it (004:86).
+        if casting.over_two_rounds
+            && let Ok(mut budget) = budgets.get_mut(entity)
+        {
+            let _ = budget.spend(ActionKind::Standard);
+        }
         match creatures.get(casting.target) {
             // Grappled since it began, it cannot make the gestures (every spell of the catalogue has them):
             // « s'il se laisse distraire entre le début et la fin de l'incantation, le sort est perdu » (004:192,

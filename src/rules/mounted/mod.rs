@@ -393,6 +393,7 @@ fn get_on(
             let _ = me.8.spend(ActionKind::Move);
         }
         me.8.movement = crate::rules::turns::MovementMade::Moved;
+        me.8.got_on_or_off |= quick;
         // The first on its back directs it; whoever gets on after is a passenger (004:655).
         let passenger = taken > 0;
         let seat = Seat { passenger, high: crate::rules::core::reach::sits_high(*mount.3, *me.3) };
@@ -450,6 +451,18 @@ fn get_off(
                 if landing.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
                     return Err(Refusal::new(format!("{} is a wall or off the map", intent.to), "000:74"));
                 }
+                // A pit, an obstacle or a low wall is no place to stand: crossed, never stopped on (000:99-105).
+                let unstandable = |s: Square| {
+                    field.terrain(s) == crate::rules::core::battlefield::Terrain::Pit
+                        || field.terrain(s).is_obstacle()
+                        || field.has_obstacle(s)
+                };
+                if landing.squares().any(unstandable) {
+                    return Err(Refusal::new(
+                        format!("{} is no place to stand: a pit, or an obstacle crossed and never stood on", intent.to),
+                        "000:99-105",
+                    ));
+                }
                 let crowded = scale == crate::rules::core::altitude::Scale::Normal
                     && others.iter().any(|o| o.squares().any(|s| landing.contains(s)));
                 if crowded {
@@ -481,6 +494,7 @@ fn get_off(
             let _ = me.8.spend(ActionKind::Move);
         }
         me.8.movement = crate::rules::turns::MovementMade::Moved;
+        me.8.got_on_or_off |= quick;
         commands.entity(intent.creature).remove::<(Riding, Seat)>().insert((Position(intent.to), space));
         facts.write(Fact::Dismounted { creature: id.clone(), mount: mount_id.clone(), to: intent.to });
         // Whoever now leads a turn of its own takes its place in the order (004:653-655).

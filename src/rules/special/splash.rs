@@ -81,7 +81,7 @@ impl Burst {
             && if space.overlaps(self.area) {
                 space.squares().any(|s| self.area.contains(s) && on_its_side(s))
             } else {
-                crate::rules::core::cover::melee_cover(field, self.area, space)
+                crate::rules::core::cover::melee_cover_beside(field, self.area, space)
                     != crate::rules::core::cover::Cover::Total
             }
     }

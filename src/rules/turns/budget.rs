@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::core::creature::{Condition, Conditions};
+use crate::rules::core::geometry::Square;
 use crate::rules::core::refusal::Refusal;
 
 /// The kinds of action of 004:72-86.
@@ -79,20 +80,24 @@ pub struct ActionBudget {
     /// It took a free action this turn (dropped prone, let something fall): it has acted, and may no longer
     /// delay (004:629).
     pub acted_freely: bool,
-    /// The die it threw this turn for the square its charge would end on, among equally near ones
-    /// (000:63-65): a charge declared again from the same place at the same foe keeps what it said.
-    pub charge_die: Option<ChargeDie>,
+    /// The dice it threw this turn for the square a charge would end on, among equally near ones
+    /// (000:63-65), at most one per foe (the last four kept): a charge declared again from the same place at
+    /// the same foe keeps what its die said.
+    pub charge_dice: [Option<ChargeDie>; 4],
+    /// It got on or off a mount quickly this turn (a free action, 004:227), which is movement: no full-round
+    /// action after it (004:81).
+    pub got_on_or_off: bool,
 }
 
 /// A die thrown for a charge's end among equally near squares of attack (000:63-65).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ChargeDie {
     /// Where the charger stood.
-    pub from: crate::rules::core::geometry::Square,
+    pub from: Square,
     /// Where the foe stood.
-    pub toward: crate::rules::core::geometry::Square,
+    pub toward: Square,
     /// The square the die picked.
-    pub to: crate::rules::core::geometry::Square,
+    pub to: Square,
 }
 
 /// Why nothing is left of a closed turn.
@@ -124,7 +129,8 @@ impl Default for ActionBudget {
             full_attack_begun: false,
             full_attack_given_up: false,
             acted_freely: false,
-            charge_die: None,
+            charge_dice: [None; 4],
+            got_on_or_off: false,
         }
     }
 }
@@ -149,7 +155,8 @@ impl ActionBudget {
             full_attack_begun: false,
             full_attack_given_up: false,
             acted_freely: false,
-            charge_die: None,
+            charge_dice: [None; 4],
+            got_on_or_off: false,
         }
     }
 
@@ -248,23 +255,47 @@ impl ActionBudget {
             ActionKind::FullRound if self.restricted => {
                 Err(Refusal::new("a creature restricted to one action cannot take a full-round action", "004:86"))
             }
-            // Movement made already, other than a 5-foot step (getting on or off a mount quickly, a free
-            // action that is movement): « Le personnage ne peut pas se déplacer autrement qu'en exécutant un
-            // pas de placement » (004:81, 004:230).
-            ActionKind::FullRound
-                if self.standard
-                    && self.move_action
-                    && self.movement == MovementMade::Moved
-                    && self.going_on.is_none() =>
-            {
-                Err(Refusal::new(
-                    "it has moved this round: a full-round action allows no movement but a 5-foot step",
-                    "004:81",
-                ))
-            }
             ActionKind::FullRound if self.standard && self.move_action => Ok(()),
             ActionKind::FullRound => {
                 Err(Refusal::new("a full-round action takes the whole turn, and part of it is spent", "004:81"))
+            }
+        }
+    }
+
+    /// Whether a full-round action may be taken: both actions left ([`check`](Self::check)), and no movement
+    /// made this turn but a 5-foot step: « Le personnage ne peut pas se déplacer autrement qu'en exécutant un
+    /// pas de placement » (004:81, 004:230), getting on or off a mount quickly being movement.
+    pub fn check_full_round(&self) -> Result<(), Refusal> {
+        self.check(ActionKind::FullRound)?;
+        if self.got_on_or_off {
+            return Err(Refusal::new(
+                "it has moved this round: a full-round action allows no movement but a 5-foot step",
+                "004:81",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The die thrown this turn for a charge from `from` at a foe standing at `toward`, if it picked one of
+    /// the `nearest` squares of attack (000:63-65).
+    pub fn kept_charge_die(&self, from: Square, toward: Square, nearest: &[Square]) -> Option<ChargeDie> {
+        self.charge_dice
+            .iter()
+            .flatten()
+            .copied()
+            .find(|d| d.from == from && d.toward == toward && nearest.contains(&d.to))
+    }
+
+    /// Keeps the die thrown for a charge for the rest of the turn, in place of an older one for the same
+    /// charge, else of the oldest.
+    pub fn keep_charge_die(&mut self, die: ChargeDie) {
+        let same = |d: &Option<ChargeDie>| d.is_some_and(|d| d.from == die.from && d.toward == die.toward);
+        let at = self.charge_dice.iter().position(same).or_else(|| self.charge_dice.iter().position(Option::is_none));
+        match at {
+            Some(i) => self.charge_dice[i] = Some(die),
+            None => {
+                self.charge_dice.rotate_left(1);
+                self.charge_dice[3] = Some(die);
             }
         }
     }

@@ -122,25 +122,25 @@ pub fn check_action(
             if conditions.has(Condition::Blinded) {
                 return Err(Refusal::new("one cannot run without seeing where one goes", "004:250"));
             }
-            budget.check(ActionKind::FullRound).and(budget.check_movement())
+            budget.check_full_round().and(budget.check_movement())
         }
         MovementAction::Withdraw => {
             if conditions.has(Condition::Blinded) {
                 return Err(Refusal::new("a blinded creature cannot withdraw", "004:243"));
             }
             // A restricted creature withdraws with its standard action, at its speed only (004:247).
-            let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
-            budget.check(kind).and(budget.check_movement())
+            if budget.restricted { budget.check(ActionKind::Standard) } else { budget.check_full_round() }
+                .and(budget.check_movement())
         }
         // The minimum movement is for a creature slowed below a square, not one that cannot move (000:141-142).
         MovementAction::MinimumMovement if speed == 0 => {
             Err(Refusal::new("a creature of speed 0 cannot move at all", "000:141-142"))
         }
-        MovementAction::MinimumMovement => budget.check(ActionKind::FullRound).and(budget.check_movement()),
+        MovementAction::MinimumMovement => budget.check_full_round().and(budget.check_movement()),
         MovementAction::Charge => {
             // A restricted creature charges with its one action, at its speed only (004:456).
-            let kind = if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound };
-            budget.check(kind).and(budget.check_movement())
+            if budget.restricted { budget.check(ActionKind::Standard) } else { budget.check_full_round() }
+                .and(budget.check_movement())
         }
         MovementAction::FiveFootStep => {
             crate::rules::movement::five_foot_step_speed(speed)?;
@@ -707,21 +707,60 @@ pub fn with_move_query<T>(
 }
 
 /// The square a charge from `from` toward a foe at `toward` must end on when its `lanes` leave it to a die
-/// ([`crate::rules::movement::by_a_die`]): the one `kept` from a die thrown this turn for the same charge,
-/// else a new die among the equally near squares, with what it showed (000:63-65).
+/// ([`crate::rules::movement::by_a_die`]): the one a die thrown this turn for the same charge said (kept in
+/// `budget`), else a new die among the equally near squares, written to `facts` and kept (000:63-65).
 pub fn charge_die(
     lanes: &[ChargeLane],
     (from, toward): (Square, Square),
-    kept: Option<ChargeDie>,
-    dice: &mut crate::rules::core::dice::Dice,
-) -> (ChargeDie, u32) {
+    (budget, id): (&mut ActionBudget, &CreatureId),
+    (dice, facts): (&mut crate::rules::core::dice::Dice, &mut Vec<Fact>),
+) -> Square {
     let nearest = lanes.first().map_or(&[][..], |l| &l.nearest[..]);
-    if let Some(kept) = kept.filter(|k| k.from == from && k.toward == toward && nearest.contains(&k.to)) {
-        return (kept, 0);
+    if let Some(kept) = budget.kept_charge_die(from, toward, nearest) {
+        return kept.to;
     }
     let roll = dice.roll(nearest.len() as u32);
     let to = nearest.get(roll as usize - 1).copied().unwrap_or(from);
-    (ChargeDie { from, toward, to }, roll)
+    budget.keep_charge_die(ChargeDie { from, toward, to });
+    facts.push(Fact::ChargeSquareRolled { creature: id.clone(), squares: nearest.to_vec(), roll, to });
+    to
+}
+
+/// `lanes` as a die kept in `budget` for this charge leaves them (000:63-65): only the lane to its square,
+/// now the one nearest, or the square it said when that lane is not clear; untouched when no die is needed
+/// or none was thrown yet. One reading of the kept die for the rules, the previews and the AI.
+pub fn after_the_kept_die(
+    lanes: Vec<ChargeLane>,
+    (from, toward): (Square, Square),
+    budget: &ActionBudget,
+) -> Result<Vec<ChargeLane>, Square> {
+    if !crate::rules::movement::by_a_die(&lanes) {
+        return Ok(lanes);
+    }
+    let nearest = lanes.first().map_or(&[][..], |l| &l.nearest[..]);
+    let Some(kept) = budget.kept_charge_die(from, toward, nearest) else { return Ok(lanes) };
+    let kept_lanes: Vec<ChargeLane> =
+        lanes.into_iter().filter(|l| l.to == kept.to).map(|l| ChargeLane { nearest: vec![l.to], ..l }).collect();
+    if kept_lanes.is_empty() { Err(kept.to) } else { Ok(kept_lanes) }
+}
+
+/// Throws the die a charge of `charger` at `target` needs among equally near squares, if it needs one and
+/// none was thrown this turn, before anything answers the charge (a readied action, 004:621): its fact
+/// written, the die kept for the charge itself (000:63-65).
+pub fn throw_charge_die(world: &mut World, (charger, target): (Entity, Entity), lanes: &[ChargeLane]) {
+    if !crate::rules::movement::by_a_die(lanes) {
+        return;
+    }
+    let at = |e: Entity| world.get::<Position>(e).map(|p| p.0);
+    let (Some(from), Some(toward)) = (at(charger), at(target)) else { return };
+    let Some(id) = world.get::<CreatureId>(charger).cloned() else { return };
+    let Some(mut budget) = world.get::<ActionBudget>(charger).copied() else { return };
+    let mut facts = Vec::new();
+    world.resource_scope(|_, mut dice: Mut<crate::rules::core::dice::Dice>| {
+        charge_die(lanes, (from, toward), (&mut budget, &id), (&mut dice, &mut facts));
+    });
+    world.entity_mut(charger).insert(budget);
+    world.write_message_batch(facts);
 }
 
 /// The clear charge lanes from where `charger` stands toward `target` (004:451-459), or why there are none;
@@ -743,11 +782,12 @@ pub fn charge_lanes_of(
         if !adjacent {
             check_charge_weapon(me.armament, rider_gear.as_ref(), weapon)?;
         }
-        if adjacent {
-            query.charge_lanes((aim, rise), 1, crate::rules::core::reach::WeaponReach::Natural)
-        } else {
-            query.charge_lanes((aim, rise), me.reach.0, reach_weapon)
-        }
+        let (reach, reach_weapon) =
+            if adjacent { (1, crate::rules::core::reach::WeaponReach::Natural) } else { (me.reach.0, reach_weapon) };
+        let lanes = query.charge_lanes((aim, rise), reach, reach_weapon)?;
+        // A die thrown this turn for this charge has said which square it ends on (000:63-65).
+        after_the_kept_die(lanes, (query.start.origin, aim.origin), me.budget)
+            .or_else(|to| query.charge_lanes_to((aim, rise), reach, reach_weapon, Some(to)).map(|_| Vec::new()))
     })
 }
 
@@ -1165,17 +1205,19 @@ fn begin_move(
                 };
                 let lanes = query.charge_lanes((target, rise), reach, reach_weapon)?;
                 let asked = if crate::rules::movement::by_a_die(&lanes) {
-                    let die = charge_die(&lanes, (query.start.origin, target.origin), me.budget.charge_die, &mut dice);
-                    if me.budget.charge_die != Some(die.0) {
-                        rolled_for_charge = Some(die.0);
-                        facts.write(Fact::ChargeSquareRolled {
-                            creature: id.clone(),
-                            squares: lanes[0].nearest.clone(),
-                            roll: die.1,
-                            to: die.0.to,
-                        });
+                    let mut budget = *me.budget;
+                    let mut thrown = Vec::new();
+                    let to = charge_die(
+                        &lanes,
+                        (query.start.origin, target.origin),
+                        (&mut budget, &id),
+                        (&mut dice, &mut thrown),
+                    );
+                    if !thrown.is_empty() {
+                        rolled_for_charge = Some(budget.charge_dice);
+                        facts.write_batch(thrown);
                     }
-                    die.0.to
+                    to
                 } else {
                     intent.to
                 };
@@ -1200,7 +1242,7 @@ fn begin_move(
     });
     // The die keeps what it said for the rest of the turn, the charge refused or not.
     if let Some(die) = rolled_for_charge {
-        commands.entity(intent.creature).entry::<ActionBudget>().and_modify(move |mut b| b.charge_die = Some(die));
+        commands.entity(intent.creature).entry::<ActionBudget>().and_modify(move |mut b| b.charge_dice = die);
     }
     let route = match checked {
         Ok(route) => route,
