@@ -535,13 +535,14 @@ pub fn charge_lanes(
     target: Entity,
 ) -> Result<Vec<ChargeLane>, Refusal> {
     let mut q = kept::<MoverView, ()>(world);
-    let (aim, unseen) = q
+    let (aim, unseen, their_conditions) = q
         .get(world, target)
         .ok()
         .map(|t| {
             (
                 t.space.at(t.position.0),
                 crate::rules::core::creature::lost_sight(t.hidden, charger).then(|| (t.id.clone(), t.hidden.cloned())),
+                t.conditions.clone(),
             )
         })
         .ok_or_else(|| Refusal::new("no such target", "data"))?;
@@ -570,6 +571,7 @@ pub fn charge_lanes(
     }
     with_move_query(world, charger, false, |query, me| {
         me.grounded.clone()?;
+        crate::rules::turns::moving::sees_to_charge(&me.conditions, &their_conditions)?;
         check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions, me.rest())?;
         let lanes = query.charge_lanes((aim, rise), me.reach, reach_weapon)?;
         // A die thrown this turn for this charge has said which square it ends on (000:63-65).

@@ -507,3 +507,14 @@ fn a_lone_one_handed_weapon_s_sheet_lists_its_grip() {
     assert_eq!(strength("pair", "longsword"), Some((3, "Str".to_string())));
     assert_eq!(strength("short", "short sword"), Some((3, "Str".to_string())));
 }
+
+/// A two-handed weapon takes both hands (004:25-26): one written as held in the off hand is refused on the
+/// creature's line, which names it, and a one-handed one there is not.
+#[test]
+fn a_two_handed_weapon_in_the_off_hand_is_refused() {
+    let text = "(\n    name: \"O\",\n    size: (width: 4, height: 1),\n    terrain: [\"....\"],\n    factions: [(name: \"a\")],\n    creatures: [\n        (id: \"f\", template: \"orc\", faction: \"a\", at: (0, 0), overrides: (weapons: Some([(weapon: \"greatsword\", off_hand: true)]))),\n        (id: \"g\", template: \"orc\", faction: \"a\", at: (2, 0), overrides: (weapons: Some([\"longsword\", (weapon: \"short sword\", off_hand: true)]))),\n    ],\n)\n";
+    let problems = check_level(Path::new("off_hand.ron"), text, &content()).expect_err("the greatsword");
+    assert_eq!(problems.0.len(), 1, "{problems:?}");
+    assert_eq!(problems.0[0].line, 7, "{problems:?}");
+    assert!(problems.0[0].message.contains("two-handed weapon"), "{problems:?}");
+}

@@ -669,6 +669,13 @@ impl Content {
                     // A creature's weapons are made for its size (our ruling, docs/rulings.md); a splash
                     // weapon's flask is the same for all (004:528).
                     let mut weapon = def.to_weapon(name, off_hand);
+                    // A two-handed weapon takes both hands: it is no off-hand weapon (004:25-26, 004:467).
+                    if off_hand && weapon.handling == crate::rules::core::creature::Handling::TwoHanded {
+                        problems.push((
+                            format!("\"{name}\""),
+                            format!("{name:?} is a two-handed weapon: it cannot be held in the off hand (004:25-26)"),
+                        ));
+                    }
                     if weapon.splash.is_none() {
                         weapon.damage = weapon_damage(weapon.damage, size);
                     }

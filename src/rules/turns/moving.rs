@@ -706,6 +706,16 @@ pub fn with_move_query<T>(
     Some(f(&query, &me))
 }
 
+/// Whether a charger with `conditions` sees a foe with `theirs` well enough to charge it: « Il faut avoir une
+/// ligne de mire dégagée sur l'adversaire » (004:454), which an invisible foe or a blinded charger has not
+/// (total concealment, 004:413-415). One predicate for the rules, the previews and the AI.
+pub fn sees_to_charge(conditions: &Conditions, theirs: &Conditions) -> Result<(), Refusal> {
+    if conditions.has(Condition::Blinded) || theirs.has(Condition::Invisible) {
+        return Err(Refusal::new("a charge needs its foe in sight as the turn begins", "004:454, 004:413-415"));
+    }
+    Ok(())
+}
+
 /// The square a charge from `from` toward a foe at `toward` must end on when its `lanes` leave it to a die
 /// ([`crate::rules::movement::by_a_die`]): the one a die thrown this turn for the same charge said (kept in
 /// `budget`), else a new die among the equally near squares, written to `facts` and kept (000:63-65).
@@ -1127,6 +1137,7 @@ fn begin_move(
         .target
         .and_then(|t| views.get(t).ok())
         .filter(|t| crate::rules::core::creature::lost_sight(t.hidden, intent.creature));
+    let target_conditions = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.conditions.clone());
     let turn = order.check_turn_unless_readied(intent.creature, intent.readied);
     // After the first blow of a full attack (not the second), the rest may be given up for a move action;
     // after a 5-foot step that move action cannot be movement (004:232).
@@ -1181,6 +1192,9 @@ fn begin_move(
                 if let Some(unseen) = &target_unseen {
                     let hidden = crate::rules::core::creature::out_of_sight(unseen.id, unseen.hidden);
                     return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
+                }
+                if let Some(theirs) = &target_conditions {
+                    sees_to_charge(me.conditions, theirs)?;
                 }
                 let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
                 if intent.finish == ChargeFinish::Attack {
