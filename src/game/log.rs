@@ -15,6 +15,7 @@ impl Fact {
             | Fact::InitiativeRolled { .. }
             | Fact::InitiativeTieRolled { .. }
             | Fact::ChargeSquareRolled { .. }
+            | Fact::TurnPassed { .. }
             | Fact::InitiativeOrdered { .. }
             | Fact::SurpriseRoundStarted { .. }
             | Fact::RoundStarted { .. }
@@ -397,6 +398,9 @@ impl Fact {
             }
             Fact::InitiativeTieRolled { creature, roll } => {
                 tr!("log-initiative-tie", creature = creature.to_string(), roll = roll.to_string())
+            }
+            Fact::TurnPassed { round, creature } => {
+                tr!("log-turn-passed", round = round.to_string(), creature = creature.to_string())
             }
             Fact::ChargeSquareRolled { creature, squares, roll, to } => tr!(
                 "log-charge-square-rolled",

@@ -42,6 +42,7 @@ log-freed-from-the-turning-it = freed from the turning it was under (004:568)
 log-bolstered-hit-dice-against-turning = bolstered: {$hit_dice} Hit Dice against turning for 10 rounds (004:570)
 log-begins-seed = {$level} begins (seed {$seed})
 log-initiative-tie = {$creature} breaks an initiative tie: d20 {$roll} (004:52)
+log-turn-passed = round {$round}: {$creature} cannot act; its turn passes, and what lasted until it ends
 log-charge-square-rolled = {$creature} rolls among {$sides} equally near squares of attack: d{$sides} {$roll}, the charge must end on {$to} (000:63-65, 004:453)
 log-initiative-d20 = {$creature} initiative: d20 {$roll} ({$terms}) = {$value}
 log-order = order: {$list}

@@ -42,6 +42,7 @@ log-freed-from-the-turning-it = libéré du renvoi subi (004:568)
 log-bolstered-hit-dice-against-turning = moral augmenté : {$hit_dice} DV contre le renvoi pendant 10 rounds (004:570)
 log-begins-seed = {$level} commence (graine {$seed})
 log-initiative-tie = {$creature} départage une égalité d'initiative : d20 {$roll} (004:52)
+log-turn-passed = round {$round} : {$creature} ne peut pas agir ; son tour passe, et ce qui durait jusque-là prend fin
 log-charge-square-rolled = {$creature} tire au dé parmi {$sides} cases d'attaque à égale distance : d{$sides} {$roll}, la charge doit finir en {$to} (000:63-65, 004:453)
 log-initiative-d20 = {$creature}, initiative : d20 {$roll} ({$terms}) = {$value}
 log-order = ordre : {$list}

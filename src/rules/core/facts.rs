@@ -52,6 +52,14 @@ pub enum Fact {
         /// The square it picked.
         to: Square,
     },
+    /// A creature's place in the order came while it could not act (dying, unconscious, helpless): what
+    /// lasts until its next turn ends all the same (its stances, the aid it gave: 004:444, 004:457).
+    TurnPassed {
+        /// The round.
+        round: u32,
+        /// Who.
+        creature: CreatureId,
+    },
     /// The order of play was settled: ties go to the higher modifier, then a die (004:52).
     InitiativeOrdered {
         /// Creatures from first to last.
@@ -1003,6 +1011,18 @@ pub fn turns_started(facts: &mut MessageReader<Fact>) -> Vec<CreatureId> {
         .read()
         .filter_map(|f| match f {
             Fact::TurnStarted { creature, .. } => Some(creature.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The creatures whose place in the order came, to act ([`Fact::TurnStarted`]) or not able to
+/// ([`Fact::TurnPassed`]), in the facts not read yet.
+pub fn places_come(facts: &mut MessageReader<Fact>) -> Vec<CreatureId> {
+    facts
+        .read()
+        .filter_map(|f| match f {
+            Fact::TurnStarted { creature, .. } | Fact::TurnPassed { creature, .. } => Some(creature.clone()),
             _ => None,
         })
         .collect()

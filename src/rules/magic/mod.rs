@@ -978,7 +978,8 @@ fn complete_casting(
     mut budgets: Query<&mut ActionBudget>,
     mut dice: ResMut<Dice>,
 ) {
-    let started = crate::rules::core::facts::turns_started(&mut facts.p0());
+    // A caster that cannot act when its place comes loses the casting (004:237).
+    let started = crate::rules::core::facts::places_come(&mut facts.p0());
     let mut out = facts.p1();
     for id in started {
         let Some((entity, casting, magic)) =

@@ -180,7 +180,7 @@ pub(super) fn spend_aid(mut facts: MessageReader<Fact>, roster: Res<Roster>, mut
                     held.0.retain(|b| !(b.kind == AidKind::Defense && b.foe == a));
                 }
             }
-            Fact::TurnStarted { creature, .. } => {
+            Fact::TurnStarted { creature, .. } | Fact::TurnPassed { creature, .. } => {
                 let Some(aider) = roster.get(&creature.0) else { continue };
                 for (_, mut held) in &mut aided {
                     held.0.retain(|b| b.aider != aider);

@@ -493,18 +493,28 @@ fn begin_turn(
     facts: &mut MessageWriter<Fact>,
 ) {
     facts.write(Fact::TurnStarted { round, creature: id.clone() });
-    for condition in [
-        Condition::FlatFooted,
-        Condition::Running,
-        Condition::TotalDefense,
-        Condition::FightingDefensively,
-        Condition::Charging,
-    ] {
+    for condition in std::iter::once(Condition::FlatFooted).chain(STANCES) {
         if conditions.0.remove(&condition) {
             facts.write(Fact::ConditionLost { creature: id.clone(), condition });
         }
     }
     *budget = turn_budget(round, conditions, riding_a_flier);
+}
+
+/// The stances that last until the creature's next turn: running, total defence, fighting defensively,
+/// charging (004:211, 004:184, 004:457).
+const STANCES: [Condition; 4] =
+    [Condition::Running, Condition::TotalDefense, Condition::FightingDefensively, Condition::Charging];
+
+/// A creature's place in the order comes while it cannot act: what lasts « jusqu'à son prochain tour » ends
+/// all the same (its stances here, the aid it gave in its chapter), as its turn would have ended it.
+fn pass_turn(round: u32, id: &CreatureId, conditions: &mut Conditions, facts: &mut MessageWriter<Fact>) {
+    facts.write(Fact::TurnPassed { round, creature: id.clone() });
+    for condition in STANCES {
+        if conditions.0.remove(&condition) {
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition });
+        }
+    }
 }
 
 /// The actions a creature has as its turn in `round` begins: one only in the surprise round, disabled or
@@ -637,8 +647,13 @@ fn start_party(
             } else {
                 begin_turn(order.round, id, &mut conditions, &mut budget, riding_a_flier, facts);
             }
-        } else if rolls_to_stabilise(&conditions, *fall, order.round) {
-            roll_to_stabilise(id, &mut conditions, &mut hp, dice, facts);
+        } else {
+            if !sits_out {
+                pass_turn(order.round, id, &mut conditions, facts);
+            }
+            if rolls_to_stabilise(&conditions, *fall, order.round) {
+                roll_to_stabilise(id, &mut conditions, &mut hp, dice, facts);
+            }
         }
     }
     order.acting = acting;
