@@ -294,6 +294,7 @@ refusal-after-running-it-must-rest-until = after running it must rest until roun
 refusal-after-a-5-foot-step-the = after a 5-foot step, the move action that replaces the rest of a full attack cannot be movement
 refusal-rides-its-mount-moves-not-it = {$id} rides: its mount moves, not it (it gets off first)
 refusal-a-charge-needs-a-target = a charge needs a target
+refusal-a-bull-rush-pushes-a-foe = a bull rush pushes a foe, not an ally
 refusal-a-charge-needs-its-foe-in = a charge needs its foe in sight as the turn begins
 refusal-is-not-the-end-of-a = {$to} is not the end of a clear charge lane
 refusal-too-winded-to-run-on-it = too winded to run on: it must rest until round {$run_rest_rounds}

@@ -294,6 +294,7 @@ refusal-after-running-it-must-rest-until = après avoir couru, il faut se repose
 refusal-after-a-5-foot-step-the = après un pas de placement, l'action de mouvement qui remplace le reste d'une attaque à outrance ne peut pas être un déplacement
 refusal-rides-its-mount-moves-not-it = {$id} est en selle : c'est sa monture qui se déplace, pas le cavalier (descendre de selle d'abord)
 refusal-a-charge-needs-a-target = une charge demande une cible
+refusal-a-bull-rush-pushes-a-foe = une bousculade repousse un adversaire, pas un allié
 refusal-a-charge-needs-its-foe-in = une charge demande de voir son adversaire au début du tour
 refusal-is-not-the-end-of-a = la case {$to} n'est pas au bout d'une ligne de charge libre
 refusal-too-winded-to-run-on-it = à bout de souffle pour courir encore : repos obligatoire jusqu'au round {$run_rest_rounds}

@@ -178,6 +178,10 @@ pub fn check_bull_rush(
     if attacker.entity == target.entity {
         return Err(Refusal::new("one cannot rush oneself", "004:446"));
     }
+    // « repousser l'adversaire », « On ne peut bousculer un ennemi » (004:446): a foe, not an ally.
+    if attacker.faction == target.faction {
+        return Err(Refusal::new("a bull rush pushes a foe, not an ally", "004:446"));
+    }
     rushable(attacker, target)?;
     if !attacker.space.at(attacker.position.0).adjacent_to(target.space.at(target.position.0)) {
         return Err(Refusal::new(

@@ -28,7 +28,7 @@ use crate::rules::core::checks::{Check, contest};
 use crate::rules::core::creature::*;
 use crate::rules::core::dice::Dice;
 use crate::rules::core::facts::Fact;
-use crate::rules::core::geometry::Footprint;
+use crate::rules::core::geometry::{Footprint, Square};
 use crate::rules::core::kept::kept;
 use crate::rules::core::names::Action;
 use crate::rules::core::refusal::Refusal;
@@ -915,17 +915,19 @@ fn hold(
         }
         GrappleMove::Escape | GrappleMove::EscapeArtist => {
             let opponents: Vec<Entity> = plan.opponents.iter().map(|(e, _)| *e).collect();
-            escape(world, attacker, &opponents);
+            escape(world, attacker, &opponents, to);
         }
         GrappleMove::Grab | GrappleMove::Release => {}
     }
 }
 
-/// An escape won (004:600-601): out of the grapple with every opponent, then « en se déplaçant » to the
-/// nearest square next to its first opponent where it may stand, those it leaves in its space stepping out.
+/// An escape won (004:600-601): out of the grapple with every opponent, then « en se déplaçant sur n'importe
+/// quelle case adjacente à son adversaire » to the square `wanted` when it may stand there and get there,
+/// else to the nearest square next to its first opponent where it may, those it leaves in its space
+/// stepping out.
 /// The step out is movement: the squares it leaves provoke from the foes outside the grapple it left, as its
 /// step in did (004:65, 004:586); dropped, it goes nowhere. No 5-foot step after it (004:259).
-fn escape(world: &mut World, attacker: Entity, opponents: &[Entity]) {
+fn escape(world: &mut World, attacker: Entity, opponents: &[Entity], wanted: Option<Square>) {
     let mut freed = Vec::new();
     for other in opponents {
         freed.extend(part(world, attacker, *other, "escapes the grapple (004:600)"));
@@ -944,7 +946,9 @@ fn escape(world: &mut World, attacker: Entity, opponents: &[Entity]) {
             |world: &World, e: Entity| world.get::<Space>(e).zip(world.get::<Position>(e)).map(|(s, p)| s.at(p.0));
         let beside = footprint(world, *first);
         let here = footprint(world, attacker);
-        let there = world.run_system_cached_with(space_beside, (attacker, beside)).ok().flatten();
+        let there = wanted
+            .and_then(|to| world.run_system_cached_with(space_beside_at, (attacker, beside, to)).ok().flatten())
+            .or_else(|| world.run_system_cached_with(space_beside, (attacker, beside)).ok().flatten());
         let dropped = match (here, there) {
             (Some(here), Some(there)) if here != there => {
                 let leaving = Provoking {
@@ -1189,6 +1193,26 @@ fn put(world: &mut World, who: Entity, to: Footprint, why: &str) {
 
 /// The space nearest to `who` where it may stand, next to `beside` if given: its own if it may stand there
 /// (shared with no one) and it is next to `beside`.
+fn space_beside_at(
+    In((who, beside, to)): In<(Entity, Option<Footprint>, Square)>,
+    field: Res<crate::rules::core::battlefield::Battlefield>,
+    creatures: Query<Combatant, With<Creature>>,
+) -> Option<Footprint> {
+    let me = creatures.get(who).ok()?;
+    let mine = me.space.at(me.position.0);
+    let f = mine.at(to);
+    let sharing: Vec<Entity> = creatures
+        .iter()
+        .filter(|c| c.entity != who && c.space.at(c.position.0).overlaps(mine))
+        .map(|c| c.entity)
+        .collect();
+    let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &me, &[]);
+    let may_go = crate::rules::attack::may_go_into(&field, creatures.iter(), &me, &sharing);
+    (beside.is_none_or(|b| f.adjacent_to(b)) && may_stand(f).is_ok() && (f == mine || may_go(f).is_ok())).then_some(f)
+}
+
+/// The square a creature of the grapple steps to: its own, if it may stand there beside `beside`, else the
+/// nearest such one it may get to.
 fn space_beside(
     In((who, beside)): In<(Entity, Option<Footprint>)>,
     field: Res<crate::rules::core::battlefield::Battlefield>,
