@@ -377,9 +377,11 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if !adjacent_foe && let Some(step) = first_aid(world, creature, &me, &all) {
         return step;
     }
-    // A helpless foe within reach and no foe up next to it: a coup de grâce (004:424-427).
+    // A helpless foe within reach and no foe threatening it, a reach weapon's included: a coup de grâce,
+    // which provokes (004:424-427, 004:66).
     if fresh
         && !adjacent_foe
+        && !crate::preview::danger_for(world, creature).is_some_and(|danger| danger.leaving(me.footprint))
         && let Some(step) = coup_de_grace(world, creature, &me, &all)
     {
         return step;

@@ -999,9 +999,7 @@ pub fn coup_de_grace_preview(
         Box::new(move |g, (a, t), budget| {
             g.order.check_turn(a.entity)?;
             able_to_act(a.conditions)?;
-            budget
-                .check(crate::rules::turns::ActionKind::FullRound)
-                .or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
+            budget.check_full_round().or_else(|r| if budget.restricted { Ok(()) } else { Err(r) })?;
             let chosen = a.armament.chosen(weapon);
             let chosen = chosen.ok_or_else(|| Refusal::new("no such weapon", "data"))?.clone();
             crate::rules::attack::check_coup_de_grace((g.field, g.order, g.creatures), a, t, &chosen)?;

@@ -2602,3 +2602,21 @@ fn the_ai_lands_a_flier_beside_a_foe_for_its_full_attack() {
     });
     assert!(full, "no full attack after the landing");
 }
+
+/// A coup de grâce provokes (004:426): the AI delivers none while a foe threatens it, an ogre whose reach
+/// covers it from two squares off too, though no foe up stands next to it; the ogre gone, it does.
+#[test]
+fn the_ai_delivers_no_coup_de_grace_under_a_reach_threat() {
+    let mut app = played_by_people("tests/scenarios/levels/sleeper_under_an_ogres_reach.ron", 1, "dwarves");
+    let dwarf = entity(&app, "dwarf");
+    // The ogre's first turn over, it is flat-footed no more and may strike (004:53).
+    pass_turns_until(&mut app, dwarf);
+    play(&mut app, &Command::EndTurn { creature: "dwarf".into() });
+    pass_turns_until(&mut app, dwarf);
+    let step = estoc::ai::next_step(app.world_mut(), dwarf);
+    assert!(!matches!(&step, Command::CoupDeGrace { .. }), "{step:?}");
+    let ogre = entity(&app, "ogre");
+    app.world_mut().entity_mut(ogre).insert(Position(Square::new(8, 7)));
+    let step = estoc::ai::next_step(app.world_mut(), dwarf);
+    assert!(matches!(&step, Command::CoupDeGrace { target, .. } if target == "sleeper"), "{step:?}");
+}

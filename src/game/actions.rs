@@ -867,7 +867,12 @@ pub fn ride_step(world: &mut World, me: Entity, fast: bool) -> Option<Command> {
         let mut around: Vec<Square> = (at.origin.y - 1..=at.origin.y + at.height)
             .flat_map(|y| (at.origin.x - 1..=at.origin.x + at.width).map(move |x| Square::new(x, y)))
             .filter(|s| !at.contains(*s))
-            .filter(|s| world.resource::<crate::rules::core::battlefield::Battlefield>().contains(*s))
+            .filter(|s| {
+                crate::rules::mounted::ground_to_stand_on(
+                    world.resource::<crate::rules::core::battlefield::Battlefield>(),
+                    *s,
+                )
+            })
             .collect();
         around.sort_by_key(|s| (s.y, s.x));
         let free = around.into_iter().find(|s| creature_at(world, *s).is_none())?;

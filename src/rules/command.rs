@@ -808,8 +808,7 @@ fn other_refused(world: &mut World, command: &Command) -> Option<bool> {
                 p,
                 Box::new(|g, (a, t), b| {
                     g.order.check_turn(a.entity)?;
-                    b.check(crate::rules::turns::ActionKind::FullRound)
-                        .or_else(|r| if b.restricted { Ok(()) } else { Err(r) })?;
+                    b.check_full_round().or_else(|r| if b.restricted { Ok(()) } else { Err(r) })?;
                     let w = a
                         .armament
                         .chosen(weapon.as_deref())

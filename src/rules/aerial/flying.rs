@@ -2633,7 +2633,14 @@ pub fn plan_charge(
 ) -> Result<(Vec<FlightStep>, super::route::Waypoint), Refusal> {
     let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
-    budget.check(if budget.restricted { ActionKind::Standard } else { ActionKind::FullRound })?;
+    if budget.restricted {
+        budget.check(ActionKind::Standard)?
+    } else {
+        budget.check_full_round()?
+    }
+    // Its foe in sight as the turn begins (004:454).
+    let conditions_of = |e: Entity| world.get::<Conditions>(e).cloned().unwrap_or_default();
+    crate::rules::turns::moving::sees_to_charge(&conditions_of(creature), &conditions_of(foe))?;
     let (flier, bodies, my_size) = planning_flier(world, creature, None, (false, false)).ok_or_else(grounded)?;
     let Some(target) = bodies.iter().find(|b| b.entity == foe).cloned() else {
         return Err(Refusal::new("a charge needs a target", "004:451"));

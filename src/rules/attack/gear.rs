@@ -200,7 +200,7 @@ pub fn check_shield(world: &World, creature: Entity, ready: bool) -> Result<Hand
     } else {
         HandleCost { kind, provokes, rule: "004:127, 004:221", over_two_rounds: None }
     };
-    budget.check(cost.kind)?;
+    budget.check_kind(cost.kind)?;
     Ok(cost)
 }
 
@@ -333,7 +333,7 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
             ..cost
         };
     }
-    budget.check(cost.kind)?;
+    budget.check_kind(cost.kind)?;
     Ok(cost)
 }
 

@@ -2972,9 +2972,9 @@ fn begin_coup_de_grace(
     let finishing = begun.get(intent.attacker).is_ok_and(|b| {
         b.action == BegunAction::CoupDeGrace { target: intent.target }
             && b.round + 1 == order.round
-            && budget.check(step).is_ok()
+            && budget.check_kind(step).is_ok()
     });
-    let beginning = !finishing && (budget.restricted || concealed) && budget.check(step).is_ok();
+    let beginning = !finishing && (budget.restricted || concealed) && budget.check_kind(step).is_ok();
     let checked = order
         .check_turn(intent.attacker)
         .and_then(|()| if finishing || beginning { Ok(()) } else { budget.check_full_round() })

@@ -451,13 +451,9 @@ fn get_off(
                 if landing.squares().any(|s| !field.contains(s) || field.terrain(s).blocks()) {
                     return Err(Refusal::new(format!("{} is a wall or off the map", intent.to), "000:74"));
                 }
-                // A pit, an obstacle or a low wall is no place to stand: crossed, never stopped on (000:99-105).
-                let unstandable = |s: Square| {
-                    field.terrain(s) == crate::rules::core::battlefield::Terrain::Pit
-                        || field.terrain(s).is_obstacle()
-                        || field.has_obstacle(s)
-                };
-                if landing.squares().any(unstandable) {
+                // A pit, an obstacle or a low wall is no place to stand: crossed, never stopped on (000:99-105);
+                // a rider getting off in the air flies over it.
+                if !flying(ridden.11, ridden.6.0) && landing.squares().any(|s| !ground_to_stand_on(&field, s)) {
                     return Err(Refusal::new(
                         format!("{} is no place to stand: a pit, or an obstacle crossed and never stood on", intent.to),
                         "000:99-105",
@@ -715,15 +711,21 @@ fn landing(altitude: &Altitude, speed: &Speed) -> (bool, i32) {
     (aloft, if aloft { 0 } else { altitude.0 })
 }
 
-/// Whether a rider coming off `mount` cannot land on `s` at `height`: off the map, a wall, a pit, an obstacle
-/// or low wall, crossed and never stood on (000:99-105, 000:126-129), or another creature standing there at
-/// that height.
+/// Whether `s` is ground a creature getting off a mount may stand on: on the map, no wall, no pit, no
+/// obstacle or low wall, which is crossed and never stood on (000:99-105, 000:126-129). One predicate for
+/// getting off, being thrown off and the window's dismount key.
+pub fn ground_to_stand_on(field: &Battlefield, s: Square) -> bool {
+    field.contains(s)
+        && !field.terrain(s).blocks()
+        && field.terrain(s) != crate::rules::core::battlefield::Terrain::Pit
+        && !field.terrain(s).is_obstacle()
+        && !field.has_obstacle(s)
+}
+
+/// Whether a rider coming off `mount` cannot land on `s` at `height`: no ground to stand on there
+/// ([`ground_to_stand_on`]), or another creature standing there at that height.
 fn landing_taken(field: &Battlefield, standing: &Standing<'_, '_>, (mount, height): (Entity, i32), s: Square) -> bool {
-    !field.contains(s)
-        || field.terrain(s).blocks()
-        || field.terrain(s) == crate::rules::core::battlefield::Terrain::Pit
-        || field.terrain(s).is_obstacle()
-        || field.has_obstacle(s)
+    !ground_to_stand_on(field, s)
         || standing.iter().any(|(e, _, p, sp, a, ..)| e != mount && a.0 == height && sp.at(p.0).contains(s))
 }
 

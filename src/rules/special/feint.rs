@@ -172,6 +172,13 @@ pub(super) fn spend_feints(
                     held.0.retain(|f| !(f.feinter == feinter && f.round + 1 < *round));
                 }
             }
+            // Its next turn passed while it could not act: gone by as well.
+            Fact::TurnPassed { creature, round } => {
+                let Some(feinter) = roster.get(&creature.0) else { continue };
+                for mut held in &mut feinted {
+                    held.0.retain(|f| !(f.feinter == feinter && f.round < *round));
+                }
+            }
             _ => {}
         }
     }

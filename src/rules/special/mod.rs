@@ -265,7 +265,7 @@ impl Planning<'_, '_> {
         let begins = !charge
             && self.underway.get(attacker).is_err()
             && crate::rules::attack::iterative_bonuses(a.base_attack.0).len() > 1
-            && budget.check(ActionKind::FullRound).is_ok();
+            && budget.check_full_round().is_ok();
         let kind = match (blow.is_some() || charge, begins) {
             (true, _) => ActionKind::Free,
             (false, true) => ActionKind::FullRound,

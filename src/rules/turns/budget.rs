@@ -300,6 +300,11 @@ impl ActionBudget {
         }
     }
 
+    /// [`check`](Self::check) an action of `kind`, a full-round one by [`check_full_round`](Self::check_full_round).
+    pub fn check_kind(&self, kind: ActionKind) -> Result<(), Refusal> {
+        if kind == ActionKind::FullRound { self.check_full_round() } else { self.check(kind) }
+    }
+
     /// [`spend`](Self::spend), except for a readied action set off by its trigger: it was paid for with the
     /// standard action that readied it (004:620).
     pub fn spend_unless_readied(&mut self, kind: ActionKind, readied: bool) -> Result<(), Refusal> {

@@ -648,7 +648,7 @@ fn start_party(
                 begin_turn(order.round, id, &mut conditions, &mut budget, riding_a_flier, facts);
             }
         } else {
-            if !sits_out {
+            if !sits_out && !conditions.has(Condition::Dead) {
                 pass_turn(order.round, id, &mut conditions, facts);
             }
             if rolls_to_stabilise(&conditions, *fall, order.round) {

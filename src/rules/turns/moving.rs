@@ -783,10 +783,15 @@ pub fn charge_lanes_of(
     adjacent: bool,
 ) -> Option<Result<Vec<ChargeLane>, Refusal>> {
     let mut q = kept::<MoverView, ()>(world);
-    let (aim, height) = q.get(world, target).ok().map(|t| (t.space.at(t.position.0), (t.altitude.0, *t.size)))?;
+    let (aim, height, theirs) =
+        q.get(world, target).ok().map(|t| (t.space.at(t.position.0), (t.altitude.0, *t.size), t.conditions.clone()))?;
     let rider_gear = rider_armament(world, charger).cloned();
     let scale = world.resource::<Battlefield>().scale();
+    let round = world.resource::<TurnOrder>().round;
     with_move_query(world, charger, |query, me| {
+        // The charge's own checks first: its foe in sight, the actions it takes (004:454, 004:455).
+        sees_to_charge(me.conditions, &theirs)?;
+        check_action(MovementAction::Charge, me.budget, query.speed, me.conditions, (me.exertion, round))?;
         let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref(), weapon);
         let rise = vertical_steps(scale, me.altitude.0, *me.size, height.0, height.1);
         if !adjacent {
