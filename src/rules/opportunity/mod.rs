@@ -352,8 +352,10 @@ pub fn may_strike_at(
     }
     let own = attacker.space.at(attacker.position.0);
     let waters = crate::rules::attack::underwater::waters(field, (attacker, own), (target, at));
-    // Soft cover only against a foe not adjacent: the creatures between are looked for then only.
-    let bystanders = if own.touches(at) {
+    // Soft cover only against a foe not adjacent, or from a square of a big creature that does not touch the
+    // other's (004:405): the creatures between are looked for then only.
+    let single = |f: Footprint| f.width == 1 && f.height == 1;
+    let bystanders = if own.touches(at) && single(own) && single(at) {
         Vec::new()
     } else {
         crate::rules::attack::bystanders_between(field.scale(), creatures, attacker, target)
