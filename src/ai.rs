@@ -381,8 +381,8 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     // which provokes (004:424-427, 004:66).
     if fresh
         && !adjacent_foe
-        && !crate::preview::danger_for(world, creature).is_some_and(|danger| danger.leaving(me.footprint))
         && let Some(step) = coup_de_grace(world, creature, &me, &all)
+        && !crate::preview::danger_for(world, creature).is_some_and(|danger| danger.leaving(me.footprint))
     {
         return step;
     }

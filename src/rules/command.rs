@@ -779,10 +779,7 @@ fn other_refused(world: &mut World, command: &Command) -> Option<bool> {
             if !crate::rules::movement::by_a_die(&lanes) {
                 return to.is_some_and(|to| !lanes.iter().any(|l| l.to == to));
             }
-            throw_charge_die(world, (c, t), &lanes);
-            charge_lanes_of(world, (c, weapon.as_deref()), t, finish.enters())
-                .and_then(Result::ok)
-                .is_none_or(|l| l.is_empty())
+            throw_charge_die(world, (c, t), &lanes).is_none_or(|to| !lanes.iter().any(|l| l.to == to))
         }),
         Command::Feint { creature, target } => pair(creature, target).map(|p| {
             use crate::rules::core::creature::Skills;

@@ -2633,11 +2633,7 @@ pub fn plan_charge(
 ) -> Result<(Vec<FlightStep>, super::route::Waypoint), Refusal> {
     let grounded = || Refusal::new("not a flier in the air with its flight still to fly", "004:686");
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
-    if budget.restricted {
-        budget.check(ActionKind::Standard)?
-    } else {
-        budget.check_full_round()?
-    }
+    budget.check_full_round_or_one_action()?;
     // Its foe in sight as the turn begins (004:454).
     let conditions_of = |e: Entity| world.get::<Conditions>(e).cloned().unwrap_or_default();
     crate::rules::turns::moving::sees_to_charge(&conditions_of(creature), &conditions_of(foe))?;

@@ -946,9 +946,7 @@ fn escape(world: &mut World, attacker: Entity, opponents: &[Entity], wanted: Opt
             |world: &World, e: Entity| world.get::<Space>(e).zip(world.get::<Position>(e)).map(|(s, p)| s.at(p.0));
         let beside = footprint(world, *first);
         let here = footprint(world, attacker);
-        let there = wanted
-            .and_then(|to| world.run_system_cached_with(space_beside_at, (attacker, beside, to)).ok().flatten())
-            .or_else(|| world.run_system_cached_with(space_beside, (attacker, beside)).ok().flatten());
+        let there = world.run_system_cached_with(space_beside, (attacker, beside, wanted)).ok().flatten();
         let dropped = match (here, there) {
             (Some(here), Some(there)) if here != there => {
                 let leaving = Provoking {
@@ -1175,7 +1173,7 @@ fn stepping_out(world: &World, a: Entity, b: Entity) -> Option<(Entity, Option<F
 /// with anyone; it stays where it is if there is none.
 fn step_out(world: &mut World, out: Option<(Entity, Option<Footprint>)>, why: &str) {
     let Some((who, beside)) = out else { return };
-    let Ok(Some(to)) = world.run_system_cached_with(space_beside, (who, beside)) else { return };
+    let Ok(Some(to)) = world.run_system_cached_with(space_beside, (who, beside, None)) else { return };
     put(world, who, to, why);
 }
 
@@ -1193,28 +1191,10 @@ fn put(world: &mut World, who: Entity, to: Footprint, why: &str) {
 
 /// The space nearest to `who` where it may stand, next to `beside` if given: its own if it may stand there
 /// (shared with no one) and it is next to `beside`.
-fn space_beside_at(
-    In((who, beside, to)): In<(Entity, Option<Footprint>, Square)>,
-    field: Res<crate::rules::core::battlefield::Battlefield>,
-    creatures: Query<Combatant, With<Creature>>,
-) -> Option<Footprint> {
-    let me = creatures.get(who).ok()?;
-    let mine = me.space.at(me.position.0);
-    let f = mine.at(to);
-    let sharing: Vec<Entity> = creatures
-        .iter()
-        .filter(|c| c.entity != who && c.space.at(c.position.0).overlaps(mine))
-        .map(|c| c.entity)
-        .collect();
-    let may_stand = crate::rules::attack::may_stand(&field, creatures.iter(), &me, &[]);
-    let may_go = crate::rules::attack::may_go_into(&field, creatures.iter(), &me, &sharing);
-    (beside.is_none_or(|b| f.adjacent_to(b)) && may_stand(f).is_ok() && (f == mine || may_go(f).is_ok())).then_some(f)
-}
-
-/// The square a creature of the grapple steps to: its own, if it may stand there beside `beside`, else the
-/// nearest such one it may get to.
+/// The square a creature of the grapple steps to: the `wanted` one if it may stand there beside `beside`
+/// and get there, else its own if it may stand there, else the nearest such one it may get to.
 fn space_beside(
-    In((who, beside)): In<(Entity, Option<Footprint>)>,
+    In((who, beside, wanted)): In<(Entity, Option<Footprint>, Option<Square>)>,
     field: Res<crate::rules::core::battlefield::Battlefield>,
     creatures: Query<Combatant, With<Creature>>,
 ) -> Option<Footprint> {
@@ -1229,7 +1209,15 @@ fn space_beside(
         .map(|c| c.entity)
         .collect();
     let may_go = crate::rules::attack::may_go_into(&field, creatures.iter(), &me, &sharing);
-    if beside.is_none_or(|b| mine.adjacent_to(b)) && may_stand(mine).is_ok() {
+    let next_to = |f: Footprint| beside.is_none_or(|b| f.adjacent_to(b));
+    if let Some(f) = wanted.map(|to| mine.at(to))
+        && next_to(f)
+        && may_stand(f).is_ok()
+        && (f == mine || may_go(f).is_ok())
+    {
+        return Some(f);
+    }
+    if next_to(mine) && may_stand(mine).is_ok() {
         return Some(mine);
     }
     let around = beside.unwrap_or(mine);
@@ -1238,8 +1226,7 @@ fn space_beside(
     for dy in -reach..=reach {
         for dx in -reach..=reach {
             let f = mine.at(around.origin.offset(dx, dy));
-            let next_to = beside.is_none_or(|b| f.adjacent_to(b));
-            if next_to && may_stand(f).is_ok() && may_go(f).is_ok() {
+            if next_to(f) && may_stand(f).is_ok() && may_go(f).is_ok() {
                 found.push(f);
             }
         }

@@ -300,6 +300,12 @@ impl ActionBudget {
         }
     }
 
+    /// A full-round action that a creature restricted to one action takes with that action in its place, at
+    /// its speed only (a withdraw, a charge: 004:247, 004:456).
+    pub fn check_full_round_or_one_action(&self) -> Result<(), Refusal> {
+        if self.restricted { self.check(ActionKind::Standard) } else { self.check_full_round() }
+    }
+
     /// [`check`](Self::check) an action of `kind`, a full-round one by [`check_full_round`](Self::check_full_round).
     pub fn check_kind(&self, kind: ActionKind) -> Result<(), Refusal> {
         if kind == ActionKind::FullRound { self.check_full_round() } else { self.check(kind) }

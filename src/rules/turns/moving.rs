@@ -129,8 +129,7 @@ pub fn check_action(
                 return Err(Refusal::new("a blinded creature cannot withdraw", "004:243"));
             }
             // A restricted creature withdraws with its standard action, at its speed only (004:247).
-            if budget.restricted { budget.check(ActionKind::Standard) } else { budget.check_full_round() }
-                .and(budget.check_movement())
+            budget.check_full_round_or_one_action().and(budget.check_movement())
         }
         // The minimum movement is for a creature slowed below a square, not one that cannot move (000:141-142).
         MovementAction::MinimumMovement if speed == 0 => {
@@ -139,8 +138,7 @@ pub fn check_action(
         MovementAction::MinimumMovement => budget.check_full_round().and(budget.check_movement()),
         MovementAction::Charge => {
             // A restricted creature charges with its one action, at its speed only (004:456).
-            if budget.restricted { budget.check(ActionKind::Standard) } else { budget.check_full_round() }
-                .and(budget.check_movement())
+            budget.check_full_round_or_one_action().and(budget.check_movement())
         }
         MovementAction::FiveFootStep => {
             crate::rules::movement::five_foot_step_speed(speed)?;
@@ -754,23 +752,25 @@ pub fn after_the_kept_die(
     if kept_lanes.is_empty() { Err(kept.to) } else { Ok(kept_lanes) }
 }
 
-/// Throws the die a charge of `charger` at `target` needs among equally near squares, if it needs one and
-/// none was thrown this turn, before anything answers the charge (a readied action, 004:621): its fact
-/// written, the die kept for the charge itself (000:63-65).
-pub fn throw_charge_die(world: &mut World, (charger, target): (Entity, Entity), lanes: &[ChargeLane]) {
-    if !crate::rules::movement::by_a_die(lanes) {
-        return;
-    }
+/// Throws the die a charge of `charger` at `target` needs among the equally near squares of its `lanes`
+/// (or reads the one thrown this turn), before anything answers the charge (a readied action, 004:621): its
+/// fact written, the die kept for the charge itself (000:63-65). The square it said.
+pub fn throw_charge_die(
+    world: &mut World,
+    (charger, target): (Entity, Entity),
+    lanes: &[ChargeLane],
+) -> Option<Square> {
     let at = |e: Entity| world.get::<Position>(e).map(|p| p.0);
-    let (Some(from), Some(toward)) = (at(charger), at(target)) else { return };
-    let Some(id) = world.get::<CreatureId>(charger).cloned() else { return };
-    let Some(mut budget) = world.get::<ActionBudget>(charger).copied() else { return };
+    let (from, toward) = (at(charger)?, at(target)?);
+    let id = world.get::<CreatureId>(charger).cloned()?;
+    let mut budget = world.get::<ActionBudget>(charger).copied()?;
     let mut facts = Vec::new();
-    world.resource_scope(|_, mut dice: Mut<crate::rules::core::dice::Dice>| {
-        charge_die(lanes, (from, toward), (&mut budget, &id), (&mut dice, &mut facts));
+    let to = world.resource_scope(|_, mut dice: Mut<crate::rules::core::dice::Dice>| {
+        charge_die(lanes, (from, toward), (&mut budget, &id), (&mut dice, &mut facts))
     });
     world.entity_mut(charger).insert(budget);
     world.write_message_batch(facts);
+    Some(to)
 }
 
 /// The clear charge lanes from where `charger` stands toward `target` (004:451-459), or why there are none;
