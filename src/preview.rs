@@ -535,22 +535,13 @@ pub fn charge_lanes(
     target: Entity,
 ) -> Result<Vec<ChargeLane>, Refusal> {
     let mut q = kept::<MoverView, ()>(world);
-    let (aim, unseen, their_conditions) = q
+    let aim = q
         .get(world, target)
         .ok()
-        .map(|t| {
-            (
-                t.space.at(t.position.0),
-                crate::rules::core::creature::lost_sight(t.hidden, charger).then(|| (t.id.clone(), t.hidden.cloned())),
-                t.conditions.clone(),
-            )
-        })
+        .map(|t| t.space.at(t.position.0))
         .ok_or_else(|| Refusal::new("no such target", "data"))?;
     // The foe in sight as the turn begins (004:454).
-    if let Some((id, hidden)) = unseen {
-        let hidden = crate::rules::core::creature::out_of_sight(&id, hidden.as_ref());
-        return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
-    }
+    crate::rules::turns::moving::charge_sight(world, charger, target)?;
     let rider_gear = crate::rules::turns::moving::rider_armament(world, charger);
     let own = world.get::<Armament>(charger);
     if !own.into_iter().chain(rider_gear).any(|a| a.ready().any(|w| !is_ranged(w))) {
@@ -571,7 +562,6 @@ pub fn charge_lanes(
     }
     with_move_query(world, charger, false, |query, me| {
         me.grounded.clone()?;
-        crate::rules::turns::moving::sees_to_charge(&me.conditions, &their_conditions)?;
         check_action(MovementAction::Charge, &me.budget, query.speed, &me.conditions, me.rest())?;
         let lanes = query.charge_lanes((aim, rise), me.reach, reach_weapon)?;
         // A die thrown this turn for this charge has said which square it ends on (000:63-65).

@@ -686,17 +686,12 @@ impl Content {
             }
         }
         // A creature that wields manufactured weapons can always strike unarmed (004:168-172), to trip a foe
-        // (004:483) among others: last of its weapons, so never its first choice. So can one that carries
+        // (004:483) among others: last of its weapons, after its natural ones, so never its first choice (a
+        // lizardfolk that threw its javelin charges with its claws, not its fists). So can one that carries
         // nothing at all and has no natural weapon (a commoner with empty hands): its fists are its weapon.
         let empty_handed = weapons.is_empty() && template.natural_weapons.is_empty();
-        if (empty_handed || weapons.iter().any(|w| !w.natural && !w.unarmed))
-            && !weapons.iter().any(|w| w.unarmed)
-            && let Some(def) = self.weapons.get(UNARMED_STRIKE)
-        {
-            let mut strike = def.to_weapon(UNARMED_STRIKE, false);
-            strike.damage = unarmed_damage(size);
-            weapons.push(strike);
-        }
+        let strikes_unarmed =
+            (empty_handed || weapons.iter().any(|w| !w.natural && !w.unarmed)) && !weapons.iter().any(|w| w.unarmed);
         // The primary natural weapons first, the secondary after (the d20 standard): a charge, an attack of
         // opportunity or a blow with no weapon named strikes with the first (a warhorse's hoof, not its bite).
         let (primary, secondary): (Vec<_>, Vec<_>) = template.natural_weapons.iter().partition(|(_, d)| !d.secondary);
@@ -705,6 +700,11 @@ impl Content {
                 problems.push((format!("\"{name}\""), message));
             }
             weapons.push(def.to_weapon(name, false));
+        }
+        if strikes_unarmed && let Some(def) = self.weapons.get(UNARMED_STRIKE) {
+            let mut strike = def.to_weapon(UNARMED_STRIKE, false);
+            strike.damage = unarmed_damage(size);
+            weapons.push(strike);
         }
         let mut items = Vec::new();
         for name in overrides.items.as_ref().unwrap_or(&template.items) {

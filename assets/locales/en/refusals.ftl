@@ -296,6 +296,7 @@ refusal-rides-its-mount-moves-not-it = {$id} rides: its mount moves, not it (it 
 refusal-a-charge-needs-a-target = a charge needs a target
 refusal-a-bull-rush-pushes-a-foe = a bull rush pushes a foe, not an ally
 refusal-a-charge-needs-its-foe-in = a charge needs its foe in sight as the turn begins
+refusal-a-charge-needs-its-foe-in-the-dark = a charge needs its foe in sight as the turn begins: it stands in darkness the charger cannot see into
 refusal-is-not-the-end-of-a = {$to} is not the end of a clear charge lane
 refusal-too-winded-to-run-on-it = too winded to run on: it must rest until round {$run_rest_rounds}
 refusal-restricted-to-one-standard-or-one = restricted to one standard or one move action this turn, already taken

@@ -296,6 +296,7 @@ refusal-rides-its-mount-moves-not-it = {$id} est en selle : c'est sa monture qui
 refusal-a-charge-needs-a-target = une charge demande une cible
 refusal-a-bull-rush-pushes-a-foe = une bousculade repousse un adversaire, pas un allié
 refusal-a-charge-needs-its-foe-in = une charge demande de voir son adversaire au début du tour
+refusal-a-charge-needs-its-foe-in-the-dark = une charge demande de voir son adversaire au début du tour : il se tient dans des ténèbres où le chargeur ne voit pas
 refusal-is-not-the-end-of-a = la case {$to} n'est pas au bout d'une ligne de charge libre
 refusal-too-winded-to-run-on-it = à bout de souffle pour courir encore : repos obligatoire jusqu'au round {$run_rest_rounds}
 refusal-restricted-to-one-standard-or-one = une seule action simple ou de mouvement ce tour, déjà prise

@@ -600,7 +600,12 @@ pub(super) fn fly_creatures(
     mut intents: MessageReader<FlyIntent>,
     order: Res<TurnOrder>,
     field: Res<Battlefield>,
-    mut queries: ParamSet<(Others<'_, '_>, Fliers<'_, '_>, OnItsBack<'_, '_>)>,
+    mut queries: ParamSet<(
+        Others<'_, '_>,
+        Fliers<'_, '_>,
+        OnItsBack<'_, '_>,
+        Query<crate::rules::turns::moving::MoverView>,
+    )>,
     saves: Query<(&CreatureId, &Saves, &Abilities, &Conditions)>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
@@ -610,6 +615,14 @@ pub(super) fn fly_creatures(
 ) {
     for intent in intents.read() {
         let (bodies, my_size, on_its_back) = traffic_around(&queries.p0(), intent.creature);
+        // A charge needs its foe in sight as the turn begins (004:454), as on the ground.
+        let charge_sight = intent.charge_at.map(|foe| {
+            let views = queries.p3();
+            match (views.get(intent.creature), views.get(foe)) {
+                (Ok(me), Ok(foe)) => crate::rules::turns::moving::sees_to_charge(&field, &me, &foe),
+                _ => Ok(()),
+            }
+        });
         let back = queries.p2();
         let (able_riders, riding_paid) = riders_to_pay(&on_its_back, &back);
         let director = director_of(&on_its_back, &back);
@@ -707,12 +720,20 @@ pub(super) fn fly_creatures(
         }
         // A charge flies straight at its foe and ends where it first threatens it (004:451-459, 004:693).
         if let Some(target) = intent.charge_at
-            && let Err(refusal) = check_flying_charge(
-                (&field, intent, conditions, (budget.restricted, director.is_some())),
-                (space.at(position.0), altitude.0, my_size, reach.0, wings.maneuverability == Maneuverability::Perfect),
-                (&plan, armament),
-                (bodies.iter().find(|b| b.entity == target), &bodies),
-            )
+            && let Err(refusal) = charge_sight.unwrap_or(Ok(())).and_then(|()| {
+                check_flying_charge(
+                    (&field, intent, conditions, (budget.restricted, director.is_some())),
+                    (
+                        space.at(position.0),
+                        altitude.0,
+                        my_size,
+                        reach.0,
+                        wings.maneuverability == Maneuverability::Perfect,
+                    ),
+                    (&plan, armament),
+                    (bodies.iter().find(|b| b.entity == target), &bodies),
+                )
+            })
         {
             refuse(&mut facts, id, Action::Charge, refusal);
             continue;
@@ -2635,8 +2656,7 @@ pub fn plan_charge(
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
     budget.check_full_round_or_one_action()?;
     // Its foe in sight as the turn begins (004:454).
-    let conditions_of = |e: Entity| world.get::<Conditions>(e).cloned().unwrap_or_default();
-    crate::rules::turns::moving::sees_to_charge(&conditions_of(creature), &conditions_of(foe))?;
+    crate::rules::turns::moving::charge_sight(world, creature, foe)?;
     let (flier, bodies, my_size) = planning_flier(world, creature, None, (false, false)).ok_or_else(grounded)?;
     let Some(target) = bodies.iter().find(|b| b.entity == foe).cloned() else {
         return Err(Refusal::new("a charge needs a target", "004:451"));

@@ -2295,22 +2295,14 @@ pub fn sees(field: &Battlefield, looker: &CombatantItem, seen: &CombatantItem) -
         && !crate::rules::core::creature::lost_sight(seen.hidden, looker.entity)
 }
 
-/// Whether `attacker`, standing on `own`, sees `theirs` at `altitude` by darkvision: it has some, and the
-/// target is within its range, the template's `darkvision_m` (an orc's 18 m; 004:415 « une zone faiblement
-/// éclairée ou sombre ne fournit aucun camouflage face à un attaquant qui dispose de la vision dans le
-/// noir »), heights counting (004:783-784). Beyond it the dark conceals as from any creature.
+/// Whether `attacker`, standing on `own`, sees `theirs` at `altitude` by darkvision
+/// ([`cover::darkvision_reaches`], 004:415).
 pub fn darkvision_reaches_from(
     field: &Battlefield,
     (attacker, own): (&CombatantItem, Footprint),
     (theirs, altitude): (Footprint, i32),
 ) -> bool {
-    attacker.traits.darkvision_m > 0
-        && crate::rules::core::altitude::separation_m(
-            field.scale(),
-            field.diagonals(),
-            (own, attacker.altitude.0),
-            (theirs, altitude),
-        ) <= attacker.traits.darkvision_m as f32
+    cover::darkvision_reaches(field, attacker.traits.darkvision_m, (own, attacker.altitude.0), (theirs, altitude))
 }
 
 /// Whether `target`, on `theirs`, cannot see `attacker` on `own`: the attacker totally concealed from it (in

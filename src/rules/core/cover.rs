@@ -483,6 +483,25 @@ pub const TOTAL_CONCEALMENT: u32 = 50;
 /// Miss chance of concealment: darkness between (004:407-410).
 pub const CONCEALMENT: u32 = 20;
 
+/// Whether a looker with `darkvision_m` metres of darkvision, on `own` at `altitude`, sees by it a creature
+/// on `theirs` at its altitude: it has some, and the creature is within its range (an orc's 18 m; 004:415
+/// « une zone faiblement éclairée ou sombre ne fournit aucun camouflage face à un attaquant qui dispose de la
+/// vision dans le noir »), heights counting (004:783-784). Beyond it the dark conceals as from any creature.
+pub fn darkvision_reaches(
+    field: &Battlefield,
+    darkvision_m: u32,
+    (own, altitude): (Footprint, i32),
+    (theirs, their_altitude): (Footprint, i32),
+) -> bool {
+    darkvision_m > 0
+        && crate::rules::core::altitude::separation_m(
+            field.scale(),
+            field.diagonals(),
+            (own, altitude),
+            (theirs, their_altitude),
+        ) <= darkvision_m as f32
+}
+
 /// The miss chance concealment gives a target, in percent, the highest of (004:411):
 /// - darkness: 50 when all its squares lie in darkness, 20 when a line from the attacker's best corner to
 ///   its corners (ranged or reach attacks) crosses darkness; none against darkvision (004:415);
@@ -507,7 +526,8 @@ pub fn concealment(
 }
 
 /// The miss chance of one kind of concealing square: `inside` when all the target's squares are of it,
-/// `CONCEALMENT` when every line from the attacker's best corner crosses one (not for adjacent melee). Against
+/// `CONCEALMENT` when at least one line from the attacker's best corner crosses one, that is when no corner
+/// of the attacker has its four lines to a square of the target all clear (004:408; not for adjacent melee). Against
 /// a creature of several squares the attacker judges by whichever of its squares it sees best, as for cover
 /// (004:405 « on peut choisir n'importe laquelle des cases qu'elle occupe », 004:409; docs/rulings.md).
 fn through(

@@ -195,7 +195,15 @@ fn control_frightened_mounts(
 /// then the Ride check (004:473) and what it leaves of the rider's and the mount's turn.
 fn control_mount(world: &mut World, rider: Entity, mount: Entity) {
     let why = "calming a frightened mount (004:119)";
-    if crate::rules::attack::provoke(world, rider, None, Action::CalmMount, why) {
+    let provoked =
+        crate::rules::attack::provoke_as(world, crate::rules::turns::Provoking::new(rider, Action::CalmMount, why));
+    // The attacks of opportunity « sont résolues immédiatement » (004:70): struck as the turn begins, after
+    // this run's consequences were drawn, their wounds are settled before the rider does anything else (a
+    // rider they drop « ne peut plus rien faire », 004:278).
+    if !provoked.struck_by.is_empty() {
+        world.resource_mut::<crate::rules::core::systems::Unsettled>().0 = true;
+    }
+    if provoked.dropped {
         return;
     }
     let Some(id) = world.get::<CreatureId>(rider).cloned() else { return };

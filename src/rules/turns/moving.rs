@@ -704,14 +704,39 @@ pub fn with_move_query<T>(
     Some(f(&query, &me))
 }
 
-/// Whether a charger with `conditions` sees a foe with `theirs` well enough to charge it: « Il faut avoir une
-/// ligne de mire dégagée sur l'adversaire » (004:454), which an invisible foe or a blinded charger has not
-/// (total concealment, 004:413-415). One predicate for the rules, the previews and the AI.
-pub fn sees_to_charge(conditions: &Conditions, theirs: &Conditions) -> Result<(), Refusal> {
-    if conditions.has(Condition::Blinded) || theirs.has(Condition::Invisible) {
+/// Whether `me` sees `foe` well enough to charge it: « Le personnage doit avoir une ligne de mire dégagée
+/// vers son adversaire au début de son tour de jeu » (004:454), which it has not when the foe is totally
+/// concealed from it (004:413): invisible, itself blinded, or the foe wholly in darkness beyond its
+/// darkvision (004:415), or hidden from it (004:403, 004:412). One predicate for the rules, the previews and
+/// the AI, on the ground and in the air ([`charge_sight`]).
+pub fn sees_to_charge(field: &Battlefield, me: &MoverViewItem, foe: &MoverViewItem) -> Result<(), Refusal> {
+    if me.conditions.has(Condition::Blinded) || foe.conditions.has(Condition::Invisible) {
         return Err(Refusal::new("a charge needs its foe in sight as the turn begins", "004:454, 004:413-415"));
     }
+    if crate::rules::core::creature::lost_sight(foe.hidden, me.entity) {
+        let hidden = crate::rules::core::creature::out_of_sight(foe.id, foe.hidden);
+        return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
+    }
+    use crate::rules::core::cover::{TOTAL_CONCEALMENT, concealment, darkvision_reaches};
+    let (own, theirs) = ((me.space.at(me.position.0), me.altitude.0), (foe.space.at(foe.position.0), foe.altitude.0));
+    let sees_in_the_dark = darkvision_reaches(field, me.traits.darkvision_m, own, theirs);
+    if concealment(field, own.0, theirs.0, sees_in_the_dark, true) >= TOTAL_CONCEALMENT {
+        return Err(Refusal::new(
+            "a charge needs its foe in sight as the turn begins: it stands in darkness the charger cannot see into",
+            "004:454, 004:413-415",
+        ));
+    }
     Ok(())
+}
+
+/// [`sees_to_charge`] for `charger` and `foe` as they stand in `world`; no refusal if either is not a
+/// creature (the charge's own checks say so).
+pub fn charge_sight(world: &mut World, charger: Entity, foe: Entity) -> Result<(), Refusal> {
+    let mut q = kept::<MoverView, With<Creature>>(world);
+    let world: &World = world;
+    let views = q.query(world);
+    let (Ok(me), Ok(theirs)) = (views.get(charger), views.get(foe)) else { return Ok(()) };
+    sees_to_charge(world.resource::<Battlefield>(), &me, &theirs)
 }
 
 /// The square a charge from `from` toward a foe at `toward` must end on when its `lanes` leave it to a die
@@ -783,14 +808,14 @@ pub fn charge_lanes_of(
     adjacent: bool,
 ) -> Option<Result<Vec<ChargeLane>, Refusal>> {
     let mut q = kept::<MoverView, ()>(world);
-    let (aim, height, theirs) =
-        q.get(world, target).ok().map(|t| (t.space.at(t.position.0), (t.altitude.0, *t.size), t.conditions.clone()))?;
+    let (aim, height) = q.get(world, target).ok().map(|t| (t.space.at(t.position.0), (t.altitude.0, *t.size)))?;
+    let sight = charge_sight(world, charger, target);
     let rider_gear = rider_armament(world, charger).cloned();
     let scale = world.resource::<Battlefield>().scale();
     let round = world.resource::<TurnOrder>().round;
     with_move_query(world, charger, |query, me| {
         // The charge's own checks first: its foe in sight, the actions it takes (004:454, 004:455).
-        sees_to_charge(me.conditions, &theirs)?;
+        sight?;
         check_action(MovementAction::Charge, me.budget, query.speed, me.conditions, (me.exertion, round))?;
         let reach_weapon = charges_with_reach(me.armament, rider_gear.as_ref(), weapon);
         let rise = vertical_steps(scale, me.altitude.0, *me.size, height.0, height.1);
@@ -1138,11 +1163,7 @@ fn begin_move(
     };
     let target = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.space.at(t.position.0));
     let target_height = intent.target.and_then(|t| views.get(t).ok()).map(|t| (t.altitude.0, *t.size));
-    let target_unseen = intent
-        .target
-        .and_then(|t| views.get(t).ok())
-        .filter(|t| crate::rules::core::creature::lost_sight(t.hidden, intent.creature));
-    let target_conditions = intent.target.and_then(|t| views.get(t).ok()).map(|t| t.conditions.clone());
+    let foe_view = intent.target.and_then(|t| views.get(t).ok());
     let turn = order.check_turn_unless_readied(intent.creature, intent.readied);
     // After the first blow of a full attack (not the second), the rest may be given up for a move action;
     // after a 5-foot step that move action cannot be movement (004:232).
@@ -1194,12 +1215,8 @@ fn begin_move(
             (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
             (MovementAction::Charge, Some(target)) => {
                 // The foe in sight as the turn begins (004:454).
-                if let Some(unseen) = &target_unseen {
-                    let hidden = crate::rules::core::creature::out_of_sight(unseen.id, unseen.hidden);
-                    return Err(Refusal::new(hidden.reason, format!("004:454, {}", hidden.rule)));
-                }
-                if let Some(theirs) = &target_conditions {
-                    sees_to_charge(me.conditions, theirs)?;
+                if let Some(theirs) = &foe_view {
+                    sees_to_charge(&field, &me, theirs)?;
                 }
                 let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
                 if intent.finish == ChargeFinish::Attack {
