@@ -504,11 +504,10 @@ fn provocations_along_each(
     action: MovementAction,
 ) -> Vec<Vec<Provoking>> {
     let none = || vec![Vec::new(); routes.len()];
-    if action == MovementAction::FiveFootStep {
+    let Some((threats, already, tiny)) = threats_against(world, mover) else { return none() };
+    if action == MovementAction::FiveFootStep && !tiny {
         return none();
     }
-    let Some((threats, already, tiny)) = threats_against(world, mover) else { return none() };
-    let crawl = action == MovementAction::Crawl;
     let mut state = kept::<Combatant, With<Creature>>(world);
     let combatants = state.query(world);
     let field = world.resource::<Battlefield>();
@@ -516,11 +515,10 @@ fn provocations_along_each(
     let strikes_at = |foe: Entity, at: Footprint| {
         combatants.get(foe).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &combatants, &a, &me, at))
     };
-    let withdraw = action == MovementAction::Withdraw;
     routes
         .iter()
         .map(|route| {
-            provocations(start, route, &threats, (tiny, crawl), withdraw, &already, &strikes_at)
+            provocations(start, route, &threats, (tiny, action), &already, &strikes_at)
                 .into_iter()
                 .map(|p| Provoking { after_steps: p.after_steps, square: p.square, from: p.from, reason: p.reason })
                 .collect()

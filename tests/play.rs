@@ -2539,6 +2539,31 @@ fn the_ais_rogues_feint_for_a_sneak_attack() {
     }
 }
 
+/// A player's rogue with Improved Feint feints with its move action (004:527): after its blow, with only the
+/// move action left, the feint key is open on the action bar and the click feints.
+#[test]
+fn a_player_feints_with_the_move_action_left_with_improved_feint() {
+    use estoc::game::actions::{BarKind, bar_state, use_bar};
+    use estoc::game::state::{Hover, Mode};
+    let mut app = played_by_people("tests/scenarios/levels/feint_ai.ron", 1, "rogues");
+    let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
+    controllers.insert("orcs".into(), estoc::data::level::Control::Human);
+    app.update();
+    let feinter = entity(&app, "feinter");
+    pass_turns_until(&mut app, feinter);
+    play(&mut app, &Command::attack("feinter".into(), "brute".into(), None));
+    assert!(bar_state(app.world(), BarKind::Mode(Mode::Feint)).is_ok(), "the feint is a move action");
+    use_bar(app.world_mut(), BarKind::Mode(Mode::Feint));
+    let at = Square::new(9, 5);
+    app.world_mut().resource_mut::<Hover>().square = Some(at);
+    app.update();
+    let step = clicked(&mut app, at).expect("a feint");
+    assert!(matches!(&step, Command::Feint { creature, target } if creature == "feinter" && target == "brute"));
+    let facts = play(&mut app, &step);
+    assert!(facts.iter().any(|f| matches!(f, Fact::Feinted { feinter, .. } if feinter == "feinter")), "{facts:?}");
+    assert!(bar_state(app.world(), BarKind::Mode(Mode::Feint)).is_err(), "both actions are spent");
+}
+
 /// An AI creature with no blow worth striking (bare hands against an armed foe, 004:168) and a foe
 /// threatening it takes total defence, +4 to its AC (004:211), and the orc's next blow aims at it.
 #[test]

@@ -470,17 +470,15 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Ready) if castable(world, me).is_empty() => {
             crate::rules::core::creature::not_pinned(&conditions).and_then(|()| budget.check(ActionKind::Standard))
         }
-        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Feint | Mode::Aid(_) | Mode::FirstAid)
+        BarKind::Mode(Mode::Feint) => budget.check(crate::rules::special::feint::feint_action_of(world, me)),
+        BarKind::Mode(Mode::Throw)
+            if !world.get::<Armament>(me).is_some_and(|a| a.0.iter().any(|w| w.splash.is_some())) =>
+        {
+            Err(Refusal::new("it carries no splash weapon", "004:528"))
+        }
+        BarKind::Mode(Mode::Attack | Mode::Ready | Mode::Aid(_) | Mode::FirstAid | Mode::Throw)
         | BarKind::TotalDefense
         | BarKind::Defensively => budget.check(ActionKind::Standard),
-        BarKind::Mode(Mode::Throw) => {
-            let carries = world.get::<Armament>(me).is_some_and(|a| a.0.iter().any(|w| w.splash.is_some()));
-            if carries {
-                budget.check(ActionKind::Standard)
-            } else {
-                Err(Refusal::new("it carries no splash weapon", "004:528"))
-            }
-        }
         BarKind::Mode(Mode::Grapple(action)) | BarKind::GrappleNow(action) => grapple_state(world, me, action),
         BarKind::PickUp => {
             let intent = crate::rules::attack::gear::PickUpIntent { creature: me, weapon: None };

@@ -256,7 +256,6 @@ refusal-is-dead = {$id} is dead
 refusal-a-creature-does-not-attack-itself = a creature does not attack itself
 refusal-a-turned-undead-flees-and-attacks = a turned undead flees and attacks no one
 refusal-a-turned-undead-escapes-only = a turned undead flees: in a grapple it only tries to escape
-refusal-a-prone-creature-cannot-shoot-the = a prone creature cannot shoot the {$weapon_name}: only a crossbow or shuriken
 refusal-is-m-away-beyond-the-s = {$id} is {$distance} m away, beyond the {$weapon_name}'s maximum range
 refusal-is-out-of-reach-of-the = {$id} is out of reach of the {$weapon_name}: a rider high on a Huge mount
 refusal-is-out-of-reach-of-the-2 = {$id} is out of reach of the {$weapon_name}

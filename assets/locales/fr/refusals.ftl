@@ -256,7 +256,6 @@ refusal-is-dead = {$id} n'est plus en vie
 refusal-a-creature-does-not-attack-itself = une créature ne s'attaque pas elle-même
 refusal-a-turned-undead-flees-and-attacks = un mort-vivant repoussé fuit et n'attaque personne
 refusal-a-turned-undead-escapes-only = un mort-vivant repoussé fuit : en situation de lutte, il ne tente que de s'échapper
-refusal-a-prone-creature-cannot-shoot-the = une créature à terre ne peut pas tirer avec {$weapon_name} : seulement avec une arbalète ou des shuriken
 refusal-is-m-away-beyond-the-s = {$id} est à {$distance} m, au-delà de la portée maximale ({$weapon_name})
 refusal-is-out-of-reach-of-the = {$id} est hors d'allonge avec {$weapon_name} : un cavalier haut perché sur une monture Très grande
 refusal-is-out-of-reach-of-the-2 = {$id} est hors d'allonge avec {$weapon_name}

@@ -1142,7 +1142,7 @@ fn attacker_modifiers(
         return Err(Refusal::new("hovering, it cannot attack with its wings", "004:709"));
     }
     in_a_grapple(attacker, target, weapon, modifiers)?;
-    attacker_rows(attacker, weapon, modifiers)?;
+    attacker_rows(attacker, modifiers);
     // Hidden from its target, it attacks unseen as an invisible attacker does (004:379; docs/rulings.md).
     if unseen_by(attacker, target) {
         modifiers.push(Modifier::new(2, "unseen: hidden from its target (004:379)"));
@@ -1155,9 +1155,9 @@ fn attacker_modifiers(
     Ok(())
 }
 
-/// The rows of the attacker table that read the attacker alone (004:372-382), and the prone archer's
-/// refusal (004:375): every attack asks them, a flask thrown at an intersection too (004:529).
-pub fn attacker_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut Vec<Modifier>) -> Result<(), Refusal> {
+/// The rows of the attacker table that read the attacker alone (004:372-382; the prone row, by its weapon, is
+/// among [`stance_rows`]): every attack asks them, a flask thrown at an intersection too (004:529).
+pub fn attacker_rows(attacker: &CombatantItem, modifiers: &mut Vec<Modifier>) {
     for (condition, value, source) in [
         (Condition::Dazzled, -1, "dazzled (004:376)"),
         (Condition::Entangled, -2, "entangled (004:378)"),
@@ -1173,16 +1173,6 @@ pub fn attacker_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut 
     if shaken || frightened {
         modifiers.push(Modifier::new(-2, if frightened { "frightened (004:380)" } else { "shaken (004:380)" }));
     }
-    if is_ranged(weapon)
-        && attacker.conditions.has(Condition::Prone)
-        && !(weapon.name.contains("crossbow") || weapon.name.contains("shuriken"))
-    {
-        return Err(Refusal::new(
-            format!("a prone creature cannot shoot the {}: only a crossbow or shuriken", weapon.name),
-            "004:375",
-        ));
-    }
-    Ok(())
 }
 
 /// Whether a rider strikes a foe on foot of Medium size or smaller standing where its mount stands (the
@@ -1427,8 +1417,14 @@ pub fn stance_rows(attacker: &CombatantItem, weapon: &Weapon, modifiers: &mut Ve
     if attacker.conditions.has(Condition::FightingDefensively) {
         modifiers.push(Modifier::new(-4, "fighting defensively (004:183)"));
     }
-    if attacker.conditions.has(Condition::Prone) && !is_ranged(weapon) {
-        modifiers.push(Modifier::new(-4, "prone attacker, melee (004:375)"));
+    // « ... à terre ou à plat ventre | -4 | -1 | » (004:375): -4 in melee, -1 at range, as the table reads
+    // (RULES-INDEX names the footnote digits glued to its cells; this one is not among them).
+    if attacker.conditions.has(Condition::Prone) {
+        if is_ranged(weapon) {
+            modifiers.push(Modifier::new(-1, "prone attacker, ranged (004:375)"));
+        } else {
+            modifiers.push(Modifier::new(-4, "prone attacker, melee (004:375)"));
+        }
     }
     Ok(())
 }
@@ -1622,7 +1618,9 @@ fn defended_armor_class(
             loses_dex = true;
         }
     }
-    if !loses_dex && target.conditions.has(Condition::TotalDefense) {
+    // « un bonus de +4 à la CA » (004:211), of no named type, unlike fighting defensively's dodge bonus
+    // (004:183): kept when the defender loses its Dex bonus.
+    if target.conditions.has(Condition::TotalDefense) {
         armor_class += 4;
         armor_class_parts.push(Modifier::new(4, "total defence (004:211)"));
     }

@@ -121,17 +121,20 @@ pub const CRAWLING: &str = "crawling in a threatened square (004:217)";
 /// provokes it, once per foe for the whole movement of the turn (`already` struck earlier this turn); a
 /// creature smaller than a square that enters a foe's space provokes it (000:80-82); a crawl provokes
 /// every foe that threatens it « en tout point de son déplacement », the squares it enters too (004:217).
-/// With `first_square_free` (a withdraw, 004:243) the squares it started on are not threatened by the foes
-/// it sees, however many steps it takes to leave them.
+/// A withdraw's (004:243) squares it started on are not threatened by the foes it sees, however many steps
+/// it takes to leave them. A 5-foot step provokes nothing (004:259) but a tiny creature's entering a foe's
+/// space, which « s'expose forcément à l'attaque d'opportunité » (000:80-82), « automatiquement » (004:352).
 pub fn provocations(
     start: Footprint,
     route: &Route,
     threats: &[Threat],
-    (tiny, crawl): (bool, bool),
-    first_square_free: bool,
+    (tiny, action): (bool, MovementAction),
     already: &[Entity],
     strikes_at: &dyn Fn(Entity, Footprint) -> bool,
 ) -> Vec<Provocation> {
+    let first_square_free = action == MovementAction::Withdraw;
+    let crawl = action == MovementAction::Crawl;
+    let step_only = action == MovementAction::FiveFootStep;
     let mut struck: Vec<bool> = threats.iter().map(|t| already.contains(&t.entity)).collect();
     let mut out: Vec<Provocation> = Vec::new();
     let mut here = start;
@@ -147,7 +150,7 @@ pub fn provocations(
             let safe = |s: &Square| first_square_free && !threat.unseen && start.contains(*s);
             // A foe that may not strike there (the mover in total concealment or behind cover from it,
             // 004:401, 004:414) has had no opportunity: it keeps it for a square further on.
-            if left.iter().any(|s| !safe(s) && threat.threatens(*s)) && strikes_at(threat.entity, here) {
+            if !step_only && left.iter().any(|s| !safe(s) && threat.threatens(*s)) && strikes_at(threat.entity, here) {
                 struck[t] = true;
                 from.push(threat.entity);
             }
@@ -894,16 +897,14 @@ fn plan_provocations(
     plan.fired.clear();
     let mut strikers: Vec<Entity> = Vec::new();
     plan.provocations = match combatants.get(mover) {
-        Ok(me) if action != MovementAction::FiveFootStep => {
+        Ok(me) if action != MovementAction::FiveFootStep || me.size.is_smaller_than_a_square() => {
             let (threats, already) = foes_around(&me, &field, &order, &combatants, &reactions, &provoked);
             strikers = threats.iter().map(|t| t.entity).filter(|e| !already.contains(e)).collect();
             let tiny = me.size.is_smaller_than_a_square();
-            let crawl = action == MovementAction::Crawl;
             let strikes_at = |foe: Entity, at: Footprint| {
                 combatants.get(foe).is_ok_and(|a| may_strike_at(&field, &combatants, &a, &me, at))
             };
-            let withdraw = action == MovementAction::Withdraw;
-            provocations(start, route, &threats, (tiny, crawl), withdraw, &already, &strikes_at)
+            provocations(start, route, &threats, (tiny, action), &already, &strikes_at)
         }
         _ => Vec::new(),
     };
@@ -1312,15 +1313,22 @@ mod tests {
         let path = route(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]);
         let goblin = goblin_at(2, 1, 7);
         let provoked =
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true);
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, MovementAction::Move), &[], &|_, _| true);
         assert_eq!(provoked.len(), 1, "one opportunity for the whole move (004:71)");
         assert_eq!(provoked[0].after_steps, 1, "struck when leaving (1,0), the first threatened square");
         assert_eq!(provoked[0].square, Square::new(1, 0));
         // Entering a threatened square provokes nothing (004:65): stopping beside the goblin is safe.
         let approach = route(&[(1, 0)]);
         assert!(
-            provocations(start, &approach, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true)
-                .is_empty()
+            provocations(
+                start,
+                &approach,
+                std::slice::from_ref(&goblin),
+                (false, MovementAction::Move),
+                &[],
+                &|_, _| true
+            )
+            .is_empty()
         );
     }
 
@@ -1330,18 +1338,32 @@ mod tests {
         let goblin = goblin_at(2, 1, 7);
         let path = route(&[(0, 0), (0, 1)]);
         assert_eq!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true).len(),
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, MovementAction::Move), &[], &|_, _| true)
+                .len(),
             1
         );
         assert!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[], &|_, _| true)
-                .is_empty(),
+            provocations(
+                start,
+                &path,
+                std::slice::from_ref(&goblin),
+                (false, MovementAction::Withdraw),
+                &[],
+                &|_, _| true
+            )
+            .is_empty(),
             "004:243"
         );
         // But a second threatened square on the way does.
         let along = route(&[(1, 1), (1, 2)]);
-        let provoked =
-            provocations(start, &along, std::slice::from_ref(&goblin), (false, false), true, &[], &|_, _| true);
+        let provoked = provocations(
+            start,
+            &along,
+            std::slice::from_ref(&goblin),
+            (false, MovementAction::Withdraw),
+            &[],
+            &|_, _| true,
+        );
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].square, Square::new(1, 1));
     }
@@ -1356,8 +1378,7 @@ mod tests {
                 start,
                 &path,
                 std::slice::from_ref(&goblin),
-                (false, false),
-                false,
+                (false, MovementAction::Move),
                 &[goblin.entity],
                 &|_, _| true
             )
@@ -1373,11 +1394,19 @@ mod tests {
         let path = route_of(&[(-1, 0), (-2, 0)], (2, 2));
         let goblin = goblin_at(2, 0, 7);
         assert!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), true, &[], &|_, _| true)
-                .is_empty()
+            provocations(
+                start,
+                &path,
+                std::slice::from_ref(&goblin),
+                (false, MovementAction::Withdraw),
+                &[],
+                &|_, _| true
+            )
+            .is_empty()
         );
         assert_eq!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, false), false, &[], &|_, _| true).len(),
+            provocations(start, &path, std::slice::from_ref(&goblin), (false, MovementAction::Move), &[], &|_, _| true)
+                .len(),
             1
         );
     }
@@ -1401,8 +1430,7 @@ mod tests {
             start,
             &route(&[(1, 0)]),
             std::slice::from_ref(&goblin),
-            (true, false),
-            false,
+            (true, MovementAction::Move),
             &[],
             &|_, _| true,
         );

@@ -66,7 +66,7 @@ pub fn plan_feint(
     if !super::aid::threatens(field, feinter, target) {
         return Err(Refusal::new("a feint is made on a foe within reach of a melee weapon (our ruling)", "004:524"));
     }
-    let kind = if feinter.feats.has(Feat::ImprovedFeint) { ActionKind::Move } else { ActionKind::Standard };
+    let kind = feint_action(feinter.feats);
     budget.check(kind)?;
     let mut bluff = vec![Modifier::new(skill(feinter_skills.bluff, feinter.abilities.cha), "Bluff")];
     if target.abilities.int <= 2 {
@@ -79,6 +79,17 @@ pub fn plan_feint(
         Modifier::new(target.base_attack.0, "base attack (004:524)"),
     ];
     Ok(FeintPlan { bluff, sense_motive, kind })
+}
+
+/// The action a feint takes: a standard action, a move action with Improved Feint (004:524, 004:527).
+/// One answer for the rules, the action bar and the AI.
+pub fn feint_action(feats: &Feats) -> ActionKind {
+    if feats.has(Feat::ImprovedFeint) { ActionKind::Move } else { ActionKind::Standard }
+}
+
+/// [`feint_action`] for `creature` as it is in `world`: the action bar asks it (004:527).
+pub fn feint_action_of(world: &World, creature: Entity) -> ActionKind {
+    feint_action(&world.get::<Feats>(creature).cloned().unwrap_or_default())
 }
 
 /// The sum of some terms.

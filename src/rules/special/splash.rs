@@ -273,7 +273,7 @@ pub fn plan_throw(
             let mut modifiers =
                 attack_bonus(*thrower.base_attack, thrower.abilities, *thrower.size, thrower.feats, &weapon);
             // The thrower's own state counts as for any ranged attack (« une attaque à distance », 004:529).
-            crate::rules::attack::attacker_rows(thrower, &weapon, &mut modifiers)?;
+            crate::rules::attack::attacker_rows(thrower, &mut modifiers);
             crate::rules::attack::stance_rows(thrower, &weapon, &mut modifiers)?;
             // A rider's throw after its mount's double move or run, as any ranged attack (004:479).
             if let Some(mount) = thrower.riding.and_then(|r| ground.creatures.get(r.0).ok())
