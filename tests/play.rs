@@ -2539,6 +2539,63 @@ fn the_ais_rogues_feint_for_a_sneak_attack() {
     }
 }
 
+/// A creature a person plays that delays may act right after any other's turn (004:629-631): when the
+/// AI's goblin has done and would end its turn, the end waits for the person; F7 (act now) brings the
+/// delaying fighter's turn next, before the archer's and the goblin's next.
+#[test]
+fn a_delaying_player_acts_after_the_ais_turn() {
+    use estoc::game::actions::{BarKind, bar_state, use_bar};
+    use estoc::game::state::Pending;
+    use estoc::game::turn::{DelayChoice, human_turn, play_ai};
+    let encounter = level_at("tests/scenarios/levels/duel.ron");
+    let mut app = started(&encounter, 3);
+    estoc::game::overlays_headless(&mut app, &encounter);
+    app.update();
+    let (fighter, goblin) = (entity(&app, "fighter"), entity(&app, "goblin"));
+    let mut delayed = false;
+    let mut held = None;
+    for _ in 0..200 {
+        if let Some(me) = human_turn(app.world()) {
+            let id = app.world().get::<estoc::rules::core::creature::CreatureId>(me).unwrap().clone();
+            let step = if me == fighter && !delayed {
+                delayed = true;
+                Command::Delay { creature: id }
+            } else {
+                Command::EndTurn { creature: id }
+            };
+            play(&mut app, &step);
+            continue;
+        }
+        if let Some(step) = app.world_mut().resource_mut::<Pending>().0.pop_front() {
+            play(&mut app, &step);
+            continue;
+        }
+        held = app.world().resource::<DelayChoice>().held.clone();
+        if held.is_some() {
+            break;
+        }
+        app.world_mut().run_system_cached(play_ai).unwrap();
+    }
+    assert!(delayed, "the fighter delayed");
+    let (step, ended) = held.expect("the goblin's end of turn waits for the person");
+    assert_eq!(ended, goblin);
+    assert!(matches!(step, Command::EndTurn { ref creature } if creature == "goblin"), "{step:?}");
+    assert!(bar_state(app.world(), BarKind::ActNow).is_ok(), "act now is open between the AI's turns");
+    use_bar(app.world_mut(), BarKind::ActNow);
+    let steps: Vec<Command> = app.world_mut().resource_mut::<Pending>().0.drain(..).collect();
+    assert!(matches!(&steps[0], Command::Resume { creature } if creature == "fighter"), "{steps:?}");
+    let mut facts = Vec::new();
+    for step in &steps {
+        facts.extend(play(&mut app, step));
+    }
+    let next = facts.iter().find_map(|f| match f {
+        Fact::TurnStarted { creature, .. } | Fact::TurnResumed { creature, .. } => Some(creature.0.clone()),
+        _ => None,
+    });
+    assert_eq!(next.as_deref(), Some("fighter"), "{facts:?}");
+    assert_eq!(human_turn(app.world()), Some(fighter));
+}
+
 /// A player's rogue with Improved Feint feints with its move action (004:527): after its blow, with only the
 /// move action left, the feint key is open on the action bar and the click feints.
 #[test]

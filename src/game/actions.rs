@@ -436,7 +436,9 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         return Ok(());
     }
     let Some(me) = human_turn(world) else {
-        return Err(Refusal::new("not the turn of a creature you play", "004:73"));
+        // Between the AI's turns a delaying creature may act (004:629-631).
+        let delayed = (kind == BarKind::ActNow).then(|| delayed_of_the_player(world).map(|_| ()));
+        return delayed.unwrap_or_else(|| Err(Refusal::new("not the turn of a creature you play", "004:73")));
     };
     let budget = world.get::<ActionBudget>(me).copied().unwrap_or_default();
     let conditions = world.get::<Conditions>(me).cloned().unwrap_or_default();
@@ -575,6 +577,13 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         choice.show_threats = !choice.show_threats;
         return;
     }
+    if kind == BarKind::ActNow
+        && human_turn(world).is_none()
+        && let Ok(delayed) = delayed_of_the_player(world)
+    {
+        super::turn::act_now_between_turns(world, delayed);
+        return;
+    }
     let Some(me) = human_turn(world) else { return };
     let creature = id_of(world, me);
     if world.resource::<Choice>().mode == Mode::Ready && choose_readied(world, me, kind) {
@@ -665,7 +674,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
 
 /// The creature of a side the player plays that is delaying its turn, the one selected if it is one, else
 /// the first in initiative order: it may act when the current turn ends (004:629-631).
-fn delayed_of_the_player(world: &World) -> Result<CreatureId, Refusal> {
+pub(super) fn delayed_of_the_player(world: &World) -> Result<CreatureId, Refusal> {
     let controllers = world.resource::<Controllers>();
     let selected = world.resource::<Selected>().0;
     let mut delaying = world.resource::<TurnOrder>().entries.iter().filter(|e| e.delaying).filter(|e| {

@@ -58,6 +58,9 @@ pub struct HudView {
     from_editor: bool,
     /// Hot-seat: the side the screen waits to be handed to.
     hand_over: Option<(String, egui::Color32)>,
+    /// An AI creature's turn is over but for its end, a creature the player plays delaying: whose turn, and
+    /// who may act now (004:629-631).
+    delay_choice: Option<(String, String)>,
     /// The cards of the levels, while the menu is open.
     levels: std::sync::Arc<Vec<super::menu::LevelCard>>,
     factions: Vec<(String, Control)>,
@@ -316,6 +319,8 @@ pub enum HudClick {
     Shield,
     /// The next player is at the screen (hot-seat).
     HandedOver,
+    /// The player's delaying creature keeps waiting past the AI creature's turn (004:629-631).
+    KeepWaiting,
     /// Speak this language.
     Language(crate::locale::Language),
 }
@@ -615,6 +620,12 @@ pub(super) fn gather(world: &mut World) {
         view.bar.push(BarEntry { index: i, state, on, hover: hover.or(takeoff) });
     }
     view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
+    view.delay_choice =
+        world.get_resource::<super::turn::DelayChoice>().and_then(|c| c.held.clone()).and_then(|(_, ended)| {
+            let delayed = super::actions::delayed_of_the_player(world).ok()?;
+            let delayed = world.resource::<crate::rules::core::creature::Roster>().0.get(&delayed).copied()?;
+            Some((display_name(world, ended), display_name(world, delayed)))
+        });
     view.hand_over = world
         .get_resource::<super::turn::HandOver>()
         .and_then(|h| h.to.clone())
@@ -749,6 +760,27 @@ fn hand_over_screen(ctx: &egui::Context, side: &str, colour: egui::Color32, clic
             },
         );
     });
+}
+
+/// A delaying creature's moment (004:629-631): the AI creature's turn is over, and the player says whether
+/// its delaying creature acts now, right after it, or keeps waiting.
+fn delay_choice(ctx: &egui::Context, (ended, delayed): (&str, &str), clicks: &mut HudClicks) {
+    egui::Area::new("delay choice".into()).anchor(egui::Align2::CENTER_BOTTOM, [-(RIGHT_PANEL / 2.0), -90.0]).show(
+        ctx,
+        |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(egui::RichText::new(tr!("delay-choice-now", ended = ended, delayed = delayed)).size(18.0));
+                ui.horizontal(|ui| {
+                    if ui.button(tr!("delay-choice-act", delayed = delayed)).clicked() {
+                        clicks.0.push(HudClick::Bar(BarKind::ActNow));
+                    }
+                    if ui.button(tr!("delay-choice-wait")).clicked() {
+                        clicks.0.push(HudClick::KeepWaiting);
+                    }
+                });
+            });
+        },
+    );
 }
 
 /// What the board's colours and marks say, in the corner of the board: the movement actions' fills, the
@@ -2333,6 +2365,9 @@ fn draw(
         if let Some((side, colour)) = &view.hand_over {
             hand_over_screen(ctx, side, *colour, &mut clicks);
         }
+        if let Some((ended, delayed)) = &view.delay_choice {
+            delay_choice(ctx, (ended, delayed), &mut clicks);
+        }
     }
     if time.elapsed_secs() - banner.shown_at < 1.5 && !banner.text.is_empty() {
         // One line, never wrapped: on a narrow window the letters shrink to fit the board instead.
@@ -2486,6 +2521,7 @@ pub(super) fn apply_clicks(world: &mut World) {
             HudClick::Load => save::load_or_tell(world),
             HudClick::Dismiss => world.insert_resource(Notice(None)),
             HudClick::HandedOver => world.resource_mut::<super::turn::HandOver>().to = None,
+            HudClick::KeepWaiting => super::turn::keep_waiting(world),
             HudClick::Weapon(key) => super::weapons::choose(world, key),
             HudClick::Handle(name, what) => super::weapons::handle(world, &name, what),
             HudClick::OtherDamage => {

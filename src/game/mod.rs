@@ -444,7 +444,7 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(
         Update,
-        turn::hand_over_keys
+        (turn::hand_over_keys, turn::delay_keys)
             .after(actions::keys)
             .after(hud::apply_clicks)
             .after(clicks::clicks)
@@ -513,7 +513,8 @@ pub fn overlays_headless(app: &mut App, encounter: &crate::data::Encounter) {
         .init_resource::<state::Choice>()
         .init_resource::<state::Selected>()
         .init_resource::<state::Pending>()
-        .init_resource::<state::Previews>();
+        .init_resource::<state::Previews>()
+        .init_resource::<turn::DelayChoice>();
     app.add_systems(
         Update,
         (previews::update_previews, overlay::redraw).chain().after(crate::rules::core::systems::RulesStep),

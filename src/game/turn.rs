@@ -90,9 +90,50 @@ fn apply_pending(world: &mut World) {
     world.resource_mut::<History>().0.push(command);
 }
 
+/// The end of an AI creature's turn, held while a creature a person plays is delaying: « il peut agir
+/// juste après le tour de n'importe quel autre personnage » (004:629-631), so the person says whether it
+/// acts now, right after this turn, or keeps waiting. Without the pause the AI's turns would run past
+/// every moment the delaying creature could have chosen.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct DelayChoice {
+    /// The end of turn held, and whose turn it ends.
+    pub held: Option<(Command, Entity)>,
+    /// The person said to keep waiting (Space or Enter): the end of turn goes on at the AI's next step.
+    pub go_on: bool,
+}
+
+/// The person keeps its creature waiting: the held end of turn goes on.
+pub fn keep_waiting(world: &mut World) {
+    let mut choice = world.resource_mut::<DelayChoice>();
+    choice.go_on = false;
+    if let Some((step, _)) = choice.held.take() {
+        world.resource_mut::<Pending>().0.push_back(step);
+    }
+}
+
+/// The person's delaying creature acts now (004:629-631): its return is asked, then the held end of turn
+/// goes on, and its turn comes next.
+pub fn act_now_between_turns(world: &mut World, delayed: CreatureId) {
+    world.resource_mut::<Pending>().0.push_back(Command::Resume { creature: delayed });
+    keep_waiting(world);
+}
+
+/// Space or Enter keeps the delaying creature waiting when the AI's end of turn is held.
+pub(super) fn delay_keys(keys: Res<ButtonInput<KeyCode>>, mut choice: ResMut<DelayChoice>) {
+    if choice.held.is_some() && keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) {
+        choice.go_on = true;
+    }
+}
+
 /// The AI plays the creature whose turn it is when its faction is the computer's.
-pub(super) fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Option<(u32, Entity)>, u32)>) {
-    if !world.resource::<Pending>().0.is_empty() || world.contains_resource::<Restart>() {
+pub fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Option<(u32, Entity)>, u32)>) {
+    if world.resource::<DelayChoice>().go_on {
+        keep_waiting(world);
+    }
+    if !world.resource::<Pending>().0.is_empty()
+        || world.contains_resource::<Restart>()
+        || world.resource::<DelayChoice>().held.is_some()
+    {
         return;
     }
     let order = world.resource::<TurnOrder>();
@@ -119,6 +160,10 @@ pub(super) fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Loca
     } else {
         crate::ai::next_step(world, current)
     };
+    if matches!(step, Command::EndTurn { .. }) && super::actions::delayed_of_the_player(world).is_ok() {
+        world.resource_mut::<DelayChoice>().held = Some((step, current));
+        return;
+    }
     world.resource_mut::<Pending>().0.push_back(step);
 }
 
@@ -132,11 +177,12 @@ fn restart(world: &mut World) {
     world.insert_resource(History::default());
     world.insert_resource(Pending(replay.into()));
     world.insert_resource(Choice::default());
+    world.insert_resource(DelayChoice::default());
 }
 
 pub(super) fn plugin(app: &mut App) {
     // `hand_over` and `hand_over_keys` are ordered in the game's plugin, which sees the systems they follow.
-    app.init_resource::<HandOver>();
+    app.init_resource::<HandOver>().init_resource::<DelayChoice>();
     app.add_systems(Update, (restart, apply_pending).chain().in_set(super::ViewSystems::Play));
     app.add_systems(Update, play_ai.in_set(super::ViewSystems::Think));
 }

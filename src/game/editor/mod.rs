@@ -416,6 +416,7 @@ pub(super) fn plugin(app: &mut App) {
         ((fit_camera, keys, mouse, follow_edits, watch_disk, odds).chain(), (draw_draft, draw_cursor).chain())
             .chain()
             .after(super::turn::hand_over_keys)
+            .after(super::turn::delay_keys)
             .in_set(super::ViewSystems::Input)
             .run_if(editing),
     );
