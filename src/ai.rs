@@ -1409,8 +1409,10 @@ fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
 
 /// An overrun of a foe next to it that screens a caster or an archer (004:531-535): the space beyond it
 /// nearer such a foe than where it stands, the passage likely (the foe stepping aside, or the block won one
-/// time in two or more). Through, its move goes on toward it (004:535).
+/// time in two or more), and worth the attacks of opportunity the squares it leaves provoke (004:65): one
+/// at most, and none once it has lost half its hit points. Through, its move goes on toward it (004:535).
 fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
+    let hurt = world.get::<HitPoints>(creature).is_some_and(|hp| hp.current * 2 < hp.max);
     let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let casters: Vec<Footprint> =
         foes.iter().filter(|f| strikes_from_afar(world, f.entity)).map(|f| f.footprint).collect();
@@ -1422,6 +1424,11 @@ fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen
     screens.sort_by_key(|f| f.id.clone());
     screens.into_iter().find_map(|screen| {
         let plan = crate::rules::special::overrun::overrun_in(world, creature, screen.entity).ok()?;
+        let left: Vec<Square> = plan.left.iter().flat_map(|f| f.squares()).collect();
+        let strikers = crate::preview::strikers_leaving(world, creature, &left).ok()?;
+        if strikers.len() > 1 || (hurt && !strikers.is_empty()) {
+            return None;
+        }
         let nearer =
             casters.iter().any(|c| plan.beyond.distance_to(*c, diagonals) < me.footprint.distance_to(*c, diagonals));
         (nearer && plan.chance() >= 0.5)

@@ -511,6 +511,24 @@ fn the_ai_overruns_a_foe_screening_a_caster() {
     assert!(matches!(&third, Command::Attack { target, .. } if target.0 == "wizard"), "{third:?}");
 }
 
+/// The AI weighs the attacks of opportunity an overrun's passage provokes (004:65): with a second goblin
+/// beside it as well, leaving its square would let two foes strike, and the orc does not overrun.
+#[test]
+fn the_ai_overruns_no_screen_when_two_foes_would_strike() {
+    use estoc::rules::command::{Command, perform};
+    // Initiative in id order: dwarf 1, goblin 20, goblin2 19, orc 15, wizard 1: the goblins first, so that
+    // they are no longer flat-footed (004:54) when the orc acts.
+    let mut app = app_on("tests/scenarios/levels/overrun_screen_guarded.ron", &[1, 20, 19, 15, 1]);
+    for goblin in ["goblin", "goblin2"] {
+        perform(app.world_mut(), &Command::EndTurn { creature: goblin.into() }).unwrap();
+    }
+    let orc = entity(&app, "orc");
+    let order = app.world().resource::<estoc::rules::turns::TurnOrder>();
+    assert!(order.is_acting(orc), "{:?}", order.entries.iter().map(|e| e.id.clone()).collect::<Vec<_>>());
+    let first = estoc::ai::next_step(app.world_mut(), orc);
+    assert!(!matches!(first, Command::Overrun { .. }), "{first:?}");
+}
+
 /// The AI overruns a foe screening an archer as it does one screening a caster: the orc goes through the
 /// goblin, on to the elf archer (its longbow in hand) and strikes it.
 #[test]

@@ -677,11 +677,14 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
 pub(super) fn delayed_of_the_player(world: &World) -> Result<CreatureId, Refusal> {
     let controllers = world.resource::<Controllers>();
     let selected = world.resource::<Selected>().0;
-    let mut delaying = world.resource::<TurnOrder>().entries.iter().filter(|e| e.delaying).filter(|e| {
-        world
-            .get::<Faction>(e.entity)
-            .is_some_and(|f| controllers.0.get(&f.0).copied().unwrap_or_default() == crate::data::level::Control::Human)
-    });
+    // One that cannot act takes no special action to change its place (004:281).
+    let able = |e: Entity| world.get::<Conditions>(e).is_some_and(Conditions::can_act);
+    let mut delaying =
+        world.resource::<TurnOrder>().entries.iter().filter(|e| e.delaying && able(e.entity)).filter(|e| {
+            world.get::<Faction>(e.entity).is_some_and(|f| {
+                controllers.0.get(&f.0).copied().unwrap_or_default() == crate::data::level::Control::Human
+            })
+        });
     // The one selected (a click on it on the board or in the tracker), else the first in the order.
     let first = delaying.next();
     first

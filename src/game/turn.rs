@@ -127,8 +127,24 @@ pub(super) fn delay_keys(keys: Res<ButtonInput<KeyCode>>, mut choice: ResMut<Del
 
 /// The AI plays the creature whose turn it is when its faction is the computer's.
 pub fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Option<(u32, Entity)>, u32)>) {
-    if world.resource::<DelayChoice>().go_on {
-        keep_waiting(world);
+    // The person said to go on, or the hold lost its reason (its creature no longer delays or can act, the
+    // sides changed hands): the end of turn goes on if its turn is still the current one.
+    let stale = world.resource::<DelayChoice>().held.as_ref().is_some_and(|(_, whose)| {
+        human_turn(world).is_some()
+            || world.resource::<TurnOrder>().current_entity() != Some(*whose)
+            || super::actions::delayed_of_the_player(world).is_err()
+    });
+    if world.resource::<DelayChoice>().go_on || stale {
+        let still_its_turn = world
+            .resource::<DelayChoice>()
+            .held
+            .as_ref()
+            .is_some_and(|(_, whose)| world.resource::<TurnOrder>().current_entity() == Some(*whose));
+        if still_its_turn && human_turn(world).is_none() {
+            keep_waiting(world);
+        } else {
+            *world.resource_mut::<DelayChoice>() = DelayChoice::default();
+        }
     }
     if !world.resource::<Pending>().0.is_empty()
         || world.contains_resource::<Restart>()

@@ -615,11 +615,14 @@ pub(super) fn fly_creatures(
 ) {
     for intent in intents.read() {
         let (bodies, my_size, on_its_back) = traffic_around(&queries.p0(), intent.creature);
-        // A charge needs its foe in sight as the turn begins (004:454), as on the ground.
+        // A charge needs its foe in sight as the turn begins (004:454), as on the ground: to its rider, if any.
         let charge_sight = intent.charge_at.map(|foe| {
             let views = queries.p3();
             match (views.get(intent.creature), views.get(foe)) {
-                (Ok(me), Ok(foe)) => crate::rules::turns::moving::sees_to_charge(&field, &me, &foe),
+                (Ok(me), Ok(foe)) => {
+                    let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
+                    crate::rules::turns::moving::sees_to_charge(&field, rider.as_ref().unwrap_or(&me), &foe)
+                }
                 _ => Ok(()),
             }
         });

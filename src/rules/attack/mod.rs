@@ -1619,8 +1619,9 @@ fn defended_armor_class(
         }
     }
     // « un bonus de +4 à la CA » (004:211), of no named type, unlike fighting defensively's dodge bonus
-    // (004:183): kept when the defender loses its Dex bonus.
-    if target.conditions.has(Condition::TotalDefense) {
+    // (004:183): kept when the defender loses its Dex bonus, not once it is helpless (it defends itself no
+    // more, 004:423).
+    if target.conditions.has(Condition::TotalDefense) && !target.conditions.is_helpless() {
         armor_class += 4;
         armor_class_parts.push(Modifier::new(4, "total defence (004:211)"));
     }

@@ -707,8 +707,9 @@ pub fn with_move_query<T>(
 /// Whether `me` sees `foe` well enough to charge it: « Le personnage doit avoir une ligne de mire dégagée
 /// vers son adversaire au début de son tour de jeu » (004:454), which it has not when the foe is totally
 /// concealed from it (004:413): invisible, itself blinded, or the foe wholly in darkness beyond its
-/// darkvision (004:415), or hidden from it (004:403, 004:412). One predicate for the rules, the previews and
-/// the AI, on the ground and in the air ([`charge_sight`]).
+/// darkvision (004:415), or hidden from it (004:403, 004:412). `me` is the one who strikes at the charge's
+/// end: the charger, or the rider on its back (« le personnage », 004:478). One predicate for the rules, the
+/// previews and the AI, on the ground and in the air ([`charge_sight`]).
 pub fn sees_to_charge(field: &Battlefield, me: &MoverViewItem, foe: &MoverViewItem) -> Result<(), Refusal> {
     if me.conditions.has(Condition::Blinded) || foe.conditions.has(Condition::Invisible) {
         return Err(Refusal::new("a charge needs its foe in sight as the turn begins", "004:454, 004:413-415"));
@@ -736,7 +737,8 @@ pub fn charge_sight(world: &mut World, charger: Entity, foe: Entity) -> Result<(
     let world: &World = world;
     let views = q.query(world);
     let (Ok(me), Ok(theirs)) = (views.get(charger), views.get(foe)) else { return Ok(()) };
-    sees_to_charge(world.resource::<Battlefield>(), &me, &theirs)
+    let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
+    sees_to_charge(world.resource::<Battlefield>(), rider.as_ref().unwrap_or(&me), &theirs)
 }
 
 /// The square a charge from `from` toward a foe at `toward` must end on when its `lanes` leave it to a die
@@ -1214,11 +1216,11 @@ fn begin_move(
         .and_then(|()| match (intent.action, target) {
             (MovementAction::Charge, None) => Err(Refusal::new("a charge needs a target", "004:451")),
             (MovementAction::Charge, Some(target)) => {
-                // The foe in sight as the turn begins (004:454).
-                if let Some(theirs) = &foe_view {
-                    sees_to_charge(&field, &me, theirs)?;
-                }
                 let rider = me.riders.and_then(|r| r.all().first()).and_then(|r| views.get(*r).ok());
+                // The foe in sight as the turn begins (004:454), to the one who strikes: its rider, if any.
+                if let Some(theirs) = &foe_view {
+                    sees_to_charge(&field, rider.as_ref().unwrap_or(&me), theirs)?;
+                }
                 if intent.finish == ChargeFinish::Attack {
                     check_charge_weapon(me.armament, rider.as_ref().map(|r| r.armament), intent.weapon.as_deref())?;
                 }
