@@ -437,7 +437,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     }
     let Some(me) = human_turn(world) else {
         // Between the AI's turns a delaying creature may act (004:629-631).
-        let delayed = (kind == BarKind::ActNow).then(|| delayed_of_the_player(world).map(|_| ()));
+        let delayed = (kind == BarKind::ActNow).then(|| super::turn::delayed_of_the_player(world).map(|_| ()));
         return delayed.unwrap_or_else(|| Err(Refusal::new("not the turn of a creature you play", "004:73")));
     };
     let budget = world.get::<ActionBudget>(me).copied().unwrap_or_default();
@@ -497,7 +497,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Threats => Ok(()),
         BarKind::Delay => crate::rules::turns::check_delay(world.resource(), me, &budget),
         BarKind::StandUp | BarKind::DropProne => posture_state((world, me), kind, &conditions, &budget),
-        BarKind::ActNow => delayed_of_the_player(world).map(|_| ()),
+        BarKind::ActNow => super::turn::delayed_of_the_player(world).map(|_| ()),
         // The casting's own touch in its round costs no action more (004:198).
         BarKind::Mode(Mode::Touch) => match world.get::<crate::rules::magic::HeldCharge>(me) {
             held @ Some(_) if crate::rules::magic::casting_touch(world.resource::<TurnOrder>(), held) => Ok(()),
@@ -579,7 +579,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
     }
     if kind == BarKind::ActNow
         && human_turn(world).is_none()
-        && let Ok(delayed) = delayed_of_the_player(world)
+        && let Ok(delayed) = super::turn::delayed_of_the_player(world)
     {
         super::turn::act_now_between_turns(world, delayed);
         return;
@@ -618,7 +618,7 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
         },
         BarKind::Delay => Command::Delay { creature },
         BarKind::DropProne => Command::DropProne { creature },
-        BarKind::ActNow => match delayed_of_the_player(world) {
+        BarKind::ActNow => match super::turn::delayed_of_the_player(world) {
             Ok(delayed) => Command::Resume { creature: delayed },
             Err(_) => return,
         },
@@ -670,30 +670,6 @@ pub fn use_bar(world: &mut World, kind: BarKind) {
     if super::declare::submit(world, vec![step], why) {
         *world.resource_mut::<Choice>() = Choice { show_threats: world.resource::<Choice>().show_threats, ..default() };
     }
-}
-
-/// The creature of a side the player plays that is delaying its turn, the one selected if it is one, else
-/// the first in initiative order: it may act when the current turn ends (004:629-631).
-pub(super) fn delayed_of_the_player(world: &World) -> Result<CreatureId, Refusal> {
-    let controllers = world.resource::<Controllers>();
-    let selected = world.resource::<Selected>().0;
-    // One that cannot act takes no special action to change its place (004:281).
-    let able = |e: Entity| world.get::<Conditions>(e).is_some_and(Conditions::can_act);
-    let mut delaying =
-        world.resource::<TurnOrder>().entries.iter().filter(|e| e.delaying && able(e.entity)).filter(|e| {
-            world.get::<Faction>(e.entity).is_some_and(|f| {
-                controllers.0.get(&f.0).copied().unwrap_or_default() == crate::data::level::Control::Human
-            })
-        });
-    // The one selected (a click on it on the board or in the tracker), else the first in the order.
-    let first = delaying.next();
-    first
-        .into_iter()
-        .chain(delaying)
-        .find(|e| Some(e.entity) == selected)
-        .or(first)
-        .map(|e| e.id.clone())
-        .ok_or_else(|| Refusal::new("none of your creatures is delaying", "004:629"))
 }
 
 /// In ready mode, the bar's total defence, stand up, potion, cast and move choose the action to ready

@@ -622,7 +622,7 @@ pub(super) fn gather(world: &mut World) {
     view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
     view.delay_choice =
         world.get_resource::<super::turn::DelayChoice>().and_then(|c| c.held.clone()).and_then(|(_, ended)| {
-            let delayed = super::actions::delayed_of_the_player(world).ok()?;
+            let delayed = super::turn::delayed_of_the_player(world).ok()?;
             let delayed = world.resource::<crate::rules::core::creature::Roster>().0.get(&delayed).copied()?;
             Some((display_name(world, ended), display_name(world, delayed)))
         });

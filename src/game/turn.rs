@@ -10,6 +10,7 @@ use crate::rules::command::Command;
 use crate::rules::core::creature::*;
 use crate::rules::core::geometry::Square;
 use crate::rules::core::kept::kept;
+use crate::rules::core::refusal::Refusal;
 use crate::rules::turns::TurnOrder;
 
 use super::state::*;
@@ -90,6 +91,30 @@ fn apply_pending(world: &mut World) {
     world.resource_mut::<History>().0.push(command);
 }
 
+/// The creature of a side the player plays that is delaying its turn, the one selected if it is one, else
+/// the first in initiative order: it may act when the current turn ends (004:629-631).
+pub fn delayed_of_the_player(world: &World) -> Result<CreatureId, Refusal> {
+    let controllers = world.resource::<Controllers>();
+    let selected = world.resource::<Selected>().0;
+    // One that cannot act takes no special action to change its place (004:281).
+    let able = |e: Entity| world.get::<Conditions>(e).is_some_and(Conditions::can_act);
+    let mut delaying =
+        world.resource::<TurnOrder>().entries.iter().filter(|e| e.delaying && able(e.entity)).filter(|e| {
+            world.get::<Faction>(e.entity).is_some_and(|f| {
+                controllers.0.get(&f.0).copied().unwrap_or_default() == crate::data::level::Control::Human
+            })
+        });
+    // The one selected (a click on it on the board or in the tracker), else the first in the order.
+    let first = delaying.next();
+    first
+        .into_iter()
+        .chain(delaying)
+        .find(|e| Some(e.entity) == selected)
+        .or(first)
+        .map(|e| e.id.clone())
+        .ok_or_else(|| Refusal::new("none of your creatures is delaying", "004:629"))
+}
+
 /// The end of an AI creature's turn, held while a creature a person plays is delaying: « il peut agir
 /// juste après le tour de n'importe quel autre personnage » (004:629-631), so the person says whether it
 /// acts now, right after this turn, or keeps waiting. Without the pause the AI's turns would run past
@@ -132,7 +157,7 @@ pub fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Opti
     let stale = world.resource::<DelayChoice>().held.as_ref().is_some_and(|(_, whose)| {
         human_turn(world).is_some()
             || world.resource::<TurnOrder>().current_entity() != Some(*whose)
-            || super::actions::delayed_of_the_player(world).is_err()
+            || delayed_of_the_player(world).is_err()
     });
     if world.resource::<DelayChoice>().go_on || stale {
         let still_its_turn = world
@@ -176,7 +201,7 @@ pub fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Opti
     } else {
         crate::ai::next_step(world, current)
     };
-    if matches!(step, Command::EndTurn { .. }) && super::actions::delayed_of_the_player(world).is_ok() {
+    if matches!(step, Command::EndTurn { .. }) && delayed_of_the_player(world).is_ok() {
         world.resource_mut::<DelayChoice>().held = Some((step, current));
         return;
     }
