@@ -163,6 +163,19 @@ fn free_with_the_move(world: &World, creature: Entity, last: Option<u32>) -> boo
     world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1) && moved && !withdrew && last != Some(round)
 }
 
+/// Whether a draw rides free on the move `creature` is still to make this turn (004:219 « dégainer une arme
+/// par une action libre combinée à un déplacement normal »: combined with it, before as well as after): a
+/// base attack of +1 or more, no movement yet this turn and its move action left. The draw takes it, as a
+/// draw does, and the move after it takes none (`ActionBudget::move_with_draw`): drawn with no move after
+/// it, it was a move action. Once a turn, as after the move.
+fn free_before_the_move(world: &World, creature: Entity, last: Option<u32>, budget: &ActionBudget) -> bool {
+    let round = world.resource::<TurnOrder>().round;
+    world.get::<BaseAttack>(creature).is_some_and(|b| b.0 >= 1)
+        && budget.movement == crate::rules::turns::MovementMade::None
+        && budget.check(ActionKind::Move).is_ok()
+        && last != Some(round)
+}
+
 /// What strapping on its shield (`ready`) or loosing it costs `creature` now, or why it cannot: a move
 /// action that provokes nothing, free when it has moved this turn with a base attack of +1 or more, once a
 /// turn (004:127, 004:221); strapping takes a free hand, but for a buckler.
@@ -196,9 +209,9 @@ pub fn check_shield(world: &World, creature: Entity, ready: bool) -> Result<Hand
     let on_the_move = free_with_the_move(world, creature, world.get::<ShieldOnTheMove>(creature).map(|d| d.0));
     let (kind, provokes) = row(127);
     let cost = if on_the_move {
-        HandleCost { kind: ActionKind::Free, provokes, rule: "004:221", over_two_rounds: None }
+        HandleCost { kind: ActionKind::Free, provokes, rule: "004:221", over_two_rounds: None, with_a_move: false }
     } else {
-        HandleCost { kind, provokes, rule: "004:127, 004:221", over_two_rounds: None }
+        HandleCost { kind, provokes, rule: "004:127, 004:221", over_two_rounds: None, with_a_move: false }
     };
     budget.check_kind(cost.kind)?;
     Ok(cost)
@@ -256,6 +269,9 @@ pub struct HandleCost {
     /// A full-round action a creature restricted to one action takes over two rounds with a standard action
     /// each (004:86, 004:212): `Some(false)` begins it, provoking nothing yet; `Some(true)` finishes it.
     pub over_two_rounds: Option<bool>,
+    /// A draw before the move it is combined with (004:219): it takes the move action, and the move after it
+    /// takes none more.
+    pub with_a_move: bool,
 }
 
 /// What handling `weapon` costs `creature` now, or why it cannot: drawing a weapon put away with hands free
@@ -280,24 +296,25 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
             check_draw(armament, shield, weapon)?;
             let last = world.get::<DrewOnTheMove>(creature).map(|d| d.0);
             let on_the_move = free_with_the_move(world, creature, last);
+            let with_a_move = !on_the_move && free_before_the_move(world, creature, last, &budget);
             let (kind, provokes) = row(121);
-            let kind = if on_the_move { ActionKind::Free } else { kind };
             HandleCost {
-                kind,
+                kind: if on_the_move { ActionKind::Free } else { kind },
                 provokes,
-                rule: if on_the_move { "004:219" } else { "004:121, 004:218" },
+                rule: if on_the_move || with_a_move { "004:219" } else { "004:121, 004:218" },
                 over_two_rounds: None,
+                with_a_move,
             }
         }
         Handle::PutAway => {
             check_in_hand(armament, weapon)?;
             let (kind, provokes) = row(129);
-            HandleCost { kind, provokes, rule: "004:129, 004:218", over_two_rounds: None }
+            HandleCost { kind, provokes, rule: "004:129, 004:218", over_two_rounds: None, with_a_move: false }
         }
         Handle::Drop => {
             check_in_hand(armament, weapon)?;
             let (kind, provokes) = row(149);
-            HandleCost { kind, provokes, rule: "004:149, 004:254", over_two_rounds: None }
+            HandleCost { kind, provokes, rule: "004:149, 004:254", over_two_rounds: None, with_a_move: false }
         }
         Handle::Load => {
             let crossbow = check_load(armament, weapon)?;
@@ -309,12 +326,12 @@ pub fn check_handle(world: &World, creature: Entity, weapon: &str, handle: Handl
                 (_, true) => (kind, "004:137"),
                 (_, false) => (kind, "004:120"),
             };
-            HandleCost { kind, provokes, rule, over_two_rounds: None }
+            HandleCost { kind, provokes, rule, over_two_rounds: None, with_a_move: false }
         }
         Handle::Prepare => {
             crate::rules::core::gear::check_prepare(armament, shield, weapon)?;
             let (kind, provokes) = row(144);
-            HandleCost { kind, provokes, rule: "004:144", over_two_rounds: None }
+            HandleCost { kind, provokes, rule: "004:144", over_two_rounds: None, with_a_move: false }
         }
     };
     let mut cost = cost;
@@ -351,6 +368,11 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
             }
         };
         spend(world, intent.creature, cost.kind);
+        if cost.with_a_move
+            && let Some(mut budget) = world.get_mut::<ActionBudget>(intent.creature)
+        {
+            budget.move_with_draw = true;
+        }
         // Each half is a standard action: it costs a disabled creature 1 hit point (004:274).
         if cost.over_two_rounds.is_some() {
             world.write_message(Strain::standard_action(intent.creature));
@@ -385,7 +407,7 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
         let fact = match intent.handle {
             Handle::Draw => {
                 let free = cost.kind == ActionKind::Free;
-                if free {
+                if free || cost.with_a_move {
                     let round = world.resource::<TurnOrder>().round;
                     world.entity_mut(intent.creature).insert(DrewOnTheMove(round));
                 }

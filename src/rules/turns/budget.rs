@@ -58,6 +58,9 @@ pub struct ActionBudget {
     /// The squares of a move that goes on after an overrun's passage (004:535 « il continue son déplacement
     /// normalement »): a move may take them with no action more, until another action is spent.
     pub going_on: Option<u32>,
+    /// Its move action went to a weapon drawn free before the move it is combined with (004:219): its next
+    /// move (or crawl) takes no action more.
+    pub move_with_draw: bool,
     /// The squares of movement it paid this turn following the foes it bull-rushed (004:449 « le personnage
     /// ne peut en aucun cas dépasser la distance de déplacement qui lui est allouée pour le round »): a move
     /// action later in the turn goes that much less far.
@@ -122,6 +125,7 @@ impl Default for ActionBudget {
             odd_diagonal: false,
             riding: false,
             going_on: None,
+            move_with_draw: false,
             followed: 0,
             cowering: false,
             stunned: false,
@@ -148,6 +152,7 @@ impl ActionBudget {
             odd_diagonal: false,
             riding: false,
             going_on: None,
+            move_with_draw: false,
             followed: 0,
             cowering: false,
             stunned: false,
@@ -223,6 +228,7 @@ impl ActionBudget {
         self.standard = false;
         self.move_action = false;
         self.going_on = None;
+        self.move_with_draw = false;
         self.closed = true;
     }
 

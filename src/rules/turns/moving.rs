@@ -110,6 +110,8 @@ pub fn check_action(
         ));
     }
     match action {
+        // The move a weapon drawn free was combined with takes the move action already spent (004:219).
+        MovementAction::Move | MovementAction::Crawl if budget.move_with_draw => budget.check_movement(),
         MovementAction::Crawl => budget.check(ActionKind::Move).and(budget.check_movement()),
         // The move going on after an overrun's passage costs no action more (004:535).
         MovementAction::Move if budget.going_on.is_some() => budget.check_movement(),
@@ -150,6 +152,10 @@ pub fn check_action(
 /// Spends what a movement action costs: nothing for the move going on after an overrun (004:535).
 fn spend(action: MovementAction, budget: &mut ActionBudget) {
     if action == MovementAction::Move && budget.going_on.take().is_some() {
+        budget.movement = MovementMade::Moved;
+        return;
+    }
+    if matches!(action, MovementAction::Move | MovementAction::Crawl) && std::mem::take(&mut budget.move_with_draw) {
         budget.movement = MovementMade::Moved;
         return;
     }
