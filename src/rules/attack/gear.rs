@@ -206,12 +206,16 @@ pub fn check_shield(world: &World, creature: Entity, ready: bool) -> Result<Hand
         (false, true) => {}
     }
     let budget = world.get::<ActionBudget>(creature).copied().unwrap_or_default();
-    let on_the_move = free_with_the_move(world, creature, world.get::<ShieldOnTheMove>(creature).map(|d| d.0));
+    let last = world.get::<ShieldOnTheMove>(creature).map(|d| d.0);
+    let on_the_move = free_with_the_move(world, creature, last);
+    // Before the move it is combined with, as the draw (004:221 has the draw's words, 004:219).
+    let with_a_move = !on_the_move && free_before_the_move(world, creature, last, &budget);
     let (kind, provokes) = row(127);
     let cost = if on_the_move {
         HandleCost { kind: ActionKind::Free, provokes, rule: "004:221", over_two_rounds: None, with_a_move: false }
     } else {
-        HandleCost { kind, provokes, rule: "004:127, 004:221", over_two_rounds: None, with_a_move: false }
+        let rule = if with_a_move { "004:221" } else { "004:127, 004:221" };
+        HandleCost { kind, provokes, rule, over_two_rounds: None, with_a_move }
     };
     budget.check_kind(cost.kind)?;
     Ok(cost)
@@ -232,8 +236,13 @@ pub(super) fn handle_shields(world: &mut World, mut intents: Local<MessageCursor
             }
         };
         spend(world, intent.creature, cost.kind);
+        if cost.with_a_move
+            && let Some(mut budget) = world.get_mut::<ActionBudget>(intent.creature)
+        {
+            budget.move_with_draw = true;
+        }
         let free = cost.kind == ActionKind::Free;
-        if free {
+        if free || cost.with_a_move {
             let round = world.resource::<TurnOrder>().round;
             world.entity_mut(intent.creature).insert(ShieldOnTheMove(round));
         }

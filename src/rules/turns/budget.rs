@@ -58,8 +58,8 @@ pub struct ActionBudget {
     /// The squares of a move that goes on after an overrun's passage (004:535 « il continue son déplacement
     /// normalement »): a move may take them with no action more, until another action is spent.
     pub going_on: Option<u32>,
-    /// Its move action went to a weapon drawn free before the move it is combined with (004:219): its next
-    /// move (or crawl) takes no action more.
+    /// Its move action went to a weapon drawn (or a shield strapped on or loosed) before the move it is
+    /// combined with (004:219, 004:221): its next move (or crawl) takes no action more.
     pub move_with_draw: bool,
     /// The squares of movement it paid this turn following the foes it bull-rushed (004:449 « le personnage
     /// ne peut en aucun cas dépasser la distance de déplacement qui lui est allouée pour le round »): a move

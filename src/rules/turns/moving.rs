@@ -111,10 +111,14 @@ pub fn check_action(
     }
     match action {
         // The move a weapon drawn free was combined with takes the move action already spent (004:219).
-        MovementAction::Move | MovementAction::Crawl if budget.move_with_draw => budget.check_movement(),
+        MovementAction::Move | MovementAction::Crawl if budget.move_with_draw => {
+            budget.idle().map_or(Ok(()), Err).and(budget.check_movement())
+        }
         MovementAction::Crawl => budget.check(ActionKind::Move).and(budget.check_movement()),
         // The move going on after an overrun's passage costs no action more (004:535).
-        MovementAction::Move if budget.going_on.is_some() => budget.check_movement(),
+        MovementAction::Move if budget.going_on.is_some() => {
+            budget.idle().map_or(Ok(()), Err).and(budget.check_movement())
+        }
         MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),
         MovementAction::DoubleMove => budget.check_double_move().and(budget.check_movement()),
         MovementAction::Run | MovementAction::Charge if conditions.has(Condition::Fatigued) => {
