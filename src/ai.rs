@@ -256,6 +256,10 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let archer = armament.ready().next().is_some_and(is_ranged);
     let fresh = budget.check(ActionKind::FullRound).is_ok();
     let adjacent_foe = foes.iter().any(|f| f.footprint.touches(me.footprint));
+    // A foe that would strike it for an action that provokes where it stands (004:66), reach weapons and
+    // reach of big creatures counting: not only one next to it.
+    let threatened =
+        adjacent_foe || !crate::preview::strikers_in_place(world, creature).map(|s| s.is_empty()).unwrap_or(true);
 
     // A creature that can trip, disarm or sunder in place of its attacks of opportunity weighs each one
     // (004:483, 004:489, 004:490, 004:499).
@@ -352,8 +356,8 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     {
         return step;
     }
-    // A crossbow in hand shot and no foe next to it: it loads it (004:120, 004:137).
-    if !adjacent_foe
+    // A crossbow in hand shot and no foe to strike it: it loads it (004:120, 004:137).
+    if !threatened
         && let Some(crossbow) = armament.ready().find(|w| w.unloaded)
         && crate::rules::attack::gear::check_handle(
             world,
@@ -373,8 +377,8 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     {
         return Command::Shield { creature: me.id.clone(), ready: true };
     }
-    // A dying friend within reach of its hands and no foe up next to it: first aid (004:283).
-    if !adjacent_foe && let Some(step) = first_aid(world, creature, &me, &all) {
+    // A dying friend within reach of its hands and no foe to strike it: first aid (004:283), which provokes.
+    if !threatened && let Some(step) = first_aid(world, creature, &me, &all) {
         return step;
     }
     // A helpless foe within reach and no foe threatening it, a reach weapon's included: a coup de grâce,
@@ -413,8 +417,29 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     if !riding && let Some(step) = fly_toward(world, creature, &me, &foes) {
         return step;
     }
-    // Badly hurt and in melee: withdraw as far from the foes as it can (004:243-247).
-    if fresh && !riding && adjacent_foe && hp.current * 4 <= hp.max && hp.max > 0 {
+    // Badly hurt with a healing potion and a foe that would strike it for drinking: a 5-foot step out of
+    // every foe's reach first (004:259), then the potion with its standard action (004:96).
+    if hp.current * 3 <= hp.max
+        && threatened
+        && budget.check(ActionKind::Standard).is_ok()
+        && world.get::<Items>(creature).is_some_and(|i| i.0.iter().any(|i| i.heal.is_some()))
+        && let Some(danger) = crate::preview::danger_for(world, creature)
+    {
+        let options = move_options(world, creature);
+        let safe = options
+            .squares
+            .iter()
+            .filter(|(s, (a, _))| {
+                *a == MovementAction::FiveFootStep && !danger.leaving(Footprint::new(**s, me.footprint.width))
+            })
+            .map(|(s, _)| *s)
+            .min_by_key(|s| (s.y, s.x));
+        if let Some(to) = safe {
+            return Command::Move { creature: me.id.clone(), to, action: MovementAction::FiveFootStep, path: None };
+        }
+    }
+    // Badly hurt and in melee (a reach weapon's too): withdraw as far from the foes as it can (004:243-247).
+    if fresh && !riding && threatened && hp.current * 4 <= hp.max && hp.max > 0 {
         let options = move_options(world, creature);
         let withdraw_open = options.open.iter().any(|(a, r)| *a == MovementAction::Withdraw && r.is_ok());
         if withdraw_open {
@@ -438,9 +463,9 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
             }
         }
     }
-    // Badly hurt, out of reach of the foes: drink a healing potion (004:96).
+    // Badly hurt, out of reach of the foes: drink a healing potion (004:96), which provokes.
     if hp.current * 3 <= hp.max
-        && !adjacent_foe
+        && !threatened
         && budget.check(ActionKind::Standard).is_ok()
         && let Some(potion) = world.get::<Items>(creature).and_then(|i| i.0.iter().find(|i| i.heal.is_some()))
     {

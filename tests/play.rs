@@ -2621,6 +2621,30 @@ fn a_player_feints_with_the_move_action_left_with_improved_feint() {
     assert!(bar_state(app.world(), BarKind::Mode(Mode::Feint)).is_err(), "both actions are spent");
 }
 
+/// A badly hurt AI creature within a foe's reach (the ogre's 3 m, not only next to it) does not drink its
+/// potion there, which provokes (004:96): it takes a 5-foot step out of every reach first (004:259), then
+/// drinks, struck by no one (brawl, seed 5: the brawler at 2 hit points beside the ogre's reach).
+#[test]
+fn the_ai_steps_out_of_reach_before_drinking() {
+    let encounter = level("brawl.ron");
+    let log = estoc::simulate::battle(&encounter, 5).log.0;
+    let drink = log
+        .iter()
+        .position(|f| matches!(f, Fact::ItemUsed { creature, .. } if creature.0 == "brawler"))
+        .expect("the brawler drinks");
+    let turn = log[..drink]
+        .iter()
+        .rposition(|f| matches!(f, Fact::TurnStarted { creature, .. } if creature.0 == "brawler"))
+        .expect("its turn");
+    let stepped = log[turn..drink].iter().any(|f| {
+        matches!(f, Fact::MoveStarted { creature, action, .. }
+            if creature.0 == "brawler" && *action == estoc::rules::core::names::Action::FiveFootStep)
+    });
+    assert!(stepped, "a 5-foot step before the potion: {:?}", &log[turn..=drink]);
+    let struck = log[turn..drink + 3].iter().any(|f| matches!(f, Fact::OpportunityProvoked { .. }));
+    assert!(!struck, "{:?}", &log[turn..drink + 3]);
+}
+
 /// An AI creature with no blow worth striking (bare hands against an armed foe, 004:168) and a foe
 /// threatening it takes total defence, +4 to its AC (004:211), and the orc's next blow aims at it.
 #[test]
