@@ -504,10 +504,13 @@ fn provocations_along_each(
     action: MovementAction,
 ) -> Vec<Vec<Provoking>> {
     let none = || vec![Vec::new(); routes.len()];
-    let Some((threats, already, tiny)) = threats_against(world, mover) else { return none() };
+    // A 5-foot step provokes nothing but a tiny creature's into a foe's space (000:80-82): the threats are
+    // read only for those.
+    let tiny = world.get::<Size>(mover).is_some_and(|s| s.is_smaller_than_a_square());
     if action == MovementAction::FiveFootStep && !tiny {
         return none();
     }
+    let Some((threats, already, tiny)) = threats_against(world, mover) else { return none() };
     let mut state = kept::<Combatant, With<Creature>>(world);
     let combatants = state.query(world);
     let field = world.resource::<Battlefield>();

@@ -57,12 +57,19 @@ fn disarm_yard_played_by_people() -> App {
 
 /// The level at `path` begun with `seed` and its overlays, `faction` played by a person as well.
 fn played_by_people(path: &str, seed: u64, faction: &str) -> App {
-    let encounter = level_at(path);
-    let mut app = started(&encounter, seed);
-    estoc::game::overlays_headless(&mut app, &encounter);
+    let mut app = with_overlays(path, seed);
     let controllers = &mut app.world_mut().resource_mut::<estoc::game::state::Controllers>().0;
     controllers.insert(faction.into(), estoc::data::level::Control::Human);
     app.update();
+    app
+}
+
+/// The level at `path` begun with `seed` and its overlays, each side played as the level says (the
+/// overlays drawn at the next update).
+fn with_overlays(path: &str, seed: u64) -> App {
+    let encounter = level_at(path);
+    let mut app = started(&encounter, seed);
+    estoc::game::overlays_headless(&mut app, &encounter);
     app
 }
 
@@ -2547,9 +2554,7 @@ fn a_delaying_player_acts_after_the_ais_turn() {
     use estoc::game::actions::{BarKind, bar_state, use_bar};
     use estoc::game::state::Pending;
     use estoc::game::turn::{DelayChoice, human_turn, play_ai};
-    let encounter = level_at("tests/scenarios/levels/duel.ron");
-    let mut app = started(&encounter, 3);
-    estoc::game::overlays_headless(&mut app, &encounter);
+    let mut app = with_overlays("tests/scenarios/levels/duel.ron", 3);
     app.update();
     let (fighter, goblin) = (entity(&app, "fighter"), entity(&app, "goblin"));
     let mut delayed = false;

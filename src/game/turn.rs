@@ -150,27 +150,22 @@ pub(super) fn delay_keys(keys: Res<ButtonInput<KeyCode>>, mut choice: ResMut<Del
     }
 }
 
+/// The held end of turn goes on when the person said so or the hold lost its reason (no creature of a person
+/// delays or can act any more); it is dropped when its turn is no longer the computer's current one (the
+/// sides changed hands).
+fn settle_the_hold(world: &mut World) {
+    let Some((_, whose)) = world.resource::<DelayChoice>().held.clone() else { return };
+    let its_turn = world.resource::<TurnOrder>().current_entity() == Some(whose) && human_turn(world).is_none();
+    if !its_turn {
+        *world.resource_mut::<DelayChoice>() = DelayChoice::default();
+    } else if world.resource::<DelayChoice>().go_on || delayed_of_the_player(world).is_err() {
+        keep_waiting(world);
+    }
+}
+
 /// The AI plays the creature whose turn it is when its faction is the computer's.
 pub fn play_ai(world: &mut World, mut waited: Local<u32>, mut steps: Local<(Option<(u32, Entity)>, u32)>) {
-    // The person said to go on, or the hold lost its reason (its creature no longer delays or can act, the
-    // sides changed hands): the end of turn goes on if its turn is still the current one.
-    let stale = world.resource::<DelayChoice>().held.as_ref().is_some_and(|(_, whose)| {
-        human_turn(world).is_some()
-            || world.resource::<TurnOrder>().current_entity() != Some(*whose)
-            || delayed_of_the_player(world).is_err()
-    });
-    if world.resource::<DelayChoice>().go_on || stale {
-        let still_its_turn = world
-            .resource::<DelayChoice>()
-            .held
-            .as_ref()
-            .is_some_and(|(_, whose)| world.resource::<TurnOrder>().current_entity() == Some(*whose));
-        if still_its_turn && human_turn(world).is_none() {
-            keep_waiting(world);
-        } else {
-            *world.resource_mut::<DelayChoice>() = DelayChoice::default();
-        }
-    }
+    settle_the_hold(world);
     if !world.resource::<Pending>().0.is_empty()
         || world.contains_resource::<Restart>()
         || world.resource::<DelayChoice>().held.is_some()

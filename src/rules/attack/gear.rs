@@ -235,12 +235,7 @@ pub(super) fn handle_shields(world: &mut World, mut intents: Local<MessageCursor
                 continue;
             }
         };
-        spend(world, intent.creature, cost.kind);
-        if cost.with_a_move
-            && let Some(mut budget) = world.get_mut::<ActionBudget>(intent.creature)
-        {
-            budget.move_with_draw = true;
-        }
+        pay(world, intent.creature, &cost);
         let free = cost.kind == ActionKind::Free;
         if free || cost.with_a_move {
             let round = world.resource::<TurnOrder>().round;
@@ -376,12 +371,7 @@ pub(super) fn handle_weapons(world: &mut World, mut intents: Local<MessageCursor
                 continue;
             }
         };
-        spend(world, intent.creature, cost.kind);
-        if cost.with_a_move
-            && let Some(mut budget) = world.get_mut::<ActionBudget>(intent.creature)
-        {
-            budget.move_with_draw = true;
-        }
+        pay(world, intent.creature, &cost);
         // Each half is a standard action: it costs a disabled creature 1 hit point (004:274).
         if cost.over_two_rounds.is_some() {
             world.write_message(Strain::standard_action(intent.creature));
@@ -575,6 +565,17 @@ fn prepare(world: &mut World, creature: Entity, name: &str) {
 fn spend(world: &mut World, creature: Entity, kind: ActionKind) {
     if let Some(mut budget) = world.get_mut::<ActionBudget>(creature) {
         let _ = budget.spend(kind);
+    }
+}
+
+/// Spends what handling a weapon or a shield costs; one taken before the move it is combined with leaves
+/// that move paid (004:219, 004:221).
+fn pay(world: &mut World, creature: Entity, cost: &HandleCost) {
+    spend(world, creature, cost.kind);
+    if cost.with_a_move
+        && let Some(mut budget) = world.get_mut::<ActionBudget>(creature)
+    {
+        budget.move_with_draw = true;
     }
 }
 

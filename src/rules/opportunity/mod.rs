@@ -1291,6 +1291,17 @@ mod tests {
         Route { steps, cost: squares.len() as u32, hampered: 0, odd_diagonal_after: false }
     }
 
+    /// [`provocations`] of a route past one foe who may strike wherever it threatens.
+    fn past_one_foe(
+        start: Footprint,
+        route: &Route,
+        foe: &Threat,
+        how: (bool, MovementAction),
+        already: &[Entity],
+    ) -> Vec<Provocation> {
+        provocations(start, route, std::slice::from_ref(foe), how, already, &|_, _| true)
+    }
+
     fn goblin_at(x: i32, y: i32, entity: u32) -> Threat {
         Threat {
             entity: Entity::from_raw_u32(entity).unwrap(),
@@ -1312,24 +1323,13 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 1);
         let path = route(&[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]);
         let goblin = goblin_at(2, 1, 7);
-        let provoked =
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, MovementAction::Move), &[], &|_, _| true);
+        let provoked = past_one_foe(start, &path, &goblin, (false, MovementAction::Move), &[]);
         assert_eq!(provoked.len(), 1, "one opportunity for the whole move (004:71)");
         assert_eq!(provoked[0].after_steps, 1, "struck when leaving (1,0), the first threatened square");
         assert_eq!(provoked[0].square, Square::new(1, 0));
         // Entering a threatened square provokes nothing (004:65): stopping beside the goblin is safe.
         let approach = route(&[(1, 0)]);
-        assert!(
-            provocations(
-                start,
-                &approach,
-                std::slice::from_ref(&goblin),
-                (false, MovementAction::Move),
-                &[],
-                &|_, _| true
-            )
-            .is_empty()
-        );
+        assert!(past_one_foe(start, &approach, &goblin, (false, MovementAction::Move), &[]).is_empty());
     }
 
     #[test]
@@ -1337,33 +1337,11 @@ mod tests {
         let start = Footprint::new(Square::new(1, 0), 1);
         let goblin = goblin_at(2, 1, 7);
         let path = route(&[(0, 0), (0, 1)]);
-        assert_eq!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, MovementAction::Move), &[], &|_, _| true)
-                .len(),
-            1
-        );
-        assert!(
-            provocations(
-                start,
-                &path,
-                std::slice::from_ref(&goblin),
-                (false, MovementAction::Withdraw),
-                &[],
-                &|_, _| true
-            )
-            .is_empty(),
-            "004:243"
-        );
+        assert_eq!(past_one_foe(start, &path, &goblin, (false, MovementAction::Move), &[]).len(), 1);
+        assert!(past_one_foe(start, &path, &goblin, (false, MovementAction::Withdraw), &[]).is_empty(), "004:243");
         // But a second threatened square on the way does.
         let along = route(&[(1, 1), (1, 2)]);
-        let provoked = provocations(
-            start,
-            &along,
-            std::slice::from_ref(&goblin),
-            (false, MovementAction::Withdraw),
-            &[],
-            &|_, _| true,
-        );
+        let provoked = past_one_foe(start, &along, &goblin, (false, MovementAction::Withdraw), &[]);
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].square, Square::new(1, 1));
     }
@@ -1373,17 +1351,7 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 1);
         let path = route(&[(1, 0), (2, 0), (3, 0)]);
         let goblin = goblin_at(2, 1, 7);
-        assert!(
-            provocations(
-                start,
-                &path,
-                std::slice::from_ref(&goblin),
-                (false, MovementAction::Move),
-                &[goblin.entity],
-                &|_, _| true
-            )
-            .is_empty()
-        );
+        assert!(past_one_foe(start, &path, &goblin, (false, MovementAction::Move), &[goblin.entity]).is_empty());
     }
 
     #[test]
@@ -1393,22 +1361,8 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 2);
         let path = route_of(&[(-1, 0), (-2, 0)], (2, 2));
         let goblin = goblin_at(2, 0, 7);
-        assert!(
-            provocations(
-                start,
-                &path,
-                std::slice::from_ref(&goblin),
-                (false, MovementAction::Withdraw),
-                &[],
-                &|_, _| true
-            )
-            .is_empty()
-        );
-        assert_eq!(
-            provocations(start, &path, std::slice::from_ref(&goblin), (false, MovementAction::Move), &[], &|_, _| true)
-                .len(),
-            1
-        );
+        assert!(past_one_foe(start, &path, &goblin, (false, MovementAction::Withdraw), &[]).is_empty());
+        assert_eq!(past_one_foe(start, &path, &goblin, (false, MovementAction::Move), &[]).len(), 1);
     }
 
     #[test]
@@ -1426,14 +1380,7 @@ mod tests {
         let start = Footprint::new(Square::new(0, 0), 1);
         let goblin =
             Threat { weapon_reach: vec![crate::rules::core::reach::WeaponReach::Doubled], ..goblin_at(1, 0, 9) };
-        let provoked = provocations(
-            start,
-            &route(&[(1, 0)]),
-            std::slice::from_ref(&goblin),
-            (true, MovementAction::Move),
-            &[],
-            &|_, _| true,
-        );
+        let provoked = past_one_foe(start, &route(&[(1, 0)]), &goblin, (true, MovementAction::Move), &[]);
         assert_eq!(provoked.len(), 1);
         assert_eq!(provoked[0].after_steps, 1);
     }

@@ -82,7 +82,7 @@ pub fn plan_feint(
 }
 
 /// The action a feint takes: a standard action, a move action with Improved Feint (004:524, 004:527).
-/// One answer for the rules, the action bar and the AI.
+/// One answer for the rules and the action bar.
 pub fn feint_action(feats: &Feats) -> ActionKind {
     if feats.has(Feat::ImprovedFeint) { ActionKind::Move } else { ActionKind::Standard }
 }

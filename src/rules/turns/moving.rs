@@ -110,16 +110,8 @@ pub fn check_action(
         ));
     }
     match action {
-        // The move a weapon drawn free was combined with takes the move action already spent (004:219).
-        MovementAction::Move | MovementAction::Crawl if budget.move_with_draw => {
-            budget.idle().map_or(Ok(()), Err).and(budget.check_movement())
-        }
-        MovementAction::Crawl => budget.check(ActionKind::Move).and(budget.check_movement()),
-        // The move going on after an overrun's passage costs no action more (004:535).
-        MovementAction::Move if budget.going_on.is_some() => {
-            budget.idle().map_or(Ok(()), Err).and(budget.check_movement())
-        }
-        MovementAction::Move => budget.check(ActionKind::Move).and(budget.check_movement()),
+        _ if paid_already(action, budget) => budget.idle().map_or(Ok(()), Err).and(budget.check_movement()),
+        MovementAction::Move | MovementAction::Crawl => budget.check(ActionKind::Move).and(budget.check_movement()),
         MovementAction::DoubleMove => budget.check_double_move().and(budget.check_movement()),
         MovementAction::Run | MovementAction::Charge if conditions.has(Condition::Fatigued) => {
             Err(Refusal::new("fatigued, it can neither run nor charge", "003:71"))
@@ -153,13 +145,21 @@ pub fn check_action(
     }
 }
 
-/// Spends what a movement action costs: nothing for the move going on after an overrun (004:535).
+/// Whether `action` is a move whose action was taken already: the move going on after an overrun's passage
+/// (004:535), or the move (or crawl) a weapon drawn or a shield handled before it is combined with
+/// (004:219, 004:221). It takes no action more, but is still an action (a stunned creature takes none).
+fn paid_already(action: MovementAction, budget: &ActionBudget) -> bool {
+    (action == MovementAction::Move && budget.going_on.is_some())
+        || (matches!(action, MovementAction::Move | MovementAction::Crawl) && budget.move_with_draw)
+}
+
+/// Spends what a movement action costs: nothing for a move paid already ([`paid_already`]), the overrun's
+/// going on before the draw's.
 fn spend(action: MovementAction, budget: &mut ActionBudget) {
-    if action == MovementAction::Move && budget.going_on.take().is_some() {
-        budget.movement = MovementMade::Moved;
-        return;
-    }
-    if matches!(action, MovementAction::Move | MovementAction::Crawl) && std::mem::take(&mut budget.move_with_draw) {
+    if paid_already(action, budget) {
+        if !(action == MovementAction::Move && budget.going_on.take().is_some()) {
+            budget.move_with_draw = false;
+        }
         budget.movement = MovementMade::Moved;
         return;
     }
