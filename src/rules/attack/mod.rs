@@ -590,6 +590,8 @@ pub struct Combatant {
     pub last_move: Option<&'static crate::rules::turns::moving::LastMove>,
     /// The squares it paid moving this round.
     pub travelled: Option<&'static crate::rules::turns::moving::Travelled>,
+    /// Where it stood along its movement this round: its rider shoots from its halfway point (004:479).
+    pub trail: Option<&'static crate::rules::turns::moving::Trail>,
     /// What its rider did this round that its pace must keep to (004:477-480).
     pub rider_acted: Option<&'static RiderActed>,
     /// It hovers in the air (004:708-709).
@@ -1889,9 +1891,11 @@ pub struct AttackRequest<'a> {
 pub fn shoots_into_melee(
     field: &Battlefield,
     creatures: &Query<Combatant, With<Creature>>,
-    attacker: &CombatantItem,
+    (attacker, own): (&CombatantItem, Footprint),
     (target, theirs): (&CombatantItem, Footprint),
 ) -> bool {
+    // Shooting from its mount's halfway point (004:479), its mount and those riding with it were there too.
+    let away = own != attacker.space.at(attacker.position.0);
     // « Un personnage inconscient ou immobilisé ... n'est considéré au corps à corps que s'il se fait
     // attaquer » (004:180): a helpless target or ally is in melee only while it is attacked in melee.
     let in_melee = |c: &CombatantItem| c.conditions.can_act() || c.assailed;
@@ -1902,6 +1906,7 @@ pub fn shoots_into_melee(
     let allies: Vec<CombatantItem> = creatures
         .iter()
         .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && !c.conditions.has(Condition::Dead))
+        .filter(|c| !(away && rides_with(attacker, c)))
         .collect();
     // « au moins à 3 mètres de l'allié le plus proche, le malus de -4 ne s'applique pas » (004:181), the
     // distance of ranged attacks at either scale: at chase scale two sharing a square are 3 m apart (004:652),
@@ -1926,16 +1931,33 @@ pub fn bystanders_between(
     attacker: &CombatantItem,
     target: &CombatantItem,
 ) -> Vec<Bystander> {
+    bystanders_from(scale, creatures, (attacker, attacker.space.at(attacker.position.0)), target)
+}
+
+/// [`bystanders_between`] with `attacker` on `own`: a rider shooting from its mount's halfway point (004:479).
+pub fn bystanders_from(
+    scale: crate::rules::core::altitude::Scale,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, own): (&CombatantItem, Footprint),
+    target: &CombatantItem,
+) -> Vec<Bystander> {
     let ends = (
-        (attacker.space.at(attacker.position.0), attacker.altitude.0, *attacker.size),
+        (own, attacker.altitude.0, *attacker.size),
         (target.space.at(target.position.0), target.altitude.0, *target.size),
     );
+    // Its mount and those riding with it are where it is (004:475), wherever it shoots from (004:479).
     creatures
         .iter()
-        .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
+        .filter(|c| c.entity != attacker.entity && c.entity != target.entity && !rides_with(attacker, c))
         .filter(|c| in_the_way(scale, ends, (c.space.at(c.position.0), c.altitude.0, *c.size), c.conditions))
         .map(|c| Bystander { id: c.id.0.clone(), footprint: c.space.at(c.position.0) })
         .collect()
+}
+
+/// Whether `other` is the mount `rider` rides or rides it too: they share its space (004:475).
+fn rides_with(rider: &CombatantItem, other: &CombatantItem) -> bool {
+    let mount = rider.riding.map(|r| r.0);
+    mount.is_some() && (Some(other.entity) == mount || other.riding.map(|r| r.0) == mount)
 }
 
 /// Whether a creature at `(footprint, altitude, size)` may give soft cover against the lines between
@@ -1973,19 +1995,19 @@ pub fn prepare_attack(
     budget: &ActionBudget,
 ) -> Result<AttackPlan, Refusal> {
     let theirs = target.space.at(target.position.0);
-    let allies_near_target = shoots_into_melee(field, creatures, attacker, (target, theirs));
     let flanking = flanking_ally(field, attacker, target, creatures.iter());
-    let bystanders = bystanders_between(field.scale(), creatures, attacker, target);
     let ranged = match request.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),
         None if request.charge => false,
         None => attacker.armament.ready().next().is_some_and(is_ranged),
     };
-    let own = attacker.space.at(attacker.position.0);
+    let own = attacks_from(order, creatures, attacker, ranged);
+    let allies_near_target = shoots_into_melee(field, creatures, (attacker, own), (target, theirs));
+    let bystanders = bystanders_from(field.scale(), creatures, (attacker, own), target);
     let waters = underwater::waters(field, (attacker, own), (target, theirs));
-    let cover = cover_against(field, attacker, target, ranged, &bystanders);
+    let cover = cover_between(field, (own, attacker.altitude.0), (theirs, target.altitude.0), ranged, &bystanders);
     let cover = underwater::with_water(cover, underwater::water_cover(&waters, !ranged));
-    let miss_chance = miss_chance_at(field, attacker, target, theirs, ranged);
+    let miss_chance = miss_chance_from(field, (attacker, own), target, theirs, ranged);
     if !request.readied && !request.anytime {
         order.check_turn(attacker.entity)?;
     }
@@ -2169,8 +2191,8 @@ pub fn power_attack(attacker: &CombatantItem, plan: &mut AttackPlan, n: u32) -> 
 /// What its mount's move this turn does to a rider's attack on the ground (004:477-479): after more
 /// than 1.5 m of it, one melee attack only, no full attack; after its charge, a melee attack on the foe it
 /// charged at +2 (004:478), a lance's damage doubled (004:460, 004:478); a ranged attack after its double
-/// move (two move actions of movement, or beyond its speed) at -4, after its run at -8 (made, as our
-/// ruling, from where the mount stops).
+/// move (two move actions of movement, or beyond its speed) at -4, after its run at -8 (made from the
+/// mount's halfway point, [`attacks_from`]).
 pub fn mount_moved(
     order: &TurnOrder,
     creatures: &Query<Combatant, With<Creature>>,
@@ -2212,6 +2234,26 @@ pub fn mount_pace_penalty(order: &TurnOrder, mount: &CombatantItem) -> Option<Mo
         _ if double_move => Some(Modifier::new(-4, "its mount's double move (004:479)")),
         _ => None,
     }
+}
+
+/// Where `attacker` makes an attack from: a rider's ranged attack during its mount's double move or run on
+/// the ground is made « au moment où la monture a parcouru la moitié de son déplacement » (004:479), from the
+/// squares the mount stood on then ([`Trail::halfway`](crate::rules::turns::moving::Trail::halfway)); any
+/// other attack from where it stands. The shot's range, its lines, its cover and concealment, and the foes
+/// its shot provokes are all of that place.
+pub fn attacks_from(
+    order: &TurnOrder,
+    creatures: &Query<Combatant, With<Creature>>,
+    attacker: &CombatantItem,
+    ranged: bool,
+) -> Footprint {
+    let here = attacker.space.at(attacker.position.0);
+    let Some(mount) = attacker.riding.and_then(|r| creatures.get(r.0).ok()).filter(|_| ranged) else { return here };
+    if mount.in_the_air() || mount_pace_penalty(order, &mount).is_none() {
+        return here;
+    }
+    let halfway = mount.trail.and_then(|t| t.halfway(order.round));
+    halfway.map_or(here, |at| attacker.space.at(at.origin))
 }
 
 /// Keeps on a rider's mount on the ground the pace a ranged attack or a full melee attack of its rider was
@@ -2305,7 +2347,8 @@ pub fn darkvision_reaches_from(
 }
 
 /// Whether `target`, on `theirs`, cannot see `attacker` on `own`: the attacker totally concealed from it (in
-/// the dark beyond its sight, invisible, itself blinded) or hidden from it, as [`sees`] asks. « s'il ne les
+/// the dark beyond its sight, invisible, itself blinded), hidden from it, as [`sees`] asks, or wholly in
+/// its blind spot, where a flier has no line of sight (004:676; [`unseen_from`]). « s'il ne les
 /// voit pas venir, sa vitesse de réaction ne lui sert à rien » (004:31): it loses its Dex bonus to AC
 /// against that attack (004:379), and a sneak attack finds it.
 pub fn attacker_unseen(
@@ -2313,8 +2356,13 @@ pub fn attacker_unseen(
     (attacker, own): (&CombatantItem, Footprint),
     (target, theirs): (&CombatantItem, Footprint),
 ) -> bool {
+    let behind = || {
+        let blind = unseen_from(target, theirs);
+        !blind.is_empty() && own.squares().all(|s| blind.contains(&s))
+    };
     miss_chance_from(field, (target, theirs), attacker, own, false) >= cover::TOTAL_CONCEALMENT
         || crate::rules::core::creature::lost_sight(attacker.hidden, target.entity)
+        || behind()
 }
 
 /// Whether `attacker`, not invisible, attacks `target` from hiding: `target` lost sight of it (004:403,
@@ -2362,9 +2410,7 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
         if prepared.defensively {
             crate::rules::turns::moving::gain_now(world, intent.attacker, Condition::FightingDefensively);
         }
-        if let Some((only, why)) = prepared.provokes
-            && provoke(world, intent.attacker, only, Action::Attack, why)
-        {
+        if provoked_by_attacking(world, intent.attacker, prepared.provokes, prepared.from) {
             continue;
         }
         strike_blows(world, &intent, prepared);
@@ -2438,8 +2484,10 @@ struct PreparedAttack {
     two_weapons: bool,
     /// With two weapons, the off hand strikes first (004:231).
     off_first: bool,
-    /// It provokes where the attacker stands: who may strike (all if `None`) and why.
+    /// It provokes where the attacker makes it: who may strike (all if `None`) and why.
     provokes: Option<(Option<Entity>, &'static str)>,
+    /// Where it makes it, if not where it stands: a rider's shot from its mount's halfway point (004:479).
+    from: Option<Footprint>,
     /// It begins fighting defensively (004:183).
     defensively: bool,
 }
@@ -2535,7 +2583,21 @@ fn prepare_attack_intent(
     } else {
         provokes_as_a_shot(&plan.weapon).map(|why| (None, why))
     };
-    Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, provokes, defensively })
+    let from = Some(attacks_from(&order, &creatures, &attacker, is_ranged(&plan.weapon)))
+        .filter(|&at| at != attacker.space.at(attacker.position.0));
+    Some(PreparedAttack { plan, off_hand_plan, underway, two_weapons, off_first, provokes, from, defensively })
+}
+
+/// The foes strike at an attacker whose attack provokes as `provokes` says (004:90, 004:168), where it makes
+/// it (`from`, if not where it stands); whether one dropped it.
+fn provoked_by_attacking(
+    world: &mut World,
+    attacker: Entity,
+    provokes: Option<(Option<Entity>, &'static str)>,
+    from: Option<Footprint>,
+) -> bool {
+    let Some((only, why)) = provokes else { return false };
+    provoke_as(world, Provoking { only, at: from, ..Provoking::new(attacker, Action::Attack, why) }).dropped
 }
 
 /// What an attack intent asks for, going on with the full attack `underway` if any: its next blows are
@@ -2744,7 +2806,7 @@ fn drop_armor_class_parts(plan: &mut AttackPlan, sources: &[&str]) {
 /// chapter of health applies it and logs the hit points before the next blow is rolled (a foe dropped by the
 /// first blow changes what the second may do, 004:229); no blow falls on a foe already down.
 fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAttack) {
-    let provokes = prepared.provokes;
+    let (provokes, from) = (prepared.provokes, prepared.from);
     let Ok(Blows { plans, first, total, two_weapons, off_first }) =
         world.run_system_cached_with(ready_blows, (intent.clone(), prepared))
     else {
@@ -2768,10 +2830,7 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
         // Each shot (or unarmed blow) of a full attack is an attack that provokes on its own: a foe with
         // Combat Reflexes strikes at each, one blow per opportunity (004:68, 004:90, 004:168). The first
         // provoked before the blows were readied.
-        if i > 0
-            && let Some((only, why)) = provokes
-            && provoke(world, intent.attacker, only, Action::Attack, why)
-        {
+        if i > 0 && provoked_by_attacking(world, intent.attacker, provokes, from) {
             break;
         }
         let weapon = plan.weapon.clone();
@@ -3208,11 +3267,16 @@ pub struct Slay {
 /// The squares a creature has no line of sight into: its blind spot while it flies, its tail or not
 /// (004:676); a rider has none (004:680).
 pub fn unseen_of(c: &CombatantItem) -> Vec<Square> {
+    unseen_from(c, c.space.at(c.position.0))
+}
+
+/// [`unseen_of`] with `c` on `at`: a flier seen in the middle of its flight.
+pub fn unseen_from(c: &CombatantItem, at: Footprint) -> Vec<Square> {
     if c.seat.is_some() {
         return Vec::new();
     }
     crate::rules::core::sight::unseen_behind(
-        c.space.at(c.position.0),
+        at,
         (c.altitude.0, c.heading.0),
         (c.speed, c.hovering),
         c.traits.all_round_vision,

@@ -560,7 +560,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
             own,
             theirs: at,
             allies_near_target: ranged
-                && crate::rules::attack::shoots_into_melee(self.field, self.creatures, &attacker, (&target, at)),
+                && crate::rules::attack::shoots_into_melee(self.field, self.creatures, (&attacker, own), (&target, at)),
             charge: false,
             opportunity: weapon.is_none(),
             mid_action: Some(mid_action),

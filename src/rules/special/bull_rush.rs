@@ -34,7 +34,7 @@ use crate::rules::core::systems::{Rules, RulesSystems};
 use crate::rules::movement::cost::step_cost;
 use crate::rules::movement::{MovementAction, StepWorld, occupants_for};
 use crate::rules::opportunity::{Reactions, threatening_in_place};
-use crate::rules::turns::moving::{ChargeEnded, ChargeFinish, MoverView, Travelled, bodies, move_query};
+use crate::rules::turns::moving::{ChargeEnded, ChargeFinish, MoverView, Trail, Travelled, bodies, move_query};
 use crate::rules::turns::{ActionBudget, ActionKind, MovementMade, Provoking, TurnOrder};
 
 /// Asks to bull rush a foe.
@@ -456,17 +456,22 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
         {
             return;
         }
-        if let Some(&(cost, odd)) = plan.follow_costs.get(step) {
-            count_the_follow(world, intent.attacker, cost, odd);
+        if let (Some(&paid), Some(before)) = (plan.follow_costs.get(step), before) {
+            count_the_follow(world, intent.attacker, paid, before);
         }
     }
 }
 
 /// Counts 1.5 m followed against the round's movement (004:449 « ne peut en aucun cas dépasser la distance
 /// de déplacement qui lui est allouée pour le round »): its squares travelled, the move action left shorter
-/// by as much, the diagonals' alternation carried on, and movement made (no 5-foot step after it, 004:259).
-fn count_the_follow(world: &mut World, attacker: Entity, cost: u32, odd: bool) {
+/// by as much, the diagonals' alternation carried on, and movement made (no 5-foot step after it, 004:259),
+/// and the step on its trail from `before`.
+fn count_the_follow(world: &mut World, attacker: Entity, (cost, odd): (u32, bool), before: Footprint) {
     let round = world.resource::<TurnOrder>().round;
+    let at = world.get::<Space>(attacker).zip(world.get::<Position>(attacker)).map(|(s, p)| s.at(p.0));
+    if let (Some(at), Some(mut trail)) = (at, world.get_mut::<Trail>(attacker)) {
+        trail.extend(round, before, [(at, cost)]);
+    }
     if let Some(mut travelled) = world.get_mut::<Travelled>(attacker) {
         // Each push followed is 1.5 m (004:449).
         travelled.add(round, cost, 1);

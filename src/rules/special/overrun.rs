@@ -450,6 +450,10 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
             continue;
         }
         let land = world.get::<Speed>(intent.attacker).map(|s| s.land);
+        if let Some(mut trail) = world.get_mut::<crate::rules::turns::moving::Trail>(intent.attacker) {
+            let before = Footprint { origin: from, ..plan.beyond };
+            trail.extend(round, before, [(plan.beyond, plan.squares)]);
+        }
         if let Some(mut travelled) = world.get_mut::<crate::rules::turns::moving::Travelled>(intent.attacker) {
             // A move begun with the passage is a move action of movement (004:479 reads them).
             if plan.during == During::NewMove {

@@ -127,6 +127,8 @@ impl Burst {
 /// A throw checked and ready.
 #[derive(Clone, Debug)]
 pub struct ThrowPlan {
+    /// Where it is thrown from: where the thrower stands, or its mount's halfway point (004:479).
+    pub from: Footprint,
     /// The flask.
     pub weapon: Weapon,
     /// The creature aimed at, if any.
@@ -234,7 +236,7 @@ pub fn plan_throw(
         Delivery::Thrown { increment_m } | Delivery::Projectile { increment_m } => increment_m,
         Delivery::Melee => return Err(Refusal::new("a splash weapon is thrown", "004:528")),
     };
-    let own = thrower.space.at(thrower.position.0);
+    let own = crate::rules::attack::attacks_from(ground.order, ground.creatures, thrower, true);
     let (target, target_at, reach, modifiers, armor_class, armor_class_parts, miss_chance) = match aim {
         Aim::Creature(entity) => {
             let target = ground.creatures.get(entity).map_err(|_| Refusal::new("no such creature", "data"))?;
@@ -296,6 +298,7 @@ pub fn plan_throw(
     let burst = Burst { area, reach, altitude, thrown_from };
     let toward = super::bull_rush::away(own, area);
     Ok(ThrowPlan {
+        from: own,
         weapon,
         target,
         modifiers,
@@ -320,8 +323,10 @@ fn resolve_throws(world: &mut World, mut intents: Local<MessageCursor<ThrowInten
         {
             armament.0.remove(i);
         }
-        let provoking =
-            Provoking::new(intent.thrower, Action::Throw, "a ranged attack in a threatened square (004:90)");
+        let provoking = Provoking {
+            at: Some(plan.from),
+            ..Provoking::new(intent.thrower, Action::Throw, "a ranged attack in a threatened square (004:90)")
+        };
         if provoke_as(world, provoking).dropped {
             continue;
         }

@@ -27,7 +27,8 @@ use crate::rules::movement::{
 
 /// The movement actions.
 pub(super) fn plugin(app: &mut App) {
-    app.register_required_components::<Creature, Exertion>().register_required_components::<Creature, Travelled>();
+    app.register_required_components::<Creature, Exertion>().register_required_components::<Creature, Travelled>()
+        .register_required_components::<Creature, Trail>();
     app.add_message::<MoveIntent>().add_message::<ChargeEnded>().add_message::<ComeToRest>();
     app.add_systems(Rules, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
     app.add_systems(Rules, come_to_rest.in_set(RulesSystems::Turns).in_set(RestSystems));
@@ -427,6 +428,36 @@ impl Travelled {
             speed: self.speed,
             moves,
         };
+    }
+}
+
+/// The squares a creature stood on along its movement of a round, each with the squares of movement it had
+/// paid to reach them: where its rider's ranged attack during its double move or run is made, « au moment
+/// où la monture a parcouru la moitié de son déplacement » (004:479).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trail {
+    /// The round of the marks.
+    pub round: u32,
+    /// Where it stood, with the squares paid in the round to get there, in order; the first where it began.
+    pub marks: Vec<(Footprint, u32)>,
+}
+
+impl Trail {
+    /// Counts a move in `round` from `from` through `steps`, each where it stood and the squares paid in this
+    /// move to get there.
+    pub fn extend(&mut self, round: u32, from: Footprint, steps: impl IntoIterator<Item = (Footprint, u32)>) {
+        if self.round != round || self.marks.is_empty() {
+            *self = Trail { round, marks: vec![(from, 0)] };
+        }
+        let before = self.marks.last().map_or(0, |m| m.1);
+        self.marks.extend(steps.into_iter().map(|(at, paid)| (at, before + paid)));
+    }
+
+    /// Where it stood in `round` once it had paid half of the movement it paid in that round (the first
+    /// square reached with at least half paid), if it moved.
+    pub fn halfway(&self, round: u32) -> Option<Footprint> {
+        let total = self.marks.last().filter(|_| self.round == round)?.1;
+        (total > 0).then(|| self.marks.iter().find(|m| m.1 * 2 >= total)).flatten().map(|m| m.0)
     }
 }
 
@@ -1392,6 +1423,10 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
     let distance = route.distance(from, taken, crate::rules::core::battlefield::diagonals_in(world));
     world.write_message(Fact::CreatureMoved { creature: id.clone(), from, to: position.0, cost });
     let round = world.resource::<TurnOrder>().round;
+    if let Some(mut trail) = world.get_mut::<Trail>(intent.creature) {
+        let steps = route.steps[..taken].iter().map(|s| (Footprint::rect(s.square, s.space.0, s.space.1), s.spent));
+        trail.extend(round, *start, steps);
+    }
     if let Some(mut travelled) = world.get_mut::<Travelled>(intent.creature) {
         // The move going on after an overrun is the move action the passage was part of (004:535).
         if underway.going_on {
