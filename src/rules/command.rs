@@ -1234,7 +1234,19 @@ fn willing_readier(
         }
         ReadiedAction::StandUp => world.get::<Conditions>(*readier).is_some_and(|c| c.has(Condition::Prone)),
         ReadiedAction::DropProne => !world.get::<Conditions>(*readier).is_some_and(|c| c.has(Condition::Prone)),
-        _ => true,
+        ReadiedAction::TotalDefense => {
+            world.get::<Conditions>(*readier).is_some_and(|c| crate::rules::attack::total_defense_refusal(c).is_ok())
+        }
+        ReadiedAction::UseItem { item } => {
+            let user = (world.get::<CreatureId>(*readier), world.get::<Conditions>(*readier));
+            let items = world.get::<crate::rules::core::creature::Items>(*readier);
+            match (user, items) {
+                ((Some(id), Some(state)), Some(items)) => {
+                    crate::rules::health::item_refusal((id, state), items, item).is_ok()
+                }
+                _ => false,
+            }
+        }
     })
 }
 

@@ -446,3 +446,4 @@ refusal-flying-charge-nearest = {$square} is the nearest square of its way from 
 refusal-flying-charge-restricted = restricted to one action, it charges at its speed only
 refusal-flight-stops-in-an-ally = it cannot stop in {$who}'s space
 refusal-flying-charge-ridden-fast = ridden, it charges within its speed: its rider's blow ends the charge with the standard action left
+refusal-fighting-defensively-chosen-as-the-full-attack-begins = fighting defensively is chosen as the full attack begins: a blow went without it

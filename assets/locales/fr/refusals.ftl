@@ -446,3 +446,4 @@ refusal-flying-charge-nearest = {$square} est la case la plus proche de son chem
 refusal-flying-charge-restricted = limitée à une action, elle ne charge qu'à sa vitesse
 refusal-flight-stops-in-an-ally = elle ne peut s'arrêter dans l'espace de {$who}
 refusal-flying-charge-ridden-fast = montée, elle charge dans la limite de sa vitesse : le coup de son cavalier achève la charge avec l'action simple qui lui reste
+refusal-fighting-defensively-chosen-as-the-full-attack-begins = le combat sur la défensive se choisit au début de l'attaque à outrance : un coup a déjà été porté sans lui

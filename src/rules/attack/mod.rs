@@ -2513,6 +2513,15 @@ fn prepare_attack_intent(
     };
     let Ok(mut budget) = budgets.get_mut(intent.attacker) else { return None };
     let underway = if intent.full { underway.get(intent.attacker).ok().cloned() } else { None };
+    // Fighting defensively is chosen for the whole full attack, « toutes ses attaques » at -4 (004:183,
+    // 004:233): not after a blow that went without it.
+    if intent.defensively && underway.is_some() && !attacker.conditions.has(Condition::FightingDefensively) {
+        facts.write(refuse(Refusal::new(
+            "fighting defensively is chosen as the full attack begins: a blow went without it",
+            "004:183, 004:233",
+        )));
+        return None;
+    }
     let two_weapons = underway.as_ref().map_or(intent.two_weapons, |u| u.two_weapons);
     // With two weapons the attacker « choisit laquelle frappe en premier » (004:231): naming the off hand's
     // weapon, it strikes first; the main hand's weapon is still the main plan's.
@@ -2879,6 +2888,13 @@ fn strike_blow(
     Some(Damage { target: intent.target, amount: hit.amount, nonlethal: hit.nonlethal, from_one_attack: true })
 }
 
+/// Whether a creature in `state` may take total defence, its turn and action aside: able to act, and not in a
+/// grapple, whose actions it is not among (004:592-613).
+pub fn total_defense_refusal(state: &Conditions) -> Result<(), Refusal> {
+    crate::rules::core::creature::able_to_act(state)
+        .and_then(|()| crate::rules::core::creature::out_of_grapple(state, "total defence"))
+}
+
 /// Takes total defence: checks the turn and the standard action, then sets the condition until the next
 /// turn (004:211).
 pub fn take_total_defense(
@@ -2893,9 +2909,7 @@ pub fn take_total_defense(
         let Ok((id, mut budget, state)) = creatures.get_mut(intent.creature) else { continue };
         let checked = order
             .check_turn_unless_readied(intent.creature, intent.readied)
-            .and_then(|()| crate::rules::core::creature::able_to_act(state))
-            // Not among the grapple's actions (004:592-613).
-            .and_then(|()| crate::rules::core::creature::out_of_grapple(state, "total defence"))
+            .and_then(|()| total_defense_refusal(state))
             .and_then(|()| budget.spend_unless_readied(ActionKind::Standard, intent.readied));
         match checked {
             Ok(()) => {

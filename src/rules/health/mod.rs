@@ -136,6 +136,21 @@ fn budget_kind(kind: crate::rules::core::action_table::TableKind) -> crate::rule
     }
 }
 
+/// Where `item` is among the `items` of `user` (its id and conditions), if it may use it, its turn and action
+/// aside: able to act, not pinned, carrying it.
+pub fn item_refusal(
+    (id, conditions): (&CreatureId, &Conditions),
+    items: &Items,
+    item: &str,
+) -> Result<usize, crate::rules::core::refusal::Refusal> {
+    crate::rules::core::creature::able_to_act(conditions)
+        .and_then(|()| crate::rules::core::creature::not_pinned(conditions))
+        .and_then(|()| {
+            let found = items.0.iter().position(|i| i.name == item);
+            found.ok_or_else(|| crate::rules::core::refusal::Refusal::new(format!("{id} carries no {item}"), "data"))
+        })
+}
+
 /// Uses an item: the creature's turn, able to act, the action the table gives left; if the table says it
 /// provokes, the foes that threaten the creature strike first (004:66) and a creature dropped does not
 /// drink; then the item is used up and heals.
@@ -154,16 +169,12 @@ pub fn use_item(
     mut falls: crate::rules::attack::manoeuvre::Falls,
 ) {
     use crate::rules::core::action_table::Provokes;
-    use crate::rules::core::refusal::Refusal;
     for intent in intents.read() {
         let Ok(user) = creatures.get(intent.creature) else { continue };
         let Ok((mut items, mut budget)) = carried.get_mut(intent.creature) else { continue };
-        let found = items.0.iter().position(|i| i.name == intent.item);
         let checked = order
             .check_turn_unless_readied(intent.creature, intent.readied)
-            .and_then(|()| crate::rules::core::creature::able_to_act(user.conditions))
-            .and_then(|()| crate::rules::core::creature::not_pinned(user.conditions))
-            .and_then(|()| found.ok_or_else(|| Refusal::new(format!("{} carries no {}", user.id, intent.item), "data")))
+            .and_then(|()| item_refusal((user.id, user.conditions), &items, &intent.item))
             .and_then(|i| {
                 let item = &items.0[i];
                 budget.spend_unless_readied(budget_kind(item.action_kind), intent.readied).map(|()| i)

@@ -27,7 +27,8 @@ use crate::rules::movement::{
 
 /// The movement actions.
 pub(super) fn plugin(app: &mut App) {
-    app.register_required_components::<Creature, Exertion>().register_required_components::<Creature, Travelled>()
+    app.register_required_components::<Creature, Exertion>()
+        .register_required_components::<Creature, Travelled>()
         .register_required_components::<Creature, Trail>();
     app.add_message::<MoveIntent>().add_message::<ChargeEnded>().add_message::<ComeToRest>();
     app.add_systems(Rules, resolve_movement.in_set(RulesSystems::Act).in_set(MovementSystems));
@@ -1099,8 +1100,8 @@ type MoversThenBudgets<'w, 's> = ParamSet<
 
 /// Why the rules would refuse a move as things stand, checked as [`begin_move`] checks its turn and its
 /// route, paying nothing: a refused move is no action, and sets off no readied action (004:621). Its
-/// budget (which a full attack given up or a minimum movement reads its own way), a charge's lanes and a
-/// tumble's check are left to the move itself.
+/// budget (which a full attack given up or a minimum movement reads its own way; a readied move's is asked
+/// here, as the move asks it), a charge's lanes and a tumble's check are left to the move itself.
 pub fn move_refusal(
     In(intent): In<MoveIntent>,
     field: Res<Battlefield>,
@@ -1114,12 +1115,28 @@ pub fn move_refusal(
     let checked = order
         .check_turn_unless_readied(intent.creature, intent.readied)
         .and_then(|()| walks(&me))
-        .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) });
+        .and_then(|()| if intent.readied { Ok(()) } else { check_grounded(field.scale(), me.speed, me.altitude) })
+        .and_then(|()| match intent.readied {
+            true => check_action(
+                intent.action,
+                &readied_budget(me.budget),
+                query.speed,
+                me.conditions,
+                (me.exertion, order.round),
+            ),
+            false => Ok(()),
+        });
     match (checked, intent.action, intent.tumble) {
         (Err(refusal), ..) => Some(refusal),
         (Ok(()), MovementAction::Charge, _) | (Ok(()), _, true) => None,
         (Ok(()), action, false) => query.route(action, intent.to, intent.path.as_deref()).err(),
     }
+}
+
+/// What a readied move is checked against: paid for when readied, but a 5-foot step in the turn it readied it
+/// in still forbids other movement before its next turn (004:259).
+fn readied_budget(budget: &ActionBudget) -> ActionBudget {
+    ActionBudget { movement: budget.movement, ..ActionBudget::fresh() }
 }
 
 /// Refuses a move to a rider: its mount moves, not it (004:807).
@@ -1229,9 +1246,7 @@ fn begin_move(
         });
     };
     let budget = match (intent.readied, giving_up) {
-        // Paid for when readied, but a 5-foot step in the turn it readied it in still forbids other movement
-        // before its next turn (004:259).
-        (true, _) => ActionBudget { movement: me.budget.movement, ..ActionBudget::fresh() },
+        (true, _) => readied_budget(me.budget),
         (false, true) if me.budget.movement == MovementMade::FiveFootStep => {
             refuse(
                 &mut facts,
