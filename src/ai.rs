@@ -82,7 +82,14 @@ fn best_attack(
                 continue;
             }
             let request = AttackRequest { weapon: Some(weapon), full, ..default() };
-            let Ok(preview) = attack_preview(world, me, foe.entity, request) else { continue };
+            // A full attack its two weapons cannot make at this foe (the main hand's lance does not reach
+            // the foe beside it, 004:462) is made with the one.
+            let single = AttackRequest { two_weapons: Some(false), ..request };
+            let Ok(preview) = attack_preview(world, me, foe.entity, request)
+                .or_else(|refused| if full { attack_preview(world, me, foe.entity, single) } else { Err(refused) })
+            else {
+                continue;
+            };
             let expected: f32 = preview.chances.iter().sum();
             let better = match &best {
                 None => true,
@@ -94,6 +101,18 @@ fn best_attack(
         }
     }
     best.map(|(id, w, e, _)| (id, w, e))
+}
+
+/// Whether `me`'s full attack at `target` with `weapon` may strike with two weapons (004:462): both hands'
+/// weapons planned against it.
+fn with_both_hands(world: &mut World, me: Entity, target: &CreatureId, weapon: Option<&str>) -> bool {
+    let Some(foe) = world.resource::<crate::rules::core::creature::Roster>().get(&target.0) else {
+        return false;
+    };
+    let paired =
+        world.get::<Armament>(me).is_some_and(|a| crate::rules::attack::could_fight_with_two_weapons(a, weapon));
+    let request = AttackRequest { weapon, full: true, two_weapons: Some(true), ..default() };
+    paired && attack_preview(world, me, foe, request).is_ok()
 }
 
 /// An aid another on the attack for an ally engaged with a foe in its reach (004:444), when its own best
@@ -574,7 +593,12 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, true, archer)
     {
         let power = power_for(world, creature, &foes, (&target, weapon.as_deref()), true);
-        return attack(target, weapon, true, power);
+        let both = two_hands && with_both_hands(world, creature, &target, weapon.as_deref());
+        let mut command = attack(target, weapon, true, power);
+        if let Command::Attack { two_weapons, .. } = &mut command {
+            *two_weapons = both;
+        }
+        return command;
     }
     if budget.check(ActionKind::Standard).is_ok()
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, archer)

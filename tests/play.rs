@@ -256,6 +256,24 @@ fn the_ai_plays_whole_battles_without_a_refused_action() {
     }
 }
 
+/// A fighter with a lance and an off-hand short sword beside a foe: its two weapons cannot both strike that
+/// foe (the lance does not reach it, 004:462), so the AI makes its full attack with the sword alone instead
+/// of asking the refused two-weapon attack again and again (a slip an audit saw: it never struck).
+#[test]
+fn the_ai_strikes_with_one_weapon_where_both_cannot() {
+    let encounter = level_at("tests/scenarios/levels/lance_and_sword.ron");
+    for seed in 1..=3 {
+        let outcome = estoc::simulate::battle(&encounter, seed);
+        let refused: Vec<&Fact> = outcome.log.0.iter().filter(|f| matches!(f, Fact::ActionRefused { .. })).collect();
+        assert!(refused.is_empty(), "seed {seed}: {refused:?}");
+        assert!(
+            outcome.log.0.iter().any(|f| matches!(f, Fact::AttackRolled { attacker, weapon, .. }
+                if attacker.0 == "fighter" && weapon == "short sword")),
+            "seed {seed}: the fighter never struck"
+        );
+    }
+}
+
 /// The AI's dragons breathe, each breath covering foes, and wait for it to come back before the next.
 #[test]
 fn the_ai_breathes_where_it_covers_foes() {

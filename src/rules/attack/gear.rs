@@ -465,6 +465,24 @@ pub fn take_from_hand(world: &mut World, creature: Entity, name: &str) -> Option
     Some(armament.0.remove(i))
 }
 
+/// Whether `weapon`, as a plan holds it, is in hand in `armament`: by its name, and in the hand the plan
+/// strikes with when one of that name is in each (a dart in each hand, 004:472).
+pub fn in_hand(armament: &Armament, weapon: &Weapon) -> bool {
+    armament.ready().any(|w| w.name == weapon.name && w.off_hand == weapon.off_hand)
+}
+
+/// Takes thrown `weapon` from the hand that threw it: the off hand's for an off-hand throw.
+fn take_thrown(world: &mut World, creature: Entity, weapon: &Weapon) -> Option<Weapon> {
+    let mut armament = world.get_mut::<Armament>(creature)?;
+    let held = |w: &Weapon| w.name == weapon.name && !w.stowed;
+    let i = armament
+        .0
+        .iter()
+        .position(|w| held(w) && w.off_hand == weapon.off_hand)
+        .or_else(|| armament.0.iter().position(held))?;
+    Some(armament.0.remove(i))
+}
+
 /// A thrown weapon leaves the hand and lies where it struck (our ruling after 004:218: a weapon thrown is
 /// no longer held); a splash weapon is gone, which its own rules see to.
 pub fn throw_away(world: &mut World, thrower: Entity, weapon: &Weapon, at: Square) {
@@ -472,7 +490,7 @@ pub fn throw_away(world: &mut World, thrower: Entity, weapon: &Weapon, at: Squar
         return;
     }
     let Some(id) = world.get::<CreatureId>(thrower).cloned() else { return };
-    let Some(thrown) = take_from_hand(world, thrower, &weapon.name) else { return };
+    let Some(thrown) = take_thrown(world, thrower, weapon) else { return };
     world.spawn(GroundWeapon { weapon: thrown, at });
     world.write_message(Fact::Dropped { creature: id, weapon: weapon.name.clone(), at, thrown: true });
 }

@@ -118,6 +118,15 @@ pub fn plan_off_hand(
     // other hand (004:472).
     let double = main.weapon.double && !is_ranged(&main.weapon);
     let thrown = is_thrown(&main.weapon);
+    if main.weapon.off_hand && !double {
+        return Err(Refusal::new(
+            format!(
+                "its main hand's weapon does not reach this foe: with two weapons both strike at it; the {} strikes it alone",
+                main.weapon.name
+            ),
+            "004:231, 004:462",
+        ));
+    }
     let off = if double {
         main.weapon.name.clone()
     } else {
@@ -222,14 +231,15 @@ fn two_weapons_with(armament: &Armament, main: Option<&str>, take: impl Fn(bool)
     (main.double && !is_ranged(main) && take(true)) || (off_hand_pair(armament, main).is_some() && take(false))
 }
 
-/// The weapon ready in the off hand that strikes beside `main` ([`pairs_with`]), if any.
 /// The weapon `name`d, if it is the one held in the off hand.
 fn off_hand_named<'a>(armament: &'a Armament, name: Option<&str>) -> Option<&'a Weapon> {
     name.and_then(|n| armament.chosen(Some(n))).filter(|w| w.off_hand)
 }
 
+/// The weapon held in the off hand that strikes beside `main` (not `main` itself, the off hand's weapon
+/// planned as the main blow: it strikes once, 004:462).
 fn off_hand_pair<'a>(armament: &'a Armament, main: &Weapon) -> Option<&'a Weapon> {
-    armament.ready().find(|w| w.off_hand && !std::ptr::eq(*w, main) && pairs_with(main, w))
+    armament.ready().find(|w| w.off_hand && !(main.off_hand && w.name == main.name) && pairs_with(main, w))
 }
 
 /// Whether a full attack strikes with two weapons: as the player chose, if it could, else the default.
@@ -427,7 +437,9 @@ fn cleave(
                 let Some(a) = roster.get(&attacker.0).and_then(|e| creatures.get(e).ok()) else { continue };
                 let melee = a.armament.0.iter().find(|w| w.name == weapon).filter(|w| !is_ranged(w)).cloned();
                 let Some(melee) = melee else { continue };
-                if !a.feats.has(Feat::Cleave) || cleaved.get(a.entity).is_ok_and(|c| c.0 == order.round) {
+                // Once a round with Cleave; as often as a foe drops with Great Cleave (004:234).
+                let once_more = !cleaved.get(a.entity).is_ok_and(|c| c.0 == order.round);
+                if !(a.feats.has(Feat::GreatCleave) || (a.feats.has(Feat::Cleave) && once_more)) {
                     continue;
                 }
                 // The foes the rules let it strike now with that weapon: reach, height, sight (one predicate).
@@ -1081,7 +1093,8 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise
                 let both = (situation.house.diagonals, scale);
                 !is_ranged(w) && melee_reaches_at_height(both, attacker.reach.0, w.reach_kind(), (own, theirs), rise)
             };
-            let first = attacker.armament.ready().next();
+            // The main hand's first: the off hand's weapon is named to strike with it.
+            let first = attacker.armament.ready().find(|w| !w.off_hand).or_else(|| attacker.armament.ready().next());
             match first {
                 Some(w) if !is_ranged(w) && !reaches(&w) => attacker.armament.ready().find(reaches).or(first),
                 _ => first,
@@ -2823,11 +2836,10 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
     };
     for (i, plan) in plans.into_iter().enumerate() {
         // A weapon thrown is no longer in hand: a later blow needs another one drawn (004:218).
+        // A weapon thrown from one hand leaves the other's to throw (004:472): that blow is lost, not the next.
         let thrown = matches!(plan.weapon.delivery, Delivery::Thrown { .. });
-        if thrown
-            && !world.get::<Armament>(intent.attacker).is_some_and(|a| a.ready().any(|w| w.name == plan.weapon.name))
-        {
-            break;
+        if thrown && !world.get::<Armament>(intent.attacker).is_some_and(|a| gear::in_hand(a, &plan.weapon)) {
+            continue;
         }
         // A crossbow shot must be loaded again before it shoots (004:120, 004:137).
         if world

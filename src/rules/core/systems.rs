@@ -33,12 +33,15 @@ pub struct RulesStep;
 #[derive(Resource, Default, Debug)]
 pub struct Unsettled(pub bool);
 
-/// Runs the rules' schedule, and again while a run left something to settle (at most twice more): what a
-/// turn's end did is settled before the next creature acts (a flier's stall drops it, hurt and prone,
-/// before the foe after it strikes, 004:701).
+/// Runs the rules' schedule, and again while a run left something to settle: what a turn's end did is
+/// settled before the next creature acts (a flier's stall drops it, hurt and prone, before the foe after it
+/// strikes, 004:701), and a chain of Great Cleave's blows, each dropping a foe, goes on at once (004:234).
+/// Each run settles what the one before left, so the chain ends with the foes; the bound only keeps a slip
+/// from spinning the frame forever.
 pub fn run_rules(world: &mut World) {
+    const MOST_RUNS: usize = 64;
     world.run_schedule(Rules);
-    for _ in 0..2 {
+    for _ in 0..MOST_RUNS {
         let again = world.get_resource_mut::<Unsettled>().is_some_and(|mut u| std::mem::take(&mut u.0));
         if !again {
             break;

@@ -887,8 +887,11 @@ pub enum Feat {
     TwoWeaponFighting,
     /// Vigilance.
     Alertness,
-    /// Enchaînement.
+    /// Enchaînement: once a round, an extra blow after a blow that drops its foe (004:234).
     Cleave,
+    /// Succession d'enchaînements (named at 004:234): Cleave's blow as often as a blow drops a foe, no
+    /// limit in the round (the d20 feat).
+    GreatCleave,
     /// Arme de prédilection.
     WeaponFocus,
     /// Science du croc-en-jambe: an unarmed trip provokes nothing (004:486, which misnames it).
