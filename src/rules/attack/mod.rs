@@ -2225,7 +2225,7 @@ pub fn mount_moved(
     if mount.in_the_air() {
         return Ok(());
     }
-    let moved = mount.travelled.map_or(0, |t| t.distance_in(order.round));
+    let moved = mount.travelled.filter(|_| carried_this_turn(order, &mount)).map_or(0, |t| t.distance_in(order.round));
     if full && !is_ranged(&plan.weapon) && moved > 1 {
         return Err(Refusal::new(
             format!("{} moved more than 1.5 m this turn: one melee attack only", mount.id),
@@ -2241,7 +2241,7 @@ pub fn mount_moved(
 /// What its ground mount's pace this round takes off a rider's ranged attack (004:479): -4 after its double
 /// move, -8 after its run; the shots and the throws, at a creature or at an intersection, alike.
 pub fn mount_pace_penalty(order: &TurnOrder, mount: &CombatantItem) -> Option<Modifier> {
-    let double_move = mount.travelled.is_some_and(|t| t.double_move(order.round));
+    let double_move = carried_this_turn(order, mount) && mount.travelled.is_some_and(|t| t.double_move(order.round));
     match mount_pace(order, mount) {
         Pace::Ran => Some(Modifier::new(-8, "its mount's run (004:479)")),
         _ if double_move => Some(Modifier::new(-4, "its mount's double move (004:479)")),
@@ -2300,14 +2300,23 @@ pub fn bind_the_mount(commands: &mut Commands, round: u32, mount: &CombatantItem
 
 /// Whether `mount` charged `target` this round: its rider's melee blow at it ends the charge (004:478).
 pub fn charged_by_mount(order: &TurnOrder, mount: &CombatantItem, target: &CombatantItem) -> bool {
-    mount.last_move.filter(|m| m.round == order.round).and_then(|m| m.charged) == Some(target.entity)
+    carried_this_turn(order, mount) && mount.last_move.and_then(|m| m.charged) == Some(target.entity)
+}
+
+/// Whether `mount` moved in the turn going on: it moves on its rider's initiative, as its rider bids
+/// (004:474), so its move carries what its rider does in that turn (004:477-480), not a move it made in
+/// its own turn before the rider got on, nor in the rider's turn for an act readied into another's.
+pub fn carried_this_turn(order: &TurnOrder, mount: &CombatantItem) -> bool {
+    mount.last_move.is_some_and(|m| m.round == order.round && m.turn == order.turns_begun)
 }
 
 /// How far a rider's mount went this round on the ground, by the distance (004:480). In the air the aerial
 /// chapter rules instead.
 pub fn mount_pace(order: &TurnOrder, mount: &CombatantItem) -> Pace {
     match mount.travelled {
-        Some(travelled) if !mount.in_the_air() => travelled.pace(order.round, mount.last_move),
+        Some(travelled) if !mount.in_the_air() && carried_this_turn(order, mount) => {
+            travelled.pace(order.round, mount.last_move)
+        }
         _ => Pace::WithinSpeed,
     }
 }

@@ -468,6 +468,9 @@ impl Trail {
 pub struct LastMove {
     /// The round.
     pub round: u32,
+    /// The turn it was made in ([`TurnOrder::turns_begun`]): a mount's move carries its rider's act only in
+    /// the turn it moved in (004:474).
+    pub turn: u64,
     /// The action.
     pub action: MovementAction,
     /// The foe it charged, if a charge.
@@ -1451,7 +1454,8 @@ fn end_move(world: &mut World, intent: &MoveIntent, underway: &MoveUnderway, tak
         }
     }
     let charged = intent.target.filter(|_| *action == MovementAction::Charge);
-    world.entity_mut(intent.creature).insert(LastMove { round, action: *action, charged });
+    let turn = world.resource::<TurnOrder>().turns_begun;
+    world.entity_mut(intent.creature).insert(LastMove { round, turn, action: *action, charged });
     let tight = space.width.min(space.height) < squeeze_width(*size, false);
     let squeezed = space.is_squeezed(*size) && !tight;
     let change = |condition, gained| ConditionChange { creature: intent.creature, condition, gained };
