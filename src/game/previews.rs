@@ -788,14 +788,18 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
             &Armament,
             &Traits,
             &Feats,
-            (&Conditions, Has<crate::rules::core::creature::HoldingCharge>),
+            (
+                &Conditions,
+                Has<crate::rules::core::creature::HoldingCharge>,
+                Option<&crate::rules::core::creature::Seat>,
+            ),
             (&Altitude, &Heading, &Speed, &Size, Has<crate::rules::core::creature::Hovering>),
         ),
         (),
     >(world);
     let mut squares: Vec<Square> = q
         .iter(world)
-        .filter(|(f, .., (c, _), _)| **f != mine && c.can_act() && !c.threatens_nothing())
+        .filter(|(f, .., (c, _, _), _)| **f != mine && c.can_act() && !c.threatens_nothing())
         .flat_map(
             |(
                 _,
@@ -805,9 +809,10 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
                 armament,
                 traits,
                 feats,
-                (_, holding),
+                (_, holding, seat),
                 (altitude, heading, speed, size, hovering),
             )| {
+                let high = seat.is_some_and(|s| s.high);
                 let armed = crate::rules::core::creature::armed_unarmed(traits, feats, holding);
                 // A foe too far above or below `me` threatens nothing it could reach (004:783-784).
                 let rise =
@@ -825,17 +830,17 @@ pub fn foes_threatened(world: &mut World, me: Entity) -> Vec<Square> {
                     traits.all_round_vision,
                     &armament.0,
                 );
-                let near = threatened_squares(diagonals, at, reach.0, &weapons, armed, width, height);
-                // Across and in height, one distance (004:783).
+                let near = threatened_squares(diagonals, (at, high), reach.0, &weapons, armed, width, height);
+                // Across and in height, one distance (004:783); from a high seat (004:814).
                 let reaches_up = move |s: &Square| {
                     weapons.iter().any(|w| {
                         let both = (at, crate::rules::core::geometry::Footprint::new(*s, 1));
-                        crate::rules::core::reach::melee_reaches_at_height(
+                        crate::rules::core::reach::melee_reaches_seated(
                             (diagonals, scale),
                             reach.0,
                             w.reach_kind(),
                             both,
-                            rise,
+                            (rise, high, false),
                         )
                     })
                 };

@@ -422,18 +422,21 @@ fn answer_threatened(world: &mut World, entity: Option<Entity>, id: &str) -> Ans
             &Feats,
             &Conditions,
             Has<crate::rules::core::creature::HoldingCharge>,
+            Option<&crate::rules::core::creature::Seat>,
         ),
         (),
     >(world);
-    let Ok((position, space, reach, armament, traits, feats, conditions, holding)) = q.get(world, entity) else {
+    let Ok((position, space, reach, armament, traits, feats, conditions, holding, seat)) = q.get(world, entity) else {
         return unknown;
     };
+    // A rider high on a Huge mount threatens only with a reach weapon, beside its mount (004:814).
+    let high = seat.is_some_and(|s| s.high);
     let armed = crate::rules::core::creature::armed_unarmed(traits, feats, holding);
     // A grappler or a caster in a spell of a round or more threatens nothing (004:238, 004:589).
     let squares = if conditions.threatens_nothing() {
         Vec::new()
     } else {
-        threatened_squares(diagonals, space.at(position.0), reach.0, &armament.0, armed, width, height)
+        threatened_squares(diagonals, (space.at(position.0), high), reach.0, &armament.0, armed, width, height)
     };
     // A flier in the air does not threaten its blind spot (004:675-680).
     let mut flight = kept::<

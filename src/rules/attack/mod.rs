@@ -968,7 +968,7 @@ pub fn plan_attack(
     situation: AttackSituation<'_>,
 ) -> Result<AttackPlan, Refusal> {
     let rise = vertical_steps(situation.scale, attacker.altitude.0, *attacker.size, target.altitude.0, *target.size);
-    let weapon = choose_weapon(attacker, &situation, rise)?;
+    let weapon = choose_weapon(attacker, &situation, (rise, target.seat.is_some_and(|s| s.high)))?;
     plan_attack_with(attacker, target, weapon, situation)
 }
 
@@ -1059,8 +1059,18 @@ pub fn whip_stopped(weapon: &Weapon, defense: &Defense) -> Option<&'static str> 
 /// The weapon an attack is made with: the one named, if in hand (004:218); else for an attack of
 /// opportunity the first it threatens with that reaches (004:62, 004:68), for a charge the first melee
 /// weapon ready, otherwise the first ready.
-fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise: u32) -> Result<Weapon, Refusal> {
+fn choose_weapon(
+    attacker: &CombatantItem,
+    situation: &AttackSituation<'_>,
+    (rise, target_high): (u32, bool),
+) -> Result<Weapon, Refusal> {
     let AttackSituation { weapon: weapon_name, own, theirs, charge, opportunity, scale, .. } = *situation;
+    // What reaches: across and in height, and a rider's high seat on a Huge mount (004:813-814).
+    let seats = (rise, attacker.seat.is_some_and(|s| s.high), target_high);
+    let reaches_with = |w: &Weapon| {
+        let both = (situation.house.diagonals, scale);
+        crate::rules::core::reach::melee_reaches_seated(both, attacker.reach.0, w.reach_kind(), (own, theirs), seats)
+    };
     let armed = attacker.armed_unarmed();
     // Into its blind spot a flier strikes with its tail alone (004:676).
     let unseen = unseen_of(attacker);
@@ -1081,18 +1091,12 @@ fn choose_weapon(attacker: &CombatantItem, situation: &AttackSituation<'_>, rise
             found => found,
         },
         // The weapon that reaches it, across and in height (004:783).
-        None if opportunity => threatening_weapons(&attacker.armament.0, armed).into_iter().find(|w| {
-            let both = (situation.house.diagonals, scale);
-            melee_reaches_at_height(both, attacker.reach.0, w.reach_kind(), (own, theirs), rise)
-        }),
+        None if opportunity => threatening_weapons(&attacker.armament.0, armed).into_iter().find(|w| reaches_with(w)),
         None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
         // None named: the first in hand, unless it is a melee weapon that does not reach and another in hand
         // does (a lance and a short sword against a foe beside it: the sword).
         None => {
-            let reaches = |w: &&Weapon| {
-                let both = (situation.house.diagonals, scale);
-                !is_ranged(w) && melee_reaches_at_height(both, attacker.reach.0, w.reach_kind(), (own, theirs), rise)
-            };
+            let reaches = |w: &&Weapon| !is_ranged(w) && reaches_with(w);
             // The main hand's first: the off hand's weapon is named to strike with it.
             let first = attacker.armament.ready().find(|w| !w.off_hand).or_else(|| attacker.armament.ready().next());
             match first {

@@ -100,7 +100,7 @@ pub fn threatening_weapons(weapons: &[Weapon], armed_unarmed: bool) -> Vec<&Weap
 /// (002:80), none around it (000:155-156).
 pub fn threatened_squares(
     diagonals: Diagonals,
-    own: Footprint,
+    (own, high): (Footprint, bool),
     natural_reach: u32,
     weapons: &[Weapon],
     armed_unarmed: bool,
@@ -110,6 +110,15 @@ pub fn threatened_squares(
     let usable = threatening_weapons(weapons, armed_unarmed);
     if usable.is_empty() {
         return Vec::new();
+    }
+    // A rider high on a Huge mount threatens the squares beside it with a reach weapon only (004:814).
+    if high {
+        if !usable.iter().any(|w| w.reach_kind().long()) {
+            return Vec::new();
+        }
+        let ring = Footprint::rect(Square::new(own.origin.x - 1, own.origin.y - 1), own.width + 2, own.height + 2);
+        let on_map = |s: &Square| (0..width).contains(&s.x) && (0..height).contains(&s.y);
+        return ring.squares().filter(|s| !own.contains(*s) && on_map(s)).collect();
     }
     if natural_reach == 0 {
         return own.squares().filter(|s| (0..width).contains(&s.x) && (0..height).contains(&s.y)).collect();
@@ -153,10 +162,27 @@ pub fn high_seat_reaches(
         return Some(reach_weapon.long() && own.adjacent_to(theirs));
     }
     if target_high {
+        // « sauf si elles-mêmes possèdent des armes à allonge ou une allonge naturelle »: a creature beside
+        // the mount with reach strikes its high rider, as one whose reach gets to the mount's squares.
         let reaches = reach_weapon.long() || natural_reach >= 2;
-        return Some(reaches && melee_reaches(diagonals, natural_reach, reach_weapon, own, theirs));
+        let near = own.adjacent_to(theirs) || melee_reaches(diagonals, natural_reach, reach_weapon, own, theirs);
+        return Some(reaches && near);
     }
     None
+}
+
+/// [`melee_reaches_at_height`] with the seats of the two (`attacker_high`, `target_high`): a high rider's
+/// reach and a high rider's exposure are [`high_seat_reaches`]' (004:813-814). What chooses the weapon that
+/// strikes asks it.
+pub fn melee_reaches_seated(
+    both: (Diagonals, crate::rules::core::altitude::Scale),
+    natural_reach: u32,
+    reach_weapon: WeaponReach,
+    (attacker, target): (Footprint, Footprint),
+    (rise, attacker_high, target_high): (u32, bool, bool),
+) -> bool {
+    high_seat_reaches(both.0, attacker_high, target_high, natural_reach, reach_weapon, attacker, target)
+        .unwrap_or_else(|| melee_reaches_at_height(both, natural_reach, reach_weapon, (attacker, target), rise))
 }
 
 /// Whether riders on a mount at `mount_altitude` over `mount` and a creature at `other_altitude` on `other`
@@ -290,6 +316,8 @@ mod tests {
         // A swordsman next to the mount does not reach the rider; a longspear or an ogre's reach does.
         assert_eq!(high_seat_reaches(A, false, true, 1, Natural, beside, mount), Some(false));
         assert_eq!(high_seat_reaches(A, false, true, 1, Doubled, two_off, mount), Some(true));
+        // « sauf si elles-mêmes possèdent des armes à allonge »: a longspear beside the mount too.
+        assert_eq!(high_seat_reaches(A, false, true, 1, Doubled, beside, mount), Some(true));
         assert_eq!(high_seat_reaches(A, false, true, 2, Natural, beside, mount), Some(true));
         assert_eq!(high_seat_reaches(A, false, false, 1, Natural, beside, mount), None);
     }
