@@ -2451,13 +2451,14 @@ fn resolve_attacks(world: &mut World, mut intents: Local<MessageCursor<AttackInt
 
 /// A rider about to attack with both hands in its turn guides its mount with its knees first, once a round:
 /// Ride DC 5, a free action (004:476), rolled only when a roll can fail it. Failed, the attack is refused
-/// by the checks that follow (`reins_in_hand`), and the rider may attack with one hand.
+/// by the checks that follow (`reins_in_hand`), and the rider may attack with one hand. An attack the rules
+/// would refuse anyway rolls nothing: a refused action changes nothing.
 fn guide_with_knees(
     In(intent): In<AttackIntent>,
     mut commands: Commands,
-    order: Res<TurnOrder>,
+    (order, field): (Res<TurnOrder>, Res<Battlefield>),
     creatures: Query<Combatant, With<Creature>>,
-    underway: Query<&FullAttackUnderway>,
+    (underway, budgets): (Query<&FullAttackUnderway>, Query<&ActionBudget>),
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
 ) {
@@ -2465,9 +2466,15 @@ fn guide_with_knees(
     if !order.acting.contains(&intent.attacker) || rider.knees.is_some_and(|k| k.round == order.round) {
         return;
     }
-    let two_weapons = underway.get(intent.attacker).map_or(intent.two_weapons, |u| u.two_weapons);
+    let under = underway.get(intent.attacker).ok();
+    let two_weapons = under.map_or(intent.two_weapons, |u| u.two_weapons);
     let Some(weapon) = rider.armament.chosen(intent.weapon.as_deref()) else { return };
     if !takes_both_hands(&rider, weapon, two_weapons && intent.full) {
+        return;
+    }
+    let (Ok(target), Ok(budget)) = (creatures.get(intent.target), budgets.get(intent.attacker)) else { return };
+    let request = attack_request(&intent, under);
+    if prepare_attack(&field, &order, &creatures, &rider, &target, request, budget).is_err() {
         return;
     }
     let made = knees_bonus(&rider).is_none_or(|bonus| {
