@@ -447,4 +447,4 @@ refusal-flying-charge-restricted = restricted to one action, it charges at its s
 refusal-flight-stops-in-an-ally = it cannot stop in {$who}'s space
 refusal-flying-charge-ridden-fast = ridden, it charges within its speed: its rider's blow ends the charge with the standard action left
 refusal-fighting-defensively-chosen-as-the-full-attack-begins = fighting defensively is chosen as the full attack begins: a blow went without it
-refusal-is-its-off-hands-weapon = its main hand's weapon does not reach this foe: with two weapons both strike at it; the {$weapon} strikes it alone
+refusal-is-its-off-hands-weapon = the {$weapon} is in its off hand: with two weapons, a weapon in its main hand strikes this foe beside it

@@ -447,4 +447,4 @@ refusal-flying-charge-restricted = limitée à une action, elle ne charge qu'à 
 refusal-flight-stops-in-an-ally = elle ne peut s'arrêter dans l'espace de {$who}
 refusal-flying-charge-ridden-fast = montée, elle charge dans la limite de sa vitesse : le coup de son cavalier achève la charge avec l'action simple qui lui reste
 refusal-fighting-defensively-chosen-as-the-full-attack-begins = le combat sur la défensive se choisit au début de l'attaque à outrance : un coup a déjà été porté sans lui
-refusal-is-its-off-hands-weapon = l'arme de sa main directrice n'atteint pas cet adversaire : avec deux armes, les deux le frappent ; {$weapon} le frappe seule
+refusal-is-its-off-hands-weapon = {$weapon} est dans sa main non directrice : avec deux armes, une arme de sa main directrice frappe cet adversaire à côté d'elle

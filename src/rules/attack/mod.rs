@@ -121,7 +121,7 @@ pub fn plan_off_hand(
     if main.weapon.off_hand && !double {
         return Err(Refusal::new(
             format!(
-                "its main hand's weapon does not reach this foe: with two weapons both strike at it; the {} strikes it alone",
+                "the {} is in its off hand: with two weapons, a weapon in its main hand strikes this foe beside it",
                 main.weapon.name
             ),
             "004:231, 004:462",
@@ -896,8 +896,11 @@ pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size)
     let own = c.space.at(c.position.0);
     let armed = c.armed_unarmed();
     let rise = vertical_steps(field.scale(), c.altitude.0, *c.size, altitude, size);
+    // From a high seat on a Huge mount, with reach only, beside the mount (004:814).
+    let seats = (rise, c.seat.is_some_and(|s| s.high), false);
     let reaches = threatening_weapons(&c.armament.0, armed).iter().any(|w| {
-        melee_reaches_at_height((field.diagonals(), field.scale()), c.reach.0, w.reach_kind(), (own, theirs), rise)
+        let both = (field.diagonals(), field.scale());
+        crate::rules::core::reach::melee_reaches_seated(both, c.reach.0, w.reach_kind(), (own, theirs), seats)
     });
     reaches && melee_cover(field, own, theirs) != Cover::Total
 }
@@ -1097,8 +1100,7 @@ fn choose_weapon(
         // does (a lance and a short sword against a foe beside it: the sword).
         None => {
             let reaches = |w: &&Weapon| !is_ranged(w) && reaches_with(w);
-            // The main hand's first: the off hand's weapon is named to strike with it.
-            let first = attacker.armament.ready().find(|w| !w.off_hand).or_else(|| attacker.armament.ready().next());
+            let first = first_in_hand(attacker.armament);
             match first {
                 Some(w) if !is_ranged(w) && !reaches(&w) => attacker.armament.ready().find(reaches).or(first),
                 _ => first,
@@ -1108,6 +1110,12 @@ fn choose_weapon(
     .map(|weapon| gripped(attacker, weapon.clone()))
     .ok_or_else(|| Refusal::new(format!("{} has no weapon named {}", attacker.id, weapon_name.unwrap_or("")), "data"))
     .and_then(|weapon| crate::rules::core::gear::check_loaded(&weapon).map(|()| weapon))
+}
+
+/// The weapon an attack naming none takes first: the main hand's (the off hand's is named to strike with it),
+/// not the bare fist while a weapon is in a hand; else the first ready.
+fn first_in_hand(armament: &Armament) -> Option<&Weapon> {
+    armament.ready().find(|w| !w.off_hand && !w.unarmed).or_else(|| armament.ready().next())
 }
 
 /// `weapon` as `attacker` holds it to strike: a one-handed weapon in both hands when the other is free
@@ -2016,7 +2024,7 @@ pub fn prepare_attack(
     let ranged = match request.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),
         None if request.charge => false,
-        None => attacker.armament.ready().next().is_some_and(is_ranged),
+        None => first_in_hand(attacker.armament).is_some_and(is_ranged),
     };
     let own = attacks_from(order, creatures, attacker, ranged);
     let allies_near_target = shoots_into_melee(field, creatures, (attacker, own), (target, theirs));

@@ -770,14 +770,19 @@ fn ask_to_resume(
 }
 
 /// Whether `creature` may delay now (004:629-631): in its own turn, holding its place (a mount and its
-/// passengers act on the rider's), before it has acted; what the rule and the bar ask.
-pub fn check_delay(order: &TurnOrder, creature: Entity, budget: &ActionBudget) -> Result<(), Refusal> {
+/// passengers act on the rider's), before it or any of `party` (the budgets of all who act in this turn:
+/// its mount moved is the rider's action, 004:474) has acted; what the rule and the bar ask.
+pub fn check_delay<'a>(
+    order: &TurnOrder,
+    creature: Entity,
+    mut party: impl Iterator<Item = &'a ActionBudget>,
+) -> Result<(), Refusal> {
     order.check_turn(creature)?;
     if order.place_holder() != Some(creature) {
         return Err(Refusal::new("a mount and those on it act on the rider's turn: the rider delays", "004:653"));
     }
-    let fresh = budget.standard && budget.move_action && budget.movement == MovementMade::None && !budget.acted_freely;
-    if fresh { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
+    let fresh = |b: &ActionBudget| b.standard && b.move_action && b.movement == MovementMade::None && !b.acted_freely;
+    if party.all(fresh) { Ok(()) } else { Err(Refusal::new("a creature delays before it acts, not after", "004:629")) }
 }
 
 /// The creature whose turn it is delays: it must not have acted yet; its turn passes (004:629-631). A
@@ -791,9 +796,11 @@ fn delay_turn(
     mut facts: MessageWriter<Fact>,
 ) {
     for intent in intents.read() {
-        let Ok((_, id, _, _, _, budget, ..)) = creatures.get(intent.creature) else { continue };
+        let Ok((_, id, ..)) = creatures.get(intent.creature) else { continue };
         let id = id.clone();
-        if let Err(refusal) = check_delay(&order, intent.creature, budget) {
+        let party: Vec<ActionBudget> =
+            order.acting.iter().filter_map(|e| creatures.get(*e).ok()).map(|c| *c.5).collect();
+        if let Err(refusal) = check_delay(&order, intent.creature, party.iter()) {
             facts.write(Fact::ActionRefused {
                 creature: id,
                 action: Action::Delay,
