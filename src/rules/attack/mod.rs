@@ -1100,7 +1100,7 @@ fn choose_weapon(
         // does (a lance and a short sword against a foe beside it: the sword).
         None => {
             let reaches = |w: &&Weapon| !is_ranged(w) && reaches_with(w);
-            let first = first_in_hand(attacker.armament);
+            let first = attacker.armament.first_in_hand();
             match first {
                 Some(w) if !is_ranged(w) && !reaches(&w) => attacker.armament.ready().find(reaches).or(first),
                 _ => first,
@@ -1110,12 +1110,6 @@ fn choose_weapon(
     .map(|weapon| gripped(attacker, weapon.clone()))
     .ok_or_else(|| Refusal::new(format!("{} has no weapon named {}", attacker.id, weapon_name.unwrap_or("")), "data"))
     .and_then(|weapon| crate::rules::core::gear::check_loaded(&weapon).map(|()| weapon))
-}
-
-/// The weapon an attack naming none takes first: the main hand's (the off hand's is named to strike with it),
-/// not the bare fist while a weapon is in a hand; else the first ready.
-fn first_in_hand(armament: &Armament) -> Option<&Weapon> {
-    armament.ready().find(|w| !w.off_hand && !w.unarmed).or_else(|| armament.ready().next())
 }
 
 /// `weapon` as `attacker` holds it to strike: a one-handed weapon in both hands when the other is free
@@ -2024,7 +2018,7 @@ pub fn prepare_attack(
     let ranged = match request.weapon {
         Some(name) => attacker.armament.0.iter().find(|w| w.name == name).is_some_and(is_ranged),
         None if request.charge => false,
-        None => first_in_hand(attacker.armament).is_some_and(is_ranged),
+        None => attacker.armament.first_in_hand().is_some_and(is_ranged),
     };
     let own = attacks_from(order, creatures, attacker, ranged);
     let allies_near_target = shoots_into_melee(field, creatures, (attacker, own), (target, theirs));

@@ -846,12 +846,19 @@ impl Armament {
         self.0.iter().filter(|w| !w.stowed)
     }
 
-    /// The weapon `name`, or with no name the first it can strike with now.
+    /// The weapon `name`, or with no name the one an attack naming none takes ([`Armament::first_in_hand`]).
     pub fn chosen(&self, name: Option<&str>) -> Option<&Weapon> {
         match name {
             Some(name) => self.0.iter().find(|w| w.name == name),
-            None => self.ready().next(),
+            None => self.first_in_hand(),
         }
+    }
+
+    /// The weapon an attack naming none takes first: the main hand's (the off hand's is named to strike with
+    /// it), not the bare fist while a weapon is in a hand; else the first ready. Every path that asks which
+    /// weapon an attack will use asks here: the attack, its preview, the knees' check, the coup de grâce.
+    pub fn first_in_hand(&self) -> Option<&Weapon> {
+        self.ready().find(|w| !w.off_hand && !w.unarmed).or_else(|| self.ready().next())
     }
 }
 
