@@ -537,7 +537,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     let two_hands =
         world.get::<Feats>(creature).is_some_and(|f| crate::rules::attack::fights_with_two_weapons(&armament, f, None))
             && !archer;
-    let attack = |target, weapon, full, power| Command::Attack {
+    let attack = |target, weapon, (full, two_weapons), power| Command::Attack {
         creature: me.id.clone(),
         target,
         weapon,
@@ -546,7 +546,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         lethal: false,
         nonlethal: false,
         power,
-        two_weapons: full && two_hands,
+        two_weapons,
         blows: None,
     };
     // A foe next to a pit is pushed into it when that is likely (004:446-449, docs/rulings.md).
@@ -594,17 +594,13 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     {
         let power = power_for(world, creature, &foes, (&target, weapon.as_deref()), true);
         let both = two_hands && with_both_hands(world, creature, &target, weapon.as_deref());
-        let mut command = attack(target, weapon, true, power);
-        if let Command::Attack { two_weapons, .. } = &mut command {
-            *two_weapons = both;
-        }
-        return command;
+        return attack(target, weapon, (true, both), power);
     }
     if budget.check(ActionKind::Standard).is_ok()
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, archer)
     {
         let power = power_for(world, creature, &foes, (&target, weapon.as_deref()), false);
-        return attack(target, weapon, false, power);
+        return attack(target, weapon, (false, false), power);
     }
     // Foes in its reach but no blow worth striking at them (bare hands against armed foes, 004:168), one
     // threatening it: total defence, +4 to its AC (004:211), rather than walk about.
@@ -658,7 +654,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         && budget.check(ActionKind::Standard).is_ok()
         && let Some((target, weapon, _)) = best_attack(world, creature, &foes, false, true)
     {
-        return attack(target, weapon, false, 0);
+        return attack(target, weapon, (false, false), 0);
     }
     // Otherwise walk toward the nearest foe, as far as the turn allows, provoking least.
     let walk = if fresh { MovementAction::DoubleMove } else { MovementAction::Move };

@@ -430,12 +430,11 @@ fn posture_state(
     }
 }
 
-/// Whether `me` may delay, its `budget` and those of all who act in its turn asked (004:629, 004:474).
-fn delay_state(world: &World, me: Entity, budget: &crate::rules::turns::ActionBudget) -> Result<(), Refusal> {
-    use crate::rules::turns::ActionBudget;
+/// Whether `me` may delay, the budgets of all who act in its turn asked (004:629, 004:474).
+fn delay_state(world: &World, me: Entity) -> Result<(), Refusal> {
     let order = world.resource::<crate::rules::turns::TurnOrder>();
-    let party: Vec<ActionBudget> = order.acting.iter().filter_map(|e| world.get::<ActionBudget>(*e).copied()).collect();
-    crate::rules::turns::check_delay(order, me, party.iter().chain([budget]))
+    let party = order.acting.iter().filter_map(|e| world.get::<crate::rules::turns::ActionBudget>(*e));
+    crate::rules::turns::check_delay(order, me, party)
 }
 
 pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
@@ -503,7 +502,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
         BarKind::Mode(Mode::FullAttack) if world.get::<FullAttackUnderway>(me).is_some() => Ok(()),
         BarKind::Mode(Mode::FullAttack) => budget.check_full_round(),
         BarKind::Mode(Mode::Auto | Mode::Cast) | BarKind::EndTurn | BarKind::Threats => Ok(()),
-        BarKind::Delay => delay_state(world, me, &budget),
+        BarKind::Delay => delay_state(world, me),
         BarKind::StandUp | BarKind::DropProne => posture_state((world, me), kind, &conditions, &budget),
         BarKind::ActNow => super::turn::delayed_of_the_player(world).map(|_| ()),
         // The casting's own touch in its round costs no action more (004:198).

@@ -2112,7 +2112,8 @@ pub(super) fn strike_the_fliers(world: &mut World) {
             }
             if let Some(charge) = charge {
                 // Its rider's blow at the foe ends a ridden flier's charge (004:478, 004:656).
-                let (round, turn) = (world.resource::<TurnOrder>().round, world.resource::<TurnOrder>().turns_begun);
+                let order = world.resource::<TurnOrder>();
+                let (round, turn) = (order.round, order.turns_begun);
                 world.entity_mut(flier).insert(crate::rules::turns::moving::LastMove {
                     round,
                     turn,

@@ -2231,7 +2231,7 @@ pub fn mount_moved(
     if mount.in_the_air() {
         return Ok(());
     }
-    let moved = mount.travelled.filter(|_| carried_this_turn(order, &mount)).map_or(0, |t| t.distance_in(order.round));
+    let moved = travel_this_turn(order, &mount).map_or(0, |t| t.distance_in(order.round));
     if full && !is_ranged(&plan.weapon) && moved > 1 {
         return Err(Refusal::new(
             format!("{} moved more than 1.5 m this turn: one melee attack only", mount.id),
@@ -2247,7 +2247,7 @@ pub fn mount_moved(
 /// What its ground mount's pace this round takes off a rider's ranged attack (004:479): -4 after its double
 /// move, -8 after its run; the shots and the throws, at a creature or at an intersection, alike.
 pub fn mount_pace_penalty(order: &TurnOrder, mount: &CombatantItem) -> Option<Modifier> {
-    let double_move = carried_this_turn(order, mount) && mount.travelled.is_some_and(|t| t.double_move(order.round));
+    let double_move = travel_this_turn(order, mount).is_some_and(|t| t.double_move(order.round));
     match mount_pace(order, mount) {
         Pace::Ran => Some(Modifier::new(-8, "its mount's run (004:479)")),
         _ if double_move => Some(Modifier::new(-4, "its mount's double move (004:479)")),
@@ -2316,13 +2316,20 @@ pub fn carried_this_turn(order: &TurnOrder, mount: &CombatantItem) -> bool {
     mount.last_move.is_some_and(|m| m.round == order.round && m.turn == order.turns_begun)
 }
 
+/// What `mount` travelled this round, if it moved in the turn going on ([`carried_this_turn`]): what its
+/// rider's acts read of its move (004:477-480).
+pub fn travel_this_turn<'a>(
+    order: &TurnOrder,
+    mount: &CombatantItem<'a, '_>,
+) -> Option<&'a crate::rules::turns::moving::Travelled> {
+    mount.travelled.filter(|_| carried_this_turn(order, mount))
+}
+
 /// How far a rider's mount went this round on the ground, by the distance (004:480). In the air the aerial
 /// chapter rules instead.
 pub fn mount_pace(order: &TurnOrder, mount: &CombatantItem) -> Pace {
-    match mount.travelled {
-        Some(travelled) if !mount.in_the_air() && carried_this_turn(order, mount) => {
-            travelled.pace(order.round, mount.last_move)
-        }
+    match travel_this_turn(order, mount) {
+        Some(travelled) if !mount.in_the_air() => travelled.pace(order.round, mount.last_move),
         _ => Pace::WithinSpeed,
     }
 }
@@ -2857,8 +2864,8 @@ fn strike_blows(world: &mut World, intent: &AttackIntent, prepared: PreparedAtta
         return;
     };
     for (i, plan) in plans.into_iter().enumerate() {
-        // A weapon thrown is no longer in hand: a later blow needs another one drawn (004:218).
-        // A weapon thrown from one hand leaves the other's to throw (004:472): that blow is lost, not the next.
+        // A weapon thrown is no longer in hand: a later blow of that hand needs another one drawn (004:218);
+        // the other hand's still throws (004:472).
         let thrown = matches!(plan.weapon.delivery, Delivery::Thrown { .. });
         if thrown && !world.get::<Armament>(intent.attacker).is_some_and(|a| gear::in_hand(a, &plan.weapon)) {
             continue;

@@ -253,8 +253,7 @@ pub fn between_moves(
         ));
     }
     // Moved in this turn, as its rider bids (004:474): not in its own turn before its rider got on.
-    let moved = crate::rules::attack::carried_this_turn(order, &mount)
-        && mount.travelled.is_some_and(|t| t.in_round(order.round) > 0);
+    let moved = crate::rules::attack::travel_this_turn(order, &mount).is_some_and(|t| t.in_round(order.round) > 0);
     match crate::rules::attack::mount_pace(order, &mount) {
         Pace::WithinSpeed if moved => Ok(()),
         Pace::WithinSpeed => {

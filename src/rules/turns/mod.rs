@@ -798,9 +798,8 @@ fn delay_turn(
     for intent in intents.read() {
         let Ok((_, id, ..)) = creatures.get(intent.creature) else { continue };
         let id = id.clone();
-        let party: Vec<ActionBudget> =
-            order.acting.iter().filter_map(|e| creatures.get(*e).ok()).map(|c| *c.5).collect();
-        if let Err(refusal) = check_delay(&order, intent.creature, party.iter()) {
+        let party = order.acting.iter().filter_map(|e| creatures.get(*e).ok()).map(|c| c.5);
+        if let Err(refusal) = check_delay(&order, intent.creature, party) {
             facts.write(Fact::ActionRefused {
                 creature: id,
                 action: Action::Delay,

@@ -457,8 +457,8 @@ impl Trail {
     /// Where it stood in `round` once it had paid half of the movement it paid in that round (the first
     /// square reached with at least half paid), if it moved.
     pub fn halfway(&self, round: u32) -> Option<Footprint> {
-        let total = self.marks.last().filter(|_| self.round == round)?.1;
-        (total > 0).then(|| self.marks.iter().find(|m| m.1 * 2 >= total)).flatten().map(|m| m.0)
+        let total = self.marks.last().filter(|m| self.round == round && m.1 > 0)?.1;
+        self.marks.iter().find(|m| m.1 * 2 >= total).map(|m| m.0)
     }
 }
 
