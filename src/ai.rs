@@ -10,7 +10,7 @@ use bevy::prelude::*;
 
 use crate::preview::{approach, attack_preview, charge_lanes, move_options};
 use crate::rules::attack::manoeuvre::OpportunityChoice;
-use crate::rules::attack::{AttackRequest, flanks, range_m};
+use crate::rules::attack::{AttackRequest, flanks};
 use crate::rules::command::Command;
 use crate::rules::core::battlefield::Battlefield;
 use crate::rules::core::creature::*;
@@ -29,22 +29,41 @@ struct Seen {
     id: CreatureId,
     faction: String,
     footprint: Footprint,
+    altitude: i32,
+    size: Size,
     up: bool,
     hit_points: i32,
 }
 
+/// A creature's space, height and size: what reach and range are measured between (004:783-784).
+type Placed = (Footprint, i32, Size);
+
+impl Seen {
+    /// Where it is.
+    fn placed(&self) -> Placed {
+        (self.footprint, self.altitude, self.size)
+    }
+
+    /// As if it stood on `at`, at its height.
+    fn on(&self, at: Footprint) -> Placed {
+        (at, self.altitude, self.size)
+    }
+}
+
 fn census(world: &mut World) -> Vec<Seen> {
     let mut q = crate::rules::core::kept::kept::<
-        (Entity, &CreatureId, &Faction, &Position, &Space, &Conditions, &HitPoints),
+        (Entity, &CreatureId, &Faction, &Position, &Space, &Conditions, &HitPoints, &Altitude, &Size),
         With<Creature>,
     >(world);
     let mut all: Vec<Seen> = q
         .iter(world)
-        .map(|(entity, id, faction, position, space, conditions, hp)| Seen {
+        .map(|(entity, id, faction, position, space, conditions, hp, altitude, size)| Seen {
             entity,
             id: id.clone(),
             faction: faction.0.clone(),
             footprint: space.at(position.0),
+            altitude: altitude.0,
+            size: *size,
             up: conditions.can_act(),
             hit_points: hp.current,
         })
@@ -149,27 +168,31 @@ fn threatens(world: &World, foe: Entity) -> bool {
 }
 
 /// Whether from `at` the creature could strike `foe` with one of its weapons, ranged ones or melee ones.
-fn could_strike(
-    field: &Battlefield,
-    armament: &Armament,
-    reach: u32,
-    at: Footprint,
-    foe: Footprint,
-    ranged: bool,
-) -> bool {
-    let diagonals = field.diagonals();
+fn could_strike(field: &Battlefield, armament: &Armament, reach: u32, at: Placed, foe: Placed, ranged: bool) -> bool {
     if ranged {
         armament.ready().filter(|w| is_ranged(w)).any(|w| {
-            max_range_m(w).is_some_and(|range| range_m(diagonals, at, foe) <= range && field.line_of_sight(at, foe))
+            max_range_m(w).is_some_and(|range| range_to(field, at, foe) <= range && field.line_of_sight(at.0, foe.0))
         })
     } else {
-        reaches_in_melee(diagonals, armament, reach, at, foe) && line_of_effect(field, at, foe)
+        reaches_in_melee(field, armament, reach, at, foe) && line_of_effect(field, at.0, foe.0)
     }
 }
 
-/// Whether from `at` one of its melee weapons reaches `foe`, walls aside.
-fn reaches_in_melee(diagonals: Diagonals, armament: &Armament, reach: u32, at: Footprint, foe: Footprint) -> bool {
-    armament.ready().filter(|w| !is_ranged(w)).any(|w| melee_reaches(diagonals, reach, w.reach_kind(), at, foe))
+/// The distance of a ranged attack from `at` to `foe`, heights counting (004:783-784), as the rules
+/// measure it.
+fn range_to(field: &Battlefield, at: Placed, foe: Placed) -> f32 {
+    crate::rules::core::altitude::separation_m(field.scale(), field.diagonals(), (at.0, at.1), (foe.0, foe.1))
+}
+
+/// Whether from `at` one of its melee weapons reaches `foe` across and in height (004:62-63, 004:783),
+/// walls aside: the rules' reach at height.
+fn reaches_in_melee(field: &Battlefield, armament: &Armament, reach: u32, at: Placed, foe: Placed) -> bool {
+    let rise = crate::rules::core::altitude::vertical_steps(field.scale(), at.1, at.2, foe.1, foe.2);
+    let both = (field.diagonals(), field.scale());
+    armament
+        .ready()
+        .filter(|w| !is_ranged(w))
+        .any(|w| crate::rules::core::reach::melee_reaches_at_height(both, reach, w.reach_kind(), (at.0, foe.0), rise))
 }
 
 /// Whether a blow in melee from `at` has a line of effect to `foe` (no total cover, 004:406): the rules'
@@ -522,7 +545,7 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
     // With no foe in its melee reach, a flask thrown where it bursts on foes and on no ally (004:528-530).
     let in_reach = {
         let field = world.resource::<Battlefield>();
-        foes.iter().any(|f| could_strike(field, &armament, reach, me.footprint, f.footprint, false))
+        foes.iter().any(|f| could_strike(field, &armament, reach, me.placed(), f.placed(), false))
     };
     if !in_reach && let Some(step) = throw_a_flask(world, creature, &me, &foes, &allies) {
         return step;
@@ -686,12 +709,12 @@ fn member_step(world: &mut World, creature: Entity) -> Command {
         let may_walk = options.open.iter().any(|(a, open)| *a == walk && open.is_ok());
         let strikes_here = |world: &World| {
             let field = world.resource::<Battlefield>();
-            foes.iter().any(|f| could_strike(field, &armament, reach, me.footprint, f.footprint, false))
+            foes.iter().any(|f| could_strike(field, &armament, reach, me.placed(), f.placed(), false))
         };
         if squares.is_empty()
             && may_walk
             && !strikes_here(world)
-            && let Some(to) = way_round(world, creature, (&foes, &armament, reach), walk)
+            && let Some(to) = way_round(world, creature, (&me, &foes, &armament, reach), walk)
         {
             return Command::Move { creature: me.id.clone(), to, action: walk, path: None };
         }
@@ -795,7 +818,7 @@ fn hide_or(world: &World, creature: Entity, end: Command) -> Command {
 fn way_round(
     world: &mut World,
     creature: Entity,
-    (foes, armament, reach): (&[Seen], &Armament, u32),
+    (me, foes, armament, reach): (&Seen, &[Seen], &Armament, u32),
     walk: MovementAction,
 ) -> Option<Square> {
     crate::rules::turns::moving::with_move_query(world, creature, |query, _| {
@@ -815,7 +838,7 @@ fn way_round(
             .into_iter()
             .filter(|d| {
                 let at = Footprint::new(d.square, side);
-                foes.iter().any(|f| could_strike(field, armament, reach, at, f.footprint, false))
+                foes.iter().any(|f| could_strike(field, armament, reach, me.on(at), f.placed(), false))
             })
             .min_by_key(|d| (d.cost, d.square.y, d.square.x))?;
         // Within this turn already: the straight approach's own search finds it.
@@ -905,9 +928,9 @@ fn close_in(
             // Walls aside first, cheap; the line of effect for the best only, below.
             let reaches = |f: &&Seen| {
                 if c.archer {
-                    could_strike(&field, c.armament, c.reach, at, f.footprint, true)
+                    could_strike(&field, c.armament, c.reach, c.me.on(at), f.placed(), true)
                 } else {
-                    reaches_in_melee(field.diagonals(), c.armament, c.reach, at, f.footprint)
+                    reaches_in_melee(&field, c.armament, c.reach, c.me.on(at), f.placed())
                 }
             };
             let Some(foe) = c.foes.iter().find(reaches) else { continue };
@@ -926,7 +949,7 @@ fn close_in(
         if !c.archer {
             let strikes = |square: Square| {
                 let at = Footprint::new(square, side);
-                c.foes.iter().any(|f| could_strike(&field, c.armament, c.reach, at, f.footprint, false))
+                c.foes.iter().any(|f| could_strike(&field, c.armament, c.reach, c.me.on(at), f.placed(), false))
             };
             let mut kept = Vec::new();
             for candidate in candidates.drain(..) {
@@ -1370,8 +1393,9 @@ fn arm_itself(
     let fits = |w: &&Weapon| w.stowed && hands_for(w) <= free && (!gestures || hands_for(w).min(1) < free);
     // Beside a foe a melee weapon; else one that would strike a foe from here; else the first.
     let adjacent = foes.iter().any(|f| f.footprint.touches(me.footprint));
+    let field = world.resource::<Battlefield>();
     let strikes_from_here = |w: &&Weapon| {
-        max_range_m(w).is_some_and(|range| foes.iter().any(|f| range_m(diagonals, me.footprint, f.footprint) <= range))
+        max_range_m(w).is_some_and(|range| foes.iter().any(|f| range_to(field, me.placed(), f.placed()) <= range))
     };
     let weapon = armament
         .0
@@ -1406,7 +1430,7 @@ fn take_up_the_bow(
             && matches!(w.delivery, Delivery::Projectile { .. })
             && hands_for(w) <= room
             && foes.iter().any(|f| {
-                max_range_m(w).is_some_and(|range| range_m(diagonals, me.footprint, f.footprint) <= range)
+                max_range_m(w).is_some_and(|range| range_to(field, me.placed(), f.placed()) <= range)
                     && field.line_of_sight(me.footprint, f.footprint)
             })
     })?;
@@ -1459,8 +1483,7 @@ fn rush_into_a_pit(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
 fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
     let hurt = world.get::<HitPoints>(creature).is_some_and(|hp| hp.current * 2 < hp.max);
     let diagonals = crate::rules::core::battlefield::diagonals_in(world);
-    let casters: Vec<Footprint> =
-        foes.iter().filter(|f| strikes_from_afar(world, f.entity)).map(|f| f.footprint).collect();
+    let casters: Vec<Placed> = foes.iter().filter(|f| strikes_from_afar(world, f.entity)).map(Seen::placed).collect();
     if casters.is_empty() {
         return None;
     }
@@ -1475,7 +1498,7 @@ fn overrun_a_screen(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen
             return None;
         }
         let nearer =
-            casters.iter().any(|c| plan.beyond.distance_to(*c, diagonals) < me.footprint.distance_to(*c, diagonals));
+            casters.iter().any(|c| plan.beyond.distance_to(c.0, diagonals) < me.footprint.distance_to(c.0, diagonals));
         (nearer && plan.chance() >= 0.5)
             .then(|| Command::Overrun { creature: me.id.clone(), target: screen.id.clone() })
     })
@@ -1496,13 +1519,13 @@ fn on_to_a_far_striker(
     foes: &[Seen],
     (armament, reach): (&Armament, u32),
 ) -> Option<Command> {
-    let casters: Vec<Footprint> =
-        foes.iter().filter(|f| strikes_from_afar(world, f.entity)).map(|f| f.footprint).collect();
+    let casters: Vec<Placed> = foes.iter().filter(|f| strikes_from_afar(world, f.entity)).map(Seen::placed).collect();
     let field = world.resource::<Battlefield>().clone();
     let options = move_options(world, creature);
     let side = me.footprint.width;
-    let strikes =
-        |s: Square| casters.iter().any(|c| could_strike(&field, armament, reach, Footprint::new(s, side), *c, false));
+    let strikes = |s: Square| {
+        casters.iter().any(|c| could_strike(&field, armament, reach, me.on(Footprint::new(s, side)), *c, false))
+    };
     let (to, _) = options
         .squares
         .iter()
@@ -1633,7 +1656,6 @@ fn throw_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen], 
 /// full-round action that provokes, 004:144) when a foe it could harm is within five range increments and
 /// in sight.
 fn prepare_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]) -> Option<Command> {
-    let diagonals = crate::rules::core::battlefield::diagonals_in(world);
     let armament = world.get::<Armament>(creature)?.clone();
     if armament.ready().any(|w| w.splash.is_some() && w.prepared) {
         return None;
@@ -1648,7 +1670,7 @@ fn prepare_a_flask(world: &mut World, creature: Entity, me: &Seen, foes: &[Seen]
             && !w.prepared
             && foes.iter().any(|f| {
                 (!undead_only || world.get::<Traits>(f.entity).is_some_and(|t| t.undead))
-                    && max_range_m(w).is_some_and(|range| range_m(diagonals, me.footprint, f.footprint) <= range)
+                    && max_range_m(w).is_some_and(|range| range_to(field, me.placed(), f.placed()) <= range)
                     && field.line_of_sight(me.footprint, f.footprint)
             })
     })?;

@@ -476,9 +476,10 @@ pub fn flight_provocations(
             .iter()
             .filter(|t| !struck.contains(&t.entity) && leg.left.iter().any(|s| t.threatens(*s)))
             .filter(|t| {
-                combatants
-                    .get(t.entity)
-                    .is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &combatants, &a, &me, leg.at))
+                combatants.get(t.entity).is_ok_and(|a| {
+                    // At the leg's height: cover and the water as the rules' flight judges them (004:783).
+                    crate::rules::opportunity::may_strike_at(field, &combatants, &a, &me, (leg.at, leg.altitude))
+                })
             })
             .map(|t| t.entity)
             .collect();
@@ -516,7 +517,9 @@ fn provocations_along_each(
     let field = world.resource::<Battlefield>();
     let Ok(me) = combatants.get(mover) else { return none() };
     let strikes_at = |foe: Entity, at: Footprint| {
-        combatants.get(foe).is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &combatants, &a, &me, at))
+        combatants
+            .get(foe)
+            .is_ok_and(|a| crate::rules::opportunity::may_strike_at(field, &combatants, &a, &me, (at, me.altitude.0)))
     };
     routes
         .iter()

@@ -388,6 +388,56 @@ fn the_flight_preview_agrees_with_the_rules() {
     }
 }
 
+/// The attacks of opportunity the flight preview names are those the rules' flight then provokes, leg by
+/// leg at each leg's height (004:64-65, 004:656, 004:783): griffons flying past an ogre's 3 m reach, every
+/// third flight offered.
+#[test]
+fn the_flight_previews_attacks_of_opportunity_are_the_flights() {
+    let encounter = level_at("tests/scenarios/levels/flying_past_an_ogre.ron");
+    // Initiative in id order: a_ogre 20, b_griffon 10, c_griffon 5, d_ogre 19; the ogres act first.
+    let ready = || {
+        let mut app = headless_app();
+        spawn_encounter(app.world_mut(), &encounter, 1, &[]);
+        app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([20, 10, 5, 19]);
+        begin(app.world_mut(), &encounter.name, 1);
+        app.update();
+        for ogre in ["a_ogre", "d_ogre"] {
+            let _ = play(&mut app, &Command::EndTurn { creature: ogre.into() });
+        }
+        app
+    };
+    let mut probe = ready();
+    let griffon = entity(&probe, "b_griffon");
+    let flights = estoc::rules::aerial::flying::plan_flights(probe.world_mut(), griffon, &[], None).unwrap();
+    let mut squares: Vec<Square> = flights.keys().copied().collect();
+    squares.sort_by_key(|s| (s.y, s.x));
+    let mut provoking = 0;
+    for square in squares.into_iter().step_by(3) {
+        let mut app = ready();
+        let flight = &flights[&square];
+        let foreseen: Vec<Entity> = estoc::preview::flight_provocations(app.world_mut(), griffon, &flight.flight)
+            .into_iter()
+            .flat_map(|p| p.from)
+            .collect();
+        // Every blow misses, every fly check is made: the flight goes all the way.
+        app.world_mut().resource_mut::<estoc::rules::core::dice::Dice>().force([1; 8]);
+        let facts = play(&mut app, &Command::flight("b_griffon".into(), flight.steps.clone(), None));
+        let struck: Vec<Entity> = facts
+            .iter()
+            .filter_map(|f| match f {
+                Fact::OpportunityProvoked { by, .. } => Some(entity(&app, &by.0)),
+                _ => None,
+            })
+            .collect();
+        if facts.iter().any(|f| matches!(f, Fact::CheckRolled { success: false, .. })) {
+            continue;
+        }
+        assert_eq!(foreseen, struck, "to {square:?}: {facts:?}");
+        provoking += usize::from(!struck.is_empty());
+    }
+    assert!(provoking > 0, "no flight of the sample provoked");
+}
+
 /// A perfect flier in reach of its foe stays where it is and makes its full attack, as a flier moving
 /// 1.5 m or less may (004:710), rather than flying a few squares for one blow.
 #[test]

@@ -236,7 +236,7 @@ pub struct FlyDef {
 }
 
 /// Armour worn.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArmorDef {
     /// Category, which slows and limits running.
@@ -251,7 +251,7 @@ pub struct ArmorDef {
 }
 
 /// A speed modifier in metres.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpeedModifierDef {
     /// Where it comes from.
@@ -631,8 +631,10 @@ impl Content {
             climb: speed_def.climb.map(|m| squares(m, "climb speed", "climb:")),
         };
         let speed_modifiers = SpeedModifiers(
-            template
+            overrides
                 .speed_modifiers
+                .as_ref()
+                .unwrap_or(&template.speed_modifiers)
                 .iter()
                 .map(|m| SpeedModifier {
                     source: m.source.clone(),
@@ -813,6 +815,7 @@ impl Content {
         let mut armament = Armament(weapons);
         crate::rules::core::gear::ready_for_battle(&mut armament, shield.as_ref());
         let skills = alert(overrides.skills.clone().unwrap_or_else(|| template.skills.clone()), &feats, abilities.wis);
+        let armor = overrides.armor.as_ref().unwrap_or(&template.armor);
         Ok(Stats {
             name: overrides.name.clone().unwrap_or_else(|| template.name.clone()),
             icon: template.icon.clone().unwrap_or_else(|| "generic".into()),
@@ -826,16 +829,16 @@ impl Content {
             base_attack: BaseAttack(base_attack),
             saves: template.saves,
             defense: Defense {
-                armor: template.armor.bonus,
+                armor: armor.bonus,
                 shield: shield.map_or(0, |s| s.armor_class()),
                 natural: template.natural_armor,
                 deflection: template.deflection,
                 // Dodge (the feat): +1 dodge bonus to AC, lost with the Dex bonus (004:36; our ruling,
                 // docs/rulings.md).
                 dodge: template.dodge + i32::from(feats.contains(&Feat::Dodge)),
-                max_dex: template.armor.max_dex,
+                max_dex: armor.max_dex,
             },
-            encumbrance: Encumbrance { armor: template.armor.category, load: overrides.load.unwrap_or(template.load) },
+            encumbrance: Encumbrance { armor: armor.category, load: overrides.load.unwrap_or(template.load) },
             armament,
             feats: Feats(feats, focus),
             skills,
@@ -885,6 +888,13 @@ pub struct TemplateOverrides {
     /// Other speeds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<SpeedDef>,
+    /// Other speed modifiers, in place of the template's (`speed_modifiers: [(source: "fast movement",
+    /// bonus_type: Some("enhancement"), metres: 3.0, lost_in: Some(Heavy))]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_modifiers: Option<Vec<SpeedModifierDef>>,
+    /// Other armour (`armor: (category: Heavy, bonus: 8, max_dex: Some(1))`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armor: Option<ArmorDef>,
     /// Other weapons.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weapons: Option<Vec<WeaponRef>>,

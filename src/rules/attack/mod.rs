@@ -889,15 +889,21 @@ pub fn cover_between(
 /// corps à corps sur un adversaire (c'est ce que signifie contrôler l'espace qu'il occupe) » (004:420): the
 /// one predicate of flanking (004:417-420), of two creatures in melee for a shot into it (004:180), of a foe
 /// engaged with an ally for aid another (004:444) and of a feint's foe in reach.
-pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size): (Footprint, i32, Size)) -> bool {
+pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size, high): Placed) -> bool {
     if !c.conditions.can_act() || c.conditions.threatens_nothing() {
+        return false;
+    }
+    // Nothing is struck in a flier's blind spot (004:675-676), as `check_sight` refuses the blow.
+    let blind = blind_of(c);
+    if !blind.is_empty() && theirs.squares().all(|s| blind.contains(&s)) {
         return false;
     }
     let own = c.space.at(c.position.0);
     let armed = c.armed_unarmed();
     let rise = vertical_steps(field.scale(), c.altitude.0, *c.size, altitude, size);
-    // From a high seat on a Huge mount, with reach only, beside the mount (004:814).
-    let seats = (rise, c.seat.is_some_and(|s| s.high), false);
+    // From a high seat on a Huge mount, with reach only, beside the mount; at one, from beside the mount
+    // with reach or a weapon beside it (004:814).
+    let seats = (rise, c.seat.is_some_and(|s| s.high), high);
     let reaches = threatening_weapons(&c.armament.0, armed).iter().any(|w| {
         let both = (field.diagonals(), field.scale());
         crate::rules::core::reach::melee_reaches_seated(both, c.reach.0, w.reach_kind(), (own, theirs), seats)
@@ -905,9 +911,17 @@ pub fn controls(field: &Battlefield, c: &CombatantItem, (theirs, altitude, size)
     reaches && melee_cover(field, own, theirs) != Cover::Total
 }
 
+/// A creature as [`controls`] reads it: its space, height, size and whether it sits high on a Huge mount.
+pub type Placed = (Footprint, i32, Size, bool);
+
 /// The space, height and size of `c`, as [`controls`] reads a creature.
-pub fn placed(c: &CombatantItem) -> (Footprint, i32, Size) {
-    (c.space.at(c.position.0), c.altitude.0, *c.size)
+pub fn placed(c: &CombatantItem) -> Placed {
+    placed_on(c, c.space.at(c.position.0))
+}
+
+/// [`placed`] with `c` on `theirs` (a mover struck in the middle of its move).
+pub fn placed_on(c: &CombatantItem, theirs: Footprint) -> Placed {
+    (theirs, c.altitude.0, *c.size, c.seat.is_some_and(|s| s.high))
 }
 
 /// The first ally (by id) with whom `attacker` flanks `target` in melee: an ally that has reach and
@@ -952,7 +966,7 @@ pub fn able_flankers<'a>(
     if attacker.reach.0 == 0 || !field.house_rules().flanking {
         return Vec::new();
     }
-    let body = (theirs, target.altitude.0, *target.size);
+    let body = placed_on(target, theirs);
     creatures
         .filter(|c| c.entity != attacker.entity && c.entity != target.entity)
         .filter(|c| c.faction == attacker.faction && c.reach.0 > 0)
@@ -1097,9 +1111,10 @@ fn choose_weapon(
         None if opportunity => threatening_weapons(&attacker.armament.0, armed).into_iter().find(|w| reaches_with(w)),
         None if charge => attacker.armament.ready().find(|w| !is_ranged(w)),
         // None named: the first in hand, unless it is a melee weapon that does not reach and another in hand
-        // does (a lance and a short sword against a foe beside it: the sword).
+        // does (a lance and a short sword against a foe beside it: the sword); never the bare fist while a
+        // weapon is held (a longspear against a foe beside it strikes nothing, 004:166).
         None => {
-            let reaches = |w: &&Weapon| !is_ranged(w) && reaches_with(w);
+            let reaches = |w: &&Weapon| !is_ranged(w) && !w.unarmed && reaches_with(w);
             let first = attacker.armament.first_in_hand();
             match first {
                 Some(w) if !is_ranged(w) && !reaches(&w) => attacker.armament.ready().find(reaches).or(first),
@@ -1155,13 +1170,7 @@ fn attacker_modifiers(
     weapon: &Weapon,
     modifiers: &mut Vec<Modifier>,
 ) -> Result<(), Refusal> {
-    if attacker.conditions.has(Condition::Turned) {
-        return Err(Refusal::new("a turned undead flees and attacks no one", "004:549"));
-    }
-    // « Elle ne peut pas porter d'attaque à l'aide de ses ailes » (004:709).
-    if weapon.wing && attacker.hovering && attacker.altitude.0 > 0 {
-        return Err(Refusal::new("hovering, it cannot attack with its wings", "004:709"));
-    }
+    attacker_refusal(attacker, weapon)?;
     in_a_grapple(attacker, target, weapon, modifiers)?;
     attacker_rows(attacker, modifiers);
     // Hidden from its target, it attacks unseen as an invisible attacker does (004:379; docs/rulings.md).
@@ -1172,6 +1181,19 @@ fn attacker_modifiers(
         modifiers.push(Modifier::new(1, "higher ground (004:377)"));
     } else if !swimming && mounted_above(attacker, target, weapon) {
         modifiers.push(Modifier::new(1, "mounted, above a foe on foot (004:477)"));
+    }
+    Ok(())
+}
+
+/// What forbids `attacker` any attack with `weapon`, whatever it aims at: a turned undead (004:549), a
+/// hovering flier's wings (004:709). An attack on a creature and a flask thrown at an intersection ask it.
+pub fn attacker_refusal(attacker: &CombatantItem, weapon: &Weapon) -> Result<(), Refusal> {
+    if attacker.conditions.has(Condition::Turned) {
+        return Err(Refusal::new("a turned undead flees and attacks no one", "004:549"));
+    }
+    // « Elle ne peut pas porter d'attaque à l'aide de ses ailes » (004:709).
+    if weapon.wing && attacker.hovering && attacker.altitude.0 > 0 {
+        return Err(Refusal::new("hovering, it cannot attack with its wings", "004:709"));
     }
     Ok(())
 }
@@ -1289,7 +1311,7 @@ fn weapon_damage_terms(attacker: &CombatantItem, weapon: &Weapon) -> Vec<Modifie
 }
 
 /// Point Blank Shot's +1 on a ranged attack's roll and damage within 9 m (our ruling, docs/rulings.md).
-fn point_blank_shot(attacker: &CombatantItem, distance_m: f32) -> Option<Modifier> {
+pub fn point_blank_shot(attacker: &CombatantItem, distance_m: f32) -> Option<Modifier> {
     (attacker.feats.has(Feat::PointBlankShot) && distance_m <= POINT_BLANK_M)
         .then(|| Modifier::new(1, "Point Blank Shot"))
 }
@@ -1921,7 +1943,7 @@ pub fn shoots_into_melee(
     if !in_melee(target) {
         return false;
     }
-    let body = (theirs, target.altitude.0, *target.size);
+    let body = placed_on(target, theirs);
     let allies: Vec<CombatantItem> = creatures
         .iter()
         .filter(|c| c.entity != attacker.entity && c.faction == attacker.faction && !c.conditions.has(Condition::Dead))
@@ -1960,10 +1982,17 @@ pub fn bystanders_from(
     (attacker, own): (&CombatantItem, Footprint),
     target: &CombatantItem,
 ) -> Vec<Bystander> {
-    let ends = (
-        (own, attacker.altitude.0, *attacker.size),
-        (target.space.at(target.position.0), target.altitude.0, *target.size),
-    );
+    bystanders_at(scale, creatures, (attacker, own), (target, target.space.at(target.position.0), target.altitude.0))
+}
+
+/// [`bystanders_from`] with `target` on `theirs` at `altitude`: a flier struck in the middle of its flight.
+pub fn bystanders_at(
+    scale: crate::rules::core::altitude::Scale,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, own): (&CombatantItem, Footprint),
+    (target, theirs, altitude): (&CombatantItem, Footprint, i32),
+) -> Vec<Bystander> {
+    let ends = ((own, attacker.altitude.0, *attacker.size), (theirs, altitude, *target.size));
     // Its mount and those riding with it are where it is (004:475), wherever it shoots from (004:479).
     creatures
         .iter()

@@ -39,8 +39,17 @@ pub fn waters(
     (attacker, own): (&CombatantItem, Footprint),
     (target, theirs): (&CombatantItem, Footprint),
 ) -> Waters {
+    waters_at(field, (attacker, own), (target, theirs, target.altitude.0))
+}
+
+/// [`waters`] with `target` at `altitude`: a flier in the middle of its flight.
+pub fn waters_at(
+    field: &Battlefield,
+    (attacker, own): (&CombatantItem, Footprint),
+    (target, theirs, altitude): (&CombatantItem, Footprint, i32),
+) -> Waters {
     let attacker_row = water::row_at(field, own, attacker.altitude.0, swimmer_of(attacker));
-    let target_row = water::row_at(field, theirs, target.altitude.0, swimmer_of(target));
+    let target_row = water::row_at(field, theirs, altitude, swimmer_of(target));
     // A missile crosses water between two creatures in it (« qu'il leur faut franchir », 004:633); between the
     // water and the land or the air it flies over the surface, where a creature in the water is taken, and the
     // water's cover stands for it (004:634).
@@ -49,6 +58,18 @@ pub fn waters(
         attacker: attacker_row,
         target: target_row,
         crossed: if under { water::water_crossed(field, own, theirs) } else { 0 },
+        attacker_free: attacker.traits.freedom_of_movement,
+        attacker_wading: water::stands_in_deep_water(field, own, attacker.altitude.0),
+    }
+}
+
+/// The water around a ranged attack of `attacker` on `own` aimed at a point out of the water (a flask thrown
+/// at an intersection, 004:529): the thrower's own row, no target's.
+pub fn waters_of_the_thrower(field: &Battlefield, (attacker, own): (&CombatantItem, Footprint)) -> Waters {
+    Waters {
+        attacker: water::row_at(field, own, attacker.altitude.0, swimmer_of(attacker)),
+        target: None,
+        crossed: 0,
         attacker_free: attacker.traits.freedom_of_movement,
         attacker_wading: water::stands_in_deep_water(field, own, attacker.altitude.0),
     }

@@ -39,6 +39,7 @@ impl Square {
     }
 
     /// Offsets this square by `dx`, `dy`.
+    #[inline]
     pub fn offset(self, dx: i32, dy: i32) -> Self {
         Self::new(self.x + dx, self.y + dy)
     }
@@ -190,6 +191,7 @@ impl Diagonals {
 
     /// Squares one more diagonal costs after `odd_taken` (an odd number of diagonals so far), and the
     /// alternation after it: 1 then 2 (000:61), or always 1.
+    #[inline]
     pub fn next_diagonal(self, odd_taken: bool) -> (u32, bool) {
         match self {
             Diagonals::Alternating => (if odd_taken { 2 } else { 1 }, !odd_taken),
@@ -229,6 +231,7 @@ impl Footprint {
     }
 
     /// A block of `width` x `height` squares from `origin`.
+    #[inline]
     pub const fn rect(origin: Square, width: i32, height: i32) -> Self {
         Self { origin, width, height }
     }
@@ -256,6 +259,7 @@ impl Footprint {
     }
 
     /// The same footprint moved to a new origin.
+    #[inline]
     pub fn at(self, origin: Square) -> Self {
         Self { origin, ..self }
     }

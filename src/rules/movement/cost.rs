@@ -234,6 +234,7 @@ pub const EDGE_OBSTACLE_COST: u32 = 2;
 /// diagonal costs what an orthogonal step does. An obstacle on the edge crossed adds its 2 (RULES-INDEX),
 /// doubled as the step's other hampering doubles it: the costs multiply (003:47), so a low wall on an edge
 /// in the dark costs what one on a square does. Returns the cost and the alternation after the step.
+#[inline]
 pub fn step_cost(diagonals: Diagonals, diagonal: bool, hampering: Hampering, odd_diagonal_taken: bool) -> (u32, bool) {
     let edge = hampering.edge_extra << hampering.doublings;
     let base = match (diagonal && diagonals == Diagonals::Alternating, hampering.doublings) {
@@ -532,6 +533,12 @@ impl StepWorld<'_> {
 /// wall corner cut or a wall square beside a diagonal (000:61, 002:56). The one predicate of the walls a
 /// step meets, shared by the moves and the flights.
 pub fn walls_in_the_way(field: &Battlefield, from: Footprint, direction: Direction) -> Result<(), Blocked> {
+    // A wall in the space it would take blocks the step (000:106-107), before any corner its squares cut.
+    if direction.is_diagonal()
+        && let Some(square) = from.at(from.origin.step(direction)).squares().find(|s| field.terrain(*s).blocks())
+    {
+        return Err(Blocked::Wall { square });
+    }
     for square in from.squares() {
         let next = square.step(direction);
         if from.contains(next) {

@@ -582,8 +582,13 @@ impl MoveQuery<'_> {
         let world = self.world();
         let mut full = None;
         let mut no_stop = None;
-        for (width, height) in self.mover.shapes() {
+        for (shape, (width, height)) in self.mover.shapes().into_iter().enumerate() {
             let space = Footprint::rect(to, width, height);
+            // One squeezes only where one must (000:110-111): a narrower space where the full one fits
+            // around it is no place to stop, as the search has it.
+            if shape > 0 && paths::fits_full_around(&world, &self.mover, space) {
+                continue;
+            }
             match world.enter(&self.mover, space, self.start) {
                 Ok(entry) if entry.can_stop => return otherwise,
                 Ok(_) => {

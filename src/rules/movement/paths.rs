@@ -319,7 +319,7 @@ impl ReachMap {
 /// l'espace qu'elle occupe » (000:110-111) is a narrow place, and creatures make none: a foe in the open
 /// is walked round, not squeezed past (000:70-71; only a creature squeezing through a narrow place may pass
 /// a foe, 000:119-120).
-fn fits_full_around(world: &StepWorld<'_>, mover: &Mover, narrow: Footprint) -> bool {
+pub(super) fn fits_full_around(world: &StepWorld<'_>, mover: &Mover, narrow: Footprint) -> bool {
     let side = mover.side();
     ((narrow.origin.y + narrow.height - side)..=narrow.origin.y).any(|y| {
         ((narrow.origin.x + narrow.width - side)..=narrow.origin.x)

@@ -53,6 +53,7 @@ impl GroundTable {
     /// The eight steps from the footprint of space `shape` at `origin`, packed (read them with
     /// [`GroundTable::step`]): `None` where the table cannot say (off its squares, or terms too large),
     /// and the caller asks `StepWorld::step_ground`.
+    #[inline]
     pub fn steps(&self, world: &StepWorld<'_>, mover: &Mover, shape: usize, origin: Square) -> Option<u64> {
         let &(w, h) = self.shapes.get(shape)?;
         if origin.x < 0 || origin.y < 0 || origin.x >= self.width || origin.y >= self.height {
@@ -153,6 +154,7 @@ pub fn quick_step(
 
 /// [`quick_step`] with the footprint's packed steps already read (`None`: ask the rules), and the crowd
 /// if there is one (`None`: ask the other creatures every time).
+#[inline]
 pub fn step_knowing(
     world: &StepWorld<'_>,
     mover: &Mover,

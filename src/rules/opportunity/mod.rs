@@ -347,23 +347,23 @@ pub fn may_strike_at(
     creatures: &Query<Combatant, With<Creature>>,
     attacker: &CombatantItem,
     target: &CombatantItem,
-    at: Footprint,
+    (at, altitude): (Footprint, i32),
 ) -> bool {
     let miss_chance = crate::rules::attack::miss_chance_at(field, attacker, target, at, false);
     if miss_chance >= crate::rules::core::cover::TOTAL_CONCEALMENT {
         return false;
     }
     let own = attacker.space.at(attacker.position.0);
-    let waters = crate::rules::attack::underwater::waters(field, (attacker, own), (target, at));
+    let waters = crate::rules::attack::underwater::waters_at(field, (attacker, own), (target, at, altitude));
     // Soft cover only against a foe not adjacent, or from a square of a big creature that does not touch the
     // other's (004:405): the creatures between are looked for then only.
     let single = |f: Footprint| f.width == 1 && f.height == 1;
     let bystanders = if own.touches(at) && single(own) && single(at) {
         Vec::new()
     } else {
-        crate::rules::attack::bystanders_between(field.scale(), creatures, attacker, target)
+        crate::rules::attack::bystanders_at(field.scale(), creatures, (attacker, own), (target, at, altitude))
     };
-    crate::rules::attack::cover_between(field, (own, attacker.altitude.0), (at, target.altitude.0), false, &bystanders)
+    crate::rules::attack::cover_between(field, (own, attacker.altitude.0), (at, altitude), false, &bystanders)
         == Cover::None
         && crate::rules::attack::underwater::water_cover(&waters, true).is_none()
 }
@@ -407,7 +407,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let Ok(target) = self.creatures.get(mover) else { return Struck::standing(hp.current) };
         for &foe in from {
             let Ok(attacker) = self.creatures.get(foe) else { continue };
-            if !may_strike_at(self.field, self.creatures, &attacker, &target, at) {
+            if !may_strike_at(self.field, self.creatures, &attacker, &target, (at, target.altitude.0)) {
                 continue;
             }
             // Concealment's miss chance.
@@ -529,55 +529,12 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let (Ok(attacker), Ok(target)) = (self.creatures.get(readier), self.creatures.get(mover)) else {
             return false;
         };
-        let own = attacker.space.at(attacker.position.0);
-        let ranged = weapon.is_some_and(|name| {
-            attacker.armament.0.iter().any(|w| w.name == name && crate::rules::core::creature::is_ranged(w))
-        });
-        let miss_chance = crate::rules::attack::miss_chance_at(self.field, &attacker, &target, at, ranged);
-        let waters = crate::rules::attack::underwater::waters(self.field, (&attacker, own), (&target, at));
-        // A readied bow or crossbow shoots as any ranged attack does, and a reach weapon's blow at a foe not
-        // adjacent is covered as one: soft cover from the creatures between, and into melee when an ally of
-        // the readier stands by its foe (004:180-182, 004:398-404).
-        let bystanders = if ranged || !own.touches(at) {
-            crate::rules::attack::bystanders_between(self.field.scale(), self.creatures, &attacker, &target)
-        } else {
-            Vec::new()
-        };
-        let cover = crate::rules::attack::underwater::with_water(
-            crate::rules::attack::cover_between(
-                self.field,
-                (own, attacker.altitude.0),
-                (at, target.altitude.0),
-                ranged,
-                &bystanders,
-            ),
-            crate::rules::attack::underwater::water_cover(&waters, !ranged),
-        );
-        let flanking =
-            crate::rules::attack::flanking_ally_at(self.field, &attacker, (&target, at), self.creatures.iter());
-        let situation = AttackSituation {
-            weapon,
-            own,
-            theirs: at,
-            allies_near_target: ranged
-                && crate::rules::attack::shoots_into_melee(self.field, self.creatures, (&attacker, own), (&target, at)),
-            charge: false,
-            opportunity: weapon.is_none(),
-            mid_action: Some(mid_action),
-            flanking_with: flanking.as_deref(),
-            cover: &cover,
-            miss_chance,
-            unseen: crate::rules::attack::attacker_unseen(self.field, (&attacker, own), (&target, at)),
-            scale: self.field.scale(),
-            house: self.field.house_rules(),
-            waters,
-        };
         self.facts.write(Fact::ReadiedActionTriggered {
             creature: attacker.id.clone(),
             by: target.id.clone(),
             action: format!("attack {}", target.id),
         });
-        let plan = match plan_attack(&attacker, &target, situation) {
+        let plan = match plan_readied(self.field, self.creatures, (&attacker, &target, at), mid_action, weapon) {
             Ok(plan) => plan,
             Err(refusal) => {
                 self.facts.write(Fact::ActionRefused {
@@ -597,7 +554,63 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let hp = hit_points;
         self.land(&plan, &attacker, &target, None, hp)
     }
+}
 
+/// The attack `attacker` readied on `target` standing on `at` would make now, or the rule that refuses it:
+/// what sets it off asks this first (004:621, the readier need not act), and the strike makes it.
+pub fn plan_readied(
+    field: &Battlefield,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, target, at): (&CombatantItem, &CombatantItem, Footprint),
+    mid_action: MidAction,
+    weapon: Option<&str>,
+) -> Result<crate::rules::attack::AttackPlan, crate::rules::core::refusal::Refusal> {
+    let own = attacker.space.at(attacker.position.0);
+    let ranged = weapon.is_some_and(|name| {
+        attacker.armament.0.iter().any(|w| w.name == name && crate::rules::core::creature::is_ranged(w))
+    });
+    let miss_chance = crate::rules::attack::miss_chance_at(field, attacker, target, at, ranged);
+    let waters = crate::rules::attack::underwater::waters(field, (attacker, own), (target, at));
+    // A readied bow or crossbow shoots as any ranged attack does, and a reach weapon's blow at a foe not
+    // adjacent is covered as one: soft cover from the creatures between, and into melee when an ally of
+    // the readier stands by its foe (004:180-182, 004:398-404).
+    let bystanders = if ranged || !own.touches(at) {
+        crate::rules::attack::bystanders_between(field.scale(), creatures, attacker, target)
+    } else {
+        Vec::new()
+    };
+    let cover = crate::rules::attack::underwater::with_water(
+        crate::rules::attack::cover_between(
+            field,
+            (own, attacker.altitude.0),
+            (at, target.altitude.0),
+            ranged,
+            &bystanders,
+        ),
+        crate::rules::attack::underwater::water_cover(&waters, !ranged),
+    );
+    let flanking = crate::rules::attack::flanking_ally_at(field, attacker, (target, at), creatures.iter());
+    let situation = AttackSituation {
+        weapon,
+        own,
+        theirs: at,
+        allies_near_target: ranged
+            && crate::rules::attack::shoots_into_melee(field, creatures, (attacker, own), (target, at)),
+        charge: false,
+        opportunity: weapon.is_none(),
+        mid_action: Some(mid_action),
+        flanking_with: flanking.as_deref(),
+        cover: &cover,
+        miss_chance,
+        unseen: crate::rules::attack::attacker_unseen(field, (attacker, own), (target, at)),
+        scale: field.scale(),
+        house: field.house_rules(),
+        waters,
+    };
+    plan_attack(attacker, target, situation)
+}
+
+impl Opportunity<'_, '_, '_, '_, '_, '_> {
     /// An attack of opportunity on `mover` as it shares `other`'s space (004:447): the d20 first, then the
     /// d% that says whom it strikes (« on joue d'abord le jet d'attaque »). If 25 or less, the roll is
     /// judged against `other`; else nothing is struck yet and the d20 is returned, for the attack on the
@@ -902,7 +915,7 @@ fn plan_provocations(
             strikers = threats.iter().map(|t| t.entity).filter(|e| !already.contains(e)).collect();
             let tiny = me.size.is_smaller_than_a_square();
             let strikes_at = |foe: Entity, at: Footprint| {
-                combatants.get(foe).is_ok_and(|a| may_strike_at(&field, &combatants, &a, &me, at))
+                combatants.get(foe).is_ok_and(|a| may_strike_at(&field, &combatants, &a, &me, (at, me.altitude.0)))
             };
             provocations(start, route, &threats, (tiny, action), &already, &strikes_at)
         }
@@ -1094,8 +1107,18 @@ fn strike_the_entering(
                 .iter()
                 .copied()
                 .find(|e| named.as_ref().is_some_and(|n| combatants.get(*e).is_ok_and(|rider| rider.id == n)));
-            (c.entity, weapon, rider.unwrap_or(moment.mover))
+            (c, weapon, rider.unwrap_or(moment.mover))
         })
+        // « il peut accomplir son action ... (sans toutefois y être obligé) » (004:621): an attack the rules
+        // would refuse now (total cover, out of reach) is not set off; it waits for a later trigger, its
+        // place in the order kept, as the trigger « acts » holds it.
+        .filter(|(c, weapon, struck)| {
+            let mid_action = MidAction { moving: false, ..moment.mid_action };
+            combatants.get(*struck).is_ok_and(|target| {
+                plan_readied(&field, &combatants, (c, &target, here), mid_action, weapon.as_deref()).is_ok()
+            })
+        })
+        .map(|(c, weapon, struck)| (c.entity, weapon, struck))
         .collect();
     for (readier, weapon, struck) in setting_off {
         plan.fired.push(readier);

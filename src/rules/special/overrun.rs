@@ -449,7 +449,8 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
         if steps_beyond(world, &intent, (plan.beyond, further.last().copied().unwrap_or(*first))) {
             continue;
         }
-        let land = world.get::<Speed>(intent.attacker).map(|s| s.land);
+        // Its speed as its moves have it, in armour, under its load (004:479 reads the move's pace by it).
+        let land = move_speed(world, intent.attacker);
         if let Some(mut trail) = world.get_mut::<crate::rules::turns::moving::Trail>(intent.attacker) {
             let before = Footprint { origin: from, ..plan.beyond };
             trail.extend(round, before, [(plan.beyond, plan.squares)]);
@@ -457,7 +458,7 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
         if let Some(mut travelled) = world.get_mut::<crate::rules::turns::moving::Travelled>(intent.attacker) {
             // A move begun with the passage is a move action of movement (004:479 reads them).
             if plan.during == During::NewMove {
-                let speed = land.unwrap_or(travelled.speed);
+                let speed = land;
                 travelled.record(
                     round,
                     crate::rules::movement::MovementAction::Move,

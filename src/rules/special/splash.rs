@@ -272,11 +272,15 @@ pub fn plan_throw(
             if !area.squares().any(seen) {
                 return Err(Refusal::new("no line of effect to that intersection: a wall is in the way", "004:406"));
             }
+            crate::rules::attack::attacker_refusal(thrower, &weapon)?;
             let mut modifiers =
                 attack_bonus(*thrower.base_attack, thrower.abilities, *thrower.size, thrower.feats, &weapon);
-            // The thrower's own state counts as for any ranged attack (« une attaque à distance », 004:529).
+            // The thrower's own state counts as for any ranged attack (« une attaque à distance », 004:529):
+            // its rows of the table, its stance, the water it throws from (004:633).
             crate::rules::attack::attacker_rows(thrower, &mut modifiers);
             crate::rules::attack::stance_rows(thrower, &weapon, &mut modifiers)?;
+            let waters = crate::rules::attack::underwater::waters_of_the_thrower(ground.field, (thrower, own));
+            crate::rules::attack::underwater::water_terms(&waters, &weapon, &mut modifiers)?;
             // A rider's throw after its mount's double move or run, as any ranged attack (004:479).
             if let Some(mount) = thrower.riding.and_then(|r| ground.creatures.get(r.0).ok())
                 && !mount.in_the_air()
@@ -284,6 +288,7 @@ pub fn plan_throw(
                 modifiers.extend(crate::rules::attack::mount_pace_penalty(ground.order, &mount));
             }
             let distance = thrown_m(ground.field, (own, thrower.altitude.0), (area, 0));
+            modifiers.extend(crate::rules::attack::point_blank_shot(thrower, distance));
             match crate::rules::attack::roll::range_penalty(&weapon, distance) {
                 None => return Err(Refusal::new("beyond five range increments", "004:174")),
                 Some(0) => {}

@@ -1093,7 +1093,8 @@ pub enum Condition {
     /// Stunned: -2 AC and no Dex bonus (004:397); it takes no actions and threatens no square (the d20
     /// standard, docs/rulings.md).
     Stunned,
-    /// Kneeling or sitting: -2 AC against melee, +2 against ranged (004:393).
+    /// Kneeling or sitting: -2 AC against melee, +2 against ranged (004:393); a level may say `sitting`.
+    #[serde(alias = "sitting")]
     Kneeling,
     /// Casting a spell of a round or more: threatens no square (004:238).
     Casting,
