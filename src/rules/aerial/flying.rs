@@ -252,11 +252,16 @@ pub enum Passage {
 }
 
 impl Passage {
-    /// How `mover_faction`'s mover may pass a creature of `faction` in `conditions`.
-    pub fn of(mover_faction: &Faction, (faction, conditions): (&Faction, &Conditions)) -> Self {
-        if conditions.is_helpless() {
+    /// How a mover of `mover_faction` and `mover_size` may pass a creature of `faction` in `conditions` and
+    /// of `size`, as a walker passes it (`StepWorld::enter_among`): a foe three sizes apart or more is
+    /// crossed (000:86-88); a mover smaller than a square may end in a foe's square (000:152-156).
+    pub fn of(
+        (mover_faction, mover_size): (&Faction, Size),
+        (faction, conditions, size): (&Faction, &Conditions, Size),
+    ) -> Self {
+        if conditions.is_helpless() || mover_size.is_smaller_than_a_square() {
             Passage::Open
-        } else if faction == mover_faction {
+        } else if faction == mover_faction || mover_size.steps_to(size).abs() >= 3 {
             Passage::Crossed
         } else {
             Passage::Blocks
@@ -1029,6 +1034,7 @@ fn end_flight(
 /// The other creatures as a flight meets them, by id; the flier's size, and those on its back.
 fn traffic_around(others: &Others<'_, '_>, creature: Entity) -> (Vec<Traffic>, Size, Vec<Entity>) {
     let mine = others.get(creature).map(|o| o.9.0.clone()).unwrap_or_default();
+    let my_size = others.get(creature).map(|o| *o.6).unwrap_or_default();
     let mut bodies: Vec<Traffic> = others
         .iter()
         .filter(|(e, ..)| *e != creature)
@@ -1041,11 +1047,10 @@ fn traffic_around(others: &Others<'_, '_>, creature: Entity) -> (Vec<Traffic>, S
             size: *size,
             speed_m: f.map_or(0.0, |f| f.speed_m),
             riders: riders.map(|r| r.all().to_vec()).unwrap_or_default(),
-            passage: Passage::of(&mine, theirs),
+            passage: Passage::of((&mine, my_size), (theirs.0, theirs.1, *size)),
         })
         .collect();
     bodies.sort_by(|a, b| a.id.cmp(&b.id));
-    let my_size = others.get(creature).map(|o| *o.6).unwrap_or_default();
     let on_its_back: Vec<Entity> =
         others.get(creature).ok().and_then(|o| o.8).map(|r| r.all().to_vec()).unwrap_or_default();
     (bodies, my_size, on_its_back)
@@ -1674,7 +1679,19 @@ fn collide(
     // The speed of each: the distance it flew this round (004:827); none when hovering or still.
     let their_speed = struck.speed_m;
     let impact = if their_speed > 0.0 { impact_of(mine.heading, struck.heading) } else { Impact::Stationary };
-    let Some(dice_expr) = collision_dice(my_speed, their_speed, mine.size, struck.size) else { return };
+    let Some(dice_expr) = collision_dice(my_speed, their_speed, mine.size, struck.size) else {
+        // Below Tiny the table gives no dice (004:843): the flight stops there, no one hurt, and the log
+        // says so.
+        let none = out.dice.throw(crate::rules::core::dice::DiceExpr { count: 0, sides: 2, bonus: 0 });
+        out.facts.write(Fact::Collided {
+            creature: mine.id.clone(),
+            with: struck.id.clone(),
+            dice: none,
+            impact: format!("{impact:?}"),
+            total: 0,
+        });
+        return;
+    };
     let amount = take_the_impact(out, saves, &mine, (struck.id.clone(), dice_expr, impact));
     let mut theirs = amount;
     if let Ok((_, their_saves, their_abilities, their_conditions)) = saves.get(struck.entity) {
@@ -2595,11 +2612,12 @@ fn planning_flier(
         ),
         Without<Riding>,
     >(world);
-    let mine = q.get(world, creature).ok()?.9.0.clone();
+    let (mine, my_size) = q.get(world, creature).map(|o| (o.9.0.clone(), *o.6)).ok()?;
     let all: Vec<_> = q
         .iter(world)
         .map(|(e, id, p, s, a, h, size, f, speed, theirs)| {
-            (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed, Passage::of(&mine, theirs))
+            let passage = Passage::of((&mine, my_size), (theirs.0, theirs.1, *size));
+            (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed, passage)
         })
         .collect();
     let (_, _, at, altitude, heading, my_size, flight, speed, _) = all.iter().find(|c| c.0 == creature).cloned()?;

@@ -851,6 +851,8 @@ pub struct AttackSituation<'a> {
     pub house: crate::rules::core::battlefield::HouseRules,
     /// The water around the attack (004:632-645).
     pub waters: underwater::Waters,
+    /// A blow after the one a feint was spent on (004:524): the feint takes no Dex from it.
+    pub feint_spent: bool,
 }
 
 /// The cover `target` has from `attacker` with `weapon`: the melee rule against an adjacent target, the
@@ -1507,7 +1509,7 @@ pub fn sneak_attack(
         // Dex 0, as the helpless (004:394, footnote 4): no Dex bonus to AC.
         "pinned"
     } else {
-        denied_dex(attacker, target, weapon, (situation.mid_action, situation.unseen))
+        denied_dex(attacker, target, weapon, (situation.mid_action, situation.unseen, situation.feint_spent))
             .map(|_| "denied its Dex bonus")?
     };
     Some((dice, why))
@@ -1516,13 +1518,16 @@ pub fn sneak_attack(
 /// The farthest a ranged sneak attack reaches: 9 m (30 feet, the d20 rogue's rule).
 pub const SNEAK_ATTACK_RANGE_M: f32 = 9.0;
 
+/// The part of the AC a feint takes the Dex away by (004:524).
+const FEINTED: &str = "feinted: no Dex against this melee attack (004:524)";
+
 /// Why `target` is denied its Dex bonus to AC against this attack, if it is (004:53, 004:248, 004:379,
 /// 004:386-397, 004:524, 004:645, 000:121-123): the one predicate the AC and sneak attack share.
 pub fn denied_dex(
     attacker: &CombatantItem,
     target: &CombatantItem,
     weapon: &Weapon,
-    (mid_action, unseen): (Option<MidAction>, bool),
+    (mid_action, unseen, feint_spent): (Option<MidAction>, bool, bool),
 ) -> Option<&'static str> {
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
     // The defender rows that take away the Dex bonus (004:386-397), with the reason the log gives.
@@ -1543,8 +1548,7 @@ pub fn denied_dex(
         .then_some("against an attacker hidden from it: no Dex (004:379)"))
     .or((unseen && !target.traits.uncanny_dodge)
         .then_some("against an attacker it cannot see: no Dex (004:31, 004:379)"))
-    .or((Feinted::by(target.feinted, attacker.entity) && !is_ranged(weapon))
-        .then_some("feinted: no Dex against this melee attack (004:524)"));
+    .or((Feinted::by(target.feinted, attacker.entity) && !is_ranged(weapon) && !feint_spent).then_some(FEINTED));
     if now.tight {
         Some("squeezing with Escape Artist: no Dex (000:121-123)")
     } else if dex_lost_to.is_some() {
@@ -1570,10 +1574,10 @@ fn defended_armor_class(
     weapon: &Weapon,
     situation: &AttackSituation<'_>,
 ) -> Result<(i32, Vec<Modifier>), Refusal> {
-    let AttackSituation { mid_action, cover, unseen, .. } = *situation;
+    let AttackSituation { mid_action, cover, unseen, feint_spent, .. } = *situation;
     let ac = armor_class(target.defense, target_abilities, *target.size);
     let now = mid_action.unwrap_or(MidAction::of(target.conditions));
-    let denied = denied_dex(attacker, target, weapon, (mid_action, unseen));
+    let denied = denied_dex(attacker, target, weapon, (mid_action, unseen, feint_spent));
     let (armor_class, mut armor_class_parts) = if let Some(why) = denied {
         let mut parts: Vec<Modifier> =
             ac.parts.iter().filter(|m| !(m.source == "Dex" && m.value > 0) && m.source != "dodge").cloned().collect();
@@ -1920,6 +1924,8 @@ pub struct AttackRequest<'a> {
     /// The player's choice for a full attack: with two weapons or one; `None` takes
     /// [`fights_with_two_weapons`]'s default.
     pub two_weapons: Option<bool>,
+    /// A blow after the one a feint was spent on (004:524).
+    pub feint_spent: bool,
 }
 
 /// Whether a ranged attack of `attacker` at `target`, standing on `theirs`, shoots into melee (004:180-181):
@@ -2098,6 +2104,7 @@ pub fn prepare_attack(
         scale: field.scale(),
         house: field.house_rules(),
         waters,
+        feint_spent: request.feint_spent,
     };
     let mut plan = plan_attack(attacker, target, situation)?;
     // Pinning a foe, it can use no weapon, against anyone (004:613), and has only the options 004:610-611 list
@@ -2697,6 +2704,7 @@ fn attack_request<'a>(intent: &'a AttackIntent, underway: Option<&FullAttackUnde
         splash: false,
         disarming: false,
         two_weapons: Some(intent.two_weapons),
+        feint_spent: false,
     }
 }
 
@@ -2834,8 +2842,17 @@ fn ready_blows(
     for (i, (bonus, plan, off_hand)) in all.into_iter().enumerate().take(last).skip(first) {
         let Some(plan) = plan else { continue };
         let mut this = plan.clone();
-        // An aid another is for the next attack only (004:444): not the blows after it.
+        // An aid another is for the next attack only (004:444): not the blows after it; a feint likewise
+        // (« contre la prochaine attaque au corps à corps », 004:524).
         if !blows.is_empty() {
+            if let Ok(target) = creatures.get(intent.target) {
+                feint_spent(
+                    &mut this,
+                    (&field, &order, &creatures),
+                    (&attacker, &target),
+                    (&intent, underway.as_ref()),
+                );
+            }
             without_aid(&mut this);
         }
         if let Some(base) = base_attack_term(&mut this.modifiers) {
@@ -2866,6 +2883,35 @@ struct Blows {
     two_weapons: bool,
     /// The off hand's blow first.
     off_first: bool,
+}
+
+/// A blow after the one a feint was spent on (004:524): its AC and sneak attack as the rules give them
+/// without the feint, its attack terms (the hand, the blow's bonus) left as they are.
+fn feint_spent(
+    plan: &mut AttackPlan,
+    (field, order, creatures): (&Battlefield, &TurnOrder, &Query<Combatant, With<Creature>>),
+    (attacker, target): (&CombatantItem, &CombatantItem),
+    (intent, underway): (&AttackIntent, Option<&FullAttackUnderway>),
+) {
+    if !plan.armor_class_parts.iter().any(|m| m.source == FEINTED) {
+        return;
+    }
+    let request = AttackRequest {
+        weapon: Some(&plan.weapon.name),
+        paid: true,
+        feint_spent: true,
+        ..attack_request(intent, underway)
+    };
+    let Ok(spent) = prepare_attack(field, order, creatures, attacker, target, request, &ActionBudget::default()) else {
+        return;
+    };
+    let sneaks = spent.sneaks();
+    plan.armor_class = spent.armor_class;
+    plan.armor_class_parts = spent.armor_class_parts;
+    if plan.sneaks() && !sneaks {
+        plan.extra_dice.truncate(usize::from(plan.weapon.extra.is_some()));
+        plan.damage_modifiers.retain(|m| !m.source.starts_with("sneak attack"));
+    }
 }
 
 /// Takes an aid another's bonuses out of a plan: its first blow spent them (004:444).

@@ -107,6 +107,7 @@ pub fn give_first_aid(
             falls: &mut out.1,
             gear: Vec::new(),
             wounds: Vec::new(),
+            dropped_beside: Vec::new(),
         };
         let why = format!("stabilising a dying friend ({FIRST_AID_LINE})");
         if strike.provoke_in_place(&healer, &initiative, &mut reactions, None, Action::FirstAid, &why) {

@@ -214,6 +214,7 @@ pub fn use_item(
                 falls: &mut falls,
                 gear: Vec::new(),
                 wounds: Vec::new(),
+                dropped_beside: Vec::new(),
             };
             if strike.provoke_in_place(&user, &initiative, &mut reactions, None, Action::UseItem, &why) {
                 // Dropped by the blow it drew, it never used the item: it keeps it.

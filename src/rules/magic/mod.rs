@@ -431,6 +431,7 @@ fn cast(
                 falls: &mut out.falls,
                 gear: Vec::new(),
                 wounds: Vec::new(),
+                dropped_beside: Vec::new(),
             };
             let struck = strike.provoke_in_place_struck(
                 &caster,

@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use serde::Serialize;
 
 use super::cost::{Blocked, Mover, StepWorld, step_cost};
-use super::table::{Crowd, GroundTable, step_knowing};
+use super::table::{Crowd, GroundTable, step_packed};
 use crate::rules::core::geometry::{Diagonals, Direction, Footprint, Square};
 
 /// Limits of one search beyond its budget.
@@ -578,11 +578,12 @@ impl Search<'_, '_> {
             let mut blocked_nearby = false;
             let known = self.table.and_then(|table| table.steps(world, mover, shape, square));
             for (d, direction) in Direction::ALL.into_iter().enumerate() {
-                let Some((to, entry)) = step_knowing(world, mover, (known, self.crowd), here, start, d) else {
+                let Some((origin, packed)) = step_packed(world, mover, (known, self.crowd), here, start, d) else {
                     blocked_nearby = true;
                     continue;
                 };
-                let step_hampered = entry.hampering.doublings > 0 || entry.hampering.edge_extra > 0;
+                let (to, entry) = (here.at(origin), super::table::unpack(packed));
+                let step_hampered = packed & 0xffff != 0;
                 if rules.no_hampered && step_hampered {
                     continue;
                 }

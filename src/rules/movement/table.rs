@@ -154,7 +154,10 @@ pub fn quick_step(
 
 /// [`quick_step`] with the footprint's packed steps already read (`None`: ask the rules), and the crowd
 /// if there is one (`None`: ask the other creatures every time).
-#[inline]
+///
+/// Inlined where the search runs: the table's answer is read into registers there, not handed back through
+/// memory (the search's hot path); the rules are asked out of line.
+#[inline(always)]
 pub fn step_knowing(
     world: &StepWorld<'_>,
     mover: &Mover,
@@ -163,13 +166,82 @@ pub fn step_knowing(
     own: Footprint,
     d: usize,
 ) -> Option<(Footprint, Entry)> {
-    let (to, ground) = match known {
-        Some(steps) => GroundTable::step(steps, here, d)?,
-        None => world.step_ground(mover, here, Direction::ALL[d]).ok()?,
+    step_packed(world, mover, (known, crowd), here, own, d).map(|(origin, entry)| (here.at(origin), unpack(entry)))
+}
+
+/// [`step_knowing`] with the answer in two words, the origin of the footprint stepped into and the entry
+/// packed ([`pack`]): what the search reads, kept in registers (a struct handed back through memory in
+/// pieces costs the search a stall at each step).
+#[inline(always)]
+pub fn step_packed(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    (known, crowd): (Option<u64>, Option<&Crowd>),
+    here: Footprint,
+    own: Footprint,
+    d: usize,
+) -> Option<(Square, u32)> {
+    let Some(steps) = known else {
+        return step_asking(world, mover, crowd, (here, own), d).map(|(to, entry)| (to.origin, pack(entry)));
     };
+    let code = (steps >> (7 * d)) & 0x7f;
+    if code & OPEN == 0 {
+        return None;
+    }
+    let (dx, dy) = Direction::ALL[d].delta();
+    let origin = here.origin.offset(dx, dy);
+    // The table's code holds the entry's terms as they pack: doublings, the edge crossed, may stop.
+    let entry = ((code >> DOUBLINGS_SHIFT) as u32)
+        | if code & EDGE != 0 { EDGE_OBSTACLE_COST << 8 } else { 0 }
+        | if code & STOP != 0 { 1 << 16 } else { 0 };
+    if crowd.is_some_and(|crowd| !crowd.touches(here.at(origin))) {
+        return Some((origin, entry));
+    }
+    among(world, mover, (here.at(origin), own), unpack(entry)).map(|(to, entry)| (to.origin, pack(entry)))
+}
+
+/// An entry in one word: doublings in the low byte, the edge's extra squares in the next, whether one may
+/// stop above them.
+#[inline(always)]
+pub fn pack(entry: Entry) -> u32 {
+    entry.hampering.doublings.min(0xff)
+        | (entry.hampering.edge_extra.min(0xff) << 8)
+        | (u32::from(entry.can_stop) << 16)
+}
+
+/// The entry [`pack`] packed.
+#[inline(always)]
+pub fn unpack(packed: u32) -> Entry {
+    Entry {
+        hampering: Hampering { doublings: packed & 0xff, edge_extra: (packed >> 8) & 0xff },
+        can_stop: packed & (1 << 16) != 0,
+    }
+}
+
+/// [`step_knowing`] with no table: the rules asked in full.
+#[inline(never)]
+fn step_asking(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    crowd: Option<&Crowd>,
+    (here, own): (Footprint, Footprint),
+    d: usize,
+) -> Option<(Footprint, Entry)> {
+    let (to, ground) = world.step_ground(mover, here, Direction::ALL[d]).ok()?;
     if crowd.is_some_and(|crowd| !crowd.touches(to)) {
         return Some((to, ground));
     }
+    among(world, mover, (to, own), ground)
+}
+
+/// The other creatures asked of a step the map allows.
+#[inline(never)]
+fn among(
+    world: &StepWorld<'_>,
+    mover: &Mover,
+    (to, own): (Footprint, Footprint),
+    ground: Entry,
+) -> Option<(Footprint, Entry)> {
     world.enter_among(mover, to, own, ground).ok().map(|entry| (to, entry))
 }
 

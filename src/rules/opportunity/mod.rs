@@ -388,6 +388,8 @@ pub struct Opportunity<'a, 'qw, 'qs, 'fw, 'dw, 'lw> {
     /// The damage of each blow that landed, in order: a caster makes a Concentration check for each
     /// (« DD 10 + nombre de points de dégâts encaissés », 004:196).
     pub wounds: Vec<i32>,
+    /// The creatures sharing a space with the one struck whom a blow that strayed dropped (004:447).
+    pub dropped_beside: Vec<Entity>,
 }
 
 impl Opportunity<'_, '_, '_, '_, '_, '_> {
@@ -432,6 +434,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
                 scale: self.field.scale(),
                 house: self.field.house_rules(),
                 waters,
+                feint_spent: false,
             };
             let Ok(plan) = plan_attack(&attacker, &target, situation) else { continue };
             self.facts.write(Fact::OpportunityProvoked {
@@ -606,6 +609,7 @@ pub fn plan_readied(
         scale: field.scale(),
         house: field.house_rules(),
         waters,
+        feint_spent: false,
     };
     plan_attack(attacker, target, situation)
 }
@@ -639,7 +643,9 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         // Struck where the two stand as one: in the mover's squares.
         if let Ok(plan) = plan_attack(attacker, &instead, situation) {
             let mut hp = *instead.hit_points;
-            self.land(&plan, attacker, &instead, Some(natural), &mut hp);
+            if self.land(&plan, attacker, &instead, Some(natural), &mut hp) {
+                self.dropped_beside.push(other);
+            }
         }
         Ok(())
     }
@@ -848,11 +854,25 @@ pub fn forget_moves(world: &mut World) {
 /// What the attacks of opportunity know of the move underway: the moments it provokes and who strikes then,
 /// worked out when it starts (004:64-71), and the foes whose readied attacks it already set off.
 #[derive(Resource, Default, Debug)]
-struct MoveReactions {
+pub struct MoveReactions {
     /// The moments the move provokes.
     provocations: Vec<Provocation>,
     /// The readiers that struck at the mover as it stepped in (004:621).
     fired: Vec<Entity>,
+    /// Where the move goes, the footprint after each step.
+    route: Vec<Footprint>,
+    /// Foes that came to act again in the middle of the move (a turned undead its turner came near,
+    /// 004:549): they strike as the mover leaves a square they threaten, as any foe (004:64-65).
+    woke: Vec<Entity>,
+}
+
+impl MoveReactions {
+    /// `foe` acts normally again from this moment of the move on.
+    pub fn wake(&mut self, foe: Entity) {
+        if !self.woke.contains(&foe) {
+            self.woke.push(foe);
+        }
+    }
 }
 
 /// The foes of `mover` that could strike at it now, in initiative order, with those it already provoked
@@ -908,6 +928,8 @@ fn plan_provocations(
     let MoveStarting { mover, action, start, route, tumble } = starting.event();
     let (mover, action, start, tumble) = (*mover, *action, *start, *tumble);
     plan.fired.clear();
+    plan.woke.clear();
+    plan.route = route.steps.iter().map(|s| s.footprint()).collect();
     let mut strikers: Vec<Entity> = Vec::new();
     plan.provocations = match combatants.get(mover) {
         Ok(me) if action != MovementAction::FiveFootStep || me.size.is_smaller_than_a_square() => {
@@ -1012,7 +1034,7 @@ pub const TUMBLE_FAILED: &str = "a failed tumble through its space (000:78-79)";
 #[expect(clippy::too_many_arguments, reason = "an observer: one parameter per resource or message it touches")]
 fn strike_the_leaving(
     mut moving: On<Moving>,
-    field: Res<Battlefield>,
+    (field, order): (Res<Battlefield>, Res<TurnOrder>),
     combatants: Query<Combatant, With<Creature>>,
     mut reactions: Query<&mut Reactions>,
     mut provoked: Query<&mut Provoked>,
@@ -1029,7 +1051,9 @@ fn strike_the_leaving(
     }
     // The weapons lost or struck this moment, over all its provocations: one weapon is lost once.
     let mut gear = Vec::new();
-    for provocation in plan.provocations.iter().filter(|p| p.after_steps == moment.steps) {
+    let woke = woke_strikers(&field, &order, &combatants, (&reactions, &provoked), (&plan, moment));
+    let planned = plan.provocations.iter().filter(|p| p.after_steps == moment.steps).cloned();
+    for provocation in planned.chain(woke) {
         if let Ok(mut provoked) = provoked.get_mut(moment.mover) {
             provoked.0.extend(provocation.from.iter().copied());
         }
@@ -1043,6 +1067,7 @@ fn strike_the_leaving(
             falls: &mut falls,
             gear: std::mem::take(&mut gear),
             wounds: Vec::new(),
+            dropped_beside: Vec::new(),
         };
         let exposure =
             Exposure { at: moment.at, why: provocation.reason, mid_action: moment.mid_action, shared_with: None };
@@ -1062,6 +1087,43 @@ fn strike_the_leaving(
             return;
         }
     }
+}
+
+/// The foes that came to act again in the middle of the move and threaten a square the mover leaves at
+/// this moment, able to strike and not struck yet this movement (004:64-65, 004:71): one provocation.
+fn woke_strikers(
+    field: &Battlefield,
+    order: &TurnOrder,
+    combatants: &Query<Combatant, With<Creature>>,
+    (reactions, provoked): (&Query<&mut Reactions>, &Query<&mut Provoked>),
+    (plan, moment): (&MoveReactions, &Moving),
+) -> Option<Provocation> {
+    if plan.woke.is_empty() {
+        return None;
+    }
+    // At the end of the move it leaves nothing.
+    let next = plan.route.get(moment.steps)?;
+    let left: Vec<Square> = moment.at.squares().filter(|s| !next.contains(*s)).collect();
+    let me = combatants.get(moment.mover).ok()?;
+    let already = provoked.get(moment.mover).map(|p| p.0.clone()).unwrap_or_default();
+    let reacting = |e: Entity| reactions.get(e).copied().unwrap_or_default();
+    let from: Vec<Entity> = threats_at(field, (&me, me.altitude.0), combatants.iter(), reacting, &order.initiative())
+        .into_iter()
+        .filter(|t| plan.woke.contains(&t.entity) && !already.contains(&t.entity))
+        .filter(|t| left.iter().any(|s| t.threatens(*s)))
+        .filter(|t| {
+            combatants
+                .get(t.entity)
+                .is_ok_and(|a| may_strike_at(field, combatants, &a, &me, (moment.at, me.altitude.0)))
+        })
+        .map(|t| t.entity)
+        .collect();
+    (!from.is_empty()).then_some(Provocation {
+        after_steps: moment.steps,
+        square: moment.at.origin,
+        from,
+        reason: LEAVING,
+    })
 }
 
 /// A foe who readied an attack for a creature stepping into its reach strikes as it steps in (004:621),
@@ -1132,6 +1194,7 @@ fn strike_the_entering(
             falls: &mut falls,
             gear: Vec::new(),
             wounds: Vec::new(),
+            dropped_beside: Vec::new(),
         };
         // A readied attack is no attack of opportunity: no Mobility against it (the d20 feat; our ruling).
         let mid_action = MidAction { moving: false, ..moment.mid_action };
@@ -1241,6 +1304,7 @@ fn strike_the_provoker(
         falls: &mut falls,
         gear: Vec::new(),
         wounds: Vec::new(),
+        dropped_beside: Vec::new(),
     };
     let initiative = order.initiative();
     let strikers = Strikers {
@@ -1254,6 +1318,7 @@ fn strike_the_provoker(
     let (struck, struck_by) =
         strike.provoke_among(&who, &initiative, &mut reactions, strikers, event.action.clone(), &event.why);
     event.dropped = struck.dropped;
+    event.shared_dropped = event.shared_with.is_some_and(|other| strike.dropped_beside.contains(&other));
     event.wounded = struck.wounded;
     event.struck_by = struck_by;
 }

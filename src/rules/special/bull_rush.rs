@@ -350,7 +350,10 @@ pub(super) fn resolve_bull_rushes(world: &mut World, mut intents: Local<MessageC
             shared_with: Some(intent.target),
             ..Provoking::new(intent.attacker, Action::BullRush, "entering a foe's space in a bull rush (004:447)")
         };
-        if provoke_as(world, entering).dropped {
+        // A blow that strayed to the target and dropped it ends the rush there too: no check against a body
+        // (004:447).
+        let entered = provoke_as(world, entering);
+        if entered.dropped || entered.shared_dropped {
             continue;
         }
         let Ok(Some((won, margin))) = world.run_system_cached_with(roll_bull_rush, (intent.clone(), plan.clone()))
@@ -423,7 +426,8 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
         };
         let provoked = provoke_as(world, leaving);
         struck_target.extend(provoked.struck_by);
-        if provoked.dropped {
+        // The target dropped, or the rusher beside it by a blow that strayed: the push stops (004:447).
+        if provoked.dropped || provoked.shared_dropped {
             return;
         }
         move_to(world, intent.target, plan.pushes[step], "pushed by a bull rush (004:449)");
@@ -442,7 +446,8 @@ fn push(world: &mut World, intent: &BullRushIntent, plan: &BullRushPlan, steps: 
         };
         let provoked = crate::rules::opportunity::provoke_by_moving(world, following, intent.charge);
         struck_attacker.extend(provoked.struck_by);
-        if provoked.dropped {
+        // The rusher dropped, or the foe it pushes by a blow that strayed: it goes no further (004:447).
+        if provoked.dropped || provoked.shared_dropped {
             return;
         }
         let footprint = |world: &World| {

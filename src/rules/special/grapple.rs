@@ -1058,6 +1058,7 @@ fn strike_with_their_weapon(
         scale: field.scale(),
         house: field.house_rules(),
         waters: crate::rules::attack::underwater::waters(&field, (&a, own), (&t, theirs)),
+        feint_spent: false,
     };
     let mut plan = match crate::rules::attack::plan_attack_with(&a, &t, weapon, situation) {
         Ok(plan) => plan,

@@ -437,6 +437,9 @@ fn resolve_overruns(world: &mut World, mut intents: Local<MessageCursor<OverrunI
                 trample: true,
                 ..crate::rules::attack::AttackIntent::new(intent.attacker, intent.target, Some(hoof.clone()))
             });
+            // At once, within the overrun (« peut porter un coup de sabot », 004:537): the rules run again
+            // before the next command, which may be the rest of its move (004:535).
+            world.resource_mut::<crate::rules::core::systems::Unsettled>().0 = true;
         }
         let mut except = entered.struck_by;
         except.push(intent.target);

@@ -165,6 +165,7 @@ pub(super) fn plugin(app: &mut App) {
         Rules,
         (turner_comes_near, cornered_cower).chain().in_set(RulesSystems::Turns).after(super::feint::spend_feints),
     );
+    app.add_observer(turner_steps_near);
 }
 
 /// A turned undead whose every retreat is cut off, cowering for it (004:549).
@@ -726,6 +727,20 @@ type HeldUndead<'w, 's> = Query<
     ),
 >;
 
+/// The undead a turning holds, as the turner's walk may end it: their conditions to change at once.
+type TurnedUndead<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static CreatureId,
+        &'static mut TurnedBy,
+        (&'static Position, &'static Space, Option<&'static Altitude>),
+        &'static mut Conditions,
+        Option<&'static mut crate::rules::turns::lasting::Lasting>,
+    ),
+>;
+
 /// Where turners are, at what height, and on what mount.
 type Turners<'w, 's> = Query<
     'w,
@@ -767,6 +782,54 @@ pub fn fled_from(world: &World, creature: Entity) -> Vec<Entity> {
     match world.get::<TurnedBy>(creature) {
         Some(by) if turned => by.turners(world.resource::<TurnOrder>()),
         _ => Vec::new(),
+    }
+}
+
+/// The turner's walk bringing it nearer than it stood, within 3 m, ends its turning at that very square
+/// (« il suffit que le prêtre s'approche à moins de 3 mètres d'eux pour qu'ils se remettent à agir
+/// normalement », 004:549): the undead acts normally for the rest of the walk, and strikes as its turner
+/// leaves the squares it threatens (004:64-65). [`turner_comes_near`] settles the rest (flights, mounts).
+fn turner_steps_near(
+    moving: On<crate::rules::turns::moving::Moving>,
+    mut turned: TurnedUndead<'_, '_>,
+    altitudes: Query<&Altitude>,
+    (field, order): (Res<Battlefield>, Res<TurnOrder>),
+    mut reactions: ResMut<crate::rules::opportunity::MoveReactions>,
+    mut facts: MessageWriter<Fact>,
+) {
+    let moment = moving.event();
+    if moment.phase != crate::rules::turns::moving::MovePhase::Entered {
+        return;
+    }
+    let high = altitudes.get(moment.mover).map_or(0, |a| a.0);
+    let before_high = moment.before_altitude.unwrap_or(high);
+    for (entity, id, mut by, (position, space, altitude), mut state, lasting) in &mut turned {
+        if !state.has(Condition::Turned) {
+            continue;
+        }
+        let theirs = (space.at(position.0), altitude.map_or(0, |a| a.0));
+        let near = |hold: &Hold| {
+            hold.turner == moment.mover && {
+                let distance = squares_apart(&field, (moment.at, high), theirs);
+                distance <= TURNER_NEAR_SQUARES
+                    && distance < squares_apart(&field, (moment.before, before_high), theirs)
+            }
+        };
+        let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
+        if ended.is_empty() {
+            continue;
+        }
+        by.0.retain(|h| !ended.contains(h));
+        if let Some(mut lasting) = lasting {
+            lasting.0.retain(|e| {
+                !(e.condition == Condition::Turned
+                    && ended.iter().any(|h| h.ends_round == e.ends_round && h.count_of == e.count_of))
+            });
+        }
+        if by.turnings(&order).next().is_none() && state.0.remove(&Condition::Turned) {
+            facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Turned });
+            reactions.wake(entity);
+        }
     }
 }
 

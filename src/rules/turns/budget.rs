@@ -615,6 +615,8 @@ pub struct Provoking {
     pub why: String,
     /// Dropped by a strike: the action stops.
     pub dropped: bool,
+    /// The creature it shares its space with dropped by a blow that strayed to it (004:447).
+    pub shared_dropped: bool,
     /// The foes that struck.
     pub struck_by: Vec<Entity>,
     /// Any damage came to it from them, nonlethal or off its temporary hit points too (a grab or a disarm
@@ -636,6 +638,7 @@ impl Provoking {
             action,
             why: why.into(),
             dropped: false,
+            shared_dropped: false,
             struck_by: Vec::new(),
             wounded: false,
         }
