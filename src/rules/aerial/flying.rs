@@ -214,7 +214,7 @@ type Others<'w, 's> = Query<
         &'static Size,
         Option<&'static Flight>,
         Option<&'static Riders>,
-        (&'static Faction, &'static Conditions),
+        (&'static Faction, &'static Conditions, &'static Traits),
     ),
     (With<Creature>, Without<Riding>),
 >;
@@ -249,18 +249,28 @@ pub enum Passage {
     Crossed,
     /// A helpless creature: crossed and stopped in.
     Open,
+    /// Another's square a mover smaller than a square enters: stopped in, not charged through
+    /// (000:152-156, 004:453).
+    Shared,
 }
 
 impl Passage {
-    /// How a mover of `mover_faction` and `mover_size` may pass a creature of `faction` in `conditions` and
-    /// of `size`, as a walker passes it (`StepWorld::enter_among`): a foe three sizes apart or more is
-    /// crossed (000:86-88); a mover smaller than a square may end in a foe's square (000:152-156).
+    /// How a mover of `mover_faction` and `mover_size` may pass a creature of `faction` in `conditions`,
+    /// with `traits`, of `size`, as a walker passes it (`StepWorld::enter_among`): never one that fills its
+    /// space (000:89-90); a foe three sizes apart or more is crossed (000:86-88); a mover smaller than a
+    /// square may end in an ally's square (000:148-151). Into a foe's square a flier smaller than a square
+    /// does not go yet (a walker does, provoking, 000:152-156).
     pub fn of(
         (mover_faction, mover_size): (&Faction, Size),
-        (faction, conditions, size): (&Faction, &Conditions, Size),
+        ((faction, conditions, traits), size): ((&Faction, &Conditions, &Traits), Size),
     ) -> Self {
-        if conditions.is_helpless() || mover_size.is_smaller_than_a_square() {
+        // « Il est impossible de traverser l'espace d'une créature qui emplit totalement l'espace » (000:89-90).
+        if traits.fills_space {
+            Passage::Blocks
+        } else if conditions.is_helpless() {
             Passage::Open
+        } else if mover_size.is_smaller_than_a_square() && faction == mover_faction {
+            Passage::Shared
         } else if faction == mover_faction || mover_size.steps_to(size).abs() >= 3 {
             Passage::Crossed
         } else {
@@ -1047,7 +1057,7 @@ fn traffic_around(others: &Others<'_, '_>, creature: Entity) -> (Vec<Traffic>, S
             size: *size,
             speed_m: f.map_or(0.0, |f| f.speed_m),
             riders: riders.map(|r| r.all().to_vec()).unwrap_or_default(),
-            passage: Passage::of((&mine, my_size), (theirs.0, theirs.1, *size)),
+            passage: Passage::of((&mine, my_size), (theirs, *size)),
         })
         .collect();
     bodies.sort_by(|a, b| a.id.cmp(&b.id));
@@ -1484,7 +1494,9 @@ fn check_flying_charge(
     // No ally in its way: « à moins d'être en train de charger » (000:67-68); a helpless creature hinders no
     // charge (004:453), and a foe's space is a collision, which the flight itself finds.
     let crossed = plan.waypoints.iter().find_map(|w| {
-        stopped_in(field.scale(), others, size, (Footprint::rect(w.square, start.width, start.height), w.altitude))
+        let at = (Footprint::rect(w.square, start.width, start.height), w.altitude);
+        stopped_in(field.scale(), others, size, at)
+            .or_else(|| shared_on_the_way(field.scale(), others, size, at).filter(|b| b.entity != foe.entity))
     });
     if let Some(ally) = crossed {
         let with = &ally.id;
@@ -2588,6 +2600,20 @@ fn stopped_in(
         .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (altitude, size), (b.altitude, b.size)))
 }
 
+/// A creature whose square a flier smaller than a square shares at `at`: no charge goes through it
+/// (« même un allié », 004:453), though the flier may stop there (000:152-156).
+fn shared_on_the_way(
+    scale: crate::rules::core::altitude::Scale,
+    bodies: &[Traffic],
+    size: Size,
+    (at, altitude): (Footprint, i32),
+) -> Option<&Traffic> {
+    bodies
+        .iter()
+        .filter(|b| b.passage == Passage::Shared)
+        .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (altitude, size), (b.altitude, b.size)))
+}
+
 /// A flier in the air that has not flown this turn as the planner sees it, with the other creatures (but
 /// `through`) and its size; `None` when it cannot fly now.
 fn planning_flier(
@@ -2608,7 +2634,7 @@ fn planning_flier(
             &Size,
             Option<&Flight>,
             &Speed,
-            (&Faction, &Conditions),
+            (&Faction, &Conditions, &Traits),
         ),
         Without<Riding>,
     >(world);
@@ -2616,7 +2642,7 @@ fn planning_flier(
     let all: Vec<_> = q
         .iter(world)
         .map(|(e, id, p, s, a, h, size, f, speed, theirs)| {
-            let passage = Passage::of((&mine, my_size), (theirs.0, theirs.1, *size));
+            let passage = Passage::of((&mine, my_size), (theirs, *size));
             (e, id.0.clone(), s.at(p.0), a.0, h.0, *size, f.copied(), *speed, passage)
         })
         .collect();

@@ -738,6 +738,7 @@ type TurnedUndead<'w, 's> = Query<
         (&'static Position, &'static Space, Option<&'static Altitude>),
         &'static mut Conditions,
         Option<&'static mut crate::rules::turns::lasting::Lasting>,
+        Has<Cornered>,
     ),
 >;
 
@@ -796,6 +797,7 @@ fn turner_steps_near(
     (field, order): (Res<Battlefield>, Res<TurnOrder>),
     mut reactions: ResMut<crate::rules::opportunity::MoveReactions>,
     mut facts: MessageWriter<Fact>,
+    mut commands: Commands,
 ) {
     let moment = moving.event();
     if moment.phase != crate::rules::turns::moving::MovePhase::Entered {
@@ -803,7 +805,7 @@ fn turner_steps_near(
     }
     let high = altitudes.get(moment.mover).map_or(0, |a| a.0);
     let before_high = moment.before_altitude.unwrap_or(high);
-    for (entity, id, mut by, (position, space, altitude), mut state, lasting) in &mut turned {
+    for (entity, id, mut by, (position, space, altitude), mut state, lasting, cornered) in &mut turned {
         if !state.has(Condition::Turned) {
             continue;
         }
@@ -828,6 +830,13 @@ fn turner_steps_near(
         }
         if by.turnings(&order).next().is_none() && state.0.remove(&Condition::Turned) {
             facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Turned });
+            // Cornered, it cowered for the turning (004:549): that ends with it.
+            if cornered {
+                commands.entity(entity).remove::<Cornered>();
+                if state.0.remove(&Condition::Cowering) {
+                    facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Cowering });
+                }
+            }
             reactions.wake(entity);
         }
     }
