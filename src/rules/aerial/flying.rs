@@ -249,17 +249,14 @@ pub enum Passage {
     Crossed,
     /// A helpless creature: crossed and stopped in.
     Open,
-    /// Another's square a mover smaller than a square enters: stopped in, not charged through
-    /// (000:152-156, 004:453).
-    Shared,
 }
 
 impl Passage {
     /// How a mover of `mover_faction` and `mover_size` may pass a creature of `faction` in `conditions`,
     /// with `traits`, of `size`, as a walker passes it (`StepWorld::enter_among`): never one that fills its
-    /// space (000:89-90); a foe three sizes apart or more is crossed (000:86-88); a mover smaller than a
-    /// square may end in an ally's square (000:148-151). Into a foe's square a flier smaller than a square
-    /// does not go yet (a walker does, provoking, 000:152-156).
+    /// space (000:89-90); an ally, or a foe three sizes apart or more, is crossed (000:86-88). A flier
+    /// smaller than a square neither stops in another's square by its share of it (000:148-151) nor goes
+    /// into a foe's (a walker does, provoking, 000:152-156): not yet.
     pub fn of(
         (mover_faction, mover_size): (&Faction, Size),
         ((faction, conditions, traits), size): ((&Faction, &Conditions, &Traits), Size),
@@ -269,8 +266,6 @@ impl Passage {
             Passage::Blocks
         } else if conditions.is_helpless() {
             Passage::Open
-        } else if mover_size.is_smaller_than_a_square() && faction == mover_faction {
-            Passage::Shared
         } else if faction == mover_faction || mover_size.steps_to(size).abs() >= 3 {
             Passage::Crossed
         } else {
@@ -1494,9 +1489,7 @@ fn check_flying_charge(
     // No ally in its way: « à moins d'être en train de charger » (000:67-68); a helpless creature hinders no
     // charge (004:453), and a foe's space is a collision, which the flight itself finds.
     let crossed = plan.waypoints.iter().find_map(|w| {
-        let at = (Footprint::rect(w.square, start.width, start.height), w.altitude);
-        stopped_in(field.scale(), others, size, at)
-            .or_else(|| shared_on_the_way(field.scale(), others, size, at).filter(|b| b.entity != foe.entity))
+        stopped_in(field.scale(), others, size, (Footprint::rect(w.square, start.width, start.height), w.altitude))
     });
     if let Some(ally) = crossed {
         let with = &ally.id;
@@ -2597,20 +2590,6 @@ fn stopped_in(
     bodies
         .iter()
         .filter(|b| b.passage == Passage::Crossed)
-        .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (altitude, size), (b.altitude, b.size)))
-}
-
-/// A creature whose square a flier smaller than a square shares at `at`: no charge goes through it
-/// (« même un allié », 004:453), though the flier may stop there (000:152-156).
-fn shared_on_the_way(
-    scale: crate::rules::core::altitude::Scale,
-    bodies: &[Traffic],
-    size: Size,
-    (at, altitude): (Footprint, i32),
-) -> Option<&Traffic> {
-    bodies
-        .iter()
-        .filter(|b| b.passage == Passage::Shared)
         .find(|b| b.footprint.overlaps(at) && heights_overlap(scale, (altitude, size), (b.altitude, b.size)))
 }
 
