@@ -182,7 +182,7 @@ pub fn step_packed(
     d: usize,
 ) -> Option<(Square, u32)> {
     let Some(steps) = known else {
-        return step_asking(world, mover, crowd, (here, own), d).map(|(to, entry)| (to.origin, pack(entry)));
+        return step_asking(world, mover, (here, own), d).map(|(to, entry)| (to.origin, pack(entry)));
     };
     let code = (steps >> (7 * d)) & 0x7f;
     if code & OPEN == 0 {
@@ -218,19 +218,15 @@ pub fn unpack(packed: u32) -> Entry {
     }
 }
 
-/// [`step_knowing`] with no table: the rules asked in full.
+/// [`step_knowing`] with no table: the rules asked in full, the map's and the other creatures'.
 #[inline(never)]
 fn step_asking(
     world: &StepWorld<'_>,
     mover: &Mover,
-    crowd: Option<&Crowd>,
     (here, own): (Footprint, Footprint),
     d: usize,
 ) -> Option<(Footprint, Entry)> {
     let (to, ground) = world.step_ground(mover, here, Direction::ALL[d]).ok()?;
-    if crowd.is_some_and(|crowd| !crowd.touches(to)) {
-        return Some((to, ground));
-    }
     among(world, mover, (to, own), ground)
 }
 

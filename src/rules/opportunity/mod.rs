@@ -557,64 +557,7 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         let hp = hit_points;
         self.land(&plan, &attacker, &target, None, hp)
     }
-}
 
-/// The attack `attacker` readied on `target` standing on `at` would make now, or the rule that refuses it:
-/// what sets it off asks this first (004:621, the readier need not act), and the strike makes it.
-pub fn plan_readied(
-    field: &Battlefield,
-    creatures: &Query<Combatant, With<Creature>>,
-    (attacker, target, at): (&CombatantItem, &CombatantItem, Footprint),
-    mid_action: MidAction,
-    weapon: Option<&str>,
-) -> Result<crate::rules::attack::AttackPlan, crate::rules::core::refusal::Refusal> {
-    let own = attacker.space.at(attacker.position.0);
-    let ranged = weapon.is_some_and(|name| {
-        attacker.armament.0.iter().any(|w| w.name == name && crate::rules::core::creature::is_ranged(w))
-    });
-    let miss_chance = crate::rules::attack::miss_chance_at(field, attacker, target, at, ranged);
-    let waters = crate::rules::attack::underwater::waters(field, (attacker, own), (target, at));
-    // A readied bow or crossbow shoots as any ranged attack does, and a reach weapon's blow at a foe not
-    // adjacent is covered as one: soft cover from the creatures between, and into melee when an ally of
-    // the readier stands by its foe (004:180-182, 004:398-404).
-    let bystanders = if ranged || !own.touches(at) {
-        crate::rules::attack::bystanders_between(field.scale(), creatures, attacker, target)
-    } else {
-        Vec::new()
-    };
-    let cover = crate::rules::attack::underwater::with_water(
-        crate::rules::attack::cover_between(
-            field,
-            (own, attacker.altitude.0),
-            (at, target.altitude.0),
-            ranged,
-            &bystanders,
-        ),
-        crate::rules::attack::underwater::water_cover(&waters, !ranged),
-    );
-    let flanking = crate::rules::attack::flanking_ally_at(field, attacker, (target, at), creatures.iter());
-    let situation = AttackSituation {
-        weapon,
-        own,
-        theirs: at,
-        allies_near_target: ranged
-            && crate::rules::attack::shoots_into_melee(field, creatures, (attacker, own), (target, at)),
-        charge: false,
-        opportunity: weapon.is_none(),
-        mid_action: Some(mid_action),
-        flanking_with: flanking.as_deref(),
-        cover: &cover,
-        miss_chance,
-        unseen: crate::rules::attack::attacker_unseen(field, (attacker, own), (target, at)),
-        scale: field.scale(),
-        house: field.house_rules(),
-        waters,
-        feint_spent: false,
-    };
-    plan_attack(attacker, target, situation)
-}
-
-impl Opportunity<'_, '_, '_, '_, '_, '_> {
     /// An attack of opportunity on `mover` as it shares `other`'s space (004:447): the d20 first, then the
     /// d% that says whom it strikes (« on joue d'abord le jet d'attaque »). If 25 or less, the roll is
     /// judged against `other`; else nothing is struck yet and the d20 is returned, for the attack on the
@@ -785,6 +728,61 @@ impl Opportunity<'_, '_, '_, '_, '_, '_> {
         }
         (struck, struck_by)
     }
+}
+
+/// The attack `attacker` readied on `target` standing on `at` would make now, or the rule that refuses it:
+/// what sets it off asks this first (004:621, the readier need not act), and the strike makes it.
+pub fn plan_readied(
+    field: &Battlefield,
+    creatures: &Query<Combatant, With<Creature>>,
+    (attacker, target, at): (&CombatantItem, &CombatantItem, Footprint),
+    mid_action: MidAction,
+    weapon: Option<&str>,
+) -> Result<crate::rules::attack::AttackPlan, crate::rules::core::refusal::Refusal> {
+    let own = attacker.space.at(attacker.position.0);
+    let ranged = weapon.is_some_and(|name| {
+        attacker.armament.0.iter().any(|w| w.name == name && crate::rules::core::creature::is_ranged(w))
+    });
+    let miss_chance = crate::rules::attack::miss_chance_at(field, attacker, target, at, ranged);
+    let waters = crate::rules::attack::underwater::waters(field, (attacker, own), (target, at));
+    // A readied bow or crossbow shoots as any ranged attack does, and a reach weapon's blow at a foe not
+    // adjacent is covered as one: soft cover from the creatures between, and into melee when an ally of
+    // the readier stands by its foe (004:180-182, 004:398-404).
+    let bystanders = if ranged || !own.touches(at) {
+        crate::rules::attack::bystanders_between(field.scale(), creatures, attacker, target)
+    } else {
+        Vec::new()
+    };
+    let cover = crate::rules::attack::underwater::with_water(
+        crate::rules::attack::cover_between(
+            field,
+            (own, attacker.altitude.0),
+            (at, target.altitude.0),
+            ranged,
+            &bystanders,
+        ),
+        crate::rules::attack::underwater::water_cover(&waters, !ranged),
+    );
+    let flanking = crate::rules::attack::flanking_ally_at(field, attacker, (target, at), creatures.iter());
+    let situation = AttackSituation {
+        weapon,
+        own,
+        theirs: at,
+        allies_near_target: ranged
+            && crate::rules::attack::shoots_into_melee(field, creatures, (attacker, own), (target, at)),
+        charge: false,
+        opportunity: weapon.is_none(),
+        mid_action: Some(mid_action),
+        flanking_with: flanking.as_deref(),
+        cover: &cover,
+        miss_chance,
+        unseen: crate::rules::attack::attacker_unseen(field, (attacker, own), (target, at)),
+        scale: field.scale(),
+        house: field.house_rules(),
+        waters,
+        feint_spent: false,
+    };
+    plan_attack(attacker, target, situation)
 }
 
 /// Which foes may strike at a creature that provokes where it stands.

@@ -714,6 +714,39 @@ fn squares_apart(field: &Battlefield, own: (Footprint, i32), theirs: (Footprint,
     (metres / 1.5).round() as u32
 }
 
+/// Whether a turner that went from `before` to `now` came within 3 m of an undead at `theirs`, nearer than it
+/// stood: « il suffit que le prêtre s'approche à moins de 3 mètres d'eux » (004:549), wherever the undead
+/// fled in between.
+fn came_near(
+    field: &Battlefield,
+    (before, now): ((Footprint, i32), (Footprint, i32)),
+    theirs: (Footprint, i32),
+) -> bool {
+    let distance = squares_apart(field, now, theirs);
+    distance <= TURNER_NEAR_SQUARES && distance < squares_apart(field, before, theirs)
+}
+
+/// Ends the `ended` turnings of an undead: their holds, and its own lasting effects with them (another's
+/// keeps it turned for what is left of its minute). Whether some ended and none holds it any more.
+fn end_turnings(
+    by: &mut TurnedBy,
+    lasting: Option<Mut<crate::rules::turns::lasting::Lasting>>,
+    ended: &[Hold],
+    order: &TurnOrder,
+) -> bool {
+    if ended.is_empty() {
+        return false;
+    }
+    by.0.retain(|h| !ended.contains(h));
+    if let Some(mut lasting) = lasting {
+        lasting.0.retain(|e| {
+            !(e.condition == Condition::Turned
+                && ended.iter().any(|h| h.ends_round == e.ends_round && h.count_of == e.count_of))
+        });
+    }
+    by.turnings(order).next().is_none()
+}
+
 /// The undead some cleric's turning holds, where they are and in what state, and the effects that hold them.
 type HeldUndead<'w, 's> = Query<
     'w,
@@ -811,24 +844,13 @@ fn turner_steps_near(
         }
         let theirs = (space.at(position.0), altitude.map_or(0, |a| a.0));
         let near = |hold: &Hold| {
-            hold.turner == moment.mover && {
-                let distance = squares_apart(&field, (moment.at, high), theirs);
-                distance <= TURNER_NEAR_SQUARES
-                    && distance < squares_apart(&field, (moment.before, before_high), theirs)
-            }
+            hold.turner == moment.mover && came_near(&field, ((moment.before, before_high), (moment.at, high)), theirs)
         };
         let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
-        if ended.is_empty() {
+        if !end_turnings(&mut by, lasting, &ended, &order) {
             continue;
         }
-        by.0.retain(|h| !ended.contains(h));
-        if let Some(mut lasting) = lasting {
-            lasting.0.retain(|e| {
-                !(e.condition == Condition::Turned
-                    && ended.iter().any(|h| h.ends_round == e.ends_round && h.count_of == e.count_of))
-            });
-        }
-        if by.turnings(&order).next().is_none() && state.0.remove(&Condition::Turned) {
+        if state.0.remove(&Condition::Turned) {
             facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Turned });
             // Cornered, it cowered for the turning (004:549): that ends with it.
             if cornered {
@@ -882,25 +904,10 @@ pub fn turner_comes_near(
                     return false;
                 }
                 let high = height.map_or(0, |a| a.0);
-                let distance = squares_apart(&field, (s.at(now.unwrap_or(p.0)), high), theirs);
-                // « il suffit que le prêtre s'approche à moins de 3 mètres » (004:549): this move brought it
-                // nearer than it stood, within 3 m, wherever the undead fled in between.
-                let before = squares_apart(&field, (s.at(from), high - climbed), theirs);
-                distance <= TURNER_NEAR_SQUARES && distance < before
+                came_near(&field, ((s.at(from), high - climbed), (s.at(now.unwrap_or(p.0)), high)), theirs)
             };
             let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
-            if ended.is_empty() {
-                continue;
-            }
-            by.0.retain(|h| !ended.contains(h));
-            // Its own lasting effect goes with it; another's keeps the undead turned.
-            if let Some(mut lasting) = lasting {
-                lasting.0.retain(|e| {
-                    !(e.condition == Condition::Turned
-                        && ended.iter().any(|h| h.ends_round == e.ends_round && h.count_of == e.count_of))
-                });
-            }
-            if by.turnings(&order).next().is_none() {
+            if end_turnings(&mut by, lasting, &ended, &order) {
                 conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
             }
         }
