@@ -117,14 +117,19 @@ pub enum Command {
         /// One or more citations (any words holding them).
         citations: Vec<String>,
     },
-    /// Overland travel (003): how far, how long and at what cost a party goes.
+    /// Overland travel (003): how far, how long and at what cost a party goes. Without --walker nor --mount,
+    /// one walker of 9 m; without --km nor --hours, one day of --hours-per-day hours.
+    #[command(visible_alias = "overland")]
     Travel {
         /// Land speed in metres of each walker of the party (e.g. --walker 9 --walker 6).
         #[arg(long = "walker")]
         walkers: Vec<f64>,
-        /// Mounts or vehicles of the party (light-horse, heavy-horse-loaded, pony, cart-or-wagon, …).
+        /// Mounts ridden or vehicles of the party (light-horse, heavy-horse-loaded, pony, cart-or-wagon, …).
         #[arg(long = "mount")]
         mounts: Vec<String>,
+        /// Mounts or pack animals led, no rider on their backs: nonlethal damage, checks rolled (003:94).
+        #[arg(long = "led")]
+        led: Vec<String>,
         /// walk, hustle or run.
         #[arg(long, default_value = "walk")]
         pace: String,
@@ -137,15 +142,28 @@ pub enum Command {
         /// Distance to cover, in kilometres.
         #[arg(long, conflicts_with = "hours")]
         km: Option<f64>,
-        /// Hours to travel (one stretch without sleep).
+        /// Whole hours to travel, in one stretch without sleep (a started hour is marched).
         #[arg(long)]
         hours: Option<u32>,
         /// Hours of travel a day for a distance.
         #[arg(long, default_value_t = 8)]
         hours_per_day: u32,
         /// Print the movement table (003:4-19) for the --walker speeds, or the text's four speeds.
-        #[arg(long, conflicts_with_all = ["km", "hours", "mounts"])]
+        #[arg(long, conflicts_with_all = ["km", "hours", "mounts", "led", "seed"])]
         table: bool,
+        /// March the journey with the dice of this seed: forced-march checks rolled, damage thrown, fatigue
+        /// and unconsciousness as they come (without it, the plan: what each hour may cost).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// The Constitution modifier of every member, for its forced-march checks (003:92).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+        con: i32,
+        /// The hit points of every member: one whose nonlethal damage passes them falls unconscious (004:305).
+        #[arg(long)]
+        hp: Option<i32>,
+        /// The level (hit dice) of every member: nonlethal damage fades by it each hour of rest (004:307).
+        #[arg(long, default_value_t = 1)]
+        level: u32,
     },
     /// A voyage by boat (003:110-117, 003:122): a craft's speed on the sea, a lake, down or up a river, and the
     /// time a distance takes.
@@ -315,8 +333,24 @@ pub fn main() -> ExitCode {
         Command::Voyage { craft, water, current, towed, drift, km } => {
             voyage(&craft, &water, (current, towed, drift), km)
         }
-        Command::Travel { walkers, mounts, pace, terrain, way, km, hours, hours_per_day, .. } => {
-            travel(&walkers, &mounts, &pace, &terrain, &way, km, hours, hours_per_day)
+        Command::Travel {
+            walkers,
+            mounts,
+            led,
+            pace,
+            terrain,
+            way,
+            km,
+            hours,
+            hours_per_day,
+            seed,
+            con,
+            hp,
+            level,
+            ..
+        } => {
+            let marcher = crate::rules::overland::march::Marcher { con, hit_points: hp, level: level.max(1) };
+            travel((&walkers, &mounts, &led), (&pace, &terrain, &way), (km, hours, hours_per_day), (seed, marcher))
         }
     }
 }
@@ -752,6 +786,12 @@ fn voyage(craft: &str, water: &str, (current, towed, drift): (f64, bool, bool), 
             "upstream" => Water::Upstream { towed },
             other => return Err(format!("unknown water {other:?}: sea, lake, downstream or upstream")),
         };
+        if towed && !matches!(water, Water::Upstream { .. }) {
+            return Err("--towed is for going upstream, towed from the bank (003:122)".into());
+        }
+        if drift && !matches!(water, Water::Downstream { .. }) {
+            return Err("--drift is for going downstream, drifting the rest of the day (003:122)".into());
+        }
         if let Some(km) = km
             && !(km.is_finite() && km > 0.0)
         {
@@ -828,16 +868,12 @@ fn travel_table(walkers: &[f64]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-#[expect(clippy::too_many_arguments, reason = "one argument per command-line option")]
+/// `estoc travel`: a journey planned (003:63-94), and marched with the dice when a seed is given.
 fn travel(
-    walkers: &[f64],
-    mounts: &[String],
-    pace: &str,
-    terrain: &str,
-    way: &str,
-    km: Option<f64>,
-    hours: Option<u32>,
-    hours_per_day: u32,
+    (walkers, mounts, led): (&[f64], &[String], &[String]),
+    (pace, terrain, way): (&str, &str, &str),
+    (km, hours, hours_per_day): (Option<f64>, Option<u32>, u32),
+    (seed, marcher): (Option<u64>, crate::rules::overland::march::Marcher),
 ) -> ExitCode {
     use crate::rules::overland::travel::*;
     let parsed = (|| -> Result<_, String> {
@@ -848,6 +884,9 @@ fn travel(
         for mount in mounts {
             party.push(Traveller::Mounted(by_name(&Conveyance::ALL, mount, "mount or vehicle")?));
         }
+        for animal in led {
+            party.push(Traveller::Led(by_name(&Conveyance::ALL, animal, "led mount")?));
+        }
         if party.is_empty() {
             party.push(Traveller::OnFoot { speed_m: 9.0 });
         }
@@ -856,16 +895,19 @@ fn travel(
             (None, Some(h)) => Goal::Hours(h),
             (None, None) => Goal::Hours(hours_per_day),
         };
-        plan_journey(&party, pace, terrain, way, goal).map_err(|e| e.to_string())
+        let journey = plan_journey(&party, pace, terrain, way, goal).map_err(|e| e.to_string())?;
+        Ok((party, journey))
     })();
-    let journey = match parsed {
-        Ok(journey) => journey,
+    let (party, journey) = match parsed {
+        Ok(planned) => planned,
         Err(message) => {
             eprintln!("estoc travel: {message}");
             return ExitCode::FAILURE;
         }
     };
-    println!("pace {:?}, terrain and way {}", journey.pace, journey.multiplier);
+    let names: Vec<String> = party.iter().enumerate().map(|(i, member)| traveller_name(i, *member)).collect();
+    let pace_name = if journey.pace == Pace::Hustle { "hustle" } else { "walk" };
+    println!("pace {pace_name}, terrain and way {}", journey.multiplier);
     println!("  {:.2} km an hour", journey.per_hour_m / 1000.0);
     println!(
         "  {:.2} km in {:.2} hours ({} day(s) of {} hours)",
@@ -874,15 +916,38 @@ fn travel(
         journey.days,
         journey.hours_per_day
     );
+    match seed {
+        None => print_strain(&journey, &names),
+        Some(seed) => print_march(&journey, &names, seed, marcher),
+    }
+    ExitCode::SUCCESS
+}
+
+/// A member of the party as `estoc travel` names it.
+fn traveller_name(index: usize, member: crate::rules::overland::travel::Traveller) -> String {
+    use crate::rules::overland::travel::{ConveyanceKind, Traveller};
+    match member {
+        Traveller::OnFoot { speed_m } => format!("member {} (on foot, {speed_m} m)", index + 1),
+        Traveller::Mounted(c) if c.kind() == ConveyanceKind::Mount => {
+            format!("member {} ({}, ridden)", index + 1, c.label())
+        }
+        Traveller::Mounted(c) => format!("member {} ({}, its draft animals)", index + 1, c.label()),
+        Traveller::Led(c) => format!("member {} ({}, led)", index + 1, c.label()),
+    }
+}
+
+/// What each started hour of a day may cost each member (003:69, 003:92, 003:94).
+fn print_strain(journey: &crate::rules::overland::travel::Journey, names: &[String]) {
+    use crate::rules::overland::travel::{DamageKind, FatigueRisk};
     for hour in &journey.daily_strain {
-        for (who, strain) in [("walkers", hour.on_foot), ("ridden mounts", hour.ridden_mounts)] {
-            let Some(strain) = strain else { continue };
+        for (strain, who) in hour.members.iter().zip(names) {
             if strain.is_free() {
                 continue;
             }
+            let kind = if strain.damage_kind == DamageKind::Lethal { "lethal" } else { "nonlethal" };
             let mut costs = Vec::new();
             if strain.hustle_damage > 0 {
-                costs.push(format!("{} {:?} damage for hustling", strain.hustle_damage, strain.damage_kind));
+                costs.push(format!("{} {kind} damage for hustling", strain.hustle_damage));
             }
             if let Some(check) = strain.forced_march {
                 let roll = if check.automatic_failure {
@@ -891,12 +956,66 @@ fn travel(
                     format!("Con DC {}", check.dc)
                 };
                 costs.push(format!(
-                    "forced march: {roll}, {}d{} {:?} damage on a failure",
-                    check.damage_on_failure.count, check.damage_on_failure.sides, strain.damage_kind
+                    "forced march: {roll}, {}d{} {kind} damage on a failure",
+                    check.damage_on_failure.count, check.damage_on_failure.sides
                 ));
             }
-            println!("  hour {}: {who}: {}; fatigue {:?}", hour.hour, costs.join("; "), strain.fatigue);
+            let fatigue = match strain.fatigue {
+                FatigueRisk::Certain => "fatigued",
+                FatigueRisk::IfCheckFails => "fatigued if the check fails",
+                FatigueRisk::None => "not fatigued",
+            };
+            println!("  hour {}: {who}: {}; {fatigue}", hour.hour, costs.join("; "));
         }
     }
-    ExitCode::SUCCESS
+}
+
+/// The journey marched with the seeded dice: every check, every die, what each member carries.
+fn print_march(
+    journey: &crate::rules::overland::travel::Journey,
+    names: &[String],
+    seed: u64,
+    marcher: crate::rules::overland::march::Marcher,
+) {
+    use crate::rules::overland::travel::DamageKind;
+    let mut dice = crate::rules::core::dice::Dice::seeded(seed);
+    let marchers = vec![marcher; names.len()];
+    let marched = crate::rules::overland::march::march(journey, &marchers, &mut |sides| dice.roll(sides));
+    for (hours, who) in marched.iter().zip(names) {
+        println!("  {who}:");
+        for hour in hours {
+            let kind = if hour.kind == DamageKind::Lethal { "lethal" } else { "nonlethal" };
+            let mut said = Vec::new();
+            if hour.hustle_damage > 0 {
+                said.push(format!("{} {kind} damage for hustling", hour.hustle_damage));
+            }
+            if let Some(check) = hour.check {
+                said.push(match (check.roll, check.success) {
+                    (None, _) => format!("forced march: fails automatically (003:94), 1d6 = {} {kind}", check.damage),
+                    (Some(roll), true) => format!(
+                        "forced march: Con check {roll} + {} = {} vs DC {}, made",
+                        marcher.con, check.total, check.dc
+                    ),
+                    (Some(roll), false) => format!(
+                        "forced march: Con check {roll} + {} = {} vs DC {}, failed: 1d6 = {} {kind}",
+                        marcher.con, check.total, check.dc, check.damage
+                    ),
+                });
+            }
+            if said.is_empty() {
+                continue;
+            }
+            let mut state = format!("carries {} {kind}", hour.carried);
+            if hour.fatigued {
+                state.push_str(", fatigued");
+            }
+            if hour.knocked_out {
+                state.push_str(", falls unconscious (004:305)");
+            }
+            println!("    day {} hour {}: {}; {state}", hour.day, hour.hour, said.join("; "));
+        }
+        if hours.iter().all(|h| h.hustle_damage == 0 && h.check.is_none()) {
+            println!("    nothing to pay");
+        }
+    }
 }

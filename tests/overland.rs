@@ -105,3 +105,49 @@ fn the_movement_table_prints_decimals_as_the_text_does_003_4_19() {
     // 4,6 m a move: 13,8 m a round of walking, not the float's 13,799999999999999.
     assert!(output.status.success() && out.contains("13,8 m") && !out.contains("99999"), "{out}");
 }
+
+fn travel(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_estoc"))
+        .arg("travel")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("estoc runs");
+    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn each_member_pays_its_own_hustle_003_69_003_94() {
+    // A 12 m walker beside a cart (3 km/h): the party hustles at 6 km/h, the walker's own walk; only the
+    // cart's draft animals hustle, and pay.
+    let (ok, out) = travel(&["--walker", "12", "--mount", "cart-or-wagon", "--pace", "hustle", "--hours", "2"]);
+    assert!(ok && out.contains("hour 2: member 2 (Chariot ou charrette, its draft animals): 1 nonlethal"), "{out}");
+    assert!(!out.contains("member 1"), "{out}");
+    // A ridden horse trots for lethal damage; the same horse led takes nonlethal (003:94).
+    let (ok, out) = travel(&["--mount", "light-horse", "--pace", "hustle", "--hours", "2"]);
+    assert!(ok && out.contains("1 lethal damage for hustling; fatigued"), "{out}");
+    let (ok, out) = travel(&["--led", "light-horse", "--pace", "hustle", "--hours", "2"]);
+    assert!(ok && out.contains("(Cheval léger, led): 1 nonlethal damage for hustling"), "{out}");
+}
+
+#[test]
+fn a_forced_march_is_rolled_with_the_seed_003_92() {
+    // Ten hours: checks at the 9th and 10th hours, DC 12 and 14, each die shown; the same seed, the same march.
+    let args = ["--walker", "9", "--hours", "10", "--seed", "3", "--con", "1", "--hp", "8"];
+    let (ok, out) = travel(&args);
+    assert!(ok && out.contains("day 1 hour 9: forced march: Con check") && out.contains("vs DC 12"), "{out}");
+    assert!(out.contains("day 1 hour 10: forced march: Con check") && out.contains("vs DC 14"), "{out}");
+    assert_eq!(travel(&args).1, out);
+    // A ridden mount fails without a roll (003:94).
+    let (ok, out) = travel(&["--mount", "light-horse", "--hours", "9", "--seed", "1"]);
+    assert!(ok && out.contains("forced march: fails automatically (003:94), 1d6 = "), "{out}");
+    // Hustling six hours knocks out one of 5 hit points at the 4th (0, 1, 2, 4: 7 nonlethal, 004:305).
+    let (ok, out) = travel(&["--walker", "9", "--pace", "hustle", "--hours", "6", "--seed", "1", "--hp", "5"]);
+    assert!(
+        ok && out.contains(
+            "day 1 hour 4: 4 nonlethal damage for hustling; carries 7 nonlethal, fatigued, falls unconscious"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("hour 5"), "{out}");
+}

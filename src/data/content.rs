@@ -787,17 +787,39 @@ impl Content {
             true => overrides.weapon_focus.as_ref().unwrap_or(&template.weapon_focus).iter().cloned().collect(),
             false => Default::default(),
         };
+        // The advice names one of the creature's own weapons.
+        let own = weapons.first().map_or_else(|| "longsword".to_string(), |w: &Weapon| w.name.clone());
         if feats.contains(&Feat::WeaponFocus) && focus.is_empty() {
             problems.push((
                 "WeaponFocus".into(),
-                "Weapon Focus names its weapon: add weapon_focus: [\"longsword\"] (one weapon per feat)".into(),
+                format!("Weapon Focus names its weapon: add weapon_focus: [{own:?}] (one weapon per feat)"),
             ));
         }
         for name in focus.iter().filter(|n| !weapons.iter().any(|w: &Weapon| &w.name == *n)) {
-            problems.push(("weapon_focus".into(), format!("Weapon Focus names {name:?}, a weapon it does not carry")));
+            problems.push((
+                "weapon_focus".into(),
+                format!(
+                    "Weapon Focus names {name:?}, a weapon it does not carry: name one it carries \
+                     (weapon_focus: [{own:?}]) or leave WeaponFocus out of its feats"
+                ),
+            ));
         }
         if overrides.shield.is_some_and(|bonus| !(0..=20).contains(&bonus)) {
             problems.push(("shield".into(), "a shield bonus is between 0 (no shield) and 20".into()));
+        }
+        for (field, bonus) in [
+            ("natural_armor", overrides.natural_armor),
+            ("deflection", overrides.deflection),
+            ("dodge", overrides.dodge),
+        ] {
+            if bonus.is_some_and(|b| !(0..=60).contains(&b)) {
+                problems.push((field.into(), format!("a {field} bonus is between 0 and 60")));
+            }
+        }
+        if let Some(s) = overrides.saves
+            && [s.fortitude, s.reflex, s.will].iter().any(|b| !(-10..=60).contains(b))
+        {
+            problems.push(("saves".into(), "a base save is between -10 and 60".into()));
         }
         if !(0..=60).contains(&base_attack) {
             problems.push(("base_attack".into(), format!("base attack {base_attack} is outside 0..=60")));
@@ -827,15 +849,15 @@ impl Content {
             level: Level(template.level.max(1)),
             abilities,
             base_attack: BaseAttack(base_attack),
-            saves: template.saves,
+            saves: overrides.saves.unwrap_or(template.saves),
             defense: Defense {
                 armor: armor.bonus,
                 shield: shield.map_or(0, |s| s.armor_class()),
-                natural: template.natural_armor,
-                deflection: template.deflection,
+                natural: overrides.natural_armor.unwrap_or(template.natural_armor),
+                deflection: overrides.deflection.unwrap_or(template.deflection),
                 // Dodge (the feat): +1 dodge bonus to AC, lost with the Dex bonus (004:36; our ruling,
                 // docs/rulings.md).
-                dodge: template.dodge + i32::from(feats.contains(&Feat::Dodge)),
+                dodge: overrides.dodge.unwrap_or(template.dodge) + i32::from(feats.contains(&Feat::Dodge)),
                 max_dex: armor.max_dex,
             },
             encumbrance: Encumbrance { armor: armor.category, load: overrides.load.unwrap_or(template.load) },
@@ -885,6 +907,18 @@ pub struct TemplateOverrides {
     /// Another base attack bonus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_attack: Option<i32>,
+    /// Other base saves (`saves: (fortitude: 4, reflex: 1, will: 1)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saves: Option<Saves>,
+    /// Another natural armour bonus to AC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub natural_armor: Option<i32>,
+    /// Another deflection bonus to AC (a ring of protection's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deflection: Option<i32>,
+    /// Another dodge bonus to AC (the Dodge feat adds its own +1 on top).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dodge: Option<i32>,
     /// Other speeds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<SpeedDef>,

@@ -303,7 +303,10 @@ pub fn plugin(app: &mut App) {
             .before(crate::rules::health::HealthSystems),
     );
     // A spell's round comes before anything the caster might do in its turn.
-    app.add_systems(Rules, complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems));
+    app.add_systems(
+        Rules,
+        complete_casting.in_set(RulesSystems::Act).before(crate::rules::turns::ready::ReadySystems).before(CastSystems),
+    );
     app.add_systems(
         Rules,
         keep_concentration
@@ -921,9 +924,9 @@ fn take_effect(
         }
         SpellEffect::Blast { dice: expr, save, max_level_bonus, .. } => {
             let multiplier = if critical { 2 } else { 1 };
-            let throws: Vec<_> = (0..multiplier).map(|_| dice.throw(expr)).collect();
             let level_bonus = magic.caster_level.min(max_level_bonus) as i32;
             let dc = save_dc(spell.def.level, magic.ability_modifier);
+            // The save, then the damage: the dice in the order the log gives them.
             let success = roll_save(
                 dice,
                 &mut out.facts,
@@ -934,6 +937,7 @@ fn take_effect(
                 format!("{} for half", spell.name),
                 dc,
             );
+            let throws: Vec<_> = (0..multiplier).map(|_| dice.throw(expr)).collect();
             let full = (throws.iter().map(|t| t.total).sum::<i32>() + level_bonus * multiplier as i32).max(1);
             let amount = if success { (full / 2).max(1) } else { full };
             let mut modifiers = Vec::new();
@@ -999,7 +1003,9 @@ fn complete_casting(
             continue;
         }
         commands.entity(entity).remove::<CastingUnderway>();
-        out.falls.conditions.write(ConditionChange { creature: entity, condition: Condition::Casting, gained: false });
+        // Done before anything the caster does in this turn: it may cast again at once (« Celui-ci peut agir
+        // normalement lors du second round », 004:235).
+        commands.queue(move |world: &mut World| stop_casting(world, entity));
         // Begun over two rounds: the standard action of this turn completes it (004:86).
         if casting.over_two_rounds
             && let Ok(mut budget) = budgets.get_mut(entity)
@@ -1030,6 +1036,16 @@ fn complete_casting(
                 out.facts.write(lost(caster.id, &casting.spell.name, "its target is gone"));
             }
         }
+    }
+}
+
+/// The caster's casting is over: it threatens again (004:238) and may cast.
+fn stop_casting(world: &mut World, caster: Entity) {
+    let Some(mut conditions) = world.get_mut::<Conditions>(caster) else { return };
+    if conditions.0.remove(&Condition::Casting)
+        && let Some(id) = world.get::<CreatureId>(caster).cloned()
+    {
+        world.write_message(Fact::ConditionLost { creature: id, condition: Condition::Casting });
     }
 }
 

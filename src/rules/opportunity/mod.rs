@@ -862,6 +862,9 @@ pub struct MoveReactions {
     /// Foes that came to act again in the middle of the move (a turned undead its turner came near,
     /// 004:549): they strike as the mover leaves a square they threaten, as any foe (004:64-65).
     woke: Vec<Entity>,
+    /// A tumbler's Tumble bonus and the foes it has passed so far (000:78-79): a foe that wakes in the
+    /// middle of the move is tumbled past as any other, the DC counting those before it.
+    tumbling: Option<(i32, usize)>,
 }
 
 impl MoveReactions {
@@ -927,6 +930,7 @@ fn plan_provocations(
     let (mover, action, start, tumble) = (*mover, *action, *start, *tumble);
     plan.fired.clear();
     plan.woke.clear();
+    plan.tumbling = None;
     plan.route = route.steps.iter().map(|s| s.footprint()).collect();
     let mut strikers: Vec<Entity> = Vec::new();
     plan.provocations = match combatants.get(mover) {
@@ -949,7 +953,8 @@ fn plan_provocations(
             .collect();
         let mut route = starting.event().route.clone();
         let tumbler = Tumbler { id: me.id, bonus, start, strikers };
-        roll_tumbles(&tumbler, (&mut route, &mut plan.provocations), &foes, (&mut dice, &mut facts));
+        let passed = roll_tumbles(&tumbler, (&mut route, &mut plan.provocations), &foes, (&mut dice, &mut facts));
+        plan.tumbling = Some((bonus, passed));
         starting.event_mut().route = route;
     }
 }
@@ -965,13 +970,13 @@ struct Tumbler<'a> {
 
 /// A tumbler's checks, in the order it meets its foes (000:78-79; the d20 Tumble rule): past each foe whose
 /// threatened squares it leaves, DC 15 (+2 per foe after the first), made, that foe does not strike; into a
-/// foe's space, DC 25, failed, it stops before it and that foe strikes.
+/// foe's space, DC 25, failed, it stops before it and that foe strikes. Gives how many foes it tumbled past.
 fn roll_tumbles(
     tumbler: &Tumbler<'_>,
     (route, provocations): (&mut Route, &mut Vec<Provocation>),
     foes: &[(Entity, CreatureId, Footprint)],
     (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
-) {
+) -> usize {
     use crate::rules::core::checks::{Check, roll_check};
     use crate::rules::movement::{TUMBLE_THROUGH_DC, tumble_past_dc};
     // (step, through, foe): past a foe when it would strike, into its space as the step is taken.
@@ -1023,6 +1028,7 @@ fn roll_tumbles(
         break;
     }
     provocations.retain(|p| !p.from.is_empty());
+    passed
 }
 
 /// Why a failed tumble through a foe's space provokes.
@@ -1036,7 +1042,7 @@ fn strike_the_leaving(
     combatants: Query<Combatant, With<Creature>>,
     mut reactions: Query<&mut Reactions>,
     mut provoked: Query<&mut Provoked>,
-    plan: Res<MoveReactions>,
+    mut plan: ResMut<MoveReactions>,
     mut dice: ResMut<Dice>,
     mut facts: MessageWriter<Fact>,
     mut damage: MessageWriter<Damage>,
@@ -1049,7 +1055,12 @@ fn strike_the_leaving(
     }
     // The weapons lost or struck this moment, over all its provocations: one weapon is lost once.
     let mut gear = Vec::new();
-    let woke = woke_strikers(&field, &order, &combatants, (&reactions, &provoked), (&plan, moment));
+    let mut woke = woke_strikers(&field, &order, &combatants, (&reactions, &provoked), (&plan, moment));
+    if let (Some(provocation), Some((bonus, passed))) = (woke.as_mut(), plan.tumbling.as_mut()) {
+        let mover = combatants.get(moment.mover).map(|c| c.id.clone()).unwrap_or_default();
+        tumble_past_woken(provocation, (&mover, *bonus, passed), &combatants, (&mut dice, &mut facts));
+    }
+    let woke = woke.filter(|p| !p.from.is_empty());
     let planned = plan.provocations.iter().filter(|p| p.after_steps == moment.steps).cloned();
     for provocation in planned.chain(woke) {
         if let Ok(mut provoked) = provoked.get_mut(moment.mover) {
@@ -1085,6 +1096,25 @@ fn strike_the_leaving(
             return;
         }
     }
+}
+
+/// A tumbler's checks past the foes that woke in the middle of its move (000:78-79): each made, that foe
+/// does not strike; the DC counts every foe passed before it on this move.
+fn tumble_past_woken(
+    provocation: &mut Provocation,
+    (mover, bonus, passed): (&CreatureId, i32, &mut usize),
+    combatants: &Query<Combatant, With<Creature>>,
+    (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
+) {
+    use crate::rules::core::checks::{Check, roll_check};
+    use crate::rules::movement::tumble_past_dc;
+    provocation.from.retain(|foe| {
+        let dc = tumble_past_dc(*passed);
+        *passed += 1;
+        let name = combatants.get(*foe).map(|c| c.id.0.clone()).unwrap_or_default();
+        let reason = format!("tumbling past {name} (000:78-79)");
+        !roll_check(dice, facts, mover, Check::Tumble, reason, bonus, dc)
+    });
 }
 
 /// The foes that came to act again in the middle of the move and threaten a square the mover leaves at

@@ -2,4 +2,5 @@
 //! multipliers, mounts and vehicles, hustle and forced march, pursuit and escape. Pure tables and
 //! functions; `estoc travel` answers "how far, how long, at what cost" with them.
 
+pub mod march;
 pub mod travel;

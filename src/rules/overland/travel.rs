@@ -812,6 +812,9 @@ pub enum Traveller {
     },
     /// Rides a mount, or travels in a cart or wagon whose draft animals walk, 003:94, 003:101-109.
     Mounted(Conveyance),
+    /// A mount led by the bridle or a pack animal, no rider on its back: at its table rate, on its own feet
+    /// (nonlethal damage, checks rolled; 003:94 speaks of a horse « portant un cavalier »).
+    Led(Conveyance),
 }
 
 /// What to plan: a distance, or a number of hours, 003:65.
@@ -829,15 +832,14 @@ pub enum Goal {
     Hours(u32),
 }
 
-/// One started hour of a day's travel and what it costs each kind of bearer, 003:69, 003:92, 003:94.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One started hour of a day's travel and what it costs each member of the party, 003:69, 003:92, 003:94.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TravelHour {
     /// Hour of the day's travel, 1-based.
     pub hour: u32,
-    /// Strain on the members on foot and the draft animals, if the party has any.
-    pub on_foot: Option<HourStrain>,
-    /// Strain on the ridden mounts, if the party has any (their riders bear none).
-    pub ridden_mounts: Option<HourStrain>,
+    /// The strain on each member, in the party's order: a walker on its own feet, a ridden mount (its rider
+    /// bears none), a cart's draft animals.
+    pub members: Vec<HourStrain>,
 }
 
 /// A planned journey: how far, how long, what it costs, 003:63-94.
@@ -873,43 +875,31 @@ pub fn plan_journey(
     way: Way,
     goal: Goal,
 ) -> Result<Journey, TravelError> {
-    let mut walking_rate_m: Option<f64> = None;
-    let mut has_on_foot = false;
-    let mut has_ridden_mount = false;
-    // The slowest walking rate of those on foot (and the draft animals) and of the ridden mounts.
-    let (mut slowest_on_foot, mut slowest_mount) = (f64::INFINITY, f64::INFINITY);
+    // Each member's own walking rate an hour, and who bears its strain.
+    let mut members: Vec<(f64, Bearer)> = Vec::with_capacity(party.len());
     for traveller in party {
-        let rate = match *traveller {
+        members.push(match *traveller {
             Traveller::OnFoot { speed_m } => {
                 if !speed_m.is_finite() || speed_m <= 0.0 {
                     return Err(TravelError::InvalidSpeed(speed_m));
                 }
-                has_on_foot = true;
-                slowest_on_foot = slowest_on_foot.min(speed_m * HOURLY_METRES_PER_METRE_OF_SPEED);
-                speed_m * HOURLY_METRES_PER_METRE_OF_SPEED
+                (speed_m * HOURLY_METRES_PER_METRE_OF_SPEED, Bearer::OnFoot)
             }
-            Traveller::Mounted(conveyance) => {
-                match conveyance.kind() {
-                    ConveyanceKind::Mount => has_ridden_mount = true,
-                    ConveyanceKind::LandVehicle if way.allows_vehicles() => has_on_foot = true,
-                    ConveyanceKind::LandVehicle => {
-                        return Err(TravelError::VehicleOnTrail(conveyance));
-                    }
-                    ConveyanceKind::RiverCraft | ConveyanceKind::Ship => {
-                        return Err(TravelError::NotALandTraveller(conveyance));
-                    }
-                }
-                if conveyance.kind() == ConveyanceKind::Mount {
-                    slowest_mount = slowest_mount.min(conveyance.per_hour_m());
-                } else {
-                    slowest_on_foot = slowest_on_foot.min(conveyance.per_hour_m());
-                }
-                conveyance.per_hour_m()
+            Traveller::Led(conveyance) if conveyance.kind() == ConveyanceKind::Mount => {
+                (conveyance.per_hour_m(), Bearer::OnFoot)
             }
-        };
-        walking_rate_m = Some(walking_rate_m.map_or(rate, |slowest: f64| slowest.min(rate)));
+            Traveller::Mounted(conveyance) | Traveller::Led(conveyance) => match conveyance.kind() {
+                ConveyanceKind::Mount => (conveyance.per_hour_m(), Bearer::RiddenMount),
+                // A cart's draft animals walk, on their own feet (003:94 speaks of mounts ridden).
+                ConveyanceKind::LandVehicle if way.allows_vehicles() => (conveyance.per_hour_m(), Bearer::OnFoot),
+                ConveyanceKind::LandVehicle => return Err(TravelError::VehicleOnTrail(conveyance)),
+                ConveyanceKind::RiverCraft | ConveyanceKind::Ship => {
+                    return Err(TravelError::NotALandTraveller(conveyance));
+                }
+            },
+        });
     }
-    let walking_rate_m = walking_rate_m.ok_or(TravelError::EmptyParty)?;
+    let walking_rate_m = members.iter().map(|(rate, _)| *rate).reduce(f64::min).ok_or(TravelError::EmptyParty)?;
 
     let pace = match pace {
         Pace::Walk => Pace::Walk,
@@ -944,14 +934,13 @@ pub fn plan_journey(
     // rate, so a member twice as fast only walks, and bears no hustle's damage (003:17, 003:69, 003:94).
     let party_rate = walking_rate_m * f64::from(round_multiplier(pace, Burden::Normal));
     let hustles = |own_walk: f64| pace == Pace::Hustle && own_walk < party_rate;
-    let (foot_hustles, mounts_hustle) = (hustles(slowest_on_foot), hustles(slowest_mount));
-    let hustle_hour = |hustling: bool, hour: u32| hustling.then_some(hour);
     let daily_strain = (1..=started_hours)
         .map(|hour| TravelHour {
             hour,
-            on_foot: has_on_foot.then(|| hour_strain(Bearer::OnFoot, hour, hustle_hour(foot_hustles, hour))),
-            ridden_mounts: has_ridden_mount
-                .then(|| hour_strain(Bearer::RiddenMount, hour, hustle_hour(mounts_hustle, hour))),
+            members: members
+                .iter()
+                .map(|&(own_walk, bearer)| hour_strain(bearer, hour, hustles(own_walk).then_some(hour)))
+                .collect(),
         })
         .collect();
 
@@ -1421,8 +1410,10 @@ mod tests {
         assert_eq!(journey.per_hour_m, 3_000.0);
         assert_eq!((journey.hours, journey.days), (8.0, 1));
         assert_eq!(journey.daily_strain.len(), 8);
-        assert!(journey.daily_strain.iter().all(|hour| hour.on_foot.is_some_and(|s| s.is_free())));
-        assert!(journey.daily_strain.iter().all(|hour| hour.ridden_mounts.is_none()));
+        assert!(journey.daily_strain.iter().all(|hour| hour.members.iter().all(HourStrain::is_free)));
+        assert!(
+            journey.daily_strain.iter().all(|hour| hour.members.iter().all(|s| s.damage_kind == DamageKind::Nonlethal))
+        );
     }
 
     #[test]
@@ -1435,7 +1426,7 @@ mod tests {
         assert_eq!(journey.per_hour_m, 1_125.0);
         assert_eq!(journey.days, 3);
         assert!((journey.hours - 20_000.0 / 1_125.0).abs() < 1e-9);
-        assert!(journey.daily_strain.iter().all(|hour| hour.ridden_mounts.is_some()));
+        assert!(journey.daily_strain.iter().all(|hour| hour.members[1].damage_kind == DamageKind::Lethal));
     }
 
     #[test]
@@ -1444,11 +1435,8 @@ mod tests {
         let goal = Goal::Distance { metres: 90_000.0, hours_per_day: 10 };
         let journey = plan_journey(&[on_foot(9.0)], Pace::Walk, Terrain::Plains, Way::Highway, goal).unwrap();
         assert_eq!((journey.hours, journey.days), (20.0, 2));
-        let dcs: Vec<Option<u32>> = journey
-            .daily_strain
-            .iter()
-            .map(|hour| hour.on_foot.and_then(|s| s.forced_march).map(|check| check.dc))
-            .collect();
+        let dcs: Vec<Option<u32>> =
+            journey.daily_strain.iter().map(|hour| hour.members[0].forced_march.map(|check| check.dc)).collect();
         assert_eq!(dcs, [None, None, None, None, None, None, None, None, Some(12), Some(14)]);
     }
 
@@ -1459,7 +1447,7 @@ mod tests {
         let journey = plan_journey(&[on_foot(9.0)], Pace::Walk, Terrain::Plains, Way::Road, goal).unwrap();
         assert_eq!(journey.days, 1);
         assert_eq!(journey.daily_strain.len(), 9);
-        assert_eq!(journey.daily_strain[8].on_foot.and_then(|s| s.forced_march).map(|c| c.dc), Some(12));
+        assert_eq!(journey.daily_strain[8].members[0].forced_march.map(|c| c.dc), Some(12));
     }
 
     #[test]
@@ -1470,10 +1458,9 @@ mod tests {
         assert_eq!(journey.pace, Pace::Hustle);
         assert_eq!(journey.per_hour_m, 4_500.0); // 9 km/h × 1/2, 003:24, 003:82.
         assert_eq!(journey.distance_m, 18_000.0);
-        let damage: Vec<u32> =
-            journey.daily_strain.iter().filter_map(|hour| hour.on_foot.map(|s| s.hustle_damage)).collect();
+        let damage: Vec<u32> = journey.daily_strain.iter().map(|hour| hour.members[0].hustle_damage).collect();
         assert_eq!(damage, [0, 1, 2, 4]);
-        assert_eq!(journey.daily_strain[1].on_foot.map(|s| s.fatigue), Some(FatigueRisk::Certain));
+        assert_eq!(journey.daily_strain[1].members[0].fatigue, FatigueRisk::Certain);
     }
 
     #[test]
@@ -1482,9 +1469,9 @@ mod tests {
         let party = [Traveller::Mounted(Conveyance::LightHorse)];
         let journey = plan_journey(&party, Pace::Hustle, Terrain::Plains, Way::Highway, Goal::Hours(2)).unwrap();
         assert_eq!(journey.per_hour_m, 15_000.0);
-        let second = journey.daily_strain[1];
-        assert_eq!(second.on_foot, None);
-        assert_eq!(second.ridden_mounts.map(|s| (s.hustle_damage, s.damage_kind)), Some((1, DamageKind::Lethal)));
+        let second = &journey.daily_strain[1];
+        assert_eq!(second.members.len(), 1);
+        assert_eq!((second.members[0].hustle_damage, second.members[0].damage_kind), (1, DamageKind::Lethal));
     }
 
     #[test]
@@ -1494,18 +1481,28 @@ mod tests {
         let party = [on_foot(6.0), Traveller::Mounted(Conveyance::LightHorse)];
         let journey = plan_journey(&party, Pace::Hustle, Terrain::Plains, Way::Highway, Goal::Hours(3)).unwrap();
         assert_eq!(journey.per_hour_m, 6_000.0);
-        let walkers: Vec<u32> =
-            journey.daily_strain.iter().filter_map(|h| h.on_foot.map(|s| s.hustle_damage)).collect();
-        let horse: Vec<u32> =
-            journey.daily_strain.iter().filter_map(|h| h.ridden_mounts.map(|s| s.hustle_damage)).collect();
+        let walkers: Vec<u32> = journey.daily_strain.iter().map(|h| h.members[0].hustle_damage).collect();
+        let horse: Vec<u32> = journey.daily_strain.iter().map(|h| h.members[1].hustle_damage).collect();
         assert_eq!(walkers, [0, 1, 2]);
         assert_eq!(horse, [0, 0, 0]);
         // A 9 m walker beside a 4,5 m one: the party hustles at 4,5 km/h, the 9 m walker's own walk; the
-        // slow one hustles, so the walkers' line pays.
+        // slow one hustles and pays, the fast one walks and pays nothing.
         let journey =
             plan_journey(&[on_foot(9.0), on_foot(4.5)], Pace::Hustle, Terrain::Plains, Way::Highway, Goal::Hours(2))
                 .unwrap();
-        assert_eq!(journey.daily_strain[1].on_foot.map(|s| s.hustle_damage), Some(1));
+        let second = &journey.daily_strain[1];
+        assert_eq!((second.members[0].hustle_damage, second.members[1].hustle_damage), (0, 1));
+        // A 12 m walker beside a cart (3 km/h): the cart's draft animals hustle at 6 km/h, nonlethal damage on
+        // their own feet; the walker keeps up at its walk and bears nothing (003:69, 003:94).
+        // A horse led, no rider: its own feet, nonlethal damage (003:94 « portant un cavalier »).
+        let party = [on_foot(6.0), Traveller::Led(Conveyance::LightHorse)];
+        let journey = plan_journey(&party, Pace::Hustle, Terrain::Plains, Way::Road, Goal::Hours(2)).unwrap();
+        assert_eq!(journey.daily_strain[1].members[1].damage_kind, DamageKind::Nonlethal);
+        let party = [on_foot(12.0), Traveller::Mounted(Conveyance::CartOrWagon)];
+        let journey = plan_journey(&party, Pace::Hustle, Terrain::Plains, Way::Road, Goal::Hours(2)).unwrap();
+        let second = &journey.daily_strain[1];
+        assert_eq!(second.members[0].hustle_damage, 0);
+        assert_eq!((second.members[1].hustle_damage, second.members[1].damage_kind), (1, DamageKind::Nonlethal));
     }
 
     #[test]
