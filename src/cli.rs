@@ -117,8 +117,8 @@ pub enum Command {
         /// One or more citations (any words holding them).
         citations: Vec<String>,
     },
-    /// Overland travel (003): how far, how long and at what cost a party goes. Without --walker nor --mount,
-    /// one walker of 9 m; without --km nor --hours, one day of --hours-per-day hours.
+    /// Overland travel (003): how far, how long and at what cost a party goes. Without --walker, --mount nor
+    /// --led, one walker of 9 m; without --km nor --hours, one day of --hours-per-day hours.
     #[command(visible_alias = "overland")]
     Travel {
         /// Land speed in metres of each walker of the party (e.g. --walker 9 --walker 6).
@@ -174,9 +174,9 @@ pub enum Command {
         /// sea, lake, downstream or upstream.
         #[arg(long, default_value = "lake")]
         water: String,
-        /// Downstream, the current in metres an hour (the text's typical 4,500 m/h, 003:122).
-        #[arg(long, default_value_t = crate::rules::overland::travel::TYPICAL_CURRENT_M_PER_HOUR)]
-        current: f64,
+        /// Downstream, the current in metres an hour (the text's typical 4,500 m/h if not given, 003:122).
+        #[arg(long)]
+        current: Option<f64>,
         /// Upstream, towed from the bank by draft animals (003:122).
         #[arg(long)]
         towed: bool,
@@ -349,7 +349,7 @@ pub fn main() -> ExitCode {
             level,
             ..
         } => {
-            let marcher = crate::rules::overland::march::Marcher { con, hit_points: hp, level: level.max(1) };
+            let marcher = crate::rules::overland::march::Marcher { con, hit_points: hp, level };
             travel((&walkers, &mounts, &led), (&pace, &terrain, &way), (km, hours, hours_per_day), (seed, marcher))
         }
     }
@@ -775,19 +775,24 @@ fn run(path: &Path, seed: Option<u64>, check: bool) -> ExitCode {
 }
 
 /// `estoc voyage`: a craft's speed on some water and the days a distance takes (003:110-117, 003:122).
-fn voyage(craft: &str, water: &str, (current, towed, drift): (f64, bool, bool), km: Option<f64>) -> ExitCode {
+fn voyage(craft: &str, water: &str, (current, towed, drift): (Option<f64>, bool, bool), km: Option<f64>) -> ExitCode {
     use crate::rules::overland::travel::{Conveyance, Water, voyage_rate};
     let planned = (|| -> Result<_, String> {
         let craft = by_name(&Conveyance::ALL, craft, "craft")?;
         let water = match water.to_lowercase().as_str() {
             "sea" => Water::Sea,
             "lake" => Water::Lake,
-            "downstream" => Water::Downstream { current_m_per_hour: current },
+            "downstream" => Water::Downstream {
+                current_m_per_hour: current.unwrap_or(crate::rules::overland::travel::TYPICAL_CURRENT_M_PER_HOUR),
+            },
             "upstream" => Water::Upstream { towed },
             other => return Err(format!("unknown water {other:?}: sea, lake, downstream or upstream")),
         };
         if towed && !matches!(water, Water::Upstream { .. }) {
             return Err("--towed is for going upstream, towed from the bank (003:122)".into());
+        }
+        if current.is_some() && !matches!(water, Water::Downstream { .. }) {
+            return Err("--current is for going downstream, the current added to the craft's speed (003:122)".into());
         }
         if drift && !matches!(water, Water::Downstream { .. }) {
             return Err("--drift is for going downstream, drifting the rest of the day (003:122)".into());
@@ -885,7 +890,17 @@ fn travel(
             party.push(Traveller::Mounted(by_name(&Conveyance::ALL, mount, "mount or vehicle")?));
         }
         for animal in led {
-            party.push(Traveller::Led(by_name(&Conveyance::ALL, animal, "led mount")?));
+            let animal = by_name(&Conveyance::ALL, animal, "led mount")?;
+            if animal.kind() != ConveyanceKind::Mount {
+                return Err(format!("{} is no animal to lead: --led takes a mount or a pack animal", animal.label()));
+            }
+            party.push(Traveller::Led(animal));
+        }
+        if !(1..=24).contains(&hours_per_day) {
+            return Err(format!("{hours_per_day} hours a day is not 1 to 24"));
+        }
+        if marcher.hit_points.is_some_and(|hp| hp < 1) || marcher.level == 0 || !(-20..=40).contains(&marcher.con) {
+            return Err("--hp and --level are 1 or more, --con from -20 to 40".into());
         }
         if party.is_empty() {
             party.push(Traveller::OnFoot { speed_m: 9.0 });
@@ -981,6 +996,7 @@ fn print_march(
     let mut dice = crate::rules::core::dice::Dice::seeded(seed);
     let marchers = vec![marcher; names.len()];
     let marched = crate::rules::overland::march::march(journey, &marchers, &mut |sides| dice.roll(sides));
+    let con = if marcher.con < 0 { format!("- {}", -marcher.con) } else { format!("+ {}", marcher.con) };
     for (hours, who) in marched.iter().zip(names) {
         println!("  {who}:");
         for hour in hours {
@@ -990,32 +1006,48 @@ fn print_march(
                 said.push(format!("{} {kind} damage for hustling", hour.hustle_damage));
             }
             if let Some(check) = hour.check {
+                let rolled =
+                    |roll: u32| format!("forced march: Con check {roll} {con} = {} vs DC {}", check.total, check.dc);
                 said.push(match (check.roll, check.success) {
                     (None, _) => format!("forced march: fails automatically (003:94), 1d6 = {} {kind}", check.damage),
-                    (Some(roll), true) => format!(
-                        "forced march: Con check {roll} + {} = {} vs DC {}, made",
-                        marcher.con, check.total, check.dc
-                    ),
-                    (Some(roll), false) => format!(
-                        "forced march: Con check {roll} + {} = {} vs DC {}, failed: 1d6 = {} {kind}",
-                        marcher.con, check.total, check.dc, check.damage
-                    ),
+                    (Some(roll), true) => format!("{}, made", rolled(roll)),
+                    (Some(roll), false) => format!("{}, failed: 1d6 = {} {kind}", rolled(roll), check.damage),
                 });
             }
-            if said.is_empty() {
+            if said.is_empty() && !hour.knocked_out {
                 continue;
             }
-            let mut state = format!("carries {} {kind}", hour.carried);
-            if hour.fatigued {
-                state.push_str(", fatigued");
-            }
-            if hour.knocked_out {
-                state.push_str(", falls unconscious (004:305)");
-            }
-            println!("    day {} hour {}: {}; {state}", hour.day, hour.hour, said.join("; "));
+            println!("    day {} hour {}: {}; {}", hour.day, hour.hour, said.join("; "), march_state(hour, marcher));
         }
         if hours.iter().all(|h| h.hustle_damage == 0 && h.check.is_none()) {
             println!("    nothing to pay");
         }
     }
+    let fallen =
+        marched.iter().zip(names).find_map(|(hours, who)| hours.last().filter(|h| h.knocked_out).map(|h| (h, who)));
+    if let Some((hour, who)) = fallen {
+        println!("  the party halts at day {} hour {}: {who} can march no further", hour.day, hour.hour);
+    }
+}
+
+/// What a member carries after an hour of the march, and what it does to it (004:274-305).
+fn march_state(
+    hour: &crate::rules::overland::march::MarchedHour,
+    marcher: crate::rules::overland::march::Marcher,
+) -> String {
+    use crate::rules::overland::travel::DamageKind;
+    let lethal = hour.kind == DamageKind::Lethal;
+    let mut state = format!("carries {} {}", hour.carried, if lethal { "lethal" } else { "nonlethal" });
+    if hour.fatigued {
+        state.push_str(", fatigued");
+    }
+    let at_hp = marcher.hit_points.is_some_and(|hp| i64::from(hour.carried) == i64::from(hp));
+    match (hour.knocked_out, lethal, at_hp) {
+        (true, true, _) => state.push_str(", below 0 hit points: dying (004:277)"),
+        (true, false, _) => state.push_str(", falls unconscious (004:305)"),
+        (false, true, true) => state.push_str(", at 0 hit points: disabled (004:273)"),
+        (false, false, true) => state.push_str(", staggered (004:304)"),
+        _ => {}
+    }
+    state
 }

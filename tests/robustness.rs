@@ -245,3 +245,22 @@ fn a_closed_pipe_ends_the_program_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success() && !stderr.contains("panicked"), "{:?}: {stderr}", output.status);
 }
+
+/// A scenario named without a folder, from the folder it lies in (anywhere), finds the level beside it.
+#[test]
+fn a_scenario_named_without_its_folder_finds_its_level() {
+    let dir = std::env::temp_dir().join(format!("estoc-beside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(root().join("tests/scenarios/levels/tumble.ron"), dir.join("here.ron")).unwrap();
+    let scenario = "(level: \"here.ron\", seed: 1, steps: [Sheet(creature: \"rogue\")], \
+                    expect: [r#\"{\"answer\": \"sheet\"}\"#])\n";
+    std::fs::write(dir.join("s.ron"), scenario).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_estoc"))
+        .args(["run", "s.ron", "--check"])
+        .current_dir(&dir)
+        .output()
+        .expect("estoc runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+}

@@ -821,6 +821,15 @@ impl Content {
         {
             problems.push(("saves".into(), "a base save is between -10 and 60".into()));
         }
+        let level = overrides.level.unwrap_or(template.level).max(1);
+        if level > 60 {
+            problems.push(("level".into(), format!("level {level} is outside 1..=60")));
+        }
+        if let Some(Some(turning)) = overrides.turning
+            && !(1..=60).contains(&turning.level)
+        {
+            problems.push(("turning".into(), "a turning level is between 1 and 60".into()));
+        }
         if !(0..=60).contains(&base_attack) {
             problems.push(("base_attack".into(), format!("base attack {base_attack} is outside 0..=60")));
         }
@@ -846,7 +855,7 @@ impl Content {
             speed,
             speed_modifiers,
             hit_points: HitPoints::full(hit_points),
-            level: Level(template.level.max(1)),
+            level: Level(level),
             abilities,
             base_attack: BaseAttack(base_attack),
             saves: overrides.saves.unwrap_or(template.saves),
@@ -870,8 +879,8 @@ impl Content {
             breath: template
                 .breath
                 .clone()
-                .map(|weapon| crate::rules::breath::Breath::new(weapon, template.level.max(1), abilities.con)),
-            turning: template.turning,
+                .map(|weapon| crate::rules::breath::Breath::new(weapon, level, abilities.con)),
+            turning: overrides.turning.unwrap_or(template.turning),
             shield,
         })
     }
@@ -907,6 +916,13 @@ pub struct TemplateOverrides {
     /// Another base attack bonus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_attack: Option<i32>,
+    /// Another level, its hit dice (an undead's against turning, 004:541-545; its breath's DC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+    /// The power to turn or rebuke undead, as a cleric of this level (`turning: Some((level: 1))` for a
+    /// 4th-level paladin, 004:573; `Some((level: 5, energy: Negative))`), or `None` for none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turning: Option<Option<crate::rules::special::turning::Turning>>,
     /// Other base saves (`saves: (fortitude: 4, reflex: 1, will: 1)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saves: Option<Saves>,

@@ -182,7 +182,11 @@ pub fn load_scenario(path: &Path) -> Result<ScenarioDef, Diagnostics> {
 /// Where a scenario's level file is: beside the scenario, else under the project's folder; refused (with
 /// the scenario's place) when it leads outside both (an absolute path, `..`, a link elsewhere).
 pub fn level_path(scenario_path: &Path, level: &Path) -> Result<PathBuf, Diagnostics> {
-    let folder = scenario_path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // A scenario named without a folder ("duel.ron") lies in the current one.
+    let folder = match scenario_path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
     let beside = folder.join(level);
     let named = if beside.exists() { beside } else { crate::data::root().join(level) };
     crate::data::diagnostics::confined(&named, &[folder, crate::data::root()]).map_err(|message| {

@@ -862,9 +862,11 @@ pub struct MoveReactions {
     /// Foes that came to act again in the middle of the move (a turned undead its turner came near,
     /// 004:549): they strike as the mover leaves a square they threaten, as any foe (004:64-65).
     woke: Vec<Entity>,
-    /// A tumbler's Tumble bonus and the foes it has passed so far (000:78-79): a foe that wakes in the
-    /// middle of the move is tumbled past as any other, the DC counting those before it.
+    /// A tumbler's Tumble bonus and how many foes it tumbles past on this move (000:78-79): a foe that
+    /// wakes in the middle of the move is tumbled past as one more, once.
     tumbling: Option<(i32, usize)>,
+    /// The woken foes a tumbler has made its check against on this move: they strike no more (000:78-79).
+    tumbled: Vec<Entity>,
 }
 
 impl MoveReactions {
@@ -931,6 +933,7 @@ fn plan_provocations(
     plan.fired.clear();
     plan.woke.clear();
     plan.tumbling = None;
+    plan.tumbled.clear();
     plan.route = route.steps.iter().map(|s| s.footprint()).collect();
     let mut strikers: Vec<Entity> = Vec::new();
     plan.provocations = match combatants.get(mover) {
@@ -1056,9 +1059,12 @@ fn strike_the_leaving(
     // The weapons lost or struck this moment, over all its provocations: one weapon is lost once.
     let mut gear = Vec::new();
     let mut woke = woke_strikers(&field, &order, &combatants, (&reactions, &provoked), (&plan, moment));
-    if let (Some(provocation), Some((bonus, passed))) = (woke.as_mut(), plan.tumbling.as_mut()) {
+    if let (Some(provocation), Some((bonus, passed))) = (woke.as_mut(), plan.tumbling) {
         let mover = combatants.get(moment.mover).map(|c| c.id.clone()).unwrap_or_default();
-        tumble_past_woken(provocation, (&mover, *bonus, passed), &combatants, (&mut dice, &mut facts));
+        let plan = &mut *plan;
+        let mut tumbler = (&mover, bonus, passed, &mut plan.tumbled);
+        tumble_past_woken(provocation, &mut tumbler, &combatants, (&mut dice, &mut facts));
+        plan.tumbling = Some((bonus, tumbler.2));
     }
     let woke = woke.filter(|p| !p.from.is_empty());
     let planned = plan.provocations.iter().filter(|p| p.after_steps == moment.steps).cloned();
@@ -1098,22 +1104,34 @@ fn strike_the_leaving(
     }
 }
 
-/// A tumbler's checks past the foes that woke in the middle of its move (000:78-79): each made, that foe
-/// does not strike; the DC counts every foe passed before it on this move.
+/// What a tumbler's checks against woken foes read and keep: who tumbles, its bonus, the foes it tumbles
+/// past on this move so far, those it has made its check against.
+type WokenTumbles<'a> = (&'a CreatureId, i32, usize, &'a mut Vec<Entity>);
+
+/// A tumbler's checks past the foes that woke in the middle of its move (000:78-79), once a foe: made, that
+/// foe strikes no more on this move; the DC is 15 + 2 for each foe it tumbles past before (those its checks
+/// at the start of the move counted, then the woken ones).
 fn tumble_past_woken(
     provocation: &mut Provocation,
-    (mover, bonus, passed): (&CreatureId, i32, &mut usize),
+    (mover, bonus, passed, tumbled): &mut WokenTumbles<'_>,
     combatants: &Query<Combatant, With<Creature>>,
     (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
 ) {
     use crate::rules::core::checks::{Check, roll_check};
     use crate::rules::movement::tumble_past_dc;
     provocation.from.retain(|foe| {
+        if tumbled.contains(foe) {
+            return false;
+        }
         let dc = tumble_past_dc(*passed);
         *passed += 1;
         let name = combatants.get(*foe).map(|c| c.id.0.clone()).unwrap_or_default();
         let reason = format!("tumbling past {name} (000:78-79)");
-        !roll_check(dice, facts, mover, Check::Tumble, reason, bonus, dc)
+        let made = roll_check(dice, facts, mover, Check::Tumble, reason, *bonus, dc);
+        if made {
+            tumbled.push(*foe);
+        }
+        !made
     });
 }
 

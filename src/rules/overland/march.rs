@@ -12,7 +12,7 @@ pub struct Marcher {
     /// Its hit points, to tell when nonlethal damage knocks it out (004:305); none, never said.
     pub hit_points: Option<i32>,
     /// Its level (hit dice): nonlethal damage fades by 1 a level each hour of rest (004:307), and a night's
-    /// sleep heals that many hit points (004:289).
+    /// sleep heals that many hit points (004:293).
     pub level: u32,
 }
 
@@ -49,40 +49,45 @@ pub struct MarchedHour {
     /// Fatigued after this hour (003:69, 003:92, 003:94).
     pub fatigued: bool,
     /// Knocked out this hour: its nonlethal damage above its hit points (004:305, « On peut sombrer dans
-    /// l'inconscience à force de marcher trop longtemps », 003:92). It marches no further.
+    /// l'inconscience à force de marcher trop longtemps », 003:92), or a ridden mount's lethal damage taking
+    /// it below 0, dying (004:277). It marches no further, and the party halts with it.
     pub knocked_out: bool,
 }
 
 /// Marches `journey` with the dice, member by member in the party's order (as [`Journey::daily_strain`]
 /// lists them), day after day: the hours of each day the journey takes (every started hour pays), the rest
 /// of each day's 24 hours spent at rest before the next (003:90), where nonlethal damage fades by the level
-/// each hour (004:307) and a ridden mount's lethal damage heals by its level for the night (004:289).
+/// each hour (004:307) and a ridden mount's lethal damage heals by its level for the night (004:293).
 /// A member's fatigue ends with its nonlethal damage (003:71); a ridden mount's, with the night's sleep.
+/// The party halts at the hour a member falls (knocked out or dying): the others march no further.
 pub fn march(journey: &Journey, marchers: &[Marcher], roll: &mut impl FnMut(u32) -> u32) -> Vec<Vec<MarchedHour>> {
     let per_day = journey.hours_per_day;
     let rest_hours = 24_u32.saturating_sub(per_day);
-    let mut out = Vec::with_capacity(marchers.len());
-    for (member, marcher) in marchers.iter().enumerate() {
-        // A ridden mount takes lethal damage (003:94), every other member nonlethal.
-        let kind = journey.daily_strain.first().and_then(|h| h.members.get(member)).map(|s| s.damage_kind);
-        let mut hours = Vec::new();
-        let (mut carried, mut fatigued) = (0_u32, false);
-        'days: for day in 1..=journey.days {
-            if day > 1 {
-                let on_foot = kind == Some(DamageKind::Nonlethal);
-                carried = match on_foot {
-                    true => carried.saturating_sub(rest_hours.saturating_mul(marcher.level)),
-                    false => carried.saturating_sub(marcher.level),
-                };
-                fatigued = fatigued && on_foot && carried > 0;
+    // A ridden mount takes lethal damage (003:94), every other member nonlethal.
+    let on_foot: Vec<bool> = (0..marchers.len())
+        .map(|m| journey.daily_strain.first().and_then(|h| h.members.get(m)).map(|s| s.damage_kind))
+        .map(|kind| kind != Some(DamageKind::Lethal))
+        .collect();
+    // What each member carries, and whether it is fatigued.
+    let mut state = vec![(0_u32, false); marchers.len()];
+    let mut out = vec![Vec::new(); marchers.len()];
+    for day in 1..=journey.days {
+        if day > 1 {
+            for ((carried, fatigued), (marcher, on_foot)) in state.iter_mut().zip(marchers.iter().zip(&on_foot)) {
+                let healed = if *on_foot { rest_hours.saturating_mul(marcher.level) } else { marcher.level };
+                *carried = carried.saturating_sub(healed);
+                *fatigued = *fatigued && *on_foot && *carried > 0;
             }
-            let before = f64::from((day - 1) * per_day);
-            let today = (journey.hours - before).min(f64::from(per_day)).ceil().max(0.0) as usize;
-            for strain in journey.daily_strain.iter().take(today) {
+        }
+        let before = f64::from(day - 1) * f64::from(per_day);
+        let today = (journey.hours - before).min(f64::from(per_day)).ceil().max(0.0) as usize;
+        for strain in journey.daily_strain.iter().take(today) {
+            let mut halted = false;
+            for (member, (marcher, (carried, fatigued))) in marchers.iter().zip(state.iter_mut()).enumerate() {
                 let Some(planned) = strain.members.get(member) else { continue };
                 let check = planned.forced_march.map(|check| {
                     let d20 = (!check.automatic_failure).then(|| roll(20));
-                    let total = d20.map_or(0, |r| r as i32 + marcher.con);
+                    let total = d20.map_or(0, |r| (r as i32).saturating_add(marcher.con));
                     let success = d20.is_some() && total >= check.dc as i32;
                     let damage = if success {
                         0
@@ -92,26 +97,27 @@ pub fn march(journey: &Journey, marchers: &[Marcher], roll: &mut impl FnMut(u32)
                     RolledCheck { roll: d20, total, dc: check.dc, success, damage }
                 });
                 let damage = planned.hustle_damage.saturating_add(check.map_or(0, |c| c.damage));
-                carried = carried.saturating_add(damage);
-                fatigued |= damage > 0;
-                let knocked_out = planned.damage_kind == DamageKind::Nonlethal
-                    && marcher.hit_points.is_some_and(|hp| i64::from(carried) > i64::from(hp));
-                hours.push(MarchedHour {
+                *carried = carried.saturating_add(damage);
+                *fatigued |= damage > 0;
+                // Nonlethal damage above its hit points knocks it out; lethal damage below 0 leaves it dying.
+                let knocked_out = marcher.hit_points.is_some_and(|hp| i64::from(*carried) > i64::from(hp));
+                halted |= knocked_out;
+                out[member].push(MarchedHour {
                     day,
                     hour: strain.hour,
                     hustle_damage: planned.hustle_damage,
                     check,
                     kind: planned.damage_kind,
-                    carried,
-                    fatigued,
+                    carried: *carried,
+                    fatigued: *fatigued,
                     knocked_out,
                 });
-                if knocked_out {
-                    break 'days;
-                }
+            }
+            // The party halts where one of its members falls: nobody marches on past that hour.
+            if halted {
+                return out;
             }
         }
-        out.push(hours);
     }
     out
 }
@@ -178,10 +184,17 @@ mod tests {
             Goal::Hours(9),
         )
         .unwrap();
-        let marcher = Marcher { con: 5, hit_points: Some(1), level: 2 };
+        let marcher = Marcher { con: 5, hit_points: Some(10), level: 2 };
         let marched = march(&journey, &[marcher], &mut dice(&[3]));
         let ninth = marched[0][8];
         assert_eq!(ninth.check.map(|c| (c.roll, c.success, c.damage)), Some((None, false, 3)));
+        // With 2 hit points it falls, dying (004:277), and a walker beside it halts with it.
+        let party = [Traveller::Mounted(Conveyance::LightHorse), Traveller::OnFoot { speed_m: 9.0 }];
+        let long = plan_journey(&party, Pace::Walk, Terrain::Plains, Way::Road, Goal::Hours(11)).unwrap();
+        let frail = Marcher { con: 0, hit_points: Some(2), level: 1 };
+        let marched_together = march(&long, &[frail, frail], &mut dice(&[3, 20]));
+        assert!(marched_together[0][8].knocked_out);
+        assert_eq!((marched_together[0].len(), marched_together[1].len()), (9, 9));
         assert_eq!(
             (ninth.kind, ninth.carried, ninth.fatigued, ninth.knocked_out),
             (DamageKind::Lethal, 3, true, false)

@@ -572,7 +572,14 @@ pub enum TravelError {
     RiverCraftAtSea(Conveyance),
     /// A raft, keelboat or rowboat cannot go upstream unless towed from the bank, 003:122.
     CannotGoUpstream(Conveyance),
+    /// Days of travel over several days leave no 8 hours of sleep between them (004:293).
+    NoNightsSleep(u32),
+    /// A journey longer than `MAX_JOURNEY_DAYS` days.
+    TooLong(f64),
 }
+
+/// The longest journey planned, in days (ten years on the road).
+pub const MAX_JOURNEY_DAYS: f64 = 3650.0;
 
 impl fmt::Display for TravelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -593,6 +600,11 @@ impl fmt::Display for TravelError {
             Self::CannotGoUpstream(c) => {
                 write!(f, "{} goes upstream only towed from the bank (003:122)", c.label())
             }
+            Self::NoNightsSleep(hours) => write!(
+                f,
+                "{hours} hours a day over several days leave no 8 hours of sleep between them (004:293): 16 at most"
+            ),
+            Self::TooLong(days) => write!(f, "a journey of {days:.0} days is longer than {MAX_JOURNEY_DAYS} days"),
         }
     }
 }
@@ -917,8 +929,14 @@ pub fn plan_journey(
                 return Err(TravelError::InvalidHoursPerDay(hours_per_day));
             }
             let hours = metres / per_hour_m;
-            let days = (hours / f64::from(hours_per_day)).ceil() as u32;
-            (metres, hours, days, hours_per_day)
+            let days = (hours / f64::from(hours_per_day)).ceil();
+            if days > MAX_JOURNEY_DAYS {
+                return Err(TravelError::TooLong(days));
+            }
+            if days > 1.0 && hours_per_day > 16 {
+                return Err(TravelError::NoNightsSleep(hours_per_day));
+            }
+            (metres, hours, days as u32, hours_per_day)
         }
         Goal::Hours(hours) => {
             if hours > 24 {

@@ -753,10 +753,11 @@ type HeldUndead<'w, 's> = Query<
     's,
     (
         Entity,
-        &'static mut TurnedBy,
+        (&'static CreatureId, &'static mut TurnedBy),
         (&'static Position, &'static Space, Option<&'static Altitude>),
-        &'static Conditions,
+        &'static mut Conditions,
         Option<&'static mut crate::rules::turns::lasting::Lasting>,
+        Has<Cornered>,
     ),
 >;
 
@@ -826,7 +827,7 @@ pub fn fled_from(world: &World, creature: Entity) -> Vec<Entity> {
 fn turner_steps_near(
     moving: On<crate::rules::turns::moving::Moving>,
     mut turned: TurnedUndead<'_, '_>,
-    altitudes: Query<&Altitude>,
+    (altitudes, ridings): (Query<&Altitude>, Query<&Riding>),
     (field, order): (Res<Battlefield>, Res<TurnOrder>),
     mut reactions: ResMut<crate::rules::opportunity::MoveReactions>,
     mut facts: MessageWriter<Fact>,
@@ -843,8 +844,11 @@ fn turner_steps_near(
             continue;
         }
         let theirs = (space.at(position.0), altitude.map_or(0, |a| a.0));
+        // The turner walking, or carried on the mount that walks (« s'approche », however it comes).
+        let carried = |turner: Entity| ridings.get(turner).is_ok_and(|r| r.0 == moment.mover);
         let near = |hold: &Hold| {
-            hold.turner == moment.mover && came_near(&field, ((moment.before, before_high), (moment.at, high)), theirs)
+            (hold.turner == moment.mover || carried(hold.turner))
+                && came_near(&field, ((moment.before, before_high), (moment.at, high)), theirs)
         };
         let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
         if !end_turnings(&mut by, lasting, &ended, &order) {
@@ -868,14 +872,16 @@ fn turner_steps_near(
 /// square of a walk (« il suffit que le prêtre s'approche »), or where a flight or a move carried it. Turned
 /// by another too, the undead stays turned by that one's turning for what is left of its minute.
 pub fn turner_comes_near(
-    mut facts: MessageReader<Fact>,
+    mut io: ParamSet<(MessageReader<Fact>, MessageWriter<Fact>)>,
     mut walking: Local<Option<(CreatureId, crate::rules::core::geometry::Square)>>,
     mut turned: HeldUndead<'_, '_>,
     places: Turners<'_, '_>,
     (field, order): (Res<Battlefield>, Res<TurnOrder>),
-    mut conditions: MessageWriter<ConditionChange>,
+    mut commands: Commands,
 ) {
-    for fact in facts.read() {
+    let read: Vec<Fact> = io.p0().read().cloned().collect();
+    let mut facts = io.p1();
+    for fact in &read {
         // A walk or a flight, its own or its mount's carrying it (004:549 « s'approche », however it comes).
         // Where it came from and where it is now (`None`: where it stands once moved).
         let (mover, from, now, climbed) = match fact {
@@ -891,7 +897,7 @@ pub fn turner_comes_near(
             Fact::Flew { creature, from, climbed_m, .. } => (creature, *from, None, (climbed_m / 1.5).round() as i32),
             _ => continue,
         };
-        for (entity, mut by, (position, space, altitude), state, lasting) in &mut turned {
+        for (entity, (undead, mut by), (position, space, altitude), mut state, lasting, cornered) in &mut turned {
             // Only a turned undead flees its turner; a rebuked one cowers for its minute (004:565).
             if !state.has(Condition::Turned) {
                 continue;
@@ -907,8 +913,15 @@ pub fn turner_comes_near(
                 came_near(&field, ((s.at(from), high - climbed), (s.at(now.unwrap_or(p.0)), high)), theirs)
             };
             let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
-            if end_turnings(&mut by, lasting, &ended, &order) {
-                conditions.write(ConditionChange { creature: entity, condition: Condition::Turned, gained: false });
+            // Ended at once, before anything else is done: the undead acts normally from now on.
+            if end_turnings(&mut by, lasting, &ended, &order) && state.0.remove(&Condition::Turned) {
+                facts.write(Fact::ConditionLost { creature: undead.clone(), condition: Condition::Turned });
+                if cornered {
+                    commands.entity(entity).remove::<Cornered>();
+                    if state.0.remove(&Condition::Cowering) {
+                        facts.write(Fact::ConditionLost { creature: undead.clone(), condition: Condition::Cowering });
+                    }
+                }
             }
         }
     }
