@@ -1042,7 +1042,9 @@ fn march_state(
         state.push_str(", fatigued");
     }
     let at_hp = marcher.hit_points.is_some_and(|hp| i64::from(hour.carried) == i64::from(hp));
+    let dead = lethal && marcher.hit_points.is_some_and(|hp| i64::from(hour.carried) >= i64::from(hp) + 10);
     match (hour.knocked_out, lethal, at_hp) {
+        (true, true, _) if dead => state.push_str(", at -10 hit points or below: dead (004:282)"),
         (true, true, _) => state.push_str(", below 0 hit points: dying (004:277)"),
         (true, false, _) => state.push_str(", falls unconscious (004:305)"),
         (false, true, true) => state.push_str(", at 0 hit points: disabled (004:273)"),

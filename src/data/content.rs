@@ -886,6 +886,25 @@ impl Content {
     }
 }
 
+/// An override that may take a template's value away: present, `None` is "none", where a plain `Option`
+/// would read it as "not overridden".
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// Writes an override read by [`present`] as it was given.
+fn as_given<S, T>(value: &Option<Option<T>>, serializer: S) -> Result<S::Ok, S::Error>
+where
+    S: serde::Serializer,
+    T: Serialize,
+{
+    value.as_ref().and_then(Option::as_ref).serialize(serializer)
+}
+
 impl TemplateOverrides {
     /// Whether it changes nothing (a level then writes no `overrides:`).
     pub fn is_empty(&self) -> bool {
@@ -921,7 +940,12 @@ pub struct TemplateOverrides {
     pub level: Option<u32>,
     /// The power to turn or rebuke undead, as a cleric of this level (`turning: Some((level: 1))` for a
     /// 4th-level paladin, 004:573; `Some((level: 5, energy: Negative))`), or `None` for none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present",
+        serialize_with = "as_given"
+    )]
     pub turning: Option<Option<crate::rules::special::turning::Turning>>,
     /// Other base saves (`saves: (fortitude: 4, reflex: 1, will: 1)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

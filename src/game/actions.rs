@@ -437,6 +437,77 @@ fn delay_state(world: &World, me: Entity) -> Result<(), Refusal> {
     crate::rules::turns::check_delay(order, me, party)
 }
 
+/// The creatures beside the one whose turn it is, within its reach on the board (height aside): the
+/// foes a manoeuvre could take now, the allies it could tend.
+#[derive(Default)]
+pub struct Near {
+    foes: Vec<Entity>,
+    allies: Vec<Entity>,
+}
+
+impl Near {
+    /// Who stands within `me`'s reach now.
+    pub fn of(world: &World, me: Entity) -> Self {
+        let mut near = Near::default();
+        let (Some(faction), Some(position), Some(space)) =
+            (world.get::<Faction>(me), world.get::<Position>(me), world.get::<Space>(me))
+        else {
+            return near;
+        };
+        let reach = world.get::<Reach>(me).map_or(1, |r| r.0.max(1));
+        let diagonals = world.resource::<crate::rules::core::battlefield::Battlefield>().diagonals();
+        let own = space.at(position.0);
+        let Some(mut q) =
+            world.try_query_filtered::<(Entity, &Faction, &Position, &Space, &Conditions), With<Creature>>()
+        else {
+            return near;
+        };
+        for (e, f, p, s, c) in q.iter(world) {
+            if e == me || c.has(Condition::Dead) || own.distance_to(s.at(p.0), diagonals) > reach {
+                continue;
+            }
+            if f == faction { near.allies.push(e) } else { near.foes.push(e) }
+        }
+        near
+    }
+}
+
+/// Whether an action that applies by the rules is worth a button now, when the bar shows only what reads at
+/// a glance: a manoeuvre needs a foe within reach (one with a shield, one carrying an object, a helpless
+/// one, as it asks), first aid a dying ally beside it. The keys and the bar's "every action" still reach
+/// them all, and the rules answer a click as ever.
+pub fn worth_a_button(world: &World, near: &Near, kind: BarKind) -> bool {
+    let conditions = |e: Entity| world.get::<Conditions>(e).cloned().unwrap_or_default();
+    let foe_with = |has: &dyn Fn(Entity) -> bool| near.foes.iter().any(|e| has(*e));
+    match kind {
+        BarKind::Mode(
+            Mode::Trip
+            | Mode::Disarm
+            | Mode::Sunder
+            | Mode::Feint
+            | Mode::Grapple(GrappleMove::Grab)
+            | Mode::Aid(_)
+            | Mode::BullRush,
+        )
+        | BarKind::Stay => !near.foes.is_empty(),
+        // One square for a full round is for ground a move action cannot pay for (000:139-144, 004:252).
+        BarKind::Mode(Mode::Move(MovementAction::MinimumMovement)) => {
+            bar_state(world, BarKind::Mode(Mode::Move(MovementAction::Move))).is_err()
+        }
+        BarKind::Mode(Mode::SunderShield) => {
+            foe_with(&|e| world.get::<crate::rules::core::creature::Shield>(e).is_some_and(|s| s.bonus > 0))
+        }
+        BarKind::Mode(Mode::Snatch | Mode::SunderObject) => foe_with(&|e| {
+            let armament = world.get::<Armament>(e).cloned().unwrap_or_default();
+            !crate::rules::special::disarm::carried_objects(world.get::<Items>(e), &armament).is_empty()
+        }),
+        BarKind::Mode(Mode::CoupDeGrace) => foe_with(&|e| conditions(e).is_helpless()),
+        BarKind::Mode(Mode::FirstAid) => near.allies.iter().any(|e| conditions(*e).has(Condition::Dying)),
+        _ => true,
+    }
+}
+
+/// Whether a bar action applies now, or the rule that refuses it.
 pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     use crate::rules::turns::{ActionBudget, ActionKind};
     if kind == BarKind::Threats {

@@ -37,6 +37,15 @@ struct BarEntry {
     on: bool,
     /// What its hover says when it applies: who would strike an action that provokes.
     hover: Option<String>,
+    /// Worth a button when the bar shows only what reads at a glance (a manoeuvre with a foe in reach).
+    worth: bool,
+}
+
+impl BarEntry {
+    /// Left out of the bar that shows only what reads at a glance.
+    fn tucked_away(&self) -> bool {
+        (self.state.is_err() || !self.worth) && !common(BAR[self.index].kind)
+    }
 }
 
 /// Everything the panels show, gathered from the world once a frame.
@@ -590,6 +599,7 @@ pub(super) fn gather(world: &mut World) {
     view.act_at_once = world.get_resource::<super::settings::Settings>().is_some_and(|s| s.act_at_once);
     // Who would strike an action that provokes where the creature stands, named once (004:66).
     let mut strikers: Option<Vec<String>> = None;
+    let near = super::turn::human_turn(world).map(|me| super::actions::Near::of(world, me)).unwrap_or_default();
     for (i, entry) in BAR.iter().enumerate() {
         let on = {
             let choice = world.resource::<Choice>();
@@ -617,7 +627,8 @@ pub(super) fn gather(world: &mut World) {
                 tr!("bar-provokes-from", rule = rule, who = strikers.join(", "))
             }
         });
-        view.bar.push(BarEntry { index: i, state, on, hover: hover.or(takeoff) });
+        let worth = super::actions::worth_a_button(world, &near, entry.kind);
+        view.bar.push(BarEntry { index: i, state, on, hover: hover.or(takeoff), worth });
     }
     view.all_actions = world.get_resource::<AllActions>().is_some_and(|a| a.0);
     view.delay_choice =
@@ -2298,14 +2309,15 @@ fn draw(
     egui::Panel::bottom("actions").show(&mut root, |ui| {
         weapon_row(ui, &view, &mut clicks);
         ui.horizontal_wrapped(|ui| {
-            let hidden = view.bar.iter().filter(|e| e.state.is_err() && !common(BAR[e.index].kind)).count();
+            let hidden = view.bar.iter().filter(|e| e.tucked_away()).count();
             let toggle = if view.all_actions { tr("bar-fewer") } else { tr!("bar-all", hidden = hidden) };
             if ui.button(toggle).on_hover_text(tr("bar-all-hover")).clicked() {
                 clicks.0.push(HudClick::AllActions);
             }
-            for BarEntry { index: i, state, on, hover } in &view.bar {
+            for bar_entry in &view.bar {
+                let BarEntry { index: i, state, on, hover, .. } = bar_entry;
                 let entry = &BAR[*i];
-                if !view.all_actions && state.is_err() && !common(entry.kind) {
+                if !view.all_actions && bar_entry.tucked_away() {
                     continue;
                 }
                 let button = egui::Button::new(entry.label()).selected(*on);

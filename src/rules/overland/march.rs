@@ -50,7 +50,8 @@ pub struct MarchedHour {
     pub fatigued: bool,
     /// Knocked out this hour: its nonlethal damage above its hit points (004:305, « On peut sombrer dans
     /// l'inconscience à force de marcher trop longtemps », 003:92), or a ridden mount's lethal damage taking
-    /// it below 0, dying (004:277). It marches no further, and the party halts with it.
+    /// it below 0, dying (004:277), or dead at -10 (004:282). It marches no further, and the party halts with
+    /// it.
     pub knocked_out: bool,
 }
 

@@ -145,6 +145,14 @@ pub(super) fn plugin(app: &mut App) {
             .in_set(RulesSystems::Act)
             .after(super::sunder::resolve_sunders),
     );
+    // A grappler knocked out lets go as it falls, before the next command reads the grapple.
+    app.add_systems(
+        Rules,
+        let_go_as_they_fall
+            .in_set(RulesSystems::Consequences)
+            .after(crate::rules::health::HealthSystems)
+            .before(crate::rules::health::rest::take_rest),
+    );
 }
 
 /// The special size modifier of a grapple check (004:577): +4 per size category above Medium, -4 per
@@ -1233,6 +1241,12 @@ fn space_beside(
         }
     }
     found.into_iter().min_by_key(|f| (field.diagonals().between(mine.origin, f.origin), f.origin.y, f.origin.x))
+}
+
+/// [`let_go_of_the_fallen`] as the blow's consequences are applied: the grapple is over before the next
+/// command reads it.
+fn let_go_as_they_fall(world: &mut World) {
+    let_go_of_the_fallen(world);
 }
 
 /// A grappler that falls helpless, or dies, holds no one (our ruling): its grapple ends, and the one that

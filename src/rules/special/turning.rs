@@ -176,7 +176,21 @@ pub struct Cornered;
 /// undead with no way to flee its turner ([`way_out`]) cowers (+2 to hit it: the cowering condition,
 /// 004:388); it stops when a way opens at a later turn or when it is turned no more.
 pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
-    let cowers = |e: Entity, gained: bool| ConditionChange { creature: e, condition: Condition::Cowering, gained };
+    // At once, before the undead's first action of the turn or its turner's next one reads it.
+    let cowers = |world: &mut World, e: Entity, gained: bool| {
+        let Some(mut conditions) = world.get_mut::<Conditions>(e) else { return };
+        let changed =
+            if gained { conditions.0.insert(Condition::Cowering) } else { conditions.0.remove(&Condition::Cowering) };
+        if let (true, Some(id)) = (changed, world.get::<CreatureId>(e).cloned()) {
+            let condition = Condition::Cowering;
+            let fact = if gained {
+                Fact::ConditionGained { creature: id, condition }
+            } else {
+                Fact::ConditionLost { creature: id, condition }
+            };
+            world.write_message(fact);
+        }
+    };
     // In the order of their ids, whatever the order the world keeps them in.
     let mut freed: Vec<(CreatureId, Entity)> = kept::<(Entity, &CreatureId, &Conditions), With<Cornered>>(world)
         .iter(world)
@@ -185,7 +199,7 @@ pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
         .collect();
     freed.sort();
     for (_, e) in freed {
-        world.write_message(cowers(e, false));
+        cowers(world, e, false);
         world.entity_mut(e).remove::<Cornered>();
     }
     let started: Vec<CreatureId> = seen
@@ -204,7 +218,7 @@ pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
         let was = world.get::<Cornered>(e).is_some();
         let out = way_out(world, e);
         if out == was {
-            world.write_message(cowers(e, !out));
+            cowers(world, e, !out);
             // Its turn has begun: cowering, it does nothing in it; a way out, it flees.
             if let Some(mut budget) = world.get_mut::<ActionBudget>(e) {
                 budget.cowering = !out;
