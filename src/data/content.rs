@@ -888,12 +888,29 @@ impl Content {
 
 /// An override that may take a template's value away: present, `None` is "none", where a plain `Option`
 /// would read it as "not overridden".
+/// `None`, `Some(None)` (as levels written before were), `Some(x)` and a bare `x` are all read.
 fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    Option::<T>::deserialize(deserializer).map(Some)
+    struct Present<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Present<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("None or a value")
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<S: serde::Deserializer<'de>>(self, inner: S) -> Result<Self::Value, S::Error> {
+            Option::<T>::deserialize(inner)
+        }
+    }
+    deserializer.deserialize_option(Present(std::marker::PhantomData)).map(Some)
 }
 
 /// Writes an override read by [`present`] as it was given.
@@ -1005,6 +1022,26 @@ pub struct TemplateOverrides {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_override_may_take_the_turning_away_and_reads_back_as_written() {
+        let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let read = |text: &str| options.from_str::<TemplateOverrides>(text).expect(text).turning;
+        let paladin = crate::rules::special::turning::Turning {
+            level: 1,
+            energy: crate::rules::special::turning::Energy::Positive,
+            spent: 0,
+        };
+        assert_eq!(read("()"), None);
+        assert_eq!(read("(turning: None)"), Some(None));
+        assert_eq!(read("(turning: Some(None))"), Some(None));
+        assert_eq!(read("(turning: (level: 1))"), Some(Some(paladin)));
+        assert_eq!(read("(turning: Some((level: 1)))"), Some(Some(paladin)));
+        for turning in [None, Some(None), Some(Some(paladin))] {
+            let written = options.to_string(&TemplateOverrides { turning, ..Default::default() }).unwrap();
+            assert_eq!(read(&written), turning, "{written}");
+        }
+    }
 
     #[test]
     fn speeds_fall_on_whole_squares() {

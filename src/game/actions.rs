@@ -489,7 +489,7 @@ pub fn worth_a_button(world: &World, near: &Near, kind: BarKind) -> bool {
             | Mode::Aid(_)
             | Mode::BullRush,
         )
-        | BarKind::Stay => !near.foes.is_empty(),
+        | BarKind::Stay => near.foes.iter().any(|e| !conditions(*e).is_helpless()),
         // One square for a full round is for ground a move action cannot pay for (000:139-144, 004:252).
         BarKind::Mode(Mode::Move(MovementAction::MinimumMovement)) => {
             bar_state(world, BarKind::Mode(Mode::Move(MovementAction::Move))).is_err()
@@ -507,6 +507,22 @@ pub fn worth_a_button(world: &World, near: &Near, kind: BarKind) -> bool {
     }
 }
 
+/// Whether a movement action is open now, as the previews found it; the minimum movement is a full-round
+/// action (004:252), or one standard action a round for a creature restricted to one (004:86), whatever
+/// squares the preview has.
+fn movement_open(
+    previews: &Previews,
+    budget: &crate::rules::turns::ActionBudget,
+    action: MovementAction,
+) -> Result<(), Refusal> {
+    let found = previews.options.open.iter().find(|(a, _)| *a == action);
+    found.map_or(Ok(()), |(_, r)| r.clone().map(|_| ()))?;
+    match action {
+        MovementAction::MinimumMovement => budget.check_full_round_or_one_action(),
+        _ => Ok(()),
+    }
+}
+
 /// Whether a bar action applies now, or the rule that refuses it.
 pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     use crate::rules::turns::{ActionBudget, ActionKind};
@@ -521,9 +537,7 @@ pub fn bar_state(world: &World, kind: BarKind) -> Result<(), Refusal> {
     let budget = world.get::<ActionBudget>(me).copied().unwrap_or_default();
     let conditions = world.get::<Conditions>(me).cloned().unwrap_or_default();
     let previews = world.resource::<Previews>();
-    let open = |action: MovementAction| {
-        previews.options.open.iter().find(|(a, _)| *a == action).map_or(Ok(()), |(_, r)| r.clone().map(|_| ()))
-    };
+    let open = |action: MovementAction| movement_open(previews, &budget, action);
     match kind {
         BarKind::Mode(Mode::Move(action)) => open(action),
         BarKind::Mode(Mode::Charge) => open(MovementAction::Charge),

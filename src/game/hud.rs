@@ -44,7 +44,7 @@ struct BarEntry {
 impl BarEntry {
     /// Left out of the bar that shows only what reads at a glance.
     fn tucked_away(&self) -> bool {
-        (self.state.is_err() || !self.worth) && !common(BAR[self.index].kind)
+        (self.state.is_err() || !self.worth) && !common(BAR[self.index].kind) && !self.on
     }
 }
 

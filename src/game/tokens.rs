@@ -460,7 +460,7 @@ fn spawn_tokens(
                 token.spawn((
                     StateWord,
                     Text2d::new(""),
-                    TextFont { font_size: FontSize::Px(15.0), ..default() },
+                    TextFont { font_size: FontSize::Px(STATE_WORD_PX), ..default() },
                     TextColor(Color::WHITE),
                     Transform::from_xyz(0.0, -side * 0.46, 0.7),
                     Visibility::Hidden,
@@ -558,6 +558,9 @@ fn show_health(
     }
 }
 
+/// The size of a fallen creature's state word on the board, at most: it shrinks to its token's width.
+const STATE_WORD_PX: f32 = 15.0;
+
 /// The size of a token's name on screen, in pixels, whatever the zoom.
 const LABEL_PX: f32 = 13.0;
 
@@ -617,20 +620,23 @@ fn fit_labels(
 #[expect(clippy::type_complexity, reason = "a Bevy query of the parts of a token its state redraws")]
 fn show_posture(
     mut commands: Commands,
-    creatures: Query<&Conditions>,
+    creatures: Query<(&Conditions, &Size)>,
+    encounter: Option<Res<ActiveEncounter>>,
     tokens: Query<(Entity, &Token, &Children, Option<&Shown>)>,
     mut parts: ParamSet<(
         Query<(&Disc, &MeshMaterial2d<ColorMaterial>)>,
         Query<&MeshMaterial2d<ColorMaterial>, With<Ring>>,
         Query<(&mut Sprite, &mut Transform), With<Portrait2d>>,
         Query<&mut TextColor, With<Label>>,
-        Query<(&mut Text2d, &mut TextColor, &mut Visibility), With<StateWord>>,
+        Query<(&mut Text2d, &mut TextColor, &mut Visibility, &mut Transform), (With<StateWord>, Without<Portrait2d>)>,
         Query<&mut Visibility, Or<(With<HealthFill>, With<HealthBack>)>>,
     )>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
+    let scale = encounter.map_or_else(Default::default, |e| e.0.battlefield.scale());
     for (entity, token, children, shown) in &tokens {
-        let Ok(conditions) = creatures.get(token.creature) else { continue };
+        let Ok((conditions, size)) = creatures.get(token.creature) else { continue };
+        let side = token_side(scale, *size);
         let posture = posture_of(conditions);
         let down = Down::of(conditions);
         let now = Shown(posture, down, crate::locale::language());
@@ -681,11 +687,14 @@ fn show_posture(
                     Posture::Standing | Posture::Prone => Color::WHITE,
                 };
             }
-            if let Ok((mut text, mut colour, mut visibility)) = parts.p4().get_mut(child) {
+            if let Ok((mut text, mut colour, mut visibility, mut transform)) = parts.p4().get_mut(child) {
                 match down {
                     Some(down) => {
                         let [r, g, b] = down.rgb();
                         text.0 = down.word();
+                        // Within its token's width: two fallen side by side keep their words apart.
+                        let wide = text.0.chars().count() as f32 * GLYPH_WIDTH * STATE_WORD_PX;
+                        transform.scale = Vec3::splat((side * 0.95 / wide).min(1.0));
                         colour.0 = Color::srgb_u8(r, g, b);
                         *visibility = Visibility::Inherited;
                     }

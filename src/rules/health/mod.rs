@@ -500,7 +500,7 @@ fn apply_strain(
 /// stands up as any prone creature does (004:225). Not a rider or passenger (its seat keeps it or throws it,
 /// 004:482), nor a flier in the air (it falls, 004:649), nor a creature in the water.
 #[expect(clippy::type_complexity, reason = "a Bevy query: one element per component read")]
-fn collapse(
+pub(crate) fn collapse(
     field: Option<Res<crate::rules::core::battlefield::Battlefield>>,
     mut creatures: Query<
         (
@@ -531,7 +531,7 @@ fn collapse(
 }
 
 /// Applies requested condition changes, writing a fact for each real change.
-fn apply_condition_changes(
+pub(crate) fn apply_condition_changes(
     mut changes: MessageReader<ConditionChange>,
     mut creatures: Query<(&CreatureId, &mut Conditions), With<Creature>>,
     mut facts: MessageWriter<Fact>,

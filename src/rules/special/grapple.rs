@@ -150,8 +150,8 @@ pub(super) fn plugin(app: &mut App) {
         Rules,
         let_go_as_they_fall
             .in_set(RulesSystems::Consequences)
-            .after(crate::rules::health::HealthSystems)
-            .before(crate::rules::health::rest::take_rest),
+            .after(crate::rules::health::collapse)
+            .before(crate::rules::health::apply_condition_changes),
     );
 }
 

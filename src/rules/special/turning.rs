@@ -200,6 +200,9 @@ pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
     freed.sort();
     for (_, e) in freed {
         cowers(world, e, false);
+        if let Some(mut budget) = world.get_mut::<ActionBudget>(e) {
+            budget.cowering = false;
+        }
         world.entity_mut(e).remove::<Cornered>();
     }
     let started: Vec<CreatureId> = seen
