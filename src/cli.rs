@@ -951,15 +951,23 @@ fn traveller_name(index: usize, member: crate::rules::overland::travel::Travelle
     }
 }
 
+/// The kind of damage as `estoc travel` writes it.
+fn damage_word(kind: crate::rules::overland::travel::DamageKind) -> &'static str {
+    match kind {
+        crate::rules::overland::travel::DamageKind::Lethal => "lethal",
+        crate::rules::overland::travel::DamageKind::Nonlethal => "nonlethal",
+    }
+}
+
 /// What each started hour of a day may cost each member (003:69, 003:92, 003:94).
 fn print_strain(journey: &crate::rules::overland::travel::Journey, names: &[String]) {
-    use crate::rules::overland::travel::{DamageKind, FatigueRisk};
+    use crate::rules::overland::travel::FatigueRisk;
     for hour in &journey.daily_strain {
         for (strain, who) in hour.members.iter().zip(names) {
             if strain.is_free() {
                 continue;
             }
-            let kind = if strain.damage_kind == DamageKind::Lethal { "lethal" } else { "nonlethal" };
+            let kind = damage_word(strain.damage_kind);
             let mut costs = Vec::new();
             if strain.hustle_damage > 0 {
                 costs.push(format!("{} {kind} damage for hustling", strain.hustle_damage));
@@ -992,7 +1000,6 @@ fn print_march(
     seed: u64,
     marcher: crate::rules::overland::march::Marcher,
 ) {
-    use crate::rules::overland::travel::DamageKind;
     let mut dice = crate::rules::core::dice::Dice::seeded(seed);
     let marchers = vec![marcher; names.len()];
     let marched = crate::rules::overland::march::march(journey, &marchers, &mut |sides| dice.roll(sides));
@@ -1000,7 +1007,7 @@ fn print_march(
     for (hours, who) in marched.iter().zip(names) {
         println!("  {who}:");
         for hour in hours {
-            let kind = if hour.kind == DamageKind::Lethal { "lethal" } else { "nonlethal" };
+            let kind = damage_word(hour.kind);
             let mut said = Vec::new();
             if hour.hustle_damage > 0 {
                 said.push(format!("{} {kind} damage for hustling", hour.hustle_damage));
@@ -1037,7 +1044,7 @@ fn march_state(
 ) -> String {
     use crate::rules::overland::travel::DamageKind;
     let lethal = hour.kind == DamageKind::Lethal;
-    let mut state = format!("carries {} {}", hour.carried, if lethal { "lethal" } else { "nonlethal" });
+    let mut state = format!("carries {} {}", hour.carried, damage_word(hour.kind));
     if hour.fatigued {
         state.push_str(", fatigued");
     }

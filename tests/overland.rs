@@ -4,14 +4,21 @@
 
 use std::process::Command;
 
-fn chase(args: &[&str]) -> (bool, String) {
+/// `estoc <command> <args>` from the project's folder: whether it succeeded, what it wrote out and on errors.
+fn estoc(command: &str, args: &[&str]) -> (bool, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_estoc"))
-        .arg("chase")
+        .arg(command)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("estoc runs");
-    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (output.status.success(), text(&output.stdout), text(&output.stderr))
+}
+
+fn chase(args: &[&str]) -> (bool, String) {
+    let (ok, out, _) = estoc("chase", args);
+    (ok, out)
 }
 
 #[test]
@@ -61,14 +68,7 @@ fn a_long_gap_is_closed_only_while_the_pursuer_can_run_004_249() {
 }
 
 fn voyage(args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_estoc"))
-        .arg("voyage")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("estoc runs");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (output.status.success(), text(&output.stdout), text(&output.stderr))
+    estoc("voyage", args)
 }
 
 #[test]
@@ -107,13 +107,8 @@ fn the_movement_table_prints_decimals_as_the_text_does_003_4_19() {
 }
 
 fn travel(args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_estoc"))
-        .arg("travel")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("estoc runs");
-    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+    let (ok, out, _) = estoc("travel", args);
+    (ok, out)
 }
 
 #[test]

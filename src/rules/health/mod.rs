@@ -538,11 +538,33 @@ pub(crate) fn apply_condition_changes(
 ) {
     for change in changes.read() {
         let Ok((id, mut conditions)) = creatures.get_mut(change.creature) else { continue };
-        if change.gained && conditions.0.insert(change.condition) {
-            facts.write(Fact::ConditionGained { creature: id.clone(), condition: change.condition });
-        } else if !change.gained && conditions.0.remove(&change.condition) {
-            facts.write(Fact::ConditionLost { creature: id.clone(), condition: change.condition });
+        if let Some(fact) = change_conditions(id, &mut conditions, change.condition, change.gained) {
+            facts.write(fact);
         }
+    }
+}
+
+/// A condition gained or lost on `conditions`, and the fact that says so if anything changed.
+pub fn change_conditions(
+    id: &CreatureId,
+    conditions: &mut Conditions,
+    condition: Condition,
+    gained: bool,
+) -> Option<Fact> {
+    let creature = id.clone();
+    match gained {
+        true => conditions.0.insert(condition).then_some(Fact::ConditionGained { creature, condition }),
+        false => conditions.0.remove(&condition).then_some(Fact::ConditionLost { creature, condition }),
+    }
+}
+
+/// A [`ConditionChange`] applied at once, its fact written, rather than when the health systems read the
+/// message: for a change the next command must already see (a turn's first action, the next blow).
+pub fn change_at_once(world: &mut World, change: ConditionChange) {
+    let Some(id) = world.get::<CreatureId>(change.creature).cloned() else { return };
+    let Some(mut conditions) = world.get_mut::<Conditions>(change.creature) else { return };
+    if let Some(fact) = change_conditions(&id, &mut conditions, change.condition, change.gained) {
+        world.write_message(fact);
     }
 }
 

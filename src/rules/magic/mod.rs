@@ -1005,7 +1005,8 @@ fn complete_casting(
         commands.entity(entity).remove::<CastingUnderway>();
         // Done before anything the caster does in this turn: it may cast again at once (« Celui-ci peut agir
         // normalement lors du second round », 004:235).
-        commands.queue(move |world: &mut World| stop_casting(world, entity));
+        let stop = ConditionChange { creature: entity, condition: Condition::Casting, gained: false };
+        commands.queue(move |world: &mut World| crate::rules::health::change_at_once(world, stop));
         // Begun over two rounds: the standard action of this turn completes it (004:86).
         if casting.over_two_rounds
             && let Ok(mut budget) = budgets.get_mut(entity)
@@ -1036,16 +1037,6 @@ fn complete_casting(
                 out.facts.write(lost(caster.id, &casting.spell.name, "its target is gone"));
             }
         }
-    }
-}
-
-/// The caster's casting is over: it threatens again (004:238) and may cast.
-fn stop_casting(world: &mut World, caster: Entity) {
-    let Some(mut conditions) = world.get_mut::<Conditions>(caster) else { return };
-    if conditions.0.remove(&Condition::Casting)
-        && let Some(id) = world.get::<CreatureId>(caster).cloned()
-    {
-        world.write_message(Fact::ConditionLost { creature: id, condition: Condition::Casting });
     }
 }
 

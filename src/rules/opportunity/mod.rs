@@ -876,6 +876,36 @@ impl MoveReactions {
             self.woke.push(foe);
         }
     }
+
+    /// A tumbler's checks past the foes that woke in the middle of its move (000:78-79), once a foe: made,
+    /// that foe strikes no more on this move; the DC is 15 + 2 for each foe it tumbles past before (those
+    /// its checks at the start of the move counted, then the woken ones). A mover not tumbling, nothing.
+    fn tumble_past_woken(
+        &mut self,
+        provocation: &mut Provocation,
+        mover: &CreatureId,
+        combatants: &Query<Combatant, With<Creature>>,
+        (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
+    ) {
+        use crate::rules::core::checks::{Check, roll_check};
+        use crate::rules::movement::tumble_past_dc;
+        let Some((bonus, passed)) = self.tumbling.as_mut() else { return };
+        let tumbled = &mut self.tumbled;
+        provocation.from.retain(|foe| {
+            if tumbled.contains(foe) {
+                return false;
+            }
+            let dc = tumble_past_dc(*passed);
+            *passed += 1;
+            let name = combatants.get(*foe).map(|c| c.id.0.clone()).unwrap_or_default();
+            let reason = format!("tumbling past {name} (000:78-79)");
+            let made = roll_check(dice, facts, mover, Check::Tumble, reason, *bonus, dc);
+            if made {
+                tumbled.push(*foe);
+            }
+            !made
+        });
+    }
 }
 
 /// The foes of `mover` that could strike at it now, in initiative order, with those it already provoked
@@ -1059,12 +1089,9 @@ fn strike_the_leaving(
     // The weapons lost or struck this moment, over all its provocations: one weapon is lost once.
     let mut gear = Vec::new();
     let mut woke = woke_strikers(&field, &order, &combatants, (&reactions, &provoked), (&plan, moment));
-    if let (Some(provocation), Some((bonus, passed))) = (woke.as_mut(), plan.tumbling) {
+    if let Some(provocation) = woke.as_mut() {
         let mover = combatants.get(moment.mover).map(|c| c.id.clone()).unwrap_or_default();
-        let plan = &mut *plan;
-        let mut tumbler = (&mover, bonus, passed, &mut plan.tumbled);
-        tumble_past_woken(provocation, &mut tumbler, &combatants, (&mut dice, &mut facts));
-        plan.tumbling = Some((bonus, tumbler.2));
+        plan.tumble_past_woken(provocation, &mover, &combatants, (&mut dice, &mut facts));
     }
     let woke = woke.filter(|p| !p.from.is_empty());
     let planned = plan.provocations.iter().filter(|p| p.after_steps == moment.steps).cloned();
@@ -1102,37 +1129,6 @@ fn strike_the_leaving(
             return;
         }
     }
-}
-
-/// What a tumbler's checks against woken foes read and keep: who tumbles, its bonus, the foes it tumbles
-/// past on this move so far, those it has made its check against.
-type WokenTumbles<'a> = (&'a CreatureId, i32, usize, &'a mut Vec<Entity>);
-
-/// A tumbler's checks past the foes that woke in the middle of its move (000:78-79), once a foe: made, that
-/// foe strikes no more on this move; the DC is 15 + 2 for each foe it tumbles past before (those its checks
-/// at the start of the move counted, then the woken ones).
-fn tumble_past_woken(
-    provocation: &mut Provocation,
-    (mover, bonus, passed, tumbled): &mut WokenTumbles<'_>,
-    combatants: &Query<Combatant, With<Creature>>,
-    (dice, facts): (&mut Dice, &mut MessageWriter<Fact>),
-) {
-    use crate::rules::core::checks::{Check, roll_check};
-    use crate::rules::movement::tumble_past_dc;
-    provocation.from.retain(|foe| {
-        if tumbled.contains(foe) {
-            return false;
-        }
-        let dc = tumble_past_dc(*passed);
-        *passed += 1;
-        let name = combatants.get(*foe).map(|c| c.id.0.clone()).unwrap_or_default();
-        let reason = format!("tumbling past {name} (000:78-79)");
-        let made = roll_check(dice, facts, mover, Check::Tumble, reason, *bonus, dc);
-        if made {
-            tumbled.push(*foe);
-        }
-        !made
-    });
 }
 
 /// The foes that came to act again in the middle of the move and threaten a square the mover leaves at

@@ -178,18 +178,10 @@ pub struct Cornered;
 pub fn cornered_cower(world: &mut World, mut seen: Local<MessageCursor<Fact>>) {
     // At once, before the undead's first action of the turn or its turner's next one reads it.
     let cowers = |world: &mut World, e: Entity, gained: bool| {
-        let Some(mut conditions) = world.get_mut::<Conditions>(e) else { return };
-        let changed =
-            if gained { conditions.0.insert(Condition::Cowering) } else { conditions.0.remove(&Condition::Cowering) };
-        if let (true, Some(id)) = (changed, world.get::<CreatureId>(e).cloned()) {
-            let condition = Condition::Cowering;
-            let fact = if gained {
-                Fact::ConditionGained { creature: id, condition }
-            } else {
-                Fact::ConditionLost { creature: id, condition }
-            };
-            world.write_message(fact);
-        }
+        crate::rules::health::change_at_once(
+            world,
+            ConditionChange { creature: e, condition: Condition::Cowering, gained },
+        );
     };
     // In the order of their ids, whatever the order the world keeps them in.
     let mut freed: Vec<(CreatureId, Entity)> = kept::<(Entity, &CreatureId, &Conditions), With<Cornered>>(world)
@@ -764,21 +756,8 @@ fn end_turnings(
     by.turnings(order).next().is_none()
 }
 
-/// The undead some cleric's turning holds, where they are and in what state, and the effects that hold them.
-type HeldUndead<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        (&'static CreatureId, &'static mut TurnedBy),
-        (&'static Position, &'static Space, Option<&'static Altitude>),
-        &'static mut Conditions,
-        Option<&'static mut crate::rules::turns::lasting::Lasting>,
-        Has<Cornered>,
-    ),
->;
-
-/// The undead a turning holds, as the turner's walk may end it: their conditions to change at once.
+/// The undead some cleric's turning holds, where they are and in what state (changed at once when the turner
+/// comes near), and the effects that hold them.
 type TurnedUndead<'w, 's> = Query<
     'w,
     's,
@@ -868,21 +847,29 @@ fn turner_steps_near(
                 && came_near(&field, ((moment.before, before_high), (moment.at, high)), theirs)
         };
         let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
-        if !end_turnings(&mut by, lasting, &ended, &order) {
-            continue;
-        }
-        if state.0.remove(&Condition::Turned) {
-            facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Turned });
-            // Cornered, it cowered for the turning (004:549): that ends with it.
-            if cornered {
-                commands.entity(entity).remove::<Cornered>();
-                if state.0.remove(&Condition::Cowering) {
-                    facts.write(Fact::ConditionLost { creature: id.clone(), condition: Condition::Cowering });
-                }
-            }
+        if end_turnings(&mut by, lasting, &ended, &order)
+            && flees_no_more((entity, id, &mut state, cornered), &mut facts, &mut commands)
+        {
             reactions.wake(entity);
         }
     }
+}
+
+/// An undead its last turning let go: turned no more, at once, and cowering no more if it cowered for being
+/// cornered (004:549). Whether it was turned.
+fn flees_no_more(
+    (entity, id, state, cornered): (Entity, &CreatureId, &mut Conditions, bool),
+    facts: &mut MessageWriter<Fact>,
+    commands: &mut Commands,
+) -> bool {
+    use crate::rules::health::change_conditions;
+    let Some(lost) = change_conditions(id, state, Condition::Turned, false) else { return false };
+    facts.write(lost);
+    if cornered {
+        commands.entity(entity).remove::<Cornered>();
+        facts.write_batch(change_conditions(id, state, Condition::Cowering, false));
+    }
+    true
 }
 
 /// The turner coming nearer than it was, within 3 m, ends its turning of that undead (004:549): at any
@@ -891,7 +878,7 @@ fn turner_steps_near(
 pub fn turner_comes_near(
     mut io: ParamSet<(MessageReader<Fact>, MessageWriter<Fact>)>,
     mut walking: Local<Option<(CreatureId, crate::rules::core::geometry::Square)>>,
-    mut turned: HeldUndead<'_, '_>,
+    mut turned: TurnedUndead<'_, '_>,
     places: Turners<'_, '_>,
     (field, order): (Res<Battlefield>, Res<TurnOrder>),
     mut commands: Commands,
@@ -914,7 +901,7 @@ pub fn turner_comes_near(
             Fact::Flew { creature, from, climbed_m, .. } => (creature, *from, None, (climbed_m / 1.5).round() as i32),
             _ => continue,
         };
-        for (entity, (undead, mut by), (position, space, altitude), mut state, lasting, cornered) in &mut turned {
+        for (entity, undead, mut by, (position, space, altitude), mut state, lasting, cornered) in &mut turned {
             // Only a turned undead flees its turner; a rebuked one cowers for its minute (004:565).
             if !state.has(Condition::Turned) {
                 continue;
@@ -931,14 +918,8 @@ pub fn turner_comes_near(
             };
             let ended: Vec<Hold> = by.turnings(&order).filter(|h| near(h)).copied().collect();
             // Ended at once, before anything else is done: the undead acts normally from now on.
-            if end_turnings(&mut by, lasting, &ended, &order) && state.0.remove(&Condition::Turned) {
-                facts.write(Fact::ConditionLost { creature: undead.clone(), condition: Condition::Turned });
-                if cornered {
-                    commands.entity(entity).remove::<Cornered>();
-                    if state.0.remove(&Condition::Cowering) {
-                        facts.write(Fact::ConditionLost { creature: undead.clone(), condition: Condition::Cowering });
-                    }
-                }
+            if end_turnings(&mut by, lasting, &ended, &order) {
+                flees_no_more((entity, undead, &mut state, cornered), &mut facts, &mut commands);
             }
         }
     }
